@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* wr_config: port and lcore profiles (config/*.yaml). */
+#ifndef WR_CONFIG_H
+#define WR_CONFIG_H
+
+/**
+ * @file
+ * A profile says how EAL starts and which ports the streams' `port:` indices
+ * mean:
+ *
+ *     version: 1
+ *     eal: [--no-pci, --in-memory, --vdev=net_null0, --lcores=0@0,1@1]
+ *     ports:
+ *       - device: net_null0       # the name EAL gives the port (vdev name or PCI address)
+ *         tx_lcores: [1]          # one TX queue per lcore; optional (auto)
+ *         rx_lcore: 1             # optional; RX (echo) lcore, may equal a TX lcore
+ *         txd: 1024               # optional descriptor ring sizes
+ *         rxd: 1024
+ *     burst: 64                   # optional TX burst, 1..512
+ *     stats_interval_ms: 1000     # optional
+ *     link_wait_ms: 5000          # optional: how long to wait for link up
+ *
+ * `ports:` may be left out: then every port EAL probed is used, in port-id
+ * order, and the worker lcores are shared out among them.
+ *
+ * Errors as in wr_yaml.h: file:line:col, key path, what was expected.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "wr_error.h"
+
+#define WR_PORTS_MAX 32
+#define WR_PORT_LCORES_MAX 16
+#define WR_DEVICE_NAME_MAX 128
+#define WR_EAL_ARGS_MAX 64
+#define WR_BURST_MAX 512
+
+struct wr_port_cfg {
+	char device[WR_DEVICE_NAME_MAX];
+	unsigned int tx_lcores[WR_PORT_LCORES_MAX];
+	uint16_t n_tx_lcores;   /**< 0: assign automatically */
+	int rx_lcore;           /**< -1: none given */
+	uint16_t txd;           /**< 0: default */
+	uint16_t rxd;           /**< 0: default */
+};
+
+struct wr_config {
+	char path[WR_ERROR_FILE_MAX];
+	char *eal_args[WR_EAL_ARGS_MAX]; /**< owned strings */
+	unsigned int n_eal_args;
+	struct wr_port_cfg ports[WR_PORTS_MAX];
+	unsigned int n_ports;   /**< 0: use every probed port */
+	uint32_t burst;         /**< default 64 */
+	uint32_t stats_interval_ms; /**< default 1000 */
+	uint32_t link_wait_ms;  /**< default 5000 */
+};
+
+/** Fill @p cfg with the defaults (no EAL args, no ports). */
+void wr_config_init(struct wr_config *cfg);
+
+/**
+ * Load a profile.  @return 0, -EINVAL (bad content, @p err says where),
+ * or -ENOENT/-EACCES/-EIO.  On error @p cfg is left as wr_config_init made it.
+ */
+int wr_config_load(const char *path, struct wr_config *cfg, struct wr_error *err);
+
+/** Free what @p cfg owns.  NULL-safe. */
+void wr_config_free(struct wr_config *cfg);
+
+#endif /* WR_CONFIG_H */

@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* wr_sig: the latency signature carried right after the UDP header, shared by TX and RX. */
+#ifndef WR_SIG_H
+#define WR_SIG_H
+
+/**
+ * @file
+ * Layout on the wire, all fields big-endian, 24 bytes, right after the UDP
+ * header (payload offset 0):
+ *
+ *     0  magic      u32  WR_SIG_MAGIC ("WRsg")
+ *     4  stream_id  u32  index of the stream in its file
+ *     8  seq        u64  per-stream sequence number, 0-based, only for
+ *                        frames the NIC accepted
+ *    16  tx_tsc     u64  TSC read just before the burst went to the NIC
+ *
+ * The receiver recognises a frame by the magic at the UDP payload, whatever
+ * a reflector did to MAC, IP addresses and ports.  The frame builder leaves
+ * these 24 bytes zero in the template so the UDP checksum can be completed
+ * incrementally when they are written (wr_frame_sig_write()).
+ */
+
+#include <stdint.h>
+#include <string.h>
+
+#define WR_SIG_MAGIC 0x57527367u /* "WRsg" */
+#define WR_SIG_LEN 24
+
+struct wr_sig {
+	uint32_t stream_id;
+	uint64_t seq;
+	uint64_t tx_tsc;
+};
+
+static inline void
+wr_sig_put_be64(uint8_t *p, uint64_t v)
+{
+	int i;
+
+	for (i = 7; i >= 0; i--) {
+		p[i] = (uint8_t)v;
+		v >>= 8;
+	}
+}
+
+static inline uint64_t
+wr_sig_get_be64(const uint8_t *p)
+{
+	uint64_t v = 0;
+	int i;
+
+	for (i = 0; i < 8; i++)
+		v = (v << 8) | p[i];
+	return v;
+}
+
+static inline uint32_t
+wr_sig_get_be32(const uint8_t *p)
+{
+	return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) |
+	       ((uint32_t)p[2] << 8) | p[3];
+}
+
+/** Write a signature (24 bytes) at @p p. */
+static inline void
+wr_sig_encode(uint8_t *p, const struct wr_sig *s)
+{
+	p[0] = (uint8_t)(WR_SIG_MAGIC >> 24);
+	p[1] = (uint8_t)(WR_SIG_MAGIC >> 16);
+	p[2] = (uint8_t)(WR_SIG_MAGIC >> 8);
+	p[3] = (uint8_t)WR_SIG_MAGIC;
+	p[4] = (uint8_t)(s->stream_id >> 24);
+	p[5] = (uint8_t)(s->stream_id >> 16);
+	p[6] = (uint8_t)(s->stream_id >> 8);
+	p[7] = (uint8_t)s->stream_id;
+	wr_sig_put_be64(p + 8, s->seq);
+	wr_sig_put_be64(p + 16, s->tx_tsc);
+}
+
+/**
+ * Read a signature at @p p (at least WR_SIG_LEN bytes readable).
+ * @return 0, or -1 when the magic is not there.
+ */
+static inline int
+wr_sig_decode(const uint8_t *p, struct wr_sig *s)
+{
+	if (wr_sig_get_be32(p) != WR_SIG_MAGIC)
+		return -1;
+	s->stream_id = wr_sig_get_be32(p + 4);
+	s->seq = wr_sig_get_be64(p + 8);
+	s->tx_tsc = wr_sig_get_be64(p + 16);
+	return 0;
+}
+
+#endif /* WR_SIG_H */

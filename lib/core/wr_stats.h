@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* wr_stats: counters and the L1/L2 rate arithmetic every report uses. */
+#ifndef WR_STATS_H
+#define WR_STATS_H
+
+/**
+ * @file
+ * Bytes are counted per frame, FCS included (the frame size a user writes),
+ * so rates stay exact for mixed sizes.  L2 rate counts those bytes; L1 adds
+ * the 20 bytes each frame occupies on the wire around it (IEEE 802.3:
+ * preamble 7 + SFD 1 + inter-frame gap 12):
+ *
+ *     Mbps L2 = bytes * 8 / t / 1e6
+ *     Mbps L1 = (bytes + 20 * pkts) * 8 / t / 1e6
+ *
+ * which, for a fixed size, is Ostinato's (size + 20) * kpps * 8 / 1000.
+ *
+ * struct wr_counters is written by exactly one lcore; readers take a
+ * snapshot with wr_counters_read() (64-bit loads are atomic on the 64-bit
+ * targets DPDK supports; relaxed order is enough for statistics).
+ */
+
+#include <stdint.h>
+
+#include "wr_stream.h"
+
+struct wr_counters {
+	uint64_t tx_pkts;
+	uint64_t tx_bytes;   /**< frame bytes incl. FCS */
+	uint64_t tx_full;    /**< bursts the NIC did not take whole */
+	uint64_t alloc_fail; /**< bursts with no mbufs available */
+};
+
+/** Rates over an interval. */
+struct wr_rates {
+	double kpps;
+	double mbps_l2;
+	double mbps_l1;
+};
+
+/** Copy @p src into @p dst with relaxed atomic loads (single writer elsewhere). */
+static inline void
+wr_counters_read(struct wr_counters *dst, const struct wr_counters *src)
+{
+	dst->tx_pkts = __atomic_load_n(&src->tx_pkts, __ATOMIC_RELAXED);
+	dst->tx_bytes = __atomic_load_n(&src->tx_bytes, __ATOMIC_RELAXED);
+	dst->tx_full = __atomic_load_n(&src->tx_full, __ATOMIC_RELAXED);
+	dst->alloc_fail = __atomic_load_n(&src->alloc_fail, __ATOMIC_RELAXED);
+}
+
+/** Add @p b to @p a. */
+void wr_counters_add(struct wr_counters *a, const struct wr_counters *b);
+
+/** L1 bytes of @p pkts frames carrying @p bytes (FCS included). */
+static inline uint64_t
+wr_l1_bytes(uint64_t bytes, uint64_t pkts)
+{
+	return bytes + (uint64_t)WR_L1_OVERHEAD * pkts;
+}
+
+/**
+ * Rates of @p pkts frames and @p bytes over @p ns nanoseconds.
+ * ns == 0 gives zero rates.
+ */
+struct wr_rates wr_rates_calc(uint64_t pkts, uint64_t bytes, uint64_t ns);
+
+/**
+ * Line rate in frames per second of a link of @p link_mbps for frames of
+ * @p size bytes (FCS included): link / ((size + 20) * 8).  E.g. 10 GbE at
+ * 64 bytes gives 14880952.
+ */
+double wr_line_rate_pps(uint32_t link_mbps, uint32_t size);
+
+#endif /* WR_STATS_H */

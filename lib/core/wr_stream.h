@@ -1,0 +1,276 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* wr_stream: the stream model, what a stream file describes, free of YAML and of DPDK. */
+#ifndef WR_STREAM_H
+#define WR_STREAM_H
+
+/**
+ * @file
+ * A stream file holds one or more named streams.  Each stream describes one
+ * Ethernet / [802.1Q] / IPv4 / UDP / payload frame, how its header fields
+ * vary per packet, its frame size (fixed, stepped, random or a weighted mix),
+ * how many frames to send and at what rate.
+ *
+ * Frame sizes are Ethernet frame sizes *including* the 4-byte FCS, as in
+ * RFC 2544 and Ostinato: 64..9018.  The bytes we hand to the NIC are
+ * size - 4 (the NIC appends the FCS).
+ *
+ * Every frame is a pure function of (stream, seed, packet index): the index
+ * is the frame's position in the stream's own sequence, 0-based.  That is
+ * what makes a run reproducible with any number of TX lcores (see wr_frame.h).
+ *
+ * The structures are filled by wr_yaml (the loader), read by wr_frame (the
+ * template builder) and the data path.  They are plain data; free a file with
+ * wr_stream_file_free().  Not thread-safe to modify; read-only once loaded.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "wr_error.h"
+
+#define WR_FCS_LEN 4
+/** IEEE 802.3: preamble 7 + SFD 1 + minimum inter-frame gap 12 bytes. */
+#define WR_L1_OVERHEAD 20
+#define WR_FRAME_MIN 64   /**< smallest Ethernet frame, FCS included */
+#define WR_FRAME_MAX 9018 /**< jumbo frame as in RFC 2544 / Ostinato, FCS included */
+#define WR_STREAM_NAME_MAX 64
+#define WR_STREAMS_MAX 256
+#define WR_FILE_VERSION 1 /**< the only `version:` this build reads */
+
+/*
+ * Header fields a stream may vary.  X(enum suffix, YAML key, width in bits).
+ * One list gives the loader's key names, the report's names and the frame
+ * builder's widths.
+ */
+#define WR_FIELDS(X)                        \
+	X(ETH_SRC, "eth.src", 48)           \
+	X(ETH_DST, "eth.dst", 48)           \
+	X(VLAN_ID, "vlan.id", 12)           \
+	X(VLAN_PCP, "vlan.pcp", 3)          \
+	X(IPV4_SRC, "ipv4.src", 32)         \
+	X(IPV4_DST, "ipv4.dst", 32)         \
+	X(IPV4_ID, "ipv4.id", 16)           \
+	X(IPV4_TTL, "ipv4.ttl", 8)          \
+	X(IPV4_DSCP, "ipv4.dscp", 6)        \
+	X(UDP_SRC, "udp.src", 16)           \
+	X(UDP_DST, "udp.dst", 16)
+
+enum wr_field_id {
+#define WR_X(e, name, bits) WR_FIELD_##e,
+	WR_FIELDS(WR_X)
+#undef WR_X
+	WR_FIELD__COUNT
+};
+
+/** YAML/report name of a field ("ipv4.src"), NULL if out of range. */
+const char *wr_field_name(enum wr_field_id id);
+/** Width of a field in bits (48 for MACs, 12 for vlan.id, ...). */
+unsigned int wr_field_bits(enum wr_field_id id);
+
+#define WR_VARY_MODES(X)        \
+	X(FIXED, "fixed")       \
+	X(INC, "inc")           \
+	X(DEC, "dec")           \
+	X(RANDOM, "random")     \
+	X(LIST, "list")
+
+enum wr_vary_mode {
+#define WR_X(e, name) WR_VARY_##e,
+	WR_VARY_MODES(WR_X)
+#undef WR_X
+	WR_VARY__COUNT
+};
+
+const char *wr_vary_mode_name(enum wr_vary_mode m);
+
+/**
+ * One header field.  Values are host-order integers (a MAC is its 48 bits,
+ * most significant byte first on the wire; an IPv4 address its 32 bits).
+ *
+ * - FIXED:  value.
+ * - INC:    from, from+step, ... up to and including to, then back to from.
+ *           Requires from <= to and step >= 1.  Period = (to-from)/step + 1.
+ * - DEC:    from, from-step, ... down to and including to, then back to from.
+ *           Requires from >= to and step >= 1.
+ * - RANDOM: uniform in [from, to] (from <= to) from the stream's seeded
+ *           generator; each field draws from its own sub-sequence.
+ * - LIST:   list[0], list[1], ... list[n-1], list[0], ...
+ *
+ * For every mode but FIXED, `value` is the value of packet 0 (the template).
+ */
+struct wr_field_spec {
+	enum wr_vary_mode mode;
+	uint64_t value;
+	uint64_t from;
+	uint64_t to;
+	uint64_t step;
+	uint64_t *list; /**< owned, list_len entries (LIST only) */
+	uint32_t list_len;
+};
+
+/**
+ * How several varying fields combine.
+ * - TOGETHER: every field advances on every packet (field f takes its k-th
+ *   value on packet k, each with its own period): N flows where N is the
+ *   least common multiple of the periods.
+ * - PRODUCT: an odometer; the first varying field in WR_FIELDS order
+ *   advances on every packet, the next when the first wraps, and so on:
+ *   every combination once per cycle (period = product of periods).
+ *   RANDOM fields draw a fresh value on every packet in both modes.
+ */
+enum wr_combine { WR_COMBINE_TOGETHER, WR_COMBINE_PRODUCT };
+
+#define WR_SIZE_MODES(X)        \
+	X(FIXED, "fixed")       \
+	X(INC, "inc")           \
+	X(RANDOM, "random")     \
+	X(MIX, "mix")
+
+enum wr_size_mode {
+#define WR_X(e, name) WR_SIZE_##e,
+	WR_SIZE_MODES(WR_X)
+#undef WR_X
+	WR_SIZE__COUNT
+};
+
+struct wr_size_weight {
+	uint16_t size;   /**< frame size incl. FCS */
+	uint32_t weight; /**< >= 1 */
+};
+
+/**
+ * Frame size incl. FCS.
+ * - FIXED:  fixed.
+ * - INC:    from, from+step, ... <= to, then back to from (step >= 1).
+ * - RANDOM: uniform in [from, to] from the seeded generator.
+ * - MIX:    a weighted cycle, e.g. simple IMIX 64:7, 594:4, 1518:1.  A cycle
+ *           of sum(weights) frames holds each size exactly `weight` times,
+ *           spread smoothly (see wr_frame.h for the order).
+ * min/max are filled by the loader for every mode (the smallest and largest
+ * size the stream can send).
+ */
+struct wr_size_spec {
+	enum wr_size_mode mode;
+	uint16_t fixed;
+	uint16_t from;
+	uint16_t to;
+	uint16_t step;
+	struct wr_size_weight *mix; /**< owned, n_mix entries (MIX only) */
+	uint32_t n_mix;
+	uint16_t min;
+	uint16_t max;
+};
+
+#define WR_PAYLOAD_KINDS(X)             \
+	X(ZEROS, "zeros")               \
+	X(PATTERN, "pattern")           \
+	X(STRING, "string")             \
+	X(INC, "inc")
+
+enum wr_payload_kind {
+#define WR_X(e, name) WR_PAYLOAD_##e,
+	WR_PAYLOAD_KINDS(WR_X)
+#undef WR_X
+	WR_PAYLOAD__COUNT
+};
+
+/**
+ * Payload bytes after the UDP header (after the latency signature, if any).
+ * Byte k of the payload is a pure function of k, so every frame size of a
+ * stream carries a prefix of the same byte sequence:
+ * - ZEROS:   0.
+ * - PATTERN: bytes[k % len] (a hex pattern such as "deadbeef", repeated).
+ * - STRING:  bytes[k] for k < len, then 0.  The loader rejects a string that
+ *            does not fit the smallest frame of the stream.
+ * - INC:     k & 0xff.
+ */
+struct wr_payload_spec {
+	enum wr_payload_kind kind;
+	uint8_t *bytes; /**< owned (PATTERN, STRING) */
+	uint32_t len;
+};
+
+#define WR_RATE_UNITS(X)                \
+	X(MAX, "max")                   \
+	X(PPS, "pps")                   \
+	X(BPS_L1, "bps L1")             \
+	X(BPS_L2, "bps L2")             \
+	X(PERCENT, "%")
+
+enum wr_rate_unit {
+#define WR_X(e, name) WR_RATE_##e,
+	WR_RATE_UNITS(WR_X)
+#undef WR_X
+	WR_RATE__COUNT
+};
+
+/**
+ * A stream's rate.  MAX: as fast as the port takes frames.
+ * PPS: value is in milli-packets per second ("1.2 Mpps" -> 1200000000).
+ * BPS_L1 / BPS_L2: value in bits per second.
+ * PERCENT: value in millionths of the port's link speed at L1
+ *          ("50%" -> 500000).
+ */
+struct wr_rate_spec {
+	enum wr_rate_unit unit;
+	uint64_t value;
+};
+
+/** Where a stream's mapping starts in its file, for errors found later. */
+struct wr_mark {
+	unsigned int line; /**< 1-based */
+	unsigned int col;  /**< 1-based */
+};
+
+struct wr_stream {
+	char name[WR_STREAM_NAME_MAX];
+	struct wr_mark mark;
+	uint16_t port;      /**< index into the run's port list (config) */
+	uint64_t count;     /**< frames to send; 0 = unlimited */
+	struct wr_rate_spec rate;
+	uint64_t seed;      /**< effective seed: stream's, else the file's */
+	bool seed_set;      /**< the stream itself said `seed:` */
+	bool vlan;          /**< an 802.1Q tag is present */
+	uint8_t ecn;        /**< IPv4 ECN, 0..3 (fixed) */
+	bool df;            /**< IPv4 don't-fragment bit (fixed) */
+	bool latency;       /**< carry a wr_sig after the UDP header (issue 4) */
+	enum wr_combine combine;
+	struct wr_field_spec field[WR_FIELD__COUNT];
+	struct wr_size_spec size;
+	struct wr_payload_spec payload;
+};
+
+struct wr_stream_file {
+	char path[WR_ERROR_FILE_MAX];
+	unsigned int version;
+	uint64_t seed;      /**< file-level seed (default 1) */
+	bool seed_set;
+	struct wr_stream *streams; /**< owned, n_streams entries */
+	uint32_t n_streams;
+	uint8_t sha256[32]; /**< digest of the file's bytes as read */
+};
+
+/** Free what a wr_stream_file owns (not the struct itself).  NULL-safe. */
+void wr_stream_file_free(struct wr_stream_file *f);
+
+/** Free what a stream owns.  NULL-safe. */
+void wr_stream_free(struct wr_stream *s);
+
+/**
+ * Find a stream by name.  @return its index, or -ENOENT.
+ */
+int wr_stream_file_find(const struct wr_stream_file *f, const char *name);
+
+/**
+ * Override the seed of the file and of every stream, including streams that
+ * set their own (command line `--seed`: the user asked for this seed).
+ */
+void wr_stream_file_set_seed(struct wr_stream_file *f, uint64_t seed);
+
+/**
+ * Period of a varying field: the number of packets after which its value
+ * sequence repeats (1 for FIXED, 0 for RANDOM: no period).
+ */
+uint64_t wr_field_period(const struct wr_field_spec *fs);
+
+#endif /* WR_STREAM_H */

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* wr_yaml: loading stream files with libyaml, with file:line:col errors. */
+#ifndef WR_YAML_H
+#define WR_YAML_H
+
+/**
+ * @file
+ * The stream file format (README.md "Stream files" documents every key):
+ *
+ *     version: 1
+ *     seed: 42                      # optional, default 1
+ *     streams:
+ *       - name: udp-64
+ *         port: 0
+ *         size: 64                  # or {inc: {from, to, step}}, {random: {min, max}},
+ *                                   # {mix: [{size: 64, weight: 7}, ...]}, imix
+ *         count: 1000               # optional; default unlimited
+ *         rate: max                 # optional; "250 kpps", "1.2 Mpps", "10 Gbps L1", "50%"
+ *         eth: {src: 02:00:00:00:00:01, dst: 02:00:00:00:00:02}
+ *         vlan: {id: 100, pcp: 3}   # optional
+ *         ipv4: {src: 10.0.0.1, dst: 10.0.0.2, ttl: 64, dscp: 0, ecn: 0, id: 0, df: true}
+ *         udp: {src: 1024, dst: 1024}
+ *         payload: {pattern: "deadbeef"}   # or {string: "..."}, inc, zeros
+ *         latency: false
+ *
+ * A varying field replaces its scalar with a mapping:
+ *     src: {inc: {from: 10.0.0.1, to: 10.0.0.254, step: 1}}
+ *     src: {random: {min: 1024, max: 65535}}
+ *     src: {list: [1, 2, 3]}
+ *
+ * Unknown keys, duplicate keys, wrong types, out-of-range values, a payload
+ * that does not fit the smallest frame and a frame too small for its headers
+ * are errors: the loader fills struct wr_error with the file, the 1-based
+ * line and column of the offending node, the key path
+ * ("streams[1].ipv4.src") and what was expected, and returns -EINVAL
+ * (-ENOENT/-EACCES/-EIO for a file that cannot be read).  Nothing is
+ * returned half-filled: on error @p out is left empty.
+ *
+ * Thread-safety: reentrant; no global state.
+ */
+
+#include <stddef.h>
+
+#include "wr_error.h"
+#include "wr_stream.h"
+
+/**
+ * Load and validate a stream file.
+ * @param path  file to read
+ * @param out   filled on success; free with wr_stream_file_free()
+ * @param err   filled on failure
+ * @return 0, or a negative errno
+ */
+int wr_yaml_load_streams(const char *path, struct wr_stream_file *out,
+			 struct wr_error *err);
+
+/**
+ * Same, from a buffer (tests).  @p name is the file name errors report.
+ */
+int wr_yaml_load_streams_buf(const char *name, const char *buf, size_t len,
+			     struct wr_stream_file *out, struct wr_error *err);
+
+#endif /* WR_YAML_H */
