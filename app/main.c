@@ -1,0 +1,306 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* wirerate: command-line entry point; parses options and dispatches subcommands. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wr_app.h"
+#include "wr_describe.h"
+#include "wr_frame.h"
+#include "wr_parse.h"
+#include "wr_report.h"
+#include "wr_yaml.h"
+
+static void
+usage(FILE *out)
+{
+	fprintf(out,
+"usage: wirerate run STREAMFILE [--config PROFILE] [--duration S] [--count N]\n"
+"                    [--seed N] [--json FILE] [--quiet] [-- EAL options]\n"
+"       wirerate check STREAMFILE [--seed N]\n"
+"       wirerate dump STREAMFILE --count N --pcap OUT.pcap [--stream NAME] [--seed N]\n"
+"       wirerate version\n"
+"\n"
+"  run     send the streams of STREAMFILE on the profile's ports, print Kpps and\n"
+"          Mbps (L2 and L1) every second and a final summary\n"
+"  check   validate STREAMFILE and print what each stream sends (no EAL)\n"
+"  dump    write the first N frames of each stream (or of --stream) to a pcap\n"
+"          file, with the data path's frame code (no EAL, no hugepages)\n"
+"\n"
+"  --config PROFILE  port/lcore profile (default: config/default.yaml, one net_null\n"
+"                    virtual device); EAL options after -- are added to the\n"
+"                    profile's, or replace them when no --config is given\n"
+"  --duration S      stop after S seconds (5, 2.5, 500ms, 1m)\n"
+"  --count N         frames per stream, overriding the file's count\n"
+"  --seed N          seed for random fields and sizes, overriding the file's\n"
+"  --json FILE       write the final results as JSON (schema in README.md)\n"
+"  --quiet           no live lines, only the summary\n"
+"\n"
+"exit status: 0 success, 1 run-time failure, 2 bad input\n");
+}
+
+void
+wr_app_print_error(const struct wr_error *err)
+{
+	char line[1024];
+
+	wr_error_format(err, line, sizeof(line));
+	fprintf(stderr, "wirerate: %s\n", line);
+}
+
+static int
+opt_error(const char *opt, const char *val, const char *why)
+{
+	fprintf(stderr, "wirerate: %s: expected %s, got \"%s\"\n", opt, why,
+		val);
+	return WR_EXIT_USAGE;
+}
+
+static int
+parse_opts(int argc, char **argv, struct wr_opts *o)
+{
+	static const struct option long_opts[] = {
+		{ "config", required_argument, NULL, 'c' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "count", required_argument, NULL, 'n' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "json", required_argument, NULL, 'j' },
+		{ "pcap", required_argument, NULL, 'p' },
+		{ "stream", required_argument, NULL, 'S' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char why[160];
+	int i, c, app_argc = argc;
+
+	/* Everything after "--" belongs to EAL, untouched. */
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--") == 0) {
+			app_argc = i;
+			o->eal = argv + i + 1;
+			o->n_eal = argc - i - 1;
+			break;
+		}
+	}
+	if (app_argc < 2) {
+		usage(stderr);
+		return WR_EXIT_USAGE;
+	}
+	o->cmd = argv[1];
+	optind = 2;
+	opterr = 0;
+	while ((c = getopt_long(app_argc, argv, "+:h", long_opts, NULL)) != -1 ||
+	       optind < app_argc) {
+		if (c == -1) {
+			/* A positional argument among the options. */
+			if (o->stream_file != NULL) {
+				fprintf(stderr,
+					"wirerate: unexpected argument \"%s\" "
+					"(EAL options go after --)\n",
+					argv[optind]);
+				return WR_EXIT_USAGE;
+			}
+			o->stream_file = argv[optind++];
+			continue;
+		}
+		switch (c) {
+		case 'c':
+			o->config_file = optarg;
+			break;
+		case 'd':
+			if (wr_parse_duration_ns(optarg, &o->duration_ns, why,
+						 sizeof(why)) != 0 ||
+			    o->duration_ns == 0)
+				return opt_error("--duration", optarg,
+						 "a positive duration such as 5, 2.5, 500ms or 1m");
+			break;
+		case 'n':
+			if (wr_parse_u64(optarg, 1, UINT64_MAX, &o->count, why,
+					 sizeof(why)) != 0)
+				return opt_error("--count", optarg,
+						 "a frame count of 1 or more");
+			o->count_set = true;
+			break;
+		case 's':
+			if (wr_parse_u64(optarg, 0, UINT64_MAX, &o->seed, why,
+					 sizeof(why)) != 0)
+				return opt_error("--seed", optarg,
+						 "an unsigned 64-bit integer");
+			o->seed_set = true;
+			break;
+		case 'j':
+			o->json_file = optarg;
+			break;
+		case 'p':
+			o->pcap_file = optarg;
+			break;
+		case 'S':
+			o->stream_name = optarg;
+			break;
+		case 'q':
+			o->quiet = true;
+			break;
+		case 'h':
+			usage(stdout);
+			exit(WR_EXIT_OK);
+		case ':':
+			fprintf(stderr, "wirerate: %s needs a value\n",
+				argv[optind - 1]);
+			return WR_EXIT_USAGE;
+		default:
+			fprintf(stderr, "wirerate: unknown option \"%s\" "
+				"(EAL options go after --)\n",
+				argv[optind - 1]);
+			return WR_EXIT_USAGE;
+		}
+	}
+	return WR_EXIT_OK;
+}
+
+/* Load the stream file, apply --seed and --count, build every template to
+ * find what only building reveals.  Prints the error; returns an exit code. */
+static int
+load_streams(const struct wr_opts *o, struct wr_stream_file *f)
+{
+	struct wr_error err;
+	struct wr_frame_tmpl *t;
+	uint32_t i;
+	int rc;
+
+	if (o->stream_file == NULL) {
+		fprintf(stderr, "wirerate: %s: a stream file is required\n",
+			o->cmd);
+		return WR_EXIT_USAGE;
+	}
+	wr_error_clear(&err);
+	rc = wr_yaml_load_streams(o->stream_file, f, &err);
+	if (rc != 0) {
+		wr_app_print_error(&err);
+		return WR_EXIT_USAGE;
+	}
+	if (o->seed_set)
+		wr_stream_file_set_seed(f, o->seed);
+	for (i = 0; i < f->n_streams; i++) {
+		if (o->count_set)
+			f->streams[i].count = o->count;
+		rc = wr_frame_tmpl_create(&f->streams[i], i, &t, &err);
+		if (rc != 0) {
+			if (err.file[0] == '\0')
+				snprintf(err.file, sizeof(err.file), "%s",
+					 o->stream_file);
+			if (err.line == 0) {
+				err.line = f->streams[i].mark.line;
+				err.col = f->streams[i].mark.col;
+			}
+			wr_app_print_error(&err);
+			wr_stream_file_free(f);
+			return WR_EXIT_USAGE;
+		}
+		wr_frame_tmpl_free(t);
+	}
+	return WR_EXIT_OK;
+}
+
+static int
+cmd_check(const struct wr_opts *o)
+{
+	struct wr_stream_file f;
+	char hex[65], buf[8192];
+	uint32_t i;
+	int rc;
+
+	memset(&f, 0, sizeof(f));
+	rc = load_streams(o, &f);
+	if (rc != WR_EXIT_OK)
+		return rc;
+	wr_report_hex(f.sha256, hex);
+	printf("%s: version %u, %u stream%s, seed %llu, sha256 %s\n", f.path,
+	       f.version, f.n_streams, f.n_streams == 1 ? "" : "s",
+	       (unsigned long long)f.seed, hex);
+	for (i = 0; i < f.n_streams; i++) {
+		wr_describe_stream(&f.streams[i], "", buf, sizeof(buf));
+		fputs(buf, stdout);
+	}
+	wr_stream_file_free(&f);
+	return WR_EXIT_OK;
+}
+
+static int
+cmd_dump(const struct wr_opts *o)
+{
+	struct wr_stream_file f;
+	struct wr_error err;
+	int idx = -1, rc;
+
+	if (!o->count_set || o->pcap_file == NULL) {
+		fprintf(stderr, "wirerate: dump needs --count N and --pcap FILE\n");
+		return WR_EXIT_USAGE;
+	}
+	memset(&f, 0, sizeof(f));
+	/* --count is the number of frames to dump, not the stream's count. */
+	{
+		struct wr_opts lo = *o;
+
+		lo.count_set = false;
+		rc = load_streams(&lo, &f);
+	}
+	if (rc != WR_EXIT_OK)
+		return rc;
+	if (o->stream_name != NULL) {
+		idx = wr_stream_file_find(&f, o->stream_name);
+		if (idx < 0) {
+			fprintf(stderr, "wirerate: --stream: no stream named \"%s\" in %s\n",
+				o->stream_name, f.path);
+			wr_stream_file_free(&f);
+			return WR_EXIT_USAGE;
+		}
+	}
+	wr_error_clear(&err);
+	rc = wr_frame_dump_pcap(&f, idx, o->count, o->pcap_file, &err);
+	wr_stream_file_free(&f);
+	if (rc != 0) {
+		if (err.msg[0] == '\0')
+			wr_error_set(&err, rc, o->pcap_file, 0, 0, NULL,
+				     "cannot write: %s", strerror(-rc));
+		wr_app_print_error(&err);
+		return rc == -EINVAL ? WR_EXIT_USAGE : WR_EXIT_FAIL;
+	}
+	return WR_EXIT_OK;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct wr_opts o;
+	int rc;
+
+	memset(&o, 0, sizeof(o));
+	rc = parse_opts(argc, argv, &o);
+	if (rc != WR_EXIT_OK)
+		return rc;
+	if (strcmp(o.cmd, "run") == 0)
+		return wr_cmd_run(&o);
+	if (o.n_eal > 0) {
+		fprintf(stderr, "wirerate: %s takes no EAL options\n", o.cmd);
+		return WR_EXIT_USAGE;
+	}
+	if (strcmp(o.cmd, "check") == 0)
+		return cmd_check(&o);
+	if (strcmp(o.cmd, "dump") == 0)
+		return cmd_dump(&o);
+	if (strcmp(o.cmd, "version") == 0) {
+		printf("wirerate %s\n", WR_VERSION);
+		return WR_EXIT_OK;
+	}
+	if (strcmp(o.cmd, "help") == 0 || strcmp(o.cmd, "--help") == 0 ||
+	    strcmp(o.cmd, "-h") == 0) {
+		usage(stdout);
+		return WR_EXIT_OK;
+	}
+	fprintf(stderr, "wirerate: unknown command \"%s\"\n", o.cmd);
+	usage(stderr);
+	return WR_EXIT_USAGE;
+}

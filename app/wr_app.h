@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* wr_app: what the wirerate command's subcommands share. */
+#ifndef WR_APP_H
+#define WR_APP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "wr_error.h"
+
+/* Exit codes: 0 success, 1 a run-time failure (EAL, memory, link), 2 bad
+ * input (options, stream file, profile, a port that does not exist). */
+#define WR_EXIT_OK 0
+#define WR_EXIT_FAIL 1
+#define WR_EXIT_USAGE 2
+
+struct wr_opts {
+	const char *cmd;
+	const char *stream_file;
+	const char *config_file;    /**< NULL: the default profile */
+	const char *json_file;
+	const char *pcap_file;
+	const char *stream_name;    /**< dump: one stream */
+	uint64_t duration_ns;       /**< 0: none */
+	uint64_t count;             /**< 0: as the file says */
+	bool count_set;
+	uint64_t seed;
+	bool seed_set;
+	bool quiet;                 /**< no live lines */
+	int n_eal;                  /**< arguments after "--" */
+	char **eal;
+};
+
+/** Print @p err as the one error line, prefixed "wirerate: ". */
+void wr_app_print_error(const struct wr_error *err);
+
+int wr_cmd_run(const struct wr_opts *o);
+
+#endif /* WR_APP_H */

@@ -1,0 +1,294 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* wr_report: rendering live lines, the summary and the JSON results. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "wr_report.h"
+
+void
+wr_report_hex(const uint8_t digest[32], char hex[65])
+{
+	static const char digits[] = "0123456789abcdef";
+	int i;
+
+	for (i = 0; i < 32; i++) {
+		hex[2 * i] = digits[digest[i] >> 4];
+		hex[2 * i + 1] = digits[digest[i] & 0xf];
+	}
+	hex[64] = '\0';
+}
+
+void
+wr_report_header(FILE *out, const struct wr_report_meta *meta,
+		 const struct wr_report_view *v)
+{
+	unsigned int i;
+
+	fprintf(out, "wirerate %s (%s): %s, %u stream%s on %u port%s\n",
+		meta->wirerate_version,
+		meta->dpdk_version[0] ? meta->dpdk_version : "no EAL",
+		meta->stream_file, v->n_streams, v->n_streams == 1 ? "" : "s",
+		v->n_ports, v->n_ports == 1 ? "" : "s");
+	for (i = 0; i < v->n_ports; i++) {
+		const struct wr_report_row *p = &v->ports[i];
+
+		if (p->link_speed_mbps)
+			fprintf(out, "port %u: %s (%s, port id %u), link %u Mbps\n",
+				i, p->device, p->driver, p->port_id,
+				p->link_speed_mbps);
+		else
+			fprintf(out, "port %u: %s (%s, port id %u), link speed unknown\n",
+				i, p->device, p->driver, p->port_id);
+	}
+	fprintf(out,
+		"Mbps L2 counts frame bytes incl. the 4-byte FCS; "
+		"Mbps L1 = (frame size incl. FCS + 20 B preamble/SFD/IFG) x 8 bits per frame\n");
+}
+
+static void
+row_line(FILE *out, const char *prefix, const char *kind, const char *name,
+	 const struct wr_counters *now, const struct wr_counters *last,
+	 uint64_t interval_ns)
+{
+	struct wr_rates r = wr_rates_calc(now->tx_pkts - last->tx_pkts,
+					  now->tx_bytes - last->tx_bytes,
+					  interval_ns);
+
+	fprintf(out, "%s%-6s %-20.20s %12.1f %12.1f %12.1f %16llu %18llu\n",
+		prefix, kind, name, r.kpps, r.mbps_l2, r.mbps_l1,
+		(unsigned long long)now->tx_pkts,
+		(unsigned long long)now->tx_bytes);
+}
+
+unsigned int
+wr_report_interval(FILE *out, struct wr_report_view *v, bool tty,
+		   unsigned int lines_before)
+{
+	char prefix[32] = "";
+	unsigned int i, lines = 0;
+
+	if (tty && lines_before > 0)
+		/* Up to the first line of the previous report, clear below. */
+		fprintf(out, "\033[%uA\033[J", lines_before);
+	if (!tty)
+		snprintf(prefix, sizeof(prefix), "%8.1fs ",
+			 (double)v->elapsed_ns / 1e9);
+	fprintf(out, "%s%-6s %-20s %12s %12s %12s %16s %18s\n",
+		tty ? "" : "         ", "", "name", "Kpps", "Mbps L2",
+		"Mbps L1", "tx_pkts", "tx_bytes");
+	lines++;
+	for (i = 0; i < v->n_ports; i++) {
+		char name[WR_REPORT_NAME_MAX + 16];
+
+		snprintf(name, sizeof(name), "%u:%s", i, v->ports[i].device);
+		row_line(out, prefix, "port", name, &v->ports[i].total,
+			 &v->ports[i].last, v->interval_ns);
+		v->ports[i].last = v->ports[i].total;
+		lines++;
+	}
+	for (i = 0; i < v->n_streams; i++) {
+		row_line(out, prefix, "stream", v->streams[i].name,
+			 &v->streams[i].total, &v->streams[i].last,
+			 v->interval_ns);
+		v->streams[i].last = v->streams[i].total;
+		lines++;
+	}
+	fflush(out);
+	return lines;
+}
+
+static void
+final_line(FILE *out, const char *kind, const char *name,
+	   const struct wr_report_row *r)
+{
+	struct wr_rates rt = wr_rates_calc(r->total.tx_pkts, r->total.tx_bytes,
+					   r->duration_ns);
+
+	fprintf(out, "%-6s %-20.20s %16llu %18llu %10.3f %12.1f %12.1f %12.1f\n",
+		kind, name, (unsigned long long)r->total.tx_pkts,
+		(unsigned long long)r->total.tx_bytes,
+		(double)r->duration_ns / 1e9, rt.kpps, rt.mbps_l2, rt.mbps_l1);
+}
+
+void
+wr_report_final(FILE *out, const struct wr_report_meta *meta,
+		const struct wr_report_view *v)
+{
+	unsigned int i;
+
+	fprintf(out, "\nsummary (stopped by %s)\n", meta->stop_reason);
+	fprintf(out, "%-6s %-20s %16s %18s %10s %12s %12s %12s\n", "", "name",
+		"tx_pkts", "tx_bytes", "seconds", "Kpps", "Mbps L2", "Mbps L1");
+	for (i = 0; i < v->n_ports; i++) {
+		char name[WR_REPORT_NAME_MAX + 16];
+
+		snprintf(name, sizeof(name), "%u:%s", i, v->ports[i].device);
+		final_line(out, "port", name, &v->ports[i]);
+	}
+	for (i = 0; i < v->n_streams; i++)
+		final_line(out, "stream", v->streams[i].name, &v->streams[i]);
+	for (i = 0; i < v->n_ports; i++) {
+		const struct wr_report_row *p = &v->ports[i];
+		long long diff;
+
+		if (!p->has_nic)
+			continue;
+		diff = (long long)p->nic_opackets - (long long)p->total.tx_pkts;
+		fprintf(out,
+			"port %u: NIC counted %llu frames out, %llu errors%s",
+			i, (unsigned long long)p->nic_opackets,
+			(unsigned long long)p->nic_oerrors,
+			diff == 0 ? " (matches)\n" : "");
+		if (diff != 0)
+			fprintf(out, " (%+lld against wirerate's count)\n",
+				diff);
+	}
+	fflush(out);
+}
+
+/* JSON string with the escapes RFC 8259 requires. */
+static void
+json_str(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; *s != '\0'; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(out, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(out, "\\u%04x", c);
+		else
+			fputc(c, out);
+	}
+	fputc('"', out);
+}
+
+static void
+json_row(FILE *out, const struct wr_report_row *r, bool stream)
+{
+	struct wr_rates rt = wr_rates_calc(r->total.tx_pkts, r->total.tx_bytes,
+					   r->duration_ns);
+
+	fputs("{\"name\": ", out);
+	json_str(out, r->name);
+	if (stream) {
+		fprintf(out, ", \"port\": %u, \"seed\": %llu, "
+			"\"size_min\": %u, \"size_max\": %u",
+			r->port, (unsigned long long)r->seed, r->size_min,
+			r->size_max);
+	} else {
+		fputs(", \"device\": ", out);
+		json_str(out, r->device);
+		fputs(", \"driver\": ", out);
+		json_str(out, r->driver);
+		fprintf(out, ", \"port_id\": %u, \"link_speed_mbps\": %u",
+			r->port_id, r->link_speed_mbps);
+	}
+	fprintf(out,
+		", \"tx_pkts\": %llu, \"tx_bytes\": %llu, \"tx_bytes_l1\": %llu"
+		", \"duration_s\": %.9f, \"kpps\": %.3f, \"mbps_l2\": %.3f"
+		", \"mbps_l1\": %.3f, \"tx_full\": %llu, \"alloc_fail\": %llu",
+		(unsigned long long)r->total.tx_pkts,
+		(unsigned long long)r->total.tx_bytes,
+		(unsigned long long)wr_l1_bytes(r->total.tx_bytes,
+						r->total.tx_pkts),
+		(double)r->duration_ns / 1e9, rt.kpps, rt.mbps_l2, rt.mbps_l1,
+		(unsigned long long)r->total.tx_full,
+		(unsigned long long)r->total.alloc_fail);
+	if (!stream && r->has_nic)
+		fprintf(out, ", \"nic\": {\"opackets\": %llu, \"obytes\": %llu"
+			", \"oerrors\": %llu}",
+			(unsigned long long)r->nic_opackets,
+			(unsigned long long)r->nic_obytes,
+			(unsigned long long)r->nic_oerrors);
+	fputc('}', out);
+}
+
+int
+wr_report_json_write(FILE *out, const struct wr_report_meta *meta,
+		     const struct wr_report_view *v)
+{
+	unsigned int i;
+
+	fputs("{\n  \"schema\": \"wirerate-results/1\",\n  \"wirerate_version\": ",
+	      out);
+	json_str(out, meta->wirerate_version);
+	fputs(",\n  \"dpdk_version\": ", out);
+	json_str(out, meta->dpdk_version);
+	fputs(",\n  \"stream_file\": ", out);
+	json_str(out, meta->stream_file);
+	fputs(",\n  \"stream_file_sha256\": ", out);
+	json_str(out, meta->stream_sha256);
+	fputs(",\n  \"config_file\": ", out);
+	json_str(out, meta->config_file);
+	fprintf(out, ",\n  \"seed\": %llu", (unsigned long long)meta->seed);
+	fputs(",\n  \"started_at\": ", out);
+	json_str(out, meta->started_at);
+	fputs(",\n  \"stop_reason\": ", out);
+	json_str(out, meta->stop_reason);
+	fprintf(out, ",\n  \"duration_s\": %.9f", (double)v->elapsed_ns / 1e9);
+	fprintf(out, ",\n  \"lcores\": {\"main\": %u, \"tx\": [",
+		meta->main_lcore);
+	for (i = 0; i < meta->n_tx_lcores; i++)
+		fprintf(out, "%s%u", i ? ", " : "", meta->tx_lcores[i]);
+	fputs("]},\n  \"eal_args\": [", out);
+	for (i = 0; i < meta->n_eal_args; i++) {
+		if (i)
+			fputs(", ", out);
+		json_str(out, meta->eal_args[i]);
+	}
+	fputs("],\n  \"ports\": [", out);
+	for (i = 0; i < v->n_ports; i++) {
+		fputs(i ? ",\n    " : "\n    ", out);
+		json_row(out, &v->ports[i], false);
+	}
+	fputs("\n  ],\n  \"streams\": [", out);
+	for (i = 0; i < v->n_streams; i++) {
+		fputs(i ? ",\n    " : "\n    ", out);
+		json_row(out, &v->streams[i], true);
+	}
+	fputs("\n  ]\n}\n", out);
+	return ferror(out) ? -EIO : 0;
+}
+
+int
+wr_report_json(const char *path, const struct wr_report_meta *meta,
+	       const struct wr_report_view *v)
+{
+	char tmp[4096];
+	FILE *f;
+	int fd, rc;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	fd = mkstemp(tmp);
+	if (fd < 0)
+		return -errno;
+	f = fdopen(fd, "w");
+	if (f == NULL) {
+		rc = -errno;
+		close(fd);
+		unlink(tmp);
+		return rc;
+	}
+	rc = wr_report_json_write(f, meta, v);
+	if (fflush(f) != 0 && rc == 0)
+		rc = -errno;
+	if (fsync(fileno(f)) != 0 && rc == 0)
+		rc = -errno;
+	if (fclose(f) != 0 && rc == 0)
+		rc = -errno;
+	/* mkstemp makes the file 0600; results are not secret. */
+	if (rc == 0 && chmod(tmp, 0644) != 0)
+		rc = -errno;
+	if (rc == 0 && rename(tmp, path) != 0)
+		rc = -errno;
+	if (rc != 0)
+		unlink(tmp);
+	return rc;
+}

@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* wr_report: live lines, the final summary and the JSON results, rendered from plain snapshots. */
+#ifndef WR_REPORT_H
+#define WR_REPORT_H
+
+/**
+ * @file
+ * The stats lcore takes snapshots of the per-lcore counters, sums them per
+ * stream and per port into a struct wr_report_view, and hands the view to
+ * these functions.  They know nothing of DPDK, so their arithmetic and layout
+ * are unit-tested without EAL.
+ *
+ * Units: counters are frames and bytes (FCS included); times are
+ * nanoseconds.  Rates: Kpps, Mbps at L2 (frame bytes) and at L1 (frame bytes
+ * + 20 per frame, see wr_stats.h).
+ *
+ * Thread: the stats lcore only.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "wr_stats.h"
+
+#define WR_REPORT_NAME_MAX 128
+
+/** One row: a stream or a port. */
+struct wr_report_row {
+	char name[WR_REPORT_NAME_MAX];
+	uint16_t port;              /**< port index (for streams) */
+	struct wr_counters total;   /**< since the start */
+	struct wr_counters last;    /**< at the previous report */
+	uint64_t duration_ns;       /**< time the row has been sending */
+	uint64_t seed;              /**< streams only */
+	uint16_t size_min, size_max; /**< streams only, FCS included */
+	/* Ports only: what the NIC itself counted (rte_eth_stats). */
+	bool has_nic;
+	uint64_t nic_opackets;
+	uint64_t nic_obytes;
+	uint64_t nic_oerrors;
+	uint32_t link_speed_mbps;   /**< 0 when unknown */
+	char driver[64];
+	char device[WR_REPORT_NAME_MAX];
+	uint16_t port_id;
+};
+
+/** Metadata of the run, for the header line and the JSON. */
+struct wr_report_meta {
+	const char *wirerate_version;
+	const char *dpdk_version;   /**< "" when the run did not start EAL */
+	const char *stream_file;
+	char stream_sha256[65];     /**< hex */
+	const char *config_file;    /**< "" when none */
+	uint64_t seed;
+	unsigned int main_lcore;
+	unsigned int tx_lcores[128];
+	unsigned int n_tx_lcores;
+	char started_at[40];        /**< ISO 8601 UTC */
+	const char *stop_reason;    /**< "duration", "count", "signal" */
+	char *const *eal_args;
+	unsigned int n_eal_args;
+};
+
+struct wr_report_view {
+	struct wr_report_row *ports;
+	unsigned int n_ports;
+	struct wr_report_row *streams;
+	unsigned int n_streams;
+	uint64_t elapsed_ns;        /**< since TX started */
+	uint64_t interval_ns;       /**< since the previous report */
+};
+
+/** The header: what the columns mean, once at the start. */
+void wr_report_header(FILE *out, const struct wr_report_meta *meta,
+		      const struct wr_report_view *v);
+
+/**
+ * One report: a line per port and per stream with the interval's Kpps,
+ * Mbps L2 and Mbps L1 and the totals.  On a terminal (@p tty) the previous
+ * report is overwritten in place; in a pipe every report is printed in full,
+ * each line prefixed with the elapsed time.  Copies total into last.
+ * @p lines_before is the number of lines the previous call printed (0 on the
+ * first call); @return the number of lines printed.
+ */
+unsigned int wr_report_interval(FILE *out, struct wr_report_view *v, bool tty,
+				unsigned int lines_before);
+
+/** The final summary over the whole run: one line per port and stream. */
+void wr_report_final(FILE *out, const struct wr_report_meta *meta,
+		     const struct wr_report_view *v);
+
+/**
+ * Write the JSON results to @p path through a temporary file renamed into
+ * place, so a failure never leaves a truncated file.
+ * @return 0 or a negative errno.
+ */
+int wr_report_json(const char *path, const struct wr_report_meta *meta,
+		   const struct wr_report_view *v);
+
+/** Same as wr_report_json, to an open stream (tests). */
+int wr_report_json_write(FILE *out, const struct wr_report_meta *meta,
+			 const struct wr_report_view *v);
+
+/** Hex of a 32-byte digest into @p hex (65 bytes). */
+void wr_report_hex(const uint8_t digest[32], char hex[65]);
+
+#endif /* WR_REPORT_H */

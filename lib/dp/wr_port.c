@@ -1,0 +1,203 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* wr_port: ethdev setup, link wait, counters and teardown. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_ethdev.h>
+#include <rte_mbuf.h>
+
+#include "wr_port.h"
+
+#define WR_DESC_DEFAULT 1024
+/* RX queue pool: enough for the ring plus a few bursts in flight. */
+#define WR_RX_POOL_EXTRA 1024
+#define WR_RX_POOL_CACHE 256
+
+int
+wr_port_find(const char *device, uint16_t *port_id, struct wr_error *err)
+{
+	char names[512] = "", name[RTE_ETH_NAME_MAX_LEN];
+	size_t used = 0;
+	uint16_t pid;
+
+	if (rte_eth_dev_get_port_by_name(device, port_id) == 0)
+		return 0;
+	RTE_ETH_FOREACH_DEV(pid) {
+		if (rte_eth_dev_get_name_by_port(pid, name) != 0)
+			continue;
+		used += snprintf(names + used, sizeof(names) - used, "%s%s",
+				 used ? ", " : "", name);
+		if (used >= sizeof(names))
+			break;
+	}
+	return wr_error_set(err, -ENODEV, NULL, 0, 0, NULL,
+			    "port \"%s\" does not exist; EAL found: %s",
+			    device, names[0] ? names : "no ports at all");
+}
+
+int
+wr_port_setup(struct wr_port *p, uint16_t n_txq, uint16_t txd, uint16_t rxd,
+	      struct wr_error *err)
+{
+	struct rte_eth_conf conf;
+	struct rte_eth_dev_info info;
+	char pool_name[RTE_MEMPOOL_NAMESIZE];
+	uint16_t q;
+	int rc;
+
+	memset(&conf, 0, sizeof(conf));
+	rc = rte_eth_dev_info_get(p->port_id, &info);
+	if (rc != 0)
+		return wr_error_set(err, rc, NULL, 0, 0, NULL,
+				    "port %s: cannot read device info: %s",
+				    p->device, rte_strerror(-rc));
+	snprintf(p->driver, sizeof(p->driver), "%s", info.driver_name);
+	p->socket_id = rte_eth_dev_socket_id(p->port_id);
+	if (n_txq > info.max_tx_queues)
+		return wr_error_set(err, -EINVAL, NULL, 0, 0, NULL,
+				    "port %s: %u TX lcores need %u TX queues, "
+				    "the device has %u",
+				    p->device, n_txq, n_txq, info.max_tx_queues);
+	p->n_txq = n_txq;
+	p->n_rxq = 1;
+	p->txd = txd ? txd : WR_DESC_DEFAULT;
+	p->rxd = rxd ? rxd : WR_DESC_DEFAULT;
+
+	rc = rte_eth_dev_configure(p->port_id, p->n_rxq, p->n_txq, &conf);
+	if (rc != 0)
+		return wr_error_set(err, rc, NULL, 0, 0, NULL,
+				    "port %s: configure failed: %s", p->device,
+				    rte_strerror(-rc));
+	p->configured = true;
+	rc = rte_eth_dev_adjust_nb_rx_tx_desc(p->port_id, &p->rxd, &p->txd);
+	if (rc != 0)
+		return wr_error_set(err, rc, NULL, 0, 0, NULL,
+				    "port %s: descriptor counts: %s", p->device,
+				    rte_strerror(-rc));
+	rc = rte_eth_macaddr_get(p->port_id, &p->mac);
+	if (rc != 0)
+		memset(&p->mac, 0, sizeof(p->mac));
+
+	snprintf(pool_name, sizeof(pool_name), "wr_rx_p%u", p->port_id);
+	p->rx_pool = rte_pktmbuf_pool_create(pool_name,
+					     p->rxd + WR_RX_POOL_EXTRA,
+					     WR_RX_POOL_CACHE, 0,
+					     RTE_MBUF_DEFAULT_BUF_SIZE,
+					     p->socket_id);
+	if (p->rx_pool == NULL)
+		return wr_error_set(err, -rte_errno, NULL, 0, 0, NULL,
+				    "port %s: no memory for the RX pool: %s "
+				    "(are hugepages reserved?)",
+				    p->device, rte_strerror(rte_errno));
+	rc = rte_eth_rx_queue_setup(p->port_id, 0, p->rxd, p->socket_id, NULL,
+				    p->rx_pool);
+	if (rc != 0)
+		return wr_error_set(err, rc, NULL, 0, 0, NULL,
+				    "port %s: RX queue setup: %s", p->device,
+				    rte_strerror(-rc));
+	for (q = 0; q < p->n_txq; q++) {
+		rc = rte_eth_tx_queue_setup(p->port_id, q, p->txd,
+					    p->socket_id, NULL);
+		if (rc != 0)
+			return wr_error_set(err, rc, NULL, 0, 0, NULL,
+					    "port %s: TX queue %u setup: %s",
+					    p->device, q, rte_strerror(-rc));
+	}
+	return 0;
+}
+
+int
+wr_port_start(struct wr_port *p, struct wr_error *err)
+{
+	int rc = rte_eth_dev_start(p->port_id);
+
+	if (rc != 0)
+		return wr_error_set(err, rc, NULL, 0, 0, NULL,
+				    "port %s: start failed: %s", p->device,
+				    rte_strerror(-rc));
+	p->started = true;
+	rte_eth_stats_reset(p->port_id);
+	memset(&p->base, 0, sizeof(p->base));
+	/* Some PMDs cannot reset their counters: keep a baseline instead. */
+	rte_eth_stats_get(p->port_id, &p->base);
+	return 0;
+}
+
+int
+wr_port_wait_link(struct wr_port *p, uint32_t timeout_ms)
+{
+	struct rte_eth_link link;
+	uint32_t waited = 0;
+
+	for (;;) {
+		memset(&link, 0, sizeof(link));
+		if (rte_eth_link_get_nowait(p->port_id, &link) == 0 &&
+		    link.link_status == RTE_ETH_LINK_UP) {
+			p->link_up = true;
+			p->link_speed_mbps =
+				link.link_speed == RTE_ETH_SPEED_NUM_UNKNOWN ?
+					0 : link.link_speed;
+			return 0;
+		}
+		if (waited >= timeout_ms)
+			return -ETIMEDOUT;
+		rte_delay_us_sleep(10 * 1000);
+		waited += 10;
+	}
+}
+
+int
+wr_port_stats(const struct wr_port *p, struct rte_eth_stats *st)
+{
+	int rc = rte_eth_stats_get(p->port_id, st);
+
+	if (rc != 0)
+		return rc;
+	st->opackets -= p->base.opackets;
+	st->obytes -= p->base.obytes;
+	st->oerrors -= p->base.oerrors;
+	st->ipackets -= p->base.ipackets;
+	st->ibytes -= p->base.ibytes;
+	st->imissed -= p->base.imissed;
+	st->ierrors -= p->base.ierrors;
+	st->rx_nombuf -= p->base.rx_nombuf;
+	return 0;
+}
+
+void
+wr_port_drain(struct wr_port *p, uint32_t timeout_ms)
+{
+	struct rte_eth_stats st;
+	uint64_t last = UINT64_MAX;
+	uint32_t waited = 0, still = 0;
+
+	/* Two readings 1 ms apart with no change: the ring is empty (or the
+	 * PMD counts at tx_burst time, as virtual devices do). */
+	while (waited < timeout_ms && still < 2) {
+		if (rte_eth_stats_get(p->port_id, &st) != 0)
+			return;
+		still = st.opackets == last ? still + 1 : 0;
+		last = st.opackets;
+		rte_delay_us_sleep(1000);
+		waited++;
+	}
+}
+
+void
+wr_port_close(struct wr_port *p)
+{
+	if (p->started) {
+		rte_eth_dev_stop(p->port_id);
+		p->started = false;
+	}
+	if (p->configured) {
+		rte_eth_dev_close(p->port_id);
+		p->configured = false;
+	}
+	if (p->rx_pool != NULL) {
+		rte_mempool_free(p->rx_pool);
+		p->rx_pool = NULL;
+	}
+}
