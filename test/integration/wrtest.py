@@ -1,0 +1,114 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Shared helpers for wirerate's integration tests: run the binary, decode pcaps with tshark."""
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+import unittest
+
+ROOT = os.environ.get("WR_SOURCE_ROOT",
+                      os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..")))
+WIRERATE = os.environ.get("WIRERATE", os.path.join(ROOT, "build", "app", "wirerate"))
+STREAMS = os.path.join(ROOT, "streams")
+CONFIG = os.path.join(ROOT, "config")
+FIXTURES = os.path.join(ROOT, "test", "fixtures")
+
+
+def have_hugepages():
+    """True when 2 MB hugepages are reserved and free (EAL with --in-memory needs them)."""
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("HugePages_Free:"):
+                    return int(line.split()[1]) >= 64
+    except OSError:
+        pass
+    return False
+
+
+class WrCase(unittest.TestCase):
+    """A test case with its own temporary directory, removed afterwards."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="wrtest-")
+        self.addCleanup(shutil.rmtree, self.tmp, True)
+
+    def need_eal(self):
+        """Skip without hugepages, unless WR_REQUIRE_EAL=1 (CI) makes that a failure."""
+        if have_hugepages():
+            return
+        if os.environ.get("WR_REQUIRE_EAL") == "1":
+            self.fail("no free 2 MB hugepages: reserve them (tools/wr-hugepages or README)")
+        self.skipTest("needs free 2 MB hugepages (see README)")
+
+    def path(self, name):
+        return os.path.join(self.tmp, name)
+
+    def write(self, name, text):
+        p = self.path(name)
+        with open(p, "w") as f:
+            f.write(text)
+        return p
+
+    def profile(self, vdev, prefix, extra_ports=""):
+        """A profile on one virtual device, with a unique EAL file prefix."""
+        return self.write(f"{prefix}.yaml", f"""version: 1
+eal: ["--no-pci", "--in-memory", "--file-prefix={prefix}", "--vdev={vdev}", "--lcores=0@0,1@1"]
+ports:
+  - device: {vdev.split(',')[0]}
+    tx_lcores: [1]
+{extra_ports}""")
+
+    def wirerate(self, *args, timeout=60, check=None):
+        """Run wirerate in the test's directory; return the CompletedProcess."""
+        p = subprocess.run([WIRERATE, *args], cwd=self.tmp, capture_output=True,
+                           text=True, timeout=timeout)
+        if check is not None and p.returncode != check:
+            self.fail(f"wirerate {' '.join(args)} exited {p.returncode}, expected {check}\n"
+                      f"stdout:\n{p.stdout}\nstderr:\n{p.stderr}")
+        return p
+
+    def start(self, *args):
+        return subprocess.Popen([WIRERATE, *args], cwd=self.tmp, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)
+
+    def json(self, name):
+        with open(self.path(name)) as f:
+            return json.load(f)
+
+
+def tshark_fields(pcap, fields, display_filter=None):
+    """Decode @pcap with tshark (checksums verified) and return one list of field values per frame."""
+    cmd = ["tshark", "-n", "-r", pcap, "-o", "ip.check_checksum:TRUE",
+           "-o", "udp.check_checksum:TRUE", "-T", "fields", "-E", "separator=\t"]
+    if display_filter:
+        cmd += ["-Y", display_filter]
+    for f in fields:
+        cmd += ["-e", f]
+    out = subprocess.run(cmd, capture_output=True, text=True, check=True, timeout=120).stdout
+    return [line.split("\t") for line in out.splitlines()]
+
+
+def wait_for(pred, timeout, step=0.05):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if pred():
+            return True
+        time.sleep(step)
+    return pred()
+
+
+def sigint(proc):
+    proc.send_signal(signal.SIGINT)
+
+
+class EalCase(WrCase):
+    """A test that starts EAL."""
+
+    def setUp(self):
+        super().setUp()
+        self.need_eal()

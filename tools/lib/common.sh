@@ -1,0 +1,61 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Shared by tools/wr-setup and tools/wr-test: install what is missing, reserve
+# hugepages, build.  Sourced, not run.
+
+WR_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+WR_PACKAGES=(dpdk dpdk-dev libdpdk-dev meson ninja-build pkg-config gcc
+    libyaml-dev libcunit1-dev libnuma-dev libpcap-dev libssl-dev libbpf-dev
+    libxdp-dev python3 tshark tcpdump iproute2)
+
+wr_say() { printf '== %s\n' "$*" >&2; }
+
+# Install the Debian packages that are not there yet (apt-get update only
+# when something is missing: a warm machine pays nothing).
+wr_install() {
+    local missing=() p
+    for p in "${WR_PACKAGES[@]}"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
+            missing+=("$p")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    if [ "$(id -u)" -ne 0 ]; then
+        wr_say "missing packages: ${missing[*]} (run as root to install them)"
+        return 1
+    fi
+    wr_say "installing ${missing[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+# At least $1 free 2 MB hugepages (default 512 = 1 GiB), mounted.
+wr_hugepages() {
+    local want=${1:-512} free total
+    if [ -x "$WR_ROOT/tools/wr-hugepages" ]; then
+        "$WR_ROOT/tools/wr-hugepages" reserve --at-least "$want" --size 2M >&2 && return 0
+    fi
+    mountpoint -q /dev/hugepages || {
+        mkdir -p /dev/hugepages
+        mount -t hugetlbfs -o pagesize=2M nodev /dev/hugepages
+    }
+    free=$(awk '/^HugePages_Free:/ {print $2}' /proc/meminfo)
+    total=$(awk '/^HugePages_Total:/ {print $2}' /proc/meminfo)
+    if [ "$free" -lt "$want" ]; then
+        echo $((total + want - free)) > /proc/sys/vm/nr_hugepages
+        free=$(awk '/^HugePages_Free:/ {print $2}' /proc/meminfo)
+        if [ "$free" -lt "$want" ]; then
+            wr_say "only $free free 2 MB hugepages, wanted $want"
+            return 1
+        fi
+    fi
+}
+
+# Build into $1 (default build/) with -Dwerror=true.
+wr_build() {
+    local dir=${1:-build}
+    cd "$WR_ROOT"
+    if [ ! -f "$dir/build.ninja" ]; then
+        meson setup "$dir" -Dwerror=true >/dev/null
+    fi
+    ninja -C "$dir" >/dev/null
+}
