@@ -9,10 +9,18 @@
  * header (payload offset 0):
  *
  *     0  magic      u32  WR_SIG_MAGIC ("WRsg")
- *     4  stream_id  u32  index of the stream in its file
- *     8  seq        u64  per-stream sequence number, 0-based, only for
- *                        frames the NIC accepted
+ *     4  stream     u16  index of the stream in its file
+ *     6  lane       u16  which of the stream's TX lcores sent it (0..k-1)
+ *     8  seq        u64  sequence number of the (stream, lane), 0-based:
+ *                        a lane numbers its own frames in the order it
+ *                        hands them to the NIC, so each lane's sequence is
+ *                        in order on the wire and a receiver can tell
+ *                        loss and reorder per lane without cross-queue
+ *                        interleaving looking like reorder
  *    16  tx_tsc     u64  TSC read just before the burst went to the NIC
+ *
+ * The u32 at offset 4 is WR_SIG_ID(stream, lane): wr_frame_sig_write()
+ * takes it whole.
  *
  * The receiver recognises a frame by the magic at the UDP payload, whatever
  * a reflector did to MAC, IP addresses and ports.  The frame builder leaves
@@ -26,8 +34,13 @@
 #define WR_SIG_MAGIC 0x57527367u /* "WRsg" */
 #define WR_SIG_LEN 24
 
+/** The u32 at offset 4: stream index in the high half, lane in the low. */
+#define WR_SIG_ID(stream, lane) (((uint32_t)(stream) << 16) | (uint16_t)(lane))
+#define WR_SIG_STREAM(id) ((uint16_t)((id) >> 16))
+#define WR_SIG_LANE(id) ((uint16_t)(id))
+
 struct wr_sig {
-	uint32_t stream_id;
+	uint32_t stream_id; /**< WR_SIG_ID(stream, lane) */
 	uint64_t seq;
 	uint64_t tx_tsc;
 };

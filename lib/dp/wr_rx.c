@@ -1,0 +1,171 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* wr_rx: signature recognition and per-stream RX accounting. */
+#include <errno.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_ethdev.h>
+#include <rte_malloc.h>
+#include <rte_mbuf.h>
+
+#include "wr_rx.h"
+#include "wr_sig.h"
+
+/* Ethernet type field offsets and values (IEEE 802.3, 802.1Q). */
+#define ETH_TYPE_OFF 12
+#define ETHERTYPE_IPV4 0x0800
+#define ETHERTYPE_VLAN 0x8100
+#define IPPROTO_UDP_ 17
+
+int
+wr_rx_sig_offset(const uint8_t *p, uint32_t len)
+{
+	uint32_t off = ETH_TYPE_OFF, ihl;
+	uint16_t type;
+
+	if (len < ETH_TYPE_OFF + 2)
+		return -1;
+	type = (uint16_t)(p[off] << 8 | p[off + 1]);
+	off += 2;
+	if (type == ETHERTYPE_VLAN) {
+		if (len < off + 4)
+			return -1;
+		type = (uint16_t)(p[off + 2] << 8 | p[off + 3]);
+		off += 4;
+	}
+	if (type != ETHERTYPE_IPV4 || len < off + 20)
+		return -1;
+	if ((p[off] >> 4) != 4 || p[off + 9] != IPPROTO_UDP_)
+		return -1;
+	ihl = (uint32_t)(p[off] & 0xf) * 4;
+	if (ihl < 20)
+		return -1;
+	off += ihl + 8; /* UDP header */
+	if (len < off + WR_SIG_LEN)
+		return -1;
+	return (int)off;
+}
+
+int
+wr_rxq_init(struct wr_rxq *q, uint16_t port_id, uint16_t queue_id,
+	    uint16_t n_streams, const uint16_t *lanes, int socket_id)
+{
+	uint16_t s, l;
+
+	memset(q, 0, sizeof(*q));
+	q->port_id = port_id;
+	q->queue_id = queue_id;
+	q->n_streams = n_streams;
+	wr_latency_tsc_init(&q->tsc, rte_get_tsc_hz());
+	q->streams = rte_zmalloc_socket("wr_rxq", n_streams * sizeof(void *),
+					RTE_CACHE_LINE_SIZE, socket_id);
+	if (q->streams == NULL)
+		return -ENOMEM;
+	for (s = 0; s < n_streams; s++) {
+		struct wr_rx_stream *rs;
+
+		if (lanes[s] == 0)
+			continue;
+		rs = rte_zmalloc_socket("wr_rx_stream", sizeof(*rs),
+					RTE_CACHE_LINE_SIZE, socket_id);
+		if (rs == NULL)
+			goto nomem;
+		q->streams[s] = rs;
+		wr_latency_init(&rs->hist);
+		wr_latency_jitter_init(&rs->jitter);
+		rs->seq = rte_zmalloc_socket("wr_rx_seq",
+					     lanes[s] * sizeof(*rs->seq),
+					     RTE_CACHE_LINE_SIZE, socket_id);
+		if (rs->seq == NULL)
+			goto nomem;
+		for (l = 0; l < lanes[s]; l++) {
+			/* Bitmaps come from libc: wr_seq owns and frees them. */
+			if (wr_seq_init(&rs->seq[l], WR_SEQ_WINDOW_LOG2_DEFAULT,
+					NULL) != 0)
+				goto nomem;
+			rs->n_lanes = l + 1;
+		}
+	}
+	return 0;
+nomem:
+	wr_rxq_fini(q);
+	return -ENOMEM;
+}
+
+void
+wr_rxq_fini(struct wr_rxq *q)
+{
+	uint16_t s, l;
+
+	if (q == NULL || q->streams == NULL)
+		return;
+	for (s = 0; s < q->n_streams; s++) {
+		struct wr_rx_stream *rs = q->streams[s];
+
+		if (rs == NULL)
+			continue;
+		if (rs->seq != NULL)
+			for (l = 0; l < rs->n_lanes; l++)
+				wr_seq_free(&rs->seq[l]);
+		rte_free(rs->seq);
+		rte_free(rs);
+	}
+	rte_free(q->streams);
+	q->streams = NULL;
+}
+
+static inline void
+count(uint64_t *c, uint64_t n)
+{
+	__atomic_store_n(c, *c + n, __ATOMIC_RELAXED);
+}
+
+uint16_t
+wr_rx_poll(struct wr_rxq *q)
+{
+	struct rte_mbuf *pkts[WR_RX_BURST];
+	uint16_t n, i, ours = 0, foreign = 0, bad = 0;
+	uint64_t now;
+
+	n = rte_eth_rx_burst(q->port_id, q->queue_id, pkts, WR_RX_BURST);
+	if (n == 0)
+		return 0;
+	now = rte_rdtsc();
+	for (i = 0; i < n; i++) {
+		const uint8_t *p = rte_pktmbuf_mtod(pkts[i], const uint8_t *);
+		struct wr_rx_stream *rs;
+		struct wr_sig sig;
+		uint16_t s, lane;
+		uint64_t transit;
+		int off;
+
+		if (i + 1 < n)
+			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 1], void *));
+		off = wr_rx_sig_offset(p, rte_pktmbuf_data_len(pkts[i]));
+		if (off < 0 || wr_sig_decode(p + off, &sig) != 0) {
+			foreign++;
+			continue;
+		}
+		s = WR_SIG_STREAM(sig.stream_id);
+		lane = WR_SIG_LANE(sig.stream_id);
+		if (s >= q->n_streams || (rs = q->streams[s]) == NULL ||
+		    lane >= rs->n_lanes) {
+			bad++;
+			continue;
+		}
+		ours++;
+		wr_seq_record(&rs->seq[lane], sig.seq);
+		transit = wr_latency_tsc_to_ns(&q->tsc, now - sig.tx_tsc);
+		wr_latency_record(&rs->hist, transit);
+		wr_latency_jitter_update(&rs->jitter, transit);
+	}
+	rte_pktmbuf_free_bulk(pkts, n);
+	count(&q->rx_pkts, n);
+	if (ours)
+		count(&q->rx_ours, ours);
+	if (foreign)
+		count(&q->rx_foreign, foreign);
+	if (bad)
+		count(&q->rx_bad_sig, bad);
+	return n;
+}

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* wr_rx: the RX side: recognise echoed signatures, account loss, reorder, duplicates and latency. */
+#ifndef WR_RX_H
+#define WR_RX_H
+
+/**
+ * @file
+ * One struct wr_rxq per polled (port, queue), owned by one lcore (which may
+ * also be a TX lcore: on a 2-CPU machine TX and RX share the worker).  For
+ * every stream with a latency signature it keeps, per TX lane, a sequence
+ * tracker (wr_seq) and, per stream, a latency histogram (wr_latency) and the
+ * RFC 3550 jitter.
+ *
+ * A frame is ours when it is IPv4 (optionally behind one 802.1Q tag) / UDP
+ * and its UDP payload starts with WR_SIG_MAGIC, whatever a reflector did to
+ * MAC and IP addresses and ports.  Everything else counts in rx_foreign;
+ * a signature naming a stream or lane we do not have counts in rx_bad_sig.
+ *
+ * Timestamps: the TSC is read once per received burst, right after
+ * rte_eth_rx_burst returned, and compared with the TX TSC in the signature
+ * (same host, same TSC).  Latency therefore includes the time the frame
+ * waited in the RX ring before the poll that found it: at most one poll
+ * interval.
+ *
+ * Threads: wr_rx_poll() on the owning lcore only.  The stats lcore reads
+ * counters with atomic loads (wr_seq_finish, the rxq counters) while the run
+ * goes on, and everything after the lcore stopped.
+ */
+
+#include <stdint.h>
+
+#include <rte_common.h>
+
+#include "wr_latency.h"
+#include "wr_seq.h"
+
+#define WR_RX_BURST 32
+
+/** Per stream, on one RX queue. */
+struct wr_rx_stream {
+	struct wr_latency hist;
+	struct wr_latency_jitter jitter;
+	uint16_t n_lanes;
+	struct wr_seq *seq;        /**< n_lanes trackers */
+} __rte_cache_aligned;
+
+struct wr_rxq {
+	uint16_t port_id;
+	uint16_t queue_id;
+	uint64_t rx_pkts;          /**< every frame received */
+	uint64_t rx_ours;          /**< frames with a valid signature */
+	uint64_t rx_foreign;       /**< frames without a signature */
+	uint64_t rx_bad_sig;       /**< signature of an unknown stream/lane */
+	struct wr_latency_tsc tsc;
+	uint16_t n_streams;
+	struct wr_rx_stream **streams; /**< by stream index; NULL: no latency */
+} __rte_cache_aligned;
+
+/**
+ * Set up @p q for @p n_streams streams, where @p lanes[s] is the number of
+ * TX lanes of stream s, 0 for a stream without latency signature.
+ * Memory comes from rte_zmalloc_socket on @p socket_id.
+ * @return 0 or -ENOMEM.
+ */
+int wr_rxq_init(struct wr_rxq *q, uint16_t port_id, uint16_t queue_id,
+		uint16_t n_streams, const uint16_t *lanes, int socket_id);
+
+/** Free what wr_rxq_init allocated.  NULL-safe. */
+void wr_rxq_fini(struct wr_rxq *q);
+
+/**
+ * Receive one burst and account it; frees every mbuf.
+ * @return the number of frames received.
+ */
+uint16_t wr_rx_poll(struct wr_rxq *q);
+
+/**
+ * Offset of the signature in @p frame of @p len bytes, or -1 when the frame
+ * is not IPv4/UDP with room for a signature after the UDP header.
+ * Exposed for tests.
+ */
+int wr_rx_sig_offset(const uint8_t *frame, uint32_t len);
+
+#endif /* WR_RX_H */
