@@ -2,6 +2,7 @@
 /* Unit tests of the latency histogram, RFC 3550 jitter and TSC conversion (wr_latency). */
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 
 #include "wr_latency.h"
@@ -192,12 +193,18 @@ test_percentile_definition(void)
 	CU_ASSERT_EQUAL(pct(&h1, 100), 100);
 	CU_ASSERT_EQUAL(wr_latency_mean(&h1), 51); /* 50.5 rounds up */
 
-	/* One value: every percentile is it, even in a wide bucket. */
-	wr_latency_init(&h1);
-	wr_latency_record(&h1, 123456789);
-	CU_ASSERT_EQUAL(pct(&h1, 0), 123456789);
-	CU_ASSERT_EQUAL(pct(&h1, 50), 123456789);
-	CU_ASSERT_EQUAL(pct(&h1, 100), 123456789);
+	/* One value: every percentile is it, even in a wide bucket, whether
+	 * it lies below the bucket's middle (clamped by max) or above it
+	 * (clamped by min).  1000 and 1003 share the bucket [1000, 1003]. */
+	for (i = 0; i < 3; i++) {
+		static const uint64_t one[] = { 123456789, 1000, 1003 };
+
+		wr_latency_init(&h1);
+		wr_latency_record(&h1, one[i]);
+		CU_ASSERT_EQUAL(pct(&h1, 0), one[i]);
+		CU_ASSERT_EQUAL(pct(&h1, 50), one[i]);
+		CU_ASSERT_EQUAL(pct(&h1, 100), one[i]);
+	}
 }
 
 enum dist { UNIFORM_1MS, UNIFORM_60S, LOG_UNIFORM, CONSTANT, TWO_MODE, SMALL };
@@ -350,11 +357,80 @@ test_merge(void)
 	wr_latency_merge(&m, &h3);
 	assert_same(&m, &h3);
 
+	/* A carry between the sum words made by the merge itself. */
+	wr_latency_init(&h1);
+	wr_latency_init(&h2);
+	wr_latency_init(&h3);
+	wr_latency_record(&h1, UINT64_MAX - 5);
+	wr_latency_record(&h2, 10);
+	wr_latency_record(&h3, UINT64_MAX - 5);
+	wr_latency_record(&h3, 10);
+	wr_latency_init(&m);
+	wr_latency_merge(&m, &h1);
+	wr_latency_merge(&m, &h2);
+	assert_same(&m, &h3);
+	CU_ASSERT_EQUAL(m.sum_hi, 1);
+	CU_ASSERT_EQUAL(wr_latency_mean(&m), (1ull << 63) + 2);
+
 	/* Re-init clears. */
 	wr_latency_init(&m);
 	wr_latency_init(&h1);
 	assert_same(&m, &h1);
 	CU_ASSERT_EQUAL(wr_latency_count(&m), 0);
+}
+
+/* ---- snapshot while the writer runs ---- */
+
+#define LIVE_VALUES 2000000
+
+static void *
+live_writer(void *arg)
+{
+	struct wr_latency *h = arg;
+	uint64_t v;
+
+	/* Increasing values: the newest value is always the max, so a
+	 * snapshot that counted a value before seeing it in max shows. */
+	for (v = 1; v <= LIVE_VALUES; v++)
+		wr_latency_record(h, v * 1000);
+	return NULL;
+}
+
+static void
+test_live_snapshot(void)
+{
+	static struct wr_latency live, snap;
+	uint64_t prev_n = 0, sum, lo, hi;
+	unsigned int i, top, bad = 0, snaps = 0;
+	pthread_t t;
+
+	wr_latency_init(&live);
+	CU_ASSERT_EQUAL_FATAL(pthread_create(&t, NULL, live_writer, &live), 0);
+	while (__atomic_load_n(&live.n, __ATOMIC_RELAXED) < LIVE_VALUES) {
+		wr_latency_init(&snap);
+		wr_latency_merge(&snap, &live);
+		snaps++;
+		sum = 0;
+		top = 0;
+		for (i = 0; i < WR_LATENCY_BUCKETS; i++) {
+			sum += snap.counts[i];
+			if (snap.counts[i] != 0)
+				top = i;
+		}
+		wr_latency_bucket_bounds(top, &lo, &hi);
+		if (sum != snap.n || snap.n < prev_n ||
+		    (snap.n != 0 && (lo > snap.max || snap.min != 1000)))
+			bad++;
+		prev_n = snap.n;
+	}
+	pthread_join(t, NULL);
+	CU_ASSERT_EQUAL(bad, 0);
+	CU_ASSERT(snaps > 0);
+	/* After the writer stopped a snapshot is exact. */
+	wr_latency_init(&snap);
+	wr_latency_merge(&snap, &live);
+	assert_same(&snap, &live);
+	CU_ASSERT_EQUAL(wr_latency_mean(&snap), (LIVE_VALUES + 1) * 500ull);
 }
 
 /* ---- jitter ---- */
@@ -499,6 +575,7 @@ static CU_TestInfo hist_tests[] = {
 	{ "two_mode_tail", test_two_mode_tail },
 	{ "small", test_small },
 	{ "merge", test_merge },
+	{ "live_snapshot", test_live_snapshot },
 	CU_TEST_INFO_NULL,
 };
 
