@@ -1,0 +1,262 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* wr_latency: log-linear latency histogram, RFC 3550 jitter and TSC-to-ns conversion. */
+#ifndef WR_LATENCY_H
+#define WR_LATENCY_H
+
+/**
+ * @file
+ * Every echoed frame of a `latency: true` stream is measured, at several
+ * Mpps per RX lcore, so recording is a handful of integer instructions: no
+ * division, no floating point, no allocation, no loop.
+ *
+ * Histogram (HDR-histogram style).  Values are nanoseconds.  Values below
+ * 2 * WR_LATENCY_SUB (256) have one bucket each.  Above that, each octave
+ * [2^e, 2^(e+1)) is split into WR_LATENCY_SUB (128) equal buckets of width
+ * 2^(e-7), so a bucket is at most 1/128 (0.78 %) of any value in it.  The
+ * bucket index is (k << 7) + (v >> k) with k = max(0, msb(v) - 7): one
+ * __builtin_clzll and two shifts.  Values from WR_LATENCY_RANGE_NS (2^37 ns,
+ * 137 s: the 60 s required with margin) upward are counted in one overflow
+ * bucket, the last one; min, max and the mean still use their true values.
+ *
+ * Percentiles use the nearest-rank definition: the p-th percentile of n
+ * values is the value of rank ceil(p / 100 * n) (1-based, at least 1) in the
+ * sorted values, so it is always a recorded value; p = 0 gives the minimum,
+ * p = 100 the maximum.  p is taken to a resolution of 1e-4 percent (99.9999
+ * is distinct from 99.9998), so that ranks are computed in exact integer
+ * arithmetic.  The histogram knows only the bucket of that value and
+ * reports the middle of the bucket, limited to [min, max].  Bound: for a
+ * value below WR_LATENCY_RANGE_NS, |reported - true| <= true / 256 (0.39 %;
+ * a bucket of width w = 2^k starts at >= 128 w, and the middle is within
+ * w / 2 of any point of it); values below 256 ns are exact.  A percentile
+ * that falls in the overflow bucket reports the maximum.
+ *
+ * The mean is exact: the sum is kept in 128 bits (two words), so even 2^64
+ * values of 2^64 ns cannot overflow it; it is rounded to the nearest ns.
+ *
+ * Threads: one writer per histogram (the RX lcore that owns the stream)
+ * calls wr_latency_record().  Another thread (the stats lcore) takes a
+ * snapshot by wr_latency_init() on its own copy then wr_latency_merge() from
+ * the live one; every word is read with an atomic load, so no value is torn,
+ * and the writer publishes min, max and the sum before the bucket count, so
+ * in a snapshot every counted value lies within [min, max] and count equals
+ * the sum of the buckets.  Frames recorded while a snapshot is being taken
+ * may be counted in the sum but not in the buckets; and if a carry between
+ * the two sum words happens during the snapshot (once per 2^64 ns of summed
+ * latency, i.e. never in practice) the snapshot's mean is wrong.  A
+ * histogram read after its writer stopped is exact.  All other functions
+ * are for the owner of the histogram.
+ *
+ * Jitter: RFC 3550 section 6.4.1 interarrival jitter.  For consecutive
+ * frames i-1, i of one stream in arrival order, with transit time
+ * T = rx_time - tx_time, D = T(i) - T(i-1) and J += (|D| - J) / 16.  It is
+ * kept as 16 * J in integers exactly as RFC 3550 appendix A.8 does, so the
+ * update is a subtraction and a shift.  |D| is limited to
+ * WR_LATENCY_RANGE_NS, which bounds 16 * J below 2^42.
+ *
+ * TSC to ns: ns = (cycles * mult) >> shift, rounded to nearest, with a
+ * 64x64->128 multiply; mult and shift are precomputed from the TSC
+ * frequency so that mult is in [2^63, 2^64), whose relative rounding error
+ * is below 2^-64.  The result x' of a true x = cycles * 1e9 / hz satisfies
+ * |x' - x| <= 0.5 + x * 2^-64 ns (the second term is 3e-9 ns at 60 s).
+ */
+
+#include <stdint.h>
+
+/** log2 of the buckets per octave: 2^-7 = 0.78 % relative bucket width, <= 1 %. */
+#define WR_LATENCY_SUB_LOG2 7
+#define WR_LATENCY_SUB (1u << WR_LATENCY_SUB_LOG2)
+/** Values from 2^37 ns (137 s) upward share the overflow bucket. */
+#define WR_LATENCY_RANGE_LOG2 37
+#define WR_LATENCY_RANGE_NS (1ull << WR_LATENCY_RANGE_LOG2)
+/**
+ * Buckets: 2 * SUB exact ones below 256, then SUB per octave for octaves
+ * 2^8 .. 2^36, then the overflow bucket: (37 - 7 + 1) * 128 + 1 = 3969.
+ */
+#define WR_LATENCY_BUCKETS \
+	((WR_LATENCY_RANGE_LOG2 - WR_LATENCY_SUB_LOG2 + 1) * WR_LATENCY_SUB + 1)
+/** Index of the overflow bucket. */
+#define WR_LATENCY_OVERFLOW (WR_LATENCY_BUCKETS - 1)
+
+/** One histogram; written by one thread (see the @file block). */
+struct wr_latency {
+	uint64_t n;      /**< values recorded */
+	uint64_t min;    /**< UINT64_MAX while n == 0 */
+	uint64_t max;    /**< 0 while n == 0 */
+	uint64_t sum_lo; /**< low word of the 128-bit sum */
+	uint64_t sum_hi; /**< high word of the 128-bit sum */
+	uint64_t counts[WR_LATENCY_BUCKETS];
+} __attribute__((aligned(64)));
+
+/** What the report prints for one stream; all zero when nothing was recorded. */
+struct wr_latency_summary {
+	uint64_t n;
+	uint64_t min;
+	uint64_t avg;
+	uint64_t max;
+	uint64_t p50;
+	uint64_t p90;
+	uint64_t p99;
+	uint64_t p999;
+	uint64_t p9999;
+	double jitter_ns;
+};
+
+/** RFC 3550 interarrival jitter state of one stream; one writer. */
+struct wr_latency_jitter {
+	uint64_t prev; /**< transit time of the previous frame */
+	uint64_t j16;  /**< 16 * J, in ns */
+	uint64_t n;    /**< transit times seen */
+};
+
+/** TSC-to-ns conversion factors; read-only after wr_latency_tsc_init(). */
+struct wr_latency_tsc {
+	uint64_t hz;
+	uint64_t mult;
+	unsigned int shift;
+};
+
+/* Single-writer store that a concurrent reader may load without tearing. */
+static inline void
+wr_latency_store_(uint64_t *p, uint64_t v)
+{
+	__atomic_store_n(p, v, __ATOMIC_RELAXED);
+}
+
+/**
+ * Bucket index of @p ns (0 .. WR_LATENCY_OVERFLOW).  Monotonic in @p ns.
+ */
+static inline unsigned int
+wr_latency_bucket(uint64_t ns)
+{
+	unsigned int k;
+	uint64_t v = ns < WR_LATENCY_RANGE_NS ? ns : WR_LATENCY_RANGE_NS;
+
+	/* OR-ing in SUB keeps k at 0 below 256, where buckets are exact;
+	 * the clamp makes 2^37 and above land on (30 << 7) + 128, the
+	 * overflow bucket. */
+	k = (unsigned int)(63 - __builtin_clzll(v | WR_LATENCY_SUB)) -
+	    WR_LATENCY_SUB_LOG2;
+	return (k << WR_LATENCY_SUB_LOG2) + (unsigned int)(v >> k);
+}
+
+/**
+ * Record one value.  Writer thread only.
+ * @param h   histogram
+ * @param ns  latency in nanoseconds (any value; see the overflow bucket)
+ */
+static inline void
+wr_latency_record(struct wr_latency *h, uint64_t ns)
+{
+	unsigned int i = wr_latency_bucket(ns);
+	uint64_t lo = h->sum_lo + ns;
+
+	if (ns < h->min)
+		wr_latency_store_(&h->min, ns);
+	if (ns > h->max)
+		wr_latency_store_(&h->max, ns);
+	wr_latency_store_(&h->sum_hi, h->sum_hi + (lo < ns));
+	wr_latency_store_(&h->sum_lo, lo);
+	wr_latency_store_(&h->n, h->n + 1);
+	/* Release: a reader that sees this count sees min, max and sum. */
+	__atomic_store_n(&h->counts[i], h->counts[i] + 1, __ATOMIC_RELEASE);
+}
+
+/** Initialise, or clear for reuse, a histogram.  Owner only. */
+void wr_latency_init(struct wr_latency *h);
+
+/**
+ * Add @p src into @p dst.  @p dst belongs to the caller; @p src may be
+ * written concurrently by its own writer (snapshot rules in the @file block).
+ */
+void wr_latency_merge(struct wr_latency *dst, const struct wr_latency *src);
+
+/** @return the number of values recorded. */
+uint64_t wr_latency_count(const struct wr_latency *h);
+
+/** @return the smallest value recorded, 0 if none. */
+uint64_t wr_latency_min(const struct wr_latency *h);
+
+/** @return the largest value recorded, 0 if none. */
+uint64_t wr_latency_max(const struct wr_latency *h);
+
+/** @return the exact mean rounded to the nearest ns (halves up), 0 if none. */
+uint64_t wr_latency_mean(const struct wr_latency *h);
+
+/**
+ * Nearest-rank percentile (definition and error bound in the @file block).
+ * @param h   histogram
+ * @param p   percentile in [0, 100]
+ * @param ns  receives the value
+ * @return 0; -EINVAL if @p p is not in [0, 100] (or NaN); -ENODATA if the
+ *         histogram is empty (then *ns is set to 0).
+ */
+int wr_latency_percentile(const struct wr_latency *h, double p, uint64_t *ns);
+
+/**
+ * Fill @p s: count, min, mean, max, p50, p90, p99, p99.9, p99.99 of @p h
+ * (one pass over the buckets) and the jitter of @p j (may be NULL: 0).
+ */
+void wr_latency_summarize(const struct wr_latency *h,
+			  const struct wr_latency_jitter *j,
+			  struct wr_latency_summary *s);
+
+/**
+ * Range of values counted in bucket @p i.
+ * @return 0; -EINVAL if @p i >= WR_LATENCY_BUCKETS.  The overflow bucket
+ *         spans WR_LATENCY_RANGE_NS .. UINT64_MAX.
+ */
+int wr_latency_bucket_bounds(unsigned int i, uint64_t *lo, uint64_t *hi);
+
+/** Initialise (or clear) jitter state.  Owner only. */
+void wr_latency_jitter_init(struct wr_latency_jitter *j);
+
+/**
+ * Account one frame, in arrival order.  Writer thread only.
+ * @param j        jitter state of the frame's stream
+ * @param transit  rx_time - tx_time in ns, computed modulo 2^64: only
+ *                 differences of transits matter, so clocks with a constant
+ *                 offset (or a "negative" transit) are fine.
+ */
+static inline void
+wr_latency_jitter_update(struct wr_latency_jitter *j, uint64_t transit)
+{
+	uint64_t d;
+
+	if (j->n != 0) {
+		d = transit - j->prev;
+		if ((int64_t)d < 0)
+			d = -d;
+		if (d > WR_LATENCY_RANGE_NS)
+			d = WR_LATENCY_RANGE_NS;
+		/* RFC 3550 A.8: J/16 rounded, never more than J16 itself,
+		 * so this cannot go below zero. */
+		wr_latency_store_(&j->j16, j->j16 + d - ((j->j16 + 8) >> 4));
+	}
+	j->prev = transit;
+	wr_latency_store_(&j->n, j->n + 1);
+}
+
+/** @return the current jitter J in ns (any thread). */
+double wr_latency_jitter_ns(const struct wr_latency_jitter *j);
+
+/**
+ * Precompute the conversion for a TSC of @p hz (rte_get_tsc_hz()).
+ * @return 0, or -EINVAL if @p hz is 0.
+ */
+int wr_latency_tsc_init(struct wr_latency_tsc *c, uint64_t hz);
+
+/**
+ * Convert a TSC interval to ns (error bound in the @file block).  The
+ * result wraps if it does not fit 64 bits (cycles >= 2^64 * hz / 1e9).
+ */
+static inline uint64_t
+wr_latency_tsc_to_ns(const struct wr_latency_tsc *c, uint64_t cycles)
+{
+	unsigned __int128 p = (unsigned __int128)cycles * c->mult;
+
+	/* Round half up by adding the first bit shifted out, rather than
+	 * adding 2^(shift-1) first, which could carry out of 128 bits. */
+	return (uint64_t)(p >> c->shift) + (uint64_t)((p >> (c->shift - 1)) & 1);
+}
+
+#endif /* WR_LATENCY_H */
