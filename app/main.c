@@ -18,7 +18,7 @@ usage(FILE *out)
 {
 	fprintf(out,
 "usage: wirerate run STREAMFILE [--config PROFILE] [--duration S] [--count N]\n"
-"                    [--seed N] [--json FILE] [--quiet] [-- EAL options]\n"
+"                    [--seed N] [--drain S] [--json FILE] [--quiet] [-- EAL options]\n"
 "       wirerate check STREAMFILE [--seed N]\n"
 "       wirerate dump STREAMFILE --count N --pcap OUT.pcap [--stream NAME] [--seed N]\n"
 "       wirerate version\n"
@@ -35,6 +35,8 @@ usage(FILE *out)
 "  --duration S      stop after S seconds (5, 2.5, 500ms, 1m)\n"
 "  --count N         frames per stream, overriding the file's count\n"
 "  --seed N          seed for random fields and sizes, overriding the file's\n"
+"  --drain S         after the last frame, how long echoes are still waited for\n"
+"                    before loss is counted (default 0.2 s)\n"
 "  --json FILE       write the final results as JSON (schema in README.md)\n"
 "  --quiet           no live lines, only the summary\n"
 "\n"
@@ -64,6 +66,7 @@ parse_opts(int argc, char **argv, struct wr_opts *o)
 	static const struct option long_opts[] = {
 		{ "config", required_argument, NULL, 'c' },
 		{ "duration", required_argument, NULL, 'd' },
+		{ "drain", required_argument, NULL, 'D' },
 		{ "count", required_argument, NULL, 'n' },
 		{ "seed", required_argument, NULL, 's' },
 		{ "json", required_argument, NULL, 'j' },
@@ -116,6 +119,12 @@ parse_opts(int argc, char **argv, struct wr_opts *o)
 			    o->duration_ns == 0)
 				return opt_error("--duration", optarg,
 						 "a positive duration such as 5, 2.5, 500ms or 1m");
+			break;
+		case 'D':
+			if (wr_parse_duration_ns(optarg, &o->drain_ns, why,
+						 sizeof(why)) != 0)
+				return opt_error("--drain", optarg,
+						 "a duration such as 0.2, 200ms or 2s");
 			break;
 		case 'n':
 			if (wr_parse_u64(optarg, 1, UINT64_MAX, &o->count, why,
@@ -278,6 +287,7 @@ main(int argc, char **argv)
 	int rc;
 
 	memset(&o, 0, sizeof(o));
+	o.drain_ns = WR_DRAIN_DEFAULT_NS;
 	rc = parse_opts(argc, argv, &o);
 	if (rc != WR_EXIT_OK)
 		return rc;

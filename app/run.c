@@ -21,6 +21,7 @@
 #include "wr_frame.h"
 #include "wr_port.h"
 #include "wr_report.h"
+#include "wr_rx.h"
 #include "wr_tx.h"
 #include "wr_yaml.h"
 
@@ -38,6 +39,7 @@
 /* The only global: the stop flag, written by the signal handler and the
  * stats lcore, read (through a pointer in each context) by the data path. */
 static uint32_t wr_stop;
+static uint32_t wr_stop_rx;
 static volatile sig_atomic_t wr_signalled;
 
 static void
@@ -68,6 +70,10 @@ struct run {
 	/* Every (lcore, stream) context, and per stream the list of them. */
 	struct wr_tx_stream *ts[WR_STREAMS_MAX][WR_PORT_LCORES_MAX];
 	unsigned int n_ts[WR_STREAMS_MAX];
+	/* Per port: the RX queue polled for echoes (NULL: none). */
+	struct wr_rxq *rxq[WR_PORTS_MAX];
+	bool any_latency;
+	struct wr_latency *scratch; /* histogram snapshots, stats lcore only */
 	struct wr_report_row *port_rows;
 	struct wr_report_row *stream_rows;
 	char started_at[40];
@@ -333,6 +339,7 @@ lcore_ctx(struct run *r, unsigned int lc)
 	c->lcore_id = lc;
 	c->burst = r->cfg.burst;
 	c->stop = &wr_stop;
+	c->stop_rx = &wr_stop_rx;
 	r->lctx[lc] = c;
 	r->lcores[r->n_lcores++] = lc;
 	return c;
@@ -352,6 +359,77 @@ lcore_txq(struct wr_lcore_ctx *c, uint16_t port_id, uint16_t queue_id)
 	c->txq[c->n_txq].port_id = port_id;
 	c->txq[c->n_txq].queue_id = queue_id;
 	return &c->txq[c->n_txq++];
+}
+
+/*
+ * Echoes may come back on any port (a reflector returns them on the port
+ * they left, a router on another), so when any stream carries a signature
+ * every port is polled, each by its profile's rx_lcore, else by its first
+ * TX lcore (TX and RX share a worker on a 2-CPU machine), else by the
+ * first worker.
+ */
+static int
+rx_setup(struct run *r)
+{
+	uint16_t lanes[WR_STREAMS_MAX];
+	unsigned int i, lc;
+	uint32_t s;
+
+	for (s = 0; s < r->f.n_streams; s++) {
+		lanes[s] = r->f.streams[s].latency ?
+			(uint16_t)r->port_n_lcores[r->f.streams[s].port] : 0;
+		r->any_latency |= r->f.streams[s].latency;
+	}
+	if (!r->any_latency)
+		return WR_EXIT_OK;
+	r->scratch = rte_zmalloc("wr_scratch", sizeof(*r->scratch),
+				 RTE_CACHE_LINE_SIZE);
+	if (r->scratch == NULL) {
+		fprintf(stderr, "wirerate: out of memory\n");
+		return WR_EXIT_FAIL;
+	}
+	for (i = 0; i < r->n_ports; i++) {
+		const struct wr_port_cfg *pc =
+			i < r->cfg.n_ports ? &r->cfg.ports[i] : NULL;
+		struct wr_lcore_ctx *c;
+		unsigned int w;
+
+		if (pc != NULL && pc->rx_lcore >= 0) {
+			lc = (unsigned int)pc->rx_lcore;
+			if (lc >= RTE_MAX_LCORE || !rte_lcore_is_enabled(lc) ||
+			    lc == rte_get_main_lcore()) {
+				fprintf(stderr, "wirerate: %s: ports[%u].rx_lcore: "
+					"lcore %u is not a worker lcore EAL "
+					"enabled\n", r->cfg_path, i, lc);
+				return WR_EXIT_USAGE;
+			}
+		} else if (r->port_n_lcores[i] > 0) {
+			lc = r->port_lcores[i][0];
+		} else {
+			w = rte_get_next_lcore(-1, 1, 0);
+			if (w >= RTE_MAX_LCORE) {
+				fprintf(stderr, "wirerate: no worker lcore to "
+					"poll port %s\n", r->ports[i].device);
+				return WR_EXIT_USAGE;
+			}
+			lc = w;
+		}
+		c = lcore_ctx(r, lc);
+		r->rxq[i] = rte_zmalloc_socket("wr_rxq", sizeof(struct wr_rxq),
+					       RTE_CACHE_LINE_SIZE,
+					       rte_lcore_to_socket_id(lc));
+		if (c == NULL || r->rxq[i] == NULL ||
+		    c->n_rxq == WR_LCORE_RXQ_MAX ||
+		    wr_rxq_init(r->rxq[i], r->ports[i].port_id, 0,
+				(uint16_t)r->f.n_streams, lanes,
+				(int)rte_lcore_to_socket_id(lc)) != 0) {
+			fprintf(stderr, "wirerate: cannot set up RX for port %s\n",
+				r->ports[i].device);
+			return WR_EXIT_FAIL;
+		}
+		c->rxq[c->n_rxq++] = r->rxq[i];
+	}
+	return WR_EXIT_OK;
 }
 
 static int
@@ -437,6 +515,9 @@ ports_setup(struct run *r)
 		}
 	}
 
+	rc = rx_setup(r);
+	if (rc != WR_EXIT_OK)
+		return rc;
 	for (i = 0; i < r->n_ports; i++) {
 		rc = wr_port_start(&r->ports[i], &err);
 		if (rc != 0)
@@ -457,6 +538,45 @@ static uint64_t
 tsc_to_ns(uint64_t tsc)
 {
 	return (uint64_t)((double)tsc * 1e9 / (double)rte_get_tsc_hz());
+}
+
+/* A stream's echoes, over every polled port: sequence results per lane
+ * against what that lane sent, one histogram merged from all ports. */
+static void
+collect_rx(struct run *r, uint32_t s, struct wr_report_row *row)
+{
+	struct wr_latency_jitter *jit = NULL;
+	unsigned int i, lane;
+	uint64_t distinct = 0, sent = 0;
+
+	row->has_rx = true;
+	row->rx_pkts = row->reordered = row->duplicated = 0;
+	wr_latency_init(r->scratch);
+	for (lane = 0; lane < r->n_ts[s]; lane++)
+		sent += __atomic_load_n(&r->ts[s][lane]->c.tx_pkts,
+					__ATOMIC_RELAXED);
+	for (i = 0; i < r->n_ports; i++) {
+		struct wr_rx_stream *rs;
+
+		if (r->rxq[i] == NULL || (rs = r->rxq[i]->streams[s]) == NULL)
+			continue;
+		for (lane = 0; lane < rs->n_lanes; lane++) {
+			struct wr_seq_result res;
+
+			wr_seq_finish(&rs->seq[lane], 0, &res);
+			row->rx_pkts += res.rx_pkts;
+			row->reordered += res.reordered;
+			row->duplicated += res.duplicated;
+			distinct += res.distinct;
+		}
+		wr_latency_merge(r->scratch, &rs->hist);
+		/* Jitter is a per-path quantity: report the port that saw
+		 * the stream's echoes (the first, when several did). */
+		if (jit == NULL && rs->jitter.n > 0)
+			jit = &rs->jitter;
+	}
+	row->lost = sent > distinct ? sent - distinct : 0;
+	wr_latency_summarize(r->scratch, jit, &row->lat);
 }
 
 /* Sum the per-lcore counters into the report rows. */
@@ -499,8 +619,23 @@ collect(struct run *r, struct wr_report_view *v, uint64_t now_tsc,
 			end = start;
 		row->duration_ns = tsc_to_ns(end - start);
 		wr_counters_add(&r->port_rows[row->port].total, &row->total);
+		if (r->f.streams[s].latency)
+			collect_rx(r, s, row);
 		if (end > port_end[row->port])
 			port_end[row->port] = end;
+	}
+	for (i = 0; i < r->n_ports; i++) {
+		struct wr_rxq *q = r->rxq[i];
+
+		if (q == NULL)
+			continue;
+		r->port_rows[i].has_rx = true;
+		r->port_rows[i].rx_pkts = __atomic_load_n(&q->rx_pkts,
+							  __ATOMIC_RELAXED);
+		r->port_rows[i].rx_foreign = __atomic_load_n(&q->rx_foreign,
+							     __ATOMIC_RELAXED);
+		r->port_rows[i].rx_bad_sig = __atomic_load_n(&q->rx_bad_sig,
+							     __ATOMIC_RELAXED);
 	}
 	v->elapsed_ns = 0;
 	for (i = 0; i < r->n_ports; i++) {
@@ -514,12 +649,12 @@ collect(struct run *r, struct wr_report_view *v, uint64_t now_tsc,
 }
 
 static bool
-all_finished(const struct run *r)
+all_tx_finished(const struct run *r)
 {
 	unsigned int i;
 
 	for (i = 0; i < r->n_lcores; i++)
-		if (!__atomic_load_n(&r->lctx[r->lcores[i]]->finished,
+		if (!__atomic_load_n(&r->lctx[r->lcores[i]]->tx_finished,
 				     __ATOMIC_ACQUIRE))
 			return false;
 	return true;
@@ -614,6 +749,7 @@ traffic(struct run *r)
 			fprintf(stderr, "wirerate: cannot launch lcore %u: %s\n",
 				r->lcores[i], rte_strerror(-rc));
 			__atomic_store_n(&wr_stop, 1, __ATOMIC_RELAXED);
+			__atomic_store_n(&wr_stop_rx, 1, __ATOMIC_RELAXED);
 			rte_eal_mp_wait_lcore();
 			return WR_EXIT_FAIL;
 		}
@@ -633,7 +769,7 @@ traffic(struct run *r)
 			reason = "signal";
 			break;
 		}
-		if (all_finished(r)) {
+		if (all_tx_finished(r)) {
 			reason = "count";
 			break;
 		}
@@ -656,6 +792,19 @@ traffic(struct run *r)
 		sleep_ns(until < WR_STATS_SLICE_NS ? until : WR_STATS_SLICE_NS);
 	}
 	__atomic_store_n(&wr_stop, 1, __ATOMIC_RELAXED);
+	while (!all_tx_finished(r))
+		sleep_ns(1000 * 1000);
+	if (r->any_latency && wr_signalled == 0) {
+		/* Echoes still in flight: wait the drain time out (a second
+		 * Ctrl-C cuts it short). */
+		uint64_t end = rte_rdtsc() +
+			(uint64_t)((double)o->drain_ns * hz / 1e9);
+
+		while (wr_signalled == 0 && (now = rte_rdtsc()) < end)
+			sleep_ns(RTE_MIN(tsc_to_ns(end - now),
+					 WR_STATS_SLICE_NS));
+	}
+	__atomic_store_n(&wr_stop_rx, 1, __ATOMIC_RELAXED);
 	rte_eal_mp_wait_lcore();
 	r->launched = false;
 
@@ -668,6 +817,9 @@ traffic(struct run *r)
 			r->port_rows[i].nic_opackets = st.opackets;
 			r->port_rows[i].nic_obytes = st.obytes;
 			r->port_rows[i].nic_oerrors = st.oerrors;
+			r->port_rows[i].nic_ipackets = st.ipackets;
+			r->port_rows[i].nic_imissed = st.imissed;
+			r->port_rows[i].nic_ierrors = st.ierrors;
 		}
 	}
 	collect(r, &v, rte_rdtsc(), true);
@@ -693,9 +845,17 @@ teardown(struct run *r)
 
 	if (r->launched) {
 		__atomic_store_n(&wr_stop, 1, __ATOMIC_RELAXED);
+		__atomic_store_n(&wr_stop_rx, 1, __ATOMIC_RELAXED);
 		rte_eal_mp_wait_lcore();
 		r->launched = false;
 	}
+	for (i = 0; i < r->n_ports; i++) {
+		wr_rxq_fini(r->rxq[i]);
+		rte_free(r->rxq[i]);
+		r->rxq[i] = NULL;
+	}
+	rte_free(r->scratch);
+	r->scratch = NULL;
 	for (s = 0; s < WR_STREAMS_MAX; s++) {
 		for (j = 0; j < r->n_ts[s]; j++) {
 			wr_tx_stream_fini(r->ts[s][j]);

@@ -14,6 +14,11 @@
 #define WR_EXIT_FAIL 1
 #define WR_EXIT_USAGE 2
 
+/* Echoes still in flight after the last frame: 200 ms covers a kernel or a
+ * switch path (tens of microseconds) with a wide margin and a DUT's buffers
+ * (a 16 MB buffer drains in 13 ms at 10 Gbps). */
+#define WR_DRAIN_DEFAULT_NS (200 * 1000 * 1000ull)
+
 struct wr_opts {
 	const char *cmd;
 	const char *stream_file;
@@ -22,6 +27,7 @@ struct wr_opts {
 	const char *pcap_file;
 	const char *stream_name;    /**< dump: one stream */
 	uint64_t duration_ns;       /**< 0: none */
+	uint64_t drain_ns;          /**< how long echoes are waited for after TX */
 	uint64_t count;             /**< 0: as the file says */
 	bool count_set;
 	uint64_t seed;

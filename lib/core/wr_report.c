@@ -91,10 +91,25 @@ wr_report_interval(FILE *out, struct wr_report_view *v, bool tty,
 		lines++;
 	}
 	for (i = 0; i < v->n_streams; i++) {
-		row_line(out, prefix, "stream", v->streams[i].name,
-			 &v->streams[i].total, &v->streams[i].last,
+		struct wr_report_row *r = &v->streams[i];
+
+		row_line(out, prefix, "stream", r->name, &r->total, &r->last,
 			 v->interval_ns);
-		v->streams[i].last = v->streams[i].total;
+		r->last = r->total;
+		lines++;
+		if (!r->has_rx)
+			continue;
+		fprintf(out, "%s  rx %10.1f Kpps %14llu back, %llu lost/in flight, "
+			"%llu reordered, %llu duplicated, latency avg %.2f us "
+			"max %.2f us\n", prefix,
+			v->interval_ns ? (double)(r->rx_pkts - r->rx_last) /
+						 ((double)v->interval_ns / 1e9) / 1e3 : 0,
+			(unsigned long long)r->rx_pkts,
+			(unsigned long long)r->lost,
+			(unsigned long long)r->reordered,
+			(unsigned long long)r->duplicated,
+			(double)r->lat.avg / 1e3, (double)r->lat.max / 1e3);
+		r->rx_last = r->rx_pkts;
 		lines++;
 	}
 	fflush(out);
@@ -131,6 +146,25 @@ wr_report_final(FILE *out, const struct wr_report_meta *meta,
 	}
 	for (i = 0; i < v->n_streams; i++)
 		final_line(out, "stream", v->streams[i].name, &v->streams[i]);
+	for (i = 0; i < v->n_streams; i++) {
+		const struct wr_report_row *r = &v->streams[i];
+
+		if (!r->has_rx)
+			continue;
+		if (i == 0 || !v->streams[i - 1].has_rx)
+			fprintf(out, "\n%-20s %14s %12s %10s %10s %10s %10s %10s %10s %10s %10s %10s %10s\n",
+				"echoes (us)", "rx_pkts", "lost", "reordered",
+				"duplicated", "min", "avg", "p50", "p90", "p99",
+				"p99.9", "max", "jitter");
+		fprintf(out, "%-20.20s %14llu %12llu %10llu %10llu %10.2f %10.2f %10.2f %10.2f %10.2f %10.2f %10.2f %10.3f\n",
+			r->name, (unsigned long long)r->rx_pkts,
+			(unsigned long long)r->lost,
+			(unsigned long long)r->reordered,
+			(unsigned long long)r->duplicated, r->lat.min / 1e3,
+			r->lat.avg / 1e3, r->lat.p50 / 1e3, r->lat.p90 / 1e3,
+			r->lat.p99 / 1e3, r->lat.p999 / 1e3, r->lat.max / 1e3,
+			r->lat.jitter_ns / 1e3);
+	}
 	for (i = 0; i < v->n_ports; i++) {
 		const struct wr_report_row *p = &v->ports[i];
 		long long diff;
@@ -202,10 +236,40 @@ json_row(FILE *out, const struct wr_report_row *r, bool stream)
 		(unsigned long long)r->total.alloc_fail);
 	if (!stream && r->has_nic)
 		fprintf(out, ", \"nic\": {\"opackets\": %llu, \"obytes\": %llu"
-			", \"oerrors\": %llu}",
+			", \"oerrors\": %llu, \"ipackets\": %llu"
+			", \"imissed\": %llu, \"ierrors\": %llu}",
 			(unsigned long long)r->nic_opackets,
 			(unsigned long long)r->nic_obytes,
-			(unsigned long long)r->nic_oerrors);
+			(unsigned long long)r->nic_oerrors,
+			(unsigned long long)r->nic_ipackets,
+			(unsigned long long)r->nic_imissed,
+			(unsigned long long)r->nic_ierrors);
+	if (!stream && r->has_rx)
+		fprintf(out, ", \"rx_pkts\": %llu, \"rx_foreign\": %llu"
+			", \"rx_bad_sig\": %llu",
+			(unsigned long long)r->rx_pkts,
+			(unsigned long long)r->rx_foreign,
+			(unsigned long long)r->rx_bad_sig);
+	if (stream && r->has_rx)
+		fprintf(out, ", \"rx_pkts\": %llu, \"lost\": %llu"
+			", \"reordered\": %llu, \"duplicated\": %llu"
+			", \"latency_ns\": {\"n\": %llu, \"min\": %llu, \"avg\": %llu"
+			", \"max\": %llu, \"p50\": %llu, \"p90\": %llu"
+			", \"p99\": %llu, \"p999\": %llu, \"p9999\": %llu}"
+			", \"jitter_ns\": %.3f",
+			(unsigned long long)r->rx_pkts,
+			(unsigned long long)r->lost,
+			(unsigned long long)r->reordered,
+			(unsigned long long)r->duplicated,
+			(unsigned long long)r->lat.n,
+			(unsigned long long)r->lat.min,
+			(unsigned long long)r->lat.avg,
+			(unsigned long long)r->lat.max,
+			(unsigned long long)r->lat.p50,
+			(unsigned long long)r->lat.p90,
+			(unsigned long long)r->lat.p99,
+			(unsigned long long)r->lat.p999,
+			(unsigned long long)r->lat.p9999, r->lat.jitter_ns);
 	fputc('}', out);
 }
 

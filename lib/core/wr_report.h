@@ -21,6 +21,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "wr_latency.h"
 #include "wr_stats.h"
 
 #define WR_REPORT_NAME_MAX 128
@@ -39,7 +40,20 @@ struct wr_report_row {
 	uint64_t nic_opackets;
 	uint64_t nic_obytes;
 	uint64_t nic_oerrors;
+	uint64_t nic_ipackets;
+	uint64_t nic_imissed;
+	uint64_t nic_ierrors;
 	uint32_t link_speed_mbps;   /**< 0 when unknown */
+	/* Echoes (streams with a latency signature; ports that poll RX). */
+	bool has_rx;
+	uint64_t rx_pkts;           /**< streams: frames back; ports: every frame received */
+	uint64_t rx_last;           /**< rx_pkts at the previous report */
+	uint64_t lost;              /**< sent - distinct received (in flight counts until the end) */
+	uint64_t reordered;
+	uint64_t duplicated;
+	uint64_t rx_foreign;        /**< ports: frames without our signature */
+	uint64_t rx_bad_sig;        /**< ports: signature of an unknown stream */
+	struct wr_latency_summary lat;
 	char driver[64];
 	char device[WR_REPORT_NAME_MAX];
 	uint16_t port_id;

@@ -9,6 +9,7 @@
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
 
+#include "wr_sig.h"
 #include "wr_tx.h"
 
 /*
@@ -59,6 +60,8 @@ wr_tx_stream_init(struct wr_tx_stream *ts, const struct wr_frame_tmpl *t,
 	memset(ts, 0, sizeof(*ts));
 	ts->t = t;
 	ts->stream_id = stream_id;
+	ts->sig_id = WR_SIG_ID(stream_id, j);
+	ts->latency = wr_frame_tmpl_sig_off(t) != 0;
 	ts->is_static = wr_frame_tmpl_is_static(t);
 	ts->frame_bytes = (uint32_t)max_len + WR_FCS_LEN;
 	ts->remaining = wr_tx_share(count, j, k);
@@ -107,6 +110,26 @@ build_burst(struct wr_tx_stream *ts, struct rte_mbuf **pkts, uint16_t n)
 	}
 }
 
+/*
+ * Signatures: sequence numbers in the order the frames go to the NIC, and
+ * one TSC read for the whole burst, taken after the frames were built, as
+ * late as possible before rte_eth_tx_burst.  A tail the NIC refused keeps
+ * its signatures (same sequence numbers, same TSC) when offered again, so
+ * its latency includes the wait for room in the ring.
+ */
+static inline void
+stamp_burst(struct wr_tx_stream *ts, struct rte_mbuf **pkts, uint16_t n)
+{
+	uint64_t tsc = rte_rdtsc();
+	uint16_t i;
+
+	for (i = 0; i < n; i++)
+		wr_frame_sig_write(ts->t, rte_pktmbuf_mtod(pkts[i], uint8_t *),
+				   (uint16_t)pkts[i]->pkt_len, ts->sig_id,
+				   ts->next_seq + i, tsc);
+	ts->next_seq += n;
+}
+
 static inline uint64_t
 burst_bytes(const struct wr_tx_stream *ts, struct rte_mbuf **pkts,
 	    uint16_t n)
@@ -146,6 +169,8 @@ stream_turn(const struct wr_txq *q, struct wr_tx_stream *ts, uint32_t burst)
 		n = (uint16_t)want;
 		if (!ts->is_static)
 			build_burst(ts, pkts, n);
+		if (ts->latency)
+			stamp_burst(ts, pkts, n);
 		if (ts->remaining != UINT64_MAX)
 			ts->remaining -= n;
 	}
@@ -175,6 +200,8 @@ wr_tx_lcore_main(void *arg)
 
 	ctx->start_tsc = rte_rdtsc();
 	do {
+		for (qi = 0; qi < ctx->n_rxq; qi++)
+			wr_rx_poll(ctx->rxq[qi]);
 		active = 0;
 		for (qi = 0; qi < ctx->n_txq; qi++) {
 			const struct wr_txq *q = &ctx->txq[qi];
@@ -197,6 +224,13 @@ wr_tx_lcore_main(void *arg)
 			if (ctx->txq[qi].streams[si]->end_tsc == 0)
 				ctx->txq[qi].streams[si]->end_tsc =
 					ctx->end_tsc;
+	__atomic_store_n(&ctx->tx_finished, 1, __ATOMIC_RELEASE);
+	/* Frames still in flight come back while the main lcore waits out
+	 * the drain time. */
+	while (ctx->n_rxq > 0 &&
+	       __atomic_load_n(ctx->stop_rx, __ATOMIC_RELAXED) == 0)
+		for (qi = 0; qi < ctx->n_rxq; qi++)
+			wr_rx_poll(ctx->rxq[qi]);
 	__atomic_store_n(&ctx->finished, 1, __ATOMIC_RELEASE);
 	return 0;
 }

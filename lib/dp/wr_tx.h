@@ -41,10 +41,12 @@
 #include "wr_config.h"
 #include "wr_error.h"
 #include "wr_frame.h"
+#include "wr_rx.h"
 #include "wr_stats.h"
 
 #define WR_TXQ_STREAMS_MAX 64
 #define WR_LCORE_TXQ_MAX 8
+#define WR_LCORE_RXQ_MAX 8
 
 struct wr_tx_stream {
 	struct wr_counters c;       /**< written by the owning lcore only */
@@ -53,9 +55,12 @@ struct wr_tx_stream {
 	const struct wr_frame_tmpl *t;
 	struct rte_mempool *mp;
 	uint32_t stream_id;
+	uint32_t sig_id;            /**< WR_SIG_ID(stream, lane) */
 	uint32_t frame_bytes;       /**< static streams: frame size incl. FCS */
 	bool is_static;
+	bool latency;               /**< frames carry a wr_sig */
 	bool done;
+	uint64_t next_seq;          /**< signature sequence of the next frame built */
 	uint16_t n_pending;         /**< built, not yet taken by the NIC */
 	struct rte_mbuf *pending[WR_BURST_MAX];
 	struct wr_frame_gen gen;
@@ -73,9 +78,13 @@ struct wr_lcore_ctx {
 	uint32_t burst;
 	unsigned int n_txq;
 	struct wr_txq txq[WR_LCORE_TXQ_MAX];
-	const uint32_t *stop;       /**< set non-zero by the main lcore */
+	unsigned int n_rxq;
+	struct wr_rxq *rxq[WR_LCORE_RXQ_MAX];
+	const uint32_t *stop;       /**< stop sending: set by the main lcore */
+	const uint32_t *stop_rx;    /**< stop receiving (after the drain time) */
 	uint64_t start_tsc;
-	uint64_t end_tsc;
+	uint64_t end_tsc;           /**< when sending ended */
+	uint32_t tx_finished;       /**< set by the lcore when it stopped sending */
 	uint32_t finished;          /**< set by the lcore when its loop ended */
 } __rte_cache_aligned;
 
@@ -87,7 +96,8 @@ uint64_t wr_tx_share(uint64_t count, uint32_t j, uint32_t k);
 
 /**
  * Set up one (lcore, stream) context: its prefilled mempool of @p n_mbufs
- * on @p socket_id, its generator at index @p j with stride @p k.
+ * on @p socket_id, its generator at index @p j with stride @p k.  Lane @p j
+ * numbers the signatures of the frames it sends from 0 (see wr_sig.h).
  * @return 0, or a negative errno with @p err filled.
  */
 int wr_tx_stream_init(struct wr_tx_stream *ts, const struct wr_frame_tmpl *t,
@@ -99,8 +109,11 @@ int wr_tx_stream_init(struct wr_tx_stream *ts, const struct wr_frame_tmpl *t,
 void wr_tx_stream_fini(struct wr_tx_stream *ts);
 
 /**
- * The TX lcore's main loop (rte_eal_remote_launch argument: a
- * struct wr_lcore_ctx).  Returns when every stream is done or *stop is set.
+ * A worker lcore's main loop (rte_eal_remote_launch argument: a
+ * struct wr_lcore_ctx).  It sends (one burst per stream per turn) and polls
+ * its RX queues in the same loop, until every stream is done or *stop is
+ * set; then, if it has RX queues, it goes on receiving until *stop_rx, so
+ * frames still in flight are counted before loss is.
  */
 int wr_tx_lcore_main(void *arg);
 
