@@ -176,10 +176,13 @@ class Actions:
         self.dry_run = dry_run
         self.done = []
 
-    def _say(self, line):
+    def _say(self, line, verb='run'):
         self.done.append(line)
-        print('%s%s' % ('would run: ' if self.dry_run else '+ ', line),
-              file=self.out)
+        if self.dry_run:
+            print('would %s: %s' % (verb, line), file=self.out)
+        else:
+            print('+ %s%s' % ('' if verb == 'run' else verb + ' ', line),
+                  file=self.out)
 
     def write(self, logical, value):
         self._say('echo %s > %s' % (value, shlex.quote(logical)))
@@ -210,7 +213,7 @@ class Actions:
 
     def save_json(self, logical, data):
         """Atomically replace a JSON state file (write, fsync, rename)."""
-        self._say('write %s' % shlex.quote(logical))
+        self._say(shlex.quote(logical), verb='write')
         if self.dry_run:
             return
         real = self.sysroot.path(logical)

@@ -256,7 +256,7 @@ class FakeRunner:
 
 
 def ip_link(name, up=True, addrs=()):
-    """One entry of `ip -j addr show`; addrs are (family, local, len, scope)."""
+    """One entry of `ip -j addr show`; addrs: (family, local, len, scope)."""
     return {
         'ifname': name,
         'flags': ['BROADCAST', 'MULTICAST'] + (['UP', 'LOWER_UP'] if up

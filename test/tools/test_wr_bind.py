@@ -347,7 +347,7 @@ class BindTest(BindTestBase):
         self.assertEqual(status, 0, err)
         self.assertEqual(out.splitlines(), [
             'would run: echo Y > ' + NOIOMMU,
-            'would run: write ' + STATE,
+            'would write: ' + STATE,
             'would run: %s -b vfio-pci %s' % (DEVBIND, NIC0),
             'would run: %s -b vfio-pci %s' % (DEVBIND, NIC1),
         ])
