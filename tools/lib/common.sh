@@ -28,26 +28,17 @@ wr_install() {
     apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
 
-# At least $1 free 2 MB hugepages (default 512 = 1 GiB), mounted.
+# At least $1 free 2 MB hugepages (default 512 = 1 GiB), mounted, through
+# tools/wr-hugepages (which never unmounts or shrinks what is in use).
 wr_hugepages() {
     local want=${1:-512} free total
-    if [ -x "$WR_ROOT/tools/wr-hugepages" ]; then
-        "$WR_ROOT/tools/wr-hugepages" reserve --at-least "$want" --size 2M >&2 && return 0
-    fi
-    mountpoint -q /dev/hugepages || {
-        mkdir -p /dev/hugepages
-        mount -t hugetlbfs -o pagesize=2M nodev /dev/hugepages
-    }
     free=$(awk '/^HugePages_Free:/ {print $2}' /proc/meminfo)
     total=$(awk '/^HugePages_Total:/ {print $2}' /proc/meminfo)
-    if [ "$free" -lt "$want" ]; then
-        echo $((total + want - free)) > /proc/sys/vm/nr_hugepages
-        free=$(awk '/^HugePages_Free:/ {print $2}' /proc/meminfo)
-        if [ "$free" -lt "$want" ]; then
-            wr_say "only $free free 2 MB hugepages, wanted $want"
-            return 1
-        fi
+    if [ "$free" -ge "$want" ] && mountpoint -q /dev/hugepages; then
+        return 0
     fi
+    [ "$free" -ge "$want" ] && want=0
+    "$WR_ROOT/tools/wr-hugepages" reserve $((total + want - free)) --size 2M >&2
 }
 
 # Build into $1 (default build/) with -Dwerror=true.

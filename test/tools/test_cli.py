@@ -1,0 +1,138 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""The scripts as a user runs them (subprocess, shebang, exec bit), and the
+shared library's guard rails; no real device or mount is touched."""
+
+import os
+import subprocess
+import sys
+import unittest
+
+from fakesys import TOOLS, FakeTree, lib
+
+SCRIPTS = ('wr-hugepages', 'wr-bind')
+
+
+def run_script(name, *argv, env_extra=None):
+    env = dict(os.environ)
+    env.update(env_extra or {})
+    return subprocess.run([os.path.join(TOOLS, name)] + list(argv),
+                          capture_output=True, text=True, env=env,
+                          timeout=30, check=False)
+
+
+class CliTest(unittest.TestCase):
+
+    def test_help_exits_zero(self):
+        for name in SCRIPTS:
+            for argv in (['--help'], ['-h']):
+                res = run_script(name, *argv)
+                self.assertEqual(res.returncode, 0, res.stderr)
+                self.assertIn('usage: %s' % name, res.stdout)
+
+    def test_subcommand_help_exits_zero(self):
+        for name, sub in (('wr-hugepages', 'reserve'), ('wr-bind', 'bind')):
+            res = run_script(name, sub, '--help')
+            self.assertEqual(res.returncode, 0, res.stderr)
+            self.assertIn('--dry-run', res.stdout)
+
+    def test_usage_error_exits_two(self):
+        for name in SCRIPTS:
+            res = run_script(name, 'frobnicate')
+            self.assertEqual(res.returncode, 2)
+
+    def test_script_headers(self):
+        for name in SCRIPTS:
+            path = os.path.join(TOOLS, name)
+            self.assertTrue(os.access(path, os.X_OK), name)
+            with open(path) as f:
+                head = f.read(400).splitlines()
+            self.assertEqual(head[0], '#!/usr/bin/env python3')
+            self.assertEqual(head[1], '# SPDX-License-Identifier: '
+                                      'BSD-3-Clause')
+            self.assertTrue(head[2].startswith('"""%s: ' % name), head[2])
+
+    def test_show_through_env_sysroot(self):
+        tree = FakeTree()
+        self.addCleanup(tree.cleanup)
+        tree.hugepages(2048, total=8, free=6, nodes={0: (8, 6)})
+        tree.mounts('hugetlbfs /dev/hugepages hugetlbfs rw,pagesize=2M 0 0')
+        res = run_script('wr-hugepages', 'show',
+                         env_extra={'WR_SYSROOT': tree.root})
+        self.assertEqual(res.returncode, 0, res.stderr)
+        self.assertIn(['2M', 'all', '8', '6', '2', '0', '0'],
+                      [ln.split() for ln in res.stdout.splitlines()])
+
+    def test_fake_root_never_mounts_for_real(self):
+        """With WR_SYSROOT set the real runner refuses commands that would
+        change the machine: the fake tree cannot leak into real mounts."""
+        tree = FakeTree()
+        self.addCleanup(tree.cleanup)
+        tree.hugepages(2048, total=0)
+        tree.mounts()
+        res = run_script('wr-hugepages', 'reserve', '8',
+                         env_extra={'WR_SYSROOT': tree.root})
+        self.assertEqual(res.returncode, 1)
+        self.assertIn('refusing to run "mount -t hugetlbfs', res.stderr)
+
+
+class LibTest(unittest.TestCase):
+
+    def setUp(self):
+        self.tree = FakeTree()
+        self.addCleanup(self.tree.cleanup)
+        self.sr = lib.SysRoot(self.tree.root)
+
+    def test_real_runner_guard(self):
+        run = lib.RealRunner(fake_root=True)
+        # A path that cannot exist: if the guard failed, the error would be
+        # "not found" instead of the refusal, and nothing would run.
+        for argv in (['/nonexistent/dpdk-devbind.py', '-b', 'vfio-pci', 'x'],
+                     ['/nonexistent/modprobe', 'vfio-pci'],
+                     ['/nonexistent/umount', '/dev/hugepages'],
+                     ['/nonexistent/ip', 'link', 'set', 'x', 'down']):
+            with self.assertRaisesRegex(lib.ToolError, 'refusing to run'):
+                run(argv)
+        for argv in (['/nonexistent/ip', '-j', 'addr', 'show'],
+                     ['/nonexistent/modprobe', '-n', '-q', 'vfio-pci']):
+            with self.assertRaisesRegex(lib.ToolError, 'not found'):
+                run(argv)
+
+    def test_paths_map_under_root(self):
+        self.assertEqual(self.sr.path('/sys/x'),
+                         os.path.join(self.tree.root, 'sys/x'))
+        self.assertEqual(self.sr.logical(self.sr.path('/sys/x')), '/sys/x')
+        self.assertEqual(lib.SysRoot('/').path('/sys/x'), '/sys/x')
+        with self.assertRaises(ValueError):
+            self.sr.path('relative')
+
+    def test_find_program_under_root(self):
+        self.assertIsNone(lib.find_program(self.sr, 'dpdk-devbind.py',
+                                           '/opt/bin'))
+        self.tree.executable('/usr/sbin/dpdk-devbind.py')
+        self.assertEqual(lib.find_program(self.sr, 'dpdk-devbind.py', ''),
+                         '/usr/sbin/dpdk-devbind.py')
+        self.tree.executable('/opt/bin/dpdk-devbind.py')
+        self.assertEqual(lib.find_program(self.sr, 'dpdk-devbind.py',
+                                          '/opt/bin:/usr/bin'),
+                         '/opt/bin/dpdk-devbind.py')
+        self.tree.write('/opt/x/dpdk-devbind.py', 'not executable')
+        self.assertEqual(lib.find_program(self.sr, 'dpdk-devbind.py',
+                                          '/opt/x'),
+                         '/usr/sbin/dpdk-devbind.py')
+
+    def test_read_mounts_unescapes(self):
+        self.tree.write('/proc/mounts',
+                        'nodev /mnt/huge\\040pages hugetlbfs rw,pagesize=1G '
+                        '0 0\nshort line\n')
+        (m,) = lib.read_mounts(self.sr)
+        self.assertEqual(m['target'], '/mnt/huge pages')
+        self.assertEqual(m['options'], {'rw': None, 'pagesize': '1G'})
+
+    def test_write_error_is_one_clear_line(self):
+        with self.assertRaisesRegex(lib.ToolError,
+                                    'cannot write 5 to /sys/nope/x'):
+            self.sr.write('/sys/nope/x', 5)
+
+
+if __name__ == '__main__':
+    sys.exit(unittest.main())
