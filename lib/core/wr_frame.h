@@ -81,17 +81,36 @@ uint16_t wr_frame_tmpl_udp_csum_off(const struct wr_frame_tmpl *t);
  * The per-lcore cursor.  Its fields are private to wr_frame.c; it is public
  * so that a lcore context can embed it (no allocation, no pointer chase on
  * the hot path).
+ *
+ * "Varying" fields are those whose value can change from packet to packet
+ * (a non-FIXED mode with more than one value).  The template keeps them in a
+ * compact array of slots: first the sequenced ones (INC, DEC, LIST) in
+ * WR_FIELDS order, then the RANDOM ones; pos[] and stride_step[] are indexed
+ * by slot, not by field id.
  */
 struct wr_frame_gen {
 	const struct wr_frame_tmpl *t;
 	uint64_t index;   /**< index of the next frame */
 	uint32_t stride;
-	uint32_t n_vary;  /**< number of non-FIXED fields */
-	/* Per varying field: position in its sequence, advanced by stride. */
+	uint32_t n_vary;  /**< number of varying fields (slots) */
+	uint32_t n_seq;   /**< slots 0..n_seq-1 are sequenced (INC/DEC/LIST) */
+	/**
+	 * PRODUCT: highest slot whose stride digit is nonzero; the odometer
+	 * stops at the first slot past it that produces no carry.
+	 */
+	uint32_t odo_top;
+	/**
+	 * Per sequenced slot: TOGETHER, the position (index mod period);
+	 * PRODUCT, the odometer digit.
+	 */
 	uint64_t pos[WR_FIELD__COUNT];
+	/**
+	 * Per sequenced slot: TOGETHER, stride mod period; PRODUCT, the
+	 * slot's digit of stride in the odometer's mixed radix.
+	 */
 	uint64_t stride_step[WR_FIELD__COUNT];
-	uint64_t size_pos;
-	uint64_t size_stride;
+	uint64_t size_pos;    /**< position in the size table (INC, MIX) */
+	uint64_t size_stride; /**< stride mod the size table's length */
 };
 
 /**
