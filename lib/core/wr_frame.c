@@ -135,7 +135,8 @@ wr_csum_sum(const void *buf, uint32_t len)
 	}
 	/* The tail padded with zeros after it: an odd last byte becomes the
 	 * high (first) byte of a zero-padded word, as RFC 1071 requires. */
-	memcpy(tail, p, len);
+	if (len > 0)
+		memcpy(tail, p, len);
 	memcpy(&w, tail, 4);
 	sum += w;
 	s = wr_csum_fold(sum);
