@@ -26,6 +26,45 @@
  * RANDOM fields and sizes use a counter-based generator (a hash of seed,
  * field and index), so jumping by a stride costs nothing.
  *
+ * Checksums: the template stores the one's-complement sum of every word of
+ * the IPv4 header, and of the UDP pseudo-header + header (+ payload when the
+ * size is fixed), that never changes.  Per packet, wr_frame_gen_next adds
+ * the varying words (addresses, id, TTL, TOS, ports, lengths, and for
+ * variable sizes the payload's sum from a prefix-sum table indexed by
+ * payload length), folds and complements.  One's-complement addition is
+ * associative and commutative, so this is exactly the RFC 1624 incremental
+ * update HC' = ~(~HC + ~m + m') applied from the constant part instead of
+ * from the previous frame; it needs neither the old words nor the old
+ * checksum (so a buffer may hold any earlier frame), never touches the
+ * payload, and costs a few adds per varying field instead of a pass over
+ * up to 9000 bytes.  A UDP checksum that computes to 0 is sent as 0xffff
+ * (RFC 768).  Nothing at all is done for a field that never varies, and the
+ * IPv4 (UDP) checksum is not rewritten when nothing it covers varies.
+ *
+ * Sizes: INC and MIX are tabulated once; a MIX cycle holds sum(weights)
+ * slots (weights first divided by their GCD, which leaves the order
+ * unchanged) in the order of nginx's smooth weighted round-robin: on every
+ * slot each size gains its weight, the largest current value (the first
+ * listed on ties) is sent and loses the total.  E.g. 5:1:1 gives
+ * a a b a c a a; simple IMIX 64:7, 594:4, 1518:1 never sends 594 or 1518
+ * twice in a row.  A reduced cycle longer than 2^20 slots is rejected.
+ *
+ * Per-packet cost: no division, no allocation, no loop over bytes; a
+ * compare-and-subtract per sequenced field to advance by the stride (an
+ * odometer add with carry for PRODUCT, usually stopping at the first
+ * digit), one hash per RANDOM field.
+ *
+ * Use from a TX loop (one struct wr_frame_gen per lcore, in its context):
+ *
+ *     wr_frame_gen_init(&g, t, lcore_rank, n_tx_lcores);
+ *     // once per buffer (e.g. per mbuf when the pool is created):
+ *     memcpy(data, wr_frame_tmpl_bytes(t), wr_frame_tmpl_max_len(t));
+ *     // per packet, unless wr_frame_tmpl_is_static(t):
+ *     len = wr_frame_gen_next(&g, data);   // frame g.index, then advances
+ *     if (wr_frame_tmpl_sig_off(t))        // latency streams
+ *             wr_frame_sig_write(t, data, len, stream_id, seq, tsc);
+ *     // data_len = pkt_len = len (the NIC appends the FCS)
+ *
  * Threads: a template is read-only after wr_frame_tmpl_create() and may be
  * shared by lcores; each lcore owns its generator.
  */
@@ -49,9 +88,15 @@ struct wr_frame_tmpl;
  * @param s          the stream (validated by the loader)
  * @param stream_id  the stream's index in its file (written in signatures)
  * @param out        the new template; free with wr_frame_tmpl_free()
- * @param err        filled when the stream cannot be built (e.g. a frame
- *                   too small for its headers and signature)
+ * @param err        filled when the stream cannot be built: a frame too
+ *                   small for its headers and signature (a latency stream
+ *                   needs 70 bytes, 74 with a VLAN tag), a size outside
+ *                   64..9018, a value wider than its field, an empty list
+ *                   or pattern, an INC/DEC step of 0, a MIX cycle too long
  * @return 0, -EINVAL, -ENOMEM
+ *
+ * The stream's size.min/size.max are not trusted: they are recomputed from
+ * the size mode.  A vlan.* field of a stream without a tag is ignored.
  */
 int wr_frame_tmpl_create(const struct wr_stream *s, uint32_t stream_id,
 			 struct wr_frame_tmpl **out, struct wr_error *err);
@@ -81,21 +126,42 @@ uint16_t wr_frame_tmpl_udp_csum_off(const struct wr_frame_tmpl *t);
  * The per-lcore cursor.  Its fields are private to wr_frame.c; it is public
  * so that a lcore context can embed it (no allocation, no pointer chase on
  * the hot path).
+ *
+ * "Varying" fields are those whose value can change from packet to packet
+ * (a non-FIXED mode with more than one value).  The template keeps them in a
+ * compact array of slots: first the sequenced ones (INC, DEC, LIST) in
+ * WR_FIELDS order, then the RANDOM ones; pos[] and stride_step[] are indexed
+ * by slot, not by field id.
  */
 struct wr_frame_gen {
 	const struct wr_frame_tmpl *t;
 	uint64_t index;   /**< index of the next frame */
 	uint32_t stride;
-	uint32_t n_vary;  /**< number of non-FIXED fields */
-	/* Per varying field: position in its sequence, advanced by stride. */
+	uint32_t n_vary;  /**< number of varying fields (slots) */
+	uint32_t n_seq;   /**< slots 0..n_seq-1 are sequenced (INC/DEC/LIST) */
+	/**
+	 * PRODUCT: highest slot whose stride digit is nonzero; the odometer
+	 * stops at the first slot past it that produces no carry.
+	 */
+	uint32_t odo_top;
+	/**
+	 * Per sequenced slot: TOGETHER, the position (index mod period);
+	 * PRODUCT, the odometer digit.
+	 */
 	uint64_t pos[WR_FIELD__COUNT];
+	/**
+	 * Per sequenced slot: TOGETHER, stride mod period; PRODUCT, the
+	 * slot's digit of stride in the odometer's mixed radix.
+	 */
 	uint64_t stride_step[WR_FIELD__COUNT];
-	uint64_t size_pos;
-	uint64_t size_stride;
+	uint64_t size_pos;    /**< position in the size table (INC, MIX) */
+	uint64_t size_stride; /**< stride mod the size table's length */
 };
 
 /**
- * Start a cursor at packet index @p first, advancing by @p stride (>= 1).
+ * Start a cursor at packet index @p first, advancing by @p stride (>= 1;
+ * 0 is taken as 1).  Any first is valid: the cursor jumps there directly
+ * (a few divisions, here only).
  */
 void wr_frame_gen_init(struct wr_frame_gen *g, const struct wr_frame_tmpl *t,
 		       uint64_t first, uint32_t stride);
@@ -103,14 +169,19 @@ void wr_frame_gen_init(struct wr_frame_gen *g, const struct wr_frame_tmpl *t,
 /**
  * Write the frame for the cursor's index into @p buf and advance.
  * @p buf must hold the template or an earlier frame of the same template
- * (at least wr_frame_tmpl_max_len() bytes).
+ * (at least wr_frame_tmpl_max_len() bytes).  For a latency stream the
+ * frame is complete only after wr_frame_sig_write(): until then its UDP
+ * checksum covers a zero signature area, whatever the buffer holds there.
  * @return the frame's length in bytes, FCS excluded (size - 4).
  */
 uint16_t wr_frame_gen_next(struct wr_frame_gen *g, uint8_t *buf);
 
 /**
  * Write the latency signature into a frame written by wr_frame_gen_next()
- * and complete its UDP checksum.  @p len is what wr_frame_gen_next returned.
+ * (or into a copy of the template) and complete its UDP checksum.  Call it
+ * once per wr_frame_gen_next(): the checksum it starts from is the one for
+ * a zero signature.  @p len is what wr_frame_gen_next returned.  Does
+ * nothing for a stream without a signature.
  */
 void wr_frame_sig_write(const struct wr_frame_tmpl *t, uint8_t *buf,
 			uint16_t len, uint32_t stream_id, uint64_t seq,
@@ -130,11 +201,18 @@ uint16_t wr_frame_size_at(const struct wr_frame_tmpl *t, uint64_t index);
 uint16_t wr_csum_sum(const void *buf, uint32_t len);
 
 /**
- * Write the first @p count frames of stream @p s (indices 0..count-1) to a
- * pcap file (DLT_EN10MB, without FCS) through libpcap's dumper.  The file is
- * written to a temporary name beside @p path and renamed when complete, so a
- * failure never leaves a truncated file.
- * @return 0, -EINVAL (err filled), -EIO.
+ * Write the first @p count frames (indices 0..count-1) of stream
+ * @p stream_index of @p f, or of every stream when @p stream_index < 0
+ * (stream after stream, in file order, count frames each), to a pcap file
+ * (DLT_EN10MB, without FCS) through libpcap's dumper.  Latency streams carry
+ * the signature a run would send with seq = index and tx_tsc = 0; record
+ * timestamps are synthetic (record n at n microseconds), so the file is a
+ * function of the streams alone.  The file is written to a temporary name
+ * beside @p path (path.tmp.PID), synced and renamed when complete, so a
+ * failure never leaves a truncated file or the temporary.
+ * @return 0, -EINVAL (err filled: no such stream, a stream that cannot be
+ *         built), -EIO (err filled: cannot create, write or rename),
+ *         -ENOMEM.
  */
 int wr_frame_dump_pcap(const struct wr_stream_file *f, int stream_index,
 		       uint64_t count, const char *path, struct wr_error *err);

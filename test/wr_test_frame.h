@@ -1,0 +1,205 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* wr_test_frame: stream builders and an independent frame checker for the frame tests. */
+#ifndef WR_TEST_FRAME_H
+#define WR_TEST_FRAME_H
+
+/*
+ * The checker below shares no code with lib/core: it sums byte by byte with
+ * an explicit end-around carry after each word, exactly as RFC 1071 section
+ * 4.1 describes, and parses the frame from its bytes.
+ */
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wr_frame.h"
+
+/* RFC 1071 one's-complement sum, one word at a time. */
+static inline uint16_t
+ref_sum(const uint8_t *b, size_t len, uint32_t start)
+{
+	uint32_t sum = start;
+	size_t i;
+
+	for (i = 0; i < len; i += 2) {
+		uint32_t w = (uint32_t)b[i] << 8;
+
+		if (i + 1 < len)
+			w |= b[i + 1];
+		sum += w;
+		if (sum > 0xffff)
+			sum -= 0xffff; /* end-around carry */
+	}
+	return (uint16_t)sum;
+}
+
+#define REF_BAD_ETHERTYPE 1
+#define REF_BAD_IPLEN 2
+#define REF_BAD_IPCSUM 4
+#define REF_BAD_UDPLEN 8
+#define REF_BAD_UDPCSUM 16
+
+/* Layer-2 header length of a frame, or 0 when it is not IPv4. */
+static inline unsigned int
+ref_l2(const uint8_t *f)
+{
+	unsigned int et = (unsigned int)(f[12] << 8 | f[13]);
+
+	if (et == 0x8100)
+		return (f[16] << 8 | f[17]) == 0x0800 ? 18 : 0;
+	return et == 0x0800 ? 14 : 0;
+}
+
+/*
+ * Check the lengths and both checksums of a frame of @p len bytes (FCS
+ * excluded) by full recomputation.  @return 0 or REF_BAD_* bits.
+ */
+static inline int
+ref_check(const uint8_t *f, unsigned int len)
+{
+	uint8_t ip[20], *seg, ph[12];
+	unsigned int l2 = ref_l2(f), iplen, ulen;
+	uint16_t stored, c;
+	uint32_t sum;
+	int bad = 0;
+
+	if (l2 == 0)
+		return REF_BAD_ETHERTYPE;
+	memcpy(ip, f + l2, 20);
+	iplen = (unsigned int)(ip[2] << 8 | ip[3]);
+	if (ip[0] != 0x45 || iplen != len - l2)
+		bad |= REF_BAD_IPLEN;
+	stored = (uint16_t)(ip[10] << 8 | ip[11]);
+	ip[10] = ip[11] = 0;
+	c = (uint16_t)~ref_sum(ip, 20, 0);
+	if (c != stored)
+		bad |= REF_BAD_IPCSUM;
+	ulen = (unsigned int)(f[l2 + 24] << 8 | f[l2 + 25]);
+	if (ulen != len - l2 - 20)
+		return bad | REF_BAD_UDPLEN;
+	seg = malloc(ulen);
+	memcpy(seg, f + l2 + 20, ulen);
+	stored = (uint16_t)(seg[6] << 8 | seg[7]);
+	seg[6] = seg[7] = 0;
+	memcpy(ph, ip + 12, 8);
+	ph[8] = 0;
+	ph[9] = 17;
+	ph[10] = (uint8_t)(ulen >> 8);
+	ph[11] = (uint8_t)ulen;
+	sum = ref_sum(ph, 12, 0);
+	c = (uint16_t)~ref_sum(seg, ulen, sum);
+	if (c == 0)
+		c = 0xffff; /* RFC 768 */
+	if (c != stored)
+		bad |= REF_BAD_UDPCSUM;
+	free(seg);
+	return bad;
+}
+
+/* A plain stream: 00:aa:bb:cc:dd:ee -> 00:11:22:33:44:55, 192.168.0.1 ->
+ * 192.168.0.2, TTL 64, DF, UDP 1024 -> 1025, 64 bytes, zero payload. */
+static inline void
+ref_stream(struct wr_stream *s)
+{
+	memset(s, 0, sizeof(*s));
+	strcpy(s->name, "test");
+	s->seed = 1;
+	s->df = true;
+	s->field[WR_FIELD_ETH_DST].value = 0x001122334455ull;
+	s->field[WR_FIELD_ETH_SRC].value = 0x00aabbccddeeull;
+	s->field[WR_FIELD_IPV4_SRC].value = 0xc0a80001;
+	s->field[WR_FIELD_IPV4_DST].value = 0xc0a80002;
+	s->field[WR_FIELD_IPV4_TTL].value = 64;
+	s->field[WR_FIELD_UDP_SRC].value = 1024;
+	s->field[WR_FIELD_UDP_DST].value = 1025;
+	s->size.mode = WR_SIZE_FIXED;
+	s->size.fixed = 64;
+	s->payload.kind = WR_PAYLOAD_ZEROS;
+}
+
+static inline void
+ref_inc(struct wr_stream *s, enum wr_field_id id, uint64_t from, uint64_t to,
+	uint64_t step)
+{
+	struct wr_field_spec *f = &s->field[id];
+
+	f->mode = from <= to ? WR_VARY_INC : WR_VARY_DEC;
+	f->from = from;
+	f->to = to;
+	f->step = step;
+	f->value = from;
+}
+
+static inline void
+ref_random(struct wr_stream *s, enum wr_field_id id, uint64_t from, uint64_t to)
+{
+	struct wr_field_spec *f = &s->field[id];
+
+	f->mode = WR_VARY_RANDOM;
+	f->from = from;
+	f->to = to;
+}
+
+/* LIST mode; the stream owns the copy (freed by wr_stream_free). */
+static inline void
+ref_list(struct wr_stream *s, enum wr_field_id id, const uint64_t *v,
+	 uint32_t n)
+{
+	struct wr_field_spec *f = &s->field[id];
+
+	f->mode = WR_VARY_LIST;
+	f->list = malloc(n * sizeof(*v));
+	memcpy(f->list, v, n * sizeof(*v));
+	f->list_len = n;
+	f->value = v[0];
+}
+
+/* Read a field's value back from frame bytes (independent of wr_frame.c). */
+static inline uint64_t
+ref_field(const uint8_t *f, enum wr_field_id id)
+{
+	unsigned int l2 = ref_l2(f), ip = l2, udp = l2 + 20, i;
+	uint64_t v = 0;
+
+	switch (id) {
+	case WR_FIELD_ETH_DST:
+	case WR_FIELD_ETH_SRC:
+		for (i = 0; i < 6; i++)
+			v = v << 8 | f[(id == WR_FIELD_ETH_SRC ? 6 : 0) + i];
+		return v;
+	case WR_FIELD_VLAN_ID:
+		return (uint64_t)((f[14] & 0x0f) << 8 | f[15]);
+	case WR_FIELD_VLAN_PCP:
+		return f[14] >> 5;
+	case WR_FIELD_IPV4_SRC:
+	case WR_FIELD_IPV4_DST:
+		for (i = 0; i < 4; i++)
+			v = v << 8 | f[ip + (id == WR_FIELD_IPV4_SRC ? 12 : 16) + i];
+		return v;
+	case WR_FIELD_IPV4_ID:
+		return (uint64_t)(f[ip + 4] << 8 | f[ip + 5]);
+	case WR_FIELD_IPV4_TTL:
+		return f[ip + 8];
+	case WR_FIELD_IPV4_DSCP:
+		return f[ip + 1] >> 2;
+	case WR_FIELD_UDP_SRC:
+		return (uint64_t)(f[udp] << 8 | f[udp + 1]);
+	case WR_FIELD_UDP_DST:
+		return (uint64_t)(f[udp + 2] << 8 | f[udp + 3]);
+	default:
+		return 0;
+	}
+}
+
+/* Deterministic test randomness (xorshift64*), independent of wr_rng.h. */
+static inline uint64_t
+ref_rand(uint64_t *st)
+{
+	*st ^= *st >> 12;
+	*st ^= *st << 25;
+	*st ^= *st >> 27;
+	return *st * 0x2545f4914f6cdd1dull;
+}
+
+#endif /* WR_TEST_FRAME_H */
