@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* wr_config: port and lcore profiles (config/*.yaml). */
+/* wr_config: port and lcore profiles (the YAML files in config/). */
 #ifndef WR_CONFIG_H
 #define WR_CONFIG_H
 
