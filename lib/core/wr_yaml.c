@@ -1,0 +1,971 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* wr_yaml: the stream-file loader, YAML tree to a validated struct wr_stream_file. */
+
+/*
+ * Every key of a stream file (version 1).  Anything else is an error.
+ *
+ * Top level
+ *   version: 1        required; the only version this loader reads.
+ *   seed: <u64>       optional, default 1; the seed of every stream that
+ *                     does not set its own.
+ *   streams: [...]    required, 1..256 (WR_STREAMS_MAX) stream mappings.
+ *                     A stream's index is its position in this list.
+ *
+ * Stream
+ *   name: <text>      required; 1..63 characters of [A-Za-z0-9_.-], unique
+ *                     in the file (it names the stream in reports).
+ *   port: <int>       0..31 (WR_PORTS_MAX - 1), default 0: index into the
+ *                     profile's ports.
+ *   size: ...         frame size with FCS, default 64:
+ *                       <int> 64..9018        fixed
+ *                       imix                  simple IMIX 64:7, 594:4, 1518:1
+ *                       {inc: {from, to, step}}   step default 1
+ *                       {random: {min, max}}
+ *                       {mix: [{size, weight}, ...]}  1..1024 entries,
+ *                                             weights >= 1, sum <= 1000000
+ *   count: <u64>|unlimited   frames to send, default unlimited (0 also
+ *                     means unlimited).
+ *   rate: ...         default max; "250 kpps", "1.2 Mpps", "10 Gbps L1",
+ *                     "800 Mbps L2", "50%" (wr_parse_rate()).
+ *   seed: <u64>       optional, overrides the file's seed for this stream.
+ *   latency: <bool>   default false; carry a 24-byte wr_sig after UDP.
+ *   vary: together|product   how varying fields combine, default together
+ *                     (enum wr_combine).
+ *   eth:  {src, dst}  MACs, default 02:00:00:00:00:01 -> 02:00:00:00:00:02
+ *                     (locally administered: they cannot clash with a
+ *                     vendor's address).
+ *   vlan: {id, pcp}   optional; its presence adds an 802.1Q tag.  id
+ *                     required 0..4095, pcp 0..7 default 0.
+ *   ipv4: {src, dst, ttl, dscp, ecn, id, df}
+ *                     src/dst default 198.18.0.1 -> 198.19.0.1 (RFC 2544
+ *                     appendix C.2.2: 198.18.0.0/15 is for benchmarking),
+ *                     ttl 0..255 default 64, dscp 0..63 default 0, id
+ *                     0..65535 default 0, ecn 0..3 default 0 (fixed only),
+ *                     df true|false default true (fixed only).
+ *   udp:  {src, dst}  ports 0..65535, default 1024 -> 1024.
+ *   payload: zeros | inc | {pattern: "<hex>"} | {string: "<text>"}
+ *                     default zeros; a pattern repeats, a string is
+ *                     followed by zeros and must fit the smallest frame.
+ *
+ * Varying header fields (eth.*, vlan.*, ipv4 src/dst/ttl/dscp/id, udp.*):
+ * instead of a scalar, a mapping with exactly one of
+ *   {inc: {from, to, step}}    from <= to, step 1.. default 1
+ *   {dec: {from, to, step}}    from >= to
+ *   {random: {min, max}}       min <= max
+ *   {list: [v, ...]}           1..65536 values
+ * with values in the field's own syntax (MAC, dotted quad, integer) and
+ * range (wr_field_bits()).  The struct wr_field_spec is filled as
+ * wr_stream.h says: `value` is packet 0's value (from, list[0], or min).
+ *
+ * Across keys: the smallest frame must hold Ethernet 14 (+ VLAN 4) + IPv4 20
+ * + UDP 8 (+ signature 24 with latency) + a string payload + FCS 4; else the
+ * error is at `size`, saying what is needed.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <openssl/evp.h>
+
+#include "wr_config.h"
+#include "wr_frame.h"
+#include "wr_parse.h"
+#include "wr_sig.h"
+#include "wr_yaml.h"
+#include "wr_ytree.h"
+
+/* The largest payload: a 9018-byte frame less FCS, Ethernet, IPv4, UDP. */
+#define PAYLOAD_MAX ((unsigned int)(WR_FRAME_MAX - WR_FCS_LEN - \
+	WR_ETH_HLEN - WR_IPV4_HLEN - WR_UDP_HLEN))
+/* A list longer than this is better written as inc or random; the bound
+ * keeps one field's table at 512 KiB. */
+#define LIST_MAX 65536
+/* Entries of a size mix, and the most frames one mix cycle may hold (the
+ * frame builder lays out a whole cycle). */
+#define MIX_MAX 1024
+#define MIX_WEIGHT_SUM_MAX 1000000
+#define DEFAULT_SEED 1
+#define DEFAULT_SIZE 64
+
+/* Default header values: locally administered MACs (bit 1 of the first
+ * byte), and RFC 2544's benchmarking network 198.18.0.0/15, one address in
+ * each /16 half as the RFC's tester and DUT sides. */
+static const uint64_t field_default[WR_FIELD__COUNT] = {
+	[WR_FIELD_ETH_SRC] = 0x020000000001ull,
+	[WR_FIELD_ETH_DST] = 0x020000000002ull,
+	[WR_FIELD_VLAN_ID] = 0,
+	[WR_FIELD_VLAN_PCP] = 0,
+	[WR_FIELD_IPV4_SRC] = 0xc6120001ull, /* 198.18.0.1 */
+	[WR_FIELD_IPV4_DST] = 0xc6130001ull, /* 198.19.0.1 */
+	[WR_FIELD_IPV4_ID] = 0,
+	[WR_FIELD_IPV4_TTL] = 64,            /* Linux's default TTL */
+	[WR_FIELD_IPV4_DSCP] = 0,
+	[WR_FIELD_UDP_SRC] = 1024,           /* first non-privileged port */
+	[WR_FIELD_UDP_DST] = 1024,
+};
+
+enum value_kind { VALUE_INT, VALUE_MAC, VALUE_IPV4 };
+
+static const enum value_kind field_kind[WR_FIELD__COUNT] = {
+	[WR_FIELD_ETH_SRC] = VALUE_MAC,
+	[WR_FIELD_ETH_DST] = VALUE_MAC,
+	[WR_FIELD_IPV4_SRC] = VALUE_IPV4,
+	[WR_FIELD_IPV4_DST] = VALUE_IPV4,
+};
+
+static const char *const top_keys[] = { "version", "seed", "streams", NULL };
+static const char *const stream_keys[] = {
+	"name", "port", "size", "count", "rate", "seed", "latency", "vary",
+	"eth", "vlan", "ipv4", "udp", "payload", NULL
+};
+static const char *const eth_keys[] = { "src", "dst", NULL };
+static const char *const vlan_keys[] = { "id", "pcp", NULL };
+static const char *const ipv4_keys[] = {
+	"src", "dst", "ttl", "dscp", "ecn", "id", "df", NULL
+};
+static const char *const udp_keys[] = { "src", "dst", NULL };
+static const char *const vary_keys[] = { "inc", "dec", "random", "list", NULL };
+static const char *const inc_keys[] = { "from", "to", "step", NULL };
+static const char *const random_keys[] = { "min", "max", NULL };
+static const char *const size_keys[] = { "inc", "random", "mix", NULL };
+static const char *const mix_keys[] = { "size", "weight", NULL };
+static const char *const payload_keys[] = { "pattern", "string", NULL };
+
+static const char *const combine_names[] = {
+	[WR_COMBINE_TOGETHER] = "together",
+	[WR_COMBINE_PRODUCT] = "product",
+};
+
+/* Simple IMIX (the 7:4:1 mix of 64, 594 and 1518-byte frames, as Spirent,
+ * Ixia and Ostinato define it). */
+static const struct wr_size_weight simple_imix[] = {
+	{ .size = 64, .weight = 7 },
+	{ .size = 594, .weight = 4 },
+	{ .size = 1518, .weight = 1 },
+};
+
+static uint64_t
+field_max(enum wr_field_id id)
+{
+	unsigned int bits = wr_field_bits(id);
+
+	return bits >= 64 ? UINT64_MAX : (1ull << bits) - 1;
+}
+
+/* Push a key, run a check, pop: every error carries its key path. */
+#define WITH_KEY(w, key, expr)                                  \
+	({                                                      \
+		size_t old_ = wr_ywalk_push_key((w), (key));    \
+		int rc_ = (expr);                               \
+		wr_ywalk_pop((w), old_);                        \
+		rc_;                                            \
+	})
+
+/* A mapping with exactly one key (a vary mode, a size mode, a payload
+ * kind); @return the index of its key in @p allowed. */
+static int
+one_key(struct wr_ywalk *w, const struct wr_ynode *n, const char *what,
+	const char *const *allowed, const struct wr_ynode **body)
+{
+	const char *key;
+	int rc, i;
+
+	rc = wr_ywalk_keys(w, n, what, allowed);
+	if (rc != 0)
+		return rc;
+	if (wr_ynode_size(n) == 0)
+		return wr_ywalk_expected(w, n, what);
+	if (wr_ynode_size(n) > 1) {
+		size_t old = wr_ywalk_push_key(w, n->kids[2]->str);
+
+		rc = wr_ywalk_fail(w, n->kids[2], "expected one key, got both \"%s\" "
+				   "and \"%s\"", n->kids[0]->str,
+				   n->kids[2]->str);
+		wr_ywalk_pop(w, old);
+		return rc;
+	}
+	key = n->kids[0]->str;
+	for (i = 0; allowed[i] != NULL; i++)
+		if (strcmp(allowed[i], key) == 0)
+			break;
+	*body = n->kids[1];
+	return i;
+}
+
+/* One value in a field's own syntax and range. */
+static int
+field_value(struct wr_ywalk *w, const struct wr_ynode *n, enum wr_field_id id,
+	    uint64_t *out)
+{
+	char why[WR_PARSE_WHY_MAX];
+	const char *text = wr_ynode_text(n);
+	uint32_t ip;
+	int rc;
+
+	switch (field_kind[id]) {
+	case VALUE_MAC:
+		rc = wr_parse_mac(text, out, why, sizeof(why));
+		break;
+	case VALUE_IPV4:
+		rc = wr_parse_ipv4(text, &ip, why, sizeof(why));
+		if (rc == 0)
+			*out = ip;
+		break;
+	case VALUE_INT:
+	default:
+		rc = wr_parse_u64(text, 0, field_max(id), out, why, sizeof(why));
+		break;
+	}
+	return rc == 0 ? 0 : wr_ywalk_why(w, n, why);
+}
+
+/* {inc|dec: {from, to, step}} */
+static int
+field_step(struct wr_ywalk *w, const struct wr_ynode *n, enum wr_field_id id,
+	   bool inc, struct wr_field_spec *fs)
+{
+	const struct wr_ynode *from = wr_ynode_get(n, "from");
+	const struct wr_ynode *to = wr_ynode_get(n, "to");
+	const struct wr_ynode *step = wr_ynode_get(n, "step");
+	char what[96];
+	int rc;
+
+	rc = wr_ywalk_keys(w, n, "a mapping {from, to, step}", inc_keys);
+	if (rc != 0)
+		return rc;
+	if (from == NULL)
+		return wr_ywalk_missing(w, n, "from");
+	if (to == NULL)
+		return wr_ywalk_missing(w, n, "to");
+	fs->step = 1;
+	rc = WITH_KEY(w, "from", field_value(w, from, id, &fs->from));
+	if (rc == 0)
+		rc = WITH_KEY(w, "to", field_value(w, to, id, &fs->to));
+	if (rc == 0 && step != NULL)
+		rc = WITH_KEY(w, "step", wr_ywalk_u64(w, step, 1, field_max(id),
+						       &fs->step));
+	if (rc != 0)
+		return rc;
+	if (inc ? fs->to < fs->from : fs->to > fs->from) {
+		snprintf(what, sizeof(what), "a value %s from (%s) for %s",
+			 inc ? ">=" : "<=", from->str, inc ? "inc" : "dec");
+		return WITH_KEY(w, "to", wr_ywalk_expected(w, to, what));
+	}
+	fs->mode = inc ? WR_VARY_INC : WR_VARY_DEC;
+	fs->value = fs->from;
+	return 0;
+}
+
+/* {random: {min, max}} */
+static int
+field_random(struct wr_ywalk *w, const struct wr_ynode *n, enum wr_field_id id,
+	     struct wr_field_spec *fs)
+{
+	const struct wr_ynode *min = wr_ynode_get(n, "min");
+	const struct wr_ynode *max = wr_ynode_get(n, "max");
+	char what[96];
+	int rc;
+
+	rc = wr_ywalk_keys(w, n, "a mapping {min, max}", random_keys);
+	if (rc != 0)
+		return rc;
+	if (min == NULL)
+		return wr_ywalk_missing(w, n, "min");
+	if (max == NULL)
+		return wr_ywalk_missing(w, n, "max");
+	rc = WITH_KEY(w, "min", field_value(w, min, id, &fs->from));
+	if (rc == 0)
+		rc = WITH_KEY(w, "max", field_value(w, max, id, &fs->to));
+	if (rc != 0)
+		return rc;
+	if (fs->to < fs->from) {
+		snprintf(what, sizeof(what), "a value >= min (%s)", min->str);
+		return WITH_KEY(w, "max", wr_ywalk_expected(w, max, what));
+	}
+	fs->mode = WR_VARY_RANDOM;
+	fs->value = fs->from;
+	return 0;
+}
+
+/* {list: [v, ...]} */
+static int
+field_list(struct wr_ywalk *w, const struct wr_ynode *n, enum wr_field_id id,
+	   struct wr_field_spec *fs)
+{
+	uint64_t *list;
+	size_t i, old;
+	int rc = 0;
+
+	if (n->type != WR_YNODE_SEQ || n->n_kids == 0 || n->n_kids > LIST_MAX) {
+		if (n->type == WR_YNODE_SEQ)
+			return wr_ywalk_fail(w, n, "expected a list of 1 to %u "
+					     "values, got %zu", LIST_MAX,
+					     n->n_kids);
+		return wr_ywalk_expected(w, n, "a list of values [v, ...]");
+	}
+	list = calloc(n->n_kids, sizeof(*list));
+	if (list == NULL)
+		return -ENOMEM;
+	for (i = 0; i < n->n_kids && rc == 0; i++) {
+		old = wr_ywalk_push_index(w, i);
+		rc = field_value(w, n->kids[i], id, &list[i]);
+		wr_ywalk_pop(w, old);
+	}
+	if (rc != 0) {
+		free(list);
+		return rc;
+	}
+	fs->mode = WR_VARY_LIST;
+	fs->list = list;
+	fs->list_len = (uint32_t)n->n_kids;
+	fs->value = list[0];
+	return 0;
+}
+
+/* A header field: a scalar (fixed) or a one-key vary mapping. */
+static int
+field_spec(struct wr_ywalk *w, const struct wr_ynode *n, enum wr_field_id id,
+	   struct wr_field_spec *fs)
+{
+	const struct wr_ynode *body = NULL;
+	size_t old;
+	int mode, rc;
+
+	if (n->type == WR_YNODE_SCALAR) {
+		rc = field_value(w, n, id, &fs->value);
+		if (rc == 0)
+			fs->mode = WR_VARY_FIXED;
+		return rc;
+	}
+	mode = one_key(w, n, "a value or one of {inc: ...}, {dec: ...}, "
+		       "{random: ...}, {list: [...]}", vary_keys, &body);
+	if (mode < 0)
+		return mode;
+	old = wr_ywalk_push_key(w, vary_keys[mode]);
+	switch (mode) {
+	case 0:
+	case 1:
+		rc = field_step(w, body, id, mode == 0, fs);
+		break;
+	case 2:
+		rc = field_random(w, body, id, fs);
+		break;
+	default:
+		rc = field_list(w, body, id, fs);
+		break;
+	}
+	wr_ywalk_pop(w, old);
+	return rc;
+}
+
+/* The fields of one header mapping (eth, vlan, ipv4 or udp): keys[i] of
+ * the mapping is field ids[i]. */
+static int
+header_fields(struct wr_ywalk *w, const struct wr_ynode *n,
+	      const char *const *keys, const enum wr_field_id *ids,
+	      size_t n_ids, struct wr_stream *s)
+{
+	const struct wr_ynode *v;
+	size_t i;
+	int rc;
+
+	for (i = 0; i < n_ids; i++) {
+		v = wr_ynode_get(n, keys[i]);
+		if (v == NULL)
+			continue;
+		rc = WITH_KEY(w, keys[i], field_spec(w, v, ids[i],
+						      &s->field[ids[i]]));
+		if (rc != 0)
+			return rc;
+	}
+	return 0;
+}
+
+static int
+parse_eth(struct wr_ywalk *w, const struct wr_ynode *n, struct wr_stream *s)
+{
+	static const enum wr_field_id ids[] = { WR_FIELD_ETH_SRC,
+						WR_FIELD_ETH_DST };
+	int rc = wr_ywalk_keys(w, n, "a mapping {src, dst}", eth_keys);
+
+	return rc ? rc : header_fields(w, n, eth_keys, ids, 2, s);
+}
+
+static int
+parse_vlan(struct wr_ywalk *w, const struct wr_ynode *n, struct wr_stream *s)
+{
+	static const enum wr_field_id ids[] = { WR_FIELD_VLAN_ID,
+						WR_FIELD_VLAN_PCP };
+	int rc = wr_ywalk_keys(w, n, "a mapping {id, pcp}", vlan_keys);
+
+	if (rc != 0)
+		return rc;
+	/* An 802.1Q tag's VID is the point of writing `vlan:`: no default. */
+	if (wr_ynode_get(n, "id") == NULL)
+		return wr_ywalk_missing(w, n, "id");
+	s->vlan = true;
+	return header_fields(w, n, vlan_keys, ids, 2, s);
+}
+
+static int
+parse_ipv4(struct wr_ywalk *w, const struct wr_ynode *n, struct wr_stream *s)
+{
+	static const char *const keys[] = { "src", "dst", "ttl", "dscp", "id" };
+	static const enum wr_field_id ids[] = {
+		WR_FIELD_IPV4_SRC, WR_FIELD_IPV4_DST, WR_FIELD_IPV4_TTL,
+		WR_FIELD_IPV4_DSCP, WR_FIELD_IPV4_ID
+	};
+	const struct wr_ynode *v;
+	uint64_t ecn;
+	int rc;
+
+	rc = wr_ywalk_keys(w, n, "a mapping {src, dst, ttl, dscp, ecn, id, df}",
+			   ipv4_keys);
+	if (rc == 0)
+		rc = header_fields(w, n, keys, ids, 5, s);
+	if (rc != 0)
+		return rc;
+	/* ECN and DF are not in WR_FIELDS: they are fixed per stream. */
+	v = wr_ynode_get(n, "ecn");
+	if (v != NULL) {
+		if (v->type != WR_YNODE_SCALAR)
+			return WITH_KEY(w, "ecn", wr_ywalk_expected(w, v,
+					"an integer in 0..3 (ecn is fixed per stream)"));
+		rc = WITH_KEY(w, "ecn", wr_ywalk_u64(w, v, 0, 3, &ecn));
+		if (rc != 0)
+			return rc;
+		s->ecn = (uint8_t)ecn;
+	}
+	v = wr_ynode_get(n, "df");
+	if (v != NULL) {
+		if (v->type != WR_YNODE_SCALAR)
+			return WITH_KEY(w, "df", wr_ywalk_expected(w, v,
+					"true or false (df is fixed per stream)"));
+		rc = WITH_KEY(w, "df", wr_ywalk_bool(w, v, &s->df));
+	}
+	return rc;
+}
+
+static int
+parse_udp(struct wr_ywalk *w, const struct wr_ynode *n, struct wr_stream *s)
+{
+	static const enum wr_field_id ids[] = { WR_FIELD_UDP_SRC,
+						WR_FIELD_UDP_DST };
+	int rc = wr_ywalk_keys(w, n, "a mapping {src, dst}", udp_keys);
+
+	return rc ? rc : header_fields(w, n, udp_keys, ids, 2, s);
+}
+
+static int
+frame_size(struct wr_ywalk *w, const struct wr_ynode *n, uint64_t *out)
+{
+	return wr_ywalk_u64(w, n, WR_FRAME_MIN, WR_FRAME_MAX, out);
+}
+
+static int
+size_mix(struct wr_ywalk *w, const struct wr_ynode *n, struct wr_size_spec *sz)
+{
+	const struct wr_ynode *e, *size, *weight;
+	struct wr_size_weight *mix;
+	uint64_t v, sum = 0;
+	size_t i, old;
+	int rc = 0;
+
+	if (n->type != WR_YNODE_SEQ)
+		return wr_ywalk_expected(w, n, "a list [{size, weight}, ...]");
+	if (n->n_kids == 0 || n->n_kids > MIX_MAX)
+		return wr_ywalk_fail(w, n, "expected a list of 1 to %u "
+				     "{size, weight} entries, got %zu", MIX_MAX,
+				     n->n_kids);
+	mix = calloc(n->n_kids, sizeof(*mix));
+	if (mix == NULL)
+		return -ENOMEM;
+	sz->min = WR_FRAME_MAX;
+	sz->max = WR_FRAME_MIN;
+	for (i = 0; i < n->n_kids && rc == 0; i++) {
+		e = n->kids[i];
+		old = wr_ywalk_push_index(w, i);
+		rc = wr_ywalk_keys(w, e, "a mapping {size, weight}", mix_keys);
+		size = wr_ynode_get(e, "size");
+		weight = wr_ynode_get(e, "weight");
+		if (rc == 0 && size == NULL)
+			rc = wr_ywalk_missing(w, e, "size");
+		if (rc == 0 && weight == NULL)
+			rc = wr_ywalk_missing(w, e, "weight");
+		if (rc == 0)
+			rc = WITH_KEY(w, "size", frame_size(w, size, &v));
+		if (rc == 0) {
+			mix[i].size = (uint16_t)v;
+			if (v < sz->min)
+				sz->min = (uint16_t)v;
+			if (v > sz->max)
+				sz->max = (uint16_t)v;
+			rc = WITH_KEY(w, "weight",
+				      wr_ywalk_u64(w, weight, 1,
+						   MIX_WEIGHT_SUM_MAX, &v));
+		}
+		if (rc == 0) {
+			mix[i].weight = (uint32_t)v;
+			sum += v;
+			if (sum > MIX_WEIGHT_SUM_MAX)
+				rc = WITH_KEY(w, "weight", wr_ywalk_fail(w, weight,
+					"expected weights that sum to at most %u, "
+					"got a sum of %" PRIu64 " here",
+					MIX_WEIGHT_SUM_MAX, sum));
+		}
+		wr_ywalk_pop(w, old);
+	}
+	if (rc != 0) {
+		free(mix);
+		return rc;
+	}
+	sz->mode = WR_SIZE_MIX;
+	sz->mix = mix;
+	sz->n_mix = (uint32_t)n->n_kids;
+	return 0;
+}
+
+#define SIZE_EXPECT \
+	"a frame size in 64..9018 (FCS included), imix, {inc: ...}, " \
+	"{random: ...} or {mix: [...]}"
+
+static int
+parse_size(struct wr_ywalk *w, const struct wr_ynode *n, struct wr_size_spec *sz)
+{
+	const struct wr_ynode *body = NULL, *a, *b, *step;
+	uint64_t from, to, st = 1;
+	char what[64];
+	int mode, rc;
+
+	if (n->type == WR_YNODE_SCALAR) {
+		if (strcmp(wr_ynode_text(n), "imix") == 0) {
+			sz->mix = malloc(sizeof(simple_imix));
+			if (sz->mix == NULL)
+				return -ENOMEM;
+			memcpy(sz->mix, simple_imix, sizeof(simple_imix));
+			sz->n_mix = sizeof(simple_imix) / sizeof(simple_imix[0]);
+			sz->mode = WR_SIZE_MIX;
+			sz->min = 64;
+			sz->max = 1518;
+			return 0;
+		}
+		if (wr_parse_u64(wr_ynode_text(n), WR_FRAME_MIN, WR_FRAME_MAX,
+				 &from, NULL, 0) != 0)
+			return wr_ywalk_expected(w, n, SIZE_EXPECT);
+		sz->mode = WR_SIZE_FIXED;
+		sz->fixed = sz->min = sz->max = (uint16_t)from;
+		return 0;
+	}
+	mode = one_key(w, n, SIZE_EXPECT, size_keys, &body);
+	if (mode < 0)
+		return mode;
+	if (mode == 2)
+		return WITH_KEY(w, "mix", size_mix(w, body, sz));
+
+	/* inc {from, to, step} and random {min, max} share the checks. */
+	{
+		size_t old = wr_ywalk_push_key(w, size_keys[mode]);
+		const char *ka = mode == 0 ? "from" : "min";
+		const char *kb = mode == 0 ? "to" : "max";
+
+		rc = wr_ywalk_keys(w, body, mode == 0 ?
+				   "a mapping {from, to, step}" :
+				   "a mapping {min, max}",
+				   mode == 0 ? inc_keys : random_keys);
+		a = wr_ynode_get(body, ka);
+		b = wr_ynode_get(body, kb);
+		step = mode == 0 ? wr_ynode_get(body, "step") : NULL;
+		if (rc == 0 && a == NULL)
+			rc = wr_ywalk_missing(w, body, ka);
+		if (rc == 0 && b == NULL)
+			rc = wr_ywalk_missing(w, body, kb);
+		if (rc == 0)
+			rc = WITH_KEY(w, ka, frame_size(w, a, &from));
+		if (rc == 0)
+			rc = WITH_KEY(w, kb, frame_size(w, b, &to));
+		if (rc == 0 && step != NULL)
+			rc = WITH_KEY(w, "step", wr_ywalk_u64(w, step, 1,
+						WR_FRAME_MAX, &st));
+		if (rc == 0 && to < from) {
+			snprintf(what, sizeof(what), "a size >= %s (%s)", ka,
+				 a->str);
+			rc = WITH_KEY(w, kb, wr_ywalk_expected(w, b, what));
+		}
+		wr_ywalk_pop(w, old);
+		if (rc != 0)
+			return rc;
+	}
+	sz->mode = mode == 0 ? WR_SIZE_INC : WR_SIZE_RANDOM;
+	sz->from = (uint16_t)from;
+	sz->to = (uint16_t)to;
+	sz->step = (uint16_t)st;
+	sz->min = (uint16_t)from;
+	/* inc stops at the last step that does not pass `to`. */
+	sz->max = (uint16_t)(mode == 0 ? from + (to - from) / st * st : to);
+	return 0;
+}
+
+#define PAYLOAD_EXPECT \
+	"zeros, inc, {pattern: \"deadbeef\"} or {string: \"text\"}"
+
+static int
+parse_payload(struct wr_ywalk *w, const struct wr_ynode *n,
+	      struct wr_payload_spec *p)
+{
+	char why[WR_PARSE_WHY_MAX];
+	const struct wr_ynode *body = NULL;
+	uint8_t *bytes;
+	size_t len;
+	int kind, rc;
+
+	if (n->type == WR_YNODE_SCALAR) {
+		if (strcmp(wr_ynode_text(n), "zeros") == 0)
+			p->kind = WR_PAYLOAD_ZEROS;
+		else if (strcmp(wr_ynode_text(n), "inc") == 0)
+			p->kind = WR_PAYLOAD_INC;
+		else
+			return wr_ywalk_expected(w, n, PAYLOAD_EXPECT);
+		return 0;
+	}
+	kind = one_key(w, n, PAYLOAD_EXPECT, payload_keys, &body);
+	if (kind < 0)
+		return kind;
+	if (kind == 0) {
+		/* Hex is two characters a byte at least: len / 2 bytes. */
+		len = body->type == WR_YNODE_SCALAR ? body->len / 2 + 1 : 1;
+		bytes = malloc(len);
+		if (bytes == NULL)
+			return -ENOMEM;
+		rc = wr_parse_hex(wr_ynode_text(body), bytes, PAYLOAD_MAX < len ?
+				  PAYLOAD_MAX : len, &len, why, sizeof(why));
+		if (rc != 0) {
+			free(bytes);
+			return WITH_KEY(w, "pattern", wr_ywalk_why(w, body, why));
+		}
+		p->kind = WR_PAYLOAD_PATTERN;
+	} else {
+		if (body->type != WR_YNODE_SCALAR || body->len == 0)
+			return WITH_KEY(w, "string", wr_ywalk_expected(w, body,
+					"a non-empty string"));
+		if (body->len > PAYLOAD_MAX)
+			return WITH_KEY(w, "string", wr_ywalk_fail(w, body,
+				"expected a string of at most %u bytes (a %u-byte "
+				"frame less Ethernet, IPv4, UDP and FCS), got "
+				"%zu bytes", PAYLOAD_MAX, WR_FRAME_MAX,
+				body->len));
+		len = body->len;
+		/* Bytes as written, "\0" escapes included: len, not strlen. */
+		bytes = malloc(len);
+		if (bytes == NULL)
+			return -ENOMEM;
+		memcpy(bytes, body->str, len);
+		p->kind = WR_PAYLOAD_STRING;
+	}
+	p->bytes = bytes;
+	p->len = (uint32_t)len;
+	return 0;
+}
+
+/* The smallest frame must hold every header, the signature and a string
+ * payload (wr_stream.h: the string is not cut to fit). */
+static int
+check_fit(struct wr_ywalk *w, const struct wr_ynode *stream,
+	  const struct wr_stream *s)
+{
+	const struct wr_ynode *size = wr_ynode_get(stream, "size");
+	char parts[160], head[64];
+	unsigned int need;
+	size_t k;
+
+	need = WR_ETH_HLEN + (s->vlan ? WR_VLAN_HLEN : 0) + WR_IPV4_HLEN +
+	       WR_UDP_HLEN + (s->latency ? WR_SIG_LEN : 0) +
+	       (s->payload.kind == WR_PAYLOAD_STRING ? s->payload.len : 0) +
+	       WR_FCS_LEN;
+	if (s->size.min >= need)
+		return 0;
+	k = (size_t)snprintf(parts, sizeof(parts), "Ethernet %u", WR_ETH_HLEN);
+	if (s->vlan)
+		k += (size_t)snprintf(parts + k, sizeof(parts) - k,
+				      " + VLAN %u", WR_VLAN_HLEN);
+	k += (size_t)snprintf(parts + k, sizeof(parts) - k,
+			      " + IPv4 %u + UDP %u", WR_IPV4_HLEN, WR_UDP_HLEN);
+	if (s->latency)
+		k += (size_t)snprintf(parts + k, sizeof(parts) - k,
+				      " + latency signature %u", WR_SIG_LEN);
+	if (s->payload.kind == WR_PAYLOAD_STRING)
+		k += (size_t)snprintf(parts + k, sizeof(parts) - k,
+				      " + string payload %u", s->payload.len);
+	snprintf(parts + k, sizeof(parts) - k, " + FCS %u", WR_FCS_LEN);
+	if (size == NULL)
+		snprintf(head, sizeof(head), "%u bytes (the default size)",
+			 s->size.min);
+	else if (s->size.mode == WR_SIZE_FIXED)
+		snprintf(head, sizeof(head), "%u bytes", s->size.min);
+	else
+		snprintf(head, sizeof(head), "the smallest frame, %u bytes,",
+			 s->size.min);
+	return WITH_KEY(w, "size", wr_ywalk_fail(w, size ? size : stream,
+			"%s cannot hold %s: need at least %u", head, parts,
+			need));
+}
+
+static int
+parse_name(struct wr_ywalk *w, const struct wr_ynode *n, char *name)
+{
+	static const char what[] = "a name of 1 to 63 letters, digits, "
+				   "'_', '.' or '-'";
+	const char *t = wr_ynode_text(n);
+	size_t i, len = strlen(t);
+
+	if (len == 0 || len >= WR_STREAM_NAME_MAX)
+		return wr_ywalk_expected(w, n, what);
+	for (i = 0; i < len; i++) {
+		char c = t[i];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		      (c >= '0' && c <= '9') || c == '_' || c == '.' ||
+		      c == '-'))
+			return wr_ywalk_expected(w, n, what);
+	}
+	memcpy(name, t, len + 1);
+	return 0;
+}
+
+static int
+parse_count(struct wr_ywalk *w, const struct wr_ynode *n, uint64_t *count)
+{
+	if (strcmp(wr_ynode_text(n), "unlimited") == 0) {
+		*count = 0;
+		return 0;
+	}
+	if (wr_parse_u64(wr_ynode_text(n), 0, UINT64_MAX, count, NULL, 0) == 0)
+		return 0;
+	return wr_ywalk_expected(w, n, "a frame count (an unsigned 64-bit "
+				 "integer) or unlimited");
+}
+
+static int
+parse_rate(struct wr_ywalk *w, const struct wr_ynode *n,
+	   struct wr_rate_spec *rate)
+{
+	char why[WR_PARSE_WHY_MAX];
+
+	if (wr_parse_rate(wr_ynode_text(n), rate, why, sizeof(why)) == 0)
+		return 0;
+	return wr_ywalk_why(w, n, why);
+}
+
+static int
+parse_vary(struct wr_ywalk *w, const struct wr_ynode *n, enum wr_combine *c)
+{
+	const char *t = wr_ynode_text(n);
+
+	if (strcmp(t, combine_names[WR_COMBINE_TOGETHER]) == 0)
+		*c = WR_COMBINE_TOGETHER;
+	else if (strcmp(t, combine_names[WR_COMBINE_PRODUCT]) == 0)
+		*c = WR_COMBINE_PRODUCT;
+	else
+		return wr_ywalk_expected(w, n, "together or product");
+	return 0;
+}
+
+static void
+stream_defaults(struct wr_stream *s, const struct wr_ynode *n, uint64_t seed)
+{
+	unsigned int i;
+
+	memset(s, 0, sizeof(*s));
+	s->mark.line = n->line;
+	s->mark.col = n->col;
+	s->rate.unit = WR_RATE_MAX;
+	s->seed = seed;
+	s->df = true; /* what Linux sets on UDP with path MTU discovery */
+	s->combine = WR_COMBINE_TOGETHER;
+	for (i = 0; i < WR_FIELD__COUNT; i++) {
+		s->field[i].mode = WR_VARY_FIXED;
+		s->field[i].value = field_default[i];
+	}
+	s->size.mode = WR_SIZE_FIXED;
+	s->size.fixed = s->size.min = s->size.max = DEFAULT_SIZE;
+	s->payload.kind = WR_PAYLOAD_ZEROS;
+}
+
+static int
+parse_stream(struct wr_ywalk *w, const struct wr_ynode *n, uint64_t file_seed,
+	     struct wr_stream *s)
+{
+	const struct wr_ynode *v;
+	uint64_t u;
+	int rc;
+
+	stream_defaults(s, n, file_seed);
+	rc = wr_ywalk_keys(w, n, "a stream mapping {name, size, rate, ...}",
+			   stream_keys);
+	if (rc != 0)
+		return rc;
+	v = wr_ynode_get(n, "name");
+	if (v == NULL)
+		return wr_ywalk_missing(w, n, "name");
+	rc = WITH_KEY(w, "name", parse_name(w, v, s->name));
+	if (rc == 0 && (v = wr_ynode_get(n, "port")) != NULL) {
+		rc = WITH_KEY(w, "port", wr_ywalk_u64(w, v, 0, WR_PORTS_MAX - 1,
+						      &u));
+		s->port = (uint16_t)u;
+	}
+	if (rc == 0 && (v = wr_ynode_get(n, "seed")) != NULL) {
+		rc = WITH_KEY(w, "seed", wr_ywalk_u64(w, v, 0, UINT64_MAX,
+						      &s->seed));
+		s->seed_set = true;
+	}
+	if (rc == 0 && (v = wr_ynode_get(n, "count")) != NULL)
+		rc = WITH_KEY(w, "count", parse_count(w, v, &s->count));
+	if (rc == 0 && (v = wr_ynode_get(n, "rate")) != NULL)
+		rc = WITH_KEY(w, "rate", parse_rate(w, v, &s->rate));
+	if (rc == 0 && (v = wr_ynode_get(n, "latency")) != NULL)
+		rc = WITH_KEY(w, "latency", wr_ywalk_bool(w, v, &s->latency));
+	if (rc == 0 && (v = wr_ynode_get(n, "vary")) != NULL)
+		rc = WITH_KEY(w, "vary", parse_vary(w, v, &s->combine));
+	if (rc == 0 && (v = wr_ynode_get(n, "eth")) != NULL)
+		rc = WITH_KEY(w, "eth", parse_eth(w, v, s));
+	if (rc == 0 && (v = wr_ynode_get(n, "vlan")) != NULL)
+		rc = WITH_KEY(w, "vlan", parse_vlan(w, v, s));
+	if (rc == 0 && (v = wr_ynode_get(n, "ipv4")) != NULL)
+		rc = WITH_KEY(w, "ipv4", parse_ipv4(w, v, s));
+	if (rc == 0 && (v = wr_ynode_get(n, "udp")) != NULL)
+		rc = WITH_KEY(w, "udp", parse_udp(w, v, s));
+	if (rc == 0 && (v = wr_ynode_get(n, "size")) != NULL)
+		rc = WITH_KEY(w, "size", parse_size(w, v, &s->size));
+	if (rc == 0 && (v = wr_ynode_get(n, "payload")) != NULL)
+		rc = WITH_KEY(w, "payload", parse_payload(w, v, &s->payload));
+	if (rc == 0)
+		rc = check_fit(w, n, s);
+	return rc;
+}
+
+static int
+parse_file(struct wr_ywalk *w, const struct wr_ynode *root,
+	   struct wr_stream_file *f)
+{
+	const struct wr_ynode *v, *list;
+	size_t i, j, old;
+	int rc;
+
+	rc = wr_ywalk_version(w, root, WR_FILE_VERSION, &f->version);
+	if (rc == 0)
+		rc = wr_ywalk_keys(w, root, "a mapping {version, seed, streams}",
+				   top_keys);
+	if (rc != 0)
+		return rc;
+	f->seed = DEFAULT_SEED;
+	v = wr_ynode_get(root, "seed");
+	if (v != NULL) {
+		rc = WITH_KEY(w, "seed", wr_ywalk_u64(w, v, 0, UINT64_MAX,
+						      &f->seed));
+		if (rc != 0)
+			return rc;
+		f->seed_set = true;
+	}
+	list = wr_ynode_get(root, "streams");
+	if (list == NULL)
+		return wr_ywalk_missing(w, root, "streams");
+	old = wr_ywalk_push_key(w, "streams");
+	if (list->type != WR_YNODE_SEQ)
+		rc = wr_ywalk_expected(w, list, "a list of streams");
+	else if (list->n_kids == 0)
+		rc = wr_ywalk_fail(w, list, "expected at least one stream, "
+				   "got an empty list");
+	else if (list->n_kids > WR_STREAMS_MAX)
+		rc = wr_ywalk_fail(w, list, "expected at most %u streams, "
+				   "got %zu", WR_STREAMS_MAX, list->n_kids);
+	if (rc != 0)
+		goto out;
+	f->streams = calloc(list->n_kids, sizeof(*f->streams));
+	if (f->streams == NULL) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < list->n_kids && rc == 0; i++) {
+		size_t oi = wr_ywalk_push_index(w, i);
+
+		/* Counted before parsing so a half-parsed stream is freed. */
+		f->n_streams = (uint32_t)i + 1;
+		rc = parse_stream(w, list->kids[i], f->seed, &f->streams[i]);
+		for (j = 0; j < i && rc == 0; j++) {
+			const struct wr_ynode *name;
+
+			if (strcmp(f->streams[j].name, f->streams[i].name) != 0)
+				continue;
+			name = wr_ynode_get(list->kids[i], "name");
+			rc = WITH_KEY(w, "name", wr_ywalk_fail(w, name,
+				"duplicate stream name \"%s\" (first at line %u)",
+				f->streams[i].name,
+				wr_ynode_get(list->kids[j], "name")->line));
+		}
+		wr_ywalk_pop(w, oi);
+	}
+out:
+	wr_ywalk_pop(w, old);
+	return rc;
+}
+
+int
+wr_yaml_load_streams_buf(const char *name, const char *buf, size_t len,
+			 struct wr_stream_file *out, struct wr_error *err)
+{
+	struct wr_stream_file f;
+	struct wr_ynode *root = NULL;
+	struct wr_ywalk w;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	wr_error_clear(err);
+	memset(&f, 0, sizeof(f));
+	rc = wr_ytree_parse(name, buf, len, &root, err);
+	if (rc != 0)
+		return rc;
+	wr_ywalk_init(&w, name, err);
+	if (root == NULL || (root->type == WR_YNODE_SCALAR && root->len == 0))
+		rc = wr_error_set(err, -EINVAL, name, root ? root->line : 1,
+				  root ? root->col : 1, NULL,
+				  "the file is empty: expected a mapping with "
+				  "version: %u and streams", WR_FILE_VERSION);
+	else if (root->type != WR_YNODE_MAP)
+		rc = wr_ywalk_expected(&w, root,
+				       "a mapping with version and streams");
+	else
+		rc = parse_file(&w, root, &f);
+	wr_ytree_free(root);
+	/* The digest names exactly the bytes that were read, so a results
+	 * file can say which stream file produced it. */
+	if (rc == 0 && EVP_Digest(buf, len, f.sha256, NULL, EVP_sha256(),
+				  NULL) != 1)
+		rc = wr_error_set(err, -EIO, name, 0, 0, NULL,
+				  "sha256 of the file failed");
+	if (rc != 0) {
+		wr_stream_file_free(&f);
+		return rc;
+	}
+	snprintf(f.path, sizeof(f.path), "%s", name);
+	*out = f;
+	return 0;
+}
+
+int
+wr_yaml_load_streams(const char *path, struct wr_stream_file *out,
+		     struct wr_error *err)
+{
+	size_t len;
+	char *buf;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	wr_error_clear(err);
+	rc = wr_ytree_read_file(path, &buf, &len, err);
+	if (rc != 0)
+		return rc;
+	rc = wr_yaml_load_streams_buf(path, buf, len, out, err);
+	free(buf);
+	return rc;
+}
