@@ -77,10 +77,13 @@ wr_report_interval(FILE *out, struct wr_report_view *v, bool tty,
 	if (!tty)
 		snprintf(prefix, sizeof(prefix), "%8.1fs ",
 			 (double)v->elapsed_ns / 1e9);
-	fprintf(out, "%s%-6s %-20s %12s %12s %12s %16s %18s\n",
-		tty ? "" : "         ", "", "name", "Kpps", "Mbps L2",
-		"Mbps L1", "tx_pkts", "tx_bytes");
-	lines++;
+	/* In a pipe the column header is printed once, on the first report. */
+	if (tty || lines_before == 0) {
+		fprintf(out, "%s%-6s %-20s %12s %12s %12s %16s %18s\n",
+			tty ? "" : "elapsed  ", "", "name", "Kpps", "Mbps L2",
+			"Mbps L1", "tx_pkts", "tx_bytes");
+		lines++;
+	}
 	for (i = 0; i < v->n_ports; i++) {
 		char name[WR_REPORT_NAME_MAX + 16];
 
