@@ -1,0 +1,347 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Unit tests of the RFC 2544 throughput search against simulated DUTs (wr_rfc2544). */
+#include <errno.h>
+
+#include "wr_rfc2544.h"
+#include "wr_test.h"
+
+#define KPPS(x) ((uint64_t)(x) * 1000000ull) /* kpps -> millipps */
+#define LINE_10G_64 14880952380ull          /* 1e13 / 672, rounded down */
+#define TRIAL_FRAMES 1000000ull
+
+/* A simulated DUT: forwards everything up to `limit` millipps, beyond it
+ * only its share limit / rate; and loses `floor_ppm` of every trial. */
+struct dut {
+	uint64_t limit;
+	uint64_t floor_ppm;
+};
+
+static uint64_t
+dut_received(const struct dut *d, uint64_t rate, uint64_t sent)
+{
+	uint64_t rx = sent;
+
+	if (rate > d->limit)
+		rx = (uint64_t)((unsigned __int128)sent * d->limit / rate);
+	return rx - rx * d->floor_ppm / 1000000;
+}
+
+/* Run a whole search; return the last wr_rfc2544_report() code. */
+static int
+run(const struct wr_rfc2544_cfg *cfg, const struct dut *d,
+    struct wr_rfc2544 *s, struct wr_rfc2544_result *res)
+{
+	uint64_t rate;
+	int rc, guard = 0;
+
+	CU_ASSERT_EQUAL_FATAL(wr_rfc2544_start(s, cfg, &rate), 0);
+	do {
+		rc = wr_rfc2544_report(s, TRIAL_FRAMES,
+				       dut_received(d, rate, TRIAL_FRAMES), &rate);
+		CU_ASSERT_FATAL(++guard <= WR_RFC2544_TRIALS_MAX);
+	} while (rc == 0);
+	CU_ASSERT_EQUAL(wr_rfc2544_result(s, res), 0);
+	CU_ASSERT_TRUE(res->done);
+	return rc;
+}
+
+/* Replay the log with an independent bisection: every trial's rate is the
+ * one the method prescribes, every count is exact, the verdicts follow the
+ * tolerance, and the answer is the highest passing rate. */
+static void
+check_log(const struct wr_rfc2544_result *res, uint64_t max, uint64_t min,
+	  uint64_t loss_ppm)
+{
+	uint64_t lo = min, hi = max, best = 0, want;
+	uint32_t i;
+
+	for (i = 0; i < res->n_trials; i++) {
+		const struct wr_rfc2544_trial *t = &res->trials[i];
+
+		if (i == 0)
+			want = max;
+		else if (hi - lo > res->resolution_millipps)
+			want = lo + (hi - lo) / 2;
+		else
+			want = min; /* the floor trial */
+		CU_ASSERT_EQUAL(t->rate_millipps, want);
+		CU_ASSERT_EQUAL(t->sent, TRIAL_FRAMES);
+		CU_ASSERT_EQUAL(t->lost, t->sent - t->received);
+		CU_ASSERT_EQUAL(t->excess, 0);
+		CU_ASSERT_DOUBLE_EQUAL(t->loss_ratio,
+				       (double)t->lost / (double)t->sent, 1e-15);
+		CU_ASSERT_EQUAL(t->pass, t->lost * 1000000 <= loss_ppm * t->sent);
+		if (t->pass) {
+			lo = t->rate_millipps;
+			best = t->rate_millipps > best ? t->rate_millipps : best;
+		} else {
+			hi = t->rate_millipps;
+		}
+	}
+	CU_ASSERT_EQUAL(res->throughput_millipps, best);
+}
+
+/* Trials of a search that fails at max: 1 + the halvings of max - min down
+ * to the resolution, counted on the same integer midpoints. */
+static uint32_t
+halvings(uint64_t width, uint64_t res, int pass_low)
+{
+	uint32_t n = 0;
+
+	/* passing keeps the upper half (hi - mid), failing the lower */
+	while (width > res) {
+		width = pass_low ? width - width / 2 : width / 2;
+		n++;
+	}
+	return n;
+}
+
+static void
+test_drop_above(void)
+{
+	/* 10 GbE, 64 B, a DUT that forwards 10 Mpps: default resolution 0.1 %
+	 * of the line rate (14880952 millipps), so 1 + ceil(log2(1000)) = 11 */
+	struct wr_rfc2544_cfg cfg = { .frame_size = 64, .link_mbps = 10000 };
+	struct dut d = { .limit = KPPS(10000) };
+	struct wr_rfc2544_result res;
+	static struct wr_rfc2544 s;
+
+	CU_ASSERT_EQUAL(run(&cfg, &d, &s, &res), 1);
+	CU_ASSERT_EQUAL(res.line_millipps, LINE_10G_64);
+	CU_ASSERT_EQUAL(res.resolution_millipps, 14880952);
+	CU_ASSERT_TRUE(res.converged);
+	CU_ASSERT_EQUAL(res.n_trials, 11);
+	CU_ASSERT_FALSE(res.trials[0].pass);
+	CU_ASSERT_EQUAL(res.trials[0].rate_millipps, LINE_10G_64);
+	CU_ASSERT_TRUE(res.throughput_millipps <= d.limit);
+	CU_ASSERT_TRUE(d.limit - res.throughput_millipps <= res.resolution_millipps);
+	check_log(&res, LINE_10G_64, 0, 0);
+	/* L2 = pps * 64 * 8, L1 = pps * 84 * 8 */
+	CU_ASSERT_EQUAL(res.l2_bps,
+			(res.throughput_millipps * 512 + 500) / 1000);
+	CU_ASSERT_EQUAL(res.l1_bps,
+			(res.throughput_millipps * 672 + 500) / 1000);
+}
+
+static void
+test_power_of_two(void)
+{
+	/* 1024 kpps ceiling, 1 kpps resolution, no link: exactly 10 halvings,
+	 * and the answer is the 1 kpps grid point below 700.5 kpps */
+	struct wr_rfc2544_cfg cfg = {
+		.frame_size = 1518, .max_millipps = KPPS(1024),
+		.resolution_millipps = KPPS(1),
+	};
+	struct dut d = { .limit = 700500000ull };
+	struct wr_rfc2544_result res;
+	static struct wr_rfc2544 s;
+	unsigned int i, passes = 0;
+
+	CU_ASSERT_EQUAL(run(&cfg, &d, &s, &res), 1);
+	CU_ASSERT_EQUAL(res.n_trials, 11);
+	CU_ASSERT_EQUAL(res.throughput_millipps, KPPS(700));
+	CU_ASSERT_EQUAL(res.line_millipps, 0);
+	for (i = 0; i < res.n_trials; i++)
+		passes += res.trials[i].pass;
+	CU_ASSERT_TRUE(passes > 0 && passes < res.n_trials);
+	check_log(&res, KPPS(1024), 0, 0);
+}
+
+static void
+test_sweep_limits(void)
+{
+	/* many DUT limits at 1518 B on 10 GbE: always within one resolution
+	 * below the limit, and never more than 1 + ceil(log2(line / res)) */
+	struct wr_rfc2544_cfg cfg = { .frame_size = 1518, .link_mbps = 10000,
+				      .resolution_ppm = 100 };
+	struct wr_rfc2544_result res;
+	static struct wr_rfc2544 s;
+	uint64_t lim;
+	uint32_t most;
+
+	for (lim = 1000; lim < 812743823ull; lim = lim * 3 + 12345) {
+		struct dut d = { .limit = lim };
+
+		CU_ASSERT_EQUAL(run(&cfg, &d, &s, &res), 1);
+		most = 1 + halvings(res.line_millipps, res.resolution_millipps, 1);
+		CU_ASSERT_TRUE(res.n_trials >= 1 + halvings(res.line_millipps,
+							    res.resolution_millipps, 0));
+		CU_ASSERT_TRUE(res.n_trials <= most);
+		CU_ASSERT_TRUE(res.throughput_millipps <= lim);
+		CU_ASSERT_TRUE(lim - res.throughput_millipps <= res.resolution_millipps);
+		check_log(&res, res.line_millipps, 0, 0);
+	}
+}
+
+static void
+test_pass_at_max(void)
+{
+	struct wr_rfc2544_cfg cfg = { .frame_size = 64, .link_mbps = 1000 };
+	struct dut d = { .limit = UINT64_MAX };
+	struct wr_rfc2544_result res;
+	static struct wr_rfc2544 s;
+
+	CU_ASSERT_EQUAL(run(&cfg, &d, &s, &res), 1);
+	CU_ASSERT_EQUAL(res.n_trials, 1);
+	CU_ASSERT_EQUAL(res.throughput_millipps, 1488095238ull);
+	CU_ASSERT_TRUE(res.converged);
+	CU_ASSERT_TRUE(res.trials[0].pass);
+}
+
+static void
+test_drop_all(void)
+{
+	/* a DUT that loses frames at every rate: throughput 0 */
+	struct wr_rfc2544_cfg cfg = {
+		.frame_size = 64, .max_millipps = KPPS(1024),
+		.resolution_millipps = KPPS(1),
+	};
+	struct dut d = { .limit = 0 };
+	struct wr_rfc2544_result res;
+	static struct wr_rfc2544 s;
+	unsigned int i;
+
+	CU_ASSERT_EQUAL(run(&cfg, &d, &s, &res), 1);
+	CU_ASSERT_EQUAL(res.throughput_millipps, 0);
+	CU_ASSERT_EQUAL(res.l1_bps, 0);
+	CU_ASSERT_EQUAL(res.n_trials, 1 + 10);
+	for (i = 0; i < res.n_trials; i++)
+		CU_ASSERT_FALSE(res.trials[i].pass);
+	CU_ASSERT_EQUAL(res.trials[10].rate_millipps, KPPS(1));
+	check_log(&res, KPPS(1024), 0, 0);
+
+	/* with a floor, the floor itself is tried last: still 0 */
+	cfg.min_millipps = KPPS(100);
+	CU_ASSERT_EQUAL(run(&cfg, &d, &s, &res), 1);
+	CU_ASSERT_EQUAL(res.throughput_millipps, 0);
+	CU_ASSERT_EQUAL(res.n_trials, 1 + halvings(KPPS(924), KPPS(1), 0) + 1);
+	CU_ASSERT_EQUAL(res.trials[res.n_trials - 1].rate_millipps, KPPS(100));
+	CU_ASSERT_TRUE(res.converged);
+	check_log(&res, KPPS(1024), KPPS(100), 0);
+
+	/* and when only the floor passes, the floor is the answer */
+	d.limit = KPPS(100) + 500;
+	CU_ASSERT_EQUAL(run(&cfg, &d, &s, &res), 1);
+	CU_ASSERT_EQUAL(res.throughput_millipps, KPPS(100));
+	CU_ASSERT_TRUE(res.trials[res.n_trials - 1].pass);
+	check_log(&res, KPPS(1024), KPPS(100), 0);
+}
+
+static void
+test_loss_floor(void)
+{
+	/* a DUT losing 0.01 % at every rate and everything above 5 Mpps */
+	struct wr_rfc2544_cfg cfg = { .frame_size = 64, .link_mbps = 10000 };
+	struct dut d = { .limit = KPPS(5000), .floor_ppm = 100 };
+	struct wr_rfc2544_result res;
+	static struct wr_rfc2544 s;
+
+	/* RFC 2544 proper (no loss tolerated): no rate passes */
+	CU_ASSERT_EQUAL(run(&cfg, &d, &s, &res), 1);
+	CU_ASSERT_EQUAL(res.throughput_millipps, 0);
+	/* at line rate: 10^6 * 5e9 / 14880952380 = 336000 forwarded, less
+	 * 0.01 % of them (33): 664033 lost */
+	CU_ASSERT_EQUAL(res.trials[0].lost, 664033);
+	check_log(&res, LINE_10G_64, 0, 0);
+
+	/* tolerating 0.01 % (100 ppm of sent): converges to 5 Mpps */
+	cfg.loss_ppm = 100;
+	CU_ASSERT_EQUAL(run(&cfg, &d, &s, &res), 1);
+	CU_ASSERT_TRUE(res.throughput_millipps <= d.limit);
+	CU_ASSERT_TRUE(d.limit - res.throughput_millipps <= res.resolution_millipps);
+	CU_ASSERT_EQUAL(res.n_trials, 11);
+	check_log(&res, LINE_10G_64, 0, 100);
+
+	/* 99 ppm is just short of the floor: 0 again */
+	cfg.loss_ppm = 99;
+	CU_ASSERT_EQUAL(run(&cfg, &d, &s, &res), 1);
+	CU_ASSERT_EQUAL(res.throughput_millipps, 0);
+	check_log(&res, LINE_10G_64, 0, 99);
+}
+
+static void
+test_excess_and_limits(void)
+{
+	struct wr_rfc2544_cfg cfg = {
+		.frame_size = 64, .max_millipps = KPPS(1024),
+		.resolution_millipps = KPPS(1), .max_trials = 4,
+	};
+	struct wr_rfc2544_result res;
+	static struct wr_rfc2544 s;
+	uint64_t rate;
+
+	CU_ASSERT_EQUAL_FATAL(wr_rfc2544_start(&s, &cfg, &rate), 0);
+	CU_ASSERT_EQUAL(rate, KPPS(1024));
+	/* more frames back than sent: logged, failed, the same rate again */
+	CU_ASSERT_EQUAL(wr_rfc2544_report(&s, 1000, 1003, &rate), -EBADMSG);
+	CU_ASSERT_EQUAL(rate, KPPS(1024));
+	CU_ASSERT_EQUAL(wr_rfc2544_report(&s, 0, 0, &rate), -EINVAL);
+	CU_ASSERT_EQUAL(wr_rfc2544_report(&s, 1000, 999, &rate), 0);
+	CU_ASSERT_EQUAL(rate, KPPS(512));
+	CU_ASSERT_EQUAL(wr_rfc2544_report(&s, 1000, 1000, &rate), 0);
+	CU_ASSERT_EQUAL(rate, KPPS(768));
+	/* the fourth trial is the last allowed: done, not converged */
+	CU_ASSERT_EQUAL(wr_rfc2544_report(&s, 1000, 1000, &rate), 1);
+	CU_ASSERT_EQUAL(rate, 0);
+	CU_ASSERT_EQUAL(wr_rfc2544_report(&s, 1000, 1000, &rate), -EINVAL);
+	CU_ASSERT_EQUAL(wr_rfc2544_result(&s, &res), 0);
+	CU_ASSERT_TRUE(res.done);
+	CU_ASSERT_FALSE(res.converged);
+	CU_ASSERT_EQUAL(res.n_trials, 4);
+	CU_ASSERT_EQUAL(res.throughput_millipps, KPPS(768));
+	CU_ASSERT_EQUAL(res.trials[0].excess, 3);
+	CU_ASSERT_EQUAL(res.trials[0].lost, 0);
+	CU_ASSERT_FALSE(res.trials[0].pass);
+	CU_ASSERT_EQUAL(res.trials[1].lost, 1);
+	CU_ASSERT_DOUBLE_EQUAL(res.trials[1].loss_ratio, 0.001, 1e-15);
+}
+
+static void
+test_config_errors(void)
+{
+	struct wr_rfc2544_cfg ok = { .frame_size = 64, .link_mbps = 10000 };
+	struct wr_rfc2544_cfg c;
+	static struct wr_rfc2544 s;
+	uint64_t rate;
+
+	CU_ASSERT_EQUAL(wr_rfc2544_start(&s, &ok, &rate), 0);
+	c = ok, c.frame_size = 63;
+	CU_ASSERT_EQUAL(wr_rfc2544_start(&s, &c, &rate), -EINVAL);
+	c = ok, c.frame_size = 9019;
+	CU_ASSERT_EQUAL(wr_rfc2544_start(&s, &c, &rate), -EINVAL);
+	c = ok, c.max_millipps = LINE_10G_64 + 1;
+	CU_ASSERT_EQUAL(wr_rfc2544_start(&s, &c, &rate), -ERANGE);
+	c = ok, c.max_millipps = LINE_10G_64;
+	CU_ASSERT_EQUAL(wr_rfc2544_start(&s, &c, &rate), 0);
+	c = ok, c.link_mbps = 0;
+	CU_ASSERT_EQUAL(wr_rfc2544_start(&s, &c, &rate), -EINVAL);
+	c = ok, c.min_millipps = LINE_10G_64 + 1;
+	CU_ASSERT_EQUAL(wr_rfc2544_start(&s, &c, &rate), -EINVAL);
+	c = ok, c.loss_ppm = 1000001;
+	CU_ASSERT_EQUAL(wr_rfc2544_start(&s, &c, &rate), -EINVAL);
+	c = ok, c.max_trials = WR_RFC2544_TRIALS_MAX + 1;
+	CU_ASSERT_EQUAL(wr_rfc2544_start(&s, &c, &rate), -ERANGE);
+}
+
+static CU_TestInfo search_tests[] = {
+	{ "drop_above", test_drop_above },
+	{ "power_of_two", test_power_of_two },
+	{ "sweep_limits", test_sweep_limits },
+	{ "pass_at_max", test_pass_at_max },
+	{ "drop_all", test_drop_all },
+	{ "loss_floor", test_loss_floor },
+	{ "excess_and_limits", test_excess_and_limits },
+	{ "config_errors", test_config_errors },
+	CU_TEST_INFO_NULL,
+};
+
+static CU_SuiteInfo suites[] = {
+	{ .pName = "rfc2544", .pTests = search_tests },
+	CU_SUITE_INFO_NULL,
+};
+
+int
+main(int argc, char **argv)
+{
+	return wr_test_main(argc, argv, suites);
+}
