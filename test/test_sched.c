@@ -172,32 +172,32 @@ test_seq_next_first(void)
 	static const enum wr_sched_next next[] = {
 		WR_SCHED_NEXT_NEXT, WR_SCHED_NEXT_NEXT, WR_SCHED_NEXT_FIRST,
 	};
-	static const uint32_t order[] = { 0, 1, 2, 0, 1, 2, 0, 1, 2, WR_SEQ_DONE };
-	struct wr_seq s;
+	static const uint32_t order[] = { 0, 1, 2, 0, 1, 2, 0, 1, 2, WR_ORDER_DONE };
+	struct wr_order s;
 	unsigned int i;
 
-	CU_ASSERT_EQUAL_FATAL(wr_seq_init(&s, next, 3, 3), 0);
-	CU_ASSERT_EQUAL(wr_seq_active(&s), 0);
+	CU_ASSERT_EQUAL_FATAL(wr_order_init(&s, next, 3, 3), 0);
+	CU_ASSERT_EQUAL(wr_order_active(&s), 0);
 	CU_ASSERT_EQUAL(s.pass, 1);
 	for (i = 1; i < sizeof(order) / sizeof(order[0]); i++) {
-		CU_ASSERT_EQUAL(wr_seq_end(&s), order[i]);
-		CU_ASSERT_EQUAL(wr_seq_active(&s), order[i]);
-		if (order[i] != WR_SEQ_DONE) {
+		CU_ASSERT_EQUAL(wr_order_end(&s), order[i]);
+		CU_ASSERT_EQUAL(wr_order_active(&s), order[i]);
+		if (order[i] != WR_ORDER_DONE) {
 			CU_ASSERT_EQUAL(s.pass, i / 3 + 1);
 		}
 	}
-	CU_ASSERT_EQUAL(wr_seq_end(&s), WR_SEQ_DONE); /* stays done */
+	CU_ASSERT_EQUAL(wr_order_end(&s), WR_ORDER_DONE); /* stays done */
 
 	/* loops 0: for ever */
-	CU_ASSERT_EQUAL_FATAL(wr_seq_init(&s, next, 3, 0), 0);
+	CU_ASSERT_EQUAL_FATAL(wr_order_init(&s, next, 3, 0), 0);
 	for (i = 0; i < 3000; i++)
-		wr_seq_end(&s);
-	CU_ASSERT_EQUAL(wr_seq_active(&s), 0);
+		wr_order_end(&s);
+	CU_ASSERT_EQUAL(wr_order_active(&s), 0);
 	CU_ASSERT_EQUAL(s.pass, 1001);
 
 	/* one stream looping on itself, loops 1: runs once */
-	CU_ASSERT_EQUAL_FATAL(wr_seq_init(&s, &next[2], 1, 1), 0);
-	CU_ASSERT_EQUAL(wr_seq_end(&s), WR_SEQ_DONE);
+	CU_ASSERT_EQUAL_FATAL(wr_order_init(&s, &next[2], 1, 1), 0);
+	CU_ASSERT_EQUAL(wr_order_end(&s), WR_ORDER_DONE);
 }
 
 static void
@@ -210,20 +210,20 @@ test_seq_stop(void)
 		WR_SCHED_NEXT_NEXT, WR_SCHED_NEXT_NEXT,
 	};
 	enum wr_sched_next bad[] = { WR_SCHED_NEXT_NEXT, WR_SCHED_NEXT__COUNT };
-	struct wr_seq s;
+	struct wr_order s;
 
 	/* stop ends the sequence even with loops left; stream 2 never runs */
-	CU_ASSERT_EQUAL_FATAL(wr_seq_init(&s, stop, 3, 5), 0);
-	CU_ASSERT_EQUAL(wr_seq_end(&s), 1);
-	CU_ASSERT_EQUAL(wr_seq_end(&s), WR_SEQ_DONE);
+	CU_ASSERT_EQUAL_FATAL(wr_order_init(&s, stop, 3, 5), 0);
+	CU_ASSERT_EQUAL(wr_order_end(&s), 1);
+	CU_ASSERT_EQUAL(wr_order_end(&s), WR_ORDER_DONE);
 	/* next on the last stream stops, it does not loop */
-	CU_ASSERT_EQUAL_FATAL(wr_seq_init(&s, last_next, 2, 0), 0);
-	CU_ASSERT_EQUAL(wr_seq_end(&s), 1);
-	CU_ASSERT_EQUAL(wr_seq_end(&s), WR_SEQ_DONE);
+	CU_ASSERT_EQUAL_FATAL(wr_order_init(&s, last_next, 2, 0), 0);
+	CU_ASSERT_EQUAL(wr_order_end(&s), 1);
+	CU_ASSERT_EQUAL(wr_order_end(&s), WR_ORDER_DONE);
 
-	CU_ASSERT_EQUAL(wr_seq_init(&s, stop, 0, 1), -EINVAL);
-	CU_ASSERT_EQUAL(wr_seq_init(&s, NULL, 1, 1), -EINVAL);
-	CU_ASSERT_EQUAL(wr_seq_init(&s, bad, 2, 1), -EINVAL);
+	CU_ASSERT_EQUAL(wr_order_init(&s, stop, 0, 1), -EINVAL);
+	CU_ASSERT_EQUAL(wr_order_init(&s, NULL, 1, 1), -EINVAL);
+	CU_ASSERT_EQUAL(wr_order_init(&s, bad, 2, 1), -EINVAL);
 	CU_ASSERT_STRING_EQUAL(wr_sched_next_name(WR_SCHED_NEXT_FIRST), "first");
 	CU_ASSERT_STRING_EQUAL(wr_sched_next_name(WR_SCHED_NEXT_STOP), "stop");
 	CU_ASSERT_PTR_NULL(wr_sched_next_name(WR_SCHED_NEXT__COUNT));
@@ -244,13 +244,13 @@ test_seq_driven(void)
 	uint64_t sent[4] = { 0 }, start[4] = { 0 };
 	struct wr_pacer p;
 	struct wr_sched_run r;
-	struct wr_seq s;
+	struct wr_order s;
 	uint64_t now = 0;
 	unsigned int act = 0;
 	uint32_t cur;
 
-	CU_ASSERT_EQUAL_FATAL(wr_seq_init(&s, next, 2, 2), 0);
-	cur = wr_seq_active(&s);
+	CU_ASSERT_EQUAL_FATAL(wr_order_init(&s, next, 2, 2), 0);
+	cur = wr_order_active(&s);
 	CU_ASSERT_EQUAL_FATAL(wr_pacer_init(&p, rate[cur], GHZ_1, 32, now), 0);
 	CU_ASSERT_EQUAL_FATAL(wr_sched_run_start(&r, count[cur], dur_ns[cur], GHZ_1, now), 0);
 	while (act < 4) {
@@ -262,9 +262,9 @@ test_seq_driven(void)
 		now += 10;
 		if (!wr_sched_run_done(&r, now))
 			continue;
-		cur = wr_seq_end(&s);
+		cur = wr_order_end(&s);
 		act++;
-		if (cur == WR_SEQ_DONE)
+		if (cur == WR_ORDER_DONE)
 			break;
 		CU_ASSERT_FATAL(act < 4);
 		start[act] = now;
@@ -273,7 +273,7 @@ test_seq_driven(void)
 							 GHZ_1, now), 0);
 	}
 	CU_ASSERT_EQUAL(act, 4);
-	CU_ASSERT_EQUAL(wr_seq_active(&s), WR_SEQ_DONE);
+	CU_ASSERT_EQUAL(wr_order_active(&s), WR_ORDER_DONE);
 	/* A: 10 frames 1 us apart, done when the 10th leaves at 9 us */
 	CU_ASSERT_EQUAL(sent[0], 10);
 	CU_ASSERT_EQUAL(sent[2], 10);

@@ -82,12 +82,12 @@ wr_sched_split_count(uint64_t count, unsigned int n_lcores, unsigned int idx)
 }
 
 int
-wr_seq_init(struct wr_seq *s, const enum wr_sched_next *next, uint32_t n,
+wr_order_init(struct wr_order *s, const enum wr_sched_next *next, uint32_t n,
 	    uint64_t loops)
 {
 	uint32_t i;
 
-	if (s == NULL || next == NULL || n == 0 || n == WR_SEQ_DONE)
+	if (s == NULL || next == NULL || n == 0 || n == WR_ORDER_DONE)
 		return -EINVAL;
 	for (i = 0; i < n; i++)
 		if ((unsigned int)next[i] >= WR_SCHED_NEXT__COUNT)
@@ -101,18 +101,18 @@ wr_seq_init(struct wr_seq *s, const enum wr_sched_next *next, uint32_t n,
 }
 
 uint32_t
-wr_seq_end(struct wr_seq *s)
+wr_order_end(struct wr_order *s)
 {
-	if (s->active == WR_SEQ_DONE)
-		return WR_SEQ_DONE;
+	if (s->active == WR_ORDER_DONE)
+		return WR_ORDER_DONE;
 	switch (s->next[s->active]) {
 	case WR_SCHED_NEXT_NEXT:
 		/* Ostinato: "goto next" on the last stream stops the port */
-		s->active = s->active + 1 < s->n ? s->active + 1 : WR_SEQ_DONE;
+		s->active = s->active + 1 < s->n ? s->active + 1 : WR_ORDER_DONE;
 		break;
 	case WR_SCHED_NEXT_FIRST:
 		if (s->loops != 0 && s->pass >= s->loops) {
-			s->active = WR_SEQ_DONE;
+			s->active = WR_ORDER_DONE;
 		} else {
 			s->pass++;
 			s->active = 0;
@@ -120,7 +120,7 @@ wr_seq_end(struct wr_seq *s)
 		break;
 	case WR_SCHED_NEXT_STOP:
 	default:
-		s->active = WR_SEQ_DONE;
+		s->active = WR_ORDER_DONE;
 		break;
 	}
 	return s->active;

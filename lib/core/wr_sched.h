@@ -15,7 +15,7 @@
  * for either.  With K TX lcores each lcore runs its own wr_sched_run with
  * its share of the count (wr_sched_split_count()) and the same end time.
  *
- * Sequencing (struct wr_seq), as Ostinato's per-stream "next" action.
+ * Sequencing (struct wr_order), as Ostinato's per-stream "next" action.
  * Streams run one at a time in list order.  When the active stream ends:
  *   - next:  the following stream becomes active; after the last stream
  *            this ends the sequence (as stop);
@@ -36,7 +36,7 @@
  * and STOP ends the stream.  A ramp that never moves (start == end) has one
  * step.
  *
- * Threads: a struct wr_sched_run or wr_seq belongs to one thread; struct
+ * Threads: a struct wr_sched_run or wr_order belongs to one thread; struct
  * wr_ramp is read-only and may be shared.
  */
 
@@ -111,13 +111,13 @@ uint64_t wr_sched_split_count(uint64_t count, unsigned int n_lcores,
 /** wr_sched_split_count(): this lcore has nothing to send at all. */
 #define WR_SCHED_NONE UINT64_MAX
 
-/** wr_seq_active() once the sequence has ended. */
-#define WR_SEQ_DONE UINT32_MAX
+/** wr_order_active() once the sequence has ended. */
+#define WR_ORDER_DONE UINT32_MAX
 
-struct wr_seq {
+struct wr_order {
 	const enum wr_sched_next *next; /* n entries, not owned */
 	uint32_t n;
-	uint32_t active;  /* index, or WR_SEQ_DONE */
+	uint32_t active;  /* index, or WR_ORDER_DONE */
 	uint64_t loops;   /* passes to run, 0 = for ever */
 	uint64_t pass;    /* 1-based pass of the active stream */
 };
@@ -129,22 +129,22 @@ struct wr_seq {
  * @param loops  passes through the sequence (for `first`), 0 = for ever
  * @return 0, -EINVAL (NULL, n 0, an action out of range).
  */
-int wr_seq_init(struct wr_seq *s, const enum wr_sched_next *next, uint32_t n,
+int wr_order_init(struct wr_order *s, const enum wr_sched_next *next, uint32_t n,
 		uint64_t loops);
 
-/** Index of the active stream, or WR_SEQ_DONE. */
+/** Index of the active stream, or WR_ORDER_DONE. */
 static inline uint32_t
-wr_seq_active(const struct wr_seq *s)
+wr_order_active(const struct wr_order *s)
 {
 	return s->active;
 }
 
 /**
  * The active stream ended: apply its next action.
- * @return the stream now active, or WR_SEQ_DONE (also when called after
+ * @return the stream now active, or WR_ORDER_DONE (also when called after
  *         the end).
  */
-uint32_t wr_seq_end(struct wr_seq *s);
+uint32_t wr_order_end(struct wr_order *s);
 
 #define WR_RAMP_SHAPES(X)               \
 	X(STAIRCASE, "staircase")       \
