@@ -20,6 +20,7 @@
 #include "wr_config.h"
 #include "wr_frame.h"
 #include "wr_port.h"
+#include "wr_rate.h"
 #include "wr_report.h"
 #include "wr_rx.h"
 #include "wr_tx.h"
@@ -73,6 +74,7 @@ struct run {
 	/* Per port: the RX queue polled for echoes (NULL: none). */
 	struct wr_rxq *rxq[WR_PORTS_MAX];
 	bool any_latency;
+	uint64_t target_millipps[WR_STREAMS_MAX]; /* WR_RATE_UNPACED: max */
 	struct wr_latency *scratch; /* histogram snapshots, stats lcore only */
 	struct wr_report_row *port_rows;
 	struct wr_report_row *stream_rows;
@@ -154,14 +156,6 @@ prepare(struct run *r)
 				     i, s->port, r->cfg_path, r->cfg.n_ports,
 				     r->cfg.n_ports == 1 ? "" : "s",
 				     r->cfg.n_ports - 1);
-			return fail(&err, WR_EXIT_USAGE);
-		}
-		if (s->rate.unit != WR_RATE_MAX) {
-			wr_error_set(&err, -ENOTSUP, r->f.path, s->mark.line,
-				     s->mark.col, NULL,
-				     "streams[%u].rate: this build sends at the "
-				     "maximum rate only; set rates are not "
-				     "supported yet", i);
 			return fail(&err, WR_EXIT_USAGE);
 		}
 		rc = wr_frame_tmpl_create(s, i, &r->tmpl[i], &err);
@@ -432,6 +426,75 @@ rx_setup(struct run *r)
 	return WR_EXIT_OK;
 }
 
+/*
+ * Rates need the link speed (percentages, and bit rates of size mixes are
+ * exact only per cycle), so they are set once the links are up.  A port
+ * whose streams ask more than its link carries is reported, not clipped:
+ * the user sees the achieved rate beside the target.
+ */
+static int
+rates_setup(struct run *r)
+{
+	uint64_t l1[WR_PORTS_MAX][WR_STREAMS_MAX];
+	unsigned int n_l1[WR_PORTS_MAX] = { 0 };
+	struct wr_error err;
+	char line[256];
+	unsigned int i, j;
+	uint32_t s;
+
+	for (s = 0; s < r->f.n_streams; s++) {
+		const struct wr_stream *st = &r->f.streams[s];
+		uint32_t link = r->ports[st->port].link_speed_mbps;
+		struct wr_size_avg avg;
+		uint64_t mpps, bps;
+		int rc;
+
+		rc = wr_size_avg_of(&st->size, &avg);
+		if (rc == 0)
+			rc = wr_rate_millipps(&st->rate, &avg, link, &mpps);
+		if (rc != 0) {
+			wr_error_set(&err, rc, r->f.path, st->mark.line,
+				     st->mark.col, NULL,
+				     "streams[%u].rate: %s", s,
+				     st->rate.unit == WR_RATE_PERCENT && link == 0 ?
+				     "a percentage of the line rate needs the "
+				     "link speed, which this port does not report; "
+				     "give pps or bps" :
+				     "the rate is out of range for this stream");
+			return fail(&err, WR_EXIT_USAGE);
+		}
+		r->target_millipps[s] = mpps;
+		for (j = 0; j < r->n_ts[s]; j++) {
+			rc = wr_tx_stream_set_rate(r->ts[s][j],
+						   mpps == WR_RATE_UNPACED ? mpps :
+						   wr_rate_split(mpps, r->n_ts[s], j),
+						   r->cfg.burst);
+			if (rc != 0) {
+				wr_error_set(&err, rc, r->f.path, st->mark.line,
+					     st->mark.col, NULL,
+					     "streams[%u].rate: cannot pace this "
+					     "rate (%s)", s, strerror(-rc));
+				return fail(&err, WR_EXIT_USAGE);
+			}
+		}
+		if (wr_rate_l1_bps(&st->rate, &avg, link, &bps) == 0)
+			l1[st->port][n_l1[st->port]++] = bps;
+	}
+	for (i = 0; i < r->n_ports; i++) {
+		struct wr_rate_load load;
+
+		load = wr_rate_load(l1[i], n_l1[i],
+				    r->ports[i].link_speed_mbps);
+		if (load.over) {
+			wr_rate_load_format(&load, i, line, sizeof(line));
+			fprintf(stderr, "wirerate: warning: %s: the port cannot "
+				"carry it all; achieved rates will be lower\n",
+				line);
+		}
+	}
+	return WR_EXIT_OK;
+}
+
 static int
 ports_setup(struct run *r)
 {
@@ -531,7 +594,7 @@ ports_setup(struct run *r)
 			return WR_EXIT_FAIL;
 		}
 	}
-	return WR_EXIT_OK;
+	return rates_setup(r);
 }
 
 static uint64_t
@@ -610,6 +673,8 @@ collect(struct run *r, struct wr_report_view *v, uint64_t now_tsc,
 
 			wr_counters_read(&c, &r->ts[s][j]->c);
 			wr_counters_add(&row->total, &c);
+			if (final)
+				row->pacer_skipped += r->ts[s][j]->pacer.skipped;
 			if (!final && e == 0)
 				e = now_tsc;
 			if (e > end)
@@ -732,6 +797,8 @@ traffic(struct run *r)
 		s->seed = r->f.streams[i].seed;
 		s->size_min = r->f.streams[i].size.min;
 		s->size_max = r->f.streams[i].size.max;
+		s->target_kpps = r->target_millipps[i] == WR_RATE_UNPACED ? 0 :
+			(double)r->target_millipps[i] / 1e6;
 	}
 	fill_meta(r, &meta, "running");
 	wr_report_header(stdout, &meta, &v);

@@ -151,6 +151,23 @@ wr_report_final(FILE *out, const struct wr_report_meta *meta,
 		final_line(out, "stream", v->streams[i].name, &v->streams[i]);
 	for (i = 0; i < v->n_streams; i++) {
 		const struct wr_report_row *r = &v->streams[i];
+		struct wr_rates rt;
+
+		if (r->target_kpps <= 0)
+			continue;
+		rt = wr_rates_calc(r->total.tx_pkts, r->total.tx_bytes,
+				   r->duration_ns);
+		fprintf(out, "stream %s: target %.3f Kpps, achieved %.3f Kpps "
+			"(%+.3f %%)", r->name, r->target_kpps, rt.kpps,
+			(rt.kpps / r->target_kpps - 1) * 100);
+		if (r->pacer_skipped > 0)
+			fprintf(out, "; %llu frames skipped after stalls of "
+				"the TX lcore (another thread on its CPU?)",
+				(unsigned long long)r->pacer_skipped);
+		fputc('\n', out);
+	}
+	for (i = 0; i < v->n_streams; i++) {
+		const struct wr_report_row *r = &v->streams[i];
 
 		if (!r->has_rx)
 			continue;
@@ -215,9 +232,11 @@ json_row(FILE *out, const struct wr_report_row *r, bool stream)
 	json_str(out, r->name);
 	if (stream) {
 		fprintf(out, ", \"port\": %u, \"seed\": %llu, "
-			"\"size_min\": %u, \"size_max\": %u",
+			"\"size_min\": %u, \"size_max\": %u, "
+			"\"target_kpps\": %.6f, \"pacer_skipped\": %llu",
 			r->port, (unsigned long long)r->seed, r->size_min,
-			r->size_max);
+			r->size_max, r->target_kpps,
+			(unsigned long long)r->pacer_skipped);
 	} else {
 		fputs(", \"device\": ", out);
 		json_str(out, r->device);

@@ -35,6 +35,8 @@ struct wr_report_row {
 	uint64_t duration_ns;       /**< time the row has been sending */
 	uint64_t seed;              /**< streams only */
 	uint16_t size_min, size_max; /**< streams only, FCS included */
+	double target_kpps;         /**< streams with a set rate; 0: maximum */
+	uint64_t pacer_skipped;     /**< frames the pacer gave up after stalls */
 	/* Ports only: what the NIC itself counted (rte_eth_stats). */
 	bool has_nic;
 	uint64_t nic_opackets;

@@ -83,6 +83,26 @@ wr_tx_stream_init(struct wr_tx_stream *ts, const struct wr_frame_tmpl *t,
 	return 0;
 }
 
+int
+wr_tx_stream_set_rate(struct wr_tx_stream *ts, uint64_t millipps,
+		      uint32_t burst)
+{
+	struct wr_pacer probe;
+
+	memset(&ts->pacer_cfg, 0, sizeof(ts->pacer_cfg));
+	ts->paced = millipps != WR_RATE_UNPACED;
+	if (!ts->paced)
+		return 0;
+	ts->pacer_cfg.rate_millipps = millipps;
+	ts->pacer_cfg.tsc_hz = rte_get_tsc_hz();
+	ts->pacer_cfg.burst = burst;
+	/* A stall (the lcore preempted, the ring full) is not made up for
+	 * with more than one burst back to back. */
+	ts->pacer_cfg.cap = burst;
+	/* Validate now, on the main lcore, so the lcore cannot fail. */
+	return wr_pacer_init_cfg(&probe, &ts->pacer_cfg, 0);
+}
+
 void
 wr_tx_stream_fini(struct wr_tx_stream *ts)
 {
@@ -159,6 +179,17 @@ stream_turn(const struct wr_txq *q, struct wr_tx_stream *ts, uint32_t burst)
 			ts->end_tsc = rte_rdtsc();
 			return;
 		}
+		if (ts->paced) {
+			/* Frames granted and then refused by the NIC stay
+			 * pending and go first next turn: the schedule's
+			 * count stays what was sent or is about to be. */
+			uint32_t due = wr_pacer_due(&ts->pacer, rte_rdtsc());
+
+			if (due == 0)
+				return;
+			if (due < want)
+				want = due;
+		}
 		if (unlikely(rte_mempool_get_bulk(ts->mp, (void **)pkts,
 						  (unsigned int)want) != 0)) {
 			/* Every mbuf is in the NIC's ring: try again later. */
@@ -199,6 +230,15 @@ wr_tx_lcore_main(void *arg)
 	unsigned int qi, si, active;
 
 	ctx->start_tsc = rte_rdtsc();
+	for (qi = 0; qi < ctx->n_txq; qi++)
+		for (si = 0; si < ctx->txq[qi].n_streams; si++) {
+			struct wr_tx_stream *ts = ctx->txq[qi].streams[si];
+
+			/* Checked by wr_tx_stream_set_rate: cannot fail. */
+			if (ts->paced)
+				wr_pacer_init_cfg(&ts->pacer, &ts->pacer_cfg,
+						  ctx->start_tsc);
+		}
 	do {
 		for (qi = 0; qi < ctx->n_rxq; qi++)
 			wr_rx_poll(ctx->rxq[qi]);

@@ -41,6 +41,7 @@
 #include "wr_config.h"
 #include "wr_error.h"
 #include "wr_frame.h"
+#include "wr_rate.h"
 #include "wr_rx.h"
 #include "wr_stats.h"
 
@@ -61,6 +62,9 @@ struct wr_tx_stream {
 	bool latency;               /**< frames carry a wr_sig */
 	bool done;
 	uint64_t next_seq;          /**< signature sequence of the next frame built */
+	bool paced;                 /**< a set rate: the pacer decides burst sizes */
+	struct wr_pacer_cfg pacer_cfg; /**< started by the lcore at its start TSC */
+	struct wr_pacer pacer;
 	uint16_t n_pending;         /**< built, not yet taken by the NIC */
 	struct rte_mbuf *pending[WR_BURST_MAX];
 	struct wr_frame_gen gen;
@@ -104,6 +108,14 @@ int wr_tx_stream_init(struct wr_tx_stream *ts, const struct wr_frame_tmpl *t,
 		      uint32_t stream_id, uint64_t count, uint32_t j,
 		      uint32_t k, unsigned int n_mbufs, int socket_id,
 		      struct wr_error *err);
+
+/**
+ * Give a stream context a rate: @p millipps for this lane (wr_rate_split()),
+ * WR_RATE_UNPACED for the maximum.  The pacer starts when the lcore starts.
+ * @return 0 or a negative errno from wr_pacer_init_cfg's checks.
+ */
+int wr_tx_stream_set_rate(struct wr_tx_stream *ts, uint64_t millipps,
+			  uint32_t burst);
 
 /** Free what wr_tx_stream_init made (frames still pending too).  NULL-safe. */
 void wr_tx_stream_fini(struct wr_tx_stream *ts);
