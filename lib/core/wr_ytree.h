@@ -107,6 +107,19 @@ size_t wr_ywalk_push_key(struct wr_ywalk *w, const char *key);
 size_t wr_ywalk_push_index(struct wr_ywalk *w, size_t i);
 void wr_ywalk_pop(struct wr_ywalk *w, size_t old_len);
 
+/**
+ * Evaluate @p expr (an int-returning check) with @p key pushed on the path
+ * of @p w, so an error it reports names that key; pops it again.  A GNU
+ * statement expression (the project builds as gnu11).
+ */
+#define WR_YWALK_KEY(w, key, expr)                              \
+	({                                                      \
+		size_t old_ = wr_ywalk_push_key((w), (key));    \
+		int rc_ = (expr);                               \
+		wr_ywalk_pop((w), old_);                        \
+		rc_;                                            \
+	})
+
 /** Fill the error at @p n (line/col) with the current path. @return -EINVAL */
 int wr_ywalk_fail(struct wr_ywalk *w, const struct wr_ynode *n,
 		  const char *fmt, ...) __attribute__((format(printf, 3, 4)));
