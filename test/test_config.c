@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Unit tests of the profile loader (wr_config): shipped profiles, defaults, limits, one fixture per error. */
+/* Unit tests of the profile loader (wr_config): shipped profiles, limits, error fixtures. */
 #include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>

@@ -303,6 +303,8 @@ wr_config_load(const char *path, struct wr_config *cfg, struct wr_error *err)
 	else
 		rc = parse_profile(&w, root, &tmp);
 	wr_ytree_free(root);
+	if (rc == -ENOMEM && err != NULL && err->msg[0] == '\0')
+		wr_error_set(err, rc, path, 0, 0, NULL, "out of memory");
 	if (rc != 0) {
 		wr_config_free(&tmp);
 		return rc;

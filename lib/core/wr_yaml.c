@@ -934,6 +934,8 @@ wr_yaml_load_streams_buf(const char *name, const char *buf, size_t len,
 				  NULL) != 1)
 		rc = wr_error_set(err, -EIO, name, 0, 0, NULL,
 				  "sha256 of the file failed");
+	if (rc == -ENOMEM && err != NULL && err->msg[0] == '\0')
+		wr_error_set(err, rc, name, 0, 0, NULL, "out of memory");
 	if (rc != 0) {
 		wr_stream_file_free(&f);
 		return rc;

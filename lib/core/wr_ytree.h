@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* wr_ytree: the YAML node tree and the checked walk shared by the stream and profile loaders (internal). */
+/* wr_ytree: located YAML node tree and checked walk shared by both loaders (internal). */
 #ifndef WR_YTREE_H
 #define WR_YTREE_H
 
@@ -57,8 +57,9 @@ struct wr_ynode {
 
 /**
  * Read a whole file into a malloc'd, NUL-terminated buffer.
- * @return 0, -ENOENT/-EACCES/-EISDIR/-EIO/-EFBIG/-ENOMEM with @p err naming
- *         the path
+ * @return 0, -ENOENT, -EACCES, -ENOMEM, or -EIO for anything else that
+ *         stops the read (a directory, a file over WR_YTREE_FILE_MAX, an I/O
+ *         error); @p err names the path and the real reason
  */
 int wr_ytree_read_file(const char *path, char **buf, size_t *len,
 		       struct wr_error *err);
