@@ -66,15 +66,6 @@ static const char *const port_keys[] = {
 	"device", "tx_lcores", "rx_lcore", "txd", "rxd", NULL
 };
 
-/* Push a key, run a check, pop: every error carries its key path. */
-#define WITH_KEY(w, key, expr)                                  \
-	({                                                      \
-		size_t old_ = wr_ywalk_push_key((w), (key));    \
-		int rc_ = (expr);                               \
-		wr_ywalk_pop((w), old_);                        \
-		rc_;                                            \
-	})
-
 void
 wr_config_init(struct wr_config *cfg)
 {
@@ -187,21 +178,21 @@ parse_port(struct wr_ywalk *w, const struct wr_ynode *n, struct wr_port_cfg *p)
 	if (v == NULL)
 		return wr_ywalk_missing(w, n, "device");
 	if (wr_ynode_text(v)[0] == '\0' || v->len >= WR_DEVICE_NAME_MAX)
-		return WITH_KEY(w, "device", wr_ywalk_expected(w, v,
+		return WR_YWALK_KEY(w, "device", wr_ywalk_expected(w, v,
 				"a device name of 1 to 127 characters such as "
 				"net_null0 or 0000:3b:00.0"));
 	memcpy(p->device, v->str, v->len + 1);
 	if ((v = wr_ynode_get(n, "tx_lcores")) != NULL)
-		rc = WITH_KEY(w, "tx_lcores", parse_tx_lcores(w, v, p));
+		rc = WR_YWALK_KEY(w, "tx_lcores", parse_tx_lcores(w, v, p));
 	if (rc == 0 && (v = wr_ynode_get(n, "rx_lcore")) != NULL) {
-		rc = WITH_KEY(w, "rx_lcore", wr_ywalk_u64(w, v, 0, LCORE_ID_MAX,
+		rc = WR_YWALK_KEY(w, "rx_lcore", wr_ywalk_u64(w, v, 0, LCORE_ID_MAX,
 							  &u));
 		p->rx_lcore = (int)u;
 	}
 	if (rc == 0 && (v = wr_ynode_get(n, "txd")) != NULL)
-		rc = WITH_KEY(w, "txd", parse_desc(w, v, &p->txd));
+		rc = WR_YWALK_KEY(w, "txd", parse_desc(w, v, &p->txd));
 	if (rc == 0 && (v = wr_ynode_get(n, "rxd")) != NULL)
-		rc = WITH_KEY(w, "rxd", parse_desc(w, v, &p->rxd));
+		rc = WR_YWALK_KEY(w, "rxd", parse_desc(w, v, &p->rxd));
 	return rc;
 }
 
@@ -226,7 +217,7 @@ parse_ports(struct wr_ywalk *w, const struct wr_ynode *n, struct wr_config *cfg)
 			if (strcmp(cfg->ports[j].device, cfg->ports[i].device))
 				continue;
 			dev = wr_ynode_get(n->kids[i], "device");
-			rc = WITH_KEY(w, "device", wr_ywalk_fail(w, dev,
+			rc = WR_YWALK_KEY(w, "device", wr_ywalk_fail(w, dev,
 				"duplicate device \"%s\" (first at line %u)",
 				cfg->ports[i].device,
 				wr_ynode_get(n->kids[j], "device")->line));
@@ -248,7 +239,7 @@ parse_u32(struct wr_ywalk *w, const struct wr_ynode *root, const char *key,
 
 	if (v == NULL)
 		return 0;
-	rc = WITH_KEY(w, key, wr_ywalk_u64(w, v, min, max, &u));
+	rc = WR_YWALK_KEY(w, key, wr_ywalk_u64(w, v, min, max, &u));
 	if (rc == 0)
 		*out = (uint32_t)u;
 	return rc;
@@ -266,9 +257,9 @@ parse_profile(struct wr_ywalk *w, const struct wr_ynode *root,
 	if (rc == 0)
 		rc = wr_ywalk_keys(w, root, "a profile mapping", top_keys);
 	if (rc == 0 && (v = wr_ynode_get(root, "eal")) != NULL)
-		rc = WITH_KEY(w, "eal", parse_eal(w, v, cfg));
+		rc = WR_YWALK_KEY(w, "eal", parse_eal(w, v, cfg));
 	if (rc == 0 && (v = wr_ynode_get(root, "ports")) != NULL)
-		rc = WITH_KEY(w, "ports", parse_ports(w, v, cfg));
+		rc = WR_YWALK_KEY(w, "ports", parse_ports(w, v, cfg));
 	if (rc == 0)
 		rc = parse_u32(w, root, "burst", 1, WR_BURST_MAX, &cfg->burst);
 	if (rc == 0)
@@ -312,6 +303,8 @@ wr_config_load(const char *path, struct wr_config *cfg, struct wr_error *err)
 	else
 		rc = parse_profile(&w, root, &tmp);
 	wr_ytree_free(root);
+	if (rc == -ENOMEM && err != NULL && err->msg[0] == '\0')
+		wr_error_set(err, rc, path, 0, 0, NULL, "out of memory");
 	if (rc != 0) {
 		wr_config_free(&tmp);
 		return rc;

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* wr_parse: exact, integer-only parsers for addresses, integers, rates, durations and hex patterns. */
+/* wr_parse: exact integer-only parsers for addresses, integers, rates, durations, hex. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* wr_parse: value parsers shared by the stream-file loader, the profile loader and the command line. */
+/* wr_parse: value parsers shared by the loaders and the command line. */
 #ifndef WR_PARSE_H
 #define WR_PARSE_H
 

@@ -154,15 +154,6 @@ field_max(enum wr_field_id id)
 	return bits >= 64 ? UINT64_MAX : (1ull << bits) - 1;
 }
 
-/* Push a key, run a check, pop: every error carries its key path. */
-#define WITH_KEY(w, key, expr)                                  \
-	({                                                      \
-		size_t old_ = wr_ywalk_push_key((w), (key));    \
-		int rc_ = (expr);                               \
-		wr_ywalk_pop((w), old_);                        \
-		rc_;                                            \
-	})
-
 /* A mapping with exactly one key (a vary mode, a size mode, a payload
  * kind); @return the index of its key in @p allowed. */
 static int
@@ -240,18 +231,18 @@ field_step(struct wr_ywalk *w, const struct wr_ynode *n, enum wr_field_id id,
 	if (to == NULL)
 		return wr_ywalk_missing(w, n, "to");
 	fs->step = 1;
-	rc = WITH_KEY(w, "from", field_value(w, from, id, &fs->from));
+	rc = WR_YWALK_KEY(w, "from", field_value(w, from, id, &fs->from));
 	if (rc == 0)
-		rc = WITH_KEY(w, "to", field_value(w, to, id, &fs->to));
+		rc = WR_YWALK_KEY(w, "to", field_value(w, to, id, &fs->to));
 	if (rc == 0 && step != NULL)
-		rc = WITH_KEY(w, "step", wr_ywalk_u64(w, step, 1, field_max(id),
+		rc = WR_YWALK_KEY(w, "step", wr_ywalk_u64(w, step, 1, field_max(id),
 						       &fs->step));
 	if (rc != 0)
 		return rc;
 	if (inc ? fs->to < fs->from : fs->to > fs->from) {
 		snprintf(what, sizeof(what), "a value %s from (%s) for %s",
 			 inc ? ">=" : "<=", from->str, inc ? "inc" : "dec");
-		return WITH_KEY(w, "to", wr_ywalk_expected(w, to, what));
+		return WR_YWALK_KEY(w, "to", wr_ywalk_expected(w, to, what));
 	}
 	fs->mode = inc ? WR_VARY_INC : WR_VARY_DEC;
 	fs->value = fs->from;
@@ -275,14 +266,14 @@ field_random(struct wr_ywalk *w, const struct wr_ynode *n, enum wr_field_id id,
 		return wr_ywalk_missing(w, n, "min");
 	if (max == NULL)
 		return wr_ywalk_missing(w, n, "max");
-	rc = WITH_KEY(w, "min", field_value(w, min, id, &fs->from));
+	rc = WR_YWALK_KEY(w, "min", field_value(w, min, id, &fs->from));
 	if (rc == 0)
-		rc = WITH_KEY(w, "max", field_value(w, max, id, &fs->to));
+		rc = WR_YWALK_KEY(w, "max", field_value(w, max, id, &fs->to));
 	if (rc != 0)
 		return rc;
 	if (fs->to < fs->from) {
 		snprintf(what, sizeof(what), "a value >= min (%s)", min->str);
-		return WITH_KEY(w, "max", wr_ywalk_expected(w, max, what));
+		return WR_YWALK_KEY(w, "max", wr_ywalk_expected(w, max, what));
 	}
 	fs->mode = WR_VARY_RANDOM;
 	fs->value = fs->from;
@@ -375,7 +366,7 @@ header_fields(struct wr_ywalk *w, const struct wr_ynode *n,
 		v = wr_ynode_get(n, keys[i]);
 		if (v == NULL)
 			continue;
-		rc = WITH_KEY(w, keys[i], field_spec(w, v, ids[i],
+		rc = WR_YWALK_KEY(w, keys[i], field_spec(w, v, ids[i],
 						      &s->field[ids[i]]));
 		if (rc != 0)
 			return rc;
@@ -431,9 +422,9 @@ parse_ipv4(struct wr_ywalk *w, const struct wr_ynode *n, struct wr_stream *s)
 	v = wr_ynode_get(n, "ecn");
 	if (v != NULL) {
 		if (v->type != WR_YNODE_SCALAR)
-			return WITH_KEY(w, "ecn", wr_ywalk_expected(w, v,
+			return WR_YWALK_KEY(w, "ecn", wr_ywalk_expected(w, v,
 					"an integer in 0..3 (ecn is fixed per stream)"));
-		rc = WITH_KEY(w, "ecn", wr_ywalk_u64(w, v, 0, 3, &ecn));
+		rc = WR_YWALK_KEY(w, "ecn", wr_ywalk_u64(w, v, 0, 3, &ecn));
 		if (rc != 0)
 			return rc;
 		s->ecn = (uint8_t)ecn;
@@ -441,9 +432,9 @@ parse_ipv4(struct wr_ywalk *w, const struct wr_ynode *n, struct wr_stream *s)
 	v = wr_ynode_get(n, "df");
 	if (v != NULL) {
 		if (v->type != WR_YNODE_SCALAR)
-			return WITH_KEY(w, "df", wr_ywalk_expected(w, v,
+			return WR_YWALK_KEY(w, "df", wr_ywalk_expected(w, v,
 					"true or false (df is fixed per stream)"));
-		rc = WITH_KEY(w, "df", wr_ywalk_bool(w, v, &s->df));
+		rc = WR_YWALK_KEY(w, "df", wr_ywalk_bool(w, v, &s->df));
 	}
 	return rc;
 }
@@ -495,14 +486,14 @@ size_mix(struct wr_ywalk *w, const struct wr_ynode *n, struct wr_size_spec *sz)
 		if (rc == 0 && weight == NULL)
 			rc = wr_ywalk_missing(w, e, "weight");
 		if (rc == 0)
-			rc = WITH_KEY(w, "size", frame_size(w, size, &v));
+			rc = WR_YWALK_KEY(w, "size", frame_size(w, size, &v));
 		if (rc == 0) {
 			mix[i].size = (uint16_t)v;
 			if (v < sz->min)
 				sz->min = (uint16_t)v;
 			if (v > sz->max)
 				sz->max = (uint16_t)v;
-			rc = WITH_KEY(w, "weight",
+			rc = WR_YWALK_KEY(w, "weight",
 				      wr_ywalk_u64(w, weight, 1,
 						   MIX_WEIGHT_SUM_MAX, &v));
 		}
@@ -510,7 +501,7 @@ size_mix(struct wr_ywalk *w, const struct wr_ynode *n, struct wr_size_spec *sz)
 			mix[i].weight = (uint32_t)v;
 			sum += v;
 			if (sum > MIX_WEIGHT_SUM_MAX)
-				rc = WITH_KEY(w, "weight", wr_ywalk_fail(w, weight,
+				rc = WR_YWALK_KEY(w, "weight", wr_ywalk_fail(w, weight,
 					"expected weights that sum to at most %u, "
 					"got a sum of %" PRIu64 " here",
 					MIX_WEIGHT_SUM_MAX, sum));
@@ -562,7 +553,7 @@ parse_size(struct wr_ywalk *w, const struct wr_ynode *n, struct wr_size_spec *sz
 	if (mode < 0)
 		return mode;
 	if (mode == 2)
-		return WITH_KEY(w, "mix", size_mix(w, body, sz));
+		return WR_YWALK_KEY(w, "mix", size_mix(w, body, sz));
 
 	/* inc {from, to, step} and random {min, max} share the checks. */
 	{
@@ -582,16 +573,16 @@ parse_size(struct wr_ywalk *w, const struct wr_ynode *n, struct wr_size_spec *sz
 		if (rc == 0 && b == NULL)
 			rc = wr_ywalk_missing(w, body, kb);
 		if (rc == 0)
-			rc = WITH_KEY(w, ka, frame_size(w, a, &from));
+			rc = WR_YWALK_KEY(w, ka, frame_size(w, a, &from));
 		if (rc == 0)
-			rc = WITH_KEY(w, kb, frame_size(w, b, &to));
+			rc = WR_YWALK_KEY(w, kb, frame_size(w, b, &to));
 		if (rc == 0 && step != NULL)
-			rc = WITH_KEY(w, "step", wr_ywalk_u64(w, step, 1,
+			rc = WR_YWALK_KEY(w, "step", wr_ywalk_u64(w, step, 1,
 						WR_FRAME_MAX, &st));
 		if (rc == 0 && to < from) {
 			snprintf(what, sizeof(what), "a size >= %s (%s)", ka,
 				 a->str);
-			rc = WITH_KEY(w, kb, wr_ywalk_expected(w, b, what));
+			rc = WR_YWALK_KEY(w, kb, wr_ywalk_expected(w, b, what));
 		}
 		wr_ywalk_pop(w, old);
 		if (rc != 0)
@@ -642,15 +633,15 @@ parse_payload(struct wr_ywalk *w, const struct wr_ynode *n,
 				  PAYLOAD_MAX : len, &len, why, sizeof(why));
 		if (rc != 0) {
 			free(bytes);
-			return WITH_KEY(w, "pattern", wr_ywalk_why(w, body, why));
+			return WR_YWALK_KEY(w, "pattern", wr_ywalk_why(w, body, why));
 		}
 		p->kind = WR_PAYLOAD_PATTERN;
 	} else {
 		if (body->type != WR_YNODE_SCALAR || body->len == 0)
-			return WITH_KEY(w, "string", wr_ywalk_expected(w, body,
+			return WR_YWALK_KEY(w, "string", wr_ywalk_expected(w, body,
 					"a non-empty string"));
 		if (body->len > PAYLOAD_MAX)
-			return WITH_KEY(w, "string", wr_ywalk_fail(w, body,
+			return WR_YWALK_KEY(w, "string", wr_ywalk_fail(w, body,
 				"expected a string of at most %u bytes (a %u-byte "
 				"frame less Ethernet, IPv4, UDP and FCS), got "
 				"%zu bytes", PAYLOAD_MAX, WR_FRAME_MAX,
@@ -706,7 +697,7 @@ check_fit(struct wr_ywalk *w, const struct wr_ynode *stream,
 	else
 		snprintf(head, sizeof(head), "the smallest frame, %u bytes,",
 			 s->size.min);
-	return WITH_KEY(w, "size", wr_ywalk_fail(w, size ? size : stream,
+	return WR_YWALK_KEY(w, "size", wr_ywalk_fail(w, size ? size : stream,
 			"%s cannot hold %s: need at least %u", head, parts,
 			need));
 }
@@ -808,37 +799,37 @@ parse_stream(struct wr_ywalk *w, const struct wr_ynode *n, uint64_t file_seed,
 	v = wr_ynode_get(n, "name");
 	if (v == NULL)
 		return wr_ywalk_missing(w, n, "name");
-	rc = WITH_KEY(w, "name", parse_name(w, v, s->name));
+	rc = WR_YWALK_KEY(w, "name", parse_name(w, v, s->name));
 	if (rc == 0 && (v = wr_ynode_get(n, "port")) != NULL) {
-		rc = WITH_KEY(w, "port", wr_ywalk_u64(w, v, 0, WR_PORTS_MAX - 1,
+		rc = WR_YWALK_KEY(w, "port", wr_ywalk_u64(w, v, 0, WR_PORTS_MAX - 1,
 						      &u));
 		s->port = (uint16_t)u;
 	}
 	if (rc == 0 && (v = wr_ynode_get(n, "seed")) != NULL) {
-		rc = WITH_KEY(w, "seed", wr_ywalk_u64(w, v, 0, UINT64_MAX,
+		rc = WR_YWALK_KEY(w, "seed", wr_ywalk_u64(w, v, 0, UINT64_MAX,
 						      &s->seed));
 		s->seed_set = true;
 	}
 	if (rc == 0 && (v = wr_ynode_get(n, "count")) != NULL)
-		rc = WITH_KEY(w, "count", parse_count(w, v, &s->count));
+		rc = WR_YWALK_KEY(w, "count", parse_count(w, v, &s->count));
 	if (rc == 0 && (v = wr_ynode_get(n, "rate")) != NULL)
-		rc = WITH_KEY(w, "rate", parse_rate(w, v, &s->rate));
+		rc = WR_YWALK_KEY(w, "rate", parse_rate(w, v, &s->rate));
 	if (rc == 0 && (v = wr_ynode_get(n, "latency")) != NULL)
-		rc = WITH_KEY(w, "latency", wr_ywalk_bool(w, v, &s->latency));
+		rc = WR_YWALK_KEY(w, "latency", wr_ywalk_bool(w, v, &s->latency));
 	if (rc == 0 && (v = wr_ynode_get(n, "vary")) != NULL)
-		rc = WITH_KEY(w, "vary", parse_vary(w, v, &s->combine));
+		rc = WR_YWALK_KEY(w, "vary", parse_vary(w, v, &s->combine));
 	if (rc == 0 && (v = wr_ynode_get(n, "eth")) != NULL)
-		rc = WITH_KEY(w, "eth", parse_eth(w, v, s));
+		rc = WR_YWALK_KEY(w, "eth", parse_eth(w, v, s));
 	if (rc == 0 && (v = wr_ynode_get(n, "vlan")) != NULL)
-		rc = WITH_KEY(w, "vlan", parse_vlan(w, v, s));
+		rc = WR_YWALK_KEY(w, "vlan", parse_vlan(w, v, s));
 	if (rc == 0 && (v = wr_ynode_get(n, "ipv4")) != NULL)
-		rc = WITH_KEY(w, "ipv4", parse_ipv4(w, v, s));
+		rc = WR_YWALK_KEY(w, "ipv4", parse_ipv4(w, v, s));
 	if (rc == 0 && (v = wr_ynode_get(n, "udp")) != NULL)
-		rc = WITH_KEY(w, "udp", parse_udp(w, v, s));
+		rc = WR_YWALK_KEY(w, "udp", parse_udp(w, v, s));
 	if (rc == 0 && (v = wr_ynode_get(n, "size")) != NULL)
-		rc = WITH_KEY(w, "size", parse_size(w, v, &s->size));
+		rc = WR_YWALK_KEY(w, "size", parse_size(w, v, &s->size));
 	if (rc == 0 && (v = wr_ynode_get(n, "payload")) != NULL)
-		rc = WITH_KEY(w, "payload", parse_payload(w, v, &s->payload));
+		rc = WR_YWALK_KEY(w, "payload", parse_payload(w, v, &s->payload));
 	if (rc == 0)
 		rc = check_fit(w, n, s);
 	return rc;
@@ -861,7 +852,7 @@ parse_file(struct wr_ywalk *w, const struct wr_ynode *root,
 	f->seed = DEFAULT_SEED;
 	v = wr_ynode_get(root, "seed");
 	if (v != NULL) {
-		rc = WITH_KEY(w, "seed", wr_ywalk_u64(w, v, 0, UINT64_MAX,
+		rc = WR_YWALK_KEY(w, "seed", wr_ywalk_u64(w, v, 0, UINT64_MAX,
 						      &f->seed));
 		if (rc != 0)
 			return rc;
@@ -898,7 +889,7 @@ parse_file(struct wr_ywalk *w, const struct wr_ynode *root,
 			if (strcmp(f->streams[j].name, f->streams[i].name) != 0)
 				continue;
 			name = wr_ynode_get(list->kids[i], "name");
-			rc = WITH_KEY(w, "name", wr_ywalk_fail(w, name,
+			rc = WR_YWALK_KEY(w, "name", wr_ywalk_fail(w, name,
 				"duplicate stream name \"%s\" (first at line %u)",
 				f->streams[i].name,
 				wr_ynode_get(list->kids[j], "name")->line));
@@ -943,6 +934,8 @@ wr_yaml_load_streams_buf(const char *name, const char *buf, size_t len,
 				  NULL) != 1)
 		rc = wr_error_set(err, -EIO, name, 0, 0, NULL,
 				  "sha256 of the file failed");
+	if (rc == -ENOMEM && err != NULL && err->msg[0] == '\0')
+		wr_error_set(err, rc, name, 0, 0, NULL, "out of memory");
 	if (rc != 0) {
 		wr_stream_file_free(&f);
 		return rc;

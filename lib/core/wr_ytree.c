@@ -15,6 +15,17 @@
 #include "wr_parse.h"
 #include "wr_ytree.h"
 
+/* The codes the loaders' contracts name: a missing or forbidden file keeps
+ * its errno, anything else that stops us reading is -EIO (the message
+ * keeps the real reason). */
+static int
+read_code(int errnum)
+{
+	if (errnum == ENOENT || errnum == EACCES || errnum == ENOMEM)
+		return -errnum;
+	return -EIO;
+}
+
 int
 wr_ytree_read_file(const char *path, char **buf, size_t *len,
 		   struct wr_error *err)
@@ -23,20 +34,20 @@ wr_ytree_read_file(const char *path, char **buf, size_t *len,
 	struct stat st;
 	char *b = NULL, *nb;
 	ssize_t r;
-	int fd, rc;
+	int fd, errnum;
 
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
-		rc = -errno;
-		return wr_error_set(err, rc, path, 0, 0, NULL,
-				    "cannot open: %s", strerrordesc_np(-rc));
+		errnum = errno;
+		return wr_error_set(err, read_code(errnum), path, 0, 0, NULL,
+				    "cannot open: %s", strerrordesc_np(errnum));
 	}
 	if (fstat(fd, &st) != 0) {
-		rc = -errno;
+		errnum = errno;
 		goto fail_errno;
 	}
 	if (S_ISDIR(st.st_mode)) {
-		rc = -EISDIR;
+		errnum = EISDIR;
 		goto fail_errno;
 	}
 	/* The size is a hint (a pipe says 0); read to EOF, capped. */
@@ -44,21 +55,14 @@ wr_ytree_read_file(const char *path, char **buf, size_t *len,
 		      (size_t)st.st_size + 1 : 4096;
 	b = malloc(cap);
 	if (b == NULL) {
-		rc = -ENOMEM;
+		errnum = ENOMEM;
 		goto fail_errno;
 	}
 	for (;;) {
 		if (n + 1 >= cap) {
-			if (cap > WR_YTREE_FILE_MAX) {
-				free(b);
-				close(fd);
-				return wr_error_set(err, -EFBIG, path, 0, 0,
-						    NULL, "file larger than "
-						    "%u MiB", WR_YTREE_FILE_MAX >> 20);
-			}
 			nb = realloc(b, cap * 2);
 			if (nb == NULL) {
-				rc = -ENOMEM;
+				errnum = ENOMEM;
 				goto fail_errno;
 			}
 			b = nb;
@@ -68,12 +72,19 @@ wr_ytree_read_file(const char *path, char **buf, size_t *len,
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0) {
-			rc = -errno;
+			errnum = errno;
 			goto fail_errno;
 		}
 		if (r == 0)
 			break;
 		n += (size_t)r;
+		if (n > WR_YTREE_FILE_MAX) {
+			free(b);
+			close(fd);
+			return wr_error_set(err, -EIO, path, 0, 0, NULL,
+					    "cannot read: larger than %u MiB",
+					    WR_YTREE_FILE_MAX >> 20);
+		}
 	}
 	close(fd);
 	b[n] = '\0';
@@ -84,8 +95,8 @@ wr_ytree_read_file(const char *path, char **buf, size_t *len,
 fail_errno:
 	free(b);
 	close(fd);
-	return wr_error_set(err, rc, path, 0, 0, NULL, "cannot read: %s",
-			    strerrordesc_np(-rc));
+	return wr_error_set(err, read_code(errnum), path, 0, 0, NULL,
+			    "cannot read: %s", strerrordesc_np(errnum));
 }
 
 void

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* wr_ytree: the YAML node tree and the checked walk shared by the stream and profile loaders (internal). */
+/* wr_ytree: located YAML node tree and checked walk shared by both loaders (internal). */
 #ifndef WR_YTREE_H
 #define WR_YTREE_H
 
@@ -57,8 +57,9 @@ struct wr_ynode {
 
 /**
  * Read a whole file into a malloc'd, NUL-terminated buffer.
- * @return 0, -ENOENT/-EACCES/-EISDIR/-EIO/-EFBIG/-ENOMEM with @p err naming
- *         the path
+ * @return 0, -ENOENT, -EACCES, -ENOMEM, or -EIO for anything else that
+ *         stops the read (a directory, a file over WR_YTREE_FILE_MAX, an I/O
+ *         error); @p err names the path and the real reason
  */
 int wr_ytree_read_file(const char *path, char **buf, size_t *len,
 		       struct wr_error *err);
@@ -106,6 +107,19 @@ size_t wr_ywalk_push_key(struct wr_ywalk *w, const char *key);
 /** Append "[i]". */
 size_t wr_ywalk_push_index(struct wr_ywalk *w, size_t i);
 void wr_ywalk_pop(struct wr_ywalk *w, size_t old_len);
+
+/**
+ * Evaluate @p expr (an int-returning check) with @p key pushed on the path
+ * of @p w, so an error it reports names that key; pops it again.  A GNU
+ * statement expression (the project builds as gnu11).
+ */
+#define WR_YWALK_KEY(w, key, expr)                              \
+	({                                                      \
+		size_t old_ = wr_ywalk_push_key((w), (key));    \
+		int rc_ = (expr);                               \
+		wr_ywalk_pop((w), old_);                        \
+		rc_;                                            \
+	})
 
 /** Fill the error at @p n (line/col) with the current path. @return -EINVAL */
 int wr_ywalk_fail(struct wr_ywalk *w, const struct wr_ynode *n,

@@ -1,0 +1,344 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Unit tests of the profile loader (wr_config): shipped profiles, limits, error fixtures. */
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "wr_config.h"
+#include "wr_test.h"
+
+/* The shipped profiles sit next to streams/ in the source tree. */
+#define WR_CONFIGS WR_STREAMS "/../config"
+
+static void
+print_error(const struct wr_error *e)
+{
+	char buf[1024];
+
+	wr_error_format(e, buf, sizeof(buf));
+	fprintf(stderr, "\n    %s\n", buf);
+}
+
+static int
+load(const char *dir, const char *name, struct wr_config *cfg,
+     struct wr_error *e)
+{
+	char path[512];
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	rc = wr_config_load(path, cfg, e);
+	if (rc != 0)
+		print_error(e);
+	return rc;
+}
+
+/* Profiles are loaded from files only: write @p text to a temporary one. */
+static int
+load_text(const char *text, struct wr_config *cfg, struct wr_error *e)
+{
+	char path[] = "/tmp/wr-test-config-XXXXXX";
+	int fd, rc;
+	ssize_t n;
+
+	fd = mkstemp(path);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, text, strlen(text));
+	close(fd);
+	if (n != (ssize_t)strlen(text)) {
+		unlink(path);
+		return -EIO;
+	}
+	rc = wr_config_load(path, cfg, e);
+	unlink(path);
+	return rc;
+}
+
+static int
+is_yaml(const char *name)
+{
+	size_t n = strlen(name);
+
+	return n > 5 && strcmp(name + n - 5, ".yaml") == 0;
+}
+
+static void
+test_every_shipped_profile_loads(void)
+{
+	struct wr_config cfg;
+	struct wr_error e;
+	struct dirent *d;
+	unsigned int n = 0;
+	DIR *dir;
+
+	dir = opendir(WR_CONFIGS);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
+	while ((d = readdir(dir)) != NULL) {
+		if (!is_yaml(d->d_name))
+			continue;
+		CU_ASSERT_EQUAL(load(WR_CONFIGS, d->d_name, &cfg, &e), 0);
+		CU_ASSERT(cfg.n_eal_args > 0);
+		CU_ASSERT(cfg.n_ports > 0);
+		wr_config_free(&cfg);
+		n++;
+	}
+	closedir(dir);
+	CU_ASSERT(n >= 5);
+}
+
+static void
+test_default_profile(void)
+{
+	static const char *const eal[] = {
+		"--no-pci", "--in-memory", "--file-prefix=wirerate",
+		"--vdev=net_null0", "--lcores=0@0,1@1",
+	};
+	struct wr_config cfg;
+	struct wr_error e;
+	unsigned int i;
+
+	CU_ASSERT_EQUAL_FATAL(load(WR_CONFIGS, "default.yaml", &cfg, &e), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(cfg.path, "default.yaml"));
+	CU_ASSERT_EQUAL_FATAL(cfg.n_eal_args, 5);
+	for (i = 0; i < 5; i++)
+		CU_ASSERT_STRING_EQUAL(cfg.eal_args[i], eal[i]);
+	CU_ASSERT_EQUAL_FATAL(cfg.n_ports, 1);
+	CU_ASSERT_STRING_EQUAL(cfg.ports[0].device, "net_null0");
+	CU_ASSERT_EQUAL(cfg.ports[0].n_tx_lcores, 1);
+	CU_ASSERT_EQUAL(cfg.ports[0].tx_lcores[0], 1);
+	CU_ASSERT_EQUAL(cfg.ports[0].rx_lcore, -1);
+	CU_ASSERT_EQUAL(cfg.ports[0].txd, 0);
+	CU_ASSERT_EQUAL(cfg.ports[0].rxd, 0);
+	CU_ASSERT_EQUAL(cfg.burst, 64);
+	CU_ASSERT_EQUAL(cfg.stats_interval_ms, 1000);
+	CU_ASSERT_EQUAL(cfg.link_wait_ms, 5000);
+	wr_config_free(&cfg);
+	CU_ASSERT_EQUAL(cfg.n_eal_args, 0);
+	wr_config_free(&cfg); /* twice is harmless */
+	wr_config_free(NULL);
+}
+
+static void
+test_other_profiles(void)
+{
+	struct wr_config cfg;
+	struct wr_error e;
+
+	CU_ASSERT_EQUAL_FATAL(load(WR_CONFIGS, "memif.yaml", &cfg, &e), 0);
+	CU_ASSERT_STRING_EQUAL(cfg.ports[0].device, "net_memif0");
+	CU_ASSERT_EQUAL(cfg.ports[0].rx_lcore, 1);
+	CU_ASSERT_EQUAL(cfg.ports[0].tx_lcores[0], 1);
+	CU_ASSERT_STRING_EQUAL(cfg.eal_args[3], "--vdev=net_memif0,role=server,"
+			       "socket=/run/wirerate/memif.sock,rsize=14");
+	wr_config_free(&cfg);
+
+	CU_ASSERT_EQUAL_FATAL(load(WR_CONFIGS, "pcap.yaml", &cfg, &e), 0);
+	CU_ASSERT_STRING_EQUAL(cfg.ports[0].device, "net_pcap0");
+	CU_ASSERT_STRING_EQUAL(cfg.eal_args[3],
+			       "--vdev=net_pcap0,tx_pcap=wirerate-tx.pcap");
+	wr_config_free(&cfg);
+
+	CU_ASSERT_EQUAL_FATAL(load(WR_CONFIGS, "af_packet.yaml", &cfg, &e), 0);
+	CU_ASSERT_STRING_EQUAL(cfg.ports[0].device, "net_af_packet0");
+	CU_ASSERT_STRING_EQUAL(cfg.eal_args[3],
+			       "--vdev=net_af_packet0,iface=veth0");
+	wr_config_free(&cfg);
+
+	CU_ASSERT_EQUAL_FATAL(load(WR_CONFIGS, "nic-example.yaml", &cfg, &e), 0);
+	CU_ASSERT_STRING_EQUAL(cfg.ports[0].device, "0000:3b:00.0");
+	CU_ASSERT_EQUAL(cfg.ports[0].n_tx_lcores, 2);
+	CU_ASSERT_EQUAL(cfg.ports[0].tx_lcores[1], 2);
+	CU_ASSERT_EQUAL(cfg.ports[0].txd, 2048);
+	CU_ASSERT_EQUAL(cfg.ports[0].rxd, 1024);
+	CU_ASSERT_EQUAL(cfg.link_wait_ms, 10000);
+	CU_ASSERT_STRING_EQUAL(cfg.eal_args[0], "-a");
+	CU_ASSERT_STRING_EQUAL(cfg.eal_args[1], "0000:3b:00.0");
+	wr_config_free(&cfg);
+}
+
+static void
+test_minimal_and_limits(void)
+{
+	struct wr_config cfg;
+	struct wr_error e;
+
+	/* Everything but the version is optional. */
+	CU_ASSERT_EQUAL_FATAL(load_text("version: 1\n", &cfg, &e), 0);
+	CU_ASSERT_EQUAL(cfg.n_eal_args, 0);
+	CU_ASSERT_EQUAL(cfg.n_ports, 0);
+	CU_ASSERT_EQUAL(cfg.burst, 64);
+	wr_config_free(&cfg);
+
+	CU_ASSERT_EQUAL_FATAL(load_text(
+		"version: 1\n"
+		"eal: []\n"
+		"ports:\n"
+		"  - {device: a, txd: 64, rxd: 4096, rx_lcore: 0}\n"
+		"  - {device: b, tx_lcores: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,"
+		" 13, 14, 15, 1023]}\n"
+		"burst: 512\n"
+		"stats_interval_ms: 60000\n"
+		"link_wait_ms: 0\n", &cfg, &e), 0);
+	CU_ASSERT_EQUAL(cfg.n_ports, 2);
+	CU_ASSERT_EQUAL(cfg.ports[0].txd, 64);
+	CU_ASSERT_EQUAL(cfg.ports[0].rxd, 4096);
+	CU_ASSERT_EQUAL(cfg.ports[0].rx_lcore, 0);
+	CU_ASSERT_EQUAL(cfg.ports[0].n_tx_lcores, 0);
+	CU_ASSERT_EQUAL(cfg.ports[1].n_tx_lcores, 16);
+	CU_ASSERT_EQUAL(cfg.ports[1].tx_lcores[15], 1023);
+	CU_ASSERT_EQUAL(cfg.ports[1].rx_lcore, -1);
+	CU_ASSERT_EQUAL(cfg.burst, 512);
+	CU_ASSERT_EQUAL(cfg.stats_interval_ms, 60000);
+	CU_ASSERT_EQUAL(cfg.link_wait_ms, 0);
+	wr_config_free(&cfg);
+
+	/* One past each limit. */
+	CU_ASSERT_EQUAL(load_text("version: 1\nburst: 0\n", &cfg, &e), -EINVAL);
+	CU_ASSERT_STRING_EQUAL(e.path, "burst");
+	CU_ASSERT_EQUAL(load_text("version: 1\nlink_wait_ms: 60001\n", &cfg, &e),
+			-EINVAL);
+	CU_ASSERT_STRING_EQUAL(e.path, "link_wait_ms");
+	CU_ASSERT_EQUAL(load_text("version: 1\nports: [{device: a, rxd: 8192}]\n",
+				  &cfg, &e), -EINVAL);
+	CU_ASSERT_STRING_EQUAL(e.path, "ports[0].rxd");
+	CU_ASSERT_EQUAL(load_text("version: 1\nports: [{device: a, txd: 32}]\n",
+				  &cfg, &e), -EINVAL);
+	CU_ASSERT_STRING_EQUAL(e.path, "ports[0].txd");
+	CU_ASSERT_EQUAL(load_text("version: 1\nports: [{device: a, rx_lcore: 1024}]\n",
+				  &cfg, &e), -EINVAL);
+	CU_ASSERT_STRING_EQUAL(e.path, "ports[0].rx_lcore");
+	CU_ASSERT_EQUAL(load_text("version: 1\nports: [{device: a, tx_lcores: []}]\n",
+				  &cfg, &e), -EINVAL);
+	CU_ASSERT_STRING_EQUAL(e.path, "ports[0].tx_lcores");
+	CU_ASSERT_EQUAL(load_text("version: 1\neal: [\"\"]\n", &cfg, &e), -EINVAL);
+	CU_ASSERT_STRING_EQUAL(e.path, "eal[0]");
+}
+
+static void
+test_unreadable(void)
+{
+	struct wr_config cfg, init;
+	struct wr_error e;
+
+	wr_config_init(&init);
+	memset(&cfg, 0x5a, sizeof(cfg));
+	CU_ASSERT_EQUAL(wr_config_load(WR_FIXTURES "/no-such-profile.yaml", &cfg,
+				       &e), -ENOENT);
+	CU_ASSERT_EQUAL(e.line, 0);
+	CU_ASSERT_STRING_EQUAL(e.file, WR_FIXTURES "/no-such-profile.yaml");
+	CU_ASSERT_EQUAL(memcmp(&cfg, &init, sizeof(cfg)), 0);
+}
+
+struct bad_case {
+	const char *file;
+	unsigned int line;
+	unsigned int col;
+	const char *path;
+	const char *msg;
+};
+
+static const struct bad_case bad_cases[] = {
+	{ "bad-config-burst.yaml", 2, 8, "burst",
+	  "expected an integer in 1..512, got \"513\"" },
+	{ "bad-config-desc.yaml", 4, 10, "ports[0].txd",
+	  "expected a power of two in 64..4096, got \"1000\"" },
+	{ "bad-config-dup-device.yaml", 5, 13, "ports[2].device",
+	  "duplicate device \"net_null0\" (first at line 3)" },
+	{ "bad-config-dup-lcore.yaml", 4, 23, "ports[0].tx_lcores[2]",
+	  "duplicate lcore 1" },
+	{ "bad-config-eal-type.yaml", 2, 6, "eal",
+	  "expected a list of EAL arguments, got \"--no-pci --in-memory\"" },
+	{ "bad-config-no-device.yaml", 3, 5, "ports[0]",
+	  "missing required key \"device\"" },
+	{ "bad-config-ports-empty.yaml", 2, 8, "ports",
+	  "expected 1 to 32 ports" },
+	{ "bad-config-stats-interval.yaml", 2, 20, "stats_interval_ms",
+	  "expected an integer in 100..60000, got \"10\"" },
+	{ "bad-config-syntax.yaml", 3, 1, "", "invalid YAML" },
+	{ "bad-config-unknown-key.yaml", 5, 5, "ports[0].tx_lcore",
+	  "unknown key \"tx_lcore\"; expected one of: device, tx_lcores, "
+	  "rx_lcore, txd, rxd" },
+	{ "bad-config-version.yaml", 1, 10, "version",
+	  "expected version 1 (the only version this wirerate reads), got \"3\"" },
+};
+
+static void
+test_bad_fixtures(void)
+{
+	struct wr_config cfg, init;
+	const struct bad_case *c;
+	struct wr_error e;
+	char path[512];
+	size_t i;
+	int rc;
+
+	wr_config_init(&init);
+	for (i = 0; i < sizeof(bad_cases) / sizeof(bad_cases[0]); i++) {
+		c = &bad_cases[i];
+		snprintf(path, sizeof(path), "%s/%s", WR_FIXTURES, c->file);
+		memset(&cfg, 0x5a, sizeof(cfg));
+		rc = wr_config_load(path, &cfg, &e);
+		if (rc != -EINVAL || e.line != c->line || e.col != c->col ||
+		    strcmp(e.path, c->path) != 0 || strstr(e.msg, c->msg) == NULL) {
+			fprintf(stderr, "\n    %s: rc %d", c->file, rc);
+			print_error(&e);
+		}
+		CU_ASSERT_EQUAL(rc, -EINVAL);
+		CU_ASSERT_STRING_EQUAL(e.file, path);
+		CU_ASSERT_EQUAL(e.line, c->line);
+		CU_ASSERT_EQUAL(e.col, c->col);
+		CU_ASSERT_STRING_EQUAL(e.path, c->path);
+		CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, c->msg));
+		/* Left as wr_config_init() made it: nothing to free. */
+		CU_ASSERT_EQUAL(memcmp(&cfg, &init, sizeof(cfg)), 0);
+	}
+}
+
+static void
+test_every_fixture_listed(void)
+{
+	struct dirent *d;
+	DIR *dir;
+	size_t i;
+	bool found;
+
+	dir = opendir(WR_FIXTURES);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
+	while ((d = readdir(dir)) != NULL) {
+		if (!is_yaml(d->d_name) ||
+		    strncmp(d->d_name, "bad-config-", 11) != 0)
+			continue;
+		found = false;
+		for (i = 0; i < sizeof(bad_cases) / sizeof(bad_cases[0]); i++)
+			if (strcmp(bad_cases[i].file, d->d_name) == 0)
+				found = true;
+		if (!found)
+			fprintf(stderr, "\n    fixture %s has no test", d->d_name);
+		CU_ASSERT_TRUE(found);
+	}
+	closedir(dir);
+}
+
+static CU_TestInfo config_tests[] = {
+	{ "every_shipped_profile_loads", test_every_shipped_profile_loads },
+	{ "default_profile", test_default_profile },
+	{ "other_profiles", test_other_profiles },
+	{ "minimal_and_limits", test_minimal_and_limits },
+	{ "unreadable", test_unreadable },
+	{ "bad_fixtures", test_bad_fixtures },
+	{ "every_fixture_listed", test_every_fixture_listed },
+	CU_TEST_INFO_NULL,
+};
+
+static CU_SuiteInfo suites[] = {
+	{ .pName = "config", .pTests = config_tests },
+	CU_SUITE_INFO_NULL,
+};
+
+int
+main(int argc, char **argv)
+{
+	return wr_test_main(argc, argv, suites);
+}
