@@ -594,6 +594,10 @@ ports_setup(struct run *r)
 			return WR_EXIT_FAIL;
 		}
 	}
+	/* The profile's settle time: a peer may report link up before it
+	 * forwards (memif), and frames sent then would count as lost. */
+	if (r->cfg.settle_ms > 0)
+		rte_delay_us_sleep(r->cfg.settle_ms * 1000u);
 	return rates_setup(r);
 }
 

@@ -114,6 +114,7 @@ test_default_profile(void)
 	CU_ASSERT_EQUAL(cfg.burst, 64);
 	CU_ASSERT_EQUAL(cfg.stats_interval_ms, 1000);
 	CU_ASSERT_EQUAL(cfg.link_wait_ms, 5000);
+	CU_ASSERT_EQUAL(cfg.settle_ms, 0);
 	wr_config_free(&cfg);
 	CU_ASSERT_EQUAL(cfg.n_eal_args, 0);
 	wr_config_free(&cfg); /* twice is harmless */
@@ -132,6 +133,7 @@ test_other_profiles(void)
 	CU_ASSERT_EQUAL(cfg.ports[0].tx_lcores[0], 1);
 	CU_ASSERT_STRING_EQUAL(cfg.eal_args[3], "--vdev=net_memif0,role=server,"
 			       "socket=/run/wirerate/memif.sock,rsize=14");
+	CU_ASSERT_EQUAL(cfg.settle_ms, 200);
 	wr_config_free(&cfg);
 
 	CU_ASSERT_EQUAL_FATAL(load(WR_CONFIGS, "pcap.yaml", &cfg, &e), 0);
@@ -180,7 +182,8 @@ test_minimal_and_limits(void)
 		" 13, 14, 15, 1023]}\n"
 		"burst: 512\n"
 		"stats_interval_ms: 60000\n"
-		"link_wait_ms: 0\n", &cfg, &e), 0);
+		"link_wait_ms: 0\n"
+		"settle_ms: 60000\n", &cfg, &e), 0);
 	CU_ASSERT_EQUAL(cfg.n_ports, 2);
 	CU_ASSERT_EQUAL(cfg.ports[0].txd, 64);
 	CU_ASSERT_EQUAL(cfg.ports[0].rxd, 4096);
@@ -192,6 +195,7 @@ test_minimal_and_limits(void)
 	CU_ASSERT_EQUAL(cfg.burst, 512);
 	CU_ASSERT_EQUAL(cfg.stats_interval_ms, 60000);
 	CU_ASSERT_EQUAL(cfg.link_wait_ms, 0);
+	CU_ASSERT_EQUAL(cfg.settle_ms, 60000);
 	wr_config_free(&cfg);
 
 	/* One past each limit. */
@@ -200,6 +204,9 @@ test_minimal_and_limits(void)
 	CU_ASSERT_EQUAL(load_text("version: 1\nlink_wait_ms: 60001\n", &cfg, &e),
 			-EINVAL);
 	CU_ASSERT_STRING_EQUAL(e.path, "link_wait_ms");
+	CU_ASSERT_EQUAL(load_text("version: 1\nsettle_ms: 60001\n", &cfg, &e),
+			-EINVAL);
+	CU_ASSERT_STRING_EQUAL(e.path, "settle_ms");
 	CU_ASSERT_EQUAL(load_text("version: 1\nports: [{device: a, rxd: 8192}]\n",
 				  &cfg, &e), -EINVAL);
 	CU_ASSERT_STRING_EQUAL(e.path, "ports[0].rxd");

@@ -25,6 +25,10 @@
  *   stats_interval_ms: <int> 100..60000, default 1000.
  *   link_wait_ms: <int>     0..60000, default 5000: how long to wait for
  *                           link up before starting.
+ *   settle_ms: <int>        0..60000, default 0: how long to wait after
+ *                           every link is up before the first frame (a
+ *                           peer such as a memif client may report link up
+ *                           before it forwards in both directions).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -48,6 +52,8 @@
 #define STATS_INTERVAL_MIN_MS 100
 #define STATS_INTERVAL_MAX_MS 60000
 #define LINK_WAIT_MAX_MS 60000
+/* Same bound as link_wait_ms: a settle time above a minute is a mistake. */
+#define SETTLE_MAX_MS 60000
 /* Descriptor rings: 64 is below any NIC's useful minimum, 4096 is the
  * largest most PMDs accept (ixgbe, i40e, ice); a power of two because
  * several PMDs require it. */
@@ -60,7 +66,7 @@
 
 static const char *const top_keys[] = {
 	"version", "eal", "ports", "burst", "stats_interval_ms",
-	"link_wait_ms", NULL
+	"link_wait_ms", "settle_ms", NULL
 };
 static const char *const port_keys[] = {
 	"device", "tx_lcores", "rx_lcore", "txd", "rxd", NULL
@@ -269,6 +275,9 @@ parse_profile(struct wr_ywalk *w, const struct wr_ynode *root,
 	if (rc == 0)
 		rc = parse_u32(w, root, "link_wait_ms", 0, LINK_WAIT_MAX_MS,
 			       &cfg->link_wait_ms);
+	if (rc == 0)
+		rc = parse_u32(w, root, "settle_ms", 0, SETTLE_MAX_MS,
+			       &cfg->settle_ms);
 	return rc;
 }
 

@@ -19,6 +19,7 @@
  *     burst: 64                   # optional TX burst, 1..512
  *     stats_interval_ms: 1000     # optional
  *     link_wait_ms: 5000          # optional: how long to wait for link up
+ *     settle_ms: 0                # optional: pause after link up before sending
  *
  * `ports:` may be left out: then every port EAL probed is used, in port-id
  * order, and the worker lcores are shared out among them.
@@ -55,6 +56,7 @@ struct wr_config {
 	uint32_t burst;         /**< default 64 */
 	uint32_t stats_interval_ms; /**< default 1000 */
 	uint32_t link_wait_ms;  /**< default 5000 */
+	uint32_t settle_ms;     /**< default 0: pause after link up, before TX */
 };
 
 /** Fill @p cfg with the defaults (no EAL args, no ports). */
