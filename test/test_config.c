@@ -92,8 +92,9 @@ static void
 test_default_profile(void)
 {
 	static const char *const eal[] = {
-		"--no-pci", "--in-memory", "--file-prefix=wirerate",
-		"--vdev=net_null0", "--lcores=0@0,1@1",
+		"--no-pci", "--no-huge", "-m", "512", "--no-shconf",
+		"--file-prefix=wirerate", "--vdev=net_null0",
+		"--lcores=0@0,1@1",
 	};
 	struct wr_config cfg;
 	struct wr_error e;
@@ -101,8 +102,8 @@ test_default_profile(void)
 
 	CU_ASSERT_EQUAL_FATAL(load(WR_CONFIGS, "default.yaml", &cfg, &e), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(cfg.path, "default.yaml"));
-	CU_ASSERT_EQUAL_FATAL(cfg.n_eal_args, 5);
-	for (i = 0; i < 5; i++)
+	CU_ASSERT_EQUAL_FATAL(cfg.n_eal_args, 8);
+	for (i = 0; i < 8; i++)
 		CU_ASSERT_STRING_EQUAL(cfg.eal_args[i], eal[i]);
 	CU_ASSERT_EQUAL_FATAL(cfg.n_ports, 1);
 	CU_ASSERT_STRING_EQUAL(cfg.ports[0].device, "net_null0");
