@@ -17,7 +17,6 @@ import struct
 import subprocess
 import sys
 import tempfile
-import time
 import unittest
 from collections import Counter
 from functools import reduce
@@ -281,8 +280,10 @@ class DumpDecode(WrCase):
         with open(cls.file, "w") as f:
             f.write(DUMP_FILE)
         cls.pcap = os.path.join(cls.dir, "all.pcap")
-        subprocess.run([WIRERATE, "dump", cls.file, "--count", str(N), "--pcap", cls.pcap],
-                       check=True, capture_output=True, timeout=60)
+        p = subprocess.run([WIRERATE, "dump", cls.file, "--count", str(N), "--pcap", cls.pcap],
+                           capture_output=True, text=True, timeout=60)
+        if p.returncode != 0:
+            raise AssertionError(f"wirerate dump exited {p.returncode}: {p.stderr}")
         rows = tshark_fields(cls.pcap, PCAP_FIELDS)
         cls.rows = {name: rows[i * N:(i + 1) * N] for i, name in enumerate(STREAM_NAMES)}
         cls.nrows = len(rows)
