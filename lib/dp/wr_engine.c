@@ -1,0 +1,814 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* wr_engine: EAL, ports, lcores, stream contexts and counters for a run. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <rte_cycles.h>
+#include <rte_eal.h>
+#include <rte_ethdev.h>
+#include <rte_launch.h>
+#include <rte_lcore.h>
+#include <rte_log.h>
+#include <rte_malloc.h>
+
+#include "wr_engine.h"
+#include "wr_rate.h"
+
+RTE_LOG_REGISTER_DEFAULT(wr_engine_logtype, NOTICE);
+#define WR_LOG(level, ...) \
+	rte_log(RTE_LOG_##level, wr_engine_logtype, "wirerate: " __VA_ARGS__)
+
+/* How long the main lcore sleeps between checks while it waits. */
+#define WR_WAIT_SLICE_NS (20 * 1000 * 1000ull)
+/* How long frames accepted by tx_burst get to leave before ports stop. */
+#define WR_DRAIN_PORT_MS 100
+/* The lcore's mempool cache (wr_tx.c) and bursts in flight, per stream
+ * context, on top of the NIC's ring. */
+#define WR_TX_POOL_SLACK (2 * 256)
+
+uint64_t
+wr_engine_tsc_to_ns(const struct wr_engine *e, uint64_t tsc)
+{
+	return (uint64_t)((double)tsc * 1e9 / (double)e->tsc_hz);
+}
+
+void
+wr_engine_sleep_ns(uint64_t ns)
+{
+	struct timespec ts = { (time_t)(ns / 1000000000ull),
+			       (long)(ns % 1000000000ull) };
+
+	nanosleep(&ts, NULL);
+}
+
+static int
+eal_start(struct wr_engine *e, char **extra, int n_extra,
+	  struct wr_error *err)
+{
+	char *argv[RTE_DIM(e->eal_argv)];
+	unsigned int i;
+	int rc;
+
+	e->eal_argc = 0;
+	e->eal_argv[e->eal_argc++] = (char *)"wirerate";
+	/* EAL's INFO lines (lcores detected, ...) drown the report; the
+	 * user's own --log-level, later on the line, wins. */
+	e->eal_argv[e->eal_argc++] = (char *)"--log-level=notice";
+	for (i = 0; i < e->cfg->n_eal_args; i++)
+		e->eal_argv[e->eal_argc++] = e->cfg->eal_args[i];
+	for (i = 0; i < (unsigned int)n_extra &&
+		    e->eal_argc < (int)RTE_DIM(e->eal_argv) - 1; i++)
+		e->eal_argv[e->eal_argc++] = extra[i];
+	e->eal_argv[e->eal_argc] = NULL;
+
+	/* rte_eal_init permutes argv: give it a copy. */
+	memcpy(argv, e->eal_argv, sizeof(argv));
+	rc = rte_eal_init(e->eal_argc, argv);
+	if (rc < 0)
+		return wr_error_set(err, rte_errno == EINVAL ? -EINVAL : -EIO,
+				    NULL, 0, 0, NULL,
+				    "EAL failed to start: %s%s",
+				    rte_strerror(rte_errno),
+				    rte_errno == ENOMEM ?
+				    " (reserve hugepages: tools/wr-hugepages)" : "");
+	e->eal_up = true;
+	e->tsc_hz = rte_get_tsc_hz();
+	return 0;
+}
+
+/* The profile's ports, or every probed port. */
+static int
+ports_resolve(struct wr_engine *e, struct wr_error *err)
+{
+	uint16_t pid;
+	unsigned int i;
+
+	if (e->cfg->n_ports > 0) {
+		for (i = 0; i < e->cfg->n_ports; i++) {
+			struct wr_port *p = &e->ports[i];
+
+			if (wr_port_find(e->cfg->ports[i].device, &p->port_id,
+					 err) != 0) {
+				snprintf(err->file, sizeof(err->file), "%s",
+					 e->cfg_path);
+				return -ENODEV;
+			}
+			p->index = i;
+			snprintf(p->device, sizeof(p->device), "%s",
+				 e->cfg->ports[i].device);
+		}
+		e->n_ports = e->cfg->n_ports;
+		return 0;
+	}
+	RTE_ETH_FOREACH_DEV(pid) {
+		struct wr_port *p;
+
+		if (e->n_ports == WR_PORTS_MAX)
+			break;
+		p = &e->ports[e->n_ports];
+		p->port_id = pid;
+		p->index = e->n_ports++;
+		rte_eth_dev_get_name_by_port(pid, p->device);
+	}
+	if (e->n_ports == 0)
+		return wr_error_set(err, -ENODEV, NULL, 0, 0, NULL,
+				    "EAL found no ports: give a device (-a PCI "
+				    "address or --vdev) after --, or a --config");
+	return 0;
+}
+
+/* Each port's TX lcores: the profile's, or the workers shared out. */
+static int
+lcores_assign(struct wr_engine *e, struct wr_error *err)
+{
+	unsigned int workers[RTE_MAX_LCORE], n_workers = 0, lc, i, j;
+	unsigned int main_lcore = rte_get_main_lcore();
+
+	RTE_LCORE_FOREACH_WORKER(lc)
+		workers[n_workers++] = lc;
+	for (i = 0; i < e->n_ports; i++) {
+		const struct wr_port_cfg *pc =
+			i < e->cfg->n_ports ? &e->cfg->ports[i] : NULL;
+
+		if (pc != NULL && pc->n_tx_lcores > 0) {
+			for (j = 0; j < pc->n_tx_lcores; j++) {
+				lc = pc->tx_lcores[j];
+				if (lc >= RTE_MAX_LCORE ||
+				    !rte_lcore_is_enabled(lc) ||
+				    lc == main_lcore)
+					return wr_error_set(err, -EINVAL,
+						e->cfg_path, 0, 0, NULL,
+						"ports[%u].tx_lcores: lcore %u is %s",
+						i, lc, lc == main_lcore ?
+						"the main lcore, which prints the "
+						"statistics; give a worker lcore" :
+						"not enabled in EAL's --lcores/-l");
+				e->port_lcores[i][j] = lc;
+			}
+			e->port_n_lcores[i] = pc->n_tx_lcores;
+			continue;
+		}
+		if (n_workers == 0)
+			return wr_error_set(err, -EINVAL, NULL, 0, 0, NULL,
+				"no worker lcore for TX: the main lcore only "
+				"prints statistics; give EAL two lcores or more "
+				"(e.g. --lcores=0@0,1@1)");
+		/* More workers than ports: each port takes every n-th
+		 * worker; fewer: ports share workers. */
+		if (n_workers >= e->n_ports) {
+			for (j = i; j < n_workers &&
+				    e->port_n_lcores[i] < WR_PORT_LCORES_MAX;
+			     j += e->n_ports)
+				e->port_lcores[i][e->port_n_lcores[i]++] =
+					workers[j];
+		} else {
+			e->port_lcores[i][0] = workers[i % n_workers];
+			e->port_n_lcores[i] = 1;
+		}
+	}
+	return 0;
+}
+
+static int
+ports_open(struct wr_engine *e, struct wr_error *err)
+{
+	unsigned int i, j;
+	int rc;
+
+	for (i = 0; i < e->n_ports; i++) {
+		struct wr_port *p = &e->ports[i];
+		const struct wr_port_cfg *pc =
+			i < e->cfg->n_ports ? &e->cfg->ports[i] : NULL;
+
+		rc = wr_port_setup(p, (uint16_t)e->port_n_lcores[i],
+				   pc ? pc->txd : 0, pc ? pc->rxd : 0, err);
+		if (rc != 0)
+			return rc;
+		for (j = 0; j < e->port_n_lcores[i]; j++) {
+			unsigned int lc = e->port_lcores[i][j];
+			int ls = (int)rte_lcore_to_socket_id(lc);
+
+			if (p->socket_id >= 0 && ls != p->socket_id)
+				WR_LOG(WARNING, "TX lcore %u is on NUMA node %d, "
+				       "port %s on node %d: expect lower rates\n",
+				       lc, ls, p->device, p->socket_id);
+		}
+	}
+	for (i = 0; i < e->n_ports; i++) {
+		rc = wr_port_start(&e->ports[i], err);
+		if (rc != 0)
+			return rc;
+	}
+	for (i = 0; i < e->n_ports; i++)
+		if (wr_port_wait_link(&e->ports[i], e->cfg->link_wait_ms) != 0)
+			return wr_error_set(err, -ETIMEDOUT, NULL, 0, 0, NULL,
+					    "port %s: link still down after "
+					    "%u ms (link_wait_ms)",
+					    e->ports[i].device,
+					    e->cfg->link_wait_ms);
+	/* The profile's settle time: a peer may report link up before it
+	 * forwards (memif), and frames sent then would count as lost. */
+	if (e->cfg->settle_ms > 0)
+		wr_engine_sleep_ns((uint64_t)e->cfg->settle_ms * 1000000ull);
+	return 0;
+}
+
+int
+wr_engine_open(struct wr_engine **out, const struct wr_config *cfg,
+	       const char *cfg_path, char **extra, int n_extra,
+	       struct wr_error *err)
+{
+	struct wr_engine *e = calloc(1, sizeof(*e));
+	int rc;
+
+	*out = NULL;
+	if (e == NULL)
+		return wr_error_set(err, -ENOMEM, NULL, 0, 0, NULL,
+				    "out of memory");
+	e->cfg = cfg;
+	snprintf(e->cfg_path, sizeof(e->cfg_path), "%s",
+		 cfg_path ? cfg_path : "");
+	rc = eal_start(e, extra, n_extra, err);
+	if (rc == 0)
+		rc = ports_resolve(e, err);
+	if (rc == 0)
+		rc = lcores_assign(e, err);
+	if (rc == 0)
+		rc = ports_open(e, err);
+	if (rc != 0) {
+		wr_engine_close(e);
+		return rc;
+	}
+	*out = e;
+	return 0;
+}
+
+static struct wr_lcore_ctx *
+lcore_ctx(struct wr_engine *e, unsigned int lc)
+{
+	struct wr_lcore_ctx *c = e->lctx[lc];
+
+	if (c != NULL)
+		return c;
+	c = rte_zmalloc_socket("wr_lcore", sizeof(*c), RTE_CACHE_LINE_SIZE,
+			       rte_lcore_to_socket_id(lc));
+	if (c == NULL)
+		return NULL;
+	c->lcore_id = lc;
+	c->burst = e->cfg->burst;
+	c->stop = &e->stop;
+	c->stop_rx = &e->stop_rx;
+	e->lctx[lc] = c;
+	e->lcores[e->n_lcores++] = lc;
+	return c;
+}
+
+static struct wr_txq *
+lcore_txq(struct wr_lcore_ctx *c, uint16_t port_id, uint16_t queue_id)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->n_txq; i++)
+		if (c->txq[i].port_id == port_id &&
+		    c->txq[i].queue_id == queue_id)
+			return &c->txq[i];
+	if (c->n_txq == WR_LCORE_TXQ_MAX)
+		return NULL;
+	c->txq[c->n_txq].port_id = port_id;
+	c->txq[c->n_txq].queue_id = queue_id;
+	return &c->txq[c->n_txq++];
+}
+
+static int
+streams_setup(struct wr_engine *e, struct wr_error *err)
+{
+	const struct wr_stream_file *f = e->f;
+	unsigned int j, k;
+	uint32_t s;
+	int rc;
+
+	for (s = 0; s < f->n_streams; s++) {
+		const struct wr_stream *st = &f->streams[s];
+
+		if (st->port >= e->n_ports)
+			return wr_error_set(err, -ENODEV, f->path,
+				st->mark.line, st->mark.col, NULL,
+				"streams[%u].port: port %u does not exist: "
+				"there %s %u port%s (0..%u)", s, st->port,
+				e->n_ports == 1 ? "is" : "are", e->n_ports,
+				e->n_ports == 1 ? "" : "s", e->n_ports - 1);
+		rc = wr_frame_tmpl_create(st, s, &e->tmpl[s], err);
+		if (rc != 0) {
+			if (err->file[0] == '\0')
+				snprintf(err->file, sizeof(err->file), "%s",
+					 f->path);
+			if (err->line == 0) {
+				err->line = st->mark.line;
+				err->col = st->mark.col;
+			}
+			return rc;
+		}
+	}
+
+	/* Every stream is sent by all TX lcores of its port: lane j of k
+	 * sends frames j, j+k, j+2k, ... (see wr_frame.h). */
+	for (s = 0; s < f->n_streams; s++) {
+		const struct wr_stream *st = &f->streams[s];
+		struct wr_port *p = &e->ports[st->port];
+		unsigned int n = e->port_n_lcores[st->port];
+		unsigned int n_mbufs;
+
+		/* Enough for the NIC's ring, a burst pending and the
+		 * lcore's mempool cache; 2^q - 1 suits the pool's ring. */
+		n_mbufs = p->txd + 4 * e->cfg->burst + WR_TX_POOL_SLACK;
+		for (k = 1; k < n_mbufs; k <<= 1)
+			;
+		n_mbufs = k - 1;
+		for (j = 0; j < n; j++) {
+			unsigned int lc = e->port_lcores[st->port][j];
+			struct wr_lcore_ctx *c = lcore_ctx(e, lc);
+			struct wr_tx_stream *ts;
+			struct wr_txq *q;
+
+			if (c == NULL)
+				return wr_error_set(err, -ENOMEM, NULL, 0, 0,
+						    NULL, "out of memory");
+			q = lcore_txq(c, p->port_id, (uint16_t)j);
+			if (q == NULL || q->n_streams == WR_TXQ_STREAMS_MAX)
+				return wr_error_set(err, -EINVAL, NULL, 0, 0,
+						    NULL, "lcore %u has too many "
+						    "queues or streams", lc);
+			ts = rte_zmalloc_socket("wr_tx_stream", sizeof(*ts),
+						RTE_CACHE_LINE_SIZE,
+						rte_lcore_to_socket_id(lc));
+			if (ts == NULL)
+				return wr_error_set(err, -ENOMEM, NULL, 0, 0,
+						    NULL, "out of memory");
+			e->ts[s][e->n_ts[s]++] = ts;
+			rc = wr_tx_stream_init(ts, e->tmpl[s], s, st->count,
+					       j, n, n_mbufs,
+					       p->socket_id >= 0 ?
+					       p->socket_id :
+					       (int)rte_lcore_to_socket_id(lc),
+					       err);
+			if (rc != 0) {
+				snprintf(err->path, sizeof(err->path),
+					 "stream %s", st->name);
+				return rc;
+			}
+			q->streams[q->n_streams++] = ts;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Echoes may come back on any port (a reflector returns them on the port
+ * they left, a router on another), so when RX is wanted every port is
+ * polled, each by its profile's rx_lcore, else by its first TX lcore (TX
+ * and RX share a worker on a 2-CPU machine), else by the first worker.
+ */
+static int
+rx_setup(struct wr_engine *e, bool rx, struct wr_error *err)
+{
+	const struct wr_stream_file *f = e->f;
+	uint16_t lanes[WR_STREAMS_MAX];
+	unsigned int i, lc;
+	uint32_t s;
+
+	e->any_rx = rx;
+	for (s = 0; s < f->n_streams; s++) {
+		lanes[s] = f->streams[s].latency ?
+			(uint16_t)e->port_n_lcores[f->streams[s].port] : 0;
+		e->any_rx |= f->streams[s].latency;
+	}
+	if (!e->any_rx)
+		return 0;
+	e->scratch = rte_zmalloc("wr_scratch", sizeof(*e->scratch),
+				 RTE_CACHE_LINE_SIZE);
+	if (e->scratch == NULL)
+		return wr_error_set(err, -ENOMEM, NULL, 0, 0, NULL,
+				    "out of memory");
+	for (i = 0; i < e->n_ports; i++) {
+		const struct wr_port_cfg *pc =
+			i < e->cfg->n_ports ? &e->cfg->ports[i] : NULL;
+		struct wr_lcore_ctx *c;
+
+		if (pc != NULL && pc->rx_lcore >= 0) {
+			lc = (unsigned int)pc->rx_lcore;
+			if (lc >= RTE_MAX_LCORE || !rte_lcore_is_enabled(lc) ||
+			    lc == rte_get_main_lcore())
+				return wr_error_set(err, -EINVAL, e->cfg_path,
+					0, 0, NULL, "ports[%u].rx_lcore: lcore "
+					"%u is not a worker lcore EAL enabled",
+					i, lc);
+		} else if (e->port_n_lcores[i] > 0) {
+			lc = e->port_lcores[i][0];
+		} else {
+			lc = rte_get_next_lcore(-1, 1, 0);
+			if (lc >= RTE_MAX_LCORE)
+				return wr_error_set(err, -EINVAL, NULL, 0, 0,
+					NULL, "no worker lcore to poll port %s",
+					e->ports[i].device);
+		}
+		c = lcore_ctx(e, lc);
+		e->rxq[i] = rte_zmalloc_socket("wr_rxq", sizeof(struct wr_rxq),
+					       RTE_CACHE_LINE_SIZE,
+					       rte_lcore_to_socket_id(lc));
+		if (c == NULL || e->rxq[i] == NULL ||
+		    c->n_rxq == WR_LCORE_RXQ_MAX ||
+		    wr_rxq_init(e->rxq[i], e->ports[i].port_id, 0,
+				(uint16_t)f->n_streams, lanes,
+				(int)rte_lcore_to_socket_id(lc)) != 0) {
+			rte_free(e->rxq[i]);
+			e->rxq[i] = NULL;
+			return wr_error_set(err, -ENOMEM, NULL, 0, 0, NULL,
+					    "cannot set up RX for port %s",
+					    e->ports[i].device);
+		}
+		c->rxq[c->n_rxq++] = e->rxq[i];
+	}
+	return 0;
+}
+
+/*
+ * Rates need the link speed (percentages, and bit rates of size mixes are
+ * exact only per cycle), so they are set once the links are up.  A port
+ * whose streams ask more than its link carries is reported, not clipped:
+ * the report shows the achieved rate beside the target.
+ */
+static int
+rates_setup(struct wr_engine *e, struct wr_error *err)
+{
+	static uint64_t l1[WR_PORTS_MAX][WR_STREAMS_MAX]; /* main lcore only */
+	const struct wr_stream_file *f = e->f;
+	unsigned int n_l1[WR_PORTS_MAX] = { 0 };
+	char line[256];
+	unsigned int i, j;
+	uint32_t s;
+
+	for (s = 0; s < f->n_streams; s++) {
+		const struct wr_stream *st = &f->streams[s];
+		uint32_t link = e->ports[st->port].link_speed_mbps;
+		struct wr_size_avg avg;
+		uint64_t mpps, bps;
+		int rc;
+
+		rc = wr_size_avg_of(&st->size, &avg);
+		if (rc == 0)
+			rc = wr_rate_millipps(&st->rate, &avg, link, &mpps);
+		if (rc != 0)
+			return wr_error_set(err, -EINVAL, f->path,
+				st->mark.line, st->mark.col, NULL,
+				"streams[%u].rate: %s", s,
+				st->rate.unit == WR_RATE_PERCENT && link == 0 ?
+				"a percentage of the line rate needs the link "
+				"speed, which this port does not report; give "
+				"pps or bps" :
+				"the rate is out of range for this stream");
+		e->target_millipps[s] = mpps;
+		for (j = 0; j < e->n_ts[s]; j++) {
+			rc = wr_tx_stream_set_rate(e->ts[s][j],
+					mpps == WR_RATE_UNPACED ? mpps :
+					wr_rate_split(mpps, e->n_ts[s], j),
+					e->cfg->burst);
+			if (rc != 0)
+				return wr_error_set(err, -EINVAL, f->path,
+					st->mark.line, st->mark.col, NULL,
+					"streams[%u].rate: cannot pace this "
+					"rate (%s)", s, strerror(-rc));
+		}
+		if (wr_rate_l1_bps(&st->rate, &avg, link, &bps) == 0)
+			l1[st->port][n_l1[st->port]++] = bps;
+	}
+	for (i = 0; i < e->n_ports; i++) {
+		struct wr_rate_load load = wr_rate_load(
+			l1[i], n_l1[i], e->ports[i].link_speed_mbps);
+
+		if (load.over) {
+			wr_rate_load_format(&load, i, line, sizeof(line));
+			WR_LOG(WARNING, "%s: the port cannot carry it all; "
+			       "achieved rates will be lower\n", line);
+		}
+	}
+	return 0;
+}
+
+static void
+rows_init(struct wr_engine *e)
+{
+	const struct wr_stream_file *f = e->f;
+	unsigned int i;
+
+	memset(e->port_rows, 0, sizeof(e->port_rows));
+	for (i = 0; i < e->n_ports; i++) {
+		struct wr_report_row *p = &e->port_rows[i];
+
+		snprintf(p->name, sizeof(p->name), "%s", e->ports[i].device);
+		snprintf(p->device, sizeof(p->device), "%s", e->ports[i].device);
+		snprintf(p->driver, sizeof(p->driver), "%s", e->ports[i].driver);
+		p->port_id = e->ports[i].port_id;
+		p->port = (uint16_t)i;
+		p->link_speed_mbps = e->ports[i].link_speed_mbps;
+	}
+	for (i = 0; i < f->n_streams; i++) {
+		struct wr_report_row *s = &e->stream_rows[i];
+
+		snprintf(s->name, sizeof(s->name), "%s", f->streams[i].name);
+		s->port = f->streams[i].port;
+		s->seed = f->streams[i].seed;
+		s->size_min = f->streams[i].size.min;
+		s->size_max = f->streams[i].size.max;
+		s->target_kpps = e->target_millipps[i] == WR_RATE_UNPACED ? 0 :
+			(double)e->target_millipps[i] / 1e6;
+	}
+	memset(&e->view, 0, sizeof(e->view));
+	e->view.ports = e->port_rows;
+	e->view.n_ports = e->n_ports;
+	e->view.streams = e->stream_rows;
+	e->view.n_streams = f->n_streams;
+}
+
+int
+wr_engine_load(struct wr_engine *e, const struct wr_stream_file *f, bool rx,
+	       struct wr_error *err)
+{
+	int rc;
+
+	e->f = f;
+	e->stop = e->stop_rx = e->aborted = 0;
+	e->stream_rows = calloc(f->n_streams ? f->n_streams : 1,
+				sizeof(*e->stream_rows));
+	if (e->stream_rows == NULL)
+		rc = wr_error_set(err, -ENOMEM, NULL, 0, 0, NULL,
+				  "out of memory");
+	else
+		rc = streams_setup(e, err);
+	if (rc == 0)
+		rc = rx_setup(e, rx, err);
+	if (rc == 0)
+		rc = rates_setup(e, err);
+	if (rc != 0) {
+		wr_engine_unload(e);
+		return rc;
+	}
+	rows_init(e);
+	return 0;
+}
+
+int
+wr_engine_start(struct wr_engine *e, struct wr_error *err)
+{
+	unsigned int i;
+	int rc;
+
+	for (i = 0; i < e->n_lcores; i++) {
+		rc = rte_eal_remote_launch(wr_tx_lcore_main,
+					   e->lctx[e->lcores[i]], e->lcores[i]);
+		if (rc != 0) {
+			__atomic_store_n(&e->stop, 1, __ATOMIC_RELAXED);
+			__atomic_store_n(&e->stop_rx, 1, __ATOMIC_RELAXED);
+			rte_eal_mp_wait_lcore();
+			return wr_error_set(err, rc, NULL, 0, 0, NULL,
+					    "cannot launch lcore %u: %s",
+					    e->lcores[i], rte_strerror(-rc));
+		}
+	}
+	e->launched = true;
+	return 0;
+}
+
+bool
+wr_engine_tx_finished(const struct wr_engine *e)
+{
+	unsigned int i;
+
+	for (i = 0; i < e->n_lcores; i++)
+		if (!__atomic_load_n(&e->lctx[e->lcores[i]]->tx_finished,
+				     __ATOMIC_ACQUIRE))
+			return false;
+	return true;
+}
+
+void
+wr_engine_request_stop(struct wr_engine *e, bool abort)
+{
+	if (abort)
+		__atomic_store_n(&e->aborted, 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&e->stop, 1, __ATOMIC_RELAXED);
+}
+
+void
+wr_engine_stop(struct wr_engine *e, uint64_t drain_ns)
+{
+	unsigned int i;
+	uint64_t end, now;
+
+	if (!e->launched)
+		return;
+	__atomic_store_n(&e->stop, 1, __ATOMIC_RELAXED);
+	while (!wr_engine_tx_finished(e))
+		wr_engine_sleep_ns(1000 * 1000);
+	if (e->any_rx) {
+		/* Echoes still in flight: wait the drain time out. */
+		end = rte_rdtsc() + (uint64_t)((double)drain_ns *
+					       (double)e->tsc_hz / 1e9);
+		while (!__atomic_load_n(&e->aborted, __ATOMIC_RELAXED) &&
+		       (now = rte_rdtsc()) < end)
+			wr_engine_sleep_ns(RTE_MIN(
+				wr_engine_tsc_to_ns(e, end - now),
+				WR_WAIT_SLICE_NS));
+	}
+	__atomic_store_n(&e->stop_rx, 1, __ATOMIC_RELAXED);
+	rte_eal_mp_wait_lcore();
+	e->launched = false;
+
+	for (i = 0; i < e->n_ports; i++) {
+		struct rte_eth_stats st;
+		struct wr_report_row *p = &e->port_rows[i];
+
+		wr_port_drain(&e->ports[i], WR_DRAIN_PORT_MS);
+		if (wr_port_stats(&e->ports[i], &st) == 0) {
+			p->has_nic = true;
+			p->nic_opackets = st.opackets;
+			p->nic_obytes = st.obytes;
+			p->nic_oerrors = st.oerrors;
+			p->nic_ipackets = st.ipackets;
+			p->nic_imissed = st.imissed;
+			p->nic_ierrors = st.ierrors;
+		}
+	}
+}
+
+/* A stream's echoes, over every polled port: sequence results per lane,
+ * loss against what the stream sent, one histogram merged from all ports. */
+static void
+collect_rx(struct wr_engine *e, uint32_t s, struct wr_report_row *row)
+{
+	struct wr_latency_jitter *jit = NULL;
+	unsigned int i, lane;
+	uint64_t distinct = 0, sent = 0;
+
+	row->has_rx = true;
+	row->rx_pkts = row->reordered = row->duplicated = 0;
+	wr_latency_init(e->scratch);
+	for (lane = 0; lane < e->n_ts[s]; lane++)
+		sent += __atomic_load_n(&e->ts[s][lane]->c.tx_pkts,
+					__ATOMIC_RELAXED);
+	for (i = 0; i < e->n_ports; i++) {
+		struct wr_rx_stream *rs;
+
+		if (e->rxq[i] == NULL || (rs = e->rxq[i]->streams[s]) == NULL)
+			continue;
+		for (lane = 0; lane < rs->n_lanes; lane++) {
+			struct wr_seq_result res;
+
+			wr_seq_finish(&rs->seq[lane], 0, &res);
+			row->rx_pkts += res.rx_pkts;
+			row->reordered += res.reordered;
+			row->duplicated += res.duplicated;
+			distinct += res.distinct;
+		}
+		wr_latency_merge(e->scratch, &rs->hist);
+		/* Jitter is a per-path quantity: report the first port
+		 * that saw the stream's echoes. */
+		if (jit == NULL && rs->jitter.n > 0)
+			jit = &rs->jitter;
+	}
+	row->lost = sent > distinct ? sent - distinct : 0;
+	wr_latency_summarize(e->scratch, jit, &row->lat);
+}
+
+struct wr_report_view *
+wr_engine_collect(struct wr_engine *e, bool final)
+{
+	const struct wr_stream_file *f = e->f;
+	struct wr_report_view *v = &e->view;
+	uint64_t start = UINT64_MAX, port_end[WR_PORTS_MAX] = { 0 };
+	uint64_t now_tsc = rte_rdtsc();
+	unsigned int i, j;
+	uint32_t s;
+
+	for (i = 0; i < e->n_lcores; i++) {
+		uint64_t st = __atomic_load_n(&e->lctx[e->lcores[i]]->start_tsc,
+					      __ATOMIC_RELAXED);
+
+		if (st != 0 && st < start)
+			start = st;
+	}
+	if (start == UINT64_MAX)
+		start = now_tsc;
+	for (i = 0; i < e->n_ports; i++)
+		memset(&e->port_rows[i].total, 0, sizeof(struct wr_counters));
+	for (s = 0; s < f->n_streams; s++) {
+		struct wr_report_row *row = &e->stream_rows[s];
+		uint64_t end = 0;
+
+		memset(&row->total, 0, sizeof(row->total));
+		row->pacer_skipped = 0;
+		for (j = 0; j < e->n_ts[s]; j++) {
+			struct wr_counters c;
+			uint64_t t = __atomic_load_n(&e->ts[s][j]->end_tsc,
+						     __ATOMIC_RELAXED);
+
+			wr_counters_read(&c, &e->ts[s][j]->c);
+			wr_counters_add(&row->total, &c);
+			/* The pacer's own counters are read once its lcore
+			 * stopped. */
+			if (final)
+				row->pacer_skipped += e->ts[s][j]->pacer.skipped;
+			if (!final && t == 0)
+				t = now_tsc;
+			if (t > end)
+				end = t;
+		}
+		if (end < start)
+			end = start;
+		row->duration_ns = wr_engine_tsc_to_ns(e, end - start);
+		wr_counters_add(&e->port_rows[row->port].total, &row->total);
+		if (f->streams[s].latency)
+			collect_rx(e, s, row);
+		if (end > port_end[row->port])
+			port_end[row->port] = end;
+	}
+	for (i = 0; i < e->n_ports; i++) {
+		struct wr_rxq *q = e->rxq[i];
+
+		if (q == NULL)
+			continue;
+		e->port_rows[i].has_rx = true;
+		e->port_rows[i].rx_pkts = __atomic_load_n(&q->rx_pkts,
+							  __ATOMIC_RELAXED);
+		e->port_rows[i].rx_foreign = __atomic_load_n(&q->rx_foreign,
+							     __ATOMIC_RELAXED);
+		e->port_rows[i].rx_bad_sig = __atomic_load_n(&q->rx_bad_sig,
+							     __ATOMIC_RELAXED);
+	}
+	v->elapsed_ns = 0;
+	for (i = 0; i < e->n_ports; i++) {
+		e->port_rows[i].duration_ns = port_end[i] > start ?
+			wr_engine_tsc_to_ns(e, port_end[i] - start) : 0;
+		if (e->port_rows[i].duration_ns > v->elapsed_ns)
+			v->elapsed_ns = e->port_rows[i].duration_ns;
+	}
+	if (!final)
+		v->elapsed_ns = wr_engine_tsc_to_ns(e, now_tsc - start);
+	return v;
+}
+
+void
+wr_engine_unload(struct wr_engine *e)
+{
+	unsigned int i, j;
+	uint32_t s;
+
+	if (e->launched) {
+		__atomic_store_n(&e->stop, 1, __ATOMIC_RELAXED);
+		__atomic_store_n(&e->stop_rx, 1, __ATOMIC_RELAXED);
+		rte_eal_mp_wait_lcore();
+		e->launched = false;
+	}
+	for (s = 0; s < WR_STREAMS_MAX; s++) {
+		for (j = 0; j < e->n_ts[s]; j++) {
+			wr_tx_stream_fini(e->ts[s][j]);
+			rte_free(e->ts[s][j]);
+		}
+		e->n_ts[s] = 0;
+		wr_frame_tmpl_free(e->tmpl[s]);
+		e->tmpl[s] = NULL;
+	}
+	for (i = 0; i < e->n_ports; i++) {
+		wr_rxq_fini(e->rxq[i]);
+		rte_free(e->rxq[i]);
+		e->rxq[i] = NULL;
+	}
+	for (i = 0; i < e->n_lcores; i++) {
+		rte_free(e->lctx[e->lcores[i]]);
+		e->lctx[e->lcores[i]] = NULL;
+	}
+	e->n_lcores = 0;
+	rte_free(e->scratch);
+	e->scratch = NULL;
+	e->any_rx = false;
+	free(e->stream_rows);
+	e->stream_rows = NULL;
+	e->f = NULL;
+}
+
+void
+wr_engine_close(struct wr_engine *e)
+{
+	unsigned int i;
+
+	if (e == NULL)
+		return;
+	wr_engine_unload(e);
+	for (i = 0; i < e->n_ports; i++)
+		wr_port_close(&e->ports[i]);
+	if (e->eal_up)
+		rte_eal_cleanup();
+	free(e);
+}

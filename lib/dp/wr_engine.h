@@ -1,0 +1,140 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* wr_engine: EAL, ports, lcores and streams put together for runs, trials and sweeps. */
+#ifndef WR_ENGINE_H
+#define WR_ENGINE_H
+
+/**
+ * @file
+ * The engine is what every traffic-sending subcommand shares:
+ *
+ *     wr_engine_open()     EAL, the profile's ports (or every probed port),
+ *                          TX lcores per port, ports configured, started,
+ *                          links up;
+ *     wr_engine_load()     a stream file: templates, per-(lcore, stream)
+ *                          contexts with their prefilled mempools, RX queues
+ *                          when any stream carries a signature (or the
+ *                          profile asks for RX), rates from link speeds;
+ *     wr_engine_start()    the worker lcores send (and receive);
+ *     wr_engine_collect()  counters summed into report rows (any time);
+ *     wr_engine_stop()     stop sending, wait the drain time for echoes,
+ *                          stop receiving, read the NICs' counters;
+ *     wr_engine_unload()   free the streams' contexts (ports stay up, so a
+ *                          sweep or an RFC 2544 search loads again);
+ *     wr_engine_close()    ports closed, rte_eal_cleanup().
+ *
+ * Lcore model: the main lcore (the caller's thread) never sends; it sleeps
+ * between reports.  Port i is sent on by its TX lcores, one TX queue each;
+ * lcore j of k sends frames j, j+k, ... of every stream of the port (lane j).
+ *
+ * Errors: functions return 0 or a negative errno and fill struct wr_error
+ * with one line for the user; -EINVAL, -ENODEV and -ENOTSUP mean bad input
+ * (a port or lcore that does not exist), anything else a run-time failure.
+ * Warnings (a lcore on another NUMA node than its port, a port asked for
+ * more than its link carries) go to the "wirerate" log type.
+ *
+ * Threads: every function on the main lcore only, except
+ * wr_engine_request_stop(), which is async-signal-safe.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "wr_config.h"
+#include "wr_error.h"
+#include "wr_frame.h"
+#include "wr_port.h"
+#include "wr_report.h"
+#include "wr_rx.h"
+#include "wr_stream.h"
+#include "wr_tx.h"
+
+struct wr_engine {
+	const struct wr_config *cfg;
+	char cfg_path[WR_ERROR_FILE_MAX];
+	char *eal_argv[WR_EAL_ARGS_MAX * 2 + 8];
+	int eal_argc;
+	bool eal_up;
+	uint64_t tsc_hz;
+	/* Ports and their TX lcores, in queue order. */
+	struct wr_port ports[WR_PORTS_MAX];
+	unsigned int n_ports;
+	unsigned int port_lcores[WR_PORTS_MAX][WR_PORT_LCORES_MAX];
+	unsigned int port_n_lcores[WR_PORTS_MAX];
+	/* Worker lcore contexts, by lcore id, and the ids in use. */
+	struct wr_lcore_ctx *lctx[RTE_MAX_LCORE];
+	unsigned int lcores[RTE_MAX_LCORE];
+	unsigned int n_lcores;
+	bool launched;
+	uint32_t stop;              /* stop sending */
+	uint32_t stop_rx;           /* stop receiving */
+	uint32_t aborted;           /* a signal: no drain wait */
+	/* The loaded stream file (not owned) and what was built from it. */
+	const struct wr_stream_file *f;
+	struct wr_frame_tmpl *tmpl[WR_STREAMS_MAX];
+	struct wr_tx_stream *ts[WR_STREAMS_MAX][WR_PORT_LCORES_MAX];
+	unsigned int n_ts[WR_STREAMS_MAX];
+	uint64_t target_millipps[WR_STREAMS_MAX]; /* WR_RATE_UNPACED: max */
+	struct wr_rxq *rxq[WR_PORTS_MAX];
+	bool any_rx;
+	struct wr_latency *scratch; /* histogram snapshots */
+	/* Report rows, refreshed by wr_engine_collect(). */
+	struct wr_report_row port_rows[WR_PORTS_MAX];
+	struct wr_report_row *stream_rows;
+	struct wr_report_view view;
+};
+
+/**
+ * Start EAL with "wirerate", the profile's `eal:` arguments, then
+ * @p n_extra user arguments; set up the ports.  @p cfg must outlive the
+ * engine.  On failure everything done so far is undone.
+ */
+int wr_engine_open(struct wr_engine **out, const struct wr_config *cfg,
+		   const char *cfg_path, char **extra, int n_extra,
+		   struct wr_error *err);
+
+/**
+ * Build everything the streams of @p f need (@p f must stay valid and
+ * unchanged until wr_engine_unload()).  Counts are the streams' own.
+ * @p rx forces RX polling on every port even without latency streams.
+ */
+int wr_engine_load(struct wr_engine *e, const struct wr_stream_file *f,
+		   bool rx, struct wr_error *err);
+
+/** Launch the worker lcores. */
+int wr_engine_start(struct wr_engine *e, struct wr_error *err);
+
+/** True once every lcore stopped sending (all counts done, or stopped). */
+bool wr_engine_tx_finished(const struct wr_engine *e);
+
+/** Ask the lcores to stop sending (async-signal-safe). @p abort skips the drain. */
+void wr_engine_request_stop(struct wr_engine *e, bool abort);
+
+/**
+ * Stop sending, wait until every lcore stopped, keep receiving for
+ * @p drain_ns (cut short by wr_engine_request_stop(e, true)), stop, wait for
+ * the lcores, let the NICs' rings empty and read their counters into the
+ * port rows.
+ */
+void wr_engine_stop(struct wr_engine *e, uint64_t drain_ns);
+
+/**
+ * Sum the lcores' counters into e->view (ports and streams), with
+ * durations measured from the first lcore's start.  While running,
+ * @p final is false: durations run to now.
+ * @return &e->view.
+ */
+struct wr_report_view *wr_engine_collect(struct wr_engine *e, bool final);
+
+/** Free what wr_engine_load() built.  Safe when nothing is loaded. */
+void wr_engine_unload(struct wr_engine *e);
+
+/** Stop lcores if running, unload, close ports, rte_eal_cleanup().  NULL-safe. */
+void wr_engine_close(struct wr_engine *e);
+
+/** TSC ticks to nanoseconds. */
+uint64_t wr_engine_tsc_to_ns(const struct wr_engine *e, uint64_t tsc);
+
+/** Sleep @p ns (a signal cuts it short). */
+void wr_engine_sleep_ns(uint64_t ns);
+
+#endif /* WR_ENGINE_H */
