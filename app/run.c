@@ -247,6 +247,15 @@ traffic(struct run *r)
 		wr_engine_sleep_ns(until < WR_STATS_SLICE_NS ?
 				   until : WR_STATS_SLICE_NS);
 	}
+	/* A drain of seconds is silent otherwise: say that sending is over
+	 * (a script reading the live lines learns it too, and can read a
+	 * peer's counters while the link is still up). */
+	if (!o->quiet && e->any_rx && o->drain_ns > 0 &&
+	    __atomic_load_n(&e->aborted, __ATOMIC_RELAXED) == 0) {
+		printf("sending stopped (%s); receiving echoes for %.3f s\n",
+		       reason, (double)o->drain_ns / 1e9);
+		fflush(stdout);
+	}
 	wr_engine_stop(e, o->drain_ns);
 	v = wr_engine_collect(e, true);
 	fill_meta(r, &meta, reason);

@@ -169,3 +169,18 @@ wr_rx_poll(struct wr_rxq *q)
 		count(&q->rx_bad_sig, bad);
 	return n;
 }
+
+uint32_t
+wr_rx_drain(struct wr_rxq *q, unsigned int max_bursts)
+{
+	uint32_t total = 0;
+	uint16_t n;
+
+	while (max_bursts-- > 0) {
+		n = wr_rx_poll(q);
+		total += n;
+		if (n < WR_RX_BURST)
+			break;
+	}
+	return total;
+}

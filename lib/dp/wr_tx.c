@@ -245,7 +245,7 @@ wr_tx_lcore_main(void *arg)
 		}
 	do {
 		for (qi = 0; qi < ctx->n_rxq; qi++)
-			wr_rx_poll(ctx->rxq[qi]);
+			wr_rx_drain(ctx->rxq[qi], WR_RX_TURN_BURSTS);
 		active = 0;
 		for (qi = 0; qi < ctx->n_txq; qi++) {
 			const struct wr_txq *q = &ctx->txq[qi];

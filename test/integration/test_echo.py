@@ -1,0 +1,404 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Echoes end to end: testpmd reflecting over memif, the Linux kernel's UDP echo, crafted loss and reorder."""
+
+import json
+import os
+import shutil
+import signal
+import struct
+import subprocess
+import queue
+import threading
+import time
+import unittest
+
+from wrtest import EalCase, WIRERATE, wait_for
+
+# A peer process and its waits are bounded: nothing here may hang a CI run.
+PEER_START_S = 10
+RUN_TIMEOUT_S = 60
+
+# The memif path's lossless rate with wirerate's TX and RX on one CPU and
+# testpmd's macswap on the other (see doc/echo.md for the measurements).
+MEMIF_RATE = os.environ.get("WR_ECHO_MEMIF_RATE", "5 Mpps")
+MEMIF_COUNT = 10_000_000
+
+# Addresses inside the namespace the kernel tests create (RFC 5737 TEST-NET-2
+# would do too; 10.199/16 is private and unlikely to clash with anything).
+GEN_MAC = "02:00:00:00:e0:01"
+GEN_IP = "10.199.0.1"
+PEER_IP = "10.199.0.2"
+ECHO_PORT = 7007
+
+ECHO_SERVER = r"""
+import socket, sys
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+# Bursts from the generator must not overflow the default 208 KB buffer.
+s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 8 << 20)
+s.bind(("0.0.0.0", int(sys.argv[1])))
+open(sys.argv[2], "w").close()
+while True:
+    data, addr = s.recvfrom(65535)
+    s.sendto(data, addr)
+"""
+
+
+def kill(proc):
+    """Stop a process we started, whatever state it is in."""
+    if proc is None or proc.poll() is not None:
+        return
+    proc.send_signal(signal.SIGINT)
+    try:
+        proc.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(timeout=5)
+
+
+def telemetry(prefix, cmd):
+    """One telemetry command to the DPDK process with file prefix @prefix, or None."""
+    p = subprocess.run(["dpdk-telemetry.py", "-f", prefix], input=cmd + "\n",
+                       capture_output=True, text=True, timeout=10)
+    # It exits 0 even when it cannot connect: look for the JSON.
+    for line in p.stdout.splitlines():
+        line = line.strip()
+        if line.startswith("{"):
+            try:
+                return json.loads(line)
+            except ValueError:
+                pass
+    return None
+
+
+class Namespace:
+    """A network namespace with a veth pair: wirerate's end and the kernel's end."""
+
+    def __init__(self, tag):
+        self.ns = f"wre-{tag}"
+        self.gen_if = f"wre{tag}g"[:15]
+        self.peer_if = f"wre{tag}p"[:15]
+        self.procs = []
+
+    def ip(self, *args):
+        subprocess.run(["ip", "-n", self.ns, *args], check=True, timeout=10)
+
+    def up(self):
+        subprocess.run(["ip", "netns", "add", self.ns], check=True, timeout=10)
+        subprocess.run(["ip", "netns", "exec", self.ns, "sysctl", "-qw",
+                        "net.ipv6.conf.all.disable_ipv6=1",
+                        "net.ipv6.conf.default.disable_ipv6=1"], check=True, timeout=10)
+        self.ip("link", "set", "lo", "up")
+        self.ip("link", "add", self.gen_if, "type", "veth", "peer", "name", self.peer_if)
+        self.ip("link", "set", self.gen_if, "up")
+        self.ip("link", "set", self.peer_if, "up")
+        self.ip("addr", "add", PEER_IP + "/24", "dev", self.peer_if)
+        # wirerate answers no ARP: the kernel learns its address statically.
+        self.ip("neigh", "add", GEN_IP, "lladdr", GEN_MAC, "dev", self.peer_if)
+        self.peer_mac = subprocess.run(
+            ["ip", "netns", "exec", self.ns, "cat", f"/sys/class/net/{self.peer_if}/address"],
+            check=True, capture_output=True, text=True, timeout=10).stdout.strip()
+
+    def start_echo(self, tmp):
+        script = os.path.join(tmp, "echo.py")
+        ready = os.path.join(tmp, "echo.ready")
+        with open(script, "w") as f:
+            f.write(ECHO_SERVER)
+        p = subprocess.Popen(["ip", "netns", "exec", self.ns, "python3", script,
+                              str(ECHO_PORT), ready],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        self.procs.append(p)
+        if not wait_for(lambda: os.path.exists(ready) or p.poll() is not None, PEER_START_S):
+            raise RuntimeError("the UDP echo server did not start")
+        if p.poll() is not None:
+            raise RuntimeError("the UDP echo server failed: " + p.stderr.read())
+
+    def down(self):
+        for p in self.procs:
+            kill(p)
+            if p.stderr:
+                p.stderr.close()
+        subprocess.run(["ip", "netns", "del", self.ns], timeout=10,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def kernel_stream(peer_mac, rate="20 kpps", count=20000, size=128):
+    return f"""version: 1
+streams:
+  - name: kernel-echo
+    size: {size}
+    rate: {rate}
+    count: {count}
+    latency: true
+    eth: {{src: "{GEN_MAC}", dst: "{peer_mac}"}}
+    ipv4: {{src: {GEN_IP}, dst: {PEER_IP}, ttl: 64}}
+    udp: {{src: 40000, dst: {ECHO_PORT}}}
+"""
+
+
+class KernelCase(EalCase):
+    """wirerate on af_packet in a namespace whose other veth end runs a UDP echo server."""
+
+    def setUp(self):
+        super().setUp()
+        if os.geteuid() != 0 or shutil.which("ip") is None:
+            self.skipTest("needs root and iproute2 to create a namespace")
+        self.nsx = Namespace(f"{os.getpid() % 100000}")
+        self.addCleanup(self.nsx.down)
+        self.nsx.up()
+        self.nsx.start_echo(self.tmp)
+
+    def ns_profile(self, prefix):
+        return self.write(f"{prefix}.yaml", f"""version: 1
+eal: ["--no-pci", "--in-memory", "--file-prefix={prefix}",
+      "--vdev=net_af_packet0,iface={self.nsx.gen_if}", "--lcores=0@0,1@0"]
+ports:
+  - device: net_af_packet0
+    tx_lcores: [1]
+    rx_lcore: 1
+""")
+
+    def ns_wirerate(self, *args, timeout=RUN_TIMEOUT_S):
+        p = subprocess.run(["ip", "netns", "exec", self.nsx.ns, WIRERATE, *args], cwd=self.tmp,
+                           capture_output=True, text=True, timeout=timeout)
+        if p.returncode != 0:
+            self.fail(f"wirerate {' '.join(args)} exited {p.returncode}\n"
+                      f"stdout:\n{p.stdout}\nstderr:\n{p.stderr}")
+        return p
+
+
+class EchoKernel(KernelCase):
+
+    def test_kernel_udp_echo(self):
+        sf = self.write("s.yaml", kernel_stream(self.nsx.peer_mac))
+        prof = self.ns_profile(f"wrecho-k{os.getpid()}")
+        p = self.ns_wirerate("run", sf, "--config", prof, "--quiet", "--drain", "1",
+                             "--json", self.path("r.json"))
+        res = self.json("r.json")
+        st = res["streams"][0]
+        msg = p.stdout
+        self.assertEqual(st["tx_pkts"], 20000, msg)
+        self.assertEqual(st["rx_pkts"], 20000, msg)
+        self.assertEqual(st["lost"], 0, msg)
+        self.assertEqual(st["duplicated"], 0, msg)
+        lat = st["latency_ns"]
+        self.assertEqual(lat["n"], 20000, msg)
+        # A round trip through the kernel and a Python socket loop: more
+        # than a microsecond, typically tens of them, never a second.
+        self.assertGreater(lat["min"], 1000, msg)
+        self.assertGreaterEqual(lat["p50"], 5000, msg)
+        self.assertLessEqual(lat["p50"], 5_000_000, msg)
+        self.assertLess(lat["max"], 1_000_000_000, msg)
+        self.assertLessEqual(lat["min"], lat["p50"])
+        self.assertLessEqual(lat["p50"], lat["p99"])
+        self.assertLessEqual(lat["p99"], lat["max"])
+        self.assertEqual(res["ports"][0]["rx_bad_sig"], 0)
+
+
+class EchoMemif(EalCase):
+    """dpdk-testpmd --forward-mode=macswap as a memif client reflects every frame."""
+
+    def setUp(self):
+        super().setUp()
+        if shutil.which("dpdk-testpmd") is None or shutil.which("dpdk-telemetry.py") is None:
+            self.skipTest("needs dpdk-testpmd and dpdk-telemetry.py (Debian package dpdk)")
+        self.rundir = f"/run/wrecho-{os.getpid()}"
+        os.makedirs(self.rundir, exist_ok=True)
+        self.addCleanup(shutil.rmtree, self.rundir, True)
+        self.sock = os.path.join(self.rundir, "memif.sock")
+        self.procs = []
+        self.addCleanup(self.stop_all)
+
+    def stop_all(self):
+        # The reflector first: memif resets counters on disconnect, and
+        # whichever peer outlives the other may crash at shutdown.
+        for p in reversed(self.procs):
+            kill(p)
+
+    def socket_listening(self):
+        with open("/proc/net/unix") as f:
+            return any(line.rstrip().endswith(self.sock) for line in f)
+
+    def test_testpmd_macswap(self):
+        pid = os.getpid()
+        gen_prefix, refl_prefix = f"wrecho-g{pid}", f"wrecho-r{pid}"
+        sf = self.write("s.yaml", f"""version: 1
+streams:
+  - name: memif-echo
+    size: 70
+    rate: {MEMIF_RATE}
+    count: {MEMIF_COUNT}
+    latency: true
+""")
+        prof = self.write("memif.yaml", f"""version: 1
+eal: ["--no-pci", "--in-memory", "--file-prefix={gen_prefix}",
+      "--vdev=net_memif0,role=server,socket={self.sock},rsize=14", "--lcores=0@0,1@0"]
+ports:
+  - device: net_memif0
+    tx_lcores: [1]
+    rx_lcore: 1
+settle_ms: 200
+stats_interval_ms: 500
+""")
+        # wirerate is the server and must listen before the client starts
+        # (the 22.11 memif client never retries).  A long drain keeps the
+        # link up after the last frame while testpmd's counters are read.
+        gen = self.start("run", sf, "--config", prof, "--drain", "3",
+                         "--json", self.path("r.json"))
+        self.procs.append(gen)
+        self.assertTrue(wait_for(lambda: self.socket_listening() or gen.poll() is not None,
+                                 PEER_START_S), "wirerate did not create the memif socket")
+        if gen.poll() is not None:
+            self.fail("wirerate exited early: " + gen.stderr.read())
+        refl = subprocess.Popen(
+            ["dpdk-testpmd", "--lcores=0@1,1@1", "--no-pci", "--in-memory",
+             "--file-prefix", refl_prefix,
+             "--vdev", f"net_memif0,role=client,socket={self.sock},rsize=14",
+             "--", "--forward-mode=macswap", "--auto-start", "--nb-cores=1",
+             "--stats-period", "1"],
+            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+            text=True)
+        self.procs.append(refl)
+        # Both CPUs busy-poll: the test sleeps in blocking reads of
+        # wirerate's output until it says sending stopped (no telemetry
+        # client is started before: each one costs CPU time).
+        lines = queue.Queue()
+        threading.Thread(target=lambda: [lines.put(l) for l in gen.stdout] + [lines.put(None)],
+                         daemon=True).start()
+        refl_lines = []
+        threading.Thread(target=lambda: refl_lines.extend(refl.stdout), daemon=True).start()
+        out, done, eof = [], False, False
+        end = time.monotonic() + RUN_TIMEOUT_S
+        while not done and time.monotonic() < end:
+            try:
+                line = lines.get(timeout=1)
+            except queue.Empty:
+                continue
+            if line is None:
+                eof = True
+                break
+            out.append(line)
+            done = line.startswith("sending stopped")
+        # testpmd's counters, read while the link is up (wirerate drains
+        # for 3 s): the first two equal readings.
+        last = None
+        for _ in range(8):
+            t = telemetry(refl_prefix, "/ethdev/stats,0")
+            st = t.get("/ethdev/stats") if t else None
+            if st is not None and last is not None and st == last:
+                break
+            last = st
+            time.sleep(0.2)
+        kill(refl)
+        try:
+            gen.wait(timeout=RUN_TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            gen.kill()
+            gen.wait()
+        err = gen.stderr.read()
+        while not eof and (line := lines.get(timeout=5)) is not None:
+            out.append(line)
+        out = "".join(out)
+        refl_out = "".join(refl_lines)
+        self.assertEqual(gen.returncode, 0, f"wirerate: {out}\n{err}")
+        msg = f"wirerate:\n{out}\ntestpmd:\n{refl_out[-3000:]}\nlast testpmd stats: {last}"
+        res = self.json("r.json")
+        st = res["streams"][0]
+        self.assertEqual(st["tx_pkts"], MEMIF_COUNT, msg)
+        self.assertEqual(st["rx_pkts"], MEMIF_COUNT, msg)
+        self.assertEqual(st["lost"], 0, msg)
+        self.assertEqual(st["reordered"], 0, msg)
+        self.assertEqual(st["duplicated"], 0, msg)
+        self.assertEqual(st["latency_ns"]["n"], MEMIF_COUNT, msg)
+        self.assertEqual(res["ports"][0]["rx_pkts"], MEMIF_COUNT, msg)
+        self.assertIsNotNone(last, msg)
+        self.assertEqual(last["ipackets"], st["rx_pkts"], msg)
+        self.assertEqual(last["opackets"], st["rx_pkts"], msg)
+        self.assertEqual(last["imissed"], 0, msg)
+
+
+# Crafted input for exact counts: stream 0, lane 0, N frames "sent".
+PCAP_N = 70010
+
+
+def crafted_seqs():
+    """The arrival order, and why each count below is what it is.
+
+    0..9 in order; 11 before 10 (10 is late: 1 reordered); 12 twice (1
+    duplicated); 13; 14 is held back; 15..69999 except 100, 101, 102 (3
+    gaps); then 14 arrives after 69999, more than the tracker's 65536-frame
+    window late (too old: counted distinct and reordered); then 69999 again
+    (1 duplicated).
+    """
+    seqs = list(range(10)) + [11, 10, 12, 12, 13]
+    seqs += [s for s in range(15, 70000) if s not in (100, 101, 102)]
+    seqs += [14, 69999]
+    return seqs
+
+
+# By hand: distinct = 70000 - 3 (100, 101, 102 never came) = 69997;
+# ours = distinct + 2 duplicates = 69999; reordered = 10 and 14 = 2;
+# lost = 70010 sent - 69997 = 13 (the 3 gaps, and 69999 < s < 70010: 10).
+EXPECT = {"rx_pkts": 69999, "lost": 13, "reordered": 2, "duplicated": 2}
+
+
+def ipv4_csum(hdr):
+    s = sum(struct.unpack("!10H", hdr))
+    while s >> 16:
+        s = (s & 0xffff) + (s >> 16)
+    return (~s) & 0xffff
+
+
+def sig_frame(stream_lane, seq, magic=0x57527367):
+    """Ethernet/IPv4/UDP with a wr_sig (wr_sig.h layout) and nothing else: 66 bytes."""
+    sig = struct.pack("!IIQQ", magic, stream_lane, seq, 0)
+    udp = struct.pack("!HHHH", 9, 9, 8 + len(sig), 0) + sig
+    ip = bytearray(struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + len(udp), 0, 0, 64, 17, 0,
+                               bytes([10, 0, 0, 2]), bytes([10, 0, 0, 1])))
+    ip[10:12] = struct.pack("!H", ipv4_csum(bytes(ip)))
+    eth = bytes.fromhex("020000000001" "020000000002" "0800")
+    return eth + bytes(ip) + udp
+
+
+def write_pcap(path, frames):
+    with open(path, "wb") as f:
+        # pcap file header: magic, v2.4, tz 0, sigfigs 0, snaplen, LINKTYPE_ETHERNET.
+        f.write(struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1))
+        for i, fr in enumerate(frames):
+            f.write(struct.pack("<IIII", i // 1000000, i % 1000000, len(fr), len(fr)))
+            f.write(fr)
+
+
+class EchoCrafted(EalCase):
+    """net_pcap replays crafted echoes: loss, reorder and duplicates counted exactly."""
+
+    def test_exact_counts(self):
+        frames = [sig_frame(0, s) for s in crafted_seqs()]
+        # One frame without a signature, one of a stream the file lacks.
+        frames.insert(5, sig_frame(0, 0, magic=0x12345678))
+        frames.insert(7, sig_frame(5 << 16, 3))
+        rx = self.path("crafted.pcap")
+        write_pcap(rx, frames)
+        sf = self.write("s.yaml", f"""version: 1
+streams:
+  - name: crafted
+    size: 70
+    count: {PCAP_N}
+    latency: true
+""")
+        prof = self.profile(f"net_pcap0,rx_pcap={rx},tx_pcap={self.path('out.pcap')}",
+                            f"wrecho-p{os.getpid()}", extra_ports="    rx_lcore: 1\n")
+        self.wirerate("run", sf, "--config", prof, "--quiet", "--drain", "1",
+                      "--json", self.path("r.json"), check=0)
+        res = self.json("r.json")
+        st = res["streams"][0]
+        self.assertEqual(st["tx_pkts"], PCAP_N)
+        for k, v in EXPECT.items():
+            self.assertEqual(st[k], v, k)
+        port = res["ports"][0]
+        self.assertEqual(port["rx_pkts"], len(frames))
+        self.assertEqual(port["rx_foreign"], 1)
+        self.assertEqual(port["rx_bad_sig"], 1)
+
+
+if __name__ == "__main__":
+    unittest.main()
