@@ -11,6 +11,7 @@
 #include "wr_frame.h"
 #include "wr_parse.h"
 #include "wr_report.h"
+#include "wr_rtt_table.h"
 #include "wr_yaml.h"
 
 static void
@@ -19,12 +20,18 @@ usage(FILE *out)
 	fprintf(out,
 "usage: wirerate run STREAMFILE [--config PROFILE] [--duration S] [--count N]\n"
 "                    [--seed N] [--drain S] [--json FILE] [--quiet] [-- EAL options]\n"
+"       wirerate rtt STREAMFILE [--stream NAME] [--sizes FROM:TO:STEP] [--count N]\n"
+"                    [--timeout S] [--csv FILE] [--json FILE] [--config PROFILE]\n"
+"                    [--seed N] [-- EAL options]\n"
 "       wirerate check STREAMFILE [--seed N]\n"
 "       wirerate dump STREAMFILE --count N --pcap OUT.pcap [--stream NAME] [--seed N]\n"
 "       wirerate version\n"
 "\n"
 "  run     send the streams of STREAMFILE on the profile's ports, print Kpps and\n"
 "          Mbps (L2 and L1) every second and a final summary\n"
+"  rtt     round trips one frame at a time: for each UDP payload size, send a\n"
+"          frame of the stream (the first, or --stream), wait for its echo,\n"
+"          next; print min/avg/p50/p99/max RTT and lost per size\n"
 "  check   validate STREAMFILE and print what each stream sends (no EAL)\n"
 "  dump    write the first N frames of each stream (or of --stream) to a pcap\n"
 "          file, with the data path's frame code (no EAL, no hugepages)\n"
@@ -41,6 +48,12 @@ usage(FILE *out)
 "                    before loss is counted (default 0.2 s)\n"
 "  --json FILE       write the final results as JSON (schema in README.md)\n"
 "  --quiet           no live lines, only the summary\n"
+"  --sizes F:T:S     rtt: UDP payload sizes (bytes, the 24-byte signature\n"
+"                    included) from F to T by S, or one size; default 50:1500:50\n"
+"  --count N         rtt: round trips per size (default 100000)\n"
+"  --timeout S       rtt: how long a round trip may take before it counts as\n"
+"                    lost (default 0.1 s)\n"
+"  --csv FILE        rtt: write the table as CSV (tools/wr-plot-rtt plots it)\n"
 "\n"
 "exit status: 0 success, 1 run-time failure, 2 bad input\n");
 }
@@ -75,6 +88,9 @@ parse_opts(int argc, char **argv, struct wr_opts *o)
 		{ "pcap", required_argument, NULL, 'p' },
 		{ "stream", required_argument, NULL, 'S' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "sizes", required_argument, NULL, 'z' },
+		{ "timeout", required_argument, NULL, 't' },
+		{ "csv", required_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -154,6 +170,23 @@ parse_opts(int argc, char **argv, struct wr_opts *o)
 		case 'q':
 			o->quiet = true;
 			break;
+		case 'z':
+			if (wr_rtt_parse_sizes(optarg, &o->sizes_from,
+					       &o->sizes_to, &o->sizes_step,
+					       why, sizeof(why)) != 0)
+				return opt_error("--sizes", optarg,
+						 "payload sizes FROM:TO:STEP or SIZE, such as 50:1500:50");
+			break;
+		case 't':
+			if (wr_parse_duration_ns(optarg, &o->timeout_ns, why,
+						 sizeof(why)) != 0 ||
+			    o->timeout_ns == 0)
+				return opt_error("--timeout", optarg,
+						 "a positive duration such as 0.1, 100ms or 2s");
+			break;
+		case 'C':
+			o->csv_file = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			exit(WR_EXIT_OK);
@@ -171,10 +204,8 @@ parse_opts(int argc, char **argv, struct wr_opts *o)
 	return WR_EXIT_OK;
 }
 
-/* Load the stream file, apply --seed and --count, build every template to
- * find what only building reveals.  Prints the error; returns an exit code. */
-static int
-load_streams(const struct wr_opts *o, struct wr_stream_file *f)
+int
+wr_app_load_streams(const struct wr_opts *o, struct wr_stream_file *f)
 {
 	struct wr_error err;
 	struct wr_frame_tmpl *t;
@@ -224,7 +255,7 @@ cmd_check(const struct wr_opts *o)
 	int rc;
 
 	memset(&f, 0, sizeof(f));
-	rc = load_streams(o, &f);
+	rc = wr_app_load_streams(o, &f);
 	if (rc != WR_EXIT_OK)
 		return rc;
 	wr_report_hex(f.sha256, hex);
@@ -256,7 +287,7 @@ cmd_dump(const struct wr_opts *o)
 		struct wr_opts lo = *o;
 
 		lo.count_set = false;
-		rc = load_streams(&lo, &f);
+		rc = wr_app_load_streams(&lo, &f);
 	}
 	if (rc != WR_EXIT_OK)
 		return rc;
@@ -295,6 +326,8 @@ main(int argc, char **argv)
 		return rc;
 	if (strcmp(o.cmd, "run") == 0)
 		return wr_cmd_run(&o);
+	if (strcmp(o.cmd, "rtt") == 0)
+		return wr_cmd_rtt(&o);
 	if (o.n_eal > 0) {
 		fprintf(stderr, "wirerate: %s takes no EAL options\n", o.cmd);
 		return WR_EXIT_USAGE;

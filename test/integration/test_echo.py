@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Echoes end to end: testpmd reflecting over memif, the Linux kernel's UDP echo, crafted loss and reorder."""
 
+import csv
 import json
 import os
 import shutil
@@ -12,7 +13,7 @@ import threading
 import time
 import unittest
 
-from wrtest import EalCase, WIRERATE, wait_for
+from wrtest import ROOT, EalCase, WIRERATE, wait_for
 
 # A peer process and its waits are bounded: nothing here may hang a CI run.
 PEER_START_S = 10
@@ -192,6 +193,68 @@ class EchoKernel(KernelCase):
         self.assertLessEqual(lat["p50"], lat["p99"])
         self.assertLessEqual(lat["p99"], lat["max"])
         self.assertEqual(res["ports"][0]["rx_bad_sig"], 0)
+
+
+
+class Rtt(KernelCase):
+    """wirerate rtt against the kernel's UDP echo: the raw-Ethernet vs UDP study's sweep, small."""
+
+    def test_sweep_kernel(self):
+        sf = self.write("s.yaml", kernel_stream(self.nsx.peer_mac))
+        prof = self.ns_profile(f"wrecho-t{os.getpid()}")
+        csv_path, json_path = self.path("rtt.csv"), self.path("rtt.json")
+        p = self.ns_wirerate("rtt", sf, "--config", prof, "--sizes", "50:1450:700",
+                             "--count", "200", "--timeout", "0.5", "--csv", csv_path,
+                             "--json", json_path)
+        msg = p.stdout + p.stderr
+        with open(csv_path) as f:
+            rows = list(csv.DictReader(f))
+        self.assertEqual([int(r["payload_bytes"]) for r in rows], [50, 750, 1450], msg)
+        self.assertEqual([int(r["frame_bytes"]) for r in rows], [96, 796, 1496], msg)
+        for r in rows:
+            self.assertEqual(int(r["round_trips"]), 200, msg)
+            self.assertEqual(int(r["sent"]), 200, msg)
+            self.assertEqual(int(r["lost"]), 0, msg)
+            # One frame in flight through the kernel and a Python loop:
+            # microseconds at least, well under the timeout.
+            self.assertGreater(float(r["min_us"]), 1.0, msg)
+            self.assertLess(float(r["p50_us"]), 50_000, msg)
+            self.assertLessEqual(float(r["min_us"]), float(r["p50_us"]))
+            self.assertLessEqual(float(r["p50_us"]), float(r["p99_us"]))
+            self.assertLessEqual(float(r["p99_us"]), float(r["max_us"]))
+            self.assertLess(float(r["max_us"]), 500_000, msg)
+        res = self.json("rtt.json")
+        self.assertEqual(res["schema"], "wirerate-rtt/1")
+        self.assertEqual(res["stop_reason"], "done")
+        self.assertEqual(res["count"], 200)
+        self.assertEqual([s["payload_bytes"] for s in res["sizes"]], [50, 750, 1450])
+        for s, r in zip(res["sizes"], rows):
+            self.assertEqual(s["rtt_ns"]["n"], 200)
+            self.assertAlmostEqual(s["rtt_ns"]["p50"] / 1000, float(r["p50_us"]), places=2)
+        # The table shows the same rows.
+        table = [line.split() for line in p.stdout.splitlines()
+                 if line.split()[:1] in (["50"], ["750"], ["1450"])]
+        self.assertEqual([t[2] for t in table], ["200"] * 3, msg)
+
+        png = self.path("rtt.png")
+        plot = subprocess.run([os.path.join(ROOT, "tools", "wr-plot-rtt"), csv_path, png],
+                              capture_output=True, text=True, timeout=60)
+        self.assertEqual(plot.returncode, 0, plot.stderr)
+        with open(png, "rb") as f:
+            self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
+
+    def test_small_payload_raised(self):
+        sf = self.write("s.yaml", kernel_stream(self.nsx.peer_mac))
+        prof = self.ns_profile(f"wrecho-u{os.getpid()}")
+        p = self.ns_wirerate("rtt", sf, "--config", prof, "--sizes", "10", "--count", "20",
+                             "--csv", self.path("r.csv"))
+        self.assertIn("raised to 24", p.stderr)
+        with open(self.path("r.csv")) as f:
+            rows = list(csv.DictReader(f))
+        self.assertEqual(len(rows), 1)
+        self.assertEqual(rows[0]["payload_bytes"], "24")
+        self.assertEqual(rows[0]["frame_bytes"], "70")
+        self.assertEqual(rows[0]["round_trips"], "20")
 
 
 class EchoMemif(EalCase):

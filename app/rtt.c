@@ -1,0 +1,374 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* wirerate rtt: round trips one frame at a time, per UDP payload size; table, CSV and JSON. */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <rte_errno.h>
+#include <rte_ethdev.h>
+#include <rte_launch.h>
+#include <rte_lcore.h>
+#include <rte_malloc.h>
+#include <rte_version.h>
+
+#include "wr_app.h"
+#include "wr_engine.h"
+#include "wr_frame.h"
+#include "wr_rtt.h"
+#include "wr_rtt_table.h"
+#include "wr_sig.h"
+
+/* The raw-Ethernet vs UDP study's sweep: payloads 50..1500 by 50 bytes,
+ * 100000 round trips each. */
+#define RTT_FROM 50
+#define RTT_TO 1500
+#define RTT_STEP 50
+#define RTT_COUNT 100000
+/* A lost frame costs the whole timeout: 100 ms is over a thousand times a
+ * kernel or switch round trip (tens of microseconds) and still lets a run
+ * with some loss finish. */
+#define RTT_TIMEOUT_NS (100 * 1000 * 1000ull)
+/* How often the main lcore looks whether the round-trip lcore finished. */
+#define RTT_POLL_NS (1000 * 1000ull)
+
+static uint32_t rtt_stop;
+
+static void
+on_signal(int sig)
+{
+	(void)sig;
+	__atomic_store_n(&rtt_stop, 1, __ATOMIC_RELAXED);
+}
+
+struct rtt_run {
+	const struct wr_opts *o;
+	struct wr_stream_file f;
+	struct wr_config cfg;
+	const char *cfg_path;
+	struct wr_stream *st;   /* the stream measured */
+	uint32_t st_index;
+	struct wr_rtt_size *sizes;
+	unsigned int n_sizes;
+	struct wr_rtt_row *rows;
+	unsigned int n_rows;
+	struct wr_engine *e;
+	struct rte_mempool *mp;
+	struct wr_rtt *r;
+};
+
+/* The stream at one size: a shallow copy whose size is fixed and which
+ * carries a signature; the copy owns nothing (never freed). */
+static int
+tmpl_at(const struct rtt_run *x, const struct wr_rtt_size *sz,
+	struct wr_frame_tmpl **t, struct wr_error *err)
+{
+	struct wr_stream s = *x->st;
+
+	memset(&s.size, 0, sizeof(s.size));
+	s.size.mode = WR_SIZE_FIXED;
+	s.size.fixed = s.size.min = s.size.max = (uint16_t)sz->frame;
+	s.latency = true;
+	return wr_frame_tmpl_create(&s, x->st_index, t, err);
+}
+
+/* Everything the user can get wrong, before EAL starts. */
+static int
+prepare(struct rtt_run *x)
+{
+	const struct wr_opts *o = x->o;
+	uint32_t from = RTT_FROM, to = RTT_TO, step = RTT_STEP;
+	unsigned int i, raised;
+	struct wr_error err;
+	int rc, idx = 0;
+
+	rc = wr_app_load_streams(o, &x->f);
+	if (rc != WR_EXIT_OK)
+		return rc;
+	if (o->stream_name != NULL) {
+		idx = wr_stream_file_find(&x->f, o->stream_name);
+		if (idx < 0) {
+			fprintf(stderr, "wirerate: --stream: no stream named "
+				"\"%s\" in %s\n", o->stream_name, x->f.path);
+			return WR_EXIT_USAGE;
+		}
+	}
+	x->st_index = (uint32_t)idx;
+	x->st = &x->f.streams[idx];
+	if (o->sizes_step != 0) {
+		from = o->sizes_from;
+		to = o->sizes_to;
+		step = o->sizes_step;
+	}
+	x->sizes = calloc(WR_RTT_SIZES_MAX, sizeof(*x->sizes));
+	if (x->sizes == NULL) {
+		fprintf(stderr, "wirerate: out of memory\n");
+		return WR_EXIT_FAIL;
+	}
+	rc = wr_rtt_sizes(from, to, step, x->st->vlan, x->sizes,
+			  WR_RTT_SIZES_MAX, &x->n_sizes, &raised);
+	if (rc != 0) {
+		fprintf(stderr, "wirerate: --sizes: %s\n", rc == -E2BIG ?
+			"more than 10000 sizes" :
+			"a payload that makes a frame above 9018 bytes");
+		return WR_EXIT_USAGE;
+	}
+	if (raised > 0)
+		fprintf(stderr, "wirerate: note: %u payload size%s below %u "
+			"bytes raised to %u: a frame must carry the %u-byte "
+			"signature to be recognised when it comes back\n",
+			raised, raised == 1 ? "" : "s", WR_SIG_LEN, WR_SIG_LEN,
+			WR_SIG_LEN);
+	x->rows = calloc(x->n_sizes, sizeof(*x->rows));
+	if (x->rows == NULL) {
+		fprintf(stderr, "wirerate: out of memory\n");
+		return WR_EXIT_FAIL;
+	}
+	/* Every size must build (a string payload may not fit a small
+	 * one); the templates are built again, one at a time, later. */
+	for (i = 0; i < x->n_sizes; i++) {
+		struct wr_frame_tmpl *t;
+
+		wr_error_clear(&err);
+		if (tmpl_at(x, &x->sizes[i], &t, &err) != 0) {
+			if (err.file[0] == '\0')
+				snprintf(err.file, sizeof(err.file), "%s",
+					 x->f.path);
+			if (err.line == 0) {
+				err.line = x->st->mark.line;
+				err.col = x->st->mark.col;
+			}
+			fprintf(stderr, "wirerate: payload %u bytes (frame %u): ",
+				x->sizes[i].payload, x->sizes[i].frame);
+			wr_app_print_error(&err);
+			return WR_EXIT_USAGE;
+		}
+		wr_frame_tmpl_free(t);
+	}
+	rc = wr_app_load_profile(o, &x->cfg, &x->cfg_path);
+	if (rc != WR_EXIT_OK)
+		return rc;
+	if (x->cfg.n_ports > 0 && x->st->port >= x->cfg.n_ports) {
+		fprintf(stderr, "wirerate: %s:%u:%u: streams[%u].port: port %u "
+			"does not exist: the profile %s has %u port%s\n",
+			x->f.path, x->st->mark.line, x->st->mark.col,
+			x->st_index, x->st->port, x->cfg_path, x->cfg.n_ports,
+			x->cfg.n_ports == 1 ? "" : "s");
+		return WR_EXIT_USAGE;
+	}
+	return WR_EXIT_OK;
+}
+
+static int
+engine_exit_code(int rc)
+{
+	return rc == -EINVAL || rc == -ENODEV || rc == -ENOTSUP ?
+		WR_EXIT_USAGE : WR_EXIT_FAIL;
+}
+
+/* One size on the port's first TX lcore; the main lcore sleeps meanwhile. */
+static int
+measure(struct rtt_run *x, unsigned int i, unsigned int lcore,
+	uint64_t *next_seq)
+{
+	const struct wr_port *p = &x->e->ports[x->st->port];
+	struct wr_rtt_row *row = &x->rows[i];
+	struct wr_frame_tmpl *t;
+	struct wr_error err;
+	struct wr_rtt *r = x->r;
+	int rc;
+
+	wr_error_clear(&err);
+	if (tmpl_at(x, &x->sizes[i], &t, &err) != 0) {
+		wr_app_print_error(&err);
+		return WR_EXIT_FAIL;
+	}
+	r->port_id = p->port_id;
+	r->tx_queue = 0;
+	r->rx_queue = 0;
+	r->mp = x->mp;
+	r->t = t;
+	r->sig_id = WR_SIG_ID(x->st_index, 0);
+	r->count = x->o->count_set ? x->o->count : RTT_COUNT;
+	r->timeout_tsc = (uint64_t)((double)(x->o->timeout_ns ?
+					     x->o->timeout_ns : RTT_TIMEOUT_NS) *
+				    (double)x->e->tsc_hz / 1e9);
+	r->first_seq = *next_seq;
+	r->stop = &rtt_stop;
+	if (wr_rtt_reset(r, x->e->tsc_hz) != 0) {
+		wr_frame_tmpl_free(t);
+		fprintf(stderr, "wirerate: rtt: bad settings\n");
+		return WR_EXIT_FAIL;
+	}
+	rc = rte_eal_remote_launch(wr_rtt_lcore, r, lcore);
+	if (rc != 0) {
+		wr_frame_tmpl_free(t);
+		fprintf(stderr, "wirerate: cannot launch lcore %u: %s\n", lcore,
+			rte_strerror(-rc));
+		return WR_EXIT_FAIL;
+	}
+	/* rte_eal_wait_lcore() spins: sleep until the lcore says done. */
+	while (!__atomic_load_n(&r->done, __ATOMIC_ACQUIRE))
+		wr_engine_sleep_ns(RTT_POLL_NS);
+	rc = rte_eal_wait_lcore(lcore);
+	wr_frame_tmpl_free(t);
+	*next_seq += r->sent + r->lost;
+	row->size = x->sizes[i];
+	row->sent = r->sent;
+	row->lost = r->lost;
+	row->late = r->late;
+	row->foreign = r->foreign;
+	wr_latency_summarize(&r->hist, &r->jitter, &row->rtt);
+	if (rc == -ENOBUFS) {
+		fprintf(stderr, "wirerate: rtt: out of mbufs\n");
+		return WR_EXIT_FAIL;
+	}
+	return WR_EXIT_OK;
+}
+
+/* A frame above the port's MTU leaves (DPDK takes it) and a kernel or a
+ * switch drops it silently: every round trip of the size would time out. */
+static void
+mtu_check(const struct rtt_run *x, const struct wr_port *p)
+{
+	const uint32_t l2 = WR_ETH_HLEN + (x->st->vlan ? WR_VLAN_HLEN : 0) +
+			    WR_FCS_LEN;
+	uint16_t mtu;
+	unsigned int i;
+
+	if (rte_eth_dev_get_mtu(p->port_id, &mtu) != 0)
+		return;
+	for (i = 0; i < x->n_sizes; i++)
+		if (x->sizes[i].frame - l2 > mtu) {
+			fprintf(stderr, "wirerate: warning: from payload %u "
+				"bytes on, frames carry more than port %s's MTU "
+				"of %u bytes after the Ethernet header: a peer "
+				"may drop them (each lost round trip costs the "
+				"timeout); raise the MTU on both ends\n",
+				x->sizes[i].payload, p->device, mtu);
+			return;
+		}
+}
+
+static int
+sweep(struct rtt_run *x)
+{
+	const struct wr_opts *o = x->o;
+	const struct wr_port *p = &x->e->ports[x->st->port];
+	unsigned int lcore = x->e->port_lcores[x->st->port][0];
+	uint64_t next_seq = 0;
+	struct wr_rtt_meta m;
+	struct sigaction sa;
+	char started[40];
+	time_t wall = time(NULL);
+	struct tm tm;
+	unsigned int i;
+	int rc = WR_EXIT_OK, wrc;
+
+	gmtime_r(&wall, &tm);
+	strftime(started, sizeof(started), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	x->mp = wr_rtt_pool_create("wr_rtt", (uint16_t)(x->sizes[x->n_sizes - 1].frame -
+							 WR_FCS_LEN),
+				   p->socket_id >= 0 ? p->socket_id :
+				   (int)rte_lcore_to_socket_id(lcore));
+	x->r = rte_zmalloc("wr_rtt", sizeof(*x->r), RTE_CACHE_LINE_SIZE);
+	if (x->mp == NULL || x->r == NULL) {
+		fprintf(stderr, "wirerate: rtt: no memory for mbufs: %s "
+			"(are hugepages reserved?)\n", rte_strerror(rte_errno));
+		return WR_EXIT_FAIL;
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+
+	printf("wirerate %s (%s): rtt of stream %s (%s) on port %u: %s (%s), "
+	       "lcore %u\n", WR_VERSION, rte_version(), x->st->name, x->f.path,
+	       x->st->port, p->device, p->driver, lcore);
+	printf("%llu round trips per size, one frame in flight, timeout %.3f s\n",
+	       (unsigned long long)(o->count_set ? o->count : RTT_COUNT),
+	       (double)(o->timeout_ns ? o->timeout_ns : RTT_TIMEOUT_NS) / 1e9);
+	mtu_check(x, p);
+	wr_rtt_table_header(stdout);
+	for (i = 0; i < x->n_sizes; i++) {
+		rc = measure(x, i, lcore, &next_seq);
+		if (rc != WR_EXIT_OK)
+			break;
+		/* A size cut short by a signal is shown if it measured anything. */
+		if (x->rows[i].sent + x->rows[i].lost > 0) {
+			x->n_rows = i + 1;
+			wr_rtt_table_row(stdout, &x->rows[i]);
+		}
+		if (__atomic_load_n(&rtt_stop, __ATOMIC_RELAXED))
+			break;
+	}
+	memset(&m, 0, sizeof(m));
+	m.wirerate_version = WR_VERSION;
+	m.dpdk_version = rte_version();
+	m.stream_file = x->f.path;
+	m.stream_name = x->st->name;
+	m.config_file = x->cfg_path;
+	m.device = p->device;
+	m.started_at = started;
+	m.stop_reason = __atomic_load_n(&rtt_stop, __ATOMIC_RELAXED) ?
+		"signal" : "done";
+	m.count = o->count_set ? o->count : RTT_COUNT;
+	m.timeout_ns = o->timeout_ns ? o->timeout_ns : RTT_TIMEOUT_NS;
+	if (o->csv_file != NULL &&
+	    (wrc = wr_rtt_csv(o->csv_file, x->rows, x->n_rows)) != 0) {
+		fprintf(stderr, "wirerate: %s: cannot write: %s\n", o->csv_file,
+			strerror(-wrc));
+		rc = WR_EXIT_FAIL;
+	}
+	if (o->json_file != NULL &&
+	    (wrc = wr_rtt_json(o->json_file, &m, x->rows, x->n_rows)) != 0) {
+		fprintf(stderr, "wirerate: %s: cannot write: %s\n",
+			o->json_file, strerror(-wrc));
+		rc = WR_EXIT_FAIL;
+	}
+	return rc;
+}
+
+int
+wr_cmd_rtt(const struct wr_opts *o)
+{
+	struct rtt_run *x = calloc(1, sizeof(*x));
+	struct wr_error err;
+	int rc;
+
+	if (x == NULL) {
+		fprintf(stderr, "wirerate: out of memory\n");
+		return WR_EXIT_FAIL;
+	}
+	x->o = o;
+	wr_config_init(&x->cfg);
+	rc = prepare(x);
+	if (rc == WR_EXIT_OK) {
+		wr_error_clear(&err);
+		rc = wr_engine_open(&x->e, &x->cfg, x->cfg_path, o->eal,
+				    o->n_eal, &err);
+		if (rc != 0) {
+			wr_app_print_error(&err);
+			rc = engine_exit_code(rc);
+		}
+	}
+	if (rc == WR_EXIT_OK)
+		rc = sweep(x);
+	rte_free(x->r);
+	/* A NIC may still hold sent frames of the pool in its TX ring: close
+	 * the port (which frees them) before the pool, and both before EAL
+	 * goes (wr_engine_close; closing a port twice is harmless). */
+	if (x->e != NULL && x->mp != NULL)
+		wr_port_close(&x->e->ports[x->st->port]);
+	rte_mempool_free(x->mp);
+	wr_engine_close(x->e);
+	wr_stream_file_free(&x->f);
+	wr_config_free(&x->cfg);
+	free(x->sizes);
+	free(x->rows);
+	free(x);
+	return rc;
+}

@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* wr_rtt: the ping-pong loop of `wirerate rtt`. */
+#include <errno.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_ethdev.h>
+#include <rte_mbuf.h>
+
+#include "wr_rtt.h"
+#include "wr_rx.h"
+#include "wr_sig.h"
+
+/* One frame is in flight, but a NIC may keep sent mbufs in its TX ring
+ * until it frees them in batches (tx_free_thresh, typically 32): the pool
+ * outlasts a full ring of 4096 (the largest ring we configure). */
+#define WR_RTT_POOL_MBUFS 8191
+#define WR_RTT_POOL_CACHE 0
+
+struct rte_mempool *
+wr_rtt_pool_create(const char *name, uint16_t max_len, int socket_id)
+{
+	return rte_pktmbuf_pool_create(name, WR_RTT_POOL_MBUFS,
+				       WR_RTT_POOL_CACHE, 0,
+				       RTE_PKTMBUF_HEADROOM + max_len,
+				       socket_id);
+}
+
+int
+wr_rtt_reset(struct wr_rtt *r, uint64_t tsc_hz)
+{
+	if (r->mp == NULL || r->t == NULL || r->count == 0 ||
+	    wr_frame_tmpl_sig_off(r->t) == 0)
+		return -EINVAL;
+	if (wr_latency_tsc_init(&r->tsc, tsc_hz) != 0)
+		return -EINVAL;
+	r->sent = r->received = r->lost = r->late = r->foreign = 0;
+	r->rc = 0;
+	r->done = 0;
+	wr_latency_init(&r->hist);
+	wr_latency_jitter_init(&r->jitter);
+	return 0;
+}
+
+/* Account one received burst; @return true when it held the echo of @p seq. */
+static bool
+rx_burst_account(struct wr_rtt *r, struct rte_mbuf **pkts, uint16_t n,
+		 uint64_t now, uint64_t seq)
+{
+	bool found = false;
+	uint16_t i;
+
+	for (i = 0; i < n; i++) {
+		const uint8_t *p = rte_pktmbuf_mtod(pkts[i], const uint8_t *);
+		struct wr_sig sig;
+		int off = wr_rx_sig_offset(p, rte_pktmbuf_data_len(pkts[i]));
+
+		if (off < 0 || wr_sig_decode(p + off, &sig) != 0 ||
+		    sig.stream_id != r->sig_id) {
+			r->foreign++;
+		} else if (sig.seq != seq || found) {
+			/* An earlier round trip's echo, after its timeout,
+			 * or a copy of this one. */
+			r->late++;
+		} else {
+			uint64_t ns = wr_latency_tsc_to_ns(&r->tsc,
+							   now - sig.tx_tsc);
+
+			found = true;
+			wr_latency_record(&r->hist, ns);
+			wr_latency_jitter_update(&r->jitter, ns);
+		}
+	}
+	rte_pktmbuf_free_bulk(pkts, n);
+	return found;
+}
+
+int
+wr_rtt_lcore(void *arg)
+{
+	struct wr_rtt *r = arg;
+	struct wr_frame_gen gen;
+	const uint16_t max_len = wr_frame_tmpl_max_len(r->t);
+	uint64_t i;
+
+	wr_frame_gen_init(&gen, r->t, 0, 1);
+	for (i = 0; i < r->count; i++) {
+		struct rte_mbuf *pkts[WR_RX_BURST], *m;
+		uint64_t seq = r->first_seq + i, tsc, deadline;
+		uint8_t *data;
+		uint16_t len, n;
+		bool back = false;
+
+		if (__atomic_load_n(r->stop, __ATOMIC_RELAXED)) {
+			r->rc = -EINTR;
+			break;
+		}
+		m = rte_pktmbuf_alloc(r->mp);
+		if (m == NULL) {
+			r->rc = -ENOBUFS;
+			break;
+		}
+		/* The pool serves every size of a sweep: start each frame
+		 * from the template, as wr_frame_gen_next() requires. */
+		data = rte_pktmbuf_mtod(m, uint8_t *);
+		rte_memcpy(data, wr_frame_tmpl_bytes(r->t), max_len);
+		len = wr_frame_gen_next(&gen, data);
+		m->data_len = len;
+		m->pkt_len = len;
+		tsc = rte_rdtsc();
+		wr_frame_sig_write(r->t, data, len, r->sig_id, seq, tsc);
+		deadline = tsc + r->timeout_tsc;
+		while (rte_eth_tx_burst(r->port_id, r->tx_queue, &m, 1) == 0) {
+			if (rte_rdtsc() >= deadline) {
+				rte_pktmbuf_free(m);
+				m = NULL;
+				break;
+			}
+		}
+		if (m == NULL) {
+			r->lost++;
+			continue;
+		}
+		r->sent++;
+		for (;;) {
+			uint64_t now;
+
+			n = rte_eth_rx_burst(r->port_id, r->rx_queue, pkts,
+					     WR_RX_BURST);
+			now = rte_rdtsc();
+			if (n > 0 && rx_burst_account(r, pkts, n, now, seq)) {
+				back = true;
+				break;
+			}
+			if (now >= deadline)
+				break;
+			if (__atomic_load_n(r->stop, __ATOMIC_RELAXED)) {
+				/* Neither back nor lost: not counted. */
+				r->rc = -EINTR;
+				goto out;
+			}
+		}
+		if (back)
+			r->received++;
+		else
+			r->lost++;
+	}
+out:
+	__atomic_store_n(&r->done, 1, __ATOMIC_RELEASE);
+	return r->rc;
+}
