@@ -8,6 +8,7 @@ import shutil
 import signal
 import struct
 import subprocess
+import sys
 import queue
 import threading
 import time
@@ -23,6 +24,7 @@ RUN_TIMEOUT_S = 60
 # testpmd's macswap on the other (see doc/echo.md for the measurements).
 MEMIF_RATE = os.environ.get("WR_ECHO_MEMIF_RATE", "5 Mpps")
 MEMIF_COUNT = 10_000_000
+MEMIF_ATTEMPTS = 3
 
 # Addresses inside the namespace the kernel tests create (RFC 5737 TEST-NET-2
 # would do too; 10.199/16 is private and unlikely to clash with anything).
@@ -54,6 +56,12 @@ def kill(proc):
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.wait(timeout=5)
+
+
+def forget_prefix(case, prefix):
+    """EAL leaves /var/run/dpdk/PREFIX (its telemetry socket) even with --in-memory."""
+    case.addCleanup(shutil.rmtree, os.path.join("/var/run/dpdk", prefix), True)
+    return prefix
 
 
 def telemetry(prefix, cmd):
@@ -171,7 +179,7 @@ class EchoKernel(KernelCase):
 
     def test_kernel_udp_echo(self):
         sf = self.write("s.yaml", kernel_stream(self.nsx.peer_mac))
-        prof = self.ns_profile(f"wrecho-k{os.getpid()}")
+        prof = self.ns_profile(forget_prefix(self, f"wrecho-k{os.getpid()}"))
         p = self.ns_wirerate("run", sf, "--config", prof, "--quiet", "--drain", "1",
                              "--json", self.path("r.json"))
         res = self.json("r.json")
@@ -201,7 +209,7 @@ class Rtt(KernelCase):
 
     def test_sweep_kernel(self):
         sf = self.write("s.yaml", kernel_stream(self.nsx.peer_mac))
-        prof = self.ns_profile(f"wrecho-t{os.getpid()}")
+        prof = self.ns_profile(forget_prefix(self, f"wrecho-t{os.getpid()}"))
         csv_path, json_path = self.path("rtt.csv"), self.path("rtt.json")
         p = self.ns_wirerate("rtt", sf, "--config", prof, "--sizes", "50:1450:700",
                              "--count", "200", "--timeout", "0.5", "--csv", csv_path,
@@ -245,7 +253,7 @@ class Rtt(KernelCase):
 
     def test_small_payload_raised(self):
         sf = self.write("s.yaml", kernel_stream(self.nsx.peer_mac))
-        prof = self.ns_profile(f"wrecho-u{os.getpid()}")
+        prof = self.ns_profile(forget_prefix(self, f"wrecho-u{os.getpid()}"))
         p = self.ns_wirerate("rtt", sf, "--config", prof, "--sizes", "10", "--count", "20",
                              "--csv", self.path("r.csv"))
         self.assertIn("raised to 24", p.stderr)
@@ -272,18 +280,45 @@ class EchoMemif(EalCase):
         self.addCleanup(self.stop_all)
 
     def stop_all(self):
-        # The reflector first: memif resets counters on disconnect, and
-        # whichever peer outlives the other may crash at shutdown.
+        # Only after a failure is anything still running: whichever memif
+        # peer outlives the other may crash at shutdown, which is harmless.
         for p in reversed(self.procs):
             kill(p)
+            for f in (p.stdout, p.stderr):
+                if f is not None:
+                    f.close()
 
     def socket_listening(self):
         with open("/proc/net/unix") as f:
             return any(line.rstrip().endswith(self.sock) for line in f)
 
     def test_testpmd_macswap(self):
+        """Every frame back at MEMIF_RATE, wirerate's counts equal to testpmd's.
+
+        Exact accounting is checked on every attempt; losslessness needs one
+        of MEMIF_ATTEMPTS: on this 2-CPU machine another busy poller (another
+        test, a compiler) takes a CPU for milliseconds, testpmd's 16384-slot
+        ring towards wirerate fills in 3.3 ms at 5 Mpps and it drops, which
+        says nothing about wirerate.  A wirerate that loses frames by itself
+        fails every attempt.
+        """
+        failures = []
+        for n in range(MEMIF_ATTEMPTS):
+            st, msg = self.attempt(n)
+            if st["lost"] == 0:
+                return
+            failures.append(f"attempt {n}: {st['lost']} lost\n{msg}")
+            print(f"memif attempt {n}: {st['lost']} of {MEMIF_COUNT} lost (testpmd dropped "
+                  "them: a CPU was busy?); again", file=sys.stderr)
+        self.fail("no lossless attempt:\n" + "\n".join(failures))
+
+    def attempt(self, n):
         pid = os.getpid()
-        gen_prefix, refl_prefix = f"wrecho-g{pid}", f"wrecho-r{pid}"
+        gen_prefix = forget_prefix(self, f"wrecho-g{pid}-{n}")
+        refl_prefix = forget_prefix(self, f"wrecho-r{pid}-{n}")
+        for name in ("r.json",):
+            if os.path.exists(self.path(name)):
+                os.unlink(self.path(name))
         sf = self.write("s.yaml", f"""version: 1
 streams:
   - name: memif-echo
@@ -351,12 +386,16 @@ stats_interval_ms: 500
                 break
             last = st
             time.sleep(0.2)
-        kill(refl)
+        # wirerate ends first, then testpmd.  The other order (TESTBED's)
+        # made wirerate crash with SIGSEGV in 1 of about 8 runs when the
+        # peer vanished while it was still polling RX in its drain; the
+        # counters are already read, and the peer's exit code is not judged.
         try:
             gen.wait(timeout=RUN_TIMEOUT_S)
         except subprocess.TimeoutExpired:
             gen.kill()
             gen.wait()
+        kill(refl)
         err = gen.stderr.read()
         while not eof and (line := lines.get(timeout=5)) is not None:
             out.append(line)
@@ -367,16 +406,19 @@ stats_interval_ms: 500
         res = self.json("r.json")
         st = res["streams"][0]
         self.assertEqual(st["tx_pkts"], MEMIF_COUNT, msg)
-        self.assertEqual(st["rx_pkts"], MEMIF_COUNT, msg)
-        self.assertEqual(st["lost"], 0, msg)
         self.assertEqual(st["reordered"], 0, msg)
         self.assertEqual(st["duplicated"], 0, msg)
-        self.assertEqual(st["latency_ns"]["n"], MEMIF_COUNT, msg)
-        self.assertEqual(res["ports"][0]["rx_pkts"], MEMIF_COUNT, msg)
+        self.assertEqual(st["lost"], MEMIF_COUNT - st["rx_pkts"], msg)
+        self.assertEqual(st["latency_ns"]["n"], st["rx_pkts"], msg)
+        self.assertEqual(res["ports"][0]["rx_pkts"], st["rx_pkts"], msg)
+        self.assertEqual(res["ports"][0]["rx_foreign"], 0, msg)
+        # testpmd saw every frame (memif's TX waits for room, never
+        # drops) and sent back exactly what wirerate received.
         self.assertIsNotNone(last, msg)
-        self.assertEqual(last["ipackets"], st["rx_pkts"], msg)
+        self.assertEqual(last["ipackets"], MEMIF_COUNT, msg)
         self.assertEqual(last["opackets"], st["rx_pkts"], msg)
         self.assertEqual(last["imissed"], 0, msg)
+        return st, msg
 
 
 # Crafted input for exact counts: stream 0, lane 0, N frames "sent".
@@ -449,7 +491,8 @@ streams:
     latency: true
 """)
         prof = self.profile(f"net_pcap0,rx_pcap={rx},tx_pcap={self.path('out.pcap')}",
-                            f"wrecho-p{os.getpid()}", extra_ports="    rx_lcore: 1\n")
+                            forget_prefix(self, f"wrecho-p{os.getpid()}"),
+                            extra_ports="    rx_lcore: 1\n")
         self.wirerate("run", sf, "--config", prof, "--quiet", "--drain", "1",
                       "--json", self.path("r.json"), check=0)
         res = self.json("r.json")
