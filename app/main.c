@@ -19,12 +19,25 @@ usage(FILE *out)
 	fprintf(out,
 "usage: wirerate run STREAMFILE [--config PROFILE] [--duration S] [--count N]\n"
 "                    [--seed N] [--drain S] [--json FILE] [--quiet] [-- EAL options]\n"
+"       wirerate sweep STREAMFILE [--stream NAME] [--sizes 64,128,...]\n"
+"                    [--duration S] [--csv FILE] [--json FILE] [--config PROFILE]\n"
+"       wirerate rfc2544 STREAMFILE --tx-port N --rx-port N [--stream NAME]\n"
+"                    [--sizes ...] [--trial S] [--resolution PCT%%|RATE]\n"
+"                    [--loss-tolerance PCT] [--max-rate RATE] [--min-rate RATE]\n"
+"                    [--drain S] [--csv FILE] [--json FILE] [--config PROFILE]\n"
 "       wirerate check STREAMFILE [--seed N]\n"
 "       wirerate dump STREAMFILE --count N --pcap OUT.pcap [--stream NAME] [--seed N]\n"
 "       wirerate version\n"
 "\n"
 "  run     send the streams of STREAMFILE on the profile's ports, print Kpps and\n"
 "          Mbps (L2 and L1) every second and a final summary\n"
+"  sweep   send one stream (the first, or --stream) at the maximum rate for\n"
+"          each frame size (default 64,128,256,512,1024,1280,1518) for\n"
+"          --duration each (default 2 s); print Kpps, Mbps L1/L2, %% of line\n"
+"  rfc2544 RFC 2544 throughput: per frame size, a binary search for the\n"
+"          highest rate at which every frame (with a signature) sent on\n"
+"          --tx-port comes back on --rx-port; trials of --trial S (default\n"
+"          2 s), resolution default 0.1%% of the line rate\n"
 "  check   validate STREAMFILE and print what each stream sends (no EAL)\n"
 "  dump    write the first N frames of each stream (or of --stream) to a pcap\n"
 "          file, with the data path's frame code (no EAL, no hugepages)\n"
@@ -39,6 +52,8 @@ usage(FILE *out)
 "                    before loss is counted (default 0.2 s)\n"
 "  --json FILE       write the final results as JSON (schema in README.md)\n"
 "  --quiet           no live lines, only the summary\n"
+"  --burst N         frames per TX burst (1..512) for every stream, replacing\n"
+"                    the profile's and the streams' (1: every frame spaced)\n"
 "\n"
 "exit status: 0 success, 1 run-time failure, 2 bad input\n");
 }
@@ -73,6 +88,16 @@ parse_opts(int argc, char **argv, struct wr_opts *o)
 		{ "pcap", required_argument, NULL, 'p' },
 		{ "stream", required_argument, NULL, 'S' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "burst", required_argument, NULL, 'b' },
+		{ "sizes", required_argument, NULL, 'z' },
+		{ "csv", required_argument, NULL, 'C' },
+		{ "tx-port", required_argument, NULL, 't' },
+		{ "rx-port", required_argument, NULL, 'r' },
+		{ "trial", required_argument, NULL, 'T' },
+		{ "resolution", required_argument, NULL, 'R' },
+		{ "loss-tolerance", required_argument, NULL, 'L' },
+		{ "max-rate", required_argument, NULL, 'M' },
+		{ "min-rate", required_argument, NULL, 'm' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -125,6 +150,7 @@ parse_opts(int argc, char **argv, struct wr_opts *o)
 						 sizeof(why)) != 0)
 				return opt_error("--drain", optarg,
 						 "a duration such as 0.2, 200ms or 2s");
+			o->drain_set = true;
 			break;
 		case 'n':
 			if (wr_parse_u64(optarg, 1, UINT64_MAX, &o->count, why,
@@ -151,6 +177,19 @@ parse_opts(int argc, char **argv, struct wr_opts *o)
 			break;
 		case 'q':
 			o->quiet = true;
+			break;
+		case 'b':
+		case 'z':
+		case 'C':
+		case 't':
+		case 'r':
+		case 'T':
+		case 'R':
+		case 'L':
+		case 'M':
+		case 'm':
+			if (wr_app_bench_opt(o, c, optarg) != 0)
+				return WR_EXIT_USAGE;
 			break;
 		case 'h':
 			usage(stdout);
@@ -293,6 +332,10 @@ main(int argc, char **argv)
 		return rc;
 	if (strcmp(o.cmd, "run") == 0)
 		return wr_cmd_run(&o);
+	if (strcmp(o.cmd, "sweep") == 0)
+		return wr_cmd_sweep(&o);
+	if (strcmp(o.cmd, "rfc2544") == 0)
+		return wr_cmd_rfc2544(&o);
 	if (o.n_eal > 0) {
 		fprintf(stderr, "wirerate: %s takes no EAL options\n", o.cmd);
 		return WR_EXIT_USAGE;

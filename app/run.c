@@ -58,8 +58,8 @@ fail(struct wr_error *err, int code)
 	return code;
 }
 
-static const char *
-find_default_profile(char *buf, size_t len)
+const char *
+wr_app_default_profile(char *buf, size_t len)
 {
 	char dirs[1024], *save = NULL, *d;
 
@@ -94,11 +94,14 @@ prepare(struct run *r)
 		return fail(&err, WR_EXIT_USAGE);
 	if (o->seed_set)
 		wr_stream_file_set_seed(&r->f, o->seed);
+	if (o->burst_set)
+		for (i = 0; i < r->f.n_streams; i++)
+			r->f.streams[i].burst = o->burst;
 
 	wr_config_init(&r->cfg);
 	r->cfg_path = o->config_file;
 	if (r->cfg_path == NULL && o->n_eal == 0) {
-		r->cfg_path = find_default_profile(default_path,
+		r->cfg_path = wr_app_default_profile(default_path,
 						   sizeof(default_path));
 		if (r->cfg_path == NULL) {
 			fprintf(stderr, "wirerate: no --config given and no %s "
@@ -112,6 +115,8 @@ prepare(struct run *r)
 		if (rc != 0)
 			return fail(&err, WR_EXIT_USAGE);
 	}
+	if (o->burst_set)
+		r->cfg.burst = o->burst;
 
 	for (i = 0; i < r->f.n_streams; i++) {
 		struct wr_stream *s = &r->f.streams[i];

@@ -4,9 +4,12 @@
 #define WR_APP_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
+#include "wr_bench.h"
 #include "wr_error.h"
+#include "wr_stream.h"
 
 /* Exit codes: 0 success, 1 a run-time failure (EAL, memory, link), 2 bad
  * input (options, stream file, profile, a port that does not exist). */
@@ -28,18 +31,41 @@ struct wr_opts {
 	const char *stream_name;    /**< dump: one stream */
 	uint64_t duration_ns;       /**< 0: none */
 	uint64_t drain_ns;          /**< how long echoes are waited for after TX */
+	bool drain_set;
 	uint64_t count;             /**< 0: as the file says */
 	bool count_set;
 	uint64_t seed;
 	bool seed_set;
 	bool quiet;                 /**< no live lines */
+	uint32_t burst;             /**< --burst: every stream's TX burst */
+	bool burst_set;
+	/* sweep and rfc2544 */
+	const char *csv_file;
+	uint16_t sizes[WR_BENCH_SIZES_MAX];
+	unsigned int n_sizes;       /**< 0: the defaults */
+	uint16_t tx_port, rx_port;
+	bool tx_port_set, rx_port_set;
+	uint64_t trial_ns;          /**< rfc2544: 0 = the default */
+	uint32_t loss_ppm;
+	uint32_t resolution_ppm;    /**< --resolution N%% */
+	uint64_t resolution_millipps; /**< --resolution RATE */
+	struct wr_rate_spec max_rate; /**< unit MAX: the line rate */
+	struct wr_rate_spec min_rate; /**< unit MAX: none */
 	int n_eal;                  /**< arguments after "--" */
 	char **eal;
 };
+
+/** Parse one sweep/rfc2544 option (bench.c); prints the error. @return 0 or -EINVAL. */
+int wr_app_bench_opt(struct wr_opts *o, int opt, const char *arg);
+
+/** The default profile's path in WR_CONFIG_DIRS into @p buf, or NULL. */
+const char *wr_app_default_profile(char *buf, size_t len);
 
 /** Print @p err as the one error line, prefixed "wirerate: ". */
 void wr_app_print_error(const struct wr_error *err);
 
 int wr_cmd_run(const struct wr_opts *o);
+int wr_cmd_sweep(const struct wr_opts *o);
+int wr_cmd_rfc2544(const struct wr_opts *o);
 
 #endif /* WR_APP_H */
