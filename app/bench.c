@@ -239,8 +239,9 @@ wr_bench_prepare(struct wr_bench *b, const struct wr_opts *o, bool latency,
 		rc = wr_frame_tmpl_create(&st, 0, &t, &err);
 		if (rc != 0) {
 			fprintf(stderr, "wirerate: --sizes: stream %s cannot be "
-				"sent in %u-byte frames: %s\n", st.name,
-				b->sizes[i], err.msg);
+				"sent in %u-byte frames%s: %s\n", st.name,
+				b->sizes[i], b->latency ? " with the signature "
+				"that counts loss" : "", err.msg);
 			return WR_EXIT_USAGE;
 		}
 		wr_frame_tmpl_free(t);
@@ -308,6 +309,16 @@ wr_bench_trial(struct wr_bench *b, struct wr_stream *st, uint64_t drain_ns,
 	b->port_row = v->ports[st->port];
 	b->rx_distinct = 0;
 	b->rx_port_pkts = 0;
+	/* The NIC's counters run since the engine opened: this trial's
+	 * share is the difference. */
+	if (v->ports[b->rx_port].has_nic) {
+		b->rx_nic_pkts = v->ports[b->rx_port].nic_ipackets -
+				 b->nic_ipackets;
+		b->rx_nic_missed = v->ports[b->rx_port].nic_imissed -
+				   b->nic_imissed;
+		b->nic_ipackets = v->ports[b->rx_port].nic_ipackets;
+		b->nic_imissed = v->ports[b->rx_port].nic_imissed;
+	}
 	if (b->latency && b->e->rxq[b->rx_port] != NULL) {
 		/* What came back on the RX port itself, not on any port. */
 		const struct wr_rxq *q = b->e->rxq[b->rx_port];

@@ -27,6 +27,9 @@ struct wr_bench {
 	uint16_t rx_port;           /**< with latency: where echoes count */
 	uint64_t rx_distinct;       /**< last trial: distinct frames back on rx_port */
 	uint64_t rx_port_pkts;      /**< last trial: every frame rx_port received */
+	uint64_t rx_nic_pkts;       /**< last trial: rx_port's NIC ipackets (delta) */
+	uint64_t rx_nic_missed;     /**< last trial: rx_port's NIC imissed (delta) */
+	uint64_t nic_ipackets, nic_imissed; /* cumulative, since the engine opened */
 };
 
 /** Stream file, stream, sizes, profile; every size built once (with a

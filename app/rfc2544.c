@@ -5,11 +5,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rte_common.h>
+
 #include "bench.h"
 #include "wr_rate.h"
 
 /* RFC 2544 section 24: trials SHOULD last at least 60 s. */
 #define WR_TRIAL_DEFAULT_NS (60 * 1000 * 1000 * 1000ull)
+/* A trial whose rate was not offered (wr_bench_trial_valid()) is run again
+ * this many times before its counts are taken as they are. */
+#define WR_TRIAL_REDO_MAX 3
 /* RFC 2544 section 23: wait two seconds for residual frames. */
 #define WR_TRIAL_DRAIN_DEFAULT_NS (2 * 1000 * 1000 * 1000ull)
 
@@ -64,6 +69,7 @@ search(struct wr_bench *b, uint16_t size, uint64_t trial_ns, uint64_t drain_ns,
 	struct wr_rfc2544_cfg cfg;
 	struct wr_rfc2544 *s;
 	uint64_t rate;
+	unsigned int redo = 0;
 	int rc;
 
 	s = calloc(1, sizeof(*s));
@@ -117,24 +123,45 @@ search(struct wr_bench *b, uint16_t size, uint64_t trial_ns, uint64_t drain_ns,
 		t->received = b->rx_distinct;
 		t->duration_ns = r.duration_ns;
 		t->pacer_skipped = r.pacer_skipped;
+		t->rx_frames = b->rx_port_pkts;
+		t->rx_nic_pkts = b->rx_nic_pkts;
+		t->rx_nic_missed = b->rx_nic_missed;
+		t->valid = wr_bench_trial_valid(t->sent, t->pacer_skipped);
+		row->n_trials++;
+		if (!t->valid && redo < WR_TRIAL_REDO_MAX &&
+		    row->n_trials < RTE_DIM(row->trials)) {
+			redo++;
+			if (!o->quiet)
+				printf("  %u bytes: trial at %.3f pps offered "
+				       "only %.3f pps (%llu frames late: the TX "
+				       "lcore's CPU was busy): again\n", size,
+				       (double)rate / 1e3, t->duration_ns ?
+				       (double)t->sent * 1e9 / t->duration_ns :
+				       0.0,
+				       (unsigned long long)t->pacer_skipped);
+			continue;
+		}
+		redo = 0;
+		t->counted = true;
 		rc = wr_rfc2544_report(s, t->sent, t->received, &rate);
 		t->pass = s->trials[s->n_trials - 1].pass;
-		row->n_trials++;
 		if (!o->quiet)
 			printf("  %u bytes: trial %u at %.3f pps: sent %llu, "
-			       "received %llu, lost %lld: %s\n", size,
+			       "received %llu, lost %lld: %s%s\n", size,
 			       row->n_trials, (double)t->rate_millipps / 1e3,
 			       (unsigned long long)t->sent,
 			       (unsigned long long)t->received,
 			       (long long)(t->sent - t->received),
-			       t->pass ? "pass" : "fail");
+			       t->pass ? "pass" : "fail", t->valid ? "" :
+			       " (the rate was not offered; kept after "
+			       "retries)");
 		if (rc == 1) {
 			rc = 0;
 			break;
 		}
 		if (rc == -EBADMSG)
 			rc = rate != 0 ? 0 : -EIO;
-		if (row->n_trials == WR_RFC2544_TRIALS_MAX)
+		if (row->n_trials == RTE_DIM(row->trials))
 			break;
 	}
 	wr_rfc2544_result(s, &row->res);
@@ -146,7 +173,10 @@ search(struct wr_bench *b, uint16_t size, uint64_t trial_ns, uint64_t drain_ns,
 int
 wr_cmd_rfc2544(const struct wr_opts *o)
 {
-	static const uint16_t defaults[] = WR_BENCH_SIZES_DEFAULT;
+	/* RFC 2544's Ethernet sizes but 64: a frame with a signature needs
+	 * 70 bytes (14 + 20 + 8 + 24 + FCS 4), and loss is only exact with
+	 * one on every frame. */
+	static const uint16_t defaults[] = { 128, 256, 512, 1024, 1280, 1518 };
 	static struct wr_rfc2544_row rows[WR_BENCH_SIZES_MAX];
 	uint64_t trial = o->trial_ns ? o->trial_ns : WR_TRIAL_DEFAULT_NS;
 	uint64_t drain = o->drain_set ? o->drain_ns : WR_TRIAL_DRAIN_DEFAULT_NS;
@@ -161,7 +191,7 @@ wr_cmd_rfc2544(const struct wr_opts *o)
 			"--rx-port N (the same port for a loopback)\n");
 		return WR_EXIT_USAGE;
 	}
-	rc = wr_bench_prepare(&b, o, true, defaults, WR_BENCH_N_SIZES_DEFAULT);
+	rc = wr_bench_prepare(&b, o, true, defaults, RTE_DIM(defaults));
 	if (rc == WR_EXIT_OK)
 		rc = wr_bench_open(&b);
 	if (rc == WR_EXIT_OK && (o->tx_port >= b.e->n_ports ||

@@ -226,6 +226,15 @@ wr_sweep_json_write(FILE *out, const struct wr_bench_meta *m,
 	return ferror(out) ? -EIO : 0;
 }
 
+bool
+wr_bench_trial_valid(uint64_t sent, uint64_t pacer_skipped)
+{
+	unsigned __int128 due = (unsigned __int128)sent + pacer_skipped;
+
+	return (unsigned __int128)pacer_skipped * 1000000 <=
+	       due * WR_BENCH_SKIP_PPM;
+}
+
 /* Throughput of a row in pps, Mbps L1, Mbps L2 and % of the line. */
 static void
 row_rates(const struct wr_rfc2544_row *r, double *pps, double *l1,
@@ -269,7 +278,7 @@ wr_rfc2544_print(FILE *out, const struct wr_rfc2544_row *rows, unsigned int n)
 				(long long)(t->sent - t->received),
 				t->duration_ns ? (double)t->sent * 1e9 /
 				(double)t->duration_ns : 0.0,
-				t->pass ? "pass" : "fail");
+				!t->counted ? "redo" : t->pass ? "pass" : "fail");
 		}
 	fflush(out);
 }
@@ -330,13 +339,20 @@ wr_rfc2544_json_write(FILE *out, const struct wr_bench_meta *m,
 			fprintf(out, "%s\n      {\"rate_pps\": %.3f, \"sent\": "
 				"%llu, \"received\": %llu, \"lost\": %lld, "
 				"\"duration_s\": %.9f, \"pacer_skipped\": %llu, "
-				"\"pass\": %s}", j ? "," : "",
+				"\"rx_frames\": %llu, \"rx_nic_pkts\": %llu, "
+				"\"rx_nic_missed\": %llu, \"valid\": %s, "
+				"\"counted\": %s, \"pass\": %s}", j ? "," : "",
 				(double)t->rate_millipps / 1e3,
 				(unsigned long long)t->sent,
 				(unsigned long long)t->received,
 				(long long)(t->sent - t->received),
 				(double)t->duration_ns / 1e9,
 				(unsigned long long)t->pacer_skipped,
+				(unsigned long long)t->rx_frames,
+				(unsigned long long)t->rx_nic_pkts,
+				(unsigned long long)t->rx_nic_missed,
+				t->valid ? "true" : "false",
+				t->counted ? "true" : "false",
 				t->pass ? "true" : "false");
 		}
 		fputs("]}", out);

@@ -103,14 +103,29 @@ struct wr_bench_trial {
 	uint64_t received;        /**< distinct frames back (sequence numbers) */
 	uint64_t duration_ns;     /**< first frame to last */
 	uint64_t pacer_skipped;   /**< frames the generator could not send in time */
+	uint64_t rx_frames;       /**< every frame the RX port's poll saw */
+	uint64_t rx_nic_pkts;     /**< the RX port's own ipackets over the trial */
+	uint64_t rx_nic_missed;   /**< the RX port's own imissed over the trial */
+	bool valid;               /**< the rate was offered (wr_bench_trial_valid()) */
+	bool counted;             /**< reported to the search (else run again) */
 	bool pass;
 };
+
+/**
+ * True when a trial offered its rate: the pacer gave up at most
+ * WR_BENCH_SKIP_PPM of the frames its schedule made due (the TX lcore
+ * stalled, e.g. another thread ran on its CPU).  A trial that did not
+ * offer its rate says nothing about the device at that rate.
+ */
+bool wr_bench_trial_valid(uint64_t sent, uint64_t pacer_skipped);
+/** 0.1 %: the accuracy wirerate's pacer holds on an idle CPU. */
+#define WR_BENCH_SKIP_PPM 1000
 
 /** One frame size of an RFC 2544 throughput test. */
 struct wr_rfc2544_row {
 	uint16_t size;
 	struct wr_rfc2544_result res;   /**< res.trials is not used here */
-	struct wr_bench_trial trials[WR_RFC2544_TRIALS_MAX];
+	struct wr_bench_trial trials[WR_RFC2544_TRIALS_MAX * 2];
 	unsigned int n_trials;
 	uint32_t link_mbps;
 };
