@@ -8,7 +8,7 @@ import shutil
 import subprocess
 import unittest
 
-from wrtest import STREAMS, EalCase, WrCase, tshark_fields
+from wrtest import ROOT, STREAMS, EalCase, tshark_fields
 
 # The pacer's own tolerance: 0.1 % of the frames (issue 5's requirement).
 ACCURACY = 1e-3
@@ -215,6 +215,25 @@ class Sweep(EalCase):
                 self.assertEqual(r["line_pct"], "")
                 self.assertIsNone(j["line_pct"])
             self.assertRegex(p.stdout, rf"(?m)^\s+{size}\s+{kpps:.3f}\s")
+
+    def test_plot(self):
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            self.skipTest("python3-matplotlib is not installed")
+        sf = os.path.join(STREAMS, "udp-64.yaml")
+        prof = self.profile("net_null0", "wrsplot")
+        self.wirerate("sweep", sf, "--config", prof, "--sizes", "64,512", "--duration", "0.2",
+                      "--csv", self.path("s.csv"), "--quiet", check=0)
+        tool = os.path.join(ROOT, "tools", "wr-plot-sweep")
+        p = subprocess.run([tool, self.path("s.csv"), self.path("s.png")], capture_output=True,
+                           text=True, timeout=120)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        with open(self.path("s.png"), "rb") as f:
+            self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
+        p = subprocess.run([tool, os.path.join(STREAMS, "udp-64.yaml"), self.path("x.png")],
+                           capture_output=True, text=True, timeout=60)
+        self.assertEqual(p.returncode, 2)
 
     def test_bad_sizes(self):
         sf = os.path.join(STREAMS, "udp-64.yaml")
