@@ -18,14 +18,18 @@ usage(FILE *out)
 {
 	fprintf(out,
 "usage: wirerate run STREAMFILE [--config PROFILE] [--duration S] [--count N]\n"
-"                    [--seed N] [--drain S] [--json FILE] [--quiet] [-- EAL options]\n"
+"                    [--seed N] [--drain S] [--json FILE] [--stats-jsonl FILE]\n"
+"                    [--arp] [--quiet] [-- EAL options]\n"
 "       wirerate check STREAMFILE [--seed N]\n"
 "       wirerate dump STREAMFILE --count N --pcap OUT.pcap [--stream NAME] [--seed N]\n"
+"       wirerate ports [--json] [--config PROFILE] [DEVICE...] [-- EAL options]\n"
 "       wirerate version\n"
 "\n"
 "  run     send the streams of STREAMFILE on the profile's ports, print Kpps and\n"
 "          Mbps (L2 and L1) every second and a final summary\n"
 "  check   validate STREAMFILE and print what each stream sends (no EAL)\n"
+"  ports   list the DPDK ports EAL finds: driver, MAC, link, NUMA node,\n"
+"          queues and the offloads wirerate uses (doc/ports.md)\n"
 "  dump    write the first N frames of each stream (or of --stream) to a pcap\n"
 "          file, with the data path's frame code (no EAL, no hugepages)\n"
 "\n"
@@ -38,6 +42,9 @@ usage(FILE *out)
 "  --drain S         after the last frame, how long echoes are still waited for\n"
 "                    before loss is counted (default 0.2 s)\n"
 "  --json FILE       write the final results as JSON (schema in README.md)\n"
+"  --stats-jsonl FILE  append one JSON line per stats interval (doc/ports.md)\n"
+"  --arp             every port answers ARP and ICMP echo for its streams'\n"
+"                    source addresses (doc/arp.md)\n"
 "  --quiet           no live lines, only the summary\n"
 "\n"
 "exit status: 0 success, 1 run-time failure, 2 bad input\n");
@@ -73,6 +80,8 @@ parse_opts(int argc, char **argv, struct wr_opts *o)
 		{ "pcap", required_argument, NULL, 'p' },
 		{ "stream", required_argument, NULL, 'S' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "arp", no_argument, NULL, 'A' },
+		{ "stats-jsonl", required_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -151,6 +160,12 @@ parse_opts(int argc, char **argv, struct wr_opts *o)
 			break;
 		case 'q':
 			o->quiet = true;
+			break;
+		case 'A':
+			o->arp = true;
+			break;
+		case 'L':
+			o->stats_jsonl = optarg;
 			break;
 		case 'h':
 			usage(stdout);
@@ -286,6 +301,9 @@ main(int argc, char **argv)
 	struct wr_opts o;
 	int rc;
 
+	/* ports has options of its own (--json without a file). */
+	if (argc >= 2 && strcmp(argv[1], "ports") == 0)
+		return wr_cmd_ports(argc, argv);
 	memset(&o, 0, sizeof(o));
 	o.drain_ns = WR_DRAIN_DEFAULT_NS;
 	rc = parse_opts(argc, argv, &o);

@@ -103,6 +103,50 @@ wr_tx_stream_set_rate(struct wr_tx_stream *ts, uint64_t millipps,
 	return wr_pacer_init_cfg(&probe, &ts->pacer_cfg, 0);
 }
 
+/* rte_mempool_obj_iter callback: checksum-offload metadata on one mbuf. */
+static void
+flag_mbuf(struct rte_mempool *mp __rte_unused, void *opaque, void *obj,
+	  unsigned int idx __rte_unused)
+{
+	const struct rte_mbuf *proto = opaque;
+	struct rte_mbuf *m = obj;
+
+	m->ol_flags = proto->ol_flags;
+	m->l2_len = proto->l2_len;
+	m->l3_len = proto->l3_len;
+}
+
+bool
+wr_tx_stream_cksum_offload(struct wr_tx_stream *ts, uint16_t port_id,
+			   uint16_t queue_id)
+{
+	struct rte_mbuf *m;
+	/* The UDP checksum sits 6 bytes into the UDP header, which follows
+	 * the 20-byte IPv4 header the templates always have. */
+	uint16_t l2 = (uint16_t)(wr_frame_tmpl_udp_csum_off(ts->t) - 6 -
+				 WR_IPV4_HLEN);
+
+	if (rte_mempool_get(ts->mp, (void **)&m) != 0)
+		return false;
+	m->ol_flags = RTE_MBUF_F_TX_IPV4 | RTE_MBUF_F_TX_IP_CKSUM |
+		RTE_MBUF_F_TX_UDP_CKSUM;
+	m->l2_len = l2;
+	m->l3_len = WR_IPV4_HLEN;
+	if (rte_eth_tx_prepare(port_id, queue_id, &m, 1) != 1) {
+		m->ol_flags = 0;
+		m->l2_len = m->l3_len = 0;
+		/* Back to the template's bytes: prepare may have written. */
+		rte_memcpy(rte_pktmbuf_mtod(m, uint8_t *),
+			   wr_frame_tmpl_bytes(ts->t), m->data_len);
+		rte_mempool_put(ts->mp, m);
+		return false;
+	}
+	rte_mempool_put(ts->mp, m);
+	rte_mempool_obj_iter(ts->mp, flag_mbuf, m);
+	ts->tx_prepare = true;
+	return true;
+}
+
 void
 wr_tx_stream_fini(struct wr_tx_stream *ts)
 {
@@ -205,6 +249,11 @@ stream_turn(const struct wr_txq *q, struct wr_tx_stream *ts, uint32_t burst)
 		if (ts->remaining != UINT64_MAX)
 			ts->remaining -= n;
 	}
+	/* Offloaded checksums: fields as the NIC wants them (idempotent,
+	 * so a tail offered again is prepared again harmlessly).  The
+	 * PMD accepted this stream's frame at setup. */
+	if (unlikely(ts->tx_prepare))
+		rte_eth_tx_prepare(q->port_id, q->queue_id, pkts, n);
 	sent = rte_eth_tx_burst(q->port_id, q->queue_id, pkts, n);
 	if (likely(sent > 0)) {
 		__atomic_store_n(&ts->c.tx_bytes,

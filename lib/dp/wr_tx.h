@@ -60,6 +60,7 @@ struct wr_tx_stream {
 	uint32_t frame_bytes;       /**< static streams: frame size incl. FCS */
 	bool is_static;
 	bool latency;               /**< frames carry a wr_sig */
+	bool tx_prepare;            /**< checksum offload: rte_eth_tx_prepare each burst */
 	bool done;
 	uint64_t next_seq;          /**< signature sequence of the next frame built */
 	bool paced;                 /**< a set rate: the pacer decides burst sizes */
@@ -116,6 +117,18 @@ int wr_tx_stream_init(struct wr_tx_stream *ts, const struct wr_frame_tmpl *t,
  */
 int wr_tx_stream_set_rate(struct wr_tx_stream *ts, uint64_t millipps,
 			  uint32_t burst);
+
+/**
+ * Use the port's IPv4 + UDP checksum offload for this stream (wr_offload.h):
+ * flag every mbuf of its pool (RTE_MBUF_F_TX_IPV4 | IP_CKSUM | UDP_CKSUM,
+ * l2_len, l3_len; the flags survive free and get, as the data does) and
+ * prepare each burst with rte_eth_tx_prepare on @p port_id / @p queue_id.
+ * One frame is prepared here first: if the PMD rejects it, nothing is
+ * changed and the software checksums stay in use.
+ * Main lcore, before the lcore starts.  @return true when offload is on.
+ */
+bool wr_tx_stream_cksum_offload(struct wr_tx_stream *ts, uint16_t port_id,
+				uint16_t queue_id);
 
 /** Free what wr_tx_stream_init made (frames still pending too).  NULL-safe. */
 void wr_tx_stream_fini(struct wr_tx_stream *ts);
