@@ -2,6 +2,7 @@
 /* wr_telemetry: telemetry callbacks reading the engine's live counters. */
 #include <errno.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,22 +40,26 @@ stream_tx(const struct wr_engine *e, uint32_t s, struct wr_counters *t)
 	}
 }
 
-/* Start an array of objects; @return 0 or -EINVAL. */
+/* Start the answer: a dict of objects keyed by port or stream index (DPDK
+ * allows only [A-Za-z0-9_/] in keys and no dict inside an array, so the
+ * names are values).  @return 0 or a negative errno. */
 static int
 start(struct rte_tel_data *d)
 {
-	return rte_tel_data_start_array(d, RTE_TEL_CONTAINER);
+	return rte_tel_data_start_dict(d);
 }
 
 static struct rte_tel_data *
-object(struct rte_tel_data *d)
+object(struct rte_tel_data *d, unsigned int index)
 {
 	struct rte_tel_data *o = rte_tel_data_alloc();
+	char key[16];
 
 	if (o == NULL)
 		return NULL;
 	rte_tel_data_start_dict(o);
-	if (rte_tel_data_add_array_container(d, o, 0) != 0) {
+	snprintf(key, sizeof(key), "%u", index);
+	if (rte_tel_data_add_dict_container(d, key, o, 0) != 0) {
 		rte_tel_data_free(o);
 		return NULL;
 	}
@@ -74,7 +79,7 @@ cb_ports(const char *cmd __rte_unused, const char *params __rte_unused,
 	e = tel_engine;
 	for (i = 0; e != NULL && e->f != NULL && rc == 0 && i < e->n_ports;
 	     i++) {
-		struct rte_tel_data *o = object(d);
+		struct rte_tel_data *o = object(d, i);
 		struct wr_counters t, sum;
 		const struct wr_rxq *q = e->rxq[i];
 
@@ -127,7 +132,7 @@ cb_streams(const char *cmd __rte_unused, const char *params __rte_unused,
 	e = tel_engine;
 	for (s = 0; e != NULL && e->f != NULL && rc == 0 && s < e->f->n_streams;
 	     s++) {
-		struct rte_tel_data *o = object(d);
+		struct rte_tel_data *o = object(d, s);
 		struct wr_counters t;
 
 		if (o == NULL) {
@@ -166,7 +171,7 @@ cb_latency(const char *cmd __rte_unused, const char *params __rte_unused,
 
 		if (!e->f->streams[s].latency)
 			continue;
-		o = object(d);
+		o = object(d, s);
 		if (o == NULL) {
 			rc = -ENOMEM;
 			break;

@@ -18,9 +18,10 @@
  *   distinct received: in-flight frames count as lost until they arrive),
  *   reordered, duplicated and the latency summary in ns.
  *
- * Each answer is an array of objects in port or stream order (names are
- * values, not keys: DPDK restricts key characters).  Between runs the
- * commands answer an empty array.
+ * Each answer is an object keyed by the port or stream index ("0", "1",
+ * ...), each value an object with the name inside: DPDK allows only
+ * [A-Za-z0-9_/] in keys, and stream names may hold '-' and '.'.  Between
+ * runs the commands answer an empty object.
  *
  * Threads: the callbacks run on DPDK's telemetry thread.  They read
  * counters with atomic loads, as the stats lcore does (single writers
