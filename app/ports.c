@@ -23,7 +23,7 @@ usage(FILE *out)
 "  Lists every port EAL probes (or the DEVICEs named): driver, MAC, link,\n"
 "  NUMA node, queues and offloads.  EAL starts with the profile's eal: list\n"
 "  (default config/default.yaml); EAL options after -- are added to it, or\n"
-"  replace it when no --config is given.\n");
+"  replace it when no --config is given and they name devices or lcores.\n");
 }
 
 static void
@@ -146,7 +146,10 @@ wr_cmd_ports(int argc, char **argv)
 	}
 	wr_config_init(&cfg);
 	wr_error_clear(&err);
-	if (cfg_path == NULL && n_user == 0) {
+	/* As for run: EAL options naming devices or lcores replace the
+	 * default profile, others are added to it. */
+	if (cfg_path == NULL &&
+	    !wr_config_eal_replaces_profile(argv + first_user, n_user)) {
 		cfg_path = wr_app_default_profile(default_path,
 						  sizeof(default_path));
 		if (cfg_path == NULL) {

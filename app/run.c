@@ -98,7 +98,10 @@ prepare(struct run *r)
 
 	wr_config_init(&r->cfg);
 	r->cfg_path = o->config_file;
-	if (r->cfg_path == NULL && o->n_eal == 0) {
+	/* EAL options naming devices or lcores replace the default
+	 * profile (as in any DPDK application); others are added to it. */
+	if (r->cfg_path == NULL &&
+	    !wr_config_eal_replaces_profile(o->eal, o->n_eal)) {
 		r->cfg_path = wr_app_default_profile(default_path,
 						   sizeof(default_path));
 		if (r->cfg_path == NULL) {

@@ -92,8 +92,9 @@ static void
 test_default_profile(void)
 {
 	static const char *const eal[] = {
-		"--no-pci", "--in-memory", "--file-prefix=wirerate",
-		"--vdev=net_null0", "--lcores=0@0,1@1",
+		"--no-pci", "--no-huge", "-m", "512", "--no-shconf",
+		"--file-prefix=wirerate", "--vdev=net_null0",
+		"--lcores=0@0,1@1",
 	};
 	struct wr_config cfg;
 	struct wr_error e;
@@ -101,8 +102,8 @@ test_default_profile(void)
 
 	CU_ASSERT_EQUAL_FATAL(load(WR_CONFIGS, "default.yaml", &cfg, &e), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(cfg.path, "default.yaml"));
-	CU_ASSERT_EQUAL_FATAL(cfg.n_eal_args, 5);
-	for (i = 0; i < 5; i++)
+	CU_ASSERT_EQUAL_FATAL(cfg.n_eal_args, 8);
+	for (i = 0; i < 8; i++)
 		CU_ASSERT_STRING_EQUAL(cfg.eal_args[i], eal[i]);
 	CU_ASSERT_EQUAL_FATAL(cfg.n_ports, 1);
 	CU_ASSERT_STRING_EQUAL(cfg.ports[0].device, "net_null0");
@@ -321,6 +322,27 @@ test_every_fixture_listed(void)
 	closedir(dir);
 }
 
+static void
+test_eal_replaces_profile(void)
+{
+	static char *logs[] = { "--log-level=debug", "-m", "1024" };
+	static char *pci[] = { "-l", "0-2", "-a", "0000:3b:00.0" };
+	static char *vdev[] = { "--vdev=net_null1" };
+	static char *glued[] = { "--log-level", "8", "-a0000:3b:00.0" };
+	static char *lcores[] = { "--lcores=0@0,1@1" };
+	static char *nopci[] = { "--no-pci" };
+	static char *lookalike[] = { "--allow-nothing-here", "-m", "64" };
+
+	CU_ASSERT_FALSE(wr_config_eal_replaces_profile(NULL, 0));
+	CU_ASSERT_FALSE(wr_config_eal_replaces_profile(logs, 3));
+	CU_ASSERT_TRUE(wr_config_eal_replaces_profile(pci, 4));
+	CU_ASSERT_TRUE(wr_config_eal_replaces_profile(vdev, 1));
+	CU_ASSERT_TRUE(wr_config_eal_replaces_profile(glued, 3));
+	CU_ASSERT_TRUE(wr_config_eal_replaces_profile(lcores, 1));
+	CU_ASSERT_TRUE(wr_config_eal_replaces_profile(nopci, 1));
+	CU_ASSERT_FALSE(wr_config_eal_replaces_profile(lookalike, 3));
+}
+
 static CU_TestInfo config_tests[] = {
 	{ "every_shipped_profile_loads", test_every_shipped_profile_loads },
 	{ "default_profile", test_default_profile },
@@ -329,6 +351,7 @@ static CU_TestInfo config_tests[] = {
 	{ "unreadable", test_unreadable },
 	{ "bad_fixtures", test_bad_fixtures },
 	{ "every_fixture_listed", test_every_fixture_listed },
+	{ "eal_replaces_profile", test_eal_replaces_profile },
 	CU_TEST_INFO_NULL,
 };
 

@@ -320,3 +320,28 @@ wr_config_load(const char *path, struct wr_config *cfg, struct wr_error *err)
 	*cfg = tmp;
 	return 0;
 }
+
+bool
+wr_config_eal_replaces_profile(char *const *args, int n)
+{
+	static const char *const opts[] = {
+		"-a", "--allow", "-b", "--block", "--vdev", "--no-pci",
+		"-l", "-c", "--lcores",
+	};
+	size_t i, len;
+	int k;
+
+	for (k = 0; k < n; k++) {
+		for (i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
+			len = strlen(opts[i]);
+			/* "-a X", "-aX", "--vdev X", "--vdev=X" */
+			if (strncmp(args[k], opts[i], len) != 0)
+				continue;
+			if (args[k][len] == '\0' ||
+			    (opts[i][1] != '-' && args[k][1] != '-') ||
+			    args[k][len] == '=')
+				return true;
+		}
+	}
+	return false;
+}

@@ -68,6 +68,14 @@ void wr_config_init(struct wr_config *cfg);
  */
 int wr_config_load(const char *path, struct wr_config *cfg, struct wr_error *err);
 
+/**
+ * Whether EAL options a user gave on the command line take the place of the
+ * default profile: true when they choose devices (-a, --allow, -b, --block,
+ * --vdev, --no-pci) or lcores (-l, -c, --lcores), which the default profile
+ * sets too.  Other options (--log-level, -m, ...) are added to the profile's.
+ */
+bool wr_config_eal_replaces_profile(char *const *args, int n);
+
 /** Free what @p cfg owns.  NULL-safe. */
 void wr_config_free(struct wr_config *cfg);
 

@@ -160,17 +160,21 @@ wr_tx_stream_fini(struct wr_tx_stream *ts)
 	ts->mp = NULL;
 }
 
-/* Write the varying bytes of @p n frames and set their lengths. */
+/* Write the varying bytes of @p n frames and set their lengths: one
+ * generator call for the whole burst (see wr_frame_gen_burst). */
 static inline void
 build_burst(struct wr_tx_stream *ts, struct rte_mbuf **pkts, uint16_t n)
 {
-	uint16_t i, len;
+	uint8_t *bufs[WR_BURST_MAX];
+	uint16_t lens[WR_BURST_MAX];
+	uint16_t i;
 
+	for (i = 0; i < n; i++)
+		bufs[i] = rte_pktmbuf_mtod(pkts[i], uint8_t *);
+	wr_frame_gen_burst(&ts->gen, bufs, lens, n);
 	for (i = 0; i < n; i++) {
-		len = wr_frame_gen_next(&ts->gen,
-					rte_pktmbuf_mtod(pkts[i], uint8_t *));
-		pkts[i]->data_len = len;
-		pkts[i]->pkt_len = len;
+		pkts[i]->data_len = lens[i];
+		pkts[i]->pkt_len = lens[i];
 	}
 }
 
