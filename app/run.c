@@ -64,6 +64,8 @@ wr_app_default_profile(char *buf, size_t len)
 {
 	char dirs[1024], *save = NULL, *d;
 
+	if (buf == NULL || len == 0)
+		return NULL;
 	snprintf(dirs, sizeof(dirs), "%s", WR_CONFIG_DIRS);
 	for (d = strtok_r(dirs, ":", &save); d != NULL;
 	     d = strtok_r(NULL, ":", &save)) {
