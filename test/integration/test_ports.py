@@ -34,6 +34,11 @@ print(n, flush=True)
 """
 
 
+def forget_prefix(case, prefix):
+    """EAL leaves /var/run/dpdk/PREFIX (its telemetry socket) even with --in-memory: remove it."""
+    case.addCleanup(shutil.rmtree, os.path.join("/var/run/dpdk", prefix), True)
+
+
 def stderr_lines(p):
     """wirerate's own lines on stderr (EAL prints a few of its own before its log level applies)."""
     return [l for l in p.stderr.splitlines() if l.startswith("wirerate:")]
@@ -43,6 +48,8 @@ class Ports(EalCase):
     """`wirerate ports` on virtual devices."""
 
     def test_null_and_pcap_json(self):
+        forget_prefix(self, "wrpls")
+        forget_prefix(self, "wrpls2")
         p = self.wirerate("ports", "--json", "--", *NULL_PCAP_EAL, "--file-prefix=wrpls",
                           "--vdev=net_pcap0,tx_pcap=" + self.path("x.pcap"), check=0)
         res = json.loads(p.stdout)
@@ -66,6 +73,7 @@ class Ports(EalCase):
         self.assertRegex(p.stdout, r"(?m)^0\s+net_null0\s+net_null\s+")
 
     def test_missing_port(self):
+        forget_prefix(self, "wrpmiss")
         p = self.wirerate("ports", "net_null7", "--", *NULL_PCAP_EAL, "--file-prefix=wrpmiss",
                           check=2)
         lines = stderr_lines(p)
@@ -88,6 +96,7 @@ class Telemetry(EalCase):
 
     def test_live_counters(self):
         prof = self.profile("net_null0", "wrptel")
+        forget_prefix(self, "wrptel")
         proc = self.start("run", os.path.join(STREAMS, "udp-64.yaml"), "--config", prof,
                           "--duration", "3", "--quiet")
         try:
@@ -118,6 +127,7 @@ class StatsJsonl(EalCase):
 
     def test_lines(self):
         prof = self.profile("net_null0", "wrpjsonl", extra_ports="stats_interval_ms: 250\n")
+        forget_prefix(self, "wrpjsonl")
         log = self.path("s.jsonl")
         self.wirerate("run", os.path.join(STREAMS, "udp-64.yaml"), "--config", prof,
                       "--duration", "1.6", "--quiet", "--stats-jsonl", log,
@@ -178,6 +188,7 @@ class Kernel(EalCase):
         link = self.sh("ip", "-n", self.ns, "-j", "link", "show", self.gen_if)
         self.gen_mac = json.loads(link)[0]["address"]
         self.prefix = f"wrpk{tag}"
+        forget_prefix(self, self.prefix)
 
     def sh(self, *cmd):
         return subprocess.run(cmd, check=True, capture_output=True, text=True, timeout=20).stdout
