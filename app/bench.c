@@ -110,7 +110,7 @@ wr_app_bench_opt(struct wr_opts *o, int opt, const char *arg)
 			o->resolution_ppm = 0;
 		}
 		return 0;
-	case 'L':
+	case 'l':
 		if (wr_bench_parse_ppm(arg, &o->loss_ppm, why, sizeof(why)))
 			return bad("--loss-tolerance", arg, why);
 		return 0;
@@ -211,7 +211,8 @@ wr_bench_prepare(struct wr_bench *b, const struct wr_opts *o, bool latency,
 
 	wr_config_init(&b->cfg);
 	b->cfg_path = o->config_file;
-	if (b->cfg_path == NULL && o->n_eal == 0) {
+	if (b->cfg_path == NULL &&
+	    !wr_config_eal_replaces_profile(o->eal, o->n_eal)) {
 		b->cfg_path = wr_app_default_profile(default_path,
 						     sizeof(default_path));
 		if (b->cfg_path == NULL) {

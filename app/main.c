@@ -18,7 +18,8 @@ usage(FILE *out)
 {
 	fprintf(out,
 "usage: wirerate run STREAMFILE [--config PROFILE] [--duration S] [--count N]\n"
-"                    [--seed N] [--drain S] [--json FILE] [--quiet] [-- EAL options]\n"
+"                    [--seed N] [--drain S] [--json FILE] [--stats-jsonl FILE]\n"
+"                    [--arp] [--quiet] [-- EAL options]\n"
 "       wirerate sweep STREAMFILE [--stream NAME] [--sizes 64,128,...]\n"
 "                    [--duration S] [--csv FILE] [--json FILE] [--config PROFILE]\n"
 "       wirerate rfc2544 STREAMFILE --tx-port N --rx-port N [--stream NAME]\n"
@@ -27,6 +28,7 @@ usage(FILE *out)
 "                    [--drain S] [--csv FILE] [--json FILE] [--config PROFILE]\n"
 "       wirerate check STREAMFILE [--seed N]\n"
 "       wirerate dump STREAMFILE --count N --pcap OUT.pcap [--stream NAME] [--seed N]\n"
+"       wirerate ports [--json] [--config PROFILE] [DEVICE...] [-- EAL options]\n"
 "       wirerate version\n"
 "\n"
 "  run     send the streams of STREAMFILE on the profile's ports, print Kpps and\n"
@@ -41,18 +43,25 @@ usage(FILE *out)
 "          rate; sizes default 128..1518 (a 64-byte frame has no room for\n"
 "          the signature that makes loss exact)\n"
 "  check   validate STREAMFILE and print what each stream sends (no EAL)\n"
+"  ports   list the DPDK ports EAL finds: driver, MAC, link, NUMA node,\n"
+"          queues and the offloads wirerate uses (doc/ports.md)\n"
 "  dump    write the first N frames of each stream (or of --stream) to a pcap\n"
 "          file, with the data path's frame code (no EAL, no hugepages)\n"
 "\n"
 "  --config PROFILE  port/lcore profile (default: config/default.yaml, one net_null\n"
 "                    virtual device); EAL options after -- are added to the\n"
-"                    profile's, or replace them when no --config is given\n"
+"                    profile's; without --config, options choosing devices or\n"
+"                    lcores (-a, -b, --vdev, --no-pci, -l, -c, --lcores) replace\n"
+"                    the default profile\n"
 "  --duration S      stop after S seconds (5, 2.5, 500ms, 1m)\n"
 "  --count N         frames per stream, overriding the file's count\n"
 "  --seed N          seed for random fields and sizes, overriding the file's\n"
 "  --drain S         after the last frame, how long echoes are still waited for\n"
 "                    before loss is counted (default 0.2 s)\n"
 "  --json FILE       write the final results as JSON (schema in README.md)\n"
+"  --stats-jsonl FILE  append one JSON line per stats interval (doc/ports.md)\n"
+"  --arp             every port answers ARP and ICMP echo for its streams'\n"
+"                    source addresses (doc/arp.md)\n"
 "  --quiet           no live lines, only the summary\n"
 "  --burst N         frames per TX burst (1..512) for every stream, replacing\n"
 "                    the profile's and the streams' (1: every frame spaced)\n"
@@ -97,9 +106,11 @@ parse_opts(int argc, char **argv, struct wr_opts *o)
 		{ "rx-port", required_argument, NULL, 'r' },
 		{ "trial", required_argument, NULL, 'T' },
 		{ "resolution", required_argument, NULL, 'R' },
-		{ "loss-tolerance", required_argument, NULL, 'L' },
+		{ "loss-tolerance", required_argument, NULL, 'l' },
 		{ "max-rate", required_argument, NULL, 'M' },
 		{ "min-rate", required_argument, NULL, 'm' },
+		{ "arp", no_argument, NULL, 'A' },
+		{ "stats-jsonl", required_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -180,6 +191,12 @@ parse_opts(int argc, char **argv, struct wr_opts *o)
 		case 'q':
 			o->quiet = true;
 			break;
+		case 'A':
+			o->arp = true;
+			break;
+		case 'L':
+			o->stats_jsonl = optarg;
+			break;
 		case 'b':
 		case 'z':
 		case 'C':
@@ -187,7 +204,7 @@ parse_opts(int argc, char **argv, struct wr_opts *o)
 		case 'r':
 		case 'T':
 		case 'R':
-		case 'L':
+		case 'l':
 		case 'M':
 		case 'm':
 			if (wr_app_bench_opt(o, c, optarg) != 0)
@@ -327,6 +344,9 @@ main(int argc, char **argv)
 	struct wr_opts o;
 	int rc;
 
+	/* ports has options of its own (--json without a file). */
+	if (argc >= 2 && strcmp(argv[1], "ports") == 0)
+		return wr_cmd_ports(argc, argv);
 	memset(&o, 0, sizeof(o));
 	o.drain_ns = WR_DRAIN_DEFAULT_NS;
 	rc = parse_opts(argc, argv, &o);

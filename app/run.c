@@ -48,6 +48,7 @@ struct run {
 	struct wr_config cfg;
 	const char *cfg_path;
 	struct wr_engine *e;
+	struct wr_run_ext x;        /* ARP/ICMP, offloads, telemetry, JSONL */
 	char started_at[40];
 };
 
@@ -63,6 +64,8 @@ wr_app_default_profile(char *buf, size_t len)
 {
 	char dirs[1024], *save = NULL, *d;
 
+	if (buf == NULL || len == 0)
+		return NULL;
 	snprintf(dirs, sizeof(dirs), "%s", WR_CONFIG_DIRS);
 	for (d = strtok_r(dirs, ":", &save); d != NULL;
 	     d = strtok_r(NULL, ":", &save)) {
@@ -100,7 +103,10 @@ prepare(struct run *r)
 
 	wr_config_init(&r->cfg);
 	r->cfg_path = o->config_file;
-	if (r->cfg_path == NULL && o->n_eal == 0) {
+	/* EAL options naming devices or lcores replace the default
+	 * profile (as in any DPDK application); others are added to it. */
+	if (r->cfg_path == NULL &&
+	    !wr_config_eal_replaces_profile(o->eal, o->n_eal)) {
 		r->cfg_path = wr_app_default_profile(default_path,
 						   sizeof(default_path));
 		if (r->cfg_path == NULL) {
@@ -237,6 +243,7 @@ traffic(struct run *r)
 			v = wr_engine_collect(e, false);
 			v->interval_ns = wr_engine_tsc_to_ns(e,
 						now - (next - interval_tsc));
+			wr_run_ext_interval(&r->x, v, false);
 			if (!o->quiet)
 				lines = wr_report_interval(stdout, v, tty,
 							   lines);
@@ -253,6 +260,8 @@ traffic(struct run *r)
 	v = wr_engine_collect(e, true);
 	fill_meta(r, &meta, reason);
 	wr_report_final(stdout, &meta, v);
+	wr_run_ext_summary(&r->x, e, stdout);
+	wr_run_ext_interval(&r->x, v, true);
 	if (o->json_file != NULL) {
 		int jrc = wr_report_json(o->json_file, &meta, v);
 
@@ -292,12 +301,19 @@ wr_cmd_run(const struct wr_opts *o)
 		rc = wr_engine_open(&r->e, &r->cfg, r->cfg_path, o->eal,
 				    o->n_eal, &err);
 		if (rc == 0)
-			rc = wr_engine_load(r->e, &r->f, false, &err);
+			rc = wr_run_ext_before_load(&r->x, o, &r->cfg, r->e,
+						    &r->f, &err);
+		if (rc == 0)
+			rc = wr_engine_load(r->e, &r->f, r->x.any_responder,
+					    &err);
+		if (rc == 0)
+			rc = wr_run_ext_after_load(&r->x, o, r->e, &err);
 		rc = rc == 0 ? WR_EXIT_OK : fail(&err, exit_code(rc));
 	}
 	if (rc == WR_EXIT_OK)
 		rc = traffic(r);
 	wr_running = NULL;
+	wr_run_ext_close(&r->x, r->e);
 	wr_engine_close(r->e);
 	wr_stream_file_free(&r->f);
 	wr_config_free(&r->cfg);

@@ -322,6 +322,27 @@ test_every_fixture_listed(void)
 	closedir(dir);
 }
 
+static void
+test_eal_replaces_profile(void)
+{
+	static char *logs[] = { "--log-level=debug", "-m", "1024" };
+	static char *pci[] = { "-l", "0-2", "-a", "0000:3b:00.0" };
+	static char *vdev[] = { "--vdev=net_null1" };
+	static char *glued[] = { "--log-level", "8", "-a0000:3b:00.0" };
+	static char *lcores[] = { "--lcores=0@0,1@1" };
+	static char *nopci[] = { "--no-pci" };
+	static char *lookalike[] = { "--allow-nothing-here", "-m", "64" };
+
+	CU_ASSERT_FALSE(wr_config_eal_replaces_profile(NULL, 0));
+	CU_ASSERT_FALSE(wr_config_eal_replaces_profile(logs, 3));
+	CU_ASSERT_TRUE(wr_config_eal_replaces_profile(pci, 4));
+	CU_ASSERT_TRUE(wr_config_eal_replaces_profile(vdev, 1));
+	CU_ASSERT_TRUE(wr_config_eal_replaces_profile(glued, 3));
+	CU_ASSERT_TRUE(wr_config_eal_replaces_profile(lcores, 1));
+	CU_ASSERT_TRUE(wr_config_eal_replaces_profile(nopci, 1));
+	CU_ASSERT_FALSE(wr_config_eal_replaces_profile(lookalike, 3));
+}
+
 static CU_TestInfo config_tests[] = {
 	{ "every_shipped_profile_loads", test_every_shipped_profile_loads },
 	{ "default_profile", test_default_profile },
@@ -330,6 +351,7 @@ static CU_TestInfo config_tests[] = {
 	{ "unreadable", test_unreadable },
 	{ "bad_fixtures", test_bad_fixtures },
 	{ "every_fixture_listed", test_every_fixture_listed },
+	{ "eal_replaces_profile", test_eal_replaces_profile },
 	CU_TEST_INFO_NULL,
 };
 

@@ -527,6 +527,63 @@ check_strides(const struct wr_stream *s, uint64_t first, unsigned int n)
 	wr_frame_tmpl_free(t);
 }
 
+/*
+ * wr_frame_gen_burst == wr_frame_gen_next, byte for byte, for bursts of
+ * every size, with any stride, buffers holding earlier frames of any size.
+ */
+static void
+check_burst(const struct wr_stream *s, uint64_t first, uint32_t stride)
+{
+	static uint8_t bufs[64][WR_FRAME_MAX];
+	static struct cur one;
+	struct wr_frame_tmpl *t = make(s);
+	struct wr_frame_gen g;
+	uint8_t *ptrs[64];
+	uint16_t lens[64];
+	unsigned int b, k, total = 0;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+	for (k = 0; k < 64; k++) {
+		memcpy(bufs[k], wr_frame_tmpl_bytes(t), wr_frame_tmpl_max_len(t));
+		ptrs[k] = bufs[k];
+	}
+	cur_init(&one, t, first, stride);
+	wr_frame_gen_init(&g, t, first, stride);
+	for (b = 1; b <= 64; b += (b < 8 ? 1 : 13)) {
+		/* Rotate the buffers: each holds some earlier frame. */
+		uint8_t *tmp = ptrs[0];
+
+		memmove(ptrs, ptrs + 1, 63 * sizeof(ptrs[0]));
+		ptrs[63] = tmp;
+		wr_frame_gen_burst(&g, ptrs, lens, b);
+		for (k = 0; k < b; k++, total++) {
+			cur_next(&one);
+			CU_ASSERT_EQUAL_FATAL(lens[k], one.len);
+			CU_ASSERT_EQUAL_FATAL(memcmp(ptrs[k], one.buf, one.len), 0);
+			CU_ASSERT_EQUAL(ref_check(ptrs[k], lens[k]), 0);
+		}
+	}
+	CU_ASSERT_EQUAL(g.index, one.g.index);
+	CU_ASSERT_EQUAL(total, 28 + 8 + 21 + 34 + 47 + 60);
+	wr_frame_tmpl_free(t);
+}
+
+static void
+test_burst_equivalence(void)
+{
+	uint64_t st = 4242;
+	struct wr_stream s;
+	unsigned int n;
+
+	for (n = 0; n < 80; n++) {
+		rand_stream(&s, &st, n % 3 != 0);
+		s.latency = false; /* signatures are written after the burst */
+		check_burst(&s, n % 2 ? 0 : ref_rand(&st) >> 16,
+			    (uint32_t)(1 + n % 5));
+		wr_stream_free(&s);
+	}
+}
+
 static void
 test_stride_equivalence(void)
 {
@@ -752,6 +809,7 @@ static CU_TestInfo vary_tests[] = {
 	{ "together_product", test_together_product },
 	{ "random_streams_model", test_random_streams_model },
 	{ "stride_equivalence", test_stride_equivalence },
+	{ "burst_equivalence", test_burst_equivalence },
 	{ "large_stride", test_large_stride },
 	CU_TEST_INFO_NULL,
 };

@@ -20,6 +20,11 @@
  *                           one of the TX lcores.
  *     txd: <int>            optional TX / RX descriptor ring sizes: a power
  *     rxd: <int>            of two in 64..4096; left out: the app's default.
+ *     arp: <bool>           optional, default false: poll the port's RX and
+ *                           answer ARP requests and ICMP echo requests for
+ *                           the source addresses of the port's streams
+ *                           (doc/arp.md); also on with `run --arp`, and on a
+ *                           port whose streams resolve eth.dst by ARP.
  *   burst: <int>            1..512 (WR_BURST_MAX), default 64: frames per
  *                           rte_eth_tx_burst() call.
  *   stats_interval_ms: <int> 100..60000, default 1000.
@@ -63,7 +68,7 @@ static const char *const top_keys[] = {
 	"link_wait_ms", NULL
 };
 static const char *const port_keys[] = {
-	"device", "tx_lcores", "rx_lcore", "txd", "rxd", NULL
+	"device", "tx_lcores", "rx_lcore", "txd", "rxd", "arp", NULL
 };
 
 void
@@ -193,6 +198,8 @@ parse_port(struct wr_ywalk *w, const struct wr_ynode *n, struct wr_port_cfg *p)
 		rc = WR_YWALK_KEY(w, "txd", parse_desc(w, v, &p->txd));
 	if (rc == 0 && (v = wr_ynode_get(n, "rxd")) != NULL)
 		rc = WR_YWALK_KEY(w, "rxd", parse_desc(w, v, &p->rxd));
+	if (rc == 0 && (v = wr_ynode_get(n, "arp")) != NULL)
+		rc = WR_YWALK_KEY(w, "arp", wr_ywalk_bool(w, v, &p->arp));
 	return rc;
 }
 
@@ -312,4 +319,29 @@ wr_config_load(const char *path, struct wr_config *cfg, struct wr_error *err)
 	snprintf(tmp.path, sizeof(tmp.path), "%s", path);
 	*cfg = tmp;
 	return 0;
+}
+
+bool
+wr_config_eal_replaces_profile(char *const *args, int n)
+{
+	static const char *const opts[] = {
+		"-a", "--allow", "-b", "--block", "--vdev", "--no-pci",
+		"-l", "-c", "--lcores",
+	};
+	size_t i, len;
+	int k;
+
+	for (k = 0; k < n; k++) {
+		for (i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
+			len = strlen(opts[i]);
+			/* "-a X", "-aX", "--vdev X", "--vdev=X" */
+			if (strncmp(args[k], opts[i], len) != 0)
+				continue;
+			if (args[k][len] == '\0' ||
+			    (opts[i][1] != '-' && args[k][1] != '-') ||
+			    args[k][len] == '=')
+				return true;
+		}
+	}
+	return false;
 }

@@ -16,6 +16,7 @@
  *         rx_lcore: 1             # optional; RX (echo) lcore, may equal a TX lcore
  *         txd: 1024               # optional descriptor ring sizes
  *         rxd: 1024
+ *         arp: true               # optional: answer ARP / ICMP echo for the streams' sources
  *     burst: 64                   # optional TX burst, 1..512
  *     stats_interval_ms: 1000     # optional
  *     link_wait_ms: 5000          # optional: how long to wait for link up
@@ -44,6 +45,7 @@ struct wr_port_cfg {
 	int rx_lcore;           /**< -1: none given */
 	uint16_t txd;           /**< 0: default */
 	uint16_t rxd;           /**< 0: default */
+	bool arp;               /**< answer ARP and ICMP echo (doc/arp.md) */
 };
 
 struct wr_config {
@@ -65,6 +67,14 @@ void wr_config_init(struct wr_config *cfg);
  * or -ENOENT/-EACCES/-EIO.  On error @p cfg is left as wr_config_init made it.
  */
 int wr_config_load(const char *path, struct wr_config *cfg, struct wr_error *err);
+
+/**
+ * Whether EAL options a user gave on the command line take the place of the
+ * default profile: true when they choose devices (-a, --allow, -b, --block,
+ * --vdev, --no-pci) or lcores (-l, -c, --lcores), which the default profile
+ * sets too.  Other options (--log-level, -m, ...) are added to the profile's.
+ */
+bool wr_config_eal_replaces_profile(char *const *args, int n);
 
 /** Free what @p cfg owns.  NULL-safe. */
 void wr_config_free(struct wr_config *cfg);

@@ -190,8 +190,18 @@ wr_describe_stream(const struct wr_stream *s, const char *indent, char *buf,
 			       s->size.mix[i].size);
 		APPEND("\n");
 	}
-	APPEND("%s  eth %s -> %s", indent, f[WR_FIELD_ETH_SRC],
-	       f[WR_FIELD_ETH_DST]);
+	if (s->dst_arp && s->gateway != 0)
+		APPEND("%s  eth %s -> (ARP for gateway %u.%u.%u.%u; %s until "
+		       "resolved)", indent, f[WR_FIELD_ETH_SRC],
+		       s->gateway >> 24, s->gateway >> 16 & 0xff,
+		       s->gateway >> 8 & 0xff, s->gateway & 0xff,
+		       f[WR_FIELD_ETH_DST]);
+	else if (s->dst_arp)
+		APPEND("%s  eth %s -> (ARP for ipv4.dst; %s until resolved)",
+		       indent, f[WR_FIELD_ETH_SRC], f[WR_FIELD_ETH_DST]);
+	else
+		APPEND("%s  eth %s -> %s", indent, f[WR_FIELD_ETH_SRC],
+		       f[WR_FIELD_ETH_DST]);
 	if (s->vlan)
 		APPEND(", vlan id %s pcp %s", f[WR_FIELD_VLAN_ID],
 		       f[WR_FIELD_VLAN_PCP]);

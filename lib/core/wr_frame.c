@@ -41,6 +41,21 @@ struct wr_vf {
 	uint64_t thresh; /* RANDOM: Lemire threshold of range */
 	uint64_t key;    /* RANDOM: sub-sequence key */
 	uint64_t *list;  /* LIST: owned copy */
+	/*
+	 * Layout, so that the per-packet code is one table walk for every
+	 * field: the stored value is (v << shift) | or_bits, written as
+	 * `width` big-endian bytes keeping the bits in `keep` of what is
+	 * there (the VLAN TCI and its PCP share bytes); it adds
+	 * (stored << ip_shift) & ip_mask to the IPv4 sum and stored & udp_mask
+	 * to the UDP sum (all ones or zero: no branch per field).
+	 */
+	uint8_t width;
+	uint8_t shift;
+	uint8_t ip_shift;
+	uint16_t keep;
+	uint64_t or_bits;
+	uint64_t ip_mask;
+	uint64_t udp_mask;
 };
 
 enum wr_size_kind {
@@ -90,8 +105,9 @@ struct wr_frame_tmpl {
 static inline void
 put16(uint8_t *p, uint64_t v)
 {
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
+	uint16_t be = __builtin_bswap16((uint16_t)v);
+
+	memcpy(p, &be, 2);
 }
 
 static inline void
@@ -370,57 +386,57 @@ field_off(const struct wr_frame_tmpl *t, enum wr_field_id id)
 	}
 }
 
-/*
- * Write field value v at its place and add its words to the sums.  The
- * contributions mirror the words the constant sums leave out (see
- * const_sums): DSCP adds the TOS byte as the low byte of word 0, TTL the
- * high byte of word 4.
- */
-static inline void
-vf_write(const struct wr_frame_tmpl *t, const struct wr_vf *f, uint8_t *buf,
-	 uint64_t v, uint64_t *ip, uint64_t *udp)
+/* Fill the layout of a varying slot (see struct wr_vf). */
+static void
+vf_layout(const struct wr_frame_tmpl *t, struct wr_vf *f)
 {
-	uint8_t *p = buf + f->off;
-
+	f->off = field_off(t, f->id);
+	f->shift = f->ip_shift = 0;
+	f->keep = 0;
+	f->or_bits = 0;
+	f->ip_mask = f->udp_mask = 0;
 	switch (f->id) {
 	case WR_FIELD_ETH_SRC:
 	case WR_FIELD_ETH_DST:
-		put48(p, v);
+		f->width = 6;
 		break;
 	case WR_FIELD_VLAN_ID:
-		/* Read-modify-write: the PCP bits are either constant or
-		 * rewritten for this same packet. */
-		p[0] = (uint8_t)((p[0] & 0xf0) | (v >> 8));
-		p[1] = (uint8_t)v;
+		f->width = 2;
+		f->keep = 0xf000; /* PCP and DEI */
 		break;
 	case WR_FIELD_VLAN_PCP:
-		p[0] = (uint8_t)((p[0] & 0x1f) | (v << 5));
+		f->width = 1;
+		f->shift = 5;
+		f->keep = 0x1f;   /* DEI and the VLAN id's top bits */
 		break;
 	case WR_FIELD_IPV4_DSCP:
-		v = (v << 2) | t->ecn;
-		p[0] = (uint8_t)v;
-		*ip += v;
+		/* The TOS byte, low byte of the header's word 0. */
+		f->width = 1;
+		f->shift = 2;
+		f->or_bits = t->ecn;
+		f->ip_mask = ~0ull;
 		break;
 	case WR_FIELD_IPV4_TTL:
-		p[0] = (uint8_t)v;
-		*ip += v << 8;
+		/* High byte of word 4 (TTL, protocol). */
+		f->width = 1;
+		f->ip_shift = 8;
+		f->ip_mask = ~0ull;
 		break;
 	case WR_FIELD_IPV4_ID:
-		put16(p, v);
-		*ip += v;
+		f->width = 2;
+		f->ip_mask = ~0ull;
 		break;
 	case WR_FIELD_IPV4_SRC:
 	case WR_FIELD_IPV4_DST:
-		put32(p, v);
-		*ip += v;
-		*udp += v;
+		/* In the header and in the UDP pseudo-header. */
+		f->width = 4;
+		f->ip_mask = f->udp_mask = ~0ull;
 		break;
 	case WR_FIELD_UDP_SRC:
 	case WR_FIELD_UDP_DST:
-		put16(p, v);
-		*udp += v;
-		break;
 	default:
+		f->width = 2;
+		f->udp_mask = ~0ull;
 		break;
 	}
 }
@@ -478,7 +494,7 @@ build_fields(struct wr_frame_tmpl *t, const struct wr_stream *s)
 			    !s->vlan)
 				continue; /* no tag to write it into */
 			f->id = (uint8_t)id;
-			f->off = field_off(t, id);
+			vf_layout(t, f);
 			f->period = wr_field_period(fs);
 			switch (fs->mode) {
 			case WR_VARY_INC:
@@ -898,17 +914,29 @@ gen_advance(struct wr_frame_gen *g)
 	}
 }
 
+/*
+ * Two phases: every value, length and sum is computed first, with loads
+ * only; then the bytes are stored.  A store through a uint8_t pointer may
+ * alias anything, so interleaving them would make the compiler reload the
+ * template and the cursor after every byte written.  Fields are a table
+ * walk (struct wr_vf's layout), not a switch per field id.
+ */
 uint16_t
 wr_frame_gen_next(struct wr_frame_gen *g, uint8_t *buf)
 {
 	const struct wr_frame_tmpl *t = g->t;
+	const struct wr_vf *vf = t->vf;
+	const uint32_t n = g->n_vary, n_seq = g->n_seq;
+	const uint64_t index = g->index;
 	uint64_t ip = t->ip_const, udp = t->udp_const, size;
-	uint16_t len = t->fixed_len;
+	uint64_t v[WR_FIELD__COUNT];
+	uint16_t len = t->fixed_len, l3len = 0, l4len = 0;
+	const uint16_t ip_off = t->ip_off, udp_off = t->udp_off;
+	const bool sized = t->size_kind != WR_SZ_FIXED;
+	const bool ip_csum = t->ip_csum, udp_csum = t->udp_csum;
 	uint32_t i;
 
-	if (t->size_kind != WR_SZ_FIXED) {
-		uint64_t ulen;
-
+	if (sized) {
 		if (t->size_kind == WR_SZ_TABLE) {
 			size = t->size_tab[g->size_pos];
 			g->size_pos += g->size_stride;
@@ -916,29 +944,204 @@ wr_frame_gen_next(struct wr_frame_gen *g, uint8_t *buf)
 				g->size_pos -= t->size_cycle;
 		} else {
 			size = t->size_from +
-			       wr_rng_below(wr_rng_at(t->size_key, g->index),
+			       wr_rng_below(wr_rng_at(t->size_key, index),
 					    t->size_range, t->size_thresh);
 		}
 		len = (uint16_t)(size - WR_FCS_LEN);
-		ulen = (uint64_t)len - t->udp_off;
-		put16(buf + t->ip_off + 2, len - t->l2_len);
-		put16(buf + t->udp_off + 4, ulen);
+		l3len = (uint16_t)(len - t->l2_len);
+		l4len = (uint16_t)(len - udp_off);
 		/* UDP length counts twice: pseudo-header and UDP header. */
-		ip += (uint64_t)len - t->l2_len;
-		udp += 2 * ulen + t->psum[len - t->pay_off];
+		ip += l3len;
+		udp += 2 * (uint64_t)l4len + t->psum[len - t->pay_off];
+	}
+	/* Sequenced slots come first (build_fields), then the random ones. */
+	for (i = 0; i < n; i++) {
+		const struct wr_vf *f = &vf[i];
+		uint64_t x;
+
+		if (i < n_seq)
+			x = f->kind == WR_VF_ARITH ? f->base + g->pos[i] * f->delta
+						   : f->list[g->pos[i]];
+		else
+			x = f->base + wr_rng_below(wr_rng_at(f->key, index),
+						   f->range, f->thresh);
+		x = (x << f->shift) | f->or_bits;
+		ip += (x << f->ip_shift) & f->ip_mask;
+		udp += x & f->udp_mask;
+		v[i] = x;
+	}
+	g->index = index + g->stride;
+	gen_advance(g);
+
+	/* Stores only from here on. */
+	for (i = 0; i < n; i++) {
+		uint8_t *p = buf + vf[i].off;
+		uint64_t x = v[i];
+
+		switch (vf[i].width) {
+		case 1:
+			p[0] = (uint8_t)((p[0] & vf[i].keep) | x);
+			break;
+		case 2:
+			put16(p, (get16(p) & vf[i].keep) | x);
+			break;
+		case 4:
+			put32(p, x);
+			break;
+		default:
+			put48(p, x);
+			break;
+		}
+	}
+	if (sized) {
+		put16(buf + ip_off + 2, l3len);
+		put16(buf + udp_off + 4, l4len);
+	}
+	if (ip_csum)
+		put16(buf + ip_off + 10, wr_csum_ipv4(ip));
+	if (udp_csum)
+		put16(buf + udp_off + 6, wr_csum_udp(udp));
+	return len;
+}
+
+/*
+ * One field over a burst: its value for each frame, stored and added to the
+ * frames' sums.  Each expansion is specialised to one layout, so the inner
+ * loop has no dispatch and no variable shift left: only the 1-byte fields
+ * (TTL, DSCP, VLAN PCP) shift or keep bits, only the VLAN id keeps bits of
+ * a 2-byte word, and the MACs are in no checksum.
+ */
+#define WR_FIELD_LOOP(STORE, VALUE, ADVANCE)                                \
+	for (k = 0; k < n; k++) {                                           \
+		uint8_t *p = bufs[k] + off;                                 \
+		uint64_t x = (VALUE);                                       \
+									    \
+		STORE;                                                      \
+		ADVANCE;                                                    \
+	}
+
+#define WR_STORE_1                                                          \
+	x = (x << shift) | or_bits;                                         \
+	p[0] = (uint8_t)((p[0] & keep) | x);                                \
+	ip[k] += (x << ip_shift) & ip_mask
+#define WR_STORE_2                                                          \
+	put16(p, x);                                                        \
+	ip[k] += x & ip_mask;                                               \
+	udp[k] += x & udp_mask
+#define WR_STORE_2_KEEP put16(p, (get16(p) & keep) | x)
+#define WR_STORE_4                                                          \
+	put32(p, x);                                                        \
+	ip[k] += x & ip_mask;                                               \
+	udp[k] += x & udp_mask
+#define WR_STORE_6 put48(p, x)
+
+#define WR_FIELD_WIDTHS(VALUE, ADVANCE)                                     \
+	if (f->width == 1)                                                  \
+		WR_FIELD_LOOP(WR_STORE_1, VALUE, ADVANCE)                   \
+	else if (f->width == 2 && keep != 0)                                \
+		WR_FIELD_LOOP(WR_STORE_2_KEEP, VALUE, ADVANCE)              \
+	else if (f->width == 2)                                             \
+		WR_FIELD_LOOP(WR_STORE_2, VALUE, ADVANCE)                   \
+	else if (f->width == 4)                                             \
+		WR_FIELD_LOOP(WR_STORE_4, VALUE, ADVANCE)                   \
+	else                                                                \
+		WR_FIELD_LOOP(WR_STORE_6, VALUE, ADVANCE)
+
+void
+wr_frame_gen_burst(struct wr_frame_gen *g, uint8_t **bufs,
+		   uint16_t *lens, unsigned int n)
+{
+	const struct wr_frame_tmpl *t = g->t;
+	uint64_t ip[WR_FRAME_BURST_MAX], udp[WR_FRAME_BURST_MAX];
+	const uint64_t index = g->index, stride = g->stride;
+	const uint16_t ip_off = t->ip_off, udp_off = t->udp_off;
+	unsigned int k;
+	uint32_t i;
+
+	/* An odometer carries between fields frame by frame, and random
+	 * sizes are rare: those take the frame-by-frame path. */
+	if (t->product || t->size_kind == WR_SZ_RANDOM) {
+		for (k = 0; k < n; k++)
+			lens[k] = wr_frame_gen_next(g, bufs[k]);
+		return;
+	}
+	if (t->size_kind == WR_SZ_TABLE) {
+		uint64_t pos = g->size_pos;
+
+		for (k = 0; k < n; k++) {
+			uint16_t len = (uint16_t)(t->size_tab[pos] - WR_FCS_LEN);
+			uint16_t l3len = (uint16_t)(len - t->l2_len);
+			uint16_t l4len = (uint16_t)(len - udp_off);
+
+			lens[k] = len;
+			ip[k] = t->ip_const + l3len;
+			udp[k] = t->udp_const + 2 * (uint64_t)l4len +
+				 t->psum[len - t->pay_off];
+			put16(bufs[k] + ip_off + 2, l3len);
+			put16(bufs[k] + udp_off + 4, l4len);
+			pos += g->size_stride;
+			if (pos >= t->size_cycle)
+				pos -= t->size_cycle;
+		}
+		g->size_pos = pos;
+	} else {
+		for (k = 0; k < n; k++) {
+			lens[k] = t->fixed_len;
+			ip[k] = t->ip_const;
+			udp[k] = t->udp_const;
+		}
 	}
 	for (i = 0; i < g->n_vary; i++) {
 		const struct wr_vf *f = &t->vf[i];
+		const uint16_t off = f->off, keep = f->keep;
+		const unsigned int shift = f->shift, ip_shift = f->ip_shift;
+		const uint64_t or_bits = f->or_bits, ip_mask = f->ip_mask;
+		const uint64_t udp_mask = f->udp_mask;
 
-		vf_write(t, f, buf, vf_value(f, g->pos[i], g->index), &ip, &udp);
+		if (i >= g->n_seq) {
+			const uint64_t base = f->base, key = f->key;
+			const uint64_t range = f->range, thresh = f->thresh;
+			uint64_t idx = index;
+
+			WR_FIELD_WIDTHS(base + wr_rng_below(wr_rng_at(key, idx),
+							    range, thresh),
+					idx += stride)
+		} else if (f->kind == WR_VF_ARITH) {
+			/* base + pos * delta, kept as a running value. */
+			const uint64_t period = f->period;
+			const uint64_t step = g->stride_step[i];
+			const uint64_t inc = step * f->delta;
+			const uint64_t wrap = period * f->delta;
+			uint64_t pos = g->pos[i];
+			uint64_t cur = f->base + pos * f->delta;
+
+			WR_FIELD_WIDTHS(cur,
+					pos += step; cur += inc;
+					if (pos >= period) {
+						pos -= period;
+						cur -= wrap;
+					})
+			g->pos[i] = pos;
+		} else {
+			const uint64_t period = f->period;
+			const uint64_t step = g->stride_step[i];
+			const uint64_t *list = f->list;
+			uint64_t pos = g->pos[i];
+
+			WR_FIELD_WIDTHS(list[pos],
+					pos += step;
+					if (pos >= period)
+						pos -= period;)
+			g->pos[i] = pos;
+		}
 	}
 	if (t->ip_csum)
-		put16(buf + t->ip_off + 10, wr_csum_ipv4(ip));
+		for (k = 0; k < n; k++)
+			put16(bufs[k] + ip_off + 10, wr_csum_ipv4(ip[k]));
 	if (t->udp_csum)
-		put16(buf + t->udp_off + 6, wr_csum_udp(udp));
-	g->index += g->stride;
-	gen_advance(g);
-	return len;
+		for (k = 0; k < n; k++)
+			put16(bufs[k] + udp_off + 6, wr_csum_udp(udp[k]));
+	g->index = index + stride * n;
 }
 
 void

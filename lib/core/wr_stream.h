@@ -249,6 +249,13 @@ struct wr_stream {
 	uint8_t ecn;        /**< IPv4 ECN, 0..3 (fixed) */
 	bool df;            /**< IPv4 don't-fragment bit (fixed) */
 	bool latency;       /**< carry a wr_sig after the UDP header (issue 4) */
+	/**
+	 * `eth: {dst: arp}`: the run resolves eth.dst by ARP before sending
+	 * (doc/arp.md) and writes it into field[WR_FIELD_ETH_DST] as FIXED;
+	 * until then that field holds the default.
+	 */
+	bool dst_arp;
+	uint32_t gateway;   /**< `ipv4.gateway`: the next hop dst_arp resolves; 0: ipv4.dst */
 	enum wr_combine combine;
 	struct wr_field_spec field[WR_FIELD__COUNT];
 	struct wr_size_spec size;

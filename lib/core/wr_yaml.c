@@ -37,7 +37,11 @@
  *                     (enum wr_combine).
  *   eth:  {src, dst}  MACs, default 02:00:00:00:00:01 -> 02:00:00:00:00:02
  *                     (locally administered: they cannot clash with a
- *                     vendor's address).
+ *                     vendor's address).  dst: arp resolves the next hop's
+ *                     MAC by ARP when the run starts (doc/arp.md): the next
+ *                     hop is ipv4.gateway when given, else ipv4.dst, which
+ *                     must then be fixed; a `wirerate check` or `dump`
+ *                     shows the default dst in its place.
  *   vlan: {id, pcp}   optional; its presence adds an 802.1Q tag.  id
  *                     required 0..4095, pcp 0..7 default 0.
  *   ipv4: {src, dst, ttl, dscp, ecn, id, df}
@@ -46,6 +50,9 @@
  *                     ttl 0..255 default 64, dscp 0..63 default 0, id
  *                     0..65535 default 0, ecn 0..3 default 0 (fixed only),
  *                     df true|false default true (fixed only).
+ *                     gateway: a dotted quad, only with eth: {dst: arp}:
+ *                     the router whose MAC eth.dst resolves to (ipv4.dst
+ *                     may then vary: every frame goes through the router).
  *   udp:  {src, dst}  ports 0..65535, default 1024 -> 1024.
  *   payload: zeros | inc | {pattern: "<hex>"} | {string: "<text>"}
  *                     default zeros; a pattern repeats, a string is
@@ -181,7 +188,7 @@ static const char *const ramp_end_names[] = {
 static const char *const eth_keys[] = { "src", "dst", NULL };
 static const char *const vlan_keys[] = { "id", "pcp", NULL };
 static const char *const ipv4_keys[] = {
-	"src", "dst", "ttl", "dscp", "ecn", "id", "df", NULL
+	"src", "dst", "ttl", "dscp", "ecn", "id", "df", "gateway", NULL
 };
 static const char *const udp_keys[] = { "src", "dst", NULL };
 static const char *const vary_keys[] = { "inc", "dec", "random", "list", NULL };
@@ -437,9 +444,18 @@ parse_eth(struct wr_ywalk *w, const struct wr_ynode *n, struct wr_stream *s)
 {
 	static const enum wr_field_id ids[] = { WR_FIELD_ETH_SRC,
 						WR_FIELD_ETH_DST };
+	const struct wr_ynode *dst = wr_ynode_get(n, "dst");
 	int rc = wr_ywalk_keys(w, n, "a mapping {src, dst}", eth_keys);
 
-	return rc ? rc : header_fields(w, n, eth_keys, ids, 2, s);
+	if (rc != 0)
+		return rc;
+	/* "arp" cannot be a MAC, so the word takes no MAC away. */
+	if (dst != NULL && dst->type == WR_YNODE_SCALAR &&
+	    strcmp(wr_ynode_text(dst), "arp") == 0) {
+		s->dst_arp = true;
+		return header_fields(w, n, eth_keys, ids, 1, s);
+	}
+	return header_fields(w, n, eth_keys, ids, 2, s);
 }
 
 static int
@@ -456,6 +472,60 @@ parse_vlan(struct wr_ywalk *w, const struct wr_ynode *n, struct wr_stream *s)
 		return wr_ywalk_missing(w, n, "id");
 	s->vlan = true;
 	return header_fields(w, n, vlan_keys, ids, 2, s);
+}
+
+/* ipv4.gateway: a unicast next hop, meaningful only with eth.dst: arp
+ * (checked in check_arp, once eth is read too). */
+static int
+parse_gateway(struct wr_ywalk *w, const struct wr_ynode *n,
+	      struct wr_stream *s)
+{
+	char why[WR_PARSE_WHY_MAX];
+	uint32_t ip;
+
+	if (n->type != WR_YNODE_SCALAR ||
+	    wr_parse_ipv4(wr_ynode_text(n), &ip, why, sizeof(why)) != 0)
+		return wr_ywalk_expected(w, n, "the router's IPv4 address, "
+					 "such as 192.0.2.254");
+	/* 0.0.0.0, 127/8, multicast and broadcast answer no ARP. */
+	if (ip == 0 || ip >> 24 == 127 || ip >> 28 >= 0xe)
+		return wr_ywalk_expected(w, n, "a unicast IPv4 address "
+					 "(not 0.0.0.0, 127/8, multicast or "
+					 "broadcast)");
+	s->gateway = ip;
+	return 0;
+}
+
+/* eth.dst: arp needs one next hop: the gateway, or a fixed ipv4.dst. */
+static int
+check_arp(struct wr_ywalk *w, const struct wr_ynode *n, struct wr_stream *s)
+{
+	const struct wr_ynode *ip = wr_ynode_get(n, "ipv4");
+	const struct wr_ynode *eth = wr_ynode_get(n, "eth");
+	const struct wr_ynode *v;
+	size_t old;
+	int rc;
+
+	if (s->gateway != 0 && !s->dst_arp) {
+		v = wr_ynode_get(ip, "gateway");
+		old = wr_ywalk_push_key(w, "ipv4");
+		rc = WR_YWALK_KEY(w, "gateway", wr_ywalk_fail(w, v,
+			"a gateway is the next hop eth: {dst: arp} resolves; "
+			"give eth: {dst: arp} or leave the gateway out"));
+		wr_ywalk_pop(w, old);
+		return rc;
+	}
+	if (s->dst_arp && s->gateway == 0 &&
+	    s->field[WR_FIELD_IPV4_DST].mode != WR_VARY_FIXED) {
+		v = wr_ynode_get(eth, "dst");
+		old = wr_ywalk_push_key(w, "eth");
+		rc = WR_YWALK_KEY(w, "dst", wr_ywalk_fail(w, v,
+			"dst: arp resolves one next hop, and ipv4.dst varies: "
+			"give ipv4.gateway (the router) or a fixed ipv4.dst"));
+		wr_ywalk_pop(w, old);
+		return rc;
+	}
+	return 0;
 }
 
 static int
@@ -494,6 +564,9 @@ parse_ipv4(struct wr_ywalk *w, const struct wr_ynode *n, struct wr_stream *s)
 					"true or false (df is fixed per stream)"));
 		rc = WR_YWALK_KEY(w, "df", wr_ywalk_bool(w, v, &s->df));
 	}
+	v = wr_ynode_get(n, "gateway");
+	if (rc == 0 && v != NULL)
+		rc = WR_YWALK_KEY(w, "gateway", parse_gateway(w, v, s));
 	return rc;
 }
 
@@ -1043,6 +1116,8 @@ parse_stream(struct wr_ywalk *w, const struct wr_ynode *n, uint64_t file_seed,
 		rc = WR_YWALK_KEY(w, "ramp", parse_ramp(w, v, s));
 	if (rc == 0)
 		rc = check_schedule(w, n, s);
+	if (rc == 0)
+		rc = check_arp(w, n, s);
 	if (rc == 0)
 		rc = check_fit(w, n, s);
 	return rc;

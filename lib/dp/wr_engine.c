@@ -393,6 +393,9 @@ streams_setup(struct wr_engine *e, struct wr_error *err)
 				return rc;
 			}
 			q->streams[q->n_streams++] = ts;
+			if (p->tx_cksum)
+				wr_tx_stream_cksum_offload(ts, p->port_id,
+							   (uint16_t)j);
 		}
 	}
 	return sequences_setup(e, err);

@@ -160,6 +160,50 @@ wr_txq_set_sequence(struct wr_txq *q, const enum wr_sched_next *next,
 	return rc;
 }
 
+/* rte_mempool_obj_iter callback: checksum-offload metadata on one mbuf. */
+static void
+flag_mbuf(struct rte_mempool *mp __rte_unused, void *opaque, void *obj,
+	  unsigned int idx __rte_unused)
+{
+	const struct rte_mbuf *proto = opaque;
+	struct rte_mbuf *m = obj;
+
+	m->ol_flags = proto->ol_flags;
+	m->l2_len = proto->l2_len;
+	m->l3_len = proto->l3_len;
+}
+
+bool
+wr_tx_stream_cksum_offload(struct wr_tx_stream *ts, uint16_t port_id,
+			   uint16_t queue_id)
+{
+	struct rte_mbuf *m;
+	/* The UDP checksum sits 6 bytes into the UDP header, which follows
+	 * the 20-byte IPv4 header the templates always have. */
+	uint16_t l2 = (uint16_t)(wr_frame_tmpl_udp_csum_off(ts->t) - 6 -
+				 WR_IPV4_HLEN);
+
+	if (rte_mempool_get(ts->mp, (void **)&m) != 0)
+		return false;
+	m->ol_flags = RTE_MBUF_F_TX_IPV4 | RTE_MBUF_F_TX_IP_CKSUM |
+		RTE_MBUF_F_TX_UDP_CKSUM;
+	m->l2_len = l2;
+	m->l3_len = WR_IPV4_HLEN;
+	if (rte_eth_tx_prepare(port_id, queue_id, &m, 1) != 1) {
+		m->ol_flags = 0;
+		m->l2_len = m->l3_len = 0;
+		/* Back to the template's bytes: prepare may have written. */
+		rte_memcpy(rte_pktmbuf_mtod(m, uint8_t *),
+			   wr_frame_tmpl_bytes(ts->t), m->data_len);
+		rte_mempool_put(ts->mp, m);
+		return false;
+	}
+	rte_mempool_put(ts->mp, m);
+	rte_mempool_obj_iter(ts->mp, flag_mbuf, m);
+	ts->tx_prepare = true;
+	return true;
+}
+
 void
 wr_tx_stream_fini(struct wr_tx_stream *ts)
 {
@@ -177,17 +221,21 @@ wr_tx_stream_fini(struct wr_tx_stream *ts)
 	ts->mp = NULL;
 }
 
-/* Write the varying bytes of @p n frames and set their lengths. */
+/* Write the varying bytes of @p n frames and set their lengths: one
+ * generator call for the whole burst (see wr_frame_gen_burst). */
 static inline void
 build_burst(struct wr_tx_stream *ts, struct rte_mbuf **pkts, uint16_t n)
 {
-	uint16_t i, len;
+	uint8_t *bufs[WR_BURST_MAX];
+	uint16_t lens[WR_BURST_MAX];
+	uint16_t i;
 
+	for (i = 0; i < n; i++)
+		bufs[i] = rte_pktmbuf_mtod(pkts[i], uint8_t *);
+	wr_frame_gen_burst(&ts->gen, bufs, lens, n);
 	for (i = 0; i < n; i++) {
-		len = wr_frame_gen_next(&ts->gen,
-					rte_pktmbuf_mtod(pkts[i], uint8_t *));
-		pkts[i]->data_len = len;
-		pkts[i]->pkt_len = len;
+		pkts[i]->data_len = lens[i];
+		pkts[i]->pkt_len = lens[i];
 	}
 }
 
@@ -373,6 +421,11 @@ stream_turn(const struct wr_txq *q, struct wr_tx_stream *ts)
 		/* Built frames are sent before the activation ends. */
 		wr_sched_run_sent(&ts->run, n);
 	}
+	/* Offloaded checksums: fields as the NIC wants them (idempotent,
+	 * so a tail offered again is prepared again harmlessly).  The
+	 * PMD accepted this stream's frame at setup. */
+	if (unlikely(ts->tx_prepare))
+		rte_eth_tx_prepare(q->port_id, q->queue_id, pkts, n);
 	sent = rte_eth_tx_burst(q->port_id, q->queue_id, pkts, n);
 	if (likely(sent > 0)) {
 		__atomic_store_n(&ts->c.tx_bytes,

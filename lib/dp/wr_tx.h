@@ -95,6 +95,7 @@ struct wr_tx_stream {
 	uint32_t frame_bytes;       /**< static streams: frame size incl. FCS */
 	bool is_static;
 	bool latency;               /**< frames carry a wr_sig */
+	bool tx_prepare;            /**< checksum offload: rte_eth_tx_prepare each burst */
 	bool done;
 	uint64_t next_seq;          /**< signature sequence of the next frame built */
 	bool paced;                 /**< a set rate or trains: the pacer decides burst sizes */
@@ -192,6 +193,18 @@ wr_tx_stream_skipped(const struct wr_tx_stream *ts)
 {
 	return ts->skipped_before + (ts->paced ? ts->pacer.skipped : 0);
 }
+
+/**
+ * Use the port's IPv4 + UDP checksum offload for this stream (wr_offload.h):
+ * flag every mbuf of its pool (RTE_MBUF_F_TX_IPV4 | IP_CKSUM | UDP_CKSUM,
+ * l2_len, l3_len; the flags survive free and get, as the data does) and
+ * prepare each burst with rte_eth_tx_prepare on @p port_id / @p queue_id.
+ * One frame is prepared here first: if the PMD rejects it, nothing is
+ * changed and the software checksums stay in use.
+ * Main lcore, before the lcore starts.  @return true when offload is on.
+ */
+bool wr_tx_stream_cksum_offload(struct wr_tx_stream *ts, uint16_t port_id,
+				uint16_t queue_id);
 
 /** Free what wr_tx_stream_init made (frames still pending too).  NULL-safe. */
 void wr_tx_stream_fini(struct wr_tx_stream *ts);
