@@ -217,10 +217,6 @@ class Sweep(EalCase):
             self.assertRegex(p.stdout, rf"(?m)^\s+{size}\s+{kpps:.3f}\s")
 
     def test_plot(self):
-        try:
-            import matplotlib  # noqa: F401
-        except ImportError:
-            self.skipTest("python3-matplotlib is not installed")
         sf = os.path.join(STREAMS, "udp-64.yaml")
         prof = self.profile("net_null0", "wrsplot")
         self.wirerate("sweep", sf, "--config", prof, "--sizes", "64,512", "--duration", "0.2",
@@ -228,6 +224,8 @@ class Sweep(EalCase):
         tool = os.path.join(ROOT, "tools", "wr-plot-sweep")
         p = subprocess.run([tool, self.path("s.csv"), self.path("s.png")], capture_output=True,
                            text=True, timeout=120)
+        if p.returncode == 2 and "needs python3-matplotlib" in p.stderr:
+            self.skipTest("python3-matplotlib is not installed")
         self.assertEqual(p.returncode, 0, p.stderr)
         with open(self.path("s.png"), "rb") as f:
             self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
