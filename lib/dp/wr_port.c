@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* wr_port: ethdev setup, link wait, counters and teardown. */
+/* rte_eth_read_clock() is still experimental in DPDK 22.11; it is the only
+ * way to map hardware RX timestamps onto the TSC. */
+#define ALLOW_EXPERIMENTAL_API
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +12,7 @@
 #include <rte_cycles.h>
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
+#include <rte_mbuf_dyn.h>
 
 #include "wr_offload.h"
 #include "wr_port.h"
@@ -79,6 +84,15 @@ wr_port_setup(struct wr_port *p, uint16_t n_txq, uint16_t txd, uint16_t rxd,
 			RTE_ETH_TX_OFFLOAD_UDP_CKSUM;
 	p->tx_cksum = p->tx_offloads != 0;
 	conf.txmode.offloads = p->tx_offloads;
+	p->rx_offloads = 0;
+	p->rx_hwts = false;
+	if ((info.rx_offload_capa & RTE_ETH_RX_OFFLOAD_TIMESTAMP) &&
+	    rte_mbuf_dyn_rx_timestamp_register(&p->hwts_off,
+					       &p->hwts_flag) == 0) {
+		p->rx_offloads |= RTE_ETH_RX_OFFLOAD_TIMESTAMP;
+		p->rx_hwts = true;
+	}
+	conf.rxmode.offloads = p->rx_offloads;
 
 	rc = rte_eth_dev_configure(p->port_id, p->n_rxq, p->n_txq, &conf);
 	if (rc != 0)
@@ -133,6 +147,21 @@ queues_setup(struct wr_port *p, struct wr_error *err)
 }
 
 static void drop_xstats_init(struct wr_port *p);
+
+int
+wr_port_clock_pair(const struct wr_port *p, uint64_t *tsc, uint64_t *dev)
+{
+	uint64_t t0, t1;
+	int rc;
+
+	t0 = rte_rdtsc();
+	rc = rte_eth_read_clock(p->port_id, dev);
+	t1 = rte_rdtsc();
+	if (rc != 0)
+		return rc;
+	*tsc = t0 + (t1 - t0) / 2;
+	return 0;
+}
 
 int
 wr_port_start(struct wr_port *p, struct wr_error *err)
@@ -235,6 +264,7 @@ wr_port_tx_plan(struct wr_port *p, unsigned int n_streams, bool responder,
 	}
 	memset(&conf, 0, sizeof(conf));
 	conf.txmode.offloads = want;
+	conf.rxmode.offloads = p->rx_offloads;
 	rc = rte_eth_dev_configure(p->port_id, p->n_rxq, p->n_txq, &conf);
 	if (rc != 0)
 		return wr_error_set(err, rc, NULL, 0, 0, NULL,

@@ -46,6 +46,15 @@ struct wr_port {
 	uint64_t tx_offload_capa;
 	uint64_t tx_offloads;      /**< enabled in rte_eth_dev_configure */
 	bool tx_cksum;             /**< IPv4 + UDP checksum offload on */
+	/*
+	 * Hardware RX timestamps (RTE_ETH_RX_OFFLOAD_TIMESTAMP), on when the
+	 * port offers them and can read its clock (rte_eth_read_clock), so
+	 * that stamps can be mapped onto the TSC (wr_clock.h).
+	 */
+	uint64_t rx_offloads;      /**< enabled in rte_eth_dev_configure */
+	bool rx_hwts;
+	int hwts_off;              /**< mbuf dynfield offset of the stamp */
+	uint64_t hwts_flag;        /**< ol_flags bit set on stamped mbufs */
 	/* Extended counters that count TX drops (wr_xstat_is_tx_drop), with
 	 * their values at start. */
 	unsigned int n_drop_xstats;
@@ -87,6 +96,12 @@ int wr_port_find(const char *device, uint16_t *port_id, struct wr_error *err);
  */
 int wr_port_setup(struct wr_port *p, uint16_t n_txq, uint16_t txd,
 		  uint16_t rxd, struct wr_error *err);
+
+/**
+ * Read the TSC and the port's clock at the same instant (the TSC before and
+ * after rte_eth_read_clock, their midpoint).  @return 0 or a negative errno.
+ */
+int wr_port_clock_pair(const struct wr_port *p, uint64_t *tsc, uint64_t *dev);
 
 /** Start the port and snapshot its counters.  @return 0 or a negative errno. */
 int wr_port_start(struct wr_port *p, struct wr_error *err);
