@@ -19,20 +19,39 @@ usage(FILE *out)
 {
 	fprintf(out,
 "usage: wirerate run STREAMFILE [--config PROFILE] [--duration S] [--count N]\n"
-"                    [--seed N] [--drain S] [--json FILE] [--quiet] [-- EAL options]\n"
+"                    [--seed N] [--drain S] [--json FILE] [--stats-jsonl FILE]\n"
+"                    [--arp] [--quiet] [-- EAL options]\n"
+"       wirerate sweep STREAMFILE [--stream NAME] [--sizes 64,128,...]\n"
+"                    [--duration S] [--csv FILE] [--json FILE] [--config PROFILE]\n"
+"       wirerate rfc2544 STREAMFILE --tx-port N --rx-port N [--stream NAME]\n"
+"                    [--sizes ...] [--trial S] [--resolution PCT%%|RATE]\n"
+"                    [--loss-tolerance PCT] [--max-rate RATE] [--min-rate RATE]\n"
+"                    [--drain S] [--csv FILE] [--json FILE] [--config PROFILE]\n"
 "       wirerate rtt STREAMFILE [--stream NAME] [--sizes FROM:TO:STEP] [--count N]\n"
 "                    [--timeout S] [--csv FILE] [--json FILE] [--config PROFILE]\n"
-"                    [--seed N] [-- EAL options]\n"
 "       wirerate check STREAMFILE [--seed N]\n"
 "       wirerate dump STREAMFILE --count N --pcap OUT.pcap [--stream NAME] [--seed N]\n"
+"       wirerate ports [--json] [--config PROFILE] [DEVICE...] [-- EAL options]\n"
 "       wirerate version\n"
 "\n"
 "  run     send the streams of STREAMFILE on the profile's ports, print Kpps and\n"
 "          Mbps (L2 and L1) every second and a final summary\n"
-"  rtt     round trips one frame at a time: for each UDP payload size, send a\n"
-"          frame of the stream (the first, or --stream), wait for its echo,\n"
-"          next; print min/avg/p50/p99/max RTT and lost per size\n"
+"  sweep   send one stream (the first, or --stream) at the maximum rate for\n"
+"          each frame size (default 64,128,256,512,1024,1280,1518) for\n"
+"          --duration each (default 2 s); print Kpps, Mbps L1/L2, %% of line\n"
+"  rfc2544 RFC 2544 throughput: per frame size, a binary search for the\n"
+"          highest rate at which every frame (with a signature) sent on\n"
+"          --tx-port comes back on --rx-port; trials of --trial S (default\n"
+"          60 s, RFC 2544's minimum), resolution default 0.1%% of the line\n"
+"          rate; sizes default 128..1518 (a 64-byte frame has no room for\n"
+"          the signature that makes loss exact)\n"
+"  rtt     round trips one frame at a time (doc/echo.md): per UDP payload size\n"
+"          (default 50:1500:50, the 24-byte signature included), --count round\n"
+"          trips (default 100000) of the stream's frame, each waited for up to\n"
+"          --timeout (default 0.1 s); min/avg/p50/p99/max RTT and lost per size\n"
 "  check   validate STREAMFILE and print what each stream sends (no EAL)\n"
+"  ports   list the DPDK ports EAL finds: driver, MAC, link, NUMA node,\n"
+"          queues and the offloads wirerate uses (doc/ports.md)\n"
 "  dump    write the first N frames of each stream (or of --stream) to a pcap\n"
 "          file, with the data path's frame code (no EAL, no hugepages)\n"
 "\n"
@@ -47,13 +66,12 @@ usage(FILE *out)
 "  --drain S         after the last frame, how long echoes are still waited for\n"
 "                    before loss is counted (default 0.2 s)\n"
 "  --json FILE       write the final results as JSON (schema in README.md)\n"
+"  --stats-jsonl FILE  append one JSON line per stats interval (doc/ports.md)\n"
+"  --arp             every port answers ARP and ICMP echo for its streams'\n"
+"                    source addresses (doc/arp.md)\n"
 "  --quiet           no live lines, only the summary\n"
-"  --sizes F:T:S     rtt: UDP payload sizes (bytes, the 24-byte signature\n"
-"                    included) from F to T by S, or one size; default 50:1500:50\n"
-"  --count N         rtt: round trips per size (default 100000)\n"
-"  --timeout S       rtt: how long a round trip may take before it counts as\n"
-"                    lost (default 0.1 s)\n"
-"  --csv FILE        rtt: write the table as CSV (tools/wr-plot-rtt plots it)\n"
+"  --burst N         frames per TX burst (1..512) for every stream, replacing\n"
+"                    the profile's and the streams' (1: every frame spaced)\n"
 "\n"
 "exit status: 0 success, 1 run-time failure, 2 bad input\n");
 }
@@ -88,9 +106,19 @@ parse_opts(int argc, char **argv, struct wr_opts *o)
 		{ "pcap", required_argument, NULL, 'p' },
 		{ "stream", required_argument, NULL, 'S' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "burst", required_argument, NULL, 'b' },
 		{ "sizes", required_argument, NULL, 'z' },
-		{ "timeout", required_argument, NULL, 't' },
+		{ "timeout", required_argument, NULL, 'O' },
 		{ "csv", required_argument, NULL, 'C' },
+		{ "tx-port", required_argument, NULL, 't' },
+		{ "rx-port", required_argument, NULL, 'r' },
+		{ "trial", required_argument, NULL, 'T' },
+		{ "resolution", required_argument, NULL, 'R' },
+		{ "loss-tolerance", required_argument, NULL, 'l' },
+		{ "max-rate", required_argument, NULL, 'M' },
+		{ "min-rate", required_argument, NULL, 'm' },
+		{ "arp", no_argument, NULL, 'A' },
+		{ "stats-jsonl", required_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -143,6 +171,7 @@ parse_opts(int argc, char **argv, struct wr_opts *o)
 						 sizeof(why)) != 0)
 				return opt_error("--drain", optarg,
 						 "a duration such as 0.2, 200ms or 2s");
+			o->drain_set = true;
 			break;
 		case 'n':
 			if (wr_parse_u64(optarg, 1, UINT64_MAX, &o->count, why,
@@ -170,22 +199,43 @@ parse_opts(int argc, char **argv, struct wr_opts *o)
 		case 'q':
 			o->quiet = true;
 			break;
-		case 'z':
-			if (wr_rtt_parse_sizes(optarg, &o->sizes_from,
-					       &o->sizes_to, &o->sizes_step,
-					       why, sizeof(why)) != 0)
-				return opt_error("--sizes", optarg,
-						 "payload sizes FROM:TO:STEP or SIZE, such as 50:1500:50");
+		case 'A':
+			o->arp = true;
 			break;
-		case 't':
+		case 'L':
+			o->stats_jsonl = optarg;
+			break;
+		case 'O':
 			if (wr_parse_duration_ns(optarg, &o->timeout_ns, why,
 						 sizeof(why)) != 0 ||
 			    o->timeout_ns == 0)
 				return opt_error("--timeout", optarg,
 						 "a positive duration such as 0.1, 100ms or 2s");
 			break;
+		case 'z':
+			/* rtt sweeps UDP payload sizes by a step, as the
+			 * raw-Ethernet vs UDP study did; sweep and rfc2544
+			 * take a list of frame sizes. */
+			if (strcmp(o->cmd, "rtt") == 0) {
+				if (wr_rtt_parse_sizes(optarg, &o->rtt_from,
+						       &o->rtt_to, &o->rtt_step,
+						       why, sizeof(why)) != 0)
+					return opt_error("--sizes", optarg,
+							 "UDP payload sizes FROM:TO:STEP or SIZE, such as 50:1500:50");
+				break;
+			}
+			/* fall through */
+		case 'b':
 		case 'C':
-			o->csv_file = optarg;
+		case 't':
+		case 'r':
+		case 'T':
+		case 'R':
+		case 'l':
+		case 'M':
+		case 'm':
+			if (wr_app_bench_opt(o, c, optarg) != 0)
+				return WR_EXIT_USAGE;
 			break;
 		case 'h':
 			usage(stdout);
@@ -319,6 +369,9 @@ main(int argc, char **argv)
 	struct wr_opts o;
 	int rc;
 
+	/* ports has options of its own (--json without a file). */
+	if (argc >= 2 && strcmp(argv[1], "ports") == 0)
+		return wr_cmd_ports(argc, argv);
 	memset(&o, 0, sizeof(o));
 	o.drain_ns = WR_DRAIN_DEFAULT_NS;
 	rc = parse_opts(argc, argv, &o);
@@ -326,8 +379,12 @@ main(int argc, char **argv)
 		return rc;
 	if (strcmp(o.cmd, "run") == 0)
 		return wr_cmd_run(&o);
+	if (strcmp(o.cmd, "sweep") == 0)
+		return wr_cmd_sweep(&o);
 	if (strcmp(o.cmd, "rtt") == 0)
 		return wr_cmd_rtt(&o);
+	if (strcmp(o.cmd, "rfc2544") == 0)
+		return wr_cmd_rfc2544(&o);
 	if (o.n_eal > 0) {
 		fprintf(stderr, "wirerate: %s takes no EAL options\n", o.cmd);
 		return WR_EXIT_USAGE;

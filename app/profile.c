@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The profile a subcommand runs with: --config, or the default one, or none when EAL options choose the ports. */
+/* The profile a subcommand runs with: --config, the default one, or none when EAL options choose the ports. */
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "wr_app.h"
 #include "wr_config.h"
@@ -12,21 +11,6 @@
 #define WR_CONFIG_DIRS "config"
 #endif
 #define WR_DEFAULT_PROFILE "default.yaml"
-
-static const char *
-find_default_profile(char *buf, size_t len)
-{
-	char dirs[1024], *save = NULL, *d;
-
-	snprintf(dirs, sizeof(dirs), "%s", WR_CONFIG_DIRS);
-	for (d = strtok_r(dirs, ":", &save); d != NULL;
-	     d = strtok_r(NULL, ":", &save)) {
-		snprintf(buf, len, "%s/%s", d, WR_DEFAULT_PROFILE);
-		if (access(buf, R_OK) == 0)
-			return buf;
-	}
-	return NULL;
-}
 
 int
 wr_app_load_profile(const struct wr_opts *o, struct wr_config *cfg,
@@ -42,8 +26,8 @@ wr_app_load_profile(const struct wr_opts *o, struct wr_config *cfg,
 	 * profile (as in any DPDK application); others are added to it. */
 	if (*cfg_path == NULL &&
 	    !wr_config_eal_replaces_profile(o->eal, o->n_eal)) {
-		*cfg_path = find_default_profile(default_path,
-						 sizeof(default_path));
+		*cfg_path = wr_app_default_profile(default_path,
+						    sizeof(default_path));
 		if (*cfg_path == NULL) {
 			fprintf(stderr, "wirerate: no --config given and no %s "
 				"found in %s\n", WR_DEFAULT_PROFILE,

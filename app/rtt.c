@@ -97,10 +97,10 @@ prepare(struct rtt_run *x)
 	}
 	x->st_index = (uint32_t)idx;
 	x->st = &x->f.streams[idx];
-	if (o->sizes_step != 0) {
-		from = o->sizes_from;
-		to = o->sizes_to;
-		step = o->sizes_step;
+	if (o->rtt_step != 0) {
+		from = o->rtt_from;
+		to = o->rtt_to;
+		step = o->rtt_step;
 	}
 	x->sizes = calloc(WR_RTT_SIZES_MAX, sizeof(*x->sizes));
 	if (x->sizes == NULL) {

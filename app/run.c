@@ -19,6 +19,11 @@
 #include "wr_report.h"
 #include "wr_yaml.h"
 
+/* Where the default profile is looked for, in order (set by meson). */
+#ifndef WR_CONFIG_DIRS
+#define WR_CONFIG_DIRS "config"
+#endif
+#define WR_DEFAULT_PROFILE "default.yaml"
 /* The stats lcore sleeps in slices this long so it notices a finished run
  * or a signal quickly without busy-polling. */
 #define WR_STATS_SLICE_NS (20 * 1000 * 1000ull)
@@ -43,6 +48,7 @@ struct run {
 	struct wr_config cfg;
 	const char *cfg_path;
 	struct wr_engine *e;
+	struct wr_run_ext x;        /* ARP/ICMP, offloads, telemetry, JSONL */
 	char started_at[40];
 };
 
@@ -53,11 +59,29 @@ fail(struct wr_error *err, int code)
 	return code;
 }
 
+const char *
+wr_app_default_profile(char *buf, size_t len)
+{
+	char dirs[1024], *save = NULL, *d;
+
+	if (buf == NULL || len == 0)
+		return NULL;
+	snprintf(dirs, sizeof(dirs), "%s", WR_CONFIG_DIRS);
+	for (d = strtok_r(dirs, ":", &save); d != NULL;
+	     d = strtok_r(NULL, ":", &save)) {
+		snprintf(buf, len, "%s/%s", d, WR_DEFAULT_PROFILE);
+		if (access(buf, R_OK) == 0)
+			return buf;
+	}
+	return NULL;
+}
+
 /* Stream file, profile and templates: everything that can be wrong in the
  * user's input is found here, before EAL starts and before any traffic. */
 static int
 prepare(struct run *r)
 {
+	static char default_path[1024];
 	const struct wr_opts *o = r->o;
 	struct wr_error err;
 	uint32_t i;
@@ -73,10 +97,32 @@ prepare(struct run *r)
 		return fail(&err, WR_EXIT_USAGE);
 	if (o->seed_set)
 		wr_stream_file_set_seed(&r->f, o->seed);
+	if (o->burst_set)
+		for (i = 0; i < r->f.n_streams; i++)
+			r->f.streams[i].burst = o->burst;
 
-	rc = wr_app_load_profile(o, &r->cfg, &r->cfg_path);
-	if (rc != WR_EXIT_OK)
-		return rc;
+	wr_config_init(&r->cfg);
+	r->cfg_path = o->config_file;
+	/* EAL options naming devices or lcores replace the default
+	 * profile (as in any DPDK application); others are added to it. */
+	if (r->cfg_path == NULL &&
+	    !wr_config_eal_replaces_profile(o->eal, o->n_eal)) {
+		r->cfg_path = wr_app_default_profile(default_path,
+						   sizeof(default_path));
+		if (r->cfg_path == NULL) {
+			fprintf(stderr, "wirerate: no --config given and no %s "
+				"found in %s\n", WR_DEFAULT_PROFILE,
+				WR_CONFIG_DIRS);
+			return WR_EXIT_USAGE;
+		}
+	}
+	if (r->cfg_path != NULL) {
+		rc = wr_config_load(r->cfg_path, &r->cfg, &err);
+		if (rc != 0)
+			return fail(&err, WR_EXIT_USAGE);
+	}
+	if (o->burst_set)
+		r->cfg.burst = o->burst;
 
 	for (i = 0; i < r->f.n_streams; i++) {
 		struct wr_stream *s = &r->f.streams[i];
@@ -197,6 +243,7 @@ traffic(struct run *r)
 			v = wr_engine_collect(e, false);
 			v->interval_ns = wr_engine_tsc_to_ns(e,
 						now - (next - interval_tsc));
+			wr_run_ext_interval(&r->x, v, false);
 			if (!o->quiet)
 				lines = wr_report_interval(stdout, v, tty,
 							   lines);
@@ -222,6 +269,8 @@ traffic(struct run *r)
 	v = wr_engine_collect(e, true);
 	fill_meta(r, &meta, reason);
 	wr_report_final(stdout, &meta, v);
+	wr_run_ext_summary(&r->x, e, stdout);
+	wr_run_ext_interval(&r->x, v, true);
 	if (o->json_file != NULL) {
 		int jrc = wr_report_json(o->json_file, &meta, v);
 
@@ -261,12 +310,19 @@ wr_cmd_run(const struct wr_opts *o)
 		rc = wr_engine_open(&r->e, &r->cfg, r->cfg_path, o->eal,
 				    o->n_eal, &err);
 		if (rc == 0)
-			rc = wr_engine_load(r->e, &r->f, false, &err);
+			rc = wr_run_ext_before_load(&r->x, o, &r->cfg, r->e,
+						    &r->f, &err);
+		if (rc == 0)
+			rc = wr_engine_load(r->e, &r->f, r->x.any_responder,
+					    &err);
+		if (rc == 0)
+			rc = wr_run_ext_after_load(&r->x, o, r->e, &err);
 		rc = rc == 0 ? WR_EXIT_OK : fail(&err, exit_code(rc));
 	}
 	if (rc == WR_EXIT_OK)
 		rc = traffic(r);
 	wr_running = NULL;
+	wr_run_ext_close(&r->x, r->e);
 	wr_engine_close(r->e);
 	wr_stream_file_free(&r->f);
 	wr_config_free(&r->cfg);

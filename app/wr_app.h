@@ -4,10 +4,14 @@
 #define WR_APP_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
+#include "wr_bench.h"
 #include "wr_config.h"
 #include "wr_error.h"
+#include "wr_jsonl.h"
 #include "wr_stream.h"
 
 /* Exit codes: 0 success, 1 a run-time failure (EAL, memory, link), 2 bad
@@ -30,22 +34,45 @@ struct wr_opts {
 	const char *stream_name;    /**< dump: one stream */
 	uint64_t duration_ns;       /**< 0: none */
 	uint64_t drain_ns;          /**< how long echoes are waited for after TX */
+	bool drain_set;
 	uint64_t count;             /**< 0: as the file says */
 	bool count_set;
 	uint64_t seed;
 	bool seed_set;
 	bool quiet;                 /**< no live lines */
-	uint32_t sizes_from;        /**< rtt: UDP payload sizes FROM:TO:STEP */
-	uint32_t sizes_to;
-	uint32_t sizes_step;
-	uint64_t timeout_ns;        /**< rtt: per round trip */
-	const char *csv_file;       /**< rtt: results as CSV */
+	uint32_t rtt_from;          /**< rtt --sizes: UDP payloads FROM:TO:STEP */
+	uint32_t rtt_to;
+	uint32_t rtt_step;          /**< 0: the default sweep */
+	uint64_t timeout_ns;        /**< rtt --timeout: per round trip */
+	uint32_t burst;             /**< --burst: every stream's TX burst */
+	bool burst_set;
+	/* sweep and rfc2544 */
+	const char *csv_file;
+	uint16_t sizes[WR_BENCH_SIZES_MAX];
+	unsigned int n_sizes;       /**< 0: the defaults */
+	uint16_t tx_port, rx_port;
+	bool tx_port_set, rx_port_set;
+	uint64_t trial_ns;          /**< rfc2544: 0 = the default */
+	uint32_t loss_ppm;
+	uint32_t resolution_ppm;    /**< --resolution N%% */
+	uint64_t resolution_millipps; /**< --resolution RATE */
+	struct wr_rate_spec max_rate; /**< unit MAX: the line rate */
+	struct wr_rate_spec min_rate; /**< unit MAX: none */
 	int n_eal;                  /**< arguments after "--" */
 	char **eal;
+	bool arp;                   /**< run --arp: every port answers ARP/ICMP */
+	const char *stats_jsonl;    /**< run --stats-jsonl FILE */
 };
+
+/** Parse one sweep/rfc2544 option (bench.c); prints the error. @return 0 or -EINVAL. */
+int wr_app_bench_opt(struct wr_opts *o, int opt, const char *arg);
 
 /** Print @p err as the one error line, prefixed "wirerate: ". */
 void wr_app_print_error(const struct wr_error *err);
+
+int wr_cmd_run(const struct wr_opts *o);
+int wr_cmd_sweep(const struct wr_opts *o);
+int wr_cmd_rtt(const struct wr_opts *o);
 
 /**
  * Load the profile: --config, else the default one (unless the EAL options
@@ -60,8 +87,43 @@ int wr_app_load_profile(const struct wr_opts *o, struct wr_config *cfg,
  * find what only building reveals.  Prints the error.  @return an exit code.
  */
 int wr_app_load_streams(const struct wr_opts *o, struct wr_stream_file *f);
+int wr_cmd_rfc2544(const struct wr_opts *o);
 
-int wr_cmd_run(const struct wr_opts *o);
-int wr_cmd_rtt(const struct wr_opts *o);
+/** `wirerate ports`: parses its own arguments (argv[1] is "ports"). */
+int wr_cmd_ports(int argc, char **argv);
+
+/** The default profile's path in @p buf, or NULL when none is found. */
+const char *wr_app_default_profile(char *buf, size_t len);
+
+/*
+ * run's extras around the engine (run_hooks.c): ARP resolution and TX
+ * offload plan before wr_engine_load(); responders, telemetry and the
+ * statistics log after it; a line per interval; NIC drop counters and the
+ * responders' counts in the summary; everything undone by close (before
+ * wr_engine_close()).  Functions return 0 or a negative errno with err.
+ */
+struct wr_engine;
+struct wr_report_view;
+struct wr_stream_file;
+struct wr_config;
+struct wr_arpd;
+struct wr_run_ext {
+	bool want[WR_PORTS_MAX];
+	bool any_responder;
+	struct wr_arpd *arpd[WR_PORTS_MAX];
+	struct wr_jsonl jsonl;
+	bool jsonl_open;
+	bool jsonl_failed;
+};
+
+int wr_run_ext_before_load(struct wr_run_ext *x, const struct wr_opts *o,
+			   const struct wr_config *cfg, struct wr_engine *e,
+			   struct wr_stream_file *f, struct wr_error *err);
+int wr_run_ext_after_load(struct wr_run_ext *x, const struct wr_opts *o,
+			  struct wr_engine *e, struct wr_error *err);
+void wr_run_ext_interval(struct wr_run_ext *x, const struct wr_report_view *v,
+			 bool final);
+void wr_run_ext_summary(struct wr_run_ext *x, struct wr_engine *e, FILE *out);
+void wr_run_ext_close(struct wr_run_ext *x, struct wr_engine *e);
 
 #endif /* WR_APP_H */

@@ -787,12 +787,20 @@ struct bad_case {
 static const struct bad_case bad_cases[] = {
 	{ "bad-alias.yaml", 4, 10, "", "aliases (*defaults) are not supported" },
 	{ "bad-anchor.yaml", 4, 10, "", "anchors (&defaults) are not supported" },
+	{ "bad-arp-varying-dst.yaml", 4, 16, "streams[0].eth.dst",
+	  "dst: arp resolves one next hop, and ipv4.dst varies" },
+	{ "bad-burst-range.yaml", 4, 12, "streams[0].burst",
+	  "expected an integer in 1..512, got \"513\"" },
+	{ "bad-bursts-no-gap.yaml", 4, 13, "streams[0].bursts",
+	  "missing required key \"gap\"" },
 	{ "bad-bool.yaml", 4, 14, "streams[0].latency",
 	  "expected true or false, got \"yes\"" },
 	{ "bad-comments-only.yaml", 1, 1, "", "the file is empty" },
 	{ "bad-count.yaml", 4, 12, "streams[0].count", "got \"-1\"" },
 	{ "bad-dec-order.yaml", 5, 32, "streams[0].ipv4.ttl.dec.to",
 	  "expected a value <= from (1) for dec, got \"64\"" },
+	{ "bad-duration-zero.yaml", 4, 15, "streams[0].duration",
+	  "expected a duration above 0 (5s, 500ms, 10us), got \"0s\"" },
 	{ "bad-dup-name.yaml", 6, 11, "streams[2].name",
 	  "duplicate stream name \"same\" (first at line 3)" },
 	{ "bad-duplicate-key.yaml", 7, 7, "streams[0].udp.src",
@@ -800,6 +808,10 @@ static const struct bad_case bad_cases[] = {
 	{ "bad-ecn-vary.yaml", 5, 12, "streams[0].ipv4.ecn",
 	  "expected an integer in 0..3 (ecn is fixed per stream), got a mapping" },
 	{ "bad-empty.yaml", 1, 1, "", "the file is empty" },
+	{ "bad-gateway-multicast.yaml", 5, 21, "streams[0].ipv4.gateway",
+	  "expected a unicast IPv4 address" },
+	{ "bad-gateway-without-arp.yaml", 4, 21, "streams[0].ipv4.gateway",
+	  "a gateway is the next hop eth: {dst: arp} resolves" },
 	{ "bad-inc-order.yaml", 5, 35, "streams[0].udp.src.inc.to",
 	  "expected a value >= from (2000) for inc, got \"1000\"" },
 	{ "bad-ipv4.yaml", 6, 39, "streams[1].ipv4.dst.inc.to",
@@ -808,6 +820,8 @@ static const struct bad_case bad_cases[] = {
 	  "expected a key name, got a sequence" },
 	{ "bad-list-empty.yaml", 5, 19, "streams[0].ipv4.src.list",
 	  "expected a list of 1 to 65536 values, got 0" },
+	{ "bad-loops-no-next.yaml", 2, 8, "loops",
+	  "no stream says next:" },
 	{ "bad-mac.yaml", 5, 12, "streams[0].eth.src",
 	  "expected a MAC address such as 02:00:00:00:00:01, got "
 	  "\"02:00:00:00:00\"" },
@@ -818,6 +832,8 @@ static const struct bad_case bad_cases[] = {
 	{ "bad-mix-weight-zero.yaml", 7, 31, "streams[0].size.mix[1].weight",
 	  "expected an integer in 1..1000000, got \"0\"" },
 	{ "bad-name-chars.yaml", 3, 11, "streams[0].name", "got \"my stream\"" },
+	{ "bad-next.yaml", 5, 11, "streams[0].next",
+	  "expected next, first or stop, got \"goto-first\"" },
 	{ "bad-no-streams.yaml", 1, 1, "", "missing required key \"streams\"" },
 	{ "bad-no-version.yaml", 1, 1, "", "missing required key \"version\"" },
 	{ "bad-pattern.yaml", 4, 24, "streams[0].payload.pattern",
@@ -826,6 +842,14 @@ static const struct bad_case bad_cases[] = {
 	{ "bad-payload-string-too-long.yaml", 5, 11, "streams[0].size",
 	  "64 bytes cannot hold Ethernet 14 + IPv4 20 + UDP 8 + string payload "
 	  "30 + FCS 4: need at least 76" },
+	{ "bad-ramp-and-rate.yaml", 5, 11, "streams[0].ramp",
+	  "give either rate or ramp, not both" },
+	{ "bad-ramp-bursts.yaml", 5, 11, "streams[0].ramp",
+	  "a ramp cannot be combined with bursts" },
+	{ "bad-ramp-max.yaml", 4, 32, "streams[0].ramp.to",
+	  "a ramp needs numbers, not max), got \"max\"" },
+	{ "bad-ramp-shape.yaml", 4, 19, "streams[0].ramp.shape",
+	  "expected staircase or linear, got \"sawtooth\"" },
 	{ "bad-random-order.yaml", 4, 37, "streams[0].size.random.max",
 	  "expected a size >= min (1518), got \"64\"" },
 	{ "bad-range-port.yaml", 4, 11, "streams[0].port",
@@ -841,6 +865,9 @@ static const struct bad_case bad_cases[] = {
 	{ "bad-root-type.yaml", 1, 1, "", "got a sequence" },
 	{ "bad-seed.yaml", 2, 7, "seed",
 	  "expected an unsigned 64-bit integer, got \"lucky\"" },
+	{ "bad-sequence-unending.yaml", 6, 5, "streams[1]",
+	  "port 0 runs its streams one after another (streams[0] says next:), "
+	  "so this stream must end" },
 	{ "bad-size-default-latency.yaml", 4, 5, "streams[0].size",
 	  "64 bytes (the default size) cannot hold Ethernet 14 + VLAN 4 + "
 	  "IPv4 20 + UDP 8 + latency signature 24 + FCS 4: need at least 74" },
@@ -867,7 +894,7 @@ static const struct bad_case bad_cases[] = {
 	{ "bad-unknown-key.yaml", 7, 7, "streams[0].ipv4.tos",
 	  "unknown key \"tos\"; expected one of: src, dst, ttl, dscp, ecn, id, df" },
 	{ "bad-unknown-top-key.yaml", 2, 1, "stream",
-	  "unknown key \"stream\"; expected one of: version, seed, streams" },
+	  "unknown key \"stream\"; expected one of: version, seed, loops, streams" },
 	{ "bad-vary-mode.yaml", 5, 13, "streams[0].udp.dst.cycle",
 	  "unknown key \"cycle\"; expected one of: inc, dec, random, list" },
 	{ "bad-vary-two-modes.yaml", 5, 36, "streams[0].udp.dst.random",
@@ -937,7 +964,121 @@ test_every_fixture_listed(void)
 	closedir(dir);
 }
 
+/* duration, burst, bursts, next, loops and ramp; the port rule. */
+static void
+test_schedules(void)
+{
+	static const char text[] =
+		"version: 1\n"
+		"loops: 3\n"
+		"streams:\n"
+		"  - {name: a, count: 10, duration: 2.5s, burst: 1, next: next}\n"
+		"  - {name: b, duration: 500ms, bursts: {frames: 32, gap: 10us},"
+		" next: first}\n"
+		"  - {name: c, port: 1, ramp: {from: 10%, to: 50%, step: 10%,"
+		" step_time: 1s}}\n"
+		"  - {name: d, port: 2, ramp: {shape: linear, from: 1 Mpps,"
+		" to: 100 kpps, step: 100 kpps, step_time: 100ms, at_end: stop},"
+		" next: stop}\n";
+	struct wr_stream_file f;
+	struct wr_error e;
+	const struct wr_stream *s;
+	int rc;
+
+	rc = load_buf(text, &f, &e);
+	if (rc != 0)
+		print_error(&e);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT_EQUAL(f.loops, 3);
+	s = &f.streams[0];
+	CU_ASSERT_EQUAL(s->count, 10);
+	CU_ASSERT_EQUAL(s->duration_ns, 2500000000ull);
+	CU_ASSERT_EQUAL(s->burst, 1);
+	CU_ASSERT(s->has_next && s->next == WR_SCHED_NEXT_NEXT);
+	CU_ASSERT_EQUAL(s->train_frames, 0);
+	CU_ASSERT_FALSE(s->has_ramp);
+	s = &f.streams[1];
+	CU_ASSERT_EQUAL(s->duration_ns, 500000000ull);
+	CU_ASSERT_EQUAL(s->burst, 0);
+	CU_ASSERT_EQUAL(s->train_frames, 32);
+	CU_ASSERT_EQUAL(s->train_gap_ns, 10000);
+	CU_ASSERT(s->has_next && s->next == WR_SCHED_NEXT_FIRST);
+	s = &f.streams[2];
+	CU_ASSERT_FALSE(s->has_next);
+	CU_ASSERT_TRUE(s->has_ramp);
+	CU_ASSERT_EQUAL(s->ramp.shape, WR_RAMP_STAIRCASE);
+	CU_ASSERT_EQUAL(s->ramp.at_end, WR_RAMP_END_HOLD);
+	CU_ASSERT_EQUAL(s->ramp.from.unit, WR_RATE_PERCENT);
+	CU_ASSERT_EQUAL(s->ramp.from.value, 100000);
+	CU_ASSERT_EQUAL(s->ramp.to.value, 500000);
+	CU_ASSERT_EQUAL(s->ramp.step.value, 100000);
+	CU_ASSERT_EQUAL(s->ramp.step_ns, 1000000000ull);
+	s = &f.streams[3];
+	CU_ASSERT_EQUAL(s->ramp.shape, WR_RAMP_LINEAR);
+	CU_ASSERT_EQUAL(s->ramp.at_end, WR_RAMP_END_STOP);
+	CU_ASSERT_EQUAL(s->ramp.from.unit, WR_RATE_PPS);
+	CU_ASSERT_EQUAL(s->ramp.from.value, 1000000000ull);
+	CU_ASSERT_EQUAL(s->ramp.to.value, 100000000ull);
+	CU_ASSERT_EQUAL(s->ramp.step_ns, 100000000ull);
+	/* A port is sequenced when one of its streams says next:. */
+	CU_ASSERT_TRUE(wr_stream_file_port_sequenced(&f, 0));
+	CU_ASSERT_FALSE(wr_stream_file_port_sequenced(&f, 1));
+	CU_ASSERT_TRUE(wr_stream_file_port_sequenced(&f, 2));
+	CU_ASSERT_FALSE(wr_stream_file_port_sequenced(&f, 3));
+	wr_stream_file_free(&f);
+
+	/* Without the keys: no limits, continuous, not sequenced, loops 0. */
+	rc = load_buf("version: 1\nstreams: [{name: x}]\n", &f, &e);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT_EQUAL(f.loops, 0);
+	CU_ASSERT_EQUAL(f.streams[0].duration_ns, 0);
+	CU_ASSERT_EQUAL(f.streams[0].burst, 0);
+	CU_ASSERT_EQUAL(f.streams[0].train_frames, 0);
+	CU_ASSERT_FALSE(f.streams[0].has_next);
+	CU_ASSERT_FALSE(f.streams[0].has_ramp);
+	CU_ASSERT_FALSE(wr_stream_file_port_sequenced(&f, 0));
+	wr_stream_file_free(&f);
+
+	/* A sequenced stream may end by its ramp alone. */
+	rc = load_buf("version: 1\nstreams:\n  - {name: x, next: stop, ramp: "
+		      "{from: 1 kpps, to: 2 kpps, step: 1 kpps, step_time: 1s, "
+		      "at_end: stop}}\n  - {name: y, count: 5}\n", &f, &e);
+	CU_ASSERT_EQUAL(rc, 0);
+	wr_stream_file_free(&f);
+	/* ... but a hold ramp never ends. */
+	rc = load_buf("version: 1\nstreams:\n  - {name: x, next: stop, ramp: "
+		      "{from: 1 kpps, to: 2 kpps, step: 1 kpps, step_time: 1s}}\n",
+		      &f, &e);
+	CU_ASSERT_EQUAL(rc, -EINVAL);
+	CU_ASSERT_STRING_EQUAL(e.path, "streams[0]");
+}
+
+/* The shipped schedule examples say what their comments say. */
+static void
+test_schedule_examples(void)
+{
+	struct wr_stream_file f;
+	struct wr_error e;
+
+	CU_ASSERT_EQUAL_FATAL(load_path(WR_STREAMS, "sequence.yaml", &f, &e), 0);
+	CU_ASSERT_EQUAL(f.loops, 2);
+	CU_ASSERT_EQUAL(f.n_streams, 2);
+	CU_ASSERT_EQUAL(f.streams[0].next, WR_SCHED_NEXT_NEXT);
+	CU_ASSERT_EQUAL(f.streams[1].next, WR_SCHED_NEXT_FIRST);
+	wr_stream_file_free(&f);
+	CU_ASSERT_EQUAL_FATAL(load_path(WR_STREAMS, "ramp.yaml", &f, &e), 0);
+	CU_ASSERT_TRUE(f.streams[0].has_ramp);
+	CU_ASSERT_EQUAL(f.streams[0].ramp.at_end, WR_RAMP_END_STOP);
+	wr_stream_file_free(&f);
+	CU_ASSERT_EQUAL_FATAL(load_path(WR_STREAMS, "bursts.yaml", &f, &e), 0);
+	CU_ASSERT_EQUAL(f.streams[0].train_frames, 32);
+	CU_ASSERT_EQUAL(f.streams[0].train_gap_ns, 100000);
+	CU_ASSERT_EQUAL(f.streams[0].duration_ns, 2000000000ull);
+	wr_stream_file_free(&f);
+}
+
 static CU_TestInfo shipped_tests[] = {
+	{ "schedule_examples", test_schedule_examples },
 	{ "every_shipped_file_loads", test_every_shipped_file_loads },
 	{ "udp64", test_udp64 },
 	{ "two_streams", test_two_streams },
@@ -959,6 +1100,7 @@ static CU_TestInfo model_tests[] = {
 	{ "string_longer_than_any_frame", test_string_longer_than_any_frame },
 	{ "list_limits", test_list_limits },
 	{ "too_many_streams", test_too_many_streams },
+	{ "schedules", test_schedules },
 	CU_TEST_INFO_NULL,
 };
 

@@ -20,6 +20,11 @@
  *                           one of the TX lcores.
  *     txd: <int>            optional TX / RX descriptor ring sizes: a power
  *     rxd: <int>            of two in 64..4096; left out: the app's default.
+ *     arp: <bool>           optional, default false: poll the port's RX and
+ *                           answer ARP requests and ICMP echo requests for
+ *                           the source addresses of the port's streams
+ *                           (doc/arp.md); also on with `run --arp`, and on a
+ *                           port whose streams resolve eth.dst by ARP.
  *   burst: <int>            1..512 (WR_BURST_MAX), default 64: frames per
  *                           rte_eth_tx_burst() call.
  *   stats_interval_ms: <int> 100..60000, default 1000.
@@ -69,7 +74,7 @@ static const char *const top_keys[] = {
 	"link_wait_ms", "settle_ms", NULL
 };
 static const char *const port_keys[] = {
-	"device", "tx_lcores", "rx_lcore", "txd", "rxd", NULL
+	"device", "tx_lcores", "rx_lcore", "txd", "rxd", "arp", NULL
 };
 
 void
@@ -199,6 +204,8 @@ parse_port(struct wr_ywalk *w, const struct wr_ynode *n, struct wr_port_cfg *p)
 		rc = WR_YWALK_KEY(w, "txd", parse_desc(w, v, &p->txd));
 	if (rc == 0 && (v = wr_ynode_get(n, "rxd")) != NULL)
 		rc = WR_YWALK_KEY(w, "rxd", parse_desc(w, v, &p->rxd));
+	if (rc == 0 && (v = wr_ynode_get(n, "arp")) != NULL)
+		rc = WR_YWALK_KEY(w, "arp", wr_ywalk_bool(w, v, &p->arp));
 	return rc;
 }
 

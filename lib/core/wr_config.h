@@ -16,6 +16,7 @@
  *         rx_lcore: 1             # optional; RX (echo) lcore, may equal a TX lcore
  *         txd: 1024               # optional descriptor ring sizes
  *         rxd: 1024
+ *         arp: true               # optional: answer ARP / ICMP echo for the streams' sources
  *     burst: 64                   # optional TX burst, 1..512
  *     stats_interval_ms: 1000     # optional
  *     link_wait_ms: 5000          # optional: how long to wait for link up
@@ -45,6 +46,7 @@ struct wr_port_cfg {
 	int rx_lcore;           /**< -1: none given */
 	uint16_t txd;           /**< 0: default */
 	uint16_t rxd;           /**< 0: default */
+	bool arp;               /**< answer ARP and ICMP echo (doc/arp.md) */
 };
 
 struct wr_config {

@@ -190,8 +190,18 @@ wr_describe_stream(const struct wr_stream *s, const char *indent, char *buf,
 			       s->size.mix[i].size);
 		APPEND("\n");
 	}
-	APPEND("%s  eth %s -> %s", indent, f[WR_FIELD_ETH_SRC],
-	       f[WR_FIELD_ETH_DST]);
+	if (s->dst_arp && s->gateway != 0)
+		APPEND("%s  eth %s -> (ARP for gateway %u.%u.%u.%u; %s until "
+		       "resolved)", indent, f[WR_FIELD_ETH_SRC],
+		       s->gateway >> 24, s->gateway >> 16 & 0xff,
+		       s->gateway >> 8 & 0xff, s->gateway & 0xff,
+		       f[WR_FIELD_ETH_DST]);
+	else if (s->dst_arp)
+		APPEND("%s  eth %s -> (ARP for ipv4.dst; %s until resolved)",
+		       indent, f[WR_FIELD_ETH_SRC], f[WR_FIELD_ETH_DST]);
+	else
+		APPEND("%s  eth %s -> %s", indent, f[WR_FIELD_ETH_SRC],
+		       f[WR_FIELD_ETH_DST]);
 	if (s->vlan)
 		APPEND(", vlan id %s pcp %s", f[WR_FIELD_VLAN_ID],
 		       f[WR_FIELD_VLAN_PCP]);
@@ -219,6 +229,28 @@ wr_describe_stream(const struct wr_stream *s, const char *indent, char *buf,
 	}
 	if (s->latency)
 		APPEND("%s  latency signature after the UDP header\n", indent);
+	if (s->duration_ns != 0)
+		APPEND("%s  ends after %.9g s\n", indent,
+		       (double)s->duration_ns / 1e9);
+	if (s->burst != 0)
+		APPEND("%s  TX bursts of %u frames\n", indent, s->burst);
+	if (s->train_frames != 0)
+		APPEND("%s  trains of %u frames, %.9g us apart\n", indent,
+		       s->train_frames, (double)s->train_gap_ns / 1e3);
+	if (s->has_ramp) {
+		char from[48], to[48], step[48];
+
+		wr_describe_rate(&s->ramp.from, from, sizeof(from));
+		wr_describe_rate(&s->ramp.to, to, sizeof(to));
+		wr_describe_rate(&s->ramp.step, step, sizeof(step));
+		APPEND("%s  %s ramp %s -> %s by %s every %.9g s, then %s "
+		       "(replaces the rate)\n", indent,
+		       wr_ramp_shape_name(s->ramp.shape), from, to, step,
+		       (double)s->ramp.step_ns / 1e9,
+		       wr_ramp_end_name(s->ramp.at_end));
+	}
+	if (s->has_next)
+		APPEND("%s  then: %s\n", indent, wr_sched_next_name(s->next));
 	if (n_vary > 0)
 		APPEND("%s  varies (%s):\n", indent,
 		       s->combine == WR_COMBINE_PRODUCT ? "product" : "together");

@@ -168,6 +168,19 @@ wr_report_final(FILE *out, const struct wr_report_meta *meta,
 	}
 	for (i = 0; i < v->n_streams; i++) {
 		const struct wr_report_row *r = &v->streams[i];
+		const struct wr_latency_summary *g = &r->train_gaps;
+
+		if (r->train_frames == 0)
+			continue;
+		fprintf(out, "stream %s: trains of %u frames, %llu intervals "
+			"first frame to first frame: nominal %.3f us, min "
+			"%.3f, avg %.3f, p99 %.3f, max %.3f us\n", r->name,
+			r->train_frames, (unsigned long long)g->n,
+			r->train_nominal_ns / 1e3, g->min / 1e3, g->avg / 1e3,
+			g->p99 / 1e3, g->max / 1e3);
+	}
+	for (i = 0; i < v->n_streams; i++) {
+		const struct wr_report_row *r = &v->streams[i];
 
 		if (!r->has_rx)
 			continue;
@@ -272,6 +285,18 @@ json_row(FILE *out, const struct wr_report_row *r, bool stream)
 			(unsigned long long)r->rx_pkts,
 			(unsigned long long)r->rx_foreign,
 			(unsigned long long)r->rx_bad_sig);
+	if (stream && r->train_frames != 0)
+		fprintf(out, ", \"trains\": {\"frames\": %u, \"nominal_ns\": "
+			"%llu, \"intervals\": %llu, \"min_ns\": %llu, "
+			"\"avg_ns\": %llu, \"p50_ns\": %llu, \"p99_ns\": %llu, "
+			"\"max_ns\": %llu}", r->train_frames,
+			(unsigned long long)r->train_nominal_ns,
+			(unsigned long long)r->train_gaps.n,
+			(unsigned long long)r->train_gaps.min,
+			(unsigned long long)r->train_gaps.avg,
+			(unsigned long long)r->train_gaps.p50,
+			(unsigned long long)r->train_gaps.p99,
+			(unsigned long long)r->train_gaps.max);
 	if (stream && r->has_rx)
 		fprintf(out, ", \"rx_pkts\": %llu, \"lost\": %llu"
 			", \"reordered\": %llu, \"duplicated\": %llu"

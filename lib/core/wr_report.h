@@ -56,6 +56,11 @@ struct wr_report_row {
 	uint64_t rx_foreign;        /**< ports: frames without our signature */
 	uint64_t rx_bad_sig;        /**< ports: signature of an unknown stream */
 	struct wr_latency_summary lat;
+	/* Streams sent in trains (`bursts:`): the interval from one train's
+	 * first frame to the next's, as the TX lcore saw the NIC take them. */
+	uint32_t train_frames;      /**< frames per train; 0: continuous */
+	uint64_t train_nominal_ns;  /**< the schedule's interval */
+	struct wr_latency_summary train_gaps; /**< measured intervals, ns */
 	char driver[64];
 	char device[WR_REPORT_NAME_MAX];
 	uint16_t port_id;

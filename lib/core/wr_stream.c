@@ -121,3 +121,14 @@ wr_stream_file_set_seed(struct wr_stream_file *f, uint64_t seed)
 	for (i = 0; i < f->n_streams; i++)
 		f->streams[i].seed = seed;
 }
+
+bool
+wr_stream_file_port_sequenced(const struct wr_stream_file *f, uint16_t port)
+{
+	uint32_t i;
+
+	for (i = 0; i < f->n_streams; i++)
+		if (f->streams[i].port == port && f->streams[i].has_next)
+			return true;
+	return false;
+}

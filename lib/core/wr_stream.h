@@ -27,6 +27,7 @@
 #include <stdint.h>
 
 #include "wr_error.h"
+#include "wr_sched.h"
 
 #define WR_FCS_LEN 4
 /** IEEE 802.3: preamble 7 + SFD 1 + minimum inter-frame gap 12 bytes. */
@@ -216,6 +217,20 @@ struct wr_rate_spec {
 	uint64_t value;
 };
 
+/**
+ * A rate ramp as written (`ramp:`): rates are converted to packet rates
+ * once the port's link speed is known, then run by struct wr_ramp
+ * (wr_sched.h).  A ramp replaces the stream's `rate:`.
+ */
+struct wr_ramp_spec {
+	enum wr_ramp_shape shape;
+	enum wr_ramp_end at_end;
+	struct wr_rate_spec from;  /**< never WR_RATE_MAX */
+	struct wr_rate_spec to;
+	struct wr_rate_spec step;
+	uint64_t step_ns;          /**< >= 1 */
+};
+
 /** Where a stream's mapping starts in its file, for errors found later. */
 struct wr_mark {
 	unsigned int line; /**< 1-based */
@@ -234,10 +249,26 @@ struct wr_stream {
 	uint8_t ecn;        /**< IPv4 ECN, 0..3 (fixed) */
 	bool df;            /**< IPv4 don't-fragment bit (fixed) */
 	bool latency;       /**< carry a wr_sig after the UDP header (issue 4) */
+	/**
+	 * `eth: {dst: arp}`: the run resolves eth.dst by ARP before sending
+	 * (doc/arp.md) and writes it into field[WR_FIELD_ETH_DST] as FIXED;
+	 * until then that field holds the default.
+	 */
+	bool dst_arp;
+	uint32_t gateway;   /**< `ipv4.gateway`: the next hop dst_arp resolves; 0: ipv4.dst */
 	enum wr_combine combine;
 	struct wr_field_spec field[WR_FIELD__COUNT];
 	struct wr_size_spec size;
 	struct wr_payload_spec payload;
+	/* Schedules (wr_sched.h): all optional, all 0/false when absent. */
+	uint64_t duration_ns;   /**< an activation ends after this long; 0 = no limit */
+	uint32_t burst;         /**< frames per TX burst; 0 = the profile's */
+	uint32_t train_frames;  /**< `bursts:` frames per train; 0 = continuous */
+	uint64_t train_gap_ns;  /**< `bursts:` gap between trains (> 0 with trains) */
+	bool has_next;          /**< the stream said `next:` */
+	enum wr_sched_next next; /**< what follows it in its port's sequence */
+	bool has_ramp;
+	struct wr_ramp_spec ramp;
 };
 
 struct wr_stream_file {
@@ -248,7 +279,16 @@ struct wr_stream_file {
 	struct wr_stream *streams; /**< owned, n_streams entries */
 	uint32_t n_streams;
 	uint8_t sha256[32]; /**< digest of the file's bytes as read */
+	uint64_t loops;     /**< passes of a sequence (`next: first`); 0 = for ever */
 };
+
+/**
+ * True when the streams of @p port run one after another (a sequence, as
+ * Ostinato's): some stream of that port says `next:`.  The others default
+ * to `next: next`.  Otherwise the port's streams all run together.
+ */
+bool wr_stream_file_port_sequenced(const struct wr_stream_file *f,
+				   uint16_t port);
 
 /** Free what a wr_stream_file owns (not the struct itself).  NULL-safe. */
 void wr_stream_file_free(struct wr_stream_file *f);

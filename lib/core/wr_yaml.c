@@ -8,6 +8,10 @@
  *   version: 1        required; the only version this loader reads.
  *   seed: <u64>       optional, default 1; the seed of every stream that
  *                     does not set its own.
+ *   loops: <u64>      passes through a sequence whose streams end with
+ *                     `next: first` (0 = for ever, the default, as
+ *                     Ostinato's "goto first"); an error when no stream
+ *                     says `next:`.
  *   streams: [...]    required, 1..256 (WR_STREAMS_MAX) stream mappings.
  *                     A stream's index is its position in this list.
  *
@@ -33,7 +37,11 @@
  *                     (enum wr_combine).
  *   eth:  {src, dst}  MACs, default 02:00:00:00:00:01 -> 02:00:00:00:00:02
  *                     (locally administered: they cannot clash with a
- *                     vendor's address).
+ *                     vendor's address).  dst: arp resolves the next hop's
+ *                     MAC by ARP when the run starts (doc/arp.md): the next
+ *                     hop is ipv4.gateway when given, else ipv4.dst, which
+ *                     must then be fixed; a `wirerate check` or `dump`
+ *                     shows the default dst in its place.
  *   vlan: {id, pcp}   optional; its presence adds an 802.1Q tag.  id
  *                     required 0..4095, pcp 0..7 default 0.
  *   ipv4: {src, dst, ttl, dscp, ecn, id, df}
@@ -42,10 +50,38 @@
  *                     ttl 0..255 default 64, dscp 0..63 default 0, id
  *                     0..65535 default 0, ecn 0..3 default 0 (fixed only),
  *                     df true|false default true (fixed only).
+ *                     gateway: a dotted quad, only with eth: {dst: arp}:
+ *                     the router whose MAC eth.dst resolves to (ipv4.dst
+ *                     may then vary: every frame goes through the router).
  *   udp:  {src, dst}  ports 0..65535, default 1024 -> 1024.
  *   payload: zeros | inc | {pattern: "<hex>"} | {string: "<text>"}
  *                     default zeros; a pattern repeats, a string is
  *                     followed by zeros and must fit the smallest frame.
+ *
+ * Schedules (wr_sched.h; all optional)
+ *   duration: <dur>   "5s", "500ms", ...: an activation of the stream ends
+ *                     after this long, or after `count` frames, whichever
+ *                     comes first.
+ *   burst: <int>      1..512 (WR_BURST_MAX): frames per TX burst for this
+ *                     stream, instead of the profile's `burst`; 1 spaces
+ *                     every frame on its own.
+ *   bursts: {frames: N, gap: <dur>}
+ *                     trains of N (1..1000000) frames at the stream's rate
+ *                     (back to back with rate max), gap > 0 from a train's
+ *                     last frame to the next train's first.
+ *   next: next|first|stop
+ *                     what follows the stream in its port's sequence
+ *                     (wr_order).  When any stream of a port says `next:`,
+ *                     the streams of that port run one at a time in file
+ *                     order instead of together (those without `next:` say
+ *                     next), so each of them must end: count, duration or
+ *                     a ramp with at_end: stop.
+ *   ramp: {shape, from, to, step, step_time, at_end}
+ *                     shape staircase (default) | linear; from, to, step
+ *                     rates as `rate:` but not max; step_time a duration
+ *                     > 0; at_end hold (default) | stop.  Replaces `rate:`
+ *                     (giving both is an error) and cannot be combined
+ *                     with `bursts:`.
  *
  * Varying header fields (eth.*, vlan.*, ipv4 src/dst/ttl/dscp/id, udp.*):
  * instead of a scalar, a mapping with exactly one of
@@ -88,6 +124,10 @@
 #define MIX_WEIGHT_SUM_MAX 1000000
 #define DEFAULT_SEED 1
 #define DEFAULT_SIZE 64
+/* A train's frames are owed to the pacer at once (wr_rate.h: its cap is
+ * at least a train); a million frames is 67 ms at 14.88 Mpps, longer
+ * trains are better written as streams in a sequence. */
+#define TRAIN_FRAMES_MAX 1000000
 
 /* Default header values: locally administered MACs (bit 1 of the first
  * byte), and RFC 2544's benchmarking network 198.18.0.0/15, one address in
@@ -115,15 +155,40 @@ static const enum value_kind field_kind[WR_FIELD__COUNT] = {
 	[WR_FIELD_IPV4_DST] = VALUE_IPV4,
 };
 
-static const char *const top_keys[] = { "version", "seed", "streams", NULL };
+static const char *const top_keys[] = {
+	"version", "seed", "loops", "streams", NULL
+};
 static const char *const stream_keys[] = {
 	"name", "port", "size", "count", "rate", "seed", "latency", "vary",
-	"eth", "vlan", "ipv4", "udp", "payload", NULL
+	"eth", "vlan", "ipv4", "udp", "payload", "duration", "burst", "bursts",
+	"next", "ramp", NULL
+};
+static const char *const bursts_keys[] = { "frames", "gap", NULL };
+static const char *const ramp_keys[] = {
+	"shape", "from", "to", "step", "step_time", "at_end", NULL
+};
+static const char *const next_names[] = {
+#define WR_X(e, name) [WR_SCHED_NEXT_##e] = name,
+	WR_SCHED_NEXTS(WR_X)
+#undef WR_X
+	NULL
+};
+static const char *const shape_names[] = {
+#define WR_X(e, name) [WR_RAMP_##e] = name,
+	WR_RAMP_SHAPES(WR_X)
+#undef WR_X
+	NULL
+};
+static const char *const ramp_end_names[] = {
+#define WR_X(e, name) [WR_RAMP_END_##e] = name,
+	WR_RAMP_ENDS(WR_X)
+#undef WR_X
+	NULL
 };
 static const char *const eth_keys[] = { "src", "dst", NULL };
 static const char *const vlan_keys[] = { "id", "pcp", NULL };
 static const char *const ipv4_keys[] = {
-	"src", "dst", "ttl", "dscp", "ecn", "id", "df", NULL
+	"src", "dst", "ttl", "dscp", "ecn", "id", "df", "gateway", NULL
 };
 static const char *const udp_keys[] = { "src", "dst", NULL };
 static const char *const vary_keys[] = { "inc", "dec", "random", "list", NULL };
@@ -379,9 +444,18 @@ parse_eth(struct wr_ywalk *w, const struct wr_ynode *n, struct wr_stream *s)
 {
 	static const enum wr_field_id ids[] = { WR_FIELD_ETH_SRC,
 						WR_FIELD_ETH_DST };
+	const struct wr_ynode *dst = wr_ynode_get(n, "dst");
 	int rc = wr_ywalk_keys(w, n, "a mapping {src, dst}", eth_keys);
 
-	return rc ? rc : header_fields(w, n, eth_keys, ids, 2, s);
+	if (rc != 0)
+		return rc;
+	/* "arp" cannot be a MAC, so the word takes no MAC away. */
+	if (dst != NULL && dst->type == WR_YNODE_SCALAR &&
+	    strcmp(wr_ynode_text(dst), "arp") == 0) {
+		s->dst_arp = true;
+		return header_fields(w, n, eth_keys, ids, 1, s);
+	}
+	return header_fields(w, n, eth_keys, ids, 2, s);
 }
 
 static int
@@ -398,6 +472,60 @@ parse_vlan(struct wr_ywalk *w, const struct wr_ynode *n, struct wr_stream *s)
 		return wr_ywalk_missing(w, n, "id");
 	s->vlan = true;
 	return header_fields(w, n, vlan_keys, ids, 2, s);
+}
+
+/* ipv4.gateway: a unicast next hop, meaningful only with eth.dst: arp
+ * (checked in check_arp, once eth is read too). */
+static int
+parse_gateway(struct wr_ywalk *w, const struct wr_ynode *n,
+	      struct wr_stream *s)
+{
+	char why[WR_PARSE_WHY_MAX];
+	uint32_t ip;
+
+	if (n->type != WR_YNODE_SCALAR ||
+	    wr_parse_ipv4(wr_ynode_text(n), &ip, why, sizeof(why)) != 0)
+		return wr_ywalk_expected(w, n, "the router's IPv4 address, "
+					 "such as 192.0.2.254");
+	/* 0.0.0.0, 127/8, multicast and broadcast answer no ARP. */
+	if (ip == 0 || ip >> 24 == 127 || ip >> 28 >= 0xe)
+		return wr_ywalk_expected(w, n, "a unicast IPv4 address "
+					 "(not 0.0.0.0, 127/8, multicast or "
+					 "broadcast)");
+	s->gateway = ip;
+	return 0;
+}
+
+/* eth.dst: arp needs one next hop: the gateway, or a fixed ipv4.dst. */
+static int
+check_arp(struct wr_ywalk *w, const struct wr_ynode *n, struct wr_stream *s)
+{
+	const struct wr_ynode *ip = wr_ynode_get(n, "ipv4");
+	const struct wr_ynode *eth = wr_ynode_get(n, "eth");
+	const struct wr_ynode *v;
+	size_t old;
+	int rc;
+
+	if (s->gateway != 0 && !s->dst_arp) {
+		v = wr_ynode_get(ip, "gateway");
+		old = wr_ywalk_push_key(w, "ipv4");
+		rc = WR_YWALK_KEY(w, "gateway", wr_ywalk_fail(w, v,
+			"a gateway is the next hop eth: {dst: arp} resolves; "
+			"give eth: {dst: arp} or leave the gateway out"));
+		wr_ywalk_pop(w, old);
+		return rc;
+	}
+	if (s->dst_arp && s->gateway == 0 &&
+	    s->field[WR_FIELD_IPV4_DST].mode != WR_VARY_FIXED) {
+		v = wr_ynode_get(eth, "dst");
+		old = wr_ywalk_push_key(w, "eth");
+		rc = WR_YWALK_KEY(w, "dst", wr_ywalk_fail(w, v,
+			"dst: arp resolves one next hop, and ipv4.dst varies: "
+			"give ipv4.gateway (the router) or a fixed ipv4.dst"));
+		wr_ywalk_pop(w, old);
+		return rc;
+	}
+	return 0;
 }
 
 static int
@@ -436,6 +564,9 @@ parse_ipv4(struct wr_ywalk *w, const struct wr_ynode *n, struct wr_stream *s)
 					"true or false (df is fixed per stream)"));
 		rc = WR_YWALK_KEY(w, "df", wr_ywalk_bool(w, v, &s->df));
 	}
+	v = wr_ynode_get(n, "gateway");
+	if (rc == 0 && v != NULL)
+		rc = WR_YWALK_KEY(w, "gateway", parse_gateway(w, v, s));
 	return rc;
 }
 
@@ -762,6 +893,139 @@ parse_vary(struct wr_ywalk *w, const struct wr_ynode *n, enum wr_combine *c)
 	return 0;
 }
 
+static int
+parse_duration(struct wr_ywalk *w, const struct wr_ynode *n, uint64_t *ns)
+{
+	char why[WR_PARSE_WHY_MAX];
+
+	if (n->type != WR_YNODE_SCALAR)
+		return wr_ywalk_expected(w, n, "a duration such as 5s, 500ms "
+					 "or 10us");
+	if (wr_parse_duration_ns(wr_ynode_text(n), ns, why, sizeof(why)) != 0)
+		return wr_ywalk_why(w, n, why);
+	if (*ns == 0)
+		return wr_ywalk_expected(w, n, "a duration above 0 "
+					 "(5s, 500ms, 10us)");
+	return 0;
+}
+
+/* One of @p names (NULL-terminated); @return its index. */
+static int
+parse_name_of(struct wr_ywalk *w, const struct wr_ynode *n,
+	      const char *const *names, const char *what)
+{
+	int i;
+
+	for (i = 0; names[i] != NULL; i++)
+		if (n->type == WR_YNODE_SCALAR &&
+		    strcmp(wr_ynode_text(n), names[i]) == 0)
+			return i;
+	return wr_ywalk_expected(w, n, what);
+}
+
+/* {frames: N, gap: <dur>} */
+static int
+parse_bursts(struct wr_ywalk *w, const struct wr_ynode *n, struct wr_stream *s)
+{
+	const struct wr_ynode *frames, *gap;
+	uint64_t v = 0;
+	int rc;
+
+	rc = wr_ywalk_keys(w, n, "a mapping {frames, gap}", bursts_keys);
+	if (rc != 0)
+		return rc;
+	frames = wr_ynode_get(n, "frames");
+	gap = wr_ynode_get(n, "gap");
+	if (frames == NULL)
+		return wr_ywalk_missing(w, n, "frames");
+	if (gap == NULL)
+		return wr_ywalk_missing(w, n, "gap");
+	rc = WR_YWALK_KEY(w, "frames", wr_ywalk_u64(w, frames, 1,
+						    TRAIN_FRAMES_MAX, &v));
+	if (rc == 0)
+		rc = WR_YWALK_KEY(w, "gap", parse_duration(w, gap,
+							   &s->train_gap_ns));
+	s->train_frames = (uint32_t)v;
+	return rc;
+}
+
+static int
+ramp_rate(struct wr_ywalk *w, const struct wr_ynode *map, const char *key,
+	  struct wr_rate_spec *rate)
+{
+	const struct wr_ynode *v = wr_ynode_get(map, key);
+	int rc;
+
+	if (v == NULL)
+		return wr_ywalk_missing(w, map, key);
+	rc = WR_YWALK_KEY(w, key, parse_rate(w, v, rate));
+	if (rc == 0 && rate->unit == WR_RATE_MAX)
+		rc = WR_YWALK_KEY(w, key, wr_ywalk_expected(w, v,
+			"a rate such as \"100 kpps\", \"1 Gbps L1\" or "
+			"\"10%\" (a ramp needs numbers, not max)"));
+	return rc;
+}
+
+/* {shape, from, to, step, step_time, at_end} */
+static int
+parse_ramp(struct wr_ywalk *w, const struct wr_ynode *n, struct wr_stream *s)
+{
+	struct wr_ramp_spec *r = &s->ramp;
+	const struct wr_ynode *v;
+	int rc, i;
+
+	rc = wr_ywalk_keys(w, n, "a mapping {shape, from, to, step, step_time, "
+			   "at_end}", ramp_keys);
+	if (rc != 0)
+		return rc;
+	r->shape = WR_RAMP_STAIRCASE;
+	r->at_end = WR_RAMP_END_HOLD;
+	if ((v = wr_ynode_get(n, "shape")) != NULL) {
+		i = WR_YWALK_KEY(w, "shape", parse_name_of(w, v, shape_names,
+						"staircase or linear"));
+		if (i < 0)
+			return i;
+		r->shape = (enum wr_ramp_shape)i;
+	}
+	if ((v = wr_ynode_get(n, "at_end")) != NULL) {
+		i = WR_YWALK_KEY(w, "at_end", parse_name_of(w, v, ramp_end_names,
+						"hold or stop"));
+		if (i < 0)
+			return i;
+		r->at_end = (enum wr_ramp_end)i;
+	}
+	rc = ramp_rate(w, n, "from", &r->from);
+	if (rc == 0)
+		rc = ramp_rate(w, n, "to", &r->to);
+	if (rc == 0)
+		rc = ramp_rate(w, n, "step", &r->step);
+	if (rc != 0)
+		return rc;
+	v = wr_ynode_get(n, "step_time");
+	if (v == NULL)
+		return wr_ywalk_missing(w, n, "step_time");
+	rc = WR_YWALK_KEY(w, "step_time", parse_duration(w, v, &r->step_ns));
+	if (rc == 0)
+		s->has_ramp = true;
+	return rc;
+}
+
+/* Keys that only make sense together, or not at all together. */
+static int
+check_schedule(struct wr_ywalk *w, const struct wr_ynode *n,
+	       const struct wr_stream *s)
+{
+	if (s->has_ramp && wr_ynode_get(n, "rate") != NULL)
+		return WR_YWALK_KEY(w, "ramp", wr_ywalk_fail(w,
+			wr_ynode_get(n, "ramp"), "a ramp sets the rate: give "
+			"either rate or ramp, not both"));
+	if (s->has_ramp && s->train_frames != 0)
+		return WR_YWALK_KEY(w, "ramp", wr_ywalk_fail(w,
+			wr_ynode_get(n, "ramp"), "a ramp cannot be combined "
+			"with bursts (trains keep one spacing)"));
+	return 0;
+}
+
 static void
 stream_defaults(struct wr_stream *s, const struct wr_ynode *n, uint64_t seed)
 {
@@ -830,9 +1094,76 @@ parse_stream(struct wr_ywalk *w, const struct wr_ynode *n, uint64_t file_seed,
 		rc = WR_YWALK_KEY(w, "size", parse_size(w, v, &s->size));
 	if (rc == 0 && (v = wr_ynode_get(n, "payload")) != NULL)
 		rc = WR_YWALK_KEY(w, "payload", parse_payload(w, v, &s->payload));
+	if (rc == 0 && (v = wr_ynode_get(n, "duration")) != NULL)
+		rc = WR_YWALK_KEY(w, "duration", parse_duration(w, v,
+							&s->duration_ns));
+	if (rc == 0 && (v = wr_ynode_get(n, "burst")) != NULL) {
+		rc = WR_YWALK_KEY(w, "burst", wr_ywalk_u64(w, v, 1, WR_BURST_MAX,
+							   &u));
+		s->burst = (uint32_t)u;
+	}
+	if (rc == 0 && (v = wr_ynode_get(n, "bursts")) != NULL)
+		rc = WR_YWALK_KEY(w, "bursts", parse_bursts(w, v, s));
+	if (rc == 0 && (v = wr_ynode_get(n, "next")) != NULL) {
+		int i = WR_YWALK_KEY(w, "next", parse_name_of(w, v, next_names,
+						"next, first or stop"));
+
+		rc = i < 0 ? i : 0;
+		s->has_next = i >= 0;
+		s->next = i >= 0 ? (enum wr_sched_next)i : WR_SCHED_NEXT_NEXT;
+	}
+	if (rc == 0 && (v = wr_ynode_get(n, "ramp")) != NULL)
+		rc = WR_YWALK_KEY(w, "ramp", parse_ramp(w, v, s));
+	if (rc == 0)
+		rc = check_schedule(w, n, s);
+	if (rc == 0)
+		rc = check_arp(w, n, s);
 	if (rc == 0)
 		rc = check_fit(w, n, s);
 	return rc;
+}
+
+static bool
+any_next(const struct wr_stream_file *f)
+{
+	uint32_t i;
+
+	for (i = 0; i < f->n_streams; i++)
+		if (f->streams[i].has_next)
+			return true;
+	return false;
+}
+
+/* In a sequence the next stream starts when the active one ends, so each
+ * stream of a sequenced port must end by itself. */
+static int
+check_sequences(struct wr_ywalk *w, const struct wr_ynode *list,
+		const struct wr_stream_file *f)
+{
+	uint32_t i, j;
+	size_t old;
+	int rc;
+
+	for (i = 0; i < f->n_streams; i++) {
+		const struct wr_stream *s = &f->streams[i];
+
+		if (s->count != 0 || s->duration_ns != 0 ||
+		    (s->has_ramp && s->ramp.at_end == WR_RAMP_END_STOP) ||
+		    !wr_stream_file_port_sequenced(f, s->port))
+			continue;
+		for (j = 0; j < f->n_streams; j++)
+			if (f->streams[j].port == s->port &&
+			    f->streams[j].has_next)
+				break;
+		old = wr_ywalk_push_index(w, i);
+		rc = wr_ywalk_fail(w, list->kids[i], "port %u runs its streams "
+			"one after another (streams[%u] says next:), so this "
+			"stream must end: give it count, duration or a ramp "
+			"with at_end: stop", s->port, j);
+		wr_ywalk_pop(w, old);
+		return rc;
+	}
+	return 0;
 }
 
 static int
@@ -857,6 +1188,13 @@ parse_file(struct wr_ywalk *w, const struct wr_ynode *root,
 		if (rc != 0)
 			return rc;
 		f->seed_set = true;
+	}
+	v = wr_ynode_get(root, "loops");
+	if (v != NULL) {
+		rc = WR_YWALK_KEY(w, "loops", wr_ywalk_u64(w, v, 0, UINT64_MAX,
+						       &f->loops));
+		if (rc != 0)
+			return rc;
 	}
 	list = wr_ynode_get(root, "streams");
 	if (list == NULL)
@@ -896,8 +1234,14 @@ parse_file(struct wr_ywalk *w, const struct wr_ynode *root,
 		}
 		wr_ywalk_pop(w, oi);
 	}
+	if (rc == 0)
+		rc = check_sequences(w, list, f);
 out:
 	wr_ywalk_pop(w, old);
+	if (rc == 0 && v != NULL && !any_next(f))
+		rc = WR_YWALK_KEY(w, "loops", wr_ywalk_fail(w, v, "loops repeats "
+			"a sequence, but no stream says next: (add next: first "
+			"to the last stream of the sequence)"));
 	return rc;
 }
 

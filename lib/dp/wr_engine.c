@@ -282,6 +282,39 @@ lcore_txq(struct wr_lcore_ctx *c, uint16_t port_id, uint16_t queue_id)
 	return &c->txq[c->n_txq++];
 }
 
+/* The queue of each sequenced port's first lane runs its streams in file
+ * order, as their next: says. */
+static int
+sequences_setup(struct wr_engine *e, struct wr_error *err)
+{
+	const struct wr_stream_file *f = e->f;
+	enum wr_sched_next next[WR_TXQ_STREAMS_MAX];
+	unsigned int i, qi, si;
+
+	for (i = 0; i < e->n_ports; i++) {
+		struct wr_lcore_ctx *c;
+
+		if (!wr_stream_file_port_sequenced(f, (uint16_t)i) ||
+		    e->port_n_lcores[i] == 0 ||
+		    (c = e->lctx[e->port_lcores[i][0]]) == NULL)
+			continue;
+		for (qi = 0; qi < c->n_txq; qi++) {
+			struct wr_txq *q = &c->txq[qi];
+
+			if (q->port_id != e->ports[i].port_id ||
+			    q->queue_id != 0)
+				continue;
+			for (si = 0; si < q->n_streams; si++)
+				next[si] = f->streams[q->streams[si]->stream_id].next;
+			if (wr_txq_set_sequence(q, next, f->loops) != 0)
+				return wr_error_set(err, -EINVAL, f->path, 0, 0,
+						    NULL, "port %u: cannot "
+						    "sequence its streams", i);
+		}
+	}
+	return 0;
+}
+
 static int
 streams_setup(struct wr_engine *e, struct wr_error *err)
 {
@@ -314,16 +347,20 @@ streams_setup(struct wr_engine *e, struct wr_error *err)
 	}
 
 	/* Every stream is sent by all TX lcores of its port: lane j of k
-	 * sends frames j, j+k, j+2k, ... (see wr_frame.h). */
+	 * sends frames j, j+k, j+2k, ... (see wr_frame.h).  The streams of a
+	 * sequenced port run one at a time on the port's first lane only:
+	 * lanes would otherwise have to agree on when each stream ends. */
 	for (s = 0; s < f->n_streams; s++) {
 		const struct wr_stream *st = &f->streams[s];
 		struct wr_port *p = &e->ports[st->port];
-		unsigned int n = e->port_n_lcores[st->port];
+		bool seq = wr_stream_file_port_sequenced(f, st->port);
+		unsigned int n = seq ? 1 : e->port_n_lcores[st->port];
+		unsigned int burst = st->burst ? st->burst : e->cfg->burst;
 		unsigned int n_mbufs;
 
 		/* Enough for the NIC's ring, a burst pending and the
 		 * lcore's mempool cache; 2^q - 1 suits the pool's ring. */
-		n_mbufs = p->txd + 4 * e->cfg->burst + WR_TX_POOL_SLACK;
+		n_mbufs = p->txd + 4 * burst + WR_TX_POOL_SLACK;
 		for (k = 1; k < n_mbufs; k <<= 1)
 			;
 		n_mbufs = k - 1;
@@ -360,9 +397,12 @@ streams_setup(struct wr_engine *e, struct wr_error *err)
 				return rc;
 			}
 			q->streams[q->n_streams++] = ts;
+			if (p->tx_cksum)
+				wr_tx_stream_cksum_offload(ts, p->port_id,
+							   (uint16_t)j);
 		}
 	}
-	return 0;
+	return sequences_setup(e, err);
 }
 
 /*
@@ -379,19 +419,25 @@ rx_setup(struct wr_engine *e, bool rx, struct wr_error *err)
 	unsigned int i, lc;
 	uint32_t s;
 
+	bool trains = false;
+
 	e->any_rx = rx;
 	for (s = 0; s < f->n_streams; s++) {
 		lanes[s] = f->streams[s].latency ?
 			(uint16_t)e->port_n_lcores[f->streams[s].port] : 0;
 		e->any_rx |= f->streams[s].latency;
+		trains |= f->streams[s].train_frames != 0;
+	}
+	/* Histogram snapshots: echoes' latency, trains' spacing. */
+	if (e->any_rx || trains) {
+		e->scratch = rte_zmalloc("wr_scratch", sizeof(*e->scratch),
+					 RTE_CACHE_LINE_SIZE);
+		if (e->scratch == NULL)
+			return wr_error_set(err, -ENOMEM, NULL, 0, 0, NULL,
+					    "out of memory");
 	}
 	if (!e->any_rx)
 		return 0;
-	e->scratch = rte_zmalloc("wr_scratch", sizeof(*e->scratch),
-				 RTE_CACHE_LINE_SIZE);
-	if (e->scratch == NULL)
-		return wr_error_set(err, -ENOMEM, NULL, 0, 0, NULL,
-				    "out of memory");
 	for (i = 0; i < e->n_ports; i++) {
 		const struct wr_port_cfg *pc =
 			i < e->cfg->n_ports ? &e->cfg->ports[i] : NULL;
@@ -434,11 +480,34 @@ rx_setup(struct wr_engine *e, bool rx, struct wr_error *err)
 	return 0;
 }
 
+/* A ramp's rates as packet rates for the stream's sizes and link. */
+static int
+ramp_of(const struct wr_stream *st, const struct wr_size_avg *avg,
+	uint32_t link, struct wr_ramp *r)
+{
+	int rc;
+
+	r->shape = st->ramp.shape;
+	r->at_end = st->ramp.at_end;
+	r->step_ns = st->ramp.step_ns;
+	rc = wr_rate_millipps(&st->ramp.from, avg, link, &r->start_millipps);
+	if (rc == 0)
+		rc = wr_rate_millipps(&st->ramp.to, avg, link, &r->end_millipps);
+	if (rc == 0)
+		rc = wr_rate_millipps(&st->ramp.step, avg, link,
+				      &r->step_millipps);
+	if (rc == 0)
+		rc = wr_ramp_check(r);
+	return rc;
+}
+
 /*
  * Rates need the link speed (percentages, and bit rates of size mixes are
  * exact only per cycle), so they are set once the links are up.  A port
  * whose streams ask more than its link carries is reported, not clipped:
- * the report shows the achieved rate beside the target.
+ * the report shows the achieved rate beside the target.  A ramp counts with
+ * its higher end; a sequenced port with its fastest stream (they never run
+ * together).
  */
 static int
 rates_setup(struct wr_engine *e, struct wr_error *err)
@@ -453,36 +522,66 @@ rates_setup(struct wr_engine *e, struct wr_error *err)
 	for (s = 0; s < f->n_streams; s++) {
 		const struct wr_stream *st = &f->streams[s];
 		uint32_t link = e->ports[st->port].link_speed_mbps;
+		const struct wr_rate_spec *top = &st->rate;
 		struct wr_size_avg avg;
+		struct wr_tx_pace pc;
+		struct wr_ramp ramp;
 		uint64_t mpps, bps;
 		int rc;
 
 		rc = wr_size_avg_of(&st->size, &avg);
-		if (rc == 0)
+		if (rc == 0 && st->has_ramp) {
+			rc = ramp_of(st, &avg, link, &ramp);
+			mpps = ramp.start_millipps;
+			top = ramp.end_millipps > ramp.start_millipps ?
+			      &st->ramp.to : &st->ramp.from;
+		} else if (rc == 0) {
 			rc = wr_rate_millipps(&st->rate, &avg, link, &mpps);
+		}
 		if (rc != 0)
 			return wr_error_set(err, -EINVAL, f->path,
 				st->mark.line, st->mark.col, NULL,
-				"streams[%u].rate: %s", s,
-				st->rate.unit == WR_RATE_PERCENT && link == 0 ?
+				"streams[%u].%s: %s", s,
+				st->has_ramp ? "ramp" : "rate",
+				(st->has_ramp ? st->ramp.from.unit == WR_RATE_PERCENT ||
+				 st->ramp.to.unit == WR_RATE_PERCENT ||
+				 st->ramp.step.unit == WR_RATE_PERCENT :
+				 st->rate.unit == WR_RATE_PERCENT) && link == 0 ?
 				"a percentage of the line rate needs the link "
 				"speed, which this port does not report; give "
 				"pps or bps" :
 				"the rate is out of range for this stream");
-		e->target_millipps[s] = mpps;
+		e->target_millipps[s] = st->has_ramp ? WR_RATE_UNPACED : mpps;
 		for (j = 0; j < e->n_ts[s]; j++) {
-			rc = wr_tx_stream_set_rate(e->ts[s][j],
-					mpps == WR_RATE_UNPACED ? mpps :
-					wr_rate_split(mpps, e->n_ts[s], j),
-					e->cfg->burst);
+			memset(&pc, 0, sizeof(pc));
+			pc.millipps = mpps == WR_RATE_UNPACED ? mpps :
+				wr_rate_split(mpps, e->n_ts[s], j);
+			pc.burst = st->burst ? st->burst : e->cfg->burst;
+			pc.duration_ns = st->duration_ns;
+			pc.train_frames = st->train_frames;
+			pc.train_gap_ns = st->train_gap_ns;
+			pc.ramp = st->has_ramp ? &ramp : NULL;
+			rc = wr_tx_stream_set_rate(e->ts[s][j], &pc);
 			if (rc != 0)
-				return wr_error_set(err, -EINVAL, f->path,
+				return wr_error_set(err, rc == -ENOMEM ? rc :
+					-EINVAL, f->path,
 					st->mark.line, st->mark.col, NULL,
-					"streams[%u].rate: cannot pace this "
-					"rate (%s)", s, strerror(-rc));
+					"streams[%u]: cannot pace this rate, "
+					"train or duration (%s)", s,
+					strerror(-rc));
 		}
-		if (wr_rate_l1_bps(&st->rate, &avg, link, &bps) == 0)
+		if (wr_rate_l1_bps(top, &avg, link, &bps) != 0)
+			continue;
+		if (wr_stream_file_port_sequenced(f, st->port)) {
+			if (n_l1[st->port] == 0) {
+				n_l1[st->port] = 1;
+				l1[st->port][0] = 0;
+			}
+			if (bps > l1[st->port][0])
+				l1[st->port][0] = bps;
+		} else {
 			l1[st->port][n_l1[st->port]++] = bps;
+		}
 	}
 	for (i = 0; i < e->n_ports; i++) {
 		struct wr_rate_load load = wr_rate_load(
@@ -682,6 +781,22 @@ collect_rx(struct wr_engine *e, uint32_t s, struct wr_report_row *row)
 	wr_latency_summarize(e->scratch, jit, &row->lat);
 }
 
+/* Train-to-train intervals of a stream, over its lanes. */
+static void
+collect_trains(struct wr_engine *e, uint32_t s, struct wr_report_row *row)
+{
+	unsigned int j;
+
+	wr_latency_init(e->scratch);
+	for (j = 0; j < e->n_ts[s]; j++)
+		if (e->ts[s][j]->gaps != NULL)
+			wr_latency_merge(e->scratch, e->ts[s][j]->gaps);
+	row->train_frames = e->f->streams[s].train_frames;
+	row->train_nominal_ns = e->n_ts[s] > 0 ?
+		e->ts[s][0]->train_nominal_ns : 0;
+	wr_latency_summarize(e->scratch, NULL, &row->train_gaps);
+}
+
 struct wr_report_view *
 wr_engine_collect(struct wr_engine *e, bool final)
 {
@@ -707,6 +822,9 @@ wr_engine_collect(struct wr_engine *e, bool final)
 		struct wr_report_row *row = &e->stream_rows[s];
 		uint64_t end = 0;
 
+		bool seq = wr_stream_file_port_sequenced(f, row->port);
+		uint64_t active = 0;
+
 		memset(&row->total, 0, sizeof(row->total));
 		row->pacer_skipped = 0;
 		for (j = 0; j < e->n_ts[s]; j++) {
@@ -719,7 +837,10 @@ wr_engine_collect(struct wr_engine *e, bool final)
 			/* The pacer's own counters are read once its lcore
 			 * stopped. */
 			if (final)
-				row->pacer_skipped += e->ts[s][j]->pacer.skipped;
+				row->pacer_skipped +=
+					wr_tx_stream_skipped(e->ts[s][j]);
+			active += __atomic_load_n(&e->ts[s][j]->active_tsc,
+						  __ATOMIC_RELAXED);
 			if (!final && t == 0)
 				t = now_tsc;
 			if (t > end)
@@ -727,7 +848,12 @@ wr_engine_collect(struct wr_engine *e, bool final)
 		}
 		if (end < start)
 			end = start;
-		row->duration_ns = wr_engine_tsc_to_ns(e, end - start);
+		/* A stream of a sequence sends only while it is active: its
+		 * rates are over that time (known once it stopped). */
+		row->duration_ns = wr_engine_tsc_to_ns(e, seq && final ?
+						       active : end - start);
+		if (f->streams[s].train_frames != 0)
+			collect_trains(e, s, row);
 		wr_counters_add(&e->port_rows[row->port].total, &row->total);
 		if (f->streams[s].latency)
 			collect_rx(e, s, row);

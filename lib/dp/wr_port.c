@@ -1,13 +1,20 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* wr_port: ethdev setup, link wait, counters and teardown. */
+/* rte_eth_read_clock() is still experimental in DPDK 22.11; it is the only
+ * way to map hardware RX timestamps onto the TSC. */
+#define ALLOW_EXPERIMENTAL_API
+
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <rte_cycles.h>
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
+#include <rte_mbuf_dyn.h>
 
+#include "wr_offload.h"
 #include "wr_port.h"
 
 #define WR_DESC_DEFAULT 1024
@@ -37,6 +44,8 @@ wr_port_find(const char *device, uint16_t *port_id, struct wr_error *err)
 			    device, names[0] ? names : "no ports at all");
 }
 
+static int queues_setup(struct wr_port *p, struct wr_error *err);
+
 int
 wr_port_setup(struct wr_port *p, uint16_t n_txq, uint16_t txd, uint16_t rxd,
 	      struct wr_error *err)
@@ -44,7 +53,6 @@ wr_port_setup(struct wr_port *p, uint16_t n_txq, uint16_t txd, uint16_t rxd,
 	struct rte_eth_conf conf;
 	struct rte_eth_dev_info info;
 	char pool_name[RTE_MEMPOOL_NAMESIZE];
-	uint16_t q;
 	int rc;
 
 	memset(&conf, 0, sizeof(conf));
@@ -64,6 +72,27 @@ wr_port_setup(struct wr_port *p, uint16_t n_txq, uint16_t txd, uint16_t rxd,
 	p->n_rxq = 1;
 	p->txd = txd ? txd : WR_DESC_DEFAULT;
 	p->rxd = rxd ? rxd : WR_DESC_DEFAULT;
+	p->tx_offload_capa = info.tx_offload_capa;
+	/* Checksum offloads do not depend on the streams (wr_offload.h):
+	 * asked for whenever both are offered.  MBUF_FAST_FREE does, and is
+	 * decided by wr_port_tx_plan(). */
+	p->tx_offloads = 0;
+	if ((info.tx_offload_capa & (RTE_ETH_TX_OFFLOAD_IPV4_CKSUM |
+				     RTE_ETH_TX_OFFLOAD_UDP_CKSUM)) ==
+	    (RTE_ETH_TX_OFFLOAD_IPV4_CKSUM | RTE_ETH_TX_OFFLOAD_UDP_CKSUM))
+		p->tx_offloads = RTE_ETH_TX_OFFLOAD_IPV4_CKSUM |
+			RTE_ETH_TX_OFFLOAD_UDP_CKSUM;
+	p->tx_cksum = p->tx_offloads != 0;
+	conf.txmode.offloads = p->tx_offloads;
+	p->rx_offloads = 0;
+	p->rx_hwts = false;
+	if ((info.rx_offload_capa & RTE_ETH_RX_OFFLOAD_TIMESTAMP) &&
+	    rte_mbuf_dyn_rx_timestamp_register(&p->hwts_off,
+					       &p->hwts_flag) == 0) {
+		p->rx_offloads |= RTE_ETH_RX_OFFLOAD_TIMESTAMP;
+		p->rx_hwts = true;
+	}
+	conf.rxmode.offloads = p->rx_offloads;
 
 	rc = rte_eth_dev_configure(p->port_id, p->n_rxq, p->n_txq, &conf);
 	if (rc != 0)
@@ -91,6 +120,15 @@ wr_port_setup(struct wr_port *p, uint16_t n_txq, uint16_t txd, uint16_t rxd,
 				    "port %s: no memory for the RX pool: %s "
 				    "(are hugepages reserved?)",
 				    p->device, rte_strerror(rte_errno));
+	return queues_setup(p, err);
+}
+
+static int
+queues_setup(struct wr_port *p, struct wr_error *err)
+{
+	uint16_t q;
+	int rc;
+
 	rc = rte_eth_rx_queue_setup(p->port_id, 0, p->rxd, p->socket_id, NULL,
 				    p->rx_pool);
 	if (rc != 0)
@@ -108,6 +146,23 @@ wr_port_setup(struct wr_port *p, uint16_t n_txq, uint16_t txd, uint16_t rxd,
 	return 0;
 }
 
+static void drop_xstats_init(struct wr_port *p);
+
+int
+wr_port_clock_pair(const struct wr_port *p, uint64_t *tsc, uint64_t *dev)
+{
+	uint64_t t0, t1;
+	int rc;
+
+	t0 = rte_rdtsc();
+	rc = rte_eth_read_clock(p->port_id, dev);
+	t1 = rte_rdtsc();
+	if (rc != 0)
+		return rc;
+	*tsc = t0 + (t1 - t0) / 2;
+	return 0;
+}
+
 int
 wr_port_start(struct wr_port *p, struct wr_error *err)
 {
@@ -122,6 +177,147 @@ wr_port_start(struct wr_port *p, struct wr_error *err)
 	memset(&p->base, 0, sizeof(p->base));
 	/* Some PMDs cannot reset their counters: keep a baseline instead. */
 	rte_eth_stats_get(p->port_id, &p->base);
+	drop_xstats_init(p);
+	return 0;
+}
+
+/* Find the port's TX-drop extended counters and take their baselines. */
+static void
+drop_xstats_init(struct wr_port *p)
+{
+	struct rte_eth_xstat_name *names;
+	int n, i;
+
+	p->n_drop_xstats = 0;
+	n = rte_eth_xstats_get_names(p->port_id, NULL, 0);
+	if (n <= 0)
+		return;
+	names = calloc((size_t)n, sizeof(*names));
+	if (names == NULL)
+		return;
+	if (rte_eth_xstats_get_names(p->port_id, names, (unsigned int)n) == n)
+		for (i = 0; i < n && p->n_drop_xstats < WR_PORT_DROP_XSTATS_MAX;
+		     i++)
+			if (wr_xstat_is_tx_drop(names[i].name))
+				p->drop_xstat_id[p->n_drop_xstats++] =
+					(uint64_t)i;
+	free(names);
+	if (p->n_drop_xstats > 0 &&
+	    rte_eth_xstats_get_by_id(p->port_id, p->drop_xstat_id,
+				     p->drop_xstat_base,
+				     p->n_drop_xstats) != (int)p->n_drop_xstats)
+		p->n_drop_xstats = 0;
+}
+
+unsigned int
+wr_port_drop_xstats(const struct wr_port *p, struct wr_port_xstat *out,
+		    unsigned int max)
+{
+	struct rte_eth_xstat_name names[WR_PORT_DROP_XSTATS_MAX];
+	uint64_t v[WR_PORT_DROP_XSTATS_MAX];
+	unsigned int i, n = 0;
+
+	if (p->n_drop_xstats == 0 ||
+	    rte_eth_xstats_get_by_id(p->port_id, p->drop_xstat_id, v,
+				     p->n_drop_xstats) != (int)p->n_drop_xstats ||
+	    rte_eth_xstats_get_names_by_id(p->port_id, names,
+					   p->n_drop_xstats,
+					   (uint64_t *)p->drop_xstat_id) !=
+	    (int)p->n_drop_xstats)
+		return 0;
+	for (i = 0; i < p->n_drop_xstats && n < max; i++) {
+		if (v[i] == p->drop_xstat_base[i])
+			continue;
+		snprintf(out[n].name, sizeof(out[n].name), "%s", names[i].name);
+		out[n].value = v[i] - p->drop_xstat_base[i];
+		n++;
+	}
+	return n;
+}
+
+int
+wr_port_tx_plan(struct wr_port *p, unsigned int n_streams, bool responder,
+		uint32_t link_wait_ms, struct wr_error *err)
+{
+	struct wr_offload_caps caps = {
+		.ipv4_cksum = p->tx_offload_capa & RTE_ETH_TX_OFFLOAD_IPV4_CKSUM,
+		.udp_cksum = p->tx_offload_capa & RTE_ETH_TX_OFFLOAD_UDP_CKSUM,
+		.fast_free = p->tx_offload_capa &
+			RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE,
+	};
+	struct wr_offload_use use = wr_offload_choose(&caps, n_streams,
+						      responder);
+	uint64_t want = p->tx_offloads & ~RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE;
+	struct rte_eth_conf conf;
+	int rc;
+
+	if (use.fast_free)
+		want |= RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE;
+	if (want == p->tx_offloads)
+		return 0;
+	/* Only a NIC offering MBUF_FAST_FREE gets here: the virtual
+	 * devices do not.  The queues are set up again with the port's
+	 * offloads (a TX queue inherits them from rte_eth_conf). */
+	if (p->started) {
+		rte_eth_dev_stop(p->port_id);
+		p->started = false;
+	}
+	memset(&conf, 0, sizeof(conf));
+	conf.txmode.offloads = want;
+	conf.rxmode.offloads = p->rx_offloads;
+	rc = rte_eth_dev_configure(p->port_id, p->n_rxq, p->n_txq, &conf);
+	if (rc != 0)
+		return wr_error_set(err, rc, NULL, 0, 0, NULL,
+				    "port %s: reconfigure for TX offloads: %s",
+				    p->device, rte_strerror(-rc));
+	p->tx_offloads = want;
+	rc = queues_setup(p, err);
+	if (rc == 0)
+		rc = wr_port_start(p, err);
+	if (rc == 0 && wr_port_wait_link(p, link_wait_ms) != 0)
+		rc = wr_error_set(err, -ETIMEDOUT, NULL, 0, 0, NULL,
+				  "port %s: link still down after %u ms "
+				  "(link_wait_ms)", p->device, link_wait_ms);
+	return rc;
+}
+
+int
+wr_port_describe(uint16_t port_id, struct wr_port_info *o)
+{
+	struct rte_eth_dev_info info;
+	struct rte_eth_link link;
+	struct rte_ether_addr mac;
+	int rc;
+
+	memset(o, 0, sizeof(*o));
+	if (!rte_eth_dev_is_valid_port(port_id))
+		return -ENODEV;
+	rc = rte_eth_dev_info_get(port_id, &info);
+	if (rc != 0)
+		return rc;
+	o->port_id = port_id;
+	rte_eth_dev_get_name_by_port(port_id, o->name);
+	snprintf(o->driver, sizeof(o->driver), "%s", info.driver_name);
+	if (rte_eth_macaddr_get(port_id, &mac) == 0)
+		memcpy(o->mac, mac.addr_bytes, 6);
+	o->socket_id = rte_eth_dev_socket_id(port_id);
+	memset(&link, 0, sizeof(link));
+	if (rte_eth_link_get_nowait(port_id, &link) == 0) {
+		o->link_up = link.link_status == RTE_ETH_LINK_UP;
+		o->link_speed_mbps =
+			link.link_speed == RTE_ETH_SPEED_NUM_UNKNOWN ?
+			0 : link.link_speed;
+	}
+	o->max_rx_queues = info.max_rx_queues;
+	o->max_tx_queues = info.max_tx_queues;
+	o->rx_queues = info.nb_rx_queues;
+	o->tx_queues = info.nb_tx_queues;
+	o->tx_ipv4_cksum = info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_IPV4_CKSUM;
+	o->tx_udp_cksum = info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_UDP_CKSUM;
+	o->tx_fast_free = info.tx_offload_capa &
+		RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE;
+	o->tx_multi_seg = info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
+	o->rx_timestamp = info.rx_offload_capa & RTE_ETH_RX_OFFLOAD_TIMESTAMP;
 	return 0;
 }
 

@@ -22,6 +22,9 @@
 
 #include "wr_error.h"
 
+/** TX-drop extended counters followed per port (NICs have a few dozen at most per queue set). */
+#define WR_PORT_DROP_XSTATS_MAX 32
+
 struct wr_port {
 	uint16_t port_id;
 	unsigned int index;        /**< position in the run's port list */
@@ -39,6 +42,45 @@ struct wr_port {
 	bool started;
 	struct rte_mempool *rx_pool;
 	struct rte_eth_stats base; /**< counters at start, to report deltas */
+	/* TX offloads (wr_offload.h): what the port offers and what is on. */
+	uint64_t tx_offload_capa;
+	uint64_t tx_offloads;      /**< enabled in rte_eth_dev_configure */
+	bool tx_cksum;             /**< IPv4 + UDP checksum offload on */
+	/*
+	 * Hardware RX timestamps (RTE_ETH_RX_OFFLOAD_TIMESTAMP), on when the
+	 * port offers them and can read its clock (rte_eth_read_clock), so
+	 * that stamps can be mapped onto the TSC (wr_clock.h).
+	 */
+	uint64_t rx_offloads;      /**< enabled in rte_eth_dev_configure */
+	bool rx_hwts;
+	int hwts_off;              /**< mbuf dynfield offset of the stamp */
+	uint64_t hwts_flag;        /**< ol_flags bit set on stamped mbufs */
+	/* Extended counters that count TX drops (wr_xstat_is_tx_drop), with
+	 * their values at start. */
+	unsigned int n_drop_xstats;
+	uint64_t drop_xstat_id[WR_PORT_DROP_XSTATS_MAX];
+	uint64_t drop_xstat_base[WR_PORT_DROP_XSTATS_MAX];
+};
+
+/** What `wirerate ports` shows of a port (wr_port_describe). */
+struct wr_port_info {
+	uint16_t port_id;
+	char name[RTE_ETH_NAME_MAX_LEN];
+	char driver[64];
+	uint8_t mac[6];
+	int socket_id;             /**< -1: unknown */
+	bool link_up;
+	uint32_t link_speed_mbps;  /**< 0: unknown */
+	uint16_t max_rx_queues, max_tx_queues;
+	uint16_t rx_queues, tx_queues; /**< configured (0 before a run) */
+	bool tx_ipv4_cksum, tx_udp_cksum, tx_fast_free, tx_multi_seg;
+	bool rx_timestamp;
+};
+
+/** One non-zero TX-drop extended counter (wr_port_drop_xstats). */
+struct wr_port_xstat {
+	char name[RTE_ETH_XSTATS_NAME_SIZE];
+	uint64_t value;            /**< since wr_port_start() */
 };
 
 /**
@@ -54,6 +96,12 @@ int wr_port_find(const char *device, uint16_t *port_id, struct wr_error *err);
  */
 int wr_port_setup(struct wr_port *p, uint16_t n_txq, uint16_t txd,
 		  uint16_t rxd, struct wr_error *err);
+
+/**
+ * Read the TSC and the port's clock at the same instant (the TSC before and
+ * after rte_eth_read_clock, their midpoint).  @return 0 or a negative errno.
+ */
+int wr_port_clock_pair(const struct wr_port *p, uint64_t *tsc, uint64_t *dev);
 
 /** Start the port and snapshot its counters.  @return 0 or a negative errno. */
 int wr_port_start(struct wr_port *p, struct wr_error *err);
@@ -73,6 +121,31 @@ void wr_port_drain(struct wr_port *p, uint32_t timeout_ms);
 
 /** Counters since wr_port_start().  @return 0 or a negative errno. */
 int wr_port_stats(const struct wr_port *p, struct rte_eth_stats *st);
+
+/**
+ * Describe port @p port_id (probed, configured or not) for `wirerate ports`:
+ * rte_eth_dev_info, MAC, NUMA node, the link without waiting.
+ * @return 0 or a negative errno (-ENODEV: no such port).
+ */
+int wr_port_describe(uint16_t port_id, struct wr_port_info *out);
+
+/**
+ * Decide the port's TX offloads for a stream file (wr_offload_choose: the
+ * checksum offloads when offered, MBUF_FAST_FREE when every TX queue sees
+ * one mempool: @p n_streams == 1 and no @p responder) and, when
+ * MBUF_FAST_FREE must change, reconfigure the stopped port with it and
+ * start it again (waiting up to @p link_wait_ms for the link).
+ * Main lcore, no worker running.  @return 0 or a negative errno, @p err filled.
+ */
+int wr_port_tx_plan(struct wr_port *p, unsigned int n_streams, bool responder,
+		    uint32_t link_wait_ms, struct wr_error *err);
+
+/**
+ * The TX-drop extended counters (wr_xstat_is_tx_drop) that moved since
+ * wr_port_start(), at most @p max.  @return how many were written.
+ */
+unsigned int wr_port_drop_xstats(const struct wr_port *p,
+				 struct wr_port_xstat *out, unsigned int max);
 
 /** Stop and close, free the RX pool.  Safe on a port never set up. */
 void wr_port_close(struct wr_port *p);

@@ -8,6 +8,7 @@
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
 
+#include "wr_arpd.h"
 #include "wr_rx.h"
 #include "wr_sig.h"
 
@@ -123,8 +124,8 @@ count(uint64_t *c, uint64_t n)
 uint16_t
 wr_rx_poll(struct wr_rxq *q)
 {
-	struct rte_mbuf *pkts[WR_RX_BURST];
-	uint16_t n, i, ours = 0, foreign = 0, bad = 0;
+	struct rte_mbuf *pkts[WR_RX_BURST], *fwd[WR_RX_BURST];
+	uint16_t n, i, ours = 0, foreign = 0, bad = 0, n_fwd = 0, n_free;
 	uint64_t now;
 
 	n = rte_eth_rx_burst(q->port_id, q->queue_id, pkts, WR_RX_BURST);
@@ -144,6 +145,11 @@ wr_rx_poll(struct wr_rxq *q)
 		off = wr_rx_sig_offset(p, rte_pktmbuf_data_len(pkts[i]));
 		if (off < 0 || wr_sig_decode(p + off, &sig) != 0) {
 			foreign++;
+			/* The responder takes it over (answers or frees). */
+			if (unlikely(q->arpd != NULL)) {
+				fwd[n_fwd++] = pkts[i];
+				pkts[i] = NULL;
+			}
 			continue;
 		}
 		s = WR_SIG_STREAM(sig.stream_id);
@@ -159,7 +165,15 @@ wr_rx_poll(struct wr_rxq *q)
 		wr_latency_record(&rs->hist, transit);
 		wr_latency_jitter_update(&rs->jitter, transit);
 	}
-	rte_pktmbuf_free_bulk(pkts, n);
+	n_free = n;
+	if (unlikely(n_fwd > 0)) {
+		for (i = 0, n_free = 0; i < n; i++)
+			if (pkts[i] != NULL)
+				pkts[n_free++] = pkts[i];
+	}
+	rte_pktmbuf_free_bulk(pkts, n_free);
+	if (unlikely(n_fwd > 0))
+		wr_arpd_input(q->arpd, fwd, n_fwd);
 	count(&q->rx_pkts, n);
 	if (ours)
 		count(&q->rx_ours, ours);

@@ -36,6 +36,8 @@
 
 #define WR_RX_BURST 32
 
+struct wr_arpd;
+
 /** Per stream, on one RX queue. */
 struct wr_rx_stream {
 	struct wr_latency hist;
@@ -54,6 +56,9 @@ struct wr_rxq {
 	struct wr_latency_tsc tsc;
 	uint16_t n_streams;
 	struct wr_rx_stream **streams; /**< by stream index; NULL: no latency */
+	/** ARP/ICMP responder (wr_arpd.h) that takes the frames without a
+	 * signature; NULL: they are only counted.  Set before the lcore starts. */
+	struct wr_arpd *arpd;
 } __rte_cache_aligned;
 
 /**

@@ -6,6 +6,7 @@
 
 #include <rte_cycles.h>
 #include <rte_ethdev.h>
+#include <rte_malloc.h>
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
 
@@ -18,16 +19,13 @@
  * through the same few dozen mbufs, hot in L1/L2.
  */
 #define WR_TX_POOL_CACHE 256
-
-uint64_t
-wr_tx_share(uint64_t count, uint32_t j, uint32_t k)
-{
-	if (count == 0)
-		return UINT64_MAX;
-	if (count <= j)
-		return 0;
-	return (count - j + k - 1) / k;
-}
+/* Until wr_tx_stream_set_rate(): the profile's default burst. */
+#define WR_TX_BURST_DEFAULT 64
+/* A linear ramp is followed in steps this long: at 1 Mpps that is a rate
+ * change every 1000 frames, finer than any device's reaction and rare
+ * enough to cost nothing. */
+#define WR_RAMP_TICK_NS (1000 * 1000ull)
+#define WR_NS_PER_S 1000000000ull
 
 struct fill_arg {
 	const uint8_t *bytes;
@@ -64,8 +62,12 @@ wr_tx_stream_init(struct wr_tx_stream *ts, const struct wr_frame_tmpl *t,
 	ts->latency = wr_frame_tmpl_sig_off(t) != 0;
 	ts->is_static = wr_frame_tmpl_is_static(t);
 	ts->frame_bytes = (uint32_t)max_len + WR_FCS_LEN;
-	ts->remaining = wr_tx_share(count, j, k);
-	ts->done = ts->remaining == 0;
+	ts->count = wr_sched_split_count(count, k, j);
+	ts->lane = j;
+	ts->n_lanes = k;
+	ts->burst = WR_TX_BURST_DEFAULT;
+	ts->tsc_hz = rte_get_tsc_hz();
+	wr_latency_tsc_init(&ts->ns, ts->tsc_hz);
 	wr_frame_gen_init(&ts->gen, t, j, k);
 
 	snprintf(name, sizeof(name), "wr_tx%u_s%u", pool_seq++, stream_id);
@@ -84,29 +86,132 @@ wr_tx_stream_init(struct wr_tx_stream *ts, const struct wr_frame_tmpl *t,
 }
 
 int
-wr_tx_stream_set_rate(struct wr_tx_stream *ts, uint64_t millipps,
-		      uint32_t burst)
+wr_tx_stream_set_rate(struct wr_tx_stream *ts, const struct wr_tx_pace *pc)
 {
+	struct wr_sched_run run;
 	struct wr_pacer probe;
+	int rc;
 
+	if (pc->burst == 0 || pc->burst > WR_BURST_MAX ||
+	    (pc->ramp != NULL && pc->train_frames != 0) ||
+	    (pc->ramp != NULL && pc->millipps == WR_RATE_UNPACED))
+		return -EINVAL;
+	/* The end time must fit the TSC: checked once here. */
+	rc = wr_sched_run_start(&run, 0, pc->duration_ns, ts->tsc_hz,
+				rte_rdtsc());
+	if (rc != 0)
+		return rc;
+	ts->burst = pc->burst;
+	ts->duration_ns = pc->duration_ns;
+	ts->train_frames = pc->train_frames;
+	ts->ramped = pc->ramp != NULL;
+	if (ts->ramped) {
+		ts->ramp = *pc->ramp;
+		rc = wr_ramp_check(&ts->ramp);
+		if (rc != 0)
+			return rc;
+	}
 	memset(&ts->pacer_cfg, 0, sizeof(ts->pacer_cfg));
-	ts->paced = millipps != WR_RATE_UNPACED;
+	ts->paced = pc->millipps != WR_RATE_UNPACED || pc->train_frames != 0;
+	ts->clocked = ts->paced || ts->duration_ns != 0 || ts->ramped;
 	if (!ts->paced)
 		return 0;
-	ts->pacer_cfg.rate_millipps = millipps;
-	ts->pacer_cfg.tsc_hz = rte_get_tsc_hz();
-	ts->pacer_cfg.burst = burst;
+	ts->pacer_cfg.rate_millipps = pc->millipps;
+	ts->pacer_cfg.tsc_hz = ts->tsc_hz;
+	ts->pacer_cfg.burst = pc->burst;
 	/* A stall (the lcore preempted, the ring full) is not made up for
-	 * with more than one burst back to back. */
-	ts->pacer_cfg.cap = burst;
+	 * with more than one burst back to back; but a train's frames are
+	 * all due when it starts, and a smaller cap would drop its tail. */
+	ts->pacer_cfg.cap = pc->burst > pc->train_frames ? pc->burst :
+			    pc->train_frames;
+	ts->pacer_cfg.burst_frames = pc->train_frames;
+	ts->pacer_cfg.burst_gap_ns = pc->train_gap_ns;
 	/* Validate now, on the main lcore, so the lcore cannot fail. */
-	return wr_pacer_init_cfg(&probe, &ts->pacer_cfg, 0);
+	rc = wr_pacer_init_cfg(&probe, &ts->pacer_cfg, 0);
+	if (rc != 0 || pc->train_frames == 0)
+		return rc;
+	/* Train j starts (N - 1) periods + gap after train j - 1 (wr_rate.h). */
+	ts->train_nominal_ns = pc->train_gap_ns;
+	if (pc->millipps != WR_RATE_UNPACED)
+		ts->train_nominal_ns += (uint64_t)((unsigned __int128)
+			(pc->train_frames - 1) * WR_NS_PER_S * WR_RATE_MILLI /
+			pc->millipps);
+	if (ts->gaps == NULL)
+		ts->gaps = rte_zmalloc("wr_train_gaps", sizeof(*ts->gaps),
+				       RTE_CACHE_LINE_SIZE);
+	if (ts->gaps == NULL)
+		return -ENOMEM;
+	wr_latency_init(ts->gaps);
+	return 0;
+}
+
+int
+wr_txq_set_sequence(struct wr_txq *q, const enum wr_sched_next *next,
+		    uint64_t loops)
+{
+	int rc;
+
+	if (q->n_streams == 0)
+		return -EINVAL;
+	memcpy(q->next, next, q->n_streams * sizeof(*next));
+	rc = wr_order_init(&q->order, q->next, q->n_streams, loops);
+	if (rc == 0)
+		q->sequenced = true;
+	return rc;
+}
+
+/* rte_mempool_obj_iter callback: checksum-offload metadata on one mbuf. */
+static void
+flag_mbuf(struct rte_mempool *mp __rte_unused, void *opaque, void *obj,
+	  unsigned int idx __rte_unused)
+{
+	const struct rte_mbuf *proto = opaque;
+	struct rte_mbuf *m = obj;
+
+	m->ol_flags = proto->ol_flags;
+	m->l2_len = proto->l2_len;
+	m->l3_len = proto->l3_len;
+}
+
+bool
+wr_tx_stream_cksum_offload(struct wr_tx_stream *ts, uint16_t port_id,
+			   uint16_t queue_id)
+{
+	struct rte_mbuf *m;
+	/* The UDP checksum sits 6 bytes into the UDP header, which follows
+	 * the 20-byte IPv4 header the templates always have. */
+	uint16_t l2 = (uint16_t)(wr_frame_tmpl_udp_csum_off(ts->t) - 6 -
+				 WR_IPV4_HLEN);
+
+	if (rte_mempool_get(ts->mp, (void **)&m) != 0)
+		return false;
+	m->ol_flags = RTE_MBUF_F_TX_IPV4 | RTE_MBUF_F_TX_IP_CKSUM |
+		RTE_MBUF_F_TX_UDP_CKSUM;
+	m->l2_len = l2;
+	m->l3_len = WR_IPV4_HLEN;
+	if (rte_eth_tx_prepare(port_id, queue_id, &m, 1) != 1) {
+		m->ol_flags = 0;
+		m->l2_len = m->l3_len = 0;
+		/* Back to the template's bytes: prepare may have written. */
+		rte_memcpy(rte_pktmbuf_mtod(m, uint8_t *),
+			   wr_frame_tmpl_bytes(ts->t), m->data_len);
+		rte_mempool_put(ts->mp, m);
+		return false;
+	}
+	rte_mempool_put(ts->mp, m);
+	rte_mempool_obj_iter(ts->mp, flag_mbuf, m);
+	ts->tx_prepare = true;
+	return true;
 }
 
 void
 wr_tx_stream_fini(struct wr_tx_stream *ts)
 {
-	if (ts == NULL || ts->mp == NULL)
+	if (ts == NULL)
+		return;
+	rte_free(ts->gaps);
+	ts->gaps = NULL;
+	if (ts->mp == NULL)
 		return;
 	if (ts->n_pending > 0)
 		rte_mempool_put_bulk(ts->mp, (void **)ts->pending,
@@ -168,47 +273,159 @@ burst_bytes(const struct wr_tx_stream *ts, struct rte_mbuf **pkts,
 	return bytes;
 }
 
-/* One turn of one stream: build a burst if none is pending, offer it. */
+/* Start an activation of @p ts at @p now. */
+static void
+activate(struct wr_tx_stream *ts, uint64_t now)
+{
+	if (ts->activations++ > 0) {
+		/* A loop sends the same frames again. */
+		wr_frame_gen_init(&ts->gen, ts->t, ts->lane, ts->n_lanes);
+		ts->skipped_before += ts->pacer.skipped;
+	}
+	/* Checked by wr_tx_stream_set_rate: cannot fail. */
+	wr_sched_run_start(&ts->run, ts->count, ts->duration_ns, ts->tsc_hz,
+			   now);
+	if (ts->paced)
+		wr_pacer_init_cfg(&ts->pacer, &ts->pacer_cfg, now);
+	ts->act_start_tsc = now;
+	ts->ramp_next_tsc = now;
+	ts->ramp_rate = ts->pacer_cfg.rate_millipps;
+	ts->train_pos = 0;
+	ts->train_last_tsc = 0;
+	ts->done = false;
+}
+
+static void
+deactivate(struct wr_tx_stream *ts, uint64_t now)
+{
+	ts->done = true;
+	__atomic_store_n(&ts->active_tsc,
+			 ts->active_tsc + (now - ts->act_start_tsc),
+			 __ATOMIC_RELAXED);
+	__atomic_store_n(&ts->end_tsc, now, __ATOMIC_RELAXED);
+}
+
+/* ns from an activation's start to TSC ticks, rounded up so that the
+ * boundary has passed when the TSC reaches the result. */
+static uint64_t
+ns_to_tsc(const struct wr_tx_stream *ts, uint64_t ns)
+{
+	unsigned __int128 x = (unsigned __int128)ns * ts->tsc_hz;
+
+	return (uint64_t)((x + WR_NS_PER_S - 1) / WR_NS_PER_S);
+}
+
+/*
+ * A ramp's step boundary passed (slow path: once a step, every
+ * WR_RAMP_TICK_NS along a linear ramp).  @return false when a ramp with
+ * at_end: stop is over.
+ */
+static bool
+ramp_update(struct wr_tx_stream *ts, uint64_t now)
+{
+	const struct wr_ramp *r = &ts->ramp;
+	uint64_t t_ns = wr_latency_tsc_to_ns(&ts->ns, now - ts->act_start_tsc);
+	uint64_t dur = wr_ramp_duration_ns(r), rate, next_ns;
+
+	if (wr_ramp_rate_at(r, t_ns, &rate) == 0)
+		return false;
+	rate = wr_rate_split(rate, ts->n_lanes, ts->lane);
+	if (rate == 0) /* a share below 1 millipps: the slowest pace */
+		rate = 1;
+	/* Ramp rates were checked against the pacer's range at load. */
+	if (rate != ts->ramp_rate && wr_pacer_set_rate(&ts->pacer, rate, now) == 0)
+		ts->ramp_rate = rate;
+	if (t_ns >= dur) {
+		/* HOLD: the end rate from now on (STOP returned above). */
+		ts->ramp_next_tsc = UINT64_MAX;
+		return true;
+	}
+	if (r->shape == WR_RAMP_STAIRCASE)
+		next_ns = (t_ns / r->step_ns + 1) * r->step_ns;
+	else
+		next_ns = t_ns + WR_RAMP_TICK_NS;
+	if (next_ns > dur)
+		next_ns = dur;
+	ts->ramp_next_tsc = ts->act_start_tsc + ns_to_tsc(ts, next_ns);
+	return true;
+}
+
+/* The NIC took @p sent frames at @p tsc: record the interval since the
+ * previous train for every train whose first frame is among them. */
 static inline void
-stream_turn(const struct wr_txq *q, struct wr_tx_stream *ts, uint32_t burst)
+trains_account(struct wr_tx_stream *ts, uint16_t sent, uint64_t tsc)
+{
+	const uint32_t n = ts->train_frames;
+	uint32_t end = ts->train_pos + sent, p;
+
+	for (p = ts->train_pos == 0 ? 0 : n; p < end; p += n) {
+		if (ts->train_last_tsc != 0)
+			wr_latency_record(ts->gaps, wr_latency_tsc_to_ns(
+					&ts->ns, tsc - ts->train_last_tsc));
+		ts->train_last_tsc = tsc;
+	}
+	while (end >= n)
+		end -= n;
+	ts->train_pos = end;
+}
+
+/*
+ * One turn of one stream: build a burst if none is pending, offer it.
+ * @return true when the stream's activation ended (nothing pending).
+ */
+static inline bool
+stream_turn(const struct wr_txq *q, struct wr_tx_stream *ts)
 {
 	struct rte_mbuf **pkts = ts->pending;
 	uint16_t n = ts->n_pending, sent;
 
 	if (n == 0) {
-		uint64_t want = ts->remaining < burst ? ts->remaining : burst;
+		uint64_t now = ts->clocked ? rte_rdtsc() : 0;
+		uint32_t want, due = 0;
 
-		if (want == 0) {
-			ts->done = true;
-			ts->end_tsc = rte_rdtsc();
-			return;
+		/* Unclocked streams have no end time: only the count. */
+		if (unlikely(wr_sched_run_done(&ts->run, now) ||
+			     (ts->ramped && now >= ts->ramp_next_tsc &&
+			      !ramp_update(ts, now)))) {
+			deactivate(ts, ts->clocked ? now : rte_rdtsc());
+			return true;
 		}
+		want = wr_sched_run_clip(&ts->run, ts->burst);
 		if (ts->paced) {
 			/* Frames granted and then refused by the NIC stay
 			 * pending and go first next turn: the schedule's
 			 * count stays what was sent or is about to be. */
-			uint32_t due = wr_pacer_due(&ts->pacer, rte_rdtsc());
-
+			due = wr_pacer_due(&ts->pacer, now);
 			if (due == 0)
-				return;
+				return false;
 			if (due < want)
 				want = due;
 		}
 		if (unlikely(rte_mempool_get_bulk(ts->mp, (void **)pkts,
-						  (unsigned int)want) != 0)) {
-			/* Every mbuf is in the NIC's ring: try again later. */
+						  want) != 0)) {
+			/* Every mbuf is in the NIC's ring: try again later,
+			 * with the grant owed again. */
+			if (ts->paced)
+				wr_pacer_sent(&ts->pacer, 0, due);
 			__atomic_store_n(&ts->c.alloc_fail,
 					 ts->c.alloc_fail + 1, __ATOMIC_RELAXED);
-			return;
+			return false;
 		}
+		if (ts->paced && want < due)
+			wr_pacer_sent(&ts->pacer, want, due);
 		n = (uint16_t)want;
 		if (!ts->is_static)
 			build_burst(ts, pkts, n);
 		if (ts->latency)
 			stamp_burst(ts, pkts, n);
-		if (ts->remaining != UINT64_MAX)
-			ts->remaining -= n;
+		/* Built frames are sent before the activation ends. */
+		wr_sched_run_sent(&ts->run, n);
 	}
+	/* Offloaded checksums: fields as the NIC wants them (idempotent,
+	 * so a tail offered again is prepared again harmlessly).  The
+	 * PMD accepted this stream's frame at setup. */
+	if (unlikely(ts->tx_prepare))
+		rte_eth_tx_prepare(q->port_id, q->queue_id, pkts, n);
 	sent = rte_eth_tx_burst(q->port_id, q->queue_id, pkts, n);
 	if (likely(sent > 0)) {
 		__atomic_store_n(&ts->c.tx_bytes,
@@ -216,6 +433,8 @@ stream_turn(const struct wr_txq *q, struct wr_tx_stream *ts, uint32_t burst)
 				 __ATOMIC_RELAXED);
 		__atomic_store_n(&ts->c.tx_pkts, ts->c.tx_pkts + sent,
 				 __ATOMIC_RELAXED);
+		if (ts->train_frames != 0)
+			trains_account(ts, sent, rte_rdtsc());
 	}
 	if (unlikely(sent < n)) {
 		/* Keep the tail, in order, for the next turn. */
@@ -224,50 +443,74 @@ stream_turn(const struct wr_txq *q, struct wr_tx_stream *ts, uint32_t burst)
 				 __ATOMIC_RELAXED);
 	}
 	ts->n_pending = n - sent;
+	return false;
+}
+
+/* One turn of a sequenced queue: its active stream.  @return true while
+ * the sequence runs. */
+static inline bool
+sequence_turn(struct wr_txq *q)
+{
+	uint32_t a = wr_order_active(&q->order);
+
+	if (a == WR_ORDER_DONE)
+		return false;
+	if (stream_turn(q, q->streams[a])) {
+		a = wr_order_end(&q->order);
+		if (a != WR_ORDER_DONE)
+			activate(q->streams[a], rte_rdtsc());
+	}
+	return a != WR_ORDER_DONE;
 }
 
 int
 wr_tx_lcore_main(void *arg)
 {
 	struct wr_lcore_ctx *ctx = arg;
-	const uint32_t burst = ctx->burst;
 	unsigned int qi, si, active;
 
 	ctx->start_tsc = rte_rdtsc();
-	for (qi = 0; qi < ctx->n_txq; qi++)
-		for (si = 0; si < ctx->txq[qi].n_streams; si++) {
-			struct wr_tx_stream *ts = ctx->txq[qi].streams[si];
+	for (qi = 0; qi < ctx->n_txq; qi++) {
+		struct wr_txq *q = &ctx->txq[qi];
 
-			/* Checked by wr_tx_stream_set_rate: cannot fail. */
-			if (ts->paced)
-				wr_pacer_init_cfg(&ts->pacer, &ts->pacer_cfg,
-						  ctx->start_tsc);
-		}
+		if (q->sequenced)
+			activate(q->streams[wr_order_active(&q->order)],
+				 ctx->start_tsc);
+		else
+			for (si = 0; si < q->n_streams; si++)
+				activate(q->streams[si], ctx->start_tsc);
+	}
 	do {
 		for (qi = 0; qi < ctx->n_rxq; qi++)
 			wr_rx_drain(ctx->rxq[qi], WR_RX_TURN_BURSTS);
 		active = 0;
 		for (qi = 0; qi < ctx->n_txq; qi++) {
-			const struct wr_txq *q = &ctx->txq[qi];
+			struct wr_txq *q = &ctx->txq[qi];
 
+			if (q->sequenced) {
+				active += sequence_turn(q);
+				continue;
+			}
 			for (si = 0; si < q->n_streams; si++) {
 				struct wr_tx_stream *ts = q->streams[si];
 
 				if (ts->done)
 					continue;
-				stream_turn(q, ts, burst);
+				stream_turn(q, ts);
 				active += !ts->done;
 			}
 		}
 	} while (active > 0 &&
 		 __atomic_load_n(ctx->stop, __ATOMIC_RELAXED) == 0);
 	ctx->end_tsc = rte_rdtsc();
-	/* Streams cut short by the stop flag end now. */
+	/* Activations cut short by the stop flag end now. */
 	for (qi = 0; qi < ctx->n_txq; qi++)
-		for (si = 0; si < ctx->txq[qi].n_streams; si++)
-			if (ctx->txq[qi].streams[si]->end_tsc == 0)
-				ctx->txq[qi].streams[si]->end_tsc =
-					ctx->end_tsc;
+		for (si = 0; si < ctx->txq[qi].n_streams; si++) {
+			struct wr_tx_stream *ts = ctx->txq[qi].streams[si];
+
+			if (ts->activations > 0 && !ts->done)
+				deactivate(ts, ctx->end_tsc);
+		}
 	__atomic_store_n(&ctx->tx_finished, 1, __ATOMIC_RELEASE);
 	/* Frames still in flight come back while the main lcore waits out
 	 * the drain time. */

@@ -29,6 +29,29 @@
  *
  * Counters: struct wr_counters per (lcore, stream), one writer (the lcore),
  * cache-aligned; the stats lcore reads them with wr_counters_read().
+ *
+ * Schedules (wr_sched.h, wr_rate.h).  A stream runs in activations: one for
+ * a stream of a port whose streams run together, one per turn of the
+ * sequence for a sequenced port.  An activation ends after the lane's share
+ * of `count` (wr_sched_split_count()) or after `duration`, whichever comes
+ * first (a burst already built still goes out, so no frame is given a
+ * sequence number and then dropped), or when a ramp with at_end: stop is
+ * over.  The loop reads the TSC once per stream turn, only for streams that
+ * need it (paced, limited in time, ramped, trains); the per-packet path has
+ * no division and no floating point.
+ * - Rates and trains: struct wr_pacer.  A train's frames are owed at once,
+ *   so the pacer's catch-up cap is at least one train.
+ * - Ramps: at each step boundary (every 1 ms along a linear ramp) the lane's
+ *   share of the ramp's rate goes to wr_pacer_set_rate().
+ * - Sequences: a queue with `sequenced` set runs its streams one at a time
+ *   through a struct wr_order; the engine puts the streams of a sequenced
+ *   port on the port's first lane only (lanes would otherwise have to agree
+ *   on when a stream ends), with that lane's full rate and count.  A new
+ *   activation restarts the stream's frame sequence (a loop sends the same
+ *   frames again) and its pacer; signature sequence numbers keep counting.
+ * - Train spacing: with trains, the TSC right after the tx_burst that took
+ *   the first frame of a train is recorded, and the interval since the
+ *   previous train's goes into a histogram (ns): the report's spread.
  */
 
 #include <stdbool.h>
@@ -41,18 +64,30 @@
 #include "wr_config.h"
 #include "wr_error.h"
 #include "wr_frame.h"
+#include "wr_latency.h"
 #include "wr_rate.h"
 #include "wr_rx.h"
+#include "wr_sched.h"
 #include "wr_stats.h"
 
 #define WR_TXQ_STREAMS_MAX 64
 #define WR_LCORE_TXQ_MAX 8
 #define WR_LCORE_RXQ_MAX 8
 
+/** How a lane paces and limits a stream: wr_tx_stream_set_rate(). */
+struct wr_tx_pace {
+	uint64_t millipps;      /**< this lane's rate (wr_rate_split()); WR_RATE_UNPACED: max */
+	uint32_t burst;         /**< frames per TX burst, 1..WR_BURST_MAX */
+	uint64_t duration_ns;   /**< an activation's time limit, 0 = none */
+	uint32_t train_frames;  /**< frames per train, 0 = continuous */
+	uint64_t train_gap_ns;  /**< gap between trains (> 0 with trains) */
+	const struct wr_ramp *ramp; /**< the stream's whole ramp (copied), or NULL;
+				     *   millipps is then its start share */
+};
+
 struct wr_tx_stream {
 	struct wr_counters c;       /**< written by the owning lcore only */
-	uint64_t remaining;         /**< frames still to build; UINT64_MAX = unlimited */
-	uint64_t end_tsc;           /**< when this lcore finished the stream, 0 while running */
+	uint64_t end_tsc;           /**< when the stream's last activation ended, 0 before */
 	const struct wr_frame_tmpl *t;
 	struct rte_mempool *mp;
 	uint32_t stream_id;
@@ -60,11 +95,36 @@ struct wr_tx_stream {
 	uint32_t frame_bytes;       /**< static streams: frame size incl. FCS */
 	bool is_static;
 	bool latency;               /**< frames carry a wr_sig */
+	bool tx_prepare;            /**< checksum offload: rte_eth_tx_prepare each burst */
 	bool done;
 	uint64_t next_seq;          /**< signature sequence of the next frame built */
-	bool paced;                 /**< a set rate: the pacer decides burst sizes */
-	struct wr_pacer_cfg pacer_cfg; /**< started by the lcore at its start TSC */
+	bool paced;                 /**< a set rate or trains: the pacer decides burst sizes */
+	bool clocked;               /**< reads the TSC every turn */
+	struct wr_pacer_cfg pacer_cfg; /**< started at each activation */
 	struct wr_pacer pacer;
+	/* Limits and activations. */
+	uint64_t count;             /**< this lane's share per activation (wr_sched_split_count) */
+	uint64_t duration_ns;
+	uint32_t lane, n_lanes;     /**< frames lane, lane + n_lanes, ... */
+	uint32_t burst;             /**< frames per TX burst */
+	uint64_t tsc_hz;
+	struct wr_latency_tsc ns;   /**< TSC to ns */
+	struct wr_sched_run run;
+	uint64_t activations;
+	uint64_t act_start_tsc;
+	uint64_t active_tsc;        /**< time in ended activations */
+	uint64_t skipped_before;    /**< pacer skips of earlier activations */
+	/* Ramp. */
+	bool ramped;
+	struct wr_ramp ramp;
+	uint64_t ramp_next_tsc;     /**< next step boundary */
+	uint64_t ramp_rate;         /**< the lane's current rate */
+	/* Trains. */
+	uint32_t train_frames;      /**< 0: continuous */
+	uint32_t train_pos;         /**< frames of the current train sent */
+	uint64_t train_last_tsc;    /**< first frame of the previous train, 0: none */
+	uint64_t train_nominal_ns;  /**< expected train-to-train interval */
+	struct wr_latency *gaps;    /**< measured train-to-train intervals, ns */
 	uint16_t n_pending;         /**< built, not yet taken by the NIC */
 	struct rte_mbuf *pending[WR_BURST_MAX];
 	struct wr_frame_gen gen;
@@ -75,6 +135,9 @@ struct wr_txq {
 	uint16_t queue_id;
 	unsigned int n_streams;
 	struct wr_tx_stream *streams[WR_TXQ_STREAMS_MAX];
+	bool sequenced;             /**< one stream at a time, by order */
+	struct wr_order order;
+	enum wr_sched_next next[WR_TXQ_STREAMS_MAX];
 };
 
 struct wr_lcore_ctx {
@@ -93,15 +156,11 @@ struct wr_lcore_ctx {
 } __rte_cache_aligned;
 
 /**
- * Frames lcore @p j of @p k sends of a stream of @p count frames (0 =
- * unlimited, returned as UINT64_MAX): indices j, j+k, j+2k, ... < count.
- */
-uint64_t wr_tx_share(uint64_t count, uint32_t j, uint32_t k);
-
-/**
  * Set up one (lcore, stream) context: its prefilled mempool of @p n_mbufs
- * on @p socket_id, its generator at index @p j with stride @p k.  Lane @p j
- * numbers the signatures of the frames it sends from 0 (see wr_sig.h).
+ * on @p socket_id, its generator at index @p j with stride @p k, its share
+ * of @p count (0 = unlimited) per activation.  Lane @p j numbers the
+ * signatures of the frames it sends from 0 (see wr_sig.h).  It sends at
+ * the maximum, 64 frames a burst, until wr_tx_stream_set_rate().
  * @return 0, or a negative errno with @p err filled.
  */
 int wr_tx_stream_init(struct wr_tx_stream *ts, const struct wr_frame_tmpl *t,
@@ -110,12 +169,42 @@ int wr_tx_stream_init(struct wr_tx_stream *ts, const struct wr_frame_tmpl *t,
 		      struct wr_error *err);
 
 /**
- * Give a stream context a rate: @p millipps for this lane (wr_rate_split()),
- * WR_RATE_UNPACED for the maximum.  The pacer starts when the lcore starts.
- * @return 0 or a negative errno from wr_pacer_init_cfg's checks.
+ * Give a stream context its rate, burst size, time limit, trains or ramp
+ * (main lcore, before the lcore starts).  Everything the lcore would find
+ * wrong is checked here, so the lcore cannot fail.
+ * @return 0; -EINVAL (burst out of range, a ramp that wr_ramp_check()
+ *         refuses or is combined with trains, trains at max without a gap);
+ *         -ERANGE (a rate, gap or duration beyond the TSC's range);
+ *         -ENOMEM (the trains' histogram).
  */
-int wr_tx_stream_set_rate(struct wr_tx_stream *ts, uint64_t millipps,
-			  uint32_t burst);
+int wr_tx_stream_set_rate(struct wr_tx_stream *ts, const struct wr_tx_pace *pc);
+
+/**
+ * Make @p q run its streams one at a time: stream i is followed as
+ * @p next[i] says, the whole sequence @p loops times (0 = for ever).
+ * @return 0 or -EINVAL (no stream, an action out of range).
+ */
+int wr_txq_set_sequence(struct wr_txq *q, const enum wr_sched_next *next,
+			uint64_t loops);
+
+/** Frames the pacer gave up after stalls, over every activation (after the lcore stopped). */
+static inline uint64_t
+wr_tx_stream_skipped(const struct wr_tx_stream *ts)
+{
+	return ts->skipped_before + (ts->paced ? ts->pacer.skipped : 0);
+}
+
+/**
+ * Use the port's IPv4 + UDP checksum offload for this stream (wr_offload.h):
+ * flag every mbuf of its pool (RTE_MBUF_F_TX_IPV4 | IP_CKSUM | UDP_CKSUM,
+ * l2_len, l3_len; the flags survive free and get, as the data does) and
+ * prepare each burst with rte_eth_tx_prepare on @p port_id / @p queue_id.
+ * One frame is prepared here first: if the PMD rejects it, nothing is
+ * changed and the software checksums stay in use.
+ * Main lcore, before the lcore starts.  @return true when offload is on.
+ */
+bool wr_tx_stream_cksum_offload(struct wr_tx_stream *ts, uint16_t port_id,
+				uint16_t queue_id);
 
 /** Free what wr_tx_stream_init made (frames still pending too).  NULL-safe. */
 void wr_tx_stream_fini(struct wr_tx_stream *ts);

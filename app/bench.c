@@ -1,0 +1,387 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* wirerate sweep / rfc2544: options, preparation and one trial on an open engine. */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <rte_cycles.h>
+#include <rte_version.h>
+
+#include "bench.h"
+#include "wr_parse.h"
+#include "wr_report.h"
+#include "wr_yaml.h"
+
+/* The main lcore checks for the end of a trial this often. */
+#define WR_BENCH_POLL_NS (20 * 1000 * 1000ull)
+
+/* The engine the signal handler stops, and how many signals came: the
+ * first stops the trial running and no other starts; a second cuts the
+ * drain short. */
+static struct wr_engine *wr_bench_engine;
+static volatile sig_atomic_t wr_bench_signals;
+
+static void
+on_signal(int sig)
+{
+	(void)sig;
+	if (wr_bench_engine != NULL)
+		wr_engine_request_stop(wr_bench_engine, wr_bench_signals > 0);
+	wr_bench_signals++;
+}
+
+bool
+wr_bench_interrupted(void)
+{
+	return wr_bench_signals > 0;
+}
+
+static int
+bad(const char *opt, const char *val, const char *why)
+{
+	fprintf(stderr, "wirerate: %s: %s, got \"%s\"\n", opt, why, val);
+	return -EINVAL;
+}
+
+int
+wr_app_bench_opt(struct wr_opts *o, int opt, const char *arg)
+{
+	char why[WR_PARSE_WHY_MAX];
+	uint64_t v;
+
+	switch (opt) {
+	case 'b':
+		if (wr_parse_u64(arg, 1, WR_BURST_MAX, &v, why, sizeof(why)))
+			return bad("--burst", arg, "expected frames per burst "
+				   "1..512");
+		o->burst = (uint32_t)v;
+		o->burst_set = true;
+		return 0;
+	case 'z':
+		if (wr_bench_parse_sizes(arg, o->sizes, WR_BENCH_SIZES_MAX,
+					 &o->n_sizes, why, sizeof(why)))
+			return bad("--sizes", arg, why);
+		return 0;
+	case 'C':
+		o->csv_file = arg;
+		return 0;
+	case 't':
+	case 'r':
+		if (wr_parse_u64(arg, 0, WR_PORTS_MAX - 1, &v, why, sizeof(why)))
+			return bad(opt == 't' ? "--tx-port" : "--rx-port", arg,
+				   "expected a port index 0..31");
+		if (opt == 't') {
+			o->tx_port = (uint16_t)v;
+			o->tx_port_set = true;
+		} else {
+			o->rx_port = (uint16_t)v;
+			o->rx_port_set = true;
+		}
+		return 0;
+	case 'T':
+		if (wr_parse_duration_ns(arg, &o->trial_ns, why, sizeof(why)) ||
+		    o->trial_ns == 0)
+			return bad("--trial", arg, "expected a duration above 0 "
+				   "such as 60, 2s or 500ms");
+		return 0;
+	case 'R':
+		if (strchr(arg, '%') != NULL) {
+			if (wr_bench_parse_ppm(arg, &o->resolution_ppm, why,
+					       sizeof(why)) ||
+			    o->resolution_ppm == 0)
+				return bad("--resolution", arg, "expected a "
+					   "share of the line rate above 0 such "
+					   "as 0.1% or a rate such as 10 kpps");
+			o->resolution_millipps = 0;
+			return 0;
+		}
+		{
+			struct wr_rate_spec r;
+
+			if (wr_parse_rate(arg, &r, why, sizeof(why)) ||
+			    r.unit != WR_RATE_PPS)
+				return bad("--resolution", arg, "expected a "
+					   "share of the line rate such as 0.1% "
+					   "or a packet rate such as 10 kpps");
+			o->resolution_millipps = r.value;
+			o->resolution_ppm = 0;
+		}
+		return 0;
+	case 'l':
+		if (wr_bench_parse_ppm(arg, &o->loss_ppm, why, sizeof(why)))
+			return bad("--loss-tolerance", arg, why);
+		return 0;
+	case 'M':
+	case 'm':
+		if (wr_parse_rate(arg, opt == 'M' ? &o->max_rate : &o->min_rate,
+				  why, sizeof(why)) ||
+		    (opt == 'M' ? o->max_rate.unit : o->min_rate.unit) ==
+		    WR_RATE_MAX)
+			return bad(opt == 'M' ? "--max-rate" : "--min-rate", arg,
+				   "expected a rate such as \"300 kpps\", "
+				   "\"1 Gbps L1\" or \"50%\"");
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+/* The stream a bench runs, at @p size: a copy that shares the original's
+ * owned arrays (never freed through the copy). */
+void
+wr_bench_stream_at(const struct wr_bench *b, uint16_t size,
+		   struct wr_stream *st)
+{
+	*st = b->f.streams[b->stream];
+	st->size.mode = WR_SIZE_FIXED;
+	st->size.fixed = st->size.min = st->size.max = size;
+	st->count = 0;
+	st->rate.unit = WR_RATE_MAX;
+	st->rate.value = 0;
+	st->has_next = false;
+	st->has_ramp = false;
+	st->train_frames = 0;
+	st->train_gap_ns = 0;
+	st->duration_ns = 0;
+	if (b->o->burst_set)
+		st->burst = b->o->burst;
+}
+
+static void
+one_stream_file(const struct wr_bench *b, struct wr_stream *st,
+		struct wr_stream_file *sf)
+{
+	memset(sf, 0, sizeof(*sf));
+	snprintf(sf->path, sizeof(sf->path), "%s", b->f.path);
+	sf->version = b->f.version;
+	sf->seed = b->f.seed;
+	sf->seed_set = b->f.seed_set;
+	memcpy(sf->sha256, b->f.sha256, sizeof(sf->sha256));
+	sf->streams = st;
+	sf->n_streams = 1;
+}
+
+int
+wr_bench_prepare(struct wr_bench *b, const struct wr_opts *o, bool latency,
+		 const uint16_t *default_sizes, unsigned int n_default)
+{
+	static char default_path[1024];
+	struct wr_error err;
+	struct wr_stream st;
+	struct wr_frame_tmpl *t;
+	unsigned int i;
+	int rc;
+
+	memset(b, 0, sizeof(*b));
+	b->o = o;
+	b->latency = latency;
+	wr_error_clear(&err);
+	if (o->stream_file == NULL) {
+		fprintf(stderr, "wirerate: %s: a stream file is required\n",
+			o->cmd);
+		return WR_EXIT_USAGE;
+	}
+	rc = wr_yaml_load_streams(o->stream_file, &b->f, &err);
+	if (rc != 0) {
+		wr_app_print_error(&err);
+		return WR_EXIT_USAGE;
+	}
+	b->loaded = true;
+	if (o->seed_set)
+		wr_stream_file_set_seed(&b->f, o->seed);
+	if (o->stream_name != NULL) {
+		rc = wr_stream_file_find(&b->f, o->stream_name);
+		if (rc < 0) {
+			fprintf(stderr, "wirerate: --stream: no stream named "
+				"\"%s\" in %s\n", o->stream_name, b->f.path);
+			return WR_EXIT_USAGE;
+		}
+		b->stream = (uint32_t)rc;
+	}
+	if (o->n_sizes > 0) {
+		memcpy(b->sizes, o->sizes, o->n_sizes * sizeof(*b->sizes));
+		b->n_sizes = o->n_sizes;
+	} else {
+		memcpy(b->sizes, default_sizes, n_default * sizeof(*b->sizes));
+		b->n_sizes = n_default;
+	}
+
+	wr_config_init(&b->cfg);
+	b->cfg_path = o->config_file;
+	if (b->cfg_path == NULL &&
+	    !wr_config_eal_replaces_profile(o->eal, o->n_eal)) {
+		b->cfg_path = wr_app_default_profile(default_path,
+						     sizeof(default_path));
+		if (b->cfg_path == NULL) {
+			fprintf(stderr, "wirerate: no --config given and no "
+				"default profile found\n");
+			return WR_EXIT_USAGE;
+		}
+	}
+	if (b->cfg_path != NULL) {
+		rc = wr_config_load(b->cfg_path, &b->cfg, &err);
+		if (rc != 0) {
+			wr_app_print_error(&err);
+			return WR_EXIT_USAGE;
+		}
+	}
+	if (o->burst_set)
+		b->cfg.burst = o->burst;
+
+	/* Every size must build (a signature or a string needs room): found
+	 * now, before EAL starts. */
+	for (i = 0; i < b->n_sizes; i++) {
+		wr_bench_stream_at(b, b->sizes[i], &st);
+		st.latency = st.latency || b->latency;
+		wr_error_clear(&err);
+		rc = wr_frame_tmpl_create(&st, 0, &t, &err);
+		if (rc != 0) {
+			fprintf(stderr, "wirerate: --sizes: stream %s cannot be "
+				"sent in %u-byte frames%s: %s\n", st.name,
+				b->sizes[i], b->latency ? " with the signature "
+				"that counts loss" : "", err.msg);
+			return WR_EXIT_USAGE;
+		}
+		wr_frame_tmpl_free(t);
+	}
+	return WR_EXIT_OK;
+}
+
+int
+wr_bench_open(struct wr_bench *b)
+{
+	struct wr_error err;
+	struct sigaction sa;
+	time_t wall = time(NULL);
+	struct tm tm;
+	int rc;
+
+	gmtime_r(&wall, &tm);
+	strftime(b->started_at, sizeof(b->started_at), "%Y-%m-%dT%H:%M:%SZ",
+		 &tm);
+	wr_error_clear(&err);
+	rc = wr_engine_open(&b->e, &b->cfg, b->cfg_path, b->o->eal,
+			    b->o->n_eal, &err);
+	if (rc != 0) {
+		wr_app_print_error(&err);
+		return rc == -EINVAL || rc == -ENODEV || rc == -ENOTSUP ?
+			WR_EXIT_USAGE : WR_EXIT_FAIL;
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	wr_bench_engine = b->e;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	return WR_EXIT_OK;
+}
+
+int
+wr_bench_trial(struct wr_bench *b, struct wr_stream *st, uint64_t drain_ns,
+	       struct wr_report_row *row)
+{
+	struct wr_stream_file sf;
+	struct wr_report_view *v;
+	struct wr_error err;
+	int rc;
+
+	one_stream_file(b, st, &sf);
+	wr_error_clear(&err);
+	rc = wr_engine_load(b->e, &sf, false, &err);
+	if (rc == 0 && wr_bench_interrupted())
+		rc = -EINTR;
+	if (rc == 0)
+		rc = wr_engine_start(b->e, &err);
+	if (rc != 0) {
+		if (rc != -EINTR)
+			wr_app_print_error(&err);
+		wr_engine_unload(b->e);
+		return rc;
+	}
+	/* The stream's own duration ends the trial; a signal cuts it short. */
+	while (!wr_engine_tx_finished(b->e))
+		wr_engine_sleep_ns(WR_BENCH_POLL_NS);
+	wr_engine_stop(b->e, drain_ns);
+	v = wr_engine_collect(b->e, true);
+	*row = v->streams[0];
+	b->port_row = v->ports[st->port];
+	b->rx_distinct = 0;
+	b->rx_port_pkts = 0;
+	/* The NIC's counters run since the engine opened: this trial's
+	 * share is the difference. */
+	if (v->ports[b->rx_port].has_nic) {
+		b->rx_nic_pkts = v->ports[b->rx_port].nic_ipackets -
+				 b->nic_ipackets;
+		b->rx_nic_missed = v->ports[b->rx_port].nic_imissed -
+				   b->nic_imissed;
+		b->nic_ipackets = v->ports[b->rx_port].nic_ipackets;
+		b->nic_imissed = v->ports[b->rx_port].nic_imissed;
+	}
+	if (b->latency && b->e->rxq[b->rx_port] != NULL) {
+		/* What came back on the RX port itself, not on any port. */
+		const struct wr_rxq *q = b->e->rxq[b->rx_port];
+		const struct wr_rx_stream *rs = q->streams[0];
+		unsigned int lane;
+
+		b->rx_port_pkts = v->ports[b->rx_port].rx_pkts;
+		for (lane = 0; rs != NULL && lane < rs->n_lanes; lane++) {
+			struct wr_seq_result res;
+
+			wr_seq_finish(&rs->seq[lane], 0, &res);
+			b->rx_distinct += res.distinct;
+		}
+	}
+	wr_engine_unload(b->e);
+	return wr_bench_interrupted() ? -EINTR : 0;
+}
+
+void
+wr_bench_meta(const struct wr_bench *b, struct wr_bench_meta *m,
+	      uint16_t tx_port, const char *reason)
+{
+	const struct wr_port *p = &b->e->ports[tx_port];
+
+	memset(m, 0, sizeof(*m));
+	m->wirerate_version = WR_VERSION;
+	m->dpdk_version = rte_version();
+	m->stream_file = b->f.path;
+	wr_report_hex(b->f.sha256, m->stream_sha256);
+	m->stream = b->f.streams[b->stream].name;
+	m->config_file = b->cfg_path ? b->cfg_path : "";
+	snprintf(m->started_at, sizeof(m->started_at), "%s", b->started_at);
+	m->tx_device = p->device;
+	m->tx_driver = p->driver;
+	m->link_mbps = p->link_speed_mbps;
+	m->stop_reason = reason;
+}
+
+int
+wr_bench_write(const char *path, int (*fn)(FILE *, const void *),
+	       const void *arg)
+{
+	int rc;
+
+	if (path == NULL)
+		return WR_EXIT_OK;
+	rc = wr_bench_write_atomic(path, fn, arg);
+	if (rc != 0) {
+		fprintf(stderr, "wirerate: %s: cannot write results: %s\n",
+			path, strerror(-rc));
+		return WR_EXIT_FAIL;
+	}
+	return WR_EXIT_OK;
+}
+
+void
+wr_bench_close(struct wr_bench *b)
+{
+	wr_bench_engine = NULL;
+	wr_engine_close(b->e);
+	b->e = NULL;
+	if (b->loaded)
+		wr_stream_file_free(&b->f);
+	wr_config_free(&b->cfg);
+}

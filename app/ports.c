@@ -1,0 +1,215 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* wirerate ports: list the DPDK ports EAL probes, with what a traffic generator needs to know of them. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_eal.h>
+#include <rte_errno.h>
+#include <rte_ethdev.h>
+
+#include "wr_app.h"
+#include "wr_config.h"
+#include "wr_port.h"
+
+#define MAX_ARGS (WR_EAL_ARGS_MAX * 2 + 8)
+
+static void
+usage(FILE *out)
+{
+	fprintf(out,
+"usage: wirerate ports [--json] [--config PROFILE] [DEVICE...] [-- EAL options]\n"
+"  Lists every port EAL probes (or the DEVICEs named): driver, MAC, link,\n"
+"  NUMA node, queues and offloads.  EAL starts with the profile's eal: list\n"
+"  (default config/default.yaml); EAL options after -- are added to it, or\n"
+"  replace it when no --config is given and they name devices or lcores.\n");
+}
+
+static void
+mac_str(const uint8_t m[6], char *buf, size_t len)
+{
+	snprintf(buf, len, "%02x:%02x:%02x:%02x:%02x:%02x", m[0], m[1], m[2],
+		 m[3], m[4], m[5]);
+}
+
+static void
+print_text(const struct wr_port_info *pi, unsigned int n)
+{
+	char mac[18];
+	unsigned int i;
+
+	printf("%-4s %-24s %-16s %-17s %-12s %-4s %-13s %s\n", "port", "name",
+	       "driver", "mac", "link", "numa", "rxq/txq", "offloads");
+	for (i = 0; i < n; i++) {
+		const struct wr_port_info *p = &pi[i];
+		char link[24], q[48];
+
+		mac_str(p->mac, mac, sizeof(mac));
+		if (p->link_speed_mbps)
+			snprintf(link, sizeof(link), "%s %uG",
+				 p->link_up ? "up" : "down",
+				 p->link_speed_mbps / 1000);
+		else
+			snprintf(link, sizeof(link), "%s", p->link_up ?
+				 "up" : "down");
+		snprintf(q, sizeof(q), "%u/%u max %u/%u", p->rx_queues,
+			 p->tx_queues, p->max_rx_queues, p->max_tx_queues);
+		printf("%-4u %-24s %-16s %-17s %-12s %-4d %-13s%s%s%s%s%s%s\n",
+		       p->port_id, p->name, p->driver, mac, link, p->socket_id,
+		       q, p->tx_ipv4_cksum ? " tx_ipv4_cksum" : "",
+		       p->tx_udp_cksum ? " tx_udp_cksum" : "",
+		       p->rx_timestamp ? " rx_timestamp" : "",
+		       p->tx_fast_free ? " mbuf_fast_free" : "",
+		       p->tx_multi_seg ? " multi_seg" : "",
+		       p->tx_ipv4_cksum || p->tx_udp_cksum || p->rx_timestamp ||
+		       p->tx_fast_free || p->tx_multi_seg ? "" : " none");
+	}
+}
+
+static const char *
+jb(bool b)
+{
+	return b ? "true" : "false";
+}
+
+static void
+print_json(const struct wr_port_info *pi, unsigned int n)
+{
+	char mac[18];
+	unsigned int i;
+
+	printf("{\"schema\": \"wirerate-ports/1\", \"ports\": [");
+	for (i = 0; i < n; i++) {
+		const struct wr_port_info *p = &pi[i];
+
+		mac_str(p->mac, mac, sizeof(mac));
+		/* Names are EAL device names and driver names: no
+		 * character JSON would need escaped. */
+		printf("%s\n  {\"port_id\": %u, \"name\": \"%s\", "
+		       "\"driver\": \"%s\", \"mac\": \"%s\", "
+		       "\"link_up\": %s, \"link_speed_mbps\": %u, "
+		       "\"numa_node\": %d, \"max_rx_queues\": %u, "
+		       "\"max_tx_queues\": %u, \"rx_queues\": %u, "
+		       "\"tx_queues\": %u, \"offloads\": {"
+		       "\"tx_ipv4_cksum\": %s, \"tx_udp_cksum\": %s, "
+		       "\"rx_timestamp\": %s, \"mbuf_fast_free\": %s, "
+		       "\"multi_seg\": %s}}", i ? "," : "", p->port_id, p->name,
+		       p->driver, mac, jb(p->link_up), p->link_speed_mbps,
+		       p->socket_id, p->max_rx_queues, p->max_tx_queues,
+		       p->rx_queues, p->tx_queues, jb(p->tx_ipv4_cksum),
+		       jb(p->tx_udp_cksum), jb(p->rx_timestamp),
+		       jb(p->tx_fast_free), jb(p->tx_multi_seg));
+	}
+	printf("\n]}\n");
+}
+
+int
+wr_cmd_ports(int argc, char **argv)
+{
+	static char default_path[1024];
+	const char *cfg_path = NULL, *names[RTE_MAX_ETHPORTS];
+	struct wr_port_info *pi = NULL;
+	struct wr_config cfg;
+	struct wr_error err;
+	char *eal[MAX_ARGS], *eal_copy[MAX_ARGS];
+	int i, n_eal = 0, n_user = 0, first_user = argc, rc = WR_EXIT_OK;
+	unsigned int n_names = 0, n = 0, k;
+	bool json = false;
+	uint16_t pid;
+
+	for (i = 2; i < argc; i++) {
+		if (strcmp(argv[i], "--") == 0) {
+			first_user = i + 1;
+			n_user = argc - i - 1;
+			break;
+		}
+		if (strcmp(argv[i], "--json") == 0) {
+			json = true;
+		} else if (strcmp(argv[i], "--config") == 0) {
+			if (i + 1 >= argc || strcmp(argv[i + 1], "--") == 0) {
+				fprintf(stderr, "wirerate: --config needs a value\n");
+				return WR_EXIT_USAGE;
+			}
+			cfg_path = argv[++i];
+		} else if (strcmp(argv[i], "--help") == 0 ||
+			   strcmp(argv[i], "-h") == 0) {
+			usage(stdout);
+			return WR_EXIT_OK;
+		} else if (argv[i][0] == '-') {
+			fprintf(stderr, "wirerate: ports: unknown option \"%s\" "
+				"(EAL options go after --)\n", argv[i]);
+			return WR_EXIT_USAGE;
+		} else if (n_names < RTE_DIM(names)) {
+			names[n_names++] = argv[i];
+		}
+	}
+	wr_config_init(&cfg);
+	wr_error_clear(&err);
+	/* As for run: EAL options naming devices or lcores replace the
+	 * default profile, others are added to it. */
+	if (cfg_path == NULL &&
+	    !wr_config_eal_replaces_profile(argv + first_user, n_user)) {
+		cfg_path = wr_app_default_profile(default_path,
+						  sizeof(default_path));
+		if (cfg_path == NULL) {
+			fprintf(stderr, "wirerate: no --config given and no "
+				"default profile found\n");
+			return WR_EXIT_USAGE;
+		}
+	}
+	if (cfg_path != NULL && wr_config_load(cfg_path, &cfg, &err) != 0) {
+		wr_app_print_error(&err);
+		return WR_EXIT_USAGE;
+	}
+	eal[n_eal++] = (char *)"wirerate";
+	eal[n_eal++] = (char *)"--log-level=notice";
+	for (k = 0; k < cfg.n_eal_args; k++)
+		eal[n_eal++] = cfg.eal_args[k];
+	for (i = 0; i < n_user && n_eal < MAX_ARGS - 1; i++)
+		eal[n_eal++] = argv[first_user + i];
+	eal[n_eal] = NULL;
+	memcpy(eal_copy, eal, sizeof(eal));
+	if (rte_eal_init(n_eal, eal_copy) < 0) {
+		fprintf(stderr, "wirerate: EAL failed to start: %s\n",
+			rte_strerror(rte_errno));
+		wr_config_free(&cfg);
+		return rte_errno == EINVAL ? WR_EXIT_USAGE : WR_EXIT_FAIL;
+	}
+
+	pi = calloc(RTE_MAX_ETHPORTS, sizeof(*pi));
+	if (pi == NULL) {
+		fprintf(stderr, "wirerate: out of memory\n");
+		rc = WR_EXIT_FAIL;
+		goto out;
+	}
+	if (n_names > 0) {
+		for (k = 0; k < n_names; k++) {
+			if (wr_port_find(names[k], &pid, &err) != 0) {
+				wr_app_print_error(&err);
+				rc = WR_EXIT_USAGE;
+				goto out;
+			}
+			if (wr_port_describe(pid, &pi[n]) == 0)
+				n++;
+		}
+	} else {
+		RTE_ETH_FOREACH_DEV(pid)
+			if (wr_port_describe(pid, &pi[n]) == 0)
+				n++;
+	}
+	if (json)
+		print_json(pi, n);
+	else if (n == 0)
+		printf("EAL found no ports: give a device (-a PCI address or "
+		       "--vdev) after --, or a --config\n");
+	else
+		print_text(pi, n);
+out:
+	free(pi);
+	RTE_ETH_FOREACH_DEV(pid)
+		rte_eth_dev_close(pid);
+	rte_eal_cleanup();
+	wr_config_free(&cfg);
+	return rc;
+}

@@ -1,0 +1,324 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* wr_arp: ARP requests and replies, ICMP echo replies, and the set of addresses a port answers for. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wr_arp.h"
+#include "wr_csum.h"
+#include "wr_frame.h"
+
+/* Ethernet header offsets (IEEE 802.3) and ARP fields (RFC 826). */
+#define ETH_DST_OFF 0
+#define ETH_SRC_OFF 6
+#define ETH_TYPE_OFF 12
+#define ARP_HTYPE_ETHER 1
+#define ARP_HLEN 6
+#define ARP_PLEN 4
+#define IPPROTO_ICMP_ 1
+/* RFC 1700's default TTL for hosts; Linux uses 64 too. */
+#define ICMP_REPLY_TTL 64
+#define ICMP_HLEN 8
+
+const uint8_t wr_eth_broadcast[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+
+static inline uint16_t
+get16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+static inline uint32_t
+get32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+		(uint32_t)p[2] << 8 | p[3];
+}
+
+static inline void
+put16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+
+static inline void
+put32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)(v >> 24);
+	p[1] = (uint8_t)(v >> 16);
+	p[2] = (uint8_t)(v >> 8);
+	p[3] = (uint8_t)v;
+}
+
+void
+wr_mac_to_bytes(uint64_t v, uint8_t b[6])
+{
+	int i;
+
+	for (i = 5; i >= 0; i--) {
+		b[i] = (uint8_t)v;
+		v >>= 8;
+	}
+}
+
+uint64_t
+wr_mac_from_bytes(const uint8_t b[6])
+{
+	uint64_t v = 0;
+	int i;
+
+	for (i = 0; i < 6; i++)
+		v = v << 8 | b[i];
+	return v;
+}
+
+void
+wr_arp_addrs_init(struct wr_arp_addrs *a)
+{
+	memset(a, 0, sizeof(*a));
+}
+
+void
+wr_arp_addrs_free(struct wr_arp_addrs *a)
+{
+	if (a == NULL)
+		return;
+	free(a->r);
+	memset(a, 0, sizeof(*a));
+}
+
+int
+wr_arp_addrs_add(struct wr_arp_addrs *a, uint32_t lo, uint32_t hi)
+{
+	uint32_t i, j;
+
+	if (lo > hi)
+		return -EINVAL;
+	/* First range that ends at or after lo - 1 (adjacent ranges merge). */
+	for (i = 0; i < a->n; i++)
+		if (a->r[i].hi >= lo || (lo > 0 && a->r[i].hi == lo - 1))
+			break;
+	/* Ranges i..j-1 touch [lo, hi]: merge them into one. */
+	for (j = i; j < a->n; j++) {
+		if (hi < UINT32_MAX && a->r[j].lo > hi + 1)
+			break;
+		if (a->r[j].lo < lo)
+			lo = a->r[j].lo;
+		if (a->r[j].hi > hi)
+			hi = a->r[j].hi;
+	}
+	if (j == i) {
+		if (a->n == a->cap) {
+			uint32_t cap = a->cap ? a->cap * 2 : 8;
+			struct wr_arp_range *r = realloc(a->r, cap * sizeof(*r));
+
+			if (r == NULL)
+				return -ENOMEM;
+			a->r = r;
+			a->cap = cap;
+		}
+		memmove(&a->r[i + 1], &a->r[i], (a->n - i) * sizeof(*a->r));
+		a->n++;
+	} else if (j > i + 1) {
+		memmove(&a->r[i + 1], &a->r[j], (a->n - j) * sizeof(*a->r));
+		a->n -= j - i - 1;
+	}
+	a->r[i].lo = lo;
+	a->r[i].hi = hi;
+	return 0;
+}
+
+int
+wr_arp_addrs_add_field(struct wr_arp_addrs *a, const struct wr_field_spec *fs)
+{
+	uint32_t i;
+	int rc = 0;
+
+	switch (fs->mode) {
+	case WR_VARY_INC:
+	case WR_VARY_RANDOM:
+		return wr_arp_addrs_add(a, (uint32_t)fs->from, (uint32_t)fs->to);
+	case WR_VARY_DEC:
+		return wr_arp_addrs_add(a, (uint32_t)fs->to, (uint32_t)fs->from);
+	case WR_VARY_LIST:
+		for (i = 0; i < fs->list_len && rc == 0; i++)
+			rc = wr_arp_addrs_add(a, (uint32_t)fs->list[i],
+					      (uint32_t)fs->list[i]);
+		return rc;
+	case WR_VARY_FIXED:
+	default:
+		return wr_arp_addrs_add(a, (uint32_t)fs->value,
+					(uint32_t)fs->value);
+	}
+}
+
+bool
+wr_arp_addrs_has(const struct wr_arp_addrs *a, uint32_t ip)
+{
+	uint32_t lo = 0, hi = a->n;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (ip < a->r[mid].lo)
+			hi = mid;
+		else if (ip > a->r[mid].hi)
+			lo = mid + 1;
+		else
+			return true;
+	}
+	return false;
+}
+
+/* Offset of the L3 header and its ethertype; -1 when the frame is too short. */
+static int
+l3_off(const uint8_t *p, uint32_t len, uint16_t *type, int *tci)
+{
+	uint32_t off = ETH_TYPE_OFF;
+
+	*tci = WR_ARP_NO_VLAN;
+	if (len < off + 2)
+		return -1;
+	*type = get16(p + off);
+	off += 2;
+	if (*type == WR_ETHERTYPE_VLAN) {
+		if (len < off + 4)
+			return -1;
+		*tci = get16(p + off);
+		*type = get16(p + off + 2);
+		off += 4;
+	}
+	return (int)off;
+}
+
+int
+wr_arp_parse(const uint8_t *p, uint32_t len, struct wr_arp_pkt *out)
+{
+	uint16_t type;
+	int tci, off = l3_off(p, len, &type, &tci);
+	const uint8_t *a;
+
+	if (off < 0 || type != WR_ETHERTYPE_ARP ||
+	    len < (uint32_t)off + WR_ARP_LEN)
+		return -EINVAL;
+	a = p + off;
+	if (get16(a) != ARP_HTYPE_ETHER || get16(a + 2) != WR_ETHERTYPE_IPV4 ||
+	    a[4] != ARP_HLEN || a[5] != ARP_PLEN)
+		return -EINVAL;
+	out->op = get16(a + 6);
+	memcpy(out->sha, a + 8, 6);
+	out->spa = get32(a + 14);
+	memcpy(out->tha, a + 18, 6);
+	out->tpa = get32(a + 24);
+	out->vlan_tci = tci;
+	return 0;
+}
+
+uint16_t
+wr_arp_build(uint8_t *buf, uint16_t op, const uint8_t eth_dst[6],
+	     const uint8_t sha[6], uint32_t spa, const uint8_t tha[6],
+	     uint32_t tpa, int vlan_tci)
+{
+	uint32_t off = ETH_TYPE_OFF, min;
+	uint8_t *a;
+
+	memset(buf, 0, WR_ARP_FRAME_MAX);
+	memcpy(buf + ETH_DST_OFF, eth_dst, 6);
+	memcpy(buf + ETH_SRC_OFF, sha, 6);
+	if (vlan_tci != WR_ARP_NO_VLAN) {
+		put16(buf + off, WR_ETHERTYPE_VLAN);
+		put16(buf + off + 2, (uint16_t)vlan_tci);
+		off += 4;
+	}
+	put16(buf + off, WR_ETHERTYPE_ARP);
+	off += 2;
+	a = buf + off;
+	put16(a, ARP_HTYPE_ETHER);
+	put16(a + 2, WR_ETHERTYPE_IPV4);
+	a[4] = ARP_HLEN;
+	a[5] = ARP_PLEN;
+	put16(a + 6, op);
+	memcpy(a + 8, sha, 6);
+	put32(a + 14, spa);
+	memcpy(a + 18, tha, 6);
+	put32(a + 24, tpa);
+	/* A tagged frame keeps 60 bytes after a bridge strips its tag. */
+	min = vlan_tci != WR_ARP_NO_VLAN ? WR_ETH_MIN_LEN + 4 : WR_ETH_MIN_LEN;
+	return (uint16_t)min;
+}
+
+bool
+wr_icmp_echo_reply(uint8_t *p, uint32_t len, const uint8_t mac[6],
+		   const struct wr_arp_addrs *ours)
+{
+	uint16_t type, tot, csum;
+	uint32_t ihl, src, dst;
+	uint8_t *ip, *icmp, tmp[6];
+	int tci, off = l3_off(p, len, &type, &tci);
+	uint64_t sum;
+
+	if (off < 0 || type != WR_ETHERTYPE_IPV4 ||
+	    len < (uint32_t)off + WR_IPV4_HLEN)
+		return false;
+	ip = p + off;
+	ihl = (uint32_t)(ip[0] & 0xf) * 4;
+	tot = get16(ip + 2);
+	if ((ip[0] >> 4) != 4 || ihl < WR_IPV4_HLEN || ip[9] != IPPROTO_ICMP_ ||
+	    tot < ihl + ICMP_HLEN || len < (uint32_t)off + tot)
+		return false;
+	/* Fragments are not reassembled: only a whole datagram is answered
+	 * (MF clear, offset 0). */
+	if ((get16(ip + 6) & 0x3fff) != 0)
+		return false;
+	if (wr_csum_sum(ip, ihl) != 0xffff)
+		return false;
+	icmp = ip + ihl;
+	dst = get32(ip + 16);
+	if (icmp[0] != WR_ICMP_ECHO_REQUEST || icmp[1] != 0 ||
+	    !wr_arp_addrs_has(ours, dst))
+		return false;
+
+	memcpy(tmp, p + ETH_SRC_OFF, 6);
+	memcpy(p + ETH_DST_OFF, tmp, 6);
+	memcpy(p + ETH_SRC_OFF, mac, 6);
+	src = get32(ip + 12);
+	put32(ip + 12, dst);
+	put32(ip + 16, src);
+	ip[8] = ICMP_REPLY_TTL;
+	put16(ip + 10, 0);
+	put16(ip + 10, wr_csum_ipv4(wr_csum_sum(ip, ihl)));
+	/* RFC 1624 eqn. 3: HC' = ~(~HC + ~m + m'), m the type/code word
+	 * 0x0800 becoming 0x0000. */
+	icmp[0] = WR_ICMP_ECHO_REPLY;
+	csum = get16(icmp + 2);
+	sum = (uint64_t)(uint16_t)~csum + (uint16_t)~(WR_ICMP_ECHO_REQUEST << 8);
+	put16(icmp + 2, (uint16_t)~wr_csum_fold(sum));
+	return true;
+}
+
+enum wr_arp_verdict
+wr_arp_answer(uint8_t *frame, uint32_t *len, const uint8_t mac[6],
+	      const struct wr_arp_addrs *ours, struct wr_arp_pkt *pkt)
+{
+	struct wr_arp_pkt a;
+
+	if (wr_arp_parse(frame, *len, &a) == 0) {
+		if (a.op == WR_ARP_OP_REPLY) {
+			if (pkt != NULL)
+				*pkt = a;
+			return WR_ARP_GOT_REPLY;
+		}
+		if (a.op != WR_ARP_OP_REQUEST || !wr_arp_addrs_has(ours, a.tpa))
+			return WR_ARP_IGNORE;
+		if (pkt != NULL)
+			*pkt = a;
+		*len = wr_arp_build(frame, WR_ARP_OP_REPLY, a.sha, mac, a.tpa,
+				    a.sha, a.spa, a.vlan_tci);
+		return WR_ARP_ANSWER_ARP;
+	}
+	if (wr_icmp_echo_reply(frame, *len, mac, ours))
+		return WR_ARP_ANSWER_ICMP;
+	return WR_ARP_IGNORE;
+}
+

@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* wr_jsonl: per-interval JSON Lines statistics. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wr_jsonl.h"
+
+int
+wr_jsonl_open_stream(struct wr_jsonl *j, FILE *f, unsigned int n_ports,
+		     unsigned int n_streams)
+{
+	memset(j, 0, sizeof(*j));
+	j->prev = calloc((size_t)n_ports + n_streams + 1, sizeof(*j->prev));
+	if (j->prev == NULL)
+		return -ENOMEM;
+	j->f = f;
+	j->n_ports = n_ports;
+	j->n_streams = n_streams;
+	return 0;
+}
+
+int
+wr_jsonl_open(struct wr_jsonl *j, const char *path, unsigned int n_ports,
+	      unsigned int n_streams)
+{
+	FILE *f = fopen(path, "w");
+	int rc;
+
+	if (f == NULL)
+		return -errno;
+	rc = wr_jsonl_open_stream(j, f, n_ports, n_streams);
+	if (rc != 0) {
+		fclose(f);
+		return rc;
+	}
+	j->own = true;
+	return 0;
+}
+
+/* Names are stream names ([A-Za-z0-9_.-]) and device names; escape what
+ * RFC 8259 requires all the same. */
+static void
+str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s != '\0'; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+static void
+row(FILE *f, const struct wr_report_row *r, struct wr_counters *prev,
+    uint64_t interval_ns, bool stream, bool final)
+{
+	struct wr_rates rt;
+
+	if (final)
+		rt = wr_rates_calc(r->total.tx_pkts, r->total.tx_bytes,
+				   r->duration_ns);
+	else
+		rt = wr_rates_calc(r->total.tx_pkts - prev->tx_pkts,
+				   r->total.tx_bytes - prev->tx_bytes,
+				   interval_ns);
+	fprintf(f, "{\"port\": %u, \"name\": ", r->port);
+	str(f, r->name);
+	fprintf(f, ", \"tx_pkts\": %llu, \"tx_bytes\": %llu, \"tx_full\": %llu"
+		", \"alloc_fail\": %llu, \"kpps\": %.3f, \"mbps_l2\": %.3f"
+		", \"mbps_l1\": %.3f",
+		(unsigned long long)r->total.tx_pkts,
+		(unsigned long long)r->total.tx_bytes,
+		(unsigned long long)r->total.tx_full,
+		(unsigned long long)r->total.alloc_fail, rt.kpps, rt.mbps_l2,
+		rt.mbps_l1);
+	if (final)
+		fprintf(f, ", \"duration_s\": %.9f",
+			(double)r->duration_ns / 1e9);
+	if (!stream && r->has_rx)
+		fprintf(f, ", \"rx_pkts\": %llu, \"rx_foreign\": %llu"
+			", \"rx_bad_sig\": %llu",
+			(unsigned long long)r->rx_pkts,
+			(unsigned long long)r->rx_foreign,
+			(unsigned long long)r->rx_bad_sig);
+	if (stream && r->has_rx)
+		fprintf(f, ", \"rx_pkts\": %llu, \"lost\": %llu"
+			", \"reordered\": %llu, \"duplicated\": %llu"
+			", \"latency_ns\": {\"n\": %llu, \"min\": %llu"
+			", \"avg\": %llu, \"max\": %llu, \"p50\": %llu"
+			", \"p99\": %llu}",
+			(unsigned long long)r->rx_pkts,
+			(unsigned long long)r->lost,
+			(unsigned long long)r->reordered,
+			(unsigned long long)r->duplicated,
+			(unsigned long long)r->lat.n,
+			(unsigned long long)r->lat.min,
+			(unsigned long long)r->lat.avg,
+			(unsigned long long)r->lat.max,
+			(unsigned long long)r->lat.p50,
+			(unsigned long long)r->lat.p99);
+	fputc('}', f);
+	*prev = r->total;
+}
+
+int
+wr_jsonl_write(struct wr_jsonl *j, const struct wr_report_view *v,
+	       uint64_t wall_ns, bool final)
+{
+	uint64_t interval_ns = v->elapsed_ns > j->prev_ns ?
+		v->elapsed_ns - j->prev_ns : 0;
+	unsigned int i, np, ns;
+
+	np = v->n_ports < j->n_ports ? v->n_ports : j->n_ports;
+	ns = v->n_streams < j->n_streams ? v->n_streams : j->n_streams;
+	fprintf(j->f, "{\"t\": %llu.%06llu, \"elapsed_s\": %.6f"
+		", \"interval_s\": %.6f, \"final\": %s, \"ports\": [",
+		(unsigned long long)(wall_ns / 1000000000ull),
+		(unsigned long long)(wall_ns % 1000000000ull / 1000),
+		(double)v->elapsed_ns / 1e9, (double)interval_ns / 1e9,
+		final ? "true" : "false");
+	for (i = 0; i < np; i++) {
+		if (i > 0)
+			fputs(", ", j->f);
+		row(j->f, &v->ports[i], &j->prev[i], interval_ns, false,
+		    final);
+	}
+	fputs("], \"streams\": [", j->f);
+	for (i = 0; i < ns; i++) {
+		if (i > 0)
+			fputs(", ", j->f);
+		row(j->f, &v->streams[i], &j->prev[j->n_ports + i],
+		    interval_ns, true, final);
+	}
+	fputs("]}\n", j->f);
+	j->prev_ns = v->elapsed_ns;
+	if (fflush(j->f) != 0 || ferror(j->f))
+		return -EIO;
+	return 0;
+}
+
+int
+wr_jsonl_close(struct wr_jsonl *j)
+{
+	int rc = 0;
+
+	if (j->f != NULL && j->own && fclose(j->f) != 0)
+		rc = -EIO;
+	j->f = NULL;
+	free(j->prev);
+	j->prev = NULL;
+	return rc;
+}

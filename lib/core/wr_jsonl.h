@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* wr_jsonl: the live statistics log, one JSON object per stats interval (--stats-jsonl). */
+#ifndef WR_JSONL_H
+#define WR_JSONL_H
+
+/**
+ * @file
+ * A run with `--stats-jsonl FILE` appends one line per stats interval, each
+ * a complete JSON object (JSON Lines), flushed as soon as it is written so
+ * `tail -f FILE | jq` follows the run:
+ *
+ *     {"t": 1795392000.123456, "elapsed_s": 1.000012, "interval_s": 1.000012,
+ *      "final": false,
+ *      "ports": [{"port": 0, "name": "net_null0", "tx_pkts": N, "tx_bytes": N,
+ *                 "tx_full": N, "alloc_fail": N, "kpps": x, "mbps_l2": x,
+ *                 "mbps_l1": x [, "rx_pkts": N, "rx_foreign": N, "rx_bad_sig": N]}],
+ *      "streams": [{"name": "udp-64", "port": 0, "tx_pkts": N, ... same rates
+ *                 [, "rx_pkts": N, "lost": N, "reordered": N, "duplicated": N,
+ *                    "latency_ns": {"n", "min", "avg", "max", "p50", "p99"}]}]}
+ *
+ * Counters are totals since the start; kpps/mbps_* are the interval's
+ * rates (counter difference over interval_s).  The last line of a run has
+ * "final": true and carries the same totals, durations and whole-run rates
+ * as the --json results (rates over each row's duration_s, which it adds).
+ *
+ * The file is written in place, not to a temporary renamed at the end as
+ * the --json results are: it is a live log, and a run cut short still
+ * leaves every complete line it wrote.  An existing file is truncated.
+ *
+ * Threads: the stats lcore only.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "wr_report.h"
+
+struct wr_jsonl {
+	FILE *f;
+	bool own;                  /**< opened by wr_jsonl_open: closed by close */
+	unsigned int n_ports;
+	unsigned int n_streams;
+	struct wr_counters *prev;  /**< ports, then streams: at the last line */
+	uint64_t prev_ns;          /**< elapsed_ns at the last line */
+};
+
+/**
+ * Open (create or truncate) @p path for @p n_ports ports and @p n_streams
+ * streams.  @return 0, -ENOMEM, or the negative errno of fopen.
+ */
+int wr_jsonl_open(struct wr_jsonl *j, const char *path, unsigned int n_ports,
+		  unsigned int n_streams);
+
+/** Same, writing to an open stream that stays the caller's (tests). */
+int wr_jsonl_open_stream(struct wr_jsonl *j, FILE *f, unsigned int n_ports,
+			 unsigned int n_streams);
+
+/**
+ * Append one line for the view @p v (v->elapsed_ns since TX started), at
+ * wall-clock time @p wall_ns (ns since the Unix epoch).  @p final: the run's
+ * last line (whole-run rates, as in the --json results).
+ * @return 0, or -EIO when the line could not be written or flushed.
+ */
+int wr_jsonl_write(struct wr_jsonl *j, const struct wr_report_view *v,
+		   uint64_t wall_ns, bool final);
+
+/** Close the file (when wr_jsonl_open opened it) and free.  @return 0 or -EIO. */
+int wr_jsonl_close(struct wr_jsonl *j);
+
+#endif /* WR_JSONL_H */

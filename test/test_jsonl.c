@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Unit tests of wr_jsonl: interval lines, rates, the final line. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wr_jsonl.h"
+#include "wr_test.h"
+
+static char *
+slurp(FILE *f)
+{
+	long n;
+	char *s;
+
+	fflush(f);
+	n = ftell(f);
+	rewind(f);
+	s = calloc(1, (size_t)n + 1);
+	if (s != NULL && fread(s, 1, (size_t)n, f) != (size_t)n) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+static void
+setup(struct wr_report_row *port, struct wr_report_row *st,
+      struct wr_report_view *v)
+{
+	memset(port, 0, sizeof(*port));
+	memset(st, 0, sizeof(*st));
+	memset(v, 0, sizeof(*v));
+	strcpy(port->name, "net_null0");
+	strcpy(st->name, "udp-64");
+	v->ports = port;
+	v->n_ports = 1;
+	v->streams = st;
+	v->n_streams = 1;
+}
+
+static void
+test_lines(void)
+{
+	struct wr_report_row port, st;
+	struct wr_report_view v;
+	struct wr_jsonl j;
+	FILE *f = tmpfile();
+	char *out, *l2, *l3;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	setup(&port, &st, &v);
+	CU_ASSERT_EQUAL_FATAL(wr_jsonl_open_stream(&j, f, 1, 1), 0);
+	/* 1 s: 1000 frames of 64 B: 1 Kpps, 0.512 Mbps L2, 0.672 L1. */
+	v.elapsed_ns = 1000000000ull;
+	st.total.tx_pkts = port.total.tx_pkts = 1000;
+	st.total.tx_bytes = port.total.tx_bytes = 64000;
+	CU_ASSERT_EQUAL(wr_jsonl_write(&j, &v, 1795392000123456789ull, false), 0);
+	/* 2 s: 3000 more in the second interval of 0.5 s: 6 Kpps. */
+	v.elapsed_ns = 1500000000ull;
+	st.total.tx_pkts = port.total.tx_pkts = 4000;
+	st.total.tx_bytes = port.total.tx_bytes = 256000;
+	CU_ASSERT_EQUAL(wr_jsonl_write(&j, &v, 1795392000623456789ull, false), 0);
+	/* Final: whole-run rates over each row's duration. */
+	st.duration_ns = port.duration_ns = 2000000000ull;
+	st.has_rx = true;
+	st.rx_pkts = 3990;
+	st.lost = 10;
+	v.elapsed_ns = 2000000000ull;
+	CU_ASSERT_EQUAL(wr_jsonl_write(&j, &v, 1795392001123456789ull, true), 0);
+	out = slurp(f);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+	l2 = strchr(out, '\n');
+	CU_ASSERT_PTR_NOT_NULL_FATAL(l2);
+	*l2++ = '\0';
+	l3 = strchr(l2, '\n');
+	CU_ASSERT_PTR_NOT_NULL_FATAL(l3);
+	*l3++ = '\0';
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "{\"t\": 1795392000.123456, "
+				      "\"elapsed_s\": 1.000000, \"interval_s\": "
+				      "1.000000, \"final\": false"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"name\": \"udp-64\", \"tx_pkts\": "
+				      "1000, \"tx_bytes\": 64000, \"tx_full\": 0, "
+				      "\"alloc_fail\": 0, \"kpps\": 1.000, "
+				      "\"mbps_l2\": 0.512, \"mbps_l1\": 0.672}"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(l2, "\"interval_s\": 0.500000"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(l2, "\"tx_pkts\": 4000, \"tx_bytes\": "
+				      "256000, \"tx_full\": 0, \"alloc_fail\": 0, "
+				      "\"kpps\": 6.000, \"mbps_l2\": 3.072, "
+				      "\"mbps_l1\": 4.032}"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(l3, "\"final\": true"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(l3, "\"kpps\": 2.000, \"mbps_l2\": 1.024, "
+				      "\"mbps_l1\": 1.344, \"duration_s\": "
+				      "2.000000000, \"rx_pkts\": 3990, \"lost\": 10"));
+	/* Three lines, each ended by a newline, nothing after. */
+	CU_ASSERT_PTR_NOT_NULL_FATAL(strchr(l3, '\n'));
+	CU_ASSERT_EQUAL(strchr(l3, '\n')[1], '\0');
+	free(out);
+	CU_ASSERT_EQUAL(wr_jsonl_close(&j), 0);
+	fclose(f);
+}
+
+static void
+test_open_fails(void)
+{
+	struct wr_jsonl j;
+
+	CU_ASSERT_EQUAL(wr_jsonl_open(&j, "/nonexistent-dir/x.jsonl", 1, 1),
+			-ENOENT);
+}
+
+static CU_TestInfo jsonl_tests[] = {
+	{ "lines", test_lines },
+	{ "open_fails", test_open_fails },
+	CU_TEST_INFO_NULL,
+};
+
+static CU_SuiteInfo suites[] = {
+	{ .pName = "jsonl", .pTests = jsonl_tests },
+	CU_SUITE_INFO_NULL,
+};
+
+int
+main(int argc, char **argv)
+{
+	return wr_test_main(argc, argv, suites);
+}
