@@ -92,9 +92,8 @@ static void
 test_default_profile(void)
 {
 	static const char *const eal[] = {
-		"--no-pci", "--no-huge", "-m", "512", "--no-shconf",
-		"--file-prefix=wirerate", "--vdev=net_null0",
-		"--lcores=0@0,1@1",
+		"--no-pci", "--in-memory", "--file-prefix=wirerate",
+		"--vdev=net_null0", "--lcores=0@0,1@1",
 	};
 	struct wr_config cfg;
 	struct wr_error e;
@@ -102,8 +101,8 @@ test_default_profile(void)
 
 	CU_ASSERT_EQUAL_FATAL(load(WR_CONFIGS, "default.yaml", &cfg, &e), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(cfg.path, "default.yaml"));
-	CU_ASSERT_EQUAL_FATAL(cfg.n_eal_args, 8);
-	for (i = 0; i < 8; i++)
+	CU_ASSERT_EQUAL_FATAL(cfg.n_eal_args, 5);
+	for (i = 0; i < 5; i++)
 		CU_ASSERT_STRING_EQUAL(cfg.eal_args[i], eal[i]);
 	CU_ASSERT_EQUAL_FATAL(cfg.n_ports, 1);
 	CU_ASSERT_STRING_EQUAL(cfg.ports[0].device, "net_null0");
@@ -350,7 +349,34 @@ test_eal_replaces_profile(void)
 	CU_ASSERT_FALSE(wr_config_eal_replaces_profile(lookalike, 3));
 }
 
+static void
+test_eal_without_hugepages(void)
+{
+	static char *prof[] = { "--no-pci", "--in-memory", "--file-prefix=x",
+				"--vdev=net_null0" };
+	static char *nohuge[] = { "--no-huge", "-m", "256" };
+	static char *nic[] = { "-a", "0000:3b:00.0", "-l", "0-2" };
+	char *out[16];
+	int n;
+
+	n = wr_config_eal_without_hugepages(prof, 4, out, 16);
+	CU_ASSERT_EQUAL_FATAL(n, 7);
+	CU_ASSERT_STRING_EQUAL(out[0], "--no-pci");
+	CU_ASSERT_STRING_EQUAL(out[1], "--no-huge");
+	CU_ASSERT_STRING_EQUAL(out[2], "-m");
+	CU_ASSERT_STRING_EQUAL(out[3], "512");
+	CU_ASSERT_STRING_EQUAL(out[4], "--no-shconf");
+	CU_ASSERT_STRING_EQUAL(out[5], "--file-prefix=x");
+	CU_ASSERT_STRING_EQUAL(out[6], "--vdev=net_null0");
+	/* Nothing to change: already without, or a NIC that needs them. */
+	CU_ASSERT_EQUAL(wr_config_eal_without_hugepages(nohuge, 3, out, 16), -1);
+	CU_ASSERT_EQUAL(wr_config_eal_without_hugepages(nic, 4, out, 16), -1);
+	/* Too small an output. */
+	CU_ASSERT_EQUAL(wr_config_eal_without_hugepages(prof, 4, out, 5), -1);
+}
+
 static CU_TestInfo config_tests[] = {
+	{ "eal_without_hugepages", test_eal_without_hugepages },
 	{ "every_shipped_profile_loads", test_every_shipped_profile_loads },
 	{ "default_profile", test_default_profile },
 	{ "other_profiles", test_other_profiles },

@@ -354,3 +354,32 @@ wr_config_eal_replaces_profile(char *const *args, int n)
 	}
 	return false;
 }
+
+int
+wr_config_eal_without_hugepages(char *const *in, int n, char **out, int cap)
+{
+	static char no_huge[] = "--no-huge", m[] = "-m", mb[] = "512";
+	static char no_shconf[] = "--no-shconf";
+	int i, k = 0;
+	bool found = false;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(in[i], "--no-huge") == 0)
+			return -1;
+	for (i = 0; i < n; i++) {
+		if (strcmp(in[i], "--in-memory") == 0) {
+			if (k + 4 > cap)
+				return -1;
+			out[k++] = no_huge;
+			out[k++] = m;
+			out[k++] = mb;
+			out[k++] = no_shconf;
+			found = true;
+			continue;
+		}
+		if (k + 1 > cap)
+			return -1;
+		out[k++] = in[i];
+	}
+	return found ? k : -1;
+}

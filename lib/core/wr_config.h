@@ -78,6 +78,19 @@ int wr_config_load(const char *path, struct wr_config *cfg, struct wr_error *err
  */
 bool wr_config_eal_replaces_profile(char *const *args, int n);
 
+/**
+ * EAL arguments for a machine with no free hugepages: each "--in-memory"
+ * becomes "--no-huge -m 512 --no-shconf" (EAL refuses the two together;
+ * 512 MB of ordinary memory holds a virtual device's pools; --no-shconf
+ * leaves no runtime files, as --in-memory would not have).  Arguments are
+ * copied as pointers into @p out (@p cap entries).
+ * @return the number of arguments in @p out, or -1 when nothing needs to
+ *         change (no --in-memory, or --no-huge already given) or @p cap is
+ *         too small.
+ */
+int wr_config_eal_without_hugepages(char *const *in, int n, char **out,
+				    int cap);
+
 /** Free what @p cfg owns.  NULL-safe. */
 void wr_config_free(struct wr_config *cfg);
 

@@ -817,6 +817,12 @@ wr_frame_tmpl_is_static(const struct wr_frame_tmpl *t)
 	return t->is_static;
 }
 
+bool
+wr_frame_tmpl_size_varies(const struct wr_frame_tmpl *t)
+{
+	return t->size_kind != WR_SZ_FIXED;
+}
+
 uint16_t
 wr_frame_tmpl_sig_off(const struct wr_frame_tmpl *t)
 {
@@ -1024,24 +1030,21 @@ wr_frame_gen_next(struct wr_frame_gen *g, uint8_t *buf)
 	x = (x << shift) | or_bits;                                         \
 	p[0] = (uint8_t)((p[0] & keep) | x);                                \
 	ip[k] += (x << ip_shift) & ip_mask
-#define WR_STORE_2                                                          \
-	put16(p, x);                                                        \
-	ip[k] += x & ip_mask;                                               \
-	udp[k] += x & udp_mask
-#define WR_STORE_2_KEEP put16(p, (get16(p) & keep) | x)
-#define WR_STORE_4                                                          \
-	put32(p, x);                                                        \
-	ip[k] += x & ip_mask;                                               \
-	udp[k] += x & udp_mask
-#define WR_STORE_6 put48(p, x)
+#define WR_STORE_2_IP put16(p, x); ip[k] += x            /* ipv4.id */
+#define WR_STORE_2_UDP put16(p, x); udp[k] += x          /* UDP ports */
+#define WR_STORE_2_KEEP put16(p, (get16(p) & keep) | x)  /* VLAN id */
+#define WR_STORE_4 put32(p, x); ip[k] += x; udp[k] += x  /* IPv4 addresses */
+#define WR_STORE_6 put48(p, x)                           /* MACs */
 
 #define WR_FIELD_WIDTHS(VALUE, ADVANCE)                                     \
 	if (f->width == 1)                                                  \
 		WR_FIELD_LOOP(WR_STORE_1, VALUE, ADVANCE)                   \
 	else if (f->width == 2 && keep != 0)                                \
 		WR_FIELD_LOOP(WR_STORE_2_KEEP, VALUE, ADVANCE)              \
+	else if (f->width == 2 && ip_mask != 0)                             \
+		WR_FIELD_LOOP(WR_STORE_2_IP, VALUE, ADVANCE)                \
 	else if (f->width == 2)                                             \
-		WR_FIELD_LOOP(WR_STORE_2, VALUE, ADVANCE)                   \
+		WR_FIELD_LOOP(WR_STORE_2_UDP, VALUE, ADVANCE)               \
 	else if (f->width == 4)                                             \
 		WR_FIELD_LOOP(WR_STORE_4, VALUE, ADVANCE)                   \
 	else                                                                \
@@ -1096,7 +1099,6 @@ wr_frame_gen_burst(struct wr_frame_gen *g, uint8_t **bufs,
 		const uint16_t off = f->off, keep = f->keep;
 		const unsigned int shift = f->shift, ip_shift = f->ip_shift;
 		const uint64_t or_bits = f->or_bits, ip_mask = f->ip_mask;
-		const uint64_t udp_mask = f->udp_mask;
 
 		if (i >= g->n_seq) {
 			const uint64_t base = f->base, key = f->key;

@@ -116,6 +116,13 @@ uint16_t wr_frame_tmpl_max_len(const struct wr_frame_tmpl *t);
  */
 bool wr_frame_tmpl_is_static(const struct wr_frame_tmpl *t);
 
+/**
+ * True when the stream's frames have more than one size: the data path
+ * then sets each mbuf's length per frame; otherwise the lengths written
+ * when the mbufs were filled with the template stay right.
+ */
+bool wr_frame_tmpl_size_varies(const struct wr_frame_tmpl *t);
+
 /** Offset of the latency signature in the frame, 0 when the stream has none. */
 uint16_t wr_frame_tmpl_sig_off(const struct wr_frame_tmpl *t);
 

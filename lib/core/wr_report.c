@@ -281,10 +281,13 @@ json_row(FILE *out, const struct wr_report_row *r, bool stream)
 			(unsigned long long)r->nic_ierrors);
 	if (!stream && r->has_rx)
 		fprintf(out, ", \"rx_pkts\": %llu, \"rx_foreign\": %llu"
-			", \"rx_bad_sig\": %llu",
+			", \"rx_bad_sig\": %llu, \"rx_timestamps\": \"%s\""
+			", \"rx_hw_stamped\": %llu",
 			(unsigned long long)r->rx_pkts,
 			(unsigned long long)r->rx_foreign,
-			(unsigned long long)r->rx_bad_sig);
+			(unsigned long long)r->rx_bad_sig,
+			r->rx_hwts ? "hardware" : "tsc",
+			(unsigned long long)r->rx_hw_stamped);
 	if (stream && r->train_frames != 0)
 		fprintf(out, ", \"trains\": {\"frames\": %u, \"nominal_ns\": "
 			"%llu, \"intervals\": %llu, \"min_ns\": %llu, "

@@ -55,6 +55,8 @@ struct wr_report_row {
 	uint64_t duplicated;
 	uint64_t rx_foreign;        /**< ports: frames without our signature */
 	uint64_t rx_bad_sig;        /**< ports: signature of an unknown stream */
+	bool rx_hwts;               /**< ports: RX times from hardware stamps */
+	uint64_t rx_hw_stamped;     /**< ports: signature frames timed by a stamp */
 	struct wr_latency_summary lat;
 	/* Streams sent in trains (`bursts:`): the interval from one train's
 	 * first frame to the next's, as the TX lcore saw the NIC take them. */

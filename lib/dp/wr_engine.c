@@ -23,6 +23,9 @@ RTE_LOG_REGISTER_DEFAULT(wr_engine_logtype, NOTICE);
 
 /* How long the main lcore sleeps between checks while it waits. */
 #define WR_WAIT_SLICE_NS (20 * 1000 * 1000ull)
+/* The interval a device clock is fitted over: 100 ms of two clocks read
+ * within ~100 ns of each other gives the ratio to 1 ppm. */
+#define WR_CLOCK_FIT_NS (100 * 1000 * 1000ull)
 /* How long frames accepted by tx_burst get to leave before ports stop. */
 #define WR_DRAIN_PORT_MS 100
 /* The lcore's mempool cache (wr_tx.c) and bursts in flight, per stream
@@ -44,6 +47,23 @@ wr_engine_sleep_ns(uint64_t ns)
 	nanosleep(&ts, NULL);
 }
 
+/* Free hugepages of the default size (/proc/meminfo), -1 if unknown. */
+static long
+free_hugepages(void)
+{
+	char line[128];
+	long n = -1;
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	if (f == NULL)
+		return -1;
+	while (fgets(line, sizeof(line), f) != NULL)
+		if (sscanf(line, "HugePages_Free: %ld", &n) == 1)
+			break;
+	fclose(f);
+	return n;
+}
+
 static int
 eal_start(struct wr_engine *e, char **extra, int n_extra,
 	  struct wr_error *err)
@@ -63,6 +83,22 @@ eal_start(struct wr_engine *e, char **extra, int n_extra,
 		    e->eal_argc < (int)RTE_DIM(e->eal_argv) - 1; i++)
 		e->eal_argv[e->eal_argc++] = extra[i];
 	e->eal_argv[e->eal_argc] = NULL;
+	if (free_hugepages() == 0) {
+		char *alt[RTE_DIM(e->eal_argv)];
+		int n = wr_config_eal_without_hugepages(e->eal_argv,
+				e->eal_argc, alt, (int)RTE_DIM(alt) - 1);
+
+		if (n > 0) {
+			/* A new user with no hugepage reserved still sees
+			 * wirerate run, on ordinary memory. */
+			WR_LOG(WARNING, "no free hugepages: running on "
+			       "ordinary memory (--no-huge), slower; reserve "
+			       "hugepages with tools/wr-hugepages\n");
+			memcpy(e->eal_argv, alt, (size_t)n * sizeof(alt[0]));
+			e->eal_argc = n;
+			e->eal_argv[n] = NULL;
+		}
+	}
 
 	/* rte_eal_init permutes argv: give it a copy. */
 	memcpy(argv, e->eal_argv, sizeof(argv));
@@ -172,6 +208,75 @@ lcores_assign(struct wr_engine *e, struct wr_error *err)
 	return 0;
 }
 
+/*
+ * Hardware RX timestamps are mapped onto the TSC (wr_clock.h): a first fit
+ * over WR_CLOCK_FIT_NS before any frame is sent, then a refit at every
+ * collect.  A port whose clock cannot be read falls back to the TSC.
+ */
+static void
+clocks_fit(struct wr_engine *e)
+{
+	struct wr_clock_pair a[WR_PORTS_MAX];
+	struct wr_clock_map m;
+	unsigned int i;
+	bool any = false;
+
+	for (i = 0; i < e->n_ports; i++) {
+		struct wr_port *p = &e->ports[i];
+
+		if (!p->rx_hwts)
+			continue;
+		if (wr_port_clock_pair(p, &a[i].tsc, &a[i].dev) != 0) {
+			WR_LOG(NOTICE, "port %s stamps received frames but its "
+			       "clock cannot be read: latency uses the TSC\n",
+			       p->device);
+			p->rx_hwts = false;
+			continue;
+		}
+		any = true;
+	}
+	if (!any)
+		return;
+	wr_engine_sleep_ns(WR_CLOCK_FIT_NS);
+	for (i = 0; i < e->n_ports; i++) {
+		struct wr_port *p = &e->ports[i];
+		struct wr_clock_pair b;
+
+		if (!p->rx_hwts)
+			continue;
+		if (wr_port_clock_pair(p, &b.tsc, &b.dev) != 0 ||
+		    wr_clock_fit(&m, &a[i], &b) != 0) {
+			WR_LOG(NOTICE, "port %s: its clock does not advance: "
+			       "latency uses the TSC\n", p->device);
+			p->rx_hwts = false;
+			continue;
+		}
+		wr_clock_pub_set(&e->clock[i], &m);
+		e->clock_last[i] = b;
+	}
+}
+
+/* Refit each hardware clock from its last pair, at least
+ * WR_CLOCK_FIT_NS apart (main lcore, at every collect). */
+static void
+clocks_refit(struct wr_engine *e)
+{
+	struct wr_clock_pair b;
+	struct wr_clock_map m;
+	unsigned int i;
+
+	for (i = 0; i < e->n_ports; i++) {
+		if (!e->ports[i].rx_hwts ||
+		    wr_port_clock_pair(&e->ports[i], &b.tsc, &b.dev) != 0 ||
+		    wr_engine_tsc_to_ns(e, b.tsc - e->clock_last[i].tsc) <
+			    WR_CLOCK_FIT_NS ||
+		    wr_clock_fit(&m, &e->clock_last[i], &b) != 0)
+			continue;
+		wr_clock_pub_set(&e->clock[i], &m);
+		e->clock_last[i] = b;
+	}
+}
+
 static int
 ports_open(struct wr_engine *e, struct wr_error *err)
 {
@@ -213,6 +318,7 @@ ports_open(struct wr_engine *e, struct wr_error *err)
 	 * forwards (memif), and frames sent then would count as lost. */
 	if (e->cfg->settle_ms > 0)
 		wr_engine_sleep_ns((uint64_t)e->cfg->settle_ms * 1000000ull);
+	clocks_fit(e);
 	return 0;
 }
 
@@ -474,6 +580,12 @@ rx_setup(struct wr_engine *e, bool rx, struct wr_error *err)
 			return wr_error_set(err, -ENOMEM, NULL, 0, 0, NULL,
 					    "cannot set up RX for port %s",
 					    e->ports[i].device);
+		}
+		if (e->ports[i].rx_hwts) {
+			e->rxq[i]->hwts = true;
+			e->rxq[i]->hwts_off = e->ports[i].hwts_off;
+			e->rxq[i]->hwts_flag = e->ports[i].hwts_flag;
+			e->rxq[i]->clock = &e->clock[i];
 		}
 		c->rxq[c->n_rxq++] = e->rxq[i];
 	}
@@ -807,6 +919,8 @@ wr_engine_collect(struct wr_engine *e, bool final)
 	unsigned int i, j;
 	uint32_t s;
 
+	clocks_refit(e);
+
 	for (i = 0; i < e->n_lcores; i++) {
 		uint64_t st = __atomic_load_n(&e->lctx[e->lcores[i]]->start_tsc,
 					      __ATOMIC_RELAXED);
@@ -872,6 +986,9 @@ wr_engine_collect(struct wr_engine *e, bool final)
 							     __ATOMIC_RELAXED);
 		e->port_rows[i].rx_bad_sig = __atomic_load_n(&q->rx_bad_sig,
 							     __ATOMIC_RELAXED);
+		e->port_rows[i].rx_hwts = q->hwts;
+		e->port_rows[i].rx_hw_stamped = __atomic_load_n(&q->rx_hwts,
+								__ATOMIC_RELAXED);
 	}
 	v->elapsed_ns = 0;
 	for (i = 0; i < e->n_ports; i++) {

@@ -39,6 +39,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "wr_clock.h"
 #include "wr_config.h"
 #include "wr_error.h"
 #include "wr_frame.h"
@@ -58,6 +59,10 @@ struct wr_engine {
 	/* Ports and their TX lcores, in queue order. */
 	struct wr_port ports[WR_PORTS_MAX];
 	unsigned int n_ports;
+	/* Ports with hardware RX timestamps: their clock's map onto the TSC,
+	 * refitted by wr_engine_collect() from the last pair read. */
+	struct wr_clock_pub clock[WR_PORTS_MAX];
+	struct wr_clock_pair clock_last[WR_PORTS_MAX];
 	unsigned int port_lcores[WR_PORTS_MAX][WR_PORT_LCORES_MAX];
 	unsigned int port_n_lcores[WR_PORTS_MAX];
 	/* Worker lcore contexts, by lcore id, and the ids in use. */

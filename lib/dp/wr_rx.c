@@ -7,6 +7,7 @@
 #include <rte_ethdev.h>
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
+#include <rte_mbuf_dyn.h>
 
 #include "wr_arpd.h"
 #include "wr_rx.h"
@@ -126,12 +127,16 @@ wr_rx_poll(struct wr_rxq *q)
 {
 	struct rte_mbuf *pkts[WR_RX_BURST], *fwd[WR_RX_BURST];
 	uint16_t n, i, ours = 0, foreign = 0, bad = 0, n_fwd = 0, n_free;
-	uint64_t now;
+	uint16_t n_hw = 0;
+	struct wr_clock_map map = { 0, 0, 0 };
+	uint64_t now, rx_tsc;
+	bool hw;
 
 	n = rte_eth_rx_burst(q->port_id, q->queue_id, pkts, WR_RX_BURST);
 	if (n == 0)
 		return 0;
 	now = rte_rdtsc();
+	hw = q->hwts && wr_clock_pub_get(q->clock, &map) == 0;
 	for (i = 0; i < n; i++) {
 		const uint8_t *p = rte_pktmbuf_mtod(pkts[i], const uint8_t *);
 		struct wr_rx_stream *rs;
@@ -161,7 +166,16 @@ wr_rx_poll(struct wr_rxq *q)
 		}
 		ours++;
 		wr_seq_record(&rs->seq[lane], sig.seq);
-		transit = wr_latency_tsc_to_ns(&q->tsc, now - sig.tx_tsc);
+		rx_tsc = now;
+		if (hw && (pkts[i]->ol_flags & q->hwts_flag)) {
+			rx_tsc = wr_clock_to_tsc(&map, *RTE_MBUF_DYNFIELD(
+				pkts[i], q->hwts_off, rte_mbuf_timestamp_t *));
+			n_hw++;
+		}
+		/* A mapped stamp a hair before the TX TSC (the map's error)
+		 * is a latency of 0, not of 2^64 ticks. */
+		transit = (int64_t)(rx_tsc - sig.tx_tsc) > 0 ?
+			wr_latency_tsc_to_ns(&q->tsc, rx_tsc - sig.tx_tsc) : 0;
 		wr_latency_record(&rs->hist, transit);
 		wr_latency_jitter_update(&rs->jitter, transit);
 	}
@@ -175,6 +189,8 @@ wr_rx_poll(struct wr_rxq *q)
 	if (unlikely(n_fwd > 0))
 		wr_arpd_input(q->arpd, fwd, n_fwd);
 	count(&q->rx_pkts, n);
+	if (n_hw)
+		count(&q->rx_hwts, n_hw);
 	if (ours)
 		count(&q->rx_ours, ours);
 	if (foreign)

@@ -16,11 +16,12 @@
  * MAC and IP addresses and ports.  Everything else counts in rx_foreign;
  * a signature naming a stream or lane we do not have counts in rx_bad_sig.
  *
- * Timestamps: the TSC is read once per received burst, right after
- * rte_eth_rx_burst returned, and compared with the TX TSC in the signature
- * (same host, same TSC).  Latency therefore includes the time the frame
- * waited in the RX ring before the poll that found it: at most one poll
- * interval.
+ * Timestamps: where the port stamps received frames in hardware, the
+ * stamp, mapped onto the TSC (wr_clock.h), is the RX time; otherwise the
+ * TSC is read once per received burst, right after rte_eth_rx_burst
+ * returned, and latency then includes the time the frame waited in the RX
+ * ring before the poll that found it (at most one poll interval).  Either
+ * is compared with the TX TSC in the signature (same host, same TSC).
  *
  * Threads: wr_rx_poll() on the owning lcore only.  The stats lcore reads
  * counters with atomic loads (wr_seq_finish, the rxq counters) while the run
@@ -31,6 +32,7 @@
 
 #include <rte_common.h>
 
+#include "wr_clock.h"
 #include "wr_latency.h"
 #include "wr_seq.h"
 
@@ -59,6 +61,18 @@ struct wr_rxq {
 	/** ARP/ICMP responder (wr_arpd.h) that takes the frames without a
 	 * signature; NULL: they are only counted.  Set before the lcore starts. */
 	struct wr_arpd *arpd;
+	/**
+	 * Hardware RX timestamps: when the port stamps frames
+	 * (RTE_ETH_RX_OFFLOAD_TIMESTAMP), a stamped frame's RX time is its
+	 * stamp mapped onto the TSC through @p clock, which the main lcore
+	 * refits (wr_clock.h); an unstamped frame falls back to the TSC read
+	 * after rx_burst.  Set before the lcore starts.
+	 */
+	bool hwts;
+	int hwts_off;              /**< mbuf dynfield offset of the stamp */
+	uint64_t hwts_flag;        /**< ol_flags bit of a stamped mbuf */
+	const struct wr_clock_pub *clock;
+	uint64_t rx_hwts;          /**< signature frames timed by their stamp */
 } __rte_cache_aligned;
 
 /**

@@ -65,6 +65,7 @@ wr_tx_stream_init(struct wr_tx_stream *ts, const struct wr_frame_tmpl *t,
 	ts->sig_id = WR_SIG_ID(stream_id, j);
 	ts->latency = wr_frame_tmpl_sig_off(t) != 0;
 	ts->is_static = wr_frame_tmpl_is_static(t);
+	ts->sized = wr_frame_tmpl_size_varies(t);
 	ts->frame_bytes = (uint32_t)max_len + WR_FCS_LEN;
 	ts->count = wr_sched_split_count(count, k, j);
 	ts->lane = j;
@@ -241,7 +242,8 @@ wr_tx_stream_fini(struct wr_tx_stream *ts)
 }
 
 /* Write the varying bytes of @p n frames and set their lengths: one
- * generator call for the whole burst (see wr_frame_gen_burst). */
+ * generator call for the whole burst (see wr_frame_gen_burst).  A stream of
+ * one size keeps the lengths its mbufs were filled with. */
 static inline void
 build_burst(struct wr_tx_stream *ts, struct rte_mbuf **pkts, uint16_t n)
 {
@@ -252,6 +254,8 @@ build_burst(struct wr_tx_stream *ts, struct rte_mbuf **pkts, uint16_t n)
 	for (i = 0; i < n; i++)
 		bufs[i] = rte_pktmbuf_mtod(pkts[i], uint8_t *);
 	wr_frame_gen_burst(&ts->gen, bufs, lens, n);
+	if (!ts->sized)
+		return;
 	for (i = 0; i < n; i++) {
 		pkts[i]->data_len = lens[i];
 		pkts[i]->pkt_len = lens[i];
