@@ -534,7 +534,9 @@ check_strides(const struct wr_stream *s, uint64_t first, unsigned int n)
 static void
 check_burst(const struct wr_stream *s, uint64_t first, uint32_t stride)
 {
-	static uint8_t bufs[64][WR_FRAME_MAX];
+	/* 64 bytes before each frame: room for the object start of the
+	 * offset form below. */
+	static uint8_t bufs[64][64 + WR_FRAME_MAX];
 	static struct cur one;
 	struct wr_frame_tmpl *t = make(s);
 	struct wr_frame_gen g;
@@ -544,8 +546,9 @@ check_burst(const struct wr_stream *s, uint64_t first, uint32_t stride)
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
 	for (k = 0; k < 64; k++) {
-		memcpy(bufs[k], wr_frame_tmpl_bytes(t), wr_frame_tmpl_max_len(t));
-		ptrs[k] = bufs[k];
+		memcpy(bufs[k] + 64, wr_frame_tmpl_bytes(t),
+		       wr_frame_tmpl_max_len(t));
+		ptrs[k] = bufs[k] + 64;
 	}
 	cur_init(&one, t, first, stride);
 	wr_frame_gen_init(&g, t, first, stride);
@@ -555,7 +558,22 @@ check_burst(const struct wr_stream *s, uint64_t first, uint32_t stride)
 
 		memmove(ptrs, ptrs + 1, 63 * sizeof(ptrs[0]));
 		ptrs[63] = tmp;
-		wr_frame_gen_burst(&g, ptrs, lens, b);
+		if (b % 2 == 0) {
+			wr_frame_gen_burst(&g, ptrs, lens, b);
+		} else {
+			/* The mbuf form: frames at a fixed offset into each
+			 * object, no lengths wanted for a one-size stream. */
+			void *objs[64];
+
+			for (k = 0; k < b; k++)
+				objs[k] = ptrs[k] - 37;
+			wr_frame_gen_burst_at(&g, objs, 37,
+					      wr_frame_tmpl_size_varies(t) ?
+					      lens : NULL, b);
+			if (!wr_frame_tmpl_size_varies(t))
+				for (k = 0; k < b; k++)
+					lens[k] = wr_frame_tmpl_max_len(t);
+		}
 		for (k = 0; k < b; k++, total++) {
 			cur_next(&one);
 			CU_ASSERT_EQUAL_FATAL(lens[k], one.len);

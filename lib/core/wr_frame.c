@@ -1019,7 +1019,7 @@ wr_frame_gen_next(struct wr_frame_gen *g, uint8_t *buf)
  */
 #define WR_FIELD_LOOP(STORE, VALUE, ADVANCE)                                \
 	for (k = 0; k < n; k++) {                                           \
-		uint8_t *p = bufs[k] + off;                                 \
+		uint8_t *p = (uint8_t *)objs[k] + base_off + off;           \
 		uint64_t x = (VALUE);                                       \
 									    \
 		STORE;                                                      \
@@ -1054,6 +1054,13 @@ void
 wr_frame_gen_burst(struct wr_frame_gen *g, uint8_t **bufs,
 		   uint16_t *lens, unsigned int n)
 {
+	wr_frame_gen_burst_at(g, (void **)bufs, 0, lens, n);
+}
+
+void
+wr_frame_gen_burst_at(struct wr_frame_gen *g, void **objs, uint32_t base_off,
+		      uint16_t *lens, unsigned int n)
+{
 	const struct wr_frame_tmpl *t = g->t;
 	uint64_t ip[WR_FRAME_BURST_MAX], udp[WR_FRAME_BURST_MAX];
 	const uint64_t index = g->index, stride = g->stride;
@@ -1064,8 +1071,13 @@ wr_frame_gen_burst(struct wr_frame_gen *g, uint8_t **bufs,
 	/* An odometer carries between fields frame by frame, and random
 	 * sizes are rare: those take the frame-by-frame path. */
 	if (t->product || t->size_kind == WR_SZ_RANDOM) {
-		for (k = 0; k < n; k++)
-			lens[k] = wr_frame_gen_next(g, bufs[k]);
+		for (k = 0; k < n; k++) {
+			uint16_t len = wr_frame_gen_next(g, (uint8_t *)objs[k] +
+							 base_off);
+
+			if (lens != NULL)
+				lens[k] = len;
+		}
 		return;
 	}
 	if (t->size_kind == WR_SZ_TABLE) {
@@ -1076,12 +1088,14 @@ wr_frame_gen_burst(struct wr_frame_gen *g, uint8_t **bufs,
 			uint16_t l3len = (uint16_t)(len - t->l2_len);
 			uint16_t l4len = (uint16_t)(len - udp_off);
 
+			uint8_t *b = (uint8_t *)objs[k] + base_off;
+
 			lens[k] = len;
 			ip[k] = t->ip_const + l3len;
 			udp[k] = t->udp_const + 2 * (uint64_t)l4len +
 				 t->psum[len - t->pay_off];
-			put16(bufs[k] + ip_off + 2, l3len);
-			put16(bufs[k] + udp_off + 4, l4len);
+			put16(b + ip_off + 2, l3len);
+			put16(b + udp_off + 4, l4len);
 			pos += g->size_stride;
 			if (pos >= t->size_cycle)
 				pos -= t->size_cycle;
@@ -1089,10 +1103,12 @@ wr_frame_gen_burst(struct wr_frame_gen *g, uint8_t **bufs,
 		g->size_pos = pos;
 	} else {
 		for (k = 0; k < n; k++) {
-			lens[k] = t->fixed_len;
 			ip[k] = t->ip_const;
 			udp[k] = t->udp_const;
 		}
+		if (lens != NULL)
+			for (k = 0; k < n; k++)
+				lens[k] = t->fixed_len;
 	}
 	for (i = 0; i < g->n_vary; i++) {
 		const struct wr_vf *f = &t->vf[i];
@@ -1137,12 +1153,22 @@ wr_frame_gen_burst(struct wr_frame_gen *g, uint8_t **bufs,
 			g->pos[i] = pos;
 		}
 	}
-	if (t->ip_csum)
+	if (t->ip_csum && t->udp_csum) {
+		for (k = 0; k < n; k++) {
+			uint8_t *b = (uint8_t *)objs[k] + base_off;
+
+			put16(b + ip_off + 10, wr_csum_ipv4(ip[k]));
+			put16(b + udp_off + 6, wr_csum_udp(udp[k]));
+		}
+	} else if (t->ip_csum) {
 		for (k = 0; k < n; k++)
-			put16(bufs[k] + ip_off + 10, wr_csum_ipv4(ip[k]));
-	if (t->udp_csum)
+			put16((uint8_t *)objs[k] + base_off + ip_off + 10,
+			      wr_csum_ipv4(ip[k]));
+	} else if (t->udp_csum) {
 		for (k = 0; k < n; k++)
-			put16(bufs[k] + udp_off + 6, wr_csum_udp(udp[k]));
+			put16((uint8_t *)objs[k] + base_off + udp_off + 6,
+			      wr_csum_udp(udp[k]));
+	}
 	g->index = index + stride * n;
 }
 

@@ -197,6 +197,15 @@ void wr_frame_gen_burst(struct wr_frame_gen *g, uint8_t **bufs,
 			uint16_t *lens, unsigned int n);
 
 /**
+ * The same, for frames that sit @p off bytes into each of @p objs (an mbuf
+ * array: the data of every mbuf of one pool is at the same offset), which
+ * saves building an array of data pointers.  @p lens may be NULL when the
+ * stream has one size (wr_frame_tmpl_size_varies() false).
+ */
+void wr_frame_gen_burst_at(struct wr_frame_gen *g, void **objs, uint32_t off,
+			   uint16_t *lens, unsigned int n);
+
+/**
  * Write the latency signature into a frame written by wr_frame_gen_next()
  * (or into a copy of the template) and complete its UDP checksum.  Call it
  * once per wr_frame_gen_next(): the checksum it starts from is the one for

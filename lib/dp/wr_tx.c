@@ -34,19 +34,30 @@
 struct fill_arg {
 	const uint8_t *bytes;
 	uint16_t len;
+	uint32_t data_off;  /* where the frame starts, from the mbuf */
+	bool same_off;      /* every mbuf has it at data_off */
 };
 
 /* rte_mempool_obj_iter callback: put the template into one mbuf. */
 static void
 fill_mbuf(struct rte_mempool *mp __rte_unused, void *opaque, void *obj,
-	  unsigned int idx __rte_unused)
+	  unsigned int idx)
 {
 	const struct fill_arg *a = opaque;
 	struct rte_mbuf *m = obj;
 
+	struct fill_arg *w = opaque;
+	uint32_t off = (uint32_t)(rte_pktmbuf_mtod(m, uint8_t *) - (uint8_t *)m);
+
 	rte_memcpy(rte_pktmbuf_mtod(m, uint8_t *), a->bytes, a->len);
 	m->data_len = a->len;
 	m->pkt_len = a->len;
+	/* rte_pktmbuf_init puts every mbuf's data at the same offset; the
+	 * generator relies on it, so it is checked, not assumed. */
+	if (idx == 0)
+		w->data_off = off;
+	else if (off != w->data_off)
+		w->same_off = false;
 }
 
 int
@@ -86,7 +97,17 @@ wr_tx_stream_init(struct wr_tx_stream *ts, const struct wr_frame_tmpl *t,
 				    n_mbufs, max_len, rte_strerror(rte_errno));
 	fa.bytes = wr_frame_tmpl_bytes(t);
 	fa.len = max_len;
+	fa.data_off = 0;
+	fa.same_off = true;
 	rte_mempool_obj_iter(ts->mp, fill_mbuf, &fa);
+	if (!fa.same_off) {
+		rte_mempool_free(ts->mp);
+		ts->mp = NULL;
+		return wr_error_set(err, -EINVAL, NULL, 0, 0, NULL,
+				    "mbufs of one pool have their data at "
+				    "different offsets");
+	}
+	ts->data_off = fa.data_off;
 	return 0;
 }
 
@@ -242,20 +263,21 @@ wr_tx_stream_fini(struct wr_tx_stream *ts)
 }
 
 /* Write the varying bytes of @p n frames and set their lengths: one
- * generator call for the whole burst (see wr_frame_gen_burst).  A stream of
- * one size keeps the lengths its mbufs were filled with. */
+ * generator call for the whole burst (see wr_frame_gen_burst), addressing
+ * each frame at the pool's fixed data offset in its mbuf.  A stream of one
+ * size keeps the lengths its mbufs were filled with. */
 static inline void
 build_burst(struct wr_tx_stream *ts, struct rte_mbuf **pkts, uint16_t n)
 {
-	uint8_t *bufs[WR_BURST_MAX];
 	uint16_t lens[WR_BURST_MAX];
 	uint16_t i;
 
-	for (i = 0; i < n; i++)
-		bufs[i] = rte_pktmbuf_mtod(pkts[i], uint8_t *);
-	wr_frame_gen_burst(&ts->gen, bufs, lens, n);
-	if (!ts->sized)
+	if (!ts->sized) {
+		wr_frame_gen_burst_at(&ts->gen, (void **)pkts, ts->data_off,
+				      NULL, n);
 		return;
+	}
+	wr_frame_gen_burst_at(&ts->gen, (void **)pkts, ts->data_off, lens, n);
 	for (i = 0; i < n; i++) {
 		pkts[i]->data_len = lens[i];
 		pkts[i]->pkt_len = lens[i];

@@ -95,6 +95,7 @@ struct wr_tx_stream {
 	uint32_t frame_bytes;       /**< static streams: frame size incl. FCS */
 	bool is_static;
 	bool sized;                 /**< frames of several sizes: lengths set per frame */
+	uint32_t data_off;          /**< frame data from the start of each mbuf */
 	bool latency;               /**< frames carry a wr_sig */
 	bool tx_prepare;            /**< checksum offload: rte_eth_tx_prepare each burst */
 	bool done;
