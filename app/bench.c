@@ -235,14 +235,19 @@ wr_bench_prepare(struct wr_bench *b, const struct wr_opts *o, bool latency,
 	 * now, before EAL starts. */
 	for (i = 0; i < b->n_sizes; i++) {
 		wr_bench_stream_at(b, b->sizes[i], &st);
-		st.latency = st.latency || b->latency;
+		if (b->latency) {
+			/* Trials count loss with the loss-only signature,
+			 * which fits 64-byte frames. */
+			st.latency = true;
+			st.sig_short = true;
+		}
 		wr_error_clear(&err);
 		rc = wr_frame_tmpl_create(&st, 0, &t, &err);
 		if (rc != 0) {
 			fprintf(stderr, "wirerate: --sizes: stream %s cannot be "
 				"sent in %u-byte frames%s: %s\n", st.name,
-				b->sizes[i], b->latency ? " with the signature "
-				"that counts loss" : "", err.msg);
+				b->sizes[i], b->latency ? " with the loss-only "
+				"signature that counts loss" : "", err.msg);
 			return WR_EXIT_USAGE;
 		}
 		wr_frame_tmpl_free(t);

@@ -105,7 +105,10 @@ search(struct wr_bench *b, uint16_t size, uint64_t trial_ns, uint64_t drain_ns,
 
 		wr_bench_stream_at(b, size, &st);
 		st.port = o->tx_port;
+		/* The loss-only signature: loss is exact per frame, and it
+		 * fits RFC 2544's 64-byte frames (wr_sig.h). */
 		st.latency = true;
+		st.sig_short = true;
 		st.rate.unit = WR_RATE_PPS;
 		st.rate.value = rate;
 		st.duration_ns = trial_ns;
@@ -173,10 +176,9 @@ search(struct wr_bench *b, uint16_t size, uint64_t trial_ns, uint64_t drain_ns,
 int
 wr_cmd_rfc2544(const struct wr_opts *o)
 {
-	/* RFC 2544's Ethernet sizes but 64: a frame with a signature needs
-	 * 70 bytes (14 + 20 + 8 + 24 + FCS 4), and loss is only exact with
-	 * one on every frame. */
-	static const uint16_t defaults[] = { 128, 256, 512, 1024, 1280, 1518 };
+	/* RFC 2544's Ethernet sizes (section 9.1). */
+	static const uint16_t defaults[] = { 64, 128, 256, 512, 1024, 1280,
+					     1518 };
 	static struct wr_rfc2544_row rows[WR_BENCH_SIZES_MAX];
 	uint64_t trial = o->trial_ns ? o->trial_ns : WR_TRIAL_DEFAULT_NS;
 	uint64_t drain = o->drain_set ? o->drain_ns : WR_TRIAL_DRAIN_DEFAULT_NS;

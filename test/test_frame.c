@@ -279,6 +279,80 @@ test_sig_write(void)
 	wr_frame_tmpl_free(t);
 }
 
+static void
+test_sig_short(void)
+{
+	struct wr_frame_tmpl *t;
+	struct wr_frame_gen g;
+	struct wr_stream s;
+	struct wr_sig sig;
+	struct wr_error err;
+	uint8_t buf[WR_FRAME_MAX];
+	uint64_t st = 7;
+	unsigned int k;
+
+	/* The loss-only signature fits a 64-byte frame (18 payload bytes);
+	 * the full one does not. */
+	ref_stream(&s);
+	s.latency = true;
+	s.size.fixed = 64;
+	CU_ASSERT_EQUAL(wr_frame_tmpl_create(&s, 0, &t, &err), -EINVAL);
+	s.sig_short = true;
+	/* Nor with a string payload it would have to cut. */
+	{
+		static uint8_t ten[] = "ten bytes!";
+
+		s.payload.kind = WR_PAYLOAD_STRING;
+		s.payload.bytes = ten;
+		s.payload.len = 10;
+		CU_ASSERT_EQUAL(wr_frame_tmpl_create(&s, 0, &t, &err), -EINVAL);
+		CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "string payload"));
+		s.payload.len = 2; /* 14 + 20 + 8 + 16 + 2 + 4 = 64: fits */
+		t = make(&s);
+		CU_ASSERT_PTR_NOT_NULL(t);
+		wr_frame_tmpl_free(t);
+		s.payload.kind = WR_PAYLOAD_ZEROS;
+		s.payload.bytes = NULL;
+		s.payload.len = 0;
+	}
+	t = make(&s);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+	CU_ASSERT_EQUAL(wr_frame_tmpl_sig_off(t), 42);
+	CU_ASSERT_FALSE(wr_frame_tmpl_is_static(t));
+	memcpy(buf, wr_frame_tmpl_bytes(t), wr_frame_tmpl_max_len(t));
+	wr_frame_gen_init(&g, t, 0, 1);
+	for (k = 0; k < 3000; k++) {
+		uint16_t len = wr_frame_gen_next(&g, buf);
+		uint64_t seq = k % 3 == 0 ? 0 : ref_rand(&st);
+		uint32_t id = (uint32_t)ref_rand(&st);
+
+		CU_ASSERT_EQUAL_FATAL(len, 60);
+		wr_frame_sig_write(t, buf, len, id, seq, ref_rand(&st));
+		/* Checksums by the independent recomputation. */
+		CU_ASSERT_EQUAL_FATAL(ref_check(buf, len), 0);
+		CU_ASSERT_EQUAL_FATAL(wr_sig_decode_any(buf + 42, len - 42, &sig), 1);
+		CU_ASSERT_EQUAL(sig.stream_id, id);
+		CU_ASSERT_EQUAL(sig.seq, seq);
+		CU_ASSERT_EQUAL(sig.tx_tsc, 0);
+		/* The payload after it is the stream's (zeros). */
+		CU_ASSERT_EQUAL(buf[58], 0);
+		CU_ASSERT_EQUAL(buf[59], 0);
+	}
+	/* A full signature is recognised by the same decoder, a cut one not. */
+	{
+		struct wr_sig full = { 0x00010002, 77, 123456789 };
+		uint8_t b[WR_SIG_LEN];
+
+		wr_sig_encode(b, &full);
+		CU_ASSERT_EQUAL(wr_sig_decode_any(b, WR_SIG_LEN, &sig), 0);
+		CU_ASSERT_EQUAL(sig.tx_tsc, 123456789);
+		CU_ASSERT_EQUAL(wr_sig_decode_any(b, WR_SIG_SHORT_LEN, &sig), -1);
+		b[0] ^= 1;
+		CU_ASSERT_EQUAL(wr_sig_decode_any(b, WR_SIG_LEN, &sig), -1);
+	}
+	wr_frame_tmpl_free(t);
+}
+
 /* Find the UDP source port that makes the computed checksum 0. */
 static uint16_t
 zero_csum_port(const struct wr_stream *base)
@@ -613,6 +687,7 @@ static CU_TestInfo frame_tests[] = {
 	{ "lengths", test_lengths },
 	{ "static", test_static },
 	{ "sig_write", test_sig_write },
+	{ "sig_short", test_sig_short },
 	{ "udp_zero_is_ffff", test_udp_zero_is_ffff },
 	{ "sig_zero_is_ffff", test_sig_zero_is_ffff },
 	{ "errors", test_errors },

@@ -794,7 +794,7 @@ static const struct bad_case bad_cases[] = {
 	{ "bad-bursts-no-gap.yaml", 4, 13, "streams[0].bursts",
 	  "missing required key \"gap\"" },
 	{ "bad-bool.yaml", 4, 14, "streams[0].latency",
-	  "expected true or false, got \"yes\"" },
+	  "expected true, false or loss, got \"yes\"" },
 	{ "bad-comments-only.yaml", 1, 1, "", "the file is empty" },
 	{ "bad-count.yaml", 4, 12, "streams[0].count", "got \"-1\"" },
 	{ "bad-dec-order.yaml", 5, 32, "streams[0].ipv4.ttl.dec.to",
@@ -1077,6 +1077,38 @@ test_schedule_examples(void)
 	wr_stream_file_free(&f);
 }
 
+static void
+test_latency_loss(void)
+{
+	struct wr_stream_file f;
+	struct wr_error e;
+
+	memset(&f, 0, sizeof(f));
+	CU_ASSERT_EQUAL_FATAL(load_buf("version: 1\nstreams:\n"
+				       "  - {name: a, size: 64, latency: loss}\n"
+				       "  - {name: b, size: 70, latency: true}\n"
+				       "  - {name: c, latency: false}\n", &f, &e), 0);
+	CU_ASSERT_TRUE(f.streams[0].latency);
+	CU_ASSERT_TRUE(f.streams[0].sig_short);
+	CU_ASSERT_TRUE(f.streams[1].latency);
+	CU_ASSERT_FALSE(f.streams[1].sig_short);
+	CU_ASSERT_FALSE(f.streams[2].latency);
+	wr_stream_file_free(&f);
+	/* A word that is neither. */
+	CU_ASSERT_EQUAL(load_buf("version: 1\nstreams:\n"
+				 "  - {name: a, latency: sometimes}\n", &f, &e),
+			-EINVAL);
+	CU_ASSERT_EQUAL(e.line, 3);
+	CU_ASSERT_STRING_EQUAL(e.path, "streams[0].latency");
+	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "true, false or loss"));
+	/* The loss-only signature still needs its 16 bytes. */
+	CU_ASSERT_EQUAL(load_buf("version: 1\nstreams:\n"
+				 "  - {name: a, size: 64, latency: loss,"
+				 " vlan: {id: 1}, payload: {string: \"xy\"}}\n",
+				 &f, &e), -EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "loss signature 16"));
+}
+
 static CU_TestInfo shipped_tests[] = {
 	{ "schedule_examples", test_schedule_examples },
 	{ "every_shipped_file_loads", test_every_shipped_file_loads },
@@ -1090,6 +1122,7 @@ static CU_TestInfo shipped_tests[] = {
 
 static CU_TestInfo model_tests[] = {
 	{ "minimal_defaults", test_minimal_defaults },
+	{ "latency_loss", test_latency_loss },
 	{ "seeds_and_scalars", test_seeds_and_scalars },
 	{ "names", test_names },
 	{ "vary_modes", test_vary_modes },

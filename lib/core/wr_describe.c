@@ -227,7 +227,10 @@ wr_describe_stream(const struct wr_stream *s, const char *indent, char *buf,
 		APPEND("%s  payload: zeros\n", indent);
 		break;
 	}
-	if (s->latency)
+	if (s->latency && s->sig_short)
+		APPEND("%s  loss-only signature after the UDP header (sequence, no TX time)\n",
+		       indent);
+	else if (s->latency)
 		APPEND("%s  latency signature after the UDP header\n", indent);
 	if (s->duration_ns != 0)
 		APPEND("%s  ends after %.9g s\n", indent,

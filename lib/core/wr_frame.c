@@ -72,6 +72,7 @@ struct wr_frame_tmpl {
 	uint16_t ip_off;
 	uint16_t udp_off;
 	uint16_t sig_off;    /* 0 when no signature */
+	bool sig_short;      /* the 16-byte loss-only signature (wr_sig.h) */
 	uint16_t pay_off;    /* first payload byte */
 	uint8_t ecn;
 	bool product;
@@ -695,7 +696,7 @@ wr_frame_tmpl_create(const struct wr_stream *s, uint32_t stream_id,
 	unsigned int id;
 	uint8_t ps[12];
 	uint64_t usum;
-	uint32_t k;
+	uint32_t k, str_len;
 	int rc;
 
 	*out = NULL;
@@ -725,17 +726,25 @@ wr_frame_tmpl_create(const struct wr_stream *s, uint32_t stream_id,
 	t->ip_off = t->l2_len;
 	t->udp_off = t->ip_off + WR_IPV4_HLEN;
 	t->sig_off = s->latency ? t->udp_off + WR_UDP_HLEN : 0;
-	t->pay_off = t->udp_off + WR_UDP_HLEN + (s->latency ? WR_SIG_LEN : 0);
+	t->sig_short = s->latency && s->sig_short;
+	t->pay_off = t->udp_off + WR_UDP_HLEN +
+		     (!s->latency ? 0 : t->sig_short ? WR_SIG_SHORT_LEN : WR_SIG_LEN);
 
 	rc = build_sizes(t, s, &min, &max, err);
 	if (rc < 0)
 		goto fail;
-	if (min - WR_FCS_LEN < t->pay_off) {
+	/* A string payload is never cut to fit (wr_stream.h): the loader
+	 * checks it, and so does this, for streams built by a subcommand
+	 * that adds a signature after loading. */
+	str_len = s->payload.kind == WR_PAYLOAD_STRING ? s->payload.len : 0;
+	if ((uint32_t)(min - WR_FCS_LEN) < t->pay_off + str_len) {
 		rc = wr_error_set(err, -EINVAL, NULL, s->mark.line, s->mark.col,
 				  "size",
-				  "a %u-byte frame cannot hold its headers%s (%u bytes + %u FCS)",
-				  min, s->latency ? " and latency signature" : "",
-				  t->pay_off, WR_FCS_LEN);
+				  "a %u-byte frame cannot hold its headers%s%s (%u bytes + %u FCS)",
+				  min, !s->latency ? "" : t->sig_short ?
+				  " and loss signature" : " and latency signature",
+				  str_len ? " and string payload" : "",
+				  t->pay_off + str_len, WR_FCS_LEN);
 		goto fail;
 	}
 	size_varies = t->size_kind != WR_SZ_FIXED;
@@ -1183,6 +1192,16 @@ wr_frame_sig_write(const struct wr_frame_tmpl *t, uint8_t *buf, uint16_t len,
 	(void)len; /* the signature sits at a fixed offset in every size */
 	if (t->sig_off == 0)
 		return;
+	if (t->sig_short) {
+		/* Loss only: no TX time to carry, and none summed. */
+		wr_sig_encode_short(buf + t->sig_off, &sig);
+		sum = (uint16_t)~get16(c);
+		sum += (WR_SIG_SHORT_MAGIC >> 16) + (WR_SIG_SHORT_MAGIC & 0xffff);
+		sum += (stream_id >> 16) + (stream_id & 0xffff);
+		sum += wr_csum_u64(seq);
+		put16(c, wr_csum_udp(sum));
+		return;
+	}
 	wr_sig_encode(buf + t->sig_off, &sig);
 	/* The field covers zeros at the signature (wr_frame_gen_next); add
 	 * the signature's words to the sum it encodes.  ~field is that sum,

@@ -34,6 +34,14 @@
 #define WR_SIG_MAGIC 0x57527367u /* "WRsg" */
 #define WR_SIG_LEN 24
 
+/*
+ * The loss-only signature (`latency: loss`): magic, stream/lane and seq,
+ * 16 bytes, no TX time.  It fits the 18 payload bytes of a 64-byte frame,
+ * so RFC 2544 throughput can count loss exactly at the smallest size.
+ */
+#define WR_SIG_SHORT_MAGIC 0x5752736cu /* "WRsl" */
+#define WR_SIG_SHORT_LEN 16
+
 /** The u32 at offset 4: stream index in the high half, lane in the low. */
 #define WR_SIG_ID(stream, lane) (((uint32_t)(stream) << 16) | (uint16_t)(lane))
 #define WR_SIG_STREAM(id) ((uint16_t)((id) >> 16))
@@ -88,6 +96,46 @@ wr_sig_encode(uint8_t *p, const struct wr_sig *s)
 	p[7] = (uint8_t)s->stream_id;
 	wr_sig_put_be64(p + 8, s->seq);
 	wr_sig_put_be64(p + 16, s->tx_tsc);
+}
+
+/** Write a loss-only signature (16 bytes) at @p p; tx_tsc is not carried. */
+static inline void
+wr_sig_encode_short(uint8_t *p, const struct wr_sig *s)
+{
+	p[0] = (uint8_t)(WR_SIG_SHORT_MAGIC >> 24);
+	p[1] = (uint8_t)(WR_SIG_SHORT_MAGIC >> 16);
+	p[2] = (uint8_t)(WR_SIG_SHORT_MAGIC >> 8);
+	p[3] = (uint8_t)WR_SIG_SHORT_MAGIC;
+	p[4] = (uint8_t)(s->stream_id >> 24);
+	p[5] = (uint8_t)(s->stream_id >> 16);
+	p[6] = (uint8_t)(s->stream_id >> 8);
+	p[7] = (uint8_t)s->stream_id;
+	wr_sig_put_be64(p + 8, s->seq);
+}
+
+/**
+ * Read either signature at @p p, of which @p avail bytes are readable
+ * (at least WR_SIG_SHORT_LEN).
+ * @return 0 for a full signature, 1 for a loss-only one (tx_tsc set to 0),
+ *         -1 when neither magic is there (or a full one is cut short).
+ */
+static inline int
+wr_sig_decode_any(const uint8_t *p, uint32_t avail, struct wr_sig *s)
+{
+	uint32_t magic = wr_sig_get_be32(p);
+
+	if (magic == WR_SIG_SHORT_MAGIC) {
+		s->stream_id = wr_sig_get_be32(p + 4);
+		s->seq = wr_sig_get_be64(p + 8);
+		s->tx_tsc = 0;
+		return 1;
+	}
+	if (magic != WR_SIG_MAGIC || avail < WR_SIG_LEN)
+		return -1;
+	s->stream_id = wr_sig_get_be32(p + 4);
+	s->seq = wr_sig_get_be64(p + 8);
+	s->tx_tsc = wr_sig_get_be64(p + 16);
+	return 0;
 }
 
 /**

@@ -249,6 +249,7 @@ struct wr_stream {
 	uint8_t ecn;        /**< IPv4 ECN, 0..3 (fixed) */
 	bool df;            /**< IPv4 don't-fragment bit (fixed) */
 	bool latency;       /**< carry a wr_sig after the UDP header (issue 4) */
+	bool sig_short;     /**< `latency: loss`: the 16-byte loss-only signature */
 	/**
 	 * `eth: {dst: arp}`: the run resolves eth.dst by ARP before sending
 	 * (doc/arp.md) and writes it into field[WR_FIELD_ETH_DST] as FIXED;

@@ -32,7 +32,9 @@
  *   rate: ...         default max; "250 kpps", "1.2 Mpps", "10 Gbps L1",
  *                     "800 Mbps L2", "50%" (wr_parse_rate()).
  *   seed: <u64>       optional, overrides the file's seed for this stream.
- *   latency: <bool>   default false; carry a 24-byte wr_sig after UDP.
+ *   latency: <bool>|loss   default false; true carries the 24-byte wr_sig
+ *                     after UDP (loss, reorder, latency), loss the 16-byte
+ *                     loss-only one (fits 64-byte frames).
  *   vary: together|product   how varying fields combine, default together
  *                     (enum wr_combine).
  *   eth:  {src, dst}  MACs, default 02:00:00:00:00:01 -> 02:00:00:00:00:02
@@ -790,6 +792,22 @@ parse_payload(struct wr_ywalk *w, const struct wr_ynode *n,
 	return 0;
 }
 
+/* latency: true (the 24-byte signature: loss and latency), false, or
+ * loss (the 16-byte loss-only signature, which fits 64-byte frames). */
+static int
+parse_latency(struct wr_ywalk *w, const struct wr_ynode *v,
+	      struct wr_stream *s)
+{
+	if (strcmp(wr_ynode_text(v), "loss") == 0) {
+		s->latency = true;
+		s->sig_short = true;
+		return 0;
+	}
+	if (wr_parse_bool(wr_ynode_text(v), &s->latency, NULL, 0) == 0)
+		return 0;
+	return wr_ywalk_expected(w, v, "true, false or loss");
+}
+
 /* The smallest frame must hold every header, the signature and a string
  * payload (wr_stream.h: the string is not cut to fit). */
 static int
@@ -802,7 +820,8 @@ check_fit(struct wr_ywalk *w, const struct wr_ynode *stream,
 	size_t k;
 
 	need = WR_ETH_HLEN + (s->vlan ? WR_VLAN_HLEN : 0) + WR_IPV4_HLEN +
-	       WR_UDP_HLEN + (s->latency ? WR_SIG_LEN : 0) +
+	       WR_UDP_HLEN + (!s->latency ? 0 :
+			      s->sig_short ? WR_SIG_SHORT_LEN : WR_SIG_LEN) +
 	       (s->payload.kind == WR_PAYLOAD_STRING ? s->payload.len : 0) +
 	       WR_FCS_LEN;
 	if (s->size.min >= need)
@@ -815,7 +834,9 @@ check_fit(struct wr_ywalk *w, const struct wr_ynode *stream,
 			      " + IPv4 %u + UDP %u", WR_IPV4_HLEN, WR_UDP_HLEN);
 	if (s->latency)
 		k += (size_t)snprintf(parts + k, sizeof(parts) - k,
-				      " + latency signature %u", WR_SIG_LEN);
+				      " + %s signature %u",
+				      s->sig_short ? "loss" : "latency",
+				      s->sig_short ? WR_SIG_SHORT_LEN : WR_SIG_LEN);
 	if (s->payload.kind == WR_PAYLOAD_STRING)
 		k += (size_t)snprintf(parts + k, sizeof(parts) - k,
 				      " + string payload %u", s->payload.len);
@@ -1079,7 +1100,7 @@ parse_stream(struct wr_ywalk *w, const struct wr_ynode *n, uint64_t file_seed,
 	if (rc == 0 && (v = wr_ynode_get(n, "rate")) != NULL)
 		rc = WR_YWALK_KEY(w, "rate", parse_rate(w, v, &s->rate));
 	if (rc == 0 && (v = wr_ynode_get(n, "latency")) != NULL)
-		rc = WR_YWALK_KEY(w, "latency", wr_ywalk_bool(w, v, &s->latency));
+		rc = WR_YWALK_KEY(w, "latency", parse_latency(w, v, s));
 	if (rc == 0 && (v = wr_ynode_get(n, "vary")) != NULL)
 		rc = WR_YWALK_KEY(w, "vary", parse_vary(w, v, &s->combine));
 	if (rc == 0 && (v = wr_ynode_get(n, "eth")) != NULL)

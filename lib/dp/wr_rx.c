@@ -43,7 +43,9 @@ wr_rx_sig_offset(const uint8_t *p, uint32_t len)
 	if (ihl < 20)
 		return -1;
 	off += ihl + 8; /* UDP header */
-	if (len < off + WR_SIG_LEN)
+	/* Room for the shorter, loss-only signature at least: which one is
+	 * there, and whether a full one fits, is for the decoder. */
+	if (len < off + WR_SIG_SHORT_LEN)
 		return -1;
 	return (int)off;
 }
@@ -143,12 +145,14 @@ wr_rx_poll(struct wr_rxq *q)
 		struct wr_sig sig;
 		uint16_t s, lane;
 		uint64_t transit;
-		int off;
+		int off, kind;
 
 		if (i + 1 < n)
 			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 1], void *));
 		off = wr_rx_sig_offset(p, rte_pktmbuf_data_len(pkts[i]));
-		if (off < 0 || wr_sig_decode(p + off, &sig) != 0) {
+		if (off < 0 || (kind = wr_sig_decode_any(p + off,
+				rte_pktmbuf_data_len(pkts[i]) - (uint32_t)off,
+				&sig)) < 0) {
 			foreign++;
 			/* The responder takes it over (answers or frees). */
 			if (unlikely(q->arpd != NULL)) {
@@ -166,6 +170,8 @@ wr_rx_poll(struct wr_rxq *q)
 		}
 		ours++;
 		wr_seq_record(&rs->seq[lane], sig.seq);
+		if (kind == 1)
+			continue; /* loss-only signature: no TX time */
 		rx_tsc = now;
 		if (hw && (pkts[i]->ol_flags & q->hwts_flag)) {
 			rx_tsc = wr_clock_to_tsc(&map, *RTE_MBUF_DYNFIELD(

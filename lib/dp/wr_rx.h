@@ -115,7 +115,8 @@ uint32_t wr_rx_drain(struct wr_rxq *q, unsigned int max_bursts);
 
 /**
  * Offset of the signature in @p frame of @p len bytes, or -1 when the frame
- * is not IPv4/UDP with room for a signature after the UDP header.
+ * is not IPv4/UDP with room for a (loss-only, at least) signature after the
+ * UDP header.
  * Exposed for tests.
  */
 int wr_rx_sig_offset(const uint8_t *frame, uint32_t len);
