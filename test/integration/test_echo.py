@@ -405,6 +405,10 @@ stats_interval_ms: 500
         msg = f"wirerate:\n{out}\ntestpmd:\n{refl_out[-3000:]}\nlast testpmd stats: {last}"
         res = self.json("r.json")
         st = res["streams"][0]
+        print(f"\nmemif echo: {st['kpps']:.1f} Kpps achieved of {st['target_kpps']:.1f}, "
+              f"{st['rx_pkts']} back, lost {st['lost']}, pacer_skipped {st['pacer_skipped']}, "
+              f"latency p50 {st['latency_ns']['p50']} ns p99 {st['latency_ns']['p99']} ns",
+              file=sys.stderr)
         self.assertEqual(st["tx_pkts"], MEMIF_COUNT, msg)
         self.assertEqual(st["reordered"], 0, msg)
         self.assertEqual(st["duplicated"], 0, msg)
