@@ -11,6 +11,7 @@
 #include <rte_version.h>
 
 #include "bench.h"
+#include "wr_out.h"
 #include "wr_parse.h"
 #include "wr_report.h"
 #include "wr_yaml.h"
@@ -371,7 +372,7 @@ wr_bench_write(const char *path, int (*fn)(FILE *, const void *),
 
 	if (path == NULL)
 		return WR_EXIT_OK;
-	rc = wr_bench_write_atomic(path, fn, arg);
+	rc = wr_out_atomic(path, fn, arg);
 	if (rc != 0) {
 		fprintf(stderr, "wirerate: %s: cannot write results: %s\n",
 			path, strerror(-rc));

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "wr_bench.h"
+#include "wr_out.h"
 #include "wr_test.h"
 
 static void
@@ -260,7 +261,7 @@ test_write_atomic(void)
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/out.csv", dir);
-	CU_ASSERT_EQUAL(wr_bench_write_atomic(path, write_hello, "hello"), 0);
+	CU_ASSERT_EQUAL(wr_out_atomic(path, write_hello, "hello"), 0);
 	f = fopen(path, "r");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
 	CU_ASSERT_PTR_NOT_NULL(fgets(buf, sizeof(buf), f));
@@ -269,7 +270,7 @@ test_write_atomic(void)
 	CU_ASSERT_EQUAL(stat(path, &st), 0);
 	CU_ASSERT_EQUAL(st.st_mode & 0777, 0644);
 	/* A failing writer leaves the old file and no temporary behind. */
-	CU_ASSERT_EQUAL(wr_bench_write_atomic(path, write_fail, NULL), -EIO);
+	CU_ASSERT_EQUAL(wr_out_atomic(path, write_fail, NULL), -EIO);
 	f = fopen(path, "r");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
 	CU_ASSERT_PTR_NOT_NULL(fgets(buf, sizeof(buf), f));
@@ -278,7 +279,7 @@ test_write_atomic(void)
 	unlink(path);
 	CU_ASSERT_EQUAL(rmdir(dir), 0);  /* empty: no temporary left */
 	snprintf(path, sizeof(path), "%s/none/out.csv", dir);
-	CU_ASSERT_EQUAL(wr_bench_write_atomic(path, write_hello, "x"), -ENOENT);
+	CU_ASSERT_EQUAL(wr_out_atomic(path, write_hello, "x"), -ENOENT);
 }
 
 static CU_TestInfo bench_tests[] = {

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "wr_bench.h"
+#include "wr_out.h"
 #include "wr_parse.h"
 #include "wr_stats.h"
 #include "wr_stream.h"
@@ -155,36 +156,18 @@ wr_sweep_csv_write(FILE *out, const struct wr_sweep_row *rows, unsigned int n)
 	return ferror(out) ? -EIO : 0;
 }
 
-/* JSON string with the escapes RFC 8259 requires. */
-static void
-json_str(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (; s != NULL && *s != '\0'; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(out, "\\u%04x", c);
-		else
-			fputc(c, out);
-	}
-	fputc('"', out);
-}
-
 static void
 json_key_str(FILE *out, const char *key, const char *val)
 {
 	fprintf(out, ",\n  \"%s\": ", key);
-	json_str(out, val);
+	wr_out_json_str(out, val ? val : "");
 }
 
 static void
 json_meta(FILE *out, const char *schema, const struct wr_bench_meta *m)
 {
 	fputs("{\n  \"schema\": ", out);
-	json_str(out, schema);
+	wr_out_json_str(out, schema ? schema : "");
 	json_key_str(out, "wirerate_version", m->wirerate_version);
 	json_key_str(out, "dpdk_version", m->dpdk_version);
 	json_key_str(out, "stream_file", m->stream_file);
@@ -361,39 +344,3 @@ wr_rfc2544_json_write(FILE *out, const struct wr_bench_meta *m,
 	return ferror(out) ? -EIO : 0;
 }
 
-int
-wr_bench_write_atomic(const char *path, int (*fn)(FILE *out, const void *arg),
-		      const void *arg)
-{
-	char tmp[4096];
-	FILE *f;
-	int fd, rc;
-
-	if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	fd = mkstemp(tmp);
-	if (fd < 0)
-		return -errno;
-	f = fdopen(fd, "w");
-	if (f == NULL) {
-		rc = -errno;
-		close(fd);
-		unlink(tmp);
-		return rc;
-	}
-	rc = fn(f, arg);
-	if (fflush(f) != 0 && rc == 0)
-		rc = -errno;
-	if (fsync(fileno(f)) != 0 && rc == 0)
-		rc = -errno;
-	if (fclose(f) != 0 && rc == 0)
-		rc = -errno;
-	/* mkstemp makes the file 0600; results are not secret. */
-	if (rc == 0 && chmod(tmp, 0644) != 0)
-		rc = -errno;
-	if (rc == 0 && rename(tmp, path) != 0)
-		rc = -errno;
-	if (rc != 0)
-		unlink(tmp);
-	return rc;
-}

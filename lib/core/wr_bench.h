@@ -15,7 +15,7 @@
  * rates as in wr_stats.h (L1 adds 20 bytes a frame, IEEE 802.3).
  *
  * Files are written to a temporary name and renamed into place, so a
- * failure never leaves a truncated file (wr_bench_write_atomic()).
+ * failure never leaves a truncated file (wr_out_atomic()).
  *
  * Thread: the main lcore; nothing here is shared.
  */
@@ -140,13 +140,5 @@ int wr_rfc2544_csv_write(FILE *out, const struct wr_rfc2544_row *rows,
 int wr_rfc2544_json_write(FILE *out, const struct wr_bench_meta *m,
 			  const struct wr_rfc2544_row *rows, unsigned int n);
 
-/**
- * Write @p path through @p fn into a temporary file in the same directory,
- * then rename it into place (mode 0644).
- * @return 0, the negative errno of the failing step, or fn's error.
- */
-int wr_bench_write_atomic(const char *path,
-			  int (*fn)(FILE *out, const void *arg),
-			  const void *arg);
 
 #endif /* WR_BENCH_H */

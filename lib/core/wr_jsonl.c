@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "wr_jsonl.h"
+#include "wr_out.h"
 
 int
 wr_jsonl_open_stream(struct wr_jsonl *j, FILE *f, unsigned int n_ports,
@@ -38,25 +39,6 @@ wr_jsonl_open(struct wr_jsonl *j, const char *path, unsigned int n_ports,
 	return 0;
 }
 
-/* Names are stream names ([A-Za-z0-9_.-]) and device names; escape what
- * RFC 8259 requires all the same. */
-static void
-str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s != '\0'; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
 static void
 row(FILE *f, const struct wr_report_row *r, struct wr_counters *prev,
     uint64_t interval_ns, bool stream, bool final)
@@ -71,7 +53,7 @@ row(FILE *f, const struct wr_report_row *r, struct wr_counters *prev,
 				   r->total.tx_bytes - prev->tx_bytes,
 				   interval_ns);
 	fprintf(f, "{\"port\": %u, \"name\": ", r->port);
-	str(f, r->name);
+	wr_out_json_str(f, r->name);
 	fprintf(f, ", \"tx_pkts\": %llu, \"tx_bytes\": %llu, \"tx_full\": %llu"
 		", \"alloc_fail\": %llu, \"kpps\": %.3f, \"mbps_l2\": %.3f"
 		", \"mbps_l1\": %.3f",

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "wr_out.h"
 #include "wr_report.h"
 
 void
@@ -217,24 +218,6 @@ wr_report_final(FILE *out, const struct wr_report_meta *meta,
 	fflush(out);
 }
 
-/* JSON string with the escapes RFC 8259 requires. */
-static void
-json_str(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (; *s != '\0'; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(out, "\\u%04x", c);
-		else
-			fputc(c, out);
-	}
-	fputc('"', out);
-}
-
 static void
 json_row(FILE *out, const struct wr_report_row *r, bool stream)
 {
@@ -242,7 +225,7 @@ json_row(FILE *out, const struct wr_report_row *r, bool stream)
 					   r->duration_ns);
 
 	fputs("{\"name\": ", out);
-	json_str(out, r->name);
+	wr_out_json_str(out, r->name);
 	if (stream) {
 		fprintf(out, ", \"port\": %u, \"seed\": %llu, "
 			"\"size_min\": %u, \"size_max\": %u, "
@@ -252,9 +235,9 @@ json_row(FILE *out, const struct wr_report_row *r, bool stream)
 			(unsigned long long)r->pacer_skipped);
 	} else {
 		fputs(", \"device\": ", out);
-		json_str(out, r->device);
+		wr_out_json_str(out, r->device);
 		fputs(", \"driver\": ", out);
-		json_str(out, r->driver);
+		wr_out_json_str(out, r->driver);
 		fprintf(out, ", \"port_id\": %u, \"link_speed_mbps\": %u",
 			r->port_id, r->link_speed_mbps);
 	}
@@ -331,20 +314,20 @@ wr_report_json_write(FILE *out, const struct wr_report_meta *meta,
 
 	fputs("{\n  \"schema\": \"wirerate-results/1\",\n  \"wirerate_version\": ",
 	      out);
-	json_str(out, meta->wirerate_version);
+	wr_out_json_str(out, meta->wirerate_version);
 	fputs(",\n  \"dpdk_version\": ", out);
-	json_str(out, meta->dpdk_version);
+	wr_out_json_str(out, meta->dpdk_version);
 	fputs(",\n  \"stream_file\": ", out);
-	json_str(out, meta->stream_file);
+	wr_out_json_str(out, meta->stream_file);
 	fputs(",\n  \"stream_file_sha256\": ", out);
-	json_str(out, meta->stream_sha256);
+	wr_out_json_str(out, meta->stream_sha256);
 	fputs(",\n  \"config_file\": ", out);
-	json_str(out, meta->config_file);
+	wr_out_json_str(out, meta->config_file);
 	fprintf(out, ",\n  \"seed\": %llu", (unsigned long long)meta->seed);
 	fputs(",\n  \"started_at\": ", out);
-	json_str(out, meta->started_at);
+	wr_out_json_str(out, meta->started_at);
 	fputs(",\n  \"stop_reason\": ", out);
-	json_str(out, meta->stop_reason);
+	wr_out_json_str(out, meta->stop_reason);
 	fprintf(out, ",\n  \"duration_s\": %.9f", (double)v->elapsed_ns / 1e9);
 	fprintf(out, ",\n  \"lcores\": {\"main\": %u, \"tx\": [",
 		meta->main_lcore);
@@ -354,7 +337,7 @@ wr_report_json_write(FILE *out, const struct wr_report_meta *meta,
 	for (i = 0; i < meta->n_eal_args; i++) {
 		if (i)
 			fputs(", ", out);
-		json_str(out, meta->eal_args[i]);
+		wr_out_json_str(out, meta->eal_args[i]);
 	}
 	fputs("],\n  \"ports\": [", out);
 	for (i = 0; i < v->n_ports; i++) {
@@ -370,39 +353,24 @@ wr_report_json_write(FILE *out, const struct wr_report_meta *meta,
 	return ferror(out) ? -EIO : 0;
 }
 
+struct json_job {
+	const struct wr_report_meta *meta;
+	const struct wr_report_view *v;
+};
+
+static int
+json_job(FILE *out, const void *arg)
+{
+	const struct json_job *j = arg;
+
+	return wr_report_json_write(out, j->meta, j->v);
+}
+
 int
 wr_report_json(const char *path, const struct wr_report_meta *meta,
 	       const struct wr_report_view *v)
 {
-	char tmp[4096];
-	FILE *f;
-	int fd, rc;
+	struct json_job j = { meta, v };
 
-	if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	fd = mkstemp(tmp);
-	if (fd < 0)
-		return -errno;
-	f = fdopen(fd, "w");
-	if (f == NULL) {
-		rc = -errno;
-		close(fd);
-		unlink(tmp);
-		return rc;
-	}
-	rc = wr_report_json_write(f, meta, v);
-	if (fflush(f) != 0 && rc == 0)
-		rc = -errno;
-	if (fsync(fileno(f)) != 0 && rc == 0)
-		rc = -errno;
-	if (fclose(f) != 0 && rc == 0)
-		rc = -errno;
-	/* mkstemp makes the file 0600; results are not secret. */
-	if (rc == 0 && chmod(tmp, 0644) != 0)
-		rc = -errno;
-	if (rc == 0 && rename(tmp, path) != 0)
-		rc = -errno;
-	if (rc != 0)
-		unlink(tmp);
-	return rc;
+	return wr_out_atomic(path, json_job, &j);
 }

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "wr_frame.h"
+#include "wr_out.h"
 #include "wr_parse.h"
 #include "wr_rtt_table.h"
 #include "wr_sig.h"
@@ -144,28 +145,6 @@ wr_rtt_csv_write(FILE *out, const struct wr_rtt_row *rows, unsigned int n)
 	return ferror(out) ? -EIO : 0;
 }
 
-/* JSON string with the escapes RFC 8259 requires; NULL is null. */
-static void
-json_str(FILE *out, const char *s)
-{
-	if (s == NULL) {
-		fputs("null", out);
-		return;
-	}
-	fputc('"', out);
-	for (; *s != '\0'; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(out, "\\u%04x", c);
-		else
-			fputc(c, out);
-	}
-	fputc('"', out);
-}
-
 int
 wr_rtt_json_write(FILE *out, const struct wr_rtt_meta *m,
 		  const struct wr_rtt_row *rows, unsigned int n)
@@ -174,21 +153,21 @@ wr_rtt_json_write(FILE *out, const struct wr_rtt_meta *m,
 
 	fputs("{\n  \"schema\": \"wirerate-rtt/1\",\n  \"wirerate_version\": ",
 	      out);
-	json_str(out, m->wirerate_version);
+	wr_out_json_str(out, m->wirerate_version);
 	fputs(",\n  \"dpdk_version\": ", out);
-	json_str(out, m->dpdk_version);
+	wr_out_json_str(out, m->dpdk_version);
 	fputs(",\n  \"stream_file\": ", out);
-	json_str(out, m->stream_file);
+	wr_out_json_str(out, m->stream_file);
 	fputs(",\n  \"stream\": ", out);
-	json_str(out, m->stream_name);
+	wr_out_json_str(out, m->stream_name);
 	fputs(",\n  \"config_file\": ", out);
-	json_str(out, m->config_file);
+	wr_out_json_str(out, m->config_file);
 	fputs(",\n  \"device\": ", out);
-	json_str(out, m->device);
+	wr_out_json_str(out, m->device);
 	fputs(",\n  \"started_at\": ", out);
-	json_str(out, m->started_at);
+	wr_out_json_str(out, m->started_at);
 	fputs(",\n  \"stop_reason\": ", out);
-	json_str(out, m->stop_reason);
+	wr_out_json_str(out, m->stop_reason);
 	fprintf(out, ",\n  \"count\": %llu,\n  \"timeout_ns\": %llu,\n"
 		"  \"sizes\": [", (unsigned long long)m->count,
 		(unsigned long long)m->timeout_ns);
@@ -227,42 +206,13 @@ struct out_job {
 	bool json;
 };
 
-/* Temporary file beside @p path, written, synced, renamed over it. */
 static int
-write_atomic(const char *path, const struct out_job *j)
+job_write(FILE *out, const void *arg)
 {
-	char tmp[4096];
-	FILE *f;
-	int fd, rc;
+	const struct out_job *j = arg;
 
-	if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	fd = mkstemp(tmp);
-	if (fd < 0)
-		return -errno;
-	f = fdopen(fd, "w");
-	if (f == NULL) {
-		rc = -errno;
-		close(fd);
-		unlink(tmp);
-		return rc;
-	}
-	rc = j->json ? wr_rtt_json_write(f, j->m, j->rows, j->n) :
-		       wr_rtt_csv_write(f, j->rows, j->n);
-	if (fflush(f) != 0 && rc == 0)
-		rc = -errno;
-	if (fsync(fileno(f)) != 0 && rc == 0)
-		rc = -errno;
-	if (fclose(f) != 0 && rc == 0)
-		rc = -errno;
-	/* mkstemp makes the file 0600; results are not secret. */
-	if (rc == 0 && chmod(tmp, 0644) != 0)
-		rc = -errno;
-	if (rc == 0 && rename(tmp, path) != 0)
-		rc = -errno;
-	if (rc != 0)
-		unlink(tmp);
-	return rc;
+	return j->json ? wr_rtt_json_write(out, j->m, j->rows, j->n) :
+			 wr_rtt_csv_write(out, j->rows, j->n);
 }
 
 int
@@ -270,7 +220,7 @@ wr_rtt_csv(const char *path, const struct wr_rtt_row *rows, unsigned int n)
 {
 	struct out_job j = { .rows = rows, .n = n, .json = false };
 
-	return write_atomic(path, &j);
+	return wr_out_atomic(path, job_write, &j);
 }
 
 int
@@ -279,5 +229,5 @@ wr_rtt_json(const char *path, const struct wr_rtt_meta *m,
 {
 	struct out_job j = { .m = m, .rows = rows, .n = n, .json = true };
 
-	return write_atomic(path, &j);
+	return wr_out_atomic(path, job_write, &j);
 }

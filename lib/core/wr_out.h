@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* wr_out: result files written whole or not at all, and JSON strings. */
+#ifndef WR_OUT_H
+#define WR_OUT_H
+
+/**
+ * @file
+ * Every results file wirerate writes (--json, --csv of run, sweep,
+ * rfc2544, rtt) goes through wr_out_atomic(): the content is written to a
+ * temporary file beside the target, flushed, synced, and renamed over the
+ * target only when complete, so a failure (a full disk, a signal) never
+ * leaves a truncated file.  The live --stats-jsonl log is the exception: it
+ * is appended line by line.
+ *
+ * Threads: any; no global state.
+ */
+
+#include <stdio.h>
+
+/**
+ * Write @p path through @p fn, which writes the content to the stream it is
+ * given and returns 0 or a negative errno.
+ * @return 0, or a negative errno (fn's, or of the file operations); the
+ *         target is then untouched and no temporary file is left.
+ */
+int wr_out_atomic(const char *path, int (*fn)(FILE *out, const void *arg),
+		  const void *arg);
+
+/** @p s as a JSON string, with the escapes RFC 8259 requires (NULL: null). */
+void wr_out_json_str(FILE *out, const char *s);
+
+#endif /* WR_OUT_H */
