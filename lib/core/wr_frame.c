@@ -1162,21 +1162,26 @@ wr_frame_gen_burst_at(struct wr_frame_gen *g, void **objs, uint32_t base_off,
 			g->pos[i] = pos;
 		}
 	}
+	/* The sums here stay far below 2^48 (wr_csum_fold48). */
 	if (t->ip_csum && t->udp_csum) {
 		for (k = 0; k < n; k++) {
 			uint8_t *b = (uint8_t *)objs[k] + base_off;
+			uint16_t uc = (uint16_t)~wr_csum_fold48(udp[k]);
 
-			put16(b + ip_off + 10, wr_csum_ipv4(ip[k]));
-			put16(b + udp_off + 6, wr_csum_udp(udp[k]));
+			put16(b + ip_off + 10, (uint16_t)~wr_csum_fold48(ip[k]));
+			put16(b + udp_off + 6, uc == 0 ? 0xffff : uc);
 		}
 	} else if (t->ip_csum) {
 		for (k = 0; k < n; k++)
 			put16((uint8_t *)objs[k] + base_off + ip_off + 10,
-			      wr_csum_ipv4(ip[k]));
+			      (uint16_t)~wr_csum_fold48(ip[k]));
 	} else if (t->udp_csum) {
-		for (k = 0; k < n; k++)
+		for (k = 0; k < n; k++) {
+			uint16_t uc = (uint16_t)~wr_csum_fold48(udp[k]);
+
 			put16((uint8_t *)objs[k] + base_off + udp_off + 6,
-			      wr_csum_udp(udp[k]));
+			      uc == 0 ? 0xffff : uc);
+		}
 	}
 	g->index = index + stride * n;
 }

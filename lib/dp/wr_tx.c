@@ -311,7 +311,8 @@ burst_bytes(const struct wr_tx_stream *ts, struct rte_mbuf **pkts,
 	uint64_t bytes = 0;
 	uint16_t i;
 
-	if (ts->is_static)
+	/* One size: no need to read every mbuf's length back. */
+	if (!ts->sized)
 		return (uint64_t)ts->frame_bytes * n;
 	for (i = 0; i < n; i++)
 		bytes += pkts[i]->pkt_len + WR_FCS_LEN;
