@@ -7,18 +7,10 @@
 
 #include "wr_config.h"
 #include "wr_test.h"
+#include "wr_test_fixture.h"
 
 /* The shipped profiles sit next to streams/ in the source tree. */
 #define WR_CONFIGS WR_STREAMS "/../config"
-
-static void
-print_error(const struct wr_error *e)
-{
-	char buf[1024];
-
-	wr_error_format(e, buf, sizeof(buf));
-	fprintf(stderr, "\n    %s\n", buf);
-}
 
 static int
 load(const char *dir, const char *name, struct wr_config *cfg,
@@ -30,7 +22,7 @@ load(const char *dir, const char *name, struct wr_config *cfg,
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	rc = wr_config_load(path, cfg, e);
 	if (rc != 0)
-		print_error(e);
+		wr_test_print_error(e);
 	return rc;
 }
 
@@ -56,14 +48,6 @@ load_text(const char *text, struct wr_config *cfg, struct wr_error *e)
 	return rc;
 }
 
-static int
-is_yaml(const char *name)
-{
-	size_t n = strlen(name);
-
-	return n > 5 && strcmp(name + n - 5, ".yaml") == 0;
-}
-
 static void
 test_every_shipped_profile_loads(void)
 {
@@ -76,7 +60,7 @@ test_every_shipped_profile_loads(void)
 	dir = opendir(WR_CONFIGS);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
 	while ((d = readdir(dir)) != NULL) {
-		if (!is_yaml(d->d_name))
+		if (!wr_test_is_yaml(d->d_name))
 			continue;
 		CU_ASSERT_EQUAL(load(WR_CONFIGS, d->d_name, &cfg, &e), 0);
 		CU_ASSERT(cfg.n_eal_args > 0);
@@ -238,15 +222,7 @@ test_unreadable(void)
 	CU_ASSERT_EQUAL(memcmp(&cfg, &init, sizeof(cfg)), 0);
 }
 
-struct bad_case {
-	const char *file;
-	unsigned int line;
-	unsigned int col;
-	const char *path;
-	const char *msg;
-};
-
-static const struct bad_case bad_cases[] = {
+static const struct wr_bad_case bad_cases[] = {
 	{ "bad-config-burst.yaml", 2, 8, "burst",
 	  "expected an integer in 1..512, got \"513\"" },
 	{ "bad-config-desc.yaml", 4, 10, "ports[0].txd",
@@ -275,7 +251,7 @@ static void
 test_bad_fixtures(void)
 {
 	struct wr_config cfg, init;
-	const struct bad_case *c;
+	const struct wr_bad_case *c;
 	struct wr_error e;
 	char path[512];
 	size_t i;
@@ -287,17 +263,7 @@ test_bad_fixtures(void)
 		snprintf(path, sizeof(path), "%s/%s", WR_FIXTURES, c->file);
 		memset(&cfg, 0x5a, sizeof(cfg));
 		rc = wr_config_load(path, &cfg, &e);
-		if (rc != -EINVAL || e.line != c->line || e.col != c->col ||
-		    strcmp(e.path, c->path) != 0 || strstr(e.msg, c->msg) == NULL) {
-			fprintf(stderr, "\n    %s: rc %d", c->file, rc);
-			print_error(&e);
-		}
-		CU_ASSERT_EQUAL(rc, -EINVAL);
-		CU_ASSERT_STRING_EQUAL(e.file, path);
-		CU_ASSERT_EQUAL(e.line, c->line);
-		CU_ASSERT_EQUAL(e.col, c->col);
-		CU_ASSERT_STRING_EQUAL(e.path, c->path);
-		CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, c->msg));
+		wr_test_check_error(c, path, rc, &e);
 		/* Left as wr_config_init() made it: nothing to free. */
 		CU_ASSERT_EQUAL(memcmp(&cfg, &init, sizeof(cfg)), 0);
 	}
@@ -306,26 +272,8 @@ test_bad_fixtures(void)
 static void
 test_every_fixture_listed(void)
 {
-	struct dirent *d;
-	DIR *dir;
-	size_t i;
-	bool found;
-
-	dir = opendir(WR_FIXTURES);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
-	while ((d = readdir(dir)) != NULL) {
-		if (!is_yaml(d->d_name) ||
-		    strncmp(d->d_name, "bad-config-", 11) != 0)
-			continue;
-		found = false;
-		for (i = 0; i < sizeof(bad_cases) / sizeof(bad_cases[0]); i++)
-			if (strcmp(bad_cases[i].file, d->d_name) == 0)
-				found = true;
-		if (!found)
-			fprintf(stderr, "\n    fixture %s has no test", d->d_name);
-		CU_ASSERT_TRUE(found);
-	}
-	closedir(dir);
+	wr_test_every_fixture_listed(WR_FIXTURES, "bad-config-", NULL, bad_cases,
+				     sizeof(bad_cases) / sizeof(bad_cases[0]));
 }
 
 static void

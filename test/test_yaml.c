@@ -8,6 +8,7 @@
 
 #include "wr_yaml.h"
 #include "wr_test.h"
+#include "wr_test_fixture.h"
 
 static const struct wr_stream_file zero_file;
 
@@ -27,24 +28,7 @@ load_path(const char *dir, const char *name, struct wr_stream_file *f,
 	return wr_yaml_load_streams(path, f, e);
 }
 
-static void
-print_error(const struct wr_error *e)
-{
-	char buf[1024];
-
-	wr_error_format(e, buf, sizeof(buf));
-	fprintf(stderr, "\n    %s\n", buf);
-}
-
 /* ---- shipped files ---- */
-
-static int
-is_yaml(const char *name)
-{
-	size_t n = strlen(name);
-
-	return n > 5 && strcmp(name + n - 5, ".yaml") == 0;
-}
 
 static void
 test_every_shipped_file_loads(void)
@@ -59,11 +43,11 @@ test_every_shipped_file_loads(void)
 	dir = opendir(WR_STREAMS);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
 	while ((d = readdir(dir)) != NULL) {
-		if (!is_yaml(d->d_name))
+		if (!wr_test_is_yaml(d->d_name))
 			continue;
 		rc = load_path(WR_STREAMS, d->d_name, &f, &e);
 		if (rc != 0)
-			print_error(&e);
+			wr_test_print_error(&e);
 		CU_ASSERT_EQUAL(rc, 0);
 		if (rc == 0) {
 			CU_ASSERT(f.n_streams >= 1);
@@ -419,7 +403,7 @@ test_vary_modes(void)
 
 	rc = load_buf(text, &f, &e);
 	if (rc != 0)
-		print_error(&e);
+		wr_test_print_error(&e);
 	CU_ASSERT_EQUAL_FATAL(rc, 0);
 	fs = f.streams[0].field;
 	CU_ASSERT_EQUAL(fs[WR_FIELD_ETH_SRC].mode, WR_VARY_INC);
@@ -577,7 +561,7 @@ test_size_fit_boundaries(void)
 					CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, msg));
 			} else {
 				if (rc != 0)
-					print_error(&e);
+					wr_test_print_error(&e);
 				CU_ASSERT_EQUAL(rc, 0);
 			}
 			wr_stream_file_free(&f);
@@ -776,15 +760,7 @@ test_error_format(void)
 
 /* ---- one fixture per failure mode ---- */
 
-struct bad_case {
-	const char *file;
-	unsigned int line;
-	unsigned int col;
-	const char *path;
-	const char *msg; /* a fragment of the message */
-};
-
-static const struct bad_case bad_cases[] = {
+static const struct wr_bad_case bad_cases[] = {
 	{ "bad-alias.yaml", 4, 10, "", "aliases (*defaults) are not supported" },
 	{ "bad-anchor.yaml", 4, 10, "", "anchors (&defaults) are not supported" },
 	{ "bad-arp-varying-dst.yaml", 4, 16, "streams[0].eth.dst",
@@ -910,7 +886,7 @@ static const struct bad_case bad_cases[] = {
 static void
 test_bad_fixtures(void)
 {
-	const struct bad_case *c;
+	const struct wr_bad_case *c;
 	struct wr_stream_file f;
 	struct wr_error e;
 	char path[512];
@@ -922,17 +898,7 @@ test_bad_fixtures(void)
 		snprintf(path, sizeof(path), "%s/%s", WR_FIXTURES, c->file);
 		memset(&f, 0x5a, sizeof(f));
 		rc = wr_yaml_load_streams(path, &f, &e);
-		if (rc != -EINVAL || e.line != c->line || e.col != c->col ||
-		    strcmp(e.path, c->path) != 0 || strstr(e.msg, c->msg) == NULL) {
-			fprintf(stderr, "\n    %s: rc %d", c->file, rc);
-			print_error(&e);
-		}
-		CU_ASSERT_EQUAL(rc, -EINVAL);
-		CU_ASSERT_STRING_EQUAL(e.file, path);
-		CU_ASSERT_EQUAL(e.line, c->line);
-		CU_ASSERT_EQUAL(e.col, c->col);
-		CU_ASSERT_STRING_EQUAL(e.path, c->path);
-		CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, c->msg));
+		wr_test_check_error(c, path, rc, &e);
 		/* Nothing half-filled: the output is all zero. */
 		CU_ASSERT_EQUAL(memcmp(&f, &zero_file, sizeof(f)), 0);
 	}
@@ -942,26 +908,8 @@ test_bad_fixtures(void)
 static void
 test_every_fixture_listed(void)
 {
-	struct dirent *d;
-	DIR *dir;
-	size_t i;
-	bool found;
-
-	dir = opendir(WR_FIXTURES);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
-	while ((d = readdir(dir)) != NULL) {
-		if (!is_yaml(d->d_name) || strncmp(d->d_name, "bad-", 4) != 0 ||
-		    strncmp(d->d_name, "bad-config-", 11) == 0)
-			continue;
-		found = false;
-		for (i = 0; i < sizeof(bad_cases) / sizeof(bad_cases[0]); i++)
-			if (strcmp(bad_cases[i].file, d->d_name) == 0)
-				found = true;
-		if (!found)
-			fprintf(stderr, "\n    fixture %s has no test", d->d_name);
-		CU_ASSERT_TRUE(found);
-	}
-	closedir(dir);
+	wr_test_every_fixture_listed(WR_FIXTURES, "bad-", "bad-config-", bad_cases,
+				     sizeof(bad_cases) / sizeof(bad_cases[0]));
 }
 
 /* duration, burst, bursts, next, loops and ramp; the port rule. */
@@ -987,7 +935,7 @@ test_schedules(void)
 
 	rc = load_buf(text, &f, &e);
 	if (rc != 0)
-		print_error(&e);
+		wr_test_print_error(&e);
 	CU_ASSERT_EQUAL_FATAL(rc, 0);
 	CU_ASSERT_EQUAL(f.loops, 3);
 	s = &f.streams[0];
