@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "wr_replay.h"
 #include "wr_stream.h"
 
 static const char *const field_names[] = {
@@ -84,6 +85,8 @@ wr_stream_free(struct wr_stream *s)
 	free(s->payload.bytes);
 	s->payload.bytes = NULL;
 	s->payload.len = 0;
+	wr_replay_spec_free(s->replay);
+	s->replay = NULL;
 }
 
 void

@@ -237,6 +237,8 @@ struct wr_mark {
 	unsigned int col;  /**< 1-based */
 };
 
+struct wr_replay_spec; /* wr_replay.h */
+
 struct wr_stream {
 	char name[WR_STREAM_NAME_MAX];
 	struct wr_mark mark;
@@ -270,6 +272,9 @@ struct wr_stream {
 	enum wr_sched_next next; /**< what follows it in its port's sequence */
 	bool has_ramp;
 	struct wr_ramp_spec ramp;
+	/** `pcap:` or `frame:` (wr_replay.h): the frames are these, not
+	 * generated; owned; NULL for a generated stream. */
+	struct wr_replay_spec *replay;
 };
 
 struct wr_stream_file {

@@ -421,6 +421,49 @@ sequences_setup(struct wr_engine *e, struct wr_error *err)
 	return 0;
 }
 
+/*
+ * A replayed stream's frames must fit its port and its memory budget:
+ * checked for every lane before any pool is made, so a capture that does
+ * not fit stops the run with one message saying what to change.
+ */
+static int
+replay_check(struct wr_engine *e, uint32_t s, struct wr_error *err)
+{
+	const struct wr_stream_file *f = e->f;
+	const struct wr_stream *st = &f->streams[s];
+	const struct wr_replay_spec *r = st->replay;
+	const struct wr_port *p = &e->ports[st->port];
+	const char *what = r->from_frame ? "frame" : r->pcap;
+	unsigned int n = wr_stream_file_port_sequenced(f, st->port) ? 1 :
+		e->port_n_lcores[st->port], j;
+	uint64_t need = 0;
+	uint16_t mtu;
+	int64_t k;
+
+	if (rte_eth_dev_get_mtu(p->port_id, &mtu) == 0 &&
+	    (k = wr_capture_over_mtu(&r->cap, mtu)) >= 0)
+		return wr_error_set(err, -EINVAL, what, 0, 0, NULL,
+			"record %lld: a frame of %u bytes is larger than port "
+			"%s takes (MTU %u: %u bytes after the Ethernet "
+			"header); raise the port's MTU or leave such frames "
+			"out (editcap)", (long long)k + 1, r->cap.len[k],
+			p->device, mtu, mtu);
+	for (j = 0; j < n; j++)
+		need += wr_replay_lane_mem(r, n, j);
+	if (need > r->memory_bytes)
+		return wr_error_set(err, -EINVAL, f->path, st->mark.line,
+			st->mark.col, NULL, "streams[%u] (%s): its %u frames "
+			"need %.1f MiB of hugepage memory (one mbuf of %u "
+			"bytes each, %u lane%s), over its budget of %.1f MiB: "
+			"raise memory: (e.g. memory: %llu MiB) and reserve the "
+			"hugepages (tools/wr-hugepages), or replay fewer frames "
+			"(editcap -r)", s, st->name, r->cap.n,
+			(double)need / (1 << 20), r->cap.max_len, n,
+			n == 1 ? "" : "s", (double)r->memory_bytes / (1 << 20),
+			(unsigned long long)((need >> 20) + 1));
+	return 0;
+}
+
 static int
 streams_setup(struct wr_engine *e, struct wr_error *err)
 {
@@ -439,6 +482,12 @@ streams_setup(struct wr_engine *e, struct wr_error *err)
 				"there %s %u port%s (0..%u)", s, st->port,
 				e->n_ports == 1 ? "is" : "are", e->n_ports,
 				e->n_ports == 1 ? "" : "s", e->n_ports - 1);
+		if (st->replay != NULL) {
+			rc = replay_check(e, s, err);
+			if (rc != 0)
+				return rc;
+			continue;
+		}
 		rc = wr_frame_tmpl_create(st, s, &e->tmpl[s], err);
 		if (rc != 0) {
 			if (err->file[0] == '\0')
@@ -491,19 +540,23 @@ streams_setup(struct wr_engine *e, struct wr_error *err)
 				return wr_error_set(err, -ENOMEM, NULL, 0, 0,
 						    NULL, "out of memory");
 			e->ts[s][e->n_ts[s]++] = ts;
-			rc = wr_tx_stream_init(ts, e->tmpl[s], s, st->count,
-					       j, n, n_mbufs,
-					       p->socket_id >= 0 ?
-					       p->socket_id :
-					       (int)rte_lcore_to_socket_id(lc),
-					       err);
+			if (st->replay != NULL)
+				rc = wr_tx_stream_init_replay(ts, st->replay,
+					s, st->count, j, n, p->socket_id >= 0 ?
+					p->socket_id :
+					(int)rte_lcore_to_socket_id(lc), err);
+			else
+				rc = wr_tx_stream_init(ts, e->tmpl[s], s,
+					st->count, j, n, n_mbufs,
+					p->socket_id >= 0 ? p->socket_id :
+					(int)rte_lcore_to_socket_id(lc), err);
 			if (rc != 0) {
 				snprintf(err->path, sizeof(err->path),
 					 "stream %s", st->name);
 				return rc;
 			}
 			q->streams[q->n_streams++] = ts;
-			if (p->tx_cksum)
+			if (p->tx_cksum && st->replay == NULL)
 				wr_tx_stream_cksum_offload(ts, p->port_id,
 							   (uint16_t)j);
 		}
@@ -532,7 +585,10 @@ rx_setup(struct wr_engine *e, bool rx, struct wr_error *err)
 		lanes[s] = f->streams[s].latency ?
 			(uint16_t)e->port_n_lcores[f->streams[s].port] : 0;
 		e->any_rx |= f->streams[s].latency;
-		trains |= f->streams[s].train_frames != 0;
+		trains |= f->streams[s].train_frames != 0 ||
+			(f->streams[s].replay != NULL &&
+			 f->streams[s].replay->timing ==
+			 WR_REPLAY_TIMING_CAPTURE);
 	}
 	/* Histogram snapshots: echoes' latency, trains' spacing. */
 	if (e->any_rx || trains) {
@@ -642,6 +698,15 @@ rates_setup(struct wr_engine *e, struct wr_error *err)
 		int rc;
 
 		rc = wr_size_avg_of(&st->size, &avg);
+		if (st->replay != NULL) {
+			/* Exact per pass: every frame's wire size. */
+			const struct wr_capture *c = &st->replay->cap;
+
+			avg.frames = c->n;
+			avg.bytes = 0;
+			for (j = 0; j < c->n; j++)
+				avg.bytes += wr_capture_wire_len(c->len[j]);
+		}
 		if (rc == 0 && st->has_ramp) {
 			rc = ramp_of(st, &avg, link, &ramp);
 			mpps = ramp.start_millipps;
@@ -664,6 +729,13 @@ rates_setup(struct wr_engine *e, struct wr_error *err)
 				"pps or bps" :
 				"the rate is out of range for this stream");
 		e->target_millipps[s] = st->has_ramp ? WR_RATE_UNPACED : mpps;
+		if (st->replay != NULL &&
+		    st->replay->timing == WR_REPLAY_TIMING_CAPTURE) {
+			/* The capture's schedule paces it, not the pacer. */
+			e->target_millipps[s] = wr_replay_capture_millipps(
+				&st->replay->cap, st->replay->speedup_ppm);
+			mpps = WR_RATE_UNPACED;
+		}
 		for (j = 0; j < e->n_ts[s]; j++) {
 			memset(&pc, 0, sizeof(pc));
 			pc.millipps = mpps == WR_RATE_UNPACED ? mpps :
@@ -735,6 +807,19 @@ rows_init(struct wr_engine *e)
 		s->size_max = f->streams[i].size.max;
 		s->target_kpps = e->target_millipps[i] == WR_RATE_UNPACED ? 0 :
 			(double)e->target_millipps[i] / 1e6;
+		if (f->streams[i].replay != NULL) {
+			const struct wr_replay_spec *r = f->streams[i].replay;
+
+			s->has_replay = true;
+			snprintf(s->replay_file, sizeof(s->replay_file), "%s",
+				 r->pcap);
+			wr_report_hex(r->cap.sha256, s->replay_sha256);
+			s->replay_frames = r->cap.n;
+			s->replay_loops = r->loops;
+			s->replay_timed = r->timing == WR_REPLAY_TIMING_CAPTURE;
+			s->replay_speedup = (double)r->speedup_ppm /
+				WR_REPLAY_SPEEDUP_ONE;
+		}
 	}
 	memset(&e->view, 0, sizeof(e->view));
 	e->view.ports = e->port_rows;
@@ -909,6 +994,32 @@ collect_trains(struct wr_engine *e, uint32_t s, struct wr_report_row *row)
 	wr_latency_summarize(e->scratch, NULL, &row->train_gaps);
 }
 
+/* A timed replay's gap errors and lateness, over its lanes (after the
+ * lcores stopped: the histograms have one writer). */
+static void
+collect_replay(struct wr_engine *e, uint32_t s, struct wr_report_row *row)
+{
+	unsigned int j;
+
+	row->replay_stalls = row->replay_stall_ns = 0;
+	wr_latency_init(e->scratch);
+	for (j = 0; j < e->n_ts[s]; j++) {
+		const struct wr_replay_lane *rl = e->ts[s][j]->rl;
+
+		if (rl->gap_err != NULL)
+			wr_latency_merge(e->scratch, rl->gap_err);
+		row->replay_stalls += rl->sched.stalls;
+		row->replay_stall_ns += wr_engine_tsc_to_ns(e,
+						rl->sched.stall_ticks);
+	}
+	wr_latency_summarize(e->scratch, NULL, &row->replay_gap_err);
+	wr_latency_init(e->scratch);
+	for (j = 0; j < e->n_ts[s]; j++)
+		if (e->ts[s][j]->rl->late != NULL)
+			wr_latency_merge(e->scratch, e->ts[s][j]->rl->late);
+	wr_latency_summarize(e->scratch, NULL, &row->replay_late);
+}
+
 struct wr_report_view *
 wr_engine_collect(struct wr_engine *e, bool final)
 {
@@ -968,6 +1079,8 @@ wr_engine_collect(struct wr_engine *e, bool final)
 						       active : end - start);
 		if (f->streams[s].train_frames != 0)
 			collect_trains(e, s, row);
+		if (final && row->replay_timed)
+			collect_replay(e, s, row);
 		wr_counters_add(&e->port_rows[row->port].total, &row->total);
 		if (f->streams[s].latency)
 			collect_rx(e, s, row);

@@ -112,6 +112,34 @@ wr_tx_stream_init(struct wr_tx_stream *ts, const struct wr_frame_tmpl *t,
 }
 
 int
+wr_tx_stream_init_replay(struct wr_tx_stream *ts,
+			 const struct wr_replay_spec *r, uint32_t stream_id,
+			 uint64_t count, uint32_t j, uint32_t k, int socket_id,
+			 struct wr_error *err)
+{
+	uint64_t limit = wr_replay_lane_limit(r->cap.n, r->loops, count, k, j);
+
+	memset(ts, 0, sizeof(*ts));
+	ts->stream_id = stream_id;
+	ts->sig_id = WR_SIG_ID(stream_id, j);
+	ts->is_static = true;
+	ts->sized = true;
+	ts->count = limit == UINT64_MAX ? 0 : limit;
+	ts->idle = limit == 0;
+	ts->lane = j;
+	ts->n_lanes = k;
+	ts->burst = WR_TX_BURST_DEFAULT;
+	ts->tsc_hz = rte_get_tsc_hz();
+	wr_latency_tsc_init(&ts->ns, ts->tsc_hz);
+	ts->rl = rte_zmalloc_socket("wr_replay_lane", sizeof(*ts->rl),
+				    RTE_CACHE_LINE_SIZE, socket_id);
+	if (ts->rl == NULL)
+		return wr_error_set(err, -ENOMEM, NULL, 0, 0, NULL,
+				    "out of memory");
+	return wr_replay_lane_init(ts->rl, r, k, j, socket_id, err);
+}
+
+int
 wr_tx_stream_set_rate(struct wr_tx_stream *ts, const struct wr_tx_pace *pc)
 {
 	struct wr_sched_run run;
@@ -140,7 +168,8 @@ wr_tx_stream_set_rate(struct wr_tx_stream *ts, const struct wr_tx_pace *pc)
 	}
 	memset(&ts->pacer_cfg, 0, sizeof(ts->pacer_cfg));
 	ts->paced = pc->millipps != WR_RATE_UNPACED || pc->train_frames != 0;
-	ts->clocked = ts->paced || ts->duration_ns != 0 || ts->ramped;
+	ts->clocked = ts->paced || ts->duration_ns != 0 || ts->ramped ||
+		(ts->rl != NULL && ts->rl->timed);
 	if (!ts->paced)
 		return 0;
 	ts->pacer_cfg.rate_millipps = pc->millipps;
@@ -252,6 +281,9 @@ wr_tx_stream_fini(struct wr_tx_stream *ts)
 		return;
 	rte_free(ts->gaps);
 	ts->gaps = NULL;
+	wr_replay_lane_fini(ts->rl);
+	rte_free(ts->rl);
+	ts->rl = NULL;
 	if (ts->mp == NULL)
 		return;
 	if (ts->n_pending > 0)
@@ -319,15 +351,29 @@ burst_bytes(const struct wr_tx_stream *ts, struct rte_mbuf **pkts,
 	return bytes;
 }
 
+static void
+deactivate(struct wr_tx_stream *ts, uint64_t now)
+{
+	ts->done = true;
+	__atomic_store_n(&ts->active_tsc,
+			 ts->active_tsc + (now - ts->act_start_tsc),
+			 __ATOMIC_RELAXED);
+	__atomic_store_n(&ts->end_tsc, now, __ATOMIC_RELAXED);
+}
+
 /* Start an activation of @p ts at @p now. */
 static void
 activate(struct wr_tx_stream *ts, uint64_t now)
 {
 	if (ts->activations++ > 0) {
 		/* A loop sends the same frames again. */
-		wr_frame_gen_init(&ts->gen, ts->t, ts->lane, ts->n_lanes);
+		if (ts->rl == NULL)
+			wr_frame_gen_init(&ts->gen, ts->t, ts->lane,
+					  ts->n_lanes);
 		ts->skipped_before += ts->pacer.skipped;
 	}
+	if (ts->rl != NULL)
+		wr_replay_lane_start(ts->rl, now);
 	/* Checked by wr_tx_stream_set_rate: cannot fail. */
 	wr_sched_run_start(&ts->run, ts->count, ts->duration_ns, ts->tsc_hz,
 			   now);
@@ -339,17 +385,10 @@ activate(struct wr_tx_stream *ts, uint64_t now)
 	ts->train_pos = 0;
 	ts->train_last_tsc = 0;
 	ts->done = false;
+	if (ts->idle)
+		deactivate(ts, now);
 }
 
-static void
-deactivate(struct wr_tx_stream *ts, uint64_t now)
-{
-	ts->done = true;
-	__atomic_store_n(&ts->active_tsc,
-			 ts->active_tsc + (now - ts->act_start_tsc),
-			 __ATOMIC_RELAXED);
-	__atomic_store_n(&ts->end_tsc, now, __ATOMIC_RELAXED);
-}
 
 /* ns from an activation's start to TSC ticks, rounded up so that the
  * boundary has passed when the TSC reaches the result. */
@@ -447,8 +486,15 @@ stream_turn(const struct wr_txq *q, struct wr_tx_stream *ts)
 			if (due < want)
 				want = due;
 		}
-		if (unlikely(rte_mempool_get_bulk(ts->mp, (void **)pkts,
-						  want) != 0)) {
+		if (ts->rl != NULL) {
+			/* Replay: the lane's next frames (timed: those
+			 * due), already in their mbufs. */
+			want = wr_replay_lane_take(ts->rl, pkts,
+						   (uint16_t)want, now);
+			if (want == 0)
+				return false;
+		} else if (unlikely(rte_mempool_get_bulk(ts->mp, (void **)pkts,
+							 want) != 0)) {
 			/* Every mbuf is in the NIC's ring: try again later,
 			 * with the grant owed again. */
 			if (ts->paced)
@@ -474,8 +520,10 @@ stream_turn(const struct wr_txq *q, struct wr_tx_stream *ts)
 		rte_eth_tx_prepare(q->port_id, q->queue_id, pkts, n);
 	sent = rte_eth_tx_burst(q->port_id, q->queue_id, pkts, n);
 	if (likely(sent > 0)) {
-		__atomic_store_n(&ts->c.tx_bytes,
-				 ts->c.tx_bytes + burst_bytes(ts, pkts, sent),
+		__atomic_store_n(&ts->c.tx_bytes, ts->c.tx_bytes +
+				 (ts->rl != NULL ? wr_replay_lane_sent(ts->rl,
+				  sent, ts->rl->timed ? rte_rdtsc() : 0) :
+				  burst_bytes(ts, pkts, sent)),
 				 __ATOMIC_RELAXED);
 		__atomic_store_n(&ts->c.tx_pkts, ts->c.tx_pkts + sent,
 				 __ATOMIC_RELAXED);

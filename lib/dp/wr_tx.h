@@ -66,6 +66,7 @@
 #include "wr_frame.h"
 #include "wr_latency.h"
 #include "wr_rate.h"
+#include "wr_replay_tx.h"
 #include "wr_rx.h"
 #include "wr_sched.h"
 #include "wr_stats.h"
@@ -130,6 +131,10 @@ struct wr_tx_stream {
 	uint16_t n_pending;         /**< built, not yet taken by the NIC */
 	struct rte_mbuf *pending[WR_BURST_MAX];
 	struct wr_frame_gen gen;
+	/** A replayed stream's lane (wr_replay_tx.h): frames come from it,
+	 * not from mp and the generator; NULL otherwise. */
+	struct wr_replay_lane *rl;
+	bool idle;                  /**< a replay lane with nothing to send */
 } __rte_cache_aligned;
 
 struct wr_txq {
@@ -169,6 +174,18 @@ int wr_tx_stream_init(struct wr_tx_stream *ts, const struct wr_frame_tmpl *t,
 		      uint32_t stream_id, uint64_t count, uint32_t j,
 		      uint32_t k, unsigned int n_mbufs, int socket_id,
 		      struct wr_error *err);
+
+/**
+ * Set up one (lcore, replayed stream) context: lane @p j of @p k of the
+ * frames of @p r (wr_replay_lane_init(), on @p socket_id), sending frames
+ * below @p count (0 = unlimited) and r->loops passes per activation
+ * (wr_replay_lane_limit()).  Then as wr_tx_stream_init().
+ * @return 0, or a negative errno with @p err filled.
+ */
+int wr_tx_stream_init_replay(struct wr_tx_stream *ts,
+			     const struct wr_replay_spec *r, uint32_t stream_id,
+			     uint64_t count, uint32_t j, uint32_t k,
+			     int socket_id, struct wr_error *err);
 
 /**
  * Give a stream context its rate, burst size, time limit, trains or ramp
