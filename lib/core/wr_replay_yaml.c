@@ -411,6 +411,10 @@ wr_replay_yaml_parse(struct wr_ywalk *w, const struct wr_ynode *n,
 		rc = WR_YWALK_KEY(w, "rewrite", parse_rewrite(w, v, r));
 	if (rc != 0)
 		return rc;
+	/* A frame: stream's laid-out frames are one period of its fields:
+	 * it runs until count or duration, as a generated stream does. */
+	if (frame != NULL && wr_ynode_get(n, "loops") == NULL)
+		r->loops = 0;
 	rc = pcap != NULL ? parse_pcap(w, pcap, r) : parse_frame(w, n, r, s);
 	if (rc != 0)
 		return rc;
