@@ -6,8 +6,9 @@
 /**
  * @file
  * Why it costs what a static stream costs.  A lane's frames are copied
- * once, at setup, into mbufs of a hugepage mempool of its own (one mbuf per
- * frame, on the port's socket).  The pool uses the "wr_replay" mempool
+ * once, at setup, into one hugepage block on the port's socket, and each
+ * gets an mbuf of a mempool of its own whose buf_addr points at it (bare
+ * headers, read in order: see place_data() in the .c file).  The pool uses the "wr_replay" mempool
  * driver, whose put does nothing: when the PMD frees a transmitted frame
  * (rte_pktmbuf_free, or a fast-free bulk put) the mbuf simply stays where
  * it is, still holding its frame, refcnt 1, lengths intact.  The TX loop
@@ -30,6 +31,7 @@
 #include <stdint.h>
 
 #include <rte_mbuf.h>
+#include <rte_prefetch.h>
 #include <rte_mempool.h>
 
 #include "wr_config.h"
@@ -41,6 +43,7 @@
 struct wr_replay_lane {
 	struct rte_mempool *mp;
 	struct rte_mbuf **frames;   /**< m mbufs, the lane's frames in order */
+	uint8_t *data;              /**< the frames' bytes, which the mbufs point into */
 	uint16_t *wire;             /**< m L2 wire sizes incl. padding and FCS */
 	uint64_t *dl;               /**< m deadlines within a pass (timed) */
 	uint32_t m;
@@ -90,7 +93,7 @@ wr_replay_lane_take(struct wr_replay_lane *rl, struct rte_mbuf **pkts,
 		    uint16_t want, uint64_t now)
 {
 	struct rte_mbuf **frames = rl->frames;
-	uint32_t pos, m = rl->m;
+	uint32_t pos, ahead, m = rl->m;
 	uint16_t i;
 
 	pos = rl->sched.pos;
@@ -107,7 +110,16 @@ wr_replay_lane_take(struct wr_replay_lane *rl, struct rte_mbuf **pkts,
 			rl->due[i] -= shift;
 		rl->n_due = want;
 	}
+	ahead = (uint32_t)((pos + want) % m);
 	for (i = 0; i < want; i++) {
+		/* The frames of a long capture are spread over more memory
+		 * than the caches hold: the mbuf header the PMD reads when it
+		 * frees the frame (both its cache lines) is fetched now for
+		 * the frame one burst ahead, so no free waits for DRAM. */
+		rte_prefetch0(frames[ahead]);
+		rte_prefetch0(RTE_PTR_ADD(frames[ahead], RTE_CACHE_LINE_SIZE));
+		if (++ahead == m)
+			ahead = 0;
 		pkts[i] = frames[pos];
 		if (++pos == m)
 			pos = 0;
