@@ -188,11 +188,17 @@ wr_describe_stream(const struct wr_stream *s, const char *indent, char *buf,
 	if (s->replay != NULL) {
 		const struct wr_replay_spec *r = s->replay;
 
+		char loops[32];
+
+		if (r->loops == 0)
+			snprintf(loops, sizeof(loops), "loops for ever");
+		else
+			snprintf(loops, sizeof(loops), "%" PRIu64 " loop%s",
+				 r->loops, r->loops == 1 ? "" : "s");
 		APPEND("%s  replays %s: %u frames of %u..%u bytes (with FCS), "
-		       "%s%" PRIu64 " loop%s, timing %s", indent,
-		       r->from_frame ? "frame:" : r->pcap, r->cap.n,
-		       s->size.min, s->size.max, r->loops ? "" : "for ever, ",
-		       r->loops, r->loops == 1 ? "" : "s",
+		       "%s, timing %s", indent,
+		       r->from_frame ? "the frame's bytes" : r->pcap, r->cap.n,
+		       s->size.min, s->size.max, loops,
 		       r->timing == WR_REPLAY_TIMING_CAPTURE ? "capture" : rate);
 		if (r->timing == WR_REPLAY_TIMING_CAPTURE)
 			APPEND(" x%g", (double)r->speedup_ppm /

@@ -453,8 +453,8 @@ replay_check(struct wr_engine *e, uint32_t s, struct wr_error *err)
 	if (need > r->memory_bytes)
 		return wr_error_set(err, -EINVAL, f->path, st->mark.line,
 			st->mark.col, NULL, "streams[%u] (%s): its %u frames "
-			"need %.1f MiB of hugepage memory (one mbuf of %u "
-			"bytes each, %u lane%s), over its budget of %.1f MiB: "
+			"need %.1f MiB of hugepage memory (up to %u bytes and "
+			"an mbuf each, %u lane%s), over its budget of %.1f MiB: "
 			"raise memory: (e.g. memory: %llu MiB) and reserve the "
 			"hugepages (tools/wr-hugepages), or replay fewer frames "
 			"(editcap -r)", s, st->name, r->cap.n,
