@@ -490,15 +490,6 @@ wr_capture_fix_csum(uint8_t *buf, uint16_t len)
 		fix_ipv6(buf + l3, (uint32_t)len - l3);
 }
 
-static void
-put_be(uint8_t *p, uint64_t v, unsigned int bytes)
-{
-	while (bytes-- > 0) {
-		p[bytes] = (uint8_t)v;
-		v >>= 8;
-	}
-}
-
 uint32_t
 wr_capture_rewrite(struct wr_capture *c, const bool *set,
 		   const struct wr_field_spec *fs, uint64_t seed)
@@ -510,10 +501,10 @@ wr_capture_rewrite(struct wr_capture *c, const bool *set,
 		uint16_t len = c->len[k], type = 0, l3;
 
 		if (set[WR_FIELD_ETH_DST])
-			put_be(b, wr_field_value_at(&fs[WR_FIELD_ETH_DST],
+			wr_capture_put_be(b, wr_field_value_at(&fs[WR_FIELD_ETH_DST],
 				WR_FIELD_ETH_DST, seed, k), 6);
 		if (set[WR_FIELD_ETH_SRC])
-			put_be(b + 6, wr_field_value_at(&fs[WR_FIELD_ETH_SRC],
+			wr_capture_put_be(b + 6, wr_field_value_at(&fs[WR_FIELD_ETH_SRC],
 				WR_FIELD_ETH_SRC, seed, k), 6);
 		if (!set[WR_FIELD_IPV4_SRC] && !set[WR_FIELD_IPV4_DST])
 			continue;
@@ -522,11 +513,11 @@ wr_capture_rewrite(struct wr_capture *c, const bool *set,
 		    (b[l3] >> 4) != 4)
 			continue;
 		if (set[WR_FIELD_IPV4_SRC])
-			put_be(b + l3 + 12, wr_field_value_at(
+			wr_capture_put_be(b + l3 + 12, wr_field_value_at(
 				&fs[WR_FIELD_IPV4_SRC], WR_FIELD_IPV4_SRC,
 				seed, k), 4);
 		if (set[WR_FIELD_IPV4_DST])
-			put_be(b + l3 + 16, wr_field_value_at(
+			wr_capture_put_be(b + l3 + 16, wr_field_value_at(
 				&fs[WR_FIELD_IPV4_DST], WR_FIELD_IPV4_DST,
 				seed, k), 4);
 		/* ICMP's checksum does not cover the addresses: as captured. */

@@ -176,27 +176,6 @@ parse_frame_field(struct wr_ywalk *w, const struct wr_ynode *n,
 					width_field(wd), &f->spec));
 }
 
-static uint64_t
-gcd64(uint64_t a, uint64_t b)
-{
-	while (b != 0) {
-		uint64_t t = a % b;
-
-		a = b;
-		b = t;
-	}
-	return a;
-}
-
-static void
-put_be(uint8_t *p, uint64_t v, unsigned int bytes)
-{
-	while (bytes-- > 0) {
-		p[bytes] = (uint8_t)v;
-		v >>= 8;
-	}
-}
-
 /* frame: "hex" with fields: the frames of one period of its fields (each
  * moves on every frame, as `vary: together`), checksums recomputed. */
 static int
@@ -239,7 +218,7 @@ parse_frame(struct wr_ywalk *w, const struct wr_ynode *n,
 			if (p == 0)
 				random = true;
 			else if (rc == 0)
-				frames = frames / gcd64(frames, p) * p;
+				frames = wr_period_lcm(frames, p);
 			if (rc == 0 && frames > WR_REPLAY_FRAMES_MAX)
 				rc = wr_ywalk_fail(w, fl->kids[i], "the fields "
 					"repeat every %llu frames or more: at "
@@ -270,7 +249,7 @@ parse_frame(struct wr_ywalk *w, const struct wr_ynode *n,
 			const struct wr_replay_field *f = &r->frame_field[i];
 
 			/* Random tags past the header fields' and the size's. */
-			put_be(b + f->offset, wr_field_value_at(&f->spec,
+			wr_capture_put_be(b + f->offset, wr_field_value_at(&f->spec,
 				(enum wr_field_id)(0x200 + i), s->seed, k),
 				f->width);
 		}

@@ -67,6 +67,22 @@ wr_field_period(const struct wr_field_spec *fs)
 	}
 }
 
+uint64_t
+wr_period_lcm(uint64_t a, uint64_t b)
+{
+	uint64_t x = a, y = b;
+	unsigned __int128 l;
+
+	while (y != 0) {
+		uint64_t t = x % y;
+
+		x = y;
+		y = t;
+	}
+	l = (unsigned __int128)(a / x) * b;
+	return l > UINT64_MAX ? UINT64_MAX : (uint64_t)l;
+}
+
 void
 wr_stream_free(struct wr_stream *s)
 {

@@ -319,4 +319,7 @@ void wr_stream_file_set_seed(struct wr_stream_file *f, uint64_t seed);
  */
 uint64_t wr_field_period(const struct wr_field_spec *fs);
 
+/** Least common multiple of two periods (both >= 1), saturating at UINT64_MAX. */
+uint64_t wr_period_lcm(uint64_t a, uint64_t b);
+
 #endif /* WR_STREAM_H */
