@@ -426,6 +426,19 @@ sequences_setup(struct wr_engine *e, struct wr_error *err)
  * checked for every lane before any pool is made, so a capture that does
  * not fit stops the run with one message saying what to change.
  */
+/* A TX pool's size: enough for the NIC's ring, a burst pending and the
+ * lcore's mempool cache; 2^q - 1 suits the pool's ring. */
+static unsigned int
+tx_pool_size(const struct wr_engine *e, const struct wr_stream *st)
+{
+	unsigned int burst = st->burst ? st->burst : e->cfg->burst, k;
+	unsigned int n = e->ports[st->port].txd + 4 * burst + WR_TX_POOL_SLACK;
+
+	for (k = 1; k < n; k <<= 1)
+		;
+	return k - 1;
+}
+
 static int
 replay_check(struct wr_engine *e, uint32_t s, struct wr_error *err)
 {
@@ -449,12 +462,12 @@ replay_check(struct wr_engine *e, uint32_t s, struct wr_error *err)
 			"out (editcap)", (long long)k + 1, r->cap.len[k],
 			p->device, mtu, mtu);
 	for (j = 0; j < n; j++)
-		need += wr_replay_lane_mem(r, n, j);
+		need += wr_replay_lane_mem(r, n, j, tx_pool_size(e, st));
 	if (need > r->memory_bytes)
 		return wr_error_set(err, -EINVAL, f->path, st->mark.line,
 			st->mark.col, NULL, "streams[%u] (%s): its %u frames "
-			"need %.1f MiB of hugepage memory (up to %u bytes and "
-			"an mbuf each, %u lane%s), over its budget of %.1f MiB: "
+			"need %.1f MiB of hugepage memory (up to %u bytes "
+			"each, %u lane%s), over its budget of %.1f MiB: "
 			"raise memory: (e.g. memory: %llu MiB) and reserve the "
 			"hugepages (tools/wr-hugepages), or replay fewer frames "
 			"(editcap -r)", s, st->name, r->cap.n,
@@ -468,7 +481,7 @@ static int
 streams_setup(struct wr_engine *e, struct wr_error *err)
 {
 	const struct wr_stream_file *f = e->f;
-	unsigned int j, k;
+	unsigned int j;
 	uint32_t s;
 	int rc;
 
@@ -510,15 +523,7 @@ streams_setup(struct wr_engine *e, struct wr_error *err)
 		struct wr_port *p = &e->ports[st->port];
 		bool seq = wr_stream_file_port_sequenced(f, st->port);
 		unsigned int n = seq ? 1 : e->port_n_lcores[st->port];
-		unsigned int burst = st->burst ? st->burst : e->cfg->burst;
-		unsigned int n_mbufs;
-
-		/* Enough for the NIC's ring, a burst pending and the
-		 * lcore's mempool cache; 2^q - 1 suits the pool's ring. */
-		n_mbufs = p->txd + 4 * burst + WR_TX_POOL_SLACK;
-		for (k = 1; k < n_mbufs; k <<= 1)
-			;
-		n_mbufs = k - 1;
+		unsigned int n_mbufs = tx_pool_size(e, st);
 		for (j = 0; j < n; j++) {
 			unsigned int lc = e->port_lcores[st->port][j];
 			struct wr_lcore_ctx *c = lcore_ctx(e, lc);
@@ -542,7 +547,8 @@ streams_setup(struct wr_engine *e, struct wr_error *err)
 			e->ts[s][e->n_ts[s]++] = ts;
 			if (st->replay != NULL)
 				rc = wr_tx_stream_init_replay(ts, st->replay,
-					s, st->count, j, n, p->socket_id >= 0 ?
+					s, st->count, j, n, n_mbufs,
+					p->socket_id >= 0 ?
 					p->socket_id :
 					(int)rte_lcore_to_socket_id(lc), err);
 			else

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* wr_replay_tx: replay lanes in mbufs of a mempool whose put keeps them. */
+/* wr_replay_tx: replay lanes: frames loaded once into hugepages, sent from hot bare mbufs pointed at them. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -12,57 +12,6 @@
 #include <rte_mempool.h>
 
 #include "wr_replay_tx.h"
-
-#define WR_REPLAY_OPS "wr_replay"
-
-/*
- * The "wr_replay" mempool driver: the pool is a fixed set of frames, not
- * a free list.  Objects put back (the PMD freeing a sent frame, and the
- * populate step adding each new object) are dropped on the floor: the
- * lane holds every mbuf's address in its own table.  Nothing can be taken
- * out (dequeue fails), so no other code can hand these mbufs out.
- */
-static int
-replay_ops_alloc(struct rte_mempool *mp __rte_unused)
-{
-	return 0;
-}
-
-static void
-replay_ops_free(struct rte_mempool *mp __rte_unused)
-{
-}
-
-static int
-replay_ops_enqueue(struct rte_mempool *mp __rte_unused,
-		   void *const *obj_table __rte_unused, unsigned int n __rte_unused)
-{
-	return 0;
-}
-
-static int
-replay_ops_dequeue(struct rte_mempool *mp __rte_unused,
-		   void **obj_table __rte_unused, unsigned int n __rte_unused)
-{
-	return -ENOBUFS;
-}
-
-static unsigned int
-replay_ops_count(const struct rte_mempool *mp __rte_unused)
-{
-	return 0;
-}
-
-static struct rte_mempool_ops replay_ops = {
-	.name = WR_REPLAY_OPS,
-	.alloc = replay_ops_alloc,
-	.free = replay_ops_free,
-	.enqueue = replay_ops_enqueue,
-	.dequeue = replay_ops_dequeue,
-	.get_count = replay_ops_count,
-};
-
-RTE_MEMPOOL_REGISTER_OPS(replay_ops);
 
 /* Frames start on cache lines, and on a page of their own where the
  * data's IOVA is physical (a NIC reads a frame as one contiguous run). */
@@ -84,48 +33,29 @@ lane_data(const struct wr_replay_spec *r, uint32_t k, uint32_t j)
 	return bytes;
 }
 
-/* Page padding: at most one frame's room lost per page (2 MB pages). */
+/* Page padding: at most one frame's room lost per page. */
 static uint64_t
 lane_pad(const struct wr_replay_spec *r, uint64_t data, uint64_t page)
 {
 	return (data / page + 2) * align_line(r->cap.max_len);
 }
 
-/* A pool of bare mbuf headers: each frame's data is elsewhere (below). */
 #define WR_REPLAY_HUGE_PAGE (2u << 20)
-/* A pool cache big enough that the PMD's frees reach the (no-op) driver
- * in bulk, a few times per thousand frames, not once a frame. */
-#define WR_REPLAY_POOL_CACHE RTE_MEMPOOL_CACHE_MAX_SIZE
+/* As a static stream's pool (wr_tx.c WR_TX_POOL_CACHE). */
+#define WR_REPLAY_POOL_CACHE 256
 
 uint64_t
-wr_replay_lane_mem(const struct wr_replay_spec *r, uint32_t k, uint32_t j)
+wr_replay_lane_mem(const struct wr_replay_spec *r, uint32_t k, uint32_t j,
+		   unsigned int n_mbufs)
 {
 	struct rte_mempool_objsz sz;
 	uint64_t m = wr_replay_lane_frames(r->cap.n, k, j);
 	uint64_t data = lane_data(r, k, j);
 
 	rte_mempool_calc_obj_size(sizeof(struct rte_mbuf), 0, &sz);
-	return m * (sz.total_size + sizeof(struct rte_mbuf *) +
-		    sizeof(uint16_t) + sizeof(uint64_t)) + data +
-		lane_pad(r, data, WR_REPLAY_HUGE_PAGE);
-}
-
-struct collect_arg {
-	struct wr_replay_lane *rl;
-	uint32_t n;
-};
-
-/* rte_mempool_obj_iter callback: the lane's table, in the pool's order. */
-static void
-collect(struct rte_mempool *mp, void *opaque, void *obj,
-	unsigned int idx __rte_unused)
-{
-	struct collect_arg *a = opaque;
-
-	rte_pktmbuf_init(mp, NULL, obj, 0);
-	if (a->n < a->rl->m)
-		a->rl->frames[a->n] = obj;
-	a->n++;
+	return m * sizeof(struct wr_replay_frame) + data +
+		lane_pad(r, data, WR_REPLAY_HUGE_PAGE) +
+		(uint64_t)n_mbufs * sz.total_size;
 }
 
 /* The IOVA of a byte of hugepage memory, from its memseg (one lookup per
@@ -145,15 +75,7 @@ data_iova(const void *at)
 	return ms->iova + RTE_PTR_DIFF(at, ms->addr);
 }
 
-/*
- * Why the headers and the data are apart: a capture of 100 000 frames
- * spreads inline mbufs over 180 MB, and the PMD's free of each sent frame
- * reads two cache lines of its header from DRAM at random-looking strides
- * (measured: replay at 0.9x testpmd txonly).  Bare headers in a pool of
- * their own are read in address order, which the hardware prefetcher
- * follows, and the frames' bytes, packed in one block, are read only by
- * the NIC.  The mbufs stay direct: buf_addr simply points into the block.
- */
+/* The frames' bytes into one block, and the table pointing at them. */
 static int
 place_data(struct wr_replay_lane *rl, const struct wr_replay_spec *r,
 	   uint32_t k, uint32_t j, int socket)
@@ -177,7 +99,6 @@ place_data(struct wr_replay_lane *rl, const struct wr_replay_spec *r,
 	for (i = 0; i < rl->m; i++) {
 		uint32_t f = j + i * k;
 		uint16_t len = r->cap.len[f];
-		struct rte_mbuf *mb = rl->frames[i];
 		uint8_t *at = rl->data + off;
 
 		if (pa && RTE_ALIGN_FLOOR((uintptr_t)at, page) !=
@@ -189,25 +110,29 @@ place_data(struct wr_replay_lane *rl, const struct wr_replay_spec *r,
 		if (off + len > size)
 			return -ENOMEM;
 		rte_memcpy(at, wr_capture_frame(&r->cap, f), len);
-		mb->buf_addr = at;
-		mb->buf_iova = data_iova(at);
-		mb->buf_len = len;
-		mb->data_off = 0;
-		mb->data_len = len;
-		mb->pkt_len = len;
-		rl->wire[i] = (uint16_t)wr_capture_wire_len(len);
+		rl->frames[i].addr = at;
+		rl->frames[i].iova = data_iova(at);
+		rl->frames[i].len = len;
+		rl->frames[i].wire = (uint16_t)wr_capture_wire_len(len);
 		off = align_line(off + len);
 	}
 	return 0;
 }
 
+/* rte_mempool_obj_iter callback: a bare header's data starts at its buffer. */
+static void
+zero_headroom(struct rte_mempool *mp __rte_unused, void *opaque __rte_unused,
+	      void *obj, unsigned int idx __rte_unused)
+{
+	((struct rte_mbuf *)obj)->data_off = 0;
+}
+
 int
 wr_replay_lane_init(struct wr_replay_lane *rl, const struct wr_replay_spec *r,
-		    uint32_t k, uint32_t j, int socket, struct wr_error *err)
+		    uint32_t k, uint32_t j, unsigned int n_mbufs, int socket,
+		    struct wr_error *err)
 {
 	static unsigned int pool_seq; /* main lcore only: unique pool names */
-	struct rte_pktmbuf_pool_private priv;
-	struct collect_arg ca = { .rl = rl, .n = 0 };
 	char name[RTE_MEMPOOL_NAMESIZE];
 	uint64_t tsc_hz = rte_get_tsc_hz();
 
@@ -220,38 +145,29 @@ wr_replay_lane_init(struct wr_replay_lane *rl, const struct wr_replay_spec *r,
 	rl->frames = rte_zmalloc_socket("wr_replay_frames",
 					rl->m * sizeof(*rl->frames),
 					RTE_CACHE_LINE_SIZE, socket);
-	rl->wire = rte_zmalloc_socket("wr_replay_wire",
-				      rl->m * sizeof(*rl->wire),
-				      RTE_CACHE_LINE_SIZE, socket);
-	if (rl->frames == NULL || rl->wire == NULL)
+	if (rl->frames == NULL || place_data(rl, r, k, j, socket) != 0)
 		goto nomem;
 	snprintf(name, sizeof(name), "wr_rp%u", pool_seq++);
-	rl->mp = rte_mempool_create_empty(name, rl->m, sizeof(struct rte_mbuf),
-		rl->m * 3 / 2 >= WR_REPLAY_POOL_CACHE * 2 ?
-		WR_REPLAY_POOL_CACHE : 0, sizeof(priv), socket, 0);
-	if (rl->mp == NULL ||
-	    rte_mempool_set_ops_byname(rl->mp, WR_REPLAY_OPS, NULL) != 0)
+	rl->mp = rte_pktmbuf_pool_create(name, n_mbufs, WR_REPLAY_POOL_CACHE,
+					 0, 0, socket);
+	if (rl->mp == NULL)
 		goto nomem;
-	memset(&priv, 0, sizeof(priv));
-	rte_pktmbuf_pool_init(rl->mp, &priv);
-	if (rte_mempool_populate_default(rl->mp) < 0)
-		goto nomem;
-	rte_mempool_obj_iter(rl->mp, collect, &ca);
-	if (ca.n != rl->m || place_data(rl, r, k, j, socket) != 0)
-		goto nomem;
+	rte_mempool_obj_iter(rl->mp, zero_headroom, NULL);
 	if (r->timing != WR_REPLAY_TIMING_CAPTURE)
 		return 0;
 	rl->timed = true;
 	rl->pass_ns = wr_replay_pass_ns(&r->cap, r->speedup_ppm);
-	rl->dl = rte_zmalloc_socket("wr_replay_dl", rl->m * sizeof(*rl->dl),
-				    RTE_CACHE_LINE_SIZE, socket);
+	rl->sched.dl = rte_zmalloc_socket("wr_replay_dl",
+					  rl->m * sizeof(uint64_t),
+					  RTE_CACHE_LINE_SIZE, socket);
 	rl->gap_err = rte_zmalloc_socket("wr_replay_gap", sizeof(*rl->gap_err),
 					 RTE_CACHE_LINE_SIZE, socket);
 	rl->late = rte_zmalloc_socket("wr_replay_late", sizeof(*rl->late),
 				      RTE_CACHE_LINE_SIZE, socket);
-	if (rl->dl == NULL || rl->gap_err == NULL || rl->late == NULL)
+	if (rl->sched.dl == NULL || rl->gap_err == NULL || rl->late == NULL)
 		goto nomem;
-	wr_replay_lane_deadlines(&r->cap, r->speedup_ppm, tsc_hz, k, j, rl->dl);
+	wr_replay_lane_deadlines(&r->cap, r->speedup_ppm, tsc_hz, k, j,
+				 (uint64_t *)(uintptr_t)rl->sched.dl);
 	wr_latency_init(rl->gap_err);
 	wr_latency_init(rl->late);
 	return 0;
@@ -263,8 +179,8 @@ nomem:
 			    "(tools/wr-hugepages) or replay fewer frames "
 			    "(editcap -r)", wr_replay_lane_frames(
 			    r->cap.n, k, j), r->cap.max_len,
-			    (double)wr_replay_lane_mem(r, k, j) / (1 << 20),
-			    rte_strerror(rte_errno));
+			    (double)wr_replay_lane_mem(r, k, j, n_mbufs) /
+			    (1 << 20), rte_strerror(rte_errno));
 }
 
 void
@@ -275,8 +191,7 @@ wr_replay_lane_fini(struct wr_replay_lane *rl)
 	rte_mempool_free(rl->mp);
 	rte_free(rl->data);
 	rte_free(rl->frames);
-	rte_free(rl->wire);
-	rte_free(rl->dl);
+	rte_free((void *)(uintptr_t)rl->sched.dl);
 	rte_free(rl->gap_err);
 	rte_free(rl->late);
 	memset(rl, 0, sizeof(*rl));
@@ -285,7 +200,7 @@ wr_replay_lane_fini(struct wr_replay_lane *rl)
 void
 wr_replay_lane_start(struct wr_replay_lane *rl, uint64_t now)
 {
-	wr_replay_sched_start(&rl->sched, rl->dl, rl->m, rl->pass_ns,
+	wr_replay_sched_start(&rl->sched, rl->sched.dl, rl->m, rl->pass_ns,
 			      rl->tsc_hz, now);
 	rl->acct = 0;
 	rl->n_due = 0;

@@ -114,8 +114,8 @@ wr_tx_stream_init(struct wr_tx_stream *ts, const struct wr_frame_tmpl *t,
 int
 wr_tx_stream_init_replay(struct wr_tx_stream *ts,
 			 const struct wr_replay_spec *r, uint32_t stream_id,
-			 uint64_t count, uint32_t j, uint32_t k, int socket_id,
-			 struct wr_error *err)
+			 uint64_t count, uint32_t j, uint32_t k,
+			 unsigned int n_mbufs, int socket_id, struct wr_error *err)
 {
 	uint64_t limit = wr_replay_lane_limit(r->cap.n, r->loops, count, k, j);
 
@@ -136,7 +136,7 @@ wr_tx_stream_init_replay(struct wr_tx_stream *ts,
 	if (ts->rl == NULL)
 		return wr_error_set(err, -ENOMEM, NULL, 0, 0, NULL,
 				    "out of memory");
-	return wr_replay_lane_init(ts->rl, r, k, j, socket_id, err);
+	return wr_replay_lane_init(ts->rl, r, k, j, n_mbufs, socket_id, err);
 }
 
 int
@@ -487,12 +487,21 @@ stream_turn(const struct wr_txq *q, struct wr_tx_stream *ts)
 				want = due;
 		}
 		if (ts->rl != NULL) {
-			/* Replay: the lane's next frames (timed: those
-			 * due), already in their mbufs. */
-			want = wr_replay_lane_take(ts->rl, pkts,
-						   (uint16_t)want, now);
-			if (want == 0)
+			/* Replay: mbufs pointed at the lane's next frames
+			 * (timed: those due). */
+			int got = wr_replay_lane_take(ts->rl, pkts,
+						      (uint16_t)want, now);
+
+			if (got <= 0) {
+				if (ts->paced)
+					wr_pacer_sent(&ts->pacer, 0, due);
+				if (got < 0)
+					__atomic_store_n(&ts->c.alloc_fail,
+						ts->c.alloc_fail + 1,
+						__ATOMIC_RELAXED);
 				return false;
+			}
+			want = (uint32_t)got;
 		} else if (unlikely(rte_mempool_get_bulk(ts->mp, (void **)pkts,
 							 want) != 0)) {
 			/* Every mbuf is in the NIC's ring: try again later,

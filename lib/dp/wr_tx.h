@@ -177,7 +177,8 @@ int wr_tx_stream_init(struct wr_tx_stream *ts, const struct wr_frame_tmpl *t,
 
 /**
  * Set up one (lcore, replayed stream) context: lane @p j of @p k of the
- * frames of @p r (wr_replay_lane_init(), on @p socket_id), sending frames
+ * frames of @p r with a pool of @p n_mbufs (wr_replay_lane_init(), on
+ * @p socket_id), sending frames
  * below @p count (0 = unlimited) and r->loops passes per activation
  * (wr_replay_lane_limit()).  Then as wr_tx_stream_init().
  * @return 0, or a negative errno with @p err filled.
@@ -185,7 +186,8 @@ int wr_tx_stream_init(struct wr_tx_stream *ts, const struct wr_frame_tmpl *t,
 int wr_tx_stream_init_replay(struct wr_tx_stream *ts,
 			     const struct wr_replay_spec *r, uint32_t stream_id,
 			     uint64_t count, uint32_t j, uint32_t k,
-			     int socket_id, struct wr_error *err);
+			     unsigned int n_mbufs, int socket_id,
+			     struct wr_error *err);
 
 /**
  * Give a stream context its rate, burst size, time limit, trains or ramp
