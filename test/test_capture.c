@@ -7,6 +7,7 @@
 #include "wr_capture.h"
 #include "wr_replay.h"
 #include "wr_test.h"
+#include "wr_yaml.h"
 
 /* ---- pcap bytes written by hand (the file format, not our reader) ---- */
 
@@ -477,6 +478,92 @@ test_over_mtu(void)
 	wr_capture_free(&c);
 }
 
+/* ---- the loader's replay keys (frame: streams need no file) ---- */
+
+#define SYN "\"020000000002020000000001080045000028000100004006eea7c6120001" \
+	"c61300019c40005000000001000000005002200067290000\""
+
+static void
+expect_yaml(const char *text, int rc_want, unsigned int line,
+	    const char *needle)
+{
+	struct wr_stream_file f;
+	struct wr_error err;
+	int rc;
+
+	rc = wr_yaml_load_streams_buf("t.yaml", text, strlen(text), &f, &err);
+	CU_ASSERT_EQUAL(rc, rc_want);
+	if (rc != 0) {
+		CU_ASSERT_EQUAL(err.line, line);
+		if (err.line != line)
+			fprintf(stderr, "line %u for \"%s\"\n", err.line, err.msg);
+		CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, needle));
+		if (strstr(err.msg, needle) == NULL)
+			fprintf(stderr, "got \"%s\"\n", err.msg);
+		return;
+	}
+	wr_stream_file_free(&f);
+}
+
+static void
+test_yaml_keys(void)
+{
+	struct wr_stream_file f;
+	struct wr_error err;
+	const char *ok = "version: 1\nstreams:\n  - name: s\n    frame: " SYN "\n"
+		"    fields:\n      - {offset: 26, width: 4, value: "
+		"{inc: {from: 10.0.0.1, to: 10.0.0.3}}}\n"
+		"      - {offset: 34, width: 2, value: {list: [7, 8]}}\n"
+		"    rate: 1 Mpps\n";
+	const struct wr_replay_spec *r;
+	const uint8_t *b;
+
+	CU_ASSERT_EQUAL_FATAL(wr_yaml_load_streams_buf("t.yaml", ok, strlen(ok),
+						       &f, &err), 0);
+	r = f.streams[0].replay;
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+	CU_ASSERT_EQUAL(r->cap.n, 6); /* lcm(3, 2) */
+	CU_ASSERT_EQUAL(r->loops, 0);
+	b = wr_capture_frame(&r->cap, 4);
+	CU_ASSERT_EQUAL(b[29], 2);   /* 10.0.0.(1 + 4 % 3) */
+	CU_ASSERT_EQUAL(b[35], 7);   /* list[4 % 2] */
+	CU_ASSERT_EQUAL(fold(sum16(b + 14, 20)), 0xffff);
+	CU_ASSERT_EQUAL(fold(sum16(b + 26, 8) + 6 + 20 + sum16(b + 34, 20)),
+			0xffff);
+	CU_ASSERT_EQUAL(f.streams[0].size.min, 64);
+	wr_stream_file_free(&f);
+
+	expect_yaml("version: 1\nstreams:\n  - name: s\n    frame: " SYN
+		    "\n    speedup: 2\n", -EINVAL, 5, "needs timing: capture");
+	expect_yaml("version: 1\nstreams:\n  - name: s\n    frame: " SYN
+		    "\n    size: 128\n", -EINVAL, 5,
+		    "size does not apply to a replayed stream");
+	expect_yaml("version: 1\nstreams:\n  - name: s\n    frame: " SYN
+		    "\n    latency: true\n", -EINVAL, 5,
+		    "latency signature would overwrite");
+	expect_yaml("version: 1\nstreams:\n  - name: s\n    frame: " SYN
+		    "\n    rate: max\n    timing: capture\n", -EINVAL, 6,
+		    "give either rate or timing");
+	expect_yaml("version: 1\nstreams:\n  - name: s\n    frame: " SYN
+		    "\n    timing: capture\n", -EINVAL, 5,
+		    "timing: capture needs frames at two different times");
+	expect_yaml("version: 1\nstreams:\n  - name: s\n    loops: 3\n",
+		    -EINVAL, 4, "loops applies to a replayed stream");
+	expect_yaml("version: 1\nstreams:\n  - name: s\n    frame: " SYN
+		    "\n    fields:\n      - {offset: 60, width: 4, value: 1.2.3.4}\n",
+		    -EINVAL, 6, "expected an integer in 0..50");
+	expect_yaml("version: 1\nstreams:\n  - name: s\n    frame: " SYN
+		    "\n    fields:\n      - {offset: 2, width: 2, value: "
+		    "{random: {min: 1, max: 9}}}\n", -EINVAL, 6,
+		    "give count:");
+	expect_yaml("version: 1\nstreams:\n  - name: s\n    frame: \"zz\"\n",
+		    -EINVAL, 4, "the frame's bytes in hex");
+	expect_yaml("version: 1\nstreams:\n  - name: s\n    frame: " SYN
+		    "\n    memory: lots\n", -EINVAL, 5, "a size such as");
+	expect_yaml("version: 1\nstreams:\n  - name: s\n    pcap: /nonexistent.pcap\n",
+		    -EINVAL, 0, "cannot open the capture");
+}
+
 static CU_TestInfo reader_tests[] = {
 	{ "load_ok", test_load_ok },
 	{ "load_usec_reordered", test_load_usec_reordered },
@@ -489,6 +576,7 @@ static CU_TestInfo edit_tests[] = {
 	{ "rewrite", test_rewrite },
 	{ "value_at", test_value_at },
 	{ "fix_csum_ipv6", test_fix_csum_ipv6 },
+	{ "yaml_keys", test_yaml_keys },
 	CU_TEST_INFO_NULL,
 };
 
