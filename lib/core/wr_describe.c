@@ -125,7 +125,7 @@ describe_field(const struct wr_field_spec *fs, enum wr_field_id id,
 		wr_describe_value(id, fs->to, b, sizeof(b));
 		return snprintf(buf, len, "%s %s..%s step %" PRIu64
 				" (%" PRIu64 " values)",
-				wr_vary_mode_name(fs->mode), a, b, fs->step,
+				wr_vary_mode_name(fs->mode), a, b, (uint64_t)fs->step,
 				wr_field_period(fs));
 	case WR_VARY_RANDOM:
 		wr_describe_value(id, fs->from, a, sizeof(a));

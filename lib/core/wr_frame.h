@@ -83,6 +83,9 @@
 
 struct wr_frame_tmpl;
 
+/** Most fields of one stream that vary per packet. */
+#define WR_FRAME_VARY_MAX 64
+
 /**
  * Build a stream's template.
  * @param s          the stream (validated by the loader)
@@ -126,8 +129,33 @@ bool wr_frame_tmpl_size_varies(const struct wr_frame_tmpl *t);
 /** Offset of the latency signature in the frame, 0 when the stream has none. */
 uint16_t wr_frame_tmpl_sig_off(const struct wr_frame_tmpl *t);
 
-/** Offset of the UDP checksum in the frame. */
-uint16_t wr_frame_tmpl_udp_csum_off(const struct wr_frame_tmpl *t);
+/**
+ * What a NIC needs to compute a stream's checksums itself: one IPv4 or
+ * IPv6 header (l2_len bytes in) under one UDP or TCP header, no tunnel.
+ * ok is false for every other stack: those keep software checksums.
+ */
+struct wr_frame_offload {
+	bool ok;
+	bool ipv6;
+	bool tcp;
+	uint16_t l2_len;
+	uint16_t l3_len;
+	uint16_t l4_csum_off;
+};
+
+/** The stream's offload description (never NULL). */
+const struct wr_frame_offload *
+wr_frame_tmpl_offload(const struct wr_frame_tmpl *t);
+
+struct wr_proto;
+
+/**
+ * The stack the template was compiled from, outermost first: the protocol
+ * and offset of each layer (either array may be NULL; each must hold
+ * WR_LAYERS_MAX entries).  @return the number of layers.
+ */
+uint32_t wr_frame_tmpl_layers(const struct wr_frame_tmpl *t,
+			      const struct wr_proto **proto, uint16_t *off);
 
 /**
  * The per-lcore cursor.  Its fields are private to wr_frame.c; it is public
@@ -155,12 +183,12 @@ struct wr_frame_gen {
 	 * Per sequenced slot: TOGETHER, the position (index mod period);
 	 * PRODUCT, the odometer digit.
 	 */
-	uint64_t pos[WR_FIELD__COUNT];
+	uint64_t pos[WR_FRAME_VARY_MAX];
 	/**
 	 * Per sequenced slot: TOGETHER, stride mod period; PRODUCT, the
 	 * slot's digit of stride in the odometer's mixed radix.
 	 */
-	uint64_t stride_step[WR_FIELD__COUNT];
+	uint64_t stride_step[WR_FRAME_VARY_MAX];
 	uint64_t size_pos;    /**< position in the size table (INC, MIX) */
 	uint64_t size_stride; /**< stride mod the size table's length */
 };
@@ -222,12 +250,6 @@ void wr_frame_sig_write(const struct wr_frame_tmpl *t, uint8_t *buf,
  */
 uint16_t wr_frame_size_at(const struct wr_frame_tmpl *t, uint64_t index);
 
-/**
- * Internet checksum (RFC 1071) of @p len bytes, folded, NOT complemented:
- * the one's-complement sum in network byte order semantics, returned as a
- * host integer 0..0xffff.  Exposed for tests.
- */
-uint16_t wr_csum_sum(const void *buf, uint32_t len);
 
 /**
  * Write the first @p count frames (indices 0..count-1) of stream

@@ -110,6 +110,7 @@
 #include "wr_config.h"
 #include "wr_frame.h"
 #include "wr_parse.h"
+#include "wr_proto.h"
 #include "wr_sig.h"
 #include "wr_yaml.h"
 #include "wr_ytree.h"
@@ -148,14 +149,24 @@ static const uint64_t field_default[WR_FIELD__COUNT] = {
 	[WR_FIELD_UDP_DST] = 1024,
 };
 
-enum value_kind { VALUE_INT, VALUE_MAC, VALUE_IPV4 };
-
-static const enum value_kind field_kind[WR_FIELD__COUNT] = {
-	[WR_FIELD_ETH_SRC] = VALUE_MAC,
-	[WR_FIELD_ETH_DST] = VALUE_MAC,
-	[WR_FIELD_IPV4_SRC] = VALUE_IPV4,
-	[WR_FIELD_IPV4_DST] = VALUE_IPV4,
+/* How a field's values are written and how wide they are: a shorthand
+ * field (by id) or a stack layer's field (wr_proto_field). */
+struct vdesc {
+	uint8_t kind; /* enum wr_val_kind */
+	uint8_t bits;
 };
+
+static struct vdesc
+legacy_desc(enum wr_field_id id)
+{
+	struct vdesc d = { WR_VAL_INT, (uint8_t)wr_field_bits(id) };
+
+	if (id == WR_FIELD_ETH_SRC || id == WR_FIELD_ETH_DST)
+		d.kind = WR_VAL_MAC;
+	else if (id == WR_FIELD_IPV4_SRC || id == WR_FIELD_IPV4_DST)
+		d.kind = WR_VAL_IPV4;
+	return d;
+}
 
 static const char *const top_keys[] = {
 	"version", "seed", "loops", "streams", NULL
@@ -195,7 +206,7 @@ static const char *const ipv4_keys[] = {
 static const char *const udp_keys[] = { "src", "dst", NULL };
 static const char *const vary_keys[] = { "inc", "dec", "random", "list", NULL };
 static const char *const inc_keys[] = { "from", "to", "step", NULL };
-static const char *const random_keys[] = { "min", "max", NULL };
+static const char *const random_keys[] = { "min", "max", "prefix", NULL };
 static const char *const size_keys[] = { "inc", "random", "mix", NULL };
 static const char *const mix_keys[] = { "size", "weight", NULL };
 static const char *const payload_keys[] = { "pattern", "string", NULL };
@@ -214,11 +225,9 @@ static const struct wr_size_weight simple_imix[] = {
 };
 
 static uint64_t
-field_max(enum wr_field_id id)
+field_max(const struct vdesc *d)
 {
-	unsigned int bits = wr_field_bits(id);
-
-	return bits >= 64 ? UINT64_MAX : (1ull << bits) - 1;
+	return d->bits >= 64 ? UINT64_MAX : (1ull << d->bits) - 1;
 }
 
 /* A mapping with exactly one key (a vary mode, a size mode, a payload
@@ -254,35 +263,79 @@ one_key(struct wr_ywalk *w, const struct wr_ynode *n, const char *what,
 
 /* One value in a field's own syntax and range. */
 static int
-field_value(struct wr_ywalk *w, const struct wr_ynode *n, enum wr_field_id id,
-	    uint64_t *out)
+field_value(struct wr_ywalk *w, const struct wr_ynode *n,
+	    const struct vdesc *d, __uint128_t *out)
 {
 	char why[WR_PARSE_WHY_MAX];
 	const char *text = wr_ynode_text(n);
+	uint64_t v = 0;
 	uint32_t ip;
 	int rc;
 
-	switch (field_kind[id]) {
-	case VALUE_MAC:
-		rc = wr_parse_mac(text, out, why, sizeof(why));
+	switch (d->kind) {
+	case WR_VAL_MAC:
+		rc = wr_parse_mac(text, &v, why, sizeof(why));
 		break;
-	case VALUE_IPV4:
+	case WR_VAL_IPV4:
 		rc = wr_parse_ipv4(text, &ip, why, sizeof(why));
-		if (rc == 0)
-			*out = ip;
+		v = ip;
 		break;
-	case VALUE_INT:
+	case WR_VAL_IPV6:
+		rc = wr_parse_ipv6(text, out, why, sizeof(why));
+		return rc == 0 ? 0 : wr_ywalk_why(w, n, why);
+	case WR_VAL_INT:
 	default:
-		rc = wr_parse_u64(text, 0, field_max(id), out, why, sizeof(why));
+		rc = wr_parse_u64(text, 0, field_max(d), &v, why, sizeof(why));
 		break;
 	}
+	*out = v;
 	return rc == 0 ? 0 : wr_ywalk_why(w, n, why);
+}
+
+/* {random: {prefix: 10.1.0.0/16}}: every address of an IPv4 or IPv6 prefix. */
+static int
+field_prefix(struct wr_ywalk *w, const struct wr_ynode *n,
+	     const struct vdesc *d, struct wr_field_spec *fs)
+{
+	char text[80], why[WR_PARSE_WHY_MAX], *slash;
+	const char *what = d->kind == WR_VAL_IPV6 ? "an IPv6 prefix such as 2001:db8::/64" :
+						    "an IPv4 prefix such as 10.1.0.0/16";
+	__uint128_t addr, host;
+	uint64_t plen;
+	uint32_t ip;
+
+	if ((d->kind != WR_VAL_IPV4 && d->kind != WR_VAL_IPV6) ||
+	    n->type != WR_YNODE_SCALAR)
+		return wr_ywalk_expected(w, n, d->kind == WR_VAL_IPV4 ||
+					 d->kind == WR_VAL_IPV6 ? what :
+					 "min and max (prefix is for addresses)");
+	snprintf(text, sizeof(text), "%s", wr_ynode_text(n));
+	slash = strchr(text, '/');
+	if (slash == NULL)
+		return wr_ywalk_expected(w, n, what);
+	*slash++ = '\0';
+	if (wr_parse_u64(slash, 0, d->bits, &plen, why, sizeof(why)) != 0)
+		return wr_ywalk_expected(w, n, what);
+	if (d->kind == WR_VAL_IPV6) {
+		if (wr_parse_ipv6(text, &addr, why, sizeof(why)) != 0)
+			return wr_ywalk_expected(w, n, what);
+	} else {
+		if (wr_parse_ipv4(text, &ip, why, sizeof(why)) != 0)
+			return wr_ywalk_expected(w, n, what);
+		addr = ip;
+	}
+	host = plen >= d->bits ? 0 : ((__uint128_t)1 << (d->bits - plen)) - 1;
+	fs->from = addr & ~host;
+	fs->to = fs->from | host;
+	fs->mode = WR_VARY_RANDOM;
+	fs->value = fs->from;
+	return 0;
 }
 
 /* {inc|dec: {from, to, step}} */
 static int
-field_step(struct wr_ywalk *w, const struct wr_ynode *n, enum wr_field_id id,
-	   bool inc, struct wr_field_spec *fs)
+field_step(struct wr_ywalk *w, const struct wr_ynode *n,
+	   const struct vdesc *id, bool inc, struct wr_field_spec *fs)
 {
 	const struct wr_ynode *from = wr_ynode_get(n, "from");
 	const struct wr_ynode *to = wr_ynode_get(n, "to");
@@ -301,9 +354,13 @@ field_step(struct wr_ywalk *w, const struct wr_ynode *n, enum wr_field_id id,
 	rc = WR_YWALK_KEY(w, "from", field_value(w, from, id, &fs->from));
 	if (rc == 0)
 		rc = WR_YWALK_KEY(w, "to", field_value(w, to, id, &fs->to));
-	if (rc == 0 && step != NULL)
+	if (rc == 0 && step != NULL) {
+		uint64_t st;
+
 		rc = WR_YWALK_KEY(w, "step", wr_ywalk_u64(w, step, 1, field_max(id),
-						       &fs->step));
+						       &st));
+		fs->step = st;
+	}
 	if (rc != 0)
 		return rc;
 	if (inc ? fs->to < fs->from : fs->to > fs->from) {
@@ -318,17 +375,23 @@ field_step(struct wr_ywalk *w, const struct wr_ynode *n, enum wr_field_id id,
 
 /* {random: {min, max}} */
 static int
-field_random(struct wr_ywalk *w, const struct wr_ynode *n, enum wr_field_id id,
-	     struct wr_field_spec *fs)
+field_random(struct wr_ywalk *w, const struct wr_ynode *n,
+	     const struct vdesc *id, struct wr_field_spec *fs)
 {
 	const struct wr_ynode *min = wr_ynode_get(n, "min");
 	const struct wr_ynode *max = wr_ynode_get(n, "max");
 	char what[96];
 	int rc;
 
-	rc = wr_ywalk_keys(w, n, "a mapping {min, max}", random_keys);
+	rc = wr_ywalk_keys(w, n, "a mapping {min, max} or {prefix}", random_keys);
 	if (rc != 0)
 		return rc;
+	if (wr_ynode_get(n, "prefix") != NULL) {
+		if (min != NULL || max != NULL)
+			return wr_ywalk_fail(w, n, "expected either prefix or min and max, not both");
+		return WR_YWALK_KEY(w, "prefix", field_prefix(w,
+				    wr_ynode_get(n, "prefix"), id, fs));
+	}
 	if (min == NULL)
 		return wr_ywalk_missing(w, n, "min");
 	if (max == NULL)
@@ -349,10 +412,10 @@ field_random(struct wr_ywalk *w, const struct wr_ynode *n, enum wr_field_id id,
 
 /* {list: [v, ...]} */
 static int
-field_list(struct wr_ywalk *w, const struct wr_ynode *n, enum wr_field_id id,
-	   struct wr_field_spec *fs)
+field_list(struct wr_ywalk *w, const struct wr_ynode *n,
+	   const struct vdesc *id, struct wr_field_spec *fs)
 {
-	uint64_t *list;
+	__uint128_t *list;
 	size_t i, old;
 	int rc = 0;
 
@@ -384,8 +447,8 @@ field_list(struct wr_ywalk *w, const struct wr_ynode *n, enum wr_field_id id,
 
 /* A header field: a scalar (fixed) or a one-key vary mapping. */
 static int
-field_spec(struct wr_ywalk *w, const struct wr_ynode *n, enum wr_field_id id,
-	   struct wr_field_spec *fs)
+field_spec(struct wr_ywalk *w, const struct wr_ynode *n,
+	   const struct vdesc *id, struct wr_field_spec *fs)
 {
 	const struct wr_ynode *body = NULL;
 	size_t old;
@@ -433,7 +496,9 @@ header_fields(struct wr_ywalk *w, const struct wr_ynode *n,
 		v = wr_ynode_get(n, keys[i]);
 		if (v == NULL)
 			continue;
-		rc = WR_YWALK_KEY(w, keys[i], field_spec(w, v, ids[i],
+		struct vdesc d = legacy_desc(ids[i]);
+
+		rc = WR_YWALK_KEY(w, keys[i], field_spec(w, v, &d,
 						      &s->field[ids[i]]));
 		if (rc != 0)
 			return rc;
