@@ -174,7 +174,7 @@ static const char *const top_keys[] = {
 static const char *const stream_keys[] = {
 	"name", "port", "size", "count", "rate", "seed", "latency", "vary",
 	"eth", "vlan", "ipv4", "udp", "payload", "duration", "burst", "bursts",
-	"next", "ramp", NULL
+	"next", "ramp", "stack", NULL
 };
 static const char *const bursts_keys[] = { "frames", "gap", NULL };
 static const char *const ramp_keys[] = {
@@ -647,6 +647,137 @@ parse_udp(struct wr_ywalk *w, const struct wr_ynode *n, struct wr_stream *s)
 	return rc ? rc : header_fields(w, n, udp_keys, ids, 2, s);
 }
 
+/* One layer of a `stack:` item: {proto: {field: value, ...}} or "proto". */
+static int
+parse_layer(struct wr_ywalk *w, const struct wr_ynode *item, struct wr_layer *l)
+{
+	const char *keys[WR_PROTO_FIELDS_MAX + 2];
+	const struct wr_ynode *body = NULL, *v;
+	const struct wr_proto *p;
+	char what[256], why[WR_PARSE_WHY_MAX];
+	unsigned int j;
+	size_t old;
+	int rc;
+
+	snprintf(what, sizeof(what), "a layer, one of: %s", wr_proto_names());
+	if (item->type == WR_YNODE_SCALAR) {
+		p = wr_proto_find(wr_ynode_text(item));
+	} else if (item->type == WR_YNODE_MAP && wr_ynode_size(item) == 1 &&
+		   item->kids[0]->type == WR_YNODE_SCALAR) {
+		p = wr_proto_find(item->kids[0]->str);
+		body = item->kids[1];
+		if (p == NULL) {
+			old = wr_ywalk_push_key(w, item->kids[0]->str);
+			rc = wr_ywalk_expected(w, item->kids[0], what);
+			wr_ywalk_pop(w, old);
+			return rc;
+		}
+	} else {
+		return wr_ywalk_expected(w, item, what);
+	}
+	if (p == NULL)
+		return wr_ywalk_expected(w, item, what);
+	rc = wr_layer_init(l, p);
+	if (rc < 0)
+		return rc;
+	l->mark.line = item->line;
+	l->mark.col = item->col;
+	if (body == NULL || (body->type == WR_YNODE_SCALAR && body->len == 0))
+		return p->hlen == 0 ? wr_ywalk_missing(w, item, "hex") : 0;
+	for (j = 0; j < p->n_fields; j++)
+		keys[j] = p->fields[j].name;
+	keys[j++] = p->hlen == 0 ? "hex" : NULL;
+	keys[j] = NULL;
+	old = wr_ywalk_push_key(w, p->name);
+	snprintf(what, sizeof(what), "a mapping of %s fields", p->name);
+	rc = wr_ywalk_keys(w, body, what, keys);
+	for (j = 0; rc == 0 && j < p->n_fields; j++) {
+		struct vdesc d = { p->fields[j].kind, p->fields[j].bits };
+
+		v = wr_ynode_get(body, p->fields[j].name);
+		if (v == NULL)
+			continue;
+		rc = WR_YWALK_KEY(w, p->fields[j].name,
+				  field_spec(w, v, &d, &l->field[j]));
+		l->set[j] = true;
+	}
+	if (rc == 0 && p->hlen == 0) {
+		size_t n = 0;
+
+		v = wr_ynode_get(body, "hex");
+		if (v == NULL) {
+			rc = wr_ywalk_missing(w, body, "hex");
+		} else {
+			l->raw = malloc(WR_RAW_MAX);
+			if (l->raw == NULL)
+				rc = -ENOMEM;
+			else if (wr_parse_hex(wr_ynode_text(v), l->raw, WR_RAW_MAX,
+					      &n, why, sizeof(why)) != 0 || n == 0)
+				rc = WR_YWALK_KEY(w, "hex", wr_ywalk_expected(w, v,
+					"1 to 256 header bytes in hex, such as \"0a0b0c0d\""));
+			l->raw_len = (uint16_t)n;
+		}
+	}
+	wr_ywalk_pop(w, old);
+	return rc;
+}
+
+/* stack: [layer, ...]: the whole frame, outermost layer first. */
+static int
+parse_stack(struct wr_ywalk *w, const struct wr_ynode *n, struct wr_stream *s)
+{
+	size_t i, old;
+	int rc = 0;
+
+	if (n->type != WR_YNODE_SEQ || n->n_kids == 0 || n->n_kids > WR_LAYERS_MAX) {
+		char what[96];
+
+		snprintf(what, sizeof(what), "a list of 1 to %u layers, "
+			 "outermost first: [eth: {...}, ipv4: {...}, ...]",
+			 WR_LAYERS_MAX);
+		return wr_ywalk_expected(w, n, what);
+	}
+	s->layers = calloc(n->n_kids, sizeof(*s->layers));
+	if (s->layers == NULL)
+		return -ENOMEM;
+	for (i = 0; i < n->n_kids && rc == 0; i++) {
+		old = wr_ywalk_push_index(w, i);
+		rc = parse_layer(w, n->kids[i], &s->layers[i]);
+		wr_ywalk_pop(w, old);
+		/* Counted even when it failed half-way: freed with the rest. */
+		s->n_layers = (uint32_t)i + 1;
+	}
+	return rc;
+}
+
+/*
+ * What the frame compiler says about a stack (a layer that cannot carry
+ * the next, a VXLAN without an inner frame, a field that may not vary),
+ * as a loader error: this file, the layer's line, the path under the stream.
+ */
+static int
+check_stack(struct wr_ywalk *w, struct wr_stream *s)
+{
+	struct wr_frame_tmpl *t = NULL;
+	struct wr_error e;
+	char path[WR_ERROR_PATH_MAX];
+	int rc;
+
+	wr_error_clear(&e);
+	rc = wr_frame_tmpl_create(s, 0, &t, &e);
+	wr_frame_tmpl_free(t);
+	if (rc != -EINVAL)
+		return rc;
+	/* Truncated only past WR_ERROR_PATH_MAX, as any path is. */
+	if ((size_t)snprintf(path, sizeof(path), "%.*s", (int)w->plen, w->path) <
+	    sizeof(path) - 1) {
+		strncat(path, ".", sizeof(path) - strlen(path) - 1);
+		strncat(path, e.path, sizeof(path) - strlen(path) - 1);
+	}
+	return wr_error_set(w->err, -EINVAL, w->file, e.line, e.col, path, "%s",
+			    e.msg);
+}
+
 static int
 frame_size(struct wr_ywalk *w, const struct wr_ynode *n, uint64_t *out)
 {
@@ -880,23 +1011,37 @@ check_fit(struct wr_ywalk *w, const struct wr_ynode *stream,
 	  const struct wr_stream *s)
 {
 	const struct wr_ynode *size = wr_ynode_get(stream, "size");
-	char parts[160], head[64];
-	unsigned int need;
+	char parts[320], head[64];
+	unsigned int need, i;
 	size_t k;
 
 	need = WR_ETH_HLEN + (s->vlan ? WR_VLAN_HLEN : 0) + WR_IPV4_HLEN +
-	       WR_UDP_HLEN + (!s->latency ? 0 :
-			      s->sig_short ? WR_SIG_SHORT_LEN : WR_SIG_LEN) +
+	       WR_UDP_HLEN;
+	if (s->n_layers > 0)
+		for (need = 0, i = 0; i < s->n_layers; i++)
+			need += s->layers[i].proto->hlen != 0 ?
+				s->layers[i].proto->hlen : s->layers[i].raw_len;
+	need += (!s->latency ? 0 :
+		 s->sig_short ? WR_SIG_SHORT_LEN : WR_SIG_LEN) +
 	       (s->payload.kind == WR_PAYLOAD_STRING ? s->payload.len : 0) +
 	       WR_FCS_LEN;
 	if (s->size.min >= need)
 		return 0;
-	k = (size_t)snprintf(parts, sizeof(parts), "Ethernet %u", WR_ETH_HLEN);
-	if (s->vlan)
+	if (s->n_layers > 0) {
+		for (k = 0, i = 0; i < s->n_layers && k < sizeof(parts); i++)
+			k += (size_t)snprintf(parts + k, sizeof(parts) - k, "%s%s %u",
+					      i ? " + " : "", s->layers[i].proto->name,
+					      s->layers[i].proto->hlen != 0 ?
+					      s->layers[i].proto->hlen :
+					      s->layers[i].raw_len);
+	} else {
+		k = (size_t)snprintf(parts, sizeof(parts), "Ethernet %u", WR_ETH_HLEN);
+		if (s->vlan)
+			k += (size_t)snprintf(parts + k, sizeof(parts) - k,
+					      " + VLAN %u", WR_VLAN_HLEN);
 		k += (size_t)snprintf(parts + k, sizeof(parts) - k,
-				      " + VLAN %u", WR_VLAN_HLEN);
-	k += (size_t)snprintf(parts + k, sizeof(parts) - k,
-			      " + IPv4 %u + UDP %u", WR_IPV4_HLEN, WR_UDP_HLEN);
+				      " + IPv4 %u + UDP %u", WR_IPV4_HLEN, WR_UDP_HLEN);
+	}
 	if (s->latency)
 		k += (size_t)snprintf(parts + k, sizeof(parts) - k,
 				      " + %s signature %u",
@@ -1176,6 +1321,19 @@ parse_stream(struct wr_ywalk *w, const struct wr_ynode *n, uint64_t file_seed,
 		rc = WR_YWALK_KEY(w, "ipv4", parse_ipv4(w, v, s));
 	if (rc == 0 && (v = wr_ynode_get(n, "udp")) != NULL)
 		rc = WR_YWALK_KEY(w, "udp", parse_udp(w, v, s));
+	if (rc == 0 && (v = wr_ynode_get(n, "stack")) != NULL) {
+		static const char *const shorthand[] = { "eth", "vlan", "ipv4", "udp" };
+		unsigned int i;
+
+		for (i = 0; i < 4; i++)
+			if (wr_ynode_get(n, shorthand[i]) != NULL)
+				return WR_YWALK_KEY(w, shorthand[i], wr_ywalk_fail(w,
+					wr_ynode_get(n, shorthand[i]),
+					"a stream with stack: gives every layer there; "
+					"move %s into the stack or drop stack:",
+					shorthand[i]));
+		rc = WR_YWALK_KEY(w, "stack", parse_stack(w, v, s));
+	}
 	if (rc == 0 && (v = wr_ynode_get(n, "size")) != NULL)
 		rc = WR_YWALK_KEY(w, "size", parse_size(w, v, &s->size));
 	if (rc == 0 && (v = wr_ynode_get(n, "payload")) != NULL)
@@ -1206,6 +1364,8 @@ parse_stream(struct wr_ywalk *w, const struct wr_ynode *n, uint64_t file_seed,
 		rc = check_arp(w, n, s);
 	if (rc == 0)
 		rc = check_fit(w, n, s);
+	if (rc == 0 && s->n_layers > 0)
+		rc = check_stack(w, s);
 	return rc;
 }
 
