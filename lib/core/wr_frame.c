@@ -18,11 +18,13 @@
  * same), so only weights with a huge reduced sum, e.g. 1000003:1, hit it.
  */
 #define WR_SIZE_CYCLE_MAX (1u << 20)
-/* Checksums rewritten per packet: outer IPv4 + inner IPv4 + inner L4 is
- * the deepest registered stack (VXLAN's outer UDP sends 0). */
+/* Checksums rewritten per packet: outer IPv4 + outer UDP (VXLAN over
+ * IPv6) + inner IPv4 + inner L4 is the deepest registered stack. */
 #define WR_CSUMS_MAX 4
 #define WR_LENS_MAX (2 * WR_LAYERS_MAX)
-#define WR_ACC_MAX 2   /* checksums one field is in: its IP header + L4 */
+/* Checksums one field is in: its IP header, its L4 (pseudo-header), and an
+ * outer UDP's that covers the whole inner frame (VXLAN over IPv6). */
+#define WR_ACC_MAX 3
 /* Random sub-sequence tags of fields the fixed frame model did not have:
  * above the legacy ids (0..10) and WR_RNG_TAG_SIZE. */
 #define WR_RNG_TAG_LAYER 0x200u
@@ -69,6 +71,11 @@ struct wr_vf {
 /* A checksum rewritten per packet, innermost first. */
 struct wr_cs {
 	uint16_t off;      /* of the checksum field */
+	/* Inner checksums (earlier in cs[]) inside its region: their final
+	 * values are added, shifted by nest_sh, before it is folded. */
+	uint8_t n_nest;
+	uint8_t nest[WR_CSUMS_MAX];
+	uint8_t nest_sh[WR_CSUMS_MAX];
 	bool ffff;         /* 0 is sent as 0xffff (UDP) */
 	bool wide;         /* sums may pass 2^48: fold all 64 bits */
 	bool payload;      /* the region runs to the end of the frame */
@@ -77,13 +84,14 @@ struct wr_cs {
 };
 
 /* A length that follows the frame size: len - sub, written at off (if
- * write) and added to accumulator acc (if >= 0) shifted by csh. */
+ * write) and added to accumulators acc[] shifted by csh[]. */
 struct wr_le {
 	uint16_t off;
 	uint16_t sub;
 	bool write;
-	int8_t acc;
-	uint8_t csh;
+	uint8_t n_acc;
+	uint8_t acc[WR_ACC_MAX];
+	uint8_t csh[WR_ACC_MAX];
 };
 
 enum wr_size_kind {
@@ -759,7 +767,8 @@ static bool
 csum_off(const struct lay *ly, uint32_t n, uint32_t i)
 {
 	return ly[i].p->csum == WR_CSUM_NONE ||
-	       (i + 1 < n && ly[i + 1].p->zero_udp_csum_below);
+	       (i + 1 < n && ly[i + 1].p->zero_udp_csum_below &&
+		!(i > 0 && ly[i - 1].p->l4_csum_required));
 }
 
 /* Is byte range [off, off + w) in layer i's checksum?  *csh its parity. */
@@ -972,6 +981,13 @@ build_csums(struct wr_frame_tmpl *t, const struct lay *ly, uint32_t n,
 					   2, &csh))
 					active[i] = true;
 	}
+	/* An outer checksum over a rewritten inner one is rewritten too. */
+	for (i = n; i-- > 0;)
+		for (j = 0; active[i] && j < i; j++)
+			if (!csum_off(ly, n, j) &&
+			    covers(ly, j, (uint16_t)(ly[i].off + ly[i].p->csum_off), 2,
+				   &csh))
+				active[j] = true;
 	for (i = n; i-- > 0;) {
 		struct wr_cs *c;
 
@@ -985,6 +1001,13 @@ build_csums(struct wr_frame_tmpl *t, const struct lay *ly, uint32_t n,
 		c->ffff = ly[i].p->csum_ffff;
 		c->payload = ly[i].p->csum != WR_CSUM_HEADER;
 		c->pay_sh = ((t->pay_off - ly[i].off) & 1) ? 8 : 0;
+		for (j = i + 1; j < n; j++)
+			if (map[j] >= 0 &&
+			    covers(ly, i, (uint16_t)(ly[j].off + ly[j].p->csum_off), 2,
+				   &csh)) {
+				c->nest[c->n_nest] = (uint8_t)map[j];
+				c->nest_sh[c->n_nest++] = csh;
+			}
 	}
 	for (i = 0; i < t->n_vary; i++) {
 		struct wr_vf *f = &t->vf[i];
@@ -1018,13 +1041,12 @@ build_lens(struct wr_frame_tmpl *t, const struct lay *ly, uint32_t n,
 			e->off = at;
 			e->sub = (uint16_t)(y->off + (y->p->len_after_hdr ? y->hlen : 0));
 			e->write = true;
-			e->acc = -1;
 			for (c = 0; c < n; c++)
 				if (map[c] >= 0 && covers(ly, c, at, 2, &csh)) {
-					if (e->acc >= 0)
+					if (e->n_acc == WR_ACC_MAX)
 						return -ENOTSUP;
-					e->acc = map[c];
-					e->csh = csh;
+					e->acc[e->n_acc] = (uint8_t)map[c];
+					e->csh[e->n_acc++] = csh;
 				}
 		}
 		if (y->p->pseudo_len && map[i] >= 0) {
@@ -1032,8 +1054,9 @@ build_lens(struct wr_frame_tmpl *t, const struct lay *ly, uint32_t n,
 
 			e->sub = y->off;
 			e->write = false;
-			e->acc = map[i];
-			e->csh = 0;
+			e->n_acc = 1;
+			e->acc[0] = (uint8_t)map[i];
+			e->csh[0] = 0;
 		}
 	}
 	return 0;
@@ -1288,7 +1311,8 @@ tmpl_build(struct wr_frame_tmpl *t, struct lay *ly, uint32_t n,
 		rc = build_psum(t);
 	if (rc < 0)
 		return rc;
-	for (k = 0; k < n; k++) {
+	/* The checksums over the signature, innermost first (sig_write). */
+	for (k = n; k-- > 0;) {
 		int8_t c = map[k];
 
 		if (s->latency && c >= 0 && t->cs[c].payload) {
@@ -1560,7 +1584,7 @@ wr_frame_gen_next(struct wr_frame_gen *g, uint8_t *buf)
 	const struct wr_vf *vf = t->vf;
 	const uint32_t n = g->n_vary, n_seq = g->n_seq, n_cs = t->n_cs;
 	const uint64_t index = g->index;
-	uint64_t acc[WR_CSUMS_MAX], v[WR_FRAME_VARY_MAX], size;
+	uint64_t acc[WR_CSUMS_MAX], fin[WR_CSUMS_MAX] = { 0 }, v[WR_FRAME_VARY_MAX], size;
 	__uint128_t w[WR_FRAME_VARY_MAX];
 	uint16_t len = t->fixed_len;
 	const bool sized = t->size_kind != WR_SZ_FIXED;
@@ -1581,9 +1605,10 @@ wr_frame_gen_next(struct wr_frame_gen *g, uint8_t *buf)
 		}
 		len = (uint16_t)(size - WR_FCS_LEN);
 		for (i = 0; i < t->n_le; i++)
-			if (t->le[i].acc >= 0)
-				acc[t->le[i].acc] += (uint64_t)(uint16_t)(len - t->le[i].sub)
-						     << t->le[i].csh;
+			for (j = 0; j < t->le[i].n_acc; j++)
+				acc[t->le[i].acc[j]] +=
+					(uint64_t)(uint16_t)(len - t->le[i].sub)
+					<< t->le[i].csh[j];
 		for (i = 0; i < n_cs; i++)
 			if (t->cs[i].payload)
 				acc[i] += (uint64_t)t->psum[len - t->pay_off]
@@ -1627,8 +1652,14 @@ wr_frame_gen_next(struct wr_frame_gen *g, uint8_t *buf)
 		for (i = 0; i < t->n_le; i++)
 			if (t->le[i].write)
 				put16(buf + t->le[i].off, len - t->le[i].sub);
-	for (i = 0; i < n_cs; i++)
-		put16(buf + t->cs[i].off, fold_cs(&t->cs[i], acc[i]));
+	for (i = 0; i < n_cs; i++) {
+		const struct wr_cs *c = &t->cs[i];
+
+		for (j = 0; j < c->n_nest; j++)
+			acc[i] += fin[c->nest[j]] << c->nest_sh[j];
+		fin[i] = fold_cs(c, acc[i]);
+		put16(buf + c->off, fin[i]);
+	}
 	return len;
 }
 
@@ -1658,14 +1689,17 @@ wr_frame_gen_next(struct wr_frame_gen *g, uint8_t *buf)
 #define WR_ACC_0 (void)0
 #define WR_ACC_1 A0[k] += x << c0
 #define WR_ACC_2 A0[k] += x << c0; A1[k] += x << c1
+#define WR_ACC_3 A0[k] += x << c0; A1[k] += x << c1; A2[k] += x << c2
 
 #define WR_FIELD_ACCS(STORE, VALUE, ADVANCE)                                \
 	if (f->n_acc == 0)                                                  \
 		WR_FIELD_LOOP(STORE, WR_ACC_0, VALUE, ADVANCE)              \
 	else if (f->n_acc == 1)                                             \
 		WR_FIELD_LOOP(STORE, WR_ACC_1, VALUE, ADVANCE)              \
+	else if (f->n_acc == 2)                                             \
+		WR_FIELD_LOOP(STORE, WR_ACC_2, VALUE, ADVANCE)              \
 	else                                                                \
-		WR_FIELD_LOOP(STORE, WR_ACC_2, VALUE, ADVANCE)
+		WR_FIELD_LOOP(STORE, WR_ACC_3, VALUE, ADVANCE)
 
 #define WR_FIELD_WIDTHS(VALUE, ADVANCE)                                     \
 	if (f->width == 1)                                                  \
@@ -1761,8 +1795,8 @@ wr_frame_gen_burst_at(struct wr_frame_gen *g, void **objs, uint32_t base_off,
 
 				if (le->write)
 					put16(b + le->off, l);
-				if (le->acc >= 0)
-					acc[le->acc][k] += (uint64_t)l << le->csh;
+				for (i = 0; i < le->n_acc; i++)
+					acc[le->acc[i]][k] += (uint64_t)l << le->csh[i];
 			}
 			for (i = 0; i < n_cs; i++)
 				if (t->cs[i].payload)
@@ -1781,9 +1815,10 @@ wr_frame_gen_burst_at(struct wr_frame_gen *g, void **objs, uint32_t base_off,
 		const uint16_t off = f->off;
 		const uint64_t keep = f->keep;
 		const unsigned int shift = f->shift;
-		const unsigned int c0 = f->csh[0], c1 = f->csh[1];
+		const unsigned int c0 = f->csh[0], c1 = f->csh[1], c2 = f->csh[2];
 		uint64_t *const A0 = acc[f->n_acc > 0 ? f->acc[0] : 0];
 		uint64_t *const A1 = acc[f->n_acc > 1 ? f->acc[1] : 0];
+		uint64_t *const A2 = acc[f->n_acc > 2 ? f->acc[2] : 0];
 
 		if (f->kind == WR_VF_WIDE) {
 			wide_burst(g, i, objs, base_off, n, acc);
@@ -1830,7 +1865,8 @@ wr_frame_gen_burst_at(struct wr_frame_gen *g, void **objs, uint32_t base_off,
 		}
 	}
 	/* Innermost first; the commonest case (IPv4 + L4) in one pass. */
-	if (n_cs == 2 && !t->cs[0].wide && !t->cs[1].wide) {
+	if (n_cs == 2 && !t->cs[0].wide && !t->cs[1].wide &&
+	    t->cs[0].n_nest == 0 && t->cs[1].n_nest == 0) {
 		const uint16_t o0 = t->cs[0].off, o1 = t->cs[1].off;
 		const bool f0 = t->cs[0].ffff, f1 = t->cs[1].ffff;
 
@@ -1846,6 +1882,12 @@ wr_frame_gen_burst_at(struct wr_frame_gen *g, void **objs, uint32_t base_off,
 		for (i = 0; i < n_cs; i++) {
 			const struct wr_cs *c = &t->cs[i];
 
+			/* Inner checksums are final in the frames already. */
+			for (e = 0; e < c->n_nest; e++)
+				for (k = 0; k < n; k++)
+					acc[i][k] += (uint64_t)get16((uint8_t *)objs[k] +
+						base_off + t->cs[c->nest[e]].off)
+						<< c->nest_sh[e];
 			for (k = 0; k < n; k++)
 				put16((uint8_t *)objs[k] + base_off + c->off,
 				      fold_cs(c, acc[i][k]));
@@ -1859,6 +1901,7 @@ wr_frame_sig_write(const struct wr_frame_tmpl *t, uint8_t *buf, uint16_t len,
 		   uint32_t stream_id, uint64_t seq, uint64_t tx_tsc)
 {
 	struct wr_sig sig = { stream_id, seq, tx_tsc };
+	uint16_t old[WR_CSUMS_MAX];
 	uint64_t words;
 	uint32_t i;
 
@@ -1880,13 +1923,24 @@ wr_frame_sig_write(const struct wr_frame_tmpl *t, uint8_t *buf, uint16_t len,
 	 * encodes.  ~field is that sum, or 0 for a sum of 0xffff sent as
 	 * 0xffff: both are one's-complement zero, and the magic makes the new
 	 * sum nonzero, so the fold is the same as a full recomputation's. */
+	/* Innermost first: an outer checksum over an inner one also takes
+	 * the inner one's change (subtract the old value: add its
+	 * complement). */
 	for (i = 0; i < t->n_sig_cs; i++) {
 		const struct wr_cs *c = &t->cs[t->sig_cs[i]];
 		uint8_t *p = buf + c->off;
 		uint64_t sum = (uint16_t)~get16(p);
 		uint16_t v;
+		uint32_t j, q;
 
 		sum += words << t->sig_sh[i];
+		for (j = 0; j < c->n_nest; j++)
+			for (q = 0; q < i; q++)
+				if (t->sig_cs[q] == c->nest[j])
+					sum += (uint64_t)((uint16_t)~old[q] +
+							  (uint64_t)get16(buf + t->cs[c->nest[j]].off))
+					       << c->nest_sh[j];
+		old[i] = get16(p);
 		v = (uint16_t)~wr_csum_fold(sum);
 		put16(p, v == 0 && c->ffff ? 0xffff : v);
 	}

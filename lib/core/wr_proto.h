@@ -30,6 +30,7 @@ enum wr_val_kind {
 	WR_VAL_MAC,  /**< 02:00:00:00:00:01 */
 	WR_VAL_IPV4, /**< 198.18.0.1 */
 	WR_VAL_IPV6, /**< 2001:db8::1 */
+	WR_VAL_HEX,  /**< an integer shown as 0x88b5 (EtherTypes) */
 };
 
 /** What a field means to the layers around it (wr_proto_field.role). */
@@ -112,8 +113,11 @@ struct wr_proto {
 	bool over_mpls;           /**< may sit on an MPLS label (IP, mpls) */
 	bool l3;                  /**< an IP layer: gives L4 its pseudo-header */
 	bool l4;                  /**< the latency signature goes after it */
-	/** A UDP layer under it sends checksum 0 (RFC 7348 section 5). */
+	/** A UDP layer under it sends checksum 0 (RFC 7348 section 5),
+	 * unless the IP layer under that UDP says l4_csum_required. */
 	bool zero_udp_csum_below;
+	/** L4 checksums over it may not be 0 (IPv6: RFC 8200 section 8.1). */
+	bool l4_csum_required;
 	uint8_t csum;             /**< enum wr_csum_rule */
 	uint8_t csum_off;
 	/**

@@ -28,4 +28,5 @@ const struct wr_proto wr_proto_ipv6 = {
 	.fields = fields, .n_fields = sizeof(fields) / sizeof(fields[0]),
 	.carry = WR_CARRY_IPPROTO, .ethertype = 0x86dd, .ipproto = 41,
 	.over_mpls = true, .l3 = true, .len_off = 4, .len_after_hdr = true,
+	.l4_csum_required = true,
 };
