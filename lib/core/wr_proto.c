@@ -58,10 +58,10 @@ const char *
 wr_proto_names(void)
 {
 	static const char names[] =
-#define WR_X(n) #n " "
+#define WR_X(n) ", " #n
 		WR_PROTOS(WR_X)
 #undef WR_X
 		;
 
-	return names;
+	return names + 2; /* past the first ", " */
 }
