@@ -43,5 +43,23 @@ class LegacySha(unittest.TestCase):
                                      digest)
 
 
+class StackEqualsShorthand(unittest.TestCase):
+
+    def test_same_bytes(self):
+        """A shorthand stream and the stack it stands for: the same frames."""
+        path = os.path.join(ROOT, 'test', 'fixtures', 'frames',
+                            'stack-equals-shorthand.yaml')
+        digests = []
+        with tempfile.TemporaryDirectory() as tmp:
+            for name in ('shorthand', 'stack'):
+                out = os.path.join(tmp, name + '.pcap')
+                subprocess.run([WIRERATE, 'dump', path, '--count', '500',
+                                '--stream', name, '--pcap', out],
+                               check=True, capture_output=True, timeout=60)
+                with open(out, 'rb') as f:
+                    digests.append(hashlib.sha256(f.read()).hexdigest())
+        self.assertEqual(digests[0], digests[1])
+
+
 if __name__ == '__main__':
     unittest.main()

@@ -22,7 +22,8 @@ static const struct wr_proto_field fields[] = {
 	{ .name = "ecn", .off = 1, .span = 1, .bits = 2, .kind = WR_VAL_INT,
 	  .doc = "ECN 0..3" },
 	{ .name = "df", .off = 6, .span = 1, .bits = 1, .shift = 6,
-	  .kind = WR_VAL_INT, .doc = "don't fragment 0..1" },
+	  .kind = WR_VAL_INT, .def = 1,
+	  .doc = "don't fragment 0..1 (default 1, as Linux sets on UDP)" },
 	{ .name = "proto", .off = 9, .span = 1, .bits = 8, .kind = WR_VAL_INT,
 	  .role = WR_ROLE_NEXT_IPPROTO, .def = 253, /* RFC 3692 experimental */
 	  .doc = "protocol (default: the layer above's)" },
