@@ -25,6 +25,9 @@ RUN_TIMEOUT_S = 60
 MEMIF_RATE = os.environ.get("WR_ECHO_MEMIF_RATE", "5 Mpps")
 MEMIF_COUNT = 10_000_000
 MEMIF_ATTEMPTS = 3
+# Two stacks at once (IPv6/TCP and raw L2), each at this rate.
+STACK_RATE = "1 Mpps"
+STACK_COUNT = 1_000_000
 
 # Addresses inside the namespace the kernel tests create (RFC 5737 TEST-NET-2
 # would do too; 10.199/16 is private and unlikely to clash with anything).
@@ -302,31 +305,53 @@ class EchoMemif(EalCase):
         says nothing about wirerate.  A wirerate that loses frames by itself
         fails every attempt.
         """
+        self.lossless(None, MEMIF_COUNT)
+
+    def test_testpmd_macswap_stacks(self):
+        """The same for an IPv6/TCP stream and a raw L2 stream together (issue 9): RX finds
+        the signature after the TCP header and after the Ethernet header."""
+        self.lossless(f"""  - name: ipv6-tcp
+    size: 128
+    rate: {STACK_RATE}
+    count: {STACK_COUNT}
+    latency: true
+    stack:
+      - eth
+      - ipv6: {{src: {{inc: {{from: "2001:db8::1", to: "2001:db8::ff"}}}}, dst: "2001:db8:1::1"}}
+      - tcp: {{src: {{random: {{min: 1024, max: 65535}}}}, dst: 80, flags: 0x10, seq: {{inc: {{from: 1, to: 1000000}}}}}}
+  - name: raw-l2
+    size: 64
+    rate: {STACK_RATE}
+    count: {STACK_COUNT}
+    latency: true
+    stack: [{{eth: {{type: 0x88b5}}}}]
+""", STACK_COUNT)
+
+    def lossless(self, streams, count):
         failures = []
         for n in range(MEMIF_ATTEMPTS):
-            st, msg = self.attempt(n)
-            if st["lost"] == 0:
+            sts, msg = self.attempt(n, streams, count)
+            lost = sum(st["lost"] for st in sts)
+            if lost == 0:
                 return
-            failures.append(f"attempt {n}: {st['lost']} lost\n{msg}")
-            print(f"memif attempt {n}: {st['lost']} of {MEMIF_COUNT} lost (testpmd dropped "
-                  "them: a CPU was busy?); again", file=sys.stderr)
+            failures.append(f"attempt {n}: {lost} lost\n{msg}")
+            print(f"memif attempt {n}: {lost} lost (testpmd dropped them: a CPU was "
+                  "busy?); again", file=sys.stderr)
         self.fail("no lossless attempt:\n" + "\n".join(failures))
 
-    def attempt(self, n):
+    def attempt(self, n, streams=None, count=MEMIF_COUNT):
         pid = os.getpid()
         gen_prefix = forget_prefix(self, f"wrecho-g{pid}-{n}")
         refl_prefix = forget_prefix(self, f"wrecho-r{pid}-{n}")
         for name in ("r.json",):
             if os.path.exists(self.path(name)):
                 os.unlink(self.path(name))
-        sf = self.write("s.yaml", f"""version: 1
-streams:
-  - name: memif-echo
+        sf = self.write("s.yaml", "version: 1\nstreams:\n" + (streams or f"""  - name: memif-echo
     size: 70
     rate: {MEMIF_RATE}
     count: {MEMIF_COUNT}
     latency: true
-""")
+"""))
         prof = self.write("memif.yaml", f"""version: 1
 eal: ["--no-pci", "--in-memory", "--file-prefix={gen_prefix}",
       "--vdev=net_memif0,role=server,socket={self.sock},rsize=14", "--lcores=0@0,1@0"]
@@ -404,25 +429,27 @@ stats_interval_ms: 500
         self.assertEqual(gen.returncode, 0, f"wirerate: {out}\n{err}")
         msg = f"wirerate:\n{out}\ntestpmd:\n{refl_out[-3000:]}\nlast testpmd stats: {last}"
         res = self.json("r.json")
-        st = res["streams"][0]
-        print(f"\nmemif echo: {st['kpps']:.1f} Kpps achieved of {st['target_kpps']:.1f}, "
-              f"{st['rx_pkts']} back, lost {st['lost']}, pacer_skipped {st['pacer_skipped']}, "
-              f"latency p50 {st['latency_ns']['p50']} ns p99 {st['latency_ns']['p99']} ns",
-              file=sys.stderr)
-        self.assertEqual(st["tx_pkts"], MEMIF_COUNT, msg)
-        self.assertEqual(st["reordered"], 0, msg)
-        self.assertEqual(st["duplicated"], 0, msg)
-        self.assertEqual(st["lost"], MEMIF_COUNT - st["rx_pkts"], msg)
-        self.assertEqual(st["latency_ns"]["n"], st["rx_pkts"], msg)
-        self.assertEqual(res["ports"][0]["rx_pkts"], st["rx_pkts"], msg)
+        for st in res["streams"]:
+            print(f"\nmemif echo {st['name']}: {st['kpps']:.1f} Kpps achieved of "
+                  f"{st['target_kpps']:.1f}, {st['rx_pkts']} back, lost {st['lost']}, "
+                  f"pacer_skipped {st['pacer_skipped']}, latency p50 "
+                  f"{st['latency_ns']['p50']} ns p99 {st['latency_ns']['p99']} ns",
+                  file=sys.stderr)
+            self.assertEqual(st["tx_pkts"], count, msg)
+            self.assertEqual(st["reordered"], 0, msg)
+            self.assertEqual(st["duplicated"], 0, msg)
+            self.assertEqual(st["lost"], count - st["rx_pkts"], msg)
+            self.assertEqual(st["latency_ns"]["n"], st["rx_pkts"], msg)
+        total, back = count * len(res["streams"]), sum(st["rx_pkts"] for st in res["streams"])
+        self.assertEqual(res["ports"][0]["rx_pkts"], back, msg)
         self.assertEqual(res["ports"][0]["rx_foreign"], 0, msg)
         # testpmd saw every frame (memif's TX waits for room, never
         # drops) and sent back exactly what wirerate received.
         self.assertIsNotNone(last, msg)
-        self.assertEqual(last["ipackets"], MEMIF_COUNT, msg)
-        self.assertEqual(last["opackets"], st["rx_pkts"], msg)
+        self.assertEqual(last["ipackets"], total, msg)
+        self.assertEqual(last["opackets"], back, msg)
         self.assertEqual(last["imissed"], 0, msg)
-        return st, msg
+        return res["streams"], msg
 
 
 # Crafted input for exact counts: stream 0, lane 0, N frames "sent".
