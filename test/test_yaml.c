@@ -858,6 +858,9 @@ static const struct wr_bad_case bad_cases[] = {
 	  "a stream with stack: gives every layer there" },
 	{ "bad-stack-field.yaml", 6, 16, "streams[0].stack[1].ipv6.ttl",
 	  "unknown key \"ttl\"; expected one of: src, dst, tc, flow, hop, next" },
+	{ "bad-stack-nd-varying.yaml", 5, 9, "streams[0].stack[0].eth.dst",
+	  "dst: nd resolves one next hop from one address: the first ipv6 layer's "
+	  "src and dst, and the first tag's id and pcp, must be fixed" },
 	{ "bad-stack-not-eth.yaml", 3, 5, "streams[0].stack",
 	  "expected eth as the first layer, got ipv4" },
 	{ "bad-stack-prefix.yaml", 6, 39, "streams[0].stack[1].ipv6.src.random.prefix",

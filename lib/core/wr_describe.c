@@ -224,6 +224,11 @@ describe_stack(const struct wr_stream *s, const char *indent, char *buf,
 				APPEND("%s %s auto", j ? "," : "", pf->name);
 				continue;
 			}
+			if (i == 0 && s->dst_arp && strcmp(pf->name, "dst") == 0) {
+				APPEND("%s dst %s (resolved before sending)", j ? "," : "",
+				       s->dst_nd ? "nd" : "arp");
+				continue;
+			}
 			describe_spec(&l->field[j], kind, v, sizeof(v));
 			APPEND("%s %s %s", j ? "," : "", pf->name, v);
 		}

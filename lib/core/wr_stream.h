@@ -276,6 +276,9 @@ struct wr_stream {
 	 * until then that field holds the default.
 	 */
 	bool dst_arp;
+	/** With dst_arp, a stack stream's `eth: {dst: nd}`: the next hop is
+	 * its IPv6 dst, resolved by Neighbor Solicitation (wr_nd.h). */
+	bool dst_nd;
 	uint32_t gateway;   /**< `ipv4.gateway`: the next hop dst_arp resolves; 0: ipv4.dst */
 	enum wr_combine combine;
 	struct wr_field_spec field[WR_FIELD__COUNT];

@@ -649,7 +649,8 @@ parse_udp(struct wr_ywalk *w, const struct wr_ynode *n, struct wr_stream *s)
 
 /* One layer of a `stack:` item: {proto: {field: value, ...}} or "proto". */
 static int
-parse_layer(struct wr_ywalk *w, const struct wr_ynode *item, struct wr_layer *l)
+parse_layer(struct wr_ywalk *w, const struct wr_ynode *item, struct wr_layer *l,
+	    bool first, struct wr_stream *s)
 {
 	const char *keys[WR_PROTO_FIELDS_MAX + 2];
 	const struct wr_ynode *body = NULL, *v;
@@ -697,6 +698,17 @@ parse_layer(struct wr_ywalk *w, const struct wr_ynode *item, struct wr_layer *l)
 		v = wr_ynode_get(body, p->fields[j].name);
 		if (v == NULL)
 			continue;
+		/* The first eth's dst: arp or nd resolves the next hop (the
+		 * words cannot be MACs, so they take no MAC away). */
+		if (first && p->fields[j].kind == WR_VAL_MAC &&
+		    strcmp(p->fields[j].name, "dst") == 0 &&
+		    v->type == WR_YNODE_SCALAR &&
+		    (strcmp(wr_ynode_text(v), "arp") == 0 ||
+		     strcmp(wr_ynode_text(v), "nd") == 0)) {
+			s->dst_arp = true;
+			s->dst_nd = strcmp(wr_ynode_text(v), "nd") == 0;
+			continue;
+		}
 		rc = WR_YWALK_KEY(w, p->fields[j].name,
 				  field_spec(w, v, &d, &l->field[j]));
 		l->set[j] = true;
@@ -742,7 +754,7 @@ parse_stack(struct wr_ywalk *w, const struct wr_ynode *n, struct wr_stream *s)
 		return -ENOMEM;
 	for (i = 0; i < n->n_kids && rc == 0; i++) {
 		old = wr_ywalk_push_index(w, i);
-		rc = parse_layer(w, n->kids[i], &s->layers[i]);
+		rc = parse_layer(w, n->kids[i], &s->layers[i], i == 0, s);
 		wr_ywalk_pop(w, old);
 		/* Counted even when it failed half-way: freed with the rest. */
 		s->n_layers = (uint32_t)i + 1;
@@ -755,6 +767,57 @@ parse_stack(struct wr_ywalk *w, const struct wr_ynode *n, struct wr_stream *s)
  * the next, a VXLAN without an inner frame, a field that may not vary),
  * as a loader error: this file, the layer's line, the path under the stream.
  */
+/*
+ * eth: {dst: arp|nd} in a stack resolves one next hop, from one address:
+ * the first IPv4 (arp) or IPv6 (nd) layer's dst and src must be fixed, and
+ * so must the first tag the question goes out with.
+ */
+static int
+check_resolve(struct wr_ywalk *w, const struct wr_ynode *n,
+	      const struct wr_stream *s)
+{
+	const char *ip = s->dst_nd ? "ipv6" : "ipv4";
+	const struct wr_ynode *stack = wr_ynode_get(n, "stack");
+	bool seen_ip = false, seen_tag = false;
+	const char *bad = NULL;
+	size_t old;
+	uint32_t i, j;
+	int rc;
+
+	for (i = 0; i < s->n_layers; i++) {
+		const struct wr_layer *l = &s->layers[i];
+		bool is_ip = strcmp(l->proto->name, ip) == 0;
+		bool is_tag = strcmp(l->proto->name, "vlan") == 0;
+
+		if ((is_ip && seen_ip) || (is_tag && seen_tag) || (!is_ip && !is_tag))
+			continue;
+		seen_ip |= is_ip;
+		seen_tag |= is_tag;
+		for (j = 0; j < l->proto->n_fields; j++) {
+			const char *f = l->proto->fields[j].name;
+
+			if ((is_ip && (strcmp(f, "src") == 0 || strcmp(f, "dst") == 0)) ||
+			    (is_tag && (strcmp(f, "id") == 0 || strcmp(f, "pcp") == 0)))
+				if (l->field[j].mode != WR_VARY_FIXED)
+					bad = f;
+		}
+		if (bad != NULL)
+			break;
+	}
+	if (bad == NULL && seen_ip)
+		return 0;
+	old = wr_ywalk_push_key(w, "stack");
+	wr_ywalk_push_index(w, 0);
+	wr_ywalk_push_key(w, "eth");
+	rc = WR_YWALK_KEY(w, "dst", wr_ywalk_fail(w, stack->kids[0],
+		bad == NULL ? "dst: %s needs an %s layer: its dst is the next hop" :
+		"dst: %s resolves one next hop from one address: the first %s "
+		"layer's src and dst, and the first tag's id and pcp, must be fixed",
+		s->dst_nd ? "nd" : "arp", ip));
+	wr_ywalk_pop(w, old);
+	return rc;
+}
+
 static int
 check_stack(struct wr_ywalk *w, struct wr_stream *s)
 {
@@ -1008,7 +1071,7 @@ parse_latency(struct wr_ywalk *w, const struct wr_ynode *v,
  * payload (wr_stream.h: the string is not cut to fit). */
 static int
 check_fit(struct wr_ywalk *w, const struct wr_ynode *stream,
-	  const struct wr_stream *s)
+	  struct wr_stream *s)
 {
 	const struct wr_ynode *size = wr_ynode_get(stream, "size");
 	char parts[320], head[64];
@@ -1027,6 +1090,11 @@ check_fit(struct wr_ywalk *w, const struct wr_ynode *stream,
 	       WR_FCS_LEN;
 	if (s->size.min >= need)
 		return 0;
+	/* A stack without size: gets the smallest frame that holds it. */
+	if (size == NULL && s->n_layers > 0) {
+		s->size.fixed = s->size.min = s->size.max = (uint16_t)need;
+		return 0;
+	}
 	if (s->n_layers > 0) {
 		for (k = 0, i = 0; i < s->n_layers && k < sizeof(parts); i++)
 			k += (size_t)snprintf(parts + k, sizeof(parts) - k, "%s%s %u",
@@ -1364,6 +1432,8 @@ parse_stream(struct wr_ywalk *w, const struct wr_ynode *n, uint64_t file_seed,
 		rc = check_arp(w, n, s);
 	if (rc == 0)
 		rc = check_fit(w, n, s);
+	if (rc == 0 && s->n_layers > 0 && s->dst_arp)
+		rc = check_resolve(w, n, s);
 	if (rc == 0 && s->n_layers > 0)
 		rc = check_stack(w, s);
 	return rc;

@@ -9,6 +9,7 @@ EtherType on a packet socket."""
 
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -276,6 +277,79 @@ ports:
         self.assertEqual(len(tshark_fields(cap, ["icmp.seq"], "icmp.type == 0")), N_ICMP)
         self.assertEqual(len(tshark_fields(cap, ["icmpv6.echo.sequence_number"],
                                            "icmpv6.type == 129")), N_ICMP)
+
+
+    def test_nd_resolves_and_answers(self):
+        """eth: {dst: nd} resolves the kernel's MAC by Neighbor Solicitation (the kernel's NA),
+        every datagram reaches its socket; with arp: true the port answers the kernel's NS for
+        our IPv6 source and its ICMPv6 echo requests."""
+        pid = os.getpid()
+        self.netns = f"wrs-n{pid}"
+        gen, peer = "wrn0", "wrn1"
+        sh("ip", "netns", "add", self.netns)
+        self.addCleanup(subprocess.run, ["ip", "netns", "del", self.netns], capture_output=True)
+        self.ns("sysctl", "-qw", "net.ipv6.conf.all.accept_dad=0",
+                "net.ipv6.conf.default.accept_dad=0")
+        self.ip("link", "set", "lo", "up")
+        self.ip("link", "add", gen, "type", "veth", "peer", "name", peer)
+        self.ip("link", "set", gen, "address", GEN_MAC)
+        self.ip("addr", "add", "2001:db8:79::2/64", "dev", peer, "nodad")
+        self.ip("link", "set", gen, "up")
+        self.ip("link", "set", peer, "up")
+        count = 300
+        sf = self.write("nd.yaml", f"""version: 1
+streams:
+  - name: nd
+    count: {count}
+    rate: 100 pps
+    size: 100
+    stack:
+      - eth: {{dst: nd}}
+      - ipv6: {{src: "2001:db8:79::1", dst: "2001:db8:79::2"}}
+      - udp: {{src: 4000, dst: 7009}}
+""")
+        prof = self.write("nd-prof.yaml", f"""version: 1
+eal: ["--no-pci", "--in-memory", "--file-prefix=wrs-n{pid}",
+      "--vdev=net_af_packet0,iface={gen}", "--lcores=0@0,1@1"]
+ports:
+  - device: net_af_packet0
+    tx_lcores: [1]
+    arp: true
+""")
+        recv = subprocess.Popen(["ip", "netns", "exec", self.netns, sys.executable, "-c",
+                                 RECEIVER, "udp6,udp6,2001:db8:79::2,7009"],
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        self.addCleanup(lambda: recv.poll() is None and (recv.kill(), recv.communicate()))
+        self.assertEqual(recv.stdout.readline().strip(), "ready")
+        run = subprocess.Popen(["ip", "netns", "exec", self.netns, WIRERATE, "run", sf,
+                                "--config", prof, "--json", self.path("r.json")],
+                               cwd=self.tmp, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True)
+        try:
+            # The stream runs 3 s; ping our address in the middle of it.  Our NS carried
+            # our MAC already: forget it, so that the kernel asks for it with an NS first.
+            wait_for(lambda: run.poll() is not None, 1.0)
+            self.ip("-6", "neigh", "flush", "dev", peer)
+            ping = subprocess.run(["ip", "netns", "exec", self.netns, "ping", "-6", "-c", "3",
+                                   "-i", "0.2", "-W", "1", "2001:db8:79::1"],
+                                  capture_output=True, text=True, timeout=20)
+            neigh = json.loads(self.ip("-6", "-j", "neigh", "show", "2001:db8:79::1"))
+        finally:
+            out, err = run.communicate(timeout=60)
+        self.assertEqual(run.returncode, 0, err)
+        recv.stdin.write("stop\n")
+        recv.stdin.flush()
+        got = json.loads(recv.communicate(timeout=30)[0])
+        self.assertEqual(got, {"udp6": count})
+        self.assertEqual(self.json("r.json")["streams"][0]["tx_pkts"], count)
+        self.assertEqual(ping.returncode, 0, ping.stdout + ping.stderr)
+        self.assertIn("3 packets transmitted, 3 received", ping.stdout)
+        self.assertEqual([n["lladdr"] for n in neigh], [GEN_MAC])
+        m = re.search(r"answered \d+ ARP requests? and (\d+) ICMP echo requests?, "
+                      r"(\d+) Neighbor Solicitations?", out)
+        self.assertIsNotNone(m, out)
+        self.assertEqual(int(m.group(1)), 3)
+        self.assertGreaterEqual(int(m.group(2)), 1)
 
 
 if __name__ == "__main__":
