@@ -192,6 +192,36 @@ fail:
 	return rc;
 }
 
+/* The shorthand's Ethernet, 802.1Q, IPv4 and UDP header lengths. */
+#define ETH_HLEN 14
+#define TAG_HLEN 4
+#define SHORTHAND_L3L4 (20 + 8)
+
+uint32_t
+wr_stream_hdr_len(const struct wr_stream *s)
+{
+	uint32_t i, n = 0;
+
+	if (s->n_layers == 0)
+		return ETH_HLEN + (s->vlan ? TAG_HLEN : 0) + SHORTHAND_L3L4;
+	for (i = 0; i < s->n_layers; i++)
+		n += s->layers[i].proto->hlen != 0 ? s->layers[i].proto->hlen :
+		     s->layers[i].raw_len;
+	return n;
+}
+
+uint32_t
+wr_stream_l2_len(const struct wr_stream *s)
+{
+	uint32_t i, n = ETH_HLEN;
+
+	if (s->n_layers == 0)
+		return ETH_HLEN + (s->vlan ? TAG_HLEN : 0);
+	for (i = 1; i < s->n_layers && strcmp(s->layers[i].proto->name, "vlan") == 0; i++)
+		n += s->layers[i].proto->hlen;
+	return n;
+}
+
 void
 wr_stream_free(struct wr_stream *s)
 {

@@ -337,6 +337,15 @@ int wr_stream_legacy_stack(const struct wr_stream *s, struct wr_layer *out);
  */
 int wr_layer_init(struct wr_layer *l, const struct wr_proto *p);
 
+/**
+ * Header bytes of a stream's frames before the payload (or signature):
+ * the sum of its layers' lengths (42 for Ethernet/IPv4/UDP, 46 tagged).
+ */
+uint32_t wr_stream_hdr_len(const struct wr_stream *s);
+
+/** Bytes of the Ethernet header and the VLAN tags right after it. */
+uint32_t wr_stream_l2_len(const struct wr_stream *s);
+
 /** Free what @p n layers own (not the array).  NULL-safe. */
 void wr_stream_layers_free(struct wr_layer *l, uint32_t n);
 

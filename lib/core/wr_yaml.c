@@ -1078,13 +1078,7 @@ check_fit(struct wr_ywalk *w, const struct wr_ynode *stream,
 	unsigned int need, i;
 	size_t k;
 
-	need = WR_ETH_HLEN + (s->vlan ? WR_VLAN_HLEN : 0) + WR_IPV4_HLEN +
-	       WR_UDP_HLEN;
-	if (s->n_layers > 0)
-		for (need = 0, i = 0; i < s->n_layers; i++)
-			need += s->layers[i].proto->hlen != 0 ?
-				s->layers[i].proto->hlen : s->layers[i].raw_len;
-	need += (!s->latency ? 0 :
+	need = wr_stream_hdr_len(s) + (!s->latency ? 0 :
 		 s->sig_short ? WR_SIG_SHORT_LEN : WR_SIG_LEN) +
 	       (s->payload.kind == WR_PAYLOAD_STRING ? s->payload.len : 0) +
 	       WR_FCS_LEN;

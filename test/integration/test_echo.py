@@ -327,6 +327,53 @@ class EchoMemif(EalCase):
     stack: [{{eth: {{type: 0x88b5}}}}]
 """, STACK_COUNT)
 
+    def test_rtt_raw_and_udp(self):
+        """rtt sweeps raw L2 frames as well as UDP (the seed study's two columns), reflected
+        by testpmd macswap: every round trip of every size comes back."""
+        sf = os.path.join(ROOT, "streams", "rtt-raw-vs-udp.yaml")
+        for name, hdr in (("raw", 14), ("udp", 42)):
+            pid = os.getpid()
+            gen_prefix = forget_prefix(self, f"wrecho-q{pid}-{name}")
+            refl_prefix = forget_prefix(self, f"wrecho-p{pid}-{name}")
+            prof = self.write("rtt-memif.yaml", f"""version: 1
+eal: ["--no-pci", "--in-memory", "--file-prefix={gen_prefix}",
+      "--vdev=net_memif0,role=server,socket={self.sock},rsize=14", "--lcores=0@0,1@0"]
+ports:
+  - device: net_memif0
+    tx_lcores: [1]
+    rx_lcore: 1
+settle_ms: 200
+""")
+            csv_path = self.path(f"{name}.csv")
+            gen = self.start("rtt", sf, "--stream", name, "--config", prof, "--sizes",
+                             "50:1450:700", "--count", "200", "--timeout", "0.5",
+                             "--csv", csv_path)
+            self.procs.append(gen)
+            self.assertTrue(wait_for(lambda: self.socket_listening() or gen.poll() is not None,
+                                     PEER_START_S), "wirerate did not create the memif socket")
+            refl = subprocess.Popen(
+                ["dpdk-testpmd", "--lcores=0@1,1@1", "--no-pci", "--in-memory",
+                 "--file-prefix", refl_prefix,
+                 "--vdev", f"net_memif0,role=client,socket={self.sock},rsize=14",
+                 "--", "--forward-mode=macswap", "--auto-start", "--nb-cores=1",
+                 "--stats-period", "1"],
+                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL, text=True)
+            self.procs.append(refl)
+            try:
+                out, err = gen.communicate(timeout=RUN_TIMEOUT_S)
+            finally:
+                kill(refl)
+            self.assertEqual(gen.returncode, 0, out + err)
+            with open(csv_path) as f:
+                rows = list(csv.DictReader(f))
+            self.assertEqual([int(r["payload_bytes"]) for r in rows], [50, 750, 1450], out)
+            self.assertEqual([int(r["frame_bytes"]) for r in rows],
+                             [max(64, p + hdr + 4) for p in (50, 750, 1450)], out)
+            for r in rows:
+                self.assertEqual(int(r["round_trips"]), 200, out)
+                self.assertEqual(int(r["lost"]), 0, out)
+
     def lossless(self, streams, count):
         failures = []
         for n in range(MEMIF_ATTEMPTS):
