@@ -1153,6 +1153,10 @@ build_offload(struct wr_frame_tmpl *t, const struct lay *ly, uint32_t n)
 		n_l3 += ly[i].p->l3;
 	if (n < 3 || n_l3 != 1 || !ly[n - 2].p->l3 || ly[n - 1].p->csum != WR_CSUM_PSEUDO)
 		return;
+	/* l2_len is Ethernet and VLAN tags to a NIC: nothing else below. */
+	for (i = 1; i + 2 < n; i++)
+		if (strcmp(ly[i].p->name, "vlan") != 0)
+			return;
 	if (strcmp(ly[n - 1].p->name, "udp") != 0 && strcmp(ly[n - 1].p->name, "tcp") != 0)
 		return;
 	o->ok = true;

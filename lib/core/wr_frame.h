@@ -5,11 +5,16 @@
 
 /**
  * @file
- * A template (struct wr_frame_tmpl) is built once per stream: the frame of
- * packet 0 at the stream's largest size, with every constant byte in place,
- * plus what the per-packet code needs (field offsets, the one's-complement
- * sums of the constant parts of the IPv4 header and of the UDP pseudo-header,
- * a prefix-sum table of the payload for variable sizes, the size cycle).
+ * A template (struct wr_frame_tmpl) is compiled once per stream from its
+ * layer stack (wr_proto.h; a shorthand stream's is eth/[vlan]/ipv4/udp):
+ * the frame of packet 0 at the stream's largest size, with every constant
+ * byte in place, plus a flat edit table the per-packet code runs without
+ * knowing any protocol: each varying field's offset, width (1 to 16 bytes),
+ * bits and the running checksums it is in; the length fields that follow
+ * the size; one checksum per checksummed layer, innermost first, with the
+ * one's-complement sum of its constant part (pseudo-header included for
+ * UDP, TCP and ICMPv6 over IPv4 or IPv6); a prefix-sum table of the payload
+ * for variable sizes; the size cycle.
  *
  * A generator (struct wr_frame_gen) is a cursor over one stream's packet
  * indices: it writes into a buffer that already holds the template, or any
@@ -26,12 +31,15 @@
  * RANDOM fields and sizes use a counter-based generator (a hash of seed,
  * field and index), so jumping by a stride costs nothing.
  *
- * Checksums: the template stores the one's-complement sum of every word of
- * the IPv4 header, and of the UDP pseudo-header + header (+ payload when the
- * size is fixed), that never changes.  Per packet, wr_frame_gen_next adds
- * the varying words (addresses, id, TTL, TOS, ports, lengths, and for
+ * Checksums: the template stores, per checksummed layer (an IPv4 header;
+ * a UDP, TCP, ICMP or ICMPv6 message), the one's-complement sum of every
+ * word of its region (and pseudo-header) that never changes.  Per packet,
+ * wr_frame_gen_next adds the varying words (fields, lengths, and for
  * variable sizes the payload's sum from a prefix-sum table indexed by
- * payload length), folds and complements.  One's-complement addition is
+ * payload length; a field at an odd offset of a region is added shifted by
+ * 8 bits, the byte swap of RFC 1071), folds and complements, inner layers
+ * first: an outer checksum over an inner one (VXLAN's UDP over IPv6) adds
+ * the inner one's final value.  One's-complement addition is
  * associative and commutative, so this is exactly the RFC 1624 incremental
  * update HC' = ~(~HC + ~m + m') applied from the constant part instead of
  * from the previous frame; it needs neither the old words nor the old
@@ -75,7 +83,8 @@
 #include "wr_error.h"
 #include "wr_stream.h"
 
-/* Ethernet header, optional 802.1Q tag, IPv4 without options, UDP. */
+/* The shorthand's headers: Ethernet, optional 802.1Q tag, IPv4 without
+ * options, UDP (the protocol modules hold every layer's). */
 #define WR_ETH_HLEN 14
 #define WR_VLAN_HLEN 4
 #define WR_IPV4_HLEN 20
@@ -205,7 +214,7 @@ void wr_frame_gen_init(struct wr_frame_gen *g, const struct wr_frame_tmpl *t,
  * Write the frame for the cursor's index into @p buf and advance.
  * @p buf must hold the template or an earlier frame of the same template
  * (at least wr_frame_tmpl_max_len() bytes).  For a latency stream the
- * frame is complete only after wr_frame_sig_write(): until then its UDP
+ * frame is complete only after wr_frame_sig_write(): until then its L4
  * checksum covers a zero signature area, whatever the buffer holds there.
  * @return the frame's length in bytes, FCS excluded (size - 4).
  */
@@ -235,9 +244,10 @@ void wr_frame_gen_burst_at(struct wr_frame_gen *g, void **objs, uint32_t off,
 
 /**
  * Write the latency signature into a frame written by wr_frame_gen_next()
- * (or into a copy of the template) and complete its UDP checksum.  Call it
- * once per wr_frame_gen_next(): the checksum it starts from is the one for
- * a zero signature.  @p len is what wr_frame_gen_next returned.  Does
+ * (or into a copy of the template) and complete the checksums over it (its
+ * L4 one, and an outer UDP one over that).  Call it once per
+ * wr_frame_gen_next(): the checksums it starts from are those for a zero
+ * signature.  @p len is what wr_frame_gen_next returned.  Does
  * nothing for a stream without a signature.
  */
 void wr_frame_sig_write(const struct wr_frame_tmpl *t, uint8_t *buf,

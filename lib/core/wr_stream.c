@@ -41,6 +41,18 @@ wr_field_bits(enum wr_field_id id)
 	return field_bits[id];
 }
 
+const struct wr_proto_field *
+wr_field_proto(enum wr_field_id id)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < wr_n_protos; i++)
+		for (j = 0; j < wr_protos[i]->n_fields; j++)
+			if (wr_protos[i]->fields[j].legacy_tag == (unsigned int)id + 1)
+				return &wr_protos[i]->fields[j];
+	return NULL;
+}
+
 const char *
 wr_vary_mode_name(enum wr_vary_mode m)
 {

@@ -6,9 +6,11 @@
 /**
  * @file
  * A stream file holds one or more named streams.  Each stream describes one
- * Ethernet / [802.1Q] / IPv4 / UDP / payload frame, how its header fields
- * vary per packet, its frame size (fixed, stepped, random or a weighted mix),
- * how many frames to send and at what rate.
+ * frame, a stack of protocol layers (struct wr_layer, wr_proto.h) or the
+ * shorthand Ethernet / [802.1Q] / IPv4 / UDP (field[], vlan, ecn, df) that
+ * stands for such a stack, then a payload; how its header fields vary per
+ * packet, its frame size (fixed, stepped, random or a weighted mix), how
+ * many frames to send and at what rate.
  *
  * Frame sizes are Ethernet frame sizes *including* the 4-byte FCS, as in
  * RFC 2544 and Ostinato: 64..9018.  The bytes we hand to the NIC are
@@ -67,6 +69,14 @@ enum wr_field_id {
 const char *wr_field_name(enum wr_field_id id);
 /** Width of a field in bits (48 for MACs, 12 for vlan.id, ...). */
 unsigned int wr_field_bits(enum wr_field_id id);
+
+struct wr_proto_field;
+/**
+ * The protocol module's description of a shorthand field (its default,
+ * how it is written): the one source of both forms' defaults.  NULL if
+ * out of range.
+ */
+const struct wr_proto_field *wr_field_proto(enum wr_field_id id);
 
 #define WR_VARY_MODES(X)        \
 	X(FIXED, "fixed")       \

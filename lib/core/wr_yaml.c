@@ -132,22 +132,6 @@
  * trains are better written as streams in a sequence. */
 #define TRAIN_FRAMES_MAX 1000000
 
-/* Default header values: locally administered MACs (bit 1 of the first
- * byte), and RFC 2544's benchmarking network 198.18.0.0/15, one address in
- * each /16 half as the RFC's tester and DUT sides. */
-static const uint64_t field_default[WR_FIELD__COUNT] = {
-	[WR_FIELD_ETH_SRC] = 0x020000000001ull,
-	[WR_FIELD_ETH_DST] = 0x020000000002ull,
-	[WR_FIELD_VLAN_ID] = 0,
-	[WR_FIELD_VLAN_PCP] = 0,
-	[WR_FIELD_IPV4_SRC] = 0xc6120001ull, /* 198.18.0.1 */
-	[WR_FIELD_IPV4_DST] = 0xc6130001ull, /* 198.19.0.1 */
-	[WR_FIELD_IPV4_ID] = 0,
-	[WR_FIELD_IPV4_TTL] = 64,            /* Linux's default TTL */
-	[WR_FIELD_IPV4_DSCP] = 0,
-	[WR_FIELD_UDP_SRC] = 1024,           /* first non-privileged port */
-	[WR_FIELD_UDP_DST] = 1024,
-};
 
 /* How a field's values are written and how wide they are: a shorthand
  * field (by id) or a stack layer's field (wr_proto_field). */
@@ -159,12 +143,8 @@ struct vdesc {
 static struct vdesc
 legacy_desc(enum wr_field_id id)
 {
-	struct vdesc d = { WR_VAL_INT, (uint8_t)wr_field_bits(id) };
+	struct vdesc d = { wr_field_proto(id)->kind, (uint8_t)wr_field_bits(id) };
 
-	if (id == WR_FIELD_ETH_SRC || id == WR_FIELD_ETH_DST)
-		d.kind = WR_VAL_MAC;
-	else if (id == WR_FIELD_IPV4_SRC || id == WR_FIELD_IPV4_DST)
-		d.kind = WR_VAL_IPV4;
 	return d;
 }
 
@@ -1333,7 +1313,10 @@ stream_defaults(struct wr_stream *s, const struct wr_ynode *n, uint64_t seed)
 	s->combine = WR_COMBINE_TOGETHER;
 	for (i = 0; i < WR_FIELD__COUNT; i++) {
 		s->field[i].mode = WR_VARY_FIXED;
-		s->field[i].value = field_default[i];
+		/* The protocol modules' defaults (wr_proto_*.c): locally
+		 * administered MACs, RFC 2544's 198.18.0.0/15, TTL 64,
+		 * port 1024. */
+		s->field[i].value = wr_field_proto((enum wr_field_id)i)->def;
 	}
 	s->size.mode = WR_SIZE_FIXED;
 	s->size.fixed = s->size.min = s->size.max = DEFAULT_SIZE;
