@@ -638,8 +638,9 @@ stack_layout(struct lay *ly, uint32_t n, const struct wr_stream *s,
 				if (a == NULL)
 					break;
 				mine = wr_proto_field_find(a->p, "tpid");
+				/* A tag's TPID is written here, varying or not. */
 				if (mine >= 0 && a->p->fields[mine].role == WR_ROLE_MY_ETHERTYPE)
-					set_fixed(fs, a->eff[mine].value);
+					*fs = a->eff[mine];
 				else if (a->p->ethertype != 0)
 					set_fixed(fs, a->p->ethertype);
 				else
@@ -667,9 +668,6 @@ stack_layout(struct lay *ly, uint32_t n, const struct wr_stream *s,
 			default:
 				break;
 			}
-			if (pf->role == WR_ROLE_MY_ETHERTYPE && field_varies(fs))
-				return lay_fail(err, y, pf->name,
-						"the %s is fixed per layer%s", pf->name, "");
 		}
 	}
 	*hdr_len = off;

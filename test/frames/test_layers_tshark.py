@@ -185,6 +185,23 @@ class LayersTshark(unittest.TestCase):
                 with self.subTest(file=os.path.basename(path)):
                     self.check_file(path, tmp)
 
+    def test_tpid_varies(self):
+        """A tag's TPID varies like any field: written as the EtherType below it."""
+        with tempfile.TemporaryDirectory() as tmp:
+            sf = os.path.join(tmp, 'tp.yaml')
+            with open(sf, 'w', encoding='utf-8') as f:
+                f.write('version: 1\nstreams:\n  - name: tp\n    size: 100\n    stack:\n'
+                        '      - eth\n      - vlan: {tpid: {list: [0x8100, 0x88a8, 0x9100]}, id: 5}\n'
+                        '      - ipv4\n      - udp\n')
+            pcap = os.path.join(tmp, 'tp.pcap')
+            subprocess.run([WIRERATE, 'dump', sf, '--count', '6', '--pcap', pcap], check=True,
+                           capture_output=True, timeout=60)
+            rows = self.decode(pcap, ['eth.type'])
+            self.assertEqual([int(r['eth.type'], 16) for r in rows],
+                             [0x8100, 0x88a8, 0x9100] * 2)
+            for r in rows:
+                self.assertEqual((r['ip.checksum.status'], r['udp.checksum.status']), ('1', '1'))
+
     def test_raw_l2_payload(self):
         """raw L2: the EtherType, then the raw header's bytes and the payload."""
         path = os.path.join(ROOT, 'streams', 'raw-l2.yaml')
