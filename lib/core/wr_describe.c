@@ -199,7 +199,7 @@ describe_stack(const struct wr_stream *s, const char *indent, char *buf,
 	       size_t len, int n)
 {
 	char v[200];
-	uint32_t i, j, off = 0;
+	uint32_t i, j, off = 0, n_vary = 0;
 
 	for (i = 0; i < s->n_layers; i++) {
 		const struct wr_layer *l = &s->layers[i];
@@ -235,7 +235,12 @@ describe_stack(const struct wr_stream *s, const char *indent, char *buf,
 		if (p->hlen == 0)
 			APPEND(" %u bytes of hex", l->raw_len);
 		APPEND("\n");
+		for (j = 0; j < p->n_fields; j++)
+			n_vary += l->field[j].mode != WR_VARY_FIXED;
 	}
+	if (n_vary > 0)
+		APPEND("%s  varying fields combine: %s\n", indent,
+		       s->combine == WR_COMBINE_PRODUCT ? "product" : "together");
 	return n;
 }
 
