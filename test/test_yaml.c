@@ -858,9 +858,12 @@ static const struct wr_bad_case bad_cases[] = {
 	  "a stream with stack: gives every layer there" },
 	{ "bad-stack-field.yaml", 6, 16, "streams[0].stack[1].ipv6.ttl",
 	  "unknown key \"ttl\"; expected one of: src, dst, tc, flow, hop, next" },
+	{ "bad-stack-gateway.yaml", 4, 14, "streams[0].gateway",
+	  "expected the router's unicast IPv6 address, such as fe80::1 or "
+	  "2001:db8::1, got \"ff02::1\"" },
 	{ "bad-stack-nd-varying.yaml", 5, 9, "streams[0].stack[0].eth.dst",
 	  "dst: nd resolves one next hop from one address: the first ipv6 layer's "
-	  "src and dst, and the first tag's id and pcp, must be fixed" },
+	  "src and dst (or a gateway:), and the first tag's id and pcp, must be fixed" },
 	{ "bad-stack-not-eth.yaml", 3, 5, "streams[0].stack",
 	  "expected eth as the first layer, got ipv4" },
 	{ "bad-stack-prefix.yaml", 6, 39, "streams[0].stack[1].ipv6.src.random.prefix",
@@ -1093,7 +1096,24 @@ static CU_TestInfo shipped_tests[] = {
 	CU_TEST_INFO_NULL,
 };
 
+/* A stack's gateway: with dst: nd, an IPv6 router, and the dst may vary. */
+static void
+test_stack_gateway(void)
+{
+	struct wr_stream_file f;
+	struct wr_error e;
+
+	CU_ASSERT_EQUAL_FATAL(load_path(WR_FIXTURES, "stack-gateway.yaml", &f, &e), 0);
+	CU_ASSERT_TRUE(f.streams[0].dst_arp);
+	CU_ASSERT_TRUE(f.streams[0].dst_nd);
+	CU_ASSERT_TRUE(f.streams[0].gateway6 == (((__uint128_t)0xfe80000000000000ull << 64) | 1));
+	CU_ASSERT_EQUAL(f.streams[0].n_layers, 3);
+	CU_ASSERT_EQUAL(f.streams[0].size.fixed, 66); /* the smallest that holds it */
+	wr_stream_file_free(&f);
+}
+
 static CU_TestInfo model_tests[] = {
+	{ "stack_gateway", test_stack_gateway },
 	{ "minimal_defaults", test_minimal_defaults },
 	{ "latency_loss", test_latency_loss },
 	{ "seeds_and_scalars", test_seeds_and_scalars },

@@ -225,8 +225,14 @@ describe_stack(const struct wr_stream *s, const char *indent, char *buf,
 				continue;
 			}
 			if (i == 0 && s->dst_arp && strcmp(pf->name, "dst") == 0) {
-				APPEND("%s dst %s (resolved before sending)", j ? "," : "",
-				       s->dst_nd ? "nd" : "arp");
+				char gw[48] = "";
+
+				if (s->gateway6 != 0 || s->gateway != 0)
+					wr_describe_val(s->dst_nd ? WR_VAL_IPV6 : WR_VAL_IPV4,
+							s->dst_nd ? s->gateway6 : s->gateway,
+							gw, sizeof(gw));
+				APPEND("%s dst %s (resolved before sending%s%s)", j ? "," : "",
+				       s->dst_nd ? "nd" : "arp", gw[0] ? ", gateway " : "", gw);
 				continue;
 			}
 			describe_spec(&l->field[j], kind, v, sizeof(v));

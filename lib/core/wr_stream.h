@@ -289,7 +289,8 @@ struct wr_stream {
 	/** With dst_arp, a stack stream's `eth: {dst: nd}`: the next hop is
 	 * its IPv6 dst, resolved by Neighbor Solicitation (wr_nd.h). */
 	bool dst_nd;
-	uint32_t gateway;   /**< `ipv4.gateway`: the next hop dst_arp resolves; 0: ipv4.dst */
+	uint32_t gateway;   /**< `ipv4.gateway` (or a stack's `gateway:`): the next hop dst_arp resolves; 0: ipv4.dst */
+	__uint128_t gateway6; /**< a stack's `gateway:` with dst: nd; 0: ipv6.dst */
 	enum wr_combine combine;
 	struct wr_field_spec field[WR_FIELD__COUNT];
 	/**

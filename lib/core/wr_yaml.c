@@ -154,7 +154,7 @@ static const char *const top_keys[] = {
 static const char *const stream_keys[] = {
 	"name", "port", "size", "count", "rate", "seed", "latency", "vary",
 	"eth", "vlan", "ipv4", "udp", "payload", "duration", "burst", "bursts",
-	"next", "ramp", "stack", NULL
+	"next", "ramp", "stack", "gateway", NULL
 };
 static const char *const bursts_keys[] = { "frames", "gap", NULL };
 static const char *const ramp_keys[] = {
@@ -714,6 +714,32 @@ parse_layer(struct wr_ywalk *w, const struct wr_ynode *item, struct wr_layer *l,
 	return rc;
 }
 
+/* A stack's gateway: the router its eth: {dst: arp|nd} resolves. */
+static int
+stack_gateway(struct wr_ywalk *w, const struct wr_ynode *n, struct wr_stream *s)
+{
+	char why[WR_PARSE_WHY_MAX];
+	__uint128_t a;
+
+	if (s->n_layers == 0)
+		return wr_ywalk_fail(w, n, "gateway: goes with stack:; the shorthand "
+				     "writes ipv4: {gateway: ...}");
+	if (!s->dst_arp)
+		return wr_ywalk_fail(w, n, "a gateway is the next hop eth: {dst: arp} "
+				     "or {dst: nd} resolves; give one or leave the "
+				     "gateway out");
+	if (!s->dst_nd)
+		return parse_gateway(w, n, s);
+	/* ::, ::1 and multicast (ff00::/8) answer no solicitation. */
+	if (n->type != WR_YNODE_SCALAR ||
+	    wr_parse_ipv6(wr_ynode_text(n), &a, why, sizeof(why)) != 0 ||
+	    a <= 1 || a >> 120 == 0xff)
+		return wr_ywalk_expected(w, n, "the router's unicast IPv6 address, "
+					 "such as fe80::1 or 2001:db8::1");
+	s->gateway6 = a;
+	return 0;
+}
+
 /* stack: [layer, ...]: the whole frame, outermost layer first. */
 static int
 parse_stack(struct wr_ywalk *w, const struct wr_ynode *n, struct wr_stream *s)
@@ -776,7 +802,9 @@ check_resolve(struct wr_ywalk *w, const struct wr_ynode *n,
 		for (j = 0; j < l->proto->n_fields; j++) {
 			const char *f = l->proto->fields[j].name;
 
-			if ((is_ip && (strcmp(f, "src") == 0 || strcmp(f, "dst") == 0)) ||
+			if ((is_ip && (strcmp(f, "src") == 0 ||
+				       (strcmp(f, "dst") == 0 && s->gateway == 0 &&
+					s->gateway6 == 0))) ||
 			    (is_tag && (strcmp(f, "id") == 0 || strcmp(f, "pcp") == 0)))
 				if (l->field[j].mode != WR_VARY_FIXED)
 					bad = f;
@@ -790,9 +818,9 @@ check_resolve(struct wr_ywalk *w, const struct wr_ynode *n,
 	wr_ywalk_push_index(w, 0);
 	wr_ywalk_push_key(w, "eth");
 	rc = WR_YWALK_KEY(w, "dst", wr_ywalk_fail(w, stack->kids[0],
-		bad == NULL ? "dst: %s needs an %s layer: its dst is the next hop" :
+		bad == NULL ? "dst: %s needs an %s layer: its dst (or gateway:) is the next hop" :
 		"dst: %s resolves one next hop from one address: the first %s "
-		"layer's src and dst, and the first tag's id and pcp, must be fixed",
+		"layer's src and dst (or a gateway:), and the first tag's id and pcp, must be fixed",
 		s->dst_nd ? "nd" : "arp", ip));
 	wr_ywalk_pop(w, old);
 	return rc;
@@ -1379,6 +1407,8 @@ parse_stream(struct wr_ywalk *w, const struct wr_ynode *n, uint64_t file_seed,
 					shorthand[i]));
 		rc = WR_YWALK_KEY(w, "stack", parse_stack(w, v, s));
 	}
+	if (rc == 0 && (v = wr_ynode_get(n, "gateway")) != NULL)
+		rc = WR_YWALK_KEY(w, "gateway", stack_gateway(w, v, s));
 	if (rc == 0 && (v = wr_ynode_get(n, "size")) != NULL)
 		rc = WR_YWALK_KEY(w, "size", parse_size(w, v, &s->size));
 	if (rc == 0 && (v = wr_ynode_get(n, "payload")) != NULL)

@@ -208,10 +208,12 @@ next_hop(const struct wr_stream *s, struct wr_arpd_query *q)
 		q->vlan_tci = (int)((pcp->value & 7) << 13 | (id->value & 0xfff));
 	q->v6 = s->dst_nd;
 	if (q->v6) {
-		q->ip6 = stack_field(s, "ipv6", "dst")->value;
+		q->ip6 = s->gateway6 != 0 ? s->gateway6 :
+			 stack_field(s, "ipv6", "dst")->value;
 		q->src_ip6 = stack_field(s, "ipv6", "src")->value;
 	} else {
-		q->ip = (uint32_t)stack_field(s, "ipv4", "dst")->value;
+		q->ip = s->gateway != 0 ? s->gateway :
+			(uint32_t)stack_field(s, "ipv4", "dst")->value;
 		q->src_ip = (uint32_t)stack_field(s, "ipv4", "src")->value;
 	}
 }
