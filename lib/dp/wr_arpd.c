@@ -82,6 +82,18 @@ got_na(struct wr_arpd *d, const struct wr_nd_pkt *a)
 		}
 }
 
+/* An mbuf whose frame was answered in place, ready to send. */
+static struct rte_mbuf *
+answer(struct rte_mbuf *m, uint32_t len)
+{
+	m->data_len = (uint16_t)len;
+	m->pkt_len = len;
+	/* RX flags mean nothing on TX; clear them so no offload is asked
+	 * for by accident. */
+	m->ol_flags = 0;
+	return m;
+}
+
 void
 wr_arpd_input(struct wr_arpd *d, struct rte_mbuf **pkts, uint16_t n)
 {
@@ -115,10 +127,7 @@ wr_arpd_input(struct wr_arpd *d, struct rte_mbuf **pkts, uint16_t n)
 				continue;
 			}
 			if (v6 != WR_ND_IGNORE) {
-				m->data_len = (uint16_t)len;
-				m->pkt_len = len;
-				m->ol_flags = 0;
-				out[n_out++] = m;
+				out[n_out++] = answer(m, len);
 				if (v6 == WR_ND_ANSWER_NS)
 					n_nd++;
 				else
@@ -129,12 +138,7 @@ wr_arpd_input(struct wr_arpd *d, struct rte_mbuf **pkts, uint16_t n)
 		switch (v) {
 		case WR_ARP_ANSWER_ARP:
 		case WR_ARP_ANSWER_ICMP:
-			m->data_len = (uint16_t)len;
-			m->pkt_len = len;
-			/* RX flags mean nothing on TX; clear them so no
-			 * offload is asked for by accident. */
-			m->ol_flags = 0;
-			out[n_out++] = m;
+			out[n_out++] = answer(m, len);
 			if (v == WR_ARP_ANSWER_ARP)
 				n_arp++;
 			else

@@ -291,6 +291,20 @@ class EchoMemif(EalCase):
                 if f is not None:
                     f.close()
 
+    def reflector(self, prefix, out):
+        """dpdk-testpmd macswap as the memif client (wirerate must listen already)."""
+        refl = subprocess.Popen(
+            ["dpdk-testpmd", "--lcores=0@1,1@1", "--no-pci", "--in-memory",
+             "--file-prefix", prefix,
+             "--vdev", f"net_memif0,role=client,socket={self.sock},rsize=14",
+             "--", "--forward-mode=macswap", "--auto-start", "--nb-cores=1",
+             "--stats-period", "1"],
+            stdin=subprocess.DEVNULL, stdout=out,
+            stderr=subprocess.STDOUT if out == subprocess.PIPE else subprocess.DEVNULL,
+            text=True)
+        self.procs.append(refl)
+        return refl
+
     def socket_listening(self):
         with open("/proc/net/unix") as f:
             return any(line.rstrip().endswith(self.sock) for line in f)
@@ -351,15 +365,7 @@ settle_ms: 200
             self.procs.append(gen)
             self.assertTrue(wait_for(lambda: self.socket_listening() or gen.poll() is not None,
                                      PEER_START_S), "wirerate did not create the memif socket")
-            refl = subprocess.Popen(
-                ["dpdk-testpmd", "--lcores=0@1,1@1", "--no-pci", "--in-memory",
-                 "--file-prefix", refl_prefix,
-                 "--vdev", f"net_memif0,role=client,socket={self.sock},rsize=14",
-                 "--", "--forward-mode=macswap", "--auto-start", "--nb-cores=1",
-                 "--stats-period", "1"],
-                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL, text=True)
-            self.procs.append(refl)
+            refl = self.reflector(refl_prefix, subprocess.DEVNULL)
             try:
                 out, err = gen.communicate(timeout=RUN_TIMEOUT_S)
             finally:
@@ -419,15 +425,7 @@ stats_interval_ms: 500
                                  PEER_START_S), "wirerate did not create the memif socket")
         if gen.poll() is not None:
             self.fail("wirerate exited early: " + gen.stderr.read())
-        refl = subprocess.Popen(
-            ["dpdk-testpmd", "--lcores=0@1,1@1", "--no-pci", "--in-memory",
-             "--file-prefix", refl_prefix,
-             "--vdev", f"net_memif0,role=client,socket={self.sock},rsize=14",
-             "--", "--forward-mode=macswap", "--auto-start", "--nb-cores=1",
-             "--stats-period", "1"],
-            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-            text=True)
-        self.procs.append(refl)
+        refl = self.reflector(refl_prefix, subprocess.PIPE)
         # Both CPUs busy-poll: the test sleeps in blocking reads of
         # wirerate's output until it says sending stopped (no telemetry
         # client is started before: each one costs CPU time).

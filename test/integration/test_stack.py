@@ -103,22 +103,28 @@ class KernelStacks(EalCase):
         out.update(zip(rows[0][1:], map(int, rows[1][1:])))
         return out
 
-    def test_kernel_takes_every_stack(self):
-        pid = os.getpid()
-        self.netns = f"wrs-k{pid}"
-        gen, peer = "wrs0", "wrs1"
+    def veth_ns(self, tag, ifs, *sysctls):
+        """A namespace of our own (named for this process) holding a veth pair, both up, the
+        generator's end with GEN_MAC; @return the two ends' names."""
+        self.netns = f"wrs-{tag}{os.getpid()}"
+        gen, peer = ifs + "0", ifs + "1"
         sh("ip", "netns", "add", self.netns)
         self.addCleanup(subprocess.run, ["ip", "netns", "del", self.netns], capture_output=True)
         self.ns("sysctl", "-qw", "net.ipv6.conf.all.accept_dad=0",
-                "net.ipv6.conf.default.accept_dad=0", "net.ipv4.icmp_ratelimit=0",
-                "net.ipv6.icmp.ratelimit=0", "net.ipv4.tcp_syncookies=1")
+                "net.ipv6.conf.default.accept_dad=0", *sysctls)
         self.ip("link", "set", "lo", "up")
         self.ip("link", "add", gen, "type", "veth", "peer", "name", peer)
         self.ip("link", "set", gen, "address", GEN_MAC)
-        self.ip("addr", "add", "10.78.0.2/16", "dev", peer)
-        self.ip("addr", "add", "2001:db8:78::2/64", "dev", peer, "nodad")
         self.ip("link", "set", gen, "up")
         self.ip("link", "set", peer, "up")
+        return gen, peer
+
+    def test_kernel_takes_every_stack(self):
+        pid = os.getpid()
+        gen, peer = self.veth_ns("k", "wrs", "net.ipv4.icmp_ratelimit=0",
+                                 "net.ipv6.icmp.ratelimit=0", "net.ipv4.tcp_syncookies=1")
+        self.ip("addr", "add", "10.78.0.2/16", "dev", peer)
+        self.ip("addr", "add", "2001:db8:78::2/64", "dev", peer, "nodad")
         # VXLAN 100 on UDP 4789, decapsulated by the kernel; inner 10.79.0.2.
         self.ip("link", "add", "vx0", "type", "vxlan", "id", "100", "dstport", "4789",
                 "local", "10.78.0.2", "dev", peer, "nolearning")
@@ -284,18 +290,8 @@ ports:
         every datagram reaches its socket; with arp: true the port answers the kernel's NS for
         our IPv6 source and its ICMPv6 echo requests."""
         pid = os.getpid()
-        self.netns = f"wrs-n{pid}"
-        gen, peer = "wrn0", "wrn1"
-        sh("ip", "netns", "add", self.netns)
-        self.addCleanup(subprocess.run, ["ip", "netns", "del", self.netns], capture_output=True)
-        self.ns("sysctl", "-qw", "net.ipv6.conf.all.accept_dad=0",
-                "net.ipv6.conf.default.accept_dad=0")
-        self.ip("link", "set", "lo", "up")
-        self.ip("link", "add", gen, "type", "veth", "peer", "name", peer)
-        self.ip("link", "set", gen, "address", GEN_MAC)
+        gen, peer = self.veth_ns("n", "wrn")
         self.ip("addr", "add", "2001:db8:79::2/64", "dev", peer, "nodad")
-        self.ip("link", "set", gen, "up")
-        self.ip("link", "set", peer, "up")
         count = 300
         sf = self.write("nd.yaml", f"""version: 1
 streams:

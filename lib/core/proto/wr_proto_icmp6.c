@@ -1,16 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* ICMPv6 echo request (RFC 4443): checksum with the IPv6 pseudo-header. */
-#include "wr_proto.h"
+#include "wr_proto_echo.h"
 
 static const struct wr_proto_field fields[] = {
-	{ .name = "type", .off = 0, .span = 1, .bits = 8, .kind = WR_VAL_INT,
-	  .def = 128, .doc = "type (128: echo request)" },
-	{ .name = "code", .off = 1, .span = 1, .bits = 8, .kind = WR_VAL_INT,
-	  .doc = "code" },
-	{ .name = "id", .off = 4, .span = 2, .bits = 16, .kind = WR_VAL_INT,
-	  .def = 1, .doc = "identifier" },
-	{ .name = "seq", .off = 6, .span = 2, .bits = 16, .kind = WR_VAL_INT,
-	  .doc = "sequence number" },
+	WR_PROTO_ECHO_FIELDS(128, "type (128: echo request)"),
 };
 
 const struct wr_proto wr_proto_icmp6 = {
