@@ -291,6 +291,18 @@ class EchoMemif(EalCase):
                 if f is not None:
                     f.close()
 
+    def memif_profile(self, name, prefix, extra=""):
+        """wirerate as the memif server, TX and RX on lcore 1 (CPU 0; testpmd takes CPU 1)."""
+        return self.write(name, f"""version: 1
+eal: ["--no-pci", "--in-memory", "--file-prefix={prefix}",
+      "--vdev=net_memif0,role=server,socket={self.sock},rsize=14", "--lcores=0@0,1@0"]
+ports:
+  - device: net_memif0
+    tx_lcores: [1]
+    rx_lcore: 1
+settle_ms: 200
+{extra}""")
+
     def reflector(self, prefix, out):
         """dpdk-testpmd macswap as the memif client (wirerate must listen already)."""
         refl = subprocess.Popen(
@@ -349,15 +361,7 @@ class EchoMemif(EalCase):
             pid = os.getpid()
             gen_prefix = forget_prefix(self, f"wrecho-q{pid}-{name}")
             refl_prefix = forget_prefix(self, f"wrecho-p{pid}-{name}")
-            prof = self.write("rtt-memif.yaml", f"""version: 1
-eal: ["--no-pci", "--in-memory", "--file-prefix={gen_prefix}",
-      "--vdev=net_memif0,role=server,socket={self.sock},rsize=14", "--lcores=0@0,1@0"]
-ports:
-  - device: net_memif0
-    tx_lcores: [1]
-    rx_lcore: 1
-settle_ms: 200
-""")
+            prof = self.memif_profile("rtt-memif.yaml", gen_prefix)
             csv_path = self.path(f"{name}.csv")
             gen = self.start("rtt", sf, "--stream", name, "--config", prof, "--sizes",
                              "50:1450:700", "--count", "200", "--timeout", "0.5",
@@ -405,16 +409,7 @@ settle_ms: 200
     count: {MEMIF_COUNT}
     latency: true
 """))
-        prof = self.write("memif.yaml", f"""version: 1
-eal: ["--no-pci", "--in-memory", "--file-prefix={gen_prefix}",
-      "--vdev=net_memif0,role=server,socket={self.sock},rsize=14", "--lcores=0@0,1@0"]
-ports:
-  - device: net_memif0
-    tx_lcores: [1]
-    rx_lcore: 1
-settle_ms: 200
-stats_interval_ms: 500
-""")
+        prof = self.memif_profile("memif.yaml", gen_prefix, "stats_interval_ms: 500\n")
         # wirerate is the server and must listen before the client starts
         # (the 22.11 memif client never retries).  A long drain keeps the
         # link up after the last frame while testpmd's counters are read.
