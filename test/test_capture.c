@@ -285,7 +285,7 @@ static void
 test_value_at(void)
 {
 	struct wr_field_spec fs = { 0 };
-	uint64_t list[3] = { 7, 9, 11 };
+	__uint128_t list[3] = { 7, 9, 11 };
 	uint64_t k;
 
 	fs.mode = WR_VARY_DEC;

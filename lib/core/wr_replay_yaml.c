@@ -16,7 +16,7 @@
  * the capture's (or the given bytes). */
 static const char *const generated_only[] = {
 	"size", "payload", "eth", "vlan", "ipv4", "udp", "vary", "ramp",
-	"bursts", NULL
+	"bursts", "stack", "gateway", NULL
 };
 static const char *const replay_only[] = { WR_REPLAY_KEYS, NULL };
 static const char *const field_keys[] = { "offset", "width", "value", NULL };
