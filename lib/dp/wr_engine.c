@@ -773,8 +773,18 @@ wr_engine_load(struct wr_engine *e, const struct wr_stream_file *f, bool rx,
 int
 wr_engine_start(struct wr_engine *e, struct wr_error *err)
 {
+	return wr_engine_start_at(e, 0, err);
+}
+
+int
+wr_engine_start_at(struct wr_engine *e, uint64_t start_tsc,
+		   struct wr_error *err)
+{
 	unsigned int i;
 	int rc;
+
+	for (i = 0; i < e->n_lcores; i++)
+		e->lctx[e->lcores[i]]->start_at_tsc = start_tsc;
 
 	for (i = 0; i < e->n_lcores; i++) {
 		rc = rte_eal_remote_launch(wr_tx_lcore_main,
@@ -1000,6 +1010,103 @@ wr_engine_collect(struct wr_engine *e, bool final)
 	if (!final)
 		v->elapsed_ns = wr_engine_tsc_to_ns(e, now_tsc - start);
 	return v;
+}
+
+int
+wr_engine_stream_rate(const struct wr_engine *e, uint32_t s,
+		      const struct wr_rate_spec *spec, uint64_t *millipps)
+{
+	const struct wr_stream *st;
+	struct wr_size_avg avg;
+	int rc;
+
+	if (e->f == NULL || s >= e->f->n_streams)
+		return -ENOENT;
+	st = &e->f->streams[s];
+	rc = wr_size_avg_of(&st->size, &avg);
+	if (rc == 0)
+		rc = wr_rate_millipps(spec, &avg,
+				      e->ports[st->port].link_speed_mbps,
+				      millipps);
+	return rc;
+}
+
+int
+wr_engine_stream_ctl(struct wr_engine *e, uint32_t s,
+		     enum wr_tx_ctl_state state, uint64_t millipps)
+{
+	unsigned int j;
+	int rc;
+
+	if (e->f == NULL || s >= e->f->n_streams)
+		return -ENOENT;
+	if (millipps == 0)
+		millipps = e->target_millipps[s];
+	if (millipps != e->target_millipps[s]) {
+		if (wr_stream_file_port_sequenced(e->f, e->f->streams[s].port))
+			return -ENOTSUP;
+		for (j = 0; j < e->n_ts[s]; j++) {
+			rc = wr_tx_stream_ctl_check(e->ts[s][j],
+				millipps == WR_RATE_UNPACED ? millipps :
+				wr_rate_split(millipps, e->n_ts[s], j));
+			if (rc != 0)
+				return rc;
+		}
+	}
+	for (j = 0; j < e->n_ts[s]; j++) {
+		uint64_t share = millipps == WR_RATE_UNPACED ? millipps :
+			wr_rate_split(millipps, e->n_ts[s], j);
+
+		/* A lane's share below 1 millipps: the slowest pace. */
+		wr_tx_stream_ctl(e->ts[s][j], state, share ? share : 1);
+	}
+	e->target_millipps[s] = millipps;
+	e->stream_rows[s].target_kpps = millipps == WR_RATE_UNPACED ? 0 :
+		(double)millipps / 1e6;
+	return 0;
+}
+
+uint64_t
+wr_engine_stream_millipps(const struct wr_engine *e, uint32_t s)
+{
+	return e->f != NULL && s < e->f->n_streams ?
+		e->target_millipps[s] : 0;
+}
+
+bool
+wr_engine_stream_done(const struct wr_engine *e, uint32_t s)
+{
+	unsigned int j;
+
+	if (e->f == NULL || s >= e->f->n_streams)
+		return true;
+	for (j = 0; j < e->n_ts[s]; j++)
+		if (!__atomic_load_n(&e->ts[s][j]->done, __ATOMIC_RELAXED) ||
+		    __atomic_load_n(&e->ts[s][j]->end_tsc,
+				    __ATOMIC_RELAXED) == 0)
+			return false;
+	return true;
+}
+
+bool
+wr_engine_stream_hist(const struct wr_engine *e, uint32_t s,
+		      struct wr_latency *out)
+{
+	unsigned int i;
+	bool any = false;
+
+	wr_latency_init(out);
+	if (e->f == NULL || s >= e->f->n_streams)
+		return false;
+	for (i = 0; i < e->n_ports; i++) {
+		struct wr_rx_stream *rs;
+
+		if (e->rxq[i] == NULL || (rs = e->rxq[i]->streams[s]) == NULL)
+			continue;
+		wr_latency_merge(out, &rs->hist);
+		any = true;
+	}
+	return any;
 }
 
 void

@@ -136,6 +136,54 @@ void wr_engine_unload(struct wr_engine *e);
 /** Stop lcores if running, unload, close ports, rte_eal_cleanup().  NULL-safe. */
 void wr_engine_close(struct wr_engine *e);
 
+/*
+ * Live control (a server's methods).  Main lcore only, while the lcores run
+ * or before they are launched; the lcores pick the values up at their next
+ * turn of the stream (wr_tx_stream_ctl()), no lock on their side.
+ */
+
+/**
+ * The packet rate stream @p s of the loaded file would send at @p spec, on
+ * its port's link (percentages need the link speed).
+ * @return 0 with *millipps (WR_RATE_UNPACED for "max"); -EINVAL (out of
+ *         range, a percentage without a link speed), -ENOENT (no stream s).
+ */
+int wr_engine_stream_rate(const struct wr_engine *e, uint32_t s,
+			  const struct wr_rate_spec *spec, uint64_t *millipps);
+
+/**
+ * Publish a state (run, pause, stop) and a total rate to every lane of
+ * stream @p s; the rate is shared out as at load (wr_rate_split()).
+ * @param millipps  the stream's new total rate, WR_RATE_UNPACED for the
+ *                  maximum, or 0 to keep the current one
+ * @return 0; -ENOENT (no stream s), -ENOTSUP (a ramp, trains or a
+ *         sequenced port: their schedule owns the rate), -ERANGE/-EINVAL (a
+ *         rate the pacer cannot keep).  Nothing is published on error.
+ */
+int wr_engine_stream_ctl(struct wr_engine *e, uint32_t s,
+			 enum wr_tx_ctl_state state, uint64_t millipps);
+
+/** Stream @p s's current total rate (WR_RATE_UNPACED: max, or a ramp's). */
+uint64_t wr_engine_stream_millipps(const struct wr_engine *e, uint32_t s);
+
+/** True once every lane of stream @p s ended its (last) activation. */
+bool wr_engine_stream_done(const struct wr_engine *e, uint32_t s);
+
+/**
+ * Merge the echo latency histograms of stream @p s over every polled port
+ * into @p out (initialised here).  @return false when the stream has none.
+ */
+bool wr_engine_stream_hist(const struct wr_engine *e, uint32_t s,
+			   struct wr_latency *out);
+
+/**
+ * Launch the worker lcores now; they spin until the TSC reaches
+ * @p start_tsc (0: at once) and only then send, so the instant does not
+ * depend on how long launching takes.
+ */
+int wr_engine_start_at(struct wr_engine *e, uint64_t start_tsc,
+		       struct wr_error *err);
+
 /** TSC ticks to nanoseconds. */
 uint64_t wr_engine_tsc_to_ns(const struct wr_engine *e, uint64_t tsc);
 
