@@ -13,6 +13,7 @@
 #include <rte_lcore.h>
 #include <rte_log.h>
 #include <rte_malloc.h>
+#include <rte_version.h>
 
 #include "wr_engine.h"
 #include "wr_rate.h"
@@ -1107,6 +1108,29 @@ wr_engine_stream_hist(const struct wr_engine *e, uint32_t s,
 		any = true;
 	}
 	return any;
+}
+
+void
+wr_engine_meta(const struct wr_engine *e, const struct wr_stream_file *f,
+	       const char *cfg_path, const char *started_at,
+	       const char *reason, struct wr_report_meta *m)
+{
+	unsigned int i;
+
+	memset(m, 0, sizeof(*m));
+	m->wirerate_version = WR_VERSION;
+	m->dpdk_version = rte_version();
+	m->stream_file = f->path;
+	wr_report_hex(f->sha256, m->stream_sha256);
+	m->config_file = cfg_path ? cfg_path : "";
+	m->seed = f->seed;
+	m->main_lcore = rte_get_main_lcore();
+	for (i = 0; i < e->n_lcores && i < RTE_DIM(m->tx_lcores); i++)
+		m->tx_lcores[m->n_tx_lcores++] = e->lcores[i];
+	snprintf(m->started_at, sizeof(m->started_at), "%s", started_at);
+	m->stop_reason = reason;
+	m->eal_args = e->eal_argv + 1;
+	m->n_eal_args = (unsigned int)(e->eal_argc - 1);
 }
 
 void

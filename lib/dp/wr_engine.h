@@ -184,6 +184,15 @@ bool wr_engine_stream_hist(const struct wr_engine *e, uint32_t s,
 int wr_engine_start_at(struct wr_engine *e, uint64_t start_tsc,
 		       struct wr_error *err);
 
+/**
+ * The results' metadata of a run of @p f (the JSON's header): versions,
+ * file, digest, seed, lcores, EAL arguments.  Strings point into @p f,
+ * @p cfg_path and @p e; @p started_at is copied.
+ */
+void wr_engine_meta(const struct wr_engine *e, const struct wr_stream_file *f,
+		    const char *cfg_path, const char *started_at,
+		    const char *reason, struct wr_report_meta *m);
+
 /** TSC ticks to nanoseconds. */
 uint64_t wr_engine_tsc_to_ns(const struct wr_engine *e, uint64_t tsc);
 

@@ -394,6 +394,11 @@ deactivate(struct wr_tx_stream *ts, uint64_t now)
 static void
 pacer_anchor(struct wr_tx_stream *ts, uint64_t now)
 {
+	if (ts->ramped) {
+		/* The ramp's current step, from now. */
+		wr_pacer_set_rate(&ts->pacer, ts->ramp_rate, now);
+		return;
+	}
 	ts->skipped_before += ts->pacer.skipped;
 	/* Checked by wr_tx_stream_ctl_check: cannot fail. */
 	wr_pacer_init_cfg(&ts->pacer, &ts->pacer_cfg, now);
@@ -426,7 +431,10 @@ ctl_turn(struct wr_tx_stream *ts)
 		return true;
 	}
 	ts->ctl_seen = gen;
-	if (rate != (ts->paced ? ts->pacer_cfg.rate_millipps :
+	/* A ramp or trains own the rate (wr_tx_stream_ctl_check): only the
+	 * state applies to them. */
+	if (!ts->ramped && ts->train_frames == 0 &&
+	    rate != (ts->paced ? ts->pacer_cfg.rate_millipps :
 		     WR_RATE_UNPACED)) {
 		if (rate == WR_RATE_UNPACED) {
 			ts->paced = false;
