@@ -1089,6 +1089,22 @@ wr_engine_stream_done(const struct wr_engine *e, uint32_t s)
 	return true;
 }
 
+uint64_t
+wr_engine_first_tx_tsc(const struct wr_engine *e)
+{
+	uint64_t first = 0;
+	unsigned int i;
+
+	for (i = 0; i < e->n_lcores; i++) {
+		uint64_t t = __atomic_load_n(&e->lctx[e->lcores[i]]->start_tsc,
+					     __ATOMIC_RELAXED);
+
+		if (t != 0 && (first == 0 || t < first))
+			first = t;
+	}
+	return first;
+}
+
 bool
 wr_engine_stream_hist(const struct wr_engine *e, uint32_t s,
 		      struct wr_latency *out)

@@ -176,6 +176,9 @@ bool wr_engine_stream_done(const struct wr_engine *e, uint32_t s);
 bool wr_engine_stream_hist(const struct wr_engine *e, uint32_t s,
 			   struct wr_latency *out);
 
+/** TSC at which the first lcore started sending, 0 before. */
+uint64_t wr_engine_first_tx_tsc(const struct wr_engine *e);
+
 /**
  * Launch the worker lcores now; they spin until the TSC reaches
  * @p start_tsc (0: at once) and only then send, so the instant does not

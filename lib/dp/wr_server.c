@@ -57,6 +57,7 @@ struct conn {
 	int fd;
 	unsigned int id;
 	bool tcp, authed, subscribed;
+	bool spoke;                  /* sent a whole request */
 	char session[SESSION_MAX];
 	char *rbuf;
 	size_t rlen;
@@ -94,6 +95,9 @@ struct server {
 	uint64_t drain_ns;
 	char started_at[40];
 	const char *reason;
+	/* CLOCK_REALTIME and TSC read together at start: TSC instants to wall time. */
+	double ref_wall;
+	uint64_t ref_tsc;
 	/* stats.clear baselines, subtracted from what stats.get reports. */
 	bool have_base;
 	struct wr_report_row base_ports[WR_PORTS_MAX];
@@ -561,6 +565,16 @@ stats_json(struct server *s, bool hist)
 	json_object_set_new(j, "state", json_string(state_names[s->state]));
 	json_object_set_new(j, "time", json_real(wall_s()));
 	json_object_set_new(j, "cleared", json_boolean(s->have_base));
+	{
+		/* When the first frame went out, in wall-clock time: what a
+		 * start_at asked for, as precisely as the TSC and
+		 * CLOCK_REALTIME agree (doc/api.md). */
+		uint64_t t = wr_engine_first_tx_tsc(s->e);
+
+		json_object_set_new(j, "tx_started_at", t == 0 ? json_null() :
+			json_real(s->ref_wall + ((double)t - (double)s->ref_tsc) /
+				  (double)s->e->tsc_hz));
+	}
 	a = json_object_get(j, "streams");
 	json_array_foreach(a, i, x) {
 		json_object_set_new(x, "paused", json_boolean(s->paused[i]));
@@ -956,6 +970,8 @@ m_start(struct call *k)
 	gmtime_r(&wall, &tm);
 	strftime(s->started_at, sizeof(s->started_at), "%Y-%m-%dT%H:%M:%SZ",
 		 &tm);
+	s->ref_tsc = rte_rdtsc();
+	s->ref_wall = wall_s();
 	s->state = ST_RUNNING;
 	s->reason = "running";
 	event_push(s, "traffic_started", NULL);
@@ -1348,6 +1364,7 @@ conn_read(struct server *s, struct conn *c)
 		c->last_ms = now_ms();
 		while ((f = wr_rpc_frame(c->rbuf + off, c->rlen - off,
 					 WR_RPC_REQUEST_MAX)) > 0) {
+			c->spoke = true;
 			if (!handle_line(s, c, c->rbuf + off, (size_t)f))
 				return false;
 			off += (size_t)f;
@@ -1385,9 +1402,11 @@ timers(struct server *s)
 			c->wait_id = NULL;
 			c->last_ms = now;
 		}
-		/* Silent for the idle timeout, and not waiting for anything
-		 * the server owes it: closed. */
-		if (!c->waiting && !c->subscribed &&
+		/* A client that never sent a whole request, or stopped in the
+		 * middle of one, for the idle timeout: closed.  One that
+		 * spoke and now waits between calls (a script sleeping through
+		 * a trial) is left alone: max_clients bounds them. */
+		if ((!c->spoke || c->rlen > 0) &&
 		    now - c->last_ms >= s->idle_ms)
 			conn_close(s, c);
 	}
