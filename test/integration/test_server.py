@@ -409,6 +409,82 @@ class NullServer(ServerCase):
         self.assertEqual(st["stream_file_sha256"], ref["stream_file_sha256"])
 
 
+class RpcFuzz(ServerCase):
+    """Random and mutated requests against a live server for WR_RPC_FUZZ_S seconds (a short
+    slice by default; the 'slow' suite runs minutes): every reply is a JSON-RPC response or
+    the connection closes; the server stays up and its traffic counts stay exact."""
+
+    METHODS = ["server.info", "ports.info", "ports.acquire", "ports.release", "streams.load",
+               "streams.remove", "streams.list", "traffic.start", "traffic.stop",
+               "traffic.pause", "traffic.resume", "traffic.update", "traffic.wait", "stats.get",
+               "stats.clear", "server.reset", "events.poll", "events.subscribe",
+               "events.unsubscribe", "auth.login", "nope"]
+    VALUES = [None, True, 0, -1, 1.5, 1e308, "", "x", "1 Mpps", "max", "50%", "0", [], ["s"],
+              [0], [-1], {}, {"a": 1}, "\u0000", "x" * 3000, 2 ** 64]
+    PARAMS = ["streams", "rate", "count", "duration", "start_at", "drain", "ports", "force",
+              "session", "yaml", "name", "multiplier", "timeout", "histogram", "since", "token"]
+
+    def test_fuzz(self):
+        import random
+        seconds = float(os.environ.get("WR_RPC_FUZZ_S", "3"))
+        rng = random.Random(int(os.environ.get("WR_RPC_FUZZ_SEED", "1")))
+        p, sock = self.serve(extra=("--idle-timeout", "1"))
+        owner = wirerate.connect(sock, session="fuzz-owner")
+        self.addCleanup(owner.close)
+        owner.load(stream(rate="1 Mpps"))
+        n = 1_000_000 + int(seconds * 1e6)
+        owner.start(count=n)
+        end = time.monotonic() + seconds
+        sent = replies = 0
+        while time.monotonic() < end:
+            s = socket.socket(socket.AF_UNIX)
+            s.settimeout(5)
+            s.connect(sock)
+            f = s.makefile("rb")
+            for _ in range(rng.randint(1, 20)):
+                req = {"jsonrpc": "2.0", "id": rng.randint(0, 1000),
+                       "method": rng.choice(self.METHODS)}
+                if req["method"] in ("traffic.wait", "server.reset", "ports.acquire",
+                                     "traffic.stop") and rng.random() < 0.9:
+                    req["method"] = "stats.get"  # keep the owner's trial running mostly
+                params = {rng.choice(self.PARAMS): rng.choice(self.VALUES)
+                          for _ in range(rng.randint(0, 3))}
+                if rng.random() < 0.8:
+                    req["params"] = params
+                data = json.dumps(req).encode()
+                r = rng.random()
+                if r < 0.2:  # mutate bytes
+                    b = bytearray(data)
+                    for _ in range(rng.randint(1, 5)):
+                        b[rng.randrange(len(b))] = rng.randrange(256)
+                    data = bytes(b).replace(b"\n", b" ")
+                elif r < 0.25:
+                    data = data[:rng.randrange(len(data))]
+                if req["method"] == "traffic.wait":
+                    req["params"] = {"timeout": 0.01}
+                    data = json.dumps(req).encode()
+                try:
+                    s.sendall(data + b"\n")
+                    sent += 1
+                    line = f.readline()
+                except (BrokenPipeError, ConnectionResetError, socket.timeout):
+                    break
+                if not line:
+                    break
+                msg = json.loads(line)
+                self.assertEqual(msg["jsonrpc"], "2.0")
+                self.assertTrue("result" in msg or "error" in msg or "method" in msg, msg)
+                replies += 1
+            f.close()
+            s.close()
+        print(f"\nrpc fuzz: {sent} requests, {replies} replies in {seconds:.0f} s")
+        self.assertIsNone(p.poll())
+        self.assertEqual(owner.info()["name"], "wirerate")
+        st = owner.stats()
+        if st["state"] == "done" and st["stop_reason"] == "count":
+            self.assertEqual(st["streams"][0]["tx_pkts"], n)
+
+
 class TwoServers(ServerCase):
     """Two servers on one machine, started at one start_at, results merged."""
 
