@@ -752,6 +752,7 @@ wr_engine_load(struct wr_engine *e, const struct wr_stream_file *f, bool rx,
 
 	e->f = f;
 	e->stop = e->stop_rx = e->aborted = 0;
+	memset(e->ctl_pub_tsc, 0, sizeof(e->ctl_pub_tsc));
 	e->stream_rows = calloc(f->n_streams ? f->n_streams : 1,
 				sizeof(*e->stream_rows));
 	if (e->stream_rows == NULL)
@@ -1054,6 +1055,7 @@ wr_engine_stream_ctl(struct wr_engine *e, uint32_t s,
 				return rc;
 		}
 	}
+	e->ctl_pub_tsc[s] = rte_rdtsc();
 	for (j = 0; j < e->n_ts[s]; j++) {
 		uint64_t share = millipps == WR_RATE_UNPACED ? millipps :
 			wr_rate_split(millipps, e->n_ts[s], j);
@@ -1065,6 +1067,26 @@ wr_engine_stream_ctl(struct wr_engine *e, uint32_t s,
 	e->stream_rows[s].target_kpps = millipps == WR_RATE_UNPACED ? 0 :
 		(double)millipps / 1e6;
 	return 0;
+}
+
+int64_t
+wr_engine_stream_ctl_delay_ns(const struct wr_engine *e, uint32_t s)
+{
+	uint64_t worst = 0;
+	unsigned int j;
+
+	if (e->f == NULL || s >= e->f->n_streams || e->ctl_pub_tsc[s] == 0)
+		return -1;
+	for (j = 0; j < e->n_ts[s]; j++) {
+		uint64_t t = __atomic_load_n(&e->ts[s][j]->ctl_applied_tsc,
+					     __ATOMIC_RELAXED);
+
+		if (t < e->ctl_pub_tsc[s])
+			return -1;
+		if (t - e->ctl_pub_tsc[s] > worst)
+			worst = t - e->ctl_pub_tsc[s];
+	}
+	return (int64_t)wr_engine_tsc_to_ns(e, worst);
 }
 
 uint64_t

@@ -79,6 +79,7 @@ struct wr_engine {
 	struct wr_tx_stream *ts[WR_STREAMS_MAX][WR_PORT_LCORES_MAX];
 	unsigned int n_ts[WR_STREAMS_MAX];
 	uint64_t target_millipps[WR_STREAMS_MAX]; /* WR_RATE_UNPACED: max */
+	uint64_t ctl_pub_tsc[WR_STREAMS_MAX]; /* last wr_engine_stream_ctl() */
 	struct wr_rxq *rxq[WR_PORTS_MAX];
 	bool any_rx;
 	struct wr_latency *scratch; /* histogram snapshots */
@@ -162,6 +163,13 @@ int wr_engine_stream_rate(const struct wr_engine *e, uint32_t s,
  */
 int wr_engine_stream_ctl(struct wr_engine *e, uint32_t s,
 			 enum wr_tx_ctl_state state, uint64_t millipps);
+
+/**
+ * How long the lcores took to pick up the last wr_engine_stream_ctl() of
+ * stream @p s: the slowest lane, in ns.  @return -1 while a lane has not
+ * applied it yet (or no change was published).
+ */
+int64_t wr_engine_stream_ctl_delay_ns(const struct wr_engine *e, uint32_t s);
 
 /** Stream @p s's current total rate (WR_RATE_UNPACED: max, or a ramp's). */
 uint64_t wr_engine_stream_millipps(const struct wr_engine *e, uint32_t s);

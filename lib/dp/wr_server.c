@@ -768,12 +768,16 @@ streams_json(struct server *s)
 			s->ended[i] ? "ended" : s->paused[i] ? "paused" :
 			"running";
 
+		int64_t d = s->built ? wr_engine_stream_ctl_delay_ns(s->e, i) : -1;
+
 		json_array_append_new(a, json_pack(
-			"{s:s, s:i, s:i, s:I, s:s, s:o}", "name", st->name,
+			"{s:s, s:i, s:i, s:I, s:s, s:o, s:o}", "name", st->name,
 			"index", i, "port", st->port, "count",
 			(json_int_t)st->count, "state", state, "rate_pps",
 			!s->built || r == WR_RATE_UNPACED ? json_null() :
-			json_real((double)r / 1000.0)));
+			json_real((double)r / 1000.0),
+			/* publish to pick-up by the slowest lane, ns */
+			"ctl_delay_ns", d < 0 ? json_null() : json_integer(d)));
 	}
 	return a;
 }

@@ -428,9 +428,11 @@ ctl_turn(struct wr_tx_stream *ts)
 			return false;
 		ts->ctl_seen = gen;
 		deactivate(ts, now);
+		__atomic_store_n(&ts->ctl_applied_tsc, now, __ATOMIC_RELAXED);
 		return true;
 	}
 	ts->ctl_seen = gen;
+	__atomic_store_n(&ts->ctl_applied_tsc, now, __ATOMIC_RELAXED);
 	/* A ramp or trains own the rate (wr_tx_stream_ctl_check): only the
 	 * state applies to them. */
 	if (!ts->ramped && ts->train_frames == 0 &&

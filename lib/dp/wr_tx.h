@@ -108,6 +108,7 @@ struct wr_tx_stream {
 	uint32_t ctl_seen;          /**< lcore only */
 	uint32_t ctl_state;         /**< enum wr_tx_ctl_state */
 	uint64_t ctl_millipps;      /**< this lane's rate; WR_RATE_UNPACED: max */
+	uint64_t ctl_applied_tsc;   /**< lcore: when it applied a generation (measurement) */
 	uint64_t next_seq;          /**< signature sequence of the next frame built */
 	bool paced;                 /**< a set rate or trains: the pacer decides burst sizes */
 	bool clocked;               /**< reads the TSC every turn */
