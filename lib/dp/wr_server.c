@@ -103,6 +103,7 @@ struct server {
 	struct wr_report_row base_ports[WR_PORTS_MAX];
 	struct wr_report_row base_streams[WR_STREAMS_MAX];
 	uint64_t base_elapsed_ns;
+	struct wr_latency *base_hist;  /* per stream, WR_STREAMS_MAX, when cleared */
 	/* Events, by sequence number (seq % EVENTS_MAX). */
 	json_t *ev[EVENTS_MAX];
 	uint64_t ev_seq;             /* sequence of the last event, 0: none */
@@ -500,6 +501,17 @@ snapshot(struct server *s)
 		&s->e->view;
 }
 
+/* Stream @p i's echo histogram since the start or the last stats.clear. */
+static bool
+stream_hist(struct server *s, uint32_t i, struct wr_latency *h)
+{
+	if (!wr_engine_stream_hist(s->e, i, h))
+		return false;
+	if (s->have_base && s->base_hist != NULL)
+		wr_latency_sub(h, &s->base_hist[i]);
+	return true;
+}
+
 static json_t *
 histogram_json(struct server *s, uint32_t i)
 {
@@ -507,7 +519,7 @@ histogram_json(struct server *s, uint32_t i)
 	json_t *a = json_array();
 	unsigned int b;
 
-	if (a == NULL || !wr_engine_stream_hist(s->e, i, &h))
+	if (a == NULL || !stream_hist(s, i, &h))
 		return a;
 	for (b = 0; b < WR_LATENCY_BUCKETS; b++) {
 		uint64_t lo, hi;
@@ -546,8 +558,19 @@ stats_json(struct server *s, bool hist)
 	if (s->have_base) {
 		for (i = 0; i < view.n_ports; i++)
 			row_sub(&ports[i], &s->base_ports[i]);
-		for (i = 0; i < view.n_streams; i++)
+		for (i = 0; i < view.n_streams; i++) {
+			static struct wr_latency h; /* main lcore only */
+			double jitter = streams[i].lat.jitter_ns;
+
 			row_sub(&streams[i], &s->base_streams[i]);
+			/* Latency since the clear from the histograms; the
+			 * jitter estimate is a running one and keeps its
+			 * history (doc/api.md). */
+			if (streams[i].has_rx && stream_hist(s, (uint32_t)i, &h)) {
+				wr_latency_summarize(&h, NULL, &streams[i].lat);
+				streams[i].lat.jitter_ns = jitter;
+			}
+		}
 		view.elapsed_ns = view.elapsed_ns > s->base_elapsed_ns ?
 			view.elapsed_ns - s->base_elapsed_ns : 0;
 	}
@@ -1136,6 +1159,7 @@ m_clear(struct call *k)
 {
 	struct server *s = k->s;
 	struct wr_report_view *v;
+	unsigned int i;
 
 	if (!owns(s, k->c, k->id, ports_of(s, NULL)))
 		return NULL;
@@ -1145,6 +1169,12 @@ m_clear(struct call *k)
 		memcpy(s->base_streams, v->streams,
 		       v->n_streams * sizeof(*v->streams));
 		s->base_elapsed_ns = v->elapsed_ns;
+		if (s->base_hist == NULL)
+			s->base_hist = aligned_alloc(RTE_CACHE_LINE_SIZE,
+					WR_STREAMS_MAX * sizeof(*s->base_hist));
+		for (i = 0; s->base_hist != NULL && i < v->n_streams; i++)
+			wr_engine_stream_hist(s->e, (uint32_t)i,
+					      &s->base_hist[i]);
 		s->have_base = true;
 	}
 	return json_pack("{s:b}", "cleared", s->built);
@@ -1576,6 +1606,7 @@ server_free(struct server *s)
 		json_decref(s->ev[i]);
 	if (s->loaded)
 		wr_stream_file_free(&s->f);
+	free(s->base_hist);
 	free(s);
 }
 

@@ -568,6 +568,16 @@ class MemifServer(ServerCase):
             self.assertGreaterEqual(row["histogram"][-1][1], row["latency_ns"]["max"])
             s = wirerate.summary(st)
             self.assertEqual((s["tx_pkts"], s["rx_pkts"], s["lost"]), (500000, 500000, 0))
+            # Cleared mid-trial: counters and latency from the baseline on.
+            c.start(count=300000)
+            time.sleep(0.2)
+            c.clear()
+            c.wait(timeout=30)
+            row = c.stats(histogram=True)["streams"][0]
+            self.assertLess(row["tx_pkts"], 300000)
+            self.assertLess(abs(row["rx_pkts"] - row["tx_pkts"]), 2000, row)
+            self.assertEqual(row["latency_ns"]["n"], row["rx_pkts"])
+            self.assertEqual(sum(b[2] for b in row["histogram"]), row["rx_pkts"])
         finally:
             # testpmd first, then the server (TESTBED: the other order
             # crashed testpmd once in 12 runs).
