@@ -409,6 +409,71 @@ class NullServer(ServerCase):
         self.assertEqual(st["stream_file_sha256"], ref["stream_file_sha256"])
 
 
+class Tools(ServerCase):
+    """The console, the CSIT-style example and the Prometheus exporter against a server."""
+
+    def test_console_example_exporter(self):
+        p, sock = self.serve()
+        sf = self.write("lat.yaml", stream(rate="200 kpps", extra="count: 100000"))
+        env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "python"))
+        # The CSIT-style trial: one line.
+        r = subprocess.run([sys.executable, os.path.join(ROOT, "python", "examples",
+                                                         "csit_trial.py"), sf, "--rate",
+                            "200 kpps", "--duration", "0.3", "--socket", sock],
+                           capture_output=True, text=True, timeout=60, env=env)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        line = r.stdout.strip()
+        self.assertEqual(len(line.splitlines()), 1, line)
+        self.assertRegex(line, r"^rate=200 kpps duration=0.3s tx=\d+ rx=None loss=None")
+        tx = int(line.split("tx=")[1].split()[0])
+        self.assertAlmostEqual(tx, 60000, delta=6000)
+        # The console, through `wirerate console` and its -c commands.
+        r = subprocess.run([WIRERATE, "console", "--socket", sock, "-c", "acquire force",
+                            "-c", f"load {sf}", "-c", "start rate 1 Mpps count 5000",
+                            "-c", "wait 10", "-c", "streams", "-c", "stats",
+                            "-c", "update 2 Mpps", "-c", "bogus"],
+                           capture_output=True, text=True, timeout=60)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("'stop_reason': 'count'", r.stdout)
+        self.assertRegex(r.stdout, r"S s\s+5000 ")
+        self.assertIn("error: no traffic running", r.stdout)
+        self.assertIn("Unknown syntax: bogus", r.stdout)
+        # The exporter (prometheus_client is Debian's, under /usr/bin/python3).
+        chk = subprocess.run(["/usr/bin/python3", "-c", "import prometheus_client"],
+                             capture_output=True)
+        if chk.returncode != 0:
+            self.skipTest("needs python3-prometheus-client for /usr/bin/python3")
+        c = wirerate.connect(sock, force=True)
+        self.addCleanup(c.close)
+        c.start(rate="100 kpps")
+        s = socket.socket()
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+        s.close()
+        exp = subprocess.Popen(["/usr/bin/python3", "-m", "wirerate.exporter", "--socket", sock,
+                                "--listen", str(port)], env=env, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE, text=True)
+        self.addCleanup(kill, exp)
+        import urllib.request
+
+        def scrape():
+            try:
+                return urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics",
+                                              timeout=5).read().decode()
+            except OSError:
+                return None
+        self.assertTrue(wait_for(lambda: scrape() is not None, 10), "no /metrics")
+        time.sleep(0.5)
+        text = scrape()
+        self.assertRegex(text, r'wirerate_tx_packets_total\{kind="stream",name="s",port="0"\} \d')
+        self.assertIn('layer="l1"', text)
+        rate = [float(l.split()[-1]) for l in text.splitlines()
+                if l.startswith('wirerate_tx_rate_pps{kind="stream"')]
+        self.assertEqual(len(rate), 1, text)
+        self.assertAlmostEqual(rate[0], 1e5, delta=1e4)
+        c.stop()
+
+
 class RpcFuzz(ServerCase):
     """Random and mutated requests against a live server for WR_RPC_FUZZ_S seconds (a short
     slice by default; the 'slow' suite runs minutes): every reply is a JSON-RPC response or
@@ -578,6 +643,11 @@ class MemifServer(ServerCase):
             self.assertLess(abs(row["rx_pkts"] - row["tx_pkts"]), 2000, row)
             self.assertEqual(row["latency_ns"]["n"], row["rx_pkts"])
             self.assertEqual(sum(b[2] for b in row["histogram"]), row["rx_pkts"])
+            # The peer goes (no traffic running: no lcore in memif's burst
+            # functions): a link_down event.
+            kill(refl[0])
+            self.assertTrue(wait_for(lambda: "link_down" in
+                                     [e["type"] for e in c.events(since=0)], 10))
         finally:
             # testpmd first, then the server (TESTBED: the other order
             # crashed testpmd once in 12 runs).
