@@ -142,17 +142,9 @@ prepare(struct run *r)
 		}
 		/* Built here too, before EAL, so that a stream that cannot
 		 * be built stops the run before anything starts. */
-		rc = wr_frame_tmpl_create(s, i, &t, &err);
-		if (rc != 0) {
-			if (err.file[0] == '\0')
-				snprintf(err.file, sizeof(err.file), "%s",
-					 r->f.path);
-			if (err.line == 0) {
-				err.line = s->mark.line;
-				err.col = s->mark.col;
-			}
+		rc = wr_engine_tmpl_create(&r->f, i, &t, &err);
+		if (rc != 0)
 			return fail(&err, WR_EXIT_USAGE);
-		}
 		wr_frame_tmpl_free(t);
 	}
 	return WR_EXIT_OK;

@@ -440,17 +440,9 @@ streams_setup(struct wr_engine *e, struct wr_error *err)
 				"there %s %u port%s (0..%u)", s, st->port,
 				e->n_ports == 1 ? "is" : "are", e->n_ports,
 				e->n_ports == 1 ? "" : "s", e->n_ports - 1);
-		rc = wr_frame_tmpl_create(st, s, &e->tmpl[s], err);
-		if (rc != 0) {
-			if (err->file[0] == '\0')
-				snprintf(err->file, sizeof(err->file), "%s",
-					 f->path);
-			if (err->line == 0) {
-				err->line = st->mark.line;
-				err->col = st->mark.col;
-			}
+		rc = wr_engine_tmpl_create(f, s, &e->tmpl[s], err);
+		if (rc != 0)
 			return rc;
-		}
 	}
 
 	/* Every stream is sent by all TX lcores of its port: lane j of k
@@ -1146,6 +1138,24 @@ wr_engine_stream_hist(const struct wr_engine *e, uint32_t s,
 		any = true;
 	}
 	return any;
+}
+
+int
+wr_engine_tmpl_create(const struct wr_stream_file *f, uint32_t s,
+		      struct wr_frame_tmpl **t, struct wr_error *err)
+{
+	const struct wr_stream *st = &f->streams[s];
+	int rc = wr_frame_tmpl_create(st, s, t, err);
+
+	if (rc == 0)
+		return 0;
+	if (err->file[0] == '\0')
+		snprintf(err->file, sizeof(err->file), "%s", f->path);
+	if (err->line == 0) {
+		err->line = st->mark.line;
+		err->col = st->mark.col;
+	}
+	return rc;
 }
 
 void

@@ -196,6 +196,14 @@ int wr_engine_start_at(struct wr_engine *e, uint64_t start_tsc,
 		       struct wr_error *err);
 
 /**
+ * Build stream @p s's frame template (no EAL needed): wr_frame_tmpl_create()
+ * with an error that names the stream file and, when the builder gave none,
+ * the stream's line and column.  @return 0 or its negative errno.
+ */
+int wr_engine_tmpl_create(const struct wr_stream_file *f, uint32_t s,
+			  struct wr_frame_tmpl **t, struct wr_error *err);
+
+/**
  * The results' metadata of a run of @p f (the JSON's header): versions,
  * file, digest, seed, lcores, EAL arguments.  Strings point into @p f,
  * @p cfg_path and @p e; @p started_at is copied.

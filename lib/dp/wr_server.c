@@ -402,17 +402,9 @@ parse_streams(struct server *s, const char *name, const char *text,
 				s->e->n_ports == 1 ? "" : "s");
 			break;
 		}
-		rc = wr_frame_tmpl_create(st, i, &t, err);
-		if (rc != 0) {
-			if (err->file[0] == '\0')
-				snprintf(err->file, sizeof(err->file), "%s",
-					 f->path);
-			if (err->line == 0) {
-				err->line = st->mark.line;
-				err->col = st->mark.col;
-			}
+		rc = wr_engine_tmpl_create(f, i, &t, err);
+		if (rc != 0)
 			break;
-		}
 		wr_frame_tmpl_free(t);
 	}
 	if (rc != 0)
