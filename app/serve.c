@@ -32,13 +32,14 @@ usage(FILE *out)
 {
 	fprintf(out,
 "usage: wirerate serve [--config PROFILE] [--socket PATH|none]\n"
-"                      [--listen ADDR:PORT --token-file FILE]\n"
+"                      [--listen [ADDR:]PORT --token-file FILE]\n"
 "                      [--idle-timeout S] [--owner-timeout S]\n"
 "                      [--max-clients N] [-- EAL options]\n"
 "  Starts EAL and the profile's ports once and serves the JSON-RPC 2.0 API\n"
 "  (doc/api.md) on a Unix socket (default " WR_SERVER_SOCK_DEFAULT ",\n"
-"  mode 0600) and, with --listen, on TCP (use 127.0.0.1 unless the network\n"
-"  is trusted) to clients that log in with the token in FILE (mode 0600).\n"
+"  mode 0600) and, with --listen, on TCP (127.0.0.1 unless an address is\n"
+"  given: use another only on a trusted network) to clients that log in with\n"
+"  the token in FILE (mode 0600).\n"
 "  --idle-timeout   close a connection silent this long (default 60 s)\n"
 "  --owner-timeout  release a vanished owner's ports after this (default\n"
 "                   30 s); its traffic keeps running\n"
@@ -109,19 +110,27 @@ wr_cmd_serve(int argc, char **argv)
 			so.unix_path = strcmp(optarg, "none") == 0 ? "" : optarg;
 			break;
 		case 'l': {
+			/* PORT alone binds 127.0.0.1: another address is
+			 * a choice the user writes out. */
 			const char *colon = strrchr(optarg, ':');
+			const char *num = colon ? colon + 1 : optarg;
 
-			v = colon ? strtoul(colon + 1, &end, 10) : 0;
-			if (colon == NULL || colon == optarg || *end != '\0' ||
-			    v == 0 || v > 65535 ||
-			    (size_t)(colon - optarg) >= sizeof(host)) {
+			v = strtoul(num, &end, 10);
+			if ((colon != NULL && colon == optarg) || *num == '\0' ||
+			    *end != '\0' || v == 0 || v > 65535 ||
+			    (colon != NULL &&
+			     (size_t)(colon - optarg) >= sizeof(host))) {
 				fprintf(stderr, "wirerate: --listen: expected "
-					"ADDR:PORT such as 127.0.0.1:4500, got "
-					"\"%s\"\n", optarg);
+					"[ADDR:]PORT such as 4500 or "
+					"127.0.0.1:4500, got \"%s\"\n", optarg);
 				return WR_EXIT_USAGE;
 			}
-			memcpy(host, optarg, (size_t)(colon - optarg));
-			host[colon - optarg] = '\0';
+			if (colon == NULL) {
+				snprintf(host, sizeof(host), "127.0.0.1");
+			} else {
+				memcpy(host, optarg, (size_t)(colon - optarg));
+				host[colon - optarg] = '\0';
+			}
 			so.tcp_host = host;
 			so.tcp_port = (uint16_t)v;
 			break;

@@ -378,8 +378,7 @@ class NullServer(ServerCase):
         self.assertEqual(r.returncode, 2, r.stderr)
         self.assertIn("readable by no one else", r.stderr)
         os.chmod(token, 0o600)
-        p, sock = self.serve(tag="t", extra=("--listen", f"127.0.0.1:{port}", "--token-file",
-                                             token))
+        p, sock = self.serve(tag="t", extra=("--listen", str(port), "--token-file", token))
         with self.assertRaises(RpcError) as e:
             wirerate.Client(host="127.0.0.1", port=port, token="wrong-token-123456").connect()
         self.assertEqual(e.exception.code, -32005)
@@ -390,6 +389,19 @@ class NullServer(ServerCase):
         c = wirerate.Client(host="127.0.0.1", port=port, token_file=token).connect()
         self.assertEqual(c.info()["name"], "wirerate")
         c.close()
+        # PORT alone listens on the loopback only.
+        listening = read_text("/proc/net/tcp")
+        self.assertIn(f"0100007F:{port:04X} 00000000:0000 0A", listening)
+        # Bad options: one line, exit 2, before EAL.
+        for args, msg in ((["--listen", "x:y"], "--listen: expected"),
+                          (["--listen", "4501"], "--listen needs --token-file"),
+                          (["--idle-timeout", "0"], "--idle-timeout: expected"),
+                          (["stray"], "unexpected argument")):
+            r = subprocess.run([WIRERATE, "serve", *args], capture_output=True, text=True,
+                               timeout=30)
+            self.assertEqual(r.returncode, 2, r)
+            self.assertIn(msg, r.stderr)
+            self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
 
     def test_same_counts_as_run(self):
         """A server-driven trial counts what `wirerate run --json` counts for the same trial."""
