@@ -58,6 +58,7 @@ struct conn {
 	unsigned int id;
 	bool tcp, authed, subscribed;
 	bool spoke;                  /* sent a whole request */
+	bool quiet;                  /* handling a notification: no reply, not even an error */
 	char session[SESSION_MAX];
 	char *rbuf;
 	size_t rlen;
@@ -91,6 +92,7 @@ struct server {
 	enum srv_state state;
 	bool paused[WR_STREAMS_MAX];
 	bool ended[WR_STREAMS_MAX];
+	bool stopped_some;           /* a traffic.stop of some streams */
 	uint64_t deadline_tsc;       /* duration: UINT64_MAX none */
 	uint64_t drain_ns;
 	char started_at[40];
@@ -205,6 +207,10 @@ reply_error(struct server *s, struct conn *c, json_t *id, int code,
 	struct wr_rpc_error err;
 	va_list ap;
 
+	if (c->quiet) {
+		json_decref(data);
+		return true;
+	}
 	memset(&err, 0, sizeof(err));
 	err.code = code;
 	va_start(ap, fmt);
@@ -452,7 +458,7 @@ traffic_tick(struct server *s)
 				"stream", s->f.streams[i].name, "index", i));
 		}
 	if (wr_engine_tx_finished(s->e))
-		finish(s, "count");
+		finish(s, s->stopped_some ? "stopped" : "count");
 	else if (rte_rdtsc() >= s->deadline_tsc)
 		finish(s, "duration");
 }
@@ -961,10 +967,14 @@ m_start(struct call *k)
 	s->built = true;
 	memset(s->paused, 0, sizeof(s->paused));
 	memset(s->ended, 0, sizeof(s->ended));
-	/* Streams not named never send: stopped before the lcores start. */
+	s->stopped_some = false;
+	/* Streams not named never send: stopped before the lcores start
+	 * (no stream_ended event for them: they never began). */
 	for (i = 0; i < s->f.n_streams; i++)
-		if (!sel[i])
+		if (!sel[i]) {
 			wr_engine_stream_ctl(s->e, i, WR_TX_CTL_STOP, 0);
+			s->ended[i] = true;
+		}
 	s->drain_ns = wr_rpc_has(k->req, "drain") ?
 		(uint64_t)(wr_rpc_num(k->req, "drain", 0) * 1e9) :
 		DRAIN_DEFAULT_NS;
@@ -1043,6 +1053,8 @@ m_ctl(struct call *k, enum wr_tx_ctl_state st)
 		wr_engine_stream_ctl(s->e, i, st, 0);
 		s->paused[i] = st == WR_TX_CTL_PAUSE;
 	}
+	if (st == WR_TX_CTL_STOP)
+		s->stopped_some = true;
 	return json_pack("{s:s, s:o}", "state", state_names[s->state],
 			 "streams", streams_json(s));
 }
@@ -1135,6 +1147,8 @@ m_wait(struct call *k)
 				 state_names[k->s->state], "stop_reason",
 				 k->s->state == ST_DONE ? k->s->reason : NULL,
 				 "timeout", 0);
+	if (k->c->quiet)
+		return NULL; /* a notification: nobody to answer */
 	if (k->c->waiting) {
 		reply_error(k->s, k->c, k->id, WR_RPC_E_STATE, NULL,
 			    "this connection already waits");
@@ -1240,10 +1254,13 @@ handle_line(struct server *s, struct conn *c, const char *line, size_t len)
 	k.c = c;
 	k.req = &req;
 	k.id = req.id;
+	/* JSON-RPC 2.0: a notification gets no reply, not even an error. */
+	c->quiet = req.id == NULL;
 	if (c->tcp && !c->authed && req.method != WR_RPC_LOGIN) {
 		ok = reply_error(s, c, req.id, WR_RPC_E_AUTH, NULL,
 				 "TCP clients call auth.login with the "
 				 "server's token first");
+		c->quiet = false;
 		wr_rpc_req_free(&req);
 		return ok;
 	}
@@ -1279,6 +1296,7 @@ handle_line(struct server *s, struct conn *c, const char *line, size_t len)
 	case WR_RPC_LOGIN:
 		res = m_login(&k);
 		if (res == NULL) {
+			c->quiet = false;
 			wr_rpc_req_free(&req);
 			return false; /* a wrong token closes the connection */
 		}
@@ -1292,6 +1310,7 @@ handle_line(struct server *s, struct conn *c, const char *line, size_t len)
 		ok = conn_send(s, c, wr_rpc_reply_result(req.id, res));
 	else
 		json_decref(res);
+	c->quiet = false;
 	wr_rpc_req_free(&req);
 	return ok;
 }

@@ -173,7 +173,12 @@ class NullServer(ServerCase):
         c.start()
         time.sleep(0.2)
         c.stop(["a"])
-        time.sleep(0.1)
+        # A notification (no id) gets no reply, not even for an error.
+        c._sock.sendall(b'{"jsonrpc": "2.0", "method": "traffic.pause", '
+                        b'"params": {"streams": ["nope"]}}\n')
+        c._sock.settimeout(0.3)
+        with self.assertRaises(socket.timeout):
+            c._sock.recv(1)
         a1 = wirerate.stream_row(c.stats(), "a")["tx_pkts"]
         time.sleep(0.2)
         st = c.stats()
