@@ -592,6 +592,11 @@ class TwoServers(ServerCase):
             c.load(stream(rate="100 kpps"))
         merged, start_at = synchronised_trial(clients, "100 kpps", 0.5, lead=0.5)
         self.assertEqual(len(merged["streams"]), 2)
+        self.assertEqual([srv["stop_reason"] for srv in merged["servers"]],
+                         ["stopped", "stopped"])
+        for row in merged["streams"]:  # 0.5 s at 100 kpps each
+            self.assertGreater(row["tx_pkts"], 0)
+            self.assertLessEqual(row["tx_pkts"], 50000 * 1.2)
         self.assertEqual({s["server"] for s in merged["streams"]}, {sa, sb})
         # Microseconds on a quiet machine (doc/api.md); a TX lcore whose CPU
         # another process holds at the instant starts when it gets it back.
