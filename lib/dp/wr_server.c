@@ -93,6 +93,8 @@ struct server {
 	bool paused[WR_STREAMS_MAX];
 	bool ended[WR_STREAMS_MAX];
 	bool stopped_some;           /* a traffic.stop of some streams */
+	bool duration;               /* started with a duration */
+	uint64_t run_count[WR_STREAMS_MAX]; /* each stream's count in this run, 0: none */
 	uint64_t deadline_tsc;       /* duration: UINT64_MAX none */
 	uint64_t drain_ns;
 	char started_at[40];
@@ -444,6 +446,24 @@ finish(struct server *s, const char *reason)
 	}
 }
 
+/* Every stream that has a count sent all of it. */
+static bool
+counts_done(struct server *s)
+{
+	struct wr_report_view *v = wr_engine_collect(s->e, false);
+	uint32_t i;
+	bool any = false;
+
+	for (i = 0; i < s->f.n_streams && i < v->n_streams; i++) {
+		if (s->run_count[i] == 0)
+			continue;
+		any = true;
+		if (v->streams[i].total.tx_pkts < s->run_count[i])
+			return false;
+	}
+	return any;
+}
+
 static void
 traffic_tick(struct server *s)
 {
@@ -458,7 +478,8 @@ traffic_tick(struct server *s)
 				"stream", s->f.streams[i].name, "index", i));
 		}
 	if (wr_engine_tx_finished(s->e))
-		finish(s, s->stopped_some ? "stopped" : "count");
+		finish(s, s->stopped_some ? "stopped" :
+		       s->duration && !counts_done(s) ? "duration" : "count");
 	else if (rte_rdtsc() >= s->deadline_tsc)
 		finish(s, "duration");
 }
@@ -911,7 +932,8 @@ m_start(struct call *k)
 	struct wr_error err;
 	bool sel[WR_STREAMS_MAX], all, has_rate;
 	struct wr_rate_spec rate_save[WR_STREAMS_MAX];
-	uint64_t count_save[WR_STREAMS_MAX], start_tsc = 0;
+	uint64_t count_save[WR_STREAMS_MAX], dur_save[WR_STREAMS_MAX];
+	uint64_t start_tsc = 0;
 	double dur = wr_rpc_num(k->req, "duration", 0);
 	time_t wall;
 	struct tm tm;
@@ -943,18 +965,27 @@ m_start(struct call *k)
 	for (i = 0; i < s->f.n_streams; i++) {
 		rate_save[i] = s->f.streams[i].rate;
 		count_save[i] = s->f.streams[i].count;
+		dur_save[i] = s->f.streams[i].duration_ns;
 		if (!sel[i])
 			continue;
 		if (has_rate)
 			s->f.streams[i].rate = spec;
 		if (wr_rpc_has(k->req, "count"))
 			s->f.streams[i].count = wr_rpc_uint(k->req, "count", 0);
+		/* The TX lcores end the streams at the duration themselves,
+		 * on their TSC from their first frame: exact to a burst,
+		 * whatever the main lcore is doing. */
+		if (dur > 0)
+			s->f.streams[i].duration_ns = (uint64_t)(dur * 1e9);
 	}
+	for (i = 0; i < s->f.n_streams; i++)
+		s->run_count[i] = sel[i] ? s->f.streams[i].count : 0;
 	wr_error_clear(&err);
 	rc = wr_engine_load(s->e, &s->f, false, &err);
 	for (i = 0; i < s->f.n_streams; i++) {
 		s->f.streams[i].rate = rate_save[i];
 		s->f.streams[i].count = count_save[i];
+		s->f.streams[i].duration_ns = dur_save[i];
 	}
 	if (rc != 0) {
 		char line[1024];
@@ -980,8 +1011,10 @@ m_start(struct call *k)
 		DRAIN_DEFAULT_NS;
 	if (start_tsc == 0)
 		start_tsc = rte_rdtsc();
-	s->deadline_tsc = dur > 0 ? start_tsc + (uint64_t)(dur *
+	/* A backstop only: the lcores end the streams at the duration. */
+	s->deadline_tsc = dur > 0 ? start_tsc + (uint64_t)((dur + 1.0) *
 			  (double)s->e->tsc_hz) : UINT64_MAX;
+	s->duration = dur > 0;
 	s->have_base = false;
 	rc = wr_engine_start_at(s->e, start_tsc, &err);
 	if (rc != 0) {
