@@ -13,6 +13,7 @@
 #include <rte_lcore.h>
 #include <rte_log.h>
 #include <rte_malloc.h>
+#include <rte_version.h>
 
 #include "wr_engine.h"
 #include "wr_rate.h"
@@ -501,17 +502,9 @@ streams_setup(struct wr_engine *e, struct wr_error *err)
 				return rc;
 			continue;
 		}
-		rc = wr_frame_tmpl_create(st, s, &e->tmpl[s], err);
-		if (rc != 0) {
-			if (err->file[0] == '\0')
-				snprintf(err->file, sizeof(err->file), "%s",
-					 f->path);
-			if (err->line == 0) {
-				err->line = st->mark.line;
-				err->col = st->mark.col;
-			}
+		rc = wr_engine_tmpl_create(f, s, &e->tmpl[s], err);
+		if (rc != 0)
 			return rc;
-		}
 	}
 
 	/* Every stream is sent by all TX lcores of its port: lane j of k
@@ -842,6 +835,7 @@ wr_engine_load(struct wr_engine *e, const struct wr_stream_file *f, bool rx,
 
 	e->f = f;
 	e->stop = e->stop_rx = e->aborted = 0;
+	memset(e->ctl_pub_tsc, 0, sizeof(e->ctl_pub_tsc));
 	e->stream_rows = calloc(f->n_streams ? f->n_streams : 1,
 				sizeof(*e->stream_rows));
 	if (e->stream_rows == NULL)
@@ -864,8 +858,18 @@ wr_engine_load(struct wr_engine *e, const struct wr_stream_file *f, bool rx,
 int
 wr_engine_start(struct wr_engine *e, struct wr_error *err)
 {
+	return wr_engine_start_at(e, 0, err);
+}
+
+int
+wr_engine_start_at(struct wr_engine *e, uint64_t start_tsc,
+		   struct wr_error *err)
+{
 	unsigned int i;
 	int rc;
+
+	for (i = 0; i < e->n_lcores; i++)
+		e->lctx[e->lcores[i]]->start_at_tsc = start_tsc;
 
 	for (i = 0; i < e->n_lcores; i++) {
 		rc = rte_eal_remote_launch(wr_tx_lcore_main,
@@ -1119,6 +1123,181 @@ wr_engine_collect(struct wr_engine *e, bool final)
 	if (!final)
 		v->elapsed_ns = wr_engine_tsc_to_ns(e, now_tsc - start);
 	return v;
+}
+
+int
+wr_engine_stream_rate(const struct wr_engine *e, uint32_t s,
+		      const struct wr_rate_spec *spec, uint64_t *millipps)
+{
+	const struct wr_stream *st;
+	struct wr_size_avg avg;
+	int rc;
+
+	if (e->f == NULL || s >= e->f->n_streams)
+		return -ENOENT;
+	st = &e->f->streams[s];
+	rc = wr_size_avg_of(&st->size, &avg);
+	if (rc == 0)
+		rc = wr_rate_millipps(spec, &avg,
+				      e->ports[st->port].link_speed_mbps,
+				      millipps);
+	return rc;
+}
+
+int
+wr_engine_stream_ctl(struct wr_engine *e, uint32_t s,
+		     enum wr_tx_ctl_state state, uint64_t millipps)
+{
+	unsigned int j;
+	int rc;
+
+	if (e->f == NULL || s >= e->f->n_streams)
+		return -ENOENT;
+	if (millipps == 0)
+		millipps = e->target_millipps[s];
+	if (millipps != e->target_millipps[s]) {
+		if (wr_stream_file_port_sequenced(e->f, e->f->streams[s].port))
+			return -ENOTSUP;
+		for (j = 0; j < e->n_ts[s]; j++) {
+			rc = wr_tx_stream_ctl_check(e->ts[s][j],
+				millipps == WR_RATE_UNPACED ? millipps :
+				wr_rate_split(millipps, e->n_ts[s], j));
+			if (rc != 0)
+				return rc;
+		}
+	}
+	e->ctl_pub_tsc[s] = rte_rdtsc();
+	for (j = 0; j < e->n_ts[s]; j++) {
+		uint64_t share = millipps == WR_RATE_UNPACED ? millipps :
+			wr_rate_split(millipps, e->n_ts[s], j);
+
+		/* A lane's share below 1 millipps: the slowest pace. */
+		wr_tx_stream_ctl(e->ts[s][j], state, share ? share : 1);
+	}
+	e->target_millipps[s] = millipps;
+	e->stream_rows[s].target_kpps = millipps == WR_RATE_UNPACED ? 0 :
+		(double)millipps / 1e6;
+	return 0;
+}
+
+int64_t
+wr_engine_stream_ctl_delay_ns(const struct wr_engine *e, uint32_t s)
+{
+	uint64_t worst = 0;
+	unsigned int j;
+
+	if (e->f == NULL || s >= e->f->n_streams || e->ctl_pub_tsc[s] == 0)
+		return -1;
+	for (j = 0; j < e->n_ts[s]; j++) {
+		uint64_t t = __atomic_load_n(&e->ts[s][j]->ctl_applied_tsc,
+					     __ATOMIC_RELAXED);
+
+		if (t < e->ctl_pub_tsc[s])
+			return -1;
+		if (t - e->ctl_pub_tsc[s] > worst)
+			worst = t - e->ctl_pub_tsc[s];
+	}
+	return (int64_t)wr_engine_tsc_to_ns(e, worst);
+}
+
+uint64_t
+wr_engine_stream_millipps(const struct wr_engine *e, uint32_t s)
+{
+	return e->f != NULL && s < e->f->n_streams ?
+		e->target_millipps[s] : 0;
+}
+
+bool
+wr_engine_stream_done(const struct wr_engine *e, uint32_t s)
+{
+	unsigned int j;
+
+	if (e->f == NULL || s >= e->f->n_streams)
+		return true;
+	for (j = 0; j < e->n_ts[s]; j++)
+		if (!__atomic_load_n(&e->ts[s][j]->done, __ATOMIC_RELAXED) ||
+		    __atomic_load_n(&e->ts[s][j]->end_tsc,
+				    __ATOMIC_RELAXED) == 0)
+			return false;
+	return true;
+}
+
+uint64_t
+wr_engine_first_tx_tsc(const struct wr_engine *e)
+{
+	uint64_t first = 0;
+	unsigned int i;
+
+	for (i = 0; i < e->n_lcores; i++) {
+		uint64_t t = __atomic_load_n(&e->lctx[e->lcores[i]]->start_tsc,
+					     __ATOMIC_RELAXED);
+
+		if (t != 0 && (first == 0 || t < first))
+			first = t;
+	}
+	return first;
+}
+
+bool
+wr_engine_stream_hist(const struct wr_engine *e, uint32_t s,
+		      struct wr_latency *out)
+{
+	unsigned int i;
+	bool any = false;
+
+	wr_latency_init(out);
+	if (e->f == NULL || s >= e->f->n_streams)
+		return false;
+	for (i = 0; i < e->n_ports; i++) {
+		struct wr_rx_stream *rs;
+
+		if (e->rxq[i] == NULL || (rs = e->rxq[i]->streams[s]) == NULL)
+			continue;
+		wr_latency_merge(out, &rs->hist);
+		any = true;
+	}
+	return any;
+}
+
+int
+wr_engine_tmpl_create(const struct wr_stream_file *f, uint32_t s,
+		      struct wr_frame_tmpl **t, struct wr_error *err)
+{
+	const struct wr_stream *st = &f->streams[s];
+	int rc = wr_frame_tmpl_create(st, s, t, err);
+
+	if (rc == 0)
+		return 0;
+	if (err->file[0] == '\0')
+		snprintf(err->file, sizeof(err->file), "%s", f->path);
+	if (err->line == 0) {
+		err->line = st->mark.line;
+		err->col = st->mark.col;
+	}
+	return rc;
+}
+
+void
+wr_engine_meta(const struct wr_engine *e, const struct wr_stream_file *f,
+	       const char *cfg_path, const char *started_at,
+	       const char *reason, struct wr_report_meta *m)
+{
+	unsigned int i;
+
+	memset(m, 0, sizeof(*m));
+	m->wirerate_version = WR_VERSION;
+	m->dpdk_version = rte_version();
+	m->stream_file = f->path;
+	wr_report_hex(f->sha256, m->stream_sha256);
+	m->config_file = cfg_path ? cfg_path : "";
+	m->seed = f->seed;
+	m->main_lcore = rte_get_main_lcore();
+	for (i = 0; i < e->n_lcores && i < RTE_DIM(m->tx_lcores); i++)
+		m->tx_lcores[m->n_tx_lcores++] = e->lcores[i];
+	snprintf(m->started_at, sizeof(m->started_at), "%s", started_at);
+	m->stop_reason = reason;
+	m->eal_args = e->eal_argv + 1;
+	m->n_eal_args = (unsigned int)(e->eal_argc - 1);
 }
 
 void
