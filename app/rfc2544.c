@@ -130,6 +130,10 @@ search(struct wr_bench *b, uint16_t size, uint64_t trial_ns, uint64_t drain_ns,
 		t->rx_nic_pkts = b->rx_nic_pkts;
 		t->rx_nic_missed = b->rx_nic_missed;
 		t->valid = wr_bench_trial_valid(t->sent, t->pacer_skipped);
+		t->offered_millipps = wr_rfc2544_offered_millipps(t->sent,
+			t->duration_ns ? t->duration_ns : trial_ns);
+		t->short_offer = wr_rfc2544_short(rate, t->offered_millipps,
+						  s->resolution);
 		row->n_trials++;
 		if (!t->valid && redo < WR_TRIAL_REDO_MAX &&
 		    row->n_trials < RTE_DIM(row->trials)) {
@@ -146,18 +150,22 @@ search(struct wr_bench *b, uint16_t size, uint64_t trial_ns, uint64_t drain_ns,
 		}
 		redo = 0;
 		t->counted = true;
-		rc = wr_rfc2544_report(s, t->sent, t->received, &rate);
+		rc = wr_rfc2544_report(s, t->sent, t->received,
+				       t->offered_millipps, &rate);
 		t->pass = s->trials[s->n_trials - 1].pass;
 		if (!o->quiet)
-			printf("  %u bytes: trial %u at %.3f pps: sent %llu, "
-			       "received %llu, lost %lld: %s%s\n", size,
-			       row->n_trials, (double)t->rate_millipps / 1e3,
+			printf("  %u bytes: trial %u at %.3f pps (offered "
+			       "%.3f): sent %llu, received %llu, lost %lld: "
+			       "%s\n", size, row->n_trials,
+			       (double)t->rate_millipps / 1e3,
+			       (double)t->offered_millipps / 1e3,
 			       (unsigned long long)t->sent,
 			       (unsigned long long)t->received,
 			       (long long)(t->sent - t->received),
-			       t->pass ? "pass" : "fail", t->valid ? "" :
-			       " (the rate was not offered; kept after "
-			       "retries)");
+			       !t->short_offer ? (t->pass ? "pass" : "fail") :
+			       t->pass ? "the generator could not offer the "
+			       "rate and the device lost nothing: no figure "
+			       "above this" : "fail at the rate offered");
 		if (rc == 1) {
 			rc = 0;
 			break;
@@ -237,5 +245,10 @@ wr_cmd_rfc2544(const struct wr_opts *o)
 	rc = wr_bench_write(o->csv_file, write_csv, &out);
 	rc2 = wr_bench_write(o->json_file, write_json, &out);
 	wr_bench_close(&b);
-	return rc != WR_EXIT_OK ? rc : rc2;
+	if (rc != WR_EXIT_OK || rc2 != WR_EXIT_OK)
+		return rc != WR_EXIT_OK ? rc : rc2;
+	for (i = 0; i < n; i++)
+		if (wr_rfc2544_row_gen_limited(&rows[i]))
+			return WR_EXIT_GEN_LIMIT;
+	return WR_EXIT_OK;
 }

@@ -15,10 +15,13 @@
 #include "wr_stream.h"
 
 /* Exit codes: 0 success, 1 a run-time failure (EAL, memory, link), 2 bad
- * input (options, stream file, profile, a port that does not exist). */
+ * input (options, stream file, profile, a port that does not exist), 3 a
+ * benchmark finished but the generator, not the device, limited at least
+ * one result (the outputs say "at least" instead of a figure). */
 #define WR_EXIT_OK 0
 #define WR_EXIT_FAIL 1
 #define WR_EXIT_USAGE 2
+#define WR_EXIT_GEN_LIMIT 3
 
 /* Echoes still in flight after the last frame: 200 ms covers a kernel or a
  * switch path (tens of microseconds) with a wide margin and a DUT's buffers

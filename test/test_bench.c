@@ -78,11 +78,18 @@ test_sweep_row(void)
 	CU_ASSERT_DOUBLE_EQUAL(r.mbps_l2, 64 * 1488.095 * 8 / 1000, 1e-9);
 	CU_ASSERT_DOUBLE_EQUAL(r.mbps_l1, 84 * 1488.095 * 8 / 1000, 1e-9);
 	CU_ASSERT_DOUBLE_EQUAL(r.line_pct, 99.99998, 1e-5);
+	CU_ASSERT_STRING_EQUAL(r.limited_by, "line");
+	/* 0.1 % below the line is still the line; more is the generator */
+	wr_sweep_row_calc(&r, 64, 1486608, 1000000000ull, 1000);
+	CU_ASSERT_STRING_EQUAL(r.limited_by, "line");
+	wr_sweep_row_calc(&r, 64, 1486606, 1000000000ull, 1000);
+	CU_ASSERT_STRING_EQUAL(r.limited_by, "generator");
 	/* Ostinato's 1518-byte row: 80 Kpps is 984 Mbps L1. */
 	wr_sweep_row_calc(&r, 1518, 40000, 500000000ull, 0);
 	CU_ASSERT_DOUBLE_EQUAL(r.kpps, 80.0, 1e-9);
 	CU_ASSERT_DOUBLE_EQUAL(r.mbps_l1, 984.32, 1e-9);
 	CU_ASSERT_EQUAL(r.link_mbps, 0);
+	CU_ASSERT_STRING_EQUAL(r.limited_by, "unknown");
 	wr_sweep_row_calc(&r, 128, 0, 0, 10000);
 	CU_ASSERT_DOUBLE_EQUAL(r.kpps, 0, 0);
 }
@@ -151,9 +158,10 @@ test_sweep_outputs(void)
 	wr_sweep_row_calc(&rows[1], 1518, 1000, 1000000000ull, 0);
 	csv = render(sweep_csv, &a);
 	CU_ASSERT_STRING_EQUAL(csv,
-		"frame_size,kpps,mbps_l1,mbps_l2,line_pct,tx_pkts,duration_s,pacer_skipped\n"
-		"64,2.000,1.344,1.024,,2000,1.000000000,0\n"
-		"1518,1.000,12.304,12.144,,1000,1.000000000,0\n");
+		"frame_size,kpps,mbps_l1,mbps_l2,line_pct,tx_pkts,duration_s,pacer_skipped,"
+		"limited_by\n"
+		"64,2.000,1.344,1.024,,2000,1.000000000,0,unknown\n"
+		"1518,1.000,12.304,12.144,,1000,1.000000000,0,unknown\n");
 	json = render(sweep_json, &a);
 	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"schema\": \"wirerate-sweep/1\""));
 	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"stream_file\": \"s\\\"q.yaml\""));
@@ -172,6 +180,7 @@ test_sweep_outputs(void)
 	a.n = 1;
 	csv = render(sweep_csv, &a);
 	CU_ASSERT_PTR_NOT_NULL(strstr(csv, ",50.0000,"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(csv, ",generator\n"));
 	free(csv);
 }
 
@@ -225,14 +234,68 @@ test_rfc2544_outputs(void)
 		.rx_frames = 20000, .valid = true, .counted = true, .pass = true };
 	csv = render(rfc_csv, &a);
 	CU_ASSERT_STRING_EQUAL(csv,
-		"frame_size,throughput_pps,mbps_l1,mbps_l2,line_pct,trials,converged\n"
-		"128,20000.000,23.680000,20.480000,2.3680,2,true\n");
+		"frame_size,throughput_pps,mbps_l1,mbps_l2,line_pct,trials,converged,"
+		"limited_by,at_least_pps\n"
+		"128,20000.000,23.680000,20.480000,2.3680,2,true,device,\n");
 	json = render(rfc_json, &a);
 	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"schema\": \"wirerate-rfc2544/1\""));
 	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"loss_tolerance_pct\": 0.1000"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(json, "{\"rate_pps\": 40000.000, \"sent\": 40000, "
-				  "\"received\": 20000, \"lost\": 20000,"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"limited_by\": \"device\", "
+				  "\"at_least_pps\": null"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(json, "{\"rate_pps\": 40000.000, "
+				  "\"offered_pps\": 0.000, \"short_offer\": false, "
+				  "\"sent\": 40000, \"received\": 20000, \"lost\": 20000,"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"counted\": true, \"pass\": true}]}"));
+	free(csv);
+	free(json);
+}
+
+static void
+test_rfc2544_gen_limited(void)
+{
+	/* The issue's case: trials asked 4528985 pps, the generator offered
+	 * 232 kpps and the device lost nothing: no figure in any output. */
+	static struct wr_rfc2544_row row;
+	struct wr_bench_meta m = {
+		.wirerate_version = "0.1.0", .dpdk_version = "d", .stream_file = "s",
+		.stream = "x", .config_file = "c", .tx_device = "a", .tx_driver = "b",
+		.rx_device = "r", .stop_reason = "done",
+	};
+	struct rfc_arg a = { &m, &row, 1 };
+	char *csv, *json, *txt;
+	size_t len;
+	FILE *f;
+
+	row.size = 256;
+	row.link_mbps = 10000;
+	row.res.gen_limited = true;
+	row.res.gen_millipps = 232000000;
+	row.n_trials = 1;
+	row.trials[0] = (struct wr_bench_trial){ .rate_millipps = 4528985507ull,
+		.offered_millipps = 232000000, .short_offer = true,
+		.sent = 232000, .received = 232000, .duration_ns = 1000000000,
+		.valid = false, .counted = true, .pass = true };
+	CU_ASSERT_TRUE(wr_rfc2544_row_gen_limited(&row));
+	csv = render(rfc_csv, &a);
+	CU_ASSERT_STRING_EQUAL(csv,
+		"frame_size,throughput_pps,mbps_l1,mbps_l2,line_pct,trials,converged,"
+		"limited_by,at_least_pps\n"
+		"256,,,,,1,false,generator,232000.000\n");
+	json = render(rfc_json, &a);
+	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"throughput_pps\": null, "
+				  "\"mbps_l1\": null, \"mbps_l2\": null, "
+				  "\"line_pct\": null, \"limited_by\": \"generator\", "
+				  "\"at_least_pps\": 232000.000"));
+	CU_ASSERT_PTR_NULL(strstr(json, "4528985.507, \"mbps"));
+	f = open_memstream(&txt, &len);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	wr_rfc2544_print(f, &row, 1);
+	fclose(f);
+	CU_ASSERT_PTR_NOT_NULL(strstr(txt, "       256 >= 232000.000 pps: the "
+				  "device lost nothing; the generator could not "
+				  "offer more"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(txt, " short\n"));
+	free(txt);
 	free(csv);
 	free(json);
 }
@@ -289,6 +352,7 @@ static CU_TestInfo bench_tests[] = {
 	{ "trial_valid", test_trial_valid },
 	{ "sweep_outputs", test_sweep_outputs },
 	{ "rfc2544_outputs", test_rfc2544_outputs },
+	{ "rfc2544_gen_limited", test_rfc2544_gen_limited },
 	{ "write_atomic", test_write_atomic },
 	CU_TEST_INFO_NULL,
 };

@@ -37,7 +37,8 @@ run(const struct wr_rfc2544_cfg *cfg, const struct dut *d,
 	CU_ASSERT_EQUAL_FATAL(wr_rfc2544_start(s, cfg, &rate), 0);
 	do {
 		rc = wr_rfc2544_report(s, TRIAL_FRAMES,
-				       dut_received(d, rate, TRIAL_FRAMES), &rate);
+				       dut_received(d, rate, TRIAL_FRAMES), rate,
+				       &rate);
 		CU_ASSERT_FATAL(++guard <= WR_RFC2544_TRIALS_MAX);
 	} while (rc == 0);
 	CU_ASSERT_EQUAL(wr_rfc2544_result(s, res), 0);
@@ -273,17 +274,17 @@ test_excess_and_limits(void)
 	CU_ASSERT_EQUAL_FATAL(wr_rfc2544_start(&s, &cfg, &rate), 0);
 	CU_ASSERT_EQUAL(rate, KPPS(1024));
 	/* more frames back than sent: logged, failed, the same rate again */
-	CU_ASSERT_EQUAL(wr_rfc2544_report(&s, 1000, 1003, &rate), -EBADMSG);
+	CU_ASSERT_EQUAL(wr_rfc2544_report(&s, 1000, 1003, rate, &rate), -EBADMSG);
 	CU_ASSERT_EQUAL(rate, KPPS(1024));
-	CU_ASSERT_EQUAL(wr_rfc2544_report(&s, 0, 0, &rate), -EINVAL);
-	CU_ASSERT_EQUAL(wr_rfc2544_report(&s, 1000, 999, &rate), 0);
+	CU_ASSERT_EQUAL(wr_rfc2544_report(&s, 0, 0, rate, &rate), -EINVAL);
+	CU_ASSERT_EQUAL(wr_rfc2544_report(&s, 1000, 999, rate, &rate), 0);
 	CU_ASSERT_EQUAL(rate, KPPS(512));
-	CU_ASSERT_EQUAL(wr_rfc2544_report(&s, 1000, 1000, &rate), 0);
+	CU_ASSERT_EQUAL(wr_rfc2544_report(&s, 1000, 1000, rate, &rate), 0);
 	CU_ASSERT_EQUAL(rate, KPPS(768));
 	/* the fourth trial is the last allowed: done, not converged */
-	CU_ASSERT_EQUAL(wr_rfc2544_report(&s, 1000, 1000, &rate), 1);
+	CU_ASSERT_EQUAL(wr_rfc2544_report(&s, 1000, 1000, rate, &rate), 1);
 	CU_ASSERT_EQUAL(rate, 0);
-	CU_ASSERT_EQUAL(wr_rfc2544_report(&s, 1000, 1000, &rate), -EINVAL);
+	CU_ASSERT_EQUAL(wr_rfc2544_report(&s, 1000, 1000, rate, &rate), -EINVAL);
 	CU_ASSERT_EQUAL(wr_rfc2544_result(&s, &res), 0);
 	CU_ASSERT_TRUE(res.done);
 	CU_ASSERT_FALSE(res.converged);
@@ -294,6 +295,101 @@ test_excess_and_limits(void)
 	CU_ASSERT_FALSE(res.trials[0].pass);
 	CU_ASSERT_EQUAL(res.trials[1].lost, 1);
 	CU_ASSERT_DOUBLE_EQUAL(res.trials[1].loss_ratio, 0.001, 1e-15);
+}
+
+/* A generator that cannot offer more than `cap`: what the search says. */
+static int
+run_capped(const struct wr_rfc2544_cfg *cfg, const struct dut *d, uint64_t cap,
+	   struct wr_rfc2544 *s, struct wr_rfc2544_result *res)
+{
+	uint64_t rate, offered;
+	int rc, guard = 0;
+
+	CU_ASSERT_EQUAL_FATAL(wr_rfc2544_start(s, cfg, &rate), 0);
+	do {
+		offered = rate < cap ? rate : cap;
+		rc = wr_rfc2544_report(s, TRIAL_FRAMES,
+				       dut_received(d, offered, TRIAL_FRAMES),
+				       offered, &rate);
+		CU_ASSERT_FATAL(++guard <= WR_RFC2544_TRIALS_MAX);
+	} while (rc == 0);
+	CU_ASSERT_EQUAL(wr_rfc2544_result(s, res), 0);
+	return rc;
+}
+
+static void
+test_generator_limited(void)
+{
+	/* The issue's case: a router faster than af_packet.  10 GbE at 256 B
+	 * asks 4528985 pps; the generator offers 232 kpps, all forwarded:
+	 * no throughput, "at least 232 kpps", after one trial. */
+	struct wr_rfc2544_cfg cfg = { .frame_size = 256, .link_mbps = 10000 };
+	struct dut fast = { .limit = UINT64_MAX };
+	struct dut slow = { .limit = KPPS(150) };
+	struct wr_rfc2544_result res;
+	static struct wr_rfc2544 s;
+	uint32_t i;
+
+	CU_ASSERT_EQUAL(run_capped(&cfg, &fast, KPPS(232), &s, &res), 1);
+	CU_ASSERT_TRUE(res.done);
+	CU_ASSERT_TRUE(res.gen_limited);
+	CU_ASSERT_FALSE(res.converged);
+	CU_ASSERT_EQUAL(res.gen_millipps, KPPS(232));
+	CU_ASSERT_EQUAL(res.throughput_millipps, 0);
+	CU_ASSERT_EQUAL(res.l1_bps, 0);
+	CU_ASSERT_EQUAL(res.n_trials, 1);
+	CU_ASSERT_TRUE(res.trials[0].short_offer);
+	CU_ASSERT_TRUE(res.trials[0].pass);
+	CU_ASSERT_EQUAL(res.trials[0].offered_millipps, KPPS(232));
+
+	/* With --max-rate 300 kpps (the second case): the same. */
+	cfg.max_millipps = KPPS(300);
+	CU_ASSERT_EQUAL(run_capped(&cfg, &fast, KPPS(232), &s, &res), 1);
+	CU_ASSERT_TRUE(res.gen_limited);
+	CU_ASSERT_EQUAL(res.gen_millipps, KPPS(232));
+	CU_ASSERT_EQUAL(res.throughput_millipps, 0);
+
+	/* A device slower than the generator: the short lossy first trial
+	 * is a failure at the offered 232 kpps, then an ordinary search
+	 * below it finds 150 kpps within the resolution. */
+	CU_ASSERT_EQUAL(run_capped(&cfg, &slow, KPPS(232), &s, &res), 1);
+	CU_ASSERT_FALSE(res.gen_limited);
+	CU_ASSERT_TRUE(res.converged);
+	CU_ASSERT_TRUE(res.trials[0].short_offer);
+	CU_ASSERT_FALSE(res.trials[0].pass);
+	for (i = 1; i < res.n_trials; i++) {
+		CU_ASSERT_FALSE(res.trials[i].short_offer);
+		CU_ASSERT_TRUE(res.trials[i].rate_millipps < KPPS(232));
+	}
+	CU_ASSERT_TRUE(res.throughput_millipps <= slow.limit);
+	CU_ASSERT_TRUE(slow.limit - res.throughput_millipps <=
+		       res.resolution_millipps);
+
+	/* Short by no more than the resolution (1 kpps here): a pass. */
+	cfg.max_millipps = KPPS(300);
+	cfg.resolution_millipps = KPPS(1);
+	CU_ASSERT_EQUAL(run_capped(&cfg, &fast, KPPS(299), &s, &res), 1);
+	CU_ASSERT_FALSE(res.gen_limited);
+	CU_ASSERT_EQUAL(res.throughput_millipps, KPPS(300));
+	CU_ASSERT_FALSE(res.trials[0].short_offer);
+	/* ... and by one millipps more than it, a limit. */
+	CU_ASSERT_EQUAL(run_capped(&cfg, &fast, KPPS(299) - 1, &s, &res), 1);
+	CU_ASSERT_TRUE(res.gen_limited);
+}
+
+static void
+test_offered(void)
+{
+	CU_ASSERT_EQUAL(wr_rfc2544_offered_millipps(1000, 1000000000ull),
+			1000000);
+	/* 232001 frames in 1.000004 s: 232000.0712 pps, rounded down */
+	CU_ASSERT_EQUAL(wr_rfc2544_offered_millipps(232001, 1000004000ull),
+			232000071);
+	CU_ASSERT_EQUAL(wr_rfc2544_offered_millipps(5, 0), 0);
+	CU_ASSERT_EQUAL(wr_rfc2544_offered_millipps(UINT64_MAX, 1), UINT64_MAX);
+	CU_ASSERT_FALSE(wr_rfc2544_short(1000, 900, 100));
+	CU_ASSERT_TRUE(wr_rfc2544_short(1000, 899, 100));
+	CU_ASSERT_FALSE(wr_rfc2544_short(1000, 2000, 100));
 }
 
 static void
@@ -332,6 +428,8 @@ static CU_TestInfo search_tests[] = {
 	{ "loss_floor", test_loss_floor },
 	{ "excess_and_limits", test_excess_and_limits },
 	{ "config_errors", test_config_errors },
+	{ "generator_limited", test_generator_limited },
+	{ "offered", test_offered },
 	CU_TEST_INFO_NULL,
 };
 

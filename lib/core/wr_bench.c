@@ -102,6 +102,15 @@ wr_sweep_row_calc(struct wr_sweep_row *r, uint16_t size, uint64_t tx_pkts,
 	r->mbps_l1 = rt.mbps_l1;
 	r->link_mbps = link_mbps;
 	r->line_pct = link_mbps ? rt.mbps_l1 / link_mbps * 100 : 0;
+	/* A sweep's rates are the generator's own: say when the line, not
+	 * the generator, held them (the same 0.1 % as a search's default
+	 * resolution). */
+	if (link_mbps == 0)
+		r->limited_by = "unknown";
+	else if (r->line_pct * 1e4 >= 1e6 - WR_RFC2544_RESOLUTION_PPM)
+		r->limited_by = "line";
+	else
+		r->limited_by = "generator";
 }
 
 static void
@@ -119,15 +128,16 @@ wr_sweep_print(FILE *out, const struct wr_sweep_row *rows, unsigned int n)
 	unsigned int i;
 	char pct[32];
 
-	fprintf(out, "%10s %12s %12s %12s %10s %14s\n", "frame size",
-		"Kpps", "Mbps L1", "Mbps L2", "% of line", "tx_pkts");
+	fprintf(out, "%10s %12s %12s %12s %10s %14s %10s\n", "frame size",
+		"Kpps", "Mbps L1", "Mbps L2", "% of line", "tx_pkts",
+		"limited by");
 	for (i = 0; i < n; i++) {
 		const struct wr_sweep_row *r = &rows[i];
 
 		pct_text(r->line_pct, r->link_mbps != 0, pct, sizeof(pct));
-		fprintf(out, "%10u %12.3f %12.3f %12.3f %10s %14llu\n", r->size,
-			r->kpps, r->mbps_l1, r->mbps_l2, pct,
-			(unsigned long long)r->tx_pkts);
+		fprintf(out, "%10u %12.3f %12.3f %12.3f %10s %14llu %10s\n",
+			r->size, r->kpps, r->mbps_l1, r->mbps_l2, pct,
+			(unsigned long long)r->tx_pkts, r->limited_by);
 	}
 	fprintf(out, "Mbps L1 = (frame size + 20) x Kpps x 8 / 1000; frame "
 		"sizes include the FCS\n");
@@ -140,18 +150,18 @@ wr_sweep_csv_write(FILE *out, const struct wr_sweep_row *rows, unsigned int n)
 	unsigned int i;
 
 	fputs("frame_size,kpps,mbps_l1,mbps_l2,line_pct,tx_pkts,duration_s,"
-	      "pacer_skipped\n", out);
+	      "pacer_skipped,limited_by\n", out);
 	for (i = 0; i < n; i++) {
 		const struct wr_sweep_row *r = &rows[i];
 		char pct[32] = "";
 
 		if (r->link_mbps != 0)
 			snprintf(pct, sizeof(pct), "%.4f", r->line_pct);
-		fprintf(out, "%u,%.3f,%.3f,%.3f,%s,%llu,%.9f,%llu\n", r->size,
-			r->kpps, r->mbps_l1, r->mbps_l2, pct,
+		fprintf(out, "%u,%.3f,%.3f,%.3f,%s,%llu,%.9f,%llu,%s\n",
+			r->size, r->kpps, r->mbps_l1, r->mbps_l2, pct,
 			(unsigned long long)r->tx_pkts,
 			(double)r->duration_ns / 1e9,
-			(unsigned long long)r->pacer_skipped);
+			(unsigned long long)r->pacer_skipped, r->limited_by);
 	}
 	return ferror(out) ? -EIO : 0;
 }
@@ -199,11 +209,12 @@ wr_sweep_json_write(FILE *out, const struct wr_bench_meta *m,
 		fprintf(out, "%s\n    {\"frame_size\": %u, \"tx_pkts\": %llu, "
 			"\"duration_s\": %.9f, \"kpps\": %.3f, \"mbps_l1\": %.3f, "
 			"\"mbps_l2\": %.3f, \"line_pct\": %s, "
-			"\"pacer_skipped\": %llu, \"tx_full\": %llu}",
+			"\"pacer_skipped\": %llu, \"tx_full\": %llu, "
+			"\"limited_by\": \"%s\"}",
 			i ? "," : "", r->size, (unsigned long long)r->tx_pkts,
 			(double)r->duration_ns / 1e9, r->kpps, r->mbps_l1,
 			r->mbps_l2, pct, (unsigned long long)r->pacer_skipped,
-			(unsigned long long)r->tx_full);
+			(unsigned long long)r->tx_full, r->limited_by);
 	}
 	fputs("\n  ]\n}\n", out);
 	return ferror(out) ? -EIO : 0;
@@ -217,6 +228,15 @@ wr_bench_trial_valid(uint64_t sent, uint64_t pacer_skipped)
 	return (unsigned __int128)pacer_skipped * 1000000 <=
 	       due * WR_BENCH_SKIP_PPM;
 }
+
+bool
+wr_rfc2544_row_gen_limited(const struct wr_rfc2544_row *r)
+{
+	return r->res.gen_limited;
+}
+
+/* The words every output uses for a generator-limited row. */
+#define GEN_LIMIT_TEXT "the device lost nothing; the generator could not offer more"
 
 /* Throughput of a row in pps, Mbps L1, Mbps L2 and % of the line. */
 static void
@@ -240,6 +260,13 @@ wr_rfc2544_print(FILE *out, const struct wr_rfc2544_row *rows, unsigned int n)
 		"frame size", "pps", "Mbps L1", "Mbps L2", "% of line",
 		"trials");
 	for (i = 0; i < n; i++) {
+		if (wr_rfc2544_row_gen_limited(&rows[i])) {
+			fprintf(out, "%10u >= %.3f pps: " GEN_LIMIT_TEXT
+				" (%u trials)\n", rows[i].size,
+				(double)rows[i].res.gen_millipps / 1e3,
+				rows[i].n_trials);
+			continue;
+		}
 		row_rates(&rows[i], &pps, &l1, &l2, &pct);
 		pct_text(pct, rows[i].link_mbps != 0, p, sizeof(p));
 		fprintf(out, "%10u %14.3f %12.3f %12.3f %10s %7u%s\n",
@@ -261,8 +288,12 @@ wr_rfc2544_print(FILE *out, const struct wr_rfc2544_row *rows, unsigned int n)
 				(long long)(t->sent - t->received),
 				t->duration_ns ? (double)t->sent * 1e9 /
 				(double)t->duration_ns : 0.0,
-				!t->counted ? "redo" : t->pass ? "pass" : "fail");
+				!t->counted ? "redo" : t->short_offer && t->pass ?
+				"short" : t->pass ? "pass" : "fail");
 		}
+	fprintf(out, "short: the generator offered less than the rate asked "
+		"(by more than the resolution) and the device lost nothing: "
+		"no figure for the device at that rate\n");
 	fflush(out);
 }
 
@@ -274,15 +305,21 @@ wr_rfc2544_csv_write(FILE *out, const struct wr_rfc2544_row *rows,
 	double pps, l1, l2, pct;
 
 	fputs("frame_size,throughput_pps,mbps_l1,mbps_l2,line_pct,trials,"
-	      "converged\n", out);
+	      "converged,limited_by,at_least_pps\n", out);
 	for (i = 0; i < n; i++) {
 		char p[32] = "";
 
+		if (wr_rfc2544_row_gen_limited(&rows[i])) {
+			fprintf(out, "%u,,,,,%u,false,generator,%.3f\n",
+				rows[i].size, rows[i].n_trials,
+				(double)rows[i].res.gen_millipps / 1e3);
+			continue;
+		}
 		row_rates(&rows[i], &pps, &l1, &l2, &pct);
 		if (rows[i].link_mbps != 0)
 			snprintf(p, sizeof(p), "%.4f", pct);
-		fprintf(out, "%u,%.3f,%.6f,%.6f,%s,%u,%s\n", rows[i].size, pps,
-			l1, l2, p, rows[i].n_trials,
+		fprintf(out, "%u,%.3f,%.6f,%.6f,%s,%u,%s,device,\n",
+			rows[i].size, pps, l1, l2, p, rows[i].n_trials,
 			rows[i].res.converged ? "true" : "false");
 	}
 	return ferror(out) ? -EIO : 0;
@@ -306,26 +343,41 @@ wr_rfc2544_json_write(FILE *out, const struct wr_bench_meta *m,
 		const struct wr_rfc2544_row *r = &rows[i];
 		char p[32] = "null";
 
-		row_rates(r, &pps, &l1, &l2, &pct);
-		if (r->link_mbps != 0)
-			snprintf(p, sizeof(p), "%.4f", pct);
-		fprintf(out, "%s\n    {\"frame_size\": %u, \"throughput_pps\": "
-			"%.3f, \"mbps_l1\": %.6f, \"mbps_l2\": %.6f, "
-			"\"line_pct\": %s, \"resolution_pps\": %.3f, "
-			"\"converged\": %s, \"trials\": [", i ? "," : "",
-			r->size, pps, l1, l2, p,
-			(double)r->res.resolution_millipps / 1e3,
+		fprintf(out, "%s\n    {\"frame_size\": %u, ", i ? "," : "",
+			r->size);
+		if (wr_rfc2544_row_gen_limited(r)) {
+			fprintf(out, "\"throughput_pps\": null, \"mbps_l1\": "
+				"null, \"mbps_l2\": null, \"line_pct\": null, "
+				"\"limited_by\": \"generator\", "
+				"\"at_least_pps\": %.3f, \"note\": \""
+				GEN_LIMIT_TEXT "\"",
+				(double)r->res.gen_millipps / 1e3);
+		} else {
+			row_rates(r, &pps, &l1, &l2, &pct);
+			if (r->link_mbps != 0)
+				snprintf(p, sizeof(p), "%.4f", pct);
+			fprintf(out, "\"throughput_pps\": %.3f, \"mbps_l1\": "
+				"%.6f, \"mbps_l2\": %.6f, \"line_pct\": %s, "
+				"\"limited_by\": \"device\", "
+				"\"at_least_pps\": null", pps, l1, l2, p);
+		}
+		fprintf(out, ", \"resolution_pps\": %.3f, \"converged\": %s, "
+			"\"trials\": [", (double)r->res.resolution_millipps / 1e3,
 			r->res.converged ? "true" : "false");
 		for (j = 0; j < r->n_trials; j++) {
 			const struct wr_bench_trial *t = &r->trials[j];
 
-			fprintf(out, "%s\n      {\"rate_pps\": %.3f, \"sent\": "
+			fprintf(out, "%s\n      {\"rate_pps\": %.3f, "
+				"\"offered_pps\": %.3f, \"short_offer\": %s, "
+				"\"sent\": "
 				"%llu, \"received\": %llu, \"lost\": %lld, "
 				"\"duration_s\": %.9f, \"pacer_skipped\": %llu, "
 				"\"rx_frames\": %llu, \"rx_nic_pkts\": %llu, "
 				"\"rx_nic_missed\": %llu, \"valid\": %s, "
 				"\"counted\": %s, \"pass\": %s}", j ? "," : "",
 				(double)t->rate_millipps / 1e3,
+				(double)t->offered_millipps / 1e3,
+				t->short_offer ? "true" : "false",
 				(unsigned long long)t->sent,
 				(unsigned long long)t->received,
 				(long long)(t->sent - t->received),

@@ -61,6 +61,9 @@ struct wr_sweep_row {
 	uint32_t link_mbps;     /**< 0: unknown */
 	uint64_t pacer_skipped;
 	uint64_t tx_full;
+	const char *limited_by; /**< "line" (within WR_RFC2544_RESOLUTION_PPM
+				 *   of the link), "generator" (below it) or
+				 *   "unknown" (no link speed) */
 };
 
 /** Fill a row from what was sent in how long. */
@@ -87,7 +90,7 @@ struct wr_bench_meta {
 	const char *stop_reason;  /**< "done" or "signal" */
 };
 
-/** Ostinato's table: size, Kpps, Mbps L1, Mbps L2, % of line ("n/a"). */
+/** Ostinato's table: size, Kpps, Mbps L1, Mbps L2, % of line ("n/a"), what limited the rate. */
 void wr_sweep_print(FILE *out, const struct wr_sweep_row *rows, unsigned int n);
 /** CSV with a header line; line_pct is empty when the link is unknown. */
 int wr_sweep_csv_write(FILE *out, const struct wr_sweep_row *rows,
@@ -99,6 +102,8 @@ int wr_sweep_json_write(FILE *out, const struct wr_bench_meta *m,
 /** One trial of an RFC 2544 search as the command saw it. */
 struct wr_bench_trial {
 	uint64_t rate_millipps;   /**< asked */
+	uint64_t offered_millipps; /**< achieved: sent over duration_ns */
+	bool short_offer;         /**< offered below asked by more than the resolution */
 	uint64_t sent;
 	uint64_t received;        /**< distinct frames back (sequence numbers) */
 	uint64_t duration_ns;     /**< first frame to last */
@@ -130,10 +135,18 @@ struct wr_rfc2544_row {
 	uint32_t link_mbps;
 };
 
+/**
+ * The generator, not the device, limited this size's result: the row has
+ * no throughput, only "at least res.gen_millipps".
+ */
+bool wr_rfc2544_row_gen_limited(const struct wr_rfc2544_row *r);
+
 /** Results table then the trial log of every size. */
 void wr_rfc2544_print(FILE *out, const struct wr_rfc2544_row *rows,
 		      unsigned int n);
-/** CSV, one line per size: frame_size, throughput_pps, mbps_l1, mbps_l2, line_pct, trials, converged. */
+/** CSV, one line per size: frame_size, throughput_pps, mbps_l1, mbps_l2,
+ * line_pct, trials, converged, limited_by ("device" or "generator"),
+ * at_least_pps; a generator-limited row leaves the first four rates empty. */
 int wr_rfc2544_csv_write(FILE *out, const struct wr_rfc2544_row *rows,
 			 unsigned int n);
 /** JSON ("wirerate-rfc2544/1"). */

@@ -80,9 +80,26 @@ next_rate(struct wr_rfc2544 *s)
 	return s->rate;
 }
 
+uint64_t
+wr_rfc2544_offered_millipps(uint64_t sent, uint64_t duration_ns)
+{
+	wr_u128 v;
+
+	if (duration_ns == 0)
+		return 0;
+	v = (wr_u128)sent * UINT64_C(1000000000000) / duration_ns;
+	return v > UINT64_MAX ? UINT64_MAX : (uint64_t)v;
+}
+
+bool
+wr_rfc2544_short(uint64_t rate, uint64_t offered, uint64_t resolution)
+{
+	return offered < rate && rate - offered > resolution;
+}
+
 int
 wr_rfc2544_report(struct wr_rfc2544 *s, uint64_t sent, uint64_t received,
-		  uint64_t *rate)
+		  uint64_t offered, uint64_t *rate)
 {
 	struct wr_rfc2544_trial *t;
 
@@ -91,6 +108,8 @@ wr_rfc2544_report(struct wr_rfc2544 *s, uint64_t sent, uint64_t received,
 		return -EINVAL;
 	t = &s->trials[s->n_trials++];
 	t->rate_millipps = s->rate;
+	t->offered_millipps = offered;
+	t->short_offer = wr_rfc2544_short(s->rate, offered, s->resolution);
 	t->sent = sent;
 	t->received = received;
 	if (received > sent) {
@@ -110,7 +129,26 @@ wr_rfc2544_report(struct wr_rfc2544 *s, uint64_t sent, uint64_t received,
 	t->pass = (wr_u128)t->lost * PPM <= (wr_u128)s->cfg.loss_ppm * sent;
 	if (s->rate == s->cfg.min_millipps)
 		s->min_tested = true;
-	if (t->pass) {
+	if (t->short_offer && t->pass) {
+		/* Lossless at what the generator could offer, untested at the
+		 * rate asked: any rate above is beyond what this generator can
+		 * show, so the search ends here without a throughput. */
+		s->gen_limited = true;
+		if (offered > s->gen_millipps)
+			s->gen_millipps = offered;
+		s->done = true;
+		s->rate = 0;
+		*rate = 0;
+		return 1;
+	}
+	if (t->short_offer) {
+		/* The device lost frames at the rate it was offered: a
+		 * failure there (above lo, or the interval would invert). */
+		if (offered > s->lo && offered < s->hi)
+			s->hi = offered;
+		else if (s->rate < s->hi)
+			s->hi = s->rate;
+	} else if (t->pass) {
 		/* only the floor trial can pass below lo; keep the highest */
 		if (!s->lo_pass || s->rate > s->lo)
 			s->lo = s->rate;
@@ -130,8 +168,10 @@ wr_rfc2544_result(const struct wr_rfc2544 *s, struct wr_rfc2544_result *out)
 	if (s == NULL || out == NULL)
 		return -EINVAL;
 	memset(out, 0, sizeof(*out));
-	tp = s->lo_pass ? s->lo : 0;
+	tp = s->lo_pass && !s->gen_limited ? s->lo : 0;
 	out->throughput_millipps = tp;
+	out->gen_limited = s->gen_limited;
+	out->gen_millipps = s->gen_millipps;
 	/* bits/s = millipps * bytes * 8 / 1000, rounded to nearest */
 	out->l2_bps = (uint64_t)(((wr_u128)tp * s->cfg.frame_size * 8 + 500) / 1000);
 	out->l1_bps = (uint64_t)(((wr_u128)tp * (s->cfg.frame_size + WR_L1_OVERHEAD) * 8 +

@@ -30,6 +30,18 @@
  * Received > sent (duplicates, or stragglers of an earlier trial) is not a
  * loss of 0: the trial is logged with its excess and must be run again.
  *
+ * A figure wirerate reports is one it measured.  Each trial reports the
+ * rate the generator actually offered (frames sent over the time they
+ * took).  When it falls short of the trial's rate by more than the
+ * resolution, the trial did not test the device at that rate:
+ *   - no loss (within the tolerance): the device took everything the
+ *     generator could offer; nothing above is known, so the search ends
+ *     with gen_limited set and gen_millipps the highest rate offered:
+ *     "at least gen_millipps, the generator could not offer more", and no
+ *     throughput (throughput_millipps is 0);
+ *   - loss: the device lost frames at the offered rate, a real failure, so
+ *     hi comes down to the offered rate and the search goes on.
+ *
  * Threads: one struct wr_rfc2544 per search, used by one thread.
  */
 
@@ -56,6 +68,8 @@ struct wr_rfc2544_cfg {
 /** One trial, as logged. */
 struct wr_rfc2544_trial {
 	uint64_t rate_millipps;
+	uint64_t offered_millipps; /**< what the generator achieved */
+	bool short_offer;  /**< offered below rate by more than the resolution */
 	uint64_t sent;
 	uint64_t received;
 	uint64_t lost;     /**< sent - received; 0 when received > sent */
@@ -72,6 +86,8 @@ struct wr_rfc2544 {
 	uint64_t lo, hi;
 	uint64_t rate;               /* of the trial running, 0 when done */
 	bool lo_pass;                /* lo is a rate that passed */
+	bool gen_limited;            /* a lossless trial fell short of its rate */
+	uint64_t gen_millipps;       /* the highest rate such a trial offered */
 	bool min_tested;
 	bool done;
 	bool converged;
@@ -80,7 +96,9 @@ struct wr_rfc2544 {
 };
 
 struct wr_rfc2544_result {
-	uint64_t throughput_millipps; /**< 0 when no rate passed */
+	uint64_t throughput_millipps; /**< 0 when no rate passed or gen_limited */
+	bool gen_limited;             /**< the generator, not the device, was the limit */
+	uint64_t gen_millipps;        /**< gen_limited: the device lost nothing at this offered rate */
 	uint64_t l2_bps;              /**< at the throughput, frame bytes incl. FCS */
 	uint64_t l1_bps;              /**< plus 20 bytes per frame (IEEE 802.3) */
 	uint64_t line_millipps;       /**< 0 if the link is unknown */
@@ -105,13 +123,27 @@ int wr_rfc2544_start(struct wr_rfc2544 *s, const struct wr_rfc2544_cfg *cfg,
  * Report the trial at the rate last given.
  * @param sent      frames sent, >= 1
  * @param received  frames the DUT forwarded back
+ * @param offered   the rate the generator achieved, millipps
+ *                  (wr_rfc2544_offered_millipps())
  * @param rate      out: the next trial's rate, 0 when done
  * @return 0 (run *rate), 1 (done: read wr_rfc2544_result()), -EINVAL (not
  *         running, sent 0), -EBADMSG (received > sent: logged as failed,
  *         run the same *rate again; *rate is 0 if no trial is left).
  */
 int wr_rfc2544_report(struct wr_rfc2544 *s, uint64_t sent, uint64_t received,
-		      uint64_t *rate);
+		      uint64_t offered, uint64_t *rate);
+
+/**
+ * The rate a trial offered: @p sent frames in @p duration_ns, in millipps
+ * (rounded down; 0 when @p duration_ns is 0).
+ */
+uint64_t wr_rfc2544_offered_millipps(uint64_t sent, uint64_t duration_ns);
+
+/**
+ * True when @p offered falls short of @p rate by more than @p resolution
+ * (all millipps): the trial did not test the device at @p rate.
+ */
+bool wr_rfc2544_short(uint64_t rate, uint64_t offered, uint64_t resolution);
 
 /** The outcome so far (final once done).  @return 0, -EINVAL on NULL. */
 int wr_rfc2544_result(const struct wr_rfc2544 *s, struct wr_rfc2544_result *out);
