@@ -72,7 +72,8 @@ usage(FILE *out)
 "  --burst N         frames per TX burst (1..512) for every stream, replacing\n"
 "                    the profile's and the streams' (1: every frame spaced)\n"
 "\n"
-"exit status: 0 success, 1 run-time failure, 2 bad input\n");
+"exit status: 0 success, 1 run-time failure, 2 bad input, 3 (sweep,\n"
+"rfc2544) the generator, not the device, limited a result\n");
 }
 
 void

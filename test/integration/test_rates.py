@@ -296,7 +296,8 @@ class Rfc2544KernelRouter(EalCase):
     net_af_packet at both generator-side veths.
     """
 
-    GEN, RTR = "wrs-gen", "wrs-rtr"
+    # Unique per process, so a crashed earlier run cannot collide.
+    GEN, RTR = f"wrs-gen{os.getpid()}", f"wrs-rtr{os.getpid()}"
     RATE_BPS = 20_000_000
     RESOLUTION = 1000  # pps
     # 64-byte frames are covered on the loopback: through this router,
@@ -357,10 +358,10 @@ class Rfc2544KernelRouter(EalCase):
         return int(ns_exec(self.RTR, "cat", "/sys/class/net/wrsr1/statistics/tx_packets")
                    .stdout)
 
-    def search(self, run):
+    def afp_profile(self, run):
         # A large socket ring (framecnt) keeps the receiving side from
         # dropping while the TX lcore's CPU is shared.
-        prof = self.write(f"afp{run}.yaml", f"""version: 1
+        return self.write(f"afp{run}.yaml", f"""version: 1
 eal: ["--no-pci", "--in-memory", "--file-prefix=wrsrtr{run}",
       "--vdev=net_af_packet0,iface=wrsg0,framecnt=16384",
       "--vdev=net_af_packet1,iface=wrsg1,framecnt=16384", "--lcores=0@0,1@1"]
@@ -370,6 +371,9 @@ ports:
   - device: net_af_packet1
     tx_lcores: [1]
 """)
+
+    def search(self, run):
+        prof = self.afp_profile(run)
         before = self.forwarded()
         out = self.path(f"r{run}.json")
         p = ns_exec(self.GEN, os.environ.get("WIRERATE", ""), "rfc2544",
@@ -414,6 +418,58 @@ ports:
                                  2 * self.RESOLUTION + 0.1 * expected,
                                  f"{size}: {a} {b}")
         print(f"\n    kernel router (tbf 20 Mbit/s): run 1 {a}, run 2 {b} pps")
+
+    def test_generator_limited(self):
+        """The issue's defect: a router faster than af_packet can offer.
+
+        Without the tbf, the kernel forwards everything af_packet sends
+        (a few hundred kpps) while the search asks veth's 10 Gbit/s line
+        rate: the result must say the generator was the limit, never give
+        a throughput, and exit 3.
+        """
+        wirerate = os.environ.get("WIRERATE")
+        if not wirerate:
+            self.skipTest("WIRERATE not set")
+        ns_exec(self.RTR, "tc", "qdisc", "del", "dev", "wrsr1", "root")
+        prof = self.afp_profile("gl")
+        before = self.forwarded()
+        out, csvf = self.path("gl.json"), self.path("gl.csv")
+        p = ns_exec(self.GEN, wirerate, "rfc2544", os.path.join(STREAMS, "udp-64.yaml"),
+                    "--config", prof, "--tx-port", "0", "--rx-port", "1", "--sizes", "256",
+                    "--trial", "0.5", "--drain", "0.1", "--json", out, "--csv", csvf,
+                    check=False)
+        self.assertEqual(p.returncode, 3, p.stdout + p.stderr)
+        forwarded = self.forwarded() - before
+        with open(out) as f:
+            res = json.load(f)
+        r = res["results"][0]
+        self.assertIsNone(r["throughput_pps"], r)
+        self.assertIsNone(r["mbps_l1"])
+        self.assertEqual(r["limited_by"], "generator")
+        counted = [t for t in r["trials"] if t["counted"]]
+        self.assertEqual(len(counted), 1, r)
+        t = counted[0]
+        # What the generator offered, measured: far below the 10 Gbit/s
+        # line rate (4528985 pps at 256 bytes) the trial asked for, and
+        # every frame came back (the kernel counted them as forwarded).
+        self.assertAlmostEqual(t["rate_pps"], 10e9 / 8 / 276, delta=1)
+        self.assertTrue(t["short_offer"])
+        self.assertEqual(t["lost"], 0)
+        self.assertAlmostEqual(t["offered_pps"], t["sent"] / t["duration_s"],
+                               delta=t["offered_pps"] * 1e-6 + 0.001)
+        self.assertLess(t["offered_pps"], t["rate_pps"] / 2)
+        self.assertEqual(r["at_least_pps"], t["offered_pps"])
+        self.assertEqual(sum(x["received"] for x in r["trials"]), forwarded)
+        with open(csvf) as f:
+            rows = list(csv.DictReader(f))
+        self.assertEqual(rows[0]["throughput_pps"], "")
+        self.assertEqual(rows[0]["limited_by"], "generator")
+        self.assertAlmostEqual(float(rows[0]["at_least_pps"]), t["offered_pps"], places=3)
+        self.assertRegex(p.stdout, r"(?m)^\s+256 >= [0-9.]+ pps: the device lost nothing; "
+                         r"the generator could not offer more")
+        self.assertNotIn("4528985", p.stdout.split("RFC 2544 throughput")[1].split("trials")[0])
+        print(f"\n    router faster than af_packet: at least {t['offered_pps']:.0f} pps "
+              f"(asked {t['rate_pps']:.0f})")
 
 
 if __name__ == "__main__":
