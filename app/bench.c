@@ -115,6 +115,26 @@ wr_app_bench_opt(struct wr_opts *o, int opt, const char *arg)
 		if (wr_bench_parse_ppm(arg, &o->loss_ppm, why, sizeof(why)))
 			return bad("--loss-tolerance", arg, why);
 		return 0;
+	case 'P':
+		if (wr_bench_parse_ppm(arg, &o->pdr_ppm, why, sizeof(why)) ||
+		    o->pdr_ppm == 0)
+			return bad("--pdr", arg, "expected the loss the partial "
+				   "drop rate tolerates, a percentage above 0 "
+				   "such as 0.5%");
+		return 0;
+	case 'H':
+		if (wr_parse_u64(arg, 1, WR_RFC2544_PHASES_MAX, &v, why,
+				 sizeof(why)))
+			return bad("--phases", arg, "expected a number of search "
+				   "phases 1..8");
+		o->phases = (uint32_t)v;
+		return 0;
+	case 'F':
+		if (wr_parse_duration_ns(arg, &o->first_trial_ns, why,
+					 sizeof(why)) || o->first_trial_ns == 0)
+			return bad("--first-trial", arg, "expected a duration "
+				   "above 0 such as 1, 1s or 500ms");
+		return 0;
 	case 'M':
 	case 'm':
 		if (wr_parse_rate(arg, opt == 'M' ? &o->max_rate : &o->min_rate,

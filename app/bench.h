@@ -30,6 +30,8 @@ struct wr_bench {
 	uint64_t rx_nic_pkts;       /**< last trial: rx_port's NIC ipackets (delta) */
 	uint64_t rx_nic_missed;     /**< last trial: rx_port's NIC imissed (delta) */
 	uint64_t nic_ipackets, nic_imissed; /* cumulative, since the engine opened */
+	uint32_t phases;            /**< rfc2544: search phases */
+	uint64_t first_trial_ns;    /**< rfc2544: the first phase's trials */
 };
 
 /** Stream file, stream, sizes, profile; every size built once (with a

@@ -25,7 +25,8 @@ usage(FILE *out)
 "                    [--duration S] [--csv FILE] [--json FILE] [--config PROFILE]\n"
 "       wirerate rfc2544 STREAMFILE --tx-port N --rx-port N [--stream NAME]\n"
 "                    [--sizes ...] [--trial S] [--resolution PCT%%|RATE]\n"
-"                    [--loss-tolerance PCT] [--max-rate RATE] [--min-rate RATE]\n"
+"                    [--loss-tolerance PCT] [--pdr PCT] [--phases N]\n"
+"                    [--first-trial S] [--max-rate RATE] [--min-rate RATE]\n"
 "                    [--drain S] [--csv FILE] [--json FILE] [--config PROFILE]\n"
 "       wirerate rtt STREAMFILE [--stream NAME] [--sizes FROM:TO:STEP] [--count N]\n"
 "                    [--timeout S] [--csv FILE] [--json FILE] [--config PROFILE]\n"
@@ -43,7 +44,10 @@ usage(FILE *out)
 "          highest rate at which every frame (with a loss-only signature)\n"
 "          sent on --tx-port comes back on --rx-port; trials of --trial S\n"
 "          (default 60 s, RFC 2544's minimum), resolution default 0.1%% of\n"
-"          the line rate; sizes default 64,128,256,512,1024,1280,1518\n"
+"          the line rate; sizes default 64,128,256,512,1024,1280,1518;\n"
+"          --pdr PCT adds the partial drop rate to the same search, which\n"
+"          then runs --phases (default 3) of shorter trials first, from\n"
+"          --first-trial (default 1 s) up to --trial (doc/rates.md)\n"
 "  rtt     round trips one frame at a time (doc/echo.md): per UDP payload size\n"
 "          (default 50:1500:50, the 24-byte signature included), --count round\n"
 "          trips (default 100000) of the stream's frame, each waited for up to\n"
@@ -115,6 +119,9 @@ parse_opts(int argc, char **argv, struct wr_opts *o)
 		{ "trial", required_argument, NULL, 'T' },
 		{ "resolution", required_argument, NULL, 'R' },
 		{ "loss-tolerance", required_argument, NULL, 'l' },
+		{ "pdr", required_argument, NULL, 'P' },
+		{ "phases", required_argument, NULL, 'H' },
+		{ "first-trial", required_argument, NULL, 'F' },
 		{ "max-rate", required_argument, NULL, 'M' },
 		{ "min-rate", required_argument, NULL, 'm' },
 		{ "arp", no_argument, NULL, 'A' },
@@ -232,6 +239,9 @@ parse_opts(int argc, char **argv, struct wr_opts *o)
 		case 'T':
 		case 'R':
 		case 'l':
+		case 'P':
+		case 'H':
+		case 'F':
 		case 'M':
 		case 'm':
 			if (wr_app_bench_opt(o, c, optarg) != 0)

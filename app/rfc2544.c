@@ -15,6 +15,8 @@
 /* A trial whose rate was not offered (wr_bench_trial_valid()) is run again
  * this many times before its counts are taken as they are. */
 #define WR_TRIAL_REDO_MAX 3
+/* MLRsearch's first phase: 1 s trials. */
+#define WR_FIRST_TRIAL_DEFAULT_NS (1000 * 1000 * 1000ull)
 /* RFC 2544 section 23: wait two seconds for residual frames. */
 #define WR_TRIAL_DRAIN_DEFAULT_NS (2 * 1000 * 1000 * 1000ull)
 
@@ -82,6 +84,10 @@ search(struct wr_bench *b, uint16_t size, uint64_t trial_ns, uint64_t drain_ns,
 	cfg.frame_size = size;
 	cfg.link_mbps = link;
 	cfg.loss_ppm = o->loss_ppm;
+	cfg.pdr_loss_ppm = o->pdr_ppm;
+	cfg.phases = b->phases;
+	cfg.trial_ns = trial_ns;
+	cfg.first_trial_ns = b->first_trial_ns;
 	cfg.resolution_ppm = o->resolution_ppm;
 	cfg.resolution_millipps = o->resolution_millipps;
 	rc = rate_at(&o->max_rate, size, link, "--max-rate", &cfg.max_millipps);
@@ -111,7 +117,7 @@ search(struct wr_bench *b, uint16_t size, uint64_t trial_ns, uint64_t drain_ns,
 		st.sig_short = true;
 		st.rate.unit = WR_RATE_PPS;
 		st.rate.value = rate;
-		st.duration_ns = trial_ns;
+		st.duration_ns = wr_rfc2544_trial_ns(s);
 		rc = wr_bench_trial(b, &st, drain_ns, &r);
 		if (rc != 0)
 			break;
@@ -130,8 +136,10 @@ search(struct wr_bench *b, uint16_t size, uint64_t trial_ns, uint64_t drain_ns,
 		t->rx_nic_pkts = b->rx_nic_pkts;
 		t->rx_nic_missed = b->rx_nic_missed;
 		t->valid = wr_bench_trial_valid(t->sent, t->pacer_skipped);
+		t->trial_ns = st.duration_ns;
+		t->phase = s->phase;
 		t->offered_millipps = wr_rfc2544_offered_millipps(t->sent,
-			t->duration_ns ? t->duration_ns : trial_ns);
+			t->duration_ns ? t->duration_ns : st.duration_ns);
 		t->short_offer = wr_rfc2544_short(rate, t->offered_millipps,
 						  s->resolution);
 		row->n_trials++;
@@ -153,10 +161,12 @@ search(struct wr_bench *b, uint16_t size, uint64_t trial_ns, uint64_t drain_ns,
 		rc = wr_rfc2544_report(s, t->sent, t->received,
 				       t->offered_millipps, &rate);
 		t->pass = s->trials[s->n_trials - 1].pass;
+		t->pdr_pass = s->trials[s->n_trials - 1].pdr_pass;
 		if (!o->quiet)
-			printf("  %u bytes: trial %u at %.3f pps (offered "
-			       "%.3f): sent %llu, received %llu, lost %lld: "
-			       "%s\n", size, row->n_trials,
+			printf("  %u bytes: trial %u (phase %u, %.3f s) at "
+			       "%.3f pps (offered %.3f): sent %llu, received "
+			       "%llu, lost %lld: %s\n", size, row->n_trials,
+			       t->phase + 1, (double)t->trial_ns / 1e9,
 			       (double)t->rate_millipps / 1e3,
 			       (double)t->offered_millipps / 1e3,
 			       (unsigned long long)t->sent,
@@ -201,7 +211,25 @@ wr_cmd_rfc2544(const struct wr_opts *o)
 			"--rx-port N (the same port for a loopback)\n");
 		return WR_EXIT_USAGE;
 	}
+	if (o->pdr_ppm != 0 && o->pdr_ppm <= o->loss_ppm) {
+		fprintf(stderr, "wirerate: --pdr: expected a loss tolerance "
+			"above --loss-tolerance (%.4f %%), got %.4f %%\n",
+			o->loss_ppm / 1e4, o->pdr_ppm / 1e4);
+		return WR_EXIT_USAGE;
+	}
+	if (o->first_trial_ns > trial) {
+		fprintf(stderr, "wirerate: --first-trial: expected at most "
+			"--trial (%.3f s), got %.3f s\n", (double)trial / 1e9,
+			(double)o->first_trial_ns / 1e9);
+		return WR_EXIT_USAGE;
+	}
 	rc = wr_bench_prepare(&b, o, true, defaults, RTE_DIM(defaults));
+	/* One phase of full-length trials is RFC 2544's search; with a PDR,
+	 * MLRsearch's shape: 3 phases from 1 s trials up to --trial. */
+	b.phases = o->phases ? o->phases : o->pdr_ppm ? 3 : 1;
+	b.first_trial_ns = o->first_trial_ns ? o->first_trial_ns :
+			   WR_FIRST_TRIAL_DEFAULT_NS < trial ?
+			   WR_FIRST_TRIAL_DEFAULT_NS : trial;
 	if (rc == WR_EXIT_OK)
 		rc = wr_bench_open(&b);
 	if (rc == WR_EXIT_OK && (o->tx_port >= b.e->n_ports ||
@@ -218,11 +246,17 @@ wr_cmd_rfc2544(const struct wr_opts *o)
 	}
 	b.rx_port = o->rx_port;
 	printf("wirerate %s rfc2544: %s, stream %s, port %u (%s) -> port %u "
-	       "(%s), trials of %.3f s, drain %.3f s, loss tolerance %.4f %%\n",
+	       "(%s), trials of %.3f s, drain %.3f s, loss tolerance %.4f %%",
 	       WR_VERSION, b.f.path, b.f.streams[b.stream].name, o->tx_port,
 	       b.e->ports[o->tx_port].device, o->rx_port,
 	       b.e->ports[o->rx_port].device, (double)trial / 1e9,
 	       (double)drain / 1e9, o->loss_ppm / 1e4);
+	if (o->pdr_ppm != 0)
+		printf(", PDR at %.4f %%", o->pdr_ppm / 1e4);
+	if (b.phases > 1)
+		printf(", %u phases from %.3f s trials", b.phases,
+		       (double)b.first_trial_ns / 1e9);
+	putchar('\n');
 	rc = 0;
 	for (i = 0; i < b.n_sizes && rc == 0; i++) {
 		rc = search(&b, b.sizes[i], trial, drain, &rows[n]);
@@ -239,6 +273,9 @@ wr_cmd_rfc2544(const struct wr_opts *o)
 	m.duration_ns = trial;
 	m.drain_ns = drain;
 	m.loss_ppm = o->loss_ppm;
+	m.pdr_ppm = o->pdr_ppm;
+	m.phases = b.phases;
+	m.first_trial_ns = b.first_trial_ns;
 	out.m = &m;
 	out.rows = rows;
 	out.n = n;

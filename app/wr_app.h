@@ -57,6 +57,9 @@ struct wr_opts {
 	bool tx_port_set, rx_port_set;
 	uint64_t trial_ns;          /**< rfc2544: 0 = the default */
 	uint32_t loss_ppm;
+	uint32_t pdr_ppm;           /**< rfc2544 --pdr: 0 = no PDR */
+	uint32_t phases;            /**< rfc2544 --phases: 0 = the default */
+	uint64_t first_trial_ns;    /**< rfc2544 --first-trial: 0 = the default */
 	uint32_t resolution_ppm;    /**< --resolution N%% */
 	uint64_t resolution_millipps; /**< --resolution RATE */
 	struct wr_rate_spec max_rate; /**< unit MAX: the line rate */

@@ -221,9 +221,9 @@ test_rfc2544_outputs(void)
 
 	row.size = 128;
 	row.link_mbps = 1000;
-	row.res.throughput_millipps = 20000000;   /* 20 kpps */
-	row.res.l1_bps = 20000ull * 148 * 8;
-	row.res.l2_bps = 20000ull * 128 * 8;
+	row.res.ndr.millipps = 20000000;   /* 20 kpps */
+	row.res.ndr.l1_bps = 20000ull * 148 * 8;
+	row.res.ndr.l2_bps = 20000ull * 128 * 8;
 	row.res.converged = true;
 	row.n_trials = 2;
 	row.trials[0] = (struct wr_bench_trial){ .rate_millipps = 40000000,
@@ -234,18 +234,46 @@ test_rfc2544_outputs(void)
 		.rx_frames = 20000, .valid = true, .counted = true, .pass = true };
 	csv = render(rfc_csv, &a);
 	CU_ASSERT_STRING_EQUAL(csv,
-		"frame_size,throughput_pps,mbps_l1,mbps_l2,line_pct,trials,converged,"
-		"limited_by,at_least_pps\n"
-		"128,20000.000,23.680000,20.480000,2.3680,2,true,device,\n");
+		"frame_size,throughput_pps,mbps_l1,mbps_l2,line_pct,limited_by,"
+		"at_least_pps,trials,converged\n"
+		"128,20000.000,23.680000,20.480000,2.3680,device,,2,true\n");
 	json = render(rfc_json, &a);
 	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"schema\": \"wirerate-rfc2544/1\""));
 	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"loss_tolerance_pct\": 0.1000"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"limited_by\": \"device\", "
 				  "\"at_least_pps\": null"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(json, "{\"rate_pps\": 40000.000, "
+				  "\"phase\": 0, \"trial_s\": 0.000000000, "
 				  "\"offered_pps\": 0.000, \"short_offer\": false, "
 				  "\"sent\": 40000, \"received\": 20000, \"lost\": 20000,"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"counted\": true, \"pass\": true}]}"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"counted\": true, \"pass\": true, "
+				  "\"pdr_pass\": null}]}"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"pdr\": null"));
+	free(csv);
+	free(json);
+
+	/* With a PDR at 0.5 %: its own columns and object. */
+	row.res.has_pdr = true;
+	row.res.pdr.millipps = 30000000;
+	row.res.pdr.l1_bps = 30000ull * 148 * 8;
+	row.res.pdr.l2_bps = 30000ull * 128 * 8;
+	row.res.pdr.loss_ppm = 5000;
+	row.trials[0].pdr_pass = true;
+	m.pdr_ppm = 5000;
+	m.phases = 3;
+	csv = render(rfc_csv, &a);
+	CU_ASSERT_STRING_EQUAL(csv,
+		"frame_size,throughput_pps,mbps_l1,mbps_l2,line_pct,limited_by,"
+		"at_least_pps,trials,converged,pdr_pps,pdr_mbps_l1,pdr_mbps_l2,"
+		"pdr_line_pct,pdr_limited_by,pdr_at_least_pps,pdr_loss_pct\n"
+		"128,20000.000,23.680000,20.480000,2.3680,device,,2,true,"
+		"30000.000,35.520000,30.720000,3.5520,device,,0.5000\n");
+	json = render(rfc_json, &a);
+	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"pdr\": {\"loss_tolerance_pct\": "
+				  "0.5000, \"pps\": 30000.000, \"mbps_l1\": 35.520000"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"pdr_loss_tolerance_pct\": 0.5000, "
+				  "\"phases\": 3"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"pass\": false, \"pdr_pass\": true}"));
 	free(csv);
 	free(json);
 }
@@ -268,8 +296,8 @@ test_rfc2544_gen_limited(void)
 
 	row.size = 256;
 	row.link_mbps = 10000;
-	row.res.gen_limited = true;
-	row.res.gen_millipps = 232000000;
+	row.res.ndr.gen_limited = true;
+	row.res.ndr.gen_millipps = 232000000;
 	row.n_trials = 1;
 	row.trials[0] = (struct wr_bench_trial){ .rate_millipps = 4528985507ull,
 		.offered_millipps = 232000000, .short_offer = true,
@@ -278,9 +306,9 @@ test_rfc2544_gen_limited(void)
 	CU_ASSERT_TRUE(wr_rfc2544_row_gen_limited(&row));
 	csv = render(rfc_csv, &a);
 	CU_ASSERT_STRING_EQUAL(csv,
-		"frame_size,throughput_pps,mbps_l1,mbps_l2,line_pct,trials,converged,"
-		"limited_by,at_least_pps\n"
-		"256,,,,,1,false,generator,232000.000\n");
+		"frame_size,throughput_pps,mbps_l1,mbps_l2,line_pct,limited_by,"
+		"at_least_pps,trials,converged\n"
+		"256,,,,,generator,232000.000,1,false\n");
 	json = render(rfc_json, &a);
 	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"throughput_pps\": null, "
 				  "\"mbps_l1\": null, \"mbps_l2\": null, "

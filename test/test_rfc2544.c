@@ -392,6 +392,142 @@ test_offered(void)
 	CU_ASSERT_FALSE(wr_rfc2544_short(1000, 2000, 100));
 }
 
+/* A DUT whose limit shrinks with the trial's length (a buffer that hides
+ * overload for a while): limit(d) = base + slack_ns_pps / d. */
+struct dut_t {
+	uint64_t base;
+	uint64_t slack;   /* millipps x seconds */
+};
+
+static uint64_t
+dut_t_received(const struct dut_t *d, uint64_t rate, uint64_t sent,
+	       uint64_t trial_ns)
+{
+	struct dut x = { .limit = d->base + d->slack * 1000000000ull / trial_ns };
+
+	return dut_received(&x, rate, sent);
+}
+
+static int
+run_timed(const struct wr_rfc2544_cfg *cfg, const struct dut_t *d,
+	  struct wr_rfc2544 *s, struct wr_rfc2544_result *res)
+{
+	uint64_t rate;
+	int rc, guard = 0;
+
+	CU_ASSERT_EQUAL_FATAL(wr_rfc2544_start(s, cfg, &rate), 0);
+	do {
+		uint64_t ns = wr_rfc2544_trial_ns(s);
+
+		rc = wr_rfc2544_report(s, TRIAL_FRAMES,
+				       dut_t_received(d, rate, TRIAL_FRAMES, ns),
+				       rate, &rate);
+		CU_ASSERT_FATAL(++guard <= WR_RFC2544_TRIALS_MAX);
+	} while (rc == 0);
+	CU_ASSERT_EQUAL(wr_rfc2544_result(s, res), 0);
+	CU_ASSERT_TRUE(res->done);
+	return rc;
+}
+
+static void
+test_ndr_pdr_one_search(void)
+{
+	/* Lossless up to 4 Mpps, beyond it losing (rate - 4 Mpps) / rate:
+	 * NDR 4 Mpps, PDR at 0.5 % 4 Mpps / 0.995 = 4020.100 kpps. */
+	struct wr_rfc2544_cfg cfg = { .frame_size = 64, .link_mbps = 10000,
+				      .pdr_loss_ppm = 5000 };
+	struct dut d = { .limit = KPPS(4000) };
+	struct wr_rfc2544_result res;
+	static struct wr_rfc2544 s;
+	uint64_t pdr = 4020100502ull, ndr_trials = 0;
+	uint32_t i;
+
+	CU_ASSERT_EQUAL(run(&cfg, &d, &s, &res), 1);
+	CU_ASSERT_TRUE(res.converged);
+	CU_ASSERT_TRUE(res.has_pdr);
+	CU_ASSERT_EQUAL(res.pdr.loss_ppm, 5000);
+	CU_ASSERT_TRUE(res.ndr.millipps <= d.limit);
+	CU_ASSERT_TRUE(d.limit - res.ndr.millipps <= res.resolution_millipps);
+	CU_ASSERT_EQUAL(res.throughput_millipps, res.ndr.millipps);
+	CU_ASSERT_TRUE(res.pdr.millipps <= pdr);
+	CU_ASSERT_TRUE(pdr - res.pdr.millipps <= res.resolution_millipps);
+	CU_ASSERT_EQUAL(res.pdr.l1_bps, (res.pdr.millipps * 672 + 500) / 1000);
+	/* Verdicts against both tolerances, on integers. */
+	for (i = 0; i < res.n_trials; i++) {
+		const struct wr_rfc2544_trial *t = &res.trials[i];
+
+		CU_ASSERT_EQUAL(t->pass, t->lost == 0);
+		CU_ASSERT_EQUAL(t->pdr_pass, t->lost * 1000000 <= 5000 * t->sent);
+		ndr_trials += t->pass;
+	}
+	/* One search, fewer trials than two: NDR alone takes 11 here. */
+	CU_ASSERT_TRUE(res.n_trials < 2 * 11);
+	CU_ASSERT_TRUE(ndr_trials > 0);
+
+	/* PDR's tolerance must be above NDR's. */
+	cfg.loss_ppm = 5000;
+	CU_ASSERT_EQUAL(wr_rfc2544_start(&s, &cfg, &pdr), -EINVAL);
+}
+
+static void
+test_phases(void)
+{
+	/* MLRsearch's shape: 1 s trials first, 60 s trials last, three
+	 * phases.  The DUT forwards 3 Mpps for ever and 200 kpps more in a
+	 * 1 s trial (a buffer): the answer is the 60 s one. */
+	struct wr_rfc2544_cfg cfg = { .frame_size = 64, .link_mbps = 10000,
+				      .pdr_loss_ppm = 5000, .phases = 3,
+				      .trial_ns = 60000000000ull,
+				      .first_trial_ns = 1000000000ull };
+	struct dut_t d = { .base = KPPS(3000), .slack = KPPS(200) };
+	uint64_t limit60 = KPPS(3000) + KPPS(200) / 60;
+	uint64_t pdr60 = (uint64_t)((double)limit60 / 0.995);
+	struct wr_rfc2544_result res;
+	static struct wr_rfc2544 s;
+	uint32_t i, full = 0, last_phase = 0;
+
+	CU_ASSERT_EQUAL(run_timed(&cfg, &d, &s, &res), 1);
+	CU_ASSERT_TRUE(res.converged);
+	CU_ASSERT_EQUAL(res.phases, 3);
+	CU_ASSERT_TRUE(res.ndr.millipps <= limit60);
+	CU_ASSERT_TRUE(limit60 - res.ndr.millipps <= res.resolution_millipps);
+	CU_ASSERT_TRUE(res.pdr.millipps <= pdr60 + 1);
+	CU_ASSERT_TRUE(pdr60 - res.pdr.millipps <= res.resolution_millipps);
+	for (i = 0; i < res.n_trials; i++) {
+		const struct wr_rfc2544_trial *t = &res.trials[i];
+		static const uint64_t len[3] = { 1000000000ull, 7745966692ull,
+						 60000000000ull };
+
+		/* phases in order, lengths geometric: 1 s, sqrt(60) s, 60 s */
+		CU_ASSERT_TRUE(t->phase >= last_phase);
+		last_phase = t->phase;
+		CU_ASSERT_EQUAL(t->trial_ns, len[t->phase]);
+		full += t->phase == 2;
+	}
+	CU_ASSERT_EQUAL(last_phase, 2);
+	/* the bisection ran on short trials: few full-length ones (a
+	 * one-phase search needs 11 for NDR alone, every one 60 s) */
+	CU_ASSERT_TRUE(full <= 10);
+	CU_ASSERT_TRUE(full >= 4); /* both bounds of both targets */
+
+	/* The answer is the same as a one-phase search at 60 s. */
+	cfg.phases = 1;
+	CU_ASSERT_EQUAL(run_timed(&cfg, &d, &s, &res), 1);
+	for (i = 0; i < res.n_trials; i++)
+		CU_ASSERT_EQUAL(res.trials[i].trial_ns, 60000000000ull);
+	CU_ASSERT_TRUE(limit60 - res.ndr.millipps <= res.resolution_millipps);
+
+	/* Bad phase settings. */
+	cfg.phases = 3;
+	cfg.first_trial_ns = cfg.trial_ns + 1;
+	CU_ASSERT_EQUAL(wr_rfc2544_start(&s, &cfg, &pdr60), -EINVAL);
+	cfg.first_trial_ns = 0;
+	CU_ASSERT_EQUAL(wr_rfc2544_start(&s, &cfg, &pdr60), -EINVAL);
+	cfg.first_trial_ns = 1;
+	cfg.phases = WR_RFC2544_PHASES_MAX + 1;
+	CU_ASSERT_EQUAL(wr_rfc2544_start(&s, &cfg, &pdr60), -ERANGE);
+}
+
 static void
 test_config_errors(void)
 {
@@ -430,6 +566,8 @@ static CU_TestInfo search_tests[] = {
 	{ "config_errors", test_config_errors },
 	{ "generator_limited", test_generator_limited },
 	{ "offered", test_offered },
+	{ "ndr_pdr_one_search", test_ndr_pdr_one_search },
+	{ "phases", test_phases },
 	CU_TEST_INFO_NULL,
 };
 

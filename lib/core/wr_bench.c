@@ -232,64 +232,98 @@ wr_bench_trial_valid(uint64_t sent, uint64_t pacer_skipped)
 bool
 wr_rfc2544_row_gen_limited(const struct wr_rfc2544_row *r)
 {
-	return r->res.gen_limited;
+	return r->res.ndr.gen_limited ||
+	       (r->res.has_pdr && r->res.pdr.gen_limited);
 }
 
-/* The words every output uses for a generator-limited row. */
+/* The words every output uses for a generator-limited result. */
 #define GEN_LIMIT_TEXT "the device lost nothing; the generator could not offer more"
 
-/* Throughput of a row in pps, Mbps L1, Mbps L2 and % of the line. */
+/* A rate of a row in pps, Mbps L1, Mbps L2 and % of the line. */
 static void
-row_rates(const struct wr_rfc2544_row *r, double *pps, double *l1,
-	  double *l2, double *pct)
+rate_figures(const struct wr_rfc2544_row *r, const struct wr_rfc2544_rate *x,
+	     double *pps, double *l1, double *l2, double *pct)
 {
-	*pps = (double)r->res.throughput_millipps / 1e3;
-	*l1 = (double)r->res.l1_bps / 1e6;
-	*l2 = (double)r->res.l2_bps / 1e6;
+	*pps = (double)x->millipps / 1e3;
+	*l1 = (double)x->l1_bps / 1e6;
+	*l2 = (double)x->l2_bps / 1e6;
 	*pct = r->link_mbps ? *l1 / r->link_mbps * 100 : 0;
 }
 
-void
-wr_rfc2544_print(FILE *out, const struct wr_rfc2544_row *rows, unsigned int n)
+static void
+print_rates(FILE *out, const char *title, const struct wr_rfc2544_row *rows,
+	    unsigned int n, bool pdr)
 {
-	unsigned int i, j;
 	double pps, l1, l2, pct;
+	unsigned int i;
 	char p[32];
 
-	fprintf(out, "\nRFC 2544 throughput\n%10s %14s %12s %12s %10s %7s\n",
+	fprintf(out, "\n%s\n%10s %14s %12s %12s %10s %7s\n", title,
 		"frame size", "pps", "Mbps L1", "Mbps L2", "% of line",
 		"trials");
 	for (i = 0; i < n; i++) {
-		if (wr_rfc2544_row_gen_limited(&rows[i])) {
+		const struct wr_rfc2544_rate *x = pdr ? &rows[i].res.pdr :
+						  &rows[i].res.ndr;
+
+		if (x->gen_limited) {
 			fprintf(out, "%10u >= %.3f pps: " GEN_LIMIT_TEXT
 				" (%u trials)\n", rows[i].size,
-				(double)rows[i].res.gen_millipps / 1e3,
+				(double)x->gen_millipps / 1e3,
 				rows[i].n_trials);
 			continue;
 		}
-		row_rates(&rows[i], &pps, &l1, &l2, &pct);
+		rate_figures(&rows[i], x, &pps, &l1, &l2, &pct);
 		pct_text(pct, rows[i].link_mbps != 0, p, sizeof(p));
 		fprintf(out, "%10u %14.3f %12.3f %12.3f %10s %7u%s\n",
 			rows[i].size, pps, l1, l2, p, rows[i].n_trials,
 			rows[i].res.converged ? "" : "  (not converged)");
 	}
-	fprintf(out, "\ntrials\n%10s %5s %14s %14s %14s %12s %12s %6s\n",
-		"frame size", "#", "rate pps", "sent", "received", "lost",
-		"achieved pps", "result");
+}
+
+static const char *
+verdict(bool pass, const struct wr_bench_trial *t)
+{
+	if (!t->counted)
+		return "redo";
+	if (t->short_offer && pass)
+		return "short";
+	return pass ? "pass" : "fail";
+}
+
+void
+wr_rfc2544_print(FILE *out, const struct wr_rfc2544_row *rows, unsigned int n)
+{
+	bool pdr = n > 0 && rows[0].res.has_pdr;
+	unsigned int i, j;
+	char title[96];
+
+	print_rates(out, pdr ? "RFC 2544 throughput (NDR)" :
+		    "RFC 2544 throughput", rows, n, false);
+	if (pdr) {
+		snprintf(title, sizeof(title), "PDR (loss at most %.4f %%)",
+			 rows[0].res.pdr.loss_ppm / 1e4);
+		print_rates(out, title, rows, n, true);
+	}
+	fprintf(out, "\ntrials\n%10s %5s %5s %9s %14s %14s %14s %12s %12s %6s%s\n",
+		"frame size", "#", "phase", "length s", "rate pps", "sent",
+		"received", "lost", "offered pps", "result",
+		pdr ? "    PDR" : "");
 	for (i = 0; i < n; i++)
 		for (j = 0; j < rows[i].n_trials; j++) {
 			const struct wr_bench_trial *t = &rows[i].trials[j];
 
-			fprintf(out, "%10u %5u %14.3f %14llu %14llu %12lld %12.0f %6s\n",
-				rows[i].size, j + 1,
+			fprintf(out, "%10u %5u %5u %9.3f %14.3f %14llu %14llu "
+				"%12lld %12.0f %6s", rows[i].size, j + 1,
+				t->phase + 1, (double)t->trial_ns / 1e9,
 				(double)t->rate_millipps / 1e3,
 				(unsigned long long)t->sent,
 				(unsigned long long)t->received,
 				(long long)(t->sent - t->received),
-				t->duration_ns ? (double)t->sent * 1e9 /
-				(double)t->duration_ns : 0.0,
-				!t->counted ? "redo" : t->short_offer && t->pass ?
-				"short" : t->pass ? "pass" : "fail");
+				(double)t->offered_millipps / 1e3,
+				verdict(t->pass, t));
+			if (pdr)
+				fprintf(out, " %6s", verdict(t->pdr_pass, t));
+			fputc('\n', out);
 		}
 	fprintf(out, "short: the generator offered less than the rate asked "
 		"(by more than the resolution) and the device lost nothing: "
@@ -297,32 +331,75 @@ wr_rfc2544_print(FILE *out, const struct wr_rfc2544_row *rows, unsigned int n)
 	fflush(out);
 }
 
+/* CSV columns of one rate: pps, Mbps L1, Mbps L2, % of line, limited_by,
+ * at_least_pps; a generator-limited rate leaves the first four empty. */
+static void
+csv_rate(FILE *out, const struct wr_rfc2544_row *r,
+	 const struct wr_rfc2544_rate *x)
+{
+	double pps, l1, l2, pct;
+	char p[32] = "";
+
+	if (x->gen_limited) {
+		fprintf(out, ",,,,generator,%.3f", (double)x->gen_millipps / 1e3);
+		return;
+	}
+	rate_figures(r, x, &pps, &l1, &l2, &pct);
+	if (r->link_mbps != 0)
+		snprintf(p, sizeof(p), "%.4f", pct);
+	fprintf(out, "%.3f,%.6f,%.6f,%s,device,", pps, l1, l2, p);
+}
+
 int
 wr_rfc2544_csv_write(FILE *out, const struct wr_rfc2544_row *rows,
 		     unsigned int n)
 {
+	bool pdr = n > 0 && rows[0].res.has_pdr;
 	unsigned int i;
-	double pps, l1, l2, pct;
 
-	fputs("frame_size,throughput_pps,mbps_l1,mbps_l2,line_pct,trials,"
-	      "converged,limited_by,at_least_pps\n", out);
+	fputs("frame_size,throughput_pps,mbps_l1,mbps_l2,line_pct,limited_by,"
+	      "at_least_pps,trials,converged", out);
+	if (pdr)
+		fputs(",pdr_pps,pdr_mbps_l1,pdr_mbps_l2,pdr_line_pct,"
+		      "pdr_limited_by,pdr_at_least_pps,pdr_loss_pct", out);
+	fputc('\n', out);
 	for (i = 0; i < n; i++) {
-		char p[32] = "";
-
-		if (wr_rfc2544_row_gen_limited(&rows[i])) {
-			fprintf(out, "%u,,,,,%u,false,generator,%.3f\n",
-				rows[i].size, rows[i].n_trials,
-				(double)rows[i].res.gen_millipps / 1e3);
-			continue;
-		}
-		row_rates(&rows[i], &pps, &l1, &l2, &pct);
-		if (rows[i].link_mbps != 0)
-			snprintf(p, sizeof(p), "%.4f", pct);
-		fprintf(out, "%u,%.3f,%.6f,%.6f,%s,%u,%s,device,\n",
-			rows[i].size, pps, l1, l2, p, rows[i].n_trials,
+		fprintf(out, "%u,", rows[i].size);
+		csv_rate(out, &rows[i], &rows[i].res.ndr);
+		fprintf(out, ",%u,%s", rows[i].n_trials,
 			rows[i].res.converged ? "true" : "false");
+		if (pdr) {
+			fputc(',', out);
+			csv_rate(out, &rows[i], &rows[i].res.pdr);
+			fprintf(out, ",%.4f", rows[i].res.pdr.loss_ppm / 1e4);
+		}
+		fputc('\n', out);
 	}
 	return ferror(out) ? -EIO : 0;
+}
+
+/* JSON members of one rate (no braces). */
+static void
+json_rate(FILE *out, const struct wr_rfc2544_row *r,
+	  const struct wr_rfc2544_rate *x, const char *pps_key)
+{
+	double pps, l1, l2, pct;
+	char p[32] = "null";
+
+	if (x->gen_limited) {
+		fprintf(out, "\"%s\": null, \"mbps_l1\": null, \"mbps_l2\": "
+			"null, \"line_pct\": null, \"limited_by\": "
+			"\"generator\", \"at_least_pps\": %.3f, \"note\": \""
+			GEN_LIMIT_TEXT "\"", pps_key,
+			(double)x->gen_millipps / 1e3);
+		return;
+	}
+	rate_figures(r, x, &pps, &l1, &l2, &pct);
+	if (r->link_mbps != 0)
+		snprintf(p, sizeof(p), "%.4f", pct);
+	fprintf(out, "\"%s\": %.3f, \"mbps_l1\": %.6f, \"mbps_l2\": %.6f, "
+		"\"line_pct\": %s, \"limited_by\": \"device\", "
+		"\"at_least_pps\": null", pps_key, pps, l1, l2, p);
 }
 
 int
@@ -330,36 +407,35 @@ wr_rfc2544_json_write(FILE *out, const struct wr_bench_meta *m,
 		      const struct wr_rfc2544_row *rows, unsigned int n)
 {
 	unsigned int i, j;
-	double pps, l1, l2, pct;
 
 	json_meta(out, "wirerate-rfc2544/1", m);
 	json_key_str(out, "rx_device", m->rx_device);
 	fprintf(out, ",\n  \"trial_s\": %.9f, \"drain_s\": %.9f, "
-		"\"loss_tolerance_pct\": %.4f, \"max_rate_pps\": %.3f,"
-		"\n  \"results\": [", (double)m->duration_ns / 1e9,
-		(double)m->drain_ns / 1e9, m->loss_ppm / 1e4,
+		"\"loss_tolerance_pct\": %.4f, \"pdr_loss_tolerance_pct\": ",
+		(double)m->duration_ns / 1e9, (double)m->drain_ns / 1e9,
+		m->loss_ppm / 1e4);
+	if (m->pdr_ppm != 0)
+		fprintf(out, "%.4f", m->pdr_ppm / 1e4);
+	else
+		fputs("null", out);
+	fprintf(out, ", \"phases\": %u, \"first_trial_s\": %.9f, "
+		"\"max_rate_pps\": %.3f,\n  \"results\": [",
+		m->phases ? m->phases : 1, (double)m->first_trial_ns / 1e9,
 		(double)m->max_millipps / 1e3);
 	for (i = 0; i < n; i++) {
 		const struct wr_rfc2544_row *r = &rows[i];
-		char p[32] = "null";
 
 		fprintf(out, "%s\n    {\"frame_size\": %u, ", i ? "," : "",
 			r->size);
-		if (wr_rfc2544_row_gen_limited(r)) {
-			fprintf(out, "\"throughput_pps\": null, \"mbps_l1\": "
-				"null, \"mbps_l2\": null, \"line_pct\": null, "
-				"\"limited_by\": \"generator\", "
-				"\"at_least_pps\": %.3f, \"note\": \""
-				GEN_LIMIT_TEXT "\"",
-				(double)r->res.gen_millipps / 1e3);
+		json_rate(out, r, &r->res.ndr, "throughput_pps");
+		fputs(", \"pdr\": ", out);
+		if (r->res.has_pdr) {
+			fprintf(out, "{\"loss_tolerance_pct\": %.4f, ",
+				r->res.pdr.loss_ppm / 1e4);
+			json_rate(out, r, &r->res.pdr, "pps");
+			fputc('}', out);
 		} else {
-			row_rates(r, &pps, &l1, &l2, &pct);
-			if (r->link_mbps != 0)
-				snprintf(p, sizeof(p), "%.4f", pct);
-			fprintf(out, "\"throughput_pps\": %.3f, \"mbps_l1\": "
-				"%.6f, \"mbps_l2\": %.6f, \"line_pct\": %s, "
-				"\"limited_by\": \"device\", "
-				"\"at_least_pps\": null", pps, l1, l2, p);
+			fputs("null", out);
 		}
 		fprintf(out, ", \"resolution_pps\": %.3f, \"converged\": %s, "
 			"\"trials\": [", (double)r->res.resolution_millipps / 1e3,
@@ -368,14 +444,17 @@ wr_rfc2544_json_write(FILE *out, const struct wr_bench_meta *m,
 			const struct wr_bench_trial *t = &r->trials[j];
 
 			fprintf(out, "%s\n      {\"rate_pps\": %.3f, "
+				"\"phase\": %u, \"trial_s\": %.9f, "
 				"\"offered_pps\": %.3f, \"short_offer\": %s, "
 				"\"sent\": "
 				"%llu, \"received\": %llu, \"lost\": %lld, "
 				"\"duration_s\": %.9f, \"pacer_skipped\": %llu, "
 				"\"rx_frames\": %llu, \"rx_nic_pkts\": %llu, "
 				"\"rx_nic_missed\": %llu, \"valid\": %s, "
-				"\"counted\": %s, \"pass\": %s}", j ? "," : "",
-				(double)t->rate_millipps / 1e3,
+				"\"counted\": %s, \"pass\": %s, "
+				"\"pdr_pass\": %s}", j ? "," : "",
+				(double)t->rate_millipps / 1e3, t->phase,
+				(double)t->trial_ns / 1e9,
 				(double)t->offered_millipps / 1e3,
 				t->short_offer ? "true" : "false",
 				(unsigned long long)t->sent,
@@ -388,7 +467,9 @@ wr_rfc2544_json_write(FILE *out, const struct wr_bench_meta *m,
 				(unsigned long long)t->rx_nic_missed,
 				t->valid ? "true" : "false",
 				t->counted ? "true" : "false",
-				t->pass ? "true" : "false");
+				t->pass ? "true" : "false",
+				r->res.has_pdr ? (t->pdr_pass ? "true" :
+						  "false") : "null");
 		}
 		fputs("]}", out);
 	}

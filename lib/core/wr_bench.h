@@ -86,6 +86,9 @@ struct wr_bench_meta {
 	uint64_t duration_ns;     /**< sweep: per size; rfc2544: per trial */
 	uint64_t drain_ns;        /**< rfc2544 */
 	uint32_t loss_ppm;        /**< rfc2544 */
+	uint32_t pdr_ppm;         /**< rfc2544: 0 = no PDR */
+	uint32_t phases;          /**< rfc2544 */
+	uint64_t first_trial_ns;  /**< rfc2544 */
 	uint64_t max_millipps;    /**< rfc2544: the ceiling, 0 = line rate */
 	const char *stop_reason;  /**< "done" or "signal" */
 };
@@ -102,6 +105,9 @@ int wr_sweep_json_write(FILE *out, const struct wr_bench_meta *m,
 /** One trial of an RFC 2544 search as the command saw it. */
 struct wr_bench_trial {
 	uint64_t rate_millipps;   /**< asked */
+	uint64_t trial_ns;        /**< the length asked */
+	uint32_t phase;           /**< of the search, from 0 */
+	bool pdr_pass;            /**< within the PDR's tolerance */
 	uint64_t offered_millipps; /**< achieved: sent over duration_ns */
 	bool short_offer;         /**< offered below asked by more than the resolution */
 	uint64_t sent;
