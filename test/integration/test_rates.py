@@ -419,6 +419,61 @@ ports:
                                  f"{size}: {a} {b}")
         print(f"\n    kernel router (tbf 20 Mbit/s): run 1 {a}, run 2 {b} pps")
 
+    def test_ndr_pdr_one_search(self):
+        """NDR and PDR (5 %) in one phased search through the tbf router.
+
+        tbf forwards its rate and drops the excess, so at an offered rate r
+        above the limit L the loss is about (r - L) / r: the PDR at 5 % is
+        near L / 0.95, the NDR near L.  Every trial's loss is the kernel's
+        own count of what it did not forward.
+        """
+        wirerate = os.environ.get("WIRERATE")
+        if not wirerate:
+            self.skipTest("WIRERATE not set")
+        prof = self.afp_profile("pdr")
+        before = self.forwarded()
+        out = self.path("pdr.json")
+        p = ns_exec(self.GEN, wirerate, "rfc2544", os.path.join(STREAMS, "udp-64.yaml"),
+                    "--config", prof, "--tx-port", "0", "--rx-port", "1", "--sizes", "512",
+                    "--trial", "0.5", "--first-trial", "0.2", "--phases", "2", "--drain", "0.1",
+                    "--max-rate", "16 kpps", "--resolution", "250 pps", "--pdr", "5%",
+                    "--json", out, check=False)
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        forwarded = self.forwarded() - before
+        with open(out) as f:
+            res = json.load(f)
+        self.assertEqual(res["phases"], 2)
+        self.assertEqual(res["pdr_loss_tolerance_pct"], 5.0)
+        r = res["results"][0]
+        limit = self.RATE_BPS / 8 / (512 - 4)
+        ndr, pdr = r["throughput_pps"], r["pdr"]["pps"]
+        msg = f"NDR {ndr} PDR {pdr}\n{p.stdout}"
+        self.assertEqual(r["limited_by"], "device")
+        self.assertGreaterEqual(ndr, limit - 2 * 250, msg)
+        self.assertLessEqual(ndr, limit * 1.15, msg)
+        self.assertGreater(pdr, ndr, msg)
+        self.assertGreaterEqual(pdr, limit / 0.95 - 2 * 250 - 0.02 * limit, msg)
+        self.assertLessEqual(pdr, limit / 0.95 * 1.15, msg)
+        trials = r["trials"]
+        for t in trials:
+            self.assertEqual(t["lost"], t["sent"] - t["received"])
+            self.assertEqual(t["rx_nic_pkts"], t["received"], t)
+            if t["counted"]:
+                self.assertEqual(t["pass"], t["lost"] == 0)
+                self.assertEqual(t["pdr_pass"], t["lost"] * 100 <= 5 * t["sent"])
+        self.assertEqual(sum(t["received"] for t in trials), forwarded)
+        # Short trials first, then full-length ones; the answers come
+        # from full-length trials that passed.
+        phases = [t["phase"] for t in trials]
+        self.assertEqual(phases, sorted(phases))
+        self.assertEqual({t["trial_s"] for t in trials if t["phase"] == 0}, {0.2})
+        self.assertEqual({t["trial_s"] for t in trials if t["phase"] == 1}, {0.5})
+        self.assertIn(ndr, [t["rate_pps"] for t in trials if t["phase"] == 1 and t["pass"]])
+        self.assertIn(pdr, [t["rate_pps"] for t in trials
+                            if t["phase"] == 1 and t["pdr_pass"]])
+        print(f"\n    tbf 20 Mbit/s, 512 B (limit {limit:.0f} pps): NDR {ndr:.0f}, PDR(5 %) "
+              f"{pdr:.0f} pps in {len(trials)} trials")
+
     def test_generator_limited(self):
         """The issue's defect: a router faster than af_packet can offer.
 
