@@ -2,6 +2,8 @@
 /* Unit tests of the RFC 2544 throughput search against simulated DUTs (wr_rfc2544). */
 #include <errno.h>
 
+#include "wr_b2b.h"
+#include "wr_floss.h"
 #include "wr_rfc2544.h"
 #include "wr_test.h"
 
@@ -571,8 +573,166 @@ static CU_TestInfo search_tests[] = {
 	CU_TEST_INFO_NULL,
 };
 
+/* Frame loss rate (section 26.3) against the rate-limited DUT. */
+static void
+test_floss_steps(void)
+{
+	/* max 1000 kpps, 10 % steps, a DUT forwarding 650 kpps: steps at
+	 * 100, 90, 80, 70 % lose, 60 and 50 % do not, and the test stops. */
+	struct wr_floss_cfg cfg = { .max_millipps = KPPS(1000),
+				    .resolution_millipps = KPPS(1) };
+	struct dut d = { .limit = KPPS(650) };
+	static struct wr_floss s;
+	uint64_t rate;
+	uint32_t i;
+	int rc;
+
+	CU_ASSERT_EQUAL_FATAL(wr_floss_start(&s, &cfg, &rate), 0);
+	CU_ASSERT_EQUAL(rate, KPPS(1000));
+	do {
+		rc = wr_floss_report(&s, TRIAL_FRAMES,
+				     dut_received(&d, rate, TRIAL_FRAMES), rate,
+				     &rate);
+	} while (rc == 0);
+	CU_ASSERT_EQUAL(rc, 1);
+	CU_ASSERT_TRUE(s.stopped_clean);
+	CU_ASSERT_EQUAL(s.n_steps, 6);
+	for (i = 0; i < s.n_steps; i++) {
+		const struct wr_floss_step *st = &s.steps[i];
+
+		CU_ASSERT_EQUAL(st->rate_millipps, KPPS(1000 - 100 * i));
+		CU_ASSERT_EQUAL(st->pct_ppm, 1000000 - 100000 * i);
+		CU_ASSERT_EQUAL(st->lost, st->sent - st->received);
+		/* RFC 2544: ((input - output) * 100) / input */
+		CU_ASSERT_DOUBLE_EQUAL(st->loss_pct, (double)st->lost * 100 /
+				       (double)st->sent, 1e-12);
+		CU_ASSERT_EQUAL(st->lost == 0, i >= 4);
+		CU_ASSERT_FALSE(st->short_offer);
+	}
+	/* at 100 %: 650/1000 forwarded, 35 % lost */
+	CU_ASSERT_DOUBLE_EQUAL(s.steps[0].loss_pct, 35.0, 1e-9);
+	CU_ASSERT_EQUAL(wr_floss_report(&s, 1, 1, 1, &rate), -EINVAL);
+
+	/* A DUT losing at every rate: all ten steps, down to 10 %. */
+	d.limit = 0;
+	CU_ASSERT_EQUAL_FATAL(wr_floss_start(&s, &cfg, &rate), 0);
+	do {
+		rc = wr_floss_report(&s, TRIAL_FRAMES, TRIAL_FRAMES - 1, rate,
+				     &rate);
+	} while (rc == 0);
+	CU_ASSERT_EQUAL(s.n_steps, 10);
+	CU_ASSERT_FALSE(s.stopped_clean);
+	CU_ASSERT_EQUAL(s.steps[9].rate_millipps, KPPS(100));
+
+	/* 25 % steps, 3 clean in a row, a generator stuck at 300 kpps. */
+	cfg.step_ppm = 250000;
+	cfg.clean = 3;
+	CU_ASSERT_EQUAL_FATAL(wr_floss_start(&s, &cfg, &rate), 0);
+	do {
+		uint64_t off = rate < KPPS(300) ? rate : KPPS(300);
+
+		rc = wr_floss_report(&s, TRIAL_FRAMES, TRIAL_FRAMES, off, &rate);
+	} while (rc == 0);
+	CU_ASSERT_EQUAL(s.n_steps, 3);
+	/* 100, 75 and 50 %: every one above what the generator offered */
+	CU_ASSERT_TRUE(s.steps[0].short_offer);
+	CU_ASSERT_TRUE(s.steps[1].short_offer);
+	CU_ASSERT_TRUE(s.steps[2].short_offer);
+	CU_ASSERT_EQUAL(s.steps[2].rate_millipps, KPPS(500));
+	CU_ASSERT_EQUAL(s.steps[2].offered_millipps, KPPS(300));
+
+	cfg.step_ppm = 9999;
+	CU_ASSERT_EQUAL(wr_floss_start(&s, &cfg, &rate), -EINVAL);
+	cfg.step_ppm = 1000001;
+	CU_ASSERT_EQUAL(wr_floss_start(&s, &cfg, &rate), -EINVAL);
+	cfg.step_ppm = 0;
+	cfg.max_millipps = 0;
+	CU_ASSERT_EQUAL(wr_floss_start(&s, &cfg, &rate), -EINVAL);
+}
+
+/* A DUT with a buffer of `buf` frames: a burst of n frames at line rate
+ * loses n - buf frames beyond it. */
+static void
+test_b2b_search(void)
+{
+	struct wr_b2b_cfg cfg = { .max_frames = 1000000, .repeats = 5 };
+	struct wr_b2b_result res;
+	static struct wr_b2b s;
+	uint64_t n, buf = 12345;
+	int rc, repeats_ended = 0, guard = 0;
+
+	CU_ASSERT_EQUAL_FATAL(wr_b2b_start(&s, &cfg, &n), 0);
+	CU_ASSERT_EQUAL(n, 1000000);
+	do {
+		rc = wr_b2b_report(&s, n, n <= buf ? n : buf, &n);
+		repeats_ended += rc == 2;
+		CU_ASSERT_FATAL(++guard < 5 * WR_B2B_TRIALS_MAX);
+	} while (rc == 0 || rc == 2);
+	CU_ASSERT_EQUAL(rc, 1);
+	CU_ASSERT_EQUAL(repeats_ended, 4);
+	CU_ASSERT_EQUAL(wr_b2b_result(&s, &res), 0);
+	CU_ASSERT_EQUAL(res.n, 5);
+	/* exactly the buffer, with a 1-frame resolution: 1 + 20 bursts */
+	CU_ASSERT_EQUAL(res.min, buf);
+	CU_ASSERT_EQUAL(res.max, buf);
+	CU_ASSERT_DOUBLE_EQUAL(res.avg, (double)buf, 1e-9);
+	CU_ASSERT_EQUAL(res.n_at_max, 0);
+	CU_ASSERT_EQUAL(s.trials_per[0], 1 + 20);
+
+	/* A varying buffer: min/avg/max of the repeats. */
+	CU_ASSERT_EQUAL_FATAL(wr_b2b_start(&s, &cfg, &n), 0);
+	buf = 1000;
+	do {
+		rc = wr_b2b_report(&s, n, n <= buf ? n : buf, &n);
+		if (rc == 2)
+			buf += 1000;
+	} while (rc == 0 || rc == 2);
+	CU_ASSERT_EQUAL(wr_b2b_result(&s, &res), 0);
+	CU_ASSERT_EQUAL(res.min, 1000);
+	CU_ASSERT_EQUAL(res.max, 5000);
+	CU_ASSERT_DOUBLE_EQUAL(res.avg, 3000.0, 1e-9);
+
+	/* Everything forwarded: "at least" the first burst, one trial. */
+	cfg.repeats = 2;
+	CU_ASSERT_EQUAL_FATAL(wr_b2b_start(&s, &cfg, &n), 0);
+	CU_ASSERT_EQUAL(wr_b2b_report(&s, n, n, &n), 2);
+	CU_ASSERT_EQUAL(wr_b2b_report(&s, n, n, &n), 1);
+	CU_ASSERT_EQUAL(wr_b2b_result(&s, &res), 0);
+	CU_ASSERT_EQUAL(res.n_at_max, 2);
+	CU_ASSERT_EQUAL(res.min, 1000000);
+
+	/* A burst the generator cut short is no pass; nothing passes: 0. */
+	cfg.repeats = 1;
+	cfg.resolution_frames = 1000;
+	CU_ASSERT_EQUAL_FATAL(wr_b2b_start(&s, &cfg, &n), 0);
+	do {
+		rc = wr_b2b_report(&s, n - 1, n - 1, &n);
+	} while (rc == 0);
+	CU_ASSERT_EQUAL(rc, 1);
+	CU_ASSERT_EQUAL(wr_b2b_result(&s, &res), 0);
+	CU_ASSERT_EQUAL(res.max, 0);
+	CU_ASSERT_EQUAL(wr_b2b_report(&s, 1, 1, &n), -EINVAL);
+	cfg.repeats = WR_B2B_REPEATS_MAX + 1;
+	CU_ASSERT_EQUAL(wr_b2b_start(&s, &cfg, &n), -ERANGE);
+	cfg.repeats = 1;
+	cfg.max_frames = 0;
+	CU_ASSERT_EQUAL(wr_b2b_start(&s, &cfg, &n), -EINVAL);
+}
+
+static CU_TestInfo floss_tests[] = {
+	{ "steps", test_floss_steps },
+	CU_TEST_INFO_NULL,
+};
+
+static CU_TestInfo b2b_tests[] = {
+	{ "search", test_b2b_search },
+	CU_TEST_INFO_NULL,
+};
+
 static CU_SuiteInfo suites[] = {
 	{ .pName = "rfc2544", .pTests = search_tests },
+	{ .pName = "frame_loss_rate", .pTests = floss_tests },
+	{ .pName = "back_to_back", .pTests = b2b_tests },
 	CU_SUITE_INFO_NULL,
 };
 
