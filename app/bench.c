@@ -129,6 +129,35 @@ wr_app_bench_opt(struct wr_opts *o, int opt, const char *arg)
 				   "phases 1..8");
 		o->phases = (uint32_t)v;
 		return 0;
+	case 'E':
+		if (wr_bench_parse_tests(arg, &o->tests, why, sizeof(why)))
+			return bad("--tests", arg, why);
+		return 0;
+	case 'G':
+		if (wr_bench_parse_ppm(arg, &o->loss_step_ppm, why,
+				       sizeof(why)) || o->loss_step_ppm < 10000)
+			return bad("--loss-step", arg, "expected the frame loss "
+				   "rate's step, a percentage 1..100 such as 10%");
+		return 0;
+	case 'B':
+		if (wr_parse_u64(arg, 1, WR_B2B_REPEATS_MAX, &v, why,
+				 sizeof(why)))
+			return bad("--b2b-repeats", arg, "expected a number of "
+				   "back-to-back searches 1..1000");
+		o->b2b_repeats = (uint32_t)v;
+		return 0;
+	case 'K':
+		if (wr_parse_duration_ns(arg, &o->b2b_trial_ns, why,
+					 sizeof(why)) || o->b2b_trial_ns == 0)
+			return bad("--b2b-trial", arg, "expected a duration above "
+				   "0 such as 2s or 100ms");
+		return 0;
+	case 'W':
+		if (wr_parse_u64(arg, 1, UINT64_MAX, &o->b2b_resolution, why,
+				 sizeof(why)))
+			return bad("--b2b-resolution", arg, "expected a number "
+				   "of frames of 1 or more");
+		return 0;
 	case 'F':
 		if (wr_parse_duration_ns(arg, &o->first_trial_ns, why,
 					 sizeof(why)) || o->first_trial_ns == 0)

@@ -27,6 +27,8 @@ usage(FILE *out)
 "                    [--sizes ...] [--trial S] [--resolution PCT%%|RATE]\n"
 "                    [--loss-tolerance PCT] [--pdr PCT] [--phases N]\n"
 "                    [--first-trial S] [--max-rate RATE] [--min-rate RATE]\n"
+"                    [--tests throughput,loss,b2b|all] [--loss-step PCT]\n"
+"                    [--b2b-repeats N] [--b2b-trial S] [--b2b-resolution N]\n"
 "                    [--drain S] [--csv FILE] [--json FILE] [--config PROFILE]\n"
 "       wirerate rtt STREAMFILE [--stream NAME] [--sizes FROM:TO:STEP] [--count N]\n"
 "                    [--timeout S] [--csv FILE] [--json FILE] [--config PROFILE]\n"
@@ -47,7 +49,12 @@ usage(FILE *out)
 "          the line rate; sizes default 64,128,256,512,1024,1280,1518;\n"
 "          --pdr PCT adds the partial drop rate to the same search, which\n"
 "          then runs --phases (default 3) of shorter trials first, from\n"
-"          --first-trial (default 1 s) up to --trial (doc/rates.md)\n"
+"          --first-trial (default 1 s) up to --trial (doc/rates.md);\n"
+"          --tests adds RFC 2544's frame loss rate (steps of --loss-step,\n"
+"          default 10 %%, down from the maximum until two lossless trials)\n"
+"          and back-to-back (longest lossless burst, first burst\n"
+"          --b2b-trial of the rate, default 2 s, --b2b-repeats times,\n"
+"          default 50)\n"
 "  rtt     round trips one frame at a time (doc/echo.md): per UDP payload size\n"
 "          (default 50:1500:50, the 24-byte signature included), --count round\n"
 "          trips (default 100000) of the stream's frame, each waited for up to\n"
@@ -122,6 +129,11 @@ parse_opts(int argc, char **argv, struct wr_opts *o)
 		{ "pdr", required_argument, NULL, 'P' },
 		{ "phases", required_argument, NULL, 'H' },
 		{ "first-trial", required_argument, NULL, 'F' },
+		{ "tests", required_argument, NULL, 'E' },
+		{ "loss-step", required_argument, NULL, 'G' },
+		{ "b2b-repeats", required_argument, NULL, 'B' },
+		{ "b2b-trial", required_argument, NULL, 'K' },
+		{ "b2b-resolution", required_argument, NULL, 'W' },
 		{ "max-rate", required_argument, NULL, 'M' },
 		{ "min-rate", required_argument, NULL, 'm' },
 		{ "arp", no_argument, NULL, 'A' },
@@ -242,6 +254,11 @@ parse_opts(int argc, char **argv, struct wr_opts *o)
 		case 'P':
 		case 'H':
 		case 'F':
+		case 'E':
+		case 'G':
+		case 'B':
+		case 'K':
+		case 'W':
 		case 'M':
 		case 'm':
 			if (wr_app_bench_opt(o, c, optarg) != 0)

@@ -61,6 +61,55 @@ rate_at(const struct wr_rate_spec *spec, uint16_t size, uint32_t link,
 	return -EINVAL;
 }
 
+/*
+ * One trial at @p size: @p rate millipps (0: as fast as the port takes
+ * frames) for @p ns, or @p count frames when @p ns is 0.  Every frame
+ * carries the loss-only signature (loss exact per frame; it fits RFC
+ * 2544's 64-byte frames, wr_sig.h).  @return 0, -EINTR, -EIO (nothing
+ * sent) or the engine's error.
+ */
+static int
+trial_at(struct wr_bench *b, uint16_t size, uint64_t rate, uint64_t ns,
+	 uint64_t count, uint64_t drain_ns, struct wr_bench_trial *t)
+{
+	struct wr_report_row r;
+	struct wr_stream st;
+	int rc;
+
+	memset(t, 0, sizeof(*t));
+	wr_bench_stream_at(b, size, &st);
+	st.port = b->o->tx_port;
+	st.latency = true;
+	st.sig_short = true;
+	if (rate != 0) {
+		st.rate.unit = WR_RATE_PPS;
+		st.rate.value = rate;
+	}
+	st.duration_ns = ns;
+	st.count = count;
+	rc = wr_bench_trial(b, &st, drain_ns, &r);
+	if (rc != 0)
+		return rc;
+	if (r.total.tx_pkts == 0) {
+		fprintf(stderr, "wirerate: rfc2544: the trial at %.3f pps sent "
+			"nothing\n", (double)rate / 1e3);
+		return -EIO;
+	}
+	t->rate_millipps = rate;
+	t->trial_ns = ns;
+	t->sent = r.total.tx_pkts;
+	t->received = b->rx_distinct;
+	t->duration_ns = r.duration_ns;
+	t->pacer_skipped = r.pacer_skipped;
+	t->rx_frames = b->rx_port_pkts;
+	t->rx_nic_pkts = b->rx_nic_pkts;
+	t->rx_nic_missed = b->rx_nic_missed;
+	t->valid = wr_bench_trial_valid(t->sent, t->pacer_skipped);
+	t->offered_millipps = wr_rfc2544_offered_millipps(t->sent,
+		t->duration_ns ? t->duration_ns : ns);
+	return 0;
+}
+
 /* The search for one frame size.  @return 0, -EINTR, or an exit code's error. */
 static int
 search(struct wr_bench *b, uint16_t size, uint64_t trial_ns, uint64_t drain_ns,
@@ -78,9 +127,7 @@ search(struct wr_bench *b, uint16_t size, uint64_t trial_ns, uint64_t drain_ns,
 	if (s == NULL)
 		return -ENOMEM;
 	memset(&cfg, 0, sizeof(cfg));
-	memset(row, 0, sizeof(*row));
-	row->size = size;
-	row->link_mbps = link;
+	row->has_throughput = true;
 	cfg.frame_size = size;
 	cfg.link_mbps = link;
 	cfg.loss_ppm = o->loss_ppm;
@@ -106,40 +153,12 @@ search(struct wr_bench *b, uint16_t size, uint64_t trial_ns, uint64_t drain_ns,
 	}
 	while (rc == 0) {
 		struct wr_bench_trial *t = &row->trials[row->n_trials];
-		struct wr_report_row r;
-		struct wr_stream st;
 
-		wr_bench_stream_at(b, size, &st);
-		st.port = o->tx_port;
-		/* The loss-only signature: loss is exact per frame, and it
-		 * fits RFC 2544's 64-byte frames (wr_sig.h). */
-		st.latency = true;
-		st.sig_short = true;
-		st.rate.unit = WR_RATE_PPS;
-		st.rate.value = rate;
-		st.duration_ns = wr_rfc2544_trial_ns(s);
-		rc = wr_bench_trial(b, &st, drain_ns, &r);
+		rc = trial_at(b, size, rate, wr_rfc2544_trial_ns(s), 0,
+			      drain_ns, t);
 		if (rc != 0)
 			break;
-		if (r.total.tx_pkts == 0) {
-			fprintf(stderr, "wirerate: rfc2544: the trial at %.3f "
-				"pps sent nothing\n", (double)rate / 1e3);
-			rc = -EIO;
-			break;
-		}
-		t->rate_millipps = rate;
-		t->sent = r.total.tx_pkts;
-		t->received = b->rx_distinct;
-		t->duration_ns = r.duration_ns;
-		t->pacer_skipped = r.pacer_skipped;
-		t->rx_frames = b->rx_port_pkts;
-		t->rx_nic_pkts = b->rx_nic_pkts;
-		t->rx_nic_missed = b->rx_nic_missed;
-		t->valid = wr_bench_trial_valid(t->sent, t->pacer_skipped);
-		t->trial_ns = st.duration_ns;
 		t->phase = s->phase;
-		t->offered_millipps = wr_rfc2544_offered_millipps(t->sent,
-			t->duration_ns ? t->duration_ns : st.duration_ns);
 		t->short_offer = wr_rfc2544_short(rate, t->offered_millipps,
 						  s->resolution);
 		row->n_trials++;
@@ -191,6 +210,139 @@ search(struct wr_bench *b, uint16_t size, uint64_t trial_ns, uint64_t drain_ns,
 	return rc;
 }
 
+/* --max-rate at @p size, else the line rate.  Prints; @return 0, -EINVAL. */
+static int
+max_at(const struct wr_bench *b, uint16_t size, uint64_t *millipps)
+{
+	const struct wr_opts *o = b->o;
+	uint32_t link = b->e->ports[o->tx_port].link_speed_mbps;
+	struct wr_size_avg avg = { .bytes = size, .frames = 1 };
+
+	if (rate_at(&o->max_rate, size, link, "--max-rate", millipps) != 0)
+		return -EINVAL;
+	if (*millipps != 0)
+		return 0;
+	if (link != 0 && wr_rate_line_millipps(link, &avg, millipps) == 0)
+		return 0;
+	fprintf(stderr, "wirerate: rfc2544: the TX port does not report its "
+		"link speed: give --max-rate\n");
+	return -EINVAL;
+}
+
+/* The resolution a trial's shortfall is judged against (as the search's). */
+static uint64_t
+resolution_at(const struct wr_bench *b, uint64_t max)
+{
+	const struct wr_opts *o = b->o;
+	uint32_t ppm = o->resolution_ppm ? o->resolution_ppm :
+		       WR_RFC2544_RESOLUTION_PPM;
+
+	if (o->resolution_millipps)
+		return o->resolution_millipps;
+	return (uint64_t)((unsigned __int128)max * ppm / 1000000);
+}
+
+/* RFC 2544 section 26.3 at one size.  @return 0, -EINTR or an error. */
+static int
+frame_loss(struct wr_bench *b, uint16_t size, uint64_t trial_ns,
+	   uint64_t drain_ns, struct wr_rfc2544_row *row)
+{
+	const struct wr_opts *o = b->o;
+	struct wr_floss_cfg cfg;
+	struct wr_bench_trial t;
+	uint64_t rate;
+	int rc;
+
+	memset(&cfg, 0, sizeof(cfg));
+	rc = max_at(b, size, &cfg.max_millipps);
+	if (rc != 0)
+		return rc;
+	cfg.step_ppm = o->loss_step_ppm;
+	cfg.resolution_millipps = resolution_at(b, cfg.max_millipps);
+	rc = wr_floss_start(&row->floss, &cfg, &rate);
+	if (rc != 0)
+		return rc;
+	row->has_floss = true;
+	while (rc == 0) {
+		const struct wr_floss_step *st;
+
+		rc = trial_at(b, size, rate, trial_ns, 0, drain_ns, &t);
+		if (rc != 0)
+			break;
+		rc = wr_floss_report(&row->floss, t.sent, t.received,
+				     t.offered_millipps, &rate);
+		st = &row->floss.steps[row->floss.n_steps - 1];
+		if (!o->quiet)
+			printf("  %u bytes: frame loss at %.1f %% (%.3f pps, "
+			       "offered %.3f): sent %llu, received %llu, loss "
+			       "%.4f %%%s\n", size, st->pct_ppm / 1e4,
+			       (double)st->rate_millipps / 1e3,
+			       (double)st->offered_millipps / 1e3,
+			       (unsigned long long)st->sent,
+			       (unsigned long long)st->received, st->loss_pct,
+			       st->short_offer ? " (the generator fell short)" :
+			       "");
+	}
+	return rc == 1 ? 0 : rc;
+}
+
+/* RFC 2544 section 26.4 at one size.  @return 0, -EINTR or an error. */
+static int
+back_to_back(struct wr_bench *b, uint16_t size, uint64_t drain_ns,
+	     struct wr_rfc2544_row *row)
+{
+	/* RFC 2544 section 26.4: trials of at least 2 s. */
+	static const uint64_t trial_default_ns = 2000000000ull;
+	const struct wr_opts *o = b->o;
+	uint64_t trial_ns = o->b2b_trial_ns ? o->b2b_trial_ns : trial_default_ns;
+	struct wr_b2b_cfg cfg;
+	struct wr_bench_trial t;
+	uint64_t line, frames;
+	int rc;
+
+	/* Bursts go out as fast as the port takes them (the minimum gap),
+	 * or paced at --max-rate when given; the first burst is --b2b-trial
+	 * of that rate. */
+	rc = max_at(b, size, &line);
+	if (rc != 0)
+		return rc;
+	row->b2b_rate_millipps = o->max_rate.unit == WR_RATE_MAX ? 0 : line;
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.max_frames = (uint64_t)((unsigned __int128)line * trial_ns /
+				    1000000000000ull);
+	if (cfg.max_frames == 0)
+		cfg.max_frames = 1;
+	cfg.repeats = o->b2b_repeats;
+	cfg.resolution_frames = o->b2b_resolution;
+	rc = wr_b2b_start(&row->b2b, &cfg, &frames);
+	if (rc != 0)
+		return rc;
+	row->has_b2b = true;
+	row->b2b_offered_min = UINT64_MAX;
+	while (rc == 0 || rc == 2) {
+		uint32_t rep = row->b2b.repeat;
+
+		rc = trial_at(b, size, row->b2b_rate_millipps, 0, frames,
+			      drain_ns, &t);
+		if (rc != 0)
+			break;
+		row->b2b_bursts++;
+		if (t.offered_millipps < row->b2b_offered_min)
+			row->b2b_offered_min = t.offered_millipps;
+		rc = wr_b2b_report(&row->b2b, t.sent, t.received, &frames);
+		if (!o->quiet)
+			printf("  %u bytes: back-to-back repeat %u, burst of "
+			       "%llu (offered %.3f pps): received %llu: %s\n",
+			       size, rep + 1, (unsigned long long)t.sent,
+			       (double)t.offered_millipps / 1e3,
+			       (unsigned long long)t.received,
+			       t.received == t.sent ? "pass" : "fail");
+	}
+	if (row->b2b_offered_min == UINT64_MAX)
+		row->b2b_offered_min = 0;
+	return rc == 1 ? 0 : rc;
+}
+
 int
 wr_cmd_rfc2544(const struct wr_opts *o)
 {
@@ -200,6 +352,7 @@ wr_cmd_rfc2544(const struct wr_opts *o)
 	static struct wr_rfc2544_row rows[WR_BENCH_SIZES_MAX];
 	uint64_t trial = o->trial_ns ? o->trial_ns : WR_TRIAL_DEFAULT_NS;
 	uint64_t drain = o->drain_set ? o->drain_ns : WR_TRIAL_DRAIN_DEFAULT_NS;
+	uint32_t tests = o->tests ? o->tests : WR_BENCH_TEST_THROUGHPUT;
 	struct wr_bench b;
 	struct wr_bench_meta m;
 	struct rfc_out out;
@@ -259,8 +412,20 @@ wr_cmd_rfc2544(const struct wr_opts *o)
 	putchar('\n');
 	rc = 0;
 	for (i = 0; i < b.n_sizes && rc == 0; i++) {
-		rc = search(&b, b.sizes[i], trial, drain, &rows[n]);
-		if (rc == 0 || (rc == -EINTR && rows[n].n_trials > 0))
+		struct wr_rfc2544_row *row = &rows[n];
+
+		memset(row, 0, sizeof(*row));
+		row->size = b.sizes[i];
+		row->link_mbps = b.e->ports[o->tx_port].link_speed_mbps;
+		if (tests & WR_BENCH_TEST_THROUGHPUT)
+			rc = search(&b, b.sizes[i], trial, drain, row);
+		if (rc == 0 && (tests & WR_BENCH_TEST_LOSS))
+			rc = frame_loss(&b, b.sizes[i], trial, drain, row);
+		if (rc == 0 && (tests & WR_BENCH_TEST_B2B))
+			rc = back_to_back(&b, b.sizes[i], drain, row);
+		if (rc == 0 || (rc == -EINTR && (row->n_trials > 0 ||
+						 row->has_floss ||
+						 row->has_b2b)))
 			n++;
 	}
 	if (rc != 0 && rc != -EINTR) {

@@ -58,6 +58,11 @@ struct wr_opts {
 	uint64_t trial_ns;          /**< rfc2544: 0 = the default */
 	uint32_t loss_ppm;
 	uint32_t pdr_ppm;           /**< rfc2544 --pdr: 0 = no PDR */
+	uint32_t tests;             /**< rfc2544 --tests: WR_BENCH_TEST_*, 0 = throughput */
+	uint32_t loss_step_ppm;     /**< rfc2544 --loss-step: 0 = 10 % */
+	uint32_t b2b_repeats;       /**< rfc2544 --b2b-repeats: 0 = 50 */
+	uint64_t b2b_trial_ns;      /**< rfc2544 --b2b-trial: 0 = 2 s */
+	uint64_t b2b_resolution;    /**< rfc2544 --b2b-resolution frames: 0 = 1 */
 	uint32_t phases;            /**< rfc2544 --phases: 0 = the default */
 	uint64_t first_trial_ns;    /**< rfc2544 --first-trial: 0 = the default */
 	uint32_t resolution_ppm;    /**< --resolution N%% */

@@ -220,6 +220,7 @@ test_rfc2544_outputs(void)
 	char *csv, *json;
 
 	row.size = 128;
+	row.has_throughput = true;
 	row.link_mbps = 1000;
 	row.res.ndr.millipps = 20000000;   /* 20 kpps */
 	row.res.ndr.l1_bps = 20000ull * 148 * 8;
@@ -295,6 +296,7 @@ test_rfc2544_gen_limited(void)
 	FILE *f;
 
 	row.size = 256;
+	row.has_throughput = true;
 	row.link_mbps = 10000;
 	row.res.ndr.gen_limited = true;
 	row.res.ndr.gen_millipps = 232000000;
@@ -373,7 +375,85 @@ test_write_atomic(void)
 	CU_ASSERT_EQUAL(wr_out_atomic(path, write_hello, "x"), -ENOENT);
 }
 
+static void
+test_parse_tests(void)
+{
+	char why[160];
+	uint32_t t = 0;
+
+	CU_ASSERT_EQUAL(wr_bench_parse_tests("throughput", &t, why, sizeof(why)), 0);
+	CU_ASSERT_EQUAL(t, WR_BENCH_TEST_THROUGHPUT);
+	CU_ASSERT_EQUAL(wr_bench_parse_tests("b2b,loss", &t, why, sizeof(why)), 0);
+	CU_ASSERT_EQUAL(t, WR_BENCH_TEST_B2B | WR_BENCH_TEST_LOSS);
+	CU_ASSERT_EQUAL(wr_bench_parse_tests("all", &t, why, sizeof(why)), 0);
+	CU_ASSERT_EQUAL(t, WR_BENCH_TEST_THROUGHPUT | WR_BENCH_TEST_LOSS |
+			WR_BENCH_TEST_B2B);
+	CU_ASSERT_EQUAL(wr_bench_parse_tests("loss,loss", &t, why, sizeof(why)),
+			-EINVAL);
+	CU_ASSERT_EQUAL(wr_bench_parse_tests("", &t, why, sizeof(why)), -EINVAL);
+	CU_ASSERT_EQUAL(wr_bench_parse_tests("latency2", &t, why, sizeof(why)),
+			-EINVAL);
+	CU_ASSERT_EQUAL(wr_bench_parse_tests("loss,", &t, why, sizeof(why)),
+			-EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "throughput, loss, b2b"));
+}
+
+static void
+test_rfc2544_loss_b2b_outputs(void)
+{
+	static struct wr_rfc2544_row row;
+	struct wr_bench_meta m = {
+		.wirerate_version = "0.1.0", .dpdk_version = "d", .stream_file = "s",
+		.stream = "x", .config_file = "c", .tx_device = "a", .tx_driver = "b",
+		.rx_device = "r", .stop_reason = "done",
+	};
+	struct wr_floss_cfg fc = { .max_millipps = 10000000 };
+	struct wr_b2b_cfg bc = { .max_frames = 100, .repeats = 2 };
+	struct rfc_arg a = { &m, &row, 1 };
+	uint64_t rate, n;
+	char *csv, *json;
+
+	memset(&row, 0, sizeof(row));
+	row.size = 512;
+	row.has_floss = true;
+	CU_ASSERT_EQUAL_FATAL(wr_floss_start(&row.floss, &fc, &rate), 0);
+	CU_ASSERT_EQUAL(wr_floss_report(&row.floss, 1000, 750, rate, &rate), 0);
+	CU_ASSERT_EQUAL(wr_floss_report(&row.floss, 900, 900, rate, &rate), 0);
+	CU_ASSERT_EQUAL(wr_floss_report(&row.floss, 800, 800, rate, &rate), 1);
+	row.has_b2b = true;
+	CU_ASSERT_EQUAL_FATAL(wr_b2b_start(&row.b2b, &bc, &n), 0);
+	while (wr_b2b_report(&row.b2b, n, n <= 40 ? n : 40, &n) != 1)
+		;
+	row.b2b_offered_min = 300000000;
+	json = render(rfc_json, &a);
+	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"frame_loss\": {\"max_rate_pps\": "
+				  "10000.000, \"step_pct\": 10.0000, "
+				  "\"stopped_clean\": true"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(json, "{\"rate_pct\": 100.0000, \"rate_pps\": "
+				  "10000.000, \"offered_pps\": 10000.000, "
+				  "\"short_offer\": false, \"sent\": 1000, "
+				  "\"received\": 750, \"lost\": 250, \"excess\": 0, "
+				  "\"loss_pct\": 25.000000}"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"rate_pct\": 80.0000, \"rate_pps\": 8000.000"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"back_to_back\": {\"rate_pps\": null, "
+				  "\"min_offered_pps\": 300000.000, \"first_burst\": 100, "
+				  "\"resolution_frames\": 1, \"repeats\": 2"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"min\": 40, \"avg\": 40.000, \"max\": 40, "
+				  "\"at_first_burst\": 0, \"values\": [40, 40]"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"throughput_pps\": null, "
+				  "\"limited_by\": null"));
+	/* no throughput: no CSV row */
+	csv = render(rfc_csv, &a);
+	CU_ASSERT_STRING_EQUAL(csv, "frame_size,throughput_pps,mbps_l1,mbps_l2,"
+			       "line_pct,limited_by,at_least_pps,trials,"
+			       "converged\n");
+	free(csv);
+	free(json);
+}
+
 static CU_TestInfo bench_tests[] = {
+	{ "parse_tests", test_parse_tests },
+	{ "rfc2544_loss_b2b_outputs", test_rfc2544_loss_b2b_outputs },
 	{ "parse_sizes", test_parse_sizes },
 	{ "parse_ppm", test_parse_ppm },
 	{ "sweep_row", test_sweep_row },

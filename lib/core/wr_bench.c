@@ -229,11 +229,46 @@ wr_bench_trial_valid(uint64_t sent, uint64_t pacer_skipped)
 	       due * WR_BENCH_SKIP_PPM;
 }
 
+int
+wr_bench_parse_tests(const char *s, uint32_t *tests, char *why, size_t why_len)
+{
+	static const char what[] = "expected RFC 2544 tests separated by "
+				   "commas: throughput, loss, b2b or all";
+	static const struct { const char *name; uint32_t bit; } names[] = {
+		{ "throughput", WR_BENCH_TEST_THROUGHPUT },
+		{ "loss", WR_BENCH_TEST_LOSS },
+		{ "b2b", WR_BENCH_TEST_B2B },
+		{ "all", WR_BENCH_TEST_THROUGHPUT | WR_BENCH_TEST_LOSS |
+			 WR_BENCH_TEST_B2B },
+	};
+	uint32_t v = 0;
+	unsigned int i;
+
+	for (;;) {
+		const char *comma = strchr(s, ',');
+		size_t len = comma ? (size_t)(comma - s) : strlen(s);
+
+		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+			if (strlen(names[i].name) == len &&
+			    strncmp(names[i].name, s, len) == 0)
+				break;
+		if (i == sizeof(names) / sizeof(names[0]) ||
+		    (v & names[i].bit) != 0)
+			return why_set(why, why_len, what);
+		v |= names[i].bit;
+		if (comma == NULL)
+			break;
+		s = comma + 1;
+	}
+	*tests = v;
+	return 0;
+}
+
 bool
 wr_rfc2544_row_gen_limited(const struct wr_rfc2544_row *r)
 {
-	return r->res.ndr.gen_limited ||
-	       (r->res.has_pdr && r->res.pdr.gen_limited);
+	return r->has_throughput && (r->res.ndr.gen_limited ||
+				     (r->res.has_pdr && r->res.pdr.gen_limited));
 }
 
 /* The words every output uses for a generator-limited result. */
@@ -265,6 +300,8 @@ print_rates(FILE *out, const char *title, const struct wr_rfc2544_row *rows,
 		const struct wr_rfc2544_rate *x = pdr ? &rows[i].res.pdr :
 						  &rows[i].res.ndr;
 
+		if (!rows[i].has_throughput)
+			continue;
 		if (x->gen_limited) {
 			fprintf(out, "%10u >= %.3f pps: " GEN_LIMIT_TEXT
 				" (%u trials)\n", rows[i].size,
@@ -290,13 +327,83 @@ verdict(bool pass, const struct wr_bench_trial *t)
 	return pass ? "pass" : "fail";
 }
 
+static void
+print_floss(FILE *out, const struct wr_rfc2544_row *rows, unsigned int n)
+{
+	unsigned int i, j;
+
+	fprintf(out, "\nRFC 2544 frame loss rate\n%10s %7s %14s %14s %14s "
+		"%14s %10s\n", "frame size", "% rate", "rate pps",
+		"offered pps", "sent", "received", "loss %");
+	for (i = 0; i < n; i++) {
+		const struct wr_floss *f = &rows[i].floss;
+
+		if (!rows[i].has_floss)
+			continue;
+		for (j = 0; j < f->n_steps; j++) {
+			const struct wr_floss_step *st = &f->steps[j];
+
+			fprintf(out, "%10u %7.2f %14.3f %14.3f %14llu %14llu "
+				"%10.4f%s\n", rows[i].size, st->pct_ppm / 1e4,
+				(double)st->rate_millipps / 1e3,
+				(double)st->offered_millipps / 1e3,
+				(unsigned long long)st->sent,
+				(unsigned long long)st->received, st->loss_pct,
+				st->short_offer ? "  (short: the loss is at "
+				"the rate offered)" : "");
+		}
+	}
+}
+
+static void
+print_b2b(FILE *out, const struct wr_rfc2544_row *rows, unsigned int n)
+{
+	struct wr_b2b_result r;
+	unsigned int i;
+
+	fprintf(out, "\nRFC 2544 back-to-back (frames in the longest lossless "
+		"burst)\n%10s %14s %14s %8s %12s %14s %12s\n", "frame size",
+		"rate pps", "min offered", "repeats", "min", "avg", "max");
+	for (i = 0; i < n; i++) {
+		if (!rows[i].has_b2b)
+			continue;
+		wr_b2b_result(&rows[i].b2b, &r);
+		fprintf(out, "%10u %14s %14.3f %8u %12llu %14.3f %12llu",
+			rows[i].size, rows[i].b2b_rate_millipps ? "" : "max",
+			(double)rows[i].b2b_offered_min / 1e3, r.n,
+			(unsigned long long)r.min, r.avg,
+			(unsigned long long)r.max);
+		if (rows[i].b2b_rate_millipps)
+			fprintf(out, "  at %.3f pps",
+				(double)rows[i].b2b_rate_millipps / 1e3);
+		if (r.n_at_max)
+			fprintf(out, "  (%u repeats forwarded the whole first "
+				"burst: at least that)", r.n_at_max);
+		fputc('\n', out);
+	}
+}
+
 void
 wr_rfc2544_print(FILE *out, const struct wr_rfc2544_row *rows, unsigned int n)
 {
 	bool pdr = n > 0 && rows[0].res.has_pdr;
+	bool tp = false, fl = false, bb = false;
 	unsigned int i, j;
 	char title[96];
 
+	for (i = 0; i < n; i++) {
+		tp |= rows[i].has_throughput;
+		fl |= rows[i].has_floss;
+		bb |= rows[i].has_b2b;
+	}
+	if (fl)
+		print_floss(out, rows, n);
+	if (bb)
+		print_b2b(out, rows, n);
+	if (!tp) {
+		fflush(out);
+		return;
+	}
 	print_rates(out, pdr ? "RFC 2544 throughput (NDR)" :
 		    "RFC 2544 throughput", rows, n, false);
 	if (pdr) {
@@ -364,6 +471,8 @@ wr_rfc2544_csv_write(FILE *out, const struct wr_rfc2544_row *rows,
 		      "pdr_limited_by,pdr_at_least_pps,pdr_loss_pct", out);
 	fputc('\n', out);
 	for (i = 0; i < n; i++) {
+		if (!rows[i].has_throughput)
+			continue;
 		fprintf(out, "%u,", rows[i].size);
 		csv_rate(out, &rows[i], &rows[i].res.ndr);
 		fprintf(out, ",%u,%s", rows[i].n_trials,
@@ -402,6 +511,74 @@ json_rate(FILE *out, const struct wr_rfc2544_row *r,
 		"\"at_least_pps\": null", pps_key, pps, l1, l2, p);
 }
 
+/* "frame_loss": {...} or null, and a comma. */
+static void
+json_floss(FILE *out, const struct wr_rfc2544_row *r)
+{
+	const struct wr_floss *f = &r->floss;
+	uint32_t j;
+
+	if (!r->has_floss) {
+		fputs("\"frame_loss\": null, ", out);
+		return;
+	}
+	fprintf(out, "\"frame_loss\": {\"max_rate_pps\": %.3f, \"step_pct\": "
+		"%.4f, \"stopped_clean\": %s, \"steps\": [",
+		(double)f->cfg.max_millipps / 1e3, f->cfg.step_ppm / 1e4,
+		f->stopped_clean ? "true" : "false");
+	for (j = 0; j < f->n_steps; j++) {
+		const struct wr_floss_step *st = &f->steps[j];
+
+		fprintf(out, "%s\n      {\"rate_pct\": %.4f, \"rate_pps\": %.3f, "
+			"\"offered_pps\": %.3f, \"short_offer\": %s, "
+			"\"sent\": %llu, \"received\": %llu, \"lost\": %llu, "
+			"\"excess\": %llu, \"loss_pct\": %.6f}", j ? "," : "",
+			st->pct_ppm / 1e4, (double)st->rate_millipps / 1e3,
+			(double)st->offered_millipps / 1e3,
+			st->short_offer ? "true" : "false",
+			(unsigned long long)st->sent,
+			(unsigned long long)st->received,
+			(unsigned long long)st->lost,
+			(unsigned long long)st->excess, st->loss_pct);
+	}
+	fputs("]}, ", out);
+}
+
+/* "back_to_back": {...} or null, and a comma. */
+static void
+json_b2b(FILE *out, const struct wr_rfc2544_row *r)
+{
+	struct wr_b2b_result res;
+	uint32_t j;
+
+	if (!r->has_b2b) {
+		fputs("\"back_to_back\": null, ", out);
+		return;
+	}
+	wr_b2b_result(&r->b2b, &res);
+	fputs("\"back_to_back\": {\"rate_pps\": ", out);
+	if (r->b2b_rate_millipps)
+		fprintf(out, "%.3f", (double)r->b2b_rate_millipps / 1e3);
+	else
+		fputs("null", out);
+	fprintf(out, ", \"min_offered_pps\": %.3f, \"first_burst\": %llu, "
+		"\"resolution_frames\": %llu, \"repeats\": %u, \"bursts\": "
+		"%llu, \"min\": %llu, \"avg\": %.3f, \"max\": %llu, "
+		"\"at_first_burst\": %u, \"values\": [",
+		(double)r->b2b_offered_min / 1e3,
+		(unsigned long long)r->b2b.cfg.max_frames,
+		(unsigned long long)r->b2b.cfg.resolution_frames, res.n,
+		(unsigned long long)r->b2b_bursts, (unsigned long long)res.min,
+		res.avg, (unsigned long long)res.max, res.n_at_max);
+	for (j = 0; j < res.n; j++)
+		fprintf(out, "%s%llu", j ? ", " : "",
+			(unsigned long long)res.values[j]);
+	fputs("], \"trials_per_repeat\": [", out);
+	for (j = 0; j < res.n; j++)
+		fprintf(out, "%s%u", j ? ", " : "", r->b2b.trials_per[j]);
+	fputs("]}, ", out);
+}
+
 int
 wr_rfc2544_json_write(FILE *out, const struct wr_bench_meta *m,
 		      const struct wr_rfc2544_row *rows, unsigned int n)
@@ -427,6 +604,13 @@ wr_rfc2544_json_write(FILE *out, const struct wr_bench_meta *m,
 
 		fprintf(out, "%s\n    {\"frame_size\": %u, ", i ? "," : "",
 			r->size);
+		json_floss(out, r);
+		json_b2b(out, r);
+		if (!r->has_throughput) {
+			fputs("\"throughput_pps\": null, \"limited_by\": null, "
+			      "\"pdr\": null, \"trials\": []}", out);
+			continue;
+		}
 		json_rate(out, r, &r->res.ndr, "throughput_pps");
 		fputs(", \"pdr\": ", out);
 		if (r->res.has_pdr) {

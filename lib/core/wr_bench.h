@@ -25,6 +25,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "wr_b2b.h"
+#include "wr_floss.h"
 #include "wr_rfc2544.h"
 
 /** Frame sizes one command takes: far more than any test plan lists. */
@@ -132,13 +134,34 @@ bool wr_bench_trial_valid(uint64_t sent, uint64_t pacer_skipped);
 /** 0.1 %: the accuracy wirerate's pacer holds on an idle CPU. */
 #define WR_BENCH_SKIP_PPM 1000
 
-/** One frame size of an RFC 2544 throughput test. */
+/** The RFC 2544 tests `wirerate rfc2544 --tests` runs (section 26). */
+#define WR_BENCH_TEST_THROUGHPUT 0x1u  /**< 26.1, with NDR/PDR */
+#define WR_BENCH_TEST_LOSS       0x2u  /**< 26.3 frame loss rate */
+#define WR_BENCH_TEST_B2B        0x4u  /**< 26.4 back-to-back */
+
+/**
+ * Parse "throughput,loss,b2b" (any order, each once, "all" for every
+ * one) into WR_BENCH_TEST_* bits.
+ * @return 0 or -EINVAL with @p why filled.
+ */
+int wr_bench_parse_tests(const char *s, uint32_t *tests, char *why,
+			 size_t why_len);
+
+/** One frame size of `wirerate rfc2544`: each test's results. */
 struct wr_rfc2544_row {
 	uint16_t size;
+	uint32_t link_mbps;
+	bool has_throughput;
 	struct wr_rfc2544_result res;   /**< res.trials is not used here */
 	struct wr_bench_trial trials[WR_RFC2544_TRIALS_MAX * 2];
 	unsigned int n_trials;
-	uint32_t link_mbps;
+	bool has_floss;
+	struct wr_floss floss;          /**< frame loss rate steps */
+	bool has_b2b;
+	struct wr_b2b b2b;              /**< back-to-back repeats */
+	uint64_t b2b_rate_millipps;     /**< bursts paced at; 0 = unpaced */
+	uint64_t b2b_offered_min;       /**< slowest burst offered, millipps */
+	uint64_t b2b_bursts;            /**< bursts sent in all */
 };
 
 /**

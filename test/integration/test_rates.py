@@ -4,6 +4,7 @@
 import csv
 import json
 import os
+import re
 import shutil
 import subprocess
 import unittest
@@ -473,6 +474,80 @@ ports:
                             if t["phase"] == 1 and t["pdr_pass"]])
         print(f"\n    tbf 20 Mbit/s, 512 B (limit {limit:.0f} pps): NDR {ndr:.0f}, PDR(5 %) "
               f"{pdr:.0f} pps in {len(trials)} trials")
+
+    def tbf_drops(self):
+        p = ns_exec(self.RTR, "tc", "-s", "qdisc", "show", "dev", "wrsr1")
+        m = re.search(r"dropped (\d+)", p.stdout)
+        self.assertIsNotNone(m, p.stdout)
+        return int(m.group(1))
+
+    def rfc(self, run, *args):
+        prof = self.afp_profile(run)
+        out = self.path(f"{run}.json")
+        p = ns_exec(self.GEN, os.environ["WIRERATE"], "rfc2544",
+                    os.path.join(STREAMS, "udp-64.yaml"), "--config", prof, "--tx-port", "0",
+                    "--rx-port", "1", "--drain", "0.1", "--json", out, *args, check=False)
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        with open(out) as f:
+            return json.load(f), p.stdout
+
+    def test_frame_loss_matches_tc(self):
+        """Frame loss rate (RFC 2544 26.3): every frame lost is one tbf dropped."""
+        if not os.environ.get("WIRERATE"):
+            self.skipTest("WIRERATE not set")
+        drops, before = self.tbf_drops(), self.forwarded()
+        res, out = self.rfc("floss", "--tests", "loss", "--sizes", "512", "--trial", "0.3",
+                            "--max-rate", "16 kpps", "--loss-step", "10%")
+        drops, forwarded = self.tbf_drops() - drops, self.forwarded() - before
+        fl = res["results"][0]["frame_loss"]
+        self.assertIsNone(res["results"][0]["throughput_pps"])
+        steps = fl["steps"]
+        self.assertEqual([s["rate_pct"] for s in steps],
+                         [100 - 10 * i for i in range(len(steps))])
+        self.assertEqual([s["rate_pps"] for s in steps],
+                         [16000 * (100 - 10 * i) / 100 for i in range(len(steps))])
+        for s in steps:
+            self.assertEqual(s["lost"], s["sent"] - s["received"])
+            self.assertAlmostEqual(s["loss_pct"], s["lost"] * 100 / s["sent"], places=5)
+        # 16 kpps is three times tbf's 4921 pps at 512 bytes: the first
+        # steps lose, and the test stops after two lossless ones.
+        self.assertGreater(steps[0]["loss_pct"], 50, out)
+        self.assertTrue(fl["stopped_clean"], out)
+        self.assertEqual([s["lost"] for s in steps[-2:]], [0, 0], out)
+        # The kernel's own counts: what tbf dropped is what we lost.
+        self.assertEqual(sum(s["lost"] for s in steps), drops, out)
+        self.assertEqual(sum(s["received"] for s in steps), forwarded)
+        print(f"\n    frame loss (tbf 20 Mbit/s, 512 B): " +
+              ", ".join(f"{s['rate_pct']:.0f} %: {s['loss_pct']:.2f} %" for s in steps) +
+              f"; tc dropped {drops}")
+
+    def b2b(self, run, limit):
+        ns_exec(self.RTR, "tc", "qdisc", "replace", "dev", "wrsr1", "root", "tbf", "rate",
+                "20mbit", "burst", "16kb", "limit", limit)
+        res, out = self.rfc(run, "--tests", "b2b", "--sizes", "512", "--b2b-trial", "0.005",
+                            "--b2b-repeats", "3")
+        return res["results"][0]["back_to_back"], out
+
+    def test_back_to_back_grows_with_tbf(self):
+        """Back-to-back (RFC 2544 26.4): longer with a longer tbf queue, repeatable."""
+        if not os.environ.get("WIRERATE"):
+            self.skipTest("WIRERATE not set")
+        small, out_s = self.b2b("b2bs", "16kb")
+        large, out_l = self.b2b("b2bl", "64kb")
+        for bb, out in ((small, out_s), (large, out_l)):
+            self.assertEqual(bb["repeats"], 3)
+            self.assertEqual(len(bb["values"]), 3)
+            self.assertEqual(bb["at_first_burst"], 0, out)
+            self.assertEqual(bb["min"], min(bb["values"]))
+            self.assertEqual(bb["max"], max(bb["values"]))
+            self.assertAlmostEqual(bb["avg"], sum(bb["values"]) / 3, places=3)
+            self.assertGreater(bb["min"], 0, out)
+            # Repeatable: the repeats within 10 % of each other.
+            self.assertLessEqual(bb["max"] - bb["min"], 0.1 * bb["max"] + 2, out)
+        # A queue 48 kB longer holds about 94 more 512-byte frames.
+        self.assertGreater(large["min"], small["max"] + 40, f"{small} {large}")
+        print(f"\n    back-to-back 512 B through tbf: limit 16kb {small['values']}, "
+              f"64kb {large['values']} frames")
 
     def test_generator_limited(self):
         """The issue's defect: a router faster than af_packet can offer.
