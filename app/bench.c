@@ -158,6 +158,19 @@ wr_app_bench_opt(struct wr_opts *o, int opt, const char *arg)
 			return bad("--b2b-resolution", arg, "expected a number "
 				   "of frames of 1 or more");
 		return 0;
+	case 'U':
+		if (wr_parse_u64(arg, 1, WR_BENCH_LAT_TRIALS_MAX, &v, why,
+				 sizeof(why)))
+			return bad("--latency-trials", arg, "expected a number "
+				   "of latency trials 1..100");
+		o->lat_trials = (uint32_t)v;
+		return 0;
+	case 'V':
+		if (wr_parse_duration_ns(arg, &o->lat_trial_ns, why,
+					 sizeof(why)) || o->lat_trial_ns == 0)
+			return bad("--latency-trial", arg, "expected a duration "
+				   "above 0 such as 120s or 500ms");
+		return 0;
 	case 'F':
 		if (wr_parse_duration_ns(arg, &o->first_trial_ns, why,
 					 sizeof(why)) || o->first_trial_ns == 0)
@@ -387,6 +400,10 @@ wr_bench_trial(struct wr_bench *b, struct wr_stream *st, uint64_t drain_ns,
 
 			wr_seq_finish(&rs->seq[lane], 0, &res);
 			b->rx_distinct += res.distinct;
+		}
+		if (b->lat_hist != NULL && rs != NULL && !st->sig_short) {
+			*b->lat_hist = rs->hist;
+			wr_latency_summarize(&rs->hist, &rs->jitter, &b->lat);
 		}
 	}
 	wr_engine_unload(b->e);

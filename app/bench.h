@@ -31,6 +31,11 @@ struct wr_bench {
 	uint64_t rx_nic_missed;     /**< last trial: rx_port's NIC imissed (delta) */
 	uint64_t nic_ipackets, nic_imissed; /* cumulative, since the engine opened */
 	uint32_t phases;            /**< rfc2544: search phases */
+	/* rfc2544's latency trials: when lat_hist is set, each trial with
+	 * the timestamp signature leaves rx_port's histogram of its frames
+	 * there and its summary in lat. */
+	struct wr_latency *lat_hist;
+	struct wr_latency_summary lat;
 	uint64_t first_trial_ns;    /**< rfc2544: the first phase's trials */
 };
 

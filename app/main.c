@@ -27,7 +27,8 @@ usage(FILE *out)
 "                    [--sizes ...] [--trial S] [--resolution PCT%%|RATE]\n"
 "                    [--loss-tolerance PCT] [--pdr PCT] [--phases N]\n"
 "                    [--first-trial S] [--max-rate RATE] [--min-rate RATE]\n"
-"                    [--tests throughput,loss,b2b|all] [--loss-step PCT]\n"
+"                    [--tests throughput,latency,loss,b2b|all] [--loss-step PCT]\n"
+"                    [--latency-trials N] [--latency-trial S]\n"
 "                    [--b2b-repeats N] [--b2b-trial S] [--b2b-resolution N]\n"
 "                    [--drain S] [--csv FILE] [--json FILE] [--config PROFILE]\n"
 "       wirerate rtt STREAMFILE [--stream NAME] [--sizes FROM:TO:STEP] [--count N]\n"
@@ -50,7 +51,9 @@ usage(FILE *out)
 "          --pdr PCT adds the partial drop rate to the same search, which\n"
 "          then runs --phases (default 3) of shorter trials first, from\n"
 "          --first-trial (default 1 s) up to --trial (doc/rates.md);\n"
-"          --tests adds RFC 2544's frame loss rate (steps of --loss-step,\n"
+"          --tests adds RFC 2544's latency (at each size's throughput,\n"
+"          --latency-trials of --latency-trial, default 20 of 120 s, every\n"
+"          frame timed), frame loss rate (steps of --loss-step,\n"
 "          default 10 %%, down from the maximum until two lossless trials)\n"
 "          and back-to-back (longest lossless burst, first burst\n"
 "          --b2b-trial of the rate, default 2 s, --b2b-repeats times,\n"
@@ -134,6 +137,8 @@ parse_opts(int argc, char **argv, struct wr_opts *o)
 		{ "b2b-repeats", required_argument, NULL, 'B' },
 		{ "b2b-trial", required_argument, NULL, 'K' },
 		{ "b2b-resolution", required_argument, NULL, 'W' },
+		{ "latency-trials", required_argument, NULL, 'U' },
+		{ "latency-trial", required_argument, NULL, 'V' },
 		{ "max-rate", required_argument, NULL, 'M' },
 		{ "min-rate", required_argument, NULL, 'm' },
 		{ "arp", no_argument, NULL, 'A' },
@@ -259,6 +264,8 @@ parse_opts(int argc, char **argv, struct wr_opts *o)
 		case 'B':
 		case 'K':
 		case 'W':
+		case 'U':
+		case 'V':
 		case 'M':
 		case 'm':
 			if (wr_app_bench_opt(o, c, optarg) != 0)

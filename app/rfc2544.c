@@ -64,13 +64,15 @@ rate_at(const struct wr_rate_spec *spec, uint16_t size, uint32_t link,
 /*
  * One trial at @p size: @p rate millipps (0: as fast as the port takes
  * frames) for @p ns, or @p count frames when @p ns is 0.  Every frame
- * carries the loss-only signature (loss exact per frame; it fits RFC
- * 2544's 64-byte frames, wr_sig.h).  @return 0, -EINTR, -EIO (nothing
+ * carries a signature: the loss-only one (@p sig_short: loss exact per
+ * frame; it fits RFC 2544's 64-byte frames, wr_sig.h) or the timestamp
+ * one (latency too).  @return 0, -EINTR, -EIO (nothing
  * sent) or the engine's error.
  */
 static int
-trial_at(struct wr_bench *b, uint16_t size, uint64_t rate, uint64_t ns,
-	 uint64_t count, uint64_t drain_ns, struct wr_bench_trial *t)
+trial_at_sig(struct wr_bench *b, uint16_t size, uint64_t rate, uint64_t ns,
+	     uint64_t count, uint64_t drain_ns, bool sig_short,
+	     struct wr_bench_trial *t)
 {
 	struct wr_report_row r;
 	struct wr_stream st;
@@ -80,7 +82,7 @@ trial_at(struct wr_bench *b, uint16_t size, uint64_t rate, uint64_t ns,
 	wr_bench_stream_at(b, size, &st);
 	st.port = b->o->tx_port;
 	st.latency = true;
-	st.sig_short = true;
+	st.sig_short = sig_short;
 	if (rate != 0) {
 		st.rate.unit = WR_RATE_PPS;
 		st.rate.value = rate;
@@ -108,6 +110,14 @@ trial_at(struct wr_bench *b, uint16_t size, uint64_t rate, uint64_t ns,
 	t->offered_millipps = wr_rfc2544_offered_millipps(t->sent,
 		t->duration_ns ? t->duration_ns : ns);
 	return 0;
+}
+
+/* A trial with the loss-only signature. */
+static int
+trial_at(struct wr_bench *b, uint16_t size, uint64_t rate, uint64_t ns,
+	 uint64_t count, uint64_t drain_ns, struct wr_bench_trial *t)
+{
+	return trial_at_sig(b, size, rate, ns, count, drain_ns, true, t);
 }
 
 /* The search for one frame size.  @return 0, -EINTR, or an exit code's error. */
@@ -343,6 +353,99 @@ back_to_back(struct wr_bench *b, uint16_t size, uint64_t drain_ns,
 	return rc == 1 ? 0 : rc;
 }
 
+/*
+ * RFC 2544 section 26.2 at one size, at the throughput just found: trials
+ * with the 24-byte timestamp signature on every frame.  @return 0, -EINTR
+ * or an error.
+ */
+static int
+latency(struct wr_bench *b, uint16_t size, uint64_t drain_ns,
+	struct wr_rfc2544_row *row)
+{
+	/* RFC 2544 section 26.2: trials of 120 s, at least 20 of them. */
+	static const uint64_t trial_default_ns = 120ull * 1000000000ull;
+	const struct wr_opts *o = b->o;
+	uint64_t trial_ns = o->lat_trial_ns ? o->lat_trial_ns : trial_default_ns;
+	uint32_t n = o->lat_trials ? o->lat_trials : WR_BENCH_LAT_TRIALS_DEFAULT;
+	struct wr_bench_lat *l = &row->lat;
+	struct wr_latency *one, *all;
+	struct wr_frame_tmpl *tm;
+	struct wr_bench_trial t;
+	struct wr_stream st;
+	struct wr_error err;
+	double jsum = 0;
+	int rc = 0;
+
+	row->has_lat = true;
+	memset(l, 0, sizeof(*l));
+	if (row->res.ndr.gen_limited) {
+		l->rate_millipps = row->res.ndr.gen_millipps;
+		l->rate_at_least = true;
+	} else {
+		l->rate_millipps = row->res.ndr.millipps;
+	}
+	if (l->rate_millipps == 0) {
+		l->skipped = "no throughput: no rate passed";
+		return 0;
+	}
+	/* The timestamp signature needs 24 bytes of payload (wr_sig.h). */
+	wr_bench_stream_at(b, size, &st);
+	st.latency = true;
+	st.sig_short = false;
+	wr_error_clear(&err);
+	if (wr_frame_tmpl_create(&st, 0, &tm, &err) != 0) {
+		l->skipped = "the 24-byte timestamp signature does not fit "
+			     "this frame size";
+		return 0;
+	}
+	wr_frame_tmpl_free(tm);
+	one = calloc(1, sizeof(*one));
+	all = calloc(1, sizeof(*all));
+	if (one == NULL || all == NULL) {
+		free(one);
+		free(all);
+		return -ENOMEM;
+	}
+	wr_latency_init(all);
+	b->lat_hist = one;
+	while (l->n_trials < n) {
+		rc = trial_at_sig(b, size, l->rate_millipps, trial_ns, 0,
+				  drain_ns, false, &t);
+		if (rc != 0)
+			break;
+		l->sent[l->n_trials] = t.sent;
+		l->lost[l->n_trials] = t.sent - t.received;
+		l->offered[l->n_trials] = t.offered_millipps;
+		l->short_offer[l->n_trials] = wr_rfc2544_short(
+			l->rate_millipps, t.offered_millipps,
+			row->res.resolution_millipps);
+		l->trial[l->n_trials] = b->lat;
+		wr_latency_merge(all, one);
+		jsum += b->lat.jitter_ns;
+		if (b->lat.jitter_ns > l->jitter_max_ns)
+			l->jitter_max_ns = b->lat.jitter_ns;
+		l->n_trials++;
+		if (!o->quiet)
+			printf("  %u bytes: latency trial %u of %u at %.3f pps "
+			       "(offered %.3f): %llu frames timed, lost %llu, "
+			       "min %.3f avg %.3f p99 %.3f max %.3f us\n", size,
+			       l->n_trials, n, (double)l->rate_millipps / 1e3,
+			       (double)t.offered_millipps / 1e3,
+			       (unsigned long long)b->lat.n,
+			       (unsigned long long)l->lost[l->n_trials - 1],
+			       b->lat.min / 1e3, b->lat.avg / 1e3,
+			       b->lat.p99 / 1e3, b->lat.max / 1e3);
+	}
+	b->lat_hist = NULL;
+	if (l->n_trials > 0) {
+		wr_latency_summarize(all, NULL, &l->overall);
+		l->overall.jitter_ns = jsum / l->n_trials;
+	}
+	free(one);
+	free(all);
+	return rc;
+}
+
 int
 wr_cmd_rfc2544(const struct wr_opts *o)
 {
@@ -353,6 +456,11 @@ wr_cmd_rfc2544(const struct wr_opts *o)
 	uint64_t trial = o->trial_ns ? o->trial_ns : WR_TRIAL_DEFAULT_NS;
 	uint64_t drain = o->drain_set ? o->drain_ns : WR_TRIAL_DRAIN_DEFAULT_NS;
 	uint32_t tests = o->tests ? o->tests : WR_BENCH_TEST_THROUGHPUT;
+
+	/* RFC 2544 section 26.2: latency runs at the throughput rate, so it
+	 * needs the throughput search first. */
+	if (tests & WR_BENCH_TEST_LATENCY)
+		tests |= WR_BENCH_TEST_THROUGHPUT;
 	struct wr_bench b;
 	struct wr_bench_meta m;
 	struct rfc_out out;
@@ -419,13 +527,15 @@ wr_cmd_rfc2544(const struct wr_opts *o)
 		row->link_mbps = b.e->ports[o->tx_port].link_speed_mbps;
 		if (tests & WR_BENCH_TEST_THROUGHPUT)
 			rc = search(&b, b.sizes[i], trial, drain, row);
+		if (rc == 0 && (tests & WR_BENCH_TEST_LATENCY))
+			rc = latency(&b, b.sizes[i], drain, row);
 		if (rc == 0 && (tests & WR_BENCH_TEST_LOSS))
 			rc = frame_loss(&b, b.sizes[i], trial, drain, row);
 		if (rc == 0 && (tests & WR_BENCH_TEST_B2B))
 			rc = back_to_back(&b, b.sizes[i], drain, row);
 		if (rc == 0 || (rc == -EINTR && (row->n_trials > 0 ||
 						 row->has_floss ||
-						 row->has_b2b)))
+						 row->has_b2b || row->has_lat)))
 			n++;
 	}
 	if (rc != 0 && rc != -EINTR) {

@@ -63,6 +63,8 @@ struct wr_opts {
 	uint32_t b2b_repeats;       /**< rfc2544 --b2b-repeats: 0 = 50 */
 	uint64_t b2b_trial_ns;      /**< rfc2544 --b2b-trial: 0 = 2 s */
 	uint64_t b2b_resolution;    /**< rfc2544 --b2b-resolution frames: 0 = 1 */
+	uint32_t lat_trials;        /**< rfc2544 --latency-trials: 0 = 20 */
+	uint64_t lat_trial_ns;      /**< rfc2544 --latency-trial: 0 = 120 s */
 	uint32_t phases;            /**< rfc2544 --phases: 0 = the default */
 	uint64_t first_trial_ns;    /**< rfc2544 --first-trial: 0 = the default */
 	uint32_t resolution_ppm;    /**< --resolution N%% */

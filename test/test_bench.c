@@ -387,7 +387,9 @@ test_parse_tests(void)
 	CU_ASSERT_EQUAL(t, WR_BENCH_TEST_B2B | WR_BENCH_TEST_LOSS);
 	CU_ASSERT_EQUAL(wr_bench_parse_tests("all", &t, why, sizeof(why)), 0);
 	CU_ASSERT_EQUAL(t, WR_BENCH_TEST_THROUGHPUT | WR_BENCH_TEST_LOSS |
-			WR_BENCH_TEST_B2B);
+			WR_BENCH_TEST_B2B | WR_BENCH_TEST_LATENCY);
+	CU_ASSERT_EQUAL(wr_bench_parse_tests("latency", &t, why, sizeof(why)), 0);
+	CU_ASSERT_EQUAL(t, WR_BENCH_TEST_LATENCY);
 	CU_ASSERT_EQUAL(wr_bench_parse_tests("loss,loss", &t, why, sizeof(why)),
 			-EINVAL);
 	CU_ASSERT_EQUAL(wr_bench_parse_tests("", &t, why, sizeof(why)), -EINVAL);
@@ -395,7 +397,7 @@ test_parse_tests(void)
 			-EINVAL);
 	CU_ASSERT_EQUAL(wr_bench_parse_tests("loss,", &t, why, sizeof(why)),
 			-EINVAL);
-	CU_ASSERT_PTR_NOT_NULL(strstr(why, "throughput, loss, b2b"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "throughput, latency, loss, b2b"));
 }
 
 static void
@@ -425,6 +427,38 @@ test_rfc2544_loss_b2b_outputs(void)
 	while (wr_b2b_report(&row.b2b, n, n <= 40 ? n : 40, &n) != 1)
 		;
 	row.b2b_offered_min = 300000000;
+	row.has_lat = true;
+	row.lat.skipped = "the 24-byte timestamp signature does not fit this "
+			  "frame size";
+	json = render(rfc_json, &a);
+	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"latency\": {\"skipped\": \"the 24-byte "
+				  "timestamp signature does not fit this frame size\", "
+				  "\"rate_pps\": 0.000, \"rate_at_least\": false, "
+				  "\"trials\": [], \"overall\": null}"));
+	free(json);
+	/* two timed trials: each one's figures, the overall ones */
+	row.lat.skipped = NULL;
+	row.lat.rate_millipps = 100000000;
+	row.lat.n_trials = 2;
+	row.lat.sent[0] = 40000;
+	row.lat.offered[0] = 99999000;
+	row.lat.short_offer[1] = true;
+	row.lat.trial[0] = (struct wr_latency_summary){ .n = 40000, .min = 400,
+		.avg = 900, .max = 9000, .p50 = 800, .p99 = 2000, .p999 = 4000,
+		.p9999 = 8000, .jitter_ns = 12.5 };
+	row.lat.overall = row.lat.trial[0];
+	row.lat.jitter_max_ns = 20;
+	json = render(rfc_json, &a);
+	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"trials\": [\n      {\"frames\": 40000, "
+				  "\"min_ns\": 400, \"avg_ns\": 900, \"max_ns\": 9000, "
+				  "\"p50_ns\": 800, \"p99_ns\": 2000, \"p99_9_ns\": 4000, "
+				  "\"p99_99_ns\": 8000, \"jitter_ns\": 12.500, \"sent\": "
+				  "40000, \"lost\": 0, \"offered_pps\": 99999.000, "
+				  "\"short_offer\": false}"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"short_offer\": true}], \"overall\": "
+				  "{\"frames\": 40000"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"jitter_max_ns\": 20.000}"));
+	free(json);
 	json = render(rfc_json, &a);
 	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"frame_loss\": {\"max_rate_pps\": "
 				  "10000.000, \"step_pct\": 10.0000, "

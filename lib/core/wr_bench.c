@@ -233,13 +233,14 @@ int
 wr_bench_parse_tests(const char *s, uint32_t *tests, char *why, size_t why_len)
 {
 	static const char what[] = "expected RFC 2544 tests separated by "
-				   "commas: throughput, loss, b2b or all";
+				   "commas: throughput, latency, loss, b2b or all";
 	static const struct { const char *name; uint32_t bit; } names[] = {
 		{ "throughput", WR_BENCH_TEST_THROUGHPUT },
 		{ "loss", WR_BENCH_TEST_LOSS },
 		{ "b2b", WR_BENCH_TEST_B2B },
+		{ "latency", WR_BENCH_TEST_LATENCY },
 		{ "all", WR_BENCH_TEST_THROUGHPUT | WR_BENCH_TEST_LOSS |
-			 WR_BENCH_TEST_B2B },
+			 WR_BENCH_TEST_B2B | WR_BENCH_TEST_LATENCY },
 	};
 	uint32_t v = 0;
 	unsigned int i;
@@ -383,11 +384,56 @@ print_b2b(FILE *out, const struct wr_rfc2544_row *rows, unsigned int n)
 	}
 }
 
+static void
+print_lat_line(FILE *out, uint16_t size, const char *which,
+	       const struct wr_latency_summary *l)
+{
+	fprintf(out, "%10u %7s %10llu %10.3f %10.3f %10.3f %10.3f %10.3f "
+		"%10.3f %10.3f %10.3f\n", size, which, (unsigned long long)l->n,
+		l->min / 1e3, l->avg / 1e3, l->max / 1e3, l->p50 / 1e3,
+		l->p99 / 1e3, l->p999 / 1e3, l->p9999 / 1e3,
+		l->jitter_ns / 1e3);
+}
+
+static void
+print_lat(FILE *out, const struct wr_rfc2544_row *rows, unsigned int n)
+{
+	unsigned int i, j;
+	char k[16];
+
+	fprintf(out, "\nRFC 2544 latency (us), every frame timed, at the "
+		"throughput\n%10s %7s %10s %10s %10s %10s %10s %10s %10s %10s "
+		"%10s\n", "frame size", "trial", "frames", "min", "avg", "max",
+		"p50", "p99", "p99.9", "p99.99", "jitter");
+	for (i = 0; i < n; i++) {
+		const struct wr_bench_lat *l = &rows[i].lat;
+
+		if (!rows[i].has_lat)
+			continue;
+		if (l->skipped != NULL) {
+			fprintf(out, "%10u   no trial: %s\n", rows[i].size,
+				l->skipped);
+			continue;
+		}
+		for (j = 0; j < l->n_trials; j++) {
+			snprintf(k, sizeof(k), "%u%s", j + 1,
+				 l->short_offer[j] ? "*" : "");
+			print_lat_line(out, rows[i].size, k, &l->trial[j]);
+		}
+		print_lat_line(out, rows[i].size, "all", &l->overall);
+		fprintf(out, "%10s at %s%.3f pps; jitter: RFC 3550's per trial, "
+			"\"all\" the trials' mean (max %.3f us); *: the "
+			"generator offered less than the rate\n", "",
+			l->rate_at_least ? "the generator's " : "",
+			(double)l->rate_millipps / 1e3, l->jitter_max_ns / 1e3);
+	}
+}
+
 void
 wr_rfc2544_print(FILE *out, const struct wr_rfc2544_row *rows, unsigned int n)
 {
 	bool pdr = n > 0 && rows[0].res.has_pdr;
-	bool tp = false, fl = false, bb = false;
+	bool tp = false, fl = false, bb = false, lt = false;
 	unsigned int i, j;
 	char title[96];
 
@@ -395,7 +441,10 @@ wr_rfc2544_print(FILE *out, const struct wr_rfc2544_row *rows, unsigned int n)
 		tp |= rows[i].has_throughput;
 		fl |= rows[i].has_floss;
 		bb |= rows[i].has_b2b;
+		lt |= rows[i].has_lat;
 	}
+	if (lt)
+		print_lat(out, rows, n);
 	if (fl)
 		print_floss(out, rows, n);
 	if (bb)
@@ -544,6 +593,58 @@ json_floss(FILE *out, const struct wr_rfc2544_row *r)
 	fputs("]}, ", out);
 }
 
+static void
+json_lat_summary(FILE *out, const struct wr_latency_summary *l)
+{
+	fprintf(out, "{\"frames\": %llu, \"min_ns\": %llu, \"avg_ns\": %llu, "
+		"\"max_ns\": %llu, \"p50_ns\": %llu, \"p99_ns\": %llu, "
+		"\"p99_9_ns\": %llu, \"p99_99_ns\": %llu, \"jitter_ns\": %.3f",
+		(unsigned long long)l->n, (unsigned long long)l->min,
+		(unsigned long long)l->avg, (unsigned long long)l->max,
+		(unsigned long long)l->p50, (unsigned long long)l->p99,
+		(unsigned long long)l->p999, (unsigned long long)l->p9999,
+		l->jitter_ns);
+}
+
+/* "latency": {...} or null, and a comma. */
+static void
+json_lat(FILE *out, const struct wr_rfc2544_row *r)
+{
+	const struct wr_bench_lat *l = &r->lat;
+	uint32_t j;
+
+	if (!r->has_lat) {
+		fputs("\"latency\": null, ", out);
+		return;
+	}
+	fputs("\"latency\": {\"skipped\": ", out);
+	if (l->skipped != NULL)
+		wr_out_json_str(out, l->skipped);
+	else
+		fputs("null", out);
+	fprintf(out, ", \"rate_pps\": %.3f, \"rate_at_least\": %s, "
+		"\"trials\": [", (double)l->rate_millipps / 1e3,
+		l->rate_at_least ? "true" : "false");
+	for (j = 0; j < l->n_trials; j++) {
+		fputs(j ? ",\n      " : "\n      ", out);
+		json_lat_summary(out, &l->trial[j]);
+		fprintf(out, ", \"sent\": %llu, \"lost\": %llu, "
+			"\"offered_pps\": %.3f, \"short_offer\": %s}",
+			(unsigned long long)l->sent[j],
+			(unsigned long long)l->lost[j],
+			(double)l->offered[j] / 1e3,
+			l->short_offer[j] ? "true" : "false");
+	}
+	fputs("], \"overall\": ", out);
+	if (l->n_trials > 0) {
+		json_lat_summary(out, &l->overall);
+		fprintf(out, ", \"jitter_max_ns\": %.3f}", l->jitter_max_ns);
+	} else {
+		fputs("null", out);
+	}
+	fputs("}, ", out);
+}
+
 /* "back_to_back": {...} or null, and a comma. */
 static void
 json_b2b(FILE *out, const struct wr_rfc2544_row *r)
@@ -606,6 +707,7 @@ wr_rfc2544_json_write(FILE *out, const struct wr_bench_meta *m,
 			r->size);
 		json_floss(out, r);
 		json_b2b(out, r);
+		json_lat(out, r);
 		if (!r->has_throughput) {
 			fputs("\"throughput_pps\": null, \"limited_by\": null, "
 			      "\"pdr\": null, \"trials\": []}", out);

@@ -27,6 +27,7 @@
 
 #include "wr_b2b.h"
 #include "wr_floss.h"
+#include "wr_latency.h"
 #include "wr_rfc2544.h"
 
 /** Frame sizes one command takes: far more than any test plan lists. */
@@ -138,6 +139,29 @@ bool wr_bench_trial_valid(uint64_t sent, uint64_t pacer_skipped);
 #define WR_BENCH_TEST_THROUGHPUT 0x1u  /**< 26.1, with NDR/PDR */
 #define WR_BENCH_TEST_LOSS       0x2u  /**< 26.3 frame loss rate */
 #define WR_BENCH_TEST_B2B        0x4u  /**< 26.4 back-to-back */
+#define WR_BENCH_TEST_LATENCY    0x8u  /**< 26.2 latency, at the throughput */
+
+/** RFC 2544 section 26.2: at least 20 trials (of 120 s). */
+#define WR_BENCH_LAT_TRIALS_DEFAULT 20
+#define WR_BENCH_LAT_TRIALS_MAX 100
+
+/** Latency at one frame size: every frame timed, per trial and overall. */
+struct wr_bench_lat {
+	uint64_t rate_millipps;     /**< the throughput (NDR) trials ran at */
+	bool rate_at_least;         /**< the throughput was generator-limited:
+				     *   trials ran at the rate it offered */
+	const char *skipped;        /**< why no trial ran, or NULL */
+	uint32_t n_trials;
+	uint64_t sent[WR_BENCH_LAT_TRIALS_MAX];
+	uint64_t lost[WR_BENCH_LAT_TRIALS_MAX];
+	uint64_t offered[WR_BENCH_LAT_TRIALS_MAX]; /**< millipps achieved */
+	bool short_offer[WR_BENCH_LAT_TRIALS_MAX]; /**< below the rate by more
+						    *   than the resolution */
+	struct wr_latency_summary trial[WR_BENCH_LAT_TRIALS_MAX];
+	struct wr_latency_summary overall; /**< of every frame of every trial;
+					    *   jitter: the trials' mean */
+	double jitter_max_ns;       /**< the trials' largest */
+};
 
 /**
  * Parse "throughput,loss,b2b" (any order, each once, "all" for every
@@ -162,6 +186,8 @@ struct wr_rfc2544_row {
 	uint64_t b2b_rate_millipps;     /**< bursts paced at; 0 = unpaced */
 	uint64_t b2b_offered_min;       /**< slowest burst offered, millipps */
 	uint64_t b2b_bursts;            /**< bursts sent in all */
+	bool has_lat;
+	struct wr_bench_lat lat;
 };
 
 /**

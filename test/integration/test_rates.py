@@ -9,7 +9,7 @@ import shutil
 import subprocess
 import unittest
 
-from wrtest import ROOT, STREAMS, EalCase, tshark_fields
+from wrtest import ROOT, STREAMS, EalCase, tshark_fields, wait_for
 
 # The pacer's own tolerance: 0.1 % of the frames (issue 5's requirement).
 ACCURACY = 1e-3
@@ -600,6 +600,107 @@ ports:
         self.assertNotIn("4528985", p.stdout.split("RFC 2544 throughput")[1].split("trials")[0])
         print(f"\n    router faster than af_packet: at least {t['offered_pps']:.0f} pps "
               f"(asked {t['rate_pps']:.0f})")
+
+
+class Rfc2544LatencyMemif(EalCase):
+    """RFC 2544 latency (26.2) through dpdk-testpmd's macswap over memif.
+
+    The throughput search first (a 500 kpps ceiling memif sustains), then
+    latency trials at it, every frame carrying the timestamp signature:
+    nothing lost, every frame received timed, and the overall figures are
+    those of all trials' frames together.
+    """
+
+    def test_latency_at_throughput(self):
+        from test_echo import forget_prefix, kill, PEER_START_S
+        if shutil.which("dpdk-testpmd") is None:
+            self.skipTest("needs dpdk-testpmd (Debian package dpdk)")
+        pid = os.getpid()
+        rundir = f"/run/wrlat-{pid}"
+        os.makedirs(rundir, exist_ok=True)
+        self.addCleanup(shutil.rmtree, rundir, True)
+        sock = os.path.join(rundir, "memif.sock")
+        gen_prefix = forget_prefix(self, f"wrlat-g{pid}")
+        refl_prefix = forget_prefix(self, f"wrlat-r{pid}")
+        prof = self.write("memif.yaml", f"""version: 1
+eal: ["--no-pci", "--in-memory", "--file-prefix={gen_prefix}",
+      "--vdev=net_memif0,role=server,socket={sock},rsize=14", "--lcores=0@0,1@0"]
+ports:
+  - device: net_memif0
+    tx_lcores: [1]
+    rx_lcore: 1
+settle_ms: 200
+""")
+        gen = self.start("rfc2544", os.path.join(STREAMS, "udp-64.yaml"), "--config", prof,
+                         "--tx-port", "0", "--rx-port", "0", "--tests", "latency",
+                         "--sizes", "128,1024", "--max-rate", "100 kpps", "--resolution",
+                         "10 kpps", "--trial", "0.3", "--drain", "0.2",
+                         "--latency-trials", "3", "--latency-trial", "0.4",
+                         "--json", self.path("r.json"))
+        procs = [gen]
+
+        def listening():
+            with open("/proc/net/unix") as f:
+                return any(line.rstrip().endswith(sock) for line in f)
+        self.addCleanup(lambda: [kill(p) for p in reversed(procs)])
+        self.assertTrue(wait_for(lambda: listening() or gen.poll() is not None, PEER_START_S))
+        refl = subprocess.Popen(
+            ["dpdk-testpmd", "--lcores=0@1,1@1", "--no-pci", "--in-memory",
+             "--file-prefix", refl_prefix,
+             "--vdev", f"net_memif0,role=client,socket={sock},rsize=14",
+             "--", "--forward-mode=macswap", "--auto-start", "--nb-cores=1",
+             "--stats-period", "1"],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        procs.append(refl)
+        try:
+            out, err = gen.communicate(timeout=120)
+        finally:
+            kill(refl)
+        # 3: a busy CPU kept the generator from offering 100 kpps at
+        # some size (said so, and latency ran at what it offered).
+        self.assertIn(gen.returncode, (0, 3), out + err)
+        res = self.json("r.json")
+        device_rows = 0
+        for r in res["results"]:
+            msg = f"{r['frame_size']}: {out}"
+            lat = r["latency"]
+            self.assertIsNone(lat["skipped"])
+            if r["limited_by"] == "generator":
+                self.assertTrue(lat["rate_at_least"], msg)
+                self.assertEqual(lat["rate_pps"], r["at_least_pps"], msg)
+                rate = lat["rate_pps"]
+            else:
+                device_rows += 1
+                self.assertEqual(r["throughput_pps"], 100_000, msg)
+                self.assertFalse(lat["rate_at_least"], msg)
+                self.assertEqual(lat["rate_pps"], 100_000)
+                rate = 100_000
+            self.assertEqual(len(lat["trials"]), 3)
+            total = 0
+            for t in lat["trials"]:
+                # A sustainable rate: nothing lost, every frame timed.
+                self.assertEqual(t["lost"], 0, msg)
+                self.assertEqual(t["frames"], t["sent"], msg)
+                # The rate offered, or the trial says it was not.
+                self.assertEqual(t["short_offer"], t["offered_pps"] < rate - 10_000, msg)
+                if not t["short_offer"]:
+                    self.assertAlmostEqual(t["sent"], rate * 0.4, delta=rate * 0.04, msg=msg)
+                self.assertTrue(0 < t["min_ns"] <= t["p50_ns"] <= t["p99_ns"] <= t["p99_9_ns"]
+                                <= t["p99_99_ns"] <= t["max_ns"], t)
+                self.assertTrue(t["min_ns"] <= t["avg_ns"] <= t["max_ns"], t)
+                total += t["frames"]
+            o = lat["overall"]
+            self.assertEqual(o["frames"], total)
+            self.assertEqual(o["min_ns"], min(t["min_ns"] for t in lat["trials"]))
+            self.assertEqual(o["max_ns"], max(t["max_ns"] for t in lat["trials"]))
+            self.assertAlmostEqual(o["avg_ns"], sum(t["avg_ns"] * t["frames"]
+                                                    for t in lat["trials"]) / total, delta=2)
+            self.assertAlmostEqual(o["jitter_ns"], sum(t["jitter_ns"] for t in lat["trials"]) / 3,
+                                   delta=0.01)
+            print(f"\n    memif + testpmd macswap, {r['frame_size']} B at {rate:.0f} pps: "
+                  f"latency min {o['min_ns']} p50 {o['p50_ns']} p99 {o['p99_ns']} p99.99 "
+                  f"{o['p99_99_ns']} max {o['max_ns']} ns, {total} frames, 0 lost")
+        self.assertGreater(device_rows, 0, out)
 
 
 if __name__ == "__main__":
