@@ -158,6 +158,9 @@ wr_app_bench_opt(struct wr_opts *o, int opt, const char *arg)
 			return bad("--b2b-resolution", arg, "expected a number "
 				   "of frames of 1 or more");
 		return 0;
+	case 'Y':
+		o->rev_stream = arg;
+		return 0;
 	case 'U':
 		if (wr_parse_u64(arg, 1, WR_BENCH_LAT_TRIALS_MAX, &v, why,
 				 sizeof(why)))
@@ -198,7 +201,14 @@ void
 wr_bench_stream_at(const struct wr_bench *b, uint16_t size,
 		   struct wr_stream *st)
 {
-	*st = b->f.streams[b->stream];
+	wr_bench_stream_idx_at(b, b->stream, size, st);
+}
+
+void
+wr_bench_stream_idx_at(const struct wr_bench *b, uint32_t idx, uint16_t size,
+		       struct wr_stream *st)
+{
+	*st = b->f.streams[idx];
 	st->size.mode = WR_SIZE_FIXED;
 	st->size.fixed = st->size.min = st->size.max = size;
 	st->count = 0;
@@ -213,9 +223,11 @@ wr_bench_stream_at(const struct wr_bench *b, uint16_t size,
 		st->burst = b->o->burst;
 }
 
+/* A file of @p n streams (the trial's, and with --reverse-stream its
+ * reverse) that share the loaded file's identity. */
 static void
-one_stream_file(const struct wr_bench *b, struct wr_stream *st,
-		struct wr_stream_file *sf)
+trial_stream_file(const struct wr_bench *b, struct wr_stream *st, uint32_t n,
+		  struct wr_stream_file *sf)
 {
 	memset(sf, 0, sizeof(*sf));
 	snprintf(sf->path, sizeof(sf->path), "%s", b->f.path);
@@ -224,7 +236,27 @@ one_stream_file(const struct wr_bench *b, struct wr_stream *st,
 	sf->seed_set = b->f.seed_set;
 	memcpy(sf->sha256, b->f.sha256, sizeof(sf->sha256));
 	sf->streams = st;
-	sf->n_streams = 1;
+	sf->n_streams = n;
+}
+
+/* Distinct frames of stream @p s back on @p port (sequence numbers). */
+static uint64_t
+distinct_on(const struct wr_bench *b, uint16_t port, uint32_t s)
+{
+	const struct wr_rxq *q = b->e->rxq[port];
+	const struct wr_rx_stream *rs;
+	uint64_t n = 0;
+	unsigned int lane;
+
+	if (q == NULL || s >= q->n_streams || (rs = q->streams[s]) == NULL)
+		return 0;
+	for (lane = 0; lane < rs->n_lanes; lane++) {
+		struct wr_seq_result res;
+
+		wr_seq_finish(&rs->seq[lane], 0, &res);
+		n += res.distinct;
+	}
+	return n;
 }
 
 int
@@ -351,12 +383,25 @@ int
 wr_bench_trial(struct wr_bench *b, struct wr_stream *st, uint64_t drain_ns,
 	       struct wr_report_row *row)
 {
+	struct wr_stream two[2];
 	struct wr_stream_file sf;
 	struct wr_report_view *v;
 	struct wr_error err;
 	int rc;
 
-	one_stream_file(b, st, &sf);
+	two[0] = *st;
+	if (b->bidir) {
+		/* The reverse direction: the same size, rate, length and
+		 * signature, from the RX port. */
+		wr_bench_stream_idx_at(b, b->rev_stream, st->size.fixed, &two[1]);
+		two[1].port = b->rx_port;
+		two[1].rate = st->rate;
+		two[1].count = st->count;
+		two[1].duration_ns = st->duration_ns;
+		two[1].latency = st->latency;
+		two[1].sig_short = st->sig_short;
+	}
+	trial_stream_file(b, two, b->bidir ? 2 : 1, &sf);
 	wr_error_clear(&err);
 	rc = wr_engine_load(b->e, &sf, false, &err);
 	if (rc == 0 && wr_bench_interrupted())
@@ -378,6 +423,11 @@ wr_bench_trial(struct wr_bench *b, struct wr_stream *st, uint64_t drain_ns,
 	b->port_row = v->ports[st->port];
 	b->rx_distinct = 0;
 	b->rx_port_pkts = 0;
+	if (b->bidir) {
+		b->rev_row = v->streams[1];
+		b->rev_distinct = distinct_on(b, st->port, 1);
+		b->rev_port_pkts = v->ports[st->port].rx_pkts;
+	}
 	/* The NIC's counters run since the engine opened: this trial's
 	 * share is the difference. */
 	if (v->ports[b->rx_port].has_nic) {
@@ -392,15 +442,9 @@ wr_bench_trial(struct wr_bench *b, struct wr_stream *st, uint64_t drain_ns,
 		/* What came back on the RX port itself, not on any port. */
 		const struct wr_rxq *q = b->e->rxq[b->rx_port];
 		const struct wr_rx_stream *rs = q->streams[0];
-		unsigned int lane;
 
 		b->rx_port_pkts = v->ports[b->rx_port].rx_pkts;
-		for (lane = 0; rs != NULL && lane < rs->n_lanes; lane++) {
-			struct wr_seq_result res;
-
-			wr_seq_finish(&rs->seq[lane], 0, &res);
-			b->rx_distinct += res.distinct;
-		}
+		b->rx_distinct = distinct_on(b, b->rx_port, 0);
 		if (b->lat_hist != NULL && rs != NULL && !st->sig_short) {
 			*b->lat_hist = rs->hist;
 			wr_latency_summarize(&rs->hist, &rs->jitter, &b->lat);

@@ -30,6 +30,15 @@ struct wr_bench {
 	uint64_t rx_nic_pkts;       /**< last trial: rx_port's NIC ipackets (delta) */
 	uint64_t rx_nic_missed;     /**< last trial: rx_port's NIC imissed (delta) */
 	uint64_t nic_ipackets, nic_imissed; /* cumulative, since the engine opened */
+	/* rfc2544 --reverse-stream: both directions at once.  Each trial
+	 * also sends this stream, at the same size, rate and length, from
+	 * rx_port to the stream's port; what came back on the stream's port
+	 * is counted apart. */
+	bool bidir;
+	uint32_t rev_stream;
+	struct wr_report_row rev_row; /**< last trial: the reverse stream */
+	uint64_t rev_distinct;      /**< last trial: its distinct frames back */
+	uint64_t rev_port_pkts;     /**< last trial: every frame its RX port got */
 	uint32_t phases;            /**< rfc2544: search phases */
 	/* rfc2544's latency trials: when lat_hist is set, each trial with
 	 * the timestamp signature leaves rx_port's histogram of its frames
@@ -48,6 +57,9 @@ int wr_bench_open(struct wr_bench *b);
 /** The stream at one fixed size, unpaced, unlimited, no schedule. */
 void wr_bench_stream_at(const struct wr_bench *b, uint16_t size,
 			struct wr_stream *st);
+/** The same for stream @p idx of the file. */
+void wr_bench_stream_idx_at(const struct wr_bench *b, uint32_t idx,
+			    uint16_t size, struct wr_stream *st);
 /**
  * Load @p st alone, send until its duration (or count) ends, wait
  * @p drain_ns for echoes, collect its row into @p row, unload.

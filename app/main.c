@@ -29,6 +29,7 @@ usage(FILE *out)
 "                    [--first-trial S] [--max-rate RATE] [--min-rate RATE]\n"
 "                    [--tests throughput,latency,loss,b2b|all] [--loss-step PCT]\n"
 "                    [--latency-trials N] [--latency-trial S]\n"
+"                    [--reverse-stream NAME]\n"
 "                    [--b2b-repeats N] [--b2b-trial S] [--b2b-resolution N]\n"
 "                    [--drain S] [--csv FILE] [--json FILE] [--config PROFILE]\n"
 "       wirerate rtt STREAMFILE [--stream NAME] [--sizes FROM:TO:STEP] [--count N]\n"
@@ -57,7 +58,9 @@ usage(FILE *out)
 "          default 10 %%, down from the maximum until two lossless trials)\n"
 "          and back-to-back (longest lossless burst, first burst\n"
 "          --b2b-trial of the rate, default 2 s, --b2b-repeats times,\n"
-"          default 50)\n"
+"          default 50); --reverse-stream NAME also sends that stream from\n"
+"          --rx-port to --tx-port in every throughput and frame loss trial\n"
+"          (both directions at once, each one's loss counted)\n"
 "  rtt     round trips one frame at a time (doc/echo.md): per UDP payload size\n"
 "          (default 50:1500:50, the 24-byte signature included), --count round\n"
 "          trips (default 100000) of the stream's frame, each waited for up to\n"
@@ -139,6 +142,7 @@ parse_opts(int argc, char **argv, struct wr_opts *o)
 		{ "b2b-resolution", required_argument, NULL, 'W' },
 		{ "latency-trials", required_argument, NULL, 'U' },
 		{ "latency-trial", required_argument, NULL, 'V' },
+		{ "reverse-stream", required_argument, NULL, 'Y' },
 		{ "max-rate", required_argument, NULL, 'M' },
 		{ "min-rate", required_argument, NULL, 'm' },
 		{ "arp", no_argument, NULL, 'A' },
@@ -266,6 +270,7 @@ parse_opts(int argc, char **argv, struct wr_opts *o)
 		case 'W':
 		case 'U':
 		case 'V':
+		case 'Y':
 		case 'M':
 		case 'm':
 			if (wr_app_bench_opt(o, c, optarg) != 0)

@@ -109,7 +109,42 @@ trial_at_sig(struct wr_bench *b, uint16_t size, uint64_t rate, uint64_t ns,
 	t->valid = wr_bench_trial_valid(t->sent, t->pacer_skipped);
 	t->offered_millipps = wr_rfc2544_offered_millipps(t->sent,
 		t->duration_ns ? t->duration_ns : ns);
+	if (b->bidir) {
+		const struct wr_report_row *rv = &b->rev_row;
+
+		t->bidir = true;
+		t->rev_sent = rv->total.tx_pkts;
+		t->rev_received = b->rev_distinct;
+		t->rev_offered_millipps = wr_rfc2544_offered_millipps(
+			t->rev_sent, rv->duration_ns ? rv->duration_ns : ns);
+		t->valid = t->valid && wr_bench_trial_valid(t->rev_sent,
+							    rv->pacer_skipped);
+	}
 	return 0;
+}
+
+/*
+ * What a two-way trial tells a search: the direction that lost the larger
+ * share (both pass only when it does) and the lower rate offered.
+ */
+static void
+worst_direction(const struct wr_bench_trial *t, uint64_t *sent,
+		uint64_t *received, uint64_t *offered)
+{
+	*sent = t->sent;
+	*received = t->received;
+	*offered = t->offered_millipps;
+	if (!t->bidir)
+		return;
+	/* rev lost / rev sent > fwd lost / fwd sent, on integers */
+	if (t->rev_sent != 0 && t->rev_received <= t->rev_sent &&
+	    (unsigned __int128)(t->rev_sent - t->rev_received) * t->sent >
+	    (unsigned __int128)(t->sent - t->received) * t->rev_sent) {
+		*sent = t->rev_sent;
+		*received = t->rev_received;
+	}
+	if (t->rev_offered_millipps < *offered)
+		*offered = t->rev_offered_millipps;
 }
 
 /* A trial with the loss-only signature. */
@@ -129,7 +164,7 @@ search(struct wr_bench *b, uint16_t size, uint64_t trial_ns, uint64_t drain_ns,
 	uint32_t link = b->e->ports[o->tx_port].link_speed_mbps;
 	struct wr_rfc2544_cfg cfg;
 	struct wr_rfc2544 *s;
-	uint64_t rate;
+	uint64_t rate, w_sent, w_received, w_offered;
 	unsigned int redo = 0;
 	int rc;
 
@@ -169,7 +204,8 @@ search(struct wr_bench *b, uint16_t size, uint64_t trial_ns, uint64_t drain_ns,
 		if (rc != 0)
 			break;
 		t->phase = s->phase;
-		t->short_offer = wr_rfc2544_short(rate, t->offered_millipps,
+		worst_direction(t, &w_sent, &w_received, &w_offered);
+		t->short_offer = wr_rfc2544_short(rate, w_offered,
 						  s->resolution);
 		row->n_trials++;
 		if (!t->valid && redo < WR_TRIAL_REDO_MAX &&
@@ -187,8 +223,8 @@ search(struct wr_bench *b, uint16_t size, uint64_t trial_ns, uint64_t drain_ns,
 		}
 		redo = 0;
 		t->counted = true;
-		rc = wr_rfc2544_report(s, t->sent, t->received,
-				       t->offered_millipps, &rate);
+		rc = wr_rfc2544_report(s, w_sent, w_received, w_offered,
+				       &rate);
 		t->pass = s->trials[s->n_trials - 1].pass;
 		t->pdr_pass = s->trials[s->n_trials - 1].pdr_pass;
 		if (!o->quiet)
@@ -218,6 +254,46 @@ search(struct wr_bench *b, uint16_t size, uint64_t trial_ns, uint64_t drain_ns,
 	row->res.trials = NULL;
 	free(s);
 	return rc;
+}
+
+/* --reverse-stream: the stream exists and builds at every size. */
+static int
+reverse_prepare(struct wr_bench *b)
+{
+	struct wr_frame_tmpl *tm;
+	struct wr_error err;
+	struct wr_stream st;
+	unsigned int i;
+	int idx;
+
+	idx = wr_stream_file_find(&b->f, b->o->rev_stream);
+	if (idx < 0) {
+		fprintf(stderr, "wirerate: --reverse-stream: no stream named "
+			"\"%s\" in %s\n", b->o->rev_stream, b->f.path);
+		return WR_EXIT_USAGE;
+	}
+	if ((uint32_t)idx == b->stream) {
+		fprintf(stderr, "wirerate: --reverse-stream: expected another "
+			"stream than the forward one (%s)\n", b->o->rev_stream);
+		return WR_EXIT_USAGE;
+	}
+	for (i = 0; i < b->n_sizes; i++) {
+		wr_bench_stream_idx_at(b, (uint32_t)idx, b->sizes[i], &st);
+		st.latency = true;
+		st.sig_short = true;
+		wr_error_clear(&err);
+		if (wr_frame_tmpl_create(&st, 0, &tm, &err) != 0) {
+			fprintf(stderr, "wirerate: --reverse-stream: stream %s "
+				"cannot be sent in %u-byte frames with the "
+				"loss-only signature: %s\n", st.name,
+				b->sizes[i], err.msg);
+			return WR_EXIT_USAGE;
+		}
+		wr_frame_tmpl_free(tm);
+	}
+	b->bidir = true;
+	b->rev_stream = (uint32_t)idx;
+	return WR_EXIT_OK;
 }
 
 /* --max-rate at @p size, else the line rate.  Prints; @return 0, -EINVAL. */
@@ -279,8 +355,13 @@ frame_loss(struct wr_bench *b, uint16_t size, uint64_t trial_ns,
 		rc = trial_at(b, size, rate, trial_ns, 0, drain_ns, &t);
 		if (rc != 0)
 			break;
+		if (t.bidir)
+			wr_floss_set_reverse(&row->floss, t.rev_sent,
+					     t.rev_received);
 		rc = wr_floss_report(&row->floss, t.sent, t.received,
-				     t.offered_millipps, &rate);
+				     t.offered_millipps < t.rev_offered_millipps ||
+				     !t.bidir ? t.offered_millipps :
+				     t.rev_offered_millipps, &rate);
 		st = &row->floss.steps[row->floss.n_steps - 1];
 		if (!o->quiet)
 			printf("  %u bytes: frame loss at %.1f %% (%.3f pps, "
@@ -292,6 +373,12 @@ frame_loss(struct wr_bench *b, uint16_t size, uint64_t trial_ns,
 			       (unsigned long long)st->received, st->loss_pct,
 			       st->short_offer ? " (the generator fell short)" :
 			       "");
+		if (!o->quiet && st->bidir)
+			printf("  %u bytes: frame loss at %.1f %%, reverse: sent "
+			       "%llu, received %llu, loss %.4f %%\n", size,
+			       st->pct_ppm / 1e4, (unsigned long long)st->rev_sent,
+			       (unsigned long long)st->rev_received,
+			       st->rev_loss_pct);
 	}
 	return rc == 1 ? 0 : rc;
 }
@@ -484,7 +571,17 @@ wr_cmd_rfc2544(const struct wr_opts *o)
 			(double)o->first_trial_ns / 1e9);
 		return WR_EXIT_USAGE;
 	}
+	if (o->rev_stream != NULL &&
+	    (o->tx_port == o->rx_port ||
+	     (tests & (WR_BENCH_TEST_B2B | WR_BENCH_TEST_LATENCY)))) {
+		fprintf(stderr, "wirerate: --reverse-stream: both directions "
+			"need two ports (--tx-port and --rx-port differ), and "
+			"run with the throughput and loss tests only\n");
+		return WR_EXIT_USAGE;
+	}
 	rc = wr_bench_prepare(&b, o, true, defaults, RTE_DIM(defaults));
+	if (rc == WR_EXIT_OK && o->rev_stream != NULL)
+		rc = reverse_prepare(&b);
 	/* One phase of full-length trials is RFC 2544's search; with a PDR,
 	 * MLRsearch's shape: 3 phases from 1 s trials up to --trial. */
 	b.phases = o->phases ? o->phases : o->pdr_ppm ? 3 : 1;

@@ -248,7 +248,7 @@ test_rfc2544_outputs(void)
 				  "\"offered_pps\": 0.000, \"short_offer\": false, "
 				  "\"sent\": 40000, \"received\": 20000, \"lost\": 20000,"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"counted\": true, \"pass\": true, "
-				  "\"pdr_pass\": null}]}"));
+				  "\"pdr_pass\": null, \"reverse\": null}]}"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"pdr\": null"));
 	free(csv);
 	free(json);
@@ -274,7 +274,8 @@ test_rfc2544_outputs(void)
 				  "0.5000, \"pps\": 30000.000, \"mbps_l1\": 35.520000"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"pdr_loss_tolerance_pct\": 0.5000, "
 				  "\"phases\": 3"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"pass\": false, \"pdr_pass\": true}"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"pass\": false, \"pdr_pass\": true, "
+				  "\"reverse\": null}"));
 	free(csv);
 	free(json);
 }
@@ -467,7 +468,7 @@ test_rfc2544_loss_b2b_outputs(void)
 				  "10000.000, \"offered_pps\": 10000.000, "
 				  "\"short_offer\": false, \"sent\": 1000, "
 				  "\"received\": 750, \"lost\": 250, \"excess\": 0, "
-				  "\"loss_pct\": 25.000000}"));
+				  "\"loss_pct\": 25.000000, \"reverse\": null}"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"rate_pct\": 80.0000, \"rate_pps\": 8000.000"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"back_to_back\": {\"rate_pps\": null, "
 				  "\"min_offered_pps\": 300000.000, \"first_burst\": 100, "

@@ -641,6 +641,24 @@ test_floss_steps(void)
 	CU_ASSERT_EQUAL(s.steps[2].rate_millipps, KPPS(500));
 	CU_ASSERT_EQUAL(s.steps[2].offered_millipps, KPPS(300));
 
+	/* Both directions: each one's loss, lossless only when both are. */
+	cfg.step_ppm = 0;
+	cfg.clean = 0;
+	CU_ASSERT_EQUAL_FATAL(wr_floss_start(&s, &cfg, &rate), 0);
+	CU_ASSERT_EQUAL(wr_floss_set_reverse(&s, 1000, 900), 0);
+	CU_ASSERT_EQUAL(wr_floss_report(&s, 1000, 1000, rate, &rate), 0);
+	CU_ASSERT_EQUAL(wr_floss_set_reverse(&s, 1000, 1000), 0);
+	CU_ASSERT_EQUAL(wr_floss_report(&s, 1000, 1000, rate, &rate), 0);
+	CU_ASSERT_EQUAL(wr_floss_report(&s, 1000, 1000, rate, &rate), 1);
+	CU_ASSERT_TRUE(s.steps[0].bidir);
+	CU_ASSERT_EQUAL(s.steps[0].lost, 0);
+	CU_ASSERT_EQUAL(s.steps[0].rev_lost, 100);
+	CU_ASSERT_DOUBLE_EQUAL(s.steps[0].rev_loss_pct, 10.0, 1e-12);
+	CU_ASSERT_TRUE(s.steps[1].bidir);
+	CU_ASSERT_FALSE(s.steps[2].bidir);
+	CU_ASSERT_EQUAL(s.n_steps, 3);  /* the first step was not clean */
+	CU_ASSERT_EQUAL(wr_floss_set_reverse(&s, 1, 1), -EINVAL);
+
 	cfg.step_ppm = 9999;
 	CU_ASSERT_EQUAL(wr_floss_start(&s, &cfg, &rate), -EINVAL);
 	cfg.step_ppm = 1000001;

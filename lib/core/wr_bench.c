@@ -345,13 +345,19 @@ print_floss(FILE *out, const struct wr_rfc2544_row *rows, unsigned int n)
 			const struct wr_floss_step *st = &f->steps[j];
 
 			fprintf(out, "%10u %7.2f %14.3f %14.3f %14llu %14llu "
-				"%10.4f%s\n", rows[i].size, st->pct_ppm / 1e4,
+				"%10.4f", rows[i].size, st->pct_ppm / 1e4,
 				(double)st->rate_millipps / 1e3,
 				(double)st->offered_millipps / 1e3,
 				(unsigned long long)st->sent,
-				(unsigned long long)st->received, st->loss_pct,
-				st->short_offer ? "  (short: the loss is at "
-				"the rate offered)" : "");
+				(unsigned long long)st->received, st->loss_pct);
+			if (st->bidir)
+				fprintf(out, "  reverse: sent %llu, received "
+					"%llu, loss %.4f %%",
+					(unsigned long long)st->rev_sent,
+					(unsigned long long)st->rev_received,
+					st->rev_loss_pct);
+			fprintf(out, "%s\n", st->short_offer ? "  (short: the "
+				"loss is at the rate offered)" : "");
 		}
 	}
 }
@@ -479,6 +485,12 @@ wr_rfc2544_print(FILE *out, const struct wr_rfc2544_row *rows, unsigned int n)
 				verdict(t->pass, t));
 			if (pdr)
 				fprintf(out, " %6s", verdict(t->pdr_pass, t));
+			if (t->bidir)
+				fprintf(out, "  reverse: sent %llu, received "
+					"%llu, lost %lld",
+					(unsigned long long)t->rev_sent,
+					(unsigned long long)t->rev_received,
+					(long long)(t->rev_sent - t->rev_received));
 			fputc('\n', out);
 		}
 	fprintf(out, "short: the generator offered less than the rate asked "
@@ -581,7 +593,8 @@ json_floss(FILE *out, const struct wr_rfc2544_row *r)
 		fprintf(out, "%s\n      {\"rate_pct\": %.4f, \"rate_pps\": %.3f, "
 			"\"offered_pps\": %.3f, \"short_offer\": %s, "
 			"\"sent\": %llu, \"received\": %llu, \"lost\": %llu, "
-			"\"excess\": %llu, \"loss_pct\": %.6f}", j ? "," : "",
+			"\"excess\": %llu, \"loss_pct\": %.6f, \"reverse\": ",
+			j ? "," : "",
 			st->pct_ppm / 1e4, (double)st->rate_millipps / 1e3,
 			(double)st->offered_millipps / 1e3,
 			st->short_offer ? "true" : "false",
@@ -589,6 +602,14 @@ json_floss(FILE *out, const struct wr_rfc2544_row *r)
 			(unsigned long long)st->received,
 			(unsigned long long)st->lost,
 			(unsigned long long)st->excess, st->loss_pct);
+		if (st->bidir)
+			fprintf(out, "{\"sent\": %llu, \"received\": %llu, "
+				"\"lost\": %llu, \"loss_pct\": %.6f}}",
+				(unsigned long long)st->rev_sent,
+				(unsigned long long)st->rev_received,
+				(unsigned long long)st->rev_lost, st->rev_loss_pct);
+		else
+			fputs("null}", out);
 	}
 	fputs("]}, ", out);
 }
@@ -738,7 +759,7 @@ wr_rfc2544_json_write(FILE *out, const struct wr_bench_meta *m,
 				"\"rx_frames\": %llu, \"rx_nic_pkts\": %llu, "
 				"\"rx_nic_missed\": %llu, \"valid\": %s, "
 				"\"counted\": %s, \"pass\": %s, "
-				"\"pdr_pass\": %s}", j ? "," : "",
+				"\"pdr_pass\": %s, \"reverse\": ", j ? "," : "",
 				(double)t->rate_millipps / 1e3, t->phase,
 				(double)t->trial_ns / 1e9,
 				(double)t->offered_millipps / 1e3,
@@ -756,6 +777,15 @@ wr_rfc2544_json_write(FILE *out, const struct wr_bench_meta *m,
 				t->pass ? "true" : "false",
 				r->res.has_pdr ? (t->pdr_pass ? "true" :
 						  "false") : "null");
+			if (t->bidir)
+				fprintf(out, "{\"sent\": %llu, \"received\": "
+					"%llu, \"lost\": %lld, \"offered_pps\": "
+					"%.3f}}", (unsigned long long)t->rev_sent,
+					(unsigned long long)t->rev_received,
+					(long long)(t->rev_sent - t->rev_received),
+					(double)t->rev_offered_millipps / 1e3);
+			else
+				fputs("null}", out);
 		}
 		fputs("]}", out);
 	}

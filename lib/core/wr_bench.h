@@ -120,6 +120,10 @@ struct wr_bench_trial {
 	uint64_t rx_frames;       /**< every frame the RX port's poll saw */
 	uint64_t rx_nic_pkts;     /**< the RX port's own ipackets over the trial */
 	uint64_t rx_nic_missed;   /**< the RX port's own imissed over the trial */
+	bool bidir;               /**< the reverse direction ran too: */
+	uint64_t rev_sent;        /**<   its frames sent (rx port -> tx port) */
+	uint64_t rev_received;    /**<   its distinct frames back on the tx port */
+	uint64_t rev_offered_millipps;
 	bool valid;               /**< the rate was offered (wr_bench_trial_valid()) */
 	bool counted;             /**< reported to the search (else run again) */
 	bool pass;

@@ -42,6 +42,17 @@ wr_floss_start(struct wr_floss *s, const struct wr_floss_cfg *cfg,
 }
 
 int
+wr_floss_set_reverse(struct wr_floss *s, uint64_t sent, uint64_t received)
+{
+	if (s == NULL || s->done || s->rate == 0)
+		return -EINVAL;
+	s->rev_set = true;
+	s->rev_sent = sent;
+	s->rev_received = received;
+	return 0;
+}
+
+int
 wr_floss_report(struct wr_floss *s, uint64_t sent, uint64_t received,
 		uint64_t offered, uint64_t *rate)
 {
@@ -68,6 +79,21 @@ wr_floss_report(struct wr_floss *s, uint64_t sent, uint64_t received,
 		st->lost = sent - received;
 		st->loss_pct = (double)st->lost * 100.0 / (double)sent;
 		s->clean_run = st->lost == 0 ? s->clean_run + 1 : 0;
+	}
+	if (s->rev_set) {
+		st->bidir = true;
+		st->rev_sent = s->rev_sent;
+		st->rev_received = s->rev_received;
+		if (s->rev_received > s->rev_sent || s->rev_sent == 0) {
+			s->clean_run = 0;
+		} else {
+			st->rev_lost = s->rev_sent - s->rev_received;
+			st->rev_loss_pct = (double)st->rev_lost * 100.0 /
+					   (double)s->rev_sent;
+			if (st->rev_lost != 0)
+				s->clean_run = 0;
+		}
+		s->rev_set = false;
 	}
 	if (s->clean_run >= s->cfg.clean) {
 		s->stopped_clean = true;

@@ -42,6 +42,9 @@ struct wr_floss_step {
 	bool short_offer;
 	uint64_t sent, received, lost, excess;
 	double loss_pct;             /**< RFC 2544's frame loss rate */
+	bool bidir;                  /**< both directions ran: the reverse's */
+	uint64_t rev_sent, rev_received, rev_lost;
+	double rev_loss_pct;
 };
 
 struct wr_floss {
@@ -51,6 +54,8 @@ struct wr_floss {
 	uint64_t rate;               /* of the step running, 0 when done */
 	bool done;
 	bool stopped_clean;          /* ended by the lossless steps (else at 0) */
+	bool rev_set;                /* the reverse counts of the step running */
+	uint64_t rev_sent, rev_received;
 	struct wr_floss_step steps[WR_FLOSS_STEPS_MAX];
 };
 
@@ -62,7 +67,14 @@ int wr_floss_start(struct wr_floss *s, const struct wr_floss_cfg *cfg,
 		   uint64_t *rate);
 
 /**
- * Report the step just run.
+ * Both directions at once: the reverse direction's counts of the step
+ * about to be reported (its loss is its own, and the step is lossless
+ * only when both directions are).  @return 0, -EINVAL (not running).
+ */
+int wr_floss_set_reverse(struct wr_floss *s, uint64_t sent, uint64_t received);
+
+/**
+ * Report the step just run (the forward direction's counts).
  * @return 0 (run *rate next), 1 (done), -EINVAL (not running, sent 0).
  *         Received > sent (frames made up) is logged with its excess and
  *         is never a lossless step.

@@ -549,6 +549,58 @@ ports:
         print(f"\n    back-to-back 512 B through tbf: limit 16kb {small['values']}, "
               f"64kb {large['values']} frames")
 
+    def test_both_directions_loss(self):
+        """Both directions at once (frame loss rate): each direction's loss is its tbf's drops.
+
+        tbf 20 Mbit/s on the router's egress towards port 1 (A->B) and
+        10 Mbit/s towards port 0 (B->A): at the same offered rate the
+        reverse direction loses more, and each direction's loss equals what
+        its own qdisc dropped.
+        """
+        if not os.environ.get("WIRERATE"):
+            self.skipTest("WIRERATE not set")
+        ns_exec(self.RTR, "tc", "qdisc", "add", "dev", "wrsr0", "root", "tbf", "rate",
+                "10mbit", "burst", "16kb", "latency", "5ms")
+        sf = self.write("bidir.yaml", """version: 1
+streams:
+  - name: ab
+    eth: {src: 02:00:00:00:00:01, dst: 02:00:00:00:00:02}
+    ipv4: {src: 198.18.0.1, dst: 198.19.0.1}
+  - name: ba
+    port: 1
+    eth: {src: 02:00:00:00:00:04, dst: 02:00:00:00:00:03}
+    ipv4: {src: 198.19.0.1, dst: 198.18.0.1}
+""")
+
+        def drops(dev):
+            p = ns_exec(self.RTR, "tc", "-s", "qdisc", "show", "dev", dev)
+            return int(re.search(r"dropped (\d+)", p.stdout).group(1))
+        d1, d0 = drops("wrsr1"), drops("wrsr0")
+        prof = self.afp_profile("bidir")
+        out = self.path("bidir.json")
+        p = ns_exec(self.GEN, os.environ["WIRERATE"], "rfc2544", sf, "--stream", "ab",
+                    "--reverse-stream", "ba", "--config", prof, "--tx-port", "0",
+                    "--rx-port", "1", "--drain", "0.1", "--tests", "loss", "--sizes", "512",
+                    "--trial", "0.3", "--max-rate", "10 kpps", "--loss-step", "20%",
+                    "--json", out, check=False)
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        d1, d0 = drops("wrsr1") - d1, drops("wrsr0") - d0
+        with open(out) as f:
+            steps = json.load(f)["results"][0]["frame_loss"]["steps"]
+        for s in steps:
+            self.assertIsNotNone(s["reverse"], s)
+            self.assertEqual(s["reverse"]["lost"], s["reverse"]["sent"] - s["reverse"]["received"])
+        # 10 kpps of 512-byte frames is 2x tbf's 4921 pps A->B and 4x its
+        # 2461 pps B->A: the first step loses both ways, B->A more.
+        self.assertGreater(steps[0]["reverse"]["loss_pct"], steps[0]["loss_pct"] + 10, p.stdout)
+        self.assertEqual(sum(s["lost"] for s in steps), d1, p.stdout)
+        self.assertEqual(sum(s["reverse"]["lost"] for s in steps), d0, p.stdout)
+        self.assertGreater(d0, 0)
+        print("\n    both directions (tbf 20 / 10 Mbit/s, 512 B): " +
+              ", ".join(f"{s['rate_pct']:.0f} %: A->B {s['loss_pct']:.2f} %, "
+                        f"B->A {s['reverse']['loss_pct']:.2f} %" for s in steps) +
+              f"; tc dropped {d1} / {d0}")
+
     def test_generator_limited(self):
         """The issue's defect: a router faster than af_packet can offer.
 
