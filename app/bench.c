@@ -5,7 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <rte_cycles.h>
 #include <rte_version.h>
@@ -160,6 +162,9 @@ wr_app_bench_opt(struct wr_opts *o, int opt, const char *arg)
 		return 0;
 	case 'Y':
 		o->rev_stream = arg;
+		return 0;
+	case 'Q':
+		o->report_file = arg;
 		return 0;
 	case 'U':
 		if (wr_parse_u64(arg, 1, WR_BENCH_LAT_TRIALS_MAX, &v, why,
@@ -468,6 +473,15 @@ wr_bench_meta(const struct wr_bench *b, struct wr_bench_meta *m,
 	m->stream = b->f.streams[b->stream].name;
 	m->config_file = b->cfg_path ? b->cfg_path : "";
 	snprintf(m->started_at, sizeof(m->started_at), "%s", b->started_at);
+	{
+		time_t wall = time(NULL);
+		struct tm tm;
+
+		gmtime_r(&wall, &tm);
+		strftime(m->finished_at, sizeof(m->finished_at),
+			 "%Y-%m-%dT%H:%M:%SZ", &tm);
+	}
+	m->seed = b->f.seed;
 	m->tx_device = p->device;
 	m->tx_driver = p->driver;
 	m->link_mbps = p->link_speed_mbps;
@@ -488,6 +502,37 @@ wr_bench_write(const char *path, int (*fn)(FILE *, const void *),
 			path, strerror(-rc));
 		return WR_EXIT_FAIL;
 	}
+	return WR_EXIT_OK;
+}
+
+int
+wr_bench_report(const char *json, const char *html)
+{
+	char tool[1024];
+	pid_t pid;
+	int status;
+
+	snprintf(tool, sizeof(tool), "%s/wr-report", WR_TOOLS_DIR);
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		fprintf(stderr, "wirerate: --report: cannot start %s: %s\n",
+			tool, strerror(errno));
+		return WR_EXIT_FAIL;
+	}
+	if (pid == 0) {
+		execl(tool, tool, json, html, (char *)NULL);
+		fprintf(stderr, "wirerate: --report: cannot run %s: %s\n", tool,
+			strerror(errno));
+		_exit(127);
+	}
+	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
+	    WEXITSTATUS(status) != 0) {
+		fprintf(stderr, "wirerate: --report: %s did not write %s (the "
+			"JSON is in %s)\n", tool, html, json);
+		return WR_EXIT_FAIL;
+	}
+	printf("report: %s (raw JSON: %s)\n", html, json);
 	return WR_EXIT_OK;
 }
 

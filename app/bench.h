@@ -74,6 +74,8 @@ void wr_bench_meta(const struct wr_bench *b, struct wr_bench_meta *m,
 /** Write @p path atomically when it is not NULL.  Prints; @return an exit code. */
 int wr_bench_write(const char *path, int (*fn)(FILE *, const void *),
 		   const void *arg);
+/** tools/wr-report @p json into @p html.  Prints; @return an exit code. */
+int wr_bench_report(const char *json, const char *html);
 void wr_bench_close(struct wr_bench *b);
 
 #endif /* WR_APP_BENCH_H */

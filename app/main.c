@@ -29,7 +29,7 @@ usage(FILE *out)
 "                    [--first-trial S] [--max-rate RATE] [--min-rate RATE]\n"
 "                    [--tests throughput,latency,loss,b2b|all] [--loss-step PCT]\n"
 "                    [--latency-trials N] [--latency-trial S]\n"
-"                    [--reverse-stream NAME]\n"
+"                    [--reverse-stream NAME] [--report OUT.html]\n"
 "                    [--b2b-repeats N] [--b2b-trial S] [--b2b-resolution N]\n"
 "                    [--drain S] [--csv FILE] [--json FILE] [--config PROFILE]\n"
 "       wirerate rtt STREAMFILE [--stream NAME] [--sizes FROM:TO:STEP] [--count N]\n"
@@ -60,7 +60,9 @@ usage(FILE *out)
 "          --b2b-trial of the rate, default 2 s, --b2b-repeats times,\n"
 "          default 50); --reverse-stream NAME also sends that stream from\n"
 "          --rx-port to --tx-port in every throughput and frame loss trial\n"
-"          (both directions at once, each one's loss counted)\n"
+"          (both directions at once, each one's loss counted); --report\n"
+"          writes one self-contained HTML report (tools/wr-report) beside\n"
+"          the JSON (--json, else OUT.html.json)\n"
 "  rtt     round trips one frame at a time (doc/echo.md): per UDP payload size\n"
 "          (default 50:1500:50, the 24-byte signature included), --count round\n"
 "          trips (default 100000) of the stream's frame, each waited for up to\n"
@@ -143,6 +145,7 @@ parse_opts(int argc, char **argv, struct wr_opts *o)
 		{ "latency-trials", required_argument, NULL, 'U' },
 		{ "latency-trial", required_argument, NULL, 'V' },
 		{ "reverse-stream", required_argument, NULL, 'Y' },
+		{ "report", required_argument, NULL, 'Q' },
 		{ "max-rate", required_argument, NULL, 'M' },
 		{ "min-rate", required_argument, NULL, 'm' },
 		{ "arp", no_argument, NULL, 'A' },
@@ -271,6 +274,7 @@ parse_opts(int argc, char **argv, struct wr_opts *o)
 		case 'U':
 		case 'V':
 		case 'Y':
+		case 'Q':
 		case 'M':
 		case 'm':
 			if (wr_app_bench_opt(o, c, optarg) != 0)

@@ -543,6 +543,9 @@ wr_cmd_rfc2544(const struct wr_opts *o)
 	uint64_t trial = o->trial_ns ? o->trial_ns : WR_TRIAL_DEFAULT_NS;
 	uint64_t drain = o->drain_set ? o->drain_ns : WR_TRIAL_DRAIN_DEFAULT_NS;
 	uint32_t tests = o->tests ? o->tests : WR_BENCH_TEST_THROUGHPUT;
+	/* The report's raw JSON: --json, else beside the report. */
+	static char json_beside[1100];
+	const char *json = o->json_file;
 
 	/* RFC 2544 section 26.2: latency runs at the throughput rate, so it
 	 * needs the throughput search first. */
@@ -578,6 +581,15 @@ wr_cmd_rfc2544(const struct wr_opts *o)
 			"need two ports (--tx-port and --rx-port differ), and "
 			"run with the throughput and loss tests only\n");
 		return WR_EXIT_USAGE;
+	}
+	if (o->report_file != NULL && json == NULL) {
+		if (snprintf(json_beside, sizeof(json_beside), "%s.json",
+			     o->report_file) >= (int)sizeof(json_beside)) {
+			fprintf(stderr, "wirerate: --report: the path is too "
+				"long\n");
+			return WR_EXIT_USAGE;
+		}
+		json = json_beside;
 	}
 	rc = wr_bench_prepare(&b, o, true, defaults, RTE_DIM(defaults));
 	if (rc == WR_EXIT_OK && o->rev_stream != NULL)
@@ -652,10 +664,15 @@ wr_cmd_rfc2544(const struct wr_opts *o)
 	out.rows = rows;
 	out.n = n;
 	rc = wr_bench_write(o->csv_file, write_csv, &out);
-	rc2 = wr_bench_write(o->json_file, write_json, &out);
+	rc2 = wr_bench_write(json, write_json, &out);
 	wr_bench_close(&b);
 	if (rc != WR_EXIT_OK || rc2 != WR_EXIT_OK)
 		return rc != WR_EXIT_OK ? rc : rc2;
+	if (o->report_file != NULL) {
+		rc = wr_bench_report(json, o->report_file);
+		if (rc != WR_EXIT_OK)
+			return rc;
+	}
 	for (i = 0; i < n; i++)
 		if (wr_rfc2544_row_gen_limited(&rows[i]))
 			return WR_EXIT_GEN_LIMIT;

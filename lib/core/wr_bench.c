@@ -185,6 +185,8 @@ json_meta(FILE *out, const char *schema, const struct wr_bench_meta *m)
 	json_key_str(out, "stream", m->stream);
 	json_key_str(out, "config_file", m->config_file);
 	json_key_str(out, "started_at", m->started_at);
+	json_key_str(out, "finished_at", m->finished_at);
+	fprintf(out, ",\n  \"seed\": %llu", (unsigned long long)m->seed);
 	json_key_str(out, "stop_reason", m->stop_reason);
 	json_key_str(out, "tx_device", m->tx_device);
 	json_key_str(out, "tx_driver", m->tx_driver);

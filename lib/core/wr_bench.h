@@ -82,6 +82,8 @@ struct wr_bench_meta {
 	const char *stream;       /**< the stream's name */
 	const char *config_file;
 	char started_at[40];
+	char finished_at[40];
+	uint64_t seed;            /**< the stream file's (or --seed) */
 	const char *tx_device;
 	const char *tx_driver;
 	uint32_t link_mbps;       /**< the TX port's, 0 unknown */

@@ -2,6 +2,7 @@
 """Rates and schedules end to end: pacing accuracy, trains, sequences, ramps, limits, sweep, RFC 2544."""
 
 import csv
+import html.parser
 import json
 import os
 import re
@@ -280,6 +281,85 @@ streams:
         p = self.wirerate("rfc2544", long, "--tx-port", "0", "--rx-port", "0", "--sizes", "64",
                           check=2)
         self.assertIn("loss-only signature", p.stderr)
+
+
+class _JsonCells(html.parser.HTMLParser):
+    """(data-json path, text) of every element that names its JSON figure."""
+
+    def __init__(self):
+        super().__init__()
+        self.cells, self.stack = [], []
+
+    def handle_starttag(self, tag, attrs):
+        self.stack.append([dict(attrs).get("data-json"), ""])
+
+    def handle_endtag(self, tag):
+        if self.stack:
+            path, text = self.stack.pop()
+            if path:
+                self.cells.append((path, text))
+            elif self.stack:
+                self.stack[-1][1] += text
+
+    def handle_data(self, data):
+        if self.stack:
+            self.stack[-1][1] += data
+
+
+def json_at(doc, path):
+    for part in re.findall(r"[^.\[\]]+|\[\d+\]", path):
+        doc = doc[int(part[1:-1])] if part.startswith("[") else doc[part]
+    return doc
+
+
+class Rfc2544Report(EalCase):
+    """--tests all --report: the HTML report, read back by headless Chromium, says what the JSON says."""
+
+    def test_report_in_chromium(self):
+        chromium = shutil.which("chromium")
+        if chromium is None:
+            self.skipTest("needs chromium (Debian package; tools/lib/common.sh installs it)")
+        prof = self.profile("net_ring0", "wrsreport")
+        report = self.path("r.html")
+        p = self.wirerate("rfc2544", os.path.join(STREAMS, "udp-64.yaml"), "--config", prof,
+                          "--tx-port", "0", "--rx-port", "0", "--tests", "all", "--sizes",
+                          "64,256", "--trial", "0.2", "--drain", "0.05", "--max-rate",
+                          "50 kpps", "--pdr", "0.5%", "--phases", "2", "--first-trial", "0.1",
+                          "--latency-trials", "2", "--latency-trial", "0.2",
+                          "--loss-step", "50%", "--b2b-trial", "0.01", "--b2b-repeats", "2",
+                          "--report", report, check=0, timeout=120)
+        self.assertIn("report: " + report, p.stdout)
+        res = self.json("r.html.json")
+        self.assertEqual(res["schema"], "wirerate-rfc2544/1")
+        dom = subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu",
+                              "--dump-dom", "file://" + report], capture_output=True, text=True,
+                             timeout=120)
+        self.assertEqual(dom.returncode, 0, dom.stderr[-2000:])
+        parser = _JsonCells()
+        parser.feed(dom.stdout)
+        cells = parser.cells
+        # Every section is there, with its plot, and every figure shown is
+        # the JSON's own.
+        for title in ("Throughput (RFC 2544 26.1) and PDR", "Latency (RFC 2544 26.2)",
+                      "Frame loss rate (RFC 2544 26.3)", "Back-to-back (RFC 2544 26.4)",
+                      "Trial log", "Raw JSON"):
+            self.assertIn(title, dom.stdout)
+        self.assertGreaterEqual(dom.stdout.count('src="data:image/png;base64,'), 4)
+        self.assertGreater(len(cells), 50)
+        for path, text in cells:
+            self.assertEqual(float(text), float(json_at(res, path)), path)
+        paths = {c[0] for c in cells}
+        for must in ("results[0].throughput_pps", "results[1].pdr.pps",
+                     "results[1].latency.overall.p99_99_ns", "results[0].frame_loss.steps[0].loss_pct",
+                     "results[1].back_to_back.avg", "results[0].trials[0].offered_pps"):
+            self.assertIn(must, paths)
+        # 64-byte frames hold no timestamp signature: the report says so.
+        self.assertIn("no trial: the 24-byte timestamp signature does not fit", dom.stdout)
+        self.assertIn(res["stream_file_sha256"], dom.stdout)
+        self.assertIn(res["dpdk_version"], dom.stdout)
+        raw = re.search(r'<script type="application/json" id="raw">(.*?)</script>', dom.stdout,
+                        re.S)
+        self.assertEqual(json.loads(raw.group(1).replace("<\\/", "</")), res)
 
 
 def ns_exec(ns, *cmd, check=True):
