@@ -166,6 +166,13 @@ wr_app_bench_opt(struct wr_opts *o, int opt, const char *arg)
 	case 'Q':
 		o->report_file = arg;
 		return 0;
+	case 'X':
+		if (wr_parse_u64(arg, 1, WR_SWEEP_REPEATS_MAX, &v, why,
+				 sizeof(why)))
+			return bad("--repeat", arg, "expected a number of "
+				   "repeats 1..1000");
+		o->repeats = (uint32_t)v;
+		return 0;
 	case 'U':
 		if (wr_parse_u64(arg, 1, WR_BENCH_LAT_TRIALS_MAX, &v, why,
 				 sizeof(why)))

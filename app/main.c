@@ -22,7 +22,8 @@ usage(FILE *out)
 "                    [--seed N] [--drain S] [--json FILE] [--stats-jsonl FILE]\n"
 "                    [--arp] [--quiet] [-- EAL options]\n"
 "       wirerate sweep STREAMFILE [--stream NAME] [--sizes 64,128,...]\n"
-"                    [--duration S] [--csv FILE] [--json FILE] [--config PROFILE]\n"
+"                    [--duration S] [--repeat N] [--rx-port N] [--csv FILE]\n"
+"                    [--json FILE] [--config PROFILE]\n"
 "       wirerate rfc2544 STREAMFILE --tx-port N --rx-port N [--stream NAME]\n"
 "                    [--sizes ...] [--trial S] [--resolution PCT%%|RATE]\n"
 "                    [--loss-tolerance PCT] [--pdr PCT] [--phases N]\n"
@@ -43,7 +44,10 @@ usage(FILE *out)
 "          Mbps (L2 and L1) every second and a final summary\n"
 "  sweep   send one stream (the first, or --stream) at the maximum rate for\n"
 "          each frame size (default 64,128,256,512,1024,1280,1518) for\n"
-"          --duration each (default 2 s); print Kpps, Mbps L1/L2, %% of line\n"
+"          --duration each (default 2 s); print Kpps, Mbps L1/L2, %% of line;\n"
+"          --repeat N runs each size N times: min/median/max of Kpps, Mbps\n"
+"          and goodput; --rx-port N counts what a reflector returns there\n"
+"          (returned Kpps, Mbps, loss per size)\n"
 "  rfc2544 RFC 2544 throughput: per frame size, a binary search for the\n"
 "          highest rate at which every frame (with a loss-only signature)\n"
 "          sent on --tx-port comes back on --rx-port; trials of --trial S\n"
@@ -146,6 +150,7 @@ parse_opts(int argc, char **argv, struct wr_opts *o)
 		{ "latency-trial", required_argument, NULL, 'V' },
 		{ "reverse-stream", required_argument, NULL, 'Y' },
 		{ "report", required_argument, NULL, 'Q' },
+		{ "repeat", required_argument, NULL, 'X' },
 		{ "max-rate", required_argument, NULL, 'M' },
 		{ "min-rate", required_argument, NULL, 'm' },
 		{ "arp", no_argument, NULL, 'A' },
@@ -275,6 +280,7 @@ parse_opts(int argc, char **argv, struct wr_opts *o)
 		case 'V':
 		case 'Y':
 		case 'Q':
+		case 'X':
 		case 'M':
 		case 'm':
 			if (wr_app_bench_opt(o, c, optarg) != 0)

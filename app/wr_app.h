@@ -65,6 +65,7 @@ struct wr_opts {
 	uint64_t b2b_resolution;    /**< rfc2544 --b2b-resolution frames: 0 = 1 */
 	const char *rev_stream;     /**< rfc2544 --reverse-stream: both directions */
 	const char *report_file;    /**< rfc2544 --report: HTML (tools/wr-report) */
+	uint32_t repeats;           /**< sweep --repeat: 0 = once */
 	uint32_t lat_trials;        /**< rfc2544 --latency-trials: 0 = 20 */
 	uint64_t lat_trial_ns;      /**< rfc2544 --latency-trial: 0 = 120 s */
 	uint32_t phases;            /**< rfc2544 --phases: 0 = the default */

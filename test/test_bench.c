@@ -486,7 +486,63 @@ test_rfc2544_loss_b2b_outputs(void)
 	free(json);
 }
 
+static void
+test_sweep_stat(void)
+{
+	/* Three repeats of 1 s at 1518 B: 80, 81 and 79 Kpps (seed 002's
+	 * spread), echoes 80000, 80000 and 78000 back. */
+	struct wr_sweep_row rows[3];
+	struct wr_sweep_echo echo[3] = { { 80000, 80000 }, { 81000, 81000 },
+					 { 78000, 78000 } };
+	struct wr_sweep_stat st;
+	char why[160];
+
+	wr_sweep_row_calc(&rows[0], 1518, 80000, 1000000000ull, 1000);
+	wr_sweep_row_calc(&rows[1], 1518, 81000, 1000000000ull, 1000);
+	wr_sweep_row_calc(&rows[2], 1518, 79000, 1000000000ull, 1000);
+	CU_ASSERT_EQUAL(wr_sweep_stat_calc(&st, rows, echo, 3, 42), 0);
+	CU_ASSERT_EQUAL(st.n, 3);
+	CU_ASSERT_DOUBLE_EQUAL(st.kpps.min, 79.0, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(st.kpps.median, 80.0, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(st.kpps.max, 81.0, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(st.mbps_l1.median, 80.0 * 1538 * 8 / 1000, 1e-9);
+	/* goodput: 1518 - 4 FCS - 42 header bytes = 1472 payload bytes */
+	CU_ASSERT_DOUBLE_EQUAL(st.goodput_mbps.median, 80.0 * 1472 * 8 / 1000, 1e-9);
+	CU_ASSERT_TRUE(st.echo);
+	CU_ASSERT_EQUAL(st.tx_pkts, 240000);
+	CU_ASSERT_EQUAL(st.rx_pkts, 239000);
+	CU_ASSERT_EQUAL(st.lost, 1000);
+	CU_ASSERT_DOUBLE_EQUAL(st.loss_pct.max, 1000.0 * 100 / 79000, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(st.loss_pct.min, 0, 0);
+	CU_ASSERT_DOUBLE_EQUAL(st.rx_kpps.median, 80.0, 1e-9);
+	CU_ASSERT_STRING_EQUAL(st.limited_by, "generator");
+	/* an even count: the median is the middle two's mean */
+	CU_ASSERT_EQUAL(wr_sweep_stat_calc(&st, rows, NULL, 2, 42), 0);
+	CU_ASSERT_DOUBLE_EQUAL(st.kpps.median, 80.5, 1e-9);
+	CU_ASSERT_FALSE(st.echo);
+	CU_ASSERT_EQUAL(wr_sweep_stat_calc(&st, rows, NULL, 0, 42), -EINVAL);
+	rows[1].size = 64;
+	CU_ASSERT_EQUAL(wr_sweep_stat_calc(&st, rows, NULL, 2, 42), -EINVAL);
+
+	/* Frames that do not fit a port are refused, naming the limit. */
+	CU_ASSERT_EQUAL(wr_bench_frame_fits(1518, 1500, 1518, 2048, why,
+					    sizeof(why)), 0);
+	CU_ASSERT_EQUAL(wr_bench_frame_fits(1519, 1500, 0, 0, why, sizeof(why)),
+			-EMSGSIZE);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "MTU 1500"));
+	CU_ASSERT_EQUAL(wr_bench_frame_fits(9018, 9000, 9014, 0, why,
+					    sizeof(why)), 0);
+	CU_ASSERT_EQUAL(wr_bench_frame_fits(9018, 9000, 9000, 0, why,
+					    sizeof(why)), -EMSGSIZE);
+	/* memif's default 2048-byte buffers */
+	CU_ASSERT_EQUAL(wr_bench_frame_fits(2052, 0, 0, 2048, why, sizeof(why)), 0);
+	CU_ASSERT_EQUAL(wr_bench_frame_fits(2053, 0, 0, 2048, why, sizeof(why)),
+			-EMSGSIZE);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "2048-byte receive buffers"));
+}
+
 static CU_TestInfo bench_tests[] = {
+	{ "sweep_stat", test_sweep_stat },
 	{ "parse_tests", test_parse_tests },
 	{ "rfc2544_loss_b2b_outputs", test_rfc2544_loss_b2b_outputs },
 	{ "parse_sizes", test_parse_sizes },

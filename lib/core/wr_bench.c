@@ -113,6 +113,215 @@ wr_sweep_row_calc(struct wr_sweep_row *r, uint16_t size, uint64_t tx_pkts,
 		r->limited_by = "generator";
 }
 
+static void json_meta(FILE *out, const char *schema,
+		      const struct wr_bench_meta *m);
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* min / median (the mean of the middle two for an even count) / max. */
+static struct wr_spread
+spread(double *v, uint32_t n)
+{
+	struct wr_spread s;
+
+	qsort(v, n, sizeof(*v), cmp_double);
+	s.min = v[0];
+	s.max = v[n - 1];
+	s.median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	return s;
+}
+
+int
+wr_sweep_stat_calc(struct wr_sweep_stat *st, const struct wr_sweep_row *rows,
+		   const struct wr_sweep_echo *echo, uint32_t n,
+		   uint16_t payload_off)
+{
+	double *v[8];
+	uint32_t i, k;
+	int rc = 0;
+
+	if (st == NULL || rows == NULL || n == 0 || n > WR_SWEEP_REPEATS_MAX)
+		return -EINVAL;
+	for (i = 0; i < n; i++)
+		if (rows[i].size != rows[0].size || rows[i].size < payload_off + 4)
+			return -EINVAL;
+	for (k = 0; k < 8; k++) {
+		v[k] = calloc(n, sizeof(double));
+		if (v[k] == NULL)
+			rc = -ENOMEM;
+	}
+	if (rc == 0) {
+		/* Goodput: the bytes above the UDP/TCP header, per second. */
+		double good = (double)(rows[0].size - 4 - payload_off) * 8 / 1000;
+
+		memset(st, 0, sizeof(*st));
+		st->size = rows[0].size;
+		st->n = n;
+		st->payload_off = payload_off;
+		st->echo = echo != NULL;
+		st->limited_by = rows[0].limited_by;
+		for (i = 0; i < n; i++) {
+			const struct wr_sweep_row *r = &rows[i];
+			double secs = r->duration_ns / 1e9;
+
+			v[0][i] = r->kpps;
+			v[1][i] = r->mbps_l1;
+			v[2][i] = r->mbps_l2;
+			v[3][i] = r->kpps * good;
+			st->tx_pkts += r->tx_pkts;
+			if (strcmp(r->limited_by, "generator") == 0)
+				st->limited_by = r->limited_by;
+			if (echo == NULL)
+				continue;
+			v[4][i] = secs > 0 ? echo[i].rx_pkts / secs / 1e3 : 0;
+			v[5][i] = v[4][i] * r->size * 8 / 1000;
+			v[6][i] = v[4][i] * good;
+			v[7][i] = r->tx_pkts ? (double)(r->tx_pkts > echo[i].rx_pkts ?
+					 r->tx_pkts - echo[i].rx_pkts : 0) * 100 /
+					 (double)r->tx_pkts : 0;
+			st->rx_pkts += echo[i].rx_pkts;
+			st->lost += r->tx_pkts > echo[i].rx_pkts ?
+				    r->tx_pkts - echo[i].rx_pkts : 0;
+			st->rx_nic_pkts += echo[i].rx_nic_pkts;
+		}
+		st->kpps = spread(v[0], n);
+		st->mbps_l1 = spread(v[1], n);
+		st->mbps_l2 = spread(v[2], n);
+		st->goodput_mbps = spread(v[3], n);
+		if (echo != NULL) {
+			st->rx_kpps = spread(v[4], n);
+			st->rx_mbps_l2 = spread(v[5], n);
+			st->rx_goodput_mbps = spread(v[6], n);
+			st->loss_pct = spread(v[7], n);
+		}
+	}
+	for (k = 0; k < 8; k++)
+		free(v[k]);
+	return rc;
+}
+
+int
+wr_bench_frame_fits(uint16_t size, uint32_t mtu, uint32_t max_rx_pktlen,
+		    uint32_t rx_room, char *why, size_t why_len)
+{
+	/* IEEE 802.3: 14 bytes of Ethernet header and 4 of FCS around the
+	 * MTU's bytes; the FCS never reaches an mbuf. */
+	uint32_t len = size - 4u;
+
+	if (mtu != 0 && size > mtu + 18u) {
+		snprintf(why, why_len, "a %u-byte frame carries %u bytes after "
+			 "its Ethernet header, above the port's MTU %u", size,
+			 size - 18u, mtu);
+		return -EMSGSIZE;
+	}
+	if (max_rx_pktlen != 0 && len > max_rx_pktlen) {
+		snprintf(why, why_len, "a %u-byte frame is longer than the "
+			 "port receives (%u bytes without FCS)", size,
+			 max_rx_pktlen);
+		return -EMSGSIZE;
+	}
+	if (rx_room != 0 && len > rx_room) {
+		snprintf(why, why_len, "a %u-byte frame does not fit the "
+			 "port's %u-byte receive buffers", size, rx_room);
+		return -EMSGSIZE;
+	}
+	return 0;
+}
+
+static void
+spread_text(FILE *out, const struct wr_spread *s)
+{
+	fprintf(out, " %10.3f %10.3f %10.3f", s->min, s->median, s->max);
+}
+
+void
+wr_sweep_stat_print(FILE *out, const struct wr_sweep_stat *st, unsigned int n)
+{
+	unsigned int i;
+
+	fprintf(out, "%10s %7s  %32s  %32s  %32s\n", "frame size", "repeats",
+		"Kpps min / median / max", "Mbps L1 min / median / max",
+		"goodput Mbps min / median / max");
+	for (i = 0; i < n; i++) {
+		fprintf(out, "%10u %7u ", st[i].size, st[i].n);
+		spread_text(out, &st[i].kpps);
+		spread_text(out, &st[i].mbps_l1);
+		spread_text(out, &st[i].goodput_mbps);
+		fputc('\n', out);
+	}
+	if (n > 0 && st[0].echo) {
+		fprintf(out, "\nreturned\n%10s  %32s  %32s  %32s %12s %12s\n",
+			"frame size", "Kpps min / median / max",
+			"Mbps L2 min / median / max", "loss % min / median / max",
+			"sent", "returned");
+		for (i = 0; i < n; i++) {
+			fprintf(out, "%10u ", st[i].size);
+			spread_text(out, &st[i].rx_kpps);
+			spread_text(out, &st[i].rx_mbps_l2);
+			spread_text(out, &st[i].loss_pct);
+			fprintf(out, " %12llu %12llu%s\n",
+				(unsigned long long)st[i].tx_pkts,
+				(unsigned long long)st[i].rx_pkts,
+				st[i].lost == 0 && strcmp(st[i].limited_by,
+							  "generator") == 0 ?
+				"  (nothing lost: the generator, not the "
+				"reflector, was the limit)" : "");
+		}
+	}
+	fflush(out);
+}
+
+static void
+json_spread(FILE *out, const char *key, const struct wr_spread *s)
+{
+	fprintf(out, ", \"%s\": {\"min\": %.3f, \"median\": %.3f, "
+		"\"max\": %.3f}", key, s->min, s->median, s->max);
+}
+
+int
+wr_sweep_stat_json_write(FILE *out, const struct wr_bench_meta *m,
+			 const struct wr_sweep_stat *st, unsigned int n)
+{
+	unsigned int i;
+
+	json_meta(out, "wirerate-sweep-repeat/1", m);
+	fprintf(out, ",\n  \"duration_per_repeat_s\": %.9f,\n  \"sizes\": [",
+		(double)m->duration_ns / 1e9);
+	for (i = 0; i < n; i++) {
+		fprintf(out, "%s\n    {\"frame_size\": %u, \"repeats\": %u, "
+			"\"payload_offset\": %u, \"limited_by\": \"%s\", "
+			"\"tx_pkts\": %llu", i ? "," : "", st[i].size, st[i].n,
+			st[i].payload_off, st[i].limited_by,
+			(unsigned long long)st[i].tx_pkts);
+		json_spread(out, "kpps", &st[i].kpps);
+		json_spread(out, "mbps_l1", &st[i].mbps_l1);
+		json_spread(out, "mbps_l2", &st[i].mbps_l2);
+		json_spread(out, "goodput_mbps", &st[i].goodput_mbps);
+		fputs(", \"returned\": ", out);
+		if (!st[i].echo) {
+			fputs("null}", out);
+			continue;
+		}
+		fprintf(out, "{\"rx_pkts\": %llu, \"lost\": %llu, "
+			"\"rx_nic_pkts\": %llu", (unsigned long long)st[i].rx_pkts,
+			(unsigned long long)st[i].lost,
+			(unsigned long long)st[i].rx_nic_pkts);
+		json_spread(out, "kpps", &st[i].rx_kpps);
+		json_spread(out, "mbps_l2", &st[i].rx_mbps_l2);
+		json_spread(out, "goodput_mbps", &st[i].rx_goodput_mbps);
+		json_spread(out, "loss_pct", &st[i].loss_pct);
+		fputs("}}", out);
+	}
+	fputs("\n  ]\n}\n", out);
+	return ferror(out) ? -EIO : 0;
+}
+
 static void
 pct_text(double pct, bool known, char *buf, size_t len)
 {

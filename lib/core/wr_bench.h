@@ -73,6 +73,67 @@ struct wr_sweep_row {
 void wr_sweep_row_calc(struct wr_sweep_row *r, uint16_t size, uint64_t tx_pkts,
 		       uint64_t duration_ns, uint32_t link_mbps);
 
+struct wr_bench_meta;
+
+/** Repeats of one size a sweep may run (--repeat). */
+#define WR_SWEEP_REPEATS_MAX 1000
+
+/** min / median / max of a figure over repeats. */
+struct wr_spread {
+	double min, median, max;
+};
+
+/**
+ * One frame size of a sweep, over its repeats (seed 002: a timed transfer
+ * repeated to see its spread) and, through a reflector (--rx-port, seed
+ * 004), what came back.
+ */
+struct wr_sweep_stat {
+	uint16_t size;
+	uint32_t n;                 /**< repeats */
+	uint16_t payload_off;       /**< bytes before the payload: goodput is
+				     *   (size - 4 - payload_off) per frame */
+	struct wr_spread kpps, mbps_l1, mbps_l2, goodput_mbps;
+	bool echo;                  /**< frames came back: */
+	struct wr_spread rx_kpps, rx_mbps_l2, rx_goodput_mbps, loss_pct;
+	uint64_t tx_pkts, rx_pkts, lost;   /**< summed over the repeats */
+	uint64_t rx_nic_pkts;       /**< the RX port's own count, summed */
+	const char *limited_by;     /**< as the rows': the worst repeat's */
+};
+
+/** Per-repeat echo counts for wr_sweep_stat_calc(). */
+struct wr_sweep_echo {
+	uint64_t rx_pkts;           /**< distinct frames back */
+	uint64_t rx_nic_pkts;
+};
+
+/**
+ * Spread of @p n repeats' rows (and their echoes when @p echo is not NULL).
+ * @return 0, -EINVAL (n 0, or rows of different sizes).
+ */
+int wr_sweep_stat_calc(struct wr_sweep_stat *st, const struct wr_sweep_row *rows,
+		       const struct wr_sweep_echo *echo, uint32_t n,
+		       uint16_t payload_off);
+
+/**
+ * Whether a frame of @p size bytes (FCS included) fits a port: its MTU
+ * (the frame less its 14-byte Ethernet header and FCS; 0 = unknown), the
+ * longest frame it receives (@p max_rx_pktlen, FCS excluded, 0 = unknown)
+ * and the data room of its RX buffers (@p rx_room, 0 = unknown; no
+ * scatter).  A frame larger than any of them is cut, dropped or (memif's
+ * 2048-byte buffers) corrupted by the path: it must not be sent.
+ * @return 0, or -EMSGSIZE with @p why naming the limit.
+ */
+int wr_bench_frame_fits(uint16_t size, uint32_t mtu, uint32_t max_rx_pktlen,
+			uint32_t rx_room, char *why, size_t why_len);
+
+/** Table: per size Kpps, Mbps L1/L2 and goodput min/median/max, echoes. */
+void wr_sweep_stat_print(FILE *out, const struct wr_sweep_stat *st,
+			 unsigned int n);
+/** JSON ("wirerate-sweep-repeat/1"). */
+int wr_sweep_stat_json_write(FILE *out, const struct wr_bench_meta *m,
+			     const struct wr_sweep_stat *st, unsigned int n);
+
 /** Metadata printed with the results. */
 struct wr_bench_meta {
 	const char *wirerate_version;

@@ -235,6 +235,42 @@ class Sweep(EalCase):
                            capture_output=True, text=True, timeout=60)
         self.assertEqual(p.returncode, 2)
 
+    def test_echo_repeats_and_mtu(self):
+        """--rx-port: what a loopback returns, --repeat: the spread; too large frames refused."""
+        sf = os.path.join(STREAMS, "udp-64.yaml")
+        prof = self.profile("net_ring0", "wrssecho")
+        p = self.wirerate("sweep", sf, "--config", prof, "--rx-port", "0", "--repeat", "3",
+                          "--sizes", "64,1518", "--duration", "0.2", "--json",
+                          self.path("e.json"))
+        self.assertIn(p.returncode, (0, 3), p.stderr)
+        res = self.json("e.json")
+        self.assertEqual(res["schema"], "wirerate-sweep-repeat/1")
+        gen_limited = False
+        for sz in res["sizes"]:
+            self.assertEqual(sz["repeats"], 3)
+            ret = sz["returned"]
+            self.assertEqual(ret["rx_pkts"], sz["tx_pkts"])   # a loopback loses nothing
+            self.assertEqual(ret["lost"], 0)
+            for k in ("kpps", "mbps_l1", "mbps_l2", "goodput_mbps"):
+                self.assertLessEqual(sz[k]["min"], sz[k]["median"])
+                self.assertLessEqual(sz[k]["median"], sz[k]["max"])
+            # goodput: the bytes above the UDP header (42 bytes of headers)
+            self.assertEqual(sz["payload_offset"], 42)
+            self.assertAlmostEqual(sz["goodput_mbps"]["median"],
+                                   sz["kpps"]["median"] * (sz["frame_size"] - 46) * 8 / 1000,
+                                   delta=0.01 + sz["goodput_mbps"]["median"] * 1e-6)
+            self.assertAlmostEqual(ret["kpps"]["median"], sz["kpps"]["median"], delta=0.01)
+            gen_limited |= sz["limited_by"] == "generator"
+        # Everything came back: where the generator did not fill the line,
+        # the result is the generator's, and the exit status says so.
+        self.assertEqual(p.returncode, 3 if gen_limited else 0)
+        # A frame above the port's MTU is refused before any is sent.
+        p = self.wirerate("sweep", sf, "--config", prof, "--rx-port", "0", "--sizes",
+                          "64,9018", "--duration", "0.2", check=2)
+        self.assertIn("a 9018-byte frame carries 9000 bytes after its Ethernet header, above "
+                      "the port's MTU 1500: not sent", p.stderr)
+        self.assertNotIn("64 bytes", p.stdout)
+
     def test_bad_sizes(self):
         sf = os.path.join(STREAMS, "udp-64.yaml")
         p = self.wirerate("sweep", sf, "--sizes", "64,63", check=2)
