@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "wr_app.h"
 #include "wr_bench.h"
@@ -40,6 +41,11 @@ struct wr_bench {
 	uint64_t rev_distinct;      /**< last trial: its distinct frames back */
 	uint64_t rev_port_pkts;     /**< last trial: every frame its RX port got */
 	uint32_t phases;            /**< rfc2544: search phases */
+	/* rfc2544's progress: trials done of about progress_est, since t0;
+	 * on a terminal one status line redrawn in place. */
+	bool progress_tty;
+	uint32_t progress_done, progress_est;
+	struct timespec progress_t0;
 	/* rfc2544's latency trials: when lat_hist is set, each trial with
 	 * the timestamp signature leaves rx_port's histogram of its frames
 	 * there and its summary in lat. */

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* wirerate rfc2544: RFC 2544 throughput per frame size, trials on one open engine. */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <rte_common.h>
 
@@ -147,6 +150,41 @@ worst_direction(const struct wr_bench_trial *t, uint64_t *sent,
 		*offered = t->rev_offered_millipps;
 }
 
+/*
+ * A trial's line: in a pipe printed as it is (one line per trial); on a
+ * terminal the test, size, trial k of about n and an ETA, redrawn in place.
+ */
+static void __attribute__((format(printf, 5, 6)))
+say(struct wr_bench *b, const char *test, uint16_t size, bool counted,
+    const char *fmt, ...)
+{
+	char status[160];
+	struct timespec now;
+	double elapsed, eta = -1;
+	va_list ap;
+
+	if (counted)
+		b->progress_done++;
+	if (!b->progress_tty) {
+		va_start(ap, fmt);
+		vprintf(fmt, ap);
+		va_end(ap);
+		return;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	elapsed = (double)(now.tv_sec - b->progress_t0.tv_sec) +
+		  (double)(now.tv_nsec - b->progress_t0.tv_nsec) / 1e9;
+	if (b->progress_done > 0 && b->progress_est > b->progress_done)
+		eta = elapsed / b->progress_done *
+		      (b->progress_est - b->progress_done);
+	else if (b->progress_done > 0)
+		eta = 0;
+	wr_bench_progress_text(status, sizeof(status), test, size,
+			       b->progress_done, b->progress_est, eta);
+	printf("\r\033[K%s", status);
+	fflush(stdout);
+}
+
 /* A trial with the loss-only signature. */
 static int
 trial_at(struct wr_bench *b, uint16_t size, uint64_t rate, uint64_t ns,
@@ -212,7 +250,7 @@ search(struct wr_bench *b, uint16_t size, uint64_t trial_ns, uint64_t drain_ns,
 		    row->n_trials < RTE_DIM(row->trials)) {
 			redo++;
 			if (!o->quiet)
-				printf("  %u bytes: trial at %.3f pps offered "
+				say(b, "throughput", size, true, "  %u bytes: trial at %.3f pps offered "
 				       "only %.3f pps (%llu frames late: the TX "
 				       "lcore's CPU was busy): again\n", size,
 				       (double)rate / 1e3, t->duration_ns ?
@@ -228,7 +266,7 @@ search(struct wr_bench *b, uint16_t size, uint64_t trial_ns, uint64_t drain_ns,
 		t->pass = s->trials[s->n_trials - 1].pass;
 		t->pdr_pass = s->trials[s->n_trials - 1].pdr_pass;
 		if (!o->quiet)
-			printf("  %u bytes: trial %u (phase %u, %.3f s) at "
+			say(b, "throughput", size, true, "  %u bytes: trial %u (phase %u, %.3f s) at "
 			       "%.3f pps (offered %.3f): sent %llu, received "
 			       "%llu, lost %lld: %s\n", size, row->n_trials,
 			       t->phase + 1, (double)t->trial_ns / 1e9,
@@ -315,6 +353,22 @@ max_at(const struct wr_bench *b, uint16_t size, uint64_t *millipps)
 	return -EINVAL;
 }
 
+/* --max-rate or the line rate at @p size without a word: 0 when unknown. */
+static int
+rate_quiet(const struct wr_bench *b, uint16_t size, uint64_t *millipps)
+{
+	const struct wr_opts *o = b->o;
+	uint32_t link = b->e->ports[o->tx_port].link_speed_mbps;
+	struct wr_size_avg avg = { .bytes = size, .frames = 1 };
+
+	*millipps = 0;
+	if (o->max_rate.unit != WR_RATE_MAX)
+		return wr_rate_millipps(&o->max_rate, &avg, link, millipps);
+	if (link != 0)
+		return wr_rate_line_millipps(link, &avg, millipps);
+	return 0;
+}
+
 /* The resolution a trial's shortfall is judged against (as the search's). */
 static uint64_t
 resolution_at(const struct wr_bench *b, uint64_t max)
@@ -364,7 +418,7 @@ frame_loss(struct wr_bench *b, uint16_t size, uint64_t trial_ns,
 				     t.rev_offered_millipps, &rate);
 		st = &row->floss.steps[row->floss.n_steps - 1];
 		if (!o->quiet)
-			printf("  %u bytes: frame loss at %.1f %% (%.3f pps, "
+			say(b, "loss", size, true, "  %u bytes: frame loss at %.1f %% (%.3f pps, "
 			       "offered %.3f): sent %llu, received %llu, loss "
 			       "%.4f %%%s\n", size, st->pct_ppm / 1e4,
 			       (double)st->rate_millipps / 1e3,
@@ -374,7 +428,7 @@ frame_loss(struct wr_bench *b, uint16_t size, uint64_t trial_ns,
 			       st->short_offer ? " (the generator fell short)" :
 			       "");
 		if (!o->quiet && st->bidir)
-			printf("  %u bytes: frame loss at %.1f %%, reverse: sent "
+			say(b, "loss", size, false, "  %u bytes: frame loss at %.1f %%, reverse: sent "
 			       "%llu, received %llu, loss %.4f %%\n", size,
 			       st->pct_ppm / 1e4, (unsigned long long)st->rev_sent,
 			       (unsigned long long)st->rev_received,
@@ -428,7 +482,7 @@ back_to_back(struct wr_bench *b, uint16_t size, uint64_t drain_ns,
 			row->b2b_offered_min = t.offered_millipps;
 		rc = wr_b2b_report(&row->b2b, t.sent, t.received, &frames);
 		if (!o->quiet)
-			printf("  %u bytes: back-to-back repeat %u, burst of "
+			say(b, "b2b", size, true, "  %u bytes: back-to-back repeat %u, burst of "
 			       "%llu (offered %.3f pps): received %llu: %s\n",
 			       size, rep + 1, (unsigned long long)t.sent,
 			       (double)t.offered_millipps / 1e3,
@@ -513,7 +567,7 @@ latency(struct wr_bench *b, uint16_t size, uint64_t drain_ns,
 			l->jitter_max_ns = b->lat.jitter_ns;
 		l->n_trials++;
 		if (!o->quiet)
-			printf("  %u bytes: latency trial %u of %u at %.3f pps "
+			say(b, "latency", size, true, "  %u bytes: latency trial %u of %u at %.3f pps "
 			       "(offered %.3f): %llu frames timed, lost %llu, "
 			       "min %.3f avg %.3f p99 %.3f max %.3f us\n", size,
 			       l->n_trials, n, (double)l->rate_millipps / 1e3,
@@ -531,6 +585,39 @@ latency(struct wr_bench *b, uint16_t size, uint64_t drain_ns,
 	free(one);
 	free(all);
 	return rc;
+}
+
+/* The progress line's "about n" (wr_bench_trials_estimate()). */
+static void
+progress_start(struct wr_bench *b, uint32_t tests)
+{
+	const struct wr_opts *o = b->o;
+	struct wr_bench_plan p;
+	uint64_t max = 0, res;
+
+	memset(&p, 0, sizeof(p));
+	p.tests = tests;
+	p.n_sizes = b->n_sizes;
+	p.phases = b->phases;
+	p.pdr = o->pdr_ppm != 0;
+	p.lat_trials = o->lat_trials ? o->lat_trials :
+		       WR_BENCH_LAT_TRIALS_DEFAULT;
+	p.loss_step_ppm = o->loss_step_ppm;
+	p.b2b_repeats = o->b2b_repeats ? o->b2b_repeats : WR_B2B_REPEATS_DEFAULT;
+	p.width_ratio = 1000;  /* the default 0.1 % resolution */
+	if (b->n_sizes > 0 && rate_quiet(b, b->sizes[0], &max) == 0 && max) {
+		res = resolution_at(b, max);
+		p.width_ratio = res ? max / res : 1;
+		/* RFC 2544's 2 s first burst, bisected to single frames */
+		p.b2b_ratio = (uint64_t)((unsigned __int128)max *
+			(o->b2b_trial_ns ? o->b2b_trial_ns : 2000000000ull) /
+			1000000000000ull / (o->b2b_resolution ?
+					    o->b2b_resolution : 1));
+	}
+	b->progress_est = wr_bench_trials_estimate(&p);
+	b->progress_done = 0;
+	b->progress_tty = !o->quiet && isatty(STDOUT_FILENO);
+	clock_gettime(CLOCK_MONOTONIC, &b->progress_t0);
 }
 
 int
@@ -627,6 +714,7 @@ wr_cmd_rfc2544(const struct wr_opts *o)
 		printf(", %u phases from %.3f s trials", b.phases,
 		       (double)b.first_trial_ns / 1e9);
 	putchar('\n');
+	progress_start(&b, tests);
 	rc = 0;
 	for (i = 0; i < b.n_sizes && rc == 0; i++) {
 		struct wr_rfc2544_row *row = &rows[n];
@@ -651,6 +739,8 @@ wr_cmd_rfc2544(const struct wr_opts *o)
 		wr_bench_close(&b);
 		return rc == -EINVAL ? WR_EXIT_USAGE : WR_EXIT_FAIL;
 	}
+	if (b.progress_tty)
+		putchar('\n');
 	wr_rfc2544_print(stdout, rows, n);
 	wr_bench_meta(&b, &m, o->tx_port, rc == -EINTR ? "signal" : "done");
 	m.rx_device = b.e->ports[o->rx_port].device;

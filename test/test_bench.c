@@ -541,7 +541,34 @@ test_sweep_stat(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(why, "2048-byte receive buffers"));
 }
 
+static void
+test_progress(void)
+{
+	struct wr_bench_plan p = { .tests = WR_BENCH_TEST_THROUGHPUT,
+				   .n_sizes = 7, .width_ratio = 1000 };
+	char buf[128];
+
+	/* RFC 2544 defaults: 1 + ceil(log2(1000)) = 11 trials a size */
+	CU_ASSERT_EQUAL(wr_bench_trials_estimate(&p), 77);
+	p.pdr = true;
+	p.phases = 3;
+	CU_ASSERT_EQUAL(wr_bench_trials_estimate(&p), 7 * 2 * (11 + 4));
+	p.tests = WR_BENCH_TEST_LOSS | WR_BENCH_TEST_LATENCY | WR_BENCH_TEST_B2B;
+	p.n_sizes = 1;
+	p.lat_trials = 20;
+	p.b2b_repeats = 50;
+	p.b2b_ratio = 1024;
+	CU_ASSERT_EQUAL(wr_bench_trials_estimate(&p), 10 + 20 + 50 * 11);
+	wr_bench_progress_text(buf, sizeof(buf), "throughput", 512, 7, 42, 185);
+	CU_ASSERT_STRING_EQUAL(buf, "throughput 512 B: trial 7 of ~42, ETA 3m05s");
+	wr_bench_progress_text(buf, sizeof(buf), "latency", 64, 50, 42, 7300);
+	CU_ASSERT_STRING_EQUAL(buf, "latency 64 B: trial 50 of ~50, ETA 2h01m");
+	wr_bench_progress_text(buf, sizeof(buf), "b2b", 64, 1, 9, -1);
+	CU_ASSERT_STRING_EQUAL(buf, "b2b 64 B: trial 1 of ~9, ETA unknown");
+}
+
 static CU_TestInfo bench_tests[] = {
+	{ "progress", test_progress },
 	{ "sweep_stat", test_sweep_stat },
 	{ "parse_tests", test_parse_tests },
 	{ "rfc2544_loss_b2b_outputs", test_rfc2544_loss_b2b_outputs },

@@ -476,6 +476,56 @@ wr_bench_parse_tests(const char *s, uint32_t *tests, char *why, size_t why_len)
 	return 0;
 }
 
+static uint32_t
+log2_ceil(uint64_t v)
+{
+	uint32_t n = 0;
+
+	while (n < 64 && (UINT64_C(1) << n) < v)
+		n++;
+	return n;
+}
+
+uint32_t
+wr_bench_trials_estimate(const struct wr_bench_plan *p)
+{
+	uint32_t per = 0, phases = p->phases ? p->phases : 1;
+	uint32_t step = p->loss_step_ppm ? p->loss_step_ppm : 100000;
+
+	if (p->tests & WR_BENCH_TEST_THROUGHPUT)
+		per += ((1 + log2_ceil(p->width_ratio)) + 2 * (phases - 1)) *
+		       (p->pdr ? 2 : 1);
+	if (p->tests & WR_BENCH_TEST_LATENCY)
+		per += p->lat_trials;
+	if (p->tests & WR_BENCH_TEST_LOSS)
+		per += (1000000 + step - 1) / step;
+	if (p->tests & WR_BENCH_TEST_B2B)
+		per += p->b2b_repeats * (1 + log2_ceil(p->b2b_ratio));
+	return per * p->n_sizes;
+}
+
+void
+wr_bench_progress_text(char *buf, size_t len, const char *test,
+		       uint16_t size, uint32_t k, uint32_t n, double eta_s)
+{
+	char eta[32] = "ETA unknown";
+	uint64_t s;
+
+	if (eta_s >= 0) {
+		s = (uint64_t)(eta_s + 0.5);
+		if (s >= 3600)
+			snprintf(eta, sizeof(eta), "ETA %lluh%02llum",
+				 (unsigned long long)(s / 3600),
+				 (unsigned long long)(s / 60 % 60));
+		else
+			snprintf(eta, sizeof(eta), "ETA %llum%02llus",
+				 (unsigned long long)(s / 60),
+				 (unsigned long long)(s % 60));
+	}
+	snprintf(buf, len, "%s %u B: trial %u of ~%u, %s", test, size, k,
+		 n > k ? n : k, eta);
+}
+
 bool
 wr_rfc2544_row_gen_limited(const struct wr_rfc2544_row *r)
 {

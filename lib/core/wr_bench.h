@@ -238,6 +238,34 @@ struct wr_bench_lat {
 int wr_bench_parse_tests(const char *s, uint32_t *tests, char *why,
 			 size_t why_len);
 
+/** What `wirerate rfc2544` will run, for the progress line's "about n". */
+struct wr_bench_plan {
+	uint32_t tests;             /**< WR_BENCH_TEST_* */
+	uint32_t n_sizes;
+	uint32_t phases;            /**< 0 = 1 */
+	bool pdr;
+	uint64_t width_ratio;       /**< max rate / resolution, >= 1 */
+	uint32_t lat_trials;
+	uint32_t loss_step_ppm;     /**< 0 = 10 % */
+	uint32_t b2b_repeats;
+	uint64_t b2b_ratio;         /**< first burst / resolution, >= 1 */
+};
+
+/**
+ * About how many trials the plan runs: a bisection's 1 + ceil(log2(ratio))
+ * per target plus two re-measurements per later phase; every frame loss
+ * step (its most); each back-to-back repeat's bisection; the latency
+ * trials.  An estimate for progress, never a result.
+ */
+uint32_t wr_bench_trials_estimate(const struct wr_bench_plan *p);
+
+/**
+ * The progress line: "throughput 512 B: trial 7 of ~42, ETA 3m05s".
+ * @param eta_s  negative: unknown
+ */
+void wr_bench_progress_text(char *buf, size_t len, const char *test,
+			    uint16_t size, uint32_t k, uint32_t n, double eta_s);
+
 /** One frame size of `wirerate rfc2544`: each test's results. */
 struct wr_rfc2544_row {
 	uint16_t size;
