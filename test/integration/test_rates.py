@@ -335,7 +335,7 @@ class Rfc2544Loopback(EalCase):
         out = tty.stdout.decode()
         self.assertIn(tty.returncode, (0, 3), out)
         self.assertIn("\r\033[Kthroughput 128 B: trial 1 of ~", out)
-        self.assertRegex(out, r"\r\033\[Kloss 128 B: trial \\d+ of ~\d+, ETA \d+m\d\ds")
+        self.assertRegex(out, r"\r\033\[Kloss 128 B: trial \d+ of ~\d+, ETA \d+m\d\ds")
         self.assertNotIn("128 bytes: frame loss at", out)
 
     def test_needs_ports_and_room_for_signature(self):
