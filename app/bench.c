@@ -166,6 +166,11 @@ wr_app_bench_opt(struct wr_opts *o, int opt, const char *arg)
 	case 'Q':
 		o->report_file = arg;
 		return 0;
+	case 'Z':
+		if (wr_bench_parse_pairs(arg, o->pairs, WR_BENCH_PAIRS_MAX,
+					 &o->n_pairs, why, sizeof(why)))
+			return bad("--pairs", arg, why);
+		return 0;
 	case 'X':
 		if (wr_parse_u64(arg, 1, WR_SWEEP_REPEATS_MAX, &v, why,
 				 sizeof(why)))
@@ -444,11 +449,15 @@ wr_bench_trial(struct wr_bench *b, struct wr_stream *st, uint64_t drain_ns,
 	 * share is the difference. */
 	if (v->ports[b->rx_port].has_nic) {
 		b->rx_nic_pkts = v->ports[b->rx_port].nic_ipackets -
-				 b->nic_ipackets;
+				 b->nic_ipackets[b->rx_port];
 		b->rx_nic_missed = v->ports[b->rx_port].nic_imissed -
-				   b->nic_imissed;
-		b->nic_ipackets = v->ports[b->rx_port].nic_ipackets;
-		b->nic_imissed = v->ports[b->rx_port].nic_imissed;
+				   b->nic_imissed[b->rx_port];
+	}
+	for (unsigned int i = 0; i < b->e->n_ports; i++) {
+		if (!v->ports[i].has_nic)
+			continue;
+		b->nic_ipackets[i] = v->ports[i].nic_ipackets;
+		b->nic_imissed[i] = v->ports[i].nic_imissed;
 	}
 	if (b->latency && b->e->rxq[b->rx_port] != NULL) {
 		/* What came back on the RX port itself, not on any port. */

@@ -30,7 +30,9 @@ struct wr_bench {
 	uint64_t rx_port_pkts;      /**< last trial: every frame rx_port received */
 	uint64_t rx_nic_pkts;       /**< last trial: rx_port's NIC ipackets (delta) */
 	uint64_t rx_nic_missed;     /**< last trial: rx_port's NIC imissed (delta) */
-	uint64_t nic_ipackets, nic_imissed; /* cumulative, since the engine opened */
+	/* each port's NIC counters, cumulative since the engine opened */
+	uint64_t nic_ipackets[WR_PORTS_MAX], nic_imissed[WR_PORTS_MAX];
+	uint16_t tx_port;           /**< rfc2544: the pair running's TX port */
 	/* rfc2544 --reverse-stream: both directions at once.  Each trial
 	 * also sends this stream, at the same size, rate and length, from
 	 * rx_port to the stream's port; what came back on the stream's port

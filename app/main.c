@@ -24,7 +24,8 @@ usage(FILE *out)
 "       wirerate sweep STREAMFILE [--stream NAME] [--sizes 64,128,...]\n"
 "                    [--duration S] [--repeat N] [--rx-port N] [--csv FILE]\n"
 "                    [--json FILE] [--config PROFILE]\n"
-"       wirerate rfc2544 STREAMFILE --tx-port N --rx-port N [--stream NAME]\n"
+"       wirerate rfc2544 STREAMFILE --tx-port N --rx-port N | --pairs A:B,C:D\n"
+"                    [--stream NAME]\n"
 "                    [--sizes ...] [--trial S] [--resolution PCT%%|RATE]\n"
 "                    [--loss-tolerance PCT] [--pdr PCT] [--phases N]\n"
 "                    [--first-trial S] [--max-rate RATE] [--min-rate RATE]\n"
@@ -151,6 +152,7 @@ parse_opts(int argc, char **argv, struct wr_opts *o)
 		{ "reverse-stream", required_argument, NULL, 'Y' },
 		{ "report", required_argument, NULL, 'Q' },
 		{ "repeat", required_argument, NULL, 'X' },
+		{ "pairs", required_argument, NULL, 'Z' },
 		{ "max-rate", required_argument, NULL, 'M' },
 		{ "min-rate", required_argument, NULL, 'm' },
 		{ "arp", no_argument, NULL, 'A' },
@@ -281,6 +283,7 @@ parse_opts(int argc, char **argv, struct wr_opts *o)
 		case 'Y':
 		case 'Q':
 		case 'X':
+		case 'Z':
 		case 'M':
 		case 'm':
 			if (wr_app_bench_opt(o, c, optarg) != 0)

@@ -83,7 +83,7 @@ trial_at_sig(struct wr_bench *b, uint16_t size, uint64_t rate, uint64_t ns,
 
 	memset(t, 0, sizeof(*t));
 	wr_bench_stream_at(b, size, &st);
-	st.port = b->o->tx_port;
+	st.port = b->tx_port;
 	st.latency = true;
 	st.sig_short = sig_short;
 	if (rate != 0) {
@@ -199,7 +199,7 @@ search(struct wr_bench *b, uint16_t size, uint64_t trial_ns, uint64_t drain_ns,
        struct wr_rfc2544_row *row)
 {
 	const struct wr_opts *o = b->o;
-	uint32_t link = b->e->ports[o->tx_port].link_speed_mbps;
+	uint32_t link = b->e->ports[b->tx_port].link_speed_mbps;
 	struct wr_rfc2544_cfg cfg;
 	struct wr_rfc2544 *s;
 	uint64_t rate, w_sent, w_received, w_offered;
@@ -339,7 +339,7 @@ static int
 max_at(const struct wr_bench *b, uint16_t size, uint64_t *millipps)
 {
 	const struct wr_opts *o = b->o;
-	uint32_t link = b->e->ports[o->tx_port].link_speed_mbps;
+	uint32_t link = b->e->ports[b->tx_port].link_speed_mbps;
 	struct wr_size_avg avg = { .bytes = size, .frames = 1 };
 
 	if (rate_at(&o->max_rate, size, link, "--max-rate", millipps) != 0)
@@ -358,7 +358,7 @@ static int
 rate_quiet(const struct wr_bench *b, uint16_t size, uint64_t *millipps)
 {
 	const struct wr_opts *o = b->o;
-	uint32_t link = b->e->ports[o->tx_port].link_speed_mbps;
+	uint32_t link = b->e->ports[b->tx_port].link_speed_mbps;
 	struct wr_size_avg avg = { .bytes = size, .frames = 1 };
 
 	*millipps = 0;
@@ -630,6 +630,8 @@ wr_cmd_rfc2544(const struct wr_opts *o)
 	uint64_t trial = o->trial_ns ? o->trial_ns : WR_TRIAL_DEFAULT_NS;
 	uint64_t drain = o->drain_set ? o->drain_ns : WR_TRIAL_DRAIN_DEFAULT_NS;
 	uint32_t tests = o->tests ? o->tests : WR_BENCH_TEST_THROUGHPUT;
+	uint16_t pairs[WR_BENCH_PAIRS_MAX][2];
+	unsigned int n_pairs, p, k;
 	/* The report's raw JSON: --json, else beside the report. */
 	static char json_beside[1100];
 	const char *json = o->json_file;
@@ -644,10 +646,23 @@ wr_cmd_rfc2544(const struct wr_opts *o)
 	unsigned int i, n = 0;
 	int rc, rc2;
 
-	if (!o->tx_port_set || !o->rx_port_set) {
+	if (o->n_pairs > 0) {
+		if (o->tx_port_set || o->rx_port_set) {
+			fprintf(stderr, "wirerate: --pairs: expected either "
+				"--pairs or --tx-port/--rx-port, not both\n");
+			return WR_EXIT_USAGE;
+		}
+		memcpy(pairs, o->pairs, sizeof(pairs));
+		n_pairs = o->n_pairs;
+	} else if (!o->tx_port_set || !o->rx_port_set) {
 		fprintf(stderr, "wirerate: rfc2544 needs --tx-port N and "
-			"--rx-port N (the same port for a loopback)\n");
+			"--rx-port N (the same port for a loopback), or --pairs "
+			"A:B,C:D\n");
 		return WR_EXIT_USAGE;
+	} else {
+		pairs[0][0] = o->tx_port;
+		pairs[0][1] = o->rx_port;
+		n_pairs = 1;
 	}
 	if (o->pdr_ppm != 0 && o->pdr_ppm <= o->loss_ppm) {
 		fprintf(stderr, "wirerate: --pdr: expected a loss tolerance "
@@ -662,7 +677,7 @@ wr_cmd_rfc2544(const struct wr_opts *o)
 		return WR_EXIT_USAGE;
 	}
 	if (o->rev_stream != NULL &&
-	    (o->tx_port == o->rx_port ||
+	    ((n_pairs == 1 && pairs[0][0] == pairs[0][1]) ||
 	     (tests & (WR_BENCH_TEST_B2B | WR_BENCH_TEST_LATENCY)))) {
 		fprintf(stderr, "wirerate: --reverse-stream: both directions "
 			"need two ports (--tx-port and --rx-port differ), and "
@@ -689,25 +704,33 @@ wr_cmd_rfc2544(const struct wr_opts *o)
 			   WR_FIRST_TRIAL_DEFAULT_NS : trial;
 	if (rc == WR_EXIT_OK)
 		rc = wr_bench_open(&b);
-	if (rc == WR_EXIT_OK && (o->tx_port >= b.e->n_ports ||
-				 o->rx_port >= b.e->n_ports)) {
-		fprintf(stderr, "wirerate: --tx-port/--rx-port: there %s %u "
-			"port%s (0..%u)\n", b.e->n_ports == 1 ? "is" : "are",
-			b.e->n_ports, b.e->n_ports == 1 ? "" : "s",
-			b.e->n_ports - 1);
+	for (p = 0; rc == WR_EXIT_OK && p < n_pairs; p++) {
+		if (pairs[p][0] < b.e->n_ports && pairs[p][1] < b.e->n_ports)
+			continue;
+		fprintf(stderr, "wirerate: %s: there %s %u port%s (0..%u)\n",
+			o->n_pairs ? "--pairs" : "--tx-port/--rx-port",
+			b.e->n_ports == 1 ? "is" : "are", b.e->n_ports,
+			b.e->n_ports == 1 ? "" : "s", b.e->n_ports - 1);
+		rc = WR_EXIT_USAGE;
+	}
+	if (rc == WR_EXIT_OK && n_pairs * b.n_sizes > WR_BENCH_SIZES_MAX) {
+		fprintf(stderr, "wirerate: --pairs: %u pairs of %u sizes are "
+			"more than %u results\n", n_pairs, b.n_sizes,
+			WR_BENCH_SIZES_MAX);
 		rc = WR_EXIT_USAGE;
 	}
 	if (rc != WR_EXIT_OK) {
 		wr_bench_close(&b);
 		return rc;
 	}
-	b.rx_port = o->rx_port;
+	b.tx_port = pairs[0][0];
+	b.rx_port = pairs[0][1];
 	printf("wirerate %s rfc2544: %s, stream %s, port %u (%s) -> port %u "
-	       "(%s), trials of %.3f s, drain %.3f s, loss tolerance %.4f %%",
-	       WR_VERSION, b.f.path, b.f.streams[b.stream].name, o->tx_port,
-	       b.e->ports[o->tx_port].device, o->rx_port,
-	       b.e->ports[o->rx_port].device, (double)trial / 1e9,
-	       (double)drain / 1e9, o->loss_ppm / 1e4);
+	       "(%s)%s, trials of %.3f s, drain %.3f s, loss tolerance %.4f %%",
+	       WR_VERSION, b.f.path, b.f.streams[b.stream].name, b.tx_port,
+	       b.e->ports[b.tx_port].device, b.rx_port,
+	       b.e->ports[b.rx_port].device, n_pairs > 1 ? " and more pairs" :
+	       "", (double)trial / 1e9, (double)drain / 1e9, o->loss_ppm / 1e4);
 	if (o->pdr_ppm != 0)
 		printf(", PDR at %.4f %%", o->pdr_ppm / 1e4);
 	if (b.phases > 1)
@@ -715,13 +738,21 @@ wr_cmd_rfc2544(const struct wr_opts *o)
 		       (double)b.first_trial_ns / 1e9);
 	putchar('\n');
 	progress_start(&b, tests);
+	b.progress_est *= n_pairs;
 	rc = 0;
-	for (i = 0; i < b.n_sizes && rc == 0; i++) {
+	for (k = 0; k < n_pairs * b.n_sizes && rc == 0; k++) {
 		struct wr_rfc2544_row *row = &rows[n];
 
+		/* Each pair in turn, every size on it (one engine, the
+		 * ports already up). */
+		i = k % b.n_sizes;
+		b.tx_port = pairs[k / b.n_sizes][0];
+		b.rx_port = pairs[k / b.n_sizes][1];
 		memset(row, 0, sizeof(*row));
 		row->size = b.sizes[i];
-		row->link_mbps = b.e->ports[o->tx_port].link_speed_mbps;
+		row->tx_port = b.tx_port;
+		row->rx_port = b.rx_port;
+		row->link_mbps = b.e->ports[b.tx_port].link_speed_mbps;
 		if (tests & WR_BENCH_TEST_THROUGHPUT)
 			rc = search(&b, b.sizes[i], trial, drain, row);
 		if (rc == 0 && (tests & WR_BENCH_TEST_LATENCY))
@@ -742,8 +773,8 @@ wr_cmd_rfc2544(const struct wr_opts *o)
 	if (b.progress_tty)
 		putchar('\n');
 	wr_rfc2544_print(stdout, rows, n);
-	wr_bench_meta(&b, &m, o->tx_port, rc == -EINTR ? "signal" : "done");
-	m.rx_device = b.e->ports[o->rx_port].device;
+	wr_bench_meta(&b, &m, pairs[0][0], rc == -EINTR ? "signal" : "done");
+	m.rx_device = b.e->ports[pairs[0][1]].device;
 	m.duration_ns = trial;
 	m.drain_ns = drain;
 	m.loss_ppm = o->loss_ppm;

@@ -66,6 +66,8 @@ struct wr_opts {
 	const char *rev_stream;     /**< rfc2544 --reverse-stream: both directions */
 	const char *report_file;    /**< rfc2544 --report: HTML (tools/wr-report) */
 	uint32_t repeats;           /**< sweep --repeat: 0 = once */
+	uint16_t pairs[WR_BENCH_PAIRS_MAX][2]; /**< rfc2544 --pairs TX:RX,... */
+	unsigned int n_pairs;       /**< 0: --tx-port/--rx-port */
 	uint32_t lat_trials;        /**< rfc2544 --latency-trials: 0 = 20 */
 	uint64_t lat_trial_ns;      /**< rfc2544 --latency-trial: 0 = 120 s */
 	uint32_t phases;            /**< rfc2544 --phases: 0 = the default */

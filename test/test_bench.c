@@ -567,7 +567,34 @@ test_progress(void)
 	CU_ASSERT_STRING_EQUAL(buf, "b2b 64 B: trial 1 of ~9, ETA unknown");
 }
 
+static void
+test_parse_pairs(void)
+{
+	uint16_t pairs[4][2];
+	unsigned int n = 0;
+	char why[160];
+
+	CU_ASSERT_EQUAL(wr_bench_parse_pairs("0:1,1:0,2:2", pairs, 4, &n, why,
+					     sizeof(why)), 0);
+	CU_ASSERT_EQUAL(n, 3);
+	CU_ASSERT_EQUAL(pairs[1][0], 1);
+	CU_ASSERT_EQUAL(pairs[1][1], 0);
+	CU_ASSERT_EQUAL(pairs[2][1], 2);
+	CU_ASSERT_EQUAL(wr_bench_parse_pairs("0:1,0:1", pairs, 4, &n, why,
+					     sizeof(why)), -EINVAL);
+	CU_ASSERT_EQUAL(wr_bench_parse_pairs("0:32", pairs, 4, &n, why,
+					     sizeof(why)), -EINVAL);
+	CU_ASSERT_EQUAL(wr_bench_parse_pairs("0", pairs, 4, &n, why,
+					     sizeof(why)), -EINVAL);
+	CU_ASSERT_EQUAL(wr_bench_parse_pairs("0:1,", pairs, 4, &n, why,
+					     sizeof(why)), -EINVAL);
+	CU_ASSERT_EQUAL(wr_bench_parse_pairs("0:1,1:2,2:3,3:4,4:5", pairs, 4, &n,
+					     why, sizeof(why)), -EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "TX:RX"));
+}
+
 static CU_TestInfo bench_tests[] = {
+	{ "parse_pairs", test_parse_pairs },
 	{ "progress", test_progress },
 	{ "sweep_stat", test_sweep_stat },
 	{ "parse_tests", test_parse_tests },

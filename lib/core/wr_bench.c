@@ -54,6 +54,46 @@ wr_bench_parse_sizes(const char *s, uint16_t *sizes, unsigned int cap,
 }
 
 int
+wr_bench_parse_pairs(const char *s, uint16_t (*pairs)[2], unsigned int cap,
+		     unsigned int *n, char *why, size_t why_len)
+{
+	static const char what[] = "expected port pairs TX:RX separated by "
+				   "commas, such as 0:1,2:3 (ports 0..31, "
+				   "each pair once; 0:0 is a loopback)";
+	unsigned int k = 0, i;
+	char item[16], *colon;
+	uint64_t a, b;
+
+	for (;;) {
+		const char *comma = strchr(s, ',');
+		size_t len = comma ? (size_t)(comma - s) : strlen(s);
+
+		if (len == 0 || len >= sizeof(item) || k == cap)
+			return why_set(why, why_len, what);
+		memcpy(item, s, len);
+		item[len] = '\0';
+		colon = strchr(item, ':');
+		if (colon == NULL)
+			return why_set(why, why_len, what);
+		*colon = '\0';
+		if (wr_parse_u64(item, 0, 31, &a, NULL, 0) != 0 ||
+		    wr_parse_u64(colon + 1, 0, 31, &b, NULL, 0) != 0)
+			return why_set(why, why_len, what);
+		for (i = 0; i < k; i++)
+			if (pairs[i][0] == a && pairs[i][1] == b)
+				return why_set(why, why_len, what);
+		pairs[k][0] = (uint16_t)a;
+		pairs[k][1] = (uint16_t)b;
+		k++;
+		if (comma == NULL)
+			break;
+		s = comma + 1;
+	}
+	*n = k;
+	return 0;
+}
+
+int
 wr_bench_parse_ppm(const char *s, uint32_t *ppm, char *why, size_t why_len)
 {
 	static const char what[] = "expected a percentage 0..100 such as "
@@ -564,6 +604,15 @@ print_rates(FILE *out, const char *title, const struct wr_rfc2544_row *rows,
 
 		if (!rows[i].has_throughput)
 			continue;
+		if (i > 0 && (rows[i].tx_port != rows[i - 1].tx_port ||
+			      rows[i].rx_port != rows[i - 1].rx_port))
+			fprintf(out, "port %u -> port %u\n", rows[i].tx_port,
+				rows[i].rx_port);
+		else if (i == 0 && n > 1 &&
+			 (rows[n - 1].tx_port != rows[0].tx_port ||
+			  rows[n - 1].rx_port != rows[0].rx_port))
+			fprintf(out, "port %u -> port %u\n", rows[0].tx_port,
+				rows[0].rx_port);
 		if (x->gen_limited) {
 			fprintf(out, "%10u >= %.3f pps: " GEN_LIMIT_TEXT
 				" (%u trials)\n", rows[i].size,
@@ -985,8 +1034,9 @@ wr_rfc2544_json_write(FILE *out, const struct wr_bench_meta *m,
 	for (i = 0; i < n; i++) {
 		const struct wr_rfc2544_row *r = &rows[i];
 
-		fprintf(out, "%s\n    {\"frame_size\": %u, ", i ? "," : "",
-			r->size);
+		fprintf(out, "%s\n    {\"frame_size\": %u, \"tx_port\": %u, "
+			"\"rx_port\": %u, ", i ? "," : "", r->size, r->tx_port,
+			r->rx_port);
 		json_floss(out, r);
 		json_b2b(out, r);
 		json_lat(out, r);

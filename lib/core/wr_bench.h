@@ -266,9 +266,21 @@ uint32_t wr_bench_trials_estimate(const struct wr_bench_plan *p);
 void wr_bench_progress_text(char *buf, size_t len, const char *test,
 			    uint16_t size, uint32_t k, uint32_t n, double eta_s);
 
+/** Port pairs one `wirerate rfc2544 --pairs` runs, one after another. */
+#define WR_BENCH_PAIRS_MAX 16
+
+/**
+ * Parse "0:1,2:3": TX port, colon, RX port (0..31; the same port for a
+ * loopback), each pair once, 1..@p cap pairs.
+ * @return 0 or -EINVAL with @p why filled.
+ */
+int wr_bench_parse_pairs(const char *s, uint16_t (*pairs)[2], unsigned int cap,
+			 unsigned int *n, char *why, size_t why_len);
+
 /** One frame size of `wirerate rfc2544`: each test's results. */
 struct wr_rfc2544_row {
 	uint16_t size;
+	uint16_t tx_port, rx_port;      /**< the pair it ran on */
 	uint32_t link_mbps;
 	bool has_throughput;
 	struct wr_rfc2544_result res;   /**< res.trials is not used here */

@@ -313,6 +313,40 @@ class Rfc2544Loopback(EalCase):
         self.assertEqual([r["frame_size"] for r in rows], ["64", "128", "1518"])
         self.assertEqual(p.returncode, 3 if limited else 0, p.stdout)
 
+    def test_several_pairs(self):
+        """--pairs: each pair in turn on one engine, each result saying its ports."""
+        sf = os.path.join(STREAMS, "udp-64.yaml")
+        prof = self.write("two.yaml", """version: 1
+eal: ["--no-pci", "--in-memory", "--file-prefix=wrspairs", "--vdev=net_ring0",
+      "--vdev=net_ring1", "--lcores=0@0,1@1"]
+ports:
+  - device: net_ring0
+    tx_lcores: [1]
+    rx_lcore: 1
+  - device: net_ring1
+    tx_lcores: [1]
+    rx_lcore: 1
+""")
+        p = self.wirerate("rfc2544", sf, "--config", prof, "--pairs", "0:0,1:1", "--sizes",
+                          "128,256", "--trial", "0.2", "--drain", "0.05", "--max-rate",
+                          "50 kpps", "--json", self.path("p.json"))
+        self.assertIn(p.returncode, (0, 3), p.stdout + p.stderr)
+        res = self.json("p.json")
+        self.assertEqual([(r["tx_port"], r["rx_port"], r["frame_size"]) for r in res["results"]],
+                         [(0, 0, 128), (0, 0, 256), (1, 1, 128), (1, 1, 256)])
+        for r in res["results"]:
+            for t in r["trials"]:
+                self.assertEqual(t["lost"], 0)
+                # counted on the pair's own RX port
+                self.assertEqual(t["rx_frames"], t["sent"])
+            if r["limited_by"] == "device":
+                self.assertEqual(r["throughput_pps"], 50_000)
+        self.assertIn("port 1 -> port 1", p.stdout)
+        p = self.wirerate("rfc2544", sf, "--config", prof, "--pairs", "0:1,0:1", check=2)
+        self.assertIn("--pairs", p.stderr)
+        p = self.wirerate("rfc2544", sf, "--config", prof, "--pairs", "0:5", check=2)
+        self.assertIn("--pairs: there are 2 ports (0..1)", p.stderr)
+
     def test_progress_tty_and_pipe(self):
         """A terminal gets one status line redrawn in place; a pipe one line per trial."""
         if shutil.which("script") is None:
