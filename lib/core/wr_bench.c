@@ -156,6 +156,16 @@ wr_sweep_row_calc(struct wr_sweep_row *r, uint16_t size, uint64_t tx_pkts,
 static void json_meta(FILE *out, const char *schema,
 		      const struct wr_bench_meta *m);
 
+/* A sweep's JSON up to its list: the metadata, the time per trial. */
+static void
+json_head(FILE *out, const char *schema, const struct wr_bench_meta *m,
+	  const char *duration_key, const char *list_key)
+{
+	json_meta(out, schema, m);
+	fprintf(out, ",\n  \"%s\": %.9f,\n  \"%s\": [", duration_key,
+		(double)m->duration_ns / 1e9, list_key);
+}
+
 static int
 cmp_double(const void *a, const void *b)
 {
@@ -330,9 +340,8 @@ wr_sweep_stat_json_write(FILE *out, const struct wr_bench_meta *m,
 {
 	unsigned int i;
 
-	json_meta(out, "wirerate-sweep-repeat/1", m);
-	fprintf(out, ",\n  \"duration_per_repeat_s\": %.9f,\n  \"sizes\": [",
-		(double)m->duration_ns / 1e9);
+	json_head(out, "wirerate-sweep-repeat/1", m, "duration_per_repeat_s",
+		  "sizes");
 	for (i = 0; i < n; i++) {
 		fprintf(out, "%s\n    {\"frame_size\": %u, \"repeats\": %u, "
 			"\"payload_offset\": %u, \"limited_by\": \"%s\", "
@@ -448,9 +457,7 @@ wr_sweep_json_write(FILE *out, const struct wr_bench_meta *m,
 {
 	unsigned int i;
 
-	json_meta(out, "wirerate-sweep/1", m);
-	fprintf(out, ",\n  \"duration_per_size_s\": %.9f,\n  \"rows\": [",
-		(double)m->duration_ns / 1e9);
+	json_head(out, "wirerate-sweep/1", m, "duration_per_size_s", "rows");
 	for (i = 0; i < n; i++) {
 		const struct wr_sweep_row *r = &rows[i];
 		char pct[32] = "null";
