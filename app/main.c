@@ -69,6 +69,9 @@ usage(FILE *out)
 "  --arp             every port answers ARP and ICMP echo for its streams'\n"
 "                    source addresses (doc/arp.md)\n"
 "  --quiet           no live lines, only the summary\n"
+"  --on-link-down stop|continue  when a port's link goes (a peer leaves):\n"
+"                    end the run (default) or go on with the other ports;\n"
+"                    either way the summary says when and what was sent\n"
 "  --burst N         frames per TX burst (1..512) for every stream, replacing\n"
 "                    the profile's and the streams' (1: every frame spaced)\n"
 "\n"
@@ -118,6 +121,7 @@ parse_opts(int argc, char **argv, struct wr_opts *o)
 		{ "min-rate", required_argument, NULL, 'm' },
 		{ "arp", no_argument, NULL, 'A' },
 		{ "stats-jsonl", required_argument, NULL, 'L' },
+		{ "on-link-down", required_argument, NULL, 'K' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -203,6 +207,15 @@ parse_opts(int argc, char **argv, struct wr_opts *o)
 			break;
 		case 'L':
 			o->stats_jsonl = optarg;
+			break;
+		case 'K':
+			if (strcmp(optarg, "stop") == 0)
+				o->link_down_continue = false;
+			else if (strcmp(optarg, "continue") == 0)
+				o->link_down_continue = true;
+			else
+				return opt_error("--on-link-down", optarg,
+						 "stop or continue");
 			break;
 		case 'O':
 			if (wr_parse_duration_ns(optarg, &o->timeout_ns, why,

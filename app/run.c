@@ -195,7 +195,7 @@ traffic(struct run *r)
 	struct sigaction sa;
 	const char *reason = "count";
 	uint64_t t0, next, interval_tsc, deadline = UINT64_MAX, now;
-	unsigned int lines = 0;
+	unsigned int lines = 0, lost;
 	bool tty = isatty(STDOUT_FILENO);
 	time_t wall = time(NULL);
 	struct tm tm;
@@ -231,8 +231,13 @@ traffic(struct run *r)
 			reason = "signal";
 			break;
 		}
+		lost = wr_engine_links_check(e);
+		if (lost > 0 && !o->link_down_continue) {
+			reason = "link-down";
+			break;
+		}
 		if (wr_engine_tx_finished(e)) {
-			reason = "count";
+			reason = lost == e->n_ports ? "link-down" : "count";
 			break;
 		}
 		if (now >= deadline) {
@@ -260,12 +265,15 @@ traffic(struct run *r)
 	 * (a script reading the live lines learns it too, and can read a
 	 * peer's counters while the link is still up). */
 	if (!o->quiet && e->any_rx && o->drain_ns > 0 &&
+	    wr_engine_links_check(e) < e->n_ports &&
 	    __atomic_load_n(&e->aborted, __ATOMIC_RELAXED) == 0) {
 		printf("sending stopped (%s); receiving echoes for %.3f s\n",
 		       reason, (double)o->drain_ns / 1e9);
 		fflush(stdout);
 	}
-	wr_engine_stop(e, o->drain_ns);
+	/* Nothing comes back from ports that went away. */
+	wr_engine_stop(e, wr_engine_links_check(e) == e->n_ports ? 0 :
+		       o->drain_ns);
 	v = wr_engine_collect(e, true);
 	fill_meta(r, &meta, reason);
 	wr_report_final(stdout, &meta, v);

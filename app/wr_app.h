@@ -62,6 +62,7 @@ struct wr_opts {
 	char **eal;
 	bool arp;                   /**< run --arp: every port answers ARP/ICMP */
 	const char *stats_jsonl;    /**< run --stats-jsonl FILE */
+	bool link_down_continue;    /**< --on-link-down continue */
 };
 
 /** Parse one sweep/rfc2544 option (bench.c); prints the error. @return 0 or -EINVAL. */

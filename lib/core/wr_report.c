@@ -203,6 +203,22 @@ wr_report_final(FILE *out, const struct wr_report_meta *meta,
 		const struct wr_report_row *p = &v->ports[i];
 		long long diff;
 
+		if (p->link_lost) {
+			fprintf(out, "port %u: link lost %.3f s into the run, "
+				"after %llu frames sent; ", i,
+				(double)p->link_lost_ns / 1e9,
+				(unsigned long long)p->link_lost_tx_pkts);
+			if (p->has_nic)
+				fprintf(out, "NIC counted %llu frames out by then "
+					"(%lld not confirmed, lost with the link)\n",
+					(unsigned long long)p->nic_opackets,
+					(long long)p->link_lost_tx_pkts -
+					(long long)p->nic_opackets);
+			else
+				fputs("no NIC counters read before it went\n",
+				      out);
+			continue;
+		}
 		if (!p->has_nic)
 			continue;
 		diff = (long long)p->nic_opackets - (long long)p->total.tx_pkts;
@@ -240,6 +256,13 @@ json_row(FILE *out, const struct wr_report_row *r, bool stream)
 		wr_out_json_str(out, r->driver);
 		fprintf(out, ", \"port_id\": %u, \"link_speed_mbps\": %u",
 			r->port_id, r->link_speed_mbps);
+		/* nic below is then the reading from before the link went. */
+		if (r->link_lost)
+			fprintf(out, ", \"link_lost\": {\"at_s\": %.9f"
+				", \"tx_pkts\": %llu, \"nic_read_before\": %s}",
+				(double)r->link_lost_ns / 1e9,
+				(unsigned long long)r->link_lost_tx_pkts,
+				r->has_nic ? "true" : "false");
 	}
 	fprintf(out,
 		", \"tx_pkts\": %llu, \"tx_bytes\": %llu, \"tx_bytes_l1\": %llu"

@@ -1,14 +1,19 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* wr_engine: EAL, ports, lcores, stream contexts and counters for a run. */
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <rte_cycles.h>
 #include <rte_eal.h>
 #include <rte_ethdev.h>
+#include <rte_interrupts.h>
 #include <rte_launch.h>
 #include <rte_lcore.h>
 #include <rte_log.h>
@@ -31,6 +36,158 @@ RTE_LOG_REGISTER_DEFAULT(wr_engine_logtype, NOTICE);
 /* The lcore's mempool cache (wr_tx.c) and bursts in flight, per stream
  * context, on top of the NIC's ring. */
 #define WR_TX_POOL_SLACK (2 * 256)
+
+/* How long port_leave() waits for the lcores to pass a quiescent point:
+ * a turn of the loop takes microseconds; 500 ms covers an lcore the kernel
+ * scheduled out on a CPU it shares (2-CPU machines). */
+#define WR_LEAVE_WAIT_NS (500 * 1000 * 1000ull)
+
+/* The engine whose ports munmap() guards: one per process, set while its
+ * ports are started. */
+static struct wr_engine *wr_guarded;
+
+/* Frames wirerate sent on port index @p i so far (any thread: the counters
+ * have one writer and are read as snapshots). */
+static uint64_t
+port_tx_pkts(const struct wr_engine *e, unsigned int i)
+{
+	uint64_t n = 0;
+	unsigned int j;
+	uint32_t s;
+
+	if (e->f == NULL)
+		return 0;
+	for (s = 0; s < e->f->n_streams; s++) {
+		if (e->f->streams[s].port != i)
+			continue;
+		for (j = 0; j < e->n_ts[s]; j++)
+			n += __atomic_load_n(&e->ts[s][j]->c.tx_pkts,
+					     __ATOMIC_RELAXED);
+	}
+	return n;
+}
+
+/*
+ * Port index @p i went away: set its gone flag, raise the epoch, and wait
+ * until every running lcore has acknowledged it (passed a quiescent point,
+ * or ended), bounded by WR_LEAVE_WAIT_NS.  Its counters are read first,
+ * while the PMD still has them.  Main lcore or EAL's interrupt thread;
+ * once per port.
+ */
+static void
+port_leave(struct wr_engine *e, unsigned int i)
+{
+	struct wr_port_loss *l = &e->loss[i];
+	uint64_t epoch, end;
+	unsigned int k;
+	bool left = true;
+
+	rte_spinlock_lock(&e->guard);
+	if (__atomic_load_n(&e->port_gone[i], __ATOMIC_RELAXED) != 0) {
+		rte_spinlock_unlock(&e->guard);
+		return;
+	}
+	l->tsc = rte_rdtsc();
+	l->tx_pkts = e->launched ? port_tx_pkts(e, i) : 0;
+	/* memif resets its counters when the peer goes: the last reading
+	 * taken while the link was up is the honest one. */
+	l->has_nic = wr_port_stats(&e->ports[i], &l->nic) == 0;
+	if (e->nic_last_ok[i] && (!l->has_nic ||
+				  l->nic.opackets < e->nic_last[i].opackets)) {
+		l->nic = e->nic_last[i];
+		l->has_nic = true;
+	}
+	__atomic_store_n(&e->port_gone[i], 1, __ATOMIC_RELAXED);
+	epoch = __atomic_add_fetch(&e->epoch, 1, __ATOMIC_RELEASE);
+	end = rte_rdtsc() + e->tsc_hz / 1000000000ull * WR_LEAVE_WAIT_NS +
+	      (uint64_t)((double)(e->tsc_hz % 1000000000ull) *
+			 WR_LEAVE_WAIT_NS / 1e9);
+	for (k = 0; e->launched && k < e->n_lcores; k++) {
+		const struct wr_lcore_ctx *c = e->lctx[e->lcores[k]];
+
+		while (__atomic_load_n(&c->ack, __ATOMIC_ACQUIRE) < epoch &&
+		       __atomic_load_n(&c->finished, __ATOMIC_ACQUIRE) == 0) {
+			if (rte_rdtsc() >= end) {
+				left = false;
+				break;
+			}
+			sched_yield();
+		}
+	}
+	l->left = left;
+	if (!left)
+		e->leave_timeouts++;
+	e->n_lost++;
+	rte_spinlock_unlock(&e->guard);
+	WR_LOG(WARNING, "port %s: link lost%s\n", e->ports[i].device,
+	       left ? "" : "; an lcore did not leave it in time");
+}
+
+/* Leave every port whose link is down. */
+static unsigned int
+links_check(struct wr_engine *e)
+{
+	struct rte_eth_link link;
+	unsigned int i;
+
+	for (i = 0; i < e->n_ports; i++) {
+		if (__atomic_load_n(&e->port_gone[i], __ATOMIC_RELAXED) != 0 ||
+		    !e->ports[i].started)
+			continue;
+		memset(&link, 0, sizeof(link));
+		if (rte_eth_link_get_nowait(e->ports[i].port_id, &link) == 0 &&
+		    link.link_status == RTE_ETH_LINK_DOWN)
+			port_leave(e, i);
+	}
+	return e->n_lost;
+}
+
+unsigned int
+wr_engine_links_check(struct wr_engine *e)
+{
+	return links_check(e);
+}
+
+/* LSC and RMV events (EAL's interrupt thread). */
+static int
+on_port_event(uint16_t port_id, enum rte_eth_event_type type, void *arg,
+	      void *ret_param __rte_unused)
+{
+	struct wr_engine *e = arg;
+	unsigned int i;
+
+	for (i = 0; i < e->n_ports; i++) {
+		if (e->ports[i].port_id != port_id)
+			continue;
+		if (type == RTE_ETH_EVENT_INTR_RMV)
+			port_leave(e, i);
+		else
+			links_check(e);
+	}
+	return 0;
+}
+
+/*
+ * The memif PMD of DPDK 22.11 raises no event when its peer goes: its
+ * interrupt thread marks the link down and then, in memif_disconnect(),
+ * unmaps the peer's regions and frees their descriptors while an lcore
+ * may still be inside eth_memif_tx/rx on them (SIGSEGV in about one run in
+ * three when the peer was killed).  The unmap is the only point that
+ * comes between the two which an application can see, so wirerate defines
+ * munmap: in EAL's interrupt thread, while a run's ports are up, it first
+ * leaves every port whose link is already down, then unmaps.  Everywhere
+ * else it is the system call, as libc's is.  The executable exports it
+ * (app/meson.build) so the PMD, loaded later, binds to it.
+ */
+int
+munmap(void *addr, size_t len)
+{
+	struct wr_engine *e = __atomic_load_n(&wr_guarded, __ATOMIC_ACQUIRE);
+
+	if (e != NULL && rte_thread_is_intr())
+		links_check(e);
+	return (int)syscall(SYS_munmap, addr, len);
+}
 
 uint64_t
 wr_engine_tsc_to_ns(const struct wr_engine *e, uint64_t tsc)
@@ -322,6 +479,46 @@ ports_open(struct wr_engine *e, struct wr_error *err)
 	return 0;
 }
 
+/* From here on a port that goes away is left (see wr_engine.h). */
+static void
+guard_start(struct wr_engine *e)
+{
+	unsigned int i;
+
+	for (i = 0; i < e->n_ports; i++) {
+		/* Not every PMD raises them: -ENOTSUP is fine. */
+		rte_eth_dev_callback_register(e->ports[i].port_id,
+					      RTE_ETH_EVENT_INTR_LSC,
+					      on_port_event, e);
+		rte_eth_dev_callback_register(e->ports[i].port_id,
+					      RTE_ETH_EVENT_INTR_RMV,
+					      on_port_event, e);
+	}
+	__atomic_store_n(&wr_guarded, e, __ATOMIC_RELEASE);
+}
+
+static void
+guard_stop(struct wr_engine *e)
+{
+	unsigned int i;
+
+	if (__atomic_load_n(&wr_guarded, __ATOMIC_ACQUIRE) != e)
+		return;
+	__atomic_store_n(&wr_guarded, NULL, __ATOMIC_RELEASE);
+	for (i = 0; i < e->n_ports; i++) {
+		rte_eth_dev_callback_unregister(e->ports[i].port_id,
+						RTE_ETH_EVENT_INTR_LSC,
+						on_port_event, e);
+		rte_eth_dev_callback_unregister(e->ports[i].port_id,
+						RTE_ETH_EVENT_INTR_RMV,
+						on_port_event, e);
+	}
+	/* A port_leave() already running in the interrupt thread ends
+	 * under the lock. */
+	rte_spinlock_lock(&e->guard);
+	rte_spinlock_unlock(&e->guard);
+}
+
 int
 wr_engine_open(struct wr_engine **out, const struct wr_config *cfg,
 	       const char *cfg_path, char **extra, int n_extra,
@@ -335,6 +532,7 @@ wr_engine_open(struct wr_engine **out, const struct wr_config *cfg,
 		return wr_error_set(err, -ENOMEM, NULL, 0, 0, NULL,
 				    "out of memory");
 	e->cfg = cfg;
+	rte_spinlock_init(&e->guard);
 	snprintf(e->cfg_path, sizeof(e->cfg_path), "%s",
 		 cfg_path ? cfg_path : "");
 	rc = eal_start(e, extra, n_extra, err);
@@ -348,6 +546,7 @@ wr_engine_open(struct wr_engine **out, const struct wr_config *cfg,
 		wr_engine_close(e);
 		return rc;
 	}
+	guard_start(e);
 	*out = e;
 	return 0;
 }
@@ -367,6 +566,7 @@ lcore_ctx(struct wr_engine *e, unsigned int lc)
 	c->burst = e->cfg->burst;
 	c->stop = &e->stop;
 	c->stop_rx = &e->stop_rx;
+	c->epoch = &e->epoch;
 	e->lctx[lc] = c;
 	e->lcores[e->n_lcores++] = lc;
 	return c;
@@ -484,6 +684,7 @@ streams_setup(struct wr_engine *e, struct wr_error *err)
 				return wr_error_set(err, -EINVAL, NULL, 0, 0,
 						    NULL, "lcore %u has too many "
 						    "queues or streams", lc);
+			q->gone = &e->port_gone[st->port];
 			ts = rte_zmalloc_socket("wr_tx_stream", sizeof(*ts),
 						RTE_CACHE_LINE_SIZE,
 						rte_lcore_to_socket_id(lc));
@@ -587,6 +788,7 @@ rx_setup(struct wr_engine *e, bool rx, struct wr_error *err)
 			e->rxq[i]->hwts_flag = e->ports[i].hwts_flag;
 			e->rxq[i]->clock = &e->clock[i];
 		}
+		c->rxq_gone[c->n_rxq] = &e->port_gone[i];
 		c->rxq[c->n_rxq++] = e->rxq[i];
 	}
 	return 0;
@@ -770,12 +972,24 @@ wr_engine_load(struct wr_engine *e, const struct wr_stream_file *f, bool rx,
 	return 0;
 }
 
+static void
+set_launched(struct wr_engine *e, bool on)
+{
+	rte_spinlock_lock(&e->guard);
+	e->launched = on;
+	rte_spinlock_unlock(&e->guard);
+}
+
 int
 wr_engine_start(struct wr_engine *e, struct wr_error *err)
 {
 	unsigned int i;
 	int rc;
 
+	/* Launched first: a port leaving from now on waits for them. */
+	rte_spinlock_lock(&e->guard);
+	e->launched = true;
+	rte_spinlock_unlock(&e->guard);
 	for (i = 0; i < e->n_lcores; i++) {
 		rc = rte_eal_remote_launch(wr_tx_lcore_main,
 					   e->lctx[e->lcores[i]], e->lcores[i]);
@@ -783,12 +997,12 @@ wr_engine_start(struct wr_engine *e, struct wr_error *err)
 			__atomic_store_n(&e->stop, 1, __ATOMIC_RELAXED);
 			__atomic_store_n(&e->stop_rx, 1, __ATOMIC_RELAXED);
 			rte_eal_mp_wait_lcore();
+			set_launched(e, false);
 			return wr_error_set(err, rc, NULL, 0, 0, NULL,
 					    "cannot launch lcore %u: %s",
 					    e->lcores[i], rte_strerror(-rc));
 		}
 	}
-	e->launched = true;
 	return 0;
 }
 
@@ -835,15 +1049,23 @@ wr_engine_stop(struct wr_engine *e, uint64_t drain_ns)
 	}
 	__atomic_store_n(&e->stop_rx, 1, __ATOMIC_RELAXED);
 	rte_eal_mp_wait_lcore();
-	e->launched = false;
+	set_launched(e, false);
 
 	for (i = 0; i < e->n_ports; i++) {
 		struct rte_eth_stats st;
 		struct wr_report_row *p = &e->port_rows[i];
 
-		wr_port_drain(&e->ports[i], WR_DRAIN_PORT_MS);
-		if (wr_port_stats(&e->ports[i], &st) == 0) {
-			p->has_nic = true;
+		/* A port that went away: its counters from before. */
+		if (__atomic_load_n(&e->port_gone[i], __ATOMIC_ACQUIRE) != 0) {
+			rte_spinlock_lock(&e->guard);
+			st = e->loss[i].nic;
+			p->has_nic = e->loss[i].has_nic;
+			rte_spinlock_unlock(&e->guard);
+		} else {
+			wr_port_drain(&e->ports[i], WR_DRAIN_PORT_MS);
+			p->has_nic = wr_port_stats(&e->ports[i], &st) == 0;
+		}
+		if (p->has_nic) {
 			p->nic_opackets = st.opackets;
 			p->nic_obytes = st.obytes;
 			p->nic_oerrors = st.oerrors;
@@ -990,6 +1212,23 @@ wr_engine_collect(struct wr_engine *e, bool final)
 		e->port_rows[i].rx_hw_stamped = __atomic_load_n(&q->rx_hwts,
 								__ATOMIC_RELAXED);
 	}
+	for (i = 0; i < e->n_ports; i++) {
+		struct wr_report_row *p = &e->port_rows[i];
+
+		if (__atomic_load_n(&e->port_gone[i], __ATOMIC_ACQUIRE) == 0) {
+			/* The last counters while the link was up. */
+			if (!final)
+				e->nic_last_ok[i] = wr_port_stats(&e->ports[i],
+						&e->nic_last[i]) == 0;
+			continue;
+		}
+		rte_spinlock_lock(&e->guard);
+		p->link_lost = true;
+		p->link_lost_ns = e->loss[i].tsc > start ?
+			wr_engine_tsc_to_ns(e, e->loss[i].tsc - start) : 0;
+		p->link_lost_tx_pkts = e->loss[i].tx_pkts;
+		rte_spinlock_unlock(&e->guard);
+	}
 	v->elapsed_ns = 0;
 	for (i = 0; i < e->n_ports; i++) {
 		e->port_rows[i].duration_ns = port_end[i] > start ?
@@ -1012,7 +1251,7 @@ wr_engine_unload(struct wr_engine *e)
 		__atomic_store_n(&e->stop, 1, __ATOMIC_RELAXED);
 		__atomic_store_n(&e->stop_rx, 1, __ATOMIC_RELAXED);
 		rte_eal_mp_wait_lcore();
-		e->launched = false;
+		set_launched(e, false);
 	}
 	for (s = 0; s < WR_STREAMS_MAX; s++) {
 		for (j = 0; j < e->n_ts[s]; j++) {
@@ -1048,6 +1287,7 @@ wr_engine_close(struct wr_engine *e)
 
 	if (e == NULL)
 		return;
+	guard_stop(e);
 	wr_engine_unload(e);
 	for (i = 0; i < e->n_ports; i++)
 		wr_port_close(&e->ports[i]);

@@ -1,0 +1,143 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Faults: a memif peer killed mid-run, signals at random points of a run; every run must end cleanly."""
+
+import json
+import os
+import random
+import shutil
+import signal
+import subprocess
+import time
+import unittest
+
+from wrtest import EalCase, wait_for
+
+# Repetitions: enough that a one-in-ten failure shows (it escapes 20 runs
+# with probability 0.9^20 = 12 %, 60 runs with 0.2 %), about 3 s each.  The 'slow' suite (WR_SLOW=1) runs WR_FAULT_RUNS_SLOW.
+RUNS = int(os.environ.get("WR_FAULT_RUNS",
+                          os.environ.get("WR_FAULT_RUNS_SLOW", "60")
+                          if os.environ.get("WR_SLOW") == "1" else "20"))
+RUN_TIMEOUT_S = 30
+PEER_START_S = 10
+
+
+def json_ok(path):
+    """The parsed JSON result file, or None."""
+    try:
+        with open(path, "rb") as f:
+            return json.loads(f.read().decode("utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
+def stop(proc):
+    if proc is None or proc.poll() is not None:
+        return
+    proc.kill()
+    proc.wait(timeout=10)
+
+
+class PeerGone(EalCase):
+    """dpdk-testpmd (macswap over memif) killed at a random point of a run."""
+
+    def setUp(self):
+        super().setUp()
+        if shutil.which("dpdk-testpmd") is None:
+            self.skipTest("needs dpdk-testpmd (Debian package dpdk)")
+        self.rundir = f"/run/wrfault-{os.getpid()}"
+        os.makedirs(self.rundir, exist_ok=True)
+        self.addCleanup(shutil.rmtree, self.rundir, True)
+        self.sock = os.path.join(self.rundir, "memif.sock")
+
+    def socket_listening(self):
+        with open("/proc/net/unix") as f:
+            return any(line.rstrip().endswith(self.sock) for line in f)
+
+    def one(self, n, sig, delay, on_link_down):
+        pid = os.getpid()
+        gen_prefix = f"wrfault-g{pid}-{n}"
+        refl_prefix = f"wrfault-r{pid}-{n}"
+        for p in (gen_prefix, refl_prefix):
+            self.addCleanup(shutil.rmtree, os.path.join("/var/run/dpdk", p), True)
+        res = self.path(f"r{n}.json")
+        sf = self.write("s.yaml", """version: 1
+streams:
+  - name: echo
+    size: 70
+    rate: 1 Mpps
+    duration: 2
+    latency: true
+""")
+        prof = self.write("memif.yaml", f"""version: 1
+eal: ["--no-pci", "--in-memory", "--file-prefix={gen_prefix}",
+      "--vdev=net_memif0,role=server,socket={self.sock},rsize=14", "--lcores=0@0,1@0"]
+ports:
+  - device: net_memif0
+    tx_lcores: [1]
+    rx_lcore: 1
+settle_ms: 100
+stats_interval_ms: 250
+""")
+        args = ["run", sf, "--config", prof, "--drain", "0.5", "--json", res]
+        if on_link_down:
+            args += ["--on-link-down", on_link_down]
+        gen = self.start(*args)
+        refl = None
+        try:
+            self.assertTrue(wait_for(lambda: self.socket_listening() or gen.poll() is not None,
+                                     PEER_START_S), "wirerate did not create the memif socket")
+            refl = subprocess.Popen(
+                ["dpdk-testpmd", "--lcores=0@1,1@1", "--no-pci", "--in-memory",
+                 "--file-prefix", refl_prefix,
+                 "--vdev", f"net_memif0,role=client,socket={self.sock},rsize=14",
+                 "--", "--forward-mode=macswap", "--auto-start", "--nb-cores=1",
+                 "--stats-period", "1"],
+                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL)
+            # Sending starts once the link is up: wirerate prints its
+            # header then.  The kill lands anywhere from the first frame
+            # to the end of the drain.
+            first = gen.stdout.readline()
+            if first:
+                time.sleep(delay)
+            refl.send_signal(sig)
+            try:
+                out, err = gen.communicate(timeout=RUN_TIMEOUT_S)
+            except subprocess.TimeoutExpired:
+                gen.kill()
+                out, err = gen.communicate()
+                return f"run {n}: wirerate hung\n{err[-2000:]}"
+            out = first + out
+        finally:
+            stop(gen)
+            stop(refl)
+        what = f"run {n} ({signal.Signals(sig).name} after {delay:.2f} s)"
+        if gen.returncode != 0:
+            return f"{what}: exit {gen.returncode}\n{out[-1500:]}\n{err[-1500:]}"
+        if "frames out" not in out and "tx_pkts" not in out and "Kpps" not in out:
+            return f"{what}: no summary\n{out[-1500:]}"
+        j = json_ok(res)
+        if j is None:
+            return f"{what}: no valid JSON"
+        return None
+
+    def runs(self, n_runs, on_link_down=None):
+        rnd = random.Random(os.environ.get("WR_FAULT_SEED", str(time.time())))
+        bad = []
+        for n in range(n_runs):
+            sig = signal.SIGKILL if n % 2 == 0 else signal.SIGINT
+            delay = rnd.uniform(0.0, 2.6)
+            r = self.one(n, sig, delay, on_link_down)
+            if r is not None:
+                bad.append(r)
+        return bad
+
+    def test_peer_killed(self):
+        """Every run with its peer killed ends with exit 0, a summary and valid JSON."""
+        bad = self.runs(RUNS)
+        print(f"\npeer killed: {len(bad)} of {RUNS} runs failed", flush=True)
+        self.assertEqual(bad, [], "\n".join(bad))
+
+
+if __name__ == "__main__":
+    unittest.main()
