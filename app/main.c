@@ -9,6 +9,7 @@
 #include "wr_app.h"
 #include "wr_describe.h"
 #include "wr_frame.h"
+#include "wr_out.h"
 #include "wr_parse.h"
 #include "wr_report.h"
 #include "wr_rtt_table.h"
@@ -95,6 +96,68 @@ opt_error(const char *opt, const char *val, const char *why)
 	return WR_EXIT_USAGE;
 }
 
+/*
+ * The subcommands and the options each one takes (getopt's short codes,
+ * see long_opts): an option that means nothing for a subcommand is an
+ * error, not silently ignored.  eal: whether it starts EAL (its output
+ * files are checked before).
+ */
+static const struct wr_cmd_opts {
+	const char *name;
+	const char *opts;
+	bool eal;
+} wr_cmds[] = {
+	{ "run", "cdDnsjqAbLK", true },
+	{ "sweep", "cSzdCjqbs", true },
+	{ "rfc2544", "cSzTRlMmDCjqtrbs", true },
+	{ "rtt", "cSznOCj", true },
+	{ "check", "sn", false },
+	{ "dump", "npsS", false },
+	{ "version", "", false },
+	{ "help", "", false },
+};
+
+static const struct wr_cmd_opts *
+cmd_find(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < sizeof(wr_cmds) / sizeof(wr_cmds[0]); i++)
+		if (strcmp(wr_cmds[i].name, name) == 0)
+			return &wr_cmds[i];
+	return NULL;
+}
+
+/* Every file the run will write, checked before EAL starts: a result
+ * that cannot be written is found before any traffic is sent. */
+static int
+outputs_check(const struct wr_opts *o)
+{
+	const struct {
+		const char *opt, *path;
+	} outs[] = {
+		{ "--json", o->json_file },
+		{ "--csv", o->csv_file },
+		{ "--stats-jsonl", o->stats_jsonl },
+		{ "--pcap", o->pcap_file },
+	};
+	unsigned int i;
+	int rc;
+
+	for (i = 0; i < sizeof(outs) / sizeof(outs[0]); i++) {
+		if (outs[i].path == NULL)
+			continue;
+		rc = wr_out_check(outs[i].path);
+		if (rc != 0) {
+			fprintf(stderr, "wirerate: %s %s: cannot write there: "
+				"%s\n", outs[i].opt, outs[i].path,
+				strerror(-rc));
+			return WR_EXIT_USAGE;
+		}
+	}
+	return WR_EXIT_OK;
+}
+
 static int
 parse_opts(int argc, char **argv, struct wr_opts *o)
 {
@@ -125,6 +188,7 @@ parse_opts(int argc, char **argv, struct wr_opts *o)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	const struct wr_cmd_opts *cmd;
 	char why[160];
 	int i, c, app_argc = argc;
 
@@ -142,6 +206,14 @@ parse_opts(int argc, char **argv, struct wr_opts *o)
 		return WR_EXIT_USAGE;
 	}
 	o->cmd = argv[1];
+	if (strcmp(o->cmd, "--help") == 0 || strcmp(o->cmd, "-h") == 0)
+		o->cmd = "help";
+	cmd = cmd_find(o->cmd);
+	if (cmd == NULL) {
+		fprintf(stderr, "wirerate: unknown command \"%s\" (wirerate "
+			"--help lists them)\n", o->cmd);
+		return WR_EXIT_USAGE;
+	}
 	optind = 2;
 	opterr = 0;
 	while ((c = getopt_long(app_argc, argv, "+:h", long_opts, NULL)) != -1 ||
@@ -157,6 +229,14 @@ parse_opts(int argc, char **argv, struct wr_opts *o)
 			}
 			o->stream_file = argv[optind++];
 			continue;
+		}
+		if (c != 'h' && c != ':' && c != '?' &&
+		    strchr(cmd->opts, c) == NULL) {
+			fprintf(stderr, "wirerate: %s does not apply to %s "
+				"(wirerate --help)\n", argv[optind - 1 -
+				(optarg != NULL && optarg == argv[optind - 1])],
+				o->cmd);
+			return WR_EXIT_USAGE;
 		}
 		switch (c) {
 		case 'c':
@@ -263,6 +343,8 @@ parse_opts(int argc, char **argv, struct wr_opts *o)
 			return WR_EXIT_USAGE;
 		}
 	}
+	if (cmd->eal || strcmp(o->cmd, "dump") == 0)
+		return outputs_check(o);
 	return WR_EXIT_OK;
 }
 
@@ -414,7 +496,6 @@ main(int argc, char **argv)
 		usage(stdout);
 		return WR_EXIT_OK;
 	}
-	fprintf(stderr, "wirerate: unknown command \"%s\"\n", o.cmd);
-	usage(stderr);
+	/* cmd_find() knows no other. */
 	return WR_EXIT_USAGE;
 }

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* wr_engine: EAL, ports, lcores, stream contexts and counters for a run. */
 #include <errno.h>
+#include <limits.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +43,15 @@ RTE_LOG_REGISTER_DEFAULT(wr_engine_logtype, NOTICE);
  * a turn of the loop takes microseconds; 500 ms covers an lcore the kernel
  * scheduled out on a CPU it shares (2-CPU machines). */
 #define WR_LEAVE_WAIT_NS (500 * 1000 * 1000ull)
+
+/* A signal came while wr_engine_open() waits (wr_engine_cancel()). */
+static volatile sig_atomic_t wr_open_cancelled;
+
+void
+wr_engine_cancel(void)
+{
+	wr_open_cancelled = 1;
+}
 
 /* The engine whose ports munmap() guards: one per process, set while its
  * ports are started. */
@@ -464,13 +475,27 @@ ports_open(struct wr_engine *e, struct wr_error *err)
 		if (rc != 0)
 			return rc;
 	}
-	for (i = 0; i < e->n_ports; i++)
-		if (wr_port_wait_link(&e->ports[i], e->cfg->link_wait_ms) != 0)
-			return wr_error_set(err, -ETIMEDOUT, NULL, 0, 0, NULL,
-					    "port %s: link still down after "
-					    "%u ms (link_wait_ms)",
-					    e->ports[i].device,
-					    e->cfg->link_wait_ms);
+	for (i = 0; i < e->n_ports; i++) {
+		uint32_t waited = 0;
+
+		/* In slices, so that a signal ends the wait. */
+		while (wr_port_wait_link(&e->ports[i], 0) != 0) {
+			if (wr_open_cancelled)
+				return wr_error_set(err, -ECANCELED, NULL, 0, 0,
+						    NULL, "stopped by a signal "
+						    "while waiting for port "
+						    "%s's link", e->ports[i].device);
+			if (waited >= e->cfg->link_wait_ms)
+				return wr_error_set(err, -ETIMEDOUT, NULL, 0, 0,
+						    NULL, "port %s: link still "
+						    "down after %u ms "
+						    "(link_wait_ms)",
+						    e->ports[i].device,
+						    e->cfg->link_wait_ms);
+			wr_engine_sleep_ns(10 * 1000 * 1000ull);
+			waited += 10;
+		}
+	}
 	/* The profile's settle time: a peer may report link up before it
 	 * forwards (memif), and frames sent then would count as lost. */
 	if (e->cfg->settle_ms > 0)
@@ -1291,7 +1316,23 @@ wr_engine_close(struct wr_engine *e)
 	wr_engine_unload(e);
 	for (i = 0; i < e->n_ports; i++)
 		wr_port_close(&e->ports[i]);
-	if (e->eal_up)
+	if (e->eal_up) {
+		char dir[PATH_MAX];
+
+		char sock[PATH_MAX + 32];
+
+		/* EAL leaves its runtime directory behind even with
+		 * --in-memory, and its telemetry socket is unlinked only at
+		 * exit: remove both now (the process is done with EAL; rmdir
+		 * takes only an empty directory, so another process's files
+		 * stay). */
+		snprintf(dir, sizeof(dir), "%s", rte_eal_get_runtime_dir());
 		rte_eal_cleanup();
+		if (dir[0] != '\0') {
+			snprintf(sock, sizeof(sock), "%s/dpdk_telemetry.v2", dir);
+			unlink(sock);
+			rmdir(dir);
+		}
+	}
 	free(e);
 }

@@ -139,6 +139,12 @@ int wr_engine_open(struct wr_engine **out, const struct wr_config *cfg,
 int wr_engine_load(struct wr_engine *e, const struct wr_stream_file *f,
 		   bool rx, struct wr_error *err);
 
+/**
+ * A signal came: a wr_engine_open() waiting for links returns -ECANCELED
+ * (async-signal-safe; for the rest of the process).
+ */
+void wr_engine_cancel(void);
+
 /** Launch the worker lcores. */
 int wr_engine_start(struct wr_engine *e, struct wr_error *err);
 
