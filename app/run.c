@@ -223,7 +223,8 @@ traffic(struct run *r)
 	strftime(r->started_at, sizeof(r->started_at), "%Y-%m-%dT%H:%M:%SZ",
 		 &tm);
 	fill_meta(r, &meta, "running");
-	wr_report_header(stdout, &meta, &e->view);
+	if (!o->quiet)
+		wr_report_header(stdout, &meta, &e->view);
 
 	wr_running = e;
 	/* A signal before this point: nothing is sent, the summary says so. */
@@ -370,6 +371,7 @@ wr_cmd_run(const struct wr_opts *o)
 	}
 	r->o = o;
 	signals_install();
+	wr_engine_quiet(o->quiet);
 	wr_error_clear(&err);
 	rc = prepare(r);
 	if (rc == WR_EXIT_OK) {

@@ -44,6 +44,15 @@ RTE_LOG_REGISTER_DEFAULT(wr_engine_logtype, NOTICE);
  * scheduled out on a CPU it shares (2-CPU machines). */
 #define WR_LEAVE_WAIT_NS (500 * 1000 * 1000ull)
 
+/* EAL's start-up log lines are dropped (wr_engine_quiet()). */
+static bool wr_eal_quiet;
+
+void
+wr_engine_quiet(bool quiet)
+{
+	wr_eal_quiet = quiet;
+}
+
 /* A signal came while wr_engine_open() waits (wr_engine_cancel()). */
 static volatile sig_atomic_t wr_open_cancelled;
 
@@ -232,11 +241,86 @@ free_hugepages(void)
 	return n;
 }
 
+/* EAL's start-up lines to stderr, without the two notices every run on a
+ * machine without 1 GB pages or legacy telemetry prints. */
+static void
+eal_log_pass(const char *log)
+{
+	const char *l = log, *nl;
+
+	for (; l != NULL && *l != '\0'; l = nl ? nl + 1 : NULL) {
+		nl = strchr(l, '\n');
+		if (strstr(l, "hugepages reported on node") != NULL &&
+		    (nl == NULL || strstr(l, "hugepages reported on node") < nl))
+			continue;
+		if (strncmp(l, "TELEMETRY: No legacy callbacks", 30) == 0)
+			continue;
+		fwrite(l, 1, nl ? (size_t)(nl - l) + 1 : strlen(l), stderr);
+	}
+}
+
+/*
+ * EAL refused to start: one line.  Its last log line says why; the
+ * argument it names (a --vdev, an lcore list) is looked up among the
+ * profile's `eal:` items for file:line:col.
+ */
+static int
+eal_failed(struct wr_engine *e, int eal_errno, const char *log,
+	   struct wr_error *err)
+{
+	char last[256] = "", *q;
+	const char *l = log, *nl;
+	unsigned int i;
+	int code = eal_errno == EINVAL || eal_errno == ENODEV ||
+		   eal_errno == ENOENT || eal_errno == EALREADY ? -EINVAL : -EIO;
+
+	/* The first "EAL: " line that is not a notice about 1 GB pages
+	 * names the cause; EAL's later lines repeat it. */
+	while (l != NULL && *l != '\0') {
+		nl = strchr(l, '\n');
+		if (strncmp(l, "EAL: ", 5) == 0 &&
+		    strstr(l, "hugepages reported") == NULL) {
+			size_t n = nl ? (size_t)(nl - l) - 5 : strlen(l + 5);
+
+			snprintf(last, sizeof(last), "%.*s", (int)n, l + 5);
+			break;
+		}
+		l = nl ? nl + 1 : NULL;
+	}
+	for (i = 0; last[0] != '\0' && i < e->cfg->n_eal_args; i++) {
+		const char *a = e->cfg->eal_args[i], *v = strchr(a, '=');
+		char dev[128];
+
+		/* EAL quotes the value it refused ('net_bogus0'). */
+		snprintf(dev, sizeof(dev), "%s", v ? v + 1 : a);
+		if ((q = strchr(dev, ',')) != NULL)
+			*q = '\0';
+		if (dev[0] != '\0' && strstr(last, dev) != NULL)
+			return wr_error_set(err, code, e->cfg_path,
+					    e->cfg->eal_marks[i].line,
+					    e->cfg->eal_marks[i].col, NULL,
+					    "eal[%u]: EAL refused \"%s\": %s",
+					    i, a, last);
+	}
+	return wr_error_set(err, code, NULL, 0, 0, NULL,
+			    "EAL failed to start: %s%s%s%s",
+			    last[0] ? last : rte_strerror(eal_errno),
+			    last[0] ? " (" : "",
+			    last[0] ? rte_strerror(eal_errno) : "",
+			    eal_errno == ENOMEM ?
+			    "; reserve hugepages: tools/wr-hugepages)" :
+			    last[0] ? ")" : "");
+}
+
 static int
 eal_start(struct wr_engine *e, char **extra, int n_extra,
 	  struct wr_error *err)
 {
 	char *argv[RTE_DIM(e->eal_argv)];
+	char *logbuf = NULL;
+	size_t loglen = 0;
+	FILE *logf;
+	int eal_errno;
 	unsigned int i;
 	int rc;
 
@@ -268,16 +352,33 @@ eal_start(struct wr_engine *e, char **extra, int n_extra,
 		}
 	}
 
-	/* rte_eal_init permutes argv: give it a copy. */
+	/* rte_eal_init permutes argv: give it a copy.  Its log lines are
+	 * kept aside while it starts: on failure they name what it rejected
+	 * (one line for the user instead of EAL's three); on success they
+	 * are passed on unless the run is quiet. */
 	memcpy(argv, e->eal_argv, sizeof(argv));
+	logf = open_memstream(&logbuf, &loglen);
+	if (logf != NULL)
+		rte_openlog_stream(logf);
 	rc = rte_eal_init(e->eal_argc, argv);
-	if (rc < 0)
-		return wr_error_set(err, rte_errno == EINVAL ? -EINVAL : -EIO,
-				    NULL, 0, 0, NULL,
-				    "EAL failed to start: %s%s",
-				    rte_strerror(rte_errno),
-				    rte_errno == ENOMEM ?
-				    " (reserve hugepages: tools/wr-hugepages)" : "");
+	eal_errno = rte_errno;
+	if (logf != NULL) {
+		rte_openlog_stream(NULL);
+		fclose(logf);
+	}
+	if (rc < 0) {
+		const char *dir = rte_eal_get_runtime_dir();
+
+		rc = eal_failed(e, eal_errno, logbuf, err);
+		free(logbuf);
+		/* Created before EAL gave up, empty. */
+		if (dir != NULL && dir[0] != '\0')
+			rmdir(dir);
+		return rc;
+	}
+	if (logbuf != NULL && !wr_eal_quiet)
+		eal_log_pass(logbuf);
+	free(logbuf);
 	e->eal_up = true;
 	e->tsc_hz = rte_get_tsc_hz();
 	return 0;
@@ -298,6 +399,10 @@ ports_resolve(struct wr_engine *e, struct wr_error *err)
 					 err) != 0) {
 				snprintf(err->file, sizeof(err->file), "%s",
 					 e->cfg_path);
+				snprintf(err->path, sizeof(err->path),
+					 "ports[%u].device", i);
+				err->line = e->cfg->ports[i].device_mark.line;
+				err->col = e->cfg->ports[i].device_mark.col;
 				return -ENODEV;
 			}
 			p->index = i;
@@ -344,7 +449,9 @@ lcores_assign(struct wr_engine *e, struct wr_error *err)
 				    !rte_lcore_is_enabled(lc) ||
 				    lc == main_lcore)
 					return wr_error_set(err, -EINVAL,
-						e->cfg_path, 0, 0, NULL,
+						e->cfg_path,
+						pc->tx_lcores_mark.line,
+						pc->tx_lcores_mark.col, NULL,
 						"ports[%u].tx_lcores: lcore %u is %s",
 						i, lc, lc == main_lcore ?
 						"the main lcore, which prints the "
@@ -780,7 +887,9 @@ rx_setup(struct wr_engine *e, bool rx, struct wr_error *err)
 			if (lc >= RTE_MAX_LCORE || !rte_lcore_is_enabled(lc) ||
 			    lc == rte_get_main_lcore())
 				return wr_error_set(err, -EINVAL, e->cfg_path,
-					0, 0, NULL, "ports[%u].rx_lcore: lcore "
+					pc->rx_lcore_mark.line,
+					pc->rx_lcore_mark.col, NULL,
+					"ports[%u].rx_lcore: lcore "
 					"%u is not a worker lcore EAL enabled",
 					i, lc);
 		} else if (e->port_n_lcores[i] > 0) {

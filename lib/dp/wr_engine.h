@@ -139,6 +139,9 @@ int wr_engine_open(struct wr_engine **out, const struct wr_config *cfg,
 int wr_engine_load(struct wr_engine *e, const struct wr_stream_file *f,
 		   bool rx, struct wr_error *err);
 
+/** Drop EAL's start-up log lines (--quiet); its errors still make the one line. */
+void wr_engine_quiet(bool quiet);
+
 /**
  * A signal came: a wr_engine_open() waiting for links returns -ECANCELED
  * (async-signal-safe; for the rest of the process).

@@ -139,5 +139,53 @@ stats_interval_ms: 250
         self.assertEqual(bad, [], "\n".join(bad))
 
 
+
+class Signalled(EalCase):
+    """SIGINT or SIGTERM at a random point of a run, from EAL's start to the drain."""
+
+    def test_signal_anywhere(self):
+        rnd = random.Random(os.environ.get("WR_FAULT_SEED", str(time.time())))
+        sf = self.write("s.yaml", """version: 1
+streams:
+  - name: s
+    size: 70
+    rate: 100 kpps
+    duration: 0.6
+    latency: true
+""")
+        bad = []
+        n_runs = max(RUNS // 2, 5)
+        for n in range(n_runs):
+            prefix = f"wrfsig{os.getpid()}-{n}"
+            runtime = os.path.join("/var/run/dpdk", prefix)
+            self.addCleanup(shutil.rmtree, runtime, True)
+            prof = self.profile("net_null0", prefix)
+            res = self.path(f"s{n}.json")
+            sig = signal.SIGINT if n % 2 == 0 else signal.SIGTERM
+            # EAL takes ~0.2 s to start, then 0.6 s of sending and the
+            # drain: the signal lands anywhere in there.
+            delay = rnd.uniform(0.0, 1.2)
+            p = self.start("run", sf, "--config", prof, "--drain", "0.3", "--json", res)
+            time.sleep(delay)
+            p.send_signal(sig)
+            try:
+                out, err = p.communicate(timeout=RUN_TIMEOUT_S)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                out, err = p.communicate()
+            what = f"run {n} ({signal.Signals(sig).name} after {delay:.2f} s)"
+            j = json_ok(res)
+            if p.returncode != 0:
+                bad.append(f"{what}: exit {p.returncode}\n{err[-1000:]}")
+            elif "summary" not in out:
+                bad.append(f"{what}: no summary\n{out[-1000:]}")
+            elif j is None:
+                bad.append(f"{what}: no valid JSON")
+            elif os.path.exists(runtime):
+                bad.append(f"{what}: {runtime} left behind")
+        print(f"\nsignalled: {len(bad)} of {n_runs} runs failed", flush=True)
+        self.assertEqual(bad, [], "\n".join(bad))
+
+
 if __name__ == "__main__":
     unittest.main()
