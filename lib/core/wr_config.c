@@ -300,21 +300,33 @@ parse_profile(struct wr_ywalk *w, const struct wr_ynode *root,
 int
 wr_config_load(const char *path, struct wr_config *cfg, struct wr_error *err)
 {
-	struct wr_ynode *root = NULL;
-	struct wr_config tmp;
-	struct wr_ywalk w;
 	size_t len;
 	char *buf;
 	int rc;
 
 	wr_config_init(cfg);
-	wr_config_init(&tmp);
 	wr_error_clear(err);
 	rc = wr_ytree_read_file(path, &buf, &len, err);
 	if (rc != 0)
 		return rc;
-	rc = wr_ytree_parse(path, buf, len, &root, err);
+	rc = wr_config_load_buf(path, buf, len, cfg, err);
 	free(buf);
+	return rc;
+}
+
+int
+wr_config_load_buf(const char *path, const char *buf, size_t len,
+		   struct wr_config *cfg, struct wr_error *err)
+{
+	struct wr_ynode *root = NULL;
+	struct wr_config tmp;
+	struct wr_ywalk w;
+	int rc;
+
+	wr_config_init(cfg);
+	wr_config_init(&tmp);
+	wr_error_clear(err);
+	rc = wr_ytree_parse(path, buf, len, &root, err);
 	if (rc != 0)
 		return rc;
 	wr_ywalk_init(&w, path, err);

@@ -80,6 +80,13 @@ void wr_config_init(struct wr_config *cfg);
 int wr_config_load(const char *path, struct wr_config *cfg, struct wr_error *err);
 
 /**
+ * Same, from @p len bytes at @p buf (need not be NUL-terminated); @p path
+ * is the name errors report.  @return 0, -EINVAL or -ENOMEM.
+ */
+int wr_config_load_buf(const char *path, const char *buf, size_t len,
+		       struct wr_config *cfg, struct wr_error *err);
+
+/**
  * Whether EAL options a user gave on the command line take the place of the
  * default profile: true when they choose devices (-a, --allow, -b, --block,
  * --vdev, --no-pci) or lcores (-l, -c, --lcores), which the default profile

@@ -5,7 +5,8 @@
 WR_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 WR_PACKAGES=(dpdk dpdk-dev libdpdk-dev meson ninja-build pkg-config gcc
     libyaml-dev libcunit1-dev libnuma-dev libpcap-dev libssl-dev libbpf-dev
-    libxdp-dev python3 python3-matplotlib tshark tcpdump iproute2 iputils-ping)
+    libxdp-dev python3 python3-matplotlib tshark tcpdump iproute2 iputils-ping
+    clang libclang-rt-14-dev)
 
 wr_say() { printf '== %s\n' "$*" >&2; }
 
