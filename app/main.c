@@ -70,6 +70,8 @@ usage(FILE *out)
 "  --arp             every port answers ARP and ICMP echo for its streams'\n"
 "                    source addresses (doc/arp.md)\n"
 "  --quiet           no live lines, only the summary\n"
+"  --oversubscribe   send streams that ask a port for more than its line\n"
+"                    rate (refused otherwise)\n"
 "  --on-link-down stop|continue  when a port's link goes (a peer leaves):\n"
 "                    end the run (default) or go on with the other ports;\n"
 "                    either way the summary says when and what was sent\n"
@@ -107,7 +109,7 @@ static const struct wr_cmd_opts {
 	const char *opts;
 	bool eal;
 } wr_cmds[] = {
-	{ "run", "cdDnsjqAbLK", true },
+	{ "run", "cdDnsjqAbLKV", true },
 	{ "sweep", "cSzdCjqbs", true },
 	{ "rfc2544", "cSzTRlMmDCjqtrbs", true },
 	{ "rtt", "cSznOCj", true },
@@ -185,6 +187,7 @@ parse_opts(int argc, char **argv, struct wr_opts *o)
 		{ "arp", no_argument, NULL, 'A' },
 		{ "stats-jsonl", required_argument, NULL, 'L' },
 		{ "on-link-down", required_argument, NULL, 'K' },
+		{ "oversubscribe", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -288,6 +291,9 @@ parse_opts(int argc, char **argv, struct wr_opts *o)
 		case 'L':
 			o->stats_jsonl = optarg;
 			break;
+		case 'V':
+			o->oversubscribe = true;
+			break;
 		case 'K':
 			if (strcmp(optarg, "stop") == 0)
 				o->link_down_continue = false;
@@ -348,6 +354,45 @@ parse_opts(int argc, char **argv, struct wr_opts *o)
 	return WR_EXIT_OK;
 }
 
+/* Frames of a stream looked at for a group source MAC: a fixed or
+ * listed address shows in the first ones; a random one in 1 of 2. */
+#define WR_SRC_MAC_FRAMES 256
+
+int
+wr_app_check_src_mac(const struct wr_stream_file *f, uint32_t i,
+		     const struct wr_frame_tmpl *t, struct wr_error *err)
+{
+	const struct wr_stream *s = &f->streams[i];
+	uint8_t *buf = malloc(wr_frame_tmpl_max_len(t));
+	struct wr_frame_gen g;
+	uint64_t k, n = s->count != 0 && s->count < WR_SRC_MAC_FRAMES ?
+		s->count : WR_SRC_MAC_FRAMES;
+	int rc = 0;
+
+	if (buf == NULL)
+		return -ENOMEM;
+	memcpy(buf, wr_frame_tmpl_bytes(t), wr_frame_tmpl_max_len(t));
+	wr_frame_gen_init(&g, t, 0, 1);
+	for (k = 0; k < n; k++) {
+		wr_frame_gen_next(&g, buf);
+		/* IEEE 802.3 clause 3.2.3: the I/G bit of a source address is
+		 * always 0; a switch floods or drops such a frame. */
+		if (buf[6] & 1) {
+			rc = wr_error_set(err, -EINVAL, f->path, s->mark.line,
+				s->mark.col, NULL, "streams[%u].eth.src: "
+				"frame %llu's source MAC %02x:%02x:%02x:%02x:"
+				"%02x:%02x is %s: a source address must be "
+				"unicast", i, (unsigned long long)k, buf[6],
+				buf[7], buf[8], buf[9], buf[10], buf[11],
+				memcmp(buf + 6, "\xff\xff\xff\xff\xff\xff",
+				       6) == 0 ? "broadcast" : "multicast");
+			break;
+		}
+	}
+	free(buf);
+	return rc;
+}
+
 int
 wr_app_load_streams(const struct wr_opts *o, struct wr_stream_file *f)
 {
@@ -373,6 +418,11 @@ wr_app_load_streams(const struct wr_opts *o, struct wr_stream_file *f)
 		if (o->count_set)
 			f->streams[i].count = o->count;
 		rc = wr_frame_tmpl_create(&f->streams[i], i, &t, &err);
+		if (rc == 0) {
+			rc = wr_app_check_src_mac(f, i, t, &err);
+			if (rc != 0)
+				wr_frame_tmpl_free(t);
+		}
 		if (rc != 0) {
 			if (err.file[0] == '\0')
 				snprintf(err.file, sizeof(err.file), "%s",
@@ -406,6 +456,15 @@ cmd_check(const struct wr_opts *o)
 	printf("%s: version %u, %u stream%s, seed %llu, sha256 %s\n", f.path,
 	       f.version, f.n_streams, f.n_streams == 1 ? "" : "s",
 	       (unsigned long long)f.seed, hex);
+	for (i = 0; i < WR_PORTS_MAX; i++)
+		if (wr_stream_file_port_sequenced(&f, (uint16_t)i)) {
+			if (f.loops == 0)
+				printf("sequence (next:) on port %u: loops: "
+				       "for ever\n", i);
+			else
+				printf("sequence (next:) on port %u: loops: "
+				       "%llu\n", i, (unsigned long long)f.loops);
+		}
 	for (i = 0; i < f.n_streams; i++) {
 		wr_describe_stream(&f.streams[i], "", buf, sizeof(buf));
 		fputs(buf, stdout);

@@ -162,6 +162,11 @@ prepare(struct run *r)
 		/* Built here too, before EAL, so that a stream that cannot
 		 * be built stops the run before anything starts. */
 		rc = wr_frame_tmpl_create(s, i, &t, &err);
+		if (rc == 0) {
+			rc = wr_app_check_src_mac(&r->f, i, t, &err);
+			if (rc != 0)
+				wr_frame_tmpl_free(t);
+		}
 		if (rc != 0) {
 			if (err.file[0] == '\0')
 				snprintf(err.file, sizeof(err.file), "%s",
@@ -198,6 +203,23 @@ fill_meta(struct run *r, struct wr_report_meta *m, const char *reason)
 	m->stop_reason = reason;
 	m->eal_args = e->eal_argv + 1;
 	m->n_eal_args = (unsigned int)(e->eal_argc - 1);
+}
+
+/* The streams ended by themselves: by their count, or, when one with a
+ * `duration:` sent fewer frames than its count, by that duration. */
+static const char *
+streams_end(const struct run *r, const struct wr_report_view *v)
+{
+	uint32_t i;
+
+	for (i = 0; i < r->f.n_streams && i < v->n_streams; i++) {
+		const struct wr_stream *s = &r->f.streams[i];
+
+		if (s->duration_ns != 0 &&
+		    (s->count == 0 || v->streams[i].total.tx_pkts < s->count))
+			return "stream-duration";
+	}
+	return "count";
 }
 
 /* The stats lcore: sleep, report, until the counts are done, the duration
@@ -295,6 +317,8 @@ traffic(struct run *r)
 	wr_engine_stop(e, wr_engine_links_check(e) == e->n_ports ? 0 :
 		       o->drain_ns);
 	v = wr_engine_collect(e, true);
+	if (strcmp(reason, "count") == 0)
+		reason = streams_end(r, v);
 	fill_meta(r, &meta, reason);
 	wr_report_final(stdout, &meta, v);
 	wr_run_ext_summary(&r->x, e, stdout);
@@ -377,9 +401,11 @@ wr_cmd_run(const struct wr_opts *o)
 	if (rc == WR_EXIT_OK) {
 		rc = wr_engine_open(&r->e, &r->cfg, r->cfg_path, o->eal,
 				    o->n_eal, &err);
-		if (rc == 0)
+		if (rc == 0) {
+			r->e->oversubscribe = o->oversubscribe;
 			rc = wr_run_ext_before_load(&r->x, o, &r->cfg, r->e,
 						    &r->f, &err);
+		}
 		if (rc == 0)
 			rc = wr_engine_load(r->e, &r->f, r->x.any_responder,
 					    &err);

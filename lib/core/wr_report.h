@@ -74,6 +74,12 @@ struct wr_report_row {
 	uint16_t port_id;
 };
 
+/**
+ * Whether @p r's rates mean something: two frames or more over 1 ms or
+ * more.  Otherwise the summary prints "-" and the JSON null.
+ */
+bool wr_report_rate_measured(const struct wr_report_row *r);
+
 /** Metadata of the run, for the header line and the JSON. */
 struct wr_report_meta {
 	const char *wirerate_version;

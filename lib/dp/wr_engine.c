@@ -664,6 +664,7 @@ wr_engine_open(struct wr_engine **out, const struct wr_config *cfg,
 		return wr_error_set(err, -ENOMEM, NULL, 0, 0, NULL,
 				    "out of memory");
 	e->cfg = cfg;
+	e->oversubscribe = true;
 	rte_spinlock_init(&e->guard);
 	snprintf(e->cfg_path, sizeof(e->cfg_path), "%s",
 		 cfg_path ? cfg_path : "");
@@ -1035,6 +1036,20 @@ rates_setup(struct wr_engine *e, struct wr_error *err)
 		struct wr_rate_load load = wr_rate_load(
 			l1[i], n_l1[i], e->ports[i].link_speed_mbps);
 
+		if (load.over && !e->oversubscribe) {
+			const struct wr_stream *st = NULL;
+
+			for (s = 0; s < f->n_streams && st == NULL; s++)
+				if (f->streams[s].port == i)
+					st = &f->streams[s];
+			wr_rate_load_format(&load, i, line, sizeof(line));
+			return wr_error_set(err, -EINVAL, f->path,
+					    st ? st->mark.line : 0,
+					    st ? st->mark.col : 0, NULL,
+					    "%s: more than the link carries "
+					    "(--oversubscribe sends anyway)",
+					    line);
+		}
 		if (load.over) {
 			wr_rate_load_format(&load, i, line, sizeof(line));
 			WR_LOG(WARNING, "%s: the port cannot carry it all; "

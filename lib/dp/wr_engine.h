@@ -87,6 +87,9 @@ struct wr_engine {
 	unsigned int lcores[RTE_MAX_LCORE];
 	unsigned int n_lcores;
 	bool launched;
+	/* Streams may ask a port for more than its line rate (a warning);
+	 * false: wr_engine_load() refuses it (-EINVAL). */
+	bool oversubscribe;
 	/* Ports that went away (link lost, device removed), by port index:
 	 * set once by port_leave() (main lcore or EAL's interrupt thread),
 	 * read by the lcores at every turn (struct wr_lcore_ctx). */

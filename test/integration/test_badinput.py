@@ -69,9 +69,41 @@ ports:
             (["sweep", s, "--config", good, "--csv", "/nonexistent-dir/s.csv"],
              r"^wirerate: --csv /nonexistent-dir/s.csv: cannot write there"),
         ]
+        mc = self.write("mc.yaml", """version: 1
+streams:
+  - name: m
+    size: 70
+    count: 10
+    eth: {src: "01:00:5e:00:00:01"}
+""")
+        bc = self.write("bc.yaml", """version: 1
+streams:
+  - name: b
+    size: 70
+    count: 10
+    eth: {src: "ff:ff:ff:ff:ff:ff"}
+""")
+        cases += [
+            (["run", mc, "--config", good], r"mc.yaml:3:5: streams\[0\]\.eth\.src: .* is multicast"),
+            (["check", bc], r"bc.yaml:3:5: streams\[0\]\.eth\.src: .* is broadcast"),
+        ]
         for args, pattern in cases:
             with self.subTest(args=args):
                 self.check(args, pattern, outputs=[out])
+        # More than the port's line rate (net_null: 10 Gbps), without
+        # --oversubscribe: found once the link speed is known.
+        fast = self.write("fast.yaml", """version: 1
+streams:
+  - name: f
+    size: 70
+    rate: 100 Gbps L1
+    count: 10
+""")
+        prefix = f"wrbad{pid}-rate"
+        with self.subTest(case="rate"):
+            self.check(["run", fast, "--config", self.prof(prefix), "--json", out],
+                       r"fast.yaml:3:5: .*more than the link carries \(--oversubscribe",
+                       prefix=prefix, outputs=[out])
         # Errors only EAL can find: one line with the profile's file:line:col.
         for name, kw, pattern in [
             ("dev", {"device": "net_null7"}, r':4:13: ports\[0\]\.device: port "net_null7" does not exist'),
