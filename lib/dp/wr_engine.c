@@ -1019,7 +1019,10 @@ rates_setup(struct wr_engine *e, struct wr_error *err)
 					"train or duration (%s)", s,
 					strerror(-rc));
 		}
-		if (wr_rate_l1_bps(top, &avg, link, &bps) != 0)
+		/* Streams at the maximum share what the link has: only set
+		 * rates can ask for more than it carries. */
+		if (top->unit == WR_RATE_MAX ||
+		    wr_rate_l1_bps(top, &avg, link, &bps) != 0)
 			continue;
 		if (wr_stream_file_port_sequenced(f, st->port)) {
 			if (n_l1[st->port] == 0) {
