@@ -80,10 +80,12 @@ wr_cmd_sweep(const struct wr_opts *o)
 				  b.e->ports[port].link_speed_mbps);
 		rows[n].pacer_skipped = row.pacer_skipped;
 		rows[n].tx_full = row.total.tx_full;
+		rows[n].cut_short = rc == -EINTR;
 		n++;
 		if (!o->quiet)
-			printf("  %u bytes: %.3f Kpps\n", b.sizes[i],
-			       rows[n - 1].kpps);
+			printf("  %u bytes: %.3f Kpps%s\n", b.sizes[i],
+			       rows[n - 1].kpps, rc == -EINTR ?
+			       " (cut short by a signal)" : "");
 		if (rc == -EINTR)
 			break;
 	}

@@ -151,9 +151,9 @@ test_sweep_outputs(void)
 	wr_sweep_row_calc(&rows[1], 1518, 1000, 1000000000ull, 0);
 	csv = render(sweep_csv, &a);
 	CU_ASSERT_STRING_EQUAL(csv,
-		"frame_size,kpps,mbps_l1,mbps_l2,line_pct,tx_pkts,duration_s,pacer_skipped\n"
-		"64,2.000,1.344,1.024,,2000,1.000000000,0\n"
-		"1518,1.000,12.304,12.144,,1000,1.000000000,0\n");
+		"frame_size,kpps,mbps_l1,mbps_l2,line_pct,tx_pkts,duration_s,pacer_skipped,cut_short\n"
+		"64,2.000,1.344,1.024,,2000,1.000000000,0,0\n"
+		"1518,1.000,12.304,12.144,,1000,1.000000000,0,0\n");
 	json = render(sweep_json, &a);
 	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"schema\": \"wirerate-sweep/1\""));
 	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"stream_file\": \"s\\\"q.yaml\""));
@@ -164,6 +164,18 @@ test_sweep_outputs(void)
 	fclose(f);
 	CU_ASSERT_PTR_NOT_NULL(strstr(table, "       n/a"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(table, "      1518        1.000       12.304       12.144"));
+	CU_ASSERT_PTR_NULL(strstr(table, "cut short"));
+	rows[1].cut_short = true;
+	free(table);
+	table = NULL;
+	f = open_memstream(&table, &len);
+	wr_sweep_print(f, rows, 2);
+	fclose(f);
+	CU_ASSERT_PTR_NOT_NULL(strstr(table, "1000  (cut short by a signal"));
+	free(json);
+	json = render(sweep_json, &a);
+	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"cut_short\": true"));
+	rows[1].cut_short = false;
 	free(csv);
 	free(json);
 	free(table);
