@@ -221,6 +221,10 @@ measure(struct rtt_run *x, unsigned int i, unsigned int lcore,
 	row->late = r->late;
 	row->foreign = r->foreign;
 	wr_latency_summarize(&r->hist, &r->jitter, &row->rtt);
+	/* A signal leaves the frame in flight neither answered nor timed
+	 * out: it is not counted as sent, so sent = round trips + lost. */
+	if (row->sent > row->rtt.n + row->lost)
+		row->sent = row->rtt.n + row->lost;
 	if (rc == -ENOBUFS) {
 		fprintf(stderr, "wirerate: rtt: out of mbufs\n");
 		return WR_EXIT_FAIL;
@@ -238,16 +242,20 @@ mtu_check(const struct rtt_run *x, const struct wr_port *p)
 	uint16_t mtu;
 	unsigned int i;
 
+	/* Only this side's MTU can be read; the peer's (a kernel interface,
+	 * a switch port) may have been raised or not: say which is which. */
 	if (rte_eth_dev_get_mtu(p->port_id, &mtu) != 0)
 		return;
 	for (i = 0; i < x->n_sizes; i++)
 		if (x->sizes[i].frame - l2 > mtu) {
-			fprintf(stderr, "wirerate: warning: from payload %u "
-				"bytes on, frames carry more than port %s's MTU "
-				"of %u bytes after the Ethernet header: a peer "
-				"may drop them (each lost round trip costs the "
-				"timeout); raise the MTU on both ends\n",
-				x->sizes[i].payload, p->device, mtu);
+			fprintf(stderr, "wirerate: note: from payload %u bytes "
+				"on, frames carry more than %u bytes after the "
+				"Ethernet header, the MTU port %s reports; "
+				"wirerate sends them anyway and cannot see the "
+				"peer's MTU: a peer whose MTU is lower drops them "
+				"(each such round trip is lost after the "
+				"timeout)\n", x->sizes[i].payload, mtu,
+				p->device);
 			return;
 		}
 }

@@ -115,6 +115,14 @@ wr_rtt_table_header(FILE *out)
 void
 wr_rtt_table_row(FILE *out, const struct wr_rtt_row *r)
 {
+	if (r->rtt.n == 0) {
+		/* Every round trip lost: no time to show. */
+		fprintf(out, "%8u %6u %10llu %10s %10s %10s %10s %10s %8llu\n",
+			r->size.payload, r->size.frame, 0ull, "-", "-", "-",
+			"-", "-", (unsigned long long)r->lost);
+		fflush(out);
+		return;
+	}
 	fprintf(out, "%8u %6u %10llu %10.2f %10.2f %10.2f %10.2f %10.2f %8llu\n",
 		r->size.payload, r->size.frame,
 		(unsigned long long)r->rtt.n, us(r->rtt.min), us(r->rtt.avg),
@@ -133,6 +141,15 @@ wr_rtt_csv_write(FILE *out, const struct wr_rtt_row *rows, unsigned int n)
 	for (i = 0; i < n; i++) {
 		const struct wr_rtt_row *r = &rows[i];
 
+		if (r->rtt.n == 0) {
+			/* No round trip: empty time columns, not 0. */
+			fprintf(out, "%u,%u,%llu,0,%llu,%llu,,,,,,\n",
+				r->size.payload, r->size.frame,
+				(unsigned long long)r->sent,
+				(unsigned long long)r->lost,
+				(unsigned long long)r->late);
+			continue;
+		}
 		fprintf(out, "%u,%u,%llu,%llu,%llu,%llu,%.3f,%.3f,%.3f,%.3f,"
 			"%.3f,%.3f\n", r->size.payload, r->size.frame,
 			(unsigned long long)r->sent,
@@ -175,6 +192,21 @@ wr_rtt_json_write(FILE *out, const struct wr_rtt_meta *m,
 		const struct wr_rtt_row *r = &rows[i];
 		const struct wr_latency_summary *l = &r->rtt;
 
+		if (l->n == 0) {
+			fprintf(out, "%s{\"payload_bytes\": %u, "
+				"\"asked_bytes\": %u, \"frame_bytes\": %u, "
+				"\"sent\": %llu, \"round_trips\": 0, "
+				"\"lost\": %llu, \"late\": %llu, "
+				"\"foreign\": %llu, \"rtt_ns\": null, "
+				"\"jitter_ns\": null}",
+				i ? ",\n    " : "\n    ", r->size.payload,
+				r->size.asked, r->size.frame,
+				(unsigned long long)r->sent,
+				(unsigned long long)r->lost,
+				(unsigned long long)r->late,
+				(unsigned long long)r->foreign);
+			continue;
+		}
 		fprintf(out, "%s{\"payload_bytes\": %u, \"asked_bytes\": %u, "
 			"\"frame_bytes\": %u, \"sent\": %llu, "
 			"\"round_trips\": %llu, \"lost\": %llu, \"late\": %llu, "
