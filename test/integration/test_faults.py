@@ -119,6 +119,14 @@ stats_interval_ms: 250
         j = json_ok(res)
         if j is None:
             return f"{what}: no valid JSON"
+        # The handshake must finish: a timeout means the PMD could have
+        # unmapped under an lcore (it survived by luck).
+        if "did not leave it in time" in err:
+            return f"{what}: an lcore did not leave the port in time\n{err[-1000:]}"
+        if j["stop_reason"] == "link-down":
+            port = j["ports"][0]
+            if "link_lost" not in port or "NIC counted" not in out:
+                return f"{what}: link loss not reported\n{out[-1500:]}"
         return None
 
     def runs(self, n_runs, on_link_down=None):
