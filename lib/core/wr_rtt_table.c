@@ -192,34 +192,25 @@ wr_rtt_json_write(FILE *out, const struct wr_rtt_meta *m,
 		const struct wr_rtt_row *r = &rows[i];
 		const struct wr_latency_summary *l = &r->rtt;
 
-		if (l->n == 0) {
-			fprintf(out, "%s{\"payload_bytes\": %u, "
-				"\"asked_bytes\": %u, \"frame_bytes\": %u, "
-				"\"sent\": %llu, \"round_trips\": 0, "
-				"\"lost\": %llu, \"late\": %llu, "
-				"\"foreign\": %llu, \"rtt_ns\": null, "
-				"\"jitter_ns\": null}",
-				i ? ",\n    " : "\n    ", r->size.payload,
-				r->size.asked, r->size.frame,
-				(unsigned long long)r->sent,
-				(unsigned long long)r->lost,
-				(unsigned long long)r->late,
-				(unsigned long long)r->foreign);
-			continue;
-		}
 		fprintf(out, "%s{\"payload_bytes\": %u, \"asked_bytes\": %u, "
 			"\"frame_bytes\": %u, \"sent\": %llu, "
 			"\"round_trips\": %llu, \"lost\": %llu, \"late\": %llu, "
-			"\"foreign\": %llu, \"rtt_ns\": {\"n\": %llu, "
-			"\"min\": %llu, \"avg\": %llu, \"max\": %llu, "
-			"\"p50\": %llu, \"p90\": %llu, \"p99\": %llu, "
-			"\"p999\": %llu, \"p9999\": %llu}, \"jitter_ns\": %.1f}",
+			"\"foreign\": %llu, \"rtt_ns\": ",
 			i ? ",\n    " : "\n    ", r->size.payload,
 			r->size.asked, r->size.frame,
 			(unsigned long long)r->sent, (unsigned long long)l->n,
 			(unsigned long long)r->lost,
 			(unsigned long long)r->late,
-			(unsigned long long)r->foreign,
+			(unsigned long long)r->foreign);
+		/* No round trip: no times, not zeros. */
+		if (l->n == 0) {
+			fputs("null, \"jitter_ns\": null}", out);
+			continue;
+		}
+		fprintf(out, "{\"n\": %llu, "
+			"\"min\": %llu, \"avg\": %llu, \"max\": %llu, "
+			"\"p50\": %llu, \"p90\": %llu, \"p99\": %llu, "
+			"\"p999\": %llu, \"p9999\": %llu}, \"jitter_ns\": %.1f}",
 			(unsigned long long)l->n, (unsigned long long)l->min,
 			(unsigned long long)l->avg, (unsigned long long)l->max,
 			(unsigned long long)l->p50, (unsigned long long)l->p90,

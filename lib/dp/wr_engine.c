@@ -611,40 +611,44 @@ ports_open(struct wr_engine *e, struct wr_error *err)
 	return 0;
 }
 
+/* The LSC and RMV events of every port, on or off. */
+static void
+port_events(struct wr_engine *e, bool on)
+{
+	static const enum rte_eth_event_type ev[] = {
+		RTE_ETH_EVENT_INTR_LSC, RTE_ETH_EVENT_INTR_RMV,
+	};
+	unsigned int i, k;
+
+	/* Not every PMD raises them: -ENOTSUP is fine. */
+	for (i = 0; i < e->n_ports; i++)
+		for (k = 0; k < RTE_DIM(ev); k++) {
+			if (on)
+				rte_eth_dev_callback_register(
+					e->ports[i].port_id, ev[k],
+					on_port_event, e);
+			else
+				rte_eth_dev_callback_unregister(
+					e->ports[i].port_id, ev[k],
+					on_port_event, e);
+		}
+}
+
 /* From here on a port that goes away is left (see wr_engine.h). */
 static void
 guard_start(struct wr_engine *e)
 {
-	unsigned int i;
-
-	for (i = 0; i < e->n_ports; i++) {
-		/* Not every PMD raises them: -ENOTSUP is fine. */
-		rte_eth_dev_callback_register(e->ports[i].port_id,
-					      RTE_ETH_EVENT_INTR_LSC,
-					      on_port_event, e);
-		rte_eth_dev_callback_register(e->ports[i].port_id,
-					      RTE_ETH_EVENT_INTR_RMV,
-					      on_port_event, e);
-	}
+	port_events(e, true);
 	__atomic_store_n(&wr_guarded, e, __ATOMIC_RELEASE);
 }
 
 static void
 guard_stop(struct wr_engine *e)
 {
-	unsigned int i;
-
 	if (__atomic_load_n(&wr_guarded, __ATOMIC_ACQUIRE) != e)
 		return;
 	__atomic_store_n(&wr_guarded, NULL, __ATOMIC_RELEASE);
-	for (i = 0; i < e->n_ports; i++) {
-		rte_eth_dev_callback_unregister(e->ports[i].port_id,
-						RTE_ETH_EVENT_INTR_LSC,
-						on_port_event, e);
-		rte_eth_dev_callback_unregister(e->ports[i].port_id,
-						RTE_ETH_EVENT_INTR_RMV,
-						on_port_event, e);
-	}
+	port_events(e, false);
 	/* A port_leave() already running in the interrupt thread ends
 	 * under the lock. */
 	rte_spinlock_lock(&e->guard);

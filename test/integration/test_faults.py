@@ -30,6 +30,29 @@ def json_ok(path):
         return None
 
 
+def finish(proc, first=""):
+    """Wait for wirerate; (stdout, stderr, hung)."""
+    try:
+        out, err = proc.communicate(timeout=RUN_TIMEOUT_S)
+        hung = False
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        out, err = proc.communicate()
+        hung = True
+    return first + out, err, hung
+
+
+def verdict(what, proc, out, err, res):
+    """None when wirerate ended cleanly with a summary and valid JSON, else why."""
+    if proc.returncode != 0:
+        return f"{what}: exit {proc.returncode}\n{out[-1500:]}\n{err[-1500:]}"
+    if "summary" not in out:
+        return f"{what}: no summary\n{out[-1500:]}"
+    if json_ok(res) is None:
+        return f"{what}: no valid JSON"
+    return None
+
+
 def stop(proc):
     if proc is None or proc.poll() is not None:
         return
@@ -101,24 +124,17 @@ stats_interval_ms: 250
             if first:
                 time.sleep(delay)
             refl.send_signal(sig)
-            try:
-                out, err = gen.communicate(timeout=RUN_TIMEOUT_S)
-            except subprocess.TimeoutExpired:
-                gen.kill()
-                out, err = gen.communicate()
-                return f"run {n}: wirerate hung\n{err[-2000:]}"
-            out = first + out
+            out, err, hung = finish(gen, first)
         finally:
             stop(gen)
             stop(refl)
         what = f"run {n} ({signal.Signals(sig).name} after {delay:.2f} s)"
-        if gen.returncode != 0:
-            return f"{what}: exit {gen.returncode}\n{out[-1500:]}\n{err[-1500:]}"
-        if "frames out" not in out and "tx_pkts" not in out and "Kpps" not in out:
-            return f"{what}: no summary\n{out[-1500:]}"
+        if hung:
+            return f"{what}: wirerate hung\n{err[-2000:]}"
+        bad = verdict(what, gen, out, err, res)
+        if bad is not None:
+            return bad
         j = json_ok(res)
-        if j is None:
-            return f"{what}: no valid JSON"
         # The handshake must finish: a timeout means the PMD could have
         # unmapped under an lcore (it survived by luck).
         if "did not leave it in time" in err:
@@ -176,21 +192,13 @@ streams:
             p = self.start("run", sf, "--config", prof, "--drain", "0.3", "--json", res)
             time.sleep(delay)
             p.send_signal(sig)
-            try:
-                out, err = p.communicate(timeout=RUN_TIMEOUT_S)
-            except subprocess.TimeoutExpired:
-                p.kill()
-                out, err = p.communicate()
+            out, err, hung = finish(p)
             what = f"run {n} ({signal.Signals(sig).name} after {delay:.2f} s)"
-            j = json_ok(res)
-            if p.returncode != 0:
-                bad.append(f"{what}: exit {p.returncode}\n{err[-1000:]}")
-            elif "summary" not in out:
-                bad.append(f"{what}: no summary\n{out[-1000:]}")
-            elif j is None:
-                bad.append(f"{what}: no valid JSON")
-            elif os.path.exists(runtime):
-                bad.append(f"{what}: {runtime} left behind")
+            why = f"{what}: wirerate hung" if hung else verdict(what, p, out, err, res)
+            if why is None and os.path.exists(runtime):
+                why = f"{what}: {runtime} left behind"
+            if why is not None:
+                bad.append(why)
         print(f"\nsignalled: {len(bad)} of {n_runs} runs failed", flush=True)
         self.assertEqual(bad, [], "\n".join(bad))
 
