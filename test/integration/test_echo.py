@@ -14,7 +14,8 @@ import threading
 import time
 import unittest
 
-from wrtest import ROOT, EalCase, WIRERATE, wait_for
+from wrtest import (ROOT, EalCase, WIRERATE, memif_server_profile, testpmd_reflector,
+                    wait_for)
 
 # A peer process and its waits are bounded: nothing here may hang a CI run.
 PEER_START_S = 10
@@ -327,16 +328,7 @@ streams:
     count: {MEMIF_COUNT}
     latency: true
 """)
-        prof = self.write("memif.yaml", f"""version: 1
-eal: ["--no-pci", "--in-memory", "--file-prefix={gen_prefix}",
-      "--vdev=net_memif0,role=server,socket={self.sock},rsize=14", "--lcores=0@0,1@0"]
-ports:
-  - device: net_memif0
-    tx_lcores: [1]
-    rx_lcore: 1
-settle_ms: 200
-stats_interval_ms: 500
-""")
+        prof = memif_server_profile(self, gen_prefix, self.sock, 200, 500)
         # wirerate is the server and must listen before the client starts
         # (the 22.11 memif client never retries).  A long drain keeps the
         # link up after the last frame while testpmd's counters are read.
@@ -347,14 +339,8 @@ stats_interval_ms: 500
                                  PEER_START_S), "wirerate did not create the memif socket")
         if gen.poll() is not None:
             self.fail("wirerate exited early: " + gen.stderr.read())
-        refl = subprocess.Popen(
-            ["dpdk-testpmd", "--lcores=0@1,1@1", "--no-pci", "--in-memory",
-             "--file-prefix", refl_prefix,
-             "--vdev", f"net_memif0,role=client,socket={self.sock},rsize=14",
-             "--", "--forward-mode=macswap", "--auto-start", "--nb-cores=1",
-             "--stats-period", "1"],
-            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-            text=True)
+        refl = testpmd_reflector(refl_prefix, self.sock, stdout=subprocess.PIPE,
+                                 stderr=subprocess.STDOUT, text=True)
         self.procs.append(refl)
         # Both CPUs busy-poll: the test sleeps in blocking reads of
         # wirerate's output until it says sending stopped (no telemetry

@@ -10,7 +10,7 @@ import subprocess
 import time
 import unittest
 
-from wrtest import EalCase, wait_for
+from wrtest import EalCase, memif_server_profile, testpmd_reflector, wait_for
 
 # Repetitions: enough that a one-in-ten failure shows (it escapes 20 runs
 # with probability 0.9^20 = 12 %, 60 runs with 0.2 %), about 3 s each.  The 'slow' suite (WR_SLOW=1) runs WR_FAULT_RUNS_SLOW.
@@ -91,16 +91,7 @@ streams:
     duration: 2
     latency: true
 """)
-        prof = self.write("memif.yaml", f"""version: 1
-eal: ["--no-pci", "--in-memory", "--file-prefix={gen_prefix}",
-      "--vdev=net_memif0,role=server,socket={self.sock},rsize=14", "--lcores=0@0,1@0"]
-ports:
-  - device: net_memif0
-    tx_lcores: [1]
-    rx_lcore: 1
-settle_ms: 100
-stats_interval_ms: 250
-""")
+        prof = memif_server_profile(self, gen_prefix, self.sock, 100, 250)
         args = ["run", sf, "--config", prof, "--drain", "0.5", "--json", res]
         if on_link_down:
             args += ["--on-link-down", on_link_down]
@@ -109,14 +100,8 @@ stats_interval_ms: 250
         try:
             self.assertTrue(wait_for(lambda: self.socket_listening() or gen.poll() is not None,
                                      PEER_START_S), "wirerate did not create the memif socket")
-            refl = subprocess.Popen(
-                ["dpdk-testpmd", "--lcores=0@1,1@1", "--no-pci", "--in-memory",
-                 "--file-prefix", refl_prefix,
-                 "--vdev", f"net_memif0,role=client,socket={self.sock},rsize=14",
-                 "--", "--forward-mode=macswap", "--auto-start", "--nb-cores=1",
-                 "--stats-period", "1"],
-                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL)
+            refl = testpmd_reflector(refl_prefix, self.sock, stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.DEVNULL)
             # Sending starts once the link is up: wirerate prints its
             # header then.  The kill lands anywhere from the first frame
             # to the end of the drain.
