@@ -533,11 +533,15 @@ main(int argc, char **argv)
 	if (strcmp(o.cmd, "run") == 0)
 		return wr_cmd_run(&o);
 	if (strcmp(o.cmd, "sweep") == 0)
-		return wr_cmd_sweep(&o);
-	if (strcmp(o.cmd, "rtt") == 0)
-		return wr_cmd_rtt(&o);
-	if (strcmp(o.cmd, "rfc2544") == 0)
-		return wr_cmd_rfc2544(&o);
+		rc = wr_cmd_sweep(&o);
+	else if (strcmp(o.cmd, "rtt") == 0)
+		rc = wr_cmd_rtt(&o);
+	else if (strcmp(o.cmd, "rfc2544") == 0)
+		rc = wr_cmd_rfc2544(&o);
+	if (rc == WR_EXIT_STOPPED)
+		return WR_EXIT_OK;
+	if (cmd_find(o.cmd)->eal)
+		return rc;
 	if (o.n_eal > 0) {
 		fprintf(stderr, "wirerate: %s takes no EAL options\n", o.cmd);
 		return WR_EXIT_USAGE;

@@ -226,7 +226,7 @@ wr_cmd_rfc2544(const struct wr_opts *o)
 		return rc == -EINVAL ? WR_EXIT_USAGE : WR_EXIT_FAIL;
 	}
 	wr_rfc2544_print(stdout, rows, n);
-	wr_bench_meta(&b, &m, o->tx_port, rc == -EINTR ? "signal" : "done");
+	wr_bench_meta(&b, &m, o->tx_port, wr_bench_stop_reason(&b, rc));
 	m.rx_device = b.e->ports[o->rx_port].device;
 	m.duration_ns = trial;
 	m.drain_ns = drain;

@@ -61,7 +61,8 @@ wr_cmd_sweep(const struct wr_opts *o)
 		wr_bench_close(&b);
 		return WR_EXIT_USAGE;
 	}
-	printf("wirerate %s sweep: %s, stream %s on port %u (%s), %.3f s a "
+	if (!o->quiet)
+		printf("wirerate %s sweep: %s, stream %s on port %u (%s), %.3f s a "
 	       "size, link %s\n", WR_VERSION, b.f.path,
 	       b.f.streams[b.stream].name, port, b.e->ports[port].device,
 	       (double)duration / 1e9,
@@ -85,7 +86,7 @@ wr_cmd_sweep(const struct wr_opts *o)
 		if (!o->quiet)
 			printf("  %u bytes: %.3f Kpps%s\n", b.sizes[i],
 			       rows[n - 1].kpps, rc == -EINTR ?
-			       " (cut short by a signal)" : "");
+			       " (cut short)" : "");
 		if (rc == -EINTR)
 			break;
 	}
@@ -95,7 +96,7 @@ wr_cmd_sweep(const struct wr_opts *o)
 	}
 	putchar('\n');
 	wr_sweep_print(stdout, rows, n);
-	wr_bench_meta(&b, &m, port, rc == -EINTR ? "signal" : "done");
+	wr_bench_meta(&b, &m, port, wr_bench_stop_reason(&b, rc));
 	m.duration_ns = duration;
 	out.m = &m;
 	out.rows = rows;

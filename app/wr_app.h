@@ -19,6 +19,9 @@
 #define WR_EXIT_OK 0
 #define WR_EXIT_FAIL 1
 #define WR_EXIT_USAGE 2
+/* Internal: a signal stopped the command before it sent anything (it said
+ * so); main() exits 0. */
+#define WR_EXIT_STOPPED 3
 
 /* Echoes still in flight after the last frame: 200 ms covers a kernel or a
  * switch path (tens of microseconds) with a wide margin and a DUT's buffers

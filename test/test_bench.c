@@ -171,7 +171,7 @@ test_sweep_outputs(void)
 	f = open_memstream(&table, &len);
 	wr_sweep_print(f, rows, 2);
 	fclose(f);
-	CU_ASSERT_PTR_NOT_NULL(strstr(table, "1000  (cut short by a signal"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(table, "1000  (cut short by a signal or a lost link"));
 	free(json);
 	json = render(sweep_json, &a);
 	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"cut_short\": true"));

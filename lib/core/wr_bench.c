@@ -128,8 +128,8 @@ wr_sweep_print(FILE *out, const struct wr_sweep_row *rows, unsigned int n)
 		fprintf(out, "%10u %12.3f %12.3f %12.3f %10s %14llu%s\n",
 			r->size, r->kpps, r->mbps_l1, r->mbps_l2, pct,
 			(unsigned long long)r->tx_pkts,
-			r->cut_short ? "  (cut short by a signal: not a full "
-				       "trial)" : "");
+			r->cut_short ? "  (cut short by a signal or a lost "
+				       "link: not a full trial)" : "");
 	}
 	fprintf(out, "Mbps L1 = (frame size + 20) x Kpps x 8 / 1000; frame "
 		"sizes include the FCS\n");

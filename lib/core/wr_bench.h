@@ -61,7 +61,7 @@ struct wr_sweep_row {
 	uint32_t link_mbps;     /**< 0: unknown */
 	uint64_t pacer_skipped;
 	uint64_t tx_full;
-	bool cut_short;         /**< a signal ended it before its duration */
+	bool cut_short;         /**< a signal or a lost link ended it early */
 };
 
 /** Fill a row from what was sent in how long. */
