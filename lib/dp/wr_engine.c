@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* wr_engine: EAL, ports, lcores, stream contexts and counters for a run. */
 #include <errno.h>
+#include <getopt.h>
 #include <limits.h>
 #include <sched.h>
 #include <signal.h>
@@ -274,11 +275,32 @@ eal_failed(struct wr_engine *e, int eal_errno, const char *log,
 	int code = eal_errno == EINVAL || eal_errno == ENODEV ||
 		   eal_errno == ENOENT || eal_errno == EALREADY ? -EINVAL : -EIO;
 
+	/* getopt's own line names an option EAL does not know. */
+	if ((q = strstr(log ? log : "", "unrecognized option '")) != NULL ||
+	    (q = strstr(log ? log : "", "invalid option -- '")) != NULL) {
+		char opt[128];
+		const char *v = strchr(q, '\'') + 1;
+		size_t n = strcspn(v, "'");
+
+		snprintf(opt, sizeof(opt), "%s%.*s",
+			 strncmp(q, "invalid", 7) == 0 ? "-" : "", (int)n, v);
+		for (i = 0; i < e->cfg->n_eal_args; i++)
+			if (strcmp(e->cfg->eal_args[i], opt) == 0)
+				return wr_error_set(err, -EINVAL, e->cfg_path,
+					e->cfg->eal_marks[i].line,
+					e->cfg->eal_marks[i].col, NULL,
+					"eal[%u]: EAL has no option \"%s\"",
+					i, opt);
+		return wr_error_set(err, -EINVAL, NULL, 0, 0, NULL,
+				    "EAL option after --: EAL has no option "
+				    "\"%s\"", opt);
+	}
 	/* The first "EAL: " line that is not a notice about 1 GB pages
 	 * names the cause; EAL's later lines repeat it. */
 	while (l != NULL && *l != '\0') {
 		nl = strchr(l, '\n');
 		if (strncmp(l, "EAL: ", 5) == 0 &&
+		    strncmp(l, "EAL: FATAL", 10) != 0 &&
 		    strstr(l, "hugepages reported") == NULL) {
 			size_t n = nl ? (size_t)(nl - l) - 5 : strlen(l + 5);
 
@@ -291,11 +313,16 @@ eal_failed(struct wr_engine *e, int eal_errno, const char *log,
 		const char *a = e->cfg->eal_args[i], *v = strchr(a, '=');
 		char dev[128];
 
-		/* EAL quotes the value it refused ('net_bogus0'). */
+		/* EAL quotes the value it refused ('net_bogus0'); a core it
+		 * cannot use comes from the lcore list. */
 		snprintf(dev, sizeof(dev), "%s", v ? v + 1 : a);
 		if ((q = strchr(dev, ',')) != NULL)
 			*q = '\0';
-		if (dev[0] != '\0' && strstr(last, dev) != NULL)
+		if ((dev[0] != '\0' && strstr(last, dev) != NULL) ||
+		    ((strstr(last, "core ") != NULL ||
+		      strstr(last, "lcore") != NULL) &&
+		     (strncmp(a, "--lcores", 8) == 0 ||
+		      strncmp(a, "-l", 2) == 0 || strncmp(a, "-c", 2) == 0)))
 			return wr_error_set(err, code, e->cfg_path,
 					    e->cfg->eal_marks[i].line,
 					    e->cfg->eal_marks[i].col, NULL,
@@ -319,8 +346,8 @@ eal_start(struct wr_engine *e, char **extra, int n_extra,
 	char *argv[RTE_DIM(e->eal_argv)];
 	char *logbuf = NULL;
 	size_t loglen = 0;
-	FILE *logf;
-	int eal_errno;
+	FILE *logf, *out;
+	int eal_errno, saved[2];
 	unsigned int i;
 	int rc;
 
@@ -360,12 +387,48 @@ eal_start(struct wr_engine *e, char **extra, int n_extra,
 	logf = open_memstream(&logbuf, &loglen);
 	if (logf != NULL)
 		rte_openlog_stream(logf);
+	/* EAL also writes to stdout and stderr directly while it starts
+	 * (its whole usage text for one bad option, getopt's complaint):
+	 * kept aside too, in a file, as the descriptors are shared. */
+	fflush(stdout);
+	fflush(stderr);
+	out = tmpfile();
+	saved[0] = out ? dup(STDOUT_FILENO) : -1;
+	saved[1] = out ? dup(STDERR_FILENO) : -1;
+	if (out != NULL && saved[0] >= 0 && saved[1] >= 0) {
+		dup2(fileno(out), STDOUT_FILENO);
+		dup2(fileno(out), STDERR_FILENO);
+	}
+	/* getopt names an option EAL does not know only with opterr set
+	 * (the app's own parsing clears it). */
+	opterr = 1;
 	rc = rte_eal_init(e->eal_argc, argv);
 	eal_errno = rte_errno;
+	fflush(stdout);
+	fflush(stderr);
+	if (saved[0] >= 0 && saved[1] >= 0) {
+		dup2(saved[0], STDOUT_FILENO);
+		dup2(saved[1], STDERR_FILENO);
+	}
+	if (saved[0] >= 0)
+		close(saved[0]);
+	if (saved[1] >= 0)
+		close(saved[1]);
 	if (logf != NULL) {
+		/* What EAL wrote directly follows its log lines. */
+		if (out != NULL) {
+			char chunk[512];
+			size_t n;
+
+			rewind(out);
+			while ((n = fread(chunk, 1, sizeof(chunk), out)) > 0)
+				fwrite(chunk, 1, n, logf);
+		}
 		rte_openlog_stream(NULL);
 		fclose(logf);
 	}
+	if (out != NULL)
+		fclose(out);
 	if (rc < 0) {
 		const char *dir = rte_eal_get_runtime_dir();
 

@@ -110,6 +110,10 @@ streams:
             ("lc", {"tx": "[5]"}, r":5:16: ports\[0\]\.tx_lcores: lcore 5 is not enabled"),
             ("vdev", {"eal_extra": ', "--vdev=net_bogus0"'},
              r':2:\d+: eal\[4\]: EAL refused "--vdev=net_bogus0"'),
+            ("opt", {"eal_extra": ', "--bogus-opt"'},
+             r':2:\d+: eal\[4\]: EAL has no option "--bogus-opt"'),
+            ("cpu", {"eal_extra": ', "--lcores=0@0,1@97"'},
+             r':2:\d+: eal\[(4|5)\]: EAL refused "--lcores=0@0,1@97": core 97 unavailable'),
         ]:
             prefix = f"wrbad{pid}-{name}"
             prof = self.prof(prefix, **kw)
