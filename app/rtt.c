@@ -107,7 +107,7 @@ prepare(struct rtt_run *x)
 		fprintf(stderr, "wirerate: out of memory\n");
 		return WR_EXIT_FAIL;
 	}
-	rc = wr_rtt_sizes(from, to, step, x->st->vlan, x->sizes,
+	rc = wr_rtt_sizes(from, to, step, wr_stream_hdr_len(x->st), x->sizes,
 			  WR_RTT_SIZES_MAX, &x->n_sizes, &raised);
 	if (rc != 0) {
 		fprintf(stderr, "wirerate: --sizes: %s\n", rc == -E2BIG ?
@@ -237,8 +237,7 @@ measure(struct rtt_run *x, unsigned int i, unsigned int lcore,
 static void
 mtu_check(const struct rtt_run *x, const struct wr_port *p)
 {
-	const uint32_t l2 = WR_ETH_HLEN + (x->st->vlan ? WR_VLAN_HLEN : 0) +
-			    WR_FCS_LEN;
+	const uint32_t l2 = wr_stream_l2_len(x->st) + WR_FCS_LEN;
 	uint16_t mtu;
 	unsigned int i;
 

@@ -119,11 +119,14 @@ wr_run_ext_summary(struct wr_run_ext *x, struct wr_engine *e, FILE *out)
 		}
 		if (d != NULL)
 			fprintf(out, "port %u: answered %llu ARP request%s and "
-				"%llu ICMP echo request%s%s\n", i,
+				"%llu ICMP echo request%s, %llu Neighbor "
+				"Solicitation%s%s\n", i,
 				(unsigned long long)d->arp_replies,
 				d->arp_replies == 1 ? "" : "s",
 				(unsigned long long)d->icmp_replies,
 				d->icmp_replies == 1 ? "" : "s",
+				(unsigned long long)d->nd_replies,
+				d->nd_replies == 1 ? "" : "s",
 				d->tx_drop ? " (some answers dropped: TX full)" : "");
 	}
 	fflush(out);

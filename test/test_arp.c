@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "wr_arp.h"
+#include "wr_csum.h"
 #include "wr_frame.h"
 #include "wr_test.h"
 
@@ -70,7 +71,7 @@ test_addrs(void)
 {
 	struct wr_arp_addrs a;
 	struct wr_field_spec fs;
-	uint64_t list[3] = { IP(10, 0, 0, 9), IP(10, 0, 0, 200), IP(10, 0, 0, 5) };
+	__uint128_t list[3] = { IP(10, 0, 0, 9), IP(10, 0, 0, 200), IP(10, 0, 0, 5) };
 
 	wr_arp_addrs_init(&a);
 	CU_ASSERT_FALSE(wr_arp_addrs_has(&a, 0));

@@ -168,7 +168,9 @@ test_gold_latency(void)
 	t = make(&s);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
 	CU_ASSERT_EQUAL(wr_frame_tmpl_sig_off(t), 42);
-	CU_ASSERT_EQUAL(wr_frame_tmpl_udp_csum_off(t), 40);
+	CU_ASSERT_TRUE(wr_frame_tmpl_offload(t)->ok);
+	CU_ASSERT_EQUAL(wr_frame_tmpl_offload(t)->l4_csum_off, 40);
+	CU_ASSERT_EQUAL(wr_frame_tmpl_offload(t)->l2_len, 14);
 	CU_ASSERT_FALSE(wr_frame_tmpl_is_static(t));
 	wr_frame_tmpl_free(t);
 }
@@ -201,7 +203,7 @@ test_lengths(void)
 			CU_ASSERT_EQUAL(ref_check(b, len), 0);
 			CU_ASSERT_TRUE(wr_frame_tmpl_is_static(t));
 			CU_ASSERT_EQUAL(wr_frame_tmpl_sig_off(t), 0);
-			CU_ASSERT_EQUAL(wr_frame_tmpl_udp_csum_off(t), l2 + 26);
+			CU_ASSERT_EQUAL(wr_frame_tmpl_offload(t)->l4_csum_off, l2 + 26);
 			wr_frame_tmpl_free(t);
 		}
 	}

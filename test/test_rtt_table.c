@@ -16,7 +16,7 @@ test_study_sweep(void)
 	unsigned int n, raised, i;
 
 	/* The raw-Ethernet vs UDP study: 50..1500 step 50. */
-	CU_ASSERT_EQUAL_FATAL(wr_rtt_sizes(50, 1500, 50, false, sz,
+	CU_ASSERT_EQUAL_FATAL(wr_rtt_sizes(50, 1500, 50, 42, sz,
 					   WR_RTT_SIZES_MAX, &n, &raised), 0);
 	CU_ASSERT_EQUAL(n, 30);
 	CU_ASSERT_EQUAL(raised, 0);
@@ -29,7 +29,7 @@ test_study_sweep(void)
 	CU_ASSERT_EQUAL(sz[29].frame, 1546);
 
 	/* A tag adds 4; the last size need not be reached by the step. */
-	CU_ASSERT_EQUAL_FATAL(wr_rtt_sizes(100, 260, 100, true, sz,
+	CU_ASSERT_EQUAL_FATAL(wr_rtt_sizes(100, 260, 100, 46, sz,
 					   WR_RTT_SIZES_MAX, &n, &raised), 0);
 	CU_ASSERT_EQUAL(n, 2);
 	CU_ASSERT_EQUAL(sz[0].frame, 150);
@@ -42,7 +42,7 @@ test_small_sizes_raised(void)
 	unsigned int n, raised;
 
 	/* 0, 10, 20 all become 24 (one size), then 30 .. 60. */
-	CU_ASSERT_EQUAL_FATAL(wr_rtt_sizes(0, 60, 10, false, sz,
+	CU_ASSERT_EQUAL_FATAL(wr_rtt_sizes(0, 60, 10, 42, sz,
 					   WR_RTT_SIZES_MAX, &n, &raised), 0);
 	CU_ASSERT_EQUAL(raised, 3);
 	CU_ASSERT_EQUAL(n, 5);
@@ -53,7 +53,7 @@ test_small_sizes_raised(void)
 	CU_ASSERT_EQUAL(sz[4].payload, 60);
 
 	/* One size below the signature. */
-	CU_ASSERT_EQUAL_FATAL(wr_rtt_sizes(1, 1, 1, false, sz,
+	CU_ASSERT_EQUAL_FATAL(wr_rtt_sizes(1, 1, 1, 42, sz,
 					   WR_RTT_SIZES_MAX, &n, &raised), 0);
 	CU_ASSERT_EQUAL(n, 1);
 	CU_ASSERT_EQUAL(raised, 1);
@@ -65,19 +65,19 @@ test_size_errors(void)
 {
 	unsigned int n, raised;
 
-	CU_ASSERT_EQUAL(wr_rtt_sizes(50, 100, 0, false, sz, 10, &n, &raised),
+	CU_ASSERT_EQUAL(wr_rtt_sizes(50, 100, 0, 42, sz, 10, &n, &raised),
 			-EINVAL);
-	CU_ASSERT_EQUAL(wr_rtt_sizes(100, 50, 1, false, sz, 10, &n, &raised),
+	CU_ASSERT_EQUAL(wr_rtt_sizes(100, 50, 1, 42, sz, 10, &n, &raised),
 			-EINVAL);
 	/* 9018-byte frames at most: 8972 payload bytes, 8968 with a tag. */
-	CU_ASSERT_EQUAL(wr_rtt_sizes(8972, 8972, 1, false, sz, 10, &n,
+	CU_ASSERT_EQUAL(wr_rtt_sizes(8972, 8972, 1, 42, sz, 10, &n,
 				     &raised), 0);
 	CU_ASSERT_EQUAL(sz[0].frame, 9018);
-	CU_ASSERT_EQUAL(wr_rtt_sizes(8973, 8973, 1, false, sz, 10, &n,
+	CU_ASSERT_EQUAL(wr_rtt_sizes(8973, 8973, 1, 42, sz, 10, &n,
 				     &raised), -EINVAL);
-	CU_ASSERT_EQUAL(wr_rtt_sizes(8969, 8969, 1, true, sz, 10, &n,
+	CU_ASSERT_EQUAL(wr_rtt_sizes(8969, 8969, 1, 46, sz, 10, &n,
 				     &raised), -EINVAL);
-	CU_ASSERT_EQUAL(wr_rtt_sizes(50, 1500, 50, false, sz, 29, &n,
+	CU_ASSERT_EQUAL(wr_rtt_sizes(50, 1500, 50, 42, sz, 29, &n,
 				     &raised), -E2BIG);
 }
 

@@ -854,6 +854,34 @@ static const struct wr_bad_case bad_cases[] = {
 	{ "bad-size-vlan-latency.yaml", 5, 11, "streams[0].size",
 	  "64 bytes cannot hold Ethernet 14 + VLAN 4 + IPv4 20 + UDP 8 + "
 	  "latency signature 24 + FCS 4: need at least 74" },
+	{ "bad-stack-and-shorthand.yaml", 4, 11, "streams[0].ipv4",
+	  "a stream with stack: gives every layer there" },
+	{ "bad-stack-field.yaml", 6, 16, "streams[0].stack[1].ipv6.ttl",
+	  "unknown key \"ttl\"; expected one of: src, dst, tc, flow, hop, next" },
+	{ "bad-stack-gateway.yaml", 4, 14, "streams[0].gateway",
+	  "expected the router's unicast IPv6 address, such as fe80::1 or "
+	  "2001:db8::1, got \"ff02::1\"" },
+	{ "bad-stack-nd-varying.yaml", 5, 9, "streams[0].stack[0].eth.dst",
+	  "dst: nd resolves one next hop from one address: the first ipv6 layer's "
+	  "src and dst (or a gateway:), and the first tag's id and pcp, must be fixed" },
+	{ "bad-stack-not-eth.yaml", 3, 5, "streams[0].stack",
+	  "expected eth as the first layer, got ipv4" },
+	{ "bad-stack-prefix.yaml", 6, 39, "streams[0].stack[1].ipv6.src.random.prefix",
+	  "expected an IPv6 prefix such as 2001:db8::/64, got \"2001:db8::/129\"" },
+	{ "bad-stack-raw-type.yaml", 4, 13, "streams[0].stack[0].eth.type",
+	  "the layer above (raw) has no EtherType: give type" },
+	{ "bad-stack-tcp-over-eth.yaml", 6, 9, "streams[0].stack[1].tcp",
+	  "eth cannot carry tcp: expected a layer with an EtherType" },
+	{ "bad-stack-too-small.yaml", 4, 11, "streams[0].size",
+	  "64 bytes cannot hold eth 14 + vlan 4 + vlan 4 + ipv6 40 + tcp 20 + "
+	  "FCS 4: need at least 86" },
+	{ "bad-stack-unknown-layer.yaml", 6, 9, "streams[0].stack[1].ipx",
+	  "expected a layer, one of: eth, vlan, mpls, ipv4, ipv6, udp, tcp, "
+	  "icmp, icmp6, vxlan, gre, gre_key, raw, got \"ipx\"" },
+	{ "bad-stack-vxlan-no-inner.yaml", 5, 29, "streams[0].stack[3].vxlan",
+	  "vxlan needs an inner frame: expected an eth layer after it" },
+	{ "bad-stack-wide-value.yaml", 7, 20, "streams[0].stack[2].udp.src",
+	  "expected an integer in 0..65535, got \"2001:db8::1\"" },
 	{ "bad-streams-empty.yaml", 2, 10, "streams",
 	  "expected at least one stream" },
 	{ "bad-streams-type.yaml", 3, 3, "streams",
@@ -1068,7 +1096,24 @@ static CU_TestInfo shipped_tests[] = {
 	CU_TEST_INFO_NULL,
 };
 
+/* A stack's gateway: with dst: nd, an IPv6 router, and the dst may vary. */
+static void
+test_stack_gateway(void)
+{
+	struct wr_stream_file f;
+	struct wr_error e;
+
+	CU_ASSERT_EQUAL_FATAL(load_path(WR_FIXTURES, "stack-gateway.yaml", &f, &e), 0);
+	CU_ASSERT_TRUE(f.streams[0].dst_arp);
+	CU_ASSERT_TRUE(f.streams[0].dst_nd);
+	CU_ASSERT_TRUE(f.streams[0].gateway6 == (((__uint128_t)0xfe80000000000000ull << 64) | 1));
+	CU_ASSERT_EQUAL(f.streams[0].n_layers, 3);
+	CU_ASSERT_EQUAL(f.streams[0].size.fixed, 66); /* the smallest that holds it */
+	wr_stream_file_free(&f);
+}
+
 static CU_TestInfo model_tests[] = {
+	{ "stack_gateway", test_stack_gateway },
 	{ "minimal_defaults", test_minimal_defaults },
 	{ "latency_loss", test_latency_loss },
 	{ "seeds_and_scalars", test_seeds_and_scalars },

@@ -148,9 +148,12 @@ ref_list(struct wr_stream *s, enum wr_field_id id, const uint64_t *v,
 {
 	struct wr_field_spec *f = &s->field[id];
 
+	uint32_t i;
+
 	f->mode = WR_VARY_LIST;
-	f->list = malloc(n * sizeof(*v));
-	memcpy(f->list, v, n * sizeof(*v));
+	f->list = malloc(n * sizeof(*f->list));
+	for (i = 0; i < n; i++)
+		f->list[i] = v[i];
 	f->list_len = n;
 	f->value = v[0];
 }

@@ -15,7 +15,6 @@
 #define ARP_HTYPE_ETHER 1
 #define ARP_HLEN 6
 #define ARP_PLEN 4
-#define IPPROTO_ICMP_ 1
 /* RFC 1700's default TTL for hosts; Linux uses 64 too. */
 #define ICMP_REPLY_TTL 64
 #define ICMP_HLEN 8
@@ -175,21 +174,15 @@ wr_arp_addrs_has(const struct wr_arp_addrs *a, uint32_t ip)
 static int
 l3_off(const uint8_t *p, uint32_t len, uint16_t *type, int *tci)
 {
-	uint32_t off = ETH_TYPE_OFF;
+	struct wr_pkt k;
 
-	*tci = WR_ARP_NO_VLAN;
-	if (len < off + 2)
+	/* Untagged or one 802.1Q tag: a reply keeps that one tag (see
+	 * wr_arp_build), so a deeper stack is not ours to answer. */
+	if (wr_pkt_parse_l2(p, len, &k) < 0 || k.l2_len > ETH_TYPE_OFF + 2 + 4)
 		return -1;
-	*type = get16(p + off);
-	off += 2;
-	if (*type == WR_ETHERTYPE_VLAN) {
-		if (len < off + 4)
-			return -1;
-		*tci = get16(p + off);
-		*type = get16(p + off + 2);
-		off += 4;
-	}
-	return (int)off;
+	*type = k.ethertype;
+	*tci = k.vlan_tci;
+	return k.l2_len;
 }
 
 int
@@ -264,7 +257,7 @@ wr_icmp_echo_reply(uint8_t *p, uint32_t len, const uint8_t mac[6],
 	ip = p + off;
 	ihl = (uint32_t)(ip[0] & 0xf) * 4;
 	tot = get16(ip + 2);
-	if ((ip[0] >> 4) != 4 || ihl < WR_IPV4_HLEN || ip[9] != IPPROTO_ICMP_ ||
+	if ((ip[0] >> 4) != 4 || ihl < WR_IPV4_HLEN || ip[9] != WR_IPPROTO_ICMP ||
 	    tot < ihl + ICMP_HLEN || len < (uint32_t)off + tot)
 		return false;
 	/* Fragments are not reassembled: only a whole datagram is answered

@@ -29,11 +29,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "wr_pkt.h"
 #include "wr_stream.h"
 
-#define WR_ETHERTYPE_IPV4 0x0800
-#define WR_ETHERTYPE_ARP 0x0806
-#define WR_ETHERTYPE_VLAN 0x8100
 /** ARP for IPv4 over Ethernet: 28 bytes (RFC 826). */
 #define WR_ARP_LEN 28
 #define WR_ARP_OP_REQUEST 1

@@ -100,4 +100,22 @@ wr_csum_update16(uint16_t hc_old, uint16_t m_old, uint16_t m_new)
 	return (uint16_t)~wr_csum_fold(sum);
 }
 
+/**
+ * Internet checksum (RFC 1071) of @p len bytes, folded, NOT complemented:
+ * the one's-complement sum in network byte order semantics, returned as a
+ * host integer 0..0xffff.
+ */
+uint16_t wr_csum_sum(const void *buf, uint32_t len);
+
+/**
+ * A sum taken over bytes that start at an odd offset of the checksummed
+ * region: in one's-complement arithmetic (mod 2^16 - 1) multiplying by 2^8
+ * is the byte swap such a shift makes.  @p sum < 2^56.
+ */
+static inline uint64_t
+wr_csum_odd(uint64_t sum)
+{
+	return sum << 8;
+}
+
 #endif /* WR_CSUM_H */

@@ -4,7 +4,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <arpa/inet.h>
+
 #include "wr_describe.h"
+#include "wr_proto.h"
 
 void
 wr_describe_mac(uint64_t mac, char buf[18])
@@ -23,25 +26,47 @@ wr_describe_ipv4(uint32_t ip, char buf[16])
 }
 
 void
-wr_describe_value(enum wr_field_id id, uint64_t v, char *buf, size_t len)
+wr_describe_val(unsigned int kind, __uint128_t v, char *buf, size_t len)
 {
-	char tmp[18];
+	char tmp[INET6_ADDRSTRLEN];
+	uint8_t a[16];
+	int i;
 
-	switch (id) {
-	case WR_FIELD_ETH_SRC:
-	case WR_FIELD_ETH_DST:
-		wr_describe_mac(v, tmp);
+	switch (kind) {
+	case WR_VAL_MAC:
+		wr_describe_mac((uint64_t)v, tmp);
 		snprintf(buf, len, "%s", tmp);
 		break;
-	case WR_FIELD_IPV4_SRC:
-	case WR_FIELD_IPV4_DST:
+	case WR_VAL_IPV4:
 		wr_describe_ipv4((uint32_t)v, tmp);
 		snprintf(buf, len, "%s", tmp);
 		break;
+	case WR_VAL_IPV6:
+		for (i = 15; i >= 0; i--, v >>= 8)
+			a[i] = (uint8_t)v;
+		if (inet_ntop(AF_INET6, a, tmp, sizeof(tmp)) == NULL)
+			tmp[0] = '\0';
+		snprintf(buf, len, "%s", tmp);
+		break;
+	case WR_VAL_HEX:
+		snprintf(buf, len, "0x%04" PRIx64, (uint64_t)v);
+		break;
 	default:
-		snprintf(buf, len, "%" PRIu64, v);
+		snprintf(buf, len, "%" PRIu64, (uint64_t)v);
 		break;
 	}
+}
+
+void
+wr_describe_value(enum wr_field_id id, uint64_t v, char *buf, size_t len)
+{
+	unsigned int kind = WR_VAL_INT;
+
+	if (id == WR_FIELD_ETH_SRC || id == WR_FIELD_ETH_DST)
+		kind = WR_VAL_MAC;
+	else if (id == WR_FIELD_IPV4_SRC || id == WR_FIELD_IPV4_DST)
+		kind = WR_VAL_IPV4;
+	wr_describe_val(kind, v, buf, len);
 }
 
 /* value / 10^scale with up to `scale` decimals, trailing zeros dropped. */
@@ -111,31 +136,31 @@ wr_describe_rate(const struct wr_rate_spec *r, char *buf, size_t len)
 }
 
 static int
-describe_field(const struct wr_field_spec *fs, enum wr_field_id id,
-	       char *buf, size_t len)
+describe_spec(const struct wr_field_spec *fs, unsigned int id, char *buf,
+	      size_t len)
 {
-	char a[32], b[32];
+	char a[48], b[48];
 	uint32_t i;
 	int n = 0;
 
 	switch (fs->mode) {
 	case WR_VARY_INC:
 	case WR_VARY_DEC:
-		wr_describe_value(id, fs->from, a, sizeof(a));
-		wr_describe_value(id, fs->to, b, sizeof(b));
+		wr_describe_val(id, fs->from, a, sizeof(a));
+		wr_describe_val(id, fs->to, b, sizeof(b));
 		return snprintf(buf, len, "%s %s..%s step %" PRIu64
 				" (%" PRIu64 " values)",
-				wr_vary_mode_name(fs->mode), a, b, fs->step,
+				wr_vary_mode_name(fs->mode), a, b, (uint64_t)fs->step,
 				wr_field_period(fs));
 	case WR_VARY_RANDOM:
-		wr_describe_value(id, fs->from, a, sizeof(a));
-		wr_describe_value(id, fs->to, b, sizeof(b));
+		wr_describe_val(id, fs->from, a, sizeof(a));
+		wr_describe_val(id, fs->to, b, sizeof(b));
 		return snprintf(buf, len, "random %s..%s", a, b);
 	case WR_VARY_LIST:
 		n = snprintf(buf, len, "list of %u:", fs->list_len);
 		for (i = 0; i < fs->list_len && i < 8 && n > 0 &&
 			    (size_t)n < len; i++) {
-			wr_describe_value(id, fs->list[i], a, sizeof(a));
+			wr_describe_val(id, fs->list[i], a, sizeof(a));
 			n += snprintf(buf + n, len - (size_t)n, " %s", a);
 		}
 		if (fs->list_len > 8 && n > 0 && (size_t)n < len)
@@ -143,9 +168,22 @@ describe_field(const struct wr_field_spec *fs, enum wr_field_id id,
 		return n;
 	case WR_VARY_FIXED:
 	default:
-		wr_describe_value(id, fs->value, a, sizeof(a));
+		wr_describe_val(id, fs->value, a, sizeof(a));
 		return snprintf(buf, len, "%s", a);
 	}
+}
+
+static int
+describe_field(const struct wr_field_spec *fs, enum wr_field_id id,
+	       char *buf, size_t len)
+{
+	unsigned int kind = WR_VAL_INT;
+
+	if (id == WR_FIELD_ETH_SRC || id == WR_FIELD_ETH_DST)
+		kind = WR_VAL_MAC;
+	else if (id == WR_FIELD_IPV4_SRC || id == WR_FIELD_IPV4_DST)
+		kind = WR_VAL_IPV4;
+	return describe_spec(fs, kind, buf, len);
 }
 
 #define APPEND(...)                                                    \
@@ -154,6 +192,63 @@ describe_field(const struct wr_field_spec *fs, enum wr_field_id id,
 			n += snprintf(buf + n, len - (size_t)n,        \
 				      __VA_ARGS__);                    \
 	} while (0)
+
+/* A stack stream layer by layer: every field, fixed or varying. */
+static int
+describe_stack(const struct wr_stream *s, const char *indent, char *buf,
+	       size_t len, int n)
+{
+	char v[200];
+	uint32_t i, j, off = 0, n_vary = 0;
+
+	for (i = 0; i < s->n_layers; i++) {
+		const struct wr_layer *l = &s->layers[i];
+		const struct wr_proto *p = l->proto;
+		uint32_t hlen = p->hlen != 0 ? p->hlen : l->raw_len;
+
+		APPEND("%s  %u: %s (%s, %u bytes at %u)", indent, i + 1, p->name,
+		       p->title, hlen, off);
+		off += hlen;
+		for (j = 0; j < p->n_fields; j++) {
+			const struct wr_proto_field *pf = &p->fields[j];
+			unsigned int kind = pf->kind;
+
+			if (pf->role == WR_ROLE_NEXT_ETHERTYPE ||
+			    pf->role == WR_ROLE_MY_ETHERTYPE)
+				kind = WR_VAL_HEX;
+			if (!l->set[j] && (pf->role == WR_ROLE_NEXT_ETHERTYPE ||
+					   pf->role == WR_ROLE_NEXT_IPPROTO ||
+					   pf->role == WR_ROLE_NEXT_UDP_PORT ||
+					   pf->role == WR_ROLE_BOTTOM) &&
+			    (i + 1 < s->n_layers || pf->role == WR_ROLE_BOTTOM)) {
+				APPEND("%s %s auto", j ? "," : "", pf->name);
+				continue;
+			}
+			if (i == 0 && s->dst_arp && strcmp(pf->name, "dst") == 0) {
+				char gw[48] = "";
+
+				if (s->gateway6 != 0 || s->gateway != 0)
+					wr_describe_val(s->dst_nd ? WR_VAL_IPV6 : WR_VAL_IPV4,
+							s->dst_nd ? s->gateway6 : s->gateway,
+							gw, sizeof(gw));
+				APPEND("%s dst %s (resolved before sending%s%s)", j ? "," : "",
+				       s->dst_nd ? "nd" : "arp", gw[0] ? ", gateway " : "", gw);
+				continue;
+			}
+			describe_spec(&l->field[j], kind, v, sizeof(v));
+			APPEND("%s %s %s", j ? "," : "", pf->name, v);
+		}
+		if (p->hlen == 0)
+			APPEND(" %u bytes of hex", l->raw_len);
+		APPEND("\n");
+		for (j = 0; j < p->n_fields; j++)
+			n_vary += l->field[j].mode != WR_VARY_FIXED;
+	}
+	if (n_vary > 0)
+		APPEND("%s  varying fields combine: %s\n", indent,
+		       s->combine == WR_COMBINE_PRODUCT ? "product" : "together");
+	return n;
+}
 
 int
 wr_describe_stream(const struct wr_stream *s, const char *indent, char *buf,
@@ -194,27 +289,31 @@ wr_describe_stream(const struct wr_stream *s, const char *indent, char *buf,
 			       s->size.mix[i].size);
 		APPEND("\n");
 	}
-	if (s->dst_arp && s->gateway != 0)
-		APPEND("%s  eth %s -> (ARP for gateway %u.%u.%u.%u; %s until "
-		       "resolved)", indent, f[WR_FIELD_ETH_SRC],
-		       s->gateway >> 24, s->gateway >> 16 & 0xff,
-		       s->gateway >> 8 & 0xff, s->gateway & 0xff,
-		       f[WR_FIELD_ETH_DST]);
-	else if (s->dst_arp)
-		APPEND("%s  eth %s -> (ARP for ipv4.dst; %s until resolved)",
-		       indent, f[WR_FIELD_ETH_SRC], f[WR_FIELD_ETH_DST]);
-	else
-		APPEND("%s  eth %s -> %s", indent, f[WR_FIELD_ETH_SRC],
-		       f[WR_FIELD_ETH_DST]);
-	if (s->vlan)
-		APPEND(", vlan id %s pcp %s", f[WR_FIELD_VLAN_ID],
-		       f[WR_FIELD_VLAN_PCP]);
-	APPEND("\n%s  ipv4 %s -> %s, ttl %s, dscp %s, ecn %u, id %s%s\n",
-	       indent, f[WR_FIELD_IPV4_SRC], f[WR_FIELD_IPV4_DST],
-	       f[WR_FIELD_IPV4_TTL], f[WR_FIELD_IPV4_DSCP], s->ecn,
-	       f[WR_FIELD_IPV4_ID], s->df ? ", DF" : "");
-	APPEND("%s  udp %s -> %s\n", indent, f[WR_FIELD_UDP_SRC],
-	       f[WR_FIELD_UDP_DST]);
+	if (s->n_layers > 0)
+		n = describe_stack(s, indent, buf, len, n);
+	else {
+		if (s->dst_arp && s->gateway != 0)
+			APPEND("%s  eth %s -> (ARP for gateway %u.%u.%u.%u; %s until "
+			       "resolved)", indent, f[WR_FIELD_ETH_SRC],
+			       s->gateway >> 24, s->gateway >> 16 & 0xff,
+			       s->gateway >> 8 & 0xff, s->gateway & 0xff,
+			       f[WR_FIELD_ETH_DST]);
+		else if (s->dst_arp)
+			APPEND("%s  eth %s -> (ARP for ipv4.dst; %s until resolved)",
+			       indent, f[WR_FIELD_ETH_SRC], f[WR_FIELD_ETH_DST]);
+		else
+			APPEND("%s  eth %s -> %s", indent, f[WR_FIELD_ETH_SRC],
+			       f[WR_FIELD_ETH_DST]);
+		if (s->vlan)
+			APPEND(", vlan id %s pcp %s", f[WR_FIELD_VLAN_ID],
+			       f[WR_FIELD_VLAN_PCP]);
+		APPEND("\n%s  ipv4 %s -> %s, ttl %s, dscp %s, ecn %u, id %s%s\n",
+		       indent, f[WR_FIELD_IPV4_SRC], f[WR_FIELD_IPV4_DST],
+		       f[WR_FIELD_IPV4_TTL], f[WR_FIELD_IPV4_DSCP], s->ecn,
+		       f[WR_FIELD_IPV4_ID], s->df ? ", DF" : "");
+		APPEND("%s  udp %s -> %s\n", indent, f[WR_FIELD_UDP_SRC],
+		       f[WR_FIELD_UDP_DST]);
+	}
 	switch (s->payload.kind) {
 	case WR_PAYLOAD_PATTERN:
 		APPEND("%s  payload: pattern of %u bytes, repeated\n", indent,
@@ -232,10 +331,11 @@ wr_describe_stream(const struct wr_stream *s, const char *indent, char *buf,
 		break;
 	}
 	if (s->latency && s->sig_short)
-		APPEND("%s  loss-only signature after the UDP header (sequence, no TX time)\n",
-		       indent);
+		APPEND("%s  loss-only signature after the %s header (sequence, no TX time)\n",
+		       indent, s->n_layers ? "last layer's" : "UDP");
 	else if (s->latency)
-		APPEND("%s  latency signature after the UDP header\n", indent);
+		APPEND("%s  latency signature after the %s header\n", indent,
+		       s->n_layers ? "last layer's" : "UDP");
 	if (s->duration_ns != 0)
 		APPEND("%s  ends after %.9g s\n", indent,
 		       (double)s->duration_ns / 1e9);
@@ -258,10 +358,10 @@ wr_describe_stream(const struct wr_stream *s, const char *indent, char *buf,
 	}
 	if (s->has_next)
 		APPEND("%s  then: %s\n", indent, wr_sched_next_name(s->next));
-	if (n_vary > 0)
+	if (n_vary > 0 && s->n_layers == 0)
 		APPEND("%s  varies (%s):\n", indent,
 		       s->combine == WR_COMBINE_PRODUCT ? "product" : "together");
-	for (i = 0; i < WR_FIELD__COUNT; i++)
+	for (i = 0; i < WR_FIELD__COUNT && s->n_layers == 0; i++)
 		if (s->field[i].mode != WR_VARY_FIXED)
 			APPEND("%s    %s %s\n", indent,
 			       wr_field_name((enum wr_field_id)i), f[i]);

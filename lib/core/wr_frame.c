@@ -1,19 +1,15 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* wr_frame: build a stream's frame template and generate each packet from it. */
+/* wr_frame: compile a stream's layer stack into a template and a per-packet edit table, and run it. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "wr_csum.h"
 #include "wr_frame.h"
+#include "wr_proto.h"
 #include "wr_rng.h"
 #include "wr_sig.h"
-
-#define ETHERTYPE_IPV4 0x0800 /* IEEE 802 numbers */
-#define ETHERTYPE_VLAN 0x8100 /* IEEE 802.1Q TPID */
-#define IPPROTO_UDP_NUM 17    /* IANA protocol numbers */
-#define IPV4_VER_IHL 0x45     /* version 4, 5 words: no options */
-#define IPV4_FLAG_DF 0x4000   /* RFC 791: flags are the top 3 bits of word 3 */
 
 /*
  * Largest MIX cycle we tabulate (entries of 2 bytes: 2 MiB).  Weights are
@@ -22,40 +18,80 @@
  * same), so only weights with a huge reduced sum, e.g. 1000003:1, hit it.
  */
 #define WR_SIZE_CYCLE_MAX (1u << 20)
+/* Checksums rewritten per packet: outer IPv4 + outer UDP (VXLAN over
+ * IPv6) + inner IPv4 + inner L4 is the deepest registered stack. */
+#define WR_CSUMS_MAX 4
+#define WR_LENS_MAX (2 * WR_LAYERS_MAX)
+/* Checksums one field is in: its IP header, its L4 (pseudo-header), and an
+ * outer UDP's that covers the whole inner frame (VXLAN over IPv6). */
+#define WR_ACC_MAX 3
+/* Random sub-sequence tags of fields the fixed frame model did not have:
+ * above the legacy ids (0..10) and WR_RNG_TAG_SIZE. */
+#define WR_RNG_TAG_LAYER 0x200u
 
 /* How a varying slot computes its value from its position. */
 enum wr_vf_kind {
-	WR_VF_ARITH,  /* INC/DEC: base + pos * delta (delta = -step for DEC, mod 2^64) */
-	WR_VF_LIST,   /* list[pos] */
-	WR_VF_RANDOM, /* base + uniform [0, range) drawn at the packet index */
+	WR_VF_ARITH,       /* INC/DEC: base + pos * delta (mod 2^64) */
+	WR_VF_LIST,        /* list[pos] */
+	WR_VF_RANDOM,      /* base + uniform [0, range) at the packet index */
+	WR_VF_RANDOM_FULL, /* base + a whole 64-bit draw (a /64 prefix) */
+	WR_VF_WIDE,        /* 128-bit values: see wkind */
 };
 
+/*
+ * One varying field, compiled: where it goes and which running checksums
+ * it is in.  The value v is stored as (v << shift), written as `width`
+ * big-endian bytes keeping the bits in `keep` of what is there (fields
+ * that share bytes: the VLAN TCI, DSCP/ECN, the IPv6 flow label), and
+ * added to checksum accumulator acc[j] shifted by csh[j] (8 when the field
+ * ends at an odd offset of that checksum's region: RFC 1071 byte swap).
+ */
 struct wr_vf {
-	uint8_t id;    /* enum wr_field_id */
-	uint8_t kind;  /* enum wr_vf_kind */
-	uint16_t off;  /* offset of the field's first byte in the frame */
+	uint8_t kind;
+	uint8_t wkind;   /* WIDE: WR_VF_ARITH, _LIST or _RANDOM */
+	uint8_t width;   /* 1, 2, 3, 4, 6, 8 or 16 bytes */
+	uint8_t shift;
+	uint8_t n_acc;
+	uint8_t acc[WR_ACC_MAX];
+	uint8_t csh[WR_ACC_MAX];
+	uint16_t off;
+	uint64_t keep;
 	uint64_t base;
 	uint64_t delta;  /* ARITH: step (two's complement for DEC) */
 	uint64_t period; /* ARITH, LIST: number of values */
 	uint64_t range;  /* RANDOM: to - from + 1 */
 	uint64_t thresh; /* RANDOM: Lemire threshold of range */
 	uint64_t key;    /* RANDOM: sub-sequence key */
-	uint64_t *list;  /* LIST: owned copy */
-	/*
-	 * Layout, so that the per-packet code is one table walk for every
-	 * field: the stored value is (v << shift) | or_bits, written as
-	 * `width` big-endian bytes keeping the bits in `keep` of what is
-	 * there (the VLAN TCI and its PCP share bytes); it adds
-	 * (stored << ip_shift) & ip_mask to the IPv4 sum and stored & udp_mask
-	 * to the UDP sum (all ones or zero: no branch per field).
-	 */
-	uint8_t width;
-	uint8_t shift;
-	uint8_t ip_shift;
-	uint16_t keep;
-	uint64_t or_bits;
-	uint64_t ip_mask;
-	uint64_t udp_mask;
+	uint64_t *list;  /* LIST: owned */
+	__uint128_t wbase, wdelta;
+	__uint128_t *wlist;  /* WIDE LIST: owned */
+	uint64_t whi_mask;   /* WIDE RANDOM: random bits of the high half */
+};
+
+/* A checksum rewritten per packet, innermost first. */
+struct wr_cs {
+	uint16_t off;      /* of the checksum field */
+	/* Inner checksums (earlier in cs[]) inside its region: their final
+	 * values are added, shifted by nest_sh, before it is folded. */
+	uint8_t n_nest;
+	uint8_t nest[WR_CSUMS_MAX];
+	uint8_t nest_sh[WR_CSUMS_MAX];
+	bool ffff;         /* 0 is sent as 0xffff (UDP) */
+	bool wide;         /* sums may pass 2^48: fold all 64 bits */
+	bool payload;      /* the region runs to the end of the frame */
+	uint8_t pay_sh;    /* the payload starts at an odd offset of it: 8 */
+	uint64_t cconst;   /* sum of everything in it that never changes */
+};
+
+/* A length that follows the frame size: len - sub, written at off (if
+ * write) and added to accumulators acc[] shifted by csh[]. */
+struct wr_le {
+	uint16_t off;
+	uint16_t sub;
+	bool write;
+	uint8_t n_acc;
+	uint8_t acc[WR_ACC_MAX];
+	uint8_t csh[WR_ACC_MAX];
 };
 
 enum wr_size_kind {
@@ -68,23 +104,27 @@ struct wr_frame_tmpl {
 	uint8_t *bytes;      /* packet 0 at max size, FCS excluded */
 	uint16_t max_len;
 	uint16_t fixed_len;  /* frame length when sizes are FIXED */
-	uint16_t l2_len;     /* 14 or 18 */
-	uint16_t ip_off;
-	uint16_t udp_off;
 	uint16_t sig_off;    /* 0 when no signature */
 	bool sig_short;      /* the 16-byte loss-only signature (wr_sig.h) */
-	uint16_t pay_off;    /* first payload byte */
-	uint8_t ecn;
+	uint16_t pay_off;    /* first payload byte (the signature's, if any) */
 	bool product;
 	bool is_static;
-	bool ip_csum;        /* rewrite the IPv4 checksum per packet */
-	bool udp_csum;       /* rewrite the UDP checksum per packet */
 	uint32_t stream_id;
 	uint32_t n_vary;
 	uint32_t n_seq;
-	/* Constant parts of the sums, see wr_csum.h. */
-	uint64_t ip_const;
-	uint64_t udp_const;
+	uint32_t n_cs;
+	uint32_t n_le;
+	struct wr_cs cs[WR_CSUMS_MAX];
+	struct wr_le le[WR_LENS_MAX];
+	/* Checksums the signature is in (indices into cs[]), with parity. */
+	uint32_t n_sig_cs;
+	uint8_t sig_cs[WR_CSUMS_MAX];
+	uint8_t sig_sh[WR_CSUMS_MAX];
+	struct wr_frame_offload offload;
+	/* The stack, for `check` and the parser's tests. */
+	uint32_t n_layers;
+	const struct wr_proto *proto[WR_LAYERS_MAX];
+	uint16_t layer_off[WR_LAYERS_MAX];
 	/* Sizes. */
 	uint8_t size_kind;
 	uint16_t size_from;        /* RANDOM */
@@ -98,7 +138,7 @@ struct wr_frame_tmpl {
 	 * n up to the largest payload (variable sizes only).
 	 */
 	uint16_t *psum;
-	struct wr_vf vf[WR_FIELD__COUNT];
+	struct wr_vf vf[WR_FRAME_VARY_MAX];
 };
 
 /* ---- byte helpers (big-endian stores, no alignment assumed) ---- */
@@ -109,6 +149,13 @@ put16(uint8_t *p, uint64_t v)
 	uint16_t be = __builtin_bswap16((uint16_t)v);
 
 	memcpy(p, &be, 2);
+}
+
+static inline void
+put24(uint8_t *p, uint64_t v)
+{
+	p[0] = (uint8_t)(v >> 16);
+	put16(p + 1, v);
 }
 
 static inline void
@@ -126,90 +173,51 @@ put48(uint8_t *p, uint64_t v)
 	put32(p + 2, v);
 }
 
+static inline void
+put64(uint8_t *p, uint64_t v)
+{
+	uint64_t be = __builtin_bswap64(v);
+
+	memcpy(p, &be, 8);
+}
+
+static inline void
+put128(uint8_t *p, __uint128_t v)
+{
+	put64(p, (uint64_t)(v >> 64));
+	put64(p + 8, (uint64_t)v);
+}
+
 static inline uint16_t
 get16(const uint8_t *p)
 {
 	return (uint16_t)((p[0] << 8) | p[1]);
 }
 
-/* ---- checksum ---- */
-
-uint16_t
-wr_csum_sum(const void *buf, uint32_t len)
+static inline uint32_t
+get24(const uint8_t *p)
 {
-	const uint8_t *p = buf;
-	uint64_t sum = 0;
-	uint32_t w;
-	uint8_t tail[4] = { 0, 0, 0, 0 };
-	uint16_t s;
-
-	/* Native-order 32-bit words: RFC 1071 section 2(B), the sum is byte
-	 * order independent up to a final swap.  2^32 additions of 32-bit
-	 * values cannot overflow 64 bits, and len < 2^32. */
-	for (; len >= 4; len -= 4, p += 4) {
-		memcpy(&w, p, 4);
-		sum += w;
-	}
-	/* The tail padded with zeros after it: an odd last byte becomes the
-	 * high (first) byte of a zero-padded word, as RFC 1071 requires. */
-	if (len > 0)
-		memcpy(tail, p, len);
-	memcpy(&w, tail, 4);
-	sum += w;
-	s = wr_csum_fold(sum);
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	s = __builtin_bswap16(s);
-#endif
-	return s;
+	return (uint32_t)p[0] << 16 | get16(p + 1);
 }
 
-/* ---- validation ---- */
-
-static int
-check_field(const struct wr_field_spec *fs, enum wr_field_id id,
-	    const struct wr_stream *s, struct wr_error *err)
+static uint64_t
+get_be(const uint8_t *p, unsigned int n)
 {
-	unsigned int bits = wr_field_bits(id);
-	uint64_t max = bits >= 64 ? UINT64_MAX : (1ull << bits) - 1;
-	const char *name = wr_field_name(id);
-	uint32_t i;
+	uint64_t v = 0;
 
-#define FAIL(...) wr_error_set(err, -EINVAL, NULL, s->mark.line, s->mark.col, \
-			       name, __VA_ARGS__)
-	switch (fs->mode) {
-	case WR_VARY_FIXED:
-		if (fs->value > max)
-			return FAIL("value %llu does not fit %u bits",
-				    (unsigned long long)fs->value, bits);
-		return 0;
-	case WR_VARY_INC:
-	case WR_VARY_DEC:
-		if (fs->step < 1)
-			return FAIL("step must be at least 1");
-		if (fs->mode == WR_VARY_INC ? fs->from > fs->to : fs->from < fs->to)
-			return FAIL("%s needs from %s to", wr_vary_mode_name(fs->mode),
-				    fs->mode == WR_VARY_INC ? "<=" : ">=");
-		/* fall through */
-	case WR_VARY_RANDOM:
-		if (fs->from > max || fs->to > max)
-			return FAIL("range %llu..%llu does not fit %u bits",
-				    (unsigned long long)fs->from,
-				    (unsigned long long)fs->to, bits);
-		if (fs->mode == WR_VARY_RANDOM && fs->from > fs->to)
-			return FAIL("random needs from <= to");
-		return 0;
-	case WR_VARY_LIST:
-		if (fs->list_len < 1 || fs->list == NULL)
-			return FAIL("list is empty");
-		for (i = 0; i < fs->list_len; i++)
-			if (fs->list[i] > max)
-				return FAIL("list[%u] = %llu does not fit %u bits", i,
-					    (unsigned long long)fs->list[i], bits);
-		return 0;
-	default:
-		return FAIL("unknown variation mode %d", (int)fs->mode);
+	while (n-- > 0)
+		v = v << 8 | *p++;
+	return v;
+}
+
+/* Write the low @p n bytes of @p v big-endian (n <= 8). */
+static void
+put_be(uint8_t *p, uint64_t v, unsigned int n)
+{
+	while (n-- > 0) {
+		p[n] = (uint8_t)v;
+		v >>= 8;
 	}
-#undef FAIL
 }
 
 static int
@@ -348,102 +356,6 @@ build_sizes(struct wr_frame_tmpl *t, const struct wr_stream *s,
 	}
 }
 
-/* ---- field values ---- */
-
-static inline uint64_t
-vf_value(const struct wr_vf *f, uint64_t pos, uint64_t index)
-{
-	switch (f->kind) {
-	case WR_VF_ARITH:
-		return f->base + pos * f->delta;
-	case WR_VF_LIST:
-		return f->list[pos];
-	default:
-		return f->base + wr_rng_below(wr_rng_at(f->key, index),
-					      f->range, f->thresh);
-	}
-}
-
-/*
- * Offset of each field's first byte.  The TTL, DSCP and VLAN fields are
- * single bytes (or share one) but are written through the same table.
- */
-static uint16_t
-field_off(const struct wr_frame_tmpl *t, enum wr_field_id id)
-{
-	switch (id) {
-	case WR_FIELD_ETH_DST: return 0;
-	case WR_FIELD_ETH_SRC: return 6;
-	case WR_FIELD_VLAN_ID:
-	case WR_FIELD_VLAN_PCP: return 14; /* the TCI, after the TPID */
-	case WR_FIELD_IPV4_DSCP: return t->ip_off + 1;
-	case WR_FIELD_IPV4_ID: return t->ip_off + 4;
-	case WR_FIELD_IPV4_TTL: return t->ip_off + 8;
-	case WR_FIELD_IPV4_SRC: return t->ip_off + 12;
-	case WR_FIELD_IPV4_DST: return t->ip_off + 16;
-	case WR_FIELD_UDP_SRC: return t->udp_off;
-	case WR_FIELD_UDP_DST: return t->udp_off + 2;
-	default: return 0;
-	}
-}
-
-/* Fill the layout of a varying slot (see struct wr_vf). */
-static void
-vf_layout(const struct wr_frame_tmpl *t, struct wr_vf *f)
-{
-	f->off = field_off(t, f->id);
-	f->shift = f->ip_shift = 0;
-	f->keep = 0;
-	f->or_bits = 0;
-	f->ip_mask = f->udp_mask = 0;
-	switch (f->id) {
-	case WR_FIELD_ETH_SRC:
-	case WR_FIELD_ETH_DST:
-		f->width = 6;
-		break;
-	case WR_FIELD_VLAN_ID:
-		f->width = 2;
-		f->keep = 0xf000; /* PCP and DEI */
-		break;
-	case WR_FIELD_VLAN_PCP:
-		f->width = 1;
-		f->shift = 5;
-		f->keep = 0x1f;   /* DEI and the VLAN id's top bits */
-		break;
-	case WR_FIELD_IPV4_DSCP:
-		/* The TOS byte, low byte of the header's word 0. */
-		f->width = 1;
-		f->shift = 2;
-		f->or_bits = t->ecn;
-		f->ip_mask = ~0ull;
-		break;
-	case WR_FIELD_IPV4_TTL:
-		/* High byte of word 4 (TTL, protocol). */
-		f->width = 1;
-		f->ip_shift = 8;
-		f->ip_mask = ~0ull;
-		break;
-	case WR_FIELD_IPV4_ID:
-		f->width = 2;
-		f->ip_mask = ~0ull;
-		break;
-	case WR_FIELD_IPV4_SRC:
-	case WR_FIELD_IPV4_DST:
-		/* In the header and in the UDP pseudo-header. */
-		f->width = 4;
-		f->ip_mask = f->udp_mask = ~0ull;
-		break;
-	case WR_FIELD_UDP_SRC:
-	case WR_FIELD_UDP_DST:
-	default:
-		f->width = 2;
-		f->udp_mask = ~0ull;
-		break;
-	}
-}
-
-/* ---- template ---- */
-
 static uint8_t
 payload_byte(const struct wr_payload_spec *ps, uint32_t k)
 {
@@ -457,6 +369,122 @@ payload_byte(const struct wr_payload_spec *ps, uint32_t k)
 	case WR_PAYLOAD_ZEROS:
 	default:
 		return 0;
+	}
+}
+
+/* ---- the stack ---- */
+
+/* What the compiler knows of one layer. */
+struct lay {
+	const struct wr_proto *p;
+	const struct wr_layer *l;
+	uint16_t off;
+	uint16_t hlen;
+	struct wr_field_spec eff[WR_PROTO_FIELDS_MAX]; /* with defaults resolved */
+	char key[48];   /* "ipv4" (shorthand) or "stack[2].ipv4" */
+	bool first;     /* the first layer of its protocol */
+};
+
+static __uint128_t
+bits_max(unsigned int bits)
+{
+	return bits >= 128 ? ~(__uint128_t)0 : ((__uint128_t)1 << bits) - 1;
+}
+
+/* A value for messages: decimal below 2^64, else hex. */
+static const char *
+u128_str(__uint128_t v, char *buf, size_t len)
+{
+	if (v >> 64 == 0)
+		snprintf(buf, len, "%llu", (unsigned long long)v);
+	else
+		snprintf(buf, len, "0x%llx%016llx", (unsigned long long)(v >> 64),
+			 (unsigned long long)v);
+	return buf;
+}
+
+static int
+lay_fail(struct wr_error *err, const struct lay *y, const char *field,
+	 const char *fmt, const char *a, const char *b)
+{
+	char key[96];
+
+	if (field != NULL)
+		snprintf(key, sizeof(key), "%s.%s", y->key, field);
+	else
+		snprintf(key, sizeof(key), "%s", y->key);
+	return wr_error_set(err, -EINVAL, NULL, y->l->mark.line,
+			    y->l->mark.col, key, fmt, a, b);
+}
+
+static int
+check_field(const struct wr_field_spec *fs, const struct wr_proto_field *pf,
+	    const struct lay *y, struct wr_error *err)
+{
+	__uint128_t max = bits_max(pf->bits);
+	char a[48], b[48], w[16];
+	uint32_t i;
+
+	snprintf(w, sizeof(w), "%u", pf->bits);
+	switch (fs->mode) {
+	case WR_VARY_FIXED:
+		if (fs->value > max)
+			return lay_fail(err, y, pf->name, "value %s does not fit %s bits",
+					u128_str(fs->value, a, sizeof(a)), w);
+		return 0;
+	case WR_VARY_INC:
+	case WR_VARY_DEC:
+		if (fs->step < 1)
+			return lay_fail(err, y, pf->name, "step must be at least 1%s%s",
+					"", "");
+		if (fs->mode == WR_VARY_INC ? fs->from > fs->to : fs->from < fs->to)
+			return lay_fail(err, y, pf->name, "%s needs from %s to",
+					wr_vary_mode_name(fs->mode),
+					fs->mode == WR_VARY_INC ? "<=" : ">=");
+		if (wr_field_period(fs) == UINT64_MAX)
+			return lay_fail(err, y, pf->name,
+					"%s%s over 2^64 or more values: use random",
+					wr_vary_mode_name(fs->mode), "");
+		/* fall through */
+	case WR_VARY_RANDOM:
+		if (fs->from > max || fs->to > max) {
+			char r[100];
+
+			snprintf(r, sizeof(r), "%s..%s",
+				 u128_str(fs->from, a, sizeof(a)),
+				 u128_str(fs->to, b, sizeof(b)));
+			return lay_fail(err, y, pf->name, "range %s does not fit %s bits",
+					r, w);
+		}
+		if (fs->mode == WR_VARY_RANDOM && fs->from > fs->to)
+			return lay_fail(err, y, pf->name, "random needs from <= to%s%s",
+					"", "");
+		if (fs->mode == WR_VARY_RANDOM &&
+		    (fs->to - fs->from) >> 64 != 0) {
+			__uint128_t r = fs->to - fs->from + 1;
+
+			/* More than 2^64 values: a prefix, drawn as bits. */
+			if (r != 0 && ((r & (r - 1)) != 0 || (fs->from & (r - 1)) != 0))
+				return lay_fail(err, y, pf->name,
+						"a random range of more than 2^64 values must be a prefix such as %s%s",
+						"2001:db8::/48", "");
+		}
+		return 0;
+	case WR_VARY_LIST:
+		if (fs->list_len < 1 || fs->list == NULL)
+			return lay_fail(err, y, pf->name, "list is empty%s%s", "", "");
+		for (i = 0; i < fs->list_len; i++)
+			if (fs->list[i] > max) {
+				char what[96];
+
+				snprintf(what, sizeof(what), "list[%u] = %s", i,
+					 u128_str(fs->list[i], a, sizeof(a)));
+				return lay_fail(err, y, pf->name, "%s does not fit %s bits",
+						what, w);
+			}
+		return 0;
+	default:
+		return lay_fail(err, y, pf->name, "unknown variation mode%s%s", "", "");
 	}
 }
 
@@ -475,180 +503,685 @@ field_varies(const struct wr_field_spec *fs)
 	}
 }
 
-static int
-build_fields(struct wr_frame_tmpl *t, const struct wr_stream *s)
+/* Does @p below carry @p above?  NULL when it may, else what it expects. */
+static const char *
+carry_error(const struct wr_proto *below, const struct wr_proto *above)
 {
-	unsigned int id, pass, n = 0;
+	bool raw = above->hlen == 0;
 
-	/* Pass 0 takes the sequenced fields, pass 1 the RANDOM ones, each in
-	 * WR_FIELDS order: the odometer runs over slots 0..n_seq-1. */
-	for (pass = 0; pass < 2; pass++) {
-		for (id = 0; id < WR_FIELD__COUNT; id++) {
-			const struct wr_field_spec *fs = &s->field[id];
-			struct wr_vf *f = &t->vf[n];
-
-			if (!field_varies(fs))
-				continue;
-			if ((fs->mode == WR_VARY_RANDOM) != (pass == 1))
-				continue;
-			if ((id == WR_FIELD_VLAN_ID || id == WR_FIELD_VLAN_PCP) &&
-			    !s->vlan)
-				continue; /* no tag to write it into */
-			f->id = (uint8_t)id;
-			vf_layout(t, f);
-			f->period = wr_field_period(fs);
-			switch (fs->mode) {
-			case WR_VARY_INC:
-			case WR_VARY_DEC:
-				f->kind = WR_VF_ARITH;
-				f->base = fs->from;
-				f->delta = fs->mode == WR_VARY_INC ? fs->step
-								   : 0 - fs->step;
-				break;
-			case WR_VARY_LIST:
-				f->kind = WR_VF_LIST;
-				f->list = malloc(fs->list_len * sizeof(*f->list));
-				if (f->list == NULL)
-					return -ENOMEM;
-				memcpy(f->list, fs->list,
-				       fs->list_len * sizeof(*f->list));
-				break;
-			default:
-				f->kind = WR_VF_RANDOM;
-				f->base = fs->from;
-				f->range = fs->to - fs->from + 1;
-				f->thresh = wr_rng_threshold(f->range);
-				f->key = wr_rng_key(s->seed, id);
-				f->period = 0;
-				break;
-			}
-			n++;
-		}
-		if (pass == 0)
-			t->n_seq = n;
+	switch (below->carry) {
+	case WR_CARRY_ETHERTYPE:
+		return above->ethertype != 0 || raw ? NULL :
+		       "a layer with an EtherType (vlan, mpls, ipv4, ipv6, raw)";
+	case WR_CARRY_IPPROTO:
+		return above->ipproto != 0 || raw ? NULL :
+		       "a layer with an IP protocol number (udp, tcp, icmp, icmp6, gre, gre_key, ipv4, ipv6, raw)";
+	case WR_CARRY_UDP_PORT:
+		return above->udp_port != 0 || raw ? NULL :
+		       "vxlan or raw over udp";
+	case WR_CARRY_ETH:
+		return strcmp(above->name, "eth") == 0 ? NULL :
+		       "the inner frame's eth";
+	case WR_CARRY_MPLS:
+		return above->over_mpls || raw ? NULL :
+		       "mpls, ipv4, ipv6 or raw over an MPLS label";
+	default:
+		return "nothing (the payload follows it)";
 	}
-	t->n_vary = n;
-	return 0;
 }
 
-/* The value of a field in packet 0 (the template). */
-static uint64_t
-value0(const struct wr_stream *s, enum wr_field_id id)
+/* The value a fixed spec holds (packet 0's for a varying one). */
+static __uint128_t
+spec_value0(const struct wr_field_spec *fs, uint64_t key)
 {
-	const struct wr_field_spec *fs = &s->field[id];
-
 	switch (fs->mode) {
 	case WR_VARY_INC:
 	case WR_VARY_DEC:
-	case WR_VARY_RANDOM:
-		if (fs->mode == WR_VARY_RANDOM) {
-			uint64_t range = fs->to - fs->from + 1;
-
-			return fs->from +
-			       wr_rng_below(wr_rng_at(wr_rng_key(s->seed, id), 0),
-					    range, wr_rng_threshold(range));
-		}
 		return fs->from;
 	case WR_VARY_LIST:
 		return fs->list[0];
+	case WR_VARY_RANDOM: {
+		__uint128_t r = fs->to - fs->from + 1;
+		uint64_t h = wr_rng_at(key, 0);
+
+		if (r >> 64 == 0 && (uint64_t)r != 0)
+			return fs->from + wr_rng_below(h, (uint64_t)r,
+						       wr_rng_threshold((uint64_t)r));
+		if (r >> 64 == 1 && (uint64_t)r == 0)
+			return fs->from + h;
+		return fs->from + (((__uint128_t)(h & (uint64_t)((r >> 64) - 1)) << 64 |
+				    wr_rng_mix64(h + WR_RNG_GAMMA)));
+	}
 	default:
 		return fs->value;
 	}
 }
 
 static void
-write_headers(struct wr_frame_tmpl *t, const struct wr_stream *s, uint16_t len)
+set_fixed(struct wr_field_spec *fs, __uint128_t v)
 {
-	uint8_t *b = t->bytes, *ip = b + t->ip_off, *udp = b + t->udp_off;
-	uint16_t tci;
-
-	put48(b, value0(s, WR_FIELD_ETH_DST));
-	put48(b + 6, value0(s, WR_FIELD_ETH_SRC));
-	if (s->vlan) {
-		put16(b + 12, ETHERTYPE_VLAN);
-		/* 802.1Q TCI: PCP (3 bits), DEI (0), VID (12 bits). */
-		tci = (uint16_t)((value0(s, WR_FIELD_VLAN_PCP) << 13) |
-				 value0(s, WR_FIELD_VLAN_ID));
-		put16(b + 14, tci);
-		put16(b + 16, ETHERTYPE_IPV4);
-	} else {
-		put16(b + 12, ETHERTYPE_IPV4);
-	}
-	ip[0] = IPV4_VER_IHL;
-	ip[1] = (uint8_t)((value0(s, WR_FIELD_IPV4_DSCP) << 2) | t->ecn);
-	put16(ip + 2, len - t->l2_len);
-	put16(ip + 4, value0(s, WR_FIELD_IPV4_ID));
-	put16(ip + 6, s->df ? IPV4_FLAG_DF : 0);
-	ip[8] = (uint8_t)value0(s, WR_FIELD_IPV4_TTL);
-	ip[9] = IPPROTO_UDP_NUM;
-	put16(ip + 10, 0);
-	put32(ip + 12, value0(s, WR_FIELD_IPV4_SRC));
-	put32(ip + 16, value0(s, WR_FIELD_IPV4_DST));
-	put16(udp, value0(s, WR_FIELD_UDP_SRC));
-	put16(udp + 2, value0(s, WR_FIELD_UDP_DST));
-	put16(udp + 4, len - t->udp_off);
-	put16(udp + 6, 0);
+	memset(fs, 0, sizeof(*fs));
+	fs->mode = WR_VARY_FIXED;
+	fs->value = v;
 }
 
-static bool
-slot_varies(const struct wr_frame_tmpl *t, enum wr_field_id id)
+static uint64_t
+field_key(const struct wr_stream *s, const struct lay *y, unsigned int li,
+	  unsigned int fi)
 {
-	uint32_t i;
+	const struct wr_proto_field *pf = &y->p->fields[fi];
 
-	for (i = 0; i < t->n_vary; i++)
-		if (t->vf[i].id == id)
-			return true;
-	return false;
+	/* The fixed model's tags for its fields, so old files draw the
+	 * same values; every other field its own sub-sequence. */
+	if (pf->legacy_tag != 0 && y->first)
+		return wr_rng_key(s->seed, pf->legacy_tag - 1u);
+	return wr_rng_key(s->seed, WR_RNG_TAG_LAYER + li * 32u + fi);
 }
 
 /*
- * The sums of everything that does not vary, computed on scratch copies of
- * the headers where the varying parts are zeroed: the per-packet code adds
- * exactly those parts back (vf_write, the length words, psum).
+ * Lay the stack out and resolve what each layer says about its neighbours:
+ * offsets, the "next protocol" fields left at their defaults, MPLS bottom
+ * of stack, a layer that cannot carry the one above it.
  */
-static void
-const_sums(struct wr_frame_tmpl *t, bool size_varies)
+static int
+stack_layout(struct lay *ly, uint32_t n, const struct wr_stream *s,
+	     uint16_t *hdr_len, struct wr_error *err)
 {
-	uint8_t ip[WR_IPV4_HLEN], ps[12 + WR_UDP_HLEN];
-	const uint8_t *b = t->bytes;
-	uint16_t len = t->max_len;
+	uint32_t i, j, k;
+	uint16_t off = 0;
+	const char *why;
 
-	memcpy(ip, b + t->ip_off, sizeof(ip));
-	ip[10] = ip[11] = 0;
-	if (slot_varies(t, WR_FIELD_IPV4_DSCP))
-		ip[1] = 0;
-	if (size_varies)
-		ip[2] = ip[3] = 0;
-	if (slot_varies(t, WR_FIELD_IPV4_ID))
-		ip[4] = ip[5] = 0;
-	if (slot_varies(t, WR_FIELD_IPV4_TTL))
-		ip[8] = 0;
-	if (slot_varies(t, WR_FIELD_IPV4_SRC))
-		memset(ip + 12, 0, 4);
-	if (slot_varies(t, WR_FIELD_IPV4_DST))
-		memset(ip + 16, 0, 4);
-	t->ip_const = wr_csum_sum(ip, sizeof(ip));
+	for (i = 0; i < n; i++) {
+		struct lay *y = &ly[i];
 
-	/* RFC 768 pseudo-header (src, dst, zero, protocol, UDP length), then
-	 * the UDP header with its checksum zeroed. */
-	memcpy(ps, ip + 12, 8);
-	ps[8] = 0;
-	ps[9] = IPPROTO_UDP_NUM;
-	memcpy(ps + 10, b + t->udp_off + 4, 2);
-	memcpy(ps + 12, b + t->udp_off, WR_UDP_HLEN);
-	ps[18] = ps[19] = 0;
-	if (size_varies)
-		ps[10] = ps[11] = ps[16] = ps[17] = 0;
-	if (slot_varies(t, WR_FIELD_UDP_SRC))
-		ps[12] = ps[13] = 0;
-	if (slot_varies(t, WR_FIELD_UDP_DST))
-		ps[14] = ps[15] = 0;
-	t->udp_const = wr_csum_sum(ps, sizeof(ps));
-	/* The signature area is zero in the template: it adds nothing.  The
-	 * payload starts at an even offset of the datagram (8 + 0 or 24), so
-	 * its sum adds as is. */
-	if (!size_varies)
-		t->udp_const += wr_csum_sum(b + t->pay_off, len - t->pay_off);
+		if (y->p->n_fields > WR_PROTO_FIELDS_MAX)
+			return -EINVAL;
+		y->off = off;
+		y->hlen = y->p->hlen != 0 ? y->p->hlen : y->l->raw_len;
+		if (y->p->hlen == 0 && (y->l->raw_len == 0 || y->l->raw == NULL))
+			return lay_fail(err, y, "hex", "a raw layer needs at least one byte%s%s",
+					"", "");
+		off = (uint16_t)(off + y->hlen);
+		y->first = true;
+		for (k = 0; k < i; k++)
+			if (ly[k].p == y->p)
+				y->first = false;
+		for (j = 0; j < y->p->n_fields; j++)
+			y->eff[j] = y->l->field[j];
+	}
+	if (n == 0 || strcmp(ly[0].p->name, "eth") != 0)
+		return wr_error_set(err, -EINVAL, NULL, s->mark.line, s->mark.col,
+				    "stack", "expected eth as the first layer, got %s",
+				    n == 0 ? "nothing" : ly[0].p->name);
+	for (i = 0; i < n; i++) {
+		struct lay *y = &ly[i];
+		const struct lay *a = i + 1 < n ? &ly[i + 1] : NULL;
+
+		if (a != NULL && (why = carry_error(y->p, a->p)) != NULL)
+			return wr_error_set(err, -EINVAL, NULL, a->l->mark.line,
+					    a->l->mark.col, a->key,
+					    "%s cannot carry %s: expected %s",
+					    y->p->name, a->p->name, why);
+		if (a == NULL && y->p->carry == WR_CARRY_ETH)
+			return lay_fail(err, y, NULL,
+					"%s needs an inner frame: expected an eth layer after it%s",
+					y->p->name, "");
+		for (j = 0; j < y->p->n_fields; j++) {
+			const struct wr_proto_field *pf = &y->p->fields[j];
+			struct wr_field_spec *fs = &y->eff[j];
+			int mine;
+
+			if (y->l->set[j] && pf->role != WR_ROLE_BOTTOM)
+				continue;
+			switch (pf->role) {
+			case WR_ROLE_NEXT_ETHERTYPE:
+				if (a == NULL)
+					break;
+				mine = wr_proto_field_find(a->p, "tpid");
+				/* A tag's TPID is written here, varying or not. */
+				if (mine >= 0 && a->p->fields[mine].role == WR_ROLE_MY_ETHERTYPE)
+					*fs = a->eff[mine];
+				else if (a->p->ethertype != 0)
+					set_fixed(fs, a->p->ethertype);
+				else
+					return lay_fail(err, y, pf->name,
+							"the layer above (%s) has no EtherType: give %s",
+							a->p->name, pf->name);
+				break;
+			case WR_ROLE_NEXT_IPPROTO:
+				if (a == NULL)
+					break;
+				if (a->p->ipproto == 0)
+					return lay_fail(err, y, pf->name,
+							"the layer above (%s) has no IP protocol number: give %s",
+							a->p->name, pf->name);
+				set_fixed(fs, a->p->ipproto);
+				break;
+			case WR_ROLE_NEXT_UDP_PORT:
+				if (a != NULL && a->p->udp_port != 0)
+					set_fixed(fs, a->p->udp_port);
+				break;
+			case WR_ROLE_BOTTOM:
+				if (!y->l->set[j])
+					set_fixed(fs, a == NULL || a->p != y->p);
+				break;
+			default:
+				break;
+			}
+		}
+	}
+	*hdr_len = off;
+	return 0;
+}
+
+/* Write packet 0's header bytes. */
+static void
+write_layers(const struct lay *ly, uint32_t n, const struct wr_stream *s,
+	     uint8_t *b)
+{
+	uint32_t i, j;
+
+	for (i = 0; i < n; i++) {
+		const struct lay *y = &ly[i];
+		uint8_t *h = b + y->off;
+
+		if (y->p->fixed != NULL)
+			memcpy(h, y->p->fixed, y->hlen);
+		if (y->p->hlen == 0)
+			memcpy(h, y->l->raw, y->hlen);
+		for (j = 0; j < y->p->n_fields; j++) {
+			const struct wr_proto_field *pf = &y->p->fields[j];
+			__uint128_t v = spec_value0(&y->eff[j],
+						    field_key(s, y, i, j));
+
+			if (pf->role == WR_ROLE_MY_ETHERTYPE)
+				continue;
+			if (pf->span == 16) {
+				put128(h + pf->off, v);
+			} else {
+				uint64_t m = (uint64_t)bits_max(pf->bits) << pf->shift;
+				uint64_t cur = get_be(h + pf->off, pf->span);
+
+				put_be(h + pf->off, (cur & ~m) | ((uint64_t)v << pf->shift),
+				       pf->span);
+			}
+		}
+	}
+}
+
+/* The layer a pseudo-header comes from: the IP layer right below. */
+static const struct lay *
+pseudo_ip(const struct lay *ly, uint32_t i)
+{
+	return i > 0 && ly[i - 1].p->l3 ? &ly[i - 1] : NULL;
+}
+
+/* Sum of the pseudo-header (RFC 768 / RFC 8200 8.1) of layer i over
+ * bytes @p b, without the length: addresses and protocol.  Both forms sum
+ * to src + dst + protocol + length. */
+static uint64_t
+pseudo_sum(const struct lay *ly, uint32_t i, const uint8_t *b)
+{
+	const struct lay *ip = pseudo_ip(ly, i);
+	uint64_t sum = 0;
+	uint32_t j;
+
+	if (ip == NULL)
+		return 0;
+	for (j = 0; j < ip->p->n_fields; j++) {
+		const struct wr_proto_field *pf = &ip->p->fields[j];
+
+		if (pf->role == WR_ROLE_ADDR)
+			sum += wr_csum_sum(b + ip->off + pf->off, pf->span);
+		else if (pf->role == WR_ROLE_NEXT_IPPROTO)
+			sum += b[ip->off + pf->off];
+	}
+	return sum;
+}
+
+/* Sum of checksum region of layer i in @p b (len bytes), pseudo-header
+ * included, with @p l4len as its length. */
+static uint64_t
+region_sum(const struct lay *ly, uint32_t i, const uint8_t *b, uint16_t end,
+	   uint16_t l4len)
+{
+	const struct lay *y = &ly[i];
+
+	switch (y->p->csum) {
+	case WR_CSUM_HEADER:
+		return wr_csum_sum(b + y->off, y->hlen);
+	case WR_CSUM_PSEUDO:
+		return pseudo_sum(ly, i, b) + l4len +
+		       wr_csum_sum(b + y->off, end - y->off);
+	case WR_CSUM_PLAIN:
+		return wr_csum_sum(b + y->off, end - y->off);
+	default:
+		return 0;
+	}
+}
+
+/* A checksum the layer sends as 0 (a UDP under VXLAN), or none at all. */
+static bool
+csum_off(const struct lay *ly, uint32_t n, uint32_t i)
+{
+	return ly[i].p->csum == WR_CSUM_NONE ||
+	       (i + 1 < n && ly[i + 1].p->zero_udp_csum_below &&
+		!(i > 0 && ly[i - 1].p->l4_csum_required));
+}
+
+/* Is byte range [off, off + w) in layer i's checksum?  *csh its parity. */
+static bool
+covers(const struct lay *ly, uint32_t i, uint16_t off, uint16_t w,
+       uint8_t *csh)
+{
+	const struct lay *y = &ly[i];
+	uint16_t end = y->p->csum == WR_CSUM_HEADER ? y->off + y->hlen : UINT16_MAX;
+
+	if (off < y->off || off + w > end)
+		return false;
+	*csh = ((off + w - y->off) & 1) ? 8 : 0;
+	return true;
+}
+
+/* ---- compiling the varying fields ---- */
+
+/* Checksummed layers (indices) a field at [off, off + w) of layer li is in. */
+static int
+field_accs(const struct lay *ly, uint32_t n, uint32_t li,
+	   const struct wr_proto_field *pf, uint16_t off, uint16_t w,
+	   struct wr_vf *f)
+{
+	uint32_t c;
+	uint8_t csh;
+
+	f->n_acc = 0;
+	for (c = 0; c < n; c++) {
+		bool in = !csum_off(ly, n, c) && covers(ly, c, off, w, &csh);
+
+		/* An address or protocol of the IP layer right below an L4
+		 * checksum is in its pseudo-header, as the low byte of a
+		 * word (protocol) or whole words (addresses). */
+		if (!in && !csum_off(ly, n, c) && ly[c].p->csum == WR_CSUM_PSEUDO &&
+		    c == li + 1 && ly[li].p->l3 &&
+		    (pf->role == WR_ROLE_ADDR || pf->role == WR_ROLE_NEXT_IPPROTO)) {
+			in = true;
+			csh = 0;
+		}
+		if (!in)
+			continue;
+		if (f->n_acc == WR_ACC_MAX)
+			return -ENOTSUP;
+		f->acc[f->n_acc] = (uint8_t)c; /* a layer for now, see build_fields */
+		f->csh[f->n_acc++] = csh;
+	}
+	return 0;
+}
+
+/* Compile one varying field into slot f. */
+static int
+build_vf(struct wr_vf *f, const struct wr_field_spec *fs,
+	 const struct wr_proto_field *pf, uint16_t hoff, uint64_t key)
+{
+	bool hi_const = true;
+	uint32_t i;
+
+	f->off = (uint16_t)(hoff + pf->off);
+	f->width = pf->span;
+	f->shift = pf->shift;
+	f->keep = 0;
+	if (pf->span <= 8)
+		f->keep = (pf->span == 8 ? ~0ull : (1ull << (8 * pf->span)) - 1) &
+			  ~((uint64_t)bits_max(pf->bits) << pf->shift);
+	f->period = wr_field_period(fs);
+	f->key = key;
+	if (pf->span == 16) {
+		/* A 128-bit field whose high half never changes (a range or
+		 * list within one /64) is compiled as its low 8 bytes. */
+		switch (fs->mode) {
+		case WR_VARY_LIST:
+			for (i = 1; i < fs->list_len; i++)
+				hi_const &= fs->list[i] >> 64 == fs->list[0] >> 64;
+			break;
+		default:
+			hi_const = fs->from >> 64 == fs->to >> 64;
+			break;
+		}
+		if (hi_const) {
+			f->off += 8;
+			f->width = 8;
+		} else {
+			f->kind = WR_VF_WIDE;
+		}
+	}
+	if (f->kind == WR_VF_WIDE) {
+		switch (fs->mode) {
+		case WR_VARY_INC:
+		case WR_VARY_DEC:
+			f->wkind = WR_VF_ARITH;
+			f->wbase = fs->from;
+			f->wdelta = fs->mode == WR_VARY_INC ? fs->step : 0 - fs->step;
+			return 0;
+		case WR_VARY_LIST:
+			f->wkind = WR_VF_LIST;
+			f->wlist = malloc(fs->list_len * sizeof(*f->wlist));
+			if (f->wlist == NULL)
+				return -ENOMEM;
+			memcpy(f->wlist, fs->list, fs->list_len * sizeof(*f->wlist));
+			return 0;
+		default:
+			/* A prefix (check_field): high bits from one draw,
+			 * the low 64 from the next. */
+			f->wkind = WR_VF_RANDOM;
+			f->wbase = fs->from;
+			f->whi_mask = (uint64_t)((fs->to - fs->from) >> 64);
+			f->period = 0;
+			return 0;
+		}
+	}
+	switch (fs->mode) {
+	case WR_VARY_INC:
+	case WR_VARY_DEC:
+		f->kind = WR_VF_ARITH;
+		f->base = (uint64_t)fs->from;
+		f->delta = fs->mode == WR_VARY_INC ? (uint64_t)fs->step
+						   : 0 - (uint64_t)fs->step;
+		return 0;
+	case WR_VARY_LIST:
+		f->kind = WR_VF_LIST;
+		f->list = malloc(fs->list_len * sizeof(*f->list));
+		if (f->list == NULL)
+			return -ENOMEM;
+		for (i = 0; i < fs->list_len; i++)
+			f->list[i] = (uint64_t)fs->list[i];
+		return 0;
+	default:
+		f->base = (uint64_t)fs->from;
+		f->range = (uint64_t)(fs->to - fs->from) + 1;
+		f->period = 0;
+		if (f->range == 0) {
+			f->kind = WR_VF_RANDOM_FULL;
+			return 0;
+		}
+		f->kind = WR_VF_RANDOM;
+		f->thresh = wr_rng_threshold(f->range);
+		return 0;
+	}
+}
+
+static int
+build_fields(struct wr_frame_tmpl *t, const struct lay *ly, uint32_t n,
+	     const struct wr_stream *s, struct wr_error *err)
+{
+	unsigned int pass, i, j, k = 0;
+	int rc;
+
+	/* Pass 0 takes the sequenced fields, pass 1 the RANDOM ones, each in
+	 * stack order (outer first) and field table order: the odometer runs
+	 * over slots 0..n_seq-1. */
+	for (pass = 0; pass < 2; pass++) {
+		for (i = 0; i < n; i++) {
+			for (j = 0; j < ly[i].p->n_fields; j++) {
+				const struct wr_field_spec *fs = &ly[i].eff[j];
+				const struct wr_proto_field *pf = &ly[i].p->fields[j];
+				struct wr_vf *f = &t->vf[k];
+
+				if (!field_varies(fs) || pf->role == WR_ROLE_MY_ETHERTYPE)
+					continue;
+				if ((fs->mode == WR_VARY_RANDOM) != (pass == 1))
+					continue;
+				if (k == WR_FRAME_VARY_MAX)
+					return lay_fail(err, &ly[i], pf->name,
+							"more than %s varying fields in one stream%s",
+							"64", "");
+				rc = build_vf(f, fs, pf, ly[i].off,
+					      field_key(s, &ly[i], i, j));
+				if (rc < 0)
+					return rc;
+				rc = field_accs(ly, n, i, pf, f->off, f->width, f);
+				if (rc < 0)
+					return lay_fail(err, &ly[i], pf->name,
+							"a field in more than two checksums%s%s",
+							"", "");
+				k++;
+			}
+		}
+		if (pass == 0)
+			t->n_seq = k;
+	}
+	t->n_vary = k;
+	return 0;
+}
+
+/* The checksums rewritten per packet, innermost first; map[layer] gives
+ * the accumulator of a checksummed layer, -1 for the others. */
+static int
+build_csums(struct wr_frame_tmpl *t, const struct lay *ly, uint32_t n,
+	    bool size_varies, bool latency, int8_t *map)
+{
+	bool active[WR_LAYERS_MAX] = { false };
+	uint32_t i, j;
+	uint8_t csh;
+
+	for (i = 0; i < t->n_vary; i++)
+		for (j = 0; j < t->vf[i].n_acc; j++)
+			active[t->vf[i].acc[j]] = true;
+	for (i = 0; i < n; i++) {
+		map[i] = -1;
+		if (csum_off(ly, n, i))
+			continue;
+		if (ly[i].p->csum != WR_CSUM_HEADER && (size_varies || latency))
+			active[i] = true;
+		/* A header checksum over a length field (IPv4 total length). */
+		if (ly[i].p->csum == WR_CSUM_HEADER && size_varies)
+			for (j = 0; j < n; j++)
+				if (ly[j].p->len_off >= 0 &&
+				    covers(ly, i, (uint16_t)(ly[j].off + ly[j].p->len_off),
+					   2, &csh))
+					active[i] = true;
+	}
+	/* An outer checksum over a rewritten inner one is rewritten too. */
+	for (i = n; i-- > 0;)
+		for (j = 0; active[i] && j < i; j++)
+			if (!csum_off(ly, n, j) &&
+			    covers(ly, j, (uint16_t)(ly[i].off + ly[i].p->csum_off), 2,
+				   &csh))
+				active[j] = true;
+	for (i = n; i-- > 0;) {
+		struct wr_cs *c;
+
+		if (!active[i])
+			continue;
+		if (t->n_cs == WR_CSUMS_MAX)
+			return -ENOTSUP;
+		map[i] = (int8_t)t->n_cs;
+		c = &t->cs[t->n_cs++];
+		c->off = (uint16_t)(ly[i].off + ly[i].p->csum_off);
+		c->ffff = ly[i].p->csum_ffff;
+		c->payload = ly[i].p->csum != WR_CSUM_HEADER;
+		c->pay_sh = ((t->pay_off - ly[i].off) & 1) ? 8 : 0;
+		for (j = i + 1; j < n; j++)
+			if (map[j] >= 0 &&
+			    covers(ly, i, (uint16_t)(ly[j].off + ly[j].p->csum_off), 2,
+				   &csh)) {
+				c->nest[c->n_nest] = (uint8_t)map[j];
+				c->nest_sh[c->n_nest++] = csh;
+			}
+	}
+	for (i = 0; i < t->n_vary; i++) {
+		struct wr_vf *f = &t->vf[i];
+
+		for (j = 0; j < f->n_acc; j++) {
+			f->acc[j] = (uint8_t)map[f->acc[j]];
+			/* Sums of shifted 6- and 8-byte values can pass 2^48. */
+			if (f->width >= 6 || (f->width >= 4 && f->csh[j] != 0) ||
+			    f->kind == WR_VF_WIDE)
+				t->cs[f->acc[j]].wide = true;
+		}
+	}
+	return 0;
+}
+
+/* Lengths that follow the size (variable sizes only). */
+static int
+build_lens(struct wr_frame_tmpl *t, const struct lay *ly, uint32_t n,
+	   const int8_t *map)
+{
+	uint32_t i, c;
+	uint8_t csh;
+
+	for (i = 0; i < n; i++) {
+		const struct lay *y = &ly[i];
+
+		if (y->p->len_off >= 0) {
+			struct wr_le *e = &t->le[t->n_le++];
+			uint16_t at = (uint16_t)(y->off + y->p->len_off);
+
+			e->off = at;
+			e->sub = (uint16_t)(y->off + (y->p->len_after_hdr ? y->hlen : 0));
+			e->write = true;
+			for (c = 0; c < n; c++)
+				if (map[c] >= 0 && covers(ly, c, at, 2, &csh)) {
+					if (e->n_acc == WR_ACC_MAX)
+						return -ENOTSUP;
+					e->acc[e->n_acc] = (uint8_t)map[c];
+					e->csh[e->n_acc++] = csh;
+				}
+		}
+		if (y->p->pseudo_len && map[i] >= 0) {
+			struct wr_le *e = &t->le[t->n_le++];
+
+			e->sub = y->off;
+			e->write = false;
+			e->n_acc = 1;
+			e->acc[0] = (uint8_t)map[i];
+			e->csh[0] = 0;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The sums of everything that does not vary, over a scratch copy of the
+ * frame where every varying bit, every rewritten checksum and, for variable
+ * sizes, every length and the payload are zero: the per-packet code adds
+ * exactly those back.
+ */
+static int
+const_sums(struct wr_frame_tmpl *t, const struct lay *ly, uint32_t n,
+	   const int8_t *map, bool size_varies)
+{
+	uint8_t *b = malloc(t->max_len);
+	uint32_t i, k;
+
+	if (b == NULL)
+		return -ENOMEM;
+	memcpy(b, t->bytes, t->max_len);
+	for (i = 0; i < t->n_vary; i++) {
+		const struct wr_vf *f = &t->vf[i];
+
+		if (f->width > 8)
+			memset(b + f->off, 0, f->width);
+		else
+			put_be(b + f->off, get_be(b + f->off, f->width) & f->keep,
+			       f->width);
+	}
+	for (i = 0; i < t->n_cs; i++)
+		put16(b + t->cs[i].off, 0);
+	if (size_varies) {
+		for (k = 0; k < t->n_le; k++)
+			if (t->le[k].write)
+				put16(b + t->le[k].off, 0);
+		memset(b + t->pay_off, 0, t->max_len - t->pay_off);
+	}
+	for (i = 0; i < n; i++) {
+		if (map[i] < 0)
+			continue;
+		t->cs[map[i]].cconst =
+			region_sum(ly, i, b, t->max_len,
+				   size_varies || !ly[i].p->pseudo_len ? 0 :
+				   (uint16_t)(t->max_len - ly[i].off));
+	}
+	free(b);
+	return 0;
+}
+
+/* Full checksums of packet 0, innermost first, straight from the RFCs. */
+static void
+template_csums(struct wr_frame_tmpl *t, const struct lay *ly, uint32_t n)
+{
+	uint32_t i;
+
+	for (i = n; i-- > 0;) {
+		uint8_t *c = t->bytes + ly[i].off + ly[i].p->csum_off;
+		uint16_t v;
+
+		if (ly[i].p->csum == WR_CSUM_NONE)
+			continue;
+		put16(c, 0);
+		if (csum_off(ly, n, i))
+			continue;
+		v = (uint16_t)~wr_csum_fold(region_sum(ly, i, t->bytes, t->max_len,
+			ly[i].p->pseudo_len ? (uint16_t)(t->max_len - ly[i].off) : 0));
+		put16(c, v == 0 && ly[i].p->csum_ffff ? 0xffff : v);
+	}
+}
+
+static void
+template_lens(struct wr_frame_tmpl *t, const struct lay *ly, uint32_t n)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++)
+		if (ly[i].p->len_off >= 0)
+			put16(t->bytes + ly[i].off + ly[i].p->len_off,
+			      t->max_len - ly[i].off -
+			      (ly[i].p->len_after_hdr ? ly[i].hlen : 0));
+}
+
+/* Checksum offload: one IPv4 or IPv6 layer under one UDP or TCP, nothing
+ * inside a tunnel. */
+static void
+build_offload(struct wr_frame_tmpl *t, const struct lay *ly, uint32_t n)
+{
+	struct wr_frame_offload *o = &t->offload;
+	uint32_t i, n_l3 = 0;
+
+	memset(o, 0, sizeof(*o));
+	for (i = 0; i < n; i++)
+		n_l3 += ly[i].p->l3;
+	if (n < 3 || n_l3 != 1 || !ly[n - 2].p->l3 || ly[n - 1].p->csum != WR_CSUM_PSEUDO)
+		return;
+	/* l2_len is Ethernet and VLAN tags to a NIC: nothing else below. */
+	for (i = 1; i + 2 < n; i++)
+		if (strcmp(ly[i].p->name, "vlan") != 0)
+			return;
+	if (strcmp(ly[n - 1].p->name, "udp") != 0 && strcmp(ly[n - 1].p->name, "tcp") != 0)
+		return;
+	o->ok = true;
+	o->l2_len = ly[n - 2].off;
+	o->l3_len = ly[n - 2].hlen;
+	o->ipv6 = ly[n - 2].p->csum != WR_CSUM_HEADER;
+	o->tcp = strcmp(ly[n - 1].p->name, "tcp") == 0;
+	o->l4_csum_off = (uint16_t)(ly[n - 1].off + ly[n - 1].p->csum_off);
+}
+
+/* ---- template ---- */
+
+void
+wr_frame_tmpl_free(struct wr_frame_tmpl *t)
+{
+	unsigned int i;
+
+	if (t == NULL)
+		return;
+	for (i = 0; i < WR_FRAME_VARY_MAX; i++) {
+		free(t->vf[i].list);
+		free(t->vf[i].wlist);
+	}
+	free(t->size_tab);
+	free(t->psum);
+	free(t->bytes);
+	free(t);
 }
 
 static int
@@ -671,36 +1204,15 @@ build_psum(struct wr_frame_tmpl *t)
 	return 0;
 }
 
-void
-wr_frame_tmpl_free(struct wr_frame_tmpl *t)
+/* Check the stream-level settings and every field of every layer. */
+static int
+check_stream(const struct wr_stream *s, const struct lay *ly, uint32_t n,
+	     struct wr_error *err)
 {
-	unsigned int i;
-
-	if (t == NULL)
-		return;
-	for (i = 0; i < WR_FIELD__COUNT; i++)
-		free(t->vf[i].list);
-	free(t->size_tab);
-	free(t->psum);
-	free(t->bytes);
-	free(t);
-}
-
-int
-wr_frame_tmpl_create(const struct wr_stream *s, uint32_t stream_id,
-		     struct wr_frame_tmpl **out, struct wr_error *err)
-{
-	struct wr_frame_tmpl *t;
-	uint16_t min = 0, max = 0, len, sum;
-	bool size_varies;
-	unsigned int id;
-	uint8_t ps[12];
-	uint64_t usum;
-	uint32_t k, str_len;
+	uint32_t i, j;
 	int rc;
 
-	*out = NULL;
-	if (s->ecn > 3)
+	if (s->n_layers == 0 && s->ecn > 3)
 		return wr_error_set(err, -EINVAL, NULL, s->mark.line, s->mark.col,
 				    "ipv4.ecn", "ECN %u does not fit 2 bits", s->ecn);
 	if (s->payload.kind == WR_PAYLOAD_PATTERN &&
@@ -711,101 +1223,159 @@ wr_frame_tmpl_create(const struct wr_stream *s, uint32_t stream_id,
 	    s->payload.bytes == NULL)
 		return wr_error_set(err, -EINVAL, NULL, s->mark.line, s->mark.col,
 				    "payload", "string has no bytes");
-	for (id = 0; id < WR_FIELD__COUNT; id++) {
-		rc = check_field(&s->field[id], id, s, err);
-		if (rc < 0)
-			return rc;
-	}
-	t = calloc(1, sizeof(*t));
-	if (t == NULL)
-		return -ENOMEM;
-	t->stream_id = stream_id;
-	t->ecn = s->ecn;
-	t->product = s->combine == WR_COMBINE_PRODUCT;
-	t->l2_len = WR_ETH_HLEN + (s->vlan ? WR_VLAN_HLEN : 0);
-	t->ip_off = t->l2_len;
-	t->udp_off = t->ip_off + WR_IPV4_HLEN;
-	t->sig_off = s->latency ? t->udp_off + WR_UDP_HLEN : 0;
-	t->sig_short = s->latency && s->sig_short;
-	t->pay_off = t->udp_off + WR_UDP_HLEN +
-		     (!s->latency ? 0 : t->sig_short ? WR_SIG_SHORT_LEN : WR_SIG_LEN);
+	for (i = 0; i < n; i++)
+		for (j = 0; j < ly[i].p->n_fields; j++) {
+			rc = check_field(&ly[i].l->field[j], &ly[i].p->fields[j],
+					 &ly[i], err);
+			if (rc < 0)
+				return rc;
+		}
+	return 0;
+}
 
+/* "IPv4 20 + UDP 8" for the too-small message. */
+static void
+stack_parts(const struct lay *ly, uint32_t n, char *buf, size_t len)
+{
+	size_t k = 0;
+	uint32_t i;
+
+	buf[0] = '\0';
+	for (i = 0; i < n && k < len; i++)
+		k += (size_t)snprintf(buf + k, len - k, "%s%s %u", i ? " + " : "",
+				      ly[i].p->name, ly[i].hlen);
+}
+
+static int
+tmpl_build(struct wr_frame_tmpl *t, struct lay *ly, uint32_t n,
+	   const struct wr_stream *s, struct wr_error *err)
+{
+	uint16_t min = 0, max = 0, len, hdr_len = 0;
+	int8_t map[WR_LAYERS_MAX];
+	uint32_t k, str_len;
+	bool size_varies;
+	int rc;
+
+	rc = check_stream(s, ly, n, err);
+	if (rc == 0)
+		rc = stack_layout(ly, n, s, &hdr_len, err);
+	if (rc < 0)
+		return rc;
+	t->product = s->combine == WR_COMBINE_PRODUCT;
+	t->sig_off = s->latency ? hdr_len : 0;
+	t->sig_short = s->latency && s->sig_short;
+	t->pay_off = hdr_len + (!s->latency ? 0 :
+				t->sig_short ? WR_SIG_SHORT_LEN : WR_SIG_LEN);
 	rc = build_sizes(t, s, &min, &max, err);
 	if (rc < 0)
-		goto fail;
+		return rc;
 	/* A string payload is never cut to fit (wr_stream.h): the loader
 	 * checks it, and so does this, for streams built by a subcommand
 	 * that adds a signature after loading. */
 	str_len = s->payload.kind == WR_PAYLOAD_STRING ? s->payload.len : 0;
 	if ((uint32_t)(min - WR_FCS_LEN) < t->pay_off + str_len) {
-		rc = wr_error_set(err, -EINVAL, NULL, s->mark.line, s->mark.col,
-				  "size",
-				  "a %u-byte frame cannot hold its headers%s%s (%u bytes + %u FCS)",
-				  min, !s->latency ? "" : t->sig_short ?
-				  " and loss signature" : " and latency signature",
-				  str_len ? " and string payload" : "",
-				  t->pay_off + str_len, WR_FCS_LEN);
-		goto fail;
+		char parts[256];
+
+		stack_parts(ly, n, parts, sizeof(parts));
+		return wr_error_set(err, -EINVAL, NULL, s->mark.line, s->mark.col,
+				    "size",
+				    "a %u-byte frame cannot hold its headers%s%s (%u bytes + %u FCS: %s)",
+				    min, !s->latency ? "" : t->sig_short ?
+				    " and loss signature" : " and latency signature",
+				    str_len ? " and string payload" : "",
+				    t->pay_off + str_len, WR_FCS_LEN, parts);
 	}
 	size_varies = t->size_kind != WR_SZ_FIXED;
 	t->max_len = max - WR_FCS_LEN;
 	t->fixed_len = t->max_len;
 	len = t->max_len;
 
-	rc = build_fields(t, s);
-	if (rc < 0)
-		goto fail;
-
-	rc = -ENOMEM;
 	t->bytes = calloc(1, len);
 	if (t->bytes == NULL)
-		goto fail;
-	write_headers(t, s, len);
+		return -ENOMEM;
+	write_layers(ly, n, s, t->bytes);
 	for (k = 0; k < (uint32_t)(len - t->pay_off); k++)
 		t->bytes[t->pay_off + k] = payload_byte(&s->payload, k);
+	template_lens(t, ly, n);
+	template_csums(t, ly, n);
 
-	/* Full checksums of the template, straight from RFC 791 / RFC 768. */
-	sum = wr_csum_sum(t->bytes + t->ip_off, WR_IPV4_HLEN);
-	put16(t->bytes + t->ip_off + 10, (uint16_t)~sum);
-	memcpy(ps, t->bytes + t->ip_off + 12, 8);
-	ps[8] = 0;
-	ps[9] = IPPROTO_UDP_NUM;
-	memcpy(ps + 10, t->bytes + t->udp_off + 4, 2);
-	usum = (uint64_t)wr_csum_sum(ps, sizeof(ps)) +
-	       wr_csum_sum(t->bytes + t->udp_off, len - t->udp_off);
-	put16(t->bytes + t->udp_off + 6, wr_csum_udp(usum));
+	rc = build_fields(t, ly, n, s, err);
+	if (rc < 0)
+		return rc;
+	if (build_csums(t, ly, n, size_varies, s->latency, map) < 0)
+		return wr_error_set(err, -EINVAL, NULL, s->mark.line, s->mark.col,
+				    "stack", "more than %u checksums vary per packet",
+				    WR_CSUMS_MAX);
+	if (size_varies && build_lens(t, ly, n, map) < 0)
+		return -ENOTSUP;
+	rc = const_sums(t, ly, n, map, size_varies);
+	if (rc == 0 && size_varies)
+		rc = build_psum(t);
+	if (rc < 0)
+		return rc;
+	/* The checksums over the signature, innermost first (sig_write). */
+	for (k = n; k-- > 0;) {
+		int8_t c = map[k];
 
-	const_sums(t, size_varies);
-	if (size_varies && build_psum(t) < 0)
-		goto fail;
-
-	t->ip_csum = size_varies;
-	t->udp_csum = size_varies || s->latency;
-	for (k = 0; k < t->n_vary; k++) {
-		switch (t->vf[k].id) {
-		case WR_FIELD_IPV4_SRC:
-		case WR_FIELD_IPV4_DST:
-			t->udp_csum = true;
-			/* fall through */
-		case WR_FIELD_IPV4_ID:
-		case WR_FIELD_IPV4_TTL:
-		case WR_FIELD_IPV4_DSCP:
-			t->ip_csum = true;
-			break;
-		case WR_FIELD_UDP_SRC:
-		case WR_FIELD_UDP_DST:
-			t->udp_csum = true;
-			break;
-		default:
-			break;
+		if (s->latency && c >= 0 && t->cs[c].payload) {
+			t->sig_cs[t->n_sig_cs] = (uint8_t)c;
+			t->sig_sh[t->n_sig_cs++] = ((t->sig_off - ly[k].off) & 1) ? 8 : 0;
 		}
+		t->proto[k] = ly[k].p;
+		t->layer_off[k] = ly[k].off;
 	}
+	t->n_layers = n;
+	build_offload(t, ly, n);
 	t->is_static = t->n_vary == 0 && !size_varies && !s->latency;
+	return 0;
+}
+
+int
+wr_frame_tmpl_create(const struct wr_stream *s, uint32_t stream_id,
+		     struct wr_frame_tmpl **out, struct wr_error *err)
+{
+	struct wr_layer legacy[4];
+	const struct wr_layer *layers = s->layers;
+	struct wr_frame_tmpl *t = NULL;
+	struct lay *ly = NULL;
+	int n = (int)s->n_layers, rc = -ENOMEM, i;
+
+	*out = NULL;
+	if (s->n_layers == 0) {
+		n = wr_stream_legacy_stack(s, legacy);
+		if (n < 0)
+			return n;
+		layers = legacy;
+	} else if (s->n_layers > WR_LAYERS_MAX) {
+		return wr_error_set(err, -EINVAL, NULL, s->mark.line, s->mark.col,
+				    "stack", "more than %u layers", WR_LAYERS_MAX);
+	}
+	ly = calloc(WR_LAYERS_MAX, sizeof(*ly));
+	t = calloc(1, sizeof(*t));
+	if (ly == NULL || t == NULL)
+		goto done;
+	for (i = 0; i < n; i++) {
+		ly[i].p = layers[i].proto;
+		ly[i].l = &layers[i];
+		/* The shorthand's keys are eth, vlan, ipv4, udp. */
+		if (s->n_layers == 0)
+			snprintf(ly[i].key, sizeof(ly[i].key), "%s", ly[i].p->name);
+		else
+			snprintf(ly[i].key, sizeof(ly[i].key), "stack[%d].%s", i,
+				 ly[i].p->name);
+	}
+	t->stream_id = stream_id;
+	rc = tmpl_build(t, ly, (uint32_t)n, s, err);
+done:
+	if (s->n_layers == 0)
+		wr_stream_layers_free(legacy, (uint32_t)n);
+	free(ly);
+	if (rc < 0) {
+		wr_frame_tmpl_free(t);
+		return rc;
+	}
 	*out = t;
 	return 0;
-fail:
-	wr_frame_tmpl_free(t);
-	return rc;
 }
 
 const uint8_t *
@@ -838,10 +1408,25 @@ wr_frame_tmpl_sig_off(const struct wr_frame_tmpl *t)
 	return t->sig_off;
 }
 
-uint16_t
-wr_frame_tmpl_udp_csum_off(const struct wr_frame_tmpl *t)
+const struct wr_frame_offload *
+wr_frame_tmpl_offload(const struct wr_frame_tmpl *t)
 {
-	return t->udp_off + 6;
+	return &t->offload;
+}
+
+uint32_t
+wr_frame_tmpl_layers(const struct wr_frame_tmpl *t,
+		     const struct wr_proto **proto, uint16_t *off)
+{
+	uint32_t i;
+
+	for (i = 0; i < t->n_layers; i++) {
+		if (proto != NULL)
+			proto[i] = t->proto[i];
+		if (off != NULL)
+			off[i] = t->layer_off[i];
+	}
+	return t->n_layers;
 }
 
 /* ---- sizes ---- */
@@ -860,7 +1445,6 @@ wr_frame_size_at(const struct wr_frame_tmpl *t, uint64_t index)
 		return t->fixed_len + WR_FCS_LEN;
 	}
 }
-
 /* ---- generator ---- */
 
 void
@@ -929,28 +1513,87 @@ gen_advance(struct wr_frame_gen *g)
 	}
 }
 
+/* A 128-bit field's value at a position or packet index. */
+static inline __uint128_t
+wide_value(const struct wr_vf *f, uint64_t pos, uint64_t index)
+{
+	uint64_t h;
+
+	switch (f->wkind) {
+	case WR_VF_ARITH:
+		return f->wbase + (__uint128_t)pos * f->wdelta;
+	case WR_VF_LIST:
+		return f->wlist[pos];
+	default:
+		h = wr_rng_at(f->key, index);
+		return f->wbase + ((__uint128_t)(h & f->whi_mask) << 64 |
+				   wr_rng_mix64(h + WR_RNG_GAMMA));
+	}
+}
+
+static inline uint64_t
+wide_sum(__uint128_t v)
+{
+	return wr_csum_u64((uint64_t)(v >> 64)) + wr_csum_u64((uint64_t)v);
+}
+
+/* One value's bits in its span (see struct wr_vf), stored keeping the
+ * bits of the other fields. */
+static inline void
+vf_store(const struct wr_vf *f, uint8_t *p, uint64_t x)
+{
+	switch (f->width) {
+	case 1:
+		p[0] = (uint8_t)((p[0] & f->keep) | x);
+		break;
+	case 2:
+		put16(p, (get16(p) & f->keep) | x);
+		break;
+	case 3:
+		put24(p, (get24(p) & f->keep) | x);
+		break;
+	case 4:
+		put32(p, x);
+		break;
+	case 6:
+		put48(p, x);
+		break;
+	default:
+		put64(p, x);
+		break;
+	}
+}
+
+static inline uint64_t
+fold_cs(const struct wr_cs *c, uint64_t sum)
+{
+	uint16_t v = (uint16_t)~(c->wide ? wr_csum_fold(sum) : wr_csum_fold48(sum));
+
+	return v == 0 && c->ffff ? 0xffff : v;
+}
+
 /*
  * Two phases: every value, length and sum is computed first, with loads
  * only; then the bytes are stored.  A store through a uint8_t pointer may
  * alias anything, so interleaving them would make the compiler reload the
  * template and the cursor after every byte written.  Fields are a table
- * walk (struct wr_vf's layout), not a switch per field id.
+ * walk (struct wr_vf), not a switch per protocol.
  */
 uint16_t
 wr_frame_gen_next(struct wr_frame_gen *g, uint8_t *buf)
 {
 	const struct wr_frame_tmpl *t = g->t;
 	const struct wr_vf *vf = t->vf;
-	const uint32_t n = g->n_vary, n_seq = g->n_seq;
+	const uint32_t n = g->n_vary, n_seq = g->n_seq, n_cs = t->n_cs;
 	const uint64_t index = g->index;
-	uint64_t ip = t->ip_const, udp = t->udp_const, size;
-	uint64_t v[WR_FIELD__COUNT];
-	uint16_t len = t->fixed_len, l3len = 0, l4len = 0;
-	const uint16_t ip_off = t->ip_off, udp_off = t->udp_off;
+	uint64_t acc[WR_CSUMS_MAX], fin[WR_CSUMS_MAX] = { 0 }, v[WR_FRAME_VARY_MAX], size;
+	__uint128_t w[WR_FRAME_VARY_MAX];
+	uint16_t len = t->fixed_len;
 	const bool sized = t->size_kind != WR_SZ_FIXED;
-	const bool ip_csum = t->ip_csum, udp_csum = t->udp_csum;
-	uint32_t i;
+	uint32_t i, j;
 
+	for (i = 0; i < n_cs; i++)
+		acc[i] = t->cs[i].cconst;
 	if (sized) {
 		if (t->size_kind == WR_SZ_TABLE) {
 			size = t->size_tab[g->size_pos];
@@ -963,101 +1606,118 @@ wr_frame_gen_next(struct wr_frame_gen *g, uint8_t *buf)
 					    t->size_range, t->size_thresh);
 		}
 		len = (uint16_t)(size - WR_FCS_LEN);
-		l3len = (uint16_t)(len - t->l2_len);
-		l4len = (uint16_t)(len - udp_off);
-		/* UDP length counts twice: pseudo-header and UDP header. */
-		ip += l3len;
-		udp += 2 * (uint64_t)l4len + t->psum[len - t->pay_off];
+		for (i = 0; i < t->n_le; i++)
+			for (j = 0; j < t->le[i].n_acc; j++)
+				acc[t->le[i].acc[j]] +=
+					(uint64_t)(uint16_t)(len - t->le[i].sub)
+					<< t->le[i].csh[j];
+		for (i = 0; i < n_cs; i++)
+			if (t->cs[i].payload)
+				acc[i] += (uint64_t)t->psum[len - t->pay_off]
+					  << t->cs[i].pay_sh;
 	}
 	/* Sequenced slots come first (build_fields), then the random ones. */
 	for (i = 0; i < n; i++) {
 		const struct wr_vf *f = &vf[i];
-		uint64_t x;
+		uint64_t x, c;
 
-		if (i < n_seq)
-			x = f->kind == WR_VF_ARITH ? f->base + g->pos[i] * f->delta
-						   : f->list[g->pos[i]];
-		else
-			x = f->base + wr_rng_below(wr_rng_at(f->key, index),
-						   f->range, f->thresh);
-		x = (x << f->shift) | f->or_bits;
-		ip += (x << f->ip_shift) & f->ip_mask;
-		udp += x & f->udp_mask;
-		v[i] = x;
+		if (f->kind == WR_VF_WIDE) {
+			w[i] = wide_value(f, i < n_seq ? g->pos[i] : 0, index);
+			c = wide_sum(w[i]);
+		} else {
+			if (i < n_seq)
+				x = f->kind == WR_VF_ARITH ? f->base + g->pos[i] * f->delta
+							   : f->list[g->pos[i]];
+			else if (f->kind == WR_VF_RANDOM_FULL)
+				x = f->base + wr_rng_at(f->key, index);
+			else
+				x = f->base + wr_rng_below(wr_rng_at(f->key, index),
+							   f->range, f->thresh);
+			x <<= f->shift;
+			v[i] = x;
+			c = f->width == 8 ? wr_csum_u64(x) : x;
+		}
+		for (j = 0; j < f->n_acc; j++)
+			acc[f->acc[j]] += c << f->csh[j];
 	}
 	g->index = index + g->stride;
 	gen_advance(g);
 
 	/* Stores only from here on. */
 	for (i = 0; i < n; i++) {
-		uint8_t *p = buf + vf[i].off;
-		uint64_t x = v[i];
+		if (vf[i].kind == WR_VF_WIDE)
+			put128(buf + vf[i].off, w[i]);
+		else
+			vf_store(&vf[i], buf + vf[i].off, v[i]);
+	}
+	if (sized)
+		for (i = 0; i < t->n_le; i++)
+			if (t->le[i].write)
+				put16(buf + t->le[i].off, len - t->le[i].sub);
+	for (i = 0; i < n_cs; i++) {
+		const struct wr_cs *c = &t->cs[i];
 
-		switch (vf[i].width) {
-		case 1:
-			p[0] = (uint8_t)((p[0] & vf[i].keep) | x);
-			break;
-		case 2:
-			put16(p, (get16(p) & vf[i].keep) | x);
-			break;
-		case 4:
-			put32(p, x);
-			break;
-		default:
-			put48(p, x);
-			break;
-		}
+		for (j = 0; j < c->n_nest; j++)
+			acc[i] += fin[c->nest[j]] << c->nest_sh[j];
+		fin[i] = fold_cs(c, acc[i]);
+		put16(buf + c->off, fin[i]);
 	}
-	if (sized) {
-		put16(buf + ip_off + 2, l3len);
-		put16(buf + udp_off + 4, l4len);
-	}
-	if (ip_csum)
-		put16(buf + ip_off + 10, wr_csum_ipv4(ip));
-	if (udp_csum)
-		put16(buf + udp_off + 6, wr_csum_udp(udp));
 	return len;
 }
 
 /*
  * One field over a burst: its value for each frame, stored and added to the
- * frames' sums.  Each expansion is specialised to one layout, so the inner
- * loop has no dispatch and no variable shift left: only the 1-byte fields
- * (TTL, DSCP, VLAN PCP) shift or keep bits, only the VLAN id keeps bits of
- * a 2-byte word, and the MACs are in no checksum.
+ * frames' sums.  Each expansion is specialised to one layout (width, bits
+ * kept, number of checksums), so the inner loop has no dispatch.
  */
-#define WR_FIELD_LOOP(STORE, VALUE, ADVANCE)                                \
+#define WR_FIELD_LOOP(STORE, ACC, VALUE, ADVANCE)                           \
 	for (k = 0; k < n; k++) {                                           \
 		uint8_t *p = (uint8_t *)objs[k] + base_off + off;           \
 		uint64_t x = (VALUE);                                       \
 									    \
 		STORE;                                                      \
+		ACC;                                                        \
 		ADVANCE;                                                    \
 	}
 
-#define WR_STORE_1                                                          \
-	x = (x << shift) | or_bits;                                         \
-	p[0] = (uint8_t)((p[0] & keep) | x);                                \
-	ip[k] += (x << ip_shift) & ip_mask
-#define WR_STORE_2_IP put16(p, x); ip[k] += x            /* ipv4.id */
-#define WR_STORE_2_UDP put16(p, x); udp[k] += x          /* UDP ports */
-#define WR_STORE_2_KEEP put16(p, (get16(p) & keep) | x)  /* VLAN id */
-#define WR_STORE_4 put32(p, x); ip[k] += x; udp[k] += x  /* IPv4 addresses */
-#define WR_STORE_6 put48(p, x)                           /* MACs */
+#define WR_STORE_1 x <<= shift; p[0] = (uint8_t)((p[0] & keep) | x)
+#define WR_STORE_2K x <<= shift; put16(p, (get16(p) & keep) | x)
+#define WR_STORE_2 put16(p, x)
+#define WR_STORE_3 x <<= shift; put24(p, (get24(p) & keep) | x)
+#define WR_STORE_4 put32(p, x)
+#define WR_STORE_6 put48(p, x)
+#define WR_STORE_8 put64(p, x); x = wr_csum_u64(x)
+
+#define WR_ACC_0 (void)0
+#define WR_ACC_1 A0[k] += x << c0
+#define WR_ACC_2 A0[k] += x << c0; A1[k] += x << c1
+#define WR_ACC_3 A0[k] += x << c0; A1[k] += x << c1; A2[k] += x << c2
+
+#define WR_FIELD_ACCS(STORE, VALUE, ADVANCE)                                \
+	if (f->n_acc == 0)                                                  \
+		WR_FIELD_LOOP(STORE, WR_ACC_0, VALUE, ADVANCE)              \
+	else if (f->n_acc == 1)                                             \
+		WR_FIELD_LOOP(STORE, WR_ACC_1, VALUE, ADVANCE)              \
+	else if (f->n_acc == 2)                                             \
+		WR_FIELD_LOOP(STORE, WR_ACC_2, VALUE, ADVANCE)              \
+	else                                                                \
+		WR_FIELD_LOOP(STORE, WR_ACC_3, VALUE, ADVANCE)
 
 #define WR_FIELD_WIDTHS(VALUE, ADVANCE)                                     \
 	if (f->width == 1)                                                  \
-		WR_FIELD_LOOP(WR_STORE_1, VALUE, ADVANCE)                   \
+		WR_FIELD_ACCS(WR_STORE_1, VALUE, ADVANCE)                   \
 	else if (f->width == 2 && keep != 0)                                \
-		WR_FIELD_LOOP(WR_STORE_2_KEEP, VALUE, ADVANCE)              \
-	else if (f->width == 2 && ip_mask != 0)                             \
-		WR_FIELD_LOOP(WR_STORE_2_IP, VALUE, ADVANCE)                \
+		WR_FIELD_ACCS(WR_STORE_2K, VALUE, ADVANCE)                  \
 	else if (f->width == 2)                                             \
-		WR_FIELD_LOOP(WR_STORE_2_UDP, VALUE, ADVANCE)               \
+		WR_FIELD_ACCS(WR_STORE_2, VALUE, ADVANCE)                   \
+	else if (f->width == 3)                                             \
+		WR_FIELD_ACCS(WR_STORE_3, VALUE, ADVANCE)                   \
 	else if (f->width == 4)                                             \
-		WR_FIELD_LOOP(WR_STORE_4, VALUE, ADVANCE)                   \
+		WR_FIELD_ACCS(WR_STORE_4, VALUE, ADVANCE)                   \
+	else if (f->width == 6)                                             \
+		WR_FIELD_ACCS(WR_STORE_6, VALUE, ADVANCE)                   \
 	else                                                                \
-		WR_FIELD_LOOP(WR_STORE_6, VALUE, ADVANCE)
+		WR_FIELD_ACCS(WR_STORE_8, VALUE, ADVANCE)
 
 void
 wr_frame_gen_burst(struct wr_frame_gen *g, uint8_t **bufs,
@@ -1066,16 +1726,43 @@ wr_frame_gen_burst(struct wr_frame_gen *g, uint8_t **bufs,
 	wr_frame_gen_burst_at(g, (void **)bufs, 0, lens, n);
 }
 
+/* A 128-bit field over a burst (ranges wider than a /64: rare). */
+static void
+wide_burst(struct wr_frame_gen *g, uint32_t i, void **objs, uint32_t base_off,
+	   unsigned int n, uint64_t (*acc)[WR_FRAME_BURST_MAX])
+{
+	const struct wr_vf *f = &g->t->vf[i];
+	uint64_t idx = g->index, pos = i < g->n_seq ? g->pos[i] : 0;
+	unsigned int k, j;
+
+	for (k = 0; k < n; k++) {
+		__uint128_t v = wide_value(f, pos, idx);
+		uint64_t c = wide_sum(v);
+
+		put128((uint8_t *)objs[k] + base_off + f->off, v);
+		for (j = 0; j < f->n_acc; j++)
+			acc[f->acc[j]][k] += c << f->csh[j];
+		idx += g->stride;
+		if (i < g->n_seq) {
+			pos += g->stride_step[i];
+			if (pos >= f->period)
+				pos -= f->period;
+		}
+	}
+	if (i < g->n_seq)
+		g->pos[i] = pos;
+}
+
 void
 wr_frame_gen_burst_at(struct wr_frame_gen *g, void **objs, uint32_t base_off,
 		      uint16_t *lens, unsigned int n)
 {
 	const struct wr_frame_tmpl *t = g->t;
-	uint64_t ip[WR_FRAME_BURST_MAX], udp[WR_FRAME_BURST_MAX];
+	uint64_t acc[WR_CSUMS_MAX][WR_FRAME_BURST_MAX];
 	const uint64_t index = g->index, stride = g->stride;
-	const uint16_t ip_off = t->ip_off, udp_off = t->udp_off;
+	const uint32_t n_cs = t->n_cs;
 	unsigned int k;
-	uint32_t i;
+	uint32_t i, e;
 
 	/* An odometer carries between fields frame by frame, and random
 	 * sizes are rare: those take the frame-by-frame path. */
@@ -1089,43 +1776,60 @@ wr_frame_gen_burst_at(struct wr_frame_gen *g, void **objs, uint32_t base_off,
 		}
 		return;
 	}
+	for (i = 0; i < n_cs; i++) {
+		const uint64_t cc = t->cs[i].cconst;
+
+		for (k = 0; k < n; k++)
+			acc[i][k] = cc;
+	}
 	if (t->size_kind == WR_SZ_TABLE) {
 		uint64_t pos = g->size_pos;
 
 		for (k = 0; k < n; k++) {
 			uint16_t len = (uint16_t)(t->size_tab[pos] - WR_FCS_LEN);
-			uint16_t l3len = (uint16_t)(len - t->l2_len);
-			uint16_t l4len = (uint16_t)(len - udp_off);
-
 			uint8_t *b = (uint8_t *)objs[k] + base_off;
+			uint16_t ps = t->psum[len - t->pay_off];
 
 			lens[k] = len;
-			ip[k] = t->ip_const + l3len;
-			udp[k] = t->udp_const + 2 * (uint64_t)l4len +
-				 t->psum[len - t->pay_off];
-			put16(b + ip_off + 2, l3len);
-			put16(b + udp_off + 4, l4len);
+			for (e = 0; e < t->n_le; e++) {
+				const struct wr_le *le = &t->le[e];
+				uint16_t l = (uint16_t)(len - le->sub);
+
+				if (le->write)
+					put16(b + le->off, l);
+				for (i = 0; i < le->n_acc; i++)
+					acc[le->acc[i]][k] += (uint64_t)l << le->csh[i];
+			}
+			for (i = 0; i < n_cs; i++)
+				if (t->cs[i].payload)
+					acc[i][k] += (uint64_t)ps << t->cs[i].pay_sh;
 			pos += g->size_stride;
 			if (pos >= t->size_cycle)
 				pos -= t->size_cycle;
 		}
 		g->size_pos = pos;
-	} else {
-		for (k = 0; k < n; k++) {
-			ip[k] = t->ip_const;
-			udp[k] = t->udp_const;
-		}
-		if (lens != NULL)
-			for (k = 0; k < n; k++)
-				lens[k] = t->fixed_len;
+	} else if (lens != NULL) {
+		for (k = 0; k < n; k++)
+			lens[k] = t->fixed_len;
 	}
 	for (i = 0; i < g->n_vary; i++) {
 		const struct wr_vf *f = &t->vf[i];
-		const uint16_t off = f->off, keep = f->keep;
-		const unsigned int shift = f->shift, ip_shift = f->ip_shift;
-		const uint64_t or_bits = f->or_bits, ip_mask = f->ip_mask;
+		const uint16_t off = f->off;
+		const uint64_t keep = f->keep;
+		const unsigned int shift = f->shift;
+		const unsigned int c0 = f->csh[0], c1 = f->csh[1], c2 = f->csh[2];
+		uint64_t *const A0 = acc[f->n_acc > 0 ? f->acc[0] : 0];
+		uint64_t *const A1 = acc[f->n_acc > 1 ? f->acc[1] : 0];
+		uint64_t *const A2 = acc[f->n_acc > 2 ? f->acc[2] : 0];
 
-		if (i >= g->n_seq) {
+		if (f->kind == WR_VF_WIDE) {
+			wide_burst(g, i, objs, base_off, n, acc);
+		} else if (i >= g->n_seq && f->kind == WR_VF_RANDOM_FULL) {
+			const uint64_t base = f->base, key = f->key;
+			uint64_t idx = index;
+
+			WR_FIELD_WIDTHS(base + wr_rng_at(key, idx), idx += stride)
+		} else if (i >= g->n_seq) {
 			const uint64_t base = f->base, key = f->key;
 			const uint64_t range = f->range, thresh = f->thresh;
 			uint64_t idx = index;
@@ -1162,25 +1866,33 @@ wr_frame_gen_burst_at(struct wr_frame_gen *g, void **objs, uint32_t base_off,
 			g->pos[i] = pos;
 		}
 	}
-	/* The sums here stay far below 2^48 (wr_csum_fold48). */
-	if (t->ip_csum && t->udp_csum) {
+	/* Innermost first; the commonest case (IPv4 + L4) in one pass. */
+	if (n_cs == 2 && !t->cs[0].wide && !t->cs[1].wide &&
+	    t->cs[0].n_nest == 0 && t->cs[1].n_nest == 0) {
+		const uint16_t o0 = t->cs[0].off, o1 = t->cs[1].off;
+		const bool f0 = t->cs[0].ffff, f1 = t->cs[1].ffff;
+
 		for (k = 0; k < n; k++) {
 			uint8_t *b = (uint8_t *)objs[k] + base_off;
-			uint16_t uc = (uint16_t)~wr_csum_fold48(udp[k]);
+			uint16_t c0 = (uint16_t)~wr_csum_fold48(acc[0][k]);
+			uint16_t c1 = (uint16_t)~wr_csum_fold48(acc[1][k]);
 
-			put16(b + ip_off + 10, (uint16_t)~wr_csum_fold48(ip[k]));
-			put16(b + udp_off + 6, uc == 0 ? 0xffff : uc);
+			put16(b + o0, c0 == 0 && f0 ? 0xffff : c0);
+			put16(b + o1, c1 == 0 && f1 ? 0xffff : c1);
 		}
-	} else if (t->ip_csum) {
-		for (k = 0; k < n; k++)
-			put16((uint8_t *)objs[k] + base_off + ip_off + 10,
-			      (uint16_t)~wr_csum_fold48(ip[k]));
-	} else if (t->udp_csum) {
-		for (k = 0; k < n; k++) {
-			uint16_t uc = (uint16_t)~wr_csum_fold48(udp[k]);
+	} else {
+		for (i = 0; i < n_cs; i++) {
+			const struct wr_cs *c = &t->cs[i];
 
-			put16((uint8_t *)objs[k] + base_off + udp_off + 6,
-			      uc == 0 ? 0xffff : uc);
+			/* Inner checksums are final in the frames already. */
+			for (e = 0; e < c->n_nest; e++)
+				for (k = 0; k < n; k++)
+					acc[i][k] += (uint64_t)get16((uint8_t *)objs[k] +
+						base_off + t->cs[c->nest[e]].off)
+						<< c->nest_sh[e];
+			for (k = 0; k < n; k++)
+				put16((uint8_t *)objs[k] + base_off + c->off,
+				      fold_cs(c, acc[i][k]));
 		}
 	}
 	g->index = index + stride * n;
@@ -1191,8 +1903,9 @@ wr_frame_sig_write(const struct wr_frame_tmpl *t, uint8_t *buf, uint16_t len,
 		   uint32_t stream_id, uint64_t seq, uint64_t tx_tsc)
 {
 	struct wr_sig sig = { stream_id, seq, tx_tsc };
-	uint8_t *c = buf + t->udp_off + 6;
-	uint64_t sum;
+	uint16_t old[WR_CSUMS_MAX];
+	uint64_t words;
+	uint32_t i;
 
 	(void)len; /* the signature sits at a fixed offset in every size */
 	if (t->sig_off == 0)
@@ -1200,22 +1913,37 @@ wr_frame_sig_write(const struct wr_frame_tmpl *t, uint8_t *buf, uint16_t len,
 	if (t->sig_short) {
 		/* Loss only: no TX time to carry, and none summed. */
 		wr_sig_encode_short(buf + t->sig_off, &sig);
-		sum = (uint16_t)~get16(c);
-		sum += (WR_SIG_SHORT_MAGIC >> 16) + (WR_SIG_SHORT_MAGIC & 0xffff);
-		sum += (stream_id >> 16) + (stream_id & 0xffff);
-		sum += wr_csum_u64(seq);
-		put16(c, wr_csum_udp(sum));
-		return;
+		words = (WR_SIG_SHORT_MAGIC >> 16) + (WR_SIG_SHORT_MAGIC & 0xffff);
+	} else {
+		wr_sig_encode(buf + t->sig_off, &sig);
+		words = (WR_SIG_MAGIC >> 16) + (WR_SIG_MAGIC & 0xffff) +
+			wr_csum_u64(tx_tsc);
 	}
-	wr_sig_encode(buf + t->sig_off, &sig);
-	/* The field covers zeros at the signature (wr_frame_gen_next); add
-	 * the signature's words to the sum it encodes.  ~field is that sum,
-	 * or 0 for a sum of 0xffff sent as 0xffff: both are one's-complement
-	 * zero, and the magic makes the new sum nonzero, so the fold is the
-	 * same as a full recomputation's. */
-	sum = (uint16_t)~get16(c);
-	sum += (WR_SIG_MAGIC >> 16) + (WR_SIG_MAGIC & 0xffff);
-	sum += (stream_id >> 16) + (stream_id & 0xffff);
-	sum += wr_csum_u64(seq) + wr_csum_u64(tx_tsc);
-	put16(c, wr_csum_udp(sum));
+	words += (stream_id >> 16) + (stream_id & 0xffff) + wr_csum_u64(seq);
+	/* Each checksum over the signature covers zeros there
+	 * (wr_frame_gen_next): add the signature's words to the sum it
+	 * encodes.  ~field is that sum, or 0 for a sum of 0xffff sent as
+	 * 0xffff: both are one's-complement zero, and the magic makes the new
+	 * sum nonzero, so the fold is the same as a full recomputation's. */
+	/* Innermost first: an outer checksum over an inner one also takes
+	 * the inner one's change (subtract the old value: add its
+	 * complement). */
+	for (i = 0; i < t->n_sig_cs; i++) {
+		const struct wr_cs *c = &t->cs[t->sig_cs[i]];
+		uint8_t *p = buf + c->off;
+		uint64_t sum = (uint16_t)~get16(p);
+		uint16_t v;
+		uint32_t j, q;
+
+		sum += words << t->sig_sh[i];
+		for (j = 0; j < c->n_nest; j++)
+			for (q = 0; q < i; q++)
+				if (t->sig_cs[q] == c->nest[j])
+					sum += (uint64_t)((uint16_t)~old[q] +
+							  (uint64_t)get16(buf + t->cs[c->nest[j]].off))
+					       << c->nest_sh[j];
+		old[i] = get16(p);
+		v = (uint16_t)~wr_csum_fold(sum);
+		put16(p, v == 0 && c->ffff ? 0xffff : v);
+	}
 }

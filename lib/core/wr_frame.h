@@ -5,11 +5,16 @@
 
 /**
  * @file
- * A template (struct wr_frame_tmpl) is built once per stream: the frame of
- * packet 0 at the stream's largest size, with every constant byte in place,
- * plus what the per-packet code needs (field offsets, the one's-complement
- * sums of the constant parts of the IPv4 header and of the UDP pseudo-header,
- * a prefix-sum table of the payload for variable sizes, the size cycle).
+ * A template (struct wr_frame_tmpl) is compiled once per stream from its
+ * layer stack (wr_proto.h; a shorthand stream's is eth/[vlan]/ipv4/udp):
+ * the frame of packet 0 at the stream's largest size, with every constant
+ * byte in place, plus a flat edit table the per-packet code runs without
+ * knowing any protocol: each varying field's offset, width (1 to 16 bytes),
+ * bits and the running checksums it is in; the length fields that follow
+ * the size; one checksum per checksummed layer, innermost first, with the
+ * one's-complement sum of its constant part (pseudo-header included for
+ * UDP, TCP and ICMPv6 over IPv4 or IPv6); a prefix-sum table of the payload
+ * for variable sizes; the size cycle.
  *
  * A generator (struct wr_frame_gen) is a cursor over one stream's packet
  * indices: it writes into a buffer that already holds the template, or any
@@ -26,12 +31,15 @@
  * RANDOM fields and sizes use a counter-based generator (a hash of seed,
  * field and index), so jumping by a stride costs nothing.
  *
- * Checksums: the template stores the one's-complement sum of every word of
- * the IPv4 header, and of the UDP pseudo-header + header (+ payload when the
- * size is fixed), that never changes.  Per packet, wr_frame_gen_next adds
- * the varying words (addresses, id, TTL, TOS, ports, lengths, and for
+ * Checksums: the template stores, per checksummed layer (an IPv4 header;
+ * a UDP, TCP, ICMP or ICMPv6 message), the one's-complement sum of every
+ * word of its region (and pseudo-header) that never changes.  Per packet,
+ * wr_frame_gen_next adds the varying words (fields, lengths, and for
  * variable sizes the payload's sum from a prefix-sum table indexed by
- * payload length), folds and complements.  One's-complement addition is
+ * payload length; a field at an odd offset of a region is added shifted by
+ * 8 bits, the byte swap of RFC 1071), folds and complements, inner layers
+ * first: an outer checksum over an inner one (VXLAN's UDP over IPv6) adds
+ * the inner one's final value.  One's-complement addition is
  * associative and commutative, so this is exactly the RFC 1624 incremental
  * update HC' = ~(~HC + ~m + m') applied from the constant part instead of
  * from the previous frame; it needs neither the old words nor the old
@@ -75,13 +83,17 @@
 #include "wr_error.h"
 #include "wr_stream.h"
 
-/* Ethernet header, optional 802.1Q tag, IPv4 without options, UDP. */
+/* The shorthand's headers: Ethernet, optional 802.1Q tag, IPv4 without
+ * options, UDP (the protocol modules hold every layer's). */
 #define WR_ETH_HLEN 14
 #define WR_VLAN_HLEN 4
 #define WR_IPV4_HLEN 20
 #define WR_UDP_HLEN 8
 
 struct wr_frame_tmpl;
+
+/** Most fields of one stream that vary per packet. */
+#define WR_FRAME_VARY_MAX 64
 
 /**
  * Build a stream's template.
@@ -126,8 +138,33 @@ bool wr_frame_tmpl_size_varies(const struct wr_frame_tmpl *t);
 /** Offset of the latency signature in the frame, 0 when the stream has none. */
 uint16_t wr_frame_tmpl_sig_off(const struct wr_frame_tmpl *t);
 
-/** Offset of the UDP checksum in the frame. */
-uint16_t wr_frame_tmpl_udp_csum_off(const struct wr_frame_tmpl *t);
+/**
+ * What a NIC needs to compute a stream's checksums itself: one IPv4 or
+ * IPv6 header (l2_len bytes in) under one UDP or TCP header, no tunnel.
+ * ok is false for every other stack: those keep software checksums.
+ */
+struct wr_frame_offload {
+	bool ok;
+	bool ipv6;
+	bool tcp;
+	uint16_t l2_len;
+	uint16_t l3_len;
+	uint16_t l4_csum_off;
+};
+
+/** The stream's offload description (never NULL). */
+const struct wr_frame_offload *
+wr_frame_tmpl_offload(const struct wr_frame_tmpl *t);
+
+struct wr_proto;
+
+/**
+ * The stack the template was compiled from, outermost first: the protocol
+ * and offset of each layer (either array may be NULL; each must hold
+ * WR_LAYERS_MAX entries).  @return the number of layers.
+ */
+uint32_t wr_frame_tmpl_layers(const struct wr_frame_tmpl *t,
+			      const struct wr_proto **proto, uint16_t *off);
 
 /**
  * The per-lcore cursor.  Its fields are private to wr_frame.c; it is public
@@ -155,12 +192,12 @@ struct wr_frame_gen {
 	 * Per sequenced slot: TOGETHER, the position (index mod period);
 	 * PRODUCT, the odometer digit.
 	 */
-	uint64_t pos[WR_FIELD__COUNT];
+	uint64_t pos[WR_FRAME_VARY_MAX];
 	/**
 	 * Per sequenced slot: TOGETHER, stride mod period; PRODUCT, the
 	 * slot's digit of stride in the odometer's mixed radix.
 	 */
-	uint64_t stride_step[WR_FIELD__COUNT];
+	uint64_t stride_step[WR_FRAME_VARY_MAX];
 	uint64_t size_pos;    /**< position in the size table (INC, MIX) */
 	uint64_t size_stride; /**< stride mod the size table's length */
 };
@@ -177,7 +214,7 @@ void wr_frame_gen_init(struct wr_frame_gen *g, const struct wr_frame_tmpl *t,
  * Write the frame for the cursor's index into @p buf and advance.
  * @p buf must hold the template or an earlier frame of the same template
  * (at least wr_frame_tmpl_max_len() bytes).  For a latency stream the
- * frame is complete only after wr_frame_sig_write(): until then its UDP
+ * frame is complete only after wr_frame_sig_write(): until then its L4
  * checksum covers a zero signature area, whatever the buffer holds there.
  * @return the frame's length in bytes, FCS excluded (size - 4).
  */
@@ -207,9 +244,10 @@ void wr_frame_gen_burst_at(struct wr_frame_gen *g, void **objs, uint32_t off,
 
 /**
  * Write the latency signature into a frame written by wr_frame_gen_next()
- * (or into a copy of the template) and complete its UDP checksum.  Call it
- * once per wr_frame_gen_next(): the checksum it starts from is the one for
- * a zero signature.  @p len is what wr_frame_gen_next returned.  Does
+ * (or into a copy of the template) and complete the checksums over it (its
+ * L4 one, and an outer UDP one over that).  Call it once per
+ * wr_frame_gen_next(): the checksums it starts from are those for a zero
+ * signature.  @p len is what wr_frame_gen_next returned.  Does
  * nothing for a stream without a signature.
  */
 void wr_frame_sig_write(const struct wr_frame_tmpl *t, uint8_t *buf,
@@ -222,12 +260,6 @@ void wr_frame_sig_write(const struct wr_frame_tmpl *t, uint8_t *buf,
  */
 uint16_t wr_frame_size_at(const struct wr_frame_tmpl *t, uint64_t index);
 
-/**
- * Internet checksum (RFC 1071) of @p len bytes, folded, NOT complemented:
- * the one's-complement sum in network byte order semantics, returned as a
- * host integer 0..0xffff.  Exposed for tests.
- */
-uint16_t wr_csum_sum(const void *buf, uint32_t len);
 
 /**
  * Write the first @p count frames (indices 0..count-1) of stream

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* wr_parse: exact integer-only parsers for addresses, integers, rates, durations, hex. */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -125,6 +126,21 @@ wr_parse_ipv4(const char *s, uint32_t *out, char *why, size_t why_len)
 	}
 	if (*p != '\0')
 		return fail(why, why_len, "%s", expect);
+	*out = v;
+	return 0;
+}
+
+int
+wr_parse_ipv6(const char *s, __uint128_t *out, char *why, size_t why_len)
+{
+	struct in6_addr a;
+	__uint128_t v = 0;
+	int i;
+
+	if (s == NULL || inet_pton(AF_INET6, s, &a) != 1)
+		return fail(why, why_len, "expected an IPv6 address such as 2001:db8::1");
+	for (i = 0; i < 16; i++)
+		v = v << 8 | a.s6_addr[i];
 	*out = v;
 	return 0;
 }

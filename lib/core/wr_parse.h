@@ -51,6 +51,14 @@ int wr_parse_mac(const char *s, uint64_t *out, char *why, size_t why_len);
 int wr_parse_ipv4(const char *s, uint32_t *out, char *why, size_t why_len);
 
 /**
+ * Parse an IPv6 address in any RFC 4291 text form, "2001:db8::1" (through
+ * inet_pton, which rejects zone ids and prefixes).
+ * @param out  the 128 address bits, first byte on the wire most significant
+ * @return 0 or -EINVAL
+ */
+int wr_parse_ipv6(const char *s, __uint128_t *out, char *why, size_t why_len);
+
+/**
  * Parse an unsigned integer in [@p min, @p max]: decimal, or hexadecimal with
  * a 0x prefix.  No sign, no spaces, no octal (a leading zero is decimal).
  * @return 0 or -EINVAL (also for overflow and out-of-range)

@@ -14,12 +14,10 @@
 #include "wr_stream.h"
 
 int
-wr_rtt_sizes(uint32_t from, uint32_t to, uint32_t step, bool vlan,
+wr_rtt_sizes(uint32_t from, uint32_t to, uint32_t step, uint32_t hdr,
 	     struct wr_rtt_size *out, unsigned int cap, unsigned int *n_out,
 	     unsigned int *n_raised)
 {
-	const uint32_t hdr = WR_ETH_HLEN + (vlan ? WR_VLAN_HLEN : 0) +
-			     WR_IPV4_HLEN + WR_UDP_HLEN;
 	uint64_t p;
 
 	*n_out = 0;

@@ -68,7 +68,8 @@ struct wr_rtt_meta {
 /**
  * The sizes of a sweep FROM..TO by STEP.
  * @param from, to, step  payload sizes; step >= 1, from <= to
- * @param vlan            the stream carries an 802.1Q tag (4 more bytes)
+ * @param hdr             header bytes before the payload (the stream's
+ *                        stack: wr_stream_hdr_len(); 42 for Ethernet/IPv4/UDP)
  * @param out             receives the sizes, @p cap of them at most
  * @param n_out           how many
  * @param n_raised        how many were below WR_SIG_LEN and raised (a size
@@ -76,7 +77,7 @@ struct wr_rtt_meta {
  * @return 0; -EINVAL (step 0, from > to, a frame above WR_FRAME_MAX);
  *         -E2BIG (more than @p cap sizes)
  */
-int wr_rtt_sizes(uint32_t from, uint32_t to, uint32_t step, bool vlan,
+int wr_rtt_sizes(uint32_t from, uint32_t to, uint32_t step, uint32_t hdr,
 		 struct wr_rtt_size *out, unsigned int cap, unsigned int *n_out,
 		 unsigned int *n_raised);
 

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "wr_proto.h"
 #include "wr_stream.h"
 
 static const char *const field_names[] = {
@@ -40,6 +41,18 @@ wr_field_bits(enum wr_field_id id)
 	return field_bits[id];
 }
 
+const struct wr_proto_field *
+wr_field_proto(enum wr_field_id id)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < wr_n_protos; i++)
+		for (j = 0; j < wr_protos[i]->n_fields; j++)
+			if (wr_protos[i]->fields[j].legacy_tag == (unsigned int)id + 1)
+				return &wr_protos[i]->fields[j];
+	return NULL;
+}
+
 const char *
 wr_vary_mode_name(enum wr_vary_mode m)
 {
@@ -53,9 +66,14 @@ wr_field_period(const struct wr_field_spec *fs)
 {
 	switch (fs->mode) {
 	case WR_VARY_INC:
-		return (fs->to - fs->from) / fs->step + 1;
-	case WR_VARY_DEC:
-		return (fs->from - fs->to) / fs->step + 1;
+	case WR_VARY_DEC: {
+		/* Saturated: wr_frame rejects more than 2^64 - 1 values. */
+		__uint128_t span = fs->mode == WR_VARY_INC ? fs->to - fs->from
+							   : fs->from - fs->to;
+		__uint128_t p = fs->step == 0 ? 1 : span / fs->step + 1;
+
+		return p > UINT64_MAX || p == 0 ? UINT64_MAX : (uint64_t)p;
+	}
 	case WR_VARY_LIST:
 		return fs->list_len;
 	case WR_VARY_RANDOM:
@@ -66,6 +84,156 @@ wr_field_period(const struct wr_field_spec *fs)
 	}
 }
 
+int
+wr_layer_init(struct wr_layer *l, const struct wr_proto *p)
+{
+	unsigned int i;
+
+	memset(l, 0, sizeof(*l));
+	l->proto = p;
+	if (p->n_fields == 0)
+		return 0;
+	l->field = calloc(p->n_fields, sizeof(*l->field));
+	l->set = calloc(p->n_fields, sizeof(*l->set));
+	if (l->field == NULL || l->set == NULL) {
+		free(l->field);
+		free(l->set);
+		l->field = NULL;
+		l->set = NULL;
+		return -ENOMEM;
+	}
+	for (i = 0; i < p->n_fields; i++) {
+		l->field[i].mode = WR_VARY_FIXED;
+		l->field[i].value = (__uint128_t)p->fields[i].def_hi << 64 |
+				    p->fields[i].def;
+	}
+	return 0;
+}
+
+void
+wr_stream_layers_free(struct wr_layer *l, uint32_t n)
+{
+	uint32_t i, j;
+
+	if (l == NULL)
+		return;
+	for (i = 0; i < n; i++) {
+		for (j = 0; l[i].field != NULL && j < l[i].proto->n_fields; j++)
+			free(l[i].field[j].list);
+		free(l[i].field);
+		free(l[i].set);
+		free(l[i].raw);
+		memset(&l[i], 0, sizeof(l[i]));
+	}
+}
+
+/* Copy a shorthand field into a layer's field @p name (lists deep-copied). */
+static int
+legacy_field(struct wr_layer *l, const char *name,
+	     const struct wr_field_spec *fs)
+{
+	int i = wr_proto_field_find(l->proto, name);
+	struct wr_field_spec *d;
+
+	if (i < 0)
+		return i;
+	d = &l->field[i];
+	*d = *fs;
+	l->set[i] = true;
+	if (fs->mode == WR_VARY_LIST && fs->list != NULL) {
+		d->list = malloc(fs->list_len * sizeof(*d->list));
+		if (d->list == NULL)
+			return -ENOMEM;
+		memcpy(d->list, fs->list, fs->list_len * sizeof(*d->list));
+	} else {
+		d->list = NULL;
+	}
+	return 0;
+}
+
+static int
+legacy_fixed(struct wr_layer *l, const char *name, uint64_t v)
+{
+	struct wr_field_spec fs = { .mode = WR_VARY_FIXED, .value = v };
+
+	return legacy_field(l, name, &fs);
+}
+
+int
+wr_stream_legacy_stack(const struct wr_stream *s, struct wr_layer *out)
+{
+	static const struct { uint8_t layer; const char *name; } map[] = {
+		[WR_FIELD_ETH_SRC] = { 0, "src" },
+		[WR_FIELD_ETH_DST] = { 0, "dst" },
+		[WR_FIELD_VLAN_ID] = { 1, "id" },
+		[WR_FIELD_VLAN_PCP] = { 1, "pcp" },
+		[WR_FIELD_IPV4_SRC] = { 2, "src" },
+		[WR_FIELD_IPV4_DST] = { 2, "dst" },
+		[WR_FIELD_IPV4_ID] = { 2, "id" },
+		[WR_FIELD_IPV4_TTL] = { 2, "ttl" },
+		[WR_FIELD_IPV4_DSCP] = { 2, "dscp" },
+		[WR_FIELD_UDP_SRC] = { 3, "src" },
+		[WR_FIELD_UDP_DST] = { 3, "dst" },
+	};
+	static const char *const names[] = { "eth", "vlan", "ipv4", "udp" };
+	struct wr_layer *at[4] = { NULL, NULL, NULL, NULL };
+	unsigned int i, n = 0;
+	int rc = 0;
+
+	for (i = 0; i < 4; i++) {
+		if (i == 1 && !s->vlan)
+			continue;
+		rc = wr_layer_init(&out[n], wr_proto_find(names[i]));
+		if (rc < 0)
+			goto fail;
+		out[n].mark = s->mark;
+		at[i] = &out[n++];
+	}
+	for (i = 0; i < WR_FIELD__COUNT && rc == 0; i++)
+		if (at[map[i].layer] != NULL)
+			rc = legacy_field(at[map[i].layer], map[i].name,
+					  &s->field[i]);
+	if (rc == 0)
+		rc = legacy_fixed(at[2], "ecn", s->ecn);
+	if (rc == 0)
+		rc = legacy_fixed(at[2], "df", s->df);
+	if (rc == 0)
+		return (int)n;
+fail:
+	wr_stream_layers_free(out, n);
+	return rc;
+}
+
+/* The shorthand's Ethernet, 802.1Q, IPv4 and UDP header lengths. */
+#define ETH_HLEN 14
+#define TAG_HLEN 4
+#define SHORTHAND_L3L4 (20 + 8)
+
+uint32_t
+wr_stream_hdr_len(const struct wr_stream *s)
+{
+	uint32_t i, n = 0;
+
+	if (s->n_layers == 0)
+		return ETH_HLEN + (s->vlan ? TAG_HLEN : 0) + SHORTHAND_L3L4;
+	for (i = 0; i < s->n_layers; i++)
+		n += s->layers[i].proto->hlen != 0 ? s->layers[i].proto->hlen :
+		     s->layers[i].raw_len;
+	return n;
+}
+
+uint32_t
+wr_stream_l2_len(const struct wr_stream *s)
+{
+	uint32_t i, n = ETH_HLEN;
+
+	if (s->n_layers == 0)
+		return ETH_HLEN + (s->vlan ? TAG_HLEN : 0);
+	for (i = 1; i < s->n_layers && strcmp(s->layers[i].proto->name, "vlan") == 0; i++)
+		n += s->layers[i].proto->hlen;
+	return n;
+}
+
 void
 wr_stream_free(struct wr_stream *s)
 {
@@ -73,6 +241,10 @@ wr_stream_free(struct wr_stream *s)
 
 	if (s == NULL)
 		return;
+	wr_stream_layers_free(s->layers, s->n_layers);
+	free(s->layers);
+	s->layers = NULL;
+	s->n_layers = 0;
 	for (i = 0; i < WR_FIELD__COUNT; i++) {
 		free(s->field[i].list);
 		s->field[i].list = NULL;

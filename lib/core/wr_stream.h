@@ -6,9 +6,11 @@
 /**
  * @file
  * A stream file holds one or more named streams.  Each stream describes one
- * Ethernet / [802.1Q] / IPv4 / UDP / payload frame, how its header fields
- * vary per packet, its frame size (fixed, stepped, random or a weighted mix),
- * how many frames to send and at what rate.
+ * frame, a stack of protocol layers (struct wr_layer, wr_proto.h) or the
+ * shorthand Ethernet / [802.1Q] / IPv4 / UDP (field[], vlan, ecn, df) that
+ * stands for such a stack, then a payload; how its header fields vary per
+ * packet, its frame size (fixed, stepped, random or a weighted mix), how
+ * many frames to send and at what rate.
  *
  * Frame sizes are Ethernet frame sizes *including* the 4-byte FCS, as in
  * RFC 2544 and Ostinato: 64..9018.  The bytes we hand to the NIC are
@@ -68,6 +70,14 @@ const char *wr_field_name(enum wr_field_id id);
 /** Width of a field in bits (48 for MACs, 12 for vlan.id, ...). */
 unsigned int wr_field_bits(enum wr_field_id id);
 
+struct wr_proto_field;
+/**
+ * The protocol module's description of a shorthand field (its default,
+ * how it is written): the one source of both forms' defaults.  NULL if
+ * out of range.
+ */
+const struct wr_proto_field *wr_field_proto(enum wr_field_id id);
+
 #define WR_VARY_MODES(X)        \
 	X(FIXED, "fixed")       \
 	X(INC, "inc")           \
@@ -85,8 +95,9 @@ enum wr_vary_mode {
 const char *wr_vary_mode_name(enum wr_vary_mode m);
 
 /**
- * One header field.  Values are host-order integers (a MAC is its 48 bits,
- * most significant byte first on the wire; an IPv4 address its 32 bits).
+ * One header field.  Values are host-order integers up to 128 bits (a MAC
+ * is its 48 bits, most significant byte first on the wire; an IPv4 address
+ * its 32 bits, an IPv6 address its 128).
  *
  * - FIXED:  value.
  * - INC:    from, from+step, ... up to and including to, then back to from.
@@ -94,18 +105,20 @@ const char *wr_vary_mode_name(enum wr_vary_mode m);
  * - DEC:    from, from-step, ... down to and including to, then back to from.
  *           Requires from >= to and step >= 1.
  * - RANDOM: uniform in [from, to] (from <= to) from the stream's seeded
- *           generator; each field draws from its own sub-sequence.
+ *           generator; each field draws from its own sub-sequence.  A
+ *           range of more than 2^64 values must be a prefix (2001:db8::/48:
+ *           to - from + 1 a power of two, from aligned to it).
  * - LIST:   list[0], list[1], ... list[n-1], list[0], ...
  *
  * For every mode but FIXED, `value` is the value of packet 0 (the template).
  */
 struct wr_field_spec {
 	enum wr_vary_mode mode;
-	uint64_t value;
-	uint64_t from;
-	uint64_t to;
-	uint64_t step;
-	uint64_t *list; /**< owned, list_len entries (LIST only) */
+	__uint128_t value;
+	__uint128_t from;
+	__uint128_t to;
+	__uint128_t step;
+	__uint128_t *list; /**< owned, list_len entries (LIST only) */
 	uint32_t list_len;
 };
 
@@ -237,6 +250,23 @@ struct wr_mark {
 	unsigned int col;  /**< 1-based */
 };
 
+#define WR_LAYERS_MAX 16
+#define WR_RAW_MAX 256 /**< bytes of one raw layer */
+
+/**
+ * One layer of a frame stack (wr_proto.h): the protocol, where the file
+ * wrote it, and one spec per field of the protocol (proto->n_fields,
+ * owned; set[i] says the file gave field i, else it holds the default).
+ */
+struct wr_layer {
+	const struct wr_proto *proto;
+	struct wr_mark mark;
+	struct wr_field_spec *field;
+	bool *set;
+	uint8_t *raw;      /**< raw layer: its bytes (owned) */
+	uint16_t raw_len;
+};
+
 struct wr_stream {
 	char name[WR_STREAM_NAME_MAX];
 	struct wr_mark mark;
@@ -256,9 +286,20 @@ struct wr_stream {
 	 * until then that field holds the default.
 	 */
 	bool dst_arp;
-	uint32_t gateway;   /**< `ipv4.gateway`: the next hop dst_arp resolves; 0: ipv4.dst */
+	/** With dst_arp, a stack stream's `eth: {dst: nd}`: the next hop is
+	 * its IPv6 dst, resolved by Neighbor Solicitation (wr_nd.h). */
+	bool dst_nd;
+	uint32_t gateway;   /**< `ipv4.gateway` (or a stack's `gateway:`): the next hop dst_arp resolves; 0: ipv4.dst */
+	__uint128_t gateway6; /**< a stack's `gateway:` with dst: nd; 0: ipv6.dst */
 	enum wr_combine combine;
 	struct wr_field_spec field[WR_FIELD__COUNT];
+	/**
+	 * `stack:` streams: the layers, outermost first; field[], vlan, ecn
+	 * and df are then unused.  0 for the shorthand (eth/vlan/ipv4/udp
+	 * keys), which wr_stream_legacy_stack() turns into the same stack.
+	 */
+	struct wr_layer *layers; /**< owned */
+	uint32_t n_layers;
 	struct wr_size_spec size;
 	struct wr_payload_spec payload;
 	/* Schedules (wr_sched.h): all optional, all 0/false when absent. */
@@ -294,6 +335,31 @@ bool wr_stream_file_port_sequenced(const struct wr_stream_file *f,
 /** Free what a wr_stream_file owns (not the struct itself).  NULL-safe. */
 void wr_stream_file_free(struct wr_stream_file *f);
 
+/**
+ * The stack of a shorthand stream: eth / [vlan] / ipv4 / udp with its
+ * field[] values.  @p out must hold 4 layers; free with
+ * wr_stream_layers_free(out, n).  @return the number of layers, -ENOMEM.
+ */
+int wr_stream_legacy_stack(const struct wr_stream *s, struct wr_layer *out);
+
+/**
+ * Fill @p l as a layer of @p p with every field at its default.
+ * @return 0, -ENOMEM.
+ */
+int wr_layer_init(struct wr_layer *l, const struct wr_proto *p);
+
+/**
+ * Header bytes of a stream's frames before the payload (or signature):
+ * the sum of its layers' lengths (42 for Ethernet/IPv4/UDP, 46 tagged).
+ */
+uint32_t wr_stream_hdr_len(const struct wr_stream *s);
+
+/** Bytes of the Ethernet header and the VLAN tags right after it. */
+uint32_t wr_stream_l2_len(const struct wr_stream *s);
+
+/** Free what @p n layers own (not the array).  NULL-safe. */
+void wr_stream_layers_free(struct wr_layer *l, uint32_t n);
+
 /** Free what a stream owns.  NULL-safe. */
 void wr_stream_free(struct wr_stream *s);
 
@@ -313,5 +379,7 @@ void wr_stream_file_set_seed(struct wr_stream_file *f, uint64_t seed);
  * sequence repeats (1 for FIXED, 0 for RANDOM: no period).
  */
 uint64_t wr_field_period(const struct wr_field_spec *fs);
+
+struct wr_proto;
 
 #endif /* WR_STREAM_H */

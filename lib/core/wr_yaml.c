@@ -110,6 +110,7 @@
 #include "wr_config.h"
 #include "wr_frame.h"
 #include "wr_parse.h"
+#include "wr_proto.h"
 #include "wr_sig.h"
 #include "wr_yaml.h"
 #include "wr_ytree.h"
@@ -131,31 +132,21 @@
  * trains are better written as streams in a sequence. */
 #define TRAIN_FRAMES_MAX 1000000
 
-/* Default header values: locally administered MACs (bit 1 of the first
- * byte), and RFC 2544's benchmarking network 198.18.0.0/15, one address in
- * each /16 half as the RFC's tester and DUT sides. */
-static const uint64_t field_default[WR_FIELD__COUNT] = {
-	[WR_FIELD_ETH_SRC] = 0x020000000001ull,
-	[WR_FIELD_ETH_DST] = 0x020000000002ull,
-	[WR_FIELD_VLAN_ID] = 0,
-	[WR_FIELD_VLAN_PCP] = 0,
-	[WR_FIELD_IPV4_SRC] = 0xc6120001ull, /* 198.18.0.1 */
-	[WR_FIELD_IPV4_DST] = 0xc6130001ull, /* 198.19.0.1 */
-	[WR_FIELD_IPV4_ID] = 0,
-	[WR_FIELD_IPV4_TTL] = 64,            /* Linux's default TTL */
-	[WR_FIELD_IPV4_DSCP] = 0,
-	[WR_FIELD_UDP_SRC] = 1024,           /* first non-privileged port */
-	[WR_FIELD_UDP_DST] = 1024,
+
+/* How a field's values are written and how wide they are: a shorthand
+ * field (by id) or a stack layer's field (wr_proto_field). */
+struct vdesc {
+	uint8_t kind; /* enum wr_val_kind */
+	uint8_t bits;
 };
 
-enum value_kind { VALUE_INT, VALUE_MAC, VALUE_IPV4 };
+static struct vdesc
+legacy_desc(enum wr_field_id id)
+{
+	struct vdesc d = { wr_field_proto(id)->kind, (uint8_t)wr_field_bits(id) };
 
-static const enum value_kind field_kind[WR_FIELD__COUNT] = {
-	[WR_FIELD_ETH_SRC] = VALUE_MAC,
-	[WR_FIELD_ETH_DST] = VALUE_MAC,
-	[WR_FIELD_IPV4_SRC] = VALUE_IPV4,
-	[WR_FIELD_IPV4_DST] = VALUE_IPV4,
-};
+	return d;
+}
 
 static const char *const top_keys[] = {
 	"version", "seed", "loops", "streams", NULL
@@ -163,7 +154,7 @@ static const char *const top_keys[] = {
 static const char *const stream_keys[] = {
 	"name", "port", "size", "count", "rate", "seed", "latency", "vary",
 	"eth", "vlan", "ipv4", "udp", "payload", "duration", "burst", "bursts",
-	"next", "ramp", NULL
+	"next", "ramp", "stack", "gateway", NULL
 };
 static const char *const bursts_keys[] = { "frames", "gap", NULL };
 static const char *const ramp_keys[] = {
@@ -195,7 +186,7 @@ static const char *const ipv4_keys[] = {
 static const char *const udp_keys[] = { "src", "dst", NULL };
 static const char *const vary_keys[] = { "inc", "dec", "random", "list", NULL };
 static const char *const inc_keys[] = { "from", "to", "step", NULL };
-static const char *const random_keys[] = { "min", "max", NULL };
+static const char *const random_keys[] = { "min", "max", "prefix", NULL };
 static const char *const size_keys[] = { "inc", "random", "mix", NULL };
 static const char *const mix_keys[] = { "size", "weight", NULL };
 static const char *const payload_keys[] = { "pattern", "string", NULL };
@@ -214,11 +205,9 @@ static const struct wr_size_weight simple_imix[] = {
 };
 
 static uint64_t
-field_max(enum wr_field_id id)
+field_max(const struct vdesc *d)
 {
-	unsigned int bits = wr_field_bits(id);
-
-	return bits >= 64 ? UINT64_MAX : (1ull << bits) - 1;
+	return d->bits >= 64 ? UINT64_MAX : (1ull << d->bits) - 1;
 }
 
 /* A mapping with exactly one key (a vary mode, a size mode, a payload
@@ -254,35 +243,79 @@ one_key(struct wr_ywalk *w, const struct wr_ynode *n, const char *what,
 
 /* One value in a field's own syntax and range. */
 static int
-field_value(struct wr_ywalk *w, const struct wr_ynode *n, enum wr_field_id id,
-	    uint64_t *out)
+field_value(struct wr_ywalk *w, const struct wr_ynode *n,
+	    const struct vdesc *d, __uint128_t *out)
 {
 	char why[WR_PARSE_WHY_MAX];
 	const char *text = wr_ynode_text(n);
+	uint64_t v = 0;
 	uint32_t ip;
 	int rc;
 
-	switch (field_kind[id]) {
-	case VALUE_MAC:
-		rc = wr_parse_mac(text, out, why, sizeof(why));
+	switch (d->kind) {
+	case WR_VAL_MAC:
+		rc = wr_parse_mac(text, &v, why, sizeof(why));
 		break;
-	case VALUE_IPV4:
+	case WR_VAL_IPV4:
 		rc = wr_parse_ipv4(text, &ip, why, sizeof(why));
-		if (rc == 0)
-			*out = ip;
+		v = ip;
 		break;
-	case VALUE_INT:
+	case WR_VAL_IPV6:
+		rc = wr_parse_ipv6(text, out, why, sizeof(why));
+		return rc == 0 ? 0 : wr_ywalk_why(w, n, why);
+	case WR_VAL_INT:
 	default:
-		rc = wr_parse_u64(text, 0, field_max(id), out, why, sizeof(why));
+		rc = wr_parse_u64(text, 0, field_max(d), &v, why, sizeof(why));
 		break;
 	}
+	*out = v;
 	return rc == 0 ? 0 : wr_ywalk_why(w, n, why);
+}
+
+/* {random: {prefix: 10.1.0.0/16}}: every address of an IPv4 or IPv6 prefix. */
+static int
+field_prefix(struct wr_ywalk *w, const struct wr_ynode *n,
+	     const struct vdesc *d, struct wr_field_spec *fs)
+{
+	char text[80], why[WR_PARSE_WHY_MAX], *slash;
+	const char *what = d->kind == WR_VAL_IPV6 ? "an IPv6 prefix such as 2001:db8::/64" :
+						    "an IPv4 prefix such as 10.1.0.0/16";
+	__uint128_t addr, host;
+	uint64_t plen;
+	uint32_t ip;
+
+	if ((d->kind != WR_VAL_IPV4 && d->kind != WR_VAL_IPV6) ||
+	    n->type != WR_YNODE_SCALAR)
+		return wr_ywalk_expected(w, n, d->kind == WR_VAL_IPV4 ||
+					 d->kind == WR_VAL_IPV6 ? what :
+					 "min and max (prefix is for addresses)");
+	snprintf(text, sizeof(text), "%s", wr_ynode_text(n));
+	slash = strchr(text, '/');
+	if (slash == NULL)
+		return wr_ywalk_expected(w, n, what);
+	*slash++ = '\0';
+	if (wr_parse_u64(slash, 0, d->bits, &plen, why, sizeof(why)) != 0)
+		return wr_ywalk_expected(w, n, what);
+	if (d->kind == WR_VAL_IPV6) {
+		if (wr_parse_ipv6(text, &addr, why, sizeof(why)) != 0)
+			return wr_ywalk_expected(w, n, what);
+	} else {
+		if (wr_parse_ipv4(text, &ip, why, sizeof(why)) != 0)
+			return wr_ywalk_expected(w, n, what);
+		addr = ip;
+	}
+	host = plen >= d->bits ? 0 : ((__uint128_t)1 << (d->bits - plen)) - 1;
+	fs->from = addr & ~host;
+	fs->to = fs->from | host;
+	fs->mode = WR_VARY_RANDOM;
+	fs->value = fs->from;
+	return 0;
 }
 
 /* {inc|dec: {from, to, step}} */
 static int
-field_step(struct wr_ywalk *w, const struct wr_ynode *n, enum wr_field_id id,
-	   bool inc, struct wr_field_spec *fs)
+field_step(struct wr_ywalk *w, const struct wr_ynode *n,
+	   const struct vdesc *id, bool inc, struct wr_field_spec *fs)
 {
 	const struct wr_ynode *from = wr_ynode_get(n, "from");
 	const struct wr_ynode *to = wr_ynode_get(n, "to");
@@ -301,9 +334,13 @@ field_step(struct wr_ywalk *w, const struct wr_ynode *n, enum wr_field_id id,
 	rc = WR_YWALK_KEY(w, "from", field_value(w, from, id, &fs->from));
 	if (rc == 0)
 		rc = WR_YWALK_KEY(w, "to", field_value(w, to, id, &fs->to));
-	if (rc == 0 && step != NULL)
+	if (rc == 0 && step != NULL) {
+		uint64_t st;
+
 		rc = WR_YWALK_KEY(w, "step", wr_ywalk_u64(w, step, 1, field_max(id),
-						       &fs->step));
+						       &st));
+		fs->step = st;
+	}
 	if (rc != 0)
 		return rc;
 	if (inc ? fs->to < fs->from : fs->to > fs->from) {
@@ -318,17 +355,23 @@ field_step(struct wr_ywalk *w, const struct wr_ynode *n, enum wr_field_id id,
 
 /* {random: {min, max}} */
 static int
-field_random(struct wr_ywalk *w, const struct wr_ynode *n, enum wr_field_id id,
-	     struct wr_field_spec *fs)
+field_random(struct wr_ywalk *w, const struct wr_ynode *n,
+	     const struct vdesc *id, struct wr_field_spec *fs)
 {
 	const struct wr_ynode *min = wr_ynode_get(n, "min");
 	const struct wr_ynode *max = wr_ynode_get(n, "max");
 	char what[96];
 	int rc;
 
-	rc = wr_ywalk_keys(w, n, "a mapping {min, max}", random_keys);
+	rc = wr_ywalk_keys(w, n, "a mapping {min, max} or {prefix}", random_keys);
 	if (rc != 0)
 		return rc;
+	if (wr_ynode_get(n, "prefix") != NULL) {
+		if (min != NULL || max != NULL)
+			return wr_ywalk_fail(w, n, "expected either prefix or min and max, not both");
+		return WR_YWALK_KEY(w, "prefix", field_prefix(w,
+				    wr_ynode_get(n, "prefix"), id, fs));
+	}
 	if (min == NULL)
 		return wr_ywalk_missing(w, n, "min");
 	if (max == NULL)
@@ -349,10 +392,10 @@ field_random(struct wr_ywalk *w, const struct wr_ynode *n, enum wr_field_id id,
 
 /* {list: [v, ...]} */
 static int
-field_list(struct wr_ywalk *w, const struct wr_ynode *n, enum wr_field_id id,
-	   struct wr_field_spec *fs)
+field_list(struct wr_ywalk *w, const struct wr_ynode *n,
+	   const struct vdesc *id, struct wr_field_spec *fs)
 {
-	uint64_t *list;
+	__uint128_t *list;
 	size_t i, old;
 	int rc = 0;
 
@@ -384,8 +427,8 @@ field_list(struct wr_ywalk *w, const struct wr_ynode *n, enum wr_field_id id,
 
 /* A header field: a scalar (fixed) or a one-key vary mapping. */
 static int
-field_spec(struct wr_ywalk *w, const struct wr_ynode *n, enum wr_field_id id,
-	   struct wr_field_spec *fs)
+field_spec(struct wr_ywalk *w, const struct wr_ynode *n,
+	   const struct vdesc *id, struct wr_field_spec *fs)
 {
 	const struct wr_ynode *body = NULL;
 	size_t old;
@@ -433,7 +476,9 @@ header_fields(struct wr_ywalk *w, const struct wr_ynode *n,
 		v = wr_ynode_get(n, keys[i]);
 		if (v == NULL)
 			continue;
-		rc = WR_YWALK_KEY(w, keys[i], field_spec(w, v, ids[i],
+		struct vdesc d = legacy_desc(ids[i]);
+
+		rc = WR_YWALK_KEY(w, keys[i], field_spec(w, v, &d,
 						      &s->field[ids[i]]));
 		if (rc != 0)
 			return rc;
@@ -580,6 +625,228 @@ parse_udp(struct wr_ywalk *w, const struct wr_ynode *n, struct wr_stream *s)
 	int rc = wr_ywalk_keys(w, n, "a mapping {src, dst}", udp_keys);
 
 	return rc ? rc : header_fields(w, n, udp_keys, ids, 2, s);
+}
+
+/* One layer of a `stack:` item: {proto: {field: value, ...}} or "proto". */
+static int
+parse_layer(struct wr_ywalk *w, const struct wr_ynode *item, struct wr_layer *l,
+	    bool first, struct wr_stream *s)
+{
+	const char *keys[WR_PROTO_FIELDS_MAX + 2];
+	const struct wr_ynode *body = NULL, *v;
+	const struct wr_proto *p;
+	char what[256], why[WR_PARSE_WHY_MAX];
+	unsigned int j;
+	size_t old;
+	int rc;
+
+	snprintf(what, sizeof(what), "a layer, one of: %s", wr_proto_names());
+	if (item->type == WR_YNODE_SCALAR) {
+		p = wr_proto_find(wr_ynode_text(item));
+	} else if (item->type == WR_YNODE_MAP && wr_ynode_size(item) == 1 &&
+		   item->kids[0]->type == WR_YNODE_SCALAR) {
+		p = wr_proto_find(item->kids[0]->str);
+		body = item->kids[1];
+		if (p == NULL) {
+			old = wr_ywalk_push_key(w, item->kids[0]->str);
+			rc = wr_ywalk_expected(w, item->kids[0], what);
+			wr_ywalk_pop(w, old);
+			return rc;
+		}
+	} else {
+		return wr_ywalk_expected(w, item, what);
+	}
+	if (p == NULL)
+		return wr_ywalk_expected(w, item, what);
+	rc = wr_layer_init(l, p);
+	if (rc < 0)
+		return rc;
+	l->mark.line = item->line;
+	l->mark.col = item->col;
+	if (body == NULL || (body->type == WR_YNODE_SCALAR && body->len == 0))
+		return p->hlen == 0 ? wr_ywalk_missing(w, item, "hex") : 0;
+	for (j = 0; j < p->n_fields; j++)
+		keys[j] = p->fields[j].name;
+	keys[j++] = p->hlen == 0 ? "hex" : NULL;
+	keys[j] = NULL;
+	old = wr_ywalk_push_key(w, p->name);
+	snprintf(what, sizeof(what), "a mapping of %s fields", p->name);
+	rc = wr_ywalk_keys(w, body, what, keys);
+	for (j = 0; rc == 0 && j < p->n_fields; j++) {
+		struct vdesc d = { p->fields[j].kind, p->fields[j].bits };
+
+		v = wr_ynode_get(body, p->fields[j].name);
+		if (v == NULL)
+			continue;
+		/* The first eth's dst: arp or nd resolves the next hop (the
+		 * words cannot be MACs, so they take no MAC away). */
+		if (first && p->fields[j].kind == WR_VAL_MAC &&
+		    strcmp(p->fields[j].name, "dst") == 0 &&
+		    v->type == WR_YNODE_SCALAR &&
+		    (strcmp(wr_ynode_text(v), "arp") == 0 ||
+		     strcmp(wr_ynode_text(v), "nd") == 0)) {
+			s->dst_arp = true;
+			s->dst_nd = strcmp(wr_ynode_text(v), "nd") == 0;
+			continue;
+		}
+		rc = WR_YWALK_KEY(w, p->fields[j].name,
+				  field_spec(w, v, &d, &l->field[j]));
+		l->set[j] = true;
+	}
+	if (rc == 0 && p->hlen == 0) {
+		size_t n = 0;
+
+		v = wr_ynode_get(body, "hex");
+		if (v == NULL) {
+			rc = wr_ywalk_missing(w, body, "hex");
+		} else {
+			l->raw = malloc(WR_RAW_MAX);
+			if (l->raw == NULL)
+				rc = -ENOMEM;
+			else if (wr_parse_hex(wr_ynode_text(v), l->raw, WR_RAW_MAX,
+					      &n, why, sizeof(why)) != 0 || n == 0)
+				rc = WR_YWALK_KEY(w, "hex", wr_ywalk_expected(w, v,
+					"1 to 256 header bytes in hex, such as \"0a0b0c0d\""));
+			l->raw_len = (uint16_t)n;
+		}
+	}
+	wr_ywalk_pop(w, old);
+	return rc;
+}
+
+/* A stack's gateway: the router its eth: {dst: arp|nd} resolves. */
+static int
+stack_gateway(struct wr_ywalk *w, const struct wr_ynode *n, struct wr_stream *s)
+{
+	char why[WR_PARSE_WHY_MAX];
+	__uint128_t a;
+
+	if (s->n_layers == 0)
+		return wr_ywalk_fail(w, n, "gateway: goes with stack:; the shorthand "
+				     "writes ipv4: {gateway: ...}");
+	if (!s->dst_arp)
+		return wr_ywalk_fail(w, n, "a gateway is the next hop eth: {dst: arp} "
+				     "or {dst: nd} resolves; give one or leave the "
+				     "gateway out");
+	if (!s->dst_nd)
+		return parse_gateway(w, n, s);
+	/* ::, ::1 and multicast (ff00::/8) answer no solicitation. */
+	if (n->type != WR_YNODE_SCALAR ||
+	    wr_parse_ipv6(wr_ynode_text(n), &a, why, sizeof(why)) != 0 ||
+	    a <= 1 || a >> 120 == 0xff)
+		return wr_ywalk_expected(w, n, "the router's unicast IPv6 address, "
+					 "such as fe80::1 or 2001:db8::1");
+	s->gateway6 = a;
+	return 0;
+}
+
+/* stack: [layer, ...]: the whole frame, outermost layer first. */
+static int
+parse_stack(struct wr_ywalk *w, const struct wr_ynode *n, struct wr_stream *s)
+{
+	size_t i, old;
+	int rc = 0;
+
+	if (n->type != WR_YNODE_SEQ || n->n_kids == 0 || n->n_kids > WR_LAYERS_MAX) {
+		char what[96];
+
+		snprintf(what, sizeof(what), "a list of 1 to %u layers, "
+			 "outermost first: [eth: {...}, ipv4: {...}, ...]",
+			 WR_LAYERS_MAX);
+		return wr_ywalk_expected(w, n, what);
+	}
+	s->layers = calloc(n->n_kids, sizeof(*s->layers));
+	if (s->layers == NULL)
+		return -ENOMEM;
+	for (i = 0; i < n->n_kids && rc == 0; i++) {
+		old = wr_ywalk_push_index(w, i);
+		rc = parse_layer(w, n->kids[i], &s->layers[i], i == 0, s);
+		wr_ywalk_pop(w, old);
+		/* Counted even when it failed half-way: freed with the rest. */
+		s->n_layers = (uint32_t)i + 1;
+	}
+	return rc;
+}
+
+/*
+ * What the frame compiler says about a stack (a layer that cannot carry
+ * the next, a VXLAN without an inner frame, a field that may not vary),
+ * as a loader error: this file, the layer's line, the path under the stream.
+ */
+/*
+ * eth: {dst: arp|nd} in a stack resolves one next hop, from one address:
+ * the first IPv4 (arp) or IPv6 (nd) layer's dst and src must be fixed, and
+ * so must the first tag the question goes out with.
+ */
+static int
+check_resolve(struct wr_ywalk *w, const struct wr_ynode *n,
+	      const struct wr_stream *s)
+{
+	const char *ip = s->dst_nd ? "ipv6" : "ipv4";
+	const struct wr_ynode *stack = wr_ynode_get(n, "stack");
+	bool seen_ip = false, seen_tag = false;
+	const char *bad = NULL;
+	size_t old;
+	uint32_t i, j;
+	int rc;
+
+	for (i = 0; i < s->n_layers; i++) {
+		const struct wr_layer *l = &s->layers[i];
+		bool is_ip = strcmp(l->proto->name, ip) == 0;
+		bool is_tag = strcmp(l->proto->name, "vlan") == 0;
+
+		if ((is_ip && seen_ip) || (is_tag && seen_tag) || (!is_ip && !is_tag))
+			continue;
+		seen_ip |= is_ip;
+		seen_tag |= is_tag;
+		for (j = 0; j < l->proto->n_fields; j++) {
+			const char *f = l->proto->fields[j].name;
+
+			if ((is_ip && (strcmp(f, "src") == 0 ||
+				       (strcmp(f, "dst") == 0 && s->gateway == 0 &&
+					s->gateway6 == 0))) ||
+			    (is_tag && (strcmp(f, "id") == 0 || strcmp(f, "pcp") == 0)))
+				if (l->field[j].mode != WR_VARY_FIXED)
+					bad = f;
+		}
+		if (bad != NULL)
+			break;
+	}
+	if (bad == NULL && seen_ip)
+		return 0;
+	old = wr_ywalk_push_key(w, "stack");
+	wr_ywalk_push_index(w, 0);
+	wr_ywalk_push_key(w, "eth");
+	rc = WR_YWALK_KEY(w, "dst", wr_ywalk_fail(w, stack->kids[0],
+		bad == NULL ? "dst: %s needs an %s layer: its dst (or gateway:) is the next hop" :
+		"dst: %s resolves one next hop from one address: the first %s "
+		"layer's src and dst (or a gateway:), and the first tag's id and pcp, must be fixed",
+		s->dst_nd ? "nd" : "arp", ip));
+	wr_ywalk_pop(w, old);
+	return rc;
+}
+
+static int
+check_stack(struct wr_ywalk *w, struct wr_stream *s)
+{
+	struct wr_frame_tmpl *t = NULL;
+	struct wr_error e;
+	char path[WR_ERROR_PATH_MAX];
+	int rc;
+
+	wr_error_clear(&e);
+	rc = wr_frame_tmpl_create(s, 0, &t, &e);
+	wr_frame_tmpl_free(t);
+	if (rc != -EINVAL)
+		return rc;
+	/* Truncated only past WR_ERROR_PATH_MAX, as any path is. */
+	if ((size_t)snprintf(path, sizeof(path), "%.*s", (int)w->plen, w->path) <
+	    sizeof(path) - 1) {
+		strncat(path, ".", sizeof(path) - strlen(path) - 1);
+		strncat(path, e.path, sizeof(path) - strlen(path) - 1);
+	}
+	return wr_error_set(w->err, -EINVAL, w->file, e.line, e.col, path, "%s",
+			    e.msg);
 }
 
 static int
@@ -812,26 +1079,39 @@ parse_latency(struct wr_ywalk *w, const struct wr_ynode *v,
  * payload (wr_stream.h: the string is not cut to fit). */
 static int
 check_fit(struct wr_ywalk *w, const struct wr_ynode *stream,
-	  const struct wr_stream *s)
+	  struct wr_stream *s)
 {
 	const struct wr_ynode *size = wr_ynode_get(stream, "size");
-	char parts[160], head[64];
-	unsigned int need;
+	char parts[320], head[64];
+	unsigned int need, i;
 	size_t k;
 
-	need = WR_ETH_HLEN + (s->vlan ? WR_VLAN_HLEN : 0) + WR_IPV4_HLEN +
-	       WR_UDP_HLEN + (!s->latency ? 0 :
-			      s->sig_short ? WR_SIG_SHORT_LEN : WR_SIG_LEN) +
+	need = wr_stream_hdr_len(s) + (!s->latency ? 0 :
+		 s->sig_short ? WR_SIG_SHORT_LEN : WR_SIG_LEN) +
 	       (s->payload.kind == WR_PAYLOAD_STRING ? s->payload.len : 0) +
 	       WR_FCS_LEN;
 	if (s->size.min >= need)
 		return 0;
-	k = (size_t)snprintf(parts, sizeof(parts), "Ethernet %u", WR_ETH_HLEN);
-	if (s->vlan)
+	/* A stack without size: gets the smallest frame that holds it. */
+	if (size == NULL && s->n_layers > 0) {
+		s->size.fixed = s->size.min = s->size.max = (uint16_t)need;
+		return 0;
+	}
+	if (s->n_layers > 0) {
+		for (k = 0, i = 0; i < s->n_layers && k < sizeof(parts); i++)
+			k += (size_t)snprintf(parts + k, sizeof(parts) - k, "%s%s %u",
+					      i ? " + " : "", s->layers[i].proto->name,
+					      s->layers[i].proto->hlen != 0 ?
+					      s->layers[i].proto->hlen :
+					      s->layers[i].raw_len);
+	} else {
+		k = (size_t)snprintf(parts, sizeof(parts), "Ethernet %u", WR_ETH_HLEN);
+		if (s->vlan)
+			k += (size_t)snprintf(parts + k, sizeof(parts) - k,
+					      " + VLAN %u", WR_VLAN_HLEN);
 		k += (size_t)snprintf(parts + k, sizeof(parts) - k,
-				      " + VLAN %u", WR_VLAN_HLEN);
-	k += (size_t)snprintf(parts + k, sizeof(parts) - k,
-			      " + IPv4 %u + UDP %u", WR_IPV4_HLEN, WR_UDP_HLEN);
+				      " + IPv4 %u + UDP %u", WR_IPV4_HLEN, WR_UDP_HLEN);
+	}
 	if (s->latency)
 		k += (size_t)snprintf(parts + k, sizeof(parts) - k,
 				      " + %s signature %u",
@@ -1061,7 +1341,10 @@ stream_defaults(struct wr_stream *s, const struct wr_ynode *n, uint64_t seed)
 	s->combine = WR_COMBINE_TOGETHER;
 	for (i = 0; i < WR_FIELD__COUNT; i++) {
 		s->field[i].mode = WR_VARY_FIXED;
-		s->field[i].value = field_default[i];
+		/* The protocol modules' defaults (wr_proto_*.c): locally
+		 * administered MACs, RFC 2544's 198.18.0.0/15, TTL 64,
+		 * port 1024. */
+		s->field[i].value = wr_field_proto((enum wr_field_id)i)->def;
 	}
 	s->size.mode = WR_SIZE_FIXED;
 	s->size.fixed = s->size.min = s->size.max = DEFAULT_SIZE;
@@ -1111,6 +1394,21 @@ parse_stream(struct wr_ywalk *w, const struct wr_ynode *n, uint64_t file_seed,
 		rc = WR_YWALK_KEY(w, "ipv4", parse_ipv4(w, v, s));
 	if (rc == 0 && (v = wr_ynode_get(n, "udp")) != NULL)
 		rc = WR_YWALK_KEY(w, "udp", parse_udp(w, v, s));
+	if (rc == 0 && (v = wr_ynode_get(n, "stack")) != NULL) {
+		static const char *const shorthand[] = { "eth", "vlan", "ipv4", "udp" };
+		unsigned int i;
+
+		for (i = 0; i < 4; i++)
+			if (wr_ynode_get(n, shorthand[i]) != NULL)
+				return WR_YWALK_KEY(w, shorthand[i], wr_ywalk_fail(w,
+					wr_ynode_get(n, shorthand[i]),
+					"a stream with stack: gives every layer there; "
+					"move %s into the stack or drop stack:",
+					shorthand[i]));
+		rc = WR_YWALK_KEY(w, "stack", parse_stack(w, v, s));
+	}
+	if (rc == 0 && (v = wr_ynode_get(n, "gateway")) != NULL)
+		rc = WR_YWALK_KEY(w, "gateway", stack_gateway(w, v, s));
 	if (rc == 0 && (v = wr_ynode_get(n, "size")) != NULL)
 		rc = WR_YWALK_KEY(w, "size", parse_size(w, v, &s->size));
 	if (rc == 0 && (v = wr_ynode_get(n, "payload")) != NULL)
@@ -1141,6 +1439,10 @@ parse_stream(struct wr_ywalk *w, const struct wr_ynode *n, uint64_t file_seed,
 		rc = check_arp(w, n, s);
 	if (rc == 0)
 		rc = check_fit(w, n, s);
+	if (rc == 0 && s->n_layers > 0 && s->dst_arp)
+		rc = check_resolve(w, n, s);
+	if (rc == 0 && s->n_layers > 0)
+		rc = check_stack(w, s);
 	return rc;
 }
 

@@ -10,6 +10,8 @@
 #include <rte_mbuf.h>
 
 #include "wr_arpd.h"
+#include "wr_describe.h"
+#include "wr_proto.h"
 #include "wr_engine.h"
 #include "wr_rx.h"
 
@@ -35,12 +37,13 @@ wr_arpd_init(struct wr_arpd *d, const struct wr_port *p, uint16_t queue_id,
 	d->queue_id = queue_id;
 	memcpy(d->mac, p->mac.addr_bytes, 6);
 	wr_arp_addrs_init(&d->addrs);
+	wr_nd_addrs_init(&d->addrs6);
 	for (s = 0; s < f->n_streams && rc == 0; s++)
 		if (f->streams[s].port == port_index)
-			rc = wr_arp_addrs_add_field(&d->addrs,
-				&f->streams[s].field[WR_FIELD_IPV4_SRC]);
+			rc = wr_nd_stream_sources(&f->streams[s], &d->addrs,
+						  &d->addrs6);
 	if (rc != 0)
-		wr_arp_addrs_free(&d->addrs);
+		wr_arpd_fini(d);
 	return rc;
 }
 
@@ -50,6 +53,7 @@ wr_arpd_fini(struct wr_arpd *d)
 	if (d == NULL)
 		return;
 	wr_arp_addrs_free(&d->addrs);
+	wr_nd_addrs_free(&d->addrs6);
 }
 
 static void
@@ -59,43 +63,82 @@ got_reply(struct wr_arpd *d, const struct wr_arp_pkt *a)
 
 	count(&d->arp_seen, 1);
 	for (i = 0; i < d->n_q; i++)
-		if (!d->q[i].done && d->q[i].ip == a->spa) {
+		if (!d->q[i].done && !d->q[i].v6 && d->q[i].ip == a->spa) {
 			memcpy(d->q[i].mac, a->sha, 6);
 			d->q[i].done = true;
 		}
+}
+
+static void
+got_na(struct wr_arpd *d, const struct wr_nd_pkt *a)
+{
+	unsigned int i;
+
+	count(&d->arp_seen, 1);
+	for (i = 0; i < d->n_q; i++)
+		if (!d->q[i].done && d->q[i].v6 && d->q[i].ip6 == a->target) {
+			memcpy(d->q[i].mac, a->mac, 6);
+			d->q[i].done = true;
+		}
+}
+
+/* An mbuf whose frame was answered in place, ready to send. */
+static struct rte_mbuf *
+answer(struct rte_mbuf *m, uint32_t len)
+{
+	m->data_len = (uint16_t)len;
+	m->pkt_len = len;
+	/* RX flags mean nothing on TX; clear them so no offload is asked
+	 * for by accident. */
+	m->ol_flags = 0;
+	return m;
 }
 
 void
 wr_arpd_input(struct wr_arpd *d, struct rte_mbuf **pkts, uint16_t n)
 {
 	struct rte_mbuf *out[WR_RX_BURST];
-	uint16_t i, n_out = 0, sent, n_arp = 0, n_icmp = 0;
+	uint16_t i, n_out = 0, sent, n_arp = 0, n_icmp = 0, n_nd = 0;
 
 	for (i = 0; i < n; i++) {
 		struct rte_mbuf *m = pkts[i];
 		uint32_t len = rte_pktmbuf_data_len(m);
 		struct wr_arp_pkt a;
+		struct wr_nd_pkt na;
 		enum wr_arp_verdict v;
+		enum wr_nd_verdict v6;
 
 		/* Answers are written in place: a chained frame (jumbo
 		 * scatter) is nothing a host answers here anyway, and an
-		 * ARP reply needs WR_ARP_FRAME_MAX bytes of room. */
+		 * ARP reply or NA needs WR_ND_FRAME_MAX bytes of room. */
 		if (m->nb_segs != 1 || n_out == RTE_DIM(out) ||
-		    rte_pktmbuf_tailroom(m) + len < WR_ARP_FRAME_MAX) {
+		    rte_pktmbuf_tailroom(m) + len < WR_ND_FRAME_MAX) {
 			rte_pktmbuf_free(m);
 			continue;
 		}
 		v = wr_arp_answer(rte_pktmbuf_mtod(m, uint8_t *), &len, d->mac,
 				  &d->addrs, &a);
+		if (v == WR_ARP_IGNORE && d->addrs6.n + d->n_q > 0) {
+			v6 = wr_nd_answer(rte_pktmbuf_mtod(m, uint8_t *), &len,
+					  d->mac, &d->addrs6, &na);
+			if (v6 == WR_ND_GOT_NA) {
+				got_na(d, &na);
+				rte_pktmbuf_free(m);
+				continue;
+			}
+			if (v6 != WR_ND_IGNORE) {
+				out[n_out++] = answer(m, len);
+				if (v6 == WR_ND_ANSWER_NS)
+					n_nd++;
+				else
+					n_icmp++;
+				continue;
+			}
+		}
 		switch (v) {
 		case WR_ARP_ANSWER_ARP:
 		case WR_ARP_ANSWER_ICMP:
-			m->data_len = (uint16_t)len;
-			m->pkt_len = len;
-			/* RX flags mean nothing on TX; clear them so no
-			 * offload is asked for by accident. */
-			m->ol_flags = 0;
-			out[n_out++] = m;
+			out[n_out++] = answer(m, len);
 			if (v == WR_ARP_ANSWER_ARP)
 				n_arp++;
 			else
@@ -121,17 +164,86 @@ wr_arpd_input(struct wr_arpd *d, struct rte_mbuf **pkts, uint16_t n)
 		count(&d->arp_replies, n_arp);
 	if (n_icmp)
 		count(&d->icmp_replies, n_icmp);
+	if (n_nd)
+		count(&d->nd_replies, n_nd);
 }
 
-/* The next hop a stream's eth.dst resolves to, and its 802.1Q TCI. */
-static uint32_t
-next_hop(const struct wr_stream *s, int *tci)
+/* A stack stream's first layer of protocol @p name, and its field @p f. */
+static const struct wr_field_spec *
+stack_field(const struct wr_stream *s, const char *name, const char *f)
 {
-	*tci = s->vlan ? (int)((s->field[WR_FIELD_VLAN_PCP].value & 7) << 13 |
-			       (s->field[WR_FIELD_VLAN_ID].value & 0xfff)) :
-		WR_ARP_NO_VLAN;
-	return s->gateway != 0 ? s->gateway :
-		(uint32_t)s->field[WR_FIELD_IPV4_DST].value;
+	uint32_t i;
+	int j;
+
+	for (i = 0; i < s->n_layers; i++) {
+		if (strcmp(s->layers[i].proto->name, name) != 0)
+			continue;
+		j = wr_proto_field_find(s->layers[i].proto, f);
+		return j < 0 ? NULL : &s->layers[i].field[j];
+	}
+	return NULL;
+}
+
+/*
+ * The next hop a stream's eth.dst resolves to (its IPv4 one, or in q->ip6
+ * its IPv6 one for `dst: nd`), the source address to ask from, and the
+ * 802.1Q TCI of the question (a stack's first tag, the loader checked it
+ * is fixed).
+ */
+static void
+next_hop(const struct wr_stream *s, struct wr_arpd_query *q)
+{
+	const struct wr_field_spec *id, *pcp;
+
+	memset(q, 0, sizeof(*q));
+	q->vlan_tci = WR_ARP_NO_VLAN;
+	if (s->n_layers == 0) {
+		if (s->vlan)
+			q->vlan_tci = (int)((s->field[WR_FIELD_VLAN_PCP].value & 7) << 13 |
+					    (s->field[WR_FIELD_VLAN_ID].value & 0xfff));
+		q->ip = s->gateway != 0 ? s->gateway :
+			(uint32_t)s->field[WR_FIELD_IPV4_DST].value;
+		q->src_ip = (uint32_t)s->field[WR_FIELD_IPV4_SRC].value;
+		return;
+	}
+	id = stack_field(s, "vlan", "id");
+	pcp = stack_field(s, "vlan", "pcp");
+	if (id != NULL && pcp != NULL)
+		q->vlan_tci = (int)((pcp->value & 7) << 13 | (id->value & 0xfff));
+	q->v6 = s->dst_nd;
+	if (q->v6) {
+		q->ip6 = s->gateway6 != 0 ? s->gateway6 :
+			 stack_field(s, "ipv6", "dst")->value;
+		q->src_ip6 = stack_field(s, "ipv6", "src")->value;
+	} else {
+		q->ip = s->gateway != 0 ? s->gateway :
+			(uint32_t)stack_field(s, "ipv4", "dst")->value;
+		q->src_ip = (uint32_t)stack_field(s, "ipv4", "src")->value;
+	}
+}
+
+static bool
+same_query(const struct wr_arpd_query *a, const struct wr_arpd_query *b)
+{
+	return a->v6 == b->v6 && a->vlan_tci == b->vlan_tci &&
+	       (a->v6 ? a->ip6 == b->ip6 : a->ip == b->ip);
+}
+
+/* Write a resolved MAC into the stream's eth.dst, fixed from now on. */
+static void
+set_dst(struct wr_stream *st, const uint8_t mac[6])
+{
+	struct wr_field_spec *fs = &st->field[WR_FIELD_ETH_DST];
+
+	if (st->n_layers > 0) {
+		int j = wr_proto_field_find(st->layers[0].proto, "dst");
+
+		fs = &st->layers[0].field[j];
+		free(fs->list);
+	}
+	memset(fs, 0, sizeof(*fs));
+	fs->mode = WR_VARY_FIXED;
+	fs->value = wr_mac_from_bytes(mac);
 }
 
 static int
@@ -149,10 +261,15 @@ send_requests(struct wr_port *p, struct wr_arpd *d)
 		m = rte_pktmbuf_alloc(p->rx_pool);
 		if (m == NULL)
 			return -ENOMEM;
-		len = wr_arp_build(rte_pktmbuf_mtod(m, uint8_t *),
-				   WR_ARP_OP_REQUEST, wr_eth_broadcast, d->mac,
-				   d->q[i].src_ip, zero, d->q[i].ip,
-				   d->q[i].vlan_tci);
+		if (d->q[i].v6)
+			len = wr_nd_build_ns(rte_pktmbuf_mtod(m, uint8_t *), d->mac,
+					     d->q[i].src_ip6, d->q[i].ip6,
+					     d->q[i].vlan_tci);
+		else
+			len = wr_arp_build(rte_pktmbuf_mtod(m, uint8_t *),
+					   WR_ARP_OP_REQUEST, wr_eth_broadcast,
+					   d->mac, d->q[i].src_ip, zero, d->q[i].ip,
+					   d->q[i].vlan_tci);
 		m->data_len = len;
 		m->pkt_len = len;
 		if (rte_eth_tx_burst(p->port_id, 0, &m, 1) != 1) {
@@ -183,9 +300,10 @@ resolve_port(struct wr_port *p, unsigned int pi, struct wr_stream_file *f,
 	struct wr_arpd_query q[WR_STREAMS_MAX];
 	struct rte_mbuf *pkts[WR_RX_BURST];
 	uint64_t hz = rte_get_tsc_hz(), start, next_req = 0, end;
+	struct wr_arpd_query want;
 	unsigned int i, n_req = 0;
 	uint32_t s;
-	int rc, tci;
+	int rc;
 
 	rc = wr_arpd_init(&d, p, 0, f, pi);
 	if (rc != 0)
@@ -193,21 +311,16 @@ resolve_port(struct wr_port *p, unsigned int pi, struct wr_stream_file *f,
 	d.q = q;
 	for (s = 0; s < f->n_streams; s++) {
 		const struct wr_stream *st = &f->streams[s];
-		uint32_t ip;
 
 		if (st->port != pi || !st->dst_arp)
 			continue;
-		ip = next_hop(st, &tci);
+		next_hop(st, &want);
 		for (i = 0; i < d.n_q; i++)
-			if (q[i].ip == ip && q[i].vlan_tci == tci)
+			if (same_query(&q[i], &want))
 				break;
 		if (i < d.n_q)
 			continue;
-		memset(&q[d.n_q], 0, sizeof(q[0]));
-		q[d.n_q].ip = ip;
-		q[d.n_q].src_ip = (uint32_t)st->field[WR_FIELD_IPV4_SRC].value;
-		q[d.n_q].vlan_tci = tci;
-		d.n_q++;
+		q[d.n_q++] = want;
 	}
 	start = rte_rdtsc();
 	end = start + hz * timeout_ms / 1000;
@@ -219,7 +332,7 @@ resolve_port(struct wr_port *p, unsigned int pi, struct wr_stream_file *f,
 			if (rc != 0) {
 				wr_arpd_fini(&d);
 				return wr_error_set(err, rc, NULL, 0, 0, NULL,
-					"port %s: cannot send an ARP request: %s",
+					"port %s: cannot send an ARP request or NS: %s",
 					p->device, strerror(-rc));
 			}
 			n_req++;
@@ -233,30 +346,31 @@ resolve_port(struct wr_port *p, unsigned int pi, struct wr_stream_file *f,
 	}
 	for (s = 0; s < f->n_streams; s++) {
 		struct wr_stream *st = &f->streams[s];
-		uint32_t ip;
 
 		if (st->port != pi || !st->dst_arp)
 			continue;
-		ip = next_hop(st, &tci);
+		next_hop(st, &want);
 		for (i = 0; i < d.n_q; i++)
-			if (q[i].ip == ip && q[i].vlan_tci == tci)
+			if (same_query(&q[i], &want))
 				break;
 		if (!q[i].done) {
+			char addr[48];
+
+			wr_describe_val(want.v6 ? WR_VAL_IPV6 : WR_VAL_IPV4,
+					want.v6 ? want.ip6 : want.ip, addr,
+					sizeof(addr));
 			wr_error_set(err, -EHOSTUNREACH, f->path, st->mark.line,
 				     st->mark.col, NULL,
-				     "streams[%u].eth.dst: arp: no ARP reply "
-				     "from %u.%u.%u.%u on port %s after %u "
-				     "request%s in %u ms", s, ip >> 24,
-				     ip >> 16 & 0xff, ip >> 8 & 0xff, ip & 0xff,
-				     p->device, n_req, n_req == 1 ? "" : "s",
+				     "streams[%u].eth.dst: %s: no %s from %s on "
+				     "port %s after %u request%s in %u ms", s,
+				     want.v6 ? "nd" : "arp",
+				     want.v6 ? "Neighbor Advertisement" : "ARP reply",
+				     addr, p->device, n_req, n_req == 1 ? "" : "s",
 				     timeout_ms);
 			wr_arpd_fini(&d);
 			return -EHOSTUNREACH;
 		}
-		memset(&st->field[WR_FIELD_ETH_DST], 0,
-		       sizeof(st->field[WR_FIELD_ETH_DST]));
-		st->field[WR_FIELD_ETH_DST].mode = WR_VARY_FIXED;
-		st->field[WR_FIELD_ETH_DST].value = wr_mac_from_bytes(q[i].mac);
+		set_dst(st, q[i].mac);
 	}
 	wr_arpd_fini(&d);
 	return 0;

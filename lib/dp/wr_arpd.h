@@ -38,6 +38,7 @@
 
 #include "wr_arp.h"
 #include "wr_error.h"
+#include "wr_nd.h"
 #include "wr_port.h"
 #include "wr_stream.h"
 
@@ -45,8 +46,11 @@ struct wr_engine;
 
 /** A next hop being resolved. */
 struct wr_arpd_query {
+	bool v6;                /**< an IPv6 next hop (ND), else IPv4 (ARP) */
 	uint32_t ip;            /**< the address asked for */
 	uint32_t src_ip;        /**< the sender address the request carries */
+	__uint128_t ip6;        /**< v6: the address asked for */
+	__uint128_t src_ip6;    /**< v6: the sender address the NS carries */
 	int vlan_tci;           /**< WR_ARP_NO_VLAN or the streams' tag */
 	bool done;
 	uint8_t mac[6];
@@ -57,9 +61,11 @@ struct wr_arpd {
 	uint16_t queue_id;          /**< TX queue answers go on */
 	uint8_t mac[6];             /**< the port's MAC */
 	struct wr_arp_addrs addrs;  /**< addresses answered for */
+	struct wr_nd_addrs addrs6;  /**< IPv6 addresses answered for */
 	/* Counters: one writer (the polling lcore), any reader. */
 	uint64_t arp_replies;       /**< ARP requests answered */
-	uint64_t icmp_replies;      /**< ICMP echo requests answered */
+	uint64_t icmp_replies;      /**< ICMP and ICMPv6 echo requests answered */
+	uint64_t nd_replies;        /**< Neighbor Solicitations answered */
 	uint64_t arp_seen;          /**< ARP replies received */
 	uint64_t tx_drop;           /**< answers the NIC did not take */
 	/* Resolution, main lcore only. */

@@ -82,6 +82,10 @@ wr_port_setup(struct wr_port *p, uint16_t n_txq, uint16_t txd, uint16_t rxd,
 	    (RTE_ETH_TX_OFFLOAD_IPV4_CKSUM | RTE_ETH_TX_OFFLOAD_UDP_CKSUM))
 		p->tx_offloads = RTE_ETH_TX_OFFLOAD_IPV4_CKSUM |
 			RTE_ETH_TX_OFFLOAD_UDP_CKSUM;
+	/* TCP streams (issue 9) offload theirs where the port offers it too. */
+	if (p->tx_offloads != 0 &&
+	    (info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_TCP_CKSUM))
+		p->tx_offloads |= RTE_ETH_TX_OFFLOAD_TCP_CKSUM;
 	p->tx_cksum = p->tx_offloads != 0;
 	conf.txmode.offloads = p->tx_offloads;
 	p->rx_offloads = 0;

@@ -10,44 +10,22 @@
 #include <rte_mbuf_dyn.h>
 
 #include "wr_arpd.h"
+#include "wr_pkt.h"
 #include "wr_rx.h"
 #include "wr_sig.h"
-
-/* Ethernet type field offsets and values (IEEE 802.3, 802.1Q). */
-#define ETH_TYPE_OFF 12
-#define ETHERTYPE_IPV4 0x0800
-#define ETHERTYPE_VLAN 0x8100
-#define IPPROTO_UDP_ 17
 
 int
 wr_rx_sig_offset(const uint8_t *p, uint32_t len)
 {
-	uint32_t off = ETH_TYPE_OFF, ihl;
-	uint16_t type;
+	struct wr_pkt k;
 
-	if (len < ETH_TYPE_OFF + 2)
+	/* Where wr_frame puts it: after the innermost L4 header, or after
+	 * the Ethernet header and tags of a raw L2 frame.  Room for the
+	 * shorter, loss-only signature at least: which one is there, and
+	 * whether a full one fits, is for the decoder. */
+	if (wr_pkt_parse(p, len, &k) < 0 || len < (uint32_t)k.pay_off + WR_SIG_SHORT_LEN)
 		return -1;
-	type = (uint16_t)(p[off] << 8 | p[off + 1]);
-	off += 2;
-	if (type == ETHERTYPE_VLAN) {
-		if (len < off + 4)
-			return -1;
-		type = (uint16_t)(p[off + 2] << 8 | p[off + 3]);
-		off += 4;
-	}
-	if (type != ETHERTYPE_IPV4 || len < off + 20)
-		return -1;
-	if ((p[off] >> 4) != 4 || p[off + 9] != IPPROTO_UDP_)
-		return -1;
-	ihl = (uint32_t)(p[off] & 0xf) * 4;
-	if (ihl < 20)
-		return -1;
-	off += ihl + 8; /* UDP header */
-	/* Room for the shorter, loss-only signature at least: which one is
-	 * there, and whether a full one fits, is for the decoder. */
-	if (len < off + WR_SIG_SHORT_LEN)
-		return -1;
-	return (int)off;
+	return k.pay_off;
 }
 
 int

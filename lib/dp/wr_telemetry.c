@@ -111,6 +111,8 @@ cb_ports(const char *cmd __rte_unused, const char *params __rte_unused,
 					load(&q->arpd->arp_replies));
 				rte_tel_data_add_dict_u64(o, "icmp_replies",
 					load(&q->arpd->icmp_replies));
+				rte_tel_data_add_dict_u64(o, "nd_replies",
+					load(&q->arpd->nd_replies));
 				rte_tel_data_add_dict_u64(o, "answer_drop",
 					load(&q->arpd->tx_drop));
 			}

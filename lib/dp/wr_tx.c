@@ -218,18 +218,25 @@ bool
 wr_tx_stream_cksum_offload(struct wr_tx_stream *ts, uint16_t port_id,
 			   uint16_t queue_id)
 {
+	const struct wr_frame_offload *o = wr_frame_tmpl_offload(ts->t);
+	uint64_t need = o->tcp ? RTE_ETH_TX_OFFLOAD_TCP_CKSUM :
+			RTE_ETH_TX_OFFLOAD_UDP_CKSUM;
+	struct rte_eth_dev_info info;
 	struct rte_mbuf *m;
-	/* The UDP checksum sits 6 bytes into the UDP header, which follows
-	 * the 20-byte IPv4 header the templates always have. */
-	uint16_t l2 = (uint16_t)(wr_frame_tmpl_udp_csum_off(ts->t) - 6 -
-				 WR_IPV4_HLEN);
 
+	/* Only one IPv4/IPv6 header under one UDP/TCP header, and only with
+	 * an L4 offload the port offers (wr_port enables every one offered):
+	 * the NIC fills those checksums; other stacks keep software ones. */
+	if (!o->ok || rte_eth_dev_info_get(port_id, &info) != 0 ||
+	    (info.tx_offload_capa & need) != need)
+		return false;
 	if (rte_mempool_get(ts->mp, (void **)&m) != 0)
 		return false;
-	m->ol_flags = RTE_MBUF_F_TX_IPV4 | RTE_MBUF_F_TX_IP_CKSUM |
-		RTE_MBUF_F_TX_UDP_CKSUM;
-	m->l2_len = l2;
-	m->l3_len = WR_IPV4_HLEN;
+	m->ol_flags = (o->ipv6 ? RTE_MBUF_F_TX_IPV6 :
+		       RTE_MBUF_F_TX_IPV4 | RTE_MBUF_F_TX_IP_CKSUM) |
+		      (o->tcp ? RTE_MBUF_F_TX_TCP_CKSUM : RTE_MBUF_F_TX_UDP_CKSUM);
+	m->l2_len = o->l2_len;
+	m->l3_len = o->l3_len;
 	if (rte_eth_tx_prepare(port_id, queue_id, &m, 1) != 1) {
 		m->ol_flags = 0;
 		m->l2_len = m->l3_len = 0;

@@ -26,6 +26,9 @@ RUN_TIMEOUT_S = 60
 MEMIF_RATE = os.environ.get("WR_ECHO_MEMIF_RATE", "5 Mpps")
 MEMIF_COUNT = 10_000_000
 MEMIF_ATTEMPTS = 3
+# Two stacks at once (IPv6/TCP and raw L2), each at this rate.
+STACK_RATE = "1 Mpps"
+STACK_COUNT = 1_000_000
 
 # Addresses inside the namespace the kernel tests create (RFC 5737 TEST-NET-2
 # would do too; 10.199/16 is private and unlikely to clash with anything).
@@ -289,6 +292,19 @@ class EchoMemif(EalCase):
                 if f is not None:
                     f.close()
 
+    def memif_profile(self, name, prefix, extra=""):
+        """wirerate as the memif server, TX and RX on lcore 1 (CPU 0; testpmd takes CPU 1)."""
+        return memif_server_profile(self, name, prefix, self.sock, 200, extra)
+
+    def reflector(self, prefix, out):
+        """dpdk-testpmd macswap as the memif client (wirerate must listen already)."""
+        refl = testpmd_reflector(
+            prefix, self.sock, stdout=out,
+            stderr=subprocess.STDOUT if out == subprocess.PIPE else subprocess.DEVNULL,
+            text=True)
+        self.procs.append(refl)
+        return refl
+
     def socket_listening(self):
         with open("/proc/net/unix") as f:
             return any(line.rstrip().endswith(self.sock) for line in f)
@@ -303,32 +319,85 @@ class EchoMemif(EalCase):
         says nothing about wirerate.  A wirerate that loses frames by itself
         fails every attempt.
         """
+        self.lossless(None, MEMIF_COUNT)
+
+    def test_testpmd_macswap_stacks(self):
+        """The same for an IPv6/TCP stream and a raw L2 stream together (issue 9): RX finds
+        the signature after the TCP header and after the Ethernet header."""
+        self.lossless(f"""  - name: ipv6-tcp
+    size: 128
+    rate: {STACK_RATE}
+    count: {STACK_COUNT}
+    latency: true
+    stack:
+      - eth
+      - ipv6: {{src: {{inc: {{from: "2001:db8::1", to: "2001:db8::ff"}}}}, dst: "2001:db8:1::1"}}
+      - tcp: {{src: {{random: {{min: 1024, max: 65535}}}}, dst: 80, flags: 0x10, seq: {{inc: {{from: 1, to: 1000000}}}}}}
+  - name: raw-l2
+    size: 64
+    rate: {STACK_RATE}
+    count: {STACK_COUNT}
+    latency: true
+    stack: [{{eth: {{type: 0x88b5}}}}]
+""", STACK_COUNT)
+
+    def test_rtt_raw_and_udp(self):
+        """rtt sweeps raw L2 frames as well as UDP (the seed study's two columns), reflected
+        by testpmd macswap: every round trip of every size comes back."""
+        sf = os.path.join(ROOT, "streams", "rtt-raw-vs-udp.yaml")
+        for name, hdr in (("raw", 14), ("udp", 42)):
+            pid = os.getpid()
+            gen_prefix = forget_prefix(self, f"wrecho-q{pid}-{name}")
+            refl_prefix = forget_prefix(self, f"wrecho-p{pid}-{name}")
+            prof = self.memif_profile("rtt-memif.yaml", gen_prefix)
+            csv_path = self.path(f"{name}.csv")
+            gen = self.start("rtt", sf, "--stream", name, "--config", prof, "--sizes",
+                             "50:1450:700", "--count", "200", "--timeout", "0.5",
+                             "--csv", csv_path)
+            self.procs.append(gen)
+            self.assertTrue(wait_for(lambda: self.socket_listening() or gen.poll() is not None,
+                                     PEER_START_S), "wirerate did not create the memif socket")
+            refl = self.reflector(refl_prefix, subprocess.DEVNULL)
+            try:
+                out, err = gen.communicate(timeout=RUN_TIMEOUT_S)
+            finally:
+                kill(refl)
+            self.assertEqual(gen.returncode, 0, out + err)
+            with open(csv_path) as f:
+                rows = list(csv.DictReader(f))
+            self.assertEqual([int(r["payload_bytes"]) for r in rows], [50, 750, 1450], out)
+            self.assertEqual([int(r["frame_bytes"]) for r in rows],
+                             [max(64, p + hdr + 4) for p in (50, 750, 1450)], out)
+            for r in rows:
+                self.assertEqual(int(r["round_trips"]), 200, out)
+                self.assertEqual(int(r["lost"]), 0, out)
+
+    def lossless(self, streams, count):
         failures = []
         for n in range(MEMIF_ATTEMPTS):
-            st, msg = self.attempt(n)
-            if st["lost"] == 0:
+            sts, msg = self.attempt(n, streams, count)
+            lost = sum(st["lost"] for st in sts)
+            if lost == 0:
                 return
-            failures.append(f"attempt {n}: {st['lost']} lost\n{msg}")
-            print(f"memif attempt {n}: {st['lost']} of {MEMIF_COUNT} lost (testpmd dropped "
-                  "them: a CPU was busy?); again", file=sys.stderr)
+            failures.append(f"attempt {n}: {lost} lost\n{msg}")
+            print(f"memif attempt {n}: {lost} lost (testpmd dropped them: a CPU was "
+                  "busy?); again", file=sys.stderr)
         self.fail("no lossless attempt:\n" + "\n".join(failures))
 
-    def attempt(self, n):
+    def attempt(self, n, streams=None, count=MEMIF_COUNT):
         pid = os.getpid()
         gen_prefix = forget_prefix(self, f"wrecho-g{pid}-{n}")
         refl_prefix = forget_prefix(self, f"wrecho-r{pid}-{n}")
         for name in ("r.json",):
             if os.path.exists(self.path(name)):
                 os.unlink(self.path(name))
-        sf = self.write("s.yaml", f"""version: 1
-streams:
-  - name: memif-echo
+        sf = self.write("s.yaml", "version: 1\nstreams:\n" + (streams or f"""  - name: memif-echo
     size: 70
     rate: {MEMIF_RATE}
     count: {MEMIF_COUNT}
     latency: true
-""")
-        prof = memif_server_profile(self, gen_prefix, self.sock, 200, 500)
+"""))
+        prof = self.memif_profile("memif.yaml", gen_prefix, "stats_interval_ms: 500\n")
         # wirerate is the server and must listen before the client starts
         # (the 22.11 memif client never retries).  A long drain keeps the
         # link up after the last frame while testpmd's counters are read.
@@ -339,9 +408,7 @@ streams:
                                  PEER_START_S), "wirerate did not create the memif socket")
         if gen.poll() is not None:
             self.fail("wirerate exited early: " + gen.stderr.read())
-        refl = testpmd_reflector(refl_prefix, self.sock, stdout=subprocess.PIPE,
-                                 stderr=subprocess.STDOUT, text=True)
-        self.procs.append(refl)
+        refl = self.reflector(refl_prefix, subprocess.PIPE)
         # Both CPUs busy-poll: the test sleeps in blocking reads of
         # wirerate's output until it says sending stopped (no telemetry
         # client is started before: each one costs CPU time).
@@ -390,25 +457,27 @@ streams:
         self.assertEqual(gen.returncode, 0, f"wirerate: {out}\n{err}")
         msg = f"wirerate:\n{out}\ntestpmd:\n{refl_out[-3000:]}\nlast testpmd stats: {last}"
         res = self.json("r.json")
-        st = res["streams"][0]
-        print(f"\nmemif echo: {st['kpps']:.1f} Kpps achieved of {st['target_kpps']:.1f}, "
-              f"{st['rx_pkts']} back, lost {st['lost']}, pacer_skipped {st['pacer_skipped']}, "
-              f"latency p50 {st['latency_ns']['p50']} ns p99 {st['latency_ns']['p99']} ns",
-              file=sys.stderr)
-        self.assertEqual(st["tx_pkts"], MEMIF_COUNT, msg)
-        self.assertEqual(st["reordered"], 0, msg)
-        self.assertEqual(st["duplicated"], 0, msg)
-        self.assertEqual(st["lost"], MEMIF_COUNT - st["rx_pkts"], msg)
-        self.assertEqual(st["latency_ns"]["n"], st["rx_pkts"], msg)
-        self.assertEqual(res["ports"][0]["rx_pkts"], st["rx_pkts"], msg)
+        for st in res["streams"]:
+            print(f"\nmemif echo {st['name']}: {st['kpps']:.1f} Kpps achieved of "
+                  f"{st['target_kpps']:.1f}, {st['rx_pkts']} back, lost {st['lost']}, "
+                  f"pacer_skipped {st['pacer_skipped']}, latency p50 "
+                  f"{st['latency_ns']['p50']} ns p99 {st['latency_ns']['p99']} ns",
+                  file=sys.stderr)
+            self.assertEqual(st["tx_pkts"], count, msg)
+            self.assertEqual(st["reordered"], 0, msg)
+            self.assertEqual(st["duplicated"], 0, msg)
+            self.assertEqual(st["lost"], count - st["rx_pkts"], msg)
+            self.assertEqual(st["latency_ns"]["n"], st["rx_pkts"], msg)
+        total, back = count * len(res["streams"]), sum(st["rx_pkts"] for st in res["streams"])
+        self.assertEqual(res["ports"][0]["rx_pkts"], back, msg)
         self.assertEqual(res["ports"][0]["rx_foreign"], 0, msg)
         # testpmd saw every frame (memif's TX waits for room, never
         # drops) and sent back exactly what wirerate received.
         self.assertIsNotNone(last, msg)
-        self.assertEqual(last["ipackets"], MEMIF_COUNT, msg)
-        self.assertEqual(last["opackets"], st["rx_pkts"], msg)
+        self.assertEqual(last["ipackets"], total, msg)
+        self.assertEqual(last["opackets"], back, msg)
         self.assertEqual(last["imissed"], 0, msg)
-        return st, msg
+        return res["streams"], msg
 
 
 # Crafted input for exact counts: stream 0, lane 0, N frames "sent".

@@ -91,7 +91,8 @@ streams:
     duration: 2
     latency: true
 """)
-        prof = memif_server_profile(self, gen_prefix, self.sock, 100, 250)
+        prof = memif_server_profile(self, "memif.yaml", gen_prefix, self.sock, 100,
+                                    "stats_interval_ms: 250\n")
         args = ["run", sf, "--config", prof, "--drain", "0.5", "--json", res]
         if on_link_down:
             args += ["--on-link-down", on_link_down]

@@ -102,9 +102,9 @@ def wait_for(pred, timeout, step=0.05):
     return pred()
 
 
-def memif_server_profile(case, prefix, sock, settle_ms, stats_interval_ms):
+def memif_server_profile(case, name, prefix, sock, settle_ms, extra=""):
     """A profile with wirerate as the memif server on sock: TX and RX on lcore 1, CPU 0."""
-    return case.write(f"memif-{prefix}.yaml", f"""version: 1
+    return case.write(name, f"""version: 1
 eal: ["--no-pci", "--in-memory", "--file-prefix={prefix}",
       "--vdev=net_memif0,role=server,socket={sock},rsize=14", "--lcores=0@0,1@0"]
 ports:
@@ -112,8 +112,7 @@ ports:
     tx_lcores: [1]
     rx_lcore: 1
 settle_ms: {settle_ms}
-stats_interval_ms: {stats_interval_ms}
-""")
+{extra}""")
 
 
 def testpmd_reflector(prefix, sock, **popen):

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* IPv4 (RFC 791) without options; the protocol number is the layer above's. */
+#include "wr_proto.h"
+
+static const uint8_t fixed[20] = { 0x45 }; /* version 4, 5 words */
+
+static const struct wr_proto_field fields[] = {
+	/* The fixed frame model's order (odometer) and defaults: 198.18.0.0/15
+	 * is the RFC 2544 benchmarking range. */
+	{ .name = "src", .off = 12, .span = 4, .bits = 32, .kind = WR_VAL_IPV4,
+	  .role = WR_ROLE_ADDR, .legacy_tag = 5, .def = 0xc6120001u,
+	  .doc = "source address" },
+	{ .name = "dst", .off = 16, .span = 4, .bits = 32, .kind = WR_VAL_IPV4,
+	  .role = WR_ROLE_ADDR, .legacy_tag = 6, .def = 0xc6130001u,
+	  .doc = "destination address" },
+	{ .name = "id", .off = 4, .span = 2, .bits = 16, .kind = WR_VAL_INT,
+	  .legacy_tag = 7, .doc = "identification" },
+	{ .name = "ttl", .off = 8, .span = 1, .bits = 8, .kind = WR_VAL_INT,
+	  .legacy_tag = 8, .def = 64, .doc = "TTL (Linux's default 64)" },
+	{ .name = "dscp", .off = 1, .span = 1, .bits = 6, .shift = 2,
+	  .kind = WR_VAL_INT, .legacy_tag = 9, .doc = "DSCP 0..63" },
+	{ .name = "ecn", .off = 1, .span = 1, .bits = 2, .kind = WR_VAL_INT,
+	  .doc = "ECN 0..3" },
+	{ .name = "df", .off = 6, .span = 1, .bits = 1, .shift = 6,
+	  .kind = WR_VAL_INT, .def = 1,
+	  .doc = "don't fragment 0..1 (default 1, as Linux sets on UDP)" },
+	{ .name = "proto", .off = 9, .span = 1, .bits = 8, .kind = WR_VAL_INT,
+	  .role = WR_ROLE_NEXT_IPPROTO, .def = 253, /* RFC 3692 experimental */
+	  .doc = "protocol (default: the layer above's)" },
+};
+
+const struct wr_proto wr_proto_ipv4 = {
+	.name = "ipv4", .title = "IPv4", .hlen = 20, .fixed = fixed,
+	.fields = fields, .n_fields = sizeof(fields) / sizeof(fields[0]),
+	.carry = WR_CARRY_IPPROTO, .ethertype = 0x0800, .ipproto = 4,
+	.over_mpls = true, .l3 = true, .csum = WR_CSUM_HEADER, .csum_off = 10,
+	.len_off = 2,
+};

@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* VXLAN (RFC 7348): an 8-byte header over UDP 4789, then a whole inner Ethernet frame. */
+#include "wr_proto.h"
+
+static const uint8_t fixed[8] = { 0x08 }; /* I flag: the VNI is valid */
+
+static const struct wr_proto_field fields[] = {
+	{ .name = "vni", .off = 4, .span = 3, .bits = 24, .kind = WR_VAL_INT,
+	  .def = 1, .doc = "VXLAN network identifier 0..16777215" },
+};
+
+const struct wr_proto wr_proto_vxlan = {
+	.name = "vxlan", .title = "VXLAN", .hlen = 8, .fixed = fixed,
+	.fields = fields, .n_fields = sizeof(fields) / sizeof(fields[0]),
+	.carry = WR_CARRY_ETH, .udp_port = 4789, .zero_udp_csum_below = true,
+	.len_off = -1,
+};

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* wr_nd: IPv6 Neighbor Discovery (RFC 4861) and ICMPv6 echo (RFC 4443) frames parsed and built without EAL. */
+#ifndef WR_ND_H
+#define WR_ND_H
+
+/**
+ * @file
+ * The IPv6 half of what wr_arp does for IPv4: a port answers Neighbor
+ * Solicitations and ICMPv6 echo requests for the IPv6 addresses its streams
+ * send from, and resolves the IPv6 next hop of a stream that says
+ * `eth: {dst: nd}` with a Neighbor Solicitation to the target's
+ * solicited-node multicast address.  Frames: Ethernet II, untagged or with
+ * one 802.1Q tag (an answer keeps it), IPv6 without extension headers.
+ * Addresses are 128-bit host-order integers, first byte on the wire most
+ * significant (wr_stream.h).  Pure functions of the bytes; a struct
+ * wr_nd_addrs is built before the RX lcore starts and read-only afterwards.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "wr_arp.h"
+#include "wr_stream.h"
+
+#define WR_ICMP6_ECHO_REQUEST 128
+#define WR_ICMP6_ECHO_REPLY 129
+#define WR_ICMP6_NS 135
+#define WR_ICMP6_NA 136
+/** Room a built NS or NA needs: 14 + 4 (tag) + 40 + 32. */
+#define WR_ND_FRAME_MAX 90
+
+/** A set of IPv6 addresses as inclusive ranges (a port has few). */
+struct wr_nd_addrs {
+	struct wr_nd_range {
+		__uint128_t lo;
+		__uint128_t hi;
+	} *r;                   /**< owned; n entries */
+	uint32_t n;
+};
+
+/** What wr_nd_answer() found. */
+enum wr_nd_verdict {
+	WR_ND_IGNORE = 0,       /**< not ND or ICMPv6 echo for us */
+	WR_ND_ANSWER_NS,        /**< an NS for one of our addresses: the NA is in the frame */
+	WR_ND_ANSWER_ECHO,      /**< an echo request to one of our addresses: answered */
+	WR_ND_GOT_NA,           /**< a Neighbor Advertisement (for the resolver) */
+};
+
+/** An advertisement received: who has @c target, at @c mac. */
+struct wr_nd_pkt {
+	__uint128_t target;
+	uint8_t mac[6];
+};
+
+void wr_nd_addrs_init(struct wr_nd_addrs *a);
+void wr_nd_addrs_free(struct wr_nd_addrs *a);
+/** Add lo..hi (lo <= hi).  @return 0, -EINVAL, -ENOMEM. */
+int wr_nd_addrs_add(struct wr_nd_addrs *a, __uint128_t lo, __uint128_t hi);
+bool wr_nd_addrs_has(const struct wr_nd_addrs *a, __uint128_t ip);
+
+/**
+ * The source addresses a stream sends from on its port's link: its
+ * outermost IPv4 layer's src into @p v4 and its outermost IPv6 layer's src
+ * into @p v6 (addresses inside a tunnel belong to another link).  A
+ * shorthand stream's ipv4.src goes into @p v4.  @return 0, -ENOMEM.
+ */
+int wr_nd_stream_sources(const struct wr_stream *s, struct wr_arp_addrs *v4,
+			 struct wr_nd_addrs *v6);
+
+/**
+ * The responder: answer in place an NS for (an NA with our MAC @p mac,
+ * solicited and override flags, the target link-layer option) or an ICMPv6
+ * echo request to an address in @p ours; report an NA in @p pkt (may be
+ * NULL).  Only checksum-valid ICMPv6 with hop limit 255 (ND, RFC 4861
+ * section 7.1) is taken.  The frame needs room for WR_ND_FRAME_MAX bytes.
+ * @return the verdict; *len is the answer's length.
+ */
+enum wr_nd_verdict wr_nd_answer(uint8_t *frame, uint32_t *len,
+				const uint8_t mac[6],
+				const struct wr_nd_addrs *ours,
+				struct wr_nd_pkt *pkt);
+
+/**
+ * Build a Neighbor Solicitation for @p target from @p src (our address)
+ * and @p mac into @p buf (WR_ND_FRAME_MAX bytes), to the target's
+ * solicited-node multicast address, tagged with @p vlan_tci unless it is
+ * WR_ARP_NO_VLAN.  @return the frame's length, FCS excluded.
+ */
+uint16_t wr_nd_build_ns(uint8_t *buf, const uint8_t mac[6], __uint128_t src,
+			__uint128_t target, int vlan_tci);
+
+#endif /* WR_ND_H */

@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* wr_proto: one protocol layer of a frame stack, described as data (one module per protocol). */
+#ifndef WR_PROTO_H
+#define WR_PROTO_H
+
+/**
+ * @file
+ * A frame is a stack of layers, outermost first (eth, vlan, ipv4, udp).
+ * Each protocol is one module, lib/core/proto/wr_proto_<name>.c, that
+ * defines a `const struct wr_proto` and nothing else: its header length, its
+ * fields (the YAML keys, with defaults, widths up to 128 bits and where they
+ * sit), what the layer below must say to carry it (an EtherType, an IP
+ * protocol number, a UDP port), which of its fields says that about the
+ * layer above, its length field and its checksum rule.  wr_frame compiles a
+ * stack, once, into the flat per-packet edit table the TX loop runs; nothing
+ * per packet asks which protocol it looks at.  Adding a protocol is one
+ * module plus one line in wr_proto.c's table.
+ *
+ * Read-only data: any thread.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define WR_PROTO_FIELDS_MAX 16 /**< fields of one protocol */
+
+/** How a field's value is written in a stream file. */
+enum wr_val_kind {
+	WR_VAL_INT,  /**< an integer (decimal or 0x hex) */
+	WR_VAL_MAC,  /**< 02:00:00:00:00:01 */
+	WR_VAL_IPV4, /**< 198.18.0.1 */
+	WR_VAL_IPV6, /**< 2001:db8::1 */
+	WR_VAL_HEX,  /**< an integer shown as 0x88b5 (EtherTypes) */
+};
+
+/** What a field means to the layers around it (wr_proto_field.role). */
+enum wr_field_role {
+	WR_ROLE_PLAIN,
+	/** Says which protocol the layer above is: EtherType (eth.type,
+	 * vlan.type, gre.proto), IP protocol (ipv4.proto, ipv6.next).
+	 * Default: what the layer above needs (wr_proto.ethertype/ipproto). */
+	WR_ROLE_NEXT_ETHERTYPE,
+	WR_ROLE_NEXT_IPPROTO,
+	/** udp.dst: default the layer above's UDP port (vxlan: 4789). */
+	WR_ROLE_NEXT_UDP_PORT,
+	/** An IP address: also in the pseudo-header of the L4 layer above. */
+	WR_ROLE_ADDR,
+	/** vlan.tpid: this layer's own EtherType towards the layer below. */
+	WR_ROLE_MY_ETHERTYPE,
+	/** mpls.s: 1 on the last label of a stack, 0 otherwise. */
+	WR_ROLE_BOTTOM,
+};
+
+/**
+ * One field of a header: @c bits wide, in a big-endian span of @c span
+ * bytes at byte @c off of the header, shifted left by @c shift bits in that
+ * span (vlan.pcp: off 0 of the TCI byte, span 1, bits 3, shift 5).  Other
+ * bits of the span belong to other fields or are constant.
+ */
+struct wr_proto_field {
+	const char *name;
+	uint16_t off;
+	uint8_t span;   /**< 1..16 bytes */
+	uint8_t bits;   /**< 1..128 */
+	uint8_t shift;  /**< only when span <= 8 */
+	uint8_t kind;   /**< enum wr_val_kind */
+	uint8_t role;   /**< enum wr_field_role */
+	/**
+	 * Tag of the field's random sub-sequence when the layer is the first
+	 * of its protocol in the stack: the id the field had in the fixed
+	 * frame model (wr_stream.h WR_FIELDS) + 1, so that streams written in
+	 * the old syntax draw the same values; 0 for fields it did not have.
+	 */
+	uint8_t legacy_tag;
+	uint64_t def_hi;  /**< default, high 64 bits (IPv6 addresses) */
+	uint64_t def;     /**< default, low 64 bits */
+	const char *doc;  /**< one line for `check` and the README table */
+};
+
+/** Checksum rule of a layer. */
+enum wr_csum_rule {
+	WR_CSUM_NONE,
+	WR_CSUM_HEADER,  /**< the header only (IPv4) */
+	WR_CSUM_PSEUDO,  /**< pseudo-header of the IP layer below + header +
+			      everything after it (UDP, TCP, ICMPv6) */
+	WR_CSUM_PLAIN,   /**< header + everything after it (ICMPv4) */
+};
+
+/** What a layer may carry above it. */
+enum wr_carry {
+	WR_CARRY_NOTHING,   /**< payload only (L4, raw) */
+	WR_CARRY_ETHERTYPE, /**< eth, vlan, gre, mpls (IP by first nibble) */
+	WR_CARRY_IPPROTO,   /**< ipv4, ipv6 */
+	WR_CARRY_UDP_PORT,  /**< udp: vxlan by destination port */
+	WR_CARRY_ETH,       /**< vxlan: a whole inner Ethernet frame */
+	WR_CARRY_MPLS,      /**< mpls: more labels or IPv4/IPv6 */
+};
+
+struct wr_proto {
+	const char *name;         /**< the YAML key: "ipv4" */
+	const char *title;        /**< for `check`: "IPv4" */
+	uint16_t hlen;            /**< header bytes; 0 for raw (its own bytes) */
+	const struct wr_proto_field *fields;
+	uint8_t n_fields;
+	/** Bytes every header has, written before the fields (version
+	 * nibbles, data offsets, ICMP types): hlen bytes, or NULL. */
+	const uint8_t *fixed;
+	uint8_t carry;            /**< enum wr_carry */
+	/** What the layer below must say to carry this one; 0: cannot. */
+	uint16_t ethertype;
+	uint8_t ipproto;
+	uint16_t udp_port;
+	bool over_mpls;           /**< may sit on an MPLS label (IP, mpls) */
+	bool l3;                  /**< an IP layer: gives L4 its pseudo-header */
+	bool l4;                  /**< the latency signature goes after it */
+	/** A UDP layer under it sends checksum 0 (RFC 7348 section 5),
+	 * unless the IP layer under that UDP says l4_csum_required. */
+	bool zero_udp_csum_below;
+	/** L4 checksums over it may not be 0 (IPv6: RFC 8200 section 8.1). */
+	bool l4_csum_required;
+	uint8_t csum;             /**< enum wr_csum_rule */
+	uint8_t csum_off;
+	/**
+	 * Length field: -1 none; else a 16-bit field at this offset holding
+	 * the bytes from the header start (len_after_hdr false) or from its
+	 * end (IPv6 payload length) to the end of the frame.
+	 */
+	int8_t len_off;
+	bool len_after_hdr;
+	/** The pseudo-header carries the L4 length (UDP, TCP, ICMPv6). */
+	bool pseudo_len;
+	/** A checksum that computes to 0 is sent as 0xffff (RFC 768). */
+	bool csum_ffff;
+};
+
+/** The registered protocols, in wr_proto.c's table order. */
+extern const struct wr_proto *const wr_protos[];
+extern const unsigned int wr_n_protos;
+
+/** A protocol by YAML name, NULL if unknown. */
+const struct wr_proto *wr_proto_find(const char *name);
+
+/** A field of @p p by name: its index, or -ENOENT. */
+int wr_proto_field_find(const struct wr_proto *p, const char *name);
+
+/** A comma-separated list of the registered names, for error messages. */
+const char *wr_proto_names(void);
+
+#endif /* WR_PROTO_H */
