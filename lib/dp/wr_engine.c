@@ -135,6 +135,13 @@ port_leave(struct wr_engine *e, unsigned int i)
 			sched_yield();
 		}
 	}
+	while (left && e->ext_ack != NULL &&
+	       __atomic_load_n(e->ext_ack, __ATOMIC_ACQUIRE) < epoch &&
+	       __atomic_load_n(e->ext_done, __ATOMIC_ACQUIRE) == 0) {
+		if (rte_rdtsc() >= end)
+			left = false;
+		sched_yield();
+	}
 	l->left = left;
 	if (!left)
 		e->leave_timeouts++;
@@ -161,6 +168,15 @@ links_check(struct wr_engine *e)
 			port_leave(e, i);
 	}
 	return e->n_lost;
+}
+
+void
+wr_engine_watch(struct wr_engine *e, const uint64_t *ack, const uint32_t *done)
+{
+	rte_spinlock_lock(&e->guard);
+	e->ext_ack = ack;
+	e->ext_done = done;
+	rte_spinlock_unlock(&e->guard);
 }
 
 unsigned int

@@ -104,6 +104,9 @@ struct wr_engine {
 		bool left;              /* every lcore acknowledged in time */
 	} loss[WR_PORTS_MAX];
 	unsigned int n_lost;
+	/* One lcore launched outside the engine (rtt): its ack and done. */
+	const uint64_t *ext_ack;
+	const uint32_t *ext_done;
 	uint64_t leave_timeouts;    /* handshakes that ran out of time */
 	struct rte_eth_stats nic_last[WR_PORTS_MAX]; /* every collect */
 	bool nic_last_ok[WR_PORTS_MAX];
@@ -182,6 +185,15 @@ struct wr_report_view *wr_engine_collect(struct wr_engine *e, bool final);
  * @return how many ports went away since wr_engine_open().
  */
 unsigned int wr_engine_links_check(struct wr_engine *e);
+
+/**
+ * An lcore the caller launched on the engine's ports itself (rtt) takes
+ * part in the port handshake: it copies wr_engine's epoch into *@p ack at
+ * its quiescent points and sets *@p done when it returns (see wr_engine.h
+ * on ports that go away).  NULLs end it.  Main lcore.
+ */
+void wr_engine_watch(struct wr_engine *e, const uint64_t *ack,
+		     const uint32_t *done);
 
 /** Free what wr_engine_load() built.  Safe when nothing is loaded. */
 void wr_engine_unload(struct wr_engine *e);
