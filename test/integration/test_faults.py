@@ -10,7 +10,7 @@ import subprocess
 import time
 import unittest
 
-from wrtest import EalCase, memif_server_profile, testpmd_reflector, wait_for
+from wrtest import EalCase, WIRERATE, memif_server_profile, testpmd_reflector, wait_for
 
 # Repetitions: enough that a one-in-ten failure shows (it escapes 20 runs
 # with probability 0.9^20 = 12 %, 60 runs with 0.2 %), about 3 s each.  The 'slow' suite (WR_SLOW=1) runs WR_FAULT_RUNS_SLOW.
@@ -39,14 +39,14 @@ def finish(proc, first=""):
         proc.kill()
         out, err = proc.communicate()
         hung = True
-    return first + out, err, hung
+    return first + (out or ""), err or "", hung
 
 
-def verdict(what, proc, out, err, res):
+def verdict(what, proc, out, err, res, summary="summary"):
     """None when wirerate ended cleanly with a summary and valid JSON, else why."""
     if proc.returncode != 0:
         return f"{what}: exit {proc.returncode}\n{out[-1500:]}\n{err[-1500:]}"
-    if "summary" not in out:
+    if summary not in out:
         return f"{what}: no summary\n{out[-1500:]}"
     if json_ok(res) is None:
         return f"{what}: no valid JSON"
@@ -76,7 +76,7 @@ class PeerGone(EalCase):
         with open("/proc/net/unix") as f:
             return any(line.rstrip().endswith(self.sock) for line in f)
 
-    def one(self, n, sig, delay, on_link_down):
+    def one(self, n, sig, delay, on_link_down, cmd="run"):
         pid = os.getpid()
         gen_prefix = f"wrfault-g{pid}-{n}"
         refl_prefix = f"wrfault-r{pid}-{n}"
@@ -94,9 +94,20 @@ streams:
         prof = memif_server_profile(self, "memif.yaml", gen_prefix, self.sock, 100,
                                     "stats_interval_ms: 250\n")
         args = ["run", sf, "--config", prof, "--drain", "0.5", "--json", res]
+        if cmd == "rtt":
+            # One frame in flight, 20 sizes of 100000 round trips (about
+            # 2 us each: 4 s): the kill lands in the middle of a size.
+            args = ["rtt", sf, "--config", prof, "--sizes", "50:1000:50",
+                    "--count", "100000", "--json", res]
         if on_link_down:
             args += ["--on-link-down", on_link_down]
-        gen = self.start(*args)
+        # stdout to a file too: the first line is waited for there.
+        outf = open(self.path(f"out{n}.txt"), "w+")
+        errf = open(self.path(f"err{n}.txt"), "w+")
+        self.addCleanup(outf.close)
+        self.addCleanup(errf.close)
+        gen = subprocess.Popen([WIRERATE, *args], cwd=self.tmp, stdout=outf,
+                               stderr=errf, text=True)
         refl = None
         try:
             self.assertTrue(wait_for(lambda: self.socket_listening() or gen.poll() is not None,
@@ -106,18 +117,21 @@ streams:
             # Sending starts once the link is up: wirerate prints its
             # header then.  The kill lands anywhere from the first frame
             # to the end of the drain.
-            first = gen.stdout.readline()
-            if first:
+            if wait_for(lambda: os.path.getsize(outf.name) > 0 or gen.poll() is not None,
+                        PEER_START_S):
                 time.sleep(delay)
             refl.send_signal(sig)
-            out, err, hung = finish(gen, first)
+            _, _, hung = finish(gen)
         finally:
             stop(gen)
             stop(refl)
+        outf.seek(0)
+        errf.seek(0)
+        out, err = outf.read(), errf.read()
         what = f"run {n} ({signal.Signals(sig).name} after {delay:.2f} s)"
         if hung:
             return f"{what}: wirerate hung\n{err[-2000:]}"
-        bad = verdict(what, gen, out, err, res)
+        bad = verdict(what, gen, out, err, res, "payload" if cmd == "rtt" else "summary")
         if bad is not None:
             return bad
         j = json_ok(res)
@@ -125,22 +139,29 @@ streams:
         # unmapped under an lcore (it survived by luck).
         if "did not leave it in time" in err:
             return f"{what}: an lcore did not leave the port in time\n{err[-1000:]}"
-        if j["stop_reason"] == "link-down":
+        if cmd == "run" and j["stop_reason"] == "link-down":
             port = j["ports"][0]
             if "link_lost" not in port or "NIC counted" not in out:
                 return f"{what}: link loss not reported\n{out[-1500:]}"
         return None
 
-    def runs(self, n_runs, on_link_down=None):
+    def runs(self, n_runs, on_link_down=None, cmd="run"):
         rnd = random.Random(os.environ.get("WR_FAULT_SEED", str(time.time())))
         bad = []
         for n in range(n_runs):
             sig = signal.SIGKILL if n % 2 == 0 else signal.SIGINT
             delay = rnd.uniform(0.0, 2.6)
-            r = self.one(n, sig, delay, on_link_down)
+            r = self.one(n, sig, delay, on_link_down, cmd)
             if r is not None:
                 bad.append(r)
         return bad
+
+    def test_rtt_peer_killed(self):
+        """rtt's own lcore leaves the port too: exit 0, its table and valid JSON."""
+        n_runs = max(RUNS // 4, 4)
+        bad = self.runs(n_runs, cmd="rtt")
+        print(f"\nrtt peer killed: {len(bad)} of {n_runs} runs failed", flush=True)
+        self.assertEqual(bad, [], "\n".join(bad))
 
     def test_peer_killed(self):
         """Every run with its peer killed ends with exit 0, a summary and valid JSON."""
