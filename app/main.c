@@ -33,6 +33,9 @@ usage(FILE *out)
 "       wirerate check STREAMFILE [--seed N]\n"
 "       wirerate dump STREAMFILE --count N --pcap OUT.pcap [--stream NAME] [--seed N]\n"
 "       wirerate ports [--json] [--config PROFILE] [DEVICE...] [-- EAL options]\n"
+"       wirerate serve [--config PROFILE] [--socket PATH] [--listen ADDR:PORT\n"
+"                    --token-file FILE] [-- EAL options]   (serve --help)\n"
+"       wirerate console [--socket PATH]\n"
 "       wirerate version\n"
 "\n"
 "  run     send the streams of STREAMFILE on the profile's ports, print Kpps and\n"
@@ -52,6 +55,9 @@ usage(FILE *out)
 "  check   validate STREAMFILE and print what each stream sends (no EAL)\n"
 "  ports   list the DPDK ports EAL finds: driver, MAC, link, NUMA node,\n"
 "          queues and the offloads wirerate uses (doc/ports.md)\n"
+"  serve   EAL and ports up once; a JSON-RPC 2.0 control API for scripts\n"
+"          (doc/api.md), the Python client and the console\n"
+"  console interactive console on a running server (python3 -m wirerate)\n"
 "  dump    write the first N frames of each stream (or of --stream) to a pcap\n"
 "          file, with the data path's frame code (no EAL, no hugepages)\n"
 "\n"
@@ -525,6 +531,10 @@ main(int argc, char **argv)
 	/* ports has options of its own (--json without a file). */
 	if (argc >= 2 && strcmp(argv[1], "ports") == 0)
 		return wr_cmd_ports(argc, argv);
+	if (argc >= 2 && strcmp(argv[1], "serve") == 0)
+		return wr_cmd_serve(argc, argv);
+	if (argc >= 2 && strcmp(argv[1], "console") == 0)
+		return wr_cmd_console(argc, argv);
 	memset(&o, 0, sizeof(o));
 	o.drain_ns = WR_DRAIN_DEFAULT_NS;
 	rc = parse_opts(argc, argv, &o);

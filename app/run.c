@@ -161,22 +161,14 @@ prepare(struct run *r)
 		}
 		/* Built here too, before EAL, so that a stream that cannot
 		 * be built stops the run before anything starts. */
-		rc = wr_frame_tmpl_create(s, i, &t, &err);
+		rc = wr_engine_tmpl_create(&r->f, i, &t, &err);
 		if (rc == 0) {
 			rc = wr_app_check_src_mac(&r->f, i, t, &err);
 			if (rc != 0)
 				wr_frame_tmpl_free(t);
 		}
-		if (rc != 0) {
-			if (err.file[0] == '\0')
-				snprintf(err.file, sizeof(err.file), "%s",
-					 r->f.path);
-			if (err.line == 0) {
-				err.line = s->mark.line;
-				err.col = s->mark.col;
-			}
+		if (rc != 0)
 			return fail(&err, WR_EXIT_USAGE);
-		}
 		wr_frame_tmpl_free(t);
 	}
 	return WR_EXIT_OK;
@@ -186,23 +178,7 @@ prepare(struct run *r)
 static void
 fill_meta(struct run *r, struct wr_report_meta *m, const char *reason)
 {
-	struct wr_engine *e = r->e;
-	unsigned int i;
-
-	memset(m, 0, sizeof(*m));
-	m->wirerate_version = WR_VERSION;
-	m->dpdk_version = rte_version();
-	m->stream_file = r->f.path;
-	wr_report_hex(r->f.sha256, m->stream_sha256);
-	m->config_file = r->cfg_path ? r->cfg_path : "";
-	m->seed = r->f.seed;
-	m->main_lcore = rte_get_main_lcore();
-	for (i = 0; i < e->n_lcores && i < RTE_DIM(m->tx_lcores); i++)
-		m->tx_lcores[m->n_tx_lcores++] = e->lcores[i];
-	snprintf(m->started_at, sizeof(m->started_at), "%s", r->started_at);
-	m->stop_reason = reason;
-	m->eal_args = e->eal_argv + 1;
-	m->n_eal_args = (unsigned int)(e->eal_argc - 1);
+	wr_engine_meta(r->e, &r->f, r->cfg_path, r->started_at, reason, m);
 }
 
 /* The streams ended by themselves: by their count, or, when one with a

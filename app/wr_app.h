@@ -102,6 +102,12 @@ int wr_app_check_src_mac(const struct wr_stream_file *f, uint32_t i,
 			 const struct wr_frame_tmpl *t, struct wr_error *err);
 int wr_cmd_rfc2544(const struct wr_opts *o);
 
+/** `wirerate serve`: parses its own arguments (argv[1] is "serve"). */
+int wr_cmd_serve(int argc, char **argv);
+
+/** `wirerate console`: runs python3 -m wirerate with the checkout's package. */
+int wr_cmd_console(int argc, char **argv);
+
 /** `wirerate ports`: parses its own arguments (argv[1] is "ports"). */
 int wr_cmd_ports(int argc, char **argv);
 

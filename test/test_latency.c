@@ -561,6 +561,43 @@ test_tsc(void)
 	check_tsc(UINT64_MAX, UINT64_MAX);
 }
 
+/* A baseline taken out: what was recorded after it, exactly in counts,
+ * n and mean; min and max within their buckets. */
+static void
+test_sub(void)
+{
+	static struct wr_latency base, after, all;
+	unsigned int i;
+	uint64_t v;
+
+	rng_state = 11;
+	wr_latency_init(&all);
+	wr_latency_init(&after);
+	for (i = 0; i < N_VALUES; i++) {
+		v = draw(LOG_UNIFORM);
+		if (i == N_VALUES / 2) {
+			wr_latency_init(&base);
+			wr_latency_merge(&base, &all);
+		}
+		wr_latency_record(&all, v);
+		if (i >= N_VALUES / 2)
+			wr_latency_record(&after, v);
+	}
+	wr_latency_sub(&all, &base);
+	CU_ASSERT_EQUAL(all.n, after.n);
+	CU_ASSERT_EQUAL(memcmp(all.counts, after.counts, sizeof(all.counts)), 0);
+	CU_ASSERT_EQUAL(wr_latency_mean(&all), wr_latency_mean(&after));
+	CU_ASSERT_EQUAL(pct(&all, 99.0), pct(&after, 99.0));
+	CU_ASSERT(all.min <= after.min);
+	CU_ASSERT(all.max >= after.max);
+	CU_ASSERT(after.min - all.min <= after.min / 100 + 1);
+	CU_ASSERT(all.max - after.max <= after.max / 100 + 1);
+	/* Everything taken out: empty. */
+	wr_latency_sub(&after, &after);
+	CU_ASSERT_EQUAL(after.n, 0);
+	CU_ASSERT_EQUAL(after.min, UINT64_MAX);
+}
+
 static CU_TestInfo hist_tests[] = {
 	{ "bucket_layout", test_bucket_layout },
 	{ "bucket_boundaries", test_bucket_boundaries },
@@ -575,6 +612,7 @@ static CU_TestInfo hist_tests[] = {
 	{ "two_mode_tail", test_two_mode_tail },
 	{ "small", test_small },
 	{ "merge", test_merge },
+	{ "sub", test_sub },
 	{ "live_snapshot", test_live_snapshot },
 	CU_TEST_INFO_NULL,
 };

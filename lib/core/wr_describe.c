@@ -8,6 +8,7 @@
 
 #include "wr_describe.h"
 #include "wr_proto.h"
+#include "wr_replay.h"
 
 void
 wr_describe_mac(uint64_t mac, char buf[18])
@@ -274,6 +275,7 @@ wr_describe_stream(const struct wr_stream *s, const char *indent, char *buf,
 		APPEND("%u-byte frames", s->size.min);
 	else
 		APPEND("%u..%u-byte frames (%s)", s->size.min, s->size.max,
+		       s->replay != NULL ? "as given" :
 		       s->size.mode == WR_SIZE_MIX ? "mix" :
 		       s->size.mode == WR_SIZE_INC ? "inc" : "random");
 	if (s->count == 0)
@@ -282,6 +284,35 @@ wr_describe_stream(const struct wr_stream *s, const char *indent, char *buf,
 	else
 		APPEND(", %" PRIu64 " frames, rate %s, seed %" PRIu64 "\n",
 		       s->count, rate, s->seed);
+	if (s->replay != NULL) {
+		const struct wr_replay_spec *r = s->replay;
+
+		char loops[32];
+
+		if (r->loops == 0)
+			snprintf(loops, sizeof(loops), "loops for ever");
+		else
+			snprintf(loops, sizeof(loops), "%" PRIu64 " loop%s",
+				 r->loops, r->loops == 1 ? "" : "s");
+		APPEND("%s  replays %s: %u frames of %u..%u bytes (with FCS), "
+		       "%s, timing %s", indent,
+		       r->from_frame ? "the frame's bytes" : r->pcap, r->cap.n,
+		       s->size.min, s->size.max, loops,
+		       r->timing == WR_REPLAY_TIMING_CAPTURE ? "capture" : rate);
+		if (r->timing == WR_REPLAY_TIMING_CAPTURE)
+			APPEND(" x%g", (double)r->speedup_ppm /
+			       WR_REPLAY_SPEEDUP_ONE);
+		for (i = 0; i < WR_FIELD__COUNT; i++)
+			if (r->rewrite[i]) {
+				describe_field(&r->field[i],
+					       (enum wr_field_id)i, f[i],
+					       sizeof(f[i]));
+				APPEND(", rewrite %s %s", wr_field_name(
+				       (enum wr_field_id)i), f[i]);
+			}
+		APPEND("\n");
+		return n;
+	}
 	if (s->size.mode == WR_SIZE_MIX) {
 		APPEND("%s  size mix:", indent);
 		for (i = 0; i < s->size.n_mix; i++)

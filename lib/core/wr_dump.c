@@ -9,6 +9,7 @@
 
 #include <pcap/pcap.h>
 
+#include "wr_replay.h"
 #include "wr_frame.h"
 
 /* Snapshot length of the dump: above WR_FRAME_MAX, the usual 65535. */
@@ -33,6 +34,22 @@ dump_stream(pcap_dumper_t *d, const struct wr_stream *s, uint32_t stream_id,
 	uint64_t k;
 	int rc;
 
+	/* A replayed stream: its frames in the order one lane sends them,
+	 * pass after pass (loops). */
+	if (s->replay != NULL) {
+		const struct wr_capture *c = &s->replay->cap;
+
+		for (k = 0; k < count && (s->replay->loops == 0 ||
+		     k / c->n < s->replay->loops); k++, (*n)++) {
+			memset(&h, 0, sizeof(h));
+			h.ts.tv_sec = (time_t)(*n / US_PER_S);
+			h.ts.tv_usec = (suseconds_t)(*n % US_PER_S);
+			h.caplen = h.len = c->len[k % c->n];
+			pcap_dump((u_char *)d, &h,
+				  wr_capture_frame(c, (uint32_t)(k % c->n)));
+		}
+		return 0;
+	}
 	rc = wr_frame_tmpl_create(s, stream_id, &t, err);
 	if (rc < 0)
 		return rc;

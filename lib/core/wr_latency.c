@@ -161,6 +161,39 @@ wr_latency_percentile(const struct wr_latency *h, double p, uint64_t *ns)
 }
 
 void
+wr_latency_sub(struct wr_latency *h, const struct wr_latency *base)
+{
+	uint64_t lo, hi, first = UINT64_MAX, last = 0;
+	unsigned int i;
+
+	h->n = 0;
+	for (i = 0; i < WR_LATENCY_BUCKETS; i++) {
+		h->counts[i] -= h->counts[i] >= base->counts[i] ?
+			base->counts[i] : h->counts[i];
+		h->n += h->counts[i];
+		if (h->counts[i] == 0)
+			continue;
+		wr_latency_bucket_bounds(i, &lo, &hi);
+		if (first == UINT64_MAX)
+			first = lo;
+		last = hi;
+	}
+	hi = h->sum_hi - base->sum_hi - (h->sum_lo < base->sum_lo);
+	h->sum_lo -= base->sum_lo;
+	h->sum_hi = hi;
+	if (h->n == 0) {
+		h->min = UINT64_MAX;
+		h->max = 0;
+		h->sum_lo = h->sum_hi = 0;
+		return;
+	}
+	if (first > h->min)
+		h->min = first;
+	if (last < h->max)
+		h->max = last;
+}
+
+void
 wr_latency_summarize(const struct wr_latency *h,
 		     const struct wr_latency_jitter *j,
 		     struct wr_latency_summary *s)

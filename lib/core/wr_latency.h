@@ -170,6 +170,14 @@ void wr_latency_init(struct wr_latency *h);
  */
 void wr_latency_merge(struct wr_latency *dst, const struct wr_latency *src);
 
+/**
+ * Take an earlier snapshot @p base of the same histogram out of @p h (a
+ * statistics reset by baseline): counts, n and sum exactly; min and max
+ * become the bounds of the lowest and highest non-empty bucket, clamped to
+ * @p h's own (the values themselves are gone).  Snapshots only (no writer).
+ */
+void wr_latency_sub(struct wr_latency *h, const struct wr_latency *base);
+
 /** @return the number of values recorded. */
 uint64_t wr_latency_count(const struct wr_latency *h);
 

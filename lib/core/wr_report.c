@@ -198,6 +198,32 @@ wr_report_final(FILE *out, const struct wr_report_meta *meta,
 	}
 	for (i = 0; i < v->n_streams; i++) {
 		const struct wr_report_row *r = &v->streams[i];
+		const struct wr_latency_summary *g = &r->replay_gap_err;
+		const struct wr_latency_summary *l = &r->replay_late;
+
+		if (!r->has_replay)
+			continue;
+		fprintf(out, "stream %s: replayed %s (%llu frames a pass, "
+			"sha256 %.16s...), loops %llu%s", r->name,
+			r->replay_file[0] ? r->replay_file : "frame:",
+			(unsigned long long)r->replay_frames, r->replay_sha256,
+			(unsigned long long)r->replay_loops,
+			r->replay_loops == 0 ? " (for ever)" : "");
+		if (r->replay_timed)
+			fprintf(out, "; timing capture x%g: gap error vs the "
+				"capture over %llu gaps p50 %.3f, p99 %.3f, "
+				"max %.3f us; departure after deadline p50 "
+				"%.3f, p99 %.3f, max %.3f us; %llu stalls "
+				"(%.3f ms) moved the schedule",
+				r->replay_speedup, (unsigned long long)g->n,
+				g->p50 / 1e3, g->p99 / 1e3, g->max / 1e3,
+				l->p50 / 1e3, l->p99 / 1e3, l->max / 1e3,
+				(unsigned long long)r->replay_stalls,
+				r->replay_stall_ns / 1e6);
+		fputc('\n', out);
+	}
+	for (i = 0; i < v->n_streams; i++) {
+		const struct wr_report_row *r = &v->streams[i];
 
 		if (!r->has_rx)
 			continue;
@@ -329,6 +355,31 @@ json_row(FILE *out, const struct wr_report_row *r, bool stream)
 			(unsigned long long)r->train_gaps.p50,
 			(unsigned long long)r->train_gaps.p99,
 			(unsigned long long)r->train_gaps.max);
+	if (stream && r->has_replay) {
+		fprintf(out, ", \"replay\": {\"file\": ");
+		wr_out_json_str(out, r->replay_file);
+		fprintf(out, ", \"sha256\": \"%s\", \"frames\": %llu, "
+			"\"loops\": %llu, \"timing\": \"%s\"",
+			r->replay_sha256, (unsigned long long)r->replay_frames,
+			(unsigned long long)r->replay_loops,
+			r->replay_timed ? "capture" : "rate");
+		if (r->replay_timed)
+			fprintf(out, ", \"speedup\": %g, \"gaps\": %llu, "
+				"\"gap_error_ns\": {\"p50\": %llu, \"p99\": %llu, "
+				"\"max\": %llu}, \"late_ns\": {\"p50\": %llu, "
+				"\"p99\": %llu, \"max\": %llu}, \"stalls\": %llu, "
+				"\"stall_ns\": %llu", r->replay_speedup,
+				(unsigned long long)r->replay_gap_err.n,
+				(unsigned long long)r->replay_gap_err.p50,
+				(unsigned long long)r->replay_gap_err.p99,
+				(unsigned long long)r->replay_gap_err.max,
+				(unsigned long long)r->replay_late.p50,
+				(unsigned long long)r->replay_late.p99,
+				(unsigned long long)r->replay_late.max,
+				(unsigned long long)r->replay_stalls,
+				(unsigned long long)r->replay_stall_ns);
+		fputc('}', out);
+	}
 	if (stream && r->has_rx)
 		fprintf(out, ", \"rx_pkts\": %llu, \"lost\": %llu"
 			", \"reordered\": %llu, \"duplicated\": %llu"

@@ -69,6 +69,18 @@ struct wr_report_row {
 	uint32_t train_frames;      /**< frames per train; 0: continuous */
 	uint64_t train_nominal_ns;  /**< the schedule's interval */
 	struct wr_latency_summary train_gaps; /**< measured intervals, ns */
+	/* Replayed streams (pcap: or frame:, doc/replay.md). */
+	bool has_replay;
+	char replay_file[256];      /**< the capture as resolved; "" for frame: */
+	char replay_sha256[65];     /**< hex digest of the capture file */
+	uint64_t replay_frames;     /**< frames per pass */
+	uint64_t replay_loops;      /**< passes asked, 0 = for ever */
+	bool replay_timed;          /**< timing: capture */
+	double replay_speedup;
+	uint64_t replay_stalls;     /**< times the schedule moved after a stall */
+	uint64_t replay_stall_ns;   /**< by how much in total */
+	struct wr_latency_summary replay_gap_err; /**< |departure gap - capture gap|, ns */
+	struct wr_latency_summary replay_late;    /**< departure - deadline, ns */
 	char driver[64];
 	char device[WR_REPORT_NAME_MAX];
 	uint16_t port_id;

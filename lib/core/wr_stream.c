@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "wr_proto.h"
+#include "wr_replay.h"
 #include "wr_stream.h"
 
 static const char *const field_names[] = {
@@ -82,6 +83,22 @@ wr_field_period(const struct wr_field_spec *fs)
 	default:
 		return 1;
 	}
+}
+
+uint64_t
+wr_period_lcm(uint64_t a, uint64_t b)
+{
+	uint64_t x = a, y = b;
+	unsigned __int128 l;
+
+	while (y != 0) {
+		uint64_t t = x % y;
+
+		x = y;
+		y = t;
+	}
+	l = (unsigned __int128)(a / x) * b;
+	return l > UINT64_MAX ? UINT64_MAX : (uint64_t)l;
 }
 
 int
@@ -256,6 +273,8 @@ wr_stream_free(struct wr_stream *s)
 	free(s->payload.bytes);
 	s->payload.bytes = NULL;
 	s->payload.len = 0;
+	wr_replay_spec_free(s->replay);
+	s->replay = NULL;
 }
 
 void

@@ -250,6 +250,7 @@ struct wr_mark {
 	unsigned int col;  /**< 1-based */
 };
 
+struct wr_replay_spec; /* wr_replay.h */
 #define WR_LAYERS_MAX 16
 #define WR_RAW_MAX 256 /**< bytes of one raw layer */
 
@@ -311,6 +312,9 @@ struct wr_stream {
 	enum wr_sched_next next; /**< what follows it in its port's sequence */
 	bool has_ramp;
 	struct wr_ramp_spec ramp;
+	/** `pcap:` or `frame:` (wr_replay.h): the frames are these, not
+	 * generated; owned; NULL for a generated stream. */
+	struct wr_replay_spec *replay;
 };
 
 struct wr_stream_file {
@@ -380,6 +384,8 @@ void wr_stream_file_set_seed(struct wr_stream_file *f, uint64_t seed);
  */
 uint64_t wr_field_period(const struct wr_field_spec *fs);
 
+/** Least common multiple of two periods (both >= 1), saturating at UINT64_MAX. */
+uint64_t wr_period_lcm(uint64_t a, uint64_t b);
 struct wr_proto;
 
 #endif /* WR_STREAM_H */

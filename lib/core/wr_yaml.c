@@ -111,6 +111,7 @@
 #include "wr_frame.h"
 #include "wr_parse.h"
 #include "wr_proto.h"
+#include "wr_replay_yaml.h"
 #include "wr_sig.h"
 #include "wr_yaml.h"
 #include "wr_ytree.h"
@@ -154,7 +155,7 @@ static const char *const top_keys[] = {
 static const char *const stream_keys[] = {
 	"name", "port", "size", "count", "rate", "seed", "latency", "vary",
 	"eth", "vlan", "ipv4", "udp", "payload", "duration", "burst", "bursts",
-	"next", "ramp", "stack", "gateway", NULL
+	"next", "ramp", "stack", "gateway", WR_REPLAY_KEYS, NULL
 };
 static const char *const bursts_keys[] = { "frames", "gap", NULL };
 static const char *const ramp_keys[] = {
@@ -459,6 +460,15 @@ field_spec(struct wr_ywalk *w, const struct wr_ynode *n,
 	}
 	wr_ywalk_pop(w, old);
 	return rc;
+}
+
+int
+wr_yaml_field_spec(struct wr_ywalk *w, const struct wr_ynode *n,
+		   enum wr_field_id id, struct wr_field_spec *fs)
+{
+	struct vdesc d = legacy_desc(id);
+
+	return field_spec(w, n, &d, fs);
 }
 
 /* The fields of one header mapping (eth, vlan, ipv4 or udp): keys[i] of
@@ -1433,6 +1443,8 @@ parse_stream(struct wr_ywalk *w, const struct wr_ynode *n, uint64_t file_seed,
 	}
 	if (rc == 0 && (v = wr_ynode_get(n, "ramp")) != NULL)
 		rc = WR_YWALK_KEY(w, "ramp", parse_ramp(w, v, s));
+	if (rc == 0)
+		rc = wr_replay_yaml_parse(w, n, s);
 	if (rc == 0)
 		rc = check_schedule(w, n, s);
 	if (rc == 0)

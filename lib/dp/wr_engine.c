@@ -21,6 +21,7 @@
 #include <rte_lcore.h>
 #include <rte_log.h>
 #include <rte_malloc.h>
+#include <rte_version.h>
 
 #include "wr_engine.h"
 #include "wr_rate.h"
@@ -837,11 +838,67 @@ sequences_setup(struct wr_engine *e, struct wr_error *err)
 	return 0;
 }
 
+/*
+ * A replayed stream's frames must fit its port and its memory budget:
+ * checked for every lane before any pool is made, so a capture that does
+ * not fit stops the run with one message saying what to change.
+ */
+/* A TX pool's size: enough for the NIC's ring, a burst pending and the
+ * lcore's mempool cache; 2^q - 1 suits the pool's ring. */
+static unsigned int
+tx_pool_size(const struct wr_engine *e, const struct wr_stream *st)
+{
+	unsigned int burst = st->burst ? st->burst : e->cfg->burst, k;
+	unsigned int n = e->ports[st->port].txd + 4 * burst + WR_TX_POOL_SLACK;
+
+	for (k = 1; k < n; k <<= 1)
+		;
+	return k - 1;
+}
+
+static int
+replay_check(struct wr_engine *e, uint32_t s, struct wr_error *err)
+{
+	const struct wr_stream_file *f = e->f;
+	const struct wr_stream *st = &f->streams[s];
+	const struct wr_replay_spec *r = st->replay;
+	const struct wr_port *p = &e->ports[st->port];
+	const char *what = r->from_frame ? "frame" : r->pcap;
+	unsigned int n = wr_stream_file_port_sequenced(f, st->port) ? 1 :
+		e->port_n_lcores[st->port], j;
+	uint64_t need = 0;
+	uint16_t mtu;
+	int64_t k;
+
+	if (rte_eth_dev_get_mtu(p->port_id, &mtu) == 0 &&
+	    (k = wr_capture_over_mtu(&r->cap, mtu)) >= 0)
+		return wr_error_set(err, -EINVAL, what, 0, 0, NULL,
+			"record %lld: a frame of %u bytes is larger than port "
+			"%s takes (MTU %u: %u bytes after the Ethernet "
+			"header); raise the port's MTU or leave such frames "
+			"out (editcap)", (long long)k + 1, r->cap.len[k],
+			p->device, mtu, mtu);
+	for (j = 0; j < n; j++)
+		need += wr_replay_lane_mem(r, n, j, tx_pool_size(e, st));
+	if (need > r->memory_bytes)
+		return wr_error_set(err, -EINVAL, f->path, st->mark.line,
+			st->mark.col, NULL, "streams[%u] (%s): its %u frames "
+			"need %.1f MiB of hugepage memory (up to %u bytes "
+			"each, %u lane%s), over its budget of %.1f MiB: "
+			"raise memory: (e.g. memory: %llu MiB) and reserve the "
+			"hugepages (tools/wr-hugepages), or replay fewer frames "
+			"(editcap -r)", s, st->name, r->cap.n,
+			(double)need / (1 << 20), r->cap.max_len, n,
+			n == 1 ? "" : "s", (double)r->memory_bytes / (1 << 20),
+			(unsigned long long)((need >> 20) + 1));
+	return 0;
+}
+
 static int
 streams_setup(struct wr_engine *e, struct wr_error *err)
 {
 	const struct wr_stream_file *f = e->f;
-	unsigned int j, k;
+	unsigned int j;
 	uint32_t s;
 	int rc;
 
@@ -855,17 +912,15 @@ streams_setup(struct wr_engine *e, struct wr_error *err)
 				"there %s %u port%s (0..%u)", s, st->port,
 				e->n_ports == 1 ? "is" : "are", e->n_ports,
 				e->n_ports == 1 ? "" : "s", e->n_ports - 1);
-		rc = wr_frame_tmpl_create(st, s, &e->tmpl[s], err);
-		if (rc != 0) {
-			if (err->file[0] == '\0')
-				snprintf(err->file, sizeof(err->file), "%s",
-					 f->path);
-			if (err->line == 0) {
-				err->line = st->mark.line;
-				err->col = st->mark.col;
-			}
-			return rc;
+		if (st->replay != NULL) {
+			rc = replay_check(e, s, err);
+			if (rc != 0)
+				return rc;
+			continue;
 		}
+		rc = wr_engine_tmpl_create(f, s, &e->tmpl[s], err);
+		if (rc != 0)
+			return rc;
 	}
 
 	/* Every stream is sent by all TX lcores of its port: lane j of k
@@ -877,15 +932,7 @@ streams_setup(struct wr_engine *e, struct wr_error *err)
 		struct wr_port *p = &e->ports[st->port];
 		bool seq = wr_stream_file_port_sequenced(f, st->port);
 		unsigned int n = seq ? 1 : e->port_n_lcores[st->port];
-		unsigned int burst = st->burst ? st->burst : e->cfg->burst;
-		unsigned int n_mbufs;
-
-		/* Enough for the NIC's ring, a burst pending and the
-		 * lcore's mempool cache; 2^q - 1 suits the pool's ring. */
-		n_mbufs = p->txd + 4 * burst + WR_TX_POOL_SLACK;
-		for (k = 1; k < n_mbufs; k <<= 1)
-			;
-		n_mbufs = k - 1;
+		unsigned int n_mbufs = tx_pool_size(e, st);
 		for (j = 0; j < n; j++) {
 			unsigned int lc = e->port_lcores[st->port][j];
 			struct wr_lcore_ctx *c = lcore_ctx(e, lc);
@@ -908,19 +955,24 @@ streams_setup(struct wr_engine *e, struct wr_error *err)
 				return wr_error_set(err, -ENOMEM, NULL, 0, 0,
 						    NULL, "out of memory");
 			e->ts[s][e->n_ts[s]++] = ts;
-			rc = wr_tx_stream_init(ts, e->tmpl[s], s, st->count,
-					       j, n, n_mbufs,
-					       p->socket_id >= 0 ?
-					       p->socket_id :
-					       (int)rte_lcore_to_socket_id(lc),
-					       err);
+			if (st->replay != NULL)
+				rc = wr_tx_stream_init_replay(ts, st->replay,
+					s, st->count, j, n, n_mbufs,
+					p->socket_id >= 0 ?
+					p->socket_id :
+					(int)rte_lcore_to_socket_id(lc), err);
+			else
+				rc = wr_tx_stream_init(ts, e->tmpl[s], s,
+					st->count, j, n, n_mbufs,
+					p->socket_id >= 0 ? p->socket_id :
+					(int)rte_lcore_to_socket_id(lc), err);
 			if (rc != 0) {
 				snprintf(err->path, sizeof(err->path),
 					 "stream %s", st->name);
 				return rc;
 			}
 			q->streams[q->n_streams++] = ts;
-			if (p->tx_cksum)
+			if (p->tx_cksum && st->replay == NULL)
 				wr_tx_stream_cksum_offload(ts, p->port_id,
 							   (uint16_t)j);
 		}
@@ -949,7 +1001,10 @@ rx_setup(struct wr_engine *e, bool rx, struct wr_error *err)
 		lanes[s] = f->streams[s].latency ?
 			(uint16_t)e->port_n_lcores[f->streams[s].port] : 0;
 		e->any_rx |= f->streams[s].latency;
-		trains |= f->streams[s].train_frames != 0;
+		trains |= f->streams[s].train_frames != 0 ||
+			(f->streams[s].replay != NULL &&
+			 f->streams[s].replay->timing ==
+			 WR_REPLAY_TIMING_CAPTURE);
 	}
 	/* Histogram snapshots: echoes' latency, trains' spacing. */
 	if (e->any_rx || trains) {
@@ -1062,6 +1117,15 @@ rates_setup(struct wr_engine *e, struct wr_error *err)
 		int rc;
 
 		rc = wr_size_avg_of(&st->size, &avg);
+		if (st->replay != NULL) {
+			/* Exact per pass: every frame's wire size. */
+			const struct wr_capture *c = &st->replay->cap;
+
+			avg.frames = c->n;
+			avg.bytes = 0;
+			for (j = 0; j < c->n; j++)
+				avg.bytes += wr_capture_wire_len(c->len[j]);
+		}
 		if (rc == 0 && st->has_ramp) {
 			rc = ramp_of(st, &avg, link, &ramp);
 			mpps = ramp.start_millipps;
@@ -1084,6 +1148,13 @@ rates_setup(struct wr_engine *e, struct wr_error *err)
 				"pps or bps" :
 				"the rate is out of range for this stream");
 		e->target_millipps[s] = st->has_ramp ? WR_RATE_UNPACED : mpps;
+		if (st->replay != NULL &&
+		    st->replay->timing == WR_REPLAY_TIMING_CAPTURE) {
+			/* The capture's schedule paces it, not the pacer. */
+			e->target_millipps[s] = wr_replay_capture_millipps(
+				&st->replay->cap, st->replay->speedup_ppm);
+			mpps = WR_RATE_UNPACED;
+		}
 		for (j = 0; j < e->n_ts[s]; j++) {
 			memset(&pc, 0, sizeof(pc));
 			pc.millipps = mpps == WR_RATE_UNPACED ? mpps :
@@ -1172,6 +1243,19 @@ rows_init(struct wr_engine *e)
 		s->size_max = f->streams[i].size.max;
 		s->target_kpps = e->target_millipps[i] == WR_RATE_UNPACED ? 0 :
 			(double)e->target_millipps[i] / 1e6;
+		if (f->streams[i].replay != NULL) {
+			const struct wr_replay_spec *r = f->streams[i].replay;
+
+			s->has_replay = true;
+			snprintf(s->replay_file, sizeof(s->replay_file), "%s",
+				 r->pcap);
+			wr_report_hex(r->cap.sha256, s->replay_sha256);
+			s->replay_frames = r->cap.n;
+			s->replay_loops = r->loops;
+			s->replay_timed = r->timing == WR_REPLAY_TIMING_CAPTURE;
+			s->replay_speedup = (double)r->speedup_ppm /
+				WR_REPLAY_SPEEDUP_ONE;
+		}
 	}
 	memset(&e->view, 0, sizeof(e->view));
 	e->view.ports = e->port_rows;
@@ -1188,6 +1272,7 @@ wr_engine_load(struct wr_engine *e, const struct wr_stream_file *f, bool rx,
 
 	e->f = f;
 	e->stop = e->stop_rx = e->aborted = 0;
+	memset(e->ctl_pub_tsc, 0, sizeof(e->ctl_pub_tsc));
 	e->stream_rows = calloc(f->n_streams ? f->n_streams : 1,
 				sizeof(*e->stream_rows));
 	if (e->stream_rows == NULL)
@@ -1218,13 +1303,20 @@ set_launched(struct wr_engine *e, bool on)
 int
 wr_engine_start(struct wr_engine *e, struct wr_error *err)
 {
+	return wr_engine_start_at(e, 0, err);
+}
+
+int
+wr_engine_start_at(struct wr_engine *e, uint64_t start_tsc,
+		   struct wr_error *err)
+{
 	unsigned int i;
 	int rc;
 
+	for (i = 0; i < e->n_lcores; i++)
+		e->lctx[e->lcores[i]]->start_at_tsc = start_tsc;
 	/* Launched first: a port leaving from now on waits for them. */
-	rte_spinlock_lock(&e->guard);
-	e->launched = true;
-	rte_spinlock_unlock(&e->guard);
+	set_launched(e, true);
 	for (i = 0; i < e->n_lcores; i++) {
 		rc = rte_eal_remote_launch(wr_tx_lcore_main,
 					   e->lctx[e->lcores[i]], e->lcores[i]);
@@ -1366,6 +1458,32 @@ collect_trains(struct wr_engine *e, uint32_t s, struct wr_report_row *row)
 	wr_latency_summarize(e->scratch, NULL, &row->train_gaps);
 }
 
+/* A timed replay's gap errors and lateness, over its lanes (after the
+ * lcores stopped: the histograms have one writer). */
+static void
+collect_replay(struct wr_engine *e, uint32_t s, struct wr_report_row *row)
+{
+	unsigned int j;
+
+	row->replay_stalls = row->replay_stall_ns = 0;
+	wr_latency_init(e->scratch);
+	for (j = 0; j < e->n_ts[s]; j++) {
+		const struct wr_replay_lane *rl = e->ts[s][j]->rl;
+
+		if (rl->gap_err != NULL)
+			wr_latency_merge(e->scratch, rl->gap_err);
+		row->replay_stalls += rl->sched.stalls;
+		row->replay_stall_ns += wr_engine_tsc_to_ns(e,
+						rl->sched.stall_ticks);
+	}
+	wr_latency_summarize(e->scratch, NULL, &row->replay_gap_err);
+	wr_latency_init(e->scratch);
+	for (j = 0; j < e->n_ts[s]; j++)
+		if (e->ts[s][j]->rl->late != NULL)
+			wr_latency_merge(e->scratch, e->ts[s][j]->rl->late);
+	wr_latency_summarize(e->scratch, NULL, &row->replay_late);
+}
+
 struct wr_report_view *
 wr_engine_collect(struct wr_engine *e, bool final)
 {
@@ -1425,6 +1543,8 @@ wr_engine_collect(struct wr_engine *e, bool final)
 						       active : end - start);
 		if (f->streams[s].train_frames != 0)
 			collect_trains(e, s, row);
+		if (final && row->replay_timed)
+			collect_replay(e, s, row);
 		wr_counters_add(&e->port_rows[row->port].total, &row->total);
 		if (f->streams[s].latency)
 			collect_rx(e, s, row);
@@ -1474,6 +1594,181 @@ wr_engine_collect(struct wr_engine *e, bool final)
 	if (!final)
 		v->elapsed_ns = wr_engine_tsc_to_ns(e, now_tsc - start);
 	return v;
+}
+
+int
+wr_engine_stream_rate(const struct wr_engine *e, uint32_t s,
+		      const struct wr_rate_spec *spec, uint64_t *millipps)
+{
+	const struct wr_stream *st;
+	struct wr_size_avg avg;
+	int rc;
+
+	if (e->f == NULL || s >= e->f->n_streams)
+		return -ENOENT;
+	st = &e->f->streams[s];
+	rc = wr_size_avg_of(&st->size, &avg);
+	if (rc == 0)
+		rc = wr_rate_millipps(spec, &avg,
+				      e->ports[st->port].link_speed_mbps,
+				      millipps);
+	return rc;
+}
+
+int
+wr_engine_stream_ctl(struct wr_engine *e, uint32_t s,
+		     enum wr_tx_ctl_state state, uint64_t millipps)
+{
+	unsigned int j;
+	int rc;
+
+	if (e->f == NULL || s >= e->f->n_streams)
+		return -ENOENT;
+	if (millipps == 0)
+		millipps = e->target_millipps[s];
+	if (millipps != e->target_millipps[s]) {
+		if (wr_stream_file_port_sequenced(e->f, e->f->streams[s].port))
+			return -ENOTSUP;
+		for (j = 0; j < e->n_ts[s]; j++) {
+			rc = wr_tx_stream_ctl_check(e->ts[s][j],
+				millipps == WR_RATE_UNPACED ? millipps :
+				wr_rate_split(millipps, e->n_ts[s], j));
+			if (rc != 0)
+				return rc;
+		}
+	}
+	e->ctl_pub_tsc[s] = rte_rdtsc();
+	for (j = 0; j < e->n_ts[s]; j++) {
+		uint64_t share = millipps == WR_RATE_UNPACED ? millipps :
+			wr_rate_split(millipps, e->n_ts[s], j);
+
+		/* A lane's share below 1 millipps: the slowest pace. */
+		wr_tx_stream_ctl(e->ts[s][j], state, share ? share : 1);
+	}
+	e->target_millipps[s] = millipps;
+	e->stream_rows[s].target_kpps = millipps == WR_RATE_UNPACED ? 0 :
+		(double)millipps / 1e6;
+	return 0;
+}
+
+int64_t
+wr_engine_stream_ctl_delay_ns(const struct wr_engine *e, uint32_t s)
+{
+	uint64_t worst = 0;
+	unsigned int j;
+
+	if (e->f == NULL || s >= e->f->n_streams || e->ctl_pub_tsc[s] == 0)
+		return -1;
+	for (j = 0; j < e->n_ts[s]; j++) {
+		uint64_t t = __atomic_load_n(&e->ts[s][j]->ctl_applied_tsc,
+					     __ATOMIC_RELAXED);
+
+		if (t < e->ctl_pub_tsc[s])
+			return -1;
+		if (t - e->ctl_pub_tsc[s] > worst)
+			worst = t - e->ctl_pub_tsc[s];
+	}
+	return (int64_t)wr_engine_tsc_to_ns(e, worst);
+}
+
+uint64_t
+wr_engine_stream_millipps(const struct wr_engine *e, uint32_t s)
+{
+	return e->f != NULL && s < e->f->n_streams ?
+		e->target_millipps[s] : 0;
+}
+
+bool
+wr_engine_stream_done(const struct wr_engine *e, uint32_t s)
+{
+	unsigned int j;
+
+	if (e->f == NULL || s >= e->f->n_streams)
+		return true;
+	for (j = 0; j < e->n_ts[s]; j++)
+		if (!__atomic_load_n(&e->ts[s][j]->done, __ATOMIC_RELAXED) ||
+		    __atomic_load_n(&e->ts[s][j]->end_tsc,
+				    __ATOMIC_RELAXED) == 0)
+			return false;
+	return true;
+}
+
+uint64_t
+wr_engine_first_tx_tsc(const struct wr_engine *e)
+{
+	uint64_t first = 0;
+	unsigned int i;
+
+	for (i = 0; i < e->n_lcores; i++) {
+		uint64_t t = __atomic_load_n(&e->lctx[e->lcores[i]]->start_tsc,
+					     __ATOMIC_RELAXED);
+
+		if (t != 0 && (first == 0 || t < first))
+			first = t;
+	}
+	return first;
+}
+
+bool
+wr_engine_stream_hist(const struct wr_engine *e, uint32_t s,
+		      struct wr_latency *out)
+{
+	unsigned int i;
+	bool any = false;
+
+	wr_latency_init(out);
+	if (e->f == NULL || s >= e->f->n_streams)
+		return false;
+	for (i = 0; i < e->n_ports; i++) {
+		struct wr_rx_stream *rs;
+
+		if (e->rxq[i] == NULL || (rs = e->rxq[i]->streams[s]) == NULL)
+			continue;
+		wr_latency_merge(out, &rs->hist);
+		any = true;
+	}
+	return any;
+}
+
+int
+wr_engine_tmpl_create(const struct wr_stream_file *f, uint32_t s,
+		      struct wr_frame_tmpl **t, struct wr_error *err)
+{
+	const struct wr_stream *st = &f->streams[s];
+	int rc = wr_frame_tmpl_create(st, s, t, err);
+
+	if (rc == 0)
+		return 0;
+	if (err->file[0] == '\0')
+		snprintf(err->file, sizeof(err->file), "%s", f->path);
+	if (err->line == 0) {
+		err->line = st->mark.line;
+		err->col = st->mark.col;
+	}
+	return rc;
+}
+
+void
+wr_engine_meta(const struct wr_engine *e, const struct wr_stream_file *f,
+	       const char *cfg_path, const char *started_at,
+	       const char *reason, struct wr_report_meta *m)
+{
+	unsigned int i;
+
+	memset(m, 0, sizeof(*m));
+	m->wirerate_version = WR_VERSION;
+	m->dpdk_version = rte_version();
+	m->stream_file = f->path;
+	wr_report_hex(f->sha256, m->stream_sha256);
+	m->config_file = cfg_path ? cfg_path : "";
+	m->seed = f->seed;
+	m->main_lcore = rte_get_main_lcore();
+	for (i = 0; i < e->n_lcores && i < RTE_DIM(m->tx_lcores); i++)
+		m->tx_lcores[m->n_tx_lcores++] = e->lcores[i];
+	snprintf(m->started_at, sizeof(m->started_at), "%s", started_at);
+	m->stop_reason = reason;
+	m->eal_args = e->eal_argv + 1;
+	m->n_eal_args = (unsigned int)(e->eal_argc - 1);
 }
 
 void

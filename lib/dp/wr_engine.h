@@ -119,6 +119,7 @@ struct wr_engine {
 	struct wr_tx_stream *ts[WR_STREAMS_MAX][WR_PORT_LCORES_MAX];
 	unsigned int n_ts[WR_STREAMS_MAX];
 	uint64_t target_millipps[WR_STREAMS_MAX]; /* WR_RATE_UNPACED: max */
+	uint64_t ctl_pub_tsc[WR_STREAMS_MAX]; /* last wr_engine_stream_ctl() */
 	struct wr_rxq *rxq[WR_PORTS_MAX];
 	bool any_rx;
 	struct wr_latency *scratch; /* histogram snapshots */
@@ -200,6 +201,81 @@ void wr_engine_unload(struct wr_engine *e);
 
 /** Stop lcores if running, unload, close ports, rte_eal_cleanup().  NULL-safe. */
 void wr_engine_close(struct wr_engine *e);
+
+/*
+ * Live control (a server's methods).  Main lcore only, while the lcores run
+ * or before they are launched; the lcores pick the values up at their next
+ * turn of the stream (wr_tx_stream_ctl()), no lock on their side.
+ */
+
+/**
+ * The packet rate stream @p s of the loaded file would send at @p spec, on
+ * its port's link (percentages need the link speed).
+ * @return 0 with *millipps (WR_RATE_UNPACED for "max"); -EINVAL (out of
+ *         range, a percentage without a link speed), -ENOENT (no stream s).
+ */
+int wr_engine_stream_rate(const struct wr_engine *e, uint32_t s,
+			  const struct wr_rate_spec *spec, uint64_t *millipps);
+
+/**
+ * Publish a state (run, pause, stop) and a total rate to every lane of
+ * stream @p s; the rate is shared out as at load (wr_rate_split()).
+ * @param millipps  the stream's new total rate, WR_RATE_UNPACED for the
+ *                  maximum, or 0 to keep the current one
+ * @return 0; -ENOENT (no stream s), -ENOTSUP (a ramp, trains or a
+ *         sequenced port: their schedule owns the rate), -ERANGE/-EINVAL (a
+ *         rate the pacer cannot keep).  Nothing is published on error.
+ */
+int wr_engine_stream_ctl(struct wr_engine *e, uint32_t s,
+			 enum wr_tx_ctl_state state, uint64_t millipps);
+
+/**
+ * How long the lcores took to pick up the last wr_engine_stream_ctl() of
+ * stream @p s: the slowest lane, in ns.  @return -1 while a lane has not
+ * applied it yet (or no change was published).
+ */
+int64_t wr_engine_stream_ctl_delay_ns(const struct wr_engine *e, uint32_t s);
+
+/** Stream @p s's current total rate (WR_RATE_UNPACED: max, or a ramp's). */
+uint64_t wr_engine_stream_millipps(const struct wr_engine *e, uint32_t s);
+
+/** True once every lane of stream @p s ended its (last) activation. */
+bool wr_engine_stream_done(const struct wr_engine *e, uint32_t s);
+
+/**
+ * Merge the echo latency histograms of stream @p s over every polled port
+ * into @p out (initialised here).  @return false when the stream has none.
+ */
+bool wr_engine_stream_hist(const struct wr_engine *e, uint32_t s,
+			   struct wr_latency *out);
+
+/** TSC at which the first lcore started sending, 0 before. */
+uint64_t wr_engine_first_tx_tsc(const struct wr_engine *e);
+
+/**
+ * Launch the worker lcores now; they spin until the TSC reaches
+ * @p start_tsc (0: at once) and only then send, so the instant does not
+ * depend on how long launching takes.
+ */
+int wr_engine_start_at(struct wr_engine *e, uint64_t start_tsc,
+		       struct wr_error *err);
+
+/**
+ * Build stream @p s's frame template (no EAL needed): wr_frame_tmpl_create()
+ * with an error that names the stream file and, when the builder gave none,
+ * the stream's line and column.  @return 0 or its negative errno.
+ */
+int wr_engine_tmpl_create(const struct wr_stream_file *f, uint32_t s,
+			  struct wr_frame_tmpl **t, struct wr_error *err);
+
+/**
+ * The results' metadata of a run of @p f (the JSON's header): versions,
+ * file, digest, seed, lcores, EAL arguments.  Strings point into @p f,
+ * @p cfg_path and @p e; @p started_at is copied.
+ */
+void wr_engine_meta(const struct wr_engine *e, const struct wr_stream_file *f,
+		    const char *cfg_path, const char *started_at,
+		    const char *reason, struct wr_report_meta *m);
 
 /** TSC ticks to nanoseconds. */
 uint64_t wr_engine_tsc_to_ns(const struct wr_engine *e, uint64_t tsc);

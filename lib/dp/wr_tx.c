@@ -9,6 +9,7 @@
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
+#include <rte_pause.h>
 
 #include "wr_sig.h"
 #include "wr_tx.h"
@@ -111,12 +112,65 @@ wr_tx_stream_init(struct wr_tx_stream *ts, const struct wr_frame_tmpl *t,
 	return 0;
 }
 
+/*
+ * A stall (the lcore preempted: on a VM the host takes the vCPU away for a
+ * few hundred microseconds now and then; the ring full) is made up for when
+ * it is short: the frames due in WR_PACE_CATCHUP_NS go out in bursts back to
+ * back, so the average rate stays exact (measured here: a one-burst cap lost
+ * 0.18 % of a 1 Mpps stream to such stalls).  What a longer stall owes
+ * beyond that is skipped and reported, not sent as one huge burst.  A
+ * train's frames are all due when it starts, and a smaller cap would drop
+ * its tail.
+ */
+static uint32_t
+pace_cap(uint64_t millipps, uint32_t burst, uint32_t train_frames)
+{
+	uint64_t catchup = (uint64_t)((unsigned __int128)millipps *
+			WR_PACE_CATCHUP_NS / (WR_NS_PER_S * WR_RATE_MILLI));
+	uint32_t cap = burst;
+
+	if (millipps == WR_RATE_UNPACED || catchup > WR_PACE_CATCHUP_MAX)
+		catchup = WR_PACE_CATCHUP_MAX;
+	if (catchup > cap)
+		cap = (uint32_t)catchup;
+	if (train_frames > cap)
+		cap = train_frames;
+	return cap;
+}
+
+int
+wr_tx_stream_init_replay(struct wr_tx_stream *ts,
+			 const struct wr_replay_spec *r, uint32_t stream_id,
+			 uint64_t count, uint32_t j, uint32_t k,
+			 unsigned int n_mbufs, int socket_id, struct wr_error *err)
+{
+	uint64_t limit = wr_replay_lane_limit(r->cap.n, r->loops, count, k, j);
+
+	memset(ts, 0, sizeof(*ts));
+	ts->stream_id = stream_id;
+	ts->sig_id = WR_SIG_ID(stream_id, j);
+	ts->is_static = true;
+	ts->sized = true;
+	ts->count = limit == UINT64_MAX ? 0 : limit;
+	ts->idle = limit == 0;
+	ts->lane = j;
+	ts->n_lanes = k;
+	ts->burst = WR_TX_BURST_DEFAULT;
+	ts->tsc_hz = rte_get_tsc_hz();
+	wr_latency_tsc_init(&ts->ns, ts->tsc_hz);
+	ts->rl = rte_zmalloc_socket("wr_replay_lane", sizeof(*ts->rl),
+				    RTE_CACHE_LINE_SIZE, socket_id);
+	if (ts->rl == NULL)
+		return wr_error_set(err, -ENOMEM, NULL, 0, 0, NULL,
+				    "out of memory");
+	return wr_replay_lane_init(ts->rl, r, k, j, n_mbufs, socket_id, err);
+}
+
 int
 wr_tx_stream_set_rate(struct wr_tx_stream *ts, const struct wr_tx_pace *pc)
 {
 	struct wr_sched_run run;
 	struct wr_pacer probe;
-	uint64_t catchup;
 	int rc;
 
 	if (pc->burst == 0 || pc->burst > WR_BURST_MAX ||
@@ -140,31 +194,15 @@ wr_tx_stream_set_rate(struct wr_tx_stream *ts, const struct wr_tx_pace *pc)
 	}
 	memset(&ts->pacer_cfg, 0, sizeof(ts->pacer_cfg));
 	ts->paced = pc->millipps != WR_RATE_UNPACED || pc->train_frames != 0;
-	ts->clocked = ts->paced || ts->duration_ns != 0 || ts->ramped;
+	ts->clocked = ts->paced || ts->duration_ns != 0 || ts->ramped ||
+		(ts->rl != NULL && ts->rl->timed);
 	if (!ts->paced)
 		return 0;
 	ts->pacer_cfg.rate_millipps = pc->millipps;
 	ts->pacer_cfg.tsc_hz = ts->tsc_hz;
 	ts->pacer_cfg.burst = pc->burst;
-	/*
-	 * A stall (the lcore preempted: on a VM the host takes the vCPU away
-	 * for a few hundred microseconds now and then; the ring full) is made
-	 * up for when it is short: the frames due in WR_PACE_CATCHUP_NS go out
-	 * in bursts back to back, so the average rate stays exact (measured
-	 * here: a one-burst cap lost 0.18 % of a 1 Mpps stream to such
-	 * stalls).  What a longer stall owes beyond that is skipped and
-	 * reported, not sent as one huge burst.  A train's frames are all due
-	 * when it starts, and a smaller cap would drop its tail.
-	 */
-	catchup = (uint64_t)((unsigned __int128)pc->millipps *
-			     WR_PACE_CATCHUP_NS / (WR_NS_PER_S * WR_RATE_MILLI));
-	if (pc->millipps == WR_RATE_UNPACED || catchup > WR_PACE_CATCHUP_MAX)
-		catchup = WR_PACE_CATCHUP_MAX;
-	ts->pacer_cfg.cap = pc->burst;
-	if (catchup > ts->pacer_cfg.cap)
-		ts->pacer_cfg.cap = (uint32_t)catchup;
-	if (pc->train_frames > ts->pacer_cfg.cap)
-		ts->pacer_cfg.cap = pc->train_frames;
+	ts->pacer_cfg.cap = pace_cap(pc->millipps, pc->burst,
+				     pc->train_frames);
 	ts->pacer_cfg.burst_frames = pc->train_frames;
 	ts->pacer_cfg.burst_gap_ns = pc->train_gap_ns;
 	/* Validate now, on the main lcore, so the lcore cannot fail. */
@@ -199,6 +237,34 @@ wr_txq_set_sequence(struct wr_txq *q, const enum wr_sched_next *next,
 	if (rc == 0)
 		q->sequenced = true;
 	return rc;
+}
+
+int
+wr_tx_stream_ctl_check(const struct wr_tx_stream *ts, uint64_t millipps)
+{
+	struct wr_pacer_cfg cfg;
+	struct wr_pacer probe;
+
+	if (ts->ramped || ts->train_frames != 0)
+		return -ENOTSUP;
+	if (millipps == WR_RATE_UNPACED)
+		return 0;
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.rate_millipps = millipps;
+	cfg.tsc_hz = ts->tsc_hz;
+	cfg.burst = ts->burst;
+	cfg.cap = pace_cap(millipps, ts->burst, 0);
+	return wr_pacer_init_cfg(&probe, &cfg, 0);
+}
+
+void
+wr_tx_stream_ctl(struct wr_tx_stream *ts, enum wr_tx_ctl_state state,
+		 uint64_t millipps)
+{
+	__atomic_store_n(&ts->ctl_millipps, millipps, __ATOMIC_RELAXED);
+	__atomic_store_n(&ts->ctl_state, (uint32_t)state, __ATOMIC_RELAXED);
+	/* Release: the lcore that sees the new generation sees both values. */
+	__atomic_fetch_add(&ts->ctl_gen, 1, __ATOMIC_RELEASE);
 }
 
 /* rte_mempool_obj_iter callback: checksum-offload metadata on one mbuf. */
@@ -259,6 +325,9 @@ wr_tx_stream_fini(struct wr_tx_stream *ts)
 		return;
 	rte_free(ts->gaps);
 	ts->gaps = NULL;
+	wr_replay_lane_fini(ts->rl);
+	rte_free(ts->rl);
+	ts->rl = NULL;
 	if (ts->mp == NULL)
 		return;
 	if (ts->n_pending > 0)
@@ -326,15 +395,29 @@ burst_bytes(const struct wr_tx_stream *ts, struct rte_mbuf **pkts,
 	return bytes;
 }
 
+static void
+deactivate(struct wr_tx_stream *ts, uint64_t now)
+{
+	ts->done = true;
+	__atomic_store_n(&ts->active_tsc,
+			 ts->active_tsc + (now - ts->act_start_tsc),
+			 __ATOMIC_RELAXED);
+	__atomic_store_n(&ts->end_tsc, now, __ATOMIC_RELAXED);
+}
+
 /* Start an activation of @p ts at @p now. */
 static void
 activate(struct wr_tx_stream *ts, uint64_t now)
 {
 	if (ts->activations++ > 0) {
 		/* A loop sends the same frames again. */
-		wr_frame_gen_init(&ts->gen, ts->t, ts->lane, ts->n_lanes);
+		if (ts->rl == NULL)
+			wr_frame_gen_init(&ts->gen, ts->t, ts->lane,
+					  ts->n_lanes);
 		ts->skipped_before += ts->pacer.skipped;
 	}
+	if (ts->rl != NULL)
+		wr_replay_lane_start(ts->rl, now);
 	/* Checked by wr_tx_stream_set_rate: cannot fail. */
 	wr_sched_run_start(&ts->run, ts->count, ts->duration_ns, ts->tsc_hz,
 			   now);
@@ -346,16 +429,78 @@ activate(struct wr_tx_stream *ts, uint64_t now)
 	ts->train_pos = 0;
 	ts->train_last_tsc = 0;
 	ts->done = false;
+	if (ts->idle)
+		deactivate(ts, now);
 }
 
+
+/* (Re)start the pacer's lattice at @p now with the stream's configured rate
+ * (live control: a new rate or a resume).  What the old lattice owed is
+ * dropped, not caught up; its skipped count is kept. */
 static void
-deactivate(struct wr_tx_stream *ts, uint64_t now)
+pacer_anchor(struct wr_tx_stream *ts, uint64_t now)
 {
-	ts->done = true;
-	__atomic_store_n(&ts->active_tsc,
-			 ts->active_tsc + (now - ts->act_start_tsc),
-			 __ATOMIC_RELAXED);
-	__atomic_store_n(&ts->end_tsc, now, __ATOMIC_RELAXED);
+	if (ts->ramped) {
+		/* The ramp's current step, from now. */
+		wr_pacer_set_rate(&ts->pacer, ts->ramp_rate, now);
+		return;
+	}
+	ts->skipped_before += ts->pacer.skipped;
+	/* Checked by wr_tx_stream_ctl_check: cannot fail. */
+	wr_pacer_init_cfg(&ts->pacer, &ts->pacer_cfg, now);
+}
+
+/*
+ * Live control, the lcore's slow path: a new generation was published, or
+ * the stream is paused.  @return true when the stream must not send this
+ * turn.
+ */
+static bool
+ctl_turn(struct wr_tx_stream *ts)
+{
+	uint32_t gen = __atomic_load_n(&ts->ctl_gen, __ATOMIC_ACQUIRE);
+	uint32_t state;
+	uint64_t rate, now;
+
+	if (gen == ts->ctl_seen)
+		return ts->paused;
+	state = __atomic_load_n(&ts->ctl_state, __ATOMIC_RELAXED);
+	rate = __atomic_load_n(&ts->ctl_millipps, __ATOMIC_RELAXED);
+	now = rte_rdtsc();
+	if (state == WR_TX_CTL_STOP) {
+		/* Frames built and stamped go out first: a stamped frame
+		 * never sent would count as lost at the receiver. */
+		if (ts->n_pending > 0)
+			return false;
+		ts->ctl_seen = gen;
+		deactivate(ts, now);
+		__atomic_store_n(&ts->ctl_applied_tsc, now, __ATOMIC_RELAXED);
+		return true;
+	}
+	ts->ctl_seen = gen;
+	__atomic_store_n(&ts->ctl_applied_tsc, now, __ATOMIC_RELAXED);
+	/* A ramp or trains own the rate (wr_tx_stream_ctl_check): only the
+	 * state applies to them. */
+	if (!ts->ramped && ts->train_frames == 0 &&
+	    rate != (ts->paced ? ts->pacer_cfg.rate_millipps :
+		     WR_RATE_UNPACED)) {
+		if (rate == WR_RATE_UNPACED) {
+			ts->paced = false;
+			ts->clocked = ts->duration_ns != 0;
+		} else {
+			memset(&ts->pacer_cfg, 0, sizeof(ts->pacer_cfg));
+			ts->pacer_cfg.rate_millipps = rate;
+			ts->pacer_cfg.tsc_hz = ts->tsc_hz;
+			ts->pacer_cfg.burst = ts->burst;
+			ts->pacer_cfg.cap = pace_cap(rate, ts->burst, 0);
+			ts->paced = ts->clocked = true;
+			pacer_anchor(ts, now);
+		}
+	} else if (ts->paused && state == WR_TX_CTL_RUN && ts->paced) {
+		pacer_anchor(ts, now);
+	}
+	ts->paused = state == WR_TX_CTL_PAUSE;
+	return ts->paused;
 }
 
 /* ns from an activation's start to TSC ticks, rounded up so that the
@@ -454,8 +599,24 @@ stream_turn(const struct wr_txq *q, struct wr_tx_stream *ts)
 			if (due < want)
 				want = due;
 		}
-		if (unlikely(rte_mempool_get_bulk(ts->mp, (void **)pkts,
-						  want) != 0)) {
+		if (ts->rl != NULL) {
+			/* Replay: mbufs pointed at the lane's next frames
+			 * (timed: those due). */
+			int got = wr_replay_lane_take(ts->rl, pkts,
+						      (uint16_t)want, now);
+
+			if (got <= 0) {
+				if (ts->paced)
+					wr_pacer_sent(&ts->pacer, 0, due);
+				if (got < 0)
+					__atomic_store_n(&ts->c.alloc_fail,
+						ts->c.alloc_fail + 1,
+						__ATOMIC_RELAXED);
+				return false;
+			}
+			want = (uint32_t)got;
+		} else if (unlikely(rte_mempool_get_bulk(ts->mp, (void **)pkts,
+							 want) != 0)) {
 			/* Every mbuf is in the NIC's ring: try again later,
 			 * with the grant owed again. */
 			if (ts->paced)
@@ -481,8 +642,10 @@ stream_turn(const struct wr_txq *q, struct wr_tx_stream *ts)
 		rte_eth_tx_prepare(q->port_id, q->queue_id, pkts, n);
 	sent = rte_eth_tx_burst(q->port_id, q->queue_id, pkts, n);
 	if (likely(sent > 0)) {
-		__atomic_store_n(&ts->c.tx_bytes,
-				 ts->c.tx_bytes + burst_bytes(ts, pkts, sent),
+		__atomic_store_n(&ts->c.tx_bytes, ts->c.tx_bytes +
+				 (ts->rl != NULL ? wr_replay_lane_sent(ts->rl,
+				  sent, ts->rl->timed ? rte_rdtsc() : 0) :
+				  burst_bytes(ts, pkts, sent)),
 				 __ATOMIC_RELAXED);
 		__atomic_store_n(&ts->c.tx_pkts, ts->c.tx_pkts + sent,
 				 __ATOMIC_RELAXED);
@@ -556,6 +719,13 @@ wr_tx_lcore_main(void *arg)
 	struct wr_lcore_ctx *ctx = arg;
 	unsigned int qi, si, active;
 
+	/* A synchronised start (wr_engine_start_at): everything is built,
+	 * only the first burst waits for the instant. */
+	while (ctx->start_at_tsc != 0 && rte_rdtsc() < ctx->start_at_tsc &&
+	       __atomic_load_n(ctx->stop, __ATOMIC_RELAXED) == 0) {
+		quiescent(ctx);     /* no port touched yet */
+		rte_pause();
+	}
 	ctx->start_tsc = rte_rdtsc();
 	for (qi = 0; qi < ctx->n_txq; qi++) {
 		struct wr_txq *q = &ctx->txq[qi];
@@ -590,6 +760,13 @@ wr_tx_lcore_main(void *arg)
 
 				if (ts->done)
 					continue;
+				/* Live control: one load per stream turn. */
+				if (unlikely(__atomic_load_n(&ts->ctl_gen,
+						__ATOMIC_RELAXED) != ts->ctl_seen ||
+					     ts->paused) && ctl_turn(ts)) {
+					active += !ts->done;
+					continue;
+				}
 				stream_turn(q, ts);
 				active += !ts->done;
 			}

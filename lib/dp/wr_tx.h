@@ -66,6 +66,7 @@
 #include "wr_frame.h"
 #include "wr_latency.h"
 #include "wr_rate.h"
+#include "wr_replay_tx.h"
 #include "wr_rx.h"
 #include "wr_sched.h"
 #include "wr_stats.h"
@@ -99,6 +100,16 @@ struct wr_tx_stream {
 	bool latency;               /**< frames carry a wr_sig */
 	bool tx_prepare;            /**< checksum offload: rte_eth_tx_prepare each burst */
 	bool done;
+	bool paused;                /**< live control: held, not sending (lcore's copy) */
+	/* Live control (wr_tx_stream_ctl()): the control thread writes
+	 * ctl_state and ctl_millipps, then bumps ctl_gen with a release
+	 * store; the lcore compares ctl_gen with ctl_seen once per turn and
+	 * applies the values in its own slow path. */
+	uint32_t ctl_gen;
+	uint32_t ctl_seen;          /**< lcore only */
+	uint32_t ctl_state;         /**< enum wr_tx_ctl_state */
+	uint64_t ctl_millipps;      /**< this lane's rate; WR_RATE_UNPACED: max */
+	uint64_t ctl_applied_tsc;   /**< lcore: when it applied a generation (measurement) */
 	uint64_t next_seq;          /**< signature sequence of the next frame built */
 	bool paced;                 /**< a set rate or trains: the pacer decides burst sizes */
 	bool clocked;               /**< reads the TSC every turn */
@@ -130,7 +141,18 @@ struct wr_tx_stream {
 	uint16_t n_pending;         /**< built, not yet taken by the NIC */
 	struct rte_mbuf *pending[WR_BURST_MAX];
 	struct wr_frame_gen gen;
+	/** A replayed stream's lane (wr_replay_tx.h): frames come from it,
+	 * not from mp and the generator; NULL otherwise. */
+	struct wr_replay_lane *rl;
+	bool idle;                  /**< a replay lane with nothing to send */
 } __rte_cache_aligned;
+
+/** What the control thread asks of a running stream (wr_tx_stream_ctl()). */
+enum wr_tx_ctl_state {
+	WR_TX_CTL_RUN = 0,          /**< send (resume after a pause) */
+	WR_TX_CTL_PAUSE,            /**< hold: send nothing, keep the activation */
+	WR_TX_CTL_STOP,             /**< end the activation for good */
+};
 
 struct wr_txq {
 	uint16_t port_id;
@@ -153,6 +175,7 @@ struct wr_lcore_ctx {
 	struct wr_rxq *rxq[WR_LCORE_RXQ_MAX];
 	const uint32_t *stop;       /**< stop sending: set by the main lcore */
 	const uint32_t *stop_rx;    /**< stop receiving (after the drain time) */
+	uint64_t start_at_tsc;      /**< 0, or spin until this TSC before sending */
 	/* Ports going away (wr_engine.c, port_leave()): the lcore copies
 	 * *epoch into ack at the top of every turn, outside any burst, and
 	 * then skips the queues whose port's gone flag is set.  Whoever set
@@ -181,6 +204,20 @@ int wr_tx_stream_init(struct wr_tx_stream *ts, const struct wr_frame_tmpl *t,
 		      struct wr_error *err);
 
 /**
+ * Set up one (lcore, replayed stream) context: lane @p j of @p k of the
+ * frames of @p r with a pool of @p n_mbufs (wr_replay_lane_init(), on
+ * @p socket_id), sending frames
+ * below @p count (0 = unlimited) and r->loops passes per activation
+ * (wr_replay_lane_limit()).  Then as wr_tx_stream_init().
+ * @return 0, or a negative errno with @p err filled.
+ */
+int wr_tx_stream_init_replay(struct wr_tx_stream *ts,
+			     const struct wr_replay_spec *r, uint32_t stream_id,
+			     uint64_t count, uint32_t j, uint32_t k,
+			     unsigned int n_mbufs, int socket_id,
+			     struct wr_error *err);
+
+/**
  * Give a stream context its rate, burst size, time limit, trains or ramp
  * (main lcore, before the lcore starts).  Everything the lcore would find
  * wrong is checked here, so the lcore cannot fail.
@@ -190,6 +227,26 @@ int wr_tx_stream_init(struct wr_tx_stream *ts, const struct wr_frame_tmpl *t,
  *         -ENOMEM (the trains' histogram).
  */
 int wr_tx_stream_set_rate(struct wr_tx_stream *ts, const struct wr_tx_pace *pc);
+
+/**
+ * Publish a state and this lane's rate to a running (or not yet launched)
+ * stream: the lcore picks them up at its next turn of the stream, without a
+ * lock (control thread; one control thread at a time).  A rate change
+ * re-anchors the pacer's deadline lattice at that turn, so nothing owed at
+ * the old rate is caught up at the new one; a resume re-anchors it too.  A
+ * stop waits until the frames already built (and stamped) went out.
+ * @param millipps  WR_RATE_UNPACED for the maximum rate; must have passed
+ *                  wr_tx_stream_ctl_check()
+ */
+void wr_tx_stream_ctl(struct wr_tx_stream *ts, enum wr_tx_ctl_state state,
+		      uint64_t millipps);
+
+/**
+ * Can this stream take a live rate change to @p millipps?
+ * @return 0; -ENOTSUP (a ramp or trains own the pacer);
+ *         -ERANGE or -EINVAL (a rate the pacer cannot keep).
+ */
+int wr_tx_stream_ctl_check(const struct wr_tx_stream *ts, uint64_t millipps);
 
 /**
  * Make @p q run its streams one at a time: stream i is followed as

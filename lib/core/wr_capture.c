@@ -1,0 +1,531 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* wr_capture: pcap/pcapng captures read with libpcap, checked record by record. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <openssl/evp.h>
+#include <pcap/pcap.h>
+
+#include "wr_capture.h"
+#include "wr_csum.h"
+#include "wr_frame.h"
+#include "wr_rng.h"
+
+#define ETHERTYPE_IPV4 0x0800
+#define ETHERTYPE_IPV6 0x86dd
+#define ETHERTYPE_VLAN 0x8100
+#define ETHERTYPE_QINQ 0x88a8
+#define IPPROTO_ICMP_ 1
+#define IPPROTO_TCP_ 6
+#define IPPROTO_UDP_ 17
+#define IPPROTO_ICMPV6_ 58
+#define ETH_HLEN 14
+#define IPV6_HLEN 40
+/* The checksum's offset in each L4 header (RFC 768, 793, 792, 4443). */
+#define UDP_CSUM_OFF 6
+#define TCP_CSUM_OFF 16
+#define ICMP_CSUM_OFF 2
+/* Reads of the file for its digest. */
+#define READ_CHUNK (1u << 20)
+
+static uint16_t
+get16(const uint8_t *p)
+{
+	return (uint16_t)((p[0] << 8) | p[1]);
+}
+
+static void
+put16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+
+void
+wr_capture_free(struct wr_capture *c)
+{
+	if (c == NULL)
+		return;
+	free(c->data);
+	free(c->off);
+	free(c->len);
+	free(c->ts_ns);
+	memset(c, 0, sizeof(*c));
+}
+
+/* Room for one more frame of @p len bytes; arrays grow by doubling. */
+static int
+grow(struct wr_capture *c, uint32_t *cap_n, uint64_t *cap_data, uint32_t len)
+{
+	if (c->n == *cap_n) {
+		uint32_t nn = *cap_n ? *cap_n * 2 : 1024;
+		uint64_t *off = realloc(c->off, nn * sizeof(*off));
+		uint64_t *ts = off ? realloc(c->ts_ns, nn * sizeof(*ts)) : NULL;
+		uint16_t *l;
+
+		if (off != NULL)
+			c->off = off;
+		if (ts != NULL)
+			c->ts_ns = ts;
+		l = ts ? realloc(c->len, nn * sizeof(*l)) : NULL;
+		if (l == NULL)
+			return -ENOMEM;
+		c->len = l;
+		*cap_n = nn;
+	}
+	if (c->bytes + len > *cap_data) {
+		uint64_t nd = *cap_data ? *cap_data * 2 : 1u << 20;
+		uint8_t *d;
+
+		while (nd < c->bytes + len)
+			nd *= 2;
+		d = realloc(c->data, nd);
+		if (d == NULL)
+			return -ENOMEM;
+		c->data = d;
+		*cap_data = nd;
+	}
+	return 0;
+}
+
+/* Every record of @p p into @p c, checked. */
+static int
+read_records(pcap_t *p, const char *name, struct wr_capture *c,
+	     struct wr_error *err)
+{
+	struct pcap_pkthdr *h;
+	const u_char *bytes;
+	uint32_t cap_n = 0, rec = 0;
+	uint64_t cap_data = 0, prev = 0;
+	int dlt = pcap_datalink(p), rc;
+
+	if (dlt != DLT_EN10MB) {
+		const char *dn = pcap_datalink_val_to_name(dlt);
+
+		return wr_error_set(err, -EINVAL, name, 0, 0, NULL,
+				    "record 1: link type %s (%d): only Ethernet "
+				    "(EN10MB) captures can be sent",
+				    dn ? dn : "unknown", dlt);
+	}
+	c->min_len = UINT16_MAX;
+	for (;;) {
+		uint64_t ts;
+
+		rc = pcap_next_ex(p, &h, &bytes);
+		if (rc == PCAP_ERROR_BREAK)
+			break;
+		rec++;
+		if (rc != 1)
+			return wr_error_set(err, -EINVAL, name, 0, 0, NULL,
+					    "record %u: cannot be read: %s", rec,
+					    pcap_geterr(p));
+		if (h->caplen < h->len)
+			return wr_error_set(err, -EINVAL, name, 0, 0, NULL,
+				"record %u: truncated: %u of its %u bytes were "
+				"captured (snapshot length %d); a cut frame "
+				"cannot be sent as it was", rec, h->caplen,
+				h->len, pcap_snapshot(p));
+		if (h->len < WR_CAPTURE_FRAME_MIN)
+			return wr_error_set(err, -EINVAL, name, 0, 0, NULL,
+				"record %u: %u bytes is shorter than an "
+				"Ethernet header (%u)", rec, h->len,
+				WR_CAPTURE_FRAME_MIN);
+		if (h->len > WR_CAPTURE_FRAME_MAX)
+			return wr_error_set(err, -EINVAL, name, 0, 0, NULL,
+				"record %u: a frame of %u bytes (%u with FCS) "
+				"is larger than the largest wirerate sends "
+				"(%u with FCS)", rec, h->len,
+				h->len + WR_FCS_LEN, WR_FRAME_MAX);
+		rc = grow(c, &cap_n, &cap_data, h->caplen);
+		if (rc != 0)
+			return wr_error_set(err, rc, name, 0, 0, NULL,
+					    "record %u: out of memory", rec);
+		ts = (uint64_t)h->ts.tv_sec * 1000000000ull +
+			(uint64_t)h->ts.tv_usec;
+		if (c->n > 0 && ts < prev) {
+			ts = prev;
+			c->reordered++;
+		}
+		prev = ts;
+		c->off[c->n] = c->bytes;
+		c->len[c->n] = (uint16_t)h->caplen;
+		c->ts_ns[c->n] = ts;
+		memcpy(c->data + c->bytes, bytes, h->caplen);
+		c->bytes += h->caplen;
+		if (h->caplen < c->min_len)
+			c->min_len = (uint16_t)h->caplen;
+		if (h->caplen > c->max_len) {
+			c->max_len = (uint16_t)h->caplen;
+			c->max_rec = rec;
+		}
+		c->n++;
+	}
+	if (c->n == 0)
+		return wr_error_set(err, -EINVAL, name, 0, 0, NULL,
+				    "record 1: the capture holds no frame");
+	return 0;
+}
+
+/* Load from an open FILE (pcap takes it and closes it). */
+static int
+load_fp(const char *name, FILE *fp, struct wr_capture *c, struct wr_error *err)
+{
+	char errbuf[PCAP_ERRBUF_SIZE] = "";
+	pcap_t *p;
+	int rc;
+
+	p = pcap_fopen_offline_with_tstamp_precision(fp,
+		PCAP_TSTAMP_PRECISION_NANO, errbuf);
+	if (p == NULL) {
+		fclose(fp);
+		return wr_error_set(err, -EINVAL, name, 0, 0, NULL,
+				    "record 0: not a pcap or pcapng capture (%s)",
+				    errbuf);
+	}
+	rc = read_records(p, name, c, err);
+	pcap_close(p);
+	return rc;
+}
+
+int
+wr_capture_load_buf(const char *name, const uint8_t *buf, size_t len,
+		    struct wr_capture *c, struct wr_error *err)
+{
+	FILE *fp;
+	int rc;
+
+	memset(c, 0, sizeof(*c));
+	snprintf(c->path, sizeof(c->path), "%s", name);
+	if (len == 0)
+		return wr_error_set(err, -EINVAL, name, 0, 0, NULL,
+				    "record 0: an empty file is not a capture");
+	if (EVP_Digest(buf, len, c->sha256, NULL, EVP_sha256(), NULL) != 1)
+		return wr_error_set(err, -EIO, name, 0, 0, NULL,
+				    "sha256 of the capture failed");
+	fp = fmemopen((void *)(uintptr_t)buf, len, "rb");
+	if (fp == NULL)
+		return wr_error_set(err, -ENOMEM, name, 0, 0, NULL,
+				    "out of memory");
+	rc = load_fp(name, fp, c, err);
+	if (rc != 0)
+		wr_capture_free(c);
+	return rc;
+}
+
+/* sha256 of the file's bytes, read in chunks (a capture may be large). */
+static int
+digest_file(FILE *fp, uint8_t out[32], uint64_t *size)
+{
+	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+	uint8_t *chunk = malloc(READ_CHUNK);
+	size_t got;
+	int rc = -EIO;
+
+	*size = 0;
+	if (ctx == NULL || chunk == NULL ||
+	    EVP_DigestInit_ex(ctx, EVP_sha256(), NULL) != 1)
+		goto out;
+	while ((got = fread(chunk, 1, READ_CHUNK, fp)) > 0) {
+		if (EVP_DigestUpdate(ctx, chunk, got) != 1)
+			goto out;
+		*size += got;
+	}
+	if (!ferror(fp) && EVP_DigestFinal_ex(ctx, out, NULL) == 1)
+		rc = 0;
+out:
+	free(chunk);
+	EVP_MD_CTX_free(ctx);
+	return rc;
+}
+
+int
+wr_capture_load(const char *path, struct wr_capture *c, struct wr_error *err)
+{
+	uint64_t size;
+	FILE *fp;
+	int rc;
+
+	memset(c, 0, sizeof(*c));
+	snprintf(c->path, sizeof(c->path), "%s", path);
+	fp = fopen(path, "rb");
+	if (fp == NULL)
+		return wr_error_set(err, errno == ENOENT ? -EINVAL : -EIO, path,
+				    0, 0, NULL, "cannot open the capture: %s",
+				    strerror(errno));
+	if (digest_file(fp, c->sha256, &size) != 0) {
+		fclose(fp);
+		return wr_error_set(err, -EIO, path, 0, 0, NULL,
+				    "cannot read the capture");
+	}
+	if (size == 0) {
+		fclose(fp);
+		return wr_error_set(err, -EINVAL, path, 0, 0, NULL,
+				    "record 0: an empty file is not a capture");
+	}
+	rewind(fp);
+	rc = load_fp(path, fp, c, err);
+	if (rc != 0)
+		wr_capture_free(c);
+	return rc;
+}
+
+int
+wr_capture_from_frame(const char *name, const uint8_t *bytes, uint16_t len,
+		      uint32_t n, struct wr_capture *c, struct wr_error *err)
+{
+	uint32_t k;
+
+	memset(c, 0, sizeof(*c));
+	snprintf(c->path, sizeof(c->path), "%s", name);
+	if (len < WR_CAPTURE_FRAME_MIN || len > WR_CAPTURE_FRAME_MAX || n == 0)
+		return wr_error_set(err, -EINVAL, name, 0, 0, NULL,
+				    "a frame of %u bytes: expected %u to %u "
+				    "bytes (without FCS)", len,
+				    WR_CAPTURE_FRAME_MIN, WR_CAPTURE_FRAME_MAX);
+	c->data = malloc((size_t)len * n);
+	c->off = calloc(n, sizeof(*c->off));
+	c->len = calloc(n, sizeof(*c->len));
+	c->ts_ns = calloc(n, sizeof(*c->ts_ns));
+	if (c->data == NULL || c->off == NULL || c->len == NULL ||
+	    c->ts_ns == NULL) {
+		wr_capture_free(c);
+		return wr_error_set(err, -ENOMEM, name, 0, 0, NULL,
+				    "out of memory for %u frames", n);
+	}
+	for (k = 0; k < n; k++) {
+		c->off[k] = (uint64_t)k * len;
+		c->len[k] = len;
+		memcpy(c->data + c->off[k], bytes, len);
+	}
+	c->n = n;
+	c->min_len = c->max_len = len;
+	c->max_rec = 1;
+	c->bytes = (uint64_t)len * n;
+	EVP_Digest(bytes, len, c->sha256, NULL, EVP_sha256(), NULL);
+	return 0;
+}
+
+/* ---- edits ---- */
+
+bool
+wr_capture_rewrite_ok(enum wr_field_id id)
+{
+	return id == WR_FIELD_ETH_SRC || id == WR_FIELD_ETH_DST ||
+	       id == WR_FIELD_IPV4_SRC || id == WR_FIELD_IPV4_DST;
+}
+
+uint64_t
+wr_field_value_at(const struct wr_field_spec *fs, enum wr_field_id id,
+		  uint64_t seed, uint64_t k)
+{
+	uint64_t range;
+
+	switch (fs->mode) {
+	case WR_VARY_INC:
+		return fs->from + (k % wr_field_period(fs)) * fs->step;
+	case WR_VARY_DEC:
+		return fs->from - (k % wr_field_period(fs)) * fs->step;
+	case WR_VARY_LIST:
+		return fs->list[k % fs->list_len];
+	case WR_VARY_RANDOM:
+		range = fs->to - fs->from + 1;
+		if (range == 0) /* the whole 64-bit space */
+			return wr_rng_at(wr_rng_key(seed, id), k);
+		return fs->from + wr_rng_below(wr_rng_at(wr_rng_key(seed, id), k),
+					       range, wr_rng_threshold(range));
+	case WR_VARY_FIXED:
+	default:
+		return fs->value;
+	}
+}
+
+/* Offset of the L3 header after up to two VLAN tags, and its type. */
+static uint16_t
+l3_of(const uint8_t *b, uint16_t len, uint16_t *type)
+{
+	uint16_t off = 12, t;
+	int tags;
+
+	for (tags = 0; tags <= 2; tags++) {
+		if (off + 2 > len)
+			return 0;
+		t = get16(b + off);
+		if ((t != ETHERTYPE_VLAN && t != ETHERTYPE_QINQ) || tags == 2) {
+			*type = t;
+			return off + 2;
+		}
+		off += 4;
+	}
+	return 0;
+}
+
+int64_t
+wr_capture_over_mtu(const struct wr_capture *c, uint16_t mtu)
+{
+	uint32_t k;
+
+	for (k = 0; k < c->n; k++) {
+		uint16_t type, len = c->len[k];
+		uint16_t l3 = l3_of(wr_capture_frame(c, k), len, &type);
+
+		if (l3 == 0)
+			l3 = ETH_HLEN;
+		if ((uint32_t)len - l3 > mtu)
+			return k;
+	}
+	return -1;
+}
+
+/* Sum of the IPv4 pseudo-header for an L4 segment of @p l4len bytes. */
+static uint64_t
+pseudo4(const uint8_t *ip, uint8_t proto, uint32_t l4len)
+{
+	return (uint64_t)wr_csum_sum(ip + 12, 8) + proto + l4len;
+}
+
+static uint64_t
+pseudo6(const uint8_t *ip, uint8_t proto, uint32_t l4len)
+{
+	return (uint64_t)wr_csum_sum(ip + 8, 32) + proto + l4len;
+}
+
+/* The checksum at @p csum_off of the L4 segment @p l4 (@p l4len bytes)
+ * whose pseudo-header sums to @p ph (0: none, ICMP). */
+static void
+fix_l4(uint8_t *l4, uint32_t l4len, uint16_t csum_off, uint64_t ph, bool udp)
+{
+	uint16_t c;
+
+	if (l4len < (uint32_t)csum_off + 2)
+		return;
+	put16(l4 + csum_off, 0);
+	c = (uint16_t)~wr_csum_fold(ph + wr_csum_sum(l4, l4len));
+	if (udp && c == 0) /* RFC 768: a computed 0 is sent as all ones */
+		c = 0xffff;
+	put16(l4 + csum_off, c);
+}
+
+static void
+fix_ipv4(uint8_t *ip, uint32_t avail, bool l4_too)
+{
+	uint32_t ihl, tot;
+	uint8_t proto;
+	uint8_t *l4;
+
+	if (avail < 20 || (ip[0] >> 4) != 4)
+		return;
+	ihl = (uint32_t)(ip[0] & 0x0f) * 4;
+	tot = get16(ip + 2);
+	if (ihl < 20 || ihl > avail)
+		return;
+	put16(ip + 10, 0);
+	put16(ip + 10, (uint16_t)~wr_csum_fold(wr_csum_sum(ip, ihl)));
+	/* A fragment's L4 header and checksum cover bytes we do not hold
+	 * (later fragments): only whole datagrams. */
+	if (!l4_too || tot < ihl || tot > avail || (get16(ip + 6) & 0x3fff) != 0)
+		return;
+	proto = ip[9];
+	l4 = ip + ihl;
+	switch (proto) {
+	case IPPROTO_UDP_:
+		/* IPv4 UDP may go without a checksum (0): kept so. */
+		if (tot - ihl >= 8 && get16(l4 + UDP_CSUM_OFF) != 0)
+			fix_l4(l4, tot - ihl, UDP_CSUM_OFF,
+			       pseudo4(ip, proto, tot - ihl), true);
+		break;
+	case IPPROTO_TCP_:
+		fix_l4(l4, tot - ihl, TCP_CSUM_OFF, pseudo4(ip, proto, tot - ihl),
+		       false);
+		break;
+	case IPPROTO_ICMP_:
+		fix_l4(l4, tot - ihl, ICMP_CSUM_OFF, 0, false);
+		break;
+	default:
+		break;
+	}
+}
+
+static void
+fix_ipv6(uint8_t *ip, uint32_t avail)
+{
+	uint32_t plen;
+	uint8_t nh;
+
+	if (avail < IPV6_HLEN || (ip[0] >> 4) != 6)
+		return;
+	plen = get16(ip + 4);
+	if (plen > avail - IPV6_HLEN)
+		return;
+	nh = ip[6];
+	switch (nh) {
+	case IPPROTO_UDP_:
+		fix_l4(ip + IPV6_HLEN, plen, UDP_CSUM_OFF, pseudo6(ip, nh, plen),
+		       true);
+		break;
+	case IPPROTO_TCP_:
+		fix_l4(ip + IPV6_HLEN, plen, TCP_CSUM_OFF, pseudo6(ip, nh, plen),
+		       false);
+		break;
+	case IPPROTO_ICMPV6_:
+		fix_l4(ip + IPV6_HLEN, plen, ICMP_CSUM_OFF, pseudo6(ip, nh, plen),
+		       false);
+		break;
+	default:
+		break;
+	}
+}
+
+void
+wr_capture_fix_csum(uint8_t *buf, uint16_t len)
+{
+	uint16_t type = 0, l3 = l3_of(buf, len, &type);
+
+	if (l3 == 0)
+		return;
+	if (type == ETHERTYPE_IPV4)
+		fix_ipv4(buf + l3, (uint32_t)len - l3, true);
+	else if (type == ETHERTYPE_IPV6)
+		fix_ipv6(buf + l3, (uint32_t)len - l3);
+}
+
+uint32_t
+wr_capture_rewrite(struct wr_capture *c, const bool *set,
+		   const struct wr_field_spec *fs, uint64_t seed)
+{
+	uint32_t k, n_ip = 0;
+
+	for (k = 0; k < c->n; k++) {
+		uint8_t *b = wr_capture_frame(c, k);
+		uint16_t len = c->len[k], type = 0, l3;
+
+		if (set[WR_FIELD_ETH_DST])
+			wr_capture_put_be(b, wr_field_value_at(&fs[WR_FIELD_ETH_DST],
+				WR_FIELD_ETH_DST, seed, k), 6);
+		if (set[WR_FIELD_ETH_SRC])
+			wr_capture_put_be(b + 6, wr_field_value_at(&fs[WR_FIELD_ETH_SRC],
+				WR_FIELD_ETH_SRC, seed, k), 6);
+		if (!set[WR_FIELD_IPV4_SRC] && !set[WR_FIELD_IPV4_DST])
+			continue;
+		l3 = l3_of(b, len, &type);
+		if (l3 == 0 || type != ETHERTYPE_IPV4 || len < l3 + 20 ||
+		    (b[l3] >> 4) != 4)
+			continue;
+		if (set[WR_FIELD_IPV4_SRC])
+			wr_capture_put_be(b + l3 + 12, wr_field_value_at(
+				&fs[WR_FIELD_IPV4_SRC], WR_FIELD_IPV4_SRC,
+				seed, k), 4);
+		if (set[WR_FIELD_IPV4_DST])
+			wr_capture_put_be(b + l3 + 16, wr_field_value_at(
+				&fs[WR_FIELD_IPV4_DST], WR_FIELD_IPV4_DST,
+				seed, k), 4);
+		/* ICMP's checksum does not cover the addresses: as captured. */
+		if (b[l3 + 9] == IPPROTO_ICMP_)
+			fix_ipv4(b + l3, (uint32_t)len - l3, false);
+		else
+			fix_ipv4(b + l3, (uint32_t)len - l3, true);
+		n_ip++;
+	}
+	return n_ip;
+}

@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* wr_capture: reading and validating pcap/pcapng captures for replay, and the per-frame edits applied to them. */
+#ifndef WR_CAPTURE_H
+#define WR_CAPTURE_H
+
+/**
+ * @file
+ * A capture is read once, with libpcap (which reads pcap and pcapng alike),
+ * into one malloc'd block of frames back to back plus per-frame lengths
+ * and times.  Every record is checked before anything is sent: a file
+ * libpcap does not recognise, a link type other than Ethernet, a record
+ * whose captured length is below its wire length (a snapshot length cut
+ * it), a frame shorter than an Ethernet header or larger than the largest
+ * frame wirerate sends (WR_FRAME_MAX with the FCS), and a capture with no
+ * record at all are each one error naming the file and the 1-based record
+ * number.  Frames are as captured, without FCS (what DLT_EN10MB holds).
+ *
+ * Times are nanoseconds (libpcap is asked for nanosecond precision and
+ * scales microsecond files).  A record whose time is earlier than the
+ * previous one's (a capture merged from several interfaces) is given the
+ * previous time, so the gaps replayed are never negative; `reordered`
+ * counts them.
+ *
+ * Rewrites (wr_capture_rewrite): MAC and IPv4 addresses of each frame set
+ * from a struct wr_field_spec, frame k taking the field's k-th value (as
+ * frame k of a generated stream does, doc/vary.md), with the IPv4 header
+ * checksum and the TCP/UDP checksum of an unfragmented datagram recomputed
+ * (ICMP's does not cover addresses).  wr_capture_fix_csum() recomputes
+ * every checksum it finds (IPv4 header, UDP/TCP over IPv4 and IPv6,
+ * ICMP, ICMPv6) for frames given as bytes.
+ *
+ * Pure C, no EAL; any thread may use its own struct wr_capture.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "wr_error.h"
+#include "wr_stream.h"
+
+/** The largest frame a capture may hold, without FCS. */
+#define WR_CAPTURE_FRAME_MAX (WR_FRAME_MAX - WR_FCS_LEN)
+/** Shorter than this is not an Ethernet frame (dst, src, type). */
+#define WR_CAPTURE_FRAME_MIN 14
+/** Ethernet pads shorter frames to this (without FCS): what the wire carries. */
+#define WR_CAPTURE_WIRE_MIN (WR_FRAME_MIN - WR_FCS_LEN)
+
+struct wr_capture {
+	char path[WR_ERROR_FILE_MAX];
+	uint32_t n;          /**< frames */
+	uint8_t *data;       /**< owned: the frames back to back */
+	uint64_t *off;       /**< owned: n offsets into data */
+	uint16_t *len;       /**< owned: n lengths, bytes as captured (no FCS) */
+	uint64_t *ts_ns;     /**< owned: n times, ns, non-decreasing */
+	uint16_t min_len, max_len;
+	uint32_t max_rec;    /**< 1-based record number of the (first) largest frame */
+	uint64_t bytes;      /**< sum of len */
+	uint32_t reordered;  /**< records whose time went backwards */
+	uint8_t sha256[32];  /**< of the file's bytes */
+};
+
+/**
+ * Read and check the capture at @p path into @p c (zeroed first).
+ * @return 0; -EINVAL (not a capture, not Ethernet, a bad record, empty:
+ *         @p err names the file and the record); -EIO (cannot read);
+ *         -ENOMEM.  On error @p c holds nothing.
+ */
+int wr_capture_load(const char *path, struct wr_capture *c,
+		    struct wr_error *err);
+
+/**
+ * Same as wr_capture_load() from @p len bytes in memory, called @p name
+ * in errors (tests, the fuzz target).
+ */
+int wr_capture_load_buf(const char *name, const uint8_t *buf, size_t len,
+			struct wr_capture *c, struct wr_error *err);
+
+/**
+ * A capture of @p n frames built in memory (the frame: stream): @p bytes
+ * of @p len each, all at time 0.  @return 0, -EINVAL (a length out of
+ * range), -ENOMEM.
+ */
+int wr_capture_from_frame(const char *name, const uint8_t *bytes,
+			  uint16_t len, uint32_t n, struct wr_capture *c,
+			  struct wr_error *err);
+
+/** Free what @p c owns.  NULL-safe. */
+void wr_capture_free(struct wr_capture *c);
+
+/** Frame @p k's bytes. */
+static inline uint8_t *
+wr_capture_frame(const struct wr_capture *c, uint32_t k)
+{
+	return c->data + c->off[k];
+}
+
+/** Write the low @p bytes bytes of @p v at @p p, most significant first. */
+static inline void
+wr_capture_put_be(uint8_t *p, uint64_t v, unsigned int bytes)
+{
+	while (bytes-- > 0) {
+		p[bytes] = (uint8_t)v;
+		v >>= 8;
+	}
+}
+
+/** Bytes frame @p k occupies on the wire at L2 (padded to 60, plus FCS). */
+static inline uint32_t
+wr_capture_wire_len(uint16_t len)
+{
+	return (len < WR_CAPTURE_WIRE_MIN ? WR_CAPTURE_WIRE_MIN : len) +
+		WR_FCS_LEN;
+}
+
+/**
+ * The first frame whose bytes after its Ethernet header (and up to two
+ * VLAN tags) exceed @p mtu.  @return its 0-based index, or -1 when every
+ * frame fits.
+ */
+int64_t wr_capture_over_mtu(const struct wr_capture *c, uint16_t mtu);
+
+/** Where frame rewrites may apply: the fields of wr_stream.h a capture rewrite accepts. */
+bool wr_capture_rewrite_ok(enum wr_field_id id);
+
+/**
+ * Value number @p k of field @p fs (doc/vary.md: inc, dec, list cycle;
+ * random draws index k of the sub-sequence wr_rng_key(seed, id)).
+ */
+uint64_t wr_field_value_at(const struct wr_field_spec *fs,
+			   enum wr_field_id id, uint64_t seed, uint64_t k);
+
+/**
+ * Apply rewrites to every frame of @p c: for each field id with
+ * @p set[id], frame k gets value k of @p fs[id].  eth.src/eth.dst go into
+ * every frame; ipv4.src/ipv4.dst into frames holding an IPv4 header
+ * (after up to two VLAN tags), with the header checksum and the TCP/UDP
+ * checksum (an unfragmented datagram whose UDP checksum is not 0)
+ * recomputed.  @return the number of frames whose IPv4 addresses were
+ * rewritten.
+ */
+uint32_t wr_capture_rewrite(struct wr_capture *c, const bool *set,
+			    const struct wr_field_spec *fs, uint64_t seed);
+
+/**
+ * Recompute every checksum of the frame @p buf of @p len bytes: the IPv4
+ * header checksum; UDP (a computed 0 sent as 0xffff), TCP, ICMP over IPv4;
+ * UDP, TCP, ICMPv6 over IPv6 (no extension headers).  Headers the bytes
+ * do not hold whole, and fragments, are left as they are.
+ */
+void wr_capture_fix_csum(uint8_t *buf, uint16_t len);
+
+#endif /* WR_CAPTURE_H */

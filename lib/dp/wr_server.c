@@ -1,0 +1,1743 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* wr_server: the epoll loop, connections, ownership, events and the JSON-RPC methods of `wirerate serve`. */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <arpa/inet.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <jansson.h>
+#include <rte_cycles.h>
+#include <rte_ethdev.h>
+#include <rte_log.h>
+#include <rte_version.h>
+
+#include "wr_rpc.h"
+#include "wr_server.h"
+#include "wr_yaml.h"
+
+RTE_LOG_REGISTER_SUFFIX(wr_server_logtype, server, NOTICE);
+#define SRV_LOG(level, ...) \
+	rte_log(RTE_LOG_##level, wr_server_logtype, "wirerate: " __VA_ARGS__)
+
+#define SESSION_MAX 64
+/* Events kept for events.poll: a client polling once a second misses none
+ * unless a thousand streams end in that second. */
+#define EVENTS_MAX 1024
+/* Replies queued for a client that does not read: beyond this the client is
+ * dropped rather than the server's memory growing without bound. */
+#define WBUF_MAX (64u << 20)
+/* Bytes read per read(2) call. */
+#define READ_CHUNK 65536
+/* epoll wait while traffic runs: stream ends, durations and wait replies
+ * are seen within 5 ms; idle, link changes within 200 ms. */
+#define TICK_RUN_MS 5
+#define TICK_IDLE_MS 200
+#define LINK_POLL_MS 200
+/* start_at more than a day ahead is a mistake (a date in ms, not s). */
+#define START_AT_MAX_S (24 * 3600.0)
+#define DRAIN_DEFAULT_NS (200 * 1000 * 1000ull)
+
+enum srv_state { ST_IDLE, ST_RUNNING, ST_DONE };
+static const char *const state_names[] = { "idle", "running", "done" };
+
+struct conn {
+	struct conn *next;
+	int fd;
+	unsigned int id;
+	bool tcp, authed, subscribed;
+	bool spoke;                  /* sent a whole request */
+	bool quiet;                  /* handling a notification: no reply, not even an error */
+	char session[SESSION_MAX];
+	char *rbuf;
+	size_t rlen;
+	char *wbuf;
+	size_t wlen, woff;
+	bool want_out;
+	uint64_t last_ms;
+	json_t *wait_id;             /* traffic.wait pending (may be JSON null) */
+	bool waiting;
+	uint64_t wait_deadline_ms;   /* 0: no timeout */
+};
+
+struct server {
+	struct wr_engine *e;
+	const struct wr_server_opts *o;
+	const volatile int *stop;
+	int ep, ufd, tfd;
+	char unix_path[108];
+	char token[256];
+	struct conn *conns;
+	unsigned int n_conns, next_id;
+	uint64_t idle_ms, owner_ms;
+	/* Ports: owning session ("" none), release deadline of a vanished owner. */
+	char owner[WR_PORTS_MAX][SESSION_MAX];
+	uint64_t orphan_ms[WR_PORTS_MAX];
+	bool link_up[WR_PORTS_MAX];
+	uint64_t next_link_ms;
+	/* Streams: the loaded set, and whether the engine has it built. */
+	bool loaded, built;
+	struct wr_stream_file f;
+	enum srv_state state;
+	bool paused[WR_STREAMS_MAX];
+	bool ended[WR_STREAMS_MAX];
+	bool stopped_some;           /* a traffic.stop of some streams */
+	bool duration;               /* started with a duration */
+	uint64_t run_count[WR_STREAMS_MAX]; /* each stream's count in this run, 0: none */
+	uint64_t deadline_tsc;       /* duration: UINT64_MAX none */
+	uint64_t drain_ns;
+	char started_at[40];
+	const char *reason;
+	/* CLOCK_REALTIME and TSC read together at start: TSC instants to wall time. */
+	double ref_wall;
+	uint64_t ref_tsc;
+	/* stats.clear baselines, subtracted from what stats.get reports. */
+	bool have_base;
+	struct wr_report_row base_ports[WR_PORTS_MAX];
+	struct wr_report_row base_streams[WR_STREAMS_MAX];
+	uint64_t base_elapsed_ns;
+	struct wr_latency *base_hist;  /* per stream, WR_STREAMS_MAX, when cleared */
+	/* Events, by sequence number (seq % EVENTS_MAX). */
+	json_t *ev[EVENTS_MAX];
+	uint64_t ev_seq;             /* sequence of the last event, 0: none */
+};
+
+static uint64_t
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+static double
+wall_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* ---- output ---- */
+
+static void conn_close(struct server *s, struct conn *c);
+
+static void
+conn_watch(struct server *s, struct conn *c, bool out)
+{
+	struct epoll_event ev = { .events = EPOLLIN | (out ? EPOLLOUT : 0),
+				  .data.ptr = c };
+
+	if (c->want_out == out)
+		return;
+	c->want_out = out;
+	epoll_ctl(s->ep, EPOLL_CTL_MOD, c->fd, &ev);
+}
+
+/* Write what is queued; @return false when the connection broke. */
+static bool
+conn_flush(struct server *s, struct conn *c)
+{
+	while (c->woff < c->wlen) {
+		ssize_t n = send(c->fd, c->wbuf + c->woff, c->wlen - c->woff,
+				 MSG_NOSIGNAL | MSG_DONTWAIT);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+			conn_watch(s, c, true);
+			return true;
+		}
+		if (n <= 0)
+			return false;
+		c->woff += (size_t)n;
+	}
+	c->woff = c->wlen = 0;
+	conn_watch(s, c, false);
+	return true;
+}
+
+/* Queue a line (taken over) and try to send it. */
+static bool
+conn_send(struct server *s, struct conn *c, char *line)
+{
+	size_t n;
+	char *nb;
+
+	if (line == NULL)
+		return true; /* out of memory: the client times out */
+	n = strlen(line);
+	if (c->wlen + n > WBUF_MAX) {
+		free(line);
+		return false;
+	}
+	if (c->woff > 0 && c->woff == c->wlen)
+		c->woff = c->wlen = 0;
+	nb = realloc(c->wbuf, c->wlen + n);
+	if (nb == NULL) {
+		free(line);
+		return false;
+	}
+	c->wbuf = nb;
+	memcpy(c->wbuf + c->wlen, line, n);
+	c->wlen += n;
+	free(line);
+	return conn_flush(s, c);
+}
+
+static bool
+reply_error(struct server *s, struct conn *c, json_t *id, int code,
+	    json_t *data, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+
+static bool
+reply_error(struct server *s, struct conn *c, json_t *id, int code,
+	    json_t *data, const char *fmt, ...)
+{
+	struct wr_rpc_error err;
+	va_list ap;
+
+	if (c->quiet) {
+		json_decref(data);
+		return true;
+	}
+	memset(&err, 0, sizeof(err));
+	err.code = code;
+	va_start(ap, fmt);
+	vsnprintf(err.message, sizeof(err.message), fmt, ap);
+	va_end(ap);
+	return conn_send(s, c, wr_rpc_reply_error(id, &err, data));
+}
+
+/* ---- events ---- */
+
+static void
+event_push(struct server *s, const char *type, json_t *ev)
+{
+	struct conn *c;
+	uint64_t slot;
+
+	if (ev == NULL)
+		ev = json_object();
+	if (ev == NULL)
+		return;
+	s->ev_seq++;
+	json_object_set_new(ev, "seq", json_integer((json_int_t)s->ev_seq));
+	json_object_set_new(ev, "type", json_string(type));
+	json_object_set_new(ev, "time", json_real(wall_s()));
+	slot = s->ev_seq % EVENTS_MAX;
+	json_decref(s->ev[slot]);
+	s->ev[slot] = ev;
+	for (c = s->conns; c != NULL; c = c->next)
+		if (c->subscribed)
+			conn_send(s, c, wr_rpc_notification("event",
+							    json_incref(ev)));
+}
+
+/* ---- ownership ---- */
+
+static bool
+session_alive(const struct server *s, const char *session)
+{
+	const struct conn *c;
+
+	for (c = s->conns; c != NULL; c = c->next)
+		if (c->fd >= 0 && strcmp(c->session, session) == 0)
+			return true;
+	return false;
+}
+
+/* The ports the selected streams send on (all loaded streams when none). */
+static uint64_t
+ports_of(const struct server *s, const bool *sel)
+{
+	uint64_t m = 0;
+	uint32_t i;
+
+	if (!s->loaded)
+		return 0;
+	for (i = 0; i < s->f.n_streams; i++)
+		if (sel == NULL || sel[i])
+			m |= 1ull << s->f.streams[i].port;
+	return m;
+}
+
+static bool
+owns(struct server *s, struct conn *c, json_t *id, uint64_t mask)
+{
+	unsigned int p;
+
+	for (p = 0; p < s->e->n_ports; p++) {
+		if (!(mask & (1ull << p)))
+			continue;
+		if (s->owner[p][0] == '\0') {
+			reply_error(s, c, id, WR_RPC_E_OWNER, NULL,
+				"port %u is not acquired: call ports.acquire "
+				"first", p);
+			return false;
+		}
+		if (strcmp(s->owner[p], c->session) != 0) {
+			reply_error(s, c, id, WR_RPC_E_OWNER,
+				json_pack("{s:i, s:s}", "port", p, "owner",
+					  s->owner[p]),
+				"port %u is owned by session \"%s\": only it "
+				"changes the port's traffic (ports.acquire "
+				"with force: true takes it over)", p,
+				s->owner[p]);
+			return false;
+		}
+	}
+	return true;
+}
+
+/* ---- streams ---- */
+
+/* Stream selection from a "streams" member: sel[i] for each named stream.
+ * @return false (and replied) when a name is unknown. */
+static bool
+select_streams(struct server *s, struct conn *c, json_t *id,
+	       const struct wr_rpc_req *req, bool *sel, bool *all)
+{
+	json_t *names = wr_rpc_get(req, "streams"), *v;
+	size_t i;
+
+	memset(sel, 0, sizeof(bool) * WR_STREAMS_MAX);
+	*all = names == NULL;
+	if (!s->loaded) {
+		reply_error(s, c, id, WR_RPC_E_STATE, NULL,
+			    "no streams loaded: streams.load first");
+		return false;
+	}
+	if (names == NULL) {
+		for (i = 0; i < s->f.n_streams; i++)
+			sel[i] = true;
+		return true;
+	}
+	json_array_foreach(names, i, v) {
+		int k = wr_stream_file_find(&s->f, json_string_value(v));
+
+		if (k < 0) {
+			reply_error(s, c, id, WR_RPC_E_NOTFOUND,
+				    json_pack("{s:s}", "stream",
+					      json_string_value(v)),
+				    "no stream named \"%.64s\"",
+				    json_string_value(v));
+			return false;
+		}
+		sel[k] = true;
+	}
+	return true;
+}
+
+/* Streams of a sequenced port run by their order, not one by one: a
+ * selection that splits such a port is refused.  @return false (replied). */
+static bool
+whole_sequences(struct server *s, struct conn *c, json_t *id, const bool *sel)
+{
+	uint32_t i, j;
+
+	for (i = 0; i < s->f.n_streams; i++) {
+		uint16_t port = s->f.streams[i].port;
+
+		if (!wr_stream_file_port_sequenced(&s->f, port))
+			continue;
+		for (j = 0; j < s->f.n_streams; j++)
+			if (s->f.streams[j].port == port && sel[j] != sel[i]) {
+				reply_error(s, c, id, WR_RPC_E_STATE, NULL,
+					"the streams of port %u run as a "
+					"sequence (next:): select all of them "
+					"or none", port);
+				return false;
+			}
+	}
+	return true;
+}
+
+/* The engine gives the loaded streams' contexts back (results go too). */
+static void
+unbuild(struct server *s)
+{
+	if (!s->built)
+		return;
+	wr_engine_unload(s->e);
+	s->built = false;
+	s->state = ST_IDLE;
+	s->have_base = false;
+}
+
+static json_t *
+yaml_error_data(const struct wr_error *err, char *line, size_t len)
+{
+	wr_error_format(err, line, len);
+	return json_pack("{s:s, s:i, s:i, s:s, s:s}", "file", err->file,
+			 "line", err->line, "col", err->col, "path", err->path,
+			 "message", line);
+}
+
+/* Parse, then check against this server's ports and build every template
+ * (as `wirerate run` does before EAL): what loads here also starts. */
+static int
+parse_streams(struct server *s, const char *name, const char *text,
+	      struct wr_stream_file *f, struct wr_error *err)
+{
+	uint32_t i;
+	int rc;
+
+	rc = wr_yaml_load_streams_buf(name, text, strlen(text), f, err);
+	if (rc != 0)
+		return rc;
+	for (i = 0; i < f->n_streams; i++) {
+		struct wr_stream *st = &f->streams[i];
+		struct wr_frame_tmpl *t;
+
+		if (st->port >= s->e->n_ports) {
+			rc = wr_error_set(err, -EINVAL, f->path, st->mark.line,
+				st->mark.col, NULL, "streams[%u].port: port %u "
+				"does not exist: this server has %u port%s",
+				i, st->port, s->e->n_ports,
+				s->e->n_ports == 1 ? "" : "s");
+			break;
+		}
+		rc = wr_engine_tmpl_create(f, i, &t, err);
+		if (rc != 0)
+			break;
+		wr_frame_tmpl_free(t);
+	}
+	if (rc != 0)
+		wr_stream_file_free(f);
+	return rc;
+}
+
+/* ---- traffic ---- */
+
+static void
+finish(struct server *s, const char *reason)
+{
+	struct conn *c;
+
+	if (s->state != ST_RUNNING)
+		return;
+	wr_engine_stop(s->e, s->drain_ns);
+	wr_engine_collect(s->e, true);
+	s->state = ST_DONE;
+	s->reason = reason;
+	event_push(s, "traffic_done", json_pack("{s:s}", "reason", reason));
+	for (c = s->conns; c != NULL; c = c->next) {
+		if (!c->waiting)
+			continue;
+		c->waiting = false;
+		conn_send(s, c, wr_rpc_reply_result(c->wait_id, json_pack(
+			"{s:s, s:s, s:b}", "state", "done", "stop_reason",
+			reason, "timeout", 0)));
+		json_decref(c->wait_id);
+		c->wait_id = NULL;
+	}
+}
+
+/* Every stream that has a count sent all of it. */
+static bool
+counts_done(struct server *s)
+{
+	struct wr_report_view *v = wr_engine_collect(s->e, false);
+	uint32_t i;
+	bool any = false;
+
+	for (i = 0; i < s->f.n_streams && i < v->n_streams; i++) {
+		if (s->run_count[i] == 0)
+			continue;
+		any = true;
+		if (v->streams[i].total.tx_pkts < s->run_count[i])
+			return false;
+	}
+	return any;
+}
+
+static void
+traffic_tick(struct server *s)
+{
+	uint32_t i;
+
+	if (s->state != ST_RUNNING)
+		return;
+	for (i = 0; i < s->f.n_streams; i++)
+		if (!s->ended[i] && wr_engine_stream_done(s->e, i)) {
+			s->ended[i] = true;
+			event_push(s, "stream_ended", json_pack("{s:s, s:i}",
+				"stream", s->f.streams[i].name, "index", i));
+		}
+	if (wr_engine_tx_finished(s->e))
+		finish(s, s->stopped_some ? "stopped" :
+		       s->duration && !counts_done(s) ? "duration" : "count");
+	else if (rte_rdtsc() >= s->deadline_tsc)
+		finish(s, "duration");
+}
+
+/* ---- stats ---- */
+
+static void
+row_sub(struct wr_report_row *r, const struct wr_report_row *b)
+{
+	r->total.tx_pkts -= b->total.tx_pkts;
+	r->total.tx_bytes -= b->total.tx_bytes;
+	r->total.tx_full -= b->total.tx_full;
+	r->total.alloc_fail -= b->total.alloc_fail;
+	r->duration_ns = r->duration_ns > b->duration_ns ?
+		r->duration_ns - b->duration_ns : 0;
+	r->pacer_skipped -= b->pacer_skipped;
+	r->rx_pkts -= b->rx_pkts;
+	r->lost = r->lost > b->lost ? r->lost - b->lost : 0;
+	r->reordered -= b->reordered;
+	r->duplicated -= b->duplicated;
+	r->rx_foreign -= b->rx_foreign;
+	r->rx_bad_sig -= b->rx_bad_sig;
+	r->rx_hw_stamped -= b->rx_hw_stamped;
+	if (r->has_nic && b->has_nic) {
+		r->nic_opackets -= b->nic_opackets;
+		r->nic_obytes -= b->nic_obytes;
+		r->nic_oerrors -= b->nic_oerrors;
+		r->nic_ipackets -= b->nic_ipackets;
+		r->nic_imissed -= b->nic_imissed;
+		r->nic_ierrors -= b->nic_ierrors;
+	}
+}
+
+static struct wr_report_view *
+snapshot(struct server *s)
+{
+	return s->state == ST_RUNNING ? wr_engine_collect(s->e, false) :
+		&s->e->view;
+}
+
+/* Stream @p i's echo histogram since the start or the last stats.clear. */
+static bool
+stream_hist(struct server *s, uint32_t i, struct wr_latency *h)
+{
+	if (!wr_engine_stream_hist(s->e, i, h))
+		return false;
+	if (s->have_base && s->base_hist != NULL)
+		wr_latency_sub(h, &s->base_hist[i]);
+	return true;
+}
+
+static json_t *
+histogram_json(struct server *s, uint32_t i)
+{
+	static struct wr_latency h; /* main lcore only; too large for the stack */
+	json_t *a = json_array();
+	unsigned int b;
+
+	if (a == NULL || !stream_hist(s, i, &h))
+		return a;
+	for (b = 0; b < WR_LATENCY_BUCKETS; b++) {
+		uint64_t lo, hi;
+
+		if (h.counts[b] == 0 || wr_latency_bucket_bounds(b, &lo, &hi))
+			continue;
+		json_array_append_new(a, json_pack("[I, I, I]", (json_int_t)lo,
+			(json_int_t)(hi > INT64_MAX ? INT64_MAX : hi),
+			(json_int_t)h.counts[b]));
+	}
+	return a;
+}
+
+static json_t *
+stats_json(struct server *s, bool hist)
+{
+	static struct wr_report_row ports[WR_PORTS_MAX], streams[WR_STREAMS_MAX];
+	struct wr_report_view *v, view;
+	struct wr_report_meta meta;
+	json_error_t jerr;
+	json_t *j, *a, *x;
+	char *buf = NULL;
+	size_t len = 0, i;
+	FILE *mf;
+
+	if (!s->built)
+		return json_pack("{s:s, s:s, s:[], s:[]}", "schema",
+				 "wirerate-results/1", "state", "idle",
+				 "ports", "streams");
+	v = snapshot(s);
+	view = *v;
+	memcpy(ports, v->ports, v->n_ports * sizeof(*ports));
+	memcpy(streams, v->streams, v->n_streams * sizeof(*streams));
+	view.ports = ports;
+	view.streams = streams;
+	if (s->have_base) {
+		for (i = 0; i < view.n_ports; i++)
+			row_sub(&ports[i], &s->base_ports[i]);
+		for (i = 0; i < view.n_streams; i++) {
+			static struct wr_latency h; /* main lcore only */
+			double jitter = streams[i].lat.jitter_ns;
+
+			row_sub(&streams[i], &s->base_streams[i]);
+			/* Latency since the clear from the histograms; the
+			 * jitter estimate is a running one and keeps its
+			 * history (doc/api.md). */
+			if (streams[i].has_rx && stream_hist(s, (uint32_t)i, &h)) {
+				wr_latency_summarize(&h, NULL, &streams[i].lat);
+				streams[i].lat.jitter_ns = jitter;
+			}
+		}
+		view.elapsed_ns = view.elapsed_ns > s->base_elapsed_ns ?
+			view.elapsed_ns - s->base_elapsed_ns : 0;
+	}
+	wr_engine_meta(s->e, &s->f, s->o->cfg_path, s->started_at,
+		       s->state == ST_RUNNING ? "running" : s->reason, &meta);
+	mf = open_memstream(&buf, &len);
+	if (mf == NULL)
+		return NULL;
+	wr_report_json_write(mf, &meta, &view);
+	fclose(mf);
+	j = json_loadb(buf, len, 0, &jerr);
+	free(buf);
+	if (j == NULL)
+		return NULL;
+	json_object_set_new(j, "state", json_string(state_names[s->state]));
+	json_object_set_new(j, "time", json_real(wall_s()));
+	json_object_set_new(j, "cleared", json_boolean(s->have_base));
+	{
+		/* When the first frame went out, in wall-clock time: what a
+		 * start_at asked for, as precisely as the TSC and
+		 * CLOCK_REALTIME agree (doc/api.md). */
+		uint64_t t = wr_engine_first_tx_tsc(s->e);
+
+		json_object_set_new(j, "tx_started_at", t == 0 ? json_null() :
+			json_real(s->ref_wall + ((double)t - (double)s->ref_tsc) /
+				  (double)s->e->tsc_hz));
+	}
+	a = json_object_get(j, "streams");
+	json_array_foreach(a, i, x) {
+		json_object_set_new(x, "paused", json_boolean(s->paused[i]));
+		json_object_set_new(x, "ended", json_boolean(s->ended[i] ||
+					s->state == ST_DONE));
+		if (hist)
+			json_object_set_new(x, "histogram",
+					    histogram_json(s, (uint32_t)i));
+	}
+	return j;
+}
+
+/* ---- methods ---- */
+
+struct call {
+	struct server *s;
+	struct conn *c;
+	const struct wr_rpc_req *req;
+	json_t *id;
+};
+
+static json_t *
+port_json(struct server *s, unsigned int p)
+{
+	const struct wr_port *pt = &s->e->ports[p];
+	struct rte_eth_link link;
+	char mac[RTE_ETHER_ADDR_FMT_SIZE];
+	bool up = false;
+
+	memset(&link, 0, sizeof(link));
+	if (rte_eth_link_get_nowait(pt->port_id, &link) == 0)
+		up = link.link_status == RTE_ETH_LINK_UP;
+	rte_ether_format_addr(mac, sizeof(mac), &pt->mac);
+	return json_pack("{s:i, s:i, s:s, s:s, s:s, s:b, s:i, s:i, s:s?, s:b}",
+		"index", p, "port_id", pt->port_id, "device", pt->device,
+		"driver", pt->driver, "mac", mac, "link_up", up,
+		"link_speed_mbps", (json_int_t)link.link_speed, "tx_lcores",
+		s->e->port_n_lcores[p], "owner",
+		s->owner[p][0] ? s->owner[p] : NULL,
+		"owner_connected", s->owner[p][0] &&
+		session_alive(s, s->owner[p]));
+}
+
+static json_t *
+m_info(struct call *k)
+{
+	struct server *s = k->s;
+	json_t *ports = json_array(), *names = json_array();
+	unsigned int p;
+
+	for (p = 0; p < s->e->n_ports; p++)
+		json_array_append_new(ports, port_json(s, p));
+	for (p = 0; s->loaded && p < s->f.n_streams; p++)
+		json_array_append_new(names, json_string(s->f.streams[p].name));
+	return json_pack("{s:s, s:s, s:s, s:i, s:s, s:s, s:o, s:o, s:s, s:I}",
+		"name", "wirerate", "version", WR_VERSION, "dpdk_version",
+		rte_version(), "pid", (int)getpid(), "state",
+		state_names[s->state], "session", k->c->session, "ports", ports,
+		"streams", names, "api", "wirerate-rpc/1", "last_event",
+		(json_int_t)s->ev_seq);
+}
+
+static json_t *
+m_ports(struct call *k)
+{
+	json_t *a = json_array();
+	unsigned int p;
+
+	for (p = 0; p < k->s->e->n_ports; p++)
+		json_array_append_new(a, port_json(k->s, p));
+	return a;
+}
+
+/* The "ports" member as a mask (default: every port). */
+static bool
+port_mask(struct call *k, uint64_t *mask)
+{
+	json_t *a = wr_rpc_get(k->req, "ports"), *v;
+	size_t i;
+
+	*mask = 0;
+	if (a == NULL) {
+		*mask = k->s->e->n_ports >= 64 ? UINT64_MAX :
+			(1ull << k->s->e->n_ports) - 1;
+		return true;
+	}
+	json_array_foreach(a, i, v) {
+		json_int_t p = json_integer_value(v);
+
+		if (p >= (json_int_t)k->s->e->n_ports) {
+			reply_error(k->s, k->c, k->id, WR_RPC_E_NOTFOUND,
+				    json_pack("{s:I}", "port", p),
+				    "port %lld does not exist: this server has "
+				    "%u", (long long)p, k->s->e->n_ports);
+			return false;
+		}
+		*mask |= 1ull << p;
+	}
+	return true;
+}
+
+static json_t *
+owned_list(struct server *s, const char *session)
+{
+	json_t *a = json_array();
+	unsigned int p;
+
+	for (p = 0; p < s->e->n_ports; p++)
+		if (strcmp(s->owner[p], session) == 0)
+			json_array_append_new(a, json_integer(p));
+	return a;
+}
+
+static json_t *
+m_acquire(struct call *k)
+{
+	struct server *s = k->s;
+	const char *session = wr_rpc_str(k->req, "session");
+	bool force = wr_rpc_bool(k->req, "force", false);
+	uint64_t mask;
+	unsigned int p;
+
+	if (!port_mask(k, &mask))
+		return NULL;
+	if (session != NULL) {
+		if (session[0] == '\0' || strlen(session) >= SESSION_MAX) {
+			reply_error(s, k->c, k->id, WR_RPC_E_PARAMS,
+				    json_pack("{s:s, s:s}", "param", "session",
+					      "expected", "1 to 63 characters"),
+				    "ports.acquire: session: expected 1 to 63 "
+				    "characters");
+			return NULL;
+		}
+		snprintf(k->c->session, sizeof(k->c->session), "%s", session);
+	}
+	for (p = 0; p < s->e->n_ports && !force; p++)
+		if ((mask & (1ull << p)) && s->owner[p][0] != '\0' &&
+		    strcmp(s->owner[p], k->c->session) != 0) {
+			reply_error(s, k->c, k->id, WR_RPC_E_OWNER,
+				json_pack("{s:i, s:s}", "port", p, "owner",
+					  s->owner[p]),
+				"port %u is owned by session \"%s\" (force: "
+				"true takes it over)", p, s->owner[p]);
+			return NULL;
+		}
+	for (p = 0; p < s->e->n_ports; p++) {
+		if (!(mask & (1ull << p)))
+			continue;
+		if (s->owner[p][0] != '\0' &&
+		    strcmp(s->owner[p], k->c->session) != 0)
+			event_push(s, "owner_changed", json_pack(
+				"{s:i, s:s, s:s}", "port", p, "from",
+				s->owner[p], "to", k->c->session));
+		snprintf(s->owner[p], sizeof(s->owner[p]), "%s",
+			 k->c->session);
+		s->orphan_ms[p] = 0;
+	}
+	return json_pack("{s:s, s:o}", "session", k->c->session, "ports",
+			 owned_list(s, k->c->session));
+}
+
+static json_t *
+m_release(struct call *k)
+{
+	struct server *s = k->s;
+	uint64_t mask;
+	unsigned int p;
+
+	if (!port_mask(k, &mask))
+		return NULL;
+	for (p = 0; p < s->e->n_ports; p++)
+		if ((mask & (1ull << p)) &&
+		    strcmp(s->owner[p], k->c->session) == 0) {
+			s->owner[p][0] = '\0';
+			s->orphan_ms[p] = 0;
+		}
+	return json_pack("{s:s, s:o}", "session", k->c->session, "ports",
+			 owned_list(s, k->c->session));
+}
+
+static json_t *
+streams_json(struct server *s)
+{
+	json_t *a = json_array();
+	uint32_t i;
+
+	for (i = 0; s->loaded && i < s->f.n_streams; i++) {
+		const struct wr_stream *st = &s->f.streams[i];
+		uint64_t r = s->built ? wr_engine_stream_millipps(s->e, i) : 0;
+		const char *state = s->state != ST_RUNNING ? "loaded" :
+			s->ended[i] ? "ended" : s->paused[i] ? "paused" :
+			"running";
+
+		int64_t d = s->built ? wr_engine_stream_ctl_delay_ns(s->e, i) : -1;
+
+		json_array_append_new(a, json_pack(
+			"{s:s, s:i, s:i, s:I, s:s, s:o, s:o}", "name", st->name,
+			"index", i, "port", st->port, "count",
+			(json_int_t)st->count, "state", state, "rate_pps",
+			!s->built || r == WR_RATE_UNPACED ? json_null() :
+			json_real((double)r / 1000.0),
+			/* publish to pick-up by the slowest lane, ns */
+			"ctl_delay_ns", d < 0 ? json_null() : json_integer(d)));
+	}
+	return a;
+}
+
+static json_t *
+m_load(struct call *k)
+{
+	struct server *s = k->s;
+	struct wr_stream_file f;
+	struct wr_error err;
+	const char *name = wr_rpc_str(k->req, "name");
+	char line[1024];
+	uint64_t mask;
+	uint32_t i;
+
+	if (s->state == ST_RUNNING) {
+		reply_error(s, k->c, k->id, WR_RPC_E_STATE, NULL,
+			    "traffic is running: traffic.stop first");
+		return NULL;
+	}
+	wr_error_clear(&err);
+	memset(&f, 0, sizeof(f));
+	if (parse_streams(s, name ? name : "<streams.load>",
+			  wr_rpc_str(k->req, "yaml"), &f, &err) != 0) {
+		json_t *data = yaml_error_data(&err, line, sizeof(line));
+
+		reply_error(s, k->c, k->id, WR_RPC_E_STREAMS, data, "%s", line);
+		return NULL;
+	}
+	mask = ports_of(s, NULL);
+	for (i = 0; i < f.n_streams; i++)
+		mask |= 1ull << f.streams[i].port;
+	if (!owns(s, k->c, k->id, mask)) {
+		wr_stream_file_free(&f);
+		return NULL;
+	}
+	unbuild(s);
+	if (s->loaded)
+		wr_stream_file_free(&s->f);
+	s->f = f;
+	s->loaded = true;
+	return json_pack("{s:o}", "streams", streams_json(s));
+}
+
+static json_t *
+m_remove(struct call *k)
+{
+	struct server *s = k->s;
+	bool sel[WR_STREAMS_MAX], all;
+	uint32_t i, n = 0;
+
+	if (!s->loaded)
+		return json_pack("{s:[]}", "streams");
+	if (!select_streams(s, k->c, k->id, k->req, sel, &all) ||
+	    !owns(s, k->c, k->id, ports_of(s, sel)))
+		return NULL;
+	if (s->state == ST_RUNNING) {
+		reply_error(s, k->c, k->id, WR_RPC_E_STATE, NULL,
+			    "traffic is running: traffic.stop first");
+		return NULL;
+	}
+	unbuild(s);
+	for (i = 0; i < s->f.n_streams; i++) {
+		if (sel[i]) {
+			wr_stream_free(&s->f.streams[i]);
+			continue;
+		}
+		s->f.streams[n++] = s->f.streams[i];
+	}
+	s->f.n_streams = n;
+	if (n == 0) {
+		wr_stream_file_free(&s->f);
+		s->loaded = false;
+	}
+	return json_pack("{s:o}", "streams", streams_json(s));
+}
+
+static json_t *
+m_list(struct call *k)
+{
+	return json_pack("{s:s, s:o}", "state", state_names[k->s->state],
+			 "streams", streams_json(k->s));
+}
+
+/* Launch time from a wall-clock instant: the TSC at that instant, read
+ * against CLOCK_REALTIME now. */
+static bool
+start_tsc_of(struct call *k, double start_at, uint64_t *tsc)
+{
+	double ahead = start_at - wall_s();
+
+	if (ahead < 0 || ahead > START_AT_MAX_S) {
+		reply_error(k->s, k->c, k->id, WR_RPC_E_STATE,
+			    json_pack("{s:f}", "ahead_s", ahead),
+			    "start_at is %.3f s %s: expected an instant in "
+			    "the next %.0f s (Unix time in seconds)",
+			    fabs(ahead), ahead < 0 ? "in the past" : "ahead",
+			    START_AT_MAX_S);
+		return false;
+	}
+	*tsc = rte_rdtsc() + (uint64_t)(ahead * (double)k->s->e->tsc_hz);
+	return true;
+}
+
+static json_t *
+m_start(struct call *k)
+{
+	struct server *s = k->s;
+	struct wr_rate_spec spec;
+	struct wr_error err;
+	bool sel[WR_STREAMS_MAX], all, has_rate;
+	struct wr_rate_spec rate_save[WR_STREAMS_MAX];
+	uint64_t count_save[WR_STREAMS_MAX], dur_save[WR_STREAMS_MAX];
+	uint64_t start_tsc = 0;
+	double dur = wr_rpc_num(k->req, "duration", 0);
+	time_t wall;
+	struct tm tm;
+	uint32_t i;
+	int rc;
+
+	if (!select_streams(s, k->c, k->id, k->req, sel, &all) ||
+	    !owns(s, k->c, k->id, ports_of(s, sel)) ||
+	    !whole_sequences(s, k->c, k->id, sel))
+		return NULL;
+	if (s->state == ST_RUNNING) {
+		reply_error(s, k->c, k->id, WR_RPC_E_STATE, NULL,
+			    "traffic is already running: traffic.stop first");
+		return NULL;
+	}
+	has_rate = wr_rpc_rate(k->req, "rate", &spec) == 0;
+	for (i = 0; has_rate && i < s->f.n_streams; i++)
+		if (sel[i] && s->f.streams[i].has_ramp) {
+			reply_error(s, k->c, k->id, WR_RPC_E_STATE, NULL,
+				    "stream \"%s\" has a ramp: its ramp sets "
+				    "its rate", s->f.streams[i].name);
+			return NULL;
+		}
+	if (wr_rpc_has(k->req, "start_at") &&
+	    !start_tsc_of(k, wr_rpc_num(k->req, "start_at", 0), &start_tsc))
+		return NULL;
+	unbuild(s);
+	/* Overrides for this start only: the loaded streams keep theirs. */
+	for (i = 0; i < s->f.n_streams; i++) {
+		rate_save[i] = s->f.streams[i].rate;
+		count_save[i] = s->f.streams[i].count;
+		dur_save[i] = s->f.streams[i].duration_ns;
+		if (!sel[i])
+			continue;
+		if (has_rate)
+			s->f.streams[i].rate = spec;
+		if (wr_rpc_has(k->req, "count"))
+			s->f.streams[i].count = wr_rpc_uint(k->req, "count", 0);
+		/* The TX lcores end the streams at the duration themselves,
+		 * on their TSC from their first frame: exact to a burst,
+		 * whatever the main lcore is doing. */
+		if (dur > 0)
+			s->f.streams[i].duration_ns = (uint64_t)(dur * 1e9);
+	}
+	for (i = 0; i < s->f.n_streams; i++)
+		s->run_count[i] = sel[i] ? s->f.streams[i].count : 0;
+	wr_error_clear(&err);
+	rc = wr_engine_load(s->e, &s->f, false, &err);
+	for (i = 0; i < s->f.n_streams; i++) {
+		s->f.streams[i].rate = rate_save[i];
+		s->f.streams[i].count = count_save[i];
+		s->f.streams[i].duration_ns = dur_save[i];
+	}
+	if (rc != 0) {
+		char line[1024];
+		json_t *data = yaml_error_data(&err, line, sizeof(line));
+
+		json_object_set_new(data, "errno", json_integer(-rc));
+		reply_error(s, k->c, k->id, WR_RPC_E_ENGINE, data, "%s", line);
+		return NULL;
+	}
+	s->built = true;
+	memset(s->paused, 0, sizeof(s->paused));
+	memset(s->ended, 0, sizeof(s->ended));
+	s->stopped_some = false;
+	/* Streams not named never send: stopped before the lcores start
+	 * (no stream_ended event for them: they never began). */
+	for (i = 0; i < s->f.n_streams; i++)
+		if (!sel[i]) {
+			wr_engine_stream_ctl(s->e, i, WR_TX_CTL_STOP, 0);
+			s->ended[i] = true;
+		}
+	s->drain_ns = wr_rpc_has(k->req, "drain") ?
+		(uint64_t)(wr_rpc_num(k->req, "drain", 0) * 1e9) :
+		DRAIN_DEFAULT_NS;
+	if (start_tsc == 0)
+		start_tsc = rte_rdtsc();
+	/* A backstop only: the lcores end the streams at the duration. */
+	s->deadline_tsc = dur > 0 ? start_tsc + (uint64_t)((dur + 1.0) *
+			  (double)s->e->tsc_hz) : UINT64_MAX;
+	s->duration = dur > 0;
+	s->have_base = false;
+	rc = wr_engine_start_at(s->e, start_tsc, &err);
+	if (rc != 0) {
+		unbuild(s);
+		reply_error(s, k->c, k->id, WR_RPC_E_ENGINE, NULL, "%s",
+			    err.msg);
+		return NULL;
+	}
+	{
+		uint64_t now = rte_rdtsc();
+
+		wall = time(NULL) + (start_tsc > now ? (time_t)((double)
+			(start_tsc - now) / (double)s->e->tsc_hz) : 0);
+	}
+	gmtime_r(&wall, &tm);
+	strftime(s->started_at, sizeof(s->started_at), "%Y-%m-%dT%H:%M:%SZ",
+		 &tm);
+	s->ref_tsc = rte_rdtsc();
+	s->ref_wall = wall_s();
+	s->state = ST_RUNNING;
+	s->reason = "running";
+	event_push(s, "traffic_started", NULL);
+	return json_pack("{s:s, s:o}", "state", "running", "streams",
+			 streams_json(s));
+}
+
+static bool
+need_running(struct call *k)
+{
+	if (k->s->state == ST_RUNNING)
+		return true;
+	reply_error(k->s, k->c, k->id, WR_RPC_E_STATE, NULL,
+		    "no traffic running (state %s)", state_names[k->s->state]);
+	return false;
+}
+
+/* stop, pause, resume: each selected stream gets the state; a stop of
+ * every stream ends the run (drain, NIC counters) at once. */
+static json_t *
+m_ctl(struct call *k, enum wr_tx_ctl_state st)
+{
+	struct server *s = k->s;
+	bool sel[WR_STREAMS_MAX], all;
+	uint32_t i;
+
+	if (!select_streams(s, k->c, k->id, k->req, sel, &all) ||
+	    !owns(s, k->c, k->id, ports_of(s, sel)))
+		return NULL;
+	if (st == WR_TX_CTL_STOP && s->state != ST_RUNNING)
+		return json_pack("{s:s}", "state", state_names[s->state]);
+	if (!need_running(k))
+		return NULL;
+	if (st == WR_TX_CTL_STOP && all) {
+		finish(s, "stopped");
+		return json_pack("{s:s}", "state", state_names[s->state]);
+	}
+	for (i = 0; i < s->f.n_streams; i++)
+		if (sel[i] && wr_stream_file_port_sequenced(&s->f,
+						s->f.streams[i].port)) {
+			reply_error(s, k->c, k->id, WR_RPC_E_STATE, NULL,
+				    "stream \"%s\" runs in a sequence: only "
+				    "traffic.stop of everything applies",
+				    s->f.streams[i].name);
+			return NULL;
+		}
+	for (i = 0; i < s->f.n_streams; i++) {
+		if (!sel[i] || s->ended[i])
+			continue;
+		wr_engine_stream_ctl(s->e, i, st, 0);
+		s->paused[i] = st == WR_TX_CTL_PAUSE;
+	}
+	if (st == WR_TX_CTL_STOP)
+		s->stopped_some = true;
+	return json_pack("{s:s, s:o}", "state", state_names[s->state],
+			 "streams", streams_json(s));
+}
+
+static json_t *
+m_update(struct call *k)
+{
+	struct server *s = k->s;
+	bool sel[WR_STREAMS_MAX], all, has_rate, has_mult;
+	uint64_t target[WR_STREAMS_MAX];
+	struct wr_rate_spec spec;
+	double mult = wr_rpc_num(k->req, "multiplier", 0);
+	uint32_t i;
+	int rc;
+
+	has_rate = wr_rpc_rate(k->req, "rate", &spec) == 0;
+	has_mult = wr_rpc_has(k->req, "multiplier");
+	if (has_rate == has_mult) {
+		reply_error(s, k->c, k->id, WR_RPC_E_PARAMS, json_pack(
+			"{s:s, s:s}", "param", "rate", "expected",
+			"exactly one of rate and multiplier"),
+			"traffic.update: give exactly one of rate and "
+			"multiplier");
+		return NULL;
+	}
+	if (!select_streams(s, k->c, k->id, k->req, sel, &all) ||
+	    !owns(s, k->c, k->id, ports_of(s, sel)) || !need_running(k))
+		return NULL;
+	/* Every new rate is computed and checked before any is published:
+	 * an update applies to all the selected streams or to none. */
+	for (i = 0; i < s->f.n_streams; i++) {
+		uint64_t cur = wr_engine_stream_millipps(s->e, i);
+		const struct wr_stream *st = &s->f.streams[i];
+
+		if (!sel[i])
+			continue;
+		if (has_rate) {
+			rc = wr_engine_stream_rate(s->e, i, &spec, &target[i]);
+		} else if (cur == WR_RATE_UNPACED) {
+			reply_error(s, k->c, k->id, WR_RPC_E_STATE, NULL,
+				    "stream \"%s\" sends at the maximum rate: "
+				    "a multiplier needs a set rate; give rate",
+				    st->name);
+			return NULL;
+		} else {
+			double t = (double)cur * mult;
+
+			rc = t >= 1 && t < (double)WR_RATE_UNPACED ? 0 : -ERANGE;
+			target[i] = (uint64_t)(t + 0.5);
+		}
+		if (rc == 0 && (st->has_ramp || st->train_frames != 0 ||
+				wr_stream_file_port_sequenced(&s->f, st->port)))
+			rc = -ENOTSUP;
+		if (rc != 0) {
+			reply_error(s, k->c, k->id, rc == -ENOTSUP ?
+				    WR_RPC_E_STATE : WR_RPC_E_PARAMS, NULL,
+				    "stream \"%s\": %s", st->name,
+				    rc == -ENOTSUP ? "its ramp, trains or "
+				    "sequence set its rate" :
+				    "the rate is out of range for this stream");
+			return NULL;
+		}
+	}
+	for (i = 0; i < s->f.n_streams; i++) {
+		if (!sel[i] || s->ended[i])
+			continue;
+		rc = wr_engine_stream_ctl(s->e, i, s->paused[i] ?
+					  WR_TX_CTL_PAUSE : WR_TX_CTL_RUN,
+					  target[i]);
+		if (rc != 0) {
+			reply_error(s, k->c, k->id, WR_RPC_E_ENGINE, json_pack(
+				"{s:i}", "errno", -rc), "stream \"%s\": the "
+				"pacer cannot keep this rate (%s)",
+				s->f.streams[i].name, strerror(-rc));
+			return NULL;
+		}
+	}
+	event_push(s, "rate_updated", NULL);
+	return json_pack("{s:s, s:o}", "state", state_names[s->state],
+			 "streams", streams_json(s));
+}
+
+static json_t *
+m_wait(struct call *k)
+{
+	double t = wr_rpc_num(k->req, "timeout", 0);
+
+	if (k->s->state != ST_RUNNING)
+		return json_pack("{s:s, s:s?, s:b}", "state",
+				 state_names[k->s->state], "stop_reason",
+				 k->s->state == ST_DONE ? k->s->reason : NULL,
+				 "timeout", 0);
+	if (k->c->quiet)
+		return NULL; /* a notification: nobody to answer */
+	if (k->c->waiting) {
+		reply_error(k->s, k->c, k->id, WR_RPC_E_STATE, NULL,
+			    "this connection already waits");
+		return NULL;
+	}
+	k->c->waiting = true;
+	k->c->wait_id = json_incref(k->id ? k->id : json_null());
+	k->c->wait_deadline_ms = t > 0 ? now_ms() + (uint64_t)(t * 1000) : 0;
+	return NULL; /* answered when traffic ends or the timeout passes */
+}
+
+static json_t *
+m_clear(struct call *k)
+{
+	struct server *s = k->s;
+	struct wr_report_view *v;
+	unsigned int i;
+
+	if (!owns(s, k->c, k->id, ports_of(s, NULL)))
+		return NULL;
+	if (s->built) {
+		v = snapshot(s);
+		memcpy(s->base_ports, v->ports, v->n_ports * sizeof(*v->ports));
+		memcpy(s->base_streams, v->streams,
+		       v->n_streams * sizeof(*v->streams));
+		s->base_elapsed_ns = v->elapsed_ns;
+		if (s->base_hist == NULL)
+			s->base_hist = aligned_alloc(RTE_CACHE_LINE_SIZE,
+					WR_STREAMS_MAX * sizeof(*s->base_hist));
+		for (i = 0; s->base_hist != NULL && i < v->n_streams; i++)
+			wr_engine_stream_hist(s->e, (uint32_t)i,
+					      &s->base_hist[i]);
+		s->have_base = true;
+	}
+	return json_pack("{s:b}", "cleared", s->built);
+}
+
+static json_t *
+m_reset(struct call *k)
+{
+	struct server *s = k->s;
+
+	if (!owns(s, k->c, k->id, ports_of(s, NULL)))
+		return NULL;
+	finish(s, "reset");
+	unbuild(s);
+	if (s->loaded)
+		wr_stream_file_free(&s->f);
+	s->loaded = false;
+	return json_pack("{s:s}", "state", state_names[s->state]);
+}
+
+static json_t *
+m_poll(struct call *k)
+{
+	struct server *s = k->s;
+	uint64_t since = wr_rpc_uint(k->req, "since", 0), q;
+	json_t *a = json_array();
+
+	if (s->ev_seq > EVENTS_MAX && since < s->ev_seq - EVENTS_MAX)
+		since = s->ev_seq - EVENTS_MAX;
+	for (q = since + 1; q <= s->ev_seq; q++)
+		json_array_append(a, s->ev[q % EVENTS_MAX]);
+	return json_pack("{s:o, s:I}", "events", a, "last",
+			 (json_int_t)s->ev_seq);
+}
+
+static json_t *
+m_login(struct call *k)
+{
+	const char *t = wr_rpc_str(k->req, "token");
+	size_t n = strlen(k->s->token), m = strlen(t), i;
+	unsigned char d = n != m;
+
+	/* Constant time over the token's length. */
+	for (i = 0; i < n; i++)
+		d |= (unsigned char)(k->s->token[i] ^ (i < m ? t[i] : 0));
+	if (!k->c->tcp || (d == 0 && n > 0)) {
+		k->c->authed = true;
+		return json_pack("{s:b}", "authenticated", 1);
+	}
+	reply_error(k->s, k->c, k->id, WR_RPC_E_AUTH, NULL, "wrong token");
+	return NULL;
+}
+
+/* Dispatch one line.  @return false when the connection must close. */
+static bool
+handle_line(struct server *s, struct conn *c, const char *line, size_t len)
+{
+	struct wr_rpc_error err;
+	struct wr_rpc_req req;
+	struct call k;
+	json_t *id = NULL, *res = NULL;
+	bool ok = true, replied_err;
+
+	if (wr_rpc_parse(line, len, &req, &id, &err) != 0) {
+		ok = conn_send(s, c, wr_rpc_reply_error(id, &err, NULL));
+		json_decref(id);
+		return ok;
+	}
+	json_decref(id);
+	k.s = s;
+	k.c = c;
+	k.req = &req;
+	k.id = req.id;
+	/* JSON-RPC 2.0: a notification gets no reply, not even an error. */
+	c->quiet = req.id == NULL;
+	if (c->tcp && !c->authed && req.method != WR_RPC_LOGIN) {
+		ok = reply_error(s, c, req.id, WR_RPC_E_AUTH, NULL,
+				 "TCP clients call auth.login with the "
+				 "server's token first");
+		c->quiet = false;
+		wr_rpc_req_free(&req);
+		return ok;
+	}
+	switch (req.method) {
+	case WR_RPC_HELLO: res = m_info(&k); break;
+	case WR_RPC_PORTS: res = m_ports(&k); break;
+	case WR_RPC_ACQUIRE: res = m_acquire(&k); break;
+	case WR_RPC_RELEASE: res = m_release(&k); break;
+	case WR_RPC_LOAD: res = m_load(&k); break;
+	case WR_RPC_REMOVE: res = m_remove(&k); break;
+	case WR_RPC_LIST: res = m_list(&k); break;
+	case WR_RPC_START: res = m_start(&k); break;
+	case WR_RPC_STOP: res = m_ctl(&k, WR_TX_CTL_STOP); break;
+	case WR_RPC_PAUSE: res = m_ctl(&k, WR_TX_CTL_PAUSE); break;
+	case WR_RPC_RESUME: res = m_ctl(&k, WR_TX_CTL_RUN); break;
+	case WR_RPC_UPDATE: res = m_update(&k); break;
+	case WR_RPC_WAIT: res = m_wait(&k); break;
+	case WR_RPC_STATS:
+		res = stats_json(s, wr_rpc_bool(&req, "histogram", false));
+		break;
+	case WR_RPC_CLEAR: res = m_clear(&k); break;
+	case WR_RPC_RESET: res = m_reset(&k); break;
+	case WR_RPC_POLL: res = m_poll(&k); break;
+	case WR_RPC_SUBSCRIBE:
+		c->subscribed = true;
+		res = json_pack("{s:b, s:I}", "subscribed", 1, "last",
+				(json_int_t)s->ev_seq);
+		break;
+	case WR_RPC_UNSUBSCRIBE:
+		c->subscribed = false;
+		res = json_pack("{s:b}", "subscribed", 0);
+		break;
+	case WR_RPC_LOGIN:
+		res = m_login(&k);
+		if (res == NULL) {
+			c->quiet = false;
+			wr_rpc_req_free(&req);
+			return false; /* a wrong token closes the connection */
+		}
+		break;
+	case WR_RPC_N_METHODS:
+		break;
+	}
+	/* A method that returns NULL replied itself (an error) or defers. */
+	replied_err = res == NULL;
+	if (!replied_err && req.id != NULL)
+		ok = conn_send(s, c, wr_rpc_reply_result(req.id, res));
+	else
+		json_decref(res);
+	c->quiet = false;
+	wr_rpc_req_free(&req);
+	return ok;
+}
+
+/* ---- connections ---- */
+
+static void
+conn_close(struct server *s, struct conn *c)
+{
+	unsigned int p;
+	struct conn **pp;
+
+	epoll_ctl(s->ep, EPOLL_CTL_DEL, c->fd, NULL);
+	close(c->fd);
+	c->fd = -1;
+	for (pp = &s->conns; *pp != NULL; pp = &(*pp)->next)
+		if (*pp == c) {
+			*pp = c->next;
+			break;
+		}
+	s->n_conns--;
+	/* A vanished owner keeps its ports for owner_timeout (it may
+	 * reconnect with its session); then they are released. */
+	for (p = 0; p < s->e->n_ports; p++)
+		if (s->owner[p][0] != '\0' &&
+		    strcmp(s->owner[p], c->session) == 0 &&
+		    !session_alive(s, c->session))
+			s->orphan_ms[p] = now_ms() + s->owner_ms;
+	json_decref(c->wait_id);
+	free(c->rbuf);
+	free(c->wbuf);
+	free(c);
+}
+
+static void
+conn_accept(struct server *s, int lfd, bool tcp)
+{
+	for (;;) {
+		int fd = accept4(lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+		struct epoll_event ev = { .events = EPOLLIN };
+		struct conn *c;
+
+		if (fd < 0)
+			return;
+		if (s->n_conns >= s->o->max_clients ||
+		    (c = calloc(1, sizeof(*c))) == NULL) {
+			close(fd);
+			continue;
+		}
+		c->fd = fd;
+		c->tcp = tcp;
+		c->id = ++s->next_id;
+		c->last_ms = now_ms();
+		snprintf(c->session, sizeof(c->session), "conn-%u", c->id);
+		if (tcp) {
+			int one = 1;
+
+			setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one,
+				   sizeof(one));
+		}
+		ev.data.ptr = c;
+		if (epoll_ctl(s->ep, EPOLL_CTL_ADD, fd, &ev) != 0) {
+			close(fd);
+			free(c);
+			continue;
+		}
+		c->next = s->conns;
+		s->conns = c;
+		s->n_conns++;
+	}
+}
+
+/* Read and answer what a client sent.  @return false: close it. */
+static bool
+conn_read(struct server *s, struct conn *c)
+{
+	if (c->rbuf == NULL) {
+		c->rbuf = malloc(WR_RPC_REQUEST_MAX);
+		if (c->rbuf == NULL)
+			return false;
+	}
+	for (;;) {
+		size_t room = WR_RPC_REQUEST_MAX - c->rlen;
+		ssize_t n, f;
+		size_t off = 0;
+
+		n = read(c->fd, c->rbuf + c->rlen,
+			 room < READ_CHUNK ? room : READ_CHUNK);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return true;
+		if (n <= 0)
+			return false;
+		c->rlen += (size_t)n;
+		c->last_ms = now_ms();
+		while ((f = wr_rpc_frame(c->rbuf + off, c->rlen - off,
+					 WR_RPC_REQUEST_MAX)) > 0) {
+			c->spoke = true;
+			if (!handle_line(s, c, c->rbuf + off, (size_t)f))
+				return false;
+			off += (size_t)f;
+		}
+		if (f < 0) {
+			/* Too long: refused without reading the rest. */
+			reply_error(s, c, NULL, WR_RPC_E_REQUEST, NULL,
+				    "request longer than %u bytes: refused, "
+				    "connection closed", WR_RPC_REQUEST_MAX);
+			return false;
+		}
+		memmove(c->rbuf, c->rbuf + off, c->rlen - off);
+		c->rlen -= off;
+	}
+}
+
+/* ---- timers ---- */
+
+static void
+timers(struct server *s)
+{
+	uint64_t now = now_ms();
+	struct conn *c, *next;
+	unsigned int p;
+
+	for (c = s->conns; c != NULL; c = next) {
+		next = c->next;
+		if (c->waiting && c->wait_deadline_ms != 0 &&
+		    now >= c->wait_deadline_ms) {
+			c->waiting = false;
+			conn_send(s, c, wr_rpc_reply_result(c->wait_id,
+				json_pack("{s:s, s:b}", "state",
+					  state_names[s->state], "timeout", 1)));
+			json_decref(c->wait_id);
+			c->wait_id = NULL;
+			c->last_ms = now;
+		}
+		/* A client that never sent a whole request, or stopped in the
+		 * middle of one, for the idle timeout: closed.  One that
+		 * spoke and now waits between calls (a script sleeping through
+		 * a trial) is left alone: max_clients bounds them. */
+		if ((!c->spoke || c->rlen > 0) &&
+		    now - c->last_ms >= s->idle_ms)
+			conn_close(s, c);
+	}
+	for (p = 0; p < s->e->n_ports; p++)
+		if (s->orphan_ms[p] != 0 && now >= s->orphan_ms[p]) {
+			event_push(s, "owner_released", json_pack(
+				"{s:i, s:s}", "port", p, "session",
+				s->owner[p]));
+			s->owner[p][0] = '\0';
+			s->orphan_ms[p] = 0;
+		}
+	if (now >= s->next_link_ms) {
+		s->next_link_ms = now + LINK_POLL_MS;
+		for (p = 0; p < s->e->n_ports; p++) {
+			struct rte_eth_link link;
+			bool up;
+
+			memset(&link, 0, sizeof(link));
+			if (rte_eth_link_get_nowait(s->e->ports[p].port_id,
+						    &link) != 0)
+				continue;
+			up = link.link_status == RTE_ETH_LINK_UP;
+			if (up != s->link_up[p]) {
+				s->link_up[p] = up;
+				event_push(s, up ? "link_up" : "link_down",
+					   json_pack("{s:i}", "port", p));
+			}
+		}
+	}
+}
+
+/* ---- sockets ---- */
+
+static int
+read_token(struct server *s, const char *path, struct wr_error *err)
+{
+	struct stat st;
+	char *nl;
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+
+	if (fd < 0)
+		return wr_error_set(err, -errno, path, 0, 0, NULL,
+				    "cannot read the token file: %s",
+				    strerror(errno));
+	if (fstat(fd, &st) != 0 || st.st_uid != geteuid() ||
+	    (st.st_mode & 077) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return wr_error_set(err, -EPERM, path, 0, 0, NULL,
+				    "the token file must be a regular file "
+				    "owned by this user and readable by no one "
+				    "else (chmod 600)");
+	}
+	n = read(fd, s->token, sizeof(s->token) - 1);
+	close(fd);
+	if (n < 0)
+		n = 0;
+	s->token[n] = '\0';
+	nl = strpbrk(s->token, "\r\n");
+	if (nl != NULL)
+		*nl = '\0';
+	if (strlen(s->token) < 16)
+		return wr_error_set(err, -EINVAL, path, 0, 0, NULL,
+				    "the token must be at least 16 characters");
+	return 0;
+}
+
+static int
+listen_unix(struct server *s, const char *path, struct wr_error *err)
+{
+	struct sockaddr_un a = { .sun_family = AF_UNIX };
+	char dir[sizeof(a.sun_path)], *slash;
+	mode_t old;
+	int fd, rc;
+
+	if (strlen(path) >= sizeof(a.sun_path))
+		return wr_error_set(err, -ENAMETOOLONG, NULL, 0, 0, NULL,
+				    "socket path too long: %s", path);
+	snprintf(a.sun_path, sizeof(a.sun_path), "%s", path);
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (slash != NULL && slash != dir) {
+		*slash = '\0';
+		mkdir(dir, 0755); /* /run/wirerate; an existing one is fine */
+	}
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return wr_error_set(err, -errno, NULL, 0, 0, NULL,
+				    "socket: %s", strerror(errno));
+	/* A socket file left by a server that died: nobody answers on it. */
+	if (connect(fd, (struct sockaddr *)&a, sizeof(a)) == 0) {
+		close(fd);
+		return wr_error_set(err, -EADDRINUSE, NULL, 0, 0, NULL,
+				    "a server already listens on %s", path);
+	}
+	close(fd);
+	unlink(path);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return wr_error_set(err, -errno, NULL, 0, 0, NULL,
+				    "socket: %s", strerror(errno));
+	/* Created 0600 from the start: no window where others connect. */
+	old = umask(077);
+	rc = bind(fd, (struct sockaddr *)&a, sizeof(a));
+	umask(old);
+	if (rc != 0 || chmod(path, 0600) != 0 || listen(fd, 128) != 0) {
+		rc = -errno;
+		close(fd);
+		return wr_error_set(err, rc, NULL, 0, 0, NULL,
+				    "cannot listen on %s: %s", path,
+				    strerror(-rc));
+	}
+	snprintf(s->unix_path, sizeof(s->unix_path), "%s", path);
+	s->ufd = fd;
+	return 0;
+}
+
+static int
+listen_tcp(struct server *s, const char *host, uint16_t port,
+	   struct wr_error *err)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET,
+				 .sin_port = htons(port) };
+	int fd, one = 1, rc;
+
+	if (inet_pton(AF_INET, host, &a.sin_addr) != 1)
+		return wr_error_set(err, -EINVAL, NULL, 0, 0, "--listen",
+				    "expected an IPv4 address, got \"%s\"",
+				    host);
+	fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return wr_error_set(err, -errno, NULL, 0, 0, NULL,
+				    "socket: %s", strerror(errno));
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (bind(fd, (struct sockaddr *)&a, sizeof(a)) != 0 ||
+	    listen(fd, 128) != 0) {
+		rc = -errno;
+		close(fd);
+		return wr_error_set(err, rc, NULL, 0, 0, NULL,
+				    "cannot listen on %s:%u: %s", host, port,
+				    strerror(-rc));
+	}
+	s->tfd = fd;
+	return 0;
+}
+
+static void
+server_free(struct server *s)
+{
+	unsigned int i;
+
+	while (s->conns != NULL)
+		conn_close(s, s->conns);
+	if (s->ufd >= 0) {
+		close(s->ufd);
+		unlink(s->unix_path);
+	}
+	if (s->tfd >= 0)
+		close(s->tfd);
+	if (s->ep >= 0)
+		close(s->ep);
+	for (i = 0; i < EVENTS_MAX; i++)
+		json_decref(s->ev[i]);
+	if (s->loaded)
+		wr_stream_file_free(&s->f);
+	free(s->base_hist);
+	free(s);
+}
+
+int
+wr_server_run(struct wr_engine *e, const struct wr_server_opts *o,
+	      const volatile int *stop, struct wr_error *err)
+{
+	struct server *s = calloc(1, sizeof(*s));
+	struct epoll_event ev, evs[64];
+	unsigned int p;
+	int rc = 0, n, i;
+
+	if (s == NULL)
+		return wr_error_set(err, -ENOMEM, NULL, 0, 0, NULL,
+				    "out of memory");
+	s->e = e;
+	s->o = o;
+	s->stop = stop;
+	s->ufd = s->tfd = -1;
+	s->idle_ms = o->idle_timeout_ms ? o->idle_timeout_ms : 60000;
+	s->owner_ms = o->owner_timeout_ms ? o->owner_timeout_ms : 30000;
+	s->ep = epoll_create1(EPOLL_CLOEXEC);
+	if (s->ep < 0)
+		rc = wr_error_set(err, -errno, NULL, 0, 0, NULL, "epoll: %s",
+				  strerror(errno));
+	if (rc == 0 && o->tcp_host != NULL) {
+		if (o->token_file == NULL)
+			rc = wr_error_set(err, -EINVAL, NULL, 0, 0, "--listen",
+					  "TCP needs --token-file FILE (a "
+					  "secret only its owner can read)");
+		else
+			rc = read_token(s, o->token_file, err);
+		if (rc == 0)
+			rc = listen_tcp(s, o->tcp_host, o->tcp_port, err);
+	}
+	if (rc == 0 && (o->unix_path == NULL || o->unix_path[0] != '\0'))
+		rc = listen_unix(s, o->unix_path ? o->unix_path :
+				 WR_SERVER_SOCK_DEFAULT, err);
+	if (rc != 0) {
+		server_free(s);
+		return rc;
+	}
+	ev.events = EPOLLIN;
+	if (s->ufd >= 0) {
+		ev.data.ptr = &s->ufd;
+		epoll_ctl(s->ep, EPOLL_CTL_ADD, s->ufd, &ev);
+	}
+	if (s->tfd >= 0) {
+		ev.data.ptr = &s->tfd;
+		epoll_ctl(s->ep, EPOLL_CTL_ADD, s->tfd, &ev);
+	}
+	for (p = 0; p < e->n_ports; p++)
+		s->link_up[p] = e->ports[p].link_up;
+	SRV_LOG(NOTICE, "serving on %s%s%s%s\n",
+		s->ufd >= 0 ? s->unix_path : "",
+		s->ufd >= 0 && s->tfd >= 0 ? " and " : "",
+		s->tfd >= 0 ? o->tcp_host : "", s->tfd >= 0 ? " (TCP)" : "");
+	while (!*stop) {
+		n = epoll_wait(s->ep, evs, RTE_DIM(evs),
+			       s->state == ST_RUNNING ? TICK_RUN_MS :
+			       TICK_IDLE_MS);
+		for (i = 0; i < n; i++) {
+			struct conn *c = evs[i].data.ptr;
+
+			if (evs[i].data.ptr == &s->ufd) {
+				conn_accept(s, s->ufd, false);
+				continue;
+			}
+			if (evs[i].data.ptr == &s->tfd) {
+				conn_accept(s, s->tfd, true);
+				continue;
+			}
+			if (c->fd < 0)
+				continue;
+			if ((evs[i].events & EPOLLOUT) && !conn_flush(s, c)) {
+				conn_close(s, c);
+				continue;
+			}
+			if ((evs[i].events & (EPOLLIN | EPOLLHUP | EPOLLERR)) &&
+			    !conn_read(s, c))
+				conn_close(s, c);
+		}
+		traffic_tick(s);
+		timers(s);
+	}
+	finish(s, "signal");
+	unbuild(s);
+	server_free(s);
+	return 0;
+}

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* wr_server: `wirerate serve`, the JSON-RPC 2.0 control server over an open engine. */
+#ifndef WR_SERVER_H
+#define WR_SERVER_H
+
+/**
+ * @file
+ * The server runs on the main lcore with EAL and the profile's ports
+ * already up (wr_engine_open()).  One epoll loop serves every client:
+ * non-blocking sockets, one request per line (wr_rpc.h), requests larger
+ * than WR_RPC_REQUEST_MAX refused and the connection closed before more is
+ * buffered, idle connections closed, replies queued per connection.
+ *
+ * Traffic: streams.load parses YAML text with the stream-file loader (same
+ * errors, as the error's data); traffic.start builds the streams in the
+ * engine (wr_engine_load()) and launches the worker lcores, at once or at a
+ * wall-clock start_at; stop/pause/resume/update reach the lcores as
+ * published values (wr_engine_stream_ctl()), never through a lock the
+ * lcores could wait on.  Statistics are snapshots of the lcores' counters,
+ * rendered as `wirerate run --json` renders them, minus the baselines
+ * stats.clear took.
+ *
+ * Ownership: a session (a name a client gives, or one per connection) owns
+ * ports; methods that change what ports send need the caller to own every
+ * port involved.  When the last connection of an owning session closes, its
+ * ports stay owned for owner_timeout_ms (the client may reconnect with the
+ * same session) and are then released; traffic keeps running either way.
+ *
+ * Threads: main lcore only.  doc/api.md documents every method.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "wr_engine.h"
+#include "wr_error.h"
+
+/** Default Unix socket. */
+#define WR_SERVER_SOCK_DEFAULT "/run/wirerate/wirerate.sock"
+
+struct wr_server_opts {
+	const char *unix_path;       /**< NULL: WR_SERVER_SOCK_DEFAULT; "" : none */
+	const char *tcp_host;        /**< NULL: no TCP listener */
+	uint16_t tcp_port;
+	const char *token_file;      /**< required with TCP */
+	uint32_t idle_timeout_ms;    /**< close a connection silent this long; 0: 60 s */
+	uint32_t owner_timeout_ms;   /**< release a vanished owner's ports; 0: 30 s */
+	unsigned int max_clients;    /**< 0: 1024 */
+	const char *cfg_path;        /**< the profile, for the results' metadata */
+};
+
+/**
+ * Serve until *@p stop becomes non-zero (a signal handler sets it).  On the
+ * way out traffic is stopped and the sockets removed; the engine is left
+ * open for the caller to close.
+ * @return 0; a negative errno with @p err filled when a socket cannot be
+ *         set up (-EADDRINUSE: a server already listens there; -EPERM: the
+ *         token file is readable by others or not the server's owner).
+ */
+int wr_server_run(struct wr_engine *e, const struct wr_server_opts *o,
+		  const volatile int *stop, struct wr_error *err);
+
+#endif /* WR_SERVER_H */

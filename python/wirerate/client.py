@@ -1,0 +1,309 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""The client of ``wirerate serve``: JSON-RPC 2.0, one request per line, over a Unix or TCP socket."""
+
+from __future__ import annotations
+
+import collections
+import json
+import os
+import socket
+import time
+import uuid
+from typing import Any, Deque, Dict, Iterable, List, Optional, Sequence, Union
+
+DEFAULT_SOCKET = "/run/wirerate/wirerate.sock"
+
+Rate = Union[str, int, float]
+Result = Dict[str, Any]
+
+
+class RpcError(Exception):
+    """A JSON-RPC error from the server: ``code``, ``message`` and ``data`` (e.g. file/line/col)."""
+
+    def __init__(self, code: int, message: str, data: Optional[Dict[str, Any]] = None):
+        super().__init__(f"{message} (code {code})")
+        self.code = code
+        self.message = message
+        self.data = data or {}
+
+
+class Client:
+    """One connection to a server.
+
+    ``path`` is the Unix socket (default ``DEFAULT_SOCKET`` or ``$WIRERATE_SOCKET``); with
+    ``host``/``port`` the client uses TCP and logs in with ``token`` (or the first line of
+    ``token_file``).  ``session`` names the ownership session: a client that reconnects
+    with the same session within the server's owner timeout keeps its ports.
+    """
+
+    def __init__(self, path: Optional[str] = None, host: Optional[str] = None,
+                 port: Optional[int] = None, token: Optional[str] = None,
+                 token_file: Optional[str] = None, session: Optional[str] = None,
+                 timeout: float = 30.0):
+        self.path = path or os.environ.get("WIRERATE_SOCKET", DEFAULT_SOCKET)
+        self.host = host
+        self.port = port
+        self.token = token
+        if token is None and token_file is not None:
+            with open(token_file) as f:
+                self.token = f.readline().strip()
+        self.session = session or "py-" + uuid.uuid4().hex[:12]
+        self.timeout = timeout
+        self._sock: Optional[socket.socket] = None
+        self._buf = b""
+        self._id = 0
+        self._events: Deque[Dict[str, Any]] = collections.deque()
+        self.last_event = 0
+
+    # -- connection ---------------------------------------------------------------------
+
+    def connect(self) -> "Client":
+        """Open the socket (and log in over TCP)."""
+        if self.host is not None:
+            s = socket.create_connection((self.host, self.port or 4500), self.timeout)
+            s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        else:
+            s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            s.settimeout(self.timeout)
+            s.connect(self.path)
+        self._sock = s
+        if self.host is not None:
+            self.call("auth.login", token=self.token or "")
+        return self
+
+    def close(self) -> None:
+        if self._sock is not None:
+            self._sock.close()
+            self._sock = None
+
+    def __enter__(self) -> "Client":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def _readline(self, timeout: Optional[float]) -> bytes:
+        assert self._sock is not None
+        self._sock.settimeout(timeout)
+        while b"\n" not in self._buf:
+            chunk = self._sock.recv(1 << 16)
+            if not chunk:
+                raise ConnectionError("the server closed the connection")
+            self._buf += chunk
+        line, self._buf = self._buf.split(b"\n", 1)
+        return line
+
+    def call(self, method: str, _timeout: Optional[float] = -1.0, **params: Any) -> Any:
+        """Call ``method`` with named ``params`` (None values left out); return its result.
+
+        Raises RpcError for an error reply.  ``_timeout`` (seconds to wait for the reply)
+        None waits for ever; the default is the client's.
+        """
+        if self._sock is None:
+            self.connect()
+        assert self._sock is not None
+        self._id += 1
+        req = {"jsonrpc": "2.0", "id": self._id, "method": method,
+               "params": {k: v for k, v in params.items() if v is not None}}
+        self._sock.sendall(json.dumps(req).encode() + b"\n")
+        wait = self.timeout if _timeout is not None and _timeout < 0 else _timeout
+        while True:
+            msg = json.loads(self._readline(wait))
+            if "id" not in msg:  # a notification (events.subscribe)
+                self._events.append(msg.get("params", {}))
+                continue
+            if msg.get("id") != self._id:
+                continue
+            if "error" in msg:
+                e = msg["error"]
+                raise RpcError(e.get("code", 0), e.get("message", ""), e.get("data"))
+            return msg.get("result")
+
+    # -- server and ports ------------------------------------------------------------------
+
+    def info(self) -> Result:
+        """server.info: version, state, ports, loaded stream names."""
+        return self.call("server.info")
+
+    def ports(self) -> List[Result]:
+        """ports.info: one dict per port (device, driver, link, owner)."""
+        return self.call("ports.info")
+
+    def acquire(self, ports: Optional[Sequence[int]] = None, force: bool = False) -> Result:
+        """Own ``ports`` (default all) under this client's session; ``force`` takes them over."""
+        return self.call("ports.acquire", ports=list(ports) if ports is not None else None,
+                         force=force or None, session=self.session)
+
+    def release(self, ports: Optional[Sequence[int]] = None) -> Result:
+        return self.call("ports.release", ports=list(ports) if ports is not None else None)
+
+    def reset(self) -> Result:
+        """As TRex's reset: take the ports (forced), stop traffic, remove streams, clear."""
+        self.acquire(force=True)
+        return self.call("server.reset")
+
+    # -- streams -----------------------------------------------------------------------------
+
+    def load(self, yaml_text: str, name: Optional[str] = None) -> List[Result]:
+        """Load streams from stream-file text (replaces the loaded set).
+
+        A bad file raises RpcError with ``data`` = {file, line, col, path, message}.
+        """
+        return self.call("streams.load", yaml=yaml_text, name=name)["streams"]
+
+    def load_file(self, path: str) -> List[Result]:
+        with open(path) as f:
+            return self.load(f.read(), name=path)
+
+    def remove(self, streams: Optional[Iterable[str]] = None) -> List[Result]:
+        return self.call("streams.remove", streams=_names(streams))["streams"]
+
+    def streams(self) -> List[Result]:
+        return self.call("streams.list")["streams"]
+
+    # -- traffic ------------------------------------------------------------------------------
+
+    def start(self, streams: Optional[Iterable[str]] = None, rate: Optional[Rate] = None,
+              count: Optional[int] = None, duration: Optional[float] = None,
+              start_at: Optional[float] = None, drain: Optional[float] = None) -> Result:
+        """Start all (or the named) streams.
+
+        ``rate`` as in stream files ("1 Mpps", "10 Gbps L1", "50%", "max") or pps as a
+        number; ``count`` frames per stream; ``duration`` seconds; ``start_at`` a Unix time
+        (time.time() scale) at which the first frame goes out; ``drain`` seconds echoes
+        are waited for after the last frame (default 0.2).
+        """
+        return self.call("traffic.start", streams=_names(streams), rate=rate, count=count,
+                         duration=duration, start_at=start_at, drain=drain)
+
+    def stop(self, streams: Optional[Iterable[str]] = None) -> Result:
+        return self.call("traffic.stop", streams=_names(streams))
+
+    def pause(self, streams: Optional[Iterable[str]] = None) -> Result:
+        return self.call("traffic.pause", streams=_names(streams))
+
+    def resume(self, streams: Optional[Iterable[str]] = None) -> Result:
+        return self.call("traffic.resume", streams=_names(streams))
+
+    def update(self, rate: Optional[Rate] = None, multiplier: Optional[float] = None,
+               streams: Optional[Iterable[str]] = None) -> Result:
+        """Change the rate of running streams: an absolute ``rate`` or a ``multiplier``."""
+        return self.call("traffic.update", rate=rate, multiplier=multiplier,
+                         streams=_names(streams))
+
+    def wait(self, timeout: Optional[float] = None) -> Result:
+        """Block until traffic ends (count, duration, stop): {"state", "stop_reason", "timeout"}."""
+        return self.call("traffic.wait", _timeout=None if timeout is None else timeout + 5.0,
+                         timeout=timeout)
+
+    # -- statistics and events --------------------------------------------------------------
+
+    def stats(self, histogram: bool = False) -> Result:
+        """The results document of ``wirerate run --json``, live, plus state and time."""
+        return self.call("stats.get", histogram=histogram or None)
+
+    def clear(self) -> Result:
+        return self.call("stats.clear")
+
+    def events(self, since: Optional[int] = None) -> List[Result]:
+        """Events after ``since`` (default: after the last one this client saw)."""
+        r = self.call("events.poll", since=self.last_event if since is None else since)
+        self.last_event = r["last"]
+        return r["events"]
+
+    def subscribe(self) -> Result:
+        return self.call("events.subscribe")
+
+    def next_event(self, timeout: Optional[float] = None) -> Optional[Result]:
+        """The next pushed event (after subscribe()), or None after ``timeout`` seconds."""
+        if self._events:
+            return self._events.popleft()
+        end = None if timeout is None else time.monotonic() + timeout
+        while True:
+            left = None if end is None else max(0.0, end - time.monotonic())
+            if left == 0.0:
+                return None
+            try:
+                msg = json.loads(self._readline(left))
+            except socket.timeout:
+                return None
+            if "id" not in msg:
+                return msg.get("params", {})
+
+
+def _names(streams: Optional[Iterable[str]]) -> Optional[List[str]]:
+    if streams is None:
+        return None
+    if isinstance(streams, str):
+        return [streams]
+    return list(streams)
+
+
+def connect(path: Optional[str] = None, acquire: bool = True, force: bool = False,
+            **kw: Any) -> Client:
+    """Connect (Unix socket by default, TCP with host=/port=/token=) and acquire every port."""
+    c = Client(path, **kw).connect()
+    if acquire:
+        c.acquire(force=force)
+    return c
+
+
+# -- helpers on results dicts --------------------------------------------------------------------
+
+def stream_row(stats: Result, name: str) -> Result:
+    """The row of stream ``name`` in a results dict."""
+    for s in stats.get("streams", []):
+        if s["name"] == name:
+            return s
+    raise KeyError(name)
+
+
+def port_row(stats: Result, index: int) -> Result:
+    return stats.get("ports", [])[index]
+
+
+def summary(stats: Result) -> Result:
+    """tx, rx, loss and latency over every stream: the one line a trial prints."""
+    streams = stats.get("streams", [])
+    tx = sum(s.get("tx_pkts", 0) for s in streams)
+    with_rx = [s for s in streams if "rx_pkts" in s]
+    rx = sum(s["rx_pkts"] for s in with_rx)
+    lost = sum(s.get("lost", 0) for s in with_rx)
+    sent_rx = sum(s.get("tx_pkts", 0) for s in with_rx)
+    lat = [s["latency_ns"] for s in with_rx if s.get("latency_ns", {}).get("n")]
+    out: Result = {
+        "tx_pkts": tx,
+        "rx_pkts": rx if with_rx else None,
+        "lost": lost if with_rx else None,
+        "loss_pct": (100.0 * lost / sent_rx) if with_rx and sent_rx else None,
+        "kpps": sum(s.get("kpps", 0.0) for s in streams),
+        "mbps_l1": sum(s.get("mbps_l1", 0.0) for s in streams),
+        "mbps_l2": sum(s.get("mbps_l2", 0.0) for s in streams),
+        "duration_s": stats.get("duration_s"),
+        "lat_min_ns": min(x["min"] for x in lat) if lat else None,
+        "lat_avg_ns": (sum(x["avg"] * x["n"] for x in lat) // sum(x["n"] for x in lat))
+        if lat else None,
+        "lat_max_ns": max(x["max"] for x in lat) if lat else None,
+        "lat_p99_ns": max(x["p99"] for x in lat) if lat else None,
+    }
+    return out
+
+
+def merge_results(results: Sequence[Result], names: Optional[Sequence[str]] = None) -> Result:
+    """One report from several servers' results: ports and streams concatenated, each row
+    tagged with its server (``names`` or "server0", ...), totals summed."""
+    merged: Result = {"schema": "wirerate-merged/1", "servers": [], "ports": [], "streams": []}
+    for i, r in enumerate(results):
+        tag = names[i] if names else f"server{i}"
+        merged["servers"].append({"name": tag, "started_at": r.get("started_at"),
+                                  "tx_started_at": r.get("tx_started_at"),
+                                  "stop_reason": r.get("stop_reason"),
+                                  "duration_s": r.get("duration_s")})
+        for p in r.get("ports", []):
+            merged["ports"].append(dict(p, server=tag))
+        for s in r.get("streams", []):
+            merged["streams"].append(dict(s, server=tag))
+    starts = [s["tx_started_at"] for s in merged["servers"] if s.get("tx_started_at")]
+    merged["start_spread_s"] = (max(starts) - min(starts)) if len(starts) > 1 else None
+    merged["total"] = summary(merged)
+    return merged

@@ -1,0 +1,325 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""The interactive console of ``wirerate serve`` (``python3 -m wirerate``, ``wirerate console``).
+
+History (~/.wirerate_history) and tab completion through readline; rates in the
+stream-file syntax ("1 Mpps", "10 Gbps L1", "50%", "max") or a multiplier ("x2").
+"""
+
+from __future__ import annotations
+
+import argparse
+import cmd
+import json
+import os
+import shlex
+import sys
+import time
+from typing import Any, Dict, List, Optional, Tuple
+
+from .client import Client, RpcError, summary
+
+try:
+    import readline
+except ImportError:  # pragma: no cover - readline is optional
+    readline = None  # type: ignore
+
+HISTORY = os.path.expanduser("~/.wirerate_history")
+RATE_UNITS = ("pps", "kpps", "mpps", "gpps", "bps", "kbps", "mbps", "gbps", "tbps", "%",
+              "l1", "l2")
+START_KEYS = ("rate", "duration", "count", "at", "drain")
+
+
+def parse_words(words: List[str], keys: Tuple[str, ...]) -> Tuple[Dict[str, str], List[str]]:
+    """``rate 1 Mpps duration 5 a b`` -> ({"rate": "1 Mpps", "duration": "5"}, ["a", "b"]).
+
+    A rate may span words ("1 Mpps", "10 Gbps L1"): unit words are joined to it.
+    """
+    opts: Dict[str, str] = {}
+    rest: List[str] = []
+    i = 0
+    while i < len(words):
+        w = words[i]
+        if w in keys and i + 1 < len(words):
+            val = words[i + 1]
+            i += 2
+            while w == "rate" and i < len(words) and words[i].lower() in RATE_UNITS:
+                val += " " + words[i]
+                i += 1
+            opts[w] = val
+            continue
+        rest.append(w)
+        i += 1
+    return opts, rest
+
+
+def rate_arg(text: str) -> Any:
+    """A rate as the server takes it: the stream-file string, or pps for a bare number."""
+    t = text.strip()
+    try:
+        return float(t)
+    except ValueError:
+        return t
+
+
+def seconds(text: str) -> float:
+    t = text.strip().lower()
+    for unit, mult in (("ms", 1e-3), ("us", 1e-6), ("s", 1.0), ("m", 60.0), ("h", 3600.0)):
+        if t.endswith(unit):
+            return float(t[: -len(unit)]) * mult
+    return float(t)
+
+
+def format_stats(st: Dict[str, Any], prev: Optional[Dict[str, Any]] = None) -> str:
+    """A table of ports and streams; with ``prev``, rates over the interval between them."""
+    dt = (st.get("time", 0) - prev.get("time", 0)) if prev else 0.0
+    lines = [f"state {st.get('state')}  elapsed {st.get('duration_s', 0):.3f} s"
+             + ("  (cleared)" if st.get("cleared") else "")]
+    lines.append(f"{'':<2}{'name':<20} {'tx_pkts':>14} {'Kpps':>11} {'Mbps L2':>11} "
+                 f"{'Mbps L1':>11} {'rx_pkts':>14} {'lost':>10} {'lat avg us':>10}")
+
+    def row(kind: str, r: Dict[str, Any], old: Optional[Dict[str, Any]]) -> str:
+        kpps, l2, l1 = r.get("kpps", 0.0), r.get("mbps_l2", 0.0), r.get("mbps_l1", 0.0)
+        if old is not None and dt > 0:
+            dp = r.get("tx_pkts", 0) - old.get("tx_pkts", 0)
+            db = r.get("tx_bytes", 0) - old.get("tx_bytes", 0)
+            kpps = dp / dt / 1e3
+            l2 = db * 8 / dt / 1e6
+            l1 = (db + 20 * dp) * 8 / dt / 1e6
+        lat = r.get("latency_ns", {})
+        return (f"{kind:<2}{r.get('name', '')[:20]:<20} {r.get('tx_pkts', 0):>14} {kpps:>11.3f} "
+                f"{l2:>11.3f} {l1:>11.3f} {str(r.get('rx_pkts', '-')):>14} "
+                f"{str(r.get('lost', '-')):>10} "
+                f"{(lat.get('avg', 0) / 1e3 if lat.get('n') else 0):>10.2f}")
+
+    for i, p in enumerate(st.get("ports", [])):
+        old = prev["ports"][i] if prev and i < len(prev.get("ports", [])) else None
+        lines.append(row("P", p, old))
+    for i, s in enumerate(st.get("streams", [])):
+        old = prev["streams"][i] if prev and i < len(prev.get("streams", [])) else None
+        lines.append(row("S", s, old))
+    return "\n".join(lines)
+
+
+class Console(cmd.Cmd):
+    """Commands: info ports acquire release load remove streams start stop pause resume
+    update stats watch clear wait events reset quit.  ``help CMD`` explains each."""
+
+    intro = "wirerate console: help lists the commands, Tab completes, Ctrl-D leaves."
+    prompt = "wirerate> "
+
+    def __init__(self, client: Client):
+        super().__init__()
+        self.c = client
+
+    # -- plumbing -----------------------------------------------------------------------------
+
+    def onecmd(self, line: str) -> bool:
+        try:
+            return super().onecmd(line)
+        except RpcError as e:
+            print(f"error: {e.message}")
+            if e.data:
+                print("       " + json.dumps(e.data))
+        except (ValueError, OSError) as e:
+            print(f"error: {e}")
+        return False
+
+    def emptyline(self) -> bool:
+        return False
+
+    def _stream_names(self) -> List[str]:
+        try:
+            return [s["name"] for s in self.c.streams()]
+        except (RpcError, OSError):
+            return []
+
+    def _complete_streams(self, text: str, *_: Any) -> List[str]:
+        return [n for n in self._stream_names() + list(START_KEYS) if n.startswith(text)]
+
+    complete_start = complete_stop = complete_pause = complete_resume = _complete_streams
+    complete_update = complete_remove = _complete_streams
+
+    def complete_load(self, text: str, line: str, *_: Any) -> List[str]:
+        d, base = os.path.split(text)
+        try:
+            names = os.listdir(d or ".")
+        except OSError:
+            return []
+        out = []
+        for n in names:
+            if n.startswith(base):
+                p = os.path.join(d, n)
+                out.append(p + "/" if os.path.isdir(p) else p)
+        return out
+
+    # -- commands -------------------------------------------------------------------------------
+
+    def do_info(self, _: str) -> None:
+        """info: server version, state, ports, loaded streams."""
+        print(json.dumps(self.c.info(), indent=2))
+
+    def do_ports(self, _: str) -> None:
+        """ports: each port's device, link and owner."""
+        for p in self.c.ports():
+            print(f"{p['index']}: {p['device']} ({p['driver']}) {p['mac']} "
+                  f"link {'up' if p['link_up'] else 'down'} {p['link_speed_mbps']} Mbps "
+                  f"owner {p['owner'] or '-'}")
+
+    def do_acquire(self, arg: str) -> None:
+        """acquire [force] [PORT...]: own the ports (all by default); force takes them over."""
+        words = arg.split()
+        force = "force" in words
+        ports = [int(w) for w in words if w != "force"]
+        print(self.c.acquire(ports or None, force=force))
+
+    def do_release(self, arg: str) -> None:
+        """release [PORT...]"""
+        print(self.c.release([int(w) for w in arg.split()] or None))
+
+    def do_load(self, arg: str) -> None:
+        """load FILE: load a stream file (replaces the loaded streams)."""
+        for s in self.c.load_file(arg.strip()):
+            print(f"{s['name']}: port {s['port']}")
+
+    def do_remove(self, arg: str) -> None:
+        """remove [STREAM...]: remove streams (all by default)."""
+        self.c.remove(arg.split() or None)
+
+    def do_streams(self, _: str) -> None:
+        """streams: loaded streams, their state and rate."""
+        for s in self.c.streams():
+            rate = "max" if s["rate_pps"] is None else f"{s['rate_pps'] / 1e3:.3f} kpps"
+            print(f"{s['name']:<24} port {s['port']} {s['state']:<8} {rate}")
+
+    def do_start(self, arg: str) -> None:
+        """start [rate RATE] [duration S] [count N] [at UNIXTIME] [drain S] [STREAM...]
+        RATE as in stream files: 1 Mpps, 10 Gbps L1, 50%, max."""
+        opts, names = parse_words(shlex.split(arg), START_KEYS)
+        r = self.c.start(names or None,
+                         rate=rate_arg(opts["rate"]) if "rate" in opts else None,
+                         count=int(opts["count"]) if "count" in opts else None,
+                         duration=seconds(opts["duration"]) if "duration" in opts else None,
+                         start_at=float(opts["at"]) if "at" in opts else None,
+                         drain=seconds(opts["drain"]) if "drain" in opts else None)
+        print(r["state"])
+
+    def do_stop(self, arg: str) -> None:
+        """stop [STREAM...]"""
+        print(self.c.stop(arg.split() or None)["state"])
+
+    def do_pause(self, arg: str) -> None:
+        """pause [STREAM...]"""
+        self.c.pause(arg.split() or None)
+
+    def do_resume(self, arg: str) -> None:
+        """resume [STREAM...]"""
+        self.c.resume(arg.split() or None)
+
+    def do_update(self, arg: str) -> None:
+        """update RATE|xMULT [streams A B]: e.g. update 2 Mpps, update x1.5, update 50% streams a"""
+        words = shlex.split(arg)
+        names: List[str] = []
+        if "streams" in words:
+            i = words.index("streams")
+            names, words = words[i + 1:], words[:i]
+        text = " ".join(words)
+        if text.startswith("x") or text.startswith("*"):
+            self.c.update(multiplier=float(text[1:]), streams=names or None)
+        else:
+            self.c.update(rate=rate_arg(text), streams=names or None)
+        self.do_streams("")
+
+    def do_stats(self, arg: str) -> None:
+        """stats [json]: the counters (json: the whole results document)."""
+        st = self.c.stats(histogram="json" in arg)
+        print(json.dumps(st, indent=2) if "json" in arg else format_stats(st))
+
+    def do_watch(self, arg: str) -> None:
+        """watch [INTERVAL]: refresh the statistics every INTERVAL s (1) until Ctrl-C or the end."""
+        interval = seconds(arg) if arg.strip() else 1.0
+        prev = self.c.stats()
+        tty = sys.stdout.isatty()
+        try:
+            while True:
+                time.sleep(interval)
+                st = self.c.stats()
+                text = format_stats(st, prev)
+                if tty:
+                    sys.stdout.write("\x1b[H\x1b[2J")
+                print(text, flush=True)
+                prev = st
+                if st.get("state") != "running":
+                    break
+        except KeyboardInterrupt:
+            print()
+
+    def do_clear(self, _: str) -> None:
+        """clear: statistics count from now (baselines)."""
+        self.c.clear()
+
+    def do_wait(self, arg: str) -> None:
+        """wait [TIMEOUT]: until traffic ends; then the one-line summary."""
+        r = self.c.wait(seconds(arg) if arg.strip() else None)
+        print(r)
+        print(summary(self.c.stats()))
+
+    def do_events(self, _: str) -> None:
+        """events: what happened since the last call (stream ended, link down, ...)."""
+        for e in self.c.events():
+            print(json.dumps(e))
+
+    def do_reset(self, _: str) -> None:
+        """reset: take the ports, stop, remove every stream, clear."""
+        print(self.c.reset())
+
+    def do_quit(self, _: str) -> bool:
+        """quit (or Ctrl-D)"""
+        return True
+
+    do_EOF = do_quit
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    ap = argparse.ArgumentParser(prog="wirerate console", description=__doc__)
+    ap.add_argument("--socket", help="Unix socket of the server (default %(default)s)",
+                    default=os.environ.get("WIRERATE_SOCKET", "/run/wirerate/wirerate.sock"))
+    ap.add_argument("--host", help="TCP server address (with --port and --token-file)")
+    ap.add_argument("--port", type=int, default=4500)
+    ap.add_argument("--token-file")
+    ap.add_argument("--session", help="ownership session to use (keeps ports over reconnects)")
+    ap.add_argument("-c", "--command", action="append",
+                    help="run this command and leave (repeatable)")
+    a = ap.parse_args(argv)
+    try:
+        client = Client(a.socket, host=a.host, port=a.port, token_file=a.token_file,
+                        session=a.session).connect()
+    except OSError as e:
+        print(f"wirerate console: cannot connect to {a.host or a.socket}: {e}", file=sys.stderr)
+        return 1
+    con = Console(client)
+    if a.command:
+        for line in a.command:
+            con.onecmd(line)
+        return 0
+    if readline is not None:
+        try:
+            readline.read_history_file(HISTORY)
+        except OSError:
+            pass
+        readline.set_history_length(1000)
+        readline.parse_and_bind("tab: complete")
+    try:
+        con.cmdloop()
+    except KeyboardInterrupt:
+        print()
+    finally:
+        if readline is not None:
+            try:
+                readline.write_history_file(HISTORY)
+            except OSError:
+                pass
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

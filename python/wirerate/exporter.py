@@ -1,0 +1,132 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Prometheus exporter for ``wirerate serve`` (needs the optional prometheus_client package).
+
+    python3 -m wirerate.exporter --socket /run/wirerate/wirerate.sock --listen 9150
+
+Every scrape reads stats.get once.  Per port and per stream: frame and byte counters
+(bytes with layer="l2" and layer="l1", L1 = bytes + 20 per frame), the rates over the
+interval since the previous scrape, echo counters, and latency quantiles (ns).
+"""
+
+from __future__ import annotations
+
+import argparse
+import threading
+import time
+from typing import Any, Dict, Iterator, List, Optional, Tuple
+
+from .client import Client
+
+QUANTILES = (("0.5", "p50"), ("0.9", "p90"), ("0.99", "p99"), ("0.999", "p999"),
+             ("0.9999", "p9999"))
+
+
+class WirerateCollector:
+    """A prometheus_client collector reading one server."""
+
+    def __init__(self, client: Client):
+        self.client = client
+        self.lock = threading.Lock()
+        self.prev: Optional[Dict[str, Any]] = None
+
+    def samples(self) -> Dict[str, List[Tuple[Dict[str, str], float]]]:
+        """name -> [(labels, value)]: what one scrape exports (also used by the tests)."""
+        with self.lock:
+            st = self.client.stats()
+            prev, self.prev = self.prev, st
+        out: Dict[str, List[Tuple[Dict[str, str], float]]] = {}
+
+        def put(name: str, labels: Dict[str, str], value: float) -> None:
+            out.setdefault(name, []).append((labels, float(value)))
+
+        dt = st["time"] - prev["time"] if prev and prev.get("time") else 0.0
+        for kind in ("ports", "streams"):
+            old_rows = {r["name"]: r for r in prev.get(kind, [])} if prev else {}
+            for r in st.get(kind, []):
+                lab = {"kind": kind[:-1], "name": r["name"], "port": str(r.get("port", r.get("port_id", "")))}
+                pk, by = r.get("tx_pkts", 0), r.get("tx_bytes", 0)
+                put("wirerate_tx_packets_total", lab, pk)
+                put("wirerate_tx_bytes_total", dict(lab, layer="l2"), by)
+                put("wirerate_tx_bytes_total", dict(lab, layer="l1"), by + 20 * pk)
+                old = old_rows.get(r["name"])
+                if old is not None and dt > 0 and pk >= old.get("tx_pkts", 0):
+                    dp = pk - old.get("tx_pkts", 0)
+                    db = by - old.get("tx_bytes", 0)
+                    put("wirerate_tx_rate_pps", lab, dp / dt)
+                    put("wirerate_tx_rate_bps", dict(lab, layer="l2"), db * 8 / dt)
+                    put("wirerate_tx_rate_bps", dict(lab, layer="l1"), (db + 20 * dp) * 8 / dt)
+                if "rx_pkts" in r:
+                    put("wirerate_rx_packets_total", lab, r["rx_pkts"])
+                if "lost" in r:
+                    put("wirerate_lost_packets_total", lab, r["lost"])
+                lat = r.get("latency_ns")
+                if lat and lat.get("n"):
+                    for q, key in QUANTILES:
+                        put("wirerate_latency_ns", dict(lab, quantile=q), lat[key])
+                    put("wirerate_latency_ns_count", lab, lat["n"])
+                    put("wirerate_latency_ns_sum", lab, lat["avg"] * lat["n"])
+        put("wirerate_running", {}, 1.0 if st.get("state") == "running" else 0.0)
+        return out
+
+    def collect(self) -> Iterator[Any]:
+        from prometheus_client.core import (CounterMetricFamily, GaugeMetricFamily,
+                                            SummaryMetricFamily)
+        s = self.samples()
+        helps = {
+            "wirerate_tx_packets_total": "frames sent",
+            "wirerate_tx_bytes_total": "bytes sent (FCS included; l1 adds 20 per frame)",
+            "wirerate_tx_rate_pps": "frames per second since the previous scrape",
+            "wirerate_tx_rate_bps": "bits per second since the previous scrape",
+            "wirerate_rx_packets_total": "echoed frames received",
+            "wirerate_lost_packets_total": "frames sent and not received",
+            "wirerate_running": "1 while traffic runs",
+        }
+        for name, help_ in helps.items():
+            rows = s.get(name, [])
+            if not rows:
+                continue
+            keys = sorted({k for lab, _ in rows for k in lab})
+            base = name[:-6] if name.endswith("_total") else name
+            fam = (CounterMetricFamily(base, help_, labels=keys) if name.endswith("_total")
+                   else GaugeMetricFamily(name, help_, labels=keys))
+            for lab, v in rows:
+                fam.add_metric([lab.get(k, "") for k in keys], v)
+            yield fam
+        counts = {tuple(sorted(l.items())): v for l, v in s.get("wirerate_latency_ns_count", [])}
+        sums = {tuple(sorted(l.items())): v for l, v in s.get("wirerate_latency_ns_sum", [])}
+        if counts:
+            fam = SummaryMetricFamily("wirerate_latency_ns", "echo latency quantiles (ns)",
+                                      labels=["kind", "name", "port"])
+            for key, n in counts.items():
+                lab = dict(key)
+                fam.add_metric([lab["kind"], lab["name"], lab["port"]], count_value=n,
+                               sum_value=sums.get(key, 0.0))
+            yield fam
+            q = GaugeMetricFamily("wirerate_latency_quantile_ns", "echo latency quantile (ns)",
+                                  labels=["kind", "name", "port", "quantile"])
+            for lab, v in s.get("wirerate_latency_ns", []):
+                q.add_metric([lab["kind"], lab["name"], lab["port"], lab["quantile"]], v)
+            yield q
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    ap = argparse.ArgumentParser(prog="wirerate-exporter", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--socket", default="/run/wirerate/wirerate.sock")
+    ap.add_argument("--listen", type=int, default=9150, help="HTTP port for /metrics")
+    ap.add_argument("--addr", default="127.0.0.1", help="HTTP address (default %(default)s)")
+    a = ap.parse_args(argv)
+    try:
+        from prometheus_client import start_http_server
+        from prometheus_client.core import REGISTRY
+    except ImportError:
+        print("wirerate-exporter: needs prometheus_client (pip install 'wirerate[prometheus]')")
+        return 2
+    REGISTRY.register(WirerateCollector(Client(a.socket).connect()))
+    start_http_server(a.listen, addr=a.addr)
+    while True:
+        time.sleep(3600)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
