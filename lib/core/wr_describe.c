@@ -265,7 +265,11 @@ wr_describe_stream(const struct wr_stream *s, const char *indent, char *buf,
 			       sizeof(f[i]));
 		n_vary += s->field[i].mode != WR_VARY_FIXED;
 	}
-	wr_describe_rate(&s->rate, rate, sizeof(rate));
+	/* A ramp replaces the rate: its line below says how. */
+	if (s->has_ramp)
+		snprintf(rate, sizeof(rate), "ramped");
+	else
+		wr_describe_rate(&s->rate, rate, sizeof(rate));
 	APPEND("%sstream %s: port %u, ", indent, s->name, s->port);
 	if (s->size.min == s->size.max)
 		APPEND("%u-byte frames", s->size.min);
