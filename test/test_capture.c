@@ -6,6 +6,7 @@
 
 #include "wr_capture.h"
 #include "wr_replay.h"
+#include "wr_rng.h"
 #include "wr_test.h"
 #include "wr_yaml.h"
 
@@ -249,8 +250,8 @@ udp4_ok(const uint8_t *f)
 static void
 test_rewrite(void)
 {
-	struct wr_field_spec fs[WR_FIELD__COUNT];
-	bool set[WR_FIELD__COUNT] = { false };
+	struct wr_field_spec fs[WR_REWRITE__COUNT];
+	bool set[WR_REWRITE__COUNT] = { false };
 	struct wr_capture c;
 	uint8_t f[60];
 	uint32_t k;
@@ -259,13 +260,13 @@ test_rewrite(void)
 	udp4_frame(f);
 	CU_ASSERT_TRUE(udp4_ok(f));
 	CU_ASSERT_EQUAL_FATAL(wr_capture_from_frame("x", f, 60, 7, &c, NULL), 0);
-	set[WR_FIELD_IPV4_SRC] = set[WR_FIELD_ETH_DST] = true;
-	fs[WR_FIELD_IPV4_SRC].mode = WR_VARY_INC;
-	fs[WR_FIELD_IPV4_SRC].from = 0x0a000001;
-	fs[WR_FIELD_IPV4_SRC].to = 0x0a000003;
-	fs[WR_FIELD_IPV4_SRC].step = 1;
-	fs[WR_FIELD_ETH_DST].mode = WR_VARY_FIXED;
-	fs[WR_FIELD_ETH_DST].value = 0x02aabbccddeeull;
+	set[WR_REWRITE_IPV4_SRC] = set[WR_REWRITE_ETH_DST] = true;
+	fs[WR_REWRITE_IPV4_SRC].mode = WR_VARY_INC;
+	fs[WR_REWRITE_IPV4_SRC].from = 0x0a000001;
+	fs[WR_REWRITE_IPV4_SRC].to = 0x0a000003;
+	fs[WR_REWRITE_IPV4_SRC].step = 1;
+	fs[WR_REWRITE_ETH_DST].mode = WR_VARY_FIXED;
+	fs[WR_REWRITE_ETH_DST].value = 0x02aabbccddeeull;
 	CU_ASSERT_EQUAL(wr_capture_rewrite(&c, set, fs, 1), 7);
 	for (k = 0; k < 7; k++) {
 		const uint8_t *b = wr_capture_frame(&c, k);
@@ -292,21 +293,21 @@ test_value_at(void)
 	fs.from = 10;
 	fs.to = 4;
 	fs.step = 3;
-	CU_ASSERT_EQUAL(wr_field_value_at(&fs, WR_FIELD_UDP_SRC, 1, 0), 10);
-	CU_ASSERT_EQUAL(wr_field_value_at(&fs, WR_FIELD_UDP_SRC, 1, 2), 4);
-	CU_ASSERT_EQUAL(wr_field_value_at(&fs, WR_FIELD_UDP_SRC, 1, 3), 10);
+	CU_ASSERT_EQUAL(wr_field_value_at(&fs, wr_rng_key(1, WR_FIELD_UDP_SRC), 0), 10);
+	CU_ASSERT_EQUAL(wr_field_value_at(&fs, wr_rng_key(1, WR_FIELD_UDP_SRC), 2), 4);
+	CU_ASSERT_EQUAL(wr_field_value_at(&fs, wr_rng_key(1, WR_FIELD_UDP_SRC), 3), 10);
 	fs.mode = WR_VARY_LIST;
 	fs.list = list;
 	fs.list_len = 3;
-	CU_ASSERT_EQUAL(wr_field_value_at(&fs, WR_FIELD_UDP_SRC, 1, 4), 9);
+	CU_ASSERT_EQUAL(wr_field_value_at(&fs, wr_rng_key(1, WR_FIELD_UDP_SRC), 4), 9);
 	fs.mode = WR_VARY_RANDOM;
 	fs.from = 100;
 	fs.to = 103;
 	for (k = 0; k < 1000; k++) {
-		uint64_t v = wr_field_value_at(&fs, WR_FIELD_UDP_SRC, 5, k);
+		uint64_t v = wr_field_value_at(&fs, wr_rng_key(5, WR_FIELD_UDP_SRC), k);
 
 		CU_ASSERT_TRUE(v >= 100 && v <= 103);
-		CU_ASSERT_EQUAL(v, wr_field_value_at(&fs, WR_FIELD_UDP_SRC, 5, k));
+		CU_ASSERT_EQUAL(v, wr_field_value_at(&fs, wr_rng_key(5, WR_FIELD_UDP_SRC), k));
 	}
 }
 
