@@ -481,6 +481,21 @@ rewrite_value(const struct wr_field_spec *fs, enum wr_rewrite_id id,
 	return wr_field_value_at(&fs[id], wr_rng_key(seed, rewrites[id].tag), k);
 }
 
+/* An IP header's source (rewrite @p src at @p off) and destination (the
+ * next rewrite id, right after it): both versions lay them out so. */
+static void
+put_addrs(uint8_t *ip, const bool *set, const struct wr_field_spec *fs,
+	  uint64_t seed, uint64_t k, enum wr_rewrite_id src, unsigned int off)
+{
+	unsigned int width = rewrites[src].bits / 8;
+
+	if (set[src])
+		wr_capture_put_be(ip + off, rewrite_value(fs, src, seed, k), width);
+	if (set[src + 1])
+		wr_capture_put_be(ip + off + width, rewrite_value(fs,
+			(enum wr_rewrite_id)(src + 1), seed, k), width);
+}
+
 uint32_t
 wr_capture_rewrite(struct wr_capture *c, const bool *set,
 		   const struct wr_field_spec *fs, uint64_t seed)
@@ -506,23 +521,13 @@ wr_capture_rewrite(struct wr_capture *c, const bool *set,
 		ip = b + l3;
 		if (l3 != 0 && v4 && type == WR_ETHERTYPE_IPV4 && len >= l3 + 20 &&
 		    (ip[0] >> 4) == 4) {
-			if (set[WR_REWRITE_IPV4_SRC])
-				wr_capture_put_be(ip + 12, rewrite_value(fs,
-					WR_REWRITE_IPV4_SRC, seed, k), 4);
-			if (set[WR_REWRITE_IPV4_DST])
-				wr_capture_put_be(ip + 16, rewrite_value(fs,
-					WR_REWRITE_IPV4_DST, seed, k), 4);
+			put_addrs(ip, set, fs, seed, k, WR_REWRITE_IPV4_SRC, 12);
 			/* ICMP's checksum does not cover the addresses. */
 			fix_ipv4(ip, (uint32_t)len - l3, ip[9] != WR_IPPROTO_ICMP);
 			n_ip++;
 		} else if (l3 != 0 && v6 && type == WR_ETHERTYPE_IPV6 &&
 			   len >= l3 + IPV6_HLEN && (ip[0] >> 4) == 6) {
-			if (set[WR_REWRITE_IPV6_SRC])
-				wr_capture_put_be(ip + 8, rewrite_value(fs,
-					WR_REWRITE_IPV6_SRC, seed, k), 16);
-			if (set[WR_REWRITE_IPV6_DST])
-				wr_capture_put_be(ip + 24, rewrite_value(fs,
-					WR_REWRITE_IPV6_DST, seed, k), 16);
+			put_addrs(ip, set, fs, seed, k, WR_REWRITE_IPV6_SRC, 8);
 			fix_ipv6(ip, (uint32_t)len - l3);
 			n_ip++;
 		}
