@@ -5,7 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <rte_cycles.h>
 #include <rte_version.h>
@@ -115,6 +117,86 @@ wr_app_bench_opt(struct wr_opts *o, int opt, const char *arg)
 		if (wr_bench_parse_ppm(arg, &o->loss_ppm, why, sizeof(why)))
 			return bad("--loss-tolerance", arg, why);
 		return 0;
+	case 'P':
+		if (wr_bench_parse_ppm(arg, &o->pdr_ppm, why, sizeof(why)) ||
+		    o->pdr_ppm == 0)
+			return bad("--pdr", arg, "expected the loss the partial "
+				   "drop rate tolerates, a percentage above 0 "
+				   "such as 0.5%");
+		return 0;
+	case 'H':
+		if (wr_parse_u64(arg, 1, WR_RFC2544_PHASES_MAX, &v, why,
+				 sizeof(why)))
+			return bad("--phases", arg, "expected a number of search "
+				   "phases 1..8");
+		o->phases = (uint32_t)v;
+		return 0;
+	case 'E':
+		if (wr_bench_parse_tests(arg, &o->tests, why, sizeof(why)))
+			return bad("--tests", arg, why);
+		return 0;
+	case 'G':
+		if (wr_bench_parse_ppm(arg, &o->loss_step_ppm, why,
+				       sizeof(why)) || o->loss_step_ppm < 10000)
+			return bad("--loss-step", arg, "expected the frame loss "
+				   "rate's step, a percentage 1..100 such as 10%");
+		return 0;
+	case 'B':
+		if (wr_parse_u64(arg, 1, WR_B2B_REPEATS_MAX, &v, why,
+				 sizeof(why)))
+			return bad("--b2b-repeats", arg, "expected a number of "
+				   "back-to-back searches 1..1000");
+		o->b2b_repeats = (uint32_t)v;
+		return 0;
+	case 'K':
+		if (wr_parse_duration_ns(arg, &o->b2b_trial_ns, why,
+					 sizeof(why)) || o->b2b_trial_ns == 0)
+			return bad("--b2b-trial", arg, "expected a duration above "
+				   "0 such as 2s or 100ms");
+		return 0;
+	case 'W':
+		if (wr_parse_u64(arg, 1, UINT64_MAX, &o->b2b_resolution, why,
+				 sizeof(why)))
+			return bad("--b2b-resolution", arg, "expected a number "
+				   "of frames of 1 or more");
+		return 0;
+	case 'Y':
+		o->rev_stream = arg;
+		return 0;
+	case 'Q':
+		o->report_file = arg;
+		return 0;
+	case 'Z':
+		if (wr_bench_parse_pairs(arg, o->pairs, WR_BENCH_PAIRS_MAX,
+					 &o->n_pairs, why, sizeof(why)))
+			return bad("--pairs", arg, why);
+		return 0;
+	case 'X':
+		if (wr_parse_u64(arg, 1, WR_SWEEP_REPEATS_MAX, &v, why,
+				 sizeof(why)))
+			return bad("--repeat", arg, "expected a number of "
+				   "repeats 1..1000");
+		o->repeats = (uint32_t)v;
+		return 0;
+	case 'U':
+		if (wr_parse_u64(arg, 1, WR_BENCH_LAT_TRIALS_MAX, &v, why,
+				 sizeof(why)))
+			return bad("--latency-trials", arg, "expected a number "
+				   "of latency trials 1..100");
+		o->lat_trials = (uint32_t)v;
+		return 0;
+	case 'V':
+		if (wr_parse_duration_ns(arg, &o->lat_trial_ns, why,
+					 sizeof(why)) || o->lat_trial_ns == 0)
+			return bad("--latency-trial", arg, "expected a duration "
+				   "above 0 such as 120s or 500ms");
+		return 0;
+	case 'F':
+		if (wr_parse_duration_ns(arg, &o->first_trial_ns, why,
+					 sizeof(why)) || o->first_trial_ns == 0)
+			return bad("--first-trial", arg, "expected a duration "
+				   "above 0 such as 1, 1s or 500ms");
+		return 0;
 	case 'M':
 	case 'm':
 		if (wr_parse_rate(arg, opt == 'M' ? &o->max_rate : &o->min_rate,
@@ -136,7 +218,14 @@ void
 wr_bench_stream_at(const struct wr_bench *b, uint16_t size,
 		   struct wr_stream *st)
 {
-	*st = b->f.streams[b->stream];
+	wr_bench_stream_idx_at(b, b->stream, size, st);
+}
+
+void
+wr_bench_stream_idx_at(const struct wr_bench *b, uint32_t idx, uint16_t size,
+		       struct wr_stream *st)
+{
+	*st = b->f.streams[idx];
 	st->size.mode = WR_SIZE_FIXED;
 	st->size.fixed = st->size.min = st->size.max = size;
 	st->count = 0;
@@ -151,9 +240,11 @@ wr_bench_stream_at(const struct wr_bench *b, uint16_t size,
 		st->burst = b->o->burst;
 }
 
+/* A file of @p n streams (the trial's, and with --reverse-stream its
+ * reverse) that share the loaded file's identity. */
 static void
-one_stream_file(const struct wr_bench *b, struct wr_stream *st,
-		struct wr_stream_file *sf)
+trial_stream_file(const struct wr_bench *b, struct wr_stream *st, uint32_t n,
+		  struct wr_stream_file *sf)
 {
 	memset(sf, 0, sizeof(*sf));
 	snprintf(sf->path, sizeof(sf->path), "%s", b->f.path);
@@ -162,7 +253,27 @@ one_stream_file(const struct wr_bench *b, struct wr_stream *st,
 	sf->seed_set = b->f.seed_set;
 	memcpy(sf->sha256, b->f.sha256, sizeof(sf->sha256));
 	sf->streams = st;
-	sf->n_streams = 1;
+	sf->n_streams = n;
+}
+
+/* Distinct frames of stream @p s back on @p port (sequence numbers). */
+static uint64_t
+distinct_on(const struct wr_bench *b, uint16_t port, uint32_t s)
+{
+	const struct wr_rxq *q = b->e->rxq[port];
+	const struct wr_rx_stream *rs;
+	uint64_t n = 0;
+	unsigned int lane;
+
+	if (q == NULL || s >= q->n_streams || (rs = q->streams[s]) == NULL)
+		return 0;
+	for (lane = 0; lane < rs->n_lanes; lane++) {
+		struct wr_seq_result res;
+
+		wr_seq_finish(&rs->seq[lane], 0, &res);
+		n += res.distinct;
+	}
+	return n;
 }
 
 int
@@ -289,12 +400,25 @@ int
 wr_bench_trial(struct wr_bench *b, struct wr_stream *st, uint64_t drain_ns,
 	       struct wr_report_row *row)
 {
+	struct wr_stream two[2];
 	struct wr_stream_file sf;
 	struct wr_report_view *v;
 	struct wr_error err;
 	int rc;
 
-	one_stream_file(b, st, &sf);
+	two[0] = *st;
+	if (b->bidir) {
+		/* The reverse direction: the same size, rate, length and
+		 * signature, from the RX port. */
+		wr_bench_stream_idx_at(b, b->rev_stream, st->size.fixed, &two[1]);
+		two[1].port = b->rx_port;
+		two[1].rate = st->rate;
+		two[1].count = st->count;
+		two[1].duration_ns = st->duration_ns;
+		two[1].latency = st->latency;
+		two[1].sig_short = st->sig_short;
+	}
+	trial_stream_file(b, two, b->bidir ? 2 : 1, &sf);
 	wr_error_clear(&err);
 	rc = wr_engine_load(b->e, &sf, false, &err);
 	if (rc == 0 && wr_bench_interrupted())
@@ -316,28 +440,35 @@ wr_bench_trial(struct wr_bench *b, struct wr_stream *st, uint64_t drain_ns,
 	b->port_row = v->ports[st->port];
 	b->rx_distinct = 0;
 	b->rx_port_pkts = 0;
+	if (b->bidir) {
+		b->rev_row = v->streams[1];
+		b->rev_distinct = distinct_on(b, st->port, 1);
+		b->rev_port_pkts = v->ports[st->port].rx_pkts;
+	}
 	/* The NIC's counters run since the engine opened: this trial's
 	 * share is the difference. */
 	if (v->ports[b->rx_port].has_nic) {
 		b->rx_nic_pkts = v->ports[b->rx_port].nic_ipackets -
-				 b->nic_ipackets;
+				 b->nic_ipackets[b->rx_port];
 		b->rx_nic_missed = v->ports[b->rx_port].nic_imissed -
-				   b->nic_imissed;
-		b->nic_ipackets = v->ports[b->rx_port].nic_ipackets;
-		b->nic_imissed = v->ports[b->rx_port].nic_imissed;
+				   b->nic_imissed[b->rx_port];
+	}
+	for (unsigned int i = 0; i < b->e->n_ports; i++) {
+		if (!v->ports[i].has_nic)
+			continue;
+		b->nic_ipackets[i] = v->ports[i].nic_ipackets;
+		b->nic_imissed[i] = v->ports[i].nic_imissed;
 	}
 	if (b->latency && b->e->rxq[b->rx_port] != NULL) {
 		/* What came back on the RX port itself, not on any port. */
 		const struct wr_rxq *q = b->e->rxq[b->rx_port];
 		const struct wr_rx_stream *rs = q->streams[0];
-		unsigned int lane;
 
 		b->rx_port_pkts = v->ports[b->rx_port].rx_pkts;
-		for (lane = 0; rs != NULL && lane < rs->n_lanes; lane++) {
-			struct wr_seq_result res;
-
-			wr_seq_finish(&rs->seq[lane], 0, &res);
-			b->rx_distinct += res.distinct;
+		b->rx_distinct = distinct_on(b, b->rx_port, 0);
+		if (b->lat_hist != NULL && rs != NULL && !st->sig_short) {
+			*b->lat_hist = rs->hist;
+			wr_latency_summarize(&rs->hist, &rs->jitter, &b->lat);
 		}
 	}
 	wr_engine_unload(b->e);
@@ -358,6 +489,15 @@ wr_bench_meta(const struct wr_bench *b, struct wr_bench_meta *m,
 	m->stream = b->f.streams[b->stream].name;
 	m->config_file = b->cfg_path ? b->cfg_path : "";
 	snprintf(m->started_at, sizeof(m->started_at), "%s", b->started_at);
+	{
+		time_t wall = time(NULL);
+		struct tm tm;
+
+		gmtime_r(&wall, &tm);
+		strftime(m->finished_at, sizeof(m->finished_at),
+			 "%Y-%m-%dT%H:%M:%SZ", &tm);
+	}
+	m->seed = b->f.seed;
 	m->tx_device = p->device;
 	m->tx_driver = p->driver;
 	m->link_mbps = p->link_speed_mbps;
@@ -378,6 +518,37 @@ wr_bench_write(const char *path, int (*fn)(FILE *, const void *),
 			path, strerror(-rc));
 		return WR_EXIT_FAIL;
 	}
+	return WR_EXIT_OK;
+}
+
+int
+wr_bench_report(const char *json, const char *html)
+{
+	char tool[1024];
+	pid_t pid;
+	int status;
+
+	snprintf(tool, sizeof(tool), "%s/wr-report", WR_TOOLS_DIR);
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		fprintf(stderr, "wirerate: --report: cannot start %s: %s\n",
+			tool, strerror(errno));
+		return WR_EXIT_FAIL;
+	}
+	if (pid == 0) {
+		execl(tool, tool, json, html, (char *)NULL);
+		fprintf(stderr, "wirerate: --report: cannot run %s: %s\n", tool,
+			strerror(errno));
+		_exit(127);
+	}
+	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
+	    WEXITSTATUS(status) != 0) {
+		fprintf(stderr, "wirerate: --report: %s did not write %s (the "
+			"JSON is in %s)\n", tool, html, json);
+		return WR_EXIT_FAIL;
+	}
+	printf("report: %s (raw JSON: %s)\n", html, json);
 	return WR_EXIT_OK;
 }
 

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "wr_app.h"
 #include "wr_bench.h"
@@ -29,7 +30,30 @@ struct wr_bench {
 	uint64_t rx_port_pkts;      /**< last trial: every frame rx_port received */
 	uint64_t rx_nic_pkts;       /**< last trial: rx_port's NIC ipackets (delta) */
 	uint64_t rx_nic_missed;     /**< last trial: rx_port's NIC imissed (delta) */
-	uint64_t nic_ipackets, nic_imissed; /* cumulative, since the engine opened */
+	/* each port's NIC counters, cumulative since the engine opened */
+	uint64_t nic_ipackets[WR_PORTS_MAX], nic_imissed[WR_PORTS_MAX];
+	uint16_t tx_port;           /**< rfc2544: the pair running's TX port */
+	/* rfc2544 --reverse-stream: both directions at once.  Each trial
+	 * also sends this stream, at the same size, rate and length, from
+	 * rx_port to the stream's port; what came back on the stream's port
+	 * is counted apart. */
+	bool bidir;
+	uint32_t rev_stream;
+	struct wr_report_row rev_row; /**< last trial: the reverse stream */
+	uint64_t rev_distinct;      /**< last trial: its distinct frames back */
+	uint64_t rev_port_pkts;     /**< last trial: every frame its RX port got */
+	uint32_t phases;            /**< rfc2544: search phases */
+	/* rfc2544's progress: trials done of about progress_est, since t0;
+	 * on a terminal one status line redrawn in place. */
+	bool progress_tty;
+	uint32_t progress_done, progress_est;
+	struct timespec progress_t0;
+	/* rfc2544's latency trials: when lat_hist is set, each trial with
+	 * the timestamp signature leaves rx_port's histogram of its frames
+	 * there and its summary in lat. */
+	struct wr_latency *lat_hist;
+	struct wr_latency_summary lat;
+	uint64_t first_trial_ns;    /**< rfc2544: the first phase's trials */
 };
 
 /** Stream file, stream, sizes, profile; every size built once (with a
@@ -41,6 +65,9 @@ int wr_bench_open(struct wr_bench *b);
 /** The stream at one fixed size, unpaced, unlimited, no schedule. */
 void wr_bench_stream_at(const struct wr_bench *b, uint16_t size,
 			struct wr_stream *st);
+/** The same for stream @p idx of the file. */
+void wr_bench_stream_idx_at(const struct wr_bench *b, uint32_t idx,
+			    uint16_t size, struct wr_stream *st);
 /**
  * Load @p st alone, send until its duration (or count) ends, wait
  * @p drain_ns for echoes, collect its row into @p row, unload.
@@ -55,6 +82,8 @@ void wr_bench_meta(const struct wr_bench *b, struct wr_bench_meta *m,
 /** Write @p path atomically when it is not NULL.  Prints; @return an exit code. */
 int wr_bench_write(const char *path, int (*fn)(FILE *, const void *),
 		   const void *arg);
+/** tools/wr-report @p json into @p html.  Prints; @return an exit code. */
+int wr_bench_report(const char *json, const char *html);
 void wr_bench_close(struct wr_bench *b);
 
 #endif /* WR_APP_BENCH_H */

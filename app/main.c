@@ -22,10 +22,17 @@ usage(FILE *out)
 "                    [--seed N] [--drain S] [--json FILE] [--stats-jsonl FILE]\n"
 "                    [--arp] [--quiet] [-- EAL options]\n"
 "       wirerate sweep STREAMFILE [--stream NAME] [--sizes 64,128,...]\n"
-"                    [--duration S] [--csv FILE] [--json FILE] [--config PROFILE]\n"
-"       wirerate rfc2544 STREAMFILE --tx-port N --rx-port N [--stream NAME]\n"
+"                    [--duration S] [--repeat N] [--rx-port N] [--csv FILE]\n"
+"                    [--json FILE] [--config PROFILE]\n"
+"       wirerate rfc2544 STREAMFILE --tx-port N --rx-port N | --pairs A:B,C:D\n"
+"                    [--stream NAME]\n"
 "                    [--sizes ...] [--trial S] [--resolution PCT%%|RATE]\n"
-"                    [--loss-tolerance PCT] [--max-rate RATE] [--min-rate RATE]\n"
+"                    [--loss-tolerance PCT] [--pdr PCT] [--phases N]\n"
+"                    [--first-trial S] [--max-rate RATE] [--min-rate RATE]\n"
+"                    [--tests throughput,latency,loss,b2b|all] [--loss-step PCT]\n"
+"                    [--latency-trials N] [--latency-trial S]\n"
+"                    [--reverse-stream NAME] [--report OUT.html]\n"
+"                    [--b2b-repeats N] [--b2b-trial S] [--b2b-resolution N]\n"
 "                    [--drain S] [--csv FILE] [--json FILE] [--config PROFILE]\n"
 "       wirerate rtt STREAMFILE [--stream NAME] [--sizes FROM:TO:STEP] [--count N]\n"
 "                    [--timeout S] [--csv FILE] [--json FILE] [--config PROFILE]\n"
@@ -41,12 +48,29 @@ usage(FILE *out)
 "          Mbps (L2 and L1) every second and a final summary\n"
 "  sweep   send one stream (the first, or --stream) at the maximum rate for\n"
 "          each frame size (default 64,128,256,512,1024,1280,1518) for\n"
-"          --duration each (default 2 s); print Kpps, Mbps L1/L2, %% of line\n"
+"          --duration each (default 2 s); print Kpps, Mbps L1/L2, %% of line;\n"
+"          --repeat N runs each size N times: min/median/max of Kpps, Mbps\n"
+"          and goodput; --rx-port N counts what a reflector returns there\n"
+"          (returned Kpps, Mbps, loss per size)\n"
 "  rfc2544 RFC 2544 throughput: per frame size, a binary search for the\n"
 "          highest rate at which every frame (with a loss-only signature)\n"
 "          sent on --tx-port comes back on --rx-port; trials of --trial S\n"
 "          (default 60 s, RFC 2544's minimum), resolution default 0.1%% of\n"
-"          the line rate; sizes default 64,128,256,512,1024,1280,1518\n"
+"          the line rate; sizes default 64,128,256,512,1024,1280,1518;\n"
+"          --pdr PCT adds the partial drop rate to the same search, which\n"
+"          then runs --phases (default 3) of shorter trials first, from\n"
+"          --first-trial (default 1 s) up to --trial (doc/rates.md);\n"
+"          --tests adds RFC 2544's latency (at each size's throughput,\n"
+"          --latency-trials of --latency-trial, default 20 of 120 s, every\n"
+"          frame timed), frame loss rate (steps of --loss-step,\n"
+"          default 10 %%, down from the maximum until two lossless trials)\n"
+"          and back-to-back (longest lossless burst, first burst\n"
+"          --b2b-trial of the rate, default 2 s, --b2b-repeats times,\n"
+"          default 50); --reverse-stream NAME also sends that stream from\n"
+"          --rx-port to --tx-port in every throughput and frame loss trial\n"
+"          (both directions at once, each one's loss counted); --report\n"
+"          writes one self-contained HTML report (tools/wr-report) beside\n"
+"          the JSON (--json, else OUT.html.json)\n"
 "  rtt     round trips one frame at a time (doc/echo.md): per UDP payload size\n"
 "          (default 50:1500:50, the 24-byte signature included), --count round\n"
 "          trips (default 100000) of the stream's frame, each waited for up to\n"
@@ -78,7 +102,8 @@ usage(FILE *out)
 "  --burst N         frames per TX burst (1..512) for every stream, replacing\n"
 "                    the profile's and the streams' (1: every frame spaced)\n"
 "\n"
-"exit status: 0 success, 1 run-time failure, 2 bad input\n");
+"exit status: 0 success, 1 run-time failure, 2 bad input, 3 (sweep,\n"
+"rfc2544) the generator, not the device, limited a result\n");
 }
 
 void
@@ -120,6 +145,20 @@ parse_opts(int argc, char **argv, struct wr_opts *o)
 		{ "trial", required_argument, NULL, 'T' },
 		{ "resolution", required_argument, NULL, 'R' },
 		{ "loss-tolerance", required_argument, NULL, 'l' },
+		{ "pdr", required_argument, NULL, 'P' },
+		{ "phases", required_argument, NULL, 'H' },
+		{ "first-trial", required_argument, NULL, 'F' },
+		{ "tests", required_argument, NULL, 'E' },
+		{ "loss-step", required_argument, NULL, 'G' },
+		{ "b2b-repeats", required_argument, NULL, 'B' },
+		{ "b2b-trial", required_argument, NULL, 'K' },
+		{ "b2b-resolution", required_argument, NULL, 'W' },
+		{ "latency-trials", required_argument, NULL, 'U' },
+		{ "latency-trial", required_argument, NULL, 'V' },
+		{ "reverse-stream", required_argument, NULL, 'Y' },
+		{ "report", required_argument, NULL, 'Q' },
+		{ "repeat", required_argument, NULL, 'X' },
+		{ "pairs", required_argument, NULL, 'Z' },
 		{ "max-rate", required_argument, NULL, 'M' },
 		{ "min-rate", required_argument, NULL, 'm' },
 		{ "arp", no_argument, NULL, 'A' },
@@ -237,6 +276,20 @@ parse_opts(int argc, char **argv, struct wr_opts *o)
 		case 'T':
 		case 'R':
 		case 'l':
+		case 'P':
+		case 'H':
+		case 'F':
+		case 'E':
+		case 'G':
+		case 'B':
+		case 'K':
+		case 'W':
+		case 'U':
+		case 'V':
+		case 'Y':
+		case 'Q':
+		case 'X':
+		case 'Z':
 		case 'M':
 		case 'm':
 			if (wr_app_bench_opt(o, c, optarg) != 0)

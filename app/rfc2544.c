@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* wirerate rfc2544: RFC 2544 throughput per frame size, trials on one open engine. */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <rte_common.h>
 
@@ -15,6 +18,8 @@
 /* A trial whose rate was not offered (wr_bench_trial_valid()) is run again
  * this many times before its counts are taken as they are. */
 #define WR_TRIAL_REDO_MAX 3
+/* MLRsearch's first phase: 1 s trials. */
+#define WR_FIRST_TRIAL_DEFAULT_NS (1000 * 1000 * 1000ull)
 /* RFC 2544 section 23: wait two seconds for residual frames. */
 #define WR_TRIAL_DRAIN_DEFAULT_NS (2 * 1000 * 1000 * 1000ull)
 
@@ -59,16 +64,145 @@ rate_at(const struct wr_rate_spec *spec, uint16_t size, uint32_t link,
 	return -EINVAL;
 }
 
+/*
+ * One trial at @p size: @p rate millipps (0: as fast as the port takes
+ * frames) for @p ns, or @p count frames when @p ns is 0.  Every frame
+ * carries a signature: the loss-only one (@p sig_short: loss exact per
+ * frame; it fits RFC 2544's 64-byte frames, wr_sig.h) or the timestamp
+ * one (latency too).  @return 0, -EINTR, -EIO (nothing
+ * sent) or the engine's error.
+ */
+static int
+trial_at_sig(struct wr_bench *b, uint16_t size, uint64_t rate, uint64_t ns,
+	     uint64_t count, uint64_t drain_ns, bool sig_short,
+	     struct wr_bench_trial *t)
+{
+	struct wr_report_row r;
+	struct wr_stream st;
+	int rc;
+
+	memset(t, 0, sizeof(*t));
+	wr_bench_stream_at(b, size, &st);
+	st.port = b->tx_port;
+	st.latency = true;
+	st.sig_short = sig_short;
+	if (rate != 0) {
+		st.rate.unit = WR_RATE_PPS;
+		st.rate.value = rate;
+	}
+	st.duration_ns = ns;
+	st.count = count;
+	rc = wr_bench_trial(b, &st, drain_ns, &r);
+	if (rc != 0)
+		return rc;
+	if (r.total.tx_pkts == 0) {
+		fprintf(stderr, "wirerate: rfc2544: the trial at %.3f pps sent "
+			"nothing\n", (double)rate / 1e3);
+		return -EIO;
+	}
+	t->rate_millipps = rate;
+	t->trial_ns = ns;
+	t->sent = r.total.tx_pkts;
+	t->received = b->rx_distinct;
+	t->duration_ns = r.duration_ns;
+	t->pacer_skipped = r.pacer_skipped;
+	t->rx_frames = b->rx_port_pkts;
+	t->rx_nic_pkts = b->rx_nic_pkts;
+	t->rx_nic_missed = b->rx_nic_missed;
+	t->valid = wr_bench_trial_valid(t->sent, t->pacer_skipped);
+	t->offered_millipps = wr_rfc2544_offered_millipps(t->sent,
+		t->duration_ns ? t->duration_ns : ns);
+	if (b->bidir) {
+		const struct wr_report_row *rv = &b->rev_row;
+
+		t->bidir = true;
+		t->rev_sent = rv->total.tx_pkts;
+		t->rev_received = b->rev_distinct;
+		t->rev_offered_millipps = wr_rfc2544_offered_millipps(
+			t->rev_sent, rv->duration_ns ? rv->duration_ns : ns);
+		t->valid = t->valid && wr_bench_trial_valid(t->rev_sent,
+							    rv->pacer_skipped);
+	}
+	return 0;
+}
+
+/*
+ * What a two-way trial tells a search: the direction that lost the larger
+ * share (both pass only when it does) and the lower rate offered.
+ */
+static void
+worst_direction(const struct wr_bench_trial *t, uint64_t *sent,
+		uint64_t *received, uint64_t *offered)
+{
+	*sent = t->sent;
+	*received = t->received;
+	*offered = t->offered_millipps;
+	if (!t->bidir)
+		return;
+	/* rev lost / rev sent > fwd lost / fwd sent, on integers */
+	if (t->rev_sent != 0 && t->rev_received <= t->rev_sent &&
+	    (unsigned __int128)(t->rev_sent - t->rev_received) * t->sent >
+	    (unsigned __int128)(t->sent - t->received) * t->rev_sent) {
+		*sent = t->rev_sent;
+		*received = t->rev_received;
+	}
+	if (t->rev_offered_millipps < *offered)
+		*offered = t->rev_offered_millipps;
+}
+
+/*
+ * A trial's line: in a pipe printed as it is (one line per trial); on a
+ * terminal the test, size, trial k of about n and an ETA, redrawn in place.
+ */
+static void __attribute__((format(printf, 5, 6)))
+say(struct wr_bench *b, const char *test, uint16_t size, bool counted,
+    const char *fmt, ...)
+{
+	char status[160];
+	struct timespec now;
+	double elapsed, eta = -1;
+	va_list ap;
+
+	if (counted)
+		b->progress_done++;
+	if (!b->progress_tty) {
+		va_start(ap, fmt);
+		vprintf(fmt, ap);
+		va_end(ap);
+		return;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	elapsed = (double)(now.tv_sec - b->progress_t0.tv_sec) +
+		  (double)(now.tv_nsec - b->progress_t0.tv_nsec) / 1e9;
+	if (b->progress_done > 0 && b->progress_est > b->progress_done)
+		eta = elapsed / b->progress_done *
+		      (b->progress_est - b->progress_done);
+	else if (b->progress_done > 0)
+		eta = 0;
+	wr_bench_progress_text(status, sizeof(status), test, size,
+			       b->progress_done, b->progress_est, eta);
+	printf("\r\033[K%s", status);
+	fflush(stdout);
+}
+
+/* A trial with the loss-only signature. */
+static int
+trial_at(struct wr_bench *b, uint16_t size, uint64_t rate, uint64_t ns,
+	 uint64_t count, uint64_t drain_ns, struct wr_bench_trial *t)
+{
+	return trial_at_sig(b, size, rate, ns, count, drain_ns, true, t);
+}
+
 /* The search for one frame size.  @return 0, -EINTR, or an exit code's error. */
 static int
 search(struct wr_bench *b, uint16_t size, uint64_t trial_ns, uint64_t drain_ns,
        struct wr_rfc2544_row *row)
 {
 	const struct wr_opts *o = b->o;
-	uint32_t link = b->e->ports[o->tx_port].link_speed_mbps;
+	uint32_t link = b->e->ports[b->tx_port].link_speed_mbps;
 	struct wr_rfc2544_cfg cfg;
 	struct wr_rfc2544 *s;
-	uint64_t rate;
+	uint64_t rate, w_sent, w_received, w_offered;
 	unsigned int redo = 0;
 	int rc;
 
@@ -76,12 +210,14 @@ search(struct wr_bench *b, uint16_t size, uint64_t trial_ns, uint64_t drain_ns,
 	if (s == NULL)
 		return -ENOMEM;
 	memset(&cfg, 0, sizeof(cfg));
-	memset(row, 0, sizeof(*row));
-	row->size = size;
-	row->link_mbps = link;
+	row->has_throughput = true;
 	cfg.frame_size = size;
 	cfg.link_mbps = link;
 	cfg.loss_ppm = o->loss_ppm;
+	cfg.pdr_loss_ppm = o->pdr_ppm;
+	cfg.phases = b->phases;
+	cfg.trial_ns = trial_ns;
+	cfg.first_trial_ns = b->first_trial_ns;
 	cfg.resolution_ppm = o->resolution_ppm;
 	cfg.resolution_millipps = o->resolution_millipps;
 	rc = rate_at(&o->max_rate, size, link, "--max-rate", &cfg.max_millipps);
@@ -100,42 +236,21 @@ search(struct wr_bench *b, uint16_t size, uint64_t trial_ns, uint64_t drain_ns,
 	}
 	while (rc == 0) {
 		struct wr_bench_trial *t = &row->trials[row->n_trials];
-		struct wr_report_row r;
-		struct wr_stream st;
 
-		wr_bench_stream_at(b, size, &st);
-		st.port = o->tx_port;
-		/* The loss-only signature: loss is exact per frame, and it
-		 * fits RFC 2544's 64-byte frames (wr_sig.h). */
-		st.latency = true;
-		st.sig_short = true;
-		st.rate.unit = WR_RATE_PPS;
-		st.rate.value = rate;
-		st.duration_ns = trial_ns;
-		rc = wr_bench_trial(b, &st, drain_ns, &r);
+		rc = trial_at(b, size, rate, wr_rfc2544_trial_ns(s), 0,
+			      drain_ns, t);
 		if (rc != 0)
 			break;
-		if (r.total.tx_pkts == 0) {
-			fprintf(stderr, "wirerate: rfc2544: the trial at %.3f "
-				"pps sent nothing\n", (double)rate / 1e3);
-			rc = -EIO;
-			break;
-		}
-		t->rate_millipps = rate;
-		t->sent = r.total.tx_pkts;
-		t->received = b->rx_distinct;
-		t->duration_ns = r.duration_ns;
-		t->pacer_skipped = r.pacer_skipped;
-		t->rx_frames = b->rx_port_pkts;
-		t->rx_nic_pkts = b->rx_nic_pkts;
-		t->rx_nic_missed = b->rx_nic_missed;
-		t->valid = wr_bench_trial_valid(t->sent, t->pacer_skipped);
+		t->phase = s->phase;
+		worst_direction(t, &w_sent, &w_received, &w_offered);
+		t->short_offer = wr_rfc2544_short(rate, w_offered,
+						  s->resolution);
 		row->n_trials++;
 		if (!t->valid && redo < WR_TRIAL_REDO_MAX &&
 		    row->n_trials < RTE_DIM(row->trials)) {
 			redo++;
 			if (!o->quiet)
-				printf("  %u bytes: trial at %.3f pps offered "
+				say(b, "throughput", size, true, "  %u bytes: trial at %.3f pps offered "
 				       "only %.3f pps (%llu frames late: the TX "
 				       "lcore's CPU was busy): again\n", size,
 				       (double)rate / 1e3, t->duration_ns ?
@@ -146,18 +261,24 @@ search(struct wr_bench *b, uint16_t size, uint64_t trial_ns, uint64_t drain_ns,
 		}
 		redo = 0;
 		t->counted = true;
-		rc = wr_rfc2544_report(s, t->sent, t->received, &rate);
+		rc = wr_rfc2544_report(s, w_sent, w_received, w_offered,
+				       &rate);
 		t->pass = s->trials[s->n_trials - 1].pass;
+		t->pdr_pass = s->trials[s->n_trials - 1].pdr_pass;
 		if (!o->quiet)
-			printf("  %u bytes: trial %u at %.3f pps: sent %llu, "
-			       "received %llu, lost %lld: %s%s\n", size,
-			       row->n_trials, (double)t->rate_millipps / 1e3,
+			say(b, "throughput", size, true, "  %u bytes: trial %u (phase %u, %.3f s) at "
+			       "%.3f pps (offered %.3f): sent %llu, received "
+			       "%llu, lost %lld: %s\n", size, row->n_trials,
+			       t->phase + 1, (double)t->trial_ns / 1e9,
+			       (double)t->rate_millipps / 1e3,
+			       (double)t->offered_millipps / 1e3,
 			       (unsigned long long)t->sent,
 			       (unsigned long long)t->received,
 			       (long long)(t->sent - t->received),
-			       t->pass ? "pass" : "fail", t->valid ? "" :
-			       " (the rate was not offered; kept after "
-			       "retries)");
+			       !t->short_offer ? (t->pass ? "pass" : "fail") :
+			       t->pass ? "the generator could not offer the "
+			       "rate and the device lost nothing: no figure "
+			       "above this" : "fail at the rate offered");
 		if (rc == 1) {
 			rc = 0;
 			break;
@@ -173,6 +294,332 @@ search(struct wr_bench *b, uint16_t size, uint64_t trial_ns, uint64_t drain_ns,
 	return rc;
 }
 
+/* --reverse-stream: the stream exists and builds at every size. */
+static int
+reverse_prepare(struct wr_bench *b)
+{
+	struct wr_frame_tmpl *tm;
+	struct wr_error err;
+	struct wr_stream st;
+	unsigned int i;
+	int idx;
+
+	idx = wr_stream_file_find(&b->f, b->o->rev_stream);
+	if (idx < 0) {
+		fprintf(stderr, "wirerate: --reverse-stream: no stream named "
+			"\"%s\" in %s\n", b->o->rev_stream, b->f.path);
+		return WR_EXIT_USAGE;
+	}
+	if ((uint32_t)idx == b->stream) {
+		fprintf(stderr, "wirerate: --reverse-stream: expected another "
+			"stream than the forward one (%s)\n", b->o->rev_stream);
+		return WR_EXIT_USAGE;
+	}
+	for (i = 0; i < b->n_sizes; i++) {
+		wr_bench_stream_idx_at(b, (uint32_t)idx, b->sizes[i], &st);
+		st.latency = true;
+		st.sig_short = true;
+		wr_error_clear(&err);
+		if (wr_frame_tmpl_create(&st, 0, &tm, &err) != 0) {
+			fprintf(stderr, "wirerate: --reverse-stream: stream %s "
+				"cannot be sent in %u-byte frames with the "
+				"loss-only signature: %s\n", st.name,
+				b->sizes[i], err.msg);
+			return WR_EXIT_USAGE;
+		}
+		wr_frame_tmpl_free(tm);
+	}
+	b->bidir = true;
+	b->rev_stream = (uint32_t)idx;
+	return WR_EXIT_OK;
+}
+
+/* --max-rate at @p size, else the line rate.  Prints; @return 0, -EINVAL. */
+static int
+max_at(const struct wr_bench *b, uint16_t size, uint64_t *millipps)
+{
+	const struct wr_opts *o = b->o;
+	uint32_t link = b->e->ports[b->tx_port].link_speed_mbps;
+	struct wr_size_avg avg = { .bytes = size, .frames = 1 };
+
+	if (rate_at(&o->max_rate, size, link, "--max-rate", millipps) != 0)
+		return -EINVAL;
+	if (*millipps != 0)
+		return 0;
+	if (link != 0 && wr_rate_line_millipps(link, &avg, millipps) == 0)
+		return 0;
+	fprintf(stderr, "wirerate: rfc2544: the TX port does not report its "
+		"link speed: give --max-rate\n");
+	return -EINVAL;
+}
+
+/* --max-rate or the line rate at @p size without a word: 0 when unknown. */
+static int
+rate_quiet(const struct wr_bench *b, uint16_t size, uint64_t *millipps)
+{
+	const struct wr_opts *o = b->o;
+	uint32_t link = b->e->ports[b->tx_port].link_speed_mbps;
+	struct wr_size_avg avg = { .bytes = size, .frames = 1 };
+
+	*millipps = 0;
+	if (o->max_rate.unit != WR_RATE_MAX)
+		return wr_rate_millipps(&o->max_rate, &avg, link, millipps);
+	if (link != 0)
+		return wr_rate_line_millipps(link, &avg, millipps);
+	return 0;
+}
+
+/* The resolution a trial's shortfall is judged against (as the search's). */
+static uint64_t
+resolution_at(const struct wr_bench *b, uint64_t max)
+{
+	const struct wr_opts *o = b->o;
+	uint32_t ppm = o->resolution_ppm ? o->resolution_ppm :
+		       WR_RFC2544_RESOLUTION_PPM;
+
+	if (o->resolution_millipps)
+		return o->resolution_millipps;
+	return (uint64_t)((unsigned __int128)max * ppm / 1000000);
+}
+
+/* RFC 2544 section 26.3 at one size.  @return 0, -EINTR or an error. */
+static int
+frame_loss(struct wr_bench *b, uint16_t size, uint64_t trial_ns,
+	   uint64_t drain_ns, struct wr_rfc2544_row *row)
+{
+	const struct wr_opts *o = b->o;
+	struct wr_floss_cfg cfg;
+	struct wr_bench_trial t;
+	uint64_t rate;
+	int rc;
+
+	memset(&cfg, 0, sizeof(cfg));
+	rc = max_at(b, size, &cfg.max_millipps);
+	if (rc != 0)
+		return rc;
+	cfg.step_ppm = o->loss_step_ppm;
+	cfg.resolution_millipps = resolution_at(b, cfg.max_millipps);
+	rc = wr_floss_start(&row->floss, &cfg, &rate);
+	if (rc != 0)
+		return rc;
+	row->has_floss = true;
+	while (rc == 0) {
+		const struct wr_floss_step *st;
+
+		rc = trial_at(b, size, rate, trial_ns, 0, drain_ns, &t);
+		if (rc != 0)
+			break;
+		if (t.bidir)
+			wr_floss_set_reverse(&row->floss, t.rev_sent,
+					     t.rev_received);
+		rc = wr_floss_report(&row->floss, t.sent, t.received,
+				     t.offered_millipps < t.rev_offered_millipps ||
+				     !t.bidir ? t.offered_millipps :
+				     t.rev_offered_millipps, &rate);
+		st = &row->floss.steps[row->floss.n_steps - 1];
+		if (!o->quiet)
+			say(b, "loss", size, true, "  %u bytes: frame loss at %.1f %% (%.3f pps, "
+			       "offered %.3f): sent %llu, received %llu, loss "
+			       "%.4f %%%s\n", size, st->pct_ppm / 1e4,
+			       (double)st->rate_millipps / 1e3,
+			       (double)st->offered_millipps / 1e3,
+			       (unsigned long long)st->sent,
+			       (unsigned long long)st->received, st->loss_pct,
+			       st->short_offer ? " (the generator fell short)" :
+			       "");
+		if (!o->quiet && st->bidir)
+			say(b, "loss", size, false, "  %u bytes: frame loss at %.1f %%, reverse: sent "
+			       "%llu, received %llu, loss %.4f %%\n", size,
+			       st->pct_ppm / 1e4, (unsigned long long)st->rev_sent,
+			       (unsigned long long)st->rev_received,
+			       st->rev_loss_pct);
+	}
+	return rc == 1 ? 0 : rc;
+}
+
+/* RFC 2544 section 26.4 at one size.  @return 0, -EINTR or an error. */
+static int
+back_to_back(struct wr_bench *b, uint16_t size, uint64_t drain_ns,
+	     struct wr_rfc2544_row *row)
+{
+	/* RFC 2544 section 26.4: trials of at least 2 s. */
+	static const uint64_t trial_default_ns = 2000000000ull;
+	const struct wr_opts *o = b->o;
+	uint64_t trial_ns = o->b2b_trial_ns ? o->b2b_trial_ns : trial_default_ns;
+	struct wr_b2b_cfg cfg;
+	struct wr_bench_trial t;
+	uint64_t line, frames;
+	int rc;
+
+	/* Bursts go out as fast as the port takes them (the minimum gap),
+	 * or paced at --max-rate when given; the first burst is --b2b-trial
+	 * of that rate. */
+	rc = max_at(b, size, &line);
+	if (rc != 0)
+		return rc;
+	row->b2b_rate_millipps = o->max_rate.unit == WR_RATE_MAX ? 0 : line;
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.max_frames = (uint64_t)((unsigned __int128)line * trial_ns /
+				    1000000000000ull);
+	if (cfg.max_frames == 0)
+		cfg.max_frames = 1;
+	cfg.repeats = o->b2b_repeats;
+	cfg.resolution_frames = o->b2b_resolution;
+	rc = wr_b2b_start(&row->b2b, &cfg, &frames);
+	if (rc != 0)
+		return rc;
+	row->has_b2b = true;
+	row->b2b_offered_min = UINT64_MAX;
+	while (rc == 0 || rc == 2) {
+		uint32_t rep = row->b2b.repeat;
+
+		rc = trial_at(b, size, row->b2b_rate_millipps, 0, frames,
+			      drain_ns, &t);
+		if (rc != 0)
+			break;
+		row->b2b_bursts++;
+		if (t.offered_millipps < row->b2b_offered_min)
+			row->b2b_offered_min = t.offered_millipps;
+		rc = wr_b2b_report(&row->b2b, t.sent, t.received, &frames);
+		if (!o->quiet)
+			say(b, "b2b", size, true, "  %u bytes: back-to-back repeat %u, burst of "
+			       "%llu (offered %.3f pps): received %llu: %s\n",
+			       size, rep + 1, (unsigned long long)t.sent,
+			       (double)t.offered_millipps / 1e3,
+			       (unsigned long long)t.received,
+			       t.received == t.sent ? "pass" : "fail");
+	}
+	if (row->b2b_offered_min == UINT64_MAX)
+		row->b2b_offered_min = 0;
+	return rc == 1 ? 0 : rc;
+}
+
+/*
+ * RFC 2544 section 26.2 at one size, at the throughput just found: trials
+ * with the 24-byte timestamp signature on every frame.  @return 0, -EINTR
+ * or an error.
+ */
+static int
+latency(struct wr_bench *b, uint16_t size, uint64_t drain_ns,
+	struct wr_rfc2544_row *row)
+{
+	/* RFC 2544 section 26.2: trials of 120 s, at least 20 of them. */
+	static const uint64_t trial_default_ns = 120ull * 1000000000ull;
+	const struct wr_opts *o = b->o;
+	uint64_t trial_ns = o->lat_trial_ns ? o->lat_trial_ns : trial_default_ns;
+	uint32_t n = o->lat_trials ? o->lat_trials : WR_BENCH_LAT_TRIALS_DEFAULT;
+	struct wr_bench_lat *l = &row->lat;
+	struct wr_latency *one, *all;
+	struct wr_frame_tmpl *tm;
+	struct wr_bench_trial t;
+	struct wr_stream st;
+	struct wr_error err;
+	double jsum = 0;
+	int rc = 0;
+
+	row->has_lat = true;
+	memset(l, 0, sizeof(*l));
+	if (row->res.ndr.gen_limited) {
+		l->rate_millipps = row->res.ndr.gen_millipps;
+		l->rate_at_least = true;
+	} else {
+		l->rate_millipps = row->res.ndr.millipps;
+	}
+	if (l->rate_millipps == 0) {
+		l->skipped = "no throughput: no rate passed";
+		return 0;
+	}
+	/* The timestamp signature needs 24 bytes of payload (wr_sig.h). */
+	wr_bench_stream_at(b, size, &st);
+	st.latency = true;
+	st.sig_short = false;
+	wr_error_clear(&err);
+	if (wr_frame_tmpl_create(&st, 0, &tm, &err) != 0) {
+		l->skipped = "the 24-byte timestamp signature does not fit "
+			     "this frame size";
+		return 0;
+	}
+	wr_frame_tmpl_free(tm);
+	one = calloc(1, sizeof(*one));
+	all = calloc(1, sizeof(*all));
+	if (one == NULL || all == NULL) {
+		free(one);
+		free(all);
+		return -ENOMEM;
+	}
+	wr_latency_init(all);
+	b->lat_hist = one;
+	while (l->n_trials < n) {
+		rc = trial_at_sig(b, size, l->rate_millipps, trial_ns, 0,
+				  drain_ns, false, &t);
+		if (rc != 0)
+			break;
+		l->sent[l->n_trials] = t.sent;
+		l->lost[l->n_trials] = t.sent - t.received;
+		l->offered[l->n_trials] = t.offered_millipps;
+		l->short_offer[l->n_trials] = wr_rfc2544_short(
+			l->rate_millipps, t.offered_millipps,
+			row->res.resolution_millipps);
+		l->trial[l->n_trials] = b->lat;
+		wr_latency_merge(all, one);
+		jsum += b->lat.jitter_ns;
+		if (b->lat.jitter_ns > l->jitter_max_ns)
+			l->jitter_max_ns = b->lat.jitter_ns;
+		l->n_trials++;
+		if (!o->quiet)
+			say(b, "latency", size, true, "  %u bytes: latency trial %u of %u at %.3f pps "
+			       "(offered %.3f): %llu frames timed, lost %llu, "
+			       "min %.3f avg %.3f p99 %.3f max %.3f us\n", size,
+			       l->n_trials, n, (double)l->rate_millipps / 1e3,
+			       (double)t.offered_millipps / 1e3,
+			       (unsigned long long)b->lat.n,
+			       (unsigned long long)l->lost[l->n_trials - 1],
+			       b->lat.min / 1e3, b->lat.avg / 1e3,
+			       b->lat.p99 / 1e3, b->lat.max / 1e3);
+	}
+	b->lat_hist = NULL;
+	if (l->n_trials > 0) {
+		wr_latency_summarize(all, NULL, &l->overall);
+		l->overall.jitter_ns = jsum / l->n_trials;
+	}
+	free(one);
+	free(all);
+	return rc;
+}
+
+/* The progress line's "about n" (wr_bench_trials_estimate()). */
+static void
+progress_start(struct wr_bench *b, uint32_t tests)
+{
+	const struct wr_opts *o = b->o;
+	struct wr_bench_plan p;
+	uint64_t max = 0, res;
+
+	memset(&p, 0, sizeof(p));
+	p.tests = tests;
+	p.n_sizes = b->n_sizes;
+	p.phases = b->phases;
+	p.pdr = o->pdr_ppm != 0;
+	p.lat_trials = o->lat_trials ? o->lat_trials :
+		       WR_BENCH_LAT_TRIALS_DEFAULT;
+	p.loss_step_ppm = o->loss_step_ppm;
+	p.b2b_repeats = o->b2b_repeats ? o->b2b_repeats : WR_B2B_REPEATS_DEFAULT;
+	p.width_ratio = 1000;  /* the default 0.1 % resolution */
+	if (b->n_sizes > 0 && rate_quiet(b, b->sizes[0], &max) == 0 && max) {
+		res = resolution_at(b, max);
+		p.width_ratio = res ? max / res : 1;
+		/* RFC 2544's 2 s first burst, bisected to single frames */
+		p.b2b_ratio = (uint64_t)((unsigned __int128)max *
+			(o->b2b_trial_ns ? o->b2b_trial_ns : 2000000000ull) /
+			1000000000000ull / (o->b2b_resolution ?
+					    o->b2b_resolution : 1));
+	}
+	b->progress_est = wr_bench_trials_estimate(&p);
+	b->progress_done = 0;
+	b->progress_tty = !o->quiet && isatty(STDOUT_FILENO);
+	clock_gettime(CLOCK_MONOTONIC, &b->progress_t0);
+}
+
 int
 wr_cmd_rfc2544(const struct wr_opts *o)
 {
@@ -182,60 +629,173 @@ wr_cmd_rfc2544(const struct wr_opts *o)
 	static struct wr_rfc2544_row rows[WR_BENCH_SIZES_MAX];
 	uint64_t trial = o->trial_ns ? o->trial_ns : WR_TRIAL_DEFAULT_NS;
 	uint64_t drain = o->drain_set ? o->drain_ns : WR_TRIAL_DRAIN_DEFAULT_NS;
+	uint32_t tests = o->tests ? o->tests : WR_BENCH_TEST_THROUGHPUT;
+	uint16_t pairs[WR_BENCH_PAIRS_MAX][2];
+	unsigned int n_pairs, p, k;
+	/* The report's raw JSON: --json, else beside the report. */
+	static char json_beside[1100];
+	const char *json = o->json_file;
+
+	/* RFC 2544 section 26.2: latency runs at the throughput rate, so it
+	 * needs the throughput search first. */
+	if (tests & WR_BENCH_TEST_LATENCY)
+		tests |= WR_BENCH_TEST_THROUGHPUT;
 	struct wr_bench b;
 	struct wr_bench_meta m;
 	struct rfc_out out;
 	unsigned int i, n = 0;
 	int rc, rc2;
 
-	if (!o->tx_port_set || !o->rx_port_set) {
+	if (o->n_pairs > 0) {
+		if (o->tx_port_set || o->rx_port_set) {
+			fprintf(stderr, "wirerate: --pairs: expected either "
+				"--pairs or --tx-port/--rx-port, not both\n");
+			return WR_EXIT_USAGE;
+		}
+		memcpy(pairs, o->pairs, sizeof(pairs));
+		n_pairs = o->n_pairs;
+	} else if (!o->tx_port_set || !o->rx_port_set) {
 		fprintf(stderr, "wirerate: rfc2544 needs --tx-port N and "
-			"--rx-port N (the same port for a loopback)\n");
+			"--rx-port N (the same port for a loopback), or --pairs "
+			"A:B,C:D\n");
+		return WR_EXIT_USAGE;
+	} else {
+		pairs[0][0] = o->tx_port;
+		pairs[0][1] = o->rx_port;
+		n_pairs = 1;
+	}
+	if (o->pdr_ppm != 0 && o->pdr_ppm <= o->loss_ppm) {
+		fprintf(stderr, "wirerate: --pdr: expected a loss tolerance "
+			"above --loss-tolerance (%.4f %%), got %.4f %%\n",
+			o->loss_ppm / 1e4, o->pdr_ppm / 1e4);
 		return WR_EXIT_USAGE;
 	}
+	if (o->first_trial_ns > trial) {
+		fprintf(stderr, "wirerate: --first-trial: expected at most "
+			"--trial (%.3f s), got %.3f s\n", (double)trial / 1e9,
+			(double)o->first_trial_ns / 1e9);
+		return WR_EXIT_USAGE;
+	}
+	if (o->rev_stream != NULL &&
+	    ((n_pairs == 1 && pairs[0][0] == pairs[0][1]) ||
+	     (tests & (WR_BENCH_TEST_B2B | WR_BENCH_TEST_LATENCY)))) {
+		fprintf(stderr, "wirerate: --reverse-stream: both directions "
+			"need two ports (--tx-port and --rx-port differ), and "
+			"run with the throughput and loss tests only\n");
+		return WR_EXIT_USAGE;
+	}
+	if (o->report_file != NULL && json == NULL) {
+		if (snprintf(json_beside, sizeof(json_beside), "%s.json",
+			     o->report_file) >= (int)sizeof(json_beside)) {
+			fprintf(stderr, "wirerate: --report: the path is too "
+				"long\n");
+			return WR_EXIT_USAGE;
+		}
+		json = json_beside;
+	}
 	rc = wr_bench_prepare(&b, o, true, defaults, RTE_DIM(defaults));
+	if (rc == WR_EXIT_OK && o->rev_stream != NULL)
+		rc = reverse_prepare(&b);
+	/* One phase of full-length trials is RFC 2544's search; with a PDR,
+	 * MLRsearch's shape: 3 phases from 1 s trials up to --trial. */
+	b.phases = o->phases ? o->phases : o->pdr_ppm ? 3 : 1;
+	b.first_trial_ns = o->first_trial_ns ? o->first_trial_ns :
+			   WR_FIRST_TRIAL_DEFAULT_NS < trial ?
+			   WR_FIRST_TRIAL_DEFAULT_NS : trial;
 	if (rc == WR_EXIT_OK)
 		rc = wr_bench_open(&b);
-	if (rc == WR_EXIT_OK && (o->tx_port >= b.e->n_ports ||
-				 o->rx_port >= b.e->n_ports)) {
-		fprintf(stderr, "wirerate: --tx-port/--rx-port: there %s %u "
-			"port%s (0..%u)\n", b.e->n_ports == 1 ? "is" : "are",
-			b.e->n_ports, b.e->n_ports == 1 ? "" : "s",
-			b.e->n_ports - 1);
+	for (p = 0; rc == WR_EXIT_OK && p < n_pairs; p++) {
+		if (pairs[p][0] < b.e->n_ports && pairs[p][1] < b.e->n_ports)
+			continue;
+		fprintf(stderr, "wirerate: %s: there %s %u port%s (0..%u)\n",
+			o->n_pairs ? "--pairs" : "--tx-port/--rx-port",
+			b.e->n_ports == 1 ? "is" : "are", b.e->n_ports,
+			b.e->n_ports == 1 ? "" : "s", b.e->n_ports - 1);
+		rc = WR_EXIT_USAGE;
+	}
+	if (rc == WR_EXIT_OK && n_pairs * b.n_sizes > WR_BENCH_SIZES_MAX) {
+		fprintf(stderr, "wirerate: --pairs: %u pairs of %u sizes are "
+			"more than %u results\n", n_pairs, b.n_sizes,
+			WR_BENCH_SIZES_MAX);
 		rc = WR_EXIT_USAGE;
 	}
 	if (rc != WR_EXIT_OK) {
 		wr_bench_close(&b);
 		return rc;
 	}
-	b.rx_port = o->rx_port;
+	b.tx_port = pairs[0][0];
+	b.rx_port = pairs[0][1];
 	printf("wirerate %s rfc2544: %s, stream %s, port %u (%s) -> port %u "
-	       "(%s), trials of %.3f s, drain %.3f s, loss tolerance %.4f %%\n",
-	       WR_VERSION, b.f.path, b.f.streams[b.stream].name, o->tx_port,
-	       b.e->ports[o->tx_port].device, o->rx_port,
-	       b.e->ports[o->rx_port].device, (double)trial / 1e9,
-	       (double)drain / 1e9, o->loss_ppm / 1e4);
+	       "(%s)%s, trials of %.3f s, drain %.3f s, loss tolerance %.4f %%",
+	       WR_VERSION, b.f.path, b.f.streams[b.stream].name, b.tx_port,
+	       b.e->ports[b.tx_port].device, b.rx_port,
+	       b.e->ports[b.rx_port].device, n_pairs > 1 ? " and more pairs" :
+	       "", (double)trial / 1e9, (double)drain / 1e9, o->loss_ppm / 1e4);
+	if (o->pdr_ppm != 0)
+		printf(", PDR at %.4f %%", o->pdr_ppm / 1e4);
+	if (b.phases > 1)
+		printf(", %u phases from %.3f s trials", b.phases,
+		       (double)b.first_trial_ns / 1e9);
+	putchar('\n');
+	progress_start(&b, tests);
+	b.progress_est *= n_pairs;
 	rc = 0;
-	for (i = 0; i < b.n_sizes && rc == 0; i++) {
-		rc = search(&b, b.sizes[i], trial, drain, &rows[n]);
-		if (rc == 0 || (rc == -EINTR && rows[n].n_trials > 0))
+	for (k = 0; k < n_pairs * b.n_sizes && rc == 0; k++) {
+		struct wr_rfc2544_row *row = &rows[n];
+
+		/* Each pair in turn, every size on it (one engine, the
+		 * ports already up). */
+		i = k % b.n_sizes;
+		b.tx_port = pairs[k / b.n_sizes][0];
+		b.rx_port = pairs[k / b.n_sizes][1];
+		memset(row, 0, sizeof(*row));
+		row->size = b.sizes[i];
+		row->tx_port = b.tx_port;
+		row->rx_port = b.rx_port;
+		row->link_mbps = b.e->ports[b.tx_port].link_speed_mbps;
+		if (tests & WR_BENCH_TEST_THROUGHPUT)
+			rc = search(&b, b.sizes[i], trial, drain, row);
+		if (rc == 0 && (tests & WR_BENCH_TEST_LATENCY))
+			rc = latency(&b, b.sizes[i], drain, row);
+		if (rc == 0 && (tests & WR_BENCH_TEST_LOSS))
+			rc = frame_loss(&b, b.sizes[i], trial, drain, row);
+		if (rc == 0 && (tests & WR_BENCH_TEST_B2B))
+			rc = back_to_back(&b, b.sizes[i], drain, row);
+		if (rc == 0 || (rc == -EINTR && (row->n_trials > 0 ||
+						 row->has_floss ||
+						 row->has_b2b || row->has_lat)))
 			n++;
 	}
 	if (rc != 0 && rc != -EINTR) {
 		wr_bench_close(&b);
 		return rc == -EINVAL ? WR_EXIT_USAGE : WR_EXIT_FAIL;
 	}
+	if (b.progress_tty)
+		putchar('\n');
 	wr_rfc2544_print(stdout, rows, n);
-	wr_bench_meta(&b, &m, o->tx_port, rc == -EINTR ? "signal" : "done");
-	m.rx_device = b.e->ports[o->rx_port].device;
+	wr_bench_meta(&b, &m, pairs[0][0], rc == -EINTR ? "signal" : "done");
+	m.rx_device = b.e->ports[pairs[0][1]].device;
 	m.duration_ns = trial;
 	m.drain_ns = drain;
 	m.loss_ppm = o->loss_ppm;
+	m.pdr_ppm = o->pdr_ppm;
+	m.phases = b.phases;
+	m.first_trial_ns = b.first_trial_ns;
 	out.m = &m;
 	out.rows = rows;
 	out.n = n;
 	rc = wr_bench_write(o->csv_file, write_csv, &out);
-	rc2 = wr_bench_write(o->json_file, write_json, &out);
+	rc2 = wr_bench_write(json, write_json, &out);
 	wr_bench_close(&b);
-	return rc != WR_EXIT_OK ? rc : rc2;
+	if (rc != WR_EXIT_OK || rc2 != WR_EXIT_OK)
+		return rc != WR_EXIT_OK ? rc : rc2;
+	if (o->report_file != NULL) {
+		rc = wr_bench_report(json, o->report_file);
+		if (rc != WR_EXIT_OK)
+			return rc;
+	}
+	for (i = 0; i < n; i++)
+		if (wr_rfc2544_row_gen_limited(&rows[i]))
+			return WR_EXIT_GEN_LIMIT;
+	return WR_EXIT_OK;
 }

@@ -1,8 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* wirerate sweep: one stream at the maximum rate for each frame size, Ostinato's table. */
+/* wirerate sweep: one stream at the maximum rate for each frame size, Ostinato's table; repeats and echoes. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include <rte_ethdev.h>
+#include <rte_mbuf.h>
 
 #include "bench.h"
 
@@ -13,6 +17,8 @@ struct sweep_out {
 	const struct wr_bench_meta *m;
 	const struct wr_sweep_row *rows;
 	unsigned int n;
+	const struct wr_sweep_stat *st;
+	unsigned int n_st;
 };
 
 static int
@@ -28,24 +34,89 @@ write_json(FILE *out, const void *arg)
 {
 	const struct sweep_out *s = arg;
 
+	if (s->st != NULL)
+		return wr_sweep_stat_json_write(out, s->m, s->st, s->n_st);
 	return wr_sweep_json_write(out, s->m, s->rows, s->n);
+}
+
+/* Every size fits both ports (MTU, longest frame, RX buffers), or one
+ * line and exit 2 before any frame is sent. */
+static int
+sizes_fit(const struct wr_bench *b, uint16_t tx, uint16_t rx, bool echo)
+{
+	uint16_t ports[2] = { tx, rx };
+	unsigned int i, k;
+	char why[160];
+
+	for (k = 0; k < (echo ? 2u : 1u); k++) {
+		const struct wr_port *p = &b->e->ports[ports[k]];
+		struct rte_eth_dev_info info;
+		uint32_t room = 0, maxlen = 0;
+		uint16_t mtu = 0;
+
+		if (rte_eth_dev_get_mtu(p->port_id, &mtu) != 0)
+			mtu = 0;
+		if (rte_eth_dev_info_get(p->port_id, &info) == 0)
+			maxlen = info.max_rx_pktlen;
+		/* Frames come back into these (no scatter). */
+		if (echo && ports[k] == rx && p->rx_pool != NULL)
+			room = rte_pktmbuf_data_room_size(p->rx_pool) -
+			       RTE_PKTMBUF_HEADROOM;
+		for (i = 0; i < b->n_sizes; i++) {
+			if (wr_bench_frame_fits(b->sizes[i], mtu, maxlen, room,
+						why, sizeof(why)) == 0)
+				continue;
+			fprintf(stderr, "wirerate: --sizes: port %u (%s): %s: "
+				"not sent\n", ports[k], p->device, why);
+			return WR_EXIT_USAGE;
+		}
+	}
+	return WR_EXIT_OK;
+}
+
+/* Bytes before the payload of the stream at @p size (its L2-L4 headers). */
+static uint16_t
+payload_offset(const struct wr_bench *b, uint16_t size)
+{
+	struct wr_frame_tmpl *t;
+	struct wr_stream st;
+	struct wr_error err;
+	uint16_t off = 0;
+
+	wr_bench_stream_at(b, size, &st);
+	st.latency = true;
+	st.sig_short = true;
+	wr_error_clear(&err);
+	if (wr_frame_tmpl_create(&st, 0, &t, &err) == 0) {
+		/* The signature starts the payload, right above the L4 header. */
+		off = wr_frame_tmpl_sig_off(t);
+		wr_frame_tmpl_free(t);
+	}
+	return off;
 }
 
 int
 wr_cmd_sweep(const struct wr_opts *o)
 {
 	static const uint16_t defaults[] = WR_BENCH_SIZES_DEFAULT;
-	struct wr_sweep_row rows[WR_BENCH_SIZES_MAX];
+	bool echo = o->rx_port_set;
+	uint32_t reps = o->repeats ? o->repeats : 1;
+	struct wr_sweep_row *rows = NULL;
+	struct wr_sweep_echo *echoes = NULL;
+	struct wr_sweep_stat st[WR_BENCH_SIZES_MAX];
 	struct wr_bench b;
 	struct wr_bench_meta m;
 	struct sweep_out out;
 	uint64_t duration = o->duration_ns ? o->duration_ns :
 			    WR_SWEEP_DURATION_DEFAULT_NS;
-	unsigned int i, n = 0;
+	unsigned int i, r, n = 0, n_st = 0;
+	bool gen_limited = false;
 	uint16_t port;
 	int rc, rc2;
 
-	rc = wr_bench_prepare(&b, o, false, defaults, WR_BENCH_N_SIZES_DEFAULT);
+	/* Through a reflector, every frame carries the loss-only signature
+	 * so that what came back is counted exactly. */
+	rc = wr_bench_prepare(&b, o, echo, defaults, WR_BENCH_N_SIZES_DEFAULT);
 	if (rc == WR_EXIT_OK)
 		rc = wr_bench_open(&b);
 	if (rc != WR_EXIT_OK) {
@@ -53,53 +124,108 @@ wr_cmd_sweep(const struct wr_opts *o)
 		return rc;
 	}
 	port = b.f.streams[b.stream].port;
-	if (port >= b.e->n_ports) {
-		fprintf(stderr, "wirerate: stream %s is on port %u; there %s "
+	if (port >= b.e->n_ports || (echo && o->rx_port >= b.e->n_ports)) {
+		fprintf(stderr, "wirerate: stream %s is on port %u%s; there %s "
 			"%u port%s\n", b.f.streams[b.stream].name, port,
+			echo ? " (--rx-port given)" : "",
 			b.e->n_ports == 1 ? "is" : "are", b.e->n_ports,
 			b.e->n_ports == 1 ? "" : "s");
 		wr_bench_close(&b);
 		return WR_EXIT_USAGE;
 	}
-	printf("wirerate %s sweep: %s, stream %s on port %u (%s), %.3f s a "
-	       "size, link %s\n", WR_VERSION, b.f.path,
+	b.rx_port = echo ? o->rx_port : port;
+	rc = sizes_fit(&b, port, b.rx_port, echo);
+	rows = calloc((size_t)b.n_sizes * reps, sizeof(*rows));
+	echoes = calloc((size_t)reps, sizeof(*echoes));
+	if (rc == WR_EXIT_OK && (rows == NULL || echoes == NULL))
+		rc = WR_EXIT_FAIL;
+	if (rc != WR_EXIT_OK) {
+		free(rows);
+		free(echoes);
+		wr_bench_close(&b);
+		return rc;
+	}
+	printf("wirerate %s sweep: %s, stream %s on port %u (%s)%s, %.3f s a "
+	       "size%s, link %s\n", WR_VERSION, b.f.path,
 	       b.f.streams[b.stream].name, port, b.e->ports[port].device,
-	       (double)duration / 1e9,
+	       echo ? ", echoes counted on --rx-port" : "",
+	       (double)duration / 1e9, reps > 1 ? ", repeated" : "",
 	       b.e->ports[port].link_speed_mbps ? "known" : "speed unknown");
-	for (i = 0; i < b.n_sizes; i++) {
-		struct wr_report_row row;
-		struct wr_stream st;
+	rc = 0;
+	for (i = 0; i < b.n_sizes && rc == 0; i++) {
+		unsigned int first = n;
 
-		wr_bench_stream_at(&b, b.sizes[i], &st);
-		st.duration_ns = duration;
-		rc = wr_bench_trial(&b, &st, 0, &row);
-		if (rc != 0 && rc != -EINTR)
-			break;
-		wr_sweep_row_calc(&rows[n], b.sizes[i], row.total.tx_pkts,
-				  row.duration_ns,
-				  b.e->ports[port].link_speed_mbps);
-		rows[n].pacer_skipped = row.pacer_skipped;
-		rows[n].tx_full = row.total.tx_full;
-		n++;
-		if (!o->quiet)
-			printf("  %u bytes: %.3f Kpps\n", b.sizes[i],
-			       rows[n - 1].kpps);
-		if (rc == -EINTR)
-			break;
+		for (r = 0; r < reps; r++) {
+			struct wr_report_row row;
+			struct wr_stream s;
+
+			wr_bench_stream_at(&b, b.sizes[i], &s);
+			s.duration_ns = duration;
+			if (echo) {
+				s.latency = true;
+				s.sig_short = true;
+			}
+			rc = wr_bench_trial(&b, &s, echo ? WR_DRAIN_DEFAULT_NS :
+					    0, &row);
+			if (rc != 0 && rc != -EINTR)
+				break;
+			wr_sweep_row_calc(&rows[n], b.sizes[i],
+					  row.total.tx_pkts, row.duration_ns,
+					  b.e->ports[port].link_speed_mbps);
+			rows[n].pacer_skipped = row.pacer_skipped;
+			rows[n].tx_full = row.total.tx_full;
+			echoes[r].rx_pkts = b.rx_distinct;
+			echoes[r].rx_nic_pkts = b.rx_nic_pkts;
+			n++;
+			/* One line per trial (the progress in a pipe). */
+			if (!o->quiet)
+				printf("  %u bytes, %u of %u: %.3f Kpps\n",
+				       b.sizes[i], r + 1, reps, rows[n - 1].kpps);
+			if (!o->quiet && echo)
+				printf("  %u bytes, %u of %u: returned %llu of "
+				       "%llu\n", b.sizes[i], r + 1, reps,
+				       (unsigned long long)b.rx_distinct,
+				       (unsigned long long)row.total.tx_pkts);
+			if (rc == -EINTR)
+				break;
+		}
+		if (n > first && (reps > 1 || echo) &&
+		    wr_sweep_stat_calc(&st[n_st], &rows[first],
+				       echo ? echoes : NULL, n - first,
+				       payload_offset(&b, b.sizes[i])) == 0) {
+			if (echo && st[n_st].lost == 0 &&
+			    strcmp(st[n_st].limited_by, "generator") == 0)
+				gen_limited = true;
+			n_st++;
+		}
 	}
 	if (rc != 0 && rc != -EINTR) {
+		free(rows);
+		free(echoes);
 		wr_bench_close(&b);
 		return WR_EXIT_FAIL;
 	}
 	putchar('\n');
 	wr_sweep_print(stdout, rows, n);
+	if (n_st > 0) {
+		putchar('\n');
+		wr_sweep_stat_print(stdout, st, n_st);
+	}
 	wr_bench_meta(&b, &m, port, rc == -EINTR ? "signal" : "done");
 	m.duration_ns = duration;
 	out.m = &m;
 	out.rows = rows;
 	out.n = n;
+	out.st = n_st > 0 ? st : NULL;
+	out.n_st = n_st;
 	rc = wr_bench_write(o->csv_file, write_csv, &out);
 	rc2 = wr_bench_write(o->json_file, write_json, &out);
+	free(rows);
+	free(echoes);
 	wr_bench_close(&b);
-	return rc != WR_EXIT_OK ? rc : rc2;
+	if (rc != WR_EXIT_OK || rc2 != WR_EXIT_OK)
+		return rc != WR_EXIT_OK ? rc : rc2;
+	/* Echoes that all came back at less than the line rate measured the
+	 * generator, not the reflector: no figure for the reflector. */
+	return gen_limited ? WR_EXIT_GEN_LIMIT : WR_EXIT_OK;
 }

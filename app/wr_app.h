@@ -15,10 +15,13 @@
 #include "wr_stream.h"
 
 /* Exit codes: 0 success, 1 a run-time failure (EAL, memory, link), 2 bad
- * input (options, stream file, profile, a port that does not exist). */
+ * input (options, stream file, profile, a port that does not exist), 3 a
+ * benchmark finished but the generator, not the device, limited at least
+ * one result (the outputs say "at least" instead of a figure). */
 #define WR_EXIT_OK 0
 #define WR_EXIT_FAIL 1
 #define WR_EXIT_USAGE 2
+#define WR_EXIT_GEN_LIMIT 3
 
 /* Echoes still in flight after the last frame: 200 ms covers a kernel or a
  * switch path (tens of microseconds) with a wide margin and a DUT's buffers
@@ -54,6 +57,21 @@ struct wr_opts {
 	bool tx_port_set, rx_port_set;
 	uint64_t trial_ns;          /**< rfc2544: 0 = the default */
 	uint32_t loss_ppm;
+	uint32_t pdr_ppm;           /**< rfc2544 --pdr: 0 = no PDR */
+	uint32_t tests;             /**< rfc2544 --tests: WR_BENCH_TEST_*, 0 = throughput */
+	uint32_t loss_step_ppm;     /**< rfc2544 --loss-step: 0 = 10 % */
+	uint32_t b2b_repeats;       /**< rfc2544 --b2b-repeats: 0 = 50 */
+	uint64_t b2b_trial_ns;      /**< rfc2544 --b2b-trial: 0 = 2 s */
+	uint64_t b2b_resolution;    /**< rfc2544 --b2b-resolution frames: 0 = 1 */
+	const char *rev_stream;     /**< rfc2544 --reverse-stream: both directions */
+	const char *report_file;    /**< rfc2544 --report: HTML (tools/wr-report) */
+	uint32_t repeats;           /**< sweep --repeat: 0 = once */
+	uint16_t pairs[WR_BENCH_PAIRS_MAX][2]; /**< rfc2544 --pairs TX:RX,... */
+	unsigned int n_pairs;       /**< 0: --tx-port/--rx-port */
+	uint32_t lat_trials;        /**< rfc2544 --latency-trials: 0 = 20 */
+	uint64_t lat_trial_ns;      /**< rfc2544 --latency-trial: 0 = 120 s */
+	uint32_t phases;            /**< rfc2544 --phases: 0 = the default */
+	uint64_t first_trial_ns;    /**< rfc2544 --first-trial: 0 = the default */
 	uint32_t resolution_ppm;    /**< --resolution N%% */
 	uint64_t resolution_millipps; /**< --resolution RATE */
 	struct wr_rate_spec max_rate; /**< unit MAX: the line rate */

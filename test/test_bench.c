@@ -78,11 +78,18 @@ test_sweep_row(void)
 	CU_ASSERT_DOUBLE_EQUAL(r.mbps_l2, 64 * 1488.095 * 8 / 1000, 1e-9);
 	CU_ASSERT_DOUBLE_EQUAL(r.mbps_l1, 84 * 1488.095 * 8 / 1000, 1e-9);
 	CU_ASSERT_DOUBLE_EQUAL(r.line_pct, 99.99998, 1e-5);
+	CU_ASSERT_STRING_EQUAL(r.limited_by, "line");
+	/* 0.1 % below the line is still the line; more is the generator */
+	wr_sweep_row_calc(&r, 64, 1486608, 1000000000ull, 1000);
+	CU_ASSERT_STRING_EQUAL(r.limited_by, "line");
+	wr_sweep_row_calc(&r, 64, 1486606, 1000000000ull, 1000);
+	CU_ASSERT_STRING_EQUAL(r.limited_by, "generator");
 	/* Ostinato's 1518-byte row: 80 Kpps is 984 Mbps L1. */
 	wr_sweep_row_calc(&r, 1518, 40000, 500000000ull, 0);
 	CU_ASSERT_DOUBLE_EQUAL(r.kpps, 80.0, 1e-9);
 	CU_ASSERT_DOUBLE_EQUAL(r.mbps_l1, 984.32, 1e-9);
 	CU_ASSERT_EQUAL(r.link_mbps, 0);
+	CU_ASSERT_STRING_EQUAL(r.limited_by, "unknown");
 	wr_sweep_row_calc(&r, 128, 0, 0, 10000);
 	CU_ASSERT_DOUBLE_EQUAL(r.kpps, 0, 0);
 }
@@ -151,9 +158,10 @@ test_sweep_outputs(void)
 	wr_sweep_row_calc(&rows[1], 1518, 1000, 1000000000ull, 0);
 	csv = render(sweep_csv, &a);
 	CU_ASSERT_STRING_EQUAL(csv,
-		"frame_size,kpps,mbps_l1,mbps_l2,line_pct,tx_pkts,duration_s,pacer_skipped\n"
-		"64,2.000,1.344,1.024,,2000,1.000000000,0\n"
-		"1518,1.000,12.304,12.144,,1000,1.000000000,0\n");
+		"frame_size,kpps,mbps_l1,mbps_l2,line_pct,tx_pkts,duration_s,pacer_skipped,"
+		"limited_by\n"
+		"64,2.000,1.344,1.024,,2000,1.000000000,0,unknown\n"
+		"1518,1.000,12.304,12.144,,1000,1.000000000,0,unknown\n");
 	json = render(sweep_json, &a);
 	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"schema\": \"wirerate-sweep/1\""));
 	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"stream_file\": \"s\\\"q.yaml\""));
@@ -172,6 +180,7 @@ test_sweep_outputs(void)
 	a.n = 1;
 	csv = render(sweep_csv, &a);
 	CU_ASSERT_PTR_NOT_NULL(strstr(csv, ",50.0000,"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(csv, ",generator\n"));
 	free(csv);
 }
 
@@ -211,10 +220,11 @@ test_rfc2544_outputs(void)
 	char *csv, *json;
 
 	row.size = 128;
+	row.has_throughput = true;
 	row.link_mbps = 1000;
-	row.res.throughput_millipps = 20000000;   /* 20 kpps */
-	row.res.l1_bps = 20000ull * 148 * 8;
-	row.res.l2_bps = 20000ull * 128 * 8;
+	row.res.ndr.millipps = 20000000;   /* 20 kpps */
+	row.res.ndr.l1_bps = 20000ull * 148 * 8;
+	row.res.ndr.l2_bps = 20000ull * 128 * 8;
 	row.res.converged = true;
 	row.n_trials = 2;
 	row.trials[0] = (struct wr_bench_trial){ .rate_millipps = 40000000,
@@ -225,14 +235,98 @@ test_rfc2544_outputs(void)
 		.rx_frames = 20000, .valid = true, .counted = true, .pass = true };
 	csv = render(rfc_csv, &a);
 	CU_ASSERT_STRING_EQUAL(csv,
-		"frame_size,throughput_pps,mbps_l1,mbps_l2,line_pct,trials,converged\n"
-		"128,20000.000,23.680000,20.480000,2.3680,2,true\n");
+		"frame_size,throughput_pps,mbps_l1,mbps_l2,line_pct,limited_by,"
+		"at_least_pps,trials,converged\n"
+		"128,20000.000,23.680000,20.480000,2.3680,device,,2,true\n");
 	json = render(rfc_json, &a);
 	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"schema\": \"wirerate-rfc2544/1\""));
 	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"loss_tolerance_pct\": 0.1000"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(json, "{\"rate_pps\": 40000.000, \"sent\": 40000, "
-				  "\"received\": 20000, \"lost\": 20000,"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"counted\": true, \"pass\": true}]}"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"limited_by\": \"device\", "
+				  "\"at_least_pps\": null"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(json, "{\"rate_pps\": 40000.000, "
+				  "\"phase\": 0, \"trial_s\": 0.000000000, "
+				  "\"offered_pps\": 0.000, \"short_offer\": false, "
+				  "\"sent\": 40000, \"received\": 20000, \"lost\": 20000,"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"counted\": true, \"pass\": true, "
+				  "\"pdr_pass\": null, \"reverse\": null}]}"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"pdr\": null"));
+	free(csv);
+	free(json);
+
+	/* With a PDR at 0.5 %: its own columns and object. */
+	row.res.has_pdr = true;
+	row.res.pdr.millipps = 30000000;
+	row.res.pdr.l1_bps = 30000ull * 148 * 8;
+	row.res.pdr.l2_bps = 30000ull * 128 * 8;
+	row.res.pdr.loss_ppm = 5000;
+	row.trials[0].pdr_pass = true;
+	m.pdr_ppm = 5000;
+	m.phases = 3;
+	csv = render(rfc_csv, &a);
+	CU_ASSERT_STRING_EQUAL(csv,
+		"frame_size,throughput_pps,mbps_l1,mbps_l2,line_pct,limited_by,"
+		"at_least_pps,trials,converged,pdr_pps,pdr_mbps_l1,pdr_mbps_l2,"
+		"pdr_line_pct,pdr_limited_by,pdr_at_least_pps,pdr_loss_pct\n"
+		"128,20000.000,23.680000,20.480000,2.3680,device,,2,true,"
+		"30000.000,35.520000,30.720000,3.5520,device,,0.5000\n");
+	json = render(rfc_json, &a);
+	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"pdr\": {\"loss_tolerance_pct\": "
+				  "0.5000, \"pps\": 30000.000, \"mbps_l1\": 35.520000"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"pdr_loss_tolerance_pct\": 0.5000, "
+				  "\"phases\": 3"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"pass\": false, \"pdr_pass\": true, "
+				  "\"reverse\": null}"));
+	free(csv);
+	free(json);
+}
+
+static void
+test_rfc2544_gen_limited(void)
+{
+	/* The issue's case: trials asked 4528985 pps, the generator offered
+	 * 232 kpps and the device lost nothing: no figure in any output. */
+	static struct wr_rfc2544_row row;
+	struct wr_bench_meta m = {
+		.wirerate_version = "0.1.0", .dpdk_version = "d", .stream_file = "s",
+		.stream = "x", .config_file = "c", .tx_device = "a", .tx_driver = "b",
+		.rx_device = "r", .stop_reason = "done",
+	};
+	struct rfc_arg a = { &m, &row, 1 };
+	char *csv, *json, *txt;
+	size_t len;
+	FILE *f;
+
+	row.size = 256;
+	row.has_throughput = true;
+	row.link_mbps = 10000;
+	row.res.ndr.gen_limited = true;
+	row.res.ndr.gen_millipps = 232000000;
+	row.n_trials = 1;
+	row.trials[0] = (struct wr_bench_trial){ .rate_millipps = 4528985507ull,
+		.offered_millipps = 232000000, .short_offer = true,
+		.sent = 232000, .received = 232000, .duration_ns = 1000000000,
+		.valid = false, .counted = true, .pass = true };
+	CU_ASSERT_TRUE(wr_rfc2544_row_gen_limited(&row));
+	csv = render(rfc_csv, &a);
+	CU_ASSERT_STRING_EQUAL(csv,
+		"frame_size,throughput_pps,mbps_l1,mbps_l2,line_pct,limited_by,"
+		"at_least_pps,trials,converged\n"
+		"256,,,,,generator,232000.000,1,false\n");
+	json = render(rfc_json, &a);
+	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"throughput_pps\": null, "
+				  "\"mbps_l1\": null, \"mbps_l2\": null, "
+				  "\"line_pct\": null, \"limited_by\": \"generator\", "
+				  "\"at_least_pps\": 232000.000"));
+	CU_ASSERT_PTR_NULL(strstr(json, "4528985.507, \"mbps"));
+	f = open_memstream(&txt, &len);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	wr_rfc2544_print(f, &row, 1);
+	fclose(f);
+	CU_ASSERT_PTR_NOT_NULL(strstr(txt, "       256 >= 232000.000 pps: the "
+				  "device lost nothing; the generator could not "
+				  "offer more"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(txt, " short\n"));
+	free(txt);
 	free(csv);
 	free(json);
 }
@@ -282,13 +376,236 @@ test_write_atomic(void)
 	CU_ASSERT_EQUAL(wr_out_atomic(path, write_hello, "x"), -ENOENT);
 }
 
+static void
+test_parse_tests(void)
+{
+	char why[160];
+	uint32_t t = 0;
+
+	CU_ASSERT_EQUAL(wr_bench_parse_tests("throughput", &t, why, sizeof(why)), 0);
+	CU_ASSERT_EQUAL(t, WR_BENCH_TEST_THROUGHPUT);
+	CU_ASSERT_EQUAL(wr_bench_parse_tests("b2b,loss", &t, why, sizeof(why)), 0);
+	CU_ASSERT_EQUAL(t, WR_BENCH_TEST_B2B | WR_BENCH_TEST_LOSS);
+	CU_ASSERT_EQUAL(wr_bench_parse_tests("all", &t, why, sizeof(why)), 0);
+	CU_ASSERT_EQUAL(t, WR_BENCH_TEST_THROUGHPUT | WR_BENCH_TEST_LOSS |
+			WR_BENCH_TEST_B2B | WR_BENCH_TEST_LATENCY);
+	CU_ASSERT_EQUAL(wr_bench_parse_tests("latency", &t, why, sizeof(why)), 0);
+	CU_ASSERT_EQUAL(t, WR_BENCH_TEST_LATENCY);
+	CU_ASSERT_EQUAL(wr_bench_parse_tests("loss,loss", &t, why, sizeof(why)),
+			-EINVAL);
+	CU_ASSERT_EQUAL(wr_bench_parse_tests("", &t, why, sizeof(why)), -EINVAL);
+	CU_ASSERT_EQUAL(wr_bench_parse_tests("latency2", &t, why, sizeof(why)),
+			-EINVAL);
+	CU_ASSERT_EQUAL(wr_bench_parse_tests("loss,", &t, why, sizeof(why)),
+			-EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "throughput, latency, loss, b2b"));
+}
+
+static void
+test_rfc2544_loss_b2b_outputs(void)
+{
+	static struct wr_rfc2544_row row;
+	struct wr_bench_meta m = {
+		.wirerate_version = "0.1.0", .dpdk_version = "d", .stream_file = "s",
+		.stream = "x", .config_file = "c", .tx_device = "a", .tx_driver = "b",
+		.rx_device = "r", .stop_reason = "done",
+	};
+	struct wr_floss_cfg fc = { .max_millipps = 10000000 };
+	struct wr_b2b_cfg bc = { .max_frames = 100, .repeats = 2 };
+	struct rfc_arg a = { &m, &row, 1 };
+	uint64_t rate, n;
+	char *csv, *json;
+
+	memset(&row, 0, sizeof(row));
+	row.size = 512;
+	row.has_floss = true;
+	CU_ASSERT_EQUAL_FATAL(wr_floss_start(&row.floss, &fc, &rate), 0);
+	CU_ASSERT_EQUAL(wr_floss_report(&row.floss, 1000, 750, rate, &rate), 0);
+	CU_ASSERT_EQUAL(wr_floss_report(&row.floss, 900, 900, rate, &rate), 0);
+	CU_ASSERT_EQUAL(wr_floss_report(&row.floss, 800, 800, rate, &rate), 1);
+	row.has_b2b = true;
+	CU_ASSERT_EQUAL_FATAL(wr_b2b_start(&row.b2b, &bc, &n), 0);
+	while (wr_b2b_report(&row.b2b, n, n <= 40 ? n : 40, &n) != 1)
+		;
+	row.b2b_offered_min = 300000000;
+	row.has_lat = true;
+	row.lat.skipped = "the 24-byte timestamp signature does not fit this "
+			  "frame size";
+	json = render(rfc_json, &a);
+	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"latency\": {\"skipped\": \"the 24-byte "
+				  "timestamp signature does not fit this frame size\", "
+				  "\"rate_pps\": 0.000, \"rate_at_least\": false, "
+				  "\"trials\": [], \"overall\": null}"));
+	free(json);
+	/* two timed trials: each one's figures, the overall ones */
+	row.lat.skipped = NULL;
+	row.lat.rate_millipps = 100000000;
+	row.lat.n_trials = 2;
+	row.lat.sent[0] = 40000;
+	row.lat.offered[0] = 99999000;
+	row.lat.short_offer[1] = true;
+	row.lat.trial[0] = (struct wr_latency_summary){ .n = 40000, .min = 400,
+		.avg = 900, .max = 9000, .p50 = 800, .p99 = 2000, .p999 = 4000,
+		.p9999 = 8000, .jitter_ns = 12.5 };
+	row.lat.overall = row.lat.trial[0];
+	row.lat.jitter_max_ns = 20;
+	json = render(rfc_json, &a);
+	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"trials\": [\n      {\"frames\": 40000, "
+				  "\"min_ns\": 400, \"avg_ns\": 900, \"max_ns\": 9000, "
+				  "\"p50_ns\": 800, \"p99_ns\": 2000, \"p99_9_ns\": 4000, "
+				  "\"p99_99_ns\": 8000, \"jitter_ns\": 12.500, \"sent\": "
+				  "40000, \"lost\": 0, \"offered_pps\": 99999.000, "
+				  "\"short_offer\": false}"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"short_offer\": true}], \"overall\": "
+				  "{\"frames\": 40000"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"jitter_max_ns\": 20.000}"));
+	free(json);
+	json = render(rfc_json, &a);
+	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"frame_loss\": {\"max_rate_pps\": "
+				  "10000.000, \"step_pct\": 10.0000, "
+				  "\"stopped_clean\": true"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(json, "{\"rate_pct\": 100.0000, \"rate_pps\": "
+				  "10000.000, \"offered_pps\": 10000.000, "
+				  "\"short_offer\": false, \"sent\": 1000, "
+				  "\"received\": 750, \"lost\": 250, \"excess\": 0, "
+				  "\"loss_pct\": 25.000000, \"reverse\": null}"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"rate_pct\": 80.0000, \"rate_pps\": 8000.000"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"back_to_back\": {\"rate_pps\": null, "
+				  "\"min_offered_pps\": 300000.000, \"first_burst\": 100, "
+				  "\"resolution_frames\": 1, \"repeats\": 2"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"min\": 40, \"avg\": 40.000, \"max\": 40, "
+				  "\"at_first_burst\": 0, \"values\": [40, 40]"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"throughput_pps\": null, "
+				  "\"limited_by\": null"));
+	/* no throughput: no CSV row */
+	csv = render(rfc_csv, &a);
+	CU_ASSERT_STRING_EQUAL(csv, "frame_size,throughput_pps,mbps_l1,mbps_l2,"
+			       "line_pct,limited_by,at_least_pps,trials,"
+			       "converged\n");
+	free(csv);
+	free(json);
+}
+
+static void
+test_sweep_stat(void)
+{
+	/* Three repeats of 1 s at 1518 B: 80, 81 and 79 Kpps (seed 002's
+	 * spread), echoes 80000, 80000 and 78000 back. */
+	struct wr_sweep_row rows[3];
+	struct wr_sweep_echo echo[3] = { { 80000, 80000 }, { 81000, 81000 },
+					 { 78000, 78000 } };
+	struct wr_sweep_stat st;
+	char why[160];
+
+	wr_sweep_row_calc(&rows[0], 1518, 80000, 1000000000ull, 1000);
+	wr_sweep_row_calc(&rows[1], 1518, 81000, 1000000000ull, 1000);
+	wr_sweep_row_calc(&rows[2], 1518, 79000, 1000000000ull, 1000);
+	CU_ASSERT_EQUAL(wr_sweep_stat_calc(&st, rows, echo, 3, 42), 0);
+	CU_ASSERT_EQUAL(st.n, 3);
+	CU_ASSERT_DOUBLE_EQUAL(st.kpps.min, 79.0, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(st.kpps.median, 80.0, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(st.kpps.max, 81.0, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(st.mbps_l1.median, 80.0 * 1538 * 8 / 1000, 1e-9);
+	/* goodput: 1518 - 4 FCS - 42 header bytes = 1472 payload bytes */
+	CU_ASSERT_DOUBLE_EQUAL(st.goodput_mbps.median, 80.0 * 1472 * 8 / 1000, 1e-9);
+	CU_ASSERT_TRUE(st.echo);
+	CU_ASSERT_EQUAL(st.tx_pkts, 240000);
+	CU_ASSERT_EQUAL(st.rx_pkts, 239000);
+	CU_ASSERT_EQUAL(st.lost, 1000);
+	CU_ASSERT_DOUBLE_EQUAL(st.loss_pct.max, 1000.0 * 100 / 79000, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(st.loss_pct.min, 0, 0);
+	CU_ASSERT_DOUBLE_EQUAL(st.rx_kpps.median, 80.0, 1e-9);
+	CU_ASSERT_STRING_EQUAL(st.limited_by, "generator");
+	/* an even count: the median is the middle two's mean */
+	CU_ASSERT_EQUAL(wr_sweep_stat_calc(&st, rows, NULL, 2, 42), 0);
+	CU_ASSERT_DOUBLE_EQUAL(st.kpps.median, 80.5, 1e-9);
+	CU_ASSERT_FALSE(st.echo);
+	CU_ASSERT_EQUAL(wr_sweep_stat_calc(&st, rows, NULL, 0, 42), -EINVAL);
+	rows[1].size = 64;
+	CU_ASSERT_EQUAL(wr_sweep_stat_calc(&st, rows, NULL, 2, 42), -EINVAL);
+
+	/* Frames that do not fit a port are refused, naming the limit. */
+	CU_ASSERT_EQUAL(wr_bench_frame_fits(1518, 1500, 1518, 2048, why,
+					    sizeof(why)), 0);
+	CU_ASSERT_EQUAL(wr_bench_frame_fits(1519, 1500, 0, 0, why, sizeof(why)),
+			-EMSGSIZE);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "MTU 1500"));
+	CU_ASSERT_EQUAL(wr_bench_frame_fits(9018, 9000, 9014, 0, why,
+					    sizeof(why)), 0);
+	CU_ASSERT_EQUAL(wr_bench_frame_fits(9018, 9000, 9000, 0, why,
+					    sizeof(why)), -EMSGSIZE);
+	/* memif's default 2048-byte buffers */
+	CU_ASSERT_EQUAL(wr_bench_frame_fits(2052, 0, 0, 2048, why, sizeof(why)), 0);
+	CU_ASSERT_EQUAL(wr_bench_frame_fits(2053, 0, 0, 2048, why, sizeof(why)),
+			-EMSGSIZE);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "2048-byte receive buffers"));
+}
+
+static void
+test_progress(void)
+{
+	struct wr_bench_plan p = { .tests = WR_BENCH_TEST_THROUGHPUT,
+				   .n_sizes = 7, .width_ratio = 1000 };
+	char buf[128];
+
+	/* RFC 2544 defaults: 1 + ceil(log2(1000)) = 11 trials a size */
+	CU_ASSERT_EQUAL(wr_bench_trials_estimate(&p), 77);
+	p.pdr = true;
+	p.phases = 3;
+	CU_ASSERT_EQUAL(wr_bench_trials_estimate(&p), 7 * 2 * (11 + 4));
+	p.tests = WR_BENCH_TEST_LOSS | WR_BENCH_TEST_LATENCY | WR_BENCH_TEST_B2B;
+	p.n_sizes = 1;
+	p.lat_trials = 20;
+	p.b2b_repeats = 50;
+	p.b2b_ratio = 1024;
+	CU_ASSERT_EQUAL(wr_bench_trials_estimate(&p), 10 + 20 + 50 * 11);
+	wr_bench_progress_text(buf, sizeof(buf), "throughput", 512, 7, 42, 185);
+	CU_ASSERT_STRING_EQUAL(buf, "throughput 512 B: trial 7 of ~42, ETA 3m05s");
+	wr_bench_progress_text(buf, sizeof(buf), "latency", 64, 50, 42, 7300);
+	CU_ASSERT_STRING_EQUAL(buf, "latency 64 B: trial 50 of ~50, ETA 2h01m");
+	wr_bench_progress_text(buf, sizeof(buf), "b2b", 64, 1, 9, -1);
+	CU_ASSERT_STRING_EQUAL(buf, "b2b 64 B: trial 1 of ~9, ETA unknown");
+}
+
+static void
+test_parse_pairs(void)
+{
+	uint16_t pairs[4][2];
+	unsigned int n = 0;
+	char why[160];
+
+	CU_ASSERT_EQUAL(wr_bench_parse_pairs("0:1,1:0,2:2", pairs, 4, &n, why,
+					     sizeof(why)), 0);
+	CU_ASSERT_EQUAL(n, 3);
+	CU_ASSERT_EQUAL(pairs[1][0], 1);
+	CU_ASSERT_EQUAL(pairs[1][1], 0);
+	CU_ASSERT_EQUAL(pairs[2][1], 2);
+	CU_ASSERT_EQUAL(wr_bench_parse_pairs("0:1,0:1", pairs, 4, &n, why,
+					     sizeof(why)), -EINVAL);
+	CU_ASSERT_EQUAL(wr_bench_parse_pairs("0:32", pairs, 4, &n, why,
+					     sizeof(why)), -EINVAL);
+	CU_ASSERT_EQUAL(wr_bench_parse_pairs("0", pairs, 4, &n, why,
+					     sizeof(why)), -EINVAL);
+	CU_ASSERT_EQUAL(wr_bench_parse_pairs("0:1,", pairs, 4, &n, why,
+					     sizeof(why)), -EINVAL);
+	CU_ASSERT_EQUAL(wr_bench_parse_pairs("0:1,1:2,2:3,3:4,4:5", pairs, 4, &n,
+					     why, sizeof(why)), -EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "TX:RX"));
+}
+
 static CU_TestInfo bench_tests[] = {
+	{ "parse_pairs", test_parse_pairs },
+	{ "progress", test_progress },
+	{ "sweep_stat", test_sweep_stat },
+	{ "parse_tests", test_parse_tests },
+	{ "rfc2544_loss_b2b_outputs", test_rfc2544_loss_b2b_outputs },
 	{ "parse_sizes", test_parse_sizes },
 	{ "parse_ppm", test_parse_ppm },
 	{ "sweep_row", test_sweep_row },
 	{ "trial_valid", test_trial_valid },
 	{ "sweep_outputs", test_sweep_outputs },
 	{ "rfc2544_outputs", test_rfc2544_outputs },
+	{ "rfc2544_gen_limited", test_rfc2544_gen_limited },
 	{ "write_atomic", test_write_atomic },
 	CU_TEST_INFO_NULL,
 };

@@ -2,6 +2,8 @@
 /* Unit tests of the RFC 2544 throughput search against simulated DUTs (wr_rfc2544). */
 #include <errno.h>
 
+#include "wr_b2b.h"
+#include "wr_floss.h"
 #include "wr_rfc2544.h"
 #include "wr_test.h"
 
@@ -26,21 +28,17 @@ dut_received(const struct dut *d, uint64_t rate, uint64_t sent)
 	return rx - rx * d->floor_ppm / 1000000;
 }
 
+static int run_capped(const struct wr_rfc2544_cfg *cfg, const struct dut *d,
+		      uint64_t cap, struct wr_rfc2544 *s,
+		      struct wr_rfc2544_result *res);
+
 /* Run a whole search; return the last wr_rfc2544_report() code. */
 static int
 run(const struct wr_rfc2544_cfg *cfg, const struct dut *d,
     struct wr_rfc2544 *s, struct wr_rfc2544_result *res)
 {
-	uint64_t rate;
-	int rc, guard = 0;
+	int rc = run_capped(cfg, d, UINT64_MAX, s, res);
 
-	CU_ASSERT_EQUAL_FATAL(wr_rfc2544_start(s, cfg, &rate), 0);
-	do {
-		rc = wr_rfc2544_report(s, TRIAL_FRAMES,
-				       dut_received(d, rate, TRIAL_FRAMES), &rate);
-		CU_ASSERT_FATAL(++guard <= WR_RFC2544_TRIALS_MAX);
-	} while (rc == 0);
-	CU_ASSERT_EQUAL(wr_rfc2544_result(s, res), 0);
 	CU_ASSERT_TRUE(res->done);
 	return rc;
 }
@@ -273,17 +271,17 @@ test_excess_and_limits(void)
 	CU_ASSERT_EQUAL_FATAL(wr_rfc2544_start(&s, &cfg, &rate), 0);
 	CU_ASSERT_EQUAL(rate, KPPS(1024));
 	/* more frames back than sent: logged, failed, the same rate again */
-	CU_ASSERT_EQUAL(wr_rfc2544_report(&s, 1000, 1003, &rate), -EBADMSG);
+	CU_ASSERT_EQUAL(wr_rfc2544_report(&s, 1000, 1003, rate, &rate), -EBADMSG);
 	CU_ASSERT_EQUAL(rate, KPPS(1024));
-	CU_ASSERT_EQUAL(wr_rfc2544_report(&s, 0, 0, &rate), -EINVAL);
-	CU_ASSERT_EQUAL(wr_rfc2544_report(&s, 1000, 999, &rate), 0);
+	CU_ASSERT_EQUAL(wr_rfc2544_report(&s, 0, 0, rate, &rate), -EINVAL);
+	CU_ASSERT_EQUAL(wr_rfc2544_report(&s, 1000, 999, rate, &rate), 0);
 	CU_ASSERT_EQUAL(rate, KPPS(512));
-	CU_ASSERT_EQUAL(wr_rfc2544_report(&s, 1000, 1000, &rate), 0);
+	CU_ASSERT_EQUAL(wr_rfc2544_report(&s, 1000, 1000, rate, &rate), 0);
 	CU_ASSERT_EQUAL(rate, KPPS(768));
 	/* the fourth trial is the last allowed: done, not converged */
-	CU_ASSERT_EQUAL(wr_rfc2544_report(&s, 1000, 1000, &rate), 1);
+	CU_ASSERT_EQUAL(wr_rfc2544_report(&s, 1000, 1000, rate, &rate), 1);
 	CU_ASSERT_EQUAL(rate, 0);
-	CU_ASSERT_EQUAL(wr_rfc2544_report(&s, 1000, 1000, &rate), -EINVAL);
+	CU_ASSERT_EQUAL(wr_rfc2544_report(&s, 1000, 1000, rate, &rate), -EINVAL);
 	CU_ASSERT_EQUAL(wr_rfc2544_result(&s, &res), 0);
 	CU_ASSERT_TRUE(res.done);
 	CU_ASSERT_FALSE(res.converged);
@@ -294,6 +292,237 @@ test_excess_and_limits(void)
 	CU_ASSERT_FALSE(res.trials[0].pass);
 	CU_ASSERT_EQUAL(res.trials[1].lost, 1);
 	CU_ASSERT_DOUBLE_EQUAL(res.trials[1].loss_ratio, 0.001, 1e-15);
+}
+
+/* A generator that cannot offer more than `cap`: what the search says. */
+static int
+run_capped(const struct wr_rfc2544_cfg *cfg, const struct dut *d, uint64_t cap,
+	   struct wr_rfc2544 *s, struct wr_rfc2544_result *res)
+{
+	uint64_t rate, offered;
+	int rc, guard = 0;
+
+	CU_ASSERT_EQUAL_FATAL(wr_rfc2544_start(s, cfg, &rate), 0);
+	do {
+		offered = rate < cap ? rate : cap;
+		rc = wr_rfc2544_report(s, TRIAL_FRAMES,
+				       dut_received(d, offered, TRIAL_FRAMES),
+				       offered, &rate);
+		CU_ASSERT_FATAL(++guard <= WR_RFC2544_TRIALS_MAX);
+	} while (rc == 0);
+	CU_ASSERT_EQUAL(wr_rfc2544_result(s, res), 0);
+	return rc;
+}
+
+static void
+test_generator_limited(void)
+{
+	/* The issue's case: a router faster than af_packet.  10 GbE at 256 B
+	 * asks 4528985 pps; the generator offers 232 kpps, all forwarded:
+	 * no throughput, "at least 232 kpps", after one trial. */
+	struct wr_rfc2544_cfg cfg = { .frame_size = 256, .link_mbps = 10000 };
+	struct dut fast = { .limit = UINT64_MAX };
+	struct dut slow = { .limit = KPPS(150) };
+	struct wr_rfc2544_result res;
+	static struct wr_rfc2544 s;
+	uint32_t i;
+
+	CU_ASSERT_EQUAL(run_capped(&cfg, &fast, KPPS(232), &s, &res), 1);
+	CU_ASSERT_TRUE(res.done);
+	CU_ASSERT_TRUE(res.gen_limited);
+	CU_ASSERT_FALSE(res.converged);
+	CU_ASSERT_EQUAL(res.gen_millipps, KPPS(232));
+	CU_ASSERT_EQUAL(res.throughput_millipps, 0);
+	CU_ASSERT_EQUAL(res.l1_bps, 0);
+	CU_ASSERT_EQUAL(res.n_trials, 1);
+	CU_ASSERT_TRUE(res.trials[0].short_offer);
+	CU_ASSERT_TRUE(res.trials[0].pass);
+	CU_ASSERT_EQUAL(res.trials[0].offered_millipps, KPPS(232));
+
+	/* With --max-rate 300 kpps (the second case): the same. */
+	cfg.max_millipps = KPPS(300);
+	CU_ASSERT_EQUAL(run_capped(&cfg, &fast, KPPS(232), &s, &res), 1);
+	CU_ASSERT_TRUE(res.gen_limited);
+	CU_ASSERT_EQUAL(res.gen_millipps, KPPS(232));
+	CU_ASSERT_EQUAL(res.throughput_millipps, 0);
+
+	/* A device slower than the generator: the short lossy first trial
+	 * is a failure at the offered 232 kpps, then an ordinary search
+	 * below it finds 150 kpps within the resolution. */
+	CU_ASSERT_EQUAL(run_capped(&cfg, &slow, KPPS(232), &s, &res), 1);
+	CU_ASSERT_FALSE(res.gen_limited);
+	CU_ASSERT_TRUE(res.converged);
+	CU_ASSERT_TRUE(res.trials[0].short_offer);
+	CU_ASSERT_FALSE(res.trials[0].pass);
+	for (i = 1; i < res.n_trials; i++) {
+		CU_ASSERT_FALSE(res.trials[i].short_offer);
+		CU_ASSERT_TRUE(res.trials[i].rate_millipps < KPPS(232));
+	}
+	CU_ASSERT_TRUE(res.throughput_millipps <= slow.limit);
+	CU_ASSERT_TRUE(slow.limit - res.throughput_millipps <=
+		       res.resolution_millipps);
+
+	/* Short by no more than the resolution (1 kpps here): a pass. */
+	cfg.max_millipps = KPPS(300);
+	cfg.resolution_millipps = KPPS(1);
+	CU_ASSERT_EQUAL(run_capped(&cfg, &fast, KPPS(299), &s, &res), 1);
+	CU_ASSERT_FALSE(res.gen_limited);
+	CU_ASSERT_EQUAL(res.throughput_millipps, KPPS(300));
+	CU_ASSERT_FALSE(res.trials[0].short_offer);
+	/* ... and by one millipps more than it, a limit. */
+	CU_ASSERT_EQUAL(run_capped(&cfg, &fast, KPPS(299) - 1, &s, &res), 1);
+	CU_ASSERT_TRUE(res.gen_limited);
+}
+
+static void
+test_offered(void)
+{
+	CU_ASSERT_EQUAL(wr_rfc2544_offered_millipps(1000, 1000000000ull),
+			1000000);
+	/* 232001 frames in 1.000004 s: 232000.0712 pps, rounded down */
+	CU_ASSERT_EQUAL(wr_rfc2544_offered_millipps(232001, 1000004000ull),
+			232000071);
+	CU_ASSERT_EQUAL(wr_rfc2544_offered_millipps(5, 0), 0);
+	CU_ASSERT_EQUAL(wr_rfc2544_offered_millipps(UINT64_MAX, 1), UINT64_MAX);
+	CU_ASSERT_FALSE(wr_rfc2544_short(1000, 900, 100));
+	CU_ASSERT_TRUE(wr_rfc2544_short(1000, 899, 100));
+	CU_ASSERT_FALSE(wr_rfc2544_short(1000, 2000, 100));
+}
+
+/* A DUT whose limit shrinks with the trial's length (a buffer that hides
+ * overload for a while): limit(d) = base + slack_ns_pps / d. */
+struct dut_t {
+	uint64_t base;
+	uint64_t slack;   /* millipps x seconds */
+};
+
+static uint64_t
+dut_t_received(const struct dut_t *d, uint64_t rate, uint64_t sent,
+	       uint64_t trial_ns)
+{
+	struct dut x = { .limit = d->base + d->slack * 1000000000ull / trial_ns };
+
+	return dut_received(&x, rate, sent);
+}
+
+static int
+run_timed(const struct wr_rfc2544_cfg *cfg, const struct dut_t *d,
+	  struct wr_rfc2544 *s, struct wr_rfc2544_result *res)
+{
+	uint64_t rate;
+	int rc, guard = 0;
+
+	CU_ASSERT_EQUAL_FATAL(wr_rfc2544_start(s, cfg, &rate), 0);
+	do {
+		uint64_t ns = wr_rfc2544_trial_ns(s);
+
+		rc = wr_rfc2544_report(s, TRIAL_FRAMES,
+				       dut_t_received(d, rate, TRIAL_FRAMES, ns),
+				       rate, &rate);
+		CU_ASSERT_FATAL(++guard <= WR_RFC2544_TRIALS_MAX);
+	} while (rc == 0);
+	CU_ASSERT_EQUAL(wr_rfc2544_result(s, res), 0);
+	CU_ASSERT_TRUE(res->done);
+	return rc;
+}
+
+static void
+test_ndr_pdr_one_search(void)
+{
+	/* Lossless up to 4 Mpps, beyond it losing (rate - 4 Mpps) / rate:
+	 * NDR 4 Mpps, PDR at 0.5 % 4 Mpps / 0.995 = 4020.100 kpps. */
+	struct wr_rfc2544_cfg cfg = { .frame_size = 64, .link_mbps = 10000,
+				      .pdr_loss_ppm = 5000 };
+	struct dut d = { .limit = KPPS(4000) };
+	struct wr_rfc2544_result res;
+	static struct wr_rfc2544 s;
+	uint64_t pdr = 4020100502ull, ndr_trials = 0;
+	uint32_t i;
+
+	CU_ASSERT_EQUAL(run(&cfg, &d, &s, &res), 1);
+	CU_ASSERT_TRUE(res.converged);
+	CU_ASSERT_TRUE(res.has_pdr);
+	CU_ASSERT_EQUAL(res.pdr.loss_ppm, 5000);
+	CU_ASSERT_TRUE(res.ndr.millipps <= d.limit);
+	CU_ASSERT_TRUE(d.limit - res.ndr.millipps <= res.resolution_millipps);
+	CU_ASSERT_EQUAL(res.throughput_millipps, res.ndr.millipps);
+	CU_ASSERT_TRUE(res.pdr.millipps <= pdr);
+	CU_ASSERT_TRUE(pdr - res.pdr.millipps <= res.resolution_millipps);
+	CU_ASSERT_EQUAL(res.pdr.l1_bps, (res.pdr.millipps * 672 + 500) / 1000);
+	/* Verdicts against both tolerances, on integers. */
+	for (i = 0; i < res.n_trials; i++) {
+		const struct wr_rfc2544_trial *t = &res.trials[i];
+
+		CU_ASSERT_EQUAL(t->pass, t->lost == 0);
+		CU_ASSERT_EQUAL(t->pdr_pass, t->lost * 1000000 <= 5000 * t->sent);
+		ndr_trials += t->pass;
+	}
+	/* One search, fewer trials than two: NDR alone takes 11 here. */
+	CU_ASSERT_TRUE(res.n_trials < 2 * 11);
+	CU_ASSERT_TRUE(ndr_trials > 0);
+
+	/* PDR's tolerance must be above NDR's. */
+	cfg.loss_ppm = 5000;
+	CU_ASSERT_EQUAL(wr_rfc2544_start(&s, &cfg, &pdr), -EINVAL);
+}
+
+static void
+test_phases(void)
+{
+	/* MLRsearch's shape: 1 s trials first, 60 s trials last, three
+	 * phases.  The DUT forwards 3 Mpps for ever and 200 kpps more in a
+	 * 1 s trial (a buffer): the answer is the 60 s one. */
+	struct wr_rfc2544_cfg cfg = { .frame_size = 64, .link_mbps = 10000,
+				      .pdr_loss_ppm = 5000, .phases = 3,
+				      .trial_ns = 60000000000ull,
+				      .first_trial_ns = 1000000000ull };
+	struct dut_t d = { .base = KPPS(3000), .slack = KPPS(200) };
+	uint64_t limit60 = KPPS(3000) + KPPS(200) / 60;
+	uint64_t pdr60 = (uint64_t)((double)limit60 / 0.995);
+	struct wr_rfc2544_result res;
+	static struct wr_rfc2544 s;
+	uint32_t i, full = 0, last_phase = 0;
+
+	CU_ASSERT_EQUAL(run_timed(&cfg, &d, &s, &res), 1);
+	CU_ASSERT_TRUE(res.converged);
+	CU_ASSERT_EQUAL(res.phases, 3);
+	CU_ASSERT_TRUE(res.ndr.millipps <= limit60);
+	CU_ASSERT_TRUE(limit60 - res.ndr.millipps <= res.resolution_millipps);
+	CU_ASSERT_TRUE(res.pdr.millipps <= pdr60 + 1);
+	CU_ASSERT_TRUE(pdr60 - res.pdr.millipps <= res.resolution_millipps);
+	for (i = 0; i < res.n_trials; i++) {
+		const struct wr_rfc2544_trial *t = &res.trials[i];
+		static const uint64_t len[3] = { 1000000000ull, 7745966692ull,
+						 60000000000ull };
+
+		/* phases in order, lengths geometric: 1 s, sqrt(60) s, 60 s */
+		CU_ASSERT_TRUE(t->phase >= last_phase);
+		last_phase = t->phase;
+		CU_ASSERT_EQUAL(t->trial_ns, len[t->phase]);
+		full += t->phase == 2;
+	}
+	CU_ASSERT_EQUAL(last_phase, 2);
+	/* the bisection ran on short trials: few full-length ones (a
+	 * one-phase search needs 11 for NDR alone, every one 60 s) */
+	CU_ASSERT_TRUE(full <= 10);
+	CU_ASSERT_TRUE(full >= 4); /* both bounds of both targets */
+
+	/* The answer is the same as a one-phase search at 60 s. */
+	cfg.phases = 1;
+	CU_ASSERT_EQUAL(run_timed(&cfg, &d, &s, &res), 1);
+	for (i = 0; i < res.n_trials; i++)
+		CU_ASSERT_EQUAL(res.trials[i].trial_ns, 60000000000ull);
+	CU_ASSERT_TRUE(limit60 - res.ndr.millipps <= res.resolution_millipps);
+
+	/* Bad phase settings. */
+	cfg.phases = 3;
+	cfg.first_trial_ns = cfg.trial_ns + 1;
+	CU_ASSERT_EQUAL(wr_rfc2544_start(&s, &cfg, &pdr60), -EINVAL);
+	cfg.first_trial_ns = 0;
+	CU_ASSERT_EQUAL(wr_rfc2544_start(&s, &cfg, &pdr60), -EINVAL);
+	cfg.first_trial_ns = 1;
+	cfg.phases = WR_RFC2544_PHASES_MAX + 1;
+	CU_ASSERT_EQUAL(wr_rfc2544_start(&s, &cfg, &pdr60), -ERANGE);
 }
 
 static void
@@ -332,11 +561,191 @@ static CU_TestInfo search_tests[] = {
 	{ "loss_floor", test_loss_floor },
 	{ "excess_and_limits", test_excess_and_limits },
 	{ "config_errors", test_config_errors },
+	{ "generator_limited", test_generator_limited },
+	{ "offered", test_offered },
+	{ "ndr_pdr_one_search", test_ndr_pdr_one_search },
+	{ "phases", test_phases },
+	CU_TEST_INFO_NULL,
+};
+
+/* Frame loss rate (section 26.3) against the rate-limited DUT. */
+static void
+test_floss_steps(void)
+{
+	/* max 1000 kpps, 10 % steps, a DUT forwarding 650 kpps: steps at
+	 * 100, 90, 80, 70 % lose, 60 and 50 % do not, and the test stops. */
+	struct wr_floss_cfg cfg = { .max_millipps = KPPS(1000),
+				    .resolution_millipps = KPPS(1) };
+	struct dut d = { .limit = KPPS(650) };
+	static struct wr_floss s;
+	uint64_t rate;
+	uint32_t i;
+	int rc;
+
+	CU_ASSERT_EQUAL_FATAL(wr_floss_start(&s, &cfg, &rate), 0);
+	CU_ASSERT_EQUAL(rate, KPPS(1000));
+	do {
+		rc = wr_floss_report(&s, TRIAL_FRAMES,
+				     dut_received(&d, rate, TRIAL_FRAMES), rate,
+				     &rate);
+	} while (rc == 0);
+	CU_ASSERT_EQUAL(rc, 1);
+	CU_ASSERT_TRUE(s.stopped_clean);
+	CU_ASSERT_EQUAL(s.n_steps, 6);
+	for (i = 0; i < s.n_steps; i++) {
+		const struct wr_floss_step *st = &s.steps[i];
+
+		CU_ASSERT_EQUAL(st->rate_millipps, KPPS(1000 - 100 * i));
+		CU_ASSERT_EQUAL(st->pct_ppm, 1000000 - 100000 * i);
+		CU_ASSERT_EQUAL(st->lost, st->sent - st->received);
+		/* RFC 2544: ((input - output) * 100) / input */
+		CU_ASSERT_DOUBLE_EQUAL(st->loss_pct, (double)st->lost * 100 /
+				       (double)st->sent, 1e-12);
+		CU_ASSERT_EQUAL(st->lost == 0, i >= 4);
+		CU_ASSERT_FALSE(st->short_offer);
+	}
+	/* at 100 %: 650/1000 forwarded, 35 % lost */
+	CU_ASSERT_DOUBLE_EQUAL(s.steps[0].loss_pct, 35.0, 1e-9);
+	CU_ASSERT_EQUAL(wr_floss_report(&s, 1, 1, 1, &rate), -EINVAL);
+
+	/* A DUT losing at every rate: all ten steps, down to 10 %. */
+	d.limit = 0;
+	CU_ASSERT_EQUAL_FATAL(wr_floss_start(&s, &cfg, &rate), 0);
+	do {
+		rc = wr_floss_report(&s, TRIAL_FRAMES, TRIAL_FRAMES - 1, rate,
+				     &rate);
+	} while (rc == 0);
+	CU_ASSERT_EQUAL(s.n_steps, 10);
+	CU_ASSERT_FALSE(s.stopped_clean);
+	CU_ASSERT_EQUAL(s.steps[9].rate_millipps, KPPS(100));
+
+	/* 25 % steps, 3 clean in a row, a generator stuck at 300 kpps. */
+	cfg.step_ppm = 250000;
+	cfg.clean = 3;
+	CU_ASSERT_EQUAL_FATAL(wr_floss_start(&s, &cfg, &rate), 0);
+	do {
+		uint64_t off = rate < KPPS(300) ? rate : KPPS(300);
+
+		rc = wr_floss_report(&s, TRIAL_FRAMES, TRIAL_FRAMES, off, &rate);
+	} while (rc == 0);
+	CU_ASSERT_EQUAL(s.n_steps, 3);
+	/* 100, 75 and 50 %: every one above what the generator offered */
+	CU_ASSERT_TRUE(s.steps[0].short_offer);
+	CU_ASSERT_TRUE(s.steps[1].short_offer);
+	CU_ASSERT_TRUE(s.steps[2].short_offer);
+	CU_ASSERT_EQUAL(s.steps[2].rate_millipps, KPPS(500));
+	CU_ASSERT_EQUAL(s.steps[2].offered_millipps, KPPS(300));
+
+	/* Both directions: each one's loss, lossless only when both are. */
+	cfg.step_ppm = 0;
+	cfg.clean = 0;
+	CU_ASSERT_EQUAL_FATAL(wr_floss_start(&s, &cfg, &rate), 0);
+	CU_ASSERT_EQUAL(wr_floss_set_reverse(&s, 1000, 900), 0);
+	CU_ASSERT_EQUAL(wr_floss_report(&s, 1000, 1000, rate, &rate), 0);
+	CU_ASSERT_EQUAL(wr_floss_set_reverse(&s, 1000, 1000), 0);
+	CU_ASSERT_EQUAL(wr_floss_report(&s, 1000, 1000, rate, &rate), 0);
+	CU_ASSERT_EQUAL(wr_floss_report(&s, 1000, 1000, rate, &rate), 1);
+	CU_ASSERT_TRUE(s.steps[0].bidir);
+	CU_ASSERT_EQUAL(s.steps[0].lost, 0);
+	CU_ASSERT_EQUAL(s.steps[0].rev_lost, 100);
+	CU_ASSERT_DOUBLE_EQUAL(s.steps[0].rev_loss_pct, 10.0, 1e-12);
+	CU_ASSERT_TRUE(s.steps[1].bidir);
+	CU_ASSERT_FALSE(s.steps[2].bidir);
+	CU_ASSERT_EQUAL(s.n_steps, 3);  /* the first step was not clean */
+	CU_ASSERT_EQUAL(wr_floss_set_reverse(&s, 1, 1), -EINVAL);
+
+	cfg.step_ppm = 9999;
+	CU_ASSERT_EQUAL(wr_floss_start(&s, &cfg, &rate), -EINVAL);
+	cfg.step_ppm = 1000001;
+	CU_ASSERT_EQUAL(wr_floss_start(&s, &cfg, &rate), -EINVAL);
+	cfg.step_ppm = 0;
+	cfg.max_millipps = 0;
+	CU_ASSERT_EQUAL(wr_floss_start(&s, &cfg, &rate), -EINVAL);
+}
+
+/* A DUT with a buffer of `buf` frames: a burst of n frames at line rate
+ * loses n - buf frames beyond it. */
+static void
+test_b2b_search(void)
+{
+	struct wr_b2b_cfg cfg = { .max_frames = 1000000, .repeats = 5 };
+	struct wr_b2b_result res;
+	static struct wr_b2b s;
+	uint64_t n, buf = 12345;
+	int rc, repeats_ended = 0, guard = 0;
+
+	CU_ASSERT_EQUAL_FATAL(wr_b2b_start(&s, &cfg, &n), 0);
+	CU_ASSERT_EQUAL(n, 1000000);
+	do {
+		rc = wr_b2b_report(&s, n, n <= buf ? n : buf, &n);
+		repeats_ended += rc == 2;
+		CU_ASSERT_FATAL(++guard < 5 * WR_B2B_TRIALS_MAX);
+	} while (rc == 0 || rc == 2);
+	CU_ASSERT_EQUAL(rc, 1);
+	CU_ASSERT_EQUAL(repeats_ended, 4);
+	CU_ASSERT_EQUAL(wr_b2b_result(&s, &res), 0);
+	CU_ASSERT_EQUAL(res.n, 5);
+	/* exactly the buffer, with a 1-frame resolution: 1 + 20 bursts */
+	CU_ASSERT_EQUAL(res.min, buf);
+	CU_ASSERT_EQUAL(res.max, buf);
+	CU_ASSERT_DOUBLE_EQUAL(res.avg, (double)buf, 1e-9);
+	CU_ASSERT_EQUAL(res.n_at_max, 0);
+	CU_ASSERT_EQUAL(s.trials_per[0], 1 + 20);
+
+	/* A varying buffer: min/avg/max of the repeats. */
+	CU_ASSERT_EQUAL_FATAL(wr_b2b_start(&s, &cfg, &n), 0);
+	buf = 1000;
+	do {
+		rc = wr_b2b_report(&s, n, n <= buf ? n : buf, &n);
+		if (rc == 2)
+			buf += 1000;
+	} while (rc == 0 || rc == 2);
+	CU_ASSERT_EQUAL(wr_b2b_result(&s, &res), 0);
+	CU_ASSERT_EQUAL(res.min, 1000);
+	CU_ASSERT_EQUAL(res.max, 5000);
+	CU_ASSERT_DOUBLE_EQUAL(res.avg, 3000.0, 1e-9);
+
+	/* Everything forwarded: "at least" the first burst, one trial. */
+	cfg.repeats = 2;
+	CU_ASSERT_EQUAL_FATAL(wr_b2b_start(&s, &cfg, &n), 0);
+	CU_ASSERT_EQUAL(wr_b2b_report(&s, n, n, &n), 2);
+	CU_ASSERT_EQUAL(wr_b2b_report(&s, n, n, &n), 1);
+	CU_ASSERT_EQUAL(wr_b2b_result(&s, &res), 0);
+	CU_ASSERT_EQUAL(res.n_at_max, 2);
+	CU_ASSERT_EQUAL(res.min, 1000000);
+
+	/* A burst the generator cut short is no pass; nothing passes: 0. */
+	cfg.repeats = 1;
+	cfg.resolution_frames = 1000;
+	CU_ASSERT_EQUAL_FATAL(wr_b2b_start(&s, &cfg, &n), 0);
+	do {
+		rc = wr_b2b_report(&s, n - 1, n - 1, &n);
+	} while (rc == 0);
+	CU_ASSERT_EQUAL(rc, 1);
+	CU_ASSERT_EQUAL(wr_b2b_result(&s, &res), 0);
+	CU_ASSERT_EQUAL(res.max, 0);
+	CU_ASSERT_EQUAL(wr_b2b_report(&s, 1, 1, &n), -EINVAL);
+	cfg.repeats = WR_B2B_REPEATS_MAX + 1;
+	CU_ASSERT_EQUAL(wr_b2b_start(&s, &cfg, &n), -ERANGE);
+	cfg.repeats = 1;
+	cfg.max_frames = 0;
+	CU_ASSERT_EQUAL(wr_b2b_start(&s, &cfg, &n), -EINVAL);
+}
+
+static CU_TestInfo floss_tests[] = {
+	{ "steps", test_floss_steps },
+	CU_TEST_INFO_NULL,
+};
+
+static CU_TestInfo b2b_tests[] = {
+	{ "search", test_b2b_search },
 	CU_TEST_INFO_NULL,
 };
 
 static CU_SuiteInfo suites[] = {
 	{ .pName = "rfc2544", .pTests = search_tests },
+	{ .pName = "frame_loss_rate", .pTests = floss_tests },
+	{ .pName = "back_to_back", .pTests = b2b_tests },
 	CU_SUITE_INFO_NULL,
 };
 

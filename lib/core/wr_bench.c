@@ -54,6 +54,46 @@ wr_bench_parse_sizes(const char *s, uint16_t *sizes, unsigned int cap,
 }
 
 int
+wr_bench_parse_pairs(const char *s, uint16_t (*pairs)[2], unsigned int cap,
+		     unsigned int *n, char *why, size_t why_len)
+{
+	static const char what[] = "expected port pairs TX:RX separated by "
+				   "commas, such as 0:1,2:3 (ports 0..31, "
+				   "each pair once; 0:0 is a loopback)";
+	unsigned int k = 0, i;
+	char item[16], *colon;
+	uint64_t a, b;
+
+	for (;;) {
+		const char *comma = strchr(s, ',');
+		size_t len = comma ? (size_t)(comma - s) : strlen(s);
+
+		if (len == 0 || len >= sizeof(item) || k == cap)
+			return why_set(why, why_len, what);
+		memcpy(item, s, len);
+		item[len] = '\0';
+		colon = strchr(item, ':');
+		if (colon == NULL)
+			return why_set(why, why_len, what);
+		*colon = '\0';
+		if (wr_parse_u64(item, 0, 31, &a, NULL, 0) != 0 ||
+		    wr_parse_u64(colon + 1, 0, 31, &b, NULL, 0) != 0)
+			return why_set(why, why_len, what);
+		for (i = 0; i < k; i++)
+			if (pairs[i][0] == a && pairs[i][1] == b)
+				return why_set(why, why_len, what);
+		pairs[k][0] = (uint16_t)a;
+		pairs[k][1] = (uint16_t)b;
+		k++;
+		if (comma == NULL)
+			break;
+		s = comma + 1;
+	}
+	*n = k;
+	return 0;
+}
+
+int
 wr_bench_parse_ppm(const char *s, uint32_t *ppm, char *why, size_t why_len)
 {
 	static const char what[] = "expected a percentage 0..100 such as "
@@ -102,6 +142,233 @@ wr_sweep_row_calc(struct wr_sweep_row *r, uint16_t size, uint64_t tx_pkts,
 	r->mbps_l1 = rt.mbps_l1;
 	r->link_mbps = link_mbps;
 	r->line_pct = link_mbps ? rt.mbps_l1 / link_mbps * 100 : 0;
+	/* A sweep's rates are the generator's own: say when the line, not
+	 * the generator, held them (the same 0.1 % as a search's default
+	 * resolution). */
+	if (link_mbps == 0)
+		r->limited_by = "unknown";
+	else if (r->line_pct * 1e4 >= 1e6 - WR_RFC2544_RESOLUTION_PPM)
+		r->limited_by = "line";
+	else
+		r->limited_by = "generator";
+}
+
+static void json_meta(FILE *out, const char *schema,
+		      const struct wr_bench_meta *m);
+
+/* A sweep's JSON up to its list: the metadata, the time per trial. */
+static void
+json_head(FILE *out, const char *schema, const struct wr_bench_meta *m,
+	  const char *duration_key, const char *list_key)
+{
+	json_meta(out, schema, m);
+	fprintf(out, ",\n  \"%s\": %.9f,\n  \"%s\": [", duration_key,
+		(double)m->duration_ns / 1e9, list_key);
+}
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* min / median (the mean of the middle two for an even count) / max. */
+static struct wr_spread
+spread(double *v, uint32_t n)
+{
+	struct wr_spread s;
+
+	qsort(v, n, sizeof(*v), cmp_double);
+	s.min = v[0];
+	s.max = v[n - 1];
+	s.median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	return s;
+}
+
+int
+wr_sweep_stat_calc(struct wr_sweep_stat *st, const struct wr_sweep_row *rows,
+		   const struct wr_sweep_echo *echo, uint32_t n,
+		   uint16_t payload_off)
+{
+	double *v[8];
+	uint32_t i, k;
+	int rc = 0;
+
+	if (st == NULL || rows == NULL || n == 0 || n > WR_SWEEP_REPEATS_MAX)
+		return -EINVAL;
+	for (i = 0; i < n; i++)
+		if (rows[i].size != rows[0].size || rows[i].size < payload_off + 4)
+			return -EINVAL;
+	for (k = 0; k < 8; k++) {
+		v[k] = calloc(n, sizeof(double));
+		if (v[k] == NULL)
+			rc = -ENOMEM;
+	}
+	if (rc == 0) {
+		/* Goodput: the bytes above the UDP/TCP header, per second. */
+		double good = (double)(rows[0].size - 4 - payload_off) * 8 / 1000;
+
+		memset(st, 0, sizeof(*st));
+		st->size = rows[0].size;
+		st->n = n;
+		st->payload_off = payload_off;
+		st->echo = echo != NULL;
+		st->limited_by = rows[0].limited_by;
+		for (i = 0; i < n; i++) {
+			const struct wr_sweep_row *r = &rows[i];
+			double secs = r->duration_ns / 1e9;
+
+			v[0][i] = r->kpps;
+			v[1][i] = r->mbps_l1;
+			v[2][i] = r->mbps_l2;
+			v[3][i] = r->kpps * good;
+			st->tx_pkts += r->tx_pkts;
+			if (strcmp(r->limited_by, "generator") == 0)
+				st->limited_by = r->limited_by;
+			if (echo == NULL)
+				continue;
+			v[4][i] = secs > 0 ? echo[i].rx_pkts / secs / 1e3 : 0;
+			v[5][i] = v[4][i] * r->size * 8 / 1000;
+			v[6][i] = v[4][i] * good;
+			v[7][i] = r->tx_pkts ? (double)(r->tx_pkts > echo[i].rx_pkts ?
+					 r->tx_pkts - echo[i].rx_pkts : 0) * 100 /
+					 (double)r->tx_pkts : 0;
+			st->rx_pkts += echo[i].rx_pkts;
+			st->lost += r->tx_pkts > echo[i].rx_pkts ?
+				    r->tx_pkts - echo[i].rx_pkts : 0;
+			st->rx_nic_pkts += echo[i].rx_nic_pkts;
+		}
+		st->kpps = spread(v[0], n);
+		st->mbps_l1 = spread(v[1], n);
+		st->mbps_l2 = spread(v[2], n);
+		st->goodput_mbps = spread(v[3], n);
+		if (echo != NULL) {
+			st->rx_kpps = spread(v[4], n);
+			st->rx_mbps_l2 = spread(v[5], n);
+			st->rx_goodput_mbps = spread(v[6], n);
+			st->loss_pct = spread(v[7], n);
+		}
+	}
+	for (k = 0; k < 8; k++)
+		free(v[k]);
+	return rc;
+}
+
+int
+wr_bench_frame_fits(uint16_t size, uint32_t mtu, uint32_t max_rx_pktlen,
+		    uint32_t rx_room, char *why, size_t why_len)
+{
+	/* IEEE 802.3: 14 bytes of Ethernet header and 4 of FCS around the
+	 * MTU's bytes; the FCS never reaches an mbuf. */
+	uint32_t len = size - 4u;
+
+	if (mtu != 0 && size > mtu + 18u) {
+		snprintf(why, why_len, "a %u-byte frame carries %u bytes after "
+			 "its Ethernet header, above the port's MTU %u", size,
+			 size - 18u, mtu);
+		return -EMSGSIZE;
+	}
+	if (max_rx_pktlen != 0 && len > max_rx_pktlen) {
+		snprintf(why, why_len, "a %u-byte frame is longer than the "
+			 "port receives (%u bytes without FCS)", size,
+			 max_rx_pktlen);
+		return -EMSGSIZE;
+	}
+	if (rx_room != 0 && len > rx_room) {
+		snprintf(why, why_len, "a %u-byte frame does not fit the "
+			 "port's %u-byte receive buffers", size, rx_room);
+		return -EMSGSIZE;
+	}
+	return 0;
+}
+
+static void
+spread_text(FILE *out, const struct wr_spread *s)
+{
+	fprintf(out, " %10.3f %10.3f %10.3f", s->min, s->median, s->max);
+}
+
+void
+wr_sweep_stat_print(FILE *out, const struct wr_sweep_stat *st, unsigned int n)
+{
+	unsigned int i;
+
+	fprintf(out, "%10s %7s  %32s  %32s  %32s\n", "frame size", "repeats",
+		"Kpps min / median / max", "Mbps L1 min / median / max",
+		"goodput Mbps min / median / max");
+	for (i = 0; i < n; i++) {
+		fprintf(out, "%10u %7u ", st[i].size, st[i].n);
+		spread_text(out, &st[i].kpps);
+		spread_text(out, &st[i].mbps_l1);
+		spread_text(out, &st[i].goodput_mbps);
+		fputc('\n', out);
+	}
+	if (n > 0 && st[0].echo) {
+		fprintf(out, "\nreturned\n%10s  %32s  %32s  %32s %12s %12s\n",
+			"frame size", "Kpps min / median / max",
+			"Mbps L2 min / median / max", "loss % min / median / max",
+			"sent", "returned");
+		for (i = 0; i < n; i++) {
+			fprintf(out, "%10u ", st[i].size);
+			spread_text(out, &st[i].rx_kpps);
+			spread_text(out, &st[i].rx_mbps_l2);
+			spread_text(out, &st[i].loss_pct);
+			fprintf(out, " %12llu %12llu%s\n",
+				(unsigned long long)st[i].tx_pkts,
+				(unsigned long long)st[i].rx_pkts,
+				st[i].lost == 0 && strcmp(st[i].limited_by,
+							  "generator") == 0 ?
+				"  (nothing lost: the generator, not the "
+				"reflector, was the limit)" : "");
+		}
+	}
+	fflush(out);
+}
+
+static void
+json_spread(FILE *out, const char *key, const struct wr_spread *s)
+{
+	fprintf(out, ", \"%s\": {\"min\": %.3f, \"median\": %.3f, "
+		"\"max\": %.3f}", key, s->min, s->median, s->max);
+}
+
+int
+wr_sweep_stat_json_write(FILE *out, const struct wr_bench_meta *m,
+			 const struct wr_sweep_stat *st, unsigned int n)
+{
+	unsigned int i;
+
+	json_head(out, "wirerate-sweep-repeat/1", m, "duration_per_repeat_s",
+		  "sizes");
+	for (i = 0; i < n; i++) {
+		fprintf(out, "%s\n    {\"frame_size\": %u, \"repeats\": %u, "
+			"\"payload_offset\": %u, \"limited_by\": \"%s\", "
+			"\"tx_pkts\": %llu", i ? "," : "", st[i].size, st[i].n,
+			st[i].payload_off, st[i].limited_by,
+			(unsigned long long)st[i].tx_pkts);
+		json_spread(out, "kpps", &st[i].kpps);
+		json_spread(out, "mbps_l1", &st[i].mbps_l1);
+		json_spread(out, "mbps_l2", &st[i].mbps_l2);
+		json_spread(out, "goodput_mbps", &st[i].goodput_mbps);
+		fputs(", \"returned\": ", out);
+		if (!st[i].echo) {
+			fputs("null}", out);
+			continue;
+		}
+		fprintf(out, "{\"rx_pkts\": %llu, \"lost\": %llu, "
+			"\"rx_nic_pkts\": %llu", (unsigned long long)st[i].rx_pkts,
+			(unsigned long long)st[i].lost,
+			(unsigned long long)st[i].rx_nic_pkts);
+		json_spread(out, "kpps", &st[i].rx_kpps);
+		json_spread(out, "mbps_l2", &st[i].rx_mbps_l2);
+		json_spread(out, "goodput_mbps", &st[i].rx_goodput_mbps);
+		json_spread(out, "loss_pct", &st[i].loss_pct);
+		fputs("}}", out);
+	}
+	fputs("\n  ]\n}\n", out);
+	return ferror(out) ? -EIO : 0;
 }
 
 static void
@@ -119,15 +386,16 @@ wr_sweep_print(FILE *out, const struct wr_sweep_row *rows, unsigned int n)
 	unsigned int i;
 	char pct[32];
 
-	fprintf(out, "%10s %12s %12s %12s %10s %14s\n", "frame size",
-		"Kpps", "Mbps L1", "Mbps L2", "% of line", "tx_pkts");
+	fprintf(out, "%10s %12s %12s %12s %10s %14s %10s\n", "frame size",
+		"Kpps", "Mbps L1", "Mbps L2", "% of line", "tx_pkts",
+		"limited by");
 	for (i = 0; i < n; i++) {
 		const struct wr_sweep_row *r = &rows[i];
 
 		pct_text(r->line_pct, r->link_mbps != 0, pct, sizeof(pct));
-		fprintf(out, "%10u %12.3f %12.3f %12.3f %10s %14llu\n", r->size,
-			r->kpps, r->mbps_l1, r->mbps_l2, pct,
-			(unsigned long long)r->tx_pkts);
+		fprintf(out, "%10u %12.3f %12.3f %12.3f %10s %14llu %10s\n",
+			r->size, r->kpps, r->mbps_l1, r->mbps_l2, pct,
+			(unsigned long long)r->tx_pkts, r->limited_by);
 	}
 	fprintf(out, "Mbps L1 = (frame size + 20) x Kpps x 8 / 1000; frame "
 		"sizes include the FCS\n");
@@ -140,18 +408,18 @@ wr_sweep_csv_write(FILE *out, const struct wr_sweep_row *rows, unsigned int n)
 	unsigned int i;
 
 	fputs("frame_size,kpps,mbps_l1,mbps_l2,line_pct,tx_pkts,duration_s,"
-	      "pacer_skipped\n", out);
+	      "pacer_skipped,limited_by\n", out);
 	for (i = 0; i < n; i++) {
 		const struct wr_sweep_row *r = &rows[i];
 		char pct[32] = "";
 
 		if (r->link_mbps != 0)
 			snprintf(pct, sizeof(pct), "%.4f", r->line_pct);
-		fprintf(out, "%u,%.3f,%.3f,%.3f,%s,%llu,%.9f,%llu\n", r->size,
-			r->kpps, r->mbps_l1, r->mbps_l2, pct,
+		fprintf(out, "%u,%.3f,%.3f,%.3f,%s,%llu,%.9f,%llu,%s\n",
+			r->size, r->kpps, r->mbps_l1, r->mbps_l2, pct,
 			(unsigned long long)r->tx_pkts,
 			(double)r->duration_ns / 1e9,
-			(unsigned long long)r->pacer_skipped);
+			(unsigned long long)r->pacer_skipped, r->limited_by);
 	}
 	return ferror(out) ? -EIO : 0;
 }
@@ -175,6 +443,8 @@ json_meta(FILE *out, const char *schema, const struct wr_bench_meta *m)
 	json_key_str(out, "stream", m->stream);
 	json_key_str(out, "config_file", m->config_file);
 	json_key_str(out, "started_at", m->started_at);
+	json_key_str(out, "finished_at", m->finished_at);
+	fprintf(out, ",\n  \"seed\": %llu", (unsigned long long)m->seed);
 	json_key_str(out, "stop_reason", m->stop_reason);
 	json_key_str(out, "tx_device", m->tx_device);
 	json_key_str(out, "tx_driver", m->tx_driver);
@@ -187,9 +457,7 @@ wr_sweep_json_write(FILE *out, const struct wr_bench_meta *m,
 {
 	unsigned int i;
 
-	json_meta(out, "wirerate-sweep/1", m);
-	fprintf(out, ",\n  \"duration_per_size_s\": %.9f,\n  \"rows\": [",
-		(double)m->duration_ns / 1e9);
+	json_head(out, "wirerate-sweep/1", m, "duration_per_size_s", "rows");
 	for (i = 0; i < n; i++) {
 		const struct wr_sweep_row *r = &rows[i];
 		char pct[32] = "null";
@@ -199,11 +467,12 @@ wr_sweep_json_write(FILE *out, const struct wr_bench_meta *m,
 		fprintf(out, "%s\n    {\"frame_size\": %u, \"tx_pkts\": %llu, "
 			"\"duration_s\": %.9f, \"kpps\": %.3f, \"mbps_l1\": %.3f, "
 			"\"mbps_l2\": %.3f, \"line_pct\": %s, "
-			"\"pacer_skipped\": %llu, \"tx_full\": %llu}",
+			"\"pacer_skipped\": %llu, \"tx_full\": %llu, "
+			"\"limited_by\": \"%s\"}",
 			i ? "," : "", r->size, (unsigned long long)r->tx_pkts,
 			(double)r->duration_ns / 1e9, r->kpps, r->mbps_l1,
 			r->mbps_l2, pct, (unsigned long long)r->pacer_skipped,
-			(unsigned long long)r->tx_full);
+			(unsigned long long)r->tx_full, r->limited_by);
 	}
 	fputs("\n  ]\n}\n", out);
 	return ferror(out) ? -EIO : 0;
@@ -218,74 +487,535 @@ wr_bench_trial_valid(uint64_t sent, uint64_t pacer_skipped)
 	       due * WR_BENCH_SKIP_PPM;
 }
 
-/* Throughput of a row in pps, Mbps L1, Mbps L2 and % of the line. */
-static void
-row_rates(const struct wr_rfc2544_row *r, double *pps, double *l1,
-	  double *l2, double *pct)
+int
+wr_bench_parse_tests(const char *s, uint32_t *tests, char *why, size_t why_len)
 {
-	*pps = (double)r->res.throughput_millipps / 1e3;
-	*l1 = (double)r->res.l1_bps / 1e6;
-	*l2 = (double)r->res.l2_bps / 1e6;
-	*pct = r->link_mbps ? *l1 / r->link_mbps * 100 : 0;
+	static const char what[] = "expected RFC 2544 tests separated by "
+				   "commas: throughput, latency, loss, b2b or all";
+	static const struct { const char *name; uint32_t bit; } names[] = {
+		{ "throughput", WR_BENCH_TEST_THROUGHPUT },
+		{ "loss", WR_BENCH_TEST_LOSS },
+		{ "b2b", WR_BENCH_TEST_B2B },
+		{ "latency", WR_BENCH_TEST_LATENCY },
+		{ "all", WR_BENCH_TEST_THROUGHPUT | WR_BENCH_TEST_LOSS |
+			 WR_BENCH_TEST_B2B | WR_BENCH_TEST_LATENCY },
+	};
+	uint32_t v = 0;
+	unsigned int i;
+
+	for (;;) {
+		const char *comma = strchr(s, ',');
+		size_t len = comma ? (size_t)(comma - s) : strlen(s);
+
+		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+			if (strlen(names[i].name) == len &&
+			    strncmp(names[i].name, s, len) == 0)
+				break;
+		if (i == sizeof(names) / sizeof(names[0]) ||
+		    (v & names[i].bit) != 0)
+			return why_set(why, why_len, what);
+		v |= names[i].bit;
+		if (comma == NULL)
+			break;
+		s = comma + 1;
+	}
+	*tests = v;
+	return 0;
+}
+
+static uint32_t
+log2_ceil(uint64_t v)
+{
+	uint32_t n = 0;
+
+	while (n < 64 && (UINT64_C(1) << n) < v)
+		n++;
+	return n;
+}
+
+uint32_t
+wr_bench_trials_estimate(const struct wr_bench_plan *p)
+{
+	uint32_t per = 0, phases = p->phases ? p->phases : 1;
+	uint32_t step = p->loss_step_ppm ? p->loss_step_ppm : 100000;
+
+	if (p->tests & WR_BENCH_TEST_THROUGHPUT)
+		per += ((1 + log2_ceil(p->width_ratio)) + 2 * (phases - 1)) *
+		       (p->pdr ? 2 : 1);
+	if (p->tests & WR_BENCH_TEST_LATENCY)
+		per += p->lat_trials;
+	if (p->tests & WR_BENCH_TEST_LOSS)
+		per += (1000000 + step - 1) / step;
+	if (p->tests & WR_BENCH_TEST_B2B)
+		per += p->b2b_repeats * (1 + log2_ceil(p->b2b_ratio));
+	return per * p->n_sizes;
 }
 
 void
-wr_rfc2544_print(FILE *out, const struct wr_rfc2544_row *rows, unsigned int n)
+wr_bench_progress_text(char *buf, size_t len, const char *test,
+		       uint16_t size, uint32_t k, uint32_t n, double eta_s)
 {
-	unsigned int i, j;
+	char eta[32] = "ETA unknown";
+	uint64_t s;
+
+	if (eta_s >= 0) {
+		s = (uint64_t)(eta_s + 0.5);
+		if (s >= 3600)
+			snprintf(eta, sizeof(eta), "ETA %lluh%02llum",
+				 (unsigned long long)(s / 3600),
+				 (unsigned long long)(s / 60 % 60));
+		else
+			snprintf(eta, sizeof(eta), "ETA %llum%02llus",
+				 (unsigned long long)(s / 60),
+				 (unsigned long long)(s % 60));
+	}
+	snprintf(buf, len, "%s %u B: trial %u of ~%u, %s", test, size, k,
+		 n > k ? n : k, eta);
+}
+
+bool
+wr_rfc2544_row_gen_limited(const struct wr_rfc2544_row *r)
+{
+	return r->has_throughput && (r->res.ndr.gen_limited ||
+				     (r->res.has_pdr && r->res.pdr.gen_limited));
+}
+
+/* The words every output uses for a generator-limited result. */
+#define GEN_LIMIT_TEXT "the device lost nothing; the generator could not offer more"
+
+/* A rate of a row in pps, Mbps L1, Mbps L2 and % of the line. */
+static void
+rate_figures(const struct wr_rfc2544_row *r, const struct wr_rfc2544_rate *x,
+	     double *pps, double *l1, double *l2, double *pct)
+{
+	*pps = (double)x->millipps / 1e3;
+	*l1 = (double)x->l1_bps / 1e6;
+	*l2 = (double)x->l2_bps / 1e6;
+	*pct = r->link_mbps ? *l1 / r->link_mbps * 100 : 0;
+}
+
+static void
+print_rates(FILE *out, const char *title, const struct wr_rfc2544_row *rows,
+	    unsigned int n, bool pdr)
+{
 	double pps, l1, l2, pct;
+	unsigned int i;
 	char p[32];
 
-	fprintf(out, "\nRFC 2544 throughput\n%10s %14s %12s %12s %10s %7s\n",
+	fprintf(out, "\n%s\n%10s %14s %12s %12s %10s %7s\n", title,
 		"frame size", "pps", "Mbps L1", "Mbps L2", "% of line",
 		"trials");
 	for (i = 0; i < n; i++) {
-		row_rates(&rows[i], &pps, &l1, &l2, &pct);
+		const struct wr_rfc2544_rate *x = pdr ? &rows[i].res.pdr :
+						  &rows[i].res.ndr;
+
+		if (!rows[i].has_throughput)
+			continue;
+		if (i > 0 && (rows[i].tx_port != rows[i - 1].tx_port ||
+			      rows[i].rx_port != rows[i - 1].rx_port))
+			fprintf(out, "port %u -> port %u\n", rows[i].tx_port,
+				rows[i].rx_port);
+		else if (i == 0 && n > 1 &&
+			 (rows[n - 1].tx_port != rows[0].tx_port ||
+			  rows[n - 1].rx_port != rows[0].rx_port))
+			fprintf(out, "port %u -> port %u\n", rows[0].tx_port,
+				rows[0].rx_port);
+		if (x->gen_limited) {
+			fprintf(out, "%10u >= %.3f pps: " GEN_LIMIT_TEXT
+				" (%u trials)\n", rows[i].size,
+				(double)x->gen_millipps / 1e3,
+				rows[i].n_trials);
+			continue;
+		}
+		rate_figures(&rows[i], x, &pps, &l1, &l2, &pct);
 		pct_text(pct, rows[i].link_mbps != 0, p, sizeof(p));
 		fprintf(out, "%10u %14.3f %12.3f %12.3f %10s %7u%s\n",
 			rows[i].size, pps, l1, l2, p, rows[i].n_trials,
 			rows[i].res.converged ? "" : "  (not converged)");
 	}
-	fprintf(out, "\ntrials\n%10s %5s %14s %14s %14s %12s %12s %6s\n",
-		"frame size", "#", "rate pps", "sent", "received", "lost",
-		"achieved pps", "result");
+}
+
+static const char *
+verdict(bool pass, const struct wr_bench_trial *t)
+{
+	if (!t->counted)
+		return "redo";
+	if (t->short_offer && pass)
+		return "short";
+	return pass ? "pass" : "fail";
+}
+
+static void
+print_floss(FILE *out, const struct wr_rfc2544_row *rows, unsigned int n)
+{
+	unsigned int i, j;
+
+	fprintf(out, "\nRFC 2544 frame loss rate\n%10s %7s %14s %14s %14s "
+		"%14s %10s\n", "frame size", "% rate", "rate pps",
+		"offered pps", "sent", "received", "loss %");
+	for (i = 0; i < n; i++) {
+		const struct wr_floss *f = &rows[i].floss;
+
+		if (!rows[i].has_floss)
+			continue;
+		for (j = 0; j < f->n_steps; j++) {
+			const struct wr_floss_step *st = &f->steps[j];
+
+			fprintf(out, "%10u %7.2f %14.3f %14.3f %14llu %14llu "
+				"%10.4f", rows[i].size, st->pct_ppm / 1e4,
+				(double)st->rate_millipps / 1e3,
+				(double)st->offered_millipps / 1e3,
+				(unsigned long long)st->sent,
+				(unsigned long long)st->received, st->loss_pct);
+			if (st->bidir)
+				fprintf(out, "  reverse: sent %llu, received "
+					"%llu, loss %.4f %%",
+					(unsigned long long)st->rev_sent,
+					(unsigned long long)st->rev_received,
+					st->rev_loss_pct);
+			fprintf(out, "%s\n", st->short_offer ? "  (short: the "
+				"loss is at the rate offered)" : "");
+		}
+	}
+}
+
+static void
+print_b2b(FILE *out, const struct wr_rfc2544_row *rows, unsigned int n)
+{
+	struct wr_b2b_result r;
+	unsigned int i;
+
+	fprintf(out, "\nRFC 2544 back-to-back (frames in the longest lossless "
+		"burst)\n%10s %14s %14s %8s %12s %14s %12s\n", "frame size",
+		"rate pps", "min offered", "repeats", "min", "avg", "max");
+	for (i = 0; i < n; i++) {
+		if (!rows[i].has_b2b)
+			continue;
+		wr_b2b_result(&rows[i].b2b, &r);
+		fprintf(out, "%10u %14s %14.3f %8u %12llu %14.3f %12llu",
+			rows[i].size, rows[i].b2b_rate_millipps ? "" : "max",
+			(double)rows[i].b2b_offered_min / 1e3, r.n,
+			(unsigned long long)r.min, r.avg,
+			(unsigned long long)r.max);
+		if (rows[i].b2b_rate_millipps)
+			fprintf(out, "  at %.3f pps",
+				(double)rows[i].b2b_rate_millipps / 1e3);
+		if (r.n_at_max)
+			fprintf(out, "  (%u repeats forwarded the whole first "
+				"burst: at least that)", r.n_at_max);
+		fputc('\n', out);
+	}
+}
+
+static void
+print_lat_line(FILE *out, uint16_t size, const char *which,
+	       const struct wr_latency_summary *l)
+{
+	fprintf(out, "%10u %7s %10llu %10.3f %10.3f %10.3f %10.3f %10.3f "
+		"%10.3f %10.3f %10.3f\n", size, which, (unsigned long long)l->n,
+		l->min / 1e3, l->avg / 1e3, l->max / 1e3, l->p50 / 1e3,
+		l->p99 / 1e3, l->p999 / 1e3, l->p9999 / 1e3,
+		l->jitter_ns / 1e3);
+}
+
+static void
+print_lat(FILE *out, const struct wr_rfc2544_row *rows, unsigned int n)
+{
+	unsigned int i, j;
+	char k[16];
+
+	fprintf(out, "\nRFC 2544 latency (us), every frame timed, at the "
+		"throughput\n%10s %7s %10s %10s %10s %10s %10s %10s %10s %10s "
+		"%10s\n", "frame size", "trial", "frames", "min", "avg", "max",
+		"p50", "p99", "p99.9", "p99.99", "jitter");
+	for (i = 0; i < n; i++) {
+		const struct wr_bench_lat *l = &rows[i].lat;
+
+		if (!rows[i].has_lat)
+			continue;
+		if (l->skipped != NULL) {
+			fprintf(out, "%10u   no trial: %s\n", rows[i].size,
+				l->skipped);
+			continue;
+		}
+		for (j = 0; j < l->n_trials; j++) {
+			snprintf(k, sizeof(k), "%u%s", j + 1,
+				 l->short_offer[j] ? "*" : "");
+			print_lat_line(out, rows[i].size, k, &l->trial[j]);
+		}
+		print_lat_line(out, rows[i].size, "all", &l->overall);
+		fprintf(out, "%10s at %s%.3f pps; jitter: RFC 3550's per trial, "
+			"\"all\" the trials' mean (max %.3f us); *: the "
+			"generator offered less than the rate\n", "",
+			l->rate_at_least ? "the generator's " : "",
+			(double)l->rate_millipps / 1e3, l->jitter_max_ns / 1e3);
+	}
+}
+
+void
+wr_rfc2544_print(FILE *out, const struct wr_rfc2544_row *rows, unsigned int n)
+{
+	bool pdr = n > 0 && rows[0].res.has_pdr;
+	bool tp = false, fl = false, bb = false, lt = false;
+	unsigned int i, j;
+	char title[96];
+
+	for (i = 0; i < n; i++) {
+		tp |= rows[i].has_throughput;
+		fl |= rows[i].has_floss;
+		bb |= rows[i].has_b2b;
+		lt |= rows[i].has_lat;
+	}
+	if (lt)
+		print_lat(out, rows, n);
+	if (fl)
+		print_floss(out, rows, n);
+	if (bb)
+		print_b2b(out, rows, n);
+	if (!tp) {
+		fflush(out);
+		return;
+	}
+	print_rates(out, pdr ? "RFC 2544 throughput (NDR)" :
+		    "RFC 2544 throughput", rows, n, false);
+	if (pdr) {
+		snprintf(title, sizeof(title), "PDR (loss at most %.4f %%)",
+			 rows[0].res.pdr.loss_ppm / 1e4);
+		print_rates(out, title, rows, n, true);
+	}
+	fprintf(out, "\ntrials\n%10s %5s %5s %9s %14s %14s %14s %12s %12s %6s%s\n",
+		"frame size", "#", "phase", "length s", "rate pps", "sent",
+		"received", "lost", "offered pps", "result",
+		pdr ? "    PDR" : "");
 	for (i = 0; i < n; i++)
 		for (j = 0; j < rows[i].n_trials; j++) {
 			const struct wr_bench_trial *t = &rows[i].trials[j];
 
-			fprintf(out, "%10u %5u %14.3f %14llu %14llu %12lld %12.0f %6s\n",
-				rows[i].size, j + 1,
+			fprintf(out, "%10u %5u %5u %9.3f %14.3f %14llu %14llu "
+				"%12lld %12.0f %6s", rows[i].size, j + 1,
+				t->phase + 1, (double)t->trial_ns / 1e9,
 				(double)t->rate_millipps / 1e3,
 				(unsigned long long)t->sent,
 				(unsigned long long)t->received,
 				(long long)(t->sent - t->received),
-				t->duration_ns ? (double)t->sent * 1e9 /
-				(double)t->duration_ns : 0.0,
-				!t->counted ? "redo" : t->pass ? "pass" : "fail");
+				(double)t->offered_millipps / 1e3,
+				verdict(t->pass, t));
+			if (pdr)
+				fprintf(out, " %6s", verdict(t->pdr_pass, t));
+			if (t->bidir)
+				fprintf(out, "  reverse: sent %llu, received "
+					"%llu, lost %lld",
+					(unsigned long long)t->rev_sent,
+					(unsigned long long)t->rev_received,
+					(long long)(t->rev_sent - t->rev_received));
+			fputc('\n', out);
 		}
+	fprintf(out, "short: the generator offered less than the rate asked "
+		"(by more than the resolution) and the device lost nothing: "
+		"no figure for the device at that rate\n");
 	fflush(out);
+}
+
+/* CSV columns of one rate: pps, Mbps L1, Mbps L2, % of line, limited_by,
+ * at_least_pps; a generator-limited rate leaves the first four empty. */
+static void
+csv_rate(FILE *out, const struct wr_rfc2544_row *r,
+	 const struct wr_rfc2544_rate *x)
+{
+	double pps, l1, l2, pct;
+	char p[32] = "";
+
+	if (x->gen_limited) {
+		fprintf(out, ",,,,generator,%.3f", (double)x->gen_millipps / 1e3);
+		return;
+	}
+	rate_figures(r, x, &pps, &l1, &l2, &pct);
+	if (r->link_mbps != 0)
+		snprintf(p, sizeof(p), "%.4f", pct);
+	fprintf(out, "%.3f,%.6f,%.6f,%s,device,", pps, l1, l2, p);
 }
 
 int
 wr_rfc2544_csv_write(FILE *out, const struct wr_rfc2544_row *rows,
 		     unsigned int n)
 {
+	bool pdr = n > 0 && rows[0].res.has_pdr;
 	unsigned int i;
-	double pps, l1, l2, pct;
 
-	fputs("frame_size,throughput_pps,mbps_l1,mbps_l2,line_pct,trials,"
-	      "converged\n", out);
+	fputs("frame_size,throughput_pps,mbps_l1,mbps_l2,line_pct,limited_by,"
+	      "at_least_pps,trials,converged", out);
+	if (pdr)
+		fputs(",pdr_pps,pdr_mbps_l1,pdr_mbps_l2,pdr_line_pct,"
+		      "pdr_limited_by,pdr_at_least_pps,pdr_loss_pct", out);
+	fputc('\n', out);
 	for (i = 0; i < n; i++) {
-		char p[32] = "";
-
-		row_rates(&rows[i], &pps, &l1, &l2, &pct);
-		if (rows[i].link_mbps != 0)
-			snprintf(p, sizeof(p), "%.4f", pct);
-		fprintf(out, "%u,%.3f,%.6f,%.6f,%s,%u,%s\n", rows[i].size, pps,
-			l1, l2, p, rows[i].n_trials,
+		if (!rows[i].has_throughput)
+			continue;
+		fprintf(out, "%u,", rows[i].size);
+		csv_rate(out, &rows[i], &rows[i].res.ndr);
+		fprintf(out, ",%u,%s", rows[i].n_trials,
 			rows[i].res.converged ? "true" : "false");
+		if (pdr) {
+			fputc(',', out);
+			csv_rate(out, &rows[i], &rows[i].res.pdr);
+			fprintf(out, ",%.4f", rows[i].res.pdr.loss_ppm / 1e4);
+		}
+		fputc('\n', out);
 	}
 	return ferror(out) ? -EIO : 0;
+}
+
+/* JSON members of one rate (no braces). */
+static void
+json_rate(FILE *out, const struct wr_rfc2544_row *r,
+	  const struct wr_rfc2544_rate *x, const char *pps_key)
+{
+	double pps, l1, l2, pct;
+	char p[32] = "null";
+
+	if (x->gen_limited) {
+		fprintf(out, "\"%s\": null, \"mbps_l1\": null, \"mbps_l2\": "
+			"null, \"line_pct\": null, \"limited_by\": "
+			"\"generator\", \"at_least_pps\": %.3f, \"note\": \""
+			GEN_LIMIT_TEXT "\"", pps_key,
+			(double)x->gen_millipps / 1e3);
+		return;
+	}
+	rate_figures(r, x, &pps, &l1, &l2, &pct);
+	if (r->link_mbps != 0)
+		snprintf(p, sizeof(p), "%.4f", pct);
+	fprintf(out, "\"%s\": %.3f, \"mbps_l1\": %.6f, \"mbps_l2\": %.6f, "
+		"\"line_pct\": %s, \"limited_by\": \"device\", "
+		"\"at_least_pps\": null", pps_key, pps, l1, l2, p);
+}
+
+/* "frame_loss": {...} or null, and a comma. */
+static void
+json_floss(FILE *out, const struct wr_rfc2544_row *r)
+{
+	const struct wr_floss *f = &r->floss;
+	uint32_t j;
+
+	if (!r->has_floss) {
+		fputs("\"frame_loss\": null, ", out);
+		return;
+	}
+	fprintf(out, "\"frame_loss\": {\"max_rate_pps\": %.3f, \"step_pct\": "
+		"%.4f, \"stopped_clean\": %s, \"steps\": [",
+		(double)f->cfg.max_millipps / 1e3, f->cfg.step_ppm / 1e4,
+		f->stopped_clean ? "true" : "false");
+	for (j = 0; j < f->n_steps; j++) {
+		const struct wr_floss_step *st = &f->steps[j];
+
+		fprintf(out, "%s\n      {\"rate_pct\": %.4f, \"rate_pps\": %.3f, "
+			"\"offered_pps\": %.3f, \"short_offer\": %s, "
+			"\"sent\": %llu, \"received\": %llu, \"lost\": %llu, "
+			"\"excess\": %llu, \"loss_pct\": %.6f, \"reverse\": ",
+			j ? "," : "",
+			st->pct_ppm / 1e4, (double)st->rate_millipps / 1e3,
+			(double)st->offered_millipps / 1e3,
+			st->short_offer ? "true" : "false",
+			(unsigned long long)st->sent,
+			(unsigned long long)st->received,
+			(unsigned long long)st->lost,
+			(unsigned long long)st->excess, st->loss_pct);
+		if (st->bidir)
+			fprintf(out, "{\"sent\": %llu, \"received\": %llu, "
+				"\"lost\": %llu, \"loss_pct\": %.6f}}",
+				(unsigned long long)st->rev_sent,
+				(unsigned long long)st->rev_received,
+				(unsigned long long)st->rev_lost, st->rev_loss_pct);
+		else
+			fputs("null}", out);
+	}
+	fputs("]}, ", out);
+}
+
+static void
+json_lat_summary(FILE *out, const struct wr_latency_summary *l)
+{
+	fprintf(out, "{\"frames\": %llu, \"min_ns\": %llu, \"avg_ns\": %llu, "
+		"\"max_ns\": %llu, \"p50_ns\": %llu, \"p99_ns\": %llu, "
+		"\"p99_9_ns\": %llu, \"p99_99_ns\": %llu, \"jitter_ns\": %.3f",
+		(unsigned long long)l->n, (unsigned long long)l->min,
+		(unsigned long long)l->avg, (unsigned long long)l->max,
+		(unsigned long long)l->p50, (unsigned long long)l->p99,
+		(unsigned long long)l->p999, (unsigned long long)l->p9999,
+		l->jitter_ns);
+}
+
+/* "latency": {...} or null, and a comma. */
+static void
+json_lat(FILE *out, const struct wr_rfc2544_row *r)
+{
+	const struct wr_bench_lat *l = &r->lat;
+	uint32_t j;
+
+	if (!r->has_lat) {
+		fputs("\"latency\": null, ", out);
+		return;
+	}
+	fputs("\"latency\": {\"skipped\": ", out);
+	if (l->skipped != NULL)
+		wr_out_json_str(out, l->skipped);
+	else
+		fputs("null", out);
+	fprintf(out, ", \"rate_pps\": %.3f, \"rate_at_least\": %s, "
+		"\"trials\": [", (double)l->rate_millipps / 1e3,
+		l->rate_at_least ? "true" : "false");
+	for (j = 0; j < l->n_trials; j++) {
+		fputs(j ? ",\n      " : "\n      ", out);
+		json_lat_summary(out, &l->trial[j]);
+		fprintf(out, ", \"sent\": %llu, \"lost\": %llu, "
+			"\"offered_pps\": %.3f, \"short_offer\": %s}",
+			(unsigned long long)l->sent[j],
+			(unsigned long long)l->lost[j],
+			(double)l->offered[j] / 1e3,
+			l->short_offer[j] ? "true" : "false");
+	}
+	fputs("], \"overall\": ", out);
+	if (l->n_trials > 0) {
+		json_lat_summary(out, &l->overall);
+		fprintf(out, ", \"jitter_max_ns\": %.3f}", l->jitter_max_ns);
+	} else {
+		fputs("null", out);
+	}
+	fputs("}, ", out);
+}
+
+/* "back_to_back": {...} or null, and a comma. */
+static void
+json_b2b(FILE *out, const struct wr_rfc2544_row *r)
+{
+	struct wr_b2b_result res;
+	uint32_t j;
+
+	if (!r->has_b2b) {
+		fputs("\"back_to_back\": null, ", out);
+		return;
+	}
+	wr_b2b_result(&r->b2b, &res);
+	fputs("\"back_to_back\": {\"rate_pps\": ", out);
+	if (r->b2b_rate_millipps)
+		fprintf(out, "%.3f", (double)r->b2b_rate_millipps / 1e3);
+	else
+		fputs("null", out);
+	fprintf(out, ", \"min_offered_pps\": %.3f, \"first_burst\": %llu, "
+		"\"resolution_frames\": %llu, \"repeats\": %u, \"bursts\": "
+		"%llu, \"min\": %llu, \"avg\": %.3f, \"max\": %llu, "
+		"\"at_first_burst\": %u, \"values\": [",
+		(double)r->b2b_offered_min / 1e3,
+		(unsigned long long)r->b2b.cfg.max_frames,
+		(unsigned long long)r->b2b.cfg.resolution_frames, res.n,
+		(unsigned long long)r->b2b_bursts, (unsigned long long)res.min,
+		res.avg, (unsigned long long)res.max, res.n_at_max);
+	for (j = 0; j < res.n; j++)
+		fprintf(out, "%s%llu", j ? ", " : "",
+			(unsigned long long)res.values[j]);
+	fputs("], \"trials_per_repeat\": [", out);
+	for (j = 0; j < res.n; j++)
+		fprintf(out, "%s%u", j ? ", " : "", r->b2b.trials_per[j]);
+	fputs("]}, ", out);
 }
 
 int
@@ -293,39 +1023,65 @@ wr_rfc2544_json_write(FILE *out, const struct wr_bench_meta *m,
 		      const struct wr_rfc2544_row *rows, unsigned int n)
 {
 	unsigned int i, j;
-	double pps, l1, l2, pct;
 
 	json_meta(out, "wirerate-rfc2544/1", m);
 	json_key_str(out, "rx_device", m->rx_device);
 	fprintf(out, ",\n  \"trial_s\": %.9f, \"drain_s\": %.9f, "
-		"\"loss_tolerance_pct\": %.4f, \"max_rate_pps\": %.3f,"
-		"\n  \"results\": [", (double)m->duration_ns / 1e9,
-		(double)m->drain_ns / 1e9, m->loss_ppm / 1e4,
+		"\"loss_tolerance_pct\": %.4f, \"pdr_loss_tolerance_pct\": ",
+		(double)m->duration_ns / 1e9, (double)m->drain_ns / 1e9,
+		m->loss_ppm / 1e4);
+	if (m->pdr_ppm != 0)
+		fprintf(out, "%.4f", m->pdr_ppm / 1e4);
+	else
+		fputs("null", out);
+	fprintf(out, ", \"phases\": %u, \"first_trial_s\": %.9f, "
+		"\"max_rate_pps\": %.3f,\n  \"results\": [",
+		m->phases ? m->phases : 1, (double)m->first_trial_ns / 1e9,
 		(double)m->max_millipps / 1e3);
 	for (i = 0; i < n; i++) {
 		const struct wr_rfc2544_row *r = &rows[i];
-		char p[32] = "null";
 
-		row_rates(r, &pps, &l1, &l2, &pct);
-		if (r->link_mbps != 0)
-			snprintf(p, sizeof(p), "%.4f", pct);
-		fprintf(out, "%s\n    {\"frame_size\": %u, \"throughput_pps\": "
-			"%.3f, \"mbps_l1\": %.6f, \"mbps_l2\": %.6f, "
-			"\"line_pct\": %s, \"resolution_pps\": %.3f, "
-			"\"converged\": %s, \"trials\": [", i ? "," : "",
-			r->size, pps, l1, l2, p,
-			(double)r->res.resolution_millipps / 1e3,
+		fprintf(out, "%s\n    {\"frame_size\": %u, \"tx_port\": %u, "
+			"\"rx_port\": %u, ", i ? "," : "", r->size, r->tx_port,
+			r->rx_port);
+		json_floss(out, r);
+		json_b2b(out, r);
+		json_lat(out, r);
+		if (!r->has_throughput) {
+			fputs("\"throughput_pps\": null, \"limited_by\": null, "
+			      "\"pdr\": null, \"trials\": []}", out);
+			continue;
+		}
+		json_rate(out, r, &r->res.ndr, "throughput_pps");
+		fputs(", \"pdr\": ", out);
+		if (r->res.has_pdr) {
+			fprintf(out, "{\"loss_tolerance_pct\": %.4f, ",
+				r->res.pdr.loss_ppm / 1e4);
+			json_rate(out, r, &r->res.pdr, "pps");
+			fputc('}', out);
+		} else {
+			fputs("null", out);
+		}
+		fprintf(out, ", \"resolution_pps\": %.3f, \"converged\": %s, "
+			"\"trials\": [", (double)r->res.resolution_millipps / 1e3,
 			r->res.converged ? "true" : "false");
 		for (j = 0; j < r->n_trials; j++) {
 			const struct wr_bench_trial *t = &r->trials[j];
 
-			fprintf(out, "%s\n      {\"rate_pps\": %.3f, \"sent\": "
+			fprintf(out, "%s\n      {\"rate_pps\": %.3f, "
+				"\"phase\": %u, \"trial_s\": %.9f, "
+				"\"offered_pps\": %.3f, \"short_offer\": %s, "
+				"\"sent\": "
 				"%llu, \"received\": %llu, \"lost\": %lld, "
 				"\"duration_s\": %.9f, \"pacer_skipped\": %llu, "
 				"\"rx_frames\": %llu, \"rx_nic_pkts\": %llu, "
 				"\"rx_nic_missed\": %llu, \"valid\": %s, "
-				"\"counted\": %s, \"pass\": %s}", j ? "," : "",
-				(double)t->rate_millipps / 1e3,
+				"\"counted\": %s, \"pass\": %s, "
+				"\"pdr_pass\": %s, \"reverse\": ", j ? "," : "",
+				(double)t->rate_millipps / 1e3, t->phase,
+				(double)t->trial_ns / 1e9,
+				(double)t->offered_millipps / 1e3,
+				t->short_offer ? "true" : "false",
 				(unsigned long long)t->sent,
 				(unsigned long long)t->received,
 				(long long)(t->sent - t->received),
@@ -336,7 +1092,18 @@ wr_rfc2544_json_write(FILE *out, const struct wr_bench_meta *m,
 				(unsigned long long)t->rx_nic_missed,
 				t->valid ? "true" : "false",
 				t->counted ? "true" : "false",
-				t->pass ? "true" : "false");
+				t->pass ? "true" : "false",
+				r->res.has_pdr ? (t->pdr_pass ? "true" :
+						  "false") : "null");
+			if (t->bidir)
+				fprintf(out, "{\"sent\": %llu, \"received\": "
+					"%llu, \"lost\": %lld, \"offered_pps\": "
+					"%.3f}}", (unsigned long long)t->rev_sent,
+					(unsigned long long)t->rev_received,
+					(long long)(t->rev_sent - t->rev_received),
+					(double)t->rev_offered_millipps / 1e3);
+			else
+				fputs("null}", out);
 		}
 		fputs("]}", out);
 	}

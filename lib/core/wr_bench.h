@@ -25,6 +25,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "wr_b2b.h"
+#include "wr_floss.h"
+#include "wr_latency.h"
 #include "wr_rfc2544.h"
 
 /** Frame sizes one command takes: far more than any test plan lists. */
@@ -61,11 +64,75 @@ struct wr_sweep_row {
 	uint32_t link_mbps;     /**< 0: unknown */
 	uint64_t pacer_skipped;
 	uint64_t tx_full;
+	const char *limited_by; /**< "line" (within WR_RFC2544_RESOLUTION_PPM
+				 *   of the link), "generator" (below it) or
+				 *   "unknown" (no link speed) */
 };
 
 /** Fill a row from what was sent in how long. */
 void wr_sweep_row_calc(struct wr_sweep_row *r, uint16_t size, uint64_t tx_pkts,
 		       uint64_t duration_ns, uint32_t link_mbps);
+
+struct wr_bench_meta;
+
+/** Repeats of one size a sweep may run (--repeat). */
+#define WR_SWEEP_REPEATS_MAX 1000
+
+/** min / median / max of a figure over repeats. */
+struct wr_spread {
+	double min, median, max;
+};
+
+/**
+ * One frame size of a sweep, over its repeats (seed 002: a timed transfer
+ * repeated to see its spread) and, through a reflector (--rx-port, seed
+ * 004), what came back.
+ */
+struct wr_sweep_stat {
+	uint16_t size;
+	uint32_t n;                 /**< repeats */
+	uint16_t payload_off;       /**< bytes before the payload: goodput is
+				     *   (size - 4 - payload_off) per frame */
+	struct wr_spread kpps, mbps_l1, mbps_l2, goodput_mbps;
+	bool echo;                  /**< frames came back: */
+	struct wr_spread rx_kpps, rx_mbps_l2, rx_goodput_mbps, loss_pct;
+	uint64_t tx_pkts, rx_pkts, lost;   /**< summed over the repeats */
+	uint64_t rx_nic_pkts;       /**< the RX port's own count, summed */
+	const char *limited_by;     /**< as the rows': the worst repeat's */
+};
+
+/** Per-repeat echo counts for wr_sweep_stat_calc(). */
+struct wr_sweep_echo {
+	uint64_t rx_pkts;           /**< distinct frames back */
+	uint64_t rx_nic_pkts;
+};
+
+/**
+ * Spread of @p n repeats' rows (and their echoes when @p echo is not NULL).
+ * @return 0, -EINVAL (n 0, or rows of different sizes).
+ */
+int wr_sweep_stat_calc(struct wr_sweep_stat *st, const struct wr_sweep_row *rows,
+		       const struct wr_sweep_echo *echo, uint32_t n,
+		       uint16_t payload_off);
+
+/**
+ * Whether a frame of @p size bytes (FCS included) fits a port: its MTU
+ * (the frame less its 14-byte Ethernet header and FCS; 0 = unknown), the
+ * longest frame it receives (@p max_rx_pktlen, FCS excluded, 0 = unknown)
+ * and the data room of its RX buffers (@p rx_room, 0 = unknown; no
+ * scatter).  A frame larger than any of them is cut, dropped or (memif's
+ * 2048-byte buffers) corrupted by the path: it must not be sent.
+ * @return 0, or -EMSGSIZE with @p why naming the limit.
+ */
+int wr_bench_frame_fits(uint16_t size, uint32_t mtu, uint32_t max_rx_pktlen,
+			uint32_t rx_room, char *why, size_t why_len);
+
+/** Table: per size Kpps, Mbps L1/L2 and goodput min/median/max, echoes. */
+void wr_sweep_stat_print(FILE *out, const struct wr_sweep_stat *st,
+			 unsigned int n);
+/** JSON ("wirerate-sweep-repeat/1"). */
+int wr_sweep_stat_json_write(FILE *out, const struct wr_bench_meta *m,
+			     const struct wr_sweep_stat *st, unsigned int n);
 
 /** Metadata printed with the results. */
 struct wr_bench_meta {
@@ -76,6 +143,8 @@ struct wr_bench_meta {
 	const char *stream;       /**< the stream's name */
 	const char *config_file;
 	char started_at[40];
+	char finished_at[40];
+	uint64_t seed;            /**< the stream file's (or --seed) */
 	const char *tx_device;
 	const char *tx_driver;
 	uint32_t link_mbps;       /**< the TX port's, 0 unknown */
@@ -83,11 +152,14 @@ struct wr_bench_meta {
 	uint64_t duration_ns;     /**< sweep: per size; rfc2544: per trial */
 	uint64_t drain_ns;        /**< rfc2544 */
 	uint32_t loss_ppm;        /**< rfc2544 */
+	uint32_t pdr_ppm;         /**< rfc2544: 0 = no PDR */
+	uint32_t phases;          /**< rfc2544 */
+	uint64_t first_trial_ns;  /**< rfc2544 */
 	uint64_t max_millipps;    /**< rfc2544: the ceiling, 0 = line rate */
 	const char *stop_reason;  /**< "done" or "signal" */
 };
 
-/** Ostinato's table: size, Kpps, Mbps L1, Mbps L2, % of line ("n/a"). */
+/** Ostinato's table: size, Kpps, Mbps L1, Mbps L2, % of line ("n/a"), what limited the rate. */
 void wr_sweep_print(FILE *out, const struct wr_sweep_row *rows, unsigned int n);
 /** CSV with a header line; line_pct is empty when the link is unknown. */
 int wr_sweep_csv_write(FILE *out, const struct wr_sweep_row *rows,
@@ -99,6 +171,11 @@ int wr_sweep_json_write(FILE *out, const struct wr_bench_meta *m,
 /** One trial of an RFC 2544 search as the command saw it. */
 struct wr_bench_trial {
 	uint64_t rate_millipps;   /**< asked */
+	uint64_t trial_ns;        /**< the length asked */
+	uint32_t phase;           /**< of the search, from 0 */
+	bool pdr_pass;            /**< within the PDR's tolerance */
+	uint64_t offered_millipps; /**< achieved: sent over duration_ns */
+	bool short_offer;         /**< offered below asked by more than the resolution */
 	uint64_t sent;
 	uint64_t received;        /**< distinct frames back (sequence numbers) */
 	uint64_t duration_ns;     /**< first frame to last */
@@ -106,6 +183,10 @@ struct wr_bench_trial {
 	uint64_t rx_frames;       /**< every frame the RX port's poll saw */
 	uint64_t rx_nic_pkts;     /**< the RX port's own ipackets over the trial */
 	uint64_t rx_nic_missed;   /**< the RX port's own imissed over the trial */
+	bool bidir;               /**< the reverse direction ran too: */
+	uint64_t rev_sent;        /**<   its frames sent (rx port -> tx port) */
+	uint64_t rev_received;    /**<   its distinct frames back on the tx port */
+	uint64_t rev_offered_millipps;
 	bool valid;               /**< the rate was offered (wr_bench_trial_valid()) */
 	bool counted;             /**< reported to the search (else run again) */
 	bool pass;
@@ -121,19 +202,113 @@ bool wr_bench_trial_valid(uint64_t sent, uint64_t pacer_skipped);
 /** 0.1 %: the accuracy wirerate's pacer holds on an idle CPU. */
 #define WR_BENCH_SKIP_PPM 1000
 
-/** One frame size of an RFC 2544 throughput test. */
+/** The RFC 2544 tests `wirerate rfc2544 --tests` runs (section 26). */
+#define WR_BENCH_TEST_THROUGHPUT 0x1u  /**< 26.1, with NDR/PDR */
+#define WR_BENCH_TEST_LOSS       0x2u  /**< 26.3 frame loss rate */
+#define WR_BENCH_TEST_B2B        0x4u  /**< 26.4 back-to-back */
+#define WR_BENCH_TEST_LATENCY    0x8u  /**< 26.2 latency, at the throughput */
+
+/** RFC 2544 section 26.2: at least 20 trials (of 120 s). */
+#define WR_BENCH_LAT_TRIALS_DEFAULT 20
+#define WR_BENCH_LAT_TRIALS_MAX 100
+
+/** Latency at one frame size: every frame timed, per trial and overall. */
+struct wr_bench_lat {
+	uint64_t rate_millipps;     /**< the throughput (NDR) trials ran at */
+	bool rate_at_least;         /**< the throughput was generator-limited:
+				     *   trials ran at the rate it offered */
+	const char *skipped;        /**< why no trial ran, or NULL */
+	uint32_t n_trials;
+	uint64_t sent[WR_BENCH_LAT_TRIALS_MAX];
+	uint64_t lost[WR_BENCH_LAT_TRIALS_MAX];
+	uint64_t offered[WR_BENCH_LAT_TRIALS_MAX]; /**< millipps achieved */
+	bool short_offer[WR_BENCH_LAT_TRIALS_MAX]; /**< below the rate by more
+						    *   than the resolution */
+	struct wr_latency_summary trial[WR_BENCH_LAT_TRIALS_MAX];
+	struct wr_latency_summary overall; /**< of every frame of every trial;
+					    *   jitter: the trials' mean */
+	double jitter_max_ns;       /**< the trials' largest */
+};
+
+/**
+ * Parse "throughput,loss,b2b" (any order, each once, "all" for every
+ * one) into WR_BENCH_TEST_* bits.
+ * @return 0 or -EINVAL with @p why filled.
+ */
+int wr_bench_parse_tests(const char *s, uint32_t *tests, char *why,
+			 size_t why_len);
+
+/** What `wirerate rfc2544` will run, for the progress line's "about n". */
+struct wr_bench_plan {
+	uint32_t tests;             /**< WR_BENCH_TEST_* */
+	uint32_t n_sizes;
+	uint32_t phases;            /**< 0 = 1 */
+	bool pdr;
+	uint64_t width_ratio;       /**< max rate / resolution, >= 1 */
+	uint32_t lat_trials;
+	uint32_t loss_step_ppm;     /**< 0 = 10 % */
+	uint32_t b2b_repeats;
+	uint64_t b2b_ratio;         /**< first burst / resolution, >= 1 */
+};
+
+/**
+ * About how many trials the plan runs: a bisection's 1 + ceil(log2(ratio))
+ * per target plus two re-measurements per later phase; every frame loss
+ * step (its most); each back-to-back repeat's bisection; the latency
+ * trials.  An estimate for progress, never a result.
+ */
+uint32_t wr_bench_trials_estimate(const struct wr_bench_plan *p);
+
+/**
+ * The progress line: "throughput 512 B: trial 7 of ~42, ETA 3m05s".
+ * @param eta_s  negative: unknown
+ */
+void wr_bench_progress_text(char *buf, size_t len, const char *test,
+			    uint16_t size, uint32_t k, uint32_t n, double eta_s);
+
+/** Port pairs one `wirerate rfc2544 --pairs` runs, one after another. */
+#define WR_BENCH_PAIRS_MAX 16
+
+/**
+ * Parse "0:1,2:3": TX port, colon, RX port (0..31; the same port for a
+ * loopback), each pair once, 1..@p cap pairs.
+ * @return 0 or -EINVAL with @p why filled.
+ */
+int wr_bench_parse_pairs(const char *s, uint16_t (*pairs)[2], unsigned int cap,
+			 unsigned int *n, char *why, size_t why_len);
+
+/** One frame size of `wirerate rfc2544`: each test's results. */
 struct wr_rfc2544_row {
 	uint16_t size;
+	uint16_t tx_port, rx_port;      /**< the pair it ran on */
+	uint32_t link_mbps;
+	bool has_throughput;
 	struct wr_rfc2544_result res;   /**< res.trials is not used here */
 	struct wr_bench_trial trials[WR_RFC2544_TRIALS_MAX * 2];
 	unsigned int n_trials;
-	uint32_t link_mbps;
+	bool has_floss;
+	struct wr_floss floss;          /**< frame loss rate steps */
+	bool has_b2b;
+	struct wr_b2b b2b;              /**< back-to-back repeats */
+	uint64_t b2b_rate_millipps;     /**< bursts paced at; 0 = unpaced */
+	uint64_t b2b_offered_min;       /**< slowest burst offered, millipps */
+	uint64_t b2b_bursts;            /**< bursts sent in all */
+	bool has_lat;
+	struct wr_bench_lat lat;
 };
+
+/**
+ * The generator, not the device, limited this size's result: the row has
+ * no throughput, only "at least res.gen_millipps".
+ */
+bool wr_rfc2544_row_gen_limited(const struct wr_rfc2544_row *r);
 
 /** Results table then the trial log of every size. */
 void wr_rfc2544_print(FILE *out, const struct wr_rfc2544_row *rows,
 		      unsigned int n);
-/** CSV, one line per size: frame_size, throughput_pps, mbps_l1, mbps_l2, line_pct, trials, converged. */
+/** CSV, one line per size: frame_size, throughput_pps, mbps_l1, mbps_l2,
+ * line_pct, trials, converged, limited_by ("device" or "generator"),
+ * at_least_pps; a generator-limited row leaves the first four rates empty. */
 int wr_rfc2544_csv_write(FILE *out, const struct wr_rfc2544_row *rows,
 			 unsigned int n);
 /** JSON ("wirerate-rfc2544/1"). */
