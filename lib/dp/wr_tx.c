@@ -653,6 +653,21 @@ stream_turn(const struct wr_txq *q, struct wr_tx_stream *ts)
 			trains_account(ts, sent, rte_rdtsc());
 	}
 	if (unlikely(sent < n)) {
+		/* A clocked activation whose time is up while the port takes
+		 * nothing (a ring nobody drains, a peer that stopped reading)
+		 * ends now instead of offering its tail for ever: the tail
+		 * was never sent, so it is freed uncounted (as a PMD frees
+		 * what it sent), and a trial ends on time. */
+		if (ts->clocked) {
+			uint64_t now = rte_rdtsc();
+
+			if (now >= ts->run.end_tsc) {
+				rte_pktmbuf_free_bulk(pkts + sent, n - sent);
+				ts->n_pending = 0;
+				deactivate(ts, now);
+				return true;
+			}
+		}
 		/* Keep the tail, in order, for the next turn. */
 		memmove(pkts, pkts + sent, (size_t)(n - sent) * sizeof(*pkts));
 		__atomic_store_n(&ts->c.tx_full, ts->c.tx_full + 1,
