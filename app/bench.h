@@ -42,6 +42,9 @@ struct wr_bench {
 	struct wr_report_row rev_row; /**< last trial: the reverse stream */
 	uint64_t rev_distinct;      /**< last trial: its distinct frames back */
 	uint64_t rev_port_pkts;     /**< last trial: every frame its RX port got */
+	uint64_t rev_count;         /**< the reverse's frames when not 0 (its
+				     *   own back-to-back burst), else the
+				     *   trial's count */
 	uint32_t phases;            /**< rfc2544: search phases */
 	/* rfc2544's progress: trials done of about progress_est, since t0;
 	 * on a terminal one status line redrawn in place. */
@@ -53,6 +56,10 @@ struct wr_bench {
 	 * there and its summary in lat. */
 	struct wr_latency *lat_hist;
 	struct wr_latency_summary lat;
+	/* the same for the reverse direction's frames (back on the stream's
+	 * port) when both directions run */
+	struct wr_latency *rev_lat_hist;
+	struct wr_latency_summary rev_lat;
 	uint64_t first_trial_ns;    /**< rfc2544: the first phase's trials */
 };
 

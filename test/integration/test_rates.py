@@ -786,6 +786,78 @@ streams:
                         f"B->A {s['reverse']['loss_pct']:.2f} %" for s in steps) +
               f"; tc dropped {d1} / {d0}")
 
+    def test_both_directions_b2b_latency(self):
+        """Both directions at once: back-to-back and latency per direction.
+
+        tbf 20 Mbit/s both ways, the queue towards port 1 (A->B) 16 kB and
+        towards port 0 (B->A) 64 kB: each direction's own back-to-back
+        search finds its own queue (B->A about 94 frames longer), and the
+        latency trials at the throughput time each direction's frames
+        apart, every frame back on its own port timed.
+        """
+        if not os.environ.get("WIRERATE"):
+            self.skipTest("WIRERATE not set")
+        ns_exec(self.RTR, "tc", "qdisc", "replace", "dev", "wrsr1", "root", "tbf", "rate",
+                "20mbit", "burst", "16kb", "limit", "16kb")
+        ns_exec(self.RTR, "tc", "qdisc", "add", "dev", "wrsr0", "root", "tbf", "rate",
+                "20mbit", "burst", "16kb", "limit", "64kb")
+        sf = self.write("bidir2.yaml", """version: 1
+streams:
+  - name: ab
+    eth: {src: 02:00:00:00:00:01, dst: 02:00:00:00:00:02}
+    ipv4: {src: 198.18.0.1, dst: 198.19.0.1}
+  - name: ba
+    port: 1
+    eth: {src: 02:00:00:00:00:04, dst: 02:00:00:00:00:03}
+    ipv4: {src: 198.19.0.1, dst: 198.18.0.1}
+""")
+        prof = self.afp_profile("bidir2")
+        out = self.path("bidir2.json")
+        p = ns_exec(self.GEN, os.environ["WIRERATE"], "rfc2544", sf, "--stream", "ab",
+                    "--reverse-stream", "ba", "--config", prof, "--tx-port", "0",
+                    "--rx-port", "1", "--drain", "0.1", "--tests", "latency,b2b",
+                    "--sizes", "512", "--trial", "0.3", "--max-rate", "8 kpps",
+                    "--resolution", "1 kpps", "--latency-trials", "2", "--latency-trial",
+                    "0.3", "--b2b-trial", "0.1", "--b2b-repeats", "3", "--json", out,
+                    check=False)
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        with open(out) as f:
+            r = json.load(f)["results"][0]
+        fwd, rev = r["back_to_back"], r["back_to_back_reverse"]
+        for bb in (fwd, rev):
+            self.assertEqual(bb["repeats"], 3, p.stdout)
+            self.assertEqual(bb["min"], min(bb["values"]))
+            self.assertEqual(bb["max"], max(bb["values"]))
+            self.assertGreater(bb["min"], 0, p.stdout)
+            self.assertEqual(bb["at_first_burst"], 0, p.stdout)
+        # 48 kB more queue B->A: about 94 more 512-byte frames.
+        self.assertGreater(rev["min"], fwd["max"] + 40, p.stdout)
+        self.assertIn("rx->tx", p.stdout)
+        ndr = r["throughput_pps"]
+        self.assertIsNotNone(ndr, p.stdout)
+        # The throughput both directions passed: tbf's 4921 pps at 512 B,
+        # within the search's resolution (tbf's bucket lends a little).
+        self.assertLessEqual(ndr, 20e6 / 8 / 508 + self.RESOLUTION, p.stdout)
+        self.assertGreater(ndr, 20e6 / 8 / 508 - 2 * self.RESOLUTION, p.stdout)
+        for key in ("latency", "latency_reverse"):
+            lat = r[key]
+            self.assertIsNone(lat["skipped"], p.stdout)
+            self.assertEqual(lat["rate_pps"], r["latency"]["rate_pps"])
+            self.assertEqual(len(lat["trials"]), 2, p.stdout)
+            for t in lat["trials"]:
+                # every frame that came back on its own port was timed
+                self.assertEqual(t["frames"], t["sent"] - t["lost"], (key, t))
+                self.assertGreater(t["frames"], 0.25 * ndr, (key, t))
+                self.assertGreater(t["min_ns"], 0)
+                self.assertLessEqual(t["min_ns"], t["p50_ns"])
+                self.assertLessEqual(t["p99_ns"], t["max_ns"])
+            self.assertEqual(lat["overall"]["frames"],
+                             sum(t["frames"] for t in lat["trials"]))
+        print(f"\n    both directions (tbf 20 Mbit/s, queues 16 / 64 kB, 512 B): b2b A->B "
+              f"{fwd['values']}, B->A {rev['values']}; latency at {ndr:.0f} pps p50 "
+              f"A->B {r['latency']['overall']['p50_ns'] / 1e3:.1f} us, "
+              f"B->A {r['latency_reverse']['overall']['p50_ns'] / 1e3:.1f} us")
+
     def test_generator_limited(self):
         """The issue's defect: a router faster than af_packet can offer.
 
