@@ -411,6 +411,17 @@ class _JsonCells(html.parser.HTMLParser):
             self.stack[-1][1] += data
 
 
+def chromium_cells(test, chromium, report):
+    """The report as headless Chromium renders it, and its (JSON path, text) cells."""
+    dom = subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu",
+                          "--dump-dom", "file://" + report], capture_output=True, text=True,
+                         timeout=120)
+    test.assertEqual(dom.returncode, 0, dom.stderr[-2000:])
+    parser = _JsonCells()
+    parser.feed(dom.stdout)
+    return dom, parser.cells
+
+
 def json_at(doc, path):
     for part in re.findall(r"[^.\[\]]+|\[\d+\]", path):
         doc = doc[int(part[1:-1])] if part.startswith("[") else doc[part]
@@ -429,20 +440,14 @@ class Rfc2544Report(EalCase):
         p = self.wirerate("rfc2544", os.path.join(STREAMS, "udp-64.yaml"), "--config", prof,
                           "--tx-port", "0", "--rx-port", "0", "--tests", "all", "--sizes",
                           "64,256", "--trial", "0.2", "--drain", "0.05", "--max-rate",
-                          "50 kpps", "--pdr", "0.5%", "--phases", "2", "--first-trial", "0.1",
+                          "20 kpps", "--pdr", "0.5%", "--phases", "2", "--first-trial", "0.1",
                           "--latency-trials", "2", "--latency-trial", "0.2",
                           "--loss-step", "50%", "--b2b-trial", "0.01", "--b2b-repeats", "2",
                           "--report", report, check=0, timeout=120)
         self.assertIn("report: " + report, p.stdout)
         res = self.json("r.html.json")
         self.assertEqual(res["schema"], "wirerate-rfc2544/1")
-        dom = subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu",
-                              "--dump-dom", "file://" + report], capture_output=True, text=True,
-                             timeout=120)
-        self.assertEqual(dom.returncode, 0, dom.stderr[-2000:])
-        parser = _JsonCells()
-        parser.feed(dom.stdout)
-        cells = parser.cells
+        dom, cells = chromium_cells(self, chromium, report)
         # Every section is there, with its plot, and every figure shown is
         # the JSON's own.
         for title in ("Throughput (RFC 2544 26.1) and PDR", "Latency (RFC 2544 26.2)",
@@ -819,7 +824,7 @@ streams:
                     "--sizes", "512", "--trial", "0.3", "--max-rate", "8 kpps",
                     "--resolution", "1 kpps", "--latency-trials", "2", "--latency-trial",
                     "0.3", "--b2b-trial", "0.1", "--b2b-repeats", "3", "--json", out,
-                    check=False)
+                    "--report", self.path("bidir2.html"), check=False)
         self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
         with open(out) as f:
             r = json.load(f)["results"][0]
@@ -853,6 +858,20 @@ streams:
                 self.assertLessEqual(t["p99_ns"], t["max_ns"])
             self.assertEqual(lat["overall"]["frames"],
                              sum(t["frames"] for t in lat["trials"]))
+        # The report shows each direction, every figure the JSON's.
+        chromium = shutil.which("chromium")
+        if chromium is not None:
+            with open(out) as f:
+                doc = json.load(f)
+            dom, cells = chromium_cells(self, chromium, self.path("bidir2.html"))
+            for path, text in cells:
+                self.assertEqual(float(text), float(json_at(doc, path)), path)
+            paths = {c[0] for c in cells}
+            for must in ("results[0].latency_reverse.overall.p99_ns",
+                         "results[0].back_to_back_reverse.min", "results[0].latency.overall.p50_ns",
+                         "results[0].back_to_back.max"):
+                self.assertIn(must, paths)
+            self.assertIn("rx-&gt;tx", dom.stdout)
         print(f"\n    both directions (tbf 20 Mbit/s, queues 16 / 64 kB, 512 B): b2b A->B "
               f"{fwd['values']}, B->A {rev['values']}; latency at {ndr:.0f} pps p50 "
               f"A->B {r['latency']['overall']['p50_ns'] / 1e3:.1f} us, "
