@@ -533,6 +533,21 @@ wr_bench_write(const char *path, int (*fn)(FILE *, const void *),
 }
 
 int
+wr_bench_json_path(const struct wr_opts *o, char *buf, size_t len,
+		   const char **json)
+{
+	*json = o->json_file;
+	if (o->report_file == NULL || *json != NULL)
+		return WR_EXIT_OK;
+	if (snprintf(buf, len, "%s.json", o->report_file) >= (int)len) {
+		fprintf(stderr, "wirerate: --report: the path is too long\n");
+		return WR_EXIT_USAGE;
+	}
+	*json = buf;
+	return WR_EXIT_OK;
+}
+
+int
 wr_bench_report(const char *json, const char *html)
 {
 	char tool[1024];

@@ -89,6 +89,13 @@ void wr_bench_meta(const struct wr_bench *b, struct wr_bench_meta *m,
 /** Write @p path atomically when it is not NULL.  Prints; @return an exit code. */
 int wr_bench_write(const char *path, int (*fn)(FILE *, const void *),
 		   const void *arg);
+/**
+ * Where the results' JSON goes: --json, else with --report beside the
+ * report (OUT.html.json, in @p buf), else NULL.  Prints; @return 0 or
+ * WR_EXIT_USAGE (the path too long).
+ */
+int wr_bench_json_path(const struct wr_opts *o, char *buf, size_t len,
+		       const char **json);
 /** tools/wr-report @p json into @p html.  Prints; @return an exit code. */
 int wr_bench_report(const char *json, const char *html);
 void wr_bench_close(struct wr_bench *b);

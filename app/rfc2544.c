@@ -734,7 +734,7 @@ wr_cmd_rfc2544(const struct wr_opts *o)
 	unsigned int n_pairs, p, k;
 	/* The report's raw JSON: --json, else beside the report. */
 	static char json_beside[1100];
-	const char *json = o->json_file;
+	const char *json;
 
 	/* RFC 2544 section 26.2: latency runs at the throughput rate, so it
 	 * needs the throughput search first. */
@@ -782,15 +782,9 @@ wr_cmd_rfc2544(const struct wr_opts *o)
 			"need two ports (--tx-port and --rx-port differ)\n");
 		return WR_EXIT_USAGE;
 	}
-	if (o->report_file != NULL && json == NULL) {
-		if (snprintf(json_beside, sizeof(json_beside), "%s.json",
-			     o->report_file) >= (int)sizeof(json_beside)) {
-			fprintf(stderr, "wirerate: --report: the path is too "
-				"long\n");
-			return WR_EXIT_USAGE;
-		}
-		json = json_beside;
-	}
+	if (wr_bench_json_path(o, json_beside, sizeof(json_beside), &json) !=
+	    WR_EXIT_OK)
+		return WR_EXIT_USAGE;
 	rc = wr_bench_prepare(&b, o, true, defaults, RTE_DIM(defaults));
 	if (rc == WR_EXIT_OK && o->rev_stream != NULL)
 		rc = reverse_prepare(&b);

@@ -472,6 +472,42 @@ class Rfc2544Report(EalCase):
         self.assertEqual(json.loads(raw.group(1).replace("<\\/", "</")), res)
 
 
+class SweepReport(EalCase):
+    """sweep --report: the HTML report, read back by headless Chromium, says what the JSON says."""
+
+    def test_sweep_report_in_chromium(self):
+        chromium = shutil.which("chromium")
+        if chromium is None:
+            self.skipTest("needs chromium (Debian package; tools/lib/common.sh installs it)")
+        prof = self.profile("net_ring0", "wrssrep")
+        sf = os.path.join(STREAMS, "udp-64.yaml")
+        for name, extra, schema, musts in (
+                ("plain", (), "wirerate-sweep/1",
+                 ("rows[0].kpps", "rows[1].mbps_l1", "rows[1].line_pct")),
+                ("echo", ("--rx-port", "0", "--repeat", "2"), "wirerate-sweep-repeat/1",
+                 ("sizes[0].kpps.median", "sizes[1].goodput_mbps.max",
+                  "sizes[1].returned.rx_pkts", "sizes[0].returned.loss_pct.max"))):
+            report = self.path(f"{name}.html")
+            p = self.wirerate("sweep", sf, "--config", prof, "--sizes", "64,512",
+                              "--duration", "0.1", "--report", report, *extra, timeout=120)
+            self.assertIn(p.returncode, (0, 3), p.stderr)
+            self.assertIn("report: " + report, p.stdout)
+            res = self.json(f"{name}.html.json")
+            self.assertEqual(res["schema"], schema)
+            dom, cells = chromium_cells(self, chromium, report)
+            self.assertIn('src="data:image/png;base64,', dom.stdout)
+            self.assertGreater(len(cells), 10)
+            for path, text in cells:
+                self.assertEqual(float(text), float(json_at(res, path)), path)
+            paths = {c[0] for c in cells}
+            for must in musts:
+                self.assertIn(must, paths)
+            self.assertIn(res["stream_file_sha256"], dom.stdout)
+            raw = re.search(r'<script type="application/json" id="raw">(.*?)</script>',
+                            dom.stdout, re.S)
+            self.assertEqual(json.loads(raw.group(1).replace("<\\/", "</")), res)
+
+
 def ns_exec(ns, *cmd, check=True):
     return subprocess.run(["ip", "netns", "exec", ns, *cmd], capture_output=True, text=True,
                           check=check)
