@@ -31,6 +31,7 @@ static void
 on_signal(int sig)
 {
 	(void)sig;
+	wr_engine_cancel();
 	if (wr_bench_engine != NULL)
 		wr_engine_request_stop(wr_bench_engine, wr_bench_signals > 0);
 	wr_bench_signals++;
@@ -281,6 +282,7 @@ wr_bench_prepare(struct wr_bench *b, const struct wr_opts *o, bool latency,
 		 const uint16_t *default_sizes, unsigned int n_default)
 {
 	static char default_path[1024];
+	struct sigaction sa;
 	struct wr_error err;
 	struct wr_stream st;
 	struct wr_frame_tmpl *t;
@@ -290,6 +292,13 @@ wr_bench_prepare(struct wr_bench *b, const struct wr_opts *o, bool latency,
 	memset(b, 0, sizeof(*b));
 	b->o = o;
 	b->latency = latency;
+	/* First: a signal from here on ends the command cleanly. */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	wr_engine_quiet(o->quiet);
 	wr_error_clear(&err);
 	if (o->stream_file == NULL) {
 		fprintf(stderr, "wirerate: %s: a stream file is required\n",
@@ -371,7 +380,6 @@ int
 wr_bench_open(struct wr_bench *b)
 {
 	struct wr_error err;
-	struct sigaction sa;
 	time_t wall = time(NULL);
 	struct tm tm;
 	int rc;
@@ -382,17 +390,17 @@ wr_bench_open(struct wr_bench *b)
 	wr_error_clear(&err);
 	rc = wr_engine_open(&b->e, &b->cfg, b->cfg_path, b->o->eal,
 			    b->o->n_eal, &err);
+	if (rc != 0 && wr_bench_interrupted()) {
+		fprintf(stderr, "wirerate: stopped by a signal before sending: "
+			"nothing was measured\n");
+		return WR_EXIT_STOPPED;
+	}
 	if (rc != 0) {
 		wr_app_print_error(&err);
 		return rc == -EINVAL || rc == -ENODEV || rc == -ENOTSUP ?
 			WR_EXIT_USAGE : WR_EXIT_FAIL;
 	}
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
 	wr_bench_engine = b->e;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
 	return WR_EXIT_OK;
 }
 
@@ -432,9 +440,15 @@ wr_bench_trial(struct wr_bench *b, struct wr_stream *st, uint64_t drain_ns,
 		wr_engine_unload(b->e);
 		return rc;
 	}
-	/* The stream's own duration ends the trial; a signal cuts it short. */
-	while (!wr_engine_tx_finished(b->e))
+	/* The stream's own duration ends the trial; a signal or a link
+	 * that goes away cuts it short. */
+	while (!wr_engine_tx_finished(b->e)) {
+		if (wr_engine_links_check(b->e) > 0) {
+			b->link_lost = true;
+			wr_engine_request_stop(b->e, true);
+		}
 		wr_engine_sleep_ns(WR_BENCH_POLL_NS);
+	}
 	wr_engine_stop(b->e, drain_ns);
 	v = wr_engine_collect(b->e, true);
 	*row = v->streams[0];
@@ -483,7 +497,15 @@ wr_bench_trial(struct wr_bench *b, struct wr_stream *st, uint64_t drain_ns,
 		wr_latency_summarize(&rs->hist, &rs->jitter, &b->rev_lat);
 	}
 	wr_engine_unload(b->e);
-	return wr_bench_interrupted() ? -EINTR : 0;
+	return wr_bench_interrupted() || b->link_lost ? -EINTR : 0;
+}
+
+const char *
+wr_bench_stop_reason(const struct wr_bench *b, int rc)
+{
+	if (rc != -EINTR)
+		return "done";
+	return b->link_lost ? "link-down" : "signal";
 }
 
 void

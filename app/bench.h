@@ -24,6 +24,7 @@ struct wr_bench {
 	uint16_t sizes[WR_BENCH_SIZES_MAX];
 	unsigned int n_sizes;
 	char started_at[40];
+	bool link_lost;             /**< a port's link went during a trial */
 	struct wr_report_row port_row; /**< the stream's port, last trial */
 	uint16_t rx_port;           /**< with latency: where echoes count */
 	uint64_t rx_distinct;       /**< last trial: distinct frames back on rx_port */
@@ -78,12 +79,15 @@ void wr_bench_stream_idx_at(const struct wr_bench *b, uint32_t idx,
 /**
  * Load @p st alone, send until its duration (or count) ends, wait
  * @p drain_ns for echoes, collect its row into @p row, unload.
- * @return 0, -EINTR after a signal (the row is still filled when the
+ * @return 0, -EINTR after a signal or a link loss (the row is still filled when the
  *         trial ran), or the engine's error (printed).
  */
 int wr_bench_trial(struct wr_bench *b, struct wr_stream *st,
 		   uint64_t drain_ns, struct wr_report_row *row);
 bool wr_bench_interrupted(void);
+
+/** stop_reason after the last trial returned @p rc: done, signal or link-down. */
+const char *wr_bench_stop_reason(const struct wr_bench *b, int rc);
 void wr_bench_meta(const struct wr_bench *b, struct wr_bench_meta *m,
 		   uint16_t tx_port, const char *reason);
 /** Write @p path atomically when it is not NULL.  Prints; @return an exit code. */

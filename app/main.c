@@ -9,6 +9,7 @@
 #include "wr_app.h"
 #include "wr_describe.h"
 #include "wr_frame.h"
+#include "wr_out.h"
 #include "wr_parse.h"
 #include "wr_report.h"
 #include "wr_rtt_table.h"
@@ -101,6 +102,11 @@ usage(FILE *out)
 "  --arp             every port answers ARP and ICMP echo for its streams'\n"
 "                    source addresses (doc/arp.md)\n"
 "  --quiet           no live lines, only the summary\n"
+"  --oversubscribe   send streams that ask a port for more than its line\n"
+"                    rate (refused otherwise)\n"
+"  --on-link-down stop|continue  when a port's link goes (a peer leaves):\n"
+"                    end the run (default) or go on with the other ports;\n"
+"                    either way the summary says when and what was sent\n"
 "  --burst N         frames per TX burst (1..512) for every stream, replacing\n"
 "                    the profile's and the streams' (1: every frame spaced)\n"
 "\n"
@@ -123,6 +129,69 @@ opt_error(const char *opt, const char *val, const char *why)
 	fprintf(stderr, "wirerate: %s: expected %s, got \"%s\"\n", opt, why,
 		val);
 	return WR_EXIT_USAGE;
+}
+
+/*
+ * The subcommands and the options each one takes (getopt's short codes,
+ * see long_opts): an option that means nothing for a subcommand is an
+ * error, not silently ignored.  eal: whether it starts EAL (its output
+ * files are checked before).
+ */
+static const struct wr_cmd_opts {
+	const char *name;
+	const char *opts;
+	bool eal;
+} wr_cmds[] = {
+	{ "run", "cdDnsjqAbLko", true },
+	{ "sweep", "cSzdCjqbsrX", true },
+	{ "rfc2544", "cSzTRlMmDCjqtrbsPHFEGBKWUVYQZ", true },
+	{ "rtt", "cSznOCj", true },
+	{ "check", "sn", false },
+	{ "dump", "npsS", false },
+	{ "version", "", false },
+	{ "help", "", false },
+};
+
+static const struct wr_cmd_opts *
+cmd_find(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < sizeof(wr_cmds) / sizeof(wr_cmds[0]); i++)
+		if (strcmp(wr_cmds[i].name, name) == 0)
+			return &wr_cmds[i];
+	return NULL;
+}
+
+/* Every file the run will write, checked before EAL starts: a result
+ * that cannot be written is found before any traffic is sent. */
+static int
+outputs_check(const struct wr_opts *o)
+{
+	const struct {
+		const char *opt, *path;
+	} outs[] = {
+		{ "--json", o->json_file },
+		{ "--csv", o->csv_file },
+		{ "--stats-jsonl", o->stats_jsonl },
+		{ "--pcap", o->pcap_file },
+		{ "--report", o->report_file },
+	};
+	unsigned int i;
+	int rc;
+
+	for (i = 0; i < sizeof(outs) / sizeof(outs[0]); i++) {
+		if (outs[i].path == NULL)
+			continue;
+		rc = wr_out_check(outs[i].path);
+		if (rc != 0) {
+			fprintf(stderr, "wirerate: %s %s: cannot write there: "
+				"%s\n", outs[i].opt, outs[i].path,
+				strerror(-rc));
+			return WR_EXIT_USAGE;
+		}
+	}
+	return WR_EXIT_OK;
 }
 
 static int
@@ -165,9 +234,12 @@ parse_opts(int argc, char **argv, struct wr_opts *o)
 		{ "min-rate", required_argument, NULL, 'm' },
 		{ "arp", no_argument, NULL, 'A' },
 		{ "stats-jsonl", required_argument, NULL, 'L' },
+		{ "on-link-down", required_argument, NULL, 'k' },
+		{ "oversubscribe", no_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	const struct wr_cmd_opts *cmd;
 	char why[160];
 	int i, c, app_argc = argc;
 
@@ -185,6 +257,14 @@ parse_opts(int argc, char **argv, struct wr_opts *o)
 		return WR_EXIT_USAGE;
 	}
 	o->cmd = argv[1];
+	if (strcmp(o->cmd, "--help") == 0 || strcmp(o->cmd, "-h") == 0)
+		o->cmd = "help";
+	cmd = cmd_find(o->cmd);
+	if (cmd == NULL) {
+		fprintf(stderr, "wirerate: unknown command \"%s\" (wirerate "
+			"--help lists them)\n", o->cmd);
+		return WR_EXIT_USAGE;
+	}
 	optind = 2;
 	opterr = 0;
 	while ((c = getopt_long(app_argc, argv, "+:h", long_opts, NULL)) != -1 ||
@@ -200,6 +280,14 @@ parse_opts(int argc, char **argv, struct wr_opts *o)
 			}
 			o->stream_file = argv[optind++];
 			continue;
+		}
+		if (c != 'h' && c != ':' && c != '?' &&
+		    strchr(cmd->opts, c) == NULL) {
+			fprintf(stderr, "wirerate: %s does not apply to %s "
+				"(wirerate --help)\n", argv[optind - 1 -
+				(optarg != NULL && optarg == argv[optind - 1])],
+				o->cmd);
+			return WR_EXIT_USAGE;
 		}
 		switch (c) {
 		case 'c':
@@ -250,6 +338,18 @@ parse_opts(int argc, char **argv, struct wr_opts *o)
 			break;
 		case 'L':
 			o->stats_jsonl = optarg;
+			break;
+		case 'o':
+			o->oversubscribe = true;
+			break;
+		case 'k':
+			if (strcmp(optarg, "stop") == 0)
+				o->link_down_continue = false;
+			else if (strcmp(optarg, "continue") == 0)
+				o->link_down_continue = true;
+			else
+				return opt_error("--on-link-down", optarg,
+						 "stop or continue");
 			break;
 		case 'O':
 			if (wr_parse_duration_ns(optarg, &o->timeout_ns, why,
@@ -311,7 +411,48 @@ parse_opts(int argc, char **argv, struct wr_opts *o)
 			return WR_EXIT_USAGE;
 		}
 	}
+	if (cmd->eal || strcmp(o->cmd, "dump") == 0)
+		return outputs_check(o);
 	return WR_EXIT_OK;
+}
+
+/* Frames of a stream looked at for a group source MAC: a fixed or
+ * listed address shows in the first ones; a random one in 1 of 2. */
+#define WR_SRC_MAC_FRAMES 256
+
+int
+wr_app_check_src_mac(const struct wr_stream_file *f, uint32_t i,
+		     const struct wr_frame_tmpl *t, struct wr_error *err)
+{
+	const struct wr_stream *s = &f->streams[i];
+	uint8_t *buf = malloc(wr_frame_tmpl_max_len(t));
+	struct wr_frame_gen g;
+	uint64_t k, n = s->count != 0 && s->count < WR_SRC_MAC_FRAMES ?
+		s->count : WR_SRC_MAC_FRAMES;
+	int rc = 0;
+
+	if (buf == NULL)
+		return -ENOMEM;
+	memcpy(buf, wr_frame_tmpl_bytes(t), wr_frame_tmpl_max_len(t));
+	wr_frame_gen_init(&g, t, 0, 1);
+	for (k = 0; k < n; k++) {
+		wr_frame_gen_next(&g, buf);
+		/* IEEE 802.3 clause 3.2.3: the I/G bit of a source address is
+		 * always 0; a switch floods or drops such a frame. */
+		if (buf[6] & 1) {
+			rc = wr_error_set(err, -EINVAL, f->path, s->mark.line,
+				s->mark.col, NULL, "streams[%u].eth.src: "
+				"frame %llu's source MAC %02x:%02x:%02x:%02x:"
+				"%02x:%02x is %s: a source address must be "
+				"unicast", i, (unsigned long long)k, buf[6],
+				buf[7], buf[8], buf[9], buf[10], buf[11],
+				memcmp(buf + 6, "\xff\xff\xff\xff\xff\xff",
+				       6) == 0 ? "broadcast" : "multicast");
+			break;
+		}
+	}
+	free(buf);
+	return rc;
 }
 
 int
@@ -339,6 +480,11 @@ wr_app_load_streams(const struct wr_opts *o, struct wr_stream_file *f)
 		if (o->count_set)
 			f->streams[i].count = o->count;
 		rc = wr_frame_tmpl_create(&f->streams[i], i, &t, &err);
+		if (rc == 0) {
+			rc = wr_app_check_src_mac(f, i, t, &err);
+			if (rc != 0)
+				wr_frame_tmpl_free(t);
+		}
 		if (rc != 0) {
 			if (err.file[0] == '\0')
 				snprintf(err.file, sizeof(err.file), "%s",
@@ -372,6 +518,15 @@ cmd_check(const struct wr_opts *o)
 	printf("%s: version %u, %u stream%s, seed %llu, sha256 %s\n", f.path,
 	       f.version, f.n_streams, f.n_streams == 1 ? "" : "s",
 	       (unsigned long long)f.seed, hex);
+	for (i = 0; i < WR_PORTS_MAX; i++)
+		if (wr_stream_file_port_sequenced(&f, (uint16_t)i)) {
+			if (f.loops == 0)
+				printf("sequence (next:) on port %u: loops: "
+				       "for ever\n", i);
+			else
+				printf("sequence (next:) on port %u: loops: "
+				       "%llu\n", i, (unsigned long long)f.loops);
+		}
 	for (i = 0; i < f.n_streams; i++) {
 		wr_describe_stream(&f.streams[i], "", buf, sizeof(buf));
 		fputs(buf, stdout);
@@ -444,11 +599,15 @@ main(int argc, char **argv)
 	if (strcmp(o.cmd, "run") == 0)
 		return wr_cmd_run(&o);
 	if (strcmp(o.cmd, "sweep") == 0)
-		return wr_cmd_sweep(&o);
-	if (strcmp(o.cmd, "rtt") == 0)
-		return wr_cmd_rtt(&o);
-	if (strcmp(o.cmd, "rfc2544") == 0)
-		return wr_cmd_rfc2544(&o);
+		rc = wr_cmd_sweep(&o);
+	else if (strcmp(o.cmd, "rtt") == 0)
+		rc = wr_cmd_rtt(&o);
+	else if (strcmp(o.cmd, "rfc2544") == 0)
+		rc = wr_cmd_rfc2544(&o);
+	if (rc == WR_EXIT_STOPPED)
+		return WR_EXIT_OK;
+	if (cmd_find(o.cmd)->eal)
+		return rc;
 	if (o.n_eal > 0) {
 		fprintf(stderr, "wirerate: %s takes no EAL options\n", o.cmd);
 		return WR_EXIT_USAGE;
@@ -466,7 +625,6 @@ main(int argc, char **argv)
 		usage(stdout);
 		return WR_EXIT_OK;
 	}
-	fprintf(stderr, "wirerate: unknown command \"%s\"\n", o.cmd);
-	usage(stderr);
+	/* cmd_find() knows no other. */
 	return WR_EXIT_USAGE;
 }

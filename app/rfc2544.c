@@ -865,7 +865,7 @@ wr_cmd_rfc2544(const struct wr_opts *o)
 	if (b.progress_tty)
 		putchar('\n');
 	wr_rfc2544_print(stdout, rows, n);
-	wr_bench_meta(&b, &m, pairs[0][0], rc == -EINTR ? "signal" : "done");
+	wr_bench_meta(&b, &m, pairs[0][0], wr_bench_stop_reason(&b, rc));
 	m.rx_device = b.e->ports[pairs[0][1]].device;
 	m.duration_ns = trial;
 	m.drain_ns = drain;

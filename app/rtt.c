@@ -35,6 +35,7 @@
 #define RTT_POLL_NS (1000 * 1000ull)
 
 static uint32_t rtt_stop;
+static bool rtt_link_lost;  /* the port went away: the sweep ends */
 
 static void
 on_signal(int sig)
@@ -197,22 +198,33 @@ measure(struct rtt_run *x, unsigned int i, unsigned int lcore,
 				    (double)x->e->tsc_hz / 1e9);
 	r->first_seq = *next_seq;
 	r->stop = &rtt_stop;
+	/* A port that goes away mid-size (a memif peer killed): the lcore
+	 * leaves it before the PMD tears it down (wr_engine.h). */
+	r->gone = &x->e->port_gone[x->st->port];
+	r->epoch = &x->e->epoch;
 	if (wr_rtt_reset(r, x->e->tsc_hz) != 0) {
 		wr_frame_tmpl_free(t);
 		fprintf(stderr, "wirerate: rtt: bad settings\n");
 		return WR_EXIT_FAIL;
 	}
+	wr_engine_watch(x->e, &r->ack, &r->done);
 	rc = rte_eal_remote_launch(wr_rtt_lcore, r, lcore);
 	if (rc != 0) {
+		wr_engine_watch(x->e, NULL, NULL);
 		wr_frame_tmpl_free(t);
 		fprintf(stderr, "wirerate: cannot launch lcore %u: %s\n", lcore,
 			rte_strerror(-rc));
 		return WR_EXIT_FAIL;
 	}
 	/* rte_eal_wait_lcore() spins: sleep until the lcore says done. */
-	while (!__atomic_load_n(&r->done, __ATOMIC_ACQUIRE))
+	while (!__atomic_load_n(&r->done, __ATOMIC_ACQUIRE)) {
+		wr_engine_links_check(x->e);
 		wr_engine_sleep_ns(RTT_POLL_NS);
+	}
 	rc = rte_eal_wait_lcore(lcore);
+	wr_engine_watch(x->e, NULL, NULL);
+	if (rc == -ENOLINK)
+		rtt_link_lost = true;
 	wr_frame_tmpl_free(t);
 	*next_seq += r->sent + r->lost;
 	row->size = x->sizes[i];
@@ -221,6 +233,10 @@ measure(struct rtt_run *x, unsigned int i, unsigned int lcore,
 	row->late = r->late;
 	row->foreign = r->foreign;
 	wr_latency_summarize(&r->hist, &r->jitter, &row->rtt);
+	/* A signal leaves the frame in flight neither answered nor timed
+	 * out: it is not counted as sent, so sent = round trips + lost. */
+	if (row->sent > row->rtt.n + row->lost)
+		row->sent = row->rtt.n + row->lost;
 	if (rc == -ENOBUFS) {
 		fprintf(stderr, "wirerate: rtt: out of mbufs\n");
 		return WR_EXIT_FAIL;
@@ -237,16 +253,20 @@ mtu_check(const struct rtt_run *x, const struct wr_port *p)
 	uint16_t mtu;
 	unsigned int i;
 
+	/* Only this side's MTU can be read; the peer's (a kernel interface,
+	 * a switch port) may have been raised or not: say which is which. */
 	if (rte_eth_dev_get_mtu(p->port_id, &mtu) != 0)
 		return;
 	for (i = 0; i < x->n_sizes; i++)
 		if (x->sizes[i].frame - l2 > mtu) {
-			fprintf(stderr, "wirerate: warning: from payload %u "
-				"bytes on, frames carry more than port %s's MTU "
-				"of %u bytes after the Ethernet header: a peer "
-				"may drop them (each lost round trip costs the "
-				"timeout); raise the MTU on both ends\n",
-				x->sizes[i].payload, p->device, mtu);
+			fprintf(stderr, "wirerate: note: from payload %u bytes "
+				"on, frames carry more than %u bytes after the "
+				"Ethernet header, the MTU port %s reports; "
+				"wirerate sends them anyway and cannot see the "
+				"peer's MTU: a peer whose MTU is lower drops them "
+				"(each such round trip is lost after the "
+				"timeout)\n", x->sizes[i].payload, mtu,
+				p->device);
 			return;
 		}
 }
@@ -301,9 +321,13 @@ sweep(struct rtt_run *x)
 			x->n_rows = i + 1;
 			wr_rtt_table_row(stdout, &x->rows[i]);
 		}
-		if (__atomic_load_n(&rtt_stop, __ATOMIC_RELAXED))
+		if (__atomic_load_n(&rtt_stop, __ATOMIC_RELAXED) ||
+		    rtt_link_lost)
 			break;
 	}
+	if (rtt_link_lost)
+		fprintf(stderr, "wirerate: rtt: port %s's link went away: the "
+			"sweep ends here\n", p->device);
 	memset(&m, 0, sizeof(m));
 	m.wirerate_version = WR_VERSION;
 	m.dpdk_version = rte_version();
@@ -312,8 +336,8 @@ sweep(struct rtt_run *x)
 	m.config_file = x->cfg_path;
 	m.device = p->device;
 	m.started_at = started;
-	m.stop_reason = __atomic_load_n(&rtt_stop, __ATOMIC_RELAXED) ?
-		"signal" : "done";
+	m.stop_reason = rtt_link_lost ? "link-down" :
+		__atomic_load_n(&rtt_stop, __ATOMIC_RELAXED) ? "signal" : "done";
 	m.count = o->count_set ? o->count : RTT_COUNT;
 	m.timeout_ns = o->timeout_ns ? o->timeout_ns : RTT_TIMEOUT_NS;
 	if (o->csv_file != NULL &&

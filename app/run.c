@@ -33,13 +33,32 @@
  * time for echoes; a second one cuts the drain short. */
 static struct wr_engine *wr_running;
 static volatile sig_atomic_t wr_signals;
+static volatile sig_atomic_t wr_draining;
 
+/* Installed before anything starts: a signal during EAL's start, the port
+ * set-up or the link wait ends the run cleanly too (with what it has).  In
+ * the drain, one signal cuts it short. */
 static void
 on_signal(int sig)
 {
 	(void)sig;
+	wr_engine_cancel();
 	if (wr_running != NULL)
-		wr_engine_request_stop(wr_running, wr_signals++ > 0);
+		wr_engine_request_stop(wr_running,
+				       wr_signals > 0 || wr_draining);
+	wr_signals++;
+}
+
+static void
+signals_install(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
 }
 
 struct run {
@@ -143,6 +162,11 @@ prepare(struct run *r)
 		/* Built here too, before EAL, so that a stream that cannot
 		 * be built stops the run before anything starts. */
 		rc = wr_engine_tmpl_create(&r->f, i, &t, &err);
+		if (rc == 0) {
+			rc = wr_app_check_src_mac(&r->f, i, t, &err);
+			if (rc != 0)
+				wr_frame_tmpl_free(t);
+		}
 		if (rc != 0)
 			return fail(&err, WR_EXIT_USAGE);
 		wr_frame_tmpl_free(t);
@@ -157,6 +181,23 @@ fill_meta(struct run *r, struct wr_report_meta *m, const char *reason)
 	wr_engine_meta(r->e, &r->f, r->cfg_path, r->started_at, reason, m);
 }
 
+/* The streams ended by themselves: by their count, or, when one with a
+ * `duration:` sent fewer frames than its count, by that duration. */
+static const char *
+streams_end(const struct run *r, const struct wr_report_view *v)
+{
+	uint32_t i;
+
+	for (i = 0; i < r->f.n_streams && i < v->n_streams; i++) {
+		const struct wr_stream *s = &r->f.streams[i];
+
+		if (s->duration_ns != 0 &&
+		    (s->count == 0 || v->streams[i].total.tx_pkts < s->count))
+			return "stream-duration";
+	}
+	return "count";
+}
+
 /* The stats lcore: sleep, report, until the counts are done, the duration
  * is over or a signal came; then stop, drain and summarise. */
 static int
@@ -168,10 +209,9 @@ traffic(struct run *r)
 	struct wr_report_view *v;
 	struct wr_report_meta meta;
 	struct wr_error err;
-	struct sigaction sa;
 	const char *reason = "count";
 	uint64_t t0, next, interval_tsc, deadline = UINT64_MAX, now;
-	unsigned int lines = 0;
+	unsigned int lines = 0, lost;
 	bool tty = isatty(STDOUT_FILENO);
 	time_t wall = time(NULL);
 	struct tm tm;
@@ -181,17 +221,16 @@ traffic(struct run *r)
 	strftime(r->started_at, sizeof(r->started_at), "%Y-%m-%dT%H:%M:%SZ",
 		 &tm);
 	fill_meta(r, &meta, "running");
-	wr_report_header(stdout, &meta, &e->view);
+	if (!o->quiet)
+		wr_report_header(stdout, &meta, &e->view);
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
 	wr_running = e;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-
+	/* A signal before this point: nothing is sent, the summary says so. */
+	if (wr_signals > 0)
+		wr_engine_request_stop(e, true);
 	wr_error_clear(&err);
-	if (wr_engine_start(e, &err) != 0)
+	if (!__atomic_load_n(&e->stop, __ATOMIC_RELAXED) &&
+	    wr_engine_start(e, &err) != 0)
 		return fail(&err, WR_EXIT_FAIL);
 
 	t0 = rte_rdtsc();
@@ -207,8 +246,13 @@ traffic(struct run *r)
 			reason = "signal";
 			break;
 		}
+		lost = wr_engine_links_check(e);
+		if (lost > 0 && !o->link_down_continue) {
+			reason = "link-down";
+			break;
+		}
 		if (wr_engine_tx_finished(e)) {
-			reason = "count";
+			reason = lost == e->n_ports ? "link-down" : "count";
 			break;
 		}
 		if (now >= deadline) {
@@ -236,13 +280,21 @@ traffic(struct run *r)
 	 * (a script reading the live lines learns it too, and can read a
 	 * peer's counters while the link is still up). */
 	if (!o->quiet && e->any_rx && o->drain_ns > 0 &&
+	    wr_engine_links_check(e) < e->n_ports &&
 	    __atomic_load_n(&e->aborted, __ATOMIC_RELAXED) == 0) {
 		printf("sending stopped (%s); receiving echoes for %.3f s\n",
 		       reason, (double)o->drain_ns / 1e9);
 		fflush(stdout);
 	}
-	wr_engine_stop(e, o->drain_ns);
+	wr_draining = 1;
+	if (wr_signals > 0)
+		reason = "signal";
+	/* Nothing comes back from ports that went away. */
+	wr_engine_stop(e, wr_engine_links_check(e) == e->n_ports ? 0 :
+		       o->drain_ns);
 	v = wr_engine_collect(e, true);
+	if (strcmp(reason, "count") == 0)
+		reason = streams_end(r, v);
 	fill_meta(r, &meta, reason);
 	wr_report_final(stdout, &meta, v);
 	wr_run_ext_summary(&r->x, e, stdout);
@@ -256,6 +308,44 @@ traffic(struct run *r)
 			rc = WR_EXIT_FAIL;
 		}
 	}
+	return rc;
+}
+
+/* A run a signal stopped before its engine was up: the JSON still says
+ * what was asked and that nothing was sent. */
+static int
+before_start(struct run *r)
+{
+	struct wr_report_row *rows = calloc(r->f.n_streams + 1, sizeof(*rows));
+	struct wr_report_view v;
+	struct wr_report_meta m;
+	uint32_t i;
+	int rc = WR_EXIT_OK;
+
+	if (rows == NULL)
+		return WR_EXIT_FAIL;
+	for (i = 0; i < r->f.n_streams; i++) {
+		snprintf(rows[i].name, sizeof(rows[i].name), "%s",
+			 r->f.streams[i].name);
+		rows[i].port = r->f.streams[i].port;
+		rows[i].seed = r->f.streams[i].seed;
+	}
+	memset(&v, 0, sizeof(v));
+	v.streams = rows;
+	v.n_streams = r->f.n_streams;
+	memset(&m, 0, sizeof(m));
+	m.wirerate_version = WR_VERSION;
+	m.dpdk_version = rte_version();
+	m.stream_file = r->f.path;
+	wr_report_hex(r->f.sha256, m.stream_sha256);
+	m.config_file = r->cfg_path ? r->cfg_path : "";
+	m.seed = r->f.seed;
+	m.stop_reason = "signal";
+	printf("\nsummary (stopped by signal before sending: nothing sent)\n");
+	if (r->o->json_file != NULL &&
+	    wr_report_json(r->o->json_file, &m, &v) != 0)
+		rc = WR_EXIT_FAIL;
+	free(rows);
 	return rc;
 }
 
@@ -280,23 +370,34 @@ wr_cmd_run(const struct wr_opts *o)
 		return WR_EXIT_FAIL;
 	}
 	r->o = o;
+	signals_install();
+	wr_engine_quiet(o->quiet);
 	wr_error_clear(&err);
 	rc = prepare(r);
 	if (rc == WR_EXIT_OK) {
 		rc = wr_engine_open(&r->e, &r->cfg, r->cfg_path, o->eal,
 				    o->n_eal, &err);
-		if (rc == 0)
+		if (rc == 0) {
+			r->e->oversubscribe = o->oversubscribe;
 			rc = wr_run_ext_before_load(&r->x, o, &r->cfg, r->e,
 						    &r->f, &err);
+		}
 		if (rc == 0)
 			rc = wr_engine_load(r->e, &r->f, r->x.any_responder,
 					    &err);
 		if (rc == 0)
 			rc = wr_run_ext_after_load(&r->x, o, r->e, &err);
-		rc = rc == 0 ? WR_EXIT_OK : fail(&err, exit_code(rc));
+		if (rc != 0 && wr_signals > 0) {
+			/* Stopped before sending: not a failure. */
+			fprintf(stderr, "wirerate: stopped by a signal before "
+				"sending: nothing was sent\n");
+			rc = before_start(r);
+		} else if (rc == 0) {
+			rc = traffic(r);
+		} else {
+			rc = fail(&err, exit_code(rc));
+		}
 	}
-	if (rc == WR_EXIT_OK)
-		rc = traffic(r);
 	wr_running = NULL;
 	wr_run_ext_close(&r->x, r->e);
 	wr_engine_close(r->e);

@@ -152,7 +152,8 @@ wr_cmd_sweep(const struct wr_opts *o)
 		wr_bench_close(&b);
 		return rc;
 	}
-	printf("wirerate %s sweep: %s, stream %s on port %u (%s)%s, %.3f s a "
+	if (!o->quiet)
+		printf("wirerate %s sweep: %s, stream %s on port %u (%s)%s, %.3f s a "
 	       "size%s, link %s\n", WR_VERSION, b.f.path,
 	       b.f.streams[b.stream].name, port, b.e->ports[port].device,
 	       echo ? ", echoes counted on --rx-port" : "",
@@ -181,13 +182,15 @@ wr_cmd_sweep(const struct wr_opts *o)
 					  b.e->ports[port].link_speed_mbps);
 			rows[n].pacer_skipped = row.pacer_skipped;
 			rows[n].tx_full = row.total.tx_full;
+			rows[n].cut_short = rc == -EINTR;
 			echoes[r].rx_pkts = b.rx_distinct;
 			echoes[r].rx_nic_pkts = b.rx_nic_pkts;
 			n++;
 			/* One line per trial (the progress in a pipe). */
 			if (!o->quiet)
-				printf("  %u bytes, %u of %u: %.3f Kpps\n",
-				       b.sizes[i], r + 1, reps, rows[n - 1].kpps);
+				printf("  %u bytes, %u of %u: %.3f Kpps%s\n",
+				       b.sizes[i], r + 1, reps, rows[n - 1].kpps,
+				       rc == -EINTR ? " (cut short)" : "");
 			if (!o->quiet && echo)
 				printf("  %u bytes, %u of %u: returned %llu of "
 				       "%llu\n", b.sizes[i], r + 1, reps,
@@ -218,7 +221,7 @@ wr_cmd_sweep(const struct wr_opts *o)
 		putchar('\n');
 		wr_sweep_stat_print(stdout, st, n_st);
 	}
-	wr_bench_meta(&b, &m, port, rc == -EINTR ? "signal" : "done");
+	wr_bench_meta(&b, &m, port, wr_bench_stop_reason(&b, rc));
 	m.duration_ns = duration;
 	out.m = &m;
 	out.rows = rows;

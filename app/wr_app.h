@@ -22,6 +22,9 @@
 #define WR_EXIT_FAIL 1
 #define WR_EXIT_USAGE 2
 #define WR_EXIT_GEN_LIMIT 3
+/* Internal, never an exit status: a signal stopped the command before it
+ * sent anything (it said so); main() exits 0. */
+#define WR_EXIT_STOPPED 100
 
 /* Echoes still in flight after the last frame: 200 ms covers a kernel or a
  * switch path (tens of microseconds) with a wide margin and a DUT's buffers
@@ -80,6 +83,8 @@ struct wr_opts {
 	char **eal;
 	bool arp;                   /**< run --arp: every port answers ARP/ICMP */
 	const char *stats_jsonl;    /**< run --stats-jsonl FILE */
+	bool link_down_continue;    /**< --on-link-down continue */
+	bool oversubscribe;         /**< run --oversubscribe: rates above the line rate */
 };
 
 /** Parse one sweep/rfc2544 option (bench.c); prints the error. @return 0 or -EINVAL. */
@@ -105,6 +110,14 @@ int wr_app_load_profile(const struct wr_opts *o, struct wr_config *cfg,
  * find what only building reveals.  Prints the error.  @return an exit code.
  */
 int wr_app_load_streams(const struct wr_opts *o, struct wr_stream_file *f);
+
+struct wr_frame_tmpl;
+/**
+ * Refuse a stream whose first frames carry a multicast or broadcast source
+ * MAC.  @return 0, -EINVAL with @p err filled, or -ENOMEM.
+ */
+int wr_app_check_src_mac(const struct wr_stream_file *f, uint32_t i,
+			 const struct wr_frame_tmpl *t, struct wr_error *err);
 int wr_cmd_rfc2544(const struct wr_opts *o);
 
 /** `wirerate serve`: parses its own arguments (argv[1] is "serve"). */

@@ -159,9 +159,9 @@ test_sweep_outputs(void)
 	csv = render(sweep_csv, &a);
 	CU_ASSERT_STRING_EQUAL(csv,
 		"frame_size,kpps,mbps_l1,mbps_l2,line_pct,tx_pkts,duration_s,pacer_skipped,"
-		"limited_by\n"
-		"64,2.000,1.344,1.024,,2000,1.000000000,0,unknown\n"
-		"1518,1.000,12.304,12.144,,1000,1.000000000,0,unknown\n");
+		"limited_by,cut_short\n"
+		"64,2.000,1.344,1.024,,2000,1.000000000,0,unknown,0\n"
+		"1518,1.000,12.304,12.144,,1000,1.000000000,0,unknown,0\n");
 	json = render(sweep_json, &a);
 	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"schema\": \"wirerate-sweep/1\""));
 	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"stream_file\": \"s\\\"q.yaml\""));
@@ -172,6 +172,18 @@ test_sweep_outputs(void)
 	fclose(f);
 	CU_ASSERT_PTR_NOT_NULL(strstr(table, "       n/a"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(table, "      1518        1.000       12.304       12.144"));
+	CU_ASSERT_PTR_NULL(strstr(table, "cut short"));
+	rows[1].cut_short = true;
+	free(table);
+	table = NULL;
+	f = open_memstream(&table, &len);
+	wr_sweep_print(f, rows, 2);
+	fclose(f);
+	CU_ASSERT_PTR_NOT_NULL(strstr(table, "unknown  (cut short by a signal or a lost link"));
+	free(json);
+	json = render(sweep_json, &a);
+	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"cut_short\": true"));
+	rows[1].cut_short = false;
 	free(csv);
 	free(json);
 	free(table);
@@ -180,7 +192,7 @@ test_sweep_outputs(void)
 	a.n = 1;
 	csv = render(sweep_csv, &a);
 	CU_ASSERT_PTR_NOT_NULL(strstr(csv, ",50.0000,"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(csv, ",generator\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(csv, ",generator,0\n"));
 	free(csv);
 }
 

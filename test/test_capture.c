@@ -3,9 +3,11 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "wr_capture.h"
 #include "wr_replay.h"
+#include "wr_rng.h"
 #include "wr_test.h"
 #include "wr_yaml.h"
 
@@ -249,8 +251,8 @@ udp4_ok(const uint8_t *f)
 static void
 test_rewrite(void)
 {
-	struct wr_field_spec fs[WR_FIELD__COUNT];
-	bool set[WR_FIELD__COUNT] = { false };
+	struct wr_field_spec fs[WR_REWRITE__COUNT];
+	bool set[WR_REWRITE__COUNT] = { false };
 	struct wr_capture c;
 	uint8_t f[60];
 	uint32_t k;
@@ -259,13 +261,13 @@ test_rewrite(void)
 	udp4_frame(f);
 	CU_ASSERT_TRUE(udp4_ok(f));
 	CU_ASSERT_EQUAL_FATAL(wr_capture_from_frame("x", f, 60, 7, &c, NULL), 0);
-	set[WR_FIELD_IPV4_SRC] = set[WR_FIELD_ETH_DST] = true;
-	fs[WR_FIELD_IPV4_SRC].mode = WR_VARY_INC;
-	fs[WR_FIELD_IPV4_SRC].from = 0x0a000001;
-	fs[WR_FIELD_IPV4_SRC].to = 0x0a000003;
-	fs[WR_FIELD_IPV4_SRC].step = 1;
-	fs[WR_FIELD_ETH_DST].mode = WR_VARY_FIXED;
-	fs[WR_FIELD_ETH_DST].value = 0x02aabbccddeeull;
+	set[WR_REWRITE_IPV4_SRC] = set[WR_REWRITE_ETH_DST] = true;
+	fs[WR_REWRITE_IPV4_SRC].mode = WR_VARY_INC;
+	fs[WR_REWRITE_IPV4_SRC].from = 0x0a000001;
+	fs[WR_REWRITE_IPV4_SRC].to = 0x0a000003;
+	fs[WR_REWRITE_IPV4_SRC].step = 1;
+	fs[WR_REWRITE_ETH_DST].mode = WR_VARY_FIXED;
+	fs[WR_REWRITE_ETH_DST].value = 0x02aabbccddeeull;
 	CU_ASSERT_EQUAL(wr_capture_rewrite(&c, set, fs, 1), 7);
 	for (k = 0; k < 7; k++) {
 		const uint8_t *b = wr_capture_frame(&c, k);
@@ -292,21 +294,21 @@ test_value_at(void)
 	fs.from = 10;
 	fs.to = 4;
 	fs.step = 3;
-	CU_ASSERT_EQUAL(wr_field_value_at(&fs, WR_FIELD_UDP_SRC, 1, 0), 10);
-	CU_ASSERT_EQUAL(wr_field_value_at(&fs, WR_FIELD_UDP_SRC, 1, 2), 4);
-	CU_ASSERT_EQUAL(wr_field_value_at(&fs, WR_FIELD_UDP_SRC, 1, 3), 10);
+	CU_ASSERT_EQUAL(wr_field_value_at(&fs, wr_rng_key(1, WR_FIELD_UDP_SRC), 0), 10);
+	CU_ASSERT_EQUAL(wr_field_value_at(&fs, wr_rng_key(1, WR_FIELD_UDP_SRC), 2), 4);
+	CU_ASSERT_EQUAL(wr_field_value_at(&fs, wr_rng_key(1, WR_FIELD_UDP_SRC), 3), 10);
 	fs.mode = WR_VARY_LIST;
 	fs.list = list;
 	fs.list_len = 3;
-	CU_ASSERT_EQUAL(wr_field_value_at(&fs, WR_FIELD_UDP_SRC, 1, 4), 9);
+	CU_ASSERT_EQUAL(wr_field_value_at(&fs, wr_rng_key(1, WR_FIELD_UDP_SRC), 4), 9);
 	fs.mode = WR_VARY_RANDOM;
 	fs.from = 100;
 	fs.to = 103;
 	for (k = 0; k < 1000; k++) {
-		uint64_t v = wr_field_value_at(&fs, WR_FIELD_UDP_SRC, 5, k);
+		uint64_t v = wr_field_value_at(&fs, wr_rng_key(5, WR_FIELD_UDP_SRC), k);
 
 		CU_ASSERT_TRUE(v >= 100 && v <= 103);
-		CU_ASSERT_EQUAL(v, wr_field_value_at(&fs, WR_FIELD_UDP_SRC, 5, k));
+		CU_ASSERT_EQUAL(v, wr_field_value_at(&fs, wr_rng_key(5, WR_FIELD_UDP_SRC), k));
 	}
 }
 
@@ -564,6 +566,313 @@ test_yaml_keys(void)
 		    -EINVAL, 0, "cannot open the capture");
 }
 
+/* ---- IPv6 rewrites ---- */
+
+static const uint8_t v6_src[16] = { 0x20, 0x01, 0x0d, 0xb8, [15] = 0x0a };
+static const uint8_t v6_dst[16] = { 0x20, 0x01, 0x0d, 0xb8, [15] = 0x0b };
+
+/* Ethernet [/ 802.1Q] / IPv6 (next header @p nh) / @p l4, checksums set. */
+static uint16_t
+v6_frame(uint8_t *f, bool vlan, uint8_t nh, const uint8_t *l4, uint16_t l4len)
+{
+	uint16_t o = 12;
+
+	memset(f, 0, 14);
+	f[0] = 0x02;
+	f[11] = 0x01;
+	if (vlan) {
+		f[o++] = 0x81;
+		f[o++] = 0x00;
+		f[o++] = 0x00;
+		f[o++] = 0x07;
+	}
+	f[o++] = 0x86;
+	f[o++] = 0xdd;
+	memset(f + o, 0, 40);
+	f[o] = 0x60;
+	f[o + 4] = (uint8_t)(l4len >> 8);
+	f[o + 5] = (uint8_t)l4len;
+	f[o + 6] = nh;
+	f[o + 7] = 64;
+	memcpy(f + o + 8, v6_src, 16);
+	memcpy(f + o + 24, v6_dst, 16);
+	memcpy(f + o + 40, l4, l4len);
+	wr_capture_fix_csum(f, (uint16_t)(o + 40 + l4len));
+	return (uint16_t)(o + 40 + l4len);
+}
+
+/* The L4 checksum of an IPv6 frame verifies (as a receiver sums it:
+ * RFC 8200 8.1 pseudo-header, after a hop-by-hop header if any). */
+static bool
+v6_ok(const uint8_t *f)
+{
+	const uint8_t *ip = f + (f[12] == 0x81 ? 18 : 14), *l4 = ip + 40;
+	uint32_t plen = (uint32_t)(ip[4] << 8 | ip[5]);
+	uint8_t nh = ip[6];
+
+	if (nh == 0) {
+		nh = l4[0];
+		plen -= (l4[1] + 1u) * 8;
+		l4 += (l4[1] + 1u) * 8;
+	}
+	if (nh == 17 && l4[6] == 0 && l4[7] == 0)
+		return false; /* IPv6 UDP must carry a checksum */
+	return fold(sum16(ip + 8, 32) + nh + plen + sum16(l4, plen)) == 0xffff;
+}
+
+static void
+u128_be(uint8_t *out, __uint128_t v)
+{
+	int i;
+
+	for (i = 15; i >= 0; i--, v >>= 8)
+		out[i] = (uint8_t)v;
+}
+
+static void
+rec_bytes(struct buf *o, const uint8_t *b, uint32_t len)
+{
+	put32(o, 1);
+	put32(o, 0);
+	put32(o, len);
+	put32(o, len);
+	put(o, b, len);
+}
+
+/* UDP, TCP (tagged), ICMPv6, IPv4/UDP, ARP, hop-by-hop + UDP. */
+static void
+mixed_v6_capture(struct buf *o)
+{
+	static const uint8_t udp[16] = { 0x30, 0x39, 0x00, 0x35, 0, 16, 0, 0,
+					 'w', 'i', 'r', 'e', 'r', 'a', 't', 'e' };
+	static const uint8_t tcp[20] = { 0x9c, 0x40, 0x00, 0x50, 0, 0, 0, 1,
+					 0, 0, 0, 0, 0x50, 0x02, 0x20, 0 };
+	static const uint8_t icmp6[12] = { 128, 0, 0, 0, 0x12, 0x34, 0, 1,
+					   1, 2, 3, 4 };
+	static const uint8_t hbh_udp[24] = { 17, 0, 1, 4, 0, 0, 0, 0, /* PadN */
+					     0x30, 0x39, 0x00, 0x35, 0, 16, 0, 0,
+					     1, 2, 3, 4, 5, 6, 7, 8 };
+	uint8_t f[128], arp[42];
+
+	file_header(o, MAGIC_USEC, DLT_ETH);
+	rec_bytes(o, f, v6_frame(f, false, 17, udp, sizeof(udp)));
+	rec_bytes(o, f, v6_frame(f, true, 6, tcp, sizeof(tcp)));
+	rec_bytes(o, f, v6_frame(f, false, 58, icmp6, sizeof(icmp6)));
+	udp4_frame(f);
+	rec_bytes(o, f, 60);
+	memset(arp, 0, sizeof(arp));
+	memset(arp, 0xff, 6);
+	arp[6] = 0x02;
+	arp[12] = 0x08;
+	arp[13] = 0x06;
+	arp[15] = 1;
+	arp[16] = 0x08;
+	arp[18] = 6;
+	arp[19] = 4;
+	arp[21] = 1;
+	rec_bytes(o, arp, sizeof(arp));
+	rec_bytes(o, f, v6_frame(f, false, 0, hbh_udp, sizeof(hbh_udp)));
+}
+
+static void
+test_rewrite_ipv6(void)
+{
+	struct wr_field_spec fs[WR_REWRITE__COUNT];
+	bool set[WR_REWRITE__COUNT] = { false };
+	struct wr_capture c, orig;
+	struct buf o = { 0 };
+	const uint64_t seed = 42;
+	uint8_t want[16], first_dst[16];
+	bool dst_moved = false;
+	uint32_t k;
+
+	mixed_v6_capture(&o);
+	put(&o, "", 0);
+	CU_ASSERT_EQUAL_FATAL(wr_capture_load_buf("m.pcap", o.b, o.len, &orig,
+						  NULL), 0);
+	CU_ASSERT_EQUAL_FATAL(load(&o, &c, NULL), 0);
+	CU_ASSERT_EQUAL_FATAL(c.n, 6);
+	for (k = 0; k < 6; k++)
+		if (k != 3 && k != 4)
+			CU_ASSERT_TRUE(v6_ok(wr_capture_frame(&c, k)));
+	memset(fs, 0, sizeof(fs));
+	/* ipv6.src inc 2001:db8::1 .. 2001:db8::4; ipv6.dst random in a /48
+	 * (more than 2^64 values: the wide draw). */
+	set[WR_REWRITE_IPV6_SRC] = set[WR_REWRITE_IPV6_DST] = true;
+	fs[WR_REWRITE_IPV6_SRC].mode = WR_VARY_INC;
+	fs[WR_REWRITE_IPV6_SRC].from = (__uint128_t)0x20010db8ull << 96 | 1;
+	fs[WR_REWRITE_IPV6_SRC].to = (__uint128_t)0x20010db8ull << 96 | 4;
+	fs[WR_REWRITE_IPV6_SRC].step = 1;
+	fs[WR_REWRITE_IPV6_DST].mode = WR_VARY_RANDOM;
+	fs[WR_REWRITE_IPV6_DST].from = (__uint128_t)0x20010db80001ull << 80;
+	fs[WR_REWRITE_IPV6_DST].to = fs[WR_REWRITE_IPV6_DST].from |
+				     (((__uint128_t)1 << 80) - 1);
+	CU_ASSERT_EQUAL(wr_capture_rewrite(&c, set, fs, seed), 4);
+	for (k = 0; k < 6; k++) {
+		const uint8_t *b = wr_capture_frame(&c, k);
+		const uint8_t *ip = b + (k == 1 ? 18 : 14);
+
+		if (k == 3 || k == 4) { /* IPv4 and ARP: as captured */
+			CU_ASSERT_EQUAL(c.len[k], orig.len[k]);
+			CU_ASSERT_EQUAL(memcmp(b, wr_capture_frame(&orig, k),
+					       c.len[k]), 0);
+			continue;
+		}
+		CU_ASSERT_TRUE(v6_ok(b));
+		/* src: 2001:db8::(1 + k mod 4) */
+		memset(want, 0, 16);
+		memcpy(want, v6_src, 4);
+		want[15] = (uint8_t)(1 + k % 4);
+		CU_ASSERT_EQUAL(memcmp(ip + 8, want, 16), 0);
+		/* dst: in 2001:db8:1::/48, draw k of the ipv6.dst sub-sequence */
+		CU_ASSERT_EQUAL(memcmp(ip + 24, "\x20\x01\x0d\xb8\x00\x01", 6), 0);
+		u128_be(want, wr_field_value_at(&fs[WR_REWRITE_IPV6_DST],
+			wr_rng_key(seed, WR_CAPTURE_TAG_IPV6 + 1), k));
+		CU_ASSERT_EQUAL(memcmp(ip + 24, want, 16), 0);
+		if (k == 0)
+			memcpy(first_dst, ip + 24, 16);
+		else
+			dst_moved |= memcmp(first_dst, ip + 24, 16) != 0;
+		/* nothing else moved: the bytes before the addresses */
+		CU_ASSERT_EQUAL(memcmp(b, wr_capture_frame(&orig, k),
+				       (size_t)(ip - b) + 8), 0);
+	}
+	CU_ASSERT_TRUE(dst_moved);
+	wr_capture_free(&c);
+	wr_capture_free(&orig);
+}
+
+/* The rule is the generator's: packet 0 of a generated stream with the
+ * same spec and key, inc/dec over 128 bits, and a /64 drawn in its low
+ * half exactly as a 64-bit range. */
+static void
+test_value_at_128(void)
+{
+	struct wr_field_spec fs = { 0 };
+	__uint128_t hi = (__uint128_t)0x20010db8ull << 96, v;
+	uint64_t key = wr_rng_key(7, 3), k;
+
+	fs.mode = WR_VARY_INC;
+	fs.from = hi | (((__uint128_t)1 << 64) - 2); /* carries into the high half */
+	fs.to = hi | (((__uint128_t)1 << 64) + 5);
+	fs.step = 3;
+	CU_ASSERT_TRUE(wr_field_value_at(&fs, key, 1) == (hi | (__uint128_t)1 << 64 | 1));
+	CU_ASSERT_TRUE(wr_field_value_at(&fs, key, 3) == fs.from);
+	fs.mode = WR_VARY_DEC;
+	fs.from = hi | (__uint128_t)1 << 64;
+	fs.to = hi;
+	fs.step = (__uint128_t)1 << 63;
+	CU_ASSERT_TRUE(wr_field_value_at(&fs, key, 2) == hi);
+	fs.mode = WR_VARY_RANDOM;
+	fs.from = hi;
+	fs.to = hi | UINT64_MAX; /* a /64: from + the draw itself */
+	for (k = 0; k < 100; k++)
+		CU_ASSERT_TRUE(wr_field_value_at(&fs, key, k) == (hi | wr_rng_at(key, k)));
+	fs.to = hi | (((__uint128_t)1 << 72) - 1); /* a /56 */
+	for (k = 0; k < 1000; k++) {
+		v = wr_field_value_at(&fs, key, k);
+		CU_ASSERT_TRUE(v >= fs.from && v <= fs.to);
+		CU_ASSERT_TRUE((uint64_t)v == wr_rng_mix64(wr_rng_at(key, k) + WR_RNG_GAMMA));
+		CU_ASSERT_TRUE((uint8_t)(v >> 64) == (uint8_t)wr_rng_at(key, k));
+	}
+}
+
+/* A frame: stream with an IPv6 address field (16 bytes) and integer
+ * fields of 3 and 8 bytes; widths the loader refuses. */
+#define V6UDP "\"02000000000002000000000186dd600000000014114020010db8" \
+	"00000000000000000000000a20010db800000000000000000000000b3039003500" \
+	"140000000000000000000000000000\""
+
+static void
+test_yaml_frame_v6(void)
+{
+	static const char text[] = "version: 1\nstreams:\n  - name: s\n"
+		"    frame: " V6UDP "\n"
+		"    fields:\n"
+		"      - {offset: 22, width: 16, value: {inc: {from: \"2001:db8::ffff:fffe\", to: \"2001:db8::1:0:1\"}}}\n"
+		"      - {offset: 62, width: 8, value: {list: [1, 0xfffffffffffffffe]}}\n"
+		"      - {offset: 54, width: 3, value: {dec: {from: 0x123456, to: 0x123450, step: 2}}}\n";
+	struct wr_stream_file f;
+	struct wr_error err;
+	const struct wr_replay_spec *r;
+	uint32_t k;
+
+	CU_ASSERT_EQUAL_FATAL(wr_yaml_load_streams_buf("t.yaml", text,
+		strlen(text), &f, &err), 0);
+	r = f.streams[0].replay;
+	CU_ASSERT_EQUAL(r->cap.n, 4); /* lcm(4, 2, 4) */
+	for (k = 0; k < r->cap.n; k++) {
+		const uint8_t *b = wr_capture_frame(&r->cap, k);
+		uint8_t want[16];
+
+		/* 2001:db8::ffff:fffe + k */
+		u128_be(want, (__uint128_t)0x20010db8ull << 96 | (0xfffffffeull + k));
+		CU_ASSERT_EQUAL(memcmp(b + 22, want, 16), 0);
+		CU_ASSERT_EQUAL(b[69], k % 2 ? 0xfe : 0x01);
+		CU_ASSERT_EQUAL(b[62], k % 2 ? 0xff : 0x00);
+		CU_ASSERT_EQUAL(b[54], 0x12);
+		CU_ASSERT_EQUAL(b[56], 0x56 - 2 * k);
+		CU_ASSERT_TRUE(v6_ok(b));
+	}
+	wr_stream_file_free(&f);
+	expect_yaml("version: 1\nstreams:\n  - name: s\n    frame: " V6UDP
+		    "\n    fields:\n      - {offset: 22, width: 9, value: 1}\n",
+		    -EINVAL, 6, "or 16 (an IPv6 address)");
+	expect_yaml("version: 1\nstreams:\n  - name: s\n    frame: " V6UDP
+		    "\n    fields:\n      - {offset: 22, width: 16, value: 10.0.0.1}\n",
+		    -EINVAL, 6, "IPv6");
+	expect_yaml("version: 1\nstreams:\n  - name: s\n    frame: " V6UDP
+		    "\n    count: 8\n    fields:\n      - {offset: 22, width: 16, value: "
+		    "{random: {min: \"2001:db8::\", max: \"2001:db9::\"}}}\n",
+		    -EINVAL, 7, "must be a prefix");
+}
+
+/* rewrite: ipv6.* from a stream file, and their errors. */
+static void
+test_yaml_rewrite_v6(void)
+{
+	char path[] = "/tmp/wr-test-capture-XXXXXX", text[512];
+	struct wr_stream_file f;
+	struct wr_error err;
+	struct buf o = { 0 };
+	const struct wr_replay_spec *r;
+	FILE *fp;
+	int fd;
+
+	mixed_v6_capture(&o);
+	fd = mkstemp(path);
+	CU_ASSERT_FATAL(fd >= 0);
+	fp = fdopen(fd, "wb");
+	CU_ASSERT_EQUAL(fwrite(o.b, 1, o.len, fp), o.len);
+	fclose(fp);
+	free(o.b);
+	snprintf(text, sizeof(text), "version: 1\nstreams:\n  - name: s\n"
+		 "    pcap: %s\n    rewrite:\n"
+		 "      ipv6.src: {list: [\"2001:db8::5\", \"fd00::1\"]}\n"
+		 "      ipv6.dst: \"2001:db8::99\"\n", path);
+	CU_ASSERT_EQUAL_FATAL(wr_yaml_load_streams_buf("t.yaml", text,
+		strlen(text), &f, &err), 0);
+	r = f.streams[0].replay;
+	CU_ASSERT_TRUE(r->rewrite[WR_REWRITE_IPV6_SRC]);
+	CU_ASSERT_EQUAL(wr_capture_frame(&r->cap, 2)[14 + 8 + 15], 0x05);
+	CU_ASSERT_EQUAL(wr_capture_frame(&r->cap, 5)[14 + 8], 0xfd);
+	CU_ASSERT_EQUAL(wr_capture_frame(&r->cap, 1)[18 + 24 + 15], 0x99);
+	CU_ASSERT_TRUE(v6_ok(wr_capture_frame(&r->cap, 1)));
+	wr_stream_file_free(&f);
+	snprintf(text, sizeof(text), "version: 1\nstreams:\n  - name: s\n"
+		 "    pcap: %s\n    rewrite:\n"
+		 "      ipv6.dst: {random: {prefix: \"2001:db8::/33\", min: 1}}\n",
+		 path);
+	expect_yaml(text, -EINVAL, 6, "either prefix or min and max");
+	snprintf(text, sizeof(text), "version: 1\nstreams:\n  - name: s\n"
+		 "    pcap: %s\n    rewrite:\n      ipv6.dst: 10.1.1.1\n", path);
+	expect_yaml(text, -EINVAL, 6, "IPv6");
+	snprintf(text, sizeof(text), "version: 1\nstreams:\n  - name: s\n"
+		 "    pcap: %s\n    rewrite:\n      ipv6.flow: 1\n", path);
+	expect_yaml(text, -EINVAL, 6, "ipv6.src, ipv6.dst");
+	unlink(path);
+}
+
 static CU_TestInfo reader_tests[] = {
 	{ "load_ok", test_load_ok },
 	{ "load_usec_reordered", test_load_usec_reordered },
@@ -577,6 +886,10 @@ static CU_TestInfo edit_tests[] = {
 	{ "value_at", test_value_at },
 	{ "fix_csum_ipv6", test_fix_csum_ipv6 },
 	{ "yaml_keys", test_yaml_keys },
+	{ "rewrite_ipv6", test_rewrite_ipv6 },
+	{ "value_at_128", test_value_at_128 },
+	{ "yaml_frame_v6", test_yaml_frame_v6 },
+	{ "yaml_rewrite_v6", test_yaml_rewrite_v6 },
 	CU_TEST_INFO_NULL,
 };
 

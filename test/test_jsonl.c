@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Unit tests of wr_jsonl: interval lines, rates, the final line. */
+/* Unit tests of wr_jsonl and wr_out: interval lines, rates, the final line, JSON strings, output checks. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "wr_jsonl.h"
+#include "wr_out.h"
 #include "wr_test.h"
 
 static char *
@@ -109,7 +110,46 @@ test_open_fails(void)
 			-ENOENT);
 }
 
+static void
+json_str_is(const char *in, const char *want)
+{
+	char buf[256] = "";
+	FILE *f = fmemopen(buf, sizeof(buf) - 1, "w");
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	wr_out_json_str(f, in);
+	fclose(f);
+	CU_ASSERT_STRING_EQUAL(buf, want);
+}
+
+static void
+test_json_str(void)
+{
+	json_str_is("a\"b\\c\n", "\"a\\\"b\\\\c\\u000a\"");
+	/* Well-formed UTF-8 passes; invalid bytes become \u00XX. */
+	json_str_is("caf\xc3\xa9", "\"caf\xc3\xa9\"");
+	json_str_is("x\xff\xfey", "\"x\\u00ff\\u00fey\"");
+	json_str_is("\xc3(", "\"\\u00c3(\"");          /* truncated */
+	json_str_is("\xc0\xaf", "\"\\u00c0\\u00af\""); /* overlong */
+	json_str_is("\xed\xa0\x80", "\"\\u00ed\\u00a0\\u0080\""); /* surrogate */
+	json_str_is("\xf0\x9f\x98\x80", "\"\xf0\x9f\x98\x80\"");
+	/* Line separators a line reader would split on. */
+	json_str_is("a\xe2\x80\xa8" "b\xe2\x80\xa9", "\"a\\u2028b\\u2029\"");
+	json_str_is(NULL, "null");
+}
+
+static void
+test_out_check(void)
+{
+	CU_ASSERT_EQUAL(wr_out_check("/nonexistent-dir/x.json"), -ENOENT);
+	CU_ASSERT_EQUAL(wr_out_check("/tmp"), -EISDIR);
+	CU_ASSERT_EQUAL(wr_out_check(""), -ENOENT);
+	CU_ASSERT_EQUAL(wr_out_check("/tmp/wr-out-check.json"), 0);
+}
+
 static CU_TestInfo jsonl_tests[] = {
+	{ "json_str", test_json_str },
+	{ "out_check", test_out_check },
 	{ "lines", test_lines },
 	{ "open_fails", test_open_fails },
 	CU_TEST_INFO_NULL,

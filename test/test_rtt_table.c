@@ -166,7 +166,7 @@ test_csv_json(void)
 		"payload_bytes,frame_bytes,sent,round_trips,lost,late,"
 		"min_us,avg_us,p50_us,p90_us,p99_us,max_us\n"
 		"50,96,100,99,1,1,10.500,12.345,12.000,13.000,20.000,99.000\n"
-		"24,70,0,0,0,0,0.000,0.000,0.000,0.000,0.000,0.000\n");
+		"24,70,0,0,0,0,,,,,,\n");
 	unlink(path);
 
 	snprintf(path, sizeof(path), "%s/r.json", dir);
@@ -182,6 +182,10 @@ test_csv_json(void)
 		"\"max\": 99000, \"p50\": 12000, \"p90\": 13000, \"p99\": 20000, "
 		"\"p999\": 99000, \"p9999\": 99000}, \"jitter_ns\": 5.5}"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(s, "\"asked_bytes\": 10"));
+	/* A size with no round trip: no times, not zeros. */
+	CU_ASSERT_PTR_NOT_NULL(strstr(s, "\"round_trips\": 0, \"lost\": 0, "
+		"\"late\": 0, \"foreign\": 0, \"rtt_ns\": null, "
+		"\"jitter_ns\": null}"));
 	unlink(path);
 
 	/* No directory: an error, and nothing left behind. */

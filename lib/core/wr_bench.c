@@ -393,9 +393,11 @@ wr_sweep_print(FILE *out, const struct wr_sweep_row *rows, unsigned int n)
 		const struct wr_sweep_row *r = &rows[i];
 
 		pct_text(r->line_pct, r->link_mbps != 0, pct, sizeof(pct));
-		fprintf(out, "%10u %12.3f %12.3f %12.3f %10s %14llu %10s\n",
+		fprintf(out, "%10u %12.3f %12.3f %12.3f %10s %14llu %10s%s\n",
 			r->size, r->kpps, r->mbps_l1, r->mbps_l2, pct,
-			(unsigned long long)r->tx_pkts, r->limited_by);
+			(unsigned long long)r->tx_pkts, r->limited_by,
+			r->cut_short ? "  (cut short by a signal or a lost "
+				       "link: not a full trial)" : "");
 	}
 	fprintf(out, "Mbps L1 = (frame size + 20) x Kpps x 8 / 1000; frame "
 		"sizes include the FCS\n");
@@ -408,18 +410,19 @@ wr_sweep_csv_write(FILE *out, const struct wr_sweep_row *rows, unsigned int n)
 	unsigned int i;
 
 	fputs("frame_size,kpps,mbps_l1,mbps_l2,line_pct,tx_pkts,duration_s,"
-	      "pacer_skipped,limited_by\n", out);
+	      "pacer_skipped,limited_by,cut_short\n", out);
 	for (i = 0; i < n; i++) {
 		const struct wr_sweep_row *r = &rows[i];
 		char pct[32] = "";
 
 		if (r->link_mbps != 0)
 			snprintf(pct, sizeof(pct), "%.4f", r->line_pct);
-		fprintf(out, "%u,%.3f,%.3f,%.3f,%s,%llu,%.9f,%llu,%s\n",
+		fprintf(out, "%u,%.3f,%.3f,%.3f,%s,%llu,%.9f,%llu,%s,%d\n",
 			r->size, r->kpps, r->mbps_l1, r->mbps_l2, pct,
 			(unsigned long long)r->tx_pkts,
 			(double)r->duration_ns / 1e9,
-			(unsigned long long)r->pacer_skipped, r->limited_by);
+			(unsigned long long)r->pacer_skipped, r->limited_by,
+			r->cut_short);
 	}
 	return ferror(out) ? -EIO : 0;
 }
@@ -468,11 +471,12 @@ wr_sweep_json_write(FILE *out, const struct wr_bench_meta *m,
 			"\"duration_s\": %.9f, \"kpps\": %.3f, \"mbps_l1\": %.3f, "
 			"\"mbps_l2\": %.3f, \"line_pct\": %s, "
 			"\"pacer_skipped\": %llu, \"tx_full\": %llu, "
-			"\"limited_by\": \"%s\"}",
+			"\"limited_by\": \"%s\", \"cut_short\": %s}",
 			i ? "," : "", r->size, (unsigned long long)r->tx_pkts,
 			(double)r->duration_ns / 1e9, r->kpps, r->mbps_l1,
 			r->mbps_l2, pct, (unsigned long long)r->pacer_skipped,
-			(unsigned long long)r->tx_full, r->limited_by);
+			(unsigned long long)r->tx_full, r->limited_by,
+			r->cut_short ? "true" : "false");
 	}
 	fputs("\n  ]\n}\n", out);
 	return ferror(out) ? -EIO : 0;

@@ -67,6 +67,7 @@ struct wr_sweep_row {
 	const char *limited_by; /**< "line" (within WR_RFC2544_RESOLUTION_PPM
 				 *   of the link), "generator" (below it) or
 				 *   "unknown" (no link speed) */
+	bool cut_short;         /**< a signal or a lost link ended it early */
 };
 
 /** Fill a row from what was sent in how long. */

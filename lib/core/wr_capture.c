@@ -11,16 +11,10 @@
 #include "wr_capture.h"
 #include "wr_csum.h"
 #include "wr_frame.h"
+#include "wr_pkt.h"
+#include "wr_proto.h"
 #include "wr_rng.h"
 
-#define ETHERTYPE_IPV4 0x0800
-#define ETHERTYPE_IPV6 0x86dd
-#define ETHERTYPE_VLAN 0x8100
-#define ETHERTYPE_QINQ 0x88a8
-#define IPPROTO_ICMP_ 1
-#define IPPROTO_TCP_ 6
-#define IPPROTO_UDP_ 17
-#define IPPROTO_ICMPV6_ 58
 #define ETH_HLEN 14
 #define IPV6_HLEN 40
 /* The checksum's offset in each L4 header (RFC 768, 793, 792, 4443). */
@@ -309,56 +303,29 @@ wr_capture_from_frame(const char *name, const uint8_t *bytes, uint16_t len,
 
 /* ---- edits ---- */
 
-bool
-wr_capture_rewrite_ok(enum wr_field_id id)
+static const struct wr_rewrite_desc rewrites[] = {
+#define WR_X(e, n, k, b, t) [WR_REWRITE_##e] = { n, k, b, t },
+	WR_REWRITES(WR_X)
+#undef WR_X
+};
+
+const struct wr_rewrite_desc *
+wr_rewrite_desc(enum wr_rewrite_id id)
 {
-	return id == WR_FIELD_ETH_SRC || id == WR_FIELD_ETH_DST ||
-	       id == WR_FIELD_IPV4_SRC || id == WR_FIELD_IPV4_DST;
+	return (unsigned int)id < WR_REWRITE__COUNT ? &rewrites[id] : NULL;
 }
 
-uint64_t
-wr_field_value_at(const struct wr_field_spec *fs, enum wr_field_id id,
-		  uint64_t seed, uint64_t k)
-{
-	uint64_t range;
-
-	switch (fs->mode) {
-	case WR_VARY_INC:
-		return fs->from + (k % wr_field_period(fs)) * fs->step;
-	case WR_VARY_DEC:
-		return fs->from - (k % wr_field_period(fs)) * fs->step;
-	case WR_VARY_LIST:
-		return fs->list[k % fs->list_len];
-	case WR_VARY_RANDOM:
-		range = fs->to - fs->from + 1;
-		if (range == 0) /* the whole 64-bit space */
-			return wr_rng_at(wr_rng_key(seed, id), k);
-		return fs->from + wr_rng_below(wr_rng_at(wr_rng_key(seed, id), k),
-					       range, wr_rng_threshold(range));
-	case WR_VARY_FIXED:
-	default:
-		return fs->value;
-	}
-}
-
-/* Offset of the L3 header after up to two VLAN tags, and its type. */
+/* Offset of the L3 header after the Ethernet header and its VLAN tags
+ * (the shared parser's walk), and its EtherType; 0 for a frame cut in them. */
 static uint16_t
 l3_of(const uint8_t *b, uint16_t len, uint16_t *type)
 {
-	uint16_t off = 12, t;
-	int tags;
+	struct wr_pkt pk;
 
-	for (tags = 0; tags <= 2; tags++) {
-		if (off + 2 > len)
-			return 0;
-		t = get16(b + off);
-		if ((t != ETHERTYPE_VLAN && t != ETHERTYPE_QINQ) || tags == 2) {
-			*type = t;
-			return off + 2;
-		}
-		off += 4;
-	}
-	return 0;
+	if (wr_pkt_parse_l2(b, len, &pk) != 0)
+		return 0;
+	*type = pk.ethertype;
+	return pk.l2_len;
 }
 
 int64_t
@@ -429,17 +396,17 @@ fix_ipv4(uint8_t *ip, uint32_t avail, bool l4_too)
 	proto = ip[9];
 	l4 = ip + ihl;
 	switch (proto) {
-	case IPPROTO_UDP_:
+	case WR_IPPROTO_UDP:
 		/* IPv4 UDP may go without a checksum (0): kept so. */
 		if (tot - ihl >= 8 && get16(l4 + UDP_CSUM_OFF) != 0)
 			fix_l4(l4, tot - ihl, UDP_CSUM_OFF,
 			       pseudo4(ip, proto, tot - ihl), true);
 		break;
-	case IPPROTO_TCP_:
+	case WR_IPPROTO_TCP:
 		fix_l4(l4, tot - ihl, TCP_CSUM_OFF, pseudo4(ip, proto, tot - ihl),
 		       false);
 		break;
-	case IPPROTO_ICMP_:
+	case WR_IPPROTO_ICMP:
 		fix_l4(l4, tot - ihl, ICMP_CSUM_OFF, 0, false);
 		break;
 	default:
@@ -447,10 +414,16 @@ fix_ipv4(uint8_t *ip, uint32_t avail, bool l4_too)
 	}
 }
 
+/* IPv6 extension headers the L4 checksum is found behind (RFC 8200 4.1);
+ * a fragment header ends the walk: its checksum covers later fragments. */
+#define IP6_EXT_HOPOPTS 0
+#define IP6_EXT_ROUTING 43
+#define IP6_EXT_DSTOPTS 60
+
 static void
 fix_ipv6(uint8_t *ip, uint32_t avail)
 {
-	uint32_t plen;
+	uint32_t plen, off = IPV6_HLEN;
 	uint8_t nh;
 
 	if (avail < IPV6_HLEN || (ip[0] >> 4) != 6)
@@ -459,18 +432,28 @@ fix_ipv6(uint8_t *ip, uint32_t avail)
 	if (plen > avail - IPV6_HLEN)
 		return;
 	nh = ip[6];
+	while (nh == IP6_EXT_HOPOPTS || nh == IP6_EXT_ROUTING || nh == IP6_EXT_DSTOPTS) {
+		uint32_t hl;
+
+		if (off + 8 > IPV6_HLEN + plen)
+			return;
+		hl = ((uint32_t)ip[off + 1] + 1) * 8;
+		nh = ip[off];
+		off += hl;
+		if (off > IPV6_HLEN + plen)
+			return;
+	}
+	/* The pseudo-header's length is the upper-layer packet's. */
+	plen -= off - IPV6_HLEN;
 	switch (nh) {
-	case IPPROTO_UDP_:
-		fix_l4(ip + IPV6_HLEN, plen, UDP_CSUM_OFF, pseudo6(ip, nh, plen),
-		       true);
+	case WR_IPPROTO_UDP:
+		fix_l4(ip + off, plen, UDP_CSUM_OFF, pseudo6(ip, nh, plen), true);
 		break;
-	case IPPROTO_TCP_:
-		fix_l4(ip + IPV6_HLEN, plen, TCP_CSUM_OFF, pseudo6(ip, nh, plen),
-		       false);
+	case WR_IPPROTO_TCP:
+		fix_l4(ip + off, plen, TCP_CSUM_OFF, pseudo6(ip, nh, plen), false);
 		break;
-	case IPPROTO_ICMPV6_:
-		fix_l4(ip + IPV6_HLEN, plen, ICMP_CSUM_OFF, pseudo6(ip, nh, plen),
-		       false);
+	case WR_IPPROTO_ICMPV6:
+		fix_l4(ip + off, plen, ICMP_CSUM_OFF, pseudo6(ip, nh, plen), false);
 		break;
 	default:
 		break;
@@ -484,48 +467,70 @@ wr_capture_fix_csum(uint8_t *buf, uint16_t len)
 
 	if (l3 == 0)
 		return;
-	if (type == ETHERTYPE_IPV4)
+	if (type == WR_ETHERTYPE_IPV4)
 		fix_ipv4(buf + l3, (uint32_t)len - l3, true);
-	else if (type == ETHERTYPE_IPV6)
+	else if (type == WR_ETHERTYPE_IPV6)
 		fix_ipv6(buf + l3, (uint32_t)len - l3);
+}
+
+/* Value k of rewrite @p id. */
+static __uint128_t
+rewrite_value(const struct wr_field_spec *fs, enum wr_rewrite_id id,
+	      uint64_t seed, uint64_t k)
+{
+	return wr_field_value_at(&fs[id], wr_rng_key(seed, rewrites[id].tag), k);
+}
+
+/* An IP header's source (rewrite @p src at @p off) and destination (the
+ * next rewrite id, right after it): both versions lay them out so. */
+static void
+put_addrs(uint8_t *ip, const bool *set, const struct wr_field_spec *fs,
+	  uint64_t seed, uint64_t k, enum wr_rewrite_id src, unsigned int off)
+{
+	unsigned int width = rewrites[src].bits / 8;
+
+	if (set[src])
+		wr_capture_put_be(ip + off, rewrite_value(fs, src, seed, k), width);
+	if (set[src + 1])
+		wr_capture_put_be(ip + off + width, rewrite_value(fs,
+			(enum wr_rewrite_id)(src + 1), seed, k), width);
 }
 
 uint32_t
 wr_capture_rewrite(struct wr_capture *c, const bool *set,
 		   const struct wr_field_spec *fs, uint64_t seed)
 {
+	bool v4 = set[WR_REWRITE_IPV4_SRC] || set[WR_REWRITE_IPV4_DST];
+	bool v6 = set[WR_REWRITE_IPV6_SRC] || set[WR_REWRITE_IPV6_DST];
 	uint32_t k, n_ip = 0;
 
 	for (k = 0; k < c->n; k++) {
 		uint8_t *b = wr_capture_frame(c, k);
 		uint16_t len = c->len[k], type = 0, l3;
+		uint8_t *ip;
 
-		if (set[WR_FIELD_ETH_DST])
-			wr_capture_put_be(b, wr_field_value_at(&fs[WR_FIELD_ETH_DST],
-				WR_FIELD_ETH_DST, seed, k), 6);
-		if (set[WR_FIELD_ETH_SRC])
-			wr_capture_put_be(b + 6, wr_field_value_at(&fs[WR_FIELD_ETH_SRC],
-				WR_FIELD_ETH_SRC, seed, k), 6);
-		if (!set[WR_FIELD_IPV4_SRC] && !set[WR_FIELD_IPV4_DST])
+		if (set[WR_REWRITE_ETH_DST])
+			wr_capture_put_be(b, rewrite_value(fs, WR_REWRITE_ETH_DST,
+							   seed, k), 6);
+		if (set[WR_REWRITE_ETH_SRC])
+			wr_capture_put_be(b + 6, rewrite_value(fs,
+				WR_REWRITE_ETH_SRC, seed, k), 6);
+		if (!v4 && !v6)
 			continue;
 		l3 = l3_of(b, len, &type);
-		if (l3 == 0 || type != ETHERTYPE_IPV4 || len < l3 + 20 ||
-		    (b[l3] >> 4) != 4)
-			continue;
-		if (set[WR_FIELD_IPV4_SRC])
-			wr_capture_put_be(b + l3 + 12, wr_field_value_at(
-				&fs[WR_FIELD_IPV4_SRC], WR_FIELD_IPV4_SRC,
-				seed, k), 4);
-		if (set[WR_FIELD_IPV4_DST])
-			wr_capture_put_be(b + l3 + 16, wr_field_value_at(
-				&fs[WR_FIELD_IPV4_DST], WR_FIELD_IPV4_DST,
-				seed, k), 4);
-		/* ICMP's checksum does not cover the addresses: as captured. */
-		if (b[l3 + 9] == IPPROTO_ICMP_)
-			fix_ipv4(b + l3, (uint32_t)len - l3, false);
-		else
-			fix_ipv4(b + l3, (uint32_t)len - l3, true);
-		n_ip++;
+		ip = b + l3;
+		if (l3 != 0 && v4 && type == WR_ETHERTYPE_IPV4 && len >= l3 + 20 &&
+		    (ip[0] >> 4) == 4) {
+			put_addrs(ip, set, fs, seed, k, WR_REWRITE_IPV4_SRC, 12);
+			/* ICMP's checksum does not cover the addresses. */
+			fix_ipv4(ip, (uint32_t)len - l3, ip[9] != WR_IPPROTO_ICMP);
+			n_ip++;
+		} else if (l3 != 0 && v6 && type == WR_ETHERTYPE_IPV6 &&
+			   len >= l3 + IPV6_HLEN && (ip[0] >> 4) == 6) {
+			put_addrs(ip, set, fs, seed, k, WR_REWRITE_IPV6_SRC, 8);
+			fix_ipv6(ip, (uint32_t)len - l3);
+			n_ip++;
+		}
 	}
 	return n_ip;
 }

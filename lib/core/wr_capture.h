@@ -21,11 +21,11 @@
  * previous time, so the gaps replayed are never negative; `reordered`
  * counts them.
  *
- * Rewrites (wr_capture_rewrite): MAC and IPv4 addresses of each frame set
- * from a struct wr_field_spec, frame k taking the field's k-th value (as
- * frame k of a generated stream does, doc/vary.md), with the IPv4 header
- * checksum and the TCP/UDP checksum of an unfragmented datagram recomputed
- * (ICMP's does not cover addresses).  wr_capture_fix_csum() recomputes
+ * Rewrites (wr_capture_rewrite): MAC, IPv4 and IPv6 addresses of each
+ * frame set from a struct wr_field_spec, frame k taking the field's k-th
+ * value (as frame k of a generated stream does, doc/vary.md), with the
+ * IPv4 header checksum and the L4 checksums over the pseudo-header
+ * recomputed (ICMP's does not cover addresses).  wr_capture_fix_csum() recomputes
  * every checksum it finds (IPv4 header, UDP/TCP over IPv4 and IPv6,
  * ICMP, ICMPv6) for frames given as bytes.
  *
@@ -95,9 +95,9 @@ wr_capture_frame(const struct wr_capture *c, uint32_t k)
 	return c->data + c->off[k];
 }
 
-/** Write the low @p bytes bytes of @p v at @p p, most significant first. */
+/** Write the low @p bytes bytes (up to 16) of @p v at @p p, most significant first. */
 static inline void
-wr_capture_put_be(uint8_t *p, uint64_t v, unsigned int bytes)
+wr_capture_put_be(uint8_t *p, __uint128_t v, unsigned int bytes)
 {
 	while (bytes-- > 0) {
 		p[bytes] = (uint8_t)v;
@@ -114,30 +114,59 @@ wr_capture_wire_len(uint16_t len)
 }
 
 /**
- * The first frame whose bytes after its Ethernet header (and up to two
- * VLAN tags) exceed @p mtu.  @return its 0-based index, or -1 when every
+ * The first frame whose bytes after its Ethernet header (and its VLAN
+ * tags) exceed @p mtu.  @return its 0-based index, or -1 when every
  * frame fits.
  */
 int64_t wr_capture_over_mtu(const struct wr_capture *c, uint16_t mtu);
 
-/** Where frame rewrites may apply: the fields of wr_stream.h a capture rewrite accepts. */
-bool wr_capture_rewrite_ok(enum wr_field_id id);
+/** RNG tags of the ipv6.* rewrites (eth.* and ipv4.* draw with their
+ * enum wr_field_id, as generated streams' shorthand fields do). */
+#define WR_CAPTURE_TAG_IPV6 0x180u
 
-/**
- * Value number @p k of field @p fs (doc/vary.md: inc, dec, list cycle;
- * random draws index k of the sub-sequence wr_rng_key(seed, id)).
+/*
+ * Fields a capture rewrite sets: X(enum suffix, key, value kind
+ * (enum wr_val_kind), width in bits, RNG tag).  One list gives the
+ * loader's keys, check's names and the writer's widths.
  */
-uint64_t wr_field_value_at(const struct wr_field_spec *fs,
-			   enum wr_field_id id, uint64_t seed, uint64_t k);
+#define WR_REWRITES(X)                                                   \
+	X(ETH_SRC, "eth.src", WR_VAL_MAC, 48, WR_FIELD_ETH_SRC)          \
+	X(ETH_DST, "eth.dst", WR_VAL_MAC, 48, WR_FIELD_ETH_DST)          \
+	X(IPV4_SRC, "ipv4.src", WR_VAL_IPV4, 32, WR_FIELD_IPV4_SRC)      \
+	X(IPV4_DST, "ipv4.dst", WR_VAL_IPV4, 32, WR_FIELD_IPV4_DST)      \
+	X(IPV6_SRC, "ipv6.src", WR_VAL_IPV6, 128, WR_CAPTURE_TAG_IPV6)   \
+	X(IPV6_DST, "ipv6.dst", WR_VAL_IPV6, 128, WR_CAPTURE_TAG_IPV6 + 1)
+
+enum wr_rewrite_id {
+#define WR_X(e, name, kind, bits, tag) WR_REWRITE_##e,
+	WR_REWRITES(WR_X)
+#undef WR_X
+	WR_REWRITE__COUNT
+};
+
+/** What a rewrite field is: its key, value syntax, width and RNG tag. */
+struct wr_rewrite_desc {
+	const char *name;
+	unsigned int kind; /**< enum wr_val_kind (wr_proto.h) */
+	unsigned int bits;
+	uint64_t tag;
+};
+
+/** The description of rewrite @p id, NULL if out of range. */
+const struct wr_rewrite_desc *wr_rewrite_desc(enum wr_rewrite_id id);
 
 /**
- * Apply rewrites to every frame of @p c: for each field id with
- * @p set[id], frame k gets value k of @p fs[id].  eth.src/eth.dst go into
- * every frame; ipv4.src/ipv4.dst into frames holding an IPv4 header
- * (after up to two VLAN tags), with the header checksum and the TCP/UDP
- * checksum (an unfragmented datagram whose UDP checksum is not 0)
- * recomputed.  @return the number of frames whose IPv4 addresses were
- * rewritten.
+ * Apply rewrites to every frame of @p c: for each rewrite id with
+ * @p set[id], frame k gets value k of @p fs[id] (wr_field_value_at with
+ * key wr_rng_key(@p seed, its tag)).  eth.src/eth.dst go into every frame;
+ * ipv4.* into frames whose EtherType after the Ethernet header and its
+ * VLAN tags (wr_pkt_parse_l2) is IPv4, with the header checksum and the
+ * TCP/UDP checksum (an unfragmented datagram whose UDP checksum is not 0)
+ * recomputed; ipv6.* into frames whose EtherType there is IPv6, with the
+ * UDP (a computed 0 sent as 0xffff), TCP or ICMPv6 checksum recomputed
+ * over the new pseudo-header (after hop-by-hop, routing and destination
+ * options headers; not in a fragment).  Frames of other types keep their
+ * bytes.  @return the number of frames whose IP addresses were rewritten.
  */
 uint32_t wr_capture_rewrite(struct wr_capture *c, const bool *set,
 			    const struct wr_field_spec *fs, uint64_t seed);
@@ -145,7 +174,8 @@ uint32_t wr_capture_rewrite(struct wr_capture *c, const bool *set,
 /**
  * Recompute every checksum of the frame @p buf of @p len bytes: the IPv4
  * header checksum; UDP (a computed 0 sent as 0xffff), TCP, ICMP over IPv4;
- * UDP, TCP, ICMPv6 over IPv6 (no extension headers).  Headers the bytes
+ * UDP, TCP, ICMPv6 over IPv6 (after hop-by-hop, routing and destination
+ * options headers; not in a fragment).  Headers the bytes
  * do not hold whole, and fragments, are left as they are.
  */
 void wr_capture_fix_csum(uint8_t *buf, uint16_t len);

@@ -118,6 +118,8 @@ parse_eal(struct wr_ywalk *w, const struct wr_ynode *n, struct wr_config *cfg)
 		if (wr_ynode_text(a)[0] == '\0') {
 			rc = wr_ywalk_expected(w, a, "a non-empty EAL argument");
 		} else {
+			cfg->eal_marks[i].line = a->line;
+			cfg->eal_marks[i].col = a->col;
 			cfg->eal_args[i] = strdup(a->str);
 			if (cfg->eal_args[i] == NULL)
 				rc = -ENOMEM;
@@ -193,9 +195,16 @@ parse_port(struct wr_ywalk *w, const struct wr_ynode *n, struct wr_port_cfg *p)
 				"a device name of 1 to 127 characters such as "
 				"net_null0 or 0000:3b:00.0"));
 	memcpy(p->device, v->str, v->len + 1);
-	if ((v = wr_ynode_get(n, "tx_lcores")) != NULL)
+	p->device_mark.line = v->line;
+	p->device_mark.col = v->col;
+	if ((v = wr_ynode_get(n, "tx_lcores")) != NULL) {
+		p->tx_lcores_mark.line = v->line;
+		p->tx_lcores_mark.col = v->col;
 		rc = WR_YWALK_KEY(w, "tx_lcores", parse_tx_lcores(w, v, p));
+	}
 	if (rc == 0 && (v = wr_ynode_get(n, "rx_lcore")) != NULL) {
+		p->rx_lcore_mark.line = v->line;
+		p->rx_lcore_mark.col = v->col;
 		rc = WR_YWALK_KEY(w, "rx_lcore", wr_ywalk_u64(w, v, 0, LCORE_ID_MAX,
 							  &u));
 		p->rx_lcore = (int)u;
@@ -291,21 +300,33 @@ parse_profile(struct wr_ywalk *w, const struct wr_ynode *root,
 int
 wr_config_load(const char *path, struct wr_config *cfg, struct wr_error *err)
 {
-	struct wr_ynode *root = NULL;
-	struct wr_config tmp;
-	struct wr_ywalk w;
 	size_t len;
 	char *buf;
 	int rc;
 
 	wr_config_init(cfg);
-	wr_config_init(&tmp);
 	wr_error_clear(err);
 	rc = wr_ytree_read_file(path, &buf, &len, err);
 	if (rc != 0)
 		return rc;
-	rc = wr_ytree_parse(path, buf, len, &root, err);
+	rc = wr_config_load_buf(path, buf, len, cfg, err);
 	free(buf);
+	return rc;
+}
+
+int
+wr_config_load_buf(const char *path, const char *buf, size_t len,
+		   struct wr_config *cfg, struct wr_error *err)
+{
+	struct wr_ynode *root = NULL;
+	struct wr_config tmp;
+	struct wr_ywalk w;
+	int rc;
+
+	wr_config_init(cfg);
+	wr_config_init(&tmp);
+	wr_error_clear(err);
+	rc = wr_ytree_parse(path, buf, len, &root, err);
 	if (rc != 0)
 		return rc;
 	wr_ywalk_init(&w, path, err);

@@ -39,8 +39,16 @@
 #define WR_EAL_ARGS_MAX 64
 #define WR_BURST_MAX 512
 
+/** Where a value was in the profile (1-based; 0: not given there). */
+struct wr_config_mark {
+	unsigned int line, col;
+};
+
 struct wr_port_cfg {
 	char device[WR_DEVICE_NAME_MAX];
+	/* Kept from loading, for errors only EAL can find (a device that
+	 * does not exist, an lcore it did not enable). */
+	struct wr_config_mark device_mark, tx_lcores_mark, rx_lcore_mark;
 	unsigned int tx_lcores[WR_PORT_LCORES_MAX];
 	uint16_t n_tx_lcores;   /**< 0: assign automatically */
 	int rx_lcore;           /**< -1: none given */
@@ -53,6 +61,7 @@ struct wr_config {
 	char path[WR_ERROR_FILE_MAX];
 	char *eal_args[WR_EAL_ARGS_MAX]; /**< owned strings */
 	unsigned int n_eal_args;
+	struct wr_config_mark eal_marks[WR_EAL_ARGS_MAX];
 	struct wr_port_cfg ports[WR_PORTS_MAX];
 	unsigned int n_ports;   /**< 0: use every probed port */
 	uint32_t burst;         /**< default 64 */
@@ -69,6 +78,13 @@ void wr_config_init(struct wr_config *cfg);
  * or -ENOENT/-EACCES/-EIO.  On error @p cfg is left as wr_config_init made it.
  */
 int wr_config_load(const char *path, struct wr_config *cfg, struct wr_error *err);
+
+/**
+ * Same, from @p len bytes at @p buf (need not be NUL-terminated); @p path
+ * is the name errors report.  @return 0, -EINVAL or -ENOMEM.
+ */
+int wr_config_load_buf(const char *path, const char *buf, size_t len,
+		       struct wr_config *cfg, struct wr_error *err);
 
 /**
  * Whether EAL options a user gave on the command line take the place of the

@@ -255,7 +255,7 @@ int
 wr_describe_stream(const struct wr_stream *s, const char *indent, char *buf,
 		   size_t len)
 {
-	char rate[48], f[WR_FIELD__COUNT][160];
+	char rate[48], f[WR_FIELD__COUNT][160], v[160];
 	unsigned int i, n_vary = 0;
 	int n = 0;
 
@@ -265,7 +265,11 @@ wr_describe_stream(const struct wr_stream *s, const char *indent, char *buf,
 			       sizeof(f[i]));
 		n_vary += s->field[i].mode != WR_VARY_FIXED;
 	}
-	wr_describe_rate(&s->rate, rate, sizeof(rate));
+	/* A ramp replaces the rate: its line below says how. */
+	if (s->has_ramp)
+		snprintf(rate, sizeof(rate), "ramped");
+	else
+		wr_describe_rate(&s->rate, rate, sizeof(rate));
 	APPEND("%sstream %s: port %u, ", indent, s->name, s->port);
 	if (s->size.min == s->size.max)
 		APPEND("%u-byte frames", s->size.min);
@@ -298,13 +302,13 @@ wr_describe_stream(const struct wr_stream *s, const char *indent, char *buf,
 		if (r->timing == WR_REPLAY_TIMING_CAPTURE)
 			APPEND(" x%g", (double)r->speedup_ppm /
 			       WR_REPLAY_SPEEDUP_ONE);
-		for (i = 0; i < WR_FIELD__COUNT; i++)
+		for (i = 0; i < WR_REWRITE__COUNT; i++)
 			if (r->rewrite[i]) {
-				describe_field(&r->field[i],
-					       (enum wr_field_id)i, f[i],
-					       sizeof(f[i]));
-				APPEND(", rewrite %s %s", wr_field_name(
-				       (enum wr_field_id)i), f[i]);
+				const struct wr_rewrite_desc *d =
+					wr_rewrite_desc((enum wr_rewrite_id)i);
+
+				describe_spec(&r->field[i], d->kind, v, sizeof(v));
+				APPEND(", rewrite %s %s", d->name, v);
 			}
 		APPEND("\n");
 		return n;

@@ -534,27 +534,7 @@ carry_error(const struct wr_proto *below, const struct wr_proto *above)
 static __uint128_t
 spec_value0(const struct wr_field_spec *fs, uint64_t key)
 {
-	switch (fs->mode) {
-	case WR_VARY_INC:
-	case WR_VARY_DEC:
-		return fs->from;
-	case WR_VARY_LIST:
-		return fs->list[0];
-	case WR_VARY_RANDOM: {
-		__uint128_t r = fs->to - fs->from + 1;
-		uint64_t h = wr_rng_at(key, 0);
-
-		if (r >> 64 == 0 && (uint64_t)r != 0)
-			return fs->from + wr_rng_below(h, (uint64_t)r,
-						       wr_rng_threshold((uint64_t)r));
-		if (r >> 64 == 1 && (uint64_t)r == 0)
-			return fs->from + h;
-		return fs->from + (((__uint128_t)(h & (uint64_t)((r >> 64) - 1)) << 64 |
-				    wr_rng_mix64(h + WR_RNG_GAMMA)));
-	}
-	default:
-		return fs->value;
-	}
+	return wr_field_value_at(fs, key, 0);
 }
 
 static void

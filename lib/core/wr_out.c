@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* wr_out: atomic result files and JSON strings. */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -45,23 +46,103 @@ wr_out_atomic(const char *path, int (*fn)(FILE *out, const void *arg),
 	return rc;
 }
 
+int
+wr_out_check(const char *path)
+{
+	char tmp[4096];
+	struct stat st;
+	int fd;
+
+	if (path == NULL || path[0] == '\0')
+		return -ENOENT;
+	if (stat(path, &st) == 0) {
+		if (S_ISDIR(st.st_mode))
+			return -EISDIR;
+		if (access(path, W_OK) != 0)
+			return -errno;
+	}
+	/* What wr_out_atomic() will do: a temporary file beside it. */
+	if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	fd = mkstemp(tmp);
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	unlink(tmp);
+	return 0;
+}
+
+/* Length of the well-formed UTF-8 sequence at @p s (RFC 3629: no overlong
+ * forms, no surrogates, nothing above U+10FFFF), 0 if it is not one. */
+static unsigned int
+utf8_len(const unsigned char *s)
+{
+	unsigned int n, i;
+	uint32_t cp;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
+		n = 2;
+		cp = s[0] & 0x1f;
+	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
+		n = 3;
+		cp = s[0] & 0x0f;
+	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
+		n = 4;
+		cp = s[0] & 0x07;
+	} else {
+		return 0;
+	}
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
+	    cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
 void
 wr_out_json_str(FILE *out, const char *s)
 {
+	const unsigned char *p = (const unsigned char *)s;
+	unsigned int n;
+
 	if (s == NULL) {
 		fputs("null", out);
 		return;
 	}
 	fputc('"', out);
-	for (; *s != '\0'; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(out, "\\u%04x", c);
-		else
-			fputc(c, out);
+	while (*p != '\0') {
+		if (*p == '"' || *p == '\\') {
+			fprintf(out, "\\%c", *p++);
+			continue;
+		}
+		if (*p < 0x20 || *p == 0x7f) {
+			fprintf(out, "\\u%04x", *p++);
+			continue;
+		}
+		n = utf8_len(p);
+		if (n == 0) {
+			/* Not UTF-8 (a file name in another encoding): the
+			 * byte as U+00XX keeps the output valid and the byte
+			 * recoverable. */
+			fprintf(out, "\\u%04x", *p++);
+			continue;
+		}
+		/* U+2028 and U+2029 are valid in JSON but end lines for
+		 * JavaScript and some line-based readers. */
+		if (n == 3 && p[0] == 0xe2 && p[1] == 0x80 &&
+		    (p[2] == 0xa8 || p[2] == 0xa9)) {
+			fprintf(out, "\\u%04x", 0x2000 | (p[2] - 0x80));
+			p += 3;
+			continue;
+		}
+		fwrite(p, 1, n, out);
+		p += n;
 	}
 	fputc('"', out);
 }

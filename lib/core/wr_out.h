@@ -26,7 +26,19 @@
 int wr_out_atomic(const char *path, int (*fn)(FILE *out, const void *arg),
 		  const void *arg);
 
-/** @p s as a JSON string, with the escapes RFC 8259 requires (NULL: null). */
+/**
+ * Check, before anything starts, that wr_out_atomic() (or an append log)
+ * can write @p path: not a directory, writable if it exists, and a
+ * temporary file can be created beside it (created and removed).
+ * @return 0; -EISDIR; -ENOENT (no such directory); -EACCES, -EROFS, ...
+ */
+int wr_out_check(const char *path);
+
+/**
+ * @p s as a JSON string (NULL: null) that is valid UTF-8 whatever @p s
+ * holds: the escapes RFC 8259 requires, DEL, each byte that is not part of
+ * well-formed UTF-8 as \u00XX, and U+2028/U+2029 escaped for line readers.
+ */
 void wr_out_json_str(FILE *out, const char *s);
 
 #endif /* WR_OUT_H */

@@ -14,7 +14,7 @@ wr_replay_spec_free(struct wr_replay_spec *r)
 
 	if (r == NULL)
 		return;
-	for (i = 0; i < WR_FIELD__COUNT; i++)
+	for (i = 0; i < WR_REWRITE__COUNT; i++)
 		free(r->field[i].list);
 	for (i = 0; i < r->n_frame_fields; i++)
 		free(r->frame_field[i].spec.list);

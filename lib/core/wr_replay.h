@@ -60,7 +60,8 @@ enum wr_replay_timing {
 /** Frames a frame: stream lays out (one period of its fields). */
 #define WR_REPLAY_FRAMES_MAX (1u << 20)
 
-/** A field of a frame: stream, at a byte offset, 1, 2, 4 or 6 bytes wide. */
+/** A field of a frame: stream, at a byte offset, 1 to 8 bytes wide (an
+ * integer; 4 an IPv4 address, 6 a MAC) or 16 (an IPv6 address). */
 struct wr_replay_field {
 	uint16_t offset;
 	uint8_t width;
@@ -75,8 +76,8 @@ struct wr_replay_spec {
 	enum wr_replay_timing timing;
 	uint64_t speedup_ppm;         /**< WR_REPLAY_SPEEDUP_ONE = as captured */
 	uint64_t memory_bytes;        /**< hugepage budget of its frames */
-	bool rewrite[WR_FIELD__COUNT];
-	struct wr_field_spec field[WR_FIELD__COUNT];
+	bool rewrite[WR_REWRITE__COUNT];               /**< by enum wr_rewrite_id */
+	struct wr_field_spec field[WR_REWRITE__COUNT];
 	struct wr_replay_field frame_field[WR_REPLAY_FIELDS_MAX];
 	unsigned int n_frame_fields;
 	struct wr_capture cap;        /**< the frames, rewrites applied */

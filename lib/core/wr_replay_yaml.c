@@ -9,8 +9,10 @@
 
 #include "wr_capture.h"
 #include "wr_parse.h"
+#include "wr_proto.h"
 #include "wr_replay.h"
 #include "wr_replay_yaml.h"
+#include "wr_rng.h"
 
 /* Keys of the generator a replayed stream does not use: its frames are
  * the capture's (or the given bytes). */
@@ -96,48 +98,66 @@ parse_timing(struct wr_ywalk *w, const struct wr_ynode *n,
 	return 0;
 }
 
+/* A random range of more than 2^64 values is drawn as a prefix (the rule
+ * of generated streams, wr_field_value_at): any other is refused. */
+static int
+check_wide(struct wr_ywalk *w, const struct wr_ynode *n,
+	   const struct wr_field_spec *fs)
+{
+	__uint128_t r = fs->to - fs->from + 1;
+
+	if (fs->mode != WR_VARY_RANDOM || (fs->to - fs->from) >> 64 == 0 ||
+	    r == 0 || ((r & (r - 1)) == 0 && (fs->from & (r - 1)) == 0))
+		return 0;
+	return wr_ywalk_fail(w, n, "a random range of more than 2^64 values "
+			     "must be a prefix such as {prefix: 2001:db8::/48}");
+}
+
 static int
 parse_rewrite(struct wr_ywalk *w, const struct wr_ynode *n,
 	      struct wr_replay_spec *r)
 {
-	static const char *const keys[] = {
-		"eth.src", "eth.dst", "ipv4.src", "ipv4.dst", NULL
-	};
-	static const enum wr_field_id ids[] = {
-		WR_FIELD_ETH_SRC, WR_FIELD_ETH_DST, WR_FIELD_IPV4_SRC,
-		WR_FIELD_IPV4_DST
-	};
+	const char *keys[WR_REWRITE__COUNT + 1];
+	const struct wr_rewrite_desc *d;
 	const struct wr_ynode *v;
 	size_t i;
 	int rc;
 
+	for (i = 0; i < WR_REWRITE__COUNT; i++)
+		keys[i] = wr_rewrite_desc((enum wr_rewrite_id)i)->name;
+	keys[i] = NULL;
 	rc = wr_ywalk_keys(w, n, "a mapping of fields {eth.src, eth.dst, "
-			   "ipv4.src, ipv4.dst}", keys);
-	for (i = 0; rc == 0 && keys[i] != NULL; i++) {
-		v = wr_ynode_get(n, keys[i]);
+			   "ipv4.src, ipv4.dst, ipv6.src, ipv6.dst}", keys);
+	for (i = 0; rc == 0 && i < WR_REWRITE__COUNT; i++) {
+		d = wr_rewrite_desc((enum wr_rewrite_id)i);
+		v = wr_ynode_get(n, d->name);
 		if (v == NULL)
 			continue;
-		rc = WR_YWALK_KEY(w, keys[i], wr_yaml_field_spec(w, v, ids[i],
-						&r->field[ids[i]]));
-		r->rewrite[ids[i]] = rc == 0;
+		rc = WR_YWALK_KEY(w, d->name, wr_yaml_field_spec(w, v, d->kind,
+						d->bits, &r->field[i]));
+		if (rc == 0)
+			rc = WR_YWALK_KEY(w, d->name, check_wide(w, v,
+								 &r->field[i]));
+		r->rewrite[i] = rc == 0;
 	}
 	return rc;
 }
 
-/* A field of a frame: stream takes the syntax of the header field of its
- * width: a MAC (6 bytes), an IPv4 address (4), an integer (2, 1). */
-static enum wr_field_id
-width_field(uint64_t width)
+/* A field of a frame: stream takes the syntax of what its width holds: an
+ * IPv6 address (16 bytes), a MAC (6), an IPv4 address (4), else an integer
+ * of that many bytes. */
+static unsigned int
+width_kind(uint64_t width)
 {
 	switch (width) {
+	case 16:
+		return WR_VAL_IPV6;
 	case 6:
-		return WR_FIELD_ETH_SRC;
+		return WR_VAL_MAC;
 	case 4:
-		return WR_FIELD_IPV4_SRC;
-	case 2:
-		return WR_FIELD_UDP_SRC;
+		return WR_VAL_IPV4;
 	default:
-		return WR_FIELD_IPV4_TTL;
+		return WR_VAL_INT;
 	}
 }
 
@@ -161,10 +181,15 @@ parse_frame_field(struct wr_ywalk *w, const struct wr_ynode *n,
 		return wr_ywalk_missing(w, n, "width");
 	if (val == NULL)
 		return wr_ywalk_missing(w, n, "value");
-	rc = WR_YWALK_KEY(w, "width", wr_ywalk_u64(w, wid, 1, 6, &wd));
-	if (rc == 0 && (wd == 3 || wd == 5))
+	rc = WR_YWALK_KEY(w, "width", wr_ywalk_u64(w, wid, 1, 16, &wd));
+	if (rc == 0 && wd > 8 && wd != 16)
 		rc = WR_YWALK_KEY(w, "width", wr_ywalk_expected(w, wid,
-			"1, 2 (integers), 4 (an IPv4 address) or 6 (a MAC)"));
+			"1 to 8 (an integer of that many bytes; 4 an IPv4 "
+			"address, 6 a MAC) or 16 (an IPv6 address)"));
+	if (rc == 0 && wd > frame_len)
+		rc = WR_YWALK_KEY(w, "width", wr_ywalk_fail(w, wid, "a field "
+			"of %u bytes does not fit the frame's %u",
+			(unsigned int)wd, frame_len));
 	if (rc == 0)
 		rc = WR_YWALK_KEY(w, "offset", wr_ywalk_u64(w, off, 0,
 			frame_len - wd, &o));
@@ -172,8 +197,11 @@ parse_frame_field(struct wr_ywalk *w, const struct wr_ynode *n,
 		return rc;
 	f->offset = (uint16_t)o;
 	f->width = (uint8_t)wd;
-	return WR_YWALK_KEY(w, "value", wr_yaml_field_spec(w, val,
-					width_field(wd), &f->spec));
+	rc = WR_YWALK_KEY(w, "value", wr_yaml_field_spec(w, val,
+		width_kind(wd), (unsigned int)wd * 8, &f->spec));
+	if (rc == 0)
+		rc = WR_YWALK_KEY(w, "value", check_wide(w, val, &f->spec));
+	return rc;
 }
 
 /* frame: "hex" with fields: the frames of one period of its fields (each
@@ -249,8 +277,8 @@ parse_frame(struct wr_ywalk *w, const struct wr_ynode *n,
 			const struct wr_replay_field *f = &r->frame_field[i];
 
 			/* Random tags past the header fields' and the size's. */
-			wr_capture_put_be(b + f->offset, wr_field_value_at(&f->spec,
-				(enum wr_field_id)(0x200 + i), s->seed, k),
+			wr_capture_put_be(b + f->offset, wr_field_value_at(
+				&f->spec, wr_rng_key(s->seed, 0x200 + i), k),
 				f->width);
 		}
 		wr_capture_fix_csum(b, (uint16_t)len);
@@ -367,7 +395,7 @@ wr_replay_yaml_parse(struct wr_ywalk *w, const struct wr_ynode *n,
 	r->timing = WR_REPLAY_TIMING_RATE;
 	r->speedup_ppm = WR_REPLAY_SPEEDUP_ONE;
 	r->memory_bytes = WR_REPLAY_MEMORY_DEFAULT;
-	for (i = 0; i < WR_FIELD__COUNT; i++)
+	for (i = 0; i < WR_REWRITE__COUNT; i++)
 		r->field[i].mode = WR_VARY_FIXED;
 	rc = 0;
 	if ((v = wr_ynode_get(n, "loops")) != NULL)

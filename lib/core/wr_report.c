@@ -120,6 +120,13 @@ wr_report_interval(FILE *out, struct wr_report_view *v, bool tty,
 	return lines;
 }
 
+/* A rate needs two frames and a time the summary can show (1 ms). */
+bool
+wr_report_rate_measured(const struct wr_report_row *r)
+{
+	return r->total.tx_pkts >= 2 && r->duration_ns >= 1000000;
+}
+
 static void
 final_line(FILE *out, const char *kind, const char *name,
 	   const struct wr_report_row *r)
@@ -127,6 +134,15 @@ final_line(FILE *out, const char *kind, const char *name,
 	struct wr_rates rt = wr_rates_calc(r->total.tx_pkts, r->total.tx_bytes,
 					   r->duration_ns);
 
+	if (!wr_report_rate_measured(r)) {
+		/* One frame, or a time too short to print: no rate. */
+		fprintf(out, "%-6s %-20.20s %16llu %18llu %10.6f %12s %12s "
+			"%12s\n", kind, name,
+			(unsigned long long)r->total.tx_pkts,
+			(unsigned long long)r->total.tx_bytes,
+			(double)r->duration_ns / 1e9, "-", "-", "-");
+		return;
+	}
 	fprintf(out, "%-6s %-20.20s %16llu %18llu %10.3f %12.1f %12.1f %12.1f\n",
 		kind, name, (unsigned long long)r->total.tx_pkts,
 		(unsigned long long)r->total.tx_bytes,
@@ -154,7 +170,7 @@ wr_report_final(FILE *out, const struct wr_report_meta *meta,
 		const struct wr_report_row *r = &v->streams[i];
 		struct wr_rates rt;
 
-		if (r->target_kpps <= 0)
+		if (r->target_kpps <= 0 || !wr_report_rate_measured(r))
 			continue;
 		rt = wr_rates_calc(r->total.tx_pkts, r->total.tx_bytes,
 				   r->duration_ns);
@@ -229,6 +245,22 @@ wr_report_final(FILE *out, const struct wr_report_meta *meta,
 		const struct wr_report_row *p = &v->ports[i];
 		long long diff;
 
+		if (p->link_lost) {
+			fprintf(out, "port %u: link lost %.3f s into the run, "
+				"after %llu frames sent; ", i,
+				(double)p->link_lost_ns / 1e9,
+				(unsigned long long)p->link_lost_tx_pkts);
+			if (p->has_nic)
+				fprintf(out, "NIC counted %llu frames out by then "
+					"(%lld not confirmed, lost with the link)\n",
+					(unsigned long long)p->nic_opackets,
+					(long long)p->link_lost_tx_pkts -
+					(long long)p->nic_opackets);
+			else
+				fputs("no NIC counters read before it went\n",
+				      out);
+			continue;
+		}
 		if (!p->has_nic)
 			continue;
 		diff = (long long)p->nic_opackets - (long long)p->total.tx_pkts;
@@ -266,16 +298,30 @@ json_row(FILE *out, const struct wr_report_row *r, bool stream)
 		wr_out_json_str(out, r->driver);
 		fprintf(out, ", \"port_id\": %u, \"link_speed_mbps\": %u",
 			r->port_id, r->link_speed_mbps);
+		/* nic below is then the reading from before the link went. */
+		if (r->link_lost)
+			fprintf(out, ", \"link_lost\": {\"at_s\": %.9f"
+				", \"tx_pkts\": %llu, \"nic_read_before\": %s}",
+				(double)r->link_lost_ns / 1e9,
+				(unsigned long long)r->link_lost_tx_pkts,
+				r->has_nic ? "true" : "false");
 	}
 	fprintf(out,
 		", \"tx_pkts\": %llu, \"tx_bytes\": %llu, \"tx_bytes_l1\": %llu"
-		", \"duration_s\": %.9f, \"kpps\": %.3f, \"mbps_l2\": %.3f"
-		", \"mbps_l1\": %.3f, \"tx_full\": %llu, \"alloc_fail\": %llu",
+		", \"duration_s\": %.9f",
 		(unsigned long long)r->total.tx_pkts,
 		(unsigned long long)r->total.tx_bytes,
 		(unsigned long long)wr_l1_bytes(r->total.tx_bytes,
 						r->total.tx_pkts),
-		(double)r->duration_ns / 1e9, rt.kpps, rt.mbps_l2, rt.mbps_l1,
+		(double)r->duration_ns / 1e9);
+	if (wr_report_rate_measured(r))
+		fprintf(out, ", \"kpps\": %.3f, \"mbps_l2\": %.3f"
+			", \"mbps_l1\": %.3f", rt.kpps, rt.mbps_l2,
+			rt.mbps_l1);
+	else
+		fputs(", \"kpps\": null, \"mbps_l2\": null, \"mbps_l1\": null",
+		      out);
+	fprintf(out, ", \"tx_full\": %llu, \"alloc_fail\": %llu",
 		(unsigned long long)r->total.tx_full,
 		(unsigned long long)r->total.alloc_fail);
 	if (!stream && r->has_nic)

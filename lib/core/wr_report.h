@@ -46,6 +46,12 @@ struct wr_report_row {
 	uint64_t nic_imissed;
 	uint64_t nic_ierrors;
 	uint32_t link_speed_mbps;   /**< 0 when unknown */
+	/* Ports only: the link went away during the run (a peer left, the
+	 * device was removed); the NIC counters are then the last reading
+	 * taken before it went, not a count of the whole run. */
+	bool link_lost;
+	uint64_t link_lost_ns;      /**< when, from the start of sending */
+	uint64_t link_lost_tx_pkts; /**< wirerate's TX count for the port then */
 	/* Echoes (streams with a latency signature; ports that poll RX). */
 	bool has_rx;
 	uint64_t rx_pkts;           /**< streams: frames back; ports: every frame received */
@@ -79,6 +85,12 @@ struct wr_report_row {
 	char device[WR_REPORT_NAME_MAX];
 	uint16_t port_id;
 };
+
+/**
+ * Whether @p r's rates mean something: two frames or more over 1 ms or
+ * more.  Otherwise the summary prints "-" and the JSON null.
+ */
+bool wr_report_rate_measured(const struct wr_report_row *r);
 
 /** Metadata of the run, for the header line and the JSON. */
 struct wr_report_meta {

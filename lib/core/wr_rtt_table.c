@@ -113,6 +113,14 @@ wr_rtt_table_header(FILE *out)
 void
 wr_rtt_table_row(FILE *out, const struct wr_rtt_row *r)
 {
+	if (r->rtt.n == 0) {
+		/* Every round trip lost: no time to show. */
+		fprintf(out, "%8u %6u %10llu %10s %10s %10s %10s %10s %8llu\n",
+			r->size.payload, r->size.frame, 0ull, "-", "-", "-",
+			"-", "-", (unsigned long long)r->lost);
+		fflush(out);
+		return;
+	}
 	fprintf(out, "%8u %6u %10llu %10.2f %10.2f %10.2f %10.2f %10.2f %8llu\n",
 		r->size.payload, r->size.frame,
 		(unsigned long long)r->rtt.n, us(r->rtt.min), us(r->rtt.avg),
@@ -131,6 +139,15 @@ wr_rtt_csv_write(FILE *out, const struct wr_rtt_row *rows, unsigned int n)
 	for (i = 0; i < n; i++) {
 		const struct wr_rtt_row *r = &rows[i];
 
+		if (r->rtt.n == 0) {
+			/* No round trip: empty time columns, not 0. */
+			fprintf(out, "%u,%u,%llu,0,%llu,%llu,,,,,,\n",
+				r->size.payload, r->size.frame,
+				(unsigned long long)r->sent,
+				(unsigned long long)r->lost,
+				(unsigned long long)r->late);
+			continue;
+		}
 		fprintf(out, "%u,%u,%llu,%llu,%llu,%llu,%.3f,%.3f,%.3f,%.3f,"
 			"%.3f,%.3f\n", r->size.payload, r->size.frame,
 			(unsigned long long)r->sent,
@@ -176,16 +193,22 @@ wr_rtt_json_write(FILE *out, const struct wr_rtt_meta *m,
 		fprintf(out, "%s{\"payload_bytes\": %u, \"asked_bytes\": %u, "
 			"\"frame_bytes\": %u, \"sent\": %llu, "
 			"\"round_trips\": %llu, \"lost\": %llu, \"late\": %llu, "
-			"\"foreign\": %llu, \"rtt_ns\": {\"n\": %llu, "
-			"\"min\": %llu, \"avg\": %llu, \"max\": %llu, "
-			"\"p50\": %llu, \"p90\": %llu, \"p99\": %llu, "
-			"\"p999\": %llu, \"p9999\": %llu}, \"jitter_ns\": %.1f}",
+			"\"foreign\": %llu, \"rtt_ns\": ",
 			i ? ",\n    " : "\n    ", r->size.payload,
 			r->size.asked, r->size.frame,
 			(unsigned long long)r->sent, (unsigned long long)l->n,
 			(unsigned long long)r->lost,
 			(unsigned long long)r->late,
-			(unsigned long long)r->foreign,
+			(unsigned long long)r->foreign);
+		/* No round trip: no times, not zeros. */
+		if (l->n == 0) {
+			fputs("null, \"jitter_ns\": null}", out);
+			continue;
+		}
+		fprintf(out, "{\"n\": %llu, "
+			"\"min\": %llu, \"avg\": %llu, \"max\": %llu, "
+			"\"p50\": %llu, \"p90\": %llu, \"p99\": %llu, "
+			"\"p999\": %llu, \"p9999\": %llu}, \"jitter_ns\": %.1f}",
 			(unsigned long long)l->n, (unsigned long long)l->min,
 			(unsigned long long)l->avg, (unsigned long long)l->max,
 			(unsigned long long)l->p50, (unsigned long long)l->p90,

@@ -384,6 +384,18 @@ void wr_stream_file_set_seed(struct wr_stream_file *f, uint64_t seed);
  */
 uint64_t wr_field_period(const struct wr_field_spec *fs);
 
+/**
+ * Value number @p k of field @p fs when every field moves on every packet
+ * (`vary: together`, doc/vary.md): INC/DEC from + or - (k mod period) *
+ * step, LIST list[k mod n], RANDOM draw k of the sub-sequence @p key
+ * (wr_rng.h) mapped to [from, to] as the frame builder maps it (a range of
+ * more than 2^64 values, a prefix, takes its high bits from the draw and
+ * its low 64 from the draw's mix), FIXED value.  The one rule behind
+ * generated frames' packet 0 (wr_frame) and replay rewrites (wr_capture).
+ */
+__uint128_t wr_field_value_at(const struct wr_field_spec *fs, uint64_t key,
+			      uint64_t k);
+
 /** Least common multiple of two periods (both >= 1), saturating at UINT64_MAX. */
 uint64_t wr_period_lcm(uint64_t a, uint64_t b);
 struct wr_proto;

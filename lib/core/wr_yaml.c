@@ -464,9 +464,9 @@ field_spec(struct wr_ywalk *w, const struct wr_ynode *n,
 
 int
 wr_yaml_field_spec(struct wr_ywalk *w, const struct wr_ynode *n,
-		   enum wr_field_id id, struct wr_field_spec *fs)
+		   unsigned int kind, unsigned int bits, struct wr_field_spec *fs)
 {
-	struct vdesc d = legacy_desc(id);
+	struct vdesc d = { (uint8_t)kind, (uint8_t)bits };
 
 	return field_spec(w, n, &d, fs);
 }

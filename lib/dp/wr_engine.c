@@ -1,14 +1,22 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* wr_engine: EAL, ports, lcores, stream contexts and counters for a run. */
 #include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <rte_cycles.h>
 #include <rte_eal.h>
 #include <rte_ethdev.h>
+#include <rte_interrupts.h>
 #include <rte_launch.h>
 #include <rte_lcore.h>
 #include <rte_log.h>
@@ -32,6 +40,192 @@ RTE_LOG_REGISTER_DEFAULT(wr_engine_logtype, NOTICE);
 /* The lcore's mempool cache (wr_tx.c) and bursts in flight, per stream
  * context, on top of the NIC's ring. */
 #define WR_TX_POOL_SLACK (2 * 256)
+
+/* How long port_leave() waits for the lcores to pass a quiescent point:
+ * a turn of the loop takes microseconds; 500 ms covers an lcore the kernel
+ * scheduled out on a CPU it shares (2-CPU machines). */
+#define WR_LEAVE_WAIT_NS (500 * 1000 * 1000ull)
+
+/* EAL's start-up log lines are dropped (wr_engine_quiet()). */
+static bool wr_eal_quiet;
+
+void
+wr_engine_quiet(bool quiet)
+{
+	wr_eal_quiet = quiet;
+}
+
+/* A signal came while wr_engine_open() waits (wr_engine_cancel()). */
+static volatile sig_atomic_t wr_open_cancelled;
+
+void
+wr_engine_cancel(void)
+{
+	wr_open_cancelled = 1;
+}
+
+/* The engine whose ports munmap() guards: one per process, set while its
+ * ports are started. */
+static struct wr_engine *wr_guarded;
+
+/* Frames wirerate sent on port index @p i so far (any thread: the counters
+ * have one writer and are read as snapshots). */
+static uint64_t
+port_tx_pkts(const struct wr_engine *e, unsigned int i)
+{
+	uint64_t n = 0;
+	unsigned int j;
+	uint32_t s;
+
+	if (e->f == NULL)
+		return 0;
+	for (s = 0; s < e->f->n_streams; s++) {
+		if (e->f->streams[s].port != i)
+			continue;
+		for (j = 0; j < e->n_ts[s]; j++)
+			n += __atomic_load_n(&e->ts[s][j]->c.tx_pkts,
+					     __ATOMIC_RELAXED);
+	}
+	return n;
+}
+
+/*
+ * Port index @p i went away: set its gone flag, raise the epoch, and wait
+ * until every running lcore has acknowledged it (passed a quiescent point,
+ * or ended), bounded by WR_LEAVE_WAIT_NS.  Its counters are read first,
+ * while the PMD still has them.  Main lcore or EAL's interrupt thread;
+ * once per port.
+ */
+static void
+port_leave(struct wr_engine *e, unsigned int i)
+{
+	struct wr_port_loss *l = &e->loss[i];
+	uint64_t epoch, end;
+	unsigned int k;
+	bool left = true;
+
+	rte_spinlock_lock(&e->guard);
+	if (__atomic_load_n(&e->port_gone[i], __ATOMIC_RELAXED) != 0) {
+		rte_spinlock_unlock(&e->guard);
+		return;
+	}
+	l->tsc = rte_rdtsc();
+	l->tx_pkts = e->launched ? port_tx_pkts(e, i) : 0;
+	/* memif resets its counters when the peer goes: the last reading
+	 * taken while the link was up is the honest one. */
+	l->has_nic = wr_port_stats(&e->ports[i], &l->nic) == 0;
+	if (e->nic_last_ok[i] && (!l->has_nic ||
+				  l->nic.opackets < e->nic_last[i].opackets)) {
+		l->nic = e->nic_last[i];
+		l->has_nic = true;
+	}
+	__atomic_store_n(&e->port_gone[i], 1, __ATOMIC_RELAXED);
+	epoch = __atomic_add_fetch(&e->epoch, 1, __ATOMIC_RELEASE);
+	end = rte_rdtsc() + e->tsc_hz / 1000000000ull * WR_LEAVE_WAIT_NS +
+	      (uint64_t)((double)(e->tsc_hz % 1000000000ull) *
+			 WR_LEAVE_WAIT_NS / 1e9);
+	for (k = 0; e->launched && k < e->n_lcores; k++) {
+		const struct wr_lcore_ctx *c = e->lctx[e->lcores[k]];
+
+		while (__atomic_load_n(&c->ack, __ATOMIC_ACQUIRE) < epoch &&
+		       __atomic_load_n(&c->finished, __ATOMIC_ACQUIRE) == 0) {
+			if (rte_rdtsc() >= end) {
+				left = false;
+				break;
+			}
+			sched_yield();
+		}
+	}
+	while (left && e->ext_ack != NULL &&
+	       __atomic_load_n(e->ext_ack, __ATOMIC_ACQUIRE) < epoch &&
+	       __atomic_load_n(e->ext_done, __ATOMIC_ACQUIRE) == 0) {
+		if (rte_rdtsc() >= end)
+			left = false;
+		sched_yield();
+	}
+	l->left = left;
+	if (!left)
+		e->leave_timeouts++;
+	e->n_lost++;
+	rte_spinlock_unlock(&e->guard);
+	WR_LOG(WARNING, "port %s: link lost%s\n", e->ports[i].device,
+	       left ? "" : "; an lcore did not leave it in time");
+}
+
+/* Leave every port whose link is down. */
+static unsigned int
+links_check(struct wr_engine *e)
+{
+	struct rte_eth_link link;
+	unsigned int i;
+
+	for (i = 0; i < e->n_ports; i++) {
+		if (__atomic_load_n(&e->port_gone[i], __ATOMIC_RELAXED) != 0 ||
+		    !e->ports[i].started)
+			continue;
+		memset(&link, 0, sizeof(link));
+		if (rte_eth_link_get_nowait(e->ports[i].port_id, &link) == 0 &&
+		    link.link_status == RTE_ETH_LINK_DOWN)
+			port_leave(e, i);
+	}
+	return e->n_lost;
+}
+
+void
+wr_engine_watch(struct wr_engine *e, const uint64_t *ack, const uint32_t *done)
+{
+	rte_spinlock_lock(&e->guard);
+	e->ext_ack = ack;
+	e->ext_done = done;
+	rte_spinlock_unlock(&e->guard);
+}
+
+unsigned int
+wr_engine_links_check(struct wr_engine *e)
+{
+	return links_check(e);
+}
+
+/* LSC and RMV events (EAL's interrupt thread). */
+static int
+on_port_event(uint16_t port_id, enum rte_eth_event_type type, void *arg,
+	      void *ret_param __rte_unused)
+{
+	struct wr_engine *e = arg;
+	unsigned int i;
+
+	for (i = 0; i < e->n_ports; i++) {
+		if (e->ports[i].port_id != port_id)
+			continue;
+		if (type == RTE_ETH_EVENT_INTR_RMV)
+			port_leave(e, i);
+		else
+			links_check(e);
+	}
+	return 0;
+}
+
+/*
+ * The memif PMD of DPDK 22.11 raises no event when its peer goes: its
+ * interrupt thread marks the link down and then, in memif_disconnect(),
+ * unmaps the peer's regions and frees their descriptors while an lcore
+ * may still be inside eth_memif_tx/rx on them (SIGSEGV in about one run in
+ * three when the peer was killed).  The unmap is the only point that
+ * comes between the two which an application can see, so wirerate defines
+ * munmap: in EAL's interrupt thread, while a run's ports are up, it first
+ * leaves every port whose link is already down, then unmaps.  Everywhere
+ * else it is the system call, as libc's is.  The executable exports it
+ * (app/meson.build) so the PMD, loaded later, binds to it.
+ */
+int
+munmap(void *addr, size_t len)
+{
+	struct wr_engine *e = __atomic_load_n(&wr_guarded, __ATOMIC_ACQUIRE);
+
+	if (e != NULL && rte_thread_is_intr())
+		links_check(e);
+	return (int)syscall(SYS_munmap, addr, len);
+}
 
 uint64_t
 wr_engine_tsc_to_ns(const struct wr_engine *e, uint64_t tsc)
@@ -65,11 +259,112 @@ free_hugepages(void)
 	return n;
 }
 
+/* EAL's start-up lines to stderr, without the two notices every run on a
+ * machine without 1 GB pages or legacy telemetry prints. */
+static void
+eal_log_pass(const char *log)
+{
+	const char *l = log, *nl;
+
+	for (; l != NULL && *l != '\0'; l = nl ? nl + 1 : NULL) {
+		nl = strchr(l, '\n');
+		if (strstr(l, "hugepages reported on node") != NULL &&
+		    (nl == NULL || strstr(l, "hugepages reported on node") < nl))
+			continue;
+		if (strncmp(l, "TELEMETRY: No legacy callbacks", 30) == 0)
+			continue;
+		fwrite(l, 1, nl ? (size_t)(nl - l) + 1 : strlen(l), stderr);
+	}
+}
+
+/*
+ * EAL refused to start: one line.  Its last log line says why; the
+ * argument it names (a --vdev, an lcore list) is looked up among the
+ * profile's `eal:` items for file:line:col.
+ */
+static int
+eal_failed(struct wr_engine *e, int eal_errno, const char *log,
+	   struct wr_error *err)
+{
+	char last[256] = "", *q;
+	const char *l = log, *nl;
+	unsigned int i;
+	int code = eal_errno == EINVAL || eal_errno == ENODEV ||
+		   eal_errno == ENOENT || eal_errno == EALREADY ? -EINVAL : -EIO;
+
+	/* getopt's own line names an option EAL does not know. */
+	if ((q = strstr(log ? log : "", "unrecognized option '")) != NULL ||
+	    (q = strstr(log ? log : "", "invalid option -- '")) != NULL) {
+		char opt[128];
+		const char *v = strchr(q, '\'') + 1;
+		size_t n = strcspn(v, "'");
+
+		snprintf(opt, sizeof(opt), "%s%.*s",
+			 strncmp(q, "invalid", 7) == 0 ? "-" : "", (int)n, v);
+		for (i = 0; i < e->cfg->n_eal_args; i++)
+			if (strcmp(e->cfg->eal_args[i], opt) == 0)
+				return wr_error_set(err, -EINVAL, e->cfg_path,
+					e->cfg->eal_marks[i].line,
+					e->cfg->eal_marks[i].col, NULL,
+					"eal[%u]: EAL has no option \"%s\"",
+					i, opt);
+		return wr_error_set(err, -EINVAL, NULL, 0, 0, NULL,
+				    "EAL option after --: EAL has no option "
+				    "\"%s\"", opt);
+	}
+	/* The first "EAL: " line that is not a notice about 1 GB pages
+	 * names the cause; EAL's later lines repeat it. */
+	while (l != NULL && *l != '\0') {
+		nl = strchr(l, '\n');
+		if (strncmp(l, "EAL: ", 5) == 0 &&
+		    strncmp(l, "EAL: FATAL", 10) != 0 &&
+		    strstr(l, "hugepages reported") == NULL) {
+			size_t n = nl ? (size_t)(nl - l) - 5 : strlen(l + 5);
+
+			snprintf(last, sizeof(last), "%.*s", (int)n, l + 5);
+			break;
+		}
+		l = nl ? nl + 1 : NULL;
+	}
+	for (i = 0; last[0] != '\0' && i < e->cfg->n_eal_args; i++) {
+		const char *a = e->cfg->eal_args[i], *v = strchr(a, '=');
+		char dev[128];
+
+		/* EAL quotes the value it refused ('net_bogus0'); a core it
+		 * cannot use comes from the lcore list. */
+		snprintf(dev, sizeof(dev), "%s", v ? v + 1 : a);
+		if ((q = strchr(dev, ',')) != NULL)
+			*q = '\0';
+		if ((dev[0] != '\0' && strstr(last, dev) != NULL) ||
+		    ((strstr(last, "core ") != NULL ||
+		      strstr(last, "lcore") != NULL) &&
+		     (strncmp(a, "--lcores", 8) == 0 ||
+		      strncmp(a, "-l", 2) == 0 || strncmp(a, "-c", 2) == 0)))
+			return wr_error_set(err, code, e->cfg_path,
+					    e->cfg->eal_marks[i].line,
+					    e->cfg->eal_marks[i].col, NULL,
+					    "eal[%u]: EAL refused \"%s\": %s",
+					    i, a, last);
+	}
+	return wr_error_set(err, code, NULL, 0, 0, NULL,
+			    "EAL failed to start: %s%s%s%s",
+			    last[0] ? last : rte_strerror(eal_errno),
+			    last[0] ? " (" : "",
+			    last[0] ? rte_strerror(eal_errno) : "",
+			    eal_errno == ENOMEM ?
+			    "; reserve hugepages: tools/wr-hugepages)" :
+			    last[0] ? ")" : "");
+}
+
 static int
 eal_start(struct wr_engine *e, char **extra, int n_extra,
 	  struct wr_error *err)
 {
 	char *argv[RTE_DIM(e->eal_argv)];
+	char *logbuf = NULL;
+	size_t loglen = 0;
+	FILE *logf, *out;
+	int eal_errno, saved[2];
 	unsigned int i;
 	int rc;
 
@@ -101,16 +396,69 @@ eal_start(struct wr_engine *e, char **extra, int n_extra,
 		}
 	}
 
-	/* rte_eal_init permutes argv: give it a copy. */
+	/* rte_eal_init permutes argv: give it a copy.  Its log lines are
+	 * kept aside while it starts: on failure they name what it rejected
+	 * (one line for the user instead of EAL's three); on success they
+	 * are passed on unless the run is quiet. */
 	memcpy(argv, e->eal_argv, sizeof(argv));
+	logf = open_memstream(&logbuf, &loglen);
+	if (logf != NULL)
+		rte_openlog_stream(logf);
+	/* EAL also writes to stdout and stderr directly while it starts
+	 * (its whole usage text for one bad option, getopt's complaint):
+	 * kept aside too, in a file, as the descriptors are shared. */
+	fflush(stdout);
+	fflush(stderr);
+	out = tmpfile();
+	saved[0] = out ? dup(STDOUT_FILENO) : -1;
+	saved[1] = out ? dup(STDERR_FILENO) : -1;
+	if (out != NULL && saved[0] >= 0 && saved[1] >= 0) {
+		dup2(fileno(out), STDOUT_FILENO);
+		dup2(fileno(out), STDERR_FILENO);
+	}
+	/* getopt names an option EAL does not know only with opterr set
+	 * (the app's own parsing clears it). */
+	opterr = 1;
 	rc = rte_eal_init(e->eal_argc, argv);
-	if (rc < 0)
-		return wr_error_set(err, rte_errno == EINVAL ? -EINVAL : -EIO,
-				    NULL, 0, 0, NULL,
-				    "EAL failed to start: %s%s",
-				    rte_strerror(rte_errno),
-				    rte_errno == ENOMEM ?
-				    " (reserve hugepages: tools/wr-hugepages)" : "");
+	eal_errno = rte_errno;
+	fflush(stdout);
+	fflush(stderr);
+	if (saved[0] >= 0 && saved[1] >= 0) {
+		dup2(saved[0], STDOUT_FILENO);
+		dup2(saved[1], STDERR_FILENO);
+	}
+	if (saved[0] >= 0)
+		close(saved[0]);
+	if (saved[1] >= 0)
+		close(saved[1]);
+	if (logf != NULL) {
+		/* What EAL wrote directly follows its log lines. */
+		if (out != NULL) {
+			char chunk[512];
+			size_t n;
+
+			rewind(out);
+			while ((n = fread(chunk, 1, sizeof(chunk), out)) > 0)
+				fwrite(chunk, 1, n, logf);
+		}
+		rte_openlog_stream(NULL);
+		fclose(logf);
+	}
+	if (out != NULL)
+		fclose(out);
+	if (rc < 0) {
+		const char *dir = rte_eal_get_runtime_dir();
+
+		rc = eal_failed(e, eal_errno, logbuf, err);
+		free(logbuf);
+		/* Created before EAL gave up, empty. */
+		if (dir != NULL && dir[0] != '\0')
+			rmdir(dir);
+		return rc;
+	}
+	if (logbuf != NULL && !wr_eal_quiet)
+		eal_log_pass(logbuf);
+	free(logbuf);
 	e->eal_up = true;
 	e->tsc_hz = rte_get_tsc_hz();
 	return 0;
@@ -131,6 +479,10 @@ ports_resolve(struct wr_engine *e, struct wr_error *err)
 					 err) != 0) {
 				snprintf(err->file, sizeof(err->file), "%s",
 					 e->cfg_path);
+				snprintf(err->path, sizeof(err->path),
+					 "ports[%u].device", i);
+				err->line = e->cfg->ports[i].device_mark.line;
+				err->col = e->cfg->ports[i].device_mark.col;
 				return -ENODEV;
 			}
 			p->index = i;
@@ -177,7 +529,9 @@ lcores_assign(struct wr_engine *e, struct wr_error *err)
 				    !rte_lcore_is_enabled(lc) ||
 				    lc == main_lcore)
 					return wr_error_set(err, -EINVAL,
-						e->cfg_path, 0, 0, NULL,
+						e->cfg_path,
+						pc->tx_lcores_mark.line,
+						pc->tx_lcores_mark.col, NULL,
 						"ports[%u].tx_lcores: lcore %u is %s",
 						i, lc, lc == main_lcore ?
 						"the main lcore, which prints the "
@@ -308,19 +662,77 @@ ports_open(struct wr_engine *e, struct wr_error *err)
 		if (rc != 0)
 			return rc;
 	}
-	for (i = 0; i < e->n_ports; i++)
-		if (wr_port_wait_link(&e->ports[i], e->cfg->link_wait_ms) != 0)
-			return wr_error_set(err, -ETIMEDOUT, NULL, 0, 0, NULL,
-					    "port %s: link still down after "
-					    "%u ms (link_wait_ms)",
-					    e->ports[i].device,
-					    e->cfg->link_wait_ms);
+	for (i = 0; i < e->n_ports; i++) {
+		uint32_t waited = 0;
+
+		/* In slices, so that a signal ends the wait. */
+		while (wr_port_wait_link(&e->ports[i], 0) != 0) {
+			if (wr_open_cancelled)
+				return wr_error_set(err, -ECANCELED, NULL, 0, 0,
+						    NULL, "stopped by a signal "
+						    "while waiting for port "
+						    "%s's link", e->ports[i].device);
+			if (waited >= e->cfg->link_wait_ms)
+				return wr_error_set(err, -ETIMEDOUT, NULL, 0, 0,
+						    NULL, "port %s: link still "
+						    "down after %u ms "
+						    "(link_wait_ms)",
+						    e->ports[i].device,
+						    e->cfg->link_wait_ms);
+			wr_engine_sleep_ns(10 * 1000 * 1000ull);
+			waited += 10;
+		}
+	}
 	/* The profile's settle time: a peer may report link up before it
 	 * forwards (memif), and frames sent then would count as lost. */
 	if (e->cfg->settle_ms > 0)
 		wr_engine_sleep_ns((uint64_t)e->cfg->settle_ms * 1000000ull);
 	clocks_fit(e);
 	return 0;
+}
+
+/* The LSC and RMV events of every port, on or off. */
+static void
+port_events(struct wr_engine *e, bool on)
+{
+	static const enum rte_eth_event_type ev[] = {
+		RTE_ETH_EVENT_INTR_LSC, RTE_ETH_EVENT_INTR_RMV,
+	};
+	unsigned int i, k;
+
+	/* Not every PMD raises them: -ENOTSUP is fine. */
+	for (i = 0; i < e->n_ports; i++)
+		for (k = 0; k < RTE_DIM(ev); k++) {
+			if (on)
+				rte_eth_dev_callback_register(
+					e->ports[i].port_id, ev[k],
+					on_port_event, e);
+			else
+				rte_eth_dev_callback_unregister(
+					e->ports[i].port_id, ev[k],
+					on_port_event, e);
+		}
+}
+
+/* From here on a port that goes away is left (see wr_engine.h). */
+static void
+guard_start(struct wr_engine *e)
+{
+	port_events(e, true);
+	__atomic_store_n(&wr_guarded, e, __ATOMIC_RELEASE);
+}
+
+static void
+guard_stop(struct wr_engine *e)
+{
+	if (__atomic_load_n(&wr_guarded, __ATOMIC_ACQUIRE) != e)
+		return;
+	__atomic_store_n(&wr_guarded, NULL, __ATOMIC_RELEASE);
+	port_events(e, false);
+	/* A port_leave() already running in the interrupt thread ends
+	 * under the lock. */
+	rte_spinlock_lock(&e->guard);
+	rte_spinlock_unlock(&e->guard);
 }
 
 int
@@ -336,6 +748,8 @@ wr_engine_open(struct wr_engine **out, const struct wr_config *cfg,
 		return wr_error_set(err, -ENOMEM, NULL, 0, 0, NULL,
 				    "out of memory");
 	e->cfg = cfg;
+	e->oversubscribe = true;
+	rte_spinlock_init(&e->guard);
 	snprintf(e->cfg_path, sizeof(e->cfg_path), "%s",
 		 cfg_path ? cfg_path : "");
 	rc = eal_start(e, extra, n_extra, err);
@@ -349,6 +763,7 @@ wr_engine_open(struct wr_engine **out, const struct wr_config *cfg,
 		wr_engine_close(e);
 		return rc;
 	}
+	guard_start(e);
 	*out = e;
 	return 0;
 }
@@ -368,6 +783,7 @@ lcore_ctx(struct wr_engine *e, unsigned int lc)
 	c->burst = e->cfg->burst;
 	c->stop = &e->stop;
 	c->stop_rx = &e->stop_rx;
+	c->epoch = &e->epoch;
 	e->lctx[lc] = c;
 	e->lcores[e->n_lcores++] = lc;
 	return c;
@@ -531,6 +947,7 @@ streams_setup(struct wr_engine *e, struct wr_error *err)
 				return wr_error_set(err, -EINVAL, NULL, 0, 0,
 						    NULL, "lcore %u has too many "
 						    "queues or streams", lc);
+			q->gone = &e->port_gone[st->port];
 			ts = rte_zmalloc_socket("wr_tx_stream", sizeof(*ts),
 						RTE_CACHE_LINE_SIZE,
 						rte_lcore_to_socket_id(lc));
@@ -609,7 +1026,9 @@ rx_setup(struct wr_engine *e, bool rx, struct wr_error *err)
 			if (lc >= RTE_MAX_LCORE || !rte_lcore_is_enabled(lc) ||
 			    lc == rte_get_main_lcore())
 				return wr_error_set(err, -EINVAL, e->cfg_path,
-					0, 0, NULL, "ports[%u].rx_lcore: lcore "
+					pc->rx_lcore_mark.line,
+					pc->rx_lcore_mark.col, NULL,
+					"ports[%u].rx_lcore: lcore "
 					"%u is not a worker lcore EAL enabled",
 					i, lc);
 		} else if (e->port_n_lcores[i] > 0) {
@@ -642,6 +1061,7 @@ rx_setup(struct wr_engine *e, bool rx, struct wr_error *err)
 			e->rxq[i]->hwts_flag = e->ports[i].hwts_flag;
 			e->rxq[i]->clock = &e->clock[i];
 		}
+		c->rxq_gone[c->n_rxq] = &e->port_gone[i];
 		c->rxq[c->n_rxq++] = e->rxq[i];
 	}
 	return 0;
@@ -753,7 +1173,10 @@ rates_setup(struct wr_engine *e, struct wr_error *err)
 					"train or duration (%s)", s,
 					strerror(-rc));
 		}
-		if (wr_rate_l1_bps(top, &avg, link, &bps) != 0)
+		/* Streams at the maximum share what the link has: only set
+		 * rates can ask for more than it carries. */
+		if (top->unit == WR_RATE_MAX ||
+		    wr_rate_l1_bps(top, &avg, link, &bps) != 0)
 			continue;
 		if (wr_stream_file_port_sequenced(f, st->port)) {
 			if (n_l1[st->port] == 0) {
@@ -770,6 +1193,20 @@ rates_setup(struct wr_engine *e, struct wr_error *err)
 		struct wr_rate_load load = wr_rate_load(
 			l1[i], n_l1[i], e->ports[i].link_speed_mbps);
 
+		if (load.over && !e->oversubscribe) {
+			const struct wr_stream *st = NULL;
+
+			for (s = 0; s < f->n_streams && st == NULL; s++)
+				if (f->streams[s].port == i)
+					st = &f->streams[s];
+			wr_rate_load_format(&load, i, line, sizeof(line));
+			return wr_error_set(err, -EINVAL, f->path,
+					    st ? st->mark.line : 0,
+					    st ? st->mark.col : 0, NULL,
+					    "%s: more than the link carries "
+					    "(--oversubscribe sends anyway)",
+					    line);
+		}
 		if (load.over) {
 			wr_rate_load_format(&load, i, line, sizeof(line));
 			WR_LOG(WARNING, "%s: the port cannot carry it all; "
@@ -855,6 +1292,14 @@ wr_engine_load(struct wr_engine *e, const struct wr_stream_file *f, bool rx,
 	return 0;
 }
 
+static void
+set_launched(struct wr_engine *e, bool on)
+{
+	rte_spinlock_lock(&e->guard);
+	e->launched = on;
+	rte_spinlock_unlock(&e->guard);
+}
+
 int
 wr_engine_start(struct wr_engine *e, struct wr_error *err)
 {
@@ -870,7 +1315,8 @@ wr_engine_start_at(struct wr_engine *e, uint64_t start_tsc,
 
 	for (i = 0; i < e->n_lcores; i++)
 		e->lctx[e->lcores[i]]->start_at_tsc = start_tsc;
-
+	/* Launched first: a port leaving from now on waits for them. */
+	set_launched(e, true);
 	for (i = 0; i < e->n_lcores; i++) {
 		rc = rte_eal_remote_launch(wr_tx_lcore_main,
 					   e->lctx[e->lcores[i]], e->lcores[i]);
@@ -878,12 +1324,12 @@ wr_engine_start_at(struct wr_engine *e, uint64_t start_tsc,
 			__atomic_store_n(&e->stop, 1, __ATOMIC_RELAXED);
 			__atomic_store_n(&e->stop_rx, 1, __ATOMIC_RELAXED);
 			rte_eal_mp_wait_lcore();
+			set_launched(e, false);
 			return wr_error_set(err, rc, NULL, 0, 0, NULL,
 					    "cannot launch lcore %u: %s",
 					    e->lcores[i], rte_strerror(-rc));
 		}
 	}
-	e->launched = true;
 	return 0;
 }
 
@@ -930,15 +1376,23 @@ wr_engine_stop(struct wr_engine *e, uint64_t drain_ns)
 	}
 	__atomic_store_n(&e->stop_rx, 1, __ATOMIC_RELAXED);
 	rte_eal_mp_wait_lcore();
-	e->launched = false;
+	set_launched(e, false);
 
 	for (i = 0; i < e->n_ports; i++) {
 		struct rte_eth_stats st;
 		struct wr_report_row *p = &e->port_rows[i];
 
-		wr_port_drain(&e->ports[i], WR_DRAIN_PORT_MS);
-		if (wr_port_stats(&e->ports[i], &st) == 0) {
-			p->has_nic = true;
+		/* A port that went away: its counters from before. */
+		if (__atomic_load_n(&e->port_gone[i], __ATOMIC_ACQUIRE) != 0) {
+			rte_spinlock_lock(&e->guard);
+			st = e->loss[i].nic;
+			p->has_nic = e->loss[i].has_nic;
+			rte_spinlock_unlock(&e->guard);
+		} else {
+			wr_port_drain(&e->ports[i], WR_DRAIN_PORT_MS);
+			p->has_nic = wr_port_stats(&e->ports[i], &st) == 0;
+		}
+		if (p->has_nic) {
 			p->nic_opackets = st.opackets;
 			p->nic_obytes = st.obytes;
 			p->nic_oerrors = st.oerrors;
@@ -1112,6 +1566,23 @@ wr_engine_collect(struct wr_engine *e, bool final)
 		e->port_rows[i].rx_hwts = q->hwts;
 		e->port_rows[i].rx_hw_stamped = __atomic_load_n(&q->rx_hwts,
 								__ATOMIC_RELAXED);
+	}
+	for (i = 0; i < e->n_ports; i++) {
+		struct wr_report_row *p = &e->port_rows[i];
+
+		if (__atomic_load_n(&e->port_gone[i], __ATOMIC_ACQUIRE) == 0) {
+			/* The last counters while the link was up. */
+			if (!final)
+				e->nic_last_ok[i] = wr_port_stats(&e->ports[i],
+						&e->nic_last[i]) == 0;
+			continue;
+		}
+		rte_spinlock_lock(&e->guard);
+		p->link_lost = true;
+		p->link_lost_ns = e->loss[i].tsc > start ?
+			wr_engine_tsc_to_ns(e, e->loss[i].tsc - start) : 0;
+		p->link_lost_tx_pkts = e->loss[i].tx_pkts;
+		rte_spinlock_unlock(&e->guard);
 	}
 	v->elapsed_ns = 0;
 	for (i = 0; i < e->n_ports; i++) {
@@ -1310,7 +1781,7 @@ wr_engine_unload(struct wr_engine *e)
 		__atomic_store_n(&e->stop, 1, __ATOMIC_RELAXED);
 		__atomic_store_n(&e->stop_rx, 1, __ATOMIC_RELAXED);
 		rte_eal_mp_wait_lcore();
-		e->launched = false;
+		set_launched(e, false);
 	}
 	for (s = 0; s < WR_STREAMS_MAX; s++) {
 		for (j = 0; j < e->n_ts[s]; j++) {
@@ -1346,10 +1817,27 @@ wr_engine_close(struct wr_engine *e)
 
 	if (e == NULL)
 		return;
+	guard_stop(e);
 	wr_engine_unload(e);
 	for (i = 0; i < e->n_ports; i++)
 		wr_port_close(&e->ports[i]);
-	if (e->eal_up)
+	if (e->eal_up) {
+		char dir[PATH_MAX];
+
+		char sock[PATH_MAX + 32];
+
+		/* EAL leaves its runtime directory behind even with
+		 * --in-memory, and its telemetry socket is unlinked only at
+		 * exit: remove both now (the process is done with EAL; rmdir
+		 * takes only an empty directory, so another process's files
+		 * stay). */
+		snprintf(dir, sizeof(dir), "%s", rte_eal_get_runtime_dir());
 		rte_eal_cleanup();
+		if (dir[0] != '\0') {
+			snprintf(sock, sizeof(sock), "%s/dpdk_telemetry.v2", dir);
+			unlink(sock);
+			rmdir(dir);
+		}
+	}
 	free(e);
 }

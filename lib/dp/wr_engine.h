@@ -34,10 +34,27 @@
  *
  * Threads: every function on the main lcore only, except
  * wr_engine_request_stop(), which is async-signal-safe.
+ *
+ * Ports that go away.  A port whose link goes down during a run (a memif
+ * peer that exits or is killed, a cable pulled, a device removed) is left:
+ * its gone flag is set, and whoever set it waits (bounded) until every
+ * running lcore has passed a quiescent point, after which no lcore calls
+ * that port's burst functions again (an RCU grace period, as in DPDK's
+ * lib/rcu, kept to one epoch counter).  Its streams end; the report says
+ * when, how many frames had been sent, and keeps the port's last counters
+ * read before it went.  Three paths lead there: the ethdev LSC and RMV
+ * events (EAL's interrupt thread), wr_engine_links_check() (the main
+ * lcore), and, for PMDs that tear their shared memory down in the
+ * interrupt thread without raising any event (memif in DPDK 22.11 unmaps
+ * the peer's regions in memif_disconnect()), the unmap itself: see
+ * munmap() in wr_engine.c.
  */
 
 #include <stdbool.h>
 #include <stdint.h>
+
+#include <rte_ethdev.h>
+#include <rte_spinlock.h>
 
 #include "wr_clock.h"
 #include "wr_config.h"
@@ -70,6 +87,29 @@ struct wr_engine {
 	unsigned int lcores[RTE_MAX_LCORE];
 	unsigned int n_lcores;
 	bool launched;
+	/* Streams may ask a port for more than its line rate (a warning);
+	 * false: wr_engine_load() refuses it (-EINVAL). */
+	bool oversubscribe;
+	/* Ports that went away (link lost, device removed), by port index:
+	 * set once by port_leave() (main lcore or EAL's interrupt thread),
+	 * read by the lcores at every turn (struct wr_lcore_ctx). */
+	uint32_t port_gone[WR_PORTS_MAX];
+	uint64_t epoch;
+	rte_spinlock_t guard;       /* launched/lcore set vs port_leave() */
+	struct wr_port_loss {
+		uint64_t tsc;           /* when it was seen to go */
+		uint64_t tx_pkts;       /* frames wirerate had sent on it */
+		bool has_nic;
+		struct rte_eth_stats nic; /* the port's last counters */
+		bool left;              /* every lcore acknowledged in time */
+	} loss[WR_PORTS_MAX];
+	unsigned int n_lost;
+	/* One lcore launched outside the engine (rtt): its ack and done. */
+	const uint64_t *ext_ack;
+	const uint32_t *ext_done;
+	uint64_t leave_timeouts;    /* handshakes that ran out of time */
+	struct rte_eth_stats nic_last[WR_PORTS_MAX]; /* every collect */
+	bool nic_last_ok[WR_PORTS_MAX];
 	uint32_t stop;              /* stop sending */
 	uint32_t stop_rx;           /* stop receiving */
 	uint32_t aborted;           /* a signal: no drain wait */
@@ -106,6 +146,15 @@ int wr_engine_open(struct wr_engine **out, const struct wr_config *cfg,
 int wr_engine_load(struct wr_engine *e, const struct wr_stream_file *f,
 		   bool rx, struct wr_error *err);
 
+/** Drop EAL's start-up log lines (--quiet); its errors still make the one line. */
+void wr_engine_quiet(bool quiet);
+
+/**
+ * A signal came: a wr_engine_open() waiting for links returns -ECANCELED
+ * (async-signal-safe; for the rest of the process).
+ */
+void wr_engine_cancel(void);
+
 /** Launch the worker lcores. */
 int wr_engine_start(struct wr_engine *e, struct wr_error *err);
 
@@ -130,6 +179,22 @@ void wr_engine_stop(struct wr_engine *e, uint64_t drain_ns);
  * @return &e->view.
  */
 struct wr_report_view *wr_engine_collect(struct wr_engine *e, bool final);
+
+/**
+ * Poll every port's link (main lcore, between reports); a port found down
+ * is left as if its device had said so (see wr_engine_open()).
+ * @return how many ports went away since wr_engine_open().
+ */
+unsigned int wr_engine_links_check(struct wr_engine *e);
+
+/**
+ * An lcore the caller launched on the engine's ports itself (rtt) takes
+ * part in the port handshake: it copies wr_engine's epoch into *@p ack at
+ * its quiescent points and sets *@p done when it returns (see wr_engine.h
+ * on ports that go away).  NULLs end it.  Main lcore.
+ */
+void wr_engine_watch(struct wr_engine *e, const uint64_t *ack,
+		     const uint32_t *done);
 
 /** Free what wr_engine_load() built.  Safe when nothing is loaded. */
 void wr_engine_unload(struct wr_engine *e);

@@ -75,6 +75,18 @@ rx_burst_account(struct wr_rtt *r, struct rte_mbuf **pkts, uint16_t n,
 	return found;
 }
 
+/* A quiescent point: no burst in progress.  @return true when the port
+ * went away (see struct wr_rtt). */
+static inline bool
+rtt_port_gone(struct wr_rtt *r)
+{
+	if (r->epoch == NULL)
+		return false;
+	__atomic_store_n(&r->ack, __atomic_load_n(r->epoch, __ATOMIC_ACQUIRE),
+			 __ATOMIC_RELEASE);
+	return __atomic_load_n(r->gone, __ATOMIC_RELAXED) != 0;
+}
+
 int
 wr_rtt_lcore(void *arg)
 {
@@ -95,6 +107,10 @@ wr_rtt_lcore(void *arg)
 			r->rc = -EINTR;
 			break;
 		}
+		if (unlikely(rtt_port_gone(r))) {
+			r->rc = -ENOLINK;
+			break;
+		}
 		m = rte_pktmbuf_alloc(r->mp);
 		if (m == NULL) {
 			r->rc = -ENOBUFS;
@@ -111,6 +127,11 @@ wr_rtt_lcore(void *arg)
 		wr_frame_sig_write(r->t, data, len, r->sig_id, seq, tsc);
 		deadline = tsc + r->timeout_tsc;
 		while (rte_eth_tx_burst(r->port_id, r->tx_queue, &m, 1) == 0) {
+			if (unlikely(rtt_port_gone(r))) {
+				rte_pktmbuf_free(m);
+				r->rc = -ENOLINK;
+				goto out;
+			}
 			if (rte_rdtsc() >= deadline) {
 				rte_pktmbuf_free(m);
 				m = NULL;
@@ -137,6 +158,10 @@ wr_rtt_lcore(void *arg)
 			if (__atomic_load_n(r->stop, __ATOMIC_RELAXED)) {
 				/* Neither back nor lost: not counted. */
 				r->rc = -EINTR;
+				goto out;
+			}
+			if (unlikely(rtt_port_gone(r))) {
+				r->rc = -ENOLINK;
 				goto out;
 			}
 		}

@@ -53,13 +53,18 @@ struct wr_rtt {
 	uint64_t timeout_tsc;          /**< per round trip */
 	uint64_t first_seq;            /**< sequence of the first round trip */
 	const uint32_t *stop;
+	/* The port going away (wr_engine.h): the lcore copies *epoch into
+	 * ack outside any burst and ends (-ENOLINK) once *gone is set. */
+	const uint32_t *gone;
+	const uint64_t *epoch;
+	uint64_t ack;
 	/* Results, written by the lcore. */
 	uint64_t sent;       /**< frames the NIC accepted */
 	uint64_t received;   /**< round trips completed */
 	uint64_t lost;       /**< timed out, or never accepted by the NIC */
 	uint64_t late;       /**< echoes of an earlier round trip */
 	uint64_t foreign;    /**< frames that were not our echoes */
-	int rc;              /**< 0, -EINTR (stopped), -ENOBUFS (no mbuf) */
+	int rc;              /**< 0, -EINTR (stopped), -ENOBUFS (no mbuf), -ENOLINK (port gone) */
 	uint32_t done;       /**< set (release) when the lcore returns */
 	struct wr_latency_tsc tsc;
 	struct wr_latency_jitter jitter; /**< RFC 3550, over consecutive RTTs */

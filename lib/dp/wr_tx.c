@@ -679,6 +679,40 @@ sequence_turn(struct wr_txq *q)
 	return a != WR_ORDER_DONE;
 }
 
+/* The port of @p q went away: its streams end now, nothing pending is
+ * offered again (the frames were never sent). */
+static void
+txq_retire(struct wr_txq *q, uint64_t now)
+{
+	unsigned int si;
+
+	for (si = 0; si < q->n_streams; si++) {
+		struct wr_tx_stream *ts = q->streams[si];
+
+		if (ts->activations > 0 && !ts->done)
+			deactivate(ts, now);
+		ts->done = true;
+	}
+	q->retired = true;
+}
+
+/* A quiescent point (see struct wr_lcore_ctx): no burst of any port is in
+ * progress here.  The acquire pairs with the release that raised the
+ * epoch after a gone flag was set, so the flags read after it are set. */
+static inline void
+quiescent(struct wr_lcore_ctx *ctx)
+{
+	__atomic_store_n(&ctx->ack, __atomic_load_n(ctx->epoch,
+						    __ATOMIC_ACQUIRE),
+			 __ATOMIC_RELEASE);
+}
+
+static inline bool
+port_gone(const uint32_t *gone)
+{
+	return unlikely(__atomic_load_n(gone, __ATOMIC_RELAXED) != 0);
+}
+
 int
 wr_tx_lcore_main(void *arg)
 {
@@ -688,8 +722,10 @@ wr_tx_lcore_main(void *arg)
 	/* A synchronised start (wr_engine_start_at): everything is built,
 	 * only the first burst waits for the instant. */
 	while (ctx->start_at_tsc != 0 && rte_rdtsc() < ctx->start_at_tsc &&
-	       __atomic_load_n(ctx->stop, __ATOMIC_RELAXED) == 0)
+	       __atomic_load_n(ctx->stop, __ATOMIC_RELAXED) == 0) {
+		quiescent(ctx);     /* no port touched yet */
 		rte_pause();
+	}
 	ctx->start_tsc = rte_rdtsc();
 	for (qi = 0; qi < ctx->n_txq; qi++) {
 		struct wr_txq *q = &ctx->txq[qi];
@@ -702,12 +738,19 @@ wr_tx_lcore_main(void *arg)
 				activate(q->streams[si], ctx->start_tsc);
 	}
 	do {
+		quiescent(ctx);
 		for (qi = 0; qi < ctx->n_rxq; qi++)
-			wr_rx_drain(ctx->rxq[qi], WR_RX_TURN_BURSTS);
+			if (!port_gone(ctx->rxq_gone[qi]))
+				wr_rx_drain(ctx->rxq[qi], WR_RX_TURN_BURSTS);
 		active = 0;
 		for (qi = 0; qi < ctx->n_txq; qi++) {
 			struct wr_txq *q = &ctx->txq[qi];
 
+			if (port_gone(q->gone)) {
+				if (!q->retired)
+					txq_retire(q, rte_rdtsc());
+				continue;
+			}
 			if (q->sequenced) {
 				active += sequence_turn(q);
 				continue;
@@ -743,9 +786,12 @@ wr_tx_lcore_main(void *arg)
 	/* Frames still in flight come back while the main lcore waits out
 	 * the drain time. */
 	while (ctx->n_rxq > 0 &&
-	       __atomic_load_n(ctx->stop_rx, __ATOMIC_RELAXED) == 0)
+	       __atomic_load_n(ctx->stop_rx, __ATOMIC_RELAXED) == 0) {
+		quiescent(ctx);
 		for (qi = 0; qi < ctx->n_rxq; qi++)
-			wr_rx_poll(ctx->rxq[qi]);
+			if (!port_gone(ctx->rxq_gone[qi]))
+				wr_rx_poll(ctx->rxq[qi]);
+	}
 	__atomic_store_n(&ctx->finished, 1, __ATOMIC_RELEASE);
 	return 0;
 }

@@ -162,6 +162,8 @@ struct wr_txq {
 	bool sequenced;             /**< one stream at a time, by order */
 	struct wr_order order;
 	enum wr_sched_next next[WR_TXQ_STREAMS_MAX];
+	const uint32_t *gone;       /**< the port went away: never touch it again */
+	bool retired;               /**< its streams ended because it went */
 };
 
 struct wr_lcore_ctx {
@@ -174,6 +176,14 @@ struct wr_lcore_ctx {
 	const uint32_t *stop;       /**< stop sending: set by the main lcore */
 	const uint32_t *stop_rx;    /**< stop receiving (after the drain time) */
 	uint64_t start_at_tsc;      /**< 0, or spin until this TSC before sending */
+	/* Ports going away (wr_engine.c, port_leave()): the lcore copies
+	 * *epoch into ack at the top of every turn, outside any burst, and
+	 * then skips the queues whose port's gone flag is set.  Whoever set
+	 * a flag and raised the epoch knows, once ack reached it, that the
+	 * lcore is out of that port's burst functions for good. */
+	const uint64_t *epoch;
+	uint64_t ack;
+	const uint32_t *rxq_gone[WR_LCORE_RXQ_MAX];
 	uint64_t start_tsc;
 	uint64_t end_tsc;           /**< when sending ended */
 	uint32_t tx_finished;       /**< set by the lcore when it stopped sending */

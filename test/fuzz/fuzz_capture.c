@@ -18,8 +18,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct wr_field_spec fs[WR_FIELD__COUNT];
-	bool set[WR_FIELD__COUNT] = { false };
+	struct wr_field_spec fs[WR_REWRITE__COUNT];
+	bool set[WR_REWRITE__COUNT] = { false };
 	struct wr_capture c;
 	struct wr_error err;
 	uint64_t dl[4];
@@ -38,11 +38,15 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    (k > 0 && c.ts_ns[k] < c.ts_ns[k - 1]))
 			__builtin_trap();
 	memset(fs, 0, sizeof(fs));
-	set[WR_FIELD_ETH_SRC] = set[WR_FIELD_IPV4_DST] = true;
-	fs[WR_FIELD_IPV4_DST].mode = WR_VARY_INC;
-	fs[WR_FIELD_IPV4_DST].from = 1;
-	fs[WR_FIELD_IPV4_DST].to = 9;
-	fs[WR_FIELD_IPV4_DST].step = 2;
+	set[WR_REWRITE_ETH_SRC] = set[WR_REWRITE_IPV4_DST] = true;
+	set[WR_REWRITE_IPV6_SRC] = true;
+	fs[WR_REWRITE_IPV6_SRC].mode = WR_VARY_RANDOM;
+	fs[WR_REWRITE_IPV6_SRC].from = (__uint128_t)0x20010db8ull << 96;
+	fs[WR_REWRITE_IPV6_SRC].to = fs[WR_REWRITE_IPV6_SRC].from | (((__uint128_t)1 << 80) - 1);
+	fs[WR_REWRITE_IPV4_DST].mode = WR_VARY_INC;
+	fs[WR_REWRITE_IPV4_DST].from = 1;
+	fs[WR_REWRITE_IPV4_DST].to = 9;
+	fs[WR_REWRITE_IPV4_DST].step = 2;
 	wr_capture_rewrite(&c, set, fs, 1);
 	for (k = 0; k < c.n; k++)
 		wr_capture_fix_csum(wr_capture_frame(&c, k), c.len[k]);

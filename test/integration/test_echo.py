@@ -14,7 +14,8 @@ import threading
 import time
 import unittest
 
-from wrtest import ROOT, EalCase, WIRERATE, wait_for
+from wrtest import (ROOT, EalCase, WIRERATE, memif_server_profile, testpmd_reflector,
+                    wait_for)
 
 # A peer process and its waits are bounded: nothing here may hang a CI run.
 PEER_START_S = 10
@@ -293,25 +294,12 @@ class EchoMemif(EalCase):
 
     def memif_profile(self, name, prefix, extra=""):
         """wirerate as the memif server, TX and RX on lcore 1 (CPU 0; testpmd takes CPU 1)."""
-        return self.write(name, f"""version: 1
-eal: ["--no-pci", "--in-memory", "--file-prefix={prefix}",
-      "--vdev=net_memif0,role=server,socket={self.sock},rsize=14", "--lcores=0@0,1@0"]
-ports:
-  - device: net_memif0
-    tx_lcores: [1]
-    rx_lcore: 1
-settle_ms: 200
-{extra}""")
+        return memif_server_profile(self, name, prefix, self.sock, 200, extra)
 
     def reflector(self, prefix, out):
         """dpdk-testpmd macswap as the memif client (wirerate must listen already)."""
-        refl = subprocess.Popen(
-            ["dpdk-testpmd", "--lcores=0@1,1@1", "--no-pci", "--in-memory",
-             "--file-prefix", prefix,
-             "--vdev", f"net_memif0,role=client,socket={self.sock},rsize=14",
-             "--", "--forward-mode=macswap", "--auto-start", "--nb-cores=1",
-             "--stats-period", "1"],
-            stdin=subprocess.DEVNULL, stdout=out,
+        refl = testpmd_reflector(
+            prefix, self.sock, stdout=out,
             stderr=subprocess.STDOUT if out == subprocess.PIPE else subprocess.DEVNULL,
             text=True)
         self.procs.append(refl)

@@ -183,7 +183,7 @@ streams:
         rows = tshark_fields(self.path("out.pcap"), ["udp.srcport"])
         self.assertEqual(sum(1 for r in rows if r[0] == "1"), 1000)
         self.assertEqual(sum(1 for r in rows if r[0] == "2"), timed["tx_pkts"])
-        self.assertEqual(res["stop_reason"], "count")
+        self.assertEqual(res["stop_reason"], "stream-duration")
 
 
 class Sweep(EalCase):

@@ -6,6 +6,7 @@ what net_pcap wrote; tshark checks the rewritten frames' checksums.
 """
 
 import hashlib
+import ipaddress
 import os
 import random
 import shutil
@@ -15,8 +16,8 @@ import unittest
 from wrtest import EalCase, WrCase
 
 try:
-    from scapy.all import (ARP, ICMP, IP, TCP, UDP, Ether, IPv6, Raw, RawPcapReader,
-                           wrpcap)
+    from scapy.all import (ARP, ICMP, IP, TCP, UDP, Dot1Q, Ether, ICMPv6EchoRequest, IPv6,
+                           Raw, RawPcapReader, wrpcap)
     from scapy.utils import PcapNgWriter
     HAVE_SCAPY = True
 except ImportError:  # pragma: no cover - reported by the skip below
@@ -88,6 +89,43 @@ def tshark_checked(pcap, fields):
         cmd += ["-e", f]
     out = subprocess.run(cmd, capture_output=True, text=True, check=True, timeout=120).stdout
     return [line.split("\t") for line in out.splitlines()]
+
+
+def tshark_v6(pcap):
+    """Per frame: IPv6 src, dst, next header and the UDP/TCP/ICMPv6 checksum status tshark
+    computed (1 = good), or None for a frame without IPv6."""
+    rows = tshark_checked(pcap, ["ipv6.src", "ipv6.dst", "ipv6.nxt", "udp.checksum.status",
+                                 "tcp.checksum.status", "icmpv6.checksum.status"])
+    return [None if not r[0] else r for r in rows]
+
+
+# doc/replay.md's rule for random values (wr_rng.h: SplitMix64 counter-based draws), written
+# again here from the documentation to check the addresses a replay writes.
+M64 = (1 << 64) - 1
+GAMMA = 0x9e3779b97f4a7c15
+
+
+def mix64(z):
+    z &= M64
+    z = ((z ^ (z >> 30)) * 0xbf58476d1ce4e5b9) & M64
+    z = ((z ^ (z >> 27)) * 0x94d049bb133111eb) & M64
+    return z ^ (z >> 31)
+
+
+def draw(seed, tag, k):
+    key = mix64(mix64(seed) ^ mix64(tag + GAMMA))
+    return mix64(key + (k + 1) * GAMMA)
+
+
+def random_in_prefix(prefix, seed, tag, k):
+    """Value k of {random: {prefix}} for a prefix of /64 or shorter (2^64 or more values)."""
+    net = ipaddress.IPv6Network(prefix)
+    base, host_bits = int(net.network_address), 128 - net.prefixlen
+    h = draw(seed, tag, k)
+    if host_bits == 64:
+        return ipaddress.IPv6Address(base + h)
+    hi = h & ((1 << (host_bits - 64)) - 1)
+    return ipaddress.IPv6Address(base + ((hi << 64) | mix64(h + GAMMA)))
 
 
 def wire(f):
@@ -224,6 +262,101 @@ class Replay(ReplayCase):
         self.assertEqual(len(rows), 9)
         for k, r in enumerate(rows):
             self.assertEqual(r, ["10.9.1.%d" % (1 + k % 4), str([7, 9][k % 2]), "1", "1"], k)
+
+
+class ReplayIPv6(ReplayCase):
+    """ipv6.src/ipv6.dst rewrites on a capture of IPv6 UDP/TCP/ICMPv6 frames (one tagged) with
+    IPv4 and ARP frames mixed in; a frame: stream varying an IPv6 address."""
+
+    def v6_capture(self):
+        rnd = random.Random(9)
+        pk = []
+        for i in range(30):
+            kind = i % 6
+            e = Ether(src="00:11:22:33:44:55", dst="66:77:88:99:aa:bb")
+            v6 = IPv6(src="2001:db8:aaaa::1", dst="2001:db8:bbbb::2")
+            if kind == 0:
+                p = e / v6 / UDP(sport=1000 + i, dport=53)
+            elif kind == 1:
+                p = e / v6 / TCP(sport=2000 + i, dport=80, flags="S")
+            elif kind == 2:
+                p = e / v6 / ICMPv6EchoRequest(id=7, seq=i)
+            elif kind == 3:
+                p = e / IP(src="10.0.0.1", dst="10.0.0.2") / UDP(sport=3000 + i, dport=53)
+            elif kind == 4:
+                p = Ether(src="00:11:22:33:44:58", dst="ff:ff:ff:ff:ff:ff") / \
+                    ARP(psrc="10.0.0.1", pdst="10.0.0.9")
+            else:
+                p = e / Dot1Q(vlan=12) / v6 / UDP(sport=4000 + i, dport=4789)
+            p = p / Raw(bytes(rnd.getrandbits(8) for _ in range(rnd.randint(0, 900))))
+            p = Ether(bytes(p))
+            p.time = 5.0 + i * 1e-3
+            pk.append(p)
+        wrpcap(self.path("v6.pcap"), pk)
+        return [bytes(p) for p in pk]
+
+    def test_ipv6_rewrites_take_the_values_asked(self):
+        raw = self.v6_capture()
+        _, q = self.run_replay("rw6", """  - name: trace
+    pcap: v6.pcap
+    seed: 77
+    rewrite:
+      ipv6.src: {inc: {from: "2001:db8:100::fffe", to: "2001:db8:100::1:3"}}
+      ipv6.dst: {random: {prefix: "2001:db8:200::/48"}}
+""")
+        got = frames(q[0])
+        self.assertEqual(len(got), len(raw))
+        rows = tshark_v6(q[0])
+        self.assertEqual(len(rows), len(raw))
+        src0 = int(ipaddress.IPv6Address("2001:db8:100::fffe"))
+        seen = {17: 0, 6: 0, 58: 0}
+        for k, r in enumerate(rows):
+            if r is None:  # IPv4 and ARP: left as captured, byte for byte
+                self.assertEqual(got[k], raw[k], k)
+                continue
+            # Frame k takes value k: src inc over 6 values, dst draw k of the ipv6.dst tag.
+            self.assertEqual(ipaddress.IPv6Address(r[0]),
+                             ipaddress.IPv6Address(src0 + k % 6), k)
+            want = random_in_prefix("2001:db8:200::/48", 77, 0x181, k)
+            self.assertEqual(ipaddress.IPv6Address(r[1]), want, k)
+            nh = int(r[2])
+            status = {17: r[3], 6: r[4], 58: r[5]}[nh]
+            self.assertEqual(status, "1", f"frame {k}: next header {nh} checksum")
+            seen[nh] += 1
+            # Nothing but the addresses and the L4 checksum moved.
+            l3 = 18 if raw[k][12:14] == b"\x81\x00" else 14
+            csum = l3 + 40 + {17: 6, 6: 16, 58: 2}[nh]
+            self.assertEqual(got[k][:l3 + 8], raw[k][:l3 + 8], k)
+            self.assertEqual(got[k][l3 + 40:csum], raw[k][l3 + 40:csum], k)
+            self.assertEqual(got[k][csum + 2:], raw[k][csum + 2:], k)
+        self.assertEqual(seen, {17: 10, 6: 5, 58: 5})
+        # The draws really spread over the /48 (not one /64).
+        self.assertGreater(len({ipaddress.IPv6Address(r[1]).packed[6:8]
+                                for r in rows if r}), 10)
+
+    def test_frame_bytes_with_an_ipv6_field(self):
+        p = Ether(dst="02:00:00:00:00:02", src="02:00:00:00:00:01") / \
+            IPv6(src="2001:db8::1", dst="2001:db8::2") / UDP(sport=1234, dport=5678) / \
+            Raw(b"v" * 40)
+        hexed = bytes(p).hex()
+        _, q = self.run_replay("frame6", f"""  - name: bytes
+    frame: "{hexed}"
+    seed: 3
+    fields:
+      - {{offset: 22, width: 16, value: {{inc: {{from: "2001:db8::ffff:fffe", to: "2001:db8::1:0:1", step: 1}}}}}}
+      - {{offset: 38, width: 16, value: {{list: ["2001:db8:9::1", "fd00::7"]}}}}
+      - {{offset: 62, width: 8, value: {{dec: {{from: 9, to: 1, step: 4}}}}}}
+    count: 12
+""")
+        rows = tshark_v6(q[0])
+        self.assertEqual(len(rows), 12)
+        src0 = int(ipaddress.IPv6Address("2001:db8::ffff:fffe"))
+        got = frames(q[0])
+        for k, r in enumerate(rows):
+            self.assertEqual(ipaddress.IPv6Address(r[0]), ipaddress.IPv6Address(src0 + k % 4), k)
+            self.assertEqual(r[1], ["2001:db8:9::1", "fd00::7"][k % 2], k)
+            self.assertEqual(r[3], "1", f"frame {k}: UDP checksum")
+            self.assertEqual(int.from_bytes(got[k][62:70], "big"), [9, 5, 1][k % 3], k)
 
 
 class ReplayTiming(ReplayCase):

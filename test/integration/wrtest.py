@@ -102,6 +102,30 @@ def wait_for(pred, timeout, step=0.05):
     return pred()
 
 
+def memif_server_profile(case, name, prefix, sock, settle_ms, extra=""):
+    """A profile with wirerate as the memif server on sock: TX and RX on lcore 1, CPU 0."""
+    return case.write(name, f"""version: 1
+eal: ["--no-pci", "--in-memory", "--file-prefix={prefix}",
+      "--vdev=net_memif0,role=server,socket={sock},rsize=14", "--lcores=0@0,1@0"]
+ports:
+  - device: net_memif0
+    tx_lcores: [1]
+    rx_lcore: 1
+settle_ms: {settle_ms}
+{extra}""")
+
+
+def testpmd_reflector(prefix, sock, **popen):
+    """dpdk-testpmd as the memif client on sock, macswap, on CPU 1 (TESTBED.md)."""
+    return subprocess.Popen(
+        ["dpdk-testpmd", "--lcores=0@1,1@1", "--no-pci", "--in-memory",
+         "--file-prefix", prefix,
+         "--vdev", f"net_memif0,role=client,socket={sock},rsize=14",
+         "--", "--forward-mode=macswap", "--auto-start", "--nb-cores=1",
+         "--stats-period", "1"],
+        stdin=subprocess.DEVNULL, **popen)
+
+
 def sigint(proc):
     proc.send_signal(signal.SIGINT)
 

@@ -18,7 +18,8 @@ NIC1 = '0000:03:00.1'      # ens1f1: an idle test port
 STATE = '/var/lib/wirerate/bind-state.json'
 NOIOMMU = '/sys/module/vfio/parameters/enable_unsafe_noiommu_mode'
 DEFAULT_LINE = ('0000:00:03.0 (eth0) carries the default route: binding it '
-                'would cut this machine off; use --force if you are sure')
+                'would cut this machine off; use --allow-default-route if you '
+                'are sure (--force does not cover it)')
 
 
 class BindTestBase(unittest.TestCase):
@@ -67,8 +68,11 @@ class BindTestBase(unittest.TestCase):
                                self.routes6, **kw)
         return self.fake
 
-    def run_wb(self, *argv, runner=None):
-        return run_tool(wb, list(argv), self.tree, runner or self.runner())
+    def run_wb(self, *argv, runner=None, env=None):
+        # No SSH session unless a test gives one: the developer's own
+        # $SSH_CONNECTION must not change what the tests see.
+        return run_tool(wb, list(argv), self.tree, runner or self.runner(),
+                        env=env if env is not None else {'PATH': '/usr/bin'})
 
     def driver(self, addr):
         return os.path.basename(os.readlink(self.tree.p(
@@ -106,8 +110,8 @@ class ListTest(BindTestBase):
                       '(link-local)', lines)
         self.assertIn('    routes: default via 192.0.2.1 [DEFAULT ROUTE], '
                       '192.0.2.0/24, fd00::/64', lines)
-        self.assertIn('    bind: refused without --force: DEFAULT ROUTE, '
-                      'routes, addresses, up', lines)
+        self.assertIn('    bind: refused without --allow-default-route, '
+                      '--force: DEFAULT ROUTE, routes, addresses, up', lines)
         self.assertEqual(lines.count('    bind: ok'), 2)
         # Only class 02 devices: not the host bridge, not the virtio disk.
         self.assertNotIn('0000:00:00.0', out)
@@ -305,10 +309,48 @@ class BindTest(BindTestBase):
         self.assertIn('already on vfio-pci', out)
         self.assertEqual(self.fake.changes(), [])
 
-    def test_force_binds_in_use_interface(self):
-        status, out, err = self.run_wb('bind', '--force', 'eth0')
+    def test_force_does_not_cover_default_route(self):
+        self.assert_refused_unchanged(['bind', '--force', 'eth0'],
+                                      [DEFAULT_LINE])
+
+    def test_allow_default_route_alone_is_not_enough(self):
+        # eth0 is also up, addressed and routed: those need --force.
+        err = self.assert_refused_unchanged(
+            ['bind', '--allow-default-route', 'eth0'],
+            ['0000:00:03.0 (eth0) is up'])
+        self.assertNotIn('default route', err)
+
+    def test_management_interface_needs_its_own_override(self):
+        env = {'SSH_CONNECTION': '198.51.100.7 50022 192.0.2.2 22'}
+        status, out, err = self.run_wb('bind', '--force',
+                                       '--allow-default-route', 'eth0',
+                                       env=env)
+        self.assertEqual(status, 1)
+        self.assertIn('0000:00:03.0 (eth0) carries this session '
+                      '(192.0.2.2/24): binding it would cut you off; use '
+                      '--allow-management', err)
+        self.assertEqual(self.fake.changes(), [])
+        status, out, err = self.run_wb('list', env=env)
+        self.assertIn('DEFAULT ROUTE, MANAGEMENT', out)
+        status, out, err = self.run_wb('bind', '--force',
+                                       '--allow-default-route',
+                                       '--allow-management', 'eth0', env=env)
         self.assertEqual(status, 0, err)
-        self.assertIn('warning (--force): ' + DEFAULT_LINE, err)
+        self.assertIn('warning (--allow-management): ', err)
+
+    def test_uio_pci_generic_missing_names_its_config(self):
+        err = self.assert_refused_unchanged(
+            ['bind', '--driver', 'uio_pci_generic', NIC0],
+            ['driver uio_pci_generic is not available'],
+            runner=self.runner(modprobe_ok=False))
+        self.assertIn('CONFIG_UIO_PCI_GENERIC', err)
+        self.assertNotIn('VFIO', err)
+
+    def test_force_binds_in_use_interface(self):
+        status, out, err = self.run_wb('bind', '--force',
+                                       '--allow-default-route', 'eth0')
+        self.assertEqual(status, 0, err)
+        self.assertIn('warning (--allow-default-route): ' + DEFAULT_LINE, err)
         self.assertEqual(self.fake.changes(),
                          [[DEVBIND, '-b', 'vfio-pci', '--force', MGMT]])
         self.assertEqual(self.state()['devices'][MGMT]['driver'],

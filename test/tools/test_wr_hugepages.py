@@ -107,6 +107,50 @@ class HugepagesTest(unittest.TestCase):
                       'pagesize=2M', err)
         self.assertEqual(self.mount_calls(), [])
 
+    def test_mount_on_a_system_directory_is_refused(self):
+        before = self.tree.snapshot()
+        for d in ('/etc', '/', '/usr/', '/proc/sys'):
+            status, out, err = self.run_hp('reserve', '512', '--mount', d)
+            self.assertEqual(status, 1, d)
+            self.assertIn('refusing to mount hugetlbfs on', err)
+            self.assertIn('system directory', err)
+        self.assertEqual(self.tree.snapshot(), before)
+        self.assertEqual(self.runner.calls, [])
+
+    def test_mount_on_a_non_empty_directory_is_refused(self):
+        self.tree.write('/srv/data/keep.txt', 'x')
+        self.tree.write('/srv/file', 'x')
+        before = self.tree.snapshot()
+        status, out, err = self.run_hp('reserve', '64', '--mount', '/srv/data')
+        self.assertEqual(status, 1)
+        self.assertIn('/srv/data: it is not empty', err)
+        status, out, err = self.run_hp('reserve', '64', '--mount', '/srv/file')
+        self.assertEqual(status, 1)
+        self.assertIn('/srv/file: not a directory', err)
+        # Nothing was reserved either: the mount is decided first.
+        self.assertEqual(self.tree.snapshot(), before)
+        self.assertEqual(self.runner.calls, [])
+
+    def test_mount_on_an_empty_directory_of_its_own(self):
+        self.tree.mkdir('/mnt/huge')
+        status, out, err = self.run_hp('reserve', '64', '--mount', '/mnt/huge')
+        self.assertEqual(status, 0, err)
+        self.assertEqual(self.mount_calls(), [[
+            'mount', '-t', 'hugetlbfs', '-o', 'pagesize=2M', 'nodev',
+            '/mnt/huge']])
+
+    def test_count_beyond_memory_is_refused(self):
+        # The fake machine has MemTotal 8000000 kB.
+        before = self.tree.snapshot()
+        status, out, err = self.run_hp('reserve', '99999999999')
+        self.assertEqual(status, 1)
+        self.assertIn("more than the machine's memory", err)
+        status, out, err = self.run_hp('reserve', '8', '--size', '1G')
+        self.assertEqual(status, 1)
+        self.assertIn("8 1G pages are 8G, more than the machine's memory", err)
+        self.assertEqual(self.tree.snapshot(), before)
+        self.assertEqual(self.runner.calls, [])
+
     def test_no_mount_option(self):
         status, out, err = self.run_hp('reserve', '64', '--no-mount')
         self.assertEqual(status, 0, err)

@@ -1,0 +1,126 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Bad input: each case gets exit 2, one line naming what is wrong, and nothing started or left behind."""
+
+import os
+import re
+import shutil
+import unittest
+
+from wrtest import EalCase, STREAMS
+
+STREAM = os.path.join(STREAMS, "udp-64.yaml") if os.path.exists(
+    os.path.join(STREAMS, "udp-64.yaml")) else None
+
+
+class BadInput(EalCase):
+    """A table of bad inputs; for each: exit 2, one stderr line matching, no output file, no EAL dir."""
+
+    def stream(self):
+        return self.write("s.yaml", """version: 1
+streams:
+  - name: s
+    size: 70
+    rate: 10 kpps
+    count: 100
+""")
+
+    def prof(self, prefix, eal_extra="", device="net_null0", tx="[1]"):
+        return self.write(f"{prefix}.yaml", f"""version: 1
+eal: ["--no-pci", "--in-memory", "--file-prefix={prefix}", "--vdev=net_null0"{eal_extra}, "--lcores=0@0,1@1"]
+ports:
+  - device: {device}
+    tx_lcores: {tx}
+""")
+
+    def check(self, args, pattern, prefix=None, outputs=()):
+        p = self.wirerate(*args)
+        lines = [l for l in p.stderr.splitlines() if l.strip()]
+        msg = f"wirerate {' '.join(args)}\nstdout:\n{p.stdout}\nstderr:\n{p.stderr}"
+        self.assertEqual(p.returncode, 2, msg)
+        self.assertEqual(len(lines), 1, msg)
+        self.assertRegex(lines[0], pattern, msg)
+        # Nothing sent: no summary, no result file, no EAL runtime dir.
+        self.assertNotIn("summary", p.stdout, msg)
+        for o in outputs:
+            self.assertFalse(os.path.exists(o), f"{o} left behind\n{msg}")
+        leftovers = [f for f in os.listdir(self.tmp) if ".XXXX" in f or re.search(r"\.json\.\w{6}$", f)]
+        self.assertEqual(leftovers, [], msg)
+        if prefix is not None:
+            self.assertFalse(os.path.exists(f"/var/run/dpdk/{prefix}"), msg)
+
+    def test_table(self):
+        s = self.stream()
+        pid = os.getpid()
+        good = self.prof(f"wrbad{pid}-ok")
+        out = self.path("r.json")
+        cases = [
+            (["frobnicate", s], r'^wirerate: unknown command "frobnicate" \(wirerate --help'),
+            (["run", s, "--csv", "x"], r"^wirerate: --csv does not apply to run"),
+            (["run", s, "--tx-port", "3"], r"^wirerate: --tx-port does not apply to run"),
+            (["run", s, "--timeout", "1"], r"^wirerate: --timeout does not apply to run"),
+            (["check", s, "--json", "x"], r"^wirerate: --json does not apply to check"),
+            (["run", s, "--on-link-down", "maybe"], r"^wirerate: --on-link-down: expected stop or continue"),
+            (["run", s, "--config", good, "--json", "/nonexistent-dir/r.json"],
+             r"^wirerate: --json /nonexistent-dir/r.json: cannot write there: No such file"),
+            (["run", s, "--config", good, "--json", self.tmp],
+             r"cannot write there: Is a directory"),
+            (["run", s, "--config", good, "--stats-jsonl", "/nonexistent-dir/l.jsonl"],
+             r"^wirerate: --stats-jsonl /nonexistent-dir/l.jsonl: cannot write there"),
+            (["sweep", s, "--config", good, "--csv", "/nonexistent-dir/s.csv"],
+             r"^wirerate: --csv /nonexistent-dir/s.csv: cannot write there"),
+        ]
+        mc = self.write("mc.yaml", """version: 1
+streams:
+  - name: m
+    size: 70
+    count: 10
+    eth: {src: "01:00:5e:00:00:01"}
+""")
+        bc = self.write("bc.yaml", """version: 1
+streams:
+  - name: b
+    size: 70
+    count: 10
+    eth: {src: "ff:ff:ff:ff:ff:ff"}
+""")
+        cases += [
+            (["run", mc, "--config", good], r"mc.yaml:3:5: streams\[0\]\.eth\.src: .* is multicast"),
+            (["check", bc], r"bc.yaml:3:5: streams\[0\]\.eth\.src: .* is broadcast"),
+        ]
+        for args, pattern in cases:
+            with self.subTest(args=args):
+                self.check(args, pattern, outputs=[out])
+        # More than the port's line rate (net_null: 10 Gbps), without
+        # --oversubscribe: found once the link speed is known.
+        fast = self.write("fast.yaml", """version: 1
+streams:
+  - name: f
+    size: 70
+    rate: 100 Gbps L1
+    count: 10
+""")
+        prefix = f"wrbad{pid}-rate"
+        with self.subTest(case="rate"):
+            self.check(["run", fast, "--config", self.prof(prefix), "--json", out],
+                       r"fast.yaml:3:5: .*more than the link carries \(--oversubscribe",
+                       prefix=prefix, outputs=[out])
+        # Errors only EAL can find: one line with the profile's file:line:col.
+        for name, kw, pattern in [
+            ("dev", {"device": "net_null7"}, r':4:13: ports\[0\]\.device: port "net_null7" does not exist'),
+            ("lc", {"tx": "[5]"}, r":5:16: ports\[0\]\.tx_lcores: lcore 5 is not enabled"),
+            ("vdev", {"eal_extra": ', "--vdev=net_bogus0"'},
+             r':2:\d+: eal\[4\]: EAL refused "--vdev=net_bogus0"'),
+            ("opt", {"eal_extra": ', "--bogus-opt"'},
+             r':2:\d+: eal\[4\]: EAL has no option "--bogus-opt"'),
+            ("cpu", {"eal_extra": ', "--lcores=0@0,1@97"'},
+             r':2:\d+: eal\[(4|5)\]: EAL refused "--lcores=0@0,1@97": core 97 unavailable'),
+        ]:
+            prefix = f"wrbad{pid}-{name}"
+            prof = self.prof(prefix, **kw)
+            with self.subTest(case=name):
+                self.check(["run", s, "--config", prof, "--json", out], "^wirerate: " + re.escape(prof) + pattern,
+                           prefix=prefix, outputs=[out])
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,214 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Faults: a memif peer killed mid-run, signals at random points of a run; every run must end cleanly."""
+
+import json
+import os
+import random
+import shutil
+import signal
+import subprocess
+import time
+import unittest
+
+from wrtest import EalCase, WIRERATE, memif_server_profile, testpmd_reflector, wait_for
+
+# Repetitions: enough that a one-in-ten failure shows (it escapes 20 runs
+# with probability 0.9^20 = 12 %, 60 runs with 0.2 %), about 3 s each.  The 'slow' suite (WR_SLOW=1) runs WR_FAULT_RUNS_SLOW.
+RUNS = int(os.environ.get("WR_FAULT_RUNS",
+                          os.environ.get("WR_FAULT_RUNS_SLOW", "60")
+                          if os.environ.get("WR_SLOW") == "1" else "20"))
+RUN_TIMEOUT_S = 30
+PEER_START_S = 10
+
+
+def json_ok(path):
+    """The parsed JSON result file, or None."""
+    try:
+        with open(path, "rb") as f:
+            return json.loads(f.read().decode("utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
+def finish(proc, first=""):
+    """Wait for wirerate; (stdout, stderr, hung)."""
+    try:
+        out, err = proc.communicate(timeout=RUN_TIMEOUT_S)
+        hung = False
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        out, err = proc.communicate()
+        hung = True
+    return first + (out or ""), err or "", hung
+
+
+def verdict(what, proc, out, err, res, summary="summary"):
+    """None when wirerate ended cleanly with a summary and valid JSON, else why."""
+    if proc.returncode != 0:
+        return f"{what}: exit {proc.returncode}\n{out[-1500:]}\n{err[-1500:]}"
+    if summary not in out:
+        return f"{what}: no summary\n{out[-1500:]}"
+    if json_ok(res) is None:
+        return f"{what}: no valid JSON"
+    return None
+
+
+def stop(proc):
+    if proc is None or proc.poll() is not None:
+        return
+    proc.kill()
+    proc.wait(timeout=10)
+
+
+class PeerGone(EalCase):
+    """dpdk-testpmd (macswap over memif) killed at a random point of a run."""
+
+    def setUp(self):
+        super().setUp()
+        if shutil.which("dpdk-testpmd") is None:
+            self.skipTest("needs dpdk-testpmd (Debian package dpdk)")
+        self.rundir = f"/run/wrfault-{os.getpid()}"
+        os.makedirs(self.rundir, exist_ok=True)
+        self.addCleanup(shutil.rmtree, self.rundir, True)
+        self.sock = os.path.join(self.rundir, "memif.sock")
+
+    def socket_listening(self):
+        with open("/proc/net/unix") as f:
+            return any(line.rstrip().endswith(self.sock) for line in f)
+
+    def one(self, n, sig, delay, on_link_down, cmd="run"):
+        pid = os.getpid()
+        gen_prefix = f"wrfault-g{pid}-{n}"
+        refl_prefix = f"wrfault-r{pid}-{n}"
+        for p in (gen_prefix, refl_prefix):
+            self.addCleanup(shutil.rmtree, os.path.join("/var/run/dpdk", p), True)
+        res = self.path(f"r{n}.json")
+        sf = self.write("s.yaml", """version: 1
+streams:
+  - name: echo
+    size: 70
+    rate: 1 Mpps
+    duration: 2
+    latency: true
+""")
+        prof = memif_server_profile(self, "memif.yaml", gen_prefix, self.sock, 100,
+                                    "stats_interval_ms: 250\n")
+        args = ["run", sf, "--config", prof, "--drain", "0.5", "--json", res]
+        if cmd == "rtt":
+            # One frame in flight, 20 sizes of 100000 round trips (about
+            # 2 us each: 4 s): the kill lands in the middle of a size.
+            args = ["rtt", sf, "--config", prof, "--sizes", "50:1000:50",
+                    "--count", "100000", "--json", res]
+        if on_link_down:
+            args += ["--on-link-down", on_link_down]
+        # stdout to a file too: the first line is waited for there.
+        outf = open(self.path(f"out{n}.txt"), "w+")
+        errf = open(self.path(f"err{n}.txt"), "w+")
+        self.addCleanup(outf.close)
+        self.addCleanup(errf.close)
+        gen = subprocess.Popen([WIRERATE, *args], cwd=self.tmp, stdout=outf,
+                               stderr=errf, text=True)
+        refl = None
+        try:
+            self.assertTrue(wait_for(lambda: self.socket_listening() or gen.poll() is not None,
+                                     PEER_START_S), "wirerate did not create the memif socket")
+            refl = testpmd_reflector(refl_prefix, self.sock, stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.DEVNULL)
+            # Sending starts once the link is up: wirerate prints its
+            # header then.  The kill lands anywhere from the first frame
+            # to the end of the drain.
+            if wait_for(lambda: os.path.getsize(outf.name) > 0 or gen.poll() is not None,
+                        PEER_START_S):
+                time.sleep(delay)
+            refl.send_signal(sig)
+            _, _, hung = finish(gen)
+        finally:
+            stop(gen)
+            stop(refl)
+        outf.seek(0)
+        errf.seek(0)
+        out, err = outf.read(), errf.read()
+        what = f"run {n} ({signal.Signals(sig).name} after {delay:.2f} s)"
+        if hung:
+            return f"{what}: wirerate hung\n{err[-2000:]}"
+        bad = verdict(what, gen, out, err, res, "payload" if cmd == "rtt" else "summary")
+        if bad is not None:
+            return bad
+        j = json_ok(res)
+        # The handshake must finish: a timeout means the PMD could have
+        # unmapped under an lcore (it survived by luck).
+        if "did not leave it in time" in err:
+            return f"{what}: an lcore did not leave the port in time\n{err[-1000:]}"
+        if cmd == "run" and j["stop_reason"] == "link-down":
+            port = j["ports"][0]
+            if "link_lost" not in port or "NIC counted" not in out:
+                return f"{what}: link loss not reported\n{out[-1500:]}"
+        return None
+
+    def runs(self, n_runs, on_link_down=None, cmd="run"):
+        rnd = random.Random(os.environ.get("WR_FAULT_SEED", str(time.time())))
+        bad = []
+        for n in range(n_runs):
+            sig = signal.SIGKILL if n % 2 == 0 else signal.SIGINT
+            delay = rnd.uniform(0.0, 2.6)
+            r = self.one(n, sig, delay, on_link_down, cmd)
+            if r is not None:
+                bad.append(r)
+        return bad
+
+    def test_rtt_peer_killed(self):
+        """rtt's own lcore leaves the port too: exit 0, its table and valid JSON."""
+        n_runs = max(RUNS // 4, 4)
+        bad = self.runs(n_runs, cmd="rtt")
+        print(f"\nrtt peer killed: {len(bad)} of {n_runs} runs failed", flush=True)
+        self.assertEqual(bad, [], "\n".join(bad))
+
+    def test_peer_killed(self):
+        """Every run with its peer killed ends with exit 0, a summary and valid JSON."""
+        bad = self.runs(RUNS)
+        print(f"\npeer killed: {len(bad)} of {RUNS} runs failed", flush=True)
+        self.assertEqual(bad, [], "\n".join(bad))
+
+
+
+class Signalled(EalCase):
+    """SIGINT or SIGTERM at a random point of a run, from EAL's start to the drain."""
+
+    def test_signal_anywhere(self):
+        rnd = random.Random(os.environ.get("WR_FAULT_SEED", str(time.time())))
+        sf = self.write("s.yaml", """version: 1
+streams:
+  - name: s
+    size: 70
+    rate: 100 kpps
+    duration: 0.6
+    latency: true
+""")
+        bad = []
+        n_runs = max(RUNS // 2, 5)
+        for n in range(n_runs):
+            prefix = f"wrfsig{os.getpid()}-{n}"
+            runtime = os.path.join("/var/run/dpdk", prefix)
+            self.addCleanup(shutil.rmtree, runtime, True)
+            prof = self.profile("net_null0", prefix)
+            res = self.path(f"s{n}.json")
+            sig = signal.SIGINT if n % 2 == 0 else signal.SIGTERM
+            # EAL takes ~0.2 s to start, then 0.6 s of sending and the
+            # drain: the signal lands anywhere in there.
+            delay = rnd.uniform(0.0, 1.2)
+            p = self.start("run", sf, "--config", prof, "--drain", "0.3", "--json", res)
+            time.sleep(delay)
+            p.send_signal(sig)
+            out, err, hung = finish(p)
+            what = f"run {n} ({signal.Signals(sig).name} after {delay:.2f} s)"
+            why = f"{what}: wirerate hung" if hung else verdict(what, p, out, err, res)
+            if why is None and os.path.exists(runtime):
+                why = f"{what}: {runtime} left behind"
+            if why is not None:
+                bad.append(why)
+        print(f"\nsignalled: {len(bad)} of {n_runs} runs failed", flush=True)
+        self.assertEqual(bad, [], "\n".join(bad))
+
+
+if __name__ == "__main__":
+    unittest.main()
