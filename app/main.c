@@ -143,7 +143,7 @@ static const struct wr_cmd_opts {
 	bool eal;
 } wr_cmds[] = {
 	{ "run", "cdDnsjqAbLko", true },
-	{ "sweep", "cSzdCjqbsrX", true },
+	{ "sweep", "cSzdCjqbsrXQ", true },
 	{ "rfc2544", "cSzTRlMmDCjqtrbsPHFEGBKWUVYQZ", true },
 	{ "rtt", "cSznOCj", true },
 	{ "check", "sn", false },
