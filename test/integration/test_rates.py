@@ -532,6 +532,17 @@ class Rfc2544KernelRouter(EalCase):
     # router's tbf forwarded them (the TX side was held back), so the
     # search could not find the limit.
     SIZES = (128, 512)
+    # One stream each way through the router (both directions at once).
+    BIDIR_STREAMS = """version: 1
+streams:
+  - name: ab
+    eth: {src: 02:00:00:00:00:01, dst: 02:00:00:00:00:02}
+    ipv4: {src: 198.18.0.1, dst: 198.19.0.1}
+  - name: ba
+    port: 1
+    eth: {src: 02:00:00:00:00:04, dst: 02:00:00:00:00:03}
+    ipv4: {src: 198.19.0.1, dst: 198.18.0.1}
+"""
 
     def setUp(self):
         super().setUp()
@@ -787,16 +798,7 @@ ports:
             self.skipTest("WIRERATE not set")
         ns_exec(self.RTR, "tc", "qdisc", "add", "dev", "wrsr0", "root", "tbf", "rate",
                 "10mbit", "burst", "16kb", "latency", "5ms")
-        sf = self.write("bidir.yaml", """version: 1
-streams:
-  - name: ab
-    eth: {src: 02:00:00:00:00:01, dst: 02:00:00:00:00:02}
-    ipv4: {src: 198.18.0.1, dst: 198.19.0.1}
-  - name: ba
-    port: 1
-    eth: {src: 02:00:00:00:00:04, dst: 02:00:00:00:00:03}
-    ipv4: {src: 198.19.0.1, dst: 198.18.0.1}
-""")
+        sf = self.write("bidir.yaml", self.BIDIR_STREAMS)
 
         def drops(dev):
             p = ns_exec(self.RTR, "tc", "-s", "qdisc", "show", "dev", dev)
@@ -842,16 +844,7 @@ streams:
                 "20mbit", "burst", "16kb", "limit", "16kb")
         ns_exec(self.RTR, "tc", "qdisc", "add", "dev", "wrsr0", "root", "tbf", "rate",
                 "20mbit", "burst", "16kb", "limit", "64kb")
-        sf = self.write("bidir2.yaml", """version: 1
-streams:
-  - name: ab
-    eth: {src: 02:00:00:00:00:01, dst: 02:00:00:00:00:02}
-    ipv4: {src: 198.18.0.1, dst: 198.19.0.1}
-  - name: ba
-    port: 1
-    eth: {src: 02:00:00:00:00:04, dst: 02:00:00:00:00:03}
-    ipv4: {src: 198.19.0.1, dst: 198.18.0.1}
-""")
+        sf = self.write("bidir2.yaml", self.BIDIR_STREAMS)
         prof = self.afp_profile("bidir2")
         out = self.path("bidir2.json")
         p = ns_exec(self.GEN, os.environ["WIRERATE"], "rfc2544", sf, "--stream", "ab",
