@@ -479,14 +479,16 @@ class SweepReport(EalCase):
         chromium = shutil.which("chromium")
         if chromium is None:
             self.skipTest("needs chromium (Debian package; tools/lib/common.sh installs it)")
-        prof = self.profile("net_ring0", "wrssrep")
         sf = os.path.join(STREAMS, "udp-64.yaml")
-        for name, extra, schema, musts in (
-                ("plain", (), "wirerate-sweep/1",
+        # A sweep on net_null; echoes through net_ring's loopback.
+        for name, vdev, extra, schema, musts in (
+                ("plain", "net_null0", (), "wirerate-sweep/1",
                  ("rows[0].kpps", "rows[1].mbps_l1", "rows[1].line_pct")),
-                ("echo", ("--rx-port", "0", "--repeat", "2"), "wirerate-sweep-repeat/1",
+                ("echo", "net_ring0", ("--rx-port", "0", "--repeat", "2"),
+                 "wirerate-sweep-repeat/1",
                  ("sizes[0].kpps.median", "sizes[1].goodput_mbps.max",
                   "sizes[1].returned.rx_pkts", "sizes[0].returned.loss_pct.max"))):
+            prof = self.profile(vdev, f"wrssrep{name}")
             report = self.path(f"{name}.html")
             p = self.wirerate("sweep", sf, "--config", prof, "--sizes", "64,512",
                               "--duration", "0.1", "--report", report, *extra, timeout=120)
