@@ -421,7 +421,8 @@ wr_bench_trial(struct wr_bench *b, struct wr_stream *st, uint64_t drain_ns,
 		wr_bench_stream_idx_at(b, b->rev_stream, st->size.fixed, &two[1]);
 		two[1].port = b->rx_port;
 		two[1].rate = st->rate;
-		two[1].count = st->count;
+		two[1].count = st->count != 0 && b->rev_count != 0 ?
+			       b->rev_count : st->count;
 		two[1].duration_ns = st->duration_ns;
 		two[1].latency = st->latency;
 		two[1].sig_short = st->sig_short;
@@ -485,6 +486,16 @@ wr_bench_trial(struct wr_bench *b, struct wr_stream *st, uint64_t drain_ns,
 			wr_latency_summarize(&rs->hist, &rs->jitter, &b->lat);
 		}
 	}
+	if (b->bidir && b->rev_lat_hist != NULL && !st->sig_short &&
+	    b->e->rxq[st->port] != NULL &&
+	    b->e->rxq[st->port]->n_streams > 1 &&
+	    b->e->rxq[st->port]->streams[1] != NULL) {
+		/* The reverse stream's frames, timed on the stream's port. */
+		const struct wr_rx_stream *rs = b->e->rxq[st->port]->streams[1];
+
+		*b->rev_lat_hist = rs->hist;
+		wr_latency_summarize(&rs->hist, &rs->jitter, &b->rev_lat);
+	}
 	wr_engine_unload(b->e);
 	return wr_bench_interrupted() || b->link_lost ? -EINTR : 0;
 }
@@ -540,6 +551,21 @@ wr_bench_write(const char *path, int (*fn)(FILE *, const void *),
 			path, strerror(-rc));
 		return WR_EXIT_FAIL;
 	}
+	return WR_EXIT_OK;
+}
+
+int
+wr_bench_json_path(const struct wr_opts *o, char *buf, size_t len,
+		   const char **json)
+{
+	*json = o->json_file;
+	if (o->report_file == NULL || *json != NULL)
+		return WR_EXIT_OK;
+	if (snprintf(buf, len, "%s.json", o->report_file) >= (int)len) {
+		fprintf(stderr, "wirerate: --report: the path is too long\n");
+		return WR_EXIT_USAGE;
+	}
+	*json = buf;
 	return WR_EXIT_OK;
 }
 

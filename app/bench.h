@@ -43,6 +43,9 @@ struct wr_bench {
 	struct wr_report_row rev_row; /**< last trial: the reverse stream */
 	uint64_t rev_distinct;      /**< last trial: its distinct frames back */
 	uint64_t rev_port_pkts;     /**< last trial: every frame its RX port got */
+	uint64_t rev_count;         /**< the reverse's frames when not 0 (its
+				     *   own back-to-back burst), else the
+				     *   trial's count */
 	uint32_t phases;            /**< rfc2544: search phases */
 	/* rfc2544's progress: trials done of about progress_est, since t0;
 	 * on a terminal one status line redrawn in place. */
@@ -54,6 +57,10 @@ struct wr_bench {
 	 * there and its summary in lat. */
 	struct wr_latency *lat_hist;
 	struct wr_latency_summary lat;
+	/* the same for the reverse direction's frames (back on the stream's
+	 * port) when both directions run */
+	struct wr_latency *rev_lat_hist;
+	struct wr_latency_summary rev_lat;
 	uint64_t first_trial_ns;    /**< rfc2544: the first phase's trials */
 };
 
@@ -86,6 +93,13 @@ void wr_bench_meta(const struct wr_bench *b, struct wr_bench_meta *m,
 /** Write @p path atomically when it is not NULL.  Prints; @return an exit code. */
 int wr_bench_write(const char *path, int (*fn)(FILE *, const void *),
 		   const void *arg);
+/**
+ * Where the results' JSON goes: --json, else with --report beside the
+ * report (OUT.html.json, in @p buf), else NULL.  Prints; @return 0 or
+ * WR_EXIT_USAGE (the path too long).
+ */
+int wr_bench_json_path(const struct wr_opts *o, char *buf, size_t len,
+		       const char **json);
 /** tools/wr-report @p json into @p html.  Prints; @return an exit code. */
 int wr_bench_report(const char *json, const char *html);
 void wr_bench_close(struct wr_bench *b);

@@ -24,7 +24,7 @@ usage(FILE *out)
 "                    [--arp] [--quiet] [-- EAL options]\n"
 "       wirerate sweep STREAMFILE [--stream NAME] [--sizes 64,128,...]\n"
 "                    [--duration S] [--repeat N] [--rx-port N] [--csv FILE]\n"
-"                    [--json FILE] [--config PROFILE]\n"
+"                    [--json FILE] [--report OUT.html] [--config PROFILE]\n"
 "       wirerate rfc2544 STREAMFILE --tx-port N --rx-port N | --pairs A:B,C:D\n"
 "                    [--stream NAME]\n"
 "                    [--sizes ...] [--trial S] [--resolution PCT%%|RATE]\n"
@@ -52,7 +52,8 @@ usage(FILE *out)
 "          --duration each (default 2 s); print Kpps, Mbps L1/L2, %% of line;\n"
 "          --repeat N runs each size N times: min/median/max of Kpps, Mbps\n"
 "          and goodput; --rx-port N counts what a reflector returns there\n"
-"          (returned Kpps, Mbps, loss per size)\n"
+"          (returned Kpps, Mbps, loss per size); --report writes one\n"
+"          self-contained HTML report (tools/wr-report) beside the JSON\n"
 "  rfc2544 RFC 2544 throughput: per frame size, a binary search for the\n"
 "          highest rate at which every frame (with a loss-only signature)\n"
 "          sent on --tx-port comes back on --rx-port; trials of --trial S\n"
@@ -68,8 +69,9 @@ usage(FILE *out)
 "          and back-to-back (longest lossless burst, first burst\n"
 "          --b2b-trial of the rate, default 2 s, --b2b-repeats times,\n"
 "          default 50); --reverse-stream NAME also sends that stream from\n"
-"          --rx-port to --tx-port in every throughput and frame loss trial\n"
-"          (both directions at once, each one's loss counted); --report\n"
+"          --rx-port to --tx-port in every trial of every test (both\n"
+"          directions at once, each one's loss, latency and back-to-back\n"
+"          apart); --report\n"
 "          writes one self-contained HTML report (tools/wr-report) beside\n"
 "          the JSON (--json, else OUT.html.json)\n"
 "  rtt     round trips one frame at a time (doc/echo.md): per UDP payload size\n"
@@ -141,7 +143,7 @@ static const struct wr_cmd_opts {
 	bool eal;
 } wr_cmds[] = {
 	{ "run", "cdDnsjqAbLko", true },
-	{ "sweep", "cSzdCjqbsrX", true },
+	{ "sweep", "cSzdCjqbsrXQ", true },
 	{ "rfc2544", "cSzTRlMmDCjqtrbsPHFEGBKWUVYQZ", true },
 	{ "rtt", "cSznOCj", true },
 	{ "check", "sn", false },

@@ -437,7 +437,23 @@ frame_loss(struct wr_bench *b, uint16_t size, uint64_t trial_ns,
 	return rc == 1 ? 0 : rc;
 }
 
-/* RFC 2544 section 26.4 at one size.  @return 0, -EINTR or an error. */
+/* The burst a finished back-to-back search keeps sending beside the other
+ * direction's: its last value (a lossless burst), at least one frame. */
+static uint64_t
+b2b_held(const struct wr_b2b *s)
+{
+	uint64_t v = s->n_values ? s->values[s->n_values - 1] : 0;
+
+	return v ? v : 1;
+}
+
+/*
+ * RFC 2544 section 26.4 at one size.  With both directions, each has its
+ * own search and their bursts go out together; a direction whose search
+ * ended keeps sending its last lossless burst until the other's ends, so
+ * every burst met the other direction's traffic.
+ * @return 0, -EINTR or an error.
+ */
 static int
 back_to_back(struct wr_bench *b, uint16_t size, uint64_t drain_ns,
 	     struct wr_rfc2544_row *row)
@@ -448,8 +464,9 @@ back_to_back(struct wr_bench *b, uint16_t size, uint64_t drain_ns,
 	uint64_t trial_ns = o->b2b_trial_ns ? o->b2b_trial_ns : trial_default_ns;
 	struct wr_b2b_cfg cfg;
 	struct wr_bench_trial t;
-	uint64_t line, frames;
-	int rc;
+	uint64_t line, frames, rframes = 0;
+	bool fdone = false, rdone = !b->bidir;
+	int rc, rrc = 0;
 
 	/* Bursts go out as fast as the port takes them (the minimum gap),
 	 * or paced at --max-rate when given; the first burst is --b2b-trial
@@ -466,38 +483,109 @@ back_to_back(struct wr_bench *b, uint16_t size, uint64_t drain_ns,
 	cfg.repeats = o->b2b_repeats;
 	cfg.resolution_frames = o->b2b_resolution;
 	rc = wr_b2b_start(&row->b2b, &cfg, &frames);
+	if (rc == 0 && b->bidir)
+		rc = wr_b2b_start(&row->rev_b2b, &cfg, &rframes);
 	if (rc != 0)
 		return rc;
 	row->has_b2b = true;
+	row->bidir = b->bidir;
 	row->b2b_offered_min = UINT64_MAX;
-	while (rc == 0 || rc == 2) {
-		uint32_t rep = row->b2b.repeat;
+	row->rev_b2b_offered_min = UINT64_MAX;
+	while (!fdone || !rdone) {
+		uint32_t rep = row->b2b.repeat, rrep = row->rev_b2b.repeat;
 
-		rc = trial_at(b, size, row->b2b_rate_millipps, 0, frames,
-			      drain_ns, &t);
+		b->rev_count = rdone ? b2b_held(&row->rev_b2b) : rframes;
+		rc = trial_at(b, size, row->b2b_rate_millipps, 0,
+			      fdone ? b2b_held(&row->b2b) : frames, drain_ns,
+			      &t);
+		b->rev_count = 0;
 		if (rc != 0)
 			break;
 		row->b2b_bursts++;
-		if (t.offered_millipps < row->b2b_offered_min)
-			row->b2b_offered_min = t.offered_millipps;
-		rc = wr_b2b_report(&row->b2b, t.sent, t.received, &frames);
-		if (!o->quiet)
-			say(b, "b2b", size, true, "  %u bytes: back-to-back repeat %u, burst of "
-			       "%llu (offered %.3f pps): received %llu: %s\n",
-			       size, rep + 1, (unsigned long long)t.sent,
-			       (double)t.offered_millipps / 1e3,
-			       (unsigned long long)t.received,
-			       t.received == t.sent ? "pass" : "fail");
+		if (!fdone) {
+			if (t.offered_millipps < row->b2b_offered_min)
+				row->b2b_offered_min = t.offered_millipps;
+			rc = wr_b2b_report(&row->b2b, t.sent, t.received,
+					   &frames);
+			if (rc < 0)
+				break;
+			fdone = rc == 1;
+			if (!o->quiet)
+				say(b, "b2b", size, true, "  %u bytes: back-to-back %srepeat %u, "
+				       "burst of %llu (offered %.3f pps): "
+				       "received %llu: %s\n", size, b->bidir ?
+				       "tx->rx " : "", rep + 1,
+				       (unsigned long long)t.sent,
+				       (double)t.offered_millipps / 1e3,
+				       (unsigned long long)t.received,
+				       t.received == t.sent ? "pass" : "fail");
+		}
+		if (!rdone) {
+			if (t.rev_offered_millipps < row->rev_b2b_offered_min)
+				row->rev_b2b_offered_min = t.rev_offered_millipps;
+			rrc = wr_b2b_report(&row->rev_b2b, t.rev_sent,
+					    t.rev_received, &rframes);
+			if (rrc < 0) {
+				rc = rrc;
+				break;
+			}
+			rdone = rrc == 1;
+			if (!o->quiet)
+				say(b, "b2b", size, false, "  %u bytes: back-to-back rx->tx repeat "
+				       "%u, burst of %llu (offered %.3f pps): "
+				       "received %llu: %s\n", size, rrep + 1,
+				       (unsigned long long)t.rev_sent,
+				       (double)t.rev_offered_millipps / 1e3,
+				       (unsigned long long)t.rev_received,
+				       t.rev_received == t.rev_sent ? "pass" :
+				       "fail");
+		}
+		rc = 0;
 	}
 	if (row->b2b_offered_min == UINT64_MAX)
 		row->b2b_offered_min = 0;
-	return rc == 1 ? 0 : rc;
+	if (row->rev_b2b_offered_min == UINT64_MAX)
+		row->rev_b2b_offered_min = 0;
+	return rc;
+}
+
+/* One latency trial's figures for one direction into @p l. */
+static void
+lat_add(struct wr_bench_lat *l, const struct wr_latency_summary *sum,
+	struct wr_latency *all, const struct wr_latency *one, uint64_t sent,
+	uint64_t received, uint64_t offered, uint64_t resolution, double *jsum)
+{
+	uint32_t k = l->n_trials;
+
+	l->sent[k] = sent;
+	l->lost[k] = sent - received;
+	l->offered[k] = offered;
+	l->short_offer[k] = wr_rfc2544_short(l->rate_millipps, offered,
+					     resolution);
+	l->trial[k] = *sum;
+	wr_latency_merge(all, one);
+	*jsum += sum->jitter_ns;
+	if (sum->jitter_ns > l->jitter_max_ns)
+		l->jitter_max_ns = sum->jitter_ns;
+	l->n_trials++;
+}
+
+/* After the trials: the overall summary of @p l. */
+static void
+lat_finish(struct wr_bench_lat *l, const struct wr_latency *all, double jsum)
+{
+	if (l->n_trials == 0)
+		return;
+	wr_latency_summarize(all, NULL, &l->overall);
+	l->overall.jitter_ns = jsum / l->n_trials;
 }
 
 /*
  * RFC 2544 section 26.2 at one size, at the throughput just found: trials
- * with the 24-byte timestamp signature on every frame.  @return 0, -EINTR
- * or an error.
+ * with the 24-byte timestamp signature on every frame; with both
+ * directions, the reverse stream's frames are timed in the same trials
+ * (the throughput is the rate both directions passed together).
+ * @return 0, -EINTR or an error.
  */
 static int
 latency(struct wr_bench *b, uint16_t size, uint64_t drain_ns,
@@ -508,16 +596,18 @@ latency(struct wr_bench *b, uint16_t size, uint64_t drain_ns,
 	const struct wr_opts *o = b->o;
 	uint64_t trial_ns = o->lat_trial_ns ? o->lat_trial_ns : trial_default_ns;
 	uint32_t n = o->lat_trials ? o->lat_trials : WR_BENCH_LAT_TRIALS_DEFAULT;
-	struct wr_bench_lat *l = &row->lat;
-	struct wr_latency *one, *all;
+	struct wr_bench_lat *l = &row->lat, *rl = &row->rev_lat;
+	/* [0] a trial's, [1] every trial's; [2], [3] the reverse's */
+	struct wr_latency *h;
 	struct wr_frame_tmpl *tm;
 	struct wr_bench_trial t;
 	struct wr_stream st;
 	struct wr_error err;
-	double jsum = 0;
+	double jsum = 0, rjsum = 0;
 	int rc = 0;
 
 	row->has_lat = true;
+	row->bidir = b->bidir;
 	memset(l, 0, sizeof(*l));
 	if (row->res.ndr.gen_limited) {
 		l->rate_millipps = row->res.ndr.gen_millipps;
@@ -525,47 +615,50 @@ latency(struct wr_bench *b, uint16_t size, uint64_t drain_ns,
 	} else {
 		l->rate_millipps = row->res.ndr.millipps;
 	}
-	if (l->rate_millipps == 0) {
+	if (l->rate_millipps == 0)
 		l->skipped = "no throughput: no rate passed";
-		return 0;
-	}
 	/* The timestamp signature needs 24 bytes of payload (wr_sig.h). */
 	wr_bench_stream_at(b, size, &st);
 	st.latency = true;
 	st.sig_short = false;
 	wr_error_clear(&err);
-	if (wr_frame_tmpl_create(&st, 0, &tm, &err) != 0) {
+	if (l->skipped == NULL && wr_frame_tmpl_create(&st, 0, &tm, &err) != 0)
 		l->skipped = "the 24-byte timestamp signature does not fit "
 			     "this frame size";
+	else if (l->skipped == NULL)
+		wr_frame_tmpl_free(tm);
+	if (l->skipped == NULL && b->bidir) {
+		wr_bench_stream_idx_at(b, b->rev_stream, size, &st);
+		st.latency = true;
+		st.sig_short = false;
+		wr_error_clear(&err);
+		if (wr_frame_tmpl_create(&st, 0, &tm, &err) != 0)
+			l->skipped = "the 24-byte timestamp signature does not "
+				     "fit the reverse stream at this size";
+		else
+			wr_frame_tmpl_free(tm);
+	}
+	*rl = *l;
+	if (l->skipped != NULL)
 		return 0;
-	}
-	wr_frame_tmpl_free(tm);
-	one = calloc(1, sizeof(*one));
-	all = calloc(1, sizeof(*all));
-	if (one == NULL || all == NULL) {
-		free(one);
-		free(all);
+	h = calloc(4, sizeof(*h));
+	if (h == NULL)
 		return -ENOMEM;
-	}
-	wr_latency_init(all);
-	b->lat_hist = one;
+	wr_latency_init(&h[1]);
+	wr_latency_init(&h[3]);
+	b->lat_hist = &h[0];
+	b->rev_lat_hist = b->bidir ? &h[2] : NULL;
 	while (l->n_trials < n) {
 		rc = trial_at_sig(b, size, l->rate_millipps, trial_ns, 0,
 				  drain_ns, false, &t);
 		if (rc != 0)
 			break;
-		l->sent[l->n_trials] = t.sent;
-		l->lost[l->n_trials] = t.sent - t.received;
-		l->offered[l->n_trials] = t.offered_millipps;
-		l->short_offer[l->n_trials] = wr_rfc2544_short(
-			l->rate_millipps, t.offered_millipps,
-			row->res.resolution_millipps);
-		l->trial[l->n_trials] = b->lat;
-		wr_latency_merge(all, one);
-		jsum += b->lat.jitter_ns;
-		if (b->lat.jitter_ns > l->jitter_max_ns)
-			l->jitter_max_ns = b->lat.jitter_ns;
-		l->n_trials++;
+		lat_add(l, &b->lat, &h[1], &h[0], t.sent, t.received,
+			t.offered_millipps, row->res.resolution_millipps, &jsum);
+		if (b->bidir)
+			lat_add(rl, &b->rev_lat, &h[3], &h[2], t.rev_sent,
+				t.rev_received, t.rev_offered_millipps,
+				row->res.resolution_millipps, &rjsum);
 		if (!o->quiet)
 			say(b, "latency", size, true, "  %u bytes: latency trial %u of %u at %.3f pps "
 			       "(offered %.3f): %llu frames timed, lost %llu, "
@@ -576,14 +669,21 @@ latency(struct wr_bench *b, uint16_t size, uint64_t drain_ns,
 			       (unsigned long long)l->lost[l->n_trials - 1],
 			       b->lat.min / 1e3, b->lat.avg / 1e3,
 			       b->lat.p99 / 1e3, b->lat.max / 1e3);
+		if (!o->quiet && b->bidir)
+			say(b, "latency", size, false, "  %u bytes: latency trial %u, reverse "
+			       "(offered %.3f): %llu frames timed, lost %llu, "
+			       "min %.3f avg %.3f p99 %.3f max %.3f us\n", size,
+			       rl->n_trials, (double)t.rev_offered_millipps / 1e3,
+			       (unsigned long long)b->rev_lat.n,
+			       (unsigned long long)rl->lost[rl->n_trials - 1],
+			       b->rev_lat.min / 1e3, b->rev_lat.avg / 1e3,
+			       b->rev_lat.p99 / 1e3, b->rev_lat.max / 1e3);
 	}
 	b->lat_hist = NULL;
-	if (l->n_trials > 0) {
-		wr_latency_summarize(all, NULL, &l->overall);
-		l->overall.jitter_ns = jsum / l->n_trials;
-	}
-	free(one);
-	free(all);
+	b->rev_lat_hist = NULL;
+	lat_finish(l, &h[1], jsum);
+	lat_finish(rl, &h[3], rjsum);
+	free(h);
 	return rc;
 }
 
@@ -634,7 +734,7 @@ wr_cmd_rfc2544(const struct wr_opts *o)
 	unsigned int n_pairs, p, k;
 	/* The report's raw JSON: --json, else beside the report. */
 	static char json_beside[1100];
-	const char *json = o->json_file;
+	const char *json;
 
 	/* RFC 2544 section 26.2: latency runs at the throughput rate, so it
 	 * needs the throughput search first. */
@@ -676,23 +776,15 @@ wr_cmd_rfc2544(const struct wr_opts *o)
 			(double)o->first_trial_ns / 1e9);
 		return WR_EXIT_USAGE;
 	}
-	if (o->rev_stream != NULL &&
-	    ((n_pairs == 1 && pairs[0][0] == pairs[0][1]) ||
-	     (tests & (WR_BENCH_TEST_B2B | WR_BENCH_TEST_LATENCY)))) {
+	if (o->rev_stream != NULL && n_pairs == 1 &&
+	    pairs[0][0] == pairs[0][1]) {
 		fprintf(stderr, "wirerate: --reverse-stream: both directions "
-			"need two ports (--tx-port and --rx-port differ), and "
-			"run with the throughput and loss tests only\n");
+			"need two ports (--tx-port and --rx-port differ)\n");
 		return WR_EXIT_USAGE;
 	}
-	if (o->report_file != NULL && json == NULL) {
-		if (snprintf(json_beside, sizeof(json_beside), "%s.json",
-			     o->report_file) >= (int)sizeof(json_beside)) {
-			fprintf(stderr, "wirerate: --report: the path is too "
-				"long\n");
-			return WR_EXIT_USAGE;
-		}
-		json = json_beside;
-	}
+	if (wr_bench_json_path(o, json_beside, sizeof(json_beside), &json) !=
+	    WR_EXIT_OK)
+		return WR_EXIT_USAGE;
 	rc = wr_bench_prepare(&b, o, true, defaults, RTE_DIM(defaults));
 	if (rc == WR_EXIT_OK && o->rev_stream != NULL)
 		rc = reverse_prepare(&b);

@@ -116,6 +116,13 @@ wr_cmd_sweep(const struct wr_opts *o)
 
 	/* Through a reflector, every frame carries the loss-only signature
 	 * so that what came back is counted exactly. */
+	/* The report's raw JSON: --json, else beside the report. */
+	static char json_beside[1100];
+	const char *json;
+
+	if (wr_bench_json_path(o, json_beside, sizeof(json_beside), &json) !=
+	    WR_EXIT_OK)
+		return WR_EXIT_USAGE;
 	rc = wr_bench_prepare(&b, o, echo, defaults, WR_BENCH_N_SIZES_DEFAULT);
 	if (rc == WR_EXIT_OK)
 		rc = wr_bench_open(&b);
@@ -222,12 +229,17 @@ wr_cmd_sweep(const struct wr_opts *o)
 	out.st = n_st > 0 ? st : NULL;
 	out.n_st = n_st;
 	rc = wr_bench_write(o->csv_file, write_csv, &out);
-	rc2 = wr_bench_write(o->json_file, write_json, &out);
+	rc2 = wr_bench_write(json, write_json, &out);
 	free(rows);
 	free(echoes);
 	wr_bench_close(&b);
 	if (rc != WR_EXIT_OK || rc2 != WR_EXIT_OK)
 		return rc != WR_EXIT_OK ? rc : rc2;
+	if (o->report_file != NULL) {
+		rc = wr_bench_report(json, o->report_file);
+		if (rc != WR_EXIT_OK)
+			return rc;
+	}
 	/* Echoes that all came back at less than the line rate measured the
 	 * generator, not the reflector: no figure for the reflector. */
 	return gen_limited ? WR_EXIT_GEN_LIMIT : WR_EXIT_OK;

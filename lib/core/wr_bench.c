@@ -683,31 +683,43 @@ print_floss(FILE *out, const struct wr_rfc2544_row *rows, unsigned int n)
 	}
 }
 
+/* One direction's back-to-back line. */
+static void
+print_b2b_line(FILE *out, const struct wr_rfc2544_row *row,
+	       const struct wr_b2b *b2b, uint64_t offered_min, const char *dir)
+{
+	struct wr_b2b_result r;
+
+	wr_b2b_result(b2b, &r);
+	fprintf(out, "%10u %8s %14s %14.3f %8u %12llu %14.3f %12llu",
+		row->size, dir, row->b2b_rate_millipps ? "" : "max",
+		(double)offered_min / 1e3, r.n, (unsigned long long)r.min,
+		r.avg, (unsigned long long)r.max);
+	if (row->b2b_rate_millipps)
+		fprintf(out, "  at %.3f pps",
+			(double)row->b2b_rate_millipps / 1e3);
+	if (r.n_at_max)
+		fprintf(out, "  (%u repeats forwarded the whole first "
+			"burst: at least that)", r.n_at_max);
+	fputc('\n', out);
+}
+
 static void
 print_b2b(FILE *out, const struct wr_rfc2544_row *rows, unsigned int n)
 {
-	struct wr_b2b_result r;
 	unsigned int i;
 
 	fprintf(out, "\nRFC 2544 back-to-back (frames in the longest lossless "
-		"burst)\n%10s %14s %14s %8s %12s %14s %12s\n", "frame size",
-		"rate pps", "min offered", "repeats", "min", "avg", "max");
+		"burst)\n%10s %8s %14s %14s %8s %12s %14s %12s\n", "frame size",
+		"dir", "rate pps", "min offered", "repeats", "min", "avg", "max");
 	for (i = 0; i < n; i++) {
 		if (!rows[i].has_b2b)
 			continue;
-		wr_b2b_result(&rows[i].b2b, &r);
-		fprintf(out, "%10u %14s %14.3f %8u %12llu %14.3f %12llu",
-			rows[i].size, rows[i].b2b_rate_millipps ? "" : "max",
-			(double)rows[i].b2b_offered_min / 1e3, r.n,
-			(unsigned long long)r.min, r.avg,
-			(unsigned long long)r.max);
-		if (rows[i].b2b_rate_millipps)
-			fprintf(out, "  at %.3f pps",
-				(double)rows[i].b2b_rate_millipps / 1e3);
-		if (r.n_at_max)
-			fprintf(out, "  (%u repeats forwarded the whole first "
-				"burst: at least that)", r.n_at_max);
-		fputc('\n', out);
+		print_b2b_line(out, &rows[i], &rows[i].b2b,
+			       rows[i].b2b_offered_min, "tx->rx");
+		if (rows[i].bidir)
+			print_b2b_line(out, &rows[i], &rows[i].rev_b2b,
+				       rows[i].rev_b2b_offered_min, "rx->tx");
 	}
 }
 
@@ -722,37 +734,48 @@ print_lat_line(FILE *out, uint16_t size, const char *which,
 		l->jitter_ns / 1e3);
 }
 
+/* One direction's latency lines. */
+static void
+print_lat_dir(FILE *out, uint16_t size, const struct wr_bench_lat *l,
+	      const char *dir)
+{
+	unsigned int j;
+	char k[16];
+
+	if (l->skipped != NULL) {
+		fprintf(out, "%10u   %sno trial: %s\n", size, dir, l->skipped);
+		return;
+	}
+	for (j = 0; j < l->n_trials; j++) {
+		snprintf(k, sizeof(k), "%u%s", j + 1,
+			 l->short_offer[j] ? "*" : "");
+		print_lat_line(out, size, k, &l->trial[j]);
+	}
+	print_lat_line(out, size, "all", &l->overall);
+	fprintf(out, "%10s %sat %s%.3f pps; jitter: RFC 3550's per trial, "
+		"\"all\" the trials' mean (max %.3f us); *: the "
+		"generator offered less than the rate\n", "", dir,
+		l->rate_at_least ? "the generator's " : "",
+		(double)l->rate_millipps / 1e3, l->jitter_max_ns / 1e3);
+}
+
 static void
 print_lat(FILE *out, const struct wr_rfc2544_row *rows, unsigned int n)
 {
-	unsigned int i, j;
-	char k[16];
+	unsigned int i;
 
 	fprintf(out, "\nRFC 2544 latency (us), every frame timed, at the "
 		"throughput\n%10s %7s %10s %10s %10s %10s %10s %10s %10s %10s "
 		"%10s\n", "frame size", "trial", "frames", "min", "avg", "max",
 		"p50", "p99", "p99.9", "p99.99", "jitter");
 	for (i = 0; i < n; i++) {
-		const struct wr_bench_lat *l = &rows[i].lat;
-
 		if (!rows[i].has_lat)
 			continue;
-		if (l->skipped != NULL) {
-			fprintf(out, "%10u   no trial: %s\n", rows[i].size,
-				l->skipped);
-			continue;
-		}
-		for (j = 0; j < l->n_trials; j++) {
-			snprintf(k, sizeof(k), "%u%s", j + 1,
-				 l->short_offer[j] ? "*" : "");
-			print_lat_line(out, rows[i].size, k, &l->trial[j]);
-		}
-		print_lat_line(out, rows[i].size, "all", &l->overall);
-		fprintf(out, "%10s at %s%.3f pps; jitter: RFC 3550's per trial, "
-			"\"all\" the trials' mean (max %.3f us); *: the "
-			"generator offered less than the rate\n", "",
-			l->rate_at_least ? "the generator's " : "",
-			(double)l->rate_millipps / 1e3, l->jitter_max_ns / 1e3);
+		print_lat_dir(out, rows[i].size, &rows[i].lat,
+			      rows[i].bidir ? "tx->rx: " : "");
+		if (rows[i].bidir)
+			print_lat_dir(out, rows[i].size, &rows[i].rev_lat,
+				      "rx->tx: ");
 	}
 }
 
@@ -950,16 +973,15 @@ json_lat_summary(FILE *out, const struct wr_latency_summary *l)
 
 /* "latency": {...} or null, and a comma. */
 static void
-json_lat(FILE *out, const struct wr_rfc2544_row *r)
+json_lat(FILE *out, const char *key, bool has, const struct wr_bench_lat *l)
 {
-	const struct wr_bench_lat *l = &r->lat;
 	uint32_t j;
 
-	if (!r->has_lat) {
-		fputs("\"latency\": null, ", out);
+	if (!has) {
+		fprintf(out, "\"%s\": null, ", key);
 		return;
 	}
-	fputs("\"latency\": {\"skipped\": ", out);
+	fprintf(out, "\"%s\": {\"skipped\": ", key);
 	if (l->skipped != NULL)
 		wr_out_json_str(out, l->skipped);
 	else
@@ -989,17 +1011,18 @@ json_lat(FILE *out, const struct wr_rfc2544_row *r)
 
 /* "back_to_back": {...} or null, and a comma. */
 static void
-json_b2b(FILE *out, const struct wr_rfc2544_row *r)
+json_b2b(FILE *out, const char *key, bool has, const struct wr_rfc2544_row *r,
+	 const struct wr_b2b *b2b, uint64_t offered_min)
 {
 	struct wr_b2b_result res;
 	uint32_t j;
 
-	if (!r->has_b2b) {
-		fputs("\"back_to_back\": null, ", out);
+	if (!has) {
+		fprintf(out, "\"%s\": null, ", key);
 		return;
 	}
-	wr_b2b_result(&r->b2b, &res);
-	fputs("\"back_to_back\": {\"rate_pps\": ", out);
+	wr_b2b_result(b2b, &res);
+	fprintf(out, "\"%s\": {\"rate_pps\": ", key);
 	if (r->b2b_rate_millipps)
 		fprintf(out, "%.3f", (double)r->b2b_rate_millipps / 1e3);
 	else
@@ -1008,9 +1031,9 @@ json_b2b(FILE *out, const struct wr_rfc2544_row *r)
 		"\"resolution_frames\": %llu, \"repeats\": %u, \"bursts\": "
 		"%llu, \"min\": %llu, \"avg\": %.3f, \"max\": %llu, "
 		"\"at_first_burst\": %u, \"values\": [",
-		(double)r->b2b_offered_min / 1e3,
-		(unsigned long long)r->b2b.cfg.max_frames,
-		(unsigned long long)r->b2b.cfg.resolution_frames, res.n,
+		(double)offered_min / 1e3,
+		(unsigned long long)b2b->cfg.max_frames,
+		(unsigned long long)b2b->cfg.resolution_frames, res.n,
 		(unsigned long long)r->b2b_bursts, (unsigned long long)res.min,
 		res.avg, (unsigned long long)res.max, res.n_at_max);
 	for (j = 0; j < res.n; j++)
@@ -1018,7 +1041,7 @@ json_b2b(FILE *out, const struct wr_rfc2544_row *r)
 			(unsigned long long)res.values[j]);
 	fputs("], \"trials_per_repeat\": [", out);
 	for (j = 0; j < res.n; j++)
-		fprintf(out, "%s%u", j ? ", " : "", r->b2b.trials_per[j]);
+		fprintf(out, "%s%u", j ? ", " : "", b2b->trials_per[j]);
 	fputs("]}, ", out);
 }
 
@@ -1049,8 +1072,13 @@ wr_rfc2544_json_write(FILE *out, const struct wr_bench_meta *m,
 			"\"rx_port\": %u, ", i ? "," : "", r->size, r->tx_port,
 			r->rx_port);
 		json_floss(out, r);
-		json_b2b(out, r);
-		json_lat(out, r);
+		json_b2b(out, "back_to_back", r->has_b2b, r, &r->b2b,
+			 r->b2b_offered_min);
+		json_b2b(out, "back_to_back_reverse", r->has_b2b && r->bidir,
+			 r, &r->rev_b2b, r->rev_b2b_offered_min);
+		json_lat(out, "latency", r->has_lat, &r->lat);
+		json_lat(out, "latency_reverse", r->has_lat && r->bidir,
+			 &r->rev_lat);
 		if (!r->has_throughput) {
 			fputs("\"throughput_pps\": null, \"limited_by\": null, "
 			      "\"pdr\": null, \"trials\": []}", out);

@@ -296,6 +296,13 @@ struct wr_rfc2544_row {
 	uint64_t b2b_bursts;            /**< bursts sent in all */
 	bool has_lat;
 	struct wr_bench_lat lat;
+	/* Both directions at once (--reverse-stream): the reverse direction's
+	 * back-to-back search (its bursts sent with the forward ones) and
+	 * latency (its frames timed in the same trials). */
+	bool bidir;
+	struct wr_b2b rev_b2b;
+	uint64_t rev_b2b_offered_min;   /**< its slowest burst offered */
+	struct wr_bench_lat rev_lat;
 };
 
 /**

@@ -411,6 +411,17 @@ class _JsonCells(html.parser.HTMLParser):
             self.stack[-1][1] += data
 
 
+def chromium_cells(test, chromium, report):
+    """The report as headless Chromium renders it, and its (JSON path, text) cells."""
+    dom = subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu",
+                          "--dump-dom", "file://" + report], capture_output=True, text=True,
+                         timeout=120)
+    test.assertEqual(dom.returncode, 0, dom.stderr[-2000:])
+    parser = _JsonCells()
+    parser.feed(dom.stdout)
+    return dom, parser.cells
+
+
 def json_at(doc, path):
     for part in re.findall(r"[^.\[\]]+|\[\d+\]", path):
         doc = doc[int(part[1:-1])] if part.startswith("[") else doc[part]
@@ -429,20 +440,14 @@ class Rfc2544Report(EalCase):
         p = self.wirerate("rfc2544", os.path.join(STREAMS, "udp-64.yaml"), "--config", prof,
                           "--tx-port", "0", "--rx-port", "0", "--tests", "all", "--sizes",
                           "64,256", "--trial", "0.2", "--drain", "0.05", "--max-rate",
-                          "50 kpps", "--pdr", "0.5%", "--phases", "2", "--first-trial", "0.1",
+                          "20 kpps", "--pdr", "0.5%", "--phases", "2", "--first-trial", "0.1",
                           "--latency-trials", "2", "--latency-trial", "0.2",
                           "--loss-step", "50%", "--b2b-trial", "0.01", "--b2b-repeats", "2",
                           "--report", report, check=0, timeout=120)
         self.assertIn("report: " + report, p.stdout)
         res = self.json("r.html.json")
         self.assertEqual(res["schema"], "wirerate-rfc2544/1")
-        dom = subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu",
-                              "--dump-dom", "file://" + report], capture_output=True, text=True,
-                             timeout=120)
-        self.assertEqual(dom.returncode, 0, dom.stderr[-2000:])
-        parser = _JsonCells()
-        parser.feed(dom.stdout)
-        cells = parser.cells
+        dom, cells = chromium_cells(self, chromium, report)
         # Every section is there, with its plot, and every figure shown is
         # the JSON's own.
         for title in ("Throughput (RFC 2544 26.1) and PDR", "Latency (RFC 2544 26.2)",
@@ -465,6 +470,44 @@ class Rfc2544Report(EalCase):
         raw = re.search(r'<script type="application/json" id="raw">(.*?)</script>', dom.stdout,
                         re.S)
         self.assertEqual(json.loads(raw.group(1).replace("<\\/", "</")), res)
+
+
+class SweepReport(EalCase):
+    """sweep --report: the HTML report, read back by headless Chromium, says what the JSON says."""
+
+    def test_sweep_report_in_chromium(self):
+        chromium = shutil.which("chromium")
+        if chromium is None:
+            self.skipTest("needs chromium (Debian package; tools/lib/common.sh installs it)")
+        sf = os.path.join(STREAMS, "udp-64.yaml")
+        # A sweep on net_null; echoes through net_ring's loopback.
+        for name, vdev, extra, schema, musts in (
+                ("plain", "net_null0", (), "wirerate-sweep/1",
+                 ("rows[0].kpps", "rows[1].mbps_l1", "rows[1].line_pct")),
+                ("echo", "net_ring0", ("--rx-port", "0", "--repeat", "2"),
+                 "wirerate-sweep-repeat/1",
+                 ("sizes[0].kpps.median", "sizes[1].goodput_mbps.max",
+                  "sizes[1].returned.rx_pkts", "sizes[0].returned.loss_pct.max"))):
+            prof = self.profile(vdev, f"wrssrep{name}")
+            report = self.path(f"{name}.html")
+            p = self.wirerate("sweep", sf, "--config", prof, "--sizes", "64,512",
+                              "--duration", "0.1", "--report", report, *extra, timeout=120)
+            self.assertIn(p.returncode, (0, 3), p.stderr)
+            self.assertIn("report: " + report, p.stdout)
+            res = self.json(f"{name}.html.json")
+            self.assertEqual(res["schema"], schema)
+            dom, cells = chromium_cells(self, chromium, report)
+            self.assertIn('src="data:image/png;base64,', dom.stdout)
+            self.assertGreater(len(cells), 10)
+            for path, text in cells:
+                self.assertEqual(float(text), float(json_at(res, path)), path)
+            paths = {c[0] for c in cells}
+            for must in musts:
+                self.assertIn(must, paths)
+            self.assertIn(res["stream_file_sha256"], dom.stdout)
+            raw = re.search(r'<script type="application/json" id="raw">(.*?)</script>',
+                            dom.stdout, re.S)
+            self.assertEqual(json.loads(raw.group(1).replace("<\\/", "</")), res)
 
 
 def ns_exec(ns, *cmd, check=True):
@@ -491,6 +534,17 @@ class Rfc2544KernelRouter(EalCase):
     # router's tbf forwarded them (the TX side was held back), so the
     # search could not find the limit.
     SIZES = (128, 512)
+    # One stream each way through the router (both directions at once).
+    BIDIR_STREAMS = """version: 1
+streams:
+  - name: ab
+    eth: {src: 02:00:00:00:00:01, dst: 02:00:00:00:00:02}
+    ipv4: {src: 198.18.0.1, dst: 198.19.0.1}
+  - name: ba
+    port: 1
+    eth: {src: 02:00:00:00:00:04, dst: 02:00:00:00:00:03}
+    ipv4: {src: 198.19.0.1, dst: 198.18.0.1}
+"""
 
     def setUp(self):
         super().setUp()
@@ -746,16 +800,7 @@ ports:
             self.skipTest("WIRERATE not set")
         ns_exec(self.RTR, "tc", "qdisc", "add", "dev", "wrsr0", "root", "tbf", "rate",
                 "10mbit", "burst", "16kb", "latency", "5ms")
-        sf = self.write("bidir.yaml", """version: 1
-streams:
-  - name: ab
-    eth: {src: 02:00:00:00:00:01, dst: 02:00:00:00:00:02}
-    ipv4: {src: 198.18.0.1, dst: 198.19.0.1}
-  - name: ba
-    port: 1
-    eth: {src: 02:00:00:00:00:04, dst: 02:00:00:00:00:03}
-    ipv4: {src: 198.19.0.1, dst: 198.18.0.1}
-""")
+        sf = self.write("bidir.yaml", self.BIDIR_STREAMS)
 
         def drops(dev):
             p = ns_exec(self.RTR, "tc", "-s", "qdisc", "show", "dev", dev)
@@ -785,6 +830,83 @@ streams:
               ", ".join(f"{s['rate_pct']:.0f} %: A->B {s['loss_pct']:.2f} %, "
                         f"B->A {s['reverse']['loss_pct']:.2f} %" for s in steps) +
               f"; tc dropped {d1} / {d0}")
+
+    def test_both_directions_b2b_latency(self):
+        """Both directions at once: back-to-back and latency per direction.
+
+        tbf 20 Mbit/s both ways, the queue towards port 1 (A->B) 16 kB and
+        towards port 0 (B->A) 64 kB: each direction's own back-to-back
+        search finds its own queue (B->A about 94 frames longer), and the
+        latency trials at the throughput time each direction's frames
+        apart, every frame back on its own port timed.
+        """
+        if not os.environ.get("WIRERATE"):
+            self.skipTest("WIRERATE not set")
+        ns_exec(self.RTR, "tc", "qdisc", "replace", "dev", "wrsr1", "root", "tbf", "rate",
+                "20mbit", "burst", "16kb", "limit", "16kb")
+        ns_exec(self.RTR, "tc", "qdisc", "add", "dev", "wrsr0", "root", "tbf", "rate",
+                "20mbit", "burst", "16kb", "limit", "64kb")
+        sf = self.write("bidir2.yaml", self.BIDIR_STREAMS)
+        prof = self.afp_profile("bidir2")
+        out = self.path("bidir2.json")
+        p = ns_exec(self.GEN, os.environ["WIRERATE"], "rfc2544", sf, "--stream", "ab",
+                    "--reverse-stream", "ba", "--config", prof, "--tx-port", "0",
+                    "--rx-port", "1", "--drain", "0.1", "--tests", "latency,b2b",
+                    "--sizes", "512", "--trial", "0.3", "--max-rate", "8 kpps",
+                    "--resolution", "1 kpps", "--latency-trials", "2", "--latency-trial",
+                    "0.3", "--b2b-trial", "0.1", "--b2b-repeats", "3", "--json", out,
+                    "--report", self.path("bidir2.html"), check=False)
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        with open(out) as f:
+            r = json.load(f)["results"][0]
+        fwd, rev = r["back_to_back"], r["back_to_back_reverse"]
+        for bb in (fwd, rev):
+            self.assertEqual(bb["repeats"], 3, p.stdout)
+            self.assertEqual(bb["min"], min(bb["values"]))
+            self.assertEqual(bb["max"], max(bb["values"]))
+            self.assertGreater(bb["min"], 0, p.stdout)
+            self.assertEqual(bb["at_first_burst"], 0, p.stdout)
+        # 48 kB more queue B->A: about 94 more 512-byte frames.
+        self.assertGreater(rev["min"], fwd["max"] + 40, p.stdout)
+        self.assertIn("rx->tx", p.stdout)
+        ndr = r["throughput_pps"]
+        self.assertIsNotNone(ndr, p.stdout)
+        # The throughput both directions passed: tbf's 4921 pps at 512 B,
+        # within the search's resolution (tbf's bucket lends a little).
+        self.assertLessEqual(ndr, 20e6 / 8 / 508 + self.RESOLUTION, p.stdout)
+        self.assertGreater(ndr, 20e6 / 8 / 508 - 2 * self.RESOLUTION, p.stdout)
+        for key in ("latency", "latency_reverse"):
+            lat = r[key]
+            self.assertIsNone(lat["skipped"], p.stdout)
+            self.assertEqual(lat["rate_pps"], r["latency"]["rate_pps"])
+            self.assertEqual(len(lat["trials"]), 2, p.stdout)
+            for t in lat["trials"]:
+                # every frame that came back on its own port was timed
+                self.assertEqual(t["frames"], t["sent"] - t["lost"], (key, t))
+                self.assertGreater(t["frames"], 0.25 * ndr, (key, t))
+                self.assertGreater(t["min_ns"], 0)
+                self.assertLessEqual(t["min_ns"], t["p50_ns"])
+                self.assertLessEqual(t["p99_ns"], t["max_ns"])
+            self.assertEqual(lat["overall"]["frames"],
+                             sum(t["frames"] for t in lat["trials"]))
+        # The report shows each direction, every figure the JSON's.
+        chromium = shutil.which("chromium")
+        if chromium is not None:
+            with open(out) as f:
+                doc = json.load(f)
+            dom, cells = chromium_cells(self, chromium, self.path("bidir2.html"))
+            for path, text in cells:
+                self.assertEqual(float(text), float(json_at(doc, path)), path)
+            paths = {c[0] for c in cells}
+            for must in ("results[0].latency_reverse.overall.p99_ns",
+                         "results[0].back_to_back_reverse.min", "results[0].latency.overall.p50_ns",
+                         "results[0].back_to_back.max"):
+                self.assertIn(must, paths)
+            self.assertIn("rx-&gt;tx", dom.stdout)
+        print(f"\n    both directions (tbf 20 Mbit/s, queues 16 / 64 kB, 512 B): b2b A->B "
+              f"{fwd['values']}, B->A {rev['values']}; latency at {ndr:.0f} pps p50 "
+              f"A->B {r['latency']['overall']['p50_ns'] / 1e3:.1f} us, "
+              f"B->A {r['latency_reverse']['overall']['p50_ns'] / 1e3:.1f} us")
 
     def test_generator_limited(self):
         """The issue's defect: a router faster than af_packet can offer.
