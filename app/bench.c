@@ -281,7 +281,6 @@ int
 wr_bench_prepare(struct wr_bench *b, const struct wr_opts *o, bool latency,
 		 const uint16_t *default_sizes, unsigned int n_default)
 {
-	static char default_path[1024];
 	struct sigaction sa;
 	struct wr_error err;
 	struct wr_stream st;
@@ -300,16 +299,9 @@ wr_bench_prepare(struct wr_bench *b, const struct wr_opts *o, bool latency,
 	sigaction(SIGTERM, &sa, NULL);
 	wr_engine_quiet(o->quiet);
 	wr_error_clear(&err);
-	if (o->stream_file == NULL) {
-		fprintf(stderr, "wirerate: %s: a stream file is required\n",
-			o->cmd);
-		return WR_EXIT_USAGE;
-	}
-	rc = wr_yaml_load_streams(o->stream_file, &b->f, &err);
-	if (rc != 0) {
-		wr_app_print_error(&err);
-		return WR_EXIT_USAGE;
-	}
+	rc = wr_app_read_streams(o, &b->f);
+	if (rc != WR_EXIT_OK)
+		return rc;
 	b->loaded = true;
 	if (o->seed_set)
 		wr_stream_file_set_seed(&b->f, o->seed);
@@ -330,25 +322,9 @@ wr_bench_prepare(struct wr_bench *b, const struct wr_opts *o, bool latency,
 		b->n_sizes = n_default;
 	}
 
-	wr_config_init(&b->cfg);
-	b->cfg_path = o->config_file;
-	if (b->cfg_path == NULL &&
-	    !wr_config_eal_replaces_profile(o->eal, o->n_eal)) {
-		b->cfg_path = wr_app_default_profile(default_path,
-						     sizeof(default_path));
-		if (b->cfg_path == NULL) {
-			fprintf(stderr, "wirerate: no --config given and no "
-				"default profile found\n");
-			return WR_EXIT_USAGE;
-		}
-	}
-	if (b->cfg_path != NULL) {
-		rc = wr_config_load(b->cfg_path, &b->cfg, &err);
-		if (rc != 0) {
-			wr_app_print_error(&err);
-			return WR_EXIT_USAGE;
-		}
-	}
+	rc = wr_app_load_profile(o, &b->cfg, &b->cfg_path);
+	if (rc != WR_EXIT_OK)
+		return rc;
 	if (o->burst_set)
 		b->cfg.burst = o->burst;
 

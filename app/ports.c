@@ -107,7 +107,6 @@ print_json(const struct wr_port_info *pi, unsigned int n)
 int
 wr_cmd_ports(int argc, char **argv)
 {
-	static char default_path[1024];
 	const char *cfg_path = NULL, *names[RTE_MAX_ETHPORTS];
 	struct wr_port_info *pi = NULL;
 	struct wr_config cfg;
@@ -144,24 +143,10 @@ wr_cmd_ports(int argc, char **argv)
 			names[n_names++] = argv[i];
 		}
 	}
-	wr_config_init(&cfg);
-	wr_error_clear(&err);
-	/* As for run: EAL options naming devices or lcores replace the
-	 * default profile, others are added to it. */
-	if (cfg_path == NULL &&
-	    !wr_config_eal_replaces_profile(argv + first_user, n_user)) {
-		cfg_path = wr_app_default_profile(default_path,
-						  sizeof(default_path));
-		if (cfg_path == NULL) {
-			fprintf(stderr, "wirerate: no --config given and no "
-				"default profile found\n");
-			return WR_EXIT_USAGE;
-		}
-	}
-	if (cfg_path != NULL && wr_config_load(cfg_path, &cfg, &err) != 0) {
-		wr_app_print_error(&err);
-		return WR_EXIT_USAGE;
-	}
+	rc = wr_app_profile(cfg_path, argv + first_user, n_user, &cfg,
+			    &cfg_path);
+	if (rc != WR_EXIT_OK)
+		return rc;
 	eal[n_eal++] = (char *)"wirerate";
 	eal[n_eal++] = (char *)"--log-level=notice";
 	for (k = 0; k < cfg.n_eal_args; k++)
@@ -183,6 +168,7 @@ wr_cmd_ports(int argc, char **argv)
 		rc = WR_EXIT_FAIL;
 		goto out;
 	}
+	wr_error_clear(&err);
 	if (n_names > 0) {
 		for (k = 0; k < n_names; k++) {
 			if (wr_port_find(names[k], &pid, &err) != 0) {

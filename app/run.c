@@ -19,11 +19,6 @@
 #include "wr_report.h"
 #include "wr_yaml.h"
 
-/* Where the default profile is looked for, in order (set by meson). */
-#ifndef WR_CONFIG_DIRS
-#define WR_CONFIG_DIRS "config"
-#endif
-#define WR_DEFAULT_PROFILE "default.yaml"
 /* The stats lcore sleeps in slices this long so it notices a finished run
  * or a signal quickly without busy-polling. */
 #define WR_STATS_SLICE_NS (20 * 1000 * 1000ull)
@@ -78,102 +73,25 @@ fail(struct wr_error *err, int code)
 	return code;
 }
 
-const char *
-wr_app_default_profile(char *buf, size_t len)
-{
-	char dirs[1024], *save = NULL, *d;
-
-	if (buf == NULL || len == 0)
-		return NULL;
-	snprintf(dirs, sizeof(dirs), "%s", WR_CONFIG_DIRS);
-	for (d = strtok_r(dirs, ":", &save); d != NULL;
-	     d = strtok_r(NULL, ":", &save)) {
-		snprintf(buf, len, "%s/%s", d, WR_DEFAULT_PROFILE);
-		if (access(buf, R_OK) == 0)
-			return buf;
-	}
-	return NULL;
-}
-
 /* Stream file, profile and templates: everything that can be wrong in the
  * user's input is found here, before EAL starts and before any traffic. */
 static int
 prepare(struct run *r)
 {
-	static char default_path[1024];
 	const struct wr_opts *o = r->o;
-	struct wr_error err;
-	uint32_t i;
 	int rc;
 
-	wr_error_clear(&err);
-	if (o->stream_file == NULL) {
-		fprintf(stderr, "wirerate: run: a stream file is required\n");
-		return WR_EXIT_USAGE;
-	}
-	rc = wr_yaml_load_streams(o->stream_file, &r->f, &err);
-	if (rc != 0)
-		return fail(&err, WR_EXIT_USAGE);
-	if (o->seed_set)
-		wr_stream_file_set_seed(&r->f, o->seed);
-	if (o->burst_set)
-		for (i = 0; i < r->f.n_streams; i++)
-			r->f.streams[i].burst = o->burst;
-
-	wr_config_init(&r->cfg);
-	r->cfg_path = o->config_file;
-	/* EAL options naming devices or lcores replace the default
-	 * profile (as in any DPDK application); others are added to it. */
-	if (r->cfg_path == NULL &&
-	    !wr_config_eal_replaces_profile(o->eal, o->n_eal)) {
-		r->cfg_path = wr_app_default_profile(default_path,
-						   sizeof(default_path));
-		if (r->cfg_path == NULL) {
-			fprintf(stderr, "wirerate: no --config given and no %s "
-				"found in %s\n", WR_DEFAULT_PROFILE,
-				WR_CONFIG_DIRS);
-			return WR_EXIT_USAGE;
-		}
-	}
-	if (r->cfg_path != NULL) {
-		rc = wr_config_load(r->cfg_path, &r->cfg, &err);
-		if (rc != 0)
-			return fail(&err, WR_EXIT_USAGE);
-	}
+	rc = wr_app_read_streams(o, &r->f);
+	if (rc == WR_EXIT_OK)
+		rc = wr_app_load_profile(o, &r->cfg, &r->cfg_path);
+	if (rc != WR_EXIT_OK)
+		return rc;
 	if (o->burst_set)
 		r->cfg.burst = o->burst;
-
-	for (i = 0; i < r->f.n_streams; i++) {
-		struct wr_stream *s = &r->f.streams[i];
-		struct wr_frame_tmpl *t;
-
-		if (o->count_set)
-			s->count = o->count;
-		if (r->cfg.n_ports > 0 && s->port >= r->cfg.n_ports) {
-			wr_error_set(&err, -EINVAL, r->f.path, s->mark.line,
-				     s->mark.col, NULL,
-				     "streams[%u].port: port %u does not exist: "
-				     "the profile %s has %u port%s (0..%u)",
-				     i, s->port, r->cfg_path, r->cfg.n_ports,
-				     r->cfg.n_ports == 1 ? "" : "s",
-				     r->cfg.n_ports - 1);
-			return fail(&err, WR_EXIT_USAGE);
-		}
-		/* Built here too, before EAL, so that a stream that cannot
-		 * be built stops the run before anything starts. */
-		rc = wr_engine_tmpl_create(&r->f, i, &t, &err);
-		if (rc == 0) {
-			rc = wr_app_check_src_mac(&r->f, i, t, &err);
-			if (rc != 0)
-				wr_frame_tmpl_free(t);
-		}
-		if (rc != 0)
-			return fail(&err, WR_EXIT_USAGE);
-		wr_frame_tmpl_free(t);
-	}
-	return WR_EXIT_OK;
+	/* Built here too, before EAL, so that a stream that cannot be built
+	 * stops the run before anything starts. */
+	return wr_app_build_streams(&r->f, &r->cfg, r->cfg_path);
 }
-
 
 static void
 fill_meta(struct run *r, struct wr_report_meta *m, const char *reason)
