@@ -5,15 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <rte_eal.h>
-#include <rte_errno.h>
-#include <rte_ethdev.h>
-
 #include "wr_app.h"
 #include "wr_config.h"
 #include "wr_port.h"
 
-#define MAX_ARGS (WR_EAL_ARGS_MAX * 2 + 8)
+/* Devices named on the command line: as many as EAL has ports. */
+#define WR_PORTS_NAMES_MAX 1024
 
 static void
 usage(FILE *out)
@@ -107,15 +104,13 @@ print_json(const struct wr_port_info *pi, unsigned int n)
 int
 wr_cmd_ports(int argc, char **argv)
 {
-	const char *cfg_path = NULL, *names[RTE_MAX_ETHPORTS];
+	const char *cfg_path = NULL, *names[WR_PORTS_NAMES_MAX];
 	struct wr_port_info *pi = NULL;
 	struct wr_config cfg;
 	struct wr_error err;
-	char *eal[MAX_ARGS], *eal_copy[MAX_ARGS];
-	int i, n_eal = 0, n_user = 0, first_user = argc, rc = WR_EXIT_OK;
-	unsigned int n_names = 0, n = 0, k;
+	int i, n_user = 0, first_user = argc, rc;
+	unsigned int n_names = 0, n = 0;
 	bool json = false;
-	uint16_t pid;
 
 	for (i = 2; i < argc; i++) {
 		if (strcmp(argv[i], "--") == 0) {
@@ -139,7 +134,7 @@ wr_cmd_ports(int argc, char **argv)
 			fprintf(stderr, "wirerate: ports: unknown option \"%s\" "
 				"(EAL options go after --)\n", argv[i]);
 			return WR_EXIT_USAGE;
-		} else if (n_names < RTE_DIM(names)) {
+		} else if (n_names < WR_PORTS_NAMES_MAX) {
 			names[n_names++] = argv[i];
 		}
 	}
@@ -147,42 +142,14 @@ wr_cmd_ports(int argc, char **argv)
 			    &cfg_path);
 	if (rc != WR_EXIT_OK)
 		return rc;
-	eal[n_eal++] = (char *)"wirerate";
-	eal[n_eal++] = (char *)"--log-level=notice";
-	for (k = 0; k < cfg.n_eal_args; k++)
-		eal[n_eal++] = cfg.eal_args[k];
-	for (i = 0; i < n_user && n_eal < MAX_ARGS - 1; i++)
-		eal[n_eal++] = argv[first_user + i];
-	eal[n_eal] = NULL;
-	memcpy(eal_copy, eal, sizeof(eal));
-	if (rte_eal_init(n_eal, eal_copy) < 0) {
-		fprintf(stderr, "wirerate: EAL failed to start: %s\n",
-			rte_strerror(rte_errno));
-		wr_config_free(&cfg);
-		return rte_errno == EINVAL ? WR_EXIT_USAGE : WR_EXIT_FAIL;
-	}
-
-	pi = calloc(RTE_MAX_ETHPORTS, sizeof(*pi));
-	if (pi == NULL) {
-		fprintf(stderr, "wirerate: out of memory\n");
-		rc = WR_EXIT_FAIL;
-		goto out;
-	}
 	wr_error_clear(&err);
-	if (n_names > 0) {
-		for (k = 0; k < n_names; k++) {
-			if (wr_port_find(names[k], &pid, &err) != 0) {
-				wr_app_print_error(&err);
-				rc = WR_EXIT_USAGE;
-				goto out;
-			}
-			if (wr_port_describe(pid, &pi[n]) == 0)
-				n++;
-		}
-	} else {
-		RTE_ETH_FOREACH_DEV(pid)
-			if (wr_port_describe(pid, &pi[n]) == 0)
-				n++;
+	rc = wr_port_list(&cfg, argv + first_user, n_user, names, n_names,
+			  &pi, &n, &err);
+	wr_config_free(&cfg);
+	if (rc != 0) {
+		wr_app_print_error(&err);
+		return rc == -EINVAL || rc == -ENODEV ? WR_EXIT_USAGE :
+			WR_EXIT_FAIL;
 	}
 	if (json)
 		print_json(pi, n);
@@ -191,11 +158,6 @@ wr_cmd_ports(int argc, char **argv)
 		       "--vdev) after --, or a --config\n");
 	else
 		print_text(pi, n);
-out:
 	free(pi);
-	RTE_ETH_FOREACH_DEV(pid)
-		rte_eth_dev_close(pid);
-	rte_eal_cleanup();
-	wr_config_free(&cfg);
-	return rc;
+	return WR_EXIT_OK;
 }
