@@ -133,6 +133,14 @@ struct wr_engine {
  * Start EAL with "wirerate", the profile's `eal:` arguments, then
  * @p n_extra user arguments; set up the ports.  @p cfg must outlive the
  * engine.  On failure everything done so far is undone.
+ * @param out set to the engine (free it with wr_engine_close()).
+ * @param cfg_path the profile's file name, for error lines (may be NULL).
+ * @param extra @p n_extra EAL arguments given after "--".
+ * @return 0; -EINVAL (EAL refused its arguments, a profile port or lcore
+ *         that does not exist or clashes), -ENODEV (no port to use),
+ *         -EIO (EAL failed otherwise), -ENOMEM, -ECANCELED (a signal while
+ *         links came up), -ETIMEDOUT (a link stayed down), or what
+ *         wr_port_setup()/wr_port_start() returned; @p err filled.
  */
 int wr_engine_open(struct wr_engine **out, const struct wr_config *cfg,
 		   const char *cfg_path, char **extra, int n_extra,
@@ -142,6 +150,11 @@ int wr_engine_open(struct wr_engine **out, const struct wr_config *cfg,
  * Build everything the streams of @p f need (@p f must stay valid and
  * unchanged until wr_engine_unload()).  Counts are the streams' own.
  * @p rx forces RX polling on every port even without latency streams.
+ * @return 0; -EINVAL (a stream the ports cannot send: a rate, a size, a
+ *         capture or a port the engine lacks), -ENODEV (a port gone),
+ *         -ENOMEM (mempools, contexts), or what building a template
+ *         returned; @p err filled.  On failure wr_engine_unload() undoes
+ *         what was built.
  */
 int wr_engine_load(struct wr_engine *e, const struct wr_stream_file *f,
 		   bool rx, struct wr_error *err);
@@ -155,7 +168,11 @@ void wr_engine_quiet(bool quiet);
  */
 void wr_engine_cancel(void);
 
-/** Launch the worker lcores. */
+/**
+ * Launch the worker lcores: wr_engine_start_at() at once.
+ * @return 0 or rte_eal_remote_launch()'s negative errno (-EBUSY), @p err
+ *         filled; no lcore is left running then.
+ */
 int wr_engine_start(struct wr_engine *e, struct wr_error *err);
 
 /** True once every lcore stopped sending (all counts done, or stopped). */
@@ -256,6 +273,8 @@ uint64_t wr_engine_first_tx_tsc(const struct wr_engine *e);
  * Launch the worker lcores now; they spin until the TSC reaches
  * @p start_tsc (0: at once) and only then send, so the instant does not
  * depend on how long launching takes.
+ * @return 0 or rte_eal_remote_launch()'s negative errno (-EBUSY), @p err
+ *         filled; no lcore is left running then.
  */
 int wr_engine_start_at(struct wr_engine *e, uint64_t start_tsc,
 		       struct wr_error *err);
