@@ -9,8 +9,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <rte_cycles.h>
-#include <rte_version.h>
 
 #include "bench.h"
 #include "wr_out.h"
@@ -481,7 +479,7 @@ wr_bench_meta(const struct wr_bench *b, struct wr_bench_meta *m,
 
 	memset(m, 0, sizeof(*m));
 	m->wirerate_version = WR_VERSION;
-	m->dpdk_version = rte_version();
+	m->dpdk_version = wr_engine_dpdk_version();
 	m->stream_file = b->f.path;
 	wr_report_hex(b->f.sha256, m->stream_sha256);
 	m->stream = b->f.streams[b->stream].name;

@@ -9,8 +9,6 @@
 #include <unistd.h>
 
 #include <rte_cycles.h>
-#include <rte_lcore.h>
-#include <rte_version.h>
 
 #include "wr_app.h"
 #include "wr_config.h"
@@ -253,7 +251,7 @@ before_start(struct run *r)
 	v.n_streams = r->f.n_streams;
 	memset(&m, 0, sizeof(m));
 	m.wirerate_version = WR_VERSION;
-	m.dpdk_version = rte_version();
+	m.dpdk_version = wr_engine_dpdk_version();
 	m.stream_file = r->f.path;
 	wr_report_hex(r->f.sha256, m.stream_sha256);
 	m.config_file = r->cfg_path ? r->cfg_path : "";

@@ -49,6 +49,12 @@ RTE_LOG_REGISTER_DEFAULT(wr_engine_logtype, NOTICE);
 /* EAL's start-up log lines are dropped (wr_engine_quiet()). */
 static bool wr_eal_quiet;
 
+const char *
+wr_engine_dpdk_version(void)
+{
+	return rte_version();
+}
+
 void
 wr_engine_quiet(bool quiet)
 {

@@ -159,6 +159,9 @@ int wr_engine_open(struct wr_engine **out, const struct wr_config *cfg,
 int wr_engine_load(struct wr_engine *e, const struct wr_stream_file *f,
 		   bool rx, struct wr_error *err);
 
+/** @return the DPDK version string (rte_version()), for reports. */
+const char *wr_engine_dpdk_version(void);
+
 /** Drop EAL's start-up log lines (--quiet); its errors still make the one line. */
 void wr_engine_quiet(bool quiet);
 
