@@ -268,7 +268,8 @@ sweep(struct rtt_run *x)
 	sigaction(SIGTERM, &sa, NULL);
 
 	printf("wirerate %s (%s): rtt of stream %s (%s) on port %u: %s (%s), "
-	       "lcore %u\n", WR_VERSION, wr_engine_dpdk_version(), x->st->name, x->f.path,
+	       "lcore %u\n", WR_VERSION, wr_engine_dpdk_version(), x->st->name,
+	       x->f.path,
 	       x->st->port, p->device, p->driver, lcore);
 	printf("%llu round trips per size, one frame in flight, timeout %.3f s\n",
 	       (unsigned long long)(o->count_set ? o->count : RTT_COUNT),

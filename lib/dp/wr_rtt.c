@@ -198,9 +198,9 @@ wr_rtt_ses_open(struct wr_rtt_ses **out, struct wr_engine *e,
 	struct wr_rtt_ses *s;
 
 	*out = NULL;
-	if (port >= e->n_ports || e->port_n_lcores[port] == 0)
+	if (port >= e->n_ports)
 		return wr_error_set(err, -EINVAL, NULL, 0, 0, NULL,
-				    "rtt: port %u has no lcore", port);
+				    "rtt: port %u does not exist", port);
 	p = &e->ports[port];
 	s = calloc(1, sizeof(*s));
 	if (s == NULL)

@@ -107,7 +107,7 @@ struct wr_rtt_ses;
  * ports) for frames of up to @p max_len bytes (without FCS).
  * @param out set to the session; free it with wr_rtt_ses_close() before
  *        wr_engine_close().
- * @return 0; -EINVAL (no such port, or it has no lcore), -ENOMEM (the
+ * @return 0; -EINVAL (no such port), -ENOMEM (the
  *         pool or the state: hugepages), with @p err filled.
  */
 int wr_rtt_ses_open(struct wr_rtt_ses **out, struct wr_engine *e,
