@@ -259,7 +259,7 @@ trial_stream_file(const struct wr_bench *b, struct wr_stream *st, uint32_t n,
 static uint64_t
 distinct_on(const struct wr_bench *b, uint16_t port, uint32_t s)
 {
-	const struct wr_rxq *q = b->e->rxq[port];
+	const struct wr_rxq *q = wr_engine_rxq(b->e, port);
 	const struct wr_rx_stream *rs;
 	uint64_t n = 0;
 	unsigned int lane;
@@ -441,15 +441,15 @@ wr_bench_trial(struct wr_bench *b, struct wr_stream *st, uint64_t drain_ns,
 		b->rx_nic_missed = v->ports[b->rx_port].nic_imissed -
 				   b->nic_imissed[b->rx_port];
 	}
-	for (unsigned int i = 0; i < b->e->n_ports; i++) {
+	for (unsigned int i = 0; i < wr_engine_n_ports(b->e); i++) {
 		if (!v->ports[i].has_nic)
 			continue;
 		b->nic_ipackets[i] = v->ports[i].nic_ipackets;
 		b->nic_imissed[i] = v->ports[i].nic_imissed;
 	}
-	if (b->latency && b->e->rxq[b->rx_port] != NULL) {
+	if (b->latency && wr_engine_rxq(b->e, b->rx_port) != NULL) {
 		/* What came back on the RX port itself, not on any port. */
-		const struct wr_rxq *q = b->e->rxq[b->rx_port];
+		const struct wr_rxq *q = wr_engine_rxq(b->e, b->rx_port);
 		const struct wr_rx_stream *rs = q->streams[0];
 
 		b->rx_port_pkts = v->ports[b->rx_port].rx_pkts;
@@ -475,7 +475,7 @@ void
 wr_bench_meta(const struct wr_bench *b, struct wr_bench_meta *m,
 	      uint16_t tx_port, const char *reason)
 {
-	const struct wr_port *p = &b->e->ports[tx_port];
+	const struct wr_port *p = wr_engine_port(b->e, tx_port);
 
 	memset(m, 0, sizeof(*m));
 	m->wirerate_version = WR_VERSION;

@@ -199,7 +199,7 @@ search(struct wr_bench *b, uint16_t size, uint64_t trial_ns, uint64_t drain_ns,
        struct wr_rfc2544_row *row)
 {
 	const struct wr_opts *o = b->o;
-	uint32_t link = b->e->ports[b->tx_port].link_speed_mbps;
+	uint32_t link = wr_engine_port(b->e, b->tx_port)->link_speed_mbps;
 	struct wr_rfc2544_cfg cfg;
 	struct wr_rfc2544 *s;
 	uint64_t rate, w_sent, w_received, w_offered;
@@ -339,7 +339,7 @@ static int
 max_at(const struct wr_bench *b, uint16_t size, uint64_t *millipps)
 {
 	const struct wr_opts *o = b->o;
-	uint32_t link = b->e->ports[b->tx_port].link_speed_mbps;
+	uint32_t link = wr_engine_port(b->e, b->tx_port)->link_speed_mbps;
 	struct wr_size_avg avg = { .bytes = size, .frames = 1 };
 
 	if (rate_at(&o->max_rate, size, link, "--max-rate", millipps) != 0)
@@ -358,7 +358,7 @@ static int
 rate_quiet(const struct wr_bench *b, uint16_t size, uint64_t *millipps)
 {
 	const struct wr_opts *o = b->o;
-	uint32_t link = b->e->ports[b->tx_port].link_speed_mbps;
+	uint32_t link = wr_engine_port(b->e, b->tx_port)->link_speed_mbps;
 	struct wr_size_avg avg = { .bytes = size, .frames = 1 };
 
 	*millipps = 0;
@@ -705,12 +705,12 @@ wr_cmd_rfc2544(const struct wr_opts *o)
 	if (rc == WR_EXIT_OK)
 		rc = wr_bench_open(&b);
 	for (p = 0; rc == WR_EXIT_OK && p < n_pairs; p++) {
-		if (pairs[p][0] < b.e->n_ports && pairs[p][1] < b.e->n_ports)
+		if (pairs[p][0] < wr_engine_n_ports(b.e) && pairs[p][1] < wr_engine_n_ports(b.e))
 			continue;
 		fprintf(stderr, "wirerate: %s: there %s %u port%s (0..%u)\n",
 			o->n_pairs ? "--pairs" : "--tx-port/--rx-port",
-			b.e->n_ports == 1 ? "is" : "are", b.e->n_ports,
-			b.e->n_ports == 1 ? "" : "s", b.e->n_ports - 1);
+			wr_engine_n_ports(b.e) == 1 ? "is" : "are", wr_engine_n_ports(b.e),
+			wr_engine_n_ports(b.e) == 1 ? "" : "s", wr_engine_n_ports(b.e) - 1);
 		rc = WR_EXIT_USAGE;
 	}
 	if (rc == WR_EXIT_OK && n_pairs * b.n_sizes > WR_BENCH_SIZES_MAX) {
@@ -728,8 +728,8 @@ wr_cmd_rfc2544(const struct wr_opts *o)
 	printf("wirerate %s rfc2544: %s, stream %s, port %u (%s) -> port %u "
 	       "(%s)%s, trials of %.3f s, drain %.3f s, loss tolerance %.4f %%",
 	       WR_VERSION, b.f.path, b.f.streams[b.stream].name, b.tx_port,
-	       b.e->ports[b.tx_port].device, b.rx_port,
-	       b.e->ports[b.rx_port].device, n_pairs > 1 ? " and more pairs" :
+	       wr_engine_port(b.e, b.tx_port)->device, b.rx_port,
+	       wr_engine_port(b.e, b.rx_port)->device, n_pairs > 1 ? " and more pairs" :
 	       "", (double)trial / 1e9, (double)drain / 1e9, o->loss_ppm / 1e4);
 	if (o->pdr_ppm != 0)
 		printf(", PDR at %.4f %%", o->pdr_ppm / 1e4);
@@ -752,7 +752,7 @@ wr_cmd_rfc2544(const struct wr_opts *o)
 		row->size = b.sizes[i];
 		row->tx_port = b.tx_port;
 		row->rx_port = b.rx_port;
-		row->link_mbps = b.e->ports[b.tx_port].link_speed_mbps;
+		row->link_mbps = wr_engine_port(b.e, b.tx_port)->link_speed_mbps;
 		if (tests & WR_BENCH_TEST_THROUGHPUT)
 			rc = search(&b, b.sizes[i], trial, drain, row);
 		if (rc == 0 && (tests & WR_BENCH_TEST_LATENCY))
@@ -774,7 +774,7 @@ wr_cmd_rfc2544(const struct wr_opts *o)
 		putchar('\n');
 	wr_rfc2544_print(stdout, rows, n);
 	wr_bench_meta(&b, &m, pairs[0][0], wr_bench_stop_reason(&b, rc));
-	m.rx_device = b.e->ports[pairs[0][1]].device;
+	m.rx_device = wr_engine_port(b.e, 0)[pairs[0][1]].device;
 	m.duration_ns = trial;
 	m.drain_ns = drain;
 	m.loss_ppm = o->loss_ppm;

@@ -239,7 +239,7 @@ static int
 sweep(struct rtt_run *x)
 {
 	const struct wr_opts *o = x->o;
-	const struct wr_port *p = &x->e->ports[x->st->port];
+	const struct wr_port *p = wr_engine_port(x->e, x->st->port);
 	unsigned int lcore;
 	uint64_t next_seq = 0;
 	struct wr_error err;

@@ -121,7 +121,7 @@ traffic(struct run *r)
 {
 	const struct wr_opts *o = r->o;
 	struct wr_engine *e = r->e;
-	const uint64_t hz = e->tsc_hz;
+	const uint64_t hz = wr_engine_tsc_hz(e);
 	struct wr_report_view *v;
 	struct wr_report_meta meta;
 	struct wr_error err;
@@ -138,14 +138,14 @@ traffic(struct run *r)
 		 &tm);
 	fill_meta(r, &meta, "running");
 	if (!o->quiet)
-		wr_report_header(stdout, &meta, &e->view);
+		wr_report_header(stdout, &meta, wr_engine_view(e));
 
 	wr_running = e;
 	/* A signal before this point: nothing is sent, the summary says so. */
 	if (wr_signals > 0)
 		wr_engine_request_stop(e, true);
 	wr_error_clear(&err);
-	if (!__atomic_load_n(&e->stop, __ATOMIC_RELAXED) &&
+	if (!wr_engine_stopping(e) &&
 	    wr_engine_start(e, &err) != 0)
 		return fail(&err, WR_EXIT_FAIL);
 
@@ -158,7 +158,7 @@ traffic(struct run *r)
 		uint64_t until;
 
 		now = rte_rdtsc();
-		if (__atomic_load_n(&e->stop, __ATOMIC_RELAXED)) {
+		if (wr_engine_stopping(e)) {
 			reason = "signal";
 			break;
 		}
@@ -168,7 +168,7 @@ traffic(struct run *r)
 			break;
 		}
 		if (wr_engine_tx_finished(e)) {
-			reason = lost == e->n_ports ? "link-down" : "count";
+			reason = lost == wr_engine_n_ports(e) ? "link-down" : "count";
 			break;
 		}
 		if (now >= deadline) {
@@ -195,9 +195,9 @@ traffic(struct run *r)
 	/* A drain of seconds is silent otherwise: say that sending is over
 	 * (a script reading the live lines learns it too, and can read a
 	 * peer's counters while the link is still up). */
-	if (!o->quiet && e->any_rx && o->drain_ns > 0 &&
-	    wr_engine_links_check(e) < e->n_ports &&
-	    __atomic_load_n(&e->aborted, __ATOMIC_RELAXED) == 0) {
+	if (!o->quiet && wr_engine_any_rx(e) && o->drain_ns > 0 &&
+	    wr_engine_links_check(e) < wr_engine_n_ports(e) &&
+	    !wr_engine_aborted(e)) {
 		printf("sending stopped (%s); receiving echoes for %.3f s\n",
 		       reason, (double)o->drain_ns / 1e9);
 		fflush(stdout);
@@ -206,7 +206,7 @@ traffic(struct run *r)
 	if (wr_signals > 0)
 		reason = "signal";
 	/* Nothing comes back from ports that went away. */
-	wr_engine_stop(e, wr_engine_links_check(e) == e->n_ports ? 0 :
+	wr_engine_stop(e, wr_engine_links_check(e) == wr_engine_n_ports(e) ? 0 :
 		       o->drain_ns);
 	v = wr_engine_collect(e, true);
 	if (strcmp(reason, "count") == 0)
@@ -294,7 +294,7 @@ wr_cmd_run(const struct wr_opts *o)
 		rc = wr_engine_open(&r->e, &r->cfg, r->cfg_path, o->eal,
 				    o->n_eal, &err);
 		if (rc == 0) {
-			r->e->oversubscribe = o->oversubscribe;
+			wr_engine_set_oversubscribe(r->e, o->oversubscribe);
 			rc = wr_run_ext_before_load(&r->x, o, &r->cfg, r->e,
 						    &r->f, &err);
 		}

@@ -12,7 +12,7 @@
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
 
-#include "wr_engine.h"
+#include "wr_engine_priv.h"
 #include "wr_rtt.h"
 #include "wr_rx.h"
 #include "wr_sig.h"
