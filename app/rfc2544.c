@@ -8,8 +8,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <rte_common.h>
-
 #include "bench.h"
 #include "wr_rate.h"
 
@@ -247,7 +245,7 @@ search(struct wr_bench *b, uint16_t size, uint64_t trial_ns, uint64_t drain_ns,
 						  s->resolution);
 		row->n_trials++;
 		if (!t->valid && redo < WR_TRIAL_REDO_MAX &&
-		    row->n_trials < RTE_DIM(row->trials)) {
+		    row->n_trials < WR_DIM(row->trials)) {
 			redo++;
 			if (!o->quiet)
 				say(b, "throughput", size, true, "  %u bytes: trial at %.3f pps offered "
@@ -285,7 +283,7 @@ search(struct wr_bench *b, uint16_t size, uint64_t trial_ns, uint64_t drain_ns,
 		}
 		if (rc == -EBADMSG)
 			rc = rate != 0 ? 0 : -EIO;
-		if (row->n_trials == RTE_DIM(row->trials))
+		if (row->n_trials == WR_DIM(row->trials))
 			break;
 	}
 	wr_rfc2544_result(s, &row->res);
@@ -693,7 +691,7 @@ wr_cmd_rfc2544(const struct wr_opts *o)
 		}
 		json = json_beside;
 	}
-	rc = wr_bench_prepare(&b, o, true, defaults, RTE_DIM(defaults));
+	rc = wr_bench_prepare(&b, o, true, defaults, WR_DIM(defaults));
 	if (rc == WR_EXIT_OK && o->rev_stream != NULL)
 		rc = reverse_prepare(&b);
 	/* One phase of full-length trials is RFC 2544's search; with a PDR,

@@ -8,7 +8,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <rte_cycles.h>
 
 #include "wr_app.h"
 #include "wr_config.h"
@@ -149,7 +148,7 @@ traffic(struct run *r)
 	    wr_engine_start(e, &err) != 0)
 		return fail(&err, WR_EXIT_FAIL);
 
-	t0 = rte_rdtsc();
+	t0 = wr_engine_tsc_now();
 	interval_tsc = hz * r->cfg.stats_interval_ms / 1000;
 	next = t0 + interval_tsc;
 	if (o->duration_ns > 0)
@@ -157,7 +156,7 @@ traffic(struct run *r)
 	for (;;) {
 		uint64_t until;
 
-		now = rte_rdtsc();
+		now = wr_engine_tsc_now();
 		if (wr_engine_stopping(e)) {
 			reason = "signal";
 			break;

@@ -109,7 +109,7 @@ wr_run_ext_summary(struct wr_run_ext *x, struct wr_engine *e, FILE *out)
 	for (i = 0; i < wr_engine_n_ports(e); i++) {
 		const struct wr_arpd *d = x->arpd[i];
 
-		n = wr_port_drop_xstats(wr_engine_port(e, i), xs, RTE_DIM(xs));
+		n = wr_port_drop_xstats(wr_engine_port(e, i), xs, WR_DIM(xs));
 		if (n > 0) {
 			fprintf(out, "port %u: NIC TX drop counters:", i);
 			for (j = 0; j < n; j++)

@@ -5,8 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <rte_ethdev.h>
-#include <rte_mbuf.h>
 
 #include "bench.h"
 
@@ -50,18 +48,13 @@ sizes_fit(const struct wr_bench *b, uint16_t tx, uint16_t rx, bool echo)
 
 	for (k = 0; k < (echo ? 2u : 1u); k++) {
 		const struct wr_port *p = wr_engine_port(b->e, ports[k]);
-		struct rte_eth_dev_info info;
 		uint32_t room = 0, maxlen = 0;
 		uint16_t mtu = 0;
 
-		if (rte_eth_dev_get_mtu(p->port_id, &mtu) != 0)
-			mtu = 0;
-		if (rte_eth_dev_info_get(p->port_id, &info) == 0)
-			maxlen = info.max_rx_pktlen;
-		/* Frames come back into these (no scatter). */
-		if (echo && ports[k] == rx && p->rx_pool != NULL)
-			room = rte_pktmbuf_data_room_size(p->rx_pool) -
-			       RTE_PKTMBUF_HEADROOM;
+		wr_port_rx_limits(p, &mtu, &maxlen, &room);
+		/* Frames come back into the RX mbufs (no scatter). */
+		if (!(echo && ports[k] == rx))
+			room = 0;
 		for (i = 0; i < b->n_sizes; i++) {
 			if (wr_bench_frame_fits(b->sizes[i], mtu, maxlen, room,
 						why, sizeof(why)) == 0)

@@ -14,6 +14,9 @@
 #include "wr_jsonl.h"
 #include "wr_stream.h"
 
+/* Elements of an array (app/ uses no DPDK macro). */
+#define WR_DIM(a) (sizeof(a) / sizeof((a)[0]))
+
 /* Exit codes: 0 success, 1 a run-time failure (EAL, memory, link), 2 bad
  * input (options, stream file, profile, a port that does not exist), 3 a
  * benchmark finished but the generator, not the device, limited at least

@@ -1907,3 +1907,9 @@ wr_engine_set_oversubscribe(struct wr_engine *e, bool on)
 {
 	e->oversubscribe = on;
 }
+
+uint64_t
+wr_engine_tsc_now(void)
+{
+	return rte_rdtsc();
+}

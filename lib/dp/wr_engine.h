@@ -80,6 +80,9 @@ struct wr_port *wr_engine_port(struct wr_engine *e, unsigned int i);
 /** @return port @p i's RX queue, NULL when the port does not receive. */
 const struct wr_rxq *wr_engine_rxq(const struct wr_engine *e, unsigned int i);
 
+/** @return the TSC now (rte_rdtsc()). */
+uint64_t wr_engine_tsc_now(void);
+
 /** @return the TSC frequency the engine measured, in Hz. */
 uint64_t wr_engine_tsc_hz(const struct wr_engine *e);
 

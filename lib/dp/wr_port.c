@@ -470,3 +470,18 @@ out:
 	*n_out = n;
 	return 0;
 }
+
+void
+wr_port_rx_limits(const struct wr_port *p, uint16_t *mtu,
+		  uint32_t *max_rx_pktlen, uint32_t *rx_room)
+{
+	struct rte_eth_dev_info info;
+
+	if (rte_eth_dev_get_mtu(p->port_id, mtu) != 0)
+		*mtu = 0;
+	*max_rx_pktlen = rte_eth_dev_info_get(p->port_id, &info) == 0 ?
+		info.max_rx_pktlen : 0;
+	*rx_room = p->rx_pool != NULL ?
+		rte_pktmbuf_data_room_size(p->rx_pool) - RTE_PKTMBUF_HEADROOM :
+		0;
+}

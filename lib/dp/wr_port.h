@@ -129,6 +129,14 @@ int wr_port_stats(const struct wr_port *p, struct rte_eth_stats *st);
  */
 int wr_port_describe(uint16_t port_id, struct wr_port_info *out);
 
+/**
+ * What limits the frames @p p can take: its MTU (0: unknown), the device's
+ * largest RX frame (0: unknown) and, when it has an RX pool, the room of
+ * one of its mbufs (0: no pool), into @p mtu, @p max_rx_pktlen, @p rx_room.
+ */
+void wr_port_rx_limits(const struct wr_port *p, uint16_t *mtu,
+		       uint32_t *max_rx_pktlen, uint32_t *rx_room);
+
 struct wr_config;
 /**
  * `wirerate ports`: start EAL with the profile's EAL arguments and then
