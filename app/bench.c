@@ -9,8 +9,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <rte_cycles.h>
-#include <rte_version.h>
 
 #include "bench.h"
 #include "wr_out.h"
@@ -261,7 +259,7 @@ trial_stream_file(const struct wr_bench *b, struct wr_stream *st, uint32_t n,
 static uint64_t
 distinct_on(const struct wr_bench *b, uint16_t port, uint32_t s)
 {
-	const struct wr_rxq *q = b->e->rxq[port];
+	const struct wr_rxq *q = wr_engine_rxq(b->e, port);
 	const struct wr_rx_stream *rs;
 	uint64_t n = 0;
 	unsigned int lane;
@@ -281,7 +279,6 @@ int
 wr_bench_prepare(struct wr_bench *b, const struct wr_opts *o, bool latency,
 		 const uint16_t *default_sizes, unsigned int n_default)
 {
-	static char default_path[1024];
 	struct sigaction sa;
 	struct wr_error err;
 	struct wr_stream st;
@@ -300,16 +297,9 @@ wr_bench_prepare(struct wr_bench *b, const struct wr_opts *o, bool latency,
 	sigaction(SIGTERM, &sa, NULL);
 	wr_engine_quiet(o->quiet);
 	wr_error_clear(&err);
-	if (o->stream_file == NULL) {
-		fprintf(stderr, "wirerate: %s: a stream file is required\n",
-			o->cmd);
-		return WR_EXIT_USAGE;
-	}
-	rc = wr_yaml_load_streams(o->stream_file, &b->f, &err);
-	if (rc != 0) {
-		wr_app_print_error(&err);
-		return WR_EXIT_USAGE;
-	}
+	rc = wr_app_read_streams(o, &b->f);
+	if (rc != WR_EXIT_OK)
+		return rc;
 	b->loaded = true;
 	if (o->seed_set)
 		wr_stream_file_set_seed(&b->f, o->seed);
@@ -330,25 +320,9 @@ wr_bench_prepare(struct wr_bench *b, const struct wr_opts *o, bool latency,
 		b->n_sizes = n_default;
 	}
 
-	wr_config_init(&b->cfg);
-	b->cfg_path = o->config_file;
-	if (b->cfg_path == NULL &&
-	    !wr_config_eal_replaces_profile(o->eal, o->n_eal)) {
-		b->cfg_path = wr_app_default_profile(default_path,
-						     sizeof(default_path));
-		if (b->cfg_path == NULL) {
-			fprintf(stderr, "wirerate: no --config given and no "
-				"default profile found\n");
-			return WR_EXIT_USAGE;
-		}
-	}
-	if (b->cfg_path != NULL) {
-		rc = wr_config_load(b->cfg_path, &b->cfg, &err);
-		if (rc != 0) {
-			wr_app_print_error(&err);
-			return WR_EXIT_USAGE;
-		}
-	}
+	rc = wr_app_load_profile(o, &b->cfg, &b->cfg_path);
+	if (rc != WR_EXIT_OK)
+		return rc;
 	if (o->burst_set)
 		b->cfg.burst = o->burst;
 
@@ -468,15 +442,15 @@ wr_bench_trial(struct wr_bench *b, struct wr_stream *st, uint64_t drain_ns,
 		b->rx_nic_missed = v->ports[b->rx_port].nic_imissed -
 				   b->nic_imissed[b->rx_port];
 	}
-	for (unsigned int i = 0; i < b->e->n_ports; i++) {
+	for (unsigned int i = 0; i < wr_engine_n_ports(b->e); i++) {
 		if (!v->ports[i].has_nic)
 			continue;
 		b->nic_ipackets[i] = v->ports[i].nic_ipackets;
 		b->nic_imissed[i] = v->ports[i].nic_imissed;
 	}
-	if (b->latency && b->e->rxq[b->rx_port] != NULL) {
+	if (b->latency && wr_engine_rxq(b->e, b->rx_port) != NULL) {
 		/* What came back on the RX port itself, not on any port. */
-		const struct wr_rxq *q = b->e->rxq[b->rx_port];
+		const struct wr_rxq *q = wr_engine_rxq(b->e, b->rx_port);
 		const struct wr_rx_stream *rs = q->streams[0];
 
 		b->rx_port_pkts = v->ports[b->rx_port].rx_pkts;
@@ -487,11 +461,11 @@ wr_bench_trial(struct wr_bench *b, struct wr_stream *st, uint64_t drain_ns,
 		}
 	}
 	if (b->bidir && b->rev_lat_hist != NULL && !st->sig_short &&
-	    b->e->rxq[st->port] != NULL &&
-	    b->e->rxq[st->port]->n_streams > 1 &&
-	    b->e->rxq[st->port]->streams[1] != NULL) {
+	    wr_engine_rxq(b->e, st->port) != NULL &&
+	    wr_engine_rxq(b->e, st->port)->n_streams > 1 &&
+	    wr_engine_rxq(b->e, st->port)->streams[1] != NULL) {
 		/* The reverse stream's frames, timed on the stream's port. */
-		const struct wr_rx_stream *rs = b->e->rxq[st->port]->streams[1];
+		const struct wr_rx_stream *rs = wr_engine_rxq(b->e, st->port)->streams[1];
 
 		*b->rev_lat_hist = rs->hist;
 		wr_latency_summarize(&rs->hist, &rs->jitter, &b->rev_lat);
@@ -512,11 +486,11 @@ void
 wr_bench_meta(const struct wr_bench *b, struct wr_bench_meta *m,
 	      uint16_t tx_port, const char *reason)
 {
-	const struct wr_port *p = &b->e->ports[tx_port];
+	const struct wr_port *p = wr_engine_port(b->e, tx_port);
 
 	memset(m, 0, sizeof(*m));
 	m->wirerate_version = WR_VERSION;
-	m->dpdk_version = rte_version();
+	m->dpdk_version = wr_engine_dpdk_version();
 	m->stream_file = b->f.path;
 	wr_report_hex(b->f.sha256, m->stream_sha256);
 	m->stream = b->f.streams[b->stream].name;

@@ -114,15 +114,6 @@ usage(FILE *out)
 "rfc2544) the generator, not the device, limited a result\n");
 }
 
-void
-wr_app_print_error(const struct wr_error *err)
-{
-	char line[1024];
-
-	wr_error_format(err, line, sizeof(line));
-	fprintf(stderr, "wirerate: %s\n", line);
-}
-
 static int
 opt_error(const char *opt, const char *val, const char *why)
 {
@@ -413,92 +404,6 @@ parse_opts(int argc, char **argv, struct wr_opts *o)
 	}
 	if (cmd->eal || strcmp(o->cmd, "dump") == 0)
 		return outputs_check(o);
-	return WR_EXIT_OK;
-}
-
-/* Frames of a stream looked at for a group source MAC: a fixed or
- * listed address shows in the first ones; a random one in 1 of 2. */
-#define WR_SRC_MAC_FRAMES 256
-
-int
-wr_app_check_src_mac(const struct wr_stream_file *f, uint32_t i,
-		     const struct wr_frame_tmpl *t, struct wr_error *err)
-{
-	const struct wr_stream *s = &f->streams[i];
-	uint8_t *buf = malloc(wr_frame_tmpl_max_len(t));
-	struct wr_frame_gen g;
-	uint64_t k, n = s->count != 0 && s->count < WR_SRC_MAC_FRAMES ?
-		s->count : WR_SRC_MAC_FRAMES;
-	int rc = 0;
-
-	if (buf == NULL)
-		return -ENOMEM;
-	memcpy(buf, wr_frame_tmpl_bytes(t), wr_frame_tmpl_max_len(t));
-	wr_frame_gen_init(&g, t, 0, 1);
-	for (k = 0; k < n; k++) {
-		wr_frame_gen_next(&g, buf);
-		/* IEEE 802.3 clause 3.2.3: the I/G bit of a source address is
-		 * always 0; a switch floods or drops such a frame. */
-		if (buf[6] & 1) {
-			rc = wr_error_set(err, -EINVAL, f->path, s->mark.line,
-				s->mark.col, NULL, "streams[%u].eth.src: "
-				"frame %llu's source MAC %02x:%02x:%02x:%02x:"
-				"%02x:%02x is %s: a source address must be "
-				"unicast", i, (unsigned long long)k, buf[6],
-				buf[7], buf[8], buf[9], buf[10], buf[11],
-				memcmp(buf + 6, "\xff\xff\xff\xff\xff\xff",
-				       6) == 0 ? "broadcast" : "multicast");
-			break;
-		}
-	}
-	free(buf);
-	return rc;
-}
-
-int
-wr_app_load_streams(const struct wr_opts *o, struct wr_stream_file *f)
-{
-	struct wr_error err;
-	struct wr_frame_tmpl *t;
-	uint32_t i;
-	int rc;
-
-	if (o->stream_file == NULL) {
-		fprintf(stderr, "wirerate: %s: a stream file is required\n",
-			o->cmd);
-		return WR_EXIT_USAGE;
-	}
-	wr_error_clear(&err);
-	rc = wr_yaml_load_streams(o->stream_file, f, &err);
-	if (rc != 0) {
-		wr_app_print_error(&err);
-		return WR_EXIT_USAGE;
-	}
-	if (o->seed_set)
-		wr_stream_file_set_seed(f, o->seed);
-	for (i = 0; i < f->n_streams; i++) {
-		if (o->count_set)
-			f->streams[i].count = o->count;
-		rc = wr_frame_tmpl_create(&f->streams[i], i, &t, &err);
-		if (rc == 0) {
-			rc = wr_app_check_src_mac(f, i, t, &err);
-			if (rc != 0)
-				wr_frame_tmpl_free(t);
-		}
-		if (rc != 0) {
-			if (err.file[0] == '\0')
-				snprintf(err.file, sizeof(err.file), "%s",
-					 o->stream_file);
-			if (err.line == 0) {
-				err.line = f->streams[i].mark.line;
-				err.col = f->streams[i].mark.col;
-			}
-			wr_app_print_error(&err);
-			wr_stream_file_free(f);
-			return WR_EXIT_USAGE;
-		}
-		wr_frame_tmpl_free(t);
-	}
 	return WR_EXIT_OK;
 }
 

@@ -5,15 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <rte_eal.h>
-#include <rte_errno.h>
-#include <rte_ethdev.h>
-
 #include "wr_app.h"
 #include "wr_config.h"
 #include "wr_port.h"
 
-#define MAX_ARGS (WR_EAL_ARGS_MAX * 2 + 8)
+/* Devices named on the command line: as many as EAL has ports. */
+#define WR_PORTS_NAMES_MAX 1024
 
 static void
 usage(FILE *out)
@@ -107,16 +104,13 @@ print_json(const struct wr_port_info *pi, unsigned int n)
 int
 wr_cmd_ports(int argc, char **argv)
 {
-	static char default_path[1024];
-	const char *cfg_path = NULL, *names[RTE_MAX_ETHPORTS];
+	const char *cfg_path = NULL, *names[WR_PORTS_NAMES_MAX];
 	struct wr_port_info *pi = NULL;
 	struct wr_config cfg;
 	struct wr_error err;
-	char *eal[MAX_ARGS], *eal_copy[MAX_ARGS];
-	int i, n_eal = 0, n_user = 0, first_user = argc, rc = WR_EXIT_OK;
-	unsigned int n_names = 0, n = 0, k;
+	int i, n_user = 0, first_user = argc, rc;
+	unsigned int n_names = 0, n = 0;
 	bool json = false;
-	uint16_t pid;
 
 	for (i = 2; i < argc; i++) {
 		if (strcmp(argv[i], "--") == 0) {
@@ -140,63 +134,22 @@ wr_cmd_ports(int argc, char **argv)
 			fprintf(stderr, "wirerate: ports: unknown option \"%s\" "
 				"(EAL options go after --)\n", argv[i]);
 			return WR_EXIT_USAGE;
-		} else if (n_names < RTE_DIM(names)) {
+		} else if (n_names < WR_PORTS_NAMES_MAX) {
 			names[n_names++] = argv[i];
 		}
 	}
-	wr_config_init(&cfg);
+	rc = wr_app_profile(cfg_path, argv + first_user, n_user, &cfg,
+			    &cfg_path);
+	if (rc != WR_EXIT_OK)
+		return rc;
 	wr_error_clear(&err);
-	/* As for run: EAL options naming devices or lcores replace the
-	 * default profile, others are added to it. */
-	if (cfg_path == NULL &&
-	    !wr_config_eal_replaces_profile(argv + first_user, n_user)) {
-		cfg_path = wr_app_default_profile(default_path,
-						  sizeof(default_path));
-		if (cfg_path == NULL) {
-			fprintf(stderr, "wirerate: no --config given and no "
-				"default profile found\n");
-			return WR_EXIT_USAGE;
-		}
-	}
-	if (cfg_path != NULL && wr_config_load(cfg_path, &cfg, &err) != 0) {
+	rc = wr_port_list(&cfg, argv + first_user, n_user, names, n_names,
+			  &pi, &n, &err);
+	wr_config_free(&cfg);
+	if (rc != 0) {
 		wr_app_print_error(&err);
-		return WR_EXIT_USAGE;
-	}
-	eal[n_eal++] = (char *)"wirerate";
-	eal[n_eal++] = (char *)"--log-level=notice";
-	for (k = 0; k < cfg.n_eal_args; k++)
-		eal[n_eal++] = cfg.eal_args[k];
-	for (i = 0; i < n_user && n_eal < MAX_ARGS - 1; i++)
-		eal[n_eal++] = argv[first_user + i];
-	eal[n_eal] = NULL;
-	memcpy(eal_copy, eal, sizeof(eal));
-	if (rte_eal_init(n_eal, eal_copy) < 0) {
-		fprintf(stderr, "wirerate: EAL failed to start: %s\n",
-			rte_strerror(rte_errno));
-		wr_config_free(&cfg);
-		return rte_errno == EINVAL ? WR_EXIT_USAGE : WR_EXIT_FAIL;
-	}
-
-	pi = calloc(RTE_MAX_ETHPORTS, sizeof(*pi));
-	if (pi == NULL) {
-		fprintf(stderr, "wirerate: out of memory\n");
-		rc = WR_EXIT_FAIL;
-		goto out;
-	}
-	if (n_names > 0) {
-		for (k = 0; k < n_names; k++) {
-			if (wr_port_find(names[k], &pid, &err) != 0) {
-				wr_app_print_error(&err);
-				rc = WR_EXIT_USAGE;
-				goto out;
-			}
-			if (wr_port_describe(pid, &pi[n]) == 0)
-				n++;
-		}
-	} else {
-		RTE_ETH_FOREACH_DEV(pid)
-			if (wr_port_describe(pid, &pi[n]) == 0)
-				n++;
+		return rc == -EINVAL || rc == -ENODEV ? WR_EXIT_USAGE :
+			WR_EXIT_FAIL;
 	}
 	if (json)
 		print_json(pi, n);
@@ -205,11 +158,6 @@ wr_cmd_ports(int argc, char **argv)
 		       "--vdev) after --, or a --config\n");
 	else
 		print_text(pi, n);
-out:
 	free(pi);
-	RTE_ETH_FOREACH_DEV(pid)
-		rte_eth_dev_close(pid);
-	rte_eal_cleanup();
-	wr_config_free(&cfg);
-	return rc;
+	return WR_EXIT_OK;
 }

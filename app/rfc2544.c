@@ -8,8 +8,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <rte_common.h>
-
 #include "bench.h"
 #include "wr_rate.h"
 
@@ -199,7 +197,7 @@ search(struct wr_bench *b, uint16_t size, uint64_t trial_ns, uint64_t drain_ns,
        struct wr_rfc2544_row *row)
 {
 	const struct wr_opts *o = b->o;
-	uint32_t link = b->e->ports[b->tx_port].link_speed_mbps;
+	uint32_t link = wr_engine_port(b->e, b->tx_port)->link_speed_mbps;
 	struct wr_rfc2544_cfg cfg;
 	struct wr_rfc2544 *s;
 	uint64_t rate, w_sent, w_received, w_offered;
@@ -247,7 +245,7 @@ search(struct wr_bench *b, uint16_t size, uint64_t trial_ns, uint64_t drain_ns,
 						  s->resolution);
 		row->n_trials++;
 		if (!t->valid && redo < WR_TRIAL_REDO_MAX &&
-		    row->n_trials < RTE_DIM(row->trials)) {
+		    row->n_trials < WR_DIM(row->trials)) {
 			redo++;
 			if (!o->quiet)
 				say(b, "throughput", size, true, "  %u bytes: trial at %.3f pps offered "
@@ -285,7 +283,7 @@ search(struct wr_bench *b, uint16_t size, uint64_t trial_ns, uint64_t drain_ns,
 		}
 		if (rc == -EBADMSG)
 			rc = rate != 0 ? 0 : -EIO;
-		if (row->n_trials == RTE_DIM(row->trials))
+		if (row->n_trials == WR_DIM(row->trials))
 			break;
 	}
 	wr_rfc2544_result(s, &row->res);
@@ -339,7 +337,7 @@ static int
 max_at(const struct wr_bench *b, uint16_t size, uint64_t *millipps)
 {
 	const struct wr_opts *o = b->o;
-	uint32_t link = b->e->ports[b->tx_port].link_speed_mbps;
+	uint32_t link = wr_engine_port(b->e, b->tx_port)->link_speed_mbps;
 	struct wr_size_avg avg = { .bytes = size, .frames = 1 };
 
 	if (rate_at(&o->max_rate, size, link, "--max-rate", millipps) != 0)
@@ -358,7 +356,7 @@ static int
 rate_quiet(const struct wr_bench *b, uint16_t size, uint64_t *millipps)
 {
 	const struct wr_opts *o = b->o;
-	uint32_t link = b->e->ports[b->tx_port].link_speed_mbps;
+	uint32_t link = wr_engine_port(b->e, b->tx_port)->link_speed_mbps;
 	struct wr_size_avg avg = { .bytes = size, .frames = 1 };
 
 	*millipps = 0;
@@ -785,7 +783,7 @@ wr_cmd_rfc2544(const struct wr_opts *o)
 	if (wr_bench_json_path(o, json_beside, sizeof(json_beside), &json) !=
 	    WR_EXIT_OK)
 		return WR_EXIT_USAGE;
-	rc = wr_bench_prepare(&b, o, true, defaults, RTE_DIM(defaults));
+	rc = wr_bench_prepare(&b, o, true, defaults, WR_DIM(defaults));
 	if (rc == WR_EXIT_OK && o->rev_stream != NULL)
 		rc = reverse_prepare(&b);
 	/* One phase of full-length trials is RFC 2544's search; with a PDR,
@@ -797,12 +795,12 @@ wr_cmd_rfc2544(const struct wr_opts *o)
 	if (rc == WR_EXIT_OK)
 		rc = wr_bench_open(&b);
 	for (p = 0; rc == WR_EXIT_OK && p < n_pairs; p++) {
-		if (pairs[p][0] < b.e->n_ports && pairs[p][1] < b.e->n_ports)
+		if (pairs[p][0] < wr_engine_n_ports(b.e) && pairs[p][1] < wr_engine_n_ports(b.e))
 			continue;
 		fprintf(stderr, "wirerate: %s: there %s %u port%s (0..%u)\n",
 			o->n_pairs ? "--pairs" : "--tx-port/--rx-port",
-			b.e->n_ports == 1 ? "is" : "are", b.e->n_ports,
-			b.e->n_ports == 1 ? "" : "s", b.e->n_ports - 1);
+			wr_engine_n_ports(b.e) == 1 ? "is" : "are", wr_engine_n_ports(b.e),
+			wr_engine_n_ports(b.e) == 1 ? "" : "s", wr_engine_n_ports(b.e) - 1);
 		rc = WR_EXIT_USAGE;
 	}
 	if (rc == WR_EXIT_OK && n_pairs * b.n_sizes > WR_BENCH_SIZES_MAX) {
@@ -820,8 +818,8 @@ wr_cmd_rfc2544(const struct wr_opts *o)
 	printf("wirerate %s rfc2544: %s, stream %s, port %u (%s) -> port %u "
 	       "(%s)%s, trials of %.3f s, drain %.3f s, loss tolerance %.4f %%",
 	       WR_VERSION, b.f.path, b.f.streams[b.stream].name, b.tx_port,
-	       b.e->ports[b.tx_port].device, b.rx_port,
-	       b.e->ports[b.rx_port].device, n_pairs > 1 ? " and more pairs" :
+	       wr_engine_port(b.e, b.tx_port)->device, b.rx_port,
+	       wr_engine_port(b.e, b.rx_port)->device, n_pairs > 1 ? " and more pairs" :
 	       "", (double)trial / 1e9, (double)drain / 1e9, o->loss_ppm / 1e4);
 	if (o->pdr_ppm != 0)
 		printf(", PDR at %.4f %%", o->pdr_ppm / 1e4);
@@ -844,7 +842,7 @@ wr_cmd_rfc2544(const struct wr_opts *o)
 		row->size = b.sizes[i];
 		row->tx_port = b.tx_port;
 		row->rx_port = b.rx_port;
-		row->link_mbps = b.e->ports[b.tx_port].link_speed_mbps;
+		row->link_mbps = wr_engine_port(b.e, b.tx_port)->link_speed_mbps;
 		if (tests & WR_BENCH_TEST_THROUGHPUT)
 			rc = search(&b, b.sizes[i], trial, drain, row);
 		if (rc == 0 && (tests & WR_BENCH_TEST_LATENCY))
@@ -866,7 +864,7 @@ wr_cmd_rfc2544(const struct wr_opts *o)
 		putchar('\n');
 	wr_rfc2544_print(stdout, rows, n);
 	wr_bench_meta(&b, &m, pairs[0][0], wr_bench_stop_reason(&b, rc));
-	m.rx_device = b.e->ports[pairs[0][1]].device;
+	m.rx_device = wr_engine_port(b.e, 0)[pairs[0][1]].device;
 	m.duration_ns = trial;
 	m.drain_ns = drain;
 	m.loss_ppm = o->loss_ppm;

@@ -7,12 +7,6 @@
 #include <string.h>
 #include <time.h>
 
-#include <rte_errno.h>
-#include <rte_ethdev.h>
-#include <rte_launch.h>
-#include <rte_lcore.h>
-#include <rte_malloc.h>
-#include <rte_version.h>
 
 #include "wr_app.h"
 #include "wr_engine.h"
@@ -56,8 +50,7 @@ struct rtt_run {
 	struct wr_rtt_row *rows;
 	unsigned int n_rows;
 	struct wr_engine *e;
-	struct rte_mempool *mp;
-	struct wr_rtt *r;
+	struct wr_rtt_ses *ses;
 };
 
 /* The stream at one size: a shallow copy whose size is fixed and which
@@ -171,14 +164,12 @@ engine_exit_code(int rc)
 
 /* One size on the port's first TX lcore; the main lcore sleeps meanwhile. */
 static int
-measure(struct rtt_run *x, unsigned int i, unsigned int lcore,
-	uint64_t *next_seq)
+measure(struct rtt_run *x, unsigned int i, uint64_t *next_seq)
 {
-	const struct wr_port *p = &x->e->ports[x->st->port];
 	struct wr_rtt_row *row = &x->rows[i];
+	const struct wr_rtt *r;
 	struct wr_frame_tmpl *t;
 	struct wr_error err;
-	struct wr_rtt *r = x->r;
 	int rc;
 
 	wr_error_clear(&err);
@@ -186,46 +177,19 @@ measure(struct rtt_run *x, unsigned int i, unsigned int lcore,
 		wr_app_print_error(&err);
 		return WR_EXIT_FAIL;
 	}
-	r->port_id = p->port_id;
-	r->tx_queue = 0;
-	r->rx_queue = 0;
-	r->mp = x->mp;
-	r->t = t;
-	r->sig_id = WR_SIG_ID(x->st_index, 0);
-	r->count = x->o->count_set ? x->o->count : RTT_COUNT;
-	r->timeout_tsc = (uint64_t)((double)(x->o->timeout_ns ?
-					     x->o->timeout_ns : RTT_TIMEOUT_NS) *
-				    (double)x->e->tsc_hz / 1e9);
-	r->first_seq = *next_seq;
-	r->stop = &rtt_stop;
-	/* A port that goes away mid-size (a memif peer killed): the lcore
-	 * leaves it before the PMD tears it down (wr_engine.h). */
-	r->gone = &x->e->port_gone[x->st->port];
-	r->epoch = &x->e->epoch;
-	if (wr_rtt_reset(r, x->e->tsc_hz) != 0) {
-		wr_frame_tmpl_free(t);
-		fprintf(stderr, "wirerate: rtt: bad settings\n");
+	rc = wr_rtt_ses_measure(x->ses, t, WR_SIG_ID(x->st_index, 0),
+				x->o->count_set ? x->o->count : RTT_COUNT,
+				x->o->timeout_ns ? x->o->timeout_ns :
+				RTT_TIMEOUT_NS, *next_seq, &rtt_stop,
+				RTT_POLL_NS, &err);
+	wr_frame_tmpl_free(t);
+	if (err.msg[0] != '\0') {
+		wr_app_print_error(&err);
 		return WR_EXIT_FAIL;
 	}
-	wr_engine_watch(x->e, &r->ack, &r->done);
-	rc = rte_eal_remote_launch(wr_rtt_lcore, r, lcore);
-	if (rc != 0) {
-		wr_engine_watch(x->e, NULL, NULL);
-		wr_frame_tmpl_free(t);
-		fprintf(stderr, "wirerate: cannot launch lcore %u: %s\n", lcore,
-			rte_strerror(-rc));
-		return WR_EXIT_FAIL;
-	}
-	/* rte_eal_wait_lcore() spins: sleep until the lcore says done. */
-	while (!__atomic_load_n(&r->done, __ATOMIC_ACQUIRE)) {
-		wr_engine_links_check(x->e);
-		wr_engine_sleep_ns(RTT_POLL_NS);
-	}
-	rc = rte_eal_wait_lcore(lcore);
-	wr_engine_watch(x->e, NULL, NULL);
 	if (rc == -ENOLINK)
 		rtt_link_lost = true;
-	wr_frame_tmpl_free(t);
+	r = wr_rtt_ses_result(x->ses);
 	*next_seq += r->sent + r->lost;
 	row->size = x->sizes[i];
 	row->sent = r->sent;
@@ -255,7 +219,7 @@ mtu_check(const struct rtt_run *x, const struct wr_port *p)
 
 	/* Only this side's MTU can be read; the peer's (a kernel interface,
 	 * a switch port) may have been raised or not: say which is which. */
-	if (rte_eth_dev_get_mtu(p->port_id, &mtu) != 0)
+	if (wr_rtt_ses_mtu(x->ses, &mtu) != 0)
 		return;
 	for (i = 0; i < x->n_sizes; i++)
 		if (x->sizes[i].frame - l2 > mtu) {
@@ -275,9 +239,10 @@ static int
 sweep(struct rtt_run *x)
 {
 	const struct wr_opts *o = x->o;
-	const struct wr_port *p = &x->e->ports[x->st->port];
-	unsigned int lcore = x->e->port_lcores[x->st->port][0];
+	const struct wr_port *p = wr_engine_port(x->e, x->st->port);
+	unsigned int lcore;
 	uint64_t next_seq = 0;
+	struct wr_error err;
 	struct wr_rtt_meta m;
 	struct sigaction sa;
 	char started[40];
@@ -288,16 +253,14 @@ sweep(struct rtt_run *x)
 
 	gmtime_r(&wall, &tm);
 	strftime(started, sizeof(started), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	x->mp = wr_rtt_pool_create("wr_rtt", (uint16_t)(x->sizes[x->n_sizes - 1].frame -
-							 WR_FCS_LEN),
-				   p->socket_id >= 0 ? p->socket_id :
-				   (int)rte_lcore_to_socket_id(lcore));
-	x->r = rte_zmalloc("wr_rtt", sizeof(*x->r), RTE_CACHE_LINE_SIZE);
-	if (x->mp == NULL || x->r == NULL) {
-		fprintf(stderr, "wirerate: rtt: no memory for mbufs: %s "
-			"(are hugepages reserved?)\n", rte_strerror(rte_errno));
+	wr_error_clear(&err);
+	if (wr_rtt_ses_open(&x->ses, x->e, x->st->port,
+			    (uint16_t)(x->sizes[x->n_sizes - 1].frame -
+				       WR_FCS_LEN), &err) != 0) {
+		wr_app_print_error(&err);
 		return WR_EXIT_FAIL;
 	}
+	lcore = wr_rtt_ses_lcore(x->ses);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
@@ -305,7 +268,8 @@ sweep(struct rtt_run *x)
 	sigaction(SIGTERM, &sa, NULL);
 
 	printf("wirerate %s (%s): rtt of stream %s (%s) on port %u: %s (%s), "
-	       "lcore %u\n", WR_VERSION, rte_version(), x->st->name, x->f.path,
+	       "lcore %u\n", WR_VERSION, wr_engine_dpdk_version(), x->st->name,
+	       x->f.path,
 	       x->st->port, p->device, p->driver, lcore);
 	printf("%llu round trips per size, one frame in flight, timeout %.3f s\n",
 	       (unsigned long long)(o->count_set ? o->count : RTT_COUNT),
@@ -313,7 +277,7 @@ sweep(struct rtt_run *x)
 	mtu_check(x, p);
 	wr_rtt_table_header(stdout);
 	for (i = 0; i < x->n_sizes; i++) {
-		rc = measure(x, i, lcore, &next_seq);
+		rc = measure(x, i, &next_seq);
 		if (rc != WR_EXIT_OK)
 			break;
 		/* A size cut short by a signal is shown if it measured anything. */
@@ -330,7 +294,7 @@ sweep(struct rtt_run *x)
 			"sweep ends here\n", p->device);
 	memset(&m, 0, sizeof(m));
 	m.wirerate_version = WR_VERSION;
-	m.dpdk_version = rte_version();
+	m.dpdk_version = wr_engine_dpdk_version();
 	m.stream_file = x->f.path;
 	m.stream_name = x->st->name;
 	m.config_file = x->cfg_path;
@@ -380,13 +344,8 @@ wr_cmd_rtt(const struct wr_opts *o)
 	}
 	if (rc == WR_EXIT_OK)
 		rc = sweep(x);
-	rte_free(x->r);
-	/* A NIC may still hold sent frames of the pool in its TX ring: close
-	 * the port (which frees them) before the pool, and both before EAL
-	 * goes (wr_engine_close; closing a port twice is harmless). */
-	if (x->e != NULL && x->mp != NULL)
-		wr_port_close(&x->e->ports[x->st->port]);
-	rte_mempool_free(x->mp);
+	/* Before the engine: the session's port and pool go before EAL. */
+	wr_rtt_ses_close(x->ses);
 	wr_engine_close(x->e);
 	wr_stream_file_free(&x->f);
 	wr_config_free(&x->cfg);

@@ -8,9 +8,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <rte_cycles.h>
-#include <rte_lcore.h>
-#include <rte_version.h>
 
 #include "wr_app.h"
 #include "wr_config.h"
@@ -19,11 +16,6 @@
 #include "wr_report.h"
 #include "wr_yaml.h"
 
-/* Where the default profile is looked for, in order (set by meson). */
-#ifndef WR_CONFIG_DIRS
-#define WR_CONFIG_DIRS "config"
-#endif
-#define WR_DEFAULT_PROFILE "default.yaml"
 /* The stats lcore sleeps in slices this long so it notices a finished run
  * or a signal quickly without busy-polling. */
 #define WR_STATS_SLICE_NS (20 * 1000 * 1000ull)
@@ -78,102 +70,25 @@ fail(struct wr_error *err, int code)
 	return code;
 }
 
-const char *
-wr_app_default_profile(char *buf, size_t len)
-{
-	char dirs[1024], *save = NULL, *d;
-
-	if (buf == NULL || len == 0)
-		return NULL;
-	snprintf(dirs, sizeof(dirs), "%s", WR_CONFIG_DIRS);
-	for (d = strtok_r(dirs, ":", &save); d != NULL;
-	     d = strtok_r(NULL, ":", &save)) {
-		snprintf(buf, len, "%s/%s", d, WR_DEFAULT_PROFILE);
-		if (access(buf, R_OK) == 0)
-			return buf;
-	}
-	return NULL;
-}
-
 /* Stream file, profile and templates: everything that can be wrong in the
  * user's input is found here, before EAL starts and before any traffic. */
 static int
 prepare(struct run *r)
 {
-	static char default_path[1024];
 	const struct wr_opts *o = r->o;
-	struct wr_error err;
-	uint32_t i;
 	int rc;
 
-	wr_error_clear(&err);
-	if (o->stream_file == NULL) {
-		fprintf(stderr, "wirerate: run: a stream file is required\n");
-		return WR_EXIT_USAGE;
-	}
-	rc = wr_yaml_load_streams(o->stream_file, &r->f, &err);
-	if (rc != 0)
-		return fail(&err, WR_EXIT_USAGE);
-	if (o->seed_set)
-		wr_stream_file_set_seed(&r->f, o->seed);
-	if (o->burst_set)
-		for (i = 0; i < r->f.n_streams; i++)
-			r->f.streams[i].burst = o->burst;
-
-	wr_config_init(&r->cfg);
-	r->cfg_path = o->config_file;
-	/* EAL options naming devices or lcores replace the default
-	 * profile (as in any DPDK application); others are added to it. */
-	if (r->cfg_path == NULL &&
-	    !wr_config_eal_replaces_profile(o->eal, o->n_eal)) {
-		r->cfg_path = wr_app_default_profile(default_path,
-						   sizeof(default_path));
-		if (r->cfg_path == NULL) {
-			fprintf(stderr, "wirerate: no --config given and no %s "
-				"found in %s\n", WR_DEFAULT_PROFILE,
-				WR_CONFIG_DIRS);
-			return WR_EXIT_USAGE;
-		}
-	}
-	if (r->cfg_path != NULL) {
-		rc = wr_config_load(r->cfg_path, &r->cfg, &err);
-		if (rc != 0)
-			return fail(&err, WR_EXIT_USAGE);
-	}
+	rc = wr_app_read_streams(o, &r->f);
+	if (rc == WR_EXIT_OK)
+		rc = wr_app_load_profile(o, &r->cfg, &r->cfg_path);
+	if (rc != WR_EXIT_OK)
+		return rc;
 	if (o->burst_set)
 		r->cfg.burst = o->burst;
-
-	for (i = 0; i < r->f.n_streams; i++) {
-		struct wr_stream *s = &r->f.streams[i];
-		struct wr_frame_tmpl *t;
-
-		if (o->count_set)
-			s->count = o->count;
-		if (r->cfg.n_ports > 0 && s->port >= r->cfg.n_ports) {
-			wr_error_set(&err, -EINVAL, r->f.path, s->mark.line,
-				     s->mark.col, NULL,
-				     "streams[%u].port: port %u does not exist: "
-				     "the profile %s has %u port%s (0..%u)",
-				     i, s->port, r->cfg_path, r->cfg.n_ports,
-				     r->cfg.n_ports == 1 ? "" : "s",
-				     r->cfg.n_ports - 1);
-			return fail(&err, WR_EXIT_USAGE);
-		}
-		/* Built here too, before EAL, so that a stream that cannot
-		 * be built stops the run before anything starts. */
-		rc = wr_engine_tmpl_create(&r->f, i, &t, &err);
-		if (rc == 0) {
-			rc = wr_app_check_src_mac(&r->f, i, t, &err);
-			if (rc != 0)
-				wr_frame_tmpl_free(t);
-		}
-		if (rc != 0)
-			return fail(&err, WR_EXIT_USAGE);
-		wr_frame_tmpl_free(t);
-	}
-	return WR_EXIT_OK;
+	/* Built here too, before EAL, so that a stream that cannot be built
+	 * stops the run before anything starts. */
+	return wr_app_build_streams(&r->f, &r->cfg, r->cfg_path);
 }
-
 
 static void
 fill_meta(struct run *r, struct wr_report_meta *m, const char *reason)
@@ -205,7 +120,7 @@ traffic(struct run *r)
 {
 	const struct wr_opts *o = r->o;
 	struct wr_engine *e = r->e;
-	const uint64_t hz = e->tsc_hz;
+	const uint64_t hz = wr_engine_tsc_hz(e);
 	struct wr_report_view *v;
 	struct wr_report_meta meta;
 	struct wr_error err;
@@ -222,18 +137,18 @@ traffic(struct run *r)
 		 &tm);
 	fill_meta(r, &meta, "running");
 	if (!o->quiet)
-		wr_report_header(stdout, &meta, &e->view);
+		wr_report_header(stdout, &meta, wr_engine_view(e));
 
 	wr_running = e;
 	/* A signal before this point: nothing is sent, the summary says so. */
 	if (wr_signals > 0)
 		wr_engine_request_stop(e, true);
 	wr_error_clear(&err);
-	if (!__atomic_load_n(&e->stop, __ATOMIC_RELAXED) &&
+	if (!wr_engine_stopping(e) &&
 	    wr_engine_start(e, &err) != 0)
 		return fail(&err, WR_EXIT_FAIL);
 
-	t0 = rte_rdtsc();
+	t0 = wr_engine_tsc_now();
 	interval_tsc = hz * r->cfg.stats_interval_ms / 1000;
 	next = t0 + interval_tsc;
 	if (o->duration_ns > 0)
@@ -241,8 +156,8 @@ traffic(struct run *r)
 	for (;;) {
 		uint64_t until;
 
-		now = rte_rdtsc();
-		if (__atomic_load_n(&e->stop, __ATOMIC_RELAXED)) {
+		now = wr_engine_tsc_now();
+		if (wr_engine_stopping(e)) {
 			reason = "signal";
 			break;
 		}
@@ -252,7 +167,7 @@ traffic(struct run *r)
 			break;
 		}
 		if (wr_engine_tx_finished(e)) {
-			reason = lost == e->n_ports ? "link-down" : "count";
+			reason = lost == wr_engine_n_ports(e) ? "link-down" : "count";
 			break;
 		}
 		if (now >= deadline) {
@@ -279,9 +194,9 @@ traffic(struct run *r)
 	/* A drain of seconds is silent otherwise: say that sending is over
 	 * (a script reading the live lines learns it too, and can read a
 	 * peer's counters while the link is still up). */
-	if (!o->quiet && e->any_rx && o->drain_ns > 0 &&
-	    wr_engine_links_check(e) < e->n_ports &&
-	    __atomic_load_n(&e->aborted, __ATOMIC_RELAXED) == 0) {
+	if (!o->quiet && wr_engine_any_rx(e) && o->drain_ns > 0 &&
+	    wr_engine_links_check(e) < wr_engine_n_ports(e) &&
+	    !wr_engine_aborted(e)) {
 		printf("sending stopped (%s); receiving echoes for %.3f s\n",
 		       reason, (double)o->drain_ns / 1e9);
 		fflush(stdout);
@@ -290,7 +205,7 @@ traffic(struct run *r)
 	if (wr_signals > 0)
 		reason = "signal";
 	/* Nothing comes back from ports that went away. */
-	wr_engine_stop(e, wr_engine_links_check(e) == e->n_ports ? 0 :
+	wr_engine_stop(e, wr_engine_links_check(e) == wr_engine_n_ports(e) ? 0 :
 		       o->drain_ns);
 	v = wr_engine_collect(e, true);
 	if (strcmp(reason, "count") == 0)
@@ -335,7 +250,7 @@ before_start(struct run *r)
 	v.n_streams = r->f.n_streams;
 	memset(&m, 0, sizeof(m));
 	m.wirerate_version = WR_VERSION;
-	m.dpdk_version = rte_version();
+	m.dpdk_version = wr_engine_dpdk_version();
 	m.stream_file = r->f.path;
 	wr_report_hex(r->f.sha256, m.stream_sha256);
 	m.config_file = r->cfg_path ? r->cfg_path : "";
@@ -378,7 +293,7 @@ wr_cmd_run(const struct wr_opts *o)
 		rc = wr_engine_open(&r->e, &r->cfg, r->cfg_path, o->eal,
 				    o->n_eal, &err);
 		if (rc == 0) {
-			r->e->oversubscribe = o->oversubscribe;
+			wr_engine_set_oversubscribe(r->e, o->oversubscribe);
 			rc = wr_run_ext_before_load(&r->x, o, &r->cfg, r->e,
 						    &r->f, &err);
 		}

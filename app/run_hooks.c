@@ -22,7 +22,7 @@ want_responders(struct wr_run_ext *x, const struct wr_opts *o,
 	uint32_t s;
 
 	x->any_responder = false;
-	for (i = 0; i < e->n_ports; i++) {
+	for (i = 0; i < wr_engine_n_ports(e); i++) {
 		x->want[i] = o->arp || (i < cfg->n_ports && cfg->ports[i].arp);
 		for (s = 0; s < f->n_streams; s++)
 			if (f->streams[s].port == i && f->streams[s].dst_arp)
@@ -41,13 +41,13 @@ wr_run_ext_before_load(struct wr_run_ext *x, const struct wr_opts *o,
 	int rc;
 
 	want_responders(x, o, cfg, e, f);
-	rc = wr_arpd_resolve(e->ports, e->n_ports, f, WR_ARPD_TIMEOUT_MS, err);
+	rc = wr_arpd_resolve(wr_engine_port(e, 0), wr_engine_n_ports(e), f, WR_ARPD_TIMEOUT_MS, err);
 	if (rc != 0)
 		return rc;
-	for (i = 0; i < e->n_ports; i++) {
+	for (i = 0; i < wr_engine_n_ports(e); i++) {
 		for (s = 0, n = 0; s < f->n_streams; s++)
 			n += f->streams[s].port == i;
-		rc = wr_port_tx_plan(&e->ports[i], n, x->want[i],
+		rc = wr_port_tx_plan(wr_engine_port(e, i), n, x->want[i],
 				     cfg->link_wait_ms, err);
 		if (rc != 0)
 			return rc;
@@ -72,8 +72,8 @@ wr_run_ext_after_load(struct wr_run_ext *x, const struct wr_opts *o,
 		fprintf(stderr, "wirerate: warning: telemetry commands not "
 			"available: %s\n", strerror(-rc));
 	if (o->stats_jsonl != NULL) {
-		rc = wr_jsonl_open(&x->jsonl, o->stats_jsonl, e->n_ports,
-				   e->f->n_streams);
+		rc = wr_jsonl_open(&x->jsonl, o->stats_jsonl, wr_engine_n_ports(e),
+				   wr_engine_file(e)->n_streams);
 		if (rc != 0)
 			return wr_error_set(err, rc, o->stats_jsonl, 0, 0, NULL,
 					    "cannot write the statistics log: %s",
@@ -106,10 +106,10 @@ wr_run_ext_summary(struct wr_run_ext *x, struct wr_engine *e, FILE *out)
 	struct wr_port_xstat xs[WR_PORT_DROP_XSTATS_MAX];
 	unsigned int i, j, n;
 
-	for (i = 0; i < e->n_ports; i++) {
+	for (i = 0; i < wr_engine_n_ports(e); i++) {
 		const struct wr_arpd *d = x->arpd[i];
 
-		n = wr_port_drop_xstats(&e->ports[i], xs, RTE_DIM(xs));
+		n = wr_port_drop_xstats(wr_engine_port(e, i), xs, WR_DIM(xs));
 		if (n > 0) {
 			fprintf(out, "port %u: NIC TX drop counters:", i);
 			for (j = 0; j < n; j++)

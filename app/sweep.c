@@ -5,8 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <rte_ethdev.h>
-#include <rte_mbuf.h>
 
 #include "bench.h"
 
@@ -49,19 +47,14 @@ sizes_fit(const struct wr_bench *b, uint16_t tx, uint16_t rx, bool echo)
 	char why[160];
 
 	for (k = 0; k < (echo ? 2u : 1u); k++) {
-		const struct wr_port *p = &b->e->ports[ports[k]];
-		struct rte_eth_dev_info info;
+		const struct wr_port *p = wr_engine_port(b->e, ports[k]);
 		uint32_t room = 0, maxlen = 0;
 		uint16_t mtu = 0;
 
-		if (rte_eth_dev_get_mtu(p->port_id, &mtu) != 0)
-			mtu = 0;
-		if (rte_eth_dev_info_get(p->port_id, &info) == 0)
-			maxlen = info.max_rx_pktlen;
-		/* Frames come back into these (no scatter). */
-		if (echo && ports[k] == rx && p->rx_pool != NULL)
-			room = rte_pktmbuf_data_room_size(p->rx_pool) -
-			       RTE_PKTMBUF_HEADROOM;
+		wr_port_rx_limits(p, &mtu, &maxlen, &room);
+		/* Frames come back into the RX mbufs (no scatter). */
+		if (!(echo && ports[k] == rx))
+			room = 0;
 		for (i = 0; i < b->n_sizes; i++) {
 			if (wr_bench_frame_fits(b->sizes[i], mtu, maxlen, room,
 						why, sizeof(why)) == 0)
@@ -131,12 +124,12 @@ wr_cmd_sweep(const struct wr_opts *o)
 		return rc;
 	}
 	port = b.f.streams[b.stream].port;
-	if (port >= b.e->n_ports || (echo && o->rx_port >= b.e->n_ports)) {
+	if (port >= wr_engine_n_ports(b.e) || (echo && o->rx_port >= wr_engine_n_ports(b.e))) {
 		fprintf(stderr, "wirerate: stream %s is on port %u%s; there %s "
 			"%u port%s\n", b.f.streams[b.stream].name, port,
 			echo ? " (--rx-port given)" : "",
-			b.e->n_ports == 1 ? "is" : "are", b.e->n_ports,
-			b.e->n_ports == 1 ? "" : "s");
+			wr_engine_n_ports(b.e) == 1 ? "is" : "are", wr_engine_n_ports(b.e),
+			wr_engine_n_ports(b.e) == 1 ? "" : "s");
 		wr_bench_close(&b);
 		return WR_EXIT_USAGE;
 	}
@@ -155,10 +148,10 @@ wr_cmd_sweep(const struct wr_opts *o)
 	if (!o->quiet)
 		printf("wirerate %s sweep: %s, stream %s on port %u (%s)%s, %.3f s a "
 	       "size%s, link %s\n", WR_VERSION, b.f.path,
-	       b.f.streams[b.stream].name, port, b.e->ports[port].device,
+	       b.f.streams[b.stream].name, port, wr_engine_port(b.e, port)->device,
 	       echo ? ", echoes counted on --rx-port" : "",
 	       (double)duration / 1e9, reps > 1 ? ", repeated" : "",
-	       b.e->ports[port].link_speed_mbps ? "known" : "speed unknown");
+	       wr_engine_port(b.e, port)->link_speed_mbps ? "known" : "speed unknown");
 	rc = 0;
 	for (i = 0; i < b.n_sizes && rc == 0; i++) {
 		unsigned int first = n;
@@ -179,7 +172,7 @@ wr_cmd_sweep(const struct wr_opts *o)
 				break;
 			wr_sweep_row_calc(&rows[n], b.sizes[i],
 					  row.total.tx_pkts, row.duration_ns,
-					  b.e->ports[port].link_speed_mbps);
+					  wr_engine_port(b.e, port)->link_speed_mbps);
 			rows[n].pacer_skipped = row.pacer_skipped;
 			rows[n].tx_full = row.total.tx_full;
 			rows[n].cut_short = rc == -EINTR;

@@ -14,6 +14,9 @@
 #include "wr_jsonl.h"
 #include "wr_stream.h"
 
+/* Elements of an array (app/ uses no DPDK macro). */
+#define WR_DIM(a) (sizeof(a) / sizeof((a)[0]))
+
 /* Exit codes: 0 success, 1 a run-time failure (EAL, memory, link), 2 bad
  * input (options, stream file, profile, a port that does not exist), 3 a
  * benchmark finished but the generator, not the device, limited at least
@@ -97,17 +100,44 @@ int wr_cmd_run(const struct wr_opts *o);
 int wr_cmd_sweep(const struct wr_opts *o);
 int wr_cmd_rtt(const struct wr_opts *o);
 
-/**
- * Load the profile: --config, else the default one (unless the EAL options
- * choose devices or lcores: then none).  Prints the error.
- * @return an exit code; *cfg_path is NULL when there is no profile.
+/*
+ * The one way to load a profile and the one way to load a stream file
+ * (common.c).  Each prints its one error line and returns an exit code.
  */
+
+/**
+ * Load the profile: @p config_file, else the default one (unless the EAL
+ * options @p eal (@p n_eal of them) choose devices or lcores: then none).
+ * @param cfg initialised here; freed by the caller with wr_config_free().
+ * @param cfg_path set to the file loaded, NULL when there is no profile.
+ * @return WR_EXIT_OK or WR_EXIT_USAGE (the error printed).
+ */
+int wr_app_profile(const char *config_file, char **eal, int n_eal,
+		   struct wr_config *cfg, const char **cfg_path);
+
+/** wr_app_profile() with --config and the EAL options of @p o. */
 int wr_app_load_profile(const struct wr_opts *o, struct wr_config *cfg,
 			const char **cfg_path);
 
 /**
- * Load the stream file, apply --seed and --count, build every template to
- * find what only building reveals.  Prints the error.  @return an exit code.
+ * Read the stream file of @p o (required) and apply --seed, --count and
+ * --burst to it.  Templates are not built (see wr_app_build_streams()).
+ * @return WR_EXIT_OK or WR_EXIT_USAGE (the error printed).
+ */
+int wr_app_read_streams(const struct wr_opts *o, struct wr_stream_file *f);
+
+/**
+ * Build every stream's template, before EAL starts, to find what only
+ * building reveals (a frame too small, a group source MAC); with @p cfg,
+ * also refuse a stream on a port the profile @p cfg_path lacks.
+ * @return WR_EXIT_OK or WR_EXIT_USAGE (the error printed).
+ */
+int wr_app_build_streams(const struct wr_stream_file *f,
+			 const struct wr_config *cfg, const char *cfg_path);
+
+/**
+ * wr_app_read_streams() then wr_app_build_streams() without a profile;
+ * @p f is freed when building fails.  @return an exit code.
  */
 int wr_app_load_streams(const struct wr_opts *o, struct wr_stream_file *f);
 
@@ -129,7 +159,8 @@ int wr_cmd_console(int argc, char **argv);
 /** `wirerate ports`: parses its own arguments (argv[1] is "ports"). */
 int wr_cmd_ports(int argc, char **argv);
 
-/** The default profile's path in @p buf, or NULL when none is found. */
+/** The default profile's path written to @p buf (@p len bytes), or NULL
+ * when none is found in WR_CONFIG_DIRS. */
 const char *wr_app_default_profile(char *buf, size_t len);
 
 /*

@@ -144,8 +144,9 @@ enum wr_arp_verdict wr_arp_answer(uint8_t *frame, uint32_t *len,
 				  const struct wr_arp_addrs *ours,
 				  struct wr_arp_pkt *pkt);
 
-/** A 48-bit MAC value (wr_stream.h) to 6 bytes, and back. */
+/** A 48-bit MAC value @p v (wr_stream.h) to 6 bytes @p b, and back. */
 void wr_mac_to_bytes(uint64_t v, uint8_t b[6]);
+/** @return the 48-bit value of the MAC in @p b. */
 uint64_t wr_mac_from_bytes(const uint8_t b[6]);
 
 #endif /* WR_ARP_H */

@@ -131,7 +131,7 @@ int wr_bench_frame_fits(uint16_t size, uint32_t mtu, uint32_t max_rx_pktlen,
 /** Table: per size Kpps, Mbps L1/L2 and goodput min/median/max, echoes. */
 void wr_sweep_stat_print(FILE *out, const struct wr_sweep_stat *st,
 			 unsigned int n);
-/** JSON ("wirerate-sweep-repeat/1"). */
+/** JSON ("wirerate-sweep-repeat/1").  @return 0, or -EIO when writing to @p out failed. */
 int wr_sweep_stat_json_write(FILE *out, const struct wr_bench_meta *m,
 			     const struct wr_sweep_stat *st, unsigned int n);
 
@@ -162,10 +162,10 @@ struct wr_bench_meta {
 
 /** Ostinato's table: size, Kpps, Mbps L1, Mbps L2, % of line ("n/a"), what limited the rate. */
 void wr_sweep_print(FILE *out, const struct wr_sweep_row *rows, unsigned int n);
-/** CSV with a header line; line_pct is empty when the link is unknown. */
+/** CSV with a header line; line_pct is empty when the link is unknown.  @return 0, or -EIO when writing to @p out failed. */
 int wr_sweep_csv_write(FILE *out, const struct wr_sweep_row *rows,
 		       unsigned int n);
-/** JSON ("wirerate-sweep/1"); line_pct is null when the link is unknown. */
+/** JSON ("wirerate-sweep/1"); line_pct is null when the link is unknown.  @return 0, or -EIO when writing to @p out failed. */
 int wr_sweep_json_write(FILE *out, const struct wr_bench_meta *m,
 			const struct wr_sweep_row *rows, unsigned int n);
 
@@ -316,10 +316,10 @@ void wr_rfc2544_print(FILE *out, const struct wr_rfc2544_row *rows,
 		      unsigned int n);
 /** CSV, one line per size: frame_size, throughput_pps, mbps_l1, mbps_l2,
  * line_pct, trials, converged, limited_by ("device" or "generator"),
- * at_least_pps; a generator-limited row leaves the first four rates empty. */
+ * at_least_pps; a generator-limited row leaves the first four rates empty.  @return 0, or -EIO when writing to @p out failed. */
 int wr_rfc2544_csv_write(FILE *out, const struct wr_rfc2544_row *rows,
 			 unsigned int n);
-/** JSON ("wirerate-rfc2544/1"). */
+/** JSON ("wirerate-rfc2544/1").  @return 0, or -EIO when writing to @p out failed. */
 int wr_rfc2544_json_write(FILE *out, const struct wr_bench_meta *m,
 			  const struct wr_rfc2544_row *rows, unsigned int n);
 

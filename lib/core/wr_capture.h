@@ -71,7 +71,7 @@ int wr_capture_load(const char *path, struct wr_capture *c,
 
 /**
  * Same as wr_capture_load() from @p len bytes in memory, called @p name
- * in errors (tests, the fuzz target).
+ * in errors (tests, the fuzz target).  @return as wr_capture_load().
  */
 int wr_capture_load_buf(const char *name, const uint8_t *buf, size_t len,
 			struct wr_capture *c, struct wr_error *err);

@@ -113,6 +113,7 @@ struct wr_frame_tmpl;
 int wr_frame_tmpl_create(const struct wr_stream *s, uint32_t stream_id,
 			 struct wr_frame_tmpl **out, struct wr_error *err);
 
+/** Free template @p t (NULL-safe). */
 void wr_frame_tmpl_free(struct wr_frame_tmpl *t);
 
 /** The frame of packet 0 at the stream's largest size, FCS excluded. */

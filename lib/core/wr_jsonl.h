@@ -52,7 +52,8 @@ struct wr_jsonl {
 int wr_jsonl_open(struct wr_jsonl *j, const char *path, unsigned int n_ports,
 		  unsigned int n_streams);
 
-/** Same, writing to an open stream that stays the caller's (tests). */
+/** Same, writing to an open stream @p f that stays the caller's (tests).
+ * @return 0 or -ENOMEM. */
 int wr_jsonl_open_stream(struct wr_jsonl *j, FILE *f, unsigned int n_ports,
 			 unsigned int n_streams);
 

@@ -52,10 +52,13 @@ struct wr_nd_pkt {
 	uint8_t mac[6];
 };
 
+/** An empty set of our IPv6 addresses in @p a. */
 void wr_nd_addrs_init(struct wr_nd_addrs *a);
+/** Free what @p a holds; it is empty again. */
 void wr_nd_addrs_free(struct wr_nd_addrs *a);
 /** Add lo..hi (lo <= hi).  @return 0, -EINVAL, -ENOMEM. */
 int wr_nd_addrs_add(struct wr_nd_addrs *a, __uint128_t lo, __uint128_t hi);
+/** @return true when @p ip is in one of @p a's ranges. */
 bool wr_nd_addrs_has(const struct wr_nd_addrs *a, __uint128_t ip);
 
 /**

@@ -202,7 +202,8 @@ struct wr_pacer {
 int wr_pacer_init_cfg(struct wr_pacer *p, const struct wr_pacer_cfg *cfg,
 		      uint64_t now_tsc);
 
-/** Continuous pacer with cap = burst: wr_pacer_init_cfg() shorthand. */
+/** Continuous pacer with cap = burst: wr_pacer_init_cfg() shorthand.
+ * @return as wr_pacer_init_cfg(): 0, -EINVAL or -ERANGE. */
 int wr_pacer_init(struct wr_pacer *p, uint64_t rate_millipps, uint64_t tsc_hz,
 		  uint32_t burst, uint64_t now_tsc);
 

@@ -145,7 +145,8 @@ void wr_report_final(FILE *out, const struct wr_report_meta *meta,
 int wr_report_json(const char *path, const struct wr_report_meta *meta,
 		   const struct wr_report_view *v);
 
-/** Same as wr_report_json, to an open stream (tests). */
+/** Same as wr_report_json, to an open stream (tests).
+ * @return 0, or -EIO when writing to @p out failed. */
 int wr_report_json_write(FILE *out, const struct wr_report_meta *meta,
 			 const struct wr_report_view *v);
 

@@ -185,7 +185,9 @@ void wr_rpc_req_free(struct wr_rpc_req *req);
 int wr_rpc_error_set(struct wr_rpc_error *err, int rpc_code, const char *fmt,
 		     ...) __attribute__((format(printf, 3, 4)));
 
-/** Members of a validated request (NULL / the default when absent). */
+/** Member @p name of a validated request @p req: its value, or NULL /
+ * @p dflt when absent; wr_rpc_has() says whether it is there, wr_rpc_get()
+ * returns it as JSON (NULL when absent, borrowed from @p req). */
 const char *wr_rpc_str(const struct wr_rpc_req *req, const char *name);
 bool wr_rpc_bool(const struct wr_rpc_req *req, const char *name, bool dflt);
 uint64_t wr_rpc_uint(const struct wr_rpc_req *req, const char *name,

@@ -94,10 +94,12 @@ void wr_rtt_table_header(FILE *out);
 /** One table line. */
 void wr_rtt_table_row(FILE *out, const struct wr_rtt_row *r);
 
-/** Write the CSV (one header line, one line per row) to an open stream. */
+/** Write the CSV (one header line, one line per row) to an open stream.
+ * @return 0, or -EIO when writing to @p out failed. */
 int wr_rtt_csv_write(FILE *out, const struct wr_rtt_row *rows, unsigned int n);
 
-/** Write the JSON (schema "wirerate-rtt/1") to an open stream. */
+/** Write the JSON (schema "wirerate-rtt/1") to an open stream.
+ * @return 0, or -EIO when writing to @p out failed. */
 int wr_rtt_json_write(FILE *out, const struct wr_rtt_meta *m,
 		      const struct wr_rtt_row *rows, unsigned int n);
 

@@ -168,6 +168,7 @@ enum wr_ramp_end {
 	WR_RAMP_END__COUNT
 };
 
+/** The YAML name of a ramp shape @p s / end @p e (NULL if unknown). */
 const char *wr_ramp_shape_name(enum wr_ramp_shape s);
 const char *wr_ramp_end_name(enum wr_ramp_end e);
 

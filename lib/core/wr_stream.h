@@ -92,6 +92,7 @@ enum wr_vary_mode {
 	WR_VARY__COUNT
 };
 
+/** The YAML name of vary mode @p m (NULL if unknown). */
 const char *wr_vary_mode_name(enum wr_vary_mode m);
 
 /**

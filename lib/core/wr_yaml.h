@@ -49,13 +49,16 @@
  * @param path  file to read
  * @param out   filled on success; free with wr_stream_file_free()
  * @param err   filled on failure
- * @return 0, or a negative errno
+ * @return 0; -EINVAL (the file is not a valid stream file: @p err has
+ *         file:line:col, the key and what was expected), -ENOENT, -EACCES
+ *         or -EIO (reading the file), -ENOMEM
  */
 int wr_yaml_load_streams(const char *path, struct wr_stream_file *out,
 			 struct wr_error *err);
 
 /**
- * Same, from a buffer (tests).  @p name is the file name errors report.
+ * Same, from @p len bytes at @p buf (tests, RPC).  @p name is the file name
+ * errors report.  @return as wr_yaml_load_streams().
  */
 int wr_yaml_load_streams_buf(const char *name, const char *buf, size_t len,
 			     struct wr_stream_file *out, struct wr_error *err);

@@ -99,6 +99,7 @@ struct wr_ywalk {
 	size_t plen;
 };
 
+/** Start walking @p file at its root; errors go to @p err. */
 void wr_ywalk_init(struct wr_ywalk *w, const char *file, struct wr_error *err);
 
 /** Append ".key" (or "key" at the root) to the path; @return the old length
@@ -106,6 +107,7 @@ void wr_ywalk_init(struct wr_ywalk *w, const char *file, struct wr_error *err);
 size_t wr_ywalk_push_key(struct wr_ywalk *w, const char *key);
 /** Append "[i]". */
 size_t wr_ywalk_push_index(struct wr_ywalk *w, size_t i);
+/** Back to the path @p old_len long (what a push returned). */
 void wr_ywalk_pop(struct wr_ywalk *w, size_t old_len);
 
 /**
@@ -151,20 +153,25 @@ int wr_ywalk_keys(struct wr_ywalk *w, const struct wr_ynode *n,
 int wr_ywalk_missing(struct wr_ywalk *w, const struct wr_ynode *map,
 		     const char *key);
 
-/** @p n must be a scalar; else "expected <what>, got a mapping". */
+/** @p n must be a scalar; else "expected <what>, got a mapping".
+ * @return 0, or -EINVAL with the error at @p n. */
 int wr_ywalk_scalar(struct wr_ywalk *w, const struct wr_ynode *n,
 		    const char *what);
 
-/** A scalar integer in [min, max] (wr_parse_u64). */
+/** A scalar integer in [@p min, @p max] (wr_parse_u64) into @p out.
+ * @return 0, or -EINVAL with the error at @p n. */
 int wr_ywalk_u64(struct wr_ywalk *w, const struct wr_ynode *n, uint64_t min,
 		 uint64_t max, uint64_t *out);
 
-/** A scalar boolean (wr_parse_bool). */
+/** A scalar boolean (wr_parse_bool) into @p out.
+ * @return 0, or -EINVAL with the error at @p n. */
 int wr_ywalk_bool(struct wr_ywalk *w, const struct wr_ynode *n, bool *out);
 
 /**
  * The `version:` key of a root mapping: required, and equal to @p supported.
  * Checked before any other key, since another version may have other keys.
+ * @return 0 and *@p out, or -EINVAL (absent, not a number, another
+ *         version) with the error at the key.
  */
 int wr_ywalk_version(struct wr_ywalk *w, const struct wr_ynode *root,
 		     unsigned int supported, unsigned int *out);

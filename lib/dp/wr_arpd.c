@@ -12,7 +12,7 @@
 #include "wr_arpd.h"
 #include "wr_describe.h"
 #include "wr_proto.h"
-#include "wr_engine.h"
+#include "wr_engine_priv.h"
 #include "wr_rx.h"
 
 /* The resolver polls RX in slices this long: a reply on a LAN takes well

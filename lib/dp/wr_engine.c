@@ -23,7 +23,7 @@
 #include <rte_malloc.h>
 #include <rte_version.h>
 
-#include "wr_engine.h"
+#include "wr_engine_priv.h"
 #include "wr_rate.h"
 
 RTE_LOG_REGISTER_DEFAULT(wr_engine_logtype, NOTICE);
@@ -48,6 +48,12 @@ RTE_LOG_REGISTER_DEFAULT(wr_engine_logtype, NOTICE);
 
 /* EAL's start-up log lines are dropped (wr_engine_quiet()). */
 static bool wr_eal_quiet;
+
+const char *
+wr_engine_dpdk_version(void)
+{
+	return rte_version();
+}
 
 void
 wr_engine_quiet(bool quiet)
@@ -1840,4 +1846,70 @@ wr_engine_close(struct wr_engine *e)
 		}
 	}
 	free(e);
+}
+
+unsigned int
+wr_engine_n_ports(const struct wr_engine *e)
+{
+	return e->n_ports;
+}
+
+struct wr_port *
+wr_engine_port(struct wr_engine *e, unsigned int i)
+{
+	return &e->ports[i];
+}
+
+const struct wr_rxq *
+wr_engine_rxq(const struct wr_engine *e, unsigned int i)
+{
+	return e->rxq[i];
+}
+
+uint64_t
+wr_engine_tsc_hz(const struct wr_engine *e)
+{
+	return e->tsc_hz;
+}
+
+bool
+wr_engine_stopping(const struct wr_engine *e)
+{
+	return __atomic_load_n(&e->stop, __ATOMIC_RELAXED) != 0;
+}
+
+bool
+wr_engine_aborted(const struct wr_engine *e)
+{
+	return __atomic_load_n(&e->aborted, __ATOMIC_RELAXED) != 0;
+}
+
+bool
+wr_engine_any_rx(const struct wr_engine *e)
+{
+	return e->any_rx;
+}
+
+const struct wr_report_view *
+wr_engine_view(const struct wr_engine *e)
+{
+	return &e->view;
+}
+
+const struct wr_stream_file *
+wr_engine_file(const struct wr_engine *e)
+{
+	return e->f;
+}
+
+void
+wr_engine_set_oversubscribe(struct wr_engine *e, bool on)
+{
+	e->oversubscribe = on;
+}
+
+uint64_t
+wr_engine_tsc_now(void)
+{
+	return rte_rdtsc();
 }

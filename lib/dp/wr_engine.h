@@ -66,73 +66,58 @@
 #include "wr_stream.h"
 #include "wr_tx.h"
 
-struct wr_engine {
-	const struct wr_config *cfg;
-	char cfg_path[WR_ERROR_FILE_MAX];
-	char *eal_argv[WR_EAL_ARGS_MAX * 2 + 8];
-	int eal_argc;
-	bool eal_up;
-	uint64_t tsc_hz;
-	/* Ports and their TX lcores, in queue order. */
-	struct wr_port ports[WR_PORTS_MAX];
-	unsigned int n_ports;
-	/* Ports with hardware RX timestamps: their clock's map onto the TSC,
-	 * refitted by wr_engine_collect() from the last pair read. */
-	struct wr_clock_pub clock[WR_PORTS_MAX];
-	struct wr_clock_pair clock_last[WR_PORTS_MAX];
-	unsigned int port_lcores[WR_PORTS_MAX][WR_PORT_LCORES_MAX];
-	unsigned int port_n_lcores[WR_PORTS_MAX];
-	/* Worker lcore contexts, by lcore id, and the ids in use. */
-	struct wr_lcore_ctx *lctx[RTE_MAX_LCORE];
-	unsigned int lcores[RTE_MAX_LCORE];
-	unsigned int n_lcores;
-	bool launched;
-	/* Streams may ask a port for more than its line rate (a warning);
-	 * false: wr_engine_load() refuses it (-EINVAL). */
-	bool oversubscribe;
-	/* Ports that went away (link lost, device removed), by port index:
-	 * set once by port_leave() (main lcore or EAL's interrupt thread),
-	 * read by the lcores at every turn (struct wr_lcore_ctx). */
-	uint32_t port_gone[WR_PORTS_MAX];
-	uint64_t epoch;
-	rte_spinlock_t guard;       /* launched/lcore set vs port_leave() */
-	struct wr_port_loss {
-		uint64_t tsc;           /* when it was seen to go */
-		uint64_t tx_pkts;       /* frames wirerate had sent on it */
-		bool has_nic;
-		struct rte_eth_stats nic; /* the port's last counters */
-		bool left;              /* every lcore acknowledged in time */
-	} loss[WR_PORTS_MAX];
-	unsigned int n_lost;
-	/* One lcore launched outside the engine (rtt): its ack and done. */
-	const uint64_t *ext_ack;
-	const uint32_t *ext_done;
-	uint64_t leave_timeouts;    /* handshakes that ran out of time */
-	struct rte_eth_stats nic_last[WR_PORTS_MAX]; /* every collect */
-	bool nic_last_ok[WR_PORTS_MAX];
-	uint32_t stop;              /* stop sending */
-	uint32_t stop_rx;           /* stop receiving */
-	uint32_t aborted;           /* a signal: no drain wait */
-	/* The loaded stream file (not owned) and what was built from it. */
-	const struct wr_stream_file *f;
-	struct wr_frame_tmpl *tmpl[WR_STREAMS_MAX];
-	struct wr_tx_stream *ts[WR_STREAMS_MAX][WR_PORT_LCORES_MAX];
-	unsigned int n_ts[WR_STREAMS_MAX];
-	uint64_t target_millipps[WR_STREAMS_MAX]; /* WR_RATE_UNPACED: max */
-	uint64_t ctl_pub_tsc[WR_STREAMS_MAX]; /* last wr_engine_stream_ctl() */
-	struct wr_rxq *rxq[WR_PORTS_MAX];
-	bool any_rx;
-	struct wr_latency *scratch; /* histogram snapshots */
-	/* Report rows, refreshed by wr_engine_collect(). */
-	struct wr_report_row port_rows[WR_PORTS_MAX];
-	struct wr_report_row *stream_rows;
-	struct wr_report_view view;
-};
+/* Opaque outside lib/dp (its definition: wr_engine_priv.h); the app
+ * reads what it needs through the accessors below. */
+struct wr_engine;
+
+/** @return how many ports engine @p e drives. */
+unsigned int wr_engine_n_ports(const struct wr_engine *e);
+
+/** @return port @p i (< wr_engine_n_ports()) of @p e, the ports being
+ * consecutive (wr_engine_port(e, 0) is the array). */
+struct wr_port *wr_engine_port(struct wr_engine *e, unsigned int i);
+
+/** @return port @p i's RX queue, NULL when the port does not receive. */
+const struct wr_rxq *wr_engine_rxq(const struct wr_engine *e, unsigned int i);
+
+/** @return the TSC now (rte_rdtsc()). */
+uint64_t wr_engine_tsc_now(void);
+
+/** @return the TSC frequency the engine measured, in Hz. */
+uint64_t wr_engine_tsc_hz(const struct wr_engine *e);
+
+/** @return true once sending was asked to stop (wr_engine_request_stop(),
+ * every stream done, or every port gone). */
+bool wr_engine_stopping(const struct wr_engine *e);
+
+/** @return true when a stop skipped the drain (a second signal). */
+bool wr_engine_aborted(const struct wr_engine *e);
+
+/** @return true when some port receives (latency streams, or RX asked). */
+bool wr_engine_any_rx(const struct wr_engine *e);
+
+/** @return the last report view wr_engine_collect() filled. */
+const struct wr_report_view *wr_engine_view(const struct wr_engine *e);
+
+/** @return the stream file wr_engine_load() was given, NULL before. */
+const struct wr_stream_file *wr_engine_file(const struct wr_engine *e);
+
+/** Let streams ask more than their port's line rate (run
+ * --oversubscribe); before wr_engine_load(). */
+void wr_engine_set_oversubscribe(struct wr_engine *e, bool on);
 
 /**
  * Start EAL with "wirerate", the profile's `eal:` arguments, then
  * @p n_extra user arguments; set up the ports.  @p cfg must outlive the
  * engine.  On failure everything done so far is undone.
+ * @param out set to the engine (free it with wr_engine_close()).
+ * @param cfg_path the profile's file name, for error lines (may be NULL).
+ * @param extra @p n_extra EAL arguments given after "--".
+ * @return 0; -EINVAL (EAL refused its arguments, a profile port or lcore
+ *         that does not exist or clashes), -ENODEV (no port to use),
+ *         -EIO (EAL failed otherwise), -ENOMEM, -ECANCELED (a signal while
+ *         links came up), -ETIMEDOUT (a link stayed down), or what
+ *         wr_port_setup()/wr_port_start() returned; @p err filled.
  */
 int wr_engine_open(struct wr_engine **out, const struct wr_config *cfg,
 		   const char *cfg_path, char **extra, int n_extra,
@@ -142,9 +127,17 @@ int wr_engine_open(struct wr_engine **out, const struct wr_config *cfg,
  * Build everything the streams of @p f need (@p f must stay valid and
  * unchanged until wr_engine_unload()).  Counts are the streams' own.
  * @p rx forces RX polling on every port even without latency streams.
+ * @return 0; -EINVAL (a stream the ports cannot send: a rate, a size, a
+ *         capture or a port the engine lacks), -ENODEV (a port gone),
+ *         -ENOMEM (mempools, contexts), or what building a template
+ *         returned; @p err filled.  On failure wr_engine_unload() undoes
+ *         what was built.
  */
 int wr_engine_load(struct wr_engine *e, const struct wr_stream_file *f,
 		   bool rx, struct wr_error *err);
+
+/** @return the DPDK version string (rte_version()), for reports. */
+const char *wr_engine_dpdk_version(void);
 
 /** Drop EAL's start-up log lines (--quiet); its errors still make the one line. */
 void wr_engine_quiet(bool quiet);
@@ -155,7 +148,11 @@ void wr_engine_quiet(bool quiet);
  */
 void wr_engine_cancel(void);
 
-/** Launch the worker lcores. */
+/**
+ * Launch the worker lcores: wr_engine_start_at() at once.
+ * @return 0 or rte_eal_remote_launch()'s negative errno (-EBUSY), @p err
+ *         filled; no lcore is left running then.
+ */
 int wr_engine_start(struct wr_engine *e, struct wr_error *err);
 
 /** True once every lcore stopped sending (all counts done, or stopped). */
@@ -256,6 +253,8 @@ uint64_t wr_engine_first_tx_tsc(const struct wr_engine *e);
  * Launch the worker lcores now; they spin until the TSC reaches
  * @p start_tsc (0: at once) and only then send, so the instant does not
  * depend on how long launching takes.
+ * @return 0 or rte_eal_remote_launch()'s negative errno (-EBUSY), @p err
+ *         filled; no lcore is left running then.
  */
 int wr_engine_start_at(struct wr_engine *e, uint64_t start_tsc,
 		       struct wr_error *err);

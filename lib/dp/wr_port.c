@@ -10,10 +10,13 @@
 #include <string.h>
 
 #include <rte_cycles.h>
+#include <rte_eal.h>
+#include <rte_errno.h>
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
 #include <rte_mbuf_dyn.h>
 
+#include "wr_config.h"
 #include "wr_offload.h"
 #include "wr_port.h"
 
@@ -400,4 +403,85 @@ wr_port_close(struct wr_port *p)
 		rte_mempool_free(p->rx_pool);
 		p->rx_pool = NULL;
 	}
+}
+
+/* EAL's argv: the program name, the log level, the profile's arguments,
+ * the user's. */
+#define WR_PORT_LIST_ARGS (WR_EAL_ARGS_MAX * 2 + 8)
+
+int
+wr_port_list(const struct wr_config *cfg, char **user, int n_user,
+	     const char *const *names, unsigned int n_names,
+	     struct wr_port_info **out, unsigned int *n_out,
+	     struct wr_error *err)
+{
+	char *eal[WR_PORT_LIST_ARGS], *eal_copy[WR_PORT_LIST_ARGS];
+	struct wr_port_info *pi;
+	unsigned int k, n = 0;
+	int i, n_eal = 0, rc = 0;
+	uint16_t pid;
+
+	*out = NULL;
+	*n_out = 0;
+	eal[n_eal++] = (char *)"wirerate";
+	eal[n_eal++] = (char *)"--log-level=notice";
+	for (k = 0; k < cfg->n_eal_args; k++)
+		eal[n_eal++] = cfg->eal_args[k];
+	for (i = 0; i < n_user && n_eal < WR_PORT_LIST_ARGS - 1; i++)
+		eal[n_eal++] = user[i];
+	eal[n_eal] = NULL;
+	/* EAL may reorder the array it is given. */
+	memcpy(eal_copy, eal, sizeof(eal));
+	if (rte_eal_init(n_eal, eal_copy) < 0) {
+		rc = rte_errno;
+		return wr_error_set(err, rc == EINVAL ? -EINVAL : -EIO, NULL,
+				    0, 0, NULL, "EAL failed to start: %s",
+				    rte_strerror(rc));
+	}
+	pi = calloc(RTE_MAX_ETHPORTS, sizeof(*pi));
+	if (pi == NULL) {
+		rc = wr_error_set(err, -ENOMEM, NULL, 0, 0, NULL,
+				  "out of memory");
+		goto out;
+	}
+	if (n_names > 0) {
+		for (k = 0; k < n_names; k++) {
+			rc = wr_port_find(names[k], &pid, err);
+			if (rc != 0)
+				goto out;
+			if (n < RTE_MAX_ETHPORTS &&
+			    wr_port_describe(pid, &pi[n]) == 0)
+				n++;
+		}
+	} else {
+		RTE_ETH_FOREACH_DEV(pid)
+			if (wr_port_describe(pid, &pi[n]) == 0)
+				n++;
+	}
+out:
+	RTE_ETH_FOREACH_DEV(pid)
+		rte_eth_dev_close(pid);
+	rte_eal_cleanup();
+	if (rc != 0) {
+		free(pi);
+		return rc;
+	}
+	*out = pi;
+	*n_out = n;
+	return 0;
+}
+
+void
+wr_port_rx_limits(const struct wr_port *p, uint16_t *mtu,
+		  uint32_t *max_rx_pktlen, uint32_t *rx_room)
+{
+	struct rte_eth_dev_info info;
+
+	if (rte_eth_dev_get_mtu(p->port_id, mtu) != 0)
+		*mtu = 0;
+	*max_rx_pktlen = rte_eth_dev_info_get(p->port_id, &info) == 0 ?
+		info.max_rx_pktlen : 0;
+	*rx_room = p->rx_pool != NULL ?
+		rte_pktmbuf_data_room_size(p->rx_pool) - RTE_PKTMBUF_HEADROOM :
+		0;
 }

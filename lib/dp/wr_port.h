@@ -130,6 +130,32 @@ int wr_port_stats(const struct wr_port *p, struct rte_eth_stats *st);
 int wr_port_describe(uint16_t port_id, struct wr_port_info *out);
 
 /**
+ * What limits the frames @p p can take: its MTU (0: unknown), the device's
+ * largest RX frame (0: unknown) and, when it has an RX pool, the room of
+ * one of its mbufs (0: no pool), into @p mtu, @p max_rx_pktlen, @p rx_room.
+ */
+void wr_port_rx_limits(const struct wr_port *p, uint16_t *mtu,
+		       uint32_t *max_rx_pktlen, uint32_t *rx_room);
+
+struct wr_config;
+/**
+ * `wirerate ports`: start EAL with the profile's EAL arguments and then
+ * @p user's, describe the ports, close them and stop EAL again.
+ * @param cfg the profile (its eal: list; an empty one adds nothing).
+ * @param user @p n_user EAL arguments given after "--".
+ * @param names @p n_names device names to describe, in that order; none:
+ *        every port EAL probed.
+ * @param out set to a malloc()ed array the caller frees, @p n_out long.
+ * @return 0; -EINVAL (EAL refused its arguments), -EIO (EAL failed to
+ *         start otherwise), -ENODEV (a name EAL does not know) or -ENOMEM,
+ *         with @p err filled.
+ */
+int wr_port_list(const struct wr_config *cfg, char **user, int n_user,
+		 const char *const *names, unsigned int n_names,
+		 struct wr_port_info **out, unsigned int *n_out,
+		 struct wr_error *err);
+
+/**
  * Decide the port's TX offloads for a stream file (wr_offload_choose: the
  * checksum offloads when offered, MBUF_FAST_FREE when every TX queue sees
  * one mempool: @p n_streams == 1 and no @p responder) and, when

@@ -1,12 +1,18 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* wr_rtt: the ping-pong loop of `wirerate rtt`. */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <rte_cycles.h>
+#include <rte_errno.h>
 #include <rte_ethdev.h>
+#include <rte_launch.h>
+#include <rte_lcore.h>
+#include <rte_malloc.h>
 #include <rte_mbuf.h>
 
+#include "wr_engine_priv.h"
 #include "wr_rtt.h"
 #include "wr_rx.h"
 #include "wr_sig.h"
@@ -173,4 +179,129 @@ wr_rtt_lcore(void *arg)
 out:
 	__atomic_store_n(&r->done, 1, __ATOMIC_RELEASE);
 	return r->rc;
+}
+
+/* What `wirerate rtt` holds on one engine port for a sweep. */
+struct wr_rtt_ses {
+	struct wr_engine *e;
+	unsigned int port;       /* engine port index */
+	unsigned int lcore;      /* the port's first TX lcore */
+	struct rte_mempool *mp;
+	struct wr_rtt *r;        /* cache-aligned: the lcore writes it */
+};
+
+int
+wr_rtt_ses_open(struct wr_rtt_ses **out, struct wr_engine *e,
+		unsigned int port, uint16_t max_len, struct wr_error *err)
+{
+	const struct wr_port *p;
+	struct wr_rtt_ses *s;
+
+	*out = NULL;
+	if (port >= e->n_ports)
+		return wr_error_set(err, -EINVAL, NULL, 0, 0, NULL,
+				    "rtt: port %u does not exist", port);
+	p = &e->ports[port];
+	s = calloc(1, sizeof(*s));
+	if (s == NULL)
+		return wr_error_set(err, -ENOMEM, NULL, 0, 0, NULL,
+				    "out of memory");
+	s->e = e;
+	s->port = port;
+	s->lcore = e->port_lcores[port][0];
+	s->mp = wr_rtt_pool_create("wr_rtt", max_len, p->socket_id >= 0 ?
+				   p->socket_id :
+				   (int)rte_lcore_to_socket_id(s->lcore));
+	s->r = rte_zmalloc("wr_rtt", sizeof(*s->r), RTE_CACHE_LINE_SIZE);
+	if (s->mp == NULL || s->r == NULL) {
+		int rc = wr_error_set(err, -ENOMEM, NULL, 0, 0, NULL,
+				      "rtt: no memory for mbufs: %s (are "
+				      "hugepages reserved?)",
+				      rte_strerror(rte_errno));
+
+		wr_rtt_ses_close(s);
+		return rc;
+	}
+	*out = s;
+	return 0;
+}
+
+unsigned int
+wr_rtt_ses_lcore(const struct wr_rtt_ses *s)
+{
+	return s->lcore;
+}
+
+const struct wr_rtt *
+wr_rtt_ses_result(const struct wr_rtt_ses *s)
+{
+	return s->r;
+}
+
+int
+wr_rtt_ses_mtu(const struct wr_rtt_ses *s, uint16_t *mtu)
+{
+	return rte_eth_dev_get_mtu(s->e->ports[s->port].port_id, mtu);
+}
+
+int
+wr_rtt_ses_measure(struct wr_rtt_ses *s, const struct wr_frame_tmpl *t,
+		   uint32_t sig_id, uint64_t count, uint64_t timeout_ns,
+		   uint64_t first_seq, const uint32_t *stop, uint64_t poll_ns,
+		   struct wr_error *err)
+{
+	struct wr_engine *e = s->e;
+	struct wr_rtt *r = s->r;
+	int rc;
+
+	r->port_id = e->ports[s->port].port_id;
+	r->tx_queue = 0;
+	r->rx_queue = 0;
+	r->mp = s->mp;
+	r->t = t;
+	r->sig_id = sig_id;
+	r->count = count;
+	r->timeout_tsc = (uint64_t)((double)timeout_ns *
+				    (double)e->tsc_hz / 1e9);
+	r->first_seq = first_seq;
+	r->stop = stop;
+	/* A port that goes away mid-size (a memif peer killed): the lcore
+	 * leaves it before the PMD tears it down (wr_engine.h). */
+	r->gone = &e->port_gone[s->port];
+	r->epoch = &e->epoch;
+	if (wr_rtt_reset(r, e->tsc_hz) != 0)
+		return wr_error_set(err, -EINVAL, NULL, 0, 0, NULL,
+				    "rtt: bad settings");
+	wr_engine_watch(e, &r->ack, &r->done);
+	rc = rte_eal_remote_launch(wr_rtt_lcore, r, s->lcore);
+	if (rc != 0) {
+		wr_engine_watch(e, NULL, NULL);
+		return wr_error_set(err, rc, NULL, 0, 0, NULL,
+				    "cannot launch lcore %u: %s", s->lcore,
+				    rte_strerror(-rc));
+	}
+	/* rte_eal_wait_lcore() spins: sleep until the lcore says done. */
+	while (!__atomic_load_n(&r->done, __ATOMIC_ACQUIRE)) {
+		wr_engine_links_check(e);
+		wr_engine_sleep_ns(poll_ns);
+	}
+	rc = rte_eal_wait_lcore(s->lcore);
+	wr_engine_watch(e, NULL, NULL);
+	return rc;
+}
+
+void
+wr_rtt_ses_close(struct wr_rtt_ses *s)
+{
+	if (s == NULL)
+		return;
+	rte_free(s->r);
+	/* A NIC may still hold sent frames of the pool in its TX ring: close
+	 * the port (which frees them) before the pool, and both before EAL
+	 * goes (wr_engine_close; closing a port twice is harmless). */
+	if (s->mp != NULL) {
+		wr_port_close(&s->e->ports[s->port]);
+		rte_mempool_free(s->mp);
+	}
+	free(s);
 }

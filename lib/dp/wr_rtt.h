@@ -93,4 +93,53 @@ int wr_rtt_lcore(void *arg);
 struct rte_mempool *wr_rtt_pool_create(const char *name, uint16_t max_len,
 				       int socket_id);
 
+/*
+ * An rtt sweep on one port of an engine: the port's first TX lcore makes
+ * the round trips, from a pool sized for the largest frame, while the
+ * caller's thread sleeps and watches the links.
+ */
+struct wr_engine;
+struct wr_error;
+struct wr_rtt_ses;
+
+/**
+ * Set up a sweep on engine port @p port (an index into the profile's
+ * ports) for frames of up to @p max_len bytes (without FCS).
+ * @param out set to the session; free it with wr_rtt_ses_close() before
+ *        wr_engine_close().
+ * @return 0; -EINVAL (no such port), -ENOMEM (the
+ *         pool or the state: hugepages), with @p err filled.
+ */
+int wr_rtt_ses_open(struct wr_rtt_ses **out, struct wr_engine *e,
+		    unsigned int port, uint16_t max_len, struct wr_error *err);
+
+/** @return the lcore that makes the round trips. */
+unsigned int wr_rtt_ses_lcore(const struct wr_rtt_ses *s);
+
+/** @return the results of the last wr_rtt_ses_measure(). */
+const struct wr_rtt *wr_rtt_ses_result(const struct wr_rtt_ses *s);
+
+/** The port's MTU into @p mtu.  @return 0 or rte_eth_dev_get_mtu()'s
+ * negative errno (-ENODEV, -ENOTSUP). */
+int wr_rtt_ses_mtu(const struct wr_rtt_ses *s, uint16_t *mtu);
+
+/**
+ * Make @p count round trips of template @p t (a latency template at one
+ * size; signature @p sig_id, sequences from @p first_seq), each waiting at
+ * most @p timeout_ns for its echo, until done or *@p stop; the caller
+ * sleeps @p poll_ns at a time meanwhile, checking the links.
+ * @return 0 or the lcore's result (-EINTR stopped, -ENOBUFS no mbuf,
+ *         -ENOLINK the port went away), results in wr_rtt_ses_result();
+ *         -EINVAL (bad settings) or rte_eal_remote_launch()'s negative
+ *         errno (-EBUSY) with @p err filled and nothing sent.
+ */
+int wr_rtt_ses_measure(struct wr_rtt_ses *s, const struct wr_frame_tmpl *t,
+		       uint32_t sig_id, uint64_t count, uint64_t timeout_ns,
+		       uint64_t first_seq, const uint32_t *stop,
+		       uint64_t poll_ns, struct wr_error *err);
+
+/** Close the port (it may hold frames of the pool), free the pool and the
+ * session.  NULL-safe. */
+void wr_rtt_ses_close(struct wr_rtt_ses *s);
+
 #endif /* WR_RTT_H */

@@ -23,6 +23,7 @@
 #include <rte_log.h>
 #include <rte_version.h>
 
+#include "wr_engine_priv.h"
 #include "wr_rpc.h"
 #include "wr_server.h"
 #include "wr_yaml.h"

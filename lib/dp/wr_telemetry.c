@@ -9,7 +9,7 @@
 #include <rte_telemetry.h>
 
 #include "wr_arpd.h"
-#include "wr_engine.h"
+#include "wr_engine_priv.h"
 #include "wr_telemetry.h"
 
 /* The engine published to the callbacks, and a histogram to snapshot into;

@@ -284,6 +284,7 @@ void wr_tx_stream_fini(struct wr_tx_stream *ts);
  * its RX queues in the same loop, until every stream is done or *stop is
  * set; then, if it has RX queues, it goes on receiving until *stop_rx, so
  * frames still in flight are counted before loss is.
+ * @return 0 (EAL's lcore function type).
  */
 int wr_tx_lcore_main(void *arg);
 

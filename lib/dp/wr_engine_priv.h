@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* wr_engine's state: lib/dp's own; app/ sees struct wr_engine as opaque. */
+#ifndef WR_ENGINE_PRIV_H
+#define WR_ENGINE_PRIV_H
+
+#include "wr_engine.h"
+
+struct wr_engine {
+	const struct wr_config *cfg;
+	char cfg_path[WR_ERROR_FILE_MAX];
+	char *eal_argv[WR_EAL_ARGS_MAX * 2 + 8];
+	int eal_argc;
+	bool eal_up;
+	uint64_t tsc_hz;
+	/* Ports and their TX lcores, in queue order. */
+	struct wr_port ports[WR_PORTS_MAX];
+	unsigned int n_ports;
+	/* Ports with hardware RX timestamps: their clock's map onto the TSC,
+	 * refitted by wr_engine_collect() from the last pair read. */
+	struct wr_clock_pub clock[WR_PORTS_MAX];
+	struct wr_clock_pair clock_last[WR_PORTS_MAX];
+	unsigned int port_lcores[WR_PORTS_MAX][WR_PORT_LCORES_MAX];
+	unsigned int port_n_lcores[WR_PORTS_MAX];
+	/* Worker lcore contexts, by lcore id, and the ids in use. */
+	struct wr_lcore_ctx *lctx[RTE_MAX_LCORE];
+	unsigned int lcores[RTE_MAX_LCORE];
+	unsigned int n_lcores;
+	bool launched;
+	/* Streams may ask a port for more than its line rate (a warning);
+	 * false: wr_engine_load() refuses it (-EINVAL). */
+	bool oversubscribe;
+	/* Ports that went away (link lost, device removed), by port index:
+	 * set once by port_leave() (main lcore or EAL's interrupt thread),
+	 * read by the lcores at every turn (struct wr_lcore_ctx). */
+	uint32_t port_gone[WR_PORTS_MAX];
+	uint64_t epoch;
+	rte_spinlock_t guard;       /* launched/lcore set vs port_leave() */
+	struct wr_port_loss {
+		uint64_t tsc;           /* when it was seen to go */
+		uint64_t tx_pkts;       /* frames wirerate had sent on it */
+		bool has_nic;
+		struct rte_eth_stats nic; /* the port's last counters */
+		bool left;              /* every lcore acknowledged in time */
+	} loss[WR_PORTS_MAX];
+	unsigned int n_lost;
+	/* One lcore launched outside the engine (rtt): its ack and done. */
+	const uint64_t *ext_ack;
+	const uint32_t *ext_done;
+	uint64_t leave_timeouts;    /* handshakes that ran out of time */
+	struct rte_eth_stats nic_last[WR_PORTS_MAX]; /* every collect */
+	bool nic_last_ok[WR_PORTS_MAX];
+	uint32_t stop;              /* stop sending */
+	uint32_t stop_rx;           /* stop receiving */
+	uint32_t aborted;           /* a signal: no drain wait */
+	/* The loaded stream file (not owned) and what was built from it. */
+	const struct wr_stream_file *f;
+	struct wr_frame_tmpl *tmpl[WR_STREAMS_MAX];
+	struct wr_tx_stream *ts[WR_STREAMS_MAX][WR_PORT_LCORES_MAX];
+	unsigned int n_ts[WR_STREAMS_MAX];
+	uint64_t target_millipps[WR_STREAMS_MAX]; /* WR_RATE_UNPACED: max */
+	uint64_t ctl_pub_tsc[WR_STREAMS_MAX]; /* last wr_engine_stream_ctl() */
+	struct wr_rxq *rxq[WR_PORTS_MAX];
+	bool any_rx;
+	struct wr_latency *scratch; /* histogram snapshots */
+	/* Report rows, refreshed by wr_engine_collect(). */
+	struct wr_report_row port_rows[WR_PORTS_MAX];
+	struct wr_report_row *stream_rows;
+	struct wr_report_view view;
+};
+
+#endif /* WR_ENGINE_PRIV_H */
