@@ -140,14 +140,6 @@ int wr_app_build_streams(const struct wr_stream_file *f,
  * @p f is freed when building fails.  @return an exit code.
  */
 int wr_app_load_streams(const struct wr_opts *o, struct wr_stream_file *f);
-
-struct wr_frame_tmpl;
-/**
- * Refuse a stream whose first frames carry a multicast or broadcast source
- * MAC.  @return 0, -EINVAL with @p err filled, or -ENOMEM.
- */
-int wr_app_check_src_mac(const struct wr_stream_file *f, uint32_t i,
-			 const struct wr_frame_tmpl *t, struct wr_error *err);
 int wr_cmd_rfc2544(const struct wr_opts *o);
 
 /** `wirerate serve`: parses its own arguments (argv[1] is "serve"). */

@@ -1754,6 +1754,73 @@ wr_engine_tmpl_create(const struct wr_stream_file *f, uint32_t s,
 	return rc;
 }
 
+/* Frames of a stream looked at for a group source MAC: a fixed or
+ * listed address shows in the first ones; a random one in 1 of 2. */
+#define WR_SRC_MAC_FRAMES 256
+
+static int
+check_src_mac(const struct wr_stream_file *f, uint32_t i,
+		     const struct wr_frame_tmpl *t, struct wr_error *err)
+{
+	const struct wr_stream *s = &f->streams[i];
+	uint8_t *buf = malloc(wr_frame_tmpl_max_len(t));
+	struct wr_frame_gen g;
+	uint64_t k, n = s->count != 0 && s->count < WR_SRC_MAC_FRAMES ?
+		s->count : WR_SRC_MAC_FRAMES;
+	int rc = 0;
+
+	if (buf == NULL)
+		return -ENOMEM;
+	memcpy(buf, wr_frame_tmpl_bytes(t), wr_frame_tmpl_max_len(t));
+	wr_frame_gen_init(&g, t, 0, 1);
+	for (k = 0; k < n; k++) {
+		wr_frame_gen_next(&g, buf);
+		/* IEEE 802.3 clause 3.2.3: the I/G bit of a source address is
+		 * always 0; a switch floods or drops such a frame. */
+		if (buf[6] & 1) {
+			rc = wr_error_set(err, -EINVAL, f->path, s->mark.line,
+				s->mark.col, NULL, "streams[%u].eth.src: "
+				"frame %llu's source MAC %02x:%02x:%02x:%02x:"
+				"%02x:%02x is %s: a source address must be "
+				"unicast", i, (unsigned long long)k, buf[6],
+				buf[7], buf[8], buf[9], buf[10], buf[11],
+				memcmp(buf + 6, "\xff\xff\xff\xff\xff\xff",
+				       6) == 0 ? "broadcast" : "multicast");
+			break;
+		}
+	}
+	free(buf);
+	return rc;
+}
+
+int
+wr_engine_check_streams(const struct wr_stream_file *f, unsigned int n_ports,
+			const char *ports_of, struct wr_error *err)
+{
+	uint32_t i;
+	int rc;
+
+	for (i = 0; i < f->n_streams; i++) {
+		const struct wr_stream *s = &f->streams[i];
+		struct wr_frame_tmpl *t;
+
+		if (n_ports > 0 && s->port >= n_ports)
+			return wr_error_set(err, -EINVAL, f->path,
+				s->mark.line, s->mark.col, NULL,
+				"streams[%u].port: port %u does not exist: %s "
+				"has %u port%s (0..%u)", i, s->port, ports_of,
+				n_ports, n_ports == 1 ? "" : "s", n_ports - 1);
+		rc = wr_engine_tmpl_create(f, i, &t, err);
+		if (rc == 0) {
+			rc = check_src_mac(f, i, t, err);
+			wr_frame_tmpl_free(t);
+		}
+		if (rc != 0)
+			return rc;
+	}
+	return 0;
+}
+
 void
 wr_engine_meta(const struct wr_engine *e, const struct wr_stream_file *f,
 	       const char *cfg_path, const char *started_at,

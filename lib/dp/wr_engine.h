@@ -268,6 +268,24 @@ int wr_engine_tmpl_create(const struct wr_stream_file *f, uint32_t s,
 			  struct wr_frame_tmpl **t, struct wr_error *err);
 
 /**
+ * Check, before anything is sent, that every stream of @p f can be: its
+ * port exists, its template builds (wr_engine_tmpl_create()) and its first
+ * frames carry a unicast source MAC (IEEE 802.3 clause 3.2.3).  The one
+ * check `run`, `sweep`, `rfc2544`, `rtt`, `check` and the server's
+ * streams.load share.  No EAL needed.
+ * @param f        the loaded stream file
+ * @param n_ports  ports the streams may use; 0: not known yet (no check)
+ * @param ports_of what has those ports, for the error line ("the profile
+ *                 config/x.yaml", "this server")
+ * @param err      filled on failure with the file, line, column and key
+ * @return 0, -EINVAL (a port that does not exist, a group source MAC, a
+ *         stream the frame builder refuses), -ENOMEM.
+ */
+int wr_engine_check_streams(const struct wr_stream_file *f,
+			    unsigned int n_ports, const char *ports_of,
+			    struct wr_error *err);
+
+/**
  * The results' metadata of a run of @p f (the JSON's header): versions,
  * file, digest, seed, lcores, EAL arguments.  Strings point into @p f,
  * @p cfg_path and @p e; @p started_at is copied.

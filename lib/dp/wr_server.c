@@ -393,29 +393,12 @@ static int
 parse_streams(struct server *s, const char *name, const char *text,
 	      struct wr_stream_file *f, struct wr_error *err)
 {
-	uint32_t i;
 	int rc;
 
 	rc = wr_yaml_load_streams_buf(name, text, strlen(text), f, err);
 	if (rc != 0)
 		return rc;
-	for (i = 0; i < f->n_streams; i++) {
-		struct wr_stream *st = &f->streams[i];
-		struct wr_frame_tmpl *t;
-
-		if (st->port >= s->e->n_ports) {
-			rc = wr_error_set(err, -EINVAL, f->path, st->mark.line,
-				st->mark.col, NULL, "streams[%u].port: port %u "
-				"does not exist: this server has %u port%s",
-				i, st->port, s->e->n_ports,
-				s->e->n_ports == 1 ? "" : "s");
-			break;
-		}
-		rc = wr_engine_tmpl_create(f, i, &t, err);
-		if (rc != 0)
-			break;
-		wr_frame_tmpl_free(t);
-	}
+	rc = wr_engine_check_streams(f, s->e->n_ports, "this server", err);
 	if (rc != 0)
 		wr_stream_file_free(f);
 	return rc;
