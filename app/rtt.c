@@ -31,11 +31,26 @@
 static uint32_t rtt_stop;
 static bool rtt_link_lost;  /* the port went away: the sweep ends */
 
+/* Installed before anything starts: a signal during EAL's start, the port
+ * set-up or the link wait ends rtt cleanly too (nothing was sent). */
 static void
 on_signal(int sig)
 {
 	(void)sig;
+	wr_engine_cancel();
 	__atomic_store_n(&rtt_stop, 1, __ATOMIC_RELAXED);
+}
+
+static void
+signals_install(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
 }
 
 struct rtt_run {
@@ -244,7 +259,6 @@ sweep(struct rtt_run *x)
 	uint64_t next_seq = 0;
 	struct wr_error err;
 	struct wr_rtt_meta m;
-	struct sigaction sa;
 	char started[40];
 	time_t wall = time(NULL);
 	struct tm tm;
@@ -261,11 +275,6 @@ sweep(struct rtt_run *x)
 		return WR_EXIT_FAIL;
 	}
 	lcore = wr_rtt_ses_lcore(x->ses);
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
 
 	printf("wirerate %s (%s): rtt of stream %s (%s) on port %u: %s (%s), "
 	       "lcore %u\n", WR_VERSION, wr_engine_dpdk_version(), x->st->name,
@@ -331,13 +340,19 @@ wr_cmd_rtt(const struct wr_opts *o)
 		return WR_EXIT_FAIL;
 	}
 	x->o = o;
+	signals_install();
 	wr_config_init(&x->cfg);
 	rc = prepare(x);
 	if (rc == WR_EXIT_OK) {
 		wr_error_clear(&err);
 		rc = wr_engine_open(&x->e, &x->cfg, x->cfg_path, o->eal,
 				    o->n_eal, &err);
-		if (rc != 0) {
+		if (rc != 0 && __atomic_load_n(&rtt_stop, __ATOMIC_RELAXED)) {
+			/* Stopped before sending: not a failure. */
+			fprintf(stderr, "wirerate: stopped by a signal before "
+				"sending: nothing was sent\n");
+			rc = WR_EXIT_STOPPED;
+		} else if (rc != 0) {
 			wr_app_print_error(&err);
 			rc = engine_exit_code(rc);
 		}
