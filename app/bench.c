@@ -279,7 +279,6 @@ int
 wr_bench_prepare(struct wr_bench *b, const struct wr_opts *o, bool latency,
 		 const uint16_t *default_sizes, unsigned int n_default)
 {
-	struct sigaction sa;
 	struct wr_error err;
 	struct wr_stream st;
 	struct wr_frame_tmpl *t;
@@ -290,11 +289,7 @@ wr_bench_prepare(struct wr_bench *b, const struct wr_opts *o, bool latency,
 	b->o = o;
 	b->latency = latency;
 	/* First: a signal from here on ends the command cleanly. */
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	wr_app_signals(on_signal);
 	wr_engine_quiet(o->quiet);
 	wr_error_clear(&err);
 	rc = wr_app_read_streams(o, &b->f);

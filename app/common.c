@@ -6,6 +6,7 @@
  * dispatches; nothing here calls back into it.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -141,4 +142,16 @@ wr_app_load_streams(const struct wr_opts *o, struct wr_stream_file *f)
 			wr_stream_file_free(f);
 	}
 	return rc;
+}
+
+void
+wr_app_signals(void (*handler)(int))
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = handler;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
 }

@@ -41,18 +41,6 @@ on_signal(int sig)
 	__atomic_store_n(&rtt_stop, 1, __ATOMIC_RELAXED);
 }
 
-static void
-signals_install(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-}
-
 struct rtt_run {
 	const struct wr_opts *o;
 	struct wr_stream_file f;
@@ -340,7 +328,7 @@ wr_cmd_rtt(const struct wr_opts *o)
 		return WR_EXIT_FAIL;
 	}
 	x->o = o;
-	signals_install();
+	wr_app_signals(on_signal);
 	wr_config_init(&x->cfg);
 	rc = prepare(x);
 	if (rc == WR_EXIT_OK) {

@@ -41,18 +41,6 @@ on_signal(int sig)
 	wr_signals++;
 }
 
-static void
-signals_install(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-}
-
 struct run {
 	const struct wr_opts *o;
 	struct wr_stream_file f;
@@ -285,7 +273,7 @@ wr_cmd_run(const struct wr_opts *o)
 		return WR_EXIT_FAIL;
 	}
 	r->o = o;
-	signals_install();
+	wr_app_signals(on_signal);
 	wr_engine_quiet(o->quiet);
 	wr_error_clear(&err);
 	rc = prepare(r);

@@ -81,7 +81,6 @@ wr_cmd_serve(int argc, char **argv)
 	struct wr_config cfg;
 	struct wr_engine *e = NULL;
 	struct wr_error err;
-	struct sigaction sa;
 	char host[64];
 	int n_args, opt, rc, i;
 	unsigned long v;
@@ -181,11 +180,7 @@ wr_cmd_serve(int argc, char **argv)
 	if (rc != WR_EXIT_OK)
 		return rc;
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	wr_app_signals(on_signal);
 	signal(SIGPIPE, SIG_IGN);
 
 	wr_error_clear(&err);

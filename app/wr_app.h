@@ -93,6 +93,13 @@ struct wr_opts {
 /** Parse one sweep/rfc2544 option (bench.c); prints the error. @return 0 or -EINVAL. */
 int wr_app_bench_opt(struct wr_opts *o, int opt, const char *arg);
 
+/**
+ * SIGINT and SIGTERM call @p handler (no SA_RESTART: a sleep or a wait is cut
+ * short).  Commands install it before anything starts, so that a signal at
+ * any point ends them cleanly.
+ */
+void wr_app_signals(void (*handler)(int));
+
 /** Print @p err as the one error line, prefixed "wirerate: ". */
 void wr_app_print_error(const struct wr_error *err);
 
