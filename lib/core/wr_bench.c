@@ -20,6 +20,23 @@ why_set(char *why, size_t len, const char *text)
 	return -EINVAL;
 }
 
+/* Copy the comma-separated item at *s into @p item and move *s past its
+ * comma (NULL after the last item).  @return 0, or -EINVAL for an empty item
+ * or one of item_len bytes or more. */
+static int
+list_next(const char **s, char *item, size_t item_len)
+{
+	const char *comma = strchr(*s, ',');
+	size_t len = comma ? (size_t)(comma - *s) : strlen(*s);
+
+	if (len == 0 || len >= item_len)
+		return -EINVAL;
+	memcpy(item, *s, len);
+	item[len] = '\0';
+	*s = comma ? comma + 1 : NULL;
+	return 0;
+}
+
 int
 wr_bench_parse_sizes(const char *s, uint16_t *sizes, unsigned int cap,
 		     unsigned int *n, char *why, size_t why_len)
@@ -30,14 +47,9 @@ wr_bench_parse_sizes(const char *s, uint16_t *sizes, unsigned int cap,
 	unsigned int k = 0, i;
 	uint64_t v;
 
-	for (;;) {
-		const char *comma = strchr(s, ',');
-		size_t len = comma ? (size_t)(comma - s) : strlen(s);
-
-		if (len == 0 || len >= sizeof(item) || k == cap)
+	while (s != NULL) {
+		if (k == cap || list_next(&s, item, sizeof(item)) != 0)
 			return why_set(why, why_len, what);
-		memcpy(item, s, len);
-		item[len] = '\0';
 		if (wr_parse_u64(item, WR_FRAME_MIN, WR_FRAME_MAX, &v, NULL,
 				 0) != 0)
 			return why_set(why, why_len, what);
@@ -45,9 +57,6 @@ wr_bench_parse_sizes(const char *s, uint16_t *sizes, unsigned int cap,
 			if (sizes[i] == v)
 				return why_set(why, why_len, what);
 		sizes[k++] = (uint16_t)v;
-		if (comma == NULL)
-			break;
-		s = comma + 1;
 	}
 	*n = k;
 	return 0;
@@ -64,14 +73,9 @@ wr_bench_parse_pairs(const char *s, uint16_t (*pairs)[2], unsigned int cap,
 	char item[16], *colon;
 	uint64_t a, b;
 
-	for (;;) {
-		const char *comma = strchr(s, ',');
-		size_t len = comma ? (size_t)(comma - s) : strlen(s);
-
-		if (len == 0 || len >= sizeof(item) || k == cap)
+	while (s != NULL) {
+		if (k == cap || list_next(&s, item, sizeof(item)) != 0)
 			return why_set(why, why_len, what);
-		memcpy(item, s, len);
-		item[len] = '\0';
 		colon = strchr(item, ':');
 		if (colon == NULL)
 			return why_set(why, why_len, what);
@@ -85,9 +89,6 @@ wr_bench_parse_pairs(const char *s, uint16_t (*pairs)[2], unsigned int cap,
 		pairs[k][0] = (uint16_t)a;
 		pairs[k][1] = (uint16_t)b;
 		k++;
-		if (comma == NULL)
-			break;
-		s = comma + 1;
 	}
 	*n = k;
 	return 0;
