@@ -320,6 +320,11 @@ wr_bench_prepare(struct wr_bench *b, const struct wr_opts *o, bool latency,
 		return rc;
 	if (o->burst_set)
 		b->cfg.burst = o->burst;
+	/* Every port is set up for the largest size, sent or echoed back
+	 * (MTU, RX buffers), or refuses it before any frame is sent. */
+	for (i = 0; i < b->n_sizes; i++)
+		if (b->sizes[i] > b->cfg.max_frame)
+			b->cfg.max_frame = b->sizes[i];
 
 	/* Every size must build (a signature or a string needs room): found
 	 * now, before EAL starts. */
@@ -366,8 +371,8 @@ wr_bench_open(struct wr_bench *b)
 	}
 	if (rc != 0) {
 		wr_app_print_error(&err);
-		return rc == -EINVAL || rc == -ENODEV || rc == -ENOTSUP ?
-			WR_EXIT_USAGE : WR_EXIT_FAIL;
+		return rc == -EINVAL || rc == -ENODEV || rc == -ENOTSUP ||
+			rc == -EMSGSIZE ? WR_EXIT_USAGE : WR_EXIT_FAIL;
 	}
 	wr_bench_engine = b->e;
 	return WR_EXIT_OK;
@@ -424,6 +429,7 @@ wr_bench_trial(struct wr_bench *b, struct wr_stream *st, uint64_t drain_ns,
 	b->port_row = v->ports[st->port];
 	b->rx_distinct = 0;
 	b->rx_port_pkts = 0;
+	b->rx_bytes = 0;
 	if (b->bidir) {
 		b->rev_row = v->streams[1];
 		b->rev_distinct = distinct_on(b, st->port, 1);
@@ -436,12 +442,15 @@ wr_bench_trial(struct wr_bench *b, struct wr_stream *st, uint64_t drain_ns,
 				 b->nic_ipackets[b->rx_port];
 		b->rx_nic_missed = v->ports[b->rx_port].nic_imissed -
 				   b->nic_imissed[b->rx_port];
+		b->rx_nic_bytes = v->ports[b->rx_port].nic_ibytes -
+				  b->nic_ibytes[b->rx_port];
 	}
 	for (unsigned int i = 0; i < wr_engine_n_ports(b->e); i++) {
 		if (!v->ports[i].has_nic)
 			continue;
 		b->nic_ipackets[i] = v->ports[i].nic_ipackets;
 		b->nic_imissed[i] = v->ports[i].nic_imissed;
+		b->nic_ibytes[i] = v->ports[i].nic_ibytes;
 	}
 	if (b->latency && wr_engine_rxq(b->e, b->rx_port) != NULL) {
 		/* What came back on the RX port itself, not on any port. */
@@ -450,6 +459,7 @@ wr_bench_trial(struct wr_bench *b, struct wr_stream *st, uint64_t drain_ns,
 
 		b->rx_port_pkts = v->ports[b->rx_port].rx_pkts;
 		b->rx_distinct = distinct_on(b, b->rx_port, 0);
+		b->rx_bytes = q->rx_ours_bytes;
 		if (b->lat_hist != NULL && rs != NULL && !st->sig_short) {
 			*b->lat_hist = rs->hist;
 			wr_latency_summarize(&rs->hist, &rs->jitter, &b->lat);

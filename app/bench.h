@@ -29,10 +29,15 @@ struct wr_bench {
 	uint16_t rx_port;           /**< with latency: where echoes count */
 	uint64_t rx_distinct;       /**< last trial: distinct frames back on rx_port */
 	uint64_t rx_port_pkts;      /**< last trial: every frame rx_port received */
+	uint64_t rx_bytes;          /**< last trial: bytes of the frames with a
+				     *   signature back on rx_port, as received
+				     *   (every segment, no FCS) */
 	uint64_t rx_nic_pkts;       /**< last trial: rx_port's NIC ipackets (delta) */
+	uint64_t rx_nic_bytes;      /**< last trial: rx_port's NIC ibytes (delta) */
 	uint64_t rx_nic_missed;     /**< last trial: rx_port's NIC imissed (delta) */
 	/* each port's NIC counters, cumulative since the engine opened */
 	uint64_t nic_ipackets[WR_PORTS_MAX], nic_imissed[WR_PORTS_MAX];
+	uint64_t nic_ibytes[WR_PORTS_MAX];
 	uint16_t tx_port;           /**< rfc2544: the pair running's TX port */
 	/* rfc2544 --reverse-stream: both directions at once.  Each trial
 	 * also sends this stream, at the same size, rate and length, from

@@ -257,8 +257,8 @@ before_start(struct run *r)
 static int
 exit_code(int rc)
 {
-	return rc == -EINVAL || rc == -ENODEV || rc == -ENOTSUP ?
-		WR_EXIT_USAGE : WR_EXIT_FAIL;
+	return rc == -EINVAL || rc == -ENODEV || rc == -ENOTSUP ||
+		rc == -EMSGSIZE ? WR_EXIT_USAGE : WR_EXIT_FAIL;
 }
 
 int

@@ -37,36 +37,6 @@ write_json(FILE *out, const void *arg)
 	return wr_sweep_json_write(out, s->m, s->rows, s->n);
 }
 
-/* Every size fits both ports (MTU, longest frame, RX buffers), or one
- * line and exit 2 before any frame is sent. */
-static int
-sizes_fit(const struct wr_bench *b, uint16_t tx, uint16_t rx, bool echo)
-{
-	uint16_t ports[2] = { tx, rx };
-	unsigned int i, k;
-	char why[160];
-
-	for (k = 0; k < (echo ? 2u : 1u); k++) {
-		const struct wr_port *p = wr_engine_port(b->e, ports[k]);
-		uint32_t room = 0, maxlen = 0;
-		uint16_t mtu = 0;
-
-		wr_port_rx_limits(p, &mtu, &maxlen, &room);
-		/* Frames come back into the RX mbufs (no scatter). */
-		if (!(echo && ports[k] == rx))
-			room = 0;
-		for (i = 0; i < b->n_sizes; i++) {
-			if (wr_bench_frame_fits(b->sizes[i], mtu, maxlen, room,
-						why, sizeof(why)) == 0)
-				continue;
-			fprintf(stderr, "wirerate: --sizes: port %u (%s): %s: "
-				"not sent\n", ports[k], p->device, why);
-			return WR_EXIT_USAGE;
-		}
-	}
-	return WR_EXIT_OK;
-}
-
 /* Bytes before the payload of the stream at @p size (its L2-L4 headers). */
 static uint16_t
 payload_offset(const struct wr_bench *b, uint16_t size)
@@ -134,16 +104,13 @@ wr_cmd_sweep(const struct wr_opts *o)
 		return WR_EXIT_USAGE;
 	}
 	b.rx_port = echo ? o->rx_port : port;
-	rc = sizes_fit(&b, port, b.rx_port, echo);
 	rows = calloc((size_t)b.n_sizes * reps, sizeof(*rows));
 	echoes = calloc((size_t)reps, sizeof(*echoes));
-	if (rc == WR_EXIT_OK && (rows == NULL || echoes == NULL))
-		rc = WR_EXIT_FAIL;
-	if (rc != WR_EXIT_OK) {
+	if (rows == NULL || echoes == NULL) {
 		free(rows);
 		free(echoes);
 		wr_bench_close(&b);
-		return rc;
+		return WR_EXIT_FAIL;
 	}
 	if (!o->quiet)
 		printf("wirerate %s sweep: %s, stream %s on port %u (%s)%s, %.3f s a "
@@ -178,6 +145,8 @@ wr_cmd_sweep(const struct wr_opts *o)
 			rows[n].cut_short = rc == -EINTR;
 			echoes[r].rx_pkts = b.rx_distinct;
 			echoes[r].rx_nic_pkts = b.rx_nic_pkts;
+			echoes[r].rx_bytes = b.rx_bytes;
+			echoes[r].rx_nic_bytes = b.rx_nic_bytes;
 			n++;
 			/* One line per trial (the progress in a pipe). */
 			if (!o->quiet)
@@ -186,9 +155,10 @@ wr_cmd_sweep(const struct wr_opts *o)
 				       rc == -EINTR ? " (cut short)" : "");
 			if (!o->quiet && echo)
 				printf("  %u bytes, %u of %u: returned %llu of "
-				       "%llu\n", b.sizes[i], r + 1, reps,
-				       (unsigned long long)b.rx_distinct,
-				       (unsigned long long)row.total.tx_pkts);
+				       "%llu, %llu bytes\n", b.sizes[i], r + 1,
+				       reps, (unsigned long long)b.rx_distinct,
+				       (unsigned long long)row.total.tx_pkts,
+				       (unsigned long long)b.rx_bytes);
 			if (rc == -EINTR)
 				break;
 		}

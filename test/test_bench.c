@@ -504,8 +504,10 @@ test_sweep_stat(void)
 	/* Three repeats of 1 s at 1518 B: 80, 81 and 79 Kpps (seed 002's
 	 * spread), echoes 80000, 80000 and 78000 back. */
 	struct wr_sweep_row rows[3];
-	struct wr_sweep_echo echo[3] = { { 80000, 80000 }, { 81000, 81000 },
-					 { 78000, 78000 } };
+	struct wr_sweep_echo echo[3] = {
+		{ 80000, 80000, 80000ull * 1514, 80000ull * 1514 },
+		{ 81000, 81000, 81000ull * 1514, 81000ull * 1514 },
+		{ 78000, 78000, 78000ull * 1514, 78000ull * 1514 } };
 	struct wr_sweep_stat st;
 	char why[160];
 
@@ -527,6 +529,11 @@ test_sweep_stat(void)
 	CU_ASSERT_DOUBLE_EQUAL(st.loss_pct.max, 1000.0 * 100 / 79000, 1e-9);
 	CU_ASSERT_DOUBLE_EQUAL(st.loss_pct.min, 0, 0);
 	CU_ASSERT_DOUBLE_EQUAL(st.rx_kpps.median, 80.0, 1e-9);
+	/* bytes back are summed as measured, per second per repeat */
+	CU_ASSERT_EQUAL(st.rx_bytes, 239000ull * 1514);
+	CU_ASSERT_EQUAL(st.rx_nic_bytes, 239000ull * 1514);
+	CU_ASSERT_DOUBLE_EQUAL(st.rx_bytes_ps.min, 78000.0 * 1514, 1e-6);
+	CU_ASSERT_DOUBLE_EQUAL(st.rx_bytes_ps.median, 80000.0 * 1514, 1e-6);
 	CU_ASSERT_STRING_EQUAL(st.limited_by, "generator");
 	/* an even count: the median is the middle two's mean */
 	CU_ASSERT_EQUAL(wr_sweep_stat_calc(&st, rows, NULL, 2, 42), 0);
@@ -550,7 +557,7 @@ test_sweep_stat(void)
 	CU_ASSERT_EQUAL(wr_bench_frame_fits(2052, 0, 0, 2048, why, sizeof(why)), 0);
 	CU_ASSERT_EQUAL(wr_bench_frame_fits(2053, 0, 0, 2048, why, sizeof(why)),
 			-EMSGSIZE);
-	CU_ASSERT_PTR_NOT_NULL(strstr(why, "2048-byte receive buffers"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "2048-byte buffers"));
 }
 
 static void

@@ -193,7 +193,7 @@ wr_sweep_stat_calc(struct wr_sweep_stat *st, const struct wr_sweep_row *rows,
 		   const struct wr_sweep_echo *echo, uint32_t n,
 		   uint16_t payload_off)
 {
-	double *v[8];
+	double *v[9];
 	uint32_t i, k;
 	int rc = 0;
 
@@ -202,7 +202,7 @@ wr_sweep_stat_calc(struct wr_sweep_stat *st, const struct wr_sweep_row *rows,
 	for (i = 0; i < n; i++)
 		if (rows[i].size != rows[0].size || rows[i].size < payload_off + 4)
 			return -EINVAL;
-	for (k = 0; k < 8; k++) {
+	for (k = 0; k < 9; k++) {
 		v[k] = calloc(n, sizeof(double));
 		if (v[k] == NULL)
 			rc = -ENOMEM;
@@ -240,6 +240,9 @@ wr_sweep_stat_calc(struct wr_sweep_stat *st, const struct wr_sweep_row *rows,
 			st->lost += r->tx_pkts > echo[i].rx_pkts ?
 				    r->tx_pkts - echo[i].rx_pkts : 0;
 			st->rx_nic_pkts += echo[i].rx_nic_pkts;
+			v[8][i] = secs > 0 ? echo[i].rx_bytes / secs : 0;
+			st->rx_bytes += echo[i].rx_bytes;
+			st->rx_nic_bytes += echo[i].rx_nic_bytes;
 		}
 		st->kpps = spread(v[0], n);
 		st->mbps_l1 = spread(v[1], n);
@@ -250,9 +253,10 @@ wr_sweep_stat_calc(struct wr_sweep_stat *st, const struct wr_sweep_row *rows,
 			st->rx_mbps_l2 = spread(v[5], n);
 			st->rx_goodput_mbps = spread(v[6], n);
 			st->loss_pct = spread(v[7], n);
+			st->rx_bytes_ps = spread(v[8], n);
 		}
 	}
-	for (k = 0; k < 8; k++)
+	for (k = 0; k < 9; k++)
 		free(v[k]);
 	return rc;
 }
@@ -278,8 +282,9 @@ wr_bench_frame_fits(uint16_t size, uint32_t mtu, uint32_t max_rx_pktlen,
 		return -EMSGSIZE;
 	}
 	if (rx_room != 0 && len > rx_room) {
-		snprintf(why, why_len, "a %u-byte frame does not fit the "
-			 "port's %u-byte receive buffers", size, rx_room);
+		snprintf(why, why_len, "a %u-byte frame (%u bytes without FCS) "
+			 "does not fit the port's %u-byte buffers", size, len,
+			 rx_room);
 		return -EMSGSIZE;
 	}
 	return 0;
@@ -307,18 +312,22 @@ wr_sweep_stat_print(FILE *out, const struct wr_sweep_stat *st, unsigned int n)
 		fputc('\n', out);
 	}
 	if (n > 0 && st[0].echo) {
-		fprintf(out, "\nreturned\n%10s  %32s  %32s  %32s %12s %12s\n",
-			"frame size", "Kpps min / median / max",
-			"Mbps L2 min / median / max", "loss % min / median / max",
-			"sent", "returned");
+		fprintf(out, "\nreturned\n%10s  %32s  %32s  %32s  %32s %12s "
+			"%12s %14s\n", "frame size", "Kpps min / median / max",
+			"Mbps L2 min / median / max", "bytes/s min / median / max",
+			"loss % min / median / max", "sent", "returned",
+			"bytes back");
 		for (i = 0; i < n; i++) {
 			fprintf(out, "%10u ", st[i].size);
 			spread_text(out, &st[i].rx_kpps);
 			spread_text(out, &st[i].rx_mbps_l2);
+			fprintf(out, " %10.4g %10.4g %10.4g", st[i].rx_bytes_ps.min,
+				st[i].rx_bytes_ps.median, st[i].rx_bytes_ps.max);
 			spread_text(out, &st[i].loss_pct);
-			fprintf(out, " %12llu %12llu%s\n",
+			fprintf(out, " %12llu %12llu %14llu%s\n",
 				(unsigned long long)st[i].tx_pkts,
 				(unsigned long long)st[i].rx_pkts,
+				(unsigned long long)st[i].rx_bytes,
 				st[i].lost == 0 && strcmp(st[i].limited_by,
 							  "generator") == 0 ?
 				"  (nothing lost: the generator, not the "
@@ -359,13 +368,17 @@ wr_sweep_stat_json_write(FILE *out, const struct wr_bench_meta *m,
 			continue;
 		}
 		fprintf(out, "{\"rx_pkts\": %llu, \"lost\": %llu, "
-			"\"rx_nic_pkts\": %llu", (unsigned long long)st[i].rx_pkts,
+			"\"rx_nic_pkts\": %llu, \"rx_bytes\": %llu, "
+			"\"rx_nic_bytes\": %llu", (unsigned long long)st[i].rx_pkts,
 			(unsigned long long)st[i].lost,
-			(unsigned long long)st[i].rx_nic_pkts);
+			(unsigned long long)st[i].rx_nic_pkts,
+			(unsigned long long)st[i].rx_bytes,
+			(unsigned long long)st[i].rx_nic_bytes);
 		json_spread(out, "kpps", &st[i].rx_kpps);
 		json_spread(out, "mbps_l2", &st[i].rx_mbps_l2);
 		json_spread(out, "goodput_mbps", &st[i].rx_goodput_mbps);
 		json_spread(out, "loss_pct", &st[i].loss_pct);
+		json_spread(out, "bytes_per_s", &st[i].rx_bytes_ps);
 		fputs("}}", out);
 	}
 	fputs("\n  ]\n}\n", out);

@@ -99,6 +99,9 @@ struct wr_sweep_stat {
 	struct wr_spread rx_kpps, rx_mbps_l2, rx_goodput_mbps, loss_pct;
 	uint64_t tx_pkts, rx_pkts, lost;   /**< summed over the repeats */
 	uint64_t rx_nic_pkts;       /**< the RX port's own count, summed */
+	uint64_t rx_bytes;          /**< bytes of the frames back, summed */
+	uint64_t rx_nic_bytes;      /**< the RX port's own byte count, summed */
+	struct wr_spread rx_bytes_ps; /**< bytes back per second (no FCS) */
 	const char *limited_by;     /**< as the rows': the worst repeat's */
 };
 
@@ -106,6 +109,9 @@ struct wr_sweep_stat {
 struct wr_sweep_echo {
 	uint64_t rx_pkts;           /**< distinct frames back */
 	uint64_t rx_nic_pkts;
+	uint64_t rx_bytes;          /**< bytes of the frames back, as received
+				     *   (no FCS): measured, not size x frames */
+	uint64_t rx_nic_bytes;      /**< the RX port's own byte count */
 };
 
 /**
@@ -120,7 +126,7 @@ int wr_sweep_stat_calc(struct wr_sweep_stat *st, const struct wr_sweep_row *rows
  * Whether a frame of @p size bytes (FCS included) fits a port: its MTU
  * (the frame less its 14-byte Ethernet header and FCS; 0 = unknown), the
  * longest frame it receives (@p max_rx_pktlen, FCS excluded, 0 = unknown)
- * and the data room of its RX buffers (@p rx_room, 0 = unknown; no
+ * and its buffers (@p rx_room: memif's buffer size, 0 = unknown; no
  * scatter).  A frame larger than any of them is cut, dropped or (memif's
  * 2048-byte buffers) corrupted by the path: it must not be sent.
  * @return 0, or -EMSGSIZE with @p why naming the limit.

@@ -68,6 +68,12 @@ struct wr_config {
 	uint32_t stats_interval_ms; /**< default 1000 */
 	uint32_t link_wait_ms;  /**< default 5000 */
 	uint32_t settle_ms;     /**< default 0: pause after link up, before TX */
+	/** Not a profile key: the largest frame (bytes, FCS included) the
+	 *  command will send or receive, set from its streams or sizes
+	 *  before wr_engine_open(), which sizes each port's MTU and RX
+	 *  buffers for it and refuses a port that cannot take it.  0 (and
+	 *  any size up to 1518) leaves the ports as their PMD sets them. */
+	uint32_t max_frame;
 };
 
 /** Fill @p cfg with the defaults (no EAL args, no ports). */

@@ -43,6 +43,7 @@ struct wr_report_row {
 	uint64_t nic_obytes;
 	uint64_t nic_oerrors;
 	uint64_t nic_ipackets;
+	uint64_t nic_ibytes;
 	uint64_t nic_imissed;
 	uint64_t nic_ierrors;
 	uint32_t link_speed_mbps;   /**< 0 when unknown */

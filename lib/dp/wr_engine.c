@@ -650,7 +650,8 @@ ports_open(struct wr_engine *e, struct wr_error *err)
 			i < e->cfg->n_ports ? &e->cfg->ports[i] : NULL;
 
 		rc = wr_port_setup(p, (uint16_t)e->port_n_lcores[i],
-				   pc ? pc->txd : 0, pc ? pc->rxd : 0, err);
+				   pc ? pc->txd : 0, pc ? pc->rxd : 0,
+				   e->cfg->max_frame, err);
 		if (rc != 0)
 			return rc;
 		for (j = 0; j < e->port_n_lcores[i]; j++) {
@@ -1403,6 +1404,7 @@ wr_engine_stop(struct wr_engine *e, uint64_t drain_ns)
 			p->nic_obytes = st.obytes;
 			p->nic_oerrors = st.oerrors;
 			p->nic_ipackets = st.ipackets;
+			p->nic_ibytes = st.ibytes;
 			p->nic_imissed = st.imissed;
 			p->nic_ierrors = st.ierrors;
 		}

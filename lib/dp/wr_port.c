@@ -12,10 +12,14 @@
 #include <rte_cycles.h>
 #include <rte_eal.h>
 #include <rte_errno.h>
+#include <rte_dev.h>
+#include <rte_devargs.h>
 #include <rte_ethdev.h>
+#include <rte_kvargs.h>
 #include <rte_mbuf.h>
 #include <rte_mbuf_dyn.h>
 
+#include "wr_bench.h"
 #include "wr_config.h"
 #include "wr_offload.h"
 #include "wr_port.h"
@@ -24,6 +28,101 @@
 /* RX queue pool: enough for the ring plus a few bursts in flight. */
 #define WR_RX_POOL_EXTRA 1024
 #define WR_RX_POOL_CACHE 256
+/* IEEE 802.3: a frame is its 14-byte Ethernet header, the MTU's bytes and
+ * a 4-byte FCS; the FCS never reaches an mbuf. */
+#define WR_ETH_OVERHEAD 18u
+#define WR_FCS_LEN 4u
+/* NICs program RX buffer sizes in 1 KB units (ixgbe SRRCTL.BSIZEPKT; i40e
+ * and ice in 128 B): a jumbo RX buffer rounded up to 1 KB is used whole. */
+#define WR_RX_ROOM_ALIGN 1024u
+/* rte_eth_memif.c: ETH_MEMIF_DEFAULT_PKT_BUFFER_SIZE, its bsize= default. */
+#define WR_MEMIF_BSIZE_DEFAULT 2048u
+
+/*
+ * memif reports RTE_ETHER_MAX_LEN as its longest frame and cannot set an
+ * MTU, yet its data path applies neither: it splits a longer frame over
+ * several of its shared buffers, whose size is the memif client's bsize=
+ * (the client creates the regions).  A frame split so comes back from a
+ * DPDK 22.11 reflector duplicated, reordered or mixed with others, with no
+ * error (TESTBED.md): one buffer is memif's real limit.  As the client,
+ * wirerate's own bsize= is it; as the server it cannot read the client's,
+ * and takes its own bsize= as the user's word for it (doc/echo.md).
+ * @return true and *bsize for a memif port.
+ */
+static bool
+memif_bsize(const struct rte_eth_dev_info *info, uint32_t *bsize)
+{
+	const struct rte_devargs *da;
+	struct rte_kvargs *kv;
+	const char *v;
+	char *end;
+	unsigned long n;
+
+	if (strcmp(info->driver_name, "net_memif") != 0)
+		return false;
+	*bsize = WR_MEMIF_BSIZE_DEFAULT;
+	da = info->device != NULL ? rte_dev_devargs(info->device) : NULL;
+	if (da == NULL || da->args == NULL ||
+	    (kv = rte_kvargs_parse(da->args, NULL)) == NULL)
+		return true;
+	v = rte_kvargs_get(kv, "bsize");
+	if (v != NULL) {
+		n = strtoul(v, &end, 0);
+		/* memif took the same string (strtoul too): a value it
+		 * refused never probed the port. */
+		if (end != v && n > 0 && n <= UINT16_MAX)
+			*bsize = (uint32_t)n;
+	}
+	rte_kvargs_free(kv);
+	return true;
+}
+
+/*
+ * Plan the port for frames up to @p max_frame bytes (FCS included): the
+ * MTU to configure (*mtu, 0: leave the PMD's) and the RX buffers' data
+ * room (*room), or -EMSGSIZE when the device cannot take such frames.
+ * Frames up to RTE_ETHER_MAX_LEN change nothing: an ordinary run keeps the
+ * PMD's MTU and the default 2 KB pool.
+ */
+static int
+frame_plan(struct wr_port *p, const struct rte_eth_dev_info *info,
+	   uint32_t max_frame, uint16_t *mtu, uint16_t *room,
+	   struct wr_error *err)
+{
+	uint32_t len = max_frame - WR_FCS_LEN, bsize;
+	char why[200];
+
+	*mtu = 0;
+	*room = RTE_MBUF_DEFAULT_DATAROOM;
+	if (max_frame <= RTE_ETHER_MAX_LEN)
+		return 0;
+	if (memif_bsize(info, &bsize)) {
+		p->buf_limit = bsize;
+		if (wr_bench_frame_fits((uint16_t)max_frame, 0, 0, bsize, why,
+					sizeof(why)) != 0)
+			return wr_error_set(err, -EMSGSIZE, NULL, 0, 0, NULL,
+				"port %s: %s (memif's buffers: the memif "
+				"client's bsize=, %u here; memif splits a "
+				"longer frame over several and its echoes come "
+				"back corrupted): give the client bsize=%u or "
+				"more, and this port the same bsize=; not sent",
+				p->device, why, bsize, len);
+	} else if (wr_bench_frame_fits((uint16_t)max_frame,
+				       info->max_mtu, info->max_rx_pktlen, 0,
+				       why, sizeof(why)) != 0) {
+		return wr_error_set(err, -EMSGSIZE, NULL, 0, 0, NULL,
+				    "port %s (%s): %s, the most its driver "
+				    "allows; not sent", p->device,
+				    info->driver_name, why);
+	} else if (max_frame - WR_ETH_OVERHEAD > RTE_ETHER_MTU) {
+		*mtu = (uint16_t)(max_frame - WR_ETH_OVERHEAD);
+	}
+	/* One segment per frame: the RX path parses the first segment only
+	 * and no PMD needs RX scatter for it; the pool grows only here. */
+	if (len > RTE_MBUF_DEFAULT_DATAROOM)
+		*room = (uint16_t)RTE_ALIGN_CEIL(len, WR_RX_ROOM_ALIGN);
+	return 0;
+}
 
 int
 wr_port_find(const char *device, uint16_t *port_id, struct wr_error *err)
@@ -51,11 +150,12 @@ static int queues_setup(struct wr_port *p, struct wr_error *err);
 
 int
 wr_port_setup(struct wr_port *p, uint16_t n_txq, uint16_t txd, uint16_t rxd,
-	      struct wr_error *err)
+	      uint32_t max_frame, struct wr_error *err)
 {
 	struct rte_eth_conf conf;
 	struct rte_eth_dev_info info;
 	char pool_name[RTE_MEMPOOL_NAMESIZE];
+	uint16_t mtu, room;
 	int rc;
 
 	memset(&conf, 0, sizeof(conf));
@@ -100,6 +200,12 @@ wr_port_setup(struct wr_port *p, uint16_t n_txq, uint16_t txd, uint16_t rxd,
 		p->rx_hwts = true;
 	}
 	conf.rxmode.offloads = p->rx_offloads;
+	p->buf_limit = 0;
+	rc = frame_plan(p, &info, max_frame, &mtu, &room, err);
+	if (rc != 0)
+		return rc;
+	conf.rxmode.mtu = mtu;
+	p->mtu_set = mtu;
 
 	rc = rte_eth_dev_configure(p->port_id, p->n_rxq, p->n_txq, &conf);
 	if (rc != 0)
@@ -107,6 +213,18 @@ wr_port_setup(struct wr_port *p, uint16_t n_txq, uint16_t txd, uint16_t rxd,
 				    "port %s: configure failed: %s", p->device,
 				    rte_strerror(-rc));
 	p->configured = true;
+	/* rte_eth_dev_configure() records the MTU; a PMD with an MTU of its
+	 * own (a kernel interface under net_tap or af_packet) applies it
+	 * only here.  Those without (net_ring, net_null) say -ENOTSUP. */
+	if (mtu != 0) {
+		rc = rte_eth_dev_set_mtu(p->port_id, mtu);
+		if (rc != 0 && rc != -ENOTSUP)
+			return wr_error_set(err, rc, NULL, 0, 0, NULL,
+					    "port %s: cannot set MTU %u for "
+					    "%u-byte frames: %s; not sent",
+					    p->device, mtu, max_frame,
+					    rte_strerror(-rc));
+	}
 	rc = rte_eth_dev_adjust_nb_rx_tx_desc(p->port_id, &p->rxd, &p->txd);
 	if (rc != 0)
 		return wr_error_set(err, rc, NULL, 0, 0, NULL,
@@ -120,7 +238,7 @@ wr_port_setup(struct wr_port *p, uint16_t n_txq, uint16_t txd, uint16_t rxd,
 	p->rx_pool = rte_pktmbuf_pool_create(pool_name,
 					     p->rxd + WR_RX_POOL_EXTRA,
 					     WR_RX_POOL_CACHE, 0,
-					     RTE_MBUF_DEFAULT_BUF_SIZE,
+					     RTE_PKTMBUF_HEADROOM + room,
 					     p->socket_id);
 	if (p->rx_pool == NULL)
 		return wr_error_set(err, -rte_errno, NULL, 0, 0, NULL,
@@ -272,6 +390,7 @@ wr_port_tx_plan(struct wr_port *p, unsigned int n_streams, bool responder,
 	memset(&conf, 0, sizeof(conf));
 	conf.txmode.offloads = want;
 	conf.rxmode.offloads = p->rx_offloads;
+	conf.rxmode.mtu = p->mtu_set;
 	rc = rte_eth_dev_configure(p->port_id, p->n_rxq, p->n_txq, &conf);
 	if (rc != 0)
 		return wr_error_set(err, rc, NULL, 0, 0, NULL,
@@ -469,19 +588,4 @@ out:
 	*out = pi;
 	*n_out = n;
 	return 0;
-}
-
-void
-wr_port_rx_limits(const struct wr_port *p, uint16_t *mtu,
-		  uint32_t *max_rx_pktlen, uint32_t *rx_room)
-{
-	struct rte_eth_dev_info info;
-
-	if (rte_eth_dev_get_mtu(p->port_id, mtu) != 0)
-		*mtu = 0;
-	*max_rx_pktlen = rte_eth_dev_info_get(p->port_id, &info) == 0 ?
-		info.max_rx_pktlen : 0;
-	*rx_room = p->rx_pool != NULL ?
-		rte_pktmbuf_data_room_size(p->rx_pool) - RTE_PKTMBUF_HEADROOM :
-		0;
 }

@@ -41,6 +41,8 @@ struct wr_port {
 	bool configured;
 	bool started;
 	struct rte_mempool *rx_pool;
+	uint16_t mtu_set;          /**< MTU configured for jumbo frames, 0: the PMD's */
+	uint32_t buf_limit;        /**< memif: its buffer size (bsize), else 0 */
 	struct rte_eth_stats base; /**< counters at start, to report deltas */
 	/* TX offloads (wr_offload.h): what the port offers and what is on. */
 	uint64_t tx_offload_capa;
@@ -92,10 +94,15 @@ int wr_port_find(const char *device, uint16_t *port_id, struct wr_error *err);
 /**
  * Configure @p p (port_id and index filled by the caller) with @p n_txq TX
  * queues and one RX queue; descriptor counts 0 mean 1024 (adjusted to the
- * device's limits).  @return 0 or a negative errno with @p err filled.
+ * device's limits).  For @p max_frame above 1518 bytes (FCS included) the
+ * MTU is raised to max_frame - 18 and the RX buffers hold such a frame in
+ * one segment; 0 or up to 1518 leave the PMD's MTU and 2 KB buffers.
+ * @return 0 or a negative errno with @p err filled: -EMSGSIZE when the
+ *         device cannot take @p max_frame bytes (its max_mtu or
+ *         max_rx_pktlen, or memif's buffer size, bsize=).
  */
 int wr_port_setup(struct wr_port *p, uint16_t n_txq, uint16_t txd,
-		  uint16_t rxd, struct wr_error *err);
+		  uint16_t rxd, uint32_t max_frame, struct wr_error *err);
 
 /**
  * Read the TSC and the port's clock at the same instant (the TSC before and
@@ -128,14 +135,6 @@ int wr_port_stats(const struct wr_port *p, struct rte_eth_stats *st);
  * @return 0 or a negative errno (-ENODEV: no such port).
  */
 int wr_port_describe(uint16_t port_id, struct wr_port_info *out);
-
-/**
- * What limits the frames @p p can take: its MTU (0: unknown), the device's
- * largest RX frame (0: unknown) and, when it has an RX pool, the room of
- * one of its mbufs (0: no pool), into @p mtu, @p max_rx_pktlen, @p rx_room.
- */
-void wr_port_rx_limits(const struct wr_port *p, uint16_t *mtu,
-		       uint32_t *max_rx_pktlen, uint32_t *rx_room);
 
 struct wr_config;
 /**

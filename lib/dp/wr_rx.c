@@ -108,6 +108,7 @@ wr_rx_poll(struct wr_rxq *q)
 	struct rte_mbuf *pkts[WR_RX_BURST], *fwd[WR_RX_BURST];
 	uint16_t n, i, ours = 0, foreign = 0, bad = 0, n_fwd = 0, n_free;
 	uint16_t n_hw = 0;
+	uint64_t ours_bytes = 0;
 	struct wr_clock_map map = { 0, 0, 0 };
 	uint64_t now, rx_tsc;
 	bool hw;
@@ -147,6 +148,9 @@ wr_rx_poll(struct wr_rxq *q)
 			continue;
 		}
 		ours++;
+		/* pkt_len sits in the mbuf's first cache line, read already
+		 * for the data pointer. */
+		ours_bytes += rte_pktmbuf_pkt_len(pkts[i]);
 		wr_seq_record(&rs->seq[lane], sig.seq);
 		if (kind == 1)
 			continue; /* loss-only signature: no TX time */
@@ -175,8 +179,10 @@ wr_rx_poll(struct wr_rxq *q)
 	count(&q->rx_pkts, n);
 	if (n_hw)
 		count(&q->rx_hwts, n_hw);
-	if (ours)
+	if (ours) {
 		count(&q->rx_ours, ours);
+		count(&q->rx_ours_bytes, ours_bytes);
+	}
 	if (foreign)
 		count(&q->rx_foreign, foreign);
 	if (bad)

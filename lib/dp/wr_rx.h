@@ -53,6 +53,8 @@ struct wr_rxq {
 	uint16_t queue_id;
 	uint64_t rx_pkts;          /**< every frame received */
 	uint64_t rx_ours;          /**< frames with a valid signature */
+	uint64_t rx_ours_bytes;    /**< their bytes as received (pkt_len: all
+				    *   segments, FCS excluded) */
 	uint64_t rx_foreign;       /**< frames without a signature */
 	uint64_t rx_bad_sig;       /**< signature of an unknown stream/lane */
 	struct wr_latency_tsc tsc;

@@ -492,6 +492,7 @@ row_sub(struct wr_report_row *r, const struct wr_report_row *b)
 		r->nic_obytes -= b->nic_obytes;
 		r->nic_oerrors -= b->nic_oerrors;
 		r->nic_ipackets -= b->nic_ipackets;
+		r->nic_ibytes -= b->nic_ibytes;
 		r->nic_imissed -= b->nic_imissed;
 		r->nic_ierrors -= b->nic_ierrors;
 	}
