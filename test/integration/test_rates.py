@@ -265,12 +265,47 @@ class Sweep(EalCase):
         # Everything came back: where the generator did not fill the line,
         # the result is the generator's, and the exit status says so.
         self.assertEqual(p.returncode, 3 if gen_limited else 0)
-        # A frame above the port's MTU is refused before any is sent.
+        # Jumbo frames: wirerate raises the port's MTU (1500 by default) and its RX
+        # buffers for the largest size, and every byte comes back.
         p = self.wirerate("sweep", sf, "--config", prof, "--rx-port", "0", "--sizes",
-                          "64,9018", "--duration", "0.2", check=2)
-        self.assertIn("a 9018-byte frame carries 9000 bytes after its Ethernet header, above "
-                      "the port's MTU 1500: not sent", p.stderr)
-        self.assertNotIn("64 bytes", p.stdout)
+                          "1518,9018", "--duration", "0.2", "--json", self.path("j.json"))
+        self.assertIn(p.returncode, (0, 3), p.stderr)
+        for sz in self.json("j.json")["sizes"]:
+            ret = sz["returned"]
+            self.assertEqual(ret["rx_pkts"], sz["tx_pkts"])
+            self.assertEqual(ret["rx_bytes"], sz["tx_pkts"] * (sz["frame_size"] - 4))
+
+    def test_too_large_refused(self):
+        """A size a port cannot hold is refused with one line before anything is sent: here a
+        memif port with memif's default 2048-byte buffers (bsize), which corrupt longer
+        frames.  The check comes before the port starts: no peer, no socket, no wait."""
+        sf = os.path.join(STREAMS, "udp-64.yaml")
+        sock = self.path("m.sock")
+        prof = self.write("m.yaml", f"""version: 1
+eal: ["--no-pci", "--in-memory", "--file-prefix=wrsbig{os.getpid()}",
+      "--vdev=net_memif0,role=server,socket={sock}", "--lcores=0@0,1@1"]
+ports:
+  - device: net_memif0
+    tx_lcores: [1]
+link_wait_ms: 300
+""")
+        for cmd in (["sweep", "--rx-port", "0", "--duration", "0.2"],
+                    ["rfc2544", "--tx-port", "0", "--rx-port", "0", "--trial", "0.2"]):
+            p = self.wirerate(cmd[0], sf, "--config", prof, *cmd[1:], "--sizes", "64,9018",
+                              timeout=20, check=2)
+            mine = [ln for ln in p.stderr.splitlines() if ln.startswith("wirerate:")]
+            self.assertEqual(mine, ["wirerate: port net_memif0: a 9018-byte frame (9014 bytes "
+                                    "without FCS) does not fit the port's 2048-byte buffers "
+                                    "(memif's buffers: the memif client's bsize=, 2048 here; "
+                                    "memif splits a longer frame over several and its echoes "
+                                    "come back corrupted): give the client bsize=9014 or more, "
+                                    "and this port the same bsize=; not sent"], p.stderr)
+            self.assertNotIn("64 bytes", p.stdout)
+            self.assertFalse(os.path.exists(sock))
+        # 2048 bytes fit them (2044 without FCS): the port opens and waits for its peer.
+        p = self.wirerate("sweep", sf, "--config", prof, "--rx-port", "0", "--sizes", "2048",
+                          "--duration", "0.2", timeout=20)
+        self.assertIn("link still down", p.stderr)
 
     def test_bad_sizes(self):
         sf = os.path.join(STREAMS, "udp-64.yaml")

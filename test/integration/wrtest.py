@@ -102,11 +102,13 @@ def wait_for(pred, timeout, step=0.05):
     return pred()
 
 
-def memif_server_profile(case, name, prefix, sock, settle_ms, extra=""):
-    """A profile with wirerate as the memif server on sock: TX and RX on lcore 1, CPU 0."""
+def memif_server_profile(case, name, prefix, sock, settle_ms, extra="", devargs=""):
+    """A profile with wirerate as the memif server on sock: TX and RX on lcore 1, CPU 0.
+
+    devargs: more memif device arguments, e.g. ",bsize=10240"."""
     return case.write(name, f"""version: 1
 eal: ["--no-pci", "--in-memory", "--file-prefix={prefix}",
-      "--vdev=net_memif0,role=server,socket={sock},rsize=14", "--lcores=0@0,1@0"]
+      "--vdev=net_memif0,role=server,socket={sock},rsize=14{devargs}", "--lcores=0@0,1@0"]
 ports:
   - device: net_memif0
     tx_lcores: [1]
@@ -115,14 +117,16 @@ settle_ms: {settle_ms}
 {extra}""")
 
 
-def testpmd_reflector(prefix, sock, **popen):
-    """dpdk-testpmd as the memif client on sock, macswap, on CPU 1 (TESTBED.md)."""
+def testpmd_reflector(prefix, sock, devargs="", args=(), **popen):
+    """dpdk-testpmd as the memif client on sock, macswap, on CPU 1 (TESTBED.md).
+
+    devargs: more memif device arguments (",bsize=10240"); args: more testpmd options."""
     return subprocess.Popen(
         ["dpdk-testpmd", "--lcores=0@1,1@1", "--no-pci", "--in-memory",
          "--file-prefix", prefix,
-         "--vdev", f"net_memif0,role=client,socket={sock},rsize=14",
+         "--vdev", f"net_memif0,role=client,socket={sock},rsize=14{devargs}",
          "--", "--forward-mode=macswap", "--auto-start", "--nb-cores=1",
-         "--stats-period", "1"],
+         "--stats-period", "1", *args],
         stdin=subprocess.DEVNULL, **popen)
 
 
