@@ -114,8 +114,8 @@ wr_app_read_streams(const struct wr_opts *o, struct wr_stream_file *f)
 }
 
 int
-wr_app_build_streams(const struct wr_stream_file *f,
-		     const struct wr_config *cfg, const char *cfg_path)
+wr_app_build_streams(const struct wr_stream_file *f, struct wr_config *cfg,
+		     const char *cfg_path)
 {
 	struct wr_error err;
 	char owner[WR_ERROR_FILE_MAX + 16];
@@ -124,6 +124,7 @@ wr_app_build_streams(const struct wr_stream_file *f,
 	snprintf(owner, sizeof(owner), "the profile %s",
 		 cfg_path != NULL ? cfg_path : "");
 	if (wr_engine_check_streams(f, cfg != NULL ? cfg->n_ports : 0, owner,
+				    cfg != NULL ? &cfg->max_frame : NULL,
 				    &err) != 0) {
 		wr_app_print_error(&err);
 		return WR_EXIT_USAGE;

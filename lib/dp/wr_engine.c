@@ -1797,10 +1797,14 @@ check_src_mac(const struct wr_stream_file *f, uint32_t i,
 
 int
 wr_engine_check_streams(const struct wr_stream_file *f, unsigned int n_ports,
-			const char *ports_of, struct wr_error *err)
+			const char *ports_of, uint32_t *max_frame,
+			struct wr_error *err)
 {
 	uint32_t i;
 	int rc;
+
+	if (max_frame != NULL)
+		*max_frame = 0;
 
 	for (i = 0; i < f->n_streams; i++) {
 		const struct wr_stream *s = &f->streams[i];
@@ -1815,6 +1819,10 @@ wr_engine_check_streams(const struct wr_stream_file *f, unsigned int n_ports,
 		rc = wr_engine_tmpl_create(f, i, &t, err);
 		if (rc == 0) {
 			rc = check_src_mac(f, i, t, err);
+			/* The template's longest frame, and its FCS. */
+			if (max_frame != NULL &&
+			    wr_frame_tmpl_max_len(t) + 4u > *max_frame)
+				*max_frame = wr_frame_tmpl_max_len(t) + 4u;
 			wr_frame_tmpl_free(t);
 		}
 		if (rc != 0)

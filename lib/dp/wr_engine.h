@@ -277,13 +277,15 @@ int wr_engine_tmpl_create(const struct wr_stream_file *f, uint32_t s,
  * @param n_ports  ports the streams may use; 0: not known yet (no check)
  * @param ports_of what has those ports, for the error line ("the profile
  *                 config/x.yaml", "this server")
+ * @param max_frame set, when not NULL, to the largest frame any stream
+ *                 sends (bytes, FCS included), for wr_config.max_frame
  * @param err      filled on failure with the file, line, column and key
  * @return 0, -EINVAL (a port that does not exist, a group source MAC, a
  *         stream the frame builder refuses), -ENOMEM.
  */
 int wr_engine_check_streams(const struct wr_stream_file *f,
 			    unsigned int n_ports, const char *ports_of,
-			    struct wr_error *err);
+			    uint32_t *max_frame, struct wr_error *err);
 
 /**
  * The results' metadata of a run of @p f (the JSON's header): versions,

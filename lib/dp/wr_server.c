@@ -398,7 +398,8 @@ parse_streams(struct server *s, const char *name, const char *text,
 	rc = wr_yaml_load_streams_buf(name, text, strlen(text), f, err);
 	if (rc != 0)
 		return rc;
-	rc = wr_engine_check_streams(f, s->e->n_ports, "this server", err);
+	rc = wr_engine_check_streams(f, s->e->n_ports, "this server", NULL,
+				     err);
 	if (rc != 0)
 		wr_stream_file_free(f);
 	return rc;
