@@ -302,6 +302,15 @@ link_wait_ms: 300
                                     "and this port the same bsize=; not sent"], p.stderr)
             self.assertNotIn("64 bytes", p.stdout)
             self.assertFalse(os.path.exists(sock))
+        # run: from its streams' largest frame (a size mix), the same line.
+        jf = self.write("j.yaml", """version: 1
+streams:
+  - {name: j, size: {mix: [{size: 64, weight: 1}, {size: 9018, weight: 1}]}, count: 10}
+""")
+        p = self.wirerate("run", jf, "--config", prof, timeout=20, check=2)
+        self.assertIn("wirerate: port net_memif0: a 9018-byte frame (9014 bytes without FCS) "
+                      "does not fit the port's 2048-byte buffers", p.stderr)
+        self.assertFalse(os.path.exists(sock))
         # 2048 bytes fit them (2044 without FCS): the port opens and waits for its peer.
         p = self.wirerate("sweep", sf, "--config", prof, "--rx-port", "0", "--sizes", "2048",
                           "--duration", "0.2", timeout=20)
