@@ -160,11 +160,11 @@ ports:
 """)
         return prof, q
 
-    def run_replay(self, name, stream_text, lanes=1, check=0, lcores=None):
+    def run_replay(self, name, stream_text, lanes=1, check=0, lcores=None, args=()):
         sf = self.write(f"{name}.yaml", "version: 1\nstreams:\n" + stream_text)
         prof, q = self.pcap_profile(name, lanes, lcores)
         p = self.wirerate("run", sf, "--config", prof, "--quiet", "--json",
-                          self.path(f"{name}.json"), check=check)
+                          self.path(f"{name}.json"), *args, check=check)
         return p, q
 
 
@@ -245,6 +245,47 @@ class Replay(ReplayCase):
             self.assertEqual(a[12:24], b[12:24], k)
             l4 = {17: 42, 6: 54, 1: 34}[a[23]]
             self.assertEqual(a[l4:], b[l4:], k)
+
+    def test_seed_option_draws_as_the_file_seed(self):
+        """--seed N sends what `seed: N` in the file sends: random rewrites of a capture
+        and random fields of a frame are drawn again, checksums with them."""
+        hexed = bytes(Ether(dst="02:00:00:00:00:02", src="02:00:00:00:00:01") /
+                      IP(src="10.0.0.1", dst="10.0.0.2") / UDP(sport=1, dport=2) /
+                      Raw(b"s" * 30)).hex()
+        texts = {
+            "pcap": """  - name: trace
+    pcap: mixed.pcap
+    seed: {seed}
+    rewrite:
+      ipv4.src: {{random: {{min: 10.9.0.0, max: 10.9.255.255}}}}
+""",
+            "frame": """  - name: bytes
+    frame: "{hexed}"
+    seed: {seed}
+    count: 20
+    fields:
+      - {{offset: 26, width: 4, value: {{random: {{min: 10.7.0.0, max: 10.7.255.255}}}}}}
+""",
+        }
+        for kind, text in texts.items():
+            runs = {}
+            for tag, seed, args in (("file5", 5, ()), ("opt5", 1, ("--seed", "5")),
+                                    ("file1", 1, ())):
+                _, q = self.run_replay(f"seed-{kind}-{tag}",
+                                       text.format(seed=seed, hexed=hexed), args=args)
+                runs[tag] = frames(q[0])
+                if tag == "opt5":
+                    rows = tshark_checked(q[0], ["ip.src", "ip.checksum.status",
+                                                 "udp.checksum.status", "ip.proto"])
+                    for k, r in enumerate(rows):
+                        if r[0]:
+                            self.assertTrue(r[0].startswith("10.9." if kind == "pcap"
+                                                            else "10.7."), (kind, k, r))
+                            self.assertEqual(r[1], "1", (kind, k, "IPv4 checksum"))
+                            if r[3] == "17":
+                                self.assertEqual(r[2], "1", (kind, k, "UDP checksum"))
+            self.assertEqual(runs["opt5"], runs["file5"], kind)
+            self.assertNotEqual(runs["opt5"], runs["file1"], kind)
 
     def test_frame_bytes_with_fields(self):
         p = Ether(dst="02:00:00:00:00:02", src="02:00:00:00:00:01") / \
