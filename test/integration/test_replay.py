@@ -563,14 +563,29 @@ ports:
 
 class BadCaptureAtPort(ReplayCase):
     def test_frame_over_the_port_mtu(self):
+        """run sets the port up for the capture's largest frame: net_pcap's MTU (1500 until
+        then) is raised and the 1634-byte frame goes out; a port that cannot take it (memif
+        buffers of 1024 bytes) refuses it before anything is sent."""
         pk = mixed_packets(5)
         pk.append(Ether() / IP() / Raw(b"m" * 1600))
         wrpcap(self.path("big.pcap"), pk)
-        p, q = self.run_replay("mtu", """  - name: trace
+        _, q = self.run_replay("mtu", """  - name: trace
     pcap: big.pcap
-""", check=2)
-        self.assertIn("record 6: a frame of 1634 bytes is larger than port net_pcap0", p.stderr)
-        self.assertTrue(not os.path.exists(q[0]) or frames(q[0]) == [], "frames were sent")
+""")
+        self.assertEqual(frames(q[0]), [bytes(x) for x in pk])
+        sf = self.write("mtu2.yaml", "version: 1\nstreams:\n  - name: trace\n    pcap: big.pcap\n")
+        sock = self.path("m.sock")
+        prof = self.write("mtu2-prof.yaml", f"""version: 1
+eal: ["--no-pci", "--in-memory", "--file-prefix=wrr-mtu2-{os.getpid()}",
+      "--vdev=net_memif0,role=server,socket={sock},bsize=1024", "--lcores=0@0,1@1"]
+ports:
+  - device: net_memif0
+    tx_lcores: [1]
+""")
+        p = self.wirerate("run", sf, "--config", prof, "--quiet", check=2)
+        self.assertIn("port net_memif0: a 1638-byte frame (1634 bytes without FCS) does not fit "
+                      "the port's 1024-byte buffers", p.stderr)
+        self.assertFalse(os.path.exists(sock))
 
     def test_memory_budget(self):
         p, _ = self.run_replay("mem", """  - name: trace
