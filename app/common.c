@@ -119,16 +119,18 @@ wr_app_build_streams(const struct wr_stream_file *f, struct wr_config *cfg,
 {
 	struct wr_error err;
 	char owner[WR_ERROR_FILE_MAX + 16];
+	uint32_t largest;
 
 	wr_error_clear(&err);
 	snprintf(owner, sizeof(owner), "the profile %s",
 		 cfg_path != NULL ? cfg_path : "");
 	if (wr_engine_check_streams(f, cfg != NULL ? cfg->n_ports : 0, owner,
-				    cfg != NULL ? &cfg->max_frame : NULL,
-				    &err) != 0) {
+				    &largest, &err) != 0) {
 		wr_app_print_error(&err);
 		return WR_EXIT_USAGE;
 	}
+	if (cfg != NULL && largest > cfg->max_frame)
+		cfg->max_frame = largest;
 	return WR_EXIT_OK;
 }
 

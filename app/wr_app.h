@@ -136,7 +136,7 @@ int wr_app_read_streams(const struct wr_opts *o, struct wr_stream_file *f);
 /**
  * Build every stream's template, before EAL starts, to find what only
  * building reveals (a frame too small, a group source MAC); with @p cfg,
- * also refuse a stream on a port the profile @p cfg_path lacks, and set
+ * also refuse a stream on a port the profile @p cfg_path lacks, and raise
  * cfg->max_frame to the largest frame (the ports' MTU and RX buffers).
  * @return WR_EXIT_OK or WR_EXIT_USAGE (the error printed).
  */

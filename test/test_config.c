@@ -99,6 +99,7 @@ test_default_profile(void)
 	CU_ASSERT_EQUAL(cfg.stats_interval_ms, 1000);
 	CU_ASSERT_EQUAL(cfg.link_wait_ms, 5000);
 	CU_ASSERT_EQUAL(cfg.settle_ms, 0);
+	CU_ASSERT_EQUAL(cfg.max_frame, 0);
 	wr_config_free(&cfg);
 	CU_ASSERT_EQUAL(cfg.n_eal_args, 0);
 	wr_config_free(&cfg); /* twice is harmless */
@@ -167,7 +168,8 @@ test_minimal_and_limits(void)
 		"burst: 512\n"
 		"stats_interval_ms: 60000\n"
 		"link_wait_ms: 0\n"
-		"settle_ms: 60000\n", &cfg, &e), 0);
+		"settle_ms: 60000\n"
+		"max_frame: 9018\n", &cfg, &e), 0);
 	CU_ASSERT_EQUAL(cfg.n_ports, 2);
 	CU_ASSERT_EQUAL(cfg.ports[0].txd, 64);
 	CU_ASSERT_EQUAL(cfg.ports[0].rxd, 4096);
@@ -180,6 +182,7 @@ test_minimal_and_limits(void)
 	CU_ASSERT_EQUAL(cfg.stats_interval_ms, 60000);
 	CU_ASSERT_EQUAL(cfg.link_wait_ms, 0);
 	CU_ASSERT_EQUAL(cfg.settle_ms, 60000);
+	CU_ASSERT_EQUAL(cfg.max_frame, 9018);
 	wr_config_free(&cfg);
 
 	/* One past each limit. */
@@ -191,6 +194,11 @@ test_minimal_and_limits(void)
 	CU_ASSERT_EQUAL(load_text("version: 1\nsettle_ms: 60001\n", &cfg, &e),
 			-EINVAL);
 	CU_ASSERT_STRING_EQUAL(e.path, "settle_ms");
+	CU_ASSERT_EQUAL(load_text("version: 1\nmax_frame: 9019\n", &cfg, &e),
+			-EINVAL);
+	CU_ASSERT_STRING_EQUAL(e.path, "max_frame");
+	CU_ASSERT_EQUAL(load_text("version: 1\nmax_frame: 63\n", &cfg, &e),
+			-EINVAL);
 	CU_ASSERT_EQUAL(load_text("version: 1\nports: [{device: a, rxd: 8192}]\n",
 				  &cfg, &e), -EINVAL);
 	CU_ASSERT_STRING_EQUAL(e.path, "ports[0].rxd");

@@ -34,6 +34,13 @@
  *                           every link is up before the first frame (a
  *                           peer such as a memif client may report link up
  *                           before it forwards in both directions).
+ *   max_frame: <int>        64..9018, optional: the largest frame (bytes,
+ *                           FCS included) the ports must send and receive;
+ *                           above 1518 their MTU and RX buffers are raised
+ *                           for it (wr_port_setup).  run, sweep and rfc2544
+ *                           raise it to their own largest frame; `serve`,
+ *                           which learns its streams later, needs it for
+ *                           jumbo frames.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -59,6 +66,10 @@
 #define LINK_WAIT_MAX_MS 60000
 /* Same bound as link_wait_ms: a settle time above a minute is a mistake. */
 #define SETTLE_MAX_MS 60000
+/* The smallest Ethernet frame and the largest wirerate builds (WR_FRAME_MAX,
+ * RFC 2544's jumbo size), FCS included. */
+#define MAX_FRAME_MIN 64
+#define MAX_FRAME_MAX 9018
 /* Descriptor rings: 64 is below any NIC's useful minimum, 4096 is the
  * largest most PMDs accept (ixgbe, i40e, ice); a power of two because
  * several PMDs require it. */
@@ -71,7 +82,7 @@
 
 static const char *const top_keys[] = {
 	"version", "eal", "ports", "burst", "stats_interval_ms",
-	"link_wait_ms", "settle_ms", NULL
+	"link_wait_ms", "settle_ms", "max_frame", NULL
 };
 static const char *const port_keys[] = {
 	"device", "tx_lcores", "rx_lcore", "txd", "rxd", "arp", NULL
@@ -294,6 +305,9 @@ parse_profile(struct wr_ywalk *w, const struct wr_ynode *root,
 	if (rc == 0)
 		rc = parse_u32(w, root, "settle_ms", 0, SETTLE_MAX_MS,
 			       &cfg->settle_ms);
+	if (rc == 0)
+		rc = parse_u32(w, root, "max_frame", MAX_FRAME_MIN,
+			       MAX_FRAME_MAX, &cfg->max_frame);
 	return rc;
 }
 

@@ -21,6 +21,7 @@
  *     stats_interval_ms: 1000     # optional
  *     link_wait_ms: 5000          # optional: how long to wait for link up
  *     settle_ms: 0                # optional: pause after link up before sending
+ *     max_frame: 9018             # optional: size the ports for frames this large
  *
  * `ports:` may be left out: then every port EAL probed is used, in port-id
  * order, and the worker lcores are shared out among them.
@@ -68,11 +69,12 @@ struct wr_config {
 	uint32_t stats_interval_ms; /**< default 1000 */
 	uint32_t link_wait_ms;  /**< default 5000 */
 	uint32_t settle_ms;     /**< default 0: pause after link up, before TX */
-	/** Not a profile key: the largest frame (bytes, FCS included) the
-	 *  command will send or receive, set from its streams or sizes
-	 *  before wr_engine_open(), which sizes each port's MTU and RX
-	 *  buffers for it and refuses a port that cannot take it.  0 (and
-	 *  any size up to 1518) leaves the ports as their PMD sets them. */
+	/** The largest frame (bytes, FCS included) the ports must take:
+	 *  the profile's max_frame, raised by run, sweep and rfc2544 to
+	 *  their streams' or sizes' largest before wr_engine_open(), which
+	 *  sizes each port's MTU and RX buffers for it and refuses a port
+	 *  that cannot take it.  0 (and any size up to 1518) leaves the
+	 *  ports as their PMD sets them. */
 	uint32_t max_frame;
 };
 

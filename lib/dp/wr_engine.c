@@ -901,6 +901,25 @@ replay_check(struct wr_engine *e, uint32_t s, struct wr_error *err)
 	return 0;
 }
 
+/* A stream whose frames its port was not set up for (a server's profile
+ * without max_frame, jumbo streams loaded later): refused, not sent to be
+ * cut or dropped. */
+static int
+frame_fits_port(struct wr_engine *e, uint32_t s, struct wr_error *err)
+{
+	const struct wr_stream *st = &e->f->streams[s];
+	const struct wr_port *p = &e->ports[st->port];
+	uint32_t len = wr_frame_tmpl_max_len(e->tmpl[s]) + 4u; /* FCS */
+
+	if (p->frame_max == 0 || len <= p->frame_max)
+		return 0;
+	return wr_error_set(err, -EMSGSIZE, e->f->path, st->mark.line,
+			    st->mark.col, NULL, "streams[%u] (%s): frames of up "
+			    "to %u bytes, port %s was set up for %u (its MTU "
+			    "and RX buffers): give the profile max_frame: %u",
+			    s, st->name, len, p->device, p->frame_max, len);
+}
+
 static int
 streams_setup(struct wr_engine *e, struct wr_error *err)
 {
@@ -926,6 +945,9 @@ streams_setup(struct wr_engine *e, struct wr_error *err)
 			continue;
 		}
 		rc = wr_engine_tmpl_create(f, s, &e->tmpl[s], err);
+		if (rc != 0)
+			return rc;
+		rc = frame_fits_port(e, s, err);
 		if (rc != 0)
 			return rc;
 	}

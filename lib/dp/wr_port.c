@@ -94,10 +94,11 @@ frame_plan(struct wr_port *p, const struct rte_eth_dev_info *info,
 
 	*mtu = 0;
 	*room = RTE_MBUF_DEFAULT_DATAROOM;
+	if (memif_bsize(info, &bsize))
+		p->buf_limit = bsize;
 	if (max_frame <= RTE_ETHER_MAX_LEN)
 		return 0;
-	if (memif_bsize(info, &bsize)) {
-		p->buf_limit = bsize;
+	if (p->buf_limit != 0) {
 		if (wr_bench_frame_fits((uint16_t)max_frame, 0, 0, bsize, why,
 					sizeof(why)) != 0)
 			return wr_error_set(err, -EMSGSIZE, NULL, 0, 0, NULL,
@@ -147,6 +148,27 @@ wr_port_find(const char *device, uint16_t *port_id, struct wr_error *err)
 }
 
 static int queues_setup(struct wr_port *p, struct wr_error *err);
+
+/* What the configured port takes: memif one buffer, anything else its MTU
+ * (frames of more are cut or dropped by a NIC or a kernel), the longest
+ * frame it receives and one RX buffer. */
+static uint32_t
+frame_max(const struct wr_port *p, const struct rte_eth_dev_info *info,
+	  uint16_t room)
+{
+	uint32_t max = (uint32_t)room + WR_FCS_LEN;
+	uint16_t mtu;
+
+	if (p->buf_limit != 0)
+		return RTE_MIN(max, p->buf_limit + WR_FCS_LEN);
+	if (rte_eth_dev_get_mtu(p->port_id, &mtu) == 0)
+		max = RTE_MIN(max, (uint32_t)mtu + WR_ETH_OVERHEAD);
+	/* (net_null and net_ring report UINT32_MAX: no limit.) */
+	if (info->max_rx_pktlen != 0 &&
+	    info->max_rx_pktlen < max - WR_FCS_LEN)
+		max = info->max_rx_pktlen + WR_FCS_LEN;
+	return max;
+}
 
 int
 wr_port_setup(struct wr_port *p, uint16_t n_txq, uint16_t txd, uint16_t rxd,
@@ -233,6 +255,7 @@ wr_port_setup(struct wr_port *p, uint16_t n_txq, uint16_t txd, uint16_t rxd,
 	rc = rte_eth_macaddr_get(p->port_id, &p->mac);
 	if (rc != 0)
 		memset(&p->mac, 0, sizeof(p->mac));
+	p->frame_max = frame_max(p, &info, room);
 
 	snprintf(pool_name, sizeof(pool_name), "wr_rx_p%u", p->port_id);
 	p->rx_pool = rte_pktmbuf_pool_create(pool_name,

@@ -43,6 +43,8 @@ struct wr_port {
 	struct rte_mempool *rx_pool;
 	uint16_t mtu_set;          /**< MTU configured for jumbo frames, 0: the PMD's */
 	uint32_t buf_limit;        /**< memif: its buffer size (bsize), else 0 */
+	uint32_t frame_max;        /**< the largest frame (FCS included) the port
+				    *   was set up to send and receive */
 	struct rte_eth_stats base; /**< counters at start, to report deltas */
 	/* TX offloads (wr_offload.h): what the port offers and what is on. */
 	uint64_t tx_offload_capa;

@@ -66,7 +66,8 @@ class ServerCase(EalCase):
                 print(f"server exited {p.returncode}", file=sys.stderr)
         super().tearDown()
 
-    def serve(self, vdev="net_null0", tag="a", lcores="0@0,1@1", extra=(), eal=(), peer=None):
+    def serve(self, vdev="net_null0", tag="a", lcores="0@0,1@1", extra=(), eal=(), peer=None,
+              profile_extra=""):
         """Start a server; @peer (a callable) runs once EAL is starting, for a memif peer
         that must connect before the server's link comes up and its socket appears."""
         prefix = f"wrsrv{tag}{os.getpid()}"
@@ -76,7 +77,7 @@ eal: ["--no-pci", "--in-memory", "--file-prefix={prefix}", "--vdev={vdev}", "--l
 ports:
   - device: {vdev.split(',')[0]}
     tx_lcores: [1]
-""")
+{profile_extra}""")
         sock = self.path(f"{tag}.sock")
         p = subprocess.Popen([WIRERATE, "serve", "--config", prof, "--socket", sock, *extra,
                               "--", *eal], cwd=self.tmp, stdout=subprocess.PIPE,
@@ -214,6 +215,27 @@ class NullServer(ServerCase):
                 break
             a = b
         return best
+
+    def test_jumbo_needs_max_frame(self):
+        """A server sets its ports up before it knows its streams: jumbo frames need the
+        profile's max_frame; without it a trial of 9018-byte frames is refused, not sent."""
+        _, sock = self.serve(tag="j")
+        c = self.client(sock)
+        c.acquire()
+        c.load(stream(size=9018), name="jumbo.yaml")
+        with self.assertRaises(RpcError) as e:
+            c.start(count=1000)
+        self.assertIn("jumbo.yaml:3:5: streams[0] (s): frames of up to 9018 bytes, port "
+                      "net_null0 was set up for 1518 (its MTU and RX buffers): give the "
+                      "profile max_frame: 9018", e.exception.message)
+        _, sock = self.serve(tag="k", profile_extra="max_frame: 9018\n")
+        c = self.client(sock)
+        c.acquire()
+        c.load(stream(size=9018))
+        c.start(count=1000)
+        self.assertEqual(c.wait(timeout=30)["stop_reason"], "count")
+        row = wirerate.stream_row(c.stats(), "s")
+        self.assertEqual((row["tx_pkts"], row["tx_bytes"]), (1000, 1000 * 9018))
 
     def test_update_pause_resume(self):
         """1 Mpps -> 2 Mpps shows in the rates within 0.1 %; a paused stream sends nothing."""
