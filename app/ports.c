@@ -36,8 +36,9 @@ print_text(const struct wr_port_info *pi, unsigned int n)
 	char mac[18];
 	unsigned int i;
 
-	printf("%-4s %-24s %-16s %-17s %-12s %-4s %-13s %s\n", "port", "name",
-	       "driver", "mac", "link", "numa", "rxq/txq", "offloads");
+	printf("%-4s %-24s %-16s %-17s %-12s %-4s %-5s %-13s %s\n", "port",
+	       "name", "driver", "mac", "link", "numa", "mtu", "rxq/txq",
+	       "offloads");
 	for (i = 0; i < n; i++) {
 		const struct wr_port_info *p = &pi[i];
 		char link[24], q[48];
@@ -52,9 +53,9 @@ print_text(const struct wr_port_info *pi, unsigned int n)
 				 "up" : "down");
 		snprintf(q, sizeof(q), "%u/%u max %u/%u", p->rx_queues,
 			 p->tx_queues, p->max_rx_queues, p->max_tx_queues);
-		printf("%-4u %-24s %-16s %-17s %-12s %-4d %-13s%s%s%s%s%s%s\n",
-		       p->port_id, p->name, p->driver, mac, link, p->socket_id,
-		       q, p->tx_ipv4_cksum ? " tx_ipv4_cksum" : "",
+		printf("%-4u %-24s %-16s %-17s %-12s %-4d %-5u %-13s%s%s%s%s%s"
+		       "%s\n", p->port_id, p->name, p->driver, mac, link,
+		       p->socket_id, p->mtu, q, p->tx_ipv4_cksum ? " tx_ipv4_cksum" : "",
 		       p->tx_udp_cksum ? " tx_udp_cksum" : "",
 		       p->rx_timestamp ? " rx_timestamp" : "",
 		       p->tx_fast_free ? " mbuf_fast_free" : "",
@@ -88,13 +89,15 @@ print_json(const struct wr_port_info *pi, unsigned int n)
 		       "\"link_up\": %s, \"link_speed_mbps\": %u, "
 		       "\"numa_node\": %d, \"max_rx_queues\": %u, "
 		       "\"max_tx_queues\": %u, \"rx_queues\": %u, "
-		       "\"tx_queues\": %u, \"offloads\": {"
+		       "\"tx_queues\": %u, \"mtu\": %u, \"max_mtu\": %u, "
+		       "\"max_rx_pktlen\": %u, \"offloads\": {"
 		       "\"tx_ipv4_cksum\": %s, \"tx_udp_cksum\": %s, "
 		       "\"rx_timestamp\": %s, \"mbuf_fast_free\": %s, "
 		       "\"multi_seg\": %s}}", i ? "," : "", p->port_id, p->name,
 		       p->driver, mac, jb(p->link_up), p->link_speed_mbps,
 		       p->socket_id, p->max_rx_queues, p->max_tx_queues,
-		       p->rx_queues, p->tx_queues, jb(p->tx_ipv4_cksum),
+		       p->rx_queues, p->tx_queues, p->mtu, p->max_mtu,
+		       p->max_rx_pktlen, jb(p->tx_ipv4_cksum),
 		       jb(p->tx_udp_cksum), jb(p->rx_timestamp),
 		       jb(p->tx_fast_free), jb(p->tx_multi_seg));
 	}

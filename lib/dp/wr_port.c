@@ -467,6 +467,10 @@ wr_port_describe(uint16_t port_id, struct wr_port_info *o)
 		RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE;
 	o->tx_multi_seg = info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
 	o->rx_timestamp = info.rx_offload_capa & RTE_ETH_RX_OFFLOAD_TIMESTAMP;
+	if (rte_eth_dev_get_mtu(port_id, &o->mtu) != 0)
+		o->mtu = 0;
+	o->max_mtu = info.max_mtu;
+	o->max_rx_pktlen = info.max_rx_pktlen;
 	return 0;
 }
 

@@ -79,6 +79,10 @@ struct wr_port_info {
 	uint16_t rx_queues, tx_queues; /**< configured (0 before a run) */
 	bool tx_ipv4_cksum, tx_udp_cksum, tx_fast_free, tx_multi_seg;
 	bool rx_timestamp;
+	/* Frame sizes (wr_port_setup raises the MTU within them): */
+	uint16_t mtu;              /**< now; 0: unknown */
+	uint16_t max_mtu;          /**< the driver's largest */
+	uint32_t max_rx_pktlen;    /**< longest frame received, FCS excluded */
 };
 
 /** One non-zero TX-drop extended counter (wr_port_drop_xstats). */

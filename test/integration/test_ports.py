@@ -63,6 +63,10 @@ class Ports(EalCase):
             for k in ("port_id", "link_up", "link_speed_mbps", "numa_node", "max_rx_queues",
                       "max_tx_queues", "rx_queues", "tx_queues"):
                 self.assertIn(k, q)
+            # What DPDK reports of frame sizes, before wirerate raises the MTU.
+            self.assertEqual(q["mtu"], 1500)
+            self.assertEqual(q["max_mtu"], 65535)
+            self.assertEqual(q["max_rx_pktlen"], 4294967295)
             self.assertGreaterEqual(q["max_tx_queues"], 1)
             self.assertEqual(set(q["offloads"]), {"tx_ipv4_cksum", "tx_udp_cksum", "rx_timestamp",
                                                   "mbuf_fast_free", "multi_seg"})
