@@ -47,10 +47,11 @@
  * error (TESTBED.md): one buffer is memif's real limit.  As the client,
  * wirerate's own bsize= is it; as the server it cannot read the client's,
  * and takes its own bsize= as the user's word for it (doc/echo.md).
- * @return true and *bsize for a memif port.
+ * @return true, *bsize and *client for a memif port.
  */
 static bool
-memif_bsize(const struct rte_eth_dev_info *info, uint32_t *bsize)
+memif_bsize(const struct rte_eth_dev_info *info, uint32_t *bsize,
+	    bool *client)
 {
 	const struct rte_devargs *da;
 	struct rte_kvargs *kv;
@@ -61,10 +62,13 @@ memif_bsize(const struct rte_eth_dev_info *info, uint32_t *bsize)
 	if (strcmp(info->driver_name, "net_memif") != 0)
 		return false;
 	*bsize = WR_MEMIF_BSIZE_DEFAULT;
+	*client = false; /* memif's default role is the server */
 	da = info->device != NULL ? rte_dev_devargs(info->device) : NULL;
 	if (da == NULL || da->args == NULL ||
 	    (kv = rte_kvargs_parse(da->args, NULL)) == NULL)
 		return true;
+	v = rte_kvargs_get(kv, "role");
+	*client = v != NULL && strcmp(v, "client") == 0;
 	v = rte_kvargs_get(kv, "bsize");
 	if (v != NULL) {
 		n = strtoul(v, &end, 0);
@@ -90,11 +94,12 @@ frame_plan(struct wr_port *p, const struct rte_eth_dev_info *info,
 	   struct wr_error *err)
 {
 	uint32_t len = max_frame - WR_FCS_LEN, bsize;
+	bool client;
 	char why[200];
 
 	*mtu = 0;
 	*room = RTE_MBUF_DEFAULT_DATAROOM;
-	if (memif_bsize(info, &bsize))
+	if (memif_bsize(info, &bsize, &client))
 		p->buf_limit = bsize;
 	if (max_frame <= RTE_ETHER_MAX_LEN)
 		return 0;
@@ -105,9 +110,11 @@ frame_plan(struct wr_port *p, const struct rte_eth_dev_info *info,
 				"port %s: %s (memif's buffers: the memif "
 				"client's bsize=, %u here; memif splits a "
 				"longer frame over several and its echoes come "
-				"back corrupted): give the client bsize=%u or "
-				"more, and this port the same bsize=; not sent",
-				p->device, why, bsize, len);
+				"back corrupted): give %s bsize=%u or more%s; "
+				"not sent", p->device, why, bsize,
+				client ? "this port (the client)" :
+				"the client", len, client ? "" :
+				", and this port the same bsize=");
 	} else if (wr_bench_frame_fits((uint16_t)max_frame,
 				       info->max_mtu, info->max_rx_pktlen, 0,
 				       why, sizeof(why)) != 0) {

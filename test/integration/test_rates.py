@@ -311,6 +311,22 @@ streams:
         self.assertIn("wirerate: port net_memif0: a 9018-byte frame (9014 bytes without FCS) "
                       "does not fit the port's 2048-byte buffers", p.stderr)
         self.assertFalse(os.path.exists(sock))
+        # As the memif client, wirerate's own bsize= sizes the buffers of both sides.
+        cprof = self.write("c.yaml", f"""version: 1
+eal: ["--no-pci", "--in-memory", "--file-prefix=wrsbigc{os.getpid()}",
+      "--vdev=net_memif0,role=client,socket={sock},bsize=4096", "--lcores=0@0,1@1"]
+ports:
+  - device: net_memif0
+    tx_lcores: [1]
+link_wait_ms: 300
+""")
+        p = self.wirerate("sweep", sf, "--config", cprof, "--rx-port", "0", "--sizes", "4100,9018",
+                          "--duration", "0.2", timeout=20, check=2)
+        self.assertIn("wirerate: port net_memif0: a 9018-byte frame (9014 bytes without FCS) does "
+                      "not fit the port's 4096-byte buffers (memif's buffers: the memif client's "
+                      "bsize=, 4096 here; memif splits a longer frame over several and its echoes "
+                      "come back corrupted): give this port (the client) bsize=9014 or more; "
+                      "not sent", p.stderr)
         # 2048 bytes fit them (2044 without FCS): the port opens and waits for its peer.
         p = self.wirerate("sweep", sf, "--config", prof, "--rx-port", "0", "--sizes", "2048",
                           "--duration", "0.2", timeout=20)
