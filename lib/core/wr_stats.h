@@ -60,6 +60,20 @@ wr_l1_bytes(uint64_t bytes, uint64_t pkts)
 }
 
 /**
+ * Goodput bytes of @p pkts frames carrying @p bytes (FCS included) whose
+ * payload starts @p payload_off bytes in (wr_frame_tmpl_payload_off()):
+ * bytes - pkts * (4 + payload_off), exact for any mix of sizes since the
+ * headers do not change with the size; 0 if the headers exceed the bytes.
+ */
+static inline uint64_t
+wr_goodput_bytes(uint64_t bytes, uint64_t pkts, uint32_t payload_off)
+{
+	uint64_t hdr = pkts * ((uint64_t)WR_FCS_LEN + payload_off);
+
+	return bytes > hdr ? bytes - hdr : 0;
+}
+
+/**
  * Rates of @p pkts frames and @p bytes over @p ns nanoseconds.
  * ns == 0 gives zero rates.
  */
