@@ -259,6 +259,18 @@ label(char *buf, size_t len, const struct wr_rep_name *n)
 		snprintf(buf, len, "stream %s", n->name);
 }
 
+/* What came back: a port received, a stream's frames returned or lost. */
+static void
+text_rx(FILE *out, const struct wr_rep_name *n, bool has_rx, uint64_t rx,
+	uint64_t lost, const char *sep)
+{
+	if (has_rx && n->port)
+		fprintf(out, "%sreceived %llu", sep, (unsigned long long)rx);
+	else if (has_rx)
+		fprintf(out, "%sreturned %llu, lost %llu", sep,
+			(unsigned long long)rx, (unsigned long long)lost);
+}
+
 void
 wr_rep_print(FILE *out, const struct wr_rep_set *s, uint32_t k)
 {
@@ -289,13 +301,7 @@ wr_rep_print(FILE *out, const struct wr_rep_set *s, uint32_t k)
 		} else {
 			fputs(", no rate (under 2 frames or 1 ms)", out);
 		}
-		if (r->has_rx && n->port)
-			fprintf(out, "; received %llu",
-				(unsigned long long)r->rx_pkts);
-		else if (r->has_rx)
-			fprintf(out, "; returned %llu, lost %llu",
-				(unsigned long long)r->rx_pkts,
-				(unsigned long long)r->lost);
+		text_rx(out, n, r->has_rx, r->rx_pkts, r->lost, "; ");
 		fputc('\n', out);
 	}
 	for (i = 0; i < s->n_peers; i++) {
@@ -363,13 +369,7 @@ wr_rep_summary_print(FILE *out, const struct wr_rep_set *s)
 		fprintf(out, "  %s: sent %llu frames %llu bytes", name,
 			(unsigned long long)st.tx_pkts,
 			(unsigned long long)st.tx_bytes);
-		if (st.has_rx && s->names[i].port)
-			fprintf(out, ", received %llu",
-				(unsigned long long)st.rx_pkts);
-		else if (st.has_rx)
-			fprintf(out, ", returned %llu, lost %llu",
-				(unsigned long long)st.rx_pkts,
-				(unsigned long long)st.lost);
+		text_rx(out, &s->names[i], st.has_rx, st.rx_pkts, st.lost, ", ");
 		fputc('\n', out);
 	}
 	for (i = 0; i < s->n_peers; i++) {
@@ -415,6 +415,21 @@ json_counts(FILE *out, const struct wr_peer_counts *c)
 		(unsigned long long)c->tx_errors);
 }
 
+/* What came back: rx_pkts (and a stream's lost), null without RX. */
+static void
+json_rx(FILE *out, const struct wr_rep_name *n, bool has_rx, uint64_t rx,
+	uint64_t lost)
+{
+	if (has_rx)
+		fprintf(out, ", \"rx_pkts\": %llu", (unsigned long long)rx);
+	else
+		fputs(", \"rx_pkts\": null", out);
+	if (!n->port && has_rx)
+		fprintf(out, ", \"lost\": %llu", (unsigned long long)lost);
+	else if (!n->port)
+		fputs(", \"lost\": null", out);
+}
+
 static void
 json_rep_row(FILE *out, const struct wr_rep_name *n, const struct wr_rep_row *r)
 {
@@ -440,13 +455,7 @@ json_rep_row(FILE *out, const struct wr_rep_name *n, const struct wr_rep_row *r)
 		fprintf(out, ", \"goodput_mbps\": %.3f", goodput_mbps(r));
 	else
 		fputs(", \"goodput_mbps\": null", out);
-	if (r->has_rx)
-		fprintf(out, ", \"rx_pkts\": %llu", (unsigned long long)r->rx_pkts);
-	else
-		fputs(", \"rx_pkts\": null", out);
-	if (!n->port)
-		fprintf(out, r->has_rx ? ", \"lost\": %llu" : ", \"lost\": null",
-			(unsigned long long)r->lost);
+	json_rx(out, n, r->has_rx, r->rx_pkts, r->lost);
 	if (n->port && r->has_nic)
 		fprintf(out, ", \"nic\": {\"opackets\": %llu, \"ipackets\": %llu, "
 			"\"imissed\": %llu}", (unsigned long long)r->nic_opackets,
@@ -474,13 +483,7 @@ json_stat_row(FILE *out, const struct wr_rep_name *n, const struct wr_rep_stat *
 	fprintf(out, ", \"measured\": %u, \"tx_pkts\": %llu, \"tx_bytes\": %llu",
 		st->n_measured, (unsigned long long)st->tx_pkts,
 		(unsigned long long)st->tx_bytes);
-	if (st->has_rx)
-		fprintf(out, ", \"rx_pkts\": %llu", (unsigned long long)st->rx_pkts);
-	else
-		fputs(", \"rx_pkts\": null", out);
-	if (!n->port)
-		fprintf(out, st->has_rx ? ", \"lost\": %llu" : ", \"lost\": null",
-			(unsigned long long)st->lost);
+	json_rx(out, n, st->has_rx, st->rx_pkts, st->lost);
 	json_spread_or_null(out, "kpps", &st->kpps, m);
 	json_spread_or_null(out, "mbps_l2", &st->mbps_l2, m);
 	json_spread_or_null(out, "mbps_l1", &st->mbps_l1, m);

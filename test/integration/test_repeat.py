@@ -4,13 +4,13 @@
 import json
 import os
 import shutil
-import signal
 import socket
 import subprocess
 import threading
 import unittest
 
-from wrtest import EalCase, WIRERATE, memif_server_profile, testpmd_reflector, wait_for
+from wrtest import (EalCase, MemifCase, WIRERATE, kill, memif_server_profile,
+                    testpmd_reflector, wait_for)
 
 RUN_TIMEOUT_S = 60
 PEER_START_S = 10
@@ -22,17 +22,6 @@ MEMIF_COUNT = 40_000
 VETH_RATE = "50 kpps"
 VETH_COUNT = 3_600
 REPEATS = 3
-
-
-def kill(proc):
-    if proc is None or proc.poll() is not None:
-        return
-    proc.send_signal(signal.SIGINT)
-    try:
-        proc.wait(timeout=5)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait(timeout=5)
 
 
 def telemetry_stats(prefix, port=0):
@@ -67,30 +56,10 @@ def check_spread(case, sp, msg):
     case.assertGreater(sp["min"], 0, msg)
 
 
-class RepeatMemif(EalCase):
+class RepeatMemif(MemifCase):
     """wirerate as the memif server, dpdk-testpmd macswap as the reflector, its telemetry the peer."""
 
-    def setUp(self):
-        super().setUp()
-        if shutil.which("dpdk-testpmd") is None or shutil.which("dpdk-telemetry.py") is None:
-            self.skipTest("needs dpdk-testpmd and dpdk-telemetry.py (Debian package dpdk)")
-        self.rundir = f"/run/wrrep-{os.getpid()}"
-        os.makedirs(self.rundir, exist_ok=True)
-        self.addCleanup(shutil.rmtree, self.rundir, True)
-        self.sock = os.path.join(self.rundir, "memif.sock")
-        self.procs = []
-        self.addCleanup(self.stop_all)
-
-    def stop_all(self):
-        for p in reversed(self.procs):
-            kill(p)
-            for f in (p.stdout, p.stderr):
-                if f is not None:
-                    f.close()
-
-    def listening(self):
-        with open("/proc/net/unix") as f:
-            return any(line.rstrip().endswith(self.sock) for line in f)
+    RUNDIR = "wrrep"
 
     def test_repeat_testpmd_telemetry(self):
         pid = os.getpid()
@@ -114,7 +83,7 @@ streams:
                              cwd=self.tmp, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                              text=True)
         self.procs.append(w)
-        self.assertTrue(wait_for(lambda: self.listening() or w.poll() is not None, PEER_START_S),
+        self.assertTrue(wait_for(lambda: self.socket_listening() or w.poll() is not None, PEER_START_S),
                         "wirerate's memif socket did not appear")
         self.assertIsNone(w.poll(), w.stderr.read() if w.poll() is not None else "")
         t = testpmd_reflector(refl, self.sock, stdout=subprocess.DEVNULL,
