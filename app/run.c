@@ -393,6 +393,10 @@ repeated(struct run *r)
 				rc = fail(&err, WR_EXIT_FAIL);
 				break;
 			}
+			/* A signal while the streams were loaded again: no
+			 * empty repetition. */
+			if (wr_signals > 0)
+				break;
 		}
 		rc = peers_read(r, before);
 		if (rc == WR_EXIT_OK)
