@@ -4,8 +4,35 @@
 #include <string.h>
 
 #include "wr_replay.h"
+#include "wr_rng.h"
+#include "wr_stream.h"
 
 #define NS_PER_S 1000000000ull
+
+void
+wr_replay_spec_seed(struct wr_replay_spec *r, uint64_t seed)
+{
+	uint32_t k;
+	unsigned int i;
+
+	if (!r->from_frame) {
+		wr_capture_rewrite(&r->cap, r->rewrite, r->field, seed);
+		return;
+	}
+	for (k = 0; k < r->cap.n; k++) {
+		uint8_t *b = wr_capture_frame(&r->cap, k);
+
+		for (i = 0; i < r->n_frame_fields; i++) {
+			const struct wr_replay_field *f = &r->frame_field[i];
+
+			/* Random tags past the header fields' and the size's. */
+			wr_capture_put_be(b + f->offset, wr_field_value_at(
+				&f->spec, wr_rng_key(seed, 0x200 + i), k),
+				f->width);
+		}
+		wr_capture_fix_csum(b, r->cap.len[k]);
+	}
+}
 
 void
 wr_replay_spec_free(struct wr_replay_spec *r)

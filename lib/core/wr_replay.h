@@ -83,6 +83,15 @@ struct wr_replay_spec {
 	struct wr_capture cap;        /**< the frames, rewrites applied */
 };
 
+/**
+ * Write the values @p seed draws into @p r's frames: the rewrites of a
+ * capture, the fields of a frame: stream, and their checksums.  Every
+ * value is written whole and every checksum computed afresh, so calling
+ * it again with another seed gives exactly the frames that seed gives
+ * (the command line's --seed after the file's).
+ */
+void wr_replay_spec_seed(struct wr_replay_spec *r, uint64_t seed);
+
 /** Free what @p r owns and @p r itself.  NULL-safe. */
 void wr_replay_spec_free(struct wr_replay_spec *r);
 

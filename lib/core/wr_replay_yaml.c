@@ -215,7 +215,7 @@ parse_frame(struct wr_ywalk *w, const struct wr_ynode *n,
 	char why[WR_PARSE_WHY_MAX];
 	uint8_t *bytes;
 	size_t len = 0, i;
-	uint64_t frames = 1, k;
+	uint64_t frames = 1;
 	bool random = false;
 	int rc = 0;
 
@@ -270,19 +270,6 @@ parse_frame(struct wr_ywalk *w, const struct wr_ynode *n,
 	if (rc == 0)
 		rc = wr_capture_from_frame("frame", bytes, (uint16_t)len,
 					   (uint32_t)frames, &r->cap, w->err);
-	for (k = 0; rc == 0 && k < frames; k++) {
-		uint8_t *b = wr_capture_frame(&r->cap, (uint32_t)k);
-
-		for (i = 0; i < r->n_frame_fields; i++) {
-			const struct wr_replay_field *f = &r->frame_field[i];
-
-			/* Random tags past the header fields' and the size's. */
-			wr_capture_put_be(b + f->offset, wr_field_value_at(
-				&f->spec, wr_rng_key(s->seed, 0x200 + i), k),
-				f->width);
-		}
-		wr_capture_fix_csum(b, (uint16_t)len);
-	}
 	free(bytes);
 	r->from_frame = true;
 	return rc;
@@ -425,8 +412,7 @@ wr_replay_yaml_parse(struct wr_ywalk *w, const struct wr_ynode *n,
 	rc = pcap != NULL ? parse_pcap(w, pcap, r) : parse_frame(w, n, r, s);
 	if (rc != 0)
 		return rc;
-	if (pcap != NULL)
-		wr_capture_rewrite(&r->cap, r->rewrite, r->field, s->seed);
+	wr_replay_spec_seed(r, s->seed);
 	if (r->timing == WR_REPLAY_TIMING_CAPTURE &&
 	    wr_replay_pass_ns(&r->cap, r->speedup_ppm) == 0)
 		return WR_YWALK_KEY(w, "timing", wr_ywalk_fail(w,

@@ -150,6 +150,29 @@ final_line(FILE *out, const char *kind, const char *name,
 		(double)r->duration_ns / 1e9, rt.kpps, rt.mbps_l2, rt.mbps_l1);
 }
 
+/* Where a timed replay's lateness came from: frames whose lcore polled
+ * the lane all the time from their deadline to their departure (the
+ * pacer's own figure) and those that waited through a gap of more than
+ * WR_REPLAY_AWAY_NS between polls (the host, an interrupt, other work). */
+static void
+print_replay_away(FILE *out, const struct wr_report_row *r)
+{
+	const struct wr_latency_summary *p = &r->replay_late_polled;
+
+	fprintf(out, "stream %s: %llu frames the lcore kept polling for "
+		"from deadline to departure: late p50 %.3f, p99 %.3f, max "
+		"%.3f us; %llu frames waited through a time the lcore was away "
+		"(%llu gaps over 1 us between polls, %.3f %% of its time, "
+		"longest %.3f us: the host, interrupts or other work), late by "
+		"up to that gap whatever the pacer does\n", r->name,
+		(unsigned long long)p->n, p->p50 / 1e3, p->p99 / 1e3,
+		p->max / 1e3, (unsigned long long)r->replay_late_away,
+		(unsigned long long)r->replay_away_n,
+		r->replay_polled_ns ? 100.0 * (double)r->replay_away_ns /
+		(double)r->replay_polled_ns : 0.0,
+		r->replay_away_max_ns / 1e3);
+}
+
 void
 wr_report_final(FILE *out, const struct wr_report_meta *meta,
 		const struct wr_report_view *v)
@@ -222,6 +245,8 @@ wr_report_final(FILE *out, const struct wr_report_meta *meta,
 				(unsigned long long)r->replay_stalls,
 				r->replay_stall_ns / 1e6);
 		fputc('\n', out);
+		if (r->replay_timed)
+			print_replay_away(out, r);
 	}
 	for (i = 0; i < v->n_streams; i++) {
 		const struct wr_report_row *r = &v->streams[i];
@@ -379,6 +404,21 @@ json_row(FILE *out, const struct wr_report_row *r, bool stream)
 				(unsigned long long)r->replay_late.max,
 				(unsigned long long)r->replay_stalls,
 				(unsigned long long)r->replay_stall_ns);
+		if (r->replay_timed)
+			fprintf(out, ", \"late_polled_ns\": {\"n\": %llu, "
+				"\"p50\": %llu, \"p99\": %llu, \"max\": %llu}, "
+				"\"late_away_frames\": %llu, \"away\": "
+				"{\"gaps\": %llu, \"ns\": %llu, \"max_ns\": %llu, "
+				"\"polled_ns\": %llu}",
+				(unsigned long long)r->replay_late_polled.n,
+				(unsigned long long)r->replay_late_polled.p50,
+				(unsigned long long)r->replay_late_polled.p99,
+				(unsigned long long)r->replay_late_polled.max,
+				(unsigned long long)r->replay_late_away,
+				(unsigned long long)r->replay_away_n,
+				(unsigned long long)r->replay_away_ns,
+				(unsigned long long)r->replay_away_max_ns,
+				(unsigned long long)r->replay_polled_ns);
 		fputc('}', out);
 	}
 	if (stream && r->has_rx)

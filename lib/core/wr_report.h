@@ -83,6 +83,14 @@ struct wr_report_row {
 	uint64_t replay_stall_ns;   /**< by how much in total */
 	struct wr_latency_summary replay_gap_err; /**< |departure gap - capture gap|, ns */
 	struct wr_latency_summary replay_late;    /**< departure - deadline, ns */
+	/** The lateness of frames whose lcore polled the lane without a gap
+	 * from their deadline to their departure. */
+	struct wr_latency_summary replay_late_polled;
+	uint64_t replay_late_away;  /**< frames that waited through a gap */
+	uint64_t replay_away_n;     /**< poll gaps over WR_REPLAY_AWAY_NS */
+	uint64_t replay_away_ns;    /**< their total, summed over lanes */
+	uint64_t replay_away_max_ns;
+	uint64_t replay_polled_ns;  /**< the lanes' time sending, summed */
 	char driver[64];
 	char device[WR_REPORT_NAME_MAX];
 	uint16_t port_id;

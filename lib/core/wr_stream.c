@@ -340,8 +340,12 @@ wr_stream_file_set_seed(struct wr_stream_file *f, uint64_t seed)
 
 	f->seed = seed;
 	f->seed_set = true;
-	for (i = 0; i < f->n_streams; i++)
+	for (i = 0; i < f->n_streams; i++) {
 		f->streams[i].seed = seed;
+		/* Replayed frames were drawn at load: drawn again. */
+		if (f->streams[i].replay != NULL)
+			wr_replay_spec_seed(f->streams[i].replay, seed);
+	}
 }
 
 /* A stream's own activation ends: by its count, its duration, its

@@ -1316,9 +1316,15 @@ int
 wr_engine_start_at(struct wr_engine *e, uint64_t start_tsc,
 		   struct wr_error *err)
 {
+	uint64_t soon = rte_rdtsc() + e->tsc_hz / 1000 * WR_ENGINE_START_MS;
 	unsigned int i;
 	int rc;
 
+	/* Several lcores start together: launching them one by one takes
+	 * tens of microseconds each, which would shift one lane's schedule
+	 * against another's. */
+	if (e->n_lcores > 1 && start_tsc < soon)
+		start_tsc = soon;
 	for (i = 0; i < e->n_lcores; i++)
 		e->lctx[e->lcores[i]]->start_at_tsc = start_tsc;
 	/* Launched first: a port leaving from now on waits for them. */
@@ -1464,6 +1470,25 @@ collect_trains(struct wr_engine *e, uint32_t s, struct wr_report_row *row)
 	wr_latency_summarize(e->scratch, NULL, &row->train_gaps);
 }
 
+/* One histogram of stream @p s's replay lanes (the member at @p off),
+ * merged over its lanes and summarized. */
+static void
+merge_lanes(struct wr_engine *e, uint32_t s, size_t off,
+	    struct wr_latency_summary *out)
+{
+	unsigned int j;
+
+	wr_latency_init(e->scratch);
+	for (j = 0; j < e->n_ts[s]; j++) {
+		const struct wr_latency *h = *(struct wr_latency *const *)
+			((const char *)e->ts[s][j]->rl + off);
+
+		if (h != NULL)
+			wr_latency_merge(e->scratch, h);
+	}
+	wr_latency_summarize(e->scratch, NULL, out);
+}
+
 /* A timed replay's gap errors and lateness, over its lanes (after the
  * lcores stopped: the histograms have one writer). */
 static void
@@ -1472,22 +1497,31 @@ collect_replay(struct wr_engine *e, uint32_t s, struct wr_report_row *row)
 	unsigned int j;
 
 	row->replay_stalls = row->replay_stall_ns = 0;
-	wr_latency_init(e->scratch);
+	row->replay_late_away = row->replay_away_n = 0;
+	row->replay_away_ns = row->replay_away_max_ns = 0;
+	row->replay_polled_ns = 0;
 	for (j = 0; j < e->n_ts[s]; j++) {
-		const struct wr_replay_lane *rl = e->ts[s][j]->rl;
+		const struct wr_tx_stream *ts = e->ts[s][j];
+		const struct wr_replay_lane *rl = ts->rl;
+		uint64_t mx = wr_engine_tsc_to_ns(e, rl->away_max);
 
-		if (rl->gap_err != NULL)
-			wr_latency_merge(e->scratch, rl->gap_err);
 		row->replay_stalls += rl->sched.stalls;
 		row->replay_stall_ns += wr_engine_tsc_to_ns(e,
 						rl->sched.stall_ticks);
+		row->replay_late_away += rl->late_away;
+		row->replay_away_n += rl->away_n;
+		row->replay_away_ns += wr_engine_tsc_to_ns(e, rl->away_ticks);
+		if (mx > row->replay_away_max_ns)
+			row->replay_away_max_ns = mx;
+		row->replay_polled_ns += wr_engine_tsc_to_ns(e,
+			__atomic_load_n(&ts->active_tsc, __ATOMIC_RELAXED));
 	}
-	wr_latency_summarize(e->scratch, NULL, &row->replay_gap_err);
-	wr_latency_init(e->scratch);
-	for (j = 0; j < e->n_ts[s]; j++)
-		if (e->ts[s][j]->rl->late != NULL)
-			wr_latency_merge(e->scratch, e->ts[s][j]->rl->late);
-	wr_latency_summarize(e->scratch, NULL, &row->replay_late);
+	merge_lanes(e, s, offsetof(struct wr_replay_lane, gap_err),
+		    &row->replay_gap_err);
+	merge_lanes(e, s, offsetof(struct wr_replay_lane, late),
+		    &row->replay_late);
+	merge_lanes(e, s, offsetof(struct wr_replay_lane, late_polled),
+		    &row->replay_late_polled);
 }
 
 struct wr_report_view *

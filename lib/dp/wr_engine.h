@@ -249,10 +249,15 @@ bool wr_engine_stream_hist(const struct wr_engine *e, uint32_t s,
 /** TSC at which the first lcore started sending, 0 before. */
 uint64_t wr_engine_first_tx_tsc(const struct wr_engine *e);
 
+/** With several lcores, they start at least this long after launch. */
+#define WR_ENGINE_START_MS 2
+
 /**
  * Launch the worker lcores now; they spin until the TSC reaches
  * @p start_tsc (0: at once) and only then send, so the instant does not
- * depend on how long launching takes.
+ * depend on how long launching takes.  Several lcores always start at
+ * one instant, at least WR_ENGINE_START_MS from now, and anchor their
+ * schedules on it.
  * @return 0 or rte_eal_remote_launch()'s negative errno (-EBUSY), @p err
  *         filled; no lcore is left running then.
  */

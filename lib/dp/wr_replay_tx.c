@@ -10,6 +10,7 @@
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
+#include <rte_time.h>
 
 #include "wr_replay_tx.h"
 
@@ -164,12 +165,18 @@ wr_replay_lane_init(struct wr_replay_lane *rl, const struct wr_replay_spec *r,
 					 RTE_CACHE_LINE_SIZE, socket);
 	rl->late = rte_zmalloc_socket("wr_replay_late", sizeof(*rl->late),
 				      RTE_CACHE_LINE_SIZE, socket);
-	if (rl->sched.dl == NULL || rl->gap_err == NULL || rl->late == NULL)
+	rl->late_polled = rte_zmalloc_socket("wr_replay_late",
+					     sizeof(*rl->late_polled),
+					     RTE_CACHE_LINE_SIZE, socket);
+	if (rl->sched.dl == NULL || rl->gap_err == NULL || rl->late == NULL ||
+	    rl->late_polled == NULL)
 		goto nomem;
+	rl->away_thr = (uint64_t)WR_REPLAY_AWAY_NS * tsc_hz / NSEC_PER_SEC;
 	wr_replay_lane_deadlines(&r->cap, r->speedup_ppm, tsc_hz, k, j,
 				 (uint64_t *)(uintptr_t)rl->sched.dl);
 	wr_latency_init(rl->gap_err);
 	wr_latency_init(rl->late);
+	wr_latency_init(rl->late_polled);
 	return 0;
 nomem:
 	wr_replay_lane_fini(rl);
@@ -194,6 +201,7 @@ wr_replay_lane_fini(struct wr_replay_lane *rl)
 	rte_free((void *)(uintptr_t)rl->sched.dl);
 	rte_free(rl->gap_err);
 	rte_free(rl->late);
+	rte_free(rl->late_polled);
 	memset(rl, 0, sizeof(*rl));
 }
 
@@ -205,6 +213,20 @@ wr_replay_lane_start(struct wr_replay_lane *rl, uint64_t now)
 	rl->acct = 0;
 	rl->n_due = 0;
 	rl->have_prev = false;
+	rl->poll_tsc = now;
+	rl->away_to = 0;
+}
+
+void
+wr_replay_lane_away(struct wr_replay_lane *rl, uint64_t now)
+{
+	uint64_t gap = now - rl->poll_tsc;
+
+	rl->away_to = now;
+	rl->away_n++;
+	rl->away_ticks += gap;
+	if (gap > rl->away_max)
+		rl->away_max = gap;
 }
 
 void
@@ -213,12 +235,27 @@ wr_replay_lane_departed(struct wr_replay_lane *rl, uint16_t sent, uint64_t tsc)
 	uint64_t shift = rl->sched.stall_ticks;
 	uint16_t i;
 
+	/* Away between the take and the departure (preempted in the
+	 * burst) delays these frames too. */
+	if (unlikely(tsc - rl->poll_tsc > rl->away_thr))
+		wr_replay_lane_away(rl, tsc);
+	/* The lcore is here: a tail offered again is not time away. */
+	rl->poll_tsc = tsc;
 	for (i = 0; i < sent && i < rl->n_due; i++) {
 		uint64_t due = rl->due[i];
 		uint64_t d = due + shift;
 
-		wr_latency_record(rl->late, tsc > d ?
-			wr_latency_tsc_to_ns(&rl->ns, tsc - d) : 0);
+		uint64_t late = tsc > d ?
+			wr_latency_tsc_to_ns(&rl->ns, tsc - d) : 0;
+
+		wr_latency_record(rl->late, late);
+		/* Gaps are recorded as they end, so the lcore was away
+		 * between this frame's deadline and its departure exactly
+		 * when the latest gap ended after the deadline. */
+		if (rl->away_to > d)
+			rl->late_away++;
+		else
+			wr_latency_record(rl->late_polled, late);
 		if (rl->have_prev) {
 			uint64_t got = tsc - rl->prev_dep;
 			uint64_t want = due - rl->prev_due;

@@ -25,7 +25,9 @@
  * which frames are due; after each tx_burst the TSC is read once and every
  * frame the NIC took gets that departure time: the histograms `late`
  * (departure - deadline) and `gap_err` (|departure gap - the capture's gap|
- * between consecutive frames of the lane) are what the report prints.
+ * between consecutive frames of the lane) are what the report prints,
+ * the lateness split by whether the frame fell due while the lcore was
+ * polling the lane or away from it (see poll_tsc below).
  * One writer: the lane's lcore; the main lcore reads the histograms after
  * the lcores stopped.
  */
@@ -68,7 +70,24 @@ struct wr_replay_lane {
 	struct wr_latency_tsc ns;
 	struct wr_latency *gap_err; /**< ns, timed lanes only */
 	struct wr_latency *late;    /**< ns, timed lanes only */
+	/* Where lateness comes from (timed lanes).  The lane is polled
+	 * every turn of its lcore, a few hundred ns apart; a longer gap
+	 * between two polls means the lcore was away (the host took the
+	 * vCPU, an interrupt, other streams' work), and a frame that fell
+	 * due before such a gap ended leaves late by up to the gap,
+	 * whatever the pacer does.  Lateness is kept apart for frames
+	 * polled for without a gap from deadline to departure (the
+	 * pacer's own) and counted for the others. */
+	uint64_t poll_tsc;          /**< the previous poll */
+	uint64_t away_thr;          /**< a gap longer than this is "away" */
+	uint64_t away_to;           /**< when the latest away gap ended */
+	uint64_t away_n, away_ticks, away_max;
+	uint64_t late_away;         /**< frames that waited through a gap */
+	struct wr_latency *late_polled; /**< ns: the others' lateness */
 };
+
+/** Poll gaps longer than this (ns) count as the lcore being away. */
+#define WR_REPLAY_AWAY_NS 1000
 
 /**
  * Hugepage bytes lane @p j of @p k of @p r needs with a pool of
@@ -94,6 +113,9 @@ void wr_replay_lane_fini(struct wr_replay_lane *rl);
 /** An activation starts at TSC @p now: frame 0, pass 0. */
 void wr_replay_lane_start(struct wr_replay_lane *rl, uint64_t now);
 
+/** A timed lane was not polled from rl->poll_tsc to @p now (out of line). */
+void wr_replay_lane_away(struct wr_replay_lane *rl, uint64_t now);
+
 /**
  * The next @p want frames (timed: of those due at @p now) in mbufs of the
  * lane's pool, into @p pkts.
@@ -108,9 +130,13 @@ wr_replay_lane_take(struct wr_replay_lane *rl, struct rte_mbuf **pkts,
 	uint32_t pos = rl->sched.pos, m = rl->m;
 	uint16_t i, n = want;
 
-	if (rl->timed &&
-	    rl->sched.base + rl->sched.dl[rl->sched.pos] > now)
-		return 0;
+	if (rl->timed) {
+		if (unlikely(now - rl->poll_tsc > rl->away_thr))
+			wr_replay_lane_away(rl, now);
+		rl->poll_tsc = now;
+		if (rl->sched.base + rl->sched.dl[rl->sched.pos] > now)
+			return 0;
+	}
 	if (unlikely(rte_mempool_get_bulk(rl->mp, (void **)pkts, want) != 0))
 		return -1;
 	if (rl->timed) {

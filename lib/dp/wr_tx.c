@@ -733,6 +733,7 @@ wr_tx_lcore_main(void *arg)
 {
 	struct wr_lcore_ctx *ctx = arg;
 	unsigned int qi, si, active;
+	uint64_t now;
 
 	/* A synchronised start (wr_engine_start_at): everything is built,
 	 * only the first burst waits for the instant. */
@@ -741,7 +742,13 @@ wr_tx_lcore_main(void *arg)
 		quiescent(ctx);     /* no port touched yet */
 		rte_pause();
 	}
-	ctx->start_tsc = rte_rdtsc();
+	/* Every lcore anchors its schedules (pacers, capture timing) on the
+	 * common instant, not on when it got here: lanes of one stream keep
+	 * the capture's relative times.  One that arrived late catches up
+	 * as after a stall. */
+	now = rte_rdtsc();
+	ctx->start_tsc = ctx->start_at_tsc != 0 && ctx->start_at_tsc <= now ?
+		ctx->start_at_tsc : now;
 	for (qi = 0; qi < ctx->n_txq; qi++) {
 		struct wr_txq *q = &ctx->txq[qi];
 
