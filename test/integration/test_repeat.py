@@ -223,13 +223,7 @@ class RepeatVeth(EalCase):
     def test_repeat_netdev_peer(self):
         prefix = f"wrrepv{os.getpid()}"
         self.addCleanup(shutil.rmtree, os.path.join("/var/run/dpdk", prefix), True)
-        prof = self.write("p.yaml", f"""version: 1
-eal: ["--no-pci", "--in-memory", "--file-prefix={prefix}",
-      "--vdev=net_af_packet0,iface={self.gen_if}", "--lcores=0@0,1@1"]
-ports:
-  - device: net_af_packet0
-    tx_lcores: [1]
-""")
+        prof = self.profile(f"net_af_packet0,iface={self.gen_if}", prefix)
         # Two streams of different stacks, sizes and mixes: goodput per frame.
         sf = self.write("s.yaml", f"""version: 1
 streams:
@@ -311,13 +305,7 @@ class RepeatSameBytes(EalCase):
     def test_same_frames_each_repetition(self):
         prefix = f"wrrepp{os.getpid()}"
         self.addCleanup(shutil.rmtree, os.path.join("/var/run/dpdk", prefix), True)
-        prof = self.write("p.yaml", f"""version: 1
-eal: ["--no-pci", "--in-memory", "--file-prefix={prefix}",
-      "--vdev=net_pcap0,tx_pcap={self.path('tx.pcap')}", "--lcores=0@0,1@1"]
-ports:
-  - device: net_pcap0
-    tx_lcores: [1]
-""")
+        prof = self.profile(f"net_pcap0,tx_pcap={self.path('tx.pcap')}", prefix)
         sf = self.write("s.yaml", """version: 1
 seed: 77
 streams:
@@ -381,12 +369,7 @@ streams:
         sf = self.stream()
         prefix = f"wrrepb{os.getpid()}"
         self.addCleanup(shutil.rmtree, os.path.join("/var/run/dpdk", prefix), True)
-        prof = self.write("p.yaml", f"""version: 1
-eal: ["--no-pci", "--in-memory", "--file-prefix={prefix}", "--vdev=net_null0", "--lcores=0@0,1@1"]
-ports:
-  - device: net_null0
-    tx_lcores: [1]
-""")
+        prof = self.profile("net_null0", prefix)
         nonsense = self.fake_telemetry("nonsense.sock", b"hello, I am not DPDK", b"")
         no_port = self.fake_telemetry(
             "noport.sock",
