@@ -21,7 +21,8 @@ usage(FILE *out)
 	fprintf(out,
 "usage: wirerate run STREAMFILE [--config PROFILE] [--duration S] [--count N]\n"
 "                    [--seed N] [--drain S] [--json FILE] [--stats-jsonl FILE]\n"
-"                    [--arp] [--quiet] [-- EAL options]\n"
+"                    [--arp] [--quiet] [--repeat N [--peer SPEC]...]\n"
+"                    [-- EAL options]\n"
 "       wirerate sweep STREAMFILE [--stream NAME] [--sizes 64,128,...]\n"
 "                    [--duration S] [--repeat N] [--rx-port N] [--csv FILE]\n"
 "                    [--json FILE] [--report OUT.html] [--config PROFILE]\n"
@@ -108,7 +109,15 @@ usage(FILE *out)
 "                    end the run (default) or go on with the other ports;\n"
 "                    either way the summary says when and what was sent\n"
 "  --burst N         frames per TX burst (1..512) for every stream, replacing\n"
-"                    the profile's and the streams' (1: every frame spaced)\n"
+"                    the profile's and the streams' (1: every frame spaced)\n""  --repeat N        run: send the streams N times (1..1000; each must end by\n"
+"                    its count or duration, or give --count or --duration),\n"
+"                    the ports staying up, the same frames each time: a line\n"
+"                    per repetition, then min / median / max of Kpps, Mbps\n"
+"                    L2/L1, goodput (bytes above UDP/TCP) and time\n"
+"  --peer SPEC       with --repeat: the peer's own RX/TX counts per\n"
+"                    repetition, beside ours: telemetry:SOCKET|PREFIX:PORT\n"
+"                    (a DPDK process) or netdev:[NETNS/]IFNAME (a Linux\n"
+"                    interface); up to 8 (doc/repeat.md)\n"
 "\n"
 "exit status: 0 success, 1 run-time failure, 2 bad input, 3 (sweep,\n"
 "rfc2544) the generator, not the device, limited a result\n");
@@ -133,7 +142,7 @@ static const struct wr_cmd_opts {
 	const char *opts;
 	bool eal;
 } wr_cmds[] = {
-	{ "run", "cdDnsjqAbLko", true },
+	{ "run", "cdDnsjqAbLkoXe", true },
 	{ "sweep", "cSzdCjqbsrXQ", true },
 	{ "rfc2544", "cSzTRlMmDCjqtrbsPHFEGBKWUVYQZ", true },
 	{ "rtt", "cSznOCj", true },
@@ -220,6 +229,7 @@ parse_opts(int argc, char **argv, struct wr_opts *o)
 		{ "reverse-stream", required_argument, NULL, 'Y' },
 		{ "report", required_argument, NULL, 'Q' },
 		{ "repeat", required_argument, NULL, 'X' },
+		{ "peer", required_argument, NULL, 'e' },
 		{ "pairs", required_argument, NULL, 'Z' },
 		{ "max-rate", required_argument, NULL, 'M' },
 		{ "min-rate", required_argument, NULL, 'm' },
@@ -231,7 +241,7 @@ parse_opts(int argc, char **argv, struct wr_opts *o)
 		{ NULL, 0, NULL, 0 },
 	};
 	const struct wr_cmd_opts *cmd;
-	char why[160];
+	char why[320];
 	int i, c, app_argc = argc;
 
 	/* Everything after "--" belongs to EAL, untouched. */
@@ -333,6 +343,23 @@ parse_opts(int argc, char **argv, struct wr_opts *o)
 		case 'o':
 			o->oversubscribe = true;
 			break;
+		case 'e': {
+			struct wr_peer p;
+
+			if (o->n_peers == WR_PEERS_MAX) {
+				fprintf(stderr, "wirerate: --peer: at most %u "
+					"peers\n", WR_PEERS_MAX);
+				return WR_EXIT_USAGE;
+			}
+			/* The syntax now; the peer itself after EAL. */
+			if (wr_peer_parse(&p, optarg, why, sizeof(why)) != 0) {
+				fprintf(stderr, "wirerate: --peer: %s, got "
+					"\"%s\"\n", why, optarg);
+				return WR_EXIT_USAGE;
+			}
+			o->peers[o->n_peers++] = optarg;
+			break;
+		}
 		case 'k':
 			if (strcmp(optarg, "stop") == 0)
 				o->link_down_continue = false;

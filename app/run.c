@@ -13,6 +13,8 @@
 #include "wr_config.h"
 #include "wr_engine.h"
 #include "wr_frame.h"
+#include "wr_peer.h"
+#include "wr_repeat.h"
 #include "wr_report.h"
 #include "wr_yaml.h"
 
@@ -49,6 +51,7 @@ struct run {
 	struct wr_engine *e;
 	struct wr_run_ext x;        /* ARP/ICMP, offloads, telemetry, JSONL */
 	char started_at[40];
+	struct wr_peer peers[WR_PEERS_MAX]; /* --peer: parsed, then open */
 };
 
 static int
@@ -73,9 +76,61 @@ prepare(struct run *r)
 		return rc;
 	if (o->burst_set)
 		r->cfg.burst = o->burst;
+	if (o->n_peers > 0 && o->repeats == 0) {
+		fprintf(stderr, "wirerate: --peer: needs --repeat N (the peer's "
+			"counters are read around each repetition)\n");
+		return WR_EXIT_USAGE;
+	}
+	if (o->repeats > 0 && o->duration_ns == 0) {
+		int s = wr_stream_file_endless(&r->f);
+
+		if (s >= 0) {
+			const struct wr_stream *st = &r->f.streams[s];
+
+			fprintf(stderr, "wirerate: %s:%u:%u: --repeat: stream "
+				"%s never ends: give it a count or a duration "
+				"(or run --count N or --duration S)\n", r->f.path,
+				st->mark.line, st->mark.col, st->name);
+			return WR_EXIT_USAGE;
+		}
+	}
 	/* Built here too, before EAL, so that a stream that cannot be built
 	 * stops the run before anything starts. */
 	return wr_app_build_streams(&r->f, &r->cfg, r->cfg_path);
+}
+
+/* Connect to every --peer and read it once, before anything is sent: a
+ * socket or an interface that is not there, or answers nonsense, is bad
+ * input (the peer's telemetry exists only once it runs, after the links
+ * came up, so this is after EAL). */
+static int
+peers_open(struct run *r)
+{
+	char why[WR_PEER_SPEC_MAX + 160];
+	unsigned int i;
+	int rc;
+
+	for (i = 0; i < r->o->n_peers; i++) {
+		rc = wr_peer_parse(&r->peers[i], r->o->peers[i], why, sizeof(why));
+		if (rc == 0)
+			rc = wr_peer_open(&r->peers[i], why, sizeof(why));
+		if (rc != 0) {
+			fprintf(stderr, "wirerate: --peer %s: %s\n",
+				r->o->peers[i], why);
+			return WR_EXIT_USAGE;
+		}
+	}
+	return WR_EXIT_OK;
+}
+
+static void
+peers_close(struct run *r)
+{
+	unsigned int i;
+
+	for (i = 0; i < WR_PEERS_MAX; i++)
+		if (r->peers[i].spec[0] != '\0')
+			wr_peer_close(&r->peers[i]);
 }
 
 static void
@@ -101,31 +156,21 @@ streams_end(const struct run *r, const struct wr_report_view *v)
 	return "count";
 }
 
-/* The stats lcore: sleep, report, until the counts are done, the duration
- * is over or a signal came; then stop, drain and summarise. */
+/* One sending on the loaded streams: sleep, report, until the counts are
+ * done, the duration is over or a signal came; then stop and drain.  The
+ * final view in *vp and why it ended in *reasonp. */
 static int
-traffic(struct run *r)
+send_once(struct run *r, struct wr_report_view **vp, const char **reasonp)
 {
 	const struct wr_opts *o = r->o;
 	struct wr_engine *e = r->e;
 	const uint64_t hz = wr_engine_tsc_hz(e);
 	struct wr_report_view *v;
-	struct wr_report_meta meta;
 	struct wr_error err;
 	const char *reason = "count";
 	uint64_t t0, next, interval_tsc, deadline = UINT64_MAX, now;
 	unsigned int lines = 0, lost;
 	bool tty = isatty(STDOUT_FILENO);
-	time_t wall = time(NULL);
-	struct tm tm;
-	int rc = WR_EXIT_OK;
-
-	gmtime_r(&wall, &tm);
-	strftime(r->started_at, sizeof(r->started_at), "%Y-%m-%dT%H:%M:%SZ",
-		 &tm);
-	fill_meta(r, &meta, "running");
-	if (!o->quiet)
-		wr_report_header(stdout, &meta, wr_engine_view(e));
 
 	wr_running = e;
 	/* A signal before this point: nothing is sent, the summary says so. */
@@ -195,22 +240,190 @@ traffic(struct run *r)
 	/* Nothing comes back from ports that went away. */
 	wr_engine_stop(e, wr_engine_links_check(e) == wr_engine_n_ports(e) ? 0 :
 		       o->drain_ns);
+	wr_draining = 0;
 	v = wr_engine_collect(e, true);
 	if (strcmp(reason, "count") == 0)
 		reason = streams_end(r, v);
+	wr_run_ext_interval(&r->x, v, true);
+	*vp = v;
+	*reasonp = reason;
+	return WR_EXIT_OK;
+}
+
+/* The start time and the header, once for the run. */
+static void
+run_header(struct run *r)
+{
+	struct wr_report_meta meta;
+	time_t wall = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&wall, &tm);
+	strftime(r->started_at, sizeof(r->started_at), "%Y-%m-%dT%H:%M:%SZ",
+		 &tm);
+	fill_meta(r, &meta, "running");
+	if (!r->o->quiet)
+		wr_report_header(stdout, &meta, wr_engine_view(r->e));
+}
+
+/* The results JSON (--json); with @p reps, its repetitions too. */
+static int
+write_json(struct run *r, const char *reason, const struct wr_report_view *v,
+	   const struct wr_rep_set *reps)
+{
+	struct wr_report_meta meta;
+	int jrc;
+
+	if (r->o->json_file == NULL)
+		return WR_EXIT_OK;
+	fill_meta(r, &meta, reason);
+	meta.repeats = reps;
+	jrc = wr_report_json(r->o->json_file, &meta, v);
+	if (jrc != 0) {
+		fprintf(stderr, "wirerate: %s: cannot write results: %s\n",
+			r->o->json_file, strerror(-jrc));
+		return WR_EXIT_FAIL;
+	}
+	return WR_EXIT_OK;
+}
+
+/* A single run: send, then the summary over the whole run. */
+static int
+traffic(struct run *r)
+{
+	struct wr_report_view *v;
+	struct wr_report_meta meta;
+	const char *reason;
+	int rc;
+
+	run_header(r);
+	rc = send_once(r, &v, &reason);
+	if (rc != WR_EXIT_OK)
+		return rc;
 	fill_meta(r, &meta, reason);
 	wr_report_final(stdout, &meta, v);
-	wr_run_ext_summary(&r->x, e, stdout);
-	wr_run_ext_interval(&r->x, v, true);
-	if (o->json_file != NULL) {
-		int jrc = wr_report_json(o->json_file, &meta, v);
+	wr_run_ext_summary(&r->x, r->e, stdout);
+	return write_json(r, reason, v, NULL);
+}
 
-		if (jrc != 0) {
-			fprintf(stderr, "wirerate: %s: cannot write results: %s\n",
-				o->json_file, strerror(-jrc));
-			rc = WR_EXIT_FAIL;
+/* Every peer's counters now, into @p c (one per peer). */
+static int
+peers_read(struct run *r, struct wr_peer_counts *c)
+{
+	unsigned int i;
+	int rc;
+
+	for (i = 0; i < r->o->n_peers; i++) {
+		rc = wr_peer_read(&r->peers[i], &c[i]);
+		if (rc != 0) {
+			fprintf(stderr, "wirerate: --peer %s: cannot read its "
+				"counters: %s\n", r->peers[i].spec,
+				strerror(-rc));
+			return WR_EXIT_FAIL;
 		}
 	}
+	return WR_EXIT_OK;
+}
+
+/* Where each stream's payload starts (goodput), -1 for none: a stack
+ * without UDP or TCP, a replayed capture. */
+static int
+payload_offsets(struct run *r, int32_t *off)
+{
+	struct wr_frame_tmpl *t;
+	struct wr_error err;
+	uint32_t s;
+
+	for (s = 0; s < r->f.n_streams; s++) {
+		off[s] = -1;
+		if (r->f.streams[s].replay != NULL)
+			continue;
+		wr_error_clear(&err);
+		if (wr_engine_tmpl_create(&r->f, s, &t, &err) != 0)
+			return fail(&err, WR_EXIT_FAIL);
+		off[s] = wr_frame_tmpl_payload_off(t);
+		if (off[s] < 0)
+			off[s] = -1;
+		wr_frame_tmpl_free(t);
+	}
+	return WR_EXIT_OK;
+}
+
+/* run --repeat N: the same streams N times on ports that stay up, each
+ * repetition loaded afresh (its counters from zero, its frames the same
+ * bytes: same file, same seed), the peers read around each; a line per
+ * repetition, then min / median / max. */
+static int
+repeated(struct run *r)
+{
+	const struct wr_opts *o = r->o;
+	struct wr_peer_counts before[WR_PEERS_MAX], after[WR_PEERS_MAX];
+	struct wr_peer_counts delta[WR_PEERS_MAX];
+	const char *names[WR_PEERS_MAX];
+	struct wr_report_view *v = NULL;
+	struct wr_rep_set reps;
+	struct wr_error err;
+	const char *reason = "count";
+	int32_t *off;
+	unsigned int i;
+	uint32_t k;
+	int rc;
+
+	off = calloc(r->f.n_streams ? r->f.n_streams : 1, sizeof(*off));
+	if (off == NULL)
+		return WR_EXIT_FAIL;
+	rc = payload_offsets(r, off);
+	for (i = 0; i < o->n_peers; i++)
+		names[i] = r->peers[i].spec;
+	if (rc == WR_EXIT_OK &&
+	    wr_rep_init(&reps, wr_engine_view(r->e), o->repeats, names,
+			o->n_peers) != 0) {
+		fprintf(stderr, "wirerate: out of memory\n");
+		rc = WR_EXIT_FAIL;
+	}
+	if (rc != WR_EXIT_OK) {
+		free(off);
+		return rc;
+	}
+	run_header(r);
+	for (k = 0; k < o->repeats && rc == WR_EXIT_OK; k++) {
+		if (k > 0) {
+			wr_error_clear(&err);
+			if (wr_run_ext_reload(&r->x, r->e, &r->f, &err) != 0) {
+				rc = fail(&err, WR_EXIT_FAIL);
+				break;
+			}
+			/* A signal while the streams were loaded again: no
+			 * empty repetition. */
+			if (wr_signals > 0)
+				break;
+		}
+		rc = peers_read(r, before);
+		if (rc == WR_EXIT_OK)
+			rc = send_once(r, &v, &reason);
+		if (rc == WR_EXIT_OK)
+			rc = peers_read(r, after);
+		if (rc != WR_EXIT_OK)
+			break;
+		for (i = 0; i < o->n_peers; i++)
+			wr_peer_counts_delta(&before[i], &after[i], &delta[i]);
+		wr_rep_add(&reps, v, off, delta, reason);
+		wr_rep_print(stdout, &reps, k);
+		/* A signal or a lost port ends the repetitions: what ran is
+		 * reported. */
+		if (wr_signals > 0 || strcmp(reason, "signal") == 0 ||
+		    strcmp(reason, "link-down") == 0)
+			break;
+	}
+	if (reps.n > 0) {
+		wr_rep_summary_print(stdout, &reps);
+		wr_run_ext_summary(&r->x, r->e, stdout);
+		if (write_json(r, reason, v, &reps) != WR_EXIT_OK &&
+		    rc == WR_EXIT_OK)
+			rc = WR_EXIT_FAIL;
+	}
+	wr_rep_free(&reps);
+	free(off);
 	return rc;
 }
 
@@ -296,12 +509,15 @@ wr_cmd_run(const struct wr_opts *o)
 				"sending: nothing was sent\n");
 			rc = before_start(r);
 		} else if (rc == 0) {
-			rc = traffic(r);
+			rc = peers_open(r);
+			if (rc == WR_EXIT_OK)
+				rc = o->repeats > 0 ? repeated(r) : traffic(r);
 		} else {
 			rc = fail(&err, exit_code(rc));
 		}
 	}
 	wr_running = NULL;
+	peers_close(r);
 	wr_run_ext_close(&r->x, r->e);
 	wr_engine_close(r->e);
 	wr_stream_file_free(&r->f);

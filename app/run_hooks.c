@@ -83,6 +83,26 @@ wr_run_ext_after_load(struct wr_run_ext *x, const struct wr_opts *o,
 	return 0;
 }
 
+int
+wr_run_ext_reload(struct wr_run_ext *x, struct wr_engine *e,
+		  const struct wr_stream_file *f, struct wr_error *err)
+{
+	int rc;
+
+	/* The telemetry callbacks and the responders read the streams'
+	 * state: neither may while it is freed and built again. */
+	wr_telemetry_detach();
+	wr_arpd_detach(e, x->arpd);
+	wr_engine_unload(e);
+	rc = wr_engine_load(e, f, x->any_responder, err);
+	if (rc == 0 && x->any_responder)
+		rc = wr_arpd_attach(e, x->want, x->arpd, err);
+	/* A convenience, as at the first load (its warning said so). */
+	if (rc == 0)
+		(void)wr_telemetry_attach(e);
+	return rc;
+}
+
 void
 wr_run_ext_interval(struct wr_run_ext *x, const struct wr_report_view *v,
 		    bool final)

@@ -12,6 +12,7 @@
 #include "wr_config.h"
 #include "wr_error.h"
 #include "wr_jsonl.h"
+#include "wr_peer.h"
 #include "wr_stream.h"
 
 /* Elements of an array (app/ uses no DPDK macro). */
@@ -71,7 +72,7 @@ struct wr_opts {
 	uint64_t b2b_resolution;    /**< rfc2544 --b2b-resolution frames: 0 = 1 */
 	const char *rev_stream;     /**< rfc2544 --reverse-stream: both directions */
 	const char *report_file;    /**< rfc2544 --report: HTML (tools/wr-report) */
-	uint32_t repeats;           /**< sweep --repeat: 0 = once */
+	uint32_t repeats;           /**< sweep, run --repeat: 0 = once */
 	uint16_t pairs[WR_BENCH_PAIRS_MAX][2]; /**< rfc2544 --pairs TX:RX,... */
 	unsigned int n_pairs;       /**< 0: --tx-port/--rx-port */
 	uint32_t lat_trials;        /**< rfc2544 --latency-trials: 0 = 20 */
@@ -88,6 +89,8 @@ struct wr_opts {
 	const char *stats_jsonl;    /**< run --stats-jsonl FILE */
 	bool link_down_continue;    /**< --on-link-down continue */
 	bool oversubscribe;         /**< run --oversubscribe: rates above the line rate */
+	const char *peers[WR_PEERS_MAX]; /**< run --peer SPEC (wr_peer.h) */
+	unsigned int n_peers;
 };
 
 /** Parse one sweep/rfc2544 option (bench.c); prints the error. @return 0 or -EINVAL. */
@@ -189,6 +192,12 @@ int wr_run_ext_before_load(struct wr_run_ext *x, const struct wr_opts *o,
 			   struct wr_stream_file *f, struct wr_error *err);
 int wr_run_ext_after_load(struct wr_run_ext *x, const struct wr_opts *o,
 			  struct wr_engine *e, struct wr_error *err);
+/**
+ * run --repeat: load the same streams again for the next repetition (fresh
+ * counters, the same frames), the responders and telemetry re-attached.
+ */
+int wr_run_ext_reload(struct wr_run_ext *x, struct wr_engine *e,
+		      const struct wr_stream_file *f, struct wr_error *err);
 void wr_run_ext_interval(struct wr_run_ext *x, const struct wr_report_view *v,
 			 bool final);
 void wr_run_ext_summary(struct wr_run_ext *x, struct wr_engine *e, FILE *out);

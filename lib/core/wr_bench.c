@@ -167,27 +167,6 @@ json_head(FILE *out, const char *schema, const struct wr_bench_meta *m,
 		(double)m->duration_ns / 1e9, list_key);
 }
 
-static int
-cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* min / median (the mean of the middle two for an even count) / max. */
-static struct wr_spread
-spread(double *v, uint32_t n)
-{
-	struct wr_spread s;
-
-	qsort(v, n, sizeof(*v), cmp_double);
-	s.min = v[0];
-	s.max = v[n - 1];
-	s.median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-	return s;
-}
-
 int
 wr_sweep_stat_calc(struct wr_sweep_stat *st, const struct wr_sweep_row *rows,
 		   const struct wr_sweep_echo *echo, uint32_t n,
@@ -244,16 +223,16 @@ wr_sweep_stat_calc(struct wr_sweep_stat *st, const struct wr_sweep_row *rows,
 			st->rx_bytes += echo[i].rx_bytes;
 			st->rx_nic_bytes += echo[i].rx_nic_bytes;
 		}
-		st->kpps = spread(v[0], n);
-		st->mbps_l1 = spread(v[1], n);
-		st->mbps_l2 = spread(v[2], n);
-		st->goodput_mbps = spread(v[3], n);
+		st->kpps = wr_spread_of(v[0], n);
+		st->mbps_l1 = wr_spread_of(v[1], n);
+		st->mbps_l2 = wr_spread_of(v[2], n);
+		st->goodput_mbps = wr_spread_of(v[3], n);
 		if (echo != NULL) {
-			st->rx_kpps = spread(v[4], n);
-			st->rx_mbps_l2 = spread(v[5], n);
-			st->rx_goodput_mbps = spread(v[6], n);
-			st->loss_pct = spread(v[7], n);
-			st->rx_bytes_ps = spread(v[8], n);
+			st->rx_kpps = wr_spread_of(v[4], n);
+			st->rx_mbps_l2 = wr_spread_of(v[5], n);
+			st->rx_goodput_mbps = wr_spread_of(v[6], n);
+			st->loss_pct = wr_spread_of(v[7], n);
+			st->rx_bytes_ps = wr_spread_of(v[8], n);
 		}
 	}
 	for (k = 0; k < 9; k++)
@@ -290,12 +269,6 @@ wr_bench_frame_fits(uint16_t size, uint32_t mtu, uint32_t max_rx_pktlen,
 	return 0;
 }
 
-static void
-spread_text(FILE *out, const struct wr_spread *s)
-{
-	fprintf(out, " %10.3f %10.3f %10.3f", s->min, s->median, s->max);
-}
-
 void
 wr_sweep_stat_print(FILE *out, const struct wr_sweep_stat *st, unsigned int n)
 {
@@ -306,9 +279,9 @@ wr_sweep_stat_print(FILE *out, const struct wr_sweep_stat *st, unsigned int n)
 		"goodput Mbps min / median / max");
 	for (i = 0; i < n; i++) {
 		fprintf(out, "%10u %7u ", st[i].size, st[i].n);
-		spread_text(out, &st[i].kpps);
-		spread_text(out, &st[i].mbps_l1);
-		spread_text(out, &st[i].goodput_mbps);
+		wr_spread_print(out, &st[i].kpps);
+		wr_spread_print(out, &st[i].mbps_l1);
+		wr_spread_print(out, &st[i].goodput_mbps);
 		fputc('\n', out);
 	}
 	if (n > 0 && st[0].echo) {
@@ -319,11 +292,11 @@ wr_sweep_stat_print(FILE *out, const struct wr_sweep_stat *st, unsigned int n)
 			"bytes back");
 		for (i = 0; i < n; i++) {
 			fprintf(out, "%10u ", st[i].size);
-			spread_text(out, &st[i].rx_kpps);
-			spread_text(out, &st[i].rx_mbps_l2);
+			wr_spread_print(out, &st[i].rx_kpps);
+			wr_spread_print(out, &st[i].rx_mbps_l2);
 			fprintf(out, " %10.4g %10.4g %10.4g", st[i].rx_bytes_ps.min,
 				st[i].rx_bytes_ps.median, st[i].rx_bytes_ps.max);
-			spread_text(out, &st[i].loss_pct);
+			wr_spread_print(out, &st[i].loss_pct);
 			fprintf(out, " %12llu %12llu %14llu%s\n",
 				(unsigned long long)st[i].tx_pkts,
 				(unsigned long long)st[i].rx_pkts,
@@ -335,13 +308,6 @@ wr_sweep_stat_print(FILE *out, const struct wr_sweep_stat *st, unsigned int n)
 		}
 	}
 	fflush(out);
-}
-
-static void
-json_spread(FILE *out, const char *key, const struct wr_spread *s)
-{
-	fprintf(out, ", \"%s\": {\"min\": %.3f, \"median\": %.3f, "
-		"\"max\": %.3f}", key, s->min, s->median, s->max);
 }
 
 int
@@ -358,10 +324,10 @@ wr_sweep_stat_json_write(FILE *out, const struct wr_bench_meta *m,
 			"\"tx_pkts\": %llu", i ? "," : "", st[i].size, st[i].n,
 			st[i].payload_off, st[i].limited_by,
 			(unsigned long long)st[i].tx_pkts);
-		json_spread(out, "kpps", &st[i].kpps);
-		json_spread(out, "mbps_l1", &st[i].mbps_l1);
-		json_spread(out, "mbps_l2", &st[i].mbps_l2);
-		json_spread(out, "goodput_mbps", &st[i].goodput_mbps);
+		wr_spread_json(out, "kpps", &st[i].kpps);
+		wr_spread_json(out, "mbps_l1", &st[i].mbps_l1);
+		wr_spread_json(out, "mbps_l2", &st[i].mbps_l2);
+		wr_spread_json(out, "goodput_mbps", &st[i].goodput_mbps);
 		fputs(", \"returned\": ", out);
 		if (!st[i].echo) {
 			fputs("null}", out);
@@ -374,11 +340,11 @@ wr_sweep_stat_json_write(FILE *out, const struct wr_bench_meta *m,
 			(unsigned long long)st[i].rx_nic_pkts,
 			(unsigned long long)st[i].rx_bytes,
 			(unsigned long long)st[i].rx_nic_bytes);
-		json_spread(out, "kpps", &st[i].rx_kpps);
-		json_spread(out, "mbps_l2", &st[i].rx_mbps_l2);
-		json_spread(out, "goodput_mbps", &st[i].rx_goodput_mbps);
-		json_spread(out, "loss_pct", &st[i].loss_pct);
-		json_spread(out, "bytes_per_s", &st[i].rx_bytes_ps);
+		wr_spread_json(out, "kpps", &st[i].rx_kpps);
+		wr_spread_json(out, "mbps_l2", &st[i].rx_mbps_l2);
+		wr_spread_json(out, "goodput_mbps", &st[i].rx_goodput_mbps);
+		wr_spread_json(out, "loss_pct", &st[i].loss_pct);
+		wr_spread_json(out, "bytes_per_s", &st[i].rx_bytes_ps);
 		fputs("}}", out);
 	}
 	fputs("\n  ]\n}\n", out);

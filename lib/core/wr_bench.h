@@ -29,6 +29,7 @@
 #include "wr_floss.h"
 #include "wr_latency.h"
 #include "wr_rfc2544.h"
+#include "wr_stats.h"
 
 /** Frame sizes one command takes: far more than any test plan lists. */
 #define WR_BENCH_SIZES_MAX 64
@@ -78,11 +79,6 @@ struct wr_bench_meta;
 
 /** Repeats of one size a sweep may run (--repeat). */
 #define WR_SWEEP_REPEATS_MAX 1000
-
-/** min / median / max of a figure over repeats. */
-struct wr_spread {
-	double min, median, max;
-};
 
 /**
  * One frame size of a sweep, over its repeats (seed 002: a timed transfer

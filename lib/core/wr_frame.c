@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* wr_frame: compile a stream's layer stack into a template and a per-packet edit table, and run it. */
 #include <errno.h>
+#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1407,6 +1408,20 @@ wr_frame_tmpl_layers(const struct wr_frame_tmpl *t,
 			off[i] = t->layer_off[i];
 	}
 	return t->n_layers;
+}
+
+int
+wr_frame_tmpl_payload_off(const struct wr_frame_tmpl *t)
+{
+	uint32_t i = t->n_layers;
+
+	/* The innermost UDP or TCP header: a tunnel's outer UDP (VXLAN)
+	 * carries the inner frame, which is not the application's data. */
+	while (i-- > 0)
+		if (t->proto[i]->ipproto == IPPROTO_UDP ||
+		    t->proto[i]->ipproto == IPPROTO_TCP)
+			return t->layer_off[i] + t->proto[i]->hlen;
+	return -ENOENT;
 }
 
 /* ---- sizes ---- */

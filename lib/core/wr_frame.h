@@ -168,6 +168,15 @@ uint32_t wr_frame_tmpl_layers(const struct wr_frame_tmpl *t,
 			      const struct wr_proto **proto, uint16_t *off);
 
 /**
+ * Where the payload starts: the byte after the innermost UDP or TCP header
+ * (a latency signature, a stream's payload), the same for every frame of
+ * the stream whatever its size.  A frame of S bytes (FCS included) carries
+ * S - 4 - offset bytes of goodput.
+ * @return the offset, or -ENOENT when the stack has no UDP or TCP layer.
+ */
+int wr_frame_tmpl_payload_off(const struct wr_frame_tmpl *t);
+
+/**
  * The per-lcore cursor.  Its fields are private to wr_frame.c; it is public
  * so that a lcore context can embed it (no allocation, no pointer chase on
  * the hot path).

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "wr_out.h"
+#include "wr_repeat.h"
 #include "wr_report.h"
 
 void
@@ -486,7 +487,12 @@ wr_report_json_write(FILE *out, const struct wr_report_meta *meta,
 		fputs(i ? ",\n    " : "\n    ", out);
 		json_row(out, &v->streams[i], true);
 	}
-	fputs("\n  ]\n}\n", out);
+	fputs("\n  ]", out);
+	/* run --repeat: ports and streams above are the last repetition's;
+	 * every repetition and their spread follow. */
+	if (meta->repeats != NULL && wr_rep_json_write(out, meta->repeats) != 0)
+		return -EIO;
+	fputs("\n}\n", out);
 	return ferror(out) ? -EIO : 0;
 }
 

@@ -24,6 +24,8 @@
 #include "wr_latency.h"
 #include "wr_stats.h"
 
+struct wr_rep_set;
+
 #define WR_REPORT_NAME_MAX 128
 
 /** One row: a stream or a port. */
@@ -116,6 +118,9 @@ struct wr_report_meta {
 	const char *stop_reason;    /**< "duration", "count", "signal" */
 	char *const *eal_args;
 	unsigned int n_eal_args;
+	/** run --repeat: the repetitions (wr_repeat.h), written into the
+	 * JSON as "repeats" and "summary"; NULL for a single run. */
+	const struct wr_rep_set *repeats;
 };
 
 struct wr_report_view {

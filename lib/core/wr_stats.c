@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* wr_stats: the L1/L2 rate arithmetic. */
+/* wr_stats: the L1/L2 rate arithmetic and the spread of repeated measurements. */
+#include <stdlib.h>
+
 #include "wr_stats.h"
 
 void
@@ -33,4 +35,39 @@ wr_line_rate_pps(uint32_t link_mbps, uint32_t size)
 		return 0;
 	return (double)link_mbps * 1e6 /
 	       ((double)(size + WR_L1_OVERHEAD) * 8.0);
+}
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+struct wr_spread
+wr_spread_of(double *v, uint32_t n)
+{
+	struct wr_spread s = { 0, 0, 0 };
+
+	if (n == 0)
+		return s;
+	qsort(v, n, sizeof(*v), cmp_double);
+	s.min = v[0];
+	s.max = v[n - 1];
+	s.median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	return s;
+}
+
+void
+wr_spread_print(FILE *out, const struct wr_spread *s)
+{
+	fprintf(out, " %10.3f %10.3f %10.3f", s->min, s->median, s->max);
+}
+
+void
+wr_spread_json(FILE *out, const char *key, const struct wr_spread *s)
+{
+	fprintf(out, ", \"%s\": {\"min\": %.3f, \"median\": %.3f, "
+		"\"max\": %.3f}", key, s->min, s->median, s->max);
 }

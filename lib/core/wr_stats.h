@@ -21,6 +21,7 @@
  */
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "wr_stream.h"
 
@@ -59,6 +60,20 @@ wr_l1_bytes(uint64_t bytes, uint64_t pkts)
 }
 
 /**
+ * Goodput bytes of @p pkts frames carrying @p bytes (FCS included) whose
+ * payload starts @p payload_off bytes in (wr_frame_tmpl_payload_off()):
+ * bytes - pkts * (4 + payload_off), exact for any mix of sizes since the
+ * headers do not change with the size; 0 if the headers exceed the bytes.
+ */
+static inline uint64_t
+wr_goodput_bytes(uint64_t bytes, uint64_t pkts, uint32_t payload_off)
+{
+	uint64_t hdr = pkts * ((uint64_t)WR_FCS_LEN + payload_off);
+
+	return bytes > hdr ? bytes - hdr : 0;
+}
+
+/**
  * Rates of @p pkts frames and @p bytes over @p ns nanoseconds.
  * ns == 0 gives zero rates.
  */
@@ -70,5 +85,22 @@ struct wr_rates wr_rates_calc(uint64_t pkts, uint64_t bytes, uint64_t ns);
  * 64 bytes gives 14880952.
  */
 double wr_line_rate_pps(uint32_t link_mbps, uint32_t size);
+
+/** min / median / max of a figure over repeated measurements. */
+struct wr_spread {
+	double min, median, max;
+};
+
+/**
+ * The spread of @p n values (n >= 1): min, median (the mean of the middle
+ * two for an even count) and max.  Sorts @p v in place.
+ */
+struct wr_spread wr_spread_of(double *v, uint32_t n);
+
+/** Print " min median max" in three 10.3f columns. */
+void wr_spread_print(FILE *out, const struct wr_spread *s);
+
+/** Write `, "KEY": {"min": .., "median": .., "max": ..}` (3 decimals). */
+void wr_spread_json(FILE *out, const char *key, const struct wr_spread *s);
 
 #endif /* WR_STATS_H */

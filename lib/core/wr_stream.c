@@ -348,6 +348,38 @@ wr_stream_file_set_seed(struct wr_stream_file *f, uint64_t seed)
 	}
 }
 
+/* A stream's own activation ends: by its count, its duration, its
+ * capture's passes or a ramp that stops. */
+static bool
+activation_ends(const struct wr_stream *s)
+{
+	return s->count != 0 || s->duration_ns != 0 ||
+	       (s->replay != NULL && s->replay->loops != 0) ||
+	       (s->has_ramp && s->ramp.at_end == WR_RAMP_END_STOP);
+}
+
+int
+wr_stream_file_endless(const struct wr_stream_file *f)
+{
+	uint32_t i, j;
+
+	for (i = 0; i < f->n_streams; i++) {
+		const struct wr_stream *s = &f->streams[i];
+
+		if (!activation_ends(s))
+			return (int)i;
+		if (f->loops != 0 || !wr_stream_file_port_sequenced(f, s->port))
+			continue;
+		/* A sequence that starts over for ever never ends. */
+		for (j = 0; j < f->n_streams; j++)
+			if (f->streams[j].port == s->port &&
+			    f->streams[j].has_next &&
+			    f->streams[j].next == WR_SCHED_NEXT_FIRST)
+				return (int)i;
+	}
+	return -1;
+}
+
 bool
 wr_stream_file_port_sequenced(const struct wr_stream_file *f, uint16_t port)
 {

@@ -337,6 +337,15 @@ struct wr_stream_file {
 bool wr_stream_file_port_sequenced(const struct wr_stream_file *f,
 				   uint16_t port);
 
+/**
+ * Whether every stream of @p f ends by itself: its count, its duration,
+ * its capture's passes (`loops:`) or a ramp with `at_end: stop`; on a
+ * sequenced port, also the sequence (a `next: first` needs the file's
+ * `loops:`).
+ * @return -1 when all do, else the index of the first that never ends.
+ */
+int wr_stream_file_endless(const struct wr_stream_file *f);
+
 /** Free what a wr_stream_file owns (not the struct itself).  NULL-safe. */
 void wr_stream_file_free(struct wr_stream_file *f);
 

@@ -909,7 +909,8 @@ frame_fits_port(struct wr_engine *e, uint32_t s, struct wr_error *err)
 {
 	const struct wr_stream *st = &e->f->streams[s];
 	const struct wr_port *p = &e->ports[st->port];
-	uint32_t len = wr_frame_tmpl_max_len(e->tmpl[s]) + 4u; /* FCS */
+	uint32_t len = (uint32_t)wr_frame_tmpl_max_len(e->tmpl[s]) +
+		       WR_FCS_LEN;
 
 	if (p->frame_max == 0 || len <= p->frame_max)
 		return 0;
@@ -1874,11 +1875,13 @@ wr_engine_check_streams(const struct wr_stream_file *f, unsigned int n_ports,
 				n_ports, n_ports == 1 ? "" : "s", n_ports - 1);
 		rc = wr_engine_tmpl_create(f, i, &t, err);
 		if (rc == 0) {
-			rc = check_src_mac(f, i, t, err);
 			/* The template's longest frame, and its FCS. */
-			if (max_frame != NULL &&
-			    wr_frame_tmpl_max_len(t) + 4u > *max_frame)
-				*max_frame = wr_frame_tmpl_max_len(t) + 4u;
+			uint32_t len = (uint32_t)wr_frame_tmpl_max_len(t) +
+				       WR_FCS_LEN;
+
+			rc = check_src_mac(f, i, t, err);
+			if (max_frame != NULL && len > *max_frame)
+				*max_frame = len;
 			wr_frame_tmpl_free(t);
 		}
 		if (rc != 0)

@@ -29,9 +29,8 @@
 #define WR_RX_POOL_EXTRA 1024
 #define WR_RX_POOL_CACHE 256
 /* IEEE 802.3: a frame is its 14-byte Ethernet header, the MTU's bytes and
- * a 4-byte FCS; the FCS never reaches an mbuf. */
+ * a 4-byte FCS (WR_FCS_LEN, wr_stream.h); the FCS never reaches an mbuf. */
 #define WR_ETH_OVERHEAD 18u
-#define WR_FCS_LEN 4u
 /* NICs program RX buffer sizes in 1 KB units (ixgbe SRRCTL.BSIZEPKT; i40e
  * and ice in 128 B): a jumbo RX buffer rounded up to 1 KB is used whole. */
 #define WR_RX_ROOM_ALIGN 1024u

@@ -5,7 +5,6 @@ import csv
 import json
 import os
 import shutil
-import signal
 import struct
 import subprocess
 import sys
@@ -14,7 +13,7 @@ import threading
 import time
 import unittest
 
-from wrtest import (ROOT, STREAMS, EalCase, WIRERATE, memif_server_profile,
+from wrtest import (ROOT, STREAMS, EalCase, MemifCase, WIRERATE, kill, memif_server_profile,
                     testpmd_reflector, wait_for)
 
 # A peer process and its waits are bounded: nothing here may hang a CI run.
@@ -52,18 +51,6 @@ while True:
     data, addr = s.recvfrom(65535)
     s.sendto(data, addr)
 """
-
-
-def kill(proc):
-    """Stop a process we started, whatever state it is in."""
-    if proc is None or proc.poll() is not None:
-        return
-    proc.send_signal(signal.SIGINT)
-    try:
-        proc.wait(timeout=5)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait(timeout=5)
 
 
 def forget_prefix(case, prefix):
@@ -273,28 +260,10 @@ class Rtt(KernelCase):
         self.assertEqual(rows[0]["round_trips"], "20")
 
 
-class EchoMemif(EalCase):
+class EchoMemif(MemifCase):
     """dpdk-testpmd --forward-mode=macswap as a memif client reflects every frame."""
 
-    def setUp(self):
-        super().setUp()
-        if shutil.which("dpdk-testpmd") is None or shutil.which("dpdk-telemetry.py") is None:
-            self.skipTest("needs dpdk-testpmd and dpdk-telemetry.py (Debian package dpdk)")
-        self.rundir = f"/run/wrecho-{os.getpid()}"
-        os.makedirs(self.rundir, exist_ok=True)
-        self.addCleanup(shutil.rmtree, self.rundir, True)
-        self.sock = os.path.join(self.rundir, "memif.sock")
-        self.procs = []
-        self.addCleanup(self.stop_all)
-
-    def stop_all(self):
-        # Only after a failure is anything still running: whichever memif
-        # peer outlives the other may crash at shutdown, which is harmless.
-        for p in reversed(self.procs):
-            kill(p)
-            for f in (p.stdout, p.stderr):
-                if f is not None:
-                    f.close()
+    RUNDIR = "wrecho"
 
     def memif_profile(self, name, prefix, extra="", devargs=""):
         """wirerate as the memif server, TX and RX on lcore 1 (CPU 0; testpmd takes CPU 1)."""
@@ -308,10 +277,6 @@ class EchoMemif(EalCase):
             text=True)
         self.procs.append(refl)
         return refl
-
-    def socket_listening(self):
-        with open("/proc/net/unix") as f:
-            return any(line.rstrip().endswith(self.sock) for line in f)
 
     def test_testpmd_macswap(self):
         """Every frame back at MEMIF_RATE, wirerate's counts equal to testpmd's.

@@ -130,6 +130,18 @@ def testpmd_reflector(prefix, sock, devargs="", args=(), **popen):
         stdin=subprocess.DEVNULL, **popen)
 
 
+def kill(proc):
+    """Stop a process we started, whatever state it is in."""
+    if proc is None or proc.poll() is not None:
+        return
+    proc.send_signal(signal.SIGINT)
+    try:
+        proc.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(timeout=5)
+
+
 def sigint(proc):
     proc.send_signal(signal.SIGINT)
 
@@ -140,3 +152,35 @@ class EalCase(WrCase):
     def setUp(self):
         super().setUp()
         self.need_eal()
+
+
+class MemifCase(EalCase):
+    """wirerate as a memif server with dpdk-testpmd as its client: a run directory for the
+    socket (/run/RUNDIR-PID), and the processes started, stopped at the end."""
+
+    RUNDIR = "wrmemif"
+
+    def setUp(self):
+        super().setUp()
+        if shutil.which("dpdk-testpmd") is None or shutil.which("dpdk-telemetry.py") is None:
+            self.skipTest("needs dpdk-testpmd and dpdk-telemetry.py (Debian package dpdk)")
+        self.rundir = f"/run/{self.RUNDIR}-{os.getpid()}"
+        os.makedirs(self.rundir, exist_ok=True)
+        self.addCleanup(shutil.rmtree, self.rundir, True)
+        self.sock = os.path.join(self.rundir, "memif.sock")
+        self.procs = []
+        self.addCleanup(self.stop_all)
+
+    def stop_all(self):
+        # Only after a failure is anything still running: whichever memif
+        # peer outlives the other may crash at shutdown, which is harmless.
+        for p in reversed(self.procs):
+            kill(p)
+            for f in (p.stdout, p.stderr):
+                if f is not None:
+                    f.close()
+
+    def socket_listening(self):
+        """True once wirerate listens on its memif socket."""
+        with open("/proc/net/unix") as f:
+            return any(line.rstrip().endswith(self.sock) for line in f)
