@@ -84,8 +84,8 @@ memif_bsize(const struct rte_eth_dev_info *info, uint32_t *bsize,
  * Plan the port for frames up to @p max_frame bytes (FCS included): the
  * MTU to configure (*mtu, 0: leave the PMD's) and the RX buffers' data
  * room (*room), or -EMSGSIZE when the device cannot take such frames.
- * Frames up to RTE_ETHER_MAX_LEN change nothing: an ordinary run keeps the
- * PMD's MTU and the default 2 KB pool.
+ * Frames within the PMD's MTU (1500 unless a kernel interface says less)
+ * change nothing: an ordinary run keeps the PMD's MTU and the 2 KB pool.
  */
 static int
 frame_plan(struct wr_port *p, const struct rte_eth_dev_info *info,
@@ -93,24 +93,29 @@ frame_plan(struct wr_port *p, const struct rte_eth_dev_info *info,
 	   struct wr_error *err)
 {
 	uint32_t len = max_frame - WR_FCS_LEN, bsize;
-	bool client;
+	uint16_t cur;
+	bool client = false;
 	char why[200];
 
 	*mtu = 0;
 	*room = RTE_MBUF_DEFAULT_DATAROOM;
 	if (memif_bsize(info, &bsize, &client))
 		p->buf_limit = bsize;
-	if (max_frame <= RTE_ETHER_MAX_LEN)
+	/* The PMD's MTU before configure: 1500, or a kernel interface's. */
+	if (rte_eth_dev_get_mtu(p->port_id, &cur) != 0)
+		cur = RTE_ETHER_MTU;
+	if (max_frame == 0 || (max_frame <= RTE_ETHER_MAX_LEN &&
+			       max_frame - WR_ETH_OVERHEAD <= cur))
 		return 0;
 	if (p->buf_limit != 0) {
-		if (wr_bench_frame_fits((uint16_t)max_frame, 0, 0, bsize, why,
-					sizeof(why)) != 0)
+		if (wr_bench_frame_fits((uint16_t)max_frame, 0, 0,
+					p->buf_limit, why, sizeof(why)) != 0)
 			return wr_error_set(err, -EMSGSIZE, NULL, 0, 0, NULL,
 				"port %s: %s (memif's buffers: the memif "
 				"client's bsize=, %u here; memif splits a "
 				"longer frame over several and its echoes come "
 				"back corrupted): give %s bsize=%u or more%s; "
-				"not sent", p->device, why, bsize,
+				"not sent", p->device, why, p->buf_limit,
 				client ? "this port (the client)" :
 				"the client", len, client ? "" :
 				", and this port the same bsize=");
@@ -121,7 +126,7 @@ frame_plan(struct wr_port *p, const struct rte_eth_dev_info *info,
 				    "port %s (%s): %s, the most its driver "
 				    "allows; not sent", p->device,
 				    info->driver_name, why);
-	} else if (max_frame - WR_ETH_OVERHEAD > RTE_ETHER_MTU) {
+	} else if (max_frame - WR_ETH_OVERHEAD > cur) {
 		*mtu = (uint16_t)(max_frame - WR_ETH_OVERHEAD);
 	}
 	/* One segment per frame: the RX path parses the first segment only
