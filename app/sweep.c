@@ -37,25 +37,23 @@ write_json(FILE *out, const void *arg)
 	return wr_sweep_json_write(out, s->m, s->rows, s->n);
 }
 
-/* Bytes before the payload of the stream at @p size (its L2-L4 headers). */
-static uint16_t
+/* Bytes before the payload of the stream at @p size (above its innermost
+ * UDP/TCP header, as `run --repeat` counts goodput); -1: none. */
+static int32_t
 payload_offset(const struct wr_bench *b, uint16_t size)
 {
 	struct wr_frame_tmpl *t;
 	struct wr_stream st;
 	struct wr_error err;
-	uint16_t off = 0;
+	int32_t off = -1;
 
 	wr_bench_stream_at(b, size, &st);
-	st.latency = true;
-	st.sig_short = true;
 	wr_error_clear(&err);
 	if (wr_frame_tmpl_create(&st, 0, &t, &err) == 0) {
-		/* The signature starts the payload, right above the L4 header. */
-		off = wr_frame_tmpl_sig_off(t);
+		off = wr_frame_tmpl_payload_off(t);
 		wr_frame_tmpl_free(t);
 	}
-	return off;
+	return off < 0 ? -1 : off;
 }
 
 int

@@ -539,6 +539,12 @@ test_sweep_stat(void)
 	CU_ASSERT_EQUAL(wr_sweep_stat_calc(&st, rows, NULL, 2, 42), 0);
 	CU_ASSERT_DOUBLE_EQUAL(st.kpps.median, 80.5, 1e-9);
 	CU_ASSERT_FALSE(st.echo);
+	/* no UDP/TCP header (a raw L2 stream): no goodput */
+	CU_ASSERT_EQUAL(wr_sweep_stat_calc(&st, rows, NULL, 2, -1), 0);
+	CU_ASSERT_EQUAL(st.payload_off, -1);
+	CU_ASSERT_DOUBLE_EQUAL(st.goodput_mbps.max, 0, 0);
+	/* headers larger than the frame */
+	CU_ASSERT_EQUAL(wr_sweep_stat_calc(&st, rows, NULL, 2, 1515), -EINVAL);
 	CU_ASSERT_EQUAL(wr_sweep_stat_calc(&st, rows, NULL, 0, 42), -EINVAL);
 	rows[1].size = 64;
 	CU_ASSERT_EQUAL(wr_sweep_stat_calc(&st, rows, NULL, 2, 42), -EINVAL);

@@ -170,7 +170,7 @@ json_head(FILE *out, const char *schema, const struct wr_bench_meta *m,
 int
 wr_sweep_stat_calc(struct wr_sweep_stat *st, const struct wr_sweep_row *rows,
 		   const struct wr_sweep_echo *echo, uint32_t n,
-		   uint16_t payload_off)
+		   int32_t payload_off)
 {
 	double *v[9];
 	uint32_t i, k;
@@ -179,7 +179,8 @@ wr_sweep_stat_calc(struct wr_sweep_stat *st, const struct wr_sweep_row *rows,
 	if (st == NULL || rows == NULL || n == 0 || n > WR_SWEEP_REPEATS_MAX)
 		return -EINVAL;
 	for (i = 0; i < n; i++)
-		if (rows[i].size != rows[0].size || rows[i].size < payload_off + 4)
+		if (rows[i].size != rows[0].size ||
+		    (payload_off >= 0 && rows[i].size < payload_off + 4))
 			return -EINVAL;
 	for (k = 0; k < 9; k++) {
 		v[k] = calloc(n, sizeof(double));
@@ -187,8 +188,10 @@ wr_sweep_stat_calc(struct wr_sweep_stat *st, const struct wr_sweep_row *rows,
 			rc = -ENOMEM;
 	}
 	if (rc == 0) {
-		/* Goodput: the bytes above the UDP/TCP header, per second. */
-		double good = (double)(rows[0].size - 4 - payload_off) * 8 / 1000;
+		/* Goodput: the bytes above the UDP/TCP header, per second
+		 * (Mbps per Kpps: one frame's such bytes, in kbit). */
+		double good = payload_off < 0 ? 0 : (double)wr_goodput_bytes(
+			rows[0].size, 1, (uint32_t)payload_off) * 8 / 1000;
 
 		memset(st, 0, sizeof(*st));
 		st->size = rows[0].size;
@@ -281,7 +284,10 @@ wr_sweep_stat_print(FILE *out, const struct wr_sweep_stat *st, unsigned int n)
 		fprintf(out, "%10u %7u ", st[i].size, st[i].n);
 		wr_spread_print(out, &st[i].kpps);
 		wr_spread_print(out, &st[i].mbps_l1);
-		wr_spread_print(out, &st[i].goodput_mbps);
+		if (st[i].payload_off >= 0)
+			wr_spread_print(out, &st[i].goodput_mbps);
+		else
+			fprintf(out, " %32s", "- (no UDP/TCP header)");
 		fputc('\n', out);
 	}
 	if (n > 0 && st[0].echo) {
@@ -319,15 +325,24 @@ wr_sweep_stat_json_write(FILE *out, const struct wr_bench_meta *m,
 	json_head(out, "wirerate-sweep-repeat/1", m, "duration_per_repeat_s",
 		  "sizes");
 	for (i = 0; i < n; i++) {
+		bool good = st[i].payload_off >= 0;
+
 		fprintf(out, "%s\n    {\"frame_size\": %u, \"repeats\": %u, "
-			"\"payload_offset\": %u, \"limited_by\": \"%s\", "
-			"\"tx_pkts\": %llu", i ? "," : "", st[i].size, st[i].n,
-			st[i].payload_off, st[i].limited_by,
-			(unsigned long long)st[i].tx_pkts);
+			"\"payload_offset\": ", i ? "," : "", st[i].size,
+			st[i].n);
+		if (good)
+			fprintf(out, "%d", (int)st[i].payload_off);
+		else
+			fputs("null", out);
+		fprintf(out, ", \"limited_by\": \"%s\", \"tx_pkts\": %llu",
+			st[i].limited_by, (unsigned long long)st[i].tx_pkts);
 		wr_spread_json(out, "kpps", &st[i].kpps);
 		wr_spread_json(out, "mbps_l1", &st[i].mbps_l1);
 		wr_spread_json(out, "mbps_l2", &st[i].mbps_l2);
-		wr_spread_json(out, "goodput_mbps", &st[i].goodput_mbps);
+		if (good)
+			wr_spread_json(out, "goodput_mbps", &st[i].goodput_mbps);
+		else
+			fputs(", \"goodput_mbps\": null", out);
 		fputs(", \"returned\": ", out);
 		if (!st[i].echo) {
 			fputs("null}", out);
@@ -342,7 +357,11 @@ wr_sweep_stat_json_write(FILE *out, const struct wr_bench_meta *m,
 			(unsigned long long)st[i].rx_nic_bytes);
 		wr_spread_json(out, "kpps", &st[i].rx_kpps);
 		wr_spread_json(out, "mbps_l2", &st[i].rx_mbps_l2);
-		wr_spread_json(out, "goodput_mbps", &st[i].rx_goodput_mbps);
+		if (good)
+			wr_spread_json(out, "goodput_mbps",
+				       &st[i].rx_goodput_mbps);
+		else
+			fputs(", \"goodput_mbps\": null", out);
 		wr_spread_json(out, "loss_pct", &st[i].loss_pct);
 		wr_spread_json(out, "bytes_per_s", &st[i].rx_bytes_ps);
 		fputs("}}", out);

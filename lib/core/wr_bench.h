@@ -88,8 +88,10 @@ struct wr_bench_meta;
 struct wr_sweep_stat {
 	uint16_t size;
 	uint32_t n;                 /**< repeats */
-	uint16_t payload_off;       /**< bytes before the payload: goodput is
-				     *   (size - 4 - payload_off) per frame */
+	int32_t payload_off;        /**< bytes before the payload (above the
+				     *   innermost UDP/TCP header); goodput is
+				     *   wr_goodput_bytes() of it; -1: no
+				     *   UDP/TCP header, no goodput */
 	struct wr_spread kpps, mbps_l1, mbps_l2, goodput_mbps;
 	bool echo;                  /**< frames came back: */
 	struct wr_spread rx_kpps, rx_mbps_l2, rx_goodput_mbps, loss_pct;
@@ -111,12 +113,14 @@ struct wr_sweep_echo {
 };
 
 /**
- * Spread of @p n repeats' rows (and their echoes when @p echo is not NULL).
- * @return 0, -EINVAL (n 0, or rows of different sizes).
+ * Spread of @p n repeats' rows (and their echoes when @p echo is not NULL),
+ * goodput from @p payload_off (wr_frame_tmpl_payload_off(); -1: none).
+ * @return 0, -EINVAL (n 0, rows of different sizes, or headers larger
+ *         than the frame).
  */
 int wr_sweep_stat_calc(struct wr_sweep_stat *st, const struct wr_sweep_row *rows,
 		       const struct wr_sweep_echo *echo, uint32_t n,
-		       uint16_t payload_off);
+		       int32_t payload_off);
 
 /**
  * Whether a frame of @p size bytes (FCS included) fits a port: its MTU
