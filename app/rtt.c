@@ -155,14 +155,20 @@ prepare(struct rtt_run *x)
 			x->cfg.n_ports == 1 ? "" : "s");
 		return WR_EXIT_USAGE;
 	}
+	/* The port is set up for the largest frame (its MTU, RX buffers
+	 * that hold the echo), as for run and sweep; a port that cannot
+	 * take it is refused before anything is sent. */
+	for (i = 0; i < x->n_sizes; i++)
+		if (x->sizes[i].frame > x->cfg.max_frame)
+			x->cfg.max_frame = x->sizes[i].frame;
 	return WR_EXIT_OK;
 }
 
 static int
 engine_exit_code(int rc)
 {
-	return rc == -EINVAL || rc == -ENODEV || rc == -ENOTSUP ?
-		WR_EXIT_USAGE : WR_EXIT_FAIL;
+	return rc == -EINVAL || rc == -ENODEV || rc == -ENOTSUP ||
+		rc == -EMSGSIZE ? WR_EXIT_USAGE : WR_EXIT_FAIL;
 }
 
 /* One size on the port's first TX lcore; the main lcore sleeps meanwhile. */

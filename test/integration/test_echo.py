@@ -342,6 +342,44 @@ class EchoMemif(MemifCase):
                 self.assertEqual(int(r["round_trips"]), 200, out)
                 self.assertEqual(int(r["lost"]), 0, out)
 
+    def test_rtt_jumbo(self):
+        """rtt sizes the port for its largest frame: payloads up to 8972 bytes (9018-byte
+        frames) come back from testpmd macswap when both memif sides have 10240-byte
+        buffers; with memif's default 2048-byte buffers the sweep is refused before EAL sends
+        anything, one line, exit 2."""
+        sf = os.path.join(ROOT, "streams", "rtt-raw-vs-udp.yaml")
+        pid = os.getpid()
+        gen_prefix = forget_prefix(self, f"wrecho-qj{pid}")
+        refl_prefix = forget_prefix(self, f"wrecho-pj{pid}")
+        prof = self.memif_profile("rtt-jumbo-memif.yaml", gen_prefix, devargs=",bsize=10240")
+        csv_path = self.path("jumbo.csv")
+        gen = self.start("rtt", sf, "--stream", "udp", "--config", prof, "--sizes", "1472:8972:3750",
+                         "--count", "100", "--timeout", "0.5", "--csv", csv_path)
+        self.procs.append(gen)
+        self.assertTrue(wait_for(lambda: self.socket_listening() or gen.poll() is not None,
+                                 PEER_START_S), "wirerate did not create the memif socket")
+        refl = self.reflector(refl_prefix, subprocess.DEVNULL, devargs=",bsize=10240")
+        try:
+            out, err = gen.communicate(timeout=RUN_TIMEOUT_S)
+        finally:
+            kill(refl)
+        self.assertEqual(gen.returncode, 0, out + err)
+        with open(csv_path) as f:
+            rows = list(csv.DictReader(f))
+        self.assertEqual([int(r["frame_bytes"]) for r in rows], [1518, 5268, 9018], out)
+        for r in rows:
+            self.assertEqual(int(r["round_trips"]), 100, out)
+            self.assertEqual(int(r["lost"]), 0, out)
+        small = self.memif_profile("rtt-small-memif.yaml", forget_prefix(self, f"wrecho-qs{pid}"))
+        p = self.wirerate("rtt", sf, "--stream", "udp", "--config", small, "--sizes", "8972",
+                          "--count", "10", check=2)
+        # One line of ours (EAL may add its own notices).
+        lines = [l for l in p.stderr.splitlines() if l.startswith("wirerate")]
+        self.assertEqual(len(lines), 1, p.stderr)
+        self.assertIn("9018-byte frame", lines[0])
+        self.assertIn("bsize=", lines[0])
+        self.assertFalse(self.socket_listening(), "a refused rtt left a memif socket")
+
     def test_sweep_jumbo(self):
         """Seed 004 with jumbo frames: streams/echo-jumbo.yaml swept over JUMBO_SIZES through
         testpmd macswap over memif with 10240-byte buffers.  Every echo comes back whole:
