@@ -579,6 +579,20 @@ wr_bench_report(const char *json, const char *html)
 	return WR_EXIT_OK;
 }
 
+int
+wr_bench_outputs(const struct wr_opts *o, const char *json,
+		 int (*csv_fn)(FILE *, const void *),
+		 int (*json_fn)(FILE *, const void *), const void *arg)
+{
+	int rc = wr_bench_write(o->csv_file, csv_fn, arg);
+	int rc2 = wr_bench_write(json, json_fn, arg);
+
+	if (rc != WR_EXIT_OK || rc2 != WR_EXIT_OK)
+		return rc != WR_EXIT_OK ? rc : rc2;
+	return o->report_file != NULL ?
+		wr_bench_report(json, o->report_file) : WR_EXIT_OK;
+}
+
 void
 wr_bench_close(struct wr_bench *b)
 {

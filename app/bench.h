@@ -107,6 +107,14 @@ int wr_bench_json_path(const struct wr_opts *o, char *buf, size_t len,
 		       const char **json);
 /** tools/wr-report @p json into @p html.  Prints; @return an exit code. */
 int wr_bench_report(const char *json, const char *html);
+/**
+ * A benchmark's outputs: --csv by @p csv_fn, the JSON (@p json, from
+ * wr_bench_json_path()) by @p json_fn, then --report from that JSON.
+ * Prints; @return the first failure's exit code, else WR_EXIT_OK.
+ */
+int wr_bench_outputs(const struct wr_opts *o, const char *json,
+		     int (*csv_fn)(FILE *, const void *),
+		     int (*json_fn)(FILE *, const void *), const void *arg);
 void wr_bench_close(struct wr_bench *b);
 
 #endif /* WR_APP_BENCH_H */

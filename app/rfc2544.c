@@ -742,7 +742,7 @@ wr_cmd_rfc2544(const struct wr_opts *o)
 	struct wr_bench_meta m;
 	struct rfc_out out;
 	unsigned int i, n = 0;
-	int rc, rc2;
+	int rc;
 
 	if (o->n_pairs > 0) {
 		if (o->tx_port_set || o->rx_port_set) {
@@ -874,16 +874,10 @@ wr_cmd_rfc2544(const struct wr_opts *o)
 	out.m = &m;
 	out.rows = rows;
 	out.n = n;
-	rc = wr_bench_write(o->csv_file, write_csv, &out);
-	rc2 = wr_bench_write(json, write_json, &out);
+	rc = wr_bench_outputs(o, json, write_csv, write_json, &out);
 	wr_bench_close(&b);
-	if (rc != WR_EXIT_OK || rc2 != WR_EXIT_OK)
-		return rc != WR_EXIT_OK ? rc : rc2;
-	if (o->report_file != NULL) {
-		rc = wr_bench_report(json, o->report_file);
-		if (rc != WR_EXIT_OK)
-			return rc;
-	}
+	if (rc != WR_EXIT_OK)
+		return rc;
 	for (i = 0; i < n; i++)
 		if (wr_rfc2544_row_gen_limited(&rows[i]))
 			return WR_EXIT_GEN_LIMIT;

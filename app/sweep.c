@@ -73,7 +73,7 @@ wr_cmd_sweep(const struct wr_opts *o)
 	unsigned int i, r, n = 0, n_st = 0;
 	bool gen_limited = false;
 	uint16_t port;
-	int rc, rc2;
+	int rc;
 
 	/* Through a reflector, every frame carries the loss-only signature
 	 * so that what came back is counted exactly. */
@@ -189,18 +189,12 @@ wr_cmd_sweep(const struct wr_opts *o)
 	out.n = n;
 	out.st = n_st > 0 ? st : NULL;
 	out.n_st = n_st;
-	rc = wr_bench_write(o->csv_file, write_csv, &out);
-	rc2 = wr_bench_write(json, write_json, &out);
+	rc = wr_bench_outputs(o, json, write_csv, write_json, &out);
 	free(rows);
 	free(echoes);
 	wr_bench_close(&b);
-	if (rc != WR_EXIT_OK || rc2 != WR_EXIT_OK)
-		return rc != WR_EXIT_OK ? rc : rc2;
-	if (o->report_file != NULL) {
-		rc = wr_bench_report(json, o->report_file);
-		if (rc != WR_EXIT_OK)
-			return rc;
-	}
+	if (rc != WR_EXIT_OK)
+		return rc;
 	/* Echoes that all came back at less than the line rate measured the
 	 * generator, not the reflector: no figure for the reflector. */
 	return gen_limited ? WR_EXIT_GEN_LIMIT : WR_EXIT_OK;

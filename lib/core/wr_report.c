@@ -302,6 +302,19 @@ wr_report_final(FILE *out, const struct wr_report_meta *meta,
 	fflush(out);
 }
 
+/* , "key": {["n": n, ]"p50": .., "p99": .., "max": ..} of a summary (ns). */
+static void
+json_p50_p99_max(FILE *out, const char *key, const char *n_key,
+		 const struct wr_latency_summary *l)
+{
+	fprintf(out, ", \"%s\": {", key);
+	if (n_key != NULL)
+		fprintf(out, "\"%s\": %llu, ", n_key, (unsigned long long)l->n);
+	fprintf(out, "\"p50\": %llu, \"p99\": %llu, \"max\": %llu}",
+		(unsigned long long)l->p50, (unsigned long long)l->p99,
+		(unsigned long long)l->max);
+}
+
 static void
 json_row(FILE *out, const struct wr_report_row *r, bool stream)
 {
@@ -389,36 +402,27 @@ json_row(FILE *out, const struct wr_report_row *r, bool stream)
 			r->replay_sha256, (unsigned long long)r->replay_frames,
 			(unsigned long long)r->replay_loops,
 			r->replay_timed ? "capture" : "rate");
-		if (r->replay_timed)
-			fprintf(out, ", \"speedup\": %g, \"gaps\": %llu, "
-				"\"gap_error_ns\": {\"p50\": %llu, \"p99\": %llu, "
-				"\"max\": %llu}, \"late_ns\": {\"p50\": %llu, "
-				"\"p99\": %llu, \"max\": %llu}, \"stalls\": %llu, "
-				"\"stall_ns\": %llu", r->replay_speedup,
-				(unsigned long long)r->replay_gap_err.n,
-				(unsigned long long)r->replay_gap_err.p50,
-				(unsigned long long)r->replay_gap_err.p99,
-				(unsigned long long)r->replay_gap_err.max,
-				(unsigned long long)r->replay_late.p50,
-				(unsigned long long)r->replay_late.p99,
-				(unsigned long long)r->replay_late.max,
+		if (r->replay_timed) {
+			fprintf(out, ", \"speedup\": %g, \"gaps\": %llu",
+				r->replay_speedup,
+				(unsigned long long)r->replay_gap_err.n);
+			json_p50_p99_max(out, "gap_error_ns", NULL,
+					 &r->replay_gap_err);
+			json_p50_p99_max(out, "late_ns", NULL, &r->replay_late);
+			fprintf(out, ", \"stalls\": %llu, \"stall_ns\": %llu",
 				(unsigned long long)r->replay_stalls,
 				(unsigned long long)r->replay_stall_ns);
-		if (r->replay_timed)
-			fprintf(out, ", \"late_polled_ns\": {\"n\": %llu, "
-				"\"p50\": %llu, \"p99\": %llu, \"max\": %llu}, "
-				"\"late_away_frames\": %llu, \"away\": "
+			json_p50_p99_max(out, "late_polled_ns", "n",
+					 &r->replay_late_polled);
+			fprintf(out, ", \"late_away_frames\": %llu, \"away\": "
 				"{\"gaps\": %llu, \"ns\": %llu, \"max_ns\": %llu, "
 				"\"polled_ns\": %llu}",
-				(unsigned long long)r->replay_late_polled.n,
-				(unsigned long long)r->replay_late_polled.p50,
-				(unsigned long long)r->replay_late_polled.p99,
-				(unsigned long long)r->replay_late_polled.max,
 				(unsigned long long)r->replay_late_away,
 				(unsigned long long)r->replay_away_n,
 				(unsigned long long)r->replay_away_ns,
 				(unsigned long long)r->replay_away_max_ns,
 				(unsigned long long)r->replay_polled_ns);
+		}
 		fputc('}', out);
 	}
 	if (stream && r->has_rx)

@@ -311,30 +311,34 @@ class EchoMemif(MemifCase):
     stack: [{{eth: {{type: 0x88b5}}}}]
 """, STACK_COUNT)
 
+    def rtt_through_testpmd(self, sf, stream, tag, sizes, count, devargs=""):
+        """wirerate rtt of @stream (the memif server, memif devargs) against testpmd
+        macswap (the same devargs); asserts exit 0.  Returns stdout and the CSV rows."""
+        pid = os.getpid()
+        gen_prefix = forget_prefix(self, f"wrecho-q{pid}-{tag}")
+        refl_prefix = forget_prefix(self, f"wrecho-p{pid}-{tag}")
+        prof = self.memif_profile(f"rtt-{tag}-memif.yaml", gen_prefix, devargs=devargs)
+        csv_path = self.path(f"{tag}.csv")
+        gen = self.start("rtt", sf, "--stream", stream, "--config", prof, "--sizes", sizes,
+                         "--count", str(count), "--timeout", "0.5", "--csv", csv_path)
+        self.procs.append(gen)
+        self.assertTrue(wait_for(lambda: self.socket_listening() or gen.poll() is not None,
+                                 PEER_START_S), "wirerate did not create the memif socket")
+        refl = self.reflector(refl_prefix, subprocess.DEVNULL, devargs=devargs)
+        try:
+            out, err = gen.communicate(timeout=RUN_TIMEOUT_S)
+        finally:
+            kill(refl)
+        self.assertEqual(gen.returncode, 0, out + err)
+        with open(csv_path) as f:
+            return out, list(csv.DictReader(f))
+
     def test_rtt_raw_and_udp(self):
         """rtt sweeps raw L2 frames as well as UDP (the seed study's two columns), reflected
         by testpmd macswap: every round trip of every size comes back."""
         sf = os.path.join(ROOT, "streams", "rtt-raw-vs-udp.yaml")
         for name, hdr in (("raw", 14), ("udp", 42)):
-            pid = os.getpid()
-            gen_prefix = forget_prefix(self, f"wrecho-q{pid}-{name}")
-            refl_prefix = forget_prefix(self, f"wrecho-p{pid}-{name}")
-            prof = self.memif_profile("rtt-memif.yaml", gen_prefix)
-            csv_path = self.path(f"{name}.csv")
-            gen = self.start("rtt", sf, "--stream", name, "--config", prof, "--sizes",
-                             "50:1450:700", "--count", "200", "--timeout", "0.5",
-                             "--csv", csv_path)
-            self.procs.append(gen)
-            self.assertTrue(wait_for(lambda: self.socket_listening() or gen.poll() is not None,
-                                     PEER_START_S), "wirerate did not create the memif socket")
-            refl = self.reflector(refl_prefix, subprocess.DEVNULL)
-            try:
-                out, err = gen.communicate(timeout=RUN_TIMEOUT_S)
-            finally:
-                kill(refl)
-            self.assertEqual(gen.returncode, 0, out + err)
-            with open(csv_path) as f:
-                rows = list(csv.DictReader(f))
+            out, rows = self.rtt_through_testpmd(sf, name, name, "50:1450:700", 200)
             self.assertEqual([int(r["payload_bytes"]) for r in rows], [50, 750, 1450], out)
             self.assertEqual([int(r["frame_bytes"]) for r in rows],
                              [max(64, p + hdr + 4) for p in (50, 750, 1450)], out)
@@ -349,23 +353,8 @@ class EchoMemif(MemifCase):
         anything, one line, exit 2."""
         sf = os.path.join(ROOT, "streams", "rtt-raw-vs-udp.yaml")
         pid = os.getpid()
-        gen_prefix = forget_prefix(self, f"wrecho-qj{pid}")
-        refl_prefix = forget_prefix(self, f"wrecho-pj{pid}")
-        prof = self.memif_profile("rtt-jumbo-memif.yaml", gen_prefix, devargs=",bsize=10240")
-        csv_path = self.path("jumbo.csv")
-        gen = self.start("rtt", sf, "--stream", "udp", "--config", prof, "--sizes", "1472:8972:3750",
-                         "--count", "100", "--timeout", "0.5", "--csv", csv_path)
-        self.procs.append(gen)
-        self.assertTrue(wait_for(lambda: self.socket_listening() or gen.poll() is not None,
-                                 PEER_START_S), "wirerate did not create the memif socket")
-        refl = self.reflector(refl_prefix, subprocess.DEVNULL, devargs=",bsize=10240")
-        try:
-            out, err = gen.communicate(timeout=RUN_TIMEOUT_S)
-        finally:
-            kill(refl)
-        self.assertEqual(gen.returncode, 0, out + err)
-        with open(csv_path) as f:
-            rows = list(csv.DictReader(f))
+        out, rows = self.rtt_through_testpmd(sf, "udp", "jumbo", "1472:8972:3750", 100,
+                                             devargs=",bsize=10240")
         self.assertEqual([int(r["frame_bytes"]) for r in rows], [1518, 5268, 9018], out)
         for r in rows:
             self.assertEqual(int(r["round_trips"]), 100, out)
