@@ -12,10 +12,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bench.h"
 #include "wr_app.h"
 #include "wr_config.h"
 #include "wr_engine.h"
 #include "wr_frame.h"
+#include "wr_out.h"
+#include "wr_replay.h"
 #include "wr_yaml.h"
 
 /* Where the default profile is looked for, in order (set by meson). */
@@ -157,4 +160,126 @@ wr_app_signals(void (*handler)(int))
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+}
+
+/* The files net_pcap opens by its device arguments in @p args: tx_pcap=
+ * (it writes them in place) and rx_pcap= (it reads them); each value is
+ * copied into @p store, a list of strings freed by the caller. */
+static void
+pcap_devargs(char *const *args, int n, struct wr_out_file *files,
+	     unsigned int *nf, unsigned int cap, char **store,
+	     unsigned int *ns)
+{
+	static const struct {
+		const char *key, *what;
+		enum wr_out_use use;
+	} keys[] = {
+		{ "tx_pcap=", "net_pcap's tx_pcap", WR_OUT_FOREIGN },
+		{ "rx_pcap=", "net_pcap's rx_pcap", WR_OUT_INPUT },
+	};
+	const char *at, *end;
+	unsigned int k;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < WR_DIM(keys); k++) {
+			for (at = strstr(args[i], keys[k].key); at != NULL;
+			     at = strstr(at + 1, keys[k].key)) {
+				/* A key starts the argument or follows a comma. */
+				if (at != args[i] && at[-1] != ',')
+					continue;
+				at += strlen(keys[k].key);
+				end = strchr(at, ',');
+				if (*nf == cap)
+					return;
+				store[*ns] = strndup(at, end != NULL ?
+						     (size_t)(end - at) :
+						     strlen(at));
+				if (store[*ns] == NULL)
+					return;
+				files[(*nf)++] = (struct wr_out_file){
+					keys[k].what, store[(*ns)++],
+					keys[k].use };
+			}
+		}
+	}
+}
+
+/* How many key=value occurrences pcap_devargs() may find in @p args. */
+static unsigned int
+pcap_devargs_max(char *const *args, int n)
+{
+	unsigned int m = 0;
+	const char *at;
+	int i;
+
+	for (i = 0; i < n; i++)
+		for (at = strstr(args[i], "_pcap="); at != NULL;
+		     at = strstr(at + 1, "_pcap="))
+			m++;
+	return m;
+}
+
+int
+wr_app_check_files(const struct wr_opts *o, const struct wr_stream_file *f,
+		   const struct wr_config *cfg, const char *cfg_path)
+{
+	char report_json[1100], why[WR_ERROR_FILE_MAX * 2 + 160];
+	const char *json = o->json_file;
+	struct wr_out_file *files;
+	unsigned int n = 0, cap, ns = 0, i;
+	char **store;
+	int rc;
+
+	if (o->report_file != NULL &&
+	    wr_bench_json_path(o, report_json, sizeof(report_json), &json) !=
+	    WR_EXIT_OK)
+		return WR_EXIT_USAGE;
+	cap = 8 + (f != NULL ? f->n_streams : 0) +
+	      pcap_devargs_max(o->eal, o->n_eal) +
+	      (cfg != NULL ? pcap_devargs_max(cfg->eal_args,
+					      (int)cfg->n_eal_args) : 0);
+	files = calloc(cap, sizeof(*files));
+	store = calloc(cap, sizeof(*store));
+	if (files == NULL || store == NULL) {
+		free(files);
+		free(store);
+		fprintf(stderr, "wirerate: out of memory\n");
+		return WR_EXIT_FAIL;
+	}
+	/* Outputs first: the error names the first one at fault. */
+	files[n++] = (struct wr_out_file){ "--json", o->json_file, WR_OUT_REPLACE };
+	files[n++] = (struct wr_out_file){ "--csv", o->csv_file, WR_OUT_REPLACE };
+	files[n++] = (struct wr_out_file){ "--stats-jsonl", o->stats_jsonl, WR_OUT_LOG };
+	files[n++] = (struct wr_out_file){ "--pcap", o->pcap_file, WR_OUT_REPLACE };
+	files[n++] = (struct wr_out_file){ "--report", o->report_file, WR_OUT_REPLACE };
+	if (json != o->json_file)
+		files[n++] = (struct wr_out_file){ "--report's JSON", json,
+						   WR_OUT_REPLACE };
+	files[n++] = (struct wr_out_file){ "the stream file", o->stream_file,
+					   WR_OUT_INPUT };
+	files[n++] = (struct wr_out_file){ "the profile", cfg_path != NULL ?
+					   cfg_path : o->config_file,
+					   WR_OUT_INPUT };
+	for (i = 0; f != NULL && i < f->n_streams; i++) {
+		const struct wr_replay_spec *r = f->streams[i].replay;
+
+		if (r != NULL && !r->from_frame)
+			files[n++] = (struct wr_out_file){ "the capture",
+							   r->pcap,
+							   WR_OUT_INPUT };
+	}
+	pcap_devargs(o->eal, o->n_eal, files, &n, cap, store, &ns);
+	if (cfg != NULL)
+		pcap_devargs(cfg->eal_args, (int)cfg->n_eal_args, files, &n,
+			     cap, store, &ns);
+	rc = wr_out_check_files(files, n, why, sizeof(why));
+	if (rc != 0)
+		fprintf(stderr, "wirerate: %s\n", why);
+	for (i = 0; i < ns; i++)
+		free(store[i]);
+	free(store);
+	free(files);
+	return rc == 0 ? WR_EXIT_OK : rc == -ENOMEM ? WR_EXIT_FAIL :
+	       WR_EXIT_USAGE;
 }
