@@ -71,6 +71,12 @@ wr_in_open(const char *path, uint64_t max, unsigned int flags, char *why,
 		  ((flags & WR_IN_NOFOLLOW) ? O_NOFOLLOW : 0));
 	if (fd < 0) {
 		e = errno;
+		/* ENXIO: a socket (or a device with no driver). */
+		if (e == ENXIO && stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+			snprintf(why, why_len, "%s, not a regular file",
+				 wr_in_kind(st.st_mode));
+			return -ENODEV;
+		}
 		if (e == ELOOP && (flags & WR_IN_NOFOLLOW))
 			snprintf(why, why_len, "a symbolic link, not a "
 				 "regular file");

@@ -254,7 +254,8 @@ wr_out_log_open(const char *path, FILE **f)
 	fd = open(path, O_WRONLY | O_CREAT | O_NONBLOCK | O_CLOEXEC |
 		  O_NOCTTY, 0666);
 	if (fd < 0)
-		return -errno;
+		/* ENXIO: a FIFO with no reader (or a device with none). */
+		return errno == ENXIO ? -ENODEV : -errno;
 	if (fstat(fd, &st) != 0)
 		rc = -errno;
 	else

@@ -24,6 +24,7 @@
 #include <rte_version.h>
 
 #include "wr_engine_priv.h"
+#include "wr_in.h"
 #include "wr_rpc.h"
 #include "wr_server.h"
 #include "wr_yaml.h"
@@ -1508,14 +1509,16 @@ static int
 read_token(struct server *s, const char *path, struct wr_error *err)
 {
 	struct stat st;
-	char *nl;
+	char why[128], *nl;
 	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	/* A regular file (a FIFO would block the server for good), not a
+	 * link, and small (wr_in.h). */
+	int fd = wr_in_open(path, WR_IN_TOKEN_MAX, WR_IN_NOFOLLOW, why,
+			    sizeof(why));
 
 	if (fd < 0)
-		return wr_error_set(err, -errno, path, 0, 0, NULL,
-				    "cannot read the token file: %s",
-				    strerror(errno));
+		return wr_error_set(err, fd, path, 0, 0, NULL,
+				    "cannot read the token file: %s", why);
 	if (fstat(fd, &st) != 0 || st.st_uid != geteuid() ||
 	    (st.st_mode & 077) != 0 || !S_ISREG(st.st_mode)) {
 		close(fd);
