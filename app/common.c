@@ -235,7 +235,7 @@ wr_app_check_files(const struct wr_opts *o, const struct wr_stream_file *f,
 	    wr_bench_json_path(o, report_json, sizeof(report_json), &json) !=
 	    WR_EXIT_OK)
 		return WR_EXIT_USAGE;
-	cap = 8 + (f != NULL ? f->n_streams : 0) +
+	cap = 8 + o->n_peers + (f != NULL ? f->n_streams : 0) +
 	      pcap_devargs_max(o->eal, o->n_eal) +
 	      (cfg != NULL ? pcap_devargs_max(cfg->eal_args,
 					      (int)cfg->n_eal_args) : 0);
@@ -267,6 +267,17 @@ wr_app_check_files(const struct wr_opts *o, const struct wr_stream_file *f,
 		if (r != NULL && !r->from_frame)
 			files[n++] = (struct wr_out_file){ "the capture",
 							   r->pcap,
+							   WR_OUT_INPUT };
+	}
+	for (i = 0; i < o->n_peers; i++) {
+		struct wr_peer p;
+
+		/* A netdev: peer's namespace file (parsed already). */
+		if (wr_peer_parse(&p, o->peers[i], why, sizeof(why)) == 0 &&
+		    p.kind == WR_PEER_NETDEV && p.path[0] != '\0' &&
+		    (store[ns] = strdup(p.path)) != NULL)
+			files[n++] = (struct wr_out_file){ "--peer",
+							   store[ns++],
 							   WR_OUT_INPUT };
 	}
 	pcap_devargs(o->eal, o->n_eal, files, &n, cap, store, &ns);

@@ -205,6 +205,19 @@ wr_out_check_files(const struct wr_out_file *files, unsigned int n,
 
 		if (o->path == NULL)
 			continue;
+		if (o->use == WR_OUT_INPUT) {
+			struct stat st;
+
+			/* Found now, before anything starts, as its loader
+			 * would (wr_in.h). */
+			if (stat(o->path, &st) == 0 && !S_ISREG(st.st_mode)) {
+				snprintf(why, why_len, "%s %s: cannot read: "
+					 "%s, not a regular file", o->what,
+					 o->path, wr_in_kind(st.st_mode));
+				rc = not_regular(&st);
+				break;
+			}
+		}
 		if (o->use == WR_OUT_REPLACE || o->use == WR_OUT_LOG) {
 			rc = wr_out_check(o->path);
 			if (rc != 0) {

@@ -71,13 +71,15 @@ struct wr_out_file {
 
 /**
  * Check the @p n files one command reads and writes (see the file comment).
- * Inputs that do not exist are left to their loader.
+ * An input that exists must be a regular file (wr_in.h); one that does not
+ * is left to its loader.
  * @param why  on failure, one line naming the output and the reason, e.g.
  *             "--json /dev/null: cannot write there: a character device,
  *             not a regular file" or "--pcap s.yaml: the same file as the
  *             stream file s.yaml: an output never overwrites an input"
- * @return 0; wr_out_check()'s errors; -EEXIST (an output is the same file
- *         as another file of the list); -ENOMEM.
+ * @return 0; wr_out_check()'s errors; -ENODEV or -EISDIR (an input that is
+ *         not a regular file); -EEXIST (an output is the same file as
+ *         another file of the list); -ENOMEM.
  */
 int wr_out_check_files(const struct wr_out_file *files, unsigned int n,
 		       char *why, size_t why_len);
