@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* wr_capture: pcap/pcapng captures read with libpcap, checked record by record. */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -247,6 +248,32 @@ out:
 	return rc;
 }
 
+/* Whether @p fp starts as libpcap's reader expects: a pcap file (either
+ * byte order; micro-, nanosecond or Kuznetzov's) or a pcapng section
+ * header block; rewound.  An empty file passes, for its own error. */
+static bool
+capture_magic(FILE *fp)
+{
+	static const uint32_t magic[] = { 0xa1b2c3d4, 0xd4c3b2a1, 0xa1b23c4d,
+					  0x4d3cb2a1, 0xa1b2cd34, 0x34cdb2a1,
+					  0x0a0d0d0a };
+	uint8_t b[4];
+	uint32_t m;
+	size_t n = fread(b, 1, sizeof(b), fp), i;
+
+	rewind(fp);
+	if (n == 0)
+		return true;
+	if (n < sizeof(b))
+		return false;
+	m = (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 |
+	    b[3];
+	for (i = 0; i < sizeof(magic) / sizeof(magic[0]); i++)
+		if (m == magic[i])
+			return true;
+	return false;
+}
+
 int
 wr_capture_load(const char *path, uint64_t max, struct wr_capture *c,
 		struct wr_error *err)
@@ -269,6 +296,12 @@ wr_capture_load(const char *path, uint64_t max, struct wr_capture *c,
 		return wr_error_set(err, rc, path, 0, 0, NULL,
 				    "cannot read the capture: %s",
 				    strerror(-rc));
+	}
+	/* Not a capture: said at once, not after a digest of all of it. */
+	if (!capture_magic(fp)) {
+		fclose(fp);
+		return wr_error_set(err, -EINVAL, path, 0, 0, NULL,
+				    "record 0: not a pcap or pcapng capture");
 	}
 	rc = digest_file(fp, max, c->sha256, &size);
 	if (rc != 0) {
