@@ -187,8 +187,6 @@ wr_cmd_serve(int argc, char **argv)
 			"secret readable by its owner only)\n");
 		return WR_EXIT_USAGE;
 	}
-	if (so.max_clients == 0)
-		so.max_clients = 1024;
 	/* The sockets and the token file before EAL: a bad one starts
 	 * nothing. */
 	wr_error_clear(&err);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -67,6 +68,9 @@ RTE_LOG_REGISTER_SUFFIX(wr_server_logtype, server, NOTICE);
 #define PREAUTH_MAX 64
 #define LOGIN_MS 3000
 #define PREAUTH_REQUEST_MAX 4096
+/* Descriptors beside the clients': EAL's, the PMDs', the listeners. */
+#define FD_RESERVE 64
+#define MAX_CLIENTS_DEFAULT 1024
 /* epoll wait while traffic runs: stream ends, durations and wait replies
  * are seen within 5 ms; idle, link changes within 200 ms. */
 #define TICK_RUN_MS 5
@@ -2111,10 +2115,58 @@ open_tcp(const char *host, uint16_t port, bool listen_now, int *fd_out,
 
 /* ---- options ---- */
 
+/* Room for every client: the soft descriptor limit (1,024 on many systems)
+ * is raised to what --max-clients needs, or the default lowered to fit the
+ * hard limit; an accept that fails for want of a descriptor would refuse
+ * the Unix socket's clients too. */
+static int
+fd_limit(struct wr_server_opts *o, struct wr_error *err)
+{
+	struct rlimit rl;
+	rlim_t need, room;
+	bool dflt = o->max_clients == 0;
+
+	if (dflt)
+		o->max_clients = MAX_CLIENTS_DEFAULT;
+	if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
+		return 0;
+	need = (rlim_t)o->max_clients + PREAUTH_MAX + FD_RESERVE;
+	if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur >= need)
+		return 0;
+	if (rl.rlim_cur == RLIM_INFINITY)
+		return 0;
+	if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < need) {
+		room = rl.rlim_max > PREAUTH_MAX + FD_RESERVE + 16 ?
+		       rl.rlim_max - PREAUTH_MAX - FD_RESERVE : 0;
+		if (!dflt || room == 0)
+			return wr_error_set(err, -EMFILE, NULL, 0, 0,
+					    "--max-clients", "%u clients need "
+					    "%llu file descriptors; the limit "
+					    "is %llu (ulimit -Hn)%s",
+					    o->max_clients,
+					    (unsigned long long)need,
+					    (unsigned long long)rl.rlim_max,
+					    room ? ": give fewer" : "");
+		o->max_clients = (unsigned int)room;
+		need = rl.rlim_max;
+	}
+	rl.rlim_cur = need;
+	if (setrlimit(RLIMIT_NOFILE, &rl) != 0)
+		return wr_error_set(err, -errno, NULL, 0, 0, "--max-clients",
+				    "cannot raise the descriptor limit to "
+				    "%llu: %s", (unsigned long long)need,
+				    strerror(errno));
+	return 0;
+}
+
 int
 wr_server_check(struct wr_server_opts *o, struct wr_error *err)
 {
 	int fd, rc;
+
+	rc = fd_limit(o, err);
+	if (rc != 0)
+		return rc;
 
 	if (o->unix_path != NULL && o->unix_path[0] == '\0' &&
 	    o->tcp_host == NULL)

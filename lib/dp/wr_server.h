@@ -55,7 +55,7 @@ struct wr_server_opts {
 	const char *token_file;      /**< required with TCP */
 	uint32_t idle_timeout_ms;    /**< close a connection silent this long; 0: 60 s */
 	uint32_t owner_timeout_ms;   /**< release a vanished owner's ports; 0: 30 s */
-	unsigned int max_clients;    /**< 0: 1024 */
+	unsigned int max_clients;    /**< Unix and logged-in TCP; 0: 1024 (wr_server_check() sets it) */
 	const char *cfg_path;        /**< the profile, for the results' metadata */
 	char token[WR_AUTH_TOKEN_MAX + 1]; /**< read by wr_server_check() */
 };
@@ -65,7 +65,9 @@ struct wr_server_opts {
  * path (its length, its directory, nothing there but a socket no server
  * answers on), the TCP address (an IPv4 address, a port that can be bound)
  * and the token file (wr_auth_token_load()), which it reads into
- * @p o->token.  Makes the default socket's directory.
+ * @p o->token.  Makes the default socket's directory.  Raises the soft
+ * descriptor limit to what max_clients needs (the default 1024 is lowered
+ * to fit the hard limit; a max_clients given that does not fit: -EMFILE).
  * @return 0; a negative errno with @p err naming the option (-EADDRINUSE: a
  *         server answers on the socket; -EEXIST: something other than a
  *         socket is there; -EPERM: the token file's type, owner or mode).

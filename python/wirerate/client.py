@@ -70,7 +70,11 @@ class Client:
         else:
             s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
             s.settimeout(self.timeout)
-            s.connect(self.path)
+            try:
+                s.connect(self.path)
+            except OSError:
+                s.close()
+                raise
         self._sock = s
         if self.host is not None:
             self.call("auth.login", token=self.token or "")

@@ -116,8 +116,8 @@ class Abuse(ServerCase):
             s = socket.create_connection(("127.0.0.1", port), 5)
             s.sendall(b'{"jsonrpc": "2.0", "id": 1, "method": "auth.login", '
                       b'"params": {"token": "guess-guess-guess-1"}}\n')
-            line = s.makefile().readline()
-            s.close()
+            with s, s.makefile() as f:
+                line = f.readline()
             err = json.loads(line)["error"]
             self.assertEqual(err["code"], -32005)
             if err["message"] == "wrong token":
@@ -129,12 +129,15 @@ class Abuse(ServerCase):
         self.assertGreater(refused, 0)
         self.assertLessEqual(checked, 10)
         # The right token is refused too while the address backs off: it is not checked.
+        c = wirerate.Client(host="127.0.0.1", port=port, token_file=token)
+        self.addCleanup(c.close)
         with self.assertRaises(RpcError) as e:
-            wirerate.Client(host="127.0.0.1", port=port, token_file=token).connect()
+            c.connect()
         self.assertIn("too many failed logins", e.exception.message)
         self.assertGreater(e.exception.data["retry_after_s"], 0)
         # The Unix socket is not affected.
-        self.assertEqual(wirerate.Client(sock).connect().info()["name"], "wirerate")
+        with wirerate.Client(sock).connect() as u:
+            self.assertEqual(u.info()["name"], "wirerate")
         time.sleep(5.5)  # one summary period
         log = self.logs(p)
         lines = [l for l in log.splitlines() if "login" in l]
@@ -177,8 +180,21 @@ class Abuse(ServerCase):
 
     def test_non_readers(self):
         """Twelve clients send requests and never read the replies: another client's
-        server.info still answers in milliseconds and the server's memory stays bounded."""
+        server.info still answers in milliseconds and the server's memory stays bounded.
+        (Its socket path held a socket left by a server that died: replaced.)"""
+        stale = socket.socket(socket.AF_UNIX)
+        stale.bind(self.path("a.sock"))
+        stale.close()
+        os.chmod(self.path("a.sock"), 0o600)
         p, sock = self.serve()
+
+        def answers():
+            try:
+                with wirerate.Client(sock, timeout=5).connect() as c:
+                    return c.info()["name"] == "wirerate"
+            except OSError:
+                return False
+        self.assertTrue(wait_for(answers, 20), "the server did not replace the dead socket")
         owner = wirerate.connect(sock)
         self.addCleanup(owner.close)
         owner.load(stream(rate="100 kpps", extra="latency: true", size=128))
