@@ -993,9 +993,11 @@ m_acquire(struct call *k)
 	struct server *s = k->s;
 	const char *name = wr_rpc_str(k->req, "session");
 	bool force = wr_rpc_bool(k->req, "force", false);
+	json_t *taken, *res, *ev;
 	struct session *me;
 	uint64_t mask;
 	unsigned int p;
+	size_t i;
 
 	if (!port_mask(k, &mask))
 		return NULL;
@@ -1012,18 +1014,25 @@ m_acquire(struct call *k)
 				"true takes it over)", p, s->owner[p]->name);
 			return NULL;
 		}
+	taken = json_array();
 	for (p = 0; p < s->e->n_ports; p++) {
 		if (!(mask & (1ull << p)))
 			continue;
 		if (s->owner[p] != NULL && s->owner[p] != me)
-			event_push(s, "owner_changed", json_pack(
+			json_array_append_new(taken, json_pack(
 				"{s:i, s:s, s:s}", "port", p, "from",
 				s->owner[p]->name, "to", me->name));
 		port_set_owner(s, p, me);
 	}
 	/* The secret goes to the session's own connections only. */
-	return json_pack("{s:s, s:s, s:o}", "session", me->name, "secret",
-			 me->secret, "ports", owned_list(s, me));
+	res = json_pack("{s:s, s:s, s:o}", "session", me->name, "secret",
+			me->secret, "ports", owned_list(s, me));
+	/* Events last: sending them may close a subscriber that does not
+	 * read, this one too, and with it its session. */
+	json_array_foreach(taken, i, ev)
+		event_push(s, "owner_changed", json_incref(ev));
+	json_decref(taken);
+	return res;
 }
 
 static json_t *
@@ -1754,8 +1763,9 @@ conn_accept(struct server *s, int lfd, bool tcp)
 
 		if (fd < 0)
 			return;
-		if (tcp && s->n_preauth >= PREAUTH_MAX)
-			conn_close(s, preauth_oldest(s));
+		if (tcp && s->n_preauth >= PREAUTH_MAX &&
+		    (c = preauth_oldest(s)) != NULL)
+			conn_close(s, c);
 		if ((!tcp && s->n_conns >= s->o->max_clients) ||
 		    (c = calloc(1, sizeof(*c))) == NULL) {
 			close(fd);
@@ -1787,7 +1797,8 @@ conn_accept(struct server *s, int lfd, bool tcp)
 		}
 		c->ev_mask = EPOLLIN;
 		if (tcp) {
-			for (slot = 0; s->pre[slot] != NULL; slot++)
+			for (slot = 0; slot < PREAUTH_MAX - 1 &&
+			     s->pre[slot] != NULL; slot++)
 				;
 			s->pre[slot] = c;
 			c->pslot = (int)slot;
