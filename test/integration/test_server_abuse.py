@@ -9,11 +9,12 @@ import os
 import re
 import socket
 import statistics
+import subprocess
 import sys
 import time
 import unittest
 
-from wrtest import ROOT, wait_for
+from wrtest import ROOT, WIRERATE, wait_for
 from test_server import ServerCase, stream
 
 sys.path.insert(0, os.path.join(ROOT, "python"))
@@ -173,6 +174,15 @@ class Abuse(ServerCase):
         again = self.client(sock, session="alice", secret=alice.secret)
         self.assertEqual(again.acquire(ports=[])["session"], "alice")
         again.update(rate="200 kpps")
+        # The console acts as her session only with her secret (in the environment).
+        con = [WIRERATE, "console", "--socket", sock, "--session", "alice", "-c", "acquire"]
+        env = {k: v for k, v in os.environ.items() if k != "WIRERATE_SECRET"}
+        r = subprocess.run(con, capture_output=True, text=True, timeout=30, env=env)
+        self.assertIn('error: session "alice" is another client\'s', r.stdout)
+        r = subprocess.run(con + ["-c", "update 150 kpps"], capture_output=True, text=True,
+                           timeout=30, env=dict(env, WIRERATE_SECRET=alice.secret))
+        self.assertIn("'session': 'alice'", r.stdout)
+        self.assertRegex(r.stdout, r"s\s+port 0 running\s+150.000 kpps")
         # alice's own client reconnects into her session without a change of code.
         alice.close()
         self.assertEqual(alice.stop()["state"], "done")
