@@ -39,11 +39,13 @@ usage(FILE *out)
 "  (doc/api.md) on a Unix socket (default " WR_SERVER_SOCK_DEFAULT ",\n"
 "  mode 0600) and, with --listen, on TCP (127.0.0.1 unless an address is\n"
 "  given: use another only on a trusted network) to clients that log in with\n"
-"  the token in FILE (mode 0600).  An existing PATH is replaced only when it\n"
-"  is a socket no server answers on.\n"
+"  the token in FILE (mode 0600) within 3 s (wrong tokens are rate-limited\n"
+"  and logged).  An existing PATH is replaced only when it is a socket no\n"
+"  server answers on.\n"
 "  --idle-timeout   close a connection silent this long (default 60 s)\n"
 "  --owner-timeout  release a vanished owner's ports after this (default\n"
 "                   30 s); its traffic keeps running\n"
+"  --max-clients    Unix and logged-in TCP clients at once (default 1024)\n"
 "       wirerate console [ARGS]   the interactive console (python3 -m wirerate)\n");
 }
 
