@@ -8,7 +8,8 @@
  * Every file wirerate reads by name goes through wr_in_open() (or
  * wr_in_read(), which reads it whole): stream files and profiles
  * (wr_ytree_read_file), the captures of `pcap:` streams (wr_capture_load),
- * the server's token file and a `--peer netdev:` namespace file.
+ * the server's token file (wr_auth_token_load) and a `--peer netdev:`
+ * namespace file.
  *
  * The file is opened O_NONBLOCK, so that opening a FIFO never waits for a
  * writer, then fstat'd: anything but a regular file is refused, since a
@@ -23,7 +24,7 @@
  *     each record of a pcap or pcapng file (a 16- or 32-byte header and
  *     the frame) takes fewer bytes than the frame takes in hugepage
  *     memory (a 64-byte-aligned slot), so a larger file could not fit;
- *   - the server's token file: WR_IN_TOKEN_MAX (4 KiB);
+ *   - the server's token file: WR_AUTH_TOKEN_FILE_MAX (4 KiB, wr_auth.h);
  *   - a network namespace file: 0 bytes (nsfs files are empty).
  *
  * Threads: any; no global state.
@@ -36,8 +37,6 @@
 /** Stream files and profiles: a 65536-entry list of IPv4 addresses in
  * every field of 256 streams is far below it. */
 #define WR_IN_YAML_MAX (64ull << 20)
-/** The server's token file: a token of a few hundred bytes at most. */
-#define WR_IN_TOKEN_MAX 4096ull
 
 /** wr_in_open() @p flags: refuse a symbolic link (the token file). */
 #define WR_IN_NOFOLLOW 1u

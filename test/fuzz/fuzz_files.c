@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "wr_auth.h"
 #include "wr_capture.h"
 #include "wr_config.h"
 #include "wr_in.h"
@@ -266,9 +267,9 @@ loaders(const char *a, enum kind k, uint64_t max)
 	struct wr_config cfg;
 	struct wr_error err;
 	struct wr_peer peer;
-	char why[256], spec[200], *buf;
+	char why[256], spec[200], tok[WR_AUTH_TOKEN_MAX + 1], *buf;
 	size_t len;
-	int rc, fd;
+	int rc;
 
 	wr_error_clear(&err);
 	TIMED(rc = wr_yaml_load_streams(a, &f, &err));
@@ -298,14 +299,12 @@ loaders(const char *a, enum kind k, uint64_t max)
 	} else if (why[0] == '\0' || buf != NULL) {
 		__builtin_trap();
 	}
-	/* The token file's way: no link either. */
-	TIMED(fd = wr_in_open(a, WR_IN_TOKEN_MAX, WR_IN_NOFOLLOW, why,
-			      sizeof(why)));
-	if (fd >= 0) {
-		if (k != K_REGULAR)
-			__builtin_trap();
-		close(fd);
-	}
+	/* The server's token file: no link either. */
+	TIMED(rc = wr_auth_token_load(a, tok, sizeof(tok), &err));
+	if (rc == 0 && k != K_REGULAR)
+		__builtin_trap();
+	if (rc != 0 && err.msg[0] == '\0')
+		__builtin_trap();
 	/* A --peer netdev: namespace: none of these is one. */
 	snprintf(spec, sizeof(spec), "netdev:%s/lo", a);
 	if (wr_peer_parse(&peer, spec, why, sizeof(why)) == 0) {
