@@ -310,9 +310,11 @@ test_out_files(void)
 			{ "the stream file", at("s.yaml"), WR_OUT_INPUT },
 			{ "the profile", at("p.yaml"), WR_OUT_INPUT },
 			{ "the capture", at("missing.pcap"), WR_OUT_INPUT },
-			/* net_pcap writes into a device or FIFO itself. */
+			/* net_pcap writes into a device or FIFO itself, and
+			 * two ports may share such a sink. */
 			{ "tx_pcap", "/dev/null", WR_OUT_FOREIGN },
 			{ "tx_pcap", at("o.fifo"), WR_OUT_FOREIGN },
+			{ "tx_pcap", "/dev/null", WR_OUT_FOREIGN },
 		};
 		expect_files(ok, WR_DIM_T(ok), 0, NULL);
 	}
@@ -359,7 +361,12 @@ test_out_files(void)
 			{ "tx_pcap", "./p.yaml", WR_OUT_FOREIGN },
 			{ "the profile", at("p.yaml"), WR_OUT_INPUT },
 		};
+		const struct wr_out_file h[] = {
+			{ "tx_pcap", "x.pcap", WR_OUT_FOREIGN },
+			{ "tx_pcap", "./x.pcap", WR_OUT_FOREIGN },
+		};
 		expect_files(g, 2, -EEXIST, "tx_pcap ./p.yaml: the same file as the profile");
+		expect_files(h, 2, -EEXIST, "tx_pcap ./x.pcap: the same file as tx_pcap x.pcap");
 		CU_ASSERT_EQUAL(chdir(cwd), 0);
 	}
 	{

@@ -129,7 +129,7 @@ wr_out_check(const char *path)
 /* Which file a path is: its device and inode when it exists, else its
  * directory resolved and its name. */
 struct out_id {
-	bool exists, known;
+	bool exists, known, regular;
 	dev_t dev;
 	ino_t ino;
 	char real[PATH_MAX + NAME_MAX + 2];
@@ -145,6 +145,7 @@ out_id(const char *path, struct out_id *id)
 	memset(id, 0, sizeof(*id));
 	if (stat(path, &st) == 0) {
 		id->exists = id->known = true;
+		id->regular = S_ISREG(st.st_mode);
 		id->dev = st.st_dev;
 		id->ino = st.st_ino;
 		return;
@@ -242,6 +243,11 @@ wr_out_check_files(const struct wr_out_file *files, unsigned int n,
 			if (j == i || x->path == NULL ||
 			    (x->use != WR_OUT_INPUT && j > i) ||
 			    !out_same(&ids[i], &ids[j]))
+				continue;
+			/* Two tx_pcap= into /dev/null (or one FIFO) share a
+			 * sink, not a file. */
+			if (x->use == WR_OUT_FOREIGN && o->use == WR_OUT_FOREIGN &&
+			    ids[i].exists && !ids[i].regular)
 				continue;
 			snprintf(why, why_len, "%s %s: the same file as %s "
 				 "%s: %s", o->what, o->path, x->what, x->path,
