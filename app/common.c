@@ -162,88 +162,29 @@ wr_app_signals(void (*handler)(int))
 	sigaction(SIGTERM, &sa, NULL);
 }
 
-/* The files net_pcap opens by its device arguments in @p args: tx_pcap=
- * (it writes them in place) and rx_pcap= (it reads them); each value is
- * copied into @p store, a list of strings freed by the caller. */
-static void
-pcap_devargs(char *const *args, int n, struct wr_out_file *files,
-	     unsigned int *nf, unsigned int cap, char **store,
-	     unsigned int *ns)
-{
-	static const struct {
-		const char *key, *what;
-		enum wr_out_use use;
-	} keys[] = {
-		{ "tx_pcap=", "net_pcap's tx_pcap", WR_OUT_FOREIGN },
-		{ "rx_pcap=", "net_pcap's rx_pcap", WR_OUT_INPUT },
-	};
-	const char *at, *end;
-	unsigned int k;
-	int i;
-
-	for (i = 0; i < n; i++) {
-		for (k = 0; k < WR_DIM(keys); k++) {
-			for (at = strstr(args[i], keys[k].key); at != NULL;
-			     at = strstr(at + 1, keys[k].key)) {
-				/* A key starts the argument or follows a comma. */
-				if (at != args[i] && at[-1] != ',')
-					continue;
-				at += strlen(keys[k].key);
-				end = strchr(at, ',');
-				if (*nf == cap)
-					return;
-				store[*ns] = strndup(at, end != NULL ?
-						     (size_t)(end - at) :
-						     strlen(at));
-				if (store[*ns] == NULL)
-					return;
-				files[(*nf)++] = (struct wr_out_file){
-					keys[k].what, store[(*ns)++],
-					keys[k].use };
-			}
-		}
-	}
-}
-
-/* How many key=value occurrences pcap_devargs() may find in @p args. */
-static unsigned int
-pcap_devargs_max(char *const *args, int n)
-{
-	unsigned int m = 0;
-	const char *at;
-	int i;
-
-	for (i = 0; i < n; i++)
-		for (at = strstr(args[i], "_pcap="); at != NULL;
-		     at = strstr(at + 1, "_pcap="))
-			m++;
-	return m;
-}
-
 int
 wr_app_check_files(const struct wr_opts *o, const struct wr_stream_file *f,
 		   const struct wr_config *cfg, const char *cfg_path)
 {
 	char report_json[1100], why[WR_ERROR_FILE_MAX * 2 + 160];
+	char *paths[2] = { NULL, NULL };
 	const char *json = o->json_file;
+	struct wr_peer peers[WR_PEERS_MAX];
 	struct wr_out_file *files;
-	unsigned int n = 0, cap, ns = 0, i;
-	char **store;
+	unsigned int n = 0, cap, n_pcap = 0, i;
 	int rc;
 
 	if (o->report_file != NULL &&
 	    wr_bench_json_path(o, report_json, sizeof(report_json), &json) !=
 	    WR_EXIT_OK)
 		return WR_EXIT_USAGE;
-	cap = 8 + o->n_peers + (f != NULL ? f->n_streams : 0) +
-	      pcap_devargs_max(o->eal, o->n_eal) +
-	      (cfg != NULL ? pcap_devargs_max(cfg->eal_args,
-					      (int)cfg->n_eal_args) : 0);
+	wr_out_pcap_devargs(o->eal, o->n_eal, NULL, 0, &n_pcap, NULL);
+	if (cfg != NULL)
+		wr_out_pcap_devargs(cfg->eal_args, (int)cfg->n_eal_args, NULL,
+				    0, &n_pcap, NULL);
+	cap = 8 + o->n_peers + (f != NULL ? f->n_streams : 0) + n_pcap;
 	files = calloc(cap, sizeof(*files));
-	store = calloc(cap, sizeof(*store));
-	if (files == NULL || store == NULL) {
-		free(files);
-		free(store);
+	if (files == NULL) {
 		fprintf(stderr, "wirerate: out of memory\n");
 		return WR_EXIT_FAIL;
 	}
@@ -269,27 +210,27 @@ wr_app_check_files(const struct wr_opts *o, const struct wr_stream_file *f,
 							   r->pcap,
 							   WR_OUT_INPUT };
 	}
-	for (i = 0; i < o->n_peers; i++) {
-		struct wr_peer p;
-
-		/* A netdev: peer's namespace file (parsed already). */
-		if (wr_peer_parse(&p, o->peers[i], why, sizeof(why)) == 0 &&
-		    p.kind == WR_PEER_NETDEV && p.path[0] != '\0' &&
-		    (store[ns] = strdup(p.path)) != NULL)
+	/* A netdev: peer's namespace file (the spec was parsed already). */
+	for (i = 0; i < o->n_peers; i++)
+		if (wr_peer_parse(&peers[i], o->peers[i], why, sizeof(why)) ==
+		    0 && peers[i].kind == WR_PEER_NETDEV &&
+		    peers[i].path[0] != '\0')
 			files[n++] = (struct wr_out_file){ "--peer",
-							   store[ns++],
+							   peers[i].path,
 							   WR_OUT_INPUT };
+	rc = wr_out_pcap_devargs(o->eal, o->n_eal, files, cap, &n, &paths[0]);
+	if (rc == 0 && cfg != NULL)
+		rc = wr_out_pcap_devargs(cfg->eal_args, (int)cfg->n_eal_args,
+					 files, cap, &n, &paths[1]);
+	if (rc == 0) {
+		rc = wr_out_check_files(files, n, why, sizeof(why));
+		if (rc != 0)
+			fprintf(stderr, "wirerate: %s\n", why);
+	} else {
+		fprintf(stderr, "wirerate: out of memory\n");
 	}
-	pcap_devargs(o->eal, o->n_eal, files, &n, cap, store, &ns);
-	if (cfg != NULL)
-		pcap_devargs(cfg->eal_args, (int)cfg->n_eal_args, files, &n,
-			     cap, store, &ns);
-	rc = wr_out_check_files(files, n, why, sizeof(why));
-	if (rc != 0)
-		fprintf(stderr, "wirerate: %s\n", why);
-	for (i = 0; i < ns; i++)
-		free(store[i]);
-	free(store);
+	free(paths[0]);
+	free(paths[1]);
 	free(files);
 	return rc == 0 ? WR_EXIT_OK : rc == -ENOMEM ? WR_EXIT_FAIL :
 	       WR_EXIT_USAGE;

@@ -386,6 +386,46 @@ test_out_files(void)
 	}
 }
 
+/* net_pcap's files among EAL arguments, as a profile or the command line
+ * gives them. */
+static void
+test_out_pcap_devargs(void)
+{
+	char *const args[] = {
+		"--no-pci", "--vdev=net_pcap0,rx_pcap=in.pcap,tx_pcap=out.pcap",
+		"--vdev", "net_pcap1,tx_pcap=/dev/null,tx_pcap=q1.pcap",
+		"--vdev=net_null0,my_tx_pcap=no", "tx_pcap=first",
+	};
+	struct wr_out_file files[8] = { { "--json", "r.json", WR_OUT_REPLACE } };
+	unsigned int n = 0;
+	char *paths = (char *)1;
+
+	CU_ASSERT_EQUAL(wr_out_pcap_devargs(args, 6, NULL, 0, &n, NULL), 0);
+	CU_ASSERT_EQUAL(n, 5);
+	n = 1;
+	CU_ASSERT_EQUAL_FATAL(wr_out_pcap_devargs(args, 6, files, 8, &n,
+						  &paths), 0);
+	CU_ASSERT_EQUAL_FATAL(n, 6);
+	CU_ASSERT_STRING_EQUAL(files[0].path, "r.json");
+	/* Per argument, tx_pcap= before rx_pcap=. */
+	CU_ASSERT_STRING_EQUAL(files[1].path, "out.pcap");
+	CU_ASSERT_EQUAL(files[1].use, WR_OUT_FOREIGN);
+	CU_ASSERT_STRING_EQUAL(files[1].what, "net_pcap's tx_pcap");
+	CU_ASSERT_STRING_EQUAL(files[2].path, "in.pcap");
+	CU_ASSERT_EQUAL(files[2].use, WR_OUT_INPUT);
+	CU_ASSERT_STRING_EQUAL(files[3].path, "/dev/null");
+	CU_ASSERT_STRING_EQUAL(files[4].path, "q1.pcap");
+	CU_ASSERT_STRING_EQUAL(files[5].path, "first");
+	free(paths);
+	n = 0;
+	CU_ASSERT_EQUAL(wr_out_pcap_devargs(args, 6, files, 3, &n, &paths),
+			-E2BIG);
+	n = 0;
+	CU_ASSERT_EQUAL(wr_out_pcap_devargs(args, 1, files, 8, &n, &paths), 0);
+	CU_ASSERT_EQUAL(n, 0);
+	CU_ASSERT_PTR_NULL(paths);
+}
+
 /* A disk that fills: a 64 KiB tmpfs of our own.  Every writer fails with
  * ENOSPC and leaves nothing (not even its temporary); an old file stays. */
 static void
@@ -460,6 +500,7 @@ static CU_TestInfo out_tests[] = {
 	{ "special", test_out_special },
 	{ "log", test_out_log },
 	{ "files", test_out_files },
+	{ "pcap_devargs", test_out_pcap_devargs },
 	{ "full_disk", test_out_full_disk },
 	CU_TEST_INFO_NULL,
 };

@@ -263,6 +263,68 @@ wr_out_check_files(const struct wr_out_file *files, unsigned int n,
 }
 
 int
+wr_out_pcap_devargs(char *const *args, int n_args, struct wr_out_file *files,
+		    unsigned int cap, unsigned int *n, char **paths)
+{
+	static const struct {
+		const char *key, *what;
+		enum wr_out_use use;
+	} keys[] = {
+		{ "tx_pcap=", "net_pcap's tx_pcap", WR_OUT_FOREIGN },
+		{ "rx_pcap=", "net_pcap's rx_pcap", WR_OUT_INPUT },
+	};
+	size_t room = 0, len;
+	const char *at, *end;
+	char *block = NULL, *w = NULL;
+	unsigned int k;
+	int i;
+
+	if (files != NULL)
+		*paths = NULL;
+	/* Every path is a piece of an argument: their lengths bound it. */
+	for (i = 0; files != NULL && i < n_args; i++)
+		room += strlen(args[i]) + 1;
+	if (room > 0) {
+		block = w = malloc(room);
+		if (block == NULL)
+			return -ENOMEM;
+	}
+	for (i = 0; i < n_args; i++) {
+		for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+			for (at = strstr(args[i], keys[k].key); at != NULL;
+			     at = strstr(at + 1, keys[k].key)) {
+				if (at != args[i] && at[-1] != ',')
+					continue;
+				if (files == NULL) {
+					(*n)++;
+					continue;
+				}
+				if (*n == cap) {
+					free(block);
+					return -E2BIG;
+				}
+				at += strlen(keys[k].key);
+				end = strchr(at, ',');
+				len = end != NULL ? (size_t)(end - at) :
+				      strlen(at);
+				memcpy(w, at, len);
+				w[len] = '\0';
+				files[(*n)++] = (struct wr_out_file){
+					keys[k].what, w, keys[k].use };
+				w += len + 1;
+			}
+		}
+	}
+	if (block != NULL && w == block) {
+		free(block);
+		block = NULL;
+	}
+	if (files != NULL)
+		*paths = block;
+	return 0;
+}
+
+int
 wr_out_log_open(const char *path, FILE **f)
 {
 	struct stat st;

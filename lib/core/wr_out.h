@@ -86,6 +86,24 @@ int wr_out_check_files(const struct wr_out_file *files, unsigned int n,
 		       char *why, size_t why_len);
 
 /**
+ * net_pcap's files in the EAL arguments @p args (@p n_args of them):
+ * "--vdev=net_pcap0,rx_pcap=IN,tx_pcap=OUT", or "net_pcap0,..." after a
+ * separate "--vdev".  Each tx_pcap= is an output net_pcap writes in place
+ * ("net_pcap's tx_pcap", WR_OUT_FOREIGN), each rx_pcap= an input it reads
+ * ("net_pcap's rx_pcap"); a key counts at the start of an argument or after
+ * a comma.
+ * @param files  NULL: only count, adding to @p *n; else room for @p cap
+ *               entries of which @p *n are used, the found ones appended
+ * @param paths  with @p files: set to one malloc'd block holding the paths
+ *               the appended entries point to (free() it when they are
+ *               done with), or NULL when none was found
+ * @return 0, -E2BIG (more than @p cap entries), -ENOMEM.
+ */
+int wr_out_pcap_devargs(char *const *args, int n_args,
+			struct wr_out_file *files, unsigned int cap,
+			unsigned int *n, char **paths);
+
+/**
  * Open the log @p path for writing in place: created (mode 0666 less the
  * umask) or truncated, a regular file only (opened O_NONBLOCK, then
  * fstat'd: a FIFO with no reader does not block).
