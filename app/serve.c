@@ -34,7 +34,8 @@ usage(FILE *out)
 "usage: wirerate serve [--config PROFILE] [--socket PATH|none]\n"
 "                      [--listen [ADDR:]PORT --token-file FILE]\n"
 "                      [--idle-timeout S] [--owner-timeout S]\n"
-"                      [--max-clients N] [-- EAL options]\n"
+"                      [--max-clients N] [--http [ADDR:]PORT\n"
+"                      [--http-token-file FILE]] [-- EAL options]\n"
 "  Starts EAL and the profile's ports once and serves the JSON-RPC 2.0 API\n"
 "  (doc/api.md) on a Unix socket (default " WR_SERVER_SOCK_DEFAULT ",\n"
 "  mode 0600) and, with --listen, on TCP (127.0.0.1 unless an address is\n"
@@ -46,7 +47,40 @@ usage(FILE *out)
 "  --owner-timeout  release a vanished owner's ports after this (default\n"
 "                   30 s); its traffic keeps running\n"
 "  --max-clients    Unix and logged-in TCP clients at once (default 1024)\n"
+"  --http           the web console (doc/web.md) at http://ADDR:PORT/\n"
+"                   (127.0.0.1 unless an address is given); another\n"
+"                   address than the loopback needs a token: the console's\n"
+"                   own (--http-token-file) or --token-file's\n"
 "       wirerate console [ARGS]   the interactive console (python3 -m wirerate)\n");
+}
+
+/* [ADDR:]PORT of --listen and --http: PORT alone binds 127.0.0.1 (another
+ * address is a choice the user writes out). */
+static int
+opt_addr(const char *opt, const char *arg, char *host, size_t host_len,
+	 uint16_t *port)
+{
+	const char *colon = strrchr(arg, ':');
+	const char *num = colon ? colon + 1 : arg;
+	unsigned long v;
+	char *end;
+
+	v = strtoul(num, &end, 10);
+	if ((colon != NULL && colon == arg) || *num == '\0' || *end != '\0' ||
+	    v == 0 || v > 65535 ||
+	    (colon != NULL && (size_t)(colon - arg) >= host_len)) {
+		fprintf(stderr, "wirerate: %s: expected [ADDR:]PORT such as "
+			"4500 or 127.0.0.1:4500, got \"%s\"\n", opt, arg);
+		return -EINVAL;
+	}
+	if (colon == NULL) {
+		snprintf(host, host_len, "127.0.0.1");
+	} else {
+		memcpy(host, arg, (size_t)(colon - arg));
+		host[colon - arg] = '\0';
+	}
+	*port = (uint16_t)v;
+	return 0;
 }
 
 static int
@@ -76,6 +110,8 @@ wr_cmd_serve(int argc, char **argv)
 		{ "idle-timeout", required_argument, NULL, 'i' },
 		{ "owner-timeout", required_argument, NULL, 'o' },
 		{ "max-clients", required_argument, NULL, 'm' },
+		{ "http", required_argument, NULL, 'w' },
+		{ "http-token-file", required_argument, NULL, 'W' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -84,7 +120,7 @@ wr_cmd_serve(int argc, char **argv)
 	struct wr_config cfg;
 	struct wr_engine *e = NULL;
 	struct wr_error err;
-	char host[64];
+	char host[64], http_host[64];
 	int n_args, opt, rc, i;
 	unsigned long v;
 	char *end;
@@ -117,32 +153,21 @@ wr_cmd_serve(int argc, char **argv)
 			}
 			so.unix_path = strcmp(optarg, "none") == 0 ? "" : optarg;
 			break;
-		case 'l': {
-			/* PORT alone binds 127.0.0.1: another address is
-			 * a choice the user writes out. */
-			const char *colon = strrchr(optarg, ':');
-			const char *num = colon ? colon + 1 : optarg;
-
-			v = strtoul(num, &end, 10);
-			if ((colon != NULL && colon == optarg) || *num == '\0' ||
-			    *end != '\0' || v == 0 || v > 65535 ||
-			    (colon != NULL &&
-			     (size_t)(colon - optarg) >= sizeof(host))) {
-				fprintf(stderr, "wirerate: --listen: expected "
-					"[ADDR:]PORT such as 4500 or "
-					"127.0.0.1:4500, got \"%s\"\n", optarg);
+		case 'l':
+			if (opt_addr("--listen", optarg, host, sizeof(host),
+				     &so.tcp_port) != 0)
 				return WR_EXIT_USAGE;
-			}
-			if (colon == NULL) {
-				snprintf(host, sizeof(host), "127.0.0.1");
-			} else {
-				memcpy(host, optarg, (size_t)(colon - optarg));
-				host[colon - optarg] = '\0';
-			}
 			so.tcp_host = host;
-			so.tcp_port = (uint16_t)v;
 			break;
-		}
+		case 'w':
+			if (opt_addr("--http", optarg, http_host,
+				     sizeof(http_host), &so.http_port) != 0)
+				return WR_EXIT_USAGE;
+			so.http_host = http_host;
+			break;
+		case 'W':
+			so.http_token_file = optarg;
+			break;
 		case 't':
 			so.token_file = optarg;
 			break;
@@ -182,6 +207,11 @@ wr_cmd_serve(int argc, char **argv)
 	if (optind < n_args) {
 		fprintf(stderr, "wirerate: serve: unexpected argument \"%s\"\n",
 			argv[optind]);
+		return WR_EXIT_USAGE;
+	}
+	if (so.http_token_file != NULL && so.http_host == NULL) {
+		fprintf(stderr, "wirerate: --http-token-file is the web "
+			"console's token: it needs --http [ADDR:]PORT\n");
 		return WR_EXIT_USAGE;
 	}
 	if (so.tcp_host != NULL && so.token_file == NULL) {

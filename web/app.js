@@ -1,1 +1,880 @@
-// placeholder
+// SPDX-License-Identifier: BSD-3-Clause
+// The wirerate web console: ports, live rates, streams, traffic control, latency, events
+// (benchmarks and captures when the server has their methods), all through the server's own
+// JSON-RPC API over /ws (doc/web.md).  Plain ES modules, no build step, no third-party code.
+
+import { Rpc, RpcError } from "./rpc.js";
+import { drawLines, drawHistogram, PALETTE, fmt } from "./chart.js";
+
+const $ = (id) => document.getElementById(id);
+const HISTORY_S = 600;          // rates kept for the charts: the last ten minutes
+const TICK_MS = 1000;           // statistics once a second
+const CHECK_DELAY_MS = 250;     // streams.check after the typing pauses this long
+
+const state = {
+  info: null,
+  methods: new Set(),
+  session: null,                // the session this console acts as
+  ports: [],
+  streams: [],                  // streams.list rows
+  traffic: "idle",
+  stats: null,
+  prev: new Map(),              // row key -> counters at the previous sample
+  rates: new Map(),             // row key -> the last interval's rates
+  history: new Map(),           // row key -> [[t, rates], ...]
+  hidden: new Set(),            // series switched off in the legends
+  view: "traffic",
+  ready: false,
+  tick: 0,
+  checkSeq: 0,
+  lastCheck: null,
+  source: null,
+  reconnectMs: 1000,
+};
+
+const rpc = new Rpc();
+
+// ---- helpers ----
+
+function node(tag, attrs = {}, text = null) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "class") e.className = v;
+    else if (k === "dataset") Object.assign(e.dataset, v);
+    else e.setAttribute(k, v);
+  }
+  if (text !== null) e.textContent = text;
+  return e;
+}
+
+function showError(msg) {
+  $("error-text").textContent = msg;
+  $("error-banner").hidden = false;
+}
+
+function showBanner(msg) {
+  $("banner-text").textContent = msg;
+  $("banner").hidden = false;
+}
+
+async function call(method, params = {}) {
+  try {
+    return await rpc.call(method, params);
+  } catch (e) {
+    if (e instanceof RpcError) showError(`${method}: ${e.message}`);
+    else showError(`${method}: ${e.message}`);
+    throw e;
+  }
+}
+
+function randomName() {
+  const b = new Uint8Array(4);
+  crypto.getRandomValues(b);
+  return "web-" + Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
+}
+
+// ---- connection, login, session ----
+
+function setConn(text, kind) {
+  const p = $("conn-state");
+  p.textContent = text;
+  p.className = `pill ${kind}`;
+}
+
+async function connect() {
+  state.ready = false;
+  setConn("connecting", "warn");
+  try {
+    await rpc.connect();
+  } catch {
+    scheduleReconnect();
+    return;
+  }
+  state.reconnectMs = 1000;
+  const token = sessionStorage.getItem("wr.token");
+  if (token !== null) {
+    try {
+      await rpc.call("auth.login", { token });
+    } catch (e) {
+      sessionStorage.removeItem("wr.token");
+      showLogin(e instanceof RpcError ? e.message : "the server closed the connection");
+      return;
+    }
+  }
+  try {
+    state.info = await rpc.call("server.info");
+  } catch (e) {
+    if (e instanceof RpcError && e.code === -32005) showLogin("");
+    return;
+  }
+  state.methods = new Set(state.info.methods || []);
+  state.session = state.info.session;
+  $("server-meta").textContent = `${state.info.name} ${state.info.version} · ${state.info.dpdk_version} · pid ${state.info.pid}`;
+  await rejoin();
+  await rpc.call("events.subscribe");
+  const ev = await rpc.call("events.poll", { since: Math.max(0, state.info.last_event - 50) });
+  for (const e of ev.events) logEvent(e);
+  state.ready = true;
+  setConn("connected", "ok");
+  await refreshAll();
+  setupOptionalViews();
+}
+
+function scheduleReconnect() {
+  setConn(`disconnected: retrying in ${state.reconnectMs / 1000} s`, "bad");
+  setTimeout(connect, state.reconnectMs);
+  state.reconnectMs = Math.min(state.reconnectMs * 2, 10000);
+}
+
+rpc.onClose = () => {
+  state.ready = false;
+  if (!$("login-dialog").open) scheduleReconnect();
+};
+rpc.onEvent = (e) => onEvent(e);
+
+function showLogin(why) {
+  setConn("login needed", "warn");
+  $("login-error").textContent = why || "";
+  if (!$("login-dialog").open) $("login-dialog").showModal();
+  $("login-token").focus();
+}
+
+$("login-form").addEventListener("submit", () => {
+  sessionStorage.setItem("wr.token", $("login-token").value);
+  $("login-token").value = "";
+  rpc.close();
+  setTimeout(connect, 50);
+});
+
+// A reload of the page acts as its session again: its secret is kept in sessionStorage.
+async function rejoin() {
+  const name = sessionStorage.getItem("wr.session");
+  const secret = sessionStorage.getItem("wr.secret");
+  if (!name || !secret) return;
+  try {
+    const r = await rpc.call("ports.acquire", { ports: [], session: name, secret });
+    remember(r);
+  } catch {
+    sessionStorage.removeItem("wr.session");
+    sessionStorage.removeItem("wr.secret");
+  }
+}
+
+function remember(r) {
+  state.session = r.session;
+  sessionStorage.setItem("wr.session", r.session);
+  if (r.secret) sessionStorage.setItem("wr.secret", r.secret);
+}
+
+async function takeControl() {
+  const others = state.ports.filter((p) => p.owner && p.owner !== state.session);
+  let force = false;
+  if (others.length > 0) {
+    const who = [...new Set(others.map((p) => p.owner))].join(", ");
+    $("confirm-text").textContent =
+      `Port${others.length > 1 ? "s" : ""} ${others.map((p) => p.index).join(", ")} ` +
+      `${others.length > 1 ? "are" : "is"} owned by ${who}. Taking over lets this console change ` +
+      `the traffic; running traffic keeps running, and every console sees that you took over.`;
+    const dlg = $("confirm-dialog");
+    dlg.returnValue = "";
+    dlg.showModal();
+    const ok = await new Promise((res) => dlg.addEventListener("close", () => res(dlg.returnValue === "ok"), { once: true }));
+    if (!ok) return;
+    force = true;
+  }
+  const name = sessionStorage.getItem("wr.session") || randomName();
+  const params = { session: name, force };
+  const secret = sessionStorage.getItem("wr.secret");
+  if (secret && name === sessionStorage.getItem("wr.session")) params.secret = secret;
+  try {
+    remember(await call("ports.acquire", params));
+  } catch {
+    return;
+  }
+  await refreshPorts();
+}
+
+async function release() {
+  try {
+    await call("ports.release", {});
+  } catch {
+    return;
+  }
+  await refreshPorts();
+}
+
+// ---- refreshing ----
+
+async function refreshAll() {
+  await Promise.all([refreshPorts(), refreshStreams(), refreshSource()]);
+  renderStatic();
+}
+
+async function refreshPorts() {
+  if (!rpc.open) return;
+  state.ports = await rpc.call("ports.info");
+  renderOwnership();
+  renderPorts();
+}
+
+async function refreshStreams() {
+  if (!rpc.open) return;
+  const r = await rpc.call("streams.list");
+  state.traffic = r.state;
+  const names = r.streams.map((s) => s.name).join("\n");
+  const changed = names !== state.streams.map((s) => s.name).join("\n");
+  state.streams = r.streams;
+  if (changed) buildStreamRows();
+  renderStreams();
+  renderTraffic();
+}
+
+async function refreshSource() {
+  if (!rpc.open) return;
+  const r = await rpc.call("streams.list", { source: true });
+  state.source = r.source;
+  const info = $("loaded-info");
+  if (!r.source) {
+    info.textContent = "Nothing loaded.";
+    $("btn-copy-loaded").hidden = true;
+  } else {
+    info.textContent = `${r.source.file}: ${r.streams.length} stream${r.streams.length === 1 ? "" : "s"} (${r.streams.map((s) => s.name).join(", ")})`;
+    $("btn-copy-loaded").hidden = false;
+  }
+}
+
+function myPorts() {
+  return state.ports.filter((p) => p.owner === state.session).map((p) => p.index);
+}
+
+// This console may change the traffic: it owns a port and every port the loaded streams use.
+function canControl() {
+  const mine = new Set(myPorts());
+  if (mine.size === 0) return false;
+  return state.streams.every((s) => mine.has(s.port));
+}
+
+function renderOwnership() {
+  const mine = myPorts();
+  const pill = $("owner-state");
+  $("session").textContent = `session: ${state.session ?? "–"}`;
+  if (mine.length === state.ports.length && mine.length > 0) {
+    pill.textContent = "in control";
+    pill.className = "pill ok";
+  } else if (mine.length > 0) {
+    pill.textContent = `in control of port ${mine.join(", ")}`;
+    pill.className = "pill ok";
+  } else {
+    const owners = [...new Set(state.ports.map((p) => p.owner).filter((o) => o))];
+    pill.textContent = owners.length ? `viewer: ${owners.join(", ")} in control` : "viewer: nobody in control";
+    pill.className = "pill";
+  }
+  $("take-control").hidden = mine.length === state.ports.length && mine.length > 0;
+  $("release").hidden = mine.length === 0;
+  renderControls();
+}
+
+function renderControls() {
+  const ok = state.ready && canControl();
+  const running = state.traffic === "running";
+  for (const e of document.querySelectorAll("[data-owner-only]")) {
+    let dis = !ok;
+    if (e.dataset.needs === "running") dis = dis || !running;
+    if (e.dataset.needs === "stopped") dis = dis || running;
+    e.disabled = dis;
+    e.title = ok ? "" : "Take control to change the traffic";
+  }
+  $("btn-start").disabled = !ok || running || state.streams.length === 0;
+  $("btn-stop").disabled = !ok || !running;
+  $("btn-pause").disabled = !ok || !running;
+  $("btn-resume").disabled = !ok || !running;
+  $("btn-load").disabled = !ok || running;
+}
+
+// ---- statistics ----
+
+function rowRates(key, row, t) {
+  const rx = row.rx_pkts ?? 0;
+  const cur = { t, d: row.duration_s ?? 0, tx: row.tx_pkts ?? 0, b: row.tx_bytes ?? 0,
+    b1: row.tx_bytes_l1 ?? 0, rx, rb: row.rx_bytes };
+  const p = state.prev.get(key);
+  state.prev.set(key, cur);
+  if (!p || cur.tx < p.tx || cur.rx < p.rx || t <= p.t) return null;
+  const dt = t - p.t;
+  const dd = cur.d - p.d;
+  const txdt = dd > 0.05 ? dd : dt;    // TX over its own (TSC-timed) duration
+  const avg = cur.tx > 0 ? cur.b / cur.tx : (row.size_max ?? 64);
+  const rxd = cur.rx - p.rx;
+  const rxb = cur.rb !== undefined && p.rb !== undefined ? cur.rb - p.rb : rxd * avg;
+  return {
+    tx_kpps: (cur.tx - p.tx) / txdt / 1e3,
+    tx_l2: ((cur.b - p.b) * 8) / txdt / 1e6,
+    tx_l1: ((cur.b1 - p.b1) * 8) / txdt / 1e6,
+    rx_kpps: rxd / dt / 1e3,
+    rx_l2: (rxb * 8) / dt / 1e6,
+    rx_l1: ((rxb + 20 * rxd) * 8) / dt / 1e6,
+  };
+}
+
+function record(key, t, r) {
+  state.rates.set(key, r);
+  if (r === null) return;
+  let h = state.history.get(key);
+  if (!h) state.history.set(key, (h = []));
+  h.push([t, r]);
+  while (h.length > 0 && h[0][0] < t - HISTORY_S) h.shift();
+}
+
+async function tick() {
+  const started = performance.now();
+  try {
+    if (state.ready && rpc.open) {
+      state.tick++;
+      const hist = state.view === "latency";
+      const [stats] = await Promise.all([
+        rpc.call("stats.get", hist ? { histogram: true } : {}),
+        refreshStreams(),
+      ]);
+      if (state.tick % 5 === 0) await refreshPorts();
+      onStats(stats);
+    }
+  } catch {
+    // a closed connection: connect() takes over
+  }
+  setTimeout(tick, Math.max(0, TICK_MS - (performance.now() - started)));
+}
+
+function onStats(st) {
+  state.stats = st;
+  const t = st.time;
+  if (t !== undefined && st.state !== "idle") {
+    for (const p of st.ports) record(`port:${p.name}`, t, rowRates(`port:${p.name}`, p, t));
+    for (const s of st.streams) record(`stream:${s.name}`, t, rowRates(`stream:${s.name}`, s, t));
+    state.now = t;
+  }
+  renderPorts();
+  renderStreams();
+  renderCharts();
+  if (state.view === "latency") renderLatency();
+}
+
+// ---- rendering: traffic view ----
+
+function portStats(p) {
+  const rows = state.stats && state.stats.ports ? state.stats.ports : [];
+  return rows.find((r) => r.name === p.device) || null;
+}
+
+function setCells(tr, values) {
+  for (const [col, v] of Object.entries(values)) {
+    const td = tr.querySelector(`[data-col="${col}"]`);
+    if (td && td.textContent !== v) td.textContent = v;
+  }
+}
+
+function renderPorts() {
+  const tb = $("ports-table").tBodies[0];
+  if (tb.rows.length !== state.ports.length) {
+    tb.replaceChildren();
+    for (const p of state.ports) {
+      const tr = node("tr", { dataset: { row: `port:${p.index}` } });
+      tr.append(node("th", { scope: "row" }, String(p.index)));
+      for (const c of ["device", "link", "owner"]) tr.append(node("td", { class: "l", dataset: { col: c } }));
+      for (const c of ["tx_kpps", "tx_l2", "tx_l1", "rx_kpps", "rx_l2", "rx_l1"])
+        tr.append(node("td", { class: "num", dataset: { col: c } }));
+      tb.append(tr);
+    }
+  }
+  state.ports.forEach((p, i) => {
+    const row = portStats(p);
+    const r = row ? state.rates.get(`port:${row.name}`) : null;
+    setCells(tb.rows[i], {
+      device: `${p.device} (${p.driver})`,
+      link: p.link_up ? `up, ${p.link_speed_mbps ? p.link_speed_mbps.toLocaleString("en-US") + " Mbps" : "speed unknown"}` : "down",
+      owner: p.owner ? `${p.owner}${p.owner === state.session ? " (you)" : ""}${p.owner_connected ? "" : " (away)"}` : "nobody",
+      tx_kpps: r ? fmt(r.tx_kpps) : "–", tx_l2: r ? fmt(r.tx_l2) : "–", tx_l1: r ? fmt(r.tx_l1) : "–",
+      rx_kpps: r ? fmt(r.rx_kpps) : "–", rx_l2: r ? fmt(r.rx_l2) : "–", rx_l1: r ? fmt(r.rx_l1) : "–",
+    });
+  });
+}
+
+// The slider's range: 1 kpps to the line rate of the stream's frames, logarithmic.
+function sliderMax(s) {
+  const port = state.ports[s.port];
+  const row = state.stats && state.stats.streams ? state.stats.streams.find((x) => x.name === s.name) : null;
+  const size = row ? row.size_max : 64;
+  if (port && port.link_speed_mbps > 0) return (port.link_speed_mbps * 1e6) / ((size + 20) * 8);
+  return 100e6;
+}
+
+function toSlider(pps, max) {
+  const lo = Math.log10(1000), hi = Math.log10(max);
+  return Math.round((1000 * (Math.log10(Math.max(pps, 1000)) - lo)) / (hi - lo));
+}
+
+function fromSlider(v, max) {
+  const lo = Math.log10(1000), hi = Math.log10(max);
+  return Math.pow(10, lo + ((hi - lo) * v) / 1000);
+}
+
+function fmtRate(pps) {
+  if (pps === null || pps === undefined) return "max";
+  if (pps >= 1e6) return `${fmt(pps / 1e6, 3)} Mpps`;
+  return `${fmt(pps / 1e3, 1)} kpps`;
+}
+
+async function updateRate(name, rate) {
+  try {
+    await call("traffic.update", { streams: [name], rate });
+  } catch {
+    // shown in the error banner
+  }
+  await refreshStreams();
+}
+
+function buildStreamRows() {
+  const tb = $("streams-table").tBodies[0];
+  tb.replaceChildren();
+  for (const s of state.streams) {
+    const tr = node("tr", { dataset: { row: `stream:${s.name}` } });
+    tr.append(node("th", { scope: "row" }, s.name));
+    tr.append(node("td", { dataset: { col: "port" } }, String(s.port)));
+    tr.append(node("td", { class: "l", dataset: { col: "state" } }));
+    const rc = node("td");
+    const wrap = node("div", { class: "rate-cell" });
+    const out = node("output", { dataset: { col: "rate" } });
+    const slider = node("input", { type: "range", min: "0", max: "1000", step: "1", "data-owner-only": "",
+      "data-needs": "running", "aria-label": `Rate of ${s.name}`, dataset: { stream: s.name } });
+    const text = node("input", { type: "text", placeholder: "e.g. 2 Mpps", "data-owner-only": "",
+      "data-needs": "running", "aria-label": `Exact rate of ${s.name} (Enter applies)`, autocomplete: "off" });
+    slider.addEventListener("input", () => { out.textContent = fmtRate(fromSlider(+slider.value, sliderMax(s))); });
+    slider.addEventListener("change", () => updateRate(s.name, Math.round(fromSlider(+slider.value, sliderMax(s)))));
+    text.addEventListener("keydown", (ev) => {
+      if (ev.key === "Enter" && text.value.trim()) {
+        updateRate(s.name, text.value.trim());
+        text.value = "";
+      }
+    });
+    wrap.append(out, slider, text);
+    rc.append(wrap);
+    tr.append(rc);
+    for (const c of ["tx_kpps", "tx_l2", "tx_l1", "tx_pkts", "rx_kpps", "rx_l2", "rx_l1"])
+      tr.append(node("td", { class: "num", dataset: { col: c } }));
+    tb.append(tr);
+  }
+  renderControls();
+}
+
+function renderStreams() {
+  const tb = $("streams-table").tBodies[0];
+  state.streams.forEach((s, i) => {
+    const tr = tb.rows[i];
+    if (!tr) return;
+    const r = state.rates.get(`stream:${s.name}`);
+    const row = state.stats && state.stats.streams ? state.stats.streams.find((x) => x.name === s.name) : null;
+    setCells(tr, {
+      state: s.state, rate: fmtRate(s.rate_pps),
+      tx_kpps: r ? fmt(r.tx_kpps) : "–", tx_l2: r ? fmt(r.tx_l2) : "–", tx_l1: r ? fmt(r.tx_l1) : "–",
+      tx_pkts: row ? row.tx_pkts.toLocaleString("en-US") : "–",
+      rx_kpps: r && row && row.rx_pkts !== undefined ? fmt(r.rx_kpps) : "–",
+      rx_l2: r && row && row.rx_pkts !== undefined ? fmt(r.rx_l2) : "–",
+      rx_l1: r && row && row.rx_pkts !== undefined ? fmt(r.rx_l1) : "–",
+    });
+    const slider = tr.querySelector('input[type="range"]');
+    if (slider && document.activeElement !== slider && s.rate_pps !== null)
+      slider.value = String(toSlider(s.rate_pps, sliderMax(s)));
+  });
+}
+
+function renderTraffic() {
+  const running = state.traffic === "running";
+  const st = state.stats;
+  $("traffic-state").textContent = state.traffic + (st && st.stop_reason && !running && state.traffic === "done" ? ` (${st.stop_reason})` : "");
+  $("traffic-detail").textContent = state.streams.length === 0
+    ? "Nothing loaded: load streams in the Streams view."
+    : `${state.streams.length} stream${state.streams.length === 1 ? "" : "s"} loaded: ${state.streams.map((s) => `${s.name} (${s.state})`).join(", ")}`;
+  renderControls();
+}
+
+function series(kind) {
+  const out = [];
+  let i = 0;
+  const add = (key, label, rxOnly) => {
+    const h = state.history.get(key);
+    const color = PALETTE[i++ % PALETTE.length];
+    if (!h) return;
+    if (rxOnly && !h.some(([, r]) => r.rx_kpps > 0)) return;
+    out.push({ id: key, label, color, h });
+  };
+  const st = state.stats;
+  if (!st || !st.ports) return out;
+  for (const p of st.ports) add(`port:${p.name}`, `port ${p.name}`, kind === "rx");
+  for (const s of st.streams) add(`stream:${s.name}`, `stream ${s.name}`, kind === "rx");
+  return out;
+}
+
+function renderChart(kind) {
+  const metric = $("chart-metric").value;
+  const windowS = +$("chart-window").value;
+  const field = `${kind}_${metric}`;
+  const list = series(kind);
+  const unit = metric === "kpps" ? "Kpps" : metric === "l2" ? "Mbps L2" : "Mbps L1";
+  const shown = list.filter((s) => !state.hidden.has(`${kind}:${s.id}`))
+    .map((s) => ({ id: s.id, label: s.label, color: s.color, points: s.h.map(([t, r]) => [t, r[field]]) }));
+  drawLines($(`chart-${kind}`), shown, state.now ?? 0, windowS, state.traffic === "idle" ? "no traffic yet" : "no data");
+  $(`chart-${kind}`).setAttribute("aria-label", `${kind === "tx" ? "Transmitted" : "Received"} ${unit} over the last ${windowS / 60} min`);
+  const legend = $(`legend-${kind}`);
+  legend.replaceChildren();
+  for (const s of list) {
+    const id = `${kind}:${s.id}`;
+    const last = s.h.length ? s.h[s.h.length - 1][1][field] : null;
+    const cb = node("input", { type: "checkbox" });
+    cb.checked = !state.hidden.has(id);
+    cb.addEventListener("change", () => {
+      if (cb.checked) state.hidden.delete(id);
+      else state.hidden.add(id);
+      renderCharts();
+    });
+    const sw = node("span", { class: "swatch" });
+    sw.style.background = s.color;
+    const lab = node("label", { dataset: { series: s.id } });
+    lab.append(cb, sw, document.createTextNode(`${s.label}: ${fmt(last)} ${unit}`));
+    legend.append(lab);
+  }
+}
+
+function renderCharts() {
+  if (state.view !== "traffic") return;
+  renderChart("tx");
+  renderChart("rx");
+}
+
+// ---- rendering: latency view ----
+
+function renderLatency() {
+  const st = state.stats;
+  const tb = $("latency-table").tBodies[0];
+  const rows = st && st.streams ? st.streams.filter((s) => s.latency_ns !== undefined || s.lost !== undefined) : [];
+  tb.replaceChildren();
+  const us = (ns) => (ns === null || ns === undefined ? "–" : fmt(ns / 1000, 2));
+  for (const s of rows) {
+    const l = s.latency_ns || {};
+    const tr = node("tr", { dataset: { row: `latency:${s.name}` } });
+    tr.append(node("th", { scope: "row" }, s.name));
+    const loss = s.tx_pkts > 0 ? (100 * (s.lost ?? 0)) / s.tx_pkts : null;
+    for (const v of [s.tx_pkts.toLocaleString("en-US"), (s.rx_pkts ?? 0).toLocaleString("en-US"),
+      (s.lost ?? 0).toLocaleString("en-US"), loss === null ? "–" : fmt(loss, 4),
+      (s.reordered ?? 0).toLocaleString("en-US"), (s.duplicated ?? 0).toLocaleString("en-US"),
+      us(l.min), us(l.avg), us(l.p50), us(l.p99), us(l.max), us(s.jitter_ns)])
+      tr.append(node("td", { class: "num" }, v));
+    tb.append(tr);
+  }
+  if (rows.length === 0) {
+    const tr = node("tr");
+    tr.append(node("td", { colspan: "13", class: "l muted" }, "No stream with latency: true in this run."));
+    tb.append(tr);
+  }
+  const sel = $("hist-stream");
+  const names = rows.map((s) => s.name);
+  if ([...sel.options].map((o) => o.value).join() !== names.join()) {
+    const keep = sel.value;
+    sel.replaceChildren(...names.map((n) => node("option", { value: n }, n)));
+    if (names.includes(keep)) sel.value = keep;
+  }
+  const cur = rows.find((s) => s.name === sel.value);
+  drawHistogram($("chart-hist"), cur ? cur.histogram : null, "no echoes yet");
+  $("hist-note").textContent = cur && cur.histogram
+    ? `${(cur.latency_ns?.n ?? 0).toLocaleString("en-US")} echoes of ${cur.name}; buckets as the percentiles use them (error ≤ 0.4 %).`
+    : "";
+}
+
+// ---- streams view ----
+
+function renderGutter(errLine) {
+  const n = $("yaml").value.split("\n").length;
+  const g = $("gutter");
+  g.replaceChildren();
+  for (let i = 1; i <= n; i++) {
+    if (i === errLine) g.append(node("span", { class: "err", title: "the error is on this line" }, `▶${i}`));
+    else g.append(document.createTextNode(String(i)));
+    if (i < n) g.append(document.createTextNode("\n"));
+  }
+  const ta = $("yaml");
+  ta.style.height = "auto";
+  ta.style.height = `${ta.scrollHeight}px`;
+}
+
+let checkTimer = null;
+
+function scheduleCheck() {
+  renderGutter(state.lastCheck && !state.lastCheck.valid ? state.lastCheck.error.line : 0);
+  clearTimeout(checkTimer);
+  checkTimer = setTimeout(check, CHECK_DELAY_MS);
+}
+
+async function check() {
+  const text = $("yaml").value;
+  const box = $("check");
+  if (!state.ready) return;
+  if (text.trim() === "") {
+    box.className = "check";
+    box.textContent = "Type or open a stream file.";
+    state.lastCheck = null;
+    renderGutter(0);
+    return;
+  }
+  const seq = ++state.checkSeq;
+  let r;
+  try {
+    r = await rpc.call("streams.check", { yaml: text, name: $("file-name").value || "console.yaml" });
+  } catch (e) {
+    if (seq === state.checkSeq) {
+      box.className = "check bad";
+      box.textContent = e.message;
+    }
+    return;
+  }
+  if (seq !== state.checkSeq) return; // an older answer
+  state.lastCheck = r;
+  showCheck(r);
+}
+
+function showCheck(r) {
+  const box = $("check");
+  box.replaceChildren();
+  if (r.valid) {
+    box.className = "check ok";
+    box.dataset.state = "valid";
+    box.append(node("span", {}, `✓ Valid: ${r.streams.length} stream${r.streams.length === 1 ? "" : "s"}, seed ${r.seed}, sha256 ${r.sha256.slice(0, 16)}…`));
+    $("btn-goto").hidden = true;
+    renderGutter(0);
+    const sum = $("summary");
+    sum.replaceChildren();
+    for (const seqp of r.sequences)
+      sum.append(node("p", { class: "muted" }, `Port ${seqp.port} runs its streams as a sequence (next:), loops: ${seqp.loops || "for ever"}.`));
+    for (const s of r.streams) sum.append(node("pre", { class: "summary", dataset: { stream: s.name } }, s.summary.trimEnd()));
+    return;
+  }
+  const e = r.error;
+  box.className = "check bad";
+  box.dataset.state = "error";
+  const where = e.line ? `Line ${e.line}, column ${e.col}` : "The file";
+  box.append(node("span", { class: "where", dataset: { line: String(e.line), col: String(e.col) } }, `${where}${e.path ? ` (${e.path})` : ""}:`));
+  box.append(node("pre", { dataset: { testid: "check-message" } }, e.message));
+  if (e.line) {
+    const line = $("yaml").value.split("\n")[e.line - 1] ?? "";
+    box.append(node("pre", { "aria-hidden": "true" }, `${line}\n${" ".repeat(Math.max(0, e.col - 1))}^`));
+  }
+  $("btn-goto").hidden = !e.line;
+  renderGutter(e.line);
+}
+
+function gotoError() {
+  const r = state.lastCheck;
+  if (!r || r.valid) return;
+  const lines = $("yaml").value.split("\n");
+  let off = 0;
+  for (let i = 0; i < r.error.line - 1 && i < lines.length; i++) off += lines[i].length + 1;
+  off += Math.max(0, r.error.col - 1);
+  const ta = $("yaml");
+  ta.focus();
+  ta.setSelectionRange(off, off);
+}
+
+async function loadIntoServer() {
+  const text = $("yaml").value;
+  try {
+    const r = await rpc.call("streams.load", { yaml: text, name: $("file-name").value || "console.yaml" });
+    showBanner(`Loaded ${r.streams.length} stream${r.streams.length === 1 ? "" : "s"}: ${r.streams.map((s) => s.name).join(", ")}`);
+  } catch (e) {
+    if (e instanceof RpcError && e.code === -32000 && e.data) showCheck({ valid: false, error: e.data });
+    else showError(`streams.load: ${e.message}`);
+  }
+  await Promise.all([refreshStreams(), refreshSource()]);
+}
+
+// ---- events ----
+
+function describe(e) {
+  switch (e.type) {
+    case "owner_changed": return `port ${e.port} taken over by ${e.to} (was ${e.from})`;
+    case "owner_released": return `port ${e.port} released (${e.session} went away)`;
+    case "stream_ended": return `stream ${e.stream} ended`;
+    case "traffic_done": return `traffic done (${e.reason})`;
+    case "traffic_started": return "traffic started";
+    case "rate_updated": return "rates updated";
+    case "link_down": return `port ${e.port}: link down`;
+    case "link_up": return `port ${e.port}: link up`;
+    case "streams_loaded": return `${e.session} loaded ${e.file}: ${e.streams.join(", ")}`;
+    case "streams_removed": return `${e.session} removed streams`;
+    default: return e.type;
+  }
+}
+
+function logEvent(e) {
+  const li = node("li", { dataset: { type: e.type } });
+  li.append(node("time", { datetime: new Date(e.time * 1000).toISOString() }, new Date(e.time * 1000).toLocaleTimeString()));
+  li.append(document.createTextNode(describe(e)));
+  const ol = $("events");
+  ol.prepend(li);
+  while (ol.children.length > 500) ol.lastChild.remove();
+}
+
+async function onEvent(e) {
+  logEvent(e);
+  if (!state.ready) return;
+  switch (e.type) {
+    case "owner_changed":
+      if (e.from === state.session) showError(`You lost control of port ${e.port}: ${e.to} took it over.`);
+      else showBanner(`Port ${e.port} taken over by ${e.to} (was ${e.from}).`);
+      await refreshPorts();
+      break;
+    case "owner_released":
+      await refreshPorts();
+      break;
+    case "streams_loaded":
+    case "streams_removed":
+      await Promise.all([refreshStreams(), refreshSource()]);
+      break;
+    case "traffic_started":
+    case "traffic_done":
+    case "stream_ended":
+    case "rate_updated":
+      await refreshStreams();
+      break;
+    case "link_up":
+    case "link_down":
+      await refreshPorts();
+      break;
+    default:
+      break;
+  }
+}
+
+// ---- optional views (methods the server may not have) ----
+
+function setupOptionalViews() {
+  // Captures and benchmarks appear with their methods (server.info lists them).
+  const cap = $("captures-body");
+  if (!state.methods.has("capture.start"))
+    cap.replaceChildren(node("p", { class: "muted" }, "This server has no capture methods."));
+  const bench = $("bench-body");
+  if (!state.methods.has("bench.start"))
+    bench.replaceChildren(node("p", { class: "muted" }, "This server has no benchmark methods."));
+}
+
+// ---- tabs, theme, wiring ----
+
+const VIEWS = ["traffic", "streams", "latency", "captures", "bench", "events"];
+
+function showView(v, focus = false) {
+  if (!VIEWS.includes(v)) v = "traffic";
+  state.view = v;
+  for (const name of VIEWS) {
+    const tab = $(`tab-${name}`);
+    const on = name === v;
+    tab.setAttribute("aria-selected", on ? "true" : "false");
+    tab.tabIndex = on ? 0 : -1;
+    $(`view-${name}`).hidden = !on;
+    if (on && focus) tab.focus();
+  }
+  if (location.hash !== `#${v}`) history.replaceState(null, "", `#${v}`);
+  if (v === "traffic") renderCharts();
+  if (v === "latency") renderLatency();
+  if (v === "streams") renderGutter(state.lastCheck && !state.lastCheck.valid ? state.lastCheck.error.line : 0);
+}
+
+function renderStatic() {
+  renderOwnership();
+  renderPorts();
+  renderStreams();
+  renderTraffic();
+}
+
+function setTheme(t) {
+  document.documentElement.dataset.theme = t;
+  $("theme").textContent = t === "dark" ? "Light theme" : "Dark theme";
+  $("theme").setAttribute("aria-pressed", t === "light" ? "true" : "false");
+  localStorage.setItem("wr.theme", t);
+  renderCharts();
+}
+
+function wire() {
+  for (const v of VIEWS) $(`tab-${v}`).addEventListener("click", () => showView(v));
+  document.querySelector("nav.tabs").addEventListener("keydown", (ev) => {
+    const i = VIEWS.indexOf(state.view);
+    if (ev.key === "ArrowRight") showView(VIEWS[(i + 1) % VIEWS.length], true);
+    else if (ev.key === "ArrowLeft") showView(VIEWS[(i + VIEWS.length - 1) % VIEWS.length], true);
+    else if (ev.key === "Home") showView(VIEWS[0], true);
+    else if (ev.key === "End") showView(VIEWS[VIEWS.length - 1], true);
+    else return;
+    ev.preventDefault();
+  });
+  window.addEventListener("hashchange", () => showView(location.hash.slice(1)));
+  $("theme").addEventListener("click", () => setTheme(document.documentElement.dataset.theme === "dark" ? "light" : "dark"));
+  $("banner-close").addEventListener("click", () => { $("banner").hidden = true; });
+  $("error-close").addEventListener("click", () => { $("error-banner").hidden = true; });
+  $("take-control").addEventListener("click", takeControl);
+  $("release").addEventListener("click", release);
+  $("start-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const f = ev.target;
+    const params = {};
+    const rate = f.rate.value.trim();
+    if (rate) params.rate = /^[0-9.]+$/.test(rate) ? Number(rate) : rate;
+    if (f.count.value.trim()) params.count = Number(f.count.value.trim());
+    if (f.duration.value.trim()) params.duration = Number(f.duration.value.trim());
+    try {
+      await call("traffic.start", params);
+    } catch {
+      // shown
+    }
+    await refreshStreams();
+  });
+  $("btn-stop").addEventListener("click", async () => { await call("traffic.stop").catch(() => {}); await refreshStreams(); });
+  $("btn-pause").addEventListener("click", async () => { await call("traffic.pause").catch(() => {}); await refreshStreams(); });
+  $("btn-resume").addEventListener("click", async () => { await call("traffic.resume").catch(() => {}); await refreshStreams(); });
+  $("chart-metric").addEventListener("change", renderCharts);
+  $("chart-window").addEventListener("change", renderCharts);
+  $("hist-stream").addEventListener("change", renderLatency);
+  $("yaml").addEventListener("input", scheduleCheck);
+  $("yaml").addEventListener("keydown", (ev) => {
+    // Tab indents (YAML takes spaces); Escape leaves the editor for keyboard users.
+    if (ev.key === "Tab" && !ev.shiftKey && !ev.ctrlKey && !ev.altKey) {
+      ev.preventDefault();
+      const ta = ev.target;
+      ta.setRangeText("  ", ta.selectionStart, ta.selectionEnd, "end");
+      scheduleCheck();
+    } else if (ev.key === "Escape") {
+      $("btn-load").focus();
+    }
+  });
+  $("file-name").addEventListener("change", scheduleCheck);
+  $("file-input").addEventListener("change", async (ev) => {
+    const file = ev.target.files[0];
+    if (!file) return;
+    if (file.size > 1024 * 1024) {
+      showError(`${file.name}: ${file.size.toLocaleString("en-US")} bytes; the server takes stream files of at most 1 MiB over the console`);
+      return;
+    }
+    $("yaml").value = await file.text();
+    $("file-name").value = file.name;
+    scheduleCheck();
+  });
+  $("btn-load").addEventListener("click", loadIntoServer);
+  $("btn-goto").addEventListener("click", gotoError);
+  $("btn-copy-loaded").addEventListener("click", () => {
+    if (!state.source) return;
+    $("yaml").value = state.source.yaml;
+    $("file-name").value = state.source.file;
+    scheduleCheck();
+  });
+  new ResizeObserver(() => renderCharts()).observe($("chart-tx"));
+}
+
+setTheme(localStorage.getItem("wr.theme") || (matchMedia("(prefers-color-scheme: light)").matches ? "light" : "dark"));
+wire();
+showView(location.hash.slice(1) || "traffic");
+renderGutter(0);
+connect();
+setTimeout(tick, TICK_MS);

@@ -95,7 +95,11 @@ struct wr_rpc_param {
 	  WR_RPC_P("name", WR_RPC_T_STR, false)) \
 	X(REMOVE, "streams.remove", true, \
 	  WR_RPC_P("streams", WR_RPC_T_STRS, false)) \
-	X(LIST, "streams.list", false) \
+	X(LIST, "streams.list", false, \
+	  WR_RPC_P("source", WR_RPC_T_BOOL, false)) \
+	X(CHECK, "streams.check", false, \
+	  WR_RPC_P("yaml", WR_RPC_T_STR, true), \
+	  WR_RPC_P("name", WR_RPC_T_STR, false)) \
 	X(START, "traffic.start", true, \
 	  WR_RPC_P("streams", WR_RPC_T_STRS, false), \
 	  WR_RPC_P("rate", WR_RPC_T_RATE, false), \

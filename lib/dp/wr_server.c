@@ -25,7 +25,9 @@
 #include <rte_version.h>
 
 #include "wr_auth.h"
+#include "wr_describe.h"
 #include "wr_engine_priv.h"
+#include "wr_http.h"
 #include "wr_in.h"
 #include "wr_rpc.h"
 #include "wr_server.h"
@@ -81,7 +83,14 @@ RTE_LOG_REGISTER_SUFFIX(wr_server_logtype, server, NOTICE);
 #define START_AT_MAX_S (24 * 3600.0)
 #define DRAIN_DEFAULT_NS (200 * 1000 * 1000ull)
 
+/* A WebSocket message holds one request: its frames' headers besides. */
+#define WS_SLACK 256
+
 enum srv_state { ST_IDLE, ST_RUNNING, ST_DONE };
+/* What a connection speaks: JSON-RPC lines (Unix, --listen), an HTTP
+ * request of the console (--http), or JSON-RPC messages over the console's
+ * WebSocket once upgraded. */
+enum conn_proto { PROTO_RPC, PROTO_HTTP, PROTO_WS };
 static const char *const state_names[] = { "idle", "running", "done" };
 
 /* A session owns ports.  Its name is public (ports.info, events); acting as
@@ -102,6 +111,9 @@ struct conn {
 	int fd;                      /* -1: closed, freed at the end of the turn */
 	unsigned int id;
 	bool tcp, authed, subscribed;
+	enum conn_proto proto;
+	struct wr_ws_rx ws;          /* PROTO_WS: frames being read */
+	bool closing;                /* closed once its queue is written */
 	bool spoke;                  /* sent a whole request */
 	bool quiet;                  /* handling a notification: no reply, not even an error */
 	struct session *sess;        /* NULL only for TCP before its login */
@@ -130,7 +142,7 @@ struct server {
 	struct wr_engine *e;
 	const struct wr_server_opts *o;
 	const volatile int *stop;
-	int ep, ufd, tfd;
+	int ep, ufd, tfd, hfd;
 	char unix_path[108];
 	struct conn *conns;
 	struct conn *dead;           /* closed this turn, freed at its end */
@@ -150,6 +162,8 @@ struct server {
 	/* Streams: the loaded set, and whether the engine has it built. */
 	bool loaded, built;
 	struct wr_stream_file f;
+	char *source;                /* the loaded text, for streams.list */
+	char source_name[WR_ERROR_FILE_MAX];
 	enum srv_state state;
 	bool paused[WR_STREAMS_MAX];
 	bool ended[WR_STREAMS_MAX];
@@ -195,6 +209,7 @@ wall_s(void)
 /* ---- output ---- */
 
 static void conn_close(struct server *s, struct conn *c);
+static void web_linger(struct conn *c);
 
 static size_t
 queued(const struct conn *c)
@@ -221,7 +236,8 @@ conn_watch(struct server *s, struct conn *c)
 {
 	struct epoll_event ev = { .data.ptr = c };
 
-	ev.events = (c->held ? 0 : EPOLLIN) | (queued(c) > 0 ? EPOLLOUT : 0);
+	ev.events = (c->held || c->closing ? 0 : EPOLLIN) |
+		    (queued(c) > 0 ? EPOLLOUT : 0);
 	if (c->fd < 0 || ev.events == c->ev_mask)
 		return;
 	c->ev_mask = ev.events;
@@ -268,26 +284,27 @@ conn_flush(struct server *s, struct conn *c)
 		c->held = false;
 		set_ready(s, c, true); /* requests it sent meanwhile */
 	}
+	if (c->closing && queued(c) == 0) {
+		web_linger(c);
+		conn_close(s, c);
+		return false;
+	}
 	conn_watch(s, c);
 	return true;
 }
 
-/* Queue a line (taken over) and try to send it.  @return false when the
- * connection is closed: it broke, or it does not read what it is sent. */
+/* Queue @p a then @p b (@p an and @p bn bytes) and try to send them.
+ * @return false when the connection is closed: it broke, or it does not
+ * read what it is sent. */
 static bool
-conn_send(struct server *s, struct conn *c, char *line)
+conn_queue(struct server *s, struct conn *c, const void *a, size_t an,
+	   const void *b, size_t bn)
 {
-	size_t n, need;
+	size_t n = an + bn, need;
 
-	if (c->fd < 0) {
-		free(line);
+	if (c->fd < 0)
 		return false;
-	}
-	if (line == NULL)
-		return true; /* out of memory: the client times out */
-	n = strlen(line);
 	if (queued(c) >= WQ_HIGH && queued(c) + n > WQ_MAX) {
-		free(line);
 		SRV_LOG(NOTICE, "connection %u closed: it does not read its "
 			"replies (%zu bytes queued)\n", c->id, queued(c));
 		conn_close(s, c);
@@ -310,17 +327,46 @@ conn_send(struct server *s, struct conn *c, char *line)
 			cap *= 2;
 		nb = realloc(c->wbuf, cap);
 		if (nb == NULL) {
-			free(line);
 			conn_close(s, c);
 			return false;
 		}
 		c->wbuf = nb;
 		c->wcap = cap;
 	}
-	memcpy(c->wbuf + c->wlen, line, n);
+	memcpy(c->wbuf + c->wlen, a, an);
+	if (bn > 0)
+		memcpy(c->wbuf + c->wlen + an, b, bn);
 	c->wlen += n;
-	free(line);
 	return conn_flush(s, c);
+}
+
+/* Queue a line (taken over) and try to send it: as it is, or over the
+ * console's WebSocket as one text message (without its newline).
+ * @return false when the connection is closed (conn_queue()). */
+static bool
+conn_send(struct server *s, struct conn *c, char *line)
+{
+	uint8_t hdr[10];
+	size_t n, h;
+	bool ok;
+
+	if (c->fd < 0) {
+		free(line);
+		return false;
+	}
+	if (line == NULL)
+		return true; /* out of memory: the client times out */
+	n = strlen(line);
+	if (c->proto != PROTO_WS) {
+		ok = conn_queue(s, c, line, n, NULL, 0);
+	} else {
+		if (n > 0 && line[n - 1] == '\n')
+			n--;
+		h = wr_ws_head(hdr, WR_WS_TEXT, n);
+		ok = conn_queue(s, c, hdr, h, line, n);
+	}
+	free(line);
+	return ok;
 }
 
 static bool
@@ -878,18 +924,23 @@ m_info(struct call *k)
 {
 	struct server *s = k->s;
 	json_t *ports = json_array(), *names = json_array();
+	json_t *methods = json_array();
 	unsigned int p;
 
 	for (p = 0; p < s->e->n_ports; p++)
 		json_array_append_new(ports, port_json(s, p));
 	for (p = 0; s->loaded && p < s->f.n_streams; p++)
 		json_array_append_new(names, json_string(s->f.streams[p].name));
-	return json_pack("{s:s, s:s, s:s, s:i, s:s, s:s, s:o, s:o, s:s, s:I}",
+	for (p = 0; p < WR_RPC_N_METHODS; p++)
+		json_array_append_new(methods,
+				      json_string(wr_rpc_methods[p].name));
+	return json_pack("{s:s, s:s, s:s, s:i, s:s, s:s, s:o, s:o, s:s, s:I, "
+			 "s:o}",
 		"name", "wirerate", "version", WR_VERSION, "dpdk_version",
 		rte_version(), "pid", (int)getpid(), "state",
 		state_names[s->state], "session", k->c->sess->name, "ports", ports,
 		"streams", names, "api", "wirerate-rpc/1", "last_event",
-		(json_int_t)s->ev_seq);
+		(json_int_t)s->ev_seq, "methods", methods);
 }
 
 static json_t *
@@ -1054,6 +1105,17 @@ m_release(struct call *k)
 }
 
 static json_t *
+stream_names(struct server *s)
+{
+	json_t *a = json_array();
+	uint32_t i;
+
+	for (i = 0; s->loaded && i < s->f.n_streams; i++)
+		json_array_append_new(a, json_string(s->f.streams[i].name));
+	return a;
+}
+
+static json_t *
 streams_json(struct server *s)
 {
 	json_t *a = json_array();
@@ -1117,6 +1179,14 @@ m_load(struct call *k)
 		wr_stream_file_free(&s->f);
 	s->f = f;
 	s->loaded = true;
+	free(s->source);
+	s->source = strdup(wr_rpc_str(k->req, "yaml"));
+	snprintf(s->source_name, sizeof(s->source_name), "%s",
+		 name ? name : "<streams.load>");
+	/* Every console shows what is loaded now (doc/api.md, events). */
+	event_push(s, "streams_loaded", json_pack("{s:s, s:s, s:o}", "file",
+		   s->source_name, "session", k->c->sess->name, "streams",
+		   stream_names(s)));
 	return json_pack("{s:o}", "streams", streams_json(s));
 }
 
@@ -1150,14 +1220,76 @@ m_remove(struct call *k)
 		wr_stream_file_free(&s->f);
 		s->loaded = false;
 	}
+	event_push(s, "streams_removed", json_pack("{s:s, s:o}", "session",
+		   k->c->sess->name, "streams", stream_names(s)));
 	return json_pack("{s:o}", "streams", streams_json(s));
 }
 
 static json_t *
 m_list(struct call *k)
 {
-	return json_pack("{s:s, s:o}", "state", state_names[k->s->state],
-			 "streams", streams_json(k->s));
+	struct server *s = k->s;
+	json_t *res = json_pack("{s:s, s:o}", "state", state_names[s->state],
+				"streams", streams_json(s));
+
+	/* The text loaded, as its client sent it: what another console
+	 * shows of someone else's streams. */
+	if (res != NULL && wr_rpc_bool(k->req, "source", false))
+		json_object_set_new(res, "source", !s->loaded || !s->source ?
+			json_null() : json_pack("{s:s, s:s}", "file",
+			s->source_name, "yaml", s->source));
+	return res;
+}
+
+/* streams.check: the loader and template builder streams.load runs, on
+ * text that is not loaded: the console checks the editor's text as it is
+ * typed.  Read-only; an error is a result, not a JSON-RPC error. */
+static json_t *
+m_check(struct call *k)
+{
+	struct server *s = k->s;
+	const char *name = wr_rpc_str(k->req, "name");
+	struct wr_stream_file f;
+	struct wr_error err;
+	char line[1024], hex[65], *buf;
+	json_t *streams, *seqs;
+	uint32_t i;
+
+	wr_error_clear(&err);
+	memset(&f, 0, sizeof(f));
+	if (parse_streams(s, name ? name : "<streams.check>",
+			  wr_rpc_str(k->req, "yaml"), &f, &err) != 0)
+		return json_pack("{s:b, s:o}", "valid", 0, "error",
+				 yaml_error_data(&err, line, sizeof(line)));
+	buf = malloc(WR_DESCRIBE_MAX);
+	streams = json_array();
+	seqs = json_array();
+	for (i = 0; buf != NULL && i < f.n_streams; i++) {
+		const struct wr_stream *st = &f.streams[i];
+		char rate[64];
+
+		wr_describe_stream(st, "", buf, WR_DESCRIBE_MAX);
+		wr_describe_rate(&st->rate, rate, sizeof(rate));
+		json_array_append_new(streams, json_pack(
+			"{s:s, s:i, s:I, s:s, s:b, s:s}", "name", st->name,
+			"port", st->port, "count", (json_int_t)st->count,
+			"rate", rate, "latency", st->latency, "summary", buf));
+	}
+	for (i = 0; i < WR_PORTS_MAX; i++)
+		if (wr_stream_file_port_sequenced(&f, (uint16_t)i))
+			json_array_append_new(seqs, json_pack("{s:i, s:I}",
+				"port", i, "loops", (json_int_t)f.loops));
+	wr_report_hex(f.sha256, hex);
+	free(buf);
+	{
+		json_t *res = json_pack("{s:b, s:s, s:s, s:I, s:o, s:o}",
+			"valid", 1, "file", f.path, "sha256", hex, "seed",
+			(json_int_t)f.seed, "streams", streams, "sequences",
+			seqs);
+
+		wr_stream_file_free(&f);
+		return res;
+	}
 }
 
 /* Launch time from a wall-clock instant: the TSC at that instant, read
@@ -1487,6 +1619,8 @@ m_reset(struct call *k)
 	if (s->loaded)
 		wr_stream_file_free(&s->f);
 	s->loaded = false;
+	event_push(s, "streams_removed", json_pack("{s:s, s:[]}", "session",
+		   k->c->sess->name, "streams"));
 	return json_pack("{s:s}", "state", state_names[s->state]);
 }
 
@@ -1550,7 +1684,8 @@ m_login(struct call *k)
 			    (double)wait / 1000.0);
 		return NULL;
 	}
-	if (!wr_auth_equal(s->o->token, wr_rpc_str(k->req, "token"))) {
+	if (!wr_auth_equal(c->proto == PROTO_WS ? s->o->http_token :
+			   s->o->token, wr_rpc_str(k->req, "token"))) {
 		if (wr_auth_limit_failed(&s->logins, c->addr, false, now))
 			SRV_LOG(WARNING, "failed login from %s: wrong token\n",
 				c->peer);
@@ -1622,6 +1757,7 @@ handle_line(struct server *s, struct conn *c, const char *line, size_t len)
 	case WR_RPC_LOAD: res = m_load(&k); break;
 	case WR_RPC_REMOVE: res = m_remove(&k); break;
 	case WR_RPC_LIST: res = m_list(&k); break;
+	case WR_RPC_CHECK: res = m_check(&k); break;
 	case WR_RPC_START: res = m_start(&k); break;
 	case WR_RPC_STOP: res = m_ctl(&k, WR_TX_CTL_STOP); break;
 	case WR_RPC_PAUSE: res = m_ctl(&k, WR_TX_CTL_PAUSE); break;
@@ -1663,6 +1799,174 @@ handle_line(struct server *s, struct conn *c, const char *line, size_t len)
 	c->quiet = false;
 	wr_rpc_req_free(&req);
 	return ok;
+}
+
+/* ---- web ---- */
+
+/* A request may be this long: a login line before the login (over TCP or
+ * the console's WebSocket). */
+static size_t
+request_max(const struct conn *c)
+{
+	return c->tcp && !c->authed ? PREAUTH_REQUEST_MAX : WR_RPC_REQUEST_MAX;
+}
+
+
+/* Before closing a console connection: no more from us, and what the
+ * client already sent is read and dropped (a close with unread bytes would
+ * reset the connection, and the client might lose the refusal it was
+ * sent, such as a 413 while it still sends its body). */
+static void
+web_linger(struct conn *c)
+{
+	char sink[4096];
+	unsigned int i;
+
+	if (c->proto == PROTO_RPC || c->fd < 0)
+		return;
+	shutdown(c->fd, SHUT_WR);
+	for (i = 0; i < 16 && recv(c->fd, sink, sizeof(sink), MSG_DONTWAIT) > 0;
+	     i++)
+		;
+}
+
+/* A control frame (a pong, a close) of @p len bytes. */
+static void
+ws_control(struct server *s, struct conn *c, uint8_t op, const void *data,
+	   size_t len)
+{
+	uint8_t hdr[10];
+	size_t h = wr_ws_head(hdr, op, len);
+
+	conn_queue(s, c, hdr, h, data, len);
+}
+
+/* Close the WebSocket with @p code once the close frame is written. */
+static void
+ws_close(struct server *s, struct conn *c, uint16_t code)
+{
+	uint8_t b[2] = { (uint8_t)(code >> 8), (uint8_t)code };
+
+	if (c->closing || c->fd < 0)
+		return;
+	c->closing = true;
+	ws_control(s, c, WR_WS_CLOSE, b, sizeof(b));
+	if (c->fd >= 0)
+		conn_watch(s, c);
+}
+
+/* The console's HTTP request at the front of the buffer: answered (an
+ * asset, an error) and closed once written, or upgraded to the WebSocket.
+ * @return the bytes of the head (0: more needed, -1: answered and closing,
+ * or closed). */
+static ssize_t
+web_http(struct server *s, struct conn *c)
+{
+	struct wr_http_policy pol = {
+		.loopback_hosts = s->o->http_token[0] == '\0',
+	};
+	struct wr_http_answer ans;
+	struct wr_http_req req;
+	char head[2048], body[256];
+	ssize_t n, h;
+	int status = 400;
+
+	n = wr_http_parse(c->rbuf + c->roff, c->rlen - c->roff, &req, &status);
+	if (n == 0)
+		return 0;
+	if (n < 0) {
+		memset(&ans, 0, sizeof(ans));
+		ans.action = WR_HTTP_ANSWER_ERROR;
+		ans.status = status;
+		snprintf(ans.why, sizeof(ans.why), "%s", status == 431 ?
+			 "request head longer than 8 KiB or with more than 64 "
+			 "headers" : status == 414 ? "request target too long" :
+			 status == 505 ? "HTTP/1.1 only" : "malformed request");
+	} else {
+		wr_http_route(&req, &pol, &ans);
+	}
+	/* A console client past --max-clients: refused like a TCP one. */
+	if (ans.action == WR_HTTP_ANSWER_UPGRADE && pol.loopback_hosts &&
+	    s->n_conns >= s->o->max_clients) {
+		ans.action = WR_HTTP_ANSWER_ERROR;
+		ans.status = 503;
+		snprintf(ans.why, sizeof(ans.why), "the server has its "
+			 "--max-clients (%u) clients", s->o->max_clients);
+	}
+	h = wr_http_head(&ans, n > 0 && strcmp(req.method, "HEAD") == 0, head,
+			 sizeof(head));
+	if (h < 0) {
+		conn_close(s, c);
+		return -1;
+	}
+	if (ans.action == WR_HTTP_ANSWER_UPGRADE) {
+		/* Now a client: without a token it has logged in (the
+		 * loopback only); with one, auth.login within LOGIN_MS. */
+		if (pol.loopback_hosts && !promote(s, c)) {
+			conn_close(s, c);
+			return -1;
+		}
+		conn_queue(s, c, head, (size_t)h, NULL, 0);
+		c->proto = PROTO_WS;
+		memset(&c->ws, 0, sizeof(c->ws));
+		return n;
+	}
+	c->closing = true;
+	if (n > 0 && strcmp(req.method, "HEAD") == 0)
+		conn_queue(s, c, head, (size_t)h, NULL, 0);
+	else if (ans.action == WR_HTTP_ANSWER_ASSET && ans.status == 200)
+		conn_queue(s, c, head, (size_t)h, ans.asset->data,
+			   ans.asset->len);
+	else if (ans.action == WR_HTTP_ANSWER_ASSET)
+		conn_queue(s, c, head, (size_t)h, NULL, 0); /* 304 */
+	else
+		conn_queue(s, c, head, (size_t)h, body,
+			   wr_http_error_body(&ans, body, sizeof(body)));
+	return -1;
+}
+
+/* The next request of a WebSocket client: pings answered, a close
+ * returned, a malformed or oversized frame refused with its close code.
+ * @return > 0 the bytes to drop after handling the message at *msg
+ * (*msg_len bytes); 0 more needed; -1 closing. */
+static ssize_t
+ws_next(struct server *s, struct conn *c, char **msg, size_t *msg_len)
+{
+	struct wr_ws_event ev;
+
+	for (;;) {
+		enum wr_ws_kind k = wr_ws_next(&c->ws,
+			(uint8_t *)c->rbuf + c->roff, c->rlen - c->roff,
+			request_max(c), &ev);
+
+		switch (k) {
+		case WR_WS_EV_MORE:
+			c->roff += ev.consumed;
+			return 0;
+		case WR_WS_EV_TEXT:
+			*msg = (char *)ev.data;
+			*msg_len = ev.len;
+			return (ssize_t)ev.consumed;
+		case WR_WS_EV_PING:
+			ws_control(s, c, WR_WS_PONG, ev.data, ev.len);
+			break;
+		case WR_WS_EV_PONG:
+			break;
+		case WR_WS_EV_CLOSE:
+			ws_close(s, c, WR_WS_CLOSE_NORMAL);
+			return -1;
+		case WR_WS_EV_ERROR:
+			if (ev.code == WR_WS_CLOSE_TOO_BIG)
+				SRV_LOG(NOTICE, "connection %u closed: a "
+					"WebSocket message over %zu bytes\n",
+					c->id, request_max(c));
+			ws_close(s, c, ev.code);
+			return -1;
+		}
+		if (c->fd < 0 || c->closing)
+			return -1;
+		c->roff += ev.consumed;
+	}
 }
 
 /* ---- connections ---- */
@@ -1749,7 +2053,7 @@ peer_name(struct conn *c, const struct sockaddr_storage *sa)
  * --max-clients (past it: closed at once); a TCP one goes to the pre-login
  * pool, closing the oldest there when full, and has LOGIN_MS to log in. */
 static void
-conn_accept(struct server *s, int lfd, bool tcp)
+conn_accept(struct server *s, int lfd, bool tcp, enum conn_proto proto)
 {
 	unsigned int i;
 
@@ -1774,6 +2078,7 @@ conn_accept(struct server *s, int lfd, bool tcp)
 		}
 		c->fd = fd;
 		c->tcp = tcp;
+		c->proto = proto;
 		c->id = ++s->next_id;
 		c->pslot = -1;
 		c->last_ms = now_ms();
@@ -1812,11 +2117,53 @@ conn_accept(struct server *s, int lfd, bool tcp)
 	}
 }
 
-/* A request may be this long: a login line before the login. */
+/* The buffer a connection may fill: a request, a request head of the
+ * console, or a WebSocket message with its frames' headers. */
 static size_t
-request_max(const struct conn *c)
+buf_max(const struct conn *c)
 {
-	return c->tcp && !c->authed ? PREAUTH_REQUEST_MAX : WR_RPC_REQUEST_MAX;
+	return c->proto == PROTO_HTTP ? WR_HTTP_HEAD_MAX :
+	       c->proto == PROTO_WS ? request_max(c) + WS_SLACK :
+	       WR_RPC_REQUEST_MAX;
+}
+
+/* The next request in the connection's buffer, in its framing.  @return
+ * > 0 the bytes to drop once the request at *msg (*len bytes; NULL: none,
+ * the console's HTTP head) is handled; 0 more needed; -1 closing or
+ * closed (answered). */
+static ssize_t
+next_request(struct server *s, struct conn *c, char **msg, size_t *len)
+{
+	ssize_t f;
+
+	*msg = NULL;
+	if (c->proto == PROTO_HTTP)
+		return web_http(s, c);
+	if (c->proto == PROTO_WS)
+		return ws_next(s, c, msg, len);
+	f = wr_rpc_frame(c->rbuf + c->roff, c->rlen - c->roff, request_max(c));
+	if (f < 0) {
+		/* Too long: refused without reading the rest. */
+		reply_error(s, c, NULL, WR_RPC_E_REQUEST, NULL,
+			    "request longer than %zu bytes: refused, "
+			    "connection closed", request_max(c));
+		conn_close(s, c);
+		return -1;
+	}
+	*msg = c->rbuf + c->roff;
+	*len = (size_t)f;
+	return f;
+}
+
+/* Whether a request waits in the buffer (a WebSocket's bytes are only
+ * looked at once: they are unmasked in place). */
+static bool
+request_waits(const struct conn *c)
+{
+	if (c->proto != PROTO_RPC)
+		return c->rlen > c->roff;
+	return wr_rpc_frame(c->rbuf + c->roff, c->rlen - c->roff,
+			    request_max(c)) != 0;
 }
 
 /* One turn of a connection: answer up to TURN_REQS of its requests,
@@ -1837,37 +2184,35 @@ conn_serve(struct server *s, struct conn *c)
 	c->turn = s->turn;
 	for (;;) {
 		ssize_t f, n;
+		char *msg;
+		size_t len = 0;
 
-		if (c->fd < 0)
+		if (c->fd < 0 || c->closing)
 			return;
 		if (queued(c) >= WQ_HIGH) {
 			c->held = true;
 			conn_watch(s, c);
 			return;
 		}
-		f = wr_rpc_frame(c->rbuf + c->roff, c->rlen - c->roff,
-				 request_max(c));
-		if (f > 0) {
-			if (reqs == TURN_REQS) {
+		if (reqs == TURN_REQS) {
+			if (request_waits(c))
 				set_ready(s, c, true);
-				return;
-			}
-			reqs++;
-			c->spoke = true;
-			if (!handle_line(s, c, c->rbuf + c->roff, (size_t)f)) {
-				conn_close(s, c);
-				return;
+			return;
+		}
+		f = next_request(s, c, &msg, &len);
+		if (f < 0)
+			return;
+		if (f > 0) {
+			if (msg != NULL) {
+				reqs++;
+				c->spoke = true;
+				if (!handle_line(s, c, msg, len)) {
+					conn_close(s, c);
+					return;
+				}
 			}
 			c->roff += (size_t)f;
 			continue;
-		}
-		if (f < 0) {
-			/* Too long: refused without reading the rest. */
-			reply_error(s, c, NULL, WR_RPC_E_REQUEST, NULL,
-				    "request longer than %zu bytes: refused, "
-				    "connection closed", request_max(c));
-			conn_close(s, c);
-			return;
 		}
 		memmove(c->rbuf, c->rbuf + c->roff, c->rlen - c->roff);
 		c->rlen -= c->roff;
@@ -1879,14 +2224,21 @@ conn_serve(struct server *s, struct conn *c)
 		}
 		if (got >= TURN_READ)
 			return; /* level-triggered: the rest next turn */
+		if (c->rlen == c->rcap && c->proto == PROTO_WS)
+			c->rlen = wr_ws_compact(&c->ws, (uint8_t *)c->rbuf,
+						c->rlen);
 		if (c->rlen == c->rcap) {
 			size_t cap = c->rcap ? 2 * c->rcap : BUF_MIN;
 			char *nb;
 
-			/* frame() returned 0: the request is shorter than
-			 * request_max(), so it fits in that much. */
-			if (cap > WR_RPC_REQUEST_MAX)
-				cap = WR_RPC_REQUEST_MAX;
+			/* next_request() returned 0: the request is shorter
+			 * than buf_max(), so it fits in that much. */
+			if (cap > buf_max(c))
+				cap = buf_max(c);
+			if (cap <= c->rcap) {
+				conn_close(s, c); /* cannot happen: a guard */
+				return;
+			}
 			nb = realloc(c->rbuf, cap);
 			if (nb == NULL) {
 				conn_close(s, c);
@@ -2081,18 +2433,18 @@ listen_unix(struct server *s, const char *path, struct wr_error *err)
 	return 0;
 }
 
-/* A TCP listener on @p host:@p port; @p listen_now false only tries the
- * bind (before EAL) and closes it. */
+/* A TCP listener on @p host:@p port (option @p opt); @p listen_now false
+ * only tries the bind (before EAL) and closes it. */
 static int
-open_tcp(const char *host, uint16_t port, bool listen_now, int *fd_out,
-	 struct wr_error *err)
+open_tcp(const char *opt, const char *host, uint16_t port, bool listen_now,
+	 int *fd_out, struct wr_error *err)
 {
 	struct sockaddr_in a = { .sin_family = AF_INET,
 				 .sin_port = htons(port) };
 	int fd, one = 1, rc;
 
 	if (inet_pton(AF_INET, host, &a.sin_addr) != 1)
-		return wr_error_set(err, -EINVAL, NULL, 0, 0, "--listen",
+		return wr_error_set(err, -EINVAL, NULL, 0, 0, opt,
 				    "expected an IPv4 address, got \"%s\"",
 				    host);
 	fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
@@ -2104,7 +2456,7 @@ open_tcp(const char *host, uint16_t port, bool listen_now, int *fd_out,
 	    (listen_now && listen(fd, 128) != 0)) {
 		rc = -errno;
 		close(fd);
-		return wr_error_set(err, rc, NULL, 0, 0, "--listen",
+		return wr_error_set(err, rc, NULL, 0, 0, opt,
 				    "cannot listen on %s:%u: %s", host, port,
 				    strerror(-rc));
 	}
@@ -2162,6 +2514,53 @@ fd_limit(struct wr_server_opts *o, struct wr_error *err)
 	return 0;
 }
 
+/* Whether @p host (IPv4, checked) is in 127.0.0.0/8. */
+static bool
+loopback_addr(const char *host)
+{
+	struct in_addr a;
+
+	return inet_pton(AF_INET, host, &a) == 1 &&
+	       (ntohl(a.s_addr) >> 24) == 127;
+}
+
+/* The console's options: an address that binds, and a token unless it
+ * listens on the loopback only (doc/web.md). */
+static int
+http_check(struct wr_server_opts *o, struct wr_error *err)
+{
+	int fd, rc;
+
+	o->http_token[0] = '\0';
+	if (o->http_host == NULL)
+		return 0;
+	if (o->tcp_host != NULL && o->tcp_port == o->http_port &&
+	    strcmp(o->tcp_host, o->http_host) == 0)
+		return wr_error_set(err, -EINVAL, NULL, 0, 0, "--http",
+				    "%s:%u is --listen's address too: give the "
+				    "console a port of its own", o->http_host,
+				    o->http_port);
+	rc = open_tcp("--http", o->http_host, o->http_port, false, &fd, err);
+	if (rc != 0)
+		return rc;
+	if (o->http_token_file != NULL)
+		return wr_auth_token_load(o->http_token_file, o->http_token,
+					  sizeof(o->http_token), err);
+	if (o->token_file != NULL) {
+		if (o->token[0] == '\0')
+			rc = wr_auth_token_load(o->token_file, o->token,
+						sizeof(o->token), err);
+		snprintf(o->http_token, sizeof(o->http_token), "%s", o->token);
+		return rc;
+	}
+	if (!loopback_addr(o->http_host))
+		return wr_error_set(err, -EPERM, NULL, 0, 0, "--http",
+				    "%s is not a loopback address: the console "
+				    "there needs a token (--http-token-file "
+				    "FILE, or --token-file FILE)", o->http_host);
+	return 0;
+}
+
 int
 wr_server_check(struct wr_server_opts *o, struct wr_error *err)
 {
@@ -2183,16 +2582,18 @@ wr_server_check(struct wr_server_opts *o, struct wr_error *err)
 			return rc;
 	}
 	if (o->tcp_host == NULL)
-		return 0;
+		return http_check(o, err);
 	if (o->token_file == NULL)
 		return wr_error_set(err, -EINVAL, NULL, 0, 0, "--listen",
 				    "TCP needs --token-file FILE (a secret "
 				    "only its owner can read)");
-	rc = open_tcp(o->tcp_host, o->tcp_port, false, &fd, err);
-	if (rc != 0)
-		return rc;
-	return wr_auth_token_load(o->token_file, o->token, sizeof(o->token),
-				  err);
+	rc = open_tcp("--listen", o->tcp_host, o->tcp_port, false, &fd, err);
+	if (rc == 0)
+		rc = wr_auth_token_load(o->token_file, o->token,
+					sizeof(o->token), err);
+	if (rc == 0)
+		rc = http_check(o, err);
+	return rc;
 }
 
 /* ---- the loop ---- */
@@ -2213,6 +2614,8 @@ server_free(struct server *s)
 	}
 	if (s->tfd >= 0)
 		close(s->tfd);
+	if (s->hfd >= 0)
+		close(s->hfd);
 	if (s->ep >= 0)
 		close(s->ep);
 	for (i = 0; i < EVENTS_MAX; i++)
@@ -2220,6 +2623,7 @@ server_free(struct server *s)
 	if (s->loaded)
 		wr_stream_file_free(&s->f);
 	free(s->base_hist);
+	free(s->source);
 	free(s);
 }
 
@@ -2239,7 +2643,7 @@ wr_server_run(struct wr_engine *e, const struct wr_server_opts *o,
 	s->e = e;
 	s->o = o;
 	s->stop = stop;
-	s->ufd = s->tfd = -1;
+	s->ufd = s->tfd = s->hfd = -1;
 	s->idle_ms = o->idle_timeout_ms ? o->idle_timeout_ms : 60000;
 	s->owner_ms = o->owner_timeout_ms ? o->owner_timeout_ms : 30000;
 	wr_auth_limit_init(&s->logins);
@@ -2254,9 +2658,12 @@ wr_server_run(struct wr_engine *e, const struct wr_server_opts *o,
 					  "options were not checked "
 					  "(wr_server_check())");
 		else
-			rc = open_tcp(o->tcp_host, o->tcp_port, true, &s->tfd,
-				      err);
+			rc = open_tcp("--listen", o->tcp_host, o->tcp_port,
+				      true, &s->tfd, err);
 	}
+	if (rc == 0 && o->http_host != NULL)
+		rc = open_tcp("--http", o->http_host, o->http_port, true,
+			      &s->hfd, err);
 	if (rc == 0 && (o->unix_path == NULL || o->unix_path[0] != '\0'))
 		rc = listen_unix(s, o->unix_path ? o->unix_path :
 				 WR_SERVER_SOCK_DEFAULT, err);
@@ -2273,12 +2680,20 @@ wr_server_run(struct wr_engine *e, const struct wr_server_opts *o,
 		ev.data.ptr = &s->tfd;
 		epoll_ctl(s->ep, EPOLL_CTL_ADD, s->tfd, &ev);
 	}
+	if (s->hfd >= 0) {
+		ev.data.ptr = &s->hfd;
+		epoll_ctl(s->ep, EPOLL_CTL_ADD, s->hfd, &ev);
+	}
 	for (p = 0; p < e->n_ports; p++)
 		s->link_up[p] = e->ports[p].link_up;
 	SRV_LOG(NOTICE, "serving on %s%s%s%s\n",
 		s->ufd >= 0 ? s->unix_path : "",
 		s->ufd >= 0 && s->tfd >= 0 ? " and " : "",
 		s->tfd >= 0 ? o->tcp_host : "", s->tfd >= 0 ? " (TCP)" : "");
+	if (s->hfd >= 0)
+		SRV_LOG(NOTICE, "web console at http://%s:%u/%s\n",
+			o->http_host, o->http_port, o->http_token[0] ? " (its "
+			"token to log in)" : "");
 	while (!*stop) {
 		/* Requests left over from the last turn: no sleep. */
 		n = epoll_wait(s->ep, evs, RTE_DIM(evs), s->n_ready > 0 ? 0 :
@@ -2288,11 +2703,15 @@ wr_server_run(struct wr_engine *e, const struct wr_server_opts *o,
 		for (i = 0; i < n; i++) {
 			c = evs[i].data.ptr;
 			if (evs[i].data.ptr == &s->ufd) {
-				conn_accept(s, s->ufd, false);
+				conn_accept(s, s->ufd, false, PROTO_RPC);
 				continue;
 			}
 			if (evs[i].data.ptr == &s->tfd) {
-				conn_accept(s, s->tfd, true);
+				conn_accept(s, s->tfd, true, PROTO_RPC);
+				continue;
+			}
+			if (evs[i].data.ptr == &s->hfd) {
+				conn_accept(s, s->hfd, true, PROTO_HTTP);
 				continue;
 			}
 			if (c->fd < 0)

@@ -167,6 +167,12 @@ class Client:
         """
         return self.call("streams.load", yaml=yaml_text, name=name)["streams"]
 
+    def check(self, yaml_text: str, name: Optional[str] = None) -> Result:
+        """streams.check: what streams.load would say of the text, without loading it:
+        {"valid": true, "streams": [{name, port, count, rate, latency, summary}], ...} or
+        {"valid": false, "error": {file, line, col, path, message}}.  Needs no ports."""
+        return self.call("streams.check", yaml=yaml_text, name=name)
+
     def load_file(self, path: str) -> List[Result]:
         with open(path) as f:
             return self.load(f.read(), name=path)
