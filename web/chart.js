@@ -55,7 +55,7 @@ export function drawLines(svg, series, now, windowS, emptyText) {
   for (const s of series)
     for (const [t, v] of s.points)
       if (t >= now - windowS && v > max) max = v;
-  const ymax = niceCeil(max);
+  const ymax = niceCeil(max * 1.1); // headroom: a flat line does not sit on the top edge
   svg.dataset.ymax = String(ymax);
   for (let i = 0; i <= 4; i++) {
     const y = m.t + ph - (ph * i) / 4;

@@ -2543,9 +2543,14 @@ http_check(struct wr_server_opts *o, struct wr_error *err)
 	rc = open_tcp("--http", o->http_host, o->http_port, false, &fd, err);
 	if (rc != 0)
 		return rc;
-	if (o->http_token_file != NULL)
-		return wr_auth_token_load(o->http_token_file, o->http_token,
-					  sizeof(o->http_token), err);
+	if (o->http_token_file != NULL) {
+		rc = wr_auth_token_load(o->http_token_file, o->http_token,
+					sizeof(o->http_token), err);
+		if (rc != 0 && err != NULL) /* the same checks, its option */
+			snprintf(err->path, sizeof(err->path),
+				 "--http-token-file");
+		return rc;
+	}
 	if (o->token_file != NULL) {
 		if (o->token[0] == '\0')
 			rc = wr_auth_token_load(o->token_file, o->token,

@@ -1,0 +1,465 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""The web console of `wirerate serve --http`: refusals byte for byte (a wrong token, another
+site's Origin or Host, paths outside the page, huge uploads and messages, malformed requests),
+each time with the server still answering; then the page in a real headless Chromium (Debian's
+chromium and chromium-driver through python3-selenium) against servers on net_null and on
+memif with dpdk-testpmd reflecting: no console errors, the charts and the figures shown against
+stats.get, live rate control, YAML errors at line:col, a second browser that sees everything
+and changes nothing until it takes over.  Screenshots of each view go to $WR_ARTIFACTS."""
+
+import json
+import math
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+from wrtest import ROOT, wait_for
+from test_server import ServerCase, START_S, kill, read_text
+import wirerate  # noqa: E402  (test_server put python/ on the path)
+import wrweb
+
+ARTIFACTS = os.environ.get("WR_ARTIFACTS", os.path.join(ROOT, "build", "test-artifacts"))
+TOKEN = "console-token-0123456789"
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+def yaml_stream(name="s", rate="1 Mpps", size=64, extra=""):
+    return (f"version: 1\nstreams:\n  - name: {name}\n    port: 0\n    size: {size}\n"
+            f"    rate: {rate}\n{extra}")
+
+
+class WebCase(ServerCase):
+    """A server with the console on a port of its own."""
+
+    def web_serve(self, extra=(), **kw):
+        port = free_port()
+        p, sock = self.serve(extra=("--http", str(port), *extra), **kw)
+        self.assertTrue(wait_for(lambda: self.listening(port), START_S))
+        return p, sock, port
+
+    @staticmethod
+    def listening(port):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return True
+        except OSError:
+            return False
+
+    def assert_alive(self, p, sock):
+        self.assertIsNone(p.poll(), "the server exited")
+        c = wirerate.Client(sock).connect()
+        try:
+            self.assertEqual(c.info()["name"], "wirerate")
+        finally:
+            c.close()
+
+
+class Refusals(WebCase):
+    """What a browser must not get away with, sent by hand (test/integration/wrweb.py)."""
+
+    def test_token_origin_paths_uploads(self):
+        tok = self.write("http-token", TOKEN + "\n")
+        os.chmod(tok, 0o600)
+        p, sock, port = self.web_serve(extra=("--http-token-file", tok))
+        # The page itself is public: the same bytes as web/.
+        status, headers, body = wrweb.get(port, "/")
+        self.assertEqual(status, 200)
+        with open(os.path.join(ROOT, "web", "index.html"), "rb") as f:
+            self.assertEqual(body, f.read())
+        self.assertIn("default-src 'self'", headers["content-security-policy"])
+        self.assertEqual(headers["x-content-type-options"], "nosniff")
+        status, headers, _ = wrweb.get(port, "/", extra=f'If-None-Match: {headers["etag"]}\r\n')
+        self.assertEqual(status, 304)
+        # Paths outside the page: nothing but its compiled-in files.
+        for path in ("/../../etc/passwd", "/%2e%2e/%2e%2e/etc/passwd", "/web/index.html",
+                     "/embed.py", "/meson.build", "//etc/passwd", "/index.html/"):
+            self.assertEqual(wrweb.get(port, path)[0], 404, path)
+        # The API needs the token: nothing before auth.login, a wrong one closes.
+        ws = wrweb.WebSocket(port)
+        self.assertTrue(ws.ok, ws.status)
+        self.assertEqual(ws.call("server.info")["error"]["code"], -32005)
+        self.assertEqual(ws.call("auth.login", token="wrong-token-0123456789")["error"]["code"],
+                         -32005)
+        with self.assertRaises(ConnectionError):
+            ws.call("server.info")
+        ws.close()
+        ws = wrweb.WebSocket(port)
+        self.assertTrue(ws.call("auth.login", token=TOKEN)["result"]["authenticated"])
+        self.assertEqual(ws.call("server.info")["result"]["name"], "wirerate")
+        # Another site's page open in the same browser: its Origin, or none.
+        for origin in ("http://evil.example", f"http://127.0.0.1:{port + 1}", "null", ""):
+            bad = wrweb.WebSocket(port, origin=origin)
+            self.assertEqual(bad.status, 403, origin)
+            bad.close()
+        # Huge uploads: a body is refused from its head (413), never read.
+        big = (f"POST / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Length: 100000000\r\n\r\n"
+               .encode() + b"x" * (1 << 20))
+        status = wrweb.http(port, big)[0]
+        self.assertIn(status, (413, 0))  # 0: reset while the client still sent
+        self.assertEqual(wrweb.http(port, f"POST /ws HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                                          "Transfer-Encoding: chunked\r\n\r\n".encode())[0], 413)
+        # A WebSocket message over 1 MiB: closed (1009) from its header; before the
+        # login 4 KiB is the most.
+        ws.send_frame(0x1, b"", length=100 << 20)
+        self.assertEqual(ws.recv_frame(), (0x8, b"\x03\xf1"))
+        ws.close()
+        pre = wrweb.WebSocket(port)
+        pre.send_text("x" * 5000)
+        self.assertEqual(pre.recv_frame(), (0x8, b"\x03\xf1"))
+        pre.close()
+        # Malformed requests: each its status, the connection closed.
+        cases = [
+            (b"GET / HTTP/1.1\r\nHost: a\r\n" + b"X-Pad: " + b"y" * 9000 + b"\r\n\r\n", 431),
+            (b"GET / HTTP/9.9\r\nHost: a\r\n\r\n", 505),
+            (b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03\r\n\r\n", 400),  # TLS hello
+            (b"GET /" + b"a" * 2000 + b" HTTP/1.1\r\nHost: a\r\n\r\n", 414),
+            (b"DELETE / HTTP/1.1\r\nHost: a\r\n\r\n", 405),
+            (b"GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", 400),
+            (b"GET / HTTP/1.1\r\n\r\n", 400),
+        ]
+        for raw, want in cases:
+            self.assertEqual(wrweb.http(port, raw)[0], want, raw[:40])
+        # Binary frames and unmasked frames close the socket with their codes.
+        ws = wrweb.WebSocket(port)
+        ws.send_frame(0x2, b"\x00\x01")
+        self.assertEqual(ws.recv_frame(), (0x8, b"\x03\xeb"))
+        ws.close()
+        ws = wrweb.WebSocket(port)
+        ws.send_frame(0x1, b"{}", mask=False)
+        self.assertEqual(ws.recv_frame(), (0x8, b"\x03\xea"))
+        ws.close()
+        # Connections that never finish their head: the pre-login pool and its 3 s.
+        slow = [socket.create_connection(("127.0.0.1", port)) for _ in range(80)]
+        for s in slow:
+            s.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        self.assertEqual(wrweb.get(port, "/app.js")[0], 200)
+        time.sleep(3.5)
+        for s in slow:
+            s.settimeout(1)
+            try:
+                self.assertEqual(s.recv(100), b"")
+            except ConnectionResetError:
+                pass  # closed with its bytes unread: a reset is a close too
+            s.close()
+        self.assert_alive(p, sock)
+
+    def test_loopback_only(self):
+        """Without a token the console answers the loopback's names only: a site whose name
+        was rebound to 127.0.0.1 gets nothing, its page cannot open the WebSocket."""
+        p, sock, port = self.web_serve()
+        self.assertEqual(wrweb.get(port, "/", host=f"localhost:{port}")[0], 200)
+        self.assertEqual(wrweb.get(port, "/", host=f"[::1]:{port}")[0], 200)
+        self.assertEqual(wrweb.get(port, "/", host=f"rebound.example:{port}")[0], 403)
+        bad = wrweb.WebSocket(port, host=f"rebound.example:{port}")
+        self.assertEqual(bad.status, 403)
+        ws = wrweb.WebSocket(port)
+        r = ws.call("server.info")["result"]
+        self.assertTrue(r["session"].startswith("conn-"))
+        self.assertIn("streams.check", r["methods"])
+        # streams.check: the loader's verdict, nothing loaded, no ports needed.
+        r = ws.call("streams.check", yaml=yaml_stream(rate="fast"), name="x.yaml")["result"]
+        self.assertFalse(r["valid"])
+        self.assertEqual((r["error"]["line"], r["error"]["col"]), (6, 11))
+        self.assertTrue(r["error"]["message"].startswith("x.yaml:6:11: streams[0].rate:"))
+        r = ws.call("streams.check", yaml=yaml_stream())["result"]
+        self.assertTrue(r["valid"])
+        self.assertIn("stream s: port 0, 64-byte frames", r["streams"][0]["summary"])
+        self.assertIsNone(ws.call("streams.list", source=True)["result"]["source"])
+        self.assert_alive(p, sock)
+
+
+def chromium_driver(width=1366, height=900, cpus=None):
+    """Headless Chromium through chromedriver, a fresh profile; @cpus: where it may run."""
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    opts = webdriver.ChromeOptions()
+    profile = tempfile.mkdtemp(prefix="wrchrome-")
+    for a in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+              "--disable-component-update", "--disable-sync", "--no-first-run",
+              f"--user-data-dir={profile}", f"--window-size={width},{height}"):
+        opts.add_argument(a)
+    opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    old = os.sched_getaffinity(0)
+    if cpus:
+        os.sched_setaffinity(0, cpus)  # inherited by chromedriver and chromium
+    try:
+        d = webdriver.Chrome(service=Service(shutil.which("chromedriver")), options=opts)
+    finally:
+        os.sched_setaffinity(0, old)
+    d.set_script_timeout(10)
+    return d, profile
+
+
+class Page:
+    """One browser on the console."""
+
+    def __init__(self, case, port, cpus=None, name="a"):
+        from selenium.webdriver.common.by import By
+        self.By = By
+        self.case, self.port, self.name = case, port, name
+        self.d, profile = chromium_driver(cpus=cpus)
+        case.addCleanup(shutil.rmtree, profile, True)
+        case.addCleanup(self.quit)
+        self.d.get(f"http://127.0.0.1:{port}/")
+        self.wait(lambda: self.text("#conn-state") == "connected", "the page did not connect")
+
+    def quit(self):
+        try:
+            self.d.quit()
+        except Exception:  # noqa: BLE001  (already gone)
+            pass
+
+    def q(self, css):
+        return self.d.find_element(self.By.CSS_SELECTOR, css)
+
+    def qa(self, css):
+        return self.d.find_elements(self.By.CSS_SELECTOR, css)
+
+    def text(self, css):
+        try:
+            return self.q(css).text
+        except Exception:  # noqa: BLE001  (not there yet)
+            return None
+
+    def wait(self, pred, what, timeout=10):
+        self.case.assertTrue(wait_for(pred, timeout, 0.1), f"{self.name}: {what}")
+
+    def view(self, name):
+        self.q(f"#tab-{name}").click()
+        self.wait(lambda: self.q(f"#view-{name}").is_displayed(), f"view {name}")
+
+    def stream_cell(self, stream, col):
+        return self.text(f'[data-row="stream:{stream}"] [data-col="{col}"]')
+
+    def number(self, css):
+        t = self.text(css)
+        return None if t in (None, "", "–") else float(t.replace(",", "").split()[0])
+
+    def shot(self, name):
+        os.makedirs(ARTIFACTS, exist_ok=True)
+        self.d.save_screenshot(os.path.join(ARTIFACTS, f"web-{name}.png"))
+
+    def errors(self):
+        return [e for e in self.d.get_log("browser") if e["level"] == "SEVERE"]
+
+    def type_yaml(self, text):
+        ta = self.q("#yaml")
+        self.d.execute_script("arguments[0].value = ''", ta)
+        ta.send_keys(text)
+
+    def owner_only_enabled(self):
+        return [e.get_attribute("id") or e.get_attribute("aria-label") or e.get_attribute("name")
+                for e in self.qa("[data-owner-only]") if e.is_enabled()]
+
+
+def stats_rate(c, name, window=1.0):
+    """A stream's rate in Kpps from two stats.get documents @window s apart (TSC-timed)."""
+    a = c.stats()
+    time.sleep(window)
+    b = c.stats()
+    ra, rb = wirerate.stream_row(a, name), wirerate.stream_row(b, name)
+    return (rb["tx_pkts"] - ra["tx_pkts"]) / (rb["duration_s"] - ra["duration_s"]) / 1e3
+
+
+def agreement(case, page, css, c, name, rounds=3):
+    """The page's figure at @css against stats.get's rate over the second before it is
+    read, the median of @rounds readings (one disturbed second, another process taking the
+    TX lcore's CPU, does not decide): their relative difference."""
+    diffs = []
+    for _ in range(rounds):
+        ref = stats_rate(c, name)
+        shown = page.number(css)
+        case.assertIsNotNone(shown, css)
+        diffs.append((abs(shown - ref) / ref, shown, ref))
+    diffs.sort()
+    return diffs[len(diffs) // 2]
+
+
+class Browser(WebCase):
+    """The page in headless Chromium against real servers."""
+
+    def setUp(self):
+        super().setUp()
+        try:
+            import selenium  # noqa: F401
+        except ImportError:
+            self.skipTest("needs python3-selenium (Debian; run with /usr/bin/python3)")
+        if shutil.which("chromedriver") is None or shutil.which("chromium") is None:
+            self.skipTest("needs chromium and chromium-driver (Debian)")
+
+    def test_null(self):
+        """net_null: two browsers, one in control, the other watching, then taking over."""
+        p, sock, port = self.web_serve()
+        c = self.client(sock)  # a script watching (it owns nothing)
+        # The TX lcore has CPU 1: the browsers run on CPU 0 beside the sleeping main lcore.
+        a = Page(self, port, cpus={0}, name="a")
+        a.view("streams")
+        a.type_yaml(yaml_stream(rate="fast"))
+        a.wait(lambda: a.q("#check").get_attribute("data-state") == "error", "no check error")
+        where = a.q("#check .where")
+        self.assertEqual((where.get_attribute("data-line"), where.get_attribute("data-col")),
+                         ("6", "11"))
+        self.assertIn("Line 6, column 11 (streams[0].rate)", a.text("#check"))
+        self.assertIn("console.yaml:6:11: streams[0].rate: expected a rate", a.text("#check"))
+        self.assertEqual(a.text("#gutter .err"), "▶6")
+        a.shot("streams-error")
+        a.type_yaml(yaml_stream(rate="2 Mpps"))
+        a.wait(lambda: a.q("#check").get_attribute("data-state") == "valid", "no valid check")
+        self.assertIn("stream s: port 0, 64-byte frames", a.text("#summary"))
+        # A viewer cannot load; in control it can.
+        self.assertFalse(a.q("#btn-load").is_enabled())
+        a.q("#take-control").click()
+        a.wait(lambda: a.text("#owner-state") == "in control", "not in control")
+        a.wait(lambda: a.q("#btn-load").is_enabled(), "load stays disabled")
+        a.q("#btn-load").click()
+        a.wait(lambda: [s["name"] for s in c.streams()] == ["s"], "streams not loaded")
+        a.shot("streams")
+        # Start at 1 Mpps from the form: the chart rises, the figures agree with stats.get.
+        a.view("traffic")
+        a.wait(lambda: a.q("#btn-start").is_enabled(), "start stays disabled")
+        a.q('#start-form input[name="rate"]').send_keys("1 Mpps")
+        a.q("#btn-start").click()
+        a.wait(lambda: a.stream_cell("s", "state") == "running", "not running")
+        a.wait(lambda: (a.number('[data-row="stream:s"] [data-col="tx_kpps"]') or 0) > 900,
+               "no rate shown")
+        d = agreement(self, a, '[data-row="stream:s"] [data-col="tx_kpps"]', c, "s")
+        self.assertLess(d[0], 0.01, d)
+        d = agreement(self, a, '[data-row="port:0"] [data-col="tx_kpps"]', c, "s", rounds=1)
+        self.assertLess(d[0], 0.01, d)
+        kpps = a.number('[data-row="stream:s"] [data-col="tx_kpps"]')
+        mbps = a.number('[data-row="stream:s"] [data-col="tx_l1"]')
+        self.assertLess(abs(mbps - kpps * 84 * 8 / 1e3) / mbps, 0.002, (mbps, kpps))
+        line = a.q('#chart-tx polyline[data-series="stream:s"]')
+        ymax = float(a.q("#chart-tx").get_attribute("data-ymax"))
+        self.assertGreaterEqual(ymax, 1000)
+        pts = [tuple(map(float, xy.split(","))) for xy in line.get_attribute("points").split()]
+        self.assertGreaterEqual(len(pts), 2)
+        base = float(a.q("#chart-tx line.axis").get_attribute("y1"))
+        self.assertLess(pts[-1][1], base - 10, "the line did not rise")  # SVG y grows downwards
+        # The slider: a rate near 300 kpps applied live, measured within 1 s.
+        slider = a.q('input[type="range"][data-stream="s"]')
+        line_pps = 10000e6 / ((64 + 20) * 8)
+        v = round(1000 * (math.log10(300e3) - 3) / (math.log10(line_pps) - 3))
+        a.d.execute_script("arguments[0].value = arguments[1];"
+                           "arguments[0].dispatchEvent(new Event('input'));"
+                           "arguments[0].dispatchEvent(new Event('change'));", slider, str(v))
+        t0 = time.monotonic()
+        self.assertTrue(wait_for(lambda: abs((c.streams()[0]["rate_pps"] or 1e6) - 300e3) < 6e3, 0.5),
+                        c.streams())
+        target = c.streams()[0]["rate_pps"]
+        time.sleep(max(0.0, t0 + 0.4 - time.monotonic()))
+        measured = stats_rate(c, "s", 0.5) * 1e3
+        self.assertLess(time.monotonic() - t0, 1.05)
+        self.assertLess(abs(measured - target) / target, 0.01, (measured, target))
+        # A second browser: sees everything, changes nothing.
+        b = Page(self, port, cpus={0}, name="b")
+        b.wait(lambda: b.stream_cell("s", "state") == "running", "b: not running")
+        owner = c.ports()[0]["owner"]
+        self.assertTrue(owner.startswith("web-"), owner)
+        b.wait(lambda: b.text("#owner-state") == f"viewer: {owner} in control", "b: owner")
+        self.assertIn(owner, b.text('[data-row="port:0"] [data-col="owner"]'))
+        self.assertEqual(b.owner_only_enabled(), [])
+        for bid in ("btn-start", "btn-stop", "btn-pause", "btn-resume", "btn-load"):
+            self.assertFalse(b.q(f"#{bid}").is_enabled(), bid)
+        a.q('[data-row="stream:s"] input[type="text"]').send_keys("750 kpps\n")
+        b.wait(lambda: b.stream_cell("s", "rate") == "750.0 kpps", "b did not see the new rate")
+        b.view("streams")
+        b.wait(lambda: "console.yaml: 1 stream (s)" in b.text("#loaded-info"), "b: loaded file")
+        b.q("#btn-copy-loaded").click()
+        b.wait(lambda: b.q("#check").get_attribute("data-state") == "valid", "b: copied text")
+        self.assertIn("rate: 2 Mpps", b.q("#yaml").get_attribute("value"))
+        b.view("traffic")
+        # b takes over, after a confirmation: everyone sees it.
+        b.q("#take-control").click()
+        b.wait(lambda: b.q("#confirm-dialog").is_displayed(), "b: no confirmation")
+        self.assertIn(owner, b.text("#confirm-text"))
+        b.q("#confirm-ok").click()
+        b.wait(lambda: b.text("#owner-state") == "in control", "b: not in control")
+        a.wait(lambda: "You lost control of port 0" in (a.text("#error-text") or ""), "a: no notice")
+        a.wait(lambda: a.owner_only_enabled() == [], "a: controls stay enabled")
+        self.assertNotEqual(c.ports()[0]["owner"], owner)
+        self.assertIn("taken over by", a.q("#events li").get_attribute("textContent"))
+        b.wait(lambda: b.q("#btn-stop").is_enabled(), "b: stop disabled")
+        b.q("#btn-stop").click()
+        a.wait(lambda: a.stream_cell("s", "state") == "loaded" and "done" in a.text("#traffic-state"),
+               "a: did not see the stop")
+        self.assertEqual(c.info()["state"], "done")
+        for v in ("traffic", "latency", "captures", "bench", "events"):
+            a.view(v)
+            time.sleep(0.3)
+            a.shot(v)
+        self.assertEqual(a.errors(), [])
+        self.assertEqual(b.errors(), [])
+        self.assert_alive(p, sock)
+
+    def test_memif(self):
+        """memif with dpdk-testpmd reflecting: echoes on the RX chart, latency and its histogram."""
+        if shutil.which("dpdk-testpmd") is None:
+            self.skipTest("needs dpdk-testpmd (Debian package dpdk)")
+        rundir = self.path("run")
+        os.makedirs(rundir)
+        msock = os.path.join(rundir, "memif.sock")
+        refl_prefix = f"wrwebrefl{os.getpid()}"
+        self.addCleanup(shutil.rmtree, os.path.join("/var/run/dpdk", refl_prefix), True)
+        refl = []
+
+        def reflector():
+            self.assertTrue(wait_for(lambda: msock in read_text("/proc/net/unix"), START_S))
+            refl.append(subprocess.Popen(
+                ["dpdk-testpmd", "--lcores=0@1,1@1", "--no-pci", "--in-memory",
+                 f"--file-prefix={refl_prefix}", "--vdev",
+                 f"net_memif0,role=client,socket={msock},rsize=14", "--",
+                 "--forward-mode=macswap", "--auto-start", "--stats-period", "1"],
+                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+
+        p, sock, port = self.web_serve(vdev=f"net_memif0,role=server,socket={msock},rsize=14",
+                                       tag="m", lcores="0@0,1@0", peer=reflector)
+        try:
+            c = wirerate.connect(sock)
+            self.addCleanup(c.close)
+            self.assertTrue(wait_for(lambda: c.ports()[0]["link_up"], START_S))
+            time.sleep(0.3)
+            c.load(yaml_stream(rate="50 kpps", size=128, extra="    latency: true\n"),
+                   name="echo.yaml")
+            c.start()
+            # Both CPUs have a busy poller: the browser shares the reflector's (CPU 1), so
+            # that what wirerate sends is not disturbed; 50 kpps, so that memif's ring (16 K
+            # frames: 330 ms) rides out the reflector's time off the CPU without pushing back.
+            a = Page(self, port, cpus={1}, name="m")
+            ok = wait_for(lambda: (a.number('[data-row="stream:s"] [data-col="rx_kpps"]') or 0) > 45, 15)
+            self.assertTrue(ok, (a.text("#streams-table"), {k: v for k, v in c.stats()["streams"][0].items() if k != "histogram"}))
+            d = agreement(self, a, '[data-row="stream:s"] [data-col="tx_kpps"]', c, "s")
+            self.assertLess(d[0], 0.01, d)
+            tx = a.number('[data-row="stream:s"] [data-col="tx_kpps"]')
+            rx = a.number('[data-row="stream:s"] [data-col="rx_kpps"]')
+            self.assertLess(abs(rx - tx) / tx, 0.01, (rx, tx))
+            self.assertTrue(a.qa('#chart-rx polyline[data-series="stream:s"]'))
+            a.shot("memif-traffic")
+            a.view("latency")
+            a.wait(lambda: len(a.qa("#chart-hist rect.bar")) > 0, "no histogram drawn")
+            row = a.q('[data-row="latency:s"]').text
+            self.assertIn("s", row)
+            st = c.stats()
+            self.assertGreater(st["streams"][0]["latency_ns"]["n"], 0)
+            a.shot("latency")
+            c.stop()
+            self.assertEqual(a.errors(), [])
+        finally:
+            if refl:
+                kill(refl[0])  # testpmd first (TESTBED.md)
+
+
+if __name__ == "__main__":
+    unittest.main()
