@@ -21,7 +21,9 @@ import unittest
 from wrtest import ROOT, wait_for
 from test_server import ServerCase, START_S, kill, read_text
 import wirerate  # noqa: E402  (test_server put python/ on the path)
-import wrweb
+
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+import wrweb  # noqa: E402  (the raw HTTP and WebSocket client)
 
 ARTIFACTS = os.environ.get("WR_ARTIFACTS", os.path.join(ROOT, "build", "test-artifacts"))
 TOKEN = "console-token-0123456789"
@@ -67,7 +69,7 @@ class WebCase(ServerCase):
 
 
 class Refusals(WebCase):
-    """What a browser must not get away with, sent by hand (test/integration/wrweb.py)."""
+    """What a browser must not get away with, sent by hand (tools/wrweb.py)."""
 
     def test_token_origin_paths_uploads(self):
         tok = self.write("http-token", TOKEN + "\n")

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""A raw HTTP and WebSocket (RFC 6455) client for the web console's tests, standard library only:
-what a browser sends, and what one must not, byte for byte."""
+"""A raw HTTP and WebSocket (RFC 6455) client of the web console, standard library only: what a
+browser sends, and what one must not, byte for byte (test/integration/test_web.py), and the
+page's own requests, emulated (tools/wr-web-bench)."""
 
 import base64
 import hashlib
