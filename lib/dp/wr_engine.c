@@ -1178,6 +1178,16 @@ rates_setup(struct wr_engine *e, struct wr_error *err)
 				"pps or bps" :
 				"the rate is out of range for this stream");
 		e->target_millipps[s] = st->has_ramp ? WR_RATE_UNPACED : mpps;
+		/* Trains: the stream's frames over its time come to the
+		 * schedule's average (each lane's trains), not the rate
+		 * within a train. */
+		if (st->train_frames != 0 && mpps != WR_RATE_UNPACED) {
+			e->target_millipps[s] = 0;
+			for (j = 0; j < e->n_ts[s]; j++)
+				e->target_millipps[s] += wr_rate_train_millipps(
+					wr_rate_split(mpps, e->n_ts[s], j),
+					st->train_frames, st->train_gap_ns);
+		}
 		if (st->replay != NULL &&
 		    st->replay->timing == WR_REPLAY_TIMING_CAPTURE) {
 			/* The capture's schedule paces it, not the pacer. */

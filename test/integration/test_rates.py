@@ -84,8 +84,8 @@ streams:
   - {name: tr, size: 64, rate: 100 kpps, count: 200, bursts: {frames: 10, gap: 1ms}}
 """)
         prof = self.profile("net_pcap0,tx_pcap=" + self.path("out.pcap"), "wrstrpcap")
-        self.wirerate("run", sf, "--config", prof, "--quiet", "--json", self.path("r.json"),
-                      check=0)
+        p = self.wirerate("run", sf, "--config", prof, "--quiet", "--json", self.path("r.json"),
+                          check=0)
         t = times(self.path("out.pcap"))
         self.assertEqual(len(t), 200)
         # Train j starts j * (9 * 10 us + 1 ms) after train 0.
@@ -93,9 +93,20 @@ streams:
         gaps = sorted(b - a for a, b in zip(starts, starts[1:]))
         self.assertAlmostEqual(gaps[len(gaps) // 2], 1.09e-3, delta=0.1e-3)
         self.assertAlmostEqual(starts[-1], 19 * 1.09e-3, delta=2e-3)
-        tr = self.json("r.json")["streams"][0]["trains"]
+        st = self.json("r.json")["streams"][0]
+        tr = st["trains"]
         self.assertEqual(tr["nominal_ns"], 1_090_000)
         self.assertEqual(tr["intervals"], 19)
+        # The target is the trains' average, 10 frames every 1.09 ms (the
+        # pcap's own rate), not the 100 kpps within a train: the summary's
+        # "achieved" compares like with like.
+        self.assertAlmostEqual(st["target_kpps"], 10 / 1.09e-3 / 1e3, places=3)
+        pcap_kpps = 190 / (starts[-1] - starts[0]) / 1e3
+        self.assertAlmostEqual(st["target_kpps"], pcap_kpps, delta=pcap_kpps * 0.1)
+        m = re.search(r"stream tr: target ([\d.]+) Kpps, achieved ([\d.]+) Kpps \(([-+\d.]+) %\)",
+                      p.stdout)
+        self.assertIsNotNone(m, p.stdout)
+        self.assertLess(abs(float(m.group(3))), 10, p.stdout)
 
 
 class Sequences(EalCase):
