@@ -424,6 +424,10 @@ wr_bench_trial(struct wr_bench *b, struct wr_stream *st, uint64_t drain_ns,
 		wr_engine_sleep_ns(WR_BENCH_POLL_NS);
 	}
 	wr_engine_stop(b->e, drain_ns);
+	/* A link that went after the last frame (in the drain, or before
+	 * this trial: nothing was sent at all) counts as much. */
+	if (wr_engine_links_check(b->e) > 0)
+		b->link_lost = true;
 	v = wr_engine_collect(b->e, true);
 	*row = v->streams[0];
 	b->port_row = v->ports[st->port];
@@ -479,6 +483,19 @@ wr_bench_trial(struct wr_bench *b, struct wr_stream *st, uint64_t drain_ns,
 	return wr_bench_interrupted() || b->link_lost ? -EINTR : 0;
 }
 
+void
+wr_bench_tx_of(const struct wr_bench *b, const struct wr_stream *st,
+	       const struct wr_report_row *row, struct wr_txlimit_tx *tx)
+{
+	memset(tx, 0, sizeof(*tx));
+	tx->sent = row->total.tx_pkts;
+	tx->pacer_skipped = row->pacer_skipped;
+	tx->tx_full = row->total.tx_full;
+	tx->alloc_fail = row->total.alloc_fail;
+	tx->burst = st->burst ? st->burst : b->cfg.burst;
+	tx->usage = b->port_row.tx_usage;
+}
+
 const char *
 wr_bench_stop_reason(const struct wr_bench *b, int rc)
 {
@@ -513,6 +530,7 @@ wr_bench_meta(const struct wr_bench *b, struct wr_bench_meta *m,
 	m->tx_device = p->device;
 	m->tx_driver = p->driver;
 	m->link_mbps = p->link_speed_mbps;
+	m->link_placeholder = wr_txlimit_placeholder(p->driver);
 	m->stop_reason = reason;
 }
 

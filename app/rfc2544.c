@@ -108,6 +108,7 @@ trial_at_sig(struct wr_bench *b, uint16_t size, uint64_t rate, uint64_t ns,
 	t->rx_nic_pkts = b->rx_nic_pkts;
 	t->rx_nic_missed = b->rx_nic_missed;
 	t->valid = wr_bench_trial_valid(t->sent, t->pacer_skipped);
+	wr_bench_tx_of(b, &st, &r, &t->tx);
 	t->offered_millipps = wr_rfc2544_offered_millipps(t->sent,
 		t->duration_ns ? t->duration_ns : ns);
 	if (b->bidir) {
@@ -202,6 +203,7 @@ search(struct wr_bench *b, uint16_t size, uint64_t trial_ns, uint64_t drain_ns,
 	struct wr_rfc2544 *s;
 	uint64_t rate, w_sent, w_received, w_offered;
 	unsigned int redo = 0;
+	char why[160];
 	int rc;
 
 	s = calloc(1, sizeof(*s));
@@ -244,17 +246,17 @@ search(struct wr_bench *b, uint16_t size, uint64_t trial_ns, uint64_t drain_ns,
 		t->short_offer = wr_rfc2544_short(rate, w_offered,
 						  s->resolution);
 		row->n_trials++;
-		if (!t->valid && redo < WR_TRIAL_REDO_MAX &&
+		if (wr_bench_trial_rerun(t) && redo < WR_TRIAL_REDO_MAX &&
 		    row->n_trials < WR_DIM(row->trials)) {
+			char why[160];
+
 			redo++;
+			wr_bench_trial_short_by(t, why, sizeof(why));
 			if (!o->quiet)
-				say(b, "throughput", size, true, "  %u bytes: trial at %.3f pps offered "
-				       "only %.3f pps (%llu frames late: the TX "
-				       "lcore's CPU was busy): again\n", size,
-				       (double)rate / 1e3, t->duration_ns ?
-				       (double)t->sent * 1e9 / t->duration_ns :
-				       0.0,
-				       (unsigned long long)t->pacer_skipped);
+				say(b, "throughput", size, true, "  %u bytes: "
+				    "trial at %.3f pps offered only %.3f pps "
+				    "(%s): again\n", size, (double)rate / 1e3,
+				    (double)t->offered_millipps / 1e3, why);
 			continue;
 		}
 		redo = 0;
@@ -263,6 +265,11 @@ search(struct wr_bench *b, uint16_t size, uint64_t trial_ns, uint64_t drain_ns,
 				       &rate);
 		t->pass = s->trials[s->n_trials - 1].pass;
 		t->pdr_pass = s->trials[s->n_trials - 1].pdr_pass;
+		if (!o->quiet && wr_bench_trial_short_by(t, why, sizeof(why)))
+			say(b, "throughput", size, false, "  %u bytes: trial "
+			    "%u offered %.3f of %.3f pps: %s\n", size,
+			    row->n_trials, (double)t->offered_millipps / 1e3,
+			    (double)t->rate_millipps / 1e3, why);
 		if (!o->quiet)
 			say(b, "throughput", size, true, "  %u bytes: trial %u (phase %u, %.3f s) at "
 			       "%.3f pps (offered %.3f): sent %llu, received "
@@ -462,8 +469,9 @@ back_to_back(struct wr_bench *b, uint16_t size, uint64_t drain_ns,
 	uint64_t trial_ns = o->b2b_trial_ns ? o->b2b_trial_ns : trial_default_ns;
 	struct wr_b2b_cfg cfg;
 	struct wr_bench_trial t;
-	uint64_t line, frames, rframes = 0;
-	bool fdone = false, rdone = !b->bidir;
+	uint64_t line, frames, rframes = 0, res = 0;
+	bool fdone = false, rdone = !b->bidir, fshort, rshort;
+	unsigned int redo = 0;
 	int rc, rrc = 0;
 
 	/* Bursts go out as fast as the port takes them (the minimum gap),
@@ -473,6 +481,16 @@ back_to_back(struct wr_bench *b, uint16_t size, uint64_t drain_ns,
 	if (rc != 0)
 		return rc;
 	row->b2b_rate_millipps = o->max_rate.unit == WR_RATE_MAX ? 0 : line;
+	/* A burst counts only offered at the rate: the paced one, or at
+	 * the minimum gap of a real line (a virtual PMD's placeholder speed
+	 * is no gap: there it goes as fast as the port takes it). */
+	row->b2b_asked_millipps = row->b2b_rate_millipps;
+	if (row->b2b_asked_millipps == 0 &&
+	    wr_txlimit_line_mbps(wr_engine_port(b->e, b->tx_port)->driver,
+			       wr_engine_port(b->e, b->tx_port)->link_speed_mbps))
+		row->b2b_asked_millipps = line;
+	if (row->b2b_asked_millipps != 0)
+		res = resolution_at(b, row->b2b_asked_millipps);
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.max_frames = (uint64_t)((unsigned __int128)line * trial_ns /
 				    1000000000000ull);
@@ -500,14 +518,40 @@ back_to_back(struct wr_bench *b, uint16_t size, uint64_t drain_ns,
 		if (rc != 0)
 			break;
 		row->b2b_bursts++;
+		fshort = row->b2b_asked_millipps != 0 &&
+			 wr_rfc2544_short(row->b2b_asked_millipps,
+					  t.offered_millipps, res);
+		rshort = row->b2b_asked_millipps != 0 && b->bidir &&
+			 wr_rfc2544_short(row->b2b_asked_millipps,
+					  t.rev_offered_millipps, res);
+		if (fshort && !fdone && wr_bench_trial_rerun(&t) &&
+		    redo < WR_TRIAL_REDO_MAX) {
+			char why[160];
+
+			/* A stall of the TX lcore's CPU passes: again. */
+			redo++;
+			wr_bench_trial_short_by(&t, why, sizeof(why));
+			if (!o->quiet)
+				say(b, "b2b", size, true, "  %u bytes: burst of "
+				    "%llu offered only %.3f of %.3f pps (%s): "
+				    "again\n", size, (unsigned long long)t.sent,
+				    (double)t.offered_millipps / 1e3,
+				    (double)row->b2b_asked_millipps / 1e3, why);
+			continue;
+		}
+		redo = 0;
 		if (!fdone) {
 			if (t.offered_millipps < row->b2b_offered_min)
 				row->b2b_offered_min = t.offered_millipps;
 			rc = wr_b2b_report(&row->b2b, t.sent, t.received,
-					   &frames);
+					   fshort, &frames);
 			if (rc < 0)
 				break;
 			fdone = rc == 1;
+			if (row->b2b.gen_limited && row->b2b_gen_offered == 0) {
+				row->b2b_gen_offered = t.offered_millipps;
+				row->b2b_gen_tx = t.tx;
+			}
 			if (!o->quiet)
 				say(b, "b2b", size, true, "  %u bytes: back-to-back %srepeat %u, "
 				       "burst of %llu (offered %.3f pps): "
@@ -516,13 +560,16 @@ back_to_back(struct wr_bench *b, uint16_t size, uint64_t drain_ns,
 				       (unsigned long long)t.sent,
 				       (double)t.offered_millipps / 1e3,
 				       (unsigned long long)t.received,
+				       fshort ? (t.received == t.sent ?
+				       "not offered at the rate: no result" :
+				       "fail at the rate offered") :
 				       t.received == t.sent ? "pass" : "fail");
 		}
 		if (!rdone) {
 			if (t.rev_offered_millipps < row->rev_b2b_offered_min)
 				row->rev_b2b_offered_min = t.rev_offered_millipps;
 			rrc = wr_b2b_report(&row->rev_b2b, t.rev_sent,
-					    t.rev_received, &rframes);
+					    t.rev_received, rshort, &rframes);
 			if (rrc < 0) {
 				rc = rrc;
 				break;
@@ -842,7 +889,11 @@ wr_cmd_rfc2544(const struct wr_opts *o)
 		row->size = b.sizes[i];
 		row->tx_port = b.tx_port;
 		row->rx_port = b.rx_port;
-		row->link_mbps = wr_engine_port(b.e, b.tx_port)->link_speed_mbps;
+		/* The share of the line only where there is one (not a
+		 * virtual PMD's placeholder speed). */
+		row->link_mbps = wr_txlimit_line_mbps(
+			wr_engine_port(b.e, b.tx_port)->driver,
+			wr_engine_port(b.e, b.tx_port)->link_speed_mbps);
 		if (tests & WR_BENCH_TEST_THROUGHPUT)
 			rc = search(&b, b.sizes[i], trial, drain, row);
 		if (rc == 0 && (tests & WR_BENCH_TEST_LATENCY))

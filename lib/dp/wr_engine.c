@@ -1559,6 +1559,32 @@ collect_replay(struct wr_engine *e, uint32_t s, struct wr_report_row *row)
 		    &row->replay_late_polled);
 }
 
+/* Each port's TX lcores' time over their sending, as the kernel counted
+ * it (an lcore sending on several ports counts for each). */
+static void
+collect_usage(struct wr_engine *e)
+{
+	unsigned int i, q, k;
+
+	for (i = 0; i < e->n_ports; i++)
+		memset(&e->port_rows[i].tx_usage, 0,
+		       sizeof(e->port_rows[i].tx_usage));
+	for (k = 0; k < e->n_lcores; k++) {
+		const struct wr_lcore_ctx *c = e->lctx[e->lcores[k]];
+		struct wr_thread_usage u;
+
+		if (c->start_tsc == 0 || c->end_tsc < c->start_tsc)
+			continue;
+		u = c->usage;
+		u.wall_ns = wr_engine_tsc_to_ns(e, c->end_tsc - c->start_tsc);
+		for (q = 0; q < c->n_txq; q++)
+			for (i = 0; i < e->n_ports; i++)
+				if (e->ports[i].port_id == c->txq[q].port_id)
+					wr_thread_usage_add(
+						&e->port_rows[i].tx_usage, &u);
+	}
+}
+
 struct wr_report_view *
 wr_engine_collect(struct wr_engine *e, bool final)
 {
@@ -1659,6 +1685,8 @@ wr_engine_collect(struct wr_engine *e, bool final)
 		p->link_lost_tx_pkts = e->loss[i].tx_pkts;
 		rte_spinlock_unlock(&e->guard);
 	}
+	if (final)
+		collect_usage(e);
 	v->elapsed_ns = 0;
 	for (i = 0; i < e->n_ports; i++) {
 		e->port_rows[i].duration_ns = port_end[i] > start ?
