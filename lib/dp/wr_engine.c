@@ -707,9 +707,13 @@ port_events(struct wr_engine *e, bool on)
 	};
 	unsigned int i, k;
 
-	/* Not every PMD raises them: -ENOTSUP is fine. */
+	/* Not every PMD raises them: -ENOTSUP is fine.  A port closed
+	 * already (rtt closes its own before the engine goes) was released
+	 * with its callbacks: ethdev would only say "Invalid port_id". */
 	for (i = 0; i < e->n_ports; i++)
 		for (k = 0; k < RTE_DIM(ev); k++) {
+			if (!on && !e->ports[i].configured)
+				continue;
 			if (on)
 				rte_eth_dev_callback_register(
 					e->ports[i].port_id, ev[k],
