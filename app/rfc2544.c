@@ -192,6 +192,20 @@ trial_at(struct wr_bench *b, uint16_t size, uint64_t rate, uint64_t ns,
 	return trial_at_sig(b, size, rate, ns, count, drain_ns, true, t);
 }
 
+/* --min-rate at most --max-rate at every size, on a link of @p link_mbps
+ * (0: not known yet).  Prints; @return an exit code. */
+static int
+rates_check(const struct wr_bench *b, uint32_t link_mbps)
+{
+	char why[128];
+
+	if (wr_bench_rate_order(&b->o->min_rate, &b->o->max_rate, b->sizes,
+				b->n_sizes, link_mbps, why, sizeof(why)) == 0)
+		return WR_EXIT_OK;
+	fprintf(stderr, "wirerate: --min-rate: %s\n", why);
+	return WR_EXIT_USAGE;
+}
+
 /* The search for one frame size.  @return 0, -EINTR, or an exit code's error. */
 static int
 search(struct wr_bench *b, uint16_t size, uint64_t trial_ns, uint64_t drain_ns,
@@ -776,7 +790,7 @@ wr_cmd_rfc2544(const struct wr_opts *o)
 	uint64_t drain = o->drain_set ? o->drain_ns : WR_TRIAL_DRAIN_DEFAULT_NS;
 	uint32_t tests = o->tests ? o->tests : WR_BENCH_TEST_THROUGHPUT;
 	uint16_t pairs[WR_BENCH_PAIRS_MAX][2];
-	unsigned int n_pairs, p, k;
+	unsigned int n_pairs, k;
 	/* The report's raw JSON: --json, else beside the report. */
 	static char json_beside[1100];
 	const char *json;
@@ -839,23 +853,21 @@ wr_cmd_rfc2544(const struct wr_opts *o)
 	b.first_trial_ns = o->first_trial_ns ? o->first_trial_ns :
 			   WR_FIRST_TRIAL_DEFAULT_NS < trial ?
 			   WR_FIRST_TRIAL_DEFAULT_NS : trial;
-	if (rc == WR_EXIT_OK)
-		rc = wr_bench_open(&b);
-	for (p = 0; rc == WR_EXIT_OK && p < n_pairs; p++) {
-		if (pairs[p][0] < wr_engine_n_ports(b.e) && pairs[p][1] < wr_engine_n_ports(b.e))
-			continue;
-		fprintf(stderr, "wirerate: %s: there %s %u port%s (0..%u)\n",
-			o->n_pairs ? "--pairs" : "--tx-port/--rx-port",
-			wr_engine_n_ports(b.e) == 1 ? "is" : "are", wr_engine_n_ports(b.e),
-			wr_engine_n_ports(b.e) == 1 ? "" : "s", wr_engine_n_ports(b.e) - 1);
-		rc = WR_EXIT_USAGE;
-	}
 	if (rc == WR_EXIT_OK && n_pairs * b.n_sizes > WR_BENCH_SIZES_MAX) {
 		fprintf(stderr, "wirerate: --pairs: %u pairs of %u sizes are "
 			"more than %u results\n", n_pairs, b.n_sizes,
 			WR_BENCH_SIZES_MAX);
 		rc = WR_EXIT_USAGE;
 	}
+	/* Rates that compare without the link, before EAL starts. */
+	if (rc == WR_EXIT_OK)
+		rc = rates_check(&b, 0);
+	if (rc == WR_EXIT_OK)
+		rc = wr_bench_open(&b);
+	/* The others (a percentage against pps) with each TX port's link. */
+	for (k = 0; rc == WR_EXIT_OK && k < n_pairs; k++)
+		rc = rates_check(&b, wr_engine_port(b.e, pairs[k][0])->
+				 link_speed_mbps);
 	if (rc != WR_EXIT_OK) {
 		wr_bench_close(&b);
 		return rc;

@@ -96,15 +96,6 @@ wr_cmd_sweep(const struct wr_opts *o)
 		return rc;
 	}
 	port = b.f.streams[b.stream].port;
-	if (port >= wr_engine_n_ports(b.e) || (echo && o->rx_port >= wr_engine_n_ports(b.e))) {
-		fprintf(stderr, "wirerate: stream %s is on port %u%s; there %s "
-			"%u port%s\n", b.f.streams[b.stream].name, port,
-			echo ? " (--rx-port given)" : "",
-			wr_engine_n_ports(b.e) == 1 ? "is" : "are", wr_engine_n_ports(b.e),
-			wr_engine_n_ports(b.e) == 1 ? "" : "s");
-		wr_bench_close(&b);
-		return WR_EXIT_USAGE;
-	}
 	b.rx_port = echo ? o->rx_port : port;
 	tp = wr_engine_port(b.e, port);
 	/* A virtual PMD's link speed is a constant, not a line. */

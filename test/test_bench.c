@@ -236,6 +236,43 @@ test_stop_print(void)
 }
 
 static void
+test_port_rate_checks(void)
+{
+	static const uint16_t sizes[] = { 64, 1518 };
+	struct wr_rate_spec lo = { WR_RATE_PPS, 20000000 };
+	struct wr_rate_spec hi = { WR_RATE_PPS, 10000000 };
+	char why[128];
+
+	CU_ASSERT_EQUAL(wr_bench_port_check(0, 1, why, sizeof(why)), 0);
+	CU_ASSERT_EQUAL(wr_bench_port_check(31, 0, why, sizeof(why)), 0);
+	CU_ASSERT_EQUAL(wr_bench_port_check(5, 1, why, sizeof(why)), -ENODEV);
+	CU_ASSERT_STRING_EQUAL(why, "expected a port index 0..0 (there is 1 port)");
+	CU_ASSERT_EQUAL(wr_bench_port_check(2, 2, why, sizeof(why)), -ENODEV);
+	CU_ASSERT_STRING_EQUAL(why, "expected a port index 0..1 (there are 2 ports)");
+	/* One unit: as written, whatever the link. */
+	CU_ASSERT_EQUAL(wr_bench_rate_order(&lo, &hi, sizes, 2, 0, why,
+					    sizeof(why)), -EINVAL);
+	CU_ASSERT_STRING_EQUAL(why, "expected at most --max-rate (10000.0000 "
+			       "pps), got 20000.0000 pps");
+	CU_ASSERT_EQUAL(wr_bench_rate_order(&hi, &lo, sizes, 2, 0, NULL, 0), 0);
+	/* 1 Gbps L1 is above 100 kpps at 64 bytes, below at 1518. */
+	lo = (struct wr_rate_spec){ WR_RATE_BPS_L1, 1000000000 };
+	hi = (struct wr_rate_spec){ WR_RATE_PPS, 100000000 };
+	CU_ASSERT_EQUAL(wr_bench_rate_order(&lo, &hi, sizes, 2, 0, why,
+					    sizeof(why)), -EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "(100000.000 pps at 64 bytes), got "
+				      "1488095.238 pps"));
+	CU_ASSERT_EQUAL(wr_bench_rate_order(&lo, &hi, sizes + 1, 1, 0, NULL, 0), 0);
+	/* A percentage against pps: only once the link is known. */
+	lo = (struct wr_rate_spec){ WR_RATE_PERCENT, 500000 };
+	CU_ASSERT_EQUAL(wr_bench_rate_order(&lo, &hi, sizes, 1, 0, NULL, 0), 0);
+	CU_ASSERT_EQUAL(wr_bench_rate_order(&lo, &hi, sizes, 1, 10000, NULL, 0),
+			-EINVAL);
+	hi.unit = WR_RATE_MAX;
+	CU_ASSERT_EQUAL(wr_bench_rate_order(&lo, &hi, sizes, 1, 10000, NULL, 0), 0);
+}
+
+static void
 test_trial_valid(void)
 {
 	CU_ASSERT_TRUE(wr_bench_trial_valid(1000000, 0));
@@ -824,6 +861,7 @@ static CU_TestInfo bench_tests[] = {
 	{ "parse_ppm", test_parse_ppm },
 	{ "sweep_row", test_sweep_row },
 	{ "trial_valid", test_trial_valid },
+	{ "port_rate_checks", test_port_rate_checks },
 	{ "link_placeholder", test_link_placeholder },
 	{ "limit_of", test_limit_of },
 	{ "stop_print", test_stop_print },

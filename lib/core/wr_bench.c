@@ -9,6 +9,7 @@
 #include "wr_bench.h"
 #include "wr_out.h"
 #include "wr_parse.h"
+#include "wr_rate.h"
 #include "wr_stats.h"
 #include "wr_stream.h"
 
@@ -91,6 +92,77 @@ wr_bench_parse_pairs(const char *s, uint16_t (*pairs)[2], unsigned int cap,
 		k++;
 	}
 	*n = k;
+	return 0;
+}
+
+int
+wr_bench_port_check(unsigned int port, unsigned int n_ports, char *why,
+		    size_t why_len)
+{
+	if (n_ports == 0 || port < n_ports)
+		return 0;
+	if (why != NULL && why_len > 0)
+		snprintf(why, why_len, "expected a port index 0..%u (there %s "
+			 "%u port%s)", n_ports - 1, n_ports == 1 ? "is" : "are",
+			 n_ports, n_ports == 1 ? "" : "s");
+	return -ENODEV;
+}
+
+/* A rate spec's unit as written, and its value's scale to that unit. */
+static const char *
+rate_unit(enum wr_rate_unit u)
+{
+	static const char *const names[] = {
+#define WR_X(e, name) [WR_RATE_##e] = name,
+		WR_RATE_UNITS(WR_X)
+#undef WR_X
+	};
+
+	return (unsigned int)u < WR_RATE__COUNT ? names[u] : "?";
+}
+
+static double
+rate_scale(enum wr_rate_unit u)
+{
+	/* millipps; bits/s; millionths of the link, shown in percent */
+	return u == WR_RATE_PPS ? 1e3 : u == WR_RATE_PERCENT ? 1e4 : 1;
+}
+
+int
+wr_bench_rate_order(const struct wr_rate_spec *min,
+		    const struct wr_rate_spec *max, const uint16_t *sizes,
+		    unsigned int n, uint32_t link_mbps, char *why,
+		    size_t why_len)
+{
+	unsigned int i;
+
+	if (min->unit == WR_RATE_MAX || max->unit == WR_RATE_MAX)
+		return 0;
+	for (i = 0; i < n; i++) {
+		struct wr_size_avg avg = { .bytes = sizes[i], .frames = 1 };
+		uint64_t lo, hi;
+
+		if (min->unit == max->unit) {
+			lo = min->value;
+			hi = max->value;
+		} else if (wr_rate_millipps(min, &avg, link_mbps, &lo) != 0 ||
+			   wr_rate_millipps(max, &avg, link_mbps, &hi) != 0) {
+			continue;
+		}
+		if (lo <= hi)
+			continue;
+		if (why != NULL && why_len > 0 && min->unit == max->unit)
+			snprintf(why, why_len, "expected at most --max-rate "
+				 "(%.4f %s), got %.4f %s", (double)hi /
+				 rate_scale(max->unit), rate_unit(max->unit),
+				 (double)lo / rate_scale(min->unit),
+				 rate_unit(min->unit));
+		else if (why != NULL && why_len > 0)
+			snprintf(why, why_len, "expected at most --max-rate "
+				 "(%.3f pps at %u bytes), got %.3f pps",
+				 (double)hi / 1e3, sizes[i], (double)lo / 1e3);
+		return -EINVAL;
+	}
 	return 0;
 }
 

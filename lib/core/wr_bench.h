@@ -323,6 +323,29 @@ uint32_t wr_bench_trials_estimate(const struct wr_bench_plan *p);
 void wr_bench_progress_text(char *buf, size_t len, const char *test,
 			    uint16_t size, uint32_t k, uint32_t n, double eta_s);
 
+/**
+ * Whether port @p port exists among @p n_ports (a profile's ports, or
+ * those EAL probed; 0: not known yet, every index passes), for an option
+ * that names a port.
+ * @return 0, or -ENODEV with @p why filled: "expected a port index 0..0
+ *         (there is 1 port)".
+ */
+int wr_bench_port_check(unsigned int port, unsigned int n_ports, char *why,
+			size_t why_len);
+
+/**
+ * Whether --min-rate @p min is at most --max-rate @p max at every one of
+ * @p n sizes, on a link of @p link_mbps (0: not known yet).  Rates of one
+ * unit compare as written; others once both convert (a percentage needs
+ * the link: until then nothing is refused).
+ * @return 0, or -EINVAL with @p why: "expected at most --max-rate (10000
+ *         pps at 64 bytes), got 20000 pps".
+ */
+int wr_bench_rate_order(const struct wr_rate_spec *min,
+			const struct wr_rate_spec *max, const uint16_t *sizes,
+			unsigned int n, uint32_t link_mbps, char *why,
+			size_t why_len);
+
 /** Port pairs one `wirerate rfc2544 --pairs` runs, one after another. */
 #define WR_BENCH_PAIRS_MAX 16
 
