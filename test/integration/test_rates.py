@@ -428,7 +428,7 @@ ports:
         p = self.wirerate("rfc2544", sf, "--config", prof, "--pairs", "0:1,0:1", check=2)
         self.assertIn("--pairs", p.stderr)
         p = self.wirerate("rfc2544", sf, "--config", prof, "--pairs", "0:5", check=2)
-        self.assertIn("--pairs: there are 2 ports (0..1)", p.stderr)
+        self.assertIn('--pairs: expected a port index 0..1 (there are 2 ports), got "5"', p.stderr)
 
     def test_progress_tty_and_pipe(self):
         """A terminal gets one status line redrawn in place; a pipe one line per trial."""
