@@ -260,7 +260,7 @@ search(struct wr_bench *b, uint16_t size, uint64_t trial_ns, uint64_t drain_ns,
 		t->short_offer = wr_rfc2544_short(rate, w_offered,
 						  s->resolution);
 		row->n_trials++;
-		if (wr_bench_trial_rerun(t) && redo < WR_TRIAL_REDO_MAX &&
+		if (!t->valid && redo < WR_TRIAL_REDO_MAX &&
 		    row->n_trials < WR_DIM(row->trials)) {
 			char why[160];
 
@@ -538,13 +538,13 @@ back_to_back(struct wr_bench *b, uint16_t size, uint64_t drain_ns,
 		rshort = row->b2b_asked_millipps != 0 && b->bidir &&
 			 wr_rfc2544_short(row->b2b_asked_millipps,
 					  t.rev_offered_millipps, res);
-		if (fshort && !fdone && wr_bench_trial_rerun(&t) &&
-		    redo < WR_TRIAL_REDO_MAX) {
+		if (fshort && !fdone && redo < WR_TRIAL_REDO_MAX) {
 			char why[160];
 
-			/* A stall of the TX lcore's CPU passes: again. */
+			/* A stall (of the lcore, or of the peer that fills
+			 * the port's ring) may pass: again. */
 			redo++;
-			wr_bench_trial_short_by(&t, why, sizeof(why));
+			wr_txlimit_of(&t.tx, why, sizeof(why));
 			if (!o->quiet)
 				say(b, "b2b", size, true, "  %u bytes: burst of "
 				    "%llu offered only %.3f of %.3f pps (%s): "

@@ -528,10 +528,8 @@ test_rfc2544_gen_limited(void)
 				  "lcore's time: 96 % of its CPU time in the kernel"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"generator_limit\": \"port\""));
 	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"short_by\": \"port\""));
-	CU_ASSERT_FALSE(wr_bench_trial_rerun(&row.trials[0]));
 	row.trials[0].tx.usage.sys_ns = 0;
 	row.trials[0].tx.usage.user_ns = 990000000;
-	CU_ASSERT_TRUE(wr_bench_trial_rerun(&row.trials[0]));
 	CU_ASSERT_STRING_EQUAL(wr_bench_trial_short_by(&row.trials[0], NULL, 0),
 			       "cpu");
 	free(txt);

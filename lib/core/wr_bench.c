@@ -660,13 +660,6 @@ wr_bench_trial_short_by(const struct wr_bench_trial *t, char *why,
 	return wr_txlimit_name(wr_txlimit_of(&t->tx, why, why_len));
 }
 
-bool
-wr_bench_trial_rerun(const struct wr_bench_trial *t)
-{
-	return !t->valid &&
-	       wr_txlimit_of(&t->tx, NULL, 0) != WR_TXLIMIT_PORT;
-}
-
 int
 wr_bench_parse_tests(const char *s, uint32_t *tests, char *why, size_t why_len)
 {

@@ -242,12 +242,6 @@ struct wr_bench_trial {
 const char *wr_bench_trial_short_by(const struct wr_bench_trial *t, char *why,
 				    size_t why_len);
 
-/**
- * Whether a trial that did not offer its rate (not valid) is run again: a
- * stall of the TX lcore's CPU passes, a port that does not take frames
- * faster does not (af_packet held 380 kpps of 800 on every redo).
- */
-bool wr_bench_trial_rerun(const struct wr_bench_trial *t);
 
 /**
  * True when a trial offered its rate: the pacer gave up at most

@@ -526,7 +526,10 @@ class Rfc2544Report(EalCase):
                           "20 kpps", "--pdr", "0.5%", "--phases", "2", "--first-trial", "0.1",
                           "--latency-trials", "2", "--latency-trial", "0.2",
                           "--loss-step", "50%", "--b2b-trial", "0.01", "--b2b-repeats", "2",
-                          "--report", report, check=0, timeout=120)
+                          "--report", report, timeout=120)
+        # 3: a busy CPU kept the generator from offering a rate (a result
+        # says "at least", or a burst "generator-limited"): reported too.
+        self.assertIn(p.returncode, (0, 3), p.stdout + p.stderr)
         self.assertIn("report: " + report, p.stdout)
         res = self.json("r.html.json")
         self.assertEqual(res["schema"], "wirerate-rfc2544/1")
@@ -542,10 +545,12 @@ class Rfc2544Report(EalCase):
         for path, text in cells:
             self.assertEqual(float(text), float(json_at(res, path)), path)
         paths = {c[0] for c in cells}
-        for must in ("results[0].throughput_pps", "results[1].pdr.pps",
+        for must in ("results[0].throughput_pps|results[0].at_least_pps",
+                     "results[1].pdr.pps|results[1].pdr.at_least_pps",
                      "results[1].latency.overall.p99_99_ns", "results[0].frame_loss.steps[0].loss_pct",
-                     "results[1].back_to_back.avg", "results[0].trials[0].offered_pps"):
-            self.assertIn(must, paths)
+                     "results[1].back_to_back.avg|results[1].back_to_back.generator_burst",
+                     "results[0].trials[0].offered_pps"):
+            self.assertTrue(paths & set(must.split("|")), must)
         # 64-byte frames hold no timestamp signature: the report says so.
         self.assertIn("no trial: the 24-byte timestamp signature does not fit", dom.stdout)
         self.assertIn(res["stream_file_sha256"], dom.stdout)
@@ -671,7 +676,7 @@ ports:
         self.assertGreaterEqual(self.kernel_rx() - before, sent * 0.99)
 
     def test_rfc2544_names_the_port(self):
-        """rfc2544 at 2 Mpps asked: the port held the generator, said so, and not rerun."""
+        """rfc2544 at 2 Mpps asked: the port held the generator, and every trial says so."""
         p = self.run_ns("rfc2544", os.path.join(STREAMS, "udp-64.yaml"), "--config",
                         self.prof, "--tx-port", "0", "--rx-port", "1", "--sizes", "64",
                         "--trial", "0.2", "--drain", "0.05", "--max-rate", "2 Mpps",
@@ -685,7 +690,6 @@ ports:
         self.assertIn("in the kernel", r["generator_limit_detail"])
         for t in r["trials"]:
             self.assertEqual(t["short_by"], "port", msg)
-            self.assertTrue(t["counted"], msg)   # a port's limit is not run again
         self.assertRegex(p.stdout, r"(?m)^\s+64 >= [\d.]+ pps: the device lost nothing; the "
                          r"generator could not offer more \(the TX port took")
 
@@ -1052,10 +1056,19 @@ ports:
                     "--resolution", "1 kpps", "--latency-trials", "2", "--latency-trial",
                     "0.3", "--b2b-trial", "0.1", "--b2b-repeats", "3", "--json", out,
                     "--report", self.path("bidir2.html"), check=False)
-        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
         with open(out) as f:
             r = json.load(f)["results"][0]
         fwd, rev = r["back_to_back"], r["back_to_back_reverse"]
+        if p.returncode == 3 and (fwd["generator_limited"] or rev["generator_limited"]):
+            # Another thread held the TX lcore's CPU while a burst went out (the
+            # machine is shared): the burst was no result, and said so (issue 17).
+            gen = fwd if fwd["generator_limited"] else rev
+            self.assertIn("generator-limited: a burst of", p.stdout)
+            self.assertLess(gen["generator_offered_pps"] or 0, 8000 - self.RESOLUTION + 1)
+            print(f"\n    back-to-back generator-limited on a busy CPU: "
+                  f"{gen['generator_limit_detail']}")
+            return
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
         for bb in (fwd, rev):
             self.assertEqual(bb["repeats"], 3, p.stdout)
             self.assertEqual(bb["min"], min(bb["values"]))
