@@ -71,7 +71,10 @@ usage(FILE *out)
 "          default 50); --reverse-stream NAME also sends that stream from\n"
 "          --rx-port to --tx-port in every trial of every test (both\n"
 "          directions at once, each one's loss, latency and back-to-back\n"
-"          apart); --report\n"
+"          apart); --search mlr finds NDR and PDR by MLRsearch (RFC 9971:\n"
+"          --exceed-ratio PCT of a load's trial time may lose more,\n"
+"          --duration-sum S of trials at a load is enough) instead of the\n"
+"          binary search (doc/rates.md says when each fits); --report\n"
 "          writes one self-contained HTML report (tools/wr-report) beside\n"
 "          the JSON (--json, else OUT.html.json)\n"
 "  rtt     round trips one frame at a time (doc/echo.md): per UDP payload size\n"
@@ -143,7 +146,7 @@ static const struct wr_cmd_opts {
 } wr_cmds[] = {
 	{ "run", "cdDnsjqAbLkoXe", true },
 	{ "sweep", "cSzdCjqbsrXQ", true },
-	{ "rfc2544", "cSzTRlMmDCjqtrbsPHFEGBKWUVYQZ", true },
+	{ "rfc2544", "cSzTRlMmDCjqtrbsPHFEGBKWUVYQZgxu", true },
 	{ "rtt", "cSznOCj", true },
 	{ "check", "sn", false },
 	{ "dump", "npsS", false },
@@ -187,6 +190,9 @@ parse_opts(int argc, char **argv, struct wr_opts *o)
 		{ "pdr", required_argument, NULL, 'P' },
 		{ "phases", required_argument, NULL, 'H' },
 		{ "first-trial", required_argument, NULL, 'F' },
+		{ "search", required_argument, NULL, 'g' },
+		{ "exceed-ratio", required_argument, NULL, 'x' },
+		{ "duration-sum", required_argument, NULL, 'u' },
 		{ "tests", required_argument, NULL, 'E' },
 		{ "loss-step", required_argument, NULL, 'G' },
 		{ "b2b-repeats", required_argument, NULL, 'B' },
@@ -340,25 +346,7 @@ parse_opts(int argc, char **argv, struct wr_opts *o)
 						 "stop or continue");
 			break;
 		case 'O':
-			if (wr_parse_duration_ns(optarg, &o->timeout_ns, why,
-						 sizeof(why)) != 0 ||
-			    o->timeout_ns == 0)
-				return opt_error("--timeout", optarg,
-						 "a positive duration such as 0.1, 100ms or 2s");
-			break;
 		case 'z':
-			/* rtt sweeps UDP payload sizes by a step, as the
-			 * raw-Ethernet vs UDP study did; sweep and rfc2544
-			 * take a list of frame sizes. */
-			if (strcmp(o->cmd, "rtt") == 0) {
-				if (wr_rtt_parse_sizes(optarg, &o->rtt_from,
-						       &o->rtt_to, &o->rtt_step,
-						       why, sizeof(why)) != 0)
-					return opt_error("--sizes", optarg,
-							 "UDP payload sizes FROM:TO:STEP or SIZE, such as 50:1500:50");
-				break;
-			}
-			/* fall through */
 		case 'b':
 		case 'C':
 		case 't':
@@ -382,6 +370,9 @@ parse_opts(int argc, char **argv, struct wr_opts *o)
 		case 'Z':
 		case 'M':
 		case 'm':
+		case 'g':
+		case 'x':
+		case 'u':
 			if (wr_app_bench_opt(o, c, optarg) != 0)
 				return WR_EXIT_USAGE;
 			break;
