@@ -226,6 +226,7 @@ wr_cmd_serve(int argc, char **argv)
 		wr_app_print_error(&err);
 		return WR_EXIT_USAGE;
 	}
+	so.tools_dir = WR_TOOLS_DIR;
 	rc = wr_app_load_profile(&o, &cfg, &so.cfg_path);
 	if (rc != WR_EXIT_OK)
 		return rc;

@@ -284,11 +284,13 @@ function renderControls() {
     e.disabled = dis;
     e.title = ok ? "" : "Take control to change the traffic";
   }
-  $("btn-start").disabled = !ok || running || state.streams.length === 0;
+  const bench = state.traffic === "bench";   // a benchmark job has the ports
+  $("btn-start").disabled = !ok || running || bench || state.streams.length === 0;
   $("btn-stop").disabled = !ok || !running;
   $("btn-pause").disabled = !ok || !running;
   $("btn-resume").disabled = !ok || !running;
-  $("btn-load").disabled = !ok || running;
+  $("btn-load").disabled = !ok || running || bench;
+  for (const e of document.querySelectorAll("#bench-form [data-owner-only]")) e.disabled = !ok || running || bench;
 }
 
 // ---- statistics ----
@@ -707,6 +709,10 @@ function describe(e) {
     case "link_up": return `port ${e.port}: link up`;
     case "streams_loaded": return `${e.session} loaded ${e.file}: ${e.streams.join(", ")}`;
     case "streams_removed": return `${e.session} removed streams`;
+    case "bench_queued": return `${e.session} queued benchmark job ${e.job} (${e.kind})`;
+    case "bench_started": return `benchmark job ${e.job} (${e.kind}) started`;
+    case "bench_progress": return `job ${e.job}: ${e.line}`;
+    case "bench_done": return `benchmark job ${e.job}: ${e.state}${e.error ? ": " + e.error : ""}`;
     default: return e.type;
   }
 }
@@ -746,6 +752,23 @@ async function onEvent(e) {
     case "link_down":
       await refreshPorts();
       break;
+    case "bench_progress":
+      showProgress({ job: e.job, state: "running", session: null, progress: { ...e }, line: e.line });
+      break;
+    case "bench_queued":
+    case "bench_started":
+      await refreshJobs();
+      await refreshStreams();
+      break;
+    case "bench_done":
+      await refreshJobs();
+      await refreshStreams();
+      if (e.job === state.myJob || e.job === state.shownJob || state.shownJob === undefined) {
+        state.shownJob = e.job;
+        await refreshJobs();
+        await showResult(e.job);
+      }
+      break;
     default:
       break;
   }
@@ -758,9 +781,206 @@ function setupOptionalViews() {
   const cap = $("captures-body");
   if (!state.methods.has("capture.start"))
     cap.replaceChildren(node("p", { class: "muted" }, "This server has no capture methods."));
-  const bench = $("bench-body");
-  if (!state.methods.has("bench.start"))
-    bench.replaceChildren(node("p", { class: "muted" }, "This server has no benchmark methods."));
+  const has = state.methods.has("bench.start");
+  $("bench-body").hidden = !has;
+  $("bench-missing").hidden = has;
+  if (has) refreshJobs();
+}
+
+// ---- benchmarks ----
+
+const BENCH_OPTS = {
+  rfc2544: ["tx-port", "rx-port", "sizes", "trial", "max-rate", "pdr", "search"],
+  sweep: ["rx-port", "sizes", "duration"],
+  rtt: ["sizes"],
+};
+
+// "--drain 0.05 --first-trial 1" as options; a value may be quoted ("1 Mpps").
+function extraOptions(text) {
+  const words = text.match(/"[^"]*"|'[^']*'|\S+/g) || [];
+  const out = {};
+  for (let i = 0; i < words.length; i += 2) {
+    if (!words[i].startsWith("--") || i + 1 >= words.length)
+      throw new Error(`More options: expected --OPTION VALUE, got "${words[i]}"`);
+    out[words[i].slice(2)] = words[i + 1].replace(/^["']|["']$/g, "");
+  }
+  return out;
+}
+
+async function benchStart(ev) {
+  ev.preventDefault();
+  const f = $("bench-form");
+  const kind = f.kind.value;
+  let options;
+  try {
+    options = extraOptions(f.extra.value);
+  } catch (e) {
+    showError(e.message);
+    return;
+  }
+  for (const name of BENCH_OPTS[kind]) {
+    const v = f[name].value.trim();
+    if (v && !(name === "search" && v === "binary")) options[name] = v;
+  }
+  if (kind === "rfc2544") {
+    const tests = ["throughput", "latency", "loss", "b2b"].filter((t) => f[`t-${t}`].checked);
+    if (tests.length && !(tests.length === 1 && tests[0] === "throughput")) options.tests = tests.join(",");
+  }
+  try {
+    const st = await call("bench.start", { kind, options });
+    state.myJob = st.job;
+    state.shownJob = st.job;
+    showProgress(st);
+  } catch {
+    // shown
+  }
+  await refreshJobs();
+}
+
+function showProgress(st) {
+  const p = st.progress || {};
+  $("bench-progress").hidden = false;
+  $("btn-bench-cancel").hidden = !(st.state === "queued" || st.state === "running") || st.session !== state.session;
+  const bar = $("bench-bar");
+  bar.max = Math.max(p.estimate || 1, p.done || 0, 1);
+  bar.value = p.done || 0;
+  const eta = p.eta_s >= 0 ? `, ETA ${fmtSeconds(p.eta_s)}` : "";
+  $("bench-status").textContent = st.state === "running" && p.test
+    ? `Job ${st.job}: ${p.test} ${p.size} B: trial ${p.done} of ~${p.estimate}, ${fmt(p.rate_pps, 0)} pps${eta}`
+    : `Job ${st.job}: ${st.state}${st.error ? ": " + st.error : ""}`;
+  $("bench-line").textContent = st.line || "";
+  $("bench-status").dataset.state = st.state;
+}
+
+function fmtSeconds(s) {
+  if (s >= 3600) return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, "0")}m`;
+  if (s >= 60) return `${Math.floor(s / 60)}m${String(Math.round(s % 60)).padStart(2, "0")}s`;
+  return `${Math.round(s)} s`;
+}
+
+async function refreshJobs() {
+  if (!rpc.open || !state.methods.has("bench.list")) return;
+  const r = await rpc.call("bench.list");
+  state.jobs = r.jobs;
+  const tb = $("jobs-table").tBodies[0];
+  tb.replaceChildren();
+  for (const j of [...r.jobs].reverse()) {
+    const tr = node("tr", { tabindex: "0", dataset: { job: String(j.job) } });
+    tr.setAttribute("aria-selected", j.job === state.shownJob ? "true" : "false");
+    tr.append(node("th", { scope: "row" }, String(j.job)));
+    for (const v of [j.kind, j.state, j.session, j.stream_file]) tr.append(node("td", { class: "l" }, v));
+    const open = () => { state.shownJob = j.job; refreshJobs(); showResult(j.job); };
+    tr.addEventListener("click", open);
+    tr.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); open(); } });
+    tb.append(tr);
+  }
+  const cur = r.jobs.find((j) => j.state === "running" || j.state === "queued");
+  if (cur) showProgress(cur);
+}
+
+function cell(tr, col, text) {
+  tr.append(node("td", { class: col === "size" ? "" : "num", dataset: { col } }, text));
+}
+
+function resultTable(kind, doc) {
+  const head = $("result-table").tHead, body = $("result-table").tBodies[0];
+  head.replaceChildren();
+  body.replaceChildren();
+  const hr = node("tr");
+  const cols = kind === "rfc2544"
+    ? [["size", "Frame size"], ["ports", "Ports"], ["ndr_pps", "NDR pps"], ["mbps_l1", "Mbps L1"], ["mbps_l2", "Mbps L2"],
+      ["line_pct", "% of line"], ["pdr_pps", "PDR pps"], ["trials", "Trials"], ["converged", "Converged"]]
+    : kind === "sweep"
+      ? [["size", "Frame size"], ["kpps", "Kpps"], ["mbps_l1", "Mbps L1"], ["mbps_l2", "Mbps L2"], ["line_pct", "% of line"], ["limited_by", "Limited by"]]
+      : [["size", "Payload B"], ["frame", "Frame B"], ["sent", "Sent"], ["lost", "Lost"], ["min", "Min µs"], ["avg", "Avg µs"], ["p99", "p99 µs"], ["max", "Max µs"]];
+  for (const [, label] of cols) hr.append(node("th", { scope: "col" }, label));
+  head.append(hr);
+  const num = (v, d = 3) => (v === null || v === undefined ? "–" : fmt(v, d));
+  if (kind === "rfc2544") {
+    for (const r of doc.results) {
+      const tr = node("tr", { dataset: { size: String(r.frame_size) } });
+      tr.append(node("th", { scope: "row", dataset: { col: "size" } }, String(r.frame_size)));
+      cell(tr, "ports", `${r.tx_port}→${r.rx_port}`);
+      cell(tr, "ndr_pps", r.limited_by === "generator" ? `≥ ${num(r.at_least_pps)}` : num(r.throughput_pps));
+      cell(tr, "mbps_l1", num(r.mbps_l1));
+      cell(tr, "mbps_l2", num(r.mbps_l2));
+      cell(tr, "line_pct", num(r.line_pct, 2));
+      cell(tr, "pdr_pps", r.pdr ? (r.pdr.limited_by === "generator" ? `≥ ${num(r.pdr.at_least_pps)}` : num(r.pdr.pps)) : "–");
+      cell(tr, "trials", String((r.trials || []).length));
+      cell(tr, "converged", r.converged === undefined || r.converged === null ? "–" : r.converged ? "yes" : "no");
+      body.append(tr);
+    }
+  } else if (kind === "sweep" && doc.rows) {
+    for (const r of doc.rows) {
+      const tr = node("tr", { dataset: { size: String(r.frame_size) } });
+      tr.append(node("th", { scope: "row", dataset: { col: "size" } }, String(r.frame_size)));
+      cell(tr, "kpps", num(r.kpps));
+      cell(tr, "mbps_l1", num(r.mbps_l1));
+      cell(tr, "mbps_l2", num(r.mbps_l2));
+      cell(tr, "line_pct", num(r.line_pct, 2));
+      cell(tr, "limited_by", r.limited_by || "–");
+      body.append(tr);
+    }
+  } else if (kind === "rtt" && doc.sizes) {
+    for (const r of doc.sizes) {
+      const tr = node("tr", { dataset: { size: String(r.payload_bytes) } });
+      tr.append(node("th", { scope: "row", dataset: { col: "size" } }, String(r.payload_bytes)));
+      const t = r.rtt_ns || {};
+      cell(tr, "frame", String(r.frame_bytes));
+      cell(tr, "sent", String(r.sent));
+      cell(tr, "lost", String(r.lost));
+      for (const k of ["min", "avg", "p99", "max"]) cell(tr, k, t[k] === undefined ? "–" : fmt(t[k] / 1000, 2));
+      body.append(tr);
+    }
+  }
+}
+
+async function showResult(id) {
+  const j = (state.jobs || []).find((x) => x.job === id);
+  if (!j) return;
+  const box = $("bench-result");
+  box.hidden = false;
+  box.dataset.job = String(id);
+  $("bench-result-title").textContent = `Result of job ${id}: ${j.kind}, ${j.state}${j.stop_reason && j.stop_reason !== "done" ? ` (${j.stop_reason})` : ""}`;
+  $("btn-report").hidden = j.kind === "rtt";
+  for (const b of box.querySelectorAll("button[data-format]")) b.disabled = !(j.state === "done" || j.state === "cancelled") && b.dataset.format !== "log";
+  $("result-table").tHead.replaceChildren();
+  $("result-table").tBodies[0].replaceChildren();
+  $("result-text").textContent = "";
+  if (!(j.state === "done" || j.state === "cancelled") || !j.stop_reason) {
+    $("result-caption").textContent = j.error ? `No results: ${j.error}` : "No results yet.";
+    return;
+  }
+  try {
+    const [doc, table] = await Promise.all([
+      rpc.call("bench.result", { job: id, format: "json" }),
+      rpc.call("bench.result", { job: id, format: "table" }),
+    ]);
+    const parsed = JSON.parse(doc.text);
+    $("result-caption").textContent = `${parsed.stream_file}, stream ${parsed.stream || ""}, ${parsed.started_at} to ${parsed.finished_at || ""}`;
+    resultTable(j.kind, parsed);
+    $("result-text").textContent = table.text;
+  } catch (e) {
+    showError(`bench.result: ${e.message}`);
+  }
+}
+
+async function download(format) {
+  const id = Number($("bench-result").dataset.job);
+  const j = (state.jobs || []).find((x) => x.job === id);
+  try {
+    const r = await call("bench.result", { job: id, format });
+    const type = { csv: "text/csv", json: "application/json", html: "text/html", log: "text/plain" }[format];
+    const ext = { csv: "csv", json: "json", html: "html", log: "log" }[format];
+    const url = URL.createObjectURL(new Blob([r.text], { type }));
+    const a = node("a", { href: url, download: `wirerate-${j ? j.kind : "bench"}-job${id}.${ext}` });
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10000);
+  } catch {
+    // shown
+  }
 }
 
 // ---- tabs, theme, wiring ----
@@ -862,6 +1082,19 @@ function wire() {
     scheduleCheck();
   });
   $("btn-load").addEventListener("click", loadIntoServer);
+  $("bench-form").addEventListener("submit", benchStart);
+  $("btn-bench-cancel").addEventListener("click", async () => {
+    await call("bench.cancel", { job: state.myJob }).catch(() => {});
+    await refreshJobs();
+  });
+  for (const b of document.querySelectorAll("#bench-result button[data-format]"))
+    b.addEventListener("click", () => download(b.dataset.format));
+  $("bench-form").kind.addEventListener("change", () => {
+    const kind = $("bench-form").kind.value;
+    for (const name of ["tx-port", "rx-port", "sizes", "trial", "duration", "max-rate", "pdr", "search"])
+      $("bench-form")[name].closest("label").hidden = !BENCH_OPTS[kind].includes(name);
+    $("bench-form").querySelector("fieldset.tests").hidden = kind !== "rfc2544";
+  });
   $("btn-goto").addEventListener("click", gotoError);
   $("btn-copy-loaded").addEventListener("click", () => {
     if (!state.source) return;

@@ -64,6 +64,7 @@ enum wr_rpc_type {
 	WR_RPC_T_UINTS = 1 << 5,     /**< an array of integers >= 0 */
 	WR_RPC_T_RATE = 1 << 6,      /**< "10 Mpps", "50%", "max" or pps as a number > 0 */
 	WR_RPC_T_POS = 1 << 7,       /**< a finite number > 0 */
+	WR_RPC_T_OBJ = 1 << 8,       /**< an object (its members checked by the method) */
 };
 
 struct wr_rpc_param {
@@ -129,7 +130,20 @@ struct wr_rpc_param {
 	X(SUBSCRIBE, "events.subscribe", false) \
 	X(UNSUBSCRIBE, "events.unsubscribe", false) \
 	X(LOGIN, "auth.login", false, \
-	  WR_RPC_P("token", WR_RPC_T_STR, true))
+	  WR_RPC_P("token", WR_RPC_T_STR, true)) \
+	X(BENCH_START, "bench.start", true, \
+	  WR_RPC_P("kind", WR_RPC_T_STR, true), \
+	  WR_RPC_P("options", WR_RPC_T_OBJ, false), \
+	  WR_RPC_P("yaml", WR_RPC_T_STR, false), \
+	  WR_RPC_P("name", WR_RPC_T_STR, false)) \
+	X(BENCH_STATUS, "bench.status", false, \
+	  WR_RPC_P("job", WR_RPC_T_UINT, false)) \
+	X(BENCH_CANCEL, "bench.cancel", true, \
+	  WR_RPC_P("job", WR_RPC_T_UINT, false)) \
+	X(BENCH_RESULT, "bench.result", false, \
+	  WR_RPC_P("job", WR_RPC_T_UINT, false), \
+	  WR_RPC_P("format", WR_RPC_T_STR, false)) \
+	X(BENCH_LIST, "bench.list", false)
 
 #define WR_RPC_ENUM_(e, ...) WR_RPC_##e,
 enum wr_rpc_method {

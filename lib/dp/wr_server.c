@@ -25,11 +25,13 @@
 #include <rte_version.h>
 
 #include "wr_auth.h"
+#include "wr_bench_run.h"
 #include "wr_describe.h"
 #include "wr_engine_priv.h"
 #include "wr_http.h"
 #include "wr_in.h"
 #include "wr_rpc.h"
+#include "wr_rtt.h"
 #include "wr_server.h"
 #include "wr_yaml.h"
 
@@ -86,12 +88,52 @@ RTE_LOG_REGISTER_SUFFIX(wr_server_logtype, server, NOTICE);
 /* A WebSocket message holds one request: its frames' headers besides. */
 #define WS_SLACK 256
 
-enum srv_state { ST_IDLE, ST_RUNNING, ST_DONE };
+/* Benchmark jobs kept (bench.list): the oldest finished one goes first. */
+#define JOBS_MAX 16
+/* A job's log kept for bench.result: beyond it, the rest is dropped. */
+#define JOB_LOG_MAX (4u << 20)
+
+enum srv_state { ST_IDLE, ST_RUNNING, ST_DONE, ST_BENCH };
 /* What a connection speaks: JSON-RPC lines (Unix, --listen), an HTTP
  * request of the console (--http), or JSON-RPC messages over the console's
  * WebSocket once upgraded. */
 enum conn_proto { PROTO_RPC, PROTO_HTTP, PROTO_WS };
-static const char *const state_names[] = { "idle", "running", "done" };
+static const char *const state_names[] = { "idle", "running", "done",
+					   "bench" };
+
+/* A benchmark through the server (bench.start): the library the CLI runs
+ * (wr_bench_run.h), its stream file its own, its log and results kept. */
+enum job_state { JOB_QUEUED, JOB_RUNNING, JOB_DONE, JOB_FAILED,
+		 JOB_CANCELLED };
+static const char *const job_state_names[] = { "queued", "running", "done",
+					       "failed", "cancelled" };
+static const char *const kind_names[] = { "sweep", "rfc2544", "rtt" };
+
+struct server;
+
+struct job {
+	unsigned int id;
+	enum wr_bench_kind kind;
+	enum job_state state;
+	char session[SESSION_MAX];   /* who started it */
+	struct wr_bench_opts o;
+	char *strs[8];               /* option strings o points into */
+	unsigned int n_strs;
+	struct wr_stream_file f;
+	struct wr_bench b;
+	struct wr_bench_hooks hooks;
+	struct wr_bench_result r;
+	bool has_result;
+	volatile int cancel;
+	char *log;
+	size_t log_len;
+	char line[256];              /* the last trial's line */
+	struct wr_bench_progress progress;
+	char progress_test[16];
+	double queued_at, started_at, finished_at;
+	char error[WR_ERROR_MSG_MAX + WR_ERROR_PATH_MAX + 8];
+	struct server *s;
+};
 
 /* A session owns ports.  Its name is public (ports.info, events); acting as
  * it takes its secret, which only the connection that made it is given
@@ -186,6 +228,15 @@ struct server {
 	/* Events, by sequence number (seq % EVENTS_MAX). */
 	json_t *ev[EVENTS_MAX];
 	uint64_t ev_seq;             /* sequence of the last event, 0: none */
+	/* Benchmark jobs, oldest first; the one queued or running. */
+	struct job *jobs[JOBS_MAX];
+	unsigned int n_jobs, next_job;
+	struct job *job;
+	/* rtt keeps its port's session (its mbufs may be in the port's
+	 * ring) for the next rtt; closed with the server. */
+	struct wr_rtt_ses *rtt_ses;
+	unsigned int rtt_port;
+	uint16_t rtt_max_frame;
 };
 
 static uint64_t
@@ -825,8 +876,8 @@ stats_json(struct server *s, bool hist)
 
 	if (!s->built)
 		return json_pack("{s:s, s:s, s:[], s:[]}", "schema",
-				 "wirerate-results/1", "state", "idle",
-				 "ports", "streams");
+				 "wirerate-results/1", "state",
+				 state_names[s->state], "ports", "streams");
 	v = snapshot(s);
 	view = *v;
 	memcpy(ports, v->ports, v->n_ports * sizeof(*ports));
@@ -1142,6 +1193,20 @@ streams_json(struct server *s)
 	return a;
 }
 
+/* A benchmark job has the engine: traffic and streams wait for it.
+ * @return true (and replied) when one runs. */
+static bool
+bench_busy(struct call *k)
+{
+	if (k->s->state != ST_BENCH)
+		return false;
+	reply_error(k->s, k->c, k->id, WR_RPC_E_STATE, json_pack("{s:i}",
+		    "job", k->s->job ? k->s->job->id : 0), "benchmark job %u "
+		    "has the ports: bench.cancel it, or wait for it",
+		    k->s->job ? k->s->job->id : 0);
+	return true;
+}
+
 static json_t *
 m_load(struct call *k)
 {
@@ -1153,6 +1218,8 @@ m_load(struct call *k)
 	uint64_t mask;
 	uint32_t i;
 
+	if (bench_busy(k))
+		return NULL;
 	if (s->state == ST_RUNNING) {
 		reply_error(s, k->c, k->id, WR_RPC_E_STATE, NULL,
 			    "traffic is running: traffic.stop first");
@@ -1197,6 +1264,8 @@ m_remove(struct call *k)
 	bool sel[WR_STREAMS_MAX], all;
 	uint32_t i, n = 0;
 
+	if (bench_busy(k))
+		return NULL;
 	if (!s->loaded)
 		return json_pack("{s:[]}", "streams");
 	if (!select_streams(s, k->c, k->id, k->req, sel, &all) ||
@@ -1328,7 +1397,8 @@ m_start(struct call *k)
 	uint32_t i;
 	int rc;
 
-	if (!select_streams(s, k->c, k->id, k->req, sel, &all) ||
+	if (bench_busy(k) ||
+	    !select_streams(s, k->c, k->id, k->req, sel, &all) ||
 	    !owns(s, k->c, k->id, ports_of(s, sel)) ||
 	    !whole_sequences(s, k->c, k->id, sel))
 		return NULL;
@@ -1448,7 +1518,8 @@ m_ctl(struct call *k, enum wr_tx_ctl_state st)
 	bool sel[WR_STREAMS_MAX], all;
 	uint32_t i;
 
-	if (!select_streams(s, k->c, k->id, k->req, sel, &all) ||
+	if (bench_busy(k) ||
+	    !select_streams(s, k->c, k->id, k->req, sel, &all) ||
 	    !owns(s, k->c, k->id, ports_of(s, sel)))
 		return NULL;
 	if (st == WR_TX_CTL_STOP && s->state != ST_RUNNING)
@@ -1501,7 +1572,8 @@ m_update(struct call *k)
 			"multiplier");
 		return NULL;
 	}
-	if (!select_streams(s, k->c, k->id, k->req, sel, &all) ||
+	if (bench_busy(k) ||
+	    !select_streams(s, k->c, k->id, k->req, sel, &all) ||
 	    !owns(s, k->c, k->id, ports_of(s, sel)) || !need_running(k))
 		return NULL;
 	/* Every new rate is computed and checked before any is published:
@@ -1588,7 +1660,7 @@ m_clear(struct call *k)
 	struct wr_report_view *v;
 	unsigned int i;
 
-	if (!owns(s, k->c, k->id, ports_of(s, NULL)))
+	if (bench_busy(k) || !owns(s, k->c, k->id, ports_of(s, NULL)))
 		return NULL;
 	if (s->built) {
 		v = snapshot(s);
@@ -1612,7 +1684,7 @@ m_reset(struct call *k)
 {
 	struct server *s = k->s;
 
-	if (!owns(s, k->c, k->id, ports_of(s, NULL)))
+	if (bench_busy(k) || !owns(s, k->c, k->id, ports_of(s, NULL)))
 		return NULL;
 	finish(s, "reset");
 	unbuild(s);
@@ -1637,6 +1709,521 @@ m_poll(struct call *k)
 		json_array_append(a, s->ev[q % EVENTS_MAX]);
 	return json_pack("{s:o, s:I}", "events", a, "last",
 			 (json_int_t)s->ev_seq);
+}
+
+/* ---- benchmarks ---- */
+
+static void server_turn(struct server *s, int timeout_ms);
+
+static void
+job_free(struct job *j)
+{
+	unsigned int i;
+
+	if (j == NULL)
+		return;
+	wr_bench_fini(&j->b);
+	wr_bench_result_free(&j->r);
+	wr_stream_file_free(&j->f);
+	for (i = 0; i < j->n_strs; i++)
+		free(j->strs[i]);
+	free(j->log);
+	free(j);
+}
+
+static struct job *
+job_find(struct call *k)
+{
+	struct server *s = k->s;
+	unsigned int i;
+
+	if (!wr_rpc_has(k->req, "job")) {
+		if (s->n_jobs > 0)
+			return s->jobs[s->n_jobs - 1];
+	} else {
+		uint64_t id = wr_rpc_uint(k->req, "job", 0);
+
+		for (i = 0; i < s->n_jobs; i++)
+			if (s->jobs[i]->id == id)
+				return s->jobs[i];
+	}
+	reply_error(s, k->c, k->id, WR_RPC_E_NOTFOUND, json_pack("{s:I}",
+		    "job", (json_int_t)wr_rpc_uint(k->req, "job", 0)),
+		    "no such benchmark job (bench.list lists them)");
+	return NULL;
+}
+
+static json_t *
+job_json(const struct job *j)
+{
+	json_t *o = json_pack("{s:i, s:s, s:s, s:s, s:f}", "job", j->id,
+			      "kind", kind_names[j->kind], "state",
+			      job_state_names[j->state], "session", j->session,
+			      "queued_at", j->queued_at);
+
+	if (o == NULL)
+		return NULL;
+	json_object_set_new(o, "started_at", j->started_at > 0 ?
+			    json_real(j->started_at) : json_null());
+	json_object_set_new(o, "finished_at", j->finished_at > 0 ?
+			    json_real(j->finished_at) : json_null());
+	json_object_set_new(o, "stream_file", json_string(j->f.path));
+	json_object_set_new(o, "progress", json_pack(
+		"{s:s, s:i, s:i, s:i, s:f, s:f, s:f}", "test",
+		j->progress_test, "size", j->progress.size, "done",
+		j->progress.done, "estimate", j->progress.estimate, "eta_s",
+		j->progress.eta_s, "rate_pps",
+		(double)j->progress.rate_millipps / 1e3, "elapsed_s",
+		j->progress.elapsed_s));
+	json_object_set_new(o, "line", json_string(j->line));
+	json_object_set_new(o, "error", j->error[0] ? json_string(j->error) :
+			    json_null());
+	if (j->has_result) {
+		json_object_set_new(o, "stop_reason", json_string(
+			j->kind == WR_BENCH_RTT ? j->r.rtt_meta.stop_reason :
+			j->r.m.stop_reason ? j->r.m.stop_reason : "done"));
+		json_object_set_new(o, "gen_limited",
+				    json_boolean(j->r.gen_limited));
+	}
+	return o;
+}
+
+/* The hooks of a job: its log kept, each trial an event, time passing as
+ * turns of the server's loop (clients are served while trials run). */
+static void
+job_line(void *ctx, const char *text, const struct wr_bench_progress *p,
+	 bool counted)
+{
+	struct job *j = ctx;
+	size_t n = strlen(text);
+
+	if (j->log_len + n < JOB_LOG_MAX) {
+		char *nb = realloc(j->log, j->log_len + n + 1);
+
+		if (nb != NULL) {
+			j->log = nb;
+			memcpy(j->log + j->log_len, text, n + 1);
+			j->log_len += n;
+		}
+	}
+	if (p == NULL)
+		return;
+	j->progress = *p;
+	snprintf(j->progress_test, sizeof(j->progress_test), "%s", p->test);
+	snprintf(j->line, sizeof(j->line), "%.*s", (int)(n > 0 &&
+		 text[n - 1] == '\n' ? n - 1 : n), text);
+	if (counted)
+		event_push(j->s, "bench_progress", json_pack(
+			"{s:i, s:s, s:i, s:i, s:i, s:f, s:f, s:s}", "job",
+			j->id, "test", p->test, "size", p->size, "done", p->done,
+			"estimate", p->estimate, "eta_s", p->eta_s, "rate_pps",
+			(double)p->rate_millipps / 1e3, "line", j->line));
+}
+
+static void
+job_note(void *ctx, const char *text)
+{
+	char line[600];
+
+	snprintf(line, sizeof(line), "wirerate: %s\n", text);
+	job_line(ctx, line, NULL, false);
+}
+
+static void
+job_wait(void *ctx, uint64_t ns)
+{
+	struct job *j = ctx;
+	struct server *s = j->s;
+	uint64_t end = now_ms() + (ns + 999999) / 1000000, t;
+
+	do {
+		/* A signal to the server cancels the job first. */
+		if (*s->stop && j->cancel == 0) {
+			j->cancel = 1;
+			wr_engine_request_stop(s->e, false);
+		}
+		t = now_ms();
+		server_turn(s, t < end ? (int)(end - t) : 0);
+	} while (now_ms() < end);
+}
+
+/* An option's value as the command line would give it. */
+static bool
+opt_text(json_t *v, char *buf, size_t len)
+{
+	size_t i;
+	json_t *x;
+	int n = 0;
+
+	if (json_is_string(v)) {
+		snprintf(buf, len, "%s", json_string_value(v));
+		return true;
+	}
+	if (json_is_integer(v)) {
+		snprintf(buf, len, "%lld", (long long)json_integer_value(v));
+		return true;
+	}
+	if (json_is_real(v)) {
+		snprintf(buf, len, "%.9g", json_real_value(v));
+		return true;
+	}
+	if (!json_is_array(v))
+		return false;
+	/* [64, 128] as "64,128"; [[0, 1], [2, 3]] as "0:1,2:3". */
+	buf[0] = '\0';
+	json_array_foreach(v, i, x) {
+		if (json_is_integer(x))
+			n += snprintf(buf + n, len - (size_t)n, "%s%lld",
+				      i ? "," : "", (long long)json_integer_value(x));
+		else if (json_is_array(x) && json_array_size(x) == 2 &&
+			 json_is_integer(json_array_get(x, 0)) &&
+			 json_is_integer(json_array_get(x, 1)))
+			n += snprintf(buf + n, len - (size_t)n, "%s%lld:%lld",
+				      i ? "," : "",
+				      (long long)json_integer_value(json_array_get(x, 0)),
+				      (long long)json_integer_value(json_array_get(x, 1)));
+		else
+			return false;
+		if ((size_t)n >= len)
+			return false;
+	}
+	return true;
+}
+
+static json_t *
+m_bench_start(struct call *k)
+{
+	struct server *s = k->s;
+	const char *kind = wr_rpc_str(k->req, "kind");
+	const char *yaml = wr_rpc_str(k->req, "yaml");
+	const char *name = wr_rpc_str(k->req, "name");
+	json_t *opts = wr_rpc_get(k->req, "options"), *v;
+	struct wr_error err;
+	struct job *j;
+	const char *key;
+	char line[1024];
+	uint64_t mask;
+	unsigned int i;
+
+	if (s->state == ST_RUNNING || s->job != NULL) {
+		reply_error(s, k->c, k->id, WR_RPC_E_STATE, NULL, "%s",
+			    s->job != NULL ? "a benchmark job is queued or runs: "
+			    "one at a time" : "traffic is running: "
+			    "traffic.stop first");
+		return NULL;
+	}
+	j = calloc(1, sizeof(*j));
+	if (j == NULL) {
+		reply_error(s, k->c, k->id, WR_RPC_E_INTERNAL, NULL,
+			    "out of memory");
+		return NULL;
+	}
+	j->s = s;
+	for (i = 0; i < 3 && strcmp(kind, kind_names[i]) != 0; i++)
+		;
+	if (i == 3) {
+		job_free(j);
+		reply_error(s, k->c, k->id, WR_RPC_E_PARAMS, json_pack(
+			"{s:s, s:s}", "param", "kind", "expected",
+			"sweep, rfc2544 or rtt"), "bench.start: kind: expected "
+			"sweep, rfc2544 or rtt, got \"%.32s\"", kind);
+		return NULL;
+	}
+	j->kind = (enum wr_bench_kind)i;
+	/* The options, by the command line's names, through its parser. */
+	wr_error_clear(&err);
+	json_object_foreach(opts, key, v) {
+		char text[1024];
+		int rc;
+
+		if (!opt_text(v, text, sizeof(text)) || j->n_strs == 8) {
+			job_free(j);
+			reply_error(s, k->c, k->id, WR_RPC_E_PARAMS, json_pack(
+				"{s:s, s:s}", "param", key, "expected", "a "
+				"string, a number or a list of them"),
+				"bench.start: options.%.64s: expected a string, "
+				"a number or a list of them", key);
+			return NULL;
+		}
+		j->strs[j->n_strs] = strdup(text);
+		if (j->strs[j->n_strs] == NULL) {
+			job_free(j);
+			reply_error(s, k->c, k->id, WR_RPC_E_INTERNAL, NULL,
+				    "out of memory");
+			return NULL;
+		}
+		rc = wr_bench_opt(&j->o, j->kind, key, j->strs[j->n_strs++],
+				  &err);
+		if (rc != 0) {
+			job_free(j);
+			if (rc == -ENOENT)
+				reply_error(s, k->c, k->id, WR_RPC_E_PARAMS,
+					json_pack("{s:s, s:s}", "param", key,
+					"expected", "an option of wirerate's "
+					"benchmarks (doc/api.md)"), "bench.start: "
+					"options: unknown option \"%.64s\"", key);
+			else
+				reply_error(s, k->c, k->id, WR_RPC_E_PARAMS,
+					json_pack("{s:s}", "param", key), "%s: %s",
+					err.path, err.msg);
+			return NULL;
+		}
+	}
+	/* Its own stream file: the text given, else the loaded one. */
+	if (yaml == NULL && (!s->loaded || s->source == NULL)) {
+		job_free(j);
+		reply_error(s, k->c, k->id, WR_RPC_E_STATE, NULL, "no streams "
+			    "loaded: give yaml, or streams.load first");
+		return NULL;
+	}
+	if (parse_streams(s, yaml ? (name ? name : "<bench.start>") :
+			  s->source_name, yaml ? yaml : s->source, &j->f,
+			  &err) != 0) {
+		json_t *data = yaml_error_data(&err, line, sizeof(line));
+
+		job_free(j);
+		reply_error(s, k->c, k->id, WR_RPC_E_STREAMS, data, "%s", line);
+		return NULL;
+	}
+	j->hooks.ctx = j;
+	j->hooks.line = job_line;
+	j->hooks.wait = job_wait;
+	j->hooks.note = job_note;
+	j->hooks.cancel = &j->cancel;
+	wr_error_clear(&err);
+	if (wr_bench_init(&j->b, j->kind, &j->o, &j->hooks, &j->f,
+			  s->e->n_ports, &err) != 0) {
+		wr_error_format(&err, line, sizeof(line));
+		job_free(j);
+		reply_error(s, k->c, k->id, WR_RPC_E_PARAMS, NULL, "%s", line);
+		return NULL;
+	}
+	/* The ports it sends on and receives on are the caller's. */
+	mask = 1ull << j->f.streams[j->b.stream].port;
+	if (j->o.tx_port_set)
+		mask |= 1ull << j->o.tx_port;
+	if (j->o.rx_port_set)
+		mask |= 1ull << j->o.rx_port;
+	for (i = 0; i < j->o.n_pairs; i++)
+		mask |= 1ull << j->o.pairs[i][0] | 1ull << j->o.pairs[i][1];
+	if (!owns(s, k->c, k->id, mask)) {
+		job_free(j);
+		return NULL;
+	}
+	if (wr_bench_max_frame(&j->b) > s->e->cfg->max_frame) {
+		reply_error(s, k->c, k->id, WR_RPC_E_PARAMS, NULL, "%u-byte "
+			    "frames: the ports were set up for %u at most (the "
+			    "profile's max_frame)", wr_bench_max_frame(&j->b),
+			    s->e->cfg->max_frame);
+		job_free(j);
+		return NULL;
+	}
+	if (s->n_jobs == JOBS_MAX) {
+		job_free(s->jobs[0]);
+		memmove(s->jobs, s->jobs + 1, (JOBS_MAX - 1) * sizeof(*s->jobs));
+		s->n_jobs--;
+	}
+	j->id = ++s->next_job;
+	j->state = JOB_QUEUED;
+	j->queued_at = wall_s();
+	j->progress.eta_s = -1;
+	snprintf(j->session, sizeof(j->session), "%s", k->c->sess->name);
+	s->jobs[s->n_jobs++] = j;
+	s->job = j;
+	event_push(s, "bench_queued", json_pack("{s:i, s:s, s:s}", "job", j->id,
+		   "kind", kind_names[j->kind], "session", j->session));
+	return job_json(j);
+}
+
+/* Run the queued job: from the loop, not from a request, so that its
+ * turns (job_wait()) serve every connection without re-entering one. */
+static void
+job_run(struct server *s)
+{
+	struct job *j = s->job;
+	struct wr_error err;
+	int rc;
+
+	if (j->state == JOB_CANCELLED) {
+		s->job = NULL;
+		return;
+	}
+	finish(s, "bench");
+	unbuild(s);
+	s->state = ST_BENCH;
+	j->state = JOB_RUNNING;
+	j->started_at = wall_s();
+	event_push(s, "bench_started", json_pack("{s:i, s:s}", "job", j->id,
+		   "kind", kind_names[j->kind]));
+	wr_error_clear(&err);
+	rc = 0;
+	if (j->kind == WR_BENCH_RTT) {
+		/* One session per server, kept: its port may hold its mbufs. */
+		unsigned int port = j->f.streams[j->b.stream].port;
+		uint16_t max = wr_bench_max_frame(&j->b);
+
+		if (s->rtt_ses != NULL && (s->rtt_port != port ||
+					   s->rtt_max_frame < max))
+			rc = wr_error_set(&err, -EINVAL, NULL, 0, 0, "rtt",
+					  "this server's rtt session is on port "
+					  "%u for frames up to %u bytes: rtt on "
+					  "port %u up to %u bytes needs a restart",
+					  s->rtt_port, s->rtt_max_frame, port,
+					  max);
+		else if (s->rtt_ses == NULL &&
+			 (rc = wr_rtt_ses_open(&s->rtt_ses, s->e, port,
+					       (uint16_t)(max - 4), &err)) == 0) {
+			s->rtt_port = port;
+			s->rtt_max_frame = max;
+		}
+		if (rc == 0)
+			wr_bench_rtt_session(&j->b, s->rtt_ses);
+	}
+	if (rc == 0)
+		rc = wr_bench_run(&j->b, s->e, s->o->cfg_path, s->e->cfg->burst,
+				  &j->r, &err);
+	j->finished_at = wall_s();
+	if (rc != 0) {
+		wr_error_format(&err, j->error, sizeof(j->error));
+		j->state = JOB_FAILED;
+	} else {
+		j->has_result = true;
+		j->state = j->cancel ? JOB_CANCELLED : JOB_DONE;
+	}
+	s->state = ST_IDLE;
+	s->job = NULL;
+	event_push(s, "bench_done", json_pack("{s:i, s:s, s:b, s:s?}", "job",
+		   j->id, "state", job_state_names[j->state], "gen_limited",
+		   j->has_result && j->r.gen_limited, "error",
+		   j->error[0] ? j->error : NULL));
+}
+
+static json_t *
+m_bench_status(struct call *k)
+{
+	struct job *j = job_find(k);
+
+	return j ? job_json(j) : NULL;
+}
+
+static json_t *
+m_bench_list(struct call *k)
+{
+	json_t *a = json_array();
+	unsigned int i;
+
+	for (i = 0; i < k->s->n_jobs; i++)
+		json_array_append_new(a, job_json(k->s->jobs[i]));
+	return json_pack("{s:o}", "jobs", a);
+}
+
+static json_t *
+m_bench_cancel(struct call *k)
+{
+	struct server *s = k->s;
+	struct job *j = job_find(k);
+
+	if (j == NULL)
+		return NULL;
+	if (strcmp(j->session, k->c->sess->name) != 0) {
+		reply_error(s, k->c, k->id, WR_RPC_E_OWNER, json_pack("{s:s}",
+			    "owner", j->session), "job %u is session \"%s\"'s: "
+			    "only it cancels it", j->id, j->session);
+		return NULL;
+	}
+	if (j->state == JOB_QUEUED) {
+		j->state = JOB_CANCELLED;
+		event_push(s, "bench_done", json_pack("{s:i, s:s, s:b}", "job",
+			   j->id, "state", "cancelled", "gen_limited", 0));
+	} else if (j->state == JOB_RUNNING) {
+		/* As a signal stops the command: the trial ends, no other
+		 * starts; a second cancel cuts its drain short. */
+		j->cancel++;
+		wr_engine_request_stop(s->e, j->cancel > 1);
+	}
+	return job_json(j);
+}
+
+static int
+write_table(FILE *out, const void *arg)
+{
+	wr_bench_result_print(out, arg);
+	return ferror(out) ? -EIO : 0;
+}
+
+/* bench.result: a finished job's log, table, CSV, JSON (the CLI's --csv
+ * and --json bytes) or HTML report (tools/wr-report on that JSON). */
+static json_t *
+m_bench_result(struct call *k)
+{
+	struct server *s = k->s;
+	struct job *j = job_find(k);
+	const char *fmt = wr_rpc_str(k->req, "format");
+	int (*fn)(FILE *, const void *) = NULL;
+	char *buf = NULL, tmp[] = "/tmp/wirerate-bench-XXXXXX";
+	size_t len = 0;
+	json_t *res;
+	FILE *out;
+	int rc = 0;
+
+	if (j == NULL)
+		return NULL;
+	if (fmt == NULL)
+		fmt = "json";
+	if (strcmp(fmt, "log") == 0)
+		return json_pack("{s:i, s:s, s:s}", "job", j->id, "format",
+				 fmt, "text", j->log ? j->log : "");
+	if (!j->has_result) {
+		reply_error(s, k->c, k->id, WR_RPC_E_STATE, NULL, "job %u is "
+			    "%s: no results (its log: format \"log\")", j->id,
+			    job_state_names[j->state]);
+		return NULL;
+	}
+	if (strcmp(fmt, "json") == 0 || strcmp(fmt, "html") == 0)
+		fn = wr_bench_result_json;
+	else if (strcmp(fmt, "csv") == 0)
+		fn = wr_bench_result_csv;
+	else if (strcmp(fmt, "table") == 0)
+		fn = write_table;
+	if (fn == NULL || (strcmp(fmt, "html") == 0 && j->kind == WR_BENCH_RTT)) {
+		reply_error(s, k->c, k->id, WR_RPC_E_PARAMS, json_pack(
+			"{s:s, s:s}", "param", "format", "expected", "json, "
+			"csv, table, log or html (sweep, rfc2544)"),
+			"bench.result: format: expected json, csv, table, log "
+			"or html (sweep and rfc2544 only)");
+		return NULL;
+	}
+	out = open_memstream(&buf, &len);
+	if (out == NULL)
+		return NULL;
+	if (strcmp(fmt, "html") == 0) {
+		/* wr-report reads the JSON from a file: a private one. */
+		int fd = mkstemp(tmp);
+		FILE *jf = fd >= 0 ? fdopen(fd, "w") : NULL;
+
+		rc = jf == NULL ? -errno : wr_bench_result_json(jf, &j->r);
+		if (jf != NULL && fclose(jf) != 0 && rc == 0)
+			rc = -EIO;
+		if (rc == 0)
+			rc = wr_bench_report_html(out, tmp, s->o->tools_dir ?
+						  s->o->tools_dir : "tools");
+		if (fd >= 0)
+			unlink(tmp);
+	} else {
+		rc = fn(out, &j->r);
+	}
+	fclose(out);
+	if (rc != 0) {
+		free(buf);
+		reply_error(s, k->c, k->id, WR_RPC_E_INTERNAL, NULL,
+			    "bench.result: %s: %s", fmt, rc == -ECHILD ?
+			    "tools/wr-report failed" : strerror(-rc));
+		return NULL;
+	}
+	res = json_pack("{s:i, s:s, s:s%}", "job", j->id, "format", fmt,
+			"text", buf ? buf : "", len);
+	free(buf);
+	return res;
 }
 
 /* ---- logins ---- */
@@ -1787,6 +2374,11 @@ handle_line(struct server *s, struct conn *c, const char *line, size_t len)
 			return false; /* a wrong token closes the connection */
 		}
 		break;
+	case WR_RPC_BENCH_START: res = m_bench_start(&k); break;
+	case WR_RPC_BENCH_STATUS: res = m_bench_status(&k); break;
+	case WR_RPC_BENCH_CANCEL: res = m_bench_cancel(&k); break;
+	case WR_RPC_BENCH_RESULT: res = m_bench_result(&k); break;
+	case WR_RPC_BENCH_LIST: res = m_bench_list(&k); break;
 	case WR_RPC_N_METHODS:
 		break;
 	}
@@ -2603,6 +3195,52 @@ wr_server_check(struct wr_server_opts *o, struct wr_error *err)
 
 /* ---- the loop ---- */
 
+/* One turn: what epoll reports (within @p timeout_ms; none when requests
+ * wait from the last turn), then the requests left over, the traffic's
+ * end, the timers.  From the loop, or from a benchmark's wait. */
+static void
+server_turn(struct server *s, int timeout_ms)
+{
+	struct epoll_event evs[64];
+	struct conn *c, *next;
+	int n, i;
+
+	n = epoll_wait(s->ep, evs, RTE_DIM(evs), s->n_ready > 0 ? 0 :
+		       timeout_ms);
+	s->turn++;
+	for (i = 0; i < n; i++) {
+		c = evs[i].data.ptr;
+		if (evs[i].data.ptr == &s->ufd) {
+			conn_accept(s, s->ufd, false, PROTO_RPC);
+			continue;
+		}
+		if (evs[i].data.ptr == &s->tfd) {
+			conn_accept(s, s->tfd, true, PROTO_RPC);
+			continue;
+		}
+		if (evs[i].data.ptr == &s->hfd) {
+			conn_accept(s, s->hfd, true, PROTO_HTTP);
+			continue;
+		}
+		if (c->fd < 0)
+			continue;
+		if ((evs[i].events & EPOLLOUT) && !conn_flush(s, c))
+			continue;
+		if (evs[i].events & (EPOLLERR | EPOLLHUP) && c->held)
+			conn_close(s, c); /* it will never read them */
+		else if (evs[i].events & (EPOLLIN | EPOLLHUP | EPOLLERR))
+			conn_serve(s, c);
+	}
+	for (c = s->conns; s->n_ready > 0 && c != NULL; c = next) {
+		next = c->next;
+		if (c->ready)
+			conn_serve(s, c);
+	}
+	traffic_tick(s);
+	timers(s);
+	conn_reap(s);
+}
+
 static void
 server_free(struct server *s)
 {
@@ -2629,6 +3267,10 @@ server_free(struct server *s)
 		wr_stream_file_free(&s->f);
 	free(s->base_hist);
 	free(s->source);
+	for (i = 0; i < s->n_jobs; i++)
+		job_free(s->jobs[i]);
+	/* Before the engine: the session's port and pool go before EAL. */
+	wr_rtt_ses_close(s->rtt_ses);
 	free(s);
 }
 
@@ -2637,10 +3279,9 @@ wr_server_run(struct wr_engine *e, const struct wr_server_opts *o,
 	      const volatile int *stop, struct wr_error *err)
 {
 	struct server *s = calloc(1, sizeof(*s));
-	struct epoll_event ev, evs[64];
-	struct conn *c, *next;
+	struct epoll_event ev;
 	unsigned int p;
-	int rc = 0, n, i;
+	int rc = 0;
 
 	if (s == NULL)
 		return wr_error_set(err, -ENOMEM, NULL, 0, 0, NULL,
@@ -2700,42 +3341,12 @@ wr_server_run(struct wr_engine *e, const struct wr_server_opts *o,
 			o->http_host, o->http_port, o->http_token[0] ? " (its "
 			"token to log in)" : "");
 	while (!*stop) {
-		/* Requests left over from the last turn: no sleep. */
-		n = epoll_wait(s->ep, evs, RTE_DIM(evs), s->n_ready > 0 ? 0 :
-			       s->state == ST_RUNNING ? TICK_RUN_MS :
-			       TICK_IDLE_MS);
-		s->turn++;
-		for (i = 0; i < n; i++) {
-			c = evs[i].data.ptr;
-			if (evs[i].data.ptr == &s->ufd) {
-				conn_accept(s, s->ufd, false, PROTO_RPC);
-				continue;
-			}
-			if (evs[i].data.ptr == &s->tfd) {
-				conn_accept(s, s->tfd, true, PROTO_RPC);
-				continue;
-			}
-			if (evs[i].data.ptr == &s->hfd) {
-				conn_accept(s, s->hfd, true, PROTO_HTTP);
-				continue;
-			}
-			if (c->fd < 0)
-				continue;
-			if ((evs[i].events & EPOLLOUT) && !conn_flush(s, c))
-				continue;
-			if (evs[i].events & (EPOLLERR | EPOLLHUP) && c->held)
-				conn_close(s, c); /* it will never read them */
-			else if (evs[i].events & (EPOLLIN | EPOLLHUP | EPOLLERR))
-				conn_serve(s, c);
-		}
-		for (c = s->conns; s->n_ready > 0 && c != NULL; c = next) {
-			next = c->next;
-			if (c->ready)
-				conn_serve(s, c);
-		}
-		traffic_tick(s);
-		timers(s);
-		conn_reap(s);
+		server_turn(s, s->state == ST_RUNNING ? TICK_RUN_MS :
+			    TICK_IDLE_MS);
+		/* A queued benchmark runs from here: its turns serve the
+		 * connections while its trials run. */
+		if (s->job != NULL)
+			job_run(s);
 	}
 	finish(s, "signal");
 	unbuild(s);

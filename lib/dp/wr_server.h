@@ -63,6 +63,7 @@ struct wr_server_opts {
 	uint32_t owner_timeout_ms;   /**< release a vanished owner's ports; 0: 30 s */
 	unsigned int max_clients;    /**< Unix and logged-in TCP; 0: 1024 (wr_server_check() sets it) */
 	const char *cfg_path;        /**< the profile, for the results' metadata */
+	const char *tools_dir;       /**< tools/ (wr-report for bench.result's HTML) */
 	char token[WR_AUTH_TOKEN_MAX + 1]; /**< read by wr_server_check() */
 	/* The web console (doc/web.md): HTTP and its WebSocket. */
 	const char *http_host;       /**< NULL: no console */

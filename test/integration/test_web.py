@@ -7,6 +7,7 @@ memif with dpdk-testpmd reflecting: no console errors, the charts and the figure
 stats.get, live rate control, YAML errors at line:col, a second browser that sees everything
 and changes nothing until it takes over.  Screenshots of each view go to $WR_ARTIFACTS."""
 
+import csv
 import json
 import math
 import os
@@ -405,6 +406,66 @@ class Browser(WebCase):
         self.assertEqual(a.errors(), [])
         self.assertEqual(b.errors(), [])
         self.assert_alive(p, sock)
+
+    def test_bench(self):
+        """A benchmark started from the page (RFC 2544 through net_ring's loopback, capped at
+        100 kpps) finishes; the table it shows is what the command line finds on the same
+        device with the same options; the result's files come from the API."""
+        p, sock, port = self.web_serve(vdev="net_ring0", tag="r")
+        c = self.client(sock)
+        a = Page(self, port, cpus={0}, name="bench")
+        a.view("streams")
+        a.type_yaml(yaml_stream(rate="max"))
+        a.wait(lambda: a.q("#check").get_attribute("data-state") == "valid", "no valid check")
+        a.q("#take-control").click()
+        a.wait(lambda: a.q("#btn-load").is_enabled(), "load stays disabled")
+        a.q("#btn-load").click()
+        a.wait(lambda: [s["name"] for s in c.streams()] == ["s"], "streams not loaded")
+        a.view("bench")
+        form = {"tx-port": "0", "rx-port": "0", "sizes": "64,128", "trial": "0.2",
+                "max-rate": "100 kpps", "extra": "--drain 0.05"}
+        for name, value in form.items():
+            a.q(f'#bench-form [name="{name}"]').send_keys(value)
+        a.wait(lambda: a.q("#btn-bench").is_enabled(), "the benchmark button stays disabled")
+        a.q("#btn-bench").click()
+        a.wait(lambda: a.q("#bench-status").get_attribute("data-state") in ("running", "done"),
+               "no progress shown", timeout=20)
+        a.wait(lambda: not a.q("#bench-result").get_attribute("hidden") and
+               len(a.qa('#result-table tbody tr')) == 2, "no result table", timeout=60)
+        shown = {int(tr.get_attribute("data-size")):
+                 tr.find_element(a.By.CSS_SELECTOR, '[data-col="ndr_pps"]').text
+                 for tr in a.qa("#result-table tbody tr")}
+        job = c.bench_list()[-1]
+        self.assertEqual(job["state"], "done", job)
+        a.shot("bench")
+        # The command line on the same device, the same stream and options.
+        prefix = f"wrwebcli{os.getpid()}"
+        self.addCleanup(shutil.rmtree, os.path.join("/var/run/dpdk", prefix), True)
+        prof = self.write("cli.yaml", f"""version: 1
+eal: ["--no-pci", "--in-memory", "--file-prefix={prefix}", "--vdev=net_ring0", "--lcores=0@0,1@1"]
+ports:
+  - device: net_ring0
+    tx_lcores: [1]
+""")
+        sf = self.write("s.yaml", yaml_stream(rate="max"))
+        cli = self.wirerate("rfc2544", sf, "--config", prof, "--tx-port", "0", "--rx-port", "0",
+                            "--sizes", "64,128", "--trial", "0.2", "--max-rate", "100 kpps",
+                            "--drain", "0.05", "--csv", "cli.csv", timeout=120)
+        self.assertIn(cli.returncode, (0, 3), cli.stdout + cli.stderr)
+        with open(self.path("cli.csv")) as f:
+            rows = list(csv.DictReader(f))
+        want = {int(r["frame_size"]): f'{float(r["throughput_pps"]):,.3f}' if r["throughput_pps"]
+                else "–" for r in rows}
+        self.assertEqual(shown, want, cli.stdout)
+        # The same files as the command line writes, through the API.
+        server_csv = c.bench_result(job["job"], "csv")
+        self.assertEqual(server_csv.splitlines()[0], open(self.path("cli.csv")).read().splitlines()[0])
+        doc = c.bench_result(job["job"], "json")
+        self.assertEqual(doc["schema"], "wirerate-rfc2544/1")
+        self.assertEqual([r["throughput_pps"] for r in doc["results"]],
+                         [float(r["throughput_pps"]) for r in rows])
+        self.assertIn("RFC 2544 throughput", c.bench_result(job["job"], "table"))
+        self.assertEqual(a.errors(), [])
 
     def test_memif(self):
         """memif with dpdk-testpmd reflecting: echoes on the RX chart, latency and its histogram."""
