@@ -993,6 +993,16 @@ print_lat(FILE *out, const struct wr_rfc2544_row *rows, unsigned int n)
 	}
 }
 
+/* A rate in pps, or null when there is none. */
+static void
+json_pps_or_null(FILE *out, bool has, uint64_t millipps)
+{
+	if (has)
+		fprintf(out, "%.3f", (double)millipps / 1e3);
+	else
+		fputs("null", out);
+}
+
 /* MLRsearch's goals: each one's relevant bounds and conditional
  * throughput (RFC 9971 section 4.7), regular or not. */
 static void
@@ -1054,15 +1064,9 @@ json_mlr(FILE *out, const struct wr_rfc2544_row *r)
 			(double)x->final_ns / 1e9, (double)x->initial_ns / 1e9,
 			(double)x->sum_ns / 1e9, x->width_ppm / 1e4,
 			m->regular ? "true" : "false");
-		if (m->has_lower)
-			fprintf(out, "%.3f", (double)m->lower / 1e3);
-		else
-			fputs("null", out);
+		json_pps_or_null(out, m->has_lower, m->lower);
 		fputs(", \"relevant_upper_pps\": ", out);
-		if (m->has_upper)
-			fprintf(out, "%.3f", (double)m->upper / 1e3);
-		else
-			fputs("null", out);
+		json_pps_or_null(out, m->has_upper, m->upper);
 		fprintf(out, ", \"conditional_throughput_pps\": %.3f, "
 			"\"max_is_lower\": %s, \"min_is_upper\": %s, "
 			"\"short_offer\": %s}", m->conditional_pps,
@@ -1360,15 +1364,10 @@ json_b2b(FILE *out, const char *key, bool has, const struct wr_rfc2544_row *r,
 	}
 	wr_b2b_result(b2b, &res);
 	fprintf(out, "\"%s\": {\"rate_pps\": ", key);
-	if (r->b2b_rate_millipps)
-		fprintf(out, "%.3f", (double)r->b2b_rate_millipps / 1e3);
-	else
-		fputs("null", out);
+	json_pps_or_null(out, r->b2b_rate_millipps != 0, r->b2b_rate_millipps);
 	fputs(", \"asked_rate_pps\": ", out);
-	if (r->b2b_asked_millipps)
-		fprintf(out, "%.3f", (double)r->b2b_asked_millipps / 1e3);
-	else
-		fputs("null", out);
+	json_pps_or_null(out, r->b2b_asked_millipps != 0,
+			 r->b2b_asked_millipps);
 	fprintf(out, ", \"min_offered_pps\": %.3f, \"first_burst\": %llu, "
 		"\"resolution_frames\": %llu, \"repeats\": %u, \"bursts\": "
 		"%llu, ", (double)offered_min / 1e3,

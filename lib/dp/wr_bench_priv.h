@@ -21,6 +21,9 @@ bool wr_bench_cancelled(const struct wr_bench *b);
 /** A log line that is not about a trial. */
 void wr_bench_line(struct wr_bench *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/** A note for the user beside the log (the CLI's stderr). */
+void wr_bench_note(struct wr_bench *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 /** A log line about a trial of @p test at @p size and @p rate. */
 void wr_bench_say(struct wr_bench *b, const char *test, uint16_t size,
 		  uint64_t rate, bool counted, const char *fmt, ...)

@@ -37,23 +37,6 @@ tmpl_at(const struct wr_bench *b, const struct wr_rtt_size *sz,
 	return wr_frame_tmpl_create(&s, b->stream, t, err);
 }
 
-static void
-note(struct wr_bench *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-/* A note for stderr (the CLI's), not a log line. */
-static void
-note(struct wr_bench *b, const char *fmt, ...)
-{
-	char text[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(text, sizeof(text), fmt, ap);
-	va_end(ap);
-	if (b->h->note != NULL)
-		b->h->note(b->h->ctx, text);
-}
-
 int
 wr_bench_rtt_init(struct wr_bench *b, unsigned int n_ports,
 		  struct wr_error *err)
@@ -81,7 +64,7 @@ wr_bench_rtt_init(struct wr_bench *b, unsigned int n_ports,
 				    "a payload that makes a frame above 9018 "
 				    "bytes");
 	if (raised > 0)
-		note(b, "note: %u payload size%s below %u bytes raised to %u: a "
+		wr_bench_note(b, "note: %u payload size%s below %u bytes raised to %u: a "
 		     "frame must carry the %u-byte signature to be recognised "
 		     "when it comes back", raised, raised == 1 ? "" : "s",
 		     WR_SIG_LEN, WR_SIG_LEN, WR_SIG_LEN);
@@ -191,7 +174,7 @@ mtu_check(struct wr_bench *b, struct wr_rtt_ses *ses, const struct wr_port *p)
 		return;
 	for (i = 0; i < b->n_rtt_sizes; i++)
 		if (b->rtt_sizes[i].frame - l2 > mtu) {
-			note(b, "note: from payload %u bytes on, frames carry "
+			wr_bench_note(b, "note: from payload %u bytes on, frames carry "
 			     "more than %u bytes after the Ethernet header, the "
 			     "MTU port %s reports; wirerate sends them anyway "
 			     "and cannot see the peer's MTU: a peer whose MTU "
@@ -289,7 +272,7 @@ wr_bench_rtt_run(struct wr_bench *b, struct wr_bench_result *r,
 	if (rc != 0)
 		return rc;
 	if (link_lost)
-		note(b, "rtt: port %s's link went away: the sweep ends here",
+		wr_bench_note(b, "rtt: port %s's link went away: the sweep ends here",
 		     p->device);
 	memset(m, 0, sizeof(*m));
 	m->wirerate_version = WR_VERSION;

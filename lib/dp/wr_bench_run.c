@@ -57,6 +57,20 @@ wr_bench_line(struct wr_bench *b, const char *fmt, ...)
 }
 
 void
+wr_bench_note(struct wr_bench *b, const char *fmt, ...)
+{
+	char text[1024];
+	va_list ap;
+
+	if (b->h->note == NULL)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	b->h->note(b->h->ctx, text);
+}
+
+void
 wr_bench_say(struct wr_bench *b, const char *test, uint16_t size,
 	     uint64_t rate, bool counted, const char *fmt, ...)
 {

@@ -19,7 +19,7 @@ import tempfile
 import time
 import unittest
 
-from wrtest import ROOT, wait_for
+from wrtest import ROOT, testpmd_reflector, wait_for
 from test_server import ServerCase, START_S, kill, read_text
 import wirerate  # noqa: E402  (test_server put python/ on the path)
 
@@ -479,13 +479,10 @@ ports:
         refl = []
 
         def reflector():
+            # The 22.11 memif client never retries: once the server listens.
             self.assertTrue(wait_for(lambda: msock in read_text("/proc/net/unix"), START_S))
-            refl.append(subprocess.Popen(
-                ["dpdk-testpmd", "--lcores=0@1,1@1", "--no-pci", "--in-memory",
-                 f"--file-prefix={refl_prefix}", "--vdev",
-                 f"net_memif0,role=client,socket={msock},rsize=14", "--",
-                 "--forward-mode=macswap", "--auto-start", "--stats-period", "1"],
-                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+            refl.append(testpmd_reflector(refl_prefix, msock, stdout=subprocess.DEVNULL,
+                                          stderr=subprocess.DEVNULL))
 
         p, sock, port = self.web_serve(vdev=f"net_memif0,role=server,socket={msock},rsize=14",
                                        tag="m", lcores="0@0,1@0", peer=reflector)
