@@ -21,6 +21,7 @@ import unittest
 
 from wrtest import ROOT, testpmd_reflector, wait_for
 from test_server import ServerCase, START_S, kill, read_text
+from test_server_abuse import free_tcp_port as free_port
 import wirerate  # noqa: E402  (test_server put python/ on the path)
 
 sys.path.insert(0, os.path.join(ROOT, "tools"))
@@ -28,14 +29,6 @@ import wrweb  # noqa: E402  (the raw HTTP and WebSocket client)
 
 ARTIFACTS = os.environ.get("WR_ARTIFACTS", os.path.join(ROOT, "build", "test-artifacts"))
 TOKEN = "console-token-0123456789"
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
 
 
 def yaml_stream(name="s", rate="1 Mpps", size=64, extra=""):
