@@ -343,11 +343,11 @@ bench_cmd(const struct wr_opts *o, enum wr_bench_kind kind)
 	if (loaded)
 		wr_stream_file_free(&f);
 	wr_config_free(&cfg);
-	wr_bench_result_free(&r);
-	if (rc != WR_EXIT_OK)
-		return rc;
 	/* Results the generator, not the device, limited: no figure. */
-	return r.gen_limited ? WR_EXIT_GEN_LIMIT : WR_EXIT_OK;
+	if (rc == WR_EXIT_OK && r.gen_limited)
+		rc = WR_EXIT_GEN_LIMIT;
+	wr_bench_result_free(&r);
+	return rc;
 }
 
 int

@@ -2010,14 +2010,18 @@ m_bench_start(struct call *k)
 		job_free(j);
 		return NULL;
 	}
-	if (wr_bench_max_frame(&j->b) > s->e->cfg->max_frame) {
-		reply_error(s, k->c, k->id, WR_RPC_E_PARAMS, NULL, "%u-byte "
-			    "frames: the ports were set up for %u at most (the "
-			    "profile's max_frame)", wr_bench_max_frame(&j->b),
-			    s->e->cfg->max_frame);
-		job_free(j);
-		return NULL;
-	}
+	for (i = 0; i < s->e->n_ports; i++)
+		if ((mask & (1ull << i)) &&
+		    wr_bench_max_frame(&j->b) > s->e->ports[i].frame_max) {
+			reply_error(s, k->c, k->id, WR_RPC_E_PARAMS, NULL,
+				    "%u-byte frames: port %u takes frames of "
+				    "%u bytes at most (the profile's max_frame "
+				    "sets it when the server starts)",
+				    wr_bench_max_frame(&j->b), i,
+				    s->e->ports[i].frame_max);
+			job_free(j);
+			return NULL;
+		}
 	if (s->n_jobs == JOBS_MAX) {
 		job_free(s->jobs[0]);
 		memmove(s->jobs, s->jobs + 1, (JOBS_MAX - 1) * sizeof(*s->jobs));

@@ -402,7 +402,7 @@ class Browser(WebCase):
 
     def test_bench(self):
         """A benchmark started from the page (RFC 2544 through net_ring's loopback, capped at
-        100 kpps) finishes; the table it shows is what the command line finds on the same
+        10 kpps: a rate a busy machine still offers) finishes; the table it shows is what the command line finds on the same
         device with the same options; the result's files come from the API."""
         p, sock, port = self.web_serve(vdev="net_ring0", tag="r")
         c = self.client(sock)
@@ -416,7 +416,7 @@ class Browser(WebCase):
         a.wait(lambda: [s["name"] for s in c.streams()] == ["s"], "streams not loaded")
         a.view("bench")
         form = {"tx-port": "0", "rx-port": "0", "sizes": "64,128", "trial": "0.2",
-                "max-rate": "100 kpps", "extra": "--drain 0.05"}
+                "max-rate": "10 kpps", "extra": "--drain 0.05"}
         for name, value in form.items():
             a.q(f'#bench-form [name="{name}"]').send_keys(value)
         a.wait(lambda: a.q("#btn-bench").is_enabled(), "the benchmark button stays disabled")
@@ -442,7 +442,7 @@ ports:
 """)
         sf = self.write("s.yaml", yaml_stream(rate="max"))
         cli = self.wirerate("rfc2544", sf, "--config", prof, "--tx-port", "0", "--rx-port", "0",
-                            "--sizes", "64,128", "--trial", "0.2", "--max-rate", "100 kpps",
+                            "--sizes", "64,128", "--trial", "0.2", "--max-rate", "10 kpps",
                             "--drain", "0.05", "--csv", "cli.csv", timeout=120)
         self.assertIn(cli.returncode, (0, 3), cli.stdout + cli.stderr)
         with open(self.path("cli.csv")) as f:
