@@ -117,7 +117,8 @@ struct job {
 	enum job_state state;
 	char session[SESSION_MAX];   /* who started it */
 	struct wr_bench_opts o;
-	char *strs[8];               /* option strings o points into */
+	char *strs[40];              /* option strings o points into: one
+				      * per option there is, and then some */
 	unsigned int n_strs;
 	struct wr_stream_file f;
 	struct wr_bench b;
@@ -1936,7 +1937,8 @@ m_bench_start(struct call *k)
 		char text[1024];
 		int rc;
 
-		if (!opt_text(v, text, sizeof(text)) || j->n_strs == 8) {
+		if (!opt_text(v, text, sizeof(text)) ||
+		    j->n_strs == sizeof(j->strs) / sizeof(j->strs[0])) {
 			job_free(j);
 			reply_error(s, k->c, k->id, WR_RPC_E_PARAMS, json_pack(
 				"{s:s, s:s}", "param", key, "expected", "a "

@@ -176,6 +176,82 @@ class Refusals(WebCase):
         self.assert_alive(p, sock)
 
 
+class Jobs(WebCase):
+    """Benchmarks as server jobs through the Python client: progress, refusals while one
+    runs, the server answering meanwhile, cancel, results, the command line's checks."""
+
+    def test_jobs(self):
+        p, sock, port = self.web_serve(vdev="net_ring0", tag="j")
+        c = self.client(sock)
+        c.acquire()
+        c.load(yaml_stream(rate="max"), name="s.yaml")
+        # The command line's parser and checks: its error lines.
+        with self.assertRaises(wirerate.RpcError) as e:
+            c.bench_start("rfc2544", {"tx-port": 7})
+        self.assertEqual(e.exception.code, -32602)
+        self.assertIn("--tx-port: expected a port index 0..0", e.exception.message)
+        with self.assertRaises(wirerate.RpcError) as e:
+            c.bench_start("rfc2544", {"bogus": 1})
+        self.assertIn('unknown option "bogus"', e.exception.message)
+        with self.assertRaises(wirerate.RpcError) as e:
+            c.bench_start("rfc2544", {"tx-port": 0, "rx-port": 0, "sizes": [64],
+                                      "pdr": "0.1%", "loss-tolerance": "0.2%"})
+        self.assertIn("--pdr: expected a loss tolerance above", e.exception.message)
+        # A job of many sizes: progress, the server answering, refusals, cancel.
+        job = c.bench_start("rfc2544", {"tx-port": 0, "rx-port": 0, "trial": "0.1",
+                                        "drain": "0.02", "max-rate": "10 kpps",
+                                        "sizes": "64,128,256,512,1024,1280,1518"})["job"]
+        seen, rtts = [], []
+        other = self.client(sock)
+
+        def progress(st):
+            seen.append(st)
+            t = time.perf_counter()
+            other.info()
+            rtts.append(time.perf_counter() - t)
+            if len(seen) == 2:
+                with self.assertRaises(wirerate.RpcError) as e2:
+                    c.start(rate="1 Mpps")
+                self.assertEqual(e2.exception.code, -32002)
+                with self.assertRaises(wirerate.RpcError) as e2:
+                    c.bench_start("sweep")
+                self.assertEqual(e2.exception.code, -32002)
+                self.assertEqual(other.info()["state"], "bench")
+                with self.assertRaises(wirerate.RpcError) as e2:
+                    other.bench_cancel(job)  # not its session's
+                self.assertEqual(e2.exception.code, -32001)
+                c.bench_cancel(job)
+
+        st = c.bench_wait(job, timeout=60, progress=progress, poll=0.1)
+        self.assertEqual(st["state"], "cancelled", st)
+        self.assertEqual(st["stop_reason"], "signal")
+        self.assertGreaterEqual(len(seen), 2)
+        self.assertEqual(seen[0]["progress"]["test"], "throughput")
+        self.assertGreater(seen[0]["progress"]["estimate"], 1)
+        self.assertLess(max(rtts), 0.1, rtts)  # answered between a trial's checks
+        res = c.bench_result(job, "json")
+        self.assertLess(len(res["results"]), 7)
+        self.assertEqual(res["stop_reason"], "signal")
+        self.assertIn("throughput_pps", c.bench_result(job, "csv").splitlines()[0])
+        self.assertIn("64 bytes: trial", c.bench_result(job, "log"))
+        self.assertTrue(c.bench_result(job, "html").startswith("<!DOCTYPE html>"))
+        # A sweep and an rtt (net_ring returns every frame: round trips) run to the end.
+        job = c.bench_start("sweep", {"sizes": [64, 128], "duration": "0.2"})["job"]
+        self.assertEqual(c.bench_wait(job, timeout=60)["state"], "done")
+        rows = c.bench_result(job, "json")["rows"]
+        self.assertEqual([r["frame_size"] for r in rows], [64, 128])
+        self.assertTrue(all(r["kpps"] > 0 for r in rows))
+        job = c.bench_start("rtt", {"sizes": "50:100:50", "count": 200})["job"]
+        self.assertEqual(c.bench_wait(job, timeout=60)["state"], "done")
+        sizes = c.bench_result(job, "json")["sizes"]
+        self.assertEqual([x["round_trips"] for x in sizes], [200, 200])
+        self.assertEqual([j["kind"] for j in c.bench_list()], ["rfc2544", "sweep", "rtt"])
+        # Traffic again once the jobs are done.
+        c.start(rate="10 kpps", count=1000)
+        self.assertEqual(c.wait(timeout=30)["stop_reason"], "count")
+        self.assert_alive(p, sock)
+
+
 def chromium_driver(width=1366, height=900, cpus=None):
     """Headless Chromium through chromedriver, a fresh profile; @cpus: where it may run."""
     from selenium import webdriver
