@@ -747,6 +747,7 @@ async function onEvent(e) {
     case "stream_ended":
     case "rate_updated":
       await refreshStreams();
+      if (state.view === "captures") await refreshCaptures();
       break;
     case "link_up":
     case "link_down":
@@ -759,6 +760,9 @@ async function onEvent(e) {
     case "bench_started":
       await refreshJobs();
       await refreshStreams();
+      break;
+    case "capture_done":
+      await refreshCaptures();
       break;
     case "bench_done":
       await refreshJobs();
@@ -778,13 +782,84 @@ async function onEvent(e) {
 
 function setupOptionalViews() {
   // Captures and benchmarks appear with their methods (server.info lists them).
-  const cap = $("captures-body");
-  if (!state.methods.has("capture.start"))
-    cap.replaceChildren(node("p", { class: "muted" }, "This server has no capture methods."));
+  const caps = state.methods.has("capture.start");
+  $("captures-body").hidden = !caps;
+  $("captures-missing").hidden = caps;
+  if (caps) refreshCaptures();
   const has = state.methods.has("bench.start");
   $("bench-body").hidden = !has;
   $("bench-missing").hidden = has;
   if (has) refreshJobs();
+}
+
+// ---- captures (capture.start/stop/status/fetch) ----
+
+async function refreshCaptures() {
+  if (!rpc.open || !state.methods.has("capture.status")) return;
+  const r = await rpc.call("capture.status", {});
+  const tb = $("captures-table").tBodies[0];
+  tb.replaceChildren();
+  for (const c of [...(r.captures || [])].reverse()) {
+    const tr = node("tr", { dataset: { capture: String(c.id) } });
+    tr.append(node("th", { scope: "row" }, String(c.id)));
+    tr.append(node("td", { class: "l" }, `${c.port}, ${c.dir}`));
+    tr.append(node("td", { class: "l" }, c.filter || "–"));
+    tr.append(node("td", { class: "l" }, c.state + (c.error ? `: ${c.error}` : "")));
+    for (const v of [c.seen, c.written, c.capture_dropped, c.bytes])
+      tr.append(node("td", { class: "num" }, (v ?? 0).toLocaleString("en-US")));
+    const act = node("td");
+    if (c.state === "done") {
+      const b = node("button", { type: "button" }, `Download${c.files > 1 ? ` (${c.files} files)` : ""}`);
+      b.addEventListener("click", () => downloadCapture(c));
+      act.append(b);
+    } else {
+      const b = node("button", { type: "button", class: "danger", "data-owner-only": "" }, "Stop");
+      b.addEventListener("click", async () => { await call("capture.stop", { id: c.id }).catch(() => {}); refreshCaptures(); });
+      act.append(b);
+    }
+    tr.append(act);
+    tb.append(tr);
+  }
+  renderControls();
+}
+
+async function captureStart(ev) {
+  ev.preventDefault();
+  const f = $("capture-form");
+  const params = { port: Number(f.port.value || 0), dir: f.dir.value };
+  if (f.filter.value.trim()) params.filter = f.filter.value.trim();
+  for (const k of ["count", "size", "snaplen"]) if (f[k].value.trim()) params[k] = Number(f[k].value);
+  if (f.duration.value.trim()) params.duration = Number(f.duration.value);
+  await call("capture.start", params).catch(() => {});
+  await refreshCaptures();
+}
+
+// Each file of a capture, read back 1 MiB at a time (base64), saved as it was written.
+async function downloadCapture(c) {
+  for (let part = 0; part < (c.files || 1); part++) {
+    const chunks = [];
+    let offset = 0;
+    for (;;) {
+      let r;
+      try {
+        r = await call("capture.fetch", { id: c.id, part, offset, length: 1 << 20 });
+      } catch {
+        return;
+      }
+      const bin = atob(r.data);
+      const bytes = new Uint8Array(bin.length);
+      for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+      chunks.push(bytes);
+      offset += bytes.length;
+      if (r.eof || bytes.length === 0) break;
+    }
+    const url = URL.createObjectURL(new Blob(chunks, { type: "application/octet-stream" }));
+    const a = node("a", { href: url, download: (c.files > 1 ? `capture-${c.id}-${part}` : `capture-${c.id}`) + ".pcapng" });
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10000);
+  }
 }
 
 // ---- benchmarks ----
@@ -1001,6 +1076,7 @@ function showView(v, focus = false) {
   if (location.hash !== `#${v}`) history.replaceState(null, "", `#${v}`);
   if (v === "traffic") renderCharts();
   if (v === "latency") renderLatency();
+  if (v === "captures" && state.ready && state.methods.has("capture.status")) refreshCaptures();
   if (v === "streams") renderGutter(state.lastCheck && !state.lastCheck.valid ? state.lastCheck.error.line : 0);
 }
 
@@ -1083,6 +1159,7 @@ function wire() {
   });
   $("btn-load").addEventListener("click", loadIntoServer);
   $("bench-form").addEventListener("submit", benchStart);
+  $("capture-form").addEventListener("submit", captureStart);
   $("btn-bench-cancel").addEventListener("click", async () => {
     await call("bench.cancel", { job: state.myJob }).catch(() => {});
     await refreshJobs();
