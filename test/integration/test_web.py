@@ -187,7 +187,7 @@ class Jobs(WebCase):
         c.load(yaml_stream(rate="max"), name="s.yaml")
         # The command line's parser and checks: its error lines.
         with self.assertRaises(wirerate.RpcError) as e:
-            c.bench_start("rfc2544", {"tx-port": 7})
+            c.bench_start("rfc2544", {"tx-port": 7, "rx-port": 0})
         self.assertEqual(e.exception.code, -32602)
         self.assertIn("--tx-port: expected a port index 0..0", e.exception.message)
         with self.assertRaises(wirerate.RpcError) as e:
@@ -506,7 +506,7 @@ class Browser(WebCase):
                  for tr in a.qa("#result-table tbody tr")}
         job = c.bench_list()[-1]
         self.assertEqual(job["state"], "done", job)
-        a.shot("bench")
+        a.shot("bench-result")
         # The command line on the same device, the same stream and options.
         prefix = f"wrwebcli{os.getpid()}"
         self.addCleanup(shutil.rmtree, os.path.join("/var/run/dpdk", prefix), True)
@@ -528,7 +528,8 @@ ports:
         self.assertEqual(shown, want, cli.stdout)
         # The same files as the command line writes, through the API.
         server_csv = c.bench_result(job["job"], "csv")
-        self.assertEqual(server_csv.splitlines()[0], open(self.path("cli.csv")).read().splitlines()[0])
+        with open(self.path("cli.csv")) as f:
+            self.assertEqual(server_csv.splitlines()[0], f.readline().rstrip("\n"))
         doc = c.bench_result(job["job"], "json")
         self.assertEqual(doc["schema"], "wirerate-rfc2544/1")
         self.assertEqual([r["throughput_pps"] for r in doc["results"]],
@@ -582,7 +583,7 @@ ports:
             self.assertIn("s", row)
             st = c.stats()
             self.assertGreater(st["streams"][0]["latency_ns"]["n"], 0)
-            a.shot("latency")
+            a.shot("memif-latency")
             c.stop()
             self.assertEqual(a.errors(), [])
         finally:
