@@ -10,7 +10,6 @@
 
 #include "wr_capture.h"
 #include "wr_csum.h"
-#include "wr_frame.h"
 #include "wr_pkt.h"
 #include "wr_proto.h"
 #include "wr_rng.h"
@@ -473,27 +472,39 @@ wr_capture_fix_csum(uint8_t *buf, uint16_t len)
 		fix_ipv6(buf + l3, (uint32_t)len - l3);
 }
 
+/* The random sub-sequence key of each rewrite. */
+static void
+rewrite_keys(uint64_t seed, uint64_t *key)
+{
+	unsigned int i;
+
+	for (i = 0; i < WR_REWRITE__COUNT; i++)
+		key[i] = wr_rng_key(seed, rewrites[i].tag != WR_CAPTURE_TAG_MODULE ?
+				    rewrites[i].tag :
+				    (uint64_t)wr_proto_rng_tag(rewrites[i].name));
+}
+
 /* Value k of rewrite @p id. */
 static __uint128_t
 rewrite_value(const struct wr_field_spec *fs, enum wr_rewrite_id id,
-	      uint64_t seed, uint64_t k)
+	      const uint64_t *key, uint64_t k)
 {
-	return wr_field_value_at(&fs[id], wr_rng_key(seed, rewrites[id].tag), k);
+	return wr_field_value_at(&fs[id], key[id], k);
 }
 
 /* An IP header's source (rewrite @p src at @p off) and destination (the
  * next rewrite id, right after it): both versions lay them out so. */
 static void
 put_addrs(uint8_t *ip, const bool *set, const struct wr_field_spec *fs,
-	  uint64_t seed, uint64_t k, enum wr_rewrite_id src, unsigned int off)
+	  const uint64_t *key, uint64_t k, enum wr_rewrite_id src, unsigned int off)
 {
 	unsigned int width = rewrites[src].bits / 8;
 
 	if (set[src])
-		wr_capture_put_be(ip + off, rewrite_value(fs, src, seed, k), width);
+		wr_capture_put_be(ip + off, rewrite_value(fs, src, key, k), width);
 	if (set[src + 1])
 		wr_capture_put_be(ip + off + width, rewrite_value(fs,
-			(enum wr_rewrite_id)(src + 1), seed, k), width);
+			(enum wr_rewrite_id)(src + 1), key, k), width);
 }
 
 uint32_t
@@ -502,7 +513,10 @@ wr_capture_rewrite(struct wr_capture *c, const bool *set,
 {
 	bool v4 = set[WR_REWRITE_IPV4_SRC] || set[WR_REWRITE_IPV4_DST];
 	bool v6 = set[WR_REWRITE_IPV6_SRC] || set[WR_REWRITE_IPV6_DST];
+	uint64_t key[WR_REWRITE__COUNT];
 	uint32_t k, n_ip = 0;
+
+	rewrite_keys(seed, key);
 
 	for (k = 0; k < c->n; k++) {
 		uint8_t *b = wr_capture_frame(c, k);
@@ -511,23 +525,23 @@ wr_capture_rewrite(struct wr_capture *c, const bool *set,
 
 		if (set[WR_REWRITE_ETH_DST])
 			wr_capture_put_be(b, rewrite_value(fs, WR_REWRITE_ETH_DST,
-							   seed, k), 6);
+							   key, k), 6);
 		if (set[WR_REWRITE_ETH_SRC])
 			wr_capture_put_be(b + 6, rewrite_value(fs,
-				WR_REWRITE_ETH_SRC, seed, k), 6);
+				WR_REWRITE_ETH_SRC, key, k), 6);
 		if (!v4 && !v6)
 			continue;
 		l3 = l3_of(b, len, &type);
 		ip = b + l3;
 		if (l3 != 0 && v4 && type == WR_ETHERTYPE_IPV4 && len >= l3 + 20 &&
 		    (ip[0] >> 4) == 4) {
-			put_addrs(ip, set, fs, seed, k, WR_REWRITE_IPV4_SRC, 12);
+			put_addrs(ip, set, fs, key, k, WR_REWRITE_IPV4_SRC, 12);
 			/* ICMP's checksum does not cover the addresses. */
 			fix_ipv4(ip, (uint32_t)len - l3, ip[9] != WR_IPPROTO_ICMP);
 			n_ip++;
 		} else if (l3 != 0 && v6 && type == WR_ETHERTYPE_IPV6 &&
 			   len >= l3 + IPV6_HLEN && (ip[0] >> 4) == 6) {
-			put_addrs(ip, set, fs, seed, k, WR_REWRITE_IPV6_SRC, 8);
+			put_addrs(ip, set, fs, key, k, WR_REWRITE_IPV6_SRC, 8);
 			fix_ipv6(ip, (uint32_t)len - l3);
 			n_ip++;
 		}

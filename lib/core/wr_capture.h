@@ -37,7 +37,8 @@
 #include <stdint.h>
 
 #include "wr_error.h"
-#include "wr_stream.h"
+#include "wr_vary.h"
+#include "wr_wire.h"
 
 /** The largest frame a capture may hold, without FCS. */
 #define WR_CAPTURE_FRAME_MAX (WR_FRAME_MAX - WR_FCS_LEN)
@@ -120,9 +121,12 @@ wr_capture_wire_len(uint16_t len)
  */
 int64_t wr_capture_over_mtu(const struct wr_capture *c, uint16_t mtu);
 
-/** RNG tags of the ipv6.* rewrites (eth.* and ipv4.* draw with their
- * enum wr_field_id, as generated streams' shorthand fields do). */
+/** RNG tags of the ipv6.* rewrites; eth.* and ipv4.* draw with
+ * WR_CAPTURE_TAG_MODULE: the tag their protocol module gives the field in
+ * a generated stream's first layer of that protocol (wr_proto_rng_tag),
+ * so a rewrite of eth.src draws what a stream's eth.src draws. */
 #define WR_CAPTURE_TAG_IPV6 0x180u
+#define WR_CAPTURE_TAG_MODULE UINT64_MAX
 
 /*
  * Fields a capture rewrite sets: X(enum suffix, key, value kind
@@ -130,10 +134,10 @@ int64_t wr_capture_over_mtu(const struct wr_capture *c, uint16_t mtu);
  * loader's keys, check's names and the writer's widths.
  */
 #define WR_REWRITES(X)                                                   \
-	X(ETH_SRC, "eth.src", WR_VAL_MAC, 48, WR_FIELD_ETH_SRC)          \
-	X(ETH_DST, "eth.dst", WR_VAL_MAC, 48, WR_FIELD_ETH_DST)          \
-	X(IPV4_SRC, "ipv4.src", WR_VAL_IPV4, 32, WR_FIELD_IPV4_SRC)      \
-	X(IPV4_DST, "ipv4.dst", WR_VAL_IPV4, 32, WR_FIELD_IPV4_DST)      \
+	X(ETH_SRC, "eth.src", WR_VAL_MAC, 48, WR_CAPTURE_TAG_MODULE)        \
+	X(ETH_DST, "eth.dst", WR_VAL_MAC, 48, WR_CAPTURE_TAG_MODULE)        \
+	X(IPV4_SRC, "ipv4.src", WR_VAL_IPV4, 32, WR_CAPTURE_TAG_MODULE)      \
+	X(IPV4_DST, "ipv4.dst", WR_VAL_IPV4, 32, WR_CAPTURE_TAG_MODULE)      \
 	X(IPV6_SRC, "ipv6.src", WR_VAL_IPV6, 128, WR_CAPTURE_TAG_IPV6)   \
 	X(IPV6_DST, "ipv6.dst", WR_VAL_IPV6, 128, WR_CAPTURE_TAG_IPV6 + 1)
 

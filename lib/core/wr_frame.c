@@ -538,14 +538,6 @@ spec_value0(const struct wr_field_spec *fs, uint64_t key)
 	return wr_field_value_at(fs, key, 0);
 }
 
-static void
-set_fixed(struct wr_field_spec *fs, __uint128_t v)
-{
-	memset(fs, 0, sizeof(*fs));
-	fs->mode = WR_VARY_FIXED;
-	fs->value = v;
-}
-
 static uint64_t
 field_key(const struct wr_stream *s, const struct lay *y, unsigned int li,
 	  unsigned int fi)
@@ -623,7 +615,7 @@ stack_layout(struct lay *ly, uint32_t n, const struct wr_stream *s,
 				if (mine >= 0 && a->p->fields[mine].role == WR_ROLE_MY_ETHERTYPE)
 					*fs = a->eff[mine];
 				else if (a->p->ethertype != 0)
-					set_fixed(fs, a->p->ethertype);
+					wr_field_fixed(fs, a->p->ethertype);
 				else
 					return lay_fail(err, y, pf->name,
 							"the layer above (%s) has no EtherType: give %s",
@@ -636,15 +628,15 @@ stack_layout(struct lay *ly, uint32_t n, const struct wr_stream *s,
 					return lay_fail(err, y, pf->name,
 							"the layer above (%s) has no IP protocol number: give %s",
 							a->p->name, pf->name);
-				set_fixed(fs, a->p->ipproto);
+				wr_field_fixed(fs, a->p->ipproto);
 				break;
 			case WR_ROLE_NEXT_UDP_PORT:
 				if (a != NULL && a->p->udp_port != 0)
-					set_fixed(fs, a->p->udp_port);
+					wr_field_fixed(fs, a->p->udp_port);
 				break;
 			case WR_ROLE_BOTTOM:
 				if (!y->l->set[j])
-					set_fixed(fs, a == NULL || a->p != y->p);
+					wr_field_fixed(fs, a == NULL || a->p != y->p);
 				break;
 			default:
 				break;
