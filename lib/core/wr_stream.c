@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "wr_proto.h"
+#include "wr_fe.h"
 #include "wr_replay.h"
 #include "wr_stream.h"
 
@@ -211,6 +212,8 @@ wr_stream_free(struct wr_stream *s)
 	s->payload.len = 0;
 	wr_replay_spec_free(s->replay);
 	s->replay = NULL;
+	wr_fe_spec_free(s->fe);
+	s->fe = NULL;
 }
 
 void

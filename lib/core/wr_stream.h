@@ -167,6 +167,7 @@ struct wr_mark {
 };
 
 struct wr_replay_spec; /* wr_replay.h */
+struct wr_fe_spec;     /* wr_fe.h */
 #define WR_LAYERS_MAX 16
 #define WR_RAW_MAX 256 /**< bytes of one raw layer */
 
@@ -231,6 +232,10 @@ struct wr_stream {
 	/** `pcap:` or `frame:` (wr_replay.h): the frames are these, not
 	 * generated; owned; NULL for a generated stream. */
 	struct wr_replay_spec *replay;
+	/** `frame:` with TRex's field engine (`vars:`, `checksums:`, `trim:`,
+	 * `cache:`; wr_fe.h): generated from the frame's bytes per packet;
+	 * owned; NULL otherwise. */
+	struct wr_fe_spec *fe;
 };
 
 struct wr_stream_file {

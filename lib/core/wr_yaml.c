@@ -103,6 +103,7 @@
 #include <openssl/evp.h>
 
 #include "wr_config.h"
+#include "wr_fe.h"
 #include "wr_frame.h"
 #include "wr_parse.h"
 #include "wr_proto.h"
@@ -133,7 +134,7 @@ static const char *const top_keys[] = {
 static const char *const stream_keys[] = {
 	"name", "port", "size", "count", "rate", "seed", "latency", "vary",
 	"eth", "vlan", "ipv4", "udp", "payload", "duration", "burst", "bursts",
-	"next", "ramp", "stack", "gateway", WR_REPLAY_KEYS, NULL
+	"next", "ramp", "stack", "gateway", WR_REPLAY_KEYS, WR_FE_KEYS, NULL
 };
 static const char *const bursts_keys[] = { "frames", "gap", NULL };
 static const char *const ramp_keys[] = {
@@ -1105,7 +1106,10 @@ parse_stream(struct wr_ywalk *w, const struct wr_ynode *n, uint64_t file_seed,
 		rc = WR_YWALK_KEY(w, "latency", parse_latency(w, v, s));
 	if (rc == 0 && (v = wr_ynode_get(n, "vary")) != NULL)
 		rc = WR_YWALK_KEY(w, "vary", parse_vary(w, v, &s->combine));
-	if (rc == 0 && (v = wr_ynode_get(n, "eth")) != NULL)
+	/* A frame: stream's eth: overrides its bytes' MACs (wr_fe, or refused
+	 * by the replay keys). */
+	if (rc == 0 && (v = wr_ynode_get(n, "eth")) != NULL &&
+	    wr_ynode_get(n, "frame") == NULL)
 		rc = WR_YWALK_KEY(w, "eth", parse_eth(w, v, s));
 	if (rc == 0 && (v = wr_ynode_get(n, "vlan")) != NULL)
 		rc = WR_YWALK_KEY(w, "vlan", parse_vlan(w, v, s));
@@ -1152,7 +1156,9 @@ parse_stream(struct wr_ywalk *w, const struct wr_ynode *n, uint64_t file_seed,
 	}
 	if (rc == 0 && (v = wr_ynode_get(n, "ramp")) != NULL)
 		rc = WR_YWALK_KEY(w, "ramp", parse_ramp(w, v, s));
-	if (rc == 0)
+	if (rc == 0 && wr_fe_yaml_wants(n))
+		rc = wr_fe_yaml_parse(w, n, s);
+	else if (rc == 0)
 		rc = wr_replay_yaml_parse(w, n, s);
 	if (rc == 0)
 		rc = check_schedule(w, n, s);
