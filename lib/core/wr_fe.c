@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* wr_fe: TRex's field engine: the stream-file grammar of vars:/fields:/checksums:/trim:/cache:, and each variable's value at any frame. */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -271,6 +272,101 @@ wr_fe_apply_macs(struct wr_fe_spec *fe)
 			for (b = 0; b < 6; b++)
 				fe->frame[(i == 0 ? 6 : 0) + b] =
 					(uint8_t)(fe->mac[i] >> (40 - 8 * b));
+}
+
+/* Append to buf[*n..len), never past it. */
+static void __attribute__((format(printf, 4, 5)))
+put(char *buf, size_t len, int *n, const char *fmt, ...)
+{
+	va_list ap;
+	int k;
+
+	if ((size_t)*n >= len)
+		return;
+	va_start(ap, fmt);
+	k = vsnprintf(buf + *n, len - (size_t)*n, fmt, ap);
+	va_end(ap);
+	if (k > 0)
+		*n = (size_t)(*n + k) >= len ? (int)len - 1 : *n + k;
+}
+
+int
+wr_fe_describe(const struct wr_fe_spec *fe, const char *indent, char *buf,
+	       size_t len)
+{
+	static const char *const csums[] = {
+#define WR_X(e, name) name,
+		WR_CSUM_KINDS(WR_X)
+#undef WR_X
+	};
+	static const char *const kinds[] = {
+#define WR_X(e, name) name,
+		WR_FE_KINDS(WR_X)
+#undef WR_X
+	};
+	int n = 0;
+	uint32_t i;
+
+	buf[0] = '\0';
+	put(buf, len, &n, "%s  frame: %u bytes without FCS", indent, fe->len);
+	for (i = 0; i < 2; i++)
+		if (fe->mac_mode[i] == WR_FE_MAC_PORT)
+			put(buf, len, &n, ", eth.%s the port's (until resolved "
+			    "%012llx)", i == 0 ? "src" : "dst",
+			    (unsigned long long)fe->mac[i]);
+	put(buf, len, &n, "\n");
+	for (i = 0; i < fe->n_var; i++) {
+		const struct wr_fe_var *v = &fe->var[i];
+
+		put(buf, len, &n, "%s  var %s (%u bytes): %s", indent, v->name,
+		    v->size, kinds[v->kind]);
+		if (v->n_list > 0)
+			put(buf, len, &n, " over %u values", v->n_list);
+		else
+			put(buf, len, &n, " %llu..%llu", (unsigned long long)v->min,
+			    (unsigned long long)v->max);
+		if (v->kind == WR_FE_INC || v->kind == WR_FE_DEC)
+			put(buf, len, &n, ", step %llu%s%llu",
+			    (unsigned long long)v->step, v->n_list ? "" : ", from ",
+			    (unsigned long long)(v->n_list ? 0 : v->init));
+		if (v->kind == WR_FE_REPEAT)
+			put(buf, len, &n, ", seed %u, limit %llu", v->seed,
+			    (unsigned long long)v->limit);
+		if (v->flows != 0)
+			put(buf, len, &n, ", %llu flows", (unsigned long long)v->flows);
+		if (v->prev >= 0)
+			put(buf, len, &n, ", moves when %s wraps",
+			    fe->var[v->prev].name);
+		put(buf, len, &n, "\n");
+	}
+	for (i = 0; i < fe->n_wr; i++) {
+		const struct wr_fe_write *w = &fe->wr[i];
+
+		put(buf, len, &n, "%s  write %s at %u (%u byte%s%s", indent,
+		    fe->var[w->var].name, w->off, w->width, w->width == 1 ? "" : "s",
+		    w->little ? ", little-endian" : "");
+		if (w->masked)
+			put(buf, len, &n, ", mask 0x%x, shift %d", w->mask, w->shift);
+		if (w->add != 0)
+			put(buf, len, &n, ", add %lld", (long long)w->add);
+		put(buf, len, &n, ")\n");
+	}
+	if (fe->csum_all)
+		put(buf, len, &n, "%s  checksums: every one the frame holds\n",
+		    indent);
+	else if (fe->n_fix == 0)
+		put(buf, len, &n, "%s  checksums: none recomputed (as in the "
+		    "frame)\n", indent);
+	for (i = 0; !fe->csum_all && i < fe->n_fix; i++)
+		put(buf, len, &n, "%s  checksum %s at %u\n", indent,
+		    csums[fe->fix[i].kind], fe->fix[i].off);
+	if (fe->trim >= 0)
+		put(buf, len, &n, "%s  trim: %s (%u..%u bytes without FCS)\n",
+		    indent, fe->var[fe->trim].name, fe->trim_min, fe->trim_max);
+	if (fe->cache != 0)
+		put(buf, len, &n, "%s  cache: frames repeat every %u\n", indent,
+		    fe->cache);
+	return n;
 }
 
 void

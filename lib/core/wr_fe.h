@@ -179,6 +179,14 @@ uint64_t wr_fe_value_at(const struct wr_fe_spec *fe, uint32_t v, uint64_t k,
  */
 uint16_t wr_fe_len_at(const struct wr_fe_spec *fe, uint64_t k, uint64_t seed);
 
+/**
+ * What `wirerate check` prints of @p fe: the frame, its MACs, each
+ * variable, write and checksum, trim and cache, one line each, prefixed
+ * @p indent.  @return the characters written (at most @p len - 1).
+ */
+int wr_fe_describe(const struct wr_fe_spec *fe, const char *indent, char *buf,
+		   size_t len);
+
 /** Write the resolved MACs (mac_mode, mac) into the frame's bytes. */
 void wr_fe_apply_macs(struct wr_fe_spec *fe);
 

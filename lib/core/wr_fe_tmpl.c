@@ -510,9 +510,10 @@ regions(const struct wr_fe_spec *fe, struct wr_csum_region *r, uint32_t *n,
 	return 0;
 }
 
-/* Where write [o, o + w) lies in region @p r: its words (1, shift 8 when
- * at an odd offset), its pseudo-header's addresses (2), outside (0), or
- * across an edge (-1). */
+/* Where write [o, o + w) lies in region @p r: its words (1), its
+ * pseudo-header's addresses (2), outside (0), or across an edge (-1).  Its
+ * value is added shifted by 8 when its last byte is the high byte of a word
+ * (RFC 1071's byte order: an even position from the region's start). */
 static int
 lies(const struct wr_csum_region *r, uint32_t o, uint32_t w, bool tail,
      uint8_t *sh)
@@ -520,7 +521,7 @@ lies(const struct wr_csum_region *r, uint32_t o, uint32_t w, bool tail,
 	uint32_t a0, a1;
 
 	if (o >= r->start && (tail || o + w <= r->end)) {
-		*sh = (uint8_t)(((o - r->start) & 1) * 8);
+		*sh = (uint8_t)(((o + w - r->start) & 1) * 8);
 		return 1;
 	}
 	if (o < r->start && o + w > r->start)
@@ -532,7 +533,7 @@ lies(const struct wr_csum_region *r, uint32_t o, uint32_t w, bool tail,
 	a0 = r->ip + (r->ip6 ? 8u : 12u);
 	a1 = r->ip + (r->ip6 ? 40u : 20u);
 	if (o >= a0 && o + w <= a1) {
-		*sh = (uint8_t)(((o - r->ip) & 1) * 8);
+		*sh = (uint8_t)(((o + w - r->ip) & 1) * 8);
 		return 2;
 	}
 	if ((o < a0 && o + w > a0) || (o < a1 && o + w > a1))

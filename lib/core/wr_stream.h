@@ -222,6 +222,7 @@ struct wr_stream {
 	struct wr_payload_spec payload;
 	/* Schedules (wr_sched.h): all optional, all 0/false when absent. */
 	uint64_t duration_ns;   /**< an activation ends after this long; 0 = no limit */
+	uint64_t isg_ns;        /**< `isg:` from an activation to its first frame (TRex's inter-stream gap); 0 = none */
 	uint32_t burst;         /**< frames per TX burst; 0 = the profile's */
 	uint32_t train_frames;  /**< `bursts:` frames per train; 0 = continuous */
 	uint64_t train_gap_ns;  /**< `bursts:` gap between trains (> 0 with trains) */

@@ -134,7 +134,8 @@ static const char *const top_keys[] = {
 static const char *const stream_keys[] = {
 	"name", "port", "size", "count", "rate", "seed", "latency", "vary",
 	"eth", "vlan", "ipv4", "udp", "payload", "duration", "burst", "bursts",
-	"next", "ramp", "stack", "gateway", WR_REPLAY_KEYS, WR_FE_KEYS, NULL
+	"next", "ramp", "stack", "gateway", "isg", WR_REPLAY_KEYS, WR_FE_KEYS,
+	NULL
 };
 static const char *const bursts_keys[] = { "frames", "gap", NULL };
 static const char *const ramp_keys[] = {
@@ -1139,6 +1140,8 @@ parse_stream(struct wr_ywalk *w, const struct wr_ynode *n, uint64_t file_seed,
 	if (rc == 0 && (v = wr_ynode_get(n, "duration")) != NULL)
 		rc = WR_YWALK_KEY(w, "duration", parse_duration(w, v,
 							&s->duration_ns));
+	if (rc == 0 && (v = wr_ynode_get(n, "isg")) != NULL)
+		rc = WR_YWALK_KEY(w, "isg", parse_duration(w, v, &s->isg_ns));
 	if (rc == 0 && (v = wr_ynode_get(n, "burst")) != NULL) {
 		rc = WR_YWALK_KEY(w, "burst", wr_ywalk_u64(w, v, 1, WR_BURST_MAX,
 							   &u));

@@ -1191,6 +1191,7 @@ rates_setup(struct wr_engine *e, struct wr_error *err)
 				wr_rate_split(mpps, e->n_ts[s], j);
 			pc.burst = st->burst ? st->burst : e->cfg->burst;
 			pc.duration_ns = st->duration_ns;
+			pc.isg_ns = st->isg_ns;
 			pc.train_frames = st->train_frames;
 			pc.train_gap_ns = st->train_gap_ns;
 			pc.ramp = st->has_ramp ? &ramp : NULL;

@@ -707,10 +707,10 @@ def _stack(plan: Plan, opts: Options) -> Optional[List[Tuple[str, Any, str]]]:
 
 # ---- modes, rates, chains ---------------------------------------------------------------------
 
-def _fmt_num(x: float) -> str:
+def _fmt_num(x: float, places: int = 6) -> str:
     if abs(x - round(x)) < 1e-9:
         return str(int(round(x)))
-    return f"{x:.6f}".rstrip("0").rstrip(".")
+    return f"{x:.{places}f}".rstrip("0").rstrip(".")
 
 
 def _avg_len(plan: Plan) -> float:
@@ -772,14 +772,15 @@ def _rate(plan: Plan, factor: float) -> str:
                                f"rate with trimmed sizes (TRex converts with its average "
                                f"size and the port's speed): give pps or bps")
         return f"{_fmt_num(v)}%"
+    # Packet rates in whole milli-pps, as wirerate keeps them (TRex's are doubles).
     if t == "pps":
-        return f"{_fmt_num(v)} pps"
+        return f"{_fmt_num(v, 3)} pps"
     # TRex converts bits to packets with its average size plus the FCS; wirerate's own
     # conversion agrees for fixed sizes of 60 bytes or more (below, the NIC pads: wirerate
     # counts the padded frame, TRex the packet).
     if plan.trim or len(plan.frame) < 60:
         pps = v / (8 * (size + FCS + (20 if t == "bps_L1" else 0)))
-        return f"{_fmt_num(pps)} pps"
+        return f"{_fmt_num(pps, 3)} pps"
     return f"{_fmt_num(v)} bps {'L1' if t == 'bps_L1' else 'L2'}"
 
 

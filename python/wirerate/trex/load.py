@@ -14,6 +14,7 @@ import contextlib
 import importlib
 import inspect
 import io
+import logging
 import os
 import sys
 import traceback
@@ -35,6 +36,9 @@ API_MODULES = (
 def _api_namespace() -> Dict[str, Any]:
     """What ``from trex.stl.api import *`` gives: the STL classes and, as in TRex, Scapy."""
     ns: Dict[str, Any] = {}
+    # Scapy warns on stderr when it cannot resolve a destination MAC: TRex's
+    # packets leave that to the port, so do the converted streams.
+    logging.getLogger("scapy.runtime").setLevel(logging.ERROR)
     try:
         scapy_all = importlib.import_module("scapy.all")
         ns.update({k: v for k, v in vars(scapy_all).items() if not k.startswith("_")})
