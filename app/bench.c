@@ -402,6 +402,7 @@ wr_bench_trial(struct wr_bench *b, struct wr_stream *st, uint64_t drain_ns,
 		two[1].sig_short = st->sig_short;
 	}
 	trial_stream_file(b, two, b->bidir ? 2 : 1, &sf);
+	wr_engine_port_macs(b->e, &sf);
 	wr_error_clear(&err);
 	rc = wr_engine_load(b->e, &sf, false, &err);
 	if (rc == 0 && wr_bench_interrupted())

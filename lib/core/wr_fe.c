@@ -1029,7 +1029,8 @@ parse_trim(struct wr_ywalk *w, const struct wr_ynode *n, struct wr_fe_spec *fe)
 
 /* eth: {src, dst}: a MAC, or port (the port's, doc/trex.md). */
 static int
-parse_eth(struct wr_ywalk *w, const struct wr_ynode *n, struct wr_fe_spec *fe)
+parse_eth(struct wr_ywalk *w, const struct wr_ynode *n, struct wr_fe_spec *fe,
+	  uint8_t *mac_port)
 {
 	static const char *const which[] = { "src", "dst" };
 	char why[WR_PARSE_WHY_MAX];
@@ -1047,6 +1048,7 @@ parse_eth(struct wr_ywalk *w, const struct wr_ynode *n, struct wr_fe_spec *fe)
 		if (x->type == WR_YNODE_SCALAR && strcmp(t, "port") == 0) {
 			fe->mac_mode[i] = WR_FE_MAC_PORT;
 			fe->mac[i] = i == 0 ? MAC_SRC_DEFAULT : MAC_DST_DEFAULT;
+			*mac_port |= i == 0 ? WR_MAC_PORT_SRC : WR_MAC_PORT_DST;
 		} else if (x->type == WR_YNODE_SCALAR &&
 			   wr_parse_mac(t, &fe->mac[i], why, sizeof(why)) == 0) {
 			fe->mac_mode[i] = WR_FE_MAC_VALUE;
@@ -1113,7 +1115,7 @@ wr_fe_yaml_parse(struct wr_ywalk *w, const struct wr_ynode *n,
 			"FCS), e.g. bytes(pkt).hex() from Scapy"));
 	fe->len = (uint16_t)len;
 	if ((v = wr_ynode_get(n, "eth")) != NULL)
-		rc = WR_YWALK_KEY(w, "eth", parse_eth(w, v, fe));
+		rc = WR_YWALK_KEY(w, "eth", parse_eth(w, v, fe, &s->mac_port));
 	if (rc == 0 && (v = wr_ynode_get(n, "vars")) != NULL)
 		rc = WR_YWALK_KEY(w, "vars", parse_vars(w, v, fe));
 	if (rc == 0 && (v = wr_ynode_get(n, "fields")) != NULL) {

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "wr_proto.h"
 #include "wr_fe.h"
+#include "wr_proto.h"
 #include "wr_replay.h"
 #include "wr_stream.h"
 
@@ -186,6 +186,30 @@ wr_stream_l2_len(const struct wr_stream *s)
 	for (i = 1; i < s->n_layers && strcmp(s->layers[i].proto->name, "vlan") == 0; i++)
 		n += s->layers[i].proto->hlen;
 	return n;
+}
+
+void
+wr_stream_set_mac(struct wr_stream *s, bool dst, uint64_t mac)
+{
+	struct wr_field_spec *fs = &s->field[dst ? WR_FIELD_ETH_DST : WR_FIELD_ETH_SRC];
+
+	if (s->fe != NULL) {
+		s->fe->mac_mode[dst] = WR_FE_MAC_VALUE;
+		s->fe->mac[dst] = mac;
+		wr_fe_apply_macs(s->fe);
+		return;
+	}
+	if (s->replay != NULL)
+		return;
+	if (s->n_layers > 0) {
+		int j = wr_proto_field_find(s->layers[0].proto, dst ? "dst" : "src");
+
+		if (j < 0)
+			return;
+		fs = &s->layers[0].field[j];
+	}
+	wr_field_free(fs);
+	wr_field_fixed(fs, mac);
 }
 
 void

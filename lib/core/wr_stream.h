@@ -207,6 +207,13 @@ struct wr_stream {
 	/** With dst_arp, a stack stream's `eth: {dst: nd}`: the next hop is
 	 * its IPv6 dst, resolved by Neighbor Solicitation (wr_nd.h). */
 	bool dst_nd;
+	/**
+	 * `eth: {src: port}` / `{dst: port}` (WR_MAC_PORT_SRC, _DST bits): the
+	 * MAC comes from the stream's port when a run starts (the profile's
+	 * src_mac/dst_mac, else the port's own MAC as source), as TRex takes
+	 * it from its port configuration; until then wirerate's defaults.
+	 */
+	uint8_t mac_port;
 	uint32_t gateway;   /**< `ipv4.gateway` (or a stack's `gateway:`): the next hop dst_arp resolves; 0: ipv4.dst */
 	__uint128_t gateway6; /**< a stack's `gateway:` with dst: nd; 0: ipv6.dst */
 	enum wr_combine combine;
@@ -291,6 +298,17 @@ uint32_t wr_stream_hdr_len(const struct wr_stream *s);
 
 /** Bytes of the Ethernet header and the VLAN tags right after it. */
 uint32_t wr_stream_l2_len(const struct wr_stream *s);
+
+#define WR_MAC_PORT_SRC 1
+#define WR_MAC_PORT_DST 2
+
+/**
+ * Write @p mac (48 bits, first byte most significant) as the fixed source
+ * (@p dst false) or destination MAC of @p s: its stack's first eth layer,
+ * its shorthand eth, or its frame's bytes (wr_fe).  A replayed stream's
+ * frames are its capture's: nothing is written.
+ */
+void wr_stream_set_mac(struct wr_stream *s, bool dst, uint64_t mac);
 
 /** Free what @p n layers own (not the array).  NULL-safe. */
 void wr_stream_layers_free(struct wr_layer *l, uint32_t n);

@@ -409,6 +409,15 @@ parse_layer(struct wr_ywalk *w, const struct wr_ynode *item, struct wr_layer *l,
 			s->dst_nd = strcmp(wr_ynode_text(v), "nd") == 0;
 			continue;
 		}
+		/* port: the MAC of the stream's port, when a run starts
+		 * (doc/trex.md); wirerate's default until then. */
+		if (first && p->fields[j].kind == WR_VAL_MAC &&
+		    v->type == WR_YNODE_SCALAR &&
+		    strcmp(wr_ynode_text(v), "port") == 0) {
+			s->mac_port |= strcmp(p->fields[j].name, "dst") == 0 ?
+				       WR_MAC_PORT_DST : WR_MAC_PORT_SRC;
+			continue;
+		}
 		rc = WR_YWALK_KEY(w, p->fields[j].name,
 				  wr_vary_parse(w, v, p->fields[j].kind,
 						p->fields[j].bits, &l->field[j]));
