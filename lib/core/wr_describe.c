@@ -326,14 +326,14 @@ wr_describe_stream(const struct wr_stream *s, const char *indent, char *buf,
 			       s->size.mix[i].size);
 		APPEND("\n");
 	}
-	if (s->n_layers > 0)
-		n = describe_stack(s, indent, buf, len, n);
 	if (s->n_layers > 0 && s->mac_port != 0)
 		APPEND("%s  eth %s%s%s: the port's when a run starts (src_mac, "
 		       "dst_mac of the profile; doc/trex.md)\n", indent,
 		       s->mac_port & WR_MAC_PORT_SRC ? "src" : "",
 		       s->mac_port == (WR_MAC_PORT_SRC | WR_MAC_PORT_DST) ? " and " : "",
 		       s->mac_port & WR_MAC_PORT_DST ? "dst" : "");
+	if (s->n_layers > 0)
+		n = describe_stack(s, indent, buf, len, n);
 	else {
 		if (s->dst_arp && s->gateway != 0)
 			APPEND("%s  eth %s -> (ARP for gateway %u.%u.%u.%u; %s until "

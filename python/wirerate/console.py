@@ -17,6 +17,7 @@ import time
 from typing import Any, Dict, List, Optional, Tuple
 
 from .client import Client, RpcError, summary
+from .trex.errors import TRexError
 
 try:
     import readline
@@ -120,7 +121,7 @@ class Console(cmd.Cmd):
             print(f"error: {e.message}")
             if e.data:
                 print("       " + json.dumps(e.data))
-        except (ValueError, OSError) as e:
+        except (ValueError, OSError, TRexError) as e:
             print(f"error: {e}")
         return False
 
@@ -177,8 +178,27 @@ class Console(cmd.Cmd):
         print(self.c.release([int(w) for w in arg.split()] or None))
 
     def do_load(self, arg: str) -> None:
-        """load FILE: load a stream file (replaces the loaded streams)."""
-        for s in self.c.load_file(arg.strip()):
+        """load FILE: load a stream file (replaces the loaded streams).
+        load PROFILE.py [-t TUNABLE]... [-m MULT]: a TRex profile, converted here
+        (doc/trex.md), tunables and multiplier as TRex's console takes them."""
+        words = shlex.split(arg)
+        if not words:
+            print("load FILE | load PROFILE.py [-t TUNABLE]... [-m MULT]")
+            return
+        tunables: List[str] = []
+        mult = None
+        i = 1
+        while i < len(words):
+            if words[i] in ("-t", "-m") and i + 1 < len(words):
+                if words[i] == "-t":
+                    tunables.append(words[i + 1])
+                else:
+                    mult = words[i + 1]
+                i += 2
+                continue
+            print(f"load: unexpected {words[i]!r}")
+            return
+        for s in self.c.load_file(words[0], tunables, mult):
             print(f"{s['name']}: port {s['port']}")
 
     def do_remove(self, arg: str) -> None:

@@ -280,6 +280,62 @@ class Streams(TrexCase):
             self.assertEqual(g, bytes(q))  # Scapy's own checksums
 
 
+class ScapyClient(TrexCase):
+    """Streams from Scapy packets and Scapy field names (the Python client's add_stream),
+    saved as a stream file and dumped by wirerate."""
+
+    def dump_items(self, streams, n):
+        sys.path.insert(0, os.path.join(ROOT, "python"))
+        from wirerate.client import _stream_file
+        from wirerate.pktstream import stream_items
+
+        added = [(name, [("name", name, "")] + stream_items(pkt, vary))
+                 for name, pkt, vary in streams]
+        path = os.path.join(self.tmp, "client.yaml")
+        with open(path, "w") as f:
+            f.write(_stream_file(added))
+        out = {}
+        for name, _, _ in streams:
+            pcap = os.path.join(self.tmp, name + ".pcap")
+            self.run_wr("dump", path, "--count", str(n), "--pcap", pcap, "--stream", name)
+            out[name] = read_pcap(pcap)
+        with open(path) as f:
+            return f.read(), out
+
+    def test_fields_by_scapy_name(self):
+        from scapy.contrib.mpls import MPLS
+
+        v6 = Ether(src=SRC, dst=DST) / IPv6(src="2001:db8::1", dst="2001:db8::2") / \
+            UDP(sport=7, dport=53) / (b"q" * 20)
+        mpls = Ether(src=SRC, dst=DST) / MPLS(label=100, s=0) / MPLS(label=200) / \
+            IP(src="10.0.0.1", dst="10.0.0.2") / UDP(sport=1, dport=2) / (b"m" * 10)
+        opts = Ether(src=SRC, dst=DST) / IP(src="10.0.0.1", dst="10.0.0.2",
+                                            options=IPOption_NOP()) / UDP() / (b"o" * 30)
+        text, got = self.dump_items([
+            ("v6", v6, {"IPv6.src": {"inc": {"from": "2001:db8::1", "to": "2001:db8::ff",
+                                             "step": 2}},
+                        "UDP.sport": {"list": [10, 20, 30]}}),
+            ("mpls", mpls, {"MPLS:1.label": {"list": [300, 400, 500]}}),
+            ("opts", opts, {"IP.src": {"dec": {"from": "10.0.0.9", "to": "10.0.0.1"}}}),
+        ], 300)
+        self.assertEqual(text.count("stack:"), 2)  # IPv6/UDP and MPLS are stacks
+        self.assertIn("frame:", text)               # IPv4 options are bytes
+        for k in range(300):
+            want = v6.copy()
+            want[IPv6].src = str(ipaddress.IPv6Address("2001:db8::1") + 2 * (k % 128))
+            want[UDP].sport = [10, 20, 30][k % 3]
+            want[UDP].chksum = None
+            self.assertEqual(got["v6"][k], bytes(want), k)
+            want = mpls.copy()
+            want[MPLS:2].label = [300, 400, 500][k % 3]
+            self.assertEqual(got["mpls"][k], bytes(want), k)
+            want = opts.copy()
+            want[IP].src = str(ipaddress.IPv4Address("10.0.0.9") - k % 9)
+            want[IP].chksum = None
+            want[UDP].chksum = None
+            self.assertEqual(got["opts"][k], bytes(want), k)
+
+
 class BadProfiles(TrexCase):
     """One line, the profile's file and line, exit status 2, no output written."""
 

@@ -73,8 +73,8 @@ def _layer(layer: Any) -> Optional[Tuple[str, Dict[str, Any]]]:
             d["id"] = g("id")
         if g("ttl") != 64:
             d["ttl"] = g("ttl")
-        if flags & 0x2:
-            d["df"] = 1
+        if not flags & 0x2:
+            d["df"] = 0  # the stack's default is 1, as Linux sets it
         d["proto"] = g("proto")
         return "ipv4", d
     if cls == "IPv6":
@@ -118,25 +118,17 @@ def _layer(layer: Any) -> Optional[Tuple[str, Dict[str, Any]]]:
 
 def to_stack(pkt: Any, frame: bytes) -> Optional[Tuple[List[Dict[str, Any]], Any]]:
     """(stack layers, payload) for ``pkt`` whose bytes are ``frame``, or None."""
-    from scapy.packet import NoPayload, Padding, Raw
+    from scapy.packet import Padding, Raw
 
     from .convert import _payload_yaml
+    from .fields import layer_list
 
-    try:
-        copy = pkt.__class__(frame)
-    except Exception:
-        return None
-    # Dissection must find the profile's own layers (and nothing more than its payload).
-    orig = [ly.__class__ for ly in _iter(pkt)]
-    got = [ly.__class__ for ly in _iter(copy)]
-    if got[: len(orig)] != orig and not (got[:-1] == orig[:-1] and orig[-1] is Raw):
-        return None
-    # Lengths and checksums must be the computed ones.
-    redo = copy.copy()
+    # Lengths and checksums must be the computed ones: Scapy, asked to compute them
+    # again, gives the same bytes.
+    redo = pkt.copy()
     for ly in _iter(redo):
         for name in _AUTO.get(ly.__class__.__name__, ()):
-            if name in ly.fields:
-                ly.setfieldval(name, None)
+            ly.setfieldval(name, None)
     try:
         if bytes(redo) != frame:
             return None
@@ -144,13 +136,19 @@ def to_stack(pkt: Any, frame: bytes) -> Optional[Tuple[List[Dict[str, Any]], Any
         return None
     layers: List[Dict[str, Any]] = []
     names: List[str] = []
+    concrete: List[Any] = []
     payload = b""
     below_type: Optional[int] = None
-    ly = copy
-    while ly is not None and not isinstance(ly, NoPayload):
-        if isinstance(ly, (Raw, Padding)):
-            payload = bytes(ly)
+    for orig, off in layer_list(pkt):
+        if isinstance(orig, (Raw, Padding)):
+            payload = frame[off:]
             break
+        try:
+            # This layer's fields as its bytes hold them (its own dissector, not a
+            # guess at what follows).
+            ly = orig.__class__(frame[off:])
+        except Exception:
+            return None
         got1 = _layer(ly)
         if got1 is None:
             return None
@@ -159,13 +157,12 @@ def to_stack(pkt: Any, frame: bytes) -> Optional[Tuple[List[Dict[str, Any]], Any
         if name == "vlan" and below_type not in (None, 0x8100):
             d["tpid"] = below_type
         names.append(name)
+        concrete.append(ly)
         layers.append({name: d})
-        below_type = ly.getfieldval("type") if "type" in ly.fields and name in (
-            "eth", "vlan") else None
-        ly = ly.payload
+        below_type = ly.getfieldval("type") if name in ("eth", "vlan") else None
     if not layers or names[0] != "eth":
         return None
-    _drop_derived(layers, names, copy)
+    _drop_derived(layers, names, concrete)
     return [(_flow(x)) for x in layers], _payload_yaml(payload)
 
 
@@ -178,9 +175,9 @@ def _iter(pkt: Any):
         ly = ly.payload
 
 
-def _drop_derived(layers: List[Dict[str, Any]], names: List[str], pkt: Any) -> None:
+def _drop_derived(layers: List[Dict[str, Any]], names: List[str],
+                  scapy_layers: List[Any]) -> None:
     """Leave out next-protocol values the stack derives itself; keep them where they differ."""
-    scapy_layers = list(_iter(pkt))
     for i, name in enumerate(names):
         d = layers[i][name]
         above = names[i + 1] if i + 1 < len(names) else None
