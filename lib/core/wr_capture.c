@@ -409,6 +409,19 @@ wr_capture_csum_at(const uint8_t *buf, uint16_t len, unsigned int kind,
 		end = len;
 	if (off < ip + ihl || off >= end)
 		return -EINVAL;
+	/* The IP header must say so (right after an IPv6 header: its next
+	 * header; behind extension headers, the caller's word). */
+	{
+		static const uint8_t protos[] = {
+			[WR_CSUM_UDP] = WR_IPPROTO_UDP, [WR_CSUM_TCP] = WR_IPPROTO_TCP,
+			[WR_CSUM_ICMP] = WR_IPPROTO_ICMP, [WR_CSUM_ICMP6] = WR_IPPROTO_ICMPV6,
+		};
+
+		if (kind < WR_CSUM__COUNT && kind != WR_CSUM_IPV4 &&
+		    (!ip6 || off == ip + IPV6_HLEN) &&
+		    h[ip6 ? 6 : 9] != protos[kind])
+			return -ENOENT;
+	}
 	switch (kind) {
 	case WR_CSUM_UDP:
 		return l4_region(WR_IPPROTO_UDP, ip6, ip, off, end, r);

@@ -1080,8 +1080,9 @@ refuse_keys(struct wr_ywalk *w, const struct wr_ynode *n)
 	for (i = 0; not_fe[i] != NULL; i++)
 		if ((v = wr_ynode_get(n, not_fe[i])) != NULL)
 			return WR_YWALK_KEY(w, not_fe[i], wr_ywalk_fail(w, v,
-				"%s does not apply to a frame: stream with vars: "
-				"(its frames are the frame's bytes)", not_fe[i]));
+				"%s does not apply to a field-engine frame: stream "
+				"(vars:, checksums:, trim:, cache:): its frames are "
+				"the frame's bytes", not_fe[i]));
 	return 0;
 }
 
