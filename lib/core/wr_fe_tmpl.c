@@ -196,21 +196,23 @@ wr_fe_cursor_init(struct wr_fe_cursor *c, const struct wr_fe_tmpl *t,
 }
 
 /* Values of variable @p i for @p m frames from the cursor's, advancing its
- * state (not the cursor's index). */
+ * state (not the cursor's index).  One loop per kind, its branches taken
+ * once per chunk. */
 static void
 var_values(struct wr_fe_cursor *c, uint32_t i, uint64_t *out, unsigned int m)
 {
 	const struct wr_fe_tmpl *t = c->t;
 	const struct wr_fe_var *v = &t->spec.var[i];
-	const uint64_t adv = c->adv[i];
+	const uint64_t adv = c->adv[i], stride = c->stride;
 	uint64_t pos = c->pos[i];
-	uint32_t s = c->lcg[i], a = c->lcg_a[i], b = c->lcg_c[i];
+	uint32_t s = c->lcg[i];
+	const uint32_t a = c->lcg_a[i], b = c->lcg_c[i];
 	unsigned int k;
 
 	if (v->prev >= 0) {
 		/* Behind a next_var: from its chain's run counts (rare). */
 		for (k = 0; k < m; k++)
-			out[k] = wr_fe_value_at(&t->spec, i, c->k + (uint64_t)k * c->stride,
+			out[k] = wr_fe_value_at(&t->spec, i, c->k + (uint64_t)k * stride,
 						t->seed);
 		return;
 	}
@@ -219,28 +221,69 @@ var_values(struct wr_fe_cursor *c, uint32_t i, uint64_t *out, unsigned int m)
 	case WR_FE_DEC: {
 		/* pos + adv mod r without overflow, r up to 2^64 (0). */
 		const uint64_t r = v->n_list > 0 ? v->n_list : v->max - v->min + 1;
+		const uint64_t back = r - adv;
 
-		for (k = 0; k < m; k++) {
-			out[k] = v->n_list > 0 ?
-				v->list[v->kind == WR_FE_INC ? pos : v->n_list - 1 - pos] :
-				v->kind == WR_FE_INC ? v->min + pos : v->max - pos;
-			if (r == 0)
+		if (v->n_list > 0) {
+			const uint64_t *l = v->list;
+			const uint64_t top = v->kind == WR_FE_INC ? 0 : v->n_list - 1;
+
+			for (k = 0; k < m; k++) {
+				out[k] = l[top == 0 ? pos : top - pos];
+				pos = pos >= back ? pos - back : pos + adv;
+			}
+		} else if (r == 0) {
+			for (k = 0; k < m; k++) {
+				out[k] = v->kind == WR_FE_INC ? v->min + pos : v->max - pos;
 				pos += adv;
-			else
-				pos = pos >= r - adv ? pos - (r - adv) : pos + adv;
+			}
+		} else if (v->kind == WR_FE_INC) {
+			const uint64_t base = v->min;
+
+			for (k = 0; k < m; k++) {
+				out[k] = base + pos;
+				pos = pos >= back ? pos - back : pos + adv;
+			}
+		} else {
+			const uint64_t base = v->max;
+
+			for (k = 0; k < m; k++) {
+				out[k] = base - pos;
+				pos = pos >= back ? pos - back : pos + adv;
+			}
 		}
 		break;
 	}
 	case WR_FE_RANDOM:
-		for (k = 0; k < m; k++) {
-			out[k] = rand_fast(t, v, i, s);
-			s = a * s + b;
+		if (t->fast[i] && v->n_list == 0 && v->size <= 2) {
+			const uint64_t fm = t->fmod[i], d = v->max - v->min + 1;
+			const uint64_t base = v->min;
+
+			for (k = 0; k < m; k++) {
+				out[k] = base + fastmod32(wr_fe_lcg_r15(wr_fe_lcg_step(s)), fm, d);
+				s = a * s + b;
+			}
+		} else if (t->fast[i] && v->n_list == 0 && v->size == 4) {
+			const uint64_t fm = t->fmod[i], d = v->max - v->min + 1;
+			const uint64_t base = v->min;
+
+			for (k = 0; k < m; k++) {
+				uint32_t s1 = wr_fe_lcg_step(s), s2 = wr_fe_lcg_step(s1);
+
+				out[k] = base + fastmod32((wr_fe_lcg_r15(s1) << 16) +
+							  wr_fe_lcg_r15(s2), fm, d);
+				s = a * s + b;
+			}
+		} else {
+			for (k = 0; k < m; k++) {
+				out[k] = rand_fast(t, v, i, s);
+				s = a * s + b;
+			}
 		}
 		break;
 	case WR_FE_REPEAT:
 		for (k = 0; k < m; k++) {
 			out[k] = rand_fast(t, v, i, s);
-			pos += c->stride;
+			pos += stride;
 			if (pos < v->limit) {
 				s = a * s + b;
 			} else {
@@ -252,7 +295,7 @@ var_values(struct wr_fe_cursor *c, uint32_t i, uint64_t *out, unsigned int m)
 	case WR_FE_TUPLE_IP:
 		for (k = 0; k < m; k++) {
 			out[k] = v->min + pos % (v->max - v->min + 1);
-			pos += c->stride;
+			pos += stride;
 			if (v->flows != 0 && pos >= v->flows)
 				pos %= v->flows;
 		}
@@ -260,7 +303,7 @@ var_values(struct wr_fe_cursor *c, uint32_t i, uint64_t *out, unsigned int m)
 	default: /* WR_FE_TUPLE_PORT */
 		for (k = 0; k < m; k++) {
 			out[k] = v->min + (pos / v->ip_range) % (v->max - v->min + 1);
-			pos += c->stride;
+			pos += stride;
 			if (v->flows != 0 && pos >= v->flows)
 				pos %= v->flows;
 		}
@@ -329,6 +372,43 @@ tail_sum(const struct wr_fe_tmpl *t, uint16_t start, uint16_t len)
 	return wr_csum_fold((uint64_t)t->gsum[len] + (uint16_t)~t->gsum[start]);
 }
 
+/* One write over a chunk: its bits stored and added to the frames' sums.
+ * Each expansion is one layout (width, endianness, bits kept, number of
+ * checksums), so the loop over frames has no dispatch. */
+#define FE_SLOT_LOOP(BITS, STORE, ACC)                                      \
+	for (k = 0; k < m; k++) {                                           \
+		uint8_t *p = (uint8_t *)objs[k] + base + off;               \
+		uint64_t x = vv[k];                                         \
+									    \
+		BITS;                                                       \
+		STORE;                                                      \
+		ACC;                                                        \
+	}
+
+#define FE_BITS_PLAIN x = (x + add) & wmask
+#define FE_BITS_LITTLE x = bswap_w((x + add) & wmask, width)
+#define FE_BITS_MASKED x = slot_bits(sl, x)
+
+#define FE_STORE_2 { uint16_t be_ = __builtin_bswap16((uint16_t)x); memcpy(p, &be_, 2); }
+#define FE_STORE_4 { uint32_t be_ = __builtin_bswap32((uint32_t)x); memcpy(p, &be_, 4); }
+#define FE_STORE_ANY slot_store(sl, p, x)
+
+#define FE_ACC_0 (void)0
+#define FE_ACC_1 A0[k] += x << c0
+#define FE_ACC_2 A0[k] += x << c0; A1[k] += x << c1
+#define FE_ACC_N for (j = 0; j < sl->n_acc; j++) \
+		acc[sl->acc[j]][k] += (width == 8 ? wr_csum_u64(x) : x) << sl->csh[j]
+
+#define FE_SLOT_ACCS(BITS, STORE)                                           \
+	if (sl->n_acc == 0)                                                 \
+		FE_SLOT_LOOP(BITS, STORE, FE_ACC_0)                         \
+	else if (sl->n_acc == 1 && width < 8)                               \
+		FE_SLOT_LOOP(BITS, STORE, FE_ACC_1)                         \
+	else if (sl->n_acc == 2 && width < 8)                               \
+		FE_SLOT_LOOP(BITS, STORE, FE_ACC_2)                         \
+	else                                                                \
+		FE_SLOT_LOOP(BITS, STORE, FE_ACC_N)
+
 /* @p m frames of one chunk: no cache wrap inside it. */
 static void
 chunk(struct wr_fe_cursor *c, void **objs, uint32_t base, uint16_t *lens,
@@ -345,10 +425,15 @@ chunk(struct wr_fe_cursor *c, void **objs, uint32_t base, uint16_t *lens,
 	for (i = 0; i < fe->n_var; i++)
 		if (t->used[i])
 			var_values(c, i, val[i], m);
-	for (k = 0; k < m; k++)
-		len[k] = fe->trim < 0 ? fe->len : (uint16_t)val[fe->trim][k];
-	if (lens != NULL)
-		memcpy(lens, len, m * sizeof(*len));
+	if (fe->trim >= 0) {
+		for (k = 0; k < m; k++)
+			len[k] = (uint16_t)val[fe->trim][k];
+		if (lens != NULL)
+			memcpy(lens, len, m * sizeof(*len));
+	} else if (lens != NULL) {
+		for (k = 0; k < m; k++)
+			lens[k] = fe->len;
+	}
 	for (j = 0; j < t->n_cs; j++) {
 		const struct cs *x = &t->cs[j];
 
@@ -363,19 +448,39 @@ chunk(struct wr_fe_cursor *c, void **objs, uint32_t base, uint16_t *lens,
 	for (i = 0; i < t->n_slot; i++) {
 		const struct slot *sl = &t->slot[i];
 		const uint64_t *vv = val[sl->var];
+		const uint16_t off = sl->off;
+		const unsigned int width = sl->width;
+		const uint64_t add = sl->add, wmask = sl->wmask;
+		const unsigned int c0 = sl->csh[0], c1 = sl->csh[1];
+		uint64_t *const A0 = acc[sl->n_acc > 0 ? sl->acc[0] : 0];
+		uint64_t *const A1 = acc[sl->n_acc > 1 ? sl->acc[1] : 0];
 
-		for (k = 0; k < m; k++) {
-			uint64_t bits = slot_bits(sl, vv[k]);
-			uint64_t cs = sl->width == 8 ? wr_csum_u64(bits) : bits;
-
-			slot_store(sl, (uint8_t *)objs[k] + base + sl->off, bits);
-			for (j = 0; j < sl->n_acc; j++)
-				acc[sl->acc[j]][k] += cs << sl->csh[j];
+		if (sl->masked) {
+			FE_SLOT_ACCS(FE_BITS_MASKED, FE_STORE_ANY)
+		} else if (sl->little) {
+			FE_SLOT_ACCS(FE_BITS_LITTLE, FE_STORE_ANY)
+		} else if (width == 2) {
+			FE_SLOT_ACCS(FE_BITS_PLAIN, FE_STORE_2)
+		} else if (width == 4) {
+			FE_SLOT_ACCS(FE_BITS_PLAIN, FE_STORE_4)
+		} else {
+			FE_SLOT_ACCS(FE_BITS_PLAIN, FE_STORE_ANY)
 		}
 	}
 	for (j = 0; j < t->n_cs; j++) {
 		const struct cs *x = &t->cs[j];
+		const uint16_t at = x->csum;
+		const bool ffff = x->ffff;
 
+		if (x->n_nest == 0) {
+			for (k = 0; k < m; k++) {
+				uint16_t v = (uint16_t)~wr_csum_fold(acc[j][k]);
+
+				v = __builtin_bswap16(v == 0 && ffff ? 0xffff : v);
+				memcpy((uint8_t *)objs[k] + base + at, &v, 2);
+			}
+			continue;
+		}
 		for (k = 0; k < m; k++) {
 			uint8_t *b = (uint8_t *)objs[k] + base;
 			uint64_t sum = acc[j][k];
@@ -386,10 +491,8 @@ chunk(struct wr_fe_cursor *c, void **objs, uint32_t base, uint16_t *lens,
 				sum += get_be(b + t->cs[x->nest[q]].csum, 2)
 				       << x->nest_sh[q];
 			v = (uint16_t)~wr_csum_fold(sum);
-			if (v == 0 && x->ffff)
-				v = 0xffff;
-			v = __builtin_bswap16(v);
-			memcpy(b + x->csum, &v, 2);
+			v = __builtin_bswap16(v == 0 && ffff ? 0xffff : v);
+			memcpy(b + at, &v, 2);
 		}
 	}
 }
