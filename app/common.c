@@ -118,6 +118,8 @@ wr_app_read_streams(const struct wr_opts *o, struct wr_stream_file *f)
 			wr_app_print_error(&err);
 			return WR_EXIT_USAGE;
 		}
+		/* Results name the profile itself. */
+		snprintf(f->path, sizeof(f->path), "%s", o->stream_file);
 	} else if (wr_yaml_load_streams(o->stream_file, f, &err) != 0) {
 		wr_app_print_error(&err);
 		return WR_EXIT_USAGE;
