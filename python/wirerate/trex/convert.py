@@ -610,9 +610,16 @@ def _stale_notes(plan: Plan, notes: List[Note]) -> None:
 
 def _frame_items(plan: Plan, opts: Options) -> List[Tuple[str, Any, str]]:
     items: List[Tuple[str, Any, str]] = []
-    items.append(("frame", plan.frame.hex(), f"{len(plan.frame)} bytes without FCS"
-                  + (f": {_layers(plan.pkt)}" if plan.pkt is not None else "")))
     eth = _eth_override(plan, opts)
+    # The bytes as dump and check show them: the MACs that eth: writes over are
+    # written with what `port` stands for until a run starts.
+    frame = bytearray(plan.frame)
+    for key, off, default in (("dst", 0, "02:00:00:00:00:02"), ("src", 6, "02:00:00:00:00:01")):
+        if key in eth:
+            mac = default if eth[key] == "port" else eth[key]
+            frame[off:off + 6] = bytes.fromhex(mac.replace(":", ""))
+    items.append(("frame", frame.hex(), f"{len(plan.frame)} bytes without FCS"
+                  + (f": {_layers(plan.pkt)}" if plan.pkt is not None else "")))
     if eth:
         items.append(("eth", eth, "the MACs TRex takes from its port configuration"))
     if plan.has_random:

@@ -78,7 +78,7 @@ def _site_of(exc: BaseException, path: str) -> Site:
     if isinstance(exc, SyntaxError) and exc.filename:
         return (exc.filename, exc.lineno or 0)
     real = os.path.realpath(path)
-    site: Site = (path, 0)
+    site: Site = (path, 1)
     for fs in traceback.extract_tb(exc.__traceback__):
         if os.path.realpath(fs.filename) == real:
             site = (path, fs.lineno or 0)
@@ -136,11 +136,21 @@ def _literal(text: str) -> Any:
     return text
 
 
+def _def_site(fn: Any, path: str) -> Site:
+    """The line of the profile that defines @p fn (get_streams, register), or its first."""
+    code = getattr(fn, "__code__", None)
+    if code is not None and os.path.realpath(code.co_filename) == os.path.realpath(path):
+        return (path, code.co_firstlineno)
+    return (path, 1)
+
+
 def _call_get_streams(obj: Any, path: str, argv: List[str], kwargs: Dict[str, Any],
                       port_id: int) -> Any:
     fn = getattr(obj, "get_streams", None)
     if not callable(fn):
-        raise ProfileError((path, 0), "register() returned an object without get_streams()")
+        raise ProfileError(_def_site(getattr(obj, "__class__", None), path),
+                           "register() returned an object without get_streams()")
+    here = _def_site(fn, path)
     try:
         sig = inspect.signature(fn)
     except (TypeError, ValueError):
@@ -159,12 +169,12 @@ def _call_get_streams(obj: Any, path: str, argv: List[str], kwargs: Dict[str, An
         call["tunables"] = argv
     else:
         if "__argv_only__" in kwargs:
-            raise ProfileError((path, 0), "this profile's get_streams() takes its tunables "
+            raise ProfileError(here, "this profile's get_streams() takes its tunables "
                                "as keyword arguments: give -t key=value[,key=value]")
         for key, val in kwargs.items():
             if not accepts(key):
                 names = [n for n in params if n not in ("direction", "port_id")]
-                raise ProfileError((path, 0), f"the profile takes no tunable {key!r} "
+                raise ProfileError(here, f"the profile takes no tunable {key!r} "
                                    f"(get_streams takes {', '.join(names) or 'none'})")
             call[key] = val
         if var_kw and "tunables" not in call:
@@ -177,7 +187,7 @@ def _call_get_streams(obj: Any, path: str, argv: List[str], kwargs: Dict[str, An
         # argparse in the profile refused the tunables (or printed --help).
         lines = [ln for ln in err.getvalue().strip().splitlines() if ln.strip()]
         why = lines[-1] if lines else "the profile exited while reading its tunables"
-        raise ProfileError((path, 0), f"tunables {' '.join(argv)!r}: {why}") from None
+        raise ProfileError(here, f"tunables {' '.join(argv)!r}: {why}") from None
 
 
 def load(path: str, tunables: Sequence[str] = (), port_id: int = 0) -> List[api.STLStream]:
@@ -207,6 +217,7 @@ def load(path: str, tunables: Sequence[str] = (), port_id: int = 0) -> List[api.
                                    "get_streams()>")
             obj = reg()
             streams = _call_get_streams(obj, path, argv, kwargs, port_id)
+            got_site = _def_site(getattr(obj, "get_streams", None), path)
         except ProfileError:
             raise
         except BaseException as e:  # the profile's own failure, whatever it is
@@ -223,8 +234,8 @@ def load(path: str, tunables: Sequence[str] = (), port_id: int = 0) -> List[api.
         streams = [streams]
     if not isinstance(streams, (list, tuple)) or not all(isinstance(s, api.STLStream)
                                                          for s in streams):
-        raise ProfileError((path, 0), "get_streams() must return STLStream objects (a list, "
+        raise ProfileError(got_site, "get_streams() must return STLStream objects (a list, "
                            "an STLProfile or one stream)")
     if not streams:
-        raise ProfileError((path, 0), "get_streams() returned no stream")
+        raise ProfileError(got_site, "get_streams() returned no stream")
     return list(streams)
