@@ -68,6 +68,10 @@ def _write(path: str, text: str) -> None:
     d = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(prefix=os.path.basename(path) + ".", dir=d)
     try:
+        # as the umask says, as any file wirerate writes (mkstemp makes 0600)
+        mask = os.umask(0)
+        os.umask(mask)
+        os.fchmod(fd, 0o666 & ~mask)
         with os.fdopen(fd, "w") as f:
             f.write(text)
         os.replace(tmp, path)
@@ -80,9 +84,15 @@ def _write(path: str, text: str) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.output:
         d = os.path.dirname(os.path.abspath(args.output))
+        why = None
         if not os.path.isdir(d) or not os.access(d, os.W_OK):
-            print(f"wirerate: import-trex: -o {args.output}: cannot write in {d}",
-                  file=sys.stderr)
+            why = f"cannot write in {d}"
+        elif os.path.exists(args.output) and not os.path.isfile(args.output):
+            why = "not a regular file (a device, a FIFO or a directory is never replaced)"
+        elif os.path.exists(args.output) and os.path.samefile(args.output, args.profile):
+            why = "that is the profile itself"
+        if why is not None:
+            print(f"wirerate: import-trex: -o {args.output}: {why}", file=sys.stderr)
             return EXIT_USAGE
     try:
         streams = load(args.profile, args.tunables, args.port)
