@@ -158,3 +158,18 @@ class TrexServer(ServerCase):
             self.assertEqual(bytes(Ether(bytes(q))), bytes(s))  # checksums right
         # the saved file is a stream file wirerate reads
         self.wirerate("check", self.path("saved.yaml"), check=0)
+
+    def test_console_add_and_save(self):
+        _, sock = self.serve(tag="y")
+        saved = self.path("console.yaml")
+        p = subprocess.run(
+            [sys.executable, "-m", "wirerate", "--socket", sock, "-c", "acquire",
+             "-c", 'add v4 Ether()/IP(src="10.0.0.1")/UDP(dport=7)/(b"z"*30) vary '
+                   '{"IP.src": {"inc": {"from": "10.0.0.1", "to": "10.0.0.5"}}} rate 10 kpps',
+             "-c", f"save {saved}", "-c", "start count 20", "-c", "wait 20"],
+            capture_output=True, text=True, timeout=60,
+            env={**os.environ, "PYTHONPATH": os.path.join(ROOT, "python")})
+        self.assertIn("v4: port 0", p.stdout, p.stdout + p.stderr)
+        with open(saved) as f:
+            text = f.read()
+        self.assertIn("ipv4: {src: {inc: {from: 10.0.0.1, to: 10.0.0.5}}", text)

@@ -36,6 +36,12 @@ def _mac(text: str) -> str:
                                      f"got {text!r}")
 
 
+def _dst_mac(text: str) -> str:
+    if text in ("arp", "nd"):
+        return text
+    return _mac(text)
+
+
 def parser(prog: str = "wirerate import-trex") -> argparse.ArgumentParser:
     p = _Parser(prog=prog, description="Write a TRex stateless profile as a wirerate stream "
                 "file (doc/trex.md).")
@@ -54,8 +60,10 @@ def parser(prog: str = "wirerate import-trex") -> argparse.ArgumentParser:
     p.add_argument("--src-mac", type=_mac, default="port", metavar="MAC|port",
                    help="source MAC of packets that leave it to TRex's port configuration "
                         "(default port: the wirerate profile's port)")
-    p.add_argument("--dst-mac", type=_mac, default="port", metavar="MAC|port",
-                   help="destination MAC likewise (default port)")
+    p.add_argument("--dst-mac", type=_dst_mac, default="port", metavar="MAC|port|arp|nd",
+                   help="destination MAC likewise (default port); arp or nd: resolved by "
+                        "ARP or Neighbor Solicitation when a run starts, as TRex's L3 mode "
+                        "(streams that are stacks)")
     p.add_argument("--fix-checksums", action="store_true",
                    help="recompute every checksum of every frame, also those the profile "
                         "leaves stale")

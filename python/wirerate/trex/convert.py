@@ -42,7 +42,7 @@ LCG_SPLIT = 514229      # TRex multiplies seeds by (core + 1) * 514229; one core
 class Options:
     port: int = 0
     src_mac: str = "port"      # "port" or a MAC written into every stream that left it to TRex
-    dst_mac: str = "port"
+    dst_mac: str = "port"      # the same, or arp / nd (resolved when a run starts: stacks)
     fix_checksums: bool = False
     mult: Optional[str] = None  # TRex console's -m: 2, 10mpps, 1gbps, 5gbpsl1, 50%
 
@@ -668,11 +668,16 @@ def _layers(pkt: Any) -> str:
         return ""
 
 
-def _eth_override(plan: Plan, opts: Options) -> Dict[str, str]:
+def _eth_override(plan: Plan, opts: Options, stack: bool = False) -> Dict[str, str]:
     d: Dict[str, str] = {}
     if plan.src_default:
         d["src"] = opts.src_mac
     if plan.dst_default:
+        if opts.dst_mac in ("arp", "nd") and not stack:
+            raise ProfileError(plan.stream.site, f"--dst-mac {opts.dst_mac}: stream "
+                               f"{plan.name} is sent as bytes (frame:), whose next hop "
+                               f"wirerate cannot ask for; give the port's dst_mac "
+                               f"(--dst-mac port) or a MAC")
         d["dst"] = opts.dst_mac
     return d
 
@@ -701,7 +706,7 @@ def _stack(plan: Plan, opts: Options) -> Optional[List[Tuple[str, Any, str]]]:
     layers, payload = got
     if layers and "eth" in layers[0]:
         eth = layers[0]["eth"]
-        over = _eth_override(plan, opts)
+        over = _eth_override(plan, opts, stack=True)
         eth.update(over)
     items: List[Tuple[str, Any, str]] = [
         ("size", len(plan.frame) + FCS, f"{len(plan.frame)} bytes + FCS"),
