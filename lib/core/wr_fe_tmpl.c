@@ -74,15 +74,6 @@ get_be(const uint8_t *p, unsigned int n)
 	return v;
 }
 
-static inline void
-put_be(uint8_t *p, uint64_t v, unsigned int n)
-{
-	while (n-- > 0) {
-		p[n] = (uint8_t)v;
-		v >>= 8;
-	}
-}
-
 static inline uint64_t
 bswap_w(uint64_t v, unsigned int w)
 {

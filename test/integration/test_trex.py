@@ -9,11 +9,10 @@ the port's MACs.  Runs under Debian's /usr/bin/python3 (python3-scapy).
 
 import os
 import shutil
-import struct
 import subprocess
 import sys
 
-from wrtest import ROOT, EalCase, WIRERATE
+from wrtest import ROOT, EalCase, pcap_records as read_pcap
 from test_server import ServerCase
 
 sys.path.insert(0, os.path.join(ROOT, "python"))
@@ -27,20 +26,6 @@ except ImportError:  # pragma: no cover - reported by the skip below
 
 SRC = "02:aa:bb:cc:dd:01"
 DST = "02:aa:bb:cc:dd:02"
-
-
-def read_pcap(path):
-    """(seconds, bytes) of each record of a classic pcap (nanosecond or microsecond)."""
-    with open(path, "rb") as f:
-        data = f.read()
-    magic = struct.unpack("<I", data[:4])[0]
-    scale = 1e-9 if magic == 0xA1B23C4D else 1e-6
-    off, out = 24, []
-    while off < len(data):
-        sec, frac, incl, _ = struct.unpack("<IIII", data[off:off + 16])
-        out.append((sec + frac * scale, data[off + 16:off + 16 + incl]))
-        off += 16 + incl
-    return out
 
 
 class TrexRun(EalCase):

@@ -13,7 +13,6 @@ Runs under Debian's /usr/bin/python3 (python3-scapy).  No hugepages, no EAL.
 import ipaddress
 import os
 import shutil
-import struct
 import subprocess
 import sys
 import tempfile
@@ -26,6 +25,9 @@ PROFILES = os.path.join(HERE, "profiles")
 BAD = os.path.join(HERE, "bad")
 
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "integration"))
+from wrtest import pcap_frames as read_pcap  # noqa: E402
+
 try:
     from scapy.all import (ICMPv6EchoRequest, IP, IPOption_NOP, IPv6, TCP, UDP, Dot1Q,
                            Ether)
@@ -40,20 +42,6 @@ DST = "02:00:00:00:00:02"
 
 def ip(text):
     return int(ipaddress.IPv4Address(text))
-
-
-def read_pcap(path):
-    """The records of a classic pcap file (what libpcap's dumper writes)."""
-    with open(path, "rb") as f:
-        data = f.read()
-    magic = struct.unpack("<I", data[:4])[0]
-    end = "<" if magic in (0xA1B2C3D4, 0xA1B23C4D) else ">"
-    off, out = 24, []
-    while off < len(data):
-        _, _, incl, _ = struct.unpack(end + "IIII", data[off:off + 16])
-        out.append(data[off + 16:off + 16 + incl])
-        off += 16 + incl
-    return out
 
 
 class TrexCase(unittest.TestCase):
