@@ -308,6 +308,16 @@ wr_bench_prepare(struct wr_bench *b, const struct wr_opts *o, bool latency,
 		}
 		b->stream = (uint32_t)rc;
 	}
+	/* These commands choose the frame size: a stream whose frames are
+	 * given (a capture, a frame's bytes) has its own. */
+	if (b->f.streams[b->stream].replay != NULL ||
+	    b->f.streams[b->stream].fe != NULL) {
+		fprintf(stderr, "wirerate: %s: stream %s sends the frames it is "
+			"given (pcap: or frame:), whose sizes %s does not set: "
+			"give a generated stream (--stream)\n", o->cmd,
+			b->f.streams[b->stream].name, o->cmd);
+		return WR_EXIT_USAGE;
+	}
 	if (o->n_sizes > 0) {
 		memcpy(b->sizes, o->sizes, o->n_sizes * sizeof(*b->sizes));
 		b->n_sizes = o->n_sizes;
