@@ -502,7 +502,7 @@ def _refuse_stream(s: api.STLStream) -> None:
         raise ProfileError(s.site, "STLStream: start_paused is not supported")
 
 
-def _plan(s: api.STLStream, name: str, profile: str, notes: List[Note]) -> Plan:
+def _plan(s: api.STLStream, name: str, profile: str) -> Plan:
     _refuse_stream(s)
     builder = s.packet if s.packet is not None else api.STLPktBuilder()
     if s.packet is None:
@@ -744,8 +744,7 @@ def _in_unit(plan: Plan, unit: str) -> Optional[float]:
     return {"pps": pps, "bps": pps * size * 8, "bpsl1": pps * (size + 20) * 8}[unit]
 
 
-def _mult_factor(plans: List[Plan], mult: Optional[str], sequenced: bool,
-                 profile: str) -> float:
+def _mult_factor(plans: List[Plan], mult: Optional[str], sequenced: bool) -> float:
     if not mult:
         return 1.0
     m = re.match(r"^(\d+(?:\.\d+)?)(?:([kmg]?)(bpsl1|bps|pps)|(%))?$", mult.strip().lower())
@@ -905,9 +904,9 @@ def convert(streams: Sequence[api.STLStream], profile: str,
     opts = opts or Options()
     notes: List[Note] = []
     names = _names(streams)
-    plans = [_plan(s, n, profile, notes) for s, n in zip(streams, names)]
+    plans = [_plan(s, n, profile) for s, n in zip(streams, names)]
     order, nexts, loops = _schedule(plans, notes)
-    factor = _mult_factor(order, opts.mult, bool(nexts), profile)
+    factor = _mult_factor(order, opts.mult, bool(nexts))
     out_streams = []
     for p in order:
         comments = [f"{p.name}: {os.path.basename(p.stream.site[0])}:{p.stream.site[1]}"]
