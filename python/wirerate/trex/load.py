@@ -41,6 +41,10 @@ def _api_namespace() -> Dict[str, Any]:
     logging.getLogger("scapy.runtime").setLevel(logging.ERROR)
     try:
         scapy_all = importlib.import_module("scapy.all")
+        # An Ether() without dst makes Scapy ask the network (ARP, Neighbor
+        # Solicitation, seconds of timeout): TRex fills those MACs from its port,
+        # so does wirerate; the packet's bytes there do not matter.
+        scapy_all.conf.neighbor.resolve = lambda *args, **kwargs: None
         ns.update({k: v for k, v in vars(scapy_all).items() if not k.startswith("_")})
         for contrib in ("scapy.contrib.mpls", "scapy.contrib.gtp", "scapy.contrib.igmp"):
             try:
