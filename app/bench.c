@@ -354,6 +354,16 @@ wr_bench_prepare(struct wr_bench *b, const struct wr_opts *o, bool latency,
 		}
 		b->stream = (uint32_t)rc;
 	}
+	/* These commands choose the frame size: a stream whose frames are
+	 * given (a capture, a frame's bytes) has its own. */
+	if (b->f.streams[b->stream].replay != NULL ||
+	    b->f.streams[b->stream].fe != NULL) {
+		fprintf(stderr, "wirerate: %s: stream %s sends the frames it is "
+			"given (pcap: or frame:), whose sizes %s does not set: "
+			"give a generated stream (--stream)\n", o->cmd,
+			b->f.streams[b->stream].name, o->cmd);
+		return WR_EXIT_USAGE;
+	}
 	if (o->n_sizes > 0) {
 		memcpy(b->sizes, o->sizes, o->n_sizes * sizeof(*b->sizes));
 		b->n_sizes = o->n_sizes;
@@ -454,6 +464,7 @@ wr_bench_trial(struct wr_bench *b, struct wr_stream *st, uint64_t drain_ns,
 		two[1].sig_short = st->sig_short;
 	}
 	trial_stream_file(b, two, b->bidir ? 2 : 1, &sf);
+	wr_engine_port_macs(b->e, &sf);
 	wr_error_clear(&err);
 	rc = wr_engine_load(b->e, &sf, false, &err);
 	if (rc == 0 && wr_bench_interrupted())

@@ -101,7 +101,29 @@ wr_app_read_streams(const struct wr_opts *o, struct wr_stream_file *f)
 		return WR_EXIT_USAGE;
 	}
 	wr_error_clear(&err);
-	if (wr_yaml_load_streams(o->stream_file, f, &err) != 0) {
+	if (wr_trex_is_profile(o->stream_file)) {
+		static const struct wr_trex_opts none;
+		char *text = NULL;
+		size_t len = 0;
+		int rc = wr_trex_convert(o->stream_file, o->trex ? o->trex : &none,
+					 &text, &len);
+
+		if (rc != WR_EXIT_OK)
+			return rc;
+		char name[WR_ERROR_FILE_MAX];
+
+		/* Errors and results name the profile, their lines those of
+		 * what `wirerate import-trex PROFILE` writes. */
+		snprintf(name, sizeof(name), "%s (import-trex)", o->stream_file);
+		rc = wr_yaml_load_streams_buf(name, text, len, f, &err);
+		free(text);
+		if (rc != 0) {
+			wr_app_print_error(&err);
+			return WR_EXIT_USAGE;
+		}
+		/* Results name the profile itself. */
+		snprintf(f->path, sizeof(f->path), "%s", o->stream_file);
+	} else if (wr_yaml_load_streams(o->stream_file, f, &err) != 0) {
 		wr_app_print_error(&err);
 		return WR_EXIT_USAGE;
 	}

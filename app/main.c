@@ -43,6 +43,8 @@ usage(FILE *out)
 "       wirerate serve [--config PROFILE] [--socket PATH] [--listen ADDR:PORT\n"
 "                    --token-file FILE] [-- EAL options]   (serve --help)\n"
 "       wirerate console [--socket PATH]\n"
+"       wirerate import-trex PROFILE.py [-t TUNABLE]... [-o FILE] [-m MULT]\n"
+"                    [--src-mac MAC|port] [--dst-mac MAC|port] [--fix-checksums]\n"
 "       wirerate version\n"
 "\n"
 "  run     send the streams of STREAMFILE on the profile's ports, print Kpps and\n"
@@ -86,6 +88,9 @@ usage(FILE *out)
 "  console interactive console on a running server (python3 -m wirerate)\n"
 "  dump    write the first N frames of each stream (or of --stream) to a pcap\n"
 "          file, with the data path's frame code (no EAL, no hugepages)\n"
+"  import-trex  write a TRex stateless profile as a stream file (doc/trex.md);\n"
+"          run, check, dump, sweep, rfc2544 and rtt also take PROFILE.py in\n"
+"          place of STREAMFILE, with TRex's -t TUNABLE and -m MULT\n"
 "\n"
 "  --config PROFILE  port/lcore profile (default: config/default.yaml, one net_null\n"
 "                    virtual device); EAL options after -- are added to the\n"
@@ -489,6 +494,7 @@ cmd_dump(const struct wr_opts *o)
 int
 main(int argc, char **argv)
 {
+	struct wr_trex_opts trex;
 	struct wr_opts o;
 	int rc;
 
@@ -499,8 +505,14 @@ main(int argc, char **argv)
 		return wr_cmd_serve(argc, argv);
 	if (argc >= 2 && strcmp(argv[1], "console") == 0)
 		return wr_cmd_console(argc, argv);
+	if (argc >= 2 && strcmp(argv[1], "import-trex") == 0)
+		return wr_cmd_import_trex(argc, argv);
 	memset(&o, 0, sizeof(o));
 	o.drain_ns = WR_DRAIN_DEFAULT_NS;
+	rc = wr_trex_take_opts(&argc, argv, &trex);
+	if (rc != WR_EXIT_OK)
+		return rc;
+	o.trex = &trex;
 	rc = parse_opts(argc, argv, &o);
 	if (rc != WR_EXIT_OK)
 		return rc;

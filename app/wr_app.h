@@ -35,6 +35,13 @@
  * (a 16 MB buffer drains in 13 ms at 10 Gbps). */
 #define WR_DRAIN_DEFAULT_NS (200 * 1000 * 1000ull)
 
+/* The converter's options beside a TRex profile (app/trex.c). */
+#define WR_TREX_ARGS_MAX 64
+struct wr_trex_opts {
+	const char *argv[WR_TREX_ARGS_MAX];
+	unsigned int n;
+};
+
 struct wr_opts {
 	const char *cmd;
 	const char *stream_file;
@@ -91,6 +98,7 @@ struct wr_opts {
 	bool oversubscribe;         /**< run --oversubscribe: rates above the line rate */
 	const char *peers[WR_PEERS_MAX]; /**< run --peer SPEC (wr_peer.h) */
 	unsigned int n_peers;
+	const struct wr_trex_opts *trex; /**< -t, -m, ... with a TRex profile */
 };
 
 /** Parse one sweep/rfc2544 option (bench.c); prints the error. @return 0 or -EINVAL. */
@@ -107,6 +115,21 @@ void wr_app_signals(void (*handler)(int));
 void wr_app_print_error(const struct wr_error *err);
 
 int wr_cmd_run(const struct wr_opts *o);
+
+/*
+ * TRex profiles (app/trex.c): `wirerate import-trex`, and a profile
+ * (PROFILE.py) wherever a stream file goes, converted on the fly by the
+ * Python package (python3 -m wirerate.trex).
+ */
+bool wr_trex_is_profile(const char *path);
+/** Take the converter's options (-t, -m, --src-mac, --dst-mac,
+ * --fix-checksums) out of @p argv when an argument is a profile. */
+int wr_trex_take_opts(int *argc, char **argv, struct wr_trex_opts *t);
+/** Convert @p profile: its stream-file text in *@p text (malloc'd).  The
+ * converter prints its own one-line error.  @return an exit code. */
+int wr_trex_convert(const char *profile, const struct wr_trex_opts *t,
+		    char **text, size_t *len);
+int wr_cmd_import_trex(int argc, char **argv);
 int wr_cmd_sweep(const struct wr_opts *o);
 int wr_cmd_rtt(const struct wr_opts *o);
 

@@ -5,6 +5,7 @@ import json
 import os
 import shutil
 import signal
+import struct
 import subprocess
 import tempfile
 import time
@@ -16,6 +17,27 @@ WIRERATE = os.environ.get("WIRERATE", os.path.join(ROOT, "build", "app", "wirera
 STREAMS = os.path.join(ROOT, "streams")
 CONFIG = os.path.join(ROOT, "config")
 FIXTURES = os.path.join(ROOT, "test", "fixtures")
+
+
+def pcap_records(path):
+    """(seconds, bytes) of each record of a classic pcap file (microsecond or nanosecond
+    stamps, either byte order), parsed here, not by wirerate's code."""
+    with open(path, "rb") as f:
+        data = f.read()
+    magic = struct.unpack("<I", data[:4])[0]
+    end = "<" if magic in (0xa1b2c3d4, 0xa1b23c4d) else ">"
+    scale = 1e-9 if struct.unpack(end + "I", data[:4])[0] == 0xa1b23c4d else 1e-6
+    off, out = 24, []
+    while off + 16 <= len(data):
+        sec, frac, incl, _ = struct.unpack(end + "IIII", data[off:off + 16])
+        out.append((sec + frac * scale, data[off + 16:off + 16 + incl]))
+        off += 16 + incl
+    return out
+
+
+def pcap_frames(path):
+    """The frames of a classic pcap file (pcap_records without the times)."""
+    return [b for _, b in pcap_records(path)]
 
 
 def have_hugepages():
