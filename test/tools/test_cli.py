@@ -3,11 +3,13 @@
 shared library's guard rails; no real device or mount is touched."""
 
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 import unittest
 
-from fakesys import TOOLS, FakeTree, lib
+from fakesys import REPO, TOOLS, FakeTree, lib
 
 SCRIPTS = ('wr-hugepages', 'wr-bind')
 
@@ -73,6 +75,27 @@ class CliTest(unittest.TestCase):
                          env_extra={'WR_SYSROOT': tree.root})
         self.assertEqual(res.returncode, 1)
         self.assertIn('refusing to run "mount -t hugetlbfs', res.stderr)
+
+
+class NotBuiltTest(unittest.TestCase):
+    """A checkout that was never built: the tools that run the binary say what to do
+    first, in one line, instead of a traceback."""
+
+    def test_build_first(self):
+        root = tempfile.mkdtemp(prefix='wr-notbuilt-')
+        self.addCleanup(shutil.rmtree, root, True)
+        for d in ('tools', 'python'):
+            shutil.copytree(os.path.join(REPO, d), os.path.join(root, d),
+                            ignore=shutil.ignore_patterns('__pycache__'))
+        for name, argv in (('wr-bench', ['--sizes', '64', '--reps', '1']),
+                           ('wr-server-bench', ['--reps', '1'])):
+            res = subprocess.run([os.path.join(root, 'tools', name), *argv],
+                                 capture_output=True, text=True, timeout=30)
+            self.assertEqual(res.returncode, 1, res.stderr)
+            self.assertEqual(res.stdout, '')
+            self.assertEqual(res.stderr,
+                             f'{name}: {root}/build/app/wirerate is missing: '
+                             'build first: tools/wr-setup\n')
 
 
 class LibTest(unittest.TestCase):
