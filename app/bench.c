@@ -555,7 +555,9 @@ wr_bench_report(const char *json, const char *html)
 	pid_t pid;
 	int status;
 
-	snprintf(tool, sizeof(tool), "%s/wr-report", WR_TOOLS_DIR);
+	if (wr_app_place(WR_APP_TOOLS, tool, sizeof(tool) - 16) == NULL)
+		tool[0] = '\0';
+	strcat(tool, "/wr-report");
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {

@@ -408,7 +408,8 @@ streams:
         # without flushing the pcap's frames at start.
         tp = self.start_testpmd(
             refl_prefix,
-            [f"net_memif0,role=client,socket={self.sock},rsize=14{JUMBO_BSIZE}",
+            [f"net_memif0,role=client,socket={self.sock},socket-abstract=no,rsize=14"
+             f"{JUMBO_BSIZE}",
              f"net_pcap0,rx_pcap={sent},tx_pcap={back}"],
             ["-i", "--forward-mode=io", "--no-flush-rx", "--nb-cores=1"], mbuf_size=10240,
             stdin=subprocess.PIPE, text=True)

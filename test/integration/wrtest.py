@@ -169,11 +169,13 @@ class WrCase(unittest.TestCase):
         return self.peer("dpdk-testpmd", argv + list(args), **popen)
 
     def start_reflector(self, prefix, sock, devargs="", args=(), **popen):
-        """dpdk-testpmd as the memif client on @sock, macswap, on CPU 1 (TESTBED.md).
+        """dpdk-testpmd as the memif client on @sock (a path socket, as wirerate's memif
+        servers create them), macswap, on CPU 1 (TESTBED.md).
 
         devargs: more memif device arguments (",bsize=10240"); args: more testpmd options."""
         return self.start_testpmd(
-            prefix, [f"net_memif0,role=client,socket={sock},rsize=14{devargs}"],
+            prefix, [f"net_memif0,role=client,socket={sock},socket-abstract=no,rsize=14"
+                     f"{devargs}"],
             ["--forward-mode=macswap", "--auto-start", "--nb-cores=1", "--stats-period", "1",
              *args], **popen)
 
@@ -203,18 +205,21 @@ ports:
     tx_lcores: [1]
 {extra_ports}""")
 
-    def wirerate(self, *args, timeout=60, check=None):
-        """Run wirerate in the test's directory; return the CompletedProcess."""
+    def wirerate(self, *args, timeout=60, check=None, env=None):
+        """Run wirerate in the test's directory (@env: variables added to the environment);
+        return the CompletedProcess."""
         p = subprocess.run([WIRERATE, *args], cwd=self.tmp, capture_output=True,
-                           text=True, timeout=timeout)
+                           text=True, timeout=timeout,
+                           env=None if env is None else {**os.environ, **env})
         if check is not None and p.returncode != check:
             self.fail(f"wirerate {' '.join(args)} exited {p.returncode}, expected {check}\n"
                       f"stdout:\n{p.stdout}\nstderr:\n{p.stderr}")
         return p
 
-    def start(self, *args):
+    def start(self, *args, env=None):
         return subprocess.Popen([WIRERATE, *args], cwd=self.tmp, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True)
+                                stderr=subprocess.PIPE, text=True,
+                                env=None if env is None else {**os.environ, **env})
 
     def json(self, name):
         with open(self.path(name)) as f:
