@@ -51,3 +51,19 @@ wr_build() {
     fi
     ninja -C "$dir" >/dev/null
 }
+
+# WR_RUN_ARGS: the arguments "$@" for tools/wr-setup's `wirerate run`, with
+# --duration 5 first unless they end the run themselves (--duration or
+# --count before any "--": what follows belongs to EAL).
+wr_run_args() {
+    local a
+    WR_RUN_ARGS=(--duration 5 "$@")
+    for a in "$@"; do
+        case $a in
+        --) break ;;
+        --duration | --duration=* | --count | --count=*)
+            WR_RUN_ARGS=("$@")
+            break ;;
+        esac
+    done
+}
