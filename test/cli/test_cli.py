@@ -88,6 +88,13 @@ class ManPages(unittest.TestCase):
                 self.assertRegex(text, r"(?m)^       -h, --help$", name)
             self.assertIn(c["examples"].splitlines()[0], text.replace("‐", "-"))
 
+    def test_every_page_renders(self):
+        """The subcommands', the file formats' and the tools' (wirerate-bind, ...)."""
+        pages = sorted(f for f in os.listdir(GEN) if re.fullmatch(r"wirerate.*\.[15]", f))
+        self.assertEqual(len(pages), 2 + len(CMDS) + 5)  # wirerate.1, 2 formats, 5 tools
+        for page in pages:
+            self.assertRegex(self.render(page), r"(?m)^NAME$", page)
+
     def test_main_and_file_pages(self):
         text = self.render("wirerate.1")
         for name in CMDS:
