@@ -4,6 +4,7 @@ lintian (no error), installed on this machine, used from the installed files alo
 source tree hidden), and purged leaving nothing of theirs.  Minutes: suite 'package', run by
 .ci/run as a step of its own."""
 
+import json
 import os
 import shlex
 import shutil
@@ -100,7 +101,8 @@ class DebianPackage(unittest.TestCase):
 mount -t tmpfs wr-package-test {shlex.quote(ROOT)}
 cd {shlex.quote(work)}
 wirerate --version
-wirerate run /usr/share/doc/wirerate/examples/udp-64.yaml --count 10000 --quiet --json run.json
+wirerate run /usr/share/doc/wirerate/examples/udp-64.yaml --count 10000 --quiet --json run.json \
+    >/dev/null
 MANWIDTH=80 man --warnings wirerate 2>&1 | grep -c '^NAME$'
 MANWIDTH=80 man --warnings 5 wirerate-streams >/dev/null
 bash -c 'source /usr/share/bash-completion/completions/wirerate; complete -p wirerate'
@@ -123,7 +125,6 @@ test ! -e {shlex.quote(rt)}/wirerate.sock && echo "socket removed"
         self.assertEqual(out[-2:], ["serve exited 0", "socket removed"], p.stdout + p.stderr)
         with open(os.path.join(work, "info.txt")) as f:
             self.assertIn("net_null0", f.read())
-        import json
         with open(os.path.join(work, "run.json")) as f:
             self.assertEqual(json.load(f)["streams"][0]["tx_pkts"], 10000)
 
