@@ -7,7 +7,7 @@ WR_PACKAGES=(dpdk dpdk-dev libdpdk-dev meson ninja-build pkg-config gcc
     libyaml-dev libcunit1-dev libnuma-dev libpcap-dev libssl-dev libbpf-dev
     libjansson-dev libxdp-dev python3 python3-matplotlib python3-prometheus-client
     python3-scapy tshark tcpdump iproute2 iputils-ping chromium clang libclang-rt-14-dev
-    debhelper dh-python dpkg-dev lintian man-db bash-completion zsh systemd)
+    debhelper dh-python dpkg-dev lintian man-db bash-completion zsh systemd python3-venv)
 
 wr_say() { printf '== %s\n' "$*" >&2; }
 
@@ -41,6 +41,19 @@ wr_hugepages() {
     fi
     [ "$free" -ge "$want" ] && want=0
     "$WR_ROOT/tools/wr-hugepages" reserve $((total + want - free)) --size 2M >&2
+}
+
+# build-venv/: what Debian does not package, from PyPI, pinned:
+# kubernetes-validate (the Kubernetes schemas, offline) for test/deploy.
+WR_VENV_PACKAGES=(kubernetes-validate==1.37.0)
+wr_venv() {
+    local venv="$WR_ROOT/build-venv"
+    if [ -x "$venv/bin/kubernetes-validate" ]; then
+        return 0
+    fi
+    wr_say "installing ${WR_VENV_PACKAGES[*]} into build-venv/"
+    /usr/bin/python3 -m venv "$venv"
+    "$venv/bin/pip" install -q "${WR_VENV_PACKAGES[@]}"
 }
 
 # Build into $1 (default build/) with -Dwerror=true.
