@@ -184,6 +184,21 @@ const char *wr_app_place(enum wr_app_place what, char *buf, size_t len);
  */
 const char *wr_app_find_profile(const char *name, char *buf, size_t len);
 
+/**
+ * Every file the command of @p o reads and writes, checked before anything
+ * starts (wr_out_check_files()): its outputs (--json, --csv, --stats-jsonl,
+ * --pcap, --report and the report's JSON, net_pcap's tx_pcap= in the EAL
+ * options of @p o and of the profile @p cfg) are each a regular file's
+ * path that can be written, and none is an input (the stream file, the
+ * profile @p cfg_path or --config, @p f's captures, rx_pcap=) or another
+ * output.  Called once the options are parsed (@p f and @p cfg NULL), and
+ * again once the stream file and the profile are loaded.
+ * @return WR_EXIT_OK, or WR_EXIT_USAGE with the one line printed.
+ */
+int wr_app_check_files(const struct wr_opts *o,
+		       const struct wr_stream_file *f,
+		       const struct wr_config *cfg, const char *cfg_path);
+
 /*
  * run's extras around the engine (run_hooks.c): ARP resolution and TX
  * offload plan before wr_engine_load(); responders, telemetry and the
@@ -219,6 +234,8 @@ int wr_run_ext_reload(struct wr_run_ext *x, struct wr_engine *e,
 void wr_run_ext_interval(struct wr_run_ext *x, const struct wr_report_view *v,
 			 bool final);
 void wr_run_ext_summary(struct wr_run_ext *x, struct wr_engine *e, FILE *out);
-void wr_run_ext_close(struct wr_run_ext *x, struct wr_engine *e);
+/** @return 0, or the negative errno of a --stats-jsonl log that could not
+ * be written whole (removed: the run's exit status is then 1). */
+int wr_run_ext_close(struct wr_run_ext *x, struct wr_engine *e);
 
 #endif /* WR_APP_H */
