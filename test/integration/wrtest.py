@@ -164,6 +164,8 @@ class WrCase(unittest.TestCase):
         for v in vdevs:
             argv += ["--vdev", v]
         argv += ["--", f"--total-num-mbufs={TESTPMD_MBUFS}"]
+        # EAL leaves /var/run/dpdk/PREFIX behind, --in-memory or not.
+        self.addCleanup(shutil.rmtree, os.path.join("/var/run/dpdk", prefix), True)
         if mbuf_size is not None:
             argv.append(f"--mbuf-size={mbuf_size}")
         return self.peer("dpdk-testpmd", argv + list(args), **popen)
