@@ -641,7 +641,9 @@ report_job(FILE *out, const void *arg)
 	ssize_t n;
 	pid_t pid;
 
-	snprintf(tool, sizeof(tool), "%s/wr-report", WR_TOOLS_DIR);
+	if (wr_app_place(WR_APP_TOOLS, tool, sizeof(tool) - 16) == NULL)
+		tool[0] = '\0';
+	strcat(tool, "/wr-report");
 	fflush(NULL);
 	if (pipe2(pfd, O_CLOEXEC) != 0)
 		return -errno;
@@ -687,9 +689,8 @@ wr_bench_report(const char *json, const char *html)
 	int rc = wr_out_atomic(html, report_job, json);
 
 	if (rc == -ECHILD) {
-		fprintf(stderr, "wirerate: --report: %s/wr-report did not "
-			"write %s (the JSON is in %s)\n", WR_TOOLS_DIR, html,
-			json);
+		fprintf(stderr, "wirerate: --report: wr-report did not "
+			"write %s (the JSON is in %s)\n", html, json);
 		return WR_EXIT_FAIL;
 	}
 	if (rc != 0) {

@@ -45,7 +45,7 @@ usage(FILE *out)
 "       wirerate console [--socket PATH]\n"
 "       wirerate import-trex PROFILE.py [-t TUNABLE]... [-o FILE] [-m MULT]\n"
 "                    [--src-mac MAC|port] [--dst-mac MAC|port] [--fix-checksums]\n"
-"       wirerate version\n"
+"       wirerate version | --version\n"
 "\n"
 "  run     send the streams of STREAMFILE on the profile's ports, print Kpps and\n"
 "          Mbps (L2 and L1) every second and a final summary\n"
@@ -235,6 +235,8 @@ parse_opts(int argc, char **argv, struct wr_opts *o)
 	o->cmd = argv[1];
 	if (strcmp(o->cmd, "--help") == 0 || strcmp(o->cmd, "-h") == 0)
 		o->cmd = "help";
+	if (strcmp(o->cmd, "--version") == 0)
+		o->cmd = "version";
 	cmd = cmd_find(o->cmd);
 	if (cmd == NULL) {
 		fprintf(stderr, "wirerate: unknown command \"%s\" (wirerate "

@@ -79,8 +79,11 @@ python(void)
 	const char *p = getenv("WIRERATE_PYTHON");
 	const char *old = getenv("PYTHONPATH");
 	static char path[4096];
+	char pkg[2048];
 
-	snprintf(path, sizeof(path), "%s%s%s", WR_PYTHON_DIR,
+	if (wr_app_place(WR_APP_PYTHON, pkg, sizeof(pkg)) == NULL)
+		pkg[0] = '\0';
+	snprintf(path, sizeof(path), "%s%s%s", pkg,
 		 old && *old ? ":" : "", old && *old ? old : "");
 	setenv("PYTHONPATH", path, 1);
 	if (p != NULL && *p != '\0')

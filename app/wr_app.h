@@ -185,6 +185,28 @@ int wr_cmd_console(int argc, char **argv);
 /** `wirerate ports`: parses its own arguments (argv[1] is "ports"). */
 int wr_cmd_ports(int argc, char **argv);
 
+/** Where the program's own files of one kind are (wr_app_place()). */
+enum wr_app_place {
+	WR_APP_PROFILES, /**< the shipped profiles (config/) */
+	WR_APP_PYTHON,   /**< the directory holding the Python package wirerate */
+	WR_APP_TOOLS,    /**< the helpers a subcommand runs (wr-report) */
+};
+
+/**
+ * The directory of @p what written to @p buf: the source tree's for the
+ * build tree's binary, else relative to the installed binary.
+ * @return @p buf, or NULL when it does not fit.
+ */
+const char *wr_app_place(enum wr_app_place what, char *buf, size_t len);
+
+/**
+ * The profile named @p name (a file name without '/', ".yaml" optional)
+ * on the search path: $WIRERATE_CONFIG_PATH (colon-separated), else
+ * SYSCONFDIR/wirerate (/etc/wirerate), then the shipped profiles.
+ * @return @p buf holding its path, or NULL when there is none.
+ */
+const char *wr_app_find_profile(const char *name, char *buf, size_t len);
+
 /**
  * Every file the command of @p o reads and writes, checked before anything
  * starts (wr_out_check_files()): its outputs (--json, --csv, --stats-jsonl,
@@ -199,10 +221,6 @@ int wr_cmd_ports(int argc, char **argv);
 int wr_app_check_files(const struct wr_opts *o,
 		       const struct wr_stream_file *f,
 		       const struct wr_config *cfg, const char *cfg_path);
-
-/** The default profile's path written to @p buf (@p len bytes), or NULL
- * when none is found in WR_CONFIG_DIRS. */
-const char *wr_app_default_profile(char *buf, size_t len);
 
 /*
  * run's extras around the engine (run_hooks.c): ARP resolution and TX

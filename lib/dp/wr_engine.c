@@ -25,6 +25,7 @@
 
 #include "wr_engine_priv.h"
 #include "wr_rate.h"
+#include "wr_runtime.h"
 
 RTE_LOG_REGISTER_DEFAULT(wr_engine_logtype, NOTICE);
 #define WR_LOG(level, ...) \
@@ -384,6 +385,12 @@ eal_start(struct wr_engine *e, char **extra, int n_extra,
 	for (i = 0; i < (unsigned int)n_extra &&
 		    e->eal_argc < (int)RTE_DIM(e->eal_argv) - 1; i++)
 		e->eal_argv[e->eal_argc++] = extra[i];
+	e->eal_argv[e->eal_argc] = NULL;
+	/* The run's own file prefix and private memif sockets. */
+	rc = wr_runtime_apply(e->eal_argv, &e->eal_argc,
+			      (int)RTE_DIM(e->eal_argv) - 1, err);
+	if (rc != 0)
+		return rc;
 	e->eal_argv[e->eal_argc] = NULL;
 	if (free_hugepages() == 0) {
 		char *alt[RTE_DIM(e->eal_argv)];
@@ -2035,24 +2042,8 @@ wr_engine_close(struct wr_engine *e)
 	wr_engine_unload(e);
 	for (i = 0; i < e->n_ports; i++)
 		wr_port_close(&e->ports[i]);
-	if (e->eal_up) {
-		char dir[PATH_MAX];
-
-		char sock[PATH_MAX + 32];
-
-		/* EAL leaves its runtime directory behind even with
-		 * --in-memory, and its telemetry socket is unlinked only at
-		 * exit: remove both now (the process is done with EAL; rmdir
-		 * takes only an empty directory, so another process's files
-		 * stay). */
-		snprintf(dir, sizeof(dir), "%s", rte_eal_get_runtime_dir());
-		rte_eal_cleanup();
-		if (dir[0] != '\0') {
-			snprintf(sock, sizeof(sock), "%s/dpdk_telemetry.v2", dir);
-			unlink(sock);
-			rmdir(dir);
-		}
-	}
+	if (e->eal_up)
+		wr_port_eal_cleanup();
 	free(e);
 }
 

@@ -11,7 +11,30 @@ import time
 import uuid
 from typing import Any, Deque, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
-DEFAULT_SOCKET = "/run/wirerate/wirerate.sock"
+
+
+def runtime_dir() -> str:
+    """The user's runtime directory, where ``wirerate serve`` listens by default: the
+    rule of lib/core/wr_runtime.h, restated here because the client needs no binary:
+    ``$WIRERATE_RUNTIME_DIR`` when set, ``/run/wirerate`` for root,
+    ``$XDG_RUNTIME_DIR/wirerate`` for other users when set, else ``/tmp/wirerate-UID``."""
+    if os.environ.get("WIRERATE_RUNTIME_DIR"):
+        return os.environ["WIRERATE_RUNTIME_DIR"]
+    uid = os.geteuid()
+    if uid == 0:
+        return "/run/wirerate"
+    if os.environ.get("XDG_RUNTIME_DIR"):
+        return os.path.join(os.environ["XDG_RUNTIME_DIR"], "wirerate")
+    return f"/tmp/wirerate-{uid}"
+
+
+def default_socket() -> str:
+    """``$WIRERATE_SOCKET``, else the server's default socket in :func:`runtime_dir`."""
+    return os.environ.get("WIRERATE_SOCKET") or os.path.join(runtime_dir(), "wirerate.sock")
+
+
+# The default when this module was imported (default_socket() reads the environment now).
+DEFAULT_SOCKET = default_socket()
 
 Rate = Union[str, int, float]
 Result = Dict[str, Any]
@@ -30,7 +53,7 @@ class RpcError(Exception):
 class Client:
     """One connection to a server.
 
-    ``path`` is the Unix socket (default ``DEFAULT_SOCKET`` or ``$WIRERATE_SOCKET``); with
+    ``path`` is the Unix socket (default :func:`default_socket`); with
     ``host``/``port`` the client uses TCP and logs in with ``token`` (or the first line of
     ``token_file``).  ``session`` names the ownership session.  The server gives the
     session's ``secret`` to the client that makes it (on ``acquire()``); only with it does
@@ -44,7 +67,7 @@ class Client:
                  port: Optional[int] = None, token: Optional[str] = None,
                  token_file: Optional[str] = None, session: Optional[str] = None,
                  timeout: float = 30.0, secret: Optional[str] = None):
-        self.path = path or os.environ.get("WIRERATE_SOCKET", DEFAULT_SOCKET)
+        self.path = path or default_socket()
         self.host = host
         self.port = port
         self.token = token

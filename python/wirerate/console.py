@@ -16,7 +16,7 @@ import sys
 import time
 from typing import Any, Dict, List, Optional, Tuple
 
-from .client import Client, RpcError, summary
+from .client import Client, RpcError, default_socket, summary
 from .trex.errors import TRexError
 
 try:
@@ -372,7 +372,7 @@ class Console(cmd.Cmd):
 def main(argv: Optional[List[str]] = None) -> int:
     ap = argparse.ArgumentParser(prog="wirerate console", description=__doc__)
     ap.add_argument("--socket", help="Unix socket of the server (default %(default)s)",
-                    default=os.environ.get("WIRERATE_SOCKET", "/run/wirerate/wirerate.sock"))
+                    default=default_socket())
     ap.add_argument("--host", help="TCP server address (with --port and --token-file)")
     ap.add_argument("--port", type=int, default=4500)
     ap.add_argument("--token-file")

@@ -10,7 +10,7 @@ import threading
 import unittest
 
 from wrtest import (EalCase, MemifCase, WIRERATE, kill, memif_server_profile, pcap_frames,
-                    testpmd_reflector, wait_for)
+                    wait_for)
 
 RUN_TIMEOUT_S = 60
 PEER_START_S = 10
@@ -101,11 +101,8 @@ streams:
                              cwd=self.tmp, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                              text=True)
         self.procs.append(w)
-        self.assertTrue(wait_for(lambda: self.socket_listening() or w.poll() is not None, PEER_START_S),
-                        "wirerate's memif socket did not appear")
-        self.assertIsNone(w.poll(), w.stderr.read() if w.poll() is not None else "")
-        t = testpmd_reflector(refl, self.sock, stdout=subprocess.DEVNULL,
-                              stderr=subprocess.DEVNULL)
+        self.wait_listening(w, PEER_START_S)
+        t = self.start_reflector(refl, self.sock)
         self.procs.insert(0, t)
         tel = Telemetry(refl)
         self.addCleanup(tel.close)
