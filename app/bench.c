@@ -174,7 +174,11 @@ wr_bench_json_path(const struct wr_opts *o, char *buf, size_t len,
 static int
 report_job(FILE *out, const void *arg)
 {
-	return wr_bench_report_html(out, arg, WR_TOOLS_DIR);
+	char tools[4096];
+
+	if (wr_app_place(WR_APP_TOOLS, tools, sizeof(tools)) == NULL)
+		tools[0] = '\0';
+	return wr_bench_report_html(out, arg, tools);
 }
 
 static int
@@ -183,9 +187,8 @@ bench_report(const char *json, const char *html)
 	int rc = wr_out_atomic(html, report_job, json);
 
 	if (rc == -ECHILD) {
-		fprintf(stderr, "wirerate: --report: %s/wr-report did not "
-			"write %s (the JSON is in %s)\n", WR_TOOLS_DIR, html,
-			json);
+		fprintf(stderr, "wirerate: --report: wr-report did not "
+			"write %s (the JSON is in %s)\n", html, json);
 		return WR_EXIT_FAIL;
 	}
 	if (rc != 0) {

@@ -269,6 +269,18 @@ wr_bench_init(struct wr_bench *b, enum wr_bench_kind kind,
 					    o->stream_name, f->path);
 		b->stream = (uint32_t)rc;
 	}
+	/* These commands choose the frame size: a stream whose frames are
+	 * given (a capture, a frame's bytes) has its own. */
+	if (f->streams[b->stream].replay != NULL ||
+	    f->streams[b->stream].fe != NULL) {
+		static const char *const cmds[] = { "sweep", "rfc2544", "rtt" };
+
+		return wr_error_set(err, -EINVAL, NULL, 0, 0, NULL, "%s: stream %s "
+				    "sends the frames it is given (pcap: or "
+				    "frame:), whose sizes %s does not set: give a "
+				    "generated stream (--stream)", cmds[kind],
+				    f->streams[b->stream].name, cmds[kind]);
+	}
 	if (kind == WR_BENCH_RTT)
 		return wr_bench_rtt_init(b, n_ports, err);
 	/* Through a reflector, every frame carries the loss-only signature
@@ -326,6 +338,7 @@ wr_bench_trial(struct wr_bench *b, struct wr_stream *st, uint64_t drain_ns,
 		two[1].sig_short = st->sig_short;
 	}
 	trial_stream_file(b, two, b->bidir ? 2 : 1, &sf);
+	wr_engine_port_macs(b->e, &sf);
 	wr_error_clear(err);
 	rc = wr_engine_load(b->e, &sf, false, err);
 	if (rc == 0 && wr_bench_cancelled(b))
