@@ -576,6 +576,14 @@ ports:
             rx = a.number('[data-row="stream:s"] [data-col="rx_kpps"]')
             self.assertLess(abs(rx - tx) / tx, 0.01, (rx, tx))
             self.assertTrue(a.qa('#chart-rx polyline[data-series="stream:s"]'))
+            # The dark theme (the default without a preference) and the last minute, for
+            # the picture in the README.
+            a.q("#theme").click()
+            self.assertEqual(a.d.execute_script("return document.documentElement.dataset.theme"),
+                             "dark")
+            from selenium.webdriver.support.ui import Select
+            Select(a.q("#chart-window")).select_by_value("60")
+            time.sleep(1.2)
             a.shot("memif-traffic")
             a.view("latency")
             a.wait(lambda: len(a.qa("#chart-hist rect.bar")) > 0, "no histogram drawn")
