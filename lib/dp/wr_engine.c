@@ -25,6 +25,7 @@
 
 #include "wr_engine_priv.h"
 #include "wr_rate.h"
+#include "wr_tsc.h"
 
 RTE_LOG_REGISTER_DEFAULT(wr_engine_logtype, NOTICE);
 #define WR_LOG(level, ...) \
@@ -127,9 +128,7 @@ port_leave(struct wr_engine *e, unsigned int i)
 	}
 	__atomic_store_n(&e->port_gone[i], 1, __ATOMIC_RELAXED);
 	epoch = __atomic_add_fetch(&e->epoch, 1, __ATOMIC_RELEASE);
-	end = rte_rdtsc() + e->tsc_hz / 1000000000ull * WR_LEAVE_WAIT_NS +
-	      (uint64_t)((double)(e->tsc_hz % 1000000000ull) *
-			 WR_LEAVE_WAIT_NS / 1e9);
+	end = rte_rdtsc() + wr_tsc_from_ns(WR_LEAVE_WAIT_NS);
 	for (k = 0; e->launched && k < e->n_lcores; k++) {
 		const struct wr_lcore_ctx *c = e->lctx[e->lcores[k]];
 
@@ -234,9 +233,9 @@ munmap(void *addr, size_t len)
 }
 
 uint64_t
-wr_engine_tsc_to_ns(const struct wr_engine *e, uint64_t tsc)
+wr_engine_tsc_to_ns(const struct wr_engine *e __rte_unused, uint64_t tsc)
 {
-	return (uint64_t)((double)tsc * 1e9 / (double)e->tsc_hz);
+	return wr_tsc_to_ns(tsc);
 }
 
 void
@@ -402,6 +401,8 @@ eal_start(struct wr_engine *e, char **extra, int n_extra,
 		}
 	}
 
+	/* The TSC's calibration spans EAL's start (wr_tsc.h). */
+	wr_tsc_begin();
 	/* rte_eal_init permutes argv: give it a copy.  Its log lines are
 	 * kept aside while it starts: on failure they name what it rejected
 	 * (one line for the user instead of EAL's three); on success they
@@ -466,7 +467,6 @@ eal_start(struct wr_engine *e, char **extra, int n_extra,
 		eal_log_pass(logbuf);
 	free(logbuf);
 	e->eal_up = true;
-	e->tsc_hz = rte_get_tsc_hz();
 	return 0;
 }
 
@@ -770,6 +770,13 @@ wr_engine_open(struct wr_engine **out, const struct wr_config *cfg,
 		wr_engine_close(e);
 		return rc;
 	}
+	/* From EAL's start to here: the TSC's frequency, before anything
+	 * is paced or timed. */
+	if (wr_tsc_calibrate() != 0)
+		WR_LOG(WARNING, "the TSC disagrees with CLOCK_MONOTONIC_RAW by "
+		       "more than 1 %% of DPDK's %llu Hz (a TSC that is not "
+		       "constant?): times and rates use DPDK's figure\n",
+		       (unsigned long long)rte_get_tsc_hz());
 	guard_start(e);
 	*out = e;
 	return 0;
@@ -791,6 +798,8 @@ lcore_ctx(struct wr_engine *e, unsigned int lc)
 	c->stop = &e->stop;
 	c->stop_rx = &e->stop_rx;
 	c->epoch = &e->epoch;
+	c->tsc_hz_word = wr_tsc_hz_word();
+	c->tsc_hz = wr_tsc_hz();
 	e->lctx[lc] = c;
 	e->lcores[e->n_lcores++] = lc;
 	return c;
@@ -1340,7 +1349,8 @@ int
 wr_engine_start_at(struct wr_engine *e, uint64_t start_tsc,
 		   struct wr_error *err)
 {
-	uint64_t soon = rte_rdtsc() + e->tsc_hz / 1000 * WR_ENGINE_START_MS;
+	uint64_t soon = rte_rdtsc() +
+			wr_tsc_from_ns(WR_ENGINE_START_MS * 1000000ull);
 	unsigned int i;
 	int rc;
 
@@ -1402,8 +1412,7 @@ wr_engine_stop(struct wr_engine *e, uint64_t drain_ns)
 		wr_engine_sleep_ns(1000 * 1000);
 	if (e->any_rx) {
 		/* Echoes still in flight: wait the drain time out. */
-		end = rte_rdtsc() + (uint64_t)((double)drain_ns *
-					       (double)e->tsc_hz / 1e9);
+		end = rte_rdtsc() + wr_tsc_from_ns(drain_ns);
 		while (!__atomic_load_n(&e->aborted, __ATOMIC_RELAXED) &&
 		       (now = rte_rdtsc()) < end)
 			wr_engine_sleep_ns(RTE_MIN(
@@ -1555,10 +1564,13 @@ wr_engine_collect(struct wr_engine *e, bool final)
 	const struct wr_stream_file *f = e->f;
 	struct wr_report_view *v = &e->view;
 	uint64_t start = UINT64_MAX, port_end[WR_PORTS_MAX] = { 0 };
-	uint64_t now_tsc = rte_rdtsc();
+	uint64_t now_tsc;
 	unsigned int i, j;
 	uint32_t s;
 
+	/* Each report refines the TSC's frequency; the lcores follow. */
+	wr_tsc_refine();
+	now_tsc = rte_rdtsc();
 	clocks_refit(e);
 
 	for (i = 0; i < e->n_lcores; i++) {
@@ -1911,6 +1923,8 @@ wr_engine_meta(const struct wr_engine *e, const struct wr_stream_file *f,
 	m->stop_reason = reason;
 	m->eal_args = e->eal_argv + 1;
 	m->n_eal_args = (unsigned int)(e->eal_argc - 1);
+	wr_tsc_get(&m->tsc);
+	m->has_tsc = true;
 }
 
 void
@@ -2003,9 +2017,9 @@ wr_engine_rxq(const struct wr_engine *e, unsigned int i)
 }
 
 uint64_t
-wr_engine_tsc_hz(const struct wr_engine *e)
+wr_engine_tsc_hz(const struct wr_engine *e __rte_unused)
 {
-	return e->tsc_hz;
+	return wr_tsc_hz();
 }
 
 bool

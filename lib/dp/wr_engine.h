@@ -83,7 +83,7 @@ const struct wr_rxq *wr_engine_rxq(const struct wr_engine *e, unsigned int i);
 /** @return the TSC now (rte_rdtsc()). */
 uint64_t wr_engine_tsc_now(void);
 
-/** @return the TSC frequency the engine measured, in Hz. */
+/** @return the calibrated TSC frequency now, in Hz (wr_tsc.h). */
 uint64_t wr_engine_tsc_hz(const struct wr_engine *e);
 
 /** @return true once sending was asked to stop (wr_engine_request_stop(),

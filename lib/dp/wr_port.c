@@ -23,6 +23,7 @@
 #include "wr_config.h"
 #include "wr_offload.h"
 #include "wr_port.h"
+#include "wr_tsc.h"
 
 #define WR_DESC_DEFAULT 1024
 /* RX queue pool: enough for the ring plus a few bursts in flight. */
@@ -589,6 +590,7 @@ wr_port_list(const struct wr_config *cfg, char **user, int n_user,
 	eal[n_eal] = NULL;
 	/* EAL may reorder the array it is given. */
 	memcpy(eal_copy, eal, sizeof(eal));
+	wr_tsc_begin();
 	if (rte_eal_init(n_eal, eal_copy) < 0) {
 		rc = rte_errno;
 		return wr_error_set(err, rc == EINVAL ? -EINVAL : -EIO, NULL,
@@ -616,6 +618,8 @@ wr_port_list(const struct wr_config *cfg, char **user, int n_user,
 				n++;
 	}
 out:
+	/* EAL's start was the calibration's interval (wr_tsc.h). */
+	wr_tsc_calibrate();
 	RTE_ETH_FOREACH_DEV(pid)
 		rte_eth_dev_close(pid);
 	rte_eal_cleanup();
