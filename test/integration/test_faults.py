@@ -209,6 +209,50 @@ streams:
         print(f"\nsignalled: {len(bad)} of {n_runs} runs failed", flush=True)
         self.assertEqual(bad, [], "\n".join(bad))
 
+    def test_signal_at_start(self):
+        """SIGTERM in the first 15 ms of the program: every run ends with its summary and a JSON
+        saying "signal".  The clock starts when the process's own code first ran (SIGTERM blocked
+        in /proc/PID/status, from .preinit_array): a signal before that, while the kernel or the
+        dynamic loader still start it, meets the default action in any program."""
+        rnd = random.Random(os.environ.get("WR_FAULT_SEED", str(time.time())))
+        sf = self.write("s.yaml", "version: 1\nstreams:\n  - name: s\n    rate: 10 kpps\n")
+        bad = []
+        n_runs = 2 * RUNS
+        for n in range(n_runs):
+            prefix = f"wrfst{os.getpid()}-{n}"
+            runtime = os.path.join("/var/run/dpdk", prefix)
+            self.addCleanup(shutil.rmtree, runtime, True)
+            prof = self.profile("net_null0", prefix)
+            res = self.path(f"st{n}.json")
+            delay = rnd.uniform(0.0, 0.015)
+            p = self.start("run", sf, "--config", prof, "--duration", "5", "--json", res)
+            self.assertTrue(wait_for(lambda: started(p.pid) or p.poll() is not None, 5, 0.0001))
+            time.sleep(delay)
+            p.send_signal(signal.SIGTERM)
+            out, err, hung = finish(p)
+            what = f"run {n} (SIGTERM {delay * 1e3:.1f} ms after start)"
+            why = f"{what}: wirerate hung" if hung else verdict(what, p, out, err, res)
+            if why is None and json_ok(res)["stop_reason"] != "signal":
+                why = f"{what}: stop_reason {json_ok(res)['stop_reason']}"
+            if why is None and os.path.exists(runtime):
+                why = f"{what}: {runtime} left behind"
+            if why is not None:
+                bad.append(why)
+        print(f"\nsignalled at start: {len(bad)} of {n_runs} runs failed", flush=True)
+        self.assertEqual(bad, [], "\n".join(bad))
+
+
+def started(pid):
+    """True once process @pid runs wirerate's own code: SIGTERM blocked or caught."""
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            fields = dict(line.split(":", 1) for line in f if ":" in line)
+    except OSError:
+        return False
+    term = 1 << (signal.SIGTERM - 1)
+    return bool(int(fields.get("SigBlk", "0"), 16) & term or
+                int(fields.get("SigCgt", "0"), 16) & term)
+
 
 if __name__ == "__main__":
     unittest.main()
