@@ -225,6 +225,23 @@ outputs_check(const struct wr_opts *o)
 	return WR_EXIT_OK;
 }
 
+/* True when @p arg is one of @p opts' long options ("--config",
+ * "--config=x"). */
+static bool
+is_long_opt(const struct option *opts, const char *arg)
+{
+	size_t n;
+
+	if (strncmp(arg, "--", 2) != 0)
+		return false;
+	arg += 2;
+	n = strcspn(arg, "=");
+	for (; opts->name != NULL; opts++)
+		if (strlen(opts->name) == n && strncmp(opts->name, arg, n) == 0)
+			return true;
+	return false;
+}
+
 static int
 parse_opts(int argc, char **argv, struct wr_opts *o)
 {
@@ -312,6 +329,15 @@ parse_opts(int argc, char **argv, struct wr_opts *o)
 			}
 			o->stream_file = argv[optind++];
 			continue;
+		}
+		/* "--json --config P": --json took "--config" for its
+		 * value, and P would be blamed for what is missing. */
+		if (optarg != NULL && optarg == argv[optind - 1] &&
+		    is_long_opt(long_opts, optarg)) {
+			fprintf(stderr, "wirerate: %s needs a value (\"%s\" is "
+				"an option; a file of that name: ./%s)\n",
+				argv[optind - 2], optarg, optarg);
+			return WR_EXIT_USAGE;
 		}
 		if (c != 'h' && c != ':' && c != '?' &&
 		    strchr(cmd->opts, c) == NULL) {

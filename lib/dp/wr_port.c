@@ -21,6 +21,7 @@
 
 #include "wr_bench.h"
 #include "wr_config.h"
+#include "wr_engine.h"
 #include "wr_offload.h"
 #include "wr_port.h"
 #include "wr_tsc.h"
@@ -593,6 +594,7 @@ wr_port_list(const struct wr_config *cfg, char **user, int n_user,
 	wr_tsc_begin();
 	if (rte_eal_init(n_eal, eal_copy) < 0) {
 		rc = rte_errno;
+		wr_engine_eal_abandon();
 		return wr_error_set(err, rc == EINVAL ? -EINVAL : -EIO, NULL,
 				    0, 0, NULL, "EAL failed to start: %s",
 				    rte_strerror(rc));
@@ -622,7 +624,7 @@ out:
 	wr_tsc_calibrate();
 	RTE_ETH_FOREACH_DEV(pid)
 		rte_eth_dev_close(pid);
-	rte_eal_cleanup();
+	wr_engine_eal_cleanup();
 	if (rc != 0) {
 		free(pi);
 		return rc;
