@@ -451,6 +451,11 @@ json_meta(FILE *out, const char *schema, const struct wr_bench_meta *m)
 	json_key_str(out, "tx_device", m->tx_device);
 	json_key_str(out, "tx_driver", m->tx_driver);
 	fprintf(out, ",\n  \"link_speed_mbps\": %u", m->link_mbps);
+	fputs(",\n  \"tsc\": ", out);
+	if (m->has_tsc)
+		wr_tsc_cal_json(out, &m->tsc);
+	else
+		fputs("null", out);
 }
 
 int

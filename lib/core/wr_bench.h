@@ -26,6 +26,7 @@
 #include <stdio.h>
 
 #include "wr_b2b.h"
+#include "wr_clock.h"
 #include "wr_floss.h"
 #include "wr_latency.h"
 #include "wr_rfc2544.h"
@@ -164,6 +165,10 @@ struct wr_bench_meta {
 	uint64_t first_trial_ns;  /**< rfc2544 */
 	uint64_t max_millipps;    /**< rfc2544: the ceiling, 0 = line rate */
 	const char *stop_reason;  /**< "done" or "signal" */
+	/** The TSC's calibration its times and rates were computed with
+	 * (wr_clock.h): the JSON's "tsc", null without has_tsc. */
+	struct wr_tsc_cal tsc;
+	bool has_tsc;
 };
 
 /** Ostinato's table: size, Kpps, Mbps L1, Mbps L2, % of line ("n/a"), what limited the rate. */
