@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Unit tests of rate conversions, the port load check and the pacer (wr_rate). */
 #include <errno.h>
+#include <stdio.h>
 
 #include "wr_rate.h"
 #include "wr_test.h"
@@ -513,6 +514,28 @@ test_pacer_set_rate(void)
 	CU_ASSERT_EQUAL(wr_pacer_set_rate(&p, 0, 0), -EINVAL);
 }
 
+/* Poll @p p at base + each step's offset: it must grant the step's count. */
+struct due_step {
+	uint64_t at;
+	uint32_t due;
+};
+
+static void
+check_dues(struct wr_pacer *p, uint64_t base, const struct due_step *st,
+	   unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		uint32_t got = wr_pacer_due(p, base + st[i].at);
+
+		CU_ASSERT_EQUAL(got, st[i].due);
+		if (got != st[i].due)
+			fprintf(stderr, "\nat +%llu: %u due, expected %u\n",
+				(unsigned long long)st[i].at, got, st[i].due);
+	}
+}
+
 static void
 test_pacer_set_hz(void)
 {
@@ -521,48 +544,44 @@ test_pacer_set_hz(void)
 				    .burst_gap_ns = 5000 };
 	/* A real TSC is far from 0: the lattice's origin moves back. */
 	const uint64_t B = 1000000000000ull;
-	struct wr_pacer p, before;
-
 	/* Continuous: 1 Mpps at 2.5 GHz, every 2500 ticks.  At B + 3000 the
 	 * TSC turns out to run at 2 GHz: the packet due at B + 5000 keeps
 	 * its deadline, then every 2000 ticks. */
-	CU_ASSERT_EQUAL_FATAL(wr_pacer_init(&p, MPPS(1), GHZ_2_5, 1, B), 0);
-	CU_ASSERT_EQUAL(wr_pacer_due(&p, B), 1);
-	CU_ASSERT_EQUAL(wr_pacer_due(&p, B + 2500), 1);
-	CU_ASSERT_EQUAL(wr_pacer_set_hz(&p, 2000000000ull), 0);
-	CU_ASSERT_EQUAL(wr_pacer_due(&p, B + 4999), 0);
-	CU_ASSERT_EQUAL(wr_pacer_due(&p, B + 5000), 1);
-	CU_ASSERT_EQUAL(wr_pacer_due(&p, B + 6999), 0);
-	CU_ASSERT_EQUAL(wr_pacer_due(&p, B + 7000), 1);
-	CU_ASSERT_EQUAL(wr_pacer_due(&p, B + 9000), 1);
-	CU_ASSERT_EQUAL(wr_pacer_released(&p), 5);
-	CU_ASSERT_EQUAL(wr_pacer_scheduled(&p), 5);
+	static const struct due_step cont_before[] = { { 0, 1 }, { 2500, 1 } };
+	static const struct due_step cont_after[] = {
+		{ 4999, 0 }, { 5000, 1 }, { 6999, 0 }, { 7000, 1 }, { 9000, 1 },
+	};
 	/* The next is due at B + 11000; back to 2.5 GHz it stays there (owed
 	 * by B + 13499) and the one after comes at B + 13500. */
-	CU_ASSERT_EQUAL(wr_pacer_set_hz(&p, 2500000000ull), 0);
-	p.burst = 4;
-	CU_ASSERT_EQUAL(wr_pacer_due(&p, B + 13499), 1);
-	CU_ASSERT_EQUAL(wr_pacer_due(&p, B + 13500), 1);
-	CU_ASSERT_EQUAL(wr_pacer_due(&p, B + 15999), 0);
-	CU_ASSERT_EQUAL(wr_pacer_due(&p, B + 16000), 1);
-
+	static const struct due_step cont_back[] = {
+		{ 13499, 1 }, { 13500, 1 }, { 15999, 0 }, { 16000, 1 },
+	};
 	/* Trains of 3 at 1 Mpps, 5 us apart, at 1 GHz: 0, 1000, 2000, then
 	 * 7000, 8000, 9000.  After the second frame the TSC is found to
 	 * run at 2 GHz: the third keeps 2000, the next train starts 10000
 	 * ticks (5 us) later, its frames 2000 apart. */
-	CU_ASSERT_EQUAL_FATAL(wr_pacer_init_cfg(&p, &cfg, B), 0);
-	CU_ASSERT_EQUAL(wr_pacer_due(&p, B), 1);
-	CU_ASSERT_EQUAL(wr_pacer_due(&p, B + 1000), 1);
+	static const struct due_step train_before[] = { { 0, 1 }, { 1000, 1 } };
+	static const struct due_step train_after[] = {
+		{ 1999, 0 }, { 2000, 1 }, { 11999, 0 }, { 12000, 1 },
+		{ 13999, 0 }, { 14000, 1 }, { 16000, 1 }, { 25999, 0 },
+		{ 26000, 1 },
+	};
+	struct wr_pacer p, before;
+
+	CU_ASSERT_EQUAL_FATAL(wr_pacer_init(&p, MPPS(1), GHZ_2_5, 1, B), 0);
+	check_dues(&p, B, cont_before, 2);
 	CU_ASSERT_EQUAL(wr_pacer_set_hz(&p, 2000000000ull), 0);
-	CU_ASSERT_EQUAL(wr_pacer_due(&p, B + 1999), 0);
-	CU_ASSERT_EQUAL(wr_pacer_due(&p, B + 2000), 1);
-	CU_ASSERT_EQUAL(wr_pacer_due(&p, B + 11999), 0);
-	CU_ASSERT_EQUAL(wr_pacer_due(&p, B + 12000), 1);
-	CU_ASSERT_EQUAL(wr_pacer_due(&p, B + 13999), 0);
-	CU_ASSERT_EQUAL(wr_pacer_due(&p, B + 14000), 1);
-	CU_ASSERT_EQUAL(wr_pacer_due(&p, B + 16000), 1);
-	CU_ASSERT_EQUAL(wr_pacer_due(&p, B + 25999), 0);
-	CU_ASSERT_EQUAL(wr_pacer_due(&p, B + 26000), 1);
+	check_dues(&p, B, cont_after, 5);
+	CU_ASSERT_EQUAL(wr_pacer_released(&p), 5);
+	CU_ASSERT_EQUAL(wr_pacer_scheduled(&p), 5);
+	CU_ASSERT_EQUAL(wr_pacer_set_hz(&p, 2500000000ull), 0);
+	p.burst = 4;
+	check_dues(&p, B, cont_back, 4);
+
+	CU_ASSERT_EQUAL_FATAL(wr_pacer_init_cfg(&p, &cfg, B), 0);
+	check_dues(&p, B, train_before, 2);
+	CU_ASSERT_EQUAL(wr_pacer_set_hz(&p, 2000000000ull), 0);
+	check_dues(&p, B, train_after, 9);
 
 	/* Errors change nothing. */
 	before = p;
