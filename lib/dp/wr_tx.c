@@ -744,11 +744,8 @@ lcore_retime(struct wr_lcore_ctx *ctx, uint64_t hz)
 static inline void
 clock_turn(struct wr_lcore_ctx *ctx)
 {
-	uint64_t hz;
+	uint64_t hz = __atomic_load_n(ctx->tsc_hz_word, __ATOMIC_RELAXED);
 
-	if (ctx->tsc_hz_word == NULL)
-		return;
-	hz = __atomic_load_n(ctx->tsc_hz_word, __ATOMIC_RELAXED);
 	if (unlikely(hz != ctx->tsc_hz && hz != 0))
 		lcore_retime(ctx, hz);
 }
