@@ -5,9 +5,11 @@
 #define ALLOW_EXPERIMENTAL_API
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <rte_cycles.h>
 #include <rte_eal.h>
@@ -24,6 +26,7 @@
 #include "wr_engine.h"
 #include "wr_offload.h"
 #include "wr_port.h"
+#include "wr_runtime.h"
 #include "wr_tsc.h"
 
 #define WR_DESC_DEFAULT 1024
@@ -588,6 +591,11 @@ wr_port_list(const struct wr_config *cfg, char **user, int n_user,
 		eal[n_eal++] = cfg->eal_args[k];
 	for (i = 0; i < n_user && n_eal < WR_PORT_LIST_ARGS - 1; i++)
 		eal[n_eal++] = user[i];
+	eal[n_eal] = NULL;
+	/* The run's own file prefix and private memif sockets. */
+	rc = wr_runtime_apply(eal, &n_eal, WR_PORT_LIST_ARGS - 1, err);
+	if (rc != 0)
+		return rc;
 	eal[n_eal] = NULL;
 	/* EAL may reorder the array it is given. */
 	memcpy(eal_copy, eal, sizeof(eal));
