@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "wr_bench_priv.h"
+#include "wr_tsc.h"
 #include "wr_rtt.h"
 #include "wr_sig.h"
 
@@ -277,6 +278,8 @@ wr_bench_rtt_run(struct wr_bench *b, struct wr_bench_result *r,
 	memset(m, 0, sizeof(*m));
 	m->wirerate_version = WR_VERSION;
 	m->dpdk_version = wr_engine_dpdk_version();
+	wr_tsc_get(&m->tsc);
+	m->has_tsc = true;
 	m->stream_file = b->f->path;
 	m->stream_name = st->name;
 	m->config_file = b->cfg_path;
