@@ -10,40 +10,81 @@
 #include "wr_out.h"
 
 int
+wr_out_tmp_open(struct wr_out_tmp *o, const char *path)
+{
+	o->fd = -1;
+	if (snprintf(o->path, sizeof(o->path), "%s", path) >=
+	    (int)sizeof(o->path) ||
+	    snprintf(o->tmp, sizeof(o->tmp), "%s.XXXXXX", path) >=
+	    (int)sizeof(o->tmp))
+		return -ENAMETOOLONG;
+	o->fd = mkstemp(o->tmp);
+	return o->fd < 0 ? -errno : 0;
+}
+
+int
+wr_out_tmp_commit(struct wr_out_tmp *o)
+{
+	int rc = 0;
+
+	if (o->fd < 0)
+		return -EBADF;
+	if (fsync(o->fd) != 0)
+		rc = -errno;
+	if (close(o->fd) != 0 && rc == 0)
+		rc = -errno;
+	o->fd = -1;
+	/* mkstemp makes the file 0600; results are not secret. */
+	if (rc == 0 && chmod(o->tmp, 0644) != 0)
+		rc = -errno;
+	if (rc == 0 && rename(o->tmp, o->path) != 0)
+		rc = -errno;
+	if (rc != 0)
+		unlink(o->tmp);
+	return rc;
+}
+
+void
+wr_out_tmp_abort(struct wr_out_tmp *o)
+{
+	if (o->fd < 0)
+		return;
+	close(o->fd);
+	o->fd = -1;
+	unlink(o->tmp);
+}
+
+int
 wr_out_atomic(const char *path, int (*fn)(FILE *out, const void *arg),
 	      const void *arg)
 {
-	char tmp[4096];
+	struct wr_out_tmp o;
 	FILE *f;
 	int fd, rc;
 
-	if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	fd = mkstemp(tmp);
-	if (fd < 0)
-		return -errno;
-	f = fdopen(fd, "w");
+	rc = wr_out_tmp_open(&o, path);
+	if (rc != 0)
+		return rc;
+	/* The stream gets its own descriptor: commit closes o.fd. */
+	fd = dup(o.fd);
+	f = fd < 0 ? NULL : fdopen(fd, "w");
 	if (f == NULL) {
 		rc = -errno;
-		close(fd);
-		unlink(tmp);
+		if (fd >= 0)
+			close(fd);
+		wr_out_tmp_abort(&o);
 		return rc;
 	}
 	rc = fn(f, arg);
 	if (fflush(f) != 0 && rc == 0)
 		rc = -errno;
-	if (fsync(fileno(f)) != 0 && rc == 0)
-		rc = -errno;
 	if (fclose(f) != 0 && rc == 0)
 		rc = -errno;
-	/* mkstemp makes the file 0600; results are not secret. */
-	if (rc == 0 && chmod(tmp, 0644) != 0)
-		rc = -errno;
-	if (rc == 0 && rename(tmp, path) != 0)
-		rc = -errno;
-	if (rc != 0)
-		unlink(tmp);
-	return rc;
+	if (rc != 0) {
+		wr_out_tmp_abort(&o);
+		return rc;
+	}
+	return wr_out_tmp_commit(&o);
 }
 
 int

@@ -27,6 +27,31 @@ int wr_out_atomic(const char *path, int (*fn)(FILE *out, const void *arg),
 		  const void *arg);
 
 /**
+ * A file written piece by piece (a capture) that appears under its name
+ * only when complete: wr_out_tmp_open() creates a temporary file beside
+ * @p path, the caller writes to fd, wr_out_tmp_commit() syncs it and
+ * renames it into place, wr_out_tmp_abort() removes it.  wr_out_atomic()
+ * is these three around a stream.
+ */
+struct wr_out_tmp {
+	int fd;                     /**< -1 when not open */
+	char tmp[4096];
+	char path[4096];
+};
+
+/** @return 0 or a negative errno (-ENAMETOOLONG, mkstemp's). */
+int wr_out_tmp_open(struct wr_out_tmp *o, const char *path);
+
+/**
+ * fsync, close, make the file 0644 and rename it over the target.
+ * @return 0 or a negative errno; the temporary is removed on failure.
+ */
+int wr_out_tmp_commit(struct wr_out_tmp *o);
+
+/** Close and remove the temporary file.  Safe when not open. */
+void wr_out_tmp_abort(struct wr_out_tmp *o);
+
+/**
  * Check, before anything starts, that wr_out_atomic() (or an append log)
  * can write @p path: not a directory, writable if it exists, and a
  * temporary file can be created beside it (created and removed).

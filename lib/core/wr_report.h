@@ -21,12 +21,31 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "wr_config.h"
+#include "wr_filter.h"
 #include "wr_latency.h"
 #include "wr_stats.h"
 
 struct wr_rep_set;
 
 #define WR_REPORT_NAME_MAX 128
+
+/** One RX queue of a port: which lcore polls it and how busy it is. */
+struct wr_report_rxq {
+	uint16_t queue;
+	unsigned int lcore;
+	uint64_t rx_pkts;
+	uint64_t polls;             /**< rx_burst calls */
+	uint64_t busy_polls;        /**< those that returned frames */
+	uint64_t busy_ns;           /**< spent on them, accounting included */
+	uint64_t active_ns;         /**< the lcore's time since it started */
+};
+
+/** One rx_classes class on one port. */
+struct wr_report_class {
+	uint64_t pkts, bytes;       /**< bytes as received, FCS excluded */
+	uint64_t last_pkts, last_bytes; /**< at the previous report */
+};
 
 /** One row: a stream or a port. */
 struct wr_report_row {
@@ -48,6 +67,8 @@ struct wr_report_row {
 	uint64_t nic_ibytes;
 	uint64_t nic_imissed;
 	uint64_t nic_ierrors;
+	uint64_t nic_rx_nombuf;     /**< RX mbuf allocation failures */
+	uint64_t nic_last_missed;   /**< imissed + rx_nombuf at the previous report */
 	uint32_t link_speed_mbps;   /**< 0 when unknown */
 	/* Ports only: the link went away during the run (a peer left, the
 	 * device was removed); the NIC counters are then the last reading
@@ -66,6 +87,11 @@ struct wr_report_row {
 	uint64_t rx_bad_sig;        /**< ports: signature of an unknown stream */
 	bool rx_hwts;               /**< ports: RX times from hardware stamps */
 	uint64_t rx_hw_stamped;     /**< ports: signature frames timed by a stamp */
+	uint64_t rx_bytes;          /**< ports: bytes of signature frames received */
+	/* Ports: their RX queues (rx_lcores) and rx_classes counts. */
+	unsigned int n_rxq;
+	struct wr_report_rxq rxq[WR_PORT_LCORES_MAX];
+	struct wr_report_class cls[WR_RX_CLASSES_MAX];
 	struct wr_latency_summary lat;
 	/* Streams sent in trains (`bursts:`): the interval from one train's
 	 * first frame to the next's, as the TX lcore saw the NIC take them. */
@@ -130,7 +156,25 @@ struct wr_report_view {
 	unsigned int n_streams;
 	uint64_t elapsed_ns;        /**< since TX started */
 	uint64_t interval_ns;       /**< since the previous report */
+	/** rx_classes, in counting order (ports' cls[] follow it). */
+	const char *const *class_names;
+	unsigned int n_classes;
 };
+
+/**
+ * Frames port row @p r's device dropped because wirerate did not take
+ * them in time: its RX ring was full (imissed) or wirerate's RX pool was
+ * empty (rx_nombuf).  The generator's limit, never the device's loss;
+ * 0 for a port not polled for RX.
+ */
+static inline uint64_t
+wr_report_rx_missed(const struct wr_report_row *r)
+{
+	return r->has_rx && r->has_nic ? r->nic_imissed + r->nic_rx_nombuf : 0;
+}
+
+/** Whether any port of @p v missed received frames (the generator's limit). */
+bool wr_report_gen_limited(const struct wr_report_view *v);
 
 /** The header: what the columns mean, once at the start. */
 void wr_report_header(FILE *out, const struct wr_report_meta *meta,
