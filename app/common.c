@@ -131,6 +131,12 @@ wr_app_build_streams(const struct wr_stream_file *f, struct wr_config *cfg,
 	}
 	if (cfg != NULL && largest > cfg->max_frame)
 		cfg->max_frame = largest;
+	/* The profile's rx_classes and the stream file's count together. */
+	if (cfg != NULL &&
+	    wr_rx_classes_check_pair(&cfg->classes, &f->classes, &err) != 0) {
+		wr_app_print_error(&err);
+		return WR_EXIT_USAGE;
+	}
 	return WR_EXIT_OK;
 }
 

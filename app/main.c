@@ -11,6 +11,7 @@
 #include "wr_frame.h"
 #include "wr_out.h"
 #include "wr_parse.h"
+#include "wr_pcapng.h"
 #include "wr_report.h"
 #include "wr_rtt_table.h"
 #include "wr_yaml.h"
@@ -22,6 +23,9 @@ usage(FILE *out)
 "usage: wirerate run STREAMFILE [--config PROFILE] [--duration S] [--count N]\n"
 "                    [--seed N] [--drain S] [--json FILE] [--stats-jsonl FILE]\n"
 "                    [--arp] [--quiet] [--repeat N [--peer SPEC]...]\n"
+"                    [--capture PORT[:rx|tx|both]=FILE]... [--capture-filter EXPR]\n"
+"                    [--capture-count N] [--capture-size BYTES]\n"
+"                    [--capture-duration S] [--snaplen N] [--capture-files N]\n"
 "                    [-- EAL options]\n"
 "       wirerate sweep STREAMFILE [--stream NAME] [--sizes 64,128,...]\n"
 "                    [--duration S] [--repeat N] [--rx-port N] [--csv FILE]\n"
@@ -36,7 +40,7 @@ usage(FILE *out)
 "                    [--reverse-stream NAME] [--report OUT.html]\n"
 "                    [--b2b-repeats N] [--b2b-trial S] [--b2b-resolution N]\n"
 "                    [--drain S] [--csv FILE] [--json FILE] [--config PROFILE]\n"
-"       wirerate rtt STREAMFILE [--stream NAME] [--sizes FROM:TO:STEP] [--count N]\n"
+"       wirerate rtt STREAMFILE [--stream NAME[,NAME...]] [--sizes FROM:TO:STEP] [--count N]\n"
 "                    [--timeout S] [--csv FILE] [--json FILE] [--config PROFILE]\n"
 "       wirerate check STREAMFILE [--seed N]\n"
 "       wirerate dump STREAMFILE --count N --pcap OUT.pcap [--stream NAME] [--seed N]\n"
@@ -114,6 +118,17 @@ usage(FILE *out)
 "                    the ports staying up, the same frames each time: a line\n"
 "                    per repetition, then min / median / max of Kpps, Mbps\n"
 "                    L2/L1, goodput (bytes above UDP/TCP) and time\n"
+"  --capture PORT[:rx|tx|both]=FILE  write what port PORT receives (rx,\n"
+"                    the default), sends (tx) or both to FILE in pcapng, with\n"
+"                    ns timestamps and each stream's name on its frames; up to\n"
+"                    8; frames the capture cannot keep are counted as \"capture\n"
+"                    dropped\", never slowing the receive path (doc/rx.md)\n"
+"  --capture-filter EXPR  only frames matching EXPR (tcpdump's language)\n"
+"  --capture-count N, --capture-size BYTES, --capture-duration S\n"
+"                    stop a capture after N frames, BYTES (512 MiB, 10MB) or S\n"
+"                    seconds; with --capture-files N, the limit of each of a\n"
+"                    ring of N files (FILE-0.pcapng ...), the oldest rewritten\n"
+"  --snaplen N       keep the first N bytes of each frame\n"
 "  --peer SPEC       with --repeat: the peer's own RX/TX counts per\n"
 "                    repetition, beside ours: telemetry:SOCKET|PREFIX:PORT\n"
 "                    (a DPDK process) or netdev:[NETNS/]IFNAME (a Linux\n"
@@ -142,7 +157,7 @@ static const struct wr_cmd_opts {
 	const char *opts;
 	bool eal;
 } wr_cmds[] = {
-	{ "run", "cdDnsjqAbLkoXe", true },
+	{ "run", "cdDnsjqAbLkoXeafgiuvw", true },
 	{ "sweep", "cSzdCjqbsrXQ", true },
 	{ "rfc2544", "cSzTRlMmDCjqtrbsPHFEGBKWUVYQZ", true },
 	{ "rtt", "cSznOCj", true },
@@ -176,13 +191,31 @@ outputs_check(const struct wr_opts *o)
 		{ "--stats-jsonl", o->stats_jsonl },
 		{ "--pcap", o->pcap_file },
 		{ "--report", o->report_file },
+		{ "--capture", o->n_captures > 0 ? o->captures[0].file : NULL },
+		{ "--capture", o->n_captures > 1 ? o->captures[1].file : NULL },
+		{ "--capture", o->n_captures > 2 ? o->captures[2].file : NULL },
+		{ "--capture", o->n_captures > 3 ? o->captures[3].file : NULL },
+		{ "--capture", o->n_captures > 4 ? o->captures[4].file : NULL },
+		{ "--capture", o->n_captures > 5 ? o->captures[5].file : NULL },
+		{ "--capture", o->n_captures > 6 ? o->captures[6].file : NULL },
+		{ "--capture", o->n_captures > 7 ? o->captures[7].file : NULL },
 	};
+	unsigned int j;
 	unsigned int i;
 	int rc;
 
 	for (i = 0; i < sizeof(outs) / sizeof(outs[0]); i++) {
 		if (outs[i].path == NULL)
 			continue;
+		/* Two outputs into one file would overwrite each other. */
+		for (j = 0; j < i; j++)
+			if (outs[j].path != NULL &&
+			    strcmp(outs[j].path, outs[i].path) == 0) {
+				fprintf(stderr, "wirerate: %s %s: %s writes that "
+					"file already\n", outs[i].opt,
+					outs[i].path, outs[j].opt);
+				return WR_EXIT_USAGE;
+			}
 		rc = wr_out_check(outs[i].path);
 		if (rc != 0) {
 			fprintf(stderr, "wirerate: %s %s: cannot write there: "
@@ -237,6 +270,13 @@ parse_opts(int argc, char **argv, struct wr_opts *o)
 		{ "stats-jsonl", required_argument, NULL, 'L' },
 		{ "on-link-down", required_argument, NULL, 'k' },
 		{ "oversubscribe", no_argument, NULL, 'o' },
+		{ "capture", required_argument, NULL, 'a' },
+		{ "capture-filter", required_argument, NULL, 'f' },
+		{ "capture-count", required_argument, NULL, 'g' },
+		{ "capture-size", required_argument, NULL, 'i' },
+		{ "capture-duration", required_argument, NULL, 'u' },
+		{ "snaplen", required_argument, NULL, 'v' },
+		{ "capture-files", required_argument, NULL, 'w' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -360,6 +400,75 @@ parse_opts(int argc, char **argv, struct wr_opts *o)
 			o->peers[o->n_peers++] = optarg;
 			break;
 		}
+		case 'a':
+			if (o->n_captures == WR_CAPTURES_MAX) {
+				fprintf(stderr, "wirerate: --capture: at most "
+					"%u captures\n", WR_CAPTURES_MAX);
+				return WR_EXIT_USAGE;
+			}
+			if (wr_capspec_parse(optarg,
+					     &o->captures[o->n_captures], why,
+					     sizeof(why)) != 0)
+				return opt_error("--capture", optarg, why + 9);
+			o->n_captures++;
+			break;
+		case 'f':
+			if (o->has_capture_filter) {
+				fprintf(stderr, "wirerate: --capture-filter: "
+					"given twice\n");
+				return WR_EXIT_USAGE;
+			}
+			if (wr_filter_compile(&o->capture_filter, optarg, why,
+					      sizeof(why)) != 0) {
+				fprintf(stderr, "wirerate: --capture-filter: "
+					"%s\n", why);
+				return WR_EXIT_USAGE;
+			}
+			o->has_capture_filter = true;
+			break;
+		case 'g':
+			if (wr_parse_u64(optarg, 1, UINT64_MAX,
+					 &o->capture_lim.frames, why,
+					 sizeof(why)) != 0)
+				return opt_error("--capture-count", optarg,
+						 "a frame count of 1 or more");
+			break;
+		case 'i':
+			if (wr_parse_bytes(optarg, &o->capture_lim.bytes, why,
+					   sizeof(why)) != 0)
+				return opt_error("--capture-size", optarg,
+						 "a size such as 512 MiB, 10MB "
+						 "or 4096");
+			break;
+		case 'u':
+			if (wr_parse_duration_ns(optarg,
+						 &o->capture_lim.duration_ns,
+						 why, sizeof(why)) != 0 ||
+			    o->capture_lim.duration_ns == 0)
+				return opt_error("--capture-duration", optarg,
+						 "a positive duration such as "
+						 "10, 500ms or 1m");
+			break;
+		case 'v': {
+			uint64_t v;
+
+			if (wr_parse_u64(optarg, 1, 65535, &v, why,
+					 sizeof(why)) != 0)
+				return opt_error("--snaplen", optarg,
+						 "a byte count in 1..65535");
+			o->capture_lim.snaplen = (uint32_t)v;
+			break;
+		}
+		case 'w': {
+			uint64_t v;
+
+			if (wr_parse_u64(optarg, 1, WR_CAP_FILES_MAX, &v, why,
+					 sizeof(why)) != 0)
+				return opt_error("--capture-files", optarg,
+						 "a file count in 1..1000");
+			o->capture_lim.files = (uint32_t)v;
+			break;
+		}
 		case 'k':
 			if (strcmp(optarg, "stop") == 0)
 				o->link_down_continue = false;
@@ -426,6 +535,28 @@ parse_opts(int argc, char **argv, struct wr_opts *o)
 			fprintf(stderr, "wirerate: unknown option \"%s\" "
 				"(EAL options go after --)\n",
 				argv[optind - 1]);
+			return WR_EXIT_USAGE;
+		}
+	}
+	if (o->n_captures == 0 &&
+	    (o->has_capture_filter || o->capture_lim.frames ||
+	     o->capture_lim.bytes || o->capture_lim.duration_ns ||
+	     o->capture_lim.snaplen || o->capture_lim.files)) {
+		fprintf(stderr, "wirerate: --capture-filter, --capture-count, "
+			"--capture-size, --capture-duration, --snaplen and "
+			"--capture-files need --capture PORT=FILE\n");
+		return WR_EXIT_USAGE;
+	}
+	if (o->n_captures > 0) {
+		if (wr_cap_limits_check(&o->capture_lim, why,
+					sizeof(why)) != 0) {
+			fprintf(stderr, "wirerate: %s\n", why);
+			return WR_EXIT_USAGE;
+		}
+		if (o->repeats > 0) {
+			fprintf(stderr, "wirerate: --capture: not with "
+				"--repeat (each repetition reloads the "
+				"streams); capture one run\n");
 			return WR_EXIT_USAGE;
 		}
 	}

@@ -241,6 +241,9 @@ send_once(struct run *r, struct wr_report_view **vp, const char **reasonp)
 	wr_engine_stop(e, wr_engine_links_check(e) == wr_engine_n_ports(e) ? 0 :
 		       o->drain_ns);
 	wr_draining = 0;
+	/* The captures end with the traffic (their statuses for the
+	 * summary and the JSON). */
+	wr_run_ext_stopped(&r->x, o, e);
 	v = wr_engine_collect(e, true);
 	if (strcmp(reason, "count") == 0)
 		reason = streams_end(r, v);
@@ -278,6 +281,8 @@ write_json(struct run *r, const char *reason, const struct wr_report_view *v,
 		return WR_EXIT_OK;
 	fill_meta(r, &meta, reason);
 	meta.repeats = reps;
+	meta.captures = r->x.caps;
+	meta.n_captures = r->x.caps != NULL ? r->x.n_caps : 0;
 	jrc = wr_report_json(r->o->json_file, &meta, v);
 	if (jrc != 0) {
 		fprintf(stderr, "wirerate: %s: cannot write results: %s\n",

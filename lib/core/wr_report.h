@@ -129,6 +129,25 @@ struct wr_report_row {
  */
 bool wr_report_rate_measured(const struct wr_report_row *r);
 
+/** A capture's outcome (--capture), for the summary and the JSON. */
+struct wr_report_capture {
+	unsigned int port;
+	const char *dir;            /**< "rx", "tx", "both" */
+	char file[1024];            /**< the last file written */
+	const char *filter;         /**< NULL: every frame */
+	uint32_t files;             /**< files completed */
+	uint64_t seen;              /**< frames that passed the filter */
+	uint64_t written;           /**< frames in the files */
+	uint64_t bytes;             /**< bytes in the files */
+	uint64_t dropped;           /**< frames the capture could not keep */
+	uint64_t over_limit;        /**< frames after its limit */
+	int error;                  /**< 0, or the errno that ended it */
+};
+
+/** The capture lines of the summary ("capture 0: ..."). */
+void wr_report_captures(FILE *out, const struct wr_report_capture *c,
+			unsigned int n);
+
 /** Metadata of the run, for the header line and the JSON. */
 struct wr_report_meta {
 	const char *wirerate_version;
@@ -147,6 +166,9 @@ struct wr_report_meta {
 	/** run --repeat: the repetitions (wr_repeat.h), written into the
 	 * JSON as "repeats" and "summary"; NULL for a single run. */
 	const struct wr_rep_set *repeats;
+	/** run --capture: each capture's outcome (JSON "captures"). */
+	const struct wr_report_capture *captures;
+	unsigned int n_captures;
 };
 
 struct wr_report_view {

@@ -405,6 +405,9 @@ drain_once(struct wr_cap *c)
 	n = rte_ring_sc_dequeue_burst(c->ring, (void **)m, WR_CAP_WRITE_BURST,
 				      NULL);
 	taken = n;
+	/* Once each: a block that starts the next file is not redone. */
+	for (i = 0; i < n; i++)
+		finish_block(c, m[i]);
 	i = 0;
 	while (i < n) {
 		if (!file_open_now(c)) {
@@ -416,10 +419,8 @@ drain_once(struct wr_cap *c)
 		}
 		/* As many as the file takes. */
 		for (k = i; k < n; k++) {
-			uint32_t len;
+			uint32_t len = rte_pktmbuf_pkt_len(m[k]);
 
-			finish_block(c, m[k]);
-			len = rte_pktmbuf_pkt_len(m[k]);
 			if (!fits(c, len))
 				break;
 			c->file_frames++;
@@ -431,9 +432,11 @@ drain_once(struct wr_cap *c)
 
 			for (j = i; j < k; j++)
 				bytes += rte_pktmbuf_pkt_len(m[j]);
-			/* Frees the mbufs, whatever happens. */
 			w = rte_pcapng_write_packets(c->pc, m + i,
 						     (uint16_t)(k - i));
+			/* DPDK 22.11 leaves the blocks to the caller
+			 * (later releases free them). */
+			rte_pktmbuf_free_bulk(m + i, k - i);
 			if (w < 0) {
 				fail(c, errno ? -errno : -EIO);
 				i = k;
