@@ -430,7 +430,8 @@ wr_bench_trial(struct wr_bench *b, struct wr_stream *st, uint64_t drain_ns,
 	if (v->ports[b->rx_port].has_nic) {
 		b->rx_nic_pkts = v->ports[b->rx_port].nic_ipackets -
 				 b->nic_ipackets[b->rx_port];
-		b->rx_nic_missed = v->ports[b->rx_port].nic_imissed -
+		b->rx_nic_missed = v->ports[b->rx_port].nic_imissed +
+				   v->ports[b->rx_port].nic_rx_nombuf -
 				   b->nic_imissed[b->rx_port];
 		b->rx_nic_bytes = v->ports[b->rx_port].nic_ibytes -
 				  b->nic_ibytes[b->rx_port];
@@ -439,7 +440,8 @@ wr_bench_trial(struct wr_bench *b, struct wr_stream *st, uint64_t drain_ns,
 		if (!v->ports[i].has_nic)
 			continue;
 		b->nic_ipackets[i] = v->ports[i].nic_ipackets;
-		b->nic_imissed[i] = v->ports[i].nic_imissed;
+		b->nic_imissed[i] = v->ports[i].nic_imissed +
+				    v->ports[i].nic_rx_nombuf;
 		b->nic_ibytes[i] = v->ports[i].nic_ibytes;
 	}
 	if (b->latency && wr_engine_rxq(b->e, b->rx_port, 0) != NULL) {

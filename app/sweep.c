@@ -72,6 +72,7 @@ wr_cmd_sweep(const struct wr_opts *o)
 			    WR_SWEEP_DURATION_DEFAULT_NS;
 	unsigned int i, r, n = 0, n_st = 0;
 	bool gen_limited = false;
+	uint64_t rx_missed;
 	uint16_t port;
 	int rc;
 
@@ -121,6 +122,7 @@ wr_cmd_sweep(const struct wr_opts *o)
 	for (i = 0; i < b.n_sizes && rc == 0; i++) {
 		unsigned int first = n;
 
+		rx_missed = 0;
 		for (r = 0; r < reps; r++) {
 			struct wr_report_row row;
 			struct wr_stream s;
@@ -145,6 +147,7 @@ wr_cmd_sweep(const struct wr_opts *o)
 			echoes[r].rx_nic_pkts = b.rx_nic_pkts;
 			echoes[r].rx_bytes = b.rx_bytes;
 			echoes[r].rx_nic_bytes = b.rx_nic_bytes;
+			rx_missed += echo ? b.rx_nic_missed : 0;
 			n++;
 			/* One line per trial (the progress in a pipe). */
 			if (!o->quiet)
@@ -167,6 +170,19 @@ wr_cmd_sweep(const struct wr_opts *o)
 			if (echo && st[n_st].lost == 0 &&
 			    strcmp(st[n_st].limited_by, "generator") == 0)
 				gen_limited = true;
+			/* Echoes the RX port dropped because wirerate did not
+			 * take them: what came back measures the generator. */
+			if (rx_missed > 0) {
+				st[n_st].limited_by = "generator";
+				gen_limited = true;
+				if (!o->quiet)
+					printf("  %u bytes: the RX port dropped "
+					       "%llu echoes wirerate did not take "
+					       "in time (imissed, rx_nombuf): "
+					       "the generator's limit, not the "
+					       "reflector's loss\n", b.sizes[i],
+					       (unsigned long long)rx_missed);
+			}
 			n_st++;
 		}
 	}
