@@ -57,7 +57,7 @@ wr_run_ext_before_load(struct wr_run_ext *x, const struct wr_opts *o,
 				wr_engine_n_ports(e),
 				wr_engine_n_ports(e) == 1 ? "" : "s");
 		if (c->dir & WR_CAP_RX)
-			wr_engine_set_rx(e, c->port);
+			wr_engine_set_rx(e, c->port, true);
 	}
 	rc = wr_arpd_resolve(wr_engine_port(e, 0), wr_engine_n_ports(e), f, WR_ARPD_TIMEOUT_MS, err);
 	if (rc != 0)

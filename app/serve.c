@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "wr_app.h"
@@ -34,7 +35,8 @@ usage(FILE *out)
 "usage: wirerate serve [--config PROFILE] [--socket PATH|none]\n"
 "                      [--listen [ADDR:]PORT --token-file FILE]\n"
 "                      [--idle-timeout S] [--owner-timeout S]\n"
-"                      [--max-clients N] [-- EAL options]\n"
+"                      [--max-clients N] [--capture-dir DIR]\n"
+"                      [-- EAL options]\n"
 "  Starts EAL and the profile's ports once and serves the JSON-RPC 2.0 API\n"
 "  (doc/api.md) on a Unix socket (default " WR_SERVER_SOCK_DEFAULT ",\n"
 "  mode 0600) and, with --listen, on TCP (127.0.0.1 unless an address is\n"
@@ -43,6 +45,9 @@ usage(FILE *out)
 "  --idle-timeout   close a connection silent this long (default 60 s)\n"
 "  --owner-timeout  release a vanished owner's ports after this (default\n"
 "                   30 s); its traffic keeps running\n"
+"  --capture-dir    where capture.start's files go (default a private\n"
+"                   temporary directory, removed when the server ends;\n"
+"                   clients read them with capture.fetch)\n"
 "       wirerate console [ARGS]   the interactive console (python3 -m wirerate)\n");
 }
 
@@ -73,6 +78,7 @@ wr_cmd_serve(int argc, char **argv)
 		{ "idle-timeout", required_argument, NULL, 'i' },
 		{ "owner-timeout", required_argument, NULL, 'o' },
 		{ "max-clients", required_argument, NULL, 'm' },
+		{ "capture-dir", required_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -156,6 +162,21 @@ wr_cmd_serve(int argc, char **argv)
 			}
 			so.max_clients = (unsigned int)v;
 			break;
+		case 'C': {
+			struct stat sb;
+
+			/* Checked now: a directory that is not one is bad
+			 * input, found before EAL starts. */
+			if (stat(optarg, &sb) != 0 || !S_ISDIR(sb.st_mode) ||
+			    access(optarg, W_OK) != 0) {
+				fprintf(stderr, "wirerate: --capture-dir %s: "
+					"expected a directory wirerate can "
+					"write to\n", optarg);
+				return WR_EXIT_USAGE;
+			}
+			so.capture_dir = optarg;
+			break;
+		}
 		case 'h':
 			usage(stdout);
 			return WR_EXIT_OK;

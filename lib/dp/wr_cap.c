@@ -262,6 +262,8 @@ file_open(struct wr_cap *c)
 		wr_out_tmp_abort(&c->out);
 		return rc;
 	}
+	__atomic_store_n(&c->bytes, c->bytes + c->file_bytes,
+			 __ATOMIC_RELAXED);
 	c->file_frames = 0;
 	c->file_start_tsc = rte_rdtsc();
 	c->file_seen0 = sum_seen(c);

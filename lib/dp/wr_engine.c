@@ -2288,10 +2288,10 @@ wr_engine_tsc_now(void)
  */
 
 void
-wr_engine_set_rx(struct wr_engine *e, unsigned int port)
+wr_engine_set_rx(struct wr_engine *e, unsigned int port, bool on)
 {
 	if (port < e->n_ports)
-		e->rx_want[port] = true;
+		e->rx_want[port] = on;
 }
 
 int

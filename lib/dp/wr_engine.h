@@ -329,9 +329,10 @@ void wr_engine_meta(const struct wr_engine *e, const struct wr_stream_file *f,
 
 /**
  * Poll port @p port's RX at the next wr_engine_load() even without
- * latency streams (a capture of what it receives).  Main lcore.
+ * latency streams (a capture of what it receives), or no longer (@p on
+ * false).  Main lcore.
  */
-void wr_engine_set_rx(struct wr_engine *e, unsigned int port);
+void wr_engine_set_rx(struct wr_engine *e, unsigned int port, bool on);
 
 /** A capture to start (wr_engine_capture_start()). */
 struct wr_engine_cap {

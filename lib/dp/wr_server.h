@@ -47,6 +47,8 @@ struct wr_server_opts {
 	uint32_t owner_timeout_ms;   /**< release a vanished owner's ports; 0: 30 s */
 	unsigned int max_clients;    /**< 0: 1024 */
 	const char *cfg_path;        /**< the profile, for the results' metadata */
+	const char *capture_dir;     /**< captures' files; NULL: a private
+				      *   temporary directory, removed at exit */
 };
 
 /**
