@@ -125,6 +125,7 @@ usage(FILE *out)
 "                    ns timestamps and each stream's name on its frames; up to\n"
 "                    8; frames the capture cannot keep are counted as \"capture\n"
 "                    dropped\", never slowing the receive path (doc/rx.md)\n"
+"  the options below apply to the --capture before them:\n"
 "  --capture-filter EXPR  only frames matching EXPR (tcpdump's language)\n"
 "  --capture-count N, --capture-size BYTES, --capture-duration S\n"
 "                    stop a capture after N frames, BYTES (512 MiB, 10MB) or S\n"
@@ -193,14 +194,12 @@ outputs_check(const struct wr_opts *o)
 		{ "--stats-jsonl", o->stats_jsonl },
 		{ "--pcap", o->pcap_file },
 		{ "--report", o->report_file },
-		{ "--capture", o->n_captures > 0 ? o->captures[0].file : NULL },
-		{ "--capture", o->n_captures > 1 ? o->captures[1].file : NULL },
-		{ "--capture", o->n_captures > 2 ? o->captures[2].file : NULL },
-		{ "--capture", o->n_captures > 3 ? o->captures[3].file : NULL },
-		{ "--capture", o->n_captures > 4 ? o->captures[4].file : NULL },
-		{ "--capture", o->n_captures > 5 ? o->captures[5].file : NULL },
-		{ "--capture", o->n_captures > 6 ? o->captures[6].file : NULL },
-		{ "--capture", o->n_captures > 7 ? o->captures[7].file : NULL },
+#define CAP_FILE(k) (o->n_captures > (k) ? o->captures[k].spec.file : NULL)
+		{ "--capture", CAP_FILE(0) }, { "--capture", CAP_FILE(1) },
+		{ "--capture", CAP_FILE(2) }, { "--capture", CAP_FILE(3) },
+		{ "--capture", CAP_FILE(4) }, { "--capture", CAP_FILE(5) },
+		{ "--capture", CAP_FILE(6) }, { "--capture", CAP_FILE(7) },
+#undef CAP_FILE
 	};
 	unsigned int j;
 	unsigned int i;
@@ -227,6 +226,60 @@ outputs_check(const struct wr_opts *o)
 		}
 	}
 	return WR_EXIT_OK;
+}
+
+/* One of the options that follow a --capture (--capture-filter, ...). */
+static int
+capture_opt(struct wr_app_capture *k, int c, const char *arg)
+{
+	char why[WR_FILTER_EXPR_MAX + 256];
+	uint64_t v;
+
+	switch (c) {
+	case 'f':
+		if (k->has_filter) {
+			fprintf(stderr, "wirerate: --capture-filter: given twice "
+				"for --capture %s\n", k->spec.file);
+			return WR_EXIT_USAGE;
+		}
+		if (wr_filter_compile(&k->filter, arg, why, sizeof(why)) != 0) {
+			fprintf(stderr, "wirerate: --capture-filter: %s\n", why);
+			return WR_EXIT_USAGE;
+		}
+		k->has_filter = true;
+		return WR_EXIT_OK;
+	case 'g':
+		if (wr_parse_u64(arg, 1, UINT64_MAX, &k->lim.frames, why,
+				 sizeof(why)) != 0)
+			return opt_error("--capture-count", arg,
+					 "a frame count of 1 or more");
+		return WR_EXIT_OK;
+	case 'i':
+		if (wr_parse_bytes(arg, &k->lim.bytes, why, sizeof(why)) != 0)
+			return opt_error("--capture-size", arg, "a size such as "
+					 "512 MiB, 10MB or 4096");
+		return WR_EXIT_OK;
+	case 'u':
+		if (wr_parse_duration_ns(arg, &k->lim.duration_ns, why,
+					 sizeof(why)) != 0 ||
+		    k->lim.duration_ns == 0)
+			return opt_error("--capture-duration", arg, "a positive "
+					 "duration such as 10, 500ms or 1m");
+		return WR_EXIT_OK;
+	case 'v':
+		if (wr_parse_u64(arg, 1, 65535, &v, why, sizeof(why)) != 0)
+			return opt_error("--snaplen", arg,
+					 "a byte count in 1..65535");
+		k->lim.snaplen = (uint32_t)v;
+		return WR_EXIT_OK;
+	default: /* 'w' */
+		if (wr_parse_u64(arg, 1, WR_CAP_FILES_MAX, &v, why,
+				 sizeof(why)) != 0)
+			return opt_error("--capture-files", arg,
+					 "a file count in 1..1000");
+		k->lim.files = (uint32_t)v;
+		return WR_EXIT_OK;
+	}
 }
 
 static int
@@ -409,68 +462,30 @@ parse_opts(int argc, char **argv, struct wr_opts *o)
 				return WR_EXIT_USAGE;
 			}
 			if (wr_capspec_parse(optarg,
-					     &o->captures[o->n_captures], why,
-					     sizeof(why)) != 0)
+					&o->captures[o->n_captures].spec, why,
+					sizeof(why)) != 0)
 				return opt_error("--capture", optarg, why + 9);
 			o->n_captures++;
 			break;
 		case 'f':
-			if (o->has_capture_filter) {
-				fprintf(stderr, "wirerate: --capture-filter: "
-					"given twice\n");
-				return WR_EXIT_USAGE;
-			}
-			if (wr_filter_compile(&o->capture_filter, optarg, why,
-					      sizeof(why)) != 0) {
-				fprintf(stderr, "wirerate: --capture-filter: "
-					"%s\n", why);
-				return WR_EXIT_USAGE;
-			}
-			o->has_capture_filter = true;
-			break;
 		case 'g':
-			if (wr_parse_u64(optarg, 1, UINT64_MAX,
-					 &o->capture_lim.frames, why,
-					 sizeof(why)) != 0)
-				return opt_error("--capture-count", optarg,
-						 "a frame count of 1 or more");
-			break;
 		case 'i':
-			if (wr_parse_bytes(optarg, &o->capture_lim.bytes, why,
-					   sizeof(why)) != 0)
-				return opt_error("--capture-size", optarg,
-						 "a size such as 512 MiB, 10MB "
-						 "or 4096");
-			break;
 		case 'u':
-			if (wr_parse_duration_ns(optarg,
-						 &o->capture_lim.duration_ns,
-						 why, sizeof(why)) != 0 ||
-			    o->capture_lim.duration_ns == 0)
-				return opt_error("--capture-duration", optarg,
-						 "a positive duration such as "
-						 "10, 500ms or 1m");
+		case 'v':
+		case 'w':
+			/* Options of the --capture before them. */
+			if (o->n_captures == 0) {
+				fprintf(stderr, "wirerate: --capture-filter, "
+					"-count, -size, -duration, -files and "
+					"--snaplen apply to the --capture "
+					"PORT=FILE before them: give that "
+					"first\n");
+				return WR_EXIT_USAGE;
+			}
+			if (capture_opt(&o->captures[o->n_captures - 1], c,
+					optarg) != WR_EXIT_OK)
+				return WR_EXIT_USAGE;
 			break;
-		case 'v': {
-			uint64_t v;
-
-			if (wr_parse_u64(optarg, 1, 65535, &v, why,
-					 sizeof(why)) != 0)
-				return opt_error("--snaplen", optarg,
-						 "a byte count in 1..65535");
-			o->capture_lim.snaplen = (uint32_t)v;
-			break;
-		}
-		case 'w': {
-			uint64_t v;
-
-			if (wr_parse_u64(optarg, 1, WR_CAP_FILES_MAX, &v, why,
-					 sizeof(why)) != 0)
-				return opt_error("--capture-files", optarg,
-						 "a file count in 1..1000");
-			o->capture_lim.files = (uint32_t)v;
-			break;
-		}
 		case 'k':
 			if (strcmp(optarg, "stop") == 0)
 				o->link_down_continue = false;
@@ -540,21 +555,14 @@ parse_opts(int argc, char **argv, struct wr_opts *o)
 			return WR_EXIT_USAGE;
 		}
 	}
-	if (o->n_captures == 0 &&
-	    (o->has_capture_filter || o->capture_lim.frames ||
-	     o->capture_lim.bytes || o->capture_lim.duration_ns ||
-	     o->capture_lim.snaplen || o->capture_lim.files)) {
-		fprintf(stderr, "wirerate: --capture-filter, --capture-count, "
-			"--capture-size, --capture-duration, --snaplen and "
-			"--capture-files need --capture PORT=FILE\n");
-		return WR_EXIT_USAGE;
-	}
-	if (o->n_captures > 0) {
-		if (wr_cap_limits_check(&o->capture_lim, why,
+	for (i = 0; i < (int)o->n_captures; i++)
+		if (wr_cap_limits_check(&o->captures[i].lim, why,
 					sizeof(why)) != 0) {
-			fprintf(stderr, "wirerate: %s\n", why);
+			fprintf(stderr, "wirerate: --capture %s: %s\n",
+				o->captures[i].spec.file, why);
 			return WR_EXIT_USAGE;
 		}
+	if (o->n_captures > 0) {
 		if (o->repeats > 0) {
 			fprintf(stderr, "wirerate: --capture: not with "
 				"--repeat (each repetition reloads the "

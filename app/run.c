@@ -76,6 +76,18 @@ prepare(struct run *r)
 		return rc;
 	if (o->burst_set)
 		r->cfg.burst = o->burst;
+	/* A capture of a port the profile lacks: before EAL. */
+	for (unsigned int i = 0; i < o->n_captures; i++)
+		if (r->cfg.n_ports > 0 &&
+		    o->captures[i].spec.port >= r->cfg.n_ports) {
+			fprintf(stderr, "wirerate: --capture %u=%s: port %u "
+				"does not exist: the profile %s has %u port%s\n",
+				o->captures[i].spec.port,
+				o->captures[i].spec.file,
+				o->captures[i].spec.port, r->cfg_path,
+				r->cfg.n_ports, r->cfg.n_ports == 1 ? "" : "s");
+			return WR_EXIT_USAGE;
+		}
 	if (o->n_peers > 0 && o->repeats == 0) {
 		fprintf(stderr, "wirerate: --peer: needs --repeat N (the peer's "
 			"counters are read around each repetition)\n");

@@ -47,7 +47,7 @@ wr_run_ext_before_load(struct wr_run_ext *x, const struct wr_opts *o,
 	 * of what it sends needs sent mbufs freed with reference counts
 	 * (no MBUF_FAST_FREE): asked for as a responder's TX is. */
 	for (i = 0; i < o->n_captures; i++) {
-		const struct wr_capspec *c = &o->captures[i];
+		const struct wr_capspec *c = &o->captures[i].spec;
 
 		if (c->port >= wr_engine_n_ports(e))
 			return wr_error_set(err, -EINVAL, NULL, 0, 0, NULL,
@@ -69,8 +69,8 @@ wr_run_ext_before_load(struct wr_run_ext *x, const struct wr_opts *o,
 		unsigned int k;
 
 		for (k = 0; k < o->n_captures; k++)
-			tx_cap |= o->captures[k].port == i &&
-				  (o->captures[k].dir & WR_CAP_TX);
+			tx_cap |= o->captures[k].spec.port == i &&
+				  (o->captures[k].spec.dir & WR_CAP_TX);
 		rc = wr_port_tx_plan(wr_engine_port(e, i), n,
 				     x->want[i] || tx_cap, cfg->link_wait_ms,
 				     err);
@@ -98,13 +98,13 @@ wr_run_ext_after_load(struct wr_run_ext *x, const struct wr_opts *o,
 		fprintf(stderr, "wirerate: warning: telemetry commands not "
 			"available: %s\n", strerror(-rc));
 	for (i = 0; i < o->n_captures; i++) {
+		const struct wr_app_capture *k = &o->captures[i];
 		struct wr_engine_cap c = {
-			.port = o->captures[i].port,
-			.dir = o->captures[i].dir,
-			.file = o->captures[i].file,
-			.filter = o->has_capture_filter ?
-				&o->capture_filter : NULL,
-			.lim = o->capture_lim,
+			.port = k->spec.port,
+			.dir = k->spec.dir,
+			.file = k->spec.file,
+			.filter = k->has_filter ? &k->filter : NULL,
+			.lim = k->lim,
 		};
 
 		rc = wr_engine_capture_start(e, &c, err);
@@ -185,11 +185,11 @@ wr_run_ext_stopped(struct wr_run_ext *x, const struct wr_opts *o,
 		if (x->caps == NULL)
 			continue;
 		c = &x->caps[i];
-		c->port = o->captures[i].port;
-		c->dir = dir_name(o->captures[i].dir);
+		c->port = o->captures[i].spec.port;
+		c->dir = dir_name(o->captures[i].spec.dir);
 		snprintf(c->file, sizeof(c->file), "%s", st.file);
-		c->filter = o->has_capture_filter ? o->capture_filter.expr :
-			NULL;
+		c->filter = o->captures[i].has_filter ?
+			o->captures[i].filter.expr : NULL;
 		c->files = st.files;
 		c->seen = st.seen;
 		c->written = st.written;

@@ -93,12 +93,15 @@ struct wr_opts {
 	bool oversubscribe;         /**< run --oversubscribe: rates above the line rate */
 	const char *peers[WR_PEERS_MAX]; /**< run --peer SPEC (wr_peer.h) */
 	unsigned int n_peers;
-	/* run --capture PORT[:rx|tx|both]=FILE and its options (wr_cap.h) */
-	struct wr_capspec captures[WR_CAPTURES_MAX];
+	/* run --capture PORT[:rx|tx|both]=FILE, each with the --capture-*
+	 * options that follow it (wr_cap.h) */
+	struct wr_app_capture {
+		struct wr_capspec spec;
+		struct wr_filter filter; /**< compiled when given */
+		bool has_filter;
+		struct wr_cap_limits lim;
+	} captures[WR_CAPTURES_MAX];
 	unsigned int n_captures;
-	struct wr_filter capture_filter; /**< compiled when given */
-	bool has_capture_filter;
-	struct wr_cap_limits capture_lim;
 	const char *rtt_streams;    /**< rtt --stream A,B: side by side */
 };
 
