@@ -619,9 +619,15 @@ wr_cap_open(struct wr_cap **out, const struct wr_cap_cfg *cfg,
 					    "capture: out of memory");
 		}
 	}
-	clock_gettime(CLOCK_REALTIME, &ts);
-	c->tsc0 = rte_rdtsc();
-	c->wall0_ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	if (cfg->tsc0 != 0) {
+		c->tsc0 = cfg->tsc0;
+		c->wall0_ns = cfg->wall0_ns;
+	} else {
+		clock_gettime(CLOCK_REALTIME, &ts);
+		c->tsc0 = rte_rdtsc();
+		c->wall0_ns = (uint64_t)ts.tv_sec * 1000000000ull +
+			      (uint64_t)ts.tv_nsec;
+	}
 	c->start_ns = c->wall0_ns;
 	rc = file_open(c);
 	if (rc != 0) {

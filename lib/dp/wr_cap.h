@@ -71,6 +71,10 @@ struct wr_cap_cfg {
 	const char *const *stream_names; /**< comments; copied */
 	unsigned int n_streams;
 	uint64_t tsc_hz;            /**< the calibrated TSC frequency */
+	/** A wall-clock time (ns since the epoch) and the TSC read at that
+	 * instant: timestamps are wall0_ns + (tsc - tsc0) / tsc_hz, the same
+	 * for every capture given the same pair.  0: read at open. */
+	uint64_t wall0_ns, tsc0;
 	uint32_t frame_max;         /**< the port's largest frame: the copies'
 				     *   size without a snap length */
 	int socket_id;

@@ -2337,6 +2337,19 @@ wr_engine_capture_start(struct wr_engine *e, const struct wr_engine_cap *r,
 	cc.stream_names = names;
 	cc.n_streams = f != NULL ? f->n_streams : 0;
 	cc.tsc_hz = e->tsc_hz;
+	if (e->tsc0 == 0) {
+		struct timespec ts;
+		uint64_t t0 = rte_rdtsc(), t1;
+
+		/* The TSC at the middle of the wall-clock read. */
+		clock_gettime(CLOCK_REALTIME, &ts);
+		t1 = rte_rdtsc();
+		e->tsc0 = t0 + (t1 - t0) / 2;
+		e->wall0_ns = (uint64_t)ts.tv_sec * 1000000000ull +
+			      (uint64_t)ts.tv_nsec;
+	}
+	cc.wall0_ns = e->wall0_ns;
+	cc.tsc0 = e->tsc0;
 	cc.frame_max = p->frame_max ? p->frame_max : RTE_ETHER_MAX_LEN;
 	cc.socket_id = p->socket_id >= 0 ? p->socket_id : (int)rte_socket_id();
 	rc = wr_cap_open(&c, &cc, err);
@@ -2348,9 +2361,13 @@ wr_engine_capture_start(struct wr_engine *e, const struct wr_engine_cap *r,
 		return rc;
 	}
 	if (r->dir & WR_CAP_RX)
-		for (q = 0; q < e->n_rxq[r->port]; q++)
-			__atomic_store_n(&e->rxq[r->port][q]->cap, c,
+		for (q = 0; q < e->n_rxq[r->port]; q++) {
+			struct wr_rxq *rq = e->rxq[r->port][q];
+
+			__atomic_store_n(&rq->caps[k], c, __ATOMIC_RELEASE);
+			__atomic_store_n(&rq->n_caps, rq->n_caps + 1,
 					 __ATOMIC_RELEASE);
+		}
 	e->caps[k] = c;
 	e->cap_port[k] = r->port;
 	return (int)k;
@@ -2377,10 +2394,14 @@ wr_engine_capture_stop(struct wr_engine *e, int id, struct wr_cap_status *st)
 	c = e->caps[id];
 	i = e->cap_port[id];
 	wr_cap_detach_tx(c);
-	for (q = 0; q < e->n_rxq[i]; q++)
-		if (e->rxq[i][q]->cap == c)
-			__atomic_store_n(&e->rxq[i][q]->cap, NULL,
-					 __ATOMIC_RELEASE);
+	for (q = 0; q < e->n_rxq[i]; q++) {
+		struct wr_rxq *rq = e->rxq[i][q];
+
+		if (rq->caps[id] != c)
+			continue;
+		__atomic_store_n(&rq->caps[id], NULL, __ATOMIC_RELEASE);
+		__atomic_store_n(&rq->n_caps, rq->n_caps - 1, __ATOMIC_RELEASE);
+	}
 	rte_spinlock_lock(&e->guard);
 	if (!quiesce(e))
 		WR_LOG(WARNING, "capture: an lcore did not leave it in time\n");

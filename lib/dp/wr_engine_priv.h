@@ -14,6 +14,8 @@ struct wr_engine {
 	int eal_argc;
 	bool eal_up;
 	uint64_t tsc_hz;
+	/* Wall clock and TSC read together once: every capture's time base. */
+	uint64_t wall0_ns, tsc0;
 	/* Ports and their TX lcores, in queue order. */
 	struct wr_port ports[WR_PORTS_MAX];
 	unsigned int n_ports;

@@ -139,7 +139,7 @@ wr_rx_poll(struct wr_rxq *q)
 	uint64_t ours_bytes = 0;
 	struct wr_clock_map map = { 0, 0, 0 };
 	uint64_t t0, now, rx_tsc;
-	struct wr_cap *cap;
+	unsigned int k;
 	bool hw;
 
 	/* The load figures need the time from before the call: an empty
@@ -153,10 +153,16 @@ wr_rx_poll(struct wr_rxq *q)
 	hw = q->hwts && wr_clock_pub_get(q->clock, &map) == 0;
 	/* Before any frame is accounted or handed on: the capture sees the
 	 * burst whole, and only copies (wr_cap.h). */
-	cap = __atomic_load_n(&q->cap, __ATOMIC_ACQUIRE);
-	if (unlikely(cap != NULL))
-		wr_cap_rx(cap, q->queue_id, pkts, n, now, hw ? &map : NULL,
-			  q->hwts_off, q->hwts_flag);
+	if (unlikely(__atomic_load_n(&q->n_caps, __ATOMIC_ACQUIRE) != 0))
+		for (k = 0; k < WR_CAPTURES_MAX; k++) {
+			struct wr_cap *cap = __atomic_load_n(&q->caps[k],
+							     __ATOMIC_ACQUIRE);
+
+			if (cap != NULL)
+				wr_cap_rx(cap, q->queue_id, pkts, n, now,
+					  hw ? &map : NULL, q->hwts_off,
+					  q->hwts_flag);
+		}
 	for (i = 0; i < n; i++) {
 		const uint8_t *p = rte_pktmbuf_mtod(pkts[i], const uint8_t *);
 		struct wr_rx_stream *rs;

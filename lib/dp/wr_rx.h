@@ -55,6 +55,7 @@
 
 #include "wr_clock.h"
 #include "wr_latency.h"
+#include "wr_pcapng.h"
 #include "wr_seq.h"
 
 #define WR_RX_BURST 32
@@ -116,10 +117,13 @@ struct wr_rxq {
 	unsigned int n_classes;
 	const struct wr_bpf *classes;
 	struct wr_rx_class_count *class_count; /**< n_classes entries */
-	/** A capture of what this queue receives, or NULL.  Published and
-	 * withdrawn by the main lcore while the lcore runs (an acquire load
-	 * per burst), freed only after the lcore passed a quiescent point. */
-	struct wr_cap *cap;
+	/** Captures of what this queue receives, by the engine's capture
+	 * index (NULL: none), and how many there are.  Published and
+	 * withdrawn by the main lcore while the lcore runs (one acquire load
+	 * of n_caps per burst), freed only after the lcore passed a
+	 * quiescent point. */
+	uint32_t n_caps;
+	struct wr_cap *caps[WR_CAPTURES_MAX];
 } __rte_cache_aligned;
 
 /**
