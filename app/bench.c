@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* wirerate sweep / rfc2544: options, preparation and one trial on an open engine. */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -265,6 +266,52 @@ distinct_on(const struct wr_bench *b, uint16_t port, uint32_t s)
 	return res.distinct;
 }
 
+/* One line for a port option naming a port that does not exist. */
+static int
+port_bad(const char *opt, unsigned int port, const char *why)
+{
+	char val[16];
+
+	snprintf(val, sizeof(val), "%u", port);
+	bad(opt, val, why);
+	return WR_EXIT_USAGE;
+}
+
+/* Every port the options and the stream name exists among @p n_ports
+ * (the profile's before EAL starts, EAL's after; 0: not known yet).
+ * Prints; @return an exit code. */
+static int
+ports_check(const struct wr_bench *b, unsigned int n_ports)
+{
+	const struct wr_opts *o = b->o;
+	const struct wr_stream *st = &b->f.streams[b->stream];
+	char why[128];
+	unsigned int i;
+
+	/* The stream's own port, unless --tx-port or --pairs replace it. */
+	if (!o->tx_port_set && o->n_pairs == 0 && n_ports > 0 &&
+	    st->port >= n_ports) {
+		fprintf(stderr, "wirerate: %s:%u:%u: streams[%u].port: port %u "
+			"does not exist: %s has %u port%s (0..%u)\n", b->f.path,
+			st->mark.line, st->mark.col, b->stream, st->port,
+			b->cfg.n_ports ? "the profile" : "EAL", n_ports,
+			n_ports == 1 ? "" : "s", n_ports - 1);
+		return WR_EXIT_USAGE;
+	}
+	if (o->tx_port_set &&
+	    wr_bench_port_check(o->tx_port, n_ports, why, sizeof(why)) != 0)
+		return port_bad("--tx-port", o->tx_port, why);
+	if (o->rx_port_set &&
+	    wr_bench_port_check(o->rx_port, n_ports, why, sizeof(why)) != 0)
+		return port_bad("--rx-port", o->rx_port, why);
+	for (i = 0; i < o->n_pairs; i++)
+		for (unsigned int k = 0; k < 2; k++)
+			if (wr_bench_port_check(o->pairs[i][k], n_ports, why,
+						sizeof(why)) != 0)
+				return port_bad("--pairs", o->pairs[i][k], why);
+	return WR_EXIT_OK;
+}
+
 int
 wr_bench_prepare(struct wr_bench *b, const struct wr_opts *o, bool latency,
 		 const uint16_t *default_sizes, unsigned int n_default)
@@ -306,6 +353,10 @@ wr_bench_prepare(struct wr_bench *b, const struct wr_opts *o, bool latency,
 	}
 
 	rc = wr_app_load_profile(o, &b->cfg, &b->cfg_path);
+	if (rc == WR_EXIT_OK)
+		rc = ports_check(b, b->cfg.n_ports);
+	if (rc == WR_EXIT_OK)
+		rc = wr_app_check_files(o, &b->f, &b->cfg, b->cfg_path);
 	if (rc != WR_EXIT_OK)
 		return rc;
 	if (o->burst_set)
@@ -365,7 +416,8 @@ wr_bench_open(struct wr_bench *b)
 			rc == -EMSGSIZE ? WR_EXIT_USAGE : WR_EXIT_FAIL;
 	}
 	wr_bench_engine = b->e;
-	return WR_EXIT_OK;
+	/* A profile without ports uses every port EAL probed: known now. */
+	return ports_check(b, wr_engine_n_ports(b->e));
 }
 
 int
@@ -414,6 +466,10 @@ wr_bench_trial(struct wr_bench *b, struct wr_stream *st, uint64_t drain_ns,
 		wr_engine_sleep_ns(WR_BENCH_POLL_NS);
 	}
 	wr_engine_stop(b->e, drain_ns);
+	/* A link that went after the last frame (in the drain, or before
+	 * this trial: nothing was sent at all) counts as much. */
+	if (wr_engine_links_check(b->e) > 0)
+		b->link_lost = true;
 	v = wr_engine_collect(b->e, true);
 	*row = v->streams[0];
 	b->port_row = v->ports[st->port];
@@ -471,6 +527,19 @@ wr_bench_trial(struct wr_bench *b, struct wr_stream *st, uint64_t drain_ns,
 	return wr_bench_interrupted() || b->link_lost ? -EINTR : 0;
 }
 
+void
+wr_bench_tx_of(const struct wr_bench *b, const struct wr_stream *st,
+	       const struct wr_report_row *row, struct wr_txlimit_tx *tx)
+{
+	memset(tx, 0, sizeof(*tx));
+	tx->sent = row->total.tx_pkts;
+	tx->pacer_skipped = row->pacer_skipped;
+	tx->tx_full = row->total.tx_full;
+	tx->alloc_fail = row->total.alloc_fail;
+	tx->burst = st->burst ? st->burst : b->cfg.burst;
+	tx->usage = b->port_row.tx_usage;
+}
+
 const char *
 wr_bench_stop_reason(const struct wr_bench *b, int rc)
 {
@@ -505,6 +574,7 @@ wr_bench_meta(const struct wr_bench *b, struct wr_bench_meta *m,
 	m->tx_device = p->device;
 	m->tx_driver = p->driver;
 	m->link_mbps = p->link_speed_mbps;
+	m->link_placeholder = wr_txlimit_placeholder(p->driver);
 	m->stop_reason = reason;
 }
 
@@ -540,31 +610,72 @@ wr_bench_json_path(const struct wr_opts *o, char *buf, size_t len,
 	return WR_EXIT_OK;
 }
 
-int
-wr_bench_report(const char *json, const char *html)
+/* tools/wr-report JSON - : the HTML on its stdout, copied into the
+ * temporary of wr_out_atomic(), so the report is written whole or not at
+ * all, by the one writer of result files. */
+static int
+report_job(FILE *out, const void *arg)
 {
-	char tool[1024];
+	const char *json = arg;
+	char tool[1024], buf[65536];
+	int pfd[2], status, rc = 0;
+	ssize_t n;
 	pid_t pid;
-	int status;
 
 	snprintf(tool, sizeof(tool), "%s/wr-report", WR_TOOLS_DIR);
 	fflush(NULL);
+	if (pipe2(pfd, O_CLOEXEC) != 0)
+		return -errno;
 	pid = fork();
 	if (pid < 0) {
-		fprintf(stderr, "wirerate: --report: cannot start %s: %s\n",
-			tool, strerror(errno));
-		return WR_EXIT_FAIL;
+		rc = -errno;
+		close(pfd[0]);
+		close(pfd[1]);
+		return rc;
 	}
 	if (pid == 0) {
-		execl(tool, tool, json, html, (char *)NULL);
-		fprintf(stderr, "wirerate: --report: cannot run %s: %s\n", tool,
-			strerror(errno));
+		if (dup2(pfd[1], STDOUT_FILENO) < 0)
+			_exit(127);
+		execl(tool, tool, json, "-", (char *)NULL);
+		fprintf(stderr, "wirerate: --report: cannot run %s: %s\n",
+			tool, strerror(errno));
 		_exit(127);
 	}
-	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
-	    WEXITSTATUS(status) != 0) {
-		fprintf(stderr, "wirerate: --report: %s did not write %s (the "
-			"JSON is in %s)\n", tool, html, json);
+	close(pfd[1]);
+	while ((n = read(pfd[0], buf, sizeof(buf))) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			rc = -errno;
+			break;
+		}
+		/* A write error is kept; the rest is read so that the
+		 * tool is not stopped by a broken pipe mid-sentence. */
+		if (rc == 0 && fwrite(buf, 1, (size_t)n, out) != (size_t)n)
+			rc = -errno;
+	}
+	close(pfd[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (rc == 0 && (!WIFEXITED(status) || WEXITSTATUS(status) != 0))
+		rc = -ECHILD;
+	return rc;
+}
+
+int
+wr_bench_report(const char *json, const char *html)
+{
+	int rc = wr_out_atomic(html, report_job, json);
+
+	if (rc == -ECHILD) {
+		fprintf(stderr, "wirerate: --report: %s/wr-report did not "
+			"write %s (the JSON is in %s)\n", WR_TOOLS_DIR, html,
+			json);
+		return WR_EXIT_FAIL;
+	}
+	if (rc != 0) {
+		fprintf(stderr, "wirerate: --report %s: cannot write: %s (the "
+			"JSON is in %s)\n", html, strerror(-rc), json);
 		return WR_EXIT_FAIL;
 	}
 	printf("report: %s (raw JSON: %s)\n", html, json);

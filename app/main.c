@@ -9,7 +9,6 @@
 #include "wr_app.h"
 #include "wr_describe.h"
 #include "wr_frame.h"
-#include "wr_out.h"
 #include "wr_parse.h"
 #include "wr_pcapng.h"
 #include "wr_report.h"
@@ -181,53 +180,6 @@ cmd_find(const char *name)
 	return NULL;
 }
 
-/* Every file the run will write, checked before EAL starts: a result
- * that cannot be written is found before any traffic is sent. */
-static int
-outputs_check(const struct wr_opts *o)
-{
-	const struct {
-		const char *opt, *path;
-	} outs[] = {
-		{ "--json", o->json_file },
-		{ "--csv", o->csv_file },
-		{ "--stats-jsonl", o->stats_jsonl },
-		{ "--pcap", o->pcap_file },
-		{ "--report", o->report_file },
-#define CAP_FILE(k) (o->n_captures > (k) ? o->captures[k].spec.file : NULL)
-		{ "--capture", CAP_FILE(0) }, { "--capture", CAP_FILE(1) },
-		{ "--capture", CAP_FILE(2) }, { "--capture", CAP_FILE(3) },
-		{ "--capture", CAP_FILE(4) }, { "--capture", CAP_FILE(5) },
-		{ "--capture", CAP_FILE(6) }, { "--capture", CAP_FILE(7) },
-#undef CAP_FILE
-	};
-	unsigned int j;
-	unsigned int i;
-	int rc;
-
-	for (i = 0; i < sizeof(outs) / sizeof(outs[0]); i++) {
-		if (outs[i].path == NULL)
-			continue;
-		/* Two outputs into one file would overwrite each other. */
-		for (j = 0; j < i; j++)
-			if (outs[j].path != NULL &&
-			    strcmp(outs[j].path, outs[i].path) == 0) {
-				fprintf(stderr, "wirerate: %s %s: %s writes that "
-					"file already\n", outs[i].opt,
-					outs[i].path, outs[j].opt);
-				return WR_EXIT_USAGE;
-			}
-		rc = wr_out_check(outs[i].path);
-		if (rc != 0) {
-			fprintf(stderr, "wirerate: %s %s: cannot write there: "
-				"%s\n", outs[i].opt, outs[i].path,
-				strerror(-rc));
-			return WR_EXIT_USAGE;
-		}
-	}
-	return WR_EXIT_OK;
-}
-
 /* One of the options that follow a --capture (--capture-filter, ...). */
 static int
 capture_opt(struct wr_app_capture *k, int c, const char *arg)
@@ -349,7 +301,9 @@ parse_opts(int argc, char **argv, struct wr_opts *o)
 		}
 	}
 	if (app_argc < 2) {
-		usage(stderr);
+		fprintf(stderr, "wirerate: expected a command: run, sweep, "
+			"rfc2544, rtt, check, dump, ports, serve, console or "
+			"version (wirerate --help)\n");
 		return WR_EXIT_USAGE;
 	}
 	o->cmd = argv[1];
@@ -570,9 +524,9 @@ parse_opts(int argc, char **argv, struct wr_opts *o)
 			return WR_EXIT_USAGE;
 		}
 	}
-	if (cmd->eal || strcmp(o->cmd, "dump") == 0)
-		return outputs_check(o);
-	return WR_EXIT_OK;
+	/* Every file the command will write, checked before anything starts:
+	 * a result that cannot be written is found before any traffic. */
+	return wr_app_check_files(o, NULL, NULL, NULL);
 }
 
 static int
@@ -629,6 +583,12 @@ cmd_dump(const struct wr_opts *o)
 	}
 	if (rc != WR_EXIT_OK)
 		return rc;
+	/* The captures it replays are inputs too. */
+	rc = wr_app_check_files(o, &f, NULL, NULL);
+	if (rc != WR_EXIT_OK) {
+		wr_stream_file_free(&f);
+		return rc;
+	}
 	if (o->stream_name != NULL) {
 		idx = wr_stream_file_find(&f, o->stream_name);
 		if (idx < 0) {
