@@ -75,6 +75,20 @@ def telemetry(prefix, cmd):
     return None
 
 
+def stable_ethdev_stats(prefix, tries=8, pause=0.2):
+    """/ethdev/stats of port 0 of the DPDK process @prefix, read until two readings agree
+    (its counters have stopped moving), or the last one; None when it never answered."""
+    last = None
+    for _ in range(tries):
+        t = telemetry(prefix, "/ethdev/stats,0")
+        st = t.get("/ethdev/stats") if t else None
+        if st is not None and last is not None and st == last:
+            break
+        last = st
+        time.sleep(pause)
+    return last
+
+
 class Namespace:
     """A network namespace with a veth pair: wirerate's end and the kernel's end."""
 
@@ -643,14 +657,7 @@ streams:
             done = line.startswith("sending stopped")
         # testpmd's counters, read while the link is up (wirerate drains
         # for 3 s): the first two equal readings.
-        last = None
-        for _ in range(8):
-            t = telemetry(refl_prefix, "/ethdev/stats,0")
-            st = t.get("/ethdev/stats") if t else None
-            if st is not None and last is not None and st == last:
-                break
-            last = st
-            time.sleep(0.2)
+        last = stable_ethdev_stats(refl_prefix)
         # wirerate ends first, then testpmd.  The other order (TESTBED's)
         # made wirerate crash with SIGSEGV in 1 of about 8 runs when the
         # peer vanished while it was still polling RX in its drain; the

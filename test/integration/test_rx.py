@@ -18,7 +18,7 @@ import unittest
 
 from wrtest import (ROOT, EalCase, MemifCase, WIRERATE, kill, testpmd_reflector, wait_for,
                     WrCase)
-from test_echo import forget_prefix, telemetry
+from test_echo import forget_prefix, stable_ethdev_stats
 
 RUN_TIMEOUT_S = 120
 PEER_START_S = 20
@@ -109,14 +109,7 @@ streams:
             if line.startswith("sending stopped"):
                 break
         # testpmd's per-queue counters while the link is up (the drain).
-        last = None
-        for _ in range(10):
-            t = telemetry(refl_prefix, "/ethdev/stats,0")
-            st = t.get("/ethdev/stats") if t else None
-            if st is not None and last is not None and st == last:
-                break
-            last = st
-            time.sleep(0.3)
+        last = stable_ethdev_stats(refl_prefix, tries=10, pause=0.3)
         gen.wait(timeout=RUN_TIMEOUT_S)
         kill(refl)
         out = "".join(out) + gen.stdout.read()
