@@ -1167,8 +1167,9 @@ rx_setup(struct wr_engine *e, bool rx, struct wr_error *err)
 	e->any_rx = false;
 	for (i = 0; i < e->n_ports; i++)
 		e->any_rx |= port_polled(e, i, rx, latency);
-	/* Histogram snapshots: echoes' latency, trains' spacing. */
-	if (e->any_rx || trains) {
+	/* Histogram snapshots: echoes' latency (even with no port polled:
+	 * the streams' rows still say none came back), trains' spacing. */
+	if (e->any_rx || latency || trains) {
 		e->scratch = rte_zmalloc("wr_scratch", sizeof(*e->scratch),
 					 RTE_CACHE_LINE_SIZE);
 		if (e->scratch == NULL)
