@@ -155,6 +155,14 @@ prepare(struct rtt_run *x)
 		return rc;
 	x->st_index = x->idx[0];
 	x->st = x->sts[0];
+	for (j = 0; j < x->k; j++)
+		if (x->sts[j]->replay != NULL || x->sts[j]->fe != NULL) {
+			fprintf(stderr, "wirerate: rtt: stream %s sends the "
+				"frames it is given (pcap: or frame:), whose "
+				"sizes rtt does not set: give a generated stream "
+				"(--stream)\n", x->sts[j]->name);
+			return WR_EXIT_USAGE;
+		}
 	if (o->rtt_step != 0) {
 		from = o->rtt_from;
 		to = o->rtt_to;

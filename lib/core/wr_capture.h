@@ -37,7 +37,8 @@
 #include <stdint.h>
 
 #include "wr_error.h"
-#include "wr_stream.h"
+#include "wr_vary.h"
+#include "wr_wire.h"
 
 /** The largest frame a capture may hold, without FCS. */
 #define WR_CAPTURE_FRAME_MAX (WR_FRAME_MAX - WR_FCS_LEN)
@@ -125,9 +126,12 @@ wr_capture_wire_len(uint16_t len)
  */
 int64_t wr_capture_over_mtu(const struct wr_capture *c, uint16_t mtu);
 
-/** RNG tags of the ipv6.* rewrites (eth.* and ipv4.* draw with their
- * enum wr_field_id, as generated streams' shorthand fields do). */
+/** RNG tags of the ipv6.* rewrites; eth.* and ipv4.* draw with
+ * WR_CAPTURE_TAG_MODULE: the tag their protocol module gives the field in
+ * a generated stream's first layer of that protocol (wr_proto_rng_tag),
+ * so a rewrite of eth.src draws what a stream's eth.src draws. */
 #define WR_CAPTURE_TAG_IPV6 0x180u
+#define WR_CAPTURE_TAG_MODULE UINT64_MAX
 
 /*
  * Fields a capture rewrite sets: X(enum suffix, key, value kind
@@ -135,10 +139,10 @@ int64_t wr_capture_over_mtu(const struct wr_capture *c, uint16_t mtu);
  * loader's keys, check's names and the writer's widths.
  */
 #define WR_REWRITES(X)                                                   \
-	X(ETH_SRC, "eth.src", WR_VAL_MAC, 48, WR_FIELD_ETH_SRC)          \
-	X(ETH_DST, "eth.dst", WR_VAL_MAC, 48, WR_FIELD_ETH_DST)          \
-	X(IPV4_SRC, "ipv4.src", WR_VAL_IPV4, 32, WR_FIELD_IPV4_SRC)      \
-	X(IPV4_DST, "ipv4.dst", WR_VAL_IPV4, 32, WR_FIELD_IPV4_DST)      \
+	X(ETH_SRC, "eth.src", WR_VAL_MAC, 48, WR_CAPTURE_TAG_MODULE)        \
+	X(ETH_DST, "eth.dst", WR_VAL_MAC, 48, WR_CAPTURE_TAG_MODULE)        \
+	X(IPV4_SRC, "ipv4.src", WR_VAL_IPV4, 32, WR_CAPTURE_TAG_MODULE)      \
+	X(IPV4_DST, "ipv4.dst", WR_VAL_IPV4, 32, WR_CAPTURE_TAG_MODULE)      \
 	X(IPV6_SRC, "ipv6.src", WR_VAL_IPV6, 128, WR_CAPTURE_TAG_IPV6)   \
 	X(IPV6_DST, "ipv6.dst", WR_VAL_IPV6, 128, WR_CAPTURE_TAG_IPV6 + 1)
 
@@ -184,5 +188,59 @@ uint32_t wr_capture_rewrite(struct wr_capture *c, const bool *set,
  * do not hold whole, and fragments, are left as they are.
  */
 void wr_capture_fix_csum(uint8_t *buf, uint16_t len);
+
+#define WR_CSUM_KINDS(X)          \
+	X(IPV4, "ipv4")           \
+	X(UDP, "udp")             \
+	X(TCP, "tcp")             \
+	X(ICMP, "icmp")           \
+	X(ICMP6, "icmp6")
+
+enum wr_csum_kind {
+#define WR_X(e, name) WR_CSUM_##e,
+	WR_CSUM_KINDS(WR_X)
+#undef WR_X
+	WR_CSUM__COUNT
+};
+
+/**
+ * A checksum a frame holds: an IPv4 header's, or an L4 one (UDP, TCP,
+ * ICMP; UDP, TCP, ICMPv6 over IPv6) with the IP header of its
+ * pseudo-header.  It covers bytes [start, end): the header, or the L4
+ * header to the end of the IP datagram.
+ */
+struct wr_csum_region {
+	uint8_t kind;   /**< enum wr_csum_kind */
+	bool ip6;       /**< the pseudo-header is IPv6's */
+	uint16_t ip;    /**< offset of the IP header */
+	uint16_t start;
+	uint16_t end;
+	uint16_t csum;  /**< offset of the checksum field */
+};
+
+/**
+ * The checksums wr_capture_fix_csum() recomputes: the outer IPv4 header's
+ * and the outer IP datagram's L4 one (unfragmented; after IPv6
+ * hop-by-hop, routing and destination options headers; an IPv4 UDP
+ * checksum of 0, "none", left out).  @p out holds 2.  @return how many.
+ */
+unsigned int wr_capture_csums(const uint8_t *buf, uint16_t len,
+			      struct wr_csum_region *out);
+
+/**
+ * The checksum of kind @p kind (enum wr_csum_kind) of the header at @p off
+ * whose IP header is at @p ip (@p off == @p ip for an IPv4 header).
+ * @return 0, -EINVAL (no such IP header, or the header does not fit its
+ *         datagram), -ENOENT (the IP header carries no such protocol).
+ */
+int wr_capture_csum_at(const uint8_t *buf, uint16_t len, unsigned int kind,
+		       uint16_t off, uint16_t ip, struct wr_csum_region *r);
+
+/** Sum of @p r's pseudo-header (0 when it has none), its length the
+ * region's. */
+uint64_t wr_capture_pseudo_sum(const uint8_t *buf, const struct wr_csum_region *r);
+
+/** Compute and write the checksum of @p r (a UDP 0 sent as 0xffff). */
+void wr_capture_csum_fix(uint8_t *buf, const struct wr_csum_region *r);
 
 #endif /* WR_CAPTURE_H */

@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "wr_capture.h"
 #include "wr_csum.h"
+#include "wr_fe.h"
 #include "wr_frame.h"
 #include "wr_proto.h"
 #include "wr_rng.h"
@@ -102,6 +104,9 @@ enum wr_size_kind {
 };
 
 struct wr_frame_tmpl {
+	/* A frame: stream with TRex's field engine: everything is its own
+	 * (wr_fe.h), the rest of this struct unused. */
+	struct wr_fe_tmpl *fe;
 	uint8_t *bytes;      /* packet 0 at max size, FCS excluded */
 	uint16_t max_len;
 	uint16_t fixed_len;  /* frame length when sizes are FIXED */
@@ -538,14 +543,6 @@ spec_value0(const struct wr_field_spec *fs, uint64_t key)
 	return wr_field_value_at(fs, key, 0);
 }
 
-static void
-set_fixed(struct wr_field_spec *fs, __uint128_t v)
-{
-	memset(fs, 0, sizeof(*fs));
-	fs->mode = WR_VARY_FIXED;
-	fs->value = v;
-}
-
 static uint64_t
 field_key(const struct wr_stream *s, const struct lay *y, unsigned int li,
 	  unsigned int fi)
@@ -623,7 +620,7 @@ stack_layout(struct lay *ly, uint32_t n, const struct wr_stream *s,
 				if (mine >= 0 && a->p->fields[mine].role == WR_ROLE_MY_ETHERTYPE)
 					*fs = a->eff[mine];
 				else if (a->p->ethertype != 0)
-					set_fixed(fs, a->p->ethertype);
+					wr_field_fixed(fs, a->p->ethertype);
 				else
 					return lay_fail(err, y, pf->name,
 							"the layer above (%s) has no EtherType: give %s",
@@ -636,15 +633,15 @@ stack_layout(struct lay *ly, uint32_t n, const struct wr_stream *s,
 					return lay_fail(err, y, pf->name,
 							"the layer above (%s) has no IP protocol number: give %s",
 							a->p->name, pf->name);
-				set_fixed(fs, a->p->ipproto);
+				wr_field_fixed(fs, a->p->ipproto);
 				break;
 			case WR_ROLE_NEXT_UDP_PORT:
 				if (a != NULL && a->p->udp_port != 0)
-					set_fixed(fs, a->p->udp_port);
+					wr_field_fixed(fs, a->p->udp_port);
 				break;
 			case WR_ROLE_BOTTOM:
 				if (!y->l->set[j])
-					set_fixed(fs, a == NULL || a->p != y->p);
+					wr_field_fixed(fs, a == NULL || a->p != y->p);
 				break;
 			default:
 				break;
@@ -1162,6 +1159,7 @@ wr_frame_tmpl_free(struct wr_frame_tmpl *t)
 	free(t->size_tab);
 	free(t->psum);
 	free(t->bytes);
+	wr_fe_tmpl_free(t->fe);
 	free(t);
 }
 
@@ -1322,6 +1320,23 @@ wr_frame_tmpl_create(const struct wr_stream *s, uint32_t stream_id,
 	int n = (int)s->n_layers, rc = -ENOMEM, i;
 
 	*out = NULL;
+	if (s->fe != NULL) {
+		t = calloc(1, sizeof(*t));
+		if (t == NULL)
+			return -ENOMEM;
+		t->stream_id = stream_id;
+		rc = wr_fe_tmpl_create(s->fe, s->seed, &t->fe, err);
+		if (rc != 0) {
+			if (err != NULL && err->line == 0) {
+				err->line = s->mark.line;
+				err->col = s->mark.col;
+			}
+			free(t);
+			return rc;
+		}
+		*out = t;
+		return 0;
+	}
 	if (s->n_layers == 0) {
 		n = wr_stream_legacy_stack(s, legacy);
 		if (n < 0)
@@ -1362,25 +1377,26 @@ done:
 const uint8_t *
 wr_frame_tmpl_bytes(const struct wr_frame_tmpl *t)
 {
-	return t->bytes;
+	return t->fe != NULL ? wr_fe_tmpl_bytes(t->fe) : t->bytes;
 }
 
 uint16_t
 wr_frame_tmpl_max_len(const struct wr_frame_tmpl *t)
 {
-	return t->max_len;
+	return t->fe != NULL ? wr_fe_tmpl_max_len(t->fe) : t->max_len;
 }
 
 bool
 wr_frame_tmpl_is_static(const struct wr_frame_tmpl *t)
 {
-	return t->is_static;
+	return t->fe != NULL ? wr_fe_tmpl_is_static(t->fe) : t->is_static;
 }
 
 bool
 wr_frame_tmpl_size_varies(const struct wr_frame_tmpl *t)
 {
-	return t->size_kind != WR_SZ_FIXED;
+	return t->fe != NULL ? wr_fe_tmpl_size_varies(t->fe) :
+			       t->size_kind != WR_SZ_FIXED;
 }
 
 uint16_t
@@ -1429,6 +1445,8 @@ wr_frame_tmpl_payload_off(const struct wr_frame_tmpl *t)
 uint16_t
 wr_frame_size_at(const struct wr_frame_tmpl *t, uint64_t index)
 {
+	if (t->fe != NULL)
+		return (uint16_t)wr_capture_wire_len(wr_fe_tmpl_len_at(t->fe, index));
 	switch (t->size_kind) {
 	case WR_SZ_TABLE:
 		return t->size_tab[index % t->size_cycle];
@@ -1456,6 +1474,10 @@ wr_frame_gen_init(struct wr_frame_gen *g, const struct wr_frame_tmpl *t,
 	g->t = t;
 	g->index = first;
 	g->stride = stride;
+	if (t->fe != NULL) {
+		wr_fe_cursor_init(&g->fe, t->fe, first, stride);
+		return;
+	}
 	g->n_vary = t->n_vary;
 	g->n_seq = t->n_seq;
 	for (i = 0; i < t->n_seq; i++) {
@@ -1586,6 +1608,12 @@ wr_frame_gen_next(struct wr_frame_gen *g, uint8_t *buf)
 	uint16_t len = t->fixed_len;
 	const bool sized = t->size_kind != WR_SZ_FIXED;
 	uint32_t i, j;
+
+	if (t->fe != NULL) {
+		len = wr_fe_next(&g->fe, buf);
+		g->index = g->fe.index;
+		return len;
+	}
 
 	for (i = 0; i < n_cs; i++)
 		acc[i] = t->cs[i].cconst;
@@ -1759,6 +1787,11 @@ wr_frame_gen_burst_at(struct wr_frame_gen *g, void **objs, uint32_t base_off,
 	unsigned int k;
 	uint32_t i, e;
 
+	if (t->fe != NULL) {
+		wr_fe_burst_at(&g->fe, objs, base_off, lens, n);
+		g->index = g->fe.index;
+		return;
+	}
 	/* An odometer carries between fields frame by frame, and random
 	 * sizes are rare: those take the frame-by-frame path. */
 	if (t->product || t->size_kind == WR_SZ_RANDOM) {

@@ -24,10 +24,35 @@
  * Thread-safety: reentrant; no global state, no locale dependence.
  */
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "wr_stream.h"
+#define WR_RATE_UNITS(X)                \
+	X(MAX, "max")                   \
+	X(PPS, "pps")                   \
+	X(BPS_L1, "bps L1")             \
+	X(BPS_L2, "bps L2")             \
+	X(PERCENT, "%")
+
+enum wr_rate_unit {
+#define WR_X(e, name) WR_RATE_##e,
+	WR_RATE_UNITS(WR_X)
+#undef WR_X
+	WR_RATE__COUNT
+};
+
+/**
+ * A stream's rate.  MAX: as fast as the port takes frames.
+ * PPS: value is in milli-packets per second ("1.2 Mpps" -> 1200000000).
+ * BPS_L1 / BPS_L2: value in bits per second.
+ * PERCENT: value in millionths of the port's link speed at L1
+ *          ("50%" -> 500000).
+ */
+struct wr_rate_spec {
+	enum wr_rate_unit unit;
+	uint64_t value;
+};
 
 /** Large enough for every text the parsers write into @p why. */
 #define WR_PARSE_WHY_MAX 192

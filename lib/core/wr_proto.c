@@ -54,6 +54,25 @@ wr_proto_field_find(const struct wr_proto *p, const char *name)
 	return -ENOENT;
 }
 
+int
+wr_proto_rng_tag(const char *key)
+{
+	const char *dot = strchr(key, '.');
+	char name[32];
+	const struct wr_proto *p;
+	int j;
+
+	if (dot == NULL || (size_t)(dot - key) >= sizeof(name))
+		return -ENOENT;
+	memcpy(name, key, (size_t)(dot - key));
+	name[dot - key] = '\0';
+	p = wr_proto_find(name);
+	j = p != NULL ? wr_proto_field_find(p, dot + 1) : -ENOENT;
+	if (j < 0 || p->fields[j].legacy_tag == 0)
+		return -ENOENT;
+	return p->fields[j].legacy_tag - 1;
+}
+
 const char *
 wr_proto_names(void)
 {

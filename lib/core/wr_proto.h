@@ -22,16 +22,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define WR_PROTO_FIELDS_MAX 16 /**< fields of one protocol */
+#include "wr_vary.h"
 
-/** How a field's value is written in a stream file. */
-enum wr_val_kind {
-	WR_VAL_INT,  /**< an integer (decimal or 0x hex) */
-	WR_VAL_MAC,  /**< 02:00:00:00:00:01 */
-	WR_VAL_IPV4, /**< 198.18.0.1 */
-	WR_VAL_IPV6, /**< 2001:db8::1 */
-	WR_VAL_HEX,  /**< an integer shown as 0x88b5 (EtherTypes) */
-};
+#define WR_PROTO_FIELDS_MAX 16 /**< fields of one protocol */
 
 /** What a field means to the layers around it (wr_proto_field.role). */
 enum wr_field_role {
@@ -142,6 +135,14 @@ const struct wr_proto *wr_proto_find(const char *name);
 
 /** A field of @p p by name: its index, or -ENOENT. */
 int wr_proto_field_find(const struct wr_proto *p, const char *name);
+
+/**
+ * The random sub-sequence tag a generated stream's field @p key
+ * ("eth.src": protocol.field) draws with in the first layer of its
+ * protocol (wr_proto_field.legacy_tag - 1).  @return it, or -ENOENT for a
+ * field that has none.
+ */
+int wr_proto_rng_tag(const char *key);
 
 /** A comma-separated list of the registered names, for error messages. */
 const char *wr_proto_names(void);

@@ -5,7 +5,6 @@
 
 #include "wr_replay.h"
 #include "wr_rng.h"
-#include "wr_stream.h"
 
 #define NS_PER_S 1000000000ull
 

@@ -36,7 +36,7 @@
 
 #include "wr_capture.h"
 #include "wr_error.h"
-#include "wr_stream.h"
+#include "wr_vary.h"
 
 #define WR_REPLAY_TIMINGS(X)            \
 	X(RATE, "rate")                 \

@@ -13,6 +13,7 @@
 #include "wr_replay.h"
 #include "wr_replay_yaml.h"
 #include "wr_rng.h"
+#include "wr_vary.h"
 
 /* Keys of the generator a replayed stream does not use: its frames are
  * the capture's (or the given bytes). */
@@ -114,7 +115,7 @@ parse_rewrite(struct wr_ywalk *w, const struct wr_ynode *n,
 		v = wr_ynode_get(n, d->name);
 		if (v == NULL)
 			continue;
-		rc = WR_YWALK_KEY(w, d->name, wr_yaml_field_spec(w, v, d->kind,
+		rc = WR_YWALK_KEY(w, d->name, wr_vary_parse(w, v, d->kind,
 						d->bits, &r->field[i]));
 		if (rc == 0)
 			rc = WR_YWALK_KEY(w, d->name, check_wide(w, v,
@@ -178,7 +179,7 @@ parse_frame_field(struct wr_ywalk *w, const struct wr_ynode *n,
 		return rc;
 	f->offset = (uint16_t)o;
 	f->width = (uint8_t)wd;
-	rc = WR_YWALK_KEY(w, "value", wr_yaml_field_spec(w, val,
+	rc = WR_YWALK_KEY(w, "value", wr_vary_parse(w, val,
 		width_kind(wd), (unsigned int)wd * 8, &f->spec));
 	if (rc == 0)
 		rc = WR_YWALK_KEY(w, "value", check_wide(w, val, &f->spec));

@@ -12,16 +12,6 @@
 	"memory"
 
 /**
- * A header field's value or vary mapping (wr_yaml.c: the one parser of
- * doc/vary.md's values), written as values of @p kind (enum wr_val_kind)
- * and at most @p bits wide (integers; addresses by their syntax).
- * @return 0 or -EINVAL, -ENOMEM.
- */
-int wr_yaml_field_spec(struct wr_ywalk *w, const struct wr_ynode *n,
-		       unsigned int kind, unsigned int bits,
-		       struct wr_field_spec *fs);
-
-/**
  * The replay keys of stream mapping @p n: with pcap: or frame:, read and
  * check the frames (a capture path is relative to the stream file's
  * directory) into s->replay; refuse keys that make no sense for a

@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "wr_fe.h"
 #include "wr_proto.h"
 #include "wr_replay.h"
-#include "wr_rng.h"
 #include "wr_stream.h"
 
 static const char *const field_names[] = {
@@ -18,12 +18,6 @@ static const char *const field_names[] = {
 static const unsigned int field_bits[] = {
 #define WR_X(e, name, bits) [WR_FIELD_##e] = bits,
 	WR_FIELDS(WR_X)
-#undef WR_X
-};
-
-static const char *const vary_names[] = {
-#define WR_X(e, name) [WR_VARY_##e] = name,
-	WR_VARY_MODES(WR_X)
 #undef WR_X
 };
 
@@ -53,83 +47,6 @@ wr_field_proto(enum wr_field_id id)
 			if (wr_protos[i]->fields[j].legacy_tag == (unsigned int)id + 1)
 				return &wr_protos[i]->fields[j];
 	return NULL;
-}
-
-const char *
-wr_vary_mode_name(enum wr_vary_mode m)
-{
-	if ((unsigned int)m >= WR_VARY__COUNT)
-		return NULL;
-	return vary_names[m];
-}
-
-uint64_t
-wr_field_period(const struct wr_field_spec *fs)
-{
-	switch (fs->mode) {
-	case WR_VARY_INC:
-	case WR_VARY_DEC: {
-		/* Saturated: wr_frame rejects more than 2^64 - 1 values. */
-		__uint128_t span = fs->mode == WR_VARY_INC ? fs->to - fs->from
-							   : fs->from - fs->to;
-		__uint128_t p = fs->step == 0 ? 1 : span / fs->step + 1;
-
-		return p > UINT64_MAX || p == 0 ? UINT64_MAX : (uint64_t)p;
-	}
-	case WR_VARY_LIST:
-		return fs->list_len;
-	case WR_VARY_RANDOM:
-		return 0;
-	case WR_VARY_FIXED:
-	default:
-		return 1;
-	}
-}
-
-__uint128_t
-wr_field_value_at(const struct wr_field_spec *fs, uint64_t key, uint64_t k)
-{
-	__uint128_t r;
-	uint64_t h;
-
-	switch (fs->mode) {
-	case WR_VARY_INC:
-		return fs->from + (__uint128_t)(k % wr_field_period(fs)) * fs->step;
-	case WR_VARY_DEC:
-		return fs->from - (__uint128_t)(k % wr_field_period(fs)) * fs->step;
-	case WR_VARY_LIST:
-		return fs->list[k % fs->list_len];
-	case WR_VARY_RANDOM:
-		r = fs->to - fs->from + 1;
-		h = wr_rng_at(key, k);
-		if (r >> 64 == 0 && (uint64_t)r != 0)
-			return fs->from + wr_rng_below(h, (uint64_t)r,
-						       wr_rng_threshold((uint64_t)r));
-		if (r >> 64 == 1 && (uint64_t)r == 0)
-			return fs->from + h;
-		/* A prefix (the loaders check): high bits from the draw. */
-		return fs->from + ((__uint128_t)(h & (uint64_t)((r >> 64) - 1)) << 64 |
-				   wr_rng_mix64(h + WR_RNG_GAMMA));
-	case WR_VARY_FIXED:
-	default:
-		return fs->value;
-	}
-}
-
-uint64_t
-wr_period_lcm(uint64_t a, uint64_t b)
-{
-	uint64_t x = a, y = b;
-	unsigned __int128 l;
-
-	while (y != 0) {
-		uint64_t t = x % y;
-
-		x = y;
-		y = t;
-	}
-	l = (unsigned __int128)(a / x) * b;
-	return l > UINT64_MAX ? UINT64_MAX : (uint64_t)l;
 }
 
 int
@@ -181,22 +98,11 @@ legacy_field(struct wr_layer *l, const char *name,
 	     const struct wr_field_spec *fs)
 {
 	int i = wr_proto_field_find(l->proto, name);
-	struct wr_field_spec *d;
 
 	if (i < 0)
 		return i;
-	d = &l->field[i];
-	*d = *fs;
 	l->set[i] = true;
-	if (fs->mode == WR_VARY_LIST && fs->list != NULL) {
-		d->list = malloc(fs->list_len * sizeof(*d->list));
-		if (d->list == NULL)
-			return -ENOMEM;
-		memcpy(d->list, fs->list, fs->list_len * sizeof(*d->list));
-	} else {
-		d->list = NULL;
-	}
-	return 0;
+	return wr_field_copy(&l->field[i], fs);
 }
 
 static int
@@ -283,6 +189,30 @@ wr_stream_l2_len(const struct wr_stream *s)
 }
 
 void
+wr_stream_set_mac(struct wr_stream *s, bool dst, uint64_t mac)
+{
+	struct wr_field_spec *fs = &s->field[dst ? WR_FIELD_ETH_DST : WR_FIELD_ETH_SRC];
+
+	if (s->fe != NULL) {
+		s->fe->mac_mode[dst] = WR_FE_MAC_VALUE;
+		s->fe->mac[dst] = mac;
+		wr_fe_apply_macs(s->fe);
+		return;
+	}
+	if (s->replay != NULL)
+		return;
+	if (s->n_layers > 0) {
+		int j = wr_proto_field_find(s->layers[0].proto, dst ? "dst" : "src");
+
+		if (j < 0)
+			return;
+		fs = &s->layers[0].field[j];
+	}
+	wr_field_free(fs);
+	wr_field_fixed(fs, mac);
+}
+
+void
 wr_stream_free(struct wr_stream *s)
 {
 	unsigned int i;
@@ -306,6 +236,8 @@ wr_stream_free(struct wr_stream *s)
 	s->payload.len = 0;
 	wr_replay_spec_free(s->replay);
 	s->replay = NULL;
+	wr_fe_spec_free(s->fe);
+	s->fe = NULL;
 }
 
 void

@@ -30,13 +30,11 @@
 
 #include "wr_error.h"
 #include "wr_filter.h"
+#include "wr_parse.h"
 #include "wr_sched.h"
+#include "wr_vary.h"
+#include "wr_wire.h"
 
-#define WR_FCS_LEN 4
-/** IEEE 802.3: preamble 7 + SFD 1 + minimum inter-frame gap 12 bytes. */
-#define WR_L1_OVERHEAD 20
-#define WR_FRAME_MIN 64   /**< smallest Ethernet frame, FCS included */
-#define WR_FRAME_MAX 9018 /**< jumbo frame as in RFC 2544 / Ostinato, FCS included */
 #define WR_STREAM_NAME_MAX 64
 #define WR_STREAMS_MAX 256
 #define WR_FILE_VERSION 1 /**< the only `version:` this build reads */
@@ -78,63 +76,6 @@ struct wr_proto_field;
  * out of range.
  */
 const struct wr_proto_field *wr_field_proto(enum wr_field_id id);
-
-#define WR_VARY_MODES(X)        \
-	X(FIXED, "fixed")       \
-	X(INC, "inc")           \
-	X(DEC, "dec")           \
-	X(RANDOM, "random")     \
-	X(LIST, "list")
-
-enum wr_vary_mode {
-#define WR_X(e, name) WR_VARY_##e,
-	WR_VARY_MODES(WR_X)
-#undef WR_X
-	WR_VARY__COUNT
-};
-
-/** The YAML name of vary mode @p m (NULL if unknown). */
-const char *wr_vary_mode_name(enum wr_vary_mode m);
-
-/**
- * One header field.  Values are host-order integers up to 128 bits (a MAC
- * is its 48 bits, most significant byte first on the wire; an IPv4 address
- * its 32 bits, an IPv6 address its 128).
- *
- * - FIXED:  value.
- * - INC:    from, from+step, ... up to and including to, then back to from.
- *           Requires from <= to and step >= 1.  Period = (to-from)/step + 1.
- * - DEC:    from, from-step, ... down to and including to, then back to from.
- *           Requires from >= to and step >= 1.
- * - RANDOM: uniform in [from, to] (from <= to) from the stream's seeded
- *           generator; each field draws from its own sub-sequence.  A
- *           range of more than 2^64 values must be a prefix (2001:db8::/48:
- *           to - from + 1 a power of two, from aligned to it).
- * - LIST:   list[0], list[1], ... list[n-1], list[0], ...
- *
- * For every mode but FIXED, `value` is the value of packet 0 (the template).
- */
-struct wr_field_spec {
-	enum wr_vary_mode mode;
-	__uint128_t value;
-	__uint128_t from;
-	__uint128_t to;
-	__uint128_t step;
-	__uint128_t *list; /**< owned, list_len entries (LIST only) */
-	uint32_t list_len;
-};
-
-/**
- * How several varying fields combine.
- * - TOGETHER: every field advances on every packet (field f takes its k-th
- *   value on packet k, each with its own period): N flows where N is the
- *   least common multiple of the periods.
- * - PRODUCT: an odometer; the first varying field in WR_FIELDS order
- *   advances on every packet, the next when the first wraps, and so on:
- *   every combination once per cycle (period = product of periods).
- *   RANDOM fields draw a fresh value on every packet in both modes.
- */
-enum wr_combine { WR_COMBINE_TOGETHER, WR_COMBINE_PRODUCT };
 
 #define WR_SIZE_MODES(X)        \
 	X(FIXED, "fixed")       \
@@ -206,32 +147,6 @@ struct wr_payload_spec {
 	uint32_t len;
 };
 
-#define WR_RATE_UNITS(X)                \
-	X(MAX, "max")                   \
-	X(PPS, "pps")                   \
-	X(BPS_L1, "bps L1")             \
-	X(BPS_L2, "bps L2")             \
-	X(PERCENT, "%")
-
-enum wr_rate_unit {
-#define WR_X(e, name) WR_RATE_##e,
-	WR_RATE_UNITS(WR_X)
-#undef WR_X
-	WR_RATE__COUNT
-};
-
-/**
- * A stream's rate.  MAX: as fast as the port takes frames.
- * PPS: value is in milli-packets per second ("1.2 Mpps" -> 1200000000).
- * BPS_L1 / BPS_L2: value in bits per second.
- * PERCENT: value in millionths of the port's link speed at L1
- *          ("50%" -> 500000).
- */
-struct wr_rate_spec {
-	enum wr_rate_unit unit;
-	uint64_t value;
-};
-
 /**
  * A rate ramp as written (`ramp:`): rates are converted to packet rates
  * once the port's link speed is known, then run by struct wr_ramp
@@ -253,6 +168,7 @@ struct wr_mark {
 };
 
 struct wr_replay_spec; /* wr_replay.h */
+struct wr_fe_spec;     /* wr_fe.h */
 #define WR_LAYERS_MAX 16
 #define WR_RAW_MAX 256 /**< bytes of one raw layer */
 
@@ -292,6 +208,13 @@ struct wr_stream {
 	/** With dst_arp, a stack stream's `eth: {dst: nd}`: the next hop is
 	 * its IPv6 dst, resolved by Neighbor Solicitation (wr_nd.h). */
 	bool dst_nd;
+	/**
+	 * `eth: {src: port}` / `{dst: port}` (WR_MAC_PORT_SRC, _DST bits): the
+	 * MAC comes from the stream's port when a run starts (the profile's
+	 * src_mac/dst_mac, else the port's own MAC as source), as TRex takes
+	 * it from its port configuration; until then wirerate's defaults.
+	 */
+	uint8_t mac_port;
 	uint32_t gateway;   /**< `ipv4.gateway` (or a stack's `gateway:`): the next hop dst_arp resolves; 0: ipv4.dst */
 	__uint128_t gateway6; /**< a stack's `gateway:` with dst: nd; 0: ipv6.dst */
 	enum wr_combine combine;
@@ -307,6 +230,7 @@ struct wr_stream {
 	struct wr_payload_spec payload;
 	/* Schedules (wr_sched.h): all optional, all 0/false when absent. */
 	uint64_t duration_ns;   /**< an activation ends after this long; 0 = no limit */
+	uint64_t isg_ns;        /**< `isg:` from an activation to its first frame (TRex's inter-stream gap); 0 = none */
 	uint32_t burst;         /**< frames per TX burst; 0 = the profile's */
 	uint32_t train_frames;  /**< `bursts:` frames per train; 0 = continuous */
 	uint64_t train_gap_ns;  /**< `bursts:` gap between trains (> 0 with trains) */
@@ -317,6 +241,10 @@ struct wr_stream {
 	/** `pcap:` or `frame:` (wr_replay.h): the frames are these, not
 	 * generated; owned; NULL for a generated stream. */
 	struct wr_replay_spec *replay;
+	/** `frame:` with TRex's field engine (`vars:`, `checksums:`, `trim:`,
+	 * `cache:`; wr_fe.h): generated from the frame's bytes per packet;
+	 * owned; NULL otherwise. */
+	struct wr_fe_spec *fe;
 };
 
 struct wr_stream_file {
@@ -374,6 +302,17 @@ uint32_t wr_stream_hdr_len(const struct wr_stream *s);
 /** Bytes of the Ethernet header and the VLAN tags right after it. */
 uint32_t wr_stream_l2_len(const struct wr_stream *s);
 
+#define WR_MAC_PORT_SRC 1
+#define WR_MAC_PORT_DST 2
+
+/**
+ * Write @p mac (48 bits, first byte most significant) as the fixed source
+ * (@p dst false) or destination MAC of @p s: its stack's first eth layer,
+ * its shorthand eth, or its frame's bytes (wr_fe).  A replayed stream's
+ * frames are its capture's: nothing is written.
+ */
+void wr_stream_set_mac(struct wr_stream *s, bool dst, uint64_t mac);
+
 /** Free what @p n layers own (not the array).  NULL-safe. */
 void wr_stream_layers_free(struct wr_layer *l, uint32_t n);
 
@@ -391,26 +330,6 @@ int wr_stream_file_find(const struct wr_stream_file *f, const char *name);
  */
 void wr_stream_file_set_seed(struct wr_stream_file *f, uint64_t seed);
 
-/**
- * Period of a varying field: the number of packets after which its value
- * sequence repeats (1 for FIXED, 0 for RANDOM: no period).
- */
-uint64_t wr_field_period(const struct wr_field_spec *fs);
-
-/**
- * Value number @p k of field @p fs when every field moves on every packet
- * (`vary: together`, doc/vary.md): INC/DEC from + or - (k mod period) *
- * step, LIST list[k mod n], RANDOM draw k of the sub-sequence @p key
- * (wr_rng.h) mapped to [from, to] as the frame builder maps it (a range of
- * more than 2^64 values, a prefix, takes its high bits from the draw and
- * its low 64 from the draw's mix), FIXED value.  The one rule behind
- * generated frames' packet 0 (wr_frame) and replay rewrites (wr_capture).
- */
-__uint128_t wr_field_value_at(const struct wr_field_spec *fs, uint64_t key,
-			      uint64_t k);
-
-/** Least common multiple of two periods (both >= 1), saturating at UINT64_MAX. */
-uint64_t wr_period_lcm(uint64_t a, uint64_t b);
 struct wr_proto;
 
 #endif /* WR_STREAM_H */

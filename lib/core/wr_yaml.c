@@ -85,15 +85,10 @@
  *                     (giving both is an error) and cannot be combined
  *                     with `bursts:`.
  *
- * Varying header fields (eth.*, vlan.*, ipv4 src/dst/ttl/dscp/id, udp.*):
- * instead of a scalar, a mapping with exactly one of
- *   {inc: {from, to, step}}    from <= to, step 1.. default 1
- *   {dec: {from, to, step}}    from >= to
- *   {random: {min, max}}       min <= max
- *   {list: [v, ...]}           1..65536 values
- * with values in the field's own syntax (MAC, dotted quad, integer) and
- * range (wr_field_bits()).  The struct wr_field_spec is filled as
- * wr_stream.h says: `value` is packet 0's value (from, list[0], or min).
+ * Varying header fields (eth.*, vlan.*, ipv4 src/dst/ttl/dscp/id, udp.*,
+ * every field of a stack layer): instead of a scalar, a vary mapping in
+ * the grammar of wr_vary.h (inc, dec, random, list), read by
+ * wr_vary_parse().
  *
  * Across keys: the smallest frame must hold Ethernet 14 (+ VLAN 4) + IPv4 20
  * + UDP 8 (+ signature 24 with latency) + a string payload + FCS 4; else the
@@ -108,20 +103,19 @@
 #include <openssl/evp.h>
 
 #include "wr_config.h"
+#include "wr_fe.h"
 #include "wr_frame.h"
 #include "wr_parse.h"
 #include "wr_proto.h"
 #include "wr_replay_yaml.h"
 #include "wr_sig.h"
+#include "wr_vary.h"
 #include "wr_yaml.h"
 #include "wr_ytree.h"
 
 /* The largest payload: a 9018-byte frame less FCS, Ethernet, IPv4, UDP. */
 #define PAYLOAD_MAX ((unsigned int)(WR_FRAME_MAX - WR_FCS_LEN - \
 	WR_ETH_HLEN - WR_IPV4_HLEN - WR_UDP_HLEN))
-/* A list longer than this is better written as inc or random; the bound
- * keeps one field's table at 512 KiB. */
-#define LIST_MAX 65536
 /* Entries of a size mix, and the most frames one mix cycle may hold (the
  * frame builder lays out a whole cycle). */
 #define MIX_MAX 1024
@@ -134,28 +128,14 @@
 #define TRAIN_FRAMES_MAX 1000000
 
 
-/* How a field's values are written and how wide they are: a shorthand
- * field (by id) or a stack layer's field (wr_proto_field). */
-struct vdesc {
-	uint8_t kind; /* enum wr_val_kind */
-	uint8_t bits;
-};
-
-static struct vdesc
-legacy_desc(enum wr_field_id id)
-{
-	struct vdesc d = { wr_field_proto(id)->kind, (uint8_t)wr_field_bits(id) };
-
-	return d;
-}
-
 static const char *const top_keys[] = {
 	"version", "seed", "loops", "rx_classes", "streams", NULL
 };
 static const char *const stream_keys[] = {
 	"name", "port", "size", "count", "rate", "seed", "latency", "vary",
 	"eth", "vlan", "ipv4", "udp", "payload", "duration", "burst", "bursts",
-	"next", "ramp", "stack", "gateway", WR_REPLAY_KEYS, NULL
+	"next", "ramp", "stack", "gateway", "isg", WR_REPLAY_KEYS, WR_FE_KEYS,
+	NULL
 };
 static const char *const bursts_keys[] = { "frames", "gap", NULL };
 static const char *const ramp_keys[] = {
@@ -185,9 +165,8 @@ static const char *const ipv4_keys[] = {
 	"src", "dst", "ttl", "dscp", "ecn", "id", "df", "gateway", NULL
 };
 static const char *const udp_keys[] = { "src", "dst", NULL };
-static const char *const vary_keys[] = { "inc", "dec", "random", "list", NULL };
-static const char *const inc_keys[] = { "from", "to", "step", NULL };
-static const char *const random_keys[] = { "min", "max", "prefix", NULL };
+static const char *const size_inc_keys[] = { "from", "to", "step", NULL };
+static const char *const size_random_keys[] = { "min", "max", NULL };
 static const char *const size_keys[] = { "inc", "random", "mix", NULL };
 static const char *const mix_keys[] = { "size", "weight", NULL };
 static const char *const payload_keys[] = { "pattern", "string", NULL };
@@ -205,272 +184,6 @@ static const struct wr_size_weight simple_imix[] = {
 	{ .size = 1518, .weight = 1 },
 };
 
-static uint64_t
-field_max(const struct vdesc *d)
-{
-	return d->bits >= 64 ? UINT64_MAX : (1ull << d->bits) - 1;
-}
-
-/* A mapping with exactly one key (a vary mode, a size mode, a payload
- * kind); @return the index of its key in @p allowed. */
-static int
-one_key(struct wr_ywalk *w, const struct wr_ynode *n, const char *what,
-	const char *const *allowed, const struct wr_ynode **body)
-{
-	const char *key;
-	int rc, i;
-
-	rc = wr_ywalk_keys(w, n, what, allowed);
-	if (rc != 0)
-		return rc;
-	if (wr_ynode_size(n) == 0)
-		return wr_ywalk_expected(w, n, what);
-	if (wr_ynode_size(n) > 1) {
-		size_t old = wr_ywalk_push_key(w, n->kids[2]->str);
-
-		rc = wr_ywalk_fail(w, n->kids[2], "expected one key, got both \"%s\" "
-				   "and \"%s\"", n->kids[0]->str,
-				   n->kids[2]->str);
-		wr_ywalk_pop(w, old);
-		return rc;
-	}
-	key = n->kids[0]->str;
-	for (i = 0; allowed[i] != NULL; i++)
-		if (strcmp(allowed[i], key) == 0)
-			break;
-	*body = n->kids[1];
-	return i;
-}
-
-/* One value in a field's own syntax and range. */
-static int
-field_value(struct wr_ywalk *w, const struct wr_ynode *n,
-	    const struct vdesc *d, __uint128_t *out)
-{
-	char why[WR_PARSE_WHY_MAX];
-	const char *text = wr_ynode_text(n);
-	uint64_t v = 0;
-	uint32_t ip;
-	int rc;
-
-	switch (d->kind) {
-	case WR_VAL_MAC:
-		rc = wr_parse_mac(text, &v, why, sizeof(why));
-		break;
-	case WR_VAL_IPV4:
-		rc = wr_parse_ipv4(text, &ip, why, sizeof(why));
-		v = ip;
-		break;
-	case WR_VAL_IPV6:
-		rc = wr_parse_ipv6(text, out, why, sizeof(why));
-		return rc == 0 ? 0 : wr_ywalk_why(w, n, why);
-	case WR_VAL_INT:
-	default:
-		rc = wr_parse_u64(text, 0, field_max(d), &v, why, sizeof(why));
-		break;
-	}
-	*out = v;
-	return rc == 0 ? 0 : wr_ywalk_why(w, n, why);
-}
-
-/* {random: {prefix: 10.1.0.0/16}}: every address of an IPv4 or IPv6 prefix. */
-static int
-field_prefix(struct wr_ywalk *w, const struct wr_ynode *n,
-	     const struct vdesc *d, struct wr_field_spec *fs)
-{
-	char text[80], why[WR_PARSE_WHY_MAX], *slash;
-	const char *what = d->kind == WR_VAL_IPV6 ? "an IPv6 prefix such as 2001:db8::/64" :
-						    "an IPv4 prefix such as 10.1.0.0/16";
-	__uint128_t addr, host;
-	uint64_t plen;
-	uint32_t ip;
-
-	if ((d->kind != WR_VAL_IPV4 && d->kind != WR_VAL_IPV6) ||
-	    n->type != WR_YNODE_SCALAR)
-		return wr_ywalk_expected(w, n, d->kind == WR_VAL_IPV4 ||
-					 d->kind == WR_VAL_IPV6 ? what :
-					 "min and max (prefix is for addresses)");
-	snprintf(text, sizeof(text), "%s", wr_ynode_text(n));
-	slash = strchr(text, '/');
-	if (slash == NULL)
-		return wr_ywalk_expected(w, n, what);
-	*slash++ = '\0';
-	if (wr_parse_u64(slash, 0, d->bits, &plen, why, sizeof(why)) != 0)
-		return wr_ywalk_expected(w, n, what);
-	if (d->kind == WR_VAL_IPV6) {
-		if (wr_parse_ipv6(text, &addr, why, sizeof(why)) != 0)
-			return wr_ywalk_expected(w, n, what);
-	} else {
-		if (wr_parse_ipv4(text, &ip, why, sizeof(why)) != 0)
-			return wr_ywalk_expected(w, n, what);
-		addr = ip;
-	}
-	host = plen >= d->bits ? 0 : ((__uint128_t)1 << (d->bits - plen)) - 1;
-	fs->from = addr & ~host;
-	fs->to = fs->from | host;
-	fs->mode = WR_VARY_RANDOM;
-	fs->value = fs->from;
-	return 0;
-}
-
-/* {inc|dec: {from, to, step}} */
-static int
-field_step(struct wr_ywalk *w, const struct wr_ynode *n,
-	   const struct vdesc *id, bool inc, struct wr_field_spec *fs)
-{
-	const struct wr_ynode *from = wr_ynode_get(n, "from");
-	const struct wr_ynode *to = wr_ynode_get(n, "to");
-	const struct wr_ynode *step = wr_ynode_get(n, "step");
-	char what[96];
-	int rc;
-
-	rc = wr_ywalk_keys(w, n, "a mapping {from, to, step}", inc_keys);
-	if (rc != 0)
-		return rc;
-	if (from == NULL)
-		return wr_ywalk_missing(w, n, "from");
-	if (to == NULL)
-		return wr_ywalk_missing(w, n, "to");
-	fs->step = 1;
-	rc = WR_YWALK_KEY(w, "from", field_value(w, from, id, &fs->from));
-	if (rc == 0)
-		rc = WR_YWALK_KEY(w, "to", field_value(w, to, id, &fs->to));
-	if (rc == 0 && step != NULL) {
-		uint64_t st;
-
-		rc = WR_YWALK_KEY(w, "step", wr_ywalk_u64(w, step, 1, field_max(id),
-						       &st));
-		fs->step = st;
-	}
-	if (rc != 0)
-		return rc;
-	if (inc ? fs->to < fs->from : fs->to > fs->from) {
-		snprintf(what, sizeof(what), "a value %s from (%s) for %s",
-			 inc ? ">=" : "<=", from->str, inc ? "inc" : "dec");
-		return WR_YWALK_KEY(w, "to", wr_ywalk_expected(w, to, what));
-	}
-	fs->mode = inc ? WR_VARY_INC : WR_VARY_DEC;
-	fs->value = fs->from;
-	return 0;
-}
-
-/* {random: {min, max}} */
-static int
-field_random(struct wr_ywalk *w, const struct wr_ynode *n,
-	     const struct vdesc *id, struct wr_field_spec *fs)
-{
-	const struct wr_ynode *min = wr_ynode_get(n, "min");
-	const struct wr_ynode *max = wr_ynode_get(n, "max");
-	char what[96];
-	int rc;
-
-	rc = wr_ywalk_keys(w, n, "a mapping {min, max} or {prefix}", random_keys);
-	if (rc != 0)
-		return rc;
-	if (wr_ynode_get(n, "prefix") != NULL) {
-		if (min != NULL || max != NULL)
-			return wr_ywalk_fail(w, n, "expected either prefix or min and max, not both");
-		return WR_YWALK_KEY(w, "prefix", field_prefix(w,
-				    wr_ynode_get(n, "prefix"), id, fs));
-	}
-	if (min == NULL)
-		return wr_ywalk_missing(w, n, "min");
-	if (max == NULL)
-		return wr_ywalk_missing(w, n, "max");
-	rc = WR_YWALK_KEY(w, "min", field_value(w, min, id, &fs->from));
-	if (rc == 0)
-		rc = WR_YWALK_KEY(w, "max", field_value(w, max, id, &fs->to));
-	if (rc != 0)
-		return rc;
-	if (fs->to < fs->from) {
-		snprintf(what, sizeof(what), "a value >= min (%s)", min->str);
-		return WR_YWALK_KEY(w, "max", wr_ywalk_expected(w, max, what));
-	}
-	fs->mode = WR_VARY_RANDOM;
-	fs->value = fs->from;
-	return 0;
-}
-
-/* {list: [v, ...]} */
-static int
-field_list(struct wr_ywalk *w, const struct wr_ynode *n,
-	   const struct vdesc *id, struct wr_field_spec *fs)
-{
-	__uint128_t *list;
-	size_t i, old;
-	int rc = 0;
-
-	if (n->type != WR_YNODE_SEQ || n->n_kids == 0 || n->n_kids > LIST_MAX) {
-		if (n->type == WR_YNODE_SEQ)
-			return wr_ywalk_fail(w, n, "expected a list of 1 to %u "
-					     "values, got %zu", LIST_MAX,
-					     n->n_kids);
-		return wr_ywalk_expected(w, n, "a list of values [v, ...]");
-	}
-	list = calloc(n->n_kids, sizeof(*list));
-	if (list == NULL)
-		return -ENOMEM;
-	for (i = 0; i < n->n_kids && rc == 0; i++) {
-		old = wr_ywalk_push_index(w, i);
-		rc = field_value(w, n->kids[i], id, &list[i]);
-		wr_ywalk_pop(w, old);
-	}
-	if (rc != 0) {
-		free(list);
-		return rc;
-	}
-	fs->mode = WR_VARY_LIST;
-	fs->list = list;
-	fs->list_len = (uint32_t)n->n_kids;
-	fs->value = list[0];
-	return 0;
-}
-
-/* A header field: a scalar (fixed) or a one-key vary mapping. */
-static int
-field_spec(struct wr_ywalk *w, const struct wr_ynode *n,
-	   const struct vdesc *id, struct wr_field_spec *fs)
-{
-	const struct wr_ynode *body = NULL;
-	size_t old;
-	int mode, rc;
-
-	if (n->type == WR_YNODE_SCALAR) {
-		rc = field_value(w, n, id, &fs->value);
-		if (rc == 0)
-			fs->mode = WR_VARY_FIXED;
-		return rc;
-	}
-	mode = one_key(w, n, "a value or one of {inc: ...}, {dec: ...}, "
-		       "{random: ...}, {list: [...]}", vary_keys, &body);
-	if (mode < 0)
-		return mode;
-	old = wr_ywalk_push_key(w, vary_keys[mode]);
-	switch (mode) {
-	case 0:
-	case 1:
-		rc = field_step(w, body, id, mode == 0, fs);
-		break;
-	case 2:
-		rc = field_random(w, body, id, fs);
-		break;
-	default:
-		rc = field_list(w, body, id, fs);
-		break;
-	}
-	wr_ywalk_pop(w, old);
-	return rc;
-}
-
-int
-wr_yaml_field_spec(struct wr_ywalk *w, const struct wr_ynode *n,
-		   unsigned int kind, unsigned int bits, struct wr_field_spec *fs)
-{
-	struct vdesc d = { (uint8_t)kind, (uint8_t)bits };
-
-	return field_spec(w, n, &d, fs);
-}
-
 /* The fields of one header mapping (eth, vlan, ipv4 or udp): keys[i] of
  * the mapping is field ids[i]. */
 static int
@@ -486,10 +199,9 @@ header_fields(struct wr_ywalk *w, const struct wr_ynode *n,
 		v = wr_ynode_get(n, keys[i]);
 		if (v == NULL)
 			continue;
-		struct vdesc d = legacy_desc(ids[i]);
-
-		rc = WR_YWALK_KEY(w, keys[i], field_spec(w, v, &d,
-						      &s->field[ids[i]]));
+		rc = WR_YWALK_KEY(w, keys[i], wr_vary_parse(w, v,
+				  wr_field_proto(ids[i])->kind,
+				  wr_field_bits(ids[i]), &s->field[ids[i]]));
 		if (rc != 0)
 			return rc;
 	}
@@ -683,8 +395,6 @@ parse_layer(struct wr_ywalk *w, const struct wr_ynode *item, struct wr_layer *l,
 	snprintf(what, sizeof(what), "a mapping of %s fields", p->name);
 	rc = wr_ywalk_keys(w, body, what, keys);
 	for (j = 0; rc == 0 && j < p->n_fields; j++) {
-		struct vdesc d = { p->fields[j].kind, p->fields[j].bits };
-
 		v = wr_ynode_get(body, p->fields[j].name);
 		if (v == NULL)
 			continue;
@@ -699,8 +409,18 @@ parse_layer(struct wr_ywalk *w, const struct wr_ynode *item, struct wr_layer *l,
 			s->dst_nd = strcmp(wr_ynode_text(v), "nd") == 0;
 			continue;
 		}
+		/* port: the MAC of the stream's port, when a run starts
+		 * (doc/trex.md); wirerate's default until then. */
+		if (first && p->fields[j].kind == WR_VAL_MAC &&
+		    v->type == WR_YNODE_SCALAR &&
+		    strcmp(wr_ynode_text(v), "port") == 0) {
+			s->mac_port |= strcmp(p->fields[j].name, "dst") == 0 ?
+				       WR_MAC_PORT_DST : WR_MAC_PORT_SRC;
+			continue;
+		}
 		rc = WR_YWALK_KEY(w, p->fields[j].name,
-				  field_spec(w, v, &d, &l->field[j]));
+				  wr_vary_parse(w, v, p->fields[j].kind,
+						p->fields[j].bits, &l->field[j]));
 		l->set[j] = true;
 	}
 	if (rc == 0 && p->hlen == 0) {
@@ -959,7 +679,7 @@ parse_size(struct wr_ywalk *w, const struct wr_ynode *n, struct wr_size_spec *sz
 		sz->fixed = sz->min = sz->max = (uint16_t)from;
 		return 0;
 	}
-	mode = one_key(w, n, SIZE_EXPECT, size_keys, &body);
+	mode = wr_ywalk_one_key(w, n, SIZE_EXPECT, size_keys, &body);
 	if (mode < 0)
 		return mode;
 	if (mode == 2)
@@ -974,7 +694,7 @@ parse_size(struct wr_ywalk *w, const struct wr_ynode *n, struct wr_size_spec *sz
 		rc = wr_ywalk_keys(w, body, mode == 0 ?
 				   "a mapping {from, to, step}" :
 				   "a mapping {min, max}",
-				   mode == 0 ? inc_keys : random_keys);
+				   mode == 0 ? size_inc_keys : size_random_keys);
 		a = wr_ynode_get(body, ka);
 		b = wr_ynode_get(body, kb);
 		step = mode == 0 ? wr_ynode_get(body, "step") : NULL;
@@ -1030,7 +750,7 @@ parse_payload(struct wr_ywalk *w, const struct wr_ynode *n,
 			return wr_ywalk_expected(w, n, PAYLOAD_EXPECT);
 		return 0;
 	}
-	kind = one_key(w, n, PAYLOAD_EXPECT, payload_keys, &body);
+	kind = wr_ywalk_one_key(w, n, PAYLOAD_EXPECT, payload_keys, &body);
 	if (kind < 0)
 		return kind;
 	if (kind == 0) {
@@ -1396,7 +1116,10 @@ parse_stream(struct wr_ywalk *w, const struct wr_ynode *n, uint64_t file_seed,
 		rc = WR_YWALK_KEY(w, "latency", parse_latency(w, v, s));
 	if (rc == 0 && (v = wr_ynode_get(n, "vary")) != NULL)
 		rc = WR_YWALK_KEY(w, "vary", parse_vary(w, v, &s->combine));
-	if (rc == 0 && (v = wr_ynode_get(n, "eth")) != NULL)
+	/* A frame: stream's eth: overrides its bytes' MACs (wr_fe, or refused
+	 * by the replay keys). */
+	if (rc == 0 && (v = wr_ynode_get(n, "eth")) != NULL &&
+	    wr_ynode_get(n, "frame") == NULL)
 		rc = WR_YWALK_KEY(w, "eth", parse_eth(w, v, s));
 	if (rc == 0 && (v = wr_ynode_get(n, "vlan")) != NULL)
 		rc = WR_YWALK_KEY(w, "vlan", parse_vlan(w, v, s));
@@ -1426,6 +1149,8 @@ parse_stream(struct wr_ywalk *w, const struct wr_ynode *n, uint64_t file_seed,
 	if (rc == 0 && (v = wr_ynode_get(n, "duration")) != NULL)
 		rc = WR_YWALK_KEY(w, "duration", parse_duration(w, v,
 							&s->duration_ns));
+	if (rc == 0 && (v = wr_ynode_get(n, "isg")) != NULL)
+		rc = WR_YWALK_KEY(w, "isg", parse_duration(w, v, &s->isg_ns));
 	if (rc == 0 && (v = wr_ynode_get(n, "burst")) != NULL) {
 		rc = WR_YWALK_KEY(w, "burst", wr_ywalk_u64(w, v, 1, WR_BURST_MAX,
 							   &u));
@@ -1443,7 +1168,9 @@ parse_stream(struct wr_ywalk *w, const struct wr_ynode *n, uint64_t file_seed,
 	}
 	if (rc == 0 && (v = wr_ynode_get(n, "ramp")) != NULL)
 		rc = WR_YWALK_KEY(w, "ramp", parse_ramp(w, v, s));
-	if (rc == 0)
+	if (rc == 0 && wr_fe_yaml_wants(n))
+		rc = wr_fe_yaml_parse(w, n, s);
+	else if (rc == 0)
 		rc = wr_replay_yaml_parse(w, n, s);
 	if (rc == 0)
 		rc = check_schedule(w, n, s);

@@ -523,3 +523,33 @@ wr_ywalk_version(struct wr_ywalk *w, const struct wr_ynode *root,
 	wr_ywalk_pop(w, old);
 	return rc;
 }
+
+int
+wr_ywalk_one_key(struct wr_ywalk *w, const struct wr_ynode *n,
+		 const char *what, const char *const *allowed,
+		 const struct wr_ynode **body)
+{
+	const char *key;
+	int rc, i;
+
+	rc = wr_ywalk_keys(w, n, what, allowed);
+	if (rc != 0)
+		return rc;
+	if (wr_ynode_size(n) == 0)
+		return wr_ywalk_expected(w, n, what);
+	if (wr_ynode_size(n) > 1) {
+		size_t old = wr_ywalk_push_key(w, n->kids[2]->str);
+
+		rc = wr_ywalk_fail(w, n->kids[2], "expected one key, got both \"%s\" "
+				   "and \"%s\"", n->kids[0]->str,
+				   n->kids[2]->str);
+		wr_ywalk_pop(w, old);
+		return rc;
+	}
+	key = n->kids[0]->str;
+	for (i = 0; allowed[i] != NULL; i++)
+		if (strcmp(allowed[i], key) == 0)
+			break;
+	*body = n->kids[1];
+	return i;
+}

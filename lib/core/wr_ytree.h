@@ -155,6 +155,16 @@ int wr_ywalk_keys(struct wr_ywalk *w, const struct wr_ynode *n,
 int wr_ywalk_missing(struct wr_ywalk *w, const struct wr_ynode *map,
 		     const char *key);
 
+/**
+ * A mapping with exactly one key out of @p allowed (NULL-terminated: a
+ * vary mode, a size mode, a payload kind); @p what is what an error says
+ * was expected.  @return the index of its key in @p allowed, or -EINVAL
+ * with the error at @p n; @p *body is the key's value.
+ */
+int wr_ywalk_one_key(struct wr_ywalk *w, const struct wr_ynode *n,
+		     const char *what, const char *const *allowed,
+		     const struct wr_ynode **body);
+
 /** @p n must be a scalar; else "expected <what>, got a mapping".
  * @return 0, or -EINVAL with the error at @p n. */
 int wr_ywalk_scalar(struct wr_ywalk *w, const struct wr_ynode *n,

@@ -230,22 +230,6 @@ same_query(const struct wr_arpd_query *a, const struct wr_arpd_query *b)
 }
 
 /* Write a resolved MAC into the stream's eth.dst, fixed from now on. */
-static void
-set_dst(struct wr_stream *st, const uint8_t mac[6])
-{
-	struct wr_field_spec *fs = &st->field[WR_FIELD_ETH_DST];
-
-	if (st->n_layers > 0) {
-		int j = wr_proto_field_find(st->layers[0].proto, "dst");
-
-		fs = &st->layers[0].field[j];
-		free(fs->list);
-	}
-	memset(fs, 0, sizeof(*fs));
-	fs->mode = WR_VARY_FIXED;
-	fs->value = wr_mac_from_bytes(mac);
-}
-
 static int
 send_requests(struct wr_port *p, struct wr_arpd *d)
 {
@@ -370,7 +354,7 @@ resolve_port(struct wr_port *p, unsigned int pi, struct wr_stream_file *f,
 			wr_arpd_fini(&d);
 			return -EHOSTUNREACH;
 		}
-		set_dst(st, q[i].mac);
+		wr_stream_set_mac(st, true, wr_mac_from_bytes(q[i].mac));
 	}
 	wr_arpd_fini(&d);
 	return 0;
