@@ -116,27 +116,19 @@ tsc_to_ns(const struct wr_cap *c, uint64_t tsc)
 	return (uint64_t)((__int128)c->wall0_ns + ns);
 }
 
+/* Frames the capture saw (or, @p drops, dropped) on all its queues. */
 static uint64_t
-sum_seen(const struct wr_cap *c)
+sum_queues(const struct wr_cap *c, bool drops)
 {
 	uint64_t n = 0;
 	unsigned int q;
 
 	for (q = 0; q < WR_PORT_LCORES_MAX; q++)
-		n += __atomic_load_n(&c->rxc[q].seen, __ATOMIC_RELAXED) +
+		n += drops ?
+		     __atomic_load_n(&c->rxc[q].drop, __ATOMIC_RELAXED) +
+		     __atomic_load_n(&c->txq[q].drop, __ATOMIC_RELAXED) :
+		     __atomic_load_n(&c->rxc[q].seen, __ATOMIC_RELAXED) +
 		     __atomic_load_n(&c->txq[q].seen, __ATOMIC_RELAXED);
-	return n;
-}
-
-static uint64_t
-sum_drop(const struct wr_cap *c)
-{
-	uint64_t n = 0;
-	unsigned int q;
-
-	for (q = 0; q < WR_PORT_LCORES_MAX; q++)
-		n += __atomic_load_n(&c->rxc[q].drop, __ATOMIC_RELAXED) +
-		     __atomic_load_n(&c->txq[q].drop, __ATOMIC_RELAXED);
 	return n;
 }
 
@@ -266,8 +258,8 @@ file_open(struct wr_cap *c)
 			 __ATOMIC_RELAXED);
 	c->file_frames = 0;
 	c->file_start_tsc = rte_rdtsc();
-	c->file_seen0 = sum_seen(c);
-	c->file_drop0 = sum_drop(c);
+	c->file_seen0 = sum_queues(c, false);
+	c->file_drop0 = sum_queues(c, true);
 	return 0;
 }
 
@@ -277,8 +269,8 @@ file_close(struct wr_cap *c)
 {
 	uint8_t buf[WR_CAP_BLOCK_MAX];
 	char comment[256];
-	uint64_t seen = sum_seen(c) - c->file_seen0;
-	uint64_t drop = sum_drop(c) - c->file_drop0;
+	uint64_t seen = sum_queues(c, false) - c->file_seen0;
+	uint64_t drop = sum_queues(c, true) - c->file_drop0;
 	uint64_t now = tsc_to_ns(c, rte_rdtsc());
 	size_t len;
 	int rc;
@@ -840,8 +832,8 @@ wr_cap_status(const struct wr_cap *c, struct wr_cap_status *st)
 	snprintf(st->file, sizeof(st->file), "%s",
 		 c->pc != NULL ? c->cur : c->last[0] ? c->last : c->cur);
 	st->files = __atomic_load_n(&c->files, __ATOMIC_RELAXED);
-	st->seen = sum_seen(c);
-	st->dropped = sum_drop(c);
+	st->seen = sum_queues(c, false);
+	st->dropped = sum_queues(c, true);
 	st->written = __atomic_load_n(&c->written, __ATOMIC_RELAXED);
 	st->bytes = __atomic_load_n(&c->bytes, __ATOMIC_RELAXED);
 	st->over_limit = __atomic_load_n(&c->over_limit, __ATOMIC_RELAXED);
