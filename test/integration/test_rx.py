@@ -16,7 +16,7 @@ import threading
 import time
 import unittest
 
-from wrtest import (ROOT, EalCase, MemifCase, WIRERATE, kill, testpmd_reflector, wait_for,
+from wrtest import (ROOT, EalCase, MemifCase, WIRERATE, kill, wait_for,
                     WrCase)
 from test_echo import forget_prefix, stable_ethdev_stats
 
@@ -90,8 +90,7 @@ streams:
         self.procs.append(gen)
         self.assertTrue(wait_for(lambda: self.socket_listening() or gen.poll() is not None,
                                  PEER_START_S), "wirerate did not create the memif socket")
-        refl = testpmd_reflector(refl_prefix, self.sock, args=("--rxq=2", "--txq=2"),
-                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        refl = self.start_reflector(refl_prefix, self.sock, args=("--rxq=2", "--txq=2"))
         self.procs.append(refl)
         lines = queue.Queue()
         threading.Thread(target=lambda: [lines.put(l) for l in gen.stdout] + [lines.put(None)],
