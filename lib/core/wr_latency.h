@@ -259,7 +259,7 @@ void wr_latency_jitter_merge(struct wr_latency_jitter *dst,
 			     const struct wr_latency_jitter *src);
 
 /**
- * Precompute the conversion for a TSC of @p hz (rte_get_tsc_hz()).
+ * Precompute the conversion for a TSC of @p hz (calibrated: wr_tsc.h).
  * @return 0, or -EINVAL if @p hz is 0.
  */
 int wr_latency_tsc_init(struct wr_latency_tsc *c, uint64_t hz);

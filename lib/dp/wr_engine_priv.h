@@ -13,7 +13,7 @@ struct wr_engine {
 	char *eal_argv[WR_EAL_ARGS_MAX * 2 + 8];
 	int eal_argc;
 	bool eal_up;
-	uint64_t tsc_hz;
+	char *eal_log;              /* EAL's start-up lines, until the ports are found */
 	/* Wall clock and TSC read together once: every capture's time base. */
 	uint64_t wall0_ns, tsc0;
 	/* Ports and their TX lcores, in queue order. */
