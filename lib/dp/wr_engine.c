@@ -751,12 +751,30 @@ ports_resolve(struct wr_engine *e, struct wr_error *err)
 	return 0;
 }
 
+/* Whether lcore @p lc, given by port @p i's @p key, is an enabled worker;
+ * @p err says why not. */
+static bool
+worker_ok(const struct wr_engine *e, unsigned int i, unsigned int lc,
+	  const char *key, const struct wr_config_mark *mark,
+	  struct wr_error *err)
+{
+	unsigned int main_lcore = rte_get_main_lcore();
+
+	if (lc < RTE_MAX_LCORE && rte_lcore_is_enabled(lc) && lc != main_lcore)
+		return true;
+	wr_error_set(err, -EINVAL, e->cfg_path, mark->line, mark->col, NULL,
+		     "ports[%u].%s: lcore %u is %s", i, key, lc,
+		     lc == main_lcore ? "the main lcore, which prints the "
+		     "statistics; give a worker lcore" :
+		     "not enabled in EAL's --lcores/-l");
+	return false;
+}
+
 /* Each port's TX lcores: the profile's, or the workers shared out. */
 static int
 lcores_assign(struct wr_engine *e, struct wr_error *err)
 {
 	unsigned int workers[RTE_MAX_LCORE], n_workers = 0, lc, i, j;
-	unsigned int main_lcore = rte_get_main_lcore();
 
 	RTE_LCORE_FOREACH_WORKER(lc)
 		workers[n_workers++] = lc;
@@ -771,18 +789,9 @@ lcores_assign(struct wr_engine *e, struct wr_error *err)
 		if (pc != NULL && pc->n_tx_lcores > 0) {
 			for (j = 0; j < pc->n_tx_lcores; j++) {
 				lc = pc->tx_lcores[j];
-				if (lc >= RTE_MAX_LCORE ||
-				    !rte_lcore_is_enabled(lc) ||
-				    lc == main_lcore)
-					return wr_error_set(err, -EINVAL,
-						e->cfg_path,
-						pc->tx_lcores_mark.line,
-						pc->tx_lcores_mark.col, NULL,
-						"ports[%u].tx_lcores: lcore %u is %s",
-						i, lc, lc == main_lcore ?
-						"the main lcore, which prints the "
-						"statistics; give a worker lcore" :
-						"not enabled in EAL's --lcores/-l");
+				if (!worker_ok(e, i, lc, "tx_lcores",
+					       &pc->tx_lcores_mark, err))
+					return -EINVAL;
 				e->port_lcores[i][j] = lc;
 			}
 			e->port_n_lcores[i] = pc->n_tx_lcores;
@@ -818,7 +827,7 @@ lcores_assign(struct wr_engine *e, struct wr_error *err)
 static int
 rx_lcores_assign(struct wr_engine *e, struct wr_error *err)
 {
-	unsigned int i, q, lc, main_lcore = rte_get_main_lcore();
+	unsigned int i, q, lc;
 
 	for (i = 0; i < e->n_ports; i++) {
 		const struct wr_port_cfg *pc =
@@ -830,18 +839,9 @@ rx_lcores_assign(struct wr_engine *e, struct wr_error *err)
 		if (pc != NULL && pc->n_rx_lcores > 0) {
 			for (q = 0; q < pc->n_rx_lcores; q++) {
 				lc = pc->rx_lcores[q];
-				if (lc >= RTE_MAX_LCORE ||
-				    !rte_lcore_is_enabled(lc) ||
-				    lc == main_lcore)
-					return wr_error_set(err, -EINVAL,
-						e->cfg_path,
-						pc->rx_lcore_mark.line,
-						pc->rx_lcore_mark.col, NULL,
-						"ports[%u].rx_lcores: lcore %u is "
-						"%s", i, lc, lc == main_lcore ?
-						"the main lcore, which prints the "
-						"statistics; give a worker lcore" :
-						"not enabled in EAL's --lcores/-l");
+				if (!worker_ok(e, i, lc, "rx_lcores",
+					       &pc->rx_lcore_mark, err))
+					return -EINVAL;
 				e->port_rx_lcores[i][q] = lc;
 			}
 			e->port_n_rx[i] = pc->n_rx_lcores;
