@@ -43,7 +43,7 @@ wr_app_bench_opt(struct wr_opts *o, int opt, const char *arg)
 		{ 'Y', "reverse-stream" }, { 'Z', "pairs" }, { 'X', "repeat" },
 		{ 'U', "latency-trials" }, { 'V', "latency-trial" },
 		{ 'F', "first-trial" }, { 'M', "max-rate" }, { 'm', "min-rate" },
-		{ 'g', "search" }, { 'x', "exceed-ratio" }, { 'u', "duration-sum" },
+		{ 'y', "search" }, { 'x', "exceed-ratio" }, { 'J', "duration-sum" },
 		{ 'O', "timeout" },
 	};
 	struct wr_error err;
@@ -208,23 +208,6 @@ bench_outputs(const struct wr_opts *o, const char *json,
 {
 	int rc, rc2;
 
-	if (r->kind == WR_BENCH_RTT) {
-		rc = WR_EXIT_OK;
-		if (o->csv_file != NULL &&
-		    (rc2 = wr_rtt_csv(o->csv_file, r->rtt, r->n_rtt)) != 0) {
-			fprintf(stderr, "wirerate: %s: cannot write: %s\n",
-				o->csv_file, strerror(-rc2));
-			rc = WR_EXIT_FAIL;
-		}
-		if (o->json_file != NULL &&
-		    (rc2 = wr_rtt_json(o->json_file, &r->rtt_meta, r->rtt,
-				       r->n_rtt)) != 0) {
-			fprintf(stderr, "wirerate: %s: cannot write: %s\n",
-				o->json_file, strerror(-rc2));
-			rc = WR_EXIT_FAIL;
-		}
-		return rc;
-	}
 	rc = bench_write(o->csv_file, wr_bench_result_csv, r);
 	rc2 = bench_write(json, wr_bench_result_json, r);
 	if (rc != WR_EXIT_OK || rc2 != WR_EXIT_OK)
@@ -273,8 +256,7 @@ bench_cmd(const struct wr_opts *o, enum wr_bench_kind kind)
 	/* First: a signal from here on ends the command cleanly. */
 	wr_app_signals(on_signal);
 	wr_engine_quiet(o->quiet);
-	rc = kind == WR_BENCH_RTT ? WR_EXIT_OK :
-	     wr_bench_json_path(o, json_beside, sizeof(json_beside), &json);
+	rc = wr_bench_json_path(o, json_beside, sizeof(json_beside), &json);
 	if (rc == WR_EXIT_OK)
 		rc = kind == WR_BENCH_RTT ? wr_app_load_streams(o, &f) :
 		     wr_app_read_streams(o, &f);

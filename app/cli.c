@@ -77,6 +77,30 @@ OPT(o_peer, "peer", 'e', WR_CLI_VALUE, "SPEC", NULL,
     "repetition beside ours: `telemetry:PREFIX:PORT` (a DPDK process's "
     "telemetry socket, or its path) or `netdev:[NETNS/]IFNAME` (a Linux "
     "interface, in a namespace); up to 8.");
+OPT(o_capture, "capture", 'a', WR_CLI_VALUE, "PORT[:rx|tx|both]=FILE", NULL,
+    "Write what port PORT receives (`rx`, the default), sends (`tx`) or "
+    "both to FILE in pcapng: nanosecond timestamps, one interface per port "
+    "with its name, each stream's name on its frames; up to 8.  Frames the "
+    "capture cannot keep are counted as capture dropped, never slowing the "
+    "receive path (doc/rx.md).  The options below apply to the `--capture` "
+    "before them.");
+OPT(o_cap_filter, "capture-filter", 'f', WR_CLI_VALUE, "EXPR", NULL,
+    "Only frames matching EXPR, in tcpdump's filter language (compiled by "
+    "libpcap, run as eBPF).");
+OPT(o_cap_count, "capture-count", 'g', WR_CLI_VALUE, "N", NULL,
+    "Stop the capture after N frames (of each file, with "
+    "`--capture-files`).");
+OPT(o_cap_size, "capture-size", 'i', WR_CLI_VALUE, "BYTES", NULL,
+    "Stop the capture after BYTES (`512MiB`, `10MB`; of each file, with "
+    "`--capture-files`).");
+OPT(o_cap_duration, "capture-duration", 'u', WR_CLI_VALUE, "S", NULL,
+    "Stop the capture after S seconds (of each file, with "
+    "`--capture-files`).");
+OPT(o_snaplen, "snaplen", 'v', WR_CLI_VALUE, "N", NULL,
+    "Keep the first N bytes of each frame (1..65535).");
+OPT(o_cap_files, "capture-files", 'w', WR_CLI_VALUE, "N", NULL,
+    "A ring of N files (FILE-0.pcapng, ...), each up to the limits above, "
+    "the oldest rewritten (1..1000).");
 
 /* rfc2544 */
 OPT(o_trial, "trial", 'T', WR_CLI_VALUE, "S", NULL,
@@ -94,7 +118,7 @@ OPT(o_phases, "phases", 'H', WR_CLI_VALUE, "N", NULL,
     "`--trial`.");
 OPT(o_first_trial, "first-trial", 'F', WR_CLI_VALUE, "S", NULL,
     "The first phase's trial length with `--pdr` (default 1 s).");
-OPT(o_search, "search", 'g', WR_CLI_CHOICE, "SEARCH", "binary mlr",
+OPT(o_search, "search", 'y', WR_CLI_CHOICE, "SEARCH", "binary mlr",
     "The throughput search: `binary`, RFC 2544's (default), or `mlr`, "
     "MLRsearch (RFC 9971: NDR and PDR as its goals, trials growing from "
     "`--first-trial` to `--trial` as it narrows; doc/rates.md says when "
@@ -102,7 +126,7 @@ OPT(o_search, "search", 'g', WR_CLI_CHOICE, "SEARCH", "binary mlr",
 OPT(o_exceed, "exceed-ratio", 'x', WR_CLI_VALUE, "PCT", NULL,
     "With `--search mlr`: the share of a load's trial time that may lose "
     "more than the tolerance (the Goal Exceed Ratio; default 0).");
-OPT(o_dursum, "duration-sum", 'u', WR_CLI_VALUE, "S", NULL,
+OPT(o_dursum, "duration-sum", 'J', WR_CLI_VALUE, "S", NULL,
     "With `--search mlr`: trial time at one load that is enough (the Goal "
     "Duration Sum; default `--trial`).");
 OPT(o_max_rate, "max-rate", 'M', WR_CLI_VALUE, "RATE", NULL,
@@ -172,6 +196,10 @@ OPT(o_http, "http", 'w', WR_CLI_VALUE, "[ADDR:]PORT", NULL,
 OPT(o_http_token, "http-token-file", 'W', WR_CLI_FILE_IN, "FILE", NULL,
     "The web console's own token (as `--token-file`'s: mode 0600, 16 "
     "characters or more).");
+OPT(o_capture_dir, "capture-dir", 'C', WR_CLI_VALUE, "DIR", NULL,
+    "Where capture.start's files go (default a private temporary "
+    "directory, removed when the server ends; clients read them with "
+    "capture.fetch).");
 
 /* console (Python: wirerate/console.py) */
 OPT(o_c_socket, "socket", 0, WR_CLI_SOCKET, "PATH", NULL,
@@ -196,7 +224,9 @@ static const struct wr_cli_use run_opts[] = {
 	USE(o_config), USE(o_duration), USE(o_count), USE(o_seed),
 	USE(o_drain), USE(o_json), USE(o_stats_jsonl), USE(o_arp),
 	USE(o_burst), USE(o_quiet), USE(o_link_down), USE(o_oversub),
-	USE(o_repeat), USE(o_peer),
+	USE(o_repeat), USE(o_peer), USE(o_capture), USE(o_cap_filter),
+	USE(o_cap_count), USE(o_cap_size), USE(o_cap_duration), USE(o_snaplen),
+	USE(o_cap_files),
 	END,
 };
 
@@ -226,7 +256,10 @@ static const struct wr_cli_use rfc2544_opts[] = {
 };
 
 static const struct wr_cli_use rtt_opts[] = {
-	USE(o_config), USE(o_stream),
+	USE(o_config),
+	USE_AS(o_stream, "The stream of the file to use (default: the first); "
+	       "`NAME,NAME,...`: each measured in turn at every size, side by "
+	       "side in one table (`raw,udp`: seed 000's study)."),
 	USE_AS(o_sizes, "UDP payload sizes FROM:TO:STEP or one SIZE "
 	       "(default 50:1500:50, the 24-byte signature included)."),
 	USE_AS(o_count, "Round trips per size (default 100000)."),
@@ -255,7 +288,7 @@ static const struct wr_cli_use ports_opts[] = {
 static const struct wr_cli_use serve_opts[] = {
 	USE(o_config), USE(o_socket), USE(o_listen), USE(o_token),
 	USE(o_idle), USE(o_owner), USE(o_max_clients), USE(o_http),
-	USE(o_http_token),
+	USE(o_http_token), USE(o_capture_dir),
 	END,
 };
 

@@ -11,6 +11,7 @@
 #include "wr_describe.h"
 #include "wr_frame.h"
 #include "wr_parse.h"
+#include "wr_pcapng.h"
 #include "wr_report.h"
 #include "wr_rtt_table.h"
 #include "wr_yaml.h"
@@ -52,6 +53,9 @@ usage(FILE *out)
 "usage: wirerate run STREAMFILE [--config PROFILE] [--duration S] [--count N]\n"
 "                    [--seed N] [--drain S] [--json FILE] [--stats-jsonl FILE]\n"
 "                    [--arp] [--quiet] [--repeat N [--peer SPEC]...]\n"
+"                    [--capture PORT[:rx|tx|both]=FILE]... [--capture-filter EXPR]\n"
+"                    [--capture-count N] [--capture-size BYTES]\n"
+"                    [--capture-duration S] [--snaplen N] [--capture-files N]\n"
 "                    [-- EAL options]\n"
 "       wirerate sweep STREAMFILE [--stream NAME] [--sizes 64,128,...]\n"
 "                    [--duration S] [--repeat N] [--rx-port N] [--csv FILE]\n"
@@ -66,7 +70,7 @@ usage(FILE *out)
 "                    [--reverse-stream NAME] [--report OUT.html]\n"
 "                    [--b2b-repeats N] [--b2b-trial S] [--b2b-resolution N]\n"
 "                    [--drain S] [--csv FILE] [--json FILE] [--config PROFILE]\n"
-"       wirerate rtt STREAMFILE [--stream NAME] [--sizes FROM:TO:STEP] [--count N]\n"
+"       wirerate rtt STREAMFILE [--stream NAME[,NAME...]] [--sizes FROM:TO:STEP] [--count N]\n"
 "                    [--timeout S] [--csv FILE] [--json FILE] [--config PROFILE]\n"
 "       wirerate check STREAMFILE [--seed N]\n"
 "       wirerate dump STREAMFILE --count N --pcap OUT.pcap [--stream NAME] [--seed N]\n"
@@ -113,7 +117,9 @@ usage(FILE *out)
 "  rtt     round trips one frame at a time (doc/echo.md): per UDP payload size\n"
 "          (default 50:1500:50, the 24-byte signature included), --count round\n"
 "          trips (default 100000) of the stream's frame, each waited for up to\n"
-"          --timeout (default 0.1 s); min/avg/p50/p99/max RTT and lost per size\n"
+"          --timeout (default 0.1 s); min/avg/p50/p99/max RTT and lost per size;\n"
+"          --stream raw,udp measures several streams side by side, one table\n"
+"          row per payload size (seed 000: streams/rtt-raw-vs-udp.yaml)\n"
 "  check   validate STREAMFILE and print what each stream sends (no EAL)\n"
 "  ports   list the DPDK ports EAL finds: driver, MAC, link, NUMA node,\n"
 "          queues and the offloads wirerate uses (doc/ports.md)\n"
@@ -152,6 +158,18 @@ usage(FILE *out)
 "                    the ports staying up, the same frames each time: a line\n"
 "                    per repetition, then min / median / max of Kpps, Mbps\n"
 "                    L2/L1, goodput (bytes above UDP/TCP) and time\n"
+"  --capture PORT[:rx|tx|both]=FILE  write what port PORT receives (rx,\n"
+"                    the default), sends (tx) or both to FILE in pcapng, with\n"
+"                    ns timestamps and each stream's name on its frames; up to\n"
+"                    8; frames the capture cannot keep are counted as \"capture\n"
+"                    dropped\", never slowing the receive path (doc/rx.md)\n"
+"  the options below apply to the --capture before them:\n"
+"  --capture-filter EXPR  only frames matching EXPR (tcpdump's language)\n"
+"  --capture-count N, --capture-size BYTES, --capture-duration S\n"
+"                    stop a capture after N frames, BYTES (512 MiB, 10MB) or S\n"
+"                    seconds; with --capture-files N, the limit of each of a\n"
+"                    ring of N files (FILE-0.pcapng ...), the oldest rewritten\n"
+"  --snaplen N       keep the first N bytes of each frame\n"
 "  --peer SPEC       with --repeat: the peer's own RX/TX counts per\n"
 "                    repetition, beside ours: telemetry:SOCKET|PREFIX:PORT\n"
 "                    (a DPDK process) or netdev:[NETNS/]IFNAME (a Linux\n"
@@ -180,9 +198,9 @@ static const struct wr_cmd_opts {
 	const char *opts;
 	bool eal;
 } wr_cmds[] = {
-	{ "run", "cdDnsjqAbLkoXe", true },
+	{ "run", "cdDnsjqAbLkoXeafgiuvw", true },
 	{ "sweep", "cSzdCjqbsrXQ", true },
-	{ "rfc2544", "cSzTRlMmDCjqtrbsPHFEGBKWUVYQZgxu", true },
+	{ "rfc2544", "cSzTRlMmDCjqtrbsPHFEGBKWUVYQZyxJ", true },
 	{ "rtt", "cSznOCj", true },
 	{ "check", "sn", false },
 	{ "dump", "npsS", false },
@@ -199,6 +217,60 @@ cmd_find(const char *name)
 		if (strcmp(wr_cmds[i].name, name) == 0)
 			return &wr_cmds[i];
 	return NULL;
+}
+
+/* One of the options that follow a --capture (--capture-filter, ...). */
+static int
+capture_opt(struct wr_app_capture *k, int c, const char *arg)
+{
+	char why[WR_FILTER_EXPR_MAX + 256];
+	uint64_t v;
+
+	switch (c) {
+	case 'f':
+		if (k->has_filter) {
+			fprintf(stderr, "wirerate: --capture-filter: given twice "
+				"for --capture %s\n", k->spec.file);
+			return WR_EXIT_USAGE;
+		}
+		if (wr_filter_compile(&k->filter, arg, why, sizeof(why)) != 0) {
+			fprintf(stderr, "wirerate: --capture-filter: %s\n", why);
+			return WR_EXIT_USAGE;
+		}
+		k->has_filter = true;
+		return WR_EXIT_OK;
+	case 'g':
+		if (wr_parse_u64(arg, 1, UINT64_MAX, &k->lim.frames, why,
+				 sizeof(why)) != 0)
+			return opt_error("--capture-count", arg,
+					 "a frame count of 1 or more");
+		return WR_EXIT_OK;
+	case 'i':
+		if (wr_parse_bytes(arg, &k->lim.bytes, why, sizeof(why)) != 0)
+			return opt_error("--capture-size", arg, "a size such as "
+					 "512 MiB, 10MB or 4096");
+		return WR_EXIT_OK;
+	case 'u':
+		if (wr_parse_duration_ns(arg, &k->lim.duration_ns, why,
+					 sizeof(why)) != 0 ||
+		    k->lim.duration_ns == 0)
+			return opt_error("--capture-duration", arg, "a positive "
+					 "duration such as 10, 500ms or 1m");
+		return WR_EXIT_OK;
+	case 'v':
+		if (wr_parse_u64(arg, 1, 65535, &v, why, sizeof(why)) != 0)
+			return opt_error("--snaplen", arg,
+					 "a byte count in 1..65535");
+		k->lim.snaplen = (uint32_t)v;
+		return WR_EXIT_OK;
+	default: /* 'w' */
+		if (wr_parse_u64(arg, 1, WR_CAP_FILES_MAX, &v, why,
+				 sizeof(why)) != 0)
+			return opt_error("--capture-files", arg,
+					 "a file count in 1..1000");
+		k->lim.files = (uint32_t)v;
+		return WR_EXIT_OK;
+	}
 }
 
 /* True when @p arg is one of @p opts' long options ("--config",
@@ -243,9 +315,9 @@ parse_opts(int argc, char **argv, struct wr_opts *o)
 		{ "pdr", required_argument, NULL, 'P' },
 		{ "phases", required_argument, NULL, 'H' },
 		{ "first-trial", required_argument, NULL, 'F' },
-		{ "search", required_argument, NULL, 'g' },
+		{ "search", required_argument, NULL, 'y' },
 		{ "exceed-ratio", required_argument, NULL, 'x' },
-		{ "duration-sum", required_argument, NULL, 'u' },
+		{ "duration-sum", required_argument, NULL, 'J' },
 		{ "tests", required_argument, NULL, 'E' },
 		{ "loss-step", required_argument, NULL, 'G' },
 		{ "b2b-repeats", required_argument, NULL, 'B' },
@@ -264,6 +336,13 @@ parse_opts(int argc, char **argv, struct wr_opts *o)
 		{ "stats-jsonl", required_argument, NULL, 'L' },
 		{ "on-link-down", required_argument, NULL, 'k' },
 		{ "oversubscribe", no_argument, NULL, 'o' },
+		{ "capture", required_argument, NULL, 'a' },
+		{ "capture-filter", required_argument, NULL, 'f' },
+		{ "capture-count", required_argument, NULL, 'g' },
+		{ "capture-size", required_argument, NULL, 'i' },
+		{ "capture-duration", required_argument, NULL, 'u' },
+		{ "snaplen", required_argument, NULL, 'v' },
+		{ "capture-files", required_argument, NULL, 'w' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -400,6 +479,37 @@ parse_opts(int argc, char **argv, struct wr_opts *o)
 			o->peers[o->n_peers++] = optarg;
 			break;
 		}
+		case 'a':
+			if (o->n_captures == WR_CAPTURES_MAX) {
+				fprintf(stderr, "wirerate: --capture: at most "
+					"%u captures\n", WR_CAPTURES_MAX);
+				return WR_EXIT_USAGE;
+			}
+			if (wr_capspec_parse(optarg,
+					&o->captures[o->n_captures].spec, why,
+					sizeof(why)) != 0)
+				return opt_error("--capture", optarg, why + 9);
+			o->n_captures++;
+			break;
+		case 'f':
+		case 'g':
+		case 'i':
+		case 'u':
+		case 'v':
+		case 'w':
+			/* Options of the --capture before them. */
+			if (o->n_captures == 0) {
+				fprintf(stderr, "wirerate: --capture-filter, "
+					"-count, -size, -duration, -files and "
+					"--snaplen apply to the --capture "
+					"PORT=FILE before them: give that "
+					"first\n");
+				return WR_EXIT_USAGE;
+			}
+			if (capture_opt(&o->captures[o->n_captures - 1], c,
+					optarg) != WR_EXIT_OK)
+				return WR_EXIT_USAGE;
+			break;
 		case 'k':
 			if (strcmp(optarg, "stop") == 0)
 				o->link_down_continue = false;
@@ -434,9 +544,9 @@ parse_opts(int argc, char **argv, struct wr_opts *o)
 		case 'Z':
 		case 'M':
 		case 'm':
-		case 'g':
+		case 'y':
 		case 'x':
-		case 'u':
+		case 'J':
 			if (wr_app_bench_opt(o, c, optarg) != 0)
 				return WR_EXIT_USAGE;
 			break;
@@ -451,6 +561,21 @@ parse_opts(int argc, char **argv, struct wr_opts *o)
 			fprintf(stderr, "wirerate: unknown option \"%s\" "
 				"(EAL options go after --)\n",
 				argv[optind - 1]);
+			return WR_EXIT_USAGE;
+		}
+	}
+	for (i = 0; i < (int)o->n_captures; i++)
+		if (wr_cap_limits_check(&o->captures[i].lim, why,
+					sizeof(why)) != 0) {
+			fprintf(stderr, "wirerate: --capture %s: %s\n",
+				o->captures[i].spec.file, why);
+			return WR_EXIT_USAGE;
+		}
+	if (o->n_captures > 0) {
+		if (o->repeats > 0) {
+			fprintf(stderr, "wirerate: --capture: not with "
+				"--repeat (each repetition reloads the "
+				"streams); capture one run\n");
 			return WR_EXIT_USAGE;
 		}
 	}

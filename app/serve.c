@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "wr_app.h"
@@ -30,8 +31,9 @@ usage(FILE *out)
 "usage: wirerate serve [--config PROFILE] [--socket PATH|none]\n"
 "                      [--listen [ADDR:]PORT --token-file FILE]\n"
 "                      [--idle-timeout S] [--owner-timeout S]\n"
-"                      [--max-clients N] [--http [ADDR:]PORT\n"
-"                      [--http-token-file FILE]] [-- EAL options]\n"
+"                      [--max-clients N] [--capture-dir DIR]\n"
+"                      [--http [ADDR:]PORT [--http-token-file FILE]]\n"
+"                      [-- EAL options]\n"
 "  Starts EAL and the profile's ports once and serves the JSON-RPC 2.0 API\n"
 "  (doc/api.md) on a Unix socket (default RUNTIME/" WR_RUNTIME_SERVER_SOCK ",\n"
 "  mode 0600; RUNTIME is $" WR_RUNTIME_ENV " when set, else /run/wirerate\n"
@@ -49,6 +51,9 @@ usage(FILE *out)
 "                   (127.0.0.1 unless an address is given); another\n"
 "                   address than the loopback needs a token: the console's\n"
 "                   own (--http-token-file) or --token-file's\n"
+"  --capture-dir    where capture.start's files go (default a private\n"
+"                   temporary directory, removed when the server ends;\n"
+"                   clients read them with capture.fetch)\n"
 "       wirerate console [ARGS]   the interactive console (python3 -m wirerate)\n");
 }
 
@@ -110,6 +115,7 @@ wr_cmd_serve(int argc, char **argv)
 		{ "max-clients", required_argument, NULL, 'm' },
 		{ "http", required_argument, NULL, 'w' },
 		{ "http-token-file", required_argument, NULL, 'W' },
+		{ "capture-dir", required_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -189,6 +195,21 @@ wr_cmd_serve(int argc, char **argv)
 			}
 			so.max_clients = (unsigned int)v;
 			break;
+		case 'C': {
+			struct stat sb;
+
+			/* Checked now: a directory that is not one is bad
+			 * input, found before EAL starts. */
+			if (stat(optarg, &sb) != 0 || !S_ISDIR(sb.st_mode) ||
+			    access(optarg, W_OK) != 0) {
+				fprintf(stderr, "wirerate: --capture-dir %s: "
+					"expected a directory wirerate can "
+					"write to\n", optarg);
+				return WR_EXIT_USAGE;
+			}
+			so.capture_dir = optarg;
+			break;
+		}
 		case 'h':
 			usage(stdout);
 			return WR_EXIT_OK;

@@ -617,7 +617,35 @@ static CU_TestInfo hist_tests[] = {
 	CU_TEST_INFO_NULL,
 };
 
+/* Two queues' jitter folded together: the mean weighted by frames. */
+static void
+test_jitter_merge(void)
+{
+	struct wr_latency_jitter a, b, m;
+	unsigned int i;
+
+	wr_latency_jitter_init(&a);
+	wr_latency_jitter_init(&b);
+	wr_latency_jitter_init(&m);
+	/* a: transits alternating 1000/1160 ns; b: constant. */
+	for (i = 0; i < 3000; i++)
+		wr_latency_jitter_update(&a, 1000 + (i & 1) * 160);
+	for (i = 0; i < 1000; i++)
+		wr_latency_jitter_update(&b, 5000);
+	wr_latency_jitter_merge(&m, &a);
+	wr_latency_jitter_merge(&m, &b);
+	CU_ASSERT_EQUAL(m.n, 4000);
+	CU_ASSERT_DOUBLE_EQUAL(wr_latency_jitter_ns(&m),
+			       (wr_latency_jitter_ns(&a) * 3000 +
+				wr_latency_jitter_ns(&b) * 1000) / 4000, 0.1);
+	CU_ASSERT_DOUBLE_EQUAL(wr_latency_jitter_ns(&a), 160, 1);
+	wr_latency_jitter_init(&b);           /* no frames: no weight */
+	wr_latency_jitter_merge(&m, &b);
+	CU_ASSERT_EQUAL(m.n, 4000);
+}
+
 static CU_TestInfo jitter_tests[] = {
+	{ "merge", test_jitter_merge },
 	{ "crafted", test_jitter_crafted },
 	{ "steady", test_jitter_steady },
 	CU_TEST_INFO_NULL,

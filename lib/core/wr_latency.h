@@ -248,6 +248,17 @@ wr_latency_jitter_update(struct wr_latency_jitter *j, uint64_t transit)
 double wr_latency_jitter_ns(const struct wr_latency_jitter *j);
 
 /**
+ * Fold the jitter of another path of the same stream (another RX queue)
+ * into @p dst: J becomes the mean of both weighted by their frames, n
+ * their sum.  Each J stays RFC 3550's over its own arrival order: frames
+ * of different queues have none between them.  @p dst is a reader's copy
+ * (zeroed by wr_latency_jitter_init()); @p src any thread's, read with
+ * atomic loads.
+ */
+void wr_latency_jitter_merge(struct wr_latency_jitter *dst,
+			     const struct wr_latency_jitter *src);
+
+/**
  * Precompute the conversion for a TSC of @p hz (calibrated: wr_tsc.h).
  * @return 0, or -EINVAL if @p hz is 0.
  */

@@ -85,9 +85,14 @@ struct wr_bench_result {
 	/* rfc2544 */
 	struct wr_rfc2544_row *rfc;
 	unsigned int n_rfc;
-	/* rtt */
+	/* rtt: n_rtt sizes of rtt_k streams side by side (--stream A,B),
+	 * rtt[i * rtt_k + j] stream j at size i */
 	struct wr_rtt_row *rtt;
 	unsigned int n_rtt;
+	unsigned int rtt_k;
+	char rtt_names[WR_RTT_CMP_MAX][WR_STREAM_NAME_MAX];
+	const char *rtt_name[WR_RTT_CMP_MAX]; /**< rtt_names, as the writers take them */
+	char rtt_names_joined[WR_RTT_CMP_MAX * (WR_STREAM_NAME_MAX + 1)];
 	struct wr_rtt_meta rtt_meta;
 	char rtt_started[40];
 };
@@ -116,8 +121,10 @@ struct wr_bench {
 				     * back on rx_port, as received */
 	uint64_t rx_nic_pkts;       /* last trial: rx_port's NIC ipackets (delta) */
 	uint64_t rx_nic_bytes;      /* last trial: rx_port's NIC ibytes (delta) */
-	uint64_t rx_nic_missed;     /* last trial: rx_port's NIC imissed (delta) */
-	uint64_t nic_ipackets[WR_PORTS_MAX], nic_imissed[WR_PORTS_MAX];
+	uint64_t rx_nic_missed;     /* last trial: frames rx_port dropped that
+				     * wirerate did not take in time (imissed +
+				     * rx_nombuf, delta): the generator's */
+	uint64_t nic_ipackets[WR_PORTS_MAX], nic_imissed[WR_PORTS_MAX]; /* imissed + rx_nombuf */
 	uint64_t nic_ibytes[WR_PORTS_MAX];
 	uint16_t tx_port;           /* rfc2544: the pair running's TX port */
 	bool bidir;                 /* rfc2544 --reverse-stream */
@@ -139,8 +146,12 @@ struct wr_bench {
 	struct wr_latency_summary lat;
 	struct wr_latency *rev_lat_hist;
 	struct wr_latency_summary rev_lat;
-	/* rtt */
-	struct wr_rtt_size *rtt_sizes;
+	/* rtt: k streams side by side (rtt_idx, the first is stream), the
+	 * same payloads, each its own frame sizes */
+	unsigned int rtt_k;
+	uint32_t rtt_idx[WR_RTT_CMP_MAX];
+	struct wr_rtt_size *rtt_sizes_of[WR_RTT_CMP_MAX];
+	struct wr_rtt_size *rtt_sizes; /* rtt_sizes_of[0] */
 	unsigned int n_rtt_sizes;
 	uint32_t rtt_stop;          /* the round-trip lcore's stop flag */
 	struct wr_rtt_ses *rtt_ses; /* the session: the caller's, or own */

@@ -41,6 +41,7 @@ wr_bench_sweep_run(struct wr_bench *b, struct wr_bench_result *r,
 			    WR_SWEEP_DURATION_DEFAULT_NS;
 	unsigned int i, rep, n = 0, n_st = 0;
 	uint16_t stopped_in = 0;
+	uint64_t rx_missed;
 	const struct wr_port *tp;
 	uint32_t line;
 	uint16_t port;
@@ -83,6 +84,7 @@ wr_bench_sweep_run(struct wr_bench *b, struct wr_bench_result *r,
 	for (i = 0; i < b->n_sizes && rc == 0; i++) {
 		unsigned int first = n;
 
+		rx_missed = 0;
 		for (rep = 0; rep < reps; rep++) {
 			struct wr_report_row row;
 			struct wr_txlimit_tx tx;
@@ -116,6 +118,7 @@ wr_bench_sweep_run(struct wr_bench *b, struct wr_bench_result *r,
 			echoes[rep].rx_nic_pkts = b->rx_nic_pkts;
 			echoes[rep].rx_bytes = b->rx_bytes;
 			echoes[rep].rx_nic_bytes = b->rx_nic_bytes;
+			rx_missed += echo ? b->rx_nic_missed : 0;
 			n++;
 			/* One line per trial (the progress in a pipe). */
 			if (!o->quiet)
@@ -140,6 +143,22 @@ wr_bench_sweep_run(struct wr_bench *b, struct wr_bench_result *r,
 				       echo ? echoes : NULL, n - first,
 				       payload_offset(b, b->sizes[i])) == 0) {
 			r->gen_limited |= wr_sweep_stat_gen_limited(&r->st[n_st]);
+			/* Echoes the RX port dropped because wirerate did not
+			 * take them: what came back measures the generator. */
+			if (rx_missed > 0) {
+				r->st[n_st].limited_by = "generator";
+				r->gen_limited = true;
+				if (!o->quiet)
+					wr_bench_say(b, "sweep", b->sizes[i], 0,
+						     false, "  %u bytes: the RX "
+						     "port dropped %llu echoes "
+						     "wirerate did not take in "
+						     "time (imissed, rx_nombuf): "
+						     "the generator's limit, not "
+						     "the reflector's loss\n",
+						     b->sizes[i],
+						     (unsigned long long)rx_missed);
+			}
 			n_st++;
 		}
 	}

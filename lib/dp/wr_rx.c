@@ -10,6 +10,8 @@
 #include <rte_mbuf_dyn.h>
 
 #include "wr_arpd.h"
+#include "wr_bpf.h"
+#include "wr_cap.h"
 #include "wr_pkt.h"
 #include "wr_rx.h"
 #include "wr_sig.h"
@@ -31,7 +33,8 @@ wr_rx_sig_offset(const uint8_t *p, uint32_t len)
 
 int
 wr_rxq_init(struct wr_rxq *q, uint16_t port_id, uint16_t queue_id,
-	    uint16_t n_streams, const uint16_t *lanes, int socket_id)
+	    uint16_t n_streams, const uint16_t *lanes, unsigned int n_classes,
+	    int socket_id)
 {
 	uint16_t s, l;
 
@@ -40,10 +43,18 @@ wr_rxq_init(struct wr_rxq *q, uint16_t port_id, uint16_t queue_id,
 	q->queue_id = queue_id;
 	q->n_streams = n_streams;
 	wr_latency_tsc_init(&q->tsc, wr_tsc_hz());
-	q->streams = rte_zmalloc_socket("wr_rxq", n_streams * sizeof(void *),
-					RTE_CACHE_LINE_SIZE, socket_id);
+	q->streams = rte_zmalloc_socket("wr_rxq", (n_streams ? n_streams : 1) *
+					sizeof(void *), RTE_CACHE_LINE_SIZE,
+					socket_id);
 	if (q->streams == NULL)
 		return -ENOMEM;
+	if (n_classes > 0) {
+		q->class_count = rte_zmalloc_socket("wr_rxq_classes",
+				n_classes * sizeof(*q->class_count),
+				RTE_CACHE_LINE_SIZE, socket_id);
+		if (q->class_count == NULL)
+			goto nomem;
+	}
 	for (s = 0; s < n_streams; s++) {
 		struct wr_rx_stream *rs;
 
@@ -80,7 +91,11 @@ wr_rxq_fini(struct wr_rxq *q)
 {
 	uint16_t s, l;
 
-	if (q == NULL || q->streams == NULL)
+	if (q == NULL)
+		return;
+	rte_free(q->class_count);
+	q->class_count = NULL;
+	if (q->streams == NULL)
 		return;
 	for (s = 0; s < q->n_streams; s++) {
 		struct wr_rx_stream *rs = q->streams[s];
@@ -103,6 +118,19 @@ count(uint64_t *c, uint64_t n)
 	__atomic_store_n(c, *c + n, __ATOMIC_RELAXED);
 }
 
+/* A frame without a signature: the first class whose filter takes it, or
+ * -1 (rx_foreign). */
+static inline int
+classify(const struct wr_rxq *q, struct rte_mbuf *m)
+{
+	unsigned int c;
+
+	for (c = 0; c < q->n_classes; c++)
+		if (wr_bpf_run(&q->classes[c], m))
+			return (int)c;
+	return -1;
+}
+
 uint16_t
 wr_rx_poll(struct wr_rxq *q)
 {
@@ -111,21 +139,38 @@ wr_rx_poll(struct wr_rxq *q)
 	uint16_t n_hw = 0;
 	uint64_t ours_bytes = 0;
 	struct wr_clock_map map = { 0, 0, 0 };
-	uint64_t now, rx_tsc;
+	uint64_t t0, now, rx_tsc;
+	unsigned int k;
 	bool hw;
 
+	/* The load figures need the time from before the call: an empty
+	 * poll pays one TSC read, idle time anyway. */
+	t0 = rte_rdtsc();
 	n = rte_eth_rx_burst(q->port_id, q->queue_id, pkts, WR_RX_BURST);
+	count(&q->polls, 1);
 	if (n == 0)
 		return 0;
 	now = rte_rdtsc();
 	hw = q->hwts && wr_clock_pub_get(q->clock, &map) == 0;
+	/* Before any frame is accounted or handed on: the capture sees the
+	 * burst whole, and only copies (wr_cap.h). */
+	if (unlikely(__atomic_load_n(&q->n_caps, __ATOMIC_ACQUIRE) != 0))
+		for (k = 0; k < WR_CAPTURES_MAX; k++) {
+			struct wr_cap *cap = __atomic_load_n(&q->caps[k],
+							     __ATOMIC_ACQUIRE);
+
+			if (cap != NULL)
+				wr_cap_rx(cap, q->queue_id, pkts, n, now,
+					  hw ? &map : NULL, q->hwts_off,
+					  q->hwts_flag);
+		}
 	for (i = 0; i < n; i++) {
 		const uint8_t *p = rte_pktmbuf_mtod(pkts[i], const uint8_t *);
 		struct wr_rx_stream *rs;
 		struct wr_sig sig;
 		uint16_t s, lane;
 		uint64_t transit;
-		int off, kind;
+		int off, kind, c;
 
 		if (i + 1 < n)
 			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 1], void *));
@@ -133,7 +178,16 @@ wr_rx_poll(struct wr_rxq *q)
 		if (off < 0 || (kind = wr_sig_decode_any(p + off,
 				rte_pktmbuf_data_len(pkts[i]) - (uint32_t)off,
 				&sig)) < 0) {
-			foreign++;
+			if (q->n_classes > 0 &&
+			    (c = classify(q, pkts[i])) >= 0) {
+				struct wr_rx_class_count *cc =
+					&q->class_count[c];
+
+				count(&cc->pkts, 1);
+				count(&cc->bytes, rte_pktmbuf_pkt_len(pkts[i]));
+			} else {
+				foreign++;
+			}
 			/* The responder takes it over (answers or frees). */
 			if (unlikely(q->arpd != NULL)) {
 				fwd[n_fwd++] = pkts[i];
@@ -188,6 +242,8 @@ wr_rx_poll(struct wr_rxq *q)
 		count(&q->rx_foreign, foreign);
 	if (bad)
 		count(&q->rx_bad_sig, bad);
+	count(&q->busy_polls, 1);
+	count(&q->busy_tsc, rte_rdtsc() - t0);
 	return n;
 }
 

@@ -11,6 +11,27 @@
  * tracker (wr_seq) and, per stream, a latency histogram (wr_latency) and the
  * RFC 3550 jitter.
  *
+ * Several queues of one port (rx_lcores) each keep their own trackers, and
+ * whoever reads them merges (wr_engine.c): nothing is shared between RX
+ * lcores, so the hot path takes no lock and no atomic read-modify-write.
+ * The merge is exact for what wirerate reports: received and duplicated are
+ * sums; distinct is the sum of each queue's distinct sequence numbers, so
+ * lost = sent - distinct holds when one lane's frames spread over several
+ * queues (RSS over varying fields); histograms add bucket by bucket.  Two
+ * things are defined per queue (doc/rx.md): a frame is reordered when a
+ * later frame of its lane had already arrived on the same queue (frames on
+ * different queues have no order: the NIC gives none, and each queue is
+ * polled by its own lcore), and a duplicate is a second copy on the same
+ * queue (a device's copy of a frame hashes to the queue of the original;
+ * one that arrives on another queue is counted as received twice and
+ * hides one lost frame).  Jitter is each queue's RFC 3550 estimate,
+ * averaged weighted by frames.
+ *
+ * Frames without a signature are counted per class (rx_classes, the
+ * first class whose filter matches, run as JIT-compiled eBPF) or in
+ * rx_foreign.  A capture (wr_cap.h) attached to the queue sees every frame
+ * before it is accounted.
+ *
  * A frame is ours when it is IPv4 (optionally behind one 802.1Q tag) / UDP
  * and its UDP payload starts with WR_SIG_MAGIC, whatever a reflector did to
  * MAC and IP addresses and ports.  Everything else counts in rx_foreign;
@@ -34,11 +55,14 @@
 
 #include "wr_clock.h"
 #include "wr_latency.h"
+#include "wr_pcapng.h"
 #include "wr_seq.h"
 
 #define WR_RX_BURST 32
 
 struct wr_arpd;
+struct wr_bpf;
+struct wr_cap;
 
 /** Per stream, on one RX queue. */
 struct wr_rx_stream {
@@ -48,9 +72,16 @@ struct wr_rx_stream {
 	struct wr_seq *seq;        /**< n_lanes trackers */
 } __rte_cache_aligned;
 
+/** Frames and bytes of one rx_classes class on one queue. */
+struct wr_rx_class_count {
+	uint64_t pkts;
+	uint64_t bytes;            /**< as received (pkt_len, FCS excluded) */
+};
+
 struct wr_rxq {
 	uint16_t port_id;
 	uint16_t queue_id;
+	unsigned int lcore_id;     /**< the lcore that polls it */
 	uint64_t rx_pkts;          /**< every frame received */
 	uint64_t rx_ours;          /**< frames with a valid signature */
 	uint64_t rx_ours_bytes;    /**< their bytes as received (pkt_len: all
@@ -75,16 +106,36 @@ struct wr_rxq {
 	uint64_t hwts_flag;        /**< ol_flags bit of a stamped mbuf */
 	const struct wr_clock_pub *clock;
 	uint64_t rx_hwts;          /**< signature frames timed by their stamp */
+	/* The lcore's load on this queue (JSON rx_queues[]): every
+	 * rx_burst call, those that returned frames, and the TSC ticks from
+	 * before such a call to the end of its accounting. */
+	uint64_t polls;
+	uint64_t busy_polls;
+	uint64_t busy_tsc;
+	/** rx_classes: n_classes JIT-compiled filters run, in order, on each
+	 * frame without a signature; set before the lcore starts. */
+	unsigned int n_classes;
+	const struct wr_bpf *classes;
+	struct wr_rx_class_count *class_count; /**< n_classes entries */
+	/** Captures of what this queue receives, by the engine's capture
+	 * index (NULL: none), and how many there are.  Published and
+	 * withdrawn by the main lcore while the lcore runs (one acquire load
+	 * of n_caps per burst), freed only after the lcore passed a
+	 * quiescent point. */
+	uint32_t n_caps;
+	struct wr_cap *caps[WR_CAPTURES_MAX];
 } __rte_cache_aligned;
 
 /**
  * Set up @p q for @p n_streams streams, where @p lanes[s] is the number of
- * TX lanes of stream s, 0 for a stream without latency signature.
+ * TX lanes of stream s, 0 for a stream without latency signature, and
+ * @p n_classes class counters (wr_rxq.classes is set by the caller).
  * Memory comes from rte_zmalloc_socket on @p socket_id.
  * @return 0 or -ENOMEM.
  */
 int wr_rxq_init(struct wr_rxq *q, uint16_t port_id, uint16_t queue_id,
-		uint16_t n_streams, const uint16_t *lanes, int socket_id);
+		uint16_t n_streams, const uint16_t *lanes,
+		unsigned int n_classes, int socket_id);
 
 /** Free what wr_rxq_init allocated.  NULL-safe. */
 void wr_rxq_fini(struct wr_rxq *q);

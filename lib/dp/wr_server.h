@@ -70,6 +70,8 @@ struct wr_server_opts {
 	uint16_t http_port;
 	const char *http_token_file; /**< its own token; NULL: token_file's */
 	char http_token[WR_AUTH_TOKEN_MAX + 1]; /**< "" : none (loopback only) */
+	const char *capture_dir;     /**< captures' files; NULL: a private
+				      *   temporary directory, removed at exit */
 };
 
 /**
