@@ -30,6 +30,7 @@ const state = {
   lastCheck: null,
   source: null,
   reconnectMs: 1000,
+  capturesRunning: false,       // a capture armed or running (its view refreshes each tick)
 };
 
 const rpc = new Rpc();
@@ -338,6 +339,8 @@ async function tick() {
         refreshStreams(),
       ]);
       if (state.tick % 5 === 0) await refreshPorts();
+      // A running capture's counts, live while its view is open.
+      if (state.view === "captures" && state.capturesRunning) await refreshCaptures();
       onStats(stats);
     }
   } catch {
@@ -799,14 +802,15 @@ async function refreshCaptures() {
   const r = await rpc.call("capture.status", {});
   const tb = $("captures-table").tBodies[0];
   tb.replaceChildren();
+  state.capturesRunning = (r.captures || []).some((c) => c.state !== "done");
   for (const c of [...(r.captures || [])].reverse()) {
-    const tr = node("tr", { dataset: { capture: String(c.id) } });
+    const tr = node("tr", { dataset: { capture: String(c.id), state: c.state } });
     tr.append(node("th", { scope: "row" }, String(c.id)));
     tr.append(node("td", { class: "l" }, `${c.port}, ${c.dir}`));
     tr.append(node("td", { class: "l" }, c.filter || "–"));
-    tr.append(node("td", { class: "l" }, c.state + (c.error ? `: ${c.error}` : "")));
-    for (const v of [c.seen, c.written, c.capture_dropped, c.bytes])
-      tr.append(node("td", { class: "num" }, (v ?? 0).toLocaleString("en-US")));
+    tr.append(node("td", { class: "l", dataset: { col: "state" } }, c.state + (c.error ? `: ${c.error}` : "")));
+    for (const [col, v] of [["seen", c.seen], ["written", c.written], ["dropped", c.capture_dropped], ["bytes", c.bytes]])
+      tr.append(node("td", { class: "num", dataset: { col } }, (v ?? 0).toLocaleString("en-US")));
     const act = node("td");
     if (c.state === "done") {
       const b = node("button", { type: "button" }, `Download${c.files > 1 ? ` (${c.files} files)` : ""}`);

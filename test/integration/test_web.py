@@ -13,6 +13,7 @@ import math
 import os
 import shutil
 import socket
+import subprocess
 import sys
 import tempfile
 import time
@@ -312,7 +313,9 @@ class Page:
             return None
 
     def wait(self, pred, what, timeout=10):
-        self.case.assertTrue(wait_for(pred, timeout, 0.1), f"{self.name}: {what}")
+        """Until @pred holds; else fail saying @what (a callable: what it says then)."""
+        ok = wait_for(pred, timeout, 0.1)
+        self.case.assertTrue(ok, f"{self.name}: {what() if callable(what) else what}")
 
     def view(self, name):
         self.q(f"#tab-{name}").click()
@@ -542,6 +545,82 @@ ports:
                          [float(r["throughput_pps"]) for r in rows])
         self.assertIn("RFC 2544 throughput", c.bench_result(job["job"], "table"))
         self.assertEqual(a.errors(), [])
+
+    def test_captures(self):
+        """The Captures view against capture.*: a bad filter refused with libpcap's words, a
+        filtered capture started from the page (armed, then running with the traffic, its
+        counts live), stopped from the page, listed as capture.status lists it, and downloaded:
+        tshark decodes the file, every frame the filter's and nothing else, as many as the
+        server says it wrote, the same bytes the Python client fetches."""
+        p, sock, port = self.web_serve(vdev="net_ring0", tag="c")   # TX comes back as RX
+        c = self.client(sock)
+        a = Page(self, port, cpus={0}, name="cap")
+        down = self.path("downloads")
+        os.makedirs(down)
+        a.d.execute_cdp_cmd("Browser.setDownloadBehavior",
+                            {"behavior": "allow", "downloadPath": down})
+        a.view("streams")
+        a.type_yaml("version: 1\nstreams:\n"
+                    "  - {name: a, port: 0, size: 64, rate: 5 kpps, udp: {src: 1001, dst: 1001}}\n"
+                    "  - {name: b, port: 0, size: 100, rate: 5 kpps, udp: {src: 1002, dst: 2000}}\n")
+        a.wait(lambda: a.q("#check").get_attribute("data-state") == "valid", "no valid check")
+        a.q("#take-control").click()
+        a.wait(lambda: a.q("#btn-load").is_enabled(), "load stays disabled")
+        a.q("#btn-load").click()
+        a.wait(lambda: [s["name"] for s in c.streams()] == ["a", "b"], "streams not loaded")
+        a.view("captures")
+        form = a.q("#capture-form")
+        flt = form.find_element(a.By.NAME, "filter")
+        flt.send_keys("udp and")
+        form.find_element(a.By.CSS_SELECTOR, 'button[type="submit"]').click()
+        a.wait(lambda: "libpcap cannot compile" in (a.text("#error-text") or ""),
+               "no error for a bad filter")
+        self.assertEqual(c.capture_status()["captures"], [])
+        flt.clear()
+        flt.send_keys("udp dst port 2000")
+        form.find_element(a.By.CSS_SELECTOR, 'button[type="submit"]').click()
+        a.wait(lambda: a.qa('#captures-table tr[data-capture="0"][data-state="armed"]'),
+               lambda: f"no armed capture listed: {a.text('#error-text')!r}, "
+                       f"{a.text('#captures-table')!r}, {c.capture_status()}")
+        a.view("traffic")
+        a.q("#btn-start").click()
+        a.wait(lambda: c.info()["state"] == "running", "not running")
+        a.view("captures")
+        row = '#captures-table tr[data-capture="0"]'
+        a.wait(lambda: (a.number(f'{row} [data-col="written"]') or 0) > 500,
+               "the running capture's counts do not grow", timeout=15)
+        self.assertEqual(a.q(row).get_attribute("data-state"), "running")
+        a.q(f"{row} button").click()   # Stop
+        a.wait(lambda: a.qa(f'{row}[data-state="done"]'), "not stopped")
+        st = c.capture_status(0)
+        self.assertEqual(st["state"], "done")
+        self.assertEqual(c.info()["state"], "running")   # the traffic runs on
+        # The list is capture.status's, its figures those of the server.
+        self.assertEqual(len(a.qa("#captures-table tbody tr")), len(c.capture_status()["captures"]))
+        self.assertEqual(a.number(f'{row} [data-col="written"]'), st["written"])
+        self.assertEqual(a.number(f'{row} [data-col="bytes"]'), st["bytes"])
+        a.shot("captures")
+        a.q(f"{row} button").click()   # Download
+        got = os.path.join(down, "capture-0.pcapng")
+        a.wait(lambda: os.path.exists(got) and os.path.getsize(got) == st["bytes"],
+               "nothing downloaded")
+        fetched = self.path("fetched.pcapng")
+        c.capture_fetch(0, fetched)
+        with open(got, "rb") as f1, open(fetched, "rb") as f2:
+            self.assertEqual(f1.read(), f2.read())
+        out = subprocess.run(["tshark", "-r", got, "-T", "fields", "-e", "udp.dstport",
+                              "-e", "frame.len", "-e", "_ws.malformed"],
+                             capture_output=True, text=True, timeout=60)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        fields = [l.split("\t") for l in out.stdout.splitlines()]
+        self.assertEqual(len(fields), st["written"])
+        self.assertGreater(len(fields), 500)
+        self.assertEqual({tuple(x) for x in fields}, {("2000", "96", "")}, fields[:3])
+        a.view("traffic")
+        a.q("#btn-stop").click()
+        a.wait(lambda: c.info()["state"] == "done", "not stopped")
+        self.assertEqual(a.errors(), [])
+        self.assert_alive(p, sock)
 
     def test_memif(self):
         """memif with dpdk-testpmd reflecting: echoes on the RX chart, latency and its histogram."""
