@@ -6,7 +6,7 @@
 /**
  * @file
  * `wirerate serve --http ADDR:PORT` serves the web console (web/) from the
- * server's own epoll loop (lib/dp/wr_server.c).  What a browser sends is
+ * server's own epoll loop (lib/dp/wr_server_io.c).  What a browser sends is
  * outside input; everything that reads it is here, without EAL, unit-tested
  * (test/test_http.c) and fuzzed (test/fuzz/fuzz_http.c):
  *

@@ -5,7 +5,7 @@
 
 /**
  * @file
- * The server (lib/dp/wr_server.c) speaks JSON-RPC 2.0 over a stream socket,
+ * The server (lib/dp/wr_server*.c) speaks JSON-RPC 2.0 over a stream socket,
  * one request per line (newline-delimited JSON; doc/api.md).  Everything that
  * can be wrong in what a client sends is found here, without EAL, so it is
  * unit-tested and fuzzed (test/fuzz/fuzz_rpc.c):
