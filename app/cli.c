@@ -89,7 +89,7 @@ OPT_FULL(o_tunable, 't', true, "tunable", WR_CLI_CODE_TUNABLE, WR_CLI_VALUE,
 	 "TUNABLE", NULL,
 	 "With a TRex profile (PROFILE.py): its tunables as TRex's console "
 	 "takes them, `key=value[,key=value]` or argparse words such as "
-	 "`\"--size 128\"` (repeatable).");
+	 "`\"--size 128\"`.");
 OPT_FULL(o_mult, 'm', false, "mult", WR_CLI_CODE_MULT, WR_CLI_VALUE, "MULT",
 	 NULL,
 	 "With a TRex profile: TRex's multiplier, a factor (`2`) or the port's "
@@ -207,7 +207,7 @@ OPT(o_c_token, "token-file", 0, WR_CLI_FILE_IN, "FILE", NULL,
 OPT(o_c_session, "session", 0, WR_CLI_VALUE, "NAME", NULL,
     "The ownership session to use (keeps the ports over reconnects).");
 OPT_FULL(o_c_command, 'c', true, "command", 0, WR_CLI_VALUE, "LINE", NULL,
-    "Run this console command and leave (repeatable).");
+    "Run this console command and leave.");
 
 #define USE(o) { &(o), NULL }
 #define USE_AS(o, h) { &(o), h }

@@ -8,7 +8,8 @@
  * Every subcommand and every option it takes, with the words a user reads
  * about them: the one source of wirerate(1) and wirerate-SUBCOMMAND(1)
  * (doc/man, generated through wr-cli-dump at build time), of the bash and
- * zsh completion, and of the parser (which a test holds to this table).
+ * zsh completion, of --help, and of the parser (cli_parse.c): a
+ * subcommand takes exactly the options its list here names.
  * Text is plain: `code` in backquotes, *emphasis* in asterisks; paragraphs
  * are separated by an empty line ("\n\n").
  */

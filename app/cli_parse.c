@@ -285,7 +285,7 @@ wr_cli_help(const struct wr_cli_cmd *cmd, FILE *out)
 		fprintf(out, "--%s", o->name);
 		if (o->metavar != NULL)
 			fprintf(out, " %s", o->metavar);
-		fputc('\n', out);
+		fputs(o->repeat ? " (repeatable)\n" : "\n", out);
 		wrap(out, u->help != NULL ? u->help : o->help, 8, 79);
 	}
 	fprintf(out, "  -h, --help\n        Print this help and leave.\n\n"
