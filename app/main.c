@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* wirerate: command-line entry point; parses options and dispatches subcommands. */
+/* wirerate: command-line entry point; the options of the commands that read a stream file, and the dispatch table. */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
