@@ -563,6 +563,11 @@ json_meta(FILE *out, const char *schema, const struct wr_bench_meta *m)
 	for (unsigned int i = 0; i < m->n_not_measured; i++)
 		fprintf(out, "%s%u", i ? ", " : "", m->not_measured[i]);
 	fputc(']', out);
+	fputs(",\n  \"tsc\": ", out);
+	if (m->has_tsc)
+		wr_tsc_cal_json(out, &m->tsc);
+	else
+		fputs("null", out);
 }
 
 void

@@ -183,6 +183,11 @@ wr_rtt_json_write(FILE *out, const struct wr_rtt_meta *m,
 	wr_out_json_str(out, m->started_at);
 	fputs(",\n  \"stop_reason\": ", out);
 	wr_out_json_str(out, m->stop_reason);
+	fputs(",\n  \"tsc\": ", out);
+	if (m->has_tsc)
+		wr_tsc_cal_json(out, &m->tsc);
+	else
+		fputs("null", out);
 	fprintf(out, ",\n  \"count\": %llu,\n  \"timeout_ns\": %llu,\n"
 		"  \"sizes\": [", (unsigned long long)m->count,
 		(unsigned long long)m->timeout_ns);
