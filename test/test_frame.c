@@ -102,8 +102,10 @@ test_gold_plain(void)
 {
 	struct wr_stream s;
 
+	ref_stream(&s);	ref_free(&s);
 	ref_stream(&s);
 	check_gold(&s, gold_plain, sizeof(gold_plain));
+	ref_free(&s);
 }
 
 static void
@@ -112,23 +114,25 @@ test_gold_vlan_pattern(void)
 	static uint8_t pat[] = { 0xde, 0xad, 0xbe, 0xef };
 	struct wr_stream s;
 
+	ref_stream(&s);	ref_free(&s);
 	ref_stream(&s);
-	s.vlan = true;
-	s.field[WR_FIELD_VLAN_ID].value = 100;
-	s.field[WR_FIELD_VLAN_PCP].value = 5;
-	s.field[WR_FIELD_IPV4_DSCP].value = 46;
-	s.ecn = 1;
-	s.field[WR_FIELD_IPV4_TTL].value = 255;
-	s.field[WR_FIELD_IPV4_ID].value = 0x1234;
-	s.df = false;
-	s.field[WR_FIELD_IPV4_SRC].value = 0x0a000001;
-	s.field[WR_FIELD_IPV4_DST].value = 0x0a000002;
-	s.field[WR_FIELD_UDP_SRC].value = 5000;
-	s.field[WR_FIELD_UDP_DST].value = 53;
+	ref_vlan(&s);
+	REF(&s, REF_VLAN_ID).value = 100;
+	REF(&s, REF_VLAN_PCP).value = 5;
+	REF(&s, REF_IPV4_DSCP).value = 46;
+	REF_KEY(&s, "ipv4.ecn").value = 1;
+	REF(&s, REF_IPV4_TTL).value = 255;
+	REF(&s, REF_IPV4_ID).value = 0x1234;
+	REF_KEY(&s, "ipv4.df").value = false;
+	REF(&s, REF_IPV4_SRC).value = 0x0a000001;
+	REF(&s, REF_IPV4_DST).value = 0x0a000002;
+	REF(&s, REF_UDP_SRC).value = 5000;
+	REF(&s, REF_UDP_DST).value = 53;
 	s.payload.kind = WR_PAYLOAD_PATTERN;
 	s.payload.bytes = pat;
 	s.payload.len = sizeof(pat);
 	check_gold(&s, gold_vlan_pattern, sizeof(gold_vlan_pattern));
+	ref_free(&s);
 }
 
 static void
@@ -137,11 +141,13 @@ test_gold_string(void)
 	static uint8_t str[] = "wirerate";
 	struct wr_stream s;
 
+	ref_stream(&s);	ref_free(&s);
 	ref_stream(&s);
 	s.payload.kind = WR_PAYLOAD_STRING;
 	s.payload.bytes = str;
 	s.payload.len = 8;
 	check_gold(&s, gold_string, sizeof(gold_string));
+	ref_free(&s);
 }
 
 static void
@@ -149,9 +155,11 @@ test_gold_inc(void)
 {
 	struct wr_stream s;
 
+	ref_stream(&s);	ref_free(&s);
 	ref_stream(&s);
 	s.payload.kind = WR_PAYLOAD_INC;
 	check_gold(&s, gold_inc, sizeof(gold_inc));
+	ref_free(&s);
 }
 
 static void
@@ -160,6 +168,7 @@ test_gold_latency(void)
 	struct wr_frame_tmpl *t;
 	struct wr_stream s;
 
+	ref_stream(&s);	ref_free(&s);
 	ref_stream(&s);
 	s.payload.kind = WR_PAYLOAD_INC;
 	s.latency = true;
@@ -173,6 +182,7 @@ test_gold_latency(void)
 	CU_ASSERT_EQUAL(wr_frame_tmpl_offload(t)->l2_len, 14);
 	CU_ASSERT_FALSE(wr_frame_tmpl_is_static(t));
 	wr_frame_tmpl_free(t);
+	ref_free(&s);
 }
 
 static void
@@ -189,7 +199,8 @@ test_lengths(void)
 			unsigned int l2 = vlan ? 18 : 14, len = sizes[i] - 4u;
 
 			ref_stream(&s);
-			s.vlan = vlan;
+			if (vlan)
+				ref_vlan(&s);
 			s.size.fixed = sizes[i];
 			s.payload.kind = WR_PAYLOAD_INC;
 			t = make(&s);
@@ -205,6 +216,7 @@ test_lengths(void)
 			CU_ASSERT_EQUAL(wr_frame_tmpl_sig_off(t), 0);
 			CU_ASSERT_EQUAL(wr_frame_tmpl_offload(t)->l4_csum_off, l2 + 26);
 			wr_frame_tmpl_free(t);
+			ref_free(&s);
 		}
 	}
 }
@@ -216,20 +228,22 @@ test_static(void)
 	struct wr_stream s;
 
 	/* A range of one value does not vary: still static. */
+	ref_stream(&s);	ref_free(&s);
 	ref_stream(&s);
-	ref_inc(&s, WR_FIELD_UDP_SRC, 7, 7, 1);
-	ref_random(&s, WR_FIELD_IPV4_ID, 9, 9);
+	ref_inc(&s, REF_UDP_SRC, 7, 7, 1);
+	ref_random(&s, REF_IPV4_ID, 9, 9);
 	t = make(&s);
 	CU_ASSERT_TRUE(wr_frame_tmpl_is_static(t));
-	CU_ASSERT_EQUAL(ref_field(wr_frame_tmpl_bytes(t), WR_FIELD_UDP_SRC), 7);
-	CU_ASSERT_EQUAL(ref_field(wr_frame_tmpl_bytes(t), WR_FIELD_IPV4_ID), 9);
+	CU_ASSERT_EQUAL(ref_field(wr_frame_tmpl_bytes(t), REF_UDP_SRC), 7);
+	CU_ASSERT_EQUAL(ref_field(wr_frame_tmpl_bytes(t), REF_IPV4_ID), 9);
 	wr_frame_tmpl_free(t);
 
-	ref_inc(&s, WR_FIELD_ETH_SRC, 1, 2, 1);
+	ref_inc(&s, REF_ETH_SRC, 1, 2, 1);
 	t = make(&s);
 	CU_ASSERT_FALSE(wr_frame_tmpl_is_static(t));
 	wr_frame_tmpl_free(t);
 
+	ref_free(&s);
 	ref_stream(&s);
 	s.size.mode = WR_SIZE_INC;
 	s.size.from = 64;
@@ -239,6 +253,7 @@ test_static(void)
 	CU_ASSERT_FALSE(wr_frame_tmpl_is_static(t));
 	CU_ASSERT_EQUAL(wr_frame_tmpl_max_len(t), 124);
 	wr_frame_tmpl_free(t);
+	ref_free(&s);
 }
 
 static void
@@ -252,14 +267,15 @@ test_sig_write(void)
 	uint64_t st = 99;
 	unsigned int k;
 
+	ref_stream(&s);	ref_free(&s);
 	ref_stream(&s);
 	s.latency = true;
 	s.size.mode = WR_SIZE_RANDOM;
 	s.size.from = 74;
 	s.size.to = 300;
 	s.payload.kind = WR_PAYLOAD_INC;
-	ref_random(&s, WR_FIELD_IPV4_SRC, 0, 0xffffffff);
-	ref_inc(&s, WR_FIELD_UDP_DST, 1, 65535, 7);
+	ref_random(&s, REF_IPV4_SRC, 0, 0xffffffff);
+	ref_inc(&s, REF_UDP_DST, 1, 65535, 7);
 	t = make(&s);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
 	memcpy(buf, wr_frame_tmpl_bytes(t), wr_frame_tmpl_max_len(t));
@@ -279,6 +295,7 @@ test_sig_write(void)
 		CU_ASSERT_EQUAL(sig.tx_tsc, tsc);
 	}
 	wr_frame_tmpl_free(t);
+	ref_free(&s);
 }
 
 static void
@@ -295,6 +312,7 @@ test_sig_short(void)
 
 	/* The loss-only signature fits a 64-byte frame (18 payload bytes);
 	 * the full one does not. */
+	ref_stream(&s);	ref_free(&s);
 	ref_stream(&s);
 	s.latency = true;
 	s.size.fixed = 64;
@@ -353,6 +371,7 @@ test_sig_short(void)
 		CU_ASSERT_EQUAL(wr_sig_decode_any(b, WR_SIG_LEN, &sig), -1);
 	}
 	wr_frame_tmpl_free(t);
+	ref_free(&s);
 }
 
 /* Find the UDP source port that makes the computed checksum 0. */
@@ -364,7 +383,7 @@ zero_csum_port(const struct wr_stream *base)
 	uint8_t f[60], ph[12];
 	uint32_t sum;
 
-	s.field[WR_FIELD_UDP_SRC].value = 0;
+	REF(&s, REF_UDP_SRC).value = 0;
 	t = make(&s);
 	memcpy(f, wr_frame_tmpl_bytes(t), 60);
 	wr_frame_tmpl_free(t);
@@ -392,7 +411,7 @@ test_udp_zero_is_ffff(void)
 	ref_stream(&s);
 	port = zero_csum_port(&s);
 	/* RFC 768: a computed 0 is sent as all ones, in the template ... */
-	s.field[WR_FIELD_UDP_SRC].value = port;
+	REF(&s, REF_UDP_SRC).value = port;
 	t = make(&s);
 	CU_ASSERT_EQUAL(wr_frame_tmpl_bytes(t)[40], 0xff);
 	CU_ASSERT_EQUAL(wr_frame_tmpl_bytes(t)[41], 0xff);
@@ -401,12 +420,12 @@ test_udp_zero_is_ffff(void)
 	/* ... and per packet. */
 	ports[0] = (uint16_t)(port + 1);
 	ports[1] = port;
-	ref_list(&s, WR_FIELD_UDP_SRC, ports, 2);
+	ref_list(&s, REF_UDP_SRC, ports, 2);
 	t = make(&s);
 	memcpy(buf, wr_frame_tmpl_bytes(t), 60);
 	wr_frame_gen_init(&g, t, 1, 1);
 	wr_frame_gen_next(&g, buf);
-	CU_ASSERT_EQUAL(ref_field(buf, WR_FIELD_UDP_SRC), port);
+	CU_ASSERT_EQUAL(ref_field(buf, REF_UDP_SRC), port);
 	CU_ASSERT_EQUAL(buf[40], 0xff);
 	CU_ASSERT_EQUAL(buf[41], 0xff);
 	CU_ASSERT_EQUAL(ref_check(buf, 60), 0);
@@ -423,6 +442,7 @@ test_sig_zero_is_ffff(void)
 	uint32_t sum;
 
 	/* Pick seq's last word so that the signed frame sums to 0xffff. */
+	ref_stream(&s);	ref_free(&s);
 	ref_stream(&s);
 	s.latency = true;
 	s.size.fixed = 74;
@@ -443,14 +463,22 @@ test_sig_zero_is_ffff(void)
 	CU_ASSERT_EQUAL(buf[41], 0xff);
 	CU_ASSERT_EQUAL(ref_check(buf, 70), 0);
 	wr_frame_tmpl_free(t);
+	ref_free(&s);
 }
 
+/* The stream at line 12 (its layers too, as the loader marks them) does
+ * not build, and the error names @p path_sub. */
 static void
-expect_einval(const struct wr_stream *s, const char *path_sub)
+expect_einval(struct wr_stream *s, const char *path_sub)
 {
 	struct wr_frame_tmpl *t = (void *)1;
 	struct wr_error err;
+	uint32_t i;
 
+	s->mark.line = 12;
+	s->mark.col = 3;
+	for (i = 0; i < s->n_layers; i++)
+		s->layers[i].mark = s->mark;
 	wr_error_clear(&err);
 	CU_ASSERT_EQUAL(wr_frame_tmpl_create(s, 0, &t, &err), -EINVAL);
 	CU_ASSERT_PTR_NULL(t);
@@ -466,47 +494,46 @@ test_errors(void)
 	struct wr_stream s;
 
 	ref_stream(&s);
-	s.mark.line = 12;
-	s.mark.col = 3;
 	s.latency = true; /* 64 bytes cannot hold headers + signature */
 	expect_einval(&s, "size");
 	s.size.fixed = 69; /* 42 + 24 + FCS = 70 is the smallest */
 	expect_einval(&s, "size");
-	s.vlan = true;
+	ref_vlan(&s);
 	s.size.fixed = 73;
 	expect_einval(&s, "size");
 	s.size.fixed = 74;
 	CU_ASSERT_EQUAL(wr_frame_tmpl_create(&s, 0, &t, NULL), 0);
 	wr_frame_tmpl_free(t);
+	wr_stream_free(&s);
 
 	ref_stream(&s);
-	s.mark.line = 12;
 	s.size.fixed = 9019;
 	expect_einval(&s, "size");
 	s.size.fixed = 63;
 	expect_einval(&s, "size");
+	wr_stream_free(&s);
 
 	ref_stream(&s);
-	s.mark.line = 12;
-	s.vlan = true;
-	s.field[WR_FIELD_VLAN_ID].value = 4096;
+	ref_vlan(&s);
+	REF(&s, REF_VLAN_ID).value = 4096;
 	expect_einval(&s, "vlan.id");
+	wr_stream_free(&s);
 
 	ref_stream(&s);
-	s.mark.line = 12;
-	ref_inc(&s, WR_FIELD_IPV4_ID, 1, 5, 0);
+	ref_inc(&s, REF_IPV4_ID, 1, 5, 0);
 	expect_einval(&s, "ipv4.id");
+	wr_stream_free(&s);
 
 	ref_stream(&s);
-	s.mark.line = 12;
-	ref_random(&s, WR_FIELD_IPV4_DSCP, 0, 64);
+	ref_random(&s, REF_IPV4_DSCP, 0, 64);
 	expect_einval(&s, "ipv4.dscp");
+	wr_stream_free(&s);
 
 	ref_stream(&s);
-	s.mark.line = 12;
 	s.size.mode = WR_SIZE_MIX;
 	s.size.n_mix = 0;
 	expect_einval(&s, "size");
+	wr_stream_free(&s);
 }
 
 /* ---- pcap dump ---- */
@@ -564,7 +591,7 @@ two_streams(struct wr_stream_file *f)
 	f->n_streams = 2;
 	f->streams = calloc(2, sizeof(*f->streams));
 	ref_stream(&f->streams[0]);
-	ref_inc(&f->streams[0], WR_FIELD_UDP_SRC, 1000, 1009, 1);
+	ref_inc(&f->streams[0], REF_UDP_SRC, 1000, 1009, 1);
 	f->streams[0].size.mode = WR_SIZE_INC;
 	f->streams[0].size.from = 64;
 	f->streams[0].size.to = 128;
@@ -572,8 +599,8 @@ two_streams(struct wr_stream_file *f)
 	ref_stream(&f->streams[1]);
 	f->streams[1].latency = true;
 	f->streams[1].size.fixed = 100;
-	f->streams[1].vlan = true;
-	ref_random(&f->streams[1], WR_FIELD_IPV4_DST, 1, 1000);
+	ref_vlan(&f->streams[1]);
+	ref_random(&f->streams[1], REF_IPV4_DST, 1, 1000);
 }
 
 /* Frames of stream @p s, indices 0..count-1, as a TX loop would build them. */

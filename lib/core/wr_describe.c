@@ -58,18 +58,6 @@ wr_describe_val(unsigned int kind, __uint128_t v, char *buf, size_t len)
 	}
 }
 
-void
-wr_describe_value(enum wr_field_id id, uint64_t v, char *buf, size_t len)
-{
-	unsigned int kind = WR_VAL_INT;
-
-	if (id == WR_FIELD_ETH_SRC || id == WR_FIELD_ETH_DST)
-		kind = WR_VAL_MAC;
-	else if (id == WR_FIELD_IPV4_SRC || id == WR_FIELD_IPV4_DST)
-		kind = WR_VAL_IPV4;
-	wr_describe_val(kind, v, buf, len);
-}
-
 /* value / 10^scale with up to `scale` decimals, trailing zeros dropped. */
 static void
 fixed_point(uint64_t value, uint64_t unit, char *buf, size_t len)
@@ -174,19 +162,6 @@ describe_spec(const struct wr_field_spec *fs, unsigned int id, char *buf,
 	}
 }
 
-static int
-describe_field(const struct wr_field_spec *fs, enum wr_field_id id,
-	       char *buf, size_t len)
-{
-	unsigned int kind = WR_VAL_INT;
-
-	if (id == WR_FIELD_ETH_SRC || id == WR_FIELD_ETH_DST)
-		kind = WR_VAL_MAC;
-	else if (id == WR_FIELD_IPV4_SRC || id == WR_FIELD_IPV4_DST)
-		kind = WR_VAL_IPV4;
-	return describe_spec(fs, kind, buf, len);
-}
-
 #define APPEND(...)                                                    \
 	do {                                                           \
 		if (n >= 0 && (size_t)n < len)                         \
@@ -255,16 +230,11 @@ int
 wr_describe_stream(const struct wr_stream *s, const char *indent, char *buf,
 		   size_t len)
 {
-	char rate[48], f[WR_FIELD__COUNT][160], v[160];
-	unsigned int i, n_vary = 0;
+	char rate[48], v[160];
+	unsigned int i;
 	int n = 0;
 
 	buf[0] = '\0';
-	for (i = 0; i < WR_FIELD__COUNT; i++) {
-		describe_field(&s->field[i], (enum wr_field_id)i, f[i],
-			       sizeof(f[i]));
-		n_vary += s->field[i].mode != WR_VARY_FIXED;
-	}
 	/* A ramp replaces the rate: its line below says how. */
 	if (s->has_ramp)
 		snprintf(rate, sizeof(rate), "ramped");
@@ -320,31 +290,7 @@ wr_describe_stream(const struct wr_stream *s, const char *indent, char *buf,
 			       s->size.mix[i].size);
 		APPEND("\n");
 	}
-	if (s->n_layers > 0)
-		n = describe_stack(s, indent, buf, len, n);
-	else {
-		if (s->dst_arp && s->gateway != 0)
-			APPEND("%s  eth %s -> (ARP for gateway %u.%u.%u.%u; %s until "
-			       "resolved)", indent, f[WR_FIELD_ETH_SRC],
-			       s->gateway >> 24, s->gateway >> 16 & 0xff,
-			       s->gateway >> 8 & 0xff, s->gateway & 0xff,
-			       f[WR_FIELD_ETH_DST]);
-		else if (s->dst_arp)
-			APPEND("%s  eth %s -> (ARP for ipv4.dst; %s until resolved)",
-			       indent, f[WR_FIELD_ETH_SRC], f[WR_FIELD_ETH_DST]);
-		else
-			APPEND("%s  eth %s -> %s", indent, f[WR_FIELD_ETH_SRC],
-			       f[WR_FIELD_ETH_DST]);
-		if (s->vlan)
-			APPEND(", vlan id %s pcp %s", f[WR_FIELD_VLAN_ID],
-			       f[WR_FIELD_VLAN_PCP]);
-		APPEND("\n%s  ipv4 %s -> %s, ttl %s, dscp %s, ecn %u, id %s%s\n",
-		       indent, f[WR_FIELD_IPV4_SRC], f[WR_FIELD_IPV4_DST],
-		       f[WR_FIELD_IPV4_TTL], f[WR_FIELD_IPV4_DSCP], s->ecn,
-		       f[WR_FIELD_IPV4_ID], s->df ? ", DF" : "");
-		APPEND("%s  udp %s -> %s\n", indent, f[WR_FIELD_UDP_SRC],
-		       f[WR_FIELD_UDP_DST]);
-	}
+	n = describe_stack(s, indent, buf, len, n);
 	switch (s->payload.kind) {
 	case WR_PAYLOAD_PATTERN:
 		APPEND("%s  payload: pattern of %u bytes, repeated\n", indent,
@@ -362,11 +308,10 @@ wr_describe_stream(const struct wr_stream *s, const char *indent, char *buf,
 		break;
 	}
 	if (s->latency && s->sig_short)
-		APPEND("%s  loss-only signature after the %s header (sequence, no TX time)\n",
-		       indent, s->n_layers ? "last layer's" : "UDP");
+		APPEND("%s  loss-only signature after the last layer's header (sequence, no TX time)\n",
+		       indent);
 	else if (s->latency)
-		APPEND("%s  latency signature after the %s header\n", indent,
-		       s->n_layers ? "last layer's" : "UDP");
+		APPEND("%s  latency signature after the last layer's header\n", indent);
 	if (s->duration_ns != 0)
 		APPEND("%s  ends after %.9g s\n", indent,
 		       (double)s->duration_ns / 1e9);
@@ -389,12 +334,5 @@ wr_describe_stream(const struct wr_stream *s, const char *indent, char *buf,
 	}
 	if (s->has_next)
 		APPEND("%s  then: %s\n", indent, wr_sched_next_name(s->next));
-	if (n_vary > 0 && s->n_layers == 0)
-		APPEND("%s  varies (%s):\n", indent,
-		       s->combine == WR_COMBINE_PRODUCT ? "product" : "together");
-	for (i = 0; i < WR_FIELD__COUNT && s->n_layers == 0; i++)
-		if (s->field[i].mode != WR_VARY_FIXED)
-			APPEND("%s    %s %s\n", indent,
-			       wr_field_name((enum wr_field_id)i), f[i]);
 	return n;
 }

@@ -382,7 +382,7 @@ struct lay {
 	uint16_t off;
 	uint16_t hlen;
 	struct wr_field_spec eff[WR_PROTO_FIELDS_MAX]; /* with defaults resolved */
-	char key[48];   /* "ipv4" (shorthand) or "stack[2].ipv4" */
+	char key[48];   /* "ipv4" (a shorthand key) or "stack[2].ipv4" */
 	bool first;     /* the first layer of its protocol */
 };
 
@@ -1185,9 +1185,6 @@ check_stream(const struct wr_stream *s, const struct lay *ly, uint32_t n,
 	uint32_t i, j;
 	int rc;
 
-	if (s->n_layers == 0 && s->ecn > 3)
-		return wr_error_set(err, -EINVAL, NULL, s->mark.line, s->mark.col,
-				    "ipv4.ecn", "ECN %u does not fit 2 bits", s->ecn);
 	if (s->payload.kind == WR_PAYLOAD_PATTERN &&
 	    (s->payload.len < 1 || s->payload.bytes == NULL))
 		return wr_error_set(err, -EINVAL, NULL, s->mark.line, s->mark.col,
@@ -1307,41 +1304,33 @@ int
 wr_frame_tmpl_create(const struct wr_stream *s, uint32_t stream_id,
 		     struct wr_frame_tmpl **out, struct wr_error *err)
 {
-	struct wr_layer legacy[4];
-	const struct wr_layer *layers = s->layers;
 	struct wr_frame_tmpl *t = NULL;
 	struct lay *ly = NULL;
-	int n = (int)s->n_layers, rc = -ENOMEM, i;
+	int rc = -ENOMEM;
+	uint32_t i;
 
 	*out = NULL;
-	if (s->n_layers == 0) {
-		n = wr_stream_legacy_stack(s, legacy);
-		if (n < 0)
-			return n;
-		layers = legacy;
-	} else if (s->n_layers > WR_LAYERS_MAX) {
+	if (s->n_layers > WR_LAYERS_MAX)
 		return wr_error_set(err, -EINVAL, NULL, s->mark.line, s->mark.col,
 				    "stack", "more than %u layers", WR_LAYERS_MAX);
-	}
 	ly = calloc(WR_LAYERS_MAX, sizeof(*ly));
 	t = calloc(1, sizeof(*t));
 	if (ly == NULL || t == NULL)
 		goto done;
-	for (i = 0; i < n; i++) {
-		ly[i].p = layers[i].proto;
-		ly[i].l = &layers[i];
-		/* The shorthand's keys are eth, vlan, ipv4, udp. */
-		if (s->n_layers == 0)
-			snprintf(ly[i].key, sizeof(ly[i].key), "%s", ly[i].p->name);
+	for (i = 0; i < s->n_layers; i++) {
+		ly[i].p = s->layers[i].proto;
+		ly[i].l = &s->layers[i];
+		/* Where the file wrote it; a stream built in code names the
+		 * layer by its place. */
+		if (s->layers[i].key[0] != '\0')
+			snprintf(ly[i].key, sizeof(ly[i].key), "%s", s->layers[i].key);
 		else
-			snprintf(ly[i].key, sizeof(ly[i].key), "stack[%d].%s", i,
+			snprintf(ly[i].key, sizeof(ly[i].key), "stack[%u].%s", i,
 				 ly[i].p->name);
 	}
 	t->stream_id = stream_id;
-	rc = tmpl_build(t, ly, (uint32_t)n, s, err);
+	rc = tmpl_build(t, ly, s->n_layers, s, err);
 done:
-	if (s->n_layers == 0)
-		wr_stream_layers_free(legacy, (uint32_t)n);
 	free(ly);
 	if (rc < 0) {
 		wr_frame_tmpl_free(t);

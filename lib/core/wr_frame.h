@@ -184,7 +184,8 @@ int wr_frame_tmpl_payload_off(const struct wr_frame_tmpl *t);
  * "Varying" fields are those whose value can change from packet to packet
  * (a non-FIXED mode with more than one value).  The template keeps them in a
  * compact array of slots: first the sequenced ones (INC, DEC, LIST) in
- * WR_FIELDS order, then the RANDOM ones; pos[] and stride_step[] are indexed
+ * stack order (outer layer first, each layer's fields in its module's
+ * order), then the RANDOM ones; pos[] and stride_step[] are indexed
  * by slot, not by field id.
  */
 struct wr_frame_gen {

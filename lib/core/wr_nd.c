@@ -123,8 +123,6 @@ wr_nd_stream_sources(const struct wr_stream *s, struct wr_arp_addrs *v4,
 	uint32_t i;
 	int rc = 0, j;
 
-	if (s->n_layers == 0)
-		return wr_arp_addrs_add_field(v4, &s->field[WR_FIELD_IPV4_SRC]);
 	for (i = 0; i < s->n_layers && rc == 0; i++) {
 		const struct wr_layer *l = &s->layers[i];
 		bool v6l = strcmp(l->proto->name, "ipv6") == 0;

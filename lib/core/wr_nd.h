@@ -64,8 +64,8 @@ bool wr_nd_addrs_has(const struct wr_nd_addrs *a, __uint128_t ip);
 /**
  * The source addresses a stream sends from on its port's link: its
  * outermost IPv4 layer's src into @p v4 and its outermost IPv6 layer's src
- * into @p v6 (addresses inside a tunnel belong to another link).  A
- * shorthand stream's ipv4.src goes into @p v4.  @return 0, -ENOMEM.
+ * into @p v6 (addresses inside a tunnel belong to another link).
+ * @return 0, -ENOMEM.
  */
 int wr_nd_stream_sources(const struct wr_stream *s, struct wr_arp_addrs *v4,
 			 struct wr_nd_addrs *v6);

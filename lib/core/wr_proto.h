@@ -60,9 +60,11 @@ struct wr_proto_field {
 	uint8_t role;   /**< enum wr_field_role */
 	/**
 	 * Tag of the field's random sub-sequence when the layer is the first
-	 * of its protocol in the stack: the id the field had in the fixed
-	 * frame model (wr_stream.h WR_FIELDS) + 1, so that streams written in
-	 * the old syntax draw the same values; 0 for fields it did not have.
+	 * of its protocol in the stack, + 1: the id the field had in the
+	 * first, fixed frame model (eth.src 0, eth.dst 1, vlan.id 2, vlan.pcp
+	 * 3, ipv4.src 4, ipv4.dst 5, ipv4.id 6, ipv4.ttl 7, ipv4.dscp 8,
+	 * udp.src 9, udp.dst 10), so that streams written before layers draw
+	 * the same values; 0 for fields it did not have.
 	 */
 	uint8_t legacy_tag;
 	uint64_t def_hi;  /**< default, high 64 bits (IPv6 addresses) */

@@ -168,22 +168,6 @@ wr_arpd_input(struct wr_arpd *d, struct rte_mbuf **pkts, uint16_t n)
 		count(&d->nd_replies, n_nd);
 }
 
-/* A stack stream's first layer of protocol @p name, and its field @p f. */
-static const struct wr_field_spec *
-stack_field(const struct wr_stream *s, const char *name, const char *f)
-{
-	uint32_t i;
-	int j;
-
-	for (i = 0; i < s->n_layers; i++) {
-		if (strcmp(s->layers[i].proto->name, name) != 0)
-			continue;
-		j = wr_proto_field_find(s->layers[i].proto, f);
-		return j < 0 ? NULL : &s->layers[i].field[j];
-	}
-	return NULL;
-}
-
 /*
  * The next hop a stream's eth.dst resolves to (its IPv4 one, or in q->ip6
  * its IPv6 one for `dst: nd`), the source address to ask from, and the
@@ -197,28 +181,19 @@ next_hop(const struct wr_stream *s, struct wr_arpd_query *q)
 
 	memset(q, 0, sizeof(*q));
 	q->vlan_tci = WR_ARP_NO_VLAN;
-	if (s->n_layers == 0) {
-		if (s->vlan)
-			q->vlan_tci = (int)((s->field[WR_FIELD_VLAN_PCP].value & 7) << 13 |
-					    (s->field[WR_FIELD_VLAN_ID].value & 0xfff));
-		q->ip = s->gateway != 0 ? s->gateway :
-			(uint32_t)s->field[WR_FIELD_IPV4_DST].value;
-		q->src_ip = (uint32_t)s->field[WR_FIELD_IPV4_SRC].value;
-		return;
-	}
-	id = stack_field(s, "vlan", "id");
-	pcp = stack_field(s, "vlan", "pcp");
+	id = wr_stream_field(s, "vlan.id");
+	pcp = wr_stream_field(s, "vlan.pcp");
 	if (id != NULL && pcp != NULL)
 		q->vlan_tci = (int)((pcp->value & 7) << 13 | (id->value & 0xfff));
 	q->v6 = s->dst_nd;
 	if (q->v6) {
 		q->ip6 = s->gateway6 != 0 ? s->gateway6 :
-			 stack_field(s, "ipv6", "dst")->value;
-		q->src_ip6 = stack_field(s, "ipv6", "src")->value;
+			 wr_stream_field(s, "ipv6.dst")->value;
+		q->src_ip6 = wr_stream_field(s, "ipv6.src")->value;
 	} else {
 		q->ip = s->gateway != 0 ? s->gateway :
-			(uint32_t)stack_field(s, "ipv4", "dst")->value;
-		q->src_ip = (uint32_t)stack_field(s, "ipv4", "src")->value;
+			(uint32_t)wr_stream_field(s, "ipv4.dst")->value;
+		q->src_ip = (uint32_t)wr_stream_field(s, "ipv4.src")->value;
 	}
 }
 
@@ -233,17 +208,10 @@ same_query(const struct wr_arpd_query *a, const struct wr_arpd_query *b)
 static void
 set_dst(struct wr_stream *st, const uint8_t mac[6])
 {
-	struct wr_field_spec *fs = &st->field[WR_FIELD_ETH_DST];
+	struct wr_field_spec *fs = wr_stream_field(st, "eth.dst");
 
-	if (st->n_layers > 0) {
-		int j = wr_proto_field_find(st->layers[0].proto, "dst");
-
-		fs = &st->layers[0].field[j];
-		free(fs->list);
-	}
-	memset(fs, 0, sizeof(*fs));
-	fs->mode = WR_VARY_FIXED;
-	fs->value = wr_mac_from_bytes(mac);
+	wr_field_free(fs);
+	wr_field_fixed(fs, wr_mac_from_bytes(mac));
 }
 
 static int

@@ -1873,6 +1873,12 @@ wr_engine_check_streams(const struct wr_stream_file *f, unsigned int n_ports,
 				"streams[%u].port: port %u does not exist: %s "
 				"has %u port%s (0..%u)", i, s->port, ports_of,
 				n_ports, n_ports == 1 ? "" : "s", n_ports - 1);
+		if (s->replay != NULL) {
+			/* A capture's frames: no template; its largest size. */
+			if (max_frame != NULL && s->size.max > *max_frame)
+				*max_frame = s->size.max;
+			continue;
+		}
 		rc = wr_engine_tmpl_create(f, i, &t, err);
 		if (rc == 0) {
 			/* The template's longest frame, and its FCS. */
