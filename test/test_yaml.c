@@ -767,7 +767,7 @@ static const struct wr_bad_case bad_cases[] = {
 	{ "bad-alias.yaml", 4, 10, "", "aliases (*defaults) are not supported" },
 	{ "bad-anchor.yaml", 4, 10, "", "anchors (&defaults) are not supported" },
 	{ "bad-arp-varying-dst.yaml", 4, 16, "streams[0].eth.dst",
-	  "dst: arp resolves one next hop, and ipv4.dst varies" },
+	  "dst: arp resolves one next hop, and the IPv4 destination varies" },
 	{ "bad-burst-range.yaml", 4, 12, "streams[0].burst",
 	  "expected an integer in 1..512, got \"513\"" },
 	{ "bad-bursts-no-gap.yaml", 4, 13, "streams[0].bursts",
@@ -862,7 +862,7 @@ static const struct wr_bad_case bad_cases[] = {
 	  "expected the router's unicast IPv6 address, such as fe80::1 or "
 	  "2001:db8::1, got \"ff02::1\"" },
 	{ "bad-stack-nd-varying.yaml", 5, 9, "streams[0].stack[0].eth.dst",
-	  "dst: nd resolves one next hop, and ipv6.dst varies: give a gateway" },
+	  "dst: nd resolves one next hop, and the IPv6 destination varies: give a gateway" },
 	{ "bad-stack-not-eth.yaml", 3, 5, "streams[0].stack",
 	  "expected eth as the first layer, got ipv4" },
 	{ "bad-stack-prefix.yaml", 6, 39, "streams[0].stack[1].ipv6.src.random.prefix",

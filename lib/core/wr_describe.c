@@ -200,7 +200,7 @@ describe_stack(const struct wr_stream *s, const char *indent, char *buf,
 				APPEND("%s %s auto", j ? "," : "", pf->name);
 				continue;
 			}
-			if (i == 0 && s->dst_arp && strcmp(pf->name, "dst") == 0) {
+			if (i == 0 && s->dst_arp && pf->role == WR_ROLE_LINK_DST) {
 				char gw[48] = "";
 
 				if (s->gateway6 != 0 || s->gateway != 0)

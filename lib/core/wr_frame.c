@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* wr_frame: compile a stream's layer stack into a template and a per-packet edit table, and run it. */
 #include <errno.h>
-#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -504,33 +503,6 @@ field_varies(const struct wr_field_spec *fs)
 	}
 }
 
-/* Does @p below carry @p above?  NULL when it may, else what it expects. */
-static const char *
-carry_error(const struct wr_proto *below, const struct wr_proto *above)
-{
-	bool raw = above->hlen == 0;
-
-	switch (below->carry) {
-	case WR_CARRY_ETHERTYPE:
-		return above->ethertype != 0 || raw ? NULL :
-		       "a layer with an EtherType (vlan, mpls, ipv4, ipv6, raw)";
-	case WR_CARRY_IPPROTO:
-		return above->ipproto != 0 || raw ? NULL :
-		       "a layer with an IP protocol number (udp, tcp, icmp, icmp6, gre, gre_key, ipv4, ipv6, raw)";
-	case WR_CARRY_UDP_PORT:
-		return above->udp_port != 0 || raw ? NULL :
-		       "vxlan or raw over udp";
-	case WR_CARRY_ETH:
-		return strcmp(above->name, "eth") == 0 ? NULL :
-		       "the inner frame's eth";
-	case WR_CARRY_MPLS:
-		return above->over_mpls || raw ? NULL :
-		       "mpls, ipv4, ipv6 or raw over an MPLS label";
-	default:
-		return "nothing (the payload follows it)";
-	}
-}
-
 /* The value a fixed spec holds (packet 0's for a varying one). */
 static __uint128_t
 spec_value0(const struct wr_field_spec *fs, uint64_t key)
@@ -560,9 +532,9 @@ static int
 stack_layout(struct lay *ly, uint32_t n, const struct wr_stream *s,
 	     uint16_t *hdr_len, struct wr_error *err)
 {
+	char why[320], links[64];
 	uint32_t i, j, k;
 	uint16_t off = 0;
-	const char *why;
 
 	for (i = 0; i < n; i++) {
 		struct lay *y = &ly[i];
@@ -582,15 +554,16 @@ stack_layout(struct lay *ly, uint32_t n, const struct wr_stream *s,
 		for (j = 0; j < y->p->n_fields; j++)
 			y->eff[j] = y->l->field[j];
 	}
-	if (n == 0 || strcmp(ly[0].p->name, "eth") != 0)
+	if (n == 0 || !ly[0].p->link)
 		return wr_error_set(err, -EINVAL, NULL, s->mark.line, s->mark.col,
-				    "stack", "expected eth as the first layer, got %s",
+				    "stack", "expected %s as the first layer, got %s",
+				    wr_proto_link_names(links, sizeof(links)),
 				    n == 0 ? "nothing" : ly[0].p->name);
 	for (i = 0; i < n; i++) {
 		struct lay *y = &ly[i];
 		const struct lay *a = i + 1 < n ? &ly[i + 1] : NULL;
 
-		if (a != NULL && (why = carry_error(y->p, a->p)) != NULL)
+		if (a != NULL && wr_proto_carry_error(y->p, a->p, why, sizeof(why)) != NULL)
 			return wr_error_set(err, -EINVAL, NULL, a->l->mark.line,
 					    a->l->mark.col, a->key,
 					    "%s cannot carry %s: expected %s",
@@ -610,9 +583,9 @@ stack_layout(struct lay *ly, uint32_t n, const struct wr_stream *s,
 			case WR_ROLE_NEXT_ETHERTYPE:
 				if (a == NULL)
 					break;
-				mine = wr_proto_field_find(a->p, "tpid");
+				mine = wr_proto_field_role(a->p, WR_ROLE_MY_ETHERTYPE);
 				/* A tag's TPID is written here, varying or not. */
-				if (mine >= 0 && a->p->fields[mine].role == WR_ROLE_MY_ETHERTYPE)
+				if (mine >= 0)
 					*fs = a->eff[mine];
 				else if (a->p->ethertype != 0)
 					wr_field_fixed(fs, a->p->ethertype);
@@ -704,7 +677,7 @@ pseudo_sum(const struct lay *ly, uint32_t i, const uint8_t *b)
 	for (j = 0; j < ip->p->n_fields; j++) {
 		const struct wr_proto_field *pf = &ip->p->fields[j];
 
-		if (pf->role == WR_ROLE_ADDR)
+		if (pf->role == WR_ROLE_SRC_ADDR || pf->role == WR_ROLE_DST_ADDR)
 			sum += wr_csum_sum(b + ip->off + pf->off, pf->span);
 		else if (pf->role == WR_ROLE_NEXT_IPPROTO)
 			sum += b[ip->off + pf->off];
@@ -776,7 +749,8 @@ field_accs(const struct lay *ly, uint32_t n, uint32_t li,
 		 * word (protocol) or whole words (addresses). */
 		if (!in && !csum_off(ly, n, c) && ly[c].p->csum == WR_CSUM_PSEUDO &&
 		    c == li + 1 && ly[li].p->l3 &&
-		    (pf->role == WR_ROLE_ADDR || pf->role == WR_ROLE_NEXT_IPPROTO)) {
+		    (pf->role == WR_ROLE_SRC_ADDR || pf->role == WR_ROLE_DST_ADDR ||
+		     pf->role == WR_ROLE_NEXT_IPPROTO)) {
 			in = true;
 			csh = 0;
 		}
@@ -1122,19 +1096,19 @@ build_offload(struct wr_frame_tmpl *t, const struct lay *ly, uint32_t n)
 	memset(o, 0, sizeof(*o));
 	for (i = 0; i < n; i++)
 		n_l3 += ly[i].p->l3;
-	if (n < 3 || n_l3 != 1 || !ly[n - 2].p->l3 || ly[n - 1].p->csum != WR_CSUM_PSEUDO)
+	if (n < 3 || n_l3 != 1 || !ly[0].p->link ||
+	    (ly[n - 2].p->offload != WR_OL_IPV4 && ly[n - 2].p->offload != WR_OL_IPV6) ||
+	    (ly[n - 1].p->offload != WR_OL_UDP && ly[n - 1].p->offload != WR_OL_TCP))
 		return;
 	/* l2_len is Ethernet and VLAN tags to a NIC: nothing else below. */
 	for (i = 1; i + 2 < n; i++)
-		if (strcmp(ly[i].p->name, "vlan") != 0)
+		if (!ly[i].p->tag)
 			return;
-	if (strcmp(ly[n - 1].p->name, "udp") != 0 && strcmp(ly[n - 1].p->name, "tcp") != 0)
-		return;
 	o->ok = true;
 	o->l2_len = ly[n - 2].off;
 	o->l3_len = ly[n - 2].hlen;
-	o->ipv6 = ly[n - 2].p->csum != WR_CSUM_HEADER;
-	o->tcp = strcmp(ly[n - 1].p->name, "tcp") == 0;
+	o->ipv6 = ly[n - 2].p->offload == WR_OL_IPV6;
+	o->tcp = ly[n - 1].p->offload == WR_OL_TCP;
 	o->l4_csum_off = (uint16_t)(ly[n - 1].off + ly[n - 1].p->csum_off);
 }
 
@@ -1399,8 +1373,7 @@ wr_frame_tmpl_payload_off(const struct wr_frame_tmpl *t)
 	/* The innermost UDP or TCP header: a tunnel's outer UDP (VXLAN)
 	 * carries the inner frame, which is not the application's data. */
 	while (i-- > 0)
-		if (t->proto[i]->ipproto == IPPROTO_UDP ||
-		    t->proto[i]->ipproto == IPPROTO_TCP)
+		if (t->proto[i]->goodput)
 			return t->layer_off[i] + t->proto[i]->hlen;
 	return -ENOENT;
 }

@@ -119,27 +119,14 @@ int
 wr_nd_stream_sources(const struct wr_stream *s, struct wr_arp_addrs *v4,
 		     struct wr_nd_addrs *v6)
 {
-	bool seen4 = false, seen6 = false;
-	uint32_t i;
-	int rc = 0, j;
+	const struct wr_field_spec *a4 = wr_stream_addr(s, WR_VAL_IPV4, WR_ROLE_SRC_ADDR);
+	const struct wr_field_spec *a6 = wr_stream_addr(s, WR_VAL_IPV6, WR_ROLE_SRC_ADDR);
+	int rc = 0;
 
-	for (i = 0; i < s->n_layers && rc == 0; i++) {
-		const struct wr_layer *l = &s->layers[i];
-		bool v6l = strcmp(l->proto->name, "ipv6") == 0;
-
-		if (!l->proto->l3 || (v6l ? seen6 : seen4))
-			continue;
-		j = wr_proto_field_find(l->proto, "src");
-		if (j < 0)
-			continue;
-		if (v6l) {
-			seen6 = true;
-			rc = add_field6(v6, &l->field[j]);
-		} else {
-			seen4 = true;
-			rc = wr_arp_addrs_add_field(v4, &l->field[j]);
-		}
-	}
+	if (a4 != NULL)
+		rc = wr_arp_addrs_add_field(v4, a4);
+	if (rc == 0 && a6 != NULL)
+		rc = add_field6(v6, a6);
 	return rc;
 }
 

@@ -13,13 +13,18 @@
  * protocol number, a UDP port), which of its fields says that about the
  * layer above, its length field and its checksum rule.  wr_frame compiles a
  * stack, once, into the flat per-packet edit table the TX loop runs; nothing
- * per packet asks which protocol it looks at.  Adding a protocol is one
- * module plus one line in wr_proto.c's table.
+ * per packet asks which protocol it looks at.  What other code needs to
+ * know of a protocol is a flag or a field role here (a link header, a tag,
+ * an IP layer, which offload, which checksum, which field is a source
+ * address), never its name.  Adding a protocol is one module plus one line
+ * in proto/wr_protos.def, the registry that wr_proto.c's table and the
+ * build both read.
  *
  * Read-only data: any thread.
  */
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "wr_vary.h"
@@ -36,12 +41,29 @@ enum wr_field_role {
 	WR_ROLE_NEXT_IPPROTO,
 	/** udp.dst: default the layer above's UDP port (vxlan: 4789). */
 	WR_ROLE_NEXT_UDP_PORT,
-	/** An IP address: also in the pseudo-header of the L4 layer above. */
-	WR_ROLE_ADDR,
+	/** An IP source address: in the pseudo-header of the L4 layer above;
+	 * the first layer's of a family is what a port answers ARP/ND for. */
+	WR_ROLE_SRC_ADDR,
+	/** An IP destination address: in the pseudo-header of the L4 layer
+	 * above; the first layer's of a family is the next hop `arp`/`nd`
+	 * resolve. */
+	WR_ROLE_DST_ADDR,
 	/** vlan.tpid: this layer's own EtherType towards the layer below. */
 	WR_ROLE_MY_ETHERTYPE,
 	/** mpls.s: 1 on the last label of a stack, 0 otherwise. */
 	WR_ROLE_BOTTOM,
+	/** eth.dst of the first layer: the next hop's MAC, which the word
+	 * arp (or nd) resolves before sending. */
+	WR_ROLE_LINK_DST,
+};
+
+/** Which checksum a NIC computes for a layer (wr_frame_offload). */
+enum wr_offload {
+	WR_OL_NONE,
+	WR_OL_IPV4,  /**< an IPv4 header checksum, pseudo-header for L4 */
+	WR_OL_IPV6,  /**< pseudo-header for L4 */
+	WR_OL_UDP,
+	WR_OL_TCP,
 };
 
 /**
@@ -106,8 +128,17 @@ struct wr_proto {
 	uint8_t ipproto;
 	uint16_t udp_port;
 	bool over_mpls;           /**< may sit on an MPLS label (IP, mpls) */
+	/** A link header (Ethernet): a frame's first layer, and what a
+	 * layer that carries a whole frame (vxlan) carries. */
+	bool link;
+	/** A tag (802.1Q, 802.1ad): with the link header before it, the L2
+	 * header a NIC's l2_len counts and the one ARP/ND questions carry. */
+	bool tag;
 	bool l3;                  /**< an IP layer: gives L4 its pseudo-header */
-	bool l4;                  /**< the latency signature goes after it */
+	/** What follows it is the application's data: goodput counts the
+	 * bytes after the innermost such header (UDP, TCP). */
+	bool goodput;
+	uint8_t offload;          /**< enum wr_offload */
 	/** A UDP layer under it sends checksum 0 (RFC 7348 section 5),
 	 * unless the IP layer under that UDP says l4_csum_required. */
 	bool zero_udp_csum_below;
@@ -146,7 +177,27 @@ int wr_proto_field_find(const struct wr_proto *p, const char *name);
  */
 int wr_proto_rng_tag(const char *key);
 
+/** The first field of @p p with role @p role (enum wr_field_role): its
+ * index, or -ENOENT. */
+int wr_proto_field_role(const struct wr_proto *p, unsigned int role);
+
 /** A comma-separated list of the registered names, for error messages. */
 const char *wr_proto_names(void);
+
+/**
+ * Whether @p below carries @p above (wr_proto.carry against what @p above
+ * says the layer below must say).  @return NULL when it may; else what
+ * @p below carries, in words with the registered layers that fit, written
+ * into @p buf (@p len bytes): "a layer with an EtherType (vlan, mpls, ...)".
+ */
+const char *wr_proto_carry_error(const struct wr_proto *below,
+				 const struct wr_proto *above, char *buf,
+				 size_t len);
+
+/**
+ * The registered layers that may start a frame (wr_proto.link), as "eth"
+ * or "a or b", into @p buf.  @return buf.
+ */
+const char *wr_proto_link_names(char *buf, size_t len);
 
 #endif /* WR_PROTO_H */

@@ -103,6 +103,22 @@ wr_stream_field(const struct wr_stream *s, const char *key)
 	return NULL;
 }
 
+struct wr_field_spec *
+wr_stream_addr(const struct wr_stream *s, unsigned int kind, unsigned int role)
+{
+	uint32_t i;
+	int j;
+
+	for (i = 0; i < s->n_layers; i++) {
+		const struct wr_proto *p = s->layers[i].proto;
+
+		j = p->l3 ? wr_proto_field_role(p, role) : -ENOENT;
+		if (j >= 0 && p->fields[j].kind == kind)
+			return &s->layers[i].field[j];
+	}
+	return NULL;
+}
+
 uint32_t
 wr_stream_hdr_len(const struct wr_stream *s)
 {
@@ -119,7 +135,7 @@ wr_stream_l2_len(const struct wr_stream *s)
 {
 	uint32_t i, n = 0;
 
-	for (i = 0; i < s->n_layers && (i == 0 || strcmp(s->layers[i].proto->name, "vlan") == 0); i++)
+	for (i = 0; i < s->n_layers && (i == 0 || s->layers[i].proto->tag); i++)
 		n += s->layers[i].proto->hlen;
 	return n;
 }

@@ -242,6 +242,15 @@ struct wr_field_spec *wr_stream_field(const struct wr_stream *s,
 				      const char *key);
 
 /**
+ * The address field of role @p role (WR_ROLE_SRC_ADDR, WR_ROLE_DST_ADDR)
+ * of the outermost IP layer of @p s whose addresses are of kind @p kind
+ * (WR_VAL_IPV4, WR_VAL_IPV6): the one on the port's own link (inner
+ * layers of a tunnel belong to another).  @return it, or NULL.
+ */
+struct wr_field_spec *wr_stream_addr(const struct wr_stream *s,
+				     unsigned int kind, unsigned int role);
+
+/**
  * Fill @p l as a layer of @p p with every field at its default.
  * @return 0, -ENOMEM.
  */

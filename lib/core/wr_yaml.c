@@ -197,8 +197,7 @@ layer_field(struct wr_ywalk *w, const struct wr_ynode *v, struct wr_layer *l,
 	const struct wr_proto_field *pf = &l->proto->fields[j];
 	int rc;
 
-	if (first && pf->kind == WR_VAL_MAC && strcmp(pf->name, "dst") == 0 &&
-	    v->type == WR_YNODE_SCALAR &&
+	if (first && pf->role == WR_ROLE_LINK_DST && v->type == WR_YNODE_SCALAR &&
 	    (strcmp(wr_ynode_text(v), "arp") == 0 ||
 	     strcmp(wr_ynode_text(v), "nd") == 0)) {
 		s->dst_arp = true;
@@ -470,15 +469,14 @@ static int
 check_resolve(struct wr_ywalk *w, const struct wr_ynode *n,
 	      const struct wr_stream *s)
 {
-	const char *ip = s->dst_nd ? "ipv6" : "ipv4", *word = s->dst_nd ? "nd" : "arp";
+	const char *ip = s->dst_nd ? "IPv6" : "IPv4", *word = s->dst_nd ? "nd" : "arp";
 	const struct wr_ynode *stack = wr_ynode_get(n, "stack"), *at;
-	const struct wr_field_spec *dst = NULL;
-	char key[16];
+	const struct wr_field_spec *dst;
 	size_t old;
 	int rc;
 
-	snprintf(key, sizeof(key), "%s.dst", ip);
-	dst = wr_stream_field(s, key);
+	dst = wr_stream_addr(s, s->dst_nd ? WR_VAL_IPV6 : WR_VAL_IPV4,
+			     WR_ROLE_DST_ADDR);
 	if (dst != NULL && (dst->mode == WR_VARY_FIXED || s->gateway != 0 ||
 			    s->gateway6 != 0))
 		return 0;
@@ -487,11 +485,11 @@ check_resolve(struct wr_ywalk *w, const struct wr_ynode *n,
 	     wr_ynode_get(wr_ynode_get(n, "eth"), "dst");
 	old = wr_ywalk_push_key(w, s->layers[0].key);
 	rc = WR_YWALK_KEY(w, "dst", dst == NULL ?
-		wr_ywalk_fail(w, at, "dst: %s needs an %s layer: its dst (or a "
-			      "gateway) is the next hop", word, ip) :
-		wr_ywalk_fail(w, at, "dst: %s resolves one next hop, and %s.dst "
-			      "varies: give a gateway (the router) or a fixed %s.dst",
-			      word, ip, ip));
+		wr_ywalk_fail(w, at, "dst: %s needs an %s layer: its destination "
+			      "(or a gateway) is the next hop", word, ip) :
+		wr_ywalk_fail(w, at, "dst: %s resolves one next hop, and the %s "
+			      "destination varies: give a gateway (the router) or "
+			      "a fixed destination", word, ip));
 	wr_ywalk_pop(w, old);
 	return rc;
 }

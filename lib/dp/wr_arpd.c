@@ -178,6 +178,8 @@ static void
 next_hop(const struct wr_stream *s, struct wr_arpd_query *q)
 {
 	const struct wr_field_spec *id, *pcp;
+	unsigned int kind;
+	__uint128_t dst, src;
 
 	memset(q, 0, sizeof(*q));
 	q->vlan_tci = WR_ARP_NO_VLAN;
@@ -186,14 +188,16 @@ next_hop(const struct wr_stream *s, struct wr_arpd_query *q)
 	if (id != NULL && pcp != NULL)
 		q->vlan_tci = (int)((pcp->value & 7) << 13 | (id->value & 0xfff));
 	q->v6 = s->dst_nd;
+	kind = q->v6 ? WR_VAL_IPV6 : WR_VAL_IPV4;
+	/* The loader checked both exist (check_resolve). */
+	dst = wr_stream_addr(s, kind, WR_ROLE_DST_ADDR)->value;
+	src = wr_stream_addr(s, kind, WR_ROLE_SRC_ADDR)->value;
 	if (q->v6) {
-		q->ip6 = s->gateway6 != 0 ? s->gateway6 :
-			 wr_stream_field(s, "ipv6.dst")->value;
-		q->src_ip6 = wr_stream_field(s, "ipv6.src")->value;
+		q->ip6 = s->gateway6 != 0 ? s->gateway6 : dst;
+		q->src_ip6 = src;
 	} else {
-		q->ip = s->gateway != 0 ? s->gateway :
-			(uint32_t)wr_stream_field(s, "ipv4.dst")->value;
-		q->src_ip = (uint32_t)wr_stream_field(s, "ipv4.src")->value;
+		q->ip = s->gateway != 0 ? s->gateway : (uint32_t)dst;
+		q->src_ip = (uint32_t)src;
 	}
 }
 
@@ -208,7 +212,8 @@ same_query(const struct wr_arpd_query *a, const struct wr_arpd_query *b)
 static void
 set_dst(struct wr_stream *st, const uint8_t mac[6])
 {
-	struct wr_field_spec *fs = wr_stream_field(st, "eth.dst");
+	struct wr_field_spec *fs = &st->layers[0].field[wr_proto_field_role(
+		st->layers[0].proto, WR_ROLE_LINK_DST)];
 
 	wr_field_free(fs);
 	wr_field_fixed(fs, wr_mac_from_bytes(mac));

@@ -7,7 +7,7 @@ static const struct wr_proto_field fields[] = {
 	{ .name = "src", .off = 6, .span = 6, .bits = 48, .kind = WR_VAL_MAC,
 	  .legacy_tag = 1, .def = 0x020000000001ull, .doc = "source MAC" },
 	{ .name = "dst", .off = 0, .span = 6, .bits = 48, .kind = WR_VAL_MAC,
-	  .legacy_tag = 2, .def = 0x020000000002ull, .doc = "destination MAC" },
+	  .role = WR_ROLE_LINK_DST, .legacy_tag = 2, .def = 0x020000000002ull, .doc = "destination MAC" },
 	/* IEEE 802 "Local Experimental Ethertype 1": a raw L2 frame's default. */
 	{ .name = "type", .off = 12, .span = 2, .bits = 16, .kind = WR_VAL_INT,
 	  .role = WR_ROLE_NEXT_ETHERTYPE, .def = 0x88b5,
@@ -17,5 +17,5 @@ static const struct wr_proto_field fields[] = {
 const struct wr_proto wr_proto_eth = {
 	.name = "eth", .title = "Ethernet II", .hlen = 14,
 	.fields = fields, .n_fields = sizeof(fields) / sizeof(fields[0]),
-	.carry = WR_CARRY_ETHERTYPE, .len_off = -1,
+	.carry = WR_CARRY_ETHERTYPE, .link = true, .len_off = -1,
 };

@@ -9,6 +9,6 @@ static const struct wr_proto_field fields[] = {
 const struct wr_proto wr_proto_icmp = {
 	.name = "icmp", .title = "ICMPv4 echo", .hlen = 8,
 	.fields = fields, .n_fields = sizeof(fields) / sizeof(fields[0]),
-	.carry = WR_CARRY_NOTHING, .ipproto = 1, .l4 = true,
+	.carry = WR_CARRY_NOTHING, .ipproto = 1,
 	.csum = WR_CSUM_PLAIN, .csum_off = 2, .len_off = -1,
 };

@@ -9,6 +9,6 @@ static const struct wr_proto_field fields[] = {
 const struct wr_proto wr_proto_icmp6 = {
 	.name = "icmp6", .title = "ICMPv6 echo", .hlen = 8,
 	.fields = fields, .n_fields = sizeof(fields) / sizeof(fields[0]),
-	.carry = WR_CARRY_NOTHING, .ipproto = 58, .l4 = true,
+	.carry = WR_CARRY_NOTHING, .ipproto = 58,
 	.csum = WR_CSUM_PSEUDO, .csum_off = 2, .len_off = -1, .pseudo_len = true,
 };

@@ -8,10 +8,10 @@ static const struct wr_proto_field fields[] = {
 	/* The fixed frame model's order (odometer) and defaults: 198.18.0.0/15
 	 * is the RFC 2544 benchmarking range. */
 	{ .name = "src", .off = 12, .span = 4, .bits = 32, .kind = WR_VAL_IPV4,
-	  .role = WR_ROLE_ADDR, .legacy_tag = 5, .def = 0xc6120001u,
+	  .role = WR_ROLE_SRC_ADDR, .legacy_tag = 5, .def = 0xc6120001u,
 	  .doc = "source address" },
 	{ .name = "dst", .off = 16, .span = 4, .bits = 32, .kind = WR_VAL_IPV4,
-	  .role = WR_ROLE_ADDR, .legacy_tag = 6, .def = 0xc6130001u,
+	  .role = WR_ROLE_DST_ADDR, .legacy_tag = 6, .def = 0xc6130001u,
 	  .doc = "destination address" },
 	{ .name = "id", .off = 4, .span = 2, .bits = 16, .kind = WR_VAL_INT,
 	  .legacy_tag = 7, .doc = "identification" },
@@ -33,6 +33,7 @@ const struct wr_proto wr_proto_ipv4 = {
 	.name = "ipv4", .title = "IPv4", .hlen = 20, .fixed = fixed,
 	.fields = fields, .n_fields = sizeof(fields) / sizeof(fields[0]),
 	.carry = WR_CARRY_IPPROTO, .ethertype = 0x0800, .ipproto = 4,
-	.over_mpls = true, .l3 = true, .csum = WR_CSUM_HEADER, .csum_off = 10,
+	.over_mpls = true, .l3 = true, .offload = WR_OL_IPV4,
+	.csum = WR_CSUM_HEADER, .csum_off = 10,
 	.len_off = 2,
 };

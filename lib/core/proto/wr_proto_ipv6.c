@@ -7,10 +7,10 @@ static const uint8_t fixed[40] = { 0x60 }; /* version 6 */
 static const struct wr_proto_field fields[] = {
 	/* 2001:2::/48 is the IPv6 benchmarking range (RFC 5180). */
 	{ .name = "src", .off = 8, .span = 16, .bits = 128, .kind = WR_VAL_IPV6,
-	  .role = WR_ROLE_ADDR, .def_hi = 0x2001000200000000ull, .def = 1,
+	  .role = WR_ROLE_SRC_ADDR, .def_hi = 0x2001000200000000ull, .def = 1,
 	  .doc = "source address" },
 	{ .name = "dst", .off = 24, .span = 16, .bits = 128, .kind = WR_VAL_IPV6,
-	  .role = WR_ROLE_ADDR, .def_hi = 0x2001000200000001ull, .def = 1,
+	  .role = WR_ROLE_DST_ADDR, .def_hi = 0x2001000200000001ull, .def = 1,
 	  .doc = "destination address" },
 	{ .name = "tc", .off = 0, .span = 2, .bits = 8, .shift = 4,
 	  .kind = WR_VAL_INT, .doc = "traffic class 0..255" },
@@ -27,6 +27,6 @@ const struct wr_proto wr_proto_ipv6 = {
 	.name = "ipv6", .title = "IPv6", .hlen = 40, .fixed = fixed,
 	.fields = fields, .n_fields = sizeof(fields) / sizeof(fields[0]),
 	.carry = WR_CARRY_IPPROTO, .ethertype = 0x86dd, .ipproto = 41,
-	.over_mpls = true, .l3 = true, .len_off = 4, .len_after_hdr = true,
+	.over_mpls = true, .l3 = true, .offload = WR_OL_IPV6, .len_off = 4, .len_after_hdr = true,
 	.l4_csum_required = true,
 };

@@ -25,6 +25,7 @@ static const struct wr_proto_field fields[] = {
 const struct wr_proto wr_proto_tcp = {
 	.name = "tcp", .title = "TCP", .hlen = 20, .fixed = fixed,
 	.fields = fields, .n_fields = sizeof(fields) / sizeof(fields[0]),
-	.carry = WR_CARRY_NOTHING, .ipproto = 6, .l4 = true,
+	.carry = WR_CARRY_NOTHING, .ipproto = 6, .goodput = true,
+	.offload = WR_OL_TCP,
 	.csum = WR_CSUM_PSEUDO, .csum_off = 16, .len_off = -1, .pseudo_len = true,
 };

@@ -13,7 +13,8 @@ static const struct wr_proto_field fields[] = {
 const struct wr_proto wr_proto_udp = {
 	.name = "udp", .title = "UDP", .hlen = 8,
 	.fields = fields, .n_fields = sizeof(fields) / sizeof(fields[0]),
-	.carry = WR_CARRY_UDP_PORT, .ipproto = 17, .l4 = true,
+	.carry = WR_CARRY_UDP_PORT, .ipproto = 17, .goodput = true,
+	.offload = WR_OL_UDP,
 	.csum = WR_CSUM_PSEUDO, .csum_off = 6, .len_off = 4, .pseudo_len = true,
 	.csum_ffff = true,
 };

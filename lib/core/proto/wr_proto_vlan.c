@@ -21,5 +21,6 @@ static const struct wr_proto_field fields[] = {
 const struct wr_proto wr_proto_vlan = {
 	.name = "vlan", .title = "802.1Q", .hlen = 4,
 	.fields = fields, .n_fields = sizeof(fields) / sizeof(fields[0]),
-	.carry = WR_CARRY_ETHERTYPE, .ethertype = 0x8100, .len_off = -1,
+	.carry = WR_CARRY_ETHERTYPE, .ethertype = 0x8100, .tag = true,
+	.len_off = -1,
 };
