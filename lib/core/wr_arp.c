@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "wr_arp.h"
+#include "wr_bytes.h"
 #include "wr_csum.h"
-#include "wr_frame.h"
 
 /* Ethernet header offsets (IEEE 802.3) and ARP fields (RFC 826). */
 #define ETH_DST_OFF 0
@@ -20,35 +20,6 @@
 #define ICMP_HLEN 8
 
 const uint8_t wr_eth_broadcast[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
-
-static inline uint16_t
-get16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
-static inline uint32_t
-get32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-		(uint32_t)p[2] << 8 | p[3];
-}
-
-static inline void
-put16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-}
-
-static inline void
-put32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)(v >> 24);
-	p[1] = (uint8_t)(v >> 16);
-	p[2] = (uint8_t)(v >> 8);
-	p[3] = (uint8_t)v;
-}
 
 void
 wr_mac_to_bytes(uint64_t v, uint8_t b[6])
@@ -196,14 +167,14 @@ wr_arp_parse(const uint8_t *p, uint32_t len, struct wr_arp_pkt *out)
 	    len < (uint32_t)off + WR_ARP_LEN)
 		return -EINVAL;
 	a = p + off;
-	if (get16(a) != ARP_HTYPE_ETHER || get16(a + 2) != WR_ETHERTYPE_IPV4 ||
+	if (wr_get16(a) != ARP_HTYPE_ETHER || wr_get16(a + 2) != WR_ETHERTYPE_IPV4 ||
 	    a[4] != ARP_HLEN || a[5] != ARP_PLEN)
 		return -EINVAL;
-	out->op = get16(a + 6);
+	out->op = wr_get16(a + 6);
 	memcpy(out->sha, a + 8, 6);
-	out->spa = get32(a + 14);
+	out->spa = wr_get32(a + 14);
 	memcpy(out->tha, a + 18, 6);
-	out->tpa = get32(a + 24);
+	out->tpa = wr_get32(a + 24);
 	out->vlan_tci = tci;
 	return 0;
 }
@@ -220,22 +191,22 @@ wr_arp_build(uint8_t *buf, uint16_t op, const uint8_t eth_dst[6],
 	memcpy(buf + ETH_DST_OFF, eth_dst, 6);
 	memcpy(buf + ETH_SRC_OFF, sha, 6);
 	if (vlan_tci != WR_ARP_NO_VLAN) {
-		put16(buf + off, WR_ETHERTYPE_VLAN);
-		put16(buf + off + 2, (uint16_t)vlan_tci);
+		wr_put16(buf + off, WR_ETHERTYPE_VLAN);
+		wr_put16(buf + off + 2, (uint16_t)vlan_tci);
 		off += 4;
 	}
-	put16(buf + off, WR_ETHERTYPE_ARP);
+	wr_put16(buf + off, WR_ETHERTYPE_ARP);
 	off += 2;
 	a = buf + off;
-	put16(a, ARP_HTYPE_ETHER);
-	put16(a + 2, WR_ETHERTYPE_IPV4);
+	wr_put16(a, ARP_HTYPE_ETHER);
+	wr_put16(a + 2, WR_ETHERTYPE_IPV4);
 	a[4] = ARP_HLEN;
 	a[5] = ARP_PLEN;
-	put16(a + 6, op);
+	wr_put16(a + 6, op);
 	memcpy(a + 8, sha, 6);
-	put32(a + 14, spa);
+	wr_put32(a + 14, spa);
 	memcpy(a + 18, tha, 6);
-	put32(a + 24, tpa);
+	wr_put32(a + 24, tpa);
 	/* A tagged frame keeps 60 bytes after a bridge strips its tag. */
 	min = vlan_tci != WR_ARP_NO_VLAN ? WR_ETH_MIN_LEN + 4 : WR_ETH_MIN_LEN;
 	return (uint16_t)min;
@@ -256,18 +227,18 @@ wr_icmp_echo_reply(uint8_t *p, uint32_t len, const uint8_t mac[6],
 		return false;
 	ip = p + off;
 	ihl = (uint32_t)(ip[0] & 0xf) * 4;
-	tot = get16(ip + 2);
+	tot = wr_get16(ip + 2);
 	if ((ip[0] >> 4) != 4 || ihl < WR_IPV4_HLEN || ip[9] != WR_IPPROTO_ICMP ||
 	    tot < ihl + ICMP_HLEN || len < (uint32_t)off + tot)
 		return false;
 	/* Fragments are not reassembled: only a whole datagram is answered
 	 * (MF clear, offset 0). */
-	if ((get16(ip + 6) & 0x3fff) != 0)
+	if ((wr_get16(ip + 6) & 0x3fff) != 0)
 		return false;
 	if (wr_csum_sum(ip, ihl) != 0xffff)
 		return false;
 	icmp = ip + ihl;
-	dst = get32(ip + 16);
+	dst = wr_get32(ip + 16);
 	if (icmp[0] != WR_ICMP_ECHO_REQUEST || icmp[1] != 0 ||
 	    !wr_arp_addrs_has(ours, dst))
 		return false;
@@ -275,18 +246,18 @@ wr_icmp_echo_reply(uint8_t *p, uint32_t len, const uint8_t mac[6],
 	memcpy(tmp, p + ETH_SRC_OFF, 6);
 	memcpy(p + ETH_DST_OFF, tmp, 6);
 	memcpy(p + ETH_SRC_OFF, mac, 6);
-	src = get32(ip + 12);
-	put32(ip + 12, dst);
-	put32(ip + 16, src);
+	src = wr_get32(ip + 12);
+	wr_put32(ip + 12, dst);
+	wr_put32(ip + 16, src);
 	ip[8] = ICMP_REPLY_TTL;
-	put16(ip + 10, 0);
-	put16(ip + 10, wr_csum_ipv4(wr_csum_sum(ip, ihl)));
+	wr_put16(ip + 10, 0);
+	wr_put16(ip + 10, wr_csum_ipv4(wr_csum_sum(ip, ihl)));
 	/* RFC 1624 eqn. 3: HC' = ~(~HC + ~m + m'), m the type/code word
 	 * 0x0800 becoming 0x0000. */
 	icmp[0] = WR_ICMP_ECHO_REPLY;
-	csum = get16(icmp + 2);
+	csum = wr_get16(icmp + 2);
 	sum = (uint64_t)(uint16_t)~csum + (uint16_t)~(WR_ICMP_ECHO_REQUEST << 8);
-	put16(icmp + 2, (uint16_t)~wr_csum_fold(sum));
+	wr_put16(icmp + 2, (uint16_t)~wr_csum_fold(sum));
 	return true;
 }
 

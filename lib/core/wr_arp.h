@@ -38,8 +38,6 @@
 #define WR_ARP_OP_REPLY 2
 #define WR_ICMP_ECHO_REPLY 0
 #define WR_ICMP_ECHO_REQUEST 8
-/** The smallest Ethernet frame without its FCS (IEEE 802.3: 64 - 4). */
-#define WR_ETH_MIN_LEN 60
 /** Room a built ARP frame needs: 60 bytes, 64 with an 802.1Q tag. */
 #define WR_ARP_FRAME_MAX 64
 /** No 802.1Q tag (a TCI is 16 bits, so this value cannot be one). */

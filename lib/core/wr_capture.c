@@ -9,32 +9,18 @@
 #include <pcap/pcap.h>
 
 #include "wr_capture.h"
+#include "wr_bytes.h"
 #include "wr_csum.h"
 #include "wr_pkt.h"
 #include "wr_proto.h"
 #include "wr_rng.h"
 
-#define ETH_HLEN 14
-#define IPV6_HLEN 40
 /* The checksum's offset in each L4 header (RFC 768, 793, 792, 4443). */
 #define UDP_CSUM_OFF 6
 #define TCP_CSUM_OFF 16
 #define ICMP_CSUM_OFF 2
 /* Reads of the file for its digest. */
 #define READ_CHUNK (1u << 20)
-
-static uint16_t
-get16(const uint8_t *p)
-{
-	return (uint16_t)((p[0] << 8) | p[1]);
-}
-
-static void
-put16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-}
 
 void
 wr_capture_free(struct wr_capture *c)
@@ -337,7 +323,7 @@ wr_capture_over_mtu(const struct wr_capture *c, uint16_t mtu)
 		uint16_t l3 = l3_of(wr_capture_frame(c, k), len, &type);
 
 		if (l3 == 0)
-			l3 = ETH_HLEN;
+			l3 = WR_ETH_HLEN;
 		if ((uint32_t)len - l3 > mtu)
 			return k;
 	}
@@ -366,11 +352,11 @@ fix_l4(uint8_t *l4, uint32_t l4len, uint16_t csum_off, uint64_t ph, bool udp)
 
 	if (l4len < (uint32_t)csum_off + 2)
 		return;
-	put16(l4 + csum_off, 0);
+	wr_put16(l4 + csum_off, 0);
 	c = (uint16_t)~wr_csum_fold(ph + wr_csum_sum(l4, l4len));
 	if (udp && c == 0) /* RFC 768: a computed 0 is sent as all ones */
 		c = 0xffff;
-	put16(l4 + csum_off, c);
+	wr_put16(l4 + csum_off, c);
 }
 
 static void
@@ -383,21 +369,21 @@ fix_ipv4(uint8_t *ip, uint32_t avail, bool l4_too)
 	if (avail < 20 || (ip[0] >> 4) != 4)
 		return;
 	ihl = (uint32_t)(ip[0] & 0x0f) * 4;
-	tot = get16(ip + 2);
+	tot = wr_get16(ip + 2);
 	if (ihl < 20 || ihl > avail)
 		return;
-	put16(ip + 10, 0);
-	put16(ip + 10, (uint16_t)~wr_csum_fold(wr_csum_sum(ip, ihl)));
+	wr_put16(ip + 10, 0);
+	wr_put16(ip + 10, (uint16_t)~wr_csum_fold(wr_csum_sum(ip, ihl)));
 	/* A fragment's L4 header and checksum cover bytes we do not hold
 	 * (later fragments): only whole datagrams. */
-	if (!l4_too || tot < ihl || tot > avail || (get16(ip + 6) & 0x3fff) != 0)
+	if (!l4_too || tot < ihl || tot > avail || (wr_get16(ip + 6) & 0x3fff) != 0)
 		return;
 	proto = ip[9];
 	l4 = ip + ihl;
 	switch (proto) {
 	case WR_IPPROTO_UDP:
 		/* IPv4 UDP may go without a checksum (0): kept so. */
-		if (tot - ihl >= 8 && get16(l4 + UDP_CSUM_OFF) != 0)
+		if (tot - ihl >= 8 && wr_get16(l4 + UDP_CSUM_OFF) != 0)
 			fix_l4(l4, tot - ihl, UDP_CSUM_OFF,
 			       pseudo4(ip, proto, tot - ihl), true);
 		break;
@@ -422,28 +408,28 @@ fix_ipv4(uint8_t *ip, uint32_t avail, bool l4_too)
 static void
 fix_ipv6(uint8_t *ip, uint32_t avail)
 {
-	uint32_t plen, off = IPV6_HLEN;
+	uint32_t plen, off = WR_IPV6_HLEN;
 	uint8_t nh;
 
-	if (avail < IPV6_HLEN || (ip[0] >> 4) != 6)
+	if (avail < WR_IPV6_HLEN || (ip[0] >> 4) != 6)
 		return;
-	plen = get16(ip + 4);
-	if (plen > avail - IPV6_HLEN)
+	plen = wr_get16(ip + 4);
+	if (plen > avail - WR_IPV6_HLEN)
 		return;
 	nh = ip[6];
 	while (nh == IP6_EXT_HOPOPTS || nh == IP6_EXT_ROUTING || nh == IP6_EXT_DSTOPTS) {
 		uint32_t hl;
 
-		if (off + 8 > IPV6_HLEN + plen)
+		if (off + 8 > WR_IPV6_HLEN + plen)
 			return;
 		hl = ((uint32_t)ip[off + 1] + 1) * 8;
 		nh = ip[off];
 		off += hl;
-		if (off > IPV6_HLEN + plen)
+		if (off > WR_IPV6_HLEN + plen)
 			return;
 	}
 	/* The pseudo-header's length is the upper-layer packet's. */
-	plen -= off - IPV6_HLEN;
+	plen -= off - WR_IPV6_HLEN;
 	switch (nh) {
 	case WR_IPPROTO_UDP:
 		fix_l4(ip + off, plen, UDP_CSUM_OFF, pseudo6(ip, nh, plen), true);
@@ -501,9 +487,9 @@ put_addrs(uint8_t *ip, const bool *set, const struct wr_field_spec *fs,
 	unsigned int width = rewrites[src].bits / 8;
 
 	if (set[src])
-		wr_capture_put_be(ip + off, rewrite_value(fs, src, key, k), width);
+		wr_put_be(ip + off, rewrite_value(fs, src, key, k), width);
 	if (set[src + 1])
-		wr_capture_put_be(ip + off + width, rewrite_value(fs,
+		wr_put_be(ip + off + width, rewrite_value(fs,
 			(enum wr_rewrite_id)(src + 1), key, k), width);
 }
 
@@ -524,10 +510,10 @@ wr_capture_rewrite(struct wr_capture *c, const bool *set,
 		uint8_t *ip;
 
 		if (set[WR_REWRITE_ETH_DST])
-			wr_capture_put_be(b, rewrite_value(fs, WR_REWRITE_ETH_DST,
+			wr_put_be(b, rewrite_value(fs, WR_REWRITE_ETH_DST,
 							   key, k), 6);
 		if (set[WR_REWRITE_ETH_SRC])
-			wr_capture_put_be(b + 6, rewrite_value(fs,
+			wr_put_be(b + 6, rewrite_value(fs,
 				WR_REWRITE_ETH_SRC, key, k), 6);
 		if (!v4 && !v6)
 			continue;
@@ -540,7 +526,7 @@ wr_capture_rewrite(struct wr_capture *c, const bool *set,
 			fix_ipv4(ip, (uint32_t)len - l3, ip[9] != WR_IPPROTO_ICMP);
 			n_ip++;
 		} else if (l3 != 0 && v6 && type == WR_ETHERTYPE_IPV6 &&
-			   len >= l3 + IPV6_HLEN && (ip[0] >> 4) == 6) {
+			   len >= l3 + WR_IPV6_HLEN && (ip[0] >> 4) == 6) {
 			put_addrs(ip, set, fs, key, k, WR_REWRITE_IPV6_SRC, 8);
 			fix_ipv6(ip, (uint32_t)len - l3);
 			n_ip++;

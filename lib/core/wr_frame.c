@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "wr_bytes.h"
 #include "wr_csum.h"
 #include "wr_frame.h"
 #include "wr_proto.h"
@@ -140,85 +141,6 @@ struct wr_frame_tmpl {
 	uint16_t *psum;
 	struct wr_vf vf[WR_FRAME_VARY_MAX];
 };
-
-/* ---- byte helpers (big-endian stores, no alignment assumed) ---- */
-
-static inline void
-put16(uint8_t *p, uint64_t v)
-{
-	uint16_t be = __builtin_bswap16((uint16_t)v);
-
-	memcpy(p, &be, 2);
-}
-
-static inline void
-put24(uint8_t *p, uint64_t v)
-{
-	p[0] = (uint8_t)(v >> 16);
-	put16(p + 1, v);
-}
-
-static inline void
-put32(uint8_t *p, uint64_t v)
-{
-	uint32_t be = __builtin_bswap32((uint32_t)v);
-
-	memcpy(p, &be, 4);
-}
-
-static inline void
-put48(uint8_t *p, uint64_t v)
-{
-	put16(p, v >> 32);
-	put32(p + 2, v);
-}
-
-static inline void
-put64(uint8_t *p, uint64_t v)
-{
-	uint64_t be = __builtin_bswap64(v);
-
-	memcpy(p, &be, 8);
-}
-
-static inline void
-put128(uint8_t *p, __uint128_t v)
-{
-	put64(p, (uint64_t)(v >> 64));
-	put64(p + 8, (uint64_t)v);
-}
-
-static inline uint16_t
-get16(const uint8_t *p)
-{
-	return (uint16_t)((p[0] << 8) | p[1]);
-}
-
-static inline uint32_t
-get24(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 16 | get16(p + 1);
-}
-
-static uint64_t
-get_be(const uint8_t *p, unsigned int n)
-{
-	uint64_t v = 0;
-
-	while (n-- > 0)
-		v = v << 8 | *p++;
-	return v;
-}
-
-/* Write the low @p n bytes of @p v big-endian (n <= 8). */
-static void
-put_be(uint8_t *p, uint64_t v, unsigned int n)
-{
-	while (n-- > 0) {
-		p[n] = (uint8_t)v;
-		v >>= 8;
-	}
-}
 
 static int
 check_size(uint16_t size, const struct wr_stream *s, struct wr_error *err)
@@ -643,12 +565,12 @@ write_layers(const struct lay *ly, uint32_t n, const struct wr_stream *s,
 			if (pf->role == WR_ROLE_MY_ETHERTYPE)
 				continue;
 			if (pf->span == 16) {
-				put128(h + pf->off, v);
+				wr_put128(h + pf->off, v);
 			} else {
 				uint64_t m = (uint64_t)bits_max(pf->bits) << pf->shift;
-				uint64_t cur = get_be(h + pf->off, pf->span);
+				uint64_t cur = wr_get_be(h + pf->off, pf->span);
 
-				put_be(h + pf->off, (cur & ~m) | ((uint64_t)v << pf->shift),
+				wr_put_be(h + pf->off, (cur & ~m) | ((uint64_t)v << pf->shift),
 				       pf->span);
 			}
 		}
@@ -1029,15 +951,15 @@ const_sums(struct wr_frame_tmpl *t, const struct lay *ly, uint32_t n,
 		if (f->width > 8)
 			memset(b + f->off, 0, f->width);
 		else
-			put_be(b + f->off, get_be(b + f->off, f->width) & f->keep,
+			wr_put_be(b + f->off, wr_get_be(b + f->off, f->width) & f->keep,
 			       f->width);
 	}
 	for (i = 0; i < t->n_cs; i++)
-		put16(b + t->cs[i].off, 0);
+		wr_put16(b + t->cs[i].off, 0);
 	if (size_varies) {
 		for (k = 0; k < t->n_le; k++)
 			if (t->le[k].write)
-				put16(b + t->le[k].off, 0);
+				wr_put16(b + t->le[k].off, 0);
 		memset(b + t->pay_off, 0, t->max_len - t->pay_off);
 	}
 	for (i = 0; i < n; i++) {
@@ -1064,12 +986,12 @@ template_csums(struct wr_frame_tmpl *t, const struct lay *ly, uint32_t n)
 
 		if (ly[i].p->csum == WR_CSUM_NONE)
 			continue;
-		put16(c, 0);
+		wr_put16(c, 0);
 		if (csum_off(ly, n, i))
 			continue;
 		v = (uint16_t)~wr_csum_fold(region_sum(ly, i, t->bytes, t->max_len,
 			ly[i].p->pseudo_len ? (uint16_t)(t->max_len - ly[i].off) : 0));
-		put16(c, v == 0 && ly[i].p->csum_ffff ? 0xffff : v);
+		wr_put16(c, v == 0 && ly[i].p->csum_ffff ? 0xffff : v);
 	}
 }
 
@@ -1080,7 +1002,7 @@ template_lens(struct wr_frame_tmpl *t, const struct lay *ly, uint32_t n)
 
 	for (i = 0; i < n; i++)
 		if (ly[i].p->len_off >= 0)
-			put16(t->bytes + ly[i].off + ly[i].p->len_off,
+			wr_put16(t->bytes + ly[i].off + ly[i].p->len_off,
 			      t->max_len - ly[i].off -
 			      (ly[i].p->len_after_hdr ? ly[i].hlen : 0));
 }
@@ -1496,19 +1418,19 @@ vf_store(const struct wr_vf *f, uint8_t *p, uint64_t x)
 		p[0] = (uint8_t)((p[0] & f->keep) | x);
 		break;
 	case 2:
-		put16(p, (get16(p) & f->keep) | x);
+		wr_put16(p, (wr_get16(p) & f->keep) | x);
 		break;
 	case 3:
-		put24(p, (get24(p) & f->keep) | x);
+		wr_put24(p, (wr_get24(p) & f->keep) | x);
 		break;
 	case 4:
-		put32(p, x);
+		wr_put32(p, x);
 		break;
 	case 6:
-		put48(p, x);
+		wr_put48(p, x);
 		break;
 	default:
-		put64(p, x);
+		wr_put64(p, x);
 		break;
 	}
 }
@@ -1595,21 +1517,21 @@ wr_frame_gen_next(struct wr_frame_gen *g, uint8_t *buf)
 	/* Stores only from here on. */
 	for (i = 0; i < n; i++) {
 		if (vf[i].kind == WR_VF_WIDE)
-			put128(buf + vf[i].off, w[i]);
+			wr_put128(buf + vf[i].off, w[i]);
 		else
 			vf_store(&vf[i], buf + vf[i].off, v[i]);
 	}
 	if (sized)
 		for (i = 0; i < t->n_le; i++)
 			if (t->le[i].write)
-				put16(buf + t->le[i].off, len - t->le[i].sub);
+				wr_put16(buf + t->le[i].off, len - t->le[i].sub);
 	for (i = 0; i < n_cs; i++) {
 		const struct wr_cs *c = &t->cs[i];
 
 		for (j = 0; j < c->n_nest; j++)
 			acc[i] += fin[c->nest[j]] << c->nest_sh[j];
 		fin[i] = fold_cs(c, acc[i]);
-		put16(buf + c->off, fin[i]);
+		wr_put16(buf + c->off, fin[i]);
 	}
 	return len;
 }
@@ -1630,12 +1552,12 @@ wr_frame_gen_next(struct wr_frame_gen *g, uint8_t *buf)
 	}
 
 #define WR_STORE_1 x <<= shift; p[0] = (uint8_t)((p[0] & keep) | x)
-#define WR_STORE_2K x <<= shift; put16(p, (get16(p) & keep) | x)
-#define WR_STORE_2 put16(p, x)
-#define WR_STORE_3 x <<= shift; put24(p, (get24(p) & keep) | x)
-#define WR_STORE_4 put32(p, x)
-#define WR_STORE_6 put48(p, x)
-#define WR_STORE_8 put64(p, x); x = wr_csum_u64(x)
+#define WR_STORE_2K x <<= shift; wr_put16(p, (wr_get16(p) & keep) | x)
+#define WR_STORE_2 wr_put16(p, x)
+#define WR_STORE_3 x <<= shift; wr_put24(p, (wr_get24(p) & keep) | x)
+#define WR_STORE_4 wr_put32(p, x)
+#define WR_STORE_6 wr_put48(p, x)
+#define WR_STORE_8 wr_put64(p, x); x = wr_csum_u64(x)
 
 #define WR_ACC_0 (void)0
 #define WR_ACC_1 A0[k] += x << c0
@@ -1688,7 +1610,7 @@ wide_burst(struct wr_frame_gen *g, uint32_t i, void **objs, uint32_t base_off,
 		__uint128_t v = wide_value(f, pos, idx);
 		uint64_t c = wide_sum(v);
 
-		put128((uint8_t *)objs[k] + base_off + f->off, v);
+		wr_put128((uint8_t *)objs[k] + base_off + f->off, v);
 		for (j = 0; j < f->n_acc; j++)
 			acc[f->acc[j]][k] += c << f->csh[j];
 		idx += g->stride;
@@ -1745,7 +1667,7 @@ wr_frame_gen_burst_at(struct wr_frame_gen *g, void **objs, uint32_t base_off,
 				uint16_t l = (uint16_t)(len - le->sub);
 
 				if (le->write)
-					put16(b + le->off, l);
+					wr_put16(b + le->off, l);
 				for (i = 0; i < le->n_acc; i++)
 					acc[le->acc[i]][k] += (uint64_t)l << le->csh[i];
 			}
@@ -1826,8 +1748,8 @@ wr_frame_gen_burst_at(struct wr_frame_gen *g, void **objs, uint32_t base_off,
 			uint16_t c0 = (uint16_t)~wr_csum_fold48(acc[0][k]);
 			uint16_t c1 = (uint16_t)~wr_csum_fold48(acc[1][k]);
 
-			put16(b + o0, c0 == 0 && f0 ? 0xffff : c0);
-			put16(b + o1, c1 == 0 && f1 ? 0xffff : c1);
+			wr_put16(b + o0, c0 == 0 && f0 ? 0xffff : c0);
+			wr_put16(b + o1, c1 == 0 && f1 ? 0xffff : c1);
 		}
 	} else {
 		for (i = 0; i < n_cs; i++) {
@@ -1836,11 +1758,11 @@ wr_frame_gen_burst_at(struct wr_frame_gen *g, void **objs, uint32_t base_off,
 			/* Inner checksums are final in the frames already. */
 			for (e = 0; e < c->n_nest; e++)
 				for (k = 0; k < n; k++)
-					acc[i][k] += (uint64_t)get16((uint8_t *)objs[k] +
+					acc[i][k] += (uint64_t)wr_get16((uint8_t *)objs[k] +
 						base_off + t->cs[c->nest[e]].off)
 						<< c->nest_sh[e];
 			for (k = 0; k < n; k++)
-				put16((uint8_t *)objs[k] + base_off + c->off,
+				wr_put16((uint8_t *)objs[k] + base_off + c->off,
 				      fold_cs(c, acc[i][k]));
 		}
 	}
@@ -1880,7 +1802,7 @@ wr_frame_sig_write(const struct wr_frame_tmpl *t, uint8_t *buf, uint16_t len,
 	for (i = 0; i < t->n_sig_cs; i++) {
 		const struct wr_cs *c = &t->cs[t->sig_cs[i]];
 		uint8_t *p = buf + c->off;
-		uint64_t sum = (uint16_t)~get16(p);
+		uint64_t sum = (uint16_t)~wr_get16(p);
 		uint16_t v;
 		uint32_t j, q;
 
@@ -1889,10 +1811,10 @@ wr_frame_sig_write(const struct wr_frame_tmpl *t, uint8_t *buf, uint16_t len,
 			for (q = 0; q < i; q++)
 				if (t->sig_cs[q] == c->nest[j])
 					sum += (uint64_t)((uint16_t)~old[q] +
-							  (uint64_t)get16(buf + t->cs[c->nest[j]].off))
+							  (uint64_t)wr_get16(buf + t->cs[c->nest[j]].off))
 					       << c->nest_sh[j];
-		old[i] = get16(p);
+		old[i] = wr_get16(p);
 		v = (uint16_t)~wr_csum_fold(sum);
-		put16(p, v == 0 && c->ffff ? 0xffff : v);
+		wr_put16(p, v == 0 && c->ffff ? 0xffff : v);
 	}
 }

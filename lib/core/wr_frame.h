@@ -83,13 +83,6 @@
 #include "wr_error.h"
 #include "wr_stream.h"
 
-/* The shorthand's headers: Ethernet, optional 802.1Q tag, IPv4 without
- * options, UDP (the protocol modules hold every layer's). */
-#define WR_ETH_HLEN 14
-#define WR_VLAN_HLEN 4
-#define WR_IPV4_HLEN 20
-#define WR_UDP_HLEN 8
-
 struct wr_frame_tmpl;
 
 /** Most fields of one stream that vary per packet. */

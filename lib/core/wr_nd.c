@@ -4,12 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "wr_bytes.h"
 #include "wr_csum.h"
 #include "wr_nd.h"
 #include "wr_pkt.h"
 #include "wr_proto.h"
 
-#define IP6_HLEN 40
 #define ND_HLEN 24        /* type, code, checksum, flags, target */
 #define ND_OPT_LEN 8      /* a link-layer address option (RFC 4861 4.6.1) */
 #define ND_OPT_SRC_LL 1
@@ -18,39 +18,6 @@
 #define ECHO_HOP_LIMIT 64
 #define NA_FLAG_S 0x40    /* solicited (high byte of the flags word) */
 #define NA_FLAG_O 0x20    /* override */
-
-static inline uint16_t
-get16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
-static inline void
-put16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-}
-
-static __uint128_t
-get128(const uint8_t *p)
-{
-	__uint128_t v = 0;
-	int i;
-
-	for (i = 0; i < 16; i++)
-		v = v << 8 | p[i];
-	return v;
-}
-
-static void
-put128(uint8_t *p, __uint128_t v)
-{
-	int i;
-
-	for (i = 15; i >= 0; i--, v >>= 8)
-		p[i] = (uint8_t)v;
-}
 
 void
 wr_nd_addrs_init(struct wr_nd_addrs *a)
@@ -135,7 +102,7 @@ static uint64_t
 icmp6_sum(const uint8_t *ip6, uint16_t plen)
 {
 	return (uint64_t)wr_csum_sum(ip6 + 8, 32) + plen + WR_IPPROTO_ICMPV6 +
-	       wr_csum_sum(ip6 + IP6_HLEN, plen);
+	       wr_csum_sum(ip6 + WR_IPV6_HLEN, plen);
 }
 
 /* Ethernet (+ tag) and IPv6 header of an ND message; @return its length. */
@@ -149,28 +116,28 @@ nd_head(uint8_t *buf, const uint8_t *eth_dst, const uint8_t mac[6], int tci,
 	memcpy(buf, eth_dst, 6);
 	memcpy(buf + 6, mac, 6);
 	if (tci != WR_ARP_NO_VLAN) {
-		put16(buf + off, WR_ETHERTYPE_VLAN);
-		put16(buf + off + 2, (uint16_t)tci);
+		wr_put16(buf + off, WR_ETHERTYPE_VLAN);
+		wr_put16(buf + off + 2, (uint16_t)tci);
 		off += 4;
 	}
-	put16(buf + off, WR_ETHERTYPE_IPV6);
+	wr_put16(buf + off, WR_ETHERTYPE_IPV6);
 	ip = buf + off + 2;
-	memset(ip, 0, IP6_HLEN);
+	memset(ip, 0, WR_IPV6_HLEN);
 	ip[0] = 0x60;
-	put16(ip + 4, plen);
+	wr_put16(ip + 4, plen);
 	ip[6] = WR_IPPROTO_ICMPV6;
 	ip[7] = ND_HOP_LIMIT;
-	put128(ip + 8, src);
-	put128(ip + 24, dst);
+	wr_put128(ip + 8, src);
+	wr_put128(ip + 24, dst);
 	return off + 2;
 }
 
 static uint16_t
 finish(uint8_t *ip, uint16_t plen, uint32_t l3)
 {
-	put16(ip + IP6_HLEN + 2, 0);
-	put16(ip + IP6_HLEN + 2, (uint16_t)~wr_csum_fold(icmp6_sum(ip, plen)));
-	return (uint16_t)(l3 + IP6_HLEN + plen);
+	wr_put16(ip + WR_IPV6_HLEN + 2, 0);
+	wr_put16(ip + WR_IPV6_HLEN + 2, (uint16_t)~wr_csum_fold(icmp6_sum(ip, plen)));
+	return (uint16_t)(l3 + WR_IPV6_HLEN + plen);
 }
 
 uint16_t
@@ -189,9 +156,9 @@ wr_nd_build_ns(uint8_t *buf, const uint8_t mac[6], __uint128_t src,
 
 	memset(buf, 0, WR_ND_FRAME_MAX);
 	l3 = nd_head(buf, dmac, mac, vlan_tci, src, snm, plen);
-	m = buf + l3 + IP6_HLEN;
+	m = buf + l3 + WR_IPV6_HLEN;
 	m[0] = WR_ICMP6_NS;
-	put128(m + 8, target);
+	wr_put128(m + 8, target);
 	m[24] = ND_OPT_SRC_LL;
 	m[25] = 1;
 	memcpy(m + 26, mac, 6);
@@ -209,18 +176,18 @@ wr_nd_answer(uint8_t *p, uint32_t *len, const uint8_t mac[6],
 	uint64_t sum;
 
 	if (wr_pkt_parse_l2(p, *len, &k) < 0 || k.l2_len > 18 ||
-	    k.ethertype != WR_ETHERTYPE_IPV6 || *len < k.l2_len + IP6_HLEN + 8u)
+	    k.ethertype != WR_ETHERTYPE_IPV6 || *len < k.l2_len + WR_IPV6_HLEN + 8u)
 		return WR_ND_IGNORE;
 	ip = p + k.l2_len;
-	plen = get16(ip + 4);
+	plen = wr_get16(ip + 4);
 	if (ip[0] >> 4 != 6 || ip[6] != WR_IPPROTO_ICMPV6 ||
-	    *len < k.l2_len + IP6_HLEN + (uint32_t)plen || plen < 8)
+	    *len < k.l2_len + WR_IPV6_HLEN + (uint32_t)plen || plen < 8)
 		return WR_ND_IGNORE;
-	m = ip + IP6_HLEN;
+	m = ip + WR_IPV6_HLEN;
 	if (m[1] != 0 || wr_csum_fold(icmp6_sum(ip, plen)) != 0xffff)
 		return WR_ND_IGNORE;
-	src = get128(ip + 8);
-	dst = get128(ip + 24);
+	src = wr_get128(ip + 8);
+	dst = wr_get128(ip + 24);
 	memcpy(peer, p + 6, 6);
 	switch (m[0]) {
 	case WR_ICMP6_ECHO_REQUEST:
@@ -228,22 +195,22 @@ wr_nd_answer(uint8_t *p, uint32_t *len, const uint8_t mac[6],
 			return WR_ND_IGNORE;
 		memcpy(p, peer, 6);
 		memcpy(p + 6, mac, 6);
-		put128(ip + 8, dst);
-		put128(ip + 24, src);
+		wr_put128(ip + 8, dst);
+		wr_put128(ip + 24, src);
 		ip[7] = ECHO_HOP_LIMIT;
 		/* RFC 1624 eqn. 3: only the type word changes (the address
 		 * swap leaves the pseudo-header's sum as it was). */
 		m[0] = WR_ICMP6_ECHO_REPLY;
-		sum = (uint64_t)(uint16_t)~get16(m + 2) +
+		sum = (uint64_t)(uint16_t)~wr_get16(m + 2) +
 		      (uint16_t)~(WR_ICMP6_ECHO_REQUEST << 8) +
 		      (WR_ICMP6_ECHO_REPLY << 8);
-		put16(m + 2, (uint16_t)~wr_csum_fold(sum));
+		wr_put16(m + 2, (uint16_t)~wr_csum_fold(sum));
 		return WR_ND_ANSWER_ECHO;
 	case WR_ICMP6_NA:
 		if (ip[7] != ND_HOP_LIMIT || plen < ND_HLEN)
 			return WR_ND_IGNORE;
 		if (pkt != NULL) {
-			pkt->target = get128(m + 8);
+			pkt->target = wr_get128(m + 8);
 			/* The target link-layer option if there is one, else
 			 * the frame's source. */
 			memcpy(pkt->mac, peer, 6);
@@ -260,7 +227,7 @@ wr_nd_answer(uint8_t *p, uint32_t *len, const uint8_t mac[6],
 
 		if (ip[7] != ND_HOP_LIMIT || plen < ND_HLEN)
 			return WR_ND_IGNORE;
-		target = get128(m + 8);
+		target = wr_get128(m + 8);
 		if (!wr_nd_addrs_has(ours, target))
 			return WR_ND_IGNORE;
 		/* A duplicate address detection probe (from ::) is answered
@@ -273,10 +240,10 @@ wr_nd_answer(uint8_t *p, uint32_t *len, const uint8_t mac[6],
 		to = dad ? ((__uint128_t)0xff02000000000000ull << 64) | 1 : src;
 		memset(p, 0, WR_ND_FRAME_MAX);
 		l3 = nd_head(p, peer, mac, tci, target, to, ND_HLEN + ND_OPT_LEN);
-		m = p + l3 + IP6_HLEN;
+		m = p + l3 + WR_IPV6_HLEN;
 		m[0] = WR_ICMP6_NA;
 		m[4] = (uint8_t)((dad ? 0 : NA_FLAG_S) | NA_FLAG_O);
-		put128(m + 8, target);
+		wr_put128(m + 8, target);
 		m[24] = ND_OPT_TGT_LL;
 		m[25] = 1;
 		memcpy(m + 26, mac, 6);

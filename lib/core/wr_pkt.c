@@ -4,10 +4,9 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "wr_bytes.h"
 #include "wr_pkt.h"
 
-#define ETH_HLEN 14
-#define TAG_HLEN 4
 #define VXLAN_HLEN 8
 #define VXLAN_FLAG_I 0x08
 #define GRE_FLAG_C 0x8000 /* RFC 2784/2890: checksum, key, sequence present */
@@ -15,12 +14,6 @@
 #define GRE_FLAG_S 0x1000
 /* Tunnels followed before giving up: deeper than any stack wr_frame builds. */
 #define DEPTH_MAX 4
-
-static inline uint16_t
-get16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
 
 static bool
 is_tag(uint16_t type)
@@ -33,18 +26,18 @@ is_tag(uint16_t type)
 static int
 l2(const uint8_t *p, uint32_t len, uint32_t *off, uint16_t *type, int32_t *tci)
 {
-	uint32_t o = *off + ETH_HLEN;
+	uint32_t o = *off + WR_ETH_HLEN;
 
 	if (len < o)
 		return -EINVAL;
-	*type = get16(p + o - 2);
+	*type = wr_get16(p + o - 2);
 	while (is_tag(*type)) {
-		if (len < o + TAG_HLEN)
+		if (len < o + WR_TAG_HLEN)
 			return -EINVAL;
 		if (tci != NULL && *tci == WR_PKT_NO_VLAN)
-			*tci = get16(p + o);
-		*type = get16(p + o + 2);
-		o += TAG_HLEN;
+			*tci = wr_get16(p + o);
+		*type = wr_get16(p + o + 2);
+		o += WR_TAG_HLEN;
 	}
 	*off = o;
 	return 0;
@@ -98,7 +91,7 @@ walk(const uint8_t *p, uint32_t len, uint32_t off, uint16_t type,
 		out->l3_off = (uint16_t)off;
 		out->l3_type = type;
 		/* A later fragment carries no L4 header. */
-		if ((get16(p + off + 6) & 0x1fff) != 0)
+		if ((wr_get16(p + off + 6) & 0x1fff) != 0)
 			return 0;
 		proto = p[off + 9];
 		off += hl;
@@ -122,8 +115,8 @@ walk(const uint8_t *p, uint32_t len, uint32_t off, uint16_t type,
 		/* VXLAN: the port, the I flag and zero reserved bytes (RFC
 		 * 7348 section 5), so that a datagram that merely goes to
 		 * port 4789 (a latency signature starts "WR") is not one. */
-		if (get16(p + off + 2) == WR_UDP_PORT_VXLAN &&
-		    len >= off + 8 + VXLAN_HLEN + ETH_HLEN &&
+		if (wr_get16(p + off + 2) == WR_UDP_PORT_VXLAN &&
+		    len >= off + 8 + VXLAN_HLEN + WR_ETH_HLEN &&
 		    p[off + 8] == VXLAN_FLAG_I && p[off + 9] == 0 &&
 		    p[off + 10] == 0 && p[off + 11] == 0 && p[off + 15] == 0) {
 			uint32_t in = off + 8 + VXLAN_HLEN;
@@ -157,8 +150,8 @@ walk(const uint8_t *p, uint32_t len, uint32_t off, uint16_t type,
 
 		if (len < off + 4)
 			return -EINVAL;
-		flags = get16(p + off);
-		type = get16(p + off + 2);
+		flags = wr_get16(p + off);
+		type = wr_get16(p + off + 2);
 		hl = 4 + ((flags & GRE_FLAG_C) ? 4 : 0) + ((flags & GRE_FLAG_K) ? 4 : 0) +
 		     ((flags & GRE_FLAG_S) ? 4 : 0);
 		if (len < off + hl)

@@ -22,22 +22,8 @@
 
 #include <stdint.h>
 
-#define WR_ETHERTYPE_IPV4 0x0800
-#define WR_ETHERTYPE_ARP 0x0806
-#define WR_ETHERTYPE_VLAN 0x8100   /**< IEEE 802.1Q C-tag */
-#define WR_ETHERTYPE_QINQ 0x88a8   /**< IEEE 802.1ad S-tag */
-#define WR_ETHERTYPE_QINQ_OLD 0x9100 /**< pre-802.1ad S-tag, still seen */
-#define WR_ETHERTYPE_IPV6 0x86dd
-#define WR_ETHERTYPE_MPLS 0x8847
-#define WR_ETHERTYPE_MPLS_MC 0x8848
-#define WR_IPPROTO_ICMP 1
-#define WR_IPPROTO_IPV4 4
-#define WR_IPPROTO_TCP 6
-#define WR_IPPROTO_UDP 17
-#define WR_IPPROTO_IPV6 41
-#define WR_IPPROTO_GRE 47
-#define WR_IPPROTO_ICMPV6 58
-#define WR_UDP_PORT_VXLAN 4789     /**< IANA, RFC 7348 */
+#include "wr_wire.h"
+
 #define WR_PKT_NO_VLAN (-1)
 
 /** What wr_pkt_parse() found: offsets into the frame, 0 when absent. */

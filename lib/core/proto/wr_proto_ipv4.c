@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* IPv4 (RFC 791) without options; the protocol number is the layer above's. */
 #include "wr_proto.h"
+#include "wr_wire.h"
 
 static const uint8_t fixed[20] = { 0x45 }; /* version 4, 5 words */
 
@@ -25,14 +26,15 @@ static const struct wr_proto_field fields[] = {
 	  .kind = WR_VAL_INT, .def = 1,
 	  .doc = "don't fragment 0..1 (default 1, as Linux sets on UDP)" },
 	{ .name = "proto", .off = 9, .span = 1, .bits = 8, .kind = WR_VAL_INT,
-	  .role = WR_ROLE_NEXT_IPPROTO, .def = 253, /* RFC 3692 experimental */
+	  .role = WR_ROLE_NEXT_IPPROTO, .def = WR_IPPROTO_EXP,
 	  .doc = "protocol (default: the layer above's)" },
 };
 
 const struct wr_proto wr_proto_ipv4 = {
-	.name = "ipv4", .title = "IPv4", .hlen = 20, .fixed = fixed,
+	.name = "ipv4", .title = "IPv4", .hlen = WR_IPV4_HLEN, .fixed = fixed,
 	.fields = fields, .n_fields = sizeof(fields) / sizeof(fields[0]),
-	.carry = WR_CARRY_IPPROTO, .ethertype = 0x0800, .ipproto = 4,
+	.carry = WR_CARRY_IPPROTO, .ethertype = WR_ETHERTYPE_IPV4,
+	.ipproto = WR_IPPROTO_IPV4,
 	.over_mpls = true, .l3 = true, .offload = WR_OL_IPV4,
 	.csum = WR_CSUM_HEADER, .csum_off = 10,
 	.len_off = 2,

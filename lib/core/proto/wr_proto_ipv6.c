@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* IPv6 (RFC 8200) without extension headers; next header is the layer above's. */
 #include "wr_proto.h"
+#include "wr_wire.h"
 
 static const uint8_t fixed[40] = { 0x60 }; /* version 6 */
 
@@ -19,14 +20,15 @@ static const struct wr_proto_field fields[] = {
 	{ .name = "hop", .off = 7, .span = 1, .bits = 8, .kind = WR_VAL_INT,
 	  .def = 64, .doc = "hop limit" },
 	{ .name = "next", .off = 6, .span = 1, .bits = 8, .kind = WR_VAL_INT,
-	  .role = WR_ROLE_NEXT_IPPROTO, .def = 59, /* no next header */
+	  .role = WR_ROLE_NEXT_IPPROTO, .def = WR_IPPROTO_NONE,
 	  .doc = "next header (default: the layer above's)" },
 };
 
 const struct wr_proto wr_proto_ipv6 = {
-	.name = "ipv6", .title = "IPv6", .hlen = 40, .fixed = fixed,
+	.name = "ipv6", .title = "IPv6", .hlen = WR_IPV6_HLEN, .fixed = fixed,
 	.fields = fields, .n_fields = sizeof(fields) / sizeof(fields[0]),
-	.carry = WR_CARRY_IPPROTO, .ethertype = 0x86dd, .ipproto = 41,
+	.carry = WR_CARRY_IPPROTO, .ethertype = WR_ETHERTYPE_IPV6,
+	.ipproto = WR_IPPROTO_IPV6,
 	.over_mpls = true, .l3 = true, .offload = WR_OL_IPV6, .len_off = 4, .len_after_hdr = true,
 	.l4_csum_required = true,
 };

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* MPLS label stack entry (RFC 3032): label, TC, bottom of stack (set by position), TTL. */
 #include "wr_proto.h"
+#include "wr_wire.h"
 
 static const struct wr_proto_field fields[] = {
 	{ .name = "label", .off = 0, .span = 3, .bits = 20, .shift = 4,
@@ -16,6 +17,6 @@ static const struct wr_proto_field fields[] = {
 const struct wr_proto wr_proto_mpls = {
 	.name = "mpls", .title = "MPLS", .hlen = 4,
 	.fields = fields, .n_fields = sizeof(fields) / sizeof(fields[0]),
-	.carry = WR_CARRY_MPLS, .ethertype = 0x8847, .over_mpls = true,
+	.carry = WR_CARRY_MPLS, .ethertype = WR_ETHERTYPE_MPLS, .over_mpls = true,
 	.len_off = -1,
 };

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* TCP (RFC 9293) segment without options: stateless, any flags. */
 #include "wr_proto.h"
+#include "wr_wire.h"
 
 static const uint8_t fixed[20] = { [12] = 0x50 }; /* data offset 5 words */
 
@@ -25,7 +26,7 @@ static const struct wr_proto_field fields[] = {
 const struct wr_proto wr_proto_tcp = {
 	.name = "tcp", .title = "TCP", .hlen = 20, .fixed = fixed,
 	.fields = fields, .n_fields = sizeof(fields) / sizeof(fields[0]),
-	.carry = WR_CARRY_NOTHING, .ipproto = 6, .goodput = true,
+	.carry = WR_CARRY_NOTHING, .ipproto = WR_IPPROTO_TCP, .goodput = true,
 	.offload = WR_OL_TCP,
 	.csum = WR_CSUM_PSEUDO, .csum_off = 16, .len_off = -1, .pseudo_len = true,
 };

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* VXLAN (RFC 7348): an 8-byte header over UDP 4789, then a whole inner Ethernet frame. */
 #include "wr_proto.h"
+#include "wr_wire.h"
 
 static const uint8_t fixed[8] = { 0x08 }; /* I flag: the VNI is valid */
 
@@ -12,6 +13,6 @@ static const struct wr_proto_field fields[] = {
 const struct wr_proto wr_proto_vxlan = {
 	.name = "vxlan", .title = "VXLAN", .hlen = 8, .fixed = fixed,
 	.fields = fields, .n_fields = sizeof(fields) / sizeof(fields[0]),
-	.carry = WR_CARRY_ETH, .udp_port = 4789, .zero_udp_csum_below = true,
+	.carry = WR_CARRY_ETH, .udp_port = WR_UDP_PORT_VXLAN, .zero_udp_csum_below = true,
 	.len_off = -1,
 };
