@@ -8,6 +8,7 @@
 #include "wr_bytes.h"
 #include "wr_csum.h"
 #include "wr_frame.h"
+#include "wr_pkt.h"
 #include "wr_proto.h"
 #include "wr_rng.h"
 #include "wr_sig.h"
@@ -1285,6 +1286,65 @@ wr_frame_tmpl_layers(const struct wr_frame_tmpl *t,
 			off[i] = t->layer_off[i];
 	}
 	return t->n_layers;
+}
+
+int
+wr_frame_tmpl_rx_hint(const struct wr_frame_tmpl *t, struct wr_pkt_raw *out)
+{
+	const struct wr_proto *below;
+	uint32_t i;
+	int j;
+
+	for (i = 1; i < t->n_layers; i++) {
+		if (t->proto[i]->hlen != 0)
+			continue;
+		below = t->proto[i - 1];
+		j = below->carry == WR_CARRY_ETHERTYPE ?
+		    wr_proto_field_role(below, WR_ROLE_NEXT_ETHERTYPE) :
+		    below->carry == WR_CARRY_IPPROTO ?
+		    wr_proto_field_role(below, WR_ROLE_NEXT_IPPROTO) :
+		    below->carry == WR_CARRY_UDP_PORT ?
+		    wr_proto_field_role(below, WR_ROLE_NEXT_UDP_PORT) : -ENOENT;
+		if (j < 0)
+			return -ENOENT;
+		out->carry = below->carry;
+		out->value = (uint32_t)(wr_get_be(t->bytes + t->layer_off[i - 1] +
+						  below->fields[j].off,
+						  below->fields[j].span) >>
+					below->fields[j].shift) &
+			     (uint32_t)((1ull << below->fields[j].bits) - 1);
+		out->len = (uint16_t)((i + 1 < t->n_layers ? t->layer_off[i + 1] :
+				       t->sig_off != 0 ? t->sig_off : t->pay_off) -
+				      t->layer_off[i]);
+		return 0;
+	}
+	return -ENOENT;
+}
+
+int
+wr_frame_l2_tags(const struct wr_stream *s, uint8_t *tags, uint16_t cap)
+{
+	struct wr_frame_tmpl *t;
+	struct wr_error err;
+	uint32_t i;
+	uint16_t end;
+	int rc;
+
+	rc = wr_frame_tmpl_create(s, 0, &t, &err);
+	if (rc < 0)
+		return rc;
+	for (i = 1; i < t->n_layers && t->proto[i]->tag; i++)
+		;
+	/* From the link header's EtherType to the last tag's TCI: every
+	 * byte of the L2 header but the MACs and the final EtherType. */
+	end = (uint16_t)(t->layer_off[i - 1] + t->proto[i - 1]->hlen - 2);
+	rc = end - 2 * 6;
+	if (rc > cap)
+		rc = -ENOSPC;
+	else if (rc > 0)
+		memcpy(tags, t->bytes + 12, (size_t)rc);
+	wr_frame_tmpl_free(t);
+	return rc;
 }
 
 int

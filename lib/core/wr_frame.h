@@ -160,6 +160,26 @@ struct wr_proto;
 uint32_t wr_frame_tmpl_layers(const struct wr_frame_tmpl *t,
 			      const struct wr_proto **proto, uint16_t *off);
 
+struct wr_pkt_raw;
+
+/**
+ * What a receiver needs to know to walk past the stream's raw layer, which
+ * nothing on the wire names (wr_pkt.h): the name the layer below gives it
+ * in packet 0 and its length.  @return 0, or -ENOENT when the stack has no
+ * raw layer.
+ */
+int wr_frame_tmpl_rx_hint(const struct wr_frame_tmpl *t,
+			  struct wr_pkt_raw *out);
+
+/**
+ * The tags of packet 0 of stream @p s (each layer with wr_proto.tag after
+ * the link header: TPID and TCI, 4 bytes each, as on the wire) into
+ * @p tags (@p cap bytes): what an ARP or ND question for the stream carries.
+ * @return their length (0 untagged), -ENOSPC (more than @p cap), -EINVAL
+ *         (the stream does not build), -ENOMEM.
+ */
+int wr_frame_l2_tags(const struct wr_stream *s, uint8_t *tags, uint16_t cap);
+
 /**
  * Where the payload starts: the byte after the innermost UDP or TCP header
  * (a latency signature, a stream's payload), the same for every frame of

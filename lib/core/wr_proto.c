@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "wr_bytes.h"
 #include "wr_proto.h"
 
 #define WR_PROTO(name, file) extern const struct wr_proto wr_proto_##name;
@@ -86,6 +87,8 @@ carries(uint8_t kind, const struct wr_proto *above)
 		return above->link;
 	case WR_CARRY_MPLS:
 		return above->over_mpls || raw;
+	case WR_CARRY_IP:
+		return above->ip_version != 0;
 	default:
 		return false;
 	}
@@ -121,6 +124,7 @@ wr_proto_carry_error(const struct wr_proto *below, const struct wr_proto *above,
 		[WR_CARRY_UDP_PORT] = "a layer with a UDP port",
 		[WR_CARRY_ETH] = "the inner frame's link layer",
 		[WR_CARRY_MPLS] = "a layer over an MPLS label",
+		[WR_CARRY_IP] = "an IP layer",
 	};
 	char names[256];
 
@@ -153,4 +157,121 @@ wr_proto_names(void)
 		;
 
 	return names + 2; /* past the first ", " */
+}
+
+/* ---- receive ---- */
+
+/* Who each name a received header may give stands for, built once from
+ * the registry before main(): a lookup per layer on the RX path instead
+ * of a walk over every module.  The first module in registry order wins. */
+static const struct wr_proto *rx_by_ipproto[256];
+static const struct wr_proto *rx_link;
+static struct rx_name {
+	uint8_t carry;
+	uint32_t value;
+	const struct wr_proto *p;
+} rx_names[64];
+static unsigned int rx_n_names;
+
+static void
+rx_name_add(uint8_t carry, uint32_t value, const struct wr_proto *p)
+{
+	unsigned int i;
+
+	for (i = 0; i < rx_n_names; i++)
+		if (rx_names[i].carry == carry && rx_names[i].value == value)
+			return;
+	if (rx_n_names < sizeof(rx_names) / sizeof(rx_names[0]))
+		rx_names[rx_n_names++] = (struct rx_name){ carry, value, p };
+}
+
+__attribute__((constructor)) static void
+rx_tables(void)
+{
+	unsigned int i, k;
+
+	for (i = 0; i < wr_n_protos; i++) {
+		const struct wr_proto *p = wr_protos[i];
+
+		if (p->hlen == 0)
+			continue; /* raw: nothing on the wire says it is one */
+		if (p->link && rx_link == NULL)
+			rx_link = p;
+		if (p->ipproto != 0 && rx_by_ipproto[p->ipproto] == NULL)
+			rx_by_ipproto[p->ipproto] = p;
+		if (p->ethertype != 0)
+			rx_name_add(WR_CARRY_ETHERTYPE, p->ethertype, p);
+		for (k = 0; k < 2; k++)
+			if (p->rx_ethertypes[k] != 0)
+				rx_name_add(WR_CARRY_ETHERTYPE, p->rx_ethertypes[k], p);
+		if (p->udp_port != 0)
+			rx_name_add(WR_CARRY_UDP_PORT, p->udp_port, p);
+		if (p->ip_version != 0)
+			rx_name_add(WR_CARRY_IP, p->ip_version, p);
+	}
+}
+
+const struct wr_proto *
+wr_proto_link(void)
+{
+	return rx_link;
+}
+
+const struct wr_proto *
+wr_proto_rx_next(const struct wr_rx_next *next)
+{
+	unsigned int i;
+
+	switch (next->carry) {
+	case WR_CARRY_IPPROTO:
+		return next->value < 256 ? rx_by_ipproto[next->value] : NULL;
+	case WR_CARRY_ETH:
+		return rx_link;
+	case WR_CARRY_NOTHING:
+		return NULL;
+	default:
+		for (i = 0; i < rx_n_names; i++)
+			if (rx_names[i].carry == next->carry &&
+			    rx_names[i].value == next->value)
+				return rx_names[i].p;
+		return NULL;
+	}
+}
+
+int
+wr_proto_rx(const struct wr_proto *p, const uint8_t *h, uint32_t len,
+	    struct wr_rx_next *next)
+{
+	const struct wr_proto_field *pf;
+	int j = -ENOENT;
+
+	if (p->rx != NULL)
+		return p->rx(h, len, next);
+	if (p->hlen == 0 || len < p->hlen)
+		return -EINVAL;
+	next->carry = WR_CARRY_NOTHING;
+	next->value = 0;
+	switch (p->carry) {
+	case WR_CARRY_ETHERTYPE:
+		j = wr_proto_field_role(p, WR_ROLE_NEXT_ETHERTYPE);
+		break;
+	case WR_CARRY_IPPROTO:
+		j = wr_proto_field_role(p, WR_ROLE_NEXT_IPPROTO);
+		break;
+	case WR_CARRY_UDP_PORT:
+		j = wr_proto_field_role(p, WR_ROLE_NEXT_UDP_PORT);
+		break;
+	case WR_CARRY_ETH:
+		next->carry = WR_CARRY_ETH;
+		return p->hlen;
+	default:
+		return p->hlen;
+	}
+	if (j >= 0) {
+		pf = &p->fields[j];
+		next->carry = p->carry;
+		next->value = (uint32_t)(wr_get_be(h + pf->off, pf->span) >> pf->shift) &
+			      (uint32_t)((1ull << pf->bits) - 1);
+	}
+	return p->hlen;
 }

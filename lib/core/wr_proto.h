@@ -106,11 +106,23 @@ enum wr_csum_rule {
 /** What a layer may carry above it. */
 enum wr_carry {
 	WR_CARRY_NOTHING,   /**< payload only (L4, raw) */
-	WR_CARRY_ETHERTYPE, /**< eth, vlan, gre, mpls (IP by first nibble) */
-	WR_CARRY_IPPROTO,   /**< ipv4, ipv6 */
+	WR_CARRY_ETHERTYPE, /**< eth, vlan, gre: by EtherType */
+	WR_CARRY_IPPROTO,   /**< ipv4, ipv6: by IP protocol number */
 	WR_CARRY_UDP_PORT,  /**< udp: vxlan by destination port */
 	WR_CARRY_ETH,       /**< vxlan: a whole inner Ethernet frame */
 	WR_CARRY_MPLS,      /**< mpls: more labels or IPv4/IPv6 */
+	WR_CARRY_IP,        /**< IPv4 or IPv6, told by the version nibble */
+};
+
+/**
+ * What a received header says of the layer after it (wr_proto.rx): the
+ * kind of name (enum wr_carry: an EtherType, an IP protocol number, a UDP
+ * port, a link header, an IP version; WR_CARRY_NOTHING: payload follows)
+ * and the name.
+ */
+struct wr_rx_next {
+	uint8_t carry;
+	uint32_t value;
 };
 
 struct wr_proto {
@@ -157,6 +169,21 @@ struct wr_proto {
 	bool pseudo_len;
 	/** A checksum that computes to 0 is sent as 0xffff (RFC 768). */
 	bool csum_ffff;
+	/** An IP layer's version (4, 6): what a version nibble names. */
+	uint8_t ip_version;
+	/** Other EtherTypes that announce it on receive (a tag: 802.1ad's
+	 * 0x88a8 and the older 0x9100 besides 0x8100); 0: none. */
+	uint16_t rx_ethertypes[2];
+	/**
+	 * Receive (optional): the header at @p h, @p len bytes before the
+	 * frame's end, is this protocol's.  @return its length, with what it
+	 * says of the next layer in @p next; 0 when the bytes are not such a
+	 * header after all (a datagram to port 4789 that is no VXLAN): what
+	 * follows is payload; -EINVAL when the frame ends inside it.  NULL:
+	 * hlen bytes, the next layer named by the field of the NEXT_* role
+	 * that matches carry (wr_proto_rx).
+	 */
+	int (*rx)(const uint8_t *h, uint32_t len, struct wr_rx_next *next);
 };
 
 /** The registered protocols, in wr_proto.c's table order. */
@@ -193,6 +220,24 @@ const char *wr_proto_names(void);
 const char *wr_proto_carry_error(const struct wr_proto *below,
 				 const struct wr_proto *above, char *buf,
 				 size_t len);
+
+/**
+ * Receive: the header of protocol @p p at @p h (@p len bytes to the
+ * frame's end), through its rx hook or the generic rule.  @return as
+ * wr_proto.rx.
+ */
+int wr_proto_rx(const struct wr_proto *p, const uint8_t *h, uint32_t len,
+		struct wr_rx_next *next);
+
+/**
+ * The registered protocol a received header's @p next names (the first in
+ * registry order), or NULL when none does (a raw layer, an unknown
+ * EtherType or protocol, a UDP port of no tunnel).
+ */
+const struct wr_proto *wr_proto_rx_next(const struct wr_rx_next *next);
+
+/** The registry's first link protocol (Ethernet): where a frame starts. */
+const struct wr_proto *wr_proto_link(void);
 
 /**
  * The registered layers that may start a frame (wr_proto.link), as "eth"

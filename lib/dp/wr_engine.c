@@ -1016,6 +1016,20 @@ streams_setup(struct wr_engine *e, struct wr_error *err)
  * polled, each by its profile's rx_lcore, else by its first TX lcore (TX
  * and RX share a worker on a 2-CPU machine), else by the first worker.
  */
+/* The raw layers of every stream's frames: any port may receive any
+ * stream's echoes (through a device under test). */
+static void
+rx_hints(const struct wr_engine *e, struct wr_pkt_hints *h)
+{
+	struct wr_pkt_raw raw;
+	uint32_t s;
+
+	memset(h, 0, sizeof(*h));
+	for (s = 0; s < e->f->n_streams; s++)
+		if (e->tmpl[s] != NULL && wr_frame_tmpl_rx_hint(e->tmpl[s], &raw) == 0)
+			(void)wr_pkt_hints_add(h, &raw); /* past 8: not found */
+}
+
 static int
 rx_setup(struct wr_engine *e, bool rx, struct wr_error *err)
 {
@@ -1091,6 +1105,7 @@ rx_setup(struct wr_engine *e, bool rx, struct wr_error *err)
 			e->rxq[i]->hwts_flag = e->ports[i].hwts_flag;
 			e->rxq[i]->clock = &e->clock[i];
 		}
+		rx_hints(e, &e->rxq[i]->hints);
 		c->rxq_gone[c->n_rxq] = &e->port_gone[i];
 		c->rxq[c->n_rxq++] = e->rxq[i];
 	}

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* IPv4 (RFC 791) without options; the protocol number is the layer above's. */
+#include <errno.h>
+
+#include "wr_bytes.h"
 #include "wr_proto.h"
 #include "wr_wire.h"
 
@@ -30,6 +33,24 @@ static const struct wr_proto_field fields[] = {
 	  .doc = "protocol (default: the layer above's)" },
 };
 
+/* Options make the header longer (IHL); a fragment other than the first
+ * carries no header of the layer above. */
+static int
+rx(const uint8_t *h, uint32_t len, struct wr_rx_next *next)
+{
+	uint32_t ihl;
+
+	if (len < WR_IPV4_HLEN || h[0] >> 4 != 4)
+		return -EINVAL;
+	ihl = (uint32_t)(h[0] & 0xf) * 4;
+	if (ihl < WR_IPV4_HLEN || len < ihl)
+		return -EINVAL;
+	next->carry = (wr_get16(h + 6) & 0x1fff) != 0 ? WR_CARRY_NOTHING :
+		      WR_CARRY_IPPROTO;
+	next->value = h[9];
+	return (int)ihl;
+}
+
 const struct wr_proto wr_proto_ipv4 = {
 	.name = "ipv4", .title = "IPv4", .hlen = WR_IPV4_HLEN, .fixed = fixed,
 	.fields = fields, .n_fields = sizeof(fields) / sizeof(fields[0]),
@@ -37,5 +58,5 @@ const struct wr_proto wr_proto_ipv4 = {
 	.ipproto = WR_IPPROTO_IPV4,
 	.over_mpls = true, .l3 = true, .offload = WR_OL_IPV4,
 	.csum = WR_CSUM_HEADER, .csum_off = 10,
-	.len_off = 2,
+	.len_off = 2, .ip_version = 4, .rx = rx,
 };

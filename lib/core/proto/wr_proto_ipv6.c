@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* IPv6 (RFC 8200) without extension headers; next header is the layer above's. */
+#include <errno.h>
+
 #include "wr_proto.h"
 #include "wr_wire.h"
 
@@ -24,11 +26,21 @@ static const struct wr_proto_field fields[] = {
 	  .doc = "next header (default: the layer above's)" },
 };
 
+static int
+rx(const uint8_t *h, uint32_t len, struct wr_rx_next *next)
+{
+	if (len < WR_IPV6_HLEN || h[0] >> 4 != 6)
+		return -EINVAL;
+	next->carry = WR_CARRY_IPPROTO;
+	next->value = h[6];
+	return WR_IPV6_HLEN;
+}
+
 const struct wr_proto wr_proto_ipv6 = {
 	.name = "ipv6", .title = "IPv6", .hlen = WR_IPV6_HLEN, .fixed = fixed,
 	.fields = fields, .n_fields = sizeof(fields) / sizeof(fields[0]),
 	.carry = WR_CARRY_IPPROTO, .ethertype = WR_ETHERTYPE_IPV6,
 	.ipproto = WR_IPPROTO_IPV6,
 	.over_mpls = true, .l3 = true, .offload = WR_OL_IPV6, .len_off = 4, .len_after_hdr = true,
-	.l4_csum_required = true,
+	.l4_csum_required = true, .ip_version = 6, .rx = rx,
 };

@@ -23,5 +23,6 @@ const struct wr_proto wr_proto_vlan = {
 	.name = "vlan", .title = "802.1Q", .hlen = WR_TAG_HLEN,
 	.fields = fields, .n_fields = sizeof(fields) / sizeof(fields[0]),
 	.carry = WR_CARRY_ETHERTYPE, .ethertype = WR_ETHERTYPE_VLAN, .tag = true,
+	.rx_ethertypes = { WR_ETHERTYPE_QINQ, WR_ETHERTYPE_QINQ_OLD },
 	.len_off = -1,
 };
