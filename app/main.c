@@ -254,7 +254,9 @@ parse_opts(int argc, char **argv, struct wr_opts *o)
 		}
 	}
 	if (app_argc < 2) {
-		usage(stderr);
+		fprintf(stderr, "wirerate: expected a command: run, sweep, "
+			"rfc2544, rtt, check, dump, ports, serve, console or "
+			"version (wirerate --help)\n");
 		return WR_EXIT_USAGE;
 	}
 	o->cmd = argv[1];

@@ -39,10 +39,13 @@ usage(FILE *out)
 "  (doc/api.md) on a Unix socket (default " WR_SERVER_SOCK_DEFAULT ",\n"
 "  mode 0600) and, with --listen, on TCP (127.0.0.1 unless an address is\n"
 "  given: use another only on a trusted network) to clients that log in with\n"
-"  the token in FILE (mode 0600).\n"
+"  the token in FILE (mode 0600) within 3 s (wrong tokens are rate-limited\n"
+"  and logged).  An existing PATH is replaced only when it is a socket no\n"
+"  server answers on.\n"
 "  --idle-timeout   close a connection silent this long (default 60 s)\n"
 "  --owner-timeout  release a vanished owner's ports after this (default\n"
 "                   30 s); its traffic keeps running\n"
+"  --max-clients    Unix and logged-in TCP clients at once (default 1024)\n"
 "       wirerate console [ARGS]   the interactive console (python3 -m wirerate)\n");
 }
 
@@ -100,12 +103,18 @@ wr_cmd_serve(int argc, char **argv)
 			break;
 		}
 	optind = 1;
-	while ((opt = getopt_long(n_args, argv, "h", long_opts, NULL)) != -1) {
+	opterr = 0; /* one line of ours, not getopt's and the usage */
+	while ((opt = getopt_long(n_args, argv, ":h", long_opts, NULL)) != -1) {
 		switch (opt) {
 		case 'c':
 			o.config_file = optarg;
 			break;
 		case 's':
+			if (optarg[0] == '\0') {
+				fprintf(stderr, "wirerate: --socket: expected "
+					"a path, or none for no Unix socket\n");
+				return WR_EXIT_USAGE;
+			}
 			so.unix_path = strcmp(optarg, "none") == 0 ? "" : optarg;
 			break;
 		case 'l': {
@@ -159,8 +168,14 @@ wr_cmd_serve(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			return WR_EXIT_OK;
+		case ':':
+			fprintf(stderr, "wirerate: serve: %s needs a value "
+				"(wirerate serve --help)\n", argv[optind - 1]);
+			return WR_EXIT_USAGE;
 		default:
-			usage(stderr);
+			fprintf(stderr, "wirerate: serve: unknown option "
+				"\"%s\" (wirerate serve --help)\n",
+				argv[optind - 1]);
 			return WR_EXIT_USAGE;
 		}
 	}
@@ -174,8 +189,13 @@ wr_cmd_serve(int argc, char **argv)
 			"secret readable by its owner only)\n");
 		return WR_EXIT_USAGE;
 	}
-	if (so.max_clients == 0)
-		so.max_clients = 1024;
+	/* The sockets and the token file before EAL: a bad one starts
+	 * nothing. */
+	wr_error_clear(&err);
+	if (wr_server_check(&so, &err) != 0) {
+		wr_app_print_error(&err);
+		return WR_EXIT_USAGE;
+	}
 	rc = wr_app_load_profile(&o, &cfg, &so.cfg_path);
 	if (rc != WR_EXIT_OK)
 		return rc;

@@ -135,6 +135,14 @@ test_params(void)
 	CU_ASSERT_EQUAL(parse("{\"jsonrpc\":\"2.0\",\"method\":\"ports.acquire\","
 			      "\"params\":{\"ports\":[0,-1]}}", &err, NULL),
 			-EINVAL);
+	/* A session's secret is a string, given with its name. */
+	CU_ASSERT_EQUAL(parse("{\"jsonrpc\":\"2.0\",\"method\":\"ports.acquire\","
+			      "\"params\":{\"ports\":[],\"session\":\"a\","
+			      "\"secret\":\"00ff\"}}", &err, NULL), 0);
+	CU_ASSERT_EQUAL(parse("{\"jsonrpc\":\"2.0\",\"method\":\"ports.acquire\","
+			      "\"params\":{\"session\":\"a\",\"secret\":1}}",
+			      &err, NULL), -EINVAL);
+	CU_ASSERT_STRING_EQUAL(err.param, "secret");
 	CU_ASSERT_EQUAL(parse("{\"jsonrpc\":\"2.0\",\"method\":\"traffic.stop\","
 			      "\"params\":{\"stream\":[\"a\"]}}", &err, NULL),
 			-EINVAL);

@@ -86,7 +86,8 @@ struct wr_rpc_param {
 	X(ACQUIRE, "ports.acquire", false, \
 	  WR_RPC_P("ports", WR_RPC_T_UINTS, false), \
 	  WR_RPC_P("force", WR_RPC_T_BOOL, false), \
-	  WR_RPC_P("session", WR_RPC_T_STR, false)) \
+	  WR_RPC_P("session", WR_RPC_T_STR, false), \
+	  WR_RPC_P("secret", WR_RPC_T_STR, false)) \
 	X(RELEASE, "ports.release", false, \
 	  WR_RPC_P("ports", WR_RPC_T_UINTS, false)) \
 	X(LOAD, "streams.load", true, \

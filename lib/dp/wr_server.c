@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -23,6 +24,7 @@
 #include <rte_log.h>
 #include <rte_version.h>
 
+#include "wr_auth.h"
 #include "wr_engine_priv.h"
 #include "wr_rpc.h"
 #include "wr_server.h"
@@ -36,11 +38,39 @@ RTE_LOG_REGISTER_SUFFIX(wr_server_logtype, server, NOTICE);
 /* Events kept for events.poll: a client polling once a second misses none
  * unless a thousand streams end in that second. */
 #define EVENTS_MAX 1024
-/* Replies queued for a client that does not read: beyond this the client is
- * dropped rather than the server's memory growing without bound. */
-#define WBUF_MAX (64u << 20)
-/* Bytes read per read(2) call. */
-#define READ_CHUNK 65536
+/* Fairness (issue 17: twelve clients that sent and never read stalled
+ * everyone's server.info for 24.7 s).  Each turn of the loop serves every
+ * connection with work at most TURN_REQS requests, TURN_READ bytes read and
+ * TURN_WRITE bytes written, so a request of another client waits for at
+ * most one such share of each busy connection.  A connection with WQ_HIGH
+ * bytes of replies queued is not read until it has taken all but WQ_LOW of
+ * them; one whose queue passes WQ_MAX (events for a subscriber that does
+ * not read) or that takes nothing for the idle timeout is closed.  WQ_HIGH
+ * holds a few hundred stats.get replies of a small run; a reply is always
+ * queued below WQ_HIGH, whatever its size. */
+#define TURN_REQS 8
+#define TURN_READ (64u << 10)
+#define TURN_WRITE (256u << 10)
+#define WQ_HIGH (256u << 10)
+#define WQ_LOW (64u << 10)
+#define WQ_MAX (4u << 20)
+/* Buffers start small and grow to what a connection uses; a large one is
+ * given back once empty. */
+#define BUF_MIN 4096u
+#define BUF_KEEP (64u << 10)
+/* Connections accepted per listener per turn (a flood of connects does not
+ * hold the loop). */
+#define ACCEPT_TURN 32
+/* TCP connections that have not logged in (doc/api.md): a pool of their own
+ * (a new one closes the oldest when full), LOGIN_MS to log in, requests of
+ * at most PREAUTH_REQUEST_MAX bytes.  The Unix socket and logged-in clients
+ * share --max-clients and never wait for this pool. */
+#define PREAUTH_MAX 64
+#define LOGIN_MS 3000
+#define PREAUTH_REQUEST_MAX 4096
+/* Descriptors beside the clients': EAL's, the PMDs', the listeners. */
+#define FD_RESERVE 64
+#define MAX_CLIENTS_DEFAULT 1024
 /* epoll wait while traffic runs: stream ends, durations and wait replies
  * are seen within 5 ms; idle, link changes within 200 ms. */
 #define TICK_RUN_MS 5
@@ -53,19 +83,42 @@ RTE_LOG_REGISTER_SUFFIX(wr_server_logtype, server, NOTICE);
 enum srv_state { ST_IDLE, ST_RUNNING, ST_DONE };
 static const char *const state_names[] = { "idle", "running", "done" };
 
+/* A session owns ports.  Its name is public (ports.info, events); acting as
+ * it takes its secret, which only the connection that made it is given
+ * (ports.acquire's result) and which its client presents to join it again.
+ * It lives while a connection acts as it or it owns a port. */
+struct session {
+	struct session *next;
+	char name[SESSION_MAX];
+	char secret[WR_AUTH_SECRET_LEN + 1];
+	unsigned int n_conns;        /* connections acting as it */
+	unsigned int n_ports;        /* ports it owns */
+};
+
 struct conn {
 	struct conn *next;
-	int fd;
+	struct conn *dead_next;      /* closed, to be freed (conn_reap()) */
+	int fd;                      /* -1: closed, freed at the end of the turn */
 	unsigned int id;
 	bool tcp, authed, subscribed;
 	bool spoke;                  /* sent a whole request */
 	bool quiet;                  /* handling a notification: no reply, not even an error */
-	char session[SESSION_MAX];
+	struct session *sess;        /* NULL only for TCP before its login */
+	char peer[WR_AUTH_ADDR_MAX + 8]; /* TCP: "ADDR:PORT", for the log */
+	char addr[WR_AUTH_ADDR_MAX];     /* TCP: ADDR, the login limiter's key */
+	int pslot;                   /* TCP before login: its slot in the pool */
+	uint64_t login_deadline_ms;
 	char *rbuf;
-	size_t rlen;
+	size_t rlen, roff, rcap;     /* requests from roff to rlen */
 	char *wbuf;
-	size_t wlen, woff;
-	bool want_out;
+	size_t wlen, woff, wcap;     /* replies from woff to wlen */
+	uint32_t ev_mask;            /* what epoll watches */
+	bool held;                   /* not read: its replies are not taken */
+	bool ready;                  /* whole requests left for a later turn */
+	uint64_t turn;               /* the turn it was last served in */
+	uint64_t wturn;              /* the turn wrote counts in */
+	size_t wrote;                /* bytes written in that turn */
+	uint64_t wprog_ms;           /* replies last moved (or the queue was empty) */
 	uint64_t last_ms;
 	json_t *wait_id;             /* traffic.wait pending (may be JSON null) */
 	bool waiting;
@@ -78,12 +131,18 @@ struct server {
 	const volatile int *stop;
 	int ep, ufd, tfd;
 	char unix_path[108];
-	char token[256];
 	struct conn *conns;
-	unsigned int n_conns, next_id;
+	struct conn *dead;           /* closed this turn, freed at its end */
+	unsigned int n_conns;        /* Unix and logged-in TCP: --max-clients */
+	unsigned int n_preauth;      /* TCP before login: PREAUTH_MAX */
+	struct conn *pre[PREAUTH_MAX];
+	unsigned int next_id, n_ready;
+	uint64_t turn;
 	uint64_t idle_ms, owner_ms;
-	/* Ports: owning session ("" none), release deadline of a vanished owner. */
-	char owner[WR_PORTS_MAX][SESSION_MAX];
+	struct session *sessions;
+	struct wr_auth_limit logins;
+	/* Ports: owning session (NULL none), release deadline of a vanished owner. */
+	struct session *owner[WR_PORTS_MAX];
 	uint64_t orphan_ms[WR_PORTS_MAX];
 	bool link_up[WR_PORTS_MAX];
 	uint64_t next_link_ms;
@@ -136,63 +195,127 @@ wall_s(void)
 
 static void conn_close(struct server *s, struct conn *c);
 
-static void
-conn_watch(struct server *s, struct conn *c, bool out)
+static size_t
+queued(const struct conn *c)
 {
-	struct epoll_event ev = { .events = EPOLLIN | (out ? EPOLLOUT : 0),
-				  .data.ptr = c };
+	return c->wlen - c->woff;
+}
 
-	if (c->want_out == out)
+static void
+set_ready(struct server *s, struct conn *c, bool ready)
+{
+	if (c->ready == ready)
 		return;
-	c->want_out = out;
+	c->ready = ready;
+	if (ready)
+		s->n_ready++;
+	else
+		s->n_ready--;
+}
+
+/* What epoll watches: its requests unless held, room for its replies while
+ * any are queued (a queue left by the write budget is written next turn). */
+static void
+conn_watch(struct server *s, struct conn *c)
+{
+	struct epoll_event ev = { .data.ptr = c };
+
+	ev.events = (c->held ? 0 : EPOLLIN) | (queued(c) > 0 ? EPOLLOUT : 0);
+	if (c->fd < 0 || ev.events == c->ev_mask)
+		return;
+	c->ev_mask = ev.events;
 	epoll_ctl(s->ep, EPOLL_CTL_MOD, c->fd, &ev);
 }
 
-/* Write what is queued; @return false when the connection broke. */
+/* Write what is queued, up to this turn's TURN_WRITE; a held connection
+ * whose queue fell to WQ_LOW is read again.  @return false when the
+ * connection broke (and was closed). */
 static bool
 conn_flush(struct server *s, struct conn *c)
 {
-	while (c->woff < c->wlen) {
-		ssize_t n = send(c->fd, c->wbuf + c->woff, c->wlen - c->woff,
+	if (c->wturn != s->turn) {
+		c->wturn = s->turn;
+		c->wrote = 0;
+	}
+	while (queued(c) > 0 && c->wrote < TURN_WRITE) {
+		size_t len = queued(c) < TURN_WRITE - c->wrote ? queued(c) :
+			     TURN_WRITE - c->wrote;
+		ssize_t n = send(c->fd, c->wbuf + c->woff, len,
 				 MSG_NOSIGNAL | MSG_DONTWAIT);
 
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-			conn_watch(s, c, true);
-			return true;
-		}
-		if (n <= 0)
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			break;
+		if (n <= 0) {
+			conn_close(s, c);
 			return false;
+		}
 		c->woff += (size_t)n;
+		c->wrote += (size_t)n;
+		c->wprog_ms = now_ms();
 	}
-	c->woff = c->wlen = 0;
-	conn_watch(s, c, false);
+	if (queued(c) == 0) {
+		c->woff = c->wlen = 0;
+		if (c->wcap > BUF_KEEP) {
+			free(c->wbuf);
+			c->wbuf = NULL;
+			c->wcap = 0;
+		}
+	}
+	if (c->held && queued(c) <= WQ_LOW) {
+		c->held = false;
+		set_ready(s, c, true); /* requests it sent meanwhile */
+	}
+	conn_watch(s, c);
 	return true;
 }
 
-/* Queue a line (taken over) and try to send it. */
+/* Queue a line (taken over) and try to send it.  @return false when the
+ * connection is closed: it broke, or it does not read what it is sent. */
 static bool
 conn_send(struct server *s, struct conn *c, char *line)
 {
-	size_t n;
-	char *nb;
+	size_t n, need;
 
+	if (c->fd < 0) {
+		free(line);
+		return false;
+	}
 	if (line == NULL)
 		return true; /* out of memory: the client times out */
 	n = strlen(line);
-	if (c->wlen + n > WBUF_MAX) {
+	if (queued(c) >= WQ_HIGH && queued(c) + n > WQ_MAX) {
 		free(line);
+		SRV_LOG(NOTICE, "connection %u closed: it does not read its "
+			"replies (%zu bytes queued)\n", c->id, queued(c));
+		conn_close(s, c);
 		return false;
 	}
-	if (c->woff > 0 && c->woff == c->wlen)
-		c->woff = c->wlen = 0;
-	nb = realloc(c->wbuf, c->wlen + n);
-	if (nb == NULL) {
-		free(line);
-		return false;
+	if (queued(c) == 0)
+		c->wprog_ms = now_ms();
+	/* Keep what is queued at the front once half the buffer is sent. */
+	if (c->woff > 0 && c->woff >= queued(c)) {
+		memmove(c->wbuf, c->wbuf + c->woff, queued(c));
+		c->wlen -= c->woff;
+		c->woff = 0;
 	}
-	c->wbuf = nb;
+	need = c->wlen + n;
+	if (need > c->wcap) {
+		size_t cap = c->wcap ? c->wcap : BUF_MIN;
+		char *nb;
+
+		while (cap < need)
+			cap *= 2;
+		nb = realloc(c->wbuf, cap);
+		if (nb == NULL) {
+			free(line);
+			conn_close(s, c);
+			return false;
+		}
+		c->wbuf = nb;
+		c->wcap = cap;
+	}
 	memcpy(c->wbuf + c->wlen, line, n);
 	c->wlen += n;
 	free(line);
@@ -247,18 +370,121 @@ event_push(struct server *s, const char *type, json_t *ev)
 							    json_incref(ev)));
 }
 
-/* ---- ownership ---- */
+/* ---- sessions ---- */
 
-static bool
-session_alive(const struct server *s, const char *session)
+static struct session *
+session_find(struct server *s, const char *name)
 {
-	const struct conn *c;
+	struct session *x;
 
-	for (c = s->conns; c != NULL; c = c->next)
-		if (c->fd >= 0 && strcmp(c->session, session) == 0)
-			return true;
-	return false;
+	for (x = s->sessions; x != NULL; x = x->next)
+		if (strcmp(x->name, name) == 0)
+			return x;
+	return NULL;
 }
+
+/* A new session with a fresh secret; NULL when out of memory or random
+ * bytes.  It lives once a connection joins it. */
+static struct session *
+session_new(struct server *s, const char *name)
+{
+	struct session *x = calloc(1, sizeof(*x));
+
+	if (x == NULL)
+		return NULL;
+	if (wr_auth_secret_new(x->secret, sizeof(x->secret)) != 0) {
+		free(x);
+		return NULL;
+	}
+	snprintf(x->name, sizeof(x->name), "%s", name);
+	x->next = s->sessions;
+	s->sessions = x;
+	return x;
+}
+
+/* Forget a session no connection acts as and that owns nothing. */
+static void
+session_unref(struct server *s, struct session *x)
+{
+	struct session **pp;
+
+	if (x->n_conns > 0 || x->n_ports > 0)
+		return;
+	for (pp = &s->sessions; *pp != NULL; pp = &(*pp)->next)
+		if (*pp == x) {
+			*pp = x->next;
+			break;
+		}
+	free(x);
+}
+
+static void
+port_set_owner(struct server *s, unsigned int p, struct session *x)
+{
+	struct session *old = s->owner[p];
+
+	s->orphan_ms[p] = 0;
+	if (old == x)
+		return;
+	s->owner[p] = x;
+	if (x != NULL)
+		x->n_ports++;
+	if (old != NULL) {
+		old->n_ports--;
+		session_unref(s, old);
+	}
+}
+
+/* The connection stops acting as its session.  The last connection of a
+ * session that owns ports leaves them owned for owner_timeout (its client
+ * may come back with the secret); then they are released. */
+static void
+conn_leave(struct server *s, struct conn *c)
+{
+	struct session *x = c->sess;
+	unsigned int p;
+
+	if (x == NULL)
+		return;
+	c->sess = NULL;
+	x->n_conns--;
+	for (p = 0; x->n_conns == 0 && p < s->e->n_ports; p++)
+		if (s->owner[p] == x)
+			s->orphan_ms[p] = now_ms() + s->owner_ms;
+	session_unref(s, x);
+}
+
+static void
+conn_join(struct server *s, struct conn *c, struct session *x)
+{
+	unsigned int p;
+
+	if (c->sess == x)
+		return;
+	x->n_conns++;
+	conn_leave(s, c);
+	c->sess = x;
+	for (p = 0; p < s->e->n_ports; p++)
+		if (s->owner[p] == x)
+			s->orphan_ms[p] = 0;
+}
+
+/* A connection's own session, "conn-ID" (client names never start so). */
+static bool
+conn_own_session(struct server *s, struct conn *c)
+{
+	char name[SESSION_MAX];
+	struct session *x;
+
+	snprintf(name, sizeof(name), "conn-%u", c->id);
+	x = session_new(s, name);
+	if (x == NULL)
+		return false;
+	conn_join(s, c, x);
+	return true;
+}
+
+/* ---- ownership ---- */
 
 /* The ports the selected streams send on (all loaded streams when none). */
 static uint64_t
@@ -283,20 +509,20 @@ owns(struct server *s, struct conn *c, json_t *id, uint64_t mask)
 	for (p = 0; p < s->e->n_ports; p++) {
 		if (!(mask & (1ull << p)))
 			continue;
-		if (s->owner[p][0] == '\0') {
+		if (s->owner[p] == NULL) {
 			reply_error(s, c, id, WR_RPC_E_OWNER, NULL,
 				"port %u is not acquired: call ports.acquire "
 				"first", p);
 			return false;
 		}
-		if (strcmp(s->owner[p], c->session) != 0) {
+		if (s->owner[p] != c->sess) {
 			reply_error(s, c, id, WR_RPC_E_OWNER,
 				json_pack("{s:i, s:s}", "port", p, "owner",
-					  s->owner[p]),
+					  s->owner[p]->name),
 				"port %u is owned by session \"%s\": only it "
 				"changes the port's traffic (ports.acquire "
 				"with force: true takes it over)", p,
-				s->owner[p]);
+				s->owner[p]->name);
 			return false;
 		}
 	}
@@ -641,9 +867,9 @@ port_json(struct server *s, unsigned int p)
 		"driver", pt->driver, "mac", mac, "link_up", up,
 		"link_speed_mbps", (json_int_t)link.link_speed, "tx_lcores",
 		s->e->port_n_lcores[p], "owner",
-		s->owner[p][0] ? s->owner[p] : NULL,
-		"owner_connected", s->owner[p][0] &&
-		session_alive(s, s->owner[p]));
+		s->owner[p] != NULL ? s->owner[p]->name : NULL,
+		"owner_connected", s->owner[p] != NULL &&
+		s->owner[p]->n_conns > 0);
 }
 
 static json_t *
@@ -660,7 +886,7 @@ m_info(struct call *k)
 	return json_pack("{s:s, s:s, s:s, s:i, s:s, s:s, s:o, s:o, s:s, s:I}",
 		"name", "wirerate", "version", WR_VERSION, "dpdk_version",
 		rte_version(), "pid", (int)getpid(), "state",
-		state_names[s->state], "session", k->c->session, "ports", ports,
+		state_names[s->state], "session", k->c->sess->name, "ports", ports,
 		"streams", names, "api", "wirerate-rpc/1", "last_event",
 		(json_int_t)s->ev_seq);
 }
@@ -705,82 +931,125 @@ port_mask(struct call *k, uint64_t *mask)
 }
 
 static json_t *
-owned_list(struct server *s, const char *session)
+owned_list(struct server *s, const struct session *x)
 {
 	json_t *a = json_array();
 	unsigned int p;
 
 	for (p = 0; p < s->e->n_ports; p++)
-		if (strcmp(s->owner[p], session) == 0)
+		if (s->owner[p] == x)
 			json_array_append_new(a, json_integer(p));
 	return a;
+}
+
+/* The session a ports.acquire names: the caller's own, one that does not
+ * exist yet (made, with a new secret), or another client's, which takes its
+ * secret.  The caller then acts as it.  @return false (replied) when
+ * refused. */
+static bool
+acquire_session(struct call *k, const char *name)
+{
+	struct server *s = k->s;
+	struct session *x;
+
+	if (strcmp(name, k->c->sess->name) == 0)
+		return true;
+	if (name[0] == '\0' || strlen(name) >= SESSION_MAX ||
+	    strncmp(name, "conn-", 5) == 0) {
+		reply_error(s, k->c, k->id, WR_RPC_E_PARAMS,
+			    json_pack("{s:s, s:s}", "param", "session",
+				      "expected", "1 to 63 characters, not "
+				      "starting with conn-"),
+			    "ports.acquire: session: expected 1 to 63 "
+			    "characters, not starting with conn- (the "
+			    "server's names for connections)");
+		return false;
+	}
+	x = session_find(s, name);
+	if (x != NULL && !wr_auth_equal(x->secret,
+					wr_rpc_str(k->req, "secret"))) {
+		reply_error(s, k->c, k->id, WR_RPC_E_OWNER,
+			    json_pack("{s:s}", "session", name),
+			    "session \"%s\" is another client's: acting as "
+			    "it takes the secret its ports.acquire returned "
+			    "(another name starts a session of your own)",
+			    name);
+		return false;
+	}
+	if (x == NULL)
+		x = session_new(s, name);
+	if (x == NULL) {
+		reply_error(s, k->c, k->id, WR_RPC_E_INTERNAL, NULL,
+			    "out of memory");
+		return false;
+	}
+	conn_join(s, k->c, x);
+	return true;
 }
 
 static json_t *
 m_acquire(struct call *k)
 {
 	struct server *s = k->s;
-	const char *session = wr_rpc_str(k->req, "session");
+	const char *name = wr_rpc_str(k->req, "session");
 	bool force = wr_rpc_bool(k->req, "force", false);
+	json_t *taken, *res, *ev;
+	struct session *me;
 	uint64_t mask;
 	unsigned int p;
+	size_t i;
 
 	if (!port_mask(k, &mask))
 		return NULL;
-	if (session != NULL) {
-		if (session[0] == '\0' || strlen(session) >= SESSION_MAX) {
-			reply_error(s, k->c, k->id, WR_RPC_E_PARAMS,
-				    json_pack("{s:s, s:s}", "param", "session",
-					      "expected", "1 to 63 characters"),
-				    "ports.acquire: session: expected 1 to 63 "
-				    "characters");
-			return NULL;
-		}
-		snprintf(k->c->session, sizeof(k->c->session), "%s", session);
-	}
+	if (name != NULL && !acquire_session(k, name))
+		return NULL;
+	me = k->c->sess;
 	for (p = 0; p < s->e->n_ports && !force; p++)
-		if ((mask & (1ull << p)) && s->owner[p][0] != '\0' &&
-		    strcmp(s->owner[p], k->c->session) != 0) {
+		if ((mask & (1ull << p)) && s->owner[p] != NULL &&
+		    s->owner[p] != me) {
 			reply_error(s, k->c, k->id, WR_RPC_E_OWNER,
 				json_pack("{s:i, s:s}", "port", p, "owner",
-					  s->owner[p]),
+					  s->owner[p]->name),
 				"port %u is owned by session \"%s\" (force: "
-				"true takes it over)", p, s->owner[p]);
+				"true takes it over)", p, s->owner[p]->name);
 			return NULL;
 		}
+	taken = json_array();
 	for (p = 0; p < s->e->n_ports; p++) {
 		if (!(mask & (1ull << p)))
 			continue;
-		if (s->owner[p][0] != '\0' &&
-		    strcmp(s->owner[p], k->c->session) != 0)
-			event_push(s, "owner_changed", json_pack(
+		if (s->owner[p] != NULL && s->owner[p] != me)
+			json_array_append_new(taken, json_pack(
 				"{s:i, s:s, s:s}", "port", p, "from",
-				s->owner[p], "to", k->c->session));
-		snprintf(s->owner[p], sizeof(s->owner[p]), "%s",
-			 k->c->session);
-		s->orphan_ms[p] = 0;
+				s->owner[p]->name, "to", me->name));
+		port_set_owner(s, p, me);
 	}
-	return json_pack("{s:s, s:o}", "session", k->c->session, "ports",
-			 owned_list(s, k->c->session));
+	/* The secret goes to the session's own connections only. */
+	res = json_pack("{s:s, s:s, s:o}", "session", me->name, "secret",
+			me->secret, "ports", owned_list(s, me));
+	/* Events last: sending them may close a subscriber that does not
+	 * read, this one too, and with it its session. */
+	json_array_foreach(taken, i, ev)
+		event_push(s, "owner_changed", json_incref(ev));
+	json_decref(taken);
+	return res;
 }
 
 static json_t *
 m_release(struct call *k)
 {
 	struct server *s = k->s;
+	struct session *me = k->c->sess;
 	uint64_t mask;
 	unsigned int p;
 
 	if (!port_mask(k, &mask))
 		return NULL;
 	for (p = 0; p < s->e->n_ports; p++)
-		if ((mask & (1ull << p)) &&
-		    strcmp(s->owner[p], k->c->session) == 0) {
-			s->owner[p][0] = '\0';
-			s->orphan_ms[p] = 0;
-		}
-	return json_pack("{s:s, s:o}", "session", k->c->session, "ports",
-			 owned_list(s, k->c->session));
+		if ((mask & (1ull << p)) && s->owner[p] == me)
+			port_set_owner(s, p, NULL);
+	return json_pack("{s:s, s:o}", "session", me->name, "ports",
+			 owned_list(s, me));
 }
 
 static json_t *
@@ -1235,23 +1504,84 @@ m_poll(struct call *k)
 			 (json_int_t)s->ev_seq);
 }
 
+/* ---- logins ---- */
+
+/* A TCP connection that logged in leaves the pre-login pool for the
+ * clients' (--max-clients) and gets a session of its own. */
+static bool
+promote(struct server *s, struct conn *c)
+{
+	if (s->n_conns >= s->o->max_clients)
+		return false;
+	if (!conn_own_session(s, c))
+		return false;
+	s->pre[c->pslot] = NULL;
+	c->pslot = -1;
+	s->n_preauth--;
+	s->n_conns++;
+	c->authed = true;
+	return true;
+}
+
+/* auth.login.  Wrong tokens are limited per source address and over all
+ * (wr_auth.h): while a limit holds, a login is refused without the token
+ * being compared.  Failures are logged with the peer's address, the first
+ * ones of a period a line each, the rest in a summary (timers()). */
 static json_t *
 m_login(struct call *k)
 {
-	const char *t = wr_rpc_str(k->req, "token");
-	size_t n = strlen(k->s->token), m = strlen(t), i;
-	unsigned char d = n != m;
+	struct server *s = k->s;
+	struct conn *c = k->c;
+	uint64_t now = now_ms(), wait;
 
-	/* Constant time over the token's length. */
-	for (i = 0; i < n; i++)
-		d |= (unsigned char)(k->s->token[i] ^ (i < m ? t[i] : 0));
-	if (!k->c->tcp || (d == 0 && n > 0)) {
-		k->c->authed = true;
+	if (!c->tcp || c->authed)
 		return json_pack("{s:b}", "authenticated", 1);
+	wait = wr_auth_limit_wait_ms(&s->logins, c->addr, now);
+	if (wait > 0) {
+		if (wr_auth_limit_failed(&s->logins, c->addr, true, now))
+			SRV_LOG(WARNING, "login from %s refused unchecked: "
+				"too many failed logins (%.1f s to wait)\n",
+				c->peer, (double)wait / 1000.0);
+		reply_error(s, c, k->id, WR_RPC_E_AUTH,
+			    json_pack("{s:f}", "retry_after_s",
+				      (double)wait / 1000.0),
+			    "too many failed logins: retry in %.1f s",
+			    (double)wait / 1000.0);
+		return NULL;
 	}
-	reply_error(k->s, k->c, k->id, WR_RPC_E_AUTH, NULL, "wrong token");
-	return NULL;
+	if (!wr_auth_equal(s->o->token, wr_rpc_str(k->req, "token"))) {
+		if (wr_auth_limit_failed(&s->logins, c->addr, false, now))
+			SRV_LOG(WARNING, "failed login from %s: wrong token\n",
+				c->peer);
+		reply_error(s, c, k->id, WR_RPC_E_AUTH, NULL, "wrong token");
+		return NULL;
+	}
+	wr_auth_limit_passed(&s->logins, c->addr);
+	if (!promote(s, c)) {
+		reply_error(s, c, k->id, WR_RPC_E_STATE, NULL,
+			    "the server has its --max-clients (%u) clients: "
+			    "try again later", s->o->max_clients);
+		return NULL;
+	}
+	return json_pack("{s:b}", "authenticated", 1);
 }
+
+static void
+logins_summary(struct server *s, uint64_t now)
+{
+	struct wr_auth_summary sum;
+
+	if (!wr_auth_limit_summary(&s->logins, now, &sum))
+		return;
+	SRV_LOG(WARNING, "%u failed login%s in the last %.1f s from %u "
+		"address%s (%u refused unchecked by the rate limit), most "
+		"from %s (%u)\n", sum.failed, sum.failed == 1 ? "" : "s",
+		(double)sum.period_ms / 1000.0, sum.sources,
+		sum.sources == 1 ? "" : "es", sum.refused, sum.top,
+		sum.top_fails);
+}
+
+/* ---- dispatch ---- */
 
 /* Dispatch one line.  @return false when the connection must close. */
 static bool
@@ -1336,12 +1666,16 @@ handle_line(struct server *s, struct conn *c, const char *line, size_t len)
 
 /* ---- connections ---- */
 
+/* Closed now; freed at the end of the turn (conn_reap()), so that a
+ * pointer to it met later in the same turn (an epoll event, the list being
+ * walked) still reads fd -1.  Idempotent. */
 static void
 conn_close(struct server *s, struct conn *c)
 {
-	unsigned int p;
 	struct conn **pp;
 
+	if (c->fd < 0)
+		return;
 	epoll_ctl(s->ep, EPOLL_CTL_DEL, c->fd, NULL);
 	close(c->fd);
 	c->fd = -1;
@@ -1350,31 +1684,89 @@ conn_close(struct server *s, struct conn *c)
 			*pp = c->next;
 			break;
 		}
-	s->n_conns--;
-	/* A vanished owner keeps its ports for owner_timeout (it may
-	 * reconnect with its session); then they are released. */
-	for (p = 0; p < s->e->n_ports; p++)
-		if (s->owner[p][0] != '\0' &&
-		    strcmp(s->owner[p], c->session) == 0 &&
-		    !session_alive(s, c->session))
-			s->orphan_ms[p] = now_ms() + s->owner_ms;
-	json_decref(c->wait_id);
-	free(c->rbuf);
-	free(c->wbuf);
-	free(c);
+	if (c->pslot >= 0) {
+		s->pre[c->pslot] = NULL;
+		s->n_preauth--;
+	} else {
+		s->n_conns--;
+	}
+	set_ready(s, c, false);
+	conn_leave(s, c);
+	c->waiting = false;
+	/* Keeps c->next: a walk of the list standing on c goes on. */
+	c->dead_next = s->dead;
+	s->dead = c;
 }
 
 static void
+conn_reap(struct server *s)
+{
+	while (s->dead != NULL) {
+		struct conn *c = s->dead;
+
+		s->dead = c->dead_next;
+		json_decref(c->wait_id);
+		free(c->rbuf);
+		free(c->wbuf);
+		free(c);
+	}
+}
+
+/* The oldest TCP connection that has not logged in. */
+static struct conn *
+preauth_oldest(struct server *s)
+{
+	struct conn *o = NULL;
+	unsigned int i;
+
+	for (i = 0; i < PREAUTH_MAX; i++)
+		if (s->pre[i] != NULL && (o == NULL || s->pre[i]->id < o->id))
+			o = s->pre[i];
+	return o;
+}
+
+static void
+peer_name(struct conn *c, const struct sockaddr_storage *sa)
+{
+	const void *a = NULL;
+	unsigned int port = 0;
+
+	if (sa->ss_family == AF_INET) {
+		a = &((const struct sockaddr_in *)sa)->sin_addr;
+		port = ntohs(((const struct sockaddr_in *)sa)->sin_port);
+	} else if (sa->ss_family == AF_INET6) {
+		a = &((const struct sockaddr_in6 *)sa)->sin6_addr;
+		port = ntohs(((const struct sockaddr_in6 *)sa)->sin6_port);
+	}
+	if (a == NULL || inet_ntop(sa->ss_family, a, c->addr,
+				   sizeof(c->addr)) == NULL)
+		snprintf(c->addr, sizeof(c->addr), "?");
+	snprintf(c->peer, sizeof(c->peer), "%s:%u", c->addr, port);
+}
+
+/* Accept up to ACCEPT_TURN connections.  A Unix one counts against
+ * --max-clients (past it: closed at once); a TCP one goes to the pre-login
+ * pool, closing the oldest there when full, and has LOGIN_MS to log in. */
+static void
 conn_accept(struct server *s, int lfd, bool tcp)
 {
-	for (;;) {
-		int fd = accept4(lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+	unsigned int i;
+
+	for (i = 0; i < ACCEPT_TURN; i++) {
+		struct sockaddr_storage sa;
+		socklen_t sl = sizeof(sa);
 		struct epoll_event ev = { .events = EPOLLIN };
+		int fd = accept4(lfd, (struct sockaddr *)&sa, &sl,
+				 SOCK_NONBLOCK | SOCK_CLOEXEC);
 		struct conn *c;
+		unsigned int slot;
 
 		if (fd < 0)
 			return;
-		if (s->n_conns >= s->o->max_clients ||
+		if (tcp && s->n_preauth >= PREAUTH_MAX &&
+		    (c = preauth_oldest(s)) != NULL)
+			conn_close(s, c);
+		if ((!tcp && s->n_conns >= s->o->max_clients) ||
 		    (c = calloc(1, sizeof(*c))) == NULL) {
 			close(fd);
 			continue;
@@ -1382,66 +1774,140 @@ conn_accept(struct server *s, int lfd, bool tcp)
 		c->fd = fd;
 		c->tcp = tcp;
 		c->id = ++s->next_id;
+		c->pslot = -1;
 		c->last_ms = now_ms();
-		snprintf(c->session, sizeof(c->session), "conn-%u", c->id);
 		if (tcp) {
 			int one = 1;
 
 			setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one,
 				   sizeof(one));
-		}
-		ev.data.ptr = c;
-		if (epoll_ctl(s->ep, EPOLL_CTL_ADD, fd, &ev) != 0) {
+			peer_name(c, &sa);
+			c->login_deadline_ms = c->last_ms + LOGIN_MS;
+		} else if (!conn_own_session(s, c)) {
 			close(fd);
 			free(c);
 			continue;
 		}
+		ev.data.ptr = c;
+		if (epoll_ctl(s->ep, EPOLL_CTL_ADD, fd, &ev) != 0) {
+			conn_leave(s, c);
+			close(fd);
+			free(c);
+			continue;
+		}
+		c->ev_mask = EPOLLIN;
+		if (tcp) {
+			for (slot = 0; slot < PREAUTH_MAX - 1 &&
+			     s->pre[slot] != NULL; slot++)
+				;
+			s->pre[slot] = c;
+			c->pslot = (int)slot;
+			s->n_preauth++;
+		} else {
+			s->n_conns++;
+		}
 		c->next = s->conns;
 		s->conns = c;
-		s->n_conns++;
 	}
 }
 
-/* Read and answer what a client sent.  @return false: close it. */
-static bool
-conn_read(struct server *s, struct conn *c)
+/* A request may be this long: a login line before the login. */
+static size_t
+request_max(const struct conn *c)
 {
-	if (c->rbuf == NULL) {
-		c->rbuf = malloc(WR_RPC_REQUEST_MAX);
-		if (c->rbuf == NULL)
-			return false;
-	}
-	for (;;) {
-		size_t room = WR_RPC_REQUEST_MAX - c->rlen;
-		ssize_t n, f;
-		size_t off = 0;
+	return c->tcp && !c->authed ? PREAUTH_REQUEST_MAX : WR_RPC_REQUEST_MAX;
+}
 
-		n = read(c->fd, c->rbuf + c->rlen,
-			 room < READ_CHUNK ? room : READ_CHUNK);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
-			return true;
-		if (n <= 0)
-			return false;
-		c->rlen += (size_t)n;
-		c->last_ms = now_ms();
-		while ((f = wr_rpc_frame(c->rbuf + off, c->rlen - off,
-					 WR_RPC_REQUEST_MAX)) > 0) {
+/* One turn of a connection: answer up to TURN_REQS of its requests,
+ * reading at most TURN_READ bytes; stop at WQ_HIGH bytes of unread
+ * replies (held until it takes them).  Whole requests left over wait for
+ * the next turn (ready); more bytes in the socket are epoll's to report. */
+static void
+conn_serve(struct server *s, struct conn *c)
+{
+	unsigned int reqs = 0;
+	size_t got = 0;
+
+	if (c->fd < 0 || c->turn == s->turn)
+		return;
+	set_ready(s, c, false); /* held: made ready again once unheld */
+	if (c->held)
+		return;
+	c->turn = s->turn;
+	for (;;) {
+		ssize_t f, n;
+
+		if (c->fd < 0)
+			return;
+		if (queued(c) >= WQ_HIGH) {
+			c->held = true;
+			conn_watch(s, c);
+			return;
+		}
+		f = wr_rpc_frame(c->rbuf + c->roff, c->rlen - c->roff,
+				 request_max(c));
+		if (f > 0) {
+			if (reqs == TURN_REQS) {
+				set_ready(s, c, true);
+				return;
+			}
+			reqs++;
 			c->spoke = true;
-			if (!handle_line(s, c, c->rbuf + off, (size_t)f))
-				return false;
-			off += (size_t)f;
+			if (!handle_line(s, c, c->rbuf + c->roff, (size_t)f)) {
+				conn_close(s, c);
+				return;
+			}
+			c->roff += (size_t)f;
+			continue;
 		}
 		if (f < 0) {
 			/* Too long: refused without reading the rest. */
 			reply_error(s, c, NULL, WR_RPC_E_REQUEST, NULL,
-				    "request longer than %u bytes: refused, "
-				    "connection closed", WR_RPC_REQUEST_MAX);
-			return false;
+				    "request longer than %zu bytes: refused, "
+				    "connection closed", request_max(c));
+			conn_close(s, c);
+			return;
 		}
-		memmove(c->rbuf, c->rbuf + off, c->rlen - off);
-		c->rlen -= off;
+		memmove(c->rbuf, c->rbuf + c->roff, c->rlen - c->roff);
+		c->rlen -= c->roff;
+		c->roff = 0;
+		if (c->rlen == 0 && c->rcap > BUF_KEEP) {
+			free(c->rbuf);
+			c->rbuf = NULL;
+			c->rcap = 0;
+		}
+		if (got >= TURN_READ)
+			return; /* level-triggered: the rest next turn */
+		if (c->rlen == c->rcap) {
+			size_t cap = c->rcap ? 2 * c->rcap : BUF_MIN;
+			char *nb;
+
+			/* frame() returned 0: the request is shorter than
+			 * request_max(), so it fits in that much. */
+			if (cap > WR_RPC_REQUEST_MAX)
+				cap = WR_RPC_REQUEST_MAX;
+			nb = realloc(c->rbuf, cap);
+			if (nb == NULL) {
+				conn_close(s, c);
+				return;
+			}
+			c->rbuf = nb;
+			c->rcap = cap;
+		}
+		n = read(c->fd, c->rbuf + c->rlen,
+			 c->rcap - c->rlen < TURN_READ - got ?
+			 c->rcap - c->rlen : TURN_READ - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return;
+		if (n <= 0) {
+			conn_close(s, c);
+			return;
+		}
+		c->rlen += (size_t)n;
+		got += (size_t)n;
+		c->last_ms = now_ms();
 	}
 }
 
@@ -1469,19 +1935,25 @@ timers(struct server *s)
 		/* A client that never sent a whole request, or stopped in the
 		 * middle of one, for the idle timeout: closed.  One that
 		 * spoke and now waits between calls (a script sleeping through
-		 * a trial) is left alone: max_clients bounds them. */
-		if ((!c->spoke || c->rlen > 0) &&
+		 * a trial) is left alone: max_clients bounds them.  A TCP
+		 * client has LOGIN_MS to log in; one that takes none of its
+		 * replies for the idle timeout is closed too. */
+		if ((!c->spoke || c->rlen > c->roff) &&
 		    now - c->last_ms >= s->idle_ms)
+			conn_close(s, c);
+		else if (c->tcp && !c->authed && now >= c->login_deadline_ms)
+			conn_close(s, c);
+		else if (queued(c) > 0 && now - c->wprog_ms >= s->idle_ms)
 			conn_close(s, c);
 	}
 	for (p = 0; p < s->e->n_ports; p++)
 		if (s->orphan_ms[p] != 0 && now >= s->orphan_ms[p]) {
 			event_push(s, "owner_released", json_pack(
 				"{s:i, s:s}", "port", p, "session",
-				s->owner[p]));
-			s->owner[p][0] = '\0';
-			s->orphan_ms[p] = 0;
+				s->owner[p]->name));
+			port_set_owner(s, p, NULL);
 		}
+	logins_summary(s, now);
 	if (now >= s->next_link_ms) {
 		s->next_link_ms = now + LINK_POLL_MS;
 		for (p = 0; p < s->e->n_ports; p++) {
@@ -1504,70 +1976,99 @@ timers(struct server *s)
 
 /* ---- sockets ---- */
 
-static int
-read_token(struct server *s, const char *path, struct wr_error *err)
+static const char *
+file_kind(mode_t m)
 {
-	struct stat st;
-	char *nl;
-	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	return S_ISREG(m) ? "a regular file" : S_ISDIR(m) ? "a directory" :
+	       S_ISFIFO(m) ? "a FIFO" : S_ISLNK(m) ? "a symbolic link" :
+	       S_ISCHR(m) ? "a character device" :
+	       S_ISBLK(m) ? "a block device" : "not a socket";
+}
 
-	if (fd < 0)
-		return wr_error_set(err, -errno, path, 0, 0, NULL,
-				    "cannot read the token file: %s",
-				    strerror(errno));
-	if (fstat(fd, &st) != 0 || st.st_uid != geteuid() ||
-	    (st.st_mode & 077) != 0 || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return wr_error_set(err, -EPERM, path, 0, 0, NULL,
-				    "the token file must be a regular file "
-				    "owned by this user and readable by no one "
-				    "else (chmod 600)");
+/* The Unix socket's path: room in sun_path, a directory that exists (the
+ * default's is made), and nothing there but a socket no server answers on
+ * (left by a server that died): that one is replaced, nothing else is. */
+static int
+unix_path_check(const char *path, struct wr_error *err)
+{
+	struct sockaddr_un a = { .sun_family = AF_UNIX };
+	char dir[sizeof(a.sun_path)], *slash;
+	struct stat st;
+	int fd, rc;
+
+	if (path[0] == '\0')
+		return wr_error_set(err, -EINVAL, NULL, 0, 0, "--socket",
+				    "expected a path (none: no Unix socket)");
+	if (strlen(path) >= sizeof(a.sun_path))
+		return wr_error_set(err, -ENAMETOOLONG, NULL, 0, 0, "--socket",
+				    "%.60s...: %zu characters, a Unix socket "
+				    "path has at most %zu", path, strlen(path),
+				    sizeof(a.sun_path) - 1);
+	snprintf(a.sun_path, sizeof(a.sun_path), "%s", path);
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (slash == NULL)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == dir)
+		dir[1] = '\0';
+	else
+		*slash = '\0';
+	if (strcmp(path, WR_SERVER_SOCK_DEFAULT) == 0)
+		mkdir(dir, 0755); /* /run/wirerate; an existing one is fine */
+	if (stat(dir, &st) != 0) {
+		rc = -errno;
+		return wr_error_set(err, rc, NULL, 0, 0, "--socket",
+				    "%s: directory %s: %s", path, dir,
+				    strerror(-rc));
 	}
-	n = read(fd, s->token, sizeof(s->token) - 1);
+	if (!S_ISDIR(st.st_mode))
+		return wr_error_set(err, -ENOTDIR, NULL, 0, 0, "--socket",
+				    "%s: %s is %s, not a directory", path, dir,
+				    file_kind(st.st_mode));
+	if (lstat(path, &st) != 0) {
+		rc = -errno;
+		if (rc == -ENOENT)
+			return 0;
+		return wr_error_set(err, rc, NULL, 0, 0, "--socket", "%s: %s",
+				    path, strerror(-rc));
+	}
+	if (!S_ISSOCK(st.st_mode))
+		return wr_error_set(err, -EEXIST, NULL, 0, 0, "--socket",
+				    "%s exists and is %s: not replaced (give "
+				    "another path, or remove it)", path,
+				    file_kind(st.st_mode));
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0) {
+		rc = -errno;
+		return wr_error_set(err, rc, NULL, 0, 0, "--socket",
+				    "socket: %s", strerror(-rc));
+	}
+	rc = connect(fd, (struct sockaddr *)&a, sizeof(a)) == 0 ? 0 : -errno;
 	close(fd);
-	if (n < 0)
-		n = 0;
-	s->token[n] = '\0';
-	nl = strpbrk(s->token, "\r\n");
-	if (nl != NULL)
-		*nl = '\0';
-	if (strlen(s->token) < 16)
-		return wr_error_set(err, -EINVAL, path, 0, 0, NULL,
-				    "the token must be at least 16 characters");
-	return 0;
+	if (rc == -ECONNREFUSED)
+		return 0; /* nobody answers: left by a server that died */
+	if (rc == 0 || rc == -EPROTOTYPE)
+		return wr_error_set(err, -EADDRINUSE, NULL, 0, 0, "--socket",
+				    "%s: a server already listens there: %s",
+				    path, strerror(EADDRINUSE));
+	return wr_error_set(err, rc, NULL, 0, 0, "--socket", "%s: %s", path,
+			    strerror(-rc));
 }
 
 static int
 listen_unix(struct server *s, const char *path, struct wr_error *err)
 {
 	struct sockaddr_un a = { .sun_family = AF_UNIX };
-	char dir[sizeof(a.sun_path)], *slash;
 	mode_t old;
 	int fd, rc;
 
-	if (strlen(path) >= sizeof(a.sun_path))
-		return wr_error_set(err, -ENAMETOOLONG, NULL, 0, 0, NULL,
-				    "socket path too long: %s", path);
+	/* Checked before EAL (wr_server_check()); again now, as the path
+	 * may have changed meanwhile. */
+	rc = unix_path_check(path, err);
+	if (rc != 0)
+		return rc;
 	snprintf(a.sun_path, sizeof(a.sun_path), "%s", path);
-	snprintf(dir, sizeof(dir), "%s", path);
-	slash = strrchr(dir, '/');
-	if (slash != NULL && slash != dir) {
-		*slash = '\0';
-		mkdir(dir, 0755); /* /run/wirerate; an existing one is fine */
-	}
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return wr_error_set(err, -errno, NULL, 0, 0, NULL,
-				    "socket: %s", strerror(errno));
-	/* A socket file left by a server that died: nobody answers on it. */
-	if (connect(fd, (struct sockaddr *)&a, sizeof(a)) == 0) {
-		close(fd);
-		return wr_error_set(err, -EADDRINUSE, NULL, 0, 0, NULL,
-				    "a server already listens on %s", path);
-	}
-	close(fd);
-	unlink(path);
+	unlink(path); /* a socket nobody answers on, or nothing */
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return wr_error_set(err, -errno, NULL, 0, 0, NULL,
@@ -1588,9 +2089,11 @@ listen_unix(struct server *s, const char *path, struct wr_error *err)
 	return 0;
 }
 
+/* A TCP listener on @p host:@p port; @p listen_now false only tries the
+ * bind (before EAL) and closes it. */
 static int
-listen_tcp(struct server *s, const char *host, uint16_t port,
-	   struct wr_error *err)
+open_tcp(const char *host, uint16_t port, bool listen_now, int *fd_out,
+	 struct wr_error *err)
 {
 	struct sockaddr_in a = { .sin_family = AF_INET,
 				 .sin_port = htons(port) };
@@ -1606,16 +2109,101 @@ listen_tcp(struct server *s, const char *host, uint16_t port,
 				    "socket: %s", strerror(errno));
 	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
 	if (bind(fd, (struct sockaddr *)&a, sizeof(a)) != 0 ||
-	    listen(fd, 128) != 0) {
+	    (listen_now && listen(fd, 128) != 0)) {
 		rc = -errno;
 		close(fd);
-		return wr_error_set(err, rc, NULL, 0, 0, NULL,
+		return wr_error_set(err, rc, NULL, 0, 0, "--listen",
 				    "cannot listen on %s:%u: %s", host, port,
 				    strerror(-rc));
 	}
-	s->tfd = fd;
+	if (!listen_now) {
+		close(fd);
+		fd = -1;
+	}
+	*fd_out = fd;
 	return 0;
 }
+
+/* ---- options ---- */
+
+/* Room for every client: the soft descriptor limit (1,024 on many systems)
+ * is raised to what --max-clients needs, or the default lowered to fit the
+ * hard limit; an accept that fails for want of a descriptor would refuse
+ * the Unix socket's clients too. */
+static int
+fd_limit(struct wr_server_opts *o, struct wr_error *err)
+{
+	struct rlimit rl;
+	rlim_t need, room;
+	bool dflt = o->max_clients == 0;
+
+	if (dflt)
+		o->max_clients = MAX_CLIENTS_DEFAULT;
+	if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
+		return 0;
+	need = (rlim_t)o->max_clients + PREAUTH_MAX + FD_RESERVE;
+	if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur >= need)
+		return 0;
+	if (rl.rlim_cur == RLIM_INFINITY)
+		return 0;
+	if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < need) {
+		room = rl.rlim_max > PREAUTH_MAX + FD_RESERVE + 16 ?
+		       rl.rlim_max - PREAUTH_MAX - FD_RESERVE : 0;
+		if (!dflt || room == 0)
+			return wr_error_set(err, -EMFILE, NULL, 0, 0,
+					    "--max-clients", "%u clients need "
+					    "%llu file descriptors; the limit "
+					    "is %llu (ulimit -Hn)%s",
+					    o->max_clients,
+					    (unsigned long long)need,
+					    (unsigned long long)rl.rlim_max,
+					    room ? ": give fewer" : "");
+		o->max_clients = (unsigned int)room;
+		need = rl.rlim_max;
+	}
+	rl.rlim_cur = need;
+	if (setrlimit(RLIMIT_NOFILE, &rl) != 0)
+		return wr_error_set(err, -errno, NULL, 0, 0, "--max-clients",
+				    "cannot raise the descriptor limit to "
+				    "%llu: %s", (unsigned long long)need,
+				    strerror(errno));
+	return 0;
+}
+
+int
+wr_server_check(struct wr_server_opts *o, struct wr_error *err)
+{
+	int fd, rc;
+
+	rc = fd_limit(o, err);
+	if (rc != 0)
+		return rc;
+
+	if (o->unix_path != NULL && o->unix_path[0] == '\0' &&
+	    o->tcp_host == NULL)
+		return wr_error_set(err, -EINVAL, NULL, 0, 0, "--socket",
+				    "none without --listen: the server would "
+				    "listen nowhere");
+	if (o->unix_path == NULL || o->unix_path[0] != '\0') {
+		rc = unix_path_check(o->unix_path ? o->unix_path :
+				     WR_SERVER_SOCK_DEFAULT, err);
+		if (rc != 0)
+			return rc;
+	}
+	if (o->tcp_host == NULL)
+		return 0;
+	if (o->token_file == NULL)
+		return wr_error_set(err, -EINVAL, NULL, 0, 0, "--listen",
+				    "TCP needs --token-file FILE (a secret "
+				    "only its owner can read)");
+	rc = open_tcp(o->tcp_host, o->tcp_port, false, &fd, err);
+	if (rc != 0)
+		return rc;
+	return wr_auth_token_load(o->token_file, o->token, sizeof(o->token),
+				  err);
+}
+
+/* ---- the loop ---- */
 
 static void
 server_free(struct server *s)
@@ -1624,6 +2212,9 @@ server_free(struct server *s)
 
 	while (s->conns != NULL)
 		conn_close(s, s->conns);
+	conn_reap(s);
+	for (i = 0; i < WR_PORTS_MAX && i < s->e->n_ports; i++)
+		port_set_owner(s, i, NULL);
 	if (s->ufd >= 0) {
 		close(s->ufd);
 		unlink(s->unix_path);
@@ -1646,6 +2237,7 @@ wr_server_run(struct wr_engine *e, const struct wr_server_opts *o,
 {
 	struct server *s = calloc(1, sizeof(*s));
 	struct epoll_event ev, evs[64];
+	struct conn *c, *next;
 	unsigned int p;
 	int rc = 0, n, i;
 
@@ -1658,19 +2250,20 @@ wr_server_run(struct wr_engine *e, const struct wr_server_opts *o,
 	s->ufd = s->tfd = -1;
 	s->idle_ms = o->idle_timeout_ms ? o->idle_timeout_ms : 60000;
 	s->owner_ms = o->owner_timeout_ms ? o->owner_timeout_ms : 30000;
+	wr_auth_limit_init(&s->logins);
 	s->ep = epoll_create1(EPOLL_CLOEXEC);
 	if (s->ep < 0)
 		rc = wr_error_set(err, -errno, NULL, 0, 0, NULL, "epoll: %s",
 				  strerror(errno));
 	if (rc == 0 && o->tcp_host != NULL) {
-		if (o->token_file == NULL)
-			rc = wr_error_set(err, -EINVAL, NULL, 0, 0, "--listen",
-					  "TCP needs --token-file FILE (a "
-					  "secret only its owner can read)");
+		if (strlen(o->token) < WR_AUTH_TOKEN_MIN)
+			rc = wr_error_set(err, -EINVAL, NULL, 0, 0,
+					  "--token-file", "no token: the "
+					  "options were not checked "
+					  "(wr_server_check())");
 		else
-			rc = read_token(s, o->token_file, err);
-		if (rc == 0)
-			rc = listen_tcp(s, o->tcp_host, o->tcp_port, err);
+			rc = open_tcp(o->tcp_host, o->tcp_port, true, &s->tfd,
+				      err);
 	}
 	if (rc == 0 && (o->unix_path == NULL || o->unix_path[0] != '\0'))
 		rc = listen_unix(s, o->unix_path ? o->unix_path :
@@ -1695,12 +2288,13 @@ wr_server_run(struct wr_engine *e, const struct wr_server_opts *o,
 		s->ufd >= 0 && s->tfd >= 0 ? " and " : "",
 		s->tfd >= 0 ? o->tcp_host : "", s->tfd >= 0 ? " (TCP)" : "");
 	while (!*stop) {
-		n = epoll_wait(s->ep, evs, RTE_DIM(evs),
+		/* Requests left over from the last turn: no sleep. */
+		n = epoll_wait(s->ep, evs, RTE_DIM(evs), s->n_ready > 0 ? 0 :
 			       s->state == ST_RUNNING ? TICK_RUN_MS :
 			       TICK_IDLE_MS);
+		s->turn++;
 		for (i = 0; i < n; i++) {
-			struct conn *c = evs[i].data.ptr;
-
+			c = evs[i].data.ptr;
 			if (evs[i].data.ptr == &s->ufd) {
 				conn_accept(s, s->ufd, false);
 				continue;
@@ -1711,16 +2305,21 @@ wr_server_run(struct wr_engine *e, const struct wr_server_opts *o,
 			}
 			if (c->fd < 0)
 				continue;
-			if ((evs[i].events & EPOLLOUT) && !conn_flush(s, c)) {
-				conn_close(s, c);
+			if ((evs[i].events & EPOLLOUT) && !conn_flush(s, c))
 				continue;
-			}
-			if ((evs[i].events & (EPOLLIN | EPOLLHUP | EPOLLERR)) &&
-			    !conn_read(s, c))
-				conn_close(s, c);
+			if (evs[i].events & (EPOLLERR | EPOLLHUP) && c->held)
+				conn_close(s, c); /* it will never read them */
+			else if (evs[i].events & (EPOLLIN | EPOLLHUP | EPOLLERR))
+				conn_serve(s, c);
+		}
+		for (c = s->conns; s->n_ready > 0 && c != NULL; c = next) {
+			next = c->next;
+			if (c->ready)
+				conn_serve(s, c);
 		}
 		traffic_tick(s);
 		timers(s);
+		conn_reap(s);
 	}
 	finish(s, "signal");
 	unbuild(s);

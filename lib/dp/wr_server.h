@@ -22,9 +22,18 @@
  *
  * Ownership: a session (a name a client gives, or one per connection) owns
  * ports; methods that change what ports send need the caller to own every
- * port involved.  When the last connection of an owning session closes, its
- * ports stay owned for owner_timeout_ms (the client may reconnect with the
- * same session) and are then released; traffic keeps running either way.
+ * port involved.  The server gives a session's secret to the connection
+ * that makes it; any other connection acts as that session only with the
+ * secret (its name is public).  When the last connection of an owning
+ * session closes, its ports stay owned for owner_timeout_ms (the client may
+ * come back with the secret) and are then released; traffic keeps running
+ * either way.
+ *
+ * Abuse (doc/api.md, "Limits"): each turn of the loop serves a bounded
+ * share of every busy connection; a client that does not read its replies
+ * is not read either, and closed past a limit; TCP connections that have
+ * not logged in have a pool and a deadline of their own; failed logins are
+ * rate-limited and logged (wr_auth.h).
  *
  * Threads: main lcore only.  doc/api.md documents every method.
  */
@@ -32,6 +41,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "wr_auth.h"
 #include "wr_engine.h"
 #include "wr_error.h"
 
@@ -45,14 +55,29 @@ struct wr_server_opts {
 	const char *token_file;      /**< required with TCP */
 	uint32_t idle_timeout_ms;    /**< close a connection silent this long; 0: 60 s */
 	uint32_t owner_timeout_ms;   /**< release a vanished owner's ports; 0: 30 s */
-	unsigned int max_clients;    /**< 0: 1024 */
+	unsigned int max_clients;    /**< Unix and logged-in TCP; 0: 1024 (wr_server_check() sets it) */
 	const char *cfg_path;        /**< the profile, for the results' metadata */
+	char token[WR_AUTH_TOKEN_MAX + 1]; /**< read by wr_server_check() */
 };
+
+/**
+ * Check the options before EAL starts (no EAL needed): the Unix socket's
+ * path (its length, its directory, nothing there but a socket no server
+ * answers on), the TCP address (an IPv4 address, a port that can be bound)
+ * and the token file (wr_auth_token_load()), which it reads into
+ * @p o->token.  Makes the default socket's directory.  Raises the soft
+ * descriptor limit to what max_clients needs (the default 1024 is lowered
+ * to fit the hard limit; a max_clients given that does not fit: -EMFILE).
+ * @return 0; a negative errno with @p err naming the option (-EADDRINUSE: a
+ *         server answers on the socket; -EEXIST: something other than a
+ *         socket is there; -EPERM: the token file's type, owner or mode).
+ */
+int wr_server_check(struct wr_server_opts *o, struct wr_error *err);
 
 /**
  * Serve until *@p stop becomes non-zero (a signal handler sets it).  On the
  * way out traffic is stopped and the sockets removed; the engine is left
- * open for the caller to close.
+ * open for the caller to close.  @p o was checked by wr_server_check().
  * @return 0; a negative errno with @p err filled when a socket cannot be
  *         set up (-EADDRINUSE: a server already listens there; -EPERM: the
  *         token file is readable by others or not the server's owner).

@@ -32,14 +32,18 @@ class Client:
 
     ``path`` is the Unix socket (default ``DEFAULT_SOCKET`` or ``$WIRERATE_SOCKET``); with
     ``host``/``port`` the client uses TCP and logs in with ``token`` (or the first line of
-    ``token_file``).  ``session`` names the ownership session: a client that reconnects
-    with the same session within the server's owner timeout keeps its ports.
+    ``token_file``).  ``session`` names the ownership session.  The server gives the
+    session's ``secret`` to the client that makes it (on ``acquire()``); only with it does
+    another connection act as that session.  This client keeps it: when it reconnects
+    (``connect()``, or any call after ``close()``), it joins its session again and keeps
+    its ports (within the server's owner timeout).  Another process takes the session
+    over with ``Client(session=..., secret=...)``.
     """
 
     def __init__(self, path: Optional[str] = None, host: Optional[str] = None,
                  port: Optional[int] = None, token: Optional[str] = None,
                  token_file: Optional[str] = None, session: Optional[str] = None,
-                 timeout: float = 30.0):
+                 timeout: float = 30.0, secret: Optional[str] = None):
         self.path = path or os.environ.get("WIRERATE_SOCKET", DEFAULT_SOCKET)
         self.host = host
         self.port = port
@@ -48,6 +52,7 @@ class Client:
             with open(token_file) as f:
                 self.token = f.readline().strip()
         self.session = session or "py-" + uuid.uuid4().hex[:12]
+        self.secret = secret
         self.timeout = timeout
         self._sock: Optional[socket.socket] = None
         self._buf = b""
@@ -65,10 +70,17 @@ class Client:
         else:
             s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
             s.settimeout(self.timeout)
-            s.connect(self.path)
+            try:
+                s.connect(self.path)
+            except OSError:
+                s.close()
+                raise
         self._sock = s
         if self.host is not None:
             self.call("auth.login", token=self.token or "")
+        if self.secret is not None:
+            # Back into the session this client made or was given (no port changes).
+            self.acquire(ports=[])
         return self
 
     def close(self) -> None:
@@ -130,9 +142,13 @@ class Client:
         return self.call("ports.info")
 
     def acquire(self, ports: Optional[Sequence[int]] = None, force: bool = False) -> Result:
-        """Own ``ports`` (default all) under this client's session; ``force`` takes them over."""
-        return self.call("ports.acquire", ports=list(ports) if ports is not None else None,
-                         force=force or None, session=self.session)
+        """Own ``ports`` (default all; ``[]`` none: only act as the session) under this
+        client's session; ``force`` takes them over from another session.  The result's
+        ``secret`` is kept (``self.secret``) for reconnecting."""
+        r = self.call("ports.acquire", ports=list(ports) if ports is not None else None,
+                      force=force or None, session=self.session, secret=self.secret)
+        self.secret = r.get("secret", self.secret)
+        return r
 
     def release(self, ports: Optional[Sequence[int]] = None) -> Result:
         return self.call("ports.release", ports=list(ports) if ports is not None else None)

@@ -286,14 +286,16 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--host", help="TCP server address (with --port and --token-file)")
     ap.add_argument("--port", type=int, default=4500)
     ap.add_argument("--token-file")
-    ap.add_argument("--session", help="ownership session to use (keeps ports over reconnects)")
+    ap.add_argument("--session", help="ownership session to use (keeps ports over "
+                    "reconnects); an existing one takes its secret in $WIRERATE_SECRET")
     ap.add_argument("-c", "--command", action="append",
                     help="run this command and leave (repeatable)")
     a = ap.parse_args(argv)
     try:
         client = Client(a.socket, host=a.host, port=a.port, token_file=a.token_file,
-                        session=a.session).connect()
-    except OSError as e:
+                        session=a.session,
+                        secret=os.environ.get("WIRERATE_SECRET") if a.session else None).connect()
+    except (OSError, RpcError) as e:
         print(f"wirerate console: cannot connect to {a.host or a.socket}: {e}", file=sys.stderr)
         return 1
     con = Console(client)

@@ -1,22 +1,90 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* libFuzzer target: the server's request layer (wr_rpc) on arbitrary bytes. */
+/* libFuzzer target: the server's request layer (wr_rpc) and what it trusts (wr_auth) on arbitrary bytes. */
 #include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "wr_auth.h"
 #include "wr_rpc.h"
+
+/* A session's secret, as the server holds one. */
+static const char secret[] = "00112233445566778899aabbccddeeff";
+
+/* The bytes as a token file's content: what parses is a token the server
+ * would compare with. */
+static void
+token(const char *buf, size_t size)
+{
+	char tok[WR_AUTH_TOKEN_MAX + 1];
+	const char *why = NULL;
+	size_t i, n;
+
+	if (wr_auth_token_parse(buf, size, tok, sizeof(tok), &why) != 0) {
+		if (why == NULL)
+			abort();
+		return;
+	}
+	n = strlen(tok);
+	if (n < WR_AUTH_TOKEN_MIN || n > WR_AUTH_TOKEN_MAX ||
+	    memcmp(tok, buf, n) != 0 || !wr_auth_equal(tok, tok))
+		abort();
+	for (i = 0; i < n; i++)
+		if (tok[i] <= ' ' || tok[i] > '~')
+			abort();
+}
+
+/* The bytes as a sequence of logins, the way the server drives the
+ * limiter: one per byte (its address, refused or a wrong token, time
+ * passing); whatever the sequence, nobody waits longer than the longest
+ * backoff and the summaries add up. */
+static void
+logins(const uint8_t *data, size_t size)
+{
+	static struct wr_auth_limit l;
+	struct wr_auth_summary sum;
+	uint64_t now = 1, wait;
+	uint32_t n = 0;
+	char addr[32];
+	size_t i;
+
+	wr_auth_limit_init(&l);
+	for (i = 0; i < size; i++) {
+		snprintf(addr, sizeof(addr), "10.0.%u.%u", data[i] >> 7,
+			 data[i] & 15);
+		now += (uint64_t)((data[i] >> 4) & 7) * 700;
+		wait = wr_auth_limit_wait_ms(&l, addr, now);
+		if (wait > WR_AUTH_BACKOFF_MAX_MS)
+			abort();
+		wr_auth_limit_failed(&l, addr, wait > 0, now);
+		n++;
+		if (wr_auth_limit_summary(&l, now, &sum)) {
+			if (sum.failed != n || sum.refused > sum.failed ||
+			    sum.top_fails > sum.failed || sum.sources == 0 ||
+			    sum.sources > sum.failed)
+				abort();
+		}
+		if (l.period_start_ms == 0)
+			n = 0;
+	}
+}
 
 /*
  * What a client can send is split into requests by wr_rpc_frame() and each
  * parsed by wr_rpc_parse(); every accessor the server uses is called on what
- * parsed, and every reply is rendered, as the server would.
+ * parsed, a secret compared as ports.acquire compares it, and every reply is
+ * rendered, as the server would.  The same bytes are a token file and a
+ * sequence of logins for wr_auth.
  */
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *buf = (const char *)data;
 	size_t off = 0;
+
+	token(buf, size);
+	logins(data, size);
 
 	while (off < size) {
 		struct wr_rpc_error err;
@@ -44,6 +112,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				    wr_rpc_rate(&req, m->params[i].name, &rs) == -EINVAL)
 					abort(); /* validated, so it must parse */
 			}
+			if (wr_auth_equal(secret, wr_rpc_str(&req, "secret")) !=
+			    (wr_rpc_str(&req, "secret") != NULL &&
+			     strcmp(wr_rpc_str(&req, "secret"), secret) == 0))
+				abort();
 			line = wr_rpc_reply_result(req.id, json_incref(req.params));
 			free(line);
 			wr_rpc_req_free(&req);

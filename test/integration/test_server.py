@@ -538,7 +538,8 @@ class RpcFuzz(ServerCase):
     VALUES = [None, True, 0, -1, 1.5, 1e308, "", "x", "1 Mpps", "max", "50%", "0", [], ["s"],
               [0], [-1], {}, {"a": 1}, "\u0000", "x" * 3000, 2 ** 64]
     PARAMS = ["streams", "rate", "count", "duration", "start_at", "drain", "ports", "force",
-              "session", "yaml", "name", "multiplier", "timeout", "histogram", "since", "token"]
+              "session", "secret", "yaml", "name", "multiplier", "timeout", "histogram", "since",
+              "token"]
 
     def test_fuzz(self):
         import random
