@@ -863,6 +863,8 @@ static const struct wr_bad_case bad_cases[] = {
 	  "2001:db8::1, got \"ff02::1\"" },
 	{ "bad-stack-nd-varying.yaml", 5, 9, "streams[0].stack[0].eth.dst",
 	  "dst: nd resolves one next hop, and the IPv6 destination varies: give a gateway" },
+	{ "bad-stack-ipv4-options.yaml", 6, 9, "streams[0].stack[1].ipv4",
+	  "options of more than 40 bytes (RFC 791: IHL is 15 words at most)" },
 	{ "bad-stack-not-eth.yaml", 3, 5, "streams[0].stack",
 	  "expected eth as the first layer, got ipv4" },
 	{ "bad-stack-prefix.yaml", 6, 39, "streams[0].stack[1].ipv6.src.random.prefix",

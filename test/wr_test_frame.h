@@ -59,28 +59,32 @@ ref_l2(const uint8_t *f)
 static inline int
 ref_check(const uint8_t *f, unsigned int len)
 {
-	uint8_t ip[20], *seg, ph[12];
-	unsigned int l2 = ref_l2(f), iplen, ulen;
+	uint8_t ip[60], *seg, ph[12];
+	unsigned int l2 = ref_l2(f), iplen, ulen, ihl;
 	uint16_t stored, c;
 	uint32_t sum;
 	int bad = 0;
 
 	if (l2 == 0)
 		return REF_BAD_ETHERTYPE;
-	memcpy(ip, f + l2, 20);
+	/* IHL words of header: options (RFC 791) included. */
+	ihl = (f[l2] & 0xf) * 4u;
+	if (f[l2] >> 4 != 4 || ihl < 20)
+		return REF_BAD_IPLEN;
+	memcpy(ip, f + l2, ihl);
 	iplen = (unsigned int)(ip[2] << 8 | ip[3]);
-	if (ip[0] != 0x45 || iplen != len - l2)
+	if (iplen != len - l2)
 		bad |= REF_BAD_IPLEN;
 	stored = (uint16_t)(ip[10] << 8 | ip[11]);
 	ip[10] = ip[11] = 0;
-	c = (uint16_t)~ref_sum(ip, 20, 0);
+	c = (uint16_t)~ref_sum(ip, ihl, 0);
 	if (c != stored)
 		bad |= REF_BAD_IPCSUM;
-	ulen = (unsigned int)(f[l2 + 24] << 8 | f[l2 + 25]);
-	if (ulen != len - l2 - 20)
+	ulen = (unsigned int)(f[l2 + ihl + 4] << 8 | f[l2 + ihl + 5]);
+	if (ulen != len - l2 - ihl)
 		return bad | REF_BAD_UDPLEN;
 	seg = malloc(ulen);
-	memcpy(seg, f + l2 + 20, ulen);
+	memcpy(seg, f + l2 + ihl, ulen);
 	stored = (uint16_t)(seg[6] << 8 | seg[7]);
 	seg[6] = seg[7] = 0;
 	memcpy(ph, ip + 12, 8);
@@ -225,7 +229,7 @@ ref_list(struct wr_stream *s, enum ref_id id, const uint64_t *v,
 static inline uint64_t
 ref_field(const uint8_t *f, enum ref_id id)
 {
-	unsigned int l2 = ref_l2(f), ip = l2, udp = l2 + 20, i;
+	unsigned int l2 = ref_l2(f), ip = l2, udp = l2 + (f[l2] & 0xf) * 4u, i;
 	uint64_t v = 0;
 
 	switch (id) {

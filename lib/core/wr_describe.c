@@ -174,21 +174,28 @@ static int
 describe_stack(const struct wr_stream *s, const char *indent, char *buf,
 	       size_t len, int n)
 {
+	struct wr_layout lo;
 	char v[200];
 	uint32_t i, j, off = 0, n_vary = 0;
+	bool comma;
 
 	for (i = 0; i < s->n_layers; i++) {
 		const struct wr_layer *l = &s->layers[i];
 		const struct wr_proto *p = l->proto;
-		uint32_t hlen = p->hlen != 0 ? p->hlen : l->raw_len;
 
+		if (wr_proto_layout(l, &lo) != 0)
+			lo.hlen = 0; /* the loader refused such a layer */
 		APPEND("%s  %u: %s (%s, %u bytes at %u)", indent, i + 1, p->name,
-		       p->title, hlen, off);
-		off += hlen;
+		       p->title, lo.hlen, off);
+		off += lo.hlen;
+		comma = false;
 		for (j = 0; j < p->n_fields; j++) {
 			const struct wr_proto_field *pf = &p->fields[j];
 			unsigned int kind = pf->kind;
 
+			/* A field of an optional part this header has not. */
+			if (lo.hlen != 0 && lo.off[j] == WR_OFF_NONE)
+				continue;
 			if (pf->role == WR_ROLE_NEXT_ETHERTYPE ||
 			    pf->role == WR_ROLE_MY_ETHERTYPE)
 				kind = WR_VAL_HEX;
@@ -197,7 +204,8 @@ describe_stack(const struct wr_stream *s, const char *indent, char *buf,
 					   pf->role == WR_ROLE_NEXT_UDP_PORT ||
 					   pf->role == WR_ROLE_BOTTOM) &&
 			    (i + 1 < s->n_layers || pf->role == WR_ROLE_BOTTOM)) {
-				APPEND("%s %s auto", j ? "," : "", pf->name);
+				APPEND("%s %s auto", comma ? "," : "", pf->name);
+				comma = true;
 				continue;
 			}
 			if (i == 0 && s->dst_arp && pf->role == WR_ROLE_LINK_DST) {
@@ -207,15 +215,19 @@ describe_stack(const struct wr_stream *s, const char *indent, char *buf,
 					wr_describe_val(s->dst_nd ? WR_VAL_IPV6 : WR_VAL_IPV4,
 							s->dst_nd ? s->gateway6 : s->gateway,
 							gw, sizeof(gw));
-				APPEND("%s dst %s (resolved before sending%s%s)", j ? "," : "",
+				APPEND("%s dst %s (resolved before sending%s%s)", comma ? "," : "",
 				       s->dst_nd ? "nd" : "arp", gw[0] ? ", gateway " : "", gw);
+				comma = true;
 				continue;
 			}
 			describe_spec(&l->field[j], kind, v, sizeof(v));
-			APPEND("%s %s %s", j ? "," : "", pf->name, v);
+			APPEND("%s %s %s", comma ? "," : "", pf->name, v);
+			comma = true;
 		}
 		if (p->hlen == 0)
 			APPEND(" %u bytes of hex", l->raw_len);
+		if (l->n_opts > 0)
+			APPEND("%s %u %s", comma ? "," : "", l->n_opts, p->opts->key);
 		APPEND("\n");
 		for (j = 0; j < p->n_fields; j++)
 			n_vary += l->field[j].mode != WR_VARY_FIXED;

@@ -127,6 +127,7 @@ struct wr_frame_tmpl {
 	uint32_t n_layers;
 	const struct wr_proto *proto[WR_LAYERS_MAX];
 	uint16_t layer_off[WR_LAYERS_MAX];
+	uint16_t layer_len[WR_LAYERS_MAX];
 	/* Sizes. */
 	uint8_t size_kind;
 	uint16_t size_from;        /* RANDOM */
@@ -303,6 +304,7 @@ struct lay {
 	const struct wr_layer *l;
 	uint16_t off;
 	uint16_t hlen;
+	struct wr_layout lo;   /* this frame's header of it (wr_proto_layout) */
 	struct wr_field_spec eff[WR_PROTO_FIELDS_MAX]; /* with defaults resolved */
 	char key[48];   /* "ipv4" (a shorthand key) or "stack[2].ipv4" */
 	bool first;     /* the first layer of its protocol */
@@ -465,10 +467,12 @@ stack_layout(struct lay *ly, uint32_t n, const struct wr_stream *s,
 		if (y->p->n_fields > WR_PROTO_FIELDS_MAX)
 			return -EINVAL;
 		y->off = off;
-		y->hlen = y->p->hlen != 0 ? y->p->hlen : y->l->raw_len;
 		if (y->p->hlen == 0 && (y->l->raw_len == 0 || y->l->raw == NULL))
 			return lay_fail(err, y, "hex", "a raw layer needs at least one byte%s%s",
 					"", "");
+		if (wr_proto_layout(y->l, &y->lo) < 0)
+			return lay_fail(err, y, NULL, "%s%s", y->lo.why, "");
+		y->hlen = y->lo.hlen;
 		off = (uint16_t)(off + y->hlen);
 		y->first = true;
 		for (k = 0; k < i; k++)
@@ -554,35 +558,69 @@ write_layers(const struct lay *ly, uint32_t n, const struct wr_stream *s,
 		const struct lay *y = &ly[i];
 		uint8_t *h = b + y->off;
 
-		if (y->p->fixed != NULL)
-			memcpy(h, y->p->fixed, y->hlen);
-		if (y->p->hlen == 0)
-			memcpy(h, y->l->raw, y->hlen);
+		memcpy(h, y->lo.bytes, y->hlen);
 		for (j = 0; j < y->p->n_fields; j++) {
 			const struct wr_proto_field *pf = &y->p->fields[j];
+			const uint16_t at = y->lo.off[j];
 			__uint128_t v = spec_value0(&y->eff[j],
 						    field_key(s, y, i, j));
 
-			if (pf->role == WR_ROLE_MY_ETHERTYPE)
+			if (pf->role == WR_ROLE_MY_ETHERTYPE || at == WR_OFF_NONE ||
+			    ((y->lo.computed >> j & 1) && !y->l->set[j]))
 				continue;
 			if (pf->span == 16) {
-				wr_put128(h + pf->off, v);
+				wr_put128(h + at, v);
 			} else {
 				uint64_t m = (uint64_t)bits_max(pf->bits) << pf->shift;
-				uint64_t cur = wr_get_be(h + pf->off, pf->span);
+				uint64_t cur = (uint64_t)wr_get_be(h + at, pf->span);
 
-				wr_put_be(h + pf->off, (cur & ~m) | ((uint64_t)v << pf->shift),
-				       pf->span);
+				wr_put_be(h + at, (cur & ~m) | ((uint64_t)v << pf->shift),
+					  pf->span);
 			}
 		}
 	}
 }
 
-/* The layer a pseudo-header comes from: the IP layer right below. */
+/* The IP layer an L4 checksum at layer i takes its pseudo-header from:
+ * the one below it, past any extension headers (RFC 8200 section 8.1). */
 static const struct lay *
 pseudo_ip(const struct lay *ly, uint32_t i)
 {
+	while (i > 0 && ly[i - 1].p->ext_of != 0)
+		i--;
 	return i > 0 && ly[i - 1].p->l3 ? &ly[i - 1] : NULL;
+}
+
+/* An extension header between that IP layer and layer i that holds the
+ * final destination the pseudo-header takes (a routing header), or NULL. */
+static const struct lay *
+pseudo_final(const struct lay *ly, uint32_t i)
+{
+	const struct lay *f = NULL;
+
+	while (i > 0 && ly[i - 1].p->ext_of != 0) {
+		if (ly[i - 1].lo.final_dst != 0 && f == NULL)
+			f = &ly[i - 1];
+		i--;
+	}
+	return f;
+}
+
+/* Is field j of layer li in the pseudo-header of the L4 checksum of layer
+ * c: an address of its IP layer (the destination unless a routing header
+ * names the final one), or the protocol number of the layer right below? */
+static bool
+in_pseudo(const struct lay *ly, uint32_t c, uint32_t li, unsigned int j)
+{
+	const struct wr_proto_field *pf = &ly[li].p->fields[j];
+	const struct lay *ip = pseudo_ip(ly, c);
+
+	if (ly[c].lo.csum != WR_CSUM_PSEUDO || ip == NULL)
+		return false;
+	if (&ly[li] == ip && (pf->role == WR_ROLE_SRC_ADDR ||
+			      (pf->role == WR_ROLE_DST_ADDR && pseudo_final(ly, c) == NULL)))
+		return true;
+	return li + 1 == c && pf->role == WR_ROLE_NEXT_IPPROTO;
 }
 
 /* Sum of the pseudo-header (RFC 768 / RFC 8200 8.1) of layer i over
@@ -591,20 +629,25 @@ pseudo_ip(const struct lay *ly, uint32_t i)
 static uint64_t
 pseudo_sum(const struct lay *ly, uint32_t i, const uint8_t *b)
 {
-	const struct lay *ip = pseudo_ip(ly, i);
+	const struct lay *ip = pseudo_ip(ly, i), *fin = pseudo_final(ly, i);
+	const struct lay *below = &ly[i - 1];
 	uint64_t sum = 0;
-	uint32_t j;
+	int j;
 
 	if (ip == NULL)
 		return 0;
 	for (j = 0; j < ip->p->n_fields; j++) {
 		const struct wr_proto_field *pf = &ip->p->fields[j];
 
-		if (pf->role == WR_ROLE_SRC_ADDR || pf->role == WR_ROLE_DST_ADDR)
-			sum += wr_csum_sum(b + ip->off + pf->off, pf->span);
-		else if (pf->role == WR_ROLE_NEXT_IPPROTO)
-			sum += b[ip->off + pf->off];
+		if (pf->role == WR_ROLE_SRC_ADDR ||
+		    (pf->role == WR_ROLE_DST_ADDR && fin == NULL))
+			sum += wr_csum_sum(b + ip->off + ip->lo.off[j], pf->span);
+		else if (pf->role == WR_ROLE_DST_ADDR)
+			sum += wr_csum_sum(b + fin->off + fin->lo.final_dst, pf->span);
 	}
+	j = wr_proto_field_role(below->p, WR_ROLE_NEXT_IPPROTO);
+	if (j >= 0)
+		sum += b[below->off + below->lo.off[j]];
 	return sum;
 }
 
@@ -616,7 +659,7 @@ region_sum(const struct lay *ly, uint32_t i, const uint8_t *b, uint16_t end,
 {
 	const struct lay *y = &ly[i];
 
-	switch (y->p->csum) {
+	switch (y->lo.csum) {
 	case WR_CSUM_HEADER:
 		return wr_csum_sum(b + y->off, y->hlen);
 	case WR_CSUM_PSEUDO:
@@ -633,9 +676,11 @@ region_sum(const struct lay *ly, uint32_t i, const uint8_t *b, uint16_t end,
 static bool
 csum_off(const struct lay *ly, uint32_t n, uint32_t i)
 {
-	return ly[i].p->csum == WR_CSUM_NONE ||
+	const struct lay *ip = pseudo_ip(ly, i);
+
+	return ly[i].lo.csum == WR_CSUM_NONE ||
 	       (i + 1 < n && ly[i + 1].p->zero_udp_csum_below &&
-		!(i > 0 && ly[i - 1].p->l4_csum_required));
+		!(ip != NULL && ip->p->l4_csum_required));
 }
 
 /* Is byte range [off, off + w) in layer i's checksum?  *csh its parity. */
@@ -644,7 +689,7 @@ covers(const struct lay *ly, uint32_t i, uint16_t off, uint16_t w,
        uint8_t *csh)
 {
 	const struct lay *y = &ly[i];
-	uint16_t end = y->p->csum == WR_CSUM_HEADER ? y->off + y->hlen : UINT16_MAX;
+	uint16_t end = y->lo.csum == WR_CSUM_HEADER ? y->off + y->hlen : UINT16_MAX;
 
 	if (off < y->off || off + w > end)
 		return false;
@@ -656,9 +701,8 @@ covers(const struct lay *ly, uint32_t i, uint16_t off, uint16_t w,
 
 /* Checksummed layers (indices) a field at [off, off + w) of layer li is in. */
 static int
-field_accs(const struct lay *ly, uint32_t n, uint32_t li,
-	   const struct wr_proto_field *pf, uint16_t off, uint16_t w,
-	   struct wr_vf *f)
+field_accs(const struct lay *ly, uint32_t n, uint32_t li, unsigned int j,
+	   uint16_t off, uint16_t w, struct wr_vf *f)
 {
 	uint32_t c;
 	uint8_t csh;
@@ -667,13 +711,10 @@ field_accs(const struct lay *ly, uint32_t n, uint32_t li,
 	for (c = 0; c < n; c++) {
 		bool in = !csum_off(ly, n, c) && covers(ly, c, off, w, &csh);
 
-		/* An address or protocol of the IP layer right below an L4
-		 * checksum is in its pseudo-header, as the low byte of a
-		 * word (protocol) or whole words (addresses). */
-		if (!in && !csum_off(ly, n, c) && ly[c].p->csum == WR_CSUM_PSEUDO &&
-		    c == li + 1 && ly[li].p->l3 &&
-		    (pf->role == WR_ROLE_SRC_ADDR || pf->role == WR_ROLE_DST_ADDR ||
-		     pf->role == WR_ROLE_NEXT_IPPROTO)) {
+		/* An address or the protocol below an L4 checksum is in
+		 * its pseudo-header, as the low byte of a word (protocol)
+		 * or whole words (addresses). */
+		if (!in && !csum_off(ly, n, c) && in_pseudo(ly, c, li, j)) {
 			in = true;
 			csh = 0;
 		}
@@ -690,12 +731,12 @@ field_accs(const struct lay *ly, uint32_t n, uint32_t li,
 /* Compile one varying field into slot f. */
 static int
 build_vf(struct wr_vf *f, const struct wr_field_spec *fs,
-	 const struct wr_proto_field *pf, uint16_t hoff, uint64_t key)
+	 const struct wr_proto_field *pf, uint16_t at, uint64_t key)
 {
 	bool hi_const = true;
 	uint32_t i;
 
-	f->off = (uint16_t)(hoff + pf->off);
+	f->off = at;
 	f->width = pf->span;
 	f->shift = pf->shift;
 	f->keep = 0;
@@ -795,7 +836,8 @@ build_fields(struct wr_frame_tmpl *t, const struct lay *ly, uint32_t n,
 				const struct wr_proto_field *pf = &ly[i].p->fields[j];
 				struct wr_vf *f = &t->vf[k];
 
-				if (!field_varies(fs) || pf->role == WR_ROLE_MY_ETHERTYPE)
+				if (!field_varies(fs) || pf->role == WR_ROLE_MY_ETHERTYPE ||
+				    ly[i].lo.off[j] == WR_OFF_NONE)
 					continue;
 				if ((fs->mode == WR_VARY_RANDOM) != (pass == 1))
 					continue;
@@ -803,11 +845,11 @@ build_fields(struct wr_frame_tmpl *t, const struct lay *ly, uint32_t n,
 					return lay_fail(err, &ly[i], pf->name,
 							"more than %s varying fields in one stream%s",
 							"64", "");
-				rc = build_vf(f, fs, pf, ly[i].off,
+				rc = build_vf(f, fs, pf, (uint16_t)(ly[i].off + ly[i].lo.off[j]),
 					      field_key(s, &ly[i], i, j));
 				if (rc < 0)
 					return rc;
-				rc = field_accs(ly, n, i, pf, f->off, f->width, f);
+				rc = field_accs(ly, n, i, j, f->off, f->width, f);
 				if (rc < 0)
 					return lay_fail(err, &ly[i], pf->name,
 							"a field in more than two checksums%s%s",
@@ -839,10 +881,10 @@ build_csums(struct wr_frame_tmpl *t, const struct lay *ly, uint32_t n,
 		map[i] = -1;
 		if (csum_off(ly, n, i))
 			continue;
-		if (ly[i].p->csum != WR_CSUM_HEADER && (size_varies || latency))
+		if (ly[i].lo.csum != WR_CSUM_HEADER && (size_varies || latency))
 			active[i] = true;
 		/* A header checksum over a length field (IPv4 total length). */
-		if (ly[i].p->csum == WR_CSUM_HEADER && size_varies)
+		if (ly[i].lo.csum == WR_CSUM_HEADER && size_varies)
 			for (j = 0; j < n; j++)
 				if (ly[j].p->len_off >= 0 &&
 				    covers(ly, i, (uint16_t)(ly[j].off + ly[j].p->len_off),
@@ -853,7 +895,7 @@ build_csums(struct wr_frame_tmpl *t, const struct lay *ly, uint32_t n,
 	for (i = n; i-- > 0;)
 		for (j = 0; active[i] && j < i; j++)
 			if (!csum_off(ly, n, j) &&
-			    covers(ly, j, (uint16_t)(ly[i].off + ly[i].p->csum_off), 2,
+			    covers(ly, j, (uint16_t)(ly[i].off + ly[i].lo.csum_off), 2,
 				   &csh))
 				active[j] = true;
 	for (i = n; i-- > 0;) {
@@ -865,13 +907,13 @@ build_csums(struct wr_frame_tmpl *t, const struct lay *ly, uint32_t n,
 			return -ENOTSUP;
 		map[i] = (int8_t)t->n_cs;
 		c = &t->cs[t->n_cs++];
-		c->off = (uint16_t)(ly[i].off + ly[i].p->csum_off);
+		c->off = (uint16_t)(ly[i].off + ly[i].lo.csum_off);
 		c->ffff = ly[i].p->csum_ffff;
-		c->payload = ly[i].p->csum != WR_CSUM_HEADER;
+		c->payload = ly[i].lo.csum != WR_CSUM_HEADER;
 		c->pay_sh = ((t->pay_off - ly[i].off) & 1) ? 8 : 0;
 		for (j = i + 1; j < n; j++)
 			if (map[j] >= 0 &&
-			    covers(ly, i, (uint16_t)(ly[j].off + ly[j].p->csum_off), 2,
+			    covers(ly, i, (uint16_t)(ly[j].off + ly[j].lo.csum_off), 2,
 				   &csh)) {
 				c->nest[c->n_nest] = (uint8_t)map[j];
 				c->nest_sh[c->n_nest++] = csh;
@@ -907,7 +949,7 @@ build_lens(struct wr_frame_tmpl *t, const struct lay *ly, uint32_t n,
 			uint16_t at = (uint16_t)(y->off + y->p->len_off);
 
 			e->off = at;
-			e->sub = (uint16_t)(y->off + (y->p->len_after_hdr ? y->hlen : 0));
+			e->sub = (uint16_t)(y->off + y->p->len_base);
 			e->write = true;
 			for (c = 0; c < n; c++)
 				if (map[c] >= 0 && covers(ly, c, at, 2, &csh)) {
@@ -982,10 +1024,10 @@ template_csums(struct wr_frame_tmpl *t, const struct lay *ly, uint32_t n)
 	uint32_t i;
 
 	for (i = n; i-- > 0;) {
-		uint8_t *c = t->bytes + ly[i].off + ly[i].p->csum_off;
+		uint8_t *c = t->bytes + ly[i].off + ly[i].lo.csum_off;
 		uint16_t v;
 
-		if (ly[i].p->csum == WR_CSUM_NONE)
+		if (ly[i].lo.csum == WR_CSUM_NONE)
 			continue;
 		wr_put16(c, 0);
 		if (csum_off(ly, n, i))
@@ -1004,8 +1046,7 @@ template_lens(struct wr_frame_tmpl *t, const struct lay *ly, uint32_t n)
 	for (i = 0; i < n; i++)
 		if (ly[i].p->len_off >= 0)
 			wr_put16(t->bytes + ly[i].off + ly[i].p->len_off,
-			      t->max_len - ly[i].off -
-			      (ly[i].p->len_after_hdr ? ly[i].hlen : 0));
+			      t->max_len - ly[i].off - ly[i].p->len_base);
 }
 
 /* Checksum offload: one IPv4 or IPv6 layer under one UDP or TCP, nothing
@@ -1032,7 +1073,7 @@ build_offload(struct wr_frame_tmpl *t, const struct lay *ly, uint32_t n)
 	o->l3_len = ly[n - 2].hlen;
 	o->ipv6 = ly[n - 2].p->offload == WR_OL_IPV6;
 	o->tcp = ly[n - 1].p->offload == WR_OL_TCP;
-	o->l4_csum_off = (uint16_t)(ly[n - 1].off + ly[n - 1].p->csum_off);
+	o->l4_csum_off = (uint16_t)(ly[n - 1].off + ly[n - 1].lo.csum_off);
 }
 
 /* ---- template ---- */
@@ -1190,6 +1231,7 @@ tmpl_build(struct wr_frame_tmpl *t, struct lay *ly, uint32_t n,
 		}
 		t->proto[k] = ly[k].p;
 		t->layer_off[k] = ly[k].off;
+		t->layer_len[k] = ly[k].hlen;
 	}
 	t->n_layers = n;
 	build_offload(t, ly, n);
@@ -1313,9 +1355,7 @@ wr_frame_tmpl_rx_hint(const struct wr_frame_tmpl *t, struct wr_pkt_raw *out)
 						  below->fields[j].span) >>
 					below->fields[j].shift) &
 			     (uint32_t)((1ull << below->fields[j].bits) - 1);
-		out->len = (uint16_t)((i + 1 < t->n_layers ? t->layer_off[i + 1] :
-				       t->sig_off != 0 ? t->sig_off : t->pay_off) -
-				      t->layer_off[i]);
+		out->len = t->layer_len[i];
 		return 0;
 	}
 	return -ENOENT;
@@ -1337,7 +1377,7 @@ wr_frame_l2_tags(const struct wr_stream *s, uint8_t *tags, uint16_t cap)
 		;
 	/* From the link header's EtherType to the last tag's TCI: every
 	 * byte of the L2 header but the MACs and the final EtherType. */
-	end = (uint16_t)(t->layer_off[i - 1] + t->proto[i - 1]->hlen - 2);
+	end = (uint16_t)(t->layer_off[i - 1] + t->layer_len[i - 1] - 2);
 	rc = end - 2 * 6;
 	if (rc > cap)
 		rc = -ENOSPC;
@@ -1356,7 +1396,7 @@ wr_frame_tmpl_payload_off(const struct wr_frame_tmpl *t)
 	 * carries the inner frame, which is not the application's data. */
 	while (i-- > 0)
 		if (t->proto[i]->goodput)
-			return t->layer_off[i] + t->proto[i]->hlen;
+			return t->layer_off[i] + t->layer_len[i];
 	return -ENOENT;
 }
 

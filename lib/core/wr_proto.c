@@ -6,6 +6,7 @@
 
 #include "wr_bytes.h"
 #include "wr_proto.h"
+#include "wr_stream.h"
 
 #define WR_PROTO(name, file) extern const struct wr_proto wr_proto_##name;
 #include "proto/wr_protos.def"
@@ -157,6 +158,32 @@ wr_proto_names(void)
 		;
 
 	return names + 2; /* past the first ", " */
+}
+
+int
+wr_proto_layout(const struct wr_layer *l, struct wr_layout *lo)
+{
+	const struct wr_proto *p = l->proto;
+	unsigned int j;
+
+	lo->hlen = p->hlen != 0 ? p->hlen : l->raw_len;
+	lo->csum = p->csum;
+	lo->csum_off = p->csum_off;
+	lo->final_dst = 0;
+	lo->computed = 0;
+	lo->why[0] = '\0';
+	if (lo->hlen > WR_HDR_MAX) {
+		snprintf(lo->why, sizeof(lo->why), "more than %u header bytes", WR_HDR_MAX);
+		return -EINVAL;
+	}
+	memset(lo->bytes, 0, lo->hlen);
+	if (p->fixed != NULL)
+		memcpy(lo->bytes, p->fixed, lo->hlen);
+	else if (p->hlen == 0 && l->raw != NULL)
+		memcpy(lo->bytes, l->raw, lo->hlen);
+	for (j = 0; j < p->n_fields && j < WR_PROTO_FIELDS_MAX; j++)
+		lo->off[j] = p->fields[j].off;
+	return p->layout != NULL ? p->layout(l, lo) : 0;
 }
 
 /* ---- receive ---- */

@@ -30,6 +30,13 @@
 #include "wr_vary.h"
 
 #define WR_PROTO_FIELDS_MAX 16 /**< fields of one protocol */
+/** Most bytes of one layer's header (options, segments, extensions). */
+#define WR_HDR_MAX 512
+/** wr_layout.off of a field the header does not have (an optional part
+ * that is absent). */
+#define WR_OFF_NONE 0xffff
+
+struct wr_layer;
 
 /** What a field means to the layers around it (wr_proto_field.role). */
 enum wr_field_role {
@@ -103,6 +110,44 @@ enum wr_csum_rule {
 	WR_CSUM_PLAIN,   /**< header + everything after it (ICMPv4) */
 };
 
+/**
+ * A layer as one frame has it (wr_proto.layout): how long its header is,
+ * where each field sits in it, its checksum, and every byte that is not a
+ * field (version nibbles, flags, lengths of its options, the options).
+ */
+struct wr_layout {
+	uint16_t hlen;
+	uint16_t off[WR_PROTO_FIELDS_MAX]; /**< of field j; WR_OFF_NONE: absent */
+	uint8_t csum;                      /**< enum wr_csum_rule */
+	uint16_t csum_off;
+	/** Where in the header the address an L4 checksum above takes as
+	 * its destination sits (an SRv6 segment list's last segment, RFC
+	 * 8200 section 8.1); 0: the IP layer's own destination. */
+	uint16_t final_dst;
+	/** Fields the hook wrote a default of its own for (bit j: a default
+	 * that follows the options, SRv6's segments left): the module's
+	 * default is not written over it, a value the file gave is. */
+	uint32_t computed;
+	uint8_t bytes[WR_HDR_MAX];
+	char why[160];                     /**< what is wrong, on -EINVAL */
+};
+
+/**
+ * The items a layer takes from the stream file under @c key (a list): each
+ * a mapping of the named values @c fields (name, kind, bits, default; off
+ * and span unused) and, when @c data_max, `data: "hex"`; or, when
+ * @c bare, fields[0]'s value alone (a segment's address).
+ */
+struct wr_proto_opts {
+	const char *key;
+	const struct wr_proto_field *fields;
+	uint8_t n_fields;
+	uint16_t data_max;
+	bool bare;
+	uint16_t max;       /**< items */
+	const char *doc;    /**< for `check` and doc/stack.md */
+};
+
 /** What a layer may carry above it. */
 enum wr_carry {
 	WR_CARRY_NOTHING,   /**< payload only (L4, raw) */
@@ -160,11 +205,11 @@ struct wr_proto {
 	uint8_t csum_off;
 	/**
 	 * Length field: -1 none; else a 16-bit field at this offset holding
-	 * the bytes from the header start (len_after_hdr false) or from its
-	 * end (IPv6 payload length) to the end of the frame.
+	 * the bytes from byte len_base of the header (0: its start; 40:
+	 * IPv6's payload length; 8: GTP-U's) to the end of the frame.
 	 */
 	int8_t len_off;
-	bool len_after_hdr;
+	uint8_t len_base;
 	/** The pseudo-header carries the L4 length (UDP, TCP, ICMPv6). */
 	bool pseudo_len;
 	/** A checksum that computes to 0 is sent as 0xffff (RFC 768). */
@@ -184,6 +229,27 @@ struct wr_proto {
 	 * that matches carry (wr_proto_rx).
 	 */
 	int (*rx)(const uint8_t *h, uint32_t len, struct wr_rx_next *next);
+	/**
+	 * An IPv6 extension header (or the like) between an IP layer of
+	 * version ext_of and the L4 header: the L4 pseudo-header's addresses
+	 * are the IP layer's, its protocol the one this header names.  Its
+	 * allowed places in a chain of them (RFC 8200 section 4.1), one bit
+	 * a rank 1..5 (hop-by-hop, destination options, routing, fragment,
+	 * destination options again): the ranks along a chain increase.
+	 */
+	uint8_t ext_of;
+	uint8_t ext_ranks;
+	/** The list of items it takes from the stream file (options), or NULL. */
+	const struct wr_proto_opts *opts;
+	/**
+	 * Lay out one layer (optional): @p lo arrives as the generic layout
+	 * (hlen, fields at their offsets, the fixed bytes, the checksum
+	 * rule) and the hook adds what depends on the layer's fields and
+	 * options: optional parts (their flags, where the fields after them
+	 * move), options encoded, lengths that count them.  @return 0, or
+	 * -EINVAL with @p lo->why (a field that decides the length varies).
+	 */
+	int (*layout)(const struct wr_layer *l, struct wr_layout *lo);
 };
 
 /** The registered protocols, in wr_proto.c's table order. */
@@ -220,6 +286,12 @@ const char *wr_proto_names(void);
 const char *wr_proto_carry_error(const struct wr_proto *below,
 				 const struct wr_proto *above, char *buf,
 				 size_t len);
+
+/**
+ * The layout of layer @p l (struct wr_layout): the generic one, then the
+ * module's hook.  @return 0, or -EINVAL with @p lo->why.
+ */
+int wr_proto_layout(const struct wr_layer *l, struct wr_layout *lo);
 
 /**
  * Receive: the header of protocol @p p at @p h (@p len bytes to the

@@ -48,6 +48,9 @@ wr_stream_layers_free(struct wr_layer *l, uint32_t n)
 		free(l[i].field);
 		free(l[i].set);
 		free(l[i].raw);
+		for (j = 0; j < l[i].n_opts; j++)
+			free(l[i].opts[j].data);
+		free(l[i].opts);
 		memset(&l[i], 0, sizeof(l[i]));
 	}
 }
@@ -120,13 +123,20 @@ wr_stream_addr(const struct wr_stream *s, unsigned int kind, unsigned int role)
 }
 
 uint32_t
+wr_layer_hlen(const struct wr_layer *l)
+{
+	struct wr_layout lo;
+
+	return wr_proto_layout(l, &lo) == 0 ? lo.hlen : 0;
+}
+
+uint32_t
 wr_stream_hdr_len(const struct wr_stream *s)
 {
 	uint32_t i, n = 0;
 
 	for (i = 0; i < s->n_layers; i++)
-		n += s->layers[i].proto->hlen != 0 ? s->layers[i].proto->hlen :
-		     s->layers[i].raw_len;
+		n += wr_layer_hlen(&s->layers[i]);
 	return n;
 }
 
@@ -136,7 +146,7 @@ wr_stream_l2_len(const struct wr_stream *s)
 	uint32_t i, n = 0;
 
 	for (i = 0; i < s->n_layers && (i == 0 || s->layers[i].proto->tag); i++)
-		n += s->layers[i].proto->hlen;
+		n += wr_layer_hlen(&s->layers[i]);
 	return n;
 }
 

@@ -134,13 +134,30 @@ struct wr_replay_spec; /* wr_replay.h */
 #define WR_RAW_MAX 256 /**< bytes of one raw layer */
 
 #define WR_LAYER_KEY_MAX 32
+#define WR_OPT_FIELDS_MAX 4   /**< named values of one option item */
+#define WR_OPTS_MAX 64        /**< option items of one layer */
+#define WR_OPT_DATA_MAX 252   /**< bytes of one item's data */
+
+/**
+ * One item of a layer's option list (wr_proto_opts: an IPv4 or IPv6
+ * option, a Geneve option, an SRv6 segment, a GTP-U extension header), as
+ * the file wrote it: its named values in the descriptor's order (set[i]:
+ * given, else the descriptor's default) and its data bytes.  The module
+ * encodes the items into its header (wr_proto.layout).
+ */
+struct wr_opt {
+	__uint128_t v[WR_OPT_FIELDS_MAX];
+	bool set[WR_OPT_FIELDS_MAX];
+	uint8_t *data;     /**< owned, data_len bytes; NULL: none */
+	uint16_t data_len;
+};
 
 /**
  * One layer of a frame stack (wr_proto.h): the protocol, where the file
  * wrote it (its line and its key path under the stream: "ipv4" for a
  * shorthand key, "stack[2].ipv4"), and one spec per field of the protocol
  * (proto->n_fields, owned; set[i] says the file gave field i, else it holds
- * the default).
+ * the default), and its option items when the protocol takes some.
  */
 struct wr_layer {
 	const struct wr_proto *proto;
@@ -150,6 +167,8 @@ struct wr_layer {
 	bool *set;
 	uint8_t *raw;      /**< raw layer: its bytes (owned) */
 	uint16_t raw_len;
+	struct wr_opt *opts; /**< owned, n_opts items */
+	uint16_t n_opts;
 };
 
 struct wr_stream {
@@ -264,6 +283,13 @@ uint32_t wr_stream_hdr_len(const struct wr_stream *s);
 
 /** Bytes of the Ethernet header and the VLAN tags right after it. */
 uint32_t wr_stream_l2_len(const struct wr_stream *s);
+
+/**
+ * The header length of layer @p l: its protocol's, a raw layer's bytes, or
+ * what its options make it (wr_proto_layout).  @return it, or 0 when the
+ * layer cannot be laid out (the frame compiler says why).
+ */
+uint32_t wr_layer_hlen(const struct wr_layer *l);
 
 /** Free what @p n layers own (not the array).  NULL-safe. */
 void wr_stream_layers_free(struct wr_layer *l, uint32_t n);

@@ -335,12 +335,98 @@ parse_udp(struct wr_ywalk *w, const struct wr_ynode *n, struct wr_stream *s)
 	return rc ? rc : shorthand_fields(w, n, "udp", udp_keys, s);
 }
 
+/* One option item: a mapping of the descriptor's values and data, or
+ * (bare) its first value alone. */
+static int
+parse_opt(struct wr_ywalk *w, const struct wr_ynode *n,
+	  const struct wr_proto_opts *d, struct wr_opt *o)
+{
+	const char *keys[WR_OPT_FIELDS_MAX + 2];
+	char what[160], why[WR_PARSE_WHY_MAX];
+	const struct wr_ynode *v;
+	struct wr_field_spec fs;
+	unsigned int j;
+	size_t len = 0;
+	int rc = 0;
+
+	for (j = 0; j < d->n_fields; j++)
+		o->v[j] = (__uint128_t)d->fields[j].def_hi << 64 | d->fields[j].def;
+	if (d->bare && n->type == WR_YNODE_SCALAR) {
+		memset(&fs, 0, sizeof(fs));
+		rc = wr_vary_parse(w, n, d->fields[0].kind, d->fields[0].bits, &fs);
+		o->v[0] = fs.value;
+		o->set[0] = rc == 0;
+		return rc;
+	}
+	for (j = 0; j < d->n_fields; j++)
+		keys[j] = d->fields[j].name;
+	if (d->data_max != 0)
+		keys[j++] = "data";
+	keys[j] = NULL;
+	snprintf(what, sizeof(what), "a mapping of %s%s", d->fields[0].name,
+		 d->n_fields > 1 ? ", ..." : "");
+	rc = wr_ywalk_keys(w, n, what, keys);
+	for (j = 0; rc == 0 && j < d->n_fields; j++) {
+		if ((v = wr_ynode_get(n, d->fields[j].name)) == NULL)
+			continue;
+		/* A value, not a variation: options are bytes of the template. */
+		if (v->type != WR_YNODE_SCALAR)
+			return WR_YWALK_KEY(w, d->fields[j].name, wr_ywalk_expected(w, v,
+					    "a value (an option does not vary)"));
+		memset(&fs, 0, sizeof(fs));
+		rc = WR_YWALK_KEY(w, d->fields[j].name, wr_vary_parse(w, v,
+				  d->fields[j].kind, d->fields[j].bits, &fs));
+		o->v[j] = fs.value;
+		o->set[j] = true;
+	}
+	if (rc == 0 && d->data_max != 0 && (v = wr_ynode_get(n, "data")) != NULL) {
+		o->data = malloc(d->data_max);
+		if (o->data == NULL)
+			return -ENOMEM;
+		snprintf(what, sizeof(what), "up to %u bytes in hex, such as \"0001\"",
+			 d->data_max);
+		if (v->type != WR_YNODE_SCALAR ||
+		    wr_parse_hex(wr_ynode_text(v), o->data, d->data_max, &len, why,
+				 sizeof(why)) != 0)
+			return WR_YWALK_KEY(w, "data", wr_ywalk_expected(w, v, what));
+		o->data_len = (uint16_t)len;
+	}
+	return rc;
+}
+
+/* A layer's option list (wr_proto_opts): [item, ...]. */
+static int
+parse_opts(struct wr_ywalk *w, const struct wr_ynode *n,
+	   const struct wr_proto_opts *d, struct wr_layer *l)
+{
+	char what[160];
+	size_t i, old;
+	int rc = 0;
+
+	if (n->type != WR_YNODE_SEQ || n->n_kids == 0 || n->n_kids > d->max) {
+		snprintf(what, sizeof(what), "a list of 1 to %u items: %s", d->max,
+			 d->doc);
+		return wr_ywalk_expected(w, n, what);
+	}
+	l->opts = calloc(n->n_kids, sizeof(*l->opts));
+	if (l->opts == NULL)
+		return -ENOMEM;
+	for (i = 0; i < n->n_kids && rc == 0; i++) {
+		old = wr_ywalk_push_index(w, i);
+		/* Counted even when it failed half-way: freed with the rest. */
+		l->n_opts = (uint16_t)(i + 1);
+		rc = parse_opt(w, n->kids[i], d, &l->opts[i]);
+		wr_ywalk_pop(w, old);
+	}
+	return rc;
+}
+
 /* One layer of a `stack:` item: {proto: {field: value, ...}} or "proto". */
 static int
 parse_layer(struct wr_ywalk *w, const struct wr_ynode *item, struct wr_layer *l,
 	    size_t index, struct wr_stream *s)
 {
-	const char *keys[WR_PROTO_FIELDS_MAX + 2];
+	const char *keys[WR_PROTO_FIELDS_MAX + 3];
 	const struct wr_ynode *body = NULL, *v;
 	const struct wr_proto *p;
 	char what[256], why[WR_PARSE_WHY_MAX];
@@ -376,7 +462,10 @@ parse_layer(struct wr_ywalk *w, const struct wr_ynode *item, struct wr_layer *l,
 		return p->hlen == 0 ? wr_ywalk_missing(w, item, "hex") : 0;
 	for (j = 0; j < p->n_fields; j++)
 		keys[j] = p->fields[j].name;
-	keys[j++] = p->hlen == 0 ? "hex" : NULL;
+	if (p->hlen == 0)
+		keys[j++] = "hex";
+	if (p->opts != NULL)
+		keys[j++] = p->opts->key;
 	keys[j] = NULL;
 	old = wr_ywalk_push_key(w, p->name);
 	snprintf(what, sizeof(what), "a mapping of %s fields", p->name);
@@ -386,6 +475,8 @@ parse_layer(struct wr_ywalk *w, const struct wr_ynode *item, struct wr_layer *l,
 		if (v != NULL)
 			rc = layer_field(w, v, l, j, index == 0, s);
 	}
+	if (rc == 0 && p->opts != NULL && (v = wr_ynode_get(body, p->opts->key)) != NULL)
+		rc = WR_YWALK_KEY(w, p->opts->key, parse_opts(w, v, p->opts, l));
 	if (rc == 0 && p->hlen == 0) {
 		size_t n = 0;
 
@@ -768,9 +859,7 @@ check_fit(struct wr_ywalk *w, const struct wr_ynode *stream,
 	for (k = 0, i = 0; i < s->n_layers && k < sizeof(parts); i++)
 		k += (size_t)snprintf(parts + k, sizeof(parts) - k, "%s%s %u",
 				      i ? " + " : "", s->layers[i].proto->name,
-				      s->layers[i].proto->hlen != 0 ?
-				      s->layers[i].proto->hlen :
-				      s->layers[i].raw_len);
+				      wr_layer_hlen(&s->layers[i]));
 	if (s->latency)
 		k += (size_t)snprintf(parts + k, sizeof(parts) - k,
 				      " + %s signature %u",

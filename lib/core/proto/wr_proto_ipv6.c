@@ -41,6 +41,6 @@ const struct wr_proto wr_proto_ipv6 = {
 	.fields = fields, .n_fields = sizeof(fields) / sizeof(fields[0]),
 	.carry = WR_CARRY_IPPROTO, .ethertype = WR_ETHERTYPE_IPV6,
 	.ipproto = WR_IPPROTO_IPV6,
-	.over_mpls = true, .l3 = true, .offload = WR_OL_IPV6, .len_off = 4, .len_after_hdr = true,
+	.over_mpls = true, .l3 = true, .offload = WR_OL_IPV6, .len_off = 4, .len_base = WR_IPV6_HLEN,
 	.l4_csum_required = true, .ip_version = 6, .rx = rx,
 };
