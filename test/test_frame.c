@@ -11,6 +11,7 @@
 #include "wr_sig.h"
 #include "wr_test.h"
 #include "wr_test_frame.h"
+#include "wr_yaml.h"
 
 /*
  * Golden frames, FCS excluded, written out from the RFC 791/768 layouts.
@@ -707,7 +708,124 @@ test_dump_failure(void)
 	wr_stream_file_free(&f);
 }
 
+/* CRC32c bit by bit (RFC 3309 section 3), independent of wr_csum. */
+static uint32_t
+ref_crc32c(const uint8_t *p, size_t len)
+{
+	uint32_t crc = 0xffffffffu;
+	int k;
+
+	while (len-- > 0) {
+		crc ^= *p++;
+		for (k = 0; k < 8; k++)
+			crc = (crc >> 1) ^ (0x82f63b78u & (0u - (crc & 1)));
+	}
+	return ~crc;
+}
+
+/* SCTP's CRC32c of the packet at @p sctp (@p len bytes) is right. */
+static bool
+sctp_ok(const uint8_t *sctp, size_t len)
+{
+	uint8_t b[WR_FRAME_MAX];
+	uint32_t want;
+
+	memcpy(b, sctp, len);
+	memset(b + 8, 0, 4);
+	want = ref_crc32c(b, len);
+	return sctp[8] == (uint8_t)want && sctp[9] == (uint8_t)(want >> 8) &&
+	       sctp[10] == (uint8_t)(want >> 16) && sctp[11] == (uint8_t)(want >> 24);
+}
+
+/* The UDP checksum over IPv6 of the datagram at @p udp is right. */
+static bool
+udp6_ok(const uint8_t *ip6, const uint8_t *udp, unsigned int ulen)
+{
+	uint8_t ph[40];
+	uint32_t sum;
+
+	memcpy(ph, ip6 + 8, 32);
+	memset(ph + 32, 0, 8);
+	ph[34] = (uint8_t)(ulen >> 8);
+	ph[35] = (uint8_t)ulen;
+	ph[39] = 17;
+	sum = ref_sum(ph, 40, 0);
+	return ref_sum(udp, ulen, sum) == 0xffff;
+}
+
+/*
+ * SCTP's CRC32c (computed whole, once per frame) on every frame: with a
+ * varying port and sizes, with a signature written after the frame, and
+ * nested in an outer UDP checksum (VXLAN over IPv6), through the
+ * frame-by-frame and the burst generators alike.
+ */
+static void
+test_sctp_crc(void)
+{
+	static const char text[] =
+		"version: 1\n"
+		"streams:\n"
+		"  - name: plain\n"
+		"    size: {inc: {from: 80, to: 333, step: 3}}\n"
+		"    stack: [eth, ipv4, {sctp: {src: {inc: {from: 1, to: 7}}}}, sctp_data]\n"
+		"  - name: latency\n"
+		"    size: {random: {min: 100, max: 200}}\n"
+		"    latency: true\n"
+		"    stack: [eth, ipv4, {sctp: {dst: {random: {min: 1, max: 65535}}}}, sctp_data]\n"
+		"  - name: tunnel\n"
+		"    size: 170\n"
+		"    latency: loss\n"
+		"    stack: [eth, ipv6, udp, vxlan, eth, ipv4, {sctp: {src: {inc: {from: 9, to: 99}}}}, sctp_data]\n"
+		"  - name: tunnel-sizes\n"
+		"    size: {inc: {from: 140, to: 200}}\n"
+		"    stack: [eth, ipv6, udp, vxlan, eth, ipv4, {sctp: {src: {inc: {from: 9, to: 99}}}}, sctp_data]\n";
+	static uint8_t bufs[8][WR_FRAME_MAX];
+	const struct wr_proto *proto[WR_LAYERS_MAX];
+	uint16_t off[WR_LAYERS_MAX], lens[8];
+	struct wr_stream_file f;
+	struct wr_frame_tmpl *t;
+	struct wr_frame_gen g;
+	struct wr_error err;
+	uint8_t *ptrs[8];
+	uint32_t s, n, k, sc, ip6;
+
+	CU_ASSERT_EQUAL_FATAL(wr_yaml_load_streams_buf("t.yaml", text, strlen(text), &f,
+						       &err), 0);
+	for (s = 0; s < f.n_streams; s++) {
+		CU_ASSERT_EQUAL_FATAL(wr_frame_tmpl_create(&f.streams[s], s, &t, &err), 0);
+		n = wr_frame_tmpl_layers(t, proto, off);
+		sc = off[n - 2];
+		ip6 = off[1];
+		CU_ASSERT_TRUE(sctp_ok(wr_frame_tmpl_bytes(t) + sc,
+				       wr_frame_tmpl_max_len(t) - sc) ||
+			       f.streams[s].latency);
+		for (k = 0; k < 8; k++) {
+			memcpy(bufs[k], wr_frame_tmpl_bytes(t), wr_frame_tmpl_max_len(t));
+			ptrs[k] = bufs[k];
+		}
+		wr_frame_gen_init(&g, t, 0, 1);
+		for (n = 0; n < 40; n++) {
+			if (n % 2 == 0) {
+				for (k = 0; k < 8; k++)
+					lens[k] = wr_frame_gen_next(&g, ptrs[k]);
+			} else {
+				wr_frame_gen_burst(&g, ptrs, lens, 8);
+			}
+			for (k = 0; k < 8; k++) {
+				wr_frame_sig_write(t, ptrs[k], lens[k], s, n * 8 + k, 77);
+				CU_ASSERT_TRUE_FATAL(sctp_ok(ptrs[k] + sc, lens[k] - sc));
+				if (s >= 2)
+					CU_ASSERT_TRUE_FATAL(udp6_ok(ptrs[k] + ip6, ptrs[k] + ip6 + 40,
+								     lens[k] - ip6 - 40u));
+			}
+		}
+		wr_frame_tmpl_free(t);
+	}
+	wr_stream_file_free(&f);
+}
+
 static CU_TestInfo frame_tests[] = {
+	{ "sctp_crc", test_sctp_crc },
 	{ "gold_plain", test_gold_plain },
 	{ "gold_vlan_pattern", test_gold_vlan_pattern },
 	{ "gold_string", test_gold_string },

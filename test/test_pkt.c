@@ -42,6 +42,9 @@ test_every_shipped_stack(void)
 
 			if (s->replay != NULL)
 				continue; /* a capture's frames: no template */
+			/* A layer that ends the frame takes no signature. */
+			if (s->layers[s->n_layers - 1].proto->no_payload)
+				continue;
 			s->latency = true;
 			s->sig_short = false;
 			/* Room for the signature in every stack. */

@@ -25,6 +25,7 @@
  * word 0x45 0x00 is 0x4500).  All functions are pure; any thread.
  */
 
+#include <stddef.h>
 #include <stdint.h>
 
 /** Fold a wide one's-complement accumulator to 16 bits (not complemented). */
@@ -117,5 +118,17 @@ wr_csum_odd(uint64_t sum)
 {
 	return sum << 8;
 }
+
+/**
+ * CRC32c (Castagnoli, polynomial 0x1EDC6F41, reflected, initial and final
+ * value all ones) of @p len bytes: SCTP's checksum (RFC 9260 section 6.8
+ * and appendix A, RFC 3309), which SCTP carries in little-endian byte
+ * order.  SSE4.2's crc32 instruction where the CPU has it, a table
+ * otherwise.  Check value: "123456789" gives 0xe3069283.
+ */
+uint32_t wr_crc32c(const void *buf, size_t len);
+
+/** The same, always by the table: for tests of the instruction's path. */
+uint32_t wr_crc32c_bytewise(const void *buf, size_t len);
 
 #endif /* WR_CSUM_H */

@@ -80,6 +80,11 @@ struct wr_cs {
 	uint8_t nest_sh[WR_CSUMS_MAX];
 	bool ffff;         /* 0 is sent as 0xffff (UDP) */
 	bool wide;         /* sums may pass 2^48: fold all 64 bits */
+	/* A CRC32c (SCTP) over [start, end of frame), computed whole from the
+	 * frame's bytes once everything under it is written; as an inner
+	 * checksum it adds the one's-complement sum of its 4 bytes. */
+	bool crc;
+	uint16_t start;
 	bool payload;      /* the region runs to the end of the frame */
 	uint8_t pay_sh;    /* the payload starts at an odd offset of it: 8 */
 	uint64_t cconst;   /* sum of everything in it that never changes */
@@ -294,6 +299,17 @@ payload_byte(const struct wr_payload_spec *ps, uint32_t k)
 	default:
 		return 0;
 	}
+}
+
+/* SCTP carries its CRC32c little-endian (RFC 9260 appendix A; Linux's
+ * sctp_compute_cksum). */
+static inline void
+crc_put(uint8_t *p, uint32_t crc)
+{
+	p[0] = (uint8_t)crc;
+	p[1] = (uint8_t)(crc >> 8);
+	p[2] = (uint8_t)(crc >> 16);
+	p[3] = (uint8_t)(crc >> 24);
 }
 
 /* ---- the stack ---- */
@@ -711,6 +727,10 @@ field_accs(const struct lay *ly, uint32_t n, uint32_t li, unsigned int j,
 	for (c = 0; c < n; c++) {
 		bool in = !csum_off(ly, n, c) && covers(ly, c, off, w, &csh);
 
+		/* A CRC sums nothing per field: it is taken whole
+		 * (build_csums finds it active). */
+		if (ly[c].lo.csum == WR_CSUM_CRC32C)
+			continue;
 		/* An address or the protocol below an L4 checksum is in
 		 * its pseudo-header, as the low byte of a word (protocol)
 		 * or whole words (addresses). */
@@ -881,6 +901,11 @@ build_csums(struct wr_frame_tmpl *t, const struct lay *ly, uint32_t n,
 		map[i] = -1;
 		if (csum_off(ly, n, i))
 			continue;
+		/* A CRC is computed again when a varying field lies under
+		 * it (and, below, when the size or a signature does). */
+		for (j = 0; ly[i].lo.csum == WR_CSUM_CRC32C && j < t->n_vary; j++)
+			if (t->vf[j].off >= ly[i].off)
+				active[i] = true;
 		if (ly[i].lo.csum != WR_CSUM_HEADER && (size_varies || latency))
 			active[i] = true;
 		/* A header checksum over a length field (IPv4 total length). */
@@ -909,7 +934,9 @@ build_csums(struct wr_frame_tmpl *t, const struct lay *ly, uint32_t n,
 		c = &t->cs[t->n_cs++];
 		c->off = (uint16_t)(ly[i].off + ly[i].lo.csum_off);
 		c->ffff = ly[i].p->csum_ffff;
-		c->payload = ly[i].lo.csum != WR_CSUM_HEADER;
+		c->crc = ly[i].lo.csum == WR_CSUM_CRC32C;
+		c->start = ly[i].off;
+		c->payload = ly[i].lo.csum != WR_CSUM_HEADER && !c->crc;
 		c->pay_sh = ((t->pay_off - ly[i].off) & 1) ? 8 : 0;
 		for (j = i + 1; j < n; j++)
 			if (map[j] >= 0 &&
@@ -952,14 +979,15 @@ build_lens(struct wr_frame_tmpl *t, const struct lay *ly, uint32_t n,
 			e->sub = (uint16_t)(y->off + y->p->len_base);
 			e->write = true;
 			for (c = 0; c < n; c++)
-				if (map[c] >= 0 && covers(ly, c, at, 2, &csh)) {
+				if (map[c] >= 0 && !t->cs[map[c]].crc &&
+				    covers(ly, c, at, 2, &csh)) {
 					if (e->n_acc == WR_ACC_MAX)
 						return -ENOTSUP;
 					e->acc[e->n_acc] = (uint8_t)map[c];
 					e->csh[e->n_acc++] = csh;
 				}
 		}
-		if (y->p->pseudo_len && map[i] >= 0) {
+		if (y->p->pseudo_len && map[i] >= 0 && !t->cs[map[i]].crc) {
 			struct wr_le *e = &t->le[t->n_le++];
 
 			e->sub = y->off;
@@ -998,7 +1026,7 @@ const_sums(struct wr_frame_tmpl *t, const struct lay *ly, uint32_t n,
 			       f->width);
 	}
 	for (i = 0; i < t->n_cs; i++)
-		wr_put16(b + t->cs[i].off, 0);
+		memset(b + t->cs[i].off, 0, t->cs[i].crc ? 4 : 2);
 	if (size_varies) {
 		for (k = 0; k < t->n_le; k++)
 			if (t->le[k].write)
@@ -1006,7 +1034,7 @@ const_sums(struct wr_frame_tmpl *t, const struct lay *ly, uint32_t n,
 		memset(b + t->pay_off, 0, t->max_len - t->pay_off);
 	}
 	for (i = 0; i < n; i++) {
-		if (map[i] < 0)
+		if (map[i] < 0 || t->cs[map[i]].crc)
 			continue;
 		t->cs[map[i]].cconst =
 			region_sum(ly, i, b, t->max_len,
@@ -1029,6 +1057,11 @@ template_csums(struct wr_frame_tmpl *t, const struct lay *ly, uint32_t n)
 
 		if (ly[i].lo.csum == WR_CSUM_NONE)
 			continue;
+		if (ly[i].lo.csum == WR_CSUM_CRC32C) {
+			memset(c, 0, 4);
+			crc_put(c, wr_crc32c(t->bytes + ly[i].off, t->max_len - ly[i].off));
+			continue;
+		}
 		wr_put16(c, 0);
 		if (csum_off(ly, n, i))
 			continue;
@@ -1193,6 +1226,13 @@ tmpl_build(struct wr_frame_tmpl *t, struct lay *ly, uint32_t n,
 				    str_len ? " and string payload" : "",
 				    t->pay_off + str_len, WR_FCS_LEN, parts);
 	}
+	/* A layer that ends the frame (SCTP INIT) has nothing after it. */
+	if (ly[n - 1].p->no_payload &&
+	    (s->latency || min != max || (uint32_t)(max - WR_FCS_LEN) != hdr_len))
+		return wr_error_set(err, -EINVAL, NULL, s->mark.line, s->mark.col,
+				    "size", "%s ends the frame, nothing may follow it: "
+				    "expected size %u (its headers and FCS) and no signature",
+				    ly[n - 1].p->title, hdr_len + WR_FCS_LEN);
 	size_varies = t->size_kind != WR_SZ_FIXED;
 	t->max_len = max - WR_FCS_LEN;
 	t->fixed_len = t->max_len;
@@ -1225,7 +1265,7 @@ tmpl_build(struct wr_frame_tmpl *t, struct lay *ly, uint32_t n,
 	for (k = n; k-- > 0;) {
 		int8_t c = map[k];
 
-		if (s->latency && c >= 0 && t->cs[c].payload) {
+		if (s->latency && c >= 0 && (t->cs[c].payload || t->cs[c].crc)) {
 			t->sig_cs[t->n_sig_cs] = (uint8_t)c;
 			t->sig_sh[t->n_sig_cs++] = ((t->sig_off - ly[k].off) & 1) ? 8 : 0;
 		}
@@ -1535,6 +1575,27 @@ vf_store(const struct wr_vf *f, uint8_t *p, uint64_t x)
 	}
 }
 
+/*
+ * Compute and store CRC entry @p c over the frame of @p len bytes at
+ * @p buf, once per frame, every byte under it written (inner checksums
+ * included: they come first).  @return what it adds to an outer
+ * one's-complement sum: its 4 bytes as two words.  A latency stream's is
+ * computed once its signature is in (wr_frame_sig_write): until then it
+ * adds nothing, as the outer sums assume.
+ */
+static inline uint64_t
+crc_fill(const struct wr_frame_tmpl *t, const struct wr_cs *c, uint8_t *buf,
+	 uint16_t len)
+{
+	uint8_t *p = buf + c->off;
+
+	if (t->sig_off != 0)
+		return 0;
+	memset(p, 0, 4);
+	crc_put(p, wr_crc32c(buf + c->start, (size_t)(len - c->start)));
+	return (uint64_t)wr_get16(p) + wr_get16(p + 2);
+}
+
 static inline uint64_t
 fold_cs(const struct wr_cs *c, uint64_t sum)
 {
@@ -1628,6 +1689,10 @@ wr_frame_gen_next(struct wr_frame_gen *g, uint8_t *buf)
 	for (i = 0; i < n_cs; i++) {
 		const struct wr_cs *c = &t->cs[i];
 
+		if (c->crc) {
+			fin[i] = crc_fill(t, c, buf, len);
+			continue;
+		}
 		for (j = 0; j < c->n_nest; j++)
 			acc[i] += fin[c->nest[j]] << c->nest_sh[j];
 		fin[i] = fold_cs(c, acc[i]);
@@ -1838,7 +1903,7 @@ wr_frame_gen_burst_at(struct wr_frame_gen *g, void **objs, uint32_t base_off,
 		}
 	}
 	/* Innermost first; the commonest case (IPv4 + L4) in one pass. */
-	if (n_cs == 2 && !t->cs[0].wide && !t->cs[1].wide &&
+	if (n_cs == 2 && !t->cs[0].wide && !t->cs[1].wide && !t->cs[0].crc &&
 	    t->cs[0].n_nest == 0 && t->cs[1].n_nest == 0) {
 		const uint16_t o0 = t->cs[0].off, o1 = t->cs[1].off;
 		const bool f0 = t->cs[0].ffff, f1 = t->cs[1].ffff;
@@ -1855,12 +1920,27 @@ wr_frame_gen_burst_at(struct wr_frame_gen *g, void **objs, uint32_t base_off,
 		for (i = 0; i < n_cs; i++) {
 			const struct wr_cs *c = &t->cs[i];
 
-			/* Inner checksums are final in the frames already. */
-			for (e = 0; e < c->n_nest; e++)
+			if (c->crc) {
 				for (k = 0; k < n; k++)
-					acc[i][k] += (uint64_t)wr_get16((uint8_t *)objs[k] +
-						base_off + t->cs[c->nest[e]].off)
-						<< c->nest_sh[e];
+					crc_fill(t, c, (uint8_t *)objs[k] + base_off,
+						 lens != NULL ? lens[k] : t->fixed_len);
+				continue;
+			}
+			/* Inner checksums are final in the frames already (a
+			 * latency stream's CRC is not: it adds nothing yet). */
+			for (e = 0; e < c->n_nest; e++) {
+				const struct wr_cs *in = &t->cs[c->nest[e]];
+
+				if (in->crc && t->sig_off != 0)
+					continue;
+				for (k = 0; k < n; k++) {
+					const uint8_t *q = (uint8_t *)objs[k] + base_off + in->off;
+
+					acc[i][k] += ((uint64_t)wr_get16(q) +
+						      (in->crc ? wr_get16(q + 2) : 0))
+						     << c->nest_sh[e];
+				}
+			}
 			for (k = 0; k < n; k++)
 				wr_put16((uint8_t *)objs[k] + base_off + c->off,
 				      fold_cs(c, acc[i][k]));
@@ -1874,11 +1954,10 @@ wr_frame_sig_write(const struct wr_frame_tmpl *t, uint8_t *buf, uint16_t len,
 		   uint32_t stream_id, uint64_t seq, uint64_t tx_tsc)
 {
 	struct wr_sig sig = { stream_id, seq, tx_tsc };
-	uint16_t old[WR_CSUMS_MAX];
+	uint64_t was[WR_CSUMS_MAX], now[WR_CSUMS_MAX];
 	uint64_t words;
 	uint32_t i;
 
-	(void)len; /* the signature sits at a fixed offset in every size */
 	if (t->sig_off == 0)
 		return;
 	if (t->sig_short) {
@@ -1899,6 +1978,8 @@ wr_frame_sig_write(const struct wr_frame_tmpl *t, uint8_t *buf, uint16_t len,
 	/* Innermost first: an outer checksum over an inner one also takes
 	 * the inner one's change (subtract the old value: add its
 	 * complement). */
+	/* A CRC is computed whole, now that everything under it is written
+	 * (the frame generator left it: the outer sums took it as zero). */
 	for (i = 0; i < t->n_sig_cs; i++) {
 		const struct wr_cs *c = &t->cs[t->sig_cs[i]];
 		uint8_t *p = buf + c->off;
@@ -1906,15 +1987,21 @@ wr_frame_sig_write(const struct wr_frame_tmpl *t, uint8_t *buf, uint16_t len,
 		uint16_t v;
 		uint32_t j, q;
 
+		if (c->crc) {
+			memset(p, 0, 4);
+			crc_put(p, wr_crc32c(buf + c->start, (size_t)(len - c->start)));
+			was[i] = 0;
+			now[i] = (uint64_t)wr_get16(p) + wr_get16(p + 2);
+			continue;
+		}
 		sum += words << t->sig_sh[i];
 		for (j = 0; j < c->n_nest; j++)
 			for (q = 0; q < i; q++)
 				if (t->sig_cs[q] == c->nest[j])
-					sum += (uint64_t)((uint16_t)~old[q] +
-							  (uint64_t)wr_get16(buf + t->cs[c->nest[j]].off))
-					       << c->nest_sh[j];
-		old[i] = wr_get16(p);
+					sum += ((uint16_t)~was[q] + now[q]) << c->nest_sh[j];
+		was[i] = wr_get16(p);
 		v = (uint16_t)~wr_csum_fold(sum);
 		wr_put16(p, v == 0 && c->ffff ? 0xffff : v);
+		now[i] = wr_get16(p);
 	}
 }

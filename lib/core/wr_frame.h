@@ -49,6 +49,12 @@
  * (RFC 768).  Nothing at all is done for a field that never varies, and the
  * IPv4 (UDP) checksum is not rewritten when nothing it covers varies.
  *
+ * A CRC32c (SCTP) cannot be updated that way by a few adds: it is computed
+ * whole over the frame's final bytes, once per frame, only when something
+ * under it varies (a field, the size, a signature: then by
+ * wr_frame_sig_write, after the signature), and an outer one's-complement
+ * checksum over it adds its four bytes.
+ *
  * Sizes: INC and MIX are tabulated once; a MIX cycle holds sum(weights)
  * slots (weights first divided by their GCD, which leaves the order
  * unchanged) in the order of nginx's smooth weighted round-robin: on every

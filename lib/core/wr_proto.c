@@ -90,6 +90,8 @@ carries(uint8_t kind, const struct wr_proto *above)
 		return above->over_mpls || raw;
 	case WR_CARRY_IP:
 		return above->ip_version != 0;
+	case WR_CARRY_CHUNK:
+		return above->chunk;
 	default:
 		return false;
 	}
@@ -126,6 +128,7 @@ wr_proto_carry_error(const struct wr_proto *below, const struct wr_proto *above,
 		[WR_CARRY_ETH] = "the inner frame's link layer",
 		[WR_CARRY_MPLS] = "a layer over an MPLS label",
 		[WR_CARRY_IP] = "an IP layer",
+		[WR_CARRY_CHUNK] = "an SCTP chunk",
 	};
 	char names[256];
 
@@ -235,6 +238,8 @@ rx_tables(void)
 			rx_name_add(WR_CARRY_UDP_PORT, p->udp_port, p);
 		if (p->ip_version != 0)
 			rx_name_add(WR_CARRY_IP, p->ip_version, p);
+		if (p->chunk)
+			rx_name_add(WR_CARRY_CHUNK, p->chunk_type, p);
 	}
 }
 

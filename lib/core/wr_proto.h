@@ -108,6 +108,9 @@ enum wr_csum_rule {
 	WR_CSUM_PSEUDO,  /**< pseudo-header of the IP layer below + header +
 			      everything after it (UDP, TCP, ICMPv6) */
 	WR_CSUM_PLAIN,   /**< header + everything after it (ICMPv4) */
+	/** CRC32c over the header and everything after it, the field zero
+	 * (SCTP, RFC 9260 section 6.8), 4 bytes, little-endian. */
+	WR_CSUM_CRC32C,
 };
 
 /**
@@ -157,6 +160,7 @@ enum wr_carry {
 	WR_CARRY_ETH,       /**< vxlan: a whole inner Ethernet frame */
 	WR_CARRY_MPLS,      /**< mpls: more labels or IPv4/IPv6 */
 	WR_CARRY_IP,        /**< IPv4 or IPv6, told by the version nibble */
+	WR_CARRY_CHUNK,     /**< sctp: a chunk, by its type */
 };
 
 /**
@@ -216,6 +220,12 @@ struct wr_proto {
 	bool csum_ffff;
 	/** An IP layer's version (4, 6): what a version nibble names. */
 	uint8_t ip_version;
+	/** An SCTP chunk (of type chunk_type): what sctp carries. */
+	bool chunk;
+	uint8_t chunk_type;
+	/** Nothing may follow it, no payload nor signature: the frame ends
+	 * with it (an SCTP INIT chunk, whose length is its own). */
+	bool no_payload;
 	/** Other EtherTypes that announce it on receive (a tag: 802.1ad's
 	 * 0x88a8 and the older 0x9100 besides 0x8100); 0: none. */
 	uint16_t rx_ethertypes[2];

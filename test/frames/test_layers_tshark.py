@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Every shipped stream file, dumped by `wirerate dump`, decoded by tshark (a
 decoder we did not write): every layer of every stack is recognised in order,
-every IPv4, UDP, TCP, ICMP and ICMPv6 checksum is good (inner ones included),
+every IPv4, UDP, TCP, ICMP, ICMPv6 and SCTP (CRC32c) checksum is good (inner ones included),
 and every field the file sets or varies (IPv6 addresses included) takes
 exactly the value the file describes on every frame (issue 9)."""
 
@@ -41,13 +41,21 @@ TSHARK = {
     ('icmp6', 'id'): 'icmpv6.echo.identifier', ('icmp6', 'seq'): 'icmpv6.echo.sequence_number',
     ('vxlan', 'vni'): 'vxlan.vni',
     ('gre', 'proto'): 'gre.proto', ('gre_key', 'proto'): 'gre.proto', ('gre_key', 'key'): 'gre.key',
+    ('sctp', 'src'): 'sctp.srcport', ('sctp', 'dst'): 'sctp.dstport',
+    ('sctp', 'vtag'): 'sctp.verification_tag',
+    ('sctp_data', 'tsn'): 'sctp.data_tsn_raw', ('sctp_data', 'stream'): 'sctp.data_sid',
+    ('sctp_data', 'ssn'): 'sctp.data_ssn', ('sctp_data', 'ppid'): 'sctp.data_payload_proto_id',
+    ('sctp_init', 'tag'): 'sctp.init_initiate_tag', ('sctp_init', 'a_rwnd'): 'sctp.init_credit',
+    ('sctp_init', 'os'): 'sctp.init_nr_out_streams', ('sctp_init', 'mis'): 'sctp.init_nr_in_streams',
+    ('sctp_init', 'tsn'): 'sctp.init_initial_tsn',
 }
 # Layer -> its token in tshark's frame.protocols.
 PROTO = {'eth': 'eth', 'vlan': 'vlan', 'qinq': 'ieee8021ad', 'mpls': 'mpls', 'ipv4': 'ip',
          'ipv6': 'ipv6', 'udp': 'udp', 'tcp': 'tcp', 'icmp': 'icmp', 'icmp6': 'icmpv6',
-         'vxlan': 'vxlan', 'gre': 'gre', 'gre_key': 'gre'}
+         'vxlan': 'vxlan', 'gre': 'gre', 'gre_key': 'gre', 'sctp': 'sctp', 'sctp_data': 'sctp',
+         'sctp_init': 'sctp'}
 STATUS = ['ip.checksum.status', 'udp.checksum.status', 'tcp.checksum.status',
-          'icmp.checksum.status', 'icmpv6.checksum.status']
+          'icmp.checksum.status', 'icmpv6.checksum.status', 'sctp.checksum.status']
 
 
 def number(text, kind):
@@ -112,7 +120,7 @@ class LayersTshark(unittest.TestCase):
         res = subprocess.run(
             ['tshark', '-r', pcap, '-o', 'ip.check_checksum:TRUE',
              '-o', 'udp.check_checksum:TRUE', '-o', 'tcp.check_checksum:TRUE',
-             '-T', 'fields', '-E', 'separator=/t', '-E', 'occurrence=a',
+             '-o', 'sctp.checksum:CRC-32C', '-T', 'fields', '-E', 'separator=/t', '-E', 'occurrence=a',
              '-e', 'frame.protocols', '-e', 'frame.len', '-e', '_ws.malformed']
             + [a for f in STATUS + fields for a in ('-e', f)],
             capture_output=True, text=True, timeout=60, check=True)
@@ -159,10 +167,10 @@ class LayersTshark(unittest.TestCase):
         for w in want:   # every layer, in order
             self.assertIn(w, toks[pos:], '%s: %s in %s' % (where, w, toks))
             pos = toks.index(w, pos) + 1
-        seen = {}
+        seen = {}   # occurrences of each layer (an inner ipv4 is the second)
         for name, fields in layers:
-            occ = seen.get(PROTO.get(name), 0)
-            seen[PROTO.get(name)] = occ + 1
+            occ = seen.get(name, 0)
+            seen[name] = occ + 1
             for field, spec in fields.items():
                 if (name, field) not in TSHARK or field == 'hex':
                     continue
