@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Ethernet II (IEEE 802.3 clause 3.2.6): any EtherType; alone, a raw L2 frame. */
+/* Ethernet II (IEEE 802.3 clause 3.2.6): any EtherType; alone, a raw L2 frame; inside a tunnel, EtherType 0x6558. */
 #include "wr_proto.h"
 #include "wr_wire.h"
 
@@ -18,5 +18,8 @@ static const struct wr_proto_field fields[] = {
 const struct wr_proto wr_proto_eth = {
 	.name = "eth", .title = "Ethernet II", .hlen = WR_ETH_HLEN,
 	.fields = fields, .n_fields = sizeof(fields) / sizeof(fields[0]),
-	.carry = WR_CARRY_ETHERTYPE, .link = true, .len_off = -1,
+	/* Inside GRE or Geneve, an Ethernet frame is "transparent Ethernet
+	 * bridging" (RFC 1701's 0x6558, RFC 8926 section 3.4). */
+	.carry = WR_CARRY_ETHERTYPE, .ethertype = WR_ETHERTYPE_TEB, .link = true,
+	.len_off = -1,
 };
