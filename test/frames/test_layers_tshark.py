@@ -43,6 +43,8 @@ TSHARK = {
     ('gre', 'proto'): 'gre.proto', ('gre_key', 'proto'): 'gre.proto', ('gre_key', 'key'): 'gre.key',
     ('geneve', 'vni'): 'geneve.vni', ('geneve', 'proto'): 'geneve.proto_type',
     ('geneve', 'oam'): 'geneve.flags.oam',
+    ('gtpu', 'teid'): 'gtp.teid', ('gtpu', 'type'): 'gtp.message', ('gtpu', 'seq'): 'gtp.seq_number',
+    ('gtpu', 'npdu'): 'gtp.npdu_number',
     ('sctp', 'src'): 'sctp.srcport', ('sctp', 'dst'): 'sctp.dstport',
     ('sctp', 'vtag'): 'sctp.verification_tag',
     ('sctp_data', 'tsn'): 'sctp.data_tsn_raw', ('sctp_data', 'stream'): 'sctp.data_sid',
@@ -54,7 +56,7 @@ TSHARK = {
 # Layer -> its token in tshark's frame.protocols.
 PROTO = {'eth': 'eth', 'vlan': 'vlan', 'qinq': 'ieee8021ad', 'mpls': 'mpls', 'ipv4': 'ip',
          'ipv6': 'ipv6', 'udp': 'udp', 'tcp': 'tcp', 'icmp': 'icmp', 'icmp6': 'icmpv6',
-         'vxlan': 'vxlan', 'gre': 'gre', 'gre_key': 'gre', 'geneve': 'geneve', 'sctp': 'sctp', 'sctp_data': 'sctp',
+         'vxlan': 'vxlan', 'gre': 'gre', 'gre_key': 'gre', 'geneve': 'geneve', 'gtpu': 'gtp', 'sctp': 'sctp', 'sctp_data': 'sctp',
          'sctp_init': 'sctp'}
 STATUS = ['ip.checksum.status', 'udp.checksum.status', 'tcp.checksum.status',
           'icmp.checksum.status', 'icmpv6.checksum.status', 'sctp.checksum.status']
