@@ -208,6 +208,12 @@ describe_stack(const struct wr_stream *s, const char *indent, char *buf,
 				comma = true;
 				continue;
 			}
+			/* A default the layout computes (SRv6's segments left). */
+			if (!l->set[j] && lo.hlen != 0 && (lo.computed >> j & 1)) {
+				APPEND("%s %s auto", comma ? "," : "", pf->name);
+				comma = true;
+				continue;
+			}
 			if (i == 0 && s->dst_arp && pf->role == WR_ROLE_LINK_DST) {
 				char gw[48] = "";
 

@@ -465,6 +465,48 @@ field_key(const struct wr_stream *s, const struct lay *y, unsigned int li,
 }
 
 /*
+ * Extension headers (IPv6's) sit on an IP layer of their version, in an
+ * order RFC 8200 section 4.1 allows: each takes the lowest of its ranks
+ * above the previous one's (hop-by-hop 1, destination options 2 or 5,
+ * routing 3, fragment 4), so hop-by-hop comes first, each comes once, and
+ * destination options at most twice, before routing and last.
+ */
+static int
+ext_order(const struct lay *ly, uint32_t n, struct wr_error *err)
+{
+	unsigned int prev = 0, r;
+	uint32_t i, b;
+
+	for (i = 0; i < n; i++) {
+		const struct wr_proto *p = ly[i].p;
+
+		if (p->ext_of == 0) {
+			prev = 0;
+			continue;
+		}
+		for (b = i; b > 0 && ly[b - 1].p->ext_of != 0; b--)
+			;
+		if (b == 0 || ly[b - 1].p->ip_version != p->ext_of) {
+			char v[8];
+
+			snprintf(v, sizeof(v), "%u", p->ext_of);
+			return lay_fail(err, &ly[i], NULL,
+					"an extension header goes on an IPv%s layer or "
+					"another extension header%s", v, "");
+		}
+		for (r = prev + 1; r <= 7 && !(p->ext_ranks >> r & 1); r++)
+			;
+		if (r > 7)
+			return lay_fail(err, &ly[i], NULL, "%s%s out of the order RFC 8200 "
+					"section 4.1 gives: hop-by-hop first, then destination "
+					"options, routing, fragment, destination options",
+					p->name, "");
+		prev = r;
+	}
+	return 0;
+}
+
+/*
  * Lay the stack out and resolve what each layer says about its neighbours:
  * offsets, the "next protocol" fields left at their defaults, MPLS bottom
  * of stack, a layer that cannot carry the one above it.
@@ -476,6 +518,7 @@ stack_layout(struct lay *ly, uint32_t n, const struct wr_stream *s,
 	char why[320], links[64];
 	uint32_t i, j, k;
 	uint16_t off = 0;
+	int rc;
 
 	for (i = 0; i < n; i++) {
 		struct lay *y = &ly[i];
@@ -497,6 +540,9 @@ stack_layout(struct lay *ly, uint32_t n, const struct wr_stream *s,
 		for (j = 0; j < y->p->n_fields; j++)
 			y->eff[j] = y->l->field[j];
 	}
+	rc = ext_order(ly, n, err);
+	if (rc < 0)
+		return rc;
 	if (n == 0 || !ly[0].p->link)
 		return wr_error_set(err, -EINVAL, NULL, s->mark.line, s->mark.col,
 				    "stack", "expected %s as the first layer, got %s",
@@ -540,7 +586,7 @@ stack_layout(struct lay *ly, uint32_t n, const struct wr_stream *s,
 			case WR_ROLE_NEXT_IPPROTO:
 				if (a == NULL)
 					break;
-				if (a->p->ipproto == 0)
+				if (a->p->ipproto == 0 && !a->p->ipproto_zero)
 					return lay_fail(err, y, pf->name,
 							"the layer above (%s) has no IP protocol number: give %s",
 							a->p->name, pf->name);

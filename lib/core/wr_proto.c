@@ -81,7 +81,7 @@ carries(uint8_t kind, const struct wr_proto *above)
 	case WR_CARRY_ETHERTYPE:
 		return above->ethertype != 0 || raw;
 	case WR_CARRY_IPPROTO:
-		return above->ipproto != 0 || raw;
+		return above->ipproto != 0 || above->ipproto_zero || raw;
 	case WR_CARRY_UDP_PORT:
 		return above->udp_port != 0 || raw;
 	case WR_CARRY_ETH:
@@ -227,7 +227,7 @@ rx_tables(void)
 			continue; /* raw: nothing on the wire says it is one */
 		if (p->link && rx_link == NULL)
 			rx_link = p;
-		if (p->ipproto != 0 && rx_by_ipproto[p->ipproto] == NULL)
+		if ((p->ipproto != 0 || p->ipproto_zero) && rx_by_ipproto[p->ipproto] == NULL)
 			rx_by_ipproto[p->ipproto] = p;
 		if (p->ethertype != 0)
 			rx_name_add(WR_CARRY_ETHERTYPE, p->ethertype, p);

@@ -151,6 +151,9 @@ struct wr_proto_opts {
 	const char *doc;    /**< for `check` and doc/stack.md */
 };
 
+/** The bit of rank @p r (1..5) in wr_proto.ext_ranks. */
+#define WR_EXT_RANK(r) ((uint8_t)(1u << (r)))
+
 /** What a layer may carry above it. */
 enum wr_carry {
 	WR_CARRY_NOTHING,   /**< payload only (L4, raw) */
@@ -187,6 +190,9 @@ struct wr_proto {
 	/** What the layer below must say to carry this one; 0: cannot. */
 	uint16_t ethertype;
 	uint8_t ipproto;
+	/** Its IP protocol number is 0 (IPv6 hop-by-hop options), which
+	 * ipproto cannot say. */
+	bool ipproto_zero;
 	uint16_t udp_port;
 	bool over_mpls;           /**< may sit on an MPLS label (IP, mpls) */
 	/** A link header (Ethernet): a frame's first layer, and what a
@@ -248,7 +254,7 @@ struct wr_proto {
 	 * destination options again): the ranks along a chain increase.
 	 */
 	uint8_t ext_of;
-	uint8_t ext_ranks;
+	uint8_t ext_ranks;        /**< WR_EXT_RANK(r) bits */
 	/** The list of items it takes from the stream file (options), or NULL. */
 	const struct wr_proto_opts *opts;
 	/**

@@ -41,6 +41,11 @@ TSHARK = {
     ('icmp6', 'id'): 'icmpv6.echo.identifier', ('icmp6', 'seq'): 'icmpv6.echo.sequence_number',
     ('vxlan', 'vni'): 'vxlan.vni',
     ('gre', 'proto'): 'gre.proto', ('gre_key', 'proto'): 'gre.proto', ('gre_key', 'key'): 'gre.key',
+    ('ipv6_hbh', 'next'): 'ipv6.hopopts.nxt', ('ipv6_dst', 'next'): 'ipv6.dstopts.nxt',
+    ('srh', 'next'): 'ipv6.routing.nxt', ('srh', 'left'): 'ipv6.routing.segleft',
+    ('srh', 'flags'): 'ipv6.routing.srh.flags', ('srh', 'tag'): 'ipv6.routing.srh.tag',
+    ('ipv6_frag', 'next'): 'ipv6.fraghdr.nxt', ('ipv6_frag', 'offset'): 'ipv6.fraghdr.offset',
+    ('ipv6_frag', 'm'): 'ipv6.fraghdr.more', ('ipv6_frag', 'id'): 'ipv6.fraghdr.ident',
     ('geneve', 'vni'): 'geneve.vni', ('geneve', 'proto'): 'geneve.proto_type',
     ('geneve', 'oam'): 'geneve.flags.oam',
     ('gtpu', 'teid'): 'gtp.teid', ('gtpu', 'type'): 'gtp.message', ('gtpu', 'seq'): 'gtp.seq_number',
@@ -56,7 +61,8 @@ TSHARK = {
 # Layer -> its token in tshark's frame.protocols.
 PROTO = {'eth': 'eth', 'vlan': 'vlan', 'qinq': 'ieee8021ad', 'mpls': 'mpls', 'ipv4': 'ip',
          'ipv6': 'ipv6', 'udp': 'udp', 'tcp': 'tcp', 'icmp': 'icmp', 'icmp6': 'icmpv6',
-         'vxlan': 'vxlan', 'gre': 'gre', 'gre_key': 'gre', 'geneve': 'geneve', 'gtpu': 'gtp', 'sctp': 'sctp', 'sctp_data': 'sctp',
+         'vxlan': 'vxlan', 'gre': 'gre', 'gre_key': 'gre', 'ipv6_hbh': 'ipv6.hopopts', 'ipv6_dst': 'ipv6.dstopts', 'srh': 'ipv6.routing',
+         'ipv6_frag': 'ipv6.fraghdr', 'geneve': 'geneve', 'gtpu': 'gtp', 'sctp': 'sctp', 'sctp_data': 'sctp',
          'sctp_init': 'sctp'}
 STATUS = ['ip.checksum.status', 'udp.checksum.status', 'tcp.checksum.status',
           'icmp.checksum.status', 'icmpv6.checksum.status', 'sctp.checksum.status']
@@ -71,7 +77,10 @@ def number(text, kind):
         return int(ipaddress.ip_address(text))
     if text in ('True', 'False'):
         return int(text == 'True')
-    return int(text, 0)
+    try:
+        return int(text, 0)
+    except ValueError:   # hex without 0x, as tshark shows an SRH's tag
+        return int(text, 16)
 
 
 def kind_of(layer, field):

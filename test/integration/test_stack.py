@@ -5,7 +5,9 @@ datagrams to a socket (exact count), answers TCP SYNs to a listening port with S
 a closed port with RSTs (counted with tcpdump), answers ICMP and ICMPv6 echo requests,
 decapsulates VXLAN on a kernel vxlan interface and delivers the inner UDP to a socket, delivers
 QinQ frames through 802.1ad + 802.1Q sub-interfaces, and counts raw L2 frames of a custom
-EtherType on a packet socket."""
+EtherType on a packet socket; it also delivers UDP behind IPv4 options and behind a chain of IPv6
+extension headers (hop-by-hop and destination options, a segment routing header, an atomic
+fragment), and decapsulates SRv6 with a seg6local route (End.DT6) (issue 20)."""
 
 import json
 import os
@@ -346,6 +348,82 @@ ports:
         self.assertIsNotNone(m, out)
         self.assertEqual(int(m.group(1)), 3)
         self.assertGreaterEqual(int(m.group(2)), 1)
+
+
+    def test_kernel_takes_options_and_extension_headers(self):
+        """IPv4 options, IPv6 extension headers and SRv6 encapsulation, each delivered by the
+        kernel to a UDP socket: it drops a datagram whose headers, lengths or checksum are
+        wrong, and an SRv6 packet its seg6local route cannot decapsulate."""
+        pid = os.getpid()
+        gen, peer = self.veth_ns("x", "wrx", "net.ipv6.conf.all.seg6_enabled=1",
+                                 "net.ipv6.conf.default.seg6_enabled=1")
+        self.ns("sysctl", "-qw", f"net.ipv6.conf.{peer}.seg6_enabled=1")
+        self.ip("addr", "add", "10.81.0.2/16", "dev", peer)
+        self.ip("addr", "add", "2001:db8:81::2/64", "dev", peer, "nodad")
+        # SID 2001:db8:81:5::100: End.DT6, the inner packet looked up in the local table
+        # (255), where this host's own addresses are, and delivered; "count" for the
+        # message when it is not.
+        self.ip("-6", "route", "add", "2001:db8:81:5::100/128", "encap", "seg6local",
+                "action", "End.DT6", "table", "255", "count", "dev", peer)
+        mac = {l["ifname"]: l["address"] for l in json.loads(self.ip("-j", "link", "show"))}
+        eth = f'eth: {{src: "{GEN_MAC}", dst: "{mac[peer]}"}}'
+        sf = self.write("ext.yaml", f"""version: 1
+streams:
+  - name: v4opts
+    count: {N}
+    size: 128
+    stack:
+      - {eth}
+      - ipv4: {{src: {{inc: {{from: 10.81.1.1, to: 10.81.1.100}}}}, dst: 10.81.0.2, options: [{{type: 148, data: "0000"}}, {{type: 1}}, {{type: 7, data: "0400000000"}}]}}
+      - udp: {{src: {{inc: {{from: 1000, to: 1099}}}}, dst: 7004}}
+  - name: v6ext
+    count: {N}
+    size: 200
+    stack:
+      - {eth}
+      - ipv6: {{src: "2001:db8:81::1", dst: "2001:db8:81::2"}}
+      - ipv6_hbh
+      - ipv6_dst: {{options: [{{type: 0x1e, data: "0102"}}]}}
+      - srh: {{segments: ["2001:db8:81::2"], left: 0}}
+      - ipv6_frag: {{id: {{inc: {{from: 1, to: 100}}}}}}
+      - ipv6_dst
+      - udp: {{src: {{inc: {{from: 1000, to: 1099}}}}, dst: 7005}}
+  - name: srv6
+    count: {N}
+    size: 200
+    stack:
+      - {eth}
+      - ipv6: {{src: "2001:db8:81::1", dst: "2001:db8:81:5::100"}}
+      - srh: {{segments: ["2001:db8:81:5::100"], left: 0}}
+      - ipv6: {{src: {{inc: {{from: "2001:db8:81::1:0", to: "2001:db8:81::1:63"}}}}, dst: "2001:db8:81::2"}}
+      - udp: {{src: 1024, dst: 7006}}
+""")
+        prof = self.write("ext-prof.yaml", f"""version: 1
+eal: ["--no-pci", "--in-memory", "--file-prefix=wrs-x{pid}",
+      "--vdev=net_af_packet0,iface={gen}", "--lcores=0@0,1@1"]
+ports:
+  - device: net_af_packet0
+    tx_lcores: [1]
+""")
+        recv = subprocess.Popen(
+            ["ip", "netns", "exec", self.netns, sys.executable, "-c", RECEIVER,
+             "v4opts,udp4,10.81.0.2,7004", "v6ext,udp6,2001:db8:81::2,7005",
+             "srv6,udp6,2001:db8:81::2,7006"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        self.addCleanup(lambda: recv.poll() is None and (recv.kill(), recv.communicate()))
+        self.assertEqual(recv.stdout.readline().strip(), "ready")
+        subprocess.run(["ip", "netns", "exec", self.netns, WIRERATE, "run", sf, "--config",
+                        prof, "--quiet", "--duration", "20", "--json", self.path("r.json")],
+                       cwd=self.tmp, check=True, capture_output=True, timeout=60)
+        recv.stdin.write("stop\n")
+        recv.stdin.flush()
+        got = json.loads(recv.communicate(timeout=30)[0])
+        res = self.json("r.json")
+        self.assertEqual({s["name"]: s["tx_pkts"] for s in res["streams"]},
+                         {"v4opts": N, "v6ext": N, "srv6": N})
+        self.assertEqual(got, {"v4opts": N, "v6ext": N, "srv6": N},
+                         self.ip("-s", "-6", "route", "show", "table", "all",
+                                 "2001:db8:81:5::100"))
 
 
 if __name__ == "__main__":
