@@ -869,6 +869,8 @@ static const struct wr_bad_case bad_cases[] = {
 	  "ipv6_hbh out of the order RFC 8200 section 4.1 gives" },
 	{ "bad-stack-srh-empty.yaml", 4, 24, "streams[0].stack[2].srh",
 	  "a segment routing header needs segments" },
+	{ "bad-stack-gre-c-varies.yaml", 4, 24, "streams[0].stack[2].gre",
+	  "c decides the header's length: it cannot vary" },
 	{ "bad-stack-ipv4-options.yaml", 6, 9, "streams[0].stack[1].ipv4",
 	  "options of more than 40 bytes (RFC 791: IHL is 15 words at most)" },
 	{ "bad-stack-not-eth.yaml", 3, 5, "streams[0].stack",

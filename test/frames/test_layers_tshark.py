@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Every shipped stream file, dumped by `wirerate dump`, decoded by tshark (a
 decoder we did not write): every layer of every stack is recognised in order,
-every IPv4, UDP, TCP, ICMP, ICMPv6 and SCTP (CRC32c) checksum is good (inner ones included),
+every IPv4, UDP, TCP, ICMP, ICMPv6, GRE and SCTP (CRC32c) checksum is good (inner ones included),
 and every field the file sets or varies (IPv6 addresses included) takes
 exactly the value the file describes on every frame (issue 9)."""
 
@@ -40,7 +40,9 @@ TSHARK = {
     ('icmp6', 'type'): 'icmpv6.type', ('icmp6', 'code'): 'icmpv6.code',
     ('icmp6', 'id'): 'icmpv6.echo.identifier', ('icmp6', 'seq'): 'icmpv6.echo.sequence_number',
     ('vxlan', 'vni'): 'vxlan.vni',
-    ('gre', 'proto'): 'gre.proto', ('gre_key', 'proto'): 'gre.proto', ('gre_key', 'key'): 'gre.key',
+    ('gre', 'proto'): 'gre.proto', ('gre', 'c'): 'gre.flags.checksum', ('gre', 'key'): 'gre.key',
+    ('gre', 'seq'): 'gre.sequence_number',
+    ('gre_key', 'proto'): 'gre.proto', ('gre_key', 'key'): 'gre.key',
     ('ipv6_hbh', 'next'): 'ipv6.hopopts.nxt', ('ipv6_dst', 'next'): 'ipv6.dstopts.nxt',
     ('srh', 'next'): 'ipv6.routing.nxt', ('srh', 'left'): 'ipv6.routing.segleft',
     ('srh', 'flags'): 'ipv6.routing.srh.flags', ('srh', 'tag'): 'ipv6.routing.srh.tag',
@@ -65,7 +67,8 @@ PROTO = {'eth': 'eth', 'vlan': 'vlan', 'qinq': 'ieee8021ad', 'mpls': 'mpls', 'ip
          'ipv6_frag': 'ipv6.fraghdr', 'geneve': 'geneve', 'gtpu': 'gtp', 'sctp': 'sctp', 'sctp_data': 'sctp',
          'sctp_init': 'sctp'}
 STATUS = ['ip.checksum.status', 'udp.checksum.status', 'tcp.checksum.status',
-          'icmp.checksum.status', 'icmpv6.checksum.status', 'sctp.checksum.status']
+          'icmp.checksum.status', 'icmpv6.checksum.status', 'sctp.checksum.status',
+          'gre.checksum.status']
 
 
 def number(text, kind):
