@@ -885,7 +885,7 @@ static const struct wr_bad_case bad_cases[] = {
 	  "64 bytes cannot hold eth 14 + vlan 4 + vlan 4 + ipv6 40 + tcp 20 + "
 	  "FCS 4: need at least 86" },
 	{ "bad-stack-unknown-layer.yaml", 6, 9, "streams[0].stack[1].ipx",
-	  "expected a layer, one of: eth, vlan, mpls, ipv4, ipv6, " },
+	  "expected a layer, one of: eth, " },
 	{ "bad-stack-vxlan-no-inner.yaml", 5, 29, "streams[0].stack[3].vxlan",
 	  "vxlan needs an inner frame: expected an eth layer after it" },
 	{ "bad-stack-wide-value.yaml", 7, 20, "streams[0].stack[2].udp.src",

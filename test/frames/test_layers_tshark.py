@@ -43,6 +43,8 @@ TSHARK = {
     ('gre', 'proto'): 'gre.proto', ('gre', 'c'): 'gre.flags.checksum', ('gre', 'key'): 'gre.key',
     ('gre', 'seq'): 'gre.sequence_number',
     ('gre_key', 'proto'): 'gre.proto', ('gre_key', 'key'): 'gre.key',
+    ('arp', 'op'): 'arp.opcode', ('arp', 'sha'): 'arp.src.hw_mac', ('arp', 'spa'): 'arp.src.proto_ipv4',
+    ('arp', 'tha'): 'arp.dst.hw_mac', ('arp', 'tpa'): 'arp.dst.proto_ipv4',
     ('ipv6_hbh', 'next'): 'ipv6.hopopts.nxt', ('ipv6_dst', 'next'): 'ipv6.dstopts.nxt',
     ('srh', 'next'): 'ipv6.routing.nxt', ('srh', 'left'): 'ipv6.routing.segleft',
     ('srh', 'flags'): 'ipv6.routing.srh.flags', ('srh', 'tag'): 'ipv6.routing.srh.tag',
@@ -63,7 +65,7 @@ TSHARK = {
 # Layer -> its token in tshark's frame.protocols.
 PROTO = {'eth': 'eth', 'vlan': 'vlan', 'qinq': 'ieee8021ad', 'mpls': 'mpls', 'ipv4': 'ip',
          'ipv6': 'ipv6', 'udp': 'udp', 'tcp': 'tcp', 'icmp': 'icmp', 'icmp6': 'icmpv6',
-         'vxlan': 'vxlan', 'gre': 'gre', 'gre_key': 'gre', 'ipv6_hbh': 'ipv6.hopopts', 'ipv6_dst': 'ipv6.dstopts', 'srh': 'ipv6.routing',
+         'vxlan': 'vxlan', 'gre': 'gre', 'gre_key': 'gre', 'arp': 'arp', 'ipv6_hbh': 'ipv6.hopopts', 'ipv6_dst': 'ipv6.dstopts', 'srh': 'ipv6.routing',
          'ipv6_frag': 'ipv6.fraghdr', 'geneve': 'geneve', 'gtpu': 'gtp', 'sctp': 'sctp', 'sctp_data': 'sctp',
          'sctp_init': 'sctp'}
 STATUS = ['ip.checksum.status', 'udp.checksum.status', 'tcp.checksum.status',
@@ -87,9 +89,9 @@ def number(text, kind):
 
 
 def kind_of(layer, field):
-    if field in ('src', 'dst') and layer == 'eth':
+    if (layer, field) in (('eth', 'src'), ('eth', 'dst'), ('arp', 'sha'), ('arp', 'tha')):
         return 'mac'
-    if field in ('src', 'dst') and layer in ('ipv4', 'ipv6'):
+    if (field in ('src', 'dst') and layer in ('ipv4', 'ipv6')) or field in ('spa', 'tpa'):
         return 'ip'
     return 'int'
 

@@ -7,7 +7,8 @@ decapsulates VXLAN on a kernel vxlan interface and delivers the inner UDP to a s
 QinQ frames through 802.1ad + 802.1Q sub-interfaces, and counts raw L2 frames of a custom
 EtherType on a packet socket; it also delivers UDP behind IPv4 options and behind a chain of IPv6
 extension headers (hop-by-hop and destination options, a segment routing header, an atomic
-fragment), and decapsulates SRv6 with a seg6local route (End.DT6) (issue 20)."""
+fragment), decapsulates SRv6 with a seg6local route (End.DT6), answers ARP requests sent as a
+stream and learns gratuitous ARP replies (issue 20)."""
 
 import json
 import os
@@ -424,6 +425,66 @@ ports:
         self.assertEqual(got, {"v4opts": N, "v6ext": N, "srv6": N},
                          self.ip("-s", "-6", "route", "show", "table", "all",
                                  "2001:db8:81:5::100"))
+
+
+    def test_kernel_answers_arp_stream(self):
+        """The arp layer: a hundred senders ask for the kernel's address, each answered (the
+        replies counted as tcpdump saw them leave); fifty gratuitous replies, each learnt
+        (arp_accept) with the sender's MAC."""
+        pid = os.getpid()
+        n_req, n_rep = 100, 50
+        gen, peer = self.veth_ns("a", "wra", "net.ipv4.conf.all.arp_accept=1",
+                                 "net.ipv4.conf.default.arp_accept=1")
+        self.ns("sysctl", "-qw", f"net.ipv4.conf.{peer}.arp_accept=1")
+        self.ip("addr", "add", "10.82.0.2/16", "dev", peer)
+        sf = self.write("arp.yaml", f"""version: 1
+streams:
+  - name: requests
+    count: {n_req}
+    rate: 2 kpps
+    stack:
+      - eth: {{src: {{inc: {{from: "02:00:00:00:82:01", to: "02:00:00:00:82:64"}}}}, dst: "ff:ff:ff:ff:ff:ff"}}
+      - arp: {{sha: {{inc: {{from: "02:00:00:00:82:01", to: "02:00:00:00:82:64"}}}}, spa: {{inc: {{from: 10.82.1.1, to: 10.82.1.100}}}}, tpa: 10.82.0.2}}
+  - name: gratuitous
+    count: {n_rep}
+    rate: 2 kpps
+    stack:
+      - eth: {{src: "02:00:00:00:83:01", dst: "ff:ff:ff:ff:ff:ff"}}
+      - arp: {{op: 2, sha: "02:00:00:00:83:01", spa: {{inc: {{from: 10.82.2.1, to: 10.82.2.50}}}}, tha: "ff:ff:ff:ff:ff:ff", tpa: {{inc: {{from: 10.82.2.1, to: 10.82.2.50}}}}}}
+""")
+        prof = self.write("arp-prof.yaml", f"""version: 1
+eal: ["--no-pci", "--in-memory", "--file-prefix=wrs-a{pid}",
+      "--vdev=net_af_packet0,iface={gen}", "--lcores=0@0,1@1"]
+ports:
+  - device: net_af_packet0
+    tx_lcores: [1]
+""")
+        cap = self.path("arp.pcap")
+        tcpdump = subprocess.Popen(["ip", "netns", "exec", self.netns, "tcpdump", "-n", "-U",
+                                    "-i", peer, "-Q", "out", "-w", cap, "arp"],
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        self.addCleanup(lambda: tcpdump.poll() is None and (tcpdump.kill(), tcpdump.wait()))
+        self.assertIn("listening on", tcpdump.stderr.readline())
+        subprocess.run(["ip", "netns", "exec", self.netns, WIRERATE, "run", sf, "--config",
+                        prof, "--quiet", "--duration", "20", "--json", self.path("r.json")],
+                       cwd=self.tmp, check=True, capture_output=True, timeout=60)
+        res = self.json("r.json")
+        self.assertEqual({s["name"]: s["tx_pkts"] for s in res["streams"]},
+                         {"requests": n_req, "gratuitous": n_rep})
+
+        def replies():
+            return tshark_fields(cap, ["arp.dst.proto_ipv4", "arp.dst.hw_mac"],
+                                 "arp.opcode == 2 && arp.src.proto_ipv4 == 10.82.0.2")
+        wait_for(lambda: len(replies()) >= n_req, 10)
+        tcpdump.send_signal(signal.SIGINT)
+        tcpdump.communicate(timeout=30)
+        self.assertEqual(sorted(replies()),
+                         sorted([f"10.82.1.{i}", f"02:00:00:00:82:{i:02x}"]
+                                for i in range(1, n_req + 1)))
+        neigh = json.loads(self.ip("-j", "-4", "neigh", "show", "dev", peer))
+        learnt = {n["dst"]: n.get("lladdr") for n in neigh if n["dst"].startswith("10.82.2.")}
+        self.assertEqual(learnt, {f"10.82.2.{i}": "02:00:00:00:83:01"
+                                  for i in range(1, n_rep + 1)})
 
 
 if __name__ == "__main__":
