@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* wirerate sweep / rfc2544: options, preparation and one trial on an open engine. */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -316,6 +317,8 @@ wr_bench_prepare(struct wr_bench *b, const struct wr_opts *o, bool latency,
 	}
 
 	rc = wr_app_load_profile(o, &b->cfg, &b->cfg_path);
+	if (rc == WR_EXIT_OK)
+		rc = wr_app_check_files(o, &b->f, &b->cfg, b->cfg_path);
 	if (rc != WR_EXIT_OK)
 		return rc;
 	if (o->burst_set)
@@ -548,31 +551,72 @@ wr_bench_json_path(const struct wr_opts *o, char *buf, size_t len,
 	return WR_EXIT_OK;
 }
 
-int
-wr_bench_report(const char *json, const char *html)
+/* tools/wr-report JSON - : the HTML on its stdout, copied into the
+ * temporary of wr_out_atomic(), so the report is written whole or not at
+ * all, by the one writer of result files. */
+static int
+report_job(FILE *out, const void *arg)
 {
-	char tool[1024];
+	const char *json = arg;
+	char tool[1024], buf[65536];
+	int pfd[2], status, rc = 0;
+	ssize_t n;
 	pid_t pid;
-	int status;
 
 	snprintf(tool, sizeof(tool), "%s/wr-report", WR_TOOLS_DIR);
 	fflush(NULL);
+	if (pipe2(pfd, O_CLOEXEC) != 0)
+		return -errno;
 	pid = fork();
 	if (pid < 0) {
-		fprintf(stderr, "wirerate: --report: cannot start %s: %s\n",
-			tool, strerror(errno));
-		return WR_EXIT_FAIL;
+		rc = -errno;
+		close(pfd[0]);
+		close(pfd[1]);
+		return rc;
 	}
 	if (pid == 0) {
-		execl(tool, tool, json, html, (char *)NULL);
-		fprintf(stderr, "wirerate: --report: cannot run %s: %s\n", tool,
-			strerror(errno));
+		if (dup2(pfd[1], STDOUT_FILENO) < 0)
+			_exit(127);
+		execl(tool, tool, json, "-", (char *)NULL);
+		fprintf(stderr, "wirerate: --report: cannot run %s: %s\n",
+			tool, strerror(errno));
 		_exit(127);
 	}
-	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
-	    WEXITSTATUS(status) != 0) {
-		fprintf(stderr, "wirerate: --report: %s did not write %s (the "
-			"JSON is in %s)\n", tool, html, json);
+	close(pfd[1]);
+	while ((n = read(pfd[0], buf, sizeof(buf))) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			rc = -errno;
+			break;
+		}
+		/* A write error is kept; the rest is read so that the
+		 * tool is not stopped by a broken pipe mid-sentence. */
+		if (rc == 0 && fwrite(buf, 1, (size_t)n, out) != (size_t)n)
+			rc = -errno;
+	}
+	close(pfd[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (rc == 0 && (!WIFEXITED(status) || WEXITSTATUS(status) != 0))
+		rc = -ECHILD;
+	return rc;
+}
+
+int
+wr_bench_report(const char *json, const char *html)
+{
+	int rc = wr_out_atomic(html, report_job, json);
+
+	if (rc == -ECHILD) {
+		fprintf(stderr, "wirerate: --report: %s/wr-report did not "
+			"write %s (the JSON is in %s)\n", WR_TOOLS_DIR, html,
+			json);
+		return WR_EXIT_FAIL;
+	}
+	if (rc != 0) {
+		fprintf(stderr, "wirerate: --report %s: cannot write: %s (the "
+			"JSON is in %s)\n", html, strerror(-rc), json);
 		return WR_EXIT_FAIL;
 	}
 	printf("report: %s (raw JSON: %s)\n", html, json);

@@ -12,10 +12,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bench.h"
 #include "wr_app.h"
 #include "wr_config.h"
 #include "wr_engine.h"
 #include "wr_frame.h"
+#include "wr_out.h"
+#include "wr_replay.h"
 #include "wr_yaml.h"
 
 /* Where the default profile is looked for, in order (set by meson). */
@@ -157,4 +160,78 @@ wr_app_signals(void (*handler)(int))
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+}
+
+int
+wr_app_check_files(const struct wr_opts *o, const struct wr_stream_file *f,
+		   const struct wr_config *cfg, const char *cfg_path)
+{
+	char report_json[1100], why[WR_ERROR_FILE_MAX * 2 + 160];
+	char *paths[2] = { NULL, NULL };
+	const char *json = o->json_file;
+	struct wr_peer peers[WR_PEERS_MAX];
+	struct wr_out_file *files;
+	unsigned int n = 0, cap, n_pcap = 0, i;
+	int rc;
+
+	if (o->report_file != NULL &&
+	    wr_bench_json_path(o, report_json, sizeof(report_json), &json) !=
+	    WR_EXIT_OK)
+		return WR_EXIT_USAGE;
+	wr_out_pcap_devargs(o->eal, o->n_eal, NULL, 0, &n_pcap, NULL);
+	if (cfg != NULL)
+		wr_out_pcap_devargs(cfg->eal_args, (int)cfg->n_eal_args, NULL,
+				    0, &n_pcap, NULL);
+	cap = 8 + o->n_peers + (f != NULL ? f->n_streams : 0) + n_pcap;
+	files = calloc(cap, sizeof(*files));
+	if (files == NULL) {
+		fprintf(stderr, "wirerate: out of memory\n");
+		return WR_EXIT_FAIL;
+	}
+	/* Outputs first: the error names the first one at fault. */
+	files[n++] = (struct wr_out_file){ "--json", o->json_file, WR_OUT_REPLACE };
+	files[n++] = (struct wr_out_file){ "--csv", o->csv_file, WR_OUT_REPLACE };
+	files[n++] = (struct wr_out_file){ "--stats-jsonl", o->stats_jsonl, WR_OUT_LOG };
+	files[n++] = (struct wr_out_file){ "--pcap", o->pcap_file, WR_OUT_REPLACE };
+	files[n++] = (struct wr_out_file){ "--report", o->report_file, WR_OUT_REPLACE };
+	if (json != o->json_file)
+		files[n++] = (struct wr_out_file){ "--report's JSON", json,
+						   WR_OUT_REPLACE };
+	files[n++] = (struct wr_out_file){ "the stream file", o->stream_file,
+					   WR_OUT_INPUT };
+	files[n++] = (struct wr_out_file){ "the profile", cfg_path != NULL ?
+					   cfg_path : o->config_file,
+					   WR_OUT_INPUT };
+	for (i = 0; f != NULL && i < f->n_streams; i++) {
+		const struct wr_replay_spec *r = f->streams[i].replay;
+
+		if (r != NULL && !r->from_frame)
+			files[n++] = (struct wr_out_file){ "the capture",
+							   r->pcap,
+							   WR_OUT_INPUT };
+	}
+	/* A netdev: peer's namespace file (the spec was parsed already). */
+	for (i = 0; i < o->n_peers; i++)
+		if (wr_peer_parse(&peers[i], o->peers[i], why, sizeof(why)) ==
+		    0 && peers[i].kind == WR_PEER_NETDEV &&
+		    peers[i].path[0] != '\0')
+			files[n++] = (struct wr_out_file){ "--peer",
+							   peers[i].path,
+							   WR_OUT_INPUT };
+	rc = wr_out_pcap_devargs(o->eal, o->n_eal, files, cap, &n, &paths[0]);
+	if (rc == 0 && cfg != NULL)
+		rc = wr_out_pcap_devargs(cfg->eal_args, (int)cfg->n_eal_args,
+					 files, cap, &n, &paths[1]);
+	if (rc == 0) {
+		rc = wr_out_check_files(files, n, why, sizeof(why));
+		if (rc != 0)
+			fprintf(stderr, "wirerate: %s\n", why);
+	} else {
+		fprintf(stderr, "wirerate: out of memory\n");
+	}
+	free(paths[0]);
+	free(paths[1]);
+	free(files);
+	return rc == 0 ? WR_EXIT_OK : rc == -ENOMEM ? WR_EXIT_FAIL :
+	       WR_EXIT_USAGE;
 }

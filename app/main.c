@@ -9,7 +9,6 @@
 #include "wr_app.h"
 #include "wr_describe.h"
 #include "wr_frame.h"
-#include "wr_out.h"
 #include "wr_parse.h"
 #include "wr_report.h"
 #include "wr_rtt_table.h"
@@ -161,37 +160,6 @@ cmd_find(const char *name)
 		if (strcmp(wr_cmds[i].name, name) == 0)
 			return &wr_cmds[i];
 	return NULL;
-}
-
-/* Every file the run will write, checked before EAL starts: a result
- * that cannot be written is found before any traffic is sent. */
-static int
-outputs_check(const struct wr_opts *o)
-{
-	const struct {
-		const char *opt, *path;
-	} outs[] = {
-		{ "--json", o->json_file },
-		{ "--csv", o->csv_file },
-		{ "--stats-jsonl", o->stats_jsonl },
-		{ "--pcap", o->pcap_file },
-		{ "--report", o->report_file },
-	};
-	unsigned int i;
-	int rc;
-
-	for (i = 0; i < sizeof(outs) / sizeof(outs[0]); i++) {
-		if (outs[i].path == NULL)
-			continue;
-		rc = wr_out_check(outs[i].path);
-		if (rc != 0) {
-			fprintf(stderr, "wirerate: %s %s: cannot write there: "
-				"%s\n", outs[i].opt, outs[i].path,
-				strerror(-rc));
-			return WR_EXIT_USAGE;
-		}
-	}
-	return WR_EXIT_OK;
 }
 
 static int
@@ -431,9 +399,9 @@ parse_opts(int argc, char **argv, struct wr_opts *o)
 			return WR_EXIT_USAGE;
 		}
 	}
-	if (cmd->eal || strcmp(o->cmd, "dump") == 0)
-		return outputs_check(o);
-	return WR_EXIT_OK;
+	/* Every file the command will write, checked before anything starts:
+	 * a result that cannot be written is found before any traffic. */
+	return wr_app_check_files(o, NULL, NULL, NULL);
 }
 
 static int
@@ -490,6 +458,12 @@ cmd_dump(const struct wr_opts *o)
 	}
 	if (rc != WR_EXIT_OK)
 		return rc;
+	/* The captures it replays are inputs too. */
+	rc = wr_app_check_files(o, &f, NULL, NULL);
+	if (rc != WR_EXIT_OK) {
+		wr_stream_file_free(&f);
+		return rc;
+	}
 	if (o->stream_name != NULL) {
 		idx = wr_stream_file_find(&f, o->stream_name);
 		if (idx < 0) {

@@ -145,6 +145,8 @@ prepare(struct rtt_run *x)
 		wr_frame_tmpl_free(t);
 	}
 	rc = wr_app_load_profile(o, &x->cfg, &x->cfg_path);
+	if (rc == WR_EXIT_OK)
+		rc = wr_app_check_files(o, &x->f, &x->cfg, x->cfg_path);
 	if (rc != WR_EXIT_OK)
 		return rc;
 	if (x->cfg.n_ports > 0 && x->st->port >= x->cfg.n_ports) {

@@ -96,7 +96,10 @@ prepare(struct run *r)
 	}
 	/* Built here too, before EAL, so that a stream that cannot be built
 	 * stops the run before anything starts. */
-	return wr_app_build_streams(&r->f, &r->cfg, r->cfg_path);
+	rc = wr_app_build_streams(&r->f, &r->cfg, r->cfg_path);
+	if (rc == WR_EXIT_OK)
+		rc = wr_app_check_files(o, &r->f, &r->cfg, r->cfg_path);
+	return rc;
 }
 
 /* Connect to every --peer and read it once, before anything is sent: a
@@ -518,7 +521,8 @@ wr_cmd_run(const struct wr_opts *o)
 	}
 	wr_running = NULL;
 	peers_close(r);
-	wr_run_ext_close(&r->x, r->e);
+	if (wr_run_ext_close(&r->x, r->e) != 0 && rc == WR_EXIT_OK)
+		rc = WR_EXIT_FAIL;
 	wr_engine_close(r->e);
 	wr_stream_file_free(&r->f);
 	wr_config_free(&r->cfg);

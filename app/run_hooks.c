@@ -108,14 +108,17 @@ wr_run_ext_interval(struct wr_run_ext *x, const struct wr_report_view *v,
 		    bool final)
 {
 	struct timespec ts;
+	int rc;
 
 	if (!x->jsonl_open || x->jsonl_failed)
 		return;
 	clock_gettime(CLOCK_REALTIME, &ts);
-	if (wr_jsonl_write(&x->jsonl, v, (uint64_t)ts.tv_sec * 1000000000ull +
-			   (uint64_t)ts.tv_nsec, final) != 0) {
-		fprintf(stderr, "wirerate: warning: cannot write the "
-			"statistics log: %s\n", strerror(EIO));
+	rc = wr_jsonl_write(&x->jsonl, v, (uint64_t)ts.tv_sec * 1000000000ull +
+			    (uint64_t)ts.tv_nsec, final);
+	if (rc != 0) {
+		fprintf(stderr, "wirerate: --stats-jsonl %s: cannot write: %s "
+			"(the run goes on; the log is removed at its end, "
+			"exit status 1)\n", x->jsonl.path, strerror(-rc));
 		x->jsonl_failed = true;
 	}
 }
@@ -152,14 +155,22 @@ wr_run_ext_summary(struct wr_run_ext *x, struct wr_engine *e, FILE *out)
 	fflush(out);
 }
 
-void
+int
 wr_run_ext_close(struct wr_run_ext *x, struct wr_engine *e)
 {
+	int rc = 0;
+
 	wr_telemetry_detach();
 	if (e != NULL)
 		wr_arpd_detach(e, x->arpd);
 	if (x->jsonl_open) {
-		wr_jsonl_close(&x->jsonl);
+		rc = wr_jsonl_close(&x->jsonl);
+		/* A failed line said so already; a failed close not yet. */
+		if (rc != 0 && !x->jsonl_failed)
+			fprintf(stderr, "wirerate: --stats-jsonl: cannot "
+				"write: %s (the log is removed)\n",
+				strerror(-rc));
 		x->jsonl_open = false;
 	}
+	return rc;
 }

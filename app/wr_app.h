@@ -162,6 +162,21 @@ int wr_cmd_console(int argc, char **argv);
 /** `wirerate ports`: parses its own arguments (argv[1] is "ports"). */
 int wr_cmd_ports(int argc, char **argv);
 
+/**
+ * Every file the command of @p o reads and writes, checked before anything
+ * starts (wr_out_check_files()): its outputs (--json, --csv, --stats-jsonl,
+ * --pcap, --report and the report's JSON, net_pcap's tx_pcap= in the EAL
+ * options of @p o and of the profile @p cfg) are each a regular file's
+ * path that can be written, and none is an input (the stream file, the
+ * profile @p cfg_path or --config, @p f's captures, rx_pcap=) or another
+ * output.  Called once the options are parsed (@p f and @p cfg NULL), and
+ * again once the stream file and the profile are loaded.
+ * @return WR_EXIT_OK, or WR_EXIT_USAGE with the one line printed.
+ */
+int wr_app_check_files(const struct wr_opts *o,
+		       const struct wr_stream_file *f,
+		       const struct wr_config *cfg, const char *cfg_path);
+
 /** The default profile's path written to @p buf (@p len bytes), or NULL
  * when none is found in WR_CONFIG_DIRS. */
 const char *wr_app_default_profile(char *buf, size_t len);
@@ -201,6 +216,8 @@ int wr_run_ext_reload(struct wr_run_ext *x, struct wr_engine *e,
 void wr_run_ext_interval(struct wr_run_ext *x, const struct wr_report_view *v,
 			 bool final);
 void wr_run_ext_summary(struct wr_run_ext *x, struct wr_engine *e, FILE *out);
-void wr_run_ext_close(struct wr_run_ext *x, struct wr_engine *e);
+/** @return 0, or the negative errno of a --stats-jsonl log that could not
+ * be written whole (removed: the run's exit status is then 1). */
+int wr_run_ext_close(struct wr_run_ext *x, struct wr_engine *e);
 
 #endif /* WR_APP_H */

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "wr_capture.h"
@@ -565,8 +566,65 @@ test_yaml_keys(void)
 		    -EINVAL, 4, "the frame's bytes in hex");
 	expect_yaml("version: 1\nstreams:\n  - name: s\n    frame: " SYN
 		    "\n    memory: lots\n", -EINVAL, 5, "a size such as");
+	/* The file itself: where the stream file names it (the pcap: key). */
 	expect_yaml("version: 1\nstreams:\n  - name: s\n    pcap: /nonexistent.pcap\n",
-		    -EINVAL, 0, "cannot open the capture");
+		    -EINVAL, 4, "/nonexistent.pcap: cannot read the capture: No such file");
+	/* The fields' frames over the budget: refused before any is laid
+	 * out (1000 frames of 54 bytes take 62.5 KiB in 64-byte slots). */
+	expect_yaml("version: 1\nstreams:\n  - name: s\n    frame: " SYN
+		    "\n    memory: 63999\n    fields:\n      - {offset: 34, "
+		    "width: 2, value: {inc: {from: 1, to: 1000}}}\n", -EINVAL, 7,
+		    "1000 frames of 54 bytes take at least 0.1 MiB, over the "
+		    "stream's memory: budget");
+	expect_yaml("version: 1\nstreams:\n  - name: s\n    frame: " SYN
+		    "\n    memory: 64000 B\n    fields:\n      - {offset: 34, "
+		    "width: 2, value: {inc: {from: 1, to: 999}}}\n", 0, 0, "");
+}
+
+/* A pcap: that is not a regular file, or larger than the stream's budget:
+ * refused at once (a FIFO with no writer would block the open, /dev/zero
+ * never ends), one error at the pcap: key. */
+static void
+test_yaml_pcap_files(void)
+{
+	char dir[] = "/tmp/wrcapXXXXXX", fifo[64], big[64], text[256];
+	struct buf o = { 0 };
+	FILE *fp;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+	snprintf(fifo, sizeof(fifo), "%s/fifo.pcap", dir);
+	CU_ASSERT_EQUAL_FATAL(mkfifo(fifo, 0600), 0);
+	snprintf(text, sizeof(text), "version: 1\nstreams:\n  - name: s\n"
+		 "    pcap: %s\n", fifo);
+	expect_yaml(text, -EINVAL, 4, "cannot read the capture: a FIFO, not a "
+		    "regular file");
+	expect_yaml("version: 1\nstreams:\n  - name: s\n    pcap: /dev/zero\n",
+		    -EINVAL, 4, "/dev/zero: cannot read the capture: a character "
+		    "device, not a regular file");
+	snprintf(text, sizeof(text), "version: 1\nstreams:\n  - name: s\n"
+		 "    pcap: %s\n", dir);
+	expect_yaml(text, -EINVAL, 4, "a directory, not a regular file");
+	/* 40 records of 1514 bytes: about 61 KiB of file, over a 16 KiB
+	 * budget; within a 1 MiB one. */
+	file_header(&o, MAGIC_NSEC, DLT_ETH);
+	for (unsigned int k = 0; k < 40; k++)
+		record(&o, 1, k, 1514, 1514, 0x22);
+	snprintf(big, sizeof(big), "%s/big.pcap", dir);
+	fp = fopen(big, "wb");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+	CU_ASSERT_EQUAL(fwrite(o.b, 1, o.len, fp), o.len);
+	fclose(fp);
+	free(o.b);
+	snprintf(text, sizeof(text), "version: 1\nstreams:\n  - name: s\n"
+		 "    memory: 16 KiB\n    pcap: %s\n", big);
+	expect_yaml(text, -EINVAL, 5, "over the 16.0 KiB such a file may be "
+		    "(the stream's memory: budget; raise memory:)");
+	snprintf(text, sizeof(text), "version: 1\nstreams:\n  - name: s\n"
+		 "    memory: 1 MiB\n    pcap: %s\n", big);
+	expect_yaml(text, 0, 0, "");
+	unlink(big);
+	unlink(fifo);
+	CU_ASSERT_EQUAL(rmdir(dir), 0);
 }
 
 /* ---- IPv6 rewrites ---- */
@@ -889,6 +947,7 @@ static CU_TestInfo edit_tests[] = {
 	{ "value_at", test_value_at },
 	{ "fix_csum_ipv6", test_fix_csum_ipv6 },
 	{ "yaml_keys", test_yaml_keys },
+	{ "yaml_pcap_files", test_yaml_pcap_files },
 	{ "rewrite_ipv6", test_rewrite_ipv6 },
 	{ "value_at_128", test_value_at_128 },
 	{ "yaml_frame_v6", test_yaml_frame_v6 },

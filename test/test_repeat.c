@@ -3,6 +3,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
@@ -340,6 +342,38 @@ test_peer_specs(void)
 	wr_peer_close(&p);
 }
 
+/* A netdev: namespace that is not a namespace file: refused at once (a
+ * FIFO would have blocked the open for good), nothing left open. */
+static void
+test_peer_open_files(void)
+{
+	char dir[] = "/tmp/wrpeerXXXXXX", spec[96], why[256];
+	struct wr_peer p;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+	snprintf(spec, sizeof(spec), "netdev:%s/fifo/lo", dir);
+	snprintf(why, sizeof(why), "%s/fifo", dir);
+	CU_ASSERT_EQUAL_FATAL(mkfifo(why, 0600), 0);
+	CU_ASSERT_EQUAL_FATAL(wr_peer_parse(&p, spec, why, sizeof(why)), 0);
+	CU_ASSERT_EQUAL(wr_peer_open(&p, why, sizeof(why)), -ENODEV);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "a FIFO, not a regular file"));
+	CU_ASSERT_EQUAL(p.fd, -1);
+	CU_ASSERT_EQUAL_FATAL(wr_peer_parse(&p, "netdev:/dev/zero/lo", why,
+					    sizeof(why)), 0);
+	CU_ASSERT_EQUAL(wr_peer_open(&p, why, sizeof(why)), -ENODEV);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "a character device"));
+	snprintf(why, sizeof(why), "%s/fifo", dir);
+	unlink(why);
+	CU_ASSERT_EQUAL(rmdir(dir), 0);
+	/* Our own namespace by its file (entering one needs CAP_SYS_ADMIN). */
+	if (geteuid() == 0) {
+		CU_ASSERT_EQUAL_FATAL(wr_peer_parse(&p, "netdev:/proc/self/ns/net/lo",
+						    why, sizeof(why)), 0);
+		CU_ASSERT_EQUAL(wr_peer_open(&p, why, sizeof(why)), 0);
+		wr_peer_close(&p);
+	}
+}
+
 static void
 test_peer_ethdev_stats(void)
 {
@@ -419,6 +453,7 @@ static CU_TestInfo repeat_tests[] = {
 
 static CU_TestInfo peer_tests[] = {
 	{ "specs", test_peer_specs },
+	{ "open_files", test_peer_open_files },
 	{ "ethdev_stats", test_peer_ethdev_stats },
 	{ "proc_net_dev", test_peer_proc_net_dev },
 	CU_TEST_INFO_NULL,

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* wr_auth: the token file, session secrets, constant-time comparison, the failed-login limiter. */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/random.h>
@@ -9,6 +8,7 @@
 #include <unistd.h>
 
 #include "wr_auth.h"
+#include "wr_in.h"
 
 /* ---- the token file ---- */
 
@@ -42,47 +42,35 @@ wr_auth_token_parse(const char *buf, size_t len, char *tok, size_t tok_len,
 	return 0;
 }
 
-static const char *
-file_kind(mode_t m)
-{
-	return S_ISDIR(m) ? "a directory" : S_ISFIFO(m) ? "a FIFO" :
-	       S_ISSOCK(m) ? "a socket" : S_ISCHR(m) ? "a character device" :
-	       S_ISBLK(m) ? "a block device" : "not a regular file";
-}
-
 int
 wr_auth_token_load(const char *path, char *tok, size_t tok_len,
 		   struct wr_error *err)
 {
-	char buf[WR_AUTH_TOKEN_FILE_MAX + 1];
+	char buf[WR_AUTH_TOKEN_FILE_MAX + 1], kwhy[128];
 	const char *why = NULL;
 	struct stat st;
 	size_t got = 0;
 	ssize_t n;
 	int fd, rc;
 
-	/* O_NONBLOCK: opening a FIFO for reading would wait for a writer;
-	 * O_NOFOLLOW: the file itself, not where a link points today. */
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK |
-		  O_NOCTTY);
+	/* A regular file of at most WR_AUTH_TOKEN_FILE_MAX bytes, opened so
+	 * that a FIFO cannot block (wr_in.h); O_NOFOLLOW: the file itself,
+	 * not where a link points today. */
+	fd = wr_in_open(path, WR_AUTH_TOKEN_FILE_MAX, WR_IN_NOFOLLOW, kwhy,
+			sizeof(kwhy));
 	if (fd < 0) {
-		rc = -errno;
+		rc = fd == -ENODEV || fd == -EISDIR ? -EPERM : fd;
 		return wr_error_set(err, rc, NULL, 0, 0, "--token-file",
-				    "%s: %s", path, rc == -ELOOP ?
-				    "a symbolic link: give the file itself" :
-				    strerror(-rc));
+				    "%s: %s%s", path, kwhy, fd == -ELOOP ?
+				    ": give the file itself" : fd == -EFBIG ?
+				    ": expected one line of at most 255 "
+				    "characters" : "");
 	}
 	if (fstat(fd, &st) != 0) {
 		rc = -errno;
 		close(fd);
 		return wr_error_set(err, rc, NULL, 0, 0, "--token-file",
 				    "%s: %s", path, strerror(-rc));
-	}
-	if (!S_ISREG(st.st_mode)) {
-		close(fd);
-		return wr_error_set(err, -EPERM, NULL, 0, 0, "--token-file",
-				    "%s: %s: expected a regular file", path,
-				    file_kind(st.st_mode));
 	}
 	if (st.st_uid != geteuid()) {
 		close(fd);
@@ -97,13 +85,6 @@ wr_auth_token_load(const char *path, char *tok, size_t tok_len,
 				    "%s: mode %04o: the token file must be "
 				    "readable by no one else (chmod 600)", path,
 				    (unsigned int)(st.st_mode & 07777));
-	}
-	if (st.st_size > WR_AUTH_TOKEN_FILE_MAX) {
-		close(fd);
-		return wr_error_set(err, -EFBIG, NULL, 0, 0, "--token-file",
-				    "%s: %lld bytes: expected one line of at "
-				    "most %u characters", path,
-				    (long long)st.st_size, WR_AUTH_TOKEN_MAX);
 	}
 	/* Bounded whatever the file does meanwhile (it may grow). */
 	while (got < sizeof(buf)) {

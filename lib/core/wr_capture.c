@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* wr_capture: pcap/pcapng captures read with libpcap, checked record by record. */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <openssl/evp.h>
 #include <pcap/pcap.h>
@@ -11,6 +13,7 @@
 #include "wr_capture.h"
 #include "wr_bytes.h"
 #include "wr_csum.h"
+#include "wr_in.h"
 #include "wr_pkt.h"
 #include "wr_proto.h"
 #include "wr_rng.h"
@@ -69,9 +72,10 @@ grow(struct wr_capture *c, uint32_t *cap_n, uint64_t *cap_data, uint32_t len)
 	return 0;
 }
 
-/* Every record of @p p into @p c, checked. */
+/* Every record of @p p into @p c, checked; no further than @p max bytes
+ * into the file (one that grows after its digest was taken). */
 static int
-read_records(pcap_t *p, const char *name, struct wr_capture *c,
+read_records(pcap_t *p, const char *name, uint64_t max, struct wr_capture *c,
 	     struct wr_error *err)
 {
 	struct pcap_pkthdr *h;
@@ -100,6 +104,10 @@ read_records(pcap_t *p, const char *name, struct wr_capture *c,
 			return wr_error_set(err, -EINVAL, name, 0, 0, NULL,
 					    "record %u: cannot be read: %s", rec,
 					    pcap_geterr(p));
+		if ((uint64_t)ftello(pcap_file(p)) > max)
+			return wr_error_set(err, -EFBIG, name, 0, 0, NULL,
+					    "cannot read the capture: it grew "
+					    "over the limit while read");
 		if (h->caplen < h->len)
 			return wr_error_set(err, -EINVAL, name, 0, 0, NULL,
 				"record %u: truncated: %u of its %u bytes were "
@@ -149,7 +157,8 @@ read_records(pcap_t *p, const char *name, struct wr_capture *c,
 
 /* Load from an open FILE (pcap takes it and closes it). */
 static int
-load_fp(const char *name, FILE *fp, struct wr_capture *c, struct wr_error *err)
+load_fp(const char *name, FILE *fp, uint64_t max, struct wr_capture *c,
+	struct wr_error *err)
 {
 	char errbuf[PCAP_ERRBUF_SIZE] = "";
 	pcap_t *p;
@@ -163,7 +172,7 @@ load_fp(const char *name, FILE *fp, struct wr_capture *c, struct wr_error *err)
 				    "record 0: not a pcap or pcapng capture (%s)",
 				    errbuf);
 	}
-	rc = read_records(p, name, c, err);
+	rc = read_records(p, name, max, c, err);
 	pcap_close(p);
 	return rc;
 }
@@ -187,15 +196,16 @@ wr_capture_load_buf(const char *name, const uint8_t *buf, size_t len,
 	if (fp == NULL)
 		return wr_error_set(err, -ENOMEM, name, 0, 0, NULL,
 				    "out of memory");
-	rc = load_fp(name, fp, c, err);
+	rc = load_fp(name, fp, len, c, err);
 	if (rc != 0)
 		wr_capture_free(c);
 	return rc;
 }
 
-/* sha256 of the file's bytes, read in chunks (a capture may be large). */
+/* sha256 of the file's bytes, read in chunks (a capture may be large), up
+ * to @p max bytes: -EFBIG past it (a file that grows while read). */
 static int
-digest_file(FILE *fp, uint8_t out[32], uint64_t *size)
+digest_file(FILE *fp, uint64_t max, uint8_t out[32], uint64_t *size)
 {
 	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
 	uint8_t *chunk = malloc(READ_CHUNK);
@@ -210,6 +220,10 @@ digest_file(FILE *fp, uint8_t out[32], uint64_t *size)
 		if (EVP_DigestUpdate(ctx, chunk, got) != 1)
 			goto out;
 		*size += got;
+		if (*size > max) {
+			rc = -EFBIG;
+			goto out;
+		}
 	}
 	if (!ferror(fp) && EVP_DigestFinal_ex(ctx, out, NULL) == 1)
 		rc = 0;
@@ -219,24 +233,68 @@ out:
 	return rc;
 }
 
-int
-wr_capture_load(const char *path, struct wr_capture *c, struct wr_error *err)
+/* Whether @p fp starts as libpcap's reader expects: a pcap file (either
+ * byte order; micro-, nanosecond or Kuznetzov's) or a pcapng section
+ * header block; rewound.  An empty file passes, for its own error. */
+static bool
+capture_magic(FILE *fp)
 {
+	static const uint32_t magic[] = { 0xa1b2c3d4, 0xd4c3b2a1, 0xa1b23c4d,
+					  0x4d3cb2a1, 0xa1b2cd34, 0x34cdb2a1,
+					  0x0a0d0d0a };
+	uint8_t b[4];
+	uint32_t m;
+	size_t n = fread(b, 1, sizeof(b), fp), i;
+
+	rewind(fp);
+	if (n == 0)
+		return true;
+	if (n < sizeof(b))
+		return false;
+	m = (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 |
+	    b[3];
+	for (i = 0; i < sizeof(magic) / sizeof(magic[0]); i++)
+		if (m == magic[i])
+			return true;
+	return false;
+}
+
+int
+wr_capture_load(const char *path, uint64_t max, struct wr_capture *c,
+		struct wr_error *err)
+{
+	char why[128];
 	uint64_t size;
 	FILE *fp;
-	int rc;
+	int fd, rc;
 
 	memset(c, 0, sizeof(*c));
 	snprintf(c->path, sizeof(c->path), "%s", path);
-	fp = fopen(path, "rb");
-	if (fp == NULL)
-		return wr_error_set(err, errno == ENOENT ? -EINVAL : -EIO, path,
-				    0, 0, NULL, "cannot open the capture: %s",
-				    strerror(errno));
-	if (digest_file(fp, c->sha256, &size) != 0) {
+	fd = wr_in_open(path, max, 0, why, sizeof(why));
+	if (fd < 0)
+		return wr_error_set(err, fd, path, 0, 0, NULL,
+				    "cannot read the capture: %s", why);
+	fp = fdopen(fd, "rb");
+	if (fp == NULL) {
+		rc = -errno;
+		close(fd);
+		return wr_error_set(err, rc, path, 0, 0, NULL,
+				    "cannot read the capture: %s",
+				    strerror(-rc));
+	}
+	/* Not a capture: said at once, not after a digest of all of it. */
+	if (!capture_magic(fp)) {
 		fclose(fp);
-		return wr_error_set(err, -EIO, path, 0, 0, NULL,
-				    "cannot read the capture");
+		return wr_error_set(err, -EINVAL, path, 0, 0, NULL,
+				    "record 0: not a pcap or pcapng capture");
+	}
+	rc = digest_file(fp, max, c->sha256, &size);
+	if (rc != 0) {
+		fclose(fp);
+		return wr_error_set(err, rc, path, 0, 0, NULL,
+				    "cannot read the capture%s",
+				    rc == -EFBIG ? ": it grew over the limit "
+				    "while read" : "");
 	}
 	if (size == 0) {
 		fclose(fp);
@@ -244,7 +302,7 @@ wr_capture_load(const char *path, struct wr_capture *c, struct wr_error *err)
 				    "record 0: an empty file is not a capture");
 	}
 	rewind(fp);
-	rc = load_fp(path, fp, c, err);
+	rc = load_fp(path, fp, max, c, err);
 	if (rc != 0)
 		wr_capture_free(c);
 	return rc;

@@ -62,12 +62,17 @@ struct wr_capture {
 };
 
 /**
- * Read and check the capture at @p path into @p c (zeroed first).
+ * Read and check the capture at @p path into @p c (zeroed first): a
+ * regular file of at most @p max bytes (wr_in_open(); a replayed stream
+ * passes its memory: budget).
  * @return 0; -EINVAL (not a capture, not Ethernet, a bad record, empty:
- *         @p err names the file and the record); -EIO (cannot read);
- *         -ENOMEM.  On error @p c holds nothing.
+ *         @p err names the file and the record); about the file itself,
+ *         wr_in_open()'s errors (-ENOENT, -EACCES, -EISDIR, -ENODEV: not a
+ *         regular file, -EFBIG: over @p max) or -EIO (cannot read), @p err
+ *         naming the file without a record; -ENOMEM.  On error @p c holds
+ *         nothing.
  */
-int wr_capture_load(const char *path, struct wr_capture *c,
+int wr_capture_load(const char *path, uint64_t max, struct wr_capture *c,
 		    struct wr_error *err);
 
 /**

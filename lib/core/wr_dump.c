@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* wr_dump: write a stream's frames to a pcap file through libpcap. */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,17 +10,11 @@
 
 #include "wr_replay.h"
 #include "wr_frame.h"
+#include "wr_out.h"
 
 /* Snapshot length of the dump: above WR_FRAME_MAX, the usual 65535. */
 #define WR_DUMP_SNAPLEN 65535
 #define US_PER_S 1000000u
-
-static int
-io_fail(struct wr_error *err, const char *path, const char *what, int e)
-{
-	return wr_error_set(err, -EIO, path, 0, 0, NULL, "%s: %s", what,
-			    strerror(e));
-}
 
 /* Write frames 0..count-1 of one stream; *n numbers the records. */
 static int
@@ -75,18 +68,68 @@ dump_stream(pcap_dumper_t *d, const struct wr_stream *s, uint32_t stream_id,
 	return 0;
 }
 
+struct dump_job {
+	const struct wr_stream_file *f;
+	uint32_t first, last;
+	uint64_t count;
+	const char *path;
+	uint8_t *buf;
+	struct wr_error *err;
+};
+
+/* The capture through libpcap's dumper, into wr_out_atomic()'s stream.
+ * The dumper closes the stream it is given, so it gets its own (a dup of
+ * the descriptor: the same file, the same offset); wr_out_atomic() syncs
+ * and renames the file once this returns 0. */
+static int
+dump_job(FILE *out, const void *arg)
+{
+	const struct dump_job *j = arg;
+	pcap_dumper_t *d = NULL;
+	pcap_t *p = NULL;
+	uint64_t n = 0;
+	uint32_t i;
+	FILE *fp;
+	int fd, rc = 0;
+
+	fd = dup(fileno(out));
+	fp = fd >= 0 ? fdopen(fd, "wb") : NULL;
+	if (fp == NULL) {
+		rc = -errno;
+		if (fd >= 0)
+			close(fd);
+		return rc;
+	}
+	p = pcap_open_dead(DLT_EN10MB, WR_DUMP_SNAPLEN);
+	d = p != NULL ? pcap_dump_fopen(p, fp) : NULL;
+	if (d == NULL) {
+		rc = wr_error_set(j->err, -EIO, j->path, 0, 0, NULL,
+				  "libpcap: %s", p != NULL ? pcap_geterr(p) :
+				  "pcap_open_dead failed");
+		fclose(fp);
+		goto out;
+	}
+	for (i = j->first; i < j->last && rc == 0; i++)
+		rc = dump_stream(d, &j->f->streams[i], i, j->count, &n, j->buf,
+				 j->err);
+	/* pcap_dump() cannot report errors; the flush and the stream's
+	 * error flag do. */
+	if (rc == 0 && (pcap_dump_flush(d) != 0 || ferror(fp)))
+		rc = errno != 0 ? -errno : -EIO;
+	pcap_dump_close(d);
+out:
+	if (p != NULL)
+		pcap_close(p);
+	return rc;
+}
+
 int
 wr_frame_dump_pcap(const struct wr_stream_file *f, int stream_index,
 		   uint64_t count, const char *path, struct wr_error *err)
 {
-	uint32_t first, last, i;
-	pcap_dumper_t *d = NULL;
-	pcap_t *p = NULL;
-	uint8_t *buf = NULL;
-	FILE *fp = NULL;
-	char *tmp = NULL;
-	uint64_t n = 0;
-	int fd = -1, rc, e;
+	struct dump_job j = { .f = f, .count = count, .path = path,
+			      .err = err };
+	int rc;
 
 	if (f == NULL || path == NULL || path[0] == '\0')
 		return wr_error_set(err, -EINVAL, NULL, 0, 0, NULL,
@@ -95,65 +138,21 @@ wr_frame_dump_pcap(const struct wr_stream_file *f, int stream_index,
 		return wr_error_set(err, -EINVAL, f->path, 0, 0, NULL,
 				    "stream %d does not exist (the file has %u)",
 				    stream_index, f->n_streams);
-	first = stream_index < 0 ? 0 : (uint32_t)stream_index;
-	last = stream_index < 0 ? f->n_streams : first + 1;
-
-	buf = malloc(WR_FRAME_MAX);
-	if (asprintf(&tmp, "%s.tmp.%ld", path, (long)getpid()) < 0)
-		tmp = NULL;
-	if (buf == NULL || tmp == NULL) {
-		rc = -ENOMEM;
-		goto out;
-	}
-	/* O_EXCL: never write through someone else's file or link; 0666 so
-	 * the umask decides the final mode, as for any created file. */
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-	if (fd < 0) {
-		rc = io_fail(err, path, "cannot create the output", errno);
-		goto out;
-	}
-	fp = fdopen(fd, "wb");
-	if (fp == NULL) {
-		rc = io_fail(err, path, "fdopen", errno);
-		close(fd);
-		goto unlink;
-	}
-	p = pcap_open_dead(DLT_EN10MB, WR_DUMP_SNAPLEN);
-	d = p != NULL ? pcap_dump_fopen(p, fp) : NULL;
-	if (d == NULL) {
-		rc = wr_error_set(err, -EIO, path, 0, 0, NULL, "libpcap: %s",
-				  p != NULL ? pcap_geterr(p) : "pcap_open_dead failed");
-		fclose(fp);
-		goto unlink;
-	}
-	for (i = first; i < last; i++) {
-		rc = dump_stream(d, &f->streams[i], i, count, &n, buf, err);
-		if (rc < 0) {
-			pcap_dump_close(d);
-			goto unlink;
-		}
-	}
-	/* pcap_dump() cannot report errors; the stream's error flag and the
-	 * flush do, and fsync makes the rename below publish a whole file. */
-	if (pcap_dump_flush(d) != 0 || ferror(fp) || fsync(fd) != 0) {
-		e = errno != 0 ? errno : EIO;
-		pcap_dump_close(d);
-		rc = io_fail(err, path, "write", e);
-		goto unlink;
-	}
-	pcap_dump_close(d);
-	if (rename(tmp, path) != 0) {
-		rc = io_fail(err, path, "rename", errno);
-		goto unlink;
-	}
-	rc = 0;
-	goto out;
-unlink:
-	unlink(tmp);
-out:
-	if (p != NULL)
-		pcap_close(p);
-	free(tmp);
-	free(buf);
-	return rc;
+	j.first = stream_index < 0 ? 0 : (uint32_t)stream_index;
+	j.last = stream_index < 0 ? f->n_streams : j.first + 1;
+	j.buf = malloc(WR_FRAME_MAX);
+	if (j.buf == NULL)
+		return -ENOMEM;
+	wr_error_clear(err);
+	rc = wr_out_atomic(path, dump_job, &j);
+	free(j.buf);
+	/* A stream that cannot be built said why; anything else is the
+	 * file's (no such directory, a full disk, not a regular file). */
+	if (rc == 0 || rc == -EINVAL || rc == -ENOMEM)
+		return rc;
+	if (err != NULL && err->msg[0] != '\0')
+		return -EIO;
+	return wr_error_set(err, -EIO, path, 0, 0, NULL, "cannot write: %s",
+			    rc == -ENODEV || rc == -EISDIR ?
+			    "not a regular file" : strerror(-rc));
 }

@@ -298,12 +298,13 @@ uint16_t wr_frame_size_at(const struct wr_frame_tmpl *t, uint64_t index);
  * (DLT_EN10MB, without FCS) through libpcap's dumper.  Latency streams carry
  * the signature a run would send with seq = index and tx_tsc = 0; record
  * timestamps are synthetic (record n at n microseconds), so the file is a
- * function of the streams alone.  The file is written to a temporary name
- * beside @p path (path.tmp.PID), synced and renamed when complete, so a
- * failure never leaves a truncated file or the temporary.
+ * function of the streams alone.  The file is written through
+ * wr_out_atomic() (a temporary beside @p path, synced and renamed when
+ * complete), so a failure never leaves a truncated file or the temporary,
+ * and a @p path that is a device, a FIFO or a directory is not replaced.
  * @return 0, -EINVAL (err filled: no such stream, a stream that cannot be
- *         built), -EIO (err filled: cannot create, write or rename),
- *         -ENOMEM.
+ *         built), -EIO (err filled: cannot create, write or rename: no such
+ *         directory, a full disk, not a regular file), -ENOMEM.
  */
 int wr_frame_dump_pcap(const struct wr_stream_file *f, int stream_index,
 		       uint64_t count, const char *path, struct wr_error *err);

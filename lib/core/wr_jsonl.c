@@ -25,17 +25,25 @@ int
 wr_jsonl_open(struct wr_jsonl *j, const char *path, unsigned int n_ports,
 	      unsigned int n_streams)
 {
-	FILE *f = fopen(path, "w");
+	FILE *f = NULL;
 	int rc;
 
-	if (f == NULL)
-		return -errno;
+	rc = wr_out_log_open(path, &f);
+	if (rc != 0)
+		return rc;
 	rc = wr_jsonl_open_stream(j, f, n_ports, n_streams);
+	if (rc == 0) {
+		j->path = strdup(path);
+		if (j->path == NULL) {
+			free(j->prev);
+			j->prev = NULL;
+			rc = -ENOMEM;
+		}
+	}
 	if (rc != 0) {
-		fclose(f);
+		wr_out_log_close(path, f, false);
 		return rc;
 	}
-	j->own = true;
 	return 0;
 }
 
@@ -117,19 +125,29 @@ wr_jsonl_write(struct wr_jsonl *j, const struct wr_report_view *v,
 	}
 	fputs("]}\n", j->f);
 	j->prev_ns = v->elapsed_ns;
-	if (fflush(j->f) != 0 || ferror(j->f))
-		return -EIO;
+	if (fflush(j->f) != 0 || ferror(j->f)) {
+		if (j->err == 0)
+			j->err = errno != 0 ? -errno : -EIO;
+		return j->err;
+	}
 	return 0;
 }
 
 int
 wr_jsonl_close(struct wr_jsonl *j)
 {
-	int rc = 0;
+	int rc = j->err;
 
-	if (j->f != NULL && j->own && fclose(j->f) != 0)
-		rc = -EIO;
+	if (j->path != NULL) {
+		/* A log that could not be written whole is removed. */
+		int crc = wr_out_log_close(j->path, j->f, rc == 0);
+
+		if (rc == 0)
+			rc = crc;
+	}
 	j->f = NULL;
+	free(j->path);
+	j->path = NULL;
 	free(j->prev);
 	j->prev = NULL;
 	return rc;

@@ -25,7 +25,10 @@
  *
  * The file is written in place, not to a temporary renamed at the end as
  * the --json results are: it is a live log, and a run cut short still
- * leaves every complete line it wrote.  An existing file is truncated.
+ * leaves every complete line it wrote.  An existing file is truncated; a
+ * path that is not a regular file is refused (wr_out_log_open()).  A line
+ * that cannot be written (a full disk) makes the log incomplete: it is
+ * removed when closed, and close returns the error.
  *
  * Threads: the stats lcore only.
  */
@@ -38,7 +41,8 @@
 
 struct wr_jsonl {
 	FILE *f;
-	bool own;                  /**< opened by wr_jsonl_open: closed by close */
+	char *path;                /**< opened by wr_jsonl_open: closed by close */
+	int err;                   /**< the first write error, 0 if none */
 	unsigned int n_ports;
 	unsigned int n_streams;
 	struct wr_counters *prev;  /**< ports, then streams: at the last line */
@@ -47,7 +51,7 @@ struct wr_jsonl {
 
 /**
  * Open (create or truncate) @p path for @p n_ports ports and @p n_streams
- * streams.  @return 0, -ENOMEM, or the negative errno of fopen.
+ * streams.  @return 0, -ENOMEM, or wr_out_log_open()'s errors.
  */
 int wr_jsonl_open(struct wr_jsonl *j, const char *path, unsigned int n_ports,
 		  unsigned int n_streams);
@@ -61,12 +65,17 @@ int wr_jsonl_open_stream(struct wr_jsonl *j, FILE *f, unsigned int n_ports,
  * Append one line for the view @p v (v->elapsed_ns since TX started), at
  * wall-clock time @p wall_ns (ns since the Unix epoch).  @p final: the run's
  * last line (whole-run rates, as in the --json results).
- * @return 0, or -EIO when the line could not be written or flushed.
+ * @return 0, or the negative errno of the first line that could not be
+ *         written or flushed (-ENOSPC, -EIO, ...).
  */
 int wr_jsonl_write(struct wr_jsonl *j, const struct wr_report_view *v,
 		   uint64_t wall_ns, bool final);
 
-/** Close the file (when wr_jsonl_open opened it) and free.  @return 0 or -EIO. */
+/**
+ * Close the file (when wr_jsonl_open opened it; removed when a line could
+ * not be written) and free.
+ * @return 0, the error of the first line not written, or of the close.
+ */
 int wr_jsonl_close(struct wr_jsonl *j);
 
 #endif /* WR_JSONL_H */

@@ -1,27 +1,82 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* wr_out: atomic result files and JSON strings. */
+/* wr_out: result files written whole, the checks of every output, the live log, JSON strings. */
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "wr_in.h"
 #include "wr_out.h"
+
+/* Tries at a fresh temporary name before giving up (each one is random:
+ * a clash means another writer at the same instant). */
+#define TMP_TRIES 64
+
+/*
+ * Create a temporary file beside @p path: "PATH.XXXXXX", O_EXCL with mode
+ * 0666 (the umask applies, as for any created file; mkstemp's 0600 would
+ * need a chmod that ignores it).  @return its descriptor, or -errno.
+ */
+static int
+tmp_create(const char *path, char *tmp, size_t len)
+{
+	static const char chars[] = "abcdefghijklmnopqrstuvwxyz"
+				    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+	struct timespec ts;
+	uint64_t x;
+	int fd, i, k;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	x = (uint64_t)getpid() * 0x9e3779b97f4a7c15ull ^
+	    (uint64_t)ts.tv_nsec ^ (uint64_t)ts.tv_sec << 32 ^
+	    (uint64_t)(uintptr_t)tmp;
+	for (i = 0; i < TMP_TRIES; i++) {
+		char sfx[7];
+
+		for (k = 0; k < 6; k++) {
+			/* xorshift64: names, not secrets. */
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			sfx[k] = chars[x % (sizeof(chars) - 1)];
+		}
+		sfx[6] = '\0';
+		if (snprintf(tmp, len, "%s.%s", path, sfx) >= (int)len)
+			return -ENAMETOOLONG;
+		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+		if (fd >= 0 || errno != EEXIST)
+			return fd >= 0 ? fd : -errno;
+	}
+	return -EEXIST;
+}
+
+/* @p st describes something a result may not replace. */
+static int
+not_regular(const struct stat *st)
+{
+	if (S_ISREG(st->st_mode))
+		return 0;
+	return S_ISDIR(st->st_mode) ? -EISDIR : -ENODEV;
+}
 
 int
 wr_out_atomic(const char *path, int (*fn)(FILE *out, const void *arg),
 	      const void *arg)
 {
-	char tmp[4096];
+	char tmp[PATH_MAX + 8];
+	struct stat st;
 	FILE *f;
 	int fd, rc;
 
-	if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	fd = mkstemp(tmp);
+	fd = tmp_create(path, tmp, sizeof(tmp));
 	if (fd < 0)
-		return -errno;
+		return fd;
 	f = fdopen(fd, "w");
 	if (f == NULL) {
 		rc = -errno;
@@ -36,9 +91,10 @@ wr_out_atomic(const char *path, int (*fn)(FILE *out, const void *arg),
 		rc = -errno;
 	if (fclose(f) != 0 && rc == 0)
 		rc = -errno;
-	/* mkstemp makes the file 0600; results are not secret. */
-	if (rc == 0 && chmod(tmp, 0644) != 0)
-		rc = -errno;
+	/* Checked before the run too; again here, for what changed since
+	 * and for writers that did not check: never replace a device. */
+	if (rc == 0 && stat(path, &st) == 0)
+		rc = not_regular(&st);
 	if (rc == 0 && rename(tmp, path) != 0)
 		rc = -errno;
 	if (rc != 0)
@@ -49,27 +105,265 @@ wr_out_atomic(const char *path, int (*fn)(FILE *out, const void *arg),
 int
 wr_out_check(const char *path)
 {
-	char tmp[4096];
+	char tmp[PATH_MAX + 8];
 	struct stat st;
 	int fd;
 
 	if (path == NULL || path[0] == '\0')
 		return -ENOENT;
 	if (stat(path, &st) == 0) {
-		if (S_ISDIR(st.st_mode))
-			return -EISDIR;
+		if (not_regular(&st) != 0)
+			return not_regular(&st);
 		if (access(path, W_OK) != 0)
 			return -errno;
 	}
 	/* What wr_out_atomic() will do: a temporary file beside it. */
-	if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	fd = mkstemp(tmp);
+	fd = tmp_create(path, tmp, sizeof(tmp));
 	if (fd < 0)
-		return -errno;
+		return fd;
 	close(fd);
 	unlink(tmp);
 	return 0;
+}
+
+/* Which file a path is: its device and inode when it exists, else its
+ * directory resolved and its name. */
+struct out_id {
+	bool exists, known, regular;
+	dev_t dev;
+	ino_t ino;
+	char real[PATH_MAX + NAME_MAX + 2];
+};
+
+static void
+out_id(const char *path, struct out_id *id)
+{
+	char dir[PATH_MAX], rdir[PATH_MAX];
+	const char *slash, *base;
+	struct stat st;
+
+	memset(id, 0, sizeof(*id));
+	if (stat(path, &st) == 0) {
+		id->exists = id->known = true;
+		id->regular = S_ISREG(st.st_mode);
+		id->dev = st.st_dev;
+		id->ino = st.st_ino;
+		return;
+	}
+	slash = strrchr(path, '/');
+	base = slash != NULL ? slash + 1 : path;
+	if (slash == NULL)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == path)
+		snprintf(dir, sizeof(dir), "/");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+	if (base[0] == '\0' || realpath(dir, rdir) == NULL)
+		return;
+	snprintf(id->real, sizeof(id->real), "%s/%s",
+		 strcmp(rdir, "/") == 0 ? "" : rdir, base);
+	id->known = true;
+}
+
+static bool
+out_same(const struct out_id *a, const struct out_id *b)
+{
+	if (!a->known || !b->known || a->exists != b->exists)
+		return false;
+	if (a->exists)
+		return a->dev == b->dev && a->ino == b->ino;
+	return strcmp(a->real, b->real) == 0;
+}
+
+/* Why @p path cannot be written, for @p rc from wr_out_check(). */
+static void
+out_reason(const char *path, int rc, char *buf, size_t len)
+{
+	struct stat st;
+
+	if ((rc == -ENODEV || rc == -EISDIR) && stat(path, &st) == 0)
+		snprintf(buf, len, "%s, not a regular file",
+			 wr_in_kind(st.st_mode));
+	else
+		snprintf(buf, len, "%s", strerror(-rc));
+}
+
+int
+wr_out_check_files(const struct wr_out_file *files, unsigned int n,
+		   char *why, size_t why_len)
+{
+	struct out_id *ids = calloc(n ? n : 1, sizeof(*ids));
+	char reason[128];
+	unsigned int i, j;
+	int rc = 0;
+
+	if (ids == NULL) {
+		snprintf(why, why_len, "out of memory");
+		return -ENOMEM;
+	}
+	for (i = 0; i < n && rc == 0; i++) {
+		const struct wr_out_file *o = &files[i];
+
+		if (o->path == NULL)
+			continue;
+		if (o->use == WR_OUT_INPUT) {
+			struct stat st;
+
+			/* Found now, before anything starts, as its loader
+			 * would (wr_in.h). */
+			if (stat(o->path, &st) == 0 && !S_ISREG(st.st_mode)) {
+				snprintf(why, why_len, "%s %s: cannot read: "
+					 "%s, not a regular file", o->what,
+					 o->path, wr_in_kind(st.st_mode));
+				rc = not_regular(&st);
+				break;
+			}
+		}
+		if (o->use == WR_OUT_REPLACE || o->use == WR_OUT_LOG) {
+			rc = wr_out_check(o->path);
+			if (rc != 0) {
+				out_reason(o->path, rc, reason,
+					   sizeof(reason));
+				snprintf(why, why_len, "%s %s: cannot write "
+					 "there: %s", o->what, o->path, reason);
+				break;
+			}
+		}
+		out_id(o->path, &ids[i]);
+	}
+	/* Each output against every input and every output before it. */
+	for (i = 0; i < n && rc == 0; i++) {
+		const struct wr_out_file *o = &files[i];
+
+		if (o->path == NULL || o->use == WR_OUT_INPUT)
+			continue;
+		for (j = 0; j < n; j++) {
+			const struct wr_out_file *x = &files[j];
+
+			if (j == i || x->path == NULL ||
+			    (x->use != WR_OUT_INPUT && j > i) ||
+			    !out_same(&ids[i], &ids[j]))
+				continue;
+			/* Two tx_pcap= into /dev/null (or one FIFO) share a
+			 * sink, not a file. */
+			if (x->use == WR_OUT_FOREIGN && o->use == WR_OUT_FOREIGN &&
+			    ids[i].exists && !ids[i].regular)
+				continue;
+			snprintf(why, why_len, "%s %s: the same file as %s "
+				 "%s: %s", o->what, o->path, x->what, x->path,
+				 x->use == WR_OUT_INPUT ? "an output never "
+				 "overwrites an input" : "each output needs a "
+				 "path of its own");
+			rc = -EEXIST;
+			break;
+		}
+	}
+	free(ids);
+	return rc;
+}
+
+int
+wr_out_pcap_devargs(char *const *args, int n_args, struct wr_out_file *files,
+		    unsigned int cap, unsigned int *n, char **paths)
+{
+	static const struct {
+		const char *key, *what;
+		enum wr_out_use use;
+	} keys[] = {
+		{ "tx_pcap=", "net_pcap's tx_pcap", WR_OUT_FOREIGN },
+		{ "rx_pcap=", "net_pcap's rx_pcap", WR_OUT_INPUT },
+	};
+	size_t room = 0, len;
+	const char *at, *end;
+	char *block = NULL, *w = NULL;
+	unsigned int k;
+	int i;
+
+	if (files != NULL)
+		*paths = NULL;
+	/* Every path is a piece of an argument: their lengths bound it. */
+	for (i = 0; files != NULL && i < n_args; i++)
+		room += strlen(args[i]) + 1;
+	if (room > 0) {
+		block = w = malloc(room);
+		if (block == NULL)
+			return -ENOMEM;
+	}
+	for (i = 0; i < n_args; i++) {
+		for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+			for (at = strstr(args[i], keys[k].key); at != NULL;
+			     at = strstr(at + 1, keys[k].key)) {
+				if (at != args[i] && at[-1] != ',')
+					continue;
+				if (files == NULL) {
+					(*n)++;
+					continue;
+				}
+				if (*n == cap) {
+					free(block);
+					return -E2BIG;
+				}
+				at += strlen(keys[k].key);
+				end = strchr(at, ',');
+				len = end != NULL ? (size_t)(end - at) :
+				      strlen(at);
+				memcpy(w, at, len);
+				w[len] = '\0';
+				files[(*n)++] = (struct wr_out_file){
+					keys[k].what, w, keys[k].use };
+				w += len + 1;
+			}
+		}
+	}
+	if (block != NULL && w == block) {
+		free(block);
+		block = NULL;
+	}
+	if (files != NULL)
+		*paths = block;
+	return 0;
+}
+
+int
+wr_out_log_open(const char *path, FILE **f)
+{
+	struct stat st;
+	int fd, rc;
+
+	/* Not O_TRUNC: what the path is is looked at first.  O_NONBLOCK:
+	 * a FIFO with no reader does not block the open. */
+	fd = open(path, O_WRONLY | O_CREAT | O_NONBLOCK | O_CLOEXEC |
+		  O_NOCTTY, 0666);
+	if (fd < 0)
+		/* ENXIO: a FIFO with no reader (or a device with none). */
+		return errno == ENXIO ? -ENODEV : -errno;
+	if (fstat(fd, &st) != 0)
+		rc = -errno;
+	else
+		rc = not_regular(&st);
+	if (rc == 0 && (ftruncate(fd, 0) != 0 ||
+			fcntl(fd, F_SETFL, 0) != 0))
+		rc = -errno;
+	if (rc == 0) {
+		*f = fdopen(fd, "w");
+		if (*f == NULL)
+			rc = -errno;
+	}
+	if (rc != 0)
+		close(fd);
+	return rc;
+}
+
+int
+wr_out_log_close(const char *path, FILE *f, bool keep)
+{
+	int rc = 0;
+
+	if (f != NULL && fclose(f) != 0)
+		rc = -errno;
+	if (rc != 0 || !keep)
+		unlink(path);
+	return rc;
 }
 
 /* Length of the well-formed UTF-8 sequence at @p s (RFC 3629: no overlong

@@ -1,16 +1,31 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* wr_out: result files written whole or not at all, and JSON strings. */
+/* wr_out: the files wirerate writes: whole or not at all, never over an input, a device or each other; JSON strings. */
 #ifndef WR_OUT_H
 #define WR_OUT_H
 
 /**
  * @file
- * Every results file wirerate writes (--json, --csv of run, sweep,
- * rfc2544, rtt) goes through wr_out_atomic(): the content is written to a
- * temporary file beside the target, flushed, synced, and renamed over the
- * target only when complete, so a failure (a full disk, a signal) never
- * leaves a truncated file.  The live --stats-jsonl log is the exception: it
- * is appended line by line.
+ * The rules for every file wirerate writes, in one place.
+ *
+ * Results (--json, --csv of run, sweep, rfc2544, rtt, the --report HTML
+ * and its JSON, dump --pcap) go through wr_out_atomic(): the content is
+ * written to a temporary file beside the target (created O_EXCL with mode
+ * 0666, so the umask decides the final mode as for any created file),
+ * flushed, synced, and renamed over the target only when complete, so a
+ * failure (a full disk, a signal) leaves neither a truncated file nor the
+ * temporary, and the old file, if any, stays as it was.  The live
+ * --stats-jsonl log is written in place, line by line
+ * (wr_out_log_open()); a failure removes it (wr_out_log_close()).
+ *
+ * Before anything starts, wr_out_check_files() checks every file a
+ * command reads and writes: each output must be a regular file's path (a
+ * device, a FIFO, a socket or a directory is refused: renaming over it
+ * would replace it, and /dev/null replaced by a file breaks the machine),
+ * writable, and no other file of the command: not an input (the stream
+ * file, the profile, a replayed capture) and not another output.  Files
+ * that exist are compared by device and inode (a link or another spelling
+ * of a path is the same file), paths that do not exist yet by their
+ * resolved directory and name.
  *
  * Threads: any; no global state.
  */
@@ -21,20 +36,89 @@
 
 /**
  * Write @p path through @p fn, which writes the content to the stream it is
- * given and returns 0 or a negative errno.
- * @return 0, or a negative errno (fn's, or of the file operations); the
- *         target is then untouched and no temporary file is left.
+ * given and returns 0 or a negative errno.  A @p path that is (or has
+ * become) something other than a regular file is not replaced.
+ * @return 0, or a negative errno (fn's, or of the file operations; -ENODEV:
+ *         @p path is a device, a FIFO or a socket, -EISDIR: a directory);
+ *         the target is then untouched and no temporary file is left.
  */
 int wr_out_atomic(const char *path, int (*fn)(FILE *out, const void *arg),
 		  const void *arg);
 
 /**
- * Check, before anything starts, that wr_out_atomic() (or an append log)
- * can write @p path: not a directory, writable if it exists, and a
- * temporary file can be created beside it (created and removed).
- * @return 0; -EISDIR; -ENOENT (no such directory); -EACCES, -EROFS, ...
+ * Check, before anything starts, that wr_out_atomic() (or a log) can write
+ * @p path: a regular file if it exists, writable, and a temporary file can
+ * be created beside it (created and removed).
+ * @return 0; -EISDIR (a directory); -ENODEV (a device, a FIFO, a socket);
+ *         -ENOENT (no such directory); -EACCES, -EROFS, ...
  */
 int wr_out_check(const char *path);
+
+/** How a command uses a file (wr_out_check_files()). */
+enum wr_out_use {
+	WR_OUT_INPUT,    /**< read: never written */
+	WR_OUT_REPLACE,  /**< written whole: wr_out_atomic() */
+	WR_OUT_LOG,      /**< written in place: wr_out_log_open() */
+	WR_OUT_FOREIGN,  /**< written in place by another's code (net_pcap's
+			      tx_pcap): a device or a FIFO is its business
+			      (two may share one, /dev/null); only compared
+			      with the other files */
+};
+
+struct wr_out_file {
+	const char *what;     /**< as the user knows it: "--json", "the stream file" */
+	const char *path;     /**< NULL: not given (skipped) */
+	enum wr_out_use use;
+};
+
+/**
+ * Check the @p n files one command reads and writes (see the file comment).
+ * An input that exists must be a regular file (wr_in.h); one that does not
+ * is left to its loader.
+ * @param why  on failure, one line naming the output and the reason, e.g.
+ *             "--json /dev/null: cannot write there: a character device,
+ *             not a regular file" or "--pcap s.yaml: the same file as the
+ *             stream file s.yaml: an output never overwrites an input"
+ * @return 0; wr_out_check()'s errors; -ENODEV or -EISDIR (an input that is
+ *         not a regular file); -EEXIST (an output is the same file as
+ *         another file of the list); -ENOMEM.
+ */
+int wr_out_check_files(const struct wr_out_file *files, unsigned int n,
+		       char *why, size_t why_len);
+
+/**
+ * net_pcap's files in the EAL arguments @p args (@p n_args of them):
+ * "--vdev=net_pcap0,rx_pcap=IN,tx_pcap=OUT", or "net_pcap0,..." after a
+ * separate "--vdev".  Each tx_pcap= is an output net_pcap writes in place
+ * ("net_pcap's tx_pcap", WR_OUT_FOREIGN), each rx_pcap= an input it reads
+ * ("net_pcap's rx_pcap"); a key counts at the start of an argument or after
+ * a comma.
+ * @param files  NULL: only count, adding to @p *n; else room for @p cap
+ *               entries of which @p *n are used, the found ones appended
+ * @param paths  with @p files: set to one malloc'd block holding the paths
+ *               the appended entries point to (free() it when they are
+ *               done with), or NULL when none was found
+ * @return 0, -E2BIG (more than @p cap entries), -ENOMEM.
+ */
+int wr_out_pcap_devargs(char *const *args, int n_args,
+			struct wr_out_file *files, unsigned int cap,
+			unsigned int *n, char **paths);
+
+/**
+ * Open the log @p path for writing in place: created (mode 0666 less the
+ * umask) or truncated, a regular file only (opened O_NONBLOCK, then
+ * fstat'd: a FIFO with no reader does not block).
+ * @return 0 with @p f set, or -ENODEV (not a regular file), -EISDIR, or
+ *         the errno of open.
+ */
+int wr_out_log_open(const char *path, FILE **f);
+
+/**
+ * Close a log opened by wr_out_log_open(); when @p keep is false or the
+ * close fails (the last lines could not be written), remove @p path.
+ * @return 0 or the negative errno of the close.
+ */
+int wr_out_log_close(const char *path, FILE *f, bool keep);
 
 /**
  * @p s as a JSON string (NULL: null) that is valid UTF-8 whatever @p s

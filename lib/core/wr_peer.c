@@ -15,6 +15,7 @@
 
 #include <jansson.h>
 
+#include "wr_in.h"
 #include "wr_parse.h"
 #include "wr_peer.h"
 
@@ -315,12 +316,21 @@ netdev_open(struct wr_peer *p, char *why, size_t why_len)
 	int self = -1, ns = -1, rc = 0;
 
 	if (p->path[0] != '\0') {
+		char nwhy[128];
+
 		self = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
-		ns = open(p->path, O_RDONLY | O_CLOEXEC);
-		if (self < 0 || ns < 0) {
-			rc = -errno;
-			why_set(why, why_len, rc, "network namespace %s: %s",
-				p->path, strerror(-rc));
+		if (self < 0) {
+			rc = why_set(why, why_len, -errno, "our network "
+				     "namespace: %s", strerror(errno));
+			goto out;
+		}
+		/* A namespace file is an empty regular file (nsfs); a FIFO
+		 * given instead must not block the open (wr_in.h). */
+		ns = wr_in_open(p->path, 0, 0, nwhy, sizeof(nwhy));
+		if (ns < 0) {
+			rc = why_set(why, why_len, ns, "network namespace "
+				     "%s: %s", p->path, nwhy);
+			ns = -1;
 			goto out;
 		}
 		if (setns(ns, CLONE_NEWNET) != 0) {

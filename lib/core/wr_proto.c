@@ -6,7 +6,6 @@
 
 #include "wr_bytes.h"
 #include "wr_proto.h"
-#include "wr_stream.h"
 
 #define WR_PROTO(name, file) extern const struct wr_proto wr_proto_##name;
 #include "proto/wr_protos.def"

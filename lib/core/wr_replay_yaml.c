@@ -23,6 +23,9 @@ static const char *const generated_only[] = {
 };
 static const char *const replay_only[] = { WR_REPLAY_KEYS, NULL };
 static const char *const field_keys[] = { "offset", "width", "value", NULL };
+/* The hugepage memory a laid-out frame of @p len bytes takes at least:
+ * a slot aligned to the 64-byte cache line (wr_replay_tx.c). */
+#define FRAME_SLOT(len) (((uint64_t)(len) + 63) & ~(uint64_t)63)
 /* The largest speedup: a 1 s gap becomes 1 us. */
 #define SPEEDUP_MAX 1e6
 
@@ -268,6 +271,16 @@ parse_frame(struct wr_ywalk *w, const struct wr_ynode *n,
 		else if (s->count > frames)
 			frames = frames * ((s->count + frames - 1) / frames);
 	}
+	/* The budget before anything is laid out: each frame takes at least
+	 * a 64-byte-aligned slot of hugepage memory (wr_replay_tx.c), and
+	 * as much ordinary memory here. */
+	if (rc == 0 && frames * FRAME_SLOT(len) > r->memory_bytes)
+		rc = WR_YWALK_KEY(w, "fields", wr_ywalk_fail(w, fl,
+			"%llu frames of %zu bytes take at least %.1f MiB, over "
+			"the stream's memory: budget of %.1f MiB: raise memory: "
+			"or vary fewer values", (unsigned long long)frames, len,
+			(double)(frames * FRAME_SLOT(len)) / (1 << 20),
+			(double)r->memory_bytes / (1 << 20)));
 	if (rc == 0)
 		rc = wr_capture_from_frame("frame", bytes, (uint16_t)len,
 					   (uint32_t)frames, &r->cap, w->err);
@@ -300,12 +313,26 @@ parse_pcap(struct wr_ywalk *w, const struct wr_ynode *v,
 		return WR_YWALK_KEY(w, "pcap", wr_ywalk_expected(w, v,
 				    "the path of a pcap or pcapng file"));
 	resolve(w->file, v->str, r->pcap, sizeof(r->pcap));
-	rc = wr_capture_load(r->pcap, &r->cap, w->err);
-	if (rc != 0 && w->err != NULL) {
-		old = wr_ywalk_push_key(w, "pcap");
+	/* Read no more than the budget: a larger file's frames could not
+	 * fit it (wr_in.h). */
+	rc = wr_capture_load(r->pcap, r->memory_bytes, &r->cap, w->err);
+	if (rc == 0 || w->err == NULL)
+		return rc;
+	old = wr_ywalk_push_key(w, "pcap");
+	if (rc == -EINVAL || rc == -ENOMEM) {
+		/* A bad record: the capture's name and the record number. */
 		snprintf(w->err->path, sizeof(w->err->path), "%s", w->path);
-		wr_ywalk_pop(w, old);
+	} else {
+		/* The file itself (missing, not a regular file, too large):
+		 * where the stream file names it. */
+		char msg[WR_ERROR_MSG_MAX];
+
+		snprintf(msg, sizeof(msg), "%s", w->err->msg);
+		rc = wr_ywalk_fail(w, v, "%s: %s%s", r->pcap, msg,
+				   rc == -EFBIG ? " (the stream's memory: "
+				   "budget; raise memory:)" : "");
 	}
+	wr_ywalk_pop(w, old);
 	return rc;
 }
 

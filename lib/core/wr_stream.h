@@ -31,6 +31,7 @@
 
 #include "wr_error.h"
 #include "wr_parse.h"
+#include "wr_proto.h"
 #include "wr_sched.h"
 #include "wr_vary.h"
 #include "wr_wire.h"
@@ -123,54 +124,7 @@ struct wr_ramp_spec {
 	uint64_t step_ns;          /**< >= 1 */
 };
 
-/** Where a stream's mapping starts in its file, for errors found later. */
-struct wr_mark {
-	unsigned int line; /**< 1-based */
-	unsigned int col;  /**< 1-based */
-};
-
 struct wr_replay_spec; /* wr_replay.h */
-#define WR_LAYERS_MAX 16
-#define WR_RAW_MAX 256 /**< bytes of one raw layer */
-
-#define WR_LAYER_KEY_MAX 32
-#define WR_OPT_FIELDS_MAX 4   /**< named values of one option item */
-#define WR_OPTS_MAX 64        /**< option items of one layer */
-#define WR_OPT_DATA_MAX 252   /**< bytes of one item's data */
-
-/**
- * One item of a layer's option list (wr_proto_opts: an IPv4 or IPv6
- * option, a Geneve option, an SRv6 segment, a GTP-U extension header), as
- * the file wrote it: its named values in the descriptor's order (set[i]:
- * given, else the descriptor's default) and its data bytes.  The module
- * encodes the items into its header (wr_proto.layout).
- */
-struct wr_opt {
-	__uint128_t v[WR_OPT_FIELDS_MAX];
-	bool set[WR_OPT_FIELDS_MAX];
-	uint8_t *data;     /**< owned, data_len bytes; NULL: none */
-	uint16_t data_len;
-};
-
-/**
- * One layer of a frame stack (wr_proto.h): the protocol, where the file
- * wrote it (its line and its key path under the stream: "ipv4" for a
- * shorthand key, "stack[2].ipv4"), and one spec per field of the protocol
- * (proto->n_fields, owned; set[i] says the file gave field i, else it holds
- * the default), and its option items when the protocol takes some.
- */
-struct wr_layer {
-	const struct wr_proto *proto;
-	struct wr_mark mark;
-	char key[WR_LAYER_KEY_MAX];
-	struct wr_field_spec *field;
-	bool *set;
-	uint8_t *raw;      /**< raw layer: its bytes (owned) */
-	uint16_t raw_len;
-	struct wr_opt *opts; /**< owned, n_opts items */
-	uint16_t n_opts;
-};
-
 struct wr_stream {
 	char name[WR_STREAM_NAME_MAX];
 	struct wr_mark mark;

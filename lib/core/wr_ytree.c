@@ -1,102 +1,37 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* wr_ytree: libyaml events to a located node tree, and the checked walk over it. */
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <yaml.h>
 
+#include "wr_in.h"
 #include "wr_parse.h"
 #include "wr_ytree.h"
-
-/* The codes the loaders' contracts name: a missing or forbidden file keeps
- * its errno, anything else that stops us reading is -EIO (the message
- * keeps the real reason). */
-static int
-read_code(int errnum)
-{
-	if (errnum == ENOENT || errnum == EACCES || errnum == ENOMEM)
-		return -errnum;
-	return -EIO;
-}
 
 int
 wr_ytree_read_file(const char *path, char **buf, size_t *len,
 		   struct wr_error *err)
 {
-	size_t cap, n = 0;
-	struct stat st;
-	char *b = NULL, *nb;
-	ssize_t r;
-	int fd, errnum;
+	char why[128];
+	int rc;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		errnum = errno;
-		return wr_error_set(err, read_code(errnum), path, 0, 0, NULL,
-				    "cannot open: %s", strerrordesc_np(errnum));
-	}
-	if (fstat(fd, &st) != 0) {
-		errnum = errno;
-		goto fail_errno;
-	}
-	if (S_ISDIR(st.st_mode)) {
-		errnum = EISDIR;
-		goto fail_errno;
-	}
-	/* The size is a hint (a pipe says 0); read to EOF, capped. */
-	cap = (st.st_size > 0 && (uint64_t)st.st_size < WR_YTREE_FILE_MAX) ?
-		      (size_t)st.st_size + 1 : 4096;
-	b = malloc(cap);
-	if (b == NULL) {
-		errnum = ENOMEM;
-		goto fail_errno;
-	}
-	for (;;) {
-		if (n + 1 >= cap) {
-			nb = realloc(b, cap * 2);
-			if (nb == NULL) {
-				errnum = ENOMEM;
-				goto fail_errno;
-			}
-			b = nb;
-			cap *= 2;
-		}
-		r = read(fd, b + n, cap - n - 1);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			errnum = errno;
-			goto fail_errno;
-		}
-		if (r == 0)
-			break;
-		n += (size_t)r;
-		if (n > WR_YTREE_FILE_MAX) {
-			free(b);
-			close(fd);
-			return wr_error_set(err, -EIO, path, 0, 0, NULL,
-					    "cannot read: larger than %u MiB",
-					    WR_YTREE_FILE_MAX >> 20);
-		}
-	}
-	close(fd);
-	b[n] = '\0';
-	*buf = b;
-	*len = n;
-	return 0;
-
-fail_errno:
-	free(b);
-	close(fd);
-	return wr_error_set(err, read_code(errnum), path, 0, 0, NULL,
-			    "cannot read: %s", strerrordesc_np(errnum));
+	rc = wr_in_read(path, WR_YTREE_FILE_MAX, buf, len, why, sizeof(why));
+	if (rc == 0)
+		return 0;
+	/* The codes the loaders' contracts name: a missing or forbidden
+	 * file keeps its errno, anything else that stops us reading (not a
+	 * regular file, too large, an I/O error) is -EIO; the message keeps
+	 * the real reason. */
+	if (rc == -ENOENT || rc == -EACCES)
+		return wr_error_set(err, rc, path, 0, 0, NULL,
+				    "cannot open: %s", why);
+	return wr_error_set(err, rc == -ENOMEM ? rc : -EIO, path, 0, 0, NULL,
+			    "cannot read: %s", why);
 }
 
 void

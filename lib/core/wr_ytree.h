@@ -28,13 +28,13 @@
 #include <stdint.h>
 
 #include "wr_error.h"
+#include "wr_in.h"
 
 /** Deeper nesting than any wirerate file needs is refused (and keeps the
  * recursive free and walk bounded). */
 #define WR_YTREE_DEPTH_MAX 32
-/** Files larger than this are refused: a 65536-entry list of IPv4
- * addresses in every field of 256 streams is far below it. */
-#define WR_YTREE_FILE_MAX (64u << 20)
+/** Files larger than this are refused (wr_in.h). */
+#define WR_YTREE_FILE_MAX WR_IN_YAML_MAX
 
 enum wr_ynode_type {
 	WR_YNODE_SCALAR,
@@ -56,10 +56,12 @@ struct wr_ynode {
 };
 
 /**
- * Read a whole file into a malloc'd, NUL-terminated buffer.
+ * Read a whole file into a malloc'd, NUL-terminated buffer: a regular
+ * file only, at most WR_YTREE_FILE_MAX bytes (wr_in_read()).
  * @return 0, -ENOENT, -EACCES, -ENOMEM, or -EIO for anything else that
- *         stops the read (a directory, a file over WR_YTREE_FILE_MAX, an I/O
- *         error); @p err names the path and the real reason
+ *         stops the read (a directory, a FIFO, a device, a file over
+ *         WR_YTREE_FILE_MAX, an I/O error); @p err names the path and the
+ *         real reason
  */
 int wr_ytree_read_file(const char *path, char **buf, size_t *len,
 		       struct wr_error *err);

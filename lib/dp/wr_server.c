@@ -26,6 +26,7 @@
 
 #include "wr_auth.h"
 #include "wr_engine_priv.h"
+#include "wr_in.h"
 #include "wr_rpc.h"
 #include "wr_server.h"
 #include "wr_yaml.h"
@@ -1976,15 +1977,6 @@ timers(struct server *s)
 
 /* ---- sockets ---- */
 
-static const char *
-file_kind(mode_t m)
-{
-	return S_ISREG(m) ? "a regular file" : S_ISDIR(m) ? "a directory" :
-	       S_ISFIFO(m) ? "a FIFO" : S_ISLNK(m) ? "a symbolic link" :
-	       S_ISCHR(m) ? "a character device" :
-	       S_ISBLK(m) ? "a block device" : "not a socket";
-}
-
 /* The Unix socket's path: room in sun_path, a directory that exists (the
  * default's is made), and nothing there but a socket no server answers on
  * (left by a server that died): that one is replaced, nothing else is. */
@@ -2024,7 +2016,7 @@ unix_path_check(const char *path, struct wr_error *err)
 	if (!S_ISDIR(st.st_mode))
 		return wr_error_set(err, -ENOTDIR, NULL, 0, 0, "--socket",
 				    "%s: %s is %s, not a directory", path, dir,
-				    file_kind(st.st_mode));
+				    wr_in_kind(st.st_mode));
 	if (lstat(path, &st) != 0) {
 		rc = -errno;
 		if (rc == -ENOENT)
@@ -2036,7 +2028,7 @@ unix_path_check(const char *path, struct wr_error *err)
 		return wr_error_set(err, -EEXIST, NULL, 0, 0, "--socket",
 				    "%s exists and is %s: not replaced (give "
 				    "another path, or remove it)", path,
-				    file_kind(st.st_mode));
+				    wr_in_kind(st.st_mode));
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0) {
 		rc = -errno;

@@ -1,13 +1,21 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Bad input: each case gets exit 2, one line naming what is wrong, and nothing started or left behind."""
 
+import hashlib
+import json
 import os
 import re
+import resource
 import shutil
+import socket
+import stat
 import subprocess
+import time
 import unittest
 
-from wrtest import EalCase, STREAMS, WIRERATE
+from wrtest import EalCase, STREAMS, WIRERATE, WrCase
+from test_server import ServerCase  # noqa: E402  (its server and client helpers)
+import wirerate  # noqa: E402  (test_server put python/ on the path)
 
 STREAM = os.path.join(STREAMS, "udp-64.yaml") if os.path.exists(
     os.path.join(STREAMS, "udp-64.yaml")) else None
@@ -64,7 +72,7 @@ ports:
             (["run", s, "--config", good, "--json", "/nonexistent-dir/r.json"],
              r"^wirerate: --json /nonexistent-dir/r.json: cannot write there: No such file"),
             (["run", s, "--config", good, "--json", self.tmp],
-             r"cannot write there: Is a directory"),
+             r"cannot write there: a directory, not a regular file"),
             (["run", s, "--config", good, "--stats-jsonl", "/nonexistent-dir/l.jsonl"],
              r"^wirerate: --stats-jsonl /nonexistent-dir/l.jsonl: cannot write there"),
             (["sweep", s, "--config", good, "--csv", "/nonexistent-dir/s.csv"],
@@ -125,8 +133,6 @@ streams:
     def test_serve(self):
         """serve's sockets and token file, checked before EAL: each refusal one line, exit
         2, no EAL started, and whatever was at the paths left as it was."""
-        import resource
-        import socket
         pid = os.getpid()
         prefix = f"wrbad{pid}-srv"
         prof = self.prof(prefix)
@@ -189,13 +195,13 @@ streams:
             (["serve", *sock, "--listen", f"127.0.0.1:{busy}", "--token-file", tok],
              rf"^wirerate: --listen: cannot listen on 127.0.0.1:{busy}: Address already in use"),
             (["serve", *tcp, loose], r"^wirerate: --token-file: .*loose: mode 0644: .*readable by no one else"),
-            (["serve", *tcp, fifo], r"^wirerate: --token-file: .*fifo: a FIFO: expected a regular file"),
+            (["serve", *tcp, fifo], r"^wirerate: --token-file: .*fifo: a FIFO, not a regular file"),
             (["serve", *tcp, "/dev/null"], r"^wirerate: --token-file: /dev/null: a character device"),
             (["serve", *tcp, self.tmp], r"^wirerate: --token-file: .*: a directory"),
             (["serve", *tcp, link], r"^wirerate: --token-file: .*link: a symbolic link"),
             (["serve", *tcp, short], r"^wirerate: --token-file: .*short: the token must be at least 16"),
             (["serve", *tcp, spaced], r"^wirerate: --token-file: .*spaced: the token must be printable"),
-            (["serve", *tcp, big], r"^wirerate: --token-file: .*big: 5000 bytes: expected one line"),
+            (["serve", *tcp, big], r"^wirerate: --token-file: .*big: 4.9 KiB, over the 4.0 KiB such a file may be: expected one line"),
         ]
         before = {p: (os.lstat(p).st_ino, os.lstat(p).st_mode) for p in (reg, fifo, link, live)}
         for args, pattern in cases:
@@ -219,6 +225,310 @@ streams:
         c = socket.socket(socket.AF_UNIX)
         c.connect(live)  # the live server still answers on its socket
         c.close()
+
+
+def snapshot(paths):
+    """What a file is: type, mode, inode, device numbers, size, and a regular file's bytes."""
+    out = {}
+    for p in paths:
+        st = os.lstat(p)
+        digest = None
+        if stat.S_ISREG(st.st_mode):
+            with open(p, "rb") as f:
+                digest = hashlib.sha256(f.read()).hexdigest()
+        out[p] = (stat.S_IFMT(st.st_mode), st.st_mode, st.st_ino, st.st_rdev, st.st_size, digest)
+    return out
+
+
+SYN = ("020000000002020000000001080045000028000100004006eea7c6120001"
+       "c61300019c40005000000001000000005002200067290000")
+
+
+class FilesCase(WrCase):
+    """Inputs and outputs that must be refused: exit 2 within a bound (nothing hangs), one line,
+    no EAL, nothing left beside them, and every input and special file as it was (its bytes,
+    type, mode, inode)."""
+
+    def setUp(self):
+        super().setUp()
+        self.s = self.write("s.yaml", """version: 1
+streams:
+  - name: s
+    size: 70
+    rate: 10 kpps
+    count: 100
+""")
+        self.prefix = f"wrfiles{os.getpid()}"
+        self.prof = self.write("p.yaml", f"""version: 1
+eal: ["--no-pci", "--in-memory", "--file-prefix={self.prefix}", "--vdev=net_null0", "--lcores=0@0,1@1"]
+ports:
+  - device: net_null0
+    tx_lcores: [1]
+""")
+        # Special files of every kind, ours (a copy of /dev/null: should anything replace it,
+        # the machine's stays).
+        self.fifo = self.path("fifo")
+        os.mkfifo(self.fifo)
+        self.null = self.path("null")
+        self.null_ok = True
+        try:
+            os.mknod(self.null, 0o666 | stat.S_IFCHR, os.makedev(1, 3))
+        except PermissionError:
+            self.null_ok = False
+        self.sock = self.path("sock")
+        self.sockfd = socket.socket(socket.AF_UNIX)
+        self.sockfd.bind(self.sock)
+        self.addCleanup(self.sockfd.close)
+        self.dir = self.path("adir")
+        os.mkdir(self.dir)
+        self.cap = self.path("c.pcap")
+        self.wirerate("dump", self.s, "--count", "3", "--pcap", self.cap, check=0)
+        self.rs = self.write("rs.yaml", """version: 1
+streams:
+  - name: r
+    pcap: c.pcap
+    count: 3
+""")
+
+    def refused(self, args, pattern, timeout=20, **kw):
+        """wirerate ARGS is refused as bad input and changes nothing."""
+        names = sorted(os.listdir(self.tmp))
+        before = snapshot(os.path.join(self.tmp, n) for n in names)
+        t0 = time.monotonic()
+        p = subprocess.run([WIRERATE, *args], cwd=self.tmp, capture_output=True, text=True,
+                           timeout=timeout, **kw)
+        took = time.monotonic() - t0
+        lines = [l for l in p.stderr.splitlines() if l.strip()]
+        msg = f"wirerate {' '.join(args)} ({took:.2f} s)\nstdout:\n{p.stdout}\nstderr:\n{p.stderr}"
+        self.assertEqual(p.returncode, 2, msg)
+        self.assertEqual(len(lines), 1, msg)
+        self.assertRegex(lines[0], pattern, msg)
+        self.assertEqual(p.stdout, "", msg)
+        self.assertFalse(os.path.exists(f"/var/run/dpdk/{self.prefix}"), msg)
+        self.assertEqual(sorted(os.listdir(self.tmp)), names, msg)
+        self.assertEqual(snapshot(os.path.join(self.tmp, n) for n in names), before, msg)
+        self.assertEqual(os.listdir(self.dir), [], msg)
+        return took
+
+
+class FileSafety(FilesCase):
+    """No file destroyed, no input overwritten; inputs that never end are refused at once."""
+
+    def test_outputs_special(self):
+        """--json, --csv, --stats-jsonl, --report, dump --pcap on a device, a FIFO, a socket or a
+        directory: refused before EAL, the file as it was."""
+        s, P = self.s, ["--config", self.prof]
+        outs = [("--json", ["run", s, *P]), ("--stats-jsonl", ["run", s, *P]),
+                ("--csv", ["sweep", s, *P]), ("--report", ["sweep", s, *P]),
+                ("--json", ["rfc2544", s, *P, "--tx-port", "0", "--rx-port", "0"]),
+                ("--csv", ["rtt", s, *P]), ("--pcap", ["dump", s, "--count", "3"])]
+        kinds = [(self.fifo, "a FIFO"), (self.sock, "a socket"), (self.dir, "a directory")]
+        if self.null_ok:
+            kinds.append((self.null, "a character device"))
+        for opt, cmd in outs:
+            for path, kind in kinds:
+                with self.subTest(opt=opt, cmd=cmd[0], kind=kind):
+                    self.refused([*cmd, opt, path], "^wirerate: " + re.escape(f"{opt} {path}: cannot "
+                                 f"write there: {kind}, not a regular file") + "$")
+        # A FIFO someone reads: still not written (a reader must not get a partial file).
+        r = os.open(self.fifo, os.O_RDONLY | os.O_NONBLOCK)
+        try:
+            self.refused(["run", s, *P, "--stats-jsonl", self.fifo], r"a FIFO, not a regular file")
+        finally:
+            os.close(r)
+
+    def test_outputs_inputs(self):
+        """An output that is an input of the command, or another of its outputs."""
+        s, P = self.s, ["--config", self.prof]
+        os.link(s, self.path("hard.yaml"))
+        os.symlink(self.prof, self.path("soft.yaml"))
+        same_input = r"the same file as {} .*: an output never overwrites an input$"
+        same_output = r"the same file as {} .*: each output needs a path of its own$"
+        cases = [
+            (["dump", s, "--count", "3", "--pcap", s], "^wirerate: --pcap " + re.escape(s) + ": " +
+             same_input.format("the stream file")),
+            (["run", s, *P, "--json", s], same_input.format("the stream file")),
+            (["run", s, *P, "--json", "s.yaml"], same_input.format("the stream file")),
+            (["run", s, *P, "--json", "hard.yaml"], same_input.format("the stream file")),
+            (["run", s, *P, "--stats-jsonl", "soft.yaml"], same_input.format("the profile")),
+            (["sweep", s, *P, "--csv", self.prof], same_input.format("the profile")),
+            (["rtt", s, *P, "--json", "./p.yaml"], same_input.format("the profile")),
+            (["dump", self.rs, "--count", "3", "--pcap", self.cap], same_input.format("the capture")),
+            (["run", self.rs, *P, "--json", "c.pcap"], same_input.format("the capture")),
+            (["run", s, "--json", "o", "--stats-jsonl", "./o", *P], "^wirerate: --stats-jsonl ./o: " +
+             same_output.format("--json")),
+            (["sweep", s, *P, "--json", "o", "--csv", "o"], same_output.format("--json")),
+            (["rfc2544", s, *P, "--tx-port", "0", "--rx-port", "0", "--csv", "o", "--json",
+              self.path("o")], same_output.format("--json")),
+            (["rtt", s, *P, "--json", "o", "--csv", "../" + os.path.basename(self.tmp) + "/o"],
+             same_output.format("--json")),
+            # --report r.html also writes r.html.json
+            (["sweep", s, *P, "--report", "r.html", "--csv", "r.html.json"],
+             "^wirerate: --report's JSON r.html.json: " + same_output.format("--csv")),
+            (["sweep", s, *P, "--report", "r.html", "--json", "r.html"],
+             "^wirerate: --report r.html: " + same_output.format("--json")),
+            (["sweep", s, *P, "--report", "s.yaml"], same_input.format("the stream file")),
+            # net_pcap's tx_pcap is an output the command writes too.
+            (["run", s, *P, "--", "--vdev=net_pcap1,tx_pcap=s.yaml"],
+             r"^wirerate: net_pcap's tx_pcap s.yaml: " + same_input.format("the stream file")),
+            (["run", s, *P, "--json", "x.pcap", "--", "--vdev=net_pcap1,rx_pcap=c.pcap,tx_pcap=x.pcap"],
+             same_output.format("--json")),
+        ]
+        for args, pattern in cases:
+            with self.subTest(args=args):
+                self.refused(args, pattern)
+
+    def test_inputs_never_end(self):
+        """A stream file, a profile, a capture or a --peer namespace that is a FIFO (with or
+        without a writer), /dev/zero, a socket or a directory: one line at once."""
+        s, P = self.s, ["--config", self.prof]
+        kinds = [(self.fifo, "a FIFO"), ("/dev/zero", "a character device"),
+                 (self.sock, "a socket"), (self.dir, "a directory")]
+        w = os.open(self.fifo, os.O_RDWR)  # a writer that never writes nor closes
+        self.addCleanup(os.close, w)
+        for path, kind in kinds:
+            for args, what in ((["check", path], "the stream file"),
+                               (["run", path, *P], "the stream file"),
+                               (["run", s, "--config", path], "the profile"),
+                               (["run", s, *P, "--repeat", "1", "--peer", f"netdev:{path}/lo"],
+                                "--peer")):
+                with self.subTest(args=args):
+                    took = self.refused(args, "^wirerate: " + re.escape(
+                        f"{what} {path}: cannot read: {kind}, not a regular file") + "$")
+                    self.assertLess(took, 5)
+            # pcap: names the key where the stream file gives it: file:line:col.
+            rs = self.write("k.yaml", f"version: 1\nstreams:\n  - name: r\n    pcap: {path}\n")
+            for cmd in (["check", rs], ["run", rs, *P], ["dump", rs, "--count", "1", "--pcap",
+                                                         "o.pcap"]):
+                with self.subTest(cmd=cmd, kind=kind):
+                    self.refused(cmd, "^wirerate: " + re.escape(
+                        f"{rs}:4:11: streams[0].pcap: {path}: cannot read the capture: {kind}, "
+                        "not a regular file") + "$")
+        missing = self.write("m.yaml", "version: 1\nstreams:\n  - name: r\n    pcap: no.pcap\n")
+        self.refused(["check", missing], "^wirerate: " + re.escape(
+            f"{missing}:4:11: streams[0].pcap: {self.tmp}/no.pcap: cannot read the capture: "
+            "No such file or directory") + "$")
+        # A capture larger than its stream's memory: budget is not read.
+        big = self.write("b.yaml", "version: 1\nstreams:\n  - name: r\n    memory: 100 B\n"
+                         "    pcap: c.pcap\n")
+        self.refused(["check", big], r"^wirerate: .*b.yaml:5:11: streams\[0\]\.pcap: .*c.pcap: "
+                     rf"cannot read the capture: {os.path.getsize(self.cap)} bytes, over the 100 "
+                     r"bytes such a file may be \(the stream's memory: budget; raise memory:\)$")
+
+    def test_frame_budget_before_expanding(self):
+        """An 18 KB frame: whose fields repeat every 250000 frames (2.2 GB laid out) is refused
+        by its memory: budget before any frame is laid out: in a 256 MB address space, at once."""
+        hexs = SYN + "00" * (9000 - len(SYN) // 2)
+        big = self.write("big.yaml", f"""version: 1
+streams:
+  - name: big
+    frame: "{hexs}"
+    fields:
+      - {{offset: 26, width: 3, value: {{inc: {{from: 0, to: 249999}}}}}}
+    rate: 1 Mpps
+    count: 10
+""")
+        self.assertGreater(os.path.getsize(big), 18000)
+
+        def small():
+            resource.setrlimit(resource.RLIMIT_AS, (256 << 20, 256 << 20))
+        for cmd in (["check", big], ["dump", big, "--count", "1", "--pcap", "o.pcap"],
+                    ["run", big, "--config", self.prof]):
+            with self.subTest(cmd=cmd[0]):
+                took = self.refused(cmd, r"big.yaml:6:7: streams\[0\]\.fields: 250000 frames of "
+                                    r"9000 bytes take at least 2151.5 MiB, over the stream's "
+                                    r"memory: budget of 1024.0 MiB", preexec_fn=small)
+                self.assertLess(took, 2)
+
+
+class FullDisk(EalCase):
+    """A full disk (a tmpfs of our own, filled): every output fails, the command says so and exits
+    non-zero, and nothing is left: no partial file, no temporary, no empty log."""
+
+    def setUp(self):
+        super().setUp()
+        if os.geteuid() != 0:
+            self.skipTest("needs root to mount a tmpfs")
+        self.mnt = self.path("full")
+        os.mkdir(self.mnt)
+        subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k,nodev,nosuid", "wrfull", self.mnt],
+                       check=True)
+        self.addCleanup(subprocess.run, ["umount", "-l", self.mnt], check=False)
+        # Filled to the last block.
+        fd = os.open(os.path.join(self.mnt, "filler"), os.O_WRONLY | os.O_CREAT, 0o644)
+        try:
+            while os.write(fd, b"x" * 4096) > 0:
+                pass
+        except OSError:
+            pass
+        finally:
+            os.close(fd)
+        self.prefix = f"wrfull{os.getpid()}"
+        self.prof = self.profile("net_null0", self.prefix)
+        self.addCleanup(shutil.rmtree, f"/var/run/dpdk/{self.prefix}", True)
+
+    def left(self):
+        return sorted(n for n in os.listdir(self.mnt) if n != "filler")
+
+    def test_full_disk(self):
+        s = os.path.join(STREAMS, "udp-64.yaml")
+        o = lambda n: os.path.join(self.mnt, n)  # noqa: E731
+        for args, pattern in [
+                (["dump", s, "--count", "1000", "--pcap", o("d.pcap")],
+                 r"d.pcap: cannot write: No space left on device"),
+                (["run", s, "--config", self.prof, "--duration", "0.3", "--quiet",
+                  "--stats-jsonl", o("l.jsonl")], r"--stats-jsonl .*l.jsonl: cannot write: No space"),
+                (["run", s, "--config", self.prof, "--duration", "0.3", "--quiet", "--json",
+                  o("r.json")], r"r.json: cannot write|No space left on device"),
+                (["sweep", s, "--config", self.prof, "--sizes", "64", "--duration", "0.1",
+                  "--report", o("r.html")], r"No space left on device")]:
+            with self.subTest(cmd=args[0], out=args[-1]):
+                p = self.wirerate(*args, timeout=120)
+                msg = f"{args}\nstdout:\n{p.stdout}\nstderr:\n{p.stderr}"
+                self.assertEqual(p.returncode, 1, msg)
+                self.assertRegex(p.stderr, pattern, msg)
+                self.assertEqual(self.left(), [], msg)
+                self.assertFalse(os.path.exists(f"/var/run/dpdk/{self.prefix}"), msg)
+        # Room for the report's JSON (a few KB), not for its HTML (plots: about 40 KB): the
+        # JSON stays whole, the HTML is neither written nor left half-written or temporary.
+        os.truncate(os.path.join(self.mnt, "filler"), os.path.getsize(
+            os.path.join(self.mnt, "filler")) - 16384)
+        p = self.wirerate("sweep", s, "--config", self.prof, "--sizes", "64", "--duration", "0.1",
+                          "--report", o("r.html"), timeout=120)
+        msg = f"stdout:\n{p.stdout}\nstderr:\n{p.stderr}"
+        self.assertEqual(p.returncode, 1, msg)
+        self.assertRegex(p.stderr, r"--report .*r.html: cannot write: No space left on device", msg)
+        self.assertEqual(self.left(), ["r.html.json"], msg)
+        with open(o("r.html.json")) as f:
+            self.assertEqual(json.load(f)["schema"], "wirerate-sweep/1")
+        os.unlink(o("r.html.json"))
+        # Room again: the same commands write their files.
+        os.unlink(os.path.join(self.mnt, "filler"))
+        self.wirerate("dump", s, "--count", "10", "--pcap", o("d.pcap"), check=0)
+        self.assertEqual(self.left(), ["d.pcap"])
+
+
+class ServerFiles(ServerCase):
+    """The server refuses a stream whose pcap: never ends with an RPC error at once, and keeps
+    serving (a token file that is a FIFO: BadInput.test_serve)."""
+
+    def test_server_inputs(self):
+        p, sock = self.serve(tag=f"f{os.getpid()}")
+        c = self.client(sock)
+        c.acquire()
+        fifo = self.path("fifo.pcap")
+        os.mkfifo(fifo)
+        w = os.open(fifo, os.O_RDWR)
+        self.addCleanup(os.close, w)
+        for path, kind in ((fifo, "a FIFO"), ("/dev/zero", "a character device")):
+            t0 = time.monotonic()
+            with self.assertRaises(wirerate.RpcError) as e:
+                c.load(f"version: 1\nstreams:\n  - name: r\n    pcap: {path}\n", name="f.yaml")
+            self.assertLess(time.monotonic() - t0, 5)
+            self.assertIn(f"{path}: cannot read the capture: {kind}, not a regular file",
+                          str(e.exception.data))
+            self.assertEqual(e.exception.data.get("line"), 4, e.exception.data)
+        self.assertEqual(c.info()["state"], "idle")
 
 
 if __name__ == "__main__":

@@ -5,7 +5,6 @@
 
 #include "wr_bytes.h"
 #include "wr_proto.h"
-#include "wr_stream.h"
 #include "wr_wire.h"
 
 /* RFC 2784/2890: the C, K and S flags each add 4 bytes. */

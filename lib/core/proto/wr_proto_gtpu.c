@@ -6,7 +6,6 @@
 
 #include "wr_bytes.h"
 #include "wr_proto.h"
-#include "wr_stream.h"
 #include "wr_wire.h"
 
 #define GTPU_HLEN 8

@@ -6,7 +6,6 @@
 
 #include "wr_bytes.h"
 #include "wr_proto.h"
-#include "wr_stream.h"
 #include "wr_wire.h"
 
 static const uint8_t fixed[20] = { 0x45 }; /* version 4, 5 words */

@@ -6,7 +6,6 @@
 
 #include "wr_bytes.h"
 #include "wr_proto.h"
-#include "wr_stream.h"
 #include "wr_wire.h"
 
 /* RFC 8200 section 4.1's order, as ranks (wr_frame's ext_order). */
