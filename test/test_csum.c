@@ -184,6 +184,20 @@ test_crc32c(void)
 					      ref_crc32c(b + off, len));
 		}
 	CU_ASSERT_EQUAL(wr_crc32c(b, sizeof(b)), ref_crc32c(b, sizeof(b)));
+	/* In pieces, and with a constant tail by the shift map: a prefix's
+	 * register, shifted over the tail's length, xor the tail's register
+	 * from 0, is the whole message's. */
+	for (len = 0; len < 1500; len += 37) {
+		static struct wr_crc32c_shift sh;
+		size_t tail = sizeof(b) - len;
+		uint32_t pre = wr_crc32c_update(~0u, b, len);
+
+		CU_ASSERT_EQUAL(~wr_crc32c_update(pre, b + len, tail), ref_crc32c(b, sizeof(b)));
+		wr_crc32c_shift_init(&sh, tail);
+		CU_ASSERT_EQUAL_FATAL(~(wr_crc32c_shift(&sh, pre) ^
+					wr_crc32c_update(0, b + len, tail)),
+				      ref_crc32c(b, sizeof(b)));
+	}
 }
 
 static CU_TestInfo csum_tests[] = {

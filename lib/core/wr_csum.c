@@ -100,3 +100,36 @@ wr_crc32c_bytewise(const void *buf, size_t len)
 {
 	return ~crc32c_bytes(~0u, buf, len);
 }
+
+uint32_t
+wr_crc32c_update(uint32_t state, const void *buf, size_t len)
+{
+	return crc32c_fn(state, buf, len);
+}
+
+void
+wr_crc32c_shift_init(struct wr_crc32c_shift *s, size_t n)
+{
+	static const uint8_t zeros[256];
+	uint32_t col[32], v;
+	unsigned int b, i, k;
+	size_t left;
+
+	/* The map's 32 columns: each single-bit register over n zero bytes. */
+	for (b = 0; b < 32; b++) {
+		col[b] = 1u << b;
+		for (left = n; left > 0; left -= k) {
+			k = left < sizeof(zeros) ? (unsigned int)left : sizeof(zeros);
+			col[b] = crc32c_fn(col[b], zeros, k);
+		}
+	}
+	for (i = 0; i < 4; i++)
+		for (v = 0; v < 256; v++) {
+			uint32_t x = 0;
+
+			for (k = 0; k < 8; k++)
+				if (v >> k & 1)
+					x ^= col[8 * i + k];
+			s->t[i][v] = x;
+		}
+}

@@ -85,6 +85,13 @@ struct wr_cs {
 	 * checksum it adds the one's-complement sum of its 4 bytes. */
 	bool crc;
 	uint16_t start;
+	/* Of a fixed size whose bytes from crc_split on never change (the
+	 * payload): the register over those is the register before them
+	 * shifted (crc_shift) xor crc_tail, so only the bytes before are
+	 * run per frame.  0: the whole region is. */
+	uint16_t crc_split;
+	uint32_t crc_tail;
+	struct wr_crc32c_shift *crc_shift; /* owned */
 	bool payload;      /* the region runs to the end of the frame */
 	uint8_t pay_sh;    /* the payload starts at an odd offset of it: 8 */
 	uint64_t cconst;   /* sum of everything in it that never changes */
@@ -1168,6 +1175,8 @@ wr_frame_tmpl_free(struct wr_frame_tmpl *t)
 		free(t->vf[i].list);
 		free(t->vf[i].wlist);
 	}
+	for (i = 0; i < WR_CSUMS_MAX; i++)
+		free(t->cs[i].crc_shift);
 	free(t->size_tab);
 	free(t->psum);
 	free(t->bytes);
@@ -1217,6 +1226,40 @@ check_stream(const struct wr_stream *s, const struct lay *ly, uint32_t n,
 			if (rc < 0)
 				return rc;
 		}
+	return 0;
+}
+
+/* Fewer constant bytes than this after the last varying one: the whole
+ * region is run (a shift costs four lookups and 4 KiB). */
+#define CRC_TAIL_MIN 64
+
+/* For a frame of one size, where each CRC's constant tail starts: after
+ * every varying field, the signature and the CRC field itself. */
+static int
+crc_splits(struct wr_frame_tmpl *t)
+{
+	uint32_t i, j, end;
+
+	for (i = 0; i < t->n_cs; i++) {
+		struct wr_cs *c = &t->cs[i];
+
+		if (!c->crc)
+			continue;
+		end = c->off + 4u;
+		for (j = 0; j < t->n_vary; j++)
+			if (t->vf[j].off >= c->start && t->vf[j].off + t->vf[j].width > end)
+				end = t->vf[j].off + t->vf[j].width;
+		if (t->sig_off != 0 && t->sig_off >= c->start)
+			end = t->pay_off > end ? t->pay_off : end; /* the signature's end */
+		if (end + CRC_TAIL_MIN > t->max_len)
+			continue;
+		c->crc_shift = malloc(sizeof(*c->crc_shift));
+		if (c->crc_shift == NULL)
+			return -ENOMEM;
+		wr_crc32c_shift_init(c->crc_shift, t->max_len - end);
+		c->crc_split = (uint16_t)end;
+		c->crc_tail = wr_crc32c_update(0, t->bytes + end, t->max_len - end);
+	}
 	return 0;
 }
 
@@ -1320,6 +1363,11 @@ tmpl_build(struct wr_frame_tmpl *t, struct lay *ly, uint32_t n,
 		t->layer_len[k] = ly[k].hlen;
 	}
 	t->n_layers = n;
+	if (!size_varies) {
+		rc = crc_splits(t);
+		if (rc < 0)
+			return rc;
+	}
 	build_offload(t, ly, n);
 	t->is_static = t->n_vary == 0 && !size_varies && !s->latency;
 	return 0;
@@ -1621,6 +1669,18 @@ vf_store(const struct wr_vf *f, uint8_t *p, uint64_t x)
 	}
 }
 
+/* The CRC32c of entry @p c's region of the frame at @p buf (its field 0). */
+static inline uint32_t
+crc_of(const struct wr_cs *c, const uint8_t *buf, uint16_t len)
+{
+	if (c->crc_split != 0)
+		return ~(wr_crc32c_shift(c->crc_shift,
+					 wr_crc32c_update(~0u, buf + c->start,
+							  (size_t)(c->crc_split - c->start))) ^
+			 c->crc_tail);
+	return wr_crc32c(buf + c->start, (size_t)(len - c->start));
+}
+
 /*
  * Compute and store CRC entry @p c over the frame of @p len bytes at
  * @p buf, once per frame, every byte under it written (inner checksums
@@ -1638,7 +1698,7 @@ crc_fill(const struct wr_frame_tmpl *t, const struct wr_cs *c, uint8_t *buf,
 	if (t->sig_off != 0)
 		return 0;
 	memset(p, 0, 4);
-	crc_put(p, wr_crc32c(buf + c->start, (size_t)(len - c->start)));
+	crc_put(p, crc_of(c, buf, len));
 	return (uint64_t)wr_get16(p) + wr_get16(p + 2);
 }
 
@@ -2035,7 +2095,7 @@ wr_frame_sig_write(const struct wr_frame_tmpl *t, uint8_t *buf, uint16_t len,
 
 		if (c->crc) {
 			memset(p, 0, 4);
-			crc_put(p, wr_crc32c(buf + c->start, (size_t)(len - c->start)));
+			crc_put(p, crc_of(c, buf, len));
 			was[i] = 0;
 			now[i] = (uint64_t)wr_get16(p) + wr_get16(p + 2);
 			continue;
