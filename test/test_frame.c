@@ -788,7 +788,21 @@ test_sctp_crc(void)
 		"    stack: [eth, ipv6, udp, vxlan, eth, ipv4, {sctp: {dst: {inc: {from: 9, to: 99}}}}, sctp_data]\n"
 		"  - name: tunnel-sizes\n"
 		"    size: {inc: {from: 140, to: 200}}\n"
-		"    stack: [eth, ipv6, udp, vxlan, eth, ipv4, {sctp: {src: {inc: {from: 9, to: 99}}}}, sctp_data]\n";
+		"    stack: [eth, ipv6, udp, vxlan, eth, ipv4, {sctp: {src: {inc: {from: 9, to: 99}}}}, sctp_data]\n"
+		/* One's-complement inside one's-complement: the outer UDP
+		 * takes the inner regions as their known totals. */
+		"  - name: geneve-udp\n"
+		"    size: {inc: {from: 130, to: 300, step: 7}}\n"
+		"    latency: true\n"
+		"    payload: inc\n"
+		"    stack: [eth, {ipv4: {ttl: {inc: {from: 1, to: 9}}}}, {udp: {src: {random: {min: 1, max: 65535}}}},\n"
+		"            {geneve: {vni: {inc: {from: 1, to: 5}}}}, {eth: {src: {inc: {from: 02:00:00:00:00:01, to: 02:00:00:00:00:03}}}},\n"
+		"            {ipv4: {src: {inc: {from: 10.0.0.1, to: 10.0.0.99}}, id: {random: {min: 0, max: 65535}}}},\n"
+		"            {udp: {dst: {list: [1, 2, 3]}}}]\n"
+		"  - name: vxlan6-udp\n"
+		"    size: 400\n"
+		"    stack: [eth, ipv6, udp, vxlan, eth, {ipv4: {dst: {random: {min: 10.0.0.1, max: 10.0.39.15}}}},\n"
+		"            {udp: {src: {inc: {from: 1, to: 77}}}}]\n";
 	static uint8_t bufs[8][WR_FRAME_MAX];
 	const struct wr_proto *proto[WR_LAYERS_MAX];
 	uint16_t off[WR_LAYERS_MAX], lens[8];
@@ -797,17 +811,21 @@ test_sctp_crc(void)
 	struct wr_frame_gen g;
 	struct wr_error err;
 	uint8_t *ptrs[8];
-	uint32_t s, n, k, sc, ip6;
+	uint32_t s, n, k, sc, ip6, in_eth;
+	bool sctp, v6;
 
 	CU_ASSERT_EQUAL_FATAL(wr_yaml_load_streams_buf("t.yaml", text, strlen(text), &f,
 						       &err), 0);
 	for (s = 0; s < f.n_streams; s++) {
 		CU_ASSERT_EQUAL_FATAL(wr_frame_tmpl_create(&f.streams[s], s, &t, &err), 0);
 		n = wr_frame_tmpl_layers(t, proto, off);
+		sctp = strcmp(proto[n - 1]->name, "sctp_data") == 0;
+		v6 = strcmp(proto[1]->name, "ipv6") == 0;
 		sc = off[n - 2];
 		ip6 = off[1];
-		CU_ASSERT_TRUE(sctp_ok(wr_frame_tmpl_bytes(t) + sc,
-				       wr_frame_tmpl_max_len(t) - sc) ||
+		in_eth = off[4];
+		CU_ASSERT_TRUE(!sctp || sctp_ok(wr_frame_tmpl_bytes(t) + sc,
+						wr_frame_tmpl_max_len(t) - sc) ||
 			       f.streams[s].latency);
 		for (k = 0; k < 8; k++) {
 			memcpy(bufs[k], wr_frame_tmpl_bytes(t), wr_frame_tmpl_max_len(t));
@@ -823,11 +841,17 @@ test_sctp_crc(void)
 			}
 			for (k = 0; k < 8; k++) {
 				wr_frame_sig_write(t, ptrs[k], lens[k], s, n * 8 + k, 77);
-				CU_ASSERT_TRUE_FATAL(sctp_ok(ptrs[k] + sc, lens[k] - sc));
-				if (strstr(f.streams[s].name, "tunnel") != NULL ||
-				    s == 4)
+				if (sctp)
+					CU_ASSERT_TRUE_FATAL(sctp_ok(ptrs[k] + sc, lens[k] - sc));
+				if (v6 && n > 5)
 					CU_ASSERT_TRUE_FATAL(udp6_ok(ptrs[k] + ip6, ptrs[k] + ip6 + 40,
 								     lens[k] - ip6 - 40u));
+				/* IPv4/UDP outside, then inside: every checksum. */
+				if (!v6 && !sctp)
+					CU_ASSERT_EQUAL_FATAL(ref_check(ptrs[k], lens[k]), 0);
+				if (!sctp && n > 5)
+					CU_ASSERT_EQUAL_FATAL(ref_check(ptrs[k] + in_eth,
+									lens[k] - in_eth), 0);
 			}
 		}
 		wr_frame_tmpl_free(t);

@@ -27,6 +27,9 @@
 /* Checksums one field is in: its IP header, its L4 (pseudo-header), and an
  * outer UDP's that covers the whole inner frame (VXLAN over IPv6). */
 #define WR_ACC_MAX 3
+/* A multiple of 0xffff (0xffff * 0x100010001): zero to a one's-complement
+ * sum, and above every sum taken away from it. */
+#define CS_ZERO 0xffffffffffffull
 /* Random sub-sequence tags of fields the fixed frame model did not have:
  * above the legacy ids (0..10) and WR_RNG_TAG_SIZE. */
 #define WR_RNG_TAG_LAYER 0x200u
@@ -80,6 +83,10 @@ struct wr_cs {
 	uint8_t nest_sh[WR_CSUMS_MAX];
 	bool ffff;         /* 0 is sent as 0xffff (UDP) */
 	bool wide;         /* sums may pass 2^48: fold all 64 bits */
+	/* Fields of an inner pseudo-header it takes away (see cancel_l4):
+	 * they are summed in accumulator WR_CSUMS_MAX + its index, and the
+	 * fold adds CS_ZERO minus that. */
+	bool neg;
 	/* A CRC32c (SCTP) over [start, end of frame), computed whole from the
 	 * frame's bytes once everything under it is written; as an inner
 	 * checksum it adds the one's-complement sum of its 4 bytes. */
@@ -768,35 +775,106 @@ covers(const struct lay *ly, uint32_t i, uint16_t off, uint16_t w,
 
 /* ---- compiling the varying fields ---- */
 
-/* Checksummed layers (indices) a field at [off, off + w) of layer li is in. */
+/*
+ * Inner checksums an outer one need not read.  A region whose
+ * one's-complement checksum is right sums to zero with it (a header, ICMP,
+ * GRE's) or to minus its pseudo-header (UDP, TCP, ICMPv6: RFC 1071
+ * arithmetic), whatever it holds.  So an outer checksum whose region holds
+ * an inner L4 one (a tunnel's UDP over the inner UDP) and the checksummed
+ * headers before it sums those regions' bytes as that known total: fields
+ * inside them add nothing, a field of the inner pseudo-header adds minus
+ * itself, and the inner checksums need neither be computed first nor read
+ * back.  A CRC region is no such sum: its bytes count as themselves (the
+ * outer one adds the CRC's bytes once it is computed, wr_cs.nest).
+ */
+
+/* The inner L4 layer whose region the payload-type checksum of layer o
+ * takes as its known total (one's-complement, sent, the first after o),
+ * or n: none, or a CRC region comes first. */
+static uint32_t
+cancel_l4(const struct lay *ly, uint32_t n, uint32_t o)
+{
+	uint32_t i;
+
+	if (ly[o].lo.csum != WR_CSUM_PSEUDO && ly[o].lo.csum != WR_CSUM_PLAIN)
+		return n;
+	for (i = o + 1; i < n; i++) {
+		if (csum_off(ly, n, i) || ly[i].lo.csum == WR_CSUM_HEADER)
+			continue;
+		return ly[i].lo.csum == WR_CSUM_CRC32C ? n : i;
+	}
+	return n;
+}
+
+/* Are bytes [off, off + w) inside a region layer o's checksum takes as a
+ * known total: a checksummed header before its inner L4 (or before a CRC
+ * region), or that L4's region? */
+static bool
+in_cancelled(const struct lay *ly, uint32_t n, uint32_t o, uint16_t off, uint16_t w)
+{
+	uint32_t l4 = cancel_l4(ly, n, o), i;
+
+	if (ly[o].lo.csum != WR_CSUM_PSEUDO && ly[o].lo.csum != WR_CSUM_PLAIN)
+		return false;
+	if (l4 < n && off >= ly[l4].off)
+		return true;
+	for (i = o + 1; i < n && i < l4; i++) {
+		if (ly[i].lo.csum == WR_CSUM_CRC32C && !csum_off(ly, n, i))
+			break;
+		if (ly[i].lo.csum == WR_CSUM_HEADER && !csum_off(ly, n, i) &&
+		    off >= ly[i].off && off + w <= ly[i].off + ly[i].hlen)
+			return true;
+	}
+	return false;
+}
+
+/* Marks a negative contribution in wr_vf.acc / wr_le.acc while they hold
+ * layers (build_csums turns them into accumulators). */
+#define ACC_NEG 0x80
+
+static int
+acc_add(uint8_t *n_acc, uint8_t *acc, uint8_t *csh, uint8_t target, uint8_t sh)
+{
+	if (*n_acc == WR_ACC_MAX)
+		return -ENOTSUP;
+	acc[*n_acc] = target;
+	csh[(*n_acc)++] = sh;
+	return 0;
+}
+
+/* Checksummed layers (indices) a field at [off, off + w) of layer li is in,
+ * and with which sign. */
 static int
 field_accs(const struct lay *ly, uint32_t n, uint32_t li, unsigned int j,
 	   uint16_t off, uint16_t w, struct wr_vf *f)
 {
-	uint32_t c;
-	uint8_t csh;
+	uint32_t c, l4;
+	uint8_t csh = 0;
+	bool pos, neg;
 
 	f->n_acc = 0;
 	for (c = 0; c < n; c++) {
-		bool in = !csum_off(ly, n, c) && covers(ly, c, off, w, &csh);
-
 		/* A CRC sums nothing per field: it is taken whole
 		 * (build_csums finds it active). */
-		if (ly[c].lo.csum == WR_CSUM_CRC32C)
+		if (csum_off(ly, n, c) || ly[c].lo.csum == WR_CSUM_CRC32C)
 			continue;
+		pos = covers(ly, c, off, w, &csh) && !in_cancelled(ly, n, c, off, w);
 		/* An address or the protocol below an L4 checksum is in
 		 * its pseudo-header, as the low byte of a word (protocol)
 		 * or whole words (addresses). */
-		if (!in && !csum_off(ly, n, c) && in_pseudo(ly, c, li, j)) {
-			in = true;
+		if (!pos && in_pseudo(ly, c, li, j)) {
+			pos = true;
 			csh = 0;
 		}
-		if (!in)
+		l4 = cancel_l4(ly, n, c);
+		neg = l4 < n && in_pseudo(ly, l4, li, j);
+		/* The same value added and taken away. */
+		if (pos && neg && csh == 0)
 			continue;
-		if (f->n_acc == WR_ACC_MAX)
+		if (pos && acc_add(&f->n_acc, f->acc, f->csh, (uint8_t)c, csh) < 0)
 			return -ENOTSUP;
-		f->acc[f->n_acc] = (uint8_t)c; /* a layer for now, see build_fields */
-		f->csh[f->n_acc++] = csh;
+		if (neg && acc_add(&f->n_acc, f->acc, f->csh, (uint8_t)(c | ACC_NEG), 0) < 0)
+			return -ENOTSUP;
 	}
 	return 0;
 }
@@ -949,7 +1027,7 @@ build_csums(struct wr_frame_tmpl *t, const struct lay *ly, uint32_t n,
 
 	for (i = 0; i < t->n_vary; i++)
 		for (j = 0; j < t->vf[i].n_acc; j++)
-			active[t->vf[i].acc[j]] = true;
+			active[t->vf[i].acc[j] & ~ACC_NEG] = true;
 	for (i = 0; i < n; i++) {
 		map[i] = -1;
 		if (csum_off(ly, n, i))
@@ -989,12 +1067,16 @@ build_csums(struct wr_frame_tmpl *t, const struct lay *ly, uint32_t n,
 		c->ffff = ly[i].p->csum_ffff;
 		c->crc = ly[i].lo.csum == WR_CSUM_CRC32C;
 		c->start = ly[i].off;
-		c->payload = ly[i].lo.csum != WR_CSUM_HEADER && !c->crc;
+		/* The payload is in an inner L4 region it takes whole. */
+		c->payload = ly[i].lo.csum != WR_CSUM_HEADER && !c->crc &&
+			     cancel_l4(ly, n, i) == n;
 		c->pay_sh = ((t->pay_off - ly[i].off) & 1) ? 8 : 0;
+		c->wide = cancel_l4(ly, n, i) < n; /* it adds CS_ZERO */
 		for (j = i + 1; j < n; j++)
 			if (map[j] >= 0 &&
 			    covers(ly, i, (uint16_t)(ly[j].off + ly[j].lo.csum_off), 2,
-				   &csh)) {
+				   &csh) &&
+			    !in_cancelled(ly, n, i, (uint16_t)(ly[j].off + ly[j].lo.csum_off), 2)) {
 				c->nest[c->n_nest] = (uint8_t)map[j];
 				c->nest_sh[c->n_nest++] = csh;
 			}
@@ -1003,11 +1085,15 @@ build_csums(struct wr_frame_tmpl *t, const struct lay *ly, uint32_t n,
 		struct wr_vf *f = &t->vf[i];
 
 		for (j = 0; j < f->n_acc; j++) {
-			f->acc[j] = (uint8_t)map[f->acc[j]];
+			bool neg = f->acc[j] & ACC_NEG;
+			uint8_t c = (uint8_t)map[f->acc[j] & ~ACC_NEG];
+
+			f->acc[j] = neg ? (uint8_t)(WR_CSUMS_MAX + c) : c;
+			t->cs[c].neg |= neg;
 			/* Sums of shifted 6- and 8-byte values can pass 2^48. */
 			if (f->width >= 6 || (f->width >= 4 && f->csh[j] != 0) ||
 			    f->kind == WR_VF_WIDE)
-				t->cs[f->acc[j]].wide = true;
+				t->cs[c].wide = true;
 		}
 	}
 	return 0;
@@ -1033,12 +1119,10 @@ build_lens(struct wr_frame_tmpl *t, const struct lay *ly, uint32_t n,
 			e->write = true;
 			for (c = 0; c < n; c++)
 				if (map[c] >= 0 && !t->cs[map[c]].crc &&
-				    covers(ly, c, at, 2, &csh)) {
-					if (e->n_acc == WR_ACC_MAX)
-						return -ENOTSUP;
-					e->acc[e->n_acc] = (uint8_t)map[c];
-					e->csh[e->n_acc++] = csh;
-				}
+				    covers(ly, c, at, 2, &csh) &&
+				    !in_cancelled(ly, n, c, at, 2) &&
+				    acc_add(&e->n_acc, e->acc, e->csh, (uint8_t)map[c], csh) < 0)
+					return -ENOTSUP;
 		}
 		if (y->p->pseudo_len && map[i] >= 0 && !t->cs[map[i]].crc) {
 			struct wr_le *e = &t->le[t->n_le++];
@@ -1048,6 +1132,15 @@ build_lens(struct wr_frame_tmpl *t, const struct lay *ly, uint32_t n,
 			e->n_acc = 1;
 			e->acc[0] = (uint8_t)map[i];
 			e->csh[0] = 0;
+			/* Taken away by the checksums that take its region as a
+			 * known total. */
+			for (c = 0; c < i; c++)
+				if (map[c] >= 0 && cancel_l4(ly, n, c) == i) {
+					if (acc_add(&e->n_acc, e->acc, e->csh,
+						    (uint8_t)(WR_CSUMS_MAX + map[c]), 0) < 0)
+						return -ENOTSUP;
+					t->cs[map[c]].neg = true;
+				}
 		}
 	}
 	return 0;
@@ -1063,11 +1156,15 @@ static int
 const_sums(struct wr_frame_tmpl *t, const struct lay *ly, uint32_t n,
 	   const int8_t *map, bool size_varies)
 {
-	uint8_t *b = malloc(t->max_len);
-	uint32_t i, k;
+	uint8_t *b = malloc(t->max_len), *b2 = malloc(t->max_len);
+	uint32_t i, k, l4;
+	uint64_t neg;
 
-	if (b == NULL)
+	if (b == NULL || b2 == NULL) {
+		free(b);
+		free(b2);
 		return -ENOMEM;
+	}
 	memcpy(b, t->bytes, t->max_len);
 	for (i = 0; i < t->n_vary; i++) {
 		const struct wr_vf *f = &t->vf[i];
@@ -1089,12 +1186,27 @@ const_sums(struct wr_frame_tmpl *t, const struct lay *ly, uint32_t n,
 	for (i = 0; i < n; i++) {
 		if (map[i] < 0 || t->cs[map[i]].crc)
 			continue;
+		/* The regions it takes as known totals count as those: zero,
+		 * and minus the inner L4's pseudo-header (its constant part:
+		 * the varying fields come with their sign). */
+		l4 = cancel_l4(ly, n, i);
+		memcpy(b2, b, t->max_len);
+		for (k = i + 1; k < n; k++)
+			if (in_cancelled(ly, n, i, ly[k].off, ly[k].hlen))
+				memset(b2 + ly[k].off, 0, k == l4 ? t->max_len - ly[k].off :
+				       ly[k].hlen);
+		neg = l4 == n || ly[l4].lo.csum != WR_CSUM_PSEUDO ? 0 :
+		      pseudo_sum(ly, l4, b) +
+		      (size_varies || !ly[l4].p->pseudo_len ? 0 :
+		       (uint16_t)(t->max_len - ly[l4].off));
 		t->cs[map[i]].cconst =
-			region_sum(ly, i, b, t->max_len,
+			region_sum(ly, i, b2, t->max_len,
 				   size_varies || !ly[i].p->pseudo_len ? 0 :
-				   (uint16_t)(t->max_len - ly[i].off));
+				   (uint16_t)(t->max_len - ly[i].off)) +
+			(neg != 0 ? CS_ZERO - neg : 0);
 	}
 	free(b);
+	free(b2);
 	return 0;
 }
 
@@ -1724,14 +1836,16 @@ wr_frame_gen_next(struct wr_frame_gen *g, uint8_t *buf)
 	const struct wr_vf *vf = t->vf;
 	const uint32_t n = g->n_vary, n_seq = g->n_seq, n_cs = t->n_cs;
 	const uint64_t index = g->index;
-	uint64_t acc[WR_CSUMS_MAX], fin[WR_CSUMS_MAX] = { 0 }, v[WR_FRAME_VARY_MAX], size;
+	uint64_t acc[2 * WR_CSUMS_MAX], fin[WR_CSUMS_MAX] = { 0 }, v[WR_FRAME_VARY_MAX], size;
 	__uint128_t w[WR_FRAME_VARY_MAX];
 	uint16_t len = t->fixed_len;
 	const bool sized = t->size_kind != WR_SZ_FIXED;
 	uint32_t i, j;
 
-	for (i = 0; i < n_cs; i++)
+	for (i = 0; i < n_cs; i++) {
 		acc[i] = t->cs[i].cconst;
+		acc[WR_CSUMS_MAX + i] = 0;
+	}
 	if (sized) {
 		if (t->size_kind == WR_SZ_TABLE) {
 			size = t->size_tab[g->size_pos];
@@ -1801,6 +1915,8 @@ wr_frame_gen_next(struct wr_frame_gen *g, uint8_t *buf)
 		}
 		for (j = 0; j < c->n_nest; j++)
 			acc[i] += fin[c->nest[j]] << c->nest_sh[j];
+		if (c->neg)
+			acc[i] += CS_ZERO - acc[WR_CSUMS_MAX + i];
 		fin[i] = fold_cs(c, acc[i]);
 		wr_put16(buf + c->off, fin[i]);
 	}
@@ -1900,7 +2016,7 @@ wr_frame_gen_burst_at(struct wr_frame_gen *g, void **objs, uint32_t base_off,
 		      uint16_t *lens, unsigned int n)
 {
 	const struct wr_frame_tmpl *t = g->t;
-	uint64_t acc[WR_CSUMS_MAX][WR_FRAME_BURST_MAX];
+	uint64_t acc[2 * WR_CSUMS_MAX][WR_FRAME_BURST_MAX];
 	const uint64_t index = g->index, stride = g->stride;
 	const uint32_t n_cs = t->n_cs;
 	unsigned int k;
@@ -1923,6 +2039,8 @@ wr_frame_gen_burst_at(struct wr_frame_gen *g, void **objs, uint32_t base_off,
 
 		for (k = 0; k < n; k++)
 			acc[i][k] = cc;
+		if (t->cs[i].neg)
+			memset(acc[WR_CSUMS_MAX + i], 0, n * sizeof(acc[0][0]));
 	}
 	if (t->size_kind == WR_SZ_TABLE) {
 		uint64_t pos = g->size_pos;
@@ -2010,6 +2128,7 @@ wr_frame_gen_burst_at(struct wr_frame_gen *g, void **objs, uint32_t base_off,
 	}
 	/* Innermost first; the commonest case (IPv4 + L4) in one pass. */
 	if (n_cs == 2 && !t->cs[0].wide && !t->cs[1].wide && !t->cs[0].crc &&
+	    !t->cs[0].neg && !t->cs[1].neg &&
 	    t->cs[0].n_nest == 0 && t->cs[1].n_nest == 0) {
 		const uint16_t o0 = t->cs[0].off, o1 = t->cs[1].off;
 		const bool f0 = t->cs[0].ffff, f1 = t->cs[1].ffff;
@@ -2047,6 +2166,9 @@ wr_frame_gen_burst_at(struct wr_frame_gen *g, void **objs, uint32_t base_off,
 						     << c->nest_sh[e];
 				}
 			}
+			if (c->neg)
+				for (k = 0; k < n; k++)
+					acc[i][k] += CS_ZERO - acc[WR_CSUMS_MAX + i][k];
 			for (k = 0; k < n; k++)
 				wr_put16((uint8_t *)objs[k] + base_off + c->off,
 				      fold_cs(c, acc[i][k]));
