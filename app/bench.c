@@ -276,6 +276,52 @@ distinct_on(const struct wr_bench *b, uint16_t port, uint32_t s)
 	return n;
 }
 
+/* One line for a port option naming a port that does not exist. */
+static int
+port_bad(const char *opt, unsigned int port, const char *why)
+{
+	char val[16];
+
+	snprintf(val, sizeof(val), "%u", port);
+	bad(opt, val, why);
+	return WR_EXIT_USAGE;
+}
+
+/* Every port the options and the stream name exists among @p n_ports
+ * (the profile's before EAL starts, EAL's after; 0: not known yet).
+ * Prints; @return an exit code. */
+static int
+ports_check(const struct wr_bench *b, unsigned int n_ports)
+{
+	const struct wr_opts *o = b->o;
+	const struct wr_stream *st = &b->f.streams[b->stream];
+	char why[128];
+	unsigned int i;
+
+	/* The stream's own port, unless --tx-port or --pairs replace it. */
+	if (!o->tx_port_set && o->n_pairs == 0 && n_ports > 0 &&
+	    st->port >= n_ports) {
+		fprintf(stderr, "wirerate: %s:%u:%u: streams[%u].port: port %u "
+			"does not exist: %s has %u port%s (0..%u)\n", b->f.path,
+			st->mark.line, st->mark.col, b->stream, st->port,
+			b->cfg.n_ports ? "the profile" : "EAL", n_ports,
+			n_ports == 1 ? "" : "s", n_ports - 1);
+		return WR_EXIT_USAGE;
+	}
+	if (o->tx_port_set &&
+	    wr_bench_port_check(o->tx_port, n_ports, why, sizeof(why)) != 0)
+		return port_bad("--tx-port", o->tx_port, why);
+	if (o->rx_port_set &&
+	    wr_bench_port_check(o->rx_port, n_ports, why, sizeof(why)) != 0)
+		return port_bad("--rx-port", o->rx_port, why);
+	for (i = 0; i < o->n_pairs; i++)
+		for (unsigned int k = 0; k < 2; k++)
+			if (wr_bench_port_check(o->pairs[i][k], n_ports, why,
+						sizeof(why)) != 0)
+				return port_bad("--pairs", o->pairs[i][k], why);
+	return WR_EXIT_OK;
+}
+
 int
 wr_bench_prepare(struct wr_bench *b, const struct wr_opts *o, bool latency,
 		 const uint16_t *default_sizes, unsigned int n_default)
@@ -317,6 +363,8 @@ wr_bench_prepare(struct wr_bench *b, const struct wr_opts *o, bool latency,
 	}
 
 	rc = wr_app_load_profile(o, &b->cfg, &b->cfg_path);
+	if (rc == WR_EXIT_OK)
+		rc = ports_check(b, b->cfg.n_ports);
 	if (rc == WR_EXIT_OK)
 		rc = wr_app_check_files(o, &b->f, &b->cfg, b->cfg_path);
 	if (rc != WR_EXIT_OK)
@@ -378,7 +426,8 @@ wr_bench_open(struct wr_bench *b)
 			rc == -EMSGSIZE ? WR_EXIT_USAGE : WR_EXIT_FAIL;
 	}
 	wr_bench_engine = b->e;
-	return WR_EXIT_OK;
+	/* A profile without ports uses every port EAL probed: known now. */
+	return ports_check(b, wr_engine_n_ports(b->e));
 }
 
 int
@@ -427,6 +476,10 @@ wr_bench_trial(struct wr_bench *b, struct wr_stream *st, uint64_t drain_ns,
 		wr_engine_sleep_ns(WR_BENCH_POLL_NS);
 	}
 	wr_engine_stop(b->e, drain_ns);
+	/* A link that went after the last frame (in the drain, or before
+	 * this trial: nothing was sent at all) counts as much. */
+	if (wr_engine_links_check(b->e) > 0)
+		b->link_lost = true;
 	v = wr_engine_collect(b->e, true);
 	*row = v->streams[0];
 	b->port_row = v->ports[st->port];
@@ -482,6 +535,19 @@ wr_bench_trial(struct wr_bench *b, struct wr_stream *st, uint64_t drain_ns,
 	return wr_bench_interrupted() || b->link_lost ? -EINTR : 0;
 }
 
+void
+wr_bench_tx_of(const struct wr_bench *b, const struct wr_stream *st,
+	       const struct wr_report_row *row, struct wr_txlimit_tx *tx)
+{
+	memset(tx, 0, sizeof(*tx));
+	tx->sent = row->total.tx_pkts;
+	tx->pacer_skipped = row->pacer_skipped;
+	tx->tx_full = row->total.tx_full;
+	tx->alloc_fail = row->total.alloc_fail;
+	tx->burst = st->burst ? st->burst : b->cfg.burst;
+	tx->usage = b->port_row.tx_usage;
+}
+
 const char *
 wr_bench_stop_reason(const struct wr_bench *b, int rc)
 {
@@ -516,6 +582,7 @@ wr_bench_meta(const struct wr_bench *b, struct wr_bench_meta *m,
 	m->tx_device = p->device;
 	m->tx_driver = p->driver;
 	m->link_mbps = p->link_speed_mbps;
+	m->link_placeholder = wr_txlimit_placeholder(p->driver);
 	m->stop_reason = reason;
 }
 

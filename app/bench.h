@@ -91,6 +91,10 @@ int wr_bench_trial(struct wr_bench *b, struct wr_stream *st,
 		   uint64_t drain_ns, struct wr_report_row *row);
 bool wr_bench_interrupted(void);
 
+/** The TX evidence of the trial of @p st that filled @p row (the stream's
+ * port's lcores). */
+void wr_bench_tx_of(const struct wr_bench *b, const struct wr_stream *st,
+		    const struct wr_report_row *row, struct wr_txlimit_tx *tx);
 /** stop_reason after the last trial returned @p rc: done, signal or link-down. */
 const char *wr_bench_stop_reason(const struct wr_bench *b, int rc);
 void wr_bench_meta(const struct wr_bench *b, struct wr_bench_meta *m,

@@ -108,6 +108,7 @@ trial_at_sig(struct wr_bench *b, uint16_t size, uint64_t rate, uint64_t ns,
 	t->rx_nic_pkts = b->rx_nic_pkts;
 	t->rx_nic_missed = b->rx_nic_missed;
 	t->valid = wr_bench_trial_valid(t->sent, t->pacer_skipped);
+	wr_bench_tx_of(b, &st, &r, &t->tx);
 	t->offered_millipps = wr_rfc2544_offered_millipps(t->sent,
 		t->duration_ns ? t->duration_ns : ns);
 	if (b->bidir) {
@@ -191,6 +192,20 @@ trial_at(struct wr_bench *b, uint16_t size, uint64_t rate, uint64_t ns,
 	return trial_at_sig(b, size, rate, ns, count, drain_ns, true, t);
 }
 
+/* --min-rate at most --max-rate at every size, on a link of @p link_mbps
+ * (0: not known yet).  Prints; @return an exit code. */
+static int
+rates_check(const struct wr_bench *b, uint32_t link_mbps)
+{
+	char why[128];
+
+	if (wr_bench_rate_order(&b->o->min_rate, &b->o->max_rate, b->sizes,
+				b->n_sizes, link_mbps, why, sizeof(why)) == 0)
+		return WR_EXIT_OK;
+	fprintf(stderr, "wirerate: --min-rate: %s\n", why);
+	return WR_EXIT_USAGE;
+}
+
 /* The search for one frame size.  @return 0, -EINTR, or an exit code's error. */
 static int
 search(struct wr_bench *b, uint16_t size, uint64_t trial_ns, uint64_t drain_ns,
@@ -202,6 +217,7 @@ search(struct wr_bench *b, uint16_t size, uint64_t trial_ns, uint64_t drain_ns,
 	struct wr_rfc2544 *s;
 	uint64_t rate, w_sent, w_received, w_offered;
 	unsigned int redo = 0;
+	char why[160];
 	int rc;
 
 	s = calloc(1, sizeof(*s));
@@ -246,15 +262,15 @@ search(struct wr_bench *b, uint16_t size, uint64_t trial_ns, uint64_t drain_ns,
 		row->n_trials++;
 		if (!t->valid && redo < WR_TRIAL_REDO_MAX &&
 		    row->n_trials < WR_DIM(row->trials)) {
+			char why[160];
+
 			redo++;
+			wr_bench_trial_short_by(t, why, sizeof(why));
 			if (!o->quiet)
-				say(b, "throughput", size, true, "  %u bytes: trial at %.3f pps offered "
-				       "only %.3f pps (%llu frames late: the TX "
-				       "lcore's CPU was busy): again\n", size,
-				       (double)rate / 1e3, t->duration_ns ?
-				       (double)t->sent * 1e9 / t->duration_ns :
-				       0.0,
-				       (unsigned long long)t->pacer_skipped);
+				say(b, "throughput", size, true, "  %u bytes: "
+				    "trial at %.3f pps offered only %.3f pps "
+				    "(%s): again\n", size, (double)rate / 1e3,
+				    (double)t->offered_millipps / 1e3, why);
 			continue;
 		}
 		redo = 0;
@@ -263,6 +279,11 @@ search(struct wr_bench *b, uint16_t size, uint64_t trial_ns, uint64_t drain_ns,
 				       &rate);
 		t->pass = s->trials[s->n_trials - 1].pass;
 		t->pdr_pass = s->trials[s->n_trials - 1].pdr_pass;
+		if (!o->quiet && wr_bench_trial_short_by(t, why, sizeof(why)))
+			say(b, "throughput", size, false, "  %u bytes: trial "
+			    "%u offered %.3f of %.3f pps: %s\n", size,
+			    row->n_trials, (double)t->offered_millipps / 1e3,
+			    (double)t->rate_millipps / 1e3, why);
 		if (!o->quiet)
 			say(b, "throughput", size, true, "  %u bytes: trial %u (phase %u, %.3f s) at "
 			       "%.3f pps (offered %.3f): sent %llu, received "
@@ -462,8 +483,9 @@ back_to_back(struct wr_bench *b, uint16_t size, uint64_t drain_ns,
 	uint64_t trial_ns = o->b2b_trial_ns ? o->b2b_trial_ns : trial_default_ns;
 	struct wr_b2b_cfg cfg;
 	struct wr_bench_trial t;
-	uint64_t line, frames, rframes = 0;
-	bool fdone = false, rdone = !b->bidir;
+	uint64_t line, frames, rframes = 0, res = 0;
+	bool fdone = false, rdone = !b->bidir, fshort, rshort;
+	unsigned int redo = 0;
 	int rc, rrc = 0;
 
 	/* Bursts go out as fast as the port takes them (the minimum gap),
@@ -473,6 +495,16 @@ back_to_back(struct wr_bench *b, uint16_t size, uint64_t drain_ns,
 	if (rc != 0)
 		return rc;
 	row->b2b_rate_millipps = o->max_rate.unit == WR_RATE_MAX ? 0 : line;
+	/* A burst counts only offered at the rate: the paced one, or at
+	 * the minimum gap of a real line (a virtual PMD's placeholder speed
+	 * is no gap: there it goes as fast as the port takes it). */
+	row->b2b_asked_millipps = row->b2b_rate_millipps;
+	if (row->b2b_asked_millipps == 0 &&
+	    wr_txlimit_line_mbps(wr_engine_port(b->e, b->tx_port)->driver,
+			       wr_engine_port(b->e, b->tx_port)->link_speed_mbps))
+		row->b2b_asked_millipps = line;
+	if (row->b2b_asked_millipps != 0)
+		res = resolution_at(b, row->b2b_asked_millipps);
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.max_frames = (uint64_t)((unsigned __int128)line * trial_ns /
 				    1000000000000ull);
@@ -500,14 +532,40 @@ back_to_back(struct wr_bench *b, uint16_t size, uint64_t drain_ns,
 		if (rc != 0)
 			break;
 		row->b2b_bursts++;
+		fshort = row->b2b_asked_millipps != 0 &&
+			 wr_rfc2544_short(row->b2b_asked_millipps,
+					  t.offered_millipps, res);
+		rshort = row->b2b_asked_millipps != 0 && b->bidir &&
+			 wr_rfc2544_short(row->b2b_asked_millipps,
+					  t.rev_offered_millipps, res);
+		if (fshort && !fdone && redo < WR_TRIAL_REDO_MAX) {
+			char why[160];
+
+			/* A stall (of the lcore, or of the peer that fills
+			 * the port's ring) may pass: again. */
+			redo++;
+			wr_txlimit_of(&t.tx, why, sizeof(why));
+			if (!o->quiet)
+				say(b, "b2b", size, true, "  %u bytes: burst of "
+				    "%llu offered only %.3f of %.3f pps (%s): "
+				    "again\n", size, (unsigned long long)t.sent,
+				    (double)t.offered_millipps / 1e3,
+				    (double)row->b2b_asked_millipps / 1e3, why);
+			continue;
+		}
+		redo = 0;
 		if (!fdone) {
 			if (t.offered_millipps < row->b2b_offered_min)
 				row->b2b_offered_min = t.offered_millipps;
 			rc = wr_b2b_report(&row->b2b, t.sent, t.received,
-					   &frames);
+					   fshort, &frames);
 			if (rc < 0)
 				break;
 			fdone = rc == 1;
+			if (row->b2b.gen_limited && row->b2b_gen_offered == 0) {
+				row->b2b_gen_offered = t.offered_millipps;
+				row->b2b_gen_tx = t.tx;
+			}
 			if (!o->quiet)
 				say(b, "b2b", size, true, "  %u bytes: back-to-back %srepeat %u, "
 				       "burst of %llu (offered %.3f pps): "
@@ -516,13 +574,16 @@ back_to_back(struct wr_bench *b, uint16_t size, uint64_t drain_ns,
 				       (unsigned long long)t.sent,
 				       (double)t.offered_millipps / 1e3,
 				       (unsigned long long)t.received,
+				       fshort ? (t.received == t.sent ?
+				       "not offered at the rate: no result" :
+				       "fail at the rate offered") :
 				       t.received == t.sent ? "pass" : "fail");
 		}
 		if (!rdone) {
 			if (t.rev_offered_millipps < row->rev_b2b_offered_min)
 				row->rev_b2b_offered_min = t.rev_offered_millipps;
 			rrc = wr_b2b_report(&row->rev_b2b, t.rev_sent,
-					    t.rev_received, &rframes);
+					    t.rev_received, rshort, &rframes);
 			if (rrc < 0) {
 				rc = rrc;
 				break;
@@ -729,7 +790,7 @@ wr_cmd_rfc2544(const struct wr_opts *o)
 	uint64_t drain = o->drain_set ? o->drain_ns : WR_TRIAL_DRAIN_DEFAULT_NS;
 	uint32_t tests = o->tests ? o->tests : WR_BENCH_TEST_THROUGHPUT;
 	uint16_t pairs[WR_BENCH_PAIRS_MAX][2];
-	unsigned int n_pairs, p, k;
+	unsigned int n_pairs, k;
 	/* The report's raw JSON: --json, else beside the report. */
 	static char json_beside[1100];
 	const char *json;
@@ -792,23 +853,21 @@ wr_cmd_rfc2544(const struct wr_opts *o)
 	b.first_trial_ns = o->first_trial_ns ? o->first_trial_ns :
 			   WR_FIRST_TRIAL_DEFAULT_NS < trial ?
 			   WR_FIRST_TRIAL_DEFAULT_NS : trial;
-	if (rc == WR_EXIT_OK)
-		rc = wr_bench_open(&b);
-	for (p = 0; rc == WR_EXIT_OK && p < n_pairs; p++) {
-		if (pairs[p][0] < wr_engine_n_ports(b.e) && pairs[p][1] < wr_engine_n_ports(b.e))
-			continue;
-		fprintf(stderr, "wirerate: %s: there %s %u port%s (0..%u)\n",
-			o->n_pairs ? "--pairs" : "--tx-port/--rx-port",
-			wr_engine_n_ports(b.e) == 1 ? "is" : "are", wr_engine_n_ports(b.e),
-			wr_engine_n_ports(b.e) == 1 ? "" : "s", wr_engine_n_ports(b.e) - 1);
-		rc = WR_EXIT_USAGE;
-	}
 	if (rc == WR_EXIT_OK && n_pairs * b.n_sizes > WR_BENCH_SIZES_MAX) {
 		fprintf(stderr, "wirerate: --pairs: %u pairs of %u sizes are "
 			"more than %u results\n", n_pairs, b.n_sizes,
 			WR_BENCH_SIZES_MAX);
 		rc = WR_EXIT_USAGE;
 	}
+	/* Rates that compare without the link, before EAL starts. */
+	if (rc == WR_EXIT_OK)
+		rc = rates_check(&b, 0);
+	if (rc == WR_EXIT_OK)
+		rc = wr_bench_open(&b);
+	/* The others (a percentage against pps) with each TX port's link. */
+	for (k = 0; rc == WR_EXIT_OK && k < n_pairs; k++)
+		rc = rates_check(&b, wr_engine_port(b.e, pairs[k][0])->
+				 link_speed_mbps);
 	if (rc != WR_EXIT_OK) {
 		wr_bench_close(&b);
 		return rc;
@@ -842,7 +901,11 @@ wr_cmd_rfc2544(const struct wr_opts *o)
 		row->size = b.sizes[i];
 		row->tx_port = b.tx_port;
 		row->rx_port = b.rx_port;
-		row->link_mbps = wr_engine_port(b.e, b.tx_port)->link_speed_mbps;
+		/* The share of the line only where there is one (not a
+		 * virtual PMD's placeholder speed). */
+		row->link_mbps = wr_txlimit_line_mbps(
+			wr_engine_port(b.e, b.tx_port)->driver,
+			wr_engine_port(b.e, b.tx_port)->link_speed_mbps);
 		if (tests & WR_BENCH_TEST_THROUGHPUT)
 			rc = search(&b, b.sizes[i], trial, drain, row);
 		if (rc == 0 && (tests & WR_BENCH_TEST_LATENCY))

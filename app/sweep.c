@@ -71,7 +71,11 @@ wr_cmd_sweep(const struct wr_opts *o)
 	uint64_t duration = o->duration_ns ? o->duration_ns :
 			    WR_SWEEP_DURATION_DEFAULT_NS;
 	unsigned int i, r, n = 0, n_st = 0;
+	uint16_t not_measured[WR_BENCH_SIZES_MAX], stopped_in = 0;
+	unsigned int n_not = 0;
 	bool gen_limited = false;
+	const struct wr_port *tp;
+	uint32_t line;
 	uint16_t port;
 	int rc;
 
@@ -92,16 +96,10 @@ wr_cmd_sweep(const struct wr_opts *o)
 		return rc;
 	}
 	port = b.f.streams[b.stream].port;
-	if (port >= wr_engine_n_ports(b.e) || (echo && o->rx_port >= wr_engine_n_ports(b.e))) {
-		fprintf(stderr, "wirerate: stream %s is on port %u%s; there %s "
-			"%u port%s\n", b.f.streams[b.stream].name, port,
-			echo ? " (--rx-port given)" : "",
-			wr_engine_n_ports(b.e) == 1 ? "is" : "are", wr_engine_n_ports(b.e),
-			wr_engine_n_ports(b.e) == 1 ? "" : "s");
-		wr_bench_close(&b);
-		return WR_EXIT_USAGE;
-	}
 	b.rx_port = echo ? o->rx_port : port;
+	tp = wr_engine_port(b.e, port);
+	/* A virtual PMD's link speed is a constant, not a line. */
+	line = wr_txlimit_line_mbps(tp->driver, tp->link_speed_mbps);
 	rows = calloc((size_t)b.n_sizes * reps, sizeof(*rows));
 	echoes = calloc((size_t)reps, sizeof(*echoes));
 	if (rows == NULL || echoes == NULL) {
@@ -110,19 +108,28 @@ wr_cmd_sweep(const struct wr_opts *o)
 		wr_bench_close(&b);
 		return WR_EXIT_FAIL;
 	}
-	if (!o->quiet)
-		printf("wirerate %s sweep: %s, stream %s on port %u (%s)%s, %.3f s a "
-	       "size%s, link %s\n", WR_VERSION, b.f.path,
-	       b.f.streams[b.stream].name, port, wr_engine_port(b.e, port)->device,
-	       echo ? ", echoes counted on --rx-port" : "",
-	       (double)duration / 1e9, reps > 1 ? ", repeated" : "",
-	       wr_engine_port(b.e, port)->link_speed_mbps ? "known" : "speed unknown");
+	if (!o->quiet) {
+		printf("wirerate %s sweep: %s, stream %s on port %u (%s)%s, "
+		       "%.3f s a size%s, ", WR_VERSION, b.f.path,
+		       b.f.streams[b.stream].name, port, tp->device,
+		       echo ? ", echoes counted on --rx-port" : "",
+		       (double)duration / 1e9, reps > 1 ? ", repeated" : "");
+		if (line != 0)
+			printf("line %u Mbps\n", line);
+		else if (tp->link_speed_mbps != 0)
+			printf("no line rate (%s reports %u Mbps, a placeholder "
+			       "whatever the path carries)\n", tp->driver,
+			       tp->link_speed_mbps);
+		else
+			printf("link speed unknown\n");
+	}
 	rc = 0;
 	for (i = 0; i < b.n_sizes && rc == 0; i++) {
 		unsigned int first = n;
 
 		for (r = 0; r < reps; r++) {
 			struct wr_report_row row;
+			struct wr_txlimit_tx tx;
 			struct wr_stream s;
 
 			wr_bench_stream_at(&b, b.sizes[i], &s);
@@ -135,11 +142,18 @@ wr_cmd_sweep(const struct wr_opts *o)
 					    0, &row);
 			if (rc != 0 && rc != -EINTR)
 				break;
+			if (rc == -EINTR && b.link_lost) {
+				/* The path went away under this size: its
+				 * figures (the frames it took with it) are no
+				 * measurement, nor are the sizes after it. */
+				stopped_in = b.sizes[i];
+				n = first;
+				break;
+			}
+			wr_bench_tx_of(&b, &s, &row, &tx);
 			wr_sweep_row_calc(&rows[n], b.sizes[i],
 					  row.total.tx_pkts, row.duration_ns,
-					  wr_engine_port(b.e, port)->link_speed_mbps);
-			rows[n].pacer_skipped = row.pacer_skipped;
-			rows[n].tx_full = row.total.tx_full;
+					  line, &tx);
 			rows[n].cut_short = rc == -EINTR;
 			echoes[r].rx_pkts = b.rx_distinct;
 			echoes[r].rx_nic_pkts = b.rx_nic_pkts;
@@ -164,11 +178,19 @@ wr_cmd_sweep(const struct wr_opts *o)
 		    wr_sweep_stat_calc(&st[n_st], &rows[first],
 				       echo ? echoes : NULL, n - first,
 				       payload_offset(&b, b.sizes[i])) == 0) {
-			if (echo && st[n_st].lost == 0 &&
-			    strcmp(st[n_st].limited_by, "generator") == 0)
-				gen_limited = true;
+			gen_limited |= wr_sweep_stat_gen_limited(&st[n_st]);
 			n_st++;
 		}
+	}
+	/* The sizes a stop left out: the one it cut (with link-down) and
+	 * those after it. */
+	for (i = 0; i < b.n_sizes; i++) {
+		bool done = false;
+
+		for (r = 0; r < n && !done; r++)
+			done = rows[r].size == b.sizes[i];
+		if (!done)
+			not_measured[n_not++] = b.sizes[i];
 	}
 	if (rc != 0 && rc != -EINTR) {
 		free(rows);
@@ -184,6 +206,11 @@ wr_cmd_sweep(const struct wr_opts *o)
 	}
 	wr_bench_meta(&b, &m, port, wr_bench_stop_reason(&b, rc));
 	m.duration_ns = duration;
+	m.stopped_in = stopped_in ? stopped_in : rc == -EINTR && n > 0 ?
+		       rows[n - 1].size : 0;
+	m.not_measured = not_measured;
+	m.n_not_measured = n_not;
+	wr_bench_stop_print(stdout, &m);
 	out.m = &m;
 	out.rows = rows;
 	out.n = n;
@@ -192,6 +219,14 @@ wr_cmd_sweep(const struct wr_opts *o)
 	rc = wr_bench_outputs(o, json, write_csv, write_json, &out);
 	free(rows);
 	free(echoes);
+	if (rc == WR_EXIT_OK && b.link_lost) {
+		/* A sweep that lost its path did not run: a run-time failure,
+		 * whatever the sizes measured before said. */
+		fprintf(stderr, "wirerate: sweep: a port's link went down "
+			"during the %u-byte trial: %u of %u sizes measured\n",
+			stopped_in, b.n_sizes - n_not, b.n_sizes);
+		rc = WR_EXIT_FAIL;
+	}
 	wr_bench_close(&b);
 	if (rc != WR_EXIT_OK)
 		return rc;

@@ -73,25 +73,203 @@ test_sweep_row(void)
 	struct wr_sweep_row r;
 
 	/* 1488095 frames of 64 bytes in 1 s on 1 GbE: line rate. */
-	wr_sweep_row_calc(&r, 64, 1488095, 1000000000ull, 1000);
+	wr_sweep_row_calc(&r, 64, 1488095, 1000000000ull, 1000, NULL);
 	CU_ASSERT_DOUBLE_EQUAL(r.kpps, 1488.095, 1e-9);
 	CU_ASSERT_DOUBLE_EQUAL(r.mbps_l2, 64 * 1488.095 * 8 / 1000, 1e-9);
 	CU_ASSERT_DOUBLE_EQUAL(r.mbps_l1, 84 * 1488.095 * 8 / 1000, 1e-9);
 	CU_ASSERT_DOUBLE_EQUAL(r.line_pct, 99.99998, 1e-5);
 	CU_ASSERT_STRING_EQUAL(r.limited_by, "line");
 	/* 0.1 % below the line is still the line; more is the generator */
-	wr_sweep_row_calc(&r, 64, 1486608, 1000000000ull, 1000);
+	wr_sweep_row_calc(&r, 64, 1486608, 1000000000ull, 1000, NULL);
 	CU_ASSERT_STRING_EQUAL(r.limited_by, "line");
-	wr_sweep_row_calc(&r, 64, 1486606, 1000000000ull, 1000);
+	wr_sweep_row_calc(&r, 64, 1486606, 1000000000ull, 1000, NULL);
 	CU_ASSERT_STRING_EQUAL(r.limited_by, "generator");
+	/* Above the line by more than the resolution is never the line:
+	 * the port's speed is not the wire's (net_null at 978 % of its
+	 * 10 Gbps); just above it still is. */
+	wr_sweep_row_calc(&r, 64, 1489583, 1000000000ull, 1000, NULL);
+	CU_ASSERT_STRING_EQUAL(r.limited_by, "line");
+	wr_sweep_row_calc(&r, 64, 1489586, 1000000000ull, 1000, NULL);
+	CU_ASSERT_STRING_EQUAL(r.limited_by, "generator");
+	wr_sweep_row_calc(&r, 64, 145535714, 1000000000ull, 10000, NULL);
+	CU_ASSERT_DOUBLE_EQUAL(r.line_pct, 978.0, 1e-4);
+	CU_ASSERT_STRING_EQUAL(r.limited_by, "generator");
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.limit_why, "not the wire's"));
 	/* Ostinato's 1518-byte row: 80 Kpps is 984 Mbps L1. */
-	wr_sweep_row_calc(&r, 1518, 40000, 500000000ull, 0);
+	wr_sweep_row_calc(&r, 1518, 40000, 500000000ull, 0, NULL);
 	CU_ASSERT_DOUBLE_EQUAL(r.kpps, 80.0, 1e-9);
 	CU_ASSERT_DOUBLE_EQUAL(r.mbps_l1, 984.32, 1e-9);
 	CU_ASSERT_EQUAL(r.link_mbps, 0);
-	CU_ASSERT_STRING_EQUAL(r.limited_by, "unknown");
-	wr_sweep_row_calc(&r, 128, 0, 0, 10000);
+	CU_ASSERT_STRING_EQUAL(r.limited_by, "generator");
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.limit_why, "no line rate"));
+	wr_sweep_row_calc(&r, 128, 0, 0, 10000, NULL);
 	CU_ASSERT_DOUBLE_EQUAL(r.kpps, 0, 0);
+}
+
+static void
+test_link_placeholder(void)
+{
+	CU_ASSERT_TRUE(wr_txlimit_placeholder("net_null"));
+	CU_ASSERT_TRUE(wr_txlimit_placeholder("net_memif"));
+	CU_ASSERT_TRUE(wr_txlimit_placeholder("net_af_packet"));
+	CU_ASSERT_FALSE(wr_txlimit_placeholder("net_ice"));
+	CU_ASSERT_FALSE(wr_txlimit_placeholder("mlx5_pci"));
+	CU_ASSERT_FALSE(wr_txlimit_placeholder(NULL));
+	CU_ASSERT_EQUAL(wr_txlimit_line_mbps("net_null", 10000), 0);
+	CU_ASSERT_EQUAL(wr_txlimit_line_mbps("net_ice", 25000), 25000);
+}
+
+/* The limit a trial's counters name: the af_packet trial of issue 17
+ * (the lcore in the kernel), a port whose ring is full, a CPU another
+ * thread takes, an lcore flat out, and the pacer. */
+static void
+test_limit_of(void)
+{
+	struct wr_txlimit_tx t = { .sent = 189417, .pacer_skipped = 209983,
+				 .burst = 32,
+				 .usage = { .wall_ns = 500000000,
+					    .user_ns = 60000000,
+					    .sys_ns = 430000000,
+					    .nvcsw = 3, .nivcsw = 40 } };
+	struct wr_sweep_row r;
+	char why[160];
+
+	CU_ASSERT_EQUAL(wr_txlimit_of(&t, why, sizeof(why)),
+			WR_TXLIMIT_PORT);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "87 % of its CPU time in the kernel"));
+	CU_ASSERT_STRING_EQUAL(wr_txlimit_name(WR_TXLIMIT_PORT), "port");
+	/* A port that refuses 1 % of the bursts or more: its ring is full. */
+	t.usage = (struct wr_thread_usage){ .wall_ns = 500000000,
+					    .user_ns = 499000000 };
+	t.sent = 320000;
+	t.tx_full = 100;   /* 100 x 32 = 1 % of 320000 */
+	CU_ASSERT_EQUAL(wr_txlimit_of(&t, why, sizeof(why)),
+			WR_TXLIMIT_PORT);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "100 bursts refused"));
+	t.tx_full = 99;
+	CU_ASSERT_EQUAL(wr_txlimit_of(&t, NULL, 0), WR_TXLIMIT_CPU);
+	t.tx_full = 0;
+	/* Off its CPU 20 % of the time, preempted: another thread. */
+	t.usage = (struct wr_thread_usage){ .wall_ns = 500000000,
+					    .user_ns = 400000000,
+					    .nvcsw = 2, .nivcsw = 120 };
+	CU_ASSERT_EQUAL(wr_txlimit_of(&t, why, sizeof(why)),
+			WR_TXLIMIT_CPU);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "preempted 120 times"));
+	/* ... or waiting in the kernel: a PMD that blocks until the port
+	 * has room. */
+	t.usage.nvcsw = 500;
+	CU_ASSERT_EQUAL(wr_txlimit_of(&t, why, sizeof(why)),
+			WR_TXLIMIT_PORT);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "500 waits"));
+	/* Preempted, and at its pace on the CPU it would have sent all that
+	 * fell due: the CPU, even with the port's system calls. */
+	t.pacer_skipped = 20000;
+	t.usage = (struct wr_thread_usage){ .wall_ns = 500000000,
+					    .user_ns = 100000000,
+					    .sys_ns = 300000000,
+					    .nvcsw = 2, .nivcsw = 120 };
+	CU_ASSERT_EQUAL(wr_txlimit_of(&t, why, sizeof(why)),
+			WR_TXLIMIT_CPU);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "CPU was taken: off it 20 %"));
+	/* ... not so with more due: the kernel's share makes it the port. */
+	t.pacer_skipped = 209983;
+	CU_ASSERT_EQUAL(wr_txlimit_of(&t, NULL, 0), WR_TXLIMIT_PORT);
+	/* On its CPU all along, frames skipped: it could not keep up. */
+	t.usage = (struct wr_thread_usage){ .wall_ns = 500000000,
+					    .user_ns = 499000000 };
+	CU_ASSERT_EQUAL(wr_txlimit_of(&t, why, sizeof(why)),
+			WR_TXLIMIT_CPU);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "209983 frames late"));
+	/* Nothing skipped, nothing refused: the schedule itself. */
+	t.pacer_skipped = 0;
+	CU_ASSERT_EQUAL(wr_txlimit_of(&t, NULL, 0), WR_TXLIMIT_PACER);
+	/* No usage known: the counters alone. */
+	memset(&t.usage, 0, sizeof(t.usage));
+	t.pacer_skipped = 5;
+	CU_ASSERT_EQUAL(wr_txlimit_of(&t, NULL, 0), WR_TXLIMIT_CPU);
+	/* A sweep row: below the line, the port's evidence makes it "port". */
+	t.usage = (struct wr_thread_usage){ .wall_ns = 500000000,
+					    .user_ns = 50000000,
+					    .sys_ns = 440000000 };
+	wr_sweep_row_calc(&r, 64, 290752, 500000000ull, 0, &t);
+	CU_ASSERT_STRING_EQUAL(r.limited_by, "port");
+	CU_ASSERT_EQUAL(r.usage.sys_ns, 440000000);
+	t.usage.sys_ns = 10000000;
+	wr_sweep_row_calc(&r, 64, 290752, 500000000ull, 0, &t);
+	CU_ASSERT_STRING_EQUAL(r.limited_by, "generator");
+	(void)why;
+}
+
+static void
+test_stop_print(void)
+{
+	static const uint16_t left[] = { 128, 256, 512 };
+	struct wr_bench_meta m = { .stop_reason = "link-down",
+				   .stopped_in = 128, .not_measured = left,
+				   .n_not_measured = 3 };
+	struct wr_sweep_stat st = { .echo = true, .tx_pkts = 10,
+				    .limited_by = "generator" };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	wr_bench_stop_print(f, &m);
+	m.stop_reason = "done";
+	wr_bench_stop_print(f, &m);
+	fclose(f);
+	CU_ASSERT_STRING_EQUAL(buf, "stopped: a port's link went down during "
+			       "the 128-byte trial (link-down); not measured: "
+			       "128, 256, 512 bytes\n");
+	free(buf);
+	/* Exit status 3 only for a size that sent and lost nothing with
+	 * the TX lcore as the limit. */
+	CU_ASSERT_TRUE(wr_sweep_stat_gen_limited(&st));
+	st.limited_by = "port";
+	CU_ASSERT_FALSE(wr_sweep_stat_gen_limited(&st));
+	st.limited_by = "generator";
+	st.tx_pkts = 0;
+	CU_ASSERT_FALSE(wr_sweep_stat_gen_limited(&st));
+	st.tx_pkts = 10;
+	st.lost = 1;
+	CU_ASSERT_FALSE(wr_sweep_stat_gen_limited(&st));
+}
+
+static void
+test_port_rate_checks(void)
+{
+	static const uint16_t sizes[] = { 64, 1518 };
+	struct wr_rate_spec lo = { WR_RATE_PPS, 20000000 };
+	struct wr_rate_spec hi = { WR_RATE_PPS, 10000000 };
+	char why[128];
+
+	CU_ASSERT_EQUAL(wr_bench_port_check(0, 1, why, sizeof(why)), 0);
+	CU_ASSERT_EQUAL(wr_bench_port_check(31, 0, why, sizeof(why)), 0);
+	CU_ASSERT_EQUAL(wr_bench_port_check(5, 1, why, sizeof(why)), -ENODEV);
+	CU_ASSERT_STRING_EQUAL(why, "expected a port index 0..0 (there is 1 port)");
+	CU_ASSERT_EQUAL(wr_bench_port_check(2, 2, why, sizeof(why)), -ENODEV);
+	CU_ASSERT_STRING_EQUAL(why, "expected a port index 0..1 (there are 2 ports)");
+	/* One unit: as written, whatever the link. */
+	CU_ASSERT_EQUAL(wr_bench_rate_order(&lo, &hi, sizes, 2, 0, why,
+					    sizeof(why)), -EINVAL);
+	CU_ASSERT_STRING_EQUAL(why, "expected at most --max-rate (10000.0000 "
+			       "pps), got 20000.0000 pps");
+	CU_ASSERT_EQUAL(wr_bench_rate_order(&hi, &lo, sizes, 2, 0, NULL, 0), 0);
+	/* 1 Gbps L1 is above 100 kpps at 64 bytes, below at 1518. */
+	lo = (struct wr_rate_spec){ WR_RATE_BPS_L1, 1000000000 };
+	hi = (struct wr_rate_spec){ WR_RATE_PPS, 100000000 };
+	CU_ASSERT_EQUAL(wr_bench_rate_order(&lo, &hi, sizes, 2, 0, why,
+					    sizeof(why)), -EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "(100000.000 pps at 64 bytes), got "
+				      "1488095.238 pps"));
+	CU_ASSERT_EQUAL(wr_bench_rate_order(&lo, &hi, sizes + 1, 1, 0, NULL, 0), 0);
+	/* A percentage against pps: only once the link is known. */
+	lo = (struct wr_rate_spec){ WR_RATE_PERCENT, 500000 };
+	CU_ASSERT_EQUAL(wr_bench_rate_order(&lo, &hi, sizes, 1, 0, NULL, 0), 0);
+	CU_ASSERT_EQUAL(wr_bench_rate_order(&lo, &hi, sizes, 1, 10000, NULL, 0),
+			-EINVAL);
+	hi.unit = WR_RATE_MAX;
+	CU_ASSERT_EQUAL(wr_bench_rate_order(&lo, &hi, sizes, 1, 10000, NULL, 0), 0);
 }
 
 static void
@@ -154,14 +332,14 @@ test_sweep_outputs(void)
 	size_t len = 0;
 	FILE *f;
 
-	wr_sweep_row_calc(&rows[0], 64, 2000, 1000000000ull, 0);
-	wr_sweep_row_calc(&rows[1], 1518, 1000, 1000000000ull, 0);
+	wr_sweep_row_calc(&rows[0], 64, 2000, 1000000000ull, 0, NULL);
+	wr_sweep_row_calc(&rows[1], 1518, 1000, 1000000000ull, 0, NULL);
 	csv = render(sweep_csv, &a);
 	CU_ASSERT_STRING_EQUAL(csv,
 		"frame_size,kpps,mbps_l1,mbps_l2,line_pct,tx_pkts,duration_s,pacer_skipped,"
-		"limited_by,cut_short\n"
-		"64,2.000,1.344,1.024,,2000,1.000000000,0,unknown,0\n"
-		"1518,1.000,12.304,12.144,,1000,1.000000000,0,unknown,0\n");
+		"limited_by,cut_short,tx_full,alloc_fail\n"
+		"64,2.000,1.344,1.024,,2000,1.000000000,0,generator,0,0,0\n"
+		"1518,1.000,12.304,12.144,,1000,1.000000000,0,generator,0,0,0\n");
 	json = render(sweep_json, &a);
 	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"schema\": \"wirerate-sweep/1\""));
 	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"stream_file\": \"s\\\"q.yaml\""));
@@ -179,7 +357,7 @@ test_sweep_outputs(void)
 	f = open_memstream(&table, &len);
 	wr_sweep_print(f, rows, 2);
 	fclose(f);
-	CU_ASSERT_PTR_NOT_NULL(strstr(table, "unknown  (cut short by a signal or a lost link"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(table, "generator  (cut short by a signal: not a full"));
 	free(json);
 	json = render(sweep_json, &a);
 	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"cut_short\": true"));
@@ -188,11 +366,11 @@ test_sweep_outputs(void)
 	free(json);
 	free(table);
 	/* With a link: the share of the line rate. */
-	wr_sweep_row_calc(&rows[0], 64, 744048, 1000000000ull, 1000);
+	wr_sweep_row_calc(&rows[0], 64, 744048, 1000000000ull, 1000, NULL);
 	a.n = 1;
 	csv = render(sweep_csv, &a);
 	CU_ASSERT_PTR_NOT_NULL(strstr(csv, ",50.0000,"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(csv, ",generator,0\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(csv, ",generator,0,0,0\n"));
 	free(csv);
 }
 
@@ -260,7 +438,10 @@ test_rfc2544_outputs(void)
 				  "\"offered_pps\": 0.000, \"short_offer\": false, "
 				  "\"sent\": 40000, \"received\": 20000, \"lost\": 20000,"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"counted\": true, \"pass\": true, "
-				  "\"pdr_pass\": null, \"reverse\": null}]}"));
+				  "\"pdr_pass\": null, \"tx_full\": 0, "
+				  "\"alloc_fail\": 0, \"tx_lcore\": null, "
+				  "\"short_by\": null, \"limit_detail\": null, "
+				  "\"reverse\": null}]}"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"pdr\": null"));
 	free(csv);
 	free(json);
@@ -287,7 +468,7 @@ test_rfc2544_outputs(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"pdr_loss_tolerance_pct\": 0.5000, "
 				  "\"phases\": 3"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"pass\": false, \"pdr_pass\": true, "
-				  "\"reverse\": null}"));
+				  "\"tx_full\": 0"));
 	free(csv);
 	free(json);
 }
@@ -317,7 +498,11 @@ test_rfc2544_gen_limited(void)
 	row.trials[0] = (struct wr_bench_trial){ .rate_millipps = 4528985507ull,
 		.offered_millipps = 232000000, .short_offer = true,
 		.sent = 232000, .received = 232000, .duration_ns = 1000000000,
-		.valid = false, .counted = true, .pass = true };
+		.valid = false, .counted = true, .pass = true,
+		/* af_packet: the TX lcore in the kernel, sending for the port */
+		.tx = { .sent = 232000, .pacer_skipped = 4000000, .burst = 32,
+			.usage = { .wall_ns = 1000000000, .user_ns = 30000000,
+				   .sys_ns = 950000000 } } };
 	CU_ASSERT_TRUE(wr_rfc2544_row_gen_limited(&row));
 	csv = render(rfc_csv, &a);
 	CU_ASSERT_STRING_EQUAL(csv,
@@ -337,7 +522,16 @@ test_rfc2544_gen_limited(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(txt, "       256 >= 232000.000 pps: the "
 				  "device lost nothing; the generator could not "
 				  "offer more"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(txt, " short\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(txt, " short     port\n"));
+	/* The limit is named from the counters, not assumed to be the CPU. */
+	CU_ASSERT_PTR_NOT_NULL(strstr(txt, "offer more (the TX port took the TX "
+				  "lcore's time: 96 % of its CPU time in the kernel"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"generator_limit\": \"port\""));
+	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"short_by\": \"port\""));
+	row.trials[0].tx.usage.sys_ns = 0;
+	row.trials[0].tx.usage.user_ns = 990000000;
+	CU_ASSERT_STRING_EQUAL(wr_bench_trial_short_by(&row.trials[0], NULL, 0),
+			       "cpu");
 	free(txt);
 	free(csv);
 	free(json);
@@ -437,7 +631,7 @@ test_rfc2544_loss_b2b_outputs(void)
 	CU_ASSERT_EQUAL(wr_floss_report(&row.floss, 800, 800, rate, &rate), 1);
 	row.has_b2b = true;
 	CU_ASSERT_EQUAL_FATAL(wr_b2b_start(&row.b2b, &bc, &n), 0);
-	while (wr_b2b_report(&row.b2b, n, n <= 40 ? n : 40, &n) != 1)
+	while (wr_b2b_report(&row.b2b, n, n <= 40 ? n : 40, false, &n) != 1)
 		;
 	row.b2b_offered_min = 300000000;
 	row.has_lat = true;
@@ -483,9 +677,13 @@ test_rfc2544_loss_b2b_outputs(void)
 				  "\"loss_pct\": 25.000000, \"reverse\": null}"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"rate_pct\": 80.0000, \"rate_pps\": 8000.000"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"back_to_back\": {\"rate_pps\": null, "
+				  "\"asked_rate_pps\": null, "
 				  "\"min_offered_pps\": 300000.000, \"first_burst\": 100, "
 				  "\"resolution_frames\": 1, \"repeats\": 2"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"min\": 40, \"avg\": 40.000, \"max\": 40, "
+				  "\"generator_limited\": false, \"generator_burst\": null, "
+				  "\"generator_offered_pps\": null, \"generator_limit\": null, "
+				  "\"generator_limit_detail\": null, "
 				  "\"at_first_burst\": 0, \"values\": [40, 40]"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"throughput_pps\": null, "
 				  "\"limited_by\": null"));
@@ -494,8 +692,41 @@ test_rfc2544_loss_b2b_outputs(void)
 	CU_ASSERT_STRING_EQUAL(csv, "frame_size,throughput_pps,mbps_l1,mbps_l2,"
 			       "line_pct,limited_by,at_least_pps,trials,"
 			       "converged\n");
+	CU_ASSERT_FALSE(wr_rfc2544_row_gen_limited(&row));
 	free(csv);
 	free(json);
+	/* Issue 17: the first burst asked at 30 kpps went out at 2.5 kpps
+	 * (the lcore's CPU taken) and came back whole: no value, no figure,
+	 * the cause named, and the row generator-limited (exit status 3). */
+	CU_ASSERT_EQUAL_FATAL(wr_b2b_start(&row.b2b, &bc, &n), 0);
+	CU_ASSERT_EQUAL(wr_b2b_report(&row.b2b, n, n, true, &n), 1);
+	row.b2b_rate_millipps = row.b2b_asked_millipps = 30000000;
+	row.b2b_offered_min = row.b2b_gen_offered = 2500000;
+	row.b2b_gen_tx = (struct wr_txlimit_tx){ .sent = 100, .burst = 32,
+		.usage = { .wall_ns = 40000000, .user_ns = 3000000,
+			   .nivcsw = 9 } };
+	CU_ASSERT_TRUE(wr_rfc2544_row_gen_limited(&row));
+	json = render(rfc_json, &a);
+	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"repeats\": 0, \"bursts\": 0, "
+				  "\"min\": null, \"avg\": null, \"max\": null, "
+				  "\"generator_limited\": true, \"generator_burst\": 100, "
+				  "\"generator_offered_pps\": 2500.000, "
+				  "\"generator_limit\": \"cpu\""));
+	free(json);
+	{
+		char *txt = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&txt, &len);
+
+		wr_rfc2544_print(f, &row, 1);
+		fclose(f);
+		CU_ASSERT_PTR_NOT_NULL(strstr(txt, "  -              -            -"));
+		CU_ASSERT_PTR_NOT_NULL(strstr(txt, "generator-limited: a burst of 100 "
+					  "frames not offered at 30000.000 pps"));
+		CU_ASSERT_PTR_NOT_NULL(strstr(txt, "it went out at 2500.000 pps: the "
+					  "TX lcore's CPU was taken"));
+		free(txt);
+	}
 }
 
 static void
@@ -511,9 +742,9 @@ test_sweep_stat(void)
 	struct wr_sweep_stat st;
 	char why[160];
 
-	wr_sweep_row_calc(&rows[0], 1518, 80000, 1000000000ull, 1000);
-	wr_sweep_row_calc(&rows[1], 1518, 81000, 1000000000ull, 1000);
-	wr_sweep_row_calc(&rows[2], 1518, 79000, 1000000000ull, 1000);
+	wr_sweep_row_calc(&rows[0], 1518, 80000, 1000000000ull, 1000, NULL);
+	wr_sweep_row_calc(&rows[1], 1518, 81000, 1000000000ull, 1000, NULL);
+	wr_sweep_row_calc(&rows[2], 1518, 79000, 1000000000ull, 1000, NULL);
 	CU_ASSERT_EQUAL(wr_sweep_stat_calc(&st, rows, echo, 3, 42), 0);
 	CU_ASSERT_EQUAL(st.n, 3);
 	CU_ASSERT_DOUBLE_EQUAL(st.kpps.min, 79.0, 1e-9);
@@ -628,6 +859,10 @@ static CU_TestInfo bench_tests[] = {
 	{ "parse_ppm", test_parse_ppm },
 	{ "sweep_row", test_sweep_row },
 	{ "trial_valid", test_trial_valid },
+	{ "port_rate_checks", test_port_rate_checks },
+	{ "link_placeholder", test_link_placeholder },
+	{ "limit_of", test_limit_of },
+	{ "stop_print", test_stop_print },
 	{ "sweep_outputs", test_sweep_outputs },
 	{ "rfc2544_outputs", test_rfc2544_outputs },
 	{ "rfc2544_gen_limited", test_rfc2544_gen_limited },

@@ -252,6 +252,52 @@ test_split(void)
 	CU_ASSERT_EQUAL(wr_rate_split(WR_RATE_UNPACED, 4, 1), WR_RATE_UNPACED);
 }
 
+/* The average rate of trains is what the pacer itself releases over many
+ * trains (the pacer, on a fake clock, is the reference). */
+static void
+test_train_avg(void)
+{
+	static const struct { uint64_t millipps; uint32_t frames; uint64_t gap_ns; }
+	c[] = {
+		{ 1000000000ull, 8, 1000000 },   /* 1 Mpps, 8 frames, 1 ms */
+		{ 30000000ull, 32, 100000 },     /* 30 kpps, 32 frames, 100 us */
+		{ 14880952380ull, 1, 5000 },     /* one frame a train */
+		{ 1500, 3, 250000000 },          /* 1.5 pps, 3 frames, 0.25 s */
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct wr_pacer_cfg cfg = { .rate_millipps = c[i].millipps,
+					    .tsc_hz = GHZ_2_5, .burst = 1,
+					    .burst_frames = c[i].frames,
+					    .burst_gap_ns = c[i].gap_ns };
+		uint64_t avg = wr_rate_train_millipps(c[i].millipps,
+						      c[i].frames, c[i].gap_ns);
+		/* 200 trains' worth of time, polled every 100 ns. */
+		uint64_t every_ns = (uint64_t)((c[i].frames - 1) * 1e12 /
+					       c[i].millipps) + c[i].gap_ns;
+		uint64_t end = every_ns * 200 / 1000 * 2500; /* ticks */
+		uint64_t now, step = 250;
+		struct wr_pacer p;
+		double got;
+
+		CU_ASSERT_EQUAL_FATAL(wr_pacer_init_cfg(&p, &cfg, 0), 0);
+		if (end / step > 50000000)
+			step = end / 50000000;
+		for (now = 0; now < end; now += step)
+			while (wr_pacer_due(&p, now) != 0)
+				;
+		got = (double)wr_pacer_released(&p) * 1e3 / (end / 2.5e9);
+		CU_ASSERT_DOUBLE_EQUAL((double)avg, got, got * 0.01);
+	}
+	/* 1 Mpps in trains of 8 every 7 us + 1 ms: 8 / 1007 us. */
+	CU_ASSERT_EQUAL(wr_rate_train_millipps(1000000000ull, 8, 1000000),
+			7944389ull);
+	CU_ASSERT_EQUAL(wr_rate_train_millipps(5000, 0, 1000), 5000);
+	CU_ASSERT_EQUAL(wr_rate_train_millipps(WR_RATE_UNPACED, 8, 1000),
+			WR_RATE_UNPACED);
+}
+
 /* Drive a pacer whose every grant is taken, in steps short enough that no
  * more than `burst` packets fall due between polls: the releases must be
  * exactly floor(rate * t) + 1 at every step. */
@@ -552,6 +598,7 @@ static CU_TestInfo convert_tests[] = {
 	{ "l1_bps", test_l1_bps },
 	{ "load", test_load },
 	{ "split", test_split },
+	{ "train_avg", test_train_avg },
 	CU_TEST_INFO_NULL,
 };
 

@@ -35,7 +35,7 @@ wr_b2b_start(struct wr_b2b *s, const struct wr_b2b_cfg *cfg, uint64_t *frames)
 
 int
 wr_b2b_report(struct wr_b2b *s, uint64_t sent, uint64_t received,
-	      uint64_t *frames)
+	      bool short_offer, uint64_t *frames)
 {
 	struct wr_b2b_trial *t;
 	bool at_max = false, end;
@@ -47,7 +47,18 @@ wr_b2b_report(struct wr_b2b *s, uint64_t sent, uint64_t received,
 	t->frames = s->burst;
 	t->sent = sent;
 	t->received = received;
+	t->short_offer = short_offer;
 	t->pass = sent == s->burst && received == sent;
+	if (t->pass && short_offer) {
+		/* Forwarded whole, but not at the rate: no result. */
+		t->pass = false;
+		s->gen_limited = true;
+		s->gen_burst = s->burst;
+		s->done = true;
+		s->burst = 0;
+		*frames = 0;
+		return 1;
+	}
 	if (t->pass) {
 		s->lo = s->burst;
 		s->lo_pass = true;
@@ -89,6 +100,8 @@ wr_b2b_result(const struct wr_b2b *s, struct wr_b2b_result *out)
 	memset(out, 0, sizeof(*out));
 	out->n = s->n_values;
 	out->values = s->values;
+	out->gen_limited = s->gen_limited;
+	out->gen_burst = s->gen_burst;
 	for (i = 0; i < s->n_values; i++) {
 		if (i == 0 || s->values[i] < out->min)
 			out->min = s->values[i];

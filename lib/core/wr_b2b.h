@@ -18,6 +18,16 @@
  * hi = max_frames and the burst is lo + (hi - lo) / 2 until hi - lo <=
  * resolution_frames; the value is lo.  Each repeat starts afresh.
  *
+ * A burst is only a result when the generator offered it at the rate
+ * asked (RFC 2544: at the minimum gap, or the test's paced rate): one
+ * offered slower that the DUT forwarded whole says nothing about bursts
+ * at the rate (issue 17: bursts offered at 2.5 kpps of the 30 kpps asked
+ * counted as passes).  It ends the search generator-limited, as a
+ * throughput search's target does: the repeats finished before it keep
+ * their values, the one running has none, and no later repeat runs.  A
+ * short burst the DUT lost frames of is a real failure (it lost them at a
+ * lower rate than asked) and the search goes on.
+ *
  * Threads: one struct wr_b2b per test, used by one thread.
  */
 
@@ -39,6 +49,7 @@ struct wr_b2b_cfg {
 struct wr_b2b_trial {
 	uint64_t frames;    /**< the burst asked */
 	uint64_t sent, received;
+	bool short_offer;   /**< not offered at the rate asked */
 	bool pass;
 };
 
@@ -56,6 +67,8 @@ struct wr_b2b {
 	bool at_max[WR_B2B_REPEATS_MAX];
 	uint32_t trials_per[WR_B2B_REPEATS_MAX];
 	uint32_t n_values;
+	bool gen_limited;            /* a short burst passed: ended there */
+	uint64_t gen_burst;          /* that burst's length */
 };
 
 struct wr_b2b_result {
@@ -64,6 +77,9 @@ struct wr_b2b_result {
 	double avg;
 	uint32_t n_at_max;   /**< repeats whose whole first burst passed */
 	const uint64_t *values;
+	bool gen_limited;    /**< ended by a burst the generator could not
+			      *   offer at the rate (and the DUT forwarded) */
+	uint64_t gen_burst;  /**< its length */
 };
 
 /**
@@ -75,14 +91,18 @@ int wr_b2b_start(struct wr_b2b *s, const struct wr_b2b_cfg *cfg,
 
 /**
  * Report the burst just sent: @p sent frames (the burst asked, unless the
- * generator was stopped), @p received forwarded.  A burst passes when
- * received == sent == the burst asked.
+ * generator was stopped), @p received forwarded, @p short_offer when the
+ * generator did not offer it at the rate asked (wr_rfc2544_short()).  A
+ * burst passes when received == sent == the burst asked and it was not
+ * short; a short one that would have passed ends the search
+ * generator-limited (see the file comment).
  * @param frames  out: the next burst, 0 when done
- * @return 0 (send *frames), 1 (done), 2 (a repeat ended; send *frames, the
- *         next repeat's first burst), -EINVAL (not running).
+ * @return 0 (send *frames), 1 (done: also when generator-limited), 2 (a
+ *         repeat ended; send *frames, the next repeat's first burst),
+ *         -EINVAL (not running).
  */
 int wr_b2b_report(struct wr_b2b *s, uint64_t sent, uint64_t received,
-		  uint64_t *frames);
+		  bool short_offer, uint64_t *frames);
 
 /** min/avg/max over the repeats so far.  @return 0, -EINVAL on NULL. */
 int wr_b2b_result(const struct wr_b2b *s, struct wr_b2b_result *out);

@@ -9,6 +9,7 @@
 #include "wr_bench.h"
 #include "wr_out.h"
 #include "wr_parse.h"
+#include "wr_rate.h"
 #include "wr_stats.h"
 #include "wr_stream.h"
 
@@ -95,6 +96,77 @@ wr_bench_parse_pairs(const char *s, uint16_t (*pairs)[2], unsigned int cap,
 }
 
 int
+wr_bench_port_check(unsigned int port, unsigned int n_ports, char *why,
+		    size_t why_len)
+{
+	if (n_ports == 0 || port < n_ports)
+		return 0;
+	if (why != NULL && why_len > 0)
+		snprintf(why, why_len, "expected a port index 0..%u (there %s "
+			 "%u port%s)", n_ports - 1, n_ports == 1 ? "is" : "are",
+			 n_ports, n_ports == 1 ? "" : "s");
+	return -ENODEV;
+}
+
+/* A rate spec's unit as written, and its value's scale to that unit. */
+static const char *
+rate_unit(enum wr_rate_unit u)
+{
+	static const char *const names[] = {
+#define WR_X(e, name) [WR_RATE_##e] = name,
+		WR_RATE_UNITS(WR_X)
+#undef WR_X
+	};
+
+	return (unsigned int)u < WR_RATE__COUNT ? names[u] : "?";
+}
+
+static double
+rate_scale(enum wr_rate_unit u)
+{
+	/* millipps; bits/s; millionths of the link, shown in percent */
+	return u == WR_RATE_PPS ? 1e3 : u == WR_RATE_PERCENT ? 1e4 : 1;
+}
+
+int
+wr_bench_rate_order(const struct wr_rate_spec *min,
+		    const struct wr_rate_spec *max, const uint16_t *sizes,
+		    unsigned int n, uint32_t link_mbps, char *why,
+		    size_t why_len)
+{
+	unsigned int i;
+
+	if (min->unit == WR_RATE_MAX || max->unit == WR_RATE_MAX)
+		return 0;
+	for (i = 0; i < n; i++) {
+		struct wr_size_avg avg = { .bytes = sizes[i], .frames = 1 };
+		uint64_t lo, hi;
+
+		if (min->unit == max->unit) {
+			lo = min->value;
+			hi = max->value;
+		} else if (wr_rate_millipps(min, &avg, link_mbps, &lo) != 0 ||
+			   wr_rate_millipps(max, &avg, link_mbps, &hi) != 0) {
+			continue;
+		}
+		if (lo <= hi)
+			continue;
+		if (why != NULL && why_len > 0 && min->unit == max->unit)
+			snprintf(why, why_len, "expected at most --max-rate "
+				 "(%.4f %s), got %.4f %s", (double)hi /
+				 rate_scale(max->unit), rate_unit(max->unit),
+				 (double)lo / rate_scale(min->unit),
+				 rate_unit(min->unit));
+		else if (why != NULL && why_len > 0)
+			snprintf(why, why_len, "expected at most --max-rate "
+				 "(%.3f pps at %u bytes), got %.3f pps",
+				 (double)hi / 1e3, sizes[i], (double)lo / 1e3);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int
 wr_bench_parse_ppm(const char *s, uint32_t *ppm, char *why, size_t why_len)
 {
 	static const char what[] = "expected a percentage 0..100 such as "
@@ -129,10 +201,14 @@ wr_bench_parse_ppm(const char *s, uint32_t *ppm, char *why, size_t why_len)
 
 void
 wr_sweep_row_calc(struct wr_sweep_row *r, uint16_t size, uint64_t tx_pkts,
-		  uint64_t duration_ns, uint32_t link_mbps)
+		  uint64_t duration_ns, uint32_t line_mbps,
+		  const struct wr_txlimit_tx *tx)
 {
 	struct wr_rates rt = wr_rates_calc(tx_pkts, (uint64_t)size * tx_pkts,
 					   duration_ns);
+	/* The line within the resolution either side (the same 0.1 % as a
+	 * search's default): above it, the port's speed is not the wire's. */
+	double tol = WR_RFC2544_RESOLUTION_PPM / 1e4;
 
 	memset(r, 0, sizeof(*r));
 	r->size = size;
@@ -141,17 +217,32 @@ wr_sweep_row_calc(struct wr_sweep_row *r, uint16_t size, uint64_t tx_pkts,
 	r->kpps = rt.kpps;
 	r->mbps_l2 = rt.mbps_l2;
 	r->mbps_l1 = rt.mbps_l1;
-	r->link_mbps = link_mbps;
-	r->line_pct = link_mbps ? rt.mbps_l1 / link_mbps * 100 : 0;
-	/* A sweep's rates are the generator's own: say when the line, not
-	 * the generator, held them (the same 0.1 % as a search's default
-	 * resolution). */
-	if (link_mbps == 0)
-		r->limited_by = "unknown";
-	else if (r->line_pct * 1e4 >= 1e6 - WR_RFC2544_RESOLUTION_PPM)
+	r->link_mbps = line_mbps;
+	r->line_pct = line_mbps ? rt.mbps_l1 / line_mbps * 100 : 0;
+	if (tx != NULL) {
+		r->pacer_skipped = tx->pacer_skipped;
+		r->tx_full = tx->tx_full;
+		r->alloc_fail = tx->alloc_fail;
+		r->usage = tx->usage;
+	}
+	/* A sweep's rates are the generator's own: say when the line or the
+	 * port, not the TX lcore, held them. */
+	if (line_mbps != 0 && r->line_pct >= 100 - tol &&
+	    r->line_pct <= 100 + tol) {
 		r->limited_by = "line";
-	else
+		snprintf(r->limit_why, sizeof(r->limit_why), "%.2f %% of the "
+			 "%u Mbps line", r->line_pct, line_mbps);
+	} else if (tx != NULL && wr_txlimit_port(tx, r->limit_why,
+							 sizeof(r->limit_why))) {
+		r->limited_by = "port";
+	} else {
 		r->limited_by = "generator";
+		snprintf(r->limit_why, sizeof(r->limit_why), "the TX lcore "
+			 "sent as fast as it could%s", line_mbps == 0 ?
+			 " (the port has no line rate)" : r->line_pct > 100 ?
+			 " (above the port's reported speed: not the "
+			 "wire's)" : "");
+	}
 }
 
 static void json_meta(FILE *out, const char *schema,
@@ -208,7 +299,11 @@ wr_sweep_stat_calc(struct wr_sweep_stat *st, const struct wr_sweep_row *rows,
 			v[2][i] = r->mbps_l2;
 			v[3][i] = r->kpps * good;
 			st->tx_pkts += r->tx_pkts;
-			if (strcmp(r->limited_by, "generator") == 0)
+			/* The worst repeat's: the generator over the port
+			 * over the line. */
+			if (strcmp(r->limited_by, "generator") == 0 ||
+			    (strcmp(r->limited_by, "port") == 0 &&
+			     strcmp(st->limited_by, "line") == 0))
 				st->limited_by = r->limited_by;
 			if (echo == NULL)
 				continue;
@@ -307,10 +402,12 @@ wr_sweep_stat_print(FILE *out, const struct wr_sweep_stat *st, unsigned int n)
 				(unsigned long long)st[i].tx_pkts,
 				(unsigned long long)st[i].rx_pkts,
 				(unsigned long long)st[i].rx_bytes,
-				st[i].lost == 0 && strcmp(st[i].limited_by,
-							  "generator") == 0 ?
+				wr_sweep_stat_gen_limited(&st[i]) ?
 				"  (nothing lost: the generator, not the "
-				"reflector, was the limit)" : "");
+				"reflector, was the limit)" : st[i].lost == 0 &&
+				strcmp(st[i].limited_by, "port") == 0 ?
+				"  (nothing lost: the port did not take frames "
+				"faster, its ring full or its peer slow)" : "");
 		}
 	}
 	fflush(out);
@@ -395,9 +492,13 @@ wr_sweep_print(FILE *out, const struct wr_sweep_row *rows, unsigned int n)
 		fprintf(out, "%10u %12.3f %12.3f %12.3f %10s %14llu %10s%s\n",
 			r->size, r->kpps, r->mbps_l1, r->mbps_l2, pct,
 			(unsigned long long)r->tx_pkts, r->limited_by,
-			r->cut_short ? "  (cut short by a signal or a lost "
-				       "link: not a full trial)" : "");
+			r->cut_short ? "  (cut short by a signal: not a full "
+				       "trial)" : "");
 	}
+	for (i = 0; i < n; i++)
+		if (rows[i].limit_why[0] != '\0')
+			fprintf(out, "%10u: limited by %s: %s\n", rows[i].size,
+				rows[i].limited_by, rows[i].limit_why);
 	fprintf(out, "Mbps L1 = (frame size + 20) x Kpps x 8 / 1000; frame "
 		"sizes include the FCS\n");
 	fflush(out);
@@ -409,19 +510,20 @@ wr_sweep_csv_write(FILE *out, const struct wr_sweep_row *rows, unsigned int n)
 	unsigned int i;
 
 	fputs("frame_size,kpps,mbps_l1,mbps_l2,line_pct,tx_pkts,duration_s,"
-	      "pacer_skipped,limited_by,cut_short\n", out);
+	      "pacer_skipped,limited_by,cut_short,tx_full,alloc_fail\n", out);
 	for (i = 0; i < n; i++) {
 		const struct wr_sweep_row *r = &rows[i];
 		char pct[32] = "";
 
 		if (r->link_mbps != 0)
 			snprintf(pct, sizeof(pct), "%.4f", r->line_pct);
-		fprintf(out, "%u,%.3f,%.3f,%.3f,%s,%llu,%.9f,%llu,%s,%d\n",
-			r->size, r->kpps, r->mbps_l1, r->mbps_l2, pct,
+		fprintf(out, "%u,%.3f,%.3f,%.3f,%s,%llu,%.9f,%llu,%s,%d,%llu,"
+			"%llu\n", r->size, r->kpps, r->mbps_l1, r->mbps_l2, pct,
 			(unsigned long long)r->tx_pkts,
 			(double)r->duration_ns / 1e9,
 			(unsigned long long)r->pacer_skipped, r->limited_by,
-			r->cut_short);
+			r->cut_short, (unsigned long long)r->tx_full,
+			(unsigned long long)r->alloc_fail);
 	}
 	return ferror(out) ? -EIO : 0;
 }
@@ -455,7 +557,58 @@ json_meta(FILE *out, const char *schema, const struct wr_bench_meta *m)
 	wr_out_json_head(out, &head);
 	json_key_str(out, "tx_device", m->tx_device);
 	json_key_str(out, "tx_driver", m->tx_driver);
-	fprintf(out, ",\n  \"link_speed_mbps\": %u", m->link_mbps);
+	fprintf(out, ",\n  \"link_speed_mbps\": %u, \"link_speed_placeholder\": "
+		"%s", m->link_mbps, m->link_placeholder ? "true" : "false");
+	fputs(",\n  \"stopped_in_size\": ", out);
+	if (m->stopped_in != 0)
+		fprintf(out, "%u", m->stopped_in);
+	else
+		fputs("null", out);
+	fputs(", \"not_measured_sizes\": [", out);
+	for (unsigned int i = 0; i < m->n_not_measured; i++)
+		fprintf(out, "%s%u", i ? ", " : "", m->not_measured[i]);
+	fputc(']', out);
+}
+
+void
+wr_bench_stop_print(FILE *out, const struct wr_bench_meta *m)
+{
+	unsigned int i;
+
+	if (m->stop_reason == NULL || strcmp(m->stop_reason, "done") == 0)
+		return;
+	fprintf(out, "stopped: %s", strcmp(m->stop_reason, "link-down") == 0 ?
+		"a port's link went down" : "a signal");
+	if (m->stopped_in != 0)
+		fprintf(out, " during the %u-byte trial", m->stopped_in);
+	fprintf(out, " (%s)", m->stop_reason);
+	for (i = 0; i < m->n_not_measured; i++)
+		fprintf(out, "%s%u", i ? ", " : "; not measured: ",
+			m->not_measured[i]);
+	fprintf(out, "%s\n", m->n_not_measured ? " bytes" : "");
+	fflush(out);
+}
+
+bool
+wr_sweep_stat_gen_limited(const struct wr_sweep_stat *st)
+{
+	return st->echo && st->tx_pkts > 0 && st->lost == 0 &&
+	       strcmp(st->limited_by, "generator") == 0;
+}
+
+/* The TX lcores' time as JSON members (no braces). */
+static void
+json_usage(FILE *out, const struct wr_thread_usage *u)
+{
+	if (u->wall_ns == 0) {
+		fputs("\"tx_lcore\": null", out);
+		return;
+	}
+	fprintf(out, "\"tx_lcore\": {\"wall_s\": %.9f, \"user_s\": %.9f, "
+		"\"sys_s\": %.9f, \"voluntary_switches\": %llu, "
+		"\"involuntary_switches\": %llu}", u->wall_ns / 1e9,
+		u->user_ns / 1e9, u->sys_ns / 1e9,
+		(unsigned long long)u->nvcsw, (unsigned long long)u->nivcsw);
 }
 
 int
@@ -475,12 +628,18 @@ wr_sweep_json_write(FILE *out, const struct wr_bench_meta *m,
 			"\"duration_s\": %.9f, \"kpps\": %.3f, \"mbps_l1\": %.3f, "
 			"\"mbps_l2\": %.3f, \"line_pct\": %s, "
 			"\"pacer_skipped\": %llu, \"tx_full\": %llu, "
-			"\"limited_by\": \"%s\", \"cut_short\": %s}",
-			i ? "," : "", r->size, (unsigned long long)r->tx_pkts,
+			"\"alloc_fail\": %llu, \"limited_by\": \"%s\", "
+			"\"limit_detail\": ", i ? "," : "", r->size,
+			(unsigned long long)r->tx_pkts,
 			(double)r->duration_ns / 1e9, r->kpps, r->mbps_l1,
 			r->mbps_l2, pct, (unsigned long long)r->pacer_skipped,
-			(unsigned long long)r->tx_full, r->limited_by,
-			r->cut_short ? "true" : "false");
+			(unsigned long long)r->tx_full,
+			(unsigned long long)r->alloc_fail, r->limited_by);
+		wr_out_json_str(out, r->limit_why);
+		fputs(", ", out);
+		json_usage(out, &r->usage);
+		fprintf(out, ", \"cut_short\": %s}", r->cut_short ? "true" :
+			"false");
 	}
 	fputs("\n  ]\n}\n", out);
 	return ferror(out) ? -EIO : 0;
@@ -493,6 +652,17 @@ wr_bench_trial_valid(uint64_t sent, uint64_t pacer_skipped)
 
 	return (unsigned __int128)pacer_skipped * 1000000 <=
 	       due * WR_BENCH_SKIP_PPM;
+}
+
+const char *
+wr_bench_trial_short_by(const struct wr_bench_trial *t, char *why,
+			size_t why_len)
+{
+	if (why != NULL && why_len > 0)
+		why[0] = '\0';
+	if (t->valid && !t->short_offer)
+		return NULL;
+	return wr_txlimit_name(wr_txlimit_of(&t->tx, why, why_len));
 }
 
 int
@@ -584,8 +754,11 @@ wr_bench_progress_text(char *buf, size_t len, const char *test,
 bool
 wr_rfc2544_row_gen_limited(const struct wr_rfc2544_row *r)
 {
-	return r->has_throughput && (r->res.ndr.gen_limited ||
-				     (r->res.has_pdr && r->res.pdr.gen_limited));
+	return (r->has_throughput && (r->res.ndr.gen_limited ||
+				      (r->res.has_pdr &&
+				       r->res.pdr.gen_limited))) ||
+	       (r->has_b2b && (r->b2b.gen_limited ||
+			       (r->bidir && r->rev_b2b.gen_limited)));
 }
 
 /* The words every output uses for a generator-limited result. */
@@ -600,6 +773,22 @@ rate_figures(const struct wr_rfc2544_row *r, const struct wr_rfc2544_rate *x,
 	*l1 = (double)x->l1_bps / 1e6;
 	*l2 = (double)x->l2_bps / 1e6;
 	*pct = r->link_mbps ? *l1 / r->link_mbps * 100 : 0;
+}
+
+/* The trial that ended a target generator-limited: the last counted one
+ * that passed it at a rate the generator did not offer; NULL if none. */
+static const struct wr_bench_trial *
+gen_trial(const struct wr_rfc2544_row *r, bool pdr)
+{
+	unsigned int j;
+
+	for (j = r->n_trials; j-- > 0;) {
+		const struct wr_bench_trial *t = &r->trials[j];
+
+		if (t->counted && t->short_offer && (pdr ? t->pdr_pass : t->pass))
+			return t;
+	}
+	return NULL;
 }
 
 static void
@@ -629,10 +818,15 @@ print_rates(FILE *out, const char *title, const struct wr_rfc2544_row *rows,
 			fprintf(out, "port %u -> port %u\n", rows[0].tx_port,
 				rows[0].rx_port);
 		if (x->gen_limited) {
+			const struct wr_bench_trial *t = gen_trial(&rows[i], pdr);
+			char why[160] = "";
+
+			if (t != NULL)
+				wr_bench_trial_short_by(t, why, sizeof(why));
 			fprintf(out, "%10u >= %.3f pps: " GEN_LIMIT_TEXT
-				" (%u trials)\n", rows[i].size,
-				(double)x->gen_millipps / 1e3,
-				rows[i].n_trials);
+				"%s%s%s (%u trials)\n", rows[i].size,
+				(double)x->gen_millipps / 1e3, why[0] ? " (" : "",
+				why, why[0] ? ")" : "", rows[i].n_trials);
 			continue;
 		}
 		rate_figures(&rows[i], x, &pps, &l1, &l2, &pct);
@@ -695,16 +889,37 @@ print_b2b_line(FILE *out, const struct wr_rfc2544_row *row,
 	struct wr_b2b_result r;
 
 	wr_b2b_result(b2b, &r);
-	fprintf(out, "%10u %8s %14s %14.3f %8u %12llu %14.3f %12llu",
-		row->size, dir, row->b2b_rate_millipps ? "" : "max",
-		(double)offered_min / 1e3, r.n, (unsigned long long)r.min,
-		r.avg, (unsigned long long)r.max);
+	if (r.n > 0)
+		fprintf(out, "%10u %8s %14s %14.3f %8u %12llu %14.3f %12llu",
+			row->size, dir, row->b2b_rate_millipps ? "" : "max",
+			(double)offered_min / 1e3, r.n,
+			(unsigned long long)r.min, r.avg,
+			(unsigned long long)r.max);
+	else
+		fprintf(out, "%10u %8s %14s %14.3f %8u %12s %14s %12s",
+			row->size, dir, row->b2b_rate_millipps ? "" : "max",
+			(double)offered_min / 1e3, r.n, "-", "-", "-");
 	if (row->b2b_rate_millipps)
 		fprintf(out, "  at %.3f pps",
 			(double)row->b2b_rate_millipps / 1e3);
 	if (r.n_at_max)
 		fprintf(out, "  (%u repeats forwarded the whole first "
 			"burst: at least that)", r.n_at_max);
+	if (r.gen_limited) {
+		char why[160];
+
+		fprintf(out, "\n%10s %8s generator-limited: a burst of %llu "
+			"frames not offered at %.3f pps was forwarded whole: "
+			"no result from it on (%u of %u repeats measured)", "",
+			"", (unsigned long long)r.gen_burst,
+			(double)row->b2b_asked_millipps / 1e3, r.n,
+			b2b->cfg.repeats);
+		if (b2b == &row->b2b) {
+			wr_txlimit_of(&row->b2b_gen_tx, why, sizeof(why));
+			fprintf(out, "\n%10s %8s it went out at %.3f pps: %s",
+				"", "", (double)row->b2b_gen_offered / 1e3, why);
+		}
+	}
 	fputc('\n', out);
 }
 
@@ -814,10 +1029,10 @@ wr_rfc2544_print(FILE *out, const struct wr_rfc2544_row *rows, unsigned int n)
 			 rows[0].res.pdr.loss_ppm / 1e4);
 		print_rates(out, title, rows, n, true);
 	}
-	fprintf(out, "\ntrials\n%10s %5s %5s %9s %14s %14s %14s %12s %12s %6s%s\n",
-		"frame size", "#", "phase", "length s", "rate pps", "sent",
-		"received", "lost", "offered pps", "result",
-		pdr ? "    PDR" : "");
+	fprintf(out, "\ntrials\n%10s %5s %5s %9s %14s %14s %14s %12s %12s %6s%s "
+		"%8s\n", "frame size", "#", "phase", "length s", "rate pps",
+		"sent", "received", "lost", "offered pps", "result",
+		pdr ? "    PDR" : "", "short by");
 	for (i = 0; i < n; i++)
 		for (j = 0; j < rows[i].n_trials; j++) {
 			const struct wr_bench_trial *t = &rows[i].trials[j];
@@ -833,6 +1048,12 @@ wr_rfc2544_print(FILE *out, const struct wr_rfc2544_row *rows, unsigned int n)
 				verdict(t->pass, t));
 			if (pdr)
 				fprintf(out, " %6s", verdict(t->pdr_pass, t));
+			{
+				const char *by = wr_bench_trial_short_by(t, NULL,
+									 0);
+
+				fprintf(out, " %8s", by ? by : "");
+			}
 			if (t->bidir)
 				fprintf(out, "  reverse: sent %llu, received "
 					"%llu, lost %lld",
@@ -843,7 +1064,9 @@ wr_rfc2544_print(FILE *out, const struct wr_rfc2544_row *rows, unsigned int n)
 		}
 	fprintf(out, "short: the generator offered less than the rate asked "
 		"(by more than the resolution) and the device lost nothing: "
-		"no figure for the device at that rate\n");
+		"no figure for the device at that rate; short by: what held "
+		"the generator (port: the TX port did not take frames faster; "
+		"cpu: the TX lcore's CPU; pacer: the schedule)\n");
 	fflush(out);
 }
 
@@ -896,6 +1119,32 @@ wr_rfc2544_csv_write(FILE *out, const struct wr_rfc2544_row *rows,
 	return ferror(out) ? -EIO : 0;
 }
 
+static void
+json_str_or_null(FILE *out, const char *s)
+{
+	if (s != NULL)
+		wr_out_json_str(out, s);
+	else
+		fputs("null", out);
+}
+
+/* A trial's TX evidence and what held it short, as JSON members. */
+static void
+json_trial_tx(FILE *out, const struct wr_bench_trial *t)
+{
+	char why[160];
+	const char *by = wr_bench_trial_short_by(t, why, sizeof(why));
+
+	fprintf(out, "\"tx_full\": %llu, \"alloc_fail\": %llu, ",
+		(unsigned long long)t->tx.tx_full,
+		(unsigned long long)t->tx.alloc_fail);
+	json_usage(out, &t->tx.usage);
+	fputs(", \"short_by\": ", out);
+	json_str_or_null(out, by);
+	fputs(", \"limit_detail\": ", out);
+	json_str_or_null(out, by ? why : NULL);
+}
+
 /* JSON members of one rate (no braces). */
 static void
 json_rate(FILE *out, const struct wr_rfc2544_row *r,
@@ -905,11 +1154,19 @@ json_rate(FILE *out, const struct wr_rfc2544_row *r,
 	char p[32] = "null";
 
 	if (x->gen_limited) {
+		const struct wr_bench_trial *t = gen_trial(r, x == &r->res.pdr);
+		char why[160] = "";
+		const char *by = t ? wr_bench_trial_short_by(t, why,
+							      sizeof(why)) : NULL;
+
 		fprintf(out, "\"%s\": null, \"mbps_l1\": null, \"mbps_l2\": "
 			"null, \"line_pct\": null, \"limited_by\": "
 			"\"generator\", \"at_least_pps\": %.3f, \"note\": \""
-			GEN_LIMIT_TEXT "\"", pps_key,
+			GEN_LIMIT_TEXT "\", \"generator_limit\": ", pps_key,
 			(double)x->gen_millipps / 1e3);
+		json_str_or_null(out, by);
+		fputs(", \"generator_limit_detail\": ", out);
+		json_str_or_null(out, by ? why : NULL);
 		return;
 	}
 	rate_figures(r, x, &pps, &l1, &l2, &pct);
@@ -1026,15 +1283,48 @@ json_b2b(FILE *out, const char *key, bool has, const struct wr_rfc2544_row *r,
 		fprintf(out, "%.3f", (double)r->b2b_rate_millipps / 1e3);
 	else
 		fputs("null", out);
+	fputs(", \"asked_rate_pps\": ", out);
+	if (r->b2b_asked_millipps)
+		fprintf(out, "%.3f", (double)r->b2b_asked_millipps / 1e3);
+	else
+		fputs("null", out);
 	fprintf(out, ", \"min_offered_pps\": %.3f, \"first_burst\": %llu, "
 		"\"resolution_frames\": %llu, \"repeats\": %u, \"bursts\": "
-		"%llu, \"min\": %llu, \"avg\": %.3f, \"max\": %llu, "
-		"\"at_first_burst\": %u, \"values\": [",
-		(double)offered_min / 1e3,
+		"%llu, ", (double)offered_min / 1e3,
 		(unsigned long long)b2b->cfg.max_frames,
 		(unsigned long long)b2b->cfg.resolution_frames, res.n,
-		(unsigned long long)r->b2b_bursts, (unsigned long long)res.min,
-		res.avg, (unsigned long long)res.max, res.n_at_max);
+		(unsigned long long)r->b2b_bursts);
+	if (res.n > 0)
+		fprintf(out, "\"min\": %llu, \"avg\": %.3f, \"max\": %llu, ",
+			(unsigned long long)res.min, res.avg,
+			(unsigned long long)res.max);
+	else
+		fputs("\"min\": null, \"avg\": null, \"max\": null, ", out);
+	fprintf(out, "\"generator_limited\": %s, \"generator_burst\": ",
+		res.gen_limited ? "true" : "false");
+	if (res.gen_limited) {
+		char why[160] = "";
+		bool fwd = b2b == &r->b2b;
+
+		if (fwd)
+			wr_txlimit_of(&r->b2b_gen_tx, why, sizeof(why));
+		fprintf(out, "%llu, \"generator_offered_pps\": ",
+			(unsigned long long)res.gen_burst);
+		if (fwd)
+			fprintf(out, "%.3f", (double)r->b2b_gen_offered / 1e3);
+		else
+			fputs("null", out);
+		fputs(", \"generator_limit\": ", out);
+		json_str_or_null(out, fwd ? wr_txlimit_name(
+			wr_txlimit_of(&r->b2b_gen_tx, NULL, 0)) : NULL);
+		fputs(", \"generator_limit_detail\": ", out);
+		json_str_or_null(out, fwd ? why : NULL);
+	} else {
+		fputs("null, \"generator_offered_pps\": null, "
+		      "\"generator_limit\": null, \"generator_limit_detail\": "
+		      "null", out);
+	}
+	fprintf(out, ", \"at_first_burst\": %u, \"values\": [", res.n_at_max);
 	for (j = 0; j < res.n; j++)
 		fprintf(out, "%s%llu", j ? ", " : "",
 			(unsigned long long)res.values[j]);
@@ -1108,7 +1398,7 @@ wr_rfc2544_json_write(FILE *out, const struct wr_bench_meta *m,
 				"\"rx_frames\": %llu, \"rx_nic_pkts\": %llu, "
 				"\"rx_nic_missed\": %llu, \"valid\": %s, "
 				"\"counted\": %s, \"pass\": %s, "
-				"\"pdr_pass\": %s, \"reverse\": ", j ? "," : "",
+				"\"pdr_pass\": %s, ", j ? "," : "",
 				(double)t->rate_millipps / 1e3, t->phase,
 				(double)t->trial_ns / 1e9,
 				(double)t->offered_millipps / 1e3,
@@ -1126,6 +1416,8 @@ wr_rfc2544_json_write(FILE *out, const struct wr_bench_meta *m,
 				t->pass ? "true" : "false",
 				r->res.has_pdr ? (t->pdr_pass ? "true" :
 						  "false") : "null");
+			json_trial_tx(out, t);
+			fputs(", \"reverse\": ", out);
 			if (t->bidir)
 				fprintf(out, "{\"sent\": %llu, \"received\": "
 					"%llu, \"lost\": %lld, \"offered_pps\": "

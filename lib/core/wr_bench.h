@@ -30,6 +30,7 @@
 #include "wr_latency.h"
 #include "wr_rfc2544.h"
 #include "wr_stats.h"
+#include "wr_txlimit.h"
 
 /** Frame sizes one command takes: far more than any test plan lists. */
 #define WR_BENCH_SIZES_MAX 64
@@ -62,18 +63,30 @@ struct wr_sweep_row {
 	double mbps_l2;         /**< size * 8 bits a frame */
 	double mbps_l1;         /**< (size + 20) * 8 bits a frame */
 	double line_pct;        /**< Mbps L1 / link; valid when link_mbps > 0 */
-	uint32_t link_mbps;     /**< 0: unknown */
+	uint32_t link_mbps;     /**< the line rate, 0: none (unknown, or a
+				 *   placeholder: wr_txlimit_line_mbps()) */
 	uint64_t pacer_skipped;
 	uint64_t tx_full;
+	uint64_t alloc_fail;
+	struct wr_thread_usage usage; /**< the TX lcores' (wall_ns 0: unknown) */
 	const char *limited_by; /**< "line" (within WR_RFC2544_RESOLUTION_PPM
-				 *   of the link), "generator" (below it) or
-				 *   "unknown" (no link speed) */
-	bool cut_short;         /**< a signal or a lost link ended it early */
+				 *   of the line, either side), "port" (it did
+				 *   not take frames faster:
+				 *   wr_txlimit_port()) or "generator"
+				 *   (the TX lcore sent as fast as it could) */
+	char limit_why[160];    /**< the figures behind limited_by */
+	bool cut_short;         /**< a signal ended it early */
 };
 
-/** Fill a row from what was sent in how long. */
+/**
+ * Fill a row from what was sent in how long, on a port of line rate
+ * @p line_mbps (0: none) with @p tx's counters (NULL: none known).  A
+ * figure above the line by more than the resolution is never "line": the
+ * port's speed is then not the wire's.
+ */
 void wr_sweep_row_calc(struct wr_sweep_row *r, uint16_t size, uint64_t tx_pkts,
-		       uint64_t duration_ns, uint32_t link_mbps);
+		       uint64_t duration_ns, uint32_t line_mbps,
+		       const struct wr_txlimit_tx *tx);
 
 struct wr_bench_meta;
 
@@ -163,8 +176,29 @@ struct wr_bench_meta {
 	uint32_t phases;          /**< rfc2544 */
 	uint64_t first_trial_ns;  /**< rfc2544 */
 	uint64_t max_millipps;    /**< rfc2544: the ceiling, 0 = line rate */
-	const char *stop_reason;  /**< "done" or "signal" */
+	const char *stop_reason;  /**< "done", "signal" or "link-down" */
+	bool link_placeholder;    /**< link_mbps is the PMD's placeholder
+				   *   (wr_txlimit_placeholder()): no line */
+	uint16_t stopped_in;      /**< the size whose trial the stop cut (0:
+				   *   none); with link-down it is not reported */
+	const uint16_t *not_measured; /**< sizes not reported, in order */
+	unsigned int n_not_measured;
 };
+
+/**
+ * The line saying why a benchmark stopped before its end and which sizes
+ * it did not measure, e.g. "stopped: a port's link went down during the
+ * 128-byte trial (link-down); not measured: 128, 256, 512 bytes".
+ * Nothing when it ran to its end.
+ */
+void wr_bench_stop_print(FILE *out, const struct wr_bench_meta *m);
+
+/**
+ * Whether an echo sweep's size measured the generator, not the reflector:
+ * every frame came back and the TX lcore, not the line or the port, was
+ * the limit (the sweep's exit status 3).
+ */
+bool wr_sweep_stat_gen_limited(const struct wr_sweep_stat *st);
 
 /** Ostinato's table: size, Kpps, Mbps L1, Mbps L2, % of line ("n/a"), what limited the rate. */
 void wr_sweep_print(FILE *out, const struct wr_sweep_row *rows, unsigned int n);
@@ -197,7 +231,17 @@ struct wr_bench_trial {
 	bool valid;               /**< the rate was offered (wr_bench_trial_valid()) */
 	bool counted;             /**< reported to the search (else run again) */
 	bool pass;
+	struct wr_txlimit_tx tx;    /**< the forward direction's TX evidence */
 };
+
+/**
+ * What held a trial below its rate (wr_txlimit_of() of its evidence),
+ * or NULL when it offered the rate (valid and not short).  @p why (may be
+ * NULL) gets the figures.
+ */
+const char *wr_bench_trial_short_by(const struct wr_bench_trial *t, char *why,
+				    size_t why_len);
+
 
 /**
  * True when a trial offered its rate: the pacer gave up at most
@@ -273,6 +317,29 @@ uint32_t wr_bench_trials_estimate(const struct wr_bench_plan *p);
 void wr_bench_progress_text(char *buf, size_t len, const char *test,
 			    uint16_t size, uint32_t k, uint32_t n, double eta_s);
 
+/**
+ * Whether port @p port exists among @p n_ports (a profile's ports, or
+ * those EAL probed; 0: not known yet, every index passes), for an option
+ * that names a port.
+ * @return 0, or -ENODEV with @p why filled: "expected a port index 0..0
+ *         (there is 1 port)".
+ */
+int wr_bench_port_check(unsigned int port, unsigned int n_ports, char *why,
+			size_t why_len);
+
+/**
+ * Whether --min-rate @p min is at most --max-rate @p max at every one of
+ * @p n sizes, on a link of @p link_mbps (0: not known yet).  Rates of one
+ * unit compare as written; others once both convert (a percentage needs
+ * the link: until then nothing is refused).
+ * @return 0, or -EINVAL with @p why: "expected at most --max-rate (10000
+ *         pps at 64 bytes), got 20000 pps".
+ */
+int wr_bench_rate_order(const struct wr_rate_spec *min,
+			const struct wr_rate_spec *max, const uint16_t *sizes,
+			unsigned int n, uint32_t link_mbps, char *why,
+			size_t why_len);
+
 /** Port pairs one `wirerate rfc2544 --pairs` runs, one after another. */
 #define WR_BENCH_PAIRS_MAX 16
 
@@ -298,8 +365,15 @@ struct wr_rfc2544_row {
 	bool has_b2b;
 	struct wr_b2b b2b;              /**< back-to-back repeats */
 	uint64_t b2b_rate_millipps;     /**< bursts paced at; 0 = unpaced */
+	uint64_t b2b_asked_millipps;    /**< the rate a burst must be offered
+					 *   at to count: the paced rate, or
+					 *   the line rate (a real one) when
+					 *   unpaced; 0: none (as fast as the
+					 *   port takes frames) */
 	uint64_t b2b_offered_min;       /**< slowest burst offered, millipps */
 	uint64_t b2b_bursts;            /**< bursts sent in all */
+	uint64_t b2b_gen_offered;       /**< b2b.gen_limited: the burst's rate */
+	struct wr_txlimit_tx b2b_gen_tx;  /**<   and what held it */
 	bool has_lat;
 	struct wr_bench_lat lat;
 	/* Both directions at once (--reverse-stream): the reverse direction's

@@ -300,6 +300,23 @@ wr_rate_split(uint64_t total_millipps, unsigned int n_lcores, unsigned int idx)
 	return total_millipps / n_lcores + (idx < total_millipps % n_lcores);
 }
 
+uint64_t
+wr_rate_train_millipps(uint64_t millipps, uint32_t frames, uint64_t gap_ns)
+{
+	/* A train every (N - 1) * 10^12 / millipps + gap ns: in units of
+	 * ns * millipps, (N - 1) * 10^12 + gap * millipps. */
+	const unsigned __int128 ps = (unsigned __int128)NS_PER_S * WR_RATE_MILLI;
+	unsigned __int128 every;
+
+	if (frames == 0 || millipps == WR_RATE_UNPACED || millipps == 0)
+		return millipps;
+	every = (unsigned __int128)(frames - 1) * ps +
+		(unsigned __int128)gap_ns * millipps;
+	if (every == 0)
+		return millipps;
+	return (uint64_t)((unsigned __int128)frames * ps * millipps / every);
+}
+
 /* ---- pacer ---- */
 
 /* Set the within-train spacing for a rate: period = num / den ticks. */

@@ -155,6 +155,17 @@ int wr_rate_load_format(const struct wr_rate_load *l, unsigned int port,
 uint64_t wr_rate_split(uint64_t total_millipps, unsigned int n_lcores,
 		       unsigned int idx);
 
+/**
+ * The average rate of a stream sent in trains (wr_pacer_cfg.burst_frames):
+ * @p frames frames every (frames - 1) periods of @p millipps plus
+ * @p gap_ns, the schedule of the file comment, rounded down.  This, not
+ * the within-train rate, is what the stream's frames over its time come
+ * to.  @p frames 0 (no trains) returns @p millipps; WR_RATE_UNPACED trains
+ * (back to back) have no average the schedule alone fixes: WR_RATE_UNPACED.
+ */
+uint64_t wr_rate_train_millipps(uint64_t millipps, uint32_t frames,
+				uint64_t gap_ns);
+
 /** Pacer set-up; see the file comment. */
 struct wr_pacer_cfg {
 	uint64_t rate_millipps; /**< 1..WR_RATE_MAX_MILLIPPS, or WR_RATE_UNPACED */

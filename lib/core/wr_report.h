@@ -49,6 +49,8 @@ struct wr_report_row {
 	uint64_t nic_imissed;
 	uint64_t nic_ierrors;
 	uint32_t link_speed_mbps;   /**< 0 when unknown */
+	/* Ports only, final: the time of the lcores that sent on it. */
+	struct wr_thread_usage tx_usage;
 	/* Ports only: the link went away during the run (a peer left, the
 	 * device was removed); the NIC counters are then the last reading
 	 * taken before it went, not a count of the whole run. */

@@ -13,6 +13,16 @@ wr_counters_add(struct wr_counters *a, const struct wr_counters *b)
 	a->alloc_fail += b->alloc_fail;
 }
 
+void
+wr_thread_usage_add(struct wr_thread_usage *a, const struct wr_thread_usage *b)
+{
+	a->wall_ns += b->wall_ns;
+	a->user_ns += b->user_ns;
+	a->sys_ns += b->sys_ns;
+	a->nvcsw += b->nvcsw;
+	a->nivcsw += b->nivcsw;
+}
+
 struct wr_rates
 wr_rates_calc(uint64_t pkts, uint64_t bytes, uint64_t ns)
 {

@@ -32,6 +32,26 @@ struct wr_counters {
 	uint64_t alloc_fail; /**< bursts with no mbufs available */
 };
 
+/**
+ * Where a thread's time went over an interval, as the kernel counts it
+ * (getrusage(RUSAGE_THREAD)): on its CPU in user mode, in the kernel
+ * (system calls: a PMD that sends through a socket, such as af_packet,
+ * spends its time there), and how often it gave the CPU up: waiting in
+ * the kernel (voluntary) or taken off by the scheduler for another thread
+ * (involuntary).  Summed over threads by wr_thread_usage_add().
+ */
+struct wr_thread_usage {
+	uint64_t wall_ns;    /**< the interval itself */
+	uint64_t user_ns;
+	uint64_t sys_ns;
+	uint64_t nvcsw;      /**< voluntary context switches */
+	uint64_t nivcsw;     /**< involuntary context switches */
+};
+
+/** Add @p b to @p a. */
+void wr_thread_usage_add(struct wr_thread_usage *a,
+			 const struct wr_thread_usage *b);
+
 /** Rates over an interval. */
 struct wr_rates {
 	double kpps;

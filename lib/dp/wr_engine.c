@@ -707,9 +707,13 @@ port_events(struct wr_engine *e, bool on)
 	};
 	unsigned int i, k;
 
-	/* Not every PMD raises them: -ENOTSUP is fine. */
+	/* Not every PMD raises them: -ENOTSUP is fine.  A port closed
+	 * already (rtt closes its own before the engine goes) was released
+	 * with its callbacks: ethdev would only say "Invalid port_id". */
 	for (i = 0; i < e->n_ports; i++)
 		for (k = 0; k < RTE_DIM(ev); k++) {
+			if (!on && !e->ports[i].configured)
+				continue;
 			if (on)
 				rte_eth_dev_callback_register(
 					e->ports[i].port_id, ev[k],
@@ -1193,6 +1197,16 @@ rates_setup(struct wr_engine *e, struct wr_error *err)
 				"pps or bps" :
 				"the rate is out of range for this stream");
 		e->target_millipps[s] = st->has_ramp ? WR_RATE_UNPACED : mpps;
+		/* Trains: the stream's frames over its time come to the
+		 * schedule's average (each lane's trains), not the rate
+		 * within a train. */
+		if (st->train_frames != 0 && mpps != WR_RATE_UNPACED) {
+			e->target_millipps[s] = 0;
+			for (j = 0; j < e->n_ts[s]; j++)
+				e->target_millipps[s] += wr_rate_train_millipps(
+					wr_rate_split(mpps, e->n_ts[s], j),
+					st->train_frames, st->train_gap_ns);
+		}
 		if (st->replay != NULL &&
 		    st->replay->timing == WR_REPLAY_TIMING_CAPTURE) {
 			/* The capture's schedule paces it, not the pacer. */
@@ -1564,6 +1578,32 @@ collect_replay(struct wr_engine *e, uint32_t s, struct wr_report_row *row)
 		    &row->replay_late_polled);
 }
 
+/* Each port's TX lcores' time over their sending, as the kernel counted
+ * it (an lcore sending on several ports counts for each). */
+static void
+collect_usage(struct wr_engine *e)
+{
+	unsigned int i, q, k;
+
+	for (i = 0; i < e->n_ports; i++)
+		memset(&e->port_rows[i].tx_usage, 0,
+		       sizeof(e->port_rows[i].tx_usage));
+	for (k = 0; k < e->n_lcores; k++) {
+		const struct wr_lcore_ctx *c = e->lctx[e->lcores[k]];
+		struct wr_thread_usage u;
+
+		if (c->start_tsc == 0 || c->end_tsc < c->start_tsc)
+			continue;
+		u = c->usage;
+		u.wall_ns = wr_engine_tsc_to_ns(e, c->end_tsc - c->start_tsc);
+		for (q = 0; q < c->n_txq; q++)
+			for (i = 0; i < e->n_ports; i++)
+				if (e->ports[i].port_id == c->txq[q].port_id)
+					wr_thread_usage_add(
+						&e->port_rows[i].tx_usage, &u);
+	}
+}
+
 struct wr_report_view *
 wr_engine_collect(struct wr_engine *e, bool final)
 {
@@ -1664,6 +1704,8 @@ wr_engine_collect(struct wr_engine *e, bool final)
 		p->link_lost_tx_pkts = e->loss[i].tx_pkts;
 		rte_spinlock_unlock(&e->guard);
 	}
+	if (final)
+		collect_usage(e);
 	v->elapsed_ns = 0;
 	for (i = 0; i < e->n_ports; i++) {
 		e->port_rows[i].duration_ns = port_end[i] > start ?

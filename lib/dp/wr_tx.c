@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include <rte_cycles.h>
 #include <rte_ethdev.h>
@@ -722,6 +723,34 @@ quiescent(struct wr_lcore_ctx *ctx)
 			 __ATOMIC_RELEASE);
 }
 
+static uint64_t
+tv_ns(const struct timeval *tv)
+{
+	return (uint64_t)tv->tv_sec * 1000000000ull +
+	       (uint64_t)tv->tv_usec * 1000ull;
+}
+
+/* The kernel's count of this thread's time (twice a launch, never per
+ * burst): @p a the start, NULL to store the difference into @p u. */
+static void
+usage_mark(struct rusage *a, struct wr_thread_usage *u)
+{
+	struct rusage b;
+
+	if (u == NULL) {
+		if (getrusage(RUSAGE_THREAD, a) != 0)
+			memset(a, 0, sizeof(*a));
+		return;
+	}
+	memset(u, 0, sizeof(*u));
+	if (getrusage(RUSAGE_THREAD, &b) != 0)
+		return;
+	u->user_ns = tv_ns(&b.ru_utime) - tv_ns(&a->ru_utime);
+	u->sys_ns = tv_ns(&b.ru_stime) - tv_ns(&a->ru_stime);
+	u->nvcsw = (uint64_t)(b.ru_nvcsw - a->ru_nvcsw);
+	u->nivcsw = (uint64_t)(b.ru_nivcsw - a->ru_nivcsw);
+}
+
 static inline bool
 port_gone(const uint32_t *gone)
 {
@@ -733,6 +762,7 @@ wr_tx_lcore_main(void *arg)
 {
 	struct wr_lcore_ctx *ctx = arg;
 	unsigned int qi, si, active;
+	struct rusage ru;
 	uint64_t now;
 
 	/* A synchronised start (wr_engine_start_at): everything is built,
@@ -746,6 +776,7 @@ wr_tx_lcore_main(void *arg)
 	 * common instant, not on when it got here: lanes of one stream keep
 	 * the capture's relative times.  One that arrived late catches up
 	 * as after a stall. */
+	usage_mark(&ru, NULL);
 	now = rte_rdtsc();
 	ctx->start_tsc = ctx->start_at_tsc != 0 && ctx->start_at_tsc <= now ?
 		ctx->start_at_tsc : now;
@@ -796,6 +827,7 @@ wr_tx_lcore_main(void *arg)
 	} while (active > 0 &&
 		 __atomic_load_n(ctx->stop, __ATOMIC_RELAXED) == 0);
 	ctx->end_tsc = rte_rdtsc();
+	usage_mark(&ru, &ctx->usage);
 	/* Activations cut short by the stop flag end now. */
 	for (qi = 0; qi < ctx->n_txq; qi++)
 		for (si = 0; si < ctx->txq[qi].n_streams; si++) {

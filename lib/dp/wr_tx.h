@@ -186,6 +186,9 @@ struct wr_lcore_ctx {
 	const uint32_t *rxq_gone[WR_LCORE_RXQ_MAX];
 	uint64_t start_tsc;
 	uint64_t end_tsc;           /**< when sending ended */
+	/** The lcore's own time from start_tsc to end_tsc as the kernel
+	 * counted it (wall_ns left 0: the engine knows the clock). */
+	struct wr_thread_usage usage;
 	uint32_t tx_finished;       /**< set by the lcore when it stopped sending */
 	uint32_t finished;          /**< set by the lcore when its loop ended */
 } __rte_cache_aligned;

@@ -130,6 +130,38 @@ streams:
                 self.check(["run", s, "--config", prof, "--json", out], "^wirerate: " + re.escape(prof) + pattern,
                            prefix=prefix, outputs=[out])
 
+    def test_bench_options_before_eal(self):
+        """Issue 17: sweep and rfc2544 options naming a port the profile does not have, or a
+        --min-rate above --max-rate, are refused before EAL starts: one line naming the
+        option, exit 2, no output, fast.  The profile's EAL arguments hold an option EAL
+        refuses: had EAL started, its complaint would be the line."""
+        s = self.stream()
+        prefix = f"wrbad{os.getpid()}-bench"
+        prof = self.prof(prefix, eal_extra=', "--bogus-opt"')
+        out = self.path("b.json")
+        rfc = ["rfc2544", s, "--config", prof, "--json", out]
+        port = r'expected a port index 0\.\.0 \(there is 1 port\), got "%s"$'
+        for args, pattern in [
+            (["sweep", s, "--config", prof, "--rx-port", "5", "--json", out],
+             r"^wirerate: --rx-port: " + port % 5),
+            (rfc + ["--tx-port", "9", "--rx-port", "0"], r"^wirerate: --tx-port: " + port % 9),
+            (rfc + ["--tx-port", "0", "--rx-port", "3"], r"^wirerate: --rx-port: " + port % 3),
+            (rfc + ["--pairs", "0:0,0:4"], r"^wirerate: --pairs: " + port % 4),
+            (rfc + ["--tx-port", "0", "--rx-port", "0", "--min-rate", "20 kpps",
+                    "--max-rate", "10 kpps"],
+             r"^wirerate: --min-rate: expected at most --max-rate \(10000\.0000 pps\), "
+             r"got 20000\.0000 pps$"),
+            (rfc + ["--tx-port", "0", "--rx-port", "0", "--min-rate", "1 Gbps L1",
+                    "--max-rate", "100 kpps", "--sizes", "64,1518"],
+             r"^wirerate: --min-rate: expected at most --max-rate \(100000\.000 pps at 64 "
+             r"bytes\), got 1488095\.238 pps$"),
+        ]:
+            with self.subTest(args=args):
+                t0 = time.monotonic()
+                self.check(args, pattern, prefix=prefix, outputs=[out])
+                # EAL alone takes 0.15-0.22 s for one virtual device here.
+                self.assertLess(time.monotonic() - t0, 0.15, args)
+
     def test_serve(self):
         """serve's sockets and token file, checked before EAL: each refusal one line, exit
         2, no EAL started, and whatever was at the paths left as it was."""

@@ -211,6 +211,9 @@ class Rtt(KernelCase):
                              "--count", "200", "--timeout", "0.5", "--csv", csv_path,
                              "--json", json_path)
         msg = p.stdout + p.stderr
+        # Issue 17: "Invalid port_id=0" twice on every exit (the port's
+        # event callbacks dropped after rtt had closed it).
+        self.assertNotIn("Invalid port_id", p.stderr)
         with open(csv_path) as f:
             rows = list(csv.DictReader(f))
         self.assertEqual([int(r["payload_bytes"]) for r in rows], [50, 750, 1450], msg)
@@ -386,6 +389,45 @@ class EchoMemif(MemifCase):
             print(f"jumbo attempt {n}: {lost} lost; again", file=sys.stderr)
         self.fail("no lossless attempt:\n" + "\n".join(failures))
 
+    def test_sweep_reflector_dies(self):
+        """An echo sweep whose reflector is killed after its first size stops there: exit
+        1, stop_reason link-down in the JSON and the summary, and only sizes actually
+        measured reported (issue 17: the rest came out as 0 Kpps, "nothing lost: the
+        generator was the limit", "done", exit 3)."""
+        sizes = [64, 128, 256, 512]
+        gen, refl_prefix, out_json = self.echo_sweep("dies", "udp-64.yaml", sizes)
+        refl = self.reflector(refl_prefix, subprocess.PIPE)
+        lines = []
+        # testpmd says it forwards once the link is up; the first size takes
+        # 0.5 s after wirerate's settle time (0.2 s): the kill lands in the second.
+        threading.Thread(target=lambda: lines.extend(refl.stdout), daemon=True).start()
+        self.assertTrue(wait_for(lambda: any("packet forwarding packets/burst" in l
+                                             for l in lines), PEER_START_S),
+                        "testpmd did not start forwarding")
+        time.sleep(0.95)
+        refl.kill()
+        try:
+            out, err = gen.communicate(timeout=RUN_TIMEOUT_S)
+        finally:
+            kill(gen)
+        msg = f"wirerate:\n{out}\n{err}"
+        self.assertEqual(gen.returncode, 1, msg)
+        with open(out_json) as f:
+            res = json.load(f)
+        self.assertEqual(res["stop_reason"], "link-down", msg)
+        self.assertIn("stopped: a port's link went down during the", out)
+        measured = [sz["frame_size"] for sz in res["sizes"]]
+        self.assertEqual(measured + res["not_measured_sizes"], sizes, msg)
+        self.assertIn(res["stopped_in_size"], res["not_measured_sizes"], msg)
+        self.assertNotEqual(res["not_measured_sizes"], [], msg)
+        for sz in res["sizes"]:
+            # Each size reported was sent and echoed for its whole trial.
+            self.assertGreater(sz["tx_pkts"], 10000, msg)
+            self.assertGreater(sz["returned"]["rx_pkts"], 0, msg)
+        for size in res["not_measured_sizes"]:
+            self.assertNotRegex(out, rf"(?m)^\s+{size}\s+\d", msg)
+        self.assertNotIn("0.000 Kpps", out, msg)
+
     def test_jumbo_both_ways_decoded(self):
         """Jumbo frames through memif (bsize=10240) in both directions, against files tshark
         decodes: testpmd forwards (io) what wirerate sends into a pcap, and a pcap of the
@@ -454,20 +496,27 @@ streams:
             self.assertEqual(rows, [["9014", "1", "1"]] * n, pcap)
         self.assertEqual(read_pcap(back), read_pcap(sent))
 
-    def jumbo_attempt(self, n):
+    def echo_sweep(self, tag, stream, sizes, devargs=""):
+        """wirerate sweep --rx-port 0 of @stream over memif, 0.5 s a size, listening for its
+        reflector: (the process, the reflector's file prefix, the JSON's path)."""
         pid = os.getpid()
-        gen_prefix = forget_prefix(self, f"wrecho-jg{pid}-{n}")
-        refl_prefix = forget_prefix(self, f"wrecho-jr{pid}-{n}")
-        prof = self.memif_profile(f"jumbo{n}.yaml", gen_prefix, devargs=JUMBO_BSIZE)
-        out_json = self.path(f"jumbo{n}.json")
-        gen = self.start("sweep", os.path.join(STREAMS, "echo-jumbo.yaml"), "--config", prof,
-                         "--rx-port", "0", "--sizes", ",".join(map(str, JUMBO_SIZES)),
+        gen_prefix = forget_prefix(self, f"wrecho-{tag}g{pid}")
+        refl_prefix = forget_prefix(self, f"wrecho-{tag}r{pid}")
+        prof = self.memif_profile(f"{tag}.yaml", gen_prefix, devargs=devargs)
+        out_json = self.path(f"{tag}.json")
+        gen = self.start("sweep", os.path.join(STREAMS, stream), "--config", prof,
+                         "--rx-port", "0", "--sizes", ",".join(map(str, sizes)),
                          "--duration", "0.5", "--json", out_json)
         self.procs.append(gen)
         self.assertTrue(wait_for(lambda: self.socket_listening() or gen.poll() is not None,
                                  PEER_START_S), "wirerate did not create the memif socket")
         if gen.poll() is not None:
             self.fail("wirerate exited early: " + gen.stderr.read())
+        return gen, refl_prefix, out_json
+
+    def jumbo_attempt(self, n):
+        gen, refl_prefix, out_json = self.echo_sweep(f"jumbo{n}", "echo-jumbo.yaml",
+                                                     JUMBO_SIZES, JUMBO_BSIZE)
         refl = self.reflector(refl_prefix, subprocess.DEVNULL, JUMBO_BSIZE)
         try:
             out, err = gen.communicate(timeout=RUN_TIMEOUT_S)

@@ -84,8 +84,8 @@ streams:
   - {name: tr, size: 64, rate: 100 kpps, count: 200, bursts: {frames: 10, gap: 1ms}}
 """)
         prof = self.profile("net_pcap0,tx_pcap=" + self.path("out.pcap"), "wrstrpcap")
-        self.wirerate("run", sf, "--config", prof, "--quiet", "--json", self.path("r.json"),
-                      check=0)
+        p = self.wirerate("run", sf, "--config", prof, "--quiet", "--json", self.path("r.json"),
+                          check=0)
         t = times(self.path("out.pcap"))
         self.assertEqual(len(t), 200)
         # Train j starts j * (9 * 10 us + 1 ms) after train 0.
@@ -93,9 +93,20 @@ streams:
         gaps = sorted(b - a for a, b in zip(starts, starts[1:]))
         self.assertAlmostEqual(gaps[len(gaps) // 2], 1.09e-3, delta=0.1e-3)
         self.assertAlmostEqual(starts[-1], 19 * 1.09e-3, delta=2e-3)
-        tr = self.json("r.json")["streams"][0]["trains"]
+        st = self.json("r.json")["streams"][0]
+        tr = st["trains"]
         self.assertEqual(tr["nominal_ns"], 1_090_000)
         self.assertEqual(tr["intervals"], 19)
+        # The target is the trains' average, 10 frames every 1.09 ms (the
+        # pcap's own rate), not the 100 kpps within a train: the summary's
+        # "achieved" compares like with like.
+        self.assertAlmostEqual(st["target_kpps"], 10 / 1.09e-3 / 1e3, places=3)
+        pcap_kpps = 190 / (starts[-1] - starts[0]) / 1e3
+        self.assertAlmostEqual(st["target_kpps"], pcap_kpps, delta=pcap_kpps * 0.1)
+        m = re.search(r"stream tr: target ([\d.]+) Kpps, achieved ([\d.]+) Kpps \(([-+\d.]+) %\)",
+                      p.stdout)
+        self.assertIsNotNone(m, p.stdout)
+        self.assertLess(abs(float(m.group(3))), 10, p.stdout)
 
 
 class Sequences(EalCase):
@@ -200,8 +211,20 @@ class Sweep(EalCase):
         res = self.json("s.json")
         self.assertEqual(res["schema"], "wirerate-sweep/1")
         self.assertEqual([int(r["frame_size"]) for r in rows], [64, 128, 1518])
-        link = res["link_speed_mbps"]
+        # net_null's 10 Gbps is a placeholder: no line to be a share of or
+        # limited by (issue 17: "limited by line" at 978-17677 % of it).
+        self.assertEqual(res["link_speed_mbps"], 10000)
+        self.assertTrue(res["link_speed_placeholder"])
+        self.assertIn("no line rate (net_null reports 10000 Mbps, a placeholder", p.stdout)
+        link = 0
         for r, j in zip(rows, res["rows"]):
+            self.assertIn(j["limited_by"], ("generator", "port"))
+            self.assertEqual(r["limited_by"], j["limited_by"])
+            self.assertTrue(j["limit_detail"])
+            # The TX lcore's time as the kernel counted it: a net_null
+            # lcore spins in user mode.
+            self.assertAlmostEqual(j["tx_lcore"]["wall_s"], j["duration_s"], delta=0.05)
+            self.assertGreater(j["tx_lcore"]["user_s"], j["tx_lcore"]["sys_s"])
             size, kpps = int(r["frame_size"]), float(r["kpps"])
             self.assertGreater(kpps, 100)
             self.assertAlmostEqual(j["duration_s"], 0.3, delta=0.01)
@@ -405,7 +428,7 @@ ports:
         p = self.wirerate("rfc2544", sf, "--config", prof, "--pairs", "0:1,0:1", check=2)
         self.assertIn("--pairs", p.stderr)
         p = self.wirerate("rfc2544", sf, "--config", prof, "--pairs", "0:5", check=2)
-        self.assertIn("--pairs: there are 2 ports (0..1)", p.stderr)
+        self.assertIn('--pairs: expected a port index 0..1 (there are 2 ports), got "5"', p.stderr)
 
     def test_progress_tty_and_pipe(self):
         """A terminal gets one status line redrawn in place; a pipe one line per trial."""
@@ -503,7 +526,10 @@ class Rfc2544Report(EalCase):
                           "20 kpps", "--pdr", "0.5%", "--phases", "2", "--first-trial", "0.1",
                           "--latency-trials", "2", "--latency-trial", "0.2",
                           "--loss-step", "50%", "--b2b-trial", "0.01", "--b2b-repeats", "2",
-                          "--report", report, check=0, timeout=120)
+                          "--report", report, timeout=120)
+        # 3: a busy CPU kept the generator from offering a rate (a result
+        # says "at least", or a burst "generator-limited"): reported too.
+        self.assertIn(p.returncode, (0, 3), p.stdout + p.stderr)
         self.assertIn("report: " + report, p.stdout)
         res = self.json("r.html.json")
         self.assertEqual(res["schema"], "wirerate-rfc2544/1")
@@ -514,15 +540,17 @@ class Rfc2544Report(EalCase):
                       "Frame loss rate (RFC 2544 26.3)", "Back-to-back (RFC 2544 26.4)",
                       "Trial log", "Raw JSON"):
             self.assertIn(title, dom.stdout)
-        self.assertGreaterEqual(dom.stdout.count('src="data:image/png;base64,'), 4)
+        self.assertGreaterEqual(dom.stdout.count('<svg class="plot"'), 4)
         self.assertGreater(len(cells), 50)
         for path, text in cells:
             self.assertEqual(float(text), float(json_at(res, path)), path)
         paths = {c[0] for c in cells}
-        for must in ("results[0].throughput_pps", "results[1].pdr.pps",
+        for must in ("results[0].throughput_pps|results[0].at_least_pps",
+                     "results[1].pdr.pps|results[1].pdr.at_least_pps",
                      "results[1].latency.overall.p99_99_ns", "results[0].frame_loss.steps[0].loss_pct",
-                     "results[1].back_to_back.avg", "results[0].trials[0].offered_pps"):
-            self.assertIn(must, paths)
+                     "results[1].back_to_back.avg|results[1].back_to_back.generator_burst",
+                     "results[0].trials[0].offered_pps"):
+            self.assertTrue(paths & set(must.split("|")), must)
         # 64-byte frames hold no timestamp signature: the report says so.
         self.assertIn("no trial: the 24-byte timestamp signature does not fit", dom.stdout)
         self.assertIn(res["stream_file_sha256"], dom.stdout)
@@ -543,7 +571,7 @@ class SweepReport(EalCase):
         # A sweep on net_null; echoes through net_ring's loopback.
         for name, vdev, extra, schema, musts in (
                 ("plain", "net_null0", (), "wirerate-sweep/1",
-                 ("rows[0].kpps", "rows[1].mbps_l1", "rows[1].line_pct")),
+                 ("rows[0].kpps", "rows[1].mbps_l1", "rows[1].tx_full")),
                 ("echo", "net_ring0", ("--rx-port", "0", "--repeat", "2"),
                  "wirerate-sweep-repeat/1",
                  ("sizes[0].kpps.median", "sizes[1].goodput_mbps.max",
@@ -557,7 +585,7 @@ class SweepReport(EalCase):
             res = self.json(f"{name}.html.json")
             self.assertEqual(res["schema"], schema)
             dom, cells = chromium_cells(self, chromium, report)
-            self.assertIn('src="data:image/png;base64,', dom.stdout)
+            self.assertIn('<svg class="plot"', dom.stdout)
             self.assertGreater(len(cells), 10)
             for path, text in cells:
                 self.assertEqual(float(text), float(json_at(res, path)), path)
@@ -573,6 +601,118 @@ class SweepReport(EalCase):
 def ns_exec(ns, *cmd, check=True):
     return subprocess.run(["ip", "netns", "exec", ns, *cmd], capture_output=True, text=True,
                           check=check)
+
+
+class AfPacketLimit(EalCase):
+    """af_packet into a veth pair in a namespace: the port, not the CPU, holds the rate.
+
+    The af_packet PMD sends from the TX lcore through the kernel (about 0.3 Mpps here):
+    its frames are never refused (tx_full stays 0) but the lcore's time goes into system
+    calls, which the kernel counts (getrusage).  Issue 17: rfc2544 blamed "the TX lcore's
+    CPU was busy" and ran every trial again; back-to-back counted bursts offered far below
+    the rate as passes."""
+
+    NS = f"wrs-afp{os.getpid()}"
+
+    def setUp(self):
+        super().setUp()
+        if os.geteuid() != 0 or shutil.which("ip") is None:
+            self.skipTest("needs root and ip")
+        self.addCleanup(subprocess.run, ["ip", "netns", "del", self.NS], capture_output=True)
+        subprocess.run(["ip", "netns", "del", self.NS], capture_output=True)
+        for c in (["ip", "netns", "add", self.NS],
+                  ["ip", "netns", "exec", self.NS, "sysctl", "-qw",
+                   "net.ipv6.conf.all.disable_ipv6=1", "net.ipv6.conf.default.disable_ipv6=1"],
+                  ["ip", "-n", self.NS, "link", "add", "wra0", "type", "veth", "peer", "name",
+                   "wra1"],
+                  ["ip", "-n", self.NS, "link", "set", "wra0", "up"],
+                  ["ip", "-n", self.NS, "link", "set", "wra1", "up"]):
+            p = subprocess.run(c, capture_output=True, text=True)
+            if p.returncode != 0:
+                self.skipTest(f"cannot build the veth pair ({' '.join(c)}): {p.stderr.strip()}")
+        self.prefix = f"wrsafp{os.getpid()}"
+        self.addCleanup(shutil.rmtree, f"/var/run/dpdk/{self.prefix}", True)
+        self.prof = self.write("afp.yaml", f"""version: 1
+eal: ["--no-pci", "--in-memory", "--file-prefix={self.prefix}",
+      "--vdev=net_af_packet0,iface=wra0", "--vdev=net_af_packet1,iface=wra1",
+      "--lcores=0@0,1@1"]
+ports:
+  - device: net_af_packet0
+    tx_lcores: [1]
+    rx_lcore: 1
+  - device: net_af_packet1
+    rx_lcore: 1
+""")
+
+    def run_ns(self, *args, check=None):
+        p = subprocess.run(["ip", "netns", "exec", self.NS, WIRERATE, *args], cwd=self.tmp,
+                           capture_output=True, text=True, timeout=120)
+        if check is not None and p.returncode != check:
+            self.fail(f"wirerate {' '.join(args)} exited {p.returncode}, expected {check}\n"
+                      f"{p.stdout}\n{p.stderr}")
+        return p
+
+    def kernel_rx(self):
+        return int(ns_exec(self.NS, "cat", "/sys/class/net/wra1/statistics/rx_packets").stdout)
+
+    def test_sweep_port_limited(self):
+        """sweep: af_packet's rate is the port's (the kernel counts the lcore's time in
+        system calls), and its 10 Gbps is no line to be a share of."""
+        before = self.kernel_rx()
+        p = self.run_ns("sweep", os.path.join(STREAMS, "udp-64.yaml"), "--config", self.prof,
+                        "--sizes", "64,512", "--duration", "0.3", "--json", self.path("s.json"),
+                        check=0)
+        res = self.json("s.json")
+        self.assertTrue(res["link_speed_placeholder"], p.stdout)
+        sent = 0
+        for r in res["rows"]:
+            self.assertEqual(r["limited_by"], "port", p.stdout)
+            self.assertIn("in the kernel", r["limit_detail"])
+            self.assertIsNone(r["line_pct"])
+            self.assertGreater(r["tx_lcore"]["sys_s"], r["tx_lcore"]["user_s"])
+            sent += r["tx_pkts"]
+        self.assertRegex(p.stdout, r"(?m)^\s+64: limited by port: the TX port took")
+        # The kernel received what wirerate counts as sent.
+        self.assertGreaterEqual(self.kernel_rx() - before, sent * 0.99)
+
+    def test_rfc2544_names_the_port(self):
+        """rfc2544 at 2 Mpps asked: the port held the generator, and every trial says so."""
+        p = self.run_ns("rfc2544", os.path.join(STREAMS, "udp-64.yaml"), "--config",
+                        self.prof, "--tx-port", "0", "--rx-port", "1", "--sizes", "64",
+                        "--trial", "0.2", "--drain", "0.05", "--max-rate", "2 Mpps",
+                        "--json", self.path("r.json"))
+        msg = p.stdout + p.stderr
+        self.assertEqual(p.returncode, 3, msg)
+        self.assertNotIn("CPU was busy", msg)
+        r = self.json("r.json")["results"][0]
+        self.assertEqual(r["limited_by"], "generator", msg)
+        self.assertEqual(r["generator_limit"], "port", msg)
+        self.assertIn("in the kernel", r["generator_limit_detail"])
+        for t in r["trials"]:
+            self.assertEqual(t["short_by"], "port", msg)
+        self.assertRegex(p.stdout, r"(?m)^\s+64 >= [\d.]+ pps: the device lost nothing; the "
+                         r"generator could not offer more \(the TX port took")
+
+    def test_b2b_short_bursts_are_no_result(self):
+        """Back-to-back bursts asked at 2 Mpps leave at af_packet's pace: forwarded whole,
+        they are no pass and no value (issue 17: counted as passes)."""
+        p = self.run_ns("rfc2544", os.path.join(STREAMS, "udp-64.yaml"), "--config",
+                        self.prof, "--tx-port", "0", "--rx-port", "1", "--sizes", "64",
+                        "--tests", "b2b", "--b2b-trial", "0.005", "--b2b-repeats", "3",
+                        "--drain", "0.05", "--max-rate", "2 Mpps", "--json", self.path("b.json"))
+        msg = p.stdout + p.stderr
+        self.assertEqual(p.returncode, 3, msg)
+        b = self.json("b.json")["results"][0]["back_to_back"]
+        self.assertTrue(b["generator_limited"], msg)
+        self.assertEqual(b["asked_rate_pps"], 2e6)
+        self.assertLess(b["generator_offered_pps"], 2e6 * 0.999)
+        self.assertEqual(b["repeats"], 0, msg)
+        self.assertEqual(b["values"], [])
+        self.assertIsNone(b["max"])
+        self.assertEqual(b["generator_limit"], "port", msg)
+        self.assertIn("not offered at the rate: no result", p.stdout)
+        self.assertIn("generator-limited: a burst of 10000 frames not offered at "
+                      "2000000.000 pps was forwarded whole", p.stdout)
 
 
 class Rfc2544KernelRouter(EalCase):
@@ -916,10 +1056,19 @@ ports:
                     "--resolution", "1 kpps", "--latency-trials", "2", "--latency-trial",
                     "0.3", "--b2b-trial", "0.1", "--b2b-repeats", "3", "--json", out,
                     "--report", self.path("bidir2.html"), check=False)
-        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
         with open(out) as f:
             r = json.load(f)["results"][0]
         fwd, rev = r["back_to_back"], r["back_to_back_reverse"]
+        if p.returncode == 3 and (fwd["generator_limited"] or rev["generator_limited"]):
+            # Another thread held the TX lcore's CPU while a burst went out (the
+            # machine is shared): the burst was no result, and said so (issue 17).
+            gen = fwd if fwd["generator_limited"] else rev
+            self.assertIn("generator-limited: a burst of", p.stdout)
+            self.assertLess(gen["generator_offered_pps"] or 0, 8000 - self.RESOLUTION + 1)
+            print(f"\n    back-to-back generator-limited on a busy CPU: "
+                  f"{gen['generator_limit_detail']}")
+            return
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
         for bb in (fwd, rev):
             self.assertEqual(bb["repeats"], 3, p.stdout)
             self.assertEqual(bb["min"], min(bb["values"]))

@@ -207,6 +207,25 @@ class RefusalTest(BindTestBase):
             ['bind', NIC0], ['cannot tell whether it carries traffic'],
             runner=runner)
 
+    def test_ip_failure_not_covered_by_force(self):
+        """Issue 17: with `ip -j` failing, `bind eth0 --force` went ahead: no route
+        information means eth0 may carry the default route or this session."""
+        for argv in (['bind', 'eth0', '--force'], ['bind', NIC0, '--force'],
+                     ['bind', 'eth0', '--force', '--allow-default-route'],
+                     ['bind', 'eth0', '--force', '--allow-management']):
+            with self.subTest(argv=argv):
+                self.assert_refused_unchanged(
+                    argv, ['cannot tell whether it carries traffic, the default '
+                           'route or this session (', '--force does not cover it'],
+                    runner=self.runner(ip_status=1))
+        # Both overrides (and --force for its being up) take the user's word.
+        status, out, err = self.run_wb('bind', NIC0, '--force', '--allow-default-route',
+                                       '--allow-management',
+                                       runner=self.runner(ip_status=1))
+        self.assertEqual(status, 0, out + err)
+        self.assertIn('warning (--allow-default-route and --allow-management)', err)
+        self.assertEqual(self.driver(NIC0), 'vfio-pci')
+
     def test_unknown_device_and_non_network(self):
         self.assert_refused_unchanged(
             ['bind', 'ens9', '0000:09:00.0', NIC0],

@@ -6,7 +6,8 @@ WR_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 WR_PACKAGES=(dpdk dpdk-dev libdpdk-dev meson ninja-build pkg-config gcc
     libyaml-dev libcunit1-dev libnuma-dev libpcap-dev libssl-dev libbpf-dev
     libjansson-dev libxdp-dev python3 python3-matplotlib python3-prometheus-client
-    python3-scapy tshark tcpdump iproute2 iputils-ping chromium clang libclang-rt-14-dev)
+    python3-scapy tshark tcpdump iproute2 iputils-ping chromium chromium-driver
+    python3-selenium clang libclang-rt-14-dev)
 
 wr_say() { printf '== %s\n' "$*" >&2; }
 
