@@ -332,7 +332,7 @@ test_together_product(void)
 		CU_ASSERT_EQUAL(ref_field(f, REF_UDP_DST), tog[k % 6][1]);
 	}
 	wr_frame_tmpl_free(t);
-	/* PRODUCT: the first in WR_FIELDS order (udp.src) runs fastest,
+	/* PRODUCT: the first in stack order (udp.src) runs fastest,
 	 * whatever order the fields were set in; the random field does not
 	 * take part in the odometer. */
 	s.combine = WR_COMBINE_PRODUCT;
