@@ -143,20 +143,6 @@ test_wide_accumulate(void)
 	CU_ASSERT_EQUAL(wr_csum_fold(acc), ref_sum(b, sizeof(b), 0));
 }
 
-/* CRC32c bit by bit, straight from the definition (RFC 3309 section 3). */
-static uint32_t
-ref_crc32c(const uint8_t *p, size_t len)
-{
-	uint32_t crc = 0xffffffffu;
-	int k;
-
-	while (len-- > 0) {
-		crc ^= *p++;
-		for (k = 0; k < 8; k++)
-			crc = (crc >> 1) ^ (0x82f63b78u & (0u - (crc & 1)));
-	}
-	return ~crc;
-}
 
 static void
 test_crc32c(void)

@@ -708,20 +708,6 @@ test_dump_failure(void)
 	wr_stream_file_free(&f);
 }
 
-/* CRC32c bit by bit (RFC 3309 section 3), independent of wr_csum. */
-static uint32_t
-ref_crc32c(const uint8_t *p, size_t len)
-{
-	uint32_t crc = 0xffffffffu;
-	int k;
-
-	while (len-- > 0) {
-		crc ^= *p++;
-		for (k = 0; k < 8; k++)
-			crc = (crc >> 1) ^ (0x82f63b78u & (0u - (crc & 1)));
-	}
-	return ~crc;
-}
 
 /* SCTP's CRC32c of the packet at @p sctp (@p len bytes) is right. */
 static bool

@@ -122,8 +122,27 @@ class KernelStacks(EalCase):
         self.ip("link", "set", peer, "up")
         return gen, peer
 
+    def af_packet_profile(self, name, tag, gen, arp=False):
+        """A profile sending from our end of the veth pair (one TX lcore); @return its path."""
+        return self.write(name, f"""version: 1
+eal: ["--no-pci", "--in-memory", "--file-prefix=wrs-{tag}{os.getpid()}",
+      "--vdev=net_af_packet0,iface={gen}", "--lcores=0@0,1@1"]
+ports:
+  - device: net_af_packet0
+    tx_lcores: [1]
+""" + ("    arp: true\n" if arp else ""))
+
+    def receiver(self, *specs):
+        """RECEIVER in the namespace, ready, for @p specs (name,kind,address,port); killed at
+        cleanup."""
+        recv = subprocess.Popen(["ip", "netns", "exec", self.netns, sys.executable, "-c",
+                                 RECEIVER, *specs],
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        self.addCleanup(lambda: recv.poll() is None and (recv.kill(), recv.communicate()))
+        self.assertEqual(recv.stdout.readline().strip(), "ready")
+        return recv
+
     def test_kernel_takes_every_stack(self):
-        pid = os.getpid()
         gen, peer = self.veth_ns("k", "wrs", "net.ipv4.icmp_ratelimit=0",
                                  "net.ipv6.icmp.ratelimit=0", "net.ipv4.tcp_syncookies=1")
         self.ip("addr", "add", "10.78.0.2/16", "dev", peer)
@@ -221,20 +240,10 @@ streams:
     stack:
       - eth: {{src: "{GEN_MAC}", dst: "{mac[peer]}", type: 0x88b5}}
 """)
-        prof = self.write("prof.yaml", f"""version: 1
-eal: ["--no-pci", "--in-memory", "--file-prefix=wrs-k{pid}",
-      "--vdev=net_af_packet0,iface={gen}", "--lcores=0@0,1@1"]
-ports:
-  - device: net_af_packet0
-    tx_lcores: [1]
-""")
-        recv = subprocess.Popen(
-            ["ip", "netns", "exec", self.netns, sys.executable, "-c", RECEIVER,
-             "udp6,udp6,2001:db8:78::2,7001", "vxlan,udp4,10.79.0.2,7002",
-             f"raw,raw,{peer},0x88b5"] + (["qinq,udp4,10.80.0.2,7003"] if qinq else []),
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-        self.addCleanup(lambda: recv.poll() is None and (recv.kill(), recv.communicate()))
-        self.assertEqual(recv.stdout.readline().strip(), "ready")
+        prof = self.af_packet_profile("prof.yaml", "k", gen)
+        recv = self.receiver("udp6,udp6,2001:db8:78::2,7001", "vxlan,udp4,10.79.0.2,7002",
+                             f"raw,raw,{peer},0x88b5",
+                             *(["qinq,udp4,10.80.0.2,7003"] if qinq else []))
         lst = subprocess.Popen(["ip", "netns", "exec", self.netns, sys.executable, "-c",
                                 LISTENER, "10.78.0.2", "8080"],
                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
@@ -292,7 +301,6 @@ ports:
         """eth: {dst: nd} resolves the kernel's MAC by Neighbor Solicitation (the kernel's NA),
         every datagram reaches its socket; with arp: true the port answers the kernel's NS for
         our IPv6 source and its ICMPv6 echo requests."""
-        pid = os.getpid()
         gen, peer = self.veth_ns("n", "wrn")
         self.ip("addr", "add", "2001:db8:79::2/64", "dev", peer, "nodad")
         count = 300
@@ -307,19 +315,8 @@ streams:
       - ipv6: {{src: "2001:db8:79::1", dst: "2001:db8:79::2"}}
       - udp: {{src: 4000, dst: 7009}}
 """)
-        prof = self.write("nd-prof.yaml", f"""version: 1
-eal: ["--no-pci", "--in-memory", "--file-prefix=wrs-n{pid}",
-      "--vdev=net_af_packet0,iface={gen}", "--lcores=0@0,1@1"]
-ports:
-  - device: net_af_packet0
-    tx_lcores: [1]
-    arp: true
-""")
-        recv = subprocess.Popen(["ip", "netns", "exec", self.netns, sys.executable, "-c",
-                                 RECEIVER, "udp6,udp6,2001:db8:79::2,7009"],
-                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-        self.addCleanup(lambda: recv.poll() is None and (recv.kill(), recv.communicate()))
-        self.assertEqual(recv.stdout.readline().strip(), "ready")
+        prof = self.af_packet_profile("nd-prof.yaml", "n", gen, arp=True)
+        recv = self.receiver("udp6,udp6,2001:db8:79::2,7009")
         run = subprocess.Popen(["ip", "netns", "exec", self.netns, WIRERATE, "run", sf,
                                 "--config", prof, "--json", self.path("r.json")],
                                cwd=self.tmp, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -355,7 +352,6 @@ ports:
         """IPv4 options, IPv6 extension headers and SRv6 encapsulation, each delivered by the
         kernel to a UDP socket: it drops a datagram whose headers, lengths or checksum are
         wrong, and an SRv6 packet its seg6local route cannot decapsulate."""
-        pid = os.getpid()
         gen, peer = self.veth_ns("x", "wrx", "net.ipv6.conf.all.seg6_enabled=1",
                                  "net.ipv6.conf.default.seg6_enabled=1")
         self.ns("sysctl", "-qw", f"net.ipv6.conf.{peer}.seg6_enabled=1")
@@ -399,20 +395,9 @@ streams:
       - ipv6: {{src: {{inc: {{from: "2001:db8:81::1:0", to: "2001:db8:81::1:63"}}}}, dst: "2001:db8:81::2"}}
       - udp: {{src: 1024, dst: 7006}}
 """)
-        prof = self.write("ext-prof.yaml", f"""version: 1
-eal: ["--no-pci", "--in-memory", "--file-prefix=wrs-x{pid}",
-      "--vdev=net_af_packet0,iface={gen}", "--lcores=0@0,1@1"]
-ports:
-  - device: net_af_packet0
-    tx_lcores: [1]
-""")
-        recv = subprocess.Popen(
-            ["ip", "netns", "exec", self.netns, sys.executable, "-c", RECEIVER,
-             "v4opts,udp4,10.81.0.2,7004", "v6ext,udp6,2001:db8:81::2,7005",
-             "srv6,udp6,2001:db8:81::2,7006"],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-        self.addCleanup(lambda: recv.poll() is None and (recv.kill(), recv.communicate()))
-        self.assertEqual(recv.stdout.readline().strip(), "ready")
+        prof = self.af_packet_profile("ext-prof.yaml", "x", gen)
+        recv = self.receiver("v4opts,udp4,10.81.0.2,7004", "v6ext,udp6,2001:db8:81::2,7005",
+                             "srv6,udp6,2001:db8:81::2,7006")
         subprocess.run(["ip", "netns", "exec", self.netns, WIRERATE, "run", sf, "--config",
                         prof, "--quiet", "--duration", "20", "--json", self.path("r.json")],
                        cwd=self.tmp, check=True, capture_output=True, timeout=60)
@@ -431,7 +416,6 @@ ports:
         """The arp layer: a hundred senders ask for the kernel's address, each answered (the
         replies counted as tcpdump saw them leave); fifty gratuitous replies, each learnt
         (arp_accept) with the sender's MAC."""
-        pid = os.getpid()
         n_req, n_rep = 100, 50
         gen, peer = self.veth_ns("a", "wra", "net.ipv4.conf.all.arp_accept=1",
                                  "net.ipv4.conf.default.arp_accept=1")
@@ -452,13 +436,7 @@ streams:
       - eth: {{src: "02:00:00:00:83:01", dst: "ff:ff:ff:ff:ff:ff"}}
       - arp: {{op: 2, sha: "02:00:00:00:83:01", spa: {{inc: {{from: 10.82.2.1, to: 10.82.2.50}}}}, tha: "ff:ff:ff:ff:ff:ff", tpa: {{inc: {{from: 10.82.2.1, to: 10.82.2.50}}}}}}
 """)
-        prof = self.write("arp-prof.yaml", f"""version: 1
-eal: ["--no-pci", "--in-memory", "--file-prefix=wrs-a{pid}",
-      "--vdev=net_af_packet0,iface={gen}", "--lcores=0@0,1@1"]
-ports:
-  - device: net_af_packet0
-    tx_lcores: [1]
-""")
+        prof = self.af_packet_profile("arp-prof.yaml", "a", gen)
         cap = self.path("arp.pcap")
         tcpdump = subprocess.Popen(["ip", "netns", "exec", self.netns, "tcpdump", "-n", "-U",
                                     "-i", peer, "-Q", "out", "-w", cap, "arp"],
