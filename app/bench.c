@@ -354,6 +354,16 @@ wr_bench_prepare(struct wr_bench *b, const struct wr_opts *o, bool latency,
 		}
 		b->stream = (uint32_t)rc;
 	}
+	/* These commands choose the frame size: a stream whose frames are
+	 * given (a capture, a frame's bytes) has its own. */
+	if (b->f.streams[b->stream].replay != NULL ||
+	    b->f.streams[b->stream].fe != NULL) {
+		fprintf(stderr, "wirerate: %s: stream %s sends the frames it is "
+			"given (pcap: or frame:), whose sizes %s does not set: "
+			"give a generated stream (--stream)\n", o->cmd,
+			b->f.streams[b->stream].name, o->cmd);
+		return WR_EXIT_USAGE;
+	}
 	if (o->n_sizes > 0) {
 		memcpy(b->sizes, o->sizes, o->n_sizes * sizeof(*b->sizes));
 		b->n_sizes = o->n_sizes;
@@ -454,6 +464,7 @@ wr_bench_trial(struct wr_bench *b, struct wr_stream *st, uint64_t drain_ns,
 		two[1].sig_short = st->sig_short;
 	}
 	trial_stream_file(b, two, b->bidir ? 2 : 1, &sf);
+	wr_engine_port_macs(b->e, &sf);
 	wr_error_clear(&err);
 	rc = wr_engine_load(b->e, &sf, false, &err);
 	if (rc == 0 && wr_bench_interrupted())
@@ -630,7 +641,9 @@ report_job(FILE *out, const void *arg)
 	ssize_t n;
 	pid_t pid;
 
-	snprintf(tool, sizeof(tool), "%s/wr-report", WR_TOOLS_DIR);
+	if (wr_app_place(WR_APP_TOOLS, tool, sizeof(tool) - 16) == NULL)
+		tool[0] = '\0';
+	strcat(tool, "/wr-report");
 	fflush(NULL);
 	if (pipe2(pfd, O_CLOEXEC) != 0)
 		return -errno;
@@ -676,9 +689,8 @@ wr_bench_report(const char *json, const char *html)
 	int rc = wr_out_atomic(html, report_job, json);
 
 	if (rc == -ECHILD) {
-		fprintf(stderr, "wirerate: --report: %s/wr-report did not "
-			"write %s (the JSON is in %s)\n", WR_TOOLS_DIR, html,
-			json);
+		fprintf(stderr, "wirerate: --report: wr-report did not "
+			"write %s (the JSON is in %s)\n", html, json);
 		return WR_EXIT_FAIL;
 	}
 	if (rc != 0) {

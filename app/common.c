@@ -6,6 +6,7 @@
  * dispatches; nothing here calls back into it.
  */
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,13 +20,81 @@
 #include "wr_frame.h"
 #include "wr_out.h"
 #include "wr_replay.h"
+#include "wr_runtime.h"
 #include "wr_yaml.h"
 
-/* Where the default profile is looked for, in order (set by meson). */
-#ifndef WR_CONFIG_DIRS
-#define WR_CONFIG_DIRS "config"
+/* Where the program's own files are (set by meson): the source tree's when
+ * this is the build tree's binary (WR_BUILD_EXE), else relative to the
+ * installed binary's directory, so that a package's prefix and a DESTDIR
+ * staging work alike and an installed binary never reads a source tree. */
+#ifndef WR_BUILD_EXE
+#define WR_BUILD_EXE ""
+#define WR_TREE_PROFILES "config"
+#define WR_TREE_PYTHON "python"
+#define WR_TREE_TOOLS "tools"
+#define WR_INST_PROFILES "../share/wirerate/config"
+#define WR_INST_PYTHON "../lib/python3/dist-packages"
+#define WR_INST_TOOLS "../libexec/wirerate"
+#define WR_SYSCONF_PROFILES "/etc/wirerate"
 #endif
-#define WR_DEFAULT_PROFILE "default.yaml"
+#define WR_DEFAULT_PROFILE "default"
+/* Profiles are looked up here, then in the shipped ones. */
+#define WR_CONFIG_PATH_ENV "WIRERATE_CONFIG_PATH"
+
+const char *
+wr_app_place(enum wr_app_place what, char *buf, size_t len)
+{
+	static const char *const tree[] = {
+		[WR_APP_PROFILES] = WR_TREE_PROFILES,
+		[WR_APP_PYTHON] = WR_TREE_PYTHON,
+		[WR_APP_TOOLS] = WR_TREE_TOOLS,
+	};
+	static const char *const inst[] = {
+		[WR_APP_PROFILES] = WR_INST_PROFILES,
+		[WR_APP_PYTHON] = WR_INST_PYTHON,
+		[WR_APP_TOOLS] = WR_INST_TOOLS,
+	};
+	char exe[PATH_MAX], built[PATH_MAX], *slash;
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	int k;
+
+	if (n <= 0)
+		return NULL;
+	exe[n] = '\0';
+	if (realpath(WR_BUILD_EXE, built) != NULL && strcmp(built, exe) == 0)
+		k = snprintf(buf, len, "%s", tree[what]);
+	else {
+		slash = strrchr(exe, '/');
+		*slash = '\0';
+		k = snprintf(buf, len, "%s/%s", exe, inst[what]);
+	}
+	return k < 0 || (size_t)k >= len ? NULL : buf;
+}
+
+/* The profile search path: $WIRERATE_CONFIG_PATH, else the system's
+ * directory, then the shipped profiles. */
+static const char *
+profile_path(char *buf, size_t len)
+{
+	const char *env = getenv(WR_CONFIG_PATH_ENV);
+	char shipped[PATH_MAX];
+
+	if (wr_app_place(WR_APP_PROFILES, shipped, sizeof(shipped)) == NULL)
+		shipped[0] = '\0';
+	snprintf(buf, len, "%s%s%s", env != NULL && env[0] != '\0' ? env :
+		 WR_SYSCONF_PROFILES, shipped[0] ? ":" : "", shipped);
+	return buf;
+}
+
+const char *
+wr_app_find_profile(const char *name, char *buf, size_t len)
+{
+	char search[PATH_MAX * 2];
+
+	profile_path(search, sizeof(search));
+	return wr_runtime_find_profile(search, name, buf, len) == 0 ? buf :
+	       NULL;
+}
 
 void
 wr_app_print_error(const struct wr_error *err)
@@ -36,28 +105,12 @@ wr_app_print_error(const struct wr_error *err)
 	fprintf(stderr, "wirerate: %s\n", line);
 }
 
-const char *
-wr_app_default_profile(char *buf, size_t len)
-{
-	char dirs[1024], *save = NULL, *d;
-
-	if (buf == NULL || len == 0)
-		return NULL;
-	snprintf(dirs, sizeof(dirs), "%s", WR_CONFIG_DIRS);
-	for (d = strtok_r(dirs, ":", &save); d != NULL;
-	     d = strtok_r(NULL, ":", &save)) {
-		snprintf(buf, len, "%s/%s", d, WR_DEFAULT_PROFILE);
-		if (access(buf, R_OK) == 0)
-			return buf;
-	}
-	return NULL;
-}
-
 int
 wr_app_profile(const char *config_file, char **eal, int n_eal,
 	       struct wr_config *cfg, const char **cfg_path)
 {
-	static char default_path[1024];
+	static char found[PATH_MAX];
+	char search[PATH_MAX * 2];
 	struct wr_error err;
 
 	wr_error_clear(&err);
@@ -66,14 +119,26 @@ wr_app_profile(const char *config_file, char **eal, int n_eal,
 	/* EAL options naming devices or lcores replace the default
 	 * profile (as in any DPDK application); others are added to it. */
 	if (*cfg_path == NULL && !wr_config_eal_replaces_profile(eal, n_eal)) {
-		*cfg_path = wr_app_default_profile(default_path,
-						    sizeof(default_path));
+		*cfg_path = wr_app_find_profile(WR_DEFAULT_PROFILE, found,
+						sizeof(found));
 		if (*cfg_path == NULL) {
-			fprintf(stderr, "wirerate: no --config given and no %s "
-				"found in %s\n", WR_DEFAULT_PROFILE,
-				WR_CONFIG_DIRS);
+			fprintf(stderr, "wirerate: no --config given and no "
+				"%s.yaml found in %s\n", WR_DEFAULT_PROFILE,
+				profile_path(search, sizeof(search)));
 			return WR_EXIT_USAGE;
 		}
+	} else if (*cfg_path != NULL && access(*cfg_path, F_OK) != 0 &&
+		   strchr(*cfg_path, '/') == NULL) {
+		/* A name, not a file here: a profile on the search path. */
+		if (wr_app_find_profile(*cfg_path, found, sizeof(found)) ==
+		    NULL) {
+			fprintf(stderr, "wirerate: --config %s: no such file, "
+				"and no profile of that name in %s\n",
+				*cfg_path, profile_path(search,
+							sizeof(search)));
+			return WR_EXIT_USAGE;
+		}
+		*cfg_path = found;
 	}
 	if (*cfg_path != NULL && wr_config_load(*cfg_path, cfg, &err) != 0) {
 		wr_app_print_error(&err);
@@ -101,7 +166,29 @@ wr_app_read_streams(const struct wr_opts *o, struct wr_stream_file *f)
 		return WR_EXIT_USAGE;
 	}
 	wr_error_clear(&err);
-	if (wr_yaml_load_streams(o->stream_file, f, &err) != 0) {
+	if (wr_trex_is_profile(o->stream_file)) {
+		static const struct wr_trex_opts none;
+		char *text = NULL;
+		size_t len = 0;
+		int rc = wr_trex_convert(o->stream_file, o->trex ? o->trex : &none,
+					 &text, &len);
+
+		if (rc != WR_EXIT_OK)
+			return rc;
+		char name[WR_ERROR_FILE_MAX];
+
+		/* Errors and results name the profile, their lines those of
+		 * what `wirerate import-trex PROFILE` writes. */
+		snprintf(name, sizeof(name), "%s (import-trex)", o->stream_file);
+		rc = wr_yaml_load_streams_buf(name, text, len, f, &err);
+		free(text);
+		if (rc != 0) {
+			wr_app_print_error(&err);
+			return WR_EXIT_USAGE;
+		}
+		/* Results name the profile itself. */
+		snprintf(f->path, sizeof(f->path), "%s", o->stream_file);
+	} else if (wr_yaml_load_streams(o->stream_file, f, &err) != 0) {
 		wr_app_print_error(&err);
 		return WR_EXIT_USAGE;
 	}

@@ -43,7 +43,9 @@ usage(FILE *out)
 "       wirerate serve [--config PROFILE] [--socket PATH] [--listen ADDR:PORT\n"
 "                    --token-file FILE] [-- EAL options]   (serve --help)\n"
 "       wirerate console [--socket PATH]\n"
-"       wirerate version\n"
+"       wirerate import-trex PROFILE.py [-t TUNABLE]... [-o FILE] [-m MULT]\n"
+"                    [--src-mac MAC|port] [--dst-mac MAC|port] [--fix-checksums]\n"
+"       wirerate version | --version\n"
 "\n"
 "  run     send the streams of STREAMFILE on the profile's ports, print Kpps and\n"
 "          Mbps (L2 and L1) every second and a final summary\n"
@@ -86,6 +88,9 @@ usage(FILE *out)
 "  console interactive console on a running server (python3 -m wirerate)\n"
 "  dump    write the first N frames of each stream (or of --stream) to a pcap\n"
 "          file, with the data path's frame code (no EAL, no hugepages)\n"
+"  import-trex  write a TRex stateless profile as a stream file (doc/trex.md);\n"
+"          run, check, dump, sweep, rfc2544 and rtt also take PROFILE.py in\n"
+"          place of STREAMFILE, with TRex's -t TUNABLE and -m MULT\n"
 "\n"
 "  --config PROFILE  port/lcore profile (default: config/default.yaml, one net_null\n"
 "                    virtual device); EAL options after -- are added to the\n"
@@ -230,6 +235,8 @@ parse_opts(int argc, char **argv, struct wr_opts *o)
 	o->cmd = argv[1];
 	if (strcmp(o->cmd, "--help") == 0 || strcmp(o->cmd, "-h") == 0)
 		o->cmd = "help";
+	if (strcmp(o->cmd, "--version") == 0)
+		o->cmd = "version";
 	cmd = cmd_find(o->cmd);
 	if (cmd == NULL) {
 		fprintf(stderr, "wirerate: unknown command \"%s\" (wirerate "
@@ -489,6 +496,7 @@ cmd_dump(const struct wr_opts *o)
 int
 main(int argc, char **argv)
 {
+	struct wr_trex_opts trex;
 	struct wr_opts o;
 	int rc;
 
@@ -499,8 +507,14 @@ main(int argc, char **argv)
 		return wr_cmd_serve(argc, argv);
 	if (argc >= 2 && strcmp(argv[1], "console") == 0)
 		return wr_cmd_console(argc, argv);
+	if (argc >= 2 && strcmp(argv[1], "import-trex") == 0)
+		return wr_cmd_import_trex(argc, argv);
 	memset(&o, 0, sizeof(o));
 	o.drain_ns = WR_DRAIN_DEFAULT_NS;
+	rc = wr_trex_take_opts(&argc, argv, &trex);
+	if (rc != WR_EXIT_OK)
+		return rc;
+	o.trex = &trex;
 	rc = parse_opts(argc, argv, &o);
 	if (rc != WR_EXIT_OK)
 		return rc;

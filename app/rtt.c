@@ -94,6 +94,12 @@ prepare(struct rtt_run *x)
 	}
 	x->st_index = (uint32_t)idx;
 	x->st = &x->f.streams[idx];
+	if (x->st->replay != NULL || x->st->fe != NULL) {
+		fprintf(stderr, "wirerate: rtt: stream %s sends the frames it is "
+			"given (pcap: or frame:), whose sizes rtt does not set: "
+			"give a generated stream (--stream)\n", x->st->name);
+		return WR_EXIT_USAGE;
+	}
 	if (o->rtt_step != 0) {
 		from = o->rtt_from;
 		to = o->rtt_to;

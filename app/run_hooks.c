@@ -44,6 +44,7 @@ wr_run_ext_before_load(struct wr_run_ext *x, const struct wr_opts *o,
 	rc = wr_arpd_resolve(wr_engine_port(e, 0), wr_engine_n_ports(e), f, WR_ARPD_TIMEOUT_MS, err);
 	if (rc != 0)
 		return rc;
+	wr_engine_port_macs(e, f);
 	for (i = 0; i < wr_engine_n_ports(e); i++) {
 		for (s = 0, n = 0; s < f->n_streams; s++)
 			n += f->streams[s].port == i;

@@ -11,12 +11,8 @@
 #include "wr_app.h"
 #include "wr_engine.h"
 #include "wr_parse.h"
+#include "wr_runtime.h"
 #include "wr_server.h"
-
-/* Where the Python package lives (set by meson: the checkout's python/). */
-#ifndef WR_PYTHON_DIR
-#define WR_PYTHON_DIR "python"
-#endif
 
 static volatile int wr_serve_stop;
 
@@ -36,8 +32,10 @@ usage(FILE *out)
 "                      [--idle-timeout S] [--owner-timeout S]\n"
 "                      [--max-clients N] [-- EAL options]\n"
 "  Starts EAL and the profile's ports once and serves the JSON-RPC 2.0 API\n"
-"  (doc/api.md) on a Unix socket (default " WR_SERVER_SOCK_DEFAULT ",\n"
-"  mode 0600) and, with --listen, on TCP (127.0.0.1 unless an address is\n"
+"  (doc/api.md) on a Unix socket (default RUNTIME/" WR_RUNTIME_SERVER_SOCK ",\n"
+"  mode 0600; RUNTIME is $" WR_RUNTIME_ENV " when set, else /run/wirerate\n"
+"  for root, $XDG_RUNTIME_DIR/wirerate or /tmp/wirerate-UID for others,\n"
+"  made mode 0700) and, with --listen, on TCP (127.0.0.1 unless an address is\n"
 "  given: use another only on a trusted network) to clients that log in with\n"
 "  the token in FILE (mode 0600) within 3 s (wrong tokens are rate-limited\n"
 "  and logged).  An existing PATH is replaced only when it is a socket no\n"
@@ -84,7 +82,7 @@ wr_cmd_serve(int argc, char **argv)
 	struct wr_config cfg;
 	struct wr_engine *e = NULL;
 	struct wr_error err;
-	char host[64];
+	char host[64], dir[WR_RUNTIME_PATH_MAX], sock[WR_RUNTIME_PATH_MAX + 16];
 	int n_args, opt, rc, i;
 	unsigned long v;
 	char *end;
@@ -189,6 +187,22 @@ wr_cmd_serve(int argc, char **argv)
 			"secret readable by its owner only)\n");
 		return WR_EXIT_USAGE;
 	}
+	wr_error_clear(&err);
+	if (so.unix_path == NULL) {
+		/* The user's own directory: a server of another user (or
+		 * the service) keeps its own socket. */
+		if (wr_runtime_dir(dir, sizeof(dir)) != 0 ||
+		    wr_runtime_dir_make(dir, &err) != 0) {
+			if (err.msg[0] == '\0')
+				wr_error_set(&err, -EINVAL, NULL, 0, 0, NULL,
+					     "$%s is too long", WR_RUNTIME_ENV);
+			wr_app_print_error(&err);
+			return WR_EXIT_USAGE;
+		}
+		snprintf(sock, sizeof(sock), "%s/%s", dir,
+			 WR_RUNTIME_SERVER_SOCK);
+		so.unix_path = sock;
+	}
 	/* The sockets and the token file before EAL: a bad one starts
 	 * nothing. */
 	wr_error_clear(&err);
@@ -221,13 +235,16 @@ int
 wr_cmd_console(int argc, char **argv)
 {
 	const char *old = getenv("PYTHONPATH");
-	char path[4096];
+	char path[4096], dir[2048];
 	char **args = calloc((size_t)argc + 3, sizeof(*args));
 	int i;
 
 	if (args == NULL)
 		return WR_EXIT_FAIL;
-	snprintf(path, sizeof(path), "%s%s%s", WR_PYTHON_DIR,
+	/* The package installed with this binary (or the checkout's). */
+	if (wr_app_place(WR_APP_PYTHON, dir, sizeof(dir)) == NULL)
+		dir[0] = '\0';
+	snprintf(path, sizeof(path), "%s%s%s", dir,
 		 old && *old ? ":" : "", old && *old ? old : "");
 	setenv("PYTHONPATH", path, 1);
 	args[0] = (char *)"python3";

@@ -35,6 +35,13 @@
  * (a 16 MB buffer drains in 13 ms at 10 Gbps). */
 #define WR_DRAIN_DEFAULT_NS (200 * 1000 * 1000ull)
 
+/* The converter's options beside a TRex profile (app/trex.c). */
+#define WR_TREX_ARGS_MAX 64
+struct wr_trex_opts {
+	const char *argv[WR_TREX_ARGS_MAX];
+	unsigned int n;
+};
+
 struct wr_opts {
 	const char *cmd;
 	const char *stream_file;
@@ -91,6 +98,7 @@ struct wr_opts {
 	bool oversubscribe;         /**< run --oversubscribe: rates above the line rate */
 	const char *peers[WR_PEERS_MAX]; /**< run --peer SPEC (wr_peer.h) */
 	unsigned int n_peers;
+	const struct wr_trex_opts *trex; /**< -t, -m, ... with a TRex profile */
 };
 
 /** Parse one sweep/rfc2544 option (bench.c); prints the error. @return 0 or -EINVAL. */
@@ -107,6 +115,21 @@ void wr_app_signals(void (*handler)(int));
 void wr_app_print_error(const struct wr_error *err);
 
 int wr_cmd_run(const struct wr_opts *o);
+
+/*
+ * TRex profiles (app/trex.c): `wirerate import-trex`, and a profile
+ * (PROFILE.py) wherever a stream file goes, converted on the fly by the
+ * Python package (python3 -m wirerate.trex).
+ */
+bool wr_trex_is_profile(const char *path);
+/** Take the converter's options (-t, -m, --src-mac, --dst-mac,
+ * --fix-checksums) out of @p argv when an argument is a profile. */
+int wr_trex_take_opts(int *argc, char **argv, struct wr_trex_opts *t);
+/** Convert @p profile: its stream-file text in *@p text (malloc'd).  The
+ * converter prints its own one-line error.  @return an exit code. */
+int wr_trex_convert(const char *profile, const struct wr_trex_opts *t,
+		    char **text, size_t *len);
+int wr_cmd_import_trex(int argc, char **argv);
 int wr_cmd_sweep(const struct wr_opts *o);
 int wr_cmd_rtt(const struct wr_opts *o);
 
@@ -162,6 +185,28 @@ int wr_cmd_console(int argc, char **argv);
 /** `wirerate ports`: parses its own arguments (argv[1] is "ports"). */
 int wr_cmd_ports(int argc, char **argv);
 
+/** Where the program's own files of one kind are (wr_app_place()). */
+enum wr_app_place {
+	WR_APP_PROFILES, /**< the shipped profiles (config/) */
+	WR_APP_PYTHON,   /**< the directory holding the Python package wirerate */
+	WR_APP_TOOLS,    /**< the helpers a subcommand runs (wr-report) */
+};
+
+/**
+ * The directory of @p what written to @p buf: the source tree's for the
+ * build tree's binary, else relative to the installed binary.
+ * @return @p buf, or NULL when it does not fit.
+ */
+const char *wr_app_place(enum wr_app_place what, char *buf, size_t len);
+
+/**
+ * The profile named @p name (a file name without '/', ".yaml" optional)
+ * on the search path: $WIRERATE_CONFIG_PATH (colon-separated), else
+ * SYSCONFDIR/wirerate (/etc/wirerate), then the shipped profiles.
+ * @return @p buf holding its path, or NULL when there is none.
+ */
+const char *wr_app_find_profile(const char *name, char *buf, size_t len);
+
 /**
  * Every file the command of @p o reads and writes, checked before anything
  * starts (wr_out_check_files()): its outputs (--json, --csv, --stats-jsonl,
@@ -176,10 +221,6 @@ int wr_cmd_ports(int argc, char **argv);
 int wr_app_check_files(const struct wr_opts *o,
 		       const struct wr_stream_file *f,
 		       const struct wr_config *cfg, const char *cfg_path);
-
-/** The default profile's path written to @p buf (@p len bytes), or NULL
- * when none is found in WR_CONFIG_DIRS. */
-const char *wr_app_default_profile(char *buf, size_t len);
 
 /*
  * run's extras around the engine (run_hooks.c): ARP resolution and TX

@@ -764,6 +764,22 @@ test_error_format(void)
 /* ---- one fixture per failure mode ---- */
 
 static const struct wr_bad_case bad_cases[] = {
+	{ "bad-fe-init-range.yaml", 7, 58, "streams[0].vars[0].inc.init",
+	  "init must lie in [min, max]" },
+	{ "bad-fe-latency.yaml", 6, 14, "streams[0].latency",
+	  "latency does not apply to a field-engine frame: stream" },
+	{ "bad-fe-next-var.yaml", 7, 61, "streams[0].vars[0].next_var",
+	  "c must be the variable right after a in vars:" },
+	{ "bad-fe-trim-range.yaml", 8, 11, "streams[0].trim",
+	  "len takes values 40..100: a frame is cut to 14..54 bytes" },
+	{ "bad-fe-unknown-var.yaml", 9, 27, "streams[0].fields[0].var",
+	  "no variable b in vars:" },
+	{ "bad-fe-var-size.yaml", 7, 25, "streams[0].vars[0].size",
+	  "expected 1, 2, 4 or 8 (bytes), got \"3\"" },
+	{ "bad-fe-without-frame.yaml", 7, 7, "streams[0].vars",
+	  "vars belongs to a frame: stream" },
+	{ "bad-fe-write-past.yaml", 9, 18, "streams[0].fields[0].offset",
+	  "expected an integer in 0..50, got \"52\"" },
 	{ "bad-alias.yaml", 4, 10, "", "aliases (*defaults) are not supported" },
 	{ "bad-anchor.yaml", 4, 10, "", "anchors (&defaults) are not supported" },
 	{ "bad-arp-varying-dst.yaml", 4, 16, "streams[0].eth.dst",

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""Shared plumbing for wr-hugepages and wr-bind: a re-rootable view of
+"""Shared plumbing for the tools: for wr-hugepages and wr-bind, a re-rootable view of
 /sys, /proc and /var, a command runner tests can replace, and an action
 log that either performs changes or, with --dry-run, only prints them.
 
@@ -8,13 +8,17 @@ Every path the tools touch is a *logical* path ("/sys/kernel/mm/...").
 so the tests build a fake tree in a temporary directory and the code under
 test never learns the difference.  Messages and dry-run output always show
 logical paths: they are what the user would type on the real machine.
+For the benchmarks, the built binary and DPDK's programs, or one line saying
+what to do first.
 """
 
 import json
 import os
 import re
 import shlex
+import shutil
 import subprocess
+import sys
 
 # Exit statuses shared by both tools.  2 is what argparse uses for usage
 # errors, so a refused or failed operation takes 1.
@@ -33,6 +37,19 @@ READ_ONLY_COMMANDS = {
     'ip': lambda argv: '-j' in argv and 'show' in argv,
     'modprobe': lambda argv: '-n' in argv,
 }
+
+
+def need_built(*paths, programs=()):
+    """Each of @paths (built files, such as build/app/wirerate) exists and each of
+    @programs (dpdk-testpmd) is on $PATH, or the tool exits 1 with one line on
+    stderr saying what to run first instead of a traceback later."""
+    tool = os.path.basename(sys.argv[0])
+    for p in paths:
+        if not os.access(p, os.X_OK):
+            sys.exit(f"{tool}: {p} is missing: build first: tools/wr-setup")
+    for p in programs:
+        if shutil.which(p) is None:
+            sys.exit(f"{tool}: {p} is not installed: install it first: tools/wr-setup")
 
 
 class ToolError(Exception):

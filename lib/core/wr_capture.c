@@ -388,72 +388,97 @@ wr_capture_over_mtu(const struct wr_capture *c, uint16_t mtu)
 	return -1;
 }
 
-/* Sum of the IPv4 pseudo-header for an L4 segment of @p l4len bytes. */
-static uint64_t
-pseudo4(const uint8_t *ip, uint8_t proto, uint32_t l4len)
+/* The L4 checksum of a header of protocol @p proto at @p l4 (its IP
+ * datagram ends at @p end); 0 kinds it has none we compute. */
+static int
+l4_region(uint8_t proto, bool ip6, uint16_t ip, uint32_t l4, uint32_t end,
+	  struct wr_csum_region *r)
 {
-	return (uint64_t)wr_csum_sum(ip + 12, 8) + proto + l4len;
+	static const struct { uint8_t proto; uint8_t kind; uint8_t off; bool v6; } l4s[] = {
+		{ WR_IPPROTO_UDP, WR_CSUM_UDP, UDP_CSUM_OFF, false },
+		{ WR_IPPROTO_TCP, WR_CSUM_TCP, TCP_CSUM_OFF, false },
+		{ WR_IPPROTO_ICMP, WR_CSUM_ICMP, ICMP_CSUM_OFF, false },
+		{ WR_IPPROTO_ICMPV6, WR_CSUM_ICMP6, ICMP_CSUM_OFF, true },
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(l4s) / sizeof(l4s[0]); i++) {
+		if (l4s[i].proto != proto || (l4s[i].v6 && !ip6) ||
+		    (proto == WR_IPPROTO_ICMP && ip6))
+			continue;
+		if (end < l4 + l4s[i].off + 2u)
+			return -EINVAL;
+		r->kind = l4s[i].kind;
+		r->ip6 = ip6;
+		r->ip = ip;
+		r->start = (uint16_t)l4;
+		r->end = (uint16_t)end;
+		r->csum = (uint16_t)(l4 + l4s[i].off);
+		return 0;
+	}
+	return -ENOENT;
 }
 
-static uint64_t
-pseudo6(const uint8_t *ip, uint8_t proto, uint32_t l4len)
+int
+wr_capture_csum_at(const uint8_t *buf, uint16_t len, unsigned int kind,
+		   uint16_t off, uint16_t ip, struct wr_csum_region *r)
 {
-	return (uint64_t)wr_csum_sum(ip + 8, 32) + proto + l4len;
-}
+	const uint8_t *h = buf + ip;
+	uint32_t ihl, end;
+	bool ip6;
 
-/* The checksum at @p csum_off of the L4 segment @p l4 (@p l4len bytes)
- * whose pseudo-header sums to @p ph (0: none, ICMP). */
-static void
-fix_l4(uint8_t *l4, uint32_t l4len, uint16_t csum_off, uint64_t ph, bool udp)
-{
-	uint16_t c;
+	if ((uint32_t)ip + 20 > len)
+		return -EINVAL;
+	ip6 = (h[0] >> 4) == 6;
+	if (!ip6 && (h[0] >> 4) != 4)
+		return -EINVAL;
+	if (ip6 && (uint32_t)ip + WR_IPV6_HLEN > len)
+		return -EINVAL;
+	ihl = ip6 ? WR_IPV6_HLEN : (uint32_t)(h[0] & 0x0f) * 4;
+	if (ihl < 20 || ip + ihl > len)
+		return -EINVAL;
+	if (kind == WR_CSUM_IPV4) {
+		if (ip6 || off != ip)
+			return -EINVAL;
+		r->kind = WR_CSUM_IPV4;
+		r->ip6 = false;
+		r->ip = r->start = ip;
+		r->end = (uint16_t)(ip + ihl);
+		r->csum = (uint16_t)(ip + 10);
+		return 0;
+	}
+	/* The datagram as its header says, within the frame. */
+	end = ip + (ip6 ? WR_IPV6_HLEN + (uint32_t)wr_get16(h + 4) : wr_get16(h + 2));
+	if (end > len)
+		end = len;
+	if (off < ip + ihl || off >= end)
+		return -EINVAL;
+	/* The IP header must say so (right after an IPv6 header: its next
+	 * header; behind extension headers, the caller's word). */
+	{
+		static const uint8_t protos[] = {
+			[WR_CSUM_UDP] = WR_IPPROTO_UDP, [WR_CSUM_TCP] = WR_IPPROTO_TCP,
+			[WR_CSUM_ICMP] = WR_IPPROTO_ICMP, [WR_CSUM_ICMP6] = WR_IPPROTO_ICMPV6,
+		};
 
-	if (l4len < (uint32_t)csum_off + 2)
-		return;
-	wr_put16(l4 + csum_off, 0);
-	c = (uint16_t)~wr_csum_fold(ph + wr_csum_sum(l4, l4len));
-	if (udp && c == 0) /* RFC 768: a computed 0 is sent as all ones */
-		c = 0xffff;
-	wr_put16(l4 + csum_off, c);
-}
-
-static void
-fix_ipv4(uint8_t *ip, uint32_t avail, bool l4_too)
-{
-	uint32_t ihl, tot;
-	uint8_t proto;
-	uint8_t *l4;
-
-	if (avail < 20 || (ip[0] >> 4) != 4)
-		return;
-	ihl = (uint32_t)(ip[0] & 0x0f) * 4;
-	tot = wr_get16(ip + 2);
-	if (ihl < 20 || ihl > avail)
-		return;
-	wr_put16(ip + 10, 0);
-	wr_put16(ip + 10, (uint16_t)~wr_csum_fold(wr_csum_sum(ip, ihl)));
-	/* A fragment's L4 header and checksum cover bytes we do not hold
-	 * (later fragments): only whole datagrams. */
-	if (!l4_too || tot < ihl || tot > avail || (wr_get16(ip + 6) & 0x3fff) != 0)
-		return;
-	proto = ip[9];
-	l4 = ip + ihl;
-	switch (proto) {
-	case WR_IPPROTO_UDP:
-		/* IPv4 UDP may go without a checksum (0): kept so. */
-		if (tot - ihl >= 8 && wr_get16(l4 + UDP_CSUM_OFF) != 0)
-			fix_l4(l4, tot - ihl, UDP_CSUM_OFF,
-			       pseudo4(ip, proto, tot - ihl), true);
-		break;
-	case WR_IPPROTO_TCP:
-		fix_l4(l4, tot - ihl, TCP_CSUM_OFF, pseudo4(ip, proto, tot - ihl),
-		       false);
-		break;
-	case WR_IPPROTO_ICMP:
-		fix_l4(l4, tot - ihl, ICMP_CSUM_OFF, 0, false);
-		break;
+		if (kind < WR_CSUM__COUNT && kind != WR_CSUM_IPV4 &&
+		    (!ip6 || off == ip + WR_IPV6_HLEN) &&
+		    h[ip6 ? 6 : 9] != protos[kind])
+			return -ENOENT;
+	}
+	switch (kind) {
+	case WR_CSUM_UDP:
+		return l4_region(WR_IPPROTO_UDP, ip6, ip, off, end, r);
+	case WR_CSUM_TCP:
+		return l4_region(WR_IPPROTO_TCP, ip6, ip, off, end, r);
+	case WR_CSUM_ICMP:
+		return ip6 ? -EINVAL : l4_region(WR_IPPROTO_ICMP, false, ip, off,
+						  end, r);
+	case WR_CSUM_ICMP6:
+		return ip6 ? l4_region(WR_IPPROTO_ICMPV6, true, ip, off, end, r)
+			   : -EINVAL;
 	default:
-		break;
+		return -EINVAL;
 	}
 }
 
@@ -463,57 +488,101 @@ fix_ipv4(uint8_t *ip, uint32_t avail, bool l4_too)
 #define IP6_EXT_ROUTING 43
 #define IP6_EXT_DSTOPTS 60
 
-static void
-fix_ipv6(uint8_t *ip, uint32_t avail)
+unsigned int
+wr_capture_csums(const uint8_t *buf, uint16_t len, struct wr_csum_region *out)
 {
-	uint32_t plen, off = WR_IPV6_HLEN;
+	uint16_t type = 0, l3 = l3_of(buf, len, &type);
+	const uint8_t *ip = buf + l3;
+	uint32_t ihl, tot, off, end;
+	unsigned int n = 0;
 	uint8_t nh;
 
-	if (avail < WR_IPV6_HLEN || (ip[0] >> 4) != 6)
-		return;
-	plen = wr_get16(ip + 4);
-	if (plen > avail - WR_IPV6_HLEN)
-		return;
+	if (l3 == 0)
+		return 0;
+	if (type == WR_ETHERTYPE_IPV4) {
+		if (wr_capture_csum_at(buf, len, WR_CSUM_IPV4, l3, l3, &out[0]) != 0)
+			return 0;
+		n = 1;
+		ihl = out[0].end - l3;
+		tot = wr_get16(ip + 2);
+		/* A fragment's L4 header and checksum cover bytes we do not
+		 * hold (later fragments): only whole datagrams. */
+		if (tot < ihl || l3 + tot > len || (wr_get16(ip + 6) & 0x3fff) != 0)
+			return n;
+		if (l4_region(ip[9], false, l3, l3 + ihl, l3 + tot, &out[n]) == 0 &&
+		    /* IPv4 UDP may go without a checksum (0): kept so. */
+		    !(out[n].kind == WR_CSUM_UDP && wr_get16(buf + out[n].csum) == 0))
+			n++;
+		return n;
+	}
+	if (type != WR_ETHERTYPE_IPV6 || (uint32_t)l3 + WR_IPV6_HLEN > len ||
+	    (ip[0] >> 4) != 6)
+		return 0;
+	end = (uint32_t)l3 + WR_IPV6_HLEN + wr_get16(ip + 4);
+	if (end > len)
+		return 0;
+	off = l3 + WR_IPV6_HLEN;
 	nh = ip[6];
 	while (nh == IP6_EXT_HOPOPTS || nh == IP6_EXT_ROUTING || nh == IP6_EXT_DSTOPTS) {
-		uint32_t hl;
+		if (off + 8 > end)
+			return 0;
+		nh = buf[off];
+		off += ((uint32_t)buf[off + 1] + 1) * 8;
+		if (off > end)
+			return 0;
+	}
+	return l4_region(nh, true, l3, off, end, &out[0]) == 0 ? 1 : 0;
+}
 
-		if (off + 8 > WR_IPV6_HLEN + plen)
-			return;
-		hl = ((uint32_t)ip[off + 1] + 1) * 8;
-		nh = ip[off];
-		off += hl;
-		if (off > WR_IPV6_HLEN + plen)
-			return;
-	}
+uint64_t
+wr_capture_pseudo_sum(const uint8_t *buf, const struct wr_csum_region *r)
+{
+	const uint8_t *ip = buf + r->ip;
+
+	if (r->kind == WR_CSUM_IPV4 || r->kind == WR_CSUM_ICMP)
+		return 0;
 	/* The pseudo-header's length is the upper-layer packet's. */
-	plen -= off - WR_IPV6_HLEN;
-	switch (nh) {
-	case WR_IPPROTO_UDP:
-		fix_l4(ip + off, plen, UDP_CSUM_OFF, pseudo6(ip, nh, plen), true);
-		break;
-	case WR_IPPROTO_TCP:
-		fix_l4(ip + off, plen, TCP_CSUM_OFF, pseudo6(ip, nh, plen), false);
-		break;
-	case WR_IPPROTO_ICMPV6:
-		fix_l4(ip + off, plen, ICMP_CSUM_OFF, pseudo6(ip, nh, plen), false);
-		break;
-	default:
-		break;
-	}
+	return (uint64_t)(r->ip6 ? wr_csum_sum(ip + 8, 32) : wr_csum_sum(ip + 12, 8)) +
+	       (r->kind == WR_CSUM_UDP ? WR_IPPROTO_UDP :
+		r->kind == WR_CSUM_TCP ? WR_IPPROTO_TCP : WR_IPPROTO_ICMPV6) +
+	       (uint64_t)(r->end - r->start);
+}
+
+void
+wr_capture_csum_fix(uint8_t *buf, const struct wr_csum_region *r)
+{
+	uint16_t c;
+
+	wr_put16(buf + r->csum, 0);
+	c = (uint16_t)~wr_csum_fold(wr_capture_pseudo_sum(buf, r) +
+				    wr_csum_sum(buf + r->start,
+						(uint32_t)(r->end - r->start)));
+	if (r->kind == WR_CSUM_UDP && c == 0) /* RFC 768: a computed 0 is sent as all ones */
+		c = 0xffff;
+	wr_put16(buf + r->csum, c);
 }
 
 void
 wr_capture_fix_csum(uint8_t *buf, uint16_t len)
 {
-	uint16_t type = 0, l3 = l3_of(buf, len, &type);
+	struct wr_csum_region r[2];
+	unsigned int i, n = wr_capture_csums(buf, len, r);
 
-	if (l3 == 0)
-		return;
-	if (type == WR_ETHERTYPE_IPV4)
-		fix_ipv4(buf + l3, (uint32_t)len - l3, true);
-	else if (type == WR_ETHERTYPE_IPV6)
-		fix_ipv6(buf + l3, (uint32_t)len - l3);
+	for (i = 0; i < n; i++)
+		wr_capture_csum_fix(buf, &r[i]);
+}
+
+/* The outer IP header's checksums after its addresses changed; ICMP's
+ * does not cover them (no pseudo-header) and is left alone. */
+static void
+fix_outer(uint8_t *buf, uint16_t len, bool skip_icmp)
+{
+	struct wr_csum_region r[2];
+	unsigned int i, n = wr_capture_csums(buf, len, r);
+
+	for (i = 0; i < n; i++)
+		if (!(skip_icmp && r[i].kind == WR_CSUM_ICMP))
+			wr_capture_csum_fix(buf, &r[i]);
 }
 
 /* The random sub-sequence key of each rewrite. */
@@ -580,13 +649,12 @@ wr_capture_rewrite(struct wr_capture *c, const bool *set,
 		if (l3 != 0 && v4 && type == WR_ETHERTYPE_IPV4 && len >= l3 + 20 &&
 		    (ip[0] >> 4) == 4) {
 			put_addrs(ip, set, fs, key, k, WR_REWRITE_IPV4_SRC, 12);
-			/* ICMP's checksum does not cover the addresses. */
-			fix_ipv4(ip, (uint32_t)len - l3, ip[9] != WR_IPPROTO_ICMP);
+			fix_outer(b, len, true);
 			n_ip++;
 		} else if (l3 != 0 && v6 && type == WR_ETHERTYPE_IPV6 &&
 			   len >= l3 + WR_IPV6_HLEN && (ip[0] >> 4) == 6) {
 			put_addrs(ip, set, fs, key, k, WR_REWRITE_IPV6_SRC, 8);
-			fix_ipv6(ip, (uint32_t)len - l3);
+			fix_outer(b, len, true);
 			n_ip++;
 		}
 	}

@@ -179,4 +179,58 @@ uint32_t wr_capture_rewrite(struct wr_capture *c, const bool *set,
  */
 void wr_capture_fix_csum(uint8_t *buf, uint16_t len);
 
+#define WR_CSUM_KINDS(X)          \
+	X(IPV4, "ipv4")           \
+	X(UDP, "udp")             \
+	X(TCP, "tcp")             \
+	X(ICMP, "icmp")           \
+	X(ICMP6, "icmp6")
+
+enum wr_csum_kind {
+#define WR_X(e, name) WR_CSUM_##e,
+	WR_CSUM_KINDS(WR_X)
+#undef WR_X
+	WR_CSUM__COUNT
+};
+
+/**
+ * A checksum a frame holds: an IPv4 header's, or an L4 one (UDP, TCP,
+ * ICMP; UDP, TCP, ICMPv6 over IPv6) with the IP header of its
+ * pseudo-header.  It covers bytes [start, end): the header, or the L4
+ * header to the end of the IP datagram.
+ */
+struct wr_csum_region {
+	uint8_t kind;   /**< enum wr_csum_kind */
+	bool ip6;       /**< the pseudo-header is IPv6's */
+	uint16_t ip;    /**< offset of the IP header */
+	uint16_t start;
+	uint16_t end;
+	uint16_t csum;  /**< offset of the checksum field */
+};
+
+/**
+ * The checksums wr_capture_fix_csum() recomputes: the outer IPv4 header's
+ * and the outer IP datagram's L4 one (unfragmented; after IPv6
+ * hop-by-hop, routing and destination options headers; an IPv4 UDP
+ * checksum of 0, "none", left out).  @p out holds 2.  @return how many.
+ */
+unsigned int wr_capture_csums(const uint8_t *buf, uint16_t len,
+			      struct wr_csum_region *out);
+
+/**
+ * The checksum of kind @p kind (enum wr_csum_kind) of the header at @p off
+ * whose IP header is at @p ip (@p off == @p ip for an IPv4 header).
+ * @return 0, -EINVAL (no such IP header, or the header does not fit its
+ *         datagram), -ENOENT (the IP header carries no such protocol).
+ */
+int wr_capture_csum_at(const uint8_t *buf, uint16_t len, unsigned int kind,
+		       uint16_t off, uint16_t ip, struct wr_csum_region *r);
+
+/** Sum of @p r's pseudo-header (0 when it has none), its length the
+ * region's. */
+uint64_t wr_capture_pseudo_sum(const uint8_t *buf, const struct wr_csum_region *r);
+
+/** Compute and write the checksum of @p r (a UDP 0 sent as 0xffff). */
+void wr_capture_csum_fix(uint8_t *buf, const struct wr_csum_region *r);
+
 #endif /* WR_CAPTURE_H */

@@ -25,6 +25,12 @@
  *                           the source addresses of the port's streams
  *                           (doc/arp.md); also on with `run --arp`, and on a
  *                           port whose streams resolve eth.dst by ARP.
+ *     src_mac: <MAC>        optional: the source MAC of the port's streams
+ *                           whose eth says `src: port` (default: the
+ *                           port's own); TRex's port src_mac.
+ *     dst_mac: <MAC>        optional: the destination of those that say
+ *                           `dst: port` (default 02:00:00:00:00:02); TRex's
+ *                           port dest_mac (doc/trex.md).
  *   burst: <int>            1..512 (WR_BURST_MAX), default 64: frames per
  *                           rte_eth_tx_burst() call.
  *   stats_interval_ms: <int> 100..60000, default 1000.
@@ -85,7 +91,8 @@ static const char *const top_keys[] = {
 	"link_wait_ms", "settle_ms", "max_frame", NULL
 };
 static const char *const port_keys[] = {
-	"device", "tx_lcores", "rx_lcore", "txd", "rxd", "arp", NULL
+	"device", "tx_lcores", "rx_lcore", "txd", "rxd", "arp", "src_mac",
+	"dst_mac", NULL
 };
 
 void
@@ -173,6 +180,18 @@ parse_tx_lcores(struct wr_ywalk *w, const struct wr_ynode *n,
 	return rc;
 }
 
+/* A MAC such as 02:00:00:00:00:02. */
+static int
+parse_mac(struct wr_ywalk *w, const struct wr_ynode *n, uint64_t *out)
+{
+	char why[WR_PARSE_WHY_MAX];
+
+	if (n->type != WR_YNODE_SCALAR ||
+	    wr_parse_mac(wr_ynode_text(n), out, why, sizeof(why)) != 0)
+		return wr_ywalk_expected(w, n, "a MAC such as 02:00:00:00:00:02");
+	return 0;
+}
+
 static int
 parse_desc(struct wr_ywalk *w, const struct wr_ynode *n, uint16_t *out)
 {
@@ -226,6 +245,14 @@ parse_port(struct wr_ywalk *w, const struct wr_ynode *n, struct wr_port_cfg *p)
 		rc = WR_YWALK_KEY(w, "rxd", parse_desc(w, v, &p->rxd));
 	if (rc == 0 && (v = wr_ynode_get(n, "arp")) != NULL)
 		rc = WR_YWALK_KEY(w, "arp", wr_ywalk_bool(w, v, &p->arp));
+	if (rc == 0 && (v = wr_ynode_get(n, "src_mac")) != NULL) {
+		rc = WR_YWALK_KEY(w, "src_mac", parse_mac(w, v, &p->src_mac));
+		p->has_src_mac = rc == 0;
+	}
+	if (rc == 0 && (v = wr_ynode_get(n, "dst_mac")) != NULL) {
+		rc = WR_YWALK_KEY(w, "dst_mac", parse_mac(w, v, &p->dst_mac));
+		p->has_dst_mac = rc == 0;
+	}
 	return rc;
 }
 

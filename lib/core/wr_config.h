@@ -56,6 +56,11 @@ struct wr_port_cfg {
 	uint16_t txd;           /**< 0: default */
 	uint16_t rxd;           /**< 0: default */
 	bool arp;               /**< answer ARP and ICMP echo (doc/arp.md) */
+	/** `src_mac:` / `dst_mac:` what streams whose eth says `port` send
+	 * (doc/trex.md); without src_mac the port's own MAC, without
+	 * dst_mac wirerate's default destination. */
+	bool has_src_mac, has_dst_mac;
+	uint64_t src_mac, dst_mac;
 };
 
 struct wr_config {

@@ -7,6 +7,7 @@
 #include <arpa/inet.h>
 
 #include "wr_describe.h"
+#include "wr_fe.h"
 #include "wr_proto.h"
 #include "wr_replay.h"
 
@@ -264,6 +265,7 @@ wr_describe_stream(const struct wr_stream *s, const char *indent, char *buf,
 	else
 		APPEND("%u..%u-byte frames (%s)", s->size.min, s->size.max,
 		       s->replay != NULL ? "as given" :
+		       s->fe != NULL ? "trimmed" :
 		       s->size.mode == WR_SIZE_MIX ? "mix" :
 		       s->size.mode == WR_SIZE_INC ? "inc" : "random");
 	if (s->count == 0)
@@ -301,6 +303,10 @@ wr_describe_stream(const struct wr_stream *s, const char *indent, char *buf,
 		APPEND("\n");
 		return n;
 	}
+	if (s->fe != NULL) {
+		n += wr_fe_describe(s->fe, indent, buf + n, len - (size_t)n);
+		goto schedule;
+	}
 	if (s->size.mode == WR_SIZE_MIX) {
 		APPEND("%s  size mix:", indent);
 		for (i = 0; i < s->size.n_mix; i++)
@@ -308,6 +314,12 @@ wr_describe_stream(const struct wr_stream *s, const char *indent, char *buf,
 			       s->size.mix[i].size);
 		APPEND("\n");
 	}
+	if (s->n_layers > 0 && s->mac_port != 0)
+		APPEND("%s  eth %s%s%s: the port's when a run starts (src_mac, "
+		       "dst_mac of the profile; doc/trex.md)\n", indent,
+		       s->mac_port & WR_MAC_PORT_SRC ? "src" : "",
+		       s->mac_port == (WR_MAC_PORT_SRC | WR_MAC_PORT_DST) ? " and " : "",
+		       s->mac_port & WR_MAC_PORT_DST ? "dst" : "");
 	n = describe_stack(s, indent, buf, len, n);
 	switch (s->payload.kind) {
 	case WR_PAYLOAD_PATTERN:
@@ -330,6 +342,10 @@ wr_describe_stream(const struct wr_stream *s, const char *indent, char *buf,
 		       indent);
 	else if (s->latency)
 		APPEND("%s  latency signature after the last layer's header\n", indent);
+schedule:
+	if (s->isg_ns != 0)
+		APPEND("%s  first frame %.9g us after each start (isg)\n", indent,
+		       (double)s->isg_ns / 1e3);
 	if (s->duration_ns != 0)
 		APPEND("%s  ends after %.9g s\n", indent,
 		       (double)s->duration_ns / 1e9);

@@ -6,7 +6,9 @@
 #include <string.h>
 
 #include "wr_bytes.h"
+#include "wr_capture.h"
 #include "wr_csum.h"
+#include "wr_fe.h"
 #include "wr_frame.h"
 #include "wr_pkt.h"
 #include "wr_proto.h"
@@ -122,6 +124,9 @@ enum wr_size_kind {
 };
 
 struct wr_frame_tmpl {
+	/* A frame: stream with TRex's field engine: everything is its own
+	 * (wr_fe.h), the rest of this struct unused. */
+	struct wr_fe_tmpl *fe;
 	uint8_t *bytes;      /* packet 0 at max size, FCS excluded */
 	uint16_t max_len;
 	uint16_t fixed_len;  /* frame length when sizes are FIXED */
@@ -1292,6 +1297,7 @@ wr_frame_tmpl_free(struct wr_frame_tmpl *t)
 	free(t->size_tab);
 	free(t->psum);
 	free(t->bytes);
+	wr_fe_tmpl_free(t->fe);
 	free(t);
 }
 
@@ -1495,6 +1501,23 @@ wr_frame_tmpl_create(const struct wr_stream *s, uint32_t stream_id,
 	uint32_t i;
 
 	*out = NULL;
+	if (s->fe != NULL) {
+		t = calloc(1, sizeof(*t));
+		if (t == NULL)
+			return -ENOMEM;
+		t->stream_id = stream_id;
+		rc = wr_fe_tmpl_create(s->fe, s->seed, &t->fe, err);
+		if (rc != 0) {
+			if (err != NULL && err->line == 0) {
+				err->line = s->mark.line;
+				err->col = s->mark.col;
+			}
+			free(t);
+			return rc;
+		}
+		*out = t;
+		return 0;
+	}
 	if (s->n_layers > WR_LAYERS_MAX)
 		return wr_error_set(err, -EINVAL, NULL, s->mark.line, s->mark.col,
 				    "stack", "more than %u layers", WR_LAYERS_MAX);
@@ -1528,25 +1551,26 @@ done:
 const uint8_t *
 wr_frame_tmpl_bytes(const struct wr_frame_tmpl *t)
 {
-	return t->bytes;
+	return t->fe != NULL ? wr_fe_tmpl_bytes(t->fe) : t->bytes;
 }
 
 uint16_t
 wr_frame_tmpl_max_len(const struct wr_frame_tmpl *t)
 {
-	return t->max_len;
+	return t->fe != NULL ? wr_fe_tmpl_max_len(t->fe) : t->max_len;
 }
 
 bool
 wr_frame_tmpl_is_static(const struct wr_frame_tmpl *t)
 {
-	return t->is_static;
+	return t->fe != NULL ? wr_fe_tmpl_is_static(t->fe) : t->is_static;
 }
 
 bool
 wr_frame_tmpl_size_varies(const struct wr_frame_tmpl *t)
 {
-	return t->size_kind != WR_SZ_FIXED;
+	return t->fe != NULL ? wr_fe_tmpl_size_varies(t->fe) :
+			       t->size_kind != WR_SZ_FIXED;
 }
 
 uint16_t
@@ -1651,6 +1675,8 @@ wr_frame_tmpl_payload_off(const struct wr_frame_tmpl *t)
 uint16_t
 wr_frame_size_at(const struct wr_frame_tmpl *t, uint64_t index)
 {
+	if (t->fe != NULL)
+		return (uint16_t)wr_capture_wire_len(wr_fe_tmpl_len_at(t->fe, index));
 	switch (t->size_kind) {
 	case WR_SZ_TABLE:
 		return t->size_tab[index % t->size_cycle];
@@ -1678,6 +1704,10 @@ wr_frame_gen_init(struct wr_frame_gen *g, const struct wr_frame_tmpl *t,
 	g->t = t;
 	g->index = first;
 	g->stride = stride;
+	if (t->fe != NULL) {
+		wr_fe_cursor_init(&g->fe, t->fe, first, stride);
+		return;
+	}
 	g->n_vary = t->n_vary;
 	g->n_seq = t->n_seq;
 	for (i = 0; i < t->n_seq; i++) {
@@ -1841,6 +1871,12 @@ wr_frame_gen_next(struct wr_frame_gen *g, uint8_t *buf)
 	uint16_t len = t->fixed_len;
 	const bool sized = t->size_kind != WR_SZ_FIXED;
 	uint32_t i, j;
+
+	if (t->fe != NULL) {
+		len = wr_fe_next(&g->fe, buf);
+		g->index = g->fe.index;
+		return len;
+	}
 
 	for (i = 0; i < n_cs; i++) {
 		acc[i] = t->cs[i].cconst;
@@ -2022,6 +2058,11 @@ wr_frame_gen_burst_at(struct wr_frame_gen *g, void **objs, uint32_t base_off,
 	unsigned int k;
 	uint32_t i, e;
 
+	if (t->fe != NULL) {
+		wr_fe_burst_at(&g->fe, objs, base_off, lens, n);
+		g->index = g->fe.index;
+		return;
+	}
 	/* An odometer carries between fields frame by frame, and random
 	 * sizes are rare: those take the frame-by-frame path. */
 	if (t->product || t->size_kind == WR_SZ_RANDOM) {

@@ -87,6 +87,7 @@
 #include <stdint.h>
 
 #include "wr_error.h"
+#include "wr_fe.h"
 #include "wr_stream.h"
 
 struct wr_frame_tmpl;
@@ -230,6 +231,7 @@ struct wr_frame_gen {
 	uint64_t stride_step[WR_FRAME_VARY_MAX];
 	uint64_t size_pos;    /**< position in the size table (INC, MIX) */
 	uint64_t size_stride; /**< stride mod the size table's length */
+	struct wr_fe_cursor fe; /**< a frame: stream with vars: (wr_fe.h) */
 };
 
 /**

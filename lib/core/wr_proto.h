@@ -63,6 +63,9 @@ enum wr_field_role {
 	/** eth.dst of the first layer: the next hop's MAC, which the word
 	 * arp (or nd) resolves before sending. */
 	WR_ROLE_LINK_DST,
+	/** eth.src of the first layer: the port's own MAC when the file says
+	 * port (wr_stream_set_mac). */
+	WR_ROLE_LINK_SRC,
 };
 
 /** Which checksum a NIC computes for a layer (wr_frame_offload). */

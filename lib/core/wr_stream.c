@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "wr_fe.h"
 #include "wr_proto.h"
 #include "wr_replay.h"
 #include "wr_stream.h"
@@ -151,6 +152,29 @@ wr_stream_l2_len(const struct wr_stream *s)
 }
 
 void
+wr_stream_set_mac(struct wr_stream *s, bool dst, uint64_t mac)
+{
+	struct wr_field_spec *fs;
+	int j;
+
+	if (s->fe != NULL) {
+		s->fe->mac_mode[dst] = WR_FE_MAC_VALUE;
+		s->fe->mac[dst] = mac;
+		wr_fe_apply_macs(s->fe);
+		return;
+	}
+	if (s->replay != NULL || s->n_layers == 0)
+		return;
+	j = wr_proto_field_role(s->layers[0].proto,
+				dst ? WR_ROLE_LINK_DST : WR_ROLE_LINK_SRC);
+	if (j < 0)
+		return;
+	fs = &s->layers[0].field[j];
+	wr_field_free(fs);
+	wr_field_fixed(fs, mac);
+}
+
+void
 wr_stream_free(struct wr_stream *s)
 {
 	if (s == NULL)
@@ -167,6 +191,8 @@ wr_stream_free(struct wr_stream *s)
 	s->payload.len = 0;
 	wr_replay_spec_free(s->replay);
 	s->replay = NULL;
+	wr_fe_spec_free(s->fe);
+	s->fe = NULL;
 }
 
 void

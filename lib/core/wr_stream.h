@@ -125,6 +125,7 @@ struct wr_ramp_spec {
 };
 
 struct wr_replay_spec; /* wr_replay.h */
+struct wr_fe_spec;     /* wr_fe.h */
 struct wr_stream {
 	char name[WR_STREAM_NAME_MAX];
 	struct wr_mark mark;
@@ -144,6 +145,13 @@ struct wr_stream {
 	/** With dst_arp, a stack stream's `eth: {dst: nd}`: the next hop is
 	 * its IPv6 dst, resolved by Neighbor Solicitation (wr_nd.h). */
 	bool dst_nd;
+	/**
+	 * `eth: {src: port}` / `{dst: port}` (WR_MAC_PORT_SRC, _DST bits): the
+	 * MAC comes from the stream's port when a run starts (the profile's
+	 * src_mac/dst_mac, else the port's own MAC as source), as TRex takes
+	 * it from its port configuration; until then wirerate's defaults.
+	 */
+	uint8_t mac_port;
 	uint32_t gateway;   /**< `ipv4.gateway` (or a stack's `gateway:`): the next hop dst_arp resolves; 0: ipv4.dst */
 	__uint128_t gateway6; /**< a stack's `gateway:` with dst: nd; 0: ipv6.dst */
 	enum wr_combine combine;
@@ -154,6 +162,7 @@ struct wr_stream {
 	struct wr_payload_spec payload;
 	/* Schedules (wr_sched.h): all optional, all 0/false when absent. */
 	uint64_t duration_ns;   /**< an activation ends after this long; 0 = no limit */
+	uint64_t isg_ns;        /**< `isg:` from an activation to its first frame (TRex's inter-stream gap); 0 = none */
 	uint32_t burst;         /**< frames per TX burst; 0 = the profile's */
 	uint32_t train_frames;  /**< `bursts:` frames per train; 0 = continuous */
 	uint64_t train_gap_ns;  /**< `bursts:` gap between trains (> 0 with trains) */
@@ -164,6 +173,10 @@ struct wr_stream {
 	/** `pcap:` or `frame:` (wr_replay.h): the frames are these, not
 	 * generated; owned; NULL for a generated stream. */
 	struct wr_replay_spec *replay;
+	/** `frame:` with TRex's field engine (`vars:`, `checksums:`, `trim:`,
+	 * `cache:`; wr_fe.h): generated from the frame's bytes per packet;
+	 * owned; NULL otherwise. */
+	struct wr_fe_spec *fe;
 };
 
 struct wr_stream_file {
@@ -244,6 +257,17 @@ uint32_t wr_stream_l2_len(const struct wr_stream *s);
  * layer cannot be laid out (the frame compiler says why).
  */
 uint32_t wr_layer_hlen(const struct wr_layer *l);
+
+#define WR_MAC_PORT_SRC 1
+#define WR_MAC_PORT_DST 2
+
+/**
+ * Write @p mac (48 bits, first byte most significant) as the fixed source
+ * (@p dst false) or destination MAC of @p s: its stack's first eth layer
+ * or its frame's bytes (wr_fe).  A replayed stream's frames are its
+ * capture's: nothing is written.
+ */
+void wr_stream_set_mac(struct wr_stream *s, bool dst, uint64_t mac);
 
 /** Free what @p n layers own (not the array).  NULL-safe. */
 void wr_stream_layers_free(struct wr_layer *l, uint32_t n);

@@ -105,6 +105,7 @@
 #include <openssl/evp.h>
 
 #include "wr_config.h"
+#include "wr_fe.h"
 #include "wr_frame.h"
 #include "wr_parse.h"
 #include "wr_proto.h"
@@ -135,7 +136,8 @@ static const char *const top_keys[] = {
 static const char *const stream_keys[] = {
 	"name", "port", "size", "count", "rate", "seed", "latency", "vary",
 	"eth", "vlan", "ipv4", "udp", "payload", "duration", "burst", "bursts",
-	"next", "ramp", "stack", "gateway", WR_REPLAY_KEYS, NULL
+	"next", "ramp", "stack", "gateway", "isg", WR_REPLAY_KEYS, WR_FE_KEYS,
+	NULL
 };
 static const char *const bursts_keys[] = { "frames", "gap", NULL };
 static const char *const ramp_keys[] = {
@@ -187,8 +189,8 @@ static const struct wr_size_weight simple_imix[] = {
 /*
  * Field @p j of layer @p l at node @p v: a value or vary mapping in the
  * module's syntax and width.  The first layer's eth.dst may instead be
- * arp (or nd): the run resolves it (the words cannot be MACs, so they take
- * no MAC away).
+ * arp (or nd): the run resolves it; its src or dst may be port: the port's
+ * MAC (the words cannot be MACs, so they take no MAC away).
  */
 static int
 layer_field(struct wr_ywalk *w, const struct wr_ynode *v, struct wr_layer *l,
@@ -202,6 +204,14 @@ layer_field(struct wr_ywalk *w, const struct wr_ynode *v, struct wr_layer *l,
 	     strcmp(wr_ynode_text(v), "nd") == 0)) {
 		s->dst_arp = true;
 		s->dst_nd = strcmp(wr_ynode_text(v), "nd") == 0;
+		return 0;
+	}
+	/* port: the MAC of the stream's port, when a run starts
+	 * (doc/trex.md); wirerate's default until then. */
+	if (first && (pf->role == WR_ROLE_LINK_DST || pf->role == WR_ROLE_LINK_SRC) &&
+	    v->type == WR_YNODE_SCALAR && strcmp(wr_ynode_text(v), "port") == 0) {
+		s->mac_port |= pf->role == WR_ROLE_LINK_DST ? WR_MAC_PORT_DST :
+							       WR_MAC_PORT_SRC;
 		return 0;
 	}
 	rc = WR_YWALK_KEY(w, pf->name, wr_vary_parse(w, v, pf->kind, pf->bits,
@@ -1172,6 +1182,8 @@ parse_stream(struct wr_ywalk *w, const struct wr_ynode *n, uint64_t file_seed,
 	if (rc == 0 && (v = wr_ynode_get(n, "duration")) != NULL)
 		rc = WR_YWALK_KEY(w, "duration", parse_duration(w, v,
 							&s->duration_ns));
+	if (rc == 0 && (v = wr_ynode_get(n, "isg")) != NULL)
+		rc = WR_YWALK_KEY(w, "isg", parse_duration(w, v, &s->isg_ns));
 	if (rc == 0 && (v = wr_ynode_get(n, "burst")) != NULL) {
 		rc = WR_YWALK_KEY(w, "burst", wr_ywalk_u64(w, v, 1, WR_BURST_MAX,
 							   &u));
@@ -1189,7 +1201,9 @@ parse_stream(struct wr_ywalk *w, const struct wr_ynode *n, uint64_t file_seed,
 	}
 	if (rc == 0 && (v = wr_ynode_get(n, "ramp")) != NULL)
 		rc = WR_YWALK_KEY(w, "ramp", parse_ramp(w, v, s));
-	if (rc == 0)
+	if (rc == 0 && wr_fe_yaml_wants(n))
+		rc = wr_fe_yaml_parse(w, n, s);
+	else if (rc == 0)
 		rc = wr_replay_yaml_parse(w, n, s);
 	if (rc == 0)
 		rc = check_schedule(w, n, s);
@@ -1197,7 +1211,7 @@ parse_stream(struct wr_ywalk *w, const struct wr_ynode *n, uint64_t file_seed,
 		rc = check_fit(w, n, s);
 	if (rc == 0 && s->dst_arp)
 		rc = check_resolve(w, n, s);
-	if (rc == 0 && s->replay == NULL)
+	if (rc == 0 && s->replay == NULL && s->fe == NULL)
 		rc = check_stack(w, s);
 	return rc;
 }

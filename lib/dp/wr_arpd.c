@@ -211,16 +211,6 @@ same_query(const struct wr_arpd_query *a, const struct wr_arpd_query *b)
 }
 
 /* Write a resolved MAC into the stream's eth.dst, fixed from now on. */
-static void
-set_dst(struct wr_stream *st, const uint8_t mac[6])
-{
-	struct wr_field_spec *fs = &st->layers[0].field[wr_proto_field_role(
-		st->layers[0].proto, WR_ROLE_LINK_DST)];
-
-	wr_field_free(fs);
-	wr_field_fixed(fs, wr_mac_from_bytes(mac));
-}
-
 static int
 send_requests(struct wr_port *p, struct wr_arpd *d)
 {
@@ -352,7 +342,7 @@ resolve_port(struct wr_port *p, unsigned int pi, struct wr_stream_file *f,
 			wr_arpd_fini(&d);
 			return -EHOSTUNREACH;
 		}
-		set_dst(st, q[i].mac);
+		wr_stream_set_mac(st, true, wr_mac_from_bytes(q[i].mac));
 	}
 	wr_arpd_fini(&d);
 	return 0;

@@ -23,8 +23,10 @@
 #include <rte_malloc.h>
 #include <rte_version.h>
 
+#include "wr_arp.h"
 #include "wr_engine_priv.h"
 #include "wr_rate.h"
+#include "wr_runtime.h"
 
 RTE_LOG_REGISTER_DEFAULT(wr_engine_logtype, NOTICE);
 #define WR_LOG(level, ...) \
@@ -384,6 +386,12 @@ eal_start(struct wr_engine *e, char **extra, int n_extra,
 	for (i = 0; i < (unsigned int)n_extra &&
 		    e->eal_argc < (int)RTE_DIM(e->eal_argv) - 1; i++)
 		e->eal_argv[e->eal_argc++] = extra[i];
+	e->eal_argv[e->eal_argc] = NULL;
+	/* The run's own file prefix and private memif sockets. */
+	rc = wr_runtime_apply(e->eal_argv, &e->eal_argc,
+			      (int)RTE_DIM(e->eal_argv) - 1, err);
+	if (rc != 0)
+		return rc;
 	e->eal_argv[e->eal_argc] = NULL;
 	if (free_hugepages() == 0) {
 		char *alt[RTE_DIM(e->eal_argv)];
@@ -1220,6 +1228,7 @@ rates_setup(struct wr_engine *e, struct wr_error *err)
 				wr_rate_split(mpps, e->n_ts[s], j);
 			pc.burst = st->burst ? st->burst : e->cfg->burst;
 			pc.duration_ns = st->duration_ns;
+			pc.isg_ns = st->isg_ns;
 			pc.train_frames = st->train_frames;
 			pc.train_gap_ns = st->train_gap_ns;
 			pc.ramp = st->has_ramp ? &ramp : NULL;
@@ -1321,6 +1330,29 @@ rows_init(struct wr_engine *e)
 	e->view.n_ports = e->n_ports;
 	e->view.streams = e->stream_rows;
 	e->view.n_streams = f->n_streams;
+}
+
+void
+wr_engine_port_macs(struct wr_engine *e, struct wr_stream_file *f)
+{
+	uint32_t s;
+
+	for (s = 0; s < f->n_streams; s++) {
+		struct wr_stream *st = &f->streams[s];
+		const struct wr_port_cfg *pc;
+		uint64_t mac;
+
+		if (st->mac_port == 0 || st->port >= e->n_ports)
+			continue;
+		pc = st->port < e->cfg->n_ports ? &e->cfg->ports[st->port] : NULL;
+		if (st->mac_port & WR_MAC_PORT_SRC) {
+			mac = pc != NULL && pc->has_src_mac ? pc->src_mac :
+			      wr_mac_from_bytes(e->ports[st->port].mac.addr_bytes);
+			wr_stream_set_mac(st, false, mac);
+		}
+		if ((st->mac_port & WR_MAC_PORT_DST) && pc != NULL && pc->has_dst_mac)
+			wr_stream_set_mac(st, true, pc->dst_mac);
+	}
 }
 
 int
@@ -2026,24 +2058,8 @@ wr_engine_close(struct wr_engine *e)
 	wr_engine_unload(e);
 	for (i = 0; i < e->n_ports; i++)
 		wr_port_close(&e->ports[i]);
-	if (e->eal_up) {
-		char dir[PATH_MAX];
-
-		char sock[PATH_MAX + 32];
-
-		/* EAL leaves its runtime directory behind even with
-		 * --in-memory, and its telemetry socket is unlinked only at
-		 * exit: remove both now (the process is done with EAL; rmdir
-		 * takes only an empty directory, so another process's files
-		 * stay). */
-		snprintf(dir, sizeof(dir), "%s", rte_eal_get_runtime_dir());
-		rte_eal_cleanup();
-		if (dir[0] != '\0') {
-			snprintf(sock, sizeof(sock), "%s/dpdk_telemetry.v2", dir);
-			unlink(sock);
-			rmdir(dir);
-		}
-	}
+	if (e->eal_up)
+		wr_port_eal_cleanup();
 	free(e);
 }
 

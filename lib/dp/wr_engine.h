@@ -77,6 +77,14 @@ unsigned int wr_engine_n_ports(const struct wr_engine *e);
  * consecutive (wr_engine_port(e, 0) is the array). */
 struct wr_port *wr_engine_port(struct wr_engine *e, unsigned int i);
 
+/**
+ * The MACs of @p f's streams whose eth says `port` (doc/trex.md): the
+ * profile's src_mac (else the port's own MAC) and dst_mac (else
+ * wirerate's default destination, left as loaded).  Before wr_engine_load,
+ * on the main lcore.
+ */
+void wr_engine_port_macs(struct wr_engine *e, struct wr_stream_file *f);
+
 /** @return port @p i's RX queue, NULL when the port does not receive. */
 const struct wr_rxq *wr_engine_rxq(const struct wr_engine *e, unsigned int i);
 

@@ -5,9 +5,11 @@
 #define ALLOW_EXPERIMENTAL_API
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <rte_cycles.h>
 #include <rte_eal.h>
@@ -23,6 +25,7 @@
 #include "wr_config.h"
 #include "wr_offload.h"
 #include "wr_port.h"
+#include "wr_runtime.h"
 
 #define WR_DESC_DEFAULT 1024
 /* RX queue pool: enough for the ring plus a few bursts in flight. */
@@ -566,6 +569,24 @@ wr_port_close(struct wr_port *p)
  * the user's. */
 #define WR_PORT_LIST_ARGS (WR_EAL_ARGS_MAX * 2 + 8)
 
+void
+wr_port_eal_cleanup(void)
+{
+	char dir[PATH_MAX], sock[PATH_MAX + 32];
+
+	/* EAL leaves its runtime directory behind even with --in-memory, and
+	 * its telemetry socket is unlinked only at exit: remove both now
+	 * (the process is done with EAL; rmdir takes only an empty
+	 * directory, so another process's files stay). */
+	snprintf(dir, sizeof(dir), "%s", rte_eal_get_runtime_dir());
+	rte_eal_cleanup();
+	if (dir[0] != '\0') {
+		snprintf(sock, sizeof(sock), "%s/dpdk_telemetry.v2", dir);
+		unlink(sock);
+		rmdir(dir);
+	}
+}
+
 int
 wr_port_list(const struct wr_config *cfg, char **user, int n_user,
 	     const char *const *names, unsigned int n_names,
@@ -586,6 +607,11 @@ wr_port_list(const struct wr_config *cfg, char **user, int n_user,
 		eal[n_eal++] = cfg->eal_args[k];
 	for (i = 0; i < n_user && n_eal < WR_PORT_LIST_ARGS - 1; i++)
 		eal[n_eal++] = user[i];
+	eal[n_eal] = NULL;
+	/* The run's own file prefix and private memif sockets. */
+	rc = wr_runtime_apply(eal, &n_eal, WR_PORT_LIST_ARGS - 1, err);
+	if (rc != 0)
+		return rc;
 	eal[n_eal] = NULL;
 	/* EAL may reorder the array it is given. */
 	memcpy(eal_copy, eal, sizeof(eal));
@@ -618,7 +644,7 @@ wr_port_list(const struct wr_config *cfg, char **user, int n_user,
 out:
 	RTE_ETH_FOREACH_DEV(pid)
 		rte_eth_dev_close(pid);
-	rte_eal_cleanup();
+	wr_port_eal_cleanup();
 	if (rc != 0) {
 		free(pi);
 		return rc;

@@ -629,6 +629,8 @@ parse_streams(struct server *s, const char *name, const char *text,
 				     err);
 	if (rc != 0)
 		wr_stream_file_free(f);
+	else
+		wr_engine_port_macs(s->e, f);
 	return rc;
 }
 

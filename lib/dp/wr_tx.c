@@ -185,6 +185,8 @@ wr_tx_stream_set_rate(struct wr_tx_stream *ts, const struct wr_tx_pace *pc)
 		return rc;
 	ts->burst = pc->burst;
 	ts->duration_ns = pc->duration_ns;
+	ts->isg_tsc = (uint64_t)(((unsigned __int128)pc->isg_ns * ts->tsc_hz +
+				  WR_NS_PER_S - 1) / WR_NS_PER_S);
 	ts->train_frames = pc->train_frames;
 	ts->ramped = pc->ramp != NULL;
 	if (ts->ramped) {
@@ -196,7 +198,7 @@ wr_tx_stream_set_rate(struct wr_tx_stream *ts, const struct wr_tx_pace *pc)
 	memset(&ts->pacer_cfg, 0, sizeof(ts->pacer_cfg));
 	ts->paced = pc->millipps != WR_RATE_UNPACED || pc->train_frames != 0;
 	ts->clocked = ts->paced || ts->duration_ns != 0 || ts->ramped ||
-		(ts->rl != NULL && ts->rl->timed);
+		ts->isg_tsc != 0 || (ts->rl != NULL && ts->rl->timed);
 	if (!ts->paced)
 		return 0;
 	ts->pacer_cfg.rate_millipps = pc->millipps;
@@ -400,8 +402,9 @@ static void
 deactivate(struct wr_tx_stream *ts, uint64_t now)
 {
 	ts->done = true;
-	__atomic_store_n(&ts->active_tsc,
-			 ts->active_tsc + (now - ts->act_start_tsc),
+	/* An activation stopped during its isg was never active. */
+	__atomic_store_n(&ts->active_tsc, ts->active_tsc +
+			 (now > ts->act_start_tsc ? now - ts->act_start_tsc : 0),
 			 __ATOMIC_RELAXED);
 	__atomic_store_n(&ts->end_tsc, now, __ATOMIC_RELAXED);
 }
@@ -417,6 +420,10 @@ activate(struct wr_tx_stream *ts, uint64_t now)
 					  ts->n_lanes);
 		ts->skipped_before += ts->pacer.skipped;
 	}
+	/* isg: the activation's frames start that much later, its count and
+	 * duration run from then (TRex's inter-stream gap). */
+	ts->hold_tsc = ts->isg_tsc != 0 ? now + ts->isg_tsc : 0;
+	now += ts->isg_tsc;
 	if (ts->rl != NULL)
 		wr_replay_lane_start(ts->rl, now);
 	/* Checked by wr_tx_stream_set_rate: cannot fail. */
@@ -581,6 +588,9 @@ stream_turn(const struct wr_txq *q, struct wr_tx_stream *ts)
 	if (n == 0) {
 		uint64_t now = ts->clocked ? rte_rdtsc() : 0;
 		uint32_t want, due = 0;
+
+		if (unlikely(now < ts->hold_tsc))
+			return false;
 
 		/* Unclocked streams have no end time: only the count. */
 		if (unlikely(wr_sched_run_done(&ts->run, now) ||

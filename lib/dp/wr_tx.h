@@ -80,6 +80,7 @@ struct wr_tx_pace {
 	uint64_t millipps;      /**< this lane's rate (wr_rate_split()); WR_RATE_UNPACED: max */
 	uint32_t burst;         /**< frames per TX burst, 1..WR_BURST_MAX */
 	uint64_t duration_ns;   /**< an activation's time limit, 0 = none */
+	uint64_t isg_ns;        /**< from an activation to its first frame, 0 = none */
 	uint32_t train_frames;  /**< frames per train, 0 = continuous */
 	uint64_t train_gap_ns;  /**< gap between trains (> 0 with trains) */
 	const struct wr_ramp *ramp; /**< the stream's whole ramp (copied), or NULL;
@@ -118,6 +119,8 @@ struct wr_tx_stream {
 	/* Limits and activations. */
 	uint64_t count;             /**< this lane's share per activation (wr_sched_split_count) */
 	uint64_t duration_ns;
+	uint64_t isg_tsc;           /**< an activation's wait before its first frame */
+	uint64_t hold_tsc;          /**< nothing is sent before it (isg), 0 = none */
 	uint32_t lane, n_lanes;     /**< frames lane, lane + n_lanes, ... */
 	uint32_t burst;             /**< frames per TX burst */
 	uint64_t tsc_hz;

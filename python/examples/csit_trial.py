@@ -27,7 +27,7 @@ def main():
     ap.add_argument("streams")
     ap.add_argument("--rate", default="max")
     ap.add_argument("--duration", type=float, default=1.0)
-    ap.add_argument("--socket", default=os.environ.get("WIRERATE_SOCKET", wirerate.DEFAULT_SOCKET))
+    ap.add_argument("--socket", default=wirerate.default_socket())
     a = ap.parse_args()
     with wirerate.connect(a.socket, force=True) as c:
         c.load_file(a.streams)

@@ -14,9 +14,9 @@ Every method maps onto one JSON-RPC method (doc/api.md); results are plain
 dicts with the fields of ``wirerate run --json``.
 """
 
-from .client import (DEFAULT_SOCKET, Client, RpcError, connect, merge_results, stream_row,
-                     port_row, summary)
+from .client import (DEFAULT_SOCKET, Client, RpcError, connect, default_socket, merge_results,
+                     runtime_dir, stream_row, port_row, summary)
 
-__all__ = ["DEFAULT_SOCKET", "Client", "RpcError", "connect", "merge_results", "stream_row",
-           "port_row", "summary"]
+__all__ = ["DEFAULT_SOCKET", "Client", "RpcError", "connect", "default_socket", "merge_results",
+           "runtime_dir", "stream_row", "port_row", "summary"]
 __version__ = "0.1.0"

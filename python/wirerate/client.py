@@ -9,9 +9,32 @@ import os
 import socket
 import time
 import uuid
-from typing import Any, Deque, Dict, Iterable, List, Optional, Sequence, Union
+from typing import Any, Deque, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
-DEFAULT_SOCKET = "/run/wirerate/wirerate.sock"
+
+
+def runtime_dir() -> str:
+    """The user's runtime directory, where ``wirerate serve`` listens by default: the
+    rule of lib/core/wr_runtime.h, restated here because the client needs no binary:
+    ``$WIRERATE_RUNTIME_DIR`` when set, ``/run/wirerate`` for root,
+    ``$XDG_RUNTIME_DIR/wirerate`` for other users when set, else ``/tmp/wirerate-UID``."""
+    if os.environ.get("WIRERATE_RUNTIME_DIR"):
+        return os.environ["WIRERATE_RUNTIME_DIR"]
+    uid = os.geteuid()
+    if uid == 0:
+        return "/run/wirerate"
+    if os.environ.get("XDG_RUNTIME_DIR"):
+        return os.path.join(os.environ["XDG_RUNTIME_DIR"], "wirerate")
+    return f"/tmp/wirerate-{uid}"
+
+
+def default_socket() -> str:
+    """``$WIRERATE_SOCKET``, else the server's default socket in :func:`runtime_dir`."""
+    return os.environ.get("WIRERATE_SOCKET") or os.path.join(runtime_dir(), "wirerate.sock")
+
+
+# The default when this module was imported (default_socket() reads the environment now).
+DEFAULT_SOCKET = default_socket()
 
 Rate = Union[str, int, float]
 Result = Dict[str, Any]
@@ -30,7 +53,7 @@ class RpcError(Exception):
 class Client:
     """One connection to a server.
 
-    ``path`` is the Unix socket (default ``DEFAULT_SOCKET`` or ``$WIRERATE_SOCKET``); with
+    ``path`` is the Unix socket (default :func:`default_socket`); with
     ``host``/``port`` the client uses TCP and logs in with ``token`` (or the first line of
     ``token_file``).  ``session`` names the ownership session.  The server gives the
     session's ``secret`` to the client that makes it (on ``acquire()``); only with it does
@@ -44,7 +67,7 @@ class Client:
                  port: Optional[int] = None, token: Optional[str] = None,
                  token_file: Optional[str] = None, session: Optional[str] = None,
                  timeout: float = 30.0, secret: Optional[str] = None):
-        self.path = path or os.environ.get("WIRERATE_SOCKET", DEFAULT_SOCKET)
+        self.path = path or default_socket()
         self.host = host
         self.port = port
         self.token = token
@@ -59,6 +82,7 @@ class Client:
         self._id = 0
         self._events: Deque[Dict[str, Any]] = collections.deque()
         self.last_event = 0
+        self._added: List[Tuple[str, List[Tuple[str, Any, str]]]] = []
 
     # -- connection ---------------------------------------------------------------------
 
@@ -161,15 +185,73 @@ class Client:
     # -- streams -----------------------------------------------------------------------------
 
     def load(self, yaml_text: str, name: Optional[str] = None) -> List[Result]:
-        """Load streams from stream-file text (replaces the loaded set).
+        """Load streams from stream-file text (replaces the loaded set, and the streams
+        add_stream() gathered).
 
         A bad file raises RpcError with ``data`` = {file, line, col, path, message}.
         """
+        self._added = []
         return self.call("streams.load", yaml=yaml_text, name=name)["streams"]
 
-    def load_file(self, path: str) -> List[Result]:
+    def load_file(self, path: str, tunables: Sequence[str] = (),
+                  mult: Optional[str] = None) -> List[Result]:
+        """Load a stream file, or a TRex profile (``*.py``, see load_profile())."""
+        if path.endswith(".py"):
+            return self.load_profile(path, tunables, mult)
         with open(path) as f:
             return self.load(f.read(), name=path)
+
+    def load_profile(self, path: str, tunables: Sequence[str] = (),
+                     mult: Optional[str] = None, port: int = 0,
+                     fix_checksums: bool = False) -> List[Result]:
+        """Load a TRex stateless profile, converted here as TRex's own client loads it
+        (doc/trex.md): ``tunables`` as TRex's console -t takes them (``"size=128"`` or
+        ``"--size 128"``), ``mult`` as its -m.  The server never runs profile code; it
+        gets the stream file, and fills the MACs the profile leaves to the port from its
+        own profile (src_mac, dst_mac).  Needs Scapy for profiles that use it.
+        """
+        from .trex import Options, convert, load as load_profile
+
+        streams = load_profile(path, list(tunables), port)
+        res = convert(streams, path, Options(port=port, fix_checksums=fix_checksums,
+                                             mult=mult), list(tunables))
+        return self.load(res.yaml, name=path)
+
+    def add_stream(self, packet: Any, vary: Optional[Dict[str, Any]] = None,
+                   rate: Optional[Rate] = None, name: Optional[str] = None,
+                   count: Optional[int] = None, port: Optional[int] = None) -> List[Result]:
+        """Add a stream of Scapy packet ``packet``, its fields varied by ``vary`` (keys in
+        Scapy's names, "IP.src", "IPv6.src", "MPLS:1.label"; values as stream files vary
+        fields: ``{"inc": {"from": ..., "to": ...}}``, ``{"random": {...}}``,
+        ``{"list": [...]}``), and load every stream added so far (the loaded set becomes
+        them).  ``stream_file()`` is their stream file; ``save(path)`` writes it.  Needs
+        Scapy; nothing else in the client does.
+        """
+        from .pktstream import stream_items
+
+        name = name or f"s{len(self._added)}"
+        items = [("name", name, "")]
+        if port:
+            items.append(("port", port, ""))
+        items += stream_items(packet, vary)
+        if rate is not None:
+            items.append(("rate", rate if isinstance(rate, str) else f"{rate} pps", ""))
+        if count is not None:
+            items.append(("count", count, ""))
+        added = self._added + [(name, items)]
+        text = _stream_file(added)
+        r = self.call("streams.load", yaml=text, name="<add_stream>")["streams"]
+        self._added = added
+        return r
+
+    def stream_file(self) -> str:
+        """The stream file of the streams add_stream() added."""
+        return _stream_file(self._added)
+
+    def save(self, path: str) -> None:
+        """Write stream_file() to ``path``."""
+        with open(path, "w") as f:
+            f.write(self.stream_file())
 
     def remove(self, streams: Optional[Iterable[str]] = None) -> List[Result]:
         return self.call("streams.remove", streams=_names(streams))["streams"]
@@ -245,6 +327,13 @@ class Client:
                 return None
             if "id" not in msg:
                 return msg.get("params", {})
+
+
+def _stream_file(added: Sequence[Tuple[str, List[Tuple[str, Any, str]]]]) -> str:
+    from .trex.yamlout import stream_file
+
+    return stream_file(["streams added by the Python client (add_stream)"],
+                       [("version", 1, "")], [([], items) for _, items in added])
 
 
 def _names(streams: Optional[Iterable[str]]) -> Optional[List[str]]:

@@ -16,7 +16,8 @@ import sys
 import time
 from typing import Any, Dict, List, Optional, Tuple
 
-from .client import Client, RpcError, summary
+from .client import Client, RpcError, default_socket, summary
+from .trex.errors import TRexError
 
 try:
     import readline
@@ -50,6 +51,36 @@ def parse_words(words: List[str], keys: Tuple[str, ...]) -> Tuple[Dict[str, str]
         rest.append(w)
         i += 1
     return opts, rest
+
+
+def split_keywords(text: str, keys: Tuple[str, ...]) -> Dict[str, str]:
+    """``EXPR vary {...} rate 1 Mpps`` -> {"": EXPR, "vary": "{...}", "rate": "1 Mpps"}: the
+    keywords are words outside quotes and brackets."""
+    out: Dict[str, str] = {}
+    depth, quote, key, start, i = 0, "", "", 0, 0
+    while i < len(text):
+        ch = text[i]
+        if quote:
+            if ch == "\\":
+                i += 1
+            elif ch == quote:
+                quote = ""
+        elif ch in "\"'":
+            quote = ch
+        elif ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif depth == 0 and ch == " ":
+            for k in keys:
+                if text.startswith(k + " ", i + 1):
+                    out[key] = text[start:i].strip()
+                    key, start = k, i + 1 + len(k)
+                    i = start - 1
+                    break
+        i += 1
+    out[key] = text[start:].strip()
+    return out
 
 
 def rate_arg(text: str) -> Any:
@@ -101,8 +132,8 @@ def format_stats(st: Dict[str, Any], prev: Optional[Dict[str, Any]] = None) -> s
 
 
 class Console(cmd.Cmd):
-    """Commands: info ports acquire release load remove streams start stop pause resume
-    update stats watch clear wait events reset quit.  ``help CMD`` explains each."""
+    """Commands: info ports acquire release load add save remove streams start stop pause
+    resume update stats watch clear wait events reset quit.  ``help CMD`` explains each."""
 
     intro = "wirerate console: help lists the commands, Tab completes, Ctrl-D leaves."
     prompt = "wirerate> "
@@ -120,7 +151,7 @@ class Console(cmd.Cmd):
             print(f"error: {e.message}")
             if e.data:
                 print("       " + json.dumps(e.data))
-        except (ValueError, OSError) as e:
+        except (ValueError, OSError, TRexError) as e:
             print(f"error: {e}")
         return False
 
@@ -177,9 +208,68 @@ class Console(cmd.Cmd):
         print(self.c.release([int(w) for w in arg.split()] or None))
 
     def do_load(self, arg: str) -> None:
-        """load FILE: load a stream file (replaces the loaded streams)."""
-        for s in self.c.load_file(arg.strip()):
+        """load FILE: load a stream file (replaces the loaded streams).
+        load PROFILE.py [-t TUNABLE]... [-m MULT]: a TRex profile, converted here
+        (doc/trex.md), tunables and multiplier as TRex's console takes them."""
+        words = shlex.split(arg)
+        if not words:
+            print("load FILE | load PROFILE.py [-t TUNABLE]... [-m MULT]")
+            return
+        tunables: List[str] = []
+        mult = None
+        i = 1
+        while i < len(words):
+            if words[i] in ("-t", "-m") and i + 1 < len(words):
+                if words[i] == "-t":
+                    tunables.append(words[i + 1])
+                else:
+                    mult = words[i + 1]
+                i += 2
+                continue
+            print(f"load: unexpected {words[i]!r}")
+            return
+        for s in self.c.load_file(words[0], tunables, mult):
             print(f"{s['name']}: port {s['port']}")
+
+    def do_add(self, arg: str) -> None:
+        """add NAME PACKET [vary JSON] [rate RATE] [count N]: a stream of a Scapy packet
+        (an expression over scapy.all), fields varied by a JSON mapping keyed by Scapy
+        names (doc/trex.md); the loaded streams become those added so far.
+        add v6 Ether()/IPv6(src="2001:db8::1")/UDP(dport=53) vary {"IPv6.src": {"inc":
+            {"from": "2001:db8::1", "to": "2001:db8::ff"}}} rate 1 Mpps"""
+        name, _, rest = arg.strip().partition(" ")
+        parts = split_keywords(rest, ("vary", "rate", "count"))
+        if not name or not parts.get(""):
+            print("add NAME PACKET [vary JSON] [rate RATE] [count N]")
+            return
+        try:
+            import scapy.all as scapy_all
+        except ImportError:
+            print("error: add needs Scapy (python3-scapy)")
+            return
+        ns = {k: v for k, v in vars(scapy_all).items() if not k.startswith("_")}
+        try:
+            from scapy.contrib import mpls
+            ns.update({k: v for k, v in vars(mpls).items() if not k.startswith("_")})
+        except ImportError:
+            pass
+        try:
+            pkt = eval(parts[""], ns)  # the user's own expression, in their own console
+        except Exception as e:
+            print(f"error: PACKET: {type(e).__name__}: {e}")
+            return
+        vary = json.loads(parts["vary"]) if "vary" in parts else None
+        rate = parts.get("rate")
+        count = int(parts["count"]) if "count" in parts else None
+        for s in self.c.add_stream(pkt, vary=vary, rate=rate, name=name, count=count):
+            print(f"{s['name']}: port {s['port']}")
+
+    def do_save(self, arg: str) -> None:
+        """save FILE: write the stream file of the streams add added."""
+        if not arg.strip():
+            print("save FILE")
+            return
+        self.c.save(arg.strip())
 
     def do_remove(self, arg: str) -> None:
         """remove [STREAM...]: remove streams (all by default)."""
@@ -282,7 +372,7 @@ class Console(cmd.Cmd):
 def main(argv: Optional[List[str]] = None) -> int:
     ap = argparse.ArgumentParser(prog="wirerate console", description=__doc__)
     ap.add_argument("--socket", help="Unix socket of the server (default %(default)s)",
-                    default=os.environ.get("WIRERATE_SOCKET", "/run/wirerate/wirerate.sock"))
+                    default=default_socket())
     ap.add_argument("--host", help="TCP server address (with --port and --token-file)")
     ap.add_argument("--port", type=int, default=4500)
     ap.add_argument("--token-file")

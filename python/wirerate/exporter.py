@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Prometheus exporter for ``wirerate serve`` (needs the optional prometheus_client package).
 
-    python3 -m wirerate.exporter --socket /run/wirerate/wirerate.sock --listen 9150
+    python3 -m wirerate.exporter --listen 9150     # the server's default socket (as root:
+                                                   # /run/wirerate/wirerate.sock)
 
 Every scrape reads stats.get once.  Per port and per stream: frame and byte counters
 (bytes with layer="l2" and layer="l1", L1 = bytes + 20 per frame), the rates over the
@@ -15,7 +16,7 @@ import threading
 import time
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
-from .client import Client
+from .client import Client, default_socket
 
 QUANTILES = (("0.5", "p50"), ("0.9", "p90"), ("0.99", "p99"), ("0.999", "p999"),
              ("0.9999", "p9999"))
@@ -112,7 +113,7 @@ class WirerateCollector:
 def main(argv: Optional[List[str]] = None) -> int:
     ap = argparse.ArgumentParser(prog="wirerate-exporter", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--socket", default="/run/wirerate/wirerate.sock")
+    ap.add_argument("--socket", default=default_socket())
     ap.add_argument("--listen", type=int, default=9150, help="HTTP port for /metrics")
     ap.add_argument("--addr", default="127.0.0.1", help="HTTP address (default %(default)s)")
     a = ap.parse_args(argv)

@@ -14,7 +14,7 @@ import time
 import unittest
 
 from wrtest import (ROOT, STREAMS, EalCase, MemifCase, WIRERATE, kill, memif_server_profile,
-                    testpmd_reflector, tshark_fields, wait_for)
+                    tshark_fields, wait_for)
 from test_vary import read_pcap  # noqa: E402  (a pcap's frames, parsed by the test)
 
 # A peer process and its waits are bounded: nothing here may hang a CI run.
@@ -275,10 +275,7 @@ class EchoMemif(MemifCase):
 
     def reflector(self, prefix, out, devargs="", args=()):
         """dpdk-testpmd macswap as the memif client (wirerate must listen already)."""
-        refl = testpmd_reflector(
-            prefix, self.sock, devargs, args, stdout=out,
-            stderr=subprocess.STDOUT if out == subprocess.PIPE else subprocess.DEVNULL,
-            text=True)
+        refl = self.start_reflector(prefix, self.sock, devargs, args, stdout=out, text=True)
         self.procs.append(refl)
         return refl
 
@@ -325,9 +322,8 @@ class EchoMemif(MemifCase):
         gen = self.start("rtt", sf, "--stream", stream, "--config", prof, "--sizes", sizes,
                          "--count", str(count), "--timeout", "0.5", "--csv", csv_path)
         self.procs.append(gen)
-        self.assertTrue(wait_for(lambda: self.socket_listening() or gen.poll() is not None,
-                                 PEER_START_S), "wirerate did not create the memif socket")
-        refl = self.reflector(refl_prefix, subprocess.DEVNULL, devargs=devargs)
+        self.wait_listening(gen, PEER_START_S)
+        refl = self.reflector(refl_prefix, None, devargs=devargs)
         try:
             out, err = gen.communicate(timeout=RUN_TIMEOUT_S)
         finally:
@@ -448,22 +444,17 @@ streams:
         gen = self.start("run", sf, "--config", prof, "--drain", "3", "--json",
                          self.path("both.json"))
         self.procs.append(gen)
-        self.assertTrue(wait_for(lambda: self.socket_listening() or gen.poll() is not None,
-                                 PEER_START_S), "wirerate did not create the memif socket")
-        if gen.poll() is not None:
-            self.fail("wirerate exited early: " + gen.stderr.read())
+        self.wait_listening(gen, PEER_START_S)
         # Interactive, so that forwarding starts when the memif link is up (with
         # --auto-start the first frames read from the pcap meet a link still down),
         # without flushing the pcap's frames at start.
-        tp = subprocess.Popen(
-            ["dpdk-testpmd", "--lcores=0@1,1@1", "--no-pci", "--in-memory",
-             "--file-prefix", refl_prefix,
-             "--vdev", f"net_memif0,role=client,socket={self.sock},rsize=14{JUMBO_BSIZE}",
-             "--vdev", f"net_pcap0,rx_pcap={sent},tx_pcap={back}",
-             "--", "-i", "--forward-mode=io", "--no-flush-rx", "--nb-cores=1",
-             "--mbuf-size=10240"],
-            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            text=True)
+        tp = self.start_testpmd(
+            refl_prefix,
+            [f"net_memif0,role=client,socket={self.sock},socket-abstract=no,rsize=14"
+             f"{JUMBO_BSIZE}",
+             f"net_pcap0,rx_pcap={sent},tx_pcap={back}"],
+            ["-i", "--forward-mode=io", "--no-flush-rx", "--nb-cores=1"], mbuf_size=10240,
+            stdin=subprocess.PIPE, text=True)
         self.procs.append(tp)
         # wirerate's first line comes once its port's link is up (testpmd connected);
         # frames sent before testpmd forwards wait in memif's rings.
@@ -508,16 +499,13 @@ streams:
                          "--rx-port", "0", "--sizes", ",".join(map(str, sizes)),
                          "--duration", "0.5", "--json", out_json)
         self.procs.append(gen)
-        self.assertTrue(wait_for(lambda: self.socket_listening() or gen.poll() is not None,
-                                 PEER_START_S), "wirerate did not create the memif socket")
-        if gen.poll() is not None:
-            self.fail("wirerate exited early: " + gen.stderr.read())
+        self.wait_listening(gen, PEER_START_S)
         return gen, refl_prefix, out_json
 
     def jumbo_attempt(self, n):
         gen, refl_prefix, out_json = self.echo_sweep(f"jumbo{n}", "echo-jumbo.yaml",
                                                      JUMBO_SIZES, JUMBO_BSIZE)
-        refl = self.reflector(refl_prefix, subprocess.DEVNULL, JUMBO_BSIZE)
+        refl = self.reflector(refl_prefix, None, JUMBO_BSIZE)
         try:
             out, err = gen.communicate(timeout=RUN_TIMEOUT_S)
         finally:
@@ -582,10 +570,7 @@ streams:
         gen = self.start("run", sf, "--config", prof, "--drain", "3",
                          "--json", self.path("r.json"))
         self.procs.append(gen)
-        self.assertTrue(wait_for(lambda: self.socket_listening() or gen.poll() is not None,
-                                 PEER_START_S), "wirerate did not create the memif socket")
-        if gen.poll() is not None:
-            self.fail("wirerate exited early: " + gen.stderr.read())
+        self.wait_listening(gen, PEER_START_S)
         refl = self.reflector(refl_prefix, subprocess.PIPE)
         # Both CPUs busy-poll: the test sleeps in blocking reads of
         # wirerate's output until it says sending stopped (no telemetry
@@ -633,7 +618,8 @@ streams:
         out = "".join(out)
         refl_out = "".join(refl_lines)
         self.assertEqual(gen.returncode, 0, f"wirerate: {out}\n{err}")
-        msg = f"wirerate:\n{out}\ntestpmd:\n{refl_out[-3000:]}\nlast testpmd stats: {last}"
+        msg = (f"wirerate:\n{out}\ntestpmd:\n{refl_out[-3000:]}\n{refl.log()}\n"
+               f"last testpmd stats: {last}")
         res = self.json("r.json")
         for st in res["streams"]:
             print(f"\nmemif echo {st['name']}: {st['kpps']:.1f} Kpps achieved of "

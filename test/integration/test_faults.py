@@ -10,7 +10,7 @@ import subprocess
 import time
 import unittest
 
-from wrtest import EalCase, WIRERATE, memif_server_profile, testpmd_reflector, wait_for
+from wrtest import EalCase, WIRERATE, memif_server_profile, wait_for
 
 # Repetitions: enough that a one-in-ten failure shows (it escapes 20 runs
 # with probability 0.9^20 = 12 %, 60 runs with 0.2 %), about 3 s each.  The 'slow' suite (WR_SLOW=1) runs WR_FAULT_RUNS_SLOW.
@@ -112,14 +112,15 @@ streams:
         try:
             self.assertTrue(wait_for(lambda: self.socket_listening() or gen.poll() is not None,
                                      PEER_START_S), "wirerate did not create the memif socket")
-            refl = testpmd_reflector(refl_prefix, self.sock, stdout=subprocess.DEVNULL,
-                                     stderr=subprocess.DEVNULL)
+            refl = self.start_reflector(refl_prefix, self.sock)
             # Sending starts once the link is up: wirerate prints its
             # header then.  The kill lands anywhere from the first frame
             # to the end of the drain.
             if wait_for(lambda: os.path.getsize(outf.name) > 0 or gen.poll() is not None,
                         PEER_START_S):
                 time.sleep(delay)
+            # Killed on purpose: what it says after that is not a failure.
+            refl.stopped = True
             refl.send_signal(sig)
             _, _, hung = finish(gen)
         finally:

@@ -1212,13 +1212,7 @@ settle_ms: 200
                 return any(line.rstrip().endswith(sock) for line in f)
         self.addCleanup(lambda: [kill(p) for p in reversed(procs)])
         self.assertTrue(wait_for(lambda: listening() or gen.poll() is not None, PEER_START_S))
-        refl = subprocess.Popen(
-            ["dpdk-testpmd", "--lcores=0@1,1@1", "--no-pci", "--in-memory",
-             "--file-prefix", refl_prefix,
-             "--vdev", f"net_memif0,role=client,socket={sock},rsize=14",
-             "--", "--forward-mode=macswap", "--auto-start", "--nb-cores=1",
-             "--stats-period", "1"],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        refl = self.start_reflector(refl_prefix, sock)
         procs.append(refl)
         try:
             out, err = gen.communicate(timeout=120)

@@ -5,13 +5,12 @@ import json
 import os
 import shutil
 import socket
-import struct
 import subprocess
 import threading
 import unittest
 
-from wrtest import (EalCase, MemifCase, WIRERATE, kill, memif_server_profile,
-                    testpmd_reflector, wait_for)
+from wrtest import (EalCase, MemifCase, WIRERATE, kill, memif_server_profile, pcap_frames,
+                    wait_for)
 
 RUN_TIMEOUT_S = 60
 PEER_START_S = 10
@@ -102,11 +101,8 @@ streams:
                              cwd=self.tmp, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                              text=True)
         self.procs.append(w)
-        self.assertTrue(wait_for(lambda: self.socket_listening() or w.poll() is not None, PEER_START_S),
-                        "wirerate's memif socket did not appear")
-        self.assertIsNone(w.poll(), w.stderr.read() if w.poll() is not None else "")
-        t = testpmd_reflector(refl, self.sock, stdout=subprocess.DEVNULL,
-                              stderr=subprocess.DEVNULL)
+        self.wait_listening(w, PEER_START_S)
+        t = self.start_reflector(refl, self.sock)
         self.procs.insert(0, t)
         tel = Telemetry(refl)
         self.addCleanup(tel.close)
@@ -283,20 +279,6 @@ streams:
                 check_spread(self, row[key], msg + key)
         # Every repetition sent the same bytes: one seed, one frame sequence.
         self.assertEqual(len({r["streams"][0]["tx_bytes"] for r in reps}), 1)
-
-
-def pcap_frames(path):
-    """The frames of a classic pcap file, parsed here (not by wirerate's code)."""
-    with open(path, "rb") as f:
-        data = f.read()
-    magic = struct.unpack("<I", data[:4])[0]
-    end = "<" if magic in (0xa1b2c3d4, 0xa1b23c4d) else ">"
-    off, frames = 24, []
-    while off + 16 <= len(data):
-        incl = struct.unpack(end + "I", data[off + 8:off + 12])[0]
-        frames.append(data[off + 16:off + 16 + incl])
-        off += 16 + incl
-    return frames
 
 
 class RepeatSameBytes(EalCase):

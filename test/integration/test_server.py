@@ -657,13 +657,7 @@ class MemifServer(ServerCase):
             # The 22.11 memif client never retries: start it once the server listens.
             self.assertTrue(wait_for(lambda: msock in read_text("/proc/net/unix"), START_S),
                             "the server did not create the memif socket")
-            refl.append(subprocess.Popen(
-                ["dpdk-testpmd", "--lcores=0@1,1@1", "--no-pci", "--in-memory",
-                 f"--file-prefix={refl_prefix}", "--vdev",
-                 f"net_memif0,role=client,socket={msock},rsize=14", "--",
-                 "--forward-mode=macswap", "--auto-start", "--stats-period", "1"],
-                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
-            self.addCleanup(kill, refl[0])
+            refl.append(self.start_reflector(refl_prefix, msock))
 
         p, sock = self.serve(vdev=f"net_memif0,role=server,socket={msock},rsize=14",
                              tag="m", lcores="0@0,1@0", peer=reflector)

@@ -8,7 +8,8 @@ import unittest
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
 
 from wirerate import merge_results, summary  # noqa: E402
-from wirerate.console import parse_words, rate_arg, seconds, START_KEYS  # noqa: E402
+from wirerate.console import (parse_words, rate_arg, seconds, split_keywords,  # noqa: E402
+                              START_KEYS)
 
 
 def row(name, tx, rx=None, lost=0, lat=None):
@@ -32,6 +33,16 @@ class Console(unittest.TestCase):
         self.assertEqual(seconds("500ms"), 0.5)
         self.assertEqual(seconds("2"), 2.0)
         self.assertEqual(seconds("1m"), 60.0)
+
+    def test_add_words(self):
+        keys = ("vary", "rate", "count")
+        self.assertEqual(split_keywords('Ether()/IP(src="1.2.3.4 rate x")/UDP() vary '
+                                        '{"IP.src": {"list": ["1.1.1.1"]}} rate 1 Mpps '
+                                        'count 5', keys),
+                         {"": 'Ether()/IP(src="1.2.3.4 rate x")/UDP()',
+                          "vary": '{"IP.src": {"list": ["1.1.1.1"]}}', "rate": "1 Mpps",
+                          "count": "5"})
+        self.assertEqual(split_keywords("Ether()/IP()", keys), {"": "Ether()/IP()"})
 
 
 class Results(unittest.TestCase):

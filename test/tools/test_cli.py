@@ -3,11 +3,13 @@
 shared library's guard rails; no real device or mount is touched."""
 
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 import unittest
 
-from fakesys import TOOLS, FakeTree, lib
+from fakesys import REPO, TOOLS, FakeTree, lib
 
 SCRIPTS = ('wr-hugepages', 'wr-bind')
 
@@ -73,6 +75,50 @@ class CliTest(unittest.TestCase):
                          env_extra={'WR_SYSROOT': tree.root})
         self.assertEqual(res.returncode, 1)
         self.assertIn('refusing to run "mount -t hugetlbfs', res.stderr)
+
+
+class SetupArgsTest(unittest.TestCase):
+    """tools/wr-setup ARGS: `wirerate run` stops after 5 s unless ARGS say when."""
+
+    def args(self, *argv):
+        res = subprocess.run(
+            ['bash', '-c', '. "$0"; wr_run_args "$@"; printf "%s\\n" "${WR_RUN_ARGS[@]}"',
+             os.path.join(TOOLS, 'lib', 'common.sh'), *argv],
+            capture_output=True, text=True, timeout=30, check=True)
+        return res.stdout.splitlines()
+
+    def test_default_duration_kept(self):
+        self.assertEqual(self.args(), ['--duration', '5'])
+        self.assertEqual(self.args('--json', 'r.json'), ['--duration', '5', '--json', 'r.json'])
+        # After "--" it is an EAL option, not ours.
+        self.assertEqual(self.args('--', '--count'), ['--duration', '5', '--', '--count'])
+
+    def test_own_end_replaces_it(self):
+        for argv in (['--duration', '30', '--json', 'r.json'], ['--json', 'r.json', '--count',
+                                                                 '100'],
+                     ['--duration=2'], ['--count=7', '--', '-l', '0-1']):
+            self.assertEqual(self.args(*argv), argv)
+
+
+class NotBuiltTest(unittest.TestCase):
+    """A checkout that was never built: the tools that run the binary say what to do
+    first, in one line, instead of a traceback."""
+
+    def test_build_first(self):
+        root = tempfile.mkdtemp(prefix='wr-notbuilt-')
+        self.addCleanup(shutil.rmtree, root, True)
+        for d in ('tools', 'python'):
+            shutil.copytree(os.path.join(REPO, d), os.path.join(root, d),
+                            ignore=shutil.ignore_patterns('__pycache__'))
+        for name, argv in (('wr-bench', ['--sizes', '64', '--reps', '1']),
+                           ('wr-server-bench', ['--reps', '1'])):
+            res = subprocess.run([os.path.join(root, 'tools', name), *argv],
+                                 capture_output=True, text=True, timeout=30)
+            self.assertEqual(res.returncode, 1, res.stderr)
+            self.assertEqual(res.stdout, '')
+            self.assertEqual(res.stderr,
+                             f'{name}: {root}/build/app/wirerate is missing: '
+                             'build first: tools/wr-setup\n')
 
 
 class LibTest(unittest.TestCase):

@@ -7,7 +7,8 @@ WR_PACKAGES=(dpdk dpdk-dev libdpdk-dev meson ninja-build pkg-config gcc
     libyaml-dev libcunit1-dev libnuma-dev libpcap-dev libssl-dev libbpf-dev
     libjansson-dev libxdp-dev python3 python3-matplotlib python3-prometheus-client
     python3-scapy tshark tcpdump iproute2 iputils-ping chromium chromium-driver
-    python3-selenium clang libclang-rt-14-dev)
+    python3-selenium clang libclang-rt-14-dev
+    debhelper dh-python dpkg-dev lintian man-db bash-completion zsh systemd python3-venv)
 
 wr_say() { printf '== %s\n' "$*" >&2; }
 
@@ -43,6 +44,19 @@ wr_hugepages() {
     "$WR_ROOT/tools/wr-hugepages" reserve $((total + want - free)) --size 2M >&2
 }
 
+# build-venv/: what Debian does not package, from PyPI, pinned:
+# kubernetes-validate (the Kubernetes schemas, offline) for test/deploy.
+WR_VENV_PACKAGES=(kubernetes-validate==1.37.0)
+wr_venv() {
+    local venv="$WR_ROOT/build-venv"
+    if [ -x "$venv/bin/kubernetes-validate" ]; then
+        return 0
+    fi
+    wr_say "installing ${WR_VENV_PACKAGES[*]} into build-venv/"
+    /usr/bin/python3 -m venv "$venv"
+    "$venv/bin/pip" install -q "${WR_VENV_PACKAGES[@]}"
+}
+
 # Build into $1 (default build/) with -Dwerror=true.
 wr_build() {
     local dir=${1:-build}
@@ -51,4 +65,20 @@ wr_build() {
         meson setup "$dir" -Dwerror=true >/dev/null
     fi
     ninja -C "$dir" >/dev/null
+}
+
+# WR_RUN_ARGS: the arguments "$@" for tools/wr-setup's `wirerate run`, with
+# --duration 5 first unless they end the run themselves (--duration or
+# --count before any "--": what follows belongs to EAL).
+wr_run_args() {
+    local a
+    WR_RUN_ARGS=(--duration 5 "$@")
+    for a in "$@"; do
+        case $a in
+        --) break ;;
+        --duration | --duration=* | --count | --count=*)
+            WR_RUN_ARGS=("$@")
+            break ;;
+        esac
+    done
 }

@@ -6,7 +6,7 @@
 static const struct wr_proto_field fields[] = {
 	/* src before dst: the odometer order of the fixed frame model. */
 	{ .name = "src", .off = 6, .span = 6, .bits = 48, .kind = WR_VAL_MAC,
-	  .legacy_tag = 1, .def = 0x020000000001ull, .doc = "source MAC" },
+	  .role = WR_ROLE_LINK_SRC, .legacy_tag = 1, .def = 0x020000000001ull, .doc = "source MAC" },
 	{ .name = "dst", .off = 0, .span = 6, .bits = 48, .kind = WR_VAL_MAC,
 	  .role = WR_ROLE_LINK_DST, .legacy_tag = 2, .def = 0x020000000002ull, .doc = "destination MAC" },
 	/* IEEE 802 "Local Experimental Ethertype 1": a raw L2 frame's default. */

@@ -1,0 +1,185 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* wirerate import-trex, and a TRex profile wherever a stream file goes: converted by the Python package (python/wirerate/trex). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "wr_app.h"
+
+/* The converter's options a command line may carry beside a profile (TRex's
+ * console -t and -m, and the MAC choices), each with its value or not. */
+static const struct {
+	const char *name;
+	bool value;
+} trex_opts[] = {
+	{ "-t", true }, { "--tunable", true }, { "-m", true }, { "--mult", true },
+	{ "--src-mac", true }, { "--dst-mac", true }, { "--fix-checksums", false },
+};
+
+bool
+wr_trex_is_profile(const char *path)
+{
+	size_t n = path != NULL ? strlen(path) : 0;
+
+	return n > 3 && strcmp(path + n - 3, ".py") == 0;
+}
+
+int
+wr_trex_take_opts(int *argc, char **argv, struct wr_trex_opts *t)
+{
+	int i, j, n = *argc;
+	bool profile = false;
+	unsigned int k;
+
+	memset(t, 0, sizeof(*t));
+	for (i = 1; i < n && strcmp(argv[i], "--") != 0; i++)
+		profile |= wr_trex_is_profile(argv[i]);
+	if (!profile)
+		return WR_EXIT_OK;
+	for (i = 2, j = 2; i < n; i++) {
+		if (strcmp(argv[i], "--") == 0) {
+			while (i < n)
+				argv[j++] = argv[i++];
+			break;
+		}
+		for (k = 0; k < WR_DIM(trex_opts); k++)
+			if (strcmp(argv[i], trex_opts[k].name) == 0)
+				break;
+		if (k == WR_DIM(trex_opts)) {
+			argv[j++] = argv[i];
+			continue;
+		}
+		if (trex_opts[k].value && i + 1 >= n) {
+			fprintf(stderr, "wirerate: %s needs a value\n", argv[i]);
+			return WR_EXIT_USAGE;
+		}
+		if (t->n + 2 > WR_TREX_ARGS_MAX) {
+			fprintf(stderr, "wirerate: too many TRex profile options\n");
+			return WR_EXIT_USAGE;
+		}
+		t->argv[t->n++] = argv[i];
+		if (trex_opts[k].value)
+			t->argv[t->n++] = argv[++i];
+	}
+	*argc = j;
+	argv[j] = NULL;
+	return WR_EXIT_OK;
+}
+
+/* The interpreter: $WIRERATE_PYTHON, else Debian's (python3-scapy is
+ * installed for it), else python3 on PATH; the package's directory first on
+ * its module path. */
+static const char *
+python(void)
+{
+	const char *p = getenv("WIRERATE_PYTHON");
+	const char *old = getenv("PYTHONPATH");
+	static char path[4096];
+	char pkg[2048];
+
+	if (wr_app_place(WR_APP_PYTHON, pkg, sizeof(pkg)) == NULL)
+		pkg[0] = '\0';
+	snprintf(path, sizeof(path), "%s%s%s", pkg,
+		 old && *old ? ":" : "", old && *old ? old : "");
+	setenv("PYTHONPATH", path, 1);
+	if (p != NULL && *p != '\0')
+		return p;
+	return access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : "python3";
+}
+
+int
+wr_cmd_import_trex(int argc, char **argv)
+{
+	char **args = calloc((size_t)argc + 4, sizeof(*args));
+	const char *py = python();
+	int i;
+
+	if (args == NULL)
+		return WR_EXIT_FAIL;
+	args[0] = (char *)py;
+	args[1] = (char *)"-m";
+	args[2] = (char *)"wirerate.trex";
+	for (i = 2; i < argc; i++)
+		args[i + 1] = argv[i];
+	execvp(args[0], args);
+	fprintf(stderr, "wirerate: import-trex: cannot run %s: %s\n", py,
+		strerror(errno));
+	free(args);
+	return WR_EXIT_FAIL;
+}
+
+int
+wr_trex_convert(const char *profile, const struct wr_trex_opts *t, char **text,
+		size_t *len)
+{
+	const char *args[WR_TREX_ARGS_MAX + 8];
+	const char *py = python();
+	size_t cap = 1 << 16, n = 0;
+	char *buf = malloc(cap);
+	int fd[2], status = 0;
+	unsigned int i, a = 0;
+	ssize_t r;
+	pid_t pid;
+
+	if (buf == NULL || pipe(fd) != 0) {
+		free(buf);
+		fprintf(stderr, "wirerate: %s: cannot convert: %s\n", profile,
+			strerror(errno));
+		return WR_EXIT_FAIL;
+	}
+	args[a++] = py;
+	args[a++] = "-m";
+	args[a++] = "wirerate.trex";
+	args[a++] = profile;
+	for (i = 0; i < t->n; i++)
+		args[a++] = t->argv[i];
+	args[a] = NULL;
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		dup2(fd[1], STDOUT_FILENO);
+		close(fd[0]);
+		close(fd[1]);
+		execvp(args[0], (char *const *)args);
+		fprintf(stderr, "wirerate: %s: cannot run %s to convert it: %s\n",
+			profile, py, strerror(errno));
+		_exit(WR_EXIT_FAIL);
+	}
+	close(fd[1]);
+	while (pid > 0 && (r = read(fd[0], buf + n, cap - n)) != 0) {
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		n += (size_t)r;
+		if (n == cap) {
+			char *b = realloc(buf, cap * 2);
+
+			if (b == NULL)
+				break;
+			buf = b;
+			cap *= 2;
+		}
+	}
+	close(fd[0]);
+	if (pid < 0 || waitpid(pid, &status, 0) < 0) {
+		free(buf);
+		fprintf(stderr, "wirerate: %s: cannot convert: %s\n", profile,
+			strerror(errno));
+		return WR_EXIT_FAIL;
+	}
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		/* The converter said why, in one line. */
+		free(buf);
+		return WIFEXITED(status) && WEXITSTATUS(status) == WR_EXIT_USAGE ?
+		       WR_EXIT_USAGE : WR_EXIT_FAIL;
+	}
+	*text = buf;
+	*len = n;
+	return WR_EXIT_OK;
+}

@@ -1,0 +1,371 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""TRex profiles through `wirerate import-trex` and `wirerate dump`, against a reference.
+
+Each profile in profiles/ is wirerate's own, written in TRex's style for one instruction or
+mode.  Its frames, as `wirerate dump` writes them from the imported stream file (no EAL), must
+equal byte for byte the frames the test computes itself: the same Scapy packet, built here,
+run through trexsim (TRex's field engine, packet by packet, with Scapy computing checksums).
+Bad profiles must be one line naming the file and line, exit status 2.
+
+Runs under Debian's /usr/bin/python3 (python3-scapy).  No hugepages, no EAL.
+"""
+
+import ipaddress
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.environ.get("WR_SOURCE_ROOT", os.path.abspath(os.path.join(HERE, "..", "..")))
+WIRERATE = os.environ.get("WIRERATE", os.path.join(ROOT, "build", "app", "wirerate"))
+PROFILES = os.path.join(HERE, "profiles")
+BAD = os.path.join(HERE, "bad")
+
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "integration"))
+from wrtest import pcap_frames as read_pcap  # noqa: E402
+
+try:
+    from scapy.all import (ICMPv6EchoRequest, IP, IPOption_NOP, IPv6, TCP, UDP, Dot1Q,
+                           Ether)
+    import trexsim as ts
+    HAVE_SCAPY = True
+except ImportError:  # pragma: no cover - reported by the skip below
+    HAVE_SCAPY = False
+
+SRC = "02:00:00:00:00:01"   # what `port` MACs are until a run resolves them
+DST = "02:00:00:00:00:02"
+
+
+def ip(text):
+    return int(ipaddress.IPv4Address(text))
+
+
+class TrexCase(unittest.TestCase):
+    def setUp(self):
+        if not HAVE_SCAPY:
+            self.skipTest("needs python3-scapy (run with /usr/bin/python3)")
+        self.tmp = tempfile.mkdtemp(prefix="wr-trex-")
+        self.addCleanup(shutil.rmtree, self.tmp, True)
+
+    def run_wr(self, *args, check=0):
+        p = subprocess.run([WIRERATE, *args], capture_output=True, text=True, timeout=120,
+                           env={**os.environ, "WIRERATE_PYTHON": sys.executable})
+        if check is not None and p.returncode != check:
+            self.fail(f"wirerate {' '.join(args)}: exit {p.returncode}, expected {check}\n"
+                      f"{p.stdout}\n{p.stderr}")
+        return p
+
+    def imported(self, profile, *opts):
+        """The stream file import-trex writes (and its stderr)."""
+        out = os.path.join(self.tmp, os.path.basename(profile) + ".yaml")
+        p = self.run_wr("import-trex", os.path.join(PROFILES, profile), "-o", out, *opts)
+        with open(out) as f:
+            return f.read(), p.stderr
+
+    def frames(self, profile, n, *opts, stream=None):
+        """The first n frames of a stream of a profile, converted and dumped by wirerate."""
+        out = os.path.join(self.tmp, "out.pcap")
+        args = ["dump", os.path.join(PROFILES, profile), "--count", str(n), "--pcap", out]
+        if stream:
+            args += ["--stream", stream]
+        self.run_wr(*args, *opts)
+        return read_pcap(out)
+
+    def same(self, got, want, fixed=True):
+        """Frame by frame equal; with @p fixed, the first frames' checksums Scapy's too
+        (where the profile fixes them all: the reference computes them itself)."""
+        self.assertEqual(len(got), len(want))
+        for k, (g, w) in enumerate(zip(got, want)):
+            if g != w:
+                self.fail(f"frame {k} differs:\n got  {g.hex()}\n want {w.hex()}")
+        for g in got[:20] if fixed else ():
+            self.assertEqual(ts.checked_by_scapy(g), g)
+
+
+class FieldEngine(TrexCase):
+    """Every field-engine instruction against the reference."""
+
+    def test_inc_step_init(self):
+        base = Ether(src=SRC, dst=DST) / IP(src="16.0.0.1", dst="48.0.0.1") / \
+            UDP(dport=12, sport=1025)
+        pkt = base / (b"x" * (124 - len(base)))
+        prog = ts.Program([
+            ts.Var("src", 4, "inc", ip("16.0.0.1"), ip("16.0.0.254")),
+            ts.Var("sport", 2, "inc", 1025, 1124, step=3, init=1100),
+            ts.Write("src", 26), ts.FixIpv4(14), ts.Write("sport", 34)])
+        self.same(self.frames("udp_clients.py", 700, "-t", "size=128"),
+                  ts.frames(bytes(pkt), prog, 700), fixed=False)
+
+    def test_random_syn(self):
+        pkt = Ether(src=SRC, dst=DST) / IP(dst="48.0.0.1") / TCP(dport=80, flags="S")
+        prog = ts.Program([
+            ts.Var("ip_src", 4, "random", ip("16.0.0.0"), ip("18.0.0.254")),
+            ts.Var("src_port", 2, "random", 1025, 65000),
+            ts.Write("ip_src", 26), ts.FixIpv4(14), ts.Write("src_port", 34)],
+            random_seed=0x1234)
+        got = self.frames("syn_flood.py", 2000)
+        self.same(got, ts.frames(bytes(pkt), prog, 2000), fixed=False)
+        # TRex leaves TCP's checksum stale: so do the frames.
+        self.assertTrue(all(g[50:52] == bytes(pkt)[50:52] for g in got))
+
+    def test_hw_checksums_and_tunables_argparse(self):
+        base = Ether(src=SRC, dst=DST) / IP(src="16.0.0.1", dst="48.0.0.1") / \
+            UDP(dport=12, sport=1025)
+        pkt = base / (b"x" * (124 - len(base)))
+        prog = ts.Program([
+            ts.Var("ip_src", 4, "inc", ip("16.0.0.1"), ip("16.0.0.10")),
+            ts.Var("port_src", 2, "inc", 1025, 65000),
+            ts.Write("ip_src", 26), ts.Write("port_src", 34), ts.FixHw(14, 34, "udp")])
+        got = self.frames("range_clients.py", 300, "-t", "--size 128 --clients 10")
+        self.same(got, ts.frames(bytes(pkt), prog, 300))
+
+    def test_dec_lists_sizes_endianness(self):
+        pkt = Ether(src=SRC, dst=DST) / IP(src="10.0.0.1", dst="10.0.0.2", ttl=7) / \
+            UDP(sport=1, dport=2) / (b"\xab" * 40)
+        prog = ts.Program([
+            ts.Var("ttl", 1, "dec", 3, 250, step=7, init=9),
+            ts.Var("dport", 2, "inc", values=[53, 80, 443, 8080, 9999], step=2),
+            ts.Var("sport", 2, "dec", values=[7, 5, 3]),
+            ts.Var("tos", 1, "random", values=[0, 4, 8, 16]),
+            ts.Var("big", 8, "random", 0, 0xFFFFFFFFFFFFFFFF),
+            ts.Var("cnt", 8, "inc", 0xFFFFFFFFFFFFFF00, 0xFFFFFFFFFFFFFFFF, step=100),
+            ts.Write("ttl", 22), ts.Write("dport", 36), ts.Write("sport", 34, add=-3),
+            ts.Write("tos", 15), ts.FixIpv4(14), ts.Write("big", 42),
+            ts.Write("cnt", 50, big=False)], random_seed=77)
+        self.same(self.frames("lists.py", 500), ts.frames(bytes(pkt), prog, 500), fixed=False)
+
+    def test_masked_writes(self):
+        pkt = Ether(src=SRC, dst=DST) / Dot1Q(vlan=1, prio=0) / \
+            IP(src="1.1.1.1", dst="2.2.2.2", tos=0x3) / UDP(sport=1000, dport=2000) / \
+            (b"\0" * 18)
+        prog = ts.Program([
+            ts.Var("vid", 2, "inc", 100, 110),
+            ts.Var("prio", 1, "dec", 0, 7),
+            ts.Var("w", 4, "inc", 0, 0xfffff, step=3333),
+            ts.WriteMask("vid", 14, 2, 0x0fff),
+            ts.WriteMask("prio", 14, 2, 0xe000, shift=13, add=1),
+            ts.WriteMask("w", 19, 1, 0xf0, shift=-4),
+            ts.WriteMask("w", 22, 2, 0x00ff, add=-5),
+            ts.FixIpv4(18)])
+        self.same(self.frames("masks.py", 400), ts.frames(bytes(pkt), prog, 400),
+                  fixed=False)
+
+    def test_tuple_generator(self):
+        pkt = Ether(src=SRC, dst=DST) / IP(src="16.0.0.1", dst="48.0.0.1") / \
+            UDP(dport=12, sport=1025) / (b"x" * 22)
+        prog = ts.Program([
+            ts.Tuple("tuple", ip("16.0.0.1"), ip("16.0.0.3"), 1025, 1027, 7),
+            ts.Write("tuple.ip", 26), ts.Write("tuple.port", 34), ts.FixHw(14, 34, "udp")])
+        got = self.frames("tuple_gen.py", 50)
+        self.same(got, ts.frames(bytes(pkt), prog, 50))
+        # TRex's documented table: the port moves when the address wraps, and the
+        # flows restart after limit_flows.
+        self.assertEqual([(Ether(g)[IP].src, Ether(g)[UDP].sport) for g in got[:8]],
+                         [("16.0.0.1", 1025), ("16.0.0.2", 1025), ("16.0.0.3", 1025),
+                          ("16.0.0.1", 1026), ("16.0.0.2", 1026), ("16.0.0.3", 1026),
+                          ("16.0.0.1", 1027), ("16.0.0.1", 1025)])
+
+    def test_repeatable_random_and_chains(self):
+        pkt = Ether(src=SRC, dst=DST) / IP(src="10.0.0.1", dst="10.0.0.2") / \
+            UDP(sport=1, dport=2) / (b"y" * 30)
+        prog = ts.Program([
+            ts.Repeat("r2", 2, 100, 60000, seed=7, limit=5),
+            ts.Repeat("r4", 4, 0, 0x7fffffff, seed=99, limit=13, split_to_cores=False),
+            ts.Var("a", 1, "inc", 0, 4, step=3, init=2, next_var="b"),
+            ts.Var("b", 1, "dec", 10, 12, next_var="c"),
+            ts.Repeat("c", 1, 0, 200, seed=3, limit=2),
+            ts.Write("r2", 34), ts.Write("r4", 46), ts.Write("a", 50), ts.Write("b", 51),
+            ts.Write("c", 52), ts.FixHw(14, 34, "udp")])
+        # the multi-burst mode's count: 5 bursts of 20
+        self.same(self.frames("repeat_chain.py", 100), ts.frames(bytes(pkt), prog, 100))
+
+    def test_trimmed_sizes(self):
+        l2, l3, l4 = Ether(src=SRC, dst=DST), IP(src="16.0.0.1", dst="48.0.0.1"), \
+            UDP(dport=12, sport=1025)
+        base = l2 / l3 / l4 / (b"\x55" * (300 - len(l2 / l3 / l4)))
+        for op in ("inc", "random"):
+            prog = ts.Program([
+                ts.Var("fv", 2, op, 60, 300), ts.Trim("fv"),
+                ts.Write("fv", 16, add=-14), ts.FixIpv4(14), ts.Write("fv", 38, add=-34),
+                ts.FixHw(14, 34, "udp")], random_seed=5)
+            got = self.frames("trim_sizes.py", 600, stream="trim-" + op)
+            self.same(got, ts.frames(bytes(base), prog, 600))
+            self.assertEqual(min(map(len, got)), 60)
+            self.assertEqual(max(map(len, got)), 300)
+
+    def test_cache(self):
+        pkt = Ether(src=SRC, dst=DST) / IP(dst="48.0.0.1") / UDP(dport=12, sport=1025) / \
+            (b"z" * 20)
+        prog = ts.Program([
+            ts.Var("src", 4, "random", ip("10.0.0.1"), ip("10.0.255.254")),
+            ts.Write("src", 26), ts.FixIpv4(14)], random_seed=3, cache=17)
+        got = self.frames("cached.py", 100)
+        self.same(got, ts.frames(bytes(pkt), prog, 100), fixed=False)
+        self.assertEqual(got[:17], got[17:34])
+
+    def test_ipv6_and_icmpv6(self):
+        udp = Ether(src=SRC, dst=DST) / IPv6(src="2001:db8::1", dst="2001:db8::2") / \
+            UDP(sport=1, dport=2) / (b"q" * 10)
+        prog = ts.Program([ts.Var("lo", 4, "inc", 1, 1000, step=7),
+                           ts.Write("lo", 34), ts.FixHw(14, 54, "udp")])
+        self.same(self.frames("ipv6.py", 300, stream="udp6"),
+                  ts.frames(bytes(udp), prog, 300))
+        icmp = Ether(src=SRC, dst=DST) / IPv6(src="2001:db8::1", dst="2001:db8::3") / \
+            ICMPv6EchoRequest(id=1, seq=1)
+        prog = ts.Program([ts.Var("id", 2, "random", 1, 60000), ts.Write("id", 58),
+                           ts.FixIcmpv6(14, 54)], random_seed=9)
+        self.same(self.frames("ipv6.py", 300, stream="icmp6"),
+                  ts.frames(bytes(icmp), prog, 300))
+
+
+class Streams(TrexCase):
+    """Packets, MACs, modes, rates and chains in the stream file."""
+
+    def test_static_stack_and_bytes(self):
+        text, _ = self.imported("static.py")
+        self.assertIn("stack:", text)   # the TCP one is a stack
+        self.assertIn("frame:", text)   # the one with IPv4 options is bytes
+        a = Ether(src="00:11:22:33:44:55", dst="66:77:88:99:aa:bb") / Dot1Q(vlan=7, prio=5) / \
+            IP(src="10.1.1.1", dst="10.2.2.2", ttl=33, tos=0xb8, flags="DF") / \
+            TCP(sport=1234, dport=80, flags="PA", seq=1000, ack=2000, window=512) / \
+            (b"hello" * 20)
+        b = Ether(src=SRC, dst=DST) / IP(src="10.1.1.1", dst="10.2.2.2",
+                                         options=IPOption_NOP()) / UDP() / (b"\x01" * 30)
+        c = Ether(src=SRC, dst=DST) / IP() / UDP()
+        for name, pkt in (("stack", a), ("options", b), ("short", c)):
+            self.same(self.frames("static.py", 3, stream=name), [bytes(pkt)] * 3)
+
+    def test_macs_from_options(self):
+        got = self.frames("syn_flood.py", 1, "--src-mac", "02:aa:bb:cc:dd:ee",
+                          "--dst-mac", "02:11:22:33:44:55")
+        self.assertEqual(got[0][:12].hex(), "021122334455" + "02aabbccddee")
+
+    def test_modes_rates_isg_chains(self):
+        text, _ = self.imported("chain.py")
+        lines = [ln.split("#")[0].strip() for ln in text.splitlines()]
+        # a single burst, then a multi-burst, then back to the first, twice
+        self.assertIn("loops: 2", lines)
+        self.assertIn("count: 10", lines)
+        self.assertIn("count: 30", lines)
+        self.assertIn("bursts: {frames: 10, gap: 50us}", lines)
+        self.assertIn("isg: 20us", lines)
+        self.assertIn("next: next", lines)
+        self.assertIn("next: first", lines)
+        self.assertIn("rate: 1 Gbps L1".replace("1 Gbps", "1000000000 bps"), lines)
+        self.assertIn("rate: 500000 bps L2", lines)
+        self.assertIn("rate: 25%", lines)
+        # the stream file says so to wirerate check
+        self.run_wr("check", os.path.join(PROFILES, "chain.py"))
+
+    def test_stale_checksum_warning_and_fix(self):
+        text, err = self.imported("syn_flood.py")
+        self.assertIn("syn_flood.py:14: STLVmWrFlowVar ip_src varies IP.src (offset 26) "
+                      "under the TCP checksum", err)
+        got = self.frames("syn_flood.py", 50, "--fix-checksums")
+        for g in got:
+            q = Ether(g)
+            q[IP].chksum = None
+            q[TCP].chksum = None
+            self.assertEqual(g, bytes(q))  # Scapy's own checksums
+
+
+class ScapyClient(TrexCase):
+    """Streams from Scapy packets and Scapy field names (the Python client's add_stream),
+    saved as a stream file and dumped by wirerate."""
+
+    def dump_items(self, streams, n):
+        sys.path.insert(0, os.path.join(ROOT, "python"))
+        from wirerate.client import _stream_file
+        from wirerate.pktstream import stream_items
+
+        added = [(name, [("name", name, "")] + stream_items(pkt, vary))
+                 for name, pkt, vary in streams]
+        path = os.path.join(self.tmp, "client.yaml")
+        with open(path, "w") as f:
+            f.write(_stream_file(added))
+        out = {}
+        for name, _, _ in streams:
+            pcap = os.path.join(self.tmp, name + ".pcap")
+            self.run_wr("dump", path, "--count", str(n), "--pcap", pcap, "--stream", name)
+            out[name] = read_pcap(pcap)
+        with open(path) as f:
+            return f.read(), out
+
+    def test_fields_by_scapy_name(self):
+        from scapy.contrib.mpls import MPLS
+
+        v6 = Ether(src=SRC, dst=DST) / IPv6(src="2001:db8::1", dst="2001:db8::2") / \
+            UDP(sport=7, dport=53) / (b"q" * 20)
+        mpls = Ether(src=SRC, dst=DST) / MPLS(label=100, s=0) / MPLS(label=200) / \
+            IP(src="10.0.0.1", dst="10.0.0.2") / UDP(sport=1, dport=2) / (b"m" * 10)
+        opts = Ether(src=SRC, dst=DST) / IP(src="10.0.0.1", dst="10.0.0.2",
+                                            options=IPOption_NOP()) / UDP() / (b"o" * 30)
+        text, got = self.dump_items([
+            ("v6", v6, {"IPv6.src": {"inc": {"from": "2001:db8::1", "to": "2001:db8::ff",
+                                             "step": 2}},
+                        "UDP.sport": {"list": [10, 20, 30]}}),
+            ("mpls", mpls, {"MPLS:1.label": {"list": [300, 400, 500]}}),
+            ("opts", opts, {"IP.src": {"dec": {"from": "10.0.0.9", "to": "10.0.0.1"}}}),
+        ], 300)
+        self.assertEqual(text.count("stack:"), 2)  # IPv6/UDP and MPLS are stacks
+        self.assertIn("frame:", text)               # IPv4 options are bytes
+        for k in range(300):
+            want = v6.copy()
+            want[IPv6].src = str(ipaddress.IPv6Address("2001:db8::1") + 2 * (k % 128))
+            want[UDP].sport = [10, 20, 30][k % 3]
+            want[UDP].chksum = None
+            self.assertEqual(got["v6"][k], bytes(want), k)
+            want = mpls.copy()
+            want[MPLS:2].label = [300, 400, 500][k % 3]
+            self.assertEqual(got["mpls"][k], bytes(want), k)
+            want = opts.copy()
+            want[IP].src = str(ipaddress.IPv4Address("10.0.0.9") - k % 9)
+            want[IP].chksum = None
+            want[UDP].chksum = None
+            self.assertEqual(got["opts"][k], bytes(want), k)
+
+
+class BadProfiles(TrexCase):
+    """One line, the profile's file and line, exit status 2, no output written."""
+
+    def bad(self, name, line, words):
+        out = os.path.join(self.tmp, "never.yaml")
+        path = os.path.join(BAD, name)
+        p = self.run_wr("import-trex", path, "-o", out, check=2)
+        lines = p.stderr.strip().splitlines()
+        self.assertEqual(len(lines), 1, p.stderr)
+        self.assertTrue(lines[0].startswith(f"wirerate: {path}:{line}: "), lines[0])
+        for w in words:
+            self.assertIn(w, lines[0])
+        self.assertFalse(os.path.exists(out))
+        # the same line where a stream file goes
+        p = self.run_wr("check", path, check=2)
+        self.assertEqual(p.stderr.strip().splitlines(), lines)
+
+    def test_syntax_error(self):
+        self.bad("syntax.py", 7, ["syntax error"])
+
+    def test_no_register(self):
+        self.bad("no_register.py", 11, ["no register()"])
+
+    def test_unknown_instruction(self):
+        self.bad("unknown_instruction.py", 9, ["STLVmFlowVarNotAThing"])
+
+    def test_written_before_declared(self):
+        self.bad("write_before_declare.py", 10, ["written before it is declared",
+                                                 "line 12"])
+
+    def test_offset_past_packet(self):
+        self.bad("offset_past.py", 11, ["offset 60 + 4 bytes is past the packet's 60 bytes"])
+
+    def test_unmappable(self):
+        self.bad("flow_stats.py", 10, ["STLFlowLatencyStats", "not supported"])
+        self.bad("fix_before_write.py", 13, ["after STLVmFixIpv4 (line 12)"])
+
+
+if __name__ == "__main__":
+    unittest.main()
