@@ -142,6 +142,20 @@ ports:
         self.assertEqual(recv.stdout.readline().strip(), "ready")
         return recv
 
+    @staticmethod
+    def received(recv):
+        """Stop RECEIVER @p recv; @return what it counted per name."""
+        recv.stdin.write("stop\n")
+        recv.stdin.flush()
+        return json.loads(recv.communicate(timeout=30)[0])
+
+    def run_in_ns(self, sf, prof):
+        """wirerate run of stream file @p sf with profile @p prof in the namespace (20 s at
+        most), its results in r.json."""
+        subprocess.run(["ip", "netns", "exec", self.netns, WIRERATE, "run", sf, "--config",
+                        prof, "--quiet", "--duration", "20", "--json", self.path("r.json")],
+                       cwd=self.tmp, check=True, capture_output=True, timeout=60)
+
     def test_kernel_takes_every_stack(self):
         gen, peer = self.veth_ns("k", "wrs", "net.ipv4.icmp_ratelimit=0",
                                  "net.ipv6.icmp.ratelimit=0", "net.ipv4.tcp_syncookies=1")
@@ -258,12 +272,8 @@ streams:
         icmp0 = self.snmp("/proc/net/snmp", "Icmp")
         icmp60 = self.snmp("/proc/net/snmp6", "")
 
-        subprocess.run(["ip", "netns", "exec", self.netns, WIRERATE, "run", sf, "--config",
-                        prof, "--quiet", "--duration", "20", "--json", self.path("r.json")],
-                       cwd=self.tmp, check=True, capture_output=True, timeout=60)
-        recv.stdin.write("stop\n")
-        recv.stdin.flush()
-        got = json.loads(recv.communicate(timeout=30)[0])
+        self.run_in_ns(sf, prof)
+        got = self.received(recv)
         lst.communicate("stop\n", timeout=30)
         res = self.json("r.json")
         self.assertEqual(res["stop_reason"], "count")
@@ -333,9 +343,7 @@ streams:
         finally:
             out, err = run.communicate(timeout=60)
         self.assertEqual(run.returncode, 0, err)
-        recv.stdin.write("stop\n")
-        recv.stdin.flush()
-        got = json.loads(recv.communicate(timeout=30)[0])
+        got = self.received(recv)
         self.assertEqual(got, {"udp6": count})
         self.assertEqual(self.json("r.json")["streams"][0]["tx_pkts"], count)
         self.assertEqual(ping.returncode, 0, ping.stdout + ping.stderr)
@@ -398,12 +406,8 @@ streams:
         prof = self.af_packet_profile("ext-prof.yaml", "x", gen)
         recv = self.receiver("v4opts,udp4,10.81.0.2,7004", "v6ext,udp6,2001:db8:81::2,7005",
                              "srv6,udp6,2001:db8:81::2,7006")
-        subprocess.run(["ip", "netns", "exec", self.netns, WIRERATE, "run", sf, "--config",
-                        prof, "--quiet", "--duration", "20", "--json", self.path("r.json")],
-                       cwd=self.tmp, check=True, capture_output=True, timeout=60)
-        recv.stdin.write("stop\n")
-        recv.stdin.flush()
-        got = json.loads(recv.communicate(timeout=30)[0])
+        self.run_in_ns(sf, prof)
+        got = self.received(recv)
         res = self.json("r.json")
         self.assertEqual({s["name"]: s["tx_pkts"] for s in res["streams"]},
                          {"v4opts": N, "v6ext": N, "srv6": N})
@@ -443,9 +447,7 @@ streams:
                                    stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         self.addCleanup(lambda: tcpdump.poll() is None and (tcpdump.kill(), tcpdump.wait()))
         self.assertIn("listening on", tcpdump.stderr.readline())
-        subprocess.run(["ip", "netns", "exec", self.netns, WIRERATE, "run", sf, "--config",
-                        prof, "--quiet", "--duration", "20", "--json", self.path("r.json")],
-                       cwd=self.tmp, check=True, capture_output=True, timeout=60)
+        self.run_in_ns(sf, prof)
         res = self.json("r.json")
         self.assertEqual({s["name"]: s["tx_pkts"] for s in res["streams"]},
                          {"requests": n_req, "gratuitous": n_rep})
