@@ -1151,8 +1151,40 @@ test_size_default_fits(void)
 	wr_stream_file_free(&f);
 }
 
+/* eth src/dst: port, in a stack and in the shorthand (the first layer's
+ * LINK_SRC/LINK_DST roles), until the run writes the port's MACs. */
+static void
+test_mac_port(void)
+{
+	static const char text[] =
+		"version: 1\nstreams:\n"
+		"  - name: a\n    stack: [eth: {src: port, dst: port}, ipv4, udp]\n"
+		"  - name: b\n    eth: {dst: port}\n";
+	static const char inner[] =
+		"version: 1\nstreams:\n"
+		"  - name: c\n    stack: [eth, ipv4, gre, eth: {src: port}, ipv4]\n";
+	struct wr_stream_file f;
+	struct wr_error e;
+
+	CU_ASSERT_EQUAL_FATAL(load_buf(text, &f, &e), 0);
+	CU_ASSERT_EQUAL(f.streams[0].mac_port, WR_MAC_PORT_SRC | WR_MAC_PORT_DST);
+	CU_ASSERT_EQUAL(f.streams[1].mac_port, WR_MAC_PORT_DST);
+	CU_ASSERT_EQUAL(SF(&f.streams[0], "eth.src").value, 0x020000000001ull);
+	wr_stream_set_mac(&f.streams[0], false, 0x0a0b0c0d0e0full);
+	wr_stream_set_mac(&f.streams[1], true, 0x0a0b0c0d0e10ull);
+	CU_ASSERT_EQUAL(SF(&f.streams[0], "eth.src").value, 0x0a0b0c0d0e0full);
+	CU_ASSERT_EQUAL(SF(&f.streams[0], "eth.dst").value, 0x020000000002ull);
+	CU_ASSERT_EQUAL(SF(&f.streams[1], "eth.dst").value, 0x0a0b0c0d0e10ull);
+	wr_stream_file_free(&f);
+	/* Only the first layer's MACs are the port's. */
+	CU_ASSERT_EQUAL(load_buf(inner, &f, &e), -EINVAL);
+	CU_ASSERT_EQUAL(e.line, 4);
+	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "MAC"));
+}
+
 static CU_TestInfo model_tests[] = {
 	{ "stack_gateway", test_stack_gateway },
+	{ "mac_port", test_mac_port },
 	{ "size_default_fits", test_size_default_fits },
 	{ "minimal_defaults", test_minimal_defaults },
 	{ "latency_loss", test_latency_loss },
