@@ -15,6 +15,7 @@
 #include "wr_out.h"
 #include "wr_parse.h"
 #include "wr_report.h"
+#include "wr_tsc.h"
 #include "wr_yaml.h"
 
 /* The main lcore checks for the end of a trial this often. */
@@ -576,6 +577,8 @@ wr_bench_meta(const struct wr_bench *b, struct wr_bench_meta *m,
 	memset(m, 0, sizeof(*m));
 	m->wirerate_version = WR_VERSION;
 	m->dpdk_version = wr_engine_dpdk_version();
+	wr_tsc_get(&m->tsc);
+	m->has_tsc = true;
 	m->stream_file = b->f.path;
 	wr_report_hex(b->f.sha256, m->stream_sha256);
 	m->stream = b->f.streams[b->stream].name;

@@ -237,16 +237,63 @@ wr_app_load_streams(const struct wr_opts *o, struct wr_stream_file *f)
 	return rc;
 }
 
-void
-wr_app_signals(void (*handler)(int))
+/* The first stop signal that came before a command took them (its
+ * number), 0: none. */
+static volatile sig_atomic_t wr_early_signal;
+
+static void
+on_early_signal(int sig)
+{
+	if (wr_early_signal == 0)
+		wr_early_signal = sig;
+}
+
+/* Both stop signals to @p handler (a function or SIG_DFL), with them
+ * blocked meanwhile; @return the signal recorded before, 0: none. */
+static int
+signals_swap(void (*handler)(int))
 {
 	struct sigaction sa;
+	sigset_t stops, old;
+	int early;
 
+	sigemptyset(&stops);
+	sigaddset(&stops, SIGINT);
+	sigaddset(&stops, SIGTERM);
+	sigprocmask(SIG_BLOCK, &stops, &old);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = handler;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	early = wr_early_signal;
+	wr_early_signal = 0;
+	sigprocmask(SIG_UNBLOCK, &stops, NULL);
+	return early;
+}
+
+void
+wr_app_signals_early(void)
+{
+	signals_swap(on_early_signal);
+}
+
+void
+wr_app_signals(void (*handler)(int))
+{
+	int early = signals_swap(handler);
+
+	if (early != 0)
+		handler(early);
+}
+
+void
+wr_app_signals_default(void)
+{
+	int early = signals_swap(SIG_DFL);
+
+	if (early != 0)
+		raise(early);
 }
 
 int

@@ -8,6 +8,7 @@
 #include "wr_app.h"
 #include "wr_config.h"
 #include "wr_port.h"
+#include "wr_tsc.h"
 
 /* Devices named on the command line: as many as EAL has ports. */
 #define WR_PORTS_NAMES_MAX 1024
@@ -74,6 +75,7 @@ jb(bool b)
 static void
 print_json(const struct wr_port_info *pi, unsigned int n)
 {
+	struct wr_tsc_cal tsc;
 	char mac[18];
 	unsigned int i;
 
@@ -101,7 +103,13 @@ print_json(const struct wr_port_info *pi, unsigned int n)
 		       jb(p->tx_udp_cksum), jb(p->rx_timestamp),
 		       jb(p->tx_fast_free), jb(p->tx_multi_seg));
 	}
-	printf("\n]}\n");
+	/* The TSC's frequency as wirerate measured it while EAL started
+	 * (wr_tsc.h): what its times and rates would be computed with. */
+	wr_tsc_get(&tsc);
+	printf("\n], \"tsc\": ");
+	fflush(stdout);
+	wr_tsc_cal_json(stdout, &tsc);
+	printf("}\n");
 }
 
 int

@@ -14,6 +14,7 @@
 #include "wr_rtt.h"
 #include "wr_rtt_table.h"
 #include "wr_sig.h"
+#include "wr_tsc.h"
 
 /* The raw-Ethernet vs UDP study's sweep: payloads 50..1500 by 50 bytes,
  * 100000 round trips each. */
@@ -306,6 +307,8 @@ sweep(struct rtt_run *x)
 	memset(&m, 0, sizeof(m));
 	m.wirerate_version = WR_VERSION;
 	m.dpdk_version = wr_engine_dpdk_version();
+	wr_tsc_get(&m.tsc);
+	m.has_tsc = true;
 	m.stream_file = x->f.path;
 	m.stream_name = x->st->name;
 	m.config_file = x->cfg_path;

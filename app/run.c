@@ -493,7 +493,11 @@ wr_cmd_run(const struct wr_opts *o)
 	wr_engine_quiet(o->quiet);
 	wr_error_clear(&err);
 	rc = prepare(r);
-	if (rc == WR_EXIT_OK) {
+	if (rc == WR_EXIT_OK && wr_signals > 0) {
+		/* Signalled while the input was read: EAL is not started
+		 * only to be stopped. */
+		rc = before_start(r);
+	} else if (rc == WR_EXIT_OK) {
 		rc = wr_engine_open(&r->e, &r->cfg, r->cfg_path, o->eal,
 				    o->n_eal, &err);
 		if (rc == 0) {

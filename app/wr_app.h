@@ -107,9 +107,22 @@ int wr_app_bench_opt(struct wr_opts *o, int opt, const char *arg);
 /**
  * SIGINT and SIGTERM call @p handler (no SA_RESTART: a sleep or a wait is cut
  * short).  Commands install it before anything starts, so that a signal at
- * any point ends them cleanly.
+ * any point ends them cleanly; a signal that came earlier (recorded since
+ * wr_app_signals_early()) is handed to @p handler now.
  */
 void wr_app_signals(void (*handler)(int));
+
+/**
+ * First thing in main(): SIGINT and SIGTERM, blocked since before the
+ * libraries' constructors ran (main.c), are recorded from now on until a
+ * command takes them (wr_app_signals()) or leaves them to their default
+ * (wr_app_signals_default()), and unblocked.
+ */
+void wr_app_signals_early(void);
+
+/** A command that handles no signal: the default action again, for a
+ * signal already recorded too (it ends the process as it would have). */
+void wr_app_signals_default(void);
 
 /** Print @p err as the one error line, prefixed "wirerate: ". */
 void wr_app_print_error(const struct wr_error *err);

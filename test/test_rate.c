@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Unit tests of rate conversions, the port load check and the pacer (wr_rate). */
 #include <errno.h>
+#include <stdio.h>
 
 #include "wr_rate.h"
 #include "wr_test.h"
@@ -559,6 +560,111 @@ test_pacer_set_rate(void)
 	CU_ASSERT_EQUAL(wr_pacer_set_rate(&p, 0, 0), -EINVAL);
 }
 
+/* Poll @p p at base + each step's offset: it must grant the step's count. */
+struct due_step {
+	uint64_t at;
+	uint32_t due;
+};
+
+static void
+check_dues(struct wr_pacer *p, uint64_t base, const struct due_step *st,
+	   unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		uint32_t got = wr_pacer_due(p, base + st[i].at);
+
+		CU_ASSERT_EQUAL(got, st[i].due);
+		if (got != st[i].due)
+			fprintf(stderr, "\nat +%llu: %u due, expected %u\n",
+				(unsigned long long)st[i].at, got, st[i].due);
+	}
+}
+
+static void
+test_pacer_set_hz(void)
+{
+	struct wr_pacer_cfg cfg = { .rate_millipps = MPPS(1), .tsc_hz = 1000000000ull,
+				    .burst = 1, .burst_frames = 3,
+				    .burst_gap_ns = 5000 };
+	/* A real TSC is far from 0: the lattice's origin moves back. */
+	const uint64_t B = 1000000000000ull;
+	/* Continuous: 1 Mpps at 2.5 GHz, every 2500 ticks.  At B + 3000 the
+	 * TSC turns out to run at 2 GHz: the packet due at B + 5000 keeps
+	 * its deadline, then every 2000 ticks. */
+	static const struct due_step cont_before[] = { { 0, 1 }, { 2500, 1 } };
+	static const struct due_step cont_after[] = {
+		{ 4999, 0 }, { 5000, 1 }, { 6999, 0 }, { 7000, 1 }, { 9000, 1 },
+	};
+	/* The next is due at B + 11000; back to 2.5 GHz it stays there (owed
+	 * by B + 13499) and the one after comes at B + 13500. */
+	static const struct due_step cont_back[] = {
+		{ 13499, 1 }, { 13500, 1 }, { 15999, 0 }, { 16000, 1 },
+	};
+	/* Trains of 3 at 1 Mpps, 5 us apart, at 1 GHz: 0, 1000, 2000, then
+	 * 7000, 8000, 9000.  After the second frame the TSC is found to
+	 * run at 2 GHz: the third keeps 2000, the next train starts 10000
+	 * ticks (5 us) later, its frames 2000 apart. */
+	static const struct due_step train_before[] = { { 0, 1 }, { 1000, 1 } };
+	static const struct due_step train_after[] = {
+		{ 1999, 0 }, { 2000, 1 }, { 11999, 0 }, { 12000, 1 },
+		{ 13999, 0 }, { 14000, 1 }, { 16000, 1 }, { 25999, 0 },
+		{ 26000, 1 },
+	};
+	struct wr_pacer p, before;
+
+	CU_ASSERT_EQUAL_FATAL(wr_pacer_init(&p, MPPS(1), GHZ_2_5, 1, B), 0);
+	check_dues(&p, B, cont_before, 2);
+	CU_ASSERT_EQUAL(wr_pacer_set_hz(&p, 2000000000ull), 0);
+	check_dues(&p, B, cont_after, 5);
+	CU_ASSERT_EQUAL(wr_pacer_released(&p), 5);
+	CU_ASSERT_EQUAL(wr_pacer_scheduled(&p), 5);
+	CU_ASSERT_EQUAL(wr_pacer_set_hz(&p, 2500000000ull), 0);
+	p.burst = 4;
+	check_dues(&p, B, cont_back, 4);
+
+	CU_ASSERT_EQUAL_FATAL(wr_pacer_init_cfg(&p, &cfg, B), 0);
+	check_dues(&p, B, train_before, 2);
+	CU_ASSERT_EQUAL(wr_pacer_set_hz(&p, 2000000000ull), 0);
+	check_dues(&p, B, train_after, 9);
+
+	/* Errors change nothing. */
+	before = p;
+	CU_ASSERT_EQUAL(wr_pacer_set_hz(&p, 0), -EINVAL);
+	CU_ASSERT_EQUAL(wr_pacer_set_hz(NULL, GHZ_2_5), -EINVAL);
+	CU_ASSERT_EQUAL(wr_pacer_set_hz(&p, UINT64_MAX), -ERANGE);
+	CU_ASSERT_EQUAL(memcmp(&p, &before, sizeof(p)), 0);
+	/* Unpaced: nothing to move. */
+	CU_ASSERT_EQUAL(wr_pacer_init(&p, WR_RATE_UNPACED, GHZ_2_5, 64, 0), 0);
+	CU_ASSERT_EQUAL(wr_pacer_set_hz(&p, 2000000000ull), 0);
+	CU_ASSERT_EQUAL(wr_pacer_due(&p, 0), 64);
+}
+
+static void
+test_pacer_rate_on_true_clock(void)
+{
+	/* Issue 17: DPDK says 2600 MHz, the TSC runs at 2596.138 MHz.  A
+	 * 1 Mpps pacer on DPDK's figure sends 0.149 % slow on the true
+	 * clock; told the true figure after 1 s, it sends exactly 1 Mpps
+	 * from then on: 9,000,000 frames in the next 9 s. */
+	const uint64_t eal = 2600000000ull, hz = 2596138000ull;
+	struct wr_pacer p;
+	uint64_t t, sent_1s = 0, sent = 0;
+
+	CU_ASSERT_EQUAL_FATAL(wr_pacer_init(&p, MPPS(1), eal, 64, 0), 0);
+	for (t = 0; t < hz; t += 10000)
+		sent_1s += wr_pacer_due(&p, t);
+	/* 998,512 frames in the first true second (to its last poll):
+	 * 0.149 % short of 1,000,000. */
+	CU_ASSERT_EQUAL(sent_1s, 998512);
+	CU_ASSERT_EQUAL(wr_pacer_set_hz(&p, hz), 0);
+	for (; t < 10 * hz; t += 10000)
+		sent += wr_pacer_due(&p, t);
+	CU_ASSERT_TRUE(sent >= 9000000 - 2 && sent <= 9000000 + 2);
+	CU_ASSERT_EQUAL(p.skipped, 0);
+}
+
 static void
 test_pacer_unpaced_and_errors(void)
 {
@@ -610,6 +716,8 @@ static CU_TestInfo pacer_tests[] = {
 	{ "refund", test_pacer_refund },
 	{ "spacing", test_pacer_spacing },
 	{ "set_rate", test_pacer_set_rate },
+	{ "set_hz", test_pacer_set_hz },
+	{ "rate_on_true_clock", test_pacer_rate_on_true_clock },
 	{ "unpaced_and_errors", test_pacer_unpaced_and_errors },
 	CU_TEST_INFO_NULL,
 };

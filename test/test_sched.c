@@ -63,6 +63,16 @@ test_run_duration(void)
 	CU_ASSERT_TRUE(wr_sched_run_done(&r, t0 + 2500000));
 	/* an end beyond the 64-bit TSC */
 	CU_ASSERT_EQUAL(wr_sched_run_start(&r, 0, UINT64_MAX, GHZ_2_5, t0), -ERANGE);
+	/* A refined TSC frequency moves the end, the count stays: 1 ms from
+	 * t0 at 2 GHz, with 3 of 10 frames left. */
+	CU_ASSERT_EQUAL(wr_sched_run_start(&r, 10, MS, GHZ_2_5, t0), 0);
+	wr_sched_run_sent(&r, 7);
+	CU_ASSERT_EQUAL(wr_sched_run_set_end(&r, MS, 2000000000ull, t0), 0);
+	CU_ASSERT_EQUAL(r.end_tsc, t0 + 2000000);
+	CU_ASSERT_EQUAL(r.left, 3);
+	CU_ASSERT_EQUAL(wr_sched_run_set_end(&r, 0, 2000000000ull, t0), 0);
+	CU_ASSERT_EQUAL(r.end_tsc, UINT64_MAX);
+	CU_ASSERT_EQUAL(wr_sched_run_set_end(&r, MS, 0, t0), -EINVAL);
 }
 
 static void

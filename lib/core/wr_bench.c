@@ -552,6 +552,7 @@ json_meta(FILE *out, const char *schema, const struct wr_bench_meta *m)
 		.started_at = m->started_at,
 		.finished_at = m->finished_at,
 		.stop_reason = m->stop_reason ? m->stop_reason : "",
+		.tsc = m->has_tsc ? &m->tsc : NULL,
 	};
 
 	wr_out_json_head(out, &head);

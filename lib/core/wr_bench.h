@@ -26,6 +26,7 @@
 #include <stdio.h>
 
 #include "wr_b2b.h"
+#include "wr_clock.h"
 #include "wr_floss.h"
 #include "wr_latency.h"
 #include "wr_rfc2544.h"
@@ -183,6 +184,10 @@ struct wr_bench_meta {
 				   *   none); with link-down it is not reported */
 	const uint16_t *not_measured; /**< sizes not reported, in order */
 	unsigned int n_not_measured;
+	/** The TSC's calibration its times and rates were computed with
+	 * (wr_clock.h): the JSON's "tsc", null without has_tsc. */
+	struct wr_tsc_cal tsc;
+	bool has_tsc;
 };
 
 /**

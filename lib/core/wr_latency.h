@@ -268,7 +268,7 @@ wr_latency_jitter_update(struct wr_latency_jitter *j, uint64_t transit)
 double wr_latency_jitter_ns(const struct wr_latency_jitter *j);
 
 /**
- * Precompute the conversion for a TSC of @p hz (rte_get_tsc_hz()).
+ * Precompute the conversion for a TSC of @p hz (calibrated: wr_tsc.h).
  * @return 0, or -EINVAL if @p hz is 0.
  */
 int wr_latency_tsc_init(struct wr_latency_tsc *c, uint64_t hz);

@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "wr_clock.h"
 #include "wr_in.h"
 #include "wr_out.h"
 
@@ -467,4 +468,9 @@ wr_out_json_head(FILE *out, const struct wr_out_head *h)
 	head_str(out, "started_at", h->started_at);
 	head_str(out, "finished_at", h->finished_at);
 	head_str(out, "stop_reason", h->stop_reason);
+	fputs(",\n  \"tsc\": ", out);
+	if (h->tsc != NULL)
+		wr_tsc_cal_json(out, h->tsc);
+	else
+		fputs("null", out);
 }

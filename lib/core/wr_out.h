@@ -145,7 +145,10 @@ struct wr_out_head {
 	const char *started_at;        /**< ISO 8601 UTC */
 	const char *finished_at;
 	const char *stop_reason;
+	const struct wr_tsc_cal *tsc;  /**< the run's TSC calibration; NULL: null */
 };
+
+struct wr_tsc_cal; /* wr_clock.h */
 
 /**
  * Open a results file's JSON object with @p h's keys, in this order, one a

@@ -457,6 +457,49 @@ wr_pacer_set_rate(struct wr_pacer *p, uint64_t rate_millipps, uint64_t now_tsc)
 	return 0;
 }
 
+int
+wr_pacer_set_hz(struct wr_pacer *p, uint64_t tsc_hz)
+{
+	struct wr_pacer n;
+	uint64_t off;
+	wr_u128 g;
+
+	if (p == NULL || tsc_hz == 0)
+		return -EINVAL;
+	if (tsc_hz > UINT64_MAX / WR_RATE_MILLI)
+		return -ERANGE;
+	if (tsc_hz == p->tsc_hz)
+		return 0;
+	n = *p;
+	n.tsc_hz = tsc_hz;
+	if (n.num != 0) {
+		n.num = tsc_hz * WR_RATE_MILLI;
+		n.qp = n.num / n.den;
+		n.rpi = n.num % n.den;
+	}
+	if (n.train_frames != 0) {
+		g = (wr_u128)n.gap_ns * tsc_hz;
+		if (g / NS_PER_S > UINT64_MAX)
+			return -ERANGE;
+		n.qg = (uint64_t)(g / NS_PER_S);
+		n.rgi = (uint64_t)(g % NS_PER_S);
+	}
+	if (!n.unpaced) {
+		/* The lattice is moved so that packet k, the pending one,
+		 * falls where it was: its new origin is its deadline minus
+		 * k's offset at the new spacing. */
+		n.t0 = 0;
+		off = pacer_closed(&n, n.k, NULL, NULL, NULL, NULL, NULL);
+		if (off == UINT64_MAX || off > p->next_tsc)
+			return -ERANGE;
+		n.t0 = p->next_tsc - off;
+		n.next_tsc = pacer_closed(&n, n.k, &n.ip, &n.rp, &n.ig, &n.rg,
+					  &n.in_train);
+	}
+	*p = n;
+	return 0;
+}
+
 /* Steps taken one by one before the search: being a few packets late is
  * common (a slow tx_burst), a long stall is not. */
 #define FORGIVE_LINEAR 64

@@ -227,6 +227,16 @@ int wr_pacer_init(struct wr_pacer *p, uint64_t rate_millipps, uint64_t tsc_hz,
 int wr_pacer_set_rate(struct wr_pacer *p, uint64_t rate_millipps,
 		      uint64_t now_tsc);
 
+/**
+ * Give the pacer a new TSC frequency (a refined calibration, wr_clock.h):
+ * the pending packet keeps its deadline and the spacing from it on is the
+ * same rate at @p tsc_hz, so nothing owed is lost or added.  Works in
+ * both modes.
+ * @return 0; -EINVAL (tsc_hz 0, NULL); -ERANGE (a period or gap beyond
+ *         the TSC's range).  The pacer is unchanged on error.
+ */
+int wr_pacer_set_hz(struct wr_pacer *p, uint64_t tsc_hz);
+
 /** Slow path of wr_pacer_due(): drop what exceeds the cap.  Internal. */
 void wr_pacer_forgive_(struct wr_pacer *p, uint64_t now_tsc);
 

@@ -46,6 +46,16 @@ wr_report_header(FILE *out, const struct wr_report_meta *meta,
 			fprintf(out, "port %u: %s (%s, port id %u), link speed unknown\n",
 				i, p->device, p->driver, p->port_id);
 	}
+	if (meta->has_tsc && meta->tsc.source == WR_TSC_SOURCE_MONOTONIC_RAW)
+		fprintf(out, "clock: TSC %.6f MHz against %s (+-%.2f ppm); "
+			"DPDK says %.3f MHz\n", (double)meta->tsc.hz / 1e6,
+			wr_tsc_source_name(meta->tsc.source),
+			(double)meta->tsc.err_ppb / 1000.0,
+			(double)meta->tsc.eal_hz / 1e6);
+	else if (meta->has_tsc)
+		fprintf(out, "clock: TSC %.3f MHz as DPDK says (not measured: "
+			"+-%.0f ppm)\n", (double)meta->tsc.hz / 1e6,
+			(double)meta->tsc.err_ppb / 1000.0);
 	fprintf(out,
 		"Mbps L2 counts frame bytes incl. the 4-byte FCS; "
 		"Mbps L1 = (frame size incl. FCS + 20 B preamble/SFD/IFG) x 8 bits per frame\n");
@@ -456,6 +466,7 @@ wr_report_json_write(FILE *out, const struct wr_report_meta *meta,
 		.seed = meta->seed,
 		.started_at = meta->started_at,
 		.stop_reason = meta->stop_reason,
+		.tsc = meta->has_tsc ? &meta->tsc : NULL,
 	};
 
 	wr_out_json_head(out, &head);

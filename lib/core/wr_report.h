@@ -21,6 +21,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "wr_clock.h"
 #include "wr_latency.h"
 #include "wr_stats.h"
 
@@ -120,6 +121,10 @@ struct wr_report_meta {
 	const char *stop_reason;    /**< "duration", "count", "signal" */
 	char *const *eal_args;
 	unsigned int n_eal_args;
+	/** The TSC's calibration the run's times and rates were computed
+	 * with (wr_clock.h); the JSON's "tsc", null without has_tsc. */
+	struct wr_tsc_cal tsc;
+	bool has_tsc;
 	/** run --repeat: the repetitions (wr_repeat.h), written into the
 	 * JSON as "repeats" and "summary"; NULL for a single run. */
 	const struct wr_rep_set *repeats;

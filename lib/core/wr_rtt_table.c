@@ -175,6 +175,7 @@ wr_rtt_json_write(FILE *out, const struct wr_rtt_meta *m,
 		.config_file = m->config_file ? m->config_file : "",
 		.started_at = m->started_at,
 		.stop_reason = m->stop_reason,
+		.tsc = m->has_tsc ? &m->tsc : NULL,
 	};
 
 	wr_out_json_head(out, &head);

@@ -29,6 +29,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "wr_clock.h"
 #include "wr_latency.h"
 
 /** Sizes a sweep may hold: 50..1500 step 1 is 1451. */
@@ -63,6 +64,10 @@ struct wr_rtt_meta {
 	const char *stop_reason;    /**< "done" or "signal" */
 	uint64_t count;             /**< round trips asked per size */
 	uint64_t timeout_ns;
+	/** The TSC's calibration (wr_clock.h): the JSON's "tsc", null
+	 * without has_tsc. */
+	struct wr_tsc_cal tsc;
+	bool has_tsc;
 };
 
 /**

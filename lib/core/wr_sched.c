@@ -46,8 +46,8 @@ wr_ramp_end_name(enum wr_ramp_end e)
 }
 
 int
-wr_sched_run_start(struct wr_sched_run *r, uint64_t count, uint64_t duration_ns,
-		   uint64_t tsc_hz, uint64_t now_tsc)
+wr_sched_run_set_end(struct wr_sched_run *r, uint64_t duration_ns,
+		     uint64_t tsc_hz, uint64_t start_tsc)
 {
 	wr_u128 end;
 
@@ -56,15 +56,26 @@ wr_sched_run_start(struct wr_sched_run *r, uint64_t count, uint64_t duration_ns,
 	end = UINT64_MAX;
 	if (duration_ns != 0) {
 		/* round the duration up to whole ticks: never end early */
-		end = now_tsc + ((wr_u128)duration_ns * tsc_hz + NS_PER_S - 1) / NS_PER_S;
+		end = start_tsc + ((wr_u128)duration_ns * tsc_hz + NS_PER_S - 1) / NS_PER_S;
 		if (end >= UINT64_MAX)
 			return -ERANGE;
 	}
+	r->end_tsc = (uint64_t)end;
+	return 0;
+}
+
+int
+wr_sched_run_start(struct wr_sched_run *r, uint64_t count, uint64_t duration_ns,
+		   uint64_t tsc_hz, uint64_t now_tsc)
+{
+	int rc = wr_sched_run_set_end(r, duration_ns, tsc_hz, now_tsc);
+
+	if (rc != 0)
+		return rc;
 	if (count == WR_SCHED_NONE)
 		r->left = 0;
 	else
 		r->left = count == 0 ? UINT64_MAX : count;
-	r->end_tsc = (uint64_t)end;
 	return 0;
 }
 

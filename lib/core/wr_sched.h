@@ -77,6 +77,15 @@ struct wr_sched_run {
 int wr_sched_run_start(struct wr_sched_run *r, uint64_t count,
 		       uint64_t duration_ns, uint64_t tsc_hz, uint64_t now_tsc);
 
+/**
+ * Set the end time of an activation that started at @p start_tsc to
+ * @p duration_ns later at @p tsc_hz (0: no end time); its count is kept.
+ * wr_sched_run_start() uses it; a refined TSC frequency moves the end.
+ * @return 0; -EINVAL (tsc_hz 0, NULL); -ERANGE (beyond 64 bits of TSC).
+ */
+int wr_sched_run_set_end(struct wr_sched_run *r, uint64_t duration_ns,
+			 uint64_t tsc_hz, uint64_t start_tsc);
+
 /** The @p n frames a pacer granted, cut to what the count still allows. */
 static inline uint32_t
 wr_sched_run_clip(const struct wr_sched_run *r, uint32_t n)

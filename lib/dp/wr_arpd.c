@@ -15,6 +15,7 @@
 #include "wr_proto.h"
 #include "wr_engine_priv.h"
 #include "wr_rx.h"
+#include "wr_tsc.h"
 
 /* The resolver polls RX in slices this long: a reply on a LAN takes well
  * under a millisecond, and the main lcore should not spin. */
@@ -264,7 +265,7 @@ resolve_port(struct wr_port *p, unsigned int pi, struct wr_stream_file *f,
 	struct wr_arpd d;
 	struct wr_arpd_query q[WR_STREAMS_MAX];
 	struct rte_mbuf *pkts[WR_RX_BURST];
-	uint64_t hz = rte_get_tsc_hz(), start, next_req = 0, end;
+	uint64_t hz = wr_tsc_hz(), start, next_req = 0, end;
 	struct wr_arpd_query want;
 	unsigned int i, n_req = 0;
 	uint32_t s;

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* wr_engine: EAL, ports, lcores, stream contexts and counters for a run. */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <sched.h>
@@ -21,12 +23,14 @@
 #include <rte_lcore.h>
 #include <rte_log.h>
 #include <rte_malloc.h>
+#include <rte_memory.h>
 #include <rte_version.h>
 
 #include "wr_arp.h"
 #include "wr_engine_priv.h"
 #include "wr_rate.h"
 #include "wr_runtime.h"
+#include "wr_tsc.h"
 
 RTE_LOG_REGISTER_DEFAULT(wr_engine_logtype, NOTICE);
 #define WR_LOG(level, ...) \
@@ -129,9 +133,7 @@ port_leave(struct wr_engine *e, unsigned int i)
 	}
 	__atomic_store_n(&e->port_gone[i], 1, __ATOMIC_RELAXED);
 	epoch = __atomic_add_fetch(&e->epoch, 1, __ATOMIC_RELEASE);
-	end = rte_rdtsc() + e->tsc_hz / 1000000000ull * WR_LEAVE_WAIT_NS +
-	      (uint64_t)((double)(e->tsc_hz % 1000000000ull) *
-			 WR_LEAVE_WAIT_NS / 1e9);
+	end = rte_rdtsc() + wr_tsc_from_ns(WR_LEAVE_WAIT_NS);
 	for (k = 0; e->launched && k < e->n_lcores; k++) {
 		const struct wr_lcore_ctx *c = e->lctx[e->lcores[k]];
 
@@ -236,9 +238,9 @@ munmap(void *addr, size_t len)
 }
 
 uint64_t
-wr_engine_tsc_to_ns(const struct wr_engine *e, uint64_t tsc)
+wr_engine_tsc_to_ns(const struct wr_engine *e __rte_unused, uint64_t tsc)
 {
-	return (uint64_t)((double)tsc * 1e9 / (double)e->tsc_hz);
+	return wr_tsc_to_ns(tsc);
 }
 
 void
@@ -265,6 +267,125 @@ free_hugepages(void)
 			break;
 	fclose(f);
 	return n;
+}
+
+/*
+ * What EAL leaves on disk.  Without --in-memory, DPDK 22.11 keeps, after
+ * rte_eal_cleanup() and after the process exits, its runtime directory
+ * (/var/run/dpdk/PREFIX: config, hugepage_info, fbarray_*, mp_socket, the
+ * telemetry socket) and one hugepage file per page it used
+ * (/dev/hugepages/PREFIXmap_N), for secondary processes to attach to; with
+ * --in-memory an empty directory and, after a kill, the telemetry socket.
+ * Nothing of a run may outlive it: the hugepage files are found from the
+ * memory segments' descriptors before cleanup (only ours, wherever the
+ * hugetlbfs is mounted) and unlinked after, and the directory is emptied
+ * and removed, unless another live process holds its config lock (EAL's
+ * own sign that a primary process owns it).
+ */
+struct eal_files {
+	char **path;
+	unsigned int n, cap;
+};
+
+static int
+huge_file_of(const struct rte_memseg_list *msl __rte_unused,
+	     const struct rte_memseg *ms, void *arg)
+{
+	struct eal_files *f = arg;
+	char link[64], path[PATH_MAX], **grown;
+	int fd = rte_memseg_get_fd_thread_unsafe(ms);
+	unsigned int i;
+	ssize_t n;
+
+	if (fd < 0)
+		return 0;
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, path, sizeof(path) - 1);
+	if (n <= 0)
+		return 0;
+	path[n] = '\0';
+	/* --in-memory and --huge-unlink: nothing on disk. */
+	if (path[0] != '/' || strstr(path, " (deleted)") != NULL)
+		return 0;
+	for (i = f->n; i > 0; i--)
+		if (strcmp(f->path[i - 1], path) == 0)
+			return 0;
+	if (f->n == f->cap) {
+		grown = realloc(f->path, (f->cap * 2 + 16) * sizeof(*grown));
+		if (grown == NULL)
+			return 0;
+		f->path = grown;
+		f->cap = f->cap * 2 + 16;
+	}
+	f->path[f->n] = strdup(path);
+	if (f->path[f->n] != NULL)
+		f->n++;
+	return 0;
+}
+
+/* True when a process other than this one holds the lock EAL's primary
+ * takes on @p dir's config file. */
+static bool
+runtime_dir_owned_elsewhere(const char *dir)
+{
+	char path[PATH_MAX + 16];
+	struct flock l = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+	bool other;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/config", dir);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	other = fcntl(fd, F_GETLK, &l) == 0 && l.l_type != F_UNLCK &&
+		l.l_pid != getpid();
+	close(fd);
+	return other;
+}
+
+/* Empty and remove EAL's runtime directory @p dir, unless another live
+ * process owns it. */
+static void
+runtime_dir_remove(const char *dir)
+{
+	struct dirent *de;
+	DIR *d;
+
+	if (dir == NULL || dir[0] == '\0' || runtime_dir_owned_elsewhere(dir))
+		return;
+	d = opendir(dir);
+	if (d != NULL) {
+		while ((de = readdir(d)) != NULL)
+			if (strcmp(de->d_name, ".") != 0 &&
+			    strcmp(de->d_name, "..") != 0)
+				unlinkat(dirfd(d), de->d_name, 0);
+		closedir(d);
+	}
+	rmdir(dir);
+}
+
+void
+wr_engine_eal_cleanup(void)
+{
+	struct eal_files f = { NULL, 0, 0 };
+	char dir[PATH_MAX];
+	unsigned int i;
+
+	snprintf(dir, sizeof(dir), "%s", rte_eal_get_runtime_dir());
+	rte_memseg_walk(huge_file_of, &f);
+	rte_eal_cleanup();
+	for (i = 0; i < f.n; i++) {
+		unlink(f.path[i]);
+		free(f.path[i]);
+	}
+	free(f.path);
+	runtime_dir_remove(dir);
+}
+
+void
+wr_engine_eal_abandon(void)
+{
+	runtime_dir_remove(rte_eal_get_runtime_dir());
 }
 
 /* EAL's start-up lines to stderr, without the two notices every run on a
@@ -364,6 +485,85 @@ eal_failed(struct wr_engine *e, int eal_errno, const char *log,
 			    last[0] ? ")" : "");
 }
 
+/* The profile's eal: item @p arg was given as, -1 when it came after --. */
+static int
+eal_item(const struct wr_engine *e, const char *arg)
+{
+	unsigned int i;
+
+	for (i = 0; i < e->cfg->n_eal_args; i++)
+		if (e->cfg->eal_args[i] == arg || strcmp(e->cfg->eal_args[i], arg) == 0)
+			return (int)i;
+	return -1;
+}
+
+/*
+ * EAL stopped parsing before @p arg: not an option (`eal: [5]`, a value
+ * given as an item of its own after an option that takes none).  EAL
+ * started anyway, on its default prefix: bad input all the same.
+ */
+static int
+eal_leftover(struct wr_engine *e, const char *arg, struct wr_error *err)
+{
+	int i = eal_item(e, arg);
+
+	if (i < 0)
+		return wr_error_set(err, -EINVAL, NULL, 0, 0, NULL,
+				    "EAL option after --: \"%s\" is not an "
+				    "EAL option", arg);
+	return wr_error_set(err, -EINVAL, e->cfg_path,
+			    e->cfg->eal_marks[i].line, e->cfg->eal_marks[i].col,
+			    NULL, "eal[%d]: expected an EAL option such as "
+			    "\"--vdev=net_null0\" (its value in the same item: "
+			    "\"--lcores=0@0,1@1\"), got \"%s\"", i, arg);
+}
+
+/*
+ * Port @p device was asked for and EAL has none of that name: when EAL's
+ * start-up lines say it failed to start it (a --vdev with an argument its
+ * driver refuses), the EAL option is what is wrong, not the port.
+ * @return -EINVAL with @p err filled, or 0 when EAL said nothing of it.
+ */
+static int
+probe_failed(struct wr_engine *e, const char *device, struct wr_error *err)
+{
+	char what[160];
+	const char *l, *nl, *q;
+	size_t dn = strlen(device);
+	int i;
+
+	for (l = e->eal_log; l != NULL && *l != '\0'; l = nl ? nl + 1 : NULL) {
+		nl = strchr(l, '\n');
+		/* DPDK 22.11's vdev bus: "vdev_probe(): failed to
+		 * initialize NAME device". */
+		q = strstr(l, "failed to initialize ");
+		if (q == NULL || (nl != NULL && q > nl))
+			continue;
+		q += strlen("failed to initialize ");
+		if (strncmp(q, device, dn) != 0 || q[dn] != ' ')
+			continue;
+		snprintf(what, sizeof(what), "%.*s", (int)(nl ? nl - l :
+			 (ptrdiff_t)strlen(l)), l);
+		for (i = (int)e->cfg->n_eal_args - 1; i >= 0; i--) {
+			const char *a = e->cfg->eal_args[i], *v = strchr(a, '=');
+
+			v = v ? v + 1 : a;
+			if (strncmp(v, device, dn) == 0 &&
+			    (v[dn] == '\0' || v[dn] == ','))
+				return wr_error_set(err, -EINVAL, e->cfg_path,
+					e->cfg->eal_marks[i].line,
+					e->cfg->eal_marks[i].col, NULL,
+					"eal[%d]: EAL could not start the device of "
+					"\"%s\" (%s): check its arguments", i, a,
+					what);
+		}
+		return wr_error_set(err, -EINVAL, NULL, 0, 0, NULL,
+				    "EAL could not start device %s (%s): check "
+				    "its arguments", device, what);
+	}
+	return 0;
+}
+
 static int
 eal_start(struct wr_engine *e, char **extra, int n_extra,
 	  struct wr_error *err)
@@ -410,6 +610,8 @@ eal_start(struct wr_engine *e, char **extra, int n_extra,
 		}
 	}
 
+	/* The TSC's calibration spans EAL's start (wr_tsc.h). */
+	wr_tsc_begin();
 	/* rte_eal_init permutes argv: give it a copy.  Its log lines are
 	 * kept aside while it starts: on failure they name what it rejected
 	 * (one line for the user instead of EAL's three); on success they
@@ -461,20 +663,19 @@ eal_start(struct wr_engine *e, char **extra, int n_extra,
 	if (out != NULL)
 		fclose(out);
 	if (rc < 0) {
-		const char *dir = rte_eal_get_runtime_dir();
-
 		rc = eal_failed(e, eal_errno, logbuf, err);
 		free(logbuf);
-		/* Created before EAL gave up, empty. */
-		if (dir != NULL && dir[0] != '\0')
-			rmdir(dir);
+		wr_engine_eal_abandon();
 		return rc;
 	}
-	if (logbuf != NULL && !wr_eal_quiet)
-		eal_log_pass(logbuf);
-	free(logbuf);
+	/* Passed on once the ports were found: until then a device EAL
+	 * could not start makes one line, not EAL's three. */
+	e->eal_log = logbuf;
 	e->eal_up = true;
-	e->tsc_hz = rte_get_tsc_hz();
+	/* rc arguments parsed after the program name: what is left is
+	 * not EAL's. */
+	if (rc + 1 < e->eal_argc)
+		return eal_leftover(e, argv[rc + 1], err);
 	return 0;
 }
 
@@ -491,6 +692,9 @@ ports_resolve(struct wr_engine *e, struct wr_error *err)
 
 			if (wr_port_find(e->cfg->ports[i].device, &p->port_id,
 					 err) != 0) {
+				if (probe_failed(e, e->cfg->ports[i].device,
+						 err) != 0)
+					return -EINVAL;
 				snprintf(err->file, sizeof(err->file), "%s",
 					 e->cfg_path);
 				snprintf(err->path, sizeof(err->path),
@@ -516,10 +720,19 @@ ports_resolve(struct wr_engine *e, struct wr_error *err)
 		p->index = e->n_ports++;
 		rte_eth_dev_get_name_by_port(pid, p->device);
 	}
-	if (e->n_ports == 0)
+	if (e->n_ports == 0) {
+		const char *q = e->eal_log ?
+			strstr(e->eal_log, "failed to initialize ") : NULL;
+		char dev[RTE_ETH_NAME_MAX_LEN];
+
+		if (q != NULL &&
+		    sscanf(q, "failed to initialize %63s device", dev) == 1 &&
+		    probe_failed(e, dev, err) != 0)
+			return -EINVAL;
 		return wr_error_set(err, -ENODEV, NULL, 0, 0, NULL,
 				    "EAL found no ports: give a device (-a PCI "
 				    "address or --vdev) after --, or a --config");
+	}
 	return 0;
 }
 
@@ -535,6 +748,17 @@ lcores_assign(struct wr_engine *e, struct wr_error *err)
 	for (i = 0; i < e->n_ports; i++) {
 		const struct wr_port_cfg *pc =
 			i < e->cfg->n_ports ? &e->cfg->ports[i] : NULL;
+
+		/* Checked whether anything receives or not: a profile that
+		 * is wrong is wrong for every stream file. */
+		if (pc != NULL && pc->rx_lcore >= 0 &&
+		    ((unsigned int)pc->rx_lcore >= RTE_MAX_LCORE ||
+		     !rte_lcore_is_enabled((unsigned int)pc->rx_lcore) ||
+		     (unsigned int)pc->rx_lcore == main_lcore))
+			return wr_error_set(err, -EINVAL, e->cfg_path,
+				pc->rx_lcore_mark.line, pc->rx_lcore_mark.col,
+				NULL, "ports[%u].rx_lcore: lcore %d is not a "
+				"worker lcore EAL enabled", i, pc->rx_lcore);
 
 		if (pc != NULL && pc->n_tx_lcores > 0) {
 			for (j = 0; j < pc->n_tx_lcores; j++) {
@@ -776,12 +1000,23 @@ wr_engine_open(struct wr_engine **out, const struct wr_config *cfg,
 		rc = ports_resolve(e, err);
 	if (rc == 0)
 		rc = lcores_assign(e, err);
+	if (rc == 0 && e->eal_log != NULL && !wr_eal_quiet)
+		eal_log_pass(e->eal_log);
+	free(e->eal_log);
+	e->eal_log = NULL;
 	if (rc == 0)
 		rc = ports_open(e, err);
 	if (rc != 0) {
 		wr_engine_close(e);
 		return rc;
 	}
+	/* From EAL's start to here: the TSC's frequency, before anything
+	 * is paced or timed. */
+	if (wr_tsc_calibrate() != 0)
+		WR_LOG(WARNING, "the TSC disagrees with CLOCK_MONOTONIC_RAW by "
+		       "more than 1 %% of DPDK's %llu Hz (a TSC that is not "
+		       "constant?): times and rates use DPDK's figure\n",
+		       (unsigned long long)rte_get_tsc_hz());
 	guard_start(e);
 	*out = e;
 	return 0;
@@ -803,6 +1038,8 @@ lcore_ctx(struct wr_engine *e, unsigned int lc)
 	c->stop = &e->stop;
 	c->stop_rx = &e->stop_rx;
 	c->epoch = &e->epoch;
+	c->tsc_hz_word = wr_tsc_hz_word();
+	c->tsc_hz = wr_tsc_hz();
 	e->lctx[lc] = c;
 	e->lcores[e->n_lcores++] = lc;
 	return c;
@@ -1078,15 +1315,8 @@ rx_setup(struct wr_engine *e, bool rx, struct wr_error *err)
 		struct wr_lcore_ctx *c;
 
 		if (pc != NULL && pc->rx_lcore >= 0) {
+			/* An enabled worker: lcores_assign() checked. */
 			lc = (unsigned int)pc->rx_lcore;
-			if (lc >= RTE_MAX_LCORE || !rte_lcore_is_enabled(lc) ||
-			    lc == rte_get_main_lcore())
-				return wr_error_set(err, -EINVAL, e->cfg_path,
-					pc->rx_lcore_mark.line,
-					pc->rx_lcore_mark.col, NULL,
-					"ports[%u].rx_lcore: lcore "
-					"%u is not a worker lcore EAL enabled",
-					i, lc);
 		} else if (e->port_n_lcores[i] > 0) {
 			lc = e->port_lcores[i][0];
 		} else {
@@ -1401,7 +1631,8 @@ int
 wr_engine_start_at(struct wr_engine *e, uint64_t start_tsc,
 		   struct wr_error *err)
 {
-	uint64_t soon = rte_rdtsc() + e->tsc_hz / 1000 * WR_ENGINE_START_MS;
+	uint64_t soon = rte_rdtsc() +
+			wr_tsc_from_ns(WR_ENGINE_START_MS * 1000000ull);
 	unsigned int i;
 	int rc;
 
@@ -1463,8 +1694,7 @@ wr_engine_stop(struct wr_engine *e, uint64_t drain_ns)
 		wr_engine_sleep_ns(1000 * 1000);
 	if (e->any_rx) {
 		/* Echoes still in flight: wait the drain time out. */
-		end = rte_rdtsc() + (uint64_t)((double)drain_ns *
-					       (double)e->tsc_hz / 1e9);
+		end = rte_rdtsc() + wr_tsc_from_ns(drain_ns);
 		while (!__atomic_load_n(&e->aborted, __ATOMIC_RELAXED) &&
 		       (now = rte_rdtsc()) < end)
 			wr_engine_sleep_ns(RTE_MIN(
@@ -1642,10 +1872,13 @@ wr_engine_collect(struct wr_engine *e, bool final)
 	const struct wr_stream_file *f = e->f;
 	struct wr_report_view *v = &e->view;
 	uint64_t start = UINT64_MAX, port_end[WR_PORTS_MAX] = { 0 };
-	uint64_t now_tsc = rte_rdtsc();
+	uint64_t now_tsc;
 	unsigned int i, j;
 	uint32_t s;
 
+	/* Each report refines the TSC's frequency; the lcores follow. */
+	wr_tsc_refine();
+	now_tsc = rte_rdtsc();
 	clocks_refit(e);
 
 	for (i = 0; i < e->n_lcores; i++) {
@@ -2006,6 +2239,8 @@ wr_engine_meta(const struct wr_engine *e, const struct wr_stream_file *f,
 	m->stop_reason = reason;
 	m->eal_args = e->eal_argv + 1;
 	m->n_eal_args = (unsigned int)(e->eal_argc - 1);
+	wr_tsc_get(&m->tsc);
+	m->has_tsc = true;
 }
 
 void
@@ -2059,7 +2294,7 @@ wr_engine_close(struct wr_engine *e)
 	for (i = 0; i < e->n_ports; i++)
 		wr_port_close(&e->ports[i]);
 	if (e->eal_up)
-		wr_port_eal_cleanup();
+		wr_engine_eal_cleanup();
 	free(e);
 }
 
@@ -2082,9 +2317,9 @@ wr_engine_rxq(const struct wr_engine *e, unsigned int i)
 }
 
 uint64_t
-wr_engine_tsc_hz(const struct wr_engine *e)
+wr_engine_tsc_hz(const struct wr_engine *e __rte_unused)
 {
-	return e->tsc_hz;
+	return wr_tsc_hz();
 }
 
 bool

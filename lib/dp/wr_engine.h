@@ -91,7 +91,7 @@ const struct wr_rxq *wr_engine_rxq(const struct wr_engine *e, unsigned int i);
 /** @return the TSC now (rte_rdtsc()). */
 uint64_t wr_engine_tsc_now(void);
 
-/** @return the TSC frequency the engine measured, in Hz. */
+/** @return the calibrated TSC frequency now, in Hz (wr_tsc.h). */
 uint64_t wr_engine_tsc_hz(const struct wr_engine *e);
 
 /** @return true once sending was asked to stop (wr_engine_request_stop(),
@@ -204,8 +204,20 @@ void wr_engine_watch(struct wr_engine *e, const uint64_t *ack,
 /** Free what wr_engine_load() built.  Safe when nothing is loaded. */
 void wr_engine_unload(struct wr_engine *e);
 
-/** Stop lcores if running, unload, close ports, rte_eal_cleanup().  NULL-safe. */
+/** Stop lcores if running, unload, close ports, wr_engine_eal_cleanup().
+ * NULL-safe. */
 void wr_engine_close(struct wr_engine *e);
+
+/**
+ * rte_eal_cleanup(), and then nothing of this process's EAL left on disk:
+ * its hugepage files and its runtime directory (see wr_engine.c).  Main
+ * lcore, once every port is closed.
+ */
+void wr_engine_eal_cleanup(void);
+
+/** rte_eal_init() failed: remove the runtime directory it may have made,
+ * unless a primary process that owns the prefix made it fail. */
+void wr_engine_eal_abandon(void);
 
 /*
  * Live control (a server's methods).  Main lcore only, while the lcores run

@@ -11,7 +11,7 @@ struct wr_engine {
 	char *eal_argv[WR_EAL_ARGS_MAX * 2 + 8];
 	int eal_argc;
 	bool eal_up;
-	uint64_t tsc_hz;
+	char *eal_log;              /* EAL's start-up lines, until the ports are found */
 	/* Ports and their TX lcores, in queue order. */
 	struct wr_port ports[WR_PORTS_MAX];
 	unsigned int n_ports;

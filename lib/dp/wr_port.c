@@ -23,9 +23,11 @@
 
 #include "wr_bench.h"
 #include "wr_config.h"
+#include "wr_engine.h"
 #include "wr_offload.h"
 #include "wr_port.h"
 #include "wr_runtime.h"
+#include "wr_tsc.h"
 
 #define WR_DESC_DEFAULT 1024
 /* RX queue pool: enough for the ring plus a few bursts in flight. */
@@ -569,24 +571,6 @@ wr_port_close(struct wr_port *p)
  * the user's. */
 #define WR_PORT_LIST_ARGS (WR_EAL_ARGS_MAX * 2 + 8)
 
-void
-wr_port_eal_cleanup(void)
-{
-	char dir[PATH_MAX], sock[PATH_MAX + 32];
-
-	/* EAL leaves its runtime directory behind even with --in-memory, and
-	 * its telemetry socket is unlinked only at exit: remove both now
-	 * (the process is done with EAL; rmdir takes only an empty
-	 * directory, so another process's files stay). */
-	snprintf(dir, sizeof(dir), "%s", rte_eal_get_runtime_dir());
-	rte_eal_cleanup();
-	if (dir[0] != '\0') {
-		snprintf(sock, sizeof(sock), "%s/dpdk_telemetry.v2", dir);
-		unlink(sock);
-		rmdir(dir);
-	}
-}
-
 int
 wr_port_list(const struct wr_config *cfg, char **user, int n_user,
 	     const char *const *names, unsigned int n_names,
@@ -615,8 +599,10 @@ wr_port_list(const struct wr_config *cfg, char **user, int n_user,
 	eal[n_eal] = NULL;
 	/* EAL may reorder the array it is given. */
 	memcpy(eal_copy, eal, sizeof(eal));
+	wr_tsc_begin();
 	if (rte_eal_init(n_eal, eal_copy) < 0) {
 		rc = rte_errno;
+		wr_engine_eal_abandon();
 		return wr_error_set(err, rc == EINVAL ? -EINVAL : -EIO, NULL,
 				    0, 0, NULL, "EAL failed to start: %s",
 				    rte_strerror(rc));
@@ -642,9 +628,11 @@ wr_port_list(const struct wr_config *cfg, char **user, int n_user,
 				n++;
 	}
 out:
+	/* EAL's start was the calibration's interval (wr_tsc.h). */
+	wr_tsc_calibrate();
 	RTE_ETH_FOREACH_DEV(pid)
 		rte_eth_dev_close(pid);
-	wr_port_eal_cleanup();
+	wr_engine_eal_cleanup();
 	if (rc != 0) {
 		free(pi);
 		return rc;

@@ -144,12 +144,6 @@ int wr_port_describe(uint16_t port_id, struct wr_port_info *out);
 
 struct wr_config;
 /**
- * rte_eal_cleanup(), then EAL's runtime directory and telemetry socket
- * removed (EAL leaves both): every process that started EAL ends with this.
- */
-void wr_port_eal_cleanup(void);
-
-/**
  * `wirerate ports`: start EAL with the profile's EAL arguments and then
  * @p user's, describe the ports, close them and stop EAL again.
  * @param cfg the profile (its eal: list; an empty one adds nothing).

@@ -13,6 +13,7 @@
 #include <rte_time.h>
 
 #include "wr_replay_tx.h"
+#include "wr_tsc.h"
 
 /* Frames start on cache lines, and on a page of their own where the
  * data's IOVA is physical (a NIC reads a frame as one contiguous run). */
@@ -135,7 +136,7 @@ wr_replay_lane_init(struct wr_replay_lane *rl, const struct wr_replay_spec *r,
 {
 	static unsigned int pool_seq; /* main lcore only: unique pool names */
 	char name[RTE_MEMPOOL_NAMESIZE];
-	uint64_t tsc_hz = rte_get_tsc_hz();
+	uint64_t tsc_hz = wr_tsc_hz();
 
 	memset(rl, 0, sizeof(*rl));
 	rl->m = wr_replay_lane_frames(r->cap.n, k, j);

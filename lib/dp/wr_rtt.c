@@ -16,6 +16,7 @@
 #include "wr_rtt.h"
 #include "wr_rx.h"
 #include "wr_sig.h"
+#include "wr_tsc.h"
 
 /* One frame is in flight, but a NIC may keep sent mbufs in its TX ring
  * until it frees them in batches (tx_free_thresh, typically 32): the pool
@@ -265,15 +266,16 @@ wr_rtt_ses_measure(struct wr_rtt_ses *s, const struct wr_frame_tmpl *t,
 	r->t = t;
 	r->sig_id = sig_id;
 	r->count = count;
-	r->timeout_tsc = (uint64_t)((double)timeout_ns *
-				    (double)e->tsc_hz / 1e9);
+	/* Each size refines the TSC's calibration (wr_tsc.h). */
+	wr_tsc_refine();
+	r->timeout_tsc = wr_tsc_from_ns(timeout_ns);
 	r->first_seq = first_seq;
 	r->stop = stop;
 	/* A port that goes away mid-size (a memif peer killed): the lcore
 	 * leaves it before the PMD tears it down (wr_engine.h). */
 	r->gone = &e->port_gone[s->port];
 	r->epoch = &e->epoch;
-	if (wr_rtt_reset(r, e->tsc_hz) != 0)
+	if (wr_rtt_reset(r, wr_tsc_hz()) != 0)
 		return wr_error_set(err, -EINVAL, NULL, 0, 0, NULL,
 				    "rtt: bad settings");
 	wr_engine_watch(e, &r->ack, &r->done);

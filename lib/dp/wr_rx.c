@@ -13,6 +13,7 @@
 #include "wr_pkt.h"
 #include "wr_rx.h"
 #include "wr_sig.h"
+#include "wr_tsc.h"
 
 int
 wr_rx_sig_offset(const uint8_t *p, uint32_t len, const struct wr_pkt_hints *hints)
@@ -38,7 +39,7 @@ wr_rxq_init(struct wr_rxq *q, uint16_t port_id, uint16_t queue_id,
 	q->port_id = port_id;
 	q->queue_id = queue_id;
 	q->n_streams = n_streams;
-	wr_latency_tsc_init(&q->tsc, rte_get_tsc_hz());
+	wr_latency_tsc_init(&q->tsc, wr_tsc_hz());
 	q->streams = rte_zmalloc_socket("wr_rxq", n_streams * sizeof(void *),
 					RTE_CACHE_LINE_SIZE, socket_id);
 	if (q->streams == NULL)

@@ -29,6 +29,7 @@
 #include "wr_in.h"
 #include "wr_rpc.h"
 #include "wr_server.h"
+#include "wr_tsc.h"
 #include "wr_yaml.h"
 
 RTE_LOG_REGISTER_SUFFIX(wr_server_logtype, server, NOTICE);
@@ -830,7 +831,7 @@ stats_json(struct server *s, bool hist)
 
 		json_object_set_new(j, "tx_started_at", t == 0 ? json_null() :
 			json_real(s->ref_wall + ((double)t - (double)s->ref_tsc) /
-				  (double)s->e->tsc_hz));
+				  (double)wr_tsc_hz()));
 	}
 	a = json_object_get(j, "streams");
 	json_array_foreach(a, i, x) {
@@ -875,6 +876,22 @@ port_json(struct server *s, unsigned int p)
 		s->owner[p]->n_conns > 0);
 }
 
+/* The TSC's calibration (wr_tsc.h), as the results' "tsc" writes it. */
+static json_t *
+tsc_json(void)
+{
+	struct wr_tsc_cal c;
+	char buf[256] = "";
+	FILE *f = fmemopen(buf, sizeof(buf) - 1, "w");
+
+	if (f == NULL)
+		return json_null();
+	wr_tsc_get(&c);
+	wr_tsc_cal_json(f, &c);
+	fclose(f);
+	return json_loads(buf, 0, NULL);
+}
+
 static json_t *
 m_info(struct call *k)
 {
@@ -886,12 +903,13 @@ m_info(struct call *k)
 		json_array_append_new(ports, port_json(s, p));
 	for (p = 0; s->loaded && p < s->f.n_streams; p++)
 		json_array_append_new(names, json_string(s->f.streams[p].name));
-	return json_pack("{s:s, s:s, s:s, s:i, s:s, s:s, s:o, s:o, s:s, s:I}",
+	return json_pack("{s:s, s:s, s:s, s:i, s:s, s:s, s:o, s:o, s:s, s:I, "
+		"s:o*}",
 		"name", "wirerate", "version", WR_VERSION, "dpdk_version",
 		rte_version(), "pid", (int)getpid(), "state",
 		state_names[s->state], "session", k->c->sess->name, "ports", ports,
 		"streams", names, "api", "wirerate-rpc/1", "last_event",
-		(json_int_t)s->ev_seq);
+		(json_int_t)s->ev_seq, "tsc", tsc_json());
 }
 
 static json_t *
@@ -1178,7 +1196,10 @@ start_tsc_of(struct call *k, double start_at, uint64_t *tsc)
 			    START_AT_MAX_S);
 		return false;
 	}
-	*tsc = rte_rdtsc() + (uint64_t)(ahead * (double)k->s->e->tsc_hz);
+	/* The freshest calibration (wr_tsc.h): at DPDK's rounded figure a
+	 * start 2 s ahead would be 3 ms late. */
+	wr_tsc_refine();
+	*tsc = rte_rdtsc() + wr_tsc_from_ns((uint64_t)(ahead * 1e9));
 	return true;
 }
 
@@ -1270,8 +1291,9 @@ m_start(struct call *k)
 	if (start_tsc == 0)
 		start_tsc = rte_rdtsc();
 	/* A backstop only: the lcores end the streams at the duration. */
-	s->deadline_tsc = dur > 0 ? start_tsc + (uint64_t)((dur + 1.0) *
-			  (double)s->e->tsc_hz) : UINT64_MAX;
+	s->deadline_tsc = dur > 0 ? start_tsc +
+			  wr_tsc_from_ns((uint64_t)((dur + 1.0) * 1e9)) :
+			  UINT64_MAX;
 	s->duration = dur > 0;
 	s->have_base = false;
 	rc = wr_engine_start_at(s->e, start_tsc, &err);
@@ -1284,8 +1306,8 @@ m_start(struct call *k)
 	{
 		uint64_t now = rte_rdtsc();
 
-		wall = time(NULL) + (start_tsc > now ? (time_t)((double)
-			(start_tsc - now) / (double)s->e->tsc_hz) : 0);
+		wall = time(NULL) + (start_tsc > now ? (time_t)(wr_tsc_to_ns(
+			start_tsc - now) / 1000000000ull) : 0);
 	}
 	gmtime_r(&wall, &tm);
 	strftime(s->started_at, sizeof(s->started_at), "%Y-%m-%dT%H:%M:%SZ",

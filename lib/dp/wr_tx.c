@@ -13,6 +13,7 @@
 #include <rte_pause.h>
 
 #include "wr_sig.h"
+#include "wr_tsc.h"
 #include "wr_tx.h"
 
 /*
@@ -84,7 +85,7 @@ wr_tx_stream_init(struct wr_tx_stream *ts, const struct wr_frame_tmpl *t,
 	ts->lane = j;
 	ts->n_lanes = k;
 	ts->burst = WR_TX_BURST_DEFAULT;
-	ts->tsc_hz = rte_get_tsc_hz();
+	ts->tsc_hz = wr_tsc_hz();
 	wr_latency_tsc_init(&ts->ns, ts->tsc_hz);
 	wr_frame_gen_init(&ts->gen, t, j, k);
 
@@ -157,7 +158,7 @@ wr_tx_stream_init_replay(struct wr_tx_stream *ts,
 	ts->lane = j;
 	ts->n_lanes = k;
 	ts->burst = WR_TX_BURST_DEFAULT;
-	ts->tsc_hz = rte_get_tsc_hz();
+	ts->tsc_hz = wr_tsc_hz();
 	wr_latency_tsc_init(&ts->ns, ts->tsc_hz);
 	ts->rl = rte_zmalloc_socket("wr_replay_lane", sizeof(*ts->rl),
 				    RTE_CACHE_LINE_SIZE, socket_id);
@@ -254,7 +255,9 @@ wr_tx_stream_ctl_check(const struct wr_tx_stream *ts, uint64_t millipps)
 		return 0;
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.rate_millipps = millipps;
-	cfg.tsc_hz = ts->tsc_hz;
+	/* The lcore owns ts->tsc_hz; the published figure is the same or
+	 * a refinement of it. */
+	cfg.tsc_hz = wr_tsc_hz();
 	cfg.burst = ts->burst;
 	cfg.cap = pace_cap(millipps, ts->burst, 0);
 	return wr_pacer_init_cfg(&probe, &cfg, 0);
@@ -705,6 +708,59 @@ sequence_turn(struct wr_txq *q)
 	return a != WR_ORDER_DONE;
 }
 
+/*
+ * A refined TSC frequency (wr_tsc.h), on the lcore: what was set as an
+ * activation's start plus some nanoseconds moves to where those
+ * nanoseconds now fall.  The pacer keeps its pending deadline (nothing
+ * owed is lost or added); the end time and the ramp's next step follow;
+ * a replayed capture's deadlines, computed at load, stay.
+ */
+static void
+stream_retime(struct wr_tx_stream *ts, uint64_t hz)
+{
+	uint64_t old = ts->tsc_hz;
+
+	if (hz == old)
+		return;
+	ts->tsc_hz = hz;
+	ts->pacer_cfg.tsc_hz = hz;
+	wr_latency_tsc_init(&ts->ns, hz);
+	if (ts->activations == 0 || ts->done)
+		return;
+	/* A refinement moves the frequency by parts per million: neither
+	 * can leave the ranges checked at load; on error the old stays. */
+	wr_sched_run_set_end(&ts->run, ts->duration_ns, hz, ts->act_start_tsc);
+	if (ts->paced)
+		wr_pacer_set_hz(&ts->pacer, hz);
+	if (ts->ramped)
+		ts->ramp_next_tsc = wr_tsc_rescale(ts->ramp_next_tsc,
+						   ts->act_start_tsc, old, hz);
+}
+
+static void __rte_noinline
+lcore_retime(struct wr_lcore_ctx *ctx, uint64_t hz)
+{
+	unsigned int qi, si;
+
+	for (qi = 0; qi < ctx->n_txq; qi++)
+		for (si = 0; si < ctx->txq[qi].n_streams; si++)
+			stream_retime(ctx->txq[qi].streams[si], hz);
+	for (qi = 0; qi < ctx->n_rxq; qi++)
+		wr_latency_tsc_init(&ctx->rxq[qi]->tsc, hz);
+	ctx->tsc_hz = hz;
+}
+
+/* A new calibration published: one load a turn, a line nobody writes
+ * but once a report. */
+static inline void
+clock_turn(struct wr_lcore_ctx *ctx)
+{
+	uint64_t hz = __atomic_load_n(ctx->tsc_hz_word, __ATOMIC_RELAXED);
+
+	if (unlikely(hz != ctx->tsc_hz && hz != 0))
+		lcore_retime(ctx, hz);
+}
+
 /* The port of @p q went away: its streams end now, nothing pending is
  * offered again (the frames were never sent). */
 static void
@@ -802,6 +858,7 @@ wr_tx_lcore_main(void *arg)
 	}
 	do {
 		quiescent(ctx);
+		clock_turn(ctx);
 		for (qi = 0; qi < ctx->n_rxq; qi++)
 			if (!port_gone(ctx->rxq_gone[qi]))
 				wr_rx_drain(ctx->rxq[qi], WR_RX_TURN_BURSTS);
@@ -852,6 +909,7 @@ wr_tx_lcore_main(void *arg)
 	while (ctx->n_rxq > 0 &&
 	       __atomic_load_n(ctx->stop_rx, __ATOMIC_RELAXED) == 0) {
 		quiescent(ctx);
+		clock_turn(ctx);
 		for (qi = 0; qi < ctx->n_rxq; qi++)
 			if (!port_gone(ctx->rxq_gone[qi]))
 				wr_rx_poll(ctx->rxq[qi]);

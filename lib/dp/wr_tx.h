@@ -187,6 +187,13 @@ struct wr_lcore_ctx {
 	const uint64_t *epoch;
 	uint64_t ack;
 	const uint32_t *rxq_gone[WR_LCORE_RXQ_MAX];
+	/* The TSC's calibrated frequency (wr_tsc.h): the lcore compares the
+	 * published word with its own copy at every turn; on a change its
+	 * streams' pacers, end times and ramps, and its RX queues' latency
+	 * conversion, take the new figure (replayed captures' deadlines keep
+	 * the one they were built with). */
+	const uint64_t *tsc_hz_word;
+	uint64_t tsc_hz;
 	uint64_t start_tsc;
 	uint64_t end_tsc;           /**< when sending ended */
 	/** The lcore's own time from start_tsc to end_tsc as the kernel

@@ -1,12 +1,14 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Bad input: each case gets exit 2, one line naming what is wrong, and nothing started or left behind."""
 
+import glob
 import hashlib
 import json
 import os
 import re
 import resource
 import shutil
+import signal
 import socket
 import stat
 import subprocess
@@ -33,13 +35,14 @@ streams:
     count: 100
 """)
 
-    def prof(self, prefix, eal_extra="", device="net_null0", tx="[1]"):
+    def prof(self, prefix, eal_extra="", device="net_null0", tx="[1]", vdev="net_null0",
+             port_extra="", memory='"--in-memory", '):
         return self.write(f"{prefix}.yaml", f"""version: 1
-eal: ["--no-pci", "--in-memory", "--file-prefix={prefix}", "--vdev=net_null0"{eal_extra}, "--lcores=0@0,1@1"]
+eal: ["--no-pci", {memory}"--file-prefix={prefix}", "--vdev={vdev}"{eal_extra}, "--lcores=0@0,1@1"]
 ports:
   - device: {device}
     tx_lcores: {tx}
-""")
+{port_extra}""")
 
     def check(self, args, pattern, prefix=None, outputs=()):
         p = self.wirerate(*args)
@@ -55,7 +58,9 @@ ports:
         leftovers = [f for f in os.listdir(self.tmp) if ".XXXX" in f or re.search(r"\.json\.\w{6}$", f)]
         self.assertEqual(leftovers, [], msg)
         if prefix is not None:
-            self.assertFalse(os.path.exists(f"/var/run/dpdk/{prefix}"), msg)
+            left = eal_leftovers(prefix)
+            self.addCleanup(remove, left)
+            self.assertEqual(left, [], msg)
 
     def test_table(self):
         s = self.stream()
@@ -123,12 +128,56 @@ streams:
              r':2:\d+: eal\[4\]: EAL has no option "--bogus-opt"'),
             ("cpu", {"eal_extra": ', "--lcores=0@0,1@97"'},
              r':2:\d+: eal\[(4|5)\]: EAL refused "--lcores=0@0,1@97": core 97 unavailable'),
+            # A worker lcore that does not exist, though nothing receives.
+            ("rx", {"port_extra": "    rx_lcore: 99\n"},
+             r":6:15: ports\[0\]\.rx_lcore: lcore 99 is not a worker lcore EAL enabled"),
+            # A device argument its driver refuses: the EAL option, not the port.
+            ("kv", {"vdev": "net_null0,nonsense=1"},
+             r':2:\d+: eal\[3\]: EAL could not start the device of '
+             r'"--vdev=net_null0,nonsense=1" \(vdev_probe\(\): failed to initialize net_null0'),
+            # Not an option: EAL stops parsing there and starts on its default prefix.
+            ("num", {"eal_extra": ", 5"},
+             r':2:\d+: eal\[4\]: expected an EAL option such as "--vdev=net_null0" .*got "5"'),
+            # The same without --in-memory: EAL's files on disk, removed again.
+            ("numdisk", {"eal_extra": ", 5", "memory": ""},
+             r':2:\d+: eal\[3\]: expected an EAL option such as "--vdev=net_null0" .*got "5"'),
         ]:
             prefix = f"wrbad{pid}-{name}"
             prof = self.prof(prefix, **kw)
             with self.subTest(case=name):
                 self.check(["run", s, "--config", prof, "--json", out], "^wirerate: " + re.escape(prof) + pattern,
                            prefix=prefix, outputs=[out])
+        # A missing value: --json takes "--config" for its file, and the profile would be
+        # blamed for what is not missing.
+        prefix = f"wrbad{pid}-swallow"
+        prof = self.prof(prefix)
+        with self.subTest(case="swallow"):
+            self.check(["run", s, "--json", "--config", prof],
+                       r'^wirerate: --json needs a value \("--config" is an option', prefix=prefix,
+                       outputs=[out, self.path("--config")])
+
+    def test_nothing_left_without_in_memory(self):
+        """A profile without --in-memory: DPDK keeps its runtime directory and a hugepage
+        file per page after every run; wirerate removes them, after a run and after a
+        signal alike."""
+        s = self.stream()
+        for how in ("done", "signal"):
+            prefix = f"wrdisk{os.getpid()}-{how}"
+            self.addCleanup(shutil.rmtree, f"/var/run/dpdk/{prefix}", True)
+            prof = self.prof(prefix, memory="")
+            if how == "done":
+                p = self.wirerate("run", s, "--config", prof, "--quiet")
+                out, err = p.stdout, p.stderr
+            else:
+                p = self.start("run", s, "--config", prof, "--quiet", "--duration", "30")
+                time.sleep(1.0)
+                p.send_signal(signal.SIGTERM)
+                out, err = p.communicate(timeout=20)
+            self.assertEqual(p.returncode, 0, err)
+            self.assertIn("summary", out)
+            left = eal_leftovers(prefix)
+            self.addCleanup(remove, left)
+            self.assertEqual(left, [], how)
 
     def test_bench_options_before_eal(self):
         """Issue 17: sweep and rfc2544 options naming a port the profile does not have, or a
@@ -561,6 +610,25 @@ class ServerFiles(ServerCase):
                           str(e.exception.data))
             self.assertEqual(e.exception.data.get("line"), 4, e.exception.data)
         self.assertEqual(c.info()["state"], "idle")
+
+
+def remove(paths):
+    for p in paths:
+        if os.path.isdir(p):
+            shutil.rmtree(p, True)
+        elif os.path.exists(p):
+            os.unlink(p)
+
+
+def eal_leftovers(prefix):
+    """What a DPDK process with file prefix @prefix left on disk: its runtime directory and
+    its hugepage files, wherever hugetlbfs is mounted."""
+    left = [d for d in (f"/var/run/dpdk/{prefix}",) if os.path.exists(d)]
+    with open("/proc/mounts") as f:
+        mounts = [line.split()[1] for line in f if line.split()[2] == "hugetlbfs"]
+    for m in mounts:
+        left += glob.glob(os.path.join(m, f"{prefix}map_*"))
+    return left
 
 
 if __name__ == "__main__":

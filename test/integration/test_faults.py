@@ -173,7 +173,7 @@ streams:
 
 
 class Signalled(EalCase):
-    """SIGINT or SIGTERM at a random point of a run, from EAL's start to the drain."""
+    """SIGINT or SIGTERM at a random point of a run, from its first instruction to the drain."""
 
     def test_signal_anywhere(self):
         rnd = random.Random(os.environ.get("WR_FAULT_SEED", str(time.time())))
@@ -188,27 +188,66 @@ streams:
         bad = []
         n_runs = max(RUNS // 2, 5)
         for n in range(n_runs):
-            prefix = f"wrfsig{os.getpid()}-{n}"
-            runtime = os.path.join("/var/run/dpdk", prefix)
-            self.addCleanup(shutil.rmtree, runtime, True)
-            prof = self.profile("net_null0", prefix)
-            res = self.path(f"s{n}.json")
             sig = signal.SIGINT if n % 2 == 0 else signal.SIGTERM
             # EAL takes ~0.2 s to start, then 0.6 s of sending and the
             # drain: the signal lands anywhere in there.
-            delay = rnd.uniform(0.0, 1.2)
-            p = self.start("run", sf, "--config", prof, "--drain", "0.3", "--json", res)
-            time.sleep(delay)
-            p.send_signal(sig)
-            out, err, hung = finish(p)
-            what = f"run {n} ({signal.Signals(sig).name} after {delay:.2f} s)"
-            why = f"{what}: wirerate hung" if hung else verdict(what, p, out, err, res)
-            if why is None and os.path.exists(runtime):
-                why = f"{what}: {runtime} left behind"
+            why = self.signalled(n, "wrfsig", sf, ("--drain", "0.3"), sig, rnd.uniform(0.0, 1.2))
             if why is not None:
                 bad.append(why)
         print(f"\nsignalled: {len(bad)} of {n_runs} runs failed", flush=True)
         self.assertEqual(bad, [], "\n".join(bad))
+
+    def test_signal_at_start(self):
+        """SIGTERM in the first 15 ms of the program: every run ends with its summary and a JSON
+        saying "signal".  The clock starts when the process's own code first ran (SIGTERM blocked
+        in /proc/PID/status, from .preinit_array): a signal before that, while the kernel or the
+        dynamic loader still start it, meets the default action in any program."""
+        rnd = random.Random(os.environ.get("WR_FAULT_SEED", str(time.time())))
+        sf = self.write("st.yaml", "version: 1\nstreams:\n  - name: s\n    rate: 10 kpps\n")
+        bad = []
+        n_runs = 2 * RUNS
+        for n in range(n_runs):
+            why = self.signalled(n, "wrfst", sf, ("--duration", "5"), signal.SIGTERM,
+                                 rnd.uniform(0.0, 0.015), at_start=True)
+            if why is not None:
+                bad.append(why)
+        print(f"\nsignalled at start: {len(bad)} of {n_runs} runs failed", flush=True)
+        self.assertEqual(bad, [], "\n".join(bad))
+
+    def signalled(self, n, tag, sf, args, sig, delay, at_start=False):
+        """Run @n: `run @sf @args` on net_null, @sig after @delay s (counted from when the
+        program's own code ran, @at_start).  None when it ended cleanly with its summary, its
+        JSON (saying "signal" for @at_start) and no EAL directory left, else why not."""
+        prefix = f"{tag}{os.getpid()}-{n}"
+        runtime = os.path.join("/var/run/dpdk", prefix)
+        self.addCleanup(shutil.rmtree, runtime, True)
+        res = self.path(f"{tag}{n}.json")
+        p = self.start("run", sf, "--config", self.profile("net_null0", prefix), *args,
+                       "--json", res)
+        if at_start:
+            self.assertTrue(wait_for(lambda: started(p.pid) or p.poll() is not None, 5, 0.0001))
+        time.sleep(delay)
+        p.send_signal(sig)
+        out, err, hung = finish(p)
+        what = f"run {n} ({signal.Signals(sig).name} after {delay * 1e3:.1f} ms)"
+        why = f"{what}: wirerate hung" if hung else verdict(what, p, out, err, res)
+        if why is None and at_start and json_ok(res)["stop_reason"] != "signal":
+            why = f"{what}: stop_reason {json_ok(res)['stop_reason']}"
+        if why is None and os.path.exists(runtime):
+            why = f"{what}: {runtime} left behind"
+        return why
+
+
+def started(pid):
+    """True once process @pid runs wirerate's own code: SIGTERM blocked or caught."""
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            fields = dict(line.split(":", 1) for line in f if ":" in line)
+    except OSError:
+        return False
+    term = 1 << (signal.SIGTERM - 1)
+    return bool(int(fields.get("SigBlk", "0"), 16) & term or
+                int(fields.get("SigCgt", "0"), 16) & term)
 
 
 if __name__ == "__main__":

@@ -135,6 +135,15 @@ class RunNull(EalCase):
         self.assertTrue(res["dpdk_version"].startswith("DPDK 22.11"))
         self.assertEqual(res["lcores"], {"main": 0, "tx": [1]})
         self.assertAlmostEqual(res["duration_s"], 2.0, delta=0.2)
+        # The TSC measured against CLOCK_MONOTONIC_RAW, refined over the run (test_clock
+        # checks it against the kernel's packet timestamps); DPDK's figure beside it.
+        tsc = res["tsc"]
+        self.assertEqual(tsc["source"], "CLOCK_MONOTONIC_RAW")
+        self.assertLess(abs(tsc["hz"] / tsc["eal_hz"] - 1), 0.01)
+        self.assertGreater(tsc["span_s"], 1.5)
+        self.assertLess(tsc["error_ppm"], 5)
+        self.assertRegex(p.stdout, r"clock: TSC \d+\.\d{6} MHz against CLOCK_MONOTONIC_RAW "
+                                   r"\(\+-\d+\.\d\d ppm\); DPDK says \d+\.\d{3} MHz")
         s = res["streams"][0]
         port = res["ports"][0]
         self.assertGreater(s["tx_pkts"], 0)
