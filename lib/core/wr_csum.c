@@ -63,24 +63,23 @@ crc32c_sse42(uint32_t crc, const uint8_t *p, size_t len)
 		c = _mm_crc32_u64(c, w);
 	}
 	crc = (uint32_t)c;
-	/* The rest in at most three steps (each a 3-cycle dependency). */
-	if (len >= 4) {
+	/* The rest (len < 8) in at most three steps, each a 3-cycle
+	 * dependency, rather than one a byte. */
+	if (len & 4) {
 		uint32_t v;
 
 		memcpy(&v, p, 4);
 		crc = _mm_crc32_u32(crc, v);
 		p += 4;
-		len -= 4;
 	}
-	if (len >= 2) {
+	if (len & 2) {
 		uint16_t v;
 
 		memcpy(&v, p, 2);
 		crc = _mm_crc32_u16(crc, v);
 		p += 2;
-		len -= 2;
 	}
-	if (len > 0)
+	if (len & 1)
 		crc = _mm_crc32_u8(crc, *p);
 	return crc;
 }
