@@ -5,10 +5,15 @@
 
 #include "cli.h"
 
-#define OPT(var, nm, c, k, mv, ch, h) \
+/* An option: OPT(variable, "long-name", code, kind, metavar, choices, help);
+ * OPT_FULL also gives its one-letter form (0: none) and whether it may be
+ * given more than once. */
+#define OPT_FULL(var, sh, rep, nm, c, k, mv, ch, h) \
 	static const struct wr_cli_opt var = { \
 		.name = nm, .code = c, .kind = k, .metavar = mv, \
-		.choices = ch, .help = h }
+		.choices = ch, .help = h, .short_name = sh, .repeat = rep }
+#define OPT(var, nm, c, k, mv, ch, h) \
+	OPT_FULL(var, 0, false, nm, c, k, mv, ch, h)
 
 /* Shared by several subcommands. */
 OPT(o_config, "config", 'c', WR_CLI_PROFILE, "PROFILE", NULL,
@@ -72,35 +77,75 @@ OPT(o_link_down, "on-link-down", 'k', WR_CLI_CHOICE, "WHAT", "stop continue",
 OPT(o_oversub, "oversubscribe", 'o', WR_CLI_FLAG, NULL, NULL,
     "Send streams that ask a port for more than its line rate (refused "
     "otherwise, exit 2).");
-OPT(o_peer, "peer", 'e', WR_CLI_VALUE, "SPEC", NULL,
+OPT_FULL(o_peer, 0, true, "peer", 'e', WR_CLI_VALUE, "SPEC", NULL,
     "With `--repeat`: the peer's own RX/TX frames and bytes over each "
     "repetition beside ours: `telemetry:PREFIX:PORT` (a DPDK process's "
     "telemetry socket, or its path) or `netdev:[NETNS/]IFNAME` (a Linux "
     "interface, in a namespace); up to 8.");
-OPT(o_capture, "capture", 'a', WR_CLI_VALUE, "PORT[:rx|tx|both]=FILE", NULL,
-    "Write what port PORT receives (`rx`, the default), sends (`tx`) or "
-    "both to FILE in pcapng: nanosecond timestamps, one interface per port "
-    "with its name, each stream's name on its frames; up to 8.  Frames the "
-    "capture cannot keep are counted as capture dropped, never slowing the "
-    "receive path (doc/rx.md).  The options below apply to the `--capture` "
-    "before them.");
-OPT(o_cap_filter, "capture-filter", 'f', WR_CLI_VALUE, "EXPR", NULL,
-    "Only frames matching EXPR, in tcpdump's filter language (compiled by "
-    "libpcap, run as eBPF).");
-OPT(o_cap_count, "capture-count", 'g', WR_CLI_VALUE, "N", NULL,
-    "Stop the capture after N frames (of each file, with "
-    "`--capture-files`).");
-OPT(o_cap_size, "capture-size", 'i', WR_CLI_VALUE, "BYTES", NULL,
-    "Stop the capture after BYTES (`512MiB`, `10MB`; of each file, with "
-    "`--capture-files`).");
-OPT(o_cap_duration, "capture-duration", 'u', WR_CLI_VALUE, "S", NULL,
-    "Stop the capture after S seconds (of each file, with "
-    "`--capture-files`).");
-OPT(o_snaplen, "snaplen", 'v', WR_CLI_VALUE, "N", NULL,
-    "Keep the first N bytes of each frame (1..65535).");
-OPT(o_cap_files, "capture-files", 'w', WR_CLI_VALUE, "N", NULL,
-    "A ring of N files (FILE-0.pcapng, ...), each up to the limits above, "
-    "the oldest rewritten (1..1000).");
+OPT_FULL(o_capture, 0, true, "capture", 'a', WR_CLI_VALUE,
+	 "PORT[:rx|tx|both]=FILE", NULL,
+	 "Write what port PORT receives (`rx`, the default), sends (`tx`) or "
+	 "both to FILE in pcapng: nanosecond timestamps, one interface per port "
+	 "with its name, each stream's name on its frames; up to 8.  Frames the "
+	 "capture cannot keep are counted as capture dropped, never slowing the "
+	 "receive path (doc/rx.md).  The options below apply to the `--capture` "
+	 "before them.");
+OPT_FULL(o_cap_filter, 0, true, "capture-filter", 'f', WR_CLI_VALUE,
+	 "EXPR", NULL,
+	 "Only frames matching EXPR, in tcpdump's filter language (compiled by "
+	 "libpcap, run as eBPF).");
+OPT_FULL(o_cap_count, 0, true, "capture-count", 'g', WR_CLI_VALUE, "N",
+	 NULL,
+	 "Stop the capture after N frames (of each file, with "
+	 "`--capture-files`).");
+OPT_FULL(o_cap_size, 0, true, "capture-size", 'i', WR_CLI_VALUE, "BYTES",
+	 NULL,
+	 "Stop the capture after BYTES (`512MiB`, `10MB`; of each file, with "
+	 "`--capture-files`).");
+OPT_FULL(o_cap_duration, 0, true, "capture-duration", 'u', WR_CLI_VALUE,
+	 "S", NULL,
+	 "Stop the capture after S seconds (of each file, with "
+	 "`--capture-files`).");
+OPT_FULL(o_snaplen, 0, true, "snaplen", 'v', WR_CLI_VALUE, "N", NULL,
+	 "Keep the first N bytes of each frame (1..65535).");
+OPT_FULL(o_cap_files, 0, true, "capture-files", 'w', WR_CLI_VALUE, "N",
+	 NULL,
+	 "A ring of N files (FILE-0.pcapng, ...), each up to the limits above, "
+	 "the oldest rewritten (1..1000).");
+
+/* A TRex profile (PROFILE.py) in place of the stream file: TRex's console
+ * options, handed to the converter (app/trex.c, doc/trex.md). */
+OPT_FULL(o_tunable, 't', true, "tunable", WR_CLI_CODE_TUNABLE, WR_CLI_VALUE,
+	 "TUNABLE", NULL,
+	 "With a TRex profile (PROFILE.py): its tunables as TRex's console "
+	 "takes them, `key=value[,key=value]` or argparse words such as "
+	 "`\"--size 128\"`.");
+OPT_FULL(o_mult, 'm', false, "mult", WR_CLI_CODE_MULT, WR_CLI_VALUE, "MULT",
+	 NULL,
+	 "With a TRex profile: TRex's multiplier, a factor (`2`) or the port's "
+	 "total rate (`10mpps`, `1gbps` (L2), `5gbpsl1`, `50%`).");
+OPT(o_src_mac, "src-mac", WR_CLI_CODE_SRC_MAC, WR_CLI_VALUE, "MAC|port", NULL,
+    "With a TRex profile: the source MAC of packets that leave it to "
+    "TRex's port configuration (default `port`: the port's, from the "
+    "profile).");
+OPT(o_dst_mac, "dst-mac", WR_CLI_CODE_DST_MAC, WR_CLI_VALUE,
+    "MAC|port|arp|nd", NULL,
+    "With a TRex profile: the destination MAC likewise (default `port`); "
+    "`arp` or `nd`: resolved by ARP or Neighbor Solicitation when a run "
+    "starts, as TRex's L3 mode (streams that are stacks).");
+OPT(o_fix_csum, "fix-checksums", WR_CLI_CODE_FIX_CSUM, WR_CLI_FLAG, NULL,
+    NULL,
+    "With a TRex profile: recompute every checksum of every frame, also "
+    "those the profile leaves stale.");
+
+/* import-trex (Python: wirerate/trex/__main__.py) */
+OPT_FULL(o_t_output, 'o', false, "output", 0, WR_CLI_FILE_OUT, "FILE", NULL,
+	 "Write the stream file here (default: standard output).");
+OPT_FULL(o_t_port, 'p', false, "port", 0, WR_CLI_VALUE, "N", NULL,
+	 "The port the profile is loaded for (its `port_id`; direction = N "
+	 "mod 2), and the streams' `port:` (default 0).");
+OPT_FULL(o_t_quiet, 'q', false, "quiet", 0, WR_CLI_FLAG, NULL, NULL,
+	 "No warnings.");
 
 /* rfc2544 */
 OPT(o_trial, "trial", 'T', WR_CLI_VALUE, "S", NULL,
@@ -213,12 +258,15 @@ OPT(o_c_token, "token-file", 0, WR_CLI_FILE_IN, "FILE", NULL,
     "The token for a TCP server.");
 OPT(o_c_session, "session", 0, WR_CLI_VALUE, "NAME", NULL,
     "The ownership session to use (keeps the ports over reconnects).");
-OPT(o_c_command, "command", 0, WR_CLI_VALUE, "LINE", NULL,
-    "Run this console command and leave (repeatable).");
+OPT_FULL(o_c_command, 'c', true, "command", 0, WR_CLI_VALUE, "LINE", NULL,
+    "Run this console command and leave.");
 
 #define USE(o) { &(o), NULL }
 #define USE_AS(o, h) { &(o), h }
 #define END { NULL, NULL }
+/* Every command that reads a stream file takes a TRex profile instead. */
+#define USE_TREX USE(o_tunable), USE(o_mult), USE(o_src_mac), USE(o_dst_mac), \
+	USE(o_fix_csum)
 
 static const struct wr_cli_use run_opts[] = {
 	USE(o_config), USE(o_duration), USE(o_count), USE(o_seed),
@@ -227,6 +275,7 @@ static const struct wr_cli_use run_opts[] = {
 	USE(o_repeat), USE(o_peer), USE(o_capture), USE(o_cap_filter),
 	USE(o_cap_count), USE(o_cap_size), USE(o_cap_duration), USE(o_snaplen),
 	USE(o_cap_files),
+	USE_TREX,
 	END,
 };
 
@@ -239,6 +288,7 @@ static const struct wr_cli_use sweep_opts[] = {
 	       "returned Kpps, Mbps and loss per size."),
 	USE(o_csv), USE(o_json), USE(o_report), USE(o_quiet), USE(o_burst),
 	USE(o_seed),
+	USE_TREX,
 	END,
 };
 
@@ -252,6 +302,7 @@ static const struct wr_cli_use rfc2544_opts[] = {
 	USE(o_b2b_repeats), USE(o_b2b_trial), USE(o_b2b_res), USE(o_drain),
 	USE(o_csv), USE(o_json), USE(o_report), USE(o_quiet), USE(o_burst),
 	USE(o_seed),
+	USE_TREX,
 	END,
 };
 
@@ -264,11 +315,13 @@ static const struct wr_cli_use rtt_opts[] = {
 	       "(default 50:1500:50, the 24-byte signature included)."),
 	USE_AS(o_count, "Round trips per size (default 100000)."),
 	USE(o_timeout), USE(o_csv), USE(o_json),
+	USE_TREX,
 	END,
 };
 
 static const struct wr_cli_use check_opts[] = {
 	USE(o_seed), USE(o_count),
+	USE_TREX,
 	END,
 };
 
@@ -277,6 +330,7 @@ static const struct wr_cli_use dump_opts[] = {
 	USE_AS(o_pcap, "The capture to write (required)."),
 	USE_AS(o_stream, "Only this stream's frames."),
 	USE(o_seed),
+	USE_TREX,
 	END,
 };
 
@@ -295,6 +349,23 @@ static const struct wr_cli_use serve_opts[] = {
 static const struct wr_cli_use console_opts[] = {
 	USE(o_c_socket), USE(o_c_host), USE(o_c_port), USE(o_c_token),
 	USE(o_c_session), USE(o_c_command),
+	END,
+};
+
+static const struct wr_cli_use trex_opts[] = {
+	USE(o_tunable), USE(o_t_output),
+	USE_AS(o_mult, "TRex's multiplier: a factor (`2`) or the port's total "
+	       "rate (`10mpps`, `1gbps` (L2), `5gbpsl1`, `50%`)."),
+	USE(o_t_port),
+	USE_AS(o_src_mac, "The source MAC of packets that leave it to TRex's "
+	       "port configuration (default `port`: the port's, from the "
+	       "profile when the stream file runs)."),
+	USE_AS(o_dst_mac, "The destination MAC likewise (default `port`); "
+	       "`arp` or `nd`: resolved by ARP or Neighbor Solicitation when "
+	       "a run starts, as TRex's L3 mode (streams that are stacks)."),
+	USE_AS(o_fix_csum, "Recompute every checksum of every frame, also "
+	       "those the profile leaves stale."),
+	USE(o_t_quiet),
 	END,
 };
 
@@ -384,7 +455,10 @@ const struct wr_cli_cmd wr_cli_cmds[] = {
 		"every frame (carrying a loss-only signature) sent on "
 		"`--tx-port` comes back on `--rx-port`; `--pdr` adds the "
 		"partial drop rate to the same search; `--tests` adds RFC "
-		"2544's latency, frame loss rate and back-to-back tests.",
+		"2544's latency, frame loss rate and back-to-back tests; "
+		"`--search mlr` finds NDR and PDR by MLRsearch (RFC 9971) "
+		"instead of the binary search (doc/rates.md says when each "
+		"fits).  `wirerate serve` runs the same as a job (bench.start).",
 		.pos = WR_CLI_POS_STREAMS,
 		.eal = true,
 		.opts = rfc2544_opts,
@@ -476,12 +550,33 @@ const struct wr_cli_cmd wr_cli_cmds[] = {
 		.description =
 		"The interactive console of the Python client (python3 -m "
 		"wirerate) on a running `wirerate serve`.",
-		.pos = WR_CLI_POS_WORDS,
+		.pos = WR_CLI_POS_NONE,
 		.opts = console_opts,
 		.examples = "wirerate console\n"
 			    "wirerate console -c info -c stats",
 		.exit_status = "0 the console ended; 1 it could not connect.",
 		.see_also = "doc/api.md",
+	},
+	{
+		.name = "import-trex",
+		.summary = "write a TRex stateless profile as a stream file",
+		.synopsis = "PROFILE.py [OPTIONS]",
+		.description =
+		"Load a TRex stateless profile (a Python file whose "
+		"`register()` returns an object with `get_streams()`) through "
+		"a TRex-compatible API, without TRex, and write its streams as "
+		"a stream file: a stream that is a stack where wirerate's "
+		"stack builds its packet, else its bytes with TRex's field "
+		"engine program.  `run`, `check`, `dump`, `sweep`, `rfc2544` "
+		"and `rtt` also take PROFILE.py in place of a stream file, "
+		"with `-t`, `-m`, `--src-mac`, `--dst-mac` and "
+		"`--fix-checksums`.  Needs Scapy (python3-scapy); no EAL.",
+		.pos = WR_CLI_POS_TREX,
+		.opts = trex_opts,
+		.examples =
+		"wirerate import-trex udp_range.py -t size=128 -o udp_range.yaml\n"
+		"wirerate run udp_range.py -t size=128 -m 10mpps --duration 10",
+		.see_also = "doc/trex.md",
 	},
 	{
 		.name = "version",

@@ -21,7 +21,7 @@ static const char *const positions[] = {
 	[WR_CLI_POS_NONE] = "none",
 	[WR_CLI_POS_STREAMS] = "streams",
 	[WR_CLI_POS_DEVICES] = "devices",
-	[WR_CLI_POS_WORDS] = "words",
+	[WR_CLI_POS_TREX] = "trex",
 };
 
 static json_t *
@@ -40,15 +40,21 @@ main(void)
 	for (c = wr_cli_cmds; c->name != NULL; c++) {
 		json_t *opts = json_array();
 
-		for (u = c->opts; u->opt != NULL; u++)
+		for (u = c->opts; u->opt != NULL; u++) {
+			char sh[2] = { u->opt->short_name, '\0' };
+
 			json_array_append_new(opts, json_pack(
-				"{s:s, s:s, s:o, s:o, s:s}",
+				"{s:s, s:o, s:s, s:o, s:o, s:b, s:s}",
 				"name", u->opt->name,
+				"short", sh[0] != '\0' ? json_string(sh) :
+					json_null(),
 				"kind", kinds[u->opt->kind],
 				"metavar", str_or_null(u->opt->metavar),
 				"choices", str_or_null(u->opt->choices),
+				"repeat", u->opt->repeat,
 				"help", u->help != NULL ? u->help :
 					u->opt->help));
+		}
 		json_array_append_new(cmds, json_pack(
 			"{s:s, s:s, s:s, s:s, s:s, s:b, s:o, s:s, s:o, s:o}",
 			"name", c->name, "summary", c->summary,

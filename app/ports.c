@@ -14,17 +14,6 @@
 #define WR_PORTS_NAMES_MAX 1024
 
 static void
-usage(FILE *out)
-{
-	fprintf(out,
-"usage: wirerate ports [--json] [--config PROFILE] [DEVICE...] [-- EAL options]\n"
-"  Lists every port EAL probes (or the DEVICEs named): driver, MAC, link,\n"
-"  NUMA node, queues and offloads.  EAL starts with the profile's eal: list\n"
-"  (default config/default.yaml); EAL options after -- are added to it, or\n"
-"  replace it when no --config is given and they name devices or lcores.\n");
-}
-
-static void
 mac_str(const uint8_t m[6], char *buf, size_t len)
 {
 	snprintf(buf, len, "%02x:%02x:%02x:%02x:%02x:%02x", m[0], m[1], m[2],
@@ -112,49 +101,62 @@ print_json(const struct wr_port_info *pi, unsigned int n)
 	printf("}\n");
 }
 
-int
-wr_cmd_ports(int argc, char **argv)
+/* What ports' arguments fill in. */
+struct ports_args {
+	const char *cfg_path;
+	bool json;
+	const char *names[WR_PORTS_NAMES_MAX];
+	unsigned int n_names;
+};
+
+static int
+ports_opt(void *ctx, const struct wr_cli_opt *opt, const char *val)
 {
-	const char *cfg_path = NULL, *names[WR_PORTS_NAMES_MAX];
+	struct ports_args *a = ctx;
+
+	if (opt->code == 'c')
+		a->cfg_path = val;
+	else /* 'j' */
+		a->json = true;
+	return WR_EXIT_OK;
+}
+
+static int
+ports_arg(void *ctx, const char *arg)
+{
+	struct ports_args *a = ctx;
+
+	if (a->n_names == WR_PORTS_NAMES_MAX) {
+		fprintf(stderr, "wirerate: ports: at most %u devices\n",
+			WR_PORTS_NAMES_MAX);
+		return WR_EXIT_USAGE;
+	}
+	a->names[a->n_names++] = arg;
+	return WR_EXIT_OK;
+}
+
+int
+wr_cmd_ports(const struct wr_cli_cmd *cmd, int argc, char **argv)
+{
+	struct ports_args a;
 	struct wr_port_info *pi = NULL;
+	struct wr_cli_rest rest;
 	struct wr_config cfg;
 	struct wr_error err;
-	int i, n_user = 0, first_user = argc, rc;
-	unsigned int n_names = 0, n = 0;
-	bool json = false;
+	const char *cfg_path;
+	unsigned int n = 0;
+	int rc;
 
-	for (i = 2; i < argc; i++) {
-		if (strcmp(argv[i], "--") == 0) {
-			first_user = i + 1;
-			n_user = argc - i - 1;
-			break;
-		}
-		if (strcmp(argv[i], "--json") == 0) {
-			json = true;
-		} else if (strcmp(argv[i], "--config") == 0) {
-			if (i + 1 >= argc || strcmp(argv[i + 1], "--") == 0) {
-				fprintf(stderr, "wirerate: --config needs a value\n");
-				return WR_EXIT_USAGE;
-			}
-			cfg_path = argv[++i];
-		} else if (strcmp(argv[i], "--help") == 0 ||
-			   strcmp(argv[i], "-h") == 0) {
-			usage(stdout);
-			return WR_EXIT_OK;
-		} else if (argv[i][0] == '-') {
-			fprintf(stderr, "wirerate: ports: unknown option \"%s\" "
-				"(EAL options go after --)\n", argv[i]);
-			return WR_EXIT_USAGE;
-		} else if (n_names < WR_PORTS_NAMES_MAX) {
-			names[n_names++] = argv[i];
-		}
-	}
-	rc = wr_app_profile(cfg_path, argv + first_user, n_user, &cfg,
-			    &cfg_path);
+	memset(&a, 0, sizeof(a));
+	rc = wr_cli_parse(cmd, argc, argv, ports_opt, ports_arg, &a, &rest);
+	if (rc != WR_EXIT_OK || rest.help)
+		return rc;
+	cfg_path = a.cfg_path;
+	rc = wr_app_profile(cfg_path, rest.eal, rest.n_eal, &cfg, &cfg_path);
 	if (rc != WR_EXIT_OK)
 		return rc;
 	wr_error_clear(&err);
-	rc = wr_port_list(&cfg, argv + first_user, n_user, names, n_names,
+	rc = wr_port_list(&cfg, rest.eal, rest.n_eal, a.names, a.n_names,
 			  &pi, &n, &err);
 	wr_config_free(&cfg);
 	if (rc != 0) {
@@ -162,7 +164,7 @@ wr_cmd_ports(int argc, char **argv)
 		return rc == -EINVAL || rc == -ENODEV ? WR_EXIT_USAGE :
 			WR_EXIT_FAIL;
 	}
-	if (json)
+	if (a.json)
 		print_json(pi, n);
 	else if (n == 0)
 		printf("EAL found no ports: give a device (-a PCI address or "

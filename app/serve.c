@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* wirerate serve / console: EAL and ports up once, then the control server (lib/dp/wr_server); the Python console. */
 #include <errno.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,39 +21,6 @@ on_signal(int sig)
 {
 	(void)sig;
 	wr_serve_stop = 1;
-}
-
-static void
-usage(FILE *out)
-{
-	fprintf(out,
-"usage: wirerate serve [--config PROFILE] [--socket PATH|none]\n"
-"                      [--listen [ADDR:]PORT --token-file FILE]\n"
-"                      [--idle-timeout S] [--owner-timeout S]\n"
-"                      [--max-clients N] [--capture-dir DIR]\n"
-"                      [--http [ADDR:]PORT [--http-token-file FILE]]\n"
-"                      [-- EAL options]\n"
-"  Starts EAL and the profile's ports once and serves the JSON-RPC 2.0 API\n"
-"  (doc/api.md) on a Unix socket (default RUNTIME/" WR_RUNTIME_SERVER_SOCK ",\n"
-"  mode 0600; RUNTIME is $" WR_RUNTIME_ENV " when set, else /run/wirerate\n"
-"  for root, $XDG_RUNTIME_DIR/wirerate or /tmp/wirerate-UID for others,\n"
-"  made mode 0700) and, with --listen, on TCP (127.0.0.1 unless an address is\n"
-"  given: use another only on a trusted network) to clients that log in with\n"
-"  the token in FILE (mode 0600) within 3 s (wrong tokens are rate-limited\n"
-"  and logged).  An existing PATH is replaced only when it is a socket no\n"
-"  server answers on.\n"
-"  --idle-timeout   close a connection silent this long (default 60 s)\n"
-"  --owner-timeout  release a vanished owner's ports after this (default\n"
-"                   30 s); its traffic keeps running\n"
-"  --max-clients    Unix and logged-in TCP clients at once (default 1024)\n"
-"  --http           the web console (doc/web.md) at http://ADDR:PORT/\n"
-"                   (127.0.0.1 unless an address is given); another\n"
-"                   address than the loopback needs a token: the console's\n"
-"                   own (--http-token-file) or --token-file's\n"
-"  --capture-dir    where capture.start's files go (default a private\n"
-"                   temporary directory, removed when the server ends;\n"
-"                   clients read them with capture.fetch)\n"
-"       wirerate console [ARGS]   the interactive console (python3 -m wirerate)\n");
 }
 
 /* [ADDR:]PORT of --listen and --http: PORT alone binds 127.0.0.1 (another
@@ -102,133 +68,113 @@ opt_seconds_ms(const char *opt, const char *val, uint32_t *ms)
 	return 0;
 }
 
-int
-wr_cmd_serve(int argc, char **argv)
-{
-	static const struct option long_opts[] = {
-		{ "config", required_argument, NULL, 'c' },
-		{ "socket", required_argument, NULL, 's' },
-		{ "listen", required_argument, NULL, 'l' },
-		{ "token-file", required_argument, NULL, 't' },
-		{ "idle-timeout", required_argument, NULL, 'i' },
-		{ "owner-timeout", required_argument, NULL, 'o' },
-		{ "max-clients", required_argument, NULL, 'm' },
-		{ "http", required_argument, NULL, 'w' },
-		{ "http-token-file", required_argument, NULL, 'W' },
-		{ "capture-dir", required_argument, NULL, 'C' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+/* What serve's options fill in. */
+struct serve_args {
 	struct wr_server_opts so;
 	struct wr_opts o;
-	struct wr_config cfg;
-	struct wr_engine *e = NULL;
-	struct wr_error err;
 	char host[64], http_host[64];
-	char dir[WR_RUNTIME_PATH_MAX], sock[WR_RUNTIME_PATH_MAX + 16];
-	int n_args, opt, rc, i;
+};
+
+static int
+serve_opt(void *ctx, const struct wr_cli_opt *opt, const char *val)
+{
+	struct serve_args *a = ctx;
+	struct wr_server_opts *so = &a->so;
 	unsigned long v;
 	char *end;
 
-	memset(&so, 0, sizeof(so));
-	memset(&o, 0, sizeof(o));
-	/* getopt sees "serve OPTIONS" (argv + 1), up to a "--". */
-	argv++;
-	argc--;
-	n_args = argc;
-	for (i = 1; i < argc; i++)
-		if (strcmp(argv[i], "--") == 0) {
-			o.eal = argv + i + 1;
-			o.n_eal = argc - i - 1;
-			n_args = i;
-			break;
+	switch (opt->code) {
+	case 'c':
+		a->o.config_file = val;
+		break;
+	case 's':
+		if (val[0] == '\0') {
+			fprintf(stderr, "wirerate: --socket: expected "
+				"a path, or none for no Unix socket\n");
+			return WR_EXIT_USAGE;
 		}
-	optind = 1;
-	opterr = 0; /* one line of ours, not getopt's and the usage */
-	while ((opt = getopt_long(n_args, argv, ":h", long_opts, NULL)) != -1) {
-		switch (opt) {
-		case 'c':
-			o.config_file = optarg;
-			break;
-		case 's':
-			if (optarg[0] == '\0') {
-				fprintf(stderr, "wirerate: --socket: expected "
-					"a path, or none for no Unix socket\n");
-				return WR_EXIT_USAGE;
-			}
-			so.unix_path = strcmp(optarg, "none") == 0 ? "" : optarg;
-			break;
-		case 'l':
-			if (opt_addr("--listen", optarg, host, sizeof(host),
-				     &so.tcp_port) != 0)
-				return WR_EXIT_USAGE;
-			so.tcp_host = host;
-			break;
-		case 'w':
-			if (opt_addr("--http", optarg, http_host,
-				     sizeof(http_host), &so.http_port) != 0)
-				return WR_EXIT_USAGE;
-			so.http_host = http_host;
-			break;
-		case 'W':
-			so.http_token_file = optarg;
-			break;
-		case 't':
-			so.token_file = optarg;
-			break;
-		case 'i':
-			if (opt_seconds_ms("--idle-timeout", optarg,
-					   &so.idle_timeout_ms) != 0)
-				return WR_EXIT_USAGE;
-			break;
-		case 'o':
-			if (opt_seconds_ms("--owner-timeout", optarg,
-					   &so.owner_timeout_ms) != 0)
-				return WR_EXIT_USAGE;
-			break;
-		case 'm':
-			v = strtoul(optarg, &end, 10);
-			if (*end != '\0' || v == 0 || v > 65536) {
-				fprintf(stderr, "wirerate: --max-clients: "
-					"expected 1..65536, got \"%s\"\n", optarg);
-				return WR_EXIT_USAGE;
-			}
-			so.max_clients = (unsigned int)v;
-			break;
-		case 'C': {
-			struct stat sb;
+		so->unix_path = strcmp(val, "none") == 0 ? "" : val;
+		break;
+	case 'l':
+		if (opt_addr("--listen", val, a->host, sizeof(a->host),
+			     &so->tcp_port) != 0)
+			return WR_EXIT_USAGE;
+		so->tcp_host = a->host;
+		break;
+	case 'w':
+		if (opt_addr("--http", val, a->http_host, sizeof(a->http_host),
+			     &so->http_port) != 0)
+			return WR_EXIT_USAGE;
+		so->http_host = a->http_host;
+		break;
+	case 'W':
+		so->http_token_file = val;
+		break;
+	case 't':
+		so->token_file = val;
+		break;
+	case 'i':
+		if (opt_seconds_ms("--idle-timeout", val,
+				   &so->idle_timeout_ms) != 0)
+			return WR_EXIT_USAGE;
+		break;
+	case 'o':
+		if (opt_seconds_ms("--owner-timeout", val,
+				   &so->owner_timeout_ms) != 0)
+			return WR_EXIT_USAGE;
+		break;
+	case 'm':
+		v = strtoul(val, &end, 10);
+		if (*end != '\0' || v == 0 || v > 65536) {
+			fprintf(stderr, "wirerate: --max-clients: "
+				"expected 1..65536, got \"%s\"\n", val);
+			return WR_EXIT_USAGE;
+		}
+		so->max_clients = (unsigned int)v;
+		break;
+	case 'C': {
+		struct stat sb;
 
-			/* Checked now: a directory that is not one is bad
-			 * input, found before EAL starts. */
-			if (stat(optarg, &sb) != 0 || !S_ISDIR(sb.st_mode) ||
-			    access(optarg, W_OK) != 0) {
-				fprintf(stderr, "wirerate: --capture-dir %s: "
-					"expected a directory wirerate can "
-					"write to\n", optarg);
-				return WR_EXIT_USAGE;
-			}
-			so.capture_dir = optarg;
-			break;
-		}
-		case 'h':
-			usage(stdout);
-			return WR_EXIT_OK;
-		case ':':
-			fprintf(stderr, "wirerate: serve: %s needs a value "
-				"(wirerate serve --help)\n", argv[optind - 1]);
-			return WR_EXIT_USAGE;
-		default:
-			fprintf(stderr, "wirerate: serve: unknown option "
-				"\"%s\" (wirerate serve --help)\n",
-				argv[optind - 1]);
+		/* Checked now: a directory that is not one is bad input,
+		 * found before EAL starts. */
+		if (stat(val, &sb) != 0 || !S_ISDIR(sb.st_mode) ||
+		    access(val, W_OK) != 0) {
+			fprintf(stderr, "wirerate: --capture-dir %s: expected "
+				"a directory wirerate can write to\n", val);
 			return WR_EXIT_USAGE;
 		}
+		so->capture_dir = val;
+		break;
 	}
-	if (optind < n_args) {
-		fprintf(stderr, "wirerate: serve: unexpected argument \"%s\"\n",
-			argv[optind]);
-		return WR_EXIT_USAGE;
+	default:
+		fprintf(stderr, "wirerate: serve: --%s is not handled\n",
+			opt->name);
+		return WR_EXIT_FAIL;
 	}
+	return WR_EXIT_OK;
+}
+
+int
+wr_cmd_serve(const struct wr_cli_cmd *cmd, int argc, char **argv)
+{
+	struct serve_args a;
+	struct wr_server_opts so;
+	struct wr_opts o;
+	struct wr_cli_rest rest;
+	struct wr_config cfg;
+	struct wr_engine *e = NULL;
+	struct wr_error err;
+	char dir[WR_RUNTIME_PATH_MAX], sock[WR_RUNTIME_PATH_MAX + 16];
+	int rc;
+
+	memset(&a, 0, sizeof(a));
+	rc = wr_cli_parse(cmd, argc, argv, serve_opt, NULL, &a, &rest);
+	if (rc != WR_EXIT_OK || rest.help)
+		return rc;
+	so = a.so;
+	o = a.o;
+	o.eal = rest.eal;
+	o.n_eal = rest.n_eal;
 	if (so.http_token_file != NULL && so.http_host == NULL) {
 		fprintf(stderr, "wirerate: --http-token-file is the web "
 			"console's token: it needs --http [ADDR:]PORT\n");
@@ -291,13 +237,20 @@ wr_cmd_serve(int argc, char **argv)
 }
 
 int
-wr_cmd_console(int argc, char **argv)
+wr_cmd_console(const struct wr_cli_cmd *cmd, int argc, char **argv)
 {
 	const char *old = getenv("PYTHONPATH");
 	char path[4096], dir[2048];
-	char **args = calloc((size_t)argc + 3, sizeof(*args));
-	int i;
+	struct wr_cli_rest rest;
+	char **args;
+	int i, rc;
 
+	/* The table's options only; then they go to the console as they
+	 * were written. */
+	rc = wr_cli_parse(cmd, argc, argv, NULL, NULL, NULL, &rest);
+	if (rc != WR_EXIT_OK || rest.help)
+		return rc;
+	args = calloc((size_t)argc + 3, sizeof(*args));
 	if (args == NULL)
 		return WR_EXIT_FAIL;
 	/* The package installed with this binary (or the checkout's). */

@@ -11,13 +11,17 @@
 #include "wr_app.h"
 
 /* The converter's options a command line may carry beside a profile (TRex's
- * console -t and -m, and the MAC choices), each with its value or not. */
+ * console -t and -m, and the MAC choices), as python3 -m wirerate.trex
+ * takes them. */
 static const struct {
-	const char *name;
-	bool value;
+	int code;
+	const char *flag;
 } trex_opts[] = {
-	{ "-t", true }, { "--tunable", true }, { "-m", true }, { "--mult", true },
-	{ "--src-mac", true }, { "--dst-mac", true }, { "--fix-checksums", false },
+	{ WR_CLI_CODE_TUNABLE, "--tunable" },
+	{ WR_CLI_CODE_MULT, "--mult" },
+	{ WR_CLI_CODE_SRC_MAC, "--src-mac" },
+	{ WR_CLI_CODE_DST_MAC, "--dst-mac" },
+	{ WR_CLI_CODE_FIX_CSUM, "--fix-checksums" },
 };
 
 bool
@@ -29,45 +33,35 @@ wr_trex_is_profile(const char *path)
 }
 
 int
-wr_trex_take_opts(int *argc, char **argv, struct wr_trex_opts *t)
+wr_trex_add_opt(struct wr_trex_opts *t, const struct wr_cli_opt *opt,
+		const char *val)
 {
-	int i, j, n = *argc;
-	bool profile = false;
 	unsigned int k;
 
-	memset(t, 0, sizeof(*t));
-	for (i = 1; i < n && strcmp(argv[i], "--") != 0; i++)
-		profile |= wr_trex_is_profile(argv[i]);
-	if (!profile)
-		return WR_EXIT_OK;
-	for (i = 2, j = 2; i < n; i++) {
-		if (strcmp(argv[i], "--") == 0) {
-			while (i < n)
-				argv[j++] = argv[i++];
+	for (k = 0; k < WR_DIM(trex_opts); k++)
+		if (trex_opts[k].code == opt->code)
 			break;
-		}
-		for (k = 0; k < WR_DIM(trex_opts); k++)
-			if (strcmp(argv[i], trex_opts[k].name) == 0)
-				break;
-		if (k == WR_DIM(trex_opts)) {
-			argv[j++] = argv[i];
-			continue;
-		}
-		if (trex_opts[k].value && i + 1 >= n) {
-			fprintf(stderr, "wirerate: %s needs a value\n", argv[i]);
-			return WR_EXIT_USAGE;
-		}
-		if (t->n + 2 > WR_TREX_ARGS_MAX) {
-			fprintf(stderr, "wirerate: too many TRex profile options\n");
-			return WR_EXIT_USAGE;
-		}
-		t->argv[t->n++] = argv[i];
-		if (trex_opts[k].value)
-			t->argv[t->n++] = argv[++i];
+	if (k == WR_DIM(trex_opts) || t->n + 2 > WR_TREX_ARGS_MAX) {
+		fprintf(stderr, "wirerate: --%s: too many TRex profile "
+			"options\n", opt->name);
+		return WR_EXIT_USAGE;
 	}
-	*argc = j;
-	argv[j] = NULL;
+	if (t->n == 0)
+		t->first = opt->name;
+	t->argv[t->n++] = trex_opts[k].flag;
+	if (val != NULL)
+		t->argv[t->n++] = val;
 	return WR_EXIT_OK;
+}
+
+int
+wr_trex_check_opts(const struct wr_trex_opts *t, const char *stream_file)
+{
+	if (t->n == 0 || stream_file == NULL || wr_trex_is_profile(stream_file))
+		return WR_EXIT_OK;
+	fprintf(stderr, "wirerate: --%s: applies to a TRex profile "
+		"(PROFILE.py), not to \"%s\"\n", t->first, stream_file);
+	return WR_EXIT_USAGE;
 }
 
 /* The interpreter: $WIRERATE_PYTHON, else Debian's (python3-scapy is
@@ -92,12 +86,20 @@ python(void)
 }
 
 int
-wr_cmd_import_trex(int argc, char **argv)
+wr_cmd_import_trex(const struct wr_cli_cmd *cmd, int argc, char **argv)
 {
-	char **args = calloc((size_t)argc + 4, sizeof(*args));
-	const char *py = python();
-	int i;
+	struct wr_cli_rest rest;
+	char **args;
+	const char *py;
+	int i, rc;
 
+	/* The table's options only (the converter's parser says what their
+	 * values mean); then they go to it as they were written. */
+	rc = wr_cli_parse(cmd, argc, argv, NULL, NULL, NULL, &rest);
+	if (rc != WR_EXIT_OK || rest.help)
+		return rc;
+	py = python();
+	args = calloc((size_t)argc + 4, sizeof(*args));
 	if (args == NULL)
 		return WR_EXIT_FAIL;
 	args[0] = (char *)py;

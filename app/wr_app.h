@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "cli.h"
 #include "wr_bench.h"
 #include "wr_bench_opts.h"
 #include "wr_config.h"
@@ -43,6 +44,7 @@
 struct wr_trex_opts {
 	const char *argv[WR_TREX_ARGS_MAX];
 	unsigned int n;
+	const char *first;  /**< the first one's name, for an error */
 };
 
 struct wr_opts {
@@ -124,14 +126,20 @@ int wr_cmd_run(const struct wr_opts *o);
  * Python package (python3 -m wirerate.trex).
  */
 bool wr_trex_is_profile(const char *path);
-/** Take the converter's options (-t, -m, --src-mac, --dst-mac,
- * --fix-checksums) out of @p argv when an argument is a profile. */
-int wr_trex_take_opts(int *argc, char **argv, struct wr_trex_opts *t);
+/** One of the converter's options (-t, -m, --src-mac, --dst-mac,
+ * --fix-checksums) given beside a profile, kept for it.  @return an exit
+ * code. */
+int wr_trex_add_opt(struct wr_trex_opts *t, const struct wr_cli_opt *opt,
+		    const char *val);
+/** The converter's options are for a TRex profile only: refused beside
+ * another @p stream_file.  @return an exit code. */
+int wr_trex_check_opts(const struct wr_trex_opts *t, const char *stream_file);
 /** Convert @p profile: its stream-file text in *@p text (malloc'd).  The
  * converter prints its own one-line error.  @return an exit code. */
 int wr_trex_convert(const char *profile, const struct wr_trex_opts *t,
 		    char **text, size_t *len);
-int wr_cmd_import_trex(int argc, char **argv);
+/** `wirerate import-trex`: python3 -m wirerate.trex with its arguments. */
+int wr_cmd_import_trex(const struct wr_cli_cmd *cmd, int argc, char **argv);
 int wr_cmd_sweep(const struct wr_opts *o);
 int wr_cmd_rtt(const struct wr_opts *o);
 
@@ -178,14 +186,18 @@ int wr_app_build_streams(const struct wr_stream_file *f,
 int wr_app_load_streams(const struct wr_opts *o, struct wr_stream_file *f);
 int wr_cmd_rfc2544(const struct wr_opts *o);
 
-/** `wirerate serve`: parses its own arguments (argv[1] is "serve"). */
-int wr_cmd_serve(int argc, char **argv);
+/*
+ * Commands that parse their own arguments (argv[1] names @p cmd) with
+ * wr_cli_parse() and @p cmd's table.
+ */
+/** `wirerate serve`. */
+int wr_cmd_serve(const struct wr_cli_cmd *cmd, int argc, char **argv);
 
 /** `wirerate console`: runs python3 -m wirerate with the checkout's package. */
-int wr_cmd_console(int argc, char **argv);
+int wr_cmd_console(const struct wr_cli_cmd *cmd, int argc, char **argv);
 
-/** `wirerate ports`: parses its own arguments (argv[1] is "ports"). */
-int wr_cmd_ports(int argc, char **argv);
+/** `wirerate ports`. */
+int wr_cmd_ports(const struct wr_cli_cmd *cmd, int argc, char **argv);
 
 /** Where the program's own files of one kind are (wr_app_place()). */
 enum wr_app_place {

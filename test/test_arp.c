@@ -60,60 +60,60 @@ static const uint8_t golden_echo_reply[66] = {
 };
 
 static void
-one_addr(struct wr_arp_addrs *a, uint32_t ip)
+one_addr(struct wr_addrs *a, uint32_t ip)
 {
-	wr_arp_addrs_init(a);
-	CU_ASSERT_EQUAL_FATAL(wr_arp_addrs_add(a, ip, ip), 0);
+	wr_addrs_init(a);
+	CU_ASSERT_EQUAL_FATAL(wr_addrs_add(a, ip, ip), 0);
 }
 
 static void
 test_addrs(void)
 {
-	struct wr_arp_addrs a;
+	struct wr_addrs a;
 	struct wr_field_spec fs;
 	__uint128_t list[3] = { IP(10, 0, 0, 9), IP(10, 0, 0, 200), IP(10, 0, 0, 5) };
 
-	wr_arp_addrs_init(&a);
-	CU_ASSERT_FALSE(wr_arp_addrs_has(&a, 0));
-	CU_ASSERT_EQUAL(wr_arp_addrs_add(&a, 5, 4), -EINVAL);
-	CU_ASSERT_EQUAL(wr_arp_addrs_add(&a, 10, 20), 0);
-	CU_ASSERT_EQUAL(wr_arp_addrs_add(&a, 30, 40), 0);
+	wr_addrs_init(&a);
+	CU_ASSERT_FALSE(wr_addrs_has(&a, 0));
+	CU_ASSERT_EQUAL(wr_addrs_add(&a, 5, 4), -EINVAL);
+	CU_ASSERT_EQUAL(wr_addrs_add(&a, 10, 20), 0);
+	CU_ASSERT_EQUAL(wr_addrs_add(&a, 30, 40), 0);
 	CU_ASSERT_EQUAL(a.n, 2);
 	/* Adjacent merges, overlapping merges across two ranges. */
-	CU_ASSERT_EQUAL(wr_arp_addrs_add(&a, 21, 21), 0);
+	CU_ASSERT_EQUAL(wr_addrs_add(&a, 21, 21), 0);
 	CU_ASSERT_EQUAL(a.n, 2);
-	CU_ASSERT_EQUAL(wr_arp_addrs_add(&a, 15, 35), 0);
+	CU_ASSERT_EQUAL(wr_addrs_add(&a, 15, 35), 0);
 	CU_ASSERT_EQUAL(a.n, 1);
 	CU_ASSERT_EQUAL(a.r[0].lo, 10);
 	CU_ASSERT_EQUAL(a.r[0].hi, 40);
-	CU_ASSERT_EQUAL(wr_arp_addrs_add(&a, 0, 0), 0);
-	CU_ASSERT_EQUAL(wr_arp_addrs_add(&a, UINT32_MAX, UINT32_MAX), 0);
+	CU_ASSERT_EQUAL(wr_addrs_add(&a, 0, 0), 0);
+	CU_ASSERT_EQUAL(wr_addrs_add(&a, UINT32_MAX, UINT32_MAX), 0);
 	CU_ASSERT_EQUAL(a.n, 3);
-	CU_ASSERT_TRUE(wr_arp_addrs_has(&a, 0));
-	CU_ASSERT_FALSE(wr_arp_addrs_has(&a, 1));
-	CU_ASSERT_FALSE(wr_arp_addrs_has(&a, 9));
-	CU_ASSERT_TRUE(wr_arp_addrs_has(&a, 10));
-	CU_ASSERT_TRUE(wr_arp_addrs_has(&a, 40));
-	CU_ASSERT_FALSE(wr_arp_addrs_has(&a, 41));
-	CU_ASSERT_TRUE(wr_arp_addrs_has(&a, UINT32_MAX));
-	wr_arp_addrs_free(&a);
+	CU_ASSERT_TRUE(wr_addrs_has(&a, 0));
+	CU_ASSERT_FALSE(wr_addrs_has(&a, 1));
+	CU_ASSERT_FALSE(wr_addrs_has(&a, 9));
+	CU_ASSERT_TRUE(wr_addrs_has(&a, 10));
+	CU_ASSERT_TRUE(wr_addrs_has(&a, 40));
+	CU_ASSERT_FALSE(wr_addrs_has(&a, 41));
+	CU_ASSERT_TRUE(wr_addrs_has(&a, UINT32_MAX));
+	wr_addrs_free(&a);
 
 	/* From stream fields: a DEC range and a list. */
 	memset(&fs, 0, sizeof(fs));
 	fs.mode = WR_VARY_DEC;
 	fs.from = IP(10, 0, 1, 20);
 	fs.to = IP(10, 0, 1, 10);
-	CU_ASSERT_EQUAL(wr_arp_addrs_add_field(&a, &fs), 0);
+	CU_ASSERT_EQUAL(wr_addrs_add_field(&a, &fs), 0);
 	fs.mode = WR_VARY_LIST;
 	fs.list = list;
 	fs.list_len = 3;
-	CU_ASSERT_EQUAL(wr_arp_addrs_add_field(&a, &fs), 0);
-	CU_ASSERT_TRUE(wr_arp_addrs_has(&a, IP(10, 0, 1, 10)));
-	CU_ASSERT_TRUE(wr_arp_addrs_has(&a, IP(10, 0, 1, 15)));
-	CU_ASSERT_FALSE(wr_arp_addrs_has(&a, IP(10, 0, 1, 21)));
-	CU_ASSERT_TRUE(wr_arp_addrs_has(&a, IP(10, 0, 0, 200)));
-	CU_ASSERT_FALSE(wr_arp_addrs_has(&a, IP(10, 0, 0, 6)));
-	wr_arp_addrs_free(&a);
+	CU_ASSERT_EQUAL(wr_addrs_add_field(&a, &fs), 0);
+	CU_ASSERT_TRUE(wr_addrs_has(&a, IP(10, 0, 1, 10)));
+	CU_ASSERT_TRUE(wr_addrs_has(&a, IP(10, 0, 1, 15)));
+	CU_ASSERT_FALSE(wr_addrs_has(&a, IP(10, 0, 1, 21)));
+	CU_ASSERT_TRUE(wr_addrs_has(&a, IP(10, 0, 0, 200)));
+	CU_ASSERT_FALSE(wr_addrs_has(&a, IP(10, 0, 0, 6)));
+	wr_addrs_free(&a);
 }
 
 static void
@@ -126,8 +126,7 @@ test_request_golden(void)
 
 	memset(buf, 0xaa, sizeof(buf));
 	len = wr_arp_build(buf, WR_ARP_OP_REQUEST, wr_eth_broadcast, our_mac,
-			   IP(10, 77, 0, 2), zero, IP(10, 77, 0, 1),
-			   WR_ARP_NO_VLAN);
+			   IP(10, 77, 0, 2), zero, IP(10, 77, 0, 1), NULL, 0);
 	CU_ASSERT_EQUAL(len, 60);
 	CU_ASSERT_EQUAL(memcmp(buf, golden_request, 60), 0);
 	CU_ASSERT_EQUAL(wr_arp_parse(buf, len, &p), 0);
@@ -135,50 +134,62 @@ test_request_golden(void)
 	CU_ASSERT_EQUAL(p.spa, IP(10, 77, 0, 2));
 	CU_ASSERT_EQUAL(p.tpa, IP(10, 77, 0, 1));
 	CU_ASSERT_EQUAL(memcmp(p.sha, our_mac, 6), 0);
-	CU_ASSERT_EQUAL(p.vlan_tci, WR_ARP_NO_VLAN);
 	/* Truncated, or not IPv4 over Ethernet: not ARP for us. */
 	CU_ASSERT_EQUAL(wr_arp_parse(buf, 41, &p), -EINVAL);
 	buf[19] = 16; /* plen */
 	CU_ASSERT_EQUAL(wr_arp_parse(buf, len, &p), -EINVAL);
 }
 
+/* Behind two tags (802.1ad S-tag, then 802.1Q): a question carries them
+ * and is 4 bytes longer a tag; an answer keeps them, in place. */
 static void
-test_request_vlan(void)
+test_tags(void)
 {
 	static const uint8_t zero[6];
+	static const uint8_t qinq[8] = { 0x88, 0xa8, 0x00, 0x0a, 0x81, 0x00, 0xa0, 0x64 };
 	uint8_t buf[WR_ARP_FRAME_MAX];
+	struct wr_addrs a;
 	struct wr_arp_pkt p;
 	uint16_t len;
+	uint32_t n;
 
-	len = wr_arp_build(buf, WR_ARP_OP_REQUEST, wr_eth_broadcast, our_mac,
-			   IP(10, 77, 0, 2), zero, IP(10, 77, 0, 1),
-			   5 << 13 | 100);
-	CU_ASSERT_EQUAL(len, 64);
-	CU_ASSERT_EQUAL(buf[12], 0x81);
-	CU_ASSERT_EQUAL(buf[13], 0x00);
-	CU_ASSERT_EQUAL(buf[14], 0xa0);  /* PCP 5, VID 100 = 0xa064 */
-	CU_ASSERT_EQUAL(buf[15], 0x64);
-	CU_ASSERT_EQUAL(memcmp(buf + 16, golden_request + 12, 60 - 12 - 4), 0);
+	len = wr_arp_build(buf, WR_ARP_OP_REQUEST, wr_eth_broadcast, peer_mac,
+			   IP(10, 77, 0, 1), zero, IP(10, 77, 0, 2), qinq,
+			   sizeof(qinq));
+	CU_ASSERT_EQUAL(len, 68);
+	CU_ASSERT_EQUAL(memcmp(buf + 12, qinq, 8), 0);
+	CU_ASSERT_EQUAL(memcmp(buf + 20, golden_peer_request + 12, 60 - 12 - 8), 0);
 	CU_ASSERT_EQUAL(wr_arp_parse(buf, len, &p), 0);
-	CU_ASSERT_EQUAL(p.vlan_tci, 0xa064);
+	CU_ASSERT_EQUAL(p.tpa, IP(10, 77, 0, 2));
+	one_addr(&a, IP(10, 77, 0, 2));
+	n = len;
+	/* No room for the answer: none written. */
+	CU_ASSERT_EQUAL(wr_arp_answer(buf, &n, 60, our_mac, &a, NULL), WR_ARP_IGNORE);
+	CU_ASSERT_EQUAL(wr_arp_answer(buf, &n, sizeof(buf), our_mac, &a, NULL),
+			WR_ARP_ANSWER_ARP);
+	CU_ASSERT_EQUAL(n, 68);
+	CU_ASSERT_EQUAL(memcmp(buf + 12, qinq, 8), 0);
+	CU_ASSERT_EQUAL(memcmp(buf, golden_reply, 12), 0);
+	CU_ASSERT_EQUAL(memcmp(buf + 20, golden_reply + 12, 60 - 12 - 8), 0);
+	wr_addrs_free(&a);
 }
 
 static void
 test_answer_arp(void)
 {
-	struct wr_arp_addrs a;
+	struct wr_addrs a;
 	struct wr_arp_pkt p;
 	uint8_t buf[WR_ARP_FRAME_MAX];
 	uint32_t len = 60;
 
 	one_addr(&a, IP(10, 77, 0, 2));
 	memcpy(buf, golden_peer_request, 60);
-	CU_ASSERT_EQUAL(wr_arp_answer(buf, &len, our_mac, &a, &p),
+	CU_ASSERT_EQUAL(wr_arp_answer(buf, &len, sizeof(buf), our_mac, &a, &p),
 			WR_ARP_ANSWER_ARP);
 	CU_ASSERT_EQUAL(len, 60);
 	CU_ASSERT_EQUAL(memcmp(buf, golden_reply, 60), 0);
 	/* Our own reply, seen by a resolver: a reply, nothing changed. */
-	CU_ASSERT_EQUAL(wr_arp_answer(buf, &len, our_mac, &a, &p),
+	CU_ASSERT_EQUAL(wr_arp_answer(buf, &len, sizeof(buf), our_mac, &a, &p),
 			WR_ARP_GOT_REPLY);
 	CU_ASSERT_EQUAL(p.spa, IP(10, 77, 0, 2));
 	CU_ASSERT_EQUAL(memcmp(p.sha, our_mac, 6), 0);
@@ -186,35 +197,35 @@ test_answer_arp(void)
 	/* A request for an address we do not have: left alone. */
 	memcpy(buf, golden_peer_request, 60);
 	buf[41] = 3;
-	CU_ASSERT_EQUAL(wr_arp_answer(buf, &len, our_mac, &a, &p),
+	CU_ASSERT_EQUAL(wr_arp_answer(buf, &len, sizeof(buf), our_mac, &a, &p),
 			WR_ARP_IGNORE);
 	CU_ASSERT_EQUAL(buf[21], WR_ARP_OP_REQUEST);
-	wr_arp_addrs_free(&a);
+	wr_addrs_free(&a);
 }
 
 static void
 test_answer_icmp(void)
 {
-	struct wr_arp_addrs a;
+	struct wr_addrs a;
 	uint8_t buf[128];
 	uint32_t len = sizeof(golden_echo);
 
 	one_addr(&a, IP(10, 77, 0, 2));
 	memcpy(buf, golden_echo, sizeof(golden_echo));
-	CU_ASSERT_EQUAL(wr_arp_answer(buf, &len, our_mac, &a, NULL),
+	CU_ASSERT_EQUAL(wr_arp_answer(buf, &len, sizeof(buf), our_mac, &a, NULL),
 			WR_ARP_ANSWER_ICMP);
 	CU_ASSERT_EQUAL(len, sizeof(golden_echo));
 	CU_ASSERT_EQUAL(memcmp(buf, golden_echo_reply, sizeof(golden_echo)), 0);
 	/* The reply is not itself answered. */
-	CU_ASSERT_EQUAL(wr_arp_answer(buf, &len, our_mac, &a, NULL),
+	CU_ASSERT_EQUAL(wr_arp_answer(buf, &len, sizeof(buf), our_mac, &a, NULL),
 			WR_ARP_IGNORE);
-	wr_arp_addrs_free(&a);
+	wr_addrs_free(&a);
 }
 
 static void
 test_icmp_ttl_and_checks(void)
 {
-	struct wr_arp_addrs a;
+	struct wr_addrs a;
 	uint8_t buf[128];
 	uint32_t len = sizeof(golden_echo);
 
@@ -249,10 +260,10 @@ test_icmp_ttl_and_checks(void)
 	CU_ASSERT_FALSE(wr_icmp_echo_reply(buf, len, our_mac, &a));
 	memcpy(buf, golden_echo, sizeof(golden_echo));
 	CU_ASSERT_FALSE(wr_icmp_echo_reply(buf, len - 1, our_mac, &a));
-	wr_arp_addrs_free(&a);
+	wr_addrs_free(&a);
 	one_addr(&a, IP(10, 77, 0, 3));
 	CU_ASSERT_FALSE(wr_icmp_echo_reply(buf, len, our_mac, &a));
-	wr_arp_addrs_free(&a);
+	wr_addrs_free(&a);
 }
 
 static void
@@ -268,7 +279,7 @@ test_mac_bytes(void)
 static CU_TestInfo arp_tests[] = {
 	{ "addrs", test_addrs },
 	{ "request_golden", test_request_golden },
-	{ "request_vlan", test_request_vlan },
+	{ "tags", test_tags },
 	{ "answer_arp", test_answer_arp },
 	{ "answer_icmp", test_answer_icmp },
 	{ "icmp_ttl_and_checks", test_icmp_ttl_and_checks },

@@ -659,7 +659,7 @@ test_rfc2544_loss_b2b_outputs(void)
 	json = render(rfc_json, &a);
 	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"trials\": [\n      {\"frames\": 40000, "
 				  "\"min_ns\": 400, \"avg_ns\": 900, \"max_ns\": 9000, "
-				  "\"p50_ns\": 800, \"p99_ns\": 2000, \"p99_9_ns\": 4000, "
+				  "\"p50_ns\": 800, \"p90_ns\": 0, \"p99_ns\": 2000, \"p99_9_ns\": 4000, "
 				  "\"p99_99_ns\": 8000, \"jitter_ns\": 12.500, \"sent\": "
 				  "40000, \"lost\": 0, \"offered_pps\": 99999.000, "
 				  "\"short_offer\": false}"));

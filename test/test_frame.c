@@ -11,6 +11,7 @@
 #include "wr_sig.h"
 #include "wr_test.h"
 #include "wr_test_frame.h"
+#include "wr_yaml.h"
 
 /*
  * Golden frames, FCS excluded, written out from the RFC 791/768 layouts.
@@ -102,8 +103,10 @@ test_gold_plain(void)
 {
 	struct wr_stream s;
 
+	ref_stream(&s);	ref_free(&s);
 	ref_stream(&s);
 	check_gold(&s, gold_plain, sizeof(gold_plain));
+	ref_free(&s);
 }
 
 static void
@@ -112,23 +115,25 @@ test_gold_vlan_pattern(void)
 	static uint8_t pat[] = { 0xde, 0xad, 0xbe, 0xef };
 	struct wr_stream s;
 
+	ref_stream(&s);	ref_free(&s);
 	ref_stream(&s);
-	s.vlan = true;
-	s.field[WR_FIELD_VLAN_ID].value = 100;
-	s.field[WR_FIELD_VLAN_PCP].value = 5;
-	s.field[WR_FIELD_IPV4_DSCP].value = 46;
-	s.ecn = 1;
-	s.field[WR_FIELD_IPV4_TTL].value = 255;
-	s.field[WR_FIELD_IPV4_ID].value = 0x1234;
-	s.df = false;
-	s.field[WR_FIELD_IPV4_SRC].value = 0x0a000001;
-	s.field[WR_FIELD_IPV4_DST].value = 0x0a000002;
-	s.field[WR_FIELD_UDP_SRC].value = 5000;
-	s.field[WR_FIELD_UDP_DST].value = 53;
+	ref_vlan(&s);
+	REF(&s, REF_VLAN_ID).value = 100;
+	REF(&s, REF_VLAN_PCP).value = 5;
+	REF(&s, REF_IPV4_DSCP).value = 46;
+	REF_KEY(&s, "ipv4.ecn").value = 1;
+	REF(&s, REF_IPV4_TTL).value = 255;
+	REF(&s, REF_IPV4_ID).value = 0x1234;
+	REF_KEY(&s, "ipv4.df").value = false;
+	REF(&s, REF_IPV4_SRC).value = 0x0a000001;
+	REF(&s, REF_IPV4_DST).value = 0x0a000002;
+	REF(&s, REF_UDP_SRC).value = 5000;
+	REF(&s, REF_UDP_DST).value = 53;
 	s.payload.kind = WR_PAYLOAD_PATTERN;
 	s.payload.bytes = pat;
 	s.payload.len = sizeof(pat);
 	check_gold(&s, gold_vlan_pattern, sizeof(gold_vlan_pattern));
+	ref_free(&s);
 }
 
 static void
@@ -137,11 +142,13 @@ test_gold_string(void)
 	static uint8_t str[] = "wirerate";
 	struct wr_stream s;
 
+	ref_stream(&s);	ref_free(&s);
 	ref_stream(&s);
 	s.payload.kind = WR_PAYLOAD_STRING;
 	s.payload.bytes = str;
 	s.payload.len = 8;
 	check_gold(&s, gold_string, sizeof(gold_string));
+	ref_free(&s);
 }
 
 static void
@@ -149,9 +156,11 @@ test_gold_inc(void)
 {
 	struct wr_stream s;
 
+	ref_stream(&s);	ref_free(&s);
 	ref_stream(&s);
 	s.payload.kind = WR_PAYLOAD_INC;
 	check_gold(&s, gold_inc, sizeof(gold_inc));
+	ref_free(&s);
 }
 
 static void
@@ -160,6 +169,7 @@ test_gold_latency(void)
 	struct wr_frame_tmpl *t;
 	struct wr_stream s;
 
+	ref_stream(&s);	ref_free(&s);
 	ref_stream(&s);
 	s.payload.kind = WR_PAYLOAD_INC;
 	s.latency = true;
@@ -173,6 +183,7 @@ test_gold_latency(void)
 	CU_ASSERT_EQUAL(wr_frame_tmpl_offload(t)->l2_len, 14);
 	CU_ASSERT_FALSE(wr_frame_tmpl_is_static(t));
 	wr_frame_tmpl_free(t);
+	ref_free(&s);
 }
 
 static void
@@ -189,7 +200,8 @@ test_lengths(void)
 			unsigned int l2 = vlan ? 18 : 14, len = sizes[i] - 4u;
 
 			ref_stream(&s);
-			s.vlan = vlan;
+			if (vlan)
+				ref_vlan(&s);
 			s.size.fixed = sizes[i];
 			s.payload.kind = WR_PAYLOAD_INC;
 			t = make(&s);
@@ -205,6 +217,7 @@ test_lengths(void)
 			CU_ASSERT_EQUAL(wr_frame_tmpl_sig_off(t), 0);
 			CU_ASSERT_EQUAL(wr_frame_tmpl_offload(t)->l4_csum_off, l2 + 26);
 			wr_frame_tmpl_free(t);
+			ref_free(&s);
 		}
 	}
 }
@@ -216,20 +229,22 @@ test_static(void)
 	struct wr_stream s;
 
 	/* A range of one value does not vary: still static. */
+	ref_stream(&s);	ref_free(&s);
 	ref_stream(&s);
-	ref_inc(&s, WR_FIELD_UDP_SRC, 7, 7, 1);
-	ref_random(&s, WR_FIELD_IPV4_ID, 9, 9);
+	ref_inc(&s, REF_UDP_SRC, 7, 7, 1);
+	ref_random(&s, REF_IPV4_ID, 9, 9);
 	t = make(&s);
 	CU_ASSERT_TRUE(wr_frame_tmpl_is_static(t));
-	CU_ASSERT_EQUAL(ref_field(wr_frame_tmpl_bytes(t), WR_FIELD_UDP_SRC), 7);
-	CU_ASSERT_EQUAL(ref_field(wr_frame_tmpl_bytes(t), WR_FIELD_IPV4_ID), 9);
+	CU_ASSERT_EQUAL(ref_field(wr_frame_tmpl_bytes(t), REF_UDP_SRC), 7);
+	CU_ASSERT_EQUAL(ref_field(wr_frame_tmpl_bytes(t), REF_IPV4_ID), 9);
 	wr_frame_tmpl_free(t);
 
-	ref_inc(&s, WR_FIELD_ETH_SRC, 1, 2, 1);
+	ref_inc(&s, REF_ETH_SRC, 1, 2, 1);
 	t = make(&s);
 	CU_ASSERT_FALSE(wr_frame_tmpl_is_static(t));
 	wr_frame_tmpl_free(t);
 
+	ref_free(&s);
 	ref_stream(&s);
 	s.size.mode = WR_SIZE_INC;
 	s.size.from = 64;
@@ -239,6 +254,7 @@ test_static(void)
 	CU_ASSERT_FALSE(wr_frame_tmpl_is_static(t));
 	CU_ASSERT_EQUAL(wr_frame_tmpl_max_len(t), 124);
 	wr_frame_tmpl_free(t);
+	ref_free(&s);
 }
 
 static void
@@ -252,14 +268,15 @@ test_sig_write(void)
 	uint64_t st = 99;
 	unsigned int k;
 
+	ref_stream(&s);	ref_free(&s);
 	ref_stream(&s);
 	s.latency = true;
 	s.size.mode = WR_SIZE_RANDOM;
 	s.size.from = 74;
 	s.size.to = 300;
 	s.payload.kind = WR_PAYLOAD_INC;
-	ref_random(&s, WR_FIELD_IPV4_SRC, 0, 0xffffffff);
-	ref_inc(&s, WR_FIELD_UDP_DST, 1, 65535, 7);
+	ref_random(&s, REF_IPV4_SRC, 0, 0xffffffff);
+	ref_inc(&s, REF_UDP_DST, 1, 65535, 7);
 	t = make(&s);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
 	memcpy(buf, wr_frame_tmpl_bytes(t), wr_frame_tmpl_max_len(t));
@@ -279,6 +296,7 @@ test_sig_write(void)
 		CU_ASSERT_EQUAL(sig.tx_tsc, tsc);
 	}
 	wr_frame_tmpl_free(t);
+	ref_free(&s);
 }
 
 static void
@@ -295,6 +313,7 @@ test_sig_short(void)
 
 	/* The loss-only signature fits a 64-byte frame (18 payload bytes);
 	 * the full one does not. */
+	ref_stream(&s);	ref_free(&s);
 	ref_stream(&s);
 	s.latency = true;
 	s.size.fixed = 64;
@@ -353,6 +372,7 @@ test_sig_short(void)
 		CU_ASSERT_EQUAL(wr_sig_decode_any(b, WR_SIG_LEN, &sig), -1);
 	}
 	wr_frame_tmpl_free(t);
+	ref_free(&s);
 }
 
 /* Find the UDP source port that makes the computed checksum 0. */
@@ -364,7 +384,7 @@ zero_csum_port(const struct wr_stream *base)
 	uint8_t f[60], ph[12];
 	uint32_t sum;
 
-	s.field[WR_FIELD_UDP_SRC].value = 0;
+	REF(&s, REF_UDP_SRC).value = 0;
 	t = make(&s);
 	memcpy(f, wr_frame_tmpl_bytes(t), 60);
 	wr_frame_tmpl_free(t);
@@ -392,7 +412,7 @@ test_udp_zero_is_ffff(void)
 	ref_stream(&s);
 	port = zero_csum_port(&s);
 	/* RFC 768: a computed 0 is sent as all ones, in the template ... */
-	s.field[WR_FIELD_UDP_SRC].value = port;
+	REF(&s, REF_UDP_SRC).value = port;
 	t = make(&s);
 	CU_ASSERT_EQUAL(wr_frame_tmpl_bytes(t)[40], 0xff);
 	CU_ASSERT_EQUAL(wr_frame_tmpl_bytes(t)[41], 0xff);
@@ -401,12 +421,12 @@ test_udp_zero_is_ffff(void)
 	/* ... and per packet. */
 	ports[0] = (uint16_t)(port + 1);
 	ports[1] = port;
-	ref_list(&s, WR_FIELD_UDP_SRC, ports, 2);
+	ref_list(&s, REF_UDP_SRC, ports, 2);
 	t = make(&s);
 	memcpy(buf, wr_frame_tmpl_bytes(t), 60);
 	wr_frame_gen_init(&g, t, 1, 1);
 	wr_frame_gen_next(&g, buf);
-	CU_ASSERT_EQUAL(ref_field(buf, WR_FIELD_UDP_SRC), port);
+	CU_ASSERT_EQUAL(ref_field(buf, REF_UDP_SRC), port);
 	CU_ASSERT_EQUAL(buf[40], 0xff);
 	CU_ASSERT_EQUAL(buf[41], 0xff);
 	CU_ASSERT_EQUAL(ref_check(buf, 60), 0);
@@ -423,6 +443,7 @@ test_sig_zero_is_ffff(void)
 	uint32_t sum;
 
 	/* Pick seq's last word so that the signed frame sums to 0xffff. */
+	ref_stream(&s);	ref_free(&s);
 	ref_stream(&s);
 	s.latency = true;
 	s.size.fixed = 74;
@@ -443,14 +464,22 @@ test_sig_zero_is_ffff(void)
 	CU_ASSERT_EQUAL(buf[41], 0xff);
 	CU_ASSERT_EQUAL(ref_check(buf, 70), 0);
 	wr_frame_tmpl_free(t);
+	ref_free(&s);
 }
 
+/* The stream at line 12 (its layers too, as the loader marks them) does
+ * not build, and the error names @p path_sub. */
 static void
-expect_einval(const struct wr_stream *s, const char *path_sub)
+expect_einval(struct wr_stream *s, const char *path_sub)
 {
 	struct wr_frame_tmpl *t = (void *)1;
 	struct wr_error err;
+	uint32_t i;
 
+	s->mark.line = 12;
+	s->mark.col = 3;
+	for (i = 0; i < s->n_layers; i++)
+		s->layers[i].mark = s->mark;
 	wr_error_clear(&err);
 	CU_ASSERT_EQUAL(wr_frame_tmpl_create(s, 0, &t, &err), -EINVAL);
 	CU_ASSERT_PTR_NULL(t);
@@ -466,47 +495,46 @@ test_errors(void)
 	struct wr_stream s;
 
 	ref_stream(&s);
-	s.mark.line = 12;
-	s.mark.col = 3;
 	s.latency = true; /* 64 bytes cannot hold headers + signature */
 	expect_einval(&s, "size");
 	s.size.fixed = 69; /* 42 + 24 + FCS = 70 is the smallest */
 	expect_einval(&s, "size");
-	s.vlan = true;
+	ref_vlan(&s);
 	s.size.fixed = 73;
 	expect_einval(&s, "size");
 	s.size.fixed = 74;
 	CU_ASSERT_EQUAL(wr_frame_tmpl_create(&s, 0, &t, NULL), 0);
 	wr_frame_tmpl_free(t);
+	wr_stream_free(&s);
 
 	ref_stream(&s);
-	s.mark.line = 12;
 	s.size.fixed = 9019;
 	expect_einval(&s, "size");
 	s.size.fixed = 63;
 	expect_einval(&s, "size");
+	wr_stream_free(&s);
 
 	ref_stream(&s);
-	s.mark.line = 12;
-	s.vlan = true;
-	s.field[WR_FIELD_VLAN_ID].value = 4096;
+	ref_vlan(&s);
+	REF(&s, REF_VLAN_ID).value = 4096;
 	expect_einval(&s, "vlan.id");
+	wr_stream_free(&s);
 
 	ref_stream(&s);
-	s.mark.line = 12;
-	ref_inc(&s, WR_FIELD_IPV4_ID, 1, 5, 0);
+	ref_inc(&s, REF_IPV4_ID, 1, 5, 0);
 	expect_einval(&s, "ipv4.id");
+	wr_stream_free(&s);
 
 	ref_stream(&s);
-	s.mark.line = 12;
-	ref_random(&s, WR_FIELD_IPV4_DSCP, 0, 64);
+	ref_random(&s, REF_IPV4_DSCP, 0, 64);
 	expect_einval(&s, "ipv4.dscp");
+	wr_stream_free(&s);
 
 	ref_stream(&s);
-	s.mark.line = 12;
 	s.size.mode = WR_SIZE_MIX;
 	s.size.n_mix = 0;
 	expect_einval(&s, "size");
+	wr_stream_free(&s);
 }
 
 /* ---- pcap dump ---- */
@@ -564,7 +592,7 @@ two_streams(struct wr_stream_file *f)
 	f->n_streams = 2;
 	f->streams = calloc(2, sizeof(*f->streams));
 	ref_stream(&f->streams[0]);
-	ref_inc(&f->streams[0], WR_FIELD_UDP_SRC, 1000, 1009, 1);
+	ref_inc(&f->streams[0], REF_UDP_SRC, 1000, 1009, 1);
 	f->streams[0].size.mode = WR_SIZE_INC;
 	f->streams[0].size.from = 64;
 	f->streams[0].size.to = 128;
@@ -572,8 +600,8 @@ two_streams(struct wr_stream_file *f)
 	ref_stream(&f->streams[1]);
 	f->streams[1].latency = true;
 	f->streams[1].size.fixed = 100;
-	f->streams[1].vlan = true;
-	ref_random(&f->streams[1], WR_FIELD_IPV4_DST, 1, 1000);
+	ref_vlan(&f->streams[1]);
+	ref_random(&f->streams[1], REF_IPV4_DST, 1, 1000);
 }
 
 /* Frames of stream @p s, indices 0..count-1, as a TX loop would build them. */
@@ -680,7 +708,145 @@ test_dump_failure(void)
 	wr_stream_file_free(&f);
 }
 
+
+/* SCTP's CRC32c of the packet at @p sctp (@p len bytes) is right. */
+static bool
+sctp_ok(const uint8_t *sctp, size_t len)
+{
+	uint8_t b[WR_FRAME_MAX];
+	uint32_t want;
+
+	memcpy(b, sctp, len);
+	memset(b + 8, 0, 4);
+	want = ref_crc32c(b, len);
+	return sctp[8] == (uint8_t)want && sctp[9] == (uint8_t)(want >> 8) &&
+	       sctp[10] == (uint8_t)(want >> 16) && sctp[11] == (uint8_t)(want >> 24);
+}
+
+/* The UDP checksum over IPv6 of the datagram at @p udp is right. */
+static bool
+udp6_ok(const uint8_t *ip6, const uint8_t *udp, unsigned int ulen)
+{
+	uint8_t ph[40];
+	uint32_t sum;
+
+	memcpy(ph, ip6 + 8, 32);
+	memset(ph + 32, 0, 8);
+	ph[34] = (uint8_t)(ulen >> 8);
+	ph[35] = (uint8_t)ulen;
+	ph[39] = 17;
+	sum = ref_sum(ph, 40, 0);
+	return ref_sum(udp, ulen, sum) == 0xffff;
+}
+
+/*
+ * SCTP's CRC32c (computed once per frame) on every frame: with a varying
+ * port and sizes, of one size (the constant tail by its shift map), with a
+ * signature written after the frame, and nested in an outer UDP checksum
+ * (VXLAN over IPv6), through the frame-by-frame and the burst generators
+ * alike.
+ */
+static void
+test_sctp_crc(void)
+{
+	static const char text[] =
+		"version: 1\n"
+		"streams:\n"
+		"  - name: plain\n"
+		"    size: {inc: {from: 80, to: 333, step: 3}}\n"
+		"    stack: [eth, ipv4, {sctp: {src: {inc: {from: 1, to: 7}}}}, sctp_data]\n"
+		"  - name: latency\n"
+		"    size: {random: {min: 100, max: 200}}\n"
+		"    latency: true\n"
+		"    stack: [eth, ipv4, {sctp: {dst: {random: {min: 1, max: 65535}}}}, sctp_data]\n"
+		"  - name: tunnel\n"
+		"    size: 170\n"
+		"    latency: loss\n"
+		"    stack: [eth, ipv6, udp, vxlan, eth, ipv4, {sctp: {src: {inc: {from: 9, to: 99}}}}, sctp_data]\n"
+		"  - name: one-size\n"
+		"    size: 1000\n"
+		"    payload: inc\n"
+		"    stack: [eth, ipv4, {sctp: {src: {inc: {from: 1, to: 7}}}}, {sctp_data: {tsn: {random: {min: 0, max: 4294967295}}}}]\n"
+		"  - name: one-size-latency\n"
+		"    size: 600\n"
+		"    payload: {pattern: \"c0ffee\"}\n"
+		"    latency: true\n"
+		"    stack: [eth, ipv6, udp, vxlan, eth, ipv4, {sctp: {dst: {inc: {from: 9, to: 99}}}}, sctp_data]\n"
+		"  - name: tunnel-sizes\n"
+		"    size: {inc: {from: 140, to: 200}}\n"
+		"    stack: [eth, ipv6, udp, vxlan, eth, ipv4, {sctp: {src: {inc: {from: 9, to: 99}}}}, sctp_data]\n"
+		/* One's-complement inside one's-complement: the outer UDP
+		 * takes the inner regions as their known totals. */
+		"  - name: geneve-udp\n"
+		"    size: {inc: {from: 130, to: 300, step: 7}}\n"
+		"    latency: true\n"
+		"    payload: inc\n"
+		"    stack: [eth, {ipv4: {ttl: {inc: {from: 1, to: 9}}}}, {udp: {src: {random: {min: 1, max: 65535}}}},\n"
+		"            {geneve: {vni: {inc: {from: 1, to: 5}}}}, {eth: {src: {inc: {from: 02:00:00:00:00:01, to: 02:00:00:00:00:03}}}},\n"
+		"            {ipv4: {src: {inc: {from: 10.0.0.1, to: 10.0.0.99}}, id: {random: {min: 0, max: 65535}}}},\n"
+		"            {udp: {dst: {list: [1, 2, 3]}}}]\n"
+		"  - name: vxlan6-udp\n"
+		"    size: 400\n"
+		"    stack: [eth, ipv6, udp, vxlan, eth, {ipv4: {dst: {random: {min: 10.0.0.1, max: 10.0.39.15}}}},\n"
+		"            {udp: {src: {inc: {from: 1, to: 77}}}}]\n";
+	static uint8_t bufs[8][WR_FRAME_MAX];
+	const struct wr_proto *proto[WR_LAYERS_MAX];
+	uint16_t off[WR_LAYERS_MAX], lens[8];
+	struct wr_stream_file f;
+	struct wr_frame_tmpl *t;
+	struct wr_frame_gen g;
+	struct wr_error err;
+	uint8_t *ptrs[8];
+	uint32_t s, n, k, sc, ip6, in_eth;
+	bool sctp, v6;
+
+	CU_ASSERT_EQUAL_FATAL(wr_yaml_load_streams_buf("t.yaml", text, strlen(text), &f,
+						       &err), 0);
+	for (s = 0; s < f.n_streams; s++) {
+		CU_ASSERT_EQUAL_FATAL(wr_frame_tmpl_create(&f.streams[s], s, &t, &err), 0);
+		n = wr_frame_tmpl_layers(t, proto, off);
+		sctp = strcmp(proto[n - 1]->name, "sctp_data") == 0;
+		v6 = strcmp(proto[1]->name, "ipv6") == 0;
+		sc = off[n - 2];
+		ip6 = off[1];
+		in_eth = off[4];
+		CU_ASSERT_TRUE(!sctp || sctp_ok(wr_frame_tmpl_bytes(t) + sc,
+						wr_frame_tmpl_max_len(t) - sc) ||
+			       f.streams[s].latency);
+		for (k = 0; k < 8; k++) {
+			memcpy(bufs[k], wr_frame_tmpl_bytes(t), wr_frame_tmpl_max_len(t));
+			ptrs[k] = bufs[k];
+		}
+		wr_frame_gen_init(&g, t, 0, 1);
+		for (n = 0; n < 40; n++) {
+			if (n % 2 == 0) {
+				for (k = 0; k < 8; k++)
+					lens[k] = wr_frame_gen_next(&g, ptrs[k]);
+			} else {
+				wr_frame_gen_burst(&g, ptrs, lens, 8);
+			}
+			for (k = 0; k < 8; k++) {
+				wr_frame_sig_write(t, ptrs[k], lens[k], s, n * 8 + k, 77);
+				if (sctp)
+					CU_ASSERT_TRUE_FATAL(sctp_ok(ptrs[k] + sc, lens[k] - sc));
+				if (v6 && n > 5)
+					CU_ASSERT_TRUE_FATAL(udp6_ok(ptrs[k] + ip6, ptrs[k] + ip6 + 40,
+								     lens[k] - ip6 - 40u));
+				/* IPv4/UDP outside, then inside: every checksum. */
+				if (!v6 && !sctp)
+					CU_ASSERT_EQUAL_FATAL(ref_check(ptrs[k], lens[k]), 0);
+				if (!sctp && n > 5)
+					CU_ASSERT_EQUAL_FATAL(ref_check(ptrs[k] + in_eth,
+									lens[k] - in_eth), 0);
+			}
+		}
+		wr_frame_tmpl_free(t);
+	}
+	wr_stream_file_free(&f);
+}
+
 static CU_TestInfo frame_tests[] = {
+	{ "sctp_crc", test_sctp_crc },
 	{ "gold_plain", test_gold_plain },
 	{ "gold_vlan_pattern", test_gold_vlan_pattern },
 	{ "gold_string", test_gold_string },

@@ -26,16 +26,17 @@ icmp6_ok(const uint8_t *ip)
 static void
 test_ns_na(void)
 {
+	static const uint8_t vlan5[4] = { 0x81, 0x00, 0x00, 0x05 };
 	uint8_t f[WR_ND_FRAME_MAX + 32];
-	struct wr_nd_addrs ours;
+	struct wr_addrs ours;
 	struct wr_nd_pkt na;
 	uint32_t len;
 	uint16_t n;
 
-	wr_nd_addrs_init(&ours);
-	CU_ASSERT_EQUAL(wr_nd_addrs_add(&ours, OURS, OURS), 0);
+	wr_addrs_init(&ours);
+	CU_ASSERT_EQUAL(wr_addrs_add(&ours, OURS, OURS), 0);
 	/* The peer asks who has OURS; tagged, VLAN 5. */
-	n = wr_nd_build_ns(f, peer_mac, PEER, OURS, 5);
+	n = wr_nd_build_ns(f, peer_mac, PEER, OURS, vlan5, sizeof(vlan5));
 	CU_ASSERT_EQUAL(n, 14 + 4 + 40 + 32);
 	CU_ASSERT_EQUAL(f[0], 0x33);
 	CU_ASSERT_EQUAL(f[2], 0xff);
@@ -45,7 +46,7 @@ test_ns_na(void)
 	CU_ASSERT_EQUAL(f[18 + 7], 255);         /* hop limit */
 	CU_ASSERT_TRUE(icmp6_ok(f + 18));
 	len = n;
-	CU_ASSERT_EQUAL(wr_nd_answer(f, &len, our_mac, &ours, NULL), WR_ND_ANSWER_NS);
+	CU_ASSERT_EQUAL(wr_nd_answer(f, &len, sizeof(f), our_mac, &ours, NULL), WR_ND_ANSWER_NS);
 	CU_ASSERT_EQUAL(len, 14 + 4 + 40 + 32);
 	CU_ASSERT_EQUAL(memcmp(f, peer_mac, 6), 0);
 	CU_ASSERT_EQUAL(memcmp(f + 6, our_mac, 6), 0);
@@ -58,31 +59,31 @@ test_ns_na(void)
 	CU_ASSERT_EQUAL(memcmp(f + 18 + 66, our_mac, 6), 0);
 	CU_ASSERT_TRUE(icmp6_ok(f + 18));
 	/* The same NA, seen by the resolver. */
-	CU_ASSERT_EQUAL(wr_nd_answer(f, &len, peer_mac, &ours, &na), WR_ND_GOT_NA);
+	CU_ASSERT_EQUAL(wr_nd_answer(f, &len, sizeof(f), peer_mac, &ours, &na), WR_ND_GOT_NA);
 	CU_ASSERT_TRUE(na.target == OURS);
 	CU_ASSERT_EQUAL(memcmp(na.mac, our_mac, 6), 0);
 	/* Not ours, or a bad checksum: ignored. */
-	n = wr_nd_build_ns(f, peer_mac, PEER, A6(0x20010db800000000ull, 9), WR_ARP_NO_VLAN);
+	n = wr_nd_build_ns(f, peer_mac, PEER, A6(0x20010db800000000ull, 9), NULL, 0);
 	len = n;
-	CU_ASSERT_EQUAL(wr_nd_answer(f, &len, our_mac, &ours, NULL), WR_ND_IGNORE);
-	n = wr_nd_build_ns(f, peer_mac, PEER, OURS, WR_ARP_NO_VLAN);
+	CU_ASSERT_EQUAL(wr_nd_answer(f, &len, sizeof(f), our_mac, &ours, NULL), WR_ND_IGNORE);
+	n = wr_nd_build_ns(f, peer_mac, PEER, OURS, NULL, 0);
 	f[14 + 40 + 3] ^= 1;
 	len = n;
-	CU_ASSERT_EQUAL(wr_nd_answer(f, &len, our_mac, &ours, NULL), WR_ND_IGNORE);
-	wr_nd_addrs_free(&ours);
+	CU_ASSERT_EQUAL(wr_nd_answer(f, &len, sizeof(f), our_mac, &ours, NULL), WR_ND_IGNORE);
+	wr_addrs_free(&ours);
 }
 
 static void
 test_echo(void)
 {
 	uint8_t f[128] = { 0 }, *ip = f + 14, *m = ip + 40;
-	struct wr_nd_addrs ours;
+	struct wr_addrs ours;
 	uint64_t sum;
 	uint32_t len = 14 + 40 + 16;
 	int i;
 
-	wr_nd_addrs_init(&ours);
-	CU_ASSERT_EQUAL(wr_nd_addrs_add(&ours, OURS, OURS + 10), 0);
+	wr_addrs_init(&ours);
+	CU_ASSERT_EQUAL(wr_addrs_add(&ours, OURS, OURS + 10), 0);
 	memcpy(f, our_mac, 6);
 	memcpy(f + 6, peer_mac, 6);
 	f[12] = 0x86;
@@ -103,7 +104,7 @@ test_echo(void)
 	m[2] = (uint8_t)(~wr_csum_fold(sum) >> 8);
 	m[3] = (uint8_t)~wr_csum_fold(sum);
 	CU_ASSERT_TRUE(icmp6_ok(ip));
-	CU_ASSERT_EQUAL(wr_nd_answer(f, &len, our_mac, &ours, NULL), WR_ND_ANSWER_ECHO);
+	CU_ASSERT_EQUAL(wr_nd_answer(f, &len, sizeof(f), our_mac, &ours, NULL), WR_ND_ANSWER_ECHO);
 	CU_ASSERT_EQUAL(m[0], WR_ICMP6_ECHO_REPLY);
 	CU_ASSERT_EQUAL(memcmp(f, peer_mac, 6), 0);
 	CU_ASSERT_EQUAL(ip[23], 4);              /* from OURS + 3 */
@@ -111,8 +112,8 @@ test_echo(void)
 	CU_ASSERT_EQUAL(m[7], 7);
 	CU_ASSERT_TRUE(icmp6_ok(ip));
 	/* A reply is no request: ignored. */
-	CU_ASSERT_EQUAL(wr_nd_answer(f, &len, our_mac, &ours, NULL), WR_ND_IGNORE);
-	wr_nd_addrs_free(&ours);
+	CU_ASSERT_EQUAL(wr_nd_answer(f, &len, sizeof(f), our_mac, &ours, NULL), WR_ND_IGNORE);
+	wr_addrs_free(&ours);
 }
 
 static CU_TestInfo nd_tests[] = {

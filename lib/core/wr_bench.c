@@ -528,6 +528,7 @@ wr_sweep_csv_write(FILE *out, const struct wr_sweep_row *rows, unsigned int n)
 	return ferror(out) ? -EIO : 0;
 }
 
+/* A missing string of the metadata is written as "". */
 static void
 json_key_str(FILE *out, const char *key, const char *val)
 {
@@ -538,18 +539,23 @@ json_key_str(FILE *out, const char *key, const char *val)
 static void
 json_meta(FILE *out, const char *schema, const struct wr_bench_meta *m)
 {
-	fputs("{\n  \"schema\": ", out);
-	wr_out_json_str(out, schema ? schema : "");
-	json_key_str(out, "wirerate_version", m->wirerate_version);
-	json_key_str(out, "dpdk_version", m->dpdk_version);
-	json_key_str(out, "stream_file", m->stream_file);
-	json_key_str(out, "stream_file_sha256", m->stream_sha256);
-	json_key_str(out, "stream", m->stream);
-	json_key_str(out, "config_file", m->config_file);
-	json_key_str(out, "started_at", m->started_at);
-	json_key_str(out, "finished_at", m->finished_at);
-	fprintf(out, ",\n  \"seed\": %llu", (unsigned long long)m->seed);
-	json_key_str(out, "stop_reason", m->stop_reason);
+	const struct wr_out_head head = {
+		.schema = schema ? schema : "",
+		.wirerate_version = m->wirerate_version ? m->wirerate_version : "",
+		.dpdk_version = m->dpdk_version ? m->dpdk_version : "",
+		.stream_file = m->stream_file ? m->stream_file : "",
+		.stream_sha256 = m->stream_sha256,
+		.stream = m->stream ? m->stream : "",
+		.config_file = m->config_file ? m->config_file : "",
+		.has_seed = true,
+		.seed = m->seed,
+		.started_at = m->started_at,
+		.finished_at = m->finished_at,
+		.stop_reason = m->stop_reason ? m->stop_reason : "",
+		.tsc = m->has_tsc ? &m->tsc : NULL,
+	};
+
+	wr_out_json_head(out, &head);
 	json_key_str(out, "tx_device", m->tx_device);
 	json_key_str(out, "tx_driver", m->tx_driver);
 	fprintf(out, ",\n  \"link_speed_mbps\": %u, \"link_speed_placeholder\": "
@@ -563,11 +569,6 @@ json_meta(FILE *out, const char *schema, const struct wr_bench_meta *m)
 	for (unsigned int i = 0; i < m->n_not_measured; i++)
 		fprintf(out, "%s%u", i ? ", " : "", m->not_measured[i]);
 	fputc(']', out);
-	fputs(",\n  \"tsc\": ", out);
-	if (m->has_tsc)
-		wr_tsc_cal_json(out, &m->tsc);
-	else
-		fputs("null", out);
 }
 
 void
@@ -1307,14 +1308,9 @@ json_floss(FILE *out, const struct wr_rfc2544_row *r)
 static void
 json_lat_summary(FILE *out, const struct wr_latency_summary *l)
 {
-	fprintf(out, "{\"frames\": %llu, \"min_ns\": %llu, \"avg_ns\": %llu, "
-		"\"max_ns\": %llu, \"p50_ns\": %llu, \"p99_ns\": %llu, "
-		"\"p99_9_ns\": %llu, \"p99_99_ns\": %llu, \"jitter_ns\": %.3f",
-		(unsigned long long)l->n, (unsigned long long)l->min,
-		(unsigned long long)l->avg, (unsigned long long)l->max,
-		(unsigned long long)l->p50, (unsigned long long)l->p99,
-		(unsigned long long)l->p999, (unsigned long long)l->p9999,
-		l->jitter_ns);
+	fputc('{', out);
+	wr_latency_json_write(out, l, WR_LAT_JSON_NS);
+	fprintf(out, ", \"jitter_ns\": %.3f", l->jitter_ns);
 }
 
 /* "latency": {...} or null, and a comma. */

@@ -11,34 +11,19 @@
 #include <pcap/pcap.h>
 
 #include "wr_capture.h"
+#include "wr_bytes.h"
 #include "wr_csum.h"
-#include "wr_frame.h"
 #include "wr_in.h"
 #include "wr_pkt.h"
 #include "wr_proto.h"
 #include "wr_rng.h"
 
-#define ETH_HLEN 14
-#define IPV6_HLEN 40
 /* The checksum's offset in each L4 header (RFC 768, 793, 792, 4443). */
 #define UDP_CSUM_OFF 6
 #define TCP_CSUM_OFF 16
 #define ICMP_CSUM_OFF 2
 /* Reads of the file for its digest. */
 #define READ_CHUNK (1u << 20)
-
-static uint16_t
-get16(const uint8_t *p)
-{
-	return (uint16_t)((p[0] << 8) | p[1]);
-}
-
-static void
-put16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-}
 
 void
 wr_capture_free(struct wr_capture *c)
@@ -396,7 +381,7 @@ wr_capture_over_mtu(const struct wr_capture *c, uint16_t mtu)
 		uint16_t l3 = l3_of(wr_capture_frame(c, k), len, &type);
 
 		if (l3 == 0)
-			l3 = ETH_HLEN;
+			l3 = WR_ETH_HLEN;
 		if ((uint32_t)len - l3 > mtu)
 			return k;
 	}
@@ -447,9 +432,9 @@ wr_capture_csum_at(const uint8_t *buf, uint16_t len, unsigned int kind,
 	ip6 = (h[0] >> 4) == 6;
 	if (!ip6 && (h[0] >> 4) != 4)
 		return -EINVAL;
-	if (ip6 && (uint32_t)ip + IPV6_HLEN > len)
+	if (ip6 && (uint32_t)ip + WR_IPV6_HLEN > len)
 		return -EINVAL;
-	ihl = ip6 ? IPV6_HLEN : (uint32_t)(h[0] & 0x0f) * 4;
+	ihl = ip6 ? WR_IPV6_HLEN : (uint32_t)(h[0] & 0x0f) * 4;
 	if (ihl < 20 || ip + ihl > len)
 		return -EINVAL;
 	if (kind == WR_CSUM_IPV4) {
@@ -463,7 +448,7 @@ wr_capture_csum_at(const uint8_t *buf, uint16_t len, unsigned int kind,
 		return 0;
 	}
 	/* The datagram as its header says, within the frame. */
-	end = ip + (ip6 ? IPV6_HLEN + (uint32_t)get16(h + 4) : get16(h + 2));
+	end = ip + (ip6 ? WR_IPV6_HLEN + (uint32_t)wr_get16(h + 4) : wr_get16(h + 2));
 	if (end > len)
 		end = len;
 	if (off < ip + ihl || off >= end)
@@ -477,7 +462,7 @@ wr_capture_csum_at(const uint8_t *buf, uint16_t len, unsigned int kind,
 		};
 
 		if (kind < WR_CSUM__COUNT && kind != WR_CSUM_IPV4 &&
-		    (!ip6 || off == ip + IPV6_HLEN) &&
+		    (!ip6 || off == ip + WR_IPV6_HLEN) &&
 		    h[ip6 ? 6 : 9] != protos[kind])
 			return -ENOENT;
 	}
@@ -519,24 +504,24 @@ wr_capture_csums(const uint8_t *buf, uint16_t len, struct wr_csum_region *out)
 			return 0;
 		n = 1;
 		ihl = out[0].end - l3;
-		tot = get16(ip + 2);
+		tot = wr_get16(ip + 2);
 		/* A fragment's L4 header and checksum cover bytes we do not
 		 * hold (later fragments): only whole datagrams. */
-		if (tot < ihl || l3 + tot > len || (get16(ip + 6) & 0x3fff) != 0)
+		if (tot < ihl || l3 + tot > len || (wr_get16(ip + 6) & 0x3fff) != 0)
 			return n;
 		if (l4_region(ip[9], false, l3, l3 + ihl, l3 + tot, &out[n]) == 0 &&
 		    /* IPv4 UDP may go without a checksum (0): kept so. */
-		    !(out[n].kind == WR_CSUM_UDP && get16(buf + out[n].csum) == 0))
+		    !(out[n].kind == WR_CSUM_UDP && wr_get16(buf + out[n].csum) == 0))
 			n++;
 		return n;
 	}
-	if (type != WR_ETHERTYPE_IPV6 || (uint32_t)l3 + IPV6_HLEN > len ||
+	if (type != WR_ETHERTYPE_IPV6 || (uint32_t)l3 + WR_IPV6_HLEN > len ||
 	    (ip[0] >> 4) != 6)
 		return 0;
-	end = (uint32_t)l3 + IPV6_HLEN + get16(ip + 4);
+	end = (uint32_t)l3 + WR_IPV6_HLEN + wr_get16(ip + 4);
 	if (end > len)
 		return 0;
-	off = l3 + IPV6_HLEN;
+	off = l3 + WR_IPV6_HLEN;
 	nh = ip[6];
 	while (nh == IP6_EXT_HOPOPTS || nh == IP6_EXT_ROUTING || nh == IP6_EXT_DSTOPTS) {
 		if (off + 8 > end)
@@ -568,13 +553,13 @@ wr_capture_csum_fix(uint8_t *buf, const struct wr_csum_region *r)
 {
 	uint16_t c;
 
-	put16(buf + r->csum, 0);
+	wr_put16(buf + r->csum, 0);
 	c = (uint16_t)~wr_csum_fold(wr_capture_pseudo_sum(buf, r) +
 				    wr_csum_sum(buf + r->start,
 						(uint32_t)(r->end - r->start)));
 	if (r->kind == WR_CSUM_UDP && c == 0) /* RFC 768: a computed 0 is sent as all ones */
 		c = 0xffff;
-	put16(buf + r->csum, c);
+	wr_put16(buf + r->csum, c);
 }
 
 void
@@ -629,9 +614,9 @@ put_addrs(uint8_t *ip, const bool *set, const struct wr_field_spec *fs,
 	unsigned int width = rewrites[src].bits / 8;
 
 	if (set[src])
-		wr_capture_put_be(ip + off, rewrite_value(fs, src, key, k), width);
+		wr_put_be(ip + off, rewrite_value(fs, src, key, k), width);
 	if (set[src + 1])
-		wr_capture_put_be(ip + off + width, rewrite_value(fs,
+		wr_put_be(ip + off + width, rewrite_value(fs,
 			(enum wr_rewrite_id)(src + 1), key, k), width);
 }
 
@@ -652,10 +637,10 @@ wr_capture_rewrite(struct wr_capture *c, const bool *set,
 		uint8_t *ip;
 
 		if (set[WR_REWRITE_ETH_DST])
-			wr_capture_put_be(b, rewrite_value(fs, WR_REWRITE_ETH_DST,
+			wr_put_be(b, rewrite_value(fs, WR_REWRITE_ETH_DST,
 							   key, k), 6);
 		if (set[WR_REWRITE_ETH_SRC])
-			wr_capture_put_be(b + 6, rewrite_value(fs,
+			wr_put_be(b + 6, rewrite_value(fs,
 				WR_REWRITE_ETH_SRC, key, k), 6);
 		if (!v4 && !v6)
 			continue;
@@ -667,7 +652,7 @@ wr_capture_rewrite(struct wr_capture *c, const bool *set,
 			fix_outer(b, len, true);
 			n_ip++;
 		} else if (l3 != 0 && v6 && type == WR_ETHERTYPE_IPV6 &&
-			   len >= l3 + IPV6_HLEN && (ip[0] >> 4) == 6) {
+			   len >= l3 + WR_IPV6_HLEN && (ip[0] >> 4) == 6) {
 			put_addrs(ip, set, fs, key, k, WR_REWRITE_IPV6_SRC, 8);
 			fix_outer(b, len, true);
 			n_ip++;

@@ -101,16 +101,6 @@ wr_capture_frame(const struct wr_capture *c, uint32_t k)
 	return c->data + c->off[k];
 }
 
-/** Write the low @p bytes bytes (up to 16) of @p v at @p p, most significant first. */
-static inline void
-wr_capture_put_be(uint8_t *p, __uint128_t v, unsigned int bytes)
-{
-	while (bytes-- > 0) {
-		p[bytes] = (uint8_t)v;
-		v >>= 8;
-	}
-}
-
 /** Bytes frame @p k occupies on the wire at L2 (padded to 60, plus FCS). */
 static inline uint32_t
 wr_capture_wire_len(uint16_t len)

@@ -25,6 +25,7 @@
  * word 0x45 0x00 is 0x4500).  All functions are pure; any thread.
  */
 
+#include <stddef.h>
 #include <stdint.h>
 
 /** Fold a wide one's-complement accumulator to 16 bits (not complemented). */
@@ -116,6 +117,47 @@ static inline uint64_t
 wr_csum_odd(uint64_t sum)
 {
 	return sum << 8;
+}
+
+/**
+ * CRC32c (Castagnoli, polynomial 0x1EDC6F41, reflected, initial and final
+ * value all ones) of @p len bytes: SCTP's checksum (RFC 9260 section 6.8
+ * and appendix A, RFC 3309), which SCTP carries in little-endian byte
+ * order.  SSE4.2's crc32 instruction where the CPU has it, a table
+ * otherwise.  Check value: "123456789" gives 0xe3069283.
+ */
+uint32_t wr_crc32c(const void *buf, size_t len);
+
+/** The same, always by the table: for tests of the instruction's path. */
+uint32_t wr_crc32c_bytewise(const void *buf, size_t len);
+
+/**
+ * The CRC32c register after @p len more bytes from register @p state
+ * (the initial register is ~0; the CRC is ~ the final register): a
+ * message in pieces.
+ */
+uint32_t wr_crc32c_update(uint32_t state, const void *buf, size_t len);
+
+/**
+ * The CRC register is linear in itself over a fixed piece of a message:
+ * after bytes S from register x it is shift_|S|(x) ^ (the register after S
+ * from 0).  struct wr_crc32c_shift is shift_n as four byte tables, so that
+ * a frame whose last n bytes never change costs a CRC over the bytes
+ * before them and four lookups.
+ */
+struct wr_crc32c_shift {
+	uint32_t t[4][256];
+};
+
+/** @p s becomes the map of @p n zero bytes. */
+void wr_crc32c_shift_init(struct wr_crc32c_shift *s, size_t n);
+
+/** The register after n zero bytes from register @p x. */
+static inline uint32_t
+wr_crc32c_shift(const struct wr_crc32c_shift *s, uint32_t x)
+{
+	return s->t[0][x & 0xff] ^ s->t[1][(x >> 8) & 0xff] ^
+	       s->t[2][(x >> 16) & 0xff] ^ s->t[3][x >> 24];
 }
 
 #endif /* WR_CSUM_H */

@@ -59,18 +59,6 @@ wr_describe_val(unsigned int kind, __uint128_t v, char *buf, size_t len)
 	}
 }
 
-void
-wr_describe_value(enum wr_field_id id, uint64_t v, char *buf, size_t len)
-{
-	unsigned int kind = WR_VAL_INT;
-
-	if (id == WR_FIELD_ETH_SRC || id == WR_FIELD_ETH_DST)
-		kind = WR_VAL_MAC;
-	else if (id == WR_FIELD_IPV4_SRC || id == WR_FIELD_IPV4_DST)
-		kind = WR_VAL_IPV4;
-	wr_describe_val(kind, v, buf, len);
-}
-
 /* value / 10^scale with up to `scale` decimals, trailing zeros dropped. */
 static void
 fixed_point(uint64_t value, uint64_t unit, char *buf, size_t len)
@@ -175,19 +163,6 @@ describe_spec(const struct wr_field_spec *fs, unsigned int id, char *buf,
 	}
 }
 
-static int
-describe_field(const struct wr_field_spec *fs, enum wr_field_id id,
-	       char *buf, size_t len)
-{
-	unsigned int kind = WR_VAL_INT;
-
-	if (id == WR_FIELD_ETH_SRC || id == WR_FIELD_ETH_DST)
-		kind = WR_VAL_MAC;
-	else if (id == WR_FIELD_IPV4_SRC || id == WR_FIELD_IPV4_DST)
-		kind = WR_VAL_IPV4;
-	return describe_spec(fs, kind, buf, len);
-}
-
 #define APPEND(...)                                                    \
 	do {                                                           \
 		if (n >= 0 && (size_t)n < len)                         \
@@ -200,21 +175,28 @@ static int
 describe_stack(const struct wr_stream *s, const char *indent, char *buf,
 	       size_t len, int n)
 {
+	struct wr_layout lo;
 	char v[200];
 	uint32_t i, j, off = 0, n_vary = 0;
+	bool comma;
 
 	for (i = 0; i < s->n_layers; i++) {
 		const struct wr_layer *l = &s->layers[i];
 		const struct wr_proto *p = l->proto;
-		uint32_t hlen = p->hlen != 0 ? p->hlen : l->raw_len;
 
+		if (wr_proto_layout(l, &lo) != 0)
+			lo.hlen = 0; /* the loader refused such a layer */
 		APPEND("%s  %u: %s (%s, %u bytes at %u)", indent, i + 1, p->name,
-		       p->title, hlen, off);
-		off += hlen;
+		       p->title, lo.hlen, off);
+		off += lo.hlen;
+		comma = false;
 		for (j = 0; j < p->n_fields; j++) {
 			const struct wr_proto_field *pf = &p->fields[j];
 			unsigned int kind = pf->kind;
 
+			/* A field of an optional part this header has not. */
+			if (lo.hlen != 0 && lo.off[j] == WR_OFF_NONE)
+				continue;
 			if (pf->role == WR_ROLE_NEXT_ETHERTYPE ||
 			    pf->role == WR_ROLE_MY_ETHERTYPE)
 				kind = WR_VAL_HEX;
@@ -223,25 +205,36 @@ describe_stack(const struct wr_stream *s, const char *indent, char *buf,
 					   pf->role == WR_ROLE_NEXT_UDP_PORT ||
 					   pf->role == WR_ROLE_BOTTOM) &&
 			    (i + 1 < s->n_layers || pf->role == WR_ROLE_BOTTOM)) {
-				APPEND("%s %s auto", j ? "," : "", pf->name);
+				APPEND("%s %s auto", comma ? "," : "", pf->name);
+				comma = true;
 				continue;
 			}
-			if (i == 0 && s->dst_arp && strcmp(pf->name, "dst") == 0) {
+			/* A default the layout computes (SRv6's segments left). */
+			if (!l->set[j] && lo.hlen != 0 && (lo.computed >> j & 1)) {
+				APPEND("%s %s auto", comma ? "," : "", pf->name);
+				comma = true;
+				continue;
+			}
+			if (i == 0 && s->dst_arp && pf->role == WR_ROLE_LINK_DST) {
 				char gw[48] = "";
 
 				if (s->gateway6 != 0 || s->gateway != 0)
 					wr_describe_val(s->dst_nd ? WR_VAL_IPV6 : WR_VAL_IPV4,
 							s->dst_nd ? s->gateway6 : s->gateway,
 							gw, sizeof(gw));
-				APPEND("%s dst %s (resolved before sending%s%s)", j ? "," : "",
+				APPEND("%s dst %s (resolved before sending%s%s)", comma ? "," : "",
 				       s->dst_nd ? "nd" : "arp", gw[0] ? ", gateway " : "", gw);
+				comma = true;
 				continue;
 			}
 			describe_spec(&l->field[j], kind, v, sizeof(v));
-			APPEND("%s %s %s", j ? "," : "", pf->name, v);
+			APPEND("%s %s %s", comma ? "," : "", pf->name, v);
+			comma = true;
 		}
 		if (p->hlen == 0)
 			APPEND(" %u bytes of hex", l->raw_len);
+		if (l->n_opts > 0)
+			APPEND("%s %u %s", comma ? "," : "", l->n_opts, p->opts->key);
 		APPEND("\n");
 		for (j = 0; j < p->n_fields; j++)
 			n_vary += l->field[j].mode != WR_VARY_FIXED;
@@ -256,16 +249,11 @@ int
 wr_describe_stream(const struct wr_stream *s, const char *indent, char *buf,
 		   size_t len)
 {
-	char rate[48], f[WR_FIELD__COUNT][160], v[160];
-	unsigned int i, n_vary = 0;
+	char rate[48], v[160];
+	unsigned int i;
 	int n = 0;
 
 	buf[0] = '\0';
-	for (i = 0; i < WR_FIELD__COUNT; i++) {
-		describe_field(&s->field[i], (enum wr_field_id)i, f[i],
-			       sizeof(f[i]));
-		n_vary += s->field[i].mode != WR_VARY_FIXED;
-	}
 	/* A ramp replaces the rate: its line below says how. */
 	if (s->has_ramp)
 		snprintf(rate, sizeof(rate), "ramped");
@@ -332,31 +320,7 @@ wr_describe_stream(const struct wr_stream *s, const char *indent, char *buf,
 		       s->mac_port & WR_MAC_PORT_SRC ? "src" : "",
 		       s->mac_port == (WR_MAC_PORT_SRC | WR_MAC_PORT_DST) ? " and " : "",
 		       s->mac_port & WR_MAC_PORT_DST ? "dst" : "");
-	if (s->n_layers > 0)
-		n = describe_stack(s, indent, buf, len, n);
-	else {
-		if (s->dst_arp && s->gateway != 0)
-			APPEND("%s  eth %s -> (ARP for gateway %u.%u.%u.%u; %s until "
-			       "resolved)", indent, f[WR_FIELD_ETH_SRC],
-			       s->gateway >> 24, s->gateway >> 16 & 0xff,
-			       s->gateway >> 8 & 0xff, s->gateway & 0xff,
-			       f[WR_FIELD_ETH_DST]);
-		else if (s->dst_arp)
-			APPEND("%s  eth %s -> (ARP for ipv4.dst; %s until resolved)",
-			       indent, f[WR_FIELD_ETH_SRC], f[WR_FIELD_ETH_DST]);
-		else
-			APPEND("%s  eth %s -> %s", indent, f[WR_FIELD_ETH_SRC],
-			       f[WR_FIELD_ETH_DST]);
-		if (s->vlan)
-			APPEND(", vlan id %s pcp %s", f[WR_FIELD_VLAN_ID],
-			       f[WR_FIELD_VLAN_PCP]);
-		APPEND("\n%s  ipv4 %s -> %s, ttl %s, dscp %s, ecn %u, id %s%s\n",
-		       indent, f[WR_FIELD_IPV4_SRC], f[WR_FIELD_IPV4_DST],
-		       f[WR_FIELD_IPV4_TTL], f[WR_FIELD_IPV4_DSCP], s->ecn,
-		       f[WR_FIELD_IPV4_ID], s->df ? ", DF" : "");
-		APPEND("%s  udp %s -> %s\n", indent, f[WR_FIELD_UDP_SRC],
-		       f[WR_FIELD_UDP_DST]);
-	}
+	n = describe_stack(s, indent, buf, len, n);
 	switch (s->payload.kind) {
 	case WR_PAYLOAD_PATTERN:
 		APPEND("%s  payload: pattern of %u bytes, repeated\n", indent,
@@ -374,11 +338,10 @@ wr_describe_stream(const struct wr_stream *s, const char *indent, char *buf,
 		break;
 	}
 	if (s->latency && s->sig_short)
-		APPEND("%s  loss-only signature after the %s header (sequence, no TX time)\n",
-		       indent, s->n_layers ? "last layer's" : "UDP");
+		APPEND("%s  loss-only signature after the last layer's header (sequence, no TX time)\n",
+		       indent);
 	else if (s->latency)
-		APPEND("%s  latency signature after the %s header\n", indent,
-		       s->n_layers ? "last layer's" : "UDP");
+		APPEND("%s  latency signature after the last layer's header\n", indent);
 schedule:
 	if (s->isg_ns != 0)
 		APPEND("%s  first frame %.9g us after each start (isg)\n", indent,
@@ -405,12 +368,5 @@ schedule:
 	}
 	if (s->has_next)
 		APPEND("%s  then: %s\n", indent, wr_sched_next_name(s->next));
-	if (n_vary > 0 && s->n_layers == 0)
-		APPEND("%s  varies (%s):\n", indent,
-		       s->combine == WR_COMBINE_PRODUCT ? "product" : "together");
-	for (i = 0; i < WR_FIELD__COUNT && s->n_layers == 0; i++)
-		if (s->field[i].mode != WR_VARY_FIXED)
-			APPEND("%s    %s %s\n", indent,
-			       wr_field_name((enum wr_field_id)i), f[i]);
 	return n;
 }

@@ -17,9 +17,6 @@ void wr_describe_mac(uint64_t mac, char buf[18]);
 /** "198.18.0.1" into @p buf (16 bytes). */
 void wr_describe_ipv4(uint32_t ip, char buf[16]);
 
-/** A field's value in its own syntax (MAC, dotted quad or decimal). */
-void wr_describe_value(enum wr_field_id id, uint64_t v, char *buf, size_t len);
-
 /** A value of kind @p kind (enum wr_val_kind, or WR_VAL_HEX) as a stream
  * file writes it: MAC, dotted quad, IPv6 text, 0x hex or decimal. */
 void wr_describe_val(unsigned int kind, __uint128_t v, char *buf, size_t len);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "wr_bytes.h"
 #include "wr_capture.h"
 #include "wr_csum.h"
 #include "wr_fe.h"
@@ -62,17 +63,7 @@ struct wr_fe_tmpl {
 	bool is_static;
 };
 
-/* ---- byte helpers ---- */
-
-static inline uint64_t
-get_be(const uint8_t *p, unsigned int n)
-{
-	uint64_t v = 0;
-
-	while (n-- > 0)
-		v = v << 8 | *p++;
-	return v;
-}
+/* ---- byte helpers (wr_bytes.h's, and this little-endian swap) ---- */
 
 static inline uint64_t
 bswap_w(uint64_t v, unsigned int w)
@@ -331,28 +322,15 @@ slot_store(const struct slot *sl, uint8_t *p, uint64_t bits)
 	case 1:
 		p[0] = (uint8_t)((p[0] & sl->keep) | bits);
 		break;
-	case 2: {
-		uint16_t v = sl->keep ? (uint16_t)((get_be(p, 2) & sl->keep) | bits)
-				      : (uint16_t)bits;
-
-		v = __builtin_bswap16(v);
-		memcpy(p, &v, 2);
+	case 2:
+		wr_put16(p, sl->keep ? (wr_get16(p) & sl->keep) | bits : bits);
 		break;
-	}
-	case 4: {
-		uint32_t v = sl->keep ? (uint32_t)((get_be(p, 4) & sl->keep) | bits)
-				      : (uint32_t)bits;
-
-		v = __builtin_bswap32(v);
-		memcpy(p, &v, 4);
+	case 4:
+		wr_put32(p, sl->keep ? (wr_get32(p) & sl->keep) | bits : bits);
 		break;
-	}
-	default: {
-		uint64_t v = __builtin_bswap64(bits);
-
-		memcpy(p, &v, 8);
+	default:
+		wr_put64(p, bits);
 		break;
-	}
 	}
 }
 
@@ -380,8 +358,8 @@ tail_sum(const struct wr_fe_tmpl *t, uint16_t start, uint16_t len)
 #define FE_BITS_LITTLE x = bswap_w((x + add) & wmask, width)
 #define FE_BITS_MASKED x = slot_bits(sl, x)
 
-#define FE_STORE_2 { uint16_t be_ = __builtin_bswap16((uint16_t)x); memcpy(p, &be_, 2); }
-#define FE_STORE_4 { uint32_t be_ = __builtin_bswap32((uint32_t)x); memcpy(p, &be_, 4); }
+#define FE_STORE_2 wr_put16(p, x)
+#define FE_STORE_4 wr_put32(p, x)
 #define FE_STORE_ANY slot_store(sl, p, x)
 
 #define FE_ACC_0 (void)0
@@ -467,8 +445,8 @@ chunk(struct wr_fe_cursor *c, void **objs, uint32_t base, uint16_t *lens,
 			for (k = 0; k < m; k++) {
 				uint16_t v = (uint16_t)~wr_csum_fold(acc[j][k]);
 
-				v = __builtin_bswap16(v == 0 && ffff ? 0xffff : v);
-				memcpy((uint8_t *)objs[k] + base + at, &v, 2);
+				wr_put16((uint8_t *)objs[k] + base + at,
+					 v == 0 && ffff ? 0xffff : v);
 			}
 			continue;
 		}
@@ -479,11 +457,10 @@ chunk(struct wr_fe_cursor *c, void **objs, uint32_t base, uint16_t *lens,
 			uint32_t q;
 
 			for (q = 0; q < x->n_nest; q++)
-				sum += get_be(b + t->cs[x->nest[q]].csum, 2)
+				sum += (uint64_t)wr_get16(b + t->cs[x->nest[q]].csum)
 				       << x->nest_sh[q];
 			v = (uint16_t)~wr_csum_fold(sum);
-			v = __builtin_bswap16(v == 0 && ffff ? 0xffff : v);
-			memcpy(b + at, &v, 2);
+			wr_put16(b + at, v == 0 && ffff ? 0xffff : v);
 		}
 	}
 }

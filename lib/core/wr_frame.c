@@ -1,15 +1,16 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* wr_frame: compile a stream's layer stack into a template and a per-packet edit table, and run it. */
 #include <errno.h>
-#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "wr_bytes.h"
 #include "wr_capture.h"
 #include "wr_csum.h"
 #include "wr_fe.h"
 #include "wr_frame.h"
+#include "wr_pkt.h"
 #include "wr_proto.h"
 #include "wr_rng.h"
 #include "wr_sig.h"
@@ -28,6 +29,9 @@
 /* Checksums one field is in: its IP header, its L4 (pseudo-header), and an
  * outer UDP's that covers the whole inner frame (VXLAN over IPv6). */
 #define WR_ACC_MAX 3
+/* A multiple of 0xffff (0xffff * 0x100010001): zero to a one's-complement
+ * sum, and above every sum taken away from it. */
+#define CS_ZERO 0xffffffffffffull
 /* Random sub-sequence tags of fields the fixed frame model did not have:
  * above the legacy ids (0..10) and WR_RNG_TAG_SIZE. */
 #define WR_RNG_TAG_LAYER 0x200u
@@ -81,6 +85,22 @@ struct wr_cs {
 	uint8_t nest_sh[WR_CSUMS_MAX];
 	bool ffff;         /* 0 is sent as 0xffff (UDP) */
 	bool wide;         /* sums may pass 2^48: fold all 64 bits */
+	/* Fields of an inner pseudo-header it takes away (see cancel_l4):
+	 * they are summed in accumulator WR_CSUMS_MAX + its index, and the
+	 * fold adds CS_ZERO minus that. */
+	bool neg;
+	/* A CRC32c (SCTP) over [start, end of frame), computed whole from the
+	 * frame's bytes once everything under it is written; as an inner
+	 * checksum it adds the one's-complement sum of its 4 bytes. */
+	bool crc;
+	uint16_t start;
+	/* Of a fixed size whose bytes from crc_split on never change (the
+	 * payload): the register over those is the register before them
+	 * shifted (crc_shift) xor crc_tail, so only the bytes before are
+	 * run per frame.  0: the whole region is. */
+	uint16_t crc_split;
+	uint32_t crc_tail;
+	struct wr_crc32c_shift *crc_shift; /* owned */
 	bool payload;      /* the region runs to the end of the frame */
 	uint8_t pay_sh;    /* the payload starts at an odd offset of it: 8 */
 	uint64_t cconst;   /* sum of everything in it that never changes */
@@ -131,6 +151,7 @@ struct wr_frame_tmpl {
 	uint32_t n_layers;
 	const struct wr_proto *proto[WR_LAYERS_MAX];
 	uint16_t layer_off[WR_LAYERS_MAX];
+	uint16_t layer_len[WR_LAYERS_MAX];
 	/* Sizes. */
 	uint8_t size_kind;
 	uint16_t size_from;        /* RANDOM */
@@ -146,85 +167,6 @@ struct wr_frame_tmpl {
 	uint16_t *psum;
 	struct wr_vf vf[WR_FRAME_VARY_MAX];
 };
-
-/* ---- byte helpers (big-endian stores, no alignment assumed) ---- */
-
-static inline void
-put16(uint8_t *p, uint64_t v)
-{
-	uint16_t be = __builtin_bswap16((uint16_t)v);
-
-	memcpy(p, &be, 2);
-}
-
-static inline void
-put24(uint8_t *p, uint64_t v)
-{
-	p[0] = (uint8_t)(v >> 16);
-	put16(p + 1, v);
-}
-
-static inline void
-put32(uint8_t *p, uint64_t v)
-{
-	uint32_t be = __builtin_bswap32((uint32_t)v);
-
-	memcpy(p, &be, 4);
-}
-
-static inline void
-put48(uint8_t *p, uint64_t v)
-{
-	put16(p, v >> 32);
-	put32(p + 2, v);
-}
-
-static inline void
-put64(uint8_t *p, uint64_t v)
-{
-	uint64_t be = __builtin_bswap64(v);
-
-	memcpy(p, &be, 8);
-}
-
-static inline void
-put128(uint8_t *p, __uint128_t v)
-{
-	put64(p, (uint64_t)(v >> 64));
-	put64(p + 8, (uint64_t)v);
-}
-
-static inline uint16_t
-get16(const uint8_t *p)
-{
-	return (uint16_t)((p[0] << 8) | p[1]);
-}
-
-static inline uint32_t
-get24(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 16 | get16(p + 1);
-}
-
-static uint64_t
-get_be(const uint8_t *p, unsigned int n)
-{
-	uint64_t v = 0;
-
-	while (n-- > 0)
-		v = v << 8 | *p++;
-	return v;
-}
-
-/* Write the low @p n bytes of @p v big-endian (n <= 8). */
-static void
-put_be(uint8_t *p, uint64_t v, unsigned int n)
-{
-	while (n-- > 0) {
-		p[n] = (uint8_t)v;
-		v >>= 8;
-	}
-}
 
 static int
 check_size(uint16_t size, const struct wr_stream *s, struct wr_error *err)
@@ -378,6 +320,17 @@ payload_byte(const struct wr_payload_spec *ps, uint32_t k)
 	}
 }
 
+/* SCTP carries its CRC32c little-endian (RFC 9260 appendix A; Linux's
+ * sctp_compute_cksum). */
+static inline void
+crc_put(uint8_t *p, uint32_t crc)
+{
+	p[0] = (uint8_t)crc;
+	p[1] = (uint8_t)(crc >> 8);
+	p[2] = (uint8_t)(crc >> 16);
+	p[3] = (uint8_t)(crc >> 24);
+}
+
 /* ---- the stack ---- */
 
 /* What the compiler knows of one layer. */
@@ -386,8 +339,9 @@ struct lay {
 	const struct wr_layer *l;
 	uint16_t off;
 	uint16_t hlen;
+	struct wr_layout lo;   /* this frame's header of it (wr_proto_layout) */
 	struct wr_field_spec eff[WR_PROTO_FIELDS_MAX]; /* with defaults resolved */
-	char key[48];   /* "ipv4" (shorthand) or "stack[2].ipv4" */
+	char key[48];   /* "ipv4" (a shorthand key) or "stack[2].ipv4" */
 	bool first;     /* the first layer of its protocol */
 };
 
@@ -509,33 +463,6 @@ field_varies(const struct wr_field_spec *fs)
 	}
 }
 
-/* Does @p below carry @p above?  NULL when it may, else what it expects. */
-static const char *
-carry_error(const struct wr_proto *below, const struct wr_proto *above)
-{
-	bool raw = above->hlen == 0;
-
-	switch (below->carry) {
-	case WR_CARRY_ETHERTYPE:
-		return above->ethertype != 0 || raw ? NULL :
-		       "a layer with an EtherType (vlan, mpls, ipv4, ipv6, raw)";
-	case WR_CARRY_IPPROTO:
-		return above->ipproto != 0 || raw ? NULL :
-		       "a layer with an IP protocol number (udp, tcp, icmp, icmp6, gre, gre_key, ipv4, ipv6, raw)";
-	case WR_CARRY_UDP_PORT:
-		return above->udp_port != 0 || raw ? NULL :
-		       "vxlan or raw over udp";
-	case WR_CARRY_ETH:
-		return strcmp(above->name, "eth") == 0 ? NULL :
-		       "the inner frame's eth";
-	case WR_CARRY_MPLS:
-		return above->over_mpls || raw ? NULL :
-		       "mpls, ipv4, ipv6 or raw over an MPLS label";
-	default:
-		return "nothing (the payload follows it)";
-	}
-}
-
 /* The value a fixed spec holds (packet 0's for a varying one). */
 static __uint128_t
 spec_value0(const struct wr_field_spec *fs, uint64_t key)
@@ -557,6 +484,48 @@ field_key(const struct wr_stream *s, const struct lay *y, unsigned int li,
 }
 
 /*
+ * Extension headers (IPv6's) sit on an IP layer of their version, in an
+ * order RFC 8200 section 4.1 allows: each takes the lowest of its ranks
+ * above the previous one's (hop-by-hop 1, destination options 2 or 5,
+ * routing 3, fragment 4), so hop-by-hop comes first, each comes once, and
+ * destination options at most twice, before routing and last.
+ */
+static int
+ext_order(const struct lay *ly, uint32_t n, struct wr_error *err)
+{
+	unsigned int prev = 0, r;
+	uint32_t i, b;
+
+	for (i = 0; i < n; i++) {
+		const struct wr_proto *p = ly[i].p;
+
+		if (p->ext_of == 0) {
+			prev = 0;
+			continue;
+		}
+		for (b = i; b > 0 && ly[b - 1].p->ext_of != 0; b--)
+			;
+		if (b == 0 || ly[b - 1].p->ip_version != p->ext_of) {
+			char v[8];
+
+			snprintf(v, sizeof(v), "%u", p->ext_of);
+			return lay_fail(err, &ly[i], NULL,
+					"an extension header goes on an IPv%s layer or "
+					"another extension header%s", v, "");
+		}
+		for (r = prev + 1; r <= 7 && !(p->ext_ranks >> r & 1); r++)
+			;
+		if (r > 7)
+			return lay_fail(err, &ly[i], NULL, "%s%s out of the order RFC 8200 "
+					"section 4.1 gives: hop-by-hop first, then destination "
+					"options, routing, fragment, destination options",
+					p->name, "");
+		prev = r;
+	}
+	return 0;
+}
+
+/*
  * Lay the stack out and resolve what each layer says about its neighbours:
  * offsets, the "next protocol" fields left at their defaults, MPLS bottom
  * of stack, a layer that cannot carry the one above it.
@@ -565,9 +534,10 @@ static int
 stack_layout(struct lay *ly, uint32_t n, const struct wr_stream *s,
 	     uint16_t *hdr_len, struct wr_error *err)
 {
+	char why[320], links[64];
 	uint32_t i, j, k;
 	uint16_t off = 0;
-	const char *why;
+	int rc;
 
 	for (i = 0; i < n; i++) {
 		struct lay *y = &ly[i];
@@ -575,10 +545,12 @@ stack_layout(struct lay *ly, uint32_t n, const struct wr_stream *s,
 		if (y->p->n_fields > WR_PROTO_FIELDS_MAX)
 			return -EINVAL;
 		y->off = off;
-		y->hlen = y->p->hlen != 0 ? y->p->hlen : y->l->raw_len;
 		if (y->p->hlen == 0 && (y->l->raw_len == 0 || y->l->raw == NULL))
 			return lay_fail(err, y, "hex", "a raw layer needs at least one byte%s%s",
 					"", "");
+		if (wr_proto_layout(y->l, &y->lo) < 0)
+			return lay_fail(err, y, NULL, "%s%s", y->lo.why, "");
+		y->hlen = y->lo.hlen;
 		off = (uint16_t)(off + y->hlen);
 		y->first = true;
 		for (k = 0; k < i; k++)
@@ -587,15 +559,19 @@ stack_layout(struct lay *ly, uint32_t n, const struct wr_stream *s,
 		for (j = 0; j < y->p->n_fields; j++)
 			y->eff[j] = y->l->field[j];
 	}
-	if (n == 0 || strcmp(ly[0].p->name, "eth") != 0)
+	rc = ext_order(ly, n, err);
+	if (rc < 0)
+		return rc;
+	if (n == 0 || !ly[0].p->link)
 		return wr_error_set(err, -EINVAL, NULL, s->mark.line, s->mark.col,
-				    "stack", "expected eth as the first layer, got %s",
+				    "stack", "expected %s as the first layer, got %s",
+				    wr_proto_link_names(links, sizeof(links)),
 				    n == 0 ? "nothing" : ly[0].p->name);
 	for (i = 0; i < n; i++) {
 		struct lay *y = &ly[i];
 		const struct lay *a = i + 1 < n ? &ly[i + 1] : NULL;
 
-		if (a != NULL && (why = carry_error(y->p, a->p)) != NULL)
+		if (a != NULL && wr_proto_carry_error(y->p, a->p, why, sizeof(why)) != NULL)
 			return wr_error_set(err, -EINVAL, NULL, a->l->mark.line,
 					    a->l->mark.col, a->key,
 					    "%s cannot carry %s: expected %s",
@@ -615,9 +591,9 @@ stack_layout(struct lay *ly, uint32_t n, const struct wr_stream *s,
 			case WR_ROLE_NEXT_ETHERTYPE:
 				if (a == NULL)
 					break;
-				mine = wr_proto_field_find(a->p, "tpid");
+				mine = wr_proto_field_role(a->p, WR_ROLE_MY_ETHERTYPE);
 				/* A tag's TPID is written here, varying or not. */
-				if (mine >= 0 && a->p->fields[mine].role == WR_ROLE_MY_ETHERTYPE)
+				if (mine >= 0)
 					*fs = a->eff[mine];
 				else if (a->p->ethertype != 0)
 					wr_field_fixed(fs, a->p->ethertype);
@@ -629,7 +605,7 @@ stack_layout(struct lay *ly, uint32_t n, const struct wr_stream *s,
 			case WR_ROLE_NEXT_IPPROTO:
 				if (a == NULL)
 					break;
-				if (a->p->ipproto == 0)
+				if (a->p->ipproto == 0 && !a->p->ipproto_zero)
 					return lay_fail(err, y, pf->name,
 							"the layer above (%s) has no IP protocol number: give %s",
 							a->p->name, pf->name);
@@ -663,35 +639,69 @@ write_layers(const struct lay *ly, uint32_t n, const struct wr_stream *s,
 		const struct lay *y = &ly[i];
 		uint8_t *h = b + y->off;
 
-		if (y->p->fixed != NULL)
-			memcpy(h, y->p->fixed, y->hlen);
-		if (y->p->hlen == 0)
-			memcpy(h, y->l->raw, y->hlen);
+		memcpy(h, y->lo.bytes, y->hlen);
 		for (j = 0; j < y->p->n_fields; j++) {
 			const struct wr_proto_field *pf = &y->p->fields[j];
+			const uint16_t at = y->lo.off[j];
 			__uint128_t v = spec_value0(&y->eff[j],
 						    field_key(s, y, i, j));
 
-			if (pf->role == WR_ROLE_MY_ETHERTYPE)
+			if (pf->role == WR_ROLE_MY_ETHERTYPE || at == WR_OFF_NONE ||
+			    ((y->lo.computed >> j & 1) && !y->l->set[j]))
 				continue;
 			if (pf->span == 16) {
-				put128(h + pf->off, v);
+				wr_put128(h + at, v);
 			} else {
 				uint64_t m = (uint64_t)bits_max(pf->bits) << pf->shift;
-				uint64_t cur = get_be(h + pf->off, pf->span);
+				uint64_t cur = (uint64_t)wr_get_be(h + at, pf->span);
 
-				put_be(h + pf->off, (cur & ~m) | ((uint64_t)v << pf->shift),
-				       pf->span);
+				wr_put_be(h + at, (cur & ~m) | ((uint64_t)v << pf->shift),
+					  pf->span);
 			}
 		}
 	}
 }
 
-/* The layer a pseudo-header comes from: the IP layer right below. */
+/* The IP layer an L4 checksum at layer i takes its pseudo-header from:
+ * the one below it, past any extension headers (RFC 8200 section 8.1). */
 static const struct lay *
 pseudo_ip(const struct lay *ly, uint32_t i)
 {
+	while (i > 0 && ly[i - 1].p->ext_of != 0)
+		i--;
 	return i > 0 && ly[i - 1].p->l3 ? &ly[i - 1] : NULL;
+}
+
+/* An extension header between that IP layer and layer i that holds the
+ * final destination the pseudo-header takes (a routing header), or NULL. */
+static const struct lay *
+pseudo_final(const struct lay *ly, uint32_t i)
+{
+	const struct lay *f = NULL;
+
+	while (i > 0 && ly[i - 1].p->ext_of != 0) {
+		if (ly[i - 1].lo.final_dst != 0 && f == NULL)
+			f = &ly[i - 1];
+		i--;
+	}
+	return f;
+}
+
+/* Is field j of layer li in the pseudo-header of the L4 checksum of layer
+ * c: an address of its IP layer (the destination unless a routing header
+ * names the final one), or the protocol number of the layer right below? */
+static bool
+in_pseudo(const struct lay *ly, uint32_t c, uint32_t li, unsigned int j)
+{
+	const struct wr_proto_field *pf = &ly[li].p->fields[j];
+	const struct lay *ip = pseudo_ip(ly, c);
+
+	if (ly[c].lo.csum != WR_CSUM_PSEUDO || ip == NULL)
+		return false;
+	if (&ly[li] == ip && (pf->role == WR_ROLE_SRC_ADDR ||
+			      (pf->role == WR_ROLE_DST_ADDR && pseudo_final(ly, c) == NULL)))
+		return true;
+	return li + 1 == c && pf->role == WR_ROLE_NEXT_IPPROTO;
 }
 
 /* Sum of the pseudo-header (RFC 768 / RFC 8200 8.1) of layer i over
@@ -700,20 +710,25 @@ pseudo_ip(const struct lay *ly, uint32_t i)
 static uint64_t
 pseudo_sum(const struct lay *ly, uint32_t i, const uint8_t *b)
 {
-	const struct lay *ip = pseudo_ip(ly, i);
+	const struct lay *ip = pseudo_ip(ly, i), *fin = pseudo_final(ly, i);
+	const struct lay *below = &ly[i - 1];
 	uint64_t sum = 0;
-	uint32_t j;
+	int j;
 
 	if (ip == NULL)
 		return 0;
 	for (j = 0; j < ip->p->n_fields; j++) {
 		const struct wr_proto_field *pf = &ip->p->fields[j];
 
-		if (pf->role == WR_ROLE_ADDR)
-			sum += wr_csum_sum(b + ip->off + pf->off, pf->span);
-		else if (pf->role == WR_ROLE_NEXT_IPPROTO)
-			sum += b[ip->off + pf->off];
+		if (pf->role == WR_ROLE_SRC_ADDR ||
+		    (pf->role == WR_ROLE_DST_ADDR && fin == NULL))
+			sum += wr_csum_sum(b + ip->off + ip->lo.off[j], pf->span);
+		else if (pf->role == WR_ROLE_DST_ADDR)
+			sum += wr_csum_sum(b + fin->off + fin->lo.final_dst, pf->span);
 	}
+	j = wr_proto_field_role(below->p, WR_ROLE_NEXT_IPPROTO);
+	if (j >= 0)
+		sum += b[below->off + below->lo.off[j]];
 	return sum;
 }
 
@@ -725,7 +740,7 @@ region_sum(const struct lay *ly, uint32_t i, const uint8_t *b, uint16_t end,
 {
 	const struct lay *y = &ly[i];
 
-	switch (y->p->csum) {
+	switch (y->lo.csum) {
 	case WR_CSUM_HEADER:
 		return wr_csum_sum(b + y->off, y->hlen);
 	case WR_CSUM_PSEUDO:
@@ -742,9 +757,11 @@ region_sum(const struct lay *ly, uint32_t i, const uint8_t *b, uint16_t end,
 static bool
 csum_off(const struct lay *ly, uint32_t n, uint32_t i)
 {
-	return ly[i].p->csum == WR_CSUM_NONE ||
+	const struct lay *ip = pseudo_ip(ly, i);
+
+	return ly[i].lo.csum == WR_CSUM_NONE ||
 	       (i + 1 < n && ly[i + 1].p->zero_udp_csum_below &&
-		!(i > 0 && ly[i - 1].p->l4_csum_required));
+		!(ip != NULL && ip->p->l4_csum_required));
 }
 
 /* Is byte range [off, off + w) in layer i's checksum?  *csh its parity. */
@@ -753,7 +770,7 @@ covers(const struct lay *ly, uint32_t i, uint16_t off, uint16_t w,
        uint8_t *csh)
 {
 	const struct lay *y = &ly[i];
-	uint16_t end = y->p->csum == WR_CSUM_HEADER ? y->off + y->hlen : UINT16_MAX;
+	uint16_t end = y->lo.csum == WR_CSUM_HEADER ? y->off + y->hlen : UINT16_MAX;
 
 	if (off < y->off || off + w > end)
 		return false;
@@ -763,34 +780,106 @@ covers(const struct lay *ly, uint32_t i, uint16_t off, uint16_t w,
 
 /* ---- compiling the varying fields ---- */
 
-/* Checksummed layers (indices) a field at [off, off + w) of layer li is in. */
-static int
-field_accs(const struct lay *ly, uint32_t n, uint32_t li,
-	   const struct wr_proto_field *pf, uint16_t off, uint16_t w,
-	   struct wr_vf *f)
+/*
+ * Inner checksums an outer one need not read.  A region whose
+ * one's-complement checksum is right sums to zero with it (a header, ICMP,
+ * GRE's) or to minus its pseudo-header (UDP, TCP, ICMPv6: RFC 1071
+ * arithmetic), whatever it holds.  So an outer checksum whose region holds
+ * an inner L4 one (a tunnel's UDP over the inner UDP) and the checksummed
+ * headers before it sums those regions' bytes as that known total: fields
+ * inside them add nothing, a field of the inner pseudo-header adds minus
+ * itself, and the inner checksums need neither be computed first nor read
+ * back.  A CRC region is no such sum: its bytes count as themselves (the
+ * outer one adds the CRC's bytes once it is computed, wr_cs.nest).
+ */
+
+/* The inner L4 layer whose region the payload-type checksum of layer o
+ * takes as its known total (one's-complement, sent, the first after o),
+ * or n: none, or a CRC region comes first. */
+static uint32_t
+cancel_l4(const struct lay *ly, uint32_t n, uint32_t o)
 {
-	uint32_t c;
-	uint8_t csh;
+	uint32_t i;
+
+	if (ly[o].lo.csum != WR_CSUM_PSEUDO && ly[o].lo.csum != WR_CSUM_PLAIN)
+		return n;
+	for (i = o + 1; i < n; i++) {
+		if (csum_off(ly, n, i) || ly[i].lo.csum == WR_CSUM_HEADER)
+			continue;
+		return ly[i].lo.csum == WR_CSUM_CRC32C ? n : i;
+	}
+	return n;
+}
+
+/* Are bytes [off, off + w) inside a region layer o's checksum takes as a
+ * known total: a checksummed header before its inner L4 (or before a CRC
+ * region), or that L4's region? */
+static bool
+in_cancelled(const struct lay *ly, uint32_t n, uint32_t o, uint16_t off, uint16_t w)
+{
+	uint32_t l4 = cancel_l4(ly, n, o), i;
+
+	if (ly[o].lo.csum != WR_CSUM_PSEUDO && ly[o].lo.csum != WR_CSUM_PLAIN)
+		return false;
+	if (l4 < n && off >= ly[l4].off)
+		return true;
+	for (i = o + 1; i < n && i < l4; i++) {
+		if (ly[i].lo.csum == WR_CSUM_CRC32C && !csum_off(ly, n, i))
+			break;
+		if (ly[i].lo.csum == WR_CSUM_HEADER && !csum_off(ly, n, i) &&
+		    off >= ly[i].off && off + w <= ly[i].off + ly[i].hlen)
+			return true;
+	}
+	return false;
+}
+
+/* Marks a negative contribution in wr_vf.acc / wr_le.acc while they hold
+ * layers (build_csums turns them into accumulators). */
+#define ACC_NEG 0x80
+
+static int
+acc_add(uint8_t *n_acc, uint8_t *acc, uint8_t *csh, uint8_t target, uint8_t sh)
+{
+	if (*n_acc == WR_ACC_MAX)
+		return -ENOTSUP;
+	acc[*n_acc] = target;
+	csh[(*n_acc)++] = sh;
+	return 0;
+}
+
+/* Checksummed layers (indices) a field at [off, off + w) of layer li is in,
+ * and with which sign. */
+static int
+field_accs(const struct lay *ly, uint32_t n, uint32_t li, unsigned int j,
+	   uint16_t off, uint16_t w, struct wr_vf *f)
+{
+	uint32_t c, l4;
+	uint8_t csh = 0;
+	bool pos, neg;
 
 	f->n_acc = 0;
 	for (c = 0; c < n; c++) {
-		bool in = !csum_off(ly, n, c) && covers(ly, c, off, w, &csh);
-
-		/* An address or protocol of the IP layer right below an L4
-		 * checksum is in its pseudo-header, as the low byte of a
-		 * word (protocol) or whole words (addresses). */
-		if (!in && !csum_off(ly, n, c) && ly[c].p->csum == WR_CSUM_PSEUDO &&
-		    c == li + 1 && ly[li].p->l3 &&
-		    (pf->role == WR_ROLE_ADDR || pf->role == WR_ROLE_NEXT_IPPROTO)) {
-			in = true;
+		/* A CRC sums nothing per field: it is taken whole
+		 * (build_csums finds it active). */
+		if (csum_off(ly, n, c) || ly[c].lo.csum == WR_CSUM_CRC32C)
+			continue;
+		pos = covers(ly, c, off, w, &csh) && !in_cancelled(ly, n, c, off, w);
+		/* An address or the protocol below an L4 checksum is in
+		 * its pseudo-header, as the low byte of a word (protocol)
+		 * or whole words (addresses). */
+		if (!pos && in_pseudo(ly, c, li, j)) {
+			pos = true;
 			csh = 0;
 		}
-		if (!in)
+		l4 = cancel_l4(ly, n, c);
+		neg = l4 < n && in_pseudo(ly, l4, li, j);
+		/* The same value added and taken away. */
+		if (pos && neg && csh == 0)
 			continue;
-		if (f->n_acc == WR_ACC_MAX)
+		if (pos && acc_add(&f->n_acc, f->acc, f->csh, (uint8_t)c, csh) < 0)
 			return -ENOTSUP;
-		f->acc[f->n_acc] = (uint8_t)c; /* a layer for now, see build_fields */
-		f->csh[f->n_acc++] = csh;
+		if (neg && acc_add(&f->n_acc, f->acc, f->csh, (uint8_t)(c | ACC_NEG), 0) < 0)
+			return -ENOTSUP;
 	}
 	return 0;
 }
@@ -798,12 +887,12 @@ field_accs(const struct lay *ly, uint32_t n, uint32_t li,
 /* Compile one varying field into slot f. */
 static int
 build_vf(struct wr_vf *f, const struct wr_field_spec *fs,
-	 const struct wr_proto_field *pf, uint16_t hoff, uint64_t key)
+	 const struct wr_proto_field *pf, uint16_t at, uint64_t key)
 {
 	bool hi_const = true;
 	uint32_t i;
 
-	f->off = (uint16_t)(hoff + pf->off);
+	f->off = at;
 	f->width = pf->span;
 	f->shift = pf->shift;
 	f->keep = 0;
@@ -903,7 +992,8 @@ build_fields(struct wr_frame_tmpl *t, const struct lay *ly, uint32_t n,
 				const struct wr_proto_field *pf = &ly[i].p->fields[j];
 				struct wr_vf *f = &t->vf[k];
 
-				if (!field_varies(fs) || pf->role == WR_ROLE_MY_ETHERTYPE)
+				if (!field_varies(fs) || pf->role == WR_ROLE_MY_ETHERTYPE ||
+				    ly[i].lo.off[j] == WR_OFF_NONE)
 					continue;
 				if ((fs->mode == WR_VARY_RANDOM) != (pass == 1))
 					continue;
@@ -911,11 +1001,11 @@ build_fields(struct wr_frame_tmpl *t, const struct lay *ly, uint32_t n,
 					return lay_fail(err, &ly[i], pf->name,
 							"more than %s varying fields in one stream%s",
 							"64", "");
-				rc = build_vf(f, fs, pf, ly[i].off,
+				rc = build_vf(f, fs, pf, (uint16_t)(ly[i].off + ly[i].lo.off[j]),
 					      field_key(s, &ly[i], i, j));
 				if (rc < 0)
 					return rc;
-				rc = field_accs(ly, n, i, pf, f->off, f->width, f);
+				rc = field_accs(ly, n, i, j, f->off, f->width, f);
 				if (rc < 0)
 					return lay_fail(err, &ly[i], pf->name,
 							"a field in more than two checksums%s%s",
@@ -942,15 +1032,20 @@ build_csums(struct wr_frame_tmpl *t, const struct lay *ly, uint32_t n,
 
 	for (i = 0; i < t->n_vary; i++)
 		for (j = 0; j < t->vf[i].n_acc; j++)
-			active[t->vf[i].acc[j]] = true;
+			active[t->vf[i].acc[j] & ~ACC_NEG] = true;
 	for (i = 0; i < n; i++) {
 		map[i] = -1;
 		if (csum_off(ly, n, i))
 			continue;
-		if (ly[i].p->csum != WR_CSUM_HEADER && (size_varies || latency))
+		/* A CRC is computed again when a varying field lies under
+		 * it (and, below, when the size or a signature does). */
+		for (j = 0; ly[i].lo.csum == WR_CSUM_CRC32C && j < t->n_vary; j++)
+			if (t->vf[j].off >= ly[i].off)
+				active[i] = true;
+		if (ly[i].lo.csum != WR_CSUM_HEADER && (size_varies || latency))
 			active[i] = true;
 		/* A header checksum over a length field (IPv4 total length). */
-		if (ly[i].p->csum == WR_CSUM_HEADER && size_varies)
+		if (ly[i].lo.csum == WR_CSUM_HEADER && size_varies)
 			for (j = 0; j < n; j++)
 				if (ly[j].p->len_off >= 0 &&
 				    covers(ly, i, (uint16_t)(ly[j].off + ly[j].p->len_off),
@@ -961,7 +1056,7 @@ build_csums(struct wr_frame_tmpl *t, const struct lay *ly, uint32_t n,
 	for (i = n; i-- > 0;)
 		for (j = 0; active[i] && j < i; j++)
 			if (!csum_off(ly, n, j) &&
-			    covers(ly, j, (uint16_t)(ly[i].off + ly[i].p->csum_off), 2,
+			    covers(ly, j, (uint16_t)(ly[i].off + ly[i].lo.csum_off), 2,
 				   &csh))
 				active[j] = true;
 	for (i = n; i-- > 0;) {
@@ -973,14 +1068,20 @@ build_csums(struct wr_frame_tmpl *t, const struct lay *ly, uint32_t n,
 			return -ENOTSUP;
 		map[i] = (int8_t)t->n_cs;
 		c = &t->cs[t->n_cs++];
-		c->off = (uint16_t)(ly[i].off + ly[i].p->csum_off);
+		c->off = (uint16_t)(ly[i].off + ly[i].lo.csum_off);
 		c->ffff = ly[i].p->csum_ffff;
-		c->payload = ly[i].p->csum != WR_CSUM_HEADER;
+		c->crc = ly[i].lo.csum == WR_CSUM_CRC32C;
+		c->start = ly[i].off;
+		/* The payload is in an inner L4 region it takes whole. */
+		c->payload = ly[i].lo.csum != WR_CSUM_HEADER && !c->crc &&
+			     cancel_l4(ly, n, i) == n;
 		c->pay_sh = ((t->pay_off - ly[i].off) & 1) ? 8 : 0;
+		c->wide = cancel_l4(ly, n, i) < n; /* it adds CS_ZERO */
 		for (j = i + 1; j < n; j++)
 			if (map[j] >= 0 &&
-			    covers(ly, i, (uint16_t)(ly[j].off + ly[j].p->csum_off), 2,
-				   &csh)) {
+			    covers(ly, i, (uint16_t)(ly[j].off + ly[j].lo.csum_off), 2,
+				   &csh) &&
+			    !in_cancelled(ly, n, i, (uint16_t)(ly[j].off + ly[j].lo.csum_off), 2)) {
 				c->nest[c->n_nest] = (uint8_t)map[j];
 				c->nest_sh[c->n_nest++] = csh;
 			}
@@ -989,11 +1090,15 @@ build_csums(struct wr_frame_tmpl *t, const struct lay *ly, uint32_t n,
 		struct wr_vf *f = &t->vf[i];
 
 		for (j = 0; j < f->n_acc; j++) {
-			f->acc[j] = (uint8_t)map[f->acc[j]];
+			bool neg = f->acc[j] & ACC_NEG;
+			uint8_t c = (uint8_t)map[f->acc[j] & ~ACC_NEG];
+
+			f->acc[j] = neg ? (uint8_t)(WR_CSUMS_MAX + c) : c;
+			t->cs[c].neg |= neg;
 			/* Sums of shifted 6- and 8-byte values can pass 2^48. */
 			if (f->width >= 6 || (f->width >= 4 && f->csh[j] != 0) ||
 			    f->kind == WR_VF_WIDE)
-				t->cs[f->acc[j]].wide = true;
+				t->cs[c].wide = true;
 		}
 	}
 	return 0;
@@ -1015,17 +1120,16 @@ build_lens(struct wr_frame_tmpl *t, const struct lay *ly, uint32_t n,
 			uint16_t at = (uint16_t)(y->off + y->p->len_off);
 
 			e->off = at;
-			e->sub = (uint16_t)(y->off + (y->p->len_after_hdr ? y->hlen : 0));
+			e->sub = (uint16_t)(y->off + y->p->len_base);
 			e->write = true;
 			for (c = 0; c < n; c++)
-				if (map[c] >= 0 && covers(ly, c, at, 2, &csh)) {
-					if (e->n_acc == WR_ACC_MAX)
-						return -ENOTSUP;
-					e->acc[e->n_acc] = (uint8_t)map[c];
-					e->csh[e->n_acc++] = csh;
-				}
+				if (map[c] >= 0 && !t->cs[map[c]].crc &&
+				    covers(ly, c, at, 2, &csh) &&
+				    !in_cancelled(ly, n, c, at, 2) &&
+				    acc_add(&e->n_acc, e->acc, e->csh, (uint8_t)map[c], csh) < 0)
+					return -ENOTSUP;
 		}
-		if (y->p->pseudo_len && map[i] >= 0) {
+		if (y->p->pseudo_len && map[i] >= 0 && !t->cs[map[i]].crc) {
 			struct wr_le *e = &t->le[t->n_le++];
 
 			e->sub = y->off;
@@ -1033,6 +1137,15 @@ build_lens(struct wr_frame_tmpl *t, const struct lay *ly, uint32_t n,
 			e->n_acc = 1;
 			e->acc[0] = (uint8_t)map[i];
 			e->csh[0] = 0;
+			/* Taken away by the checksums that take its region as a
+			 * known total. */
+			for (c = 0; c < i; c++)
+				if (map[c] >= 0 && cancel_l4(ly, n, c) == i) {
+					if (acc_add(&e->n_acc, e->acc, e->csh,
+						    (uint8_t)(WR_CSUMS_MAX + map[c]), 0) < 0)
+						return -ENOTSUP;
+					t->cs[map[c]].neg = true;
+				}
 		}
 	}
 	return 0;
@@ -1048,11 +1161,15 @@ static int
 const_sums(struct wr_frame_tmpl *t, const struct lay *ly, uint32_t n,
 	   const int8_t *map, bool size_varies)
 {
-	uint8_t *b = malloc(t->max_len);
-	uint32_t i, k;
+	uint8_t *b = malloc(t->max_len), *b2 = malloc(t->max_len);
+	uint32_t i, k, l4;
+	uint64_t neg;
 
-	if (b == NULL)
+	if (b == NULL || b2 == NULL) {
+		free(b);
+		free(b2);
 		return -ENOMEM;
+	}
 	memcpy(b, t->bytes, t->max_len);
 	for (i = 0; i < t->n_vary; i++) {
 		const struct wr_vf *f = &t->vf[i];
@@ -1060,26 +1177,41 @@ const_sums(struct wr_frame_tmpl *t, const struct lay *ly, uint32_t n,
 		if (f->width > 8)
 			memset(b + f->off, 0, f->width);
 		else
-			put_be(b + f->off, get_be(b + f->off, f->width) & f->keep,
+			wr_put_be(b + f->off, wr_get_be(b + f->off, f->width) & f->keep,
 			       f->width);
 	}
 	for (i = 0; i < t->n_cs; i++)
-		put16(b + t->cs[i].off, 0);
+		memset(b + t->cs[i].off, 0, t->cs[i].crc ? 4 : 2);
 	if (size_varies) {
 		for (k = 0; k < t->n_le; k++)
 			if (t->le[k].write)
-				put16(b + t->le[k].off, 0);
+				wr_put16(b + t->le[k].off, 0);
 		memset(b + t->pay_off, 0, t->max_len - t->pay_off);
 	}
 	for (i = 0; i < n; i++) {
-		if (map[i] < 0)
+		if (map[i] < 0 || t->cs[map[i]].crc)
 			continue;
+		/* The regions it takes as known totals count as those: zero,
+		 * and minus the inner L4's pseudo-header (its constant part:
+		 * the varying fields come with their sign). */
+		l4 = cancel_l4(ly, n, i);
+		memcpy(b2, b, t->max_len);
+		for (k = i + 1; k < n; k++)
+			if (in_cancelled(ly, n, i, ly[k].off, ly[k].hlen))
+				memset(b2 + ly[k].off, 0, k == l4 ? t->max_len - ly[k].off :
+				       ly[k].hlen);
+		neg = l4 == n || ly[l4].lo.csum != WR_CSUM_PSEUDO ? 0 :
+		      pseudo_sum(ly, l4, b) +
+		      (size_varies || !ly[l4].p->pseudo_len ? 0 :
+		       (uint16_t)(t->max_len - ly[l4].off));
 		t->cs[map[i]].cconst =
-			region_sum(ly, i, b, t->max_len,
+			region_sum(ly, i, b2, t->max_len,
 				   size_varies || !ly[i].p->pseudo_len ? 0 :
-				   (uint16_t)(t->max_len - ly[i].off));
+				   (uint16_t)(t->max_len - ly[i].off)) +
+			(neg != 0 ? CS_ZERO - neg : 0);
 	}
 	free(b);
+	free(b2);
 	return 0;
 }
 
@@ -1090,17 +1222,22 @@ template_csums(struct wr_frame_tmpl *t, const struct lay *ly, uint32_t n)
 	uint32_t i;
 
 	for (i = n; i-- > 0;) {
-		uint8_t *c = t->bytes + ly[i].off + ly[i].p->csum_off;
+		uint8_t *c = t->bytes + ly[i].off + ly[i].lo.csum_off;
 		uint16_t v;
 
-		if (ly[i].p->csum == WR_CSUM_NONE)
+		if (ly[i].lo.csum == WR_CSUM_NONE)
 			continue;
-		put16(c, 0);
+		if (ly[i].lo.csum == WR_CSUM_CRC32C) {
+			memset(c, 0, 4);
+			crc_put(c, wr_crc32c(t->bytes + ly[i].off, t->max_len - ly[i].off));
+			continue;
+		}
+		wr_put16(c, 0);
 		if (csum_off(ly, n, i))
 			continue;
 		v = (uint16_t)~wr_csum_fold(region_sum(ly, i, t->bytes, t->max_len,
 			ly[i].p->pseudo_len ? (uint16_t)(t->max_len - ly[i].off) : 0));
-		put16(c, v == 0 && ly[i].p->csum_ffff ? 0xffff : v);
+		wr_put16(c, v == 0 && ly[i].p->csum_ffff ? 0xffff : v);
 	}
 }
 
@@ -1111,9 +1248,8 @@ template_lens(struct wr_frame_tmpl *t, const struct lay *ly, uint32_t n)
 
 	for (i = 0; i < n; i++)
 		if (ly[i].p->len_off >= 0)
-			put16(t->bytes + ly[i].off + ly[i].p->len_off,
-			      t->max_len - ly[i].off -
-			      (ly[i].p->len_after_hdr ? ly[i].hlen : 0));
+			wr_put16(t->bytes + ly[i].off + ly[i].p->len_off,
+			      t->max_len - ly[i].off - ly[i].p->len_base);
 }
 
 /* Checksum offload: one IPv4 or IPv6 layer under one UDP or TCP, nothing
@@ -1127,20 +1263,20 @@ build_offload(struct wr_frame_tmpl *t, const struct lay *ly, uint32_t n)
 	memset(o, 0, sizeof(*o));
 	for (i = 0; i < n; i++)
 		n_l3 += ly[i].p->l3;
-	if (n < 3 || n_l3 != 1 || !ly[n - 2].p->l3 || ly[n - 1].p->csum != WR_CSUM_PSEUDO)
+	if (n < 3 || n_l3 != 1 || !ly[0].p->link ||
+	    (ly[n - 2].p->offload != WR_OL_IPV4 && ly[n - 2].p->offload != WR_OL_IPV6) ||
+	    (ly[n - 1].p->offload != WR_OL_UDP && ly[n - 1].p->offload != WR_OL_TCP))
 		return;
 	/* l2_len is Ethernet and VLAN tags to a NIC: nothing else below. */
 	for (i = 1; i + 2 < n; i++)
-		if (strcmp(ly[i].p->name, "vlan") != 0)
+		if (!ly[i].p->tag)
 			return;
-	if (strcmp(ly[n - 1].p->name, "udp") != 0 && strcmp(ly[n - 1].p->name, "tcp") != 0)
-		return;
 	o->ok = true;
 	o->l2_len = ly[n - 2].off;
 	o->l3_len = ly[n - 2].hlen;
-	o->ipv6 = ly[n - 2].p->csum != WR_CSUM_HEADER;
-	o->tcp = strcmp(ly[n - 1].p->name, "tcp") == 0;
-	o->l4_csum_off = (uint16_t)(ly[n - 1].off + ly[n - 1].p->csum_off);
+	o->ipv6 = ly[n - 2].p->offload == WR_OL_IPV6;
+	o->tcp = ly[n - 1].p->offload == WR_OL_TCP;
+	o->l4_csum_off = (uint16_t)(ly[n - 1].off + ly[n - 1].lo.csum_off);
 }
 
 /* ---- template ---- */
@@ -1156,6 +1292,8 @@ wr_frame_tmpl_free(struct wr_frame_tmpl *t)
 		free(t->vf[i].list);
 		free(t->vf[i].wlist);
 	}
+	for (i = 0; i < WR_CSUMS_MAX; i++)
+		free(t->cs[i].crc_shift);
 	free(t->size_tab);
 	free(t->psum);
 	free(t->bytes);
@@ -1191,9 +1329,6 @@ check_stream(const struct wr_stream *s, const struct lay *ly, uint32_t n,
 	uint32_t i, j;
 	int rc;
 
-	if (s->n_layers == 0 && s->ecn > 3)
-		return wr_error_set(err, -EINVAL, NULL, s->mark.line, s->mark.col,
-				    "ipv4.ecn", "ECN %u does not fit 2 bits", s->ecn);
 	if (s->payload.kind == WR_PAYLOAD_PATTERN &&
 	    (s->payload.len < 1 || s->payload.bytes == NULL))
 		return wr_error_set(err, -EINVAL, NULL, s->mark.line, s->mark.col,
@@ -1209,6 +1344,40 @@ check_stream(const struct wr_stream *s, const struct lay *ly, uint32_t n,
 			if (rc < 0)
 				return rc;
 		}
+	return 0;
+}
+
+/* Fewer constant bytes than this after the last varying one: the whole
+ * region is run (a shift costs four lookups and 4 KiB). */
+#define CRC_TAIL_MIN 64
+
+/* For a frame of one size, where each CRC's constant tail starts: after
+ * every varying field, the signature and the CRC field itself. */
+static int
+crc_splits(struct wr_frame_tmpl *t)
+{
+	uint32_t i, j, end;
+
+	for (i = 0; i < t->n_cs; i++) {
+		struct wr_cs *c = &t->cs[i];
+
+		if (!c->crc)
+			continue;
+		end = c->off + 4u;
+		for (j = 0; j < t->n_vary; j++)
+			if (t->vf[j].off >= c->start && t->vf[j].off + t->vf[j].width > end)
+				end = t->vf[j].off + t->vf[j].width;
+		if (t->sig_off != 0 && t->sig_off >= c->start)
+			end = t->pay_off > end ? t->pay_off : end; /* the signature's end */
+		if (end + CRC_TAIL_MIN > t->max_len)
+			continue;
+		c->crc_shift = malloc(sizeof(*c->crc_shift));
+		if (c->crc_shift == NULL)
+			return -ENOMEM;
+		wr_crc32c_shift_init(c->crc_shift, t->max_len - end);
+		c->crc_split = (uint16_t)end;
+		c->crc_tail = wr_crc32c_update(0, t->bytes + end, t->max_len - end);
+	}
 	return 0;
 }
 
@@ -1264,6 +1433,13 @@ tmpl_build(struct wr_frame_tmpl *t, struct lay *ly, uint32_t n,
 				    str_len ? " and string payload" : "",
 				    t->pay_off + str_len, WR_FCS_LEN, parts);
 	}
+	/* A layer that ends the frame (SCTP INIT) has nothing after it. */
+	if (ly[n - 1].p->no_payload &&
+	    (s->latency || min != max || (uint32_t)(max - WR_FCS_LEN) != hdr_len))
+		return wr_error_set(err, -EINVAL, NULL, s->mark.line, s->mark.col,
+				    "size", "%s ends the frame, nothing may follow it: "
+				    "expected size %u (its headers and FCS) and no signature",
+				    ly[n - 1].p->title, hdr_len + WR_FCS_LEN);
 	size_varies = t->size_kind != WR_SZ_FIXED;
 	t->max_len = max - WR_FCS_LEN;
 	t->fixed_len = t->max_len;
@@ -1296,14 +1472,20 @@ tmpl_build(struct wr_frame_tmpl *t, struct lay *ly, uint32_t n,
 	for (k = n; k-- > 0;) {
 		int8_t c = map[k];
 
-		if (s->latency && c >= 0 && t->cs[c].payload) {
+		if (s->latency && c >= 0 && (t->cs[c].payload || t->cs[c].crc)) {
 			t->sig_cs[t->n_sig_cs] = (uint8_t)c;
 			t->sig_sh[t->n_sig_cs++] = ((t->sig_off - ly[k].off) & 1) ? 8 : 0;
 		}
 		t->proto[k] = ly[k].p;
 		t->layer_off[k] = ly[k].off;
+		t->layer_len[k] = ly[k].hlen;
 	}
 	t->n_layers = n;
+	if (!size_varies) {
+		rc = crc_splits(t);
+		if (rc < 0)
+			return rc;
+	}
 	build_offload(t, ly, n);
 	t->is_static = t->n_vary == 0 && !size_varies && !s->latency;
 	return 0;
@@ -1313,11 +1495,10 @@ int
 wr_frame_tmpl_create(const struct wr_stream *s, uint32_t stream_id,
 		     struct wr_frame_tmpl **out, struct wr_error *err)
 {
-	struct wr_layer legacy[4];
-	const struct wr_layer *layers = s->layers;
 	struct wr_frame_tmpl *t = NULL;
 	struct lay *ly = NULL;
-	int n = (int)s->n_layers, rc = -ENOMEM, i;
+	int rc = -ENOMEM;
+	uint32_t i;
 
 	*out = NULL;
 	if (s->fe != NULL) {
@@ -1337,34 +1518,27 @@ wr_frame_tmpl_create(const struct wr_stream *s, uint32_t stream_id,
 		*out = t;
 		return 0;
 	}
-	if (s->n_layers == 0) {
-		n = wr_stream_legacy_stack(s, legacy);
-		if (n < 0)
-			return n;
-		layers = legacy;
-	} else if (s->n_layers > WR_LAYERS_MAX) {
+	if (s->n_layers > WR_LAYERS_MAX)
 		return wr_error_set(err, -EINVAL, NULL, s->mark.line, s->mark.col,
 				    "stack", "more than %u layers", WR_LAYERS_MAX);
-	}
 	ly = calloc(WR_LAYERS_MAX, sizeof(*ly));
 	t = calloc(1, sizeof(*t));
 	if (ly == NULL || t == NULL)
 		goto done;
-	for (i = 0; i < n; i++) {
-		ly[i].p = layers[i].proto;
-		ly[i].l = &layers[i];
-		/* The shorthand's keys are eth, vlan, ipv4, udp. */
-		if (s->n_layers == 0)
-			snprintf(ly[i].key, sizeof(ly[i].key), "%s", ly[i].p->name);
+	for (i = 0; i < s->n_layers; i++) {
+		ly[i].p = s->layers[i].proto;
+		ly[i].l = &s->layers[i];
+		/* Where the file wrote it; a stream built in code names the
+		 * layer by its place. */
+		if (s->layers[i].key[0] != '\0')
+			snprintf(ly[i].key, sizeof(ly[i].key), "%s", s->layers[i].key);
 		else
-			snprintf(ly[i].key, sizeof(ly[i].key), "stack[%d].%s", i,
+			snprintf(ly[i].key, sizeof(ly[i].key), "stack[%u].%s", i,
 				 ly[i].p->name);
 	}
 	t->stream_id = stream_id;
-	rc = tmpl_build(t, ly, (uint32_t)n, s, err);
+	rc = tmpl_build(t, ly, s->n_layers, s, err);
 done:
-	if (s->n_layers == 0)
-		wr_stream_layers_free(legacy, (uint32_t)n);
 	free(ly);
 	if (rc < 0) {
 		wr_frame_tmpl_free(t);
@@ -1427,6 +1601,63 @@ wr_frame_tmpl_layers(const struct wr_frame_tmpl *t,
 }
 
 int
+wr_frame_tmpl_rx_hint(const struct wr_frame_tmpl *t, struct wr_pkt_raw *out)
+{
+	const struct wr_proto *below;
+	uint32_t i;
+	int j;
+
+	for (i = 1; i < t->n_layers; i++) {
+		if (t->proto[i]->hlen != 0)
+			continue;
+		below = t->proto[i - 1];
+		j = below->carry == WR_CARRY_ETHERTYPE ?
+		    wr_proto_field_role(below, WR_ROLE_NEXT_ETHERTYPE) :
+		    below->carry == WR_CARRY_IPPROTO ?
+		    wr_proto_field_role(below, WR_ROLE_NEXT_IPPROTO) :
+		    below->carry == WR_CARRY_UDP_PORT ?
+		    wr_proto_field_role(below, WR_ROLE_NEXT_UDP_PORT) : -ENOENT;
+		if (j < 0)
+			return -ENOENT;
+		out->carry = below->carry;
+		out->value = (uint32_t)(wr_get_be(t->bytes + t->layer_off[i - 1] +
+						  below->fields[j].off,
+						  below->fields[j].span) >>
+					below->fields[j].shift) &
+			     (uint32_t)((1ull << below->fields[j].bits) - 1);
+		out->len = t->layer_len[i];
+		return 0;
+	}
+	return -ENOENT;
+}
+
+int
+wr_frame_l2_tags(const struct wr_stream *s, uint8_t *tags, uint16_t cap)
+{
+	struct wr_frame_tmpl *t;
+	struct wr_error err;
+	uint32_t i;
+	uint16_t end;
+	int rc;
+
+	rc = wr_frame_tmpl_create(s, 0, &t, &err);
+	if (rc < 0)
+		return rc;
+	for (i = 1; i < t->n_layers && t->proto[i]->tag; i++)
+		;
+	/* From the link header's EtherType to the last tag's TCI: every
+	 * byte of the L2 header but the MACs and the final EtherType. */
+	end = (uint16_t)(t->layer_off[i - 1] + t->layer_len[i - 1] - 2);
+	rc = end - 2 * 6;
+	if (rc > cap)
+		rc = -ENOSPC;
+	else if (rc > 0)
+		memcpy(tags, t->bytes + 12, (size_t)rc);
+	wr_frame_tmpl_free(t);
+	return rc;
+}
+
+int
 wr_frame_tmpl_payload_off(const struct wr_frame_tmpl *t)
 {
 	uint32_t i = t->n_layers;
@@ -1434,9 +1665,8 @@ wr_frame_tmpl_payload_off(const struct wr_frame_tmpl *t)
 	/* The innermost UDP or TCP header: a tunnel's outer UDP (VXLAN)
 	 * carries the inner frame, which is not the application's data. */
 	while (i-- > 0)
-		if (t->proto[i]->ipproto == IPPROTO_UDP ||
-		    t->proto[i]->ipproto == IPPROTO_TCP)
-			return t->layer_off[i] + t->proto[i]->hlen;
+		if (t->proto[i]->goodput)
+			return t->layer_off[i] + t->layer_len[i];
 	return -ENOENT;
 }
 
@@ -1564,21 +1794,54 @@ vf_store(const struct wr_vf *f, uint8_t *p, uint64_t x)
 		p[0] = (uint8_t)((p[0] & f->keep) | x);
 		break;
 	case 2:
-		put16(p, (get16(p) & f->keep) | x);
+		wr_put16(p, (wr_get16(p) & f->keep) | x);
 		break;
 	case 3:
-		put24(p, (get24(p) & f->keep) | x);
+		wr_put24(p, (wr_get24(p) & f->keep) | x);
 		break;
 	case 4:
-		put32(p, x);
+		wr_put32(p, x);
 		break;
 	case 6:
-		put48(p, x);
+		wr_put48(p, x);
 		break;
 	default:
-		put64(p, x);
+		wr_put64(p, x);
 		break;
 	}
+}
+
+/* The CRC32c of entry @p c's region of the frame at @p buf (its field 0). */
+static inline uint32_t
+crc_of(const struct wr_cs *c, const uint8_t *buf, uint16_t len)
+{
+	if (c->crc_split != 0)
+		return ~(wr_crc32c_shift(c->crc_shift,
+					 wr_crc32c_update(~0u, buf + c->start,
+							  (size_t)(c->crc_split - c->start))) ^
+			 c->crc_tail);
+	return wr_crc32c(buf + c->start, (size_t)(len - c->start));
+}
+
+/*
+ * Compute and store CRC entry @p c over the frame of @p len bytes at
+ * @p buf, once per frame, every byte under it written (inner checksums
+ * included: they come first).  @return what it adds to an outer
+ * one's-complement sum: its 4 bytes as two words.  A latency stream's is
+ * computed once its signature is in (wr_frame_sig_write): until then it
+ * adds nothing, as the outer sums assume.
+ */
+static inline uint64_t
+crc_fill(const struct wr_frame_tmpl *t, const struct wr_cs *c, uint8_t *buf,
+	 uint16_t len)
+{
+	uint8_t *p = buf + c->off;
+
+	if (t->sig_off != 0)
+		return 0;
+	memset(p, 0, 4);
+	crc_put(p, crc_of(c, buf, len));
+	return (uint64_t)wr_get16(p) + wr_get16(p + 2);
 }
 
 static inline uint64_t
@@ -1603,7 +1866,7 @@ wr_frame_gen_next(struct wr_frame_gen *g, uint8_t *buf)
 	const struct wr_vf *vf = t->vf;
 	const uint32_t n = g->n_vary, n_seq = g->n_seq, n_cs = t->n_cs;
 	const uint64_t index = g->index;
-	uint64_t acc[WR_CSUMS_MAX], fin[WR_CSUMS_MAX] = { 0 }, v[WR_FRAME_VARY_MAX], size;
+	uint64_t acc[2 * WR_CSUMS_MAX], fin[WR_CSUMS_MAX] = { 0 }, v[WR_FRAME_VARY_MAX], size;
 	__uint128_t w[WR_FRAME_VARY_MAX];
 	uint16_t len = t->fixed_len;
 	const bool sized = t->size_kind != WR_SZ_FIXED;
@@ -1615,8 +1878,10 @@ wr_frame_gen_next(struct wr_frame_gen *g, uint8_t *buf)
 		return len;
 	}
 
-	for (i = 0; i < n_cs; i++)
+	for (i = 0; i < n_cs; i++) {
 		acc[i] = t->cs[i].cconst;
+		acc[WR_CSUMS_MAX + i] = 0;
+	}
 	if (sized) {
 		if (t->size_kind == WR_SZ_TABLE) {
 			size = t->size_tab[g->size_pos];
@@ -1669,21 +1934,27 @@ wr_frame_gen_next(struct wr_frame_gen *g, uint8_t *buf)
 	/* Stores only from here on. */
 	for (i = 0; i < n; i++) {
 		if (vf[i].kind == WR_VF_WIDE)
-			put128(buf + vf[i].off, w[i]);
+			wr_put128(buf + vf[i].off, w[i]);
 		else
 			vf_store(&vf[i], buf + vf[i].off, v[i]);
 	}
 	if (sized)
 		for (i = 0; i < t->n_le; i++)
 			if (t->le[i].write)
-				put16(buf + t->le[i].off, len - t->le[i].sub);
+				wr_put16(buf + t->le[i].off, len - t->le[i].sub);
 	for (i = 0; i < n_cs; i++) {
 		const struct wr_cs *c = &t->cs[i];
 
+		if (c->crc) {
+			fin[i] = crc_fill(t, c, buf, len);
+			continue;
+		}
 		for (j = 0; j < c->n_nest; j++)
 			acc[i] += fin[c->nest[j]] << c->nest_sh[j];
+		if (c->neg)
+			acc[i] += CS_ZERO - acc[WR_CSUMS_MAX + i];
 		fin[i] = fold_cs(c, acc[i]);
-		put16(buf + c->off, fin[i]);
+		wr_put16(buf + c->off, fin[i]);
 	}
 	return len;
 }
@@ -1704,12 +1975,12 @@ wr_frame_gen_next(struct wr_frame_gen *g, uint8_t *buf)
 	}
 
 #define WR_STORE_1 x <<= shift; p[0] = (uint8_t)((p[0] & keep) | x)
-#define WR_STORE_2K x <<= shift; put16(p, (get16(p) & keep) | x)
-#define WR_STORE_2 put16(p, x)
-#define WR_STORE_3 x <<= shift; put24(p, (get24(p) & keep) | x)
-#define WR_STORE_4 put32(p, x)
-#define WR_STORE_6 put48(p, x)
-#define WR_STORE_8 put64(p, x); x = wr_csum_u64(x)
+#define WR_STORE_2K x <<= shift; wr_put16(p, (wr_get16(p) & keep) | x)
+#define WR_STORE_2 wr_put16(p, x)
+#define WR_STORE_3 x <<= shift; wr_put24(p, (wr_get24(p) & keep) | x)
+#define WR_STORE_4 wr_put32(p, x)
+#define WR_STORE_6 wr_put48(p, x)
+#define WR_STORE_8 wr_put64(p, x); x = wr_csum_u64(x)
 
 #define WR_ACC_0 (void)0
 #define WR_ACC_1 A0[k] += x << c0
@@ -1762,7 +2033,7 @@ wide_burst(struct wr_frame_gen *g, uint32_t i, void **objs, uint32_t base_off,
 		__uint128_t v = wide_value(f, pos, idx);
 		uint64_t c = wide_sum(v);
 
-		put128((uint8_t *)objs[k] + base_off + f->off, v);
+		wr_put128((uint8_t *)objs[k] + base_off + f->off, v);
 		for (j = 0; j < f->n_acc; j++)
 			acc[f->acc[j]][k] += c << f->csh[j];
 		idx += g->stride;
@@ -1781,7 +2052,7 @@ wr_frame_gen_burst_at(struct wr_frame_gen *g, void **objs, uint32_t base_off,
 		      uint16_t *lens, unsigned int n)
 {
 	const struct wr_frame_tmpl *t = g->t;
-	uint64_t acc[WR_CSUMS_MAX][WR_FRAME_BURST_MAX];
+	uint64_t acc[2 * WR_CSUMS_MAX][WR_FRAME_BURST_MAX];
 	const uint64_t index = g->index, stride = g->stride;
 	const uint32_t n_cs = t->n_cs;
 	unsigned int k;
@@ -1809,6 +2080,8 @@ wr_frame_gen_burst_at(struct wr_frame_gen *g, void **objs, uint32_t base_off,
 
 		for (k = 0; k < n; k++)
 			acc[i][k] = cc;
+		if (t->cs[i].neg)
+			memset(acc[WR_CSUMS_MAX + i], 0, n * sizeof(acc[0][0]));
 	}
 	if (t->size_kind == WR_SZ_TABLE) {
 		uint64_t pos = g->size_pos;
@@ -1824,7 +2097,7 @@ wr_frame_gen_burst_at(struct wr_frame_gen *g, void **objs, uint32_t base_off,
 				uint16_t l = (uint16_t)(len - le->sub);
 
 				if (le->write)
-					put16(b + le->off, l);
+					wr_put16(b + le->off, l);
 				for (i = 0; i < le->n_acc; i++)
 					acc[le->acc[i]][k] += (uint64_t)l << le->csh[i];
 			}
@@ -1895,7 +2168,8 @@ wr_frame_gen_burst_at(struct wr_frame_gen *g, void **objs, uint32_t base_off,
 		}
 	}
 	/* Innermost first; the commonest case (IPv4 + L4) in one pass. */
-	if (n_cs == 2 && !t->cs[0].wide && !t->cs[1].wide &&
+	if (n_cs == 2 && !t->cs[0].wide && !t->cs[1].wide && !t->cs[0].crc &&
+	    !t->cs[0].neg && !t->cs[1].neg &&
 	    t->cs[0].n_nest == 0 && t->cs[1].n_nest == 0) {
 		const uint16_t o0 = t->cs[0].off, o1 = t->cs[1].off;
 		const bool f0 = t->cs[0].ffff, f1 = t->cs[1].ffff;
@@ -1905,21 +2179,39 @@ wr_frame_gen_burst_at(struct wr_frame_gen *g, void **objs, uint32_t base_off,
 			uint16_t c0 = (uint16_t)~wr_csum_fold48(acc[0][k]);
 			uint16_t c1 = (uint16_t)~wr_csum_fold48(acc[1][k]);
 
-			put16(b + o0, c0 == 0 && f0 ? 0xffff : c0);
-			put16(b + o1, c1 == 0 && f1 ? 0xffff : c1);
+			wr_put16(b + o0, c0 == 0 && f0 ? 0xffff : c0);
+			wr_put16(b + o1, c1 == 0 && f1 ? 0xffff : c1);
 		}
 	} else {
 		for (i = 0; i < n_cs; i++) {
 			const struct wr_cs *c = &t->cs[i];
 
-			/* Inner checksums are final in the frames already. */
-			for (e = 0; e < c->n_nest; e++)
+			if (c->crc) {
 				for (k = 0; k < n; k++)
-					acc[i][k] += (uint64_t)get16((uint8_t *)objs[k] +
-						base_off + t->cs[c->nest[e]].off)
-						<< c->nest_sh[e];
+					crc_fill(t, c, (uint8_t *)objs[k] + base_off,
+						 lens != NULL ? lens[k] : t->fixed_len);
+				continue;
+			}
+			/* Inner checksums are final in the frames already (a
+			 * latency stream's CRC is not: it adds nothing yet). */
+			for (e = 0; e < c->n_nest; e++) {
+				const struct wr_cs *in = &t->cs[c->nest[e]];
+
+				if (in->crc && t->sig_off != 0)
+					continue;
+				for (k = 0; k < n; k++) {
+					const uint8_t *q = (uint8_t *)objs[k] + base_off + in->off;
+
+					acc[i][k] += ((uint64_t)wr_get16(q) +
+						      (in->crc ? wr_get16(q + 2) : 0))
+						     << c->nest_sh[e];
+				}
+			}
+			if (c->neg)
+				for (k = 0; k < n; k++)
+					acc[i][k] += CS_ZERO - acc[WR_CSUMS_MAX + i][k];
 			for (k = 0; k < n; k++)
-				put16((uint8_t *)objs[k] + base_off + c->off,
+				wr_put16((uint8_t *)objs[k] + base_off + c->off,
 				      fold_cs(c, acc[i][k]));
 		}
 	}
@@ -1931,11 +2223,10 @@ wr_frame_sig_write(const struct wr_frame_tmpl *t, uint8_t *buf, uint16_t len,
 		   uint32_t stream_id, uint64_t seq, uint64_t tx_tsc)
 {
 	struct wr_sig sig = { stream_id, seq, tx_tsc };
-	uint16_t old[WR_CSUMS_MAX];
+	uint64_t was[WR_CSUMS_MAX], now[WR_CSUMS_MAX];
 	uint64_t words;
 	uint32_t i;
 
-	(void)len; /* the signature sits at a fixed offset in every size */
 	if (t->sig_off == 0)
 		return;
 	if (t->sig_short) {
@@ -1956,22 +2247,30 @@ wr_frame_sig_write(const struct wr_frame_tmpl *t, uint8_t *buf, uint16_t len,
 	/* Innermost first: an outer checksum over an inner one also takes
 	 * the inner one's change (subtract the old value: add its
 	 * complement). */
+	/* A CRC is computed whole, now that everything under it is written
+	 * (the frame generator left it: the outer sums took it as zero). */
 	for (i = 0; i < t->n_sig_cs; i++) {
 		const struct wr_cs *c = &t->cs[t->sig_cs[i]];
 		uint8_t *p = buf + c->off;
-		uint64_t sum = (uint16_t)~get16(p);
+		uint64_t sum = (uint16_t)~wr_get16(p);
 		uint16_t v;
 		uint32_t j, q;
 
+		if (c->crc) {
+			memset(p, 0, 4);
+			crc_put(p, crc_of(c, buf, len));
+			was[i] = 0;
+			now[i] = (uint64_t)wr_get16(p) + wr_get16(p + 2);
+			continue;
+		}
 		sum += words << t->sig_sh[i];
 		for (j = 0; j < c->n_nest; j++)
 			for (q = 0; q < i; q++)
 				if (t->sig_cs[q] == c->nest[j])
-					sum += (uint64_t)((uint16_t)~old[q] +
-							  (uint64_t)get16(buf + t->cs[c->nest[j]].off))
-					       << c->nest_sh[j];
-		old[i] = get16(p);
+					sum += ((uint16_t)~was[q] + now[q]) << c->nest_sh[j];
+		was[i] = wr_get16(p);
 		v = (uint16_t)~wr_csum_fold(sum);
-		put16(p, v == 0 && c->ffff ? 0xffff : v);
+		wr_put16(p, v == 0 && c->ffff ? 0xffff : v);
+		now[i] = wr_get16(p);
 	}
 }

@@ -49,6 +49,12 @@
  * (RFC 768).  Nothing at all is done for a field that never varies, and the
  * IPv4 (UDP) checksum is not rewritten when nothing it covers varies.
  *
+ * A CRC32c (SCTP) cannot be updated that way by a few adds: it is computed
+ * whole over the frame's final bytes, once per frame, only when something
+ * under it varies (a field, the size, a signature: then by
+ * wr_frame_sig_write, after the signature), and an outer one's-complement
+ * checksum over it adds its four bytes.
+ *
  * Sizes: INC and MIX are tabulated once; a MIX cycle holds sum(weights)
  * slots (weights first divided by their GCD, which leaves the order
  * unchanged) in the order of nginx's smooth weighted round-robin: on every
@@ -83,13 +89,6 @@
 #include "wr_error.h"
 #include "wr_fe.h"
 #include "wr_stream.h"
-
-/* The shorthand's headers: Ethernet, optional 802.1Q tag, IPv4 without
- * options, UDP (the protocol modules hold every layer's). */
-#define WR_ETH_HLEN 14
-#define WR_VLAN_HLEN 4
-#define WR_IPV4_HLEN 20
-#define WR_UDP_HLEN 8
 
 struct wr_frame_tmpl;
 
@@ -168,6 +167,26 @@ struct wr_proto;
 uint32_t wr_frame_tmpl_layers(const struct wr_frame_tmpl *t,
 			      const struct wr_proto **proto, uint16_t *off);
 
+struct wr_pkt_raw;
+
+/**
+ * What a receiver needs to know to walk past the stream's raw layer, which
+ * nothing on the wire names (wr_pkt.h): the name the layer below gives it
+ * in packet 0 and its length.  @return 0, or -ENOENT when the stack has no
+ * raw layer.
+ */
+int wr_frame_tmpl_rx_hint(const struct wr_frame_tmpl *t,
+			  struct wr_pkt_raw *out);
+
+/**
+ * The tags of packet 0 of stream @p s (each layer with wr_proto.tag after
+ * the link header: TPID and TCI, 4 bytes each, as on the wire) into
+ * @p tags (@p cap bytes): what an ARP or ND question for the stream carries.
+ * @return their length (0 untagged), -ENOSPC (more than @p cap), -EINVAL
+ *         (the stream does not build), -ENOMEM.
+ */
+int wr_frame_l2_tags(const struct wr_stream *s, uint8_t *tags, uint16_t cap);
+
 /**
  * Where the payload starts: the byte after the innermost UDP or TCP header
  * (a latency signature, a stream's payload), the same for every frame of
@@ -185,7 +204,8 @@ int wr_frame_tmpl_payload_off(const struct wr_frame_tmpl *t);
  * "Varying" fields are those whose value can change from packet to packet
  * (a non-FIXED mode with more than one value).  The template keeps them in a
  * compact array of slots: first the sequenced ones (INC, DEC, LIST) in
- * WR_FIELDS order, then the RANDOM ones; pos[] and stride_step[] are indexed
+ * stack order (outer layer first, each layer's fields in its module's
+ * order), then the RANDOM ones; pos[] and stride_step[] are indexed
  * by slot, not by field id.
  */
 struct wr_frame_gen {

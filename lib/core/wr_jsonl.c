@@ -119,22 +119,17 @@ row(FILE *f, const struct wr_report_row *r, struct wr_counters *prev,
 			(unsigned long long)r->rx_pkts,
 			(unsigned long long)r->rx_foreign,
 			(unsigned long long)r->rx_bad_sig);
-	if (stream && r->has_rx)
+	if (stream && r->has_rx) {
 		fprintf(f, ", \"rx_pkts\": %llu, \"lost\": %llu"
 			", \"reordered\": %llu, \"duplicated\": %llu"
-			", \"latency_ns\": {\"n\": %llu, \"min\": %llu"
-			", \"avg\": %llu, \"max\": %llu, \"p50\": %llu"
-			", \"p99\": %llu}",
+			", \"latency_ns\": {",
 			(unsigned long long)r->rx_pkts,
 			(unsigned long long)r->lost,
 			(unsigned long long)r->reordered,
-			(unsigned long long)r->duplicated,
-			(unsigned long long)r->lat.n,
-			(unsigned long long)r->lat.min,
-			(unsigned long long)r->lat.avg,
-			(unsigned long long)r->lat.max,
-			(unsigned long long)r->lat.p50,
-			(unsigned long long)r->lat.p99);
+			(unsigned long long)r->duplicated);
+		wr_latency_json_write(f, &r->lat, WR_LAT_JSON_PLAIN);
+		fputc('}', f);
+	}
 	*prev = r->total;
 }
 

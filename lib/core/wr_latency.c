@@ -271,3 +271,22 @@ wr_latency_tsc_init(struct wr_latency_tsc *c, uint64_t hz)
 	c->shift = shift;
 	return 0;
 }
+
+void
+wr_latency_json_write(FILE *out, const struct wr_latency_summary *l,
+		      enum wr_latency_json names)
+{
+	static const char *const key[2][9] = {
+		[WR_LAT_JSON_PLAIN] = { "n", "min", "avg", "max", "p50", "p90",
+					"p99", "p999", "p9999" },
+		[WR_LAT_JSON_NS] = { "frames", "min_ns", "avg_ns", "max_ns", "p50_ns",
+				     "p90_ns", "p99_ns", "p99_9_ns", "p99_99_ns" },
+	};
+	const uint64_t v[9] = { l->n, l->min, l->avg, l->max, l->p50, l->p90,
+				l->p99, l->p999, l->p9999 };
+	unsigned int i;
+
+	for (i = 0; i < 9; i++)
+		fprintf(out, "%s\"%s\": %llu", i ? ", " : "", key[names][i],
+			(unsigned long long)v[i]);
+}

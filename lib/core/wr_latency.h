@@ -61,6 +61,7 @@
  */
 
 #include <stdint.h>
+#include <stdio.h>
 
 /** log2 of the buckets per octave: 2^-7 = 0.78 % relative bucket width, <= 1 %. */
 #define WR_LATENCY_SUB_LOG2 7
@@ -100,6 +101,25 @@ struct wr_latency_summary {
 	uint64_t p9999;
 	double jitter_ns;
 };
+
+/**
+ * The two published spellings of a latency summary in results files: in a
+ * "latency_ns" object of run, rtt and the stats lines ("n", "min", ...,
+ * "p9999"), and in rfc2544's latency trials ("frames", "min_ns", ...,
+ * "p99_99_ns").  Names only: both write every statistic.
+ */
+enum wr_latency_json {
+	WR_LAT_JSON_PLAIN,
+	WR_LAT_JSON_NS,
+};
+
+/**
+ * The members of a summary, `"n": 5, "min": 1, ...` without braces (the
+ * caller adds what its schema has beside them, jitter included): the one
+ * writer of a latency summary.
+ */
+void wr_latency_json_write(FILE *out, const struct wr_latency_summary *l,
+			   enum wr_latency_json names);
 
 /** RFC 3550 interarrival jitter state of one stream; one writer. */
 struct wr_latency_jitter {

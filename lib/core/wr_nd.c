@@ -4,12 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "wr_bytes.h"
 #include "wr_csum.h"
 #include "wr_nd.h"
 #include "wr_pkt.h"
 #include "wr_proto.h"
 
-#define IP6_HLEN 40
 #define ND_HLEN 24        /* type, code, checksum, flags, target */
 #define ND_OPT_LEN 8      /* a link-layer address option (RFC 4861 4.6.1) */
 #define ND_OPT_SRC_LL 1
@@ -19,129 +19,18 @@
 #define NA_FLAG_S 0x40    /* solicited (high byte of the flags word) */
 #define NA_FLAG_O 0x20    /* override */
 
-static inline uint16_t
-get16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
-static inline void
-put16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-}
-
-static __uint128_t
-get128(const uint8_t *p)
-{
-	__uint128_t v = 0;
-	int i;
-
-	for (i = 0; i < 16; i++)
-		v = v << 8 | p[i];
-	return v;
-}
-
-static void
-put128(uint8_t *p, __uint128_t v)
-{
-	int i;
-
-	for (i = 15; i >= 0; i--, v >>= 8)
-		p[i] = (uint8_t)v;
-}
-
-void
-wr_nd_addrs_init(struct wr_nd_addrs *a)
-{
-	memset(a, 0, sizeof(*a));
-}
-
-void
-wr_nd_addrs_free(struct wr_nd_addrs *a)
-{
-	if (a == NULL)
-		return;
-	free(a->r);
-	memset(a, 0, sizeof(*a));
-}
-
 int
-wr_nd_addrs_add(struct wr_nd_addrs *a, __uint128_t lo, __uint128_t hi)
+wr_nd_stream_sources(const struct wr_stream *s, struct wr_addrs *v4,
+		     struct wr_addrs *v6)
 {
-	struct wr_nd_range *r;
-
-	if (lo > hi)
-		return -EINVAL;
-	r = realloc(a->r, (a->n + 1) * sizeof(*r));
-	if (r == NULL)
-		return -ENOMEM;
-	a->r = r;
-	a->r[a->n].lo = lo;
-	a->r[a->n++].hi = hi;
-	return 0;
-}
-
-bool
-wr_nd_addrs_has(const struct wr_nd_addrs *a, __uint128_t ip)
-{
-	uint32_t i;
-
-	for (i = 0; i < a->n; i++)
-		if (ip >= a->r[i].lo && ip <= a->r[i].hi)
-			return true;
-	return false;
-}
-
-static int
-add_field6(struct wr_nd_addrs *a, const struct wr_field_spec *fs)
-{
-	uint32_t i;
+	const struct wr_field_spec *a4 = wr_stream_addr(s, WR_VAL_IPV4, WR_ROLE_SRC_ADDR);
+	const struct wr_field_spec *a6 = wr_stream_addr(s, WR_VAL_IPV6, WR_ROLE_SRC_ADDR);
 	int rc = 0;
 
-	switch (fs->mode) {
-	case WR_VARY_INC:
-	case WR_VARY_RANDOM:
-		return wr_nd_addrs_add(a, fs->from, fs->to);
-	case WR_VARY_DEC:
-		return wr_nd_addrs_add(a, fs->to, fs->from);
-	case WR_VARY_LIST:
-		for (i = 0; i < fs->list_len && rc == 0; i++)
-			rc = wr_nd_addrs_add(a, fs->list[i], fs->list[i]);
-		return rc;
-	default:
-		return wr_nd_addrs_add(a, fs->value, fs->value);
-	}
-}
-
-int
-wr_nd_stream_sources(const struct wr_stream *s, struct wr_arp_addrs *v4,
-		     struct wr_nd_addrs *v6)
-{
-	bool seen4 = false, seen6 = false;
-	uint32_t i;
-	int rc = 0, j;
-
-	if (s->n_layers == 0)
-		return wr_arp_addrs_add_field(v4, &s->field[WR_FIELD_IPV4_SRC]);
-	for (i = 0; i < s->n_layers && rc == 0; i++) {
-		const struct wr_layer *l = &s->layers[i];
-		bool v6l = strcmp(l->proto->name, "ipv6") == 0;
-
-		if (!l->proto->l3 || (v6l ? seen6 : seen4))
-			continue;
-		j = wr_proto_field_find(l->proto, "src");
-		if (j < 0)
-			continue;
-		if (v6l) {
-			seen6 = true;
-			rc = add_field6(v6, &l->field[j]);
-		} else {
-			seen4 = true;
-			rc = wr_arp_addrs_add_field(v4, &l->field[j]);
-		}
-	}
+	if (a4 != NULL)
+		rc = wr_addrs_add_field(v4, a4);
+	if (rc == 0 && a6 != NULL)
+		rc = wr_addrs_add_field(v6, a6);
 	return rc;
 }
 
@@ -150,47 +39,33 @@ static uint64_t
 icmp6_sum(const uint8_t *ip6, uint16_t plen)
 {
 	return (uint64_t)wr_csum_sum(ip6 + 8, 32) + plen + WR_IPPROTO_ICMPV6 +
-	       wr_csum_sum(ip6 + IP6_HLEN, plen);
+	       wr_csum_sum(ip6 + WR_IPV6_HLEN, plen);
 }
 
-/* Ethernet (+ tag) and IPv6 header of an ND message; @return its length. */
-static uint32_t
-nd_head(uint8_t *buf, const uint8_t *eth_dst, const uint8_t mac[6], int tci,
-	__uint128_t src, __uint128_t dst, uint16_t plen)
+/* The IPv6 header of an ND message at @p ip. */
+static void
+nd_ip6(uint8_t *ip, __uint128_t src, __uint128_t dst, uint16_t plen)
 {
-	uint32_t off = 12;
-	uint8_t *ip;
-
-	memcpy(buf, eth_dst, 6);
-	memcpy(buf + 6, mac, 6);
-	if (tci != WR_ARP_NO_VLAN) {
-		put16(buf + off, WR_ETHERTYPE_VLAN);
-		put16(buf + off + 2, (uint16_t)tci);
-		off += 4;
-	}
-	put16(buf + off, WR_ETHERTYPE_IPV6);
-	ip = buf + off + 2;
-	memset(ip, 0, IP6_HLEN);
+	memset(ip, 0, WR_IPV6_HLEN);
 	ip[0] = 0x60;
-	put16(ip + 4, plen);
+	wr_put16(ip + 4, plen);
 	ip[6] = WR_IPPROTO_ICMPV6;
 	ip[7] = ND_HOP_LIMIT;
-	put128(ip + 8, src);
-	put128(ip + 24, dst);
-	return off + 2;
+	wr_put128(ip + 8, src);
+	wr_put128(ip + 24, dst);
 }
 
 static uint16_t
 finish(uint8_t *ip, uint16_t plen, uint32_t l3)
 {
-	put16(ip + IP6_HLEN + 2, 0);
-	put16(ip + IP6_HLEN + 2, (uint16_t)~wr_csum_fold(icmp6_sum(ip, plen)));
-	return (uint16_t)(l3 + IP6_HLEN + plen);
+	wr_put16(ip + WR_IPV6_HLEN + 2, 0);
+	wr_put16(ip + WR_IPV6_HLEN + 2, (uint16_t)~wr_csum_fold(icmp6_sum(ip, plen)));
+	return (uint16_t)(l3 + WR_IPV6_HLEN + plen);
 }
 
 uint16_t
 wr_nd_build_ns(uint8_t *buf, const uint8_t mac[6], __uint128_t src,
-	       __uint128_t target, int vlan_tci)
+	       __uint128_t target, const uint8_t *tags, uint16_t tags_len)
 {
 	/* RFC 4291 2.7.1: ff02::1:ffXX:XXXX, and RFC 2464 7: 33:33 + its
 	 * last 32 bits. */
@@ -203,10 +78,11 @@ wr_nd_build_ns(uint8_t *buf, const uint8_t mac[6], __uint128_t src,
 	uint8_t *m;
 
 	memset(buf, 0, WR_ND_FRAME_MAX);
-	l3 = nd_head(buf, dmac, mac, vlan_tci, src, snm, plen);
-	m = buf + l3 + IP6_HLEN;
+	l3 = wr_arp_l2_head(buf, dmac, mac, tags, tags_len, WR_ETHERTYPE_IPV6);
+	nd_ip6(buf + l3, src, snm, plen);
+	m = buf + l3 + WR_IPV6_HLEN;
 	m[0] = WR_ICMP6_NS;
-	put128(m + 8, target);
+	wr_put128(m + 8, target);
 	m[24] = ND_OPT_SRC_LL;
 	m[25] = 1;
 	memcpy(m + 26, mac, 6);
@@ -214,8 +90,8 @@ wr_nd_build_ns(uint8_t *buf, const uint8_t mac[6], __uint128_t src,
 }
 
 enum wr_nd_verdict
-wr_nd_answer(uint8_t *p, uint32_t *len, const uint8_t mac[6],
-	     const struct wr_nd_addrs *ours, struct wr_nd_pkt *pkt)
+wr_nd_answer(uint8_t *p, uint32_t *len, uint32_t cap, const uint8_t mac[6],
+	     const struct wr_addrs *ours, struct wr_nd_pkt *pkt)
 {
 	struct wr_pkt k;
 	uint8_t *ip, *m, peer[6];
@@ -223,42 +99,42 @@ wr_nd_answer(uint8_t *p, uint32_t *len, const uint8_t mac[6],
 	__uint128_t src, dst, target;
 	uint64_t sum;
 
-	if (wr_pkt_parse_l2(p, *len, &k) < 0 || k.l2_len > 18 ||
-	    k.ethertype != WR_ETHERTYPE_IPV6 || *len < k.l2_len + IP6_HLEN + 8u)
+	if (wr_pkt_parse_l2(p, *len, &k) < 0 ||
+	    k.ethertype != WR_ETHERTYPE_IPV6 || *len < k.l2_len + WR_IPV6_HLEN + 8u)
 		return WR_ND_IGNORE;
 	ip = p + k.l2_len;
-	plen = get16(ip + 4);
+	plen = wr_get16(ip + 4);
 	if (ip[0] >> 4 != 6 || ip[6] != WR_IPPROTO_ICMPV6 ||
-	    *len < k.l2_len + IP6_HLEN + (uint32_t)plen || plen < 8)
+	    *len < k.l2_len + WR_IPV6_HLEN + (uint32_t)plen || plen < 8)
 		return WR_ND_IGNORE;
-	m = ip + IP6_HLEN;
+	m = ip + WR_IPV6_HLEN;
 	if (m[1] != 0 || wr_csum_fold(icmp6_sum(ip, plen)) != 0xffff)
 		return WR_ND_IGNORE;
-	src = get128(ip + 8);
-	dst = get128(ip + 24);
+	src = wr_get128(ip + 8);
+	dst = wr_get128(ip + 24);
 	memcpy(peer, p + 6, 6);
 	switch (m[0]) {
 	case WR_ICMP6_ECHO_REQUEST:
-		if (!wr_nd_addrs_has(ours, dst))
+		if (!wr_addrs_has(ours, dst))
 			return WR_ND_IGNORE;
 		memcpy(p, peer, 6);
 		memcpy(p + 6, mac, 6);
-		put128(ip + 8, dst);
-		put128(ip + 24, src);
+		wr_put128(ip + 8, dst);
+		wr_put128(ip + 24, src);
 		ip[7] = ECHO_HOP_LIMIT;
 		/* RFC 1624 eqn. 3: only the type word changes (the address
 		 * swap leaves the pseudo-header's sum as it was). */
 		m[0] = WR_ICMP6_ECHO_REPLY;
-		sum = (uint64_t)(uint16_t)~get16(m + 2) +
+		sum = (uint64_t)(uint16_t)~wr_get16(m + 2) +
 		      (uint16_t)~(WR_ICMP6_ECHO_REQUEST << 8) +
 		      (WR_ICMP6_ECHO_REPLY << 8);
-		put16(m + 2, (uint16_t)~wr_csum_fold(sum));
+		wr_put16(m + 2, (uint16_t)~wr_csum_fold(sum));
 		return WR_ND_ANSWER_ECHO;
 	case WR_ICMP6_NA:
 		if (ip[7] != ND_HOP_LIMIT || plen < ND_HLEN)
 			return WR_ND_IGNORE;
 		if (pkt != NULL) {
-			pkt->target = get128(m + 8);
+			pkt->target = wr_get128(m + 8);
 			/* The target link-layer option if there is one, else
 			 * the frame's source. */
 			memcpy(pkt->mac, peer, 6);
@@ -268,15 +144,15 @@ wr_nd_answer(uint8_t *p, uint32_t *len, const uint8_t mac[6],
 		}
 		return WR_ND_GOT_NA;
 	case WR_ICMP6_NS: {
-		int tci = k.vlan_tci;
-		uint32_t l3;
+		const uint32_t l3 = k.l2_len;
 		__uint128_t to;
 		bool dad = src == 0;
 
-		if (ip[7] != ND_HOP_LIMIT || plen < ND_HLEN)
+		if (ip[7] != ND_HOP_LIMIT || plen < ND_HLEN ||
+		    l3 + WR_IPV6_HLEN + ND_HLEN + ND_OPT_LEN > cap)
 			return WR_ND_IGNORE;
-		target = get128(m + 8);
-		if (!wr_nd_addrs_has(ours, target))
+		target = wr_get128(m + 8);
+		if (!wr_addrs_has(ours, target))
 			return WR_ND_IGNORE;
 		/* A duplicate address detection probe (from ::) is answered
 		 * to all nodes, unsolicited (RFC 4861 7.2.4). */
@@ -286,12 +162,15 @@ wr_nd_answer(uint8_t *p, uint32_t *len, const uint8_t mac[6],
 			memcpy(peer, all_nodes, 6);
 		}
 		to = dad ? ((__uint128_t)0xff02000000000000ull << 64) | 1 : src;
-		memset(p, 0, WR_ND_FRAME_MAX);
-		l3 = nd_head(p, peer, mac, tci, target, to, ND_HLEN + ND_OPT_LEN);
-		m = p + l3 + IP6_HLEN;
+		/* In place: the request's tags and EtherType stay. */
+		memcpy(p, peer, 6);
+		memcpy(p + 6, mac, 6);
+		nd_ip6(p + l3, target, to, ND_HLEN + ND_OPT_LEN);
+		m = p + l3 + WR_IPV6_HLEN;
+		memset(m, 0, ND_HLEN + ND_OPT_LEN);
 		m[0] = WR_ICMP6_NA;
 		m[4] = (uint8_t)((dad ? 0 : NA_FLAG_S) | NA_FLAG_O);
-		put128(m + 8, target);
+		wr_put128(m + 8, target);
 		m[24] = ND_OPT_TGT_LL;
 		m[25] = 1;
 		memcpy(m + 26, mac, 6);

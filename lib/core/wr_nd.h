@@ -9,11 +9,12 @@
  * Solicitations and ICMPv6 echo requests for the IPv6 addresses its streams
  * send from, and resolves the IPv6 next hop of a stream that says
  * `eth: {dst: nd}` with a Neighbor Solicitation to the target's
- * solicited-node multicast address.  Frames: Ethernet II, untagged or with
- * one 802.1Q tag (an answer keeps it), IPv6 without extension headers.
+ * solicited-node multicast address.  Frames: Ethernet II behind any number
+ * of tags (an answer keeps them, a question carries the stream's), IPv6
+ * without extension headers.
  * Addresses are 128-bit host-order integers, first byte on the wire most
- * significant (wr_stream.h).  Pure functions of the bytes; a struct
- * wr_nd_addrs is built before the RX lcore starts and read-only afterwards.
+ * significant (wr_stream.h), in a struct wr_addrs (wr_arp.h) as IPv4
+ * addresses are.  Pure functions of the bytes.
  */
 
 #include <stdbool.h>
@@ -26,17 +27,9 @@
 #define WR_ICMP6_ECHO_REPLY 129
 #define WR_ICMP6_NS 135
 #define WR_ICMP6_NA 136
-/** Room a built NS or NA needs: 14 + 4 (tag) + 40 + 32. */
-#define WR_ND_FRAME_MAX 90
-
-/** A set of IPv6 addresses as inclusive ranges (a port has few). */
-struct wr_nd_addrs {
-	struct wr_nd_range {
-		__uint128_t lo;
-		__uint128_t hi;
-	} *r;                   /**< owned; n entries */
-	uint32_t n;
-};
+/** Room a built NS or NA needs: 14 + the tags + 40 + 32. */
+#define WR_ND_FRAME_MAX (WR_ETH_HLEN + WR_ARP_TAGS_MAX * WR_TAG_HLEN + \
+			 WR_IPV6_HLEN + 32)
 
 /** What wr_nd_answer() found. */
 enum wr_nd_verdict {
@@ -52,44 +45,39 @@ struct wr_nd_pkt {
 	uint8_t mac[6];
 };
 
-/** An empty set of our IPv6 addresses in @p a. */
-void wr_nd_addrs_init(struct wr_nd_addrs *a);
-/** Free what @p a holds; it is empty again. */
-void wr_nd_addrs_free(struct wr_nd_addrs *a);
-/** Add lo..hi (lo <= hi).  @return 0, -EINVAL, -ENOMEM. */
-int wr_nd_addrs_add(struct wr_nd_addrs *a, __uint128_t lo, __uint128_t hi);
-/** @return true when @p ip is in one of @p a's ranges. */
-bool wr_nd_addrs_has(const struct wr_nd_addrs *a, __uint128_t ip);
-
 /**
  * The source addresses a stream sends from on its port's link: its
  * outermost IPv4 layer's src into @p v4 and its outermost IPv6 layer's src
- * into @p v6 (addresses inside a tunnel belong to another link).  A
- * shorthand stream's ipv4.src goes into @p v4.  @return 0, -ENOMEM.
+ * into @p v6 (addresses inside a tunnel belong to another link).
+ * @return 0, -ENOMEM.
  */
-int wr_nd_stream_sources(const struct wr_stream *s, struct wr_arp_addrs *v4,
-			 struct wr_nd_addrs *v6);
+int wr_nd_stream_sources(const struct wr_stream *s, struct wr_addrs *v4,
+			 struct wr_addrs *v6);
 
 /**
  * The responder: answer in place an NS for (an NA with our MAC @p mac,
  * solicited and override flags, the target link-layer option) or an ICMPv6
  * echo request to an address in @p ours; report an NA in @p pkt (may be
  * NULL).  Only checksum-valid ICMPv6 with hop limit 255 (ND, RFC 4861
- * section 7.1) is taken.  The frame needs room for WR_ND_FRAME_MAX bytes.
+ * section 7.1) is taken.  The answer is written in place behind the
+ * request's tags; @p cap is the room the buffer has from the frame's start:
+ * an answer that would not fit is not written (IGNORE).
  * @return the verdict; *len is the answer's length.
  */
-enum wr_nd_verdict wr_nd_answer(uint8_t *frame, uint32_t *len,
+enum wr_nd_verdict wr_nd_answer(uint8_t *frame, uint32_t *len, uint32_t cap,
 				const uint8_t mac[6],
-				const struct wr_nd_addrs *ours,
+				const struct wr_addrs *ours,
 				struct wr_nd_pkt *pkt);
 
 /**
  * Build a Neighbor Solicitation for @p target from @p src (our address)
  * and @p mac into @p buf (WR_ND_FRAME_MAX bytes), to the target's
- * solicited-node multicast address, tagged with @p vlan_tci unless it is
- * WR_ARP_NO_VLAN.  @return the frame's length, FCS excluded.
+ * solicited-node multicast address, behind the tags @p tags (@p tags_len
+ * bytes, at most WR_ARP_TAGS_MAX tags; NULL for none).
+ * @return the frame's length, FCS excluded.
  */
 uint16_t wr_nd_build_ns(uint8_t *buf, const uint8_t mac[6], __uint128_t src,
-			__uint128_t target, int vlan_tci);
+			__uint128_t target, const uint8_t *tags,
+			uint16_t tags_len);
 
 #endif /* WR_ND_H */

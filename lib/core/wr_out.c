@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "wr_clock.h"
 #include "wr_in.h"
 #include "wr_out.h"
 
@@ -480,4 +481,37 @@ wr_out_json_str(FILE *out, const char *s)
 		p += n;
 	}
 	fputc('"', out);
+}
+
+/* ",\n  "key": "value"", unless @p val is NULL. */
+static void
+head_str(FILE *out, const char *key, const char *val)
+{
+	if (val == NULL)
+		return;
+	fprintf(out, ",\n  \"%s\": ", key);
+	wr_out_json_str(out, val);
+}
+
+void
+wr_out_json_head(FILE *out, const struct wr_out_head *h)
+{
+	fputs("{\n  \"schema\": ", out);
+	wr_out_json_str(out, h->schema);
+	head_str(out, "wirerate_version", h->wirerate_version);
+	head_str(out, "dpdk_version", h->dpdk_version);
+	head_str(out, "stream_file", h->stream_file);
+	head_str(out, "stream_file_sha256", h->stream_sha256);
+	head_str(out, "stream", h->stream);
+	head_str(out, "config_file", h->config_file);
+	if (h->has_seed)
+		fprintf(out, ",\n  \"seed\": %llu", (unsigned long long)h->seed);
+	head_str(out, "started_at", h->started_at);
+	head_str(out, "finished_at", h->finished_at);
+	head_str(out, "stop_reason", h->stop_reason);
+	fputs(",\n  \"tsc\": ", out);
+	if (h->tsc != NULL)
+		wr_tsc_cal_json(out, h->tsc);
+	else
+		fputs("null", out);
 }

@@ -31,6 +31,7 @@
  */
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 /**
@@ -152,5 +153,36 @@ int wr_out_log_close(const char *path, FILE *f, bool keep);
  * well-formed UTF-8 as \u00XX, and U+2028/U+2029 escaped for line readers.
  */
 void wr_out_json_str(FILE *out, const char *s);
+
+/**
+ * What every results file says first: which schema, which builds, which
+ * files and seed, when and why it ended.  NULL strings (and has_seed
+ * false) are left out: each file writes the keys its schema has.
+ */
+struct wr_out_head {
+	const char *schema;            /**< "wirerate-results/1" */
+	const char *wirerate_version;
+	const char *dpdk_version;
+	const char *stream_file;
+	const char *stream_sha256;     /**< hex digest of the stream file */
+	const char *stream;            /**< the one stream a benchmark sends */
+	const char *config_file;
+	bool has_seed;
+	uint64_t seed;
+	const char *started_at;        /**< ISO 8601 UTC */
+	const char *finished_at;
+	const char *stop_reason;
+	const struct wr_tsc_cal *tsc;  /**< the run's TSC calibration; NULL: null */
+};
+
+struct wr_tsc_cal; /* wr_clock.h */
+
+/**
+ * Open a results file's JSON object with @p h's keys, in this order, one a
+ * line ("{\n  \"schema\": ..."); the caller goes on with ",\n  \"key\": "
+ * and closes the object.  The one writer of the head of run, sweep,
+ * rfc2544 and rtt results.
+ */
+void wr_out_json_head(FILE *out, const struct wr_out_head *h);
 
 #endif /* WR_OUT_H */

@@ -1,34 +1,20 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* wr_proto: the table of registered protocol modules. */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
+#include "wr_bytes.h"
 #include "wr_proto.h"
 
-/* One line per module (lib/core/proto/wr_proto_<name>.c). */
-#define WR_PROTOS(X) \
-	X(eth)       \
-	X(vlan)      \
-	X(mpls)      \
-	X(ipv4)      \
-	X(ipv6)      \
-	X(udp)       \
-	X(tcp)       \
-	X(icmp)      \
-	X(icmp6)     \
-	X(vxlan)     \
-	X(gre)       \
-	X(gre_key)   \
-	X(raw)
-
-#define WR_X(n) extern const struct wr_proto wr_proto_##n;
-WR_PROTOS(WR_X)
-#undef WR_X
+#define WR_PROTO(name, file) extern const struct wr_proto wr_proto_##name;
+#include "proto/wr_protos.def"
+#undef WR_PROTO
 
 const struct wr_proto *const wr_protos[] = {
-#define WR_X(n) &wr_proto_##n,
-	WR_PROTOS(WR_X)
-#undef WR_X
+#define WR_PROTO(name, file) &wr_proto_##name,
+#include "proto/wr_protos.def"
+#undef WR_PROTO
 };
 const unsigned int wr_n_protos = sizeof(wr_protos) / sizeof(wr_protos[0]);
 
@@ -73,14 +59,250 @@ wr_proto_rng_tag(const char *key)
 	return p->fields[j].legacy_tag - 1;
 }
 
+int
+wr_proto_field_role(const struct wr_proto *p, unsigned int role)
+{
+	unsigned int i;
+
+	for (i = 0; i < p->n_fields; i++)
+		if (p->fields[i].role == role)
+			return (int)i;
+	return -ENOENT;
+}
+
+/* Whether a layer that carries @p kind carries @p above. */
+static bool
+carries(uint8_t kind, const struct wr_proto *above)
+{
+	bool raw = above->hlen == 0; /* the layer below says its type */
+
+	switch (kind) {
+	case WR_CARRY_ETHERTYPE:
+		return above->ethertype != 0 || raw;
+	case WR_CARRY_IPPROTO:
+		return above->ipproto != 0 || above->ipproto_zero || raw;
+	case WR_CARRY_UDP_PORT:
+		return above->udp_port != 0 || raw;
+	case WR_CARRY_ETH:
+		return above->link;
+	case WR_CARRY_MPLS:
+		return above->over_mpls || raw;
+	case WR_CARRY_IP:
+		return above->ip_version != 0;
+	case WR_CARRY_CHUNK:
+		return above->chunk;
+	default:
+		return false;
+	}
+}
+
+/* "a, b or c": the registered layers @p kind carries, into buf. */
+static void
+carried_names(uint8_t kind, char *buf, size_t len)
+{
+	unsigned int i, n = 0, k = 0;
+	size_t at = 0;
+
+	for (i = 0; i < wr_n_protos; i++)
+		n += carries(kind, wr_protos[i]);
+	buf[0] = '\0';
+	for (i = 0; i < wr_n_protos && at < len; i++) {
+		if (!carries(kind, wr_protos[i]))
+			continue;
+		k++;
+		at += (size_t)snprintf(buf + at, len - at, "%s%s",
+				       k == 1 ? "" : k == n ? " or " : ", ",
+				       wr_protos[i]->name);
+	}
+}
+
+const char *
+wr_proto_carry_error(const struct wr_proto *below, const struct wr_proto *above,
+		     char *buf, size_t len)
+{
+	static const char *const what[] = {
+		[WR_CARRY_ETHERTYPE] = "a layer with an EtherType",
+		[WR_CARRY_IPPROTO] = "a layer with an IP protocol number",
+		[WR_CARRY_UDP_PORT] = "a layer with a UDP port",
+		[WR_CARRY_ETH] = "the inner frame's link layer",
+		[WR_CARRY_MPLS] = "a layer over an MPLS label",
+		[WR_CARRY_IP] = "an IP layer",
+		[WR_CARRY_CHUNK] = "an SCTP chunk",
+	};
+	char names[256];
+
+	if (carries(below->carry, above))
+		return NULL;
+	if (below->carry == WR_CARRY_NOTHING ||
+	    below->carry >= sizeof(what) / sizeof(what[0])) {
+		snprintf(buf, len, "nothing (the payload follows it)");
+		return buf;
+	}
+	carried_names(below->carry, names, sizeof(names));
+	snprintf(buf, len, "%s (%s)", what[below->carry], names);
+	return buf;
+}
+
+const char *
+wr_proto_link_names(char *buf, size_t len)
+{
+	carried_names(WR_CARRY_ETH, buf, len);
+	return buf;
+}
+
 const char *
 wr_proto_names(void)
 {
 	static const char names[] =
-#define WR_X(n) ", " #n
-		WR_PROTOS(WR_X)
-#undef WR_X
+#define WR_PROTO(name, file) ", " #name
+#include "proto/wr_protos.def"
+#undef WR_PROTO
 		;
 
 	return names + 2; /* past the first ", " */
+}
+
+int
+wr_proto_layout(const struct wr_layer *l, struct wr_layout *lo)
+{
+	const struct wr_proto *p = l->proto;
+	unsigned int j;
+
+	lo->hlen = p->hlen != 0 ? p->hlen : l->raw_len;
+	lo->csum = p->csum;
+	lo->csum_off = p->csum_off;
+	lo->final_dst = 0;
+	lo->computed = 0;
+	lo->why[0] = '\0';
+	if (lo->hlen > WR_HDR_MAX) {
+		snprintf(lo->why, sizeof(lo->why), "more than %u header bytes", WR_HDR_MAX);
+		return -EINVAL;
+	}
+	memset(lo->bytes, 0, lo->hlen);
+	if (p->fixed != NULL)
+		memcpy(lo->bytes, p->fixed, lo->hlen);
+	else if (p->hlen == 0 && l->raw != NULL)
+		memcpy(lo->bytes, l->raw, lo->hlen);
+	for (j = 0; j < p->n_fields && j < WR_PROTO_FIELDS_MAX; j++)
+		lo->off[j] = p->fields[j].off;
+	return p->layout != NULL ? p->layout(l, lo) : 0;
+}
+
+/* ---- receive ---- */
+
+/* Who each name a received header may give stands for, built once from
+ * the registry before main(): a lookup per layer on the RX path instead
+ * of a walk over every module.  The first module in registry order wins. */
+static const struct wr_proto *rx_by_ipproto[256];
+static const struct wr_proto *rx_link;
+static struct rx_name {
+	uint8_t carry;
+	uint32_t value;
+	const struct wr_proto *p;
+} rx_names[64];
+static unsigned int rx_n_names;
+
+static void
+rx_name_add(uint8_t carry, uint32_t value, const struct wr_proto *p)
+{
+	unsigned int i;
+
+	for (i = 0; i < rx_n_names; i++)
+		if (rx_names[i].carry == carry && rx_names[i].value == value)
+			return;
+	if (rx_n_names < sizeof(rx_names) / sizeof(rx_names[0]))
+		rx_names[rx_n_names++] = (struct rx_name){ carry, value, p };
+}
+
+__attribute__((constructor)) static void
+rx_tables(void)
+{
+	unsigned int i, k;
+
+	for (i = 0; i < wr_n_protos; i++) {
+		const struct wr_proto *p = wr_protos[i];
+
+		if (p->hlen == 0)
+			continue; /* raw: nothing on the wire says it is one */
+		if (p->link && rx_link == NULL)
+			rx_link = p;
+		if ((p->ipproto != 0 || p->ipproto_zero) && rx_by_ipproto[p->ipproto] == NULL)
+			rx_by_ipproto[p->ipproto] = p;
+		if (p->ethertype != 0)
+			rx_name_add(WR_CARRY_ETHERTYPE, p->ethertype, p);
+		for (k = 0; k < 2; k++)
+			if (p->rx_ethertypes[k] != 0)
+				rx_name_add(WR_CARRY_ETHERTYPE, p->rx_ethertypes[k], p);
+		if (p->udp_port != 0)
+			rx_name_add(WR_CARRY_UDP_PORT, p->udp_port, p);
+		if (p->ip_version != 0)
+			rx_name_add(WR_CARRY_IP, p->ip_version, p);
+		if (p->chunk)
+			rx_name_add(WR_CARRY_CHUNK, p->chunk_type, p);
+	}
+}
+
+const struct wr_proto *
+wr_proto_link(void)
+{
+	return rx_link;
+}
+
+const struct wr_proto *
+wr_proto_rx_next(const struct wr_rx_next *next)
+{
+	unsigned int i;
+
+	switch (next->carry) {
+	case WR_CARRY_IPPROTO:
+		return next->value < 256 ? rx_by_ipproto[next->value] : NULL;
+	case WR_CARRY_ETH:
+		return rx_link;
+	case WR_CARRY_NOTHING:
+		return NULL;
+	default:
+		for (i = 0; i < rx_n_names; i++)
+			if (rx_names[i].carry == next->carry &&
+			    rx_names[i].value == next->value)
+				return rx_names[i].p;
+		return NULL;
+	}
+}
+
+int
+wr_proto_rx(const struct wr_proto *p, const uint8_t *h, uint32_t len,
+	    struct wr_rx_next *next)
+{
+	const struct wr_proto_field *pf;
+	int j = -ENOENT;
+
+	if (p->rx != NULL)
+		return p->rx(h, len, next);
+	if (p->hlen == 0 || len < p->hlen)
+		return -EINVAL;
+	next->carry = WR_CARRY_NOTHING;
+	next->value = 0;
+	switch (p->carry) {
+	case WR_CARRY_ETHERTYPE:
+		j = wr_proto_field_role(p, WR_ROLE_NEXT_ETHERTYPE);
+		break;
+	case WR_CARRY_IPPROTO:
+		j = wr_proto_field_role(p, WR_ROLE_NEXT_IPPROTO);
+		break;
+	case WR_CARRY_UDP_PORT:
+		j = wr_proto_field_role(p, WR_ROLE_NEXT_UDP_PORT);
+		break;
+	case WR_CARRY_ETH:
+		next->carry = WR_CARRY_ETH;
+		return p->hlen;
+	default:
+		return p->hlen;
+	}
+	if (j >= 0) {
+		pf = &p->fields[j];
+		next->carry = p->carry;
+		next->value = (uint32_t)(wr_get_be(h + pf->off, pf->span) >> pf->shift) &
+			      (uint32_t)((1ull << pf->bits) - 1);
+	}
+	return p->hlen;
 }

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "wr_bytes.h"
 #include "wr_replay.h"
 #include "wr_rng.h"
 
@@ -25,7 +26,7 @@ wr_replay_spec_seed(struct wr_replay_spec *r, uint64_t seed)
 			const struct wr_replay_field *f = &r->frame_field[i];
 
 			/* Random tags past the header fields' and the size's. */
-			wr_capture_put_be(b + f->offset, wr_field_value_at(
+			wr_put_be(b + f->offset, wr_field_value_at(
 				&f->spec, wr_rng_key(seed, 0x200 + i), k),
 				f->width);
 		}

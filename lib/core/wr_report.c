@@ -620,26 +620,17 @@ json_row(FILE *out, const struct wr_report_view *v,
 		}
 		fputc('}', out);
 	}
-	if (stream && r->has_rx)
+	if (stream && r->has_rx) {
 		fprintf(out, ", \"rx_pkts\": %llu, \"lost\": %llu"
 			", \"reordered\": %llu, \"duplicated\": %llu"
-			", \"latency_ns\": {\"n\": %llu, \"min\": %llu, \"avg\": %llu"
-			", \"max\": %llu, \"p50\": %llu, \"p90\": %llu"
-			", \"p99\": %llu, \"p999\": %llu, \"p9999\": %llu}"
-			", \"jitter_ns\": %.3f",
+			", \"latency_ns\": {",
 			(unsigned long long)r->rx_pkts,
 			(unsigned long long)r->lost,
 			(unsigned long long)r->reordered,
-			(unsigned long long)r->duplicated,
-			(unsigned long long)r->lat.n,
-			(unsigned long long)r->lat.min,
-			(unsigned long long)r->lat.avg,
-			(unsigned long long)r->lat.max,
-			(unsigned long long)r->lat.p50,
-			(unsigned long long)r->lat.p90,
-			(unsigned long long)r->lat.p99,
-			(unsigned long long)r->lat.p999,
-			(unsigned long long)r->lat.p9999, r->lat.jitter_ns);
+			(unsigned long long)r->duplicated);
+		wr_latency_json_write(out, &r->lat, WR_LAT_JSON_PLAIN);
+		fprintf(out, "}, \"jitter_ns\": %.3f", r->lat.jitter_ns);
+	}
 	fputc('}', out);
 }
 
@@ -707,22 +698,21 @@ wr_report_json_write(FILE *out, const struct wr_report_meta *meta,
 {
 	unsigned int i;
 
-	fputs("{\n  \"schema\": \"wirerate-results/1\",\n  \"wirerate_version\": ",
-	      out);
-	wr_out_json_str(out, meta->wirerate_version);
-	fputs(",\n  \"dpdk_version\": ", out);
-	wr_out_json_str(out, meta->dpdk_version);
-	fputs(",\n  \"stream_file\": ", out);
-	wr_out_json_str(out, meta->stream_file);
-	fputs(",\n  \"stream_file_sha256\": ", out);
-	wr_out_json_str(out, meta->stream_sha256);
-	fputs(",\n  \"config_file\": ", out);
-	wr_out_json_str(out, meta->config_file);
-	fprintf(out, ",\n  \"seed\": %llu", (unsigned long long)meta->seed);
-	fputs(",\n  \"started_at\": ", out);
-	wr_out_json_str(out, meta->started_at);
-	fputs(",\n  \"stop_reason\": ", out);
-	wr_out_json_str(out, meta->stop_reason);
+	const struct wr_out_head head = {
+		.schema = "wirerate-results/1",
+		.wirerate_version = meta->wirerate_version,
+		.dpdk_version = meta->dpdk_version,
+		.stream_file = meta->stream_file,
+		.stream_sha256 = meta->stream_sha256,
+		.config_file = meta->config_file,
+		.has_seed = true,
+		.seed = meta->seed,
+		.started_at = meta->started_at,
+		.stop_reason = meta->stop_reason,
+		.tsc = meta->has_tsc ? &meta->tsc : NULL,
+	};
+
+	wr_out_json_head(out, &head);
 	fprintf(out, ",\n  \"duration_s\": %.9f", (double)v->elapsed_ns / 1e9);
 	/* Frames a port dropped because wirerate did not take them in time
 	 * (ports[].rx_missed): the generator's limit, said once here. */
@@ -738,12 +728,7 @@ wr_report_json_write(FILE *out, const struct wr_report_meta *meta,
 			fputs(", ", out);
 		wr_out_json_str(out, meta->eal_args[i]);
 	}
-	fputs("],\n  \"tsc\": ", out);
-	if (meta->has_tsc)
-		wr_tsc_cal_json(out, &meta->tsc);
-	else
-		fputs("null", out);
-	fputs(",\n  \"ports\": [", out);
+	fputs("],\n  \"ports\": [", out);
 	for (i = 0; i < v->n_ports; i++) {
 		fputs(i ? ",\n    " : "\n    ", out);
 		json_row(out, v, &v->ports[i], false);

@@ -16,9 +16,10 @@
  *     draw(k)  = mix64(key + (k + 1) * WR_RNG_GAMMA)
  *
  * where mix64 is SplitMix64's finalizer (Stafford's "variant 13").  A jump
- * by any stride is free: there is no state to advance.  Each field uses its
- * enum wr_field_id as tag, the frame size uses WR_RNG_TAG_SIZE, so every
- * field draws from its own sub-sequence.
+ * by any stride is free: there is no state to advance.  Each field of a
+ * stream's stack has its own tag (wr_proto_field.legacy_tag, else one from
+ * its place in the stack: wr_frame.c), the frame size uses
+ * WR_RNG_TAG_SIZE, so every field draws from its own sub-sequence.
  *
  * Mapping to [from, to] uses Lemire's multiply-shift ("Fast Random Integer
  * Generation in an Interval", ACM TOMACS 2019) WITH its rejection step, so
@@ -39,7 +40,7 @@
 
 /** SplitMix64's increment: 2^64 / golden ratio, odd. */
 #define WR_RNG_GAMMA 0x9e3779b97f4a7c15ull
-/** Tag of the frame-size sub-sequence (field ids are 0..WR_FIELD__COUNT-1). */
+/** Tag of the frame-size sub-sequence (the first model's field ids were 0..10). */
 #define WR_RNG_TAG_SIZE 0x100u
 
 /** SplitMix64's finalizer (Stafford variant 13), a bijection on 64 bits. */

@@ -186,43 +186,31 @@ json_fields(FILE *out, const struct wr_rtt_row *r)
 		fputs("null, \"jitter_ns\": null", out);
 		return;
 	}
-	fprintf(out, "{\"n\": %llu, "
-		"\"min\": %llu, \"avg\": %llu, \"max\": %llu, "
-		"\"p50\": %llu, \"p90\": %llu, \"p99\": %llu, "
-		"\"p999\": %llu, \"p9999\": %llu}, \"jitter_ns\": %.1f",
-		(unsigned long long)l->n, (unsigned long long)l->min,
-		(unsigned long long)l->avg, (unsigned long long)l->max,
-		(unsigned long long)l->p50, (unsigned long long)l->p90,
-		(unsigned long long)l->p99, (unsigned long long)l->p999,
-		(unsigned long long)l->p9999, l->jitter_ns);
+	fputc('{', out);
+	wr_latency_json_write(out, l, WR_LAT_JSON_PLAIN);
+	fprintf(out, "}, \"jitter_ns\": %.1f", l->jitter_ns);
 }
 
-/* The JSON's header members, up to the list of sizes. */
+/* The JSON's header members (the one head writer's), up to the list of
+ * sizes. */
 static void
 json_head(FILE *out, const char *schema, const struct wr_rtt_meta *m)
 {
-	fprintf(out, "{\n  \"schema\": \"%s\",\n  \"wirerate_version\": ",
-		schema);
-	wr_out_json_str(out, m->wirerate_version);
-	fputs(",\n  \"dpdk_version\": ", out);
-	wr_out_json_str(out, m->dpdk_version);
-	fputs(",\n  \"stream_file\": ", out);
-	wr_out_json_str(out, m->stream_file);
-	fputs(",\n  \"stream\": ", out);
-	wr_out_json_str(out, m->stream_name);
-	fputs(",\n  \"config_file\": ", out);
-	wr_out_json_str(out, m->config_file);
+	const struct wr_out_head head = {
+		.schema = schema,
+		.wirerate_version = m->wirerate_version,
+		.dpdk_version = m->dpdk_version,
+		.stream_file = m->stream_file,
+		.stream = m->stream_name,
+		.config_file = m->config_file ? m->config_file : "",
+		.started_at = m->started_at,
+		.stop_reason = m->stop_reason,
+		.tsc = m->has_tsc ? &m->tsc : NULL,
+	};
+
+	wr_out_json_head(out, &head);
 	fputs(",\n  \"device\": ", out);
 	wr_out_json_str(out, m->device);
-	fputs(",\n  \"started_at\": ", out);
-	wr_out_json_str(out, m->started_at);
-	fputs(",\n  \"stop_reason\": ", out);
-	wr_out_json_str(out, m->stop_reason);
-	fputs(",\n  \"tsc\": ", out);
-	if (m->has_tsc)
-		wr_tsc_cal_json(out, &m->tsc);
-	else
-		fputs("null", out);
 	fprintf(out, ",\n  \"count\": %llu,\n  \"timeout_ns\": %llu",
 		(unsigned long long)m->count,
 		(unsigned long long)m->timeout_ns);

@@ -31,6 +31,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "wr_bytes.h"
+
 #define WR_SIG_MAGIC 0x57527367u /* "WRsg" */
 #define WR_SIG_LEN 24
 
@@ -53,64 +55,23 @@ struct wr_sig {
 	uint64_t tx_tsc;
 };
 
-static inline void
-wr_sig_put_be64(uint8_t *p, uint64_t v)
-{
-	int i;
-
-	for (i = 7; i >= 0; i--) {
-		p[i] = (uint8_t)v;
-		v >>= 8;
-	}
-}
-
-static inline uint64_t
-wr_sig_get_be64(const uint8_t *p)
-{
-	uint64_t v = 0;
-	int i;
-
-	for (i = 0; i < 8; i++)
-		v = (v << 8) | p[i];
-	return v;
-}
-
-static inline uint32_t
-wr_sig_get_be32(const uint8_t *p)
-{
-	return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) |
-	       ((uint32_t)p[2] << 8) | p[3];
-}
-
 /** Write a signature (24 bytes) at @p p. */
 static inline void
 wr_sig_encode(uint8_t *p, const struct wr_sig *s)
 {
-	p[0] = (uint8_t)(WR_SIG_MAGIC >> 24);
-	p[1] = (uint8_t)(WR_SIG_MAGIC >> 16);
-	p[2] = (uint8_t)(WR_SIG_MAGIC >> 8);
-	p[3] = (uint8_t)WR_SIG_MAGIC;
-	p[4] = (uint8_t)(s->stream_id >> 24);
-	p[5] = (uint8_t)(s->stream_id >> 16);
-	p[6] = (uint8_t)(s->stream_id >> 8);
-	p[7] = (uint8_t)s->stream_id;
-	wr_sig_put_be64(p + 8, s->seq);
-	wr_sig_put_be64(p + 16, s->tx_tsc);
+	wr_put32(p, WR_SIG_MAGIC);
+	wr_put32(p + 4, s->stream_id);
+	wr_put64(p + 8, s->seq);
+	wr_put64(p + 16, s->tx_tsc);
 }
 
 /** Write a loss-only signature (16 bytes) at @p p; tx_tsc is not carried. */
 static inline void
 wr_sig_encode_short(uint8_t *p, const struct wr_sig *s)
 {
-	p[0] = (uint8_t)(WR_SIG_SHORT_MAGIC >> 24);
-	p[1] = (uint8_t)(WR_SIG_SHORT_MAGIC >> 16);
-	p[2] = (uint8_t)(WR_SIG_SHORT_MAGIC >> 8);
-	p[3] = (uint8_t)WR_SIG_SHORT_MAGIC;
-	p[4] = (uint8_t)(s->stream_id >> 24);
-	p[5] = (uint8_t)(s->stream_id >> 16);
-	p[6] = (uint8_t)(s->stream_id >> 8);
-	p[7] = (uint8_t)s->stream_id;
-	wr_sig_put_be64(p + 8, s->seq);
+	wr_put32(p, WR_SIG_SHORT_MAGIC);
+	wr_put32(p + 4, s->stream_id);
+	wr_put64(p + 8, s->seq);
 }
 
 /**
@@ -122,19 +83,19 @@ wr_sig_encode_short(uint8_t *p, const struct wr_sig *s)
 static inline int
 wr_sig_decode_any(const uint8_t *p, uint32_t avail, struct wr_sig *s)
 {
-	uint32_t magic = wr_sig_get_be32(p);
+	uint32_t magic = wr_get32(p);
 
 	if (magic == WR_SIG_SHORT_MAGIC) {
-		s->stream_id = wr_sig_get_be32(p + 4);
-		s->seq = wr_sig_get_be64(p + 8);
+		s->stream_id = wr_get32(p + 4);
+		s->seq = wr_get64(p + 8);
 		s->tx_tsc = 0;
 		return 1;
 	}
 	if (magic != WR_SIG_MAGIC || avail < WR_SIG_LEN)
 		return -1;
-	s->stream_id = wr_sig_get_be32(p + 4);
-	s->seq = wr_sig_get_be64(p + 8);
-	s->tx_tsc = wr_sig_get_be64(p + 16);
+	s->stream_id = wr_get32(p + 4);
+	s->seq = wr_get64(p + 8);
+	s->tx_tsc = wr_get64(p + 16);
 	return 0;
 }
 
@@ -145,11 +106,11 @@ wr_sig_decode_any(const uint8_t *p, uint32_t avail, struct wr_sig *s)
 static inline int
 wr_sig_decode(const uint8_t *p, struct wr_sig *s)
 {
-	if (wr_sig_get_be32(p) != WR_SIG_MAGIC)
+	if (wr_get32(p) != WR_SIG_MAGIC)
 		return -1;
-	s->stream_id = wr_sig_get_be32(p + 4);
-	s->seq = wr_sig_get_be64(p + 8);
-	s->tx_tsc = wr_sig_get_be64(p + 16);
+	s->stream_id = wr_get32(p + 4);
+	s->seq = wr_get64(p + 8);
+	s->tx_tsc = wr_get64(p + 16);
 	return 0;
 }
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* wr_stream: names, periods and ownership of the stream model. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,46 +9,6 @@
 #include "wr_proto.h"
 #include "wr_replay.h"
 #include "wr_stream.h"
-
-static const char *const field_names[] = {
-#define WR_X(e, name, bits) [WR_FIELD_##e] = name,
-	WR_FIELDS(WR_X)
-#undef WR_X
-};
-
-static const unsigned int field_bits[] = {
-#define WR_X(e, name, bits) [WR_FIELD_##e] = bits,
-	WR_FIELDS(WR_X)
-#undef WR_X
-};
-
-const char *
-wr_field_name(enum wr_field_id id)
-{
-	if ((unsigned int)id >= WR_FIELD__COUNT)
-		return NULL;
-	return field_names[id];
-}
-
-unsigned int
-wr_field_bits(enum wr_field_id id)
-{
-	if ((unsigned int)id >= WR_FIELD__COUNT)
-		return 0;
-	return field_bits[id];
-}
-
-const struct wr_proto_field *
-wr_field_proto(enum wr_field_id id)
-{
-	unsigned int i, j;
-
-	for (i = 0; i < wr_n_protos; i++)
-		for (j = 0; j < wr_protos[i]->n_fields; j++)
-			if (wr_protos[i]->fields[j].legacy_tag == (unsigned int)id + 1)
-				return &wr_protos[i]->fields[j];
-	return NULL;
-}
 
 int
 wr_layer_init(struct wr_layer *l, const struct wr_proto *p)
@@ -84,114 +45,117 @@ wr_stream_layers_free(struct wr_layer *l, uint32_t n)
 		return;
 	for (i = 0; i < n; i++) {
 		for (j = 0; l[i].field != NULL && j < l[i].proto->n_fields; j++)
-			free(l[i].field[j].list);
+			wr_field_free(&l[i].field[j]);
 		free(l[i].field);
 		free(l[i].set);
 		free(l[i].raw);
+		for (j = 0; j < l[i].n_opts; j++)
+			free(l[i].opts[j].data);
+		free(l[i].opts);
 		memset(&l[i], 0, sizeof(l[i]));
 	}
 }
 
-/* Copy a shorthand field into a layer's field @p name (lists deep-copied). */
-static int
-legacy_field(struct wr_layer *l, const char *name,
-	     const struct wr_field_spec *fs)
-{
-	int i = wr_proto_field_find(l->proto, name);
-
-	if (i < 0)
-		return i;
-	l->set[i] = true;
-	return wr_field_copy(&l->field[i], fs);
-}
-
-static int
-legacy_fixed(struct wr_layer *l, const char *name, uint64_t v)
-{
-	struct wr_field_spec fs = { .mode = WR_VARY_FIXED, .value = v };
-
-	return legacy_field(l, name, &fs);
-}
-
 int
-wr_stream_legacy_stack(const struct wr_stream *s, struct wr_layer *out)
+wr_stream_shorthand(struct wr_stream *s, bool vlan)
 {
-	static const struct { uint8_t layer; const char *name; } map[] = {
-		[WR_FIELD_ETH_SRC] = { 0, "src" },
-		[WR_FIELD_ETH_DST] = { 0, "dst" },
-		[WR_FIELD_VLAN_ID] = { 1, "id" },
-		[WR_FIELD_VLAN_PCP] = { 1, "pcp" },
-		[WR_FIELD_IPV4_SRC] = { 2, "src" },
-		[WR_FIELD_IPV4_DST] = { 2, "dst" },
-		[WR_FIELD_IPV4_ID] = { 2, "id" },
-		[WR_FIELD_IPV4_TTL] = { 2, "ttl" },
-		[WR_FIELD_IPV4_DSCP] = { 2, "dscp" },
-		[WR_FIELD_UDP_SRC] = { 3, "src" },
-		[WR_FIELD_UDP_DST] = { 3, "dst" },
-	};
 	static const char *const names[] = { "eth", "vlan", "ipv4", "udp" };
-	struct wr_layer *at[4] = { NULL, NULL, NULL, NULL };
 	unsigned int i, n = 0;
-	int rc = 0;
+	int rc;
 
+	s->layers = calloc(4, sizeof(*s->layers));
+	if (s->layers == NULL)
+		return -ENOMEM;
 	for (i = 0; i < 4; i++) {
-		if (i == 1 && !s->vlan)
+		struct wr_layer *l = &s->layers[n];
+
+		if (i == 1 && !vlan)
 			continue;
-		rc = wr_layer_init(&out[n], wr_proto_find(names[i]));
-		if (rc < 0)
-			goto fail;
-		out[n].mark = s->mark;
-		at[i] = &out[n++];
+		rc = wr_layer_init(l, wr_proto_find(names[i]));
+		if (rc < 0) {
+			wr_stream_layers_free(s->layers, n);
+			free(s->layers);
+			s->layers = NULL;
+			return rc;
+		}
+		l->mark = s->mark;
+		snprintf(l->key, sizeof(l->key), "%s", names[i]);
+		n++;
 	}
-	for (i = 0; i < WR_FIELD__COUNT && rc == 0; i++)
-		if (at[map[i].layer] != NULL)
-			rc = legacy_field(at[map[i].layer], map[i].name,
-					  &s->field[i]);
-	if (rc == 0)
-		rc = legacy_fixed(at[2], "ecn", s->ecn);
-	if (rc == 0)
-		rc = legacy_fixed(at[2], "df", s->df);
-	if (rc == 0)
-		return (int)n;
-fail:
-	wr_stream_layers_free(out, n);
-	return rc;
+	s->n_layers = n;
+	return 0;
 }
 
-/* The shorthand's Ethernet, 802.1Q, IPv4 and UDP header lengths. */
-#define ETH_HLEN 14
-#define TAG_HLEN 4
-#define SHORTHAND_L3L4 (20 + 8)
+struct wr_field_spec *
+wr_stream_field(const struct wr_stream *s, const char *key)
+{
+	const char *dot = strchr(key, '.');
+	uint32_t i;
+	int j;
+
+	if (dot == NULL)
+		return NULL;
+	for (i = 0; i < s->n_layers; i++) {
+		const struct wr_proto *p = s->layers[i].proto;
+
+		if (strncmp(p->name, key, (size_t)(dot - key)) != 0 ||
+		    p->name[dot - key] != '\0')
+			continue;
+		j = wr_proto_field_find(p, dot + 1);
+		return j < 0 ? NULL : &s->layers[i].field[j];
+	}
+	return NULL;
+}
+
+struct wr_field_spec *
+wr_stream_addr(const struct wr_stream *s, unsigned int kind, unsigned int role)
+{
+	uint32_t i;
+	int j;
+
+	for (i = 0; i < s->n_layers; i++) {
+		const struct wr_proto *p = s->layers[i].proto;
+
+		j = p->l3 ? wr_proto_field_role(p, role) : -ENOENT;
+		if (j >= 0 && p->fields[j].kind == kind)
+			return &s->layers[i].field[j];
+	}
+	return NULL;
+}
+
+uint32_t
+wr_layer_hlen(const struct wr_layer *l)
+{
+	struct wr_layout lo;
+
+	return wr_proto_layout(l, &lo) == 0 ? lo.hlen : 0;
+}
 
 uint32_t
 wr_stream_hdr_len(const struct wr_stream *s)
 {
 	uint32_t i, n = 0;
 
-	if (s->n_layers == 0)
-		return ETH_HLEN + (s->vlan ? TAG_HLEN : 0) + SHORTHAND_L3L4;
 	for (i = 0; i < s->n_layers; i++)
-		n += s->layers[i].proto->hlen != 0 ? s->layers[i].proto->hlen :
-		     s->layers[i].raw_len;
+		n += wr_layer_hlen(&s->layers[i]);
 	return n;
 }
 
 uint32_t
 wr_stream_l2_len(const struct wr_stream *s)
 {
-	uint32_t i, n = ETH_HLEN;
+	uint32_t i, n = 0;
 
-	if (s->n_layers == 0)
-		return ETH_HLEN + (s->vlan ? TAG_HLEN : 0);
-	for (i = 1; i < s->n_layers && strcmp(s->layers[i].proto->name, "vlan") == 0; i++)
-		n += s->layers[i].proto->hlen;
+	for (i = 0; i < s->n_layers && (i == 0 || s->layers[i].proto->tag); i++)
+		n += wr_layer_hlen(&s->layers[i]);
 	return n;
 }
 
 void
 wr_stream_set_mac(struct wr_stream *s, bool dst, uint64_t mac)
 {
-	struct wr_field_spec *fs = &s->field[dst ? WR_FIELD_ETH_DST : WR_FIELD_ETH_SRC];
+	struct wr_field_spec *fs;
+	int j;
 
 	if (s->fe != NULL) {
 		s->fe->mac_mode[dst] = WR_FE_MAC_VALUE;
@@ -199,15 +163,13 @@ wr_stream_set_mac(struct wr_stream *s, bool dst, uint64_t mac)
 		wr_fe_apply_macs(s->fe);
 		return;
 	}
-	if (s->replay != NULL)
+	if (s->replay != NULL || s->n_layers == 0)
 		return;
-	if (s->n_layers > 0) {
-		int j = wr_proto_field_find(s->layers[0].proto, dst ? "dst" : "src");
-
-		if (j < 0)
-			return;
-		fs = &s->layers[0].field[j];
-	}
+	j = wr_proto_field_role(s->layers[0].proto,
+				dst ? WR_ROLE_LINK_DST : WR_ROLE_LINK_SRC);
+	if (j < 0)
+		return;
+	fs = &s->layers[0].field[j];
 	wr_field_free(fs);
 	wr_field_fixed(fs, mac);
 }
@@ -215,19 +177,12 @@ wr_stream_set_mac(struct wr_stream *s, bool dst, uint64_t mac)
 void
 wr_stream_free(struct wr_stream *s)
 {
-	unsigned int i;
-
 	if (s == NULL)
 		return;
 	wr_stream_layers_free(s->layers, s->n_layers);
 	free(s->layers);
 	s->layers = NULL;
 	s->n_layers = 0;
-	for (i = 0; i < WR_FIELD__COUNT; i++) {
-		free(s->field[i].list);
-		s->field[i].list = NULL;
-		s->field[i].list_len = 0;
-	}
 	free(s->size.mix);
 	s->size.mix = NULL;
 	s->size.n_mix = 0;

@@ -6,11 +6,12 @@
 /**
  * @file
  * A stream file holds one or more named streams.  Each stream describes one
- * frame, a stack of protocol layers (struct wr_layer, wr_proto.h) or the
- * shorthand Ethernet / [802.1Q] / IPv4 / UDP (field[], vlan, ecn, df) that
- * stands for such a stack, then a payload; how its header fields vary per
- * packet, its frame size (fixed, stepped, random or a weighted mix), how
- * many frames to send and at what rate.
+ * frame, a stack of protocol layers (struct wr_layer, wr_proto.h), then a
+ * payload; how its header fields vary per packet, its frame size (fixed,
+ * stepped, random or a weighted mix), how many frames to send and at what
+ * rate.  A stream file writes the stack as `stack:` or as the shorthand
+ * keys eth:, vlan:, ipv4:, udp:, which the loader turns into the stack they
+ * stand for (wr_stream_shorthand): there is one model.
  *
  * Frame sizes are Ethernet frame sizes *including* the 4-byte FCS, as in
  * RFC 2544 and Ostinato: 64..9018.  The bytes we hand to the NIC are
@@ -31,6 +32,7 @@
 #include "wr_error.h"
 #include "wr_filter.h"
 #include "wr_parse.h"
+#include "wr_proto.h"
 #include "wr_sched.h"
 #include "wr_vary.h"
 #include "wr_wire.h"
@@ -38,44 +40,6 @@
 #define WR_STREAM_NAME_MAX 64
 #define WR_STREAMS_MAX 256
 #define WR_FILE_VERSION 1 /**< the only `version:` this build reads */
-
-/*
- * Header fields a stream may vary.  X(enum suffix, YAML key, width in bits).
- * One list gives the loader's key names, the report's names and the frame
- * builder's widths.
- */
-#define WR_FIELDS(X)                        \
-	X(ETH_SRC, "eth.src", 48)           \
-	X(ETH_DST, "eth.dst", 48)           \
-	X(VLAN_ID, "vlan.id", 12)           \
-	X(VLAN_PCP, "vlan.pcp", 3)          \
-	X(IPV4_SRC, "ipv4.src", 32)         \
-	X(IPV4_DST, "ipv4.dst", 32)         \
-	X(IPV4_ID, "ipv4.id", 16)           \
-	X(IPV4_TTL, "ipv4.ttl", 8)          \
-	X(IPV4_DSCP, "ipv4.dscp", 6)        \
-	X(UDP_SRC, "udp.src", 16)           \
-	X(UDP_DST, "udp.dst", 16)
-
-enum wr_field_id {
-#define WR_X(e, name, bits) WR_FIELD_##e,
-	WR_FIELDS(WR_X)
-#undef WR_X
-	WR_FIELD__COUNT
-};
-
-/** YAML/report name of a field ("ipv4.src"), NULL if out of range. */
-const char *wr_field_name(enum wr_field_id id);
-/** Width of a field in bits (48 for MACs, 12 for vlan.id, ...). */
-unsigned int wr_field_bits(enum wr_field_id id);
-
-struct wr_proto_field;
-/**
- * The protocol module's description of a shorthand field (its default,
- * how it is written): the one source of both forms' defaults.  NULL if
- * out of range.
- */
-const struct wr_proto_field *wr_field_proto(enum wr_field_id id);
 
 #define WR_SIZE_MODES(X)        \
 	X(FIXED, "fixed")       \
@@ -161,31 +125,8 @@ struct wr_ramp_spec {
 	uint64_t step_ns;          /**< >= 1 */
 };
 
-/** Where a stream's mapping starts in its file, for errors found later. */
-struct wr_mark {
-	unsigned int line; /**< 1-based */
-	unsigned int col;  /**< 1-based */
-};
-
 struct wr_replay_spec; /* wr_replay.h */
 struct wr_fe_spec;     /* wr_fe.h */
-#define WR_LAYERS_MAX 16
-#define WR_RAW_MAX 256 /**< bytes of one raw layer */
-
-/**
- * One layer of a frame stack (wr_proto.h): the protocol, where the file
- * wrote it, and one spec per field of the protocol (proto->n_fields,
- * owned; set[i] says the file gave field i, else it holds the default).
- */
-struct wr_layer {
-	const struct wr_proto *proto;
-	struct wr_mark mark;
-	struct wr_field_spec *field;
-	bool *set;
-	uint8_t *raw;      /**< raw layer: its bytes (owned) */
-	uint16_t raw_len;
-};
-
 struct wr_stream {
 	char name[WR_STREAM_NAME_MAX];
 	struct wr_mark mark;
@@ -194,14 +135,11 @@ struct wr_stream {
 	struct wr_rate_spec rate;
 	uint64_t seed;      /**< effective seed: stream's, else the file's */
 	bool seed_set;      /**< the stream itself said `seed:` */
-	bool vlan;          /**< an 802.1Q tag is present */
-	uint8_t ecn;        /**< IPv4 ECN, 0..3 (fixed) */
-	bool df;            /**< IPv4 don't-fragment bit (fixed) */
 	bool latency;       /**< carry a wr_sig after the UDP header (issue 4) */
 	bool sig_short;     /**< `latency: loss`: the 16-byte loss-only signature */
 	/**
 	 * `eth: {dst: arp}`: the run resolves eth.dst by ARP before sending
-	 * (doc/arp.md) and writes it into field[WR_FIELD_ETH_DST] as FIXED;
+	 * (doc/arp.md) and writes it into the first layer's eth.dst as FIXED;
 	 * until then that field holds the default.
 	 */
 	bool dst_arp;
@@ -218,12 +156,7 @@ struct wr_stream {
 	uint32_t gateway;   /**< `ipv4.gateway` (or a stack's `gateway:`): the next hop dst_arp resolves; 0: ipv4.dst */
 	__uint128_t gateway6; /**< a stack's `gateway:` with dst: nd; 0: ipv6.dst */
 	enum wr_combine combine;
-	struct wr_field_spec field[WR_FIELD__COUNT];
-	/**
-	 * `stack:` streams: the layers, outermost first; field[], vlan, ecn
-	 * and df are then unused.  0 for the shorthand (eth/vlan/ipv4/udp
-	 * keys), which wr_stream_legacy_stack() turns into the same stack.
-	 */
+	/** The layers, outermost first; none for a replayed stream. */
 	struct wr_layer *layers; /**< owned */
 	uint32_t n_layers;
 	struct wr_size_spec size;
@@ -281,11 +214,30 @@ int wr_stream_file_endless(const struct wr_stream_file *f);
 void wr_stream_file_free(struct wr_stream_file *f);
 
 /**
- * The stack of a shorthand stream: eth / [vlan] / ipv4 / udp with its
- * field[] values.  @p out must hold 4 layers; free with
- * wr_stream_layers_free(out, n).  @return the number of layers, -ENOMEM.
+ * Give @p s (without layers) the stack the shorthand keys stand for:
+ * eth / [vlan when @p vlan] / ipv4 / udp, every field at its module's
+ * default (02:00:00:00:00:01 -> 02:00:00:00:00:02, 198.18.0.1 ->
+ * 198.19.0.1, TTL 64, DF, UDP 1024 -> 1024), each layer's key its
+ * protocol's name.  @return 0, -ENOMEM.
  */
-int wr_stream_legacy_stack(const struct wr_stream *s, struct wr_layer *out);
+int wr_stream_shorthand(struct wr_stream *s, bool vlan);
+
+/**
+ * Field @p key ("ipv4.src": protocol.field) of the first layer of that
+ * protocol in @p s's stack: what the shorthand key of that name sets.
+ * @return it, or NULL when the stack has no such layer or field.
+ */
+struct wr_field_spec *wr_stream_field(const struct wr_stream *s,
+				      const char *key);
+
+/**
+ * The address field of role @p role (WR_ROLE_SRC_ADDR, WR_ROLE_DST_ADDR)
+ * of the outermost IP layer of @p s whose addresses are of kind @p kind
+ * (WR_VAL_IPV4, WR_VAL_IPV6): the one on the port's own link (inner
+ * layers of a tunnel belong to another).  @return it, or NULL.
+ */
+struct wr_field_spec *wr_stream_addr(const struct wr_stream *s,
+				     unsigned int kind, unsigned int role);
 
 /**
  * Fill @p l as a layer of @p p with every field at its default.
@@ -302,14 +254,21 @@ uint32_t wr_stream_hdr_len(const struct wr_stream *s);
 /** Bytes of the Ethernet header and the VLAN tags right after it. */
 uint32_t wr_stream_l2_len(const struct wr_stream *s);
 
+/**
+ * The header length of layer @p l: its protocol's, a raw layer's bytes, or
+ * what its options make it (wr_proto_layout).  @return it, or 0 when the
+ * layer cannot be laid out (the frame compiler says why).
+ */
+uint32_t wr_layer_hlen(const struct wr_layer *l);
+
 #define WR_MAC_PORT_SRC 1
 #define WR_MAC_PORT_DST 2
 
 /**
  * Write @p mac (48 bits, first byte most significant) as the fixed source
- * (@p dst false) or destination MAC of @p s: its stack's first eth layer,
- * its shorthand eth, or its frame's bytes (wr_fe).  A replayed stream's
- * frames are its capture's: nothing is written.
+ * (@p dst false) or destination MAC of @p s: its stack's first eth layer
+ * or its frame's bytes (wr_fe).  A replayed stream's frames are its
+ * capture's: nothing is written.
  */
 void wr_stream_set_mac(struct wr_stream *s, bool dst, uint64_t mac);
 

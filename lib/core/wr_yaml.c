@@ -20,7 +20,8 @@
  *                     in the file (it names the stream in reports).
  *   port: <int>       0..31 (WR_PORTS_MAX - 1), default 0: index into the
  *                     profile's ports.
- *   size: ...         frame size with FCS, default 64:
+ *   size: ...         frame size with FCS; default the smallest frame that
+ *                     holds headers, signature and string, 64 at least:
  *                       <int> 64..9018        fixed
  *                       imix                  simple IMIX 64:7, 594:4, 1518:1
  *                       {inc: {from, to, step}}   step default 1
@@ -90,9 +91,10 @@
  * the grammar of wr_vary.h (inc, dec, random, list), read by
  * wr_vary_parse().
  *
- * Across keys: the smallest frame must hold Ethernet 14 (+ VLAN 4) + IPv4 20
- * + UDP 8 (+ signature 24 with latency) + a string payload + FCS 4; else the
- * error is at `size`, saying what is needed.
+ * Across keys: the smallest frame must hold the stack's headers (eth 14 +
+ * vlan 4 + ipv4 20 + udp 8 for the shorthand) (+ signature 24 with latency)
+ * + a string payload + FCS 4; else the error is at `size`, saying what is
+ * needed.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -184,54 +186,77 @@ static const struct wr_size_weight simple_imix[] = {
 	{ .size = 1518, .weight = 1 },
 };
 
-/* The fields of one header mapping (eth, vlan, ipv4 or udp): keys[i] of
- * the mapping is field ids[i]. */
+/*
+ * Field @p j of layer @p l at node @p v: a value or vary mapping in the
+ * module's syntax and width.  The first layer's eth.dst may instead be
+ * arp (or nd): the run resolves it; its src or dst may be port: the port's
+ * MAC (the words cannot be MACs, so they take no MAC away).
+ */
 static int
-header_fields(struct wr_ywalk *w, const struct wr_ynode *n,
-	      const char *const *keys, const enum wr_field_id *ids,
-	      size_t n_ids, struct wr_stream *s)
+layer_field(struct wr_ywalk *w, const struct wr_ynode *v, struct wr_layer *l,
+	    unsigned int j, bool first, struct wr_stream *s)
 {
-	const struct wr_ynode *v;
-	size_t i;
+	const struct wr_proto_field *pf = &l->proto->fields[j];
 	int rc;
 
-	for (i = 0; i < n_ids; i++) {
-		v = wr_ynode_get(n, keys[i]);
-		if (v == NULL)
-			continue;
-		rc = WR_YWALK_KEY(w, keys[i], wr_vary_parse(w, v,
-				  wr_field_proto(ids[i])->kind,
-				  wr_field_bits(ids[i]), &s->field[ids[i]]));
-		if (rc != 0)
-			return rc;
+	if (first && pf->role == WR_ROLE_LINK_DST && v->type == WR_YNODE_SCALAR &&
+	    (strcmp(wr_ynode_text(v), "arp") == 0 ||
+	     strcmp(wr_ynode_text(v), "nd") == 0)) {
+		s->dst_arp = true;
+		s->dst_nd = strcmp(wr_ynode_text(v), "nd") == 0;
+		return 0;
 	}
-	return 0;
+	/* port: the MAC of the stream's port, when a run starts
+	 * (doc/trex.md); wirerate's default until then. */
+	if (first && (pf->role == WR_ROLE_LINK_DST || pf->role == WR_ROLE_LINK_SRC) &&
+	    v->type == WR_YNODE_SCALAR && strcmp(wr_ynode_text(v), "port") == 0) {
+		s->mac_port |= pf->role == WR_ROLE_LINK_DST ? WR_MAC_PORT_DST :
+							       WR_MAC_PORT_SRC;
+		return 0;
+	}
+	rc = WR_YWALK_KEY(w, pf->name, wr_vary_parse(w, v, pf->kind, pf->bits,
+						     &l->field[j]));
+	l->set[j] = true;
+	return rc;
+}
+
+/* The keys @p keys of shorthand mapping @p n into the first layer of
+ * protocol @p proto (wr_stream_shorthand made it). */
+static int
+shorthand_fields(struct wr_ywalk *w, const struct wr_ynode *n,
+		 const char *proto, const char *const *keys,
+		 struct wr_stream *s)
+{
+	const struct wr_ynode *v;
+	struct wr_layer *l = NULL;
+	uint32_t i;
+	int rc = 0, j;
+
+	for (i = 0; i < s->n_layers; i++)
+		if (strcmp(s->layers[i].proto->name, proto) == 0) {
+			l = &s->layers[i];
+			break;
+		}
+	for (i = 0; keys[i] != NULL && rc == 0; i++) {
+		v = wr_ynode_get(n, keys[i]);
+		j = wr_proto_field_find(l->proto, keys[i]);
+		if (v != NULL && j >= 0)
+			rc = layer_field(w, v, l, (unsigned int)j, l == s->layers, s);
+	}
+	return rc;
 }
 
 static int
 parse_eth(struct wr_ywalk *w, const struct wr_ynode *n, struct wr_stream *s)
 {
-	static const enum wr_field_id ids[] = { WR_FIELD_ETH_SRC,
-						WR_FIELD_ETH_DST };
-	const struct wr_ynode *dst = wr_ynode_get(n, "dst");
 	int rc = wr_ywalk_keys(w, n, "a mapping {src, dst}", eth_keys);
 
-	if (rc != 0)
-		return rc;
-	/* "arp" cannot be a MAC, so the word takes no MAC away. */
-	if (dst != NULL && dst->type == WR_YNODE_SCALAR &&
-	    strcmp(wr_ynode_text(dst), "arp") == 0) {
-		s->dst_arp = true;
-		return header_fields(w, n, eth_keys, ids, 1, s);
-	}
-	return header_fields(w, n, eth_keys, ids, 2, s);
+	return rc ? rc : shorthand_fields(w, n, "eth", eth_keys, s);
 }
 
 static int
 parse_vlan(struct wr_ywalk *w, const struct wr_ynode *n, struct wr_stream *s)
 {
-	static const enum wr_field_id ids[] = { WR_FIELD_VLAN_ID,
-						WR_FIELD_VLAN_PCP };
 	int rc = wr_ywalk_keys(w, n, "a mapping {id, pcp}", vlan_keys);
 
 	if (rc != 0)
@@ -239,12 +264,11 @@ parse_vlan(struct wr_ywalk *w, const struct wr_ynode *n, struct wr_stream *s)
 	/* An 802.1Q tag's VID is the point of writing `vlan:`: no default. */
 	if (wr_ynode_get(n, "id") == NULL)
 		return wr_ywalk_missing(w, n, "id");
-	s->vlan = true;
-	return header_fields(w, n, vlan_keys, ids, 2, s);
+	return shorthand_fields(w, n, "vlan", vlan_keys, s);
 }
 
-/* ipv4.gateway: a unicast next hop, meaningful only with eth.dst: arp
- * (checked in check_arp, once eth is read too). */
+/* ipv4.gateway (or a stack's gateway:): a unicast next hop, meaningful
+ * only with eth.dst: arp or nd (read before it). */
 static int
 parse_gateway(struct wr_ywalk *w, const struct wr_ynode *n,
 	      struct wr_stream *s)
@@ -252,6 +276,10 @@ parse_gateway(struct wr_ywalk *w, const struct wr_ynode *n,
 	char why[WR_PARSE_WHY_MAX];
 	uint32_t ip;
 
+	if (!s->dst_arp)
+		return wr_ywalk_fail(w, n, "a gateway is the next hop eth: {dst: arp} "
+				     "or {dst: nd} resolves; give one or leave the "
+				     "gateway out");
 	if (n->type != WR_YNODE_SCALAR ||
 	    wr_parse_ipv4(wr_ynode_text(n), &ip, why, sizeof(why)) != 0)
 		return wr_ywalk_expected(w, n, "the router's IPv4 address, "
@@ -265,57 +293,24 @@ parse_gateway(struct wr_ywalk *w, const struct wr_ynode *n,
 	return 0;
 }
 
-/* eth.dst: arp needs one next hop: the gateway, or a fixed ipv4.dst. */
-static int
-check_arp(struct wr_ywalk *w, const struct wr_ynode *n, struct wr_stream *s)
-{
-	const struct wr_ynode *ip = wr_ynode_get(n, "ipv4");
-	const struct wr_ynode *eth = wr_ynode_get(n, "eth");
-	const struct wr_ynode *v;
-	size_t old;
-	int rc;
-
-	if (s->gateway != 0 && !s->dst_arp) {
-		v = wr_ynode_get(ip, "gateway");
-		old = wr_ywalk_push_key(w, "ipv4");
-		rc = WR_YWALK_KEY(w, "gateway", wr_ywalk_fail(w, v,
-			"a gateway is the next hop eth: {dst: arp} resolves; "
-			"give eth: {dst: arp} or leave the gateway out"));
-		wr_ywalk_pop(w, old);
-		return rc;
-	}
-	if (s->dst_arp && s->gateway == 0 &&
-	    s->field[WR_FIELD_IPV4_DST].mode != WR_VARY_FIXED) {
-		v = wr_ynode_get(eth, "dst");
-		old = wr_ywalk_push_key(w, "eth");
-		rc = WR_YWALK_KEY(w, "dst", wr_ywalk_fail(w, v,
-			"dst: arp resolves one next hop, and ipv4.dst varies: "
-			"give ipv4.gateway (the router) or a fixed ipv4.dst"));
-		wr_ywalk_pop(w, old);
-		return rc;
-	}
-	return 0;
-}
-
 static int
 parse_ipv4(struct wr_ywalk *w, const struct wr_ynode *n, struct wr_stream *s)
 {
-	static const char *const keys[] = { "src", "dst", "ttl", "dscp", "id" };
-	static const enum wr_field_id ids[] = {
-		WR_FIELD_IPV4_SRC, WR_FIELD_IPV4_DST, WR_FIELD_IPV4_TTL,
-		WR_FIELD_IPV4_DSCP, WR_FIELD_IPV4_ID
-	};
+	static const char *const varying[] = { "src", "dst", "ttl", "dscp", "id", NULL };
+	struct wr_field_spec *fs;
 	const struct wr_ynode *v;
 	uint64_t ecn;
+	bool df;
 	int rc;
 
 	rc = wr_ywalk_keys(w, n, "a mapping {src, dst, ttl, dscp, ecn, id, df}",
 			   ipv4_keys);
 	if (rc == 0)
-		rc = header_fields(w, n, keys, ids, 5, s);
+		rc = shorthand_fields(w, n, "ipv4", varying, s);
 	if (rc != 0)
 		return rc;
-	/* ECN and DF are not in WR_FIELDS: they are fixed per stream. */
+	/* The shorthand writes ECN as a number and DF as a boolean, both
+	 * fixed per stream (a stack's ipv4 layer may vary them). */
 	v = wr_ynode_get(n, "ecn");
 	if (v != NULL) {
 		if (v->type != WR_YNODE_SCALAR)
@@ -324,14 +319,17 @@ parse_ipv4(struct wr_ywalk *w, const struct wr_ynode *n, struct wr_stream *s)
 		rc = WR_YWALK_KEY(w, "ecn", wr_ywalk_u64(w, v, 0, 3, &ecn));
 		if (rc != 0)
 			return rc;
-		s->ecn = (uint8_t)ecn;
+		fs = wr_stream_field(s, "ipv4.ecn");
+		wr_field_fixed(fs, ecn);
 	}
 	v = wr_ynode_get(n, "df");
 	if (v != NULL) {
 		if (v->type != WR_YNODE_SCALAR)
 			return WR_YWALK_KEY(w, "df", wr_ywalk_expected(w, v,
 					"true or false (df is fixed per stream)"));
-		rc = WR_YWALK_KEY(w, "df", wr_ywalk_bool(w, v, &s->df));
+		rc = WR_YWALK_KEY(w, "df", wr_ywalk_bool(w, v, &df));
+		if (rc == 0)
+			wr_field_fixed(wr_stream_field(s, "ipv4.df"), df);
 	}
 	v = wr_ynode_get(n, "gateway");
 	if (rc == 0 && v != NULL)
@@ -342,19 +340,103 @@ parse_ipv4(struct wr_ywalk *w, const struct wr_ynode *n, struct wr_stream *s)
 static int
 parse_udp(struct wr_ywalk *w, const struct wr_ynode *n, struct wr_stream *s)
 {
-	static const enum wr_field_id ids[] = { WR_FIELD_UDP_SRC,
-						WR_FIELD_UDP_DST };
 	int rc = wr_ywalk_keys(w, n, "a mapping {src, dst}", udp_keys);
 
-	return rc ? rc : header_fields(w, n, udp_keys, ids, 2, s);
+	return rc ? rc : shorthand_fields(w, n, "udp", udp_keys, s);
+}
+
+/* One option item: a mapping of the descriptor's values and data, or
+ * (bare) its first value alone. */
+static int
+parse_opt(struct wr_ywalk *w, const struct wr_ynode *n,
+	  const struct wr_proto_opts *d, struct wr_opt *o)
+{
+	const char *keys[WR_OPT_FIELDS_MAX + 2];
+	char what[160], why[WR_PARSE_WHY_MAX];
+	const struct wr_ynode *v;
+	struct wr_field_spec fs;
+	unsigned int j;
+	size_t len = 0;
+	int rc = 0;
+
+	for (j = 0; j < d->n_fields; j++)
+		o->v[j] = (__uint128_t)d->fields[j].def_hi << 64 | d->fields[j].def;
+	if (d->bare && n->type == WR_YNODE_SCALAR) {
+		memset(&fs, 0, sizeof(fs));
+		rc = wr_vary_parse(w, n, d->fields[0].kind, d->fields[0].bits, &fs);
+		o->v[0] = fs.value;
+		o->set[0] = rc == 0;
+		return rc;
+	}
+	for (j = 0; j < d->n_fields; j++)
+		keys[j] = d->fields[j].name;
+	if (d->data_max != 0)
+		keys[j++] = "data";
+	keys[j] = NULL;
+	snprintf(what, sizeof(what), "a mapping of %s%s", d->fields[0].name,
+		 d->n_fields > 1 ? ", ..." : "");
+	rc = wr_ywalk_keys(w, n, what, keys);
+	for (j = 0; rc == 0 && j < d->n_fields; j++) {
+		if ((v = wr_ynode_get(n, d->fields[j].name)) == NULL)
+			continue;
+		/* A value, not a variation: options are bytes of the template. */
+		if (v->type != WR_YNODE_SCALAR)
+			return WR_YWALK_KEY(w, d->fields[j].name, wr_ywalk_expected(w, v,
+					    "a value (an option does not vary)"));
+		memset(&fs, 0, sizeof(fs));
+		rc = WR_YWALK_KEY(w, d->fields[j].name, wr_vary_parse(w, v,
+				  d->fields[j].kind, d->fields[j].bits, &fs));
+		o->v[j] = fs.value;
+		o->set[j] = true;
+	}
+	if (rc == 0 && d->data_max != 0 && (v = wr_ynode_get(n, "data")) != NULL) {
+		o->data = malloc(d->data_max);
+		if (o->data == NULL)
+			return -ENOMEM;
+		snprintf(what, sizeof(what), "up to %u bytes in hex, such as \"0001\"",
+			 d->data_max);
+		if (v->type != WR_YNODE_SCALAR ||
+		    wr_parse_hex(wr_ynode_text(v), o->data, d->data_max, &len, why,
+				 sizeof(why)) != 0)
+			return WR_YWALK_KEY(w, "data", wr_ywalk_expected(w, v, what));
+		o->data_len = (uint16_t)len;
+	}
+	return rc;
+}
+
+/* A layer's option list (wr_proto_opts): [item, ...]. */
+static int
+parse_opts(struct wr_ywalk *w, const struct wr_ynode *n,
+	   const struct wr_proto_opts *d, struct wr_layer *l)
+{
+	char what[160];
+	size_t i, old;
+	int rc = 0;
+
+	if (n->type != WR_YNODE_SEQ || n->n_kids == 0 || n->n_kids > d->max) {
+		snprintf(what, sizeof(what), "a list of 1 to %u items: %s", d->max,
+			 d->doc);
+		return wr_ywalk_expected(w, n, what);
+	}
+	l->opts = calloc(n->n_kids, sizeof(*l->opts));
+	if (l->opts == NULL)
+		return -ENOMEM;
+	for (i = 0; i < n->n_kids && rc == 0; i++) {
+		old = wr_ywalk_push_index(w, i);
+		/* Counted even when it failed half-way: freed with the rest. */
+		l->n_opts = (uint16_t)(i + 1);
+		rc = parse_opt(w, n->kids[i], d, &l->opts[i]);
+		wr_ywalk_pop(w, old);
+	}
+	return rc;
 }
 
 /* One layer of a `stack:` item: {proto: {field: value, ...}} or "proto". */
 static int
 parse_layer(struct wr_ywalk *w, const struct wr_ynode *item, struct wr_layer *l,
-	    bool first, struct wr_stream *s)
+	    size_t index, struct wr_stream *s)
 {
-	const char *keys[WR_PROTO_FIELDS_MAX + 2];
+	const char *keys[WR_PROTO_FIELDS_MAX + 3];
 	const struct wr_ynode *body = NULL, *v;
 	const struct wr_proto *p;
 	char what[256], why[WR_PARSE_WHY_MAX];
@@ -385,44 +467,26 @@ parse_layer(struct wr_ywalk *w, const struct wr_ynode *item, struct wr_layer *l,
 		return rc;
 	l->mark.line = item->line;
 	l->mark.col = item->col;
+	snprintf(l->key, sizeof(l->key), "stack[%zu].%s", index, p->name);
 	if (body == NULL || (body->type == WR_YNODE_SCALAR && body->len == 0))
 		return p->hlen == 0 ? wr_ywalk_missing(w, item, "hex") : 0;
 	for (j = 0; j < p->n_fields; j++)
 		keys[j] = p->fields[j].name;
-	keys[j++] = p->hlen == 0 ? "hex" : NULL;
+	if (p->hlen == 0)
+		keys[j++] = "hex";
+	if (p->opts != NULL)
+		keys[j++] = p->opts->key;
 	keys[j] = NULL;
 	old = wr_ywalk_push_key(w, p->name);
 	snprintf(what, sizeof(what), "a mapping of %s fields", p->name);
 	rc = wr_ywalk_keys(w, body, what, keys);
 	for (j = 0; rc == 0 && j < p->n_fields; j++) {
 		v = wr_ynode_get(body, p->fields[j].name);
-		if (v == NULL)
-			continue;
-		/* The first eth's dst: arp or nd resolves the next hop (the
-		 * words cannot be MACs, so they take no MAC away). */
-		if (first && p->fields[j].kind == WR_VAL_MAC &&
-		    strcmp(p->fields[j].name, "dst") == 0 &&
-		    v->type == WR_YNODE_SCALAR &&
-		    (strcmp(wr_ynode_text(v), "arp") == 0 ||
-		     strcmp(wr_ynode_text(v), "nd") == 0)) {
-			s->dst_arp = true;
-			s->dst_nd = strcmp(wr_ynode_text(v), "nd") == 0;
-			continue;
-		}
-		/* port: the MAC of the stream's port, when a run starts
-		 * (doc/trex.md); wirerate's default until then. */
-		if (first && p->fields[j].kind == WR_VAL_MAC &&
-		    v->type == WR_YNODE_SCALAR &&
-		    strcmp(wr_ynode_text(v), "port") == 0) {
-			s->mac_port |= strcmp(p->fields[j].name, "dst") == 0 ?
-				       WR_MAC_PORT_DST : WR_MAC_PORT_SRC;
-			continue;
-		}
-		rc = WR_YWALK_KEY(w, p->fields[j].name,
-				  wr_vary_parse(w, v, p->fields[j].kind,
-						p->fields[j].bits, &l->field[j]));
-		l->set[j] = true;
+		if (v != NULL)
+			rc = layer_field(w, v, l, j, index == 0, s);
 	}
+	if (rc == 0 && p->opts != NULL && (v = wr_ynode_get(body, p->opts->key)) != NULL)
+		rc = WR_YWALK_KEY(w, p->opts->key, parse_opts(w, v, p->opts, l));
 	if (rc == 0 && p->hlen == 0) {
 		size_t n = 0;
 
@@ -451,14 +515,7 @@ stack_gateway(struct wr_ywalk *w, const struct wr_ynode *n, struct wr_stream *s)
 	char why[WR_PARSE_WHY_MAX];
 	__uint128_t a;
 
-	if (s->n_layers == 0)
-		return wr_ywalk_fail(w, n, "gateway: goes with stack:; the shorthand "
-				     "writes ipv4: {gateway: ...}");
-	if (!s->dst_arp)
-		return wr_ywalk_fail(w, n, "a gateway is the next hop eth: {dst: arp} "
-				     "or {dst: nd} resolves; give one or leave the "
-				     "gateway out");
-	if (!s->dst_nd)
+	if (!s->dst_arp || !s->dst_nd)
 		return parse_gateway(w, n, s);
 	/* ::, ::1 and multicast (ff00::/8) answer no solicitation. */
 	if (n->type != WR_YNODE_SCALAR ||
@@ -490,7 +547,7 @@ parse_stack(struct wr_ywalk *w, const struct wr_ynode *n, struct wr_stream *s)
 		return -ENOMEM;
 	for (i = 0; i < n->n_kids && rc == 0; i++) {
 		old = wr_ywalk_push_index(w, i);
-		rc = parse_layer(w, n->kids[i], &s->layers[i], i == 0, s);
+		rc = parse_layer(w, n->kids[i], &s->layers[i], i, s);
 		wr_ywalk_pop(w, old);
 		/* Counted even when it failed half-way: freed with the rest. */
 		s->n_layers = (uint32_t)i + 1;
@@ -504,54 +561,36 @@ parse_stack(struct wr_ywalk *w, const struct wr_ynode *n, struct wr_stream *s)
  * as a loader error: this file, the layer's line, the path under the stream.
  */
 /*
- * eth: {dst: arp|nd} in a stack resolves one next hop, from one address:
- * the first IPv4 (arp) or IPv6 (nd) layer's dst and src must be fixed, and
- * so must the first tag the question goes out with.
+ * eth: {dst: arp|nd} resolves one next hop: the gateway, else the dst of
+ * the first IPv4 (arp) or IPv6 (nd) layer, which must then be fixed.  The
+ * question goes out from that layer's src and with the stream's tags as
+ * packet 0 has them.
  */
 static int
 check_resolve(struct wr_ywalk *w, const struct wr_ynode *n,
 	      const struct wr_stream *s)
 {
-	const char *ip = s->dst_nd ? "ipv6" : "ipv4";
-	const struct wr_ynode *stack = wr_ynode_get(n, "stack");
-	bool seen_ip = false, seen_tag = false;
-	const char *bad = NULL;
+	const char *ip = s->dst_nd ? "IPv6" : "IPv4", *word = s->dst_nd ? "nd" : "arp";
+	const struct wr_ynode *stack = wr_ynode_get(n, "stack"), *at;
+	const struct wr_field_spec *dst;
 	size_t old;
-	uint32_t i, j;
 	int rc;
 
-	for (i = 0; i < s->n_layers; i++) {
-		const struct wr_layer *l = &s->layers[i];
-		bool is_ip = strcmp(l->proto->name, ip) == 0;
-		bool is_tag = strcmp(l->proto->name, "vlan") == 0;
-
-		if ((is_ip && seen_ip) || (is_tag && seen_tag) || (!is_ip && !is_tag))
-			continue;
-		seen_ip |= is_ip;
-		seen_tag |= is_tag;
-		for (j = 0; j < l->proto->n_fields; j++) {
-			const char *f = l->proto->fields[j].name;
-
-			if ((is_ip && (strcmp(f, "src") == 0 ||
-				       (strcmp(f, "dst") == 0 && s->gateway == 0 &&
-					s->gateway6 == 0))) ||
-			    (is_tag && (strcmp(f, "id") == 0 || strcmp(f, "pcp") == 0)))
-				if (l->field[j].mode != WR_VARY_FIXED)
-					bad = f;
-		}
-		if (bad != NULL)
-			break;
-	}
-	if (bad == NULL && seen_ip)
+	dst = wr_stream_addr(s, s->dst_nd ? WR_VAL_IPV6 : WR_VAL_IPV4,
+			     WR_ROLE_DST_ADDR);
+	if (dst != NULL && (dst->mode == WR_VARY_FIXED || s->gateway != 0 ||
+			    s->gateway6 != 0))
 		return 0;
-	old = wr_ywalk_push_key(w, "stack");
-	wr_ywalk_push_index(w, 0);
-	wr_ywalk_push_key(w, "eth");
-	rc = WR_YWALK_KEY(w, "dst", wr_ywalk_fail(w, stack->kids[0],
-		bad == NULL ? "dst: %s needs an %s layer: its dst (or gateway:) is the next hop" :
-		"dst: %s resolves one next hop from one address: the first %s "
-		"layer's src and dst (or a gateway:), and the first tag's id and pcp, must be fixed",
-		s->dst_nd ? "nd" : "arp", ip));
+	/* At eth.dst: the shorthand's value, a stack's first item. */
+	at = stack != NULL ? stack->kids[0] :
+	     wr_ynode_get(wr_ynode_get(n, "eth"), "dst");
+	old = wr_ywalk_push_key(w, s->layers[0].key);
+	rc = WR_YWALK_KEY(w, "dst", dst == NULL ?
+		wr_ywalk_fail(w, at, "dst: %s needs an %s layer: its destination "
+			      "(or a gateway) is the next hop", word, ip) :
+		wr_ywalk_fail(w, at, "dst: %s resolves one next hop, and the %s "
+			      "destination varies: give a gateway (the router) or "
+			      "a fixed destination", word, ip));
 	wr_ywalk_pop(w, old);
 	return rc;
 }
@@ -822,26 +861,15 @@ check_fit(struct wr_ywalk *w, const struct wr_ynode *stream,
 	       WR_FCS_LEN;
 	if (s->size.min >= need)
 		return 0;
-	/* A stack without size: gets the smallest frame that holds it. */
-	if (size == NULL && s->n_layers > 0) {
+	/* Without size: the smallest frame that holds it. */
+	if (size == NULL) {
 		s->size.fixed = s->size.min = s->size.max = (uint16_t)need;
 		return 0;
 	}
-	if (s->n_layers > 0) {
-		for (k = 0, i = 0; i < s->n_layers && k < sizeof(parts); i++)
-			k += (size_t)snprintf(parts + k, sizeof(parts) - k, "%s%s %u",
-					      i ? " + " : "", s->layers[i].proto->name,
-					      s->layers[i].proto->hlen != 0 ?
-					      s->layers[i].proto->hlen :
-					      s->layers[i].raw_len);
-	} else {
-		k = (size_t)snprintf(parts, sizeof(parts), "Ethernet %u", WR_ETH_HLEN);
-		if (s->vlan)
-			k += (size_t)snprintf(parts + k, sizeof(parts) - k,
-					      " + VLAN %u", WR_VLAN_HLEN);
-		k += (size_t)snprintf(parts + k, sizeof(parts) - k,
-				      " + IPv4 %u + UDP %u", WR_IPV4_HLEN, WR_UDP_HLEN);
-	}
+	for (k = 0, i = 0; i < s->n_layers && k < sizeof(parts); i++)
+		k += (size_t)snprintf(parts + k, sizeof(parts) - k, "%s%s %u",
+				      i ? " + " : "", s->layers[i].proto->name,
+				      wr_layer_hlen(&s->layers[i]));
 	if (s->latency)
 		k += (size_t)snprintf(parts + k, sizeof(parts) - k,
 				      " + %s signature %u",
@@ -851,15 +879,12 @@ check_fit(struct wr_ywalk *w, const struct wr_ynode *stream,
 		k += (size_t)snprintf(parts + k, sizeof(parts) - k,
 				      " + string payload %u", s->payload.len);
 	snprintf(parts + k, sizeof(parts) - k, " + FCS %u", WR_FCS_LEN);
-	if (size == NULL)
-		snprintf(head, sizeof(head), "%u bytes (the default size)",
-			 s->size.min);
-	else if (s->size.mode == WR_SIZE_FIXED)
+	if (s->size.mode == WR_SIZE_FIXED)
 		snprintf(head, sizeof(head), "%u bytes", s->size.min);
 	else
 		snprintf(head, sizeof(head), "the smallest frame, %u bytes,",
 			 s->size.min);
-	return WR_YWALK_KEY(w, "size", wr_ywalk_fail(w, size ? size : stream,
+	return WR_YWALK_KEY(w, "size", wr_ywalk_fail(w, size,
 			"%s cannot hold %s: need at least %u", head, parts,
 			need));
 }
@@ -1057,25 +1082,57 @@ check_schedule(struct wr_ywalk *w, const struct wr_ynode *n,
 	return 0;
 }
 
+/*
+ * The frame's headers: `stack:`, or the shorthand keys eth, vlan, ipv4 and
+ * udp (any of them, or none), which stand for the stack eth / [vlan] /
+ * ipv4 / udp.  A replayed stream (pcap:, frame:) has neither.
+ */
+static int
+parse_headers(struct wr_ywalk *w, const struct wr_ynode *n, struct wr_stream *s)
+{
+	static const char *const shorthand[] = { "eth", "vlan", "ipv4", "udp" };
+	const struct wr_ynode *stack = wr_ynode_get(n, "stack"), *v;
+	unsigned int i;
+	int rc;
+
+	for (i = 0; i < 4 && stack != NULL; i++)
+		if ((v = wr_ynode_get(n, shorthand[i])) != NULL)
+			return WR_YWALK_KEY(w, shorthand[i], wr_ywalk_fail(w, v,
+				"a stream with stack: gives every layer there; "
+				"move %s into the stack or drop stack:", shorthand[i]));
+	if (stack != NULL) {
+		rc = WR_YWALK_KEY(w, "stack", parse_stack(w, stack, s));
+		if (rc == 0 && (v = wr_ynode_get(n, "gateway")) != NULL)
+			rc = WR_YWALK_KEY(w, "gateway", stack_gateway(w, v, s));
+		return rc;
+	}
+	if ((v = wr_ynode_get(n, "gateway")) != NULL)
+		return WR_YWALK_KEY(w, "gateway", wr_ywalk_fail(w, v,
+			"gateway: goes with stack:; the shorthand writes "
+			"ipv4: {gateway: ...}"));
+	if (wr_ynode_get(n, "pcap") != NULL || wr_ynode_get(n, "frame") != NULL)
+		return 0;
+	rc = wr_stream_shorthand(s, wr_ynode_get(n, "vlan") != NULL);
+	if (rc == 0 && (v = wr_ynode_get(n, "eth")) != NULL)
+		rc = WR_YWALK_KEY(w, "eth", parse_eth(w, v, s));
+	if (rc == 0 && (v = wr_ynode_get(n, "vlan")) != NULL)
+		rc = WR_YWALK_KEY(w, "vlan", parse_vlan(w, v, s));
+	if (rc == 0 && (v = wr_ynode_get(n, "ipv4")) != NULL)
+		rc = WR_YWALK_KEY(w, "ipv4", parse_ipv4(w, v, s));
+	if (rc == 0 && (v = wr_ynode_get(n, "udp")) != NULL)
+		rc = WR_YWALK_KEY(w, "udp", parse_udp(w, v, s));
+	return rc;
+}
+
 static void
 stream_defaults(struct wr_stream *s, const struct wr_ynode *n, uint64_t seed)
 {
-	unsigned int i;
-
 	memset(s, 0, sizeof(*s));
 	s->mark.line = n->line;
 	s->mark.col = n->col;
 	s->rate.unit = WR_RATE_MAX;
 	s->seed = seed;
-	s->df = true; /* what Linux sets on UDP with path MTU discovery */
 	s->combine = WR_COMBINE_TOGETHER;
-	for (i = 0; i < WR_FIELD__COUNT; i++) {
-		s->field[i].mode = WR_VARY_FIXED;
-		/* The protocol modules' defaults (wr_proto_*.c): locally
-		 * administered MACs, RFC 2544's 198.18.0.0/15, TTL 64,
-		 * port 1024. */
-		s->field[i].value = wr_field_proto((enum wr_field_id)i)->def;
-	}
 	s->size.mode = WR_SIZE_FIXED;
 	s->size.fixed = s->size.min = s->size.max = DEFAULT_SIZE;
 	s->payload.kind = WR_PAYLOAD_ZEROS;
@@ -1116,32 +1173,8 @@ parse_stream(struct wr_ywalk *w, const struct wr_ynode *n, uint64_t file_seed,
 		rc = WR_YWALK_KEY(w, "latency", parse_latency(w, v, s));
 	if (rc == 0 && (v = wr_ynode_get(n, "vary")) != NULL)
 		rc = WR_YWALK_KEY(w, "vary", parse_vary(w, v, &s->combine));
-	/* A frame: stream's eth: overrides its bytes' MACs (wr_fe, or refused
-	 * by the replay keys). */
-	if (rc == 0 && (v = wr_ynode_get(n, "eth")) != NULL &&
-	    wr_ynode_get(n, "frame") == NULL)
-		rc = WR_YWALK_KEY(w, "eth", parse_eth(w, v, s));
-	if (rc == 0 && (v = wr_ynode_get(n, "vlan")) != NULL)
-		rc = WR_YWALK_KEY(w, "vlan", parse_vlan(w, v, s));
-	if (rc == 0 && (v = wr_ynode_get(n, "ipv4")) != NULL)
-		rc = WR_YWALK_KEY(w, "ipv4", parse_ipv4(w, v, s));
-	if (rc == 0 && (v = wr_ynode_get(n, "udp")) != NULL)
-		rc = WR_YWALK_KEY(w, "udp", parse_udp(w, v, s));
-	if (rc == 0 && (v = wr_ynode_get(n, "stack")) != NULL) {
-		static const char *const shorthand[] = { "eth", "vlan", "ipv4", "udp" };
-		unsigned int i;
-
-		for (i = 0; i < 4; i++)
-			if (wr_ynode_get(n, shorthand[i]) != NULL)
-				return WR_YWALK_KEY(w, shorthand[i], wr_ywalk_fail(w,
-					wr_ynode_get(n, shorthand[i]),
-					"a stream with stack: gives every layer there; "
-					"move %s into the stack or drop stack:",
-					shorthand[i]));
-		rc = WR_YWALK_KEY(w, "stack", parse_stack(w, v, s));
-	}
-	if (rc == 0 && (v = wr_ynode_get(n, "gateway")) != NULL)
-		rc = WR_YWALK_KEY(w, "gateway", stack_gateway(w, v, s));
+	if (rc == 0)
+		rc = parse_headers(w, n, s);
 	if (rc == 0 && (v = wr_ynode_get(n, "size")) != NULL)
 		rc = WR_YWALK_KEY(w, "size", parse_size(w, v, &s->size));
 	if (rc == 0 && (v = wr_ynode_get(n, "payload")) != NULL)
@@ -1175,12 +1208,10 @@ parse_stream(struct wr_ywalk *w, const struct wr_ynode *n, uint64_t file_seed,
 	if (rc == 0)
 		rc = check_schedule(w, n, s);
 	if (rc == 0)
-		rc = check_arp(w, n, s);
-	if (rc == 0)
 		rc = check_fit(w, n, s);
-	if (rc == 0 && s->n_layers > 0 && s->dst_arp)
+	if (rc == 0 && s->dst_arp)
 		rc = check_resolve(w, n, s);
-	if (rc == 0 && s->n_layers > 0)
+	if (rc == 0 && s->replay == NULL && s->fe == NULL)
 		rc = check_stack(w, s);
 	return rc;
 }

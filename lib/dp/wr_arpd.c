@@ -11,6 +11,7 @@
 
 #include "wr_arpd.h"
 #include "wr_describe.h"
+#include "wr_frame.h"
 #include "wr_proto.h"
 #include "wr_engine_priv.h"
 #include "wr_rx.h"
@@ -37,8 +38,8 @@ wr_arpd_init(struct wr_arpd *d, const struct wr_port *p, uint16_t queue_id,
 	d->port_id = p->port_id;
 	d->queue_id = queue_id;
 	memcpy(d->mac, p->mac.addr_bytes, 6);
-	wr_arp_addrs_init(&d->addrs);
-	wr_nd_addrs_init(&d->addrs6);
+	wr_addrs_init(&d->addrs);
+	wr_addrs_init(&d->addrs6);
 	for (s = 0; s < f->n_streams && rc == 0; s++)
 		if (f->streams[s].port == port_index)
 			rc = wr_nd_stream_sources(&f->streams[s], &d->addrs,
@@ -53,8 +54,8 @@ wr_arpd_fini(struct wr_arpd *d)
 {
 	if (d == NULL)
 		return;
-	wr_arp_addrs_free(&d->addrs);
-	wr_nd_addrs_free(&d->addrs6);
+	wr_addrs_free(&d->addrs);
+	wr_addrs_free(&d->addrs6);
 }
 
 static void
@@ -103,24 +104,24 @@ wr_arpd_input(struct wr_arpd *d, struct rte_mbuf **pkts, uint16_t n)
 
 	for (i = 0; i < n; i++) {
 		struct rte_mbuf *m = pkts[i];
-		uint32_t len = rte_pktmbuf_data_len(m);
+		uint32_t len = rte_pktmbuf_data_len(m), cap;
 		struct wr_arp_pkt a;
 		struct wr_nd_pkt na;
 		enum wr_arp_verdict v;
 		enum wr_nd_verdict v6;
 
-		/* Answers are written in place: a chained frame (jumbo
-		 * scatter) is nothing a host answers here anyway, and an
-		 * ARP reply or NA needs WR_ND_FRAME_MAX bytes of room. */
-		if (m->nb_segs != 1 || n_out == RTE_DIM(out) ||
-		    rte_pktmbuf_tailroom(m) + len < WR_ND_FRAME_MAX) {
+		/* Answers are written in place, in the room the mbuf has:
+		 * a chained frame (jumbo scatter) is nothing a host answers
+		 * here anyway. */
+		if (m->nb_segs != 1 || n_out == RTE_DIM(out)) {
 			rte_pktmbuf_free(m);
 			continue;
 		}
-		v = wr_arp_answer(rte_pktmbuf_mtod(m, uint8_t *), &len, d->mac,
+		cap = rte_pktmbuf_tailroom(m) + len;
+		v = wr_arp_answer(rte_pktmbuf_mtod(m, uint8_t *), &len, cap, d->mac,
 				  &d->addrs, &a);
 		if (v == WR_ARP_IGNORE && d->addrs6.n + d->n_q > 0) {
-			v6 = wr_nd_answer(rte_pktmbuf_mtod(m, uint8_t *), &len,
+			v6 = wr_nd_answer(rte_pktmbuf_mtod(m, uint8_t *), &len, cap,
 					  d->mac, &d->addrs6, &na);
 			if (v6 == WR_ND_GOT_NA) {
 				got_na(d, &na);
@@ -169,64 +170,44 @@ wr_arpd_input(struct wr_arpd *d, struct rte_mbuf **pkts, uint16_t n)
 		count(&d->nd_replies, n_nd);
 }
 
-/* A stack stream's first layer of protocol @p name, and its field @p f. */
-static const struct wr_field_spec *
-stack_field(const struct wr_stream *s, const char *name, const char *f)
-{
-	uint32_t i;
-	int j;
-
-	for (i = 0; i < s->n_layers; i++) {
-		if (strcmp(s->layers[i].proto->name, name) != 0)
-			continue;
-		j = wr_proto_field_find(s->layers[i].proto, f);
-		return j < 0 ? NULL : &s->layers[i].field[j];
-	}
-	return NULL;
-}
-
 /*
  * The next hop a stream's eth.dst resolves to (its IPv4 one, or in q->ip6
  * its IPv6 one for `dst: nd`), the source address to ask from, and the
- * 802.1Q TCI of the question (a stack's first tag, the loader checked it
- * is fixed).
+ * tags the question goes out behind: packet 0's.
+ * @return 0, or a negative errno (the stream's tags do not build).
  */
-static void
+static int
 next_hop(const struct wr_stream *s, struct wr_arpd_query *q)
 {
-	const struct wr_field_spec *id, *pcp;
+	unsigned int kind;
+	__uint128_t dst, src;
+	int n;
 
 	memset(q, 0, sizeof(*q));
-	q->vlan_tci = WR_ARP_NO_VLAN;
-	if (s->n_layers == 0) {
-		if (s->vlan)
-			q->vlan_tci = (int)((s->field[WR_FIELD_VLAN_PCP].value & 7) << 13 |
-					    (s->field[WR_FIELD_VLAN_ID].value & 0xfff));
-		q->ip = s->gateway != 0 ? s->gateway :
-			(uint32_t)s->field[WR_FIELD_IPV4_DST].value;
-		q->src_ip = (uint32_t)s->field[WR_FIELD_IPV4_SRC].value;
-		return;
-	}
-	id = stack_field(s, "vlan", "id");
-	pcp = stack_field(s, "vlan", "pcp");
-	if (id != NULL && pcp != NULL)
-		q->vlan_tci = (int)((pcp->value & 7) << 13 | (id->value & 0xfff));
+	n = wr_frame_l2_tags(s, q->tags, sizeof(q->tags));
+	if (n < 0)
+		return n;
+	q->tags_len = (uint16_t)n;
 	q->v6 = s->dst_nd;
+	kind = q->v6 ? WR_VAL_IPV6 : WR_VAL_IPV4;
+	/* The loader checked both exist (check_resolve). */
+	dst = wr_stream_addr(s, kind, WR_ROLE_DST_ADDR)->value;
+	src = wr_stream_addr(s, kind, WR_ROLE_SRC_ADDR)->value;
 	if (q->v6) {
-		q->ip6 = s->gateway6 != 0 ? s->gateway6 :
-			 stack_field(s, "ipv6", "dst")->value;
-		q->src_ip6 = stack_field(s, "ipv6", "src")->value;
+		q->ip6 = s->gateway6 != 0 ? s->gateway6 : dst;
+		q->src_ip6 = src;
 	} else {
-		q->ip = s->gateway != 0 ? s->gateway :
-			(uint32_t)stack_field(s, "ipv4", "dst")->value;
-		q->src_ip = (uint32_t)stack_field(s, "ipv4", "src")->value;
+		q->ip = s->gateway != 0 ? s->gateway : (uint32_t)dst;
+		q->src_ip = (uint32_t)src;
 	}
+	return 0;
 }
 
 static bool
 same_query(const struct wr_arpd_query *a, const struct wr_arpd_query *b)
 {
-	return a->v6 == b->v6 && a->vlan_tci == b->vlan_tci &&
+	return a->v6 == b->v6 && a->tags_len == b->tags_len &&
+	       memcmp(a->tags, b->tags, a->tags_len) == 0 &&
 	       (a->v6 ? a->ip6 == b->ip6 : a->ip == b->ip);
 }
 
@@ -249,12 +230,12 @@ send_requests(struct wr_port *p, struct wr_arpd *d)
 		if (d->q[i].v6)
 			len = wr_nd_build_ns(rte_pktmbuf_mtod(m, uint8_t *), d->mac,
 					     d->q[i].src_ip6, d->q[i].ip6,
-					     d->q[i].vlan_tci);
+					     d->q[i].tags, d->q[i].tags_len);
 		else
 			len = wr_arp_build(rte_pktmbuf_mtod(m, uint8_t *),
 					   WR_ARP_OP_REQUEST, wr_eth_broadcast,
 					   d->mac, d->q[i].src_ip, zero, d->q[i].ip,
-					   d->q[i].vlan_tci);
+					   d->q[i].tags, d->q[i].tags_len);
 		m->data_len = len;
 		m->pkt_len = len;
 		if (rte_eth_tx_burst(p->port_id, 0, &m, 1) != 1) {
@@ -299,7 +280,14 @@ resolve_port(struct wr_port *p, unsigned int pi, struct wr_stream_file *f,
 
 		if (st->port != pi || !st->dst_arp)
 			continue;
-		next_hop(st, &want);
+		rc = next_hop(st, &want);
+		if (rc != 0) {
+			wr_arpd_fini(&d);
+			return wr_error_set(err, rc, f->path, st->mark.line,
+					    st->mark.col, NULL,
+					    "streams[%u]: more than %u tags to ask "
+					    "its next hop behind", s, WR_ARP_TAGS_MAX);
+		}
 		for (i = 0; i < d.n_q; i++)
 			if (same_query(&q[i], &want))
 				break;
@@ -334,7 +322,7 @@ resolve_port(struct wr_port *p, unsigned int pi, struct wr_stream_file *f,
 
 		if (st->port != pi || !st->dst_arp)
 			continue;
-		next_hop(st, &want);
+		(void)next_hop(st, &want); /* as above, which succeeded */
 		for (i = 0; i < d.n_q; i++)
 			if (same_query(&q[i], &want))
 				break;

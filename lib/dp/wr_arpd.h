@@ -51,7 +51,8 @@ struct wr_arpd_query {
 	uint32_t src_ip;        /**< the sender address the request carries */
 	__uint128_t ip6;        /**< v6: the address asked for */
 	__uint128_t src_ip6;    /**< v6: the sender address the NS carries */
-	int vlan_tci;           /**< WR_ARP_NO_VLAN or the streams' tag */
+	uint8_t tags[WR_ARP_TAGS_MAX * WR_TAG_HLEN]; /**< the stream's tags (packet 0's) */
+	uint16_t tags_len;
 	bool done;
 	uint8_t mac[6];
 };
@@ -60,8 +61,8 @@ struct wr_arpd {
 	uint16_t port_id;
 	uint16_t queue_id;          /**< TX queue answers go on */
 	uint8_t mac[6];             /**< the port's MAC */
-	struct wr_arp_addrs addrs;  /**< addresses answered for */
-	struct wr_nd_addrs addrs6;  /**< IPv6 addresses answered for */
+	struct wr_addrs addrs;      /**< IPv4 addresses answered for */
+	struct wr_addrs addrs6;     /**< IPv6 addresses answered for */
 	/* Counters: one writer (the polling lcore), any reader. */
 	uint64_t arp_replies;       /**< ARP requests answered */
 	uint64_t icmp_replies;      /**< ICMP and ICMPv6 echo requests answered */
@@ -96,7 +97,7 @@ void wr_arpd_input(struct wr_arpd *d, struct rte_mbuf **pkts, uint16_t n);
  * Resolve eth.dst of every stream of @p f with `eth: {dst: arp}`: per port
  * of @p ports (@p n_ports, started, links up, no worker lcore running), send
  * an ARP request for each distinct next hop (ipv4.gateway, else ipv4.dst;
- * the sender address is the stream's ipv4.src, tagged as the stream is),
+ * the sender address is the stream's ipv4.src, behind the stream's tags),
  * again after WR_ARPD_RETRY_MS, waiting at most @p timeout_ms in all while
  * RX queue 0 is polled (requests for the streams' sources are answered
  * meanwhile), then write each resolved MAC into the stream's eth.dst

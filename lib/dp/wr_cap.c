@@ -374,7 +374,7 @@ finish_block(struct wr_cap *c, struct rte_mbuf *m)
 	/* A frame carrying a signature names its stream (found where the
 	 * receive path finds it). */
 	if (wr_pcapng_epb_frame(epb, len, &frame, &caplen) != 0 ||
-	    (off = wr_rx_sig_offset(frame, caplen)) < 0 ||
+	    (off = wr_rx_sig_offset(frame, caplen, &c->cfg.hints)) < 0 ||
 	    wr_sig_decode_any(frame + off, caplen - (uint32_t)off, &sig) < 0)
 		return;
 	if (WR_SIG_STREAM(sig.stream_id) >= c->cfg.n_streams)

@@ -57,6 +57,7 @@
 #include "wr_error.h"
 #include "wr_filter.h"
 #include "wr_pcapng.h"
+#include "wr_pkt.h"
 
 struct wr_cap;
 
@@ -70,6 +71,8 @@ struct wr_cap_cfg {
 	uint16_t n_txq;             /**< TX queues to watch (dir has TX) */
 	const char *const *stream_names; /**< comments; copied */
 	unsigned int n_streams;
+	struct wr_pkt_hints hints;  /**< where the signature is after a raw
+				     *   layer (the receive path's) */
 	uint64_t tsc_hz;            /**< the calibrated TSC frequency */
 	/** A wall-clock time (ns since the epoch) and the TSC read at that
 	 * instant: timestamps are wall0_ns + (tsc - tsc0) / tsc_hz, the same

@@ -26,6 +26,7 @@
 #include <rte_memory.h>
 #include <rte_version.h>
 
+#include "wr_arp.h"
 #include "wr_engine_priv.h"
 #include "wr_rate.h"
 #include "wr_runtime.h"
@@ -1375,6 +1376,20 @@ port_polled(const struct wr_engine *e, unsigned int i, bool rx,
 		(pc != NULL && pc->n_rx_lcores > 0));
 }
 
+/* The raw layers of every stream's frames: any port may receive any
+ * stream's echoes (through a device under test). */
+static void
+rx_hints(const struct wr_engine *e, struct wr_pkt_hints *h)
+{
+	struct wr_pkt_raw raw;
+	uint32_t s;
+
+	memset(h, 0, sizeof(*h));
+	for (s = 0; s < e->f->n_streams; s++)
+		if (e->tmpl[s] != NULL && wr_frame_tmpl_rx_hint(e->tmpl[s], &raw) == 0)
+			(void)wr_pkt_hints_add(h, &raw); /* past 8: not found */
+}
+
 static int
 rx_setup(struct wr_engine *e, bool rx, struct wr_error *err)
 {
@@ -1447,6 +1462,7 @@ rx_setup(struct wr_engine *e, bool rx, struct wr_error *err)
 				rq->hwts_flag = e->ports[i].hwts_flag;
 				rq->clock = &e->clock[i];
 			}
+			rx_hints(e, &rq->hints);
 			e->rxq[i][q] = rq;
 			e->n_rxq[i] = q + 1;
 			c->rxq_gone[c->n_rxq] = &e->port_gone[i];
@@ -1674,20 +1690,14 @@ wr_engine_port_macs(struct wr_engine *e, struct wr_stream_file *f)
 	for (s = 0; s < f->n_streams; s++) {
 		struct wr_stream *st = &f->streams[s];
 		const struct wr_port_cfg *pc;
-		uint64_t mac = 0;
-		unsigned int b;
+		uint64_t mac;
 
 		if (st->mac_port == 0 || st->port >= e->n_ports)
 			continue;
 		pc = st->port < e->cfg->n_ports ? &e->cfg->ports[st->port] : NULL;
 		if (st->mac_port & WR_MAC_PORT_SRC) {
-			if (pc != NULL && pc->has_src_mac) {
-				mac = pc->src_mac;
-			} else {
-				for (b = 0; b < 6; b++)
-					mac = mac << 8 |
-					      e->ports[st->port].mac.addr_bytes[b];
-			}
+			mac = pc != NULL && pc->has_src_mac ? pc->src_mac :
+			      wr_mac_from_bytes(e->ports[st->port].mac.addr_bytes);
 			wr_stream_set_mac(st, false, mac);
 		}
 		if ((st->mac_port & WR_MAC_PORT_DST) && pc != NULL && pc->has_dst_mac)
@@ -2398,6 +2408,12 @@ wr_engine_check_streams(const struct wr_stream_file *f, unsigned int n_ports,
 				"streams[%u].port: port %u does not exist: %s "
 				"has %u port%s (0..%u)", i, s->port, ports_of,
 				n_ports, n_ports == 1 ? "" : "s", n_ports - 1);
+		if (s->replay != NULL) {
+			/* A capture's frames: no template; its largest size. */
+			if (max_frame != NULL && s->size.max > *max_frame)
+				*max_frame = s->size.max;
+			continue;
+		}
 		rc = wr_engine_tmpl_create(f, i, &t, err);
 		if (rc == 0) {
 			/* The template's longest frame, and its FCS. */
@@ -2631,6 +2647,8 @@ wr_engine_capture_start(struct wr_engine *e, const struct wr_engine_cap *r,
 		names[s] = f->streams[s].name;
 	cc.stream_names = names;
 	cc.n_streams = f != NULL ? f->n_streams : 0;
+	if (f != NULL)
+		rx_hints(e, &cc.hints);
 	cc.tsc_hz = wr_tsc_hz();
 	if (e->tsc0 == 0) {
 		struct timespec ts;

@@ -46,6 +46,9 @@ wr_rtt_reset(struct wr_rtt *r, uint64_t tsc_hz)
 	r->done = 0;
 	wr_latency_init(&r->hist);
 	wr_latency_jitter_init(&r->jitter);
+	memset(&r->hints, 0, sizeof(r->hints));
+	if (wr_frame_tmpl_rx_hint(r->t, &r->hints.raw[0]) == 0)
+		r->hints.n = 1;
 	return 0;
 }
 
@@ -60,7 +63,8 @@ rx_burst_account(struct wr_rtt *r, struct rte_mbuf **pkts, uint16_t n,
 	for (i = 0; i < n; i++) {
 		const uint8_t *p = rte_pktmbuf_mtod(pkts[i], const uint8_t *);
 		struct wr_sig sig;
-		int off = wr_rx_sig_offset(p, rte_pktmbuf_data_len(pkts[i]));
+		int off = wr_rx_sig_offset(p, rte_pktmbuf_data_len(pkts[i]),
+					   &r->hints);
 
 		if (off < 0 || wr_sig_decode(p + off, &sig) != 0 ||
 		    sig.stream_id != r->sig_id) {

@@ -40,6 +40,7 @@
 
 #include "wr_frame.h"
 #include "wr_latency.h"
+#include "wr_pkt.h"
 
 struct wr_rtt {
 	/* Set by the caller. */
@@ -69,6 +70,7 @@ struct wr_rtt {
 	struct wr_latency_tsc tsc;
 	struct wr_latency_jitter jitter; /**< RFC 3550, over consecutive RTTs */
 	struct wr_latency hist;
+	struct wr_pkt_hints hints;     /**< the template's raw layer, if any */
 } __rte_cache_aligned;
 
 /**

@@ -18,15 +18,15 @@
 #include "wr_tsc.h"
 
 int
-wr_rx_sig_offset(const uint8_t *p, uint32_t len)
+wr_rx_sig_offset(const uint8_t *p, uint32_t len, const struct wr_pkt_hints *hints)
 {
 	struct wr_pkt k;
 
-	/* Where wr_frame puts it: after the innermost L4 header, or after
-	 * the Ethernet header and tags of a raw L2 frame.  Room for the
+	/* Where wr_frame puts it: after the last layer.  Room for the
 	 * shorter, loss-only signature at least: which one is there, and
 	 * whether a full one fits, is for the decoder. */
-	if (wr_pkt_parse(p, len, &k) < 0 || len < (uint32_t)k.pay_off + WR_SIG_SHORT_LEN)
+	if (wr_pkt_parse(p, len, hints, &k) < 0 ||
+	    len < (uint32_t)k.pay_off + WR_SIG_SHORT_LEN)
 		return -1;
 	return k.pay_off;
 }
@@ -174,7 +174,7 @@ wr_rx_poll(struct wr_rxq *q)
 
 		if (i + 1 < n)
 			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 1], void *));
-		off = wr_rx_sig_offset(p, rte_pktmbuf_data_len(pkts[i]));
+		off = wr_rx_sig_offset(p, rte_pktmbuf_data_len(pkts[i]), &q->hints);
 		if (off < 0 || (kind = wr_sig_decode_any(p + off,
 				rte_pktmbuf_data_len(pkts[i]) - (uint32_t)off,
 				&sig)) < 0) {

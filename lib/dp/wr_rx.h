@@ -56,6 +56,7 @@
 #include "wr_clock.h"
 #include "wr_latency.h"
 #include "wr_pcapng.h"
+#include "wr_pkt.h"
 #include "wr_seq.h"
 
 #define WR_RX_BURST 32
@@ -124,6 +125,9 @@ struct wr_rxq {
 	 * quiescent point. */
 	uint32_t n_caps;
 	struct wr_cap *caps[WR_CAPTURES_MAX];
+	/** The raw layers of the streams' frames (wr_pkt.h): where the
+	 * signature is after one.  Set before the lcore starts. */
+	struct wr_pkt_hints hints;
 } __rte_cache_aligned;
 
 /**
@@ -167,11 +171,13 @@ uint16_t wr_rx_poll(struct wr_rxq *q);
 uint32_t wr_rx_drain(struct wr_rxq *q, unsigned int max_bursts);
 
 /**
- * Offset of the signature in @p frame of @p len bytes, or -1 when the frame
- * is not IPv4/UDP with room for a (loss-only, at least) signature after the
- * UDP header.
+ * Offset of the signature in @p frame of @p len bytes: after the last
+ * header the protocol modules recognise (wr_pkt.h; @p hints, which may be
+ * NULL, give the length of a raw layer), where wr_frame puts it; -1 when
+ * there is no room for a (loss-only, at least) signature there.
  * Exposed for tests.
  */
-int wr_rx_sig_offset(const uint8_t *frame, uint32_t len);
+int wr_rx_sig_offset(const uint8_t *frame, uint32_t len,
+		     const struct wr_pkt_hints *hints);
 
 #endif /* WR_RX_H */

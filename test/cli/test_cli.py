@@ -8,6 +8,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 import unittest
 
@@ -19,8 +20,14 @@ with open(CLI_JSON) as f:
     CLI = json.load(f)
 CMDS = {c["name"]: c for c in CLI["commands"]}
 ALL_OPTS = sorted({o["name"] for c in CLI["commands"] for o in c["options"]})
-# Subcommands that main.c's parser reads (serve, ports and console have their own).
-MAIN_PARSED = ("run", "sweep", "rfc2544", "rtt", "check", "dump")
+ALL_SHORTS = sorted({o["short"] for c in CLI["commands"] for o in c["options"] if o["short"]})
+# The subcommands Python parses again after wirerate (its parser holds the arguments to the
+# table first), and how to get that parser's help.
+PYTHON_PARSED = {"console": ["-m", "wirerate"], "import-trex": ["-m", "wirerate.trex"]}
+PYTHON_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python")
+# Not an option of any subcommand: what follows an option under test, so that the parser
+# stops there (nothing starts) once it took the option.
+END = "--wr-no-such-option"
 
 
 def wr(*args, env=None):
@@ -28,38 +35,142 @@ def wr(*args, env=None):
                           stdin=subprocess.DEVNULL, env=env)
 
 
-def help_options(text):
-    return set(re.findall(r"--([a-z][a-z0-9-]+)", text))
+def forms(o):
+    return ["--" + o["name"]] + (["-" + o["short"]] if o["short"] else [])
 
 
-class TableMatchesParser(unittest.TestCase):
-    """Every option the table gives a subcommand is one its parser takes, and no other."""
+# Values of options that do not take "1".
+SAMPLES = {"peer": "netdev:lo", "sizes": "64", "pairs": "0:1", "resolution": "1%",
+           "max-rate": "1 kpps", "min-rate": "1 kpps", "tests": "all"}
 
-    def test_main_parser(self):
-        for name in MAIN_PARSED:
-            mine = {o["name"] for o in CMDS[name]["options"]}
-            for opt in ALL_OPTS:
-                # "1" is a value, or the stream file for a flag: nothing ever starts EAL
-                # (there is no stream file "1", or no stream file at all).
-                p = wr(name, f"--{opt}", "1")
-                refused = "does not apply to" in p.stderr or "unknown option" in p.stderr
-                with self.subTest(cmd=name, opt=opt):
-                    self.assertEqual(refused, opt not in mine, p.stderr)
-                    self.assertNotEqual(p.returncode, 0, p.stderr)
 
-    def test_own_parsers(self):
-        """serve, ports and console: the options their --help lists are the table's."""
-        for name in ("serve", "ports", "console"):
+def sample(o):
+    """A value the option takes (a handler may still refuse one not in SAMPLES: in the
+    option's own words)."""
+    if o["kind"] == "flag":
+        return []
+    return [o["choices"].split()[0] if o["kind"] == "choice" else SAMPLES.get(o["name"], "1")]
+
+
+def help_forms(text):
+    """The option forms a help text lists in its option lines (argparse's or ours)."""
+    out = set()
+    for line in text.splitlines():
+        m = re.match(r"^  (-[^ ].*?)(?:  |$)", line)
+        if m:
+            out |= {w.rstrip(",") for w in m.group(1).split() if w.startswith("-")}
+    return out - {"-h", "--help"}
+
+
+class TableIsTheParser(unittest.TestCase):
+    """Each subcommand takes exactly the options its table lists: every one of them (long and
+    short, with a value when it takes one), and none else: another subcommand's is refused as
+    not applying, any other as unknown, before anything starts (exit 2, one line)."""
+
+    def one_line(self, p, args):
+        lines = p.stderr.splitlines()
+        self.assertEqual((p.returncode, len(lines)), (2, 1), f"{args}: {p.stderr}")
+        return lines[0]
+
+    def test_every_table_option_taken(self):
+        for name, c in CMDS.items():
+            for o in c["options"]:
+                for f in forms(o):
+                    args = [name, f, *sample(o), END]
+                    with self.subTest(args=args):
+                        line = self.one_line(wr(*args), args)
+                        # Either the parser went past it to END, or the handler refused
+                        # the sample value: in the option's own words, never as unknown.
+                        if END not in line:
+                            self.assertRegex(line, rf"^wirerate: (--{o['name']}\b|{f}\b)",
+                                             args)
+                        else:
+                            self.assertEqual(line, f'wirerate: {name}: unknown option "{END}" '
+                                                   f'(wirerate {name} --help)')
+
+    def test_nothing_else_taken(self):
+        for name, c in CMDS.items():
+            mine = {f for o in c["options"] for f in forms(o)}
+            others = {"--" + n for n in ALL_OPTS} | {"-" + s for s in ALL_SHORTS}
+            for f in sorted(others - mine) + ["--bogus", "-Z"]:
+                args = [name, f, "1"]
+                with self.subTest(args=args):
+                    line = self.one_line(wr(*args), args)
+                    if f in others:
+                        self.assertEqual(line, f"wirerate: {f} does not apply to {name} "
+                                               f"(wirerate {name} --help)")
+                    else:
+                        self.assertEqual(line, f'wirerate: {name}: unknown option "{f}" '
+                                               f'(wirerate {name} --help)')
+
+    def test_once_unless_repeatable(self):
+        for name, c in CMDS.items():
+            for o in c["options"]:
+                args = [name, f"--{o['name']}", *sample(o), f"--{o['name']}", *sample(o), END]
+                with self.subTest(args=args):
+                    line = self.one_line(wr(*args), args)
+                    if not o["repeat"]:
+                        if not line.startswith(f"wirerate: --{o['name']}"):
+                            self.assertEqual(line, f"wirerate: {name}: --{o['name']} given "
+                                                   "twice (it takes one)")
+                    elif line.startswith(f"wirerate: {name}: unknown"):
+                        self.assertIn(END, line)
+
+    def test_values(self):
+        self.assertEqual(self.one_line(wr("run", "--duration"), "run --duration"),
+                         "wirerate: run: --duration needs a value (wirerate run --help)")
+        self.assertEqual(self.one_line(wr("run", "--json", "--config", "x"), "--json --config"),
+                         'wirerate: run: --json needs a value ("--config" is an option; a file '
+                         'of that name: ./--config)')
+        self.assertEqual(self.one_line(wr("run", "--quiet=yes"), "--quiet=yes"),
+                         'wirerate: run: --quiet takes no value, got "yes"')
+        self.assertEqual(self.one_line(wr("run", "--on-link-down=maybe"), "--on-link-down"),
+                         'wirerate: --on-link-down: expected stop or continue, got "maybe"')
+        self.assertEqual(self.one_line(wr("check", "a.yaml", "b.yaml"), "two files"),
+                         'wirerate: check: unexpected argument "b.yaml"')
+        self.assertEqual(self.one_line(wr("check", "a.yaml", "--", "-l", "0"), "EAL"),
+                         "wirerate: check takes no EAL options")
+        # The converter's options are for a TRex profile only.
+        self.assertEqual(self.one_line(wr("check", "a.yaml", "-m", "2"), "-m"),
+                         'wirerate: --mult: applies to a TRex profile (PROFILE.py), not to '
+                         '"a.yaml"')
+
+    def test_help_from_table(self):
+        """Each subcommand's --help lists the table's options (and wirerate --help every
+        subcommand)."""
+        for name, c in CMDS.items():
             p = wr(name, "--help")
-            self.assertEqual(p.returncode, 0, p.stderr)
-            listed = help_options(p.stdout) - {"help"}
+            self.assertEqual((p.returncode, p.stderr), (0, ""), name)
+            self.assertTrue(p.stdout.startswith(f"usage: wirerate {name}"), p.stdout)
             with self.subTest(cmd=name):
-                self.assertEqual(listed, {o["name"] for o in CMDS[name]["options"]}, p.stdout)
-
-    def test_every_subcommand_in_help(self):
+                self.assertEqual(help_forms(p.stdout),
+                                 {f for o in c["options"] for f in forms(o)}, p.stdout)
         p = wr("--help")
         for name in CMDS:
-            self.assertRegex(p.stdout, rf"wirerate {name}\b")
+            self.assertRegex(p.stdout, rf"(?m)^  wirerate {name}\b")
+
+    def test_python_parsers(self):
+        """console and import-trex are parsed again by Python: its parser takes the table's
+        options, no more and no fewer."""
+        for name, module in PYTHON_PARSED.items():
+            p = subprocess.run([sys.executable, *module, "--help"], capture_output=True,
+                               text=True, timeout=30,
+                               env={**os.environ, "PYTHONPATH": PYTHON_DIR})
+            self.assertEqual(p.returncode, 0, p.stderr)
+            with self.subTest(cmd=name):
+                self.assertEqual(help_forms(p.stdout),
+                                 {f for o in CMDS[name]["options"] for f in forms(o)}, p.stdout)
+
+    def test_table_well_formed(self):
+        for name, c in CMDS.items():
+            names = [o["name"] for o in c["options"]]
+            shorts = [o["short"] for o in c["options"] if o["short"]]
+            self.assertEqual(len(names), len(set(names)), name)
+            self.assertEqual(len(shorts), len(set(shorts)), name)
+            for o in c["options"]:
+                self.assertEqual(o["kind"] == "flag", o["metavar"] is None, (name, o["name"]))
+                self.assertEqual(o["kind"] == "choice", o["choices"] is not None,
+                                 (name, o["name"]))
 
 
 class ManPages(unittest.TestCase):
@@ -82,7 +193,7 @@ class ManPages(unittest.TestCase):
                             "SEE ALSO"):
                 self.assertRegex(text, rf"(?m)^{section}$", name)
             # The options' own items (tagged paragraphs at the first indent).
-            items = set(re.findall(r"(?m)^       --([a-z0-9-]+)", text))
+            items = set(re.findall(r"(?m)^       (?:-\w, )?--([a-z0-9-]+)", text)) - {"help"}
             self.assertEqual(items, {o["name"] for o in c["options"]}, name)
             if c["options"]:
                 self.assertRegex(text, r"(?m)^       -h, --help$", name)
@@ -117,7 +228,7 @@ class BashCompletion(unittest.TestCase):
         cls.tmp = tempfile.mkdtemp(prefix="wr-compl-")
         cls.work = os.path.join(cls.tmp, "work")
         os.makedirs(os.path.join(cls.work, "streams"))
-        for f in ("udp.yaml", "imix.yaml", "notes.txt"):
+        for f in ("udp.yaml", "imix.yaml", "notes.txt", "syn.py"):
             open(os.path.join(cls.work, f), "w").close()
         etc = os.path.join(cls.tmp, "etc")
         os.makedirs(etc)
@@ -168,7 +279,12 @@ class BashCompletion(unittest.TestCase):
         self.assertNotIn("--socket", self.complete("wirerate run --"))
 
     def test_files_profiles_choices(self):
-        self.assertEqual(self.complete("wirerate run "), ["imix.yaml", "streams", "udp.yaml"])
+        # A TRex profile goes wherever a stream file does.
+        self.assertEqual(self.complete("wirerate run "), ["imix.yaml", "streams", "syn.py",
+                                                          "udp.yaml"])
+        self.assertEqual(self.complete("wirerate import-trex "), ["streams", "syn.py"])
+        self.assertEqual(self.complete("wirerate import-trex syn.py -o no"), ["notes.txt"])
+        self.assertEqual(self.complete("wirerate run syn.py -t "), [])
         self.assertEqual(self.complete("wirerate check u"), ["udp.yaml"])
         self.assertEqual(self.complete("wirerate run udp.yaml --config la"), ["lab", "lab2"])
         self.assertEqual(self.complete("wirerate run udp.yaml --on-link-down "),

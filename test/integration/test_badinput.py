@@ -153,7 +153,7 @@ streams:
         prof = self.prof(prefix)
         with self.subTest(case="swallow"):
             self.check(["run", s, "--json", "--config", prof],
-                       r'^wirerate: --json needs a value \("--config" is an option', prefix=prefix,
+                       r'^wirerate: run: --json needs a value \("--config" is an option', prefix=prefix,
                        outputs=[out, self.path("--config")])
 
     def test_nothing_left_without_in_memory(self):

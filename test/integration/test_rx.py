@@ -446,7 +446,7 @@ streams: [{name: s, size: 64}]
         cases = [
             (["--capture", "0=c.pcapng", "--capture-filter", "tcp port"],
              "--capture-filter: libpcap cannot compile \"tcp port\""),
-            (["--capture-filter", "udp"], "apply to the --capture"),
+            (["--capture-filter", "udp"], "--capture-filter applies to the --capture"),
             (["--capture", "0=" + self.path("dir")], "a directory, not a regular file"),
             (["--capture", "0=" + self.path("none/x.pcapng")], "No such file or directory"),
             (["--capture", "0=" + self.path("j.json"), "--json", self.path("j.json")],

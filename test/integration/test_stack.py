@@ -5,7 +5,10 @@ datagrams to a socket (exact count), answers TCP SYNs to a listening port with S
 a closed port with RSTs (counted with tcpdump), answers ICMP and ICMPv6 echo requests,
 decapsulates VXLAN on a kernel vxlan interface and delivers the inner UDP to a socket, delivers
 QinQ frames through 802.1ad + 802.1Q sub-interfaces, and counts raw L2 frames of a custom
-EtherType on a packet socket."""
+EtherType on a packet socket; it also delivers UDP behind IPv4 options and behind a chain of IPv6
+extension headers (hop-by-hop and destination options, a segment routing header, an atomic
+fragment), decapsulates SRv6 with a seg6local route (End.DT6), answers ARP requests sent as a
+stream and learns gratuitous ARP replies (issue 20)."""
 
 import json
 import os
@@ -119,8 +122,41 @@ class KernelStacks(EalCase):
         self.ip("link", "set", peer, "up")
         return gen, peer
 
+    def af_packet_profile(self, name, tag, gen, arp=False):
+        """A profile sending from our end of the veth pair (one TX lcore); @return its path."""
+        return self.write(name, f"""version: 1
+eal: ["--no-pci", "--in-memory", "--file-prefix=wrs-{tag}{os.getpid()}",
+      "--vdev=net_af_packet0,iface={gen}", "--lcores=0@0,1@1"]
+ports:
+  - device: net_af_packet0
+    tx_lcores: [1]
+""" + ("    arp: true\n" if arp else ""))
+
+    def receiver(self, *specs):
+        """RECEIVER in the namespace, ready, for @p specs (name,kind,address,port); killed at
+        cleanup."""
+        recv = subprocess.Popen(["ip", "netns", "exec", self.netns, sys.executable, "-c",
+                                 RECEIVER, *specs],
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        self.addCleanup(lambda: recv.poll() is None and (recv.kill(), recv.communicate()))
+        self.assertEqual(recv.stdout.readline().strip(), "ready")
+        return recv
+
+    @staticmethod
+    def received(recv):
+        """Stop RECEIVER @p recv; @return what it counted per name."""
+        recv.stdin.write("stop\n")
+        recv.stdin.flush()
+        return json.loads(recv.communicate(timeout=30)[0])
+
+    def run_in_ns(self, sf, prof):
+        """wirerate run of stream file @p sf with profile @p prof in the namespace (20 s at
+        most), its results in r.json."""
+        subprocess.run(["ip", "netns", "exec", self.netns, WIRERATE, "run", sf, "--config",
+                        prof, "--quiet", "--duration", "20", "--json", self.path("r.json")],
+                       cwd=self.tmp, check=True, capture_output=True, timeout=60)
+
     def test_kernel_takes_every_stack(self):
-        pid = os.getpid()
         gen, peer = self.veth_ns("k", "wrs", "net.ipv4.icmp_ratelimit=0",
                                  "net.ipv6.icmp.ratelimit=0", "net.ipv4.tcp_syncookies=1")
         self.ip("addr", "add", "10.78.0.2/16", "dev", peer)
@@ -218,20 +254,10 @@ streams:
     stack:
       - eth: {{src: "{GEN_MAC}", dst: "{mac[peer]}", type: 0x88b5}}
 """)
-        prof = self.write("prof.yaml", f"""version: 1
-eal: ["--no-pci", "--in-memory", "--file-prefix=wrs-k{pid}",
-      "--vdev=net_af_packet0,iface={gen}", "--lcores=0@0,1@1"]
-ports:
-  - device: net_af_packet0
-    tx_lcores: [1]
-""")
-        recv = subprocess.Popen(
-            ["ip", "netns", "exec", self.netns, sys.executable, "-c", RECEIVER,
-             "udp6,udp6,2001:db8:78::2,7001", "vxlan,udp4,10.79.0.2,7002",
-             f"raw,raw,{peer},0x88b5"] + (["qinq,udp4,10.80.0.2,7003"] if qinq else []),
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-        self.addCleanup(lambda: recv.poll() is None and (recv.kill(), recv.communicate()))
-        self.assertEqual(recv.stdout.readline().strip(), "ready")
+        prof = self.af_packet_profile("prof.yaml", "k", gen)
+        recv = self.receiver("udp6,udp6,2001:db8:78::2,7001", "vxlan,udp4,10.79.0.2,7002",
+                             f"raw,raw,{peer},0x88b5",
+                             *(["qinq,udp4,10.80.0.2,7003"] if qinq else []))
         lst = subprocess.Popen(["ip", "netns", "exec", self.netns, sys.executable, "-c",
                                 LISTENER, "10.78.0.2", "8080"],
                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
@@ -246,12 +272,8 @@ ports:
         icmp0 = self.snmp("/proc/net/snmp", "Icmp")
         icmp60 = self.snmp("/proc/net/snmp6", "")
 
-        subprocess.run(["ip", "netns", "exec", self.netns, WIRERATE, "run", sf, "--config",
-                        prof, "--quiet", "--duration", "20", "--json", self.path("r.json")],
-                       cwd=self.tmp, check=True, capture_output=True, timeout=60)
-        recv.stdin.write("stop\n")
-        recv.stdin.flush()
-        got = json.loads(recv.communicate(timeout=30)[0])
+        self.run_in_ns(sf, prof)
+        got = self.received(recv)
         lst.communicate("stop\n", timeout=30)
         res = self.json("r.json")
         self.assertEqual(res["stop_reason"], "count")
@@ -289,7 +311,6 @@ ports:
         """eth: {dst: nd} resolves the kernel's MAC by Neighbor Solicitation (the kernel's NA),
         every datagram reaches its socket; with arp: true the port answers the kernel's NS for
         our IPv6 source and its ICMPv6 echo requests."""
-        pid = os.getpid()
         gen, peer = self.veth_ns("n", "wrn")
         self.ip("addr", "add", "2001:db8:79::2/64", "dev", peer, "nodad")
         count = 300
@@ -304,19 +325,8 @@ streams:
       - ipv6: {{src: "2001:db8:79::1", dst: "2001:db8:79::2"}}
       - udp: {{src: 4000, dst: 7009}}
 """)
-        prof = self.write("nd-prof.yaml", f"""version: 1
-eal: ["--no-pci", "--in-memory", "--file-prefix=wrs-n{pid}",
-      "--vdev=net_af_packet0,iface={gen}", "--lcores=0@0,1@1"]
-ports:
-  - device: net_af_packet0
-    tx_lcores: [1]
-    arp: true
-""")
-        recv = subprocess.Popen(["ip", "netns", "exec", self.netns, sys.executable, "-c",
-                                 RECEIVER, "udp6,udp6,2001:db8:79::2,7009"],
-                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-        self.addCleanup(lambda: recv.poll() is None and (recv.kill(), recv.communicate()))
-        self.assertEqual(recv.stdout.readline().strip(), "ready")
+        prof = self.af_packet_profile("nd-prof.yaml", "n", gen, arp=True)
+        recv = self.receiver("udp6,udp6,2001:db8:79::2,7009")
         run = subprocess.Popen(["ip", "netns", "exec", self.netns, WIRERATE, "run", sf,
                                 "--config", prof, "--json", self.path("r.json")],
                                cwd=self.tmp, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -333,9 +343,7 @@ ports:
         finally:
             out, err = run.communicate(timeout=60)
         self.assertEqual(run.returncode, 0, err)
-        recv.stdin.write("stop\n")
-        recv.stdin.flush()
-        got = json.loads(recv.communicate(timeout=30)[0])
+        got = self.received(recv)
         self.assertEqual(got, {"udp6": count})
         self.assertEqual(self.json("r.json")["streams"][0]["tx_pkts"], count)
         self.assertEqual(ping.returncode, 0, ping.stdout + ping.stderr)
@@ -346,6 +354,117 @@ ports:
         self.assertIsNotNone(m, out)
         self.assertEqual(int(m.group(1)), 3)
         self.assertGreaterEqual(int(m.group(2)), 1)
+
+
+    def test_kernel_takes_options_and_extension_headers(self):
+        """IPv4 options, IPv6 extension headers and SRv6 encapsulation, each delivered by the
+        kernel to a UDP socket: it drops a datagram whose headers, lengths or checksum are
+        wrong, and an SRv6 packet its seg6local route cannot decapsulate."""
+        gen, peer = self.veth_ns("x", "wrx", "net.ipv6.conf.all.seg6_enabled=1",
+                                 "net.ipv6.conf.default.seg6_enabled=1")
+        self.ns("sysctl", "-qw", f"net.ipv6.conf.{peer}.seg6_enabled=1")
+        self.ip("addr", "add", "10.81.0.2/16", "dev", peer)
+        self.ip("addr", "add", "2001:db8:81::2/64", "dev", peer, "nodad")
+        # SID 2001:db8:81:5::100: End.DT6, the inner packet looked up in the local table
+        # (255), where this host's own addresses are, and delivered; "count" for the
+        # message when it is not.
+        self.ip("-6", "route", "add", "2001:db8:81:5::100/128", "encap", "seg6local",
+                "action", "End.DT6", "table", "255", "count", "dev", peer)
+        mac = {l["ifname"]: l["address"] for l in json.loads(self.ip("-j", "link", "show"))}
+        eth = f'eth: {{src: "{GEN_MAC}", dst: "{mac[peer]}"}}'
+        sf = self.write("ext.yaml", f"""version: 1
+streams:
+  - name: v4opts
+    count: {N}
+    size: 128
+    stack:
+      - {eth}
+      - ipv4: {{src: {{inc: {{from: 10.81.1.1, to: 10.81.1.100}}}}, dst: 10.81.0.2, options: [{{type: 148, data: "0000"}}, {{type: 1}}, {{type: 7, data: "0400000000"}}]}}
+      - udp: {{src: {{inc: {{from: 1000, to: 1099}}}}, dst: 7004}}
+  - name: v6ext
+    count: {N}
+    size: 200
+    stack:
+      - {eth}
+      - ipv6: {{src: "2001:db8:81::1", dst: "2001:db8:81::2"}}
+      - ipv6_hbh
+      - ipv6_dst: {{options: [{{type: 0x1e, data: "0102"}}]}}
+      - srh: {{segments: ["2001:db8:81::2"], left: 0}}
+      - ipv6_frag: {{id: {{inc: {{from: 1, to: 100}}}}}}
+      - ipv6_dst
+      - udp: {{src: {{inc: {{from: 1000, to: 1099}}}}, dst: 7005}}
+  - name: srv6
+    count: {N}
+    size: 200
+    stack:
+      - {eth}
+      - ipv6: {{src: "2001:db8:81::1", dst: "2001:db8:81:5::100"}}
+      - srh: {{segments: ["2001:db8:81:5::100"], left: 0}}
+      - ipv6: {{src: {{inc: {{from: "2001:db8:81::1:0", to: "2001:db8:81::1:63"}}}}, dst: "2001:db8:81::2"}}
+      - udp: {{src: 1024, dst: 7006}}
+""")
+        prof = self.af_packet_profile("ext-prof.yaml", "x", gen)
+        recv = self.receiver("v4opts,udp4,10.81.0.2,7004", "v6ext,udp6,2001:db8:81::2,7005",
+                             "srv6,udp6,2001:db8:81::2,7006")
+        self.run_in_ns(sf, prof)
+        got = self.received(recv)
+        res = self.json("r.json")
+        self.assertEqual({s["name"]: s["tx_pkts"] for s in res["streams"]},
+                         {"v4opts": N, "v6ext": N, "srv6": N})
+        self.assertEqual(got, {"v4opts": N, "v6ext": N, "srv6": N},
+                         self.ip("-s", "-6", "route", "show", "table", "all",
+                                 "2001:db8:81:5::100"))
+
+
+    def test_kernel_answers_arp_stream(self):
+        """The arp layer: a hundred senders ask for the kernel's address, each answered (the
+        replies counted as tcpdump saw them leave); fifty gratuitous replies, each learnt
+        (arp_accept) with the sender's MAC."""
+        n_req, n_rep = 100, 50
+        gen, peer = self.veth_ns("a", "wra", "net.ipv4.conf.all.arp_accept=1",
+                                 "net.ipv4.conf.default.arp_accept=1")
+        self.ns("sysctl", "-qw", f"net.ipv4.conf.{peer}.arp_accept=1")
+        self.ip("addr", "add", "10.82.0.2/16", "dev", peer)
+        sf = self.write("arp.yaml", f"""version: 1
+streams:
+  - name: requests
+    count: {n_req}
+    rate: 2 kpps
+    stack:
+      - eth: {{src: {{inc: {{from: "02:00:00:00:82:01", to: "02:00:00:00:82:64"}}}}, dst: "ff:ff:ff:ff:ff:ff"}}
+      - arp: {{sha: {{inc: {{from: "02:00:00:00:82:01", to: "02:00:00:00:82:64"}}}}, spa: {{inc: {{from: 10.82.1.1, to: 10.82.1.100}}}}, tpa: 10.82.0.2}}
+  - name: gratuitous
+    count: {n_rep}
+    rate: 2 kpps
+    stack:
+      - eth: {{src: "02:00:00:00:83:01", dst: "ff:ff:ff:ff:ff:ff"}}
+      - arp: {{op: 2, sha: "02:00:00:00:83:01", spa: {{inc: {{from: 10.82.2.1, to: 10.82.2.50}}}}, tha: "ff:ff:ff:ff:ff:ff", tpa: {{inc: {{from: 10.82.2.1, to: 10.82.2.50}}}}}}
+""")
+        prof = self.af_packet_profile("arp-prof.yaml", "a", gen)
+        cap = self.path("arp.pcap")
+        tcpdump = subprocess.Popen(["ip", "netns", "exec", self.netns, "tcpdump", "-n", "-U",
+                                    "-i", peer, "-Q", "out", "-w", cap, "arp"],
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        self.addCleanup(lambda: tcpdump.poll() is None and (tcpdump.kill(), tcpdump.wait()))
+        self.assertIn("listening on", tcpdump.stderr.readline())
+        self.run_in_ns(sf, prof)
+        res = self.json("r.json")
+        self.assertEqual({s["name"]: s["tx_pkts"] for s in res["streams"]},
+                         {"requests": n_req, "gratuitous": n_rep})
+
+        def replies():
+            return tshark_fields(cap, ["arp.dst.proto_ipv4", "arp.dst.hw_mac"],
+                                 "arp.opcode == 2 && arp.src.proto_ipv4 == 10.82.0.2")
+        wait_for(lambda: len(replies()) >= n_req, 10)
+        tcpdump.send_signal(signal.SIGINT)
+        tcpdump.communicate(timeout=30)
+        self.assertEqual(sorted(replies()),
+                         sorted([f"10.82.1.{i}", f"02:00:00:00:82:{i:02x}"]
+                                for i in range(1, n_req + 1)))
+        neigh = json.loads(self.ip("-j", "-4", "neigh", "show", "dev", peer))
+        learnt = {n["dst"]: n.get("lladdr") for n in neigh if n["dst"].startswith("10.82.2.")}
+        self.assertEqual(learnt, {f"10.82.2.{i}": "02:00:00:00:83:01"
+                                  for i in range(1, n_rep + 1)})
 
 
 if __name__ == "__main__":

@@ -3,7 +3,7 @@
 
 The expected values come from a model written here in Python from the documented contract
 (lib/core/wr_stream.h, wr_frame.h, wr_rng.h), not from wirerate's code: INC/DEC/LIST sequences,
-the PRODUCT odometer (first field in WR_FIELDS order fastest), nginx's smooth weighted round-robin
+the PRODUCT odometer (first field in stack order fastest), nginx's smooth weighted round-robin
 for size mixes, SplitMix64 + Lemire for RANDOM fields and sizes, and the payload byte functions.
 """
 
@@ -26,8 +26,9 @@ from wrtest import WIRERATE, EalCase, WrCase, tshark_fields, wait_for
 
 # ---- the model --------------------------------------------------------------------------------
 
-# enum wr_field_id order (WR_FIELDS in wr_stream.h): the RNG tag of each field, and the odometer
-# order of `vary: product`.
+# The shorthand's fields in stack order (outermost layer first, each protocol's field order): the
+# odometer order of `vary: product`, and the RNG tag of each (its index: legacy_tag - 1 in the
+# protocol modules' field tables, so files of the first model draw the same values).
 FIELD_ORDER = ["eth.src", "eth.dst", "vlan.id", "vlan.pcp", "ipv4.src", "ipv4.dst", "ipv4.id",
                "ipv4.ttl", "ipv4.dscp", "udp.src", "udp.dst"]
 RNG_TAG_SIZE = 0x100  # WR_RNG_TAG_SIZE
@@ -343,7 +344,7 @@ class DumpDecode(WrCase):
         self.assertEqual(set(self.col("together", "ip.dsfield.ecn")), {"1"})
 
     def test_product_odometer(self):
-        """`vary: product`: eth.dst (first in WR_FIELDS order) fastest, then ttl, then udp.dst;
+        """`vary: product`: eth.dst (first in stack order) fastest, then ttl, then udp.dst;
         every combination exactly once per 24-frame cycle.  The same fields `together` give only
         lcm(2, 3, 4) = 12 combinations.  RANDOM fields draw a fresh value on every packet."""
         periods = [[mac("02:00:00:00:00:aa"), mac("02:00:00:00:00:bb")], [60, 62, 64],

@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* TCP (RFC 9293) segment without options: stateless, any flags. */
+#include <errno.h>
+
 #include "wr_proto.h"
+#include "wr_wire.h"
 
 static const uint8_t fixed[20] = { [12] = 0x50 }; /* data offset 5 words */
 
@@ -22,9 +25,26 @@ static const struct wr_proto_field fields[] = {
 	  .doc = "urgent pointer" },
 };
 
+/* Options make the header longer (data offset). */
+static int
+rx(const uint8_t *h, uint32_t len, struct wr_rx_next *next)
+{
+	uint32_t hl;
+
+	if (len < 20)
+		return -EINVAL;
+	hl = (uint32_t)(h[12] >> 4) * 4;
+	if (hl < 20 || len < hl)
+		return -EINVAL;
+	next->carry = WR_CARRY_NOTHING;
+	return (int)hl;
+}
+
 const struct wr_proto wr_proto_tcp = {
 	.name = "tcp", .title = "TCP", .hlen = 20, .fixed = fixed,
 	.fields = fields, .n_fields = sizeof(fields) / sizeof(fields[0]),
-	.carry = WR_CARRY_NOTHING, .ipproto = 6, .l4 = true,
+	.carry = WR_CARRY_NOTHING, .ipproto = WR_IPPROTO_TCP, .goodput = true,
+	.offload = WR_OL_TCP,
 	.csum = WR_CSUM_PSEUDO, .csum_off = 16, .len_off = -1, .pseudo_len = true,
+	.rx = rx,
 };

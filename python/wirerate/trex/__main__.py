@@ -46,10 +46,11 @@ def parser(prog: str = "wirerate import-trex") -> argparse.ArgumentParser:
     p = _Parser(prog=prog, description="Write a TRex stateless profile as a wirerate stream "
                 "file (doc/trex.md).")
     p.add_argument("profile", help="the TRex profile (a Python file with register())")
-    p.add_argument("-t", dest="tunables", action="append", default=[], metavar="TUNABLE",
+    p.add_argument("-t", "--tunable", dest="tunables", action="append", default=[],
+                   metavar="TUNABLE",
                    help="tunables as TRex's console takes them: key=value[,key=value] or "
                         "'--key value' (repeatable)")
-    p.add_argument("-o", dest="output", metavar="FILE",
+    p.add_argument("-o", "--output", dest="output", metavar="FILE",
                    help="write the stream file here (default: standard output)")
     p.add_argument("-m", "--mult", metavar="MULT",
                    help="TRex's multiplier: a factor (2) or the port's total rate "
