@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "wr_bench_priv.h"
-#include "wr_tsc.h"
 #include "wr_rtt.h"
 #include "wr_sig.h"
 
@@ -315,6 +314,7 @@ wr_bench_rtt_run(struct wr_bench *b, struct wr_bench_result *r,
 	const struct wr_port *p = wr_engine_port(b->e, st->port);
 	struct wr_rtt_ses *ses = b->rtt_ses;
 	struct wr_rtt_meta *m = &r->rtt_meta;
+	struct wr_bench_meta bm;
 	uint64_t next_seq[WR_RTT_CMP_MAX] = { 0 };
 	const unsigned int k = b->rtt_k;
 	bool link_lost = false;
@@ -395,21 +395,24 @@ wr_bench_rtt_run(struct wr_bench *b, struct wr_bench_result *r,
 	if (link_lost)
 		wr_bench_note(b, "rtt: port %s's link went away: the sweep ends here",
 		     p->device);
-	memset(m, 0, sizeof(*m));
-	m->wirerate_version = WR_VERSION;
-	m->dpdk_version = wr_engine_dpdk_version();
-	wr_tsc_get(&m->tsc);
-	m->has_tsc = true;
-	m->stream_file = b->f->path;
-	m->stream_name = r->rtt_names_joined;
-	m->config_file = b->cfg_path;
-	m->device = p->device;
-	m->started_at = r->rtt_started;
-	m->stop_reason = link_lost ? "link-down" :
-		__atomic_load_n(&b->rtt_stop, __ATOMIC_RELAXED) ||
-		wr_bench_cancelled(b) ? "signal" : "done";
-	m->count = o->count_set ? o->count : RTT_COUNT;
-	m->timeout_ns = o->timeout_ns ? o->timeout_ns : RTT_TIMEOUT_NS;
+	/* The head every result shares (wr_bench_meta()), in rtt's form. */
+	wr_bench_meta(b, &bm, st->port, "done");
+	*m = (struct wr_rtt_meta){
+		.wirerate_version = bm.wirerate_version,
+		.dpdk_version = bm.dpdk_version,
+		.tsc = bm.tsc,
+		.has_tsc = bm.has_tsc,
+		.stream_file = bm.stream_file,
+		.stream_name = r->rtt_names_joined,
+		.config_file = b->cfg_path,
+		.device = bm.tx_device,
+		.started_at = r->rtt_started,
+		.stop_reason = link_lost ? "link-down" :
+			__atomic_load_n(&b->rtt_stop, __ATOMIC_RELAXED) ||
+			wr_bench_cancelled(b) ? "signal" : "done",
+		.count = o->count_set ? o->count : RTT_COUNT,
+		.timeout_ns = o->timeout_ns ? o->timeout_ns : RTT_TIMEOUT_NS,
+	};
 	r->link_lost = link_lost;
 	r->rc = link_lost || wr_bench_cancelled(b) ? -EINTR : 0;
 	return 0;
