@@ -539,3 +539,26 @@ wr_pacer_forgive_(struct wr_pacer *p, uint64_t now_tsc)
 	}
 	p->skipped += p->k - start;
 }
+
+uint64_t
+wr_pacer_close(struct wr_pacer *p, uint64_t end_tsc, uint64_t limit)
+{
+	uint64_t start = p->skipped, added;
+
+	if (p->unpaced)
+		return 0;
+	/* wr_pacer_due() at the end, granting nothing: up to cap owed (the
+	 * one burst a turn would have sent), beyond it skipped. */
+	while (p->owed < p->cap && p->next_tsc <= end_tsc) {
+		wr_pacer_advance_(p);
+		p->owed++;
+	}
+	if (p->next_tsc <= end_tsc)
+		wr_pacer_forgive_(p, end_tsc);
+	added = p->skipped - start;
+	if (limit != 0 && added > limit) {
+		p->skipped = start + limit;
+		added = limit;
+	}
+	return added;
+}

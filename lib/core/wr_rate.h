@@ -237,6 +237,17 @@ int wr_pacer_set_rate(struct wr_pacer *p, uint64_t rate_millipps,
  */
 int wr_pacer_set_hz(struct wr_pacer *p, uint64_t tsc_hz);
 
+/**
+ * The activation ends at @p end_tsc (its time is up): the schedule is
+ * taken to the end as wr_pacer_due() would, granting nothing, so that a
+ * stall of the lcore just before the end counts its frames as skipped
+ * like any other stall instead of losing them: up to cap stay owed (the
+ * one burst a turn on time would have sent), the rest are skipped, at
+ * most @p limit of them (the frames a count still allowed; 0 = no count).
+ * @return the packets added to skipped (0 for an unpaced pacer).
+ */
+uint64_t wr_pacer_close(struct wr_pacer *p, uint64_t end_tsc, uint64_t limit);
+
 /** Slow path of wr_pacer_due(): drop what exceeds the cap.  Internal. */
 void wr_pacer_forgive_(struct wr_pacer *p, uint64_t now_tsc);
 

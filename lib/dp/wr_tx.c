@@ -599,6 +599,13 @@ stream_turn(const struct wr_txq *q, struct wr_tx_stream *ts)
 		if (unlikely(wr_sched_run_done(&ts->run, now) ||
 			     (ts->ramped && now >= ts->ramp_next_tsc &&
 			      !ramp_update(ts, now)))) {
+			/* Time up: what fell due before the end while the
+			 * lcore was held up is counted, not lost. */
+			if (ts->paced && ts->run.left != 0 &&
+			    now >= ts->run.end_tsc)
+				wr_pacer_close(&ts->pacer, ts->run.end_tsc,
+					       ts->run.left == UINT64_MAX ?
+					       0 : ts->run.left);
 			deactivate(ts, ts->clocked ? now : rte_rdtsc());
 			return true;
 		}
