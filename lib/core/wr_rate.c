@@ -543,21 +543,13 @@ wr_pacer_forgive_(struct wr_pacer *p, uint64_t now_tsc)
 uint64_t
 wr_pacer_close(struct wr_pacer *p, uint64_t end_tsc, uint64_t limit)
 {
-	uint64_t start = p->skipped, added;
+	uint64_t added;
 
 	if (p->unpaced)
 		return 0;
-	/* wr_pacer_due() at the end, granting nothing: up to cap owed (the
-	 * one burst a turn would have sent), beyond it skipped. */
-	while (p->owed < p->cap && p->next_tsc <= end_tsc) {
-		wr_pacer_advance_(p);
-		p->owed++;
-	}
-	if (p->next_tsc <= end_tsc)
-		wr_pacer_forgive_(p, end_tsc);
-	added = p->skipped - start;
+	added = wr_pacer_reach(p, end_tsc);
 	if (limit != 0 && added > limit) {
-		p->skipped = start + limit;
+		p->skipped -= added - limit;
 		added = limit;
 	}
 	return added;

@@ -167,9 +167,13 @@ streams:
         per_step = [0, 0, 0, 0]
         for x in t:
             per_step[min(int(x / 0.25), 3)] += 1
+        # Frames the pacer skipped after a stall of the TX lcore (a shared
+        # CPU) are missing from whichever step it fell in: counted, not
+        # hidden, so a step may be short by at most that many.
+        skipped = s["pacer_skipped"]
         for i, n in enumerate(per_step):
-            self.assertAlmostEqual(n, 2500 * (i + 1), delta=2500 * (i + 1) * 0.1,
-                                   msg=f"step {i}: {per_step}")
+            self.assertAlmostEqual(n, 2500 * (i + 1), delta=2500 * (i + 1) * 0.1 + skipped,
+                                   msg=f"step {i}: {per_step}, {skipped} skipped")
         self.assertAlmostEqual(t[-1], 1.0, delta=0.05)
 
 
