@@ -2667,6 +2667,8 @@ wr_engine_capture_start(struct wr_engine *e, const struct wr_engine_cap *r,
 	}
 	cc.wall0_ns = e->wall0_ns;
 	cc.tsc0 = e->tsc0;
+	cc.rx_held = &p->rx_held;
+	cc.rx_hold_max = WR_PORT_RX_HOLD;
 	cc.frame_max = p->frame_max ? p->frame_max : RTE_ETHER_MAX_LEN;
 	cc.socket_id = p->socket_id >= 0 ? p->socket_id : (int)rte_socket_id();
 	rc = wr_cap_open(&c, &cc, err);

@@ -282,8 +282,18 @@ wr_rx_poll(struct wr_rxq *q)
 			}
 			/* The responder takes it over (answers or frees). */
 			if (unlikely(q->arpd != NULL)) {
-				fwd[n_fwd++] = pkts[i];
+				fwd[n_fwd] = pkts[i];
 				pkts[i] = NULL;
+				/* Held by a capture (wr_cap_rx): the answer
+				 * is written in place, so into a copy. */
+				if (rte_mbuf_refcnt_read(fwd[n_fwd]) > 1) {
+					struct rte_mbuf *m = fwd[n_fwd];
+
+					fwd[n_fwd] = rte_pktmbuf_copy(m,
+						m->pool, 0, UINT32_MAX);
+					rte_pktmbuf_free(m);
+				}
+				n_fwd += fwd[n_fwd] != NULL;
 			}
 			continue;
 		}
