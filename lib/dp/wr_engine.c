@@ -840,7 +840,7 @@ rx_lcores_assign(struct wr_engine *e, struct wr_error *err)
 		if (pc != NULL && pc->n_rx_lcores > 0) {
 			for (q = 0; q < pc->n_rx_lcores; q++) {
 				lc = pc->rx_lcores[q];
-				if (!worker_ok(e, i, lc, "rx_lcores",
+				if (!worker_ok(e, i, lc, pc->rx_lcores_key,
 					       &pc->rx_lcore_mark, err))
 					return -EINVAL;
 				e->port_rx_lcores[i][q] = lc;
