@@ -454,6 +454,48 @@ test_pacer_huge_stall(void)
 }
 
 static void
+test_pacer_close(void)
+{
+	/* 1 Mpps for 5 s, the lcore held up for the last 3 ms: the frames due
+	 * in them are skipped as after any stall, so sent plus skipped is the
+	 * 5,000,001 the schedule made due (frame 0 at t = 0, the last at
+	 * t = 5 s) less the one burst (cap) owed at the end; with a count, no
+	 * more skipped than it left. */
+	struct wr_pacer p, q;
+	uint64_t hz = GHZ_2_5, end = 5 * hz, now = 0, sent = 0, before, added;
+	uint32_t n;
+
+	CU_ASSERT_EQUAL_FATAL(wr_pacer_init(&p, MPPS(1), hz, 32, now), 0);
+	while (now < end - 3 * hz / 1000) {
+		n = wr_pacer_due(&p, now);
+		sent += n;
+		if (n == 16) {
+			/* the NIC took half: the rest is owed again */
+			wr_pacer_sent(&p, 8, 16);
+			sent -= 8;
+		}
+		now += 20000 + (now / 7) % 9000;
+	}
+	CU_ASSERT_EQUAL(p.skipped, 0);
+	before = p.skipped;
+	q = p;
+	added = wr_pacer_close(&p, end, 0);
+	CU_ASSERT_TRUE(added >= 3000 - 32);
+	CU_ASSERT_EQUAL(p.skipped, before + added);
+	CU_ASSERT_EQUAL(p.owed, 32);
+	CU_ASSERT_EQUAL(sent + p.skipped + p.owed, 5000001);
+	/* closed twice: nothing more */
+	CU_ASSERT_EQUAL(wr_pacer_close(&p, end, 0), 0);
+	/* a count that allowed only 100 more */
+	CU_ASSERT_EQUAL(wr_pacer_close(&q, end, 100), 100);
+	CU_ASSERT_EQUAL(q.skipped, before + 100);
+	/* unpaced: no schedule, nothing owed */
+	CU_ASSERT_EQUAL_FATAL(wr_pacer_init(&q, WR_RATE_UNPACED, hz, 32, 0), 0);
+	CU_ASSERT_EQUAL(wr_pacer_close(&q, end, 0), 0);
+	CU_ASSERT_EQUAL(q.skipped, 0);
+}
+
+static void
 test_pacer_refund(void)
 {
 	/* A NIC that takes a random part of each burst: refused frames are
@@ -713,6 +755,7 @@ static CU_TestInfo pacer_tests[] = {
 	{ "long_run", test_pacer_long_run },
 	{ "stalls", test_pacer_stalls },
 	{ "huge_stall", test_pacer_huge_stall },
+	{ "close", test_pacer_close },
 	{ "refund", test_pacer_refund },
 	{ "spacing", test_pacer_spacing },
 	{ "set_rate", test_pacer_set_rate },

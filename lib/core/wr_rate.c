@@ -539,3 +539,18 @@ wr_pacer_forgive_(struct wr_pacer *p, uint64_t now_tsc)
 	}
 	p->skipped += p->k - start;
 }
+
+uint64_t
+wr_pacer_close(struct wr_pacer *p, uint64_t end_tsc, uint64_t limit)
+{
+	uint64_t added;
+
+	if (p->unpaced)
+		return 0;
+	added = wr_pacer_reach(p, end_tsc);
+	if (limit != 0 && added > limit) {
+		p->skipped -= added - limit;
+		added = limit;
+	}
+	return added;
+}

@@ -264,6 +264,38 @@ wr_pacer_advance_(struct wr_pacer *p)
 }
 
 /**
+ * Take a paced pacer's schedule to @p t_tsc, granting nothing: the packets
+ * due by then are owed, up to cap; beyond it they are skipped (a stall).
+ * wr_pacer_due() is this and a grant; alone it closes a step of a ramp or
+ * an activation at the time it should have ended, however late the lcore
+ * came to it, so that each step's packets are its own.
+ * @return the packets it added to skipped.
+ */
+static inline uint64_t
+wr_pacer_reach(struct wr_pacer *p, uint64_t t_tsc)
+{
+	uint64_t skipped = p->skipped;
+
+	while (p->owed < p->cap && p->next_tsc <= t_tsc) {
+		wr_pacer_advance_(p);
+		p->owed++;
+	}
+	if (__builtin_expect(p->next_tsc <= t_tsc, 0))
+		wr_pacer_forgive_(p, t_tsc);
+	return p->skipped - skipped;
+}
+
+/**
+ * The activation ends at @p end_tsc (its time is up): wr_pacer_reach() of
+ * the end, so that a stall just before it counts its frames as skipped
+ * like any other stall instead of losing them (up to cap stay owed: the
+ * one burst a turn on time would have sent), at most @p limit of them
+ * (the frames a count still allowed; 0 = no count).
+ * @return the packets added to skipped (0 for an unpaced pacer).
+ */
+uint64_t wr_pacer_close(struct wr_pacer *p, uint64_t end_tsc, uint64_t limit);
+
+/**
  * How many packets may be sent now: 0..burst.  The caller sends up to that
  * many and reports with wr_pacer_sent().  No division, no float; loops once
  * per packet it grants.
@@ -278,12 +310,7 @@ wr_pacer_due(struct wr_pacer *p, uint64_t now_tsc)
 		p->last = p->burst;
 		return p->burst;
 	}
-	while (p->owed < p->cap && p->next_tsc <= now_tsc) {
-		wr_pacer_advance_(p);
-		p->owed++;
-	}
-	if (__builtin_expect(p->next_tsc <= now_tsc, 0))
-		wr_pacer_forgive_(p, now_tsc);
+	wr_pacer_reach(p, now_tsc);
 	n = p->owed < p->burst ? p->owed : p->burst;
 	p->owed -= n;
 	p->granted += n;

@@ -436,6 +436,7 @@ activate(struct wr_tx_stream *ts, uint64_t now)
 		wr_pacer_init_cfg(&ts->pacer, &ts->pacer_cfg, now);
 	ts->act_start_tsc = now;
 	ts->ramp_next_tsc = now;
+	ts->ramp_next_ns = 0;
 	ts->ramp_rate = ts->pacer_cfg.rate_millipps;
 	ts->train_pos = 0;
 	ts->train_last_tsc = 0;
@@ -526,36 +527,46 @@ ns_to_tsc(const struct wr_tx_stream *ts, uint64_t ns)
 
 /*
  * A ramp's step boundary passed (slow path: once a step, every
- * WR_RAMP_TICK_NS along a linear ramp).  @return false when a ramp with
- * at_end: stop is over.
+ * WR_RAMP_TICK_NS along a linear ramp).  Each boundary is taken at its own
+ * time, not at @p now: the frames due before it are at the old step's rate
+ * (owed, or skipped after a stall), after it at the new one, so sent plus
+ * skipped stays the ramp's schedule however late the lcore came.
+ * @return false when a ramp with at_end: stop is over.
  */
 static bool
 ramp_update(struct wr_tx_stream *ts, uint64_t now)
 {
 	const struct wr_ramp *r = &ts->ramp;
-	uint64_t t_ns = wr_latency_tsc_to_ns(&ts->ns, now - ts->act_start_tsc);
-	uint64_t dur = wr_ramp_duration_ns(r), rate, next_ns;
+	uint64_t dur = wr_ramp_duration_ns(r);
 
-	if (wr_ramp_rate_at(r, t_ns, &rate) == 0)
-		return false;
-	rate = wr_rate_split(rate, ts->n_lanes, ts->lane);
-	if (rate == 0) /* a share below 1 millipps: the slowest pace */
-		rate = 1;
-	/* Ramp rates were checked against the pacer's range at load. */
-	if (rate != ts->ramp_rate && wr_pacer_set_rate(&ts->pacer, rate, now) == 0)
-		ts->ramp_rate = rate;
-	if (t_ns >= dur) {
-		/* HOLD: the end rate from now on (STOP returned above). */
-		ts->ramp_next_tsc = UINT64_MAX;
-		return true;
+	while (now >= ts->ramp_next_tsc) {
+		uint64_t at = ts->ramp_next_tsc, t_ns = ts->ramp_next_ns;
+		uint64_t rate, next_ns;
+
+		wr_pacer_reach(&ts->pacer, at);
+		if (wr_ramp_rate_at(r, t_ns, &rate) == 0)
+			return false;
+		rate = wr_rate_split(rate, ts->n_lanes, ts->lane);
+		if (rate == 0) /* a share below 1 millipps: the slowest pace */
+			rate = 1;
+		/* Ramp rates were checked against the pacer's range at load. */
+		if (rate != ts->ramp_rate &&
+		    wr_pacer_set_rate(&ts->pacer, rate, at) == 0)
+			ts->ramp_rate = rate;
+		if (t_ns >= dur) {
+			/* HOLD: the end rate from now on (STOP returned above). */
+			ts->ramp_next_tsc = UINT64_MAX;
+			return true;
+		}
+		if (r->shape == WR_RAMP_STAIRCASE)
+			next_ns = (t_ns / r->step_ns + 1) * r->step_ns;
+		else
+			next_ns = t_ns + WR_RAMP_TICK_NS;
+		if (next_ns > dur)
+			next_ns = dur;
+		ts->ramp_next_ns = next_ns;
+		ts->ramp_next_tsc = ts->act_start_tsc + ns_to_tsc(ts, next_ns);
 	}
-	if (r->shape == WR_RAMP_STAIRCASE)
-		next_ns = (t_ns / r->step_ns + 1) * r->step_ns;
-	else
-		next_ns = t_ns + WR_RAMP_TICK_NS;
-	if (next_ns > dur)
-		next_ns = dur;
-	ts->ramp_next_tsc = ts->act_start_tsc + ns_to_tsc(ts, next_ns);
 	return true;
 }
 
@@ -599,6 +610,13 @@ stream_turn(const struct wr_txq *q, struct wr_tx_stream *ts)
 		if (unlikely(wr_sched_run_done(&ts->run, now) ||
 			     (ts->ramped && now >= ts->ramp_next_tsc &&
 			      !ramp_update(ts, now)))) {
+			/* Time up: what fell due before the end while the
+			 * lcore was held up is counted, not lost. */
+			if (ts->paced && ts->run.left != 0 &&
+			    now >= ts->run.end_tsc)
+				wr_pacer_close(&ts->pacer, ts->run.end_tsc,
+					       ts->run.left == UINT64_MAX ?
+					       0 : ts->run.left);
 			deactivate(ts, ts->clocked ? now : rte_rdtsc());
 			return true;
 		}

@@ -134,6 +134,7 @@ struct wr_tx_stream {
 	bool ramped;
 	struct wr_ramp ramp;
 	uint64_t ramp_next_tsc;     /**< next step boundary */
+	uint64_t ramp_next_ns;      /**< the same, from the activation's start */
 	uint64_t ramp_rate;         /**< the lane's current rate */
 	/* Trains. */
 	uint32_t train_frames;      /**< 0: continuous */

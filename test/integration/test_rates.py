@@ -130,9 +130,16 @@ class Sequences(EalCase):
         by = {s["name"]: s for s in res["streams"]}
         self.assertEqual(by["a"]["tx_pkts"], 2000)
         self.assertEqual(by["b"]["tx_pkts"], 1000)
-        # Rates of a sequenced stream are over the time it was active.
-        self.assertAlmostEqual(by["a"]["kpps"], 100, delta=5)
-        self.assertAlmostEqual(by["b"]["kpps"], 50, delta=2.5)
+        # Rates of a sequenced stream are over the time it was active.  The
+        # schedule holds the rate (frames sent plus frames skipped after
+        # stalls of the TX lcore); what was sent reaches it unless frames
+        # were skipped, which the JSON then counts (a shared CPU).
+        for name, kpps in (("a", 100), ("b", 50)):
+            s = by[name]
+            sched = (s["tx_pkts"] + s["pacer_skipped"]) / s["duration_s"] / 1000
+            self.assertAlmostEqual(sched, kpps, delta=kpps * 0.05, msg=name)
+            if s["pacer_skipped"] == 0:
+                self.assertAlmostEqual(s["kpps"], kpps, delta=kpps * 0.05, msg=name)
 
     def test_stop_ends_the_port(self):
         sf = self.write("s.yaml", """version: 1
@@ -167,9 +174,13 @@ streams:
         per_step = [0, 0, 0, 0]
         for x in t:
             per_step[min(int(x / 0.25), 3)] += 1
+        # Frames the pacer skipped after a stall of the TX lcore (a shared
+        # CPU) are missing from whichever step it fell in: counted, not
+        # hidden, so a step may be short by at most that many.
+        skipped = s["pacer_skipped"]
         for i, n in enumerate(per_step):
-            self.assertAlmostEqual(n, 2500 * (i + 1), delta=2500 * (i + 1) * 0.1,
-                                   msg=f"step {i}: {per_step}")
+            self.assertAlmostEqual(n, 2500 * (i + 1), delta=2500 * (i + 1) * 0.1 + skipped,
+                                   msg=f"step {i}: {per_step}, {skipped} skipped")
         self.assertAlmostEqual(t[-1], 1.0, delta=0.05)
 
 
