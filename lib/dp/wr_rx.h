@@ -39,9 +39,10 @@
  *
  * Timestamps: where the port stamps received frames in hardware, the
  * stamp, mapped onto the TSC (wr_clock.h), is the RX time; otherwise the
- * TSC is read once per received burst, right after rte_eth_rx_burst
- * returned, and latency then includes the time the frame waited in the RX
- * ring before the poll that found it (at most one poll interval).  Either
+ * TSC is read once per poll, right before rte_eth_rx_burst (the frames it
+ * returns were in the ring by then, but for those a NIC completes during
+ * the call), and latency then includes the time the frame waited in the
+ * RX ring before the poll that found it (at most one poll interval).  Either
  * is compared with the TX TSC in the signature (same host, same TSC).
  *
  * Threads: wr_rx_poll() on the owning lcore only.  The stats lcore reads
@@ -104,7 +105,7 @@ struct wr_rxq {
 	 * (RTE_ETH_RX_OFFLOAD_TIMESTAMP), a stamped frame's RX time is its
 	 * stamp mapped onto the TSC through @p clock, which the main lcore
 	 * refits (wr_clock.h); an unstamped frame falls back to the TSC read
-	 * after rx_burst.  Set before the lcore starts.
+	 * before rx_burst.  Set before the lcore starts.
 	 */
 	bool hwts;
 	int hwts_off;              /**< mbuf dynfield offset of the stamp */
