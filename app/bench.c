@@ -261,20 +261,10 @@ trial_stream_file(const struct wr_bench *b, struct wr_stream *st, uint32_t n,
 static uint64_t
 distinct_on(const struct wr_bench *b, uint16_t port, uint32_t s)
 {
-	const struct wr_rxq *q = wr_engine_rxq(b->e, port);
-	const struct wr_rx_stream *rs;
-	uint64_t n = 0;
-	unsigned int lane;
+	struct wr_seq_result res;
 
-	if (q == NULL || s >= q->n_streams || (rs = q->streams[s]) == NULL)
-		return 0;
-	for (lane = 0; lane < rs->n_lanes; lane++) {
-		struct wr_seq_result res;
-
-		wr_seq_finish(&rs->seq[lane], 0, &res);
-		n += res.distinct;
-	}
-	return n;
+	wr_engine_stream_seq(b->e, s, port, &res, NULL, NULL);
+	return res.distinct;
 }
 
 /* One line for a port option naming a port that does not exist. */
@@ -508,7 +498,8 @@ wr_bench_trial(struct wr_bench *b, struct wr_stream *st, uint64_t drain_ns,
 	if (v->ports[b->rx_port].has_nic) {
 		b->rx_nic_pkts = v->ports[b->rx_port].nic_ipackets -
 				 b->nic_ipackets[b->rx_port];
-		b->rx_nic_missed = v->ports[b->rx_port].nic_imissed -
+		b->rx_nic_missed = v->ports[b->rx_port].nic_imissed +
+				   v->ports[b->rx_port].nic_rx_nombuf -
 				   b->nic_imissed[b->rx_port];
 		b->rx_nic_bytes = v->ports[b->rx_port].nic_ibytes -
 				  b->nic_ibytes[b->rx_port];
@@ -517,31 +508,32 @@ wr_bench_trial(struct wr_bench *b, struct wr_stream *st, uint64_t drain_ns,
 		if (!v->ports[i].has_nic)
 			continue;
 		b->nic_ipackets[i] = v->ports[i].nic_ipackets;
-		b->nic_imissed[i] = v->ports[i].nic_imissed;
+		b->nic_imissed[i] = v->ports[i].nic_imissed +
+				    v->ports[i].nic_rx_nombuf;
 		b->nic_ibytes[i] = v->ports[i].nic_ibytes;
 	}
-	if (b->latency && wr_engine_rxq(b->e, b->rx_port) != NULL) {
+	if (b->latency && wr_engine_rxq(b->e, b->rx_port, 0) != NULL) {
 		/* What came back on the RX port itself, not on any port. */
-		const struct wr_rxq *q = wr_engine_rxq(b->e, b->rx_port);
-		const struct wr_rx_stream *rs = q->streams[0];
+		struct wr_latency_jitter jit;
+		struct wr_seq_result res;
 
 		b->rx_port_pkts = v->ports[b->rx_port].rx_pkts;
-		b->rx_distinct = distinct_on(b, b->rx_port, 0);
-		b->rx_bytes = q->rx_ours_bytes;
-		if (b->lat_hist != NULL && rs != NULL && !st->sig_short) {
-			*b->lat_hist = rs->hist;
-			wr_latency_summarize(&rs->hist, &rs->jitter, &b->lat);
-		}
+		b->rx_bytes = v->ports[b->rx_port].rx_bytes;
+		wr_engine_stream_seq(b->e, 0, b->rx_port, &res, b->lat_hist,
+				     &jit);
+		b->rx_distinct = res.distinct;
+		if (b->lat_hist != NULL && !st->sig_short)
+			wr_latency_summarize(b->lat_hist, &jit, &b->lat);
 	}
 	if (b->bidir && b->rev_lat_hist != NULL && !st->sig_short &&
-	    wr_engine_rxq(b->e, st->port) != NULL &&
-	    wr_engine_rxq(b->e, st->port)->n_streams > 1 &&
-	    wr_engine_rxq(b->e, st->port)->streams[1] != NULL) {
+	    wr_engine_rxq(b->e, st->port, 0) != NULL) {
 		/* The reverse stream's frames, timed on the stream's port. */
-		const struct wr_rx_stream *rs = wr_engine_rxq(b->e, st->port)->streams[1];
+		struct wr_latency_jitter jit;
+		struct wr_seq_result res;
 
-		*b->rev_lat_hist = rs->hist;
-		wr_latency_summarize(&rs->hist, &rs->jitter, &b->rev_lat);
+		wr_engine_stream_seq(b->e, 1, st->port, &res, b->rev_lat_hist,
+				     &jit);
+		wr_latency_summarize(b->rev_lat_hist, &jit, &b->rev_lat);
 	}
 	wr_engine_unload(b->e);
 	return wr_bench_interrupted() || b->link_lost ? -EINTR : 0;

@@ -34,9 +34,11 @@ struct wr_bench {
 				     *   (every segment, no FCS) */
 	uint64_t rx_nic_pkts;       /**< last trial: rx_port's NIC ipackets (delta) */
 	uint64_t rx_nic_bytes;      /**< last trial: rx_port's NIC ibytes (delta) */
-	uint64_t rx_nic_missed;     /**< last trial: rx_port's NIC imissed (delta) */
+	uint64_t rx_nic_missed;     /**< last trial: frames rx_port dropped that
+				     *   wirerate did not take in time (imissed +
+				     *   rx_nombuf, delta): the generator's */
 	/* each port's NIC counters, cumulative since the engine opened */
-	uint64_t nic_ipackets[WR_PORTS_MAX], nic_imissed[WR_PORTS_MAX];
+	uint64_t nic_ipackets[WR_PORTS_MAX], nic_imissed[WR_PORTS_MAX]; /* imissed + rx_nombuf */
 	uint64_t nic_ibytes[WR_PORTS_MAX];
 	uint16_t tx_port;           /**< rfc2544: the pair running's TX port */
 	/* rfc2544 --reverse-stream: both directions at once.  Each trial

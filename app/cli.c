@@ -82,6 +82,36 @@ OPT_FULL(o_peer, 0, true, "peer", 'e', WR_CLI_VALUE, "SPEC", NULL,
     "repetition beside ours: `telemetry:PREFIX:PORT` (a DPDK process's "
     "telemetry socket, or its path) or `netdev:[NETNS/]IFNAME` (a Linux "
     "interface, in a namespace); up to 8.");
+OPT_FULL(o_capture, 0, true, "capture", 'a', WR_CLI_VALUE,
+	 "PORT[:rx|tx|both]=FILE", NULL,
+	 "Write what port PORT receives (`rx`, the default), sends (`tx`) or "
+	 "both to FILE in pcapng: nanosecond timestamps, one interface per port "
+	 "with its name, each stream's name on its frames; up to 8.  Frames the "
+	 "capture cannot keep are counted as capture dropped, never slowing the "
+	 "receive path (doc/rx.md).  The options below apply to the `--capture` "
+	 "before them.");
+OPT_FULL(o_cap_filter, 0, true, "capture-filter", 'f', WR_CLI_VALUE,
+	 "EXPR", NULL,
+	 "Only frames matching EXPR, in tcpdump's filter language (compiled by "
+	 "libpcap, run as eBPF).");
+OPT_FULL(o_cap_count, 0, true, "capture-count", 'g', WR_CLI_VALUE, "N",
+	 NULL,
+	 "Stop the capture after N frames (of each file, with "
+	 "`--capture-files`).");
+OPT_FULL(o_cap_size, 0, true, "capture-size", 'i', WR_CLI_VALUE, "BYTES",
+	 NULL,
+	 "Stop the capture after BYTES (`512MiB`, `10MB`; of each file, with "
+	 "`--capture-files`).");
+OPT_FULL(o_cap_duration, 0, true, "capture-duration", 'u', WR_CLI_VALUE,
+	 "S", NULL,
+	 "Stop the capture after S seconds (of each file, with "
+	 "`--capture-files`).");
+OPT_FULL(o_snaplen, 0, true, "snaplen", 'v', WR_CLI_VALUE, "N", NULL,
+	 "Keep the first N bytes of each frame (1..65535).");
+OPT_FULL(o_cap_files, 0, true, "capture-files", 'w', WR_CLI_VALUE, "N",
+	 NULL,
+	 "A ring of N files (FILE-0.pcapng, ...), each up to the limits above, "
+	 "the oldest rewritten (1..1000).");
 
 /* A TRex profile (PROFILE.py) in place of the stream file: TRex's console
  * options, handed to the converter (app/trex.c, doc/trex.md). */
@@ -193,6 +223,10 @@ OPT(o_owner, "owner-timeout", 'o', WR_CLI_VALUE, "S", NULL,
     "traffic keeps running.");
 OPT(o_max_clients, "max-clients", 'm', WR_CLI_VALUE, "N", NULL,
     "Connections at most (default 1024).");
+OPT(o_capture_dir, "capture-dir", 'C', WR_CLI_VALUE, "DIR", NULL,
+    "Where capture.start's files go (default a private temporary "
+    "directory, removed when the server ends; clients read them with "
+    "capture.fetch).");
 
 /* console (Python: wirerate/console.py) */
 OPT(o_c_socket, "socket", 0, WR_CLI_SOCKET, "PATH", NULL,
@@ -220,7 +254,9 @@ static const struct wr_cli_use run_opts[] = {
 	USE(o_config), USE(o_duration), USE(o_count), USE(o_seed),
 	USE(o_drain), USE(o_json), USE(o_stats_jsonl), USE(o_arp),
 	USE(o_burst), USE(o_quiet), USE(o_link_down), USE(o_oversub),
-	USE(o_repeat), USE(o_peer),
+	USE(o_repeat), USE(o_peer), USE(o_capture), USE(o_cap_filter),
+	USE(o_cap_count), USE(o_cap_size), USE(o_cap_duration), USE(o_snaplen),
+	USE(o_cap_files),
 	USE_TREX,
 	END,
 };
@@ -252,7 +288,10 @@ static const struct wr_cli_use rfc2544_opts[] = {
 };
 
 static const struct wr_cli_use rtt_opts[] = {
-	USE(o_config), USE(o_stream),
+	USE(o_config),
+	USE_AS(o_stream, "The stream of the file to use (default: the first); "
+	       "`NAME,NAME,...`: each measured in turn at every size, side by "
+	       "side in one table (`raw,udp`: seed 000's study)."),
 	USE_AS(o_sizes, "UDP payload sizes FROM:TO:STEP or one SIZE "
 	       "(default 50:1500:50, the 24-byte signature included)."),
 	USE_AS(o_count, "Round trips per size (default 100000)."),
@@ -283,7 +322,7 @@ static const struct wr_cli_use ports_opts[] = {
 
 static const struct wr_cli_use serve_opts[] = {
 	USE(o_config), USE(o_socket), USE(o_listen), USE(o_token),
-	USE(o_idle), USE(o_owner), USE(o_max_clients),
+	USE(o_idle), USE(o_owner), USE(o_max_clients), USE(o_capture_dir),
 	END,
 };
 

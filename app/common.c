@@ -221,6 +221,12 @@ wr_app_build_streams(const struct wr_stream_file *f, struct wr_config *cfg,
 	}
 	if (cfg != NULL && largest > cfg->max_frame)
 		cfg->max_frame = largest;
+	/* The profile's rx_classes and the stream file's count together. */
+	if (cfg != NULL &&
+	    wr_rx_classes_check_pair(&cfg->classes, &f->classes, &err) != 0) {
+		wr_app_print_error(&err);
+		return WR_EXIT_USAGE;
+	}
 	return WR_EXIT_OK;
 }
 
@@ -305,7 +311,8 @@ wr_app_check_files(const struct wr_opts *o, const struct wr_stream_file *f,
 	const char *json = o->json_file;
 	struct wr_peer peers[WR_PEERS_MAX];
 	struct wr_out_file *files;
-	unsigned int n = 0, cap, n_pcap = 0, i;
+	char *cap_names;
+	unsigned int n = 0, cap, n_pcap = 0, i, k;
 	int rc;
 
 	if (o->report_file != NULL &&
@@ -317,8 +324,14 @@ wr_app_check_files(const struct wr_opts *o, const struct wr_stream_file *f,
 		wr_out_pcap_devargs(cfg->eal_args, (int)cfg->n_eal_args, NULL,
 				    0, &n_pcap, NULL);
 	cap = 8 + o->n_peers + (f != NULL ? f->n_streams : 0) + n_pcap;
+	for (i = 0; i < o->n_captures; i++)
+		cap += o->captures[i].lim.files > 1 ?
+			o->captures[i].lim.files : 1;
 	files = calloc(cap, sizeof(*files));
-	if (files == NULL) {
+	cap_names = calloc(cap, WR_CAP_PATH_MAX + 16);
+	if (files == NULL || cap_names == NULL) {
+		free(files);
+		free(cap_names);
 		fprintf(stderr, "wirerate: out of memory\n");
 		return WR_EXIT_FAIL;
 	}
@@ -328,6 +341,22 @@ wr_app_check_files(const struct wr_opts *o, const struct wr_stream_file *f,
 	files[n++] = (struct wr_out_file){ "--stats-jsonl", o->stats_jsonl, WR_OUT_LOG };
 	files[n++] = (struct wr_out_file){ "--pcap", o->pcap_file, WR_OUT_REPLACE };
 	files[n++] = (struct wr_out_file){ "--report", o->report_file, WR_OUT_REPLACE };
+	/* Captures: each file of a ring too (FILE-0.pcapng, ...). */
+	for (i = 0, k = 0; i < o->n_captures; i++) {
+		const struct wr_app_capture *c = &o->captures[i];
+		uint32_t j, nf = c->lim.files > 1 ? c->lim.files : 1;
+
+		for (j = 0; j < nf; j++, k++) {
+			char *name = cap_names + (size_t)k * (WR_CAP_PATH_MAX + 16);
+
+			if (wr_cap_file_name(c->spec.file, j, c->lim.files, name,
+					     WR_CAP_PATH_MAX + 16) != 0)
+				snprintf(name, WR_CAP_PATH_MAX + 16, "%s",
+					 c->spec.file);
+			files[n++] = (struct wr_out_file){ "--capture", name,
+							   WR_OUT_REPLACE };
+		}
+	}
 	if (json != o->json_file)
 		files[n++] = (struct wr_out_file){ "--report's JSON", json,
 						   WR_OUT_REPLACE };
@@ -366,6 +395,7 @@ wr_app_check_files(const struct wr_opts *o, const struct wr_stream_file *f,
 	free(paths[0]);
 	free(paths[1]);
 	free(files);
+	free(cap_names);
 	return rc == 0 ? WR_EXIT_OK : rc == -ENOMEM ? WR_EXIT_FAIL :
 	       WR_EXIT_USAGE;
 }

@@ -10,6 +10,7 @@
 #include "wr_describe.h"
 #include "wr_frame.h"
 #include "wr_parse.h"
+#include "wr_pcapng.h"
 #include "wr_report.h"
 #include "wr_rtt_table.h"
 #include "wr_yaml.h"
@@ -50,6 +51,60 @@ opt_error(const char *opt, const char *val, const char *why)
 	fprintf(stderr, "wirerate: %s: expected %s, got \"%s\"\n", opt, why,
 		val);
 	return WR_EXIT_USAGE;
+}
+
+/* One of the options that follow a --capture (--capture-filter, ...). */
+static int
+capture_opt(struct wr_app_capture *k, int c, const char *arg)
+{
+	char why[WR_FILTER_EXPR_MAX + 256];
+	uint64_t v;
+
+	switch (c) {
+	case 'f':
+		if (k->has_filter) {
+			fprintf(stderr, "wirerate: --capture-filter: given twice "
+				"for --capture %s\n", k->spec.file);
+			return WR_EXIT_USAGE;
+		}
+		if (wr_filter_compile(&k->filter, arg, why, sizeof(why)) != 0) {
+			fprintf(stderr, "wirerate: --capture-filter: %s\n", why);
+			return WR_EXIT_USAGE;
+		}
+		k->has_filter = true;
+		return WR_EXIT_OK;
+	case 'g':
+		if (wr_parse_u64(arg, 1, UINT64_MAX, &k->lim.frames, why,
+				 sizeof(why)) != 0)
+			return opt_error("--capture-count", arg,
+					 "a frame count of 1 or more");
+		return WR_EXIT_OK;
+	case 'i':
+		if (wr_parse_bytes(arg, &k->lim.bytes, why, sizeof(why)) != 0)
+			return opt_error("--capture-size", arg, "a size such as "
+					 "512 MiB, 10MB or 4096");
+		return WR_EXIT_OK;
+	case 'u':
+		if (wr_parse_duration_ns(arg, &k->lim.duration_ns, why,
+					 sizeof(why)) != 0 ||
+		    k->lim.duration_ns == 0)
+			return opt_error("--capture-duration", arg, "a positive "
+					 "duration such as 10, 500ms or 1m");
+		return WR_EXIT_OK;
+	case 'v':
+		if (wr_parse_u64(arg, 1, 65535, &v, why, sizeof(why)) != 0)
+			return opt_error("--snaplen", arg,
+					 "a byte count in 1..65535");
+		k->lim.snaplen = (uint32_t)v;
+		return WR_EXIT_OK;
+	default: /* 'w' */
+		if (wr_parse_u64(arg, 1, WR_CAP_FILES_MAX, &v, why,
+				 sizeof(why)) != 0)
+			return opt_error("--capture-files", arg,
+					 "a file count in 1..1000");
+		k->lim.files = (uint32_t)v;
+		return WR_EXIT_OK;
+	}
 }
 
 /*
@@ -139,6 +194,32 @@ streams_opt(void *ctx, const struct wr_cli_opt *opt, const char *val)
 		o->peers[o->n_peers++] = val;
 		break;
 	}
+	case 'a':
+		if (o->n_captures == WR_CAPTURES_MAX) {
+			fprintf(stderr, "wirerate: --capture: at most %u "
+				"captures\n", WR_CAPTURES_MAX);
+			return WR_EXIT_USAGE;
+		}
+		if (wr_capspec_parse(val, &o->captures[o->n_captures].spec,
+				     why, sizeof(why)) != 0)
+			return opt_error("--capture", val, why + 9);
+		o->n_captures++;
+		break;
+	case 'f':
+	case 'g':
+	case 'i':
+	case 'u':
+	case 'v':
+	case 'w':
+		/* Options of the --capture before them. */
+		if (o->n_captures == 0) {
+			fprintf(stderr, "wirerate: --%s applies to the "
+				"--capture PORT=FILE before it: give that "
+				"first\n", opt->name);
+			return WR_EXIT_USAGE;
+		}
+		return capture_opt(&o->captures[o->n_captures - 1],
+				   opt->code, val);
 	case 'k':
 		/* stop or continue: the table's choices */
 		o->link_down_continue = strcmp(val, "continue") == 0;
@@ -220,6 +301,8 @@ parse_opts(const struct wr_cli_cmd *cmd, int argc, char **argv,
 {
 	struct streams_args a = { o, trex };
 	struct wr_cli_rest rest;
+	char why[320];
+	unsigned int i;
 	int rc;
 
 	memset(o, 0, sizeof(*o));
@@ -237,6 +320,18 @@ parse_opts(const struct wr_cli_cmd *cmd, int argc, char **argv,
 	rc = wr_trex_check_opts(trex, o->stream_file);
 	if (rc != WR_EXIT_OK)
 		return rc;
+	for (i = 0; i < o->n_captures; i++)
+		if (wr_cap_limits_check(&o->captures[i].lim, why,
+					sizeof(why)) != 0) {
+			fprintf(stderr, "wirerate: --capture %s: %s\n",
+				o->captures[i].spec.file, why);
+			return WR_EXIT_USAGE;
+		}
+	if (o->n_captures > 0 && o->repeats > 0) {
+		fprintf(stderr, "wirerate: --capture: not with --repeat (each "
+			"repetition reloads the streams); capture one run\n");
+		return WR_EXIT_USAGE;
+	}
 	/* Every file the command will write, checked before anything starts:
 	 * a result that cannot be written is found before any traffic. */
 	return wr_app_check_files(o, NULL, NULL, NULL);

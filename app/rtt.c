@@ -47,8 +47,16 @@ struct rtt_run {
 	struct wr_stream_file f;
 	struct wr_config cfg;
 	const char *cfg_path;
-	struct wr_stream *st;   /* the stream measured */
+	struct wr_stream *st;   /* the (first) stream measured */
 	uint32_t st_index;
+	/* --stream A,B: k streams side by side; stream j's sizes and rows
+	 * rows[i * k + j] (k = 1: the one stream's table). */
+	unsigned int k;
+	struct wr_stream *sts[WR_RTT_CMP_MAX];
+	uint32_t idx[WR_RTT_CMP_MAX];
+	const char *names[WR_RTT_CMP_MAX];
+	char names_joined[WR_RTT_CMP_MAX * 66];
+	struct wr_rtt_size *sizes_of[WR_RTT_CMP_MAX];
 	struct wr_rtt_size *sizes;
 	unsigned int n_sizes;
 	struct wr_rtt_row *rows;
@@ -60,16 +68,75 @@ struct rtt_run {
 /* The stream at one size: a shallow copy whose size is fixed and which
  * carries a signature; the copy owns nothing (never freed). */
 static int
-tmpl_at(const struct rtt_run *x, const struct wr_rtt_size *sz,
+tmpl_at(const struct rtt_run *x, unsigned int j, const struct wr_rtt_size *sz,
 	struct wr_frame_tmpl **t, struct wr_error *err)
 {
-	struct wr_stream s = *x->st;
+	struct wr_stream s = *x->sts[j];
 
 	memset(&s.size, 0, sizeof(s.size));
 	s.size.mode = WR_SIZE_FIXED;
 	s.size.fixed = s.size.min = s.size.max = (uint16_t)sz->frame;
 	s.latency = true;
-	return wr_frame_tmpl_create(&s, x->st_index, t, err);
+	return wr_frame_tmpl_create(&s, x->idx[j], t, err);
+}
+
+/* --stream NAME or NAME,NAME,...: the streams, each once. */
+static int
+pick_streams(struct rtt_run *x, const char *list)
+{
+	char buf[1024], *save = NULL, *name;
+	unsigned int j;
+	int idx;
+
+	if (list == NULL) {
+		x->k = 1;
+		x->idx[0] = 0;
+		x->sts[0] = &x->f.streams[0];
+		x->names[0] = x->sts[0]->name;
+		return WR_EXIT_OK;
+	}
+	if (snprintf(buf, sizeof(buf), "%s", list) >= (int)sizeof(buf)) {
+		fprintf(stderr, "wirerate: --stream: too long\n");
+		return WR_EXIT_USAGE;
+	}
+	for (name = strtok_r(buf, ",", &save); name != NULL;
+	     name = strtok_r(NULL, ",", &save)) {
+		idx = wr_stream_file_find(&x->f, name);
+		if (idx < 0) {
+			fprintf(stderr, "wirerate: --stream: no stream named "
+				"\"%s\" in %s\n", name, x->f.path);
+			return WR_EXIT_USAGE;
+		}
+		for (j = 0; j < x->k; j++)
+			if (x->idx[j] == (uint32_t)idx) {
+				fprintf(stderr, "wirerate: --stream: \"%s\" "
+					"given twice\n", name);
+				return WR_EXIT_USAGE;
+			}
+		if (x->k == WR_RTT_CMP_MAX) {
+			fprintf(stderr, "wirerate: --stream: at most %u "
+				"streams side by side\n", WR_RTT_CMP_MAX);
+			return WR_EXIT_USAGE;
+		}
+		x->idx[x->k] = (uint32_t)idx;
+		x->sts[x->k] = &x->f.streams[idx];
+		x->names[x->k] = x->sts[x->k]->name;
+		if (x->sts[x->k]->port != x->sts[0]->port) {
+			fprintf(stderr, "wirerate: --stream: %s is on port %u, "
+				"%s on port %u: streams side by side share one "
+				"port\n", x->sts[x->k]->name,
+				x->sts[x->k]->port, x->sts[0]->name,
+				x->sts[0]->port);
+			return WR_EXIT_USAGE;
+		}
+		x->k++;
+	}
+	if (x->k == 0) {
+		fprintf(stderr, "wirerate: --stream: expected NAME or "
+			"NAME,NAME,...\n");
+		return WR_EXIT_USAGE;
+	}
+	return WR_EXIT_OK;
 }
 
 /* Everything the user can get wrong, before EAL starts. */
@@ -78,79 +145,88 @@ prepare(struct rtt_run *x)
 {
 	const struct wr_opts *o = x->o;
 	uint32_t from = RTT_FROM, to = RTT_TO, step = RTT_STEP;
-	unsigned int i, raised;
+	unsigned int i, j, raised = 0;
 	struct wr_error err;
-	int rc, idx = 0;
+	int rc;
 
 	rc = wr_app_load_streams(o, &x->f);
+	if (rc == WR_EXIT_OK)
+		rc = pick_streams(x, o->stream_name);
 	if (rc != WR_EXIT_OK)
 		return rc;
-	if (o->stream_name != NULL) {
-		idx = wr_stream_file_find(&x->f, o->stream_name);
-		if (idx < 0) {
-			fprintf(stderr, "wirerate: --stream: no stream named "
-				"\"%s\" in %s\n", o->stream_name, x->f.path);
+	x->st_index = x->idx[0];
+	x->st = x->sts[0];
+	for (j = 0; j < x->k; j++)
+		if (x->sts[j]->replay != NULL || x->sts[j]->fe != NULL) {
+			fprintf(stderr, "wirerate: rtt: stream %s sends the "
+				"frames it is given (pcap: or frame:), whose "
+				"sizes rtt does not set: give a generated stream "
+				"(--stream)\n", x->sts[j]->name);
 			return WR_EXIT_USAGE;
 		}
-	}
-	x->st_index = (uint32_t)idx;
-	x->st = &x->f.streams[idx];
-	if (x->st->replay != NULL || x->st->fe != NULL) {
-		fprintf(stderr, "wirerate: rtt: stream %s sends the frames it is "
-			"given (pcap: or frame:), whose sizes rtt does not set: "
-			"give a generated stream (--stream)\n", x->st->name);
-		return WR_EXIT_USAGE;
-	}
 	if (o->rtt_step != 0) {
 		from = o->rtt_from;
 		to = o->rtt_to;
 		step = o->rtt_step;
 	}
-	x->sizes = calloc(WR_RTT_SIZES_MAX, sizeof(*x->sizes));
-	if (x->sizes == NULL) {
-		fprintf(stderr, "wirerate: out of memory\n");
-		return WR_EXIT_FAIL;
+	/* The same payloads for every stream; each its own frame sizes. */
+	for (j = 0; j < x->k; j++) {
+		unsigned int n;
+
+		x->sizes_of[j] = calloc(WR_RTT_SIZES_MAX, sizeof(*x->sizes));
+		if (x->sizes_of[j] == NULL) {
+			fprintf(stderr, "wirerate: out of memory\n");
+			return WR_EXIT_FAIL;
+		}
+		rc = wr_rtt_sizes(from, to, step, wr_stream_hdr_len(x->sts[j]),
+				  x->sizes_of[j], WR_RTT_SIZES_MAX, &n,
+				  &raised);
+		if (rc != 0) {
+			fprintf(stderr, "wirerate: --sizes: %s%s%s\n",
+				rc == -E2BIG ? "more than 10000 sizes" :
+				"a payload that makes a frame above 9018 bytes",
+				x->k > 1 ? " for stream " : "",
+				x->k > 1 ? x->sts[j]->name : "");
+			return WR_EXIT_USAGE;
+		}
+		x->n_sizes = n;
 	}
-	rc = wr_rtt_sizes(from, to, step, wr_stream_hdr_len(x->st), x->sizes,
-			  WR_RTT_SIZES_MAX, &x->n_sizes, &raised);
-	if (rc != 0) {
-		fprintf(stderr, "wirerate: --sizes: %s\n", rc == -E2BIG ?
-			"more than 10000 sizes" :
-			"a payload that makes a frame above 9018 bytes");
-		return WR_EXIT_USAGE;
-	}
+	x->sizes = x->sizes_of[0];
 	if (raised > 0)
 		fprintf(stderr, "wirerate: note: %u payload size%s below %u "
 			"bytes raised to %u: a frame must carry the %u-byte "
 			"signature to be recognised when it comes back\n",
 			raised, raised == 1 ? "" : "s", WR_SIG_LEN, WR_SIG_LEN,
 			WR_SIG_LEN);
-	x->rows = calloc(x->n_sizes, sizeof(*x->rows));
+	x->rows = calloc((size_t)x->n_sizes * x->k, sizeof(*x->rows));
 	if (x->rows == NULL) {
 		fprintf(stderr, "wirerate: out of memory\n");
 		return WR_EXIT_FAIL;
 	}
 	/* Every size must build (a string payload may not fit a small
 	 * one); the templates are built again, one at a time, later. */
-	for (i = 0; i < x->n_sizes; i++) {
-		struct wr_frame_tmpl *t;
+	for (j = 0; j < x->k; j++)
+		for (i = 0; i < x->n_sizes; i++) {
+			struct wr_frame_tmpl *t;
 
-		wr_error_clear(&err);
-		if (tmpl_at(x, &x->sizes[i], &t, &err) != 0) {
-			if (err.file[0] == '\0')
-				snprintf(err.file, sizeof(err.file), "%s",
-					 x->f.path);
-			if (err.line == 0) {
-				err.line = x->st->mark.line;
-				err.col = x->st->mark.col;
+			wr_error_clear(&err);
+			if (tmpl_at(x, j, &x->sizes_of[j][i], &t, &err) != 0) {
+				if (err.file[0] == '\0')
+					snprintf(err.file, sizeof(err.file),
+						 "%s", x->f.path);
+				if (err.line == 0) {
+					err.line = x->sts[j]->mark.line;
+					err.col = x->sts[j]->mark.col;
+				}
+				fprintf(stderr, "wirerate: payload %u bytes "
+					"(frame %u): ",
+					x->sizes_of[j][i].payload,
+					x->sizes_of[j][i].frame);
+				wr_app_print_error(&err);
+				return WR_EXIT_USAGE;
 			}
-			fprintf(stderr, "wirerate: payload %u bytes (frame %u): ",
-				x->sizes[i].payload, x->sizes[i].frame);
-			wr_app_print_error(&err);
-			return WR_EXIT_USAGE;
+			wr_frame_tmpl_free(t);
 		}
-		wr_frame_tmpl_free(t);
-	}
 	rc = wr_app_load_profile(o, &x->cfg, &x->cfg_path);
 	if (rc == WR_EXIT_OK)
 		rc = wr_app_check_files(o, &x->f, &x->cfg, x->cfg_path);
@@ -167,9 +243,10 @@ prepare(struct rtt_run *x)
 	/* The port is set up for the largest frame (its MTU, RX buffers
 	 * that hold the echo), as for run and sweep; a port that cannot
 	 * take it is refused before anything is sent. */
-	for (i = 0; i < x->n_sizes; i++)
-		if (x->sizes[i].frame > x->cfg.max_frame)
-			x->cfg.max_frame = x->sizes[i].frame;
+	for (j = 0; j < x->k; j++)
+		for (i = 0; i < x->n_sizes; i++)
+			if (x->sizes_of[j][i].frame > x->cfg.max_frame)
+				x->cfg.max_frame = x->sizes_of[j][i].frame;
 	return WR_EXIT_OK;
 }
 
@@ -182,20 +259,20 @@ engine_exit_code(int rc)
 
 /* One size on the port's first TX lcore; the main lcore sleeps meanwhile. */
 static int
-measure(struct rtt_run *x, unsigned int i, uint64_t *next_seq)
+measure(struct rtt_run *x, unsigned int i, unsigned int j, uint64_t *next_seq)
 {
-	struct wr_rtt_row *row = &x->rows[i];
+	struct wr_rtt_row *row = &x->rows[i * x->k + j];
 	const struct wr_rtt *r;
 	struct wr_frame_tmpl *t;
 	struct wr_error err;
 	int rc;
 
 	wr_error_clear(&err);
-	if (tmpl_at(x, &x->sizes[i], &t, &err) != 0) {
+	if (tmpl_at(x, j, &x->sizes_of[j][i], &t, &err) != 0) {
 		wr_app_print_error(&err);
 		return WR_EXIT_FAIL;
 	}
-	rc = wr_rtt_ses_measure(x->ses, t, WR_SIG_ID(x->st_index, 0),
+	rc = wr_rtt_ses_measure(x->ses, t, WR_SIG_ID(x->idx[j], 0),
 				x->o->count_set ? x->o->count : RTT_COUNT,
 				x->o->timeout_ns ? x->o->timeout_ns :
 				RTT_TIMEOUT_NS, *next_seq, &rtt_stop,
@@ -209,7 +286,7 @@ measure(struct rtt_run *x, unsigned int i, uint64_t *next_seq)
 		rtt_link_lost = true;
 	r = wr_rtt_ses_result(x->ses);
 	*next_seq += r->sent + r->lost;
-	row->size = x->sizes[i];
+	row->size = x->sizes_of[j][i];
 	row->sent = r->sent;
 	row->lost = r->lost;
 	row->late = r->late;
@@ -229,9 +306,10 @@ measure(struct rtt_run *x, unsigned int i, uint64_t *next_seq)
 /* A frame above the port's MTU leaves (DPDK takes it) and a kernel or a
  * switch drops it silently: every round trip of the size would time out. */
 static void
-mtu_check(const struct rtt_run *x, const struct wr_port *p)
+mtu_check(const struct rtt_run *x, unsigned int j, const struct wr_port *p)
 {
-	const uint32_t l2 = wr_stream_l2_len(x->st) + WR_FCS_LEN;
+	const uint32_t l2 = wr_stream_l2_len(x->sts[j]) + WR_FCS_LEN;
+	const struct wr_rtt_size *sz = x->sizes_of[j];
 	uint16_t mtu;
 	unsigned int i;
 
@@ -240,14 +318,14 @@ mtu_check(const struct rtt_run *x, const struct wr_port *p)
 	if (wr_rtt_ses_mtu(x->ses, &mtu) != 0)
 		return;
 	for (i = 0; i < x->n_sizes; i++)
-		if (x->sizes[i].frame - l2 > mtu) {
+		if (sz[i].frame - l2 > mtu) {
 			fprintf(stderr, "wirerate: note: from payload %u bytes "
 				"on, frames carry more than %u bytes after the "
 				"Ethernet header, the MTU port %s reports; "
 				"wirerate sends them anyway and cannot see the "
 				"peer's MTU: a peer whose MTU is lower drops them "
 				"(each such round trip is lost after the "
-				"timeout)\n", x->sizes[i].payload, mtu,
+				"timeout)\n", sz[i].payload, mtu,
 				p->device);
 			return;
 		}
@@ -258,8 +336,9 @@ sweep(struct rtt_run *x)
 {
 	const struct wr_opts *o = x->o;
 	const struct wr_port *p = wr_engine_port(x->e, x->st->port);
-	unsigned int lcore;
-	uint64_t next_seq = 0;
+	unsigned int lcore, j;
+	uint64_t next_seq[WR_RTT_CMP_MAX] = { 0 };
+	uint32_t largest = 0;
 	struct wr_error err;
 	struct wr_rtt_meta m;
 	char started[40];
@@ -271,31 +350,58 @@ sweep(struct rtt_run *x)
 	gmtime_r(&wall, &tm);
 	strftime(started, sizeof(started), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	wr_error_clear(&err);
+	for (j = 0; j < x->k; j++)
+		if (x->sizes_of[j][x->n_sizes - 1].frame > largest)
+			largest = x->sizes_of[j][x->n_sizes - 1].frame;
 	if (wr_rtt_ses_open(&x->ses, x->e, x->st->port,
-			    (uint16_t)(x->sizes[x->n_sizes - 1].frame -
-				       WR_FCS_LEN), &err) != 0) {
+			    (uint16_t)(largest - WR_FCS_LEN), &err) != 0) {
 		wr_app_print_error(&err);
 		return WR_EXIT_FAIL;
 	}
 	lcore = wr_rtt_ses_lcore(x->ses);
 
-	printf("wirerate %s (%s): rtt of stream %s (%s) on port %u: %s (%s), "
-	       "lcore %u\n", WR_VERSION, wr_engine_dpdk_version(), x->st->name,
-	       x->f.path,
+	for (j = 0; j < x->k; j++)
+		snprintf(x->names_joined + strlen(x->names_joined),
+			 sizeof(x->names_joined) - strlen(x->names_joined),
+			 "%s%s", j ? "," : "", x->names[j]);
+	printf("wirerate %s (%s): rtt of stream%s %s (%s) on port %u: %s (%s), "
+	       "lcore %u\n", WR_VERSION, wr_engine_dpdk_version(),
+	       x->k > 1 ? "s" : "", x->names_joined, x->f.path,
 	       x->st->port, p->device, p->driver, lcore);
-	printf("%llu round trips per size, one frame in flight, timeout %.3f s\n",
+	printf("%llu round trips per size%s, one frame in flight, timeout "
+	       "%.3f s\n",
 	       (unsigned long long)(o->count_set ? o->count : RTT_COUNT),
+	       x->k > 1 ? " and stream, the streams taking turns" : "",
 	       (double)(o->timeout_ns ? o->timeout_ns : RTT_TIMEOUT_NS) / 1e9);
-	mtu_check(x, p);
-	wr_rtt_table_header(stdout);
+	for (j = 0; j < x->k; j++)
+		mtu_check(x, j, p);
+	if (x->k > 1)
+		wr_rtt_cmp_header(stdout, x->names, x->k);
+	else
+		wr_rtt_table_header(stdout);
 	for (i = 0; i < x->n_sizes; i++) {
-		rc = measure(x, i, &next_seq);
+		bool any = false;
+
+		/* Each size is measured for every stream in turn, so that a
+		 * drift of the path over the sweep weighs on all alike. */
+		for (j = 0; j < x->k && rc == WR_EXIT_OK; j++) {
+			rc = measure(x, i, j, &next_seq[j]);
+			any |= x->rows[i * x->k + j].sent +
+			       x->rows[i * x->k + j].lost > 0;
+			if (__atomic_load_n(&rtt_stop, __ATOMIC_RELAXED) ||
+			    rtt_link_lost)
+				break;
+		}
 		if (rc != WR_EXIT_OK)
 			break;
 		/* A size cut short by a signal is shown if it measured anything. */
-		if (x->rows[i].sent + x->rows[i].lost > 0) {
+		if (any) {
 			x->n_rows = i + 1;
-			wr_rtt_table_row(stdout, &x->rows[i]);
+			if (x->k > 1)
+				wr_rtt_cmp_row(stdout, &x->rows[i * x->k],
+					       x->k);
+			else
+				wr_rtt_table_row(stdout, &x->rows[i]);
 		}
 		if (__atomic_load_n(&rtt_stop, __ATOMIC_RELAXED) ||
 		    rtt_link_lost)
@@ -310,7 +416,7 @@ sweep(struct rtt_run *x)
 	wr_tsc_get(&m.tsc);
 	m.has_tsc = true;
 	m.stream_file = x->f.path;
-	m.stream_name = x->st->name;
+	m.stream_name = x->names_joined;
 	m.config_file = x->cfg_path;
 	m.device = p->device;
 	m.started_at = started;
@@ -319,13 +425,17 @@ sweep(struct rtt_run *x)
 	m.count = o->count_set ? o->count : RTT_COUNT;
 	m.timeout_ns = o->timeout_ns ? o->timeout_ns : RTT_TIMEOUT_NS;
 	if (o->csv_file != NULL &&
-	    (wrc = wr_rtt_csv(o->csv_file, x->rows, x->n_rows)) != 0) {
+	    (wrc = x->k > 1 ? wr_rtt_cmp_csv(o->csv_file, x->names, x->k,
+					     x->rows, x->n_rows) :
+	     wr_rtt_csv(o->csv_file, x->rows, x->n_rows)) != 0) {
 		fprintf(stderr, "wirerate: %s: cannot write: %s\n", o->csv_file,
 			strerror(-wrc));
 		rc = WR_EXIT_FAIL;
 	}
 	if (o->json_file != NULL &&
-	    (wrc = wr_rtt_json(o->json_file, &m, x->rows, x->n_rows)) != 0) {
+	    (wrc = x->k > 1 ? wr_rtt_cmp_json(o->json_file, &m, x->names,
+					      x->k, x->rows, x->n_rows) :
+	     wr_rtt_json(o->json_file, &m, x->rows, x->n_rows)) != 0) {
 		fprintf(stderr, "wirerate: %s: cannot write: %s\n",
 			o->json_file, strerror(-wrc));
 		rc = WR_EXIT_FAIL;
@@ -369,7 +479,8 @@ wr_cmd_rtt(const struct wr_opts *o)
 	wr_engine_close(x->e);
 	wr_stream_file_free(&x->f);
 	wr_config_free(&x->cfg);
-	free(x->sizes);
+	for (unsigned int j = 0; j < WR_RTT_CMP_MAX; j++)
+		free(x->sizes_of[j]);
 	free(x->rows);
 	free(x);
 	return rc;

@@ -76,6 +76,18 @@ prepare(struct run *r)
 		return rc;
 	if (o->burst_set)
 		r->cfg.burst = o->burst;
+	/* A capture of a port the profile lacks: before EAL. */
+	for (unsigned int i = 0; i < o->n_captures; i++)
+		if (r->cfg.n_ports > 0 &&
+		    o->captures[i].spec.port >= r->cfg.n_ports) {
+			fprintf(stderr, "wirerate: --capture %u=%s: port %u "
+				"does not exist: the profile %s has %u port%s\n",
+				o->captures[i].spec.port,
+				o->captures[i].spec.file,
+				o->captures[i].spec.port, r->cfg_path,
+				r->cfg.n_ports, r->cfg.n_ports == 1 ? "" : "s");
+			return WR_EXIT_USAGE;
+		}
 	if (o->n_peers > 0 && o->repeats == 0) {
 		fprintf(stderr, "wirerate: --peer: needs --repeat N (the peer's "
 			"counters are read around each repetition)\n");
@@ -244,6 +256,9 @@ send_once(struct run *r, struct wr_report_view **vp, const char **reasonp)
 	wr_engine_stop(e, wr_engine_links_check(e) == wr_engine_n_ports(e) ? 0 :
 		       o->drain_ns);
 	wr_draining = 0;
+	/* The captures end with the traffic (their statuses for the
+	 * summary and the JSON). */
+	wr_run_ext_stopped(&r->x, o, e);
 	v = wr_engine_collect(e, true);
 	if (strcmp(reason, "count") == 0)
 		reason = streams_end(r, v);
@@ -281,6 +296,8 @@ write_json(struct run *r, const char *reason, const struct wr_report_view *v,
 		return WR_EXIT_OK;
 	fill_meta(r, &meta, reason);
 	meta.repeats = reps;
+	meta.captures = r->x.caps;
+	meta.n_captures = r->x.caps != NULL ? r->x.n_caps : 0;
 	jrc = wr_report_json(r->o->json_file, &meta, v);
 	if (jrc != 0) {
 		fprintf(stderr, "wirerate: %s: cannot write results: %s\n",

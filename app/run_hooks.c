@@ -3,11 +3,13 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
 #include <time.h>
 
 #include "wr_app.h"
 #include "wr_arpd.h"
 #include "wr_engine.h"
+#include "wr_report.h"
 #include "wr_telemetry.h"
 
 /* Which ports answer ARP/ICMP: the profile's `arp: true`, --arp, or a
@@ -41,6 +43,22 @@ wr_run_ext_before_load(struct wr_run_ext *x, const struct wr_opts *o,
 	int rc;
 
 	want_responders(x, o, cfg, e, f);
+	/* A capture of what a port receives needs the port polled, and one
+	 * of what it sends needs sent mbufs freed with reference counts
+	 * (no MBUF_FAST_FREE): asked for as a responder's TX is. */
+	for (i = 0; i < o->n_captures; i++) {
+		const struct wr_capspec *c = &o->captures[i].spec;
+
+		if (c->port >= wr_engine_n_ports(e))
+			return wr_error_set(err, -EINVAL, NULL, 0, 0, NULL,
+				"--capture %u=%s: port %u does not exist: "
+				"there %s %u port%s", c->port, c->file, c->port,
+				wr_engine_n_ports(e) == 1 ? "is" : "are",
+				wr_engine_n_ports(e),
+				wr_engine_n_ports(e) == 1 ? "" : "s");
+		if (c->dir & WR_CAP_RX)
+			wr_engine_set_rx(e, c->port, true);
+	}
 	rc = wr_arpd_resolve(wr_engine_port(e, 0), wr_engine_n_ports(e), f, WR_ARPD_TIMEOUT_MS, err);
 	if (rc != 0)
 		return rc;
@@ -48,8 +66,15 @@ wr_run_ext_before_load(struct wr_run_ext *x, const struct wr_opts *o,
 	for (i = 0; i < wr_engine_n_ports(e); i++) {
 		for (s = 0, n = 0; s < f->n_streams; s++)
 			n += f->streams[s].port == i;
-		rc = wr_port_tx_plan(wr_engine_port(e, i), n, x->want[i],
-				     cfg->link_wait_ms, err);
+		bool tx_cap = false;
+		unsigned int k;
+
+		for (k = 0; k < o->n_captures; k++)
+			tx_cap |= o->captures[k].spec.port == i &&
+				  (o->captures[k].spec.dir & WR_CAP_TX);
+		rc = wr_port_tx_plan(wr_engine_port(e, i), n,
+				     x->want[i] || tx_cap, cfg->link_wait_ms,
+				     err);
 		if (rc != 0)
 			return rc;
 	}
@@ -60,6 +85,7 @@ int
 wr_run_ext_after_load(struct wr_run_ext *x, const struct wr_opts *o,
 		      struct wr_engine *e, struct wr_error *err)
 {
+	unsigned int i;
 	int rc;
 
 	if (x->any_responder) {
@@ -72,6 +98,21 @@ wr_run_ext_after_load(struct wr_run_ext *x, const struct wr_opts *o,
 	if (rc != 0)
 		fprintf(stderr, "wirerate: warning: telemetry commands not "
 			"available: %s\n", strerror(-rc));
+	for (i = 0; i < o->n_captures; i++) {
+		const struct wr_app_capture *k = &o->captures[i];
+		struct wr_engine_cap c = {
+			.port = k->spec.port,
+			.dir = k->spec.dir,
+			.file = k->spec.file,
+			.filter = k->has_filter ? &k->filter : NULL,
+			.lim = k->lim,
+		};
+
+		rc = wr_engine_capture_start(e, &c, err);
+		if (rc < 0)
+			return rc;
+		x->cap_id[x->n_caps++] = rc;
+	}
 	if (o->stats_jsonl != NULL) {
 		rc = wr_jsonl_open(&x->jsonl, o->stats_jsonl, wr_engine_n_ports(e),
 				   wr_engine_file(e)->n_streams);
@@ -124,12 +165,53 @@ wr_run_ext_interval(struct wr_run_ext *x, const struct wr_report_view *v,
 	}
 }
 
+static const char *
+dir_name(enum wr_cap_dir d)
+{
+	return d == WR_CAP_RX ? "rx" : d == WR_CAP_TX ? "tx" : "both";
+}
+
+void
+wr_run_ext_stopped(struct wr_run_ext *x, const struct wr_opts *o,
+		   struct wr_engine *e)
+{
+	unsigned int i;
+
+	if (x->n_caps == 0 || x->caps != NULL)
+		return;
+	x->caps = calloc(x->n_caps, sizeof(*x->caps));
+	for (i = 0; i < x->n_caps; i++) {
+		struct wr_cap_status st;
+		struct wr_report_capture *c;
+
+		memset(&st, 0, sizeof(st));
+		st.error = wr_engine_capture_stop(e, x->cap_id[i], &st);
+		if (x->caps == NULL)
+			continue;
+		c = &x->caps[i];
+		c->port = o->captures[i].spec.port;
+		c->dir = dir_name(o->captures[i].spec.dir);
+		snprintf(c->file, sizeof(c->file), "%s", st.file);
+		c->filter = o->captures[i].has_filter ?
+			o->captures[i].filter.expr : NULL;
+		c->files = st.files;
+		c->seen = st.seen;
+		c->written = st.written;
+		c->bytes = st.bytes;
+		c->dropped = st.dropped;
+		c->over_limit = st.over_limit;
+		c->error = st.error;
+	}
+}
+
 void
 wr_run_ext_summary(struct wr_run_ext *x, struct wr_engine *e, FILE *out)
 {
 	struct wr_port_xstat xs[WR_PORT_DROP_XSTATS_MAX];
 	unsigned int i, j, n;
 
+	if (x->caps != NULL)
+		wr_report_captures(out, x->caps, x->n_caps);
 	for (i = 0; i < wr_engine_n_ports(e); i++) {
 		const struct wr_arpd *d = x->arpd[i];
 
@@ -173,5 +255,7 @@ wr_run_ext_close(struct wr_run_ext *x, struct wr_engine *e)
 				strerror(-rc));
 		x->jsonl_open = false;
 	}
+	free(x->caps);
+	x->caps = NULL;
 	return rc;
 }

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "wr_app.h"
@@ -113,6 +114,20 @@ serve_opt(void *ctx, const struct wr_cli_opt *opt, const char *val)
 		}
 		so->max_clients = (unsigned int)v;
 		break;
+	case 'C': {
+		struct stat sb;
+
+		/* Checked now: a directory that is not one is bad input,
+		 * found before EAL starts. */
+		if (stat(val, &sb) != 0 || !S_ISDIR(sb.st_mode) ||
+		    access(val, W_OK) != 0) {
+			fprintf(stderr, "wirerate: --capture-dir %s: expected "
+				"a directory wirerate can write to\n", val);
+			return WR_EXIT_USAGE;
+		}
+		so->capture_dir = val;
+		break;
+	}
 	default:
 		fprintf(stderr, "wirerate: serve: --%s is not handled\n",
 			opt->name);

@@ -74,6 +74,7 @@ wr_cmd_sweep(const struct wr_opts *o)
 	uint16_t not_measured[WR_BENCH_SIZES_MAX], stopped_in = 0;
 	unsigned int n_not = 0;
 	bool gen_limited = false;
+	uint64_t rx_missed;
 	const struct wr_port *tp;
 	uint32_t line;
 	uint16_t port;
@@ -127,6 +128,7 @@ wr_cmd_sweep(const struct wr_opts *o)
 	for (i = 0; i < b.n_sizes && rc == 0; i++) {
 		unsigned int first = n;
 
+		rx_missed = 0;
 		for (r = 0; r < reps; r++) {
 			struct wr_report_row row;
 			struct wr_txlimit_tx tx;
@@ -159,6 +161,7 @@ wr_cmd_sweep(const struct wr_opts *o)
 			echoes[r].rx_nic_pkts = b.rx_nic_pkts;
 			echoes[r].rx_bytes = b.rx_bytes;
 			echoes[r].rx_nic_bytes = b.rx_nic_bytes;
+			rx_missed += echo ? b.rx_nic_missed : 0;
 			n++;
 			/* One line per trial (the progress in a pipe). */
 			if (!o->quiet)
@@ -179,6 +182,19 @@ wr_cmd_sweep(const struct wr_opts *o)
 				       echo ? echoes : NULL, n - first,
 				       payload_offset(&b, b.sizes[i])) == 0) {
 			gen_limited |= wr_sweep_stat_gen_limited(&st[n_st]);
+			/* Echoes the RX port dropped because wirerate did not
+			 * take them: what came back measures the generator. */
+			if (rx_missed > 0) {
+				st[n_st].limited_by = "generator";
+				gen_limited = true;
+				if (!o->quiet)
+					printf("  %u bytes: the RX port dropped "
+					       "%llu echoes wirerate did not take "
+					       "in time (imissed, rx_nombuf): "
+					       "the generator's limit, not the "
+					       "reflector's loss\n", b.sizes[i],
+					       (unsigned long long)rx_missed);
+			}
 			n_st++;
 		}
 	}

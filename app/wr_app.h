@@ -12,7 +12,9 @@
 #include "wr_bench.h"
 #include "wr_config.h"
 #include "wr_error.h"
+#include "wr_filter.h"
 #include "wr_jsonl.h"
+#include "wr_pcapng.h"
 #include "wr_peer.h"
 #include "wr_stream.h"
 
@@ -100,6 +102,16 @@ struct wr_opts {
 	bool oversubscribe;         /**< run --oversubscribe: rates above the line rate */
 	const char *peers[WR_PEERS_MAX]; /**< run --peer SPEC (wr_peer.h) */
 	unsigned int n_peers;
+	/* run --capture PORT[:rx|tx|both]=FILE, each with the --capture-*
+	 * options that follow it (wr_cap.h) */
+	struct wr_app_capture {
+		struct wr_capspec spec;
+		struct wr_filter filter; /**< compiled when given */
+		bool has_filter;
+		struct wr_cap_limits lim;
+	} captures[WR_CAPTURES_MAX];
+	unsigned int n_captures;
+	const char *rtt_streams;    /**< rtt --stream A,B: side by side */
 	const struct wr_trex_opts *trex; /**< -t, -m, ... with a TRex profile */
 };
 
@@ -259,8 +271,13 @@ struct wr_report_view;
 struct wr_stream_file;
 struct wr_config;
 struct wr_arpd;
+struct wr_report_capture;
 struct wr_run_ext {
 	bool want[WR_PORTS_MAX];
+	/* --capture: the engine's ids, and the final statuses. */
+	int cap_id[WR_CAPTURES_MAX];
+	unsigned int n_caps;
+	struct wr_report_capture *caps; /**< n_caps, after the run */
 	bool any_responder;
 	struct wr_arpd *arpd[WR_PORTS_MAX];
 	struct wr_jsonl jsonl;
@@ -281,6 +298,9 @@ int wr_run_ext_reload(struct wr_run_ext *x, struct wr_engine *e,
 		      const struct wr_stream_file *f, struct wr_error *err);
 void wr_run_ext_interval(struct wr_run_ext *x, const struct wr_report_view *v,
 			 bool final);
+/** After wr_engine_stop(): stop the captures, keep their statuses. */
+void wr_run_ext_stopped(struct wr_run_ext *x, const struct wr_opts *o,
+			struct wr_engine *e);
 void wr_run_ext_summary(struct wr_run_ext *x, struct wr_engine *e, FILE *out);
 /** @return 0, or the negative errno of a --stats-jsonl log that could not
  * be written whole (removed: the run's exit status is then 1). */

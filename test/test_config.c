@@ -93,7 +93,9 @@ test_default_profile(void)
 	CU_ASSERT_STRING_EQUAL(cfg.ports[0].device, "net_null0");
 	CU_ASSERT_EQUAL(cfg.ports[0].n_tx_lcores, 1);
 	CU_ASSERT_EQUAL(cfg.ports[0].tx_lcores[0], 1);
-	CU_ASSERT_EQUAL(cfg.ports[0].rx_lcore, -1);
+	CU_ASSERT_EQUAL(cfg.ports[0].n_rx_lcores, 0);
+	CU_ASSERT_FALSE(cfg.ports[0].no_rx);
+	CU_ASSERT_FALSE(cfg.ports[0].no_tx);
 	CU_ASSERT_EQUAL(cfg.ports[0].txd, 0);
 	CU_ASSERT_EQUAL(cfg.ports[0].rxd, 0);
 	CU_ASSERT_EQUAL(cfg.burst, 64);
@@ -115,7 +117,8 @@ test_other_profiles(void)
 
 	CU_ASSERT_EQUAL_FATAL(load(WR_CONFIGS, "memif.yaml", &cfg, &e), 0);
 	CU_ASSERT_STRING_EQUAL(cfg.ports[0].device, "net_memif0");
-	CU_ASSERT_EQUAL(cfg.ports[0].rx_lcore, 1);
+	CU_ASSERT_EQUAL(cfg.ports[0].n_rx_lcores, 1);
+	CU_ASSERT_EQUAL(cfg.ports[0].rx_lcores[0], 1);
 	CU_ASSERT_EQUAL(cfg.ports[0].tx_lcores[0], 1);
 	/* The socket: the runtime directory's (wr_runtime.h). */
 	CU_ASSERT_STRING_EQUAL(cfg.eal_args[2], "--vdev=net_memif0,role=server,"
@@ -175,11 +178,12 @@ test_minimal_and_limits(void)
 	CU_ASSERT_EQUAL(cfg.n_ports, 2);
 	CU_ASSERT_EQUAL(cfg.ports[0].txd, 64);
 	CU_ASSERT_EQUAL(cfg.ports[0].rxd, 4096);
-	CU_ASSERT_EQUAL(cfg.ports[0].rx_lcore, 0);
+	CU_ASSERT_EQUAL(cfg.ports[0].n_rx_lcores, 1);
+	CU_ASSERT_EQUAL(cfg.ports[0].rx_lcores[0], 0);
 	CU_ASSERT_EQUAL(cfg.ports[0].n_tx_lcores, 0);
 	CU_ASSERT_EQUAL(cfg.ports[1].n_tx_lcores, 16);
 	CU_ASSERT_EQUAL(cfg.ports[1].tx_lcores[15], 1023);
-	CU_ASSERT_EQUAL(cfg.ports[1].rx_lcore, -1);
+	CU_ASSERT_EQUAL(cfg.ports[1].n_rx_lcores, 0);
 	CU_ASSERT_EQUAL(cfg.burst, 512);
 	CU_ASSERT_EQUAL(cfg.stats_interval_ms, 60000);
 	CU_ASSERT_EQUAL(cfg.link_wait_ms, 0);
@@ -210,9 +214,21 @@ test_minimal_and_limits(void)
 	CU_ASSERT_EQUAL(load_text("version: 1\nports: [{device: a, rx_lcore: 1024}]\n",
 				  &cfg, &e), -EINVAL);
 	CU_ASSERT_STRING_EQUAL(e.path, "ports[0].rx_lcore");
-	CU_ASSERT_EQUAL(load_text("version: 1\nports: [{device: a, tx_lcores: []}]\n",
+	CU_ASSERT_EQUAL(load_text("version: 1\nports: [{device: a, tx_lcores: [], "
+				  "rx_lcores: []}]\n", &cfg, &e), -EINVAL);
+	CU_ASSERT_STRING_EQUAL(e.path, "ports[0]");
+	CU_ASSERT_EQUAL(load_text("version: 1\nports: [{device: a, rx_lcores: [1], "
+				  "rx_lcore: 1}]\n", &cfg, &e), -EINVAL);
+	CU_ASSERT_STRING_EQUAL(e.path, "ports[0].rx_lcore");
+	CU_ASSERT_EQUAL(load_text("version: 1\nports: [{device: a, rx_lcores: [1, 1]}]\n",
 				  &cfg, &e), -EINVAL);
-	CU_ASSERT_STRING_EQUAL(e.path, "ports[0].tx_lcores");
+	CU_ASSERT_STRING_EQUAL(e.path, "ports[0].rx_lcores[1]");
+	CU_ASSERT_EQUAL(load_text("version: 1\nrx_classes: [{name: a, filter: \"udp and\"}]\n",
+				  &cfg, &e), -EINVAL);
+	CU_ASSERT_STRING_EQUAL(e.path, "rx_classes[0].filter");
+	CU_ASSERT_EQUAL(load_text("version: 1\nrx_classes: [{name: foreign, filter: arp}]\n",
+				  &cfg, &e), -EINVAL);
+	CU_ASSERT_STRING_EQUAL(e.path, "rx_classes[0].name");
 	CU_ASSERT_EQUAL(load_text("version: 1\neal: [\"\"]\n", &cfg, &e), -EINVAL);
 	CU_ASSERT_STRING_EQUAL(e.path, "eal[0]");
 }
@@ -252,7 +268,7 @@ static const struct wr_bad_case bad_cases[] = {
 	{ "bad-config-syntax.yaml", 3, 1, "", "invalid YAML" },
 	{ "bad-config-unknown-key.yaml", 5, 5, "ports[0].tx_lcore",
 	  "unknown key \"tx_lcore\"; expected one of: device, tx_lcores, "
-	  "rx_lcore, txd, rxd" },
+	  "rx_lcores, rx_lcore, txd, rxd" },
 	{ "bad-config-version.yaml", 1, 10, "version",
 	  "expected version 1 (the only version this wirerate reads), got \"3\"" },
 };

@@ -374,6 +374,57 @@ test_generator_limited(void)
 	CU_ASSERT_TRUE(res.gen_limited);
 }
 
+/* Frames the RX port dropped because wirerate did not take them: never
+ * the device's loss. */
+static void
+test_rx_missed(void)
+{
+	struct wr_rfc2544_cfg cfg = { .frame_size = 64, .link_mbps = 10000 };
+	struct wr_rfc2544_result res;
+	static struct wr_rfc2544 s;
+	uint64_t rate;
+
+	/* Every frame lost was one wirerate missed: the first trial (at the
+	 * line rate) ends the search, generator-limited, with no rate. */
+	CU_ASSERT_EQUAL(wr_rfc2544_start(&s, &cfg, &rate), 0);
+	CU_ASSERT_EQUAL(wr_rfc2544_report_rx(&s, 1000, 900, rate, 100, &rate),
+			1);
+	wr_rfc2544_result(&s, &res);
+	CU_ASSERT_TRUE(res.gen_limited);
+	CU_ASSERT_EQUAL(res.gen_millipps, 0);
+	CU_ASSERT_EQUAL(res.throughput_millipps, 0);
+	CU_ASSERT_EQUAL(res.trials[0].rx_missed, 100);
+	CU_ASSERT_FALSE(res.trials[0].pass);
+
+	/* More lost than missed: the device lost at least 50, a failure;
+	 * the search goes on below. */
+	CU_ASSERT_EQUAL(wr_rfc2544_start(&s, &cfg, &rate), 0);
+	CU_ASSERT_EQUAL(wr_rfc2544_report_rx(&s, 1000, 850, rate, 100, &rate),
+			0);
+	CU_ASSERT_TRUE(rate < LINE_10G_64);
+	/* A pass below, then a trial above whose loss only the misses
+	 * explain: at least the rate that passed. */
+	CU_ASSERT_EQUAL(wr_rfc2544_report(&s, 1000, 1000, rate, &rate), 0);
+	{
+		uint64_t passed = s.trials[1].rate_millipps;
+
+		CU_ASSERT_EQUAL(wr_rfc2544_report_rx(&s, 1000, 990, rate, 10,
+						     &rate), 1);
+		wr_rfc2544_result(&s, &res);
+		CU_ASSERT_TRUE(res.gen_limited);
+		CU_ASSERT_EQUAL(res.gen_millipps, passed);
+	}
+
+	/* Misses but nothing lost (the frames came back through another
+	 * path): an ordinary pass. */
+	CU_ASSERT_EQUAL(wr_rfc2544_start(&s, &cfg, &rate), 0);
+	CU_ASSERT_EQUAL(wr_rfc2544_report_rx(&s, 1000, 1000, rate, 7, &rate),
+			1);
+	wr_rfc2544_result(&s, &res);
+	CU_ASSERT_FALSE(res.gen_limited);
+	CU_ASSERT_EQUAL(res.throughput_millipps, LINE_10G_64);
+}
+
 static void
 test_offered(void)
 {
@@ -563,6 +614,7 @@ static CU_TestInfo search_tests[] = {
 	{ "config_errors", test_config_errors },
 	{ "generator_limited", test_generator_limited },
 	{ "offered", test_offered },
+	{ "rx_missed", test_rx_missed },
 	{ "ndr_pdr_one_search", test_ndr_pdr_one_search },
 	{ "phases", test_phases },
 	CU_TEST_INFO_NULL,

@@ -194,7 +194,65 @@ test_csv_json(void)
 	CU_ASSERT_EQUAL(rmdir(dir), 0);
 }
 
+/* Side by side: two streams per size, as the raw vs UDP study printed. */
+static void
+test_compare(void)
+{
+	struct wr_rtt_row r[2];
+	const char *names[] = { "raw", "udp" };
+	struct wr_rtt_meta m = {
+		.wirerate_version = "0.1.0", .dpdk_version = "DPDK 22.11.11",
+		.stream_file = "s.yaml", .stream_name = "raw,udp",
+		.started_at = "2026-01-01T00:00:00Z", .stop_reason = "done",
+		.count = 100, .timeout_ns = 100000000,
+	};
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	rows2(r);
+	/* One size: r[0] is raw's, r[1] udp's (no round trip). */
+	r[1].size.payload = r[0].size.payload;
+	f = open_memstream(&buf, &len);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	CU_ASSERT_EQUAL(wr_rtt_cmp_csv_write(f, names, 2, r, 1), 0);
+	fclose(f);
+	CU_ASSERT_STRING_EQUAL(buf,
+		"payload_bytes,raw_avg_us,udp_avg_us,"
+		"raw_frame_bytes,raw_sent,raw_round_trips,raw_lost,raw_late,"
+		"raw_min_us,raw_p50_us,raw_p90_us,raw_p99_us,raw_max_us,"
+		"udp_frame_bytes,udp_sent,udp_round_trips,udp_lost,udp_late,"
+		"udp_min_us,udp_p50_us,udp_p90_us,udp_p99_us,udp_max_us\n"
+		"50,12.345,,96,100,99,1,1,10.500,12.000,13.000,20.000,99.000,"
+		"70,0,0,0,0,,,,,\n");
+	free(buf);
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	CU_ASSERT_EQUAL(wr_rtt_cmp_json_write(f, &m, names, 2, r, 1), 0);
+	fclose(f);
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\"schema\": \"wirerate-rtt-compare/1\""));
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\"streams\": [\"raw\", \"udp\"]"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "{\"payload_bytes\": 50, "
+		"\"asked_bytes\": 50, \"raw\": {\"frame_bytes\": 96, "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\"udp\": {\"frame_bytes\": 70, "
+		"\"sent\": 0, \"round_trips\": 0, \"lost\": 0, \"late\": 0, "
+		"\"foreign\": 0, \"rtt_ns\": null, \"jitter_ns\": null}}"));
+	free(buf);
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	wr_rtt_cmp_header(f, names, 2);
+	wr_rtt_cmp_row(f, r, 2);
+	fclose(f);
+	/* The study's three columns first: octets, raw, udp. */
+	CU_ASSERT_EQUAL(strncmp(buf, " #octets       raw (us)       udp (us)", 38), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\n      50          12.35              -"));
+	free(buf);
+}
+
 static CU_TestInfo rtt_tests[] = {
+	{ "compare", test_compare },
 	{ "study_sweep", test_study_sweep },
 	{ "small_sizes_raised", test_small_sizes_raised },
 	{ "size_errors", test_size_errors },

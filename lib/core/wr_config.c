@@ -14,10 +14,17 @@
  *     device: <text>        required; the name EAL gives the port (a vdev
  *                           name such as net_null0, or a PCI address),
  *                           1..127 characters, unique in the profile.
- *     tx_lcores: [<int>...] optional, 1..16 distinct lcore ids, one TX queue
- *                           each; left out: assigned automatically.
- *     rx_lcore: <int>       optional lcore id for RX (latency, echo); may be
- *                           one of the TX lcores.
+ *     tx_lcores: [<int>...] optional, 0..16 distinct lcore ids, one TX queue
+ *                           each; left out: assigned automatically; []: the
+ *                           port only receives (no stream may use it).
+ *     rx_lcores: [<int>...] optional, 0..16 distinct lcore ids, one RX queue
+ *                           each (RSS or the peer's queue pairs fill them,
+ *                           doc/rx.md); may be TX lcores of this or another
+ *                           port; left out: the port's first TX lcore;
+ *                           []: the port only sends (nothing it receives
+ *                           is counted, echoes included).
+ *     rx_lcore: <int>       optional, the same as rx_lcores: [<int>]; not
+ *                           with rx_lcores.
  *     txd: <int>            optional TX / RX descriptor ring sizes: a power
  *     rxd: <int>            of two in 64..4096; left out: the app's default.
  *     arp: <bool>           optional, default false: poll the port's RX and
@@ -40,6 +47,10 @@
  *                           every link is up before the first frame (a
  *                           peer such as a memif client may report link up
  *                           before it forwards in both directions).
+ *   rx_classes: [...]       optional, up to 16 named tcpdump filters
+ *                           counting received frames without our signature
+ *                           per port (wr_filter.h); a stream file may add
+ *                           more.
  *   max_frame: <int>        64..9018, optional: the largest frame (bytes,
  *                           FCS included) the ports must send and receive;
  *                           above 1518 their MTU and RX buffers are raised
@@ -88,11 +99,11 @@
 
 static const char *const top_keys[] = {
 	"version", "eal", "ports", "burst", "stats_interval_ms",
-	"link_wait_ms", "settle_ms", "max_frame", NULL
+	"link_wait_ms", "settle_ms", "max_frame", "rx_classes", NULL
 };
 static const char *const port_keys[] = {
-	"device", "tx_lcores", "rx_lcore", "txd", "rxd", "arp", "src_mac",
-	"dst_mac", NULL
+	"device", "tx_lcores", "rx_lcores", "rx_lcore", "txd", "rxd", "arp",
+	"src_mac", "dst_mac", NULL
 };
 
 void
@@ -116,6 +127,7 @@ wr_config_free(struct wr_config *cfg)
 		cfg->eal_args[i] = NULL;
 	}
 	cfg->n_eal_args = 0;
+	wr_rx_classes_free(&cfg->classes);
 }
 
 static int
@@ -149,9 +161,11 @@ parse_eal(struct wr_ywalk *w, const struct wr_ynode *n, struct wr_config *cfg)
 	return rc;
 }
 
+/* A list of 0..16 distinct lcore ids (tx_lcores, rx_lcores) into @p ids;
+ * @p what names the queue kind in errors. */
 static int
-parse_tx_lcores(struct wr_ywalk *w, const struct wr_ynode *n,
-		struct wr_port_cfg *p)
+parse_lcores(struct wr_ywalk *w, const struct wr_ynode *n, const char *what,
+	     unsigned int *ids, uint16_t *n_ids)
 {
 	size_t i, j, old;
 	uint64_t v;
@@ -159,24 +173,23 @@ parse_tx_lcores(struct wr_ywalk *w, const struct wr_ynode *n,
 
 	if (n->type != WR_YNODE_SEQ)
 		return wr_ywalk_expected(w, n, "a list of lcore ids");
-	if (n->n_kids == 0 || n->n_kids > WR_PORT_LCORES_MAX)
-		return wr_ywalk_fail(w, n, "expected 1 to %u lcore ids (leave "
-				     "tx_lcores out to assign them "
-				     "automatically), got %zu",
-				     WR_PORT_LCORES_MAX, n->n_kids);
+	if (n->n_kids > WR_PORT_LCORES_MAX)
+		return wr_ywalk_fail(w, n, "expected at most %u lcore ids, "
+				     "got %zu", WR_PORT_LCORES_MAX, n->n_kids);
 	for (i = 0; i < n->n_kids && rc == 0; i++) {
 		old = wr_ywalk_push_index(w, i);
 		rc = wr_ywalk_u64(w, n->kids[i], 0, LCORE_ID_MAX, &v);
 		for (j = 0; j < i && rc == 0; j++)
-			if (p->tx_lcores[j] == v)
+			if (ids[j] == v)
 				rc = wr_ywalk_fail(w, n->kids[i], "duplicate "
-						   "lcore %u: one TX queue per "
-						   "lcore", (unsigned int)v);
-		p->tx_lcores[i] = (unsigned int)v;
+						   "lcore %u: one %s queue per "
+						   "lcore", (unsigned int)v,
+						   what);
+		ids[i] = (unsigned int)v;
 		wr_ywalk_pop(w, old);
 	}
 	if (rc == 0)
-		p->n_tx_lcores = (uint16_t)n->n_kids;
+		*n_ids = (uint16_t)n->n_kids;
 	return rc;
 }
 
@@ -212,7 +225,6 @@ parse_port(struct wr_ywalk *w, const struct wr_ynode *n, struct wr_port_cfg *p)
 	int rc;
 
 	memset(p, 0, sizeof(*p));
-	p->rx_lcore = -1;
 	rc = wr_ywalk_keys(w, n, "a port mapping {device, tx_lcores, ...}",
 			   port_keys);
 	if (rc != 0)
@@ -230,15 +242,36 @@ parse_port(struct wr_ywalk *w, const struct wr_ynode *n, struct wr_port_cfg *p)
 	if ((v = wr_ynode_get(n, "tx_lcores")) != NULL) {
 		p->tx_lcores_mark.line = v->line;
 		p->tx_lcores_mark.col = v->col;
-		rc = WR_YWALK_KEY(w, "tx_lcores", parse_tx_lcores(w, v, p));
+		rc = WR_YWALK_KEY(w, "tx_lcores", parse_lcores(w, v, "TX",
+				  p->tx_lcores, &p->n_tx_lcores));
+		p->no_tx = rc == 0 && p->n_tx_lcores == 0;
+	}
+	if (rc == 0 && wr_ynode_get(n, "rx_lcores") != NULL &&
+	    (v = wr_ynode_get(n, "rx_lcore")) != NULL)
+		return WR_YWALK_KEY(w, "rx_lcore", wr_ywalk_fail(w, v,
+			"give rx_lcores or rx_lcore, not both"));
+	if (rc == 0 && (v = wr_ynode_get(n, "rx_lcores")) != NULL) {
+		p->rx_lcore_mark.line = v->line;
+		p->rx_lcore_mark.col = v->col;
+		p->rx_lcores_key = "rx_lcores";
+		rc = WR_YWALK_KEY(w, "rx_lcores", parse_lcores(w, v, "RX",
+				  p->rx_lcores, &p->n_rx_lcores));
+		p->no_rx = rc == 0 && p->n_rx_lcores == 0;
 	}
 	if (rc == 0 && (v = wr_ynode_get(n, "rx_lcore")) != NULL) {
 		p->rx_lcore_mark.line = v->line;
 		p->rx_lcore_mark.col = v->col;
+		p->rx_lcores_key = "rx_lcore";
 		rc = WR_YWALK_KEY(w, "rx_lcore", wr_ywalk_u64(w, v, 0, LCORE_ID_MAX,
 							  &u));
-		p->rx_lcore = (int)u;
+		p->rx_lcores[0] = (unsigned int)u;
+		p->n_rx_lcores = 1;
 	}
+	if (rc == 0 && p->no_tx && p->no_rx)
+		return wr_ywalk_fail(w, n, "port %s has neither TX nor RX "
+				     "lcores (tx_lcores: [] and rx_lcores: "
+				     "[]): leave it out of the profile",
+				     p->device);
 	if (rc == 0 && (v = wr_ynode_get(n, "txd")) != NULL)
 		rc = WR_YWALK_KEY(w, "txd", parse_desc(w, v, &p->txd));
 	if (rc == 0 && (v = wr_ynode_get(n, "rxd")) != NULL)
@@ -335,6 +368,9 @@ parse_profile(struct wr_ywalk *w, const struct wr_ynode *root,
 	if (rc == 0)
 		rc = parse_u32(w, root, "max_frame", MAX_FRAME_MIN,
 			       MAX_FRAME_MAX, &cfg->max_frame);
+	if (rc == 0 && (v = wr_ynode_get(root, "rx_classes")) != NULL)
+		rc = WR_YWALK_KEY(w, "rx_classes", wr_rx_classes_parse(w, v,
+				  &cfg->classes));
 	return rc;
 }
 

@@ -12,8 +12,9 @@
  *     eal: [--no-pci, --in-memory, --vdev=net_null0, --lcores=0@0,1@1]
  *     ports:
  *       - device: net_null0       # the name EAL gives the port (vdev name or PCI address)
- *         tx_lcores: [1]          # one TX queue per lcore; optional (auto)
- *         rx_lcore: 1             # optional; RX (echo) lcore, may equal a TX lcore
+ *         tx_lcores: [1]          # one TX queue per lcore; optional (auto); []: receive only
+ *         rx_lcores: [1, 2]       # optional: one RX queue per lcore; []: send only
+ *         rx_lcore: 1             # optional: the same as rx_lcores: [1]
  *         txd: 1024               # optional descriptor ring sizes
  *         rxd: 1024
  *         arp: true               # optional: answer ARP / ICMP echo for the streams' sources
@@ -33,6 +34,7 @@
 #include <stdint.h>
 
 #include "wr_error.h"
+#include "wr_filter.h"
 
 #define WR_PORTS_MAX 32
 #define WR_PORT_LCORES_MAX 16
@@ -51,8 +53,16 @@ struct wr_port_cfg {
 	 * does not exist, an lcore it did not enable). */
 	struct wr_config_mark device_mark, tx_lcores_mark, rx_lcore_mark;
 	unsigned int tx_lcores[WR_PORT_LCORES_MAX];
-	uint16_t n_tx_lcores;   /**< 0: assign automatically */
-	int rx_lcore;           /**< -1: none given */
+	uint16_t n_tx_lcores;   /**< 0: assign automatically (or none: no_tx) */
+	bool no_tx;             /**< tx_lcores: []: the port only receives */
+	/** The lcores polling the port's RX queues, one queue each (rx_lcores,
+	 *  or rx_lcore for one); none given: the port's first TX lcore. */
+	unsigned int rx_lcores[WR_PORT_LCORES_MAX];
+	uint16_t n_rx_lcores;   /**< 0: none given (or none at all: no_rx) */
+	bool no_rx;             /**< rx_lcores: []: the port only sends */
+	/** The key they were given under: "rx_lcores", or "rx_lcore" (the
+	 *  one-queue form), for the errors EAL finds later. */
+	const char *rx_lcores_key;
 	uint16_t txd;           /**< 0: default */
 	uint16_t rxd;           /**< 0: default */
 	bool arp;               /**< answer ARP and ICMP echo (doc/arp.md) */
@@ -81,6 +91,9 @@ struct wr_config {
 	 *  that cannot take it.  0 (and any size up to 1518) leaves the
 	 *  ports as their PMD sets them. */
 	uint32_t max_frame;
+	/** rx_classes: named filters counting the frames without our
+	 *  signature per port (wr_filter.h). */
+	struct wr_rx_classes classes;
 };
 
 /** Fill @p cfg with the defaults (no EAL args, no ports). */

@@ -13,8 +13,13 @@ wr_jsonl_open_stream(struct wr_jsonl *j, FILE *f, unsigned int n_ports,
 {
 	memset(j, 0, sizeof(*j));
 	j->prev = calloc((size_t)n_ports + n_streams + 1, sizeof(*j->prev));
-	if (j->prev == NULL)
+	j->prev_cls = calloc((size_t)n_ports * WR_RX_CLASSES_MAX + 1,
+			     sizeof(*j->prev_cls));
+	if (j->prev == NULL || j->prev_cls == NULL) {
+		free(j->prev);
+		free(j->prev_cls);
 		return -ENOMEM;
+	}
 	j->f = f;
 	j->n_ports = n_ports;
 	j->n_streams = n_streams;
@@ -45,6 +50,41 @@ wr_jsonl_open(struct wr_jsonl *j, const char *path, unsigned int n_ports,
 		return rc;
 	}
 	return 0;
+}
+
+/* A polled port's misses, queues' load and classes. */
+static void
+port_rx(FILE *f, const struct wr_report_view *v, const struct wr_report_row *r,
+	struct wr_report_class *prev, uint64_t interval_ns, bool final)
+{
+	unsigned int q, c;
+
+	fprintf(f, ", \"rx_missed\": %llu, \"rx_busy\": [",
+		(unsigned long long)wr_report_rx_missed(r));
+	for (q = 0; q < r->n_rxq; q++)
+		fprintf(f, "%s%.4f", q ? ", " : "", r->rxq[q].active_ns ?
+			(double)r->rxq[q].busy_ns / (double)r->rxq[q].active_ns :
+			0.0);
+	fputs("], \"rx_classes\": [", f);
+	for (c = 0; c < v->n_classes; c++) {
+		const struct wr_report_class *k = &r->cls[c];
+		uint64_t pk = final ? k->pkts : k->pkts - prev[c].pkts;
+		uint64_t by = final ? k->bytes : k->bytes - prev[c].bytes;
+		/* Received bytes exclude the FCS; wirerate's L2 counts it. */
+		struct wr_rates rt = wr_rates_calc(pk, by + (uint64_t)WR_FCS_LEN *
+						   pk, final ? v->elapsed_ns :
+						   interval_ns);
+
+		fprintf(f, "%s{\"name\": ", c ? ", " : "");
+		wr_out_json_str(f, v->class_names[c]);
+		fprintf(f, ", \"pkts\": %llu, \"bytes\": %llu, \"kpps\": %.3f"
+			", \"mbps_l2\": %.3f, \"mbps_l1\": %.3f}",
+			(unsigned long long)k->pkts, (unsigned long long)k->bytes,
+			rt.kpps, rt.mbps_l2, rt.mbps_l1);
+		prev[c].pkts = k->pkts;
+		prev[c].bytes = k->bytes;
+	}
+	fputc(']', f);
 }
 
 static void
@@ -90,7 +130,6 @@ row(FILE *f, const struct wr_report_row *r, struct wr_counters *prev,
 		wr_latency_json_write(f, &r->lat, WR_LAT_JSON_PLAIN);
 		fputc('}', f);
 	}
-	fputc('}', f);
 	*prev = r->total;
 }
 
@@ -115,6 +154,11 @@ wr_jsonl_write(struct wr_jsonl *j, const struct wr_report_view *v,
 			fputs(", ", j->f);
 		row(j->f, &v->ports[i], &j->prev[i], interval_ns, false,
 		    final);
+		if (v->ports[i].has_rx)
+			port_rx(j->f, v, &v->ports[i],
+				&j->prev_cls[i * WR_RX_CLASSES_MAX],
+				interval_ns, final);
+		fputc('}', j->f);
 	}
 	fputs("], \"streams\": [", j->f);
 	for (i = 0; i < ns; i++) {
@@ -122,6 +166,7 @@ wr_jsonl_write(struct wr_jsonl *j, const struct wr_report_view *v,
 			fputs(", ", j->f);
 		row(j->f, &v->streams[i], &j->prev[j->n_ports + i],
 		    interval_ns, true, final);
+		fputc('}', j->f);
 	}
 	fputs("]}\n", j->f);
 	j->prev_ns = v->elapsed_ns;
@@ -150,5 +195,7 @@ wr_jsonl_close(struct wr_jsonl *j)
 	j->path = NULL;
 	free(j->prev);
 	j->prev = NULL;
+	free(j->prev_cls);
+	j->prev_cls = NULL;
 	return rc;
 }

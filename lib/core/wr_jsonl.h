@@ -13,13 +13,19 @@
  *      "final": false,
  *      "ports": [{"port": 0, "name": "net_null0", "tx_pkts": N, "tx_bytes": N,
  *                 "tx_full": N, "alloc_fail": N, "kpps": x, "mbps_l2": x,
- *                 "mbps_l1": x [, "rx_pkts": N, "rx_foreign": N, "rx_bad_sig": N]}],
+ *                 "mbps_l1": x [, "rx_pkts": N, "rx_foreign": N, "rx_bad_sig": N,
+ *                 "rx_missed": N, "rx_busy": [x per RX queue],
+ *                 "rx_classes": [{"name", "pkts", "bytes", "kpps",
+ *                                 "mbps_l2", "mbps_l1"}]]}],
  *      "streams": [{"name": "udp-64", "port": 0, "tx_pkts": N, ... same rates
  *                 [, "rx_pkts": N, "lost": N, "reordered": N, "duplicated": N,
  *                    "latency_ns": {"n", "min", "avg", "max", "p50", "p99"}]}]}
  *
  * Counters are totals since the start; kpps/mbps_* are the interval's
- * rates (counter difference over interval_s).  The last line of a run has
+ * rates (counter difference over interval_s).  rx_missed counts the frames
+ * the port dropped because wirerate did not take them (imissed +
+ * rx_nombuf: the generator's limit); rx_busy is each RX queue's busy share
+ * of its lcore's time since the start.  The last line of a run has
  * "final": true and carries the same totals, durations and whole-run rates
  * as the --json results (rates over each row's duration_s, which it adds).
  *
@@ -46,6 +52,7 @@ struct wr_jsonl {
 	unsigned int n_ports;
 	unsigned int n_streams;
 	struct wr_counters *prev;  /**< ports, then streams: at the last line */
+	struct wr_report_class *prev_cls; /**< ports x WR_RX_CLASSES_MAX */
 	uint64_t prev_ns;          /**< elapsed_ns at the last line */
 };
 

@@ -233,6 +233,20 @@ wr_latency_jitter_ns(const struct wr_latency_jitter *j)
 	return (double)__atomic_load_n(&j->j16, __ATOMIC_RELAXED) / 16.0;
 }
 
+void
+wr_latency_jitter_merge(struct wr_latency_jitter *dst,
+			const struct wr_latency_jitter *src)
+{
+	uint64_t n = __atomic_load_n(&src->n, __ATOMIC_RELAXED);
+	uint64_t j16 = __atomic_load_n(&src->j16, __ATOMIC_RELAXED);
+
+	if (n == 0)
+		return;
+	dst->j16 = (uint64_t)(((unsigned __int128)dst->j16 * dst->n +
+			       (unsigned __int128)j16 * n) / (dst->n + n));
+	dst->n += n;
+}
+
 int
 wr_latency_tsc_init(struct wr_latency_tsc *c, uint64_t hz)
 {

@@ -67,40 +67,81 @@ not_regular(const struct stat *st)
 }
 
 int
+wr_out_tmp_open(struct wr_out_tmp *o, const char *path)
+{
+	o->fd = -1;
+	if (snprintf(o->path, sizeof(o->path), "%s", path) >=
+	    (int)sizeof(o->path))
+		return -ENAMETOOLONG;
+	o->fd = tmp_create(path, o->tmp, sizeof(o->tmp));
+	return o->fd < 0 ? o->fd : 0;
+}
+
+int
+wr_out_tmp_commit(struct wr_out_tmp *o)
+{
+	struct stat st;
+	int rc = 0;
+
+	if (o->fd < 0)
+		return -EBADF;
+	if (fsync(o->fd) != 0)
+		rc = -errno;
+	if (close(o->fd) != 0 && rc == 0)
+		rc = -errno;
+	o->fd = -1;
+	/* Checked before the run too; again here, for what changed since
+	 * and for writers that did not check: never replace a device. */
+	if (rc == 0 && stat(o->path, &st) == 0)
+		rc = not_regular(&st);
+	if (rc == 0 && rename(o->tmp, o->path) != 0)
+		rc = -errno;
+	if (rc != 0)
+		unlink(o->tmp);
+	return rc;
+}
+
+void
+wr_out_tmp_abort(struct wr_out_tmp *o)
+{
+	if (o->fd < 0)
+		return;
+	close(o->fd);
+	o->fd = -1;
+	unlink(o->tmp);
+}
+
+int
 wr_out_atomic(const char *path, int (*fn)(FILE *out, const void *arg),
 	      const void *arg)
 {
-	char tmp[PATH_MAX + 8];
-	struct stat st;
+	struct wr_out_tmp o;
 	FILE *f;
 	int fd, rc;
 
-	fd = tmp_create(path, tmp, sizeof(tmp));
-	if (fd < 0)
-		return fd;
-	f = fdopen(fd, "w");
+	rc = wr_out_tmp_open(&o, path);
+	if (rc != 0)
+		return rc;
+	/* The stream gets its own descriptor: the commit closes o.fd. */
+	fd = dup(o.fd);
+	f = fd < 0 ? NULL : fdopen(fd, "w");
 	if (f == NULL) {
 		rc = -errno;
-		close(fd);
-		unlink(tmp);
+		if (fd >= 0)
+			close(fd);
+		wr_out_tmp_abort(&o);
 		return rc;
 	}
 	rc = fn(f, arg);
 	if (fflush(f) != 0 && rc == 0)
 		rc = -errno;
-	if (fsync(fileno(f)) != 0 && rc == 0)
-		rc = -errno;
 	if (fclose(f) != 0 && rc == 0)
 		rc = -errno;
-	/* Checked before the run too; again here, for what changed since
-	 * and for writers that did not check: never replace a device. */
-	if (rc == 0 && stat(path, &st) == 0)
-		rc = not_regular(&st);
-	if (rc == 0 && rename(tmp, path) != 0)
-		rc = -errno;
-	if (rc != 0)
-		unlink(tmp);
-	return rc;
+	if (rc != 0) {
+		wr_out_tmp_abort(&o);
+		return rc;
+	}
+	return wr_out_tmp_commit(&o);
 }
 
 int

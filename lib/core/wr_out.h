@@ -46,6 +46,33 @@ int wr_out_atomic(const char *path, int (*fn)(FILE *out, const void *arg),
 		  const void *arg);
 
 /**
+ * A file written piece by piece (a capture) that appears under its name
+ * only when complete: wr_out_tmp_open() creates a temporary file beside
+ * @p path (as wr_out_atomic() does), the caller writes to fd,
+ * wr_out_tmp_commit() syncs it and renames it into place (never over
+ * something that is not a regular file), wr_out_tmp_abort() removes it.
+ * wr_out_atomic() is these three around a stream.
+ */
+struct wr_out_tmp {
+	int fd;                     /**< -1 when not open */
+	char tmp[4096 + 8];
+	char path[4096];
+};
+
+/** @return 0 or a negative errno (-ENAMETOOLONG, open's). */
+int wr_out_tmp_open(struct wr_out_tmp *o, const char *path);
+
+/**
+ * fsync, close and rename the file over the target.
+ * @return 0 or a negative errno (-ENODEV, -EISDIR: the target is not a
+ *         regular file); the temporary is removed on failure.
+ */
+int wr_out_tmp_commit(struct wr_out_tmp *o);
+
+/** Close and remove the temporary file.  Safe when not open. */
+void wr_out_tmp_abort(struct wr_out_tmp *o);
+
+/**
  * Check, before anything starts, that wr_out_atomic() (or a log) can write
  * @p path: a regular file if it exists, writable, and a temporary file can
  * be created beside it (created and removed).

@@ -410,6 +410,39 @@ static const struct {
 	"expected a duration such as \"5\", \"2.5\", \"5s\", \"500ms\" or \"1m\""
 
 int
+wr_parse_bytes(const char *s, uint64_t *out, char *why, size_t why_len)
+{
+	static const struct { const char *unit; uint64_t mul; } units[] = {
+		{ "", 1 }, { "B", 1 }, { "KiB", 1ull << 10 },
+		{ "MiB", 1ull << 20 }, { "GiB", 1ull << 30 },
+		{ "KB", 1000 }, { "MB", 1000000 }, { "GB", 1000000000 },
+	};
+	unsigned long long v;
+	char *end;
+	size_t i;
+
+	if (s == NULL || s[0] < '0' || s[0] > '9')
+		goto bad;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	while (*end == ' ')
+		end++;
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (strcmp(end, units[i].unit) == 0)
+			break;
+	if (errno != 0 || i == sizeof(units) / sizeof(units[0]) || v == 0 ||
+	    v > UINT64_MAX / units[i].mul)
+		goto bad;
+	*out = v * units[i].mul;
+	return 0;
+bad:
+	if (why != NULL)
+		snprintf(why, why_len, "expected a size such as \"512 MiB\", "
+			 "\"10MB\" or \"4096\"");
+	return -EINVAL;
+}
+
+int
 wr_parse_duration_ns(const char *s, uint64_t *out_ns, char *why,
 		     size_t why_len)
 {

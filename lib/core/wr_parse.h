@@ -135,6 +135,14 @@ int wr_parse_duration_ns(const char *s, uint64_t *out_ns, char *why,
 			 size_t why_len);
 
 /**
+ * Parse a size in bytes: a positive integer with an optional unit B, KiB,
+ * MiB, GiB (powers of 1024) or KB, MB, GB (of 1000), a space allowed
+ * before it: "4096", "512 MiB", "10MB".
+ * @return 0 or -EINVAL (also 0 and overflow)
+ */
+int wr_parse_bytes(const char *s, uint64_t *out, char *why, size_t why_len);
+
+/**
  * Parse a hex byte pattern: "deadbeef", "de ad be ef", "0xdeadbeef".  An
  * optional 0x prefix, then pairs of hex digits; spaces are allowed between
  * bytes only.  At least one byte.

@@ -33,32 +33,10 @@ static const char *const field_keys[] = { "offset", "width", "value", NULL };
 static int
 parse_bytes(struct wr_ywalk *w, const struct wr_ynode *n, uint64_t *out)
 {
-	static const struct { const char *unit; uint64_t mul; } units[] = {
-		{ "", 1 }, { "B", 1 }, { "KiB", 1ull << 10 },
-		{ "MiB", 1ull << 20 }, { "GiB", 1ull << 30 },
-		{ "KB", 1000 }, { "MB", 1000000 }, { "GB", 1000000000 },
-	};
-	const char *text = wr_ynode_text(n);
-	char *end;
-	unsigned long long v;
-	size_t i;
-
-	if (n->type != WR_YNODE_SCALAR || text == NULL || text[0] < '0' ||
-	    text[0] > '9')
+	if (n->type != WR_YNODE_SCALAR ||
+	    wr_parse_bytes(wr_ynode_text(n), out, NULL, 0) != 0)
 		return wr_ywalk_expected(w, n, "a size such as \"512 MiB\" or "
 					 "\"2 GiB\"");
-	errno = 0;
-	v = strtoull(text, &end, 10);
-	while (*end == ' ')
-		end++;
-	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
-		if (strcmp(end, units[i].unit) == 0)
-			break;
-	if (errno != 0 || i == sizeof(units) / sizeof(units[0]) || v == 0 ||
-	    v > UINT64_MAX / units[i].mul)
-		return wr_ywalk_expected(w, n, "a size such as \"512 MiB\" or "
-					 "\"2 GiB\"");
-	*out = v * units[i].mul;
 	return 0;
 }
 

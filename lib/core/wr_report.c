@@ -24,6 +24,32 @@ wr_report_hex(const uint8_t digest[32], char hex[65])
 	hex[64] = '\0';
 }
 
+bool
+wr_report_gen_limited(const struct wr_report_view *v)
+{
+	unsigned int i;
+
+	for (i = 0; i < v->n_ports; i++)
+		if (wr_report_rx_missed(&v->ports[i]) > 0)
+			return true;
+	return false;
+}
+
+/* Rates of received bytes (pkt_len: FCS excluded) as wirerate counts
+ * them: L2 with the 4-byte FCS, L1 with 20 more per frame. */
+static struct wr_rates
+rx_rates(uint64_t pkts, uint64_t bytes, uint64_t ns)
+{
+	return wr_rates_calc(pkts, bytes + (uint64_t)WR_FCS_LEN * pkts, ns);
+}
+
+/* A queue's busy share of its lcore's time, 0..1. */
+static double
+rxq_busy(const struct wr_report_rxq *q)
+{
+	return q->active_ns ? (double)q->busy_ns / (double)q->active_ns : 0;
+}
+
 void
 wr_report_header(FILE *out, const struct wr_report_meta *meta,
 		 const struct wr_report_view *v)
@@ -76,6 +102,46 @@ row_line(FILE *out, const char *prefix, const char *kind, const char *name,
 		(unsigned long long)now->tx_bytes);
 }
 
+/* A polled port's interval: what it received, per class, and what the
+ * port dropped because wirerate did not take it in time.  @return lines. */
+static unsigned int
+port_rx_lines(FILE *out, const char *prefix, const struct wr_report_view *v,
+	      struct wr_report_row *p)
+{
+	double secs = (double)v->interval_ns / 1e9;
+	uint64_t missed = wr_report_rx_missed(p);
+	unsigned int c, lines = 1;
+
+	if (!p->has_rx)
+		return 0;
+	fprintf(out, "%s  rx %10.1f Kpps %14llu frames, %llu foreign",
+		prefix, secs > 0 ? (double)(p->rx_pkts - p->rx_last) / secs /
+		1e3 : 0, (unsigned long long)p->rx_pkts,
+		(unsigned long long)p->rx_foreign);
+	if (missed > 0)
+		fprintf(out, ", wirerate missed %llu (+%llu): the generator's "
+			"limit", (unsigned long long)missed,
+			(unsigned long long)(missed - p->nic_last_missed));
+	fputc('\n', out);
+	p->rx_last = p->rx_pkts;
+	p->nic_last_missed = missed;
+	for (c = 0; c < v->n_classes; c++) {
+		struct wr_report_class *k = &p->cls[c];
+		struct wr_rates r = rx_rates(k->pkts - k->last_pkts,
+					     k->bytes - k->last_bytes,
+					     v->interval_ns);
+
+		fprintf(out, "%s  class %-14.14s %12.1f %12.1f %12.1f %16llu "
+			"%18llu\n", prefix, v->class_names[c], r.kpps,
+			r.mbps_l2, r.mbps_l1, (unsigned long long)k->pkts,
+			(unsigned long long)k->bytes);
+		k->last_pkts = k->pkts;
+		k->last_bytes = k->bytes;
+		lines++;
+	}
+	return lines;
+}
+
 unsigned int
 wr_report_interval(FILE *out, struct wr_report_view *v, bool tty,
 		   unsigned int lines_before)
@@ -104,6 +170,7 @@ wr_report_interval(FILE *out, struct wr_report_view *v, bool tty,
 			 &v->ports[i].last, v->interval_ns);
 		v->ports[i].last = v->ports[i].total;
 		lines++;
+		lines += port_rx_lines(out, prefix, v, &v->ports[i]);
 	}
 	for (i = 0; i < v->n_streams; i++) {
 		struct wr_report_row *r = &v->streams[i];
@@ -181,6 +248,72 @@ print_replay_away(FILE *out, const struct wr_report_row *r)
 		r->replay_polled_ns ? 100.0 * (double)r->replay_away_ns /
 		(double)r->replay_polled_ns : 0.0,
 		r->replay_away_max_ns / 1e3);
+}
+
+/* The summary's receive side: per polled port its queues' load, its
+ * classes over the run, and what wirerate missed (the generator's limit,
+ * never counted as the device's loss). */
+/* Frames of port row @p p counted in some class. */
+static uint64_t
+wr_report_class_total(const struct wr_report_view *v,
+		      const struct wr_report_row *p)
+{
+	uint64_t n = 0;
+	unsigned int c;
+
+	for (c = 0; c < v->n_classes; c++)
+		n += p->cls[c].pkts;
+	return n;
+}
+
+static void
+final_rx(FILE *out, const struct wr_report_view *v)
+{
+	unsigned int i, q, c;
+
+	for (i = 0; i < v->n_ports; i++) {
+		const struct wr_report_row *p = &v->ports[i];
+		uint64_t missed = wr_report_rx_missed(p);
+
+		if (!p->has_rx)
+			continue;
+		fprintf(out, "port %u: received %llu frames (%llu without our "
+			"signature, %llu in no class)", i,
+			(unsigned long long)p->rx_pkts,
+			(unsigned long long)(p->rx_foreign + wr_report_class_total(
+				v, p)), (unsigned long long)p->rx_foreign);
+		for (q = 0; q < p->n_rxq; q++) {
+			const struct wr_report_rxq *r = &p->rxq[q];
+
+			fprintf(out, "%s queue %u (lcore %u): %llu, busy %.1f %%, "
+				"%.3f frames per poll", q ? ";" : ":", r->queue,
+				r->lcore, (unsigned long long)r->rx_pkts,
+				100.0 * rxq_busy(r), r->polls ?
+				(double)r->rx_pkts / (double)r->polls : 0);
+		}
+		fputc('\n', out);
+		for (c = 0; c < v->n_classes; c++) {
+			struct wr_rates r = rx_rates(p->cls[c].pkts,
+						     p->cls[c].bytes,
+						     v->elapsed_ns);
+
+			fprintf(out, "port %u: class %s: %llu frames, %llu bytes, "
+				"%.3f Kpps, %.3f Mbps L2, %.3f Mbps L1\n", i,
+				v->class_names[c],
+				(unsigned long long)p->cls[c].pkts,
+				(unsigned long long)p->cls[c].bytes, r.kpps,
+				r.mbps_l2, r.mbps_l1);
+		}
+		if (missed > 0)
+			fprintf(out, "port %u: GENERATOR-LIMITED: wirerate missed "
+				"%llu received frames (imissed %llu: its RX ring "
+				"was full; rx_nombuf %llu: its RX pool was empty); "
+				"the device did not lose them, and echo loss on "
+				"this port counts them too\n", i,
+				(unsigned long long)missed,
+				(unsigned long long)p->nic_imissed,
+				(unsigned long long)p->nic_rx_nombuf);
+	}
 }
 
 void
@@ -277,6 +410,7 @@ wr_report_final(FILE *out, const struct wr_report_meta *meta,
 			r->lat.p99 / 1e3, r->lat.p999 / 1e3, r->lat.max / 1e3,
 			r->lat.jitter_ns / 1e3);
 	}
+	final_rx(out, v);
 	for (i = 0; i < v->n_ports; i++) {
 		const struct wr_report_row *p = &v->ports[i];
 		long long diff;
@@ -325,8 +459,55 @@ json_p50_p99_max(FILE *out, const char *key, const char *n_key,
 		(unsigned long long)l->max);
 }
 
+/* A polled port's receive side in the JSON: queues and their load,
+ * classes, what wirerate missed. */
 static void
-json_row(FILE *out, const struct wr_report_row *r, bool stream)
+json_port_rx(FILE *out, const struct wr_report_view *v,
+	     const struct wr_report_row *r)
+{
+	unsigned int q, c;
+
+	fprintf(out, ", \"rx_bytes\": %llu, \"rx_missed\": %llu"
+		", \"generator_limited\": %s, \"rx_queues\": [",
+		(unsigned long long)r->rx_bytes,
+		(unsigned long long)wr_report_rx_missed(r),
+		wr_report_rx_missed(r) ? "true" : "false");
+	for (q = 0; q < r->n_rxq; q++) {
+		const struct wr_report_rxq *x = &r->rxq[q];
+
+		fprintf(out, "%s{\"queue\": %u, \"lcore\": %u, \"rx_pkts\": %llu"
+			", \"polls\": %llu, \"busy_polls\": %llu"
+			", \"frames_per_poll\": %.3f"
+			", \"frames_per_busy_poll\": %.3f, \"busy_ns\": %llu"
+			", \"active_ns\": %llu, \"busy\": %.4f}", q ? ", " : "",
+			x->queue, x->lcore, (unsigned long long)x->rx_pkts,
+			(unsigned long long)x->polls,
+			(unsigned long long)x->busy_polls,
+			x->polls ? (double)x->rx_pkts / (double)x->polls : 0,
+			x->busy_polls ? (double)x->rx_pkts /
+			(double)x->busy_polls : 0,
+			(unsigned long long)x->busy_ns,
+			(unsigned long long)x->active_ns, rxq_busy(x));
+	}
+	fputs("], \"rx_classes\": [", out);
+	for (c = 0; c < v->n_classes; c++) {
+		struct wr_rates rt = rx_rates(r->cls[c].pkts, r->cls[c].bytes,
+					      v->elapsed_ns);
+
+		fprintf(out, "%s{\"name\": ", c ? ", " : "");
+		wr_out_json_str(out, v->class_names[c]);
+		fprintf(out, ", \"pkts\": %llu, \"bytes\": %llu, \"kpps\": %.3f"
+			", \"mbps_l2\": %.3f, \"mbps_l1\": %.3f}",
+			(unsigned long long)r->cls[c].pkts,
+			(unsigned long long)r->cls[c].bytes, rt.kpps,
+			rt.mbps_l2, rt.mbps_l1);
+	}
+	fputc(']', out);
+}
+
+static void
+json_row(FILE *out, const struct wr_report_view *v,
+	 const struct wr_report_row *r, bool stream)
 {
 	struct wr_rates rt = wr_rates_calc(r->total.tx_pkts, r->total.tx_bytes,
 					   r->duration_ns);
@@ -376,13 +557,15 @@ json_row(FILE *out, const struct wr_report_row *r, bool stream)
 	if (!stream && r->has_nic)
 		fprintf(out, ", \"nic\": {\"opackets\": %llu, \"obytes\": %llu"
 			", \"oerrors\": %llu, \"ipackets\": %llu"
-			", \"imissed\": %llu, \"ierrors\": %llu}",
+			", \"imissed\": %llu, \"ierrors\": %llu"
+			", \"rx_nombuf\": %llu}",
 			(unsigned long long)r->nic_opackets,
 			(unsigned long long)r->nic_obytes,
 			(unsigned long long)r->nic_oerrors,
 			(unsigned long long)r->nic_ipackets,
 			(unsigned long long)r->nic_imissed,
-			(unsigned long long)r->nic_ierrors);
+			(unsigned long long)r->nic_ierrors,
+			(unsigned long long)r->nic_rx_nombuf);
 	if (!stream && r->has_rx)
 		fprintf(out, ", \"rx_pkts\": %llu, \"rx_foreign\": %llu"
 			", \"rx_bad_sig\": %llu, \"rx_timestamps\": \"%s\""
@@ -392,6 +575,8 @@ json_row(FILE *out, const struct wr_report_row *r, bool stream)
 			(unsigned long long)r->rx_bad_sig,
 			r->rx_hwts ? "hardware" : "tsc",
 			(unsigned long long)r->rx_hw_stamped);
+	if (!stream && r->has_rx)
+		json_port_rx(out, v, r);
 	if (stream && r->train_frames != 0)
 		fprintf(out, ", \"trains\": {\"frames\": %u, \"nominal_ns\": "
 			"%llu, \"intervals\": %llu, \"min_ns\": %llu, "
@@ -449,6 +634,64 @@ json_row(FILE *out, const struct wr_report_row *r, bool stream)
 	fputc('}', out);
 }
 
+void
+wr_report_captures(FILE *out, const struct wr_report_capture *c,
+		   unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++, c++) {
+		fprintf(out, "capture %u (port %u %s%s%s%s): %llu frames, %llu "
+			"bytes in %s%s", i, c->port, c->dir,
+			c->filter ? ", filter \"" : "",
+			c->filter ? c->filter : "", c->filter ? "\"" : "",
+			(unsigned long long)c->written,
+			(unsigned long long)c->bytes, c->file,
+			c->files > 1 ? "" : "");
+		if (c->files > 1)
+			fprintf(out, " (the last of %u files)", c->files);
+		fprintf(out, "; %llu matched, %llu capture dropped, %llu after "
+			"its limit", (unsigned long long)c->seen,
+			(unsigned long long)c->dropped,
+			(unsigned long long)c->over_limit);
+		if (c->error != 0)
+			fprintf(out, "; ENDED BY AN ERROR: %s (the file being "
+				"written was removed)", strerror(-c->error));
+		fputc('\n', out);
+	}
+}
+
+static void
+json_captures(FILE *out, const struct wr_report_meta *m)
+{
+	unsigned int i;
+
+	fputs(",\n  \"captures\": [", out);
+	for (i = 0; i < m->n_captures; i++) {
+		const struct wr_report_capture *c = &m->captures[i];
+
+		fprintf(out, "%s\n    {\"port\": %u, \"dir\": \"%s\", \"file\": ",
+			i ? "," : "", c->port, c->dir);
+		wr_out_json_str(out, c->file);
+		fputs(", \"filter\": ", out);
+		wr_out_json_str(out, c->filter);
+		fprintf(out, ", \"files\": %u, \"seen\": %llu, \"written\": %llu"
+			", \"bytes\": %llu, \"capture_dropped\": %llu"
+			", \"over_limit\": %llu, \"error\": ", c->files,
+			(unsigned long long)c->seen,
+			(unsigned long long)c->written,
+			(unsigned long long)c->bytes,
+			(unsigned long long)c->dropped,
+			(unsigned long long)c->over_limit);
+		if (c->error != 0)
+			wr_out_json_str(out, strerror(-c->error));
+		else
+			fputs("null", out);
+		fputc('}', out);
+	}
+	fputs(m->n_captures ? "\n  ]" : "]", out);
+}
+
 int
 wr_report_json_write(FILE *out, const struct wr_report_meta *meta,
 		     const struct wr_report_view *v)
@@ -471,6 +714,10 @@ wr_report_json_write(FILE *out, const struct wr_report_meta *meta,
 
 	wr_out_json_head(out, &head);
 	fprintf(out, ",\n  \"duration_s\": %.9f", (double)v->elapsed_ns / 1e9);
+	/* Frames a port dropped because wirerate did not take them in time
+	 * (ports[].rx_missed): the generator's limit, said once here. */
+	fprintf(out, ",\n  \"generator_limited\": %s",
+		wr_report_gen_limited(v) ? "true" : "false");
 	fprintf(out, ",\n  \"lcores\": {\"main\": %u, \"tx\": [",
 		meta->main_lcore);
 	for (i = 0; i < meta->n_tx_lcores; i++)
@@ -484,14 +731,16 @@ wr_report_json_write(FILE *out, const struct wr_report_meta *meta,
 	fputs("],\n  \"ports\": [", out);
 	for (i = 0; i < v->n_ports; i++) {
 		fputs(i ? ",\n    " : "\n    ", out);
-		json_row(out, &v->ports[i], false);
+		json_row(out, v, &v->ports[i], false);
 	}
 	fputs("\n  ],\n  \"streams\": [", out);
 	for (i = 0; i < v->n_streams; i++) {
 		fputs(i ? ",\n    " : "\n    ", out);
-		json_row(out, &v->streams[i], true);
+		json_row(out, v, &v->streams[i], true);
 	}
 	fputs("\n  ]", out);
+	if (meta->n_captures > 0)
+		json_captures(out, meta);
 	/* run --repeat: ports and streams above are the last repetition's;
 	 * every repetition and their spread follow. */
 	if (meta->repeats != NULL && wr_rep_json_write(out, meta->repeats) != 0)

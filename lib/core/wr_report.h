@@ -22,12 +22,31 @@
 #include <stdio.h>
 
 #include "wr_clock.h"
+#include "wr_config.h"
+#include "wr_filter.h"
 #include "wr_latency.h"
 #include "wr_stats.h"
 
 struct wr_rep_set;
 
 #define WR_REPORT_NAME_MAX 128
+
+/** One RX queue of a port: which lcore polls it and how busy it is. */
+struct wr_report_rxq {
+	uint16_t queue;
+	unsigned int lcore;
+	uint64_t rx_pkts;
+	uint64_t polls;             /**< rx_burst calls */
+	uint64_t busy_polls;        /**< those that returned frames */
+	uint64_t busy_ns;           /**< spent on them, accounting included */
+	uint64_t active_ns;         /**< the lcore's time since it started */
+};
+
+/** One rx_classes class on one port. */
+struct wr_report_class {
+	uint64_t pkts, bytes;       /**< bytes as received, FCS excluded */
+	uint64_t last_pkts, last_bytes; /**< at the previous report */
+};
 
 /** One row: a stream or a port. */
 struct wr_report_row {
@@ -49,6 +68,8 @@ struct wr_report_row {
 	uint64_t nic_ibytes;
 	uint64_t nic_imissed;
 	uint64_t nic_ierrors;
+	uint64_t nic_rx_nombuf;     /**< RX mbuf allocation failures */
+	uint64_t nic_last_missed;   /**< imissed + rx_nombuf at the previous report */
 	uint32_t link_speed_mbps;   /**< 0 when unknown */
 	/* Ports only, final: the time of the lcores that sent on it. */
 	struct wr_thread_usage tx_usage;
@@ -69,6 +90,11 @@ struct wr_report_row {
 	uint64_t rx_bad_sig;        /**< ports: signature of an unknown stream */
 	bool rx_hwts;               /**< ports: RX times from hardware stamps */
 	uint64_t rx_hw_stamped;     /**< ports: signature frames timed by a stamp */
+	uint64_t rx_bytes;          /**< ports: bytes of signature frames received */
+	/* Ports: their RX queues (rx_lcores) and rx_classes counts. */
+	unsigned int n_rxq;
+	struct wr_report_rxq rxq[WR_PORT_LCORES_MAX];
+	struct wr_report_class cls[WR_RX_CLASSES_MAX];
 	struct wr_latency_summary lat;
 	/* Streams sent in trains (`bursts:`): the interval from one train's
 	 * first frame to the next's, as the TX lcore saw the NIC take them. */
@@ -106,6 +132,25 @@ struct wr_report_row {
  */
 bool wr_report_rate_measured(const struct wr_report_row *r);
 
+/** A capture's outcome (--capture), for the summary and the JSON. */
+struct wr_report_capture {
+	unsigned int port;
+	const char *dir;            /**< "rx", "tx", "both" */
+	char file[1024];            /**< the last file written */
+	const char *filter;         /**< NULL: every frame */
+	uint32_t files;             /**< files completed */
+	uint64_t seen;              /**< frames that passed the filter */
+	uint64_t written;           /**< frames in the files */
+	uint64_t bytes;             /**< bytes in the files */
+	uint64_t dropped;           /**< frames the capture could not keep */
+	uint64_t over_limit;        /**< frames after its limit */
+	int error;                  /**< 0, or the errno that ended it */
+};
+
+/** The capture lines of the summary ("capture 0: ..."). */
+void wr_report_captures(FILE *out, const struct wr_report_capture *c,
+			unsigned int n);
+
 /** Metadata of the run, for the header line and the JSON. */
 struct wr_report_meta {
 	const char *wirerate_version;
@@ -128,6 +173,9 @@ struct wr_report_meta {
 	/** run --repeat: the repetitions (wr_repeat.h), written into the
 	 * JSON as "repeats" and "summary"; NULL for a single run. */
 	const struct wr_rep_set *repeats;
+	/** run --capture: each capture's outcome (JSON "captures"). */
+	const struct wr_report_capture *captures;
+	unsigned int n_captures;
 };
 
 struct wr_report_view {
@@ -137,7 +185,25 @@ struct wr_report_view {
 	unsigned int n_streams;
 	uint64_t elapsed_ns;        /**< since TX started */
 	uint64_t interval_ns;       /**< since the previous report */
+	/** rx_classes, in counting order (ports' cls[] follow it). */
+	const char *const *class_names;
+	unsigned int n_classes;
 };
+
+/**
+ * Frames port row @p r's device dropped because wirerate did not take
+ * them in time: its RX ring was full (imissed) or wirerate's RX pool was
+ * empty (rx_nombuf).  The generator's limit, never the device's loss;
+ * 0 for a port not polled for RX.
+ */
+static inline uint64_t
+wr_report_rx_missed(const struct wr_report_row *r)
+{
+	return r->has_rx && r->has_nic ? r->nic_imissed + r->nic_rx_nombuf : 0;
+}
+
+/** Whether any port of @p v missed received frames (the generator's limit). */
+bool wr_report_gen_limited(const struct wr_report_view *v);
 
 /** The header: what the columns mean, once at the start. */
 void wr_report_header(FILE *out, const struct wr_report_meta *meta,

@@ -267,6 +267,13 @@ int
 wr_rfc2544_report(struct wr_rfc2544 *s, uint64_t sent, uint64_t received,
 		  uint64_t offered, uint64_t *rate)
 {
+	return wr_rfc2544_report_rx(s, sent, received, offered, 0, rate);
+}
+
+int
+wr_rfc2544_report_rx(struct wr_rfc2544 *s, uint64_t sent, uint64_t received,
+		     uint64_t offered, uint64_t rx_missed, uint64_t *rate)
+{
 	struct wr_rfc2544_trial *t;
 	unsigned int k;
 
@@ -281,6 +288,7 @@ wr_rfc2544_report(struct wr_rfc2544 *s, uint64_t sent, uint64_t received,
 	t->short_offer = wr_rfc2544_short(s->rate, offered, s->resolution);
 	t->sent = sent;
 	t->received = received;
+	t->rx_missed = rx_missed;
 	if (received > sent) {
 		t->excess = received - sent;
 		t->lost = 0;
@@ -298,6 +306,9 @@ wr_rfc2544_report(struct wr_rfc2544 *s, uint64_t sent, uint64_t received,
 	for (k = 0; k < s->n_targets; k++) {
 		struct wr_rfc2544_target *g = &s->t[k];
 		bool pass = (wr_u128)t->lost * PPM <= (wr_u128)g->loss_ppm * sent;
+		/* The device's own loss may be as low as this. */
+		uint64_t dev = t->lost > rx_missed ? t->lost - rx_missed : 0;
+		bool dev_pass = (wr_u128)dev * PPM <= (wr_u128)g->loss_ppm * sent;
 
 		if (k == WR_RFC2544_NDR)
 			t->pass = pass;
@@ -305,6 +316,15 @@ wr_rfc2544_report(struct wr_rfc2544 *s, uint64_t sent, uint64_t received,
 			t->pdr_pass = pass;
 		if (g->gen_limited)
 			continue;
+		if (!pass && dev_pass) {
+			/* Whether the device passed depends on frames
+			 * wirerate missed: nothing above is known. */
+			g->gen_limited = true;
+			if (g->lo_state == WR_LO_PASSED &&
+			    g->lo > g->gen_millipps)
+				g->gen_millipps = g->lo;
+			continue;
+		}
 		if (t->short_offer && pass) {
 			/* Within the tolerance at what the generator could
 			 * offer, untested at the rate asked: any rate above

@@ -102,6 +102,8 @@ struct wr_rfc2544_trial {
 	double loss_ratio; /**< lost / sent, for display only */
 	bool pass;         /**< NDR's verdict, on the integers, never on loss_ratio */
 	bool pdr_pass;     /**< PDR's verdict (false without a PDR target) */
+	uint64_t rx_missed; /**< frames the RX port dropped that wirerate did
+			     *   not take in time (the generator's) */
 };
 
 /* A target's interval (internal). */
@@ -192,6 +194,21 @@ uint64_t wr_rfc2544_trial_ns(const struct wr_rfc2544 *s);
  */
 int wr_rfc2544_report(struct wr_rfc2544 *s, uint64_t sent, uint64_t received,
 		      uint64_t offered, uint64_t *rate);
+
+/**
+ * wr_rfc2544_report() for a trial in which the RX port dropped
+ * @p rx_missed frames because wirerate did not take them in time
+ * (imissed + rx_nombuf: the generator's limit).  The device lost between
+ * lost - rx_missed and lost frames; for each target, a verdict that holds
+ * at both ends is taken as it is; one that depends on the misses (a pass
+ * without them, a failure with them) is the generator's limit, as a short
+ * offer that passed is: the target ends with gen_limited, and gen_millipps
+ * the highest rate that passed before (0: none), never with a loss
+ * charged to the device.
+ */
+int wr_rfc2544_report_rx(struct wr_rfc2544 *s, uint64_t sent,
+			 uint64_t received, uint64_t offered,
+			 uint64_t rx_missed, uint64_t *rate);
 
 /**
  * The rate a trial offered: @p sent frames in @p duration_ns, in millipps

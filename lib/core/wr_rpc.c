@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* wr_rpc: JSON-RPC 2.0 request framing, parsing and validation with jansson; replies. */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <openssl/evp.h>
 
 #include "wr_parse.h"
 #include "wr_rpc.h"
@@ -435,4 +438,23 @@ wr_rpc_notification(const char *method, json_t *params)
 	return dump_line(json_pack("{s:s, s:s, s:o}", "jsonrpc", "2.0",
 				   "method", method, "params",
 				   params ? params : json_object()));
+}
+
+json_t *
+wr_rpc_base64(const uint8_t *data, size_t len)
+{
+	size_t cap = (len + 2) / 3 * 4 + 1;
+	unsigned char *out;
+	json_t *j;
+	int n;
+
+	if (len > INT_MAX)
+		return NULL;
+	out = malloc(cap);
+	if (out == NULL)
+		return NULL;
+	n = EVP_EncodeBlock(out, data, (int)len);
+	j = n < 0 ? NULL : json_stringn((const char *)out, (size_t)n);
+	free(out);
+	return j;
 }

@@ -125,7 +125,25 @@ struct wr_rpc_param {
 	X(SUBSCRIBE, "events.subscribe", false) \
 	X(UNSUBSCRIBE, "events.unsubscribe", false) \
 	X(LOGIN, "auth.login", false, \
-	  WR_RPC_P("token", WR_RPC_T_STR, true))
+	  WR_RPC_P("token", WR_RPC_T_STR, true)) \
+	X(CAP_START, "capture.start", true, \
+	  WR_RPC_P("port", WR_RPC_T_UINT, true), \
+	  WR_RPC_P("dir", WR_RPC_T_STR, false), \
+	  WR_RPC_P("filter", WR_RPC_T_STR, false), \
+	  WR_RPC_P("count", WR_RPC_T_UINT, false), \
+	  WR_RPC_P("size", WR_RPC_T_UINT, false), \
+	  WR_RPC_P("duration", WR_RPC_T_POS, false), \
+	  WR_RPC_P("snaplen", WR_RPC_T_UINT, false), \
+	  WR_RPC_P("files", WR_RPC_T_UINT, false)) \
+	X(CAP_STOP, "capture.stop", true, \
+	  WR_RPC_P("id", WR_RPC_T_UINT, true)) \
+	X(CAP_STATUS, "capture.status", false, \
+	  WR_RPC_P("id", WR_RPC_T_UINT, false)) \
+	X(CAP_FETCH, "capture.fetch", false, \
+	  WR_RPC_P("id", WR_RPC_T_UINT, true), \
+	  WR_RPC_P("part", WR_RPC_T_UINT, false), \
+	  WR_RPC_P("offset", WR_RPC_T_UINT, false), \
+	  WR_RPC_P("length", WR_RPC_T_UINT, false))
 
 #define WR_RPC_ENUM_(e, ...) WR_RPC_##e,
 enum wr_rpc_method {
@@ -214,6 +232,13 @@ char *wr_rpc_reply_result(json_t *id, json_t *result);
  *  -32602 data built from @p err. */
 char *wr_rpc_reply_error(json_t *id, const struct wr_rpc_error *err,
 			 json_t *data);
+
+/**
+ * @p len bytes at @p data as a base64 JSON string (RFC 4648, OpenSSL's
+ * encoder): how capture.fetch carries a file's bytes.  NULL when out of
+ * memory.
+ */
+json_t *wr_rpc_base64(const uint8_t *data, size_t len);
 
 /** A notification line {"jsonrpc": "2.0", "method": ..., "params": ...}; @p params stolen. */
 char *wr_rpc_notification(const char *method, json_t *params);

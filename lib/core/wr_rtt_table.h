@@ -116,4 +116,32 @@ int wr_rtt_csv(const char *path, const struct wr_rtt_row *rows, unsigned int n);
 int wr_rtt_json(const char *path, const struct wr_rtt_meta *m,
 		const struct wr_rtt_row *rows, unsigned int n);
 
+/*
+ * Side by side (rtt --stream raw,udp): @p k streams measured at the same
+ * payload sizes, rows[i * k + j] the result of stream j at size i, as the
+ * raw-Ethernet vs UDP study printed them: per payload size ("#octets")
+ * each stream's average round trip, then each one's p99, lost and frame
+ * size.  CSV: payload_bytes, NAME_avg_us per stream, then the other
+ * columns of the one-stream CSV prefixed NAME_.  JSON: schema
+ * "wirerate-rtt-compare/1", "streams": [names], each size an object with
+ * payload_bytes, asked_bytes and, under each stream's name, the members a
+ * one-stream size has.
+ */
+/** Maximum streams side by side. */
+#define WR_RTT_CMP_MAX 8
+
+void wr_rtt_cmp_header(FILE *out, const char *const *names, unsigned int k);
+void wr_rtt_cmp_row(FILE *out, const struct wr_rtt_row *rows, unsigned int k);
+int wr_rtt_cmp_csv_write(FILE *out, const char *const *names, unsigned int k,
+			 const struct wr_rtt_row *rows, unsigned int n);
+int wr_rtt_cmp_json_write(FILE *out, const struct wr_rtt_meta *m,
+			  const char *const *names, unsigned int k,
+			  const struct wr_rtt_row *rows, unsigned int n);
+/** Atomically, as wr_rtt_csv() / wr_rtt_json(). */
+int wr_rtt_cmp_csv(const char *path, const char *const *names, unsigned int k,
+		   const struct wr_rtt_row *rows, unsigned int n);
+int wr_rtt_cmp_json(const char *path, const struct wr_rtt_meta *m,
+		    const char *const *names, unsigned int k,
+		    const struct wr_rtt_row *rows, unsigned int n);
+
 #endif /* WR_RTT_TABLE_H */

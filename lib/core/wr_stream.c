@@ -207,6 +207,7 @@ wr_stream_file_free(struct wr_stream_file *f)
 	free(f->streams);
 	f->streams = NULL;
 	f->n_streams = 0;
+	wr_rx_classes_free(&f->classes);
 }
 
 int

@@ -30,6 +30,7 @@
 #include <stdint.h>
 
 #include "wr_error.h"
+#include "wr_filter.h"
 #include "wr_parse.h"
 #include "wr_proto.h"
 #include "wr_sched.h"
@@ -188,6 +189,8 @@ struct wr_stream_file {
 	uint32_t n_streams;
 	uint8_t sha256[32]; /**< digest of the file's bytes as read */
 	uint64_t loops;     /**< passes of a sequence (`next: first`); 0 = for ever */
+	/** rx_classes: counted after the profile's (wr_filter.h). */
+	struct wr_rx_classes classes;
 };
 
 /**

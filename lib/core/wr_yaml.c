@@ -131,7 +131,7 @@
 
 
 static const char *const top_keys[] = {
-	"version", "seed", "loops", "streams", NULL
+	"version", "seed", "loops", "rx_classes", "streams", NULL
 };
 static const char *const stream_keys[] = {
 	"name", "port", "size", "count", "rate", "seed", "latency", "vary",
@@ -1286,6 +1286,12 @@ parse_file(struct wr_ywalk *w, const struct wr_ynode *root,
 	if (v != NULL) {
 		rc = WR_YWALK_KEY(w, "loops", wr_ywalk_u64(w, v, 0, UINT64_MAX,
 						       &f->loops));
+		if (rc != 0)
+			return rc;
+	}
+	if (wr_ynode_get(root, "rx_classes") != NULL) {
+		rc = WR_YWALK_KEY(w, "rx_classes", wr_rx_classes_parse(w,
+				  wr_ynode_get(root, "rx_classes"), &f->classes));
 		if (rc != 0)
 			return rc;
 	}

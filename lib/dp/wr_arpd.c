@@ -416,13 +416,17 @@ wr_arpd_attach(struct wr_engine *e, const bool *want, struct wr_arpd **out,
 				break;
 		if (s == e->f->n_streams)
 			continue;
-		if (e->rxq[i] == NULL ||
-		    answer_queue(e, e->rxq[i], e->ports[i].port_id, &qid) != 0) {
+		/* Its first RX queue: non-IP frames (ARP) hash to queue 0
+		 * under RSS; doc/rx.md. */
+		if (e->n_rxq[i] == 0 ||
+		    answer_queue(e, e->rxq[i][0], e->ports[i].port_id,
+				 &qid) != 0) {
 			wr_arpd_detach(e, out);
 			return wr_error_set(err, -EINVAL, e->cfg_path, 0, 0,
 				NULL, "ports[%u].arp: the lcore that polls "
-				"port %s must also send on it: make its "
-				"rx_lcore one of its tx_lcores", i,
+				"port %s (its first RX queue) must also send "
+				"on it: make its first rx_lcores entry one of "
+				"its tx_lcores", i,
 				e->ports[i].device);
 		}
 		d = rte_zmalloc_socket("wr_arpd", sizeof(*d),
@@ -441,7 +445,7 @@ wr_arpd_attach(struct wr_engine *e, const bool *want, struct wr_arpd **out,
 					    "out of memory");
 		}
 		out[i] = d;
-		e->rxq[i]->arpd = d;
+		e->rxq[i][0]->arpd = d;
 	}
 	return 0;
 }
@@ -454,8 +458,8 @@ wr_arpd_detach(struct wr_engine *e, struct wr_arpd **out)
 	for (i = 0; i < e->n_ports; i++) {
 		if (out[i] == NULL)
 			continue;
-		if (e->rxq[i] != NULL && e->rxq[i]->arpd == out[i])
-			e->rxq[i]->arpd = NULL;
+		if (e->n_rxq[i] > 0 && e->rxq[i][0]->arpd == out[i])
+			e->rxq[i][0]->arpd = NULL;
 		wr_arpd_fini(out[i]);
 		rte_free(out[i]);
 		out[i] = NULL;

@@ -102,36 +102,19 @@ port_tx_pkts(const struct wr_engine *e, unsigned int i)
 }
 
 /*
- * Port index @p i went away: set its gone flag, raise the epoch, and wait
- * until every running lcore has acknowledged it (passed a quiescent point,
- * or ended), bounded by WR_LEAVE_WAIT_NS.  Its counters are read first,
- * while the PMD still has them.  Main lcore or EAL's interrupt thread;
- * once per port.
+ * Raise the epoch and wait until every running lcore has acknowledged it
+ * (passed a quiescent point, see struct wr_lcore_ctx) or ended, bounded by
+ * WR_LEAVE_WAIT_NS: what was withdrawn before (a port's gone flag, a
+ * capture) is no longer touched by any lcore.  Under e->guard.
+ * @return false when an lcore did not acknowledge in time.
  */
-static void
-port_leave(struct wr_engine *e, unsigned int i)
+static bool
+quiesce(struct wr_engine *e)
 {
-	struct wr_port_loss *l = &e->loss[i];
 	uint64_t epoch, end;
 	unsigned int k;
 	bool left = true;
 
-	rte_spinlock_lock(&e->guard);
-	if (__atomic_load_n(&e->port_gone[i], __ATOMIC_RELAXED) != 0) {
-		rte_spinlock_unlock(&e->guard);
-		return;
-	}
-	l->tsc = rte_rdtsc();
-	l->tx_pkts = e->launched ? port_tx_pkts(e, i) : 0;
-	/* memif resets its counters when the peer goes: the last reading
-	 * taken while the link was up is the honest one. */
-	l->has_nic = wr_port_stats(&e->ports[i], &l->nic) == 0;
-	if (e->nic_last_ok[i] && (!l->has_nic ||
-				  l->nic.opackets < e->nic_last[i].opackets)) {
-		l->nic = e->nic_last[i];
-		l->has_nic = true;
-	}
-	__atomic_store_n(&e->port_gone[i], 1, __ATOMIC_RELAXED);
 	epoch = __atomic_add_fetch(&e->epoch, 1, __ATOMIC_RELEASE);
 	end = rte_rdtsc() + wr_tsc_from_ns(WR_LEAVE_WAIT_NS);
 	for (k = 0; e->launched && k < e->n_lcores; k++) {
@@ -153,6 +136,39 @@ port_leave(struct wr_engine *e, unsigned int i)
 			left = false;
 		sched_yield();
 	}
+	return left;
+}
+
+/*
+ * Port index @p i went away: set its gone flag, raise the epoch, and wait
+ * until every running lcore has acknowledged it (passed a quiescent point,
+ * or ended), bounded by WR_LEAVE_WAIT_NS.  Its counters are read first,
+ * while the PMD still has them.  Main lcore or EAL's interrupt thread;
+ * once per port.
+ */
+static void
+port_leave(struct wr_engine *e, unsigned int i)
+{
+	struct wr_port_loss *l = &e->loss[i];
+	bool left;
+
+	rte_spinlock_lock(&e->guard);
+	if (__atomic_load_n(&e->port_gone[i], __ATOMIC_RELAXED) != 0) {
+		rte_spinlock_unlock(&e->guard);
+		return;
+	}
+	l->tsc = rte_rdtsc();
+	l->tx_pkts = e->launched ? port_tx_pkts(e, i) : 0;
+	/* memif resets its counters when the peer goes: the last reading
+	 * taken while the link was up is the honest one. */
+	l->has_nic = wr_port_stats(&e->ports[i], &l->nic) == 0;
+	if (e->nic_last_ok[i] && (!l->has_nic ||
+				  l->nic.opackets < e->nic_last[i].opackets)) {
+		l->nic = e->nic_last[i];
+		l->has_nic = true;
+	}
+	__atomic_store_n(&e->port_gone[i], 1, __ATOMIC_RELAXED);
+	left = quiesce(e);
 	l->left = left;
 	if (!left)
 		e->leave_timeouts++;
@@ -736,12 +752,30 @@ ports_resolve(struct wr_engine *e, struct wr_error *err)
 	return 0;
 }
 
+/* Whether lcore @p lc, given by port @p i's @p key, is an enabled worker;
+ * @p err says why not. */
+static bool
+worker_ok(const struct wr_engine *e, unsigned int i, unsigned int lc,
+	  const char *key, const struct wr_config_mark *mark,
+	  struct wr_error *err)
+{
+	unsigned int main_lcore = rte_get_main_lcore();
+
+	if (lc < RTE_MAX_LCORE && rte_lcore_is_enabled(lc) && lc != main_lcore)
+		return true;
+	wr_error_set(err, -EINVAL, e->cfg_path, mark->line, mark->col, NULL,
+		     "ports[%u].%s: lcore %u is %s", i, key, lc,
+		     lc == main_lcore ? "the main lcore, which prints the "
+		     "statistics; give a worker lcore" :
+		     "not enabled in EAL's --lcores/-l");
+	return false;
+}
+
 /* Each port's TX lcores: the profile's, or the workers shared out. */
 static int
 lcores_assign(struct wr_engine *e, struct wr_error *err)
 {
 	unsigned int workers[RTE_MAX_LCORE], n_workers = 0, lc, i, j;
-	unsigned int main_lcore = rte_get_main_lcore();
 
 	RTE_LCORE_FOREACH_WORKER(lc)
 		workers[n_workers++] = lc;
@@ -749,32 +783,16 @@ lcores_assign(struct wr_engine *e, struct wr_error *err)
 		const struct wr_port_cfg *pc =
 			i < e->cfg->n_ports ? &e->cfg->ports[i] : NULL;
 
-		/* Checked whether anything receives or not: a profile that
-		 * is wrong is wrong for every stream file. */
-		if (pc != NULL && pc->rx_lcore >= 0 &&
-		    ((unsigned int)pc->rx_lcore >= RTE_MAX_LCORE ||
-		     !rte_lcore_is_enabled((unsigned int)pc->rx_lcore) ||
-		     (unsigned int)pc->rx_lcore == main_lcore))
-			return wr_error_set(err, -EINVAL, e->cfg_path,
-				pc->rx_lcore_mark.line, pc->rx_lcore_mark.col,
-				NULL, "ports[%u].rx_lcore: lcore %d is not a "
-				"worker lcore EAL enabled", i, pc->rx_lcore);
-
+		if (pc != NULL && pc->no_tx) {
+			e->port_n_lcores[i] = 0;   /* receives only */
+			continue;
+		}
 		if (pc != NULL && pc->n_tx_lcores > 0) {
 			for (j = 0; j < pc->n_tx_lcores; j++) {
 				lc = pc->tx_lcores[j];
-				if (lc >= RTE_MAX_LCORE ||
-				    !rte_lcore_is_enabled(lc) ||
-				    lc == main_lcore)
-					return wr_error_set(err, -EINVAL,
-						e->cfg_path,
-						pc->tx_lcores_mark.line,
-						pc->tx_lcores_mark.col, NULL,
-						"ports[%u].tx_lcores: lcore %u is %s",
-						i, lc, lc == main_lcore ?
-						"the main lcore, which prints the "
-						"statistics; give a worker lcore" :
-						"not enabled in EAL's --lcores/-l");
+				if (!worker_ok(e, i, lc, "tx_lcores",
+					       &pc->tx_lcores_mark, err))
+					return -EINVAL;
 				e->port_lcores[i][j] = lc;
 			}
 			e->port_n_lcores[i] = pc->n_tx_lcores;
@@ -797,6 +815,47 @@ lcores_assign(struct wr_engine *e, struct wr_error *err)
 			e->port_lcores[i][0] = workers[i % n_workers];
 			e->port_n_lcores[i] = 1;
 		}
+	}
+	return 0;
+}
+
+/*
+ * Each port's RX lcores, one RX queue each: the profile's rx_lcores (or
+ * rx_lcore), else the port's first TX lcore (TX and RX share a worker on
+ * a 2-CPU machine), else the first worker.  Whether a queue is polled is
+ * decided at load (rx_setup()).
+ */
+static int
+rx_lcores_assign(struct wr_engine *e, struct wr_error *err)
+{
+	unsigned int i, q, lc;
+
+	for (i = 0; i < e->n_ports; i++) {
+		const struct wr_port_cfg *pc =
+			i < e->cfg->n_ports ? &e->cfg->ports[i] : NULL;
+
+		e->port_n_rx[i] = 0;
+		if (pc != NULL && pc->no_rx)
+			continue;              /* sends only */
+		if (pc != NULL && pc->n_rx_lcores > 0) {
+			for (q = 0; q < pc->n_rx_lcores; q++) {
+				lc = pc->rx_lcores[q];
+				if (!worker_ok(e, i, lc, pc->rx_lcores_key,
+					       &pc->rx_lcore_mark, err))
+					return -EINVAL;
+				e->port_rx_lcores[i][q] = lc;
+			}
+			e->port_n_rx[i] = pc->n_rx_lcores;
+			continue;
+		}
+		lc = e->port_n_lcores[i] > 0 ? e->port_lcores[i][0] :
+			rte_get_next_lcore(-1, 1, 0);
+		if (lc >= RTE_MAX_LCORE)
+			return wr_error_set(err, -EINVAL, NULL, 0, 0, NULL,
+					    "no worker lcore to poll port %s",
+					    e->ports[i].device);
+		e->port_rx_lcores[i][0] = lc;
+		e->port_n_rx[i] = 1;
 	}
 	return 0;
 }
@@ -882,6 +941,7 @@ ports_open(struct wr_engine *e, struct wr_error *err)
 			i < e->cfg->n_ports ? &e->cfg->ports[i] : NULL;
 
 		rc = wr_port_setup(p, (uint16_t)e->port_n_lcores[i],
+				   (uint16_t)e->port_n_rx[i],
 				   pc ? pc->txd : 0, pc ? pc->rxd : 0,
 				   e->cfg->max_frame, err);
 		if (rc != 0)
@@ -1004,6 +1064,8 @@ wr_engine_open(struct wr_engine **out, const struct wr_config *cfg,
 		eal_log_pass(e->eal_log);
 	free(e->eal_log);
 	e->eal_log = NULL;
+	if (rc == 0)
+		rc = rx_lcores_assign(e, err);
 	if (rc == 0)
 		rc = ports_open(e, err);
 	if (rc != 0) {
@@ -1188,6 +1250,11 @@ streams_setup(struct wr_engine *e, struct wr_error *err)
 				"there %s %u port%s (0..%u)", s, st->port,
 				e->n_ports == 1 ? "is" : "are", e->n_ports,
 				e->n_ports == 1 ? "" : "s", e->n_ports - 1);
+		if (e->port_n_lcores[st->port] == 0)
+			return wr_error_set(err, -EINVAL, f->path,
+				st->mark.line, st->mark.col, NULL,
+				"streams[%u].port: port %u only receives (its "
+				"profile entry has tx_lcores: [])", s, st->port);
 		if (st->replay != NULL) {
 			rc = replay_check(e, s, err);
 			if (rc != 0)
@@ -1259,12 +1326,56 @@ streams_setup(struct wr_engine *e, struct wr_error *err)
 	return sequences_setup(e, err);
 }
 
-/*
- * Echoes may come back on any port (a reflector returns them on the port
- * they left, a router on another), so when RX is wanted every port is
- * polled, each by its profile's rx_lcore, else by its first TX lcore (TX
- * and RX share a worker on a 2-CPU machine), else by the first worker.
- */
+/* rx_classes: the profile's, then the stream file's, each as eBPF. */
+static int
+classes_setup(struct wr_engine *e, struct wr_error *err)
+{
+	const struct wr_rx_classes *lists[2] = { &e->cfg->classes,
+						 &e->f->classes };
+	unsigned int l, k, n = 0;
+	char what[WR_RX_CLASS_NAME_MAX + 16];
+	int rc;
+
+	rc = wr_rx_classes_check_pair(lists[0], lists[1], err);
+	if (rc != 0)
+		return rc;
+	if (lists[0]->n + lists[1]->n == 0)
+		return 0;
+	e->class_bpf = rte_zmalloc("wr_classes", (lists[0]->n + lists[1]->n) *
+				   sizeof(*e->class_bpf), RTE_CACHE_LINE_SIZE);
+	if (e->class_bpf == NULL)
+		return wr_error_set(err, -ENOMEM, NULL, 0, 0, NULL,
+				    "out of memory");
+	for (l = 0; l < 2; l++)
+		for (k = 0; k < lists[l]->n; k++) {
+			const struct wr_rx_class *c = &lists[l]->c[k];
+
+			snprintf(what, sizeof(what), "class %s", c->name);
+			rc = wr_bpf_load(&e->class_bpf[n], &c->filter, what,
+					 err);
+			if (rc != 0)
+				return rc;
+			e->class_names[n++] = c->name;
+			e->n_classes = n;
+		}
+	return 0;
+}
+
+/* Whether port @p i is polled: it has an RX lcore and something wants
+ * what it receives (echoes may come back on any port: a reflector returns
+ * them on the port they left, a router on another). */
+static bool
+port_polled(const struct wr_engine *e, unsigned int i, bool rx,
+	    bool latency)
+{
+	const struct wr_port_cfg *pc =
+		i < e->cfg->n_ports ? &e->cfg->ports[i] : NULL;
+
+	return e->port_n_rx[i] > 0 &&
+	       (rx || latency || e->rx_want[i] || e->n_classes > 0 ||
+		(pc != NULL && pc->n_rx_lcores > 0));
+}
+
 /* The raw layers of every stream's frames: any port may receive any
  * stream's echoes (through a device under test). */
 static void
@@ -1284,72 +1395,83 @@ rx_setup(struct wr_engine *e, bool rx, struct wr_error *err)
 {
 	const struct wr_stream_file *f = e->f;
 	uint16_t lanes[WR_STREAMS_MAX];
-	unsigned int i, lc;
+	unsigned int i, q, lc;
+	bool trains = false, latency = false;
 	uint32_t s;
+	int rc;
 
-	bool trains = false;
-
-	e->any_rx = rx;
 	for (s = 0; s < f->n_streams; s++) {
 		lanes[s] = f->streams[s].latency ?
 			(uint16_t)e->port_n_lcores[f->streams[s].port] : 0;
-		e->any_rx |= f->streams[s].latency;
+		latency |= f->streams[s].latency;
 		trains |= f->streams[s].train_frames != 0 ||
 			(f->streams[s].replay != NULL &&
 			 f->streams[s].replay->timing ==
 			 WR_REPLAY_TIMING_CAPTURE);
 	}
-	/* Histogram snapshots: echoes' latency, trains' spacing. */
-	if (e->any_rx || trains) {
+	rc = classes_setup(e, err);
+	if (rc != 0)
+		return rc;
+	e->any_rx = false;
+	for (i = 0; i < e->n_ports; i++)
+		e->any_rx |= port_polled(e, i, rx, latency);
+	/* Histogram snapshots: echoes' latency (even with no port polled:
+	 * the streams' rows still say none came back), trains' spacing. */
+	if (e->any_rx || latency || trains) {
 		e->scratch = rte_zmalloc("wr_scratch", sizeof(*e->scratch),
 					 RTE_CACHE_LINE_SIZE);
 		if (e->scratch == NULL)
 			return wr_error_set(err, -ENOMEM, NULL, 0, 0, NULL,
 					    "out of memory");
 	}
-	if (!e->any_rx)
-		return 0;
 	for (i = 0; i < e->n_ports; i++) {
-		const struct wr_port_cfg *pc =
-			i < e->cfg->n_ports ? &e->cfg->ports[i] : NULL;
-		struct wr_lcore_ctx *c;
+		if (!port_polled(e, i, rx, latency))
+			continue;
+		for (q = 0; q < e->port_n_rx[i]; q++) {
+			struct wr_lcore_ctx *c;
+			struct wr_rxq *rq;
+			int sock;
 
-		if (pc != NULL && pc->rx_lcore >= 0) {
-			/* An enabled worker: lcores_assign() checked. */
-			lc = (unsigned int)pc->rx_lcore;
-		} else if (e->port_n_lcores[i] > 0) {
-			lc = e->port_lcores[i][0];
-		} else {
-			lc = rte_get_next_lcore(-1, 1, 0);
-			if (lc >= RTE_MAX_LCORE)
-				return wr_error_set(err, -EINVAL, NULL, 0, 0,
-					NULL, "no worker lcore to poll port %s",
-					e->ports[i].device);
+			lc = e->port_rx_lcores[i][q];
+			sock = (int)rte_lcore_to_socket_id(lc);
+			c = lcore_ctx(e, lc);
+			rq = rte_zmalloc_socket("wr_rxq", sizeof(*rq),
+						RTE_CACHE_LINE_SIZE, sock);
+			if (c == NULL || rq == NULL ||
+			    c->n_rxq == WR_LCORE_RXQ_MAX ||
+			    wr_rxq_init(rq, e->ports[i].port_id, (uint16_t)q,
+					(uint16_t)f->n_streams, lanes,
+					e->n_classes, sock) != 0) {
+				if (rq != NULL)
+					wr_rxq_fini(rq);
+				rte_free(rq);
+				return wr_error_set(err, c != NULL &&
+					c->n_rxq == WR_LCORE_RXQ_MAX ?
+					-EINVAL : -ENOMEM, NULL, 0, 0, NULL,
+					"cannot set up RX queue %u of port %s%s",
+					q, e->ports[i].device, c != NULL &&
+					c->n_rxq == WR_LCORE_RXQ_MAX ?
+					": lcore polls too many queues" : "");
+			}
+			rq->lcore_id = lc;
+			rq->n_classes = e->n_classes;
+			rq->classes = e->class_bpf;
+			if (e->ports[i].rx_hwts) {
+				rq->hwts = true;
+				rq->hwts_off = e->ports[i].hwts_off;
+				rq->hwts_flag = e->ports[i].hwts_flag;
+				rq->clock = &e->clock[i];
+			}
+			rx_hints(e, &rq->hints);
+			for (s = 0; s < f->n_streams; s++)
+				if (e->tmpl[s] != NULL)
+					wr_rx_sig_offs_add(rq,
+						wr_frame_tmpl_sig_off(e->tmpl[s]));
+			e->rxq[i][q] = rq;
+			e->n_rxq[i] = q + 1;
+			c->rxq_gone[c->n_rxq] = &e->port_gone[i];
+			c->rxq[c->n_rxq++] = rq;
 		}
-		c = lcore_ctx(e, lc);
-		e->rxq[i] = rte_zmalloc_socket("wr_rxq", sizeof(struct wr_rxq),
-					       RTE_CACHE_LINE_SIZE,
-					       rte_lcore_to_socket_id(lc));
-		if (c == NULL || e->rxq[i] == NULL ||
-		    c->n_rxq == WR_LCORE_RXQ_MAX ||
-		    wr_rxq_init(e->rxq[i], e->ports[i].port_id, 0,
-				(uint16_t)f->n_streams, lanes,
-				(int)rte_lcore_to_socket_id(lc)) != 0) {
-			rte_free(e->rxq[i]);
-			e->rxq[i] = NULL;
-			return wr_error_set(err, -ENOMEM, NULL, 0, 0, NULL,
-					    "cannot set up RX for port %s",
-					    e->ports[i].device);
-		}
-		if (e->ports[i].rx_hwts) {
-			e->rxq[i]->hwts = true;
-			e->rxq[i]->hwts_off = e->ports[i].hwts_off;
-			e->rxq[i]->hwts_flag = e->ports[i].hwts_flag;
-			e->rxq[i]->clock = &e->clock[i];
-		}
-		rx_hints(e, &e->rxq[i]->hints);
-		c->rxq_gone[c->n_rxq] = &e->port_gone[i];
-		c->rxq[c->n_rxq++] = e->rxq[i];
 	}
 	return 0;
 }
@@ -1556,6 +1678,8 @@ rows_init(struct wr_engine *e)
 		}
 	}
 	memset(&e->view, 0, sizeof(e->view));
+	e->view.class_names = e->class_names;
+	e->view.n_classes = e->n_classes;
 	e->view.ports = e->port_rows;
 	e->view.n_ports = e->n_ports;
 	e->view.streams = e->stream_rows;
@@ -1681,6 +1805,21 @@ wr_engine_request_stop(struct wr_engine *e, bool abort)
 	__atomic_store_n(&e->stop, 1, __ATOMIC_RELAXED);
 }
 
+/* A port's own counters into its row. */
+static void
+nic_to_row(struct wr_report_row *p, const struct rte_eth_stats *st)
+{
+	p->has_nic = true;
+	p->nic_opackets = st->opackets;
+	p->nic_obytes = st->obytes;
+	p->nic_oerrors = st->oerrors;
+	p->nic_ipackets = st->ipackets;
+	p->nic_ibytes = st->ibytes;
+	p->nic_imissed = st->imissed;
+	p->nic_ierrors = st->ierrors;
+	p->nic_rx_nombuf = st->rx_nombuf;
+}
+
 void
 wr_engine_stop(struct wr_engine *e, uint64_t drain_ns)
 {
@@ -1701,6 +1840,7 @@ wr_engine_stop(struct wr_engine *e, uint64_t drain_ns)
 				wr_engine_tsc_to_ns(e, end - now),
 				WR_WAIT_SLICE_NS));
 	}
+	e->rx_end_tsc = rte_rdtsc();
 	__atomic_store_n(&e->stop_rx, 1, __ATOMIC_RELAXED);
 	rte_eal_mp_wait_lcore();
 	set_launched(e, false);
@@ -1719,55 +1859,93 @@ wr_engine_stop(struct wr_engine *e, uint64_t drain_ns)
 			wr_port_drain(&e->ports[i], WR_DRAIN_PORT_MS);
 			p->has_nic = wr_port_stats(&e->ports[i], &st) == 0;
 		}
-		if (p->has_nic) {
-			p->nic_opackets = st.opackets;
-			p->nic_obytes = st.obytes;
-			p->nic_oerrors = st.oerrors;
-			p->nic_ipackets = st.ipackets;
-			p->nic_ibytes = st.ibytes;
-			p->nic_imissed = st.imissed;
-			p->nic_ierrors = st.ierrors;
-		}
+		if (p->has_nic)
+			nic_to_row(p, &st);
 	}
 }
 
-/* A stream's echoes, over every polled port: sequence results per lane,
- * loss against what the stream sent, one histogram merged from all ports. */
+void
+wr_engine_stream_seq(const struct wr_engine *e, uint32_t s, unsigned int port,
+		     struct wr_seq_result *out, struct wr_latency *hist,
+		     struct wr_latency_jitter *jit)
+{
+	unsigned int i, q, lane;
+	bool jit_port = false;
+
+	memset(out, 0, sizeof(*out));
+	if (hist != NULL)
+		wr_latency_init(hist);
+	if (jit != NULL)
+		wr_latency_jitter_init(jit);
+	for (i = 0; i < e->n_ports; i++) {
+		bool here = false;
+
+		if (port != WR_ENGINE_ALL_PORTS && i != port)
+			continue;
+		for (q = 0; q < e->n_rxq[i]; q++) {
+			const struct wr_rx_stream *rs = e->rxq[i][q]->streams[s];
+
+			if (rs == NULL)
+				continue;
+			for (lane = 0; lane < rs->n_lanes; lane++) {
+				struct wr_seq_result res;
+
+				wr_seq_finish(&rs->seq[lane], 0, &res);
+				out->rx_pkts += res.rx_pkts;
+				out->reordered += res.reordered;
+				out->duplicated += res.duplicated;
+				out->distinct += res.distinct;
+				out->too_old += res.too_old;
+			}
+			if (hist != NULL)
+				wr_latency_merge(hist, &rs->hist);
+			if (jit != NULL && !jit_port) {
+				wr_latency_jitter_merge(jit, &rs->jitter);
+				here |= jit->n > 0;
+			}
+		}
+		jit_port |= here;
+	}
+}
+
+/* A stream's echoes (wr_engine_stream_seq()): loss against what the
+ * stream sent. */
 static void
 collect_rx(struct wr_engine *e, uint32_t s, struct wr_report_row *row)
 {
-	struct wr_latency_jitter *jit = NULL;
-	unsigned int i, lane;
-	uint64_t distinct = 0, sent = 0;
+	struct wr_latency_jitter jit;
+	struct wr_seq_result res;
+	unsigned int lane;
+	uint64_t sent = 0;
 
-	row->has_rx = true;
-	row->rx_pkts = row->reordered = row->duplicated = 0;
-	wr_latency_init(e->scratch);
 	for (lane = 0; lane < e->n_ts[s]; lane++)
 		sent += __atomic_load_n(&e->ts[s][lane]->c.tx_pkts,
 					__ATOMIC_RELAXED);
-	for (i = 0; i < e->n_ports; i++) {
-		struct wr_rx_stream *rs;
+	wr_engine_stream_seq(e, s, WR_ENGINE_ALL_PORTS, &res, e->scratch, &jit);
+	row->has_rx = true;
+	row->rx_pkts = res.rx_pkts;
+	row->reordered = res.reordered;
+	row->duplicated = res.duplicated;
+	row->lost = sent > res.distinct ? sent - res.distinct : 0;
+	wr_latency_summarize(e->scratch, jit.n > 0 ? &jit : NULL, &row->lat);
+}
 
-		if (e->rxq[i] == NULL || (rs = e->rxq[i]->streams[s]) == NULL)
-			continue;
-		for (lane = 0; lane < rs->n_lanes; lane++) {
-			struct wr_seq_result res;
+void
+wr_engine_port_rx(const struct wr_engine *e, unsigned int i,
+		  uint64_t *rx_pkts, uint64_t *rx_foreign, uint64_t *rx_bad_sig)
+{
+	unsigned int q;
 
-			wr_seq_finish(&rs->seq[lane], 0, &res);
-			row->rx_pkts += res.rx_pkts;
-			row->reordered += res.reordered;
-			row->duplicated += res.duplicated;
-			distinct += res.distinct;
-		}
-		wr_latency_merge(e->scratch, &rs->hist);
-		/* Jitter is a per-path quantity: report the first port
-		 * that saw the stream's echoes. */
-		if (jit == NULL && rs->jitter.n > 0)
-			jit = &rs->jitter;
+	*rx_pkts = *rx_foreign = *rx_bad_sig = 0;
+	for (q = 0; q < e->n_rxq[i]; q++) {
+		const struct wr_rxq *rq = e->rxq[i][q];
+
+		*rx_pkts += __atomic_load_n(&rq->rx_pkts, __ATOMIC_RELAXED);
+		*rx_foreign += __atomic_load_n(&rq->rx_foreign,
+					       __ATOMIC_RELAXED);
+		*rx_bad_sig += __atomic_load_n(&rq->rx_bad_sig,
+					       __ATOMIC_RELAXED);
 	}
-	row->lost = sent > distinct ? sent - distinct : 0;
-	wr_latency_summarize(e->scratch, jit, &row->lat);
 }
 
 /* Train-to-train intervals of a stream, over its lanes. */
@@ -1838,6 +2016,56 @@ collect_replay(struct wr_engine *e, uint32_t s, struct wr_report_row *row)
 		    &row->replay_late);
 	merge_lanes(e, s, offsetof(struct wr_replay_lane, late_polled),
 		    &row->replay_late_polled);
+}
+
+/* Port @p i's RX queues summed into its row: frames, classes, each
+ * queue's load up to @p now. */
+static void
+collect_port_rx(struct wr_engine *e, unsigned int i, uint64_t now)
+{
+	struct wr_report_row *p = &e->port_rows[i];
+	unsigned int q, c;
+
+	p->has_rx = e->n_rxq[i] > 0;
+	p->n_rxq = e->n_rxq[i];
+	p->rx_pkts = p->rx_foreign = p->rx_bad_sig = p->rx_hw_stamped = 0;
+	p->rx_bytes = 0;
+	for (c = 0; c < e->n_classes; c++)
+		p->cls[c].pkts = p->cls[c].bytes = 0;
+	for (q = 0; q < e->n_rxq[i]; q++) {
+		const struct wr_rxq *rq = e->rxq[i][q];
+		const struct wr_lcore_ctx *lc = e->lctx[rq->lcore_id];
+		struct wr_report_rxq *r = &p->rxq[q];
+		uint64_t st = lc != NULL ?
+			__atomic_load_n(&lc->start_tsc, __ATOMIC_RELAXED) : 0;
+
+		r->queue = rq->queue_id;
+		r->lcore = rq->lcore_id;
+		r->rx_pkts = __atomic_load_n(&rq->rx_pkts, __ATOMIC_RELAXED);
+		r->polls = __atomic_load_n(&rq->polls, __ATOMIC_RELAXED);
+		r->busy_polls = __atomic_load_n(&rq->busy_polls,
+						__ATOMIC_RELAXED);
+		r->busy_ns = wr_engine_tsc_to_ns(e, __atomic_load_n(
+				&rq->busy_tsc, __ATOMIC_RELAXED));
+		r->active_ns = st != 0 && now > st ?
+			wr_engine_tsc_to_ns(e, now - st) : 0;
+		p->rx_pkts += r->rx_pkts;
+		p->rx_bytes += __atomic_load_n(&rq->rx_ours_bytes,
+					       __ATOMIC_RELAXED);
+		p->rx_foreign += __atomic_load_n(&rq->rx_foreign,
+						 __ATOMIC_RELAXED);
+		p->rx_bad_sig += __atomic_load_n(&rq->rx_bad_sig,
+						 __ATOMIC_RELAXED);
+		p->rx_hw_stamped += __atomic_load_n(&rq->rx_hwts,
+						    __ATOMIC_RELAXED);
+		p->rx_hwts = rq->hwts;
+		for (c = 0; c < e->n_classes; c++) {
+			p->cls[c].pkts += __atomic_load_n(
+				&rq->class_count[c].pkts, __ATOMIC_RELAXED);
+			p->cls[c].bytes += __atomic_load_n(
+				&rq->class_count[c].bytes, __ATOMIC_RELAXED);
+		}
+	}
 }
 
 /* Each port's TX lcores' time over their sending, as the kernel counted
@@ -1936,30 +2164,21 @@ wr_engine_collect(struct wr_engine *e, bool final)
 		if (end > port_end[row->port])
 			port_end[row->port] = end;
 	}
-	for (i = 0; i < e->n_ports; i++) {
-		struct wr_rxq *q = e->rxq[i];
-
-		if (q == NULL)
-			continue;
-		e->port_rows[i].has_rx = true;
-		e->port_rows[i].rx_pkts = __atomic_load_n(&q->rx_pkts,
-							  __ATOMIC_RELAXED);
-		e->port_rows[i].rx_foreign = __atomic_load_n(&q->rx_foreign,
-							     __ATOMIC_RELAXED);
-		e->port_rows[i].rx_bad_sig = __atomic_load_n(&q->rx_bad_sig,
-							     __ATOMIC_RELAXED);
-		e->port_rows[i].rx_hwts = q->hwts;
-		e->port_rows[i].rx_hw_stamped = __atomic_load_n(&q->rx_hwts,
-								__ATOMIC_RELAXED);
-	}
+	for (i = 0; i < e->n_ports; i++)
+		collect_port_rx(e, i, final ? (e->rx_end_tsc ? e->rx_end_tsc :
+					       now_tsc) : now_tsc);
 	for (i = 0; i < e->n_ports; i++) {
 		struct wr_report_row *p = &e->port_rows[i];
 
 		if (__atomic_load_n(&e->port_gone[i], __ATOMIC_ACQUIRE) == 0) {
-			/* The last counters while the link was up. */
-			if (!final)
+			/* The last counters while the link was up; the
+			 * generator's RX misses per interval from them. */
+			if (!final) {
 				e->nic_last_ok[i] = wr_port_stats(&e->ports[i],
 						&e->nic_last[i]) == 0;
+				if (e->nic_last_ok[i])
+					nic_to_row(p, &e->nic_last[i]);
+			}
 			continue;
 		}
 		rte_spinlock_lock(&e->guard);
@@ -2100,20 +2319,18 @@ bool
 wr_engine_stream_hist(const struct wr_engine *e, uint32_t s,
 		      struct wr_latency *out)
 {
-	unsigned int i;
+	struct wr_seq_result res;
+	unsigned int i, q;
 	bool any = false;
 
 	wr_latency_init(out);
 	if (e->f == NULL || s >= e->f->n_streams)
 		return false;
-	for (i = 0; i < e->n_ports; i++) {
-		struct wr_rx_stream *rs;
-
-		if (e->rxq[i] == NULL || (rs = e->rxq[i]->streams[s]) == NULL)
-			continue;
-		wr_latency_merge(out, &rs->hist);
-		any = true;
-	}
+	for (i = 0; i < e->n_ports; i++)
+		for (q = 0; q < e->n_rxq[i]; q++)
+			any |= e->rxq[i][q]->streams[s] != NULL;
+	if (any)
+		wr_engine_stream_seq(e, s, WR_ENGINE_ALL_PORTS, &res, out, NULL);
 	return any;
 }
 
@@ -2255,6 +2472,8 @@ wr_engine_unload(struct wr_engine *e)
 		rte_eal_mp_wait_lcore();
 		set_launched(e, false);
 	}
+	/* Before the TX pools go: a TX capture holds some of their mbufs. */
+	wr_engine_capture_stop_all(e);
 	for (s = 0; s < WR_STREAMS_MAX; s++) {
 		for (j = 0; j < e->n_ts[s]; j++) {
 			wr_tx_stream_fini(e->ts[s][j]);
@@ -2265,10 +2484,21 @@ wr_engine_unload(struct wr_engine *e)
 		e->tmpl[s] = NULL;
 	}
 	for (i = 0; i < e->n_ports; i++) {
-		wr_rxq_fini(e->rxq[i]);
-		rte_free(e->rxq[i]);
-		e->rxq[i] = NULL;
+		unsigned int q;
+
+		for (q = 0; q < e->n_rxq[i]; q++) {
+			wr_rxq_fini(e->rxq[i][q]);
+			rte_free(e->rxq[i][q]);
+			e->rxq[i][q] = NULL;
+		}
+		e->n_rxq[i] = 0;
 	}
+	for (i = 0; e->class_bpf != NULL && i < e->n_classes; i++)
+		wr_bpf_free(&e->class_bpf[i]);
+	rte_free(e->class_bpf);
+	e->class_bpf = NULL;
+	e->n_classes = 0;
+	e->rx_end_tsc = 0;
 	for (i = 0; i < e->n_lcores; i++) {
 		rte_free(e->lctx[e->lcores[i]]);
 		e->lctx[e->lcores[i]] = NULL;
@@ -2311,9 +2541,9 @@ wr_engine_port(struct wr_engine *e, unsigned int i)
 }
 
 const struct wr_rxq *
-wr_engine_rxq(const struct wr_engine *e, unsigned int i)
+wr_engine_rxq(const struct wr_engine *e, unsigned int i, unsigned int q)
 {
-	return e->rxq[i];
+	return q < e->n_rxq[i] ? e->rxq[i][q] : NULL;
 }
 
 uint64_t
@@ -2362,4 +2592,149 @@ uint64_t
 wr_engine_tsc_now(void)
 {
 	return rte_rdtsc();
+}
+
+/*
+ * Captures.  A capture of what port i receives is published to each of
+ * its RX queues (the lcores load it once a burst); one of what it sends
+ * installs TX callbacks.  Stopping withdraws both, waits until every lcore
+ * passed a quiescent point (no lcore is inside wr_cap_rx() or a callback
+ * any more), and only then closes the capture.
+ */
+
+void
+wr_engine_set_rx(struct wr_engine *e, unsigned int port, bool on)
+{
+	if (port < e->n_ports)
+		e->rx_want[port] = on;
+}
+
+int
+wr_engine_capture_start(struct wr_engine *e, const struct wr_engine_cap *r,
+			struct wr_error *err)
+{
+	const struct wr_stream_file *f = e->f;
+	const char *names[WR_STREAMS_MAX];
+	struct wr_cap_cfg cc;
+	struct wr_cap *c;
+	struct wr_port *p;
+	unsigned int k, q;
+	uint32_t s;
+	int rc;
+
+	if (r->port >= e->n_ports)
+		return wr_error_set(err, -EINVAL, NULL, 0, 0, NULL,
+				    "capture: port %u does not exist: there %s "
+				    "%u port%s", r->port,
+				    e->n_ports == 1 ? "is" : "are", e->n_ports,
+				    e->n_ports == 1 ? "" : "s");
+	for (k = 0; k < WR_CAPTURES_MAX && e->caps[k] != NULL; k++)
+		;
+	if (k == WR_CAPTURES_MAX)
+		return wr_error_set(err, -EBUSY, NULL, 0, 0, NULL, "capture: "
+				    "%u captures run already", WR_CAPTURES_MAX);
+	if ((r->dir & WR_CAP_RX) && e->n_rxq[r->port] == 0)
+		return wr_error_set(err, -EINVAL, NULL, 0, 0, NULL,
+				    "capture: port %u is not polled for RX (its "
+				    "profile entry has rx_lcores: [], or "
+				    "nothing was loaded)", r->port);
+	p = &e->ports[r->port];
+	memset(&cc, 0, sizeof(cc));
+	cc.port_id = p->port_id;
+	cc.port_index = r->port;
+	cc.dir = r->dir;
+	cc.file = r->file;
+	cc.filter = r->filter;
+	cc.lim = r->lim;
+	cc.n_txq = (r->dir & WR_CAP_TX) ? p->n_txq : 0;
+	for (s = 0; f != NULL && s < f->n_streams; s++)
+		names[s] = f->streams[s].name;
+	cc.stream_names = names;
+	cc.n_streams = f != NULL ? f->n_streams : 0;
+	if (f != NULL)
+		rx_hints(e, &cc.hints);
+	cc.tsc_hz = wr_tsc_hz();
+	if (e->tsc0 == 0) {
+		struct timespec ts;
+		uint64_t t0 = rte_rdtsc(), t1;
+
+		/* The TSC at the middle of the wall-clock read. */
+		clock_gettime(CLOCK_REALTIME, &ts);
+		t1 = rte_rdtsc();
+		e->tsc0 = t0 + (t1 - t0) / 2;
+		e->wall0_ns = (uint64_t)ts.tv_sec * 1000000000ull +
+			      (uint64_t)ts.tv_nsec;
+	}
+	cc.wall0_ns = e->wall0_ns;
+	cc.tsc0 = e->tsc0;
+	cc.rx_held = &p->rx_held;
+	cc.rx_hold_max = WR_PORT_RX_HOLD;
+	cc.frame_max = p->frame_max ? p->frame_max : RTE_ETHER_MAX_LEN;
+	cc.socket_id = p->socket_id >= 0 ? p->socket_id : (int)rte_socket_id();
+	rc = wr_cap_open(&c, &cc, err);
+	if (rc != 0)
+		return rc;
+	rc = wr_cap_attach_tx(c, p->tx_offloads, err);
+	if (rc != 0) {
+		wr_cap_close(c, NULL);
+		return rc;
+	}
+	if (r->dir & WR_CAP_RX)
+		for (q = 0; q < e->n_rxq[r->port]; q++) {
+			struct wr_rxq *rq = e->rxq[r->port][q];
+
+			__atomic_store_n(&rq->caps[k], c, __ATOMIC_RELEASE);
+			__atomic_store_n(&rq->n_caps, rq->n_caps + 1,
+					 __ATOMIC_RELEASE);
+		}
+	e->caps[k] = c;
+	e->cap_port[k] = r->port;
+	return (int)k;
+}
+
+int
+wr_engine_capture_status(const struct wr_engine *e, int id,
+			 struct wr_cap_status *st)
+{
+	if (id < 0 || id >= WR_CAPTURES_MAX || e->caps[id] == NULL)
+		return -ENOENT;
+	wr_cap_status(e->caps[id], st);
+	return 0;
+}
+
+int
+wr_engine_capture_stop(struct wr_engine *e, int id, struct wr_cap_status *st)
+{
+	struct wr_cap *c;
+	unsigned int i, q;
+
+	if (id < 0 || id >= WR_CAPTURES_MAX || e->caps[id] == NULL)
+		return -ENOENT;
+	c = e->caps[id];
+	i = e->cap_port[id];
+	wr_cap_detach_tx(c);
+	for (q = 0; q < e->n_rxq[i]; q++) {
+		struct wr_rxq *rq = e->rxq[i][q];
+
+		if (rq->caps[id] != c)
+			continue;
+		__atomic_store_n(&rq->caps[id], NULL, __ATOMIC_RELEASE);
+		__atomic_store_n(&rq->n_caps, rq->n_caps - 1, __ATOMIC_RELEASE);
+	}
+	rte_spinlock_lock(&e->guard);
+	if (!quiesce(e))
+		WR_LOG(WARNING, "capture: an lcore did not leave it in time\n");
+	rte_spinlock_unlock(&e->guard);
+	e->caps[id] = NULL;
+	return wr_cap_close(c, st);
+}
+
+void
+wr_engine_capture_stop_all(struct wr_engine *e)
+{
+	int k;
+
+	for (k = 0; k < WR_CAPTURES_MAX; k++)
+		if (e->caps[k] != NULL)
+			wr_engine_capture_stop(e, k, NULL);
 }

@@ -56,6 +56,7 @@
 #include <rte_ethdev.h>
 #include <rte_spinlock.h>
 
+#include "wr_cap.h"
 #include "wr_clock.h"
 #include "wr_config.h"
 #include "wr_error.h"
@@ -85,8 +86,10 @@ struct wr_port *wr_engine_port(struct wr_engine *e, unsigned int i);
  */
 void wr_engine_port_macs(struct wr_engine *e, struct wr_stream_file *f);
 
-/** @return port @p i's RX queue, NULL when the port does not receive. */
-const struct wr_rxq *wr_engine_rxq(const struct wr_engine *e, unsigned int i);
+/** @return port @p i's RX queue @p q, NULL when there is none (the port
+ * is not polled, or has fewer queues). */
+const struct wr_rxq *wr_engine_rxq(const struct wr_engine *e, unsigned int i,
+				   unsigned int q);
 
 /** @return the TSC now (rte_rdtsc()). */
 uint64_t wr_engine_tsc_now(void);
@@ -266,6 +269,29 @@ bool wr_engine_stream_done(const struct wr_engine *e, uint32_t s);
 bool wr_engine_stream_hist(const struct wr_engine *e, uint32_t s,
 			   struct wr_latency *out);
 
+/** wr_engine_stream_seq()'s port: all of them. */
+#define WR_ENGINE_ALL_PORTS UINT32_MAX
+
+/**
+ * Stream @p s's echoes over the RX queues of @p port (or every polled
+ * port: WR_ENGINE_ALL_PORTS) (wr_rx.h: the queues' trackers summed):
+ * received, distinct, reordered, duplicated in
+ * @p out (lost is left 0: the caller has the sent count); the latency
+ * histograms merged into @p hist and the first port's queues' jitter
+ * into @p jit (either may be NULL).  Any thread (counters are read with
+ * atomic loads).
+ */
+void wr_engine_stream_seq(const struct wr_engine *e, uint32_t s,
+			  unsigned int port, struct wr_seq_result *out,
+			  struct wr_latency *hist,
+			  struct wr_latency_jitter *jit);
+
+/** Port @p i's frames received, without a signature, with an unknown
+ * one, summed over its RX queues (any thread). */
+void wr_engine_port_rx(const struct wr_engine *e, unsigned int i,
+		       uint64_t *rx_pkts, uint64_t *rx_foreign,
+		       uint64_t *rx_bad_sig);
+
 /** TSC at which the first lcore started sending, 0 before. */
 uint64_t wr_engine_first_tx_tsc(const struct wr_engine *e);
 
@@ -320,6 +346,47 @@ int wr_engine_check_streams(const struct wr_stream_file *f,
 void wr_engine_meta(const struct wr_engine *e, const struct wr_stream_file *f,
 		    const char *cfg_path, const char *started_at,
 		    const char *reason, struct wr_report_meta *m);
+
+/**
+ * Poll port @p port's RX at the next wr_engine_load() even without
+ * latency streams (a capture of what it receives), or no longer (@p on
+ * false).  Main lcore.
+ */
+void wr_engine_set_rx(struct wr_engine *e, unsigned int port, bool on);
+
+/** A capture to start (wr_engine_capture_start()). */
+struct wr_engine_cap {
+	unsigned int port;          /**< index in the engine's ports */
+	enum wr_cap_dir dir;
+	const char *file;
+	const struct wr_filter *filter; /**< NULL: every frame */
+	struct wr_cap_limits lim;
+};
+
+/**
+ * Start capturing (wr_cap.h) on a loaded engine, before or while the
+ * lcores run.  @return the capture's id (>= 0); -EINVAL (a port that does
+ * not exist or is not polled for RX, bad limits, a filter DPDK refuses),
+ * -ENOTSUP (TX of a port with MBUF_FAST_FREE), -EBUSY (WR_CAPTURES_MAX
+ * running), -ENOMEM, or the file's negative errno; @p err filled.
+ */
+int wr_engine_capture_start(struct wr_engine *e, const struct wr_engine_cap *r,
+			    struct wr_error *err);
+
+/** Status of capture @p id.  @return 0 or -ENOENT. */
+int wr_engine_capture_status(const struct wr_engine *e, int id,
+			     struct wr_cap_status *st);
+
+/**
+ * Stop capture @p id: withdraw it from the lcores, wait for them, write
+ * the rest and close its file.  @p st (may be NULL) gets its final status.
+ * @return 0, -ENOENT, or the error that ended the capture.
+ */
+int wr_engine_capture_stop(struct wr_engine *e, int id,
+			   struct wr_cap_status *st);
+
+/** Stop every capture (wr_engine_unload() does). */
+void wr_engine_capture_stop_all(struct wr_engine *e);
 
 /** TSC ticks to nanoseconds. */
 uint64_t wr_engine_tsc_to_ns(const struct wr_engine *e, uint64_t tsc);

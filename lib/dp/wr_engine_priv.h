@@ -3,6 +3,8 @@
 #ifndef WR_ENGINE_PRIV_H
 #define WR_ENGINE_PRIV_H
 
+#include "wr_bpf.h"
+#include "wr_cap.h"
 #include "wr_engine.h"
 
 struct wr_engine {
@@ -12,6 +14,8 @@ struct wr_engine {
 	int eal_argc;
 	bool eal_up;
 	char *eal_log;              /* EAL's start-up lines, until the ports are found */
+	/* Wall clock and TSC read together once: every capture's time base. */
+	uint64_t wall0_ns, tsc0;
 	/* Ports and their TX lcores, in queue order. */
 	struct wr_port ports[WR_PORTS_MAX];
 	unsigned int n_ports;
@@ -59,7 +63,20 @@ struct wr_engine {
 	unsigned int n_ts[WR_STREAMS_MAX];
 	uint64_t target_millipps[WR_STREAMS_MAX]; /* WR_RATE_UNPACED: max */
 	uint64_t ctl_pub_tsc[WR_STREAMS_MAX]; /* last wr_engine_stream_ctl() */
-	struct wr_rxq *rxq[WR_PORTS_MAX];
+	/* RX queues by port: queue q is polled by port_rx_lcores[i][q]. */
+	struct wr_rxq *rxq[WR_PORTS_MAX][WR_PORT_LCORES_MAX];
+	unsigned int n_rxq[WR_PORTS_MAX];
+	unsigned int port_rx_lcores[WR_PORTS_MAX][WR_PORT_LCORES_MAX];
+	unsigned int port_n_rx[WR_PORTS_MAX]; /* RX queues configured */
+	bool rx_want[WR_PORTS_MAX];  /* polled whatever the streams (captures) */
+	uint64_t rx_end_tsc;         /* when the RX lcores were told to stop */
+	/* rx_classes (profile's, then the stream file's) as eBPF. */
+	struct wr_bpf *class_bpf;
+	const char *class_names[WR_RX_CLASSES_MAX];
+	unsigned int n_classes;
+	/* Captures running on this engine (wr_engine_capture_start()). */
+	struct wr_cap *caps[WR_CAPTURES_MAX];
+	unsigned int cap_port[WR_CAPTURES_MAX];
 	bool any_rx;
 	struct wr_latency *scratch; /* histogram snapshots */
 	/* Report rows, refreshed by wr_engine_collect(). */

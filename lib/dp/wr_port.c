@@ -186,9 +186,23 @@ frame_max(const struct wr_port *p, const struct rte_eth_dev_info *info,
 	return max;
 }
 
+/*
+ * RSS over what varies between a stream's frames: IPv4/IPv6 addresses and
+ * TCP/UDP ports (the Toeplitz hash most NICs default to), as far as the
+ * device hashes them.  A PMD that hashes nothing (memif, af_packet, net_ring)
+ * gets no RSS request: its queues are filled by its peer or its own fanout.
+ */
+static uint64_t
+rss_fields(const struct rte_eth_dev_info *info)
+{
+	return (RTE_ETH_RSS_IP | RTE_ETH_RSS_TCP | RTE_ETH_RSS_UDP) &
+		info->flow_type_rss_offloads;
+}
+
 int
-wr_port_setup(struct wr_port *p, uint16_t n_txq, uint16_t txd, uint16_t rxd,
-	      uint32_t max_frame, struct wr_error *err)
+wr_port_setup(struct wr_port *p, uint16_t n_txq, uint16_t n_rxq,
+	      uint16_t txd, uint16_t rxd, uint32_t max_frame,
+	      struct wr_error *err)
 {
 	struct rte_eth_conf conf;
 	struct rte_eth_dev_info info;
@@ -209,8 +223,20 @@ wr_port_setup(struct wr_port *p, uint16_t n_txq, uint16_t txd, uint16_t rxd,
 				    "port %s: %u TX lcores need %u TX queues, "
 				    "the device has %u",
 				    p->device, n_txq, n_txq, info.max_tx_queues);
-	p->n_txq = n_txq;
-	p->n_rxq = 1;
+	if (n_rxq > info.max_rx_queues)
+		return wr_error_set(err, -EINVAL, NULL, 0, 0, NULL,
+				    "port %s: %u RX lcores need %u RX queues, "
+				    "the device has %u",
+				    p->device, n_rxq, n_rxq, info.max_rx_queues);
+	/* A port that only receives, or only sends, still configures one
+	 * queue of the other kind: several PMDs refuse zero. */
+	p->n_txq = n_txq ? n_txq : 1;
+	p->n_rxq = n_rxq ? n_rxq : 1;
+	p->rss_hf = p->n_rxq > 1 ? rss_fields(&info) : 0;
+	if (p->rss_hf != 0) {
+		conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
+		conf.rx_adv_conf.rss_conf.rss_hf = p->rss_hf;
+	}
 	p->txd = txd ? txd : WR_DESC_DEFAULT;
 	p->rxd = rxd ? rxd : WR_DESC_DEFAULT;
 	p->tx_offload_capa = info.tx_offload_capa;
@@ -275,7 +301,8 @@ wr_port_setup(struct wr_port *p, uint16_t n_txq, uint16_t txd, uint16_t rxd,
 
 	snprintf(pool_name, sizeof(pool_name), "wr_rx_p%u", p->port_id);
 	p->rx_pool = rte_pktmbuf_pool_create(pool_name,
-					     p->rxd + WR_RX_POOL_EXTRA,
+					     (unsigned int)p->n_rxq * p->rxd +
+					     WR_RX_POOL_EXTRA + WR_PORT_RX_HOLD,
 					     WR_RX_POOL_CACHE, 0,
 					     RTE_PKTMBUF_HEADROOM + room,
 					     p->socket_id);
@@ -293,12 +320,14 @@ queues_setup(struct wr_port *p, struct wr_error *err)
 	uint16_t q;
 	int rc;
 
-	rc = rte_eth_rx_queue_setup(p->port_id, 0, p->rxd, p->socket_id, NULL,
-				    p->rx_pool);
-	if (rc != 0)
-		return wr_error_set(err, rc, NULL, 0, 0, NULL,
-				    "port %s: RX queue setup: %s", p->device,
-				    rte_strerror(-rc));
+	for (q = 0; q < p->n_rxq; q++) {
+		rc = rte_eth_rx_queue_setup(p->port_id, q, p->rxd,
+					    p->socket_id, NULL, p->rx_pool);
+		if (rc != 0)
+			return wr_error_set(err, rc, NULL, 0, 0, NULL,
+					    "port %s: RX queue %u setup: %s",
+					    p->device, q, rte_strerror(-rc));
+	}
 	for (q = 0; q < p->n_txq; q++) {
 		rc = rte_eth_tx_queue_setup(p->port_id, q, p->txd,
 					    p->socket_id, NULL);
@@ -430,6 +459,10 @@ wr_port_tx_plan(struct wr_port *p, unsigned int n_streams, bool responder,
 	conf.txmode.offloads = want;
 	conf.rxmode.offloads = p->rx_offloads;
 	conf.rxmode.mtu = p->mtu_set;
+	if (p->rss_hf != 0) {
+		conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
+		conf.rx_adv_conf.rss_conf.rss_hf = p->rss_hf;
+	}
 	rc = rte_eth_dev_configure(p->port_id, p->n_rxq, p->n_txq, &conf);
 	if (rc != 0)
 		return wr_error_set(err, rc, NULL, 0, 0, NULL,

@@ -6,9 +6,12 @@
 /**
  * @file
  * A struct wr_port wraps one ethdev port for a run: one TX queue per TX
- * lcore, one RX queue (always configured, since several PMDs need at least
- * one; polled only when a lcore is given the port's RX), started, its link
- * waited for, and closed again in reverse order whatever happened.
+ * lcore and one RX queue per RX lcore (at least one of each is always
+ * configured, since several PMDs need one; a queue no lcore has is never
+ * polled), started, its link waited for, and closed again in reverse order
+ * whatever happened.  Several RX queues are filled by RSS over the IPv4/IPv6
+ * addresses and TCP/UDP ports where the device hashes (rss_hf below), by
+ * the peer's queue pairs on memif, AF_XDP or virtio-user (doc/rx.md).
  *
  * Threads: the main lcore only (setup, start, stats, close).  The data path
  * uses port_id and the queue ids directly.
@@ -24,6 +27,10 @@
 
 /** TX-drop extended counters followed per port (NICs have a few dozen at most per queue set). */
 #define WR_PORT_DROP_XSTATS_MAX 32
+/** Mbufs a port's RX pool has besides what its queues need, for received
+ * frames that captures hold until their writers copy them (wr_cap.h):
+ * 0.2 ms at 10 Mpps. */
+#define WR_PORT_RX_HOLD 2048
 
 struct wr_port {
 	uint16_t port_id;
@@ -33,6 +40,7 @@ struct wr_port {
 	int socket_id;             /**< NUMA node, SOCKET_ID_ANY if unknown */
 	uint16_t n_txq;
 	uint16_t n_rxq;
+	uint64_t rss_hf;           /**< RSS hash fields on (several RX queues) */
 	uint16_t txd;
 	uint16_t rxd;
 	struct rte_ether_addr mac;
@@ -41,6 +49,7 @@ struct wr_port {
 	bool configured;
 	bool started;
 	struct rte_mempool *rx_pool;
+	uint32_t rx_held;          /**< frames captures hold (wr_cap.h) */
 	uint16_t mtu_set;          /**< MTU configured for jumbo frames, 0: the PMD's */
 	uint32_t buf_limit;        /**< memif: its buffer size (bsize), else 0 */
 	uint32_t frame_max;        /**< the largest frame (FCS included) the port
@@ -99,16 +108,20 @@ int wr_port_find(const char *device, uint16_t *port_id, struct wr_error *err);
 
 /**
  * Configure @p p (port_id and index filled by the caller) with @p n_txq TX
- * queues and one RX queue; descriptor counts 0 mean 1024 (adjusted to the
- * device's limits).  For @p max_frame above 1518 bytes (FCS included) the
+ * queues and @p n_rxq RX queues (0 counts as 1 of each); with more than
+ * one RX queue, RSS on the IP addresses and TCP/UDP ports the device can
+ * hash (none: its own spreading, a memif or AF_XDP peer's queue pairs).
+ * Descriptor counts 0 mean 1024 (adjusted to the device's limits).  For @p max_frame above 1518 bytes (FCS included) the
  * MTU is raised to max_frame - 18 and the RX buffers hold such a frame in
  * one segment; 0 or up to 1518 leave the PMD's MTU and 2 KB buffers.
- * @return 0 or a negative errno with @p err filled: -EMSGSIZE when the
+ * @return 0 or a negative errno with @p err filled: -EINVAL for more
+ *         queues than the device has; -EMSGSIZE when the
  *         device cannot take @p max_frame bytes (its max_mtu or
  *         max_rx_pktlen, or memif's buffer size, bsize=).
  */
-int wr_port_setup(struct wr_port *p, uint16_t n_txq, uint16_t txd,
-		  uint16_t rxd, uint32_t max_frame, struct wr_error *err);
+int wr_port_setup(struct wr_port *p, uint16_t n_txq, uint16_t n_rxq,
+		  uint16_t txd, uint16_t rxd, uint32_t max_frame,
+		  struct wr_error *err);
 
 /**
  * Read the TSC and the port's clock at the same instant (the TSC before and

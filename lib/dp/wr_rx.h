@@ -11,6 +11,27 @@
  * tracker (wr_seq) and, per stream, a latency histogram (wr_latency) and the
  * RFC 3550 jitter.
  *
+ * Several queues of one port (rx_lcores) each keep their own trackers, and
+ * whoever reads them merges (wr_engine.c): nothing is shared between RX
+ * lcores, so the hot path takes no lock and no atomic read-modify-write.
+ * The merge is exact for what wirerate reports: received and duplicated are
+ * sums; distinct is the sum of each queue's distinct sequence numbers, so
+ * lost = sent - distinct holds when one lane's frames spread over several
+ * queues (RSS over varying fields); histograms add bucket by bucket.  Two
+ * things are defined per queue (doc/rx.md): a frame is reordered when a
+ * later frame of its lane had already arrived on the same queue (frames on
+ * different queues have no order: the NIC gives none, and each queue is
+ * polled by its own lcore), and a duplicate is a second copy on the same
+ * queue (a device's copy of a frame hashes to the queue of the original;
+ * one that arrives on another queue is counted as received twice and
+ * hides one lost frame).  Jitter is each queue's RFC 3550 estimate,
+ * averaged weighted by frames.
+ *
+ * Frames without a signature are counted per class (rx_classes, the
+ * first class whose filter matches, run as JIT-compiled eBPF) or in
+ * rx_foreign.  A capture (wr_cap.h) attached to the queue sees every frame
+ * before it is accounted.
+ *
  * A frame is ours when it is IPv4 (optionally behind one 802.1Q tag) / UDP
  * and its UDP payload starts with WR_SIG_MAGIC, whatever a reflector did to
  * MAC and IP addresses and ports.  Everything else counts in rx_foreign;
@@ -18,9 +39,10 @@
  *
  * Timestamps: where the port stamps received frames in hardware, the
  * stamp, mapped onto the TSC (wr_clock.h), is the RX time; otherwise the
- * TSC is read once per received burst, right after rte_eth_rx_burst
- * returned, and latency then includes the time the frame waited in the RX
- * ring before the poll that found it (at most one poll interval).  Either
+ * TSC is read once per poll, right before rte_eth_rx_burst (the frames it
+ * returns were in the ring by then, but for those a NIC completes during
+ * the call), and latency then includes the time the frame waited in the
+ * RX ring before the poll that found it (at most one poll interval).  Either
  * is compared with the TX TSC in the signature (same host, same TSC).
  *
  * Threads: wr_rx_poll() on the owning lcore only.  The stats lcore reads
@@ -34,24 +56,38 @@
 
 #include "wr_clock.h"
 #include "wr_latency.h"
+#include "wr_pcapng.h"
 #include "wr_pkt.h"
 #include "wr_seq.h"
 
 #define WR_RX_BURST 32
+/** Signature offsets an RX queue tries before the walk (wr_rxq.sig_off). */
+#define WR_RX_SIG_OFFS_MAX 4
 
 struct wr_arpd;
+struct wr_bpf;
+struct wr_cap;
 
 /** Per stream, on one RX queue. */
 struct wr_rx_stream {
-	struct wr_latency hist;
-	struct wr_latency_jitter jitter;
+	/* What every frame reads first, in one cache line, the histogram's
+	 * 31 KiB after it. */
 	uint16_t n_lanes;
 	struct wr_seq *seq;        /**< n_lanes trackers */
+	struct wr_latency_jitter jitter;
+	struct wr_latency hist;
 } __rte_cache_aligned;
+
+/** Frames and bytes of one rx_classes class on one queue. */
+struct wr_rx_class_count {
+	uint64_t pkts;
+	uint64_t bytes;            /**< as received (pkt_len, FCS excluded) */
+};
 
 struct wr_rxq {
 	uint16_t port_id;
 	uint16_t queue_id;
+	unsigned int lcore_id;     /**< the lcore that polls it */
 	uint64_t rx_pkts;          /**< every frame received */
 	uint64_t rx_ours;          /**< frames with a valid signature */
 	uint64_t rx_ours_bytes;    /**< their bytes as received (pkt_len: all
@@ -69,26 +105,59 @@ struct wr_rxq {
 	 * (RTE_ETH_RX_OFFLOAD_TIMESTAMP), a stamped frame's RX time is its
 	 * stamp mapped onto the TSC through @p clock, which the main lcore
 	 * refits (wr_clock.h); an unstamped frame falls back to the TSC read
-	 * after rx_burst.  Set before the lcore starts.
+	 * before rx_burst.  Set before the lcore starts.
 	 */
 	bool hwts;
 	int hwts_off;              /**< mbuf dynfield offset of the stamp */
 	uint64_t hwts_flag;        /**< ol_flags bit of a stamped mbuf */
 	const struct wr_clock_pub *clock;
 	uint64_t rx_hwts;          /**< signature frames timed by their stamp */
+	/* The lcore's load on this queue (JSON rx_queues[]): every
+	 * rx_burst call, those that returned frames, and the TSC ticks from
+	 * before such a call to the end of its accounting. */
+	uint64_t polls;
+	uint64_t busy_polls;
+	uint64_t busy_tsc;
+	/** rx_classes: n_classes JIT-compiled filters run, in order, on each
+	 * frame without a signature; set before the lcore starts. */
+	unsigned int n_classes;
+	const struct wr_bpf *classes;
+	struct wr_rx_class_count *class_count; /**< n_classes entries */
+	/** Captures of what this queue receives, by the engine's capture
+	 * index (NULL: none), and how many there are.  Published and
+	 * withdrawn by the main lcore while the lcore runs (one acquire load
+	 * of n_caps per burst), freed only after the lcore passed a
+	 * quiescent point. */
+	uint32_t n_caps;
+	struct wr_cap *caps[WR_CAPTURES_MAX];
 	/** The raw layers of the streams' frames (wr_pkt.h): where the
 	 * signature is after one.  Set before the lcore starts. */
 	struct wr_pkt_hints hints;
+	/** Where the streams' signatures sit in the frames they send (from
+	 * their templates, wr_rx_sig_offs_add()): a frame with a signature's
+	 * magic at one of them is read there, one 4-byte compare instead of
+	 * the walk over the registry.  Set before the lcore starts. */
+	uint8_t n_sig_off;
+	uint16_t sig_off[WR_RX_SIG_OFFS_MAX];
 } __rte_cache_aligned;
 
 /**
  * Set up @p q for @p n_streams streams, where @p lanes[s] is the number of
- * TX lanes of stream s, 0 for a stream without latency signature.
+ * TX lanes of stream s, 0 for a stream without latency signature, and
+ * @p n_classes class counters (wr_rxq.classes is set by the caller).
  * Memory comes from rte_zmalloc_socket on @p socket_id.
  * @return 0 or -ENOMEM.
  */
 int wr_rxq_init(struct wr_rxq *q, uint16_t port_id, uint16_t queue_id,
-		uint16_t n_streams, const uint16_t *lanes, int socket_id);
+		uint16_t n_streams, const uint16_t *lanes,
+		unsigned int n_classes, int socket_id);
+
+/**
+ * Add @p off (a stream's wr_frame_tmpl_sig_off(), 0: none) to the offsets
+ * @p q tries first.  Past WR_RX_SIG_OFFS_MAX distinct ones, the frames of
+ * the others are found by the walk (the same result, more slowly).
+ */
+void wr_rx_sig_offs_add(struct wr_rxq *q, uint16_t off);
 
 /** Free what wr_rxq_init allocated.  NULL-safe. */
 void wr_rxq_fini(struct wr_rxq *q);

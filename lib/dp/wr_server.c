@@ -81,6 +81,10 @@ RTE_LOG_REGISTER_SUFFIX(wr_server_logtype, server, NOTICE);
 /* start_at more than a day ahead is a mistake (a date in ms, not s). */
 #define START_AT_MAX_S (24 * 3600.0)
 #define DRAIN_DEFAULT_NS (200 * 1000 * 1000ull)
+/* Captures a server keeps (running or done, until server.reset). */
+#define SRV_CAPS_MAX 32
+/* capture.fetch: bytes per call at most (a reply of 1.4 MB of base64). */
+#define CAP_FETCH_MAX (1u << 20)
 
 enum srv_state { ST_IDLE, ST_RUNNING, ST_DONE };
 static const char *const state_names[] = { "idle", "running", "done" };
@@ -173,6 +177,21 @@ struct server {
 	/* Events, by sequence number (seq % EVENTS_MAX). */
 	json_t *ev[EVENTS_MAX];
 	uint64_t ev_seq;             /* sequence of the last event, 0: none */
+	/* Captures (capture.*, section "captures" below). */
+	struct srv_cap {
+		bool used;
+		enum { CAP_ARMED, CAP_RUNNING, CAP_DONE } state;
+		unsigned int port;
+		enum wr_cap_dir dir;
+		struct wr_filter filter;
+		bool has_filter;
+		struct wr_cap_limits lim;
+		char file[WR_CAP_PATH_MAX];
+		int engine_id;           /* while running */
+		struct wr_cap_status st; /* when done */
+	} caps[SRV_CAPS_MAX];
+	char cap_dir[WR_CAP_PATH_MAX - 64]; /* room for /capture-N-K.pcapng */
+	bool cap_dir_made;           /* a temporary directory of ours */
 };
 
 static uint64_t
@@ -595,11 +614,19 @@ whole_sequences(struct server *s, struct conn *c, json_t *id, const bool *sel)
 }
 
 /* The engine gives the loaded streams' contexts back (results go too). */
+/* Captures (their section below): armed, begun, ended with runs. */
+static void caps_prepare(struct server *s);
+static void caps_begin(struct server *s);
+static void caps_end(struct server *s);
+static void caps_forget(struct server *s);
+static int caps_dir(struct server *s, struct wr_error *err);
+
 static void
 unbuild(struct server *s)
 {
 	if (!s->built)
 		return;
+	caps_end(s);
 	wr_engine_unload(s->e);
 	s->built = false;
 	s->state = ST_IDLE;
@@ -645,6 +672,8 @@ finish(struct server *s, const char *reason)
 	if (s->state != ST_RUNNING)
 		return;
 	wr_engine_stop(s->e, s->drain_ns);
+	/* A capture covers the run it started in: it ends with it. */
+	caps_end(s);
 	wr_engine_collect(s->e, true);
 	s->state = ST_DONE;
 	s->reason = reason;
@@ -1259,6 +1288,7 @@ m_start(struct call *k)
 	}
 	for (i = 0; i < s->f.n_streams; i++)
 		s->run_count[i] = sel[i] ? s->f.streams[i].count : 0;
+	caps_prepare(s);
 	wr_error_clear(&err);
 	rc = wr_engine_load(s->e, &s->f, false, &err);
 	for (i = 0; i < s->f.n_streams; i++) {
@@ -1275,6 +1305,7 @@ m_start(struct call *k)
 		return NULL;
 	}
 	s->built = true;
+	caps_begin(s);
 	memset(s->paused, 0, sizeof(s->paused));
 	memset(s->ended, 0, sizeof(s->ended));
 	s->stopped_some = false;
@@ -1511,6 +1542,7 @@ m_reset(struct call *k)
 	if (s->loaded)
 		wr_stream_file_free(&s->f);
 	s->loaded = false;
+	caps_forget(s);
 	return json_pack("{s:s}", "state", state_names[s->state]);
 }
 
@@ -1609,6 +1641,360 @@ logins_summary(struct server *s, uint64_t now)
 /* ---- dispatch ---- */
 
 /* Dispatch one line.  @return false when the connection must close. */
+/* ---- captures ----
+ *
+ * capture.start asks for a capture of a port (wr_cap.h): armed while no
+ * traffic runs, started on the engine with the next traffic.start (from
+ * its first frame), or at once during a run; it ends with capture.stop or
+ * with its run.  Files go to the server's own capture directory (no
+ * client names a path on the server), named capture-ID.pcapng, and are
+ * read back with capture.fetch once the capture is done.
+ */
+
+static const char *
+cap_dir_name(enum wr_cap_dir d)
+{
+	return d == WR_CAP_RX ? "rx" : d == WR_CAP_TX ? "tx" : "both";
+}
+
+/* The capture directory: --capture-dir, or a fresh private one. */
+static int
+caps_dir(struct server *s, struct wr_error *err)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	if (s->o->capture_dir != NULL) {
+		if (strlen(s->o->capture_dir) >= sizeof(s->cap_dir))
+			return wr_error_set(err, -ENAMETOOLONG, NULL, 0, 0,
+					    "--capture-dir", "a directory name "
+					    "shorter than %zu bytes",
+					    sizeof(s->cap_dir));
+		snprintf(s->cap_dir, sizeof(s->cap_dir), "%s", s->o->capture_dir);
+		return 0;
+	}
+	snprintf(s->cap_dir, sizeof(s->cap_dir), "%s/wirerate-captures-XXXXXX",
+		 tmp != NULL && tmp[0] != '\0' ? tmp : "/tmp");
+	if (mkdtemp(s->cap_dir) == NULL)
+		return wr_error_set(err, -errno, NULL, 0, 0, NULL, "cannot make "
+				    "a capture directory %s: %s", s->cap_dir,
+				    strerror(errno));
+	s->cap_dir_made = true;
+	return 0;
+}
+
+static json_t *
+cap_json(const struct server *s, unsigned int id)
+{
+	static const char *const states[] = { "armed", "running", "done" };
+	const struct srv_cap *c = &s->caps[id];
+	struct wr_cap_status st = c->st;
+	const char *base = strrchr(c->file, '/');
+
+	if (c->state == CAP_RUNNING)
+		wr_engine_capture_status(s->e, c->engine_id, &st);
+	return json_pack("{s:i, s:s, s:i, s:s, s:s?, s:s, s:i, s:I, s:I, s:I, "
+			 "s:I, s:I, s:b, s:s?}", "id", id, "state",
+			 states[c->state], "port", c->port, "dir",
+			 cap_dir_name(c->dir), "filter",
+			 c->has_filter ? c->filter.expr : NULL, "file",
+			 base ? base + 1 : c->file, "files",
+			 c->lim.files > 1 ? c->lim.files : 1,
+			 "seen", (json_int_t)st.seen,
+			 "written", (json_int_t)st.written,
+			 "bytes", (json_int_t)st.bytes,
+			 "capture_dropped", (json_int_t)st.dropped,
+			 "over_limit", (json_int_t)st.over_limit,
+			 "full", st.full, "error",
+			 st.error ? strerror(-st.error) : NULL);
+}
+
+/* Start capture @p id on the built engine; failure makes it done with
+ * the error (and an event). */
+static void
+cap_run(struct server *s, unsigned int id)
+{
+	struct srv_cap *c = &s->caps[id];
+	struct wr_engine_cap r = {
+		.port = c->port, .dir = c->dir, .file = c->file,
+		.filter = c->has_filter ? &c->filter : NULL, .lim = c->lim,
+	};
+	struct wr_error err;
+	char line[1024];
+	int rc;
+
+	wr_error_clear(&err);
+	rc = wr_engine_capture_start(s->e, &r, &err);
+	if (rc >= 0) {
+		c->engine_id = rc;
+		c->state = CAP_RUNNING;
+		return;
+	}
+	c->state = CAP_DONE;
+	c->st.error = rc;
+	wr_error_format(&err, line, sizeof(line));
+	event_push(s, "capture_done", json_pack("{s:i, s:s}", "id", id,
+						"error", line));
+}
+
+/* Before a build: the ports armed captures receive on are polled. */
+static void
+caps_prepare(struct server *s)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->e->n_ports; i++)
+		wr_engine_set_rx(s->e, i, false);
+	for (i = 0; i < SRV_CAPS_MAX; i++)
+		if (s->caps[i].used && s->caps[i].state == CAP_ARMED &&
+		    (s->caps[i].dir & WR_CAP_RX))
+			wr_engine_set_rx(s->e, s->caps[i].port, true);
+}
+
+/* After a build, before the lcores start: the armed captures run. */
+static void
+caps_begin(struct server *s)
+{
+	unsigned int i;
+
+	for (i = 0; i < SRV_CAPS_MAX; i++)
+		if (s->caps[i].used && s->caps[i].state == CAP_ARMED)
+			cap_run(s, i);
+}
+
+static void
+cap_end(struct server *s, unsigned int id)
+{
+	struct srv_cap *c = &s->caps[id];
+
+	if (c->state != CAP_RUNNING)
+		return;
+	memset(&c->st, 0, sizeof(c->st));
+	c->st.error = wr_engine_capture_stop(s->e, c->engine_id, &c->st);
+	c->state = CAP_DONE;
+	event_push(s, "capture_done", cap_json(s, id));
+}
+
+/* The run ended (or the engine is rebuilt): its captures end with it. */
+static void
+caps_end(struct server *s)
+{
+	unsigned int i;
+
+	for (i = 0; i < SRV_CAPS_MAX; i++)
+		if (s->caps[i].used)
+			cap_end(s, i);
+}
+
+/* server.reset and exit: every capture and its files go. */
+static void
+caps_forget(struct server *s)
+{
+	char path[WR_CAP_PATH_MAX + 16];
+	unsigned int i, k;
+
+	for (i = 0; i < SRV_CAPS_MAX; i++) {
+		struct srv_cap *c = &s->caps[i];
+
+		if (!c->used)
+			continue;
+		cap_end(s, i);
+		for (k = 0; k < (c->lim.files > 1 ? c->lim.files : 1); k++)
+			if (wr_cap_file_name(c->file, k, c->lim.files, path,
+					     sizeof(path)) == 0)
+				unlink(path);
+		wr_filter_free(&c->filter);
+		memset(c, 0, sizeof(*c));
+	}
+	if (*s->stop && s->cap_dir_made)
+		rmdir(s->cap_dir);
+}
+
+static json_t *
+m_cap_start(struct call *k)
+{
+	struct server *s = k->s;
+	const char *dir = wr_rpc_str(k->req, "dir");
+	const char *filter = wr_rpc_str(k->req, "filter");
+	unsigned int port = (unsigned int)wr_rpc_uint(k->req, "port", 0), id;
+	char why[WR_FILTER_EXPR_MAX + 256];
+	struct srv_cap *c;
+
+	if (port >= s->e->n_ports) {
+		reply_error(s, k->c, k->id, WR_RPC_E_PARAMS, NULL, "capture."
+			    "start: port %u does not exist: this server has "
+			    "%u port%s", port, s->e->n_ports,
+			    s->e->n_ports == 1 ? "" : "s");
+		return NULL;
+	}
+	if (!owns(s, k->c, k->id, 1ull << port))
+		return NULL;
+	for (id = 0; id < SRV_CAPS_MAX && s->caps[id].used; id++)
+		;
+	if (id == SRV_CAPS_MAX) {
+		reply_error(s, k->c, k->id, WR_RPC_E_STATE, NULL, "%u captures "
+			    "kept already: server.reset forgets them",
+			    SRV_CAPS_MAX);
+		return NULL;
+	}
+	c = &s->caps[id];
+	memset(c, 0, sizeof(*c));
+	c->port = port;
+	c->dir = WR_CAP_RX;
+	if (dir != NULL) {
+		if (strcmp(dir, "tx") == 0)
+			c->dir = WR_CAP_TX;
+		else if (strcmp(dir, "both") == 0)
+			c->dir = WR_CAP_BOTH;
+		else if (strcmp(dir, "rx") != 0) {
+			reply_error(s, k->c, k->id, WR_RPC_E_PARAMS, NULL,
+				    "capture.start: dir: expected rx, tx or "
+				    "both");
+			return NULL;
+		}
+	}
+	if (filter != NULL) {
+		if (wr_filter_compile(&c->filter, filter, why,
+				      sizeof(why)) != 0) {
+			reply_error(s, k->c, k->id, WR_RPC_E_PARAMS, NULL,
+				    "capture.start: filter: %s", why);
+			return NULL;
+		}
+		c->has_filter = true;
+	}
+	c->lim.frames = wr_rpc_uint(k->req, "count", 0);
+	c->lim.bytes = wr_rpc_uint(k->req, "size", 0);
+	c->lim.duration_ns = (uint64_t)(wr_rpc_num(k->req, "duration", 0) *
+					1e9);
+	c->lim.snaplen = (uint32_t)RTE_MIN(wr_rpc_uint(k->req, "snaplen", 0),
+					   (uint64_t)UINT32_MAX);
+	c->lim.files = (uint32_t)RTE_MIN(wr_rpc_uint(k->req, "files", 0),
+					 (uint64_t)UINT32_MAX);
+	if (wr_cap_limits_check(&c->lim, why, sizeof(why)) != 0) {
+		wr_filter_free(&c->filter);
+		reply_error(s, k->c, k->id, WR_RPC_E_PARAMS, NULL,
+			    "capture.start: %s", why);
+		return NULL;
+	}
+	snprintf(c->file, sizeof(c->file), "%s/capture-%u.pcapng", s->cap_dir,
+		 id);
+	c->used = true;
+	c->state = CAP_ARMED;
+	if (s->state == ST_RUNNING) {
+		cap_run(s, id);
+		if (c->state == CAP_DONE) {
+			json_t *r = cap_json(s, id);
+
+			reply_error(s, k->c, k->id, WR_RPC_E_ENGINE, r,
+				    "capture.start: %s", strerror(-c->st.error));
+			wr_filter_free(&c->filter);
+			memset(c, 0, sizeof(*c));
+			return NULL;
+		}
+	}
+	return cap_json(s, id);
+}
+
+/* The capture a request names, or NULL (replied). */
+static struct srv_cap *
+cap_of(struct call *k, unsigned int *id)
+{
+	*id = (unsigned int)RTE_MIN(wr_rpc_uint(k->req, "id", 0),
+				    (uint64_t)SRV_CAPS_MAX);
+	if (*id < SRV_CAPS_MAX && k->s->caps[*id].used)
+		return &k->s->caps[*id];
+	reply_error(k->s, k->c, k->id, WR_RPC_E_PARAMS, NULL,
+		    "no capture %llu", (unsigned long long)
+		    wr_rpc_uint(k->req, "id", 0));
+	return NULL;
+}
+
+static json_t *
+m_cap_stop(struct call *k)
+{
+	struct srv_cap *c;
+	unsigned int id;
+
+	if ((c = cap_of(k, &id)) == NULL ||
+	    !owns(k->s, k->c, k->id, 1ull << c->port))
+		return NULL;
+	if (c->state == CAP_ARMED)
+		c->state = CAP_DONE; /* never ran: no file */
+	cap_end(k->s, id);
+	return cap_json(k->s, id);
+}
+
+static json_t *
+m_cap_status(struct call *k)
+{
+	json_t *a;
+	unsigned int id;
+
+	if (wr_rpc_has(k->req, "id"))
+		return cap_of(k, &id) != NULL ? cap_json(k->s, id) : NULL;
+	a = json_array();
+	for (id = 0; id < SRV_CAPS_MAX; id++)
+		if (k->s->caps[id].used)
+			json_array_append_new(a, cap_json(k->s, id));
+	return json_pack("{s:o}", "captures", a);
+}
+
+static json_t *
+m_cap_fetch(struct call *k)
+{
+	struct srv_cap *c;
+	char path[WR_CAP_PATH_MAX + 16];
+	uint64_t off = wr_rpc_uint(k->req, "offset", 0);
+	uint64_t want = RTE_MIN(wr_rpc_uint(k->req, "length", CAP_FETCH_MAX),
+				(uint64_t)CAP_FETCH_MAX);
+	uint32_t parts, part = (uint32_t)RTE_MIN(wr_rpc_uint(k->req, "part",
+								   0),
+						 (uint64_t)UINT32_MAX);
+	unsigned int id;
+	struct stat sb;
+	uint8_t *buf;
+	ssize_t got;
+	json_t *data;
+	int fd;
+
+	if ((c = cap_of(k, &id)) == NULL)
+		return NULL;
+	parts = c->lim.files > 1 ? c->lim.files : 1;
+	if (c->state != CAP_DONE || c->st.written == 0) {
+		reply_error(k->s, k->c, k->id, WR_RPC_E_STATE, NULL,
+			    "capture %u has no file to fetch%s", id,
+			    c->state != CAP_DONE ? " yet: capture.stop it, "
+			    "or wait for its run to end" : "");
+		return NULL;
+	}
+	if (part >= parts ||
+	    wr_cap_file_name(c->file, part, c->lim.files, path,
+			     sizeof(path)) != 0 ||
+	    (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
+		reply_error(k->s, k->c, k->id, WR_RPC_E_PARAMS, NULL,
+			    "capture %u has no part %u (it wrote %u file%s)",
+			    id, part, c->st.files, c->st.files == 1 ? "" : "s");
+		return NULL;
+	}
+	buf = fstat(fd, &sb) == 0 ? malloc(want ? want : 1) : NULL;
+	got = buf == NULL ? -1 : off >= (uint64_t)sb.st_size ? 0 :
+		pread(fd, buf, want, (off_t)off);
+	close(fd);
+	if (got < 0) {
+		free(buf);
+		reply_error(k->s, k->c, k->id, WR_RPC_E_ENGINE, NULL,
+			    "capture %u: cannot read %s", id, path);
+		return NULL;
+	}
+	data = wr_rpc_base64(buf, (size_t)got);
+	free(buf);
+	return json_pack("{s:i, s:i, s:i, s:I, s:I, s:I, s:b, s:o}", "id", id,
+			 "part", part, "parts", parts, "offset", (json_int_t)off,
+			 "length", (json_int_t)got, "size",
+			 (json_int_t)sb.st_size, "eof",
+			 off + (uint64_t)got >= (uint64_t)sb.st_size,
+			 "data", data ? data : json_null());
+}
+
 static bool
 handle_line(struct server *s, struct conn *c, const char *line, size_t len)
 {
@@ -1675,6 +2061,10 @@ handle_line(struct server *s, struct conn *c, const char *line, size_t len)
 			return false; /* a wrong token closes the connection */
 		}
 		break;
+	case WR_RPC_CAP_START: res = m_cap_start(&k); break;
+	case WR_RPC_CAP_STOP: res = m_cap_stop(&k); break;
+	case WR_RPC_CAP_STATUS: res = m_cap_status(&k); break;
+	case WR_RPC_CAP_FETCH: res = m_cap_fetch(&k); break;
 	case WR_RPC_N_METHODS:
 		break;
 	}
@@ -2284,6 +2674,8 @@ wr_server_run(struct wr_engine *e, const struct wr_server_opts *o,
 	if (rc == 0 && (o->unix_path == NULL || o->unix_path[0] != '\0'))
 		rc = listen_unix(s, o->unix_path ? o->unix_path :
 				 WR_SERVER_SOCK_DEFAULT, err);
+	if (rc == 0)
+		rc = caps_dir(s, err);
 	if (rc != 0) {
 		server_free(s);
 		return rc;
@@ -2339,6 +2731,7 @@ wr_server_run(struct wr_engine *e, const struct wr_server_opts *o,
 	}
 	finish(s, "signal");
 	unbuild(s);
+	caps_forget(s);
 	server_free(s);
 	return 0;
 }

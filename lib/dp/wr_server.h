@@ -58,6 +58,8 @@ struct wr_server_opts {
 	unsigned int max_clients;    /**< Unix and logged-in TCP; 0: 1024 (wr_server_check() sets it) */
 	const char *cfg_path;        /**< the profile, for the results' metadata */
 	char token[WR_AUTH_TOKEN_MAX + 1]; /**< read by wr_server_check() */
+	const char *capture_dir;     /**< captures' files; NULL: a private
+				      *   temporary directory, removed at exit */
 };
 
 /**

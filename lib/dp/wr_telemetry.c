@@ -81,7 +81,8 @@ cb_ports(const char *cmd __rte_unused, const char *params __rte_unused,
 	     i++) {
 		struct rte_tel_data *o = object(d, i);
 		struct wr_counters t, sum;
-		const struct wr_rxq *q = e->rxq[i];
+		const struct wr_rxq *q = e->n_rxq[i] > 0 ? e->rxq[i][0] : NULL;
+		uint64_t rx_pkts, rx_foreign, rx_bad;
 
 		if (o == NULL) {
 			rc = -ENOMEM;
@@ -101,11 +102,11 @@ cb_ports(const char *cmd __rte_unused, const char *params __rte_unused,
 		rte_tel_data_add_dict_u64(o, "tx_pkts", sum.tx_pkts);
 		rte_tel_data_add_dict_u64(o, "tx_bytes", sum.tx_bytes);
 		if (q != NULL) {
-			rte_tel_data_add_dict_u64(o, "rx_pkts", load(&q->rx_pkts));
-			rte_tel_data_add_dict_u64(o, "rx_foreign",
-						  load(&q->rx_foreign));
-			rte_tel_data_add_dict_u64(o, "rx_bad_sig",
-						  load(&q->rx_bad_sig));
+			wr_engine_port_rx(e, i, &rx_pkts, &rx_foreign,
+					  &rx_bad);
+			rte_tel_data_add_dict_u64(o, "rx_pkts", rx_pkts);
+			rte_tel_data_add_dict_u64(o, "rx_foreign", rx_foreign);
+			rte_tel_data_add_dict_u64(o, "rx_bad_sig", rx_bad);
 			if (q->arpd != NULL) {
 				rte_tel_data_add_dict_u64(o, "arp_replies",
 					load(&q->arpd->arp_replies));
@@ -168,8 +169,7 @@ cb_latency(const char *cmd __rte_unused, const char *params __rte_unused,
 		struct wr_latency_summary sum;
 		struct wr_counters t;
 		struct rte_tel_data *o;
-		uint64_t rx = 0, distinct = 0, reord = 0, dup = 0;
-		unsigned int i, lane;
+		struct wr_seq_result res;
 
 		if (!e->f->streams[s].latency)
 			continue;
@@ -179,33 +179,17 @@ cb_latency(const char *cmd __rte_unused, const char *params __rte_unused,
 			break;
 		}
 		stream_tx(e, s, &t);
-		wr_latency_init(tel_scratch);
-		for (i = 0; i < e->n_ports; i++) {
-			const struct wr_rx_stream *rs;
-
-			if (e->rxq[i] == NULL ||
-			    (rs = e->rxq[i]->streams[s]) == NULL)
-				continue;
-			for (lane = 0; lane < rs->n_lanes; lane++) {
-				struct wr_seq_result res;
-
-				wr_seq_finish(&rs->seq[lane], 0, &res);
-				rx += res.rx_pkts;
-				distinct += res.distinct;
-				reord += res.reordered;
-				dup += res.duplicated;
-			}
-			wr_latency_merge(tel_scratch, &rs->hist);
-		}
+		wr_engine_stream_seq(e, s, WR_ENGINE_ALL_PORTS, &res, tel_scratch,
+				     NULL);
 		wr_latency_summarize(tel_scratch, NULL, &sum);
 		rte_tel_data_add_dict_string(o, "name", e->f->streams[s].name);
 		rte_tel_data_add_dict_u64(o, "tx_pkts", t.tx_pkts);
-		rte_tel_data_add_dict_u64(o, "rx_pkts", rx);
+		rte_tel_data_add_dict_u64(o, "rx_pkts", res.rx_pkts);
 		rte_tel_data_add_dict_u64(o, "lost",
-					  t.tx_pkts > distinct ?
-					  t.tx_pkts - distinct : 0);
-		rte_tel_data_add_dict_u64(o, "reordered", reord);
-		rte_tel_data_add_dict_u64(o, "duplicated", dup);
+					  t.tx_pkts > res.distinct ?
+					  t.tx_pkts - res.distinct : 0);
+		rte_tel_data_add_dict_u64(o, "reordered", res.reordered);
+		rte_tel_data_add_dict_u64(o, "duplicated", res.duplicated);
 		rte_tel_data_add_dict_u64(o, "latency_min_ns", sum.min);
 		rte_tel_data_add_dict_u64(o, "latency_avg_ns", sum.avg);
 		rte_tel_data_add_dict_u64(o, "latency_max_ns", sum.max);

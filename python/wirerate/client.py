@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import collections
+import base64
 import json
 import os
 import socket
@@ -293,6 +294,51 @@ class Client:
         """Block until traffic ends (count, duration, stop): {"state", "stop_reason", "timeout"}."""
         return self.call("traffic.wait", _timeout=None if timeout is None else timeout + 5.0,
                          timeout=timeout)
+
+    # -- captures ---------------------------------------------------------------------------
+
+    def capture_start(self, port: int, dir: str = "rx", filter: Optional[str] = None,
+                      count: Optional[int] = None, size: Optional[int] = None,
+                      duration: Optional[float] = None, snaplen: Optional[int] = None,
+                      files: Optional[int] = None) -> Result:
+        """Capture what ``port`` receives ("rx"), sends ("tx") or both, in pcapng.
+
+        ``filter`` is tcpdump's language; ``count`` frames, ``size`` bytes or ``duration``
+        seconds end it (with ``files`` > 1: each file of a ring of that many).  Armed until
+        the next traffic.start when no traffic runs; it ends with its run or capture_stop().
+        Returns the capture's status, its "id" among it."""
+        return self.call("capture.start", port=port, dir=dir, filter=filter, count=count,
+                         size=size, duration=duration, snaplen=snaplen, files=files)
+
+    def capture_stop(self, capture_id: int) -> Result:
+        return self.call("capture.stop", id=capture_id)
+
+    def capture_status(self, capture_id: Optional[int] = None) -> Any:
+        """One capture's status, or {"captures": [...]} for all."""
+        return self.call("capture.status", id=capture_id)
+
+    def capture_fetch(self, capture_id: int, path: str, part: Optional[int] = None,
+                      chunk: int = 1 << 20) -> int:
+        """Copy a finished capture's file (``part`` k of a ring) to local ``path``, written to
+        a temporary name and renamed when whole; returns its size in bytes."""
+        tmp = path + ".part"
+        offset = 0
+        try:
+            with open(tmp, "wb") as f:
+                while True:
+                    r = self.call("capture.fetch", id=capture_id, part=part, offset=offset,
+                                  length=chunk)
+                    data = base64.b64decode(r["data"])
+                    f.write(data)
+                    offset += len(data)
+                    if r["eof"] or not data:
+                        break
+            os.replace(tmp, path)
+        except BaseException:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+            raise
+        return offset
 
     # -- statistics and events --------------------------------------------------------------
 

@@ -28,6 +28,19 @@ HISTORY = os.path.expanduser("~/.wirerate_history")
 RATE_UNITS = ("pps", "kpps", "mpps", "gpps", "bps", "kbps", "mbps", "gbps", "tbps", "%",
               "l1", "l2")
 START_KEYS = ("rate", "duration", "count", "at", "drain")
+CAPTURE_KEYS = ("filter", "count", "size", "duration", "snaplen", "files")
+
+
+def format_capture(c: Dict[str, Any]) -> str:
+    """One line for a capture's status (capture.status)."""
+    text = (f"capture {c['id']}: port {c['port']} {c['dir']} {c['state']}, "
+            f"{c['written']} frames, {c['bytes']} bytes in {c['file']}")
+    if c.get("filter"):
+        text += f", filter \"{c['filter']}\""
+    text += f"; {c['seen']} matched, {c['capture_dropped']} capture dropped"
+    if c.get("error"):
+        text += f"; error: {c['error']}"
+    return text
 
 
 def parse_words(words: List[str], keys: Tuple[str, ...]) -> Tuple[Dict[str, str], List[str]]:
@@ -357,6 +370,46 @@ class Console(cmd.Cmd):
         """events: what happened since the last call (stream ended, link down, ...)."""
         for e in self.c.events():
             print(json.dumps(e))
+
+    def do_capture(self, arg: str) -> None:
+        """capture start PORT [rx|tx|both] [filter "EXPR"] [count N] [size BYTES]
+                 [duration S] [snaplen N] [files N]
+        capture stop ID | capture status [ID] | capture fetch ID FILE [part K]
+        A capture runs with the traffic (armed until traffic starts); fetch copies its
+        pcapng file here once it is done."""
+        words = shlex.split(arg)
+        if not words:
+            print(self.do_capture.__doc__)
+            return
+        cmd, rest = words[0], words[1:]
+        if cmd == "start" and rest:
+            port, rest = int(rest[0]), rest[1:]
+            direction = rest.pop(0) if rest and rest[0] in ("rx", "tx", "both") else "rx"
+            opts, extra = parse_words(rest, CAPTURE_KEYS)
+            if extra:
+                raise ValueError(f"capture start: unexpected {' '.join(extra)}")
+            r = self.c.capture_start(
+                port, direction, filter=opts.get("filter"),
+                count=int(opts["count"]) if "count" in opts else None,
+                size=int(opts["size"]) if "size" in opts else None,
+                duration=seconds(opts["duration"]) if "duration" in opts else None,
+                snaplen=int(opts["snaplen"]) if "snaplen" in opts else None,
+                files=int(opts["files"]) if "files" in opts else None)
+            print(f"capture {r['id']}: {r['state']}, {r['file']}")
+        elif cmd == "stop" and len(rest) == 1:
+            print(format_capture(self.c.capture_stop(int(rest[0]))))
+        elif cmd == "status":
+            if rest:
+                print(format_capture(self.c.capture_status(int(rest[0]))))
+            else:
+                for c in self.c.capture_status()["captures"]:
+                    print(format_capture(c))
+        elif cmd == "fetch" and len(rest) in (2, 4):
+            part = int(rest[3]) if len(rest) == 4 and rest[2] == "part" else None
+            n = self.c.capture_fetch(int(rest[0]), rest[1], part=part)
+            print(f"{rest[1]}: {n} bytes")
+        else:
+            print(self.do_capture.__doc__)
 
     def do_reset(self, _: str) -> None:
         """reset: take the ports, stop, remove every stream, clear."""

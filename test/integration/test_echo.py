@@ -75,6 +75,20 @@ def telemetry(prefix, cmd):
     return None
 
 
+def stable_ethdev_stats(prefix, tries=8, pause=0.2):
+    """/ethdev/stats of port 0 of the DPDK process @prefix, read until two readings agree
+    (its counters have stopped moving), or the last one; None when it never answered."""
+    last = None
+    for _ in range(tries):
+        t = telemetry(prefix, "/ethdev/stats,0")
+        st = t.get("/ethdev/stats") if t else None
+        if st is not None and last is not None and st == last:
+            break
+        last = st
+        time.sleep(pause)
+    return last
+
+
 class Namespace:
     """A network namespace with a veth pair: wirerate's end and the kernel's end."""
 
@@ -320,7 +334,8 @@ class EchoMemif(MemifCase):
         prof = self.memif_profile(f"rtt-{tag}-memif.yaml", gen_prefix, devargs=devargs)
         csv_path = self.path(f"{tag}.csv")
         gen = self.start("rtt", sf, "--stream", stream, "--config", prof, "--sizes", sizes,
-                         "--count", str(count), "--timeout", "0.5", "--csv", csv_path)
+                         "--count", str(count), "--timeout", "0.5", "--csv", csv_path,
+                         "--json", self.path(f"{tag}.json"))
         self.procs.append(gen)
         self.wait_listening(gen, PEER_START_S)
         refl = self.reflector(refl_prefix, None, devargs=devargs)
@@ -333,17 +348,50 @@ class EchoMemif(MemifCase):
             return out, list(csv.DictReader(f))
 
     def test_rtt_raw_and_udp(self):
-        """rtt sweeps raw L2 frames as well as UDP (the seed study's two columns), reflected
-        by testpmd macswap: every round trip of every size comes back."""
+        """Seed 000 in one command: rtt --stream raw,udp sweeps raw L2 frames and UDP
+        datagrams side by side (the study's #octets, RAW (us), UDP (us) columns), reflected
+        by testpmd macswap: every round trip of every size comes back, in the table, the
+        CSV and the JSON."""
         sf = os.path.join(ROOT, "streams", "rtt-raw-vs-udp.yaml")
+        out, rows = self.rtt_through_testpmd(sf, "raw,udp", "both", "50:1450:700", 200)
+        payloads = (50, 750, 1450)
+        self.assertEqual([int(r["payload_bytes"]) for r in rows], list(payloads), out)
         for name, hdr in (("raw", 14), ("udp", 42)):
-            out, rows = self.rtt_through_testpmd(sf, name, name, "50:1450:700", 200)
-            self.assertEqual([int(r["payload_bytes"]) for r in rows], [50, 750, 1450], out)
-            self.assertEqual([int(r["frame_bytes"]) for r in rows],
-                             [max(64, p + hdr + 4) for p in (50, 750, 1450)], out)
+            self.assertEqual([int(r[f"{name}_frame_bytes"]) for r in rows],
+                             [max(64, p + hdr + 4) for p in payloads], out)
             for r in rows:
-                self.assertEqual(int(r["round_trips"]), 200, out)
-                self.assertEqual(int(r["lost"]), 0, out)
+                self.assertEqual(int(r[f"{name}_round_trips"]), 200, out)
+                self.assertEqual(int(r[f"{name}_lost"]), 0, out)
+                self.assertEqual(r[f"{name}_avg_us"], r[f"{name}_avg_us"])
+                self.assertGreater(float(r[f"{name}_avg_us"]), 0)
+        lines = out.splitlines()
+        head = next(i for i, l in enumerate(lines) if l.lstrip().startswith("#octets"))
+        self.assertEqual(lines[head].split()[:5], ["#octets", "raw", "(us)", "udp", "(us)"])
+        table = [l.split() for l in lines[head + 1:head + 4]]
+        self.assertEqual([int(t[0]) for t in table], list(payloads), out)
+        for t, r in zip(table, rows):
+            self.assertAlmostEqual(float(t[1]), float(r["raw_avg_us"]), delta=0.006)
+            self.assertAlmostEqual(float(t[2]), float(r["udp_avg_us"]), delta=0.006)
+        with open(self.path("both.json")) as f:
+            j = json.load(f)
+        self.assertEqual(j["schema"], "wirerate-rtt-compare/1")
+        self.assertEqual(j["streams"], ["raw", "udp"])
+        self.assertEqual([s["payload_bytes"] for s in j["sizes"]], list(payloads))
+        for s, r in zip(j["sizes"], rows):
+            for name in ("raw", "udp"):
+                self.assertEqual(s[name]["round_trips"], 200)
+                self.assertEqual(s[name]["frame_bytes"], int(r[f"{name}_frame_bytes"]))
+                self.assertAlmostEqual(s[name]["rtt_ns"]["avg"] / 1e3,
+                                       float(r[f"{name}_avg_us"]), delta=0.0006)
+
+    def test_rtt_streams_refused(self):
+        """--stream with a name twice or one the file lacks: one line, exit 2, before EAL."""
+        sf = os.path.join(ROOT, "streams", "rtt-raw-vs-udp.yaml")
+        for arg, why in (("raw,raw", "given twice"), ("raw,tcp", "no stream named")):
+            p = self.wirerate("rtt", sf, "--stream", arg, "--config",
+                              self.memif_profile("r.yaml", "wrecho-never"), check=2)
+            self.assertIn(why, p.stderr)
+            self.assertEqual(len(p.stderr.strip().splitlines()), 1, p.stderr)
 
     def test_rtt_jumbo(self):
         """rtt sizes the port for its largest frame: payloads up to 8972 bytes (9018-byte
@@ -594,14 +642,7 @@ streams:
             done = line.startswith("sending stopped")
         # testpmd's counters, read while the link is up (wirerate drains
         # for 3 s): the first two equal readings.
-        last = None
-        for _ in range(8):
-            t = telemetry(refl_prefix, "/ethdev/stats,0")
-            st = t.get("/ethdev/stats") if t else None
-            if st is not None and last is not None and st == last:
-                break
-            last = st
-            time.sleep(0.2)
+        last = stable_ethdev_stats(refl_prefix)
         # wirerate ends first, then testpmd.  The other order (TESTBED's)
         # made wirerate crash with SIGSEGV in 1 of about 8 runs when the
         # peer vanished while it was still polling RX in its drain; the

@@ -456,6 +456,66 @@ class NullServer(ServerCase):
         self.assertEqual(st["stream_file_sha256"], ref["stream_file_sha256"])
 
 
+class Captures(ServerCase):
+    """capture.start/stop/status/fetch through the Python client and the console: a TX capture
+    of a server's run, fetched over the API, equals `wirerate dump` of the stream, frame for
+    frame (tcpdump reads both); bad requests are JSON-RPC errors, the server keeps serving."""
+
+    def test_capture_tx_fetched(self):
+        p, sock = self.serve()
+        c = self.client(sock)
+        c.acquire()
+        sf = self.write("s.yaml", stream(rate="100 kpps", extra="count: 300"))
+        c.load_file(sf)
+        # Armed while idle: it starts with the run, from its first frame.
+        r = c.capture_start(0, "tx", filter="udp and dst port 1024")
+        self.assertEqual(r["state"], "armed")
+        cid = r["id"]
+        for bad, why in (({"filter": "udp and"}, "libpcap cannot compile"),
+                         ({"dir": "sideways"}, "rx, tx or both"),
+                         ({"files": 3}, "a limit per file"),
+                         ({"port": 7}, "does not exist")):
+            args = {"port": 0, **bad}
+            with self.assertRaises(RpcError) as e:
+                c.capture_start(**args)
+            self.assertEqual(e.exception.code, -32602, bad)
+            self.assertIn(why, e.exception.message)
+        with self.assertRaises(RpcError) as e:
+            c.capture_fetch(cid, self.path("early.pcapng"))
+        self.assertIn("no file to fetch yet", e.exception.message)
+        self.assertFalse(os.path.exists(self.path("early.pcapng.part")))
+        c.start()
+        self.assertEqual(c.wait(10)["stop_reason"], "count")
+        st = c.capture_status(cid)
+        self.assertEqual((st["state"], st["written"], st["capture_dropped"]), ("done", 300, 0))
+        self.assertEqual([x["id"] for x in c.capture_status()["captures"]], [cid])
+        got = self.path("got.pcapng")
+        n = c.capture_fetch(cid, got, chunk=4096)   # several calls
+        self.assertEqual(n, os.path.getsize(got))
+        self.assertEqual(n, st["bytes"])
+        with self.assertRaises(RpcError):
+            c.capture_fetch(cid, self.path("x.pcapng"), part=1)
+        subprocess.run([WIRERATE, "dump", sf, "--count", "300", "--pcap",
+                        self.path("dump.pcap")], check=True, capture_output=True)
+
+        def frames(path):
+            out = subprocess.run(["tcpdump", "-r", path, "-nn", "-x"], capture_output=True,
+                                 text=True, check=True).stdout
+            return [l for l in out.splitlines() if l.startswith("\t")]
+        self.assertEqual(frames(got), frames(self.path("dump.pcap")))
+        # The console's capture commands, on the same server.
+        out = subprocess.run([WIRERATE, "console", "--socket", sock, "-c", "acquire force",
+                              "-c", "capture status", "-c", "capture start 0 both",
+                              "-c", f"capture fetch {cid} {self.path('c.pcapng')}"],
+                             capture_output=True, text=True, timeout=60)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertIn(f"capture {cid}: port 0 tx done, 300 frames", out.stdout)
+        self.assertIn(": armed, capture-", out.stdout)
+        with open(got, "rb") as a, open(self.path("c.pcapng"), "rb") as b:
+            self.assertEqual(a.read(), b.read())
+        self.assertIsNone(p.poll())
+
+
 class Tools(ServerCase):
     """The console, the CSIT-style example and the Prometheus exporter against a server."""
 

@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* wr_filter: tcpdump filter expressions (captures, rx_classes) compiled by libpcap. */
+#ifndef WR_FILTER_H
+#define WR_FILTER_H
+
+/**
+ * @file
+ * Two things take tcpdump's filter language: `--capture-filter EXPR` (which
+ * frames a capture keeps) and `rx_classes:` (named filters that count, per
+ * port, the received frames that carry no signature of ours).  Both are
+ * compiled here by libpcap's pcap_compile() for Ethernet (DLT_EN10MB), the
+ * one compiler of that language everybody trusts, into classic BPF.  The
+ * data path converts the program to eBPF and JIT-compiles it with DPDK's
+ * rte_bpf (rte_bpf_convert(), as dpdk-dumpcap does: wr_bpf.h in lib/dp);
+ * that needs EAL, so everything a user can get wrong is found here, before
+ * EAL starts: an expression libpcap refuses is one error line naming it and
+ * libpcap's reason.
+ *
+ * wr_filter_match() runs the classic program with libpcap's own
+ * interpreter (pcap_offline_filter): the reference the JIT is tested
+ * against, and what tests use.
+ *
+ * A class definition (profile or stream file):
+ *
+ *     rx_classes:
+ *       - {name: arp, filter: "arp"}
+ *       - {name: ospf, filter: "ip proto 89"}
+ *       - {name: icmp-errors, filter: "icmp[icmptype] == icmp-unreach"}
+ *
+ * name: 1..31 characters of [A-Za-z0-9_.-], unique, not "foreign";
+ * filter: 1..1023 characters libpcap compiles.  At most WR_RX_CLASSES_MAX.
+ * A frame without our signature counts in the first class (in file order,
+ * the profile's before the stream file's) whose filter matches it, else in
+ * rx_foreign.  Every polled port counts every class.
+ *
+ * Threads: any; no global state.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <pcap/pcap.h>
+
+#include "wr_error.h"
+
+#define WR_FILTER_EXPR_MAX 1024
+#define WR_RX_CLASS_NAME_MAX 32
+/** Classes per run: each is one more program per unmatched frame. */
+#define WR_RX_CLASSES_MAX 16
+
+/** One compiled expression; bpf.bf_insns is owned (wr_filter_free()). */
+struct wr_filter {
+	char expr[WR_FILTER_EXPR_MAX];
+	struct bpf_program bpf;
+	bool compiled;
+};
+
+/**
+ * Compile @p expr (tcpdump's language) for Ethernet frames.
+ * @param why  on -EINVAL, libpcap's reason (@p why_len bytes)
+ * @return 0; -EINVAL (empty, too long, or libpcap refused it); -ENOMEM.
+ */
+int wr_filter_compile(struct wr_filter *f, const char *expr, char *why,
+		      size_t why_len);
+
+/** Free the program.  NULL-safe; @p f may be compiled again after. */
+void wr_filter_free(struct wr_filter *f);
+
+/**
+ * Run the classic program on @p caplen bytes of a frame of @p len bytes
+ * (libpcap's interpreter).  @return true when it matches.
+ */
+bool wr_filter_match(const struct wr_filter *f, const uint8_t *frame,
+		     uint32_t caplen, uint32_t len);
+
+struct wr_rx_class {
+	char name[WR_RX_CLASS_NAME_MAX];
+	struct wr_filter filter;
+	char file[WR_ERROR_FILE_MAX]; /**< where it was defined, for errors */
+	unsigned int line, col;
+};
+
+struct wr_rx_classes {
+	unsigned int n;
+	struct wr_rx_class c[WR_RX_CLASSES_MAX];
+};
+
+struct wr_ywalk;
+struct wr_ynode;
+
+/**
+ * Parse an `rx_classes:` list (@p n, a YAML sequence) into @p out,
+ * appending after the classes it holds.  Errors name file:line:col, the
+ * key path and, for a filter, libpcap's reason.
+ * @return 0, -EINVAL or -ENOMEM (through @p w's error).
+ */
+int wr_rx_classes_parse(struct wr_ywalk *w, const struct wr_ynode *n,
+			struct wr_rx_classes *out);
+
+/**
+ * Check that the profile's classes @p a and the stream file's @p b can be
+ * used together: no name in both, at most WR_RX_CLASSES_MAX in all.
+ * @return 0 or -EINVAL (@p err names the second definition).
+ */
+int wr_rx_classes_check_pair(const struct wr_rx_classes *a,
+			     const struct wr_rx_classes *b,
+			     struct wr_error *err);
+
+/** Free every program of @p cs and empty it.  NULL-safe. */
+void wr_rx_classes_free(struct wr_rx_classes *cs);
+
+/**
+ * The index of the first class of @p cs matching the frame (libpcap's
+ * interpreter, for tests and checks), or -1.
+ */
+int wr_rx_classes_match(const struct wr_rx_classes *cs, const uint8_t *frame,
+			uint32_t caplen, uint32_t len);
+
+#endif /* WR_FILTER_H */
