@@ -379,6 +379,43 @@ test_merge(void)
 	CU_ASSERT_EQUAL(wr_latency_count(&m), 0);
 }
 
+/* A batch (the receive path's: a burst's values at once) records what
+ * the values one by one record: buckets, count, min, max and the 128-bit
+ * sum, a carry out of a batch's own sum included. */
+static void
+test_batch(void)
+{
+	static struct wr_latency one, bat;
+	struct wr_latency_batch b;
+	unsigned int i, k;
+
+	rng_state = 17;
+	wr_latency_init(&one);
+	wr_latency_init(&bat);
+	wr_latency_batch_reset(&b);
+	for (i = 0; i < N_VALUES; i++) {
+		/* Runs of 1..WR_LATENCY_BATCH_MAX values, some huge. */
+		uint64_t v = i % 9973 == 0 ? UINT64_MAX - i :
+			     rng() >> (rng() & 63);
+
+		wr_latency_record(&one, v);
+		wr_latency_batch_add(&b, v);
+		if (b.n == WR_LATENCY_BATCH_MAX || rng() % 7 == 0)
+			wr_latency_batch_flush(&bat, &b);
+	}
+	wr_latency_batch_flush(&bat, &b);
+	CU_ASSERT_EQUAL(b.n, 0);
+	assert_same(&one, &bat);
+	CU_ASSERT_EQUAL(one.sum_hi, bat.sum_hi);
+	CU_ASSERT_EQUAL(one.sum_lo, bat.sum_lo);
+	CU_ASSERT(one.sum_hi > 0);
+	for (k = 0; k < WR_LATENCY_BUCKETS; k++)
+		CU_ASSERT_EQUAL(one.counts[k], bat.counts[k]);
+	/* An empty batch changes nothing. */
+	wr_latency_batch_flush(&bat, &b);
+	assert_same(&one, &bat);
+}
+
 /* ---- snapshot while the writer runs ---- */
 
 #define LIVE_VALUES 2000000
@@ -612,6 +649,7 @@ static CU_TestInfo hist_tests[] = {
 	{ "two_mode_tail", test_two_mode_tail },
 	{ "small", test_small },
 	{ "merge", test_merge },
+	{ "batch", test_batch },
 	{ "sub", test_sub },
 	{ "live_snapshot", test_live_snapshot },
 	CU_TEST_INFO_NULL,

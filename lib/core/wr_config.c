@@ -253,6 +253,7 @@ parse_port(struct wr_ywalk *w, const struct wr_ynode *n, struct wr_port_cfg *p)
 	if (rc == 0 && (v = wr_ynode_get(n, "rx_lcores")) != NULL) {
 		p->rx_lcore_mark.line = v->line;
 		p->rx_lcore_mark.col = v->col;
+		p->rx_lcores_key = "rx_lcores";
 		rc = WR_YWALK_KEY(w, "rx_lcores", parse_lcores(w, v, "RX",
 				  p->rx_lcores, &p->n_rx_lcores));
 		p->no_rx = rc == 0 && p->n_rx_lcores == 0;
@@ -260,6 +261,7 @@ parse_port(struct wr_ywalk *w, const struct wr_ynode *n, struct wr_port_cfg *p)
 	if (rc == 0 && (v = wr_ynode_get(n, "rx_lcore")) != NULL) {
 		p->rx_lcore_mark.line = v->line;
 		p->rx_lcore_mark.col = v->col;
+		p->rx_lcores_key = "rx_lcore";
 		rc = WR_YWALK_KEY(w, "rx_lcore", wr_ywalk_u64(w, v, 0, LCORE_ID_MAX,
 							  &u));
 		p->rx_lcores[0] = (unsigned int)u;

@@ -60,6 +60,9 @@ struct wr_port_cfg {
 	unsigned int rx_lcores[WR_PORT_LCORES_MAX];
 	uint16_t n_rx_lcores;   /**< 0: none given (or none at all: no_rx) */
 	bool no_rx;             /**< rx_lcores: []: the port only sends */
+	/** The key they were given under: "rx_lcores", or "rx_lcore" (the
+	 *  one-queue form), for the errors EAL finds later. */
+	const char *rx_lcores_key;
 	uint16_t txd;           /**< 0: default */
 	uint16_t rxd;           /**< 0: default */
 	bool arp;               /**< answer ARP and ICMP echo (doc/arp.md) */

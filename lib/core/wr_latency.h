@@ -181,6 +181,72 @@ wr_latency_record(struct wr_latency *h, uint64_t ns)
 	__atomic_store_n(&h->counts[i], h->counts[i] + 1, __ATOMIC_RELEASE);
 }
 
+/** Values a wr_latency_batch holds at most between two flushes. */
+#define WR_LATENCY_BATCH_MAX 64
+
+/**
+ * Values bound for one histogram, gathered by its writer (a burst of a
+ * receive queue) and recorded at once by wr_latency_batch_flush(): the
+ * histogram's min, max, sum and count are written once per batch instead
+ * of once per value, the bucket counts after them (the snapshot rules
+ * above hold as with wr_latency_record()).  Writer thread only.
+ */
+struct wr_latency_batch {
+	uint32_t n;
+	uint16_t bucket[WR_LATENCY_BATCH_MAX];
+	uint64_t min;
+	uint64_t max;
+	uint64_t sum_lo;
+	uint64_t sum_hi;
+};
+
+/** Empty @p b. */
+static inline void
+wr_latency_batch_reset(struct wr_latency_batch *b)
+{
+	b->n = 0;
+	b->min = UINT64_MAX;
+	b->max = 0;
+	b->sum_lo = 0;
+	b->sum_hi = 0;
+}
+
+/** Add one value to @p b (which holds fewer than WR_LATENCY_BATCH_MAX). */
+static inline void
+wr_latency_batch_add(struct wr_latency_batch *b, uint64_t ns)
+{
+	uint64_t lo = b->sum_lo + ns;
+
+	b->bucket[b->n++] = (uint16_t)wr_latency_bucket(ns);
+	b->min = ns < b->min ? ns : b->min;
+	b->max = ns > b->max ? ns : b->max;
+	b->sum_hi += lo < ns;
+	b->sum_lo = lo;
+}
+
+/** Record what @p b holds into @p h and empty @p b. */
+static inline void
+wr_latency_batch_flush(struct wr_latency *h, struct wr_latency_batch *b)
+{
+	uint64_t lo = h->sum_lo + b->sum_lo;
+	uint32_t k;
+
+	if (b->n == 0)
+		return;
+	if (b->min < h->min)
+		wr_latency_store_(&h->min, b->min);
+	if (b->max > h->max)
+		wr_latency_store_(&h->max, b->max);
+	wr_latency_store_(&h->sum_hi, h->sum_hi + b->sum_hi + (lo < b->sum_lo));
+	wr_latency_store_(&h->sum_lo, lo);
+	wr_latency_store_(&h->n, h->n + b->n);
+	/* Release: a reader that sees these counts sees min, max and sum. */
+	for (k = 0; k < b->n; k++)
+		__atomic_store_n(&h->counts[b->bucket[k]],
+				 h->counts[b->bucket[k]] + 1, __ATOMIC_RELEASE);
+	wr_latency_batch_reset(b);
+}
+
 /** Initialise, or clear for reuse, a histogram.  Owner only. */
 void wr_latency_init(struct wr_latency *h);
 

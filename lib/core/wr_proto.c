@@ -195,23 +195,88 @@ wr_proto_layout(const struct wr_layer *l, struct wr_layout *lo)
  * of a walk over every module.  The first module in registry order wins. */
 static const struct wr_proto *rx_by_ipproto[256];
 static const struct wr_proto *rx_link;
+/* Names by (carry, value) and each module's next-layer field, in
+ * open-addressed tables: a few instructions a layer on the receive path
+ * instead of a walk over every name and every field. */
+#define RX_SLOTS 256
 static struct rx_name {
+	const struct wr_proto *p; /* NULL: empty */
 	uint8_t carry;
 	uint32_t value;
-	const struct wr_proto *p;
-} rx_names[64];
-static unsigned int rx_n_names;
+} rx_names[RX_SLOTS];
+static struct rx_field {
+	const struct wr_proto *p; /* NULL: empty */
+	int j;                    /* its carry's NEXT_* field, -ENOENT */
+} rx_fields[RX_SLOTS];
+
+static inline unsigned int
+rx_name_slot(uint8_t carry, uint32_t value)
+{
+	return ((value * 0x9e3779b1u) >> 24 ^ carry) & (RX_SLOTS - 1);
+}
+
+static inline unsigned int
+rx_field_slot(const struct wr_proto *p)
+{
+	uintptr_t v = (uintptr_t)p;
+
+	return (unsigned int)(v >> 3 ^ v >> 11) & (RX_SLOTS - 1);
+}
 
 static void
 rx_name_add(uint8_t carry, uint32_t value, const struct wr_proto *p)
 {
-	unsigned int i;
+	unsigned int i, k = rx_name_slot(carry, value);
 
-	for (i = 0; i < rx_n_names; i++)
-		if (rx_names[i].carry == carry && rx_names[i].value == value)
+	/* The first module in registry order keeps a name. */
+	for (i = 0; i < RX_SLOTS; i++, k = (k + 1) & (RX_SLOTS - 1)) {
+		if (rx_names[k].p == NULL) {
+			rx_names[k] = (struct rx_name){ p, carry, value };
 			return;
-	if (rx_n_names < sizeof(rx_names) / sizeof(rx_names[0]))
-		rx_names[rx_n_names++] = (struct rx_name){ carry, value, p };
+		}
+		if (rx_names[k].carry == carry && rx_names[k].value == value)
+			return;
+	}
+}
+
+/* The field that names the next layer, by the carry of @p p. */
+static int
+rx_field_find(const struct wr_proto *p)
+{
+	switch (p->carry) {
+	case WR_CARRY_ETHERTYPE:
+		return wr_proto_field_role(p, WR_ROLE_NEXT_ETHERTYPE);
+	case WR_CARRY_IPPROTO:
+		return wr_proto_field_role(p, WR_ROLE_NEXT_IPPROTO);
+	case WR_CARRY_UDP_PORT:
+		return wr_proto_field_role(p, WR_ROLE_NEXT_UDP_PORT);
+	default:
+		return -ENOENT;
+	}
+}
+
+static void
+rx_field_add(const struct wr_proto *p)
+{
+	unsigned int i, k = rx_field_slot(p);
+
+	for (i = 0; i < RX_SLOTS; i++, k = (k + 1) & (RX_SLOTS - 1))
+		if (rx_fields[k].p == NULL) {
+			rx_fields[k] = (struct rx_field){ p, rx_field_find(p) };
+			return;
+		}
+}
+
+static inline int
+rx_field(const struct wr_proto *p)
+{
+	unsigned int i, k = rx_field_slot(p);
+
+	for (i = 0; i < RX_SLOTS && rx_fields[k].p != NULL;
+	     i++, k = (k + 1) & (RX_SLOTS - 1))
+		if (rx_fields[k].p == p)
+			return rx_fields[k].j;
+	return rx_field_find(p); /* not in the registry */
 }
 
 __attribute__((constructor)) static void
@@ -222,6 +287,7 @@ rx_tables(void)
 	for (i = 0; i < wr_n_protos; i++) {
 		const struct wr_proto *p = wr_protos[i];
 
+		rx_field_add(p);
 		if (p->hlen == 0)
 			continue; /* raw: nothing on the wire says it is one */
 		if (p->link && rx_link == NULL)
@@ -251,7 +317,7 @@ wr_proto_link(void)
 const struct wr_proto *
 wr_proto_rx_next(const struct wr_rx_next *next)
 {
-	unsigned int i;
+	unsigned int i, k;
 
 	switch (next->carry) {
 	case WR_CARRY_IPPROTO:
@@ -261,10 +327,12 @@ wr_proto_rx_next(const struct wr_rx_next *next)
 	case WR_CARRY_NOTHING:
 		return NULL;
 	default:
-		for (i = 0; i < rx_n_names; i++)
-			if (rx_names[i].carry == next->carry &&
-			    rx_names[i].value == next->value)
-				return rx_names[i].p;
+		for (i = 0, k = rx_name_slot(next->carry, next->value);
+		     i < RX_SLOTS && rx_names[k].p != NULL;
+		     i++, k = (k + 1) & (RX_SLOTS - 1))
+			if (rx_names[k].carry == next->carry &&
+			    rx_names[k].value == next->value)
+				return rx_names[k].p;
 		return NULL;
 	}
 }
@@ -284,13 +352,9 @@ wr_proto_rx(const struct wr_proto *p, const uint8_t *h, uint32_t len,
 	next->value = 0;
 	switch (p->carry) {
 	case WR_CARRY_ETHERTYPE:
-		j = wr_proto_field_role(p, WR_ROLE_NEXT_ETHERTYPE);
-		break;
 	case WR_CARRY_IPPROTO:
-		j = wr_proto_field_role(p, WR_ROLE_NEXT_IPPROTO);
-		break;
 	case WR_CARRY_UDP_PORT:
-		j = wr_proto_field_role(p, WR_ROLE_NEXT_UDP_PORT);
+		j = rx_field(p);
 		break;
 	case WR_CARRY_ETH:
 		next->carry = WR_CARRY_ETH;

@@ -70,6 +70,15 @@ struct wr_cap_rxq_count {
 	uint64_t seen, drop;        /* one writer: the queue's lcore */
 } __rte_cache_aligned;
 
+/* A received frame the RX lcore holds for the writer (one more reference
+ * on each of its segments), which copies it into a block and lets go. */
+struct wr_cap_hold {
+	struct rte_mbuf *m;
+	uint64_t tsc;               /* its receive time */
+	uint32_t queue;
+	uint32_t pad;
+};
+
 struct wr_cap {
 	struct wr_cap_cfg cfg;
 	char file[WR_CAP_PATH_MAX];
@@ -78,7 +87,9 @@ struct wr_cap {
 	uint32_t snaplen;
 	uint32_t mark;
 	struct rte_mempool *mp;
-	struct rte_ring *ring;
+	struct rte_ring *ring;      /* blocks (TX copies) */
+	struct rte_ring *hold;      /* received frames held (wr_cap_hold) */
+	uint64_t copy_drop;         /* the writer's: the copies' pool empty */
 	char (*names)[WR_CAP_NAME_MAX];
 	/* Published to the lcores: stop copying (a limit, an error, close). */
 	uint32_t stop_copy;
@@ -123,6 +134,8 @@ sum_queues(const struct wr_cap *c, bool drops)
 	uint64_t n = 0;
 	unsigned int q;
 
+	if (drops)
+		n += __atomic_load_n(&c->copy_drop, __ATOMIC_RELAXED);
 	for (q = 0; q < WR_PORT_LCORES_MAX; q++)
 		n += drops ?
 		     __atomic_load_n(&c->rxc[q].drop, __ATOMIC_RELAXED) +
@@ -388,17 +401,68 @@ finish_block(struct wr_cap *c, struct rte_mbuf *m)
 		return;
 }
 
-/* Write what the ring holds; @return how many blocks were taken. */
+/* Copy @p m as a block (its TSC in the timestamp field, the writer turns
+ * it into ns); NULL when the pool is empty. */
+static inline struct rte_mbuf *
+copy_one(struct wr_cap *c, uint16_t queue, struct rte_mbuf *m, uint64_t tsc,
+	 enum rte_pcapng_direction dir)
+{
+	struct rte_mbuf *mc = rte_pcapng_copy(c->cfg.port_id, queue, m, c->mp,
+					      c->snaplen, 0, dir);
+	uint8_t *epb;
+
+	if (mc == NULL)
+		return NULL;
+	epb = rte_pktmbuf_mtod(mc, uint8_t *);
+	/* The block's timestamp words, high first (its layout is fixed by
+	 * the format); wr_pcapng_epb_set_ts() checks them in the writer. */
+	memcpy(epb + 12, &(uint32_t){ (uint32_t)(tsc >> 32) }, 4);
+	memcpy(epb + 16, &(uint32_t){ (uint32_t)tsc }, 4);
+	return mc;
+}
+
+/* The received frames held for the capture, copied into blocks here (off
+ * the RX lcore) and let go; @return how many were taken. */
+static unsigned int
+copy_held(struct wr_cap *c, struct rte_mbuf **m, unsigned int max,
+	  unsigned int *n)
+{
+	struct wr_cap_hold h[WR_CAP_WRITE_BURST];
+	unsigned int i, k;
+
+	if (c->hold == NULL)
+		return 0; /* a TX capture */
+	k = rte_ring_sc_dequeue_burst_elem(c->hold, h, sizeof(h[0]), max,
+					   NULL);
+	for (i = 0; i < k; i++) {
+		struct rte_mbuf *mc = copy_one(c, (uint16_t)h[i].queue, h[i].m,
+					       h[i].tsc,
+					       RTE_PCAPNG_DIRECTION_IN);
+
+		rte_pktmbuf_free(h[i].m);
+		if (mc != NULL)
+			m[(*n)++] = mc;
+		else
+			count(&c->copy_drop, 1);
+	}
+	if (k > 0)
+		__atomic_fetch_sub(c->cfg.rx_held, k, __ATOMIC_RELAXED);
+	return k;
+}
+
+/* Write what the rings hold; @return how many frames were taken. */
 static unsigned int
 drain_once(struct wr_cap *c)
 {
 	struct rte_mbuf *m[WR_CAP_WRITE_BURST];
-	unsigned int n, i, k, taken;
+	unsigned int n = 0, i, k, taken;
 	ssize_t w;
 
-	n = rte_ring_sc_dequeue_burst(c->ring, (void **)m, WR_CAP_WRITE_BURST,
-				      NULL);
-	taken = n;
+	taken = copy_held(c, m, WR_CAP_WRITE_BURST / 2, &n);
+	k = rte_ring_sc_dequeue_burst(c->ring, (void **)(m + n),
+				      WR_CAP_WRITE_BURST - n, NULL);
+	n += k;
+	taken += k;
 	/* Once each: a block that starts the next file is not redone. */
 	for (i = 0; i < n; i++)
 		finish_block(c, m[i]);
@@ -498,7 +562,13 @@ pool_create(struct wr_cap *c, unsigned int id)
 	snprintf(name, sizeof(name), "wr_capr%u", id);
 	c->ring = rte_ring_create(name, WR_CAP_RING, c->cfg.socket_id,
 				  RING_F_SC_DEQ);
-	return c->ring == NULL ? -ENOMEM : 0;
+	if (c->ring == NULL || !(c->cfg.dir & WR_CAP_RX))
+		return c->ring == NULL ? -ENOMEM : 0;
+	snprintf(name, sizeof(name), "wr_caph%u", id);
+	c->hold = rte_ring_create_elem(name, sizeof(struct wr_cap_hold),
+				       WR_CAP_RING, c->cfg.socket_id,
+				       RING_F_SC_DEQ);
+	return c->hold == NULL ? -ENOMEM : 0;
 }
 
 static void
@@ -511,6 +581,15 @@ free_all(struct wr_cap *c)
 		while (rte_ring_dequeue(c->ring, (void **)&m) == 0)
 			rte_pktmbuf_free(m);
 		rte_ring_free(c->ring);
+	}
+	if (c->hold != NULL) {
+		struct wr_cap_hold h;
+
+		while (rte_ring_dequeue_elem(c->hold, &h, sizeof(h)) == 0) {
+			rte_pktmbuf_free(h.m);
+			__atomic_fetch_sub(c->cfg.rx_held, 1, __ATOMIC_RELAXED);
+		}
+		rte_ring_free(c->hold);
 	}
 	rte_mempool_free(c->mp);
 	wr_bpf_free(&c->filter);
@@ -653,24 +732,17 @@ mark_of(struct rte_mbuf *m)
 	return RTE_MBUF_DYNFIELD(m, wr_cap_mark_off, uint32_t *);
 }
 
-/* Copy @p m as a block (its TSC in the timestamp field, the writer turns
- * it into ns); NULL when the pool is empty. */
-static inline struct rte_mbuf *
-copy_one(struct wr_cap *c, uint16_t queue, struct rte_mbuf *m, uint64_t tsc,
-	 enum rte_pcapng_direction dir)
+/* One more reference on each segment of @p m, whose only owner so far may
+ * be the RX lcore (a plain store) or not (another capture holds it). */
+static inline void
+hold_ref(struct rte_mbuf *m)
 {
-	struct rte_mbuf *mc = rte_pcapng_copy(c->cfg.port_id, queue, m, c->mp,
-					      c->snaplen, 0, dir);
-	uint8_t *epb;
-
-	if (mc == NULL)
-		return NULL;
-	epb = rte_pktmbuf_mtod(mc, uint8_t *);
-	/* The block's timestamp words, high first (its layout is fixed by
-	 * the format); wr_pcapng_epb_set_ts() checks them in the writer. */
-	memcpy(epb + 12, &(uint32_t){ (uint32_t)(tsc >> 32) }, 4);
-	memcpy(epb + 16, &(uint32_t){ (uint32_t)tsc }, 4);
-	return mc;
+	for (; m != NULL; m = m->next) {
+		if (rte_mbuf_refcnt_read(m) == 1)
+			rte_mbuf_refcnt_set(m, 2);
+		else
+			rte_mbuf_refcnt_update(m, 1);
+	}
 }
 
 void
@@ -678,10 +750,11 @@ wr_cap_rx(struct wr_cap *c, uint16_t queue, struct rte_mbuf **pkts,
 	  uint16_t n, uint64_t tsc, const struct wr_clock_map *hw,
 	  int hwts_off, uint64_t hwts_flag)
 {
-	struct rte_mbuf *cp[WR_RX_BURST];
+	struct wr_cap_hold h[WR_RX_BURST];
 	struct wr_cap_rxq_count *rc = &c->rxc[queue % WR_PORT_LCORES_MAX];
 	uint16_t i, k = 0, seen = 0;
-	unsigned int enq;
+	uint32_t held, room;
+	unsigned int enq = 0;
 
 	if (!(c->cfg.dir & WR_CAP_RX) ||
 	    __atomic_load_n(&c->stop_copy, __ATOMIC_ACQUIRE))
@@ -695,14 +768,27 @@ wr_cap_rx(struct wr_cap *c, uint16_t queue, struct rte_mbuf **pkts,
 		if (hw != NULL && (pkts[i]->ol_flags & hwts_flag))
 			t = wr_clock_to_tsc(hw, *RTE_MBUF_DYNFIELD(pkts[i],
 					    hwts_off, rte_mbuf_timestamp_t *));
-		cp[k] = copy_one(c, queue, pkts[i], t,
-				 RTE_PCAPNG_DIRECTION_IN);
-		if (cp[k] != NULL)
-			k++;
+		h[k++] = (struct wr_cap_hold){ pkts[i], t, queue, 0 };
 	}
-	enq = k ? rte_ring_mp_enqueue_burst(c->ring, (void **)cp, k, NULL) : 0;
-	if (enq < k)
-		rte_pktmbuf_free_bulk(cp + enq, k - enq);
+	/* No copy here: the frames themselves go to the writer, as many as
+	 * the port's RX pool spares for held frames (its queues then still
+	 * have every mbuf they need); the rest are capture dropped. */
+	held = __atomic_load_n(c->cfg.rx_held, __ATOMIC_RELAXED);
+	room = held < c->cfg.rx_hold_max ? c->cfg.rx_hold_max - held : 0;
+	if (k > room)
+		k = (uint16_t)room;
+	if (k > 0) {
+		for (i = 0; i < k; i++)
+			hold_ref(h[i].m);
+		__atomic_fetch_add(c->cfg.rx_held, k, __ATOMIC_RELAXED);
+		enq = rte_ring_mp_enqueue_burst_elem(c->hold, h, sizeof(h[0]),
+						     k, NULL);
+		for (i = (uint16_t)enq; i < k; i++)
+			rte_pktmbuf_free(h[i].m); /* our extra reference */
+		if (enq < k)
+			__atomic_fetch_sub(c->cfg.rx_held, k - enq,
+					   __ATOMIC_RELAXED);
+	}
 	count(&rc->seen, seen);
 	if (seen > enq)
 		count(&rc->drop, seen - enq);

@@ -10,14 +10,19 @@
  * a pcapng file, or a ring of files:
  *
  *   RX lcores      wr_cap_rx(): per received burst, before it is
- *                  accounted: filter (JIT eBPF, wr_bpf.h), rte_pcapng_copy()
- *                  into the capture's own mempool (snap length applied),
- *                  the TSC (or the NIC's stamp mapped onto it) put in the
- *                  block, one multi-producer enqueue into the capture's
- *                  ring.  A full ring or an empty pool drops the copy and
- *                  counts it ("capture dropped"); the original frame is
- *                  accounted as always, so RX counters stay exact and the
- *                  receive path never waits for the disk.
+ *                  accounted: the filter (JIT eBPF, wr_bpf.h), then no
+ *                  copy: each matching frame gets one more reference (a
+ *                  plain store while the lcore is its only owner) and goes
+ *                  with its TSC (or the NIC's stamp mapped onto it) and
+ *                  queue into the capture's hold ring, one multi-producer
+ *                  enqueue a burst.  At most rx_hold_max frames of a port
+ *                  are held at once (the port's RX pool has that many
+ *                  mbufs besides what its queues need: holding never
+ *                  starves them); beyond that, or with the ring full, the
+ *                  frame is "capture dropped", counted, never waited for.
+ *                  The original is accounted as always, so RX counters
+ *                  stay exact.  A held frame the ARP/ND responder would
+ *                  answer in place is answered from a copy (wr_rx.c).
  *   TX lcores      an ethdev TX callback on each of the port's TX queues
  *                  (the TX loop itself is untouched): each frame offered
  *                  is copied once (a frame the NIC refused and wirerate
@@ -26,7 +31,11 @@
  *                  until the PMD frees it: only then was it sent, and its
  *                  copy goes to the ring.  A frame never sent (still
  *                  pending when the capture closes) is left out.
- *   writer thread  one per capture, a control thread: dequeues, turns TSC
+ *   writer thread  one per capture, a control thread: copies the held
+ *                  frames into blocks (rte_pcapng_copy() into the
+ *                  capture's own mempool, snap length applied) and lets
+ *                  them go (an empty pool: capture dropped), dequeues the
+ *                  TX copies, turns TSC
  *                  times into nanoseconds since the epoch with the
  *                  calibrated TSC frequency, adds the stream's name as a
  *                  comment to frames carrying a signature, writes with
@@ -78,6 +87,11 @@ struct wr_cap_cfg {
 	 * instant: timestamps are wall0_ns + (tsc - tsc0) / tsc_hz, the same
 	 * for every capture given the same pair.  0: read at open. */
 	uint64_t wall0_ns, tsc0;
+	/** Received frames held for captures (not yet copied by their
+	 * writers): the port's count, shared by its captures, and how many
+	 * its RX pool spares for them (WR_PORT_RX_HOLD). */
+	uint32_t *rx_held;
+	uint32_t rx_hold_max;
 	uint32_t frame_max;         /**< the port's largest frame: the copies'
 				     *   size without a snap length */
 	int socket_id;

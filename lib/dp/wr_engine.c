@@ -840,7 +840,7 @@ rx_lcores_assign(struct wr_engine *e, struct wr_error *err)
 		if (pc != NULL && pc->n_rx_lcores > 0) {
 			for (q = 0; q < pc->n_rx_lcores; q++) {
 				lc = pc->rx_lcores[q];
-				if (!worker_ok(e, i, lc, "rx_lcores",
+				if (!worker_ok(e, i, lc, pc->rx_lcores_key,
 					       &pc->rx_lcore_mark, err))
 					return -EINVAL;
 				e->port_rx_lcores[i][q] = lc;
@@ -1463,6 +1463,10 @@ rx_setup(struct wr_engine *e, bool rx, struct wr_error *err)
 				rq->clock = &e->clock[i];
 			}
 			rx_hints(e, &rq->hints);
+			for (s = 0; s < f->n_streams; s++)
+				if (e->tmpl[s] != NULL)
+					wr_rx_sig_offs_add(rq,
+						wr_frame_tmpl_sig_off(e->tmpl[s]));
 			e->rxq[i][q] = rq;
 			e->n_rxq[i] = q + 1;
 			c->rxq_gone[c->n_rxq] = &e->port_gone[i];
@@ -2663,6 +2667,8 @@ wr_engine_capture_start(struct wr_engine *e, const struct wr_engine_cap *r,
 	}
 	cc.wall0_ns = e->wall0_ns;
 	cc.tsc0 = e->tsc0;
+	cc.rx_held = &p->rx_held;
+	cc.rx_hold_max = WR_PORT_RX_HOLD;
 	cc.frame_max = p->frame_max ? p->frame_max : RTE_ETHER_MAX_LEN;
 	cc.socket_id = p->socket_id >= 0 ? p->socket_id : (int)rte_socket_id();
 	rc = wr_cap_open(&c, &cc, err);

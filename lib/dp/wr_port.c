@@ -302,7 +302,7 @@ wr_port_setup(struct wr_port *p, uint16_t n_txq, uint16_t n_rxq,
 	snprintf(pool_name, sizeof(pool_name), "wr_rx_p%u", p->port_id);
 	p->rx_pool = rte_pktmbuf_pool_create(pool_name,
 					     (unsigned int)p->n_rxq * p->rxd +
-					     WR_RX_POOL_EXTRA,
+					     WR_RX_POOL_EXTRA + WR_PORT_RX_HOLD,
 					     WR_RX_POOL_CACHE, 0,
 					     RTE_PKTMBUF_HEADROOM + room,
 					     p->socket_id);

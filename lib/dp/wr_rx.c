@@ -3,7 +3,10 @@
 #include <errno.h>
 #include <string.h>
 
+#include <emmintrin.h>
+
 #include <rte_cycles.h>
+#include <rte_ether.h>
 #include <rte_ethdev.h>
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
@@ -29,6 +32,91 @@ wr_rx_sig_offset(const uint8_t *p, uint32_t len, const struct wr_pkt_hints *hint
 	    len < (uint32_t)k.pay_off + WR_SIG_SHORT_LEN)
 		return -1;
 	return k.pay_off;
+}
+
+void
+wr_rx_sig_offs_add(struct wr_rxq *q, uint16_t off)
+{
+	unsigned int k;
+
+	if (off == 0)
+		return;
+	for (k = 0; k < q->n_sig_off; k++)
+		if (q->sig_off[k] == off)
+			return;
+	if (q->n_sig_off < WR_RX_SIG_OFFS_MAX)
+		q->sig_off[q->n_sig_off++] = off;
+}
+
+/* Frames up to this length are scanned for a magic before the walk. */
+#define SCAN_MAX 256
+
+/*
+ * Whether @p p (@p len bytes, at most SCAN_MAX) holds "WRs", how both
+ * signatures' magic begins, at a place a signature could start: after the
+ * Ethernet header, 16 bytes at least before the end.  A frame without it
+ * carries no signature whatever its headers say, so the walk is spared:
+ * three vector compares for 16 places at a time.
+ */
+static inline bool
+maybe_sig(const uint8_t *p, uint32_t len)
+{
+	const __m128i w = _mm_set1_epi8('W'), r = _mm_set1_epi8('R');
+	const __m128i s = _mm_set1_epi8('s');
+	uint32_t o, end = len - WR_SIG_SHORT_LEN; /* the last place */
+
+	if (len < RTE_ETHER_HDR_LEN + WR_SIG_SHORT_LEN)
+		return false;
+	/* 16 places o..o+15 read bytes o..o+17, all before the end. */
+	for (o = RTE_ETHER_HDR_LEN; o + 15 <= end; o += 16) {
+		__m128i a = _mm_loadu_si128((const __m128i *)(p + o));
+		__m128i b = _mm_loadu_si128((const __m128i *)(p + o + 1));
+		__m128i c = _mm_loadu_si128((const __m128i *)(p + o + 2));
+
+		if (_mm_movemask_epi8(_mm_and_si128(_mm_and_si128(
+			_mm_cmpeq_epi8(a, w), _mm_cmpeq_epi8(b, r)),
+			_mm_cmpeq_epi8(c, s))) != 0)
+			return true;
+	}
+	for (; o <= end; o++)
+		if (p[o] == 'W' && p[o + 1] == 'R' && p[o + 2] == 's')
+			return true;
+	return false;
+}
+
+/*
+ * The signature of a received frame: at one of the offsets where the
+ * streams put it, when a signature's magic is there (one 4-byte compare
+ * each: frames as they were sent, or with their addresses and ports
+ * rewritten), else where the walk over the registry finds it (a device
+ * that pushed a tag, a stream beyond the offsets kept).  A magic at a
+ * stream's offset is taken as what it says without the walk: four bytes
+ * "WRsg" or "WRsl" exactly where a stream's signature sits.
+ * @return wr_sig_decode_any()'s.
+ */
+static inline int
+sig_find(const struct wr_rxq *q, const uint8_t *p, uint32_t len,
+	 struct wr_sig *sig)
+{
+	unsigned int k;
+	uint32_t magic;
+	int off;
+
+	for (k = 0; k < q->n_sig_off; k++) {
+		off = q->sig_off[k];
+		if (len < (uint32_t)off + WR_SIG_SHORT_LEN)
+			continue;
+		magic = wr_get32(p + off);
+		if (magic == WR_SIG_MAGIC || magic == WR_SIG_SHORT_MAGIC)
+			return wr_sig_decode_any(p + off, len - (uint32_t)off,
+						 sig);
+	}
+	if (len <= SCAN_MAX && !maybe_sig(p, len))
+		return -1;
+	off = wr_rx_sig_offset(p, len, &q->hints);
+	if (off < 0)
+		return -1;
+	return wr_sig_decode_any(p + off, len - (uint32_t)off, sig);
 }
 
 int
@@ -139,18 +227,25 @@ wr_rx_poll(struct wr_rxq *q)
 	uint16_t n_hw = 0;
 	uint64_t ours_bytes = 0;
 	struct wr_clock_map map = { 0, 0, 0 };
-	uint64_t t0, now, rx_tsc;
+	/* The stream and lane of the frame before: a burst is mostly runs
+	 * of one, whose latencies go to its histogram at once. */
+	struct wr_rx_stream *rs = NULL;
+	struct wr_seq *sq = NULL;
+	uint32_t cur_id = 0;
+	struct wr_latency_batch lb;
+	uint64_t t0, rx_tsc;
 	unsigned int k;
 	bool hw;
 
-	/* The load figures need the time from before the call: an empty
-	 * poll pays one TSC read, idle time anyway. */
+	/* One TSC read before the call: the start of the busy time (an
+	 * empty poll pays it, idle time anyway) and the frames' receive
+	 * time, which they reached the ring by (but for those a NIC
+	 * completes during the call: within its duration). */
 	t0 = rte_rdtsc();
 	n = rte_eth_rx_burst(q->port_id, q->queue_id, pkts, WR_RX_BURST);
 	count(&q->polls, 1);
 	if (n == 0)
 		return 0;
-	now = rte_rdtsc();
 	hw = q->hwts && wr_clock_pub_get(q->clock, &map) == 0;
 	/* Before any frame is accounted or handed on: the capture sees the
 	 * burst whole, and only copies (wr_cap.h). */
@@ -160,24 +255,21 @@ wr_rx_poll(struct wr_rxq *q)
 							     __ATOMIC_ACQUIRE);
 
 			if (cap != NULL)
-				wr_cap_rx(cap, q->queue_id, pkts, n, now,
+				wr_cap_rx(cap, q->queue_id, pkts, n, t0,
 					  hw ? &map : NULL, q->hwts_off,
 					  q->hwts_flag);
 		}
+	wr_latency_batch_reset(&lb);
 	for (i = 0; i < n; i++) {
 		const uint8_t *p = rte_pktmbuf_mtod(pkts[i], const uint8_t *);
-		struct wr_rx_stream *rs;
 		struct wr_sig sig;
-		uint16_t s, lane;
 		uint64_t transit;
-		int off, kind, c;
+		int kind, c;
 
 		if (i + 1 < n)
 			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 1], void *));
-		off = wr_rx_sig_offset(p, rte_pktmbuf_data_len(pkts[i]), &q->hints);
-		if (off < 0 || (kind = wr_sig_decode_any(p + off,
-				rte_pktmbuf_data_len(pkts[i]) - (uint32_t)off,
-				&sig)) < 0) {
+		kind = sig_find(q, p, rte_pktmbuf_data_len(pkts[i]), &sig);
+		if (kind < 0) {
 			if (q->n_classes > 0 &&
 			    (c = classify(q, pkts[i])) >= 0) {
 				struct wr_rx_class_count *cc =
@@ -190,26 +282,47 @@ wr_rx_poll(struct wr_rxq *q)
 			}
 			/* The responder takes it over (answers or frees). */
 			if (unlikely(q->arpd != NULL)) {
-				fwd[n_fwd++] = pkts[i];
+				fwd[n_fwd] = pkts[i];
 				pkts[i] = NULL;
+				/* Held by a capture (wr_cap_rx): the answer
+				 * is written in place, so into a copy. */
+				if (rte_mbuf_refcnt_read(fwd[n_fwd]) > 1) {
+					struct rte_mbuf *m = fwd[n_fwd];
+
+					fwd[n_fwd] = rte_pktmbuf_copy(m,
+						m->pool, 0, UINT32_MAX);
+					rte_pktmbuf_free(m);
+				}
+				n_fwd += fwd[n_fwd] != NULL;
 			}
 			continue;
 		}
-		s = WR_SIG_STREAM(sig.stream_id);
-		lane = WR_SIG_LANE(sig.stream_id);
-		if (s >= q->n_streams || (rs = q->streams[s]) == NULL ||
-		    lane >= rs->n_lanes) {
-			bad++;
-			continue;
+		if (sq == NULL || sig.stream_id != cur_id) {
+			uint16_t s = WR_SIG_STREAM(sig.stream_id);
+			uint16_t lane = WR_SIG_LANE(sig.stream_id);
+			struct wr_rx_stream *r;
+
+			if (s >= q->n_streams || (r = q->streams[s]) == NULL ||
+			    lane >= r->n_lanes) {
+				bad++;
+				continue;
+			}
+			if (r != rs) {
+				if (rs != NULL)
+					wr_latency_batch_flush(&rs->hist, &lb);
+				rs = r;
+			}
+			sq = &r->seq[lane];
+			cur_id = sig.stream_id;
 		}
 		ours++;
 		/* pkt_len sits in the mbuf's first cache line, read already
 		 * for the data pointer. */
 		ours_bytes += rte_pktmbuf_pkt_len(pkts[i]);
-		wr_seq_record(&rs->seq[lane], sig.seq);
+		wr_seq_record(sq, sig.seq);
 		if (kind == 1)
 			continue; /* loss-only signature: no TX time */
-		rx_tsc = now;
+		rx_tsc = t0;
 		if (hw && (pkts[i]->ol_flags & q->hwts_flag)) {
 			rx_tsc = wr_clock_to_tsc(&map, *RTE_MBUF_DYNFIELD(
 				pkts[i], q->hwts_off, rte_mbuf_timestamp_t *));
@@ -219,9 +332,11 @@ wr_rx_poll(struct wr_rxq *q)
 		 * is a latency of 0, not of 2^64 ticks. */
 		transit = (int64_t)(rx_tsc - sig.tx_tsc) > 0 ?
 			wr_latency_tsc_to_ns(&q->tsc, rx_tsc - sig.tx_tsc) : 0;
-		wr_latency_record(&rs->hist, transit);
+		wr_latency_batch_add(&lb, transit);
 		wr_latency_jitter_update(&rs->jitter, transit);
 	}
+	if (rs != NULL)
+		wr_latency_batch_flush(&rs->hist, &lb);
 	n_free = n;
 	if (unlikely(n_fwd > 0)) {
 		for (i = 0, n_free = 0; i < n; i++)

@@ -39,9 +39,10 @@
  *
  * Timestamps: where the port stamps received frames in hardware, the
  * stamp, mapped onto the TSC (wr_clock.h), is the RX time; otherwise the
- * TSC is read once per received burst, right after rte_eth_rx_burst
- * returned, and latency then includes the time the frame waited in the RX
- * ring before the poll that found it (at most one poll interval).  Either
+ * TSC is read once per poll, right before rte_eth_rx_burst (the frames it
+ * returns were in the ring by then, but for those a NIC completes during
+ * the call), and latency then includes the time the frame waited in the
+ * RX ring before the poll that found it (at most one poll interval).  Either
  * is compared with the TX TSC in the signature (same host, same TSC).
  *
  * Threads: wr_rx_poll() on the owning lcore only.  The stats lcore reads
@@ -60,6 +61,8 @@
 #include "wr_seq.h"
 
 #define WR_RX_BURST 32
+/** Signature offsets an RX queue tries before the walk (wr_rxq.sig_off). */
+#define WR_RX_SIG_OFFS_MAX 4
 
 struct wr_arpd;
 struct wr_bpf;
@@ -67,10 +70,12 @@ struct wr_cap;
 
 /** Per stream, on one RX queue. */
 struct wr_rx_stream {
-	struct wr_latency hist;
-	struct wr_latency_jitter jitter;
+	/* What every frame reads first, in one cache line, the histogram's
+	 * 31 KiB after it. */
 	uint16_t n_lanes;
 	struct wr_seq *seq;        /**< n_lanes trackers */
+	struct wr_latency_jitter jitter;
+	struct wr_latency hist;
 } __rte_cache_aligned;
 
 /** Frames and bytes of one rx_classes class on one queue. */
@@ -100,7 +105,7 @@ struct wr_rxq {
 	 * (RTE_ETH_RX_OFFLOAD_TIMESTAMP), a stamped frame's RX time is its
 	 * stamp mapped onto the TSC through @p clock, which the main lcore
 	 * refits (wr_clock.h); an unstamped frame falls back to the TSC read
-	 * after rx_burst.  Set before the lcore starts.
+	 * before rx_burst.  Set before the lcore starts.
 	 */
 	bool hwts;
 	int hwts_off;              /**< mbuf dynfield offset of the stamp */
@@ -128,6 +133,12 @@ struct wr_rxq {
 	/** The raw layers of the streams' frames (wr_pkt.h): where the
 	 * signature is after one.  Set before the lcore starts. */
 	struct wr_pkt_hints hints;
+	/** Where the streams' signatures sit in the frames they send (from
+	 * their templates, wr_rx_sig_offs_add()): a frame with a signature's
+	 * magic at one of them is read there, one 4-byte compare instead of
+	 * the walk over the registry.  Set before the lcore starts. */
+	uint8_t n_sig_off;
+	uint16_t sig_off[WR_RX_SIG_OFFS_MAX];
 } __rte_cache_aligned;
 
 /**
@@ -140,6 +151,13 @@ struct wr_rxq {
 int wr_rxq_init(struct wr_rxq *q, uint16_t port_id, uint16_t queue_id,
 		uint16_t n_streams, const uint16_t *lanes,
 		unsigned int n_classes, int socket_id);
+
+/**
+ * Add @p off (a stream's wr_frame_tmpl_sig_off(), 0: none) to the offsets
+ * @p q tries first.  Past WR_RX_SIG_OFFS_MAX distinct ones, the frames of
+ * the others are found by the walk (the same result, more slowly).
+ */
+void wr_rx_sig_offs_add(struct wr_rxq *q, uint16_t off);
 
 /** Free what wr_rxq_init allocated.  NULL-safe. */
 void wr_rxq_fini(struct wr_rxq *q);

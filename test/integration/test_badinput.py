@@ -130,7 +130,10 @@ streams:
              r':2:\d+: eal\[(4|5)\]: EAL refused "--lcores=0@0,1@97": core 97 unavailable'),
             # A worker lcore that does not exist, though nothing receives.
             ("rx", {"port_extra": "    rx_lcore: 99\n"},
-             r":6:15: ports\[0\]\.rx_lcores: lcore 99 is not enabled in EAL.s --lcores/-l"),
+             r":6:15: ports\[0\]\.rx_lcore: lcore 99 is not enabled in EAL.s --lcores/-l"),
+            # The same under the list's own key.
+            ("rxs", {"port_extra": "    rx_lcores: [1, 99]\n"},
+             r":6:16: ports\[0\]\.rx_lcores: lcore 99 is not enabled in EAL.s --lcores/-l"),
             # A device argument its driver refuses: the EAL option, not the port.
             ("kv", {"vdev": "net_null0,nonsense=1"},
              r':2:\d+: eal\[3\]: EAL could not start the device of '

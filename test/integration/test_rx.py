@@ -417,6 +417,42 @@ streams:
         self.assertIn(f"Name = net_af_packet0", info)
 
 
+class CaptureEverything(EalCase):
+    """A capture of every frame net_null gives (tens of Mpps) on tmpfs: the writer takes a few
+    Mpps, so most frames are capture dropped; never waited for (the RX lcore goes on
+    receiving), counted (seen = written + capture dropped + over the limit), and tshark reads
+    every frame written."""
+
+    def test_drops_counted(self):
+        prefix = forget_prefix(self, f"wrrx-c{os.getpid()}")
+        prof = self.write("n.yaml", f"""version: 1
+eal: ["--no-pci", "--in-memory", "--file-prefix={prefix}", "--vdev=net_null0",
+      "--lcores=0@0,1@1"]
+ports:
+  - {{device: net_null0, tx_lcores: [1], rx_lcores: [1]}}
+""")
+        sf = self.write("s.yaml", """version: 1
+streams: [{name: s, size: 64, rate: 1 pps}]
+""")
+        cap = os.path.join("/dev/shm", f"wrrx-all-{os.getpid()}.pcapng")
+        self.addCleanup(lambda: os.path.exists(cap) and os.unlink(cap))
+        # 200000 frames: tshark reads them in seconds; the ring of held frames fills in
+        # microseconds at net_null's rate, long before.
+        p = self.wirerate("run", sf, "--config", prof, "--quiet", "--duration", "0.5",
+                          "--drain", "0", "--json", self.path("r.json"),
+                          "--capture", f"0:rx={cap}", "--capture-count", "200000", check=0)
+        res = self.json("r.json")
+        c, port = res["captures"][0], res["ports"][0]
+        msg = p.stdout + json.dumps(c)
+        self.assertGreater(port["rx_pkts"], 0, msg)
+        self.assertGreater(c["capture_dropped"], 0, msg)
+        self.assertGreater(c["written"], 0, msg)
+        self.assertEqual(c["seen"], c["written"] + c["capture_dropped"] + c["over_limit"],
+                         msg)
+        self.assertEqual(c["written"], 200000, msg)
+        self.assertEqual(tshark_count(cap), c["written"])
+
+
 class BadInput(WrCase):
     """Bad filters, capture paths and class definitions: one line, exit 2, before EAL (the
     profile names a device EAL would refuse: its error never shows)."""
