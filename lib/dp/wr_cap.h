@@ -53,7 +53,7 @@
  * Threads: open, attach, detach, close and status on the main lcore (or
  * the server's thread); wr_cap_rx() on the RX lcores, the TX callbacks on
  * the TX lcores.  Between wr_cap_detach() and wr_cap_close() the caller
- * waits until every lcore passed a quiescent point (wr_engine.c).
+ * waits until every lcore passed a quiescent point (wr_engine_ports.c).
  */
 
 #include <stdbool.h>

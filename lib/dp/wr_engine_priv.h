@@ -3,6 +3,11 @@
 #ifndef WR_ENGINE_PRIV_H
 #define WR_ENGINE_PRIV_H
 
+#include <signal.h>
+#include <stdbool.h>
+
+#include <rte_log.h>
+
 #include "wr_bpf.h"
 #include "wr_cap.h"
 #include "wr_engine.h"
@@ -84,5 +89,29 @@ struct wr_engine {
 	struct wr_report_row *stream_rows;
 	struct wr_report_view view;
 };
+
+/* The engine's log lines (wr_engine.c registers the type). */
+extern int wr_engine_logtype;
+#define WR_LOG(level, ...) \
+	rte_log(RTE_LOG_##level, wr_engine_logtype, "wirerate: " __VA_ARGS__)
+
+/*
+ * Shared between the engine's files; each is documented where it is
+ * defined.
+ */
+/* wr_engine.c */
+extern volatile sig_atomic_t wr_eng_open_cancelled;
+/* wr_engine_ports.c */
+int wr_eng_ports_resolve(struct wr_engine *e, struct wr_error *err);
+int wr_eng_lcores_assign(struct wr_engine *e, struct wr_error *err);
+int wr_eng_rx_lcores_assign(struct wr_engine *e, struct wr_error *err);
+int wr_eng_ports_open(struct wr_engine *e, struct wr_error *err);
+void wr_eng_clocks_refit(struct wr_engine *e);
+void wr_eng_guard_start(struct wr_engine *e);
+void wr_eng_guard_stop(struct wr_engine *e);
+/* wr_engine_load.c */
+void wr_eng_rx_hints(const struct wr_engine *e, struct wr_pkt_hints *h);
+/* wr_engine_run.c */
+void wr_eng_set_launched(struct wr_engine *e, bool on);
 
 #endif /* WR_ENGINE_PRIV_H */

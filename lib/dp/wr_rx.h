@@ -12,7 +12,7 @@
  * RFC 3550 jitter.
  *
  * Several queues of one port (rx_lcores) each keep their own trackers, and
- * whoever reads them merges (wr_engine.c): nothing is shared between RX
+ * whoever reads them merges (wr_engine_run.c): nothing is shared between RX
  * lcores, so the hot path takes no lock and no atomic read-modify-write.
  * The merge is exact for what wirerate reports: received and duplicated are
  * sums; distinct is the sum of each queue's distinct sequence numbers, so

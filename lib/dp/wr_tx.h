@@ -180,7 +180,7 @@ struct wr_lcore_ctx {
 	const uint32_t *stop;       /**< stop sending: set by the main lcore */
 	const uint32_t *stop_rx;    /**< stop receiving (after the drain time) */
 	uint64_t start_at_tsc;      /**< 0, or spin until this TSC before sending */
-	/* Ports going away (wr_engine.c, port_leave()): the lcore copies
+	/* Ports going away (wr_engine_ports.c, port_leave()): the lcore copies
 	 * *epoch into ack at the top of every turn, outside any burst, and
 	 * then skips the queues whose port's gone flag is set.  Whoever set
 	 * a flag and raised the epoch knows, once ack reached it, that the
