@@ -163,6 +163,17 @@ OPT(o_phases, "phases", 'H', WR_CLI_VALUE, "N", NULL,
     "`--trial`.");
 OPT(o_first_trial, "first-trial", 'F', WR_CLI_VALUE, "S", NULL,
     "The first phase's trial length with `--pdr` (default 1 s).");
+OPT(o_search, "search", 'y', WR_CLI_CHOICE, "SEARCH", "binary mlr",
+    "The throughput search: `binary`, RFC 2544's (default), or `mlr`, "
+    "MLRsearch (RFC 9971: NDR and PDR as its goals, trials growing from "
+    "`--first-trial` to `--trial` as it narrows; doc/rates.md says when "
+    "each fits).");
+OPT(o_exceed, "exceed-ratio", 'x', WR_CLI_VALUE, "PCT", NULL,
+    "With `--search mlr`: the share of a load's trial time that may lose "
+    "more than the tolerance (the Goal Exceed Ratio; default 0).");
+OPT(o_dursum, "duration-sum", 'J', WR_CLI_VALUE, "S", NULL,
+    "With `--search mlr`: trial time at one load that is enough (the Goal "
+    "Duration Sum; default `--trial`).");
 OPT(o_max_rate, "max-rate", 'M', WR_CLI_VALUE, "RATE", NULL,
     "The search's ceiling (default the line rate).");
 OPT(o_min_rate, "min-rate", 'm', WR_CLI_VALUE, "RATE", NULL,
@@ -223,6 +234,13 @@ OPT(o_owner, "owner-timeout", 'o', WR_CLI_VALUE, "S", NULL,
     "traffic keeps running.");
 OPT(o_max_clients, "max-clients", 'm', WR_CLI_VALUE, "N", NULL,
     "Connections at most (default 1024).");
+OPT(o_http, "http", 'w', WR_CLI_VALUE, "[ADDR:]PORT", NULL,
+    "Also serve the web console (doc/web.md) at http://ADDR:PORT/ "
+    "(127.0.0.1 unless an address is given); another address than the "
+    "loopback needs a token: `--http-token-file`'s, else `--token-file`'s.");
+OPT(o_http_token, "http-token-file", 'W', WR_CLI_FILE_IN, "FILE", NULL,
+    "The web console's own token (as `--token-file`'s: mode 0600, 16 "
+    "characters or more).");
 OPT(o_capture_dir, "capture-dir", 'C', WR_CLI_VALUE, "DIR", NULL,
     "Where capture.start's files go (default a private temporary "
     "directory, removed when the server ends; clients read them with "
@@ -278,6 +296,7 @@ static const struct wr_cli_use rfc2544_opts[] = {
 	USE(o_config), USE(o_tx_port), USE(o_rx_port), USE(o_pairs),
 	USE(o_stream), USE(o_sizes), USE(o_trial), USE(o_resolution),
 	USE(o_loss_tol), USE(o_pdr), USE(o_phases), USE(o_first_trial),
+	USE(o_search), USE(o_exceed), USE(o_dursum),
 	USE(o_max_rate), USE(o_min_rate), USE(o_tests), USE(o_loss_step),
 	USE(o_lat_trials), USE(o_lat_trial), USE(o_rev_stream),
 	USE(o_b2b_repeats), USE(o_b2b_trial), USE(o_b2b_res), USE(o_drain),
@@ -322,7 +341,8 @@ static const struct wr_cli_use ports_opts[] = {
 
 static const struct wr_cli_use serve_opts[] = {
 	USE(o_config), USE(o_socket), USE(o_listen), USE(o_token),
-	USE(o_idle), USE(o_owner), USE(o_max_clients), USE(o_capture_dir),
+	USE(o_idle), USE(o_owner), USE(o_max_clients), USE(o_http),
+	USE(o_http_token), USE(o_capture_dir),
 	END,
 };
 
@@ -435,7 +455,10 @@ const struct wr_cli_cmd wr_cli_cmds[] = {
 		"every frame (carrying a loss-only signature) sent on "
 		"`--tx-port` comes back on `--rx-port`; `--pdr` adds the "
 		"partial drop rate to the same search; `--tests` adds RFC "
-		"2544's latency, frame loss rate and back-to-back tests.",
+		"2544's latency, frame loss rate and back-to-back tests; "
+		"`--search mlr` finds NDR and PDR by MLRsearch (RFC 9971) "
+		"instead of the binary search (doc/rates.md says when each "
+		"fits).  `wirerate serve` runs the same as a job (bench.start).",
 		.pos = WR_CLI_POS_STREAMS,
 		.eal = true,
 		.opts = rfc2544_opts,

@@ -225,25 +225,7 @@ streams_opt(void *ctx, const struct wr_cli_opt *opt, const char *val)
 		o->link_down_continue = strcmp(val, "continue") == 0;
 		break;
 	case 'O':
-		if (wr_parse_duration_ns(val, &o->timeout_ns, why,
-					 sizeof(why)) != 0 ||
-		    o->timeout_ns == 0)
-			return opt_error("--timeout", val,
-					 "a positive duration such as 0.1, 100ms or 2s");
-		break;
 	case 'z':
-		/* rtt sweeps UDP payload sizes by a step, as the
-		 * raw-Ethernet vs UDP study did; sweep and rfc2544
-		 * take a list of frame sizes. */
-		if (strcmp(o->cmd, "rtt") == 0) {
-			if (wr_rtt_parse_sizes(val, &o->rtt_from,
-					       &o->rtt_to, &o->rtt_step,
-					       why, sizeof(why)) != 0)
-				return opt_error("--sizes", val,
-						 "UDP payload sizes FROM:TO:STEP or SIZE, such as 50:1500:50");
-			break;
-		}
-		/* fall through */
 	case 'b':
 	case 'C':
 	case 't':
@@ -267,6 +249,9 @@ streams_opt(void *ctx, const struct wr_cli_opt *opt, const char *val)
 	case 'Z':
 	case 'M':
 	case 'm':
+	case 'y':
+	case 'x':
+	case 'J':
 		if (wr_app_bench_opt(o, opt->code, val) != 0)
 			return WR_EXIT_USAGE;
 		break;

@@ -23,6 +23,35 @@ on_signal(int sig)
 	wr_serve_stop = 1;
 }
 
+/* [ADDR:]PORT of --listen and --http: PORT alone binds 127.0.0.1 (another
+ * address is a choice the user writes out). */
+static int
+opt_addr(const char *opt, const char *arg, char *host, size_t host_len,
+	 uint16_t *port)
+{
+	const char *colon = strrchr(arg, ':');
+	const char *num = colon ? colon + 1 : arg;
+	unsigned long v;
+	char *end;
+
+	v = strtoul(num, &end, 10);
+	if ((colon != NULL && colon == arg) || *num == '\0' || *end != '\0' ||
+	    v == 0 || v > 65535 ||
+	    (colon != NULL && (size_t)(colon - arg) >= host_len)) {
+		fprintf(stderr, "wirerate: %s: expected [ADDR:]PORT such as "
+			"4500 or 127.0.0.1:4500, got \"%s\"\n", opt, arg);
+		return -EINVAL;
+	}
+	if (colon == NULL) {
+		snprintf(host, host_len, "127.0.0.1");
+	} else {
+		memcpy(host, arg, (size_t)(colon - arg));
+		host[colon - arg] = '\0';
+	}
+	*port = (uint16_t)v;
+	return 0;
+}
+
 static int
 opt_seconds_ms(const char *opt, const char *val, uint32_t *ms)
 {
@@ -43,7 +72,7 @@ opt_seconds_ms(const char *opt, const char *val, uint32_t *ms)
 struct serve_args {
 	struct wr_server_opts so;
 	struct wr_opts o;
-	char host[64];
+	char host[64], http_host[64];
 };
 
 static int
@@ -66,32 +95,21 @@ serve_opt(void *ctx, const struct wr_cli_opt *opt, const char *val)
 		}
 		so->unix_path = strcmp(val, "none") == 0 ? "" : val;
 		break;
-	case 'l': {
-		/* PORT alone binds 127.0.0.1: another address is
-		 * a choice the user writes out. */
-		const char *colon = strrchr(val, ':');
-		const char *num = colon ? colon + 1 : val;
-
-		v = strtoul(num, &end, 10);
-		if ((colon != NULL && colon == val) || *num == '\0' ||
-		    *end != '\0' || v == 0 || v > 65535 ||
-		    (colon != NULL &&
-		     (size_t)(colon - val) >= sizeof(a->host))) {
-			fprintf(stderr, "wirerate: --listen: expected "
-				"[ADDR:]PORT such as 4500 or "
-				"127.0.0.1:4500, got \"%s\"\n", val);
+	case 'l':
+		if (opt_addr("--listen", val, a->host, sizeof(a->host),
+			     &so->tcp_port) != 0)
 			return WR_EXIT_USAGE;
-		}
-		if (colon == NULL) {
-			snprintf(a->host, sizeof(a->host), "127.0.0.1");
-		} else {
-			memcpy(a->host, val, (size_t)(colon - val));
-			a->host[colon - val] = '\0';
-		}
 		so->tcp_host = a->host;
-		so->tcp_port = (uint16_t)v;
 		break;
-	}
+	case 'w':
+		if (opt_addr("--http", val, a->http_host, sizeof(a->http_host),
+			     &so->http_port) != 0)
+			return WR_EXIT_USAGE;
+		so->http_host = a->http_host;
+		break;
+	case 'W':
+		so->http_token_file = val;
+		break;
 	case 't':
 		so->token_file = val;
 		break;
@@ -157,6 +175,11 @@ wr_cmd_serve(const struct wr_cli_cmd *cmd, int argc, char **argv)
 	o = a.o;
 	o.eal = rest.eal;
 	o.n_eal = rest.n_eal;
+	if (so.http_token_file != NULL && so.http_host == NULL) {
+		fprintf(stderr, "wirerate: --http-token-file is the web "
+			"console's token: it needs --http [ADDR:]PORT\n");
+		return WR_EXIT_USAGE;
+	}
 	if (so.tcp_host != NULL && so.token_file == NULL) {
 		fprintf(stderr, "wirerate: --listen needs --token-file FILE (a "
 			"secret readable by its owner only)\n");
@@ -184,6 +207,13 @@ wr_cmd_serve(const struct wr_cli_cmd *cmd, int argc, char **argv)
 	if (wr_server_check(&so, &err) != 0) {
 		wr_app_print_error(&err);
 		return WR_EXIT_USAGE;
+	}
+	{
+		/* bench.result's HTML: tools/wr-report, where this binary's
+		 * helpers are (the tree's, or the installed ones). */
+		static char tools[4096];
+
+		so.tools_dir = wr_app_place(WR_APP_TOOLS, tools, sizeof(tools));
 	}
 	rc = wr_app_load_profile(&o, &cfg, &so.cfg_path);
 	if (rc != WR_EXIT_OK)

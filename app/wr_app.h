@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "wr_bench.h"
+#include "wr_bench_opts.h"
 #include "wr_config.h"
 #include "wr_error.h"
 #include "wr_filter.h"
@@ -61,39 +62,15 @@ struct wr_opts {
 	uint64_t seed;
 	bool seed_set;
 	bool quiet;                 /**< no live lines */
-	uint32_t rtt_from;          /**< rtt --sizes: UDP payloads FROM:TO:STEP */
-	uint32_t rtt_to;
-	uint32_t rtt_step;          /**< 0: the default sweep */
-	uint64_t timeout_ns;        /**< rtt --timeout: per round trip */
 	uint32_t burst;             /**< --burst: every stream's TX burst */
 	bool burst_set;
-	/* sweep and rfc2544 */
-	const char *csv_file;
-	uint16_t sizes[WR_BENCH_SIZES_MAX];
-	unsigned int n_sizes;       /**< 0: the defaults */
-	uint16_t tx_port, rx_port;
-	bool tx_port_set, rx_port_set;
-	uint64_t trial_ns;          /**< rfc2544: 0 = the default */
-	uint32_t loss_ppm;
-	uint32_t pdr_ppm;           /**< rfc2544 --pdr: 0 = no PDR */
-	uint32_t tests;             /**< rfc2544 --tests: WR_BENCH_TEST_*, 0 = throughput */
-	uint32_t loss_step_ppm;     /**< rfc2544 --loss-step: 0 = 10 % */
-	uint32_t b2b_repeats;       /**< rfc2544 --b2b-repeats: 0 = 50 */
-	uint64_t b2b_trial_ns;      /**< rfc2544 --b2b-trial: 0 = 2 s */
-	uint64_t b2b_resolution;    /**< rfc2544 --b2b-resolution frames: 0 = 1 */
-	const char *rev_stream;     /**< rfc2544 --reverse-stream: both directions */
-	const char *report_file;    /**< rfc2544 --report: HTML (tools/wr-report) */
 	uint32_t repeats;           /**< sweep, run --repeat: 0 = once */
-	uint16_t pairs[WR_BENCH_PAIRS_MAX][2]; /**< rfc2544 --pairs TX:RX,... */
-	unsigned int n_pairs;       /**< 0: --tx-port/--rx-port */
-	uint32_t lat_trials;        /**< rfc2544 --latency-trials: 0 = 20 */
-	uint64_t lat_trial_ns;      /**< rfc2544 --latency-trial: 0 = 120 s */
-	uint32_t phases;            /**< rfc2544 --phases: 0 = the default */
-	uint64_t first_trial_ns;    /**< rfc2544 --first-trial: 0 = the default */
-	uint32_t resolution_ppm;    /**< --resolution N%% */
-	uint64_t resolution_millipps; /**< --resolution RATE */
-	struct wr_rate_spec max_rate; /**< unit MAX: the line rate */
-	struct wr_rate_spec min_rate; /**< unit MAX: none */
+	/* sweep, rfc2544 and rtt: their files, and their options as the
+	 * benchmark library takes them (wr_bench_opts.h; the ones run shares
+	 * above are copied in when a benchmark starts) */
+	const char *csv_file;
+	const char *report_file;    /**< --report: HTML (tools/wr-report) */
+	struct wr_bench_opts bench;
 	int n_eal;                  /**< arguments after "--" */
 	char **eal;
 	bool arp;                   /**< run --arp: every port answers ARP/ICMP */
@@ -115,7 +92,7 @@ struct wr_opts {
 	const struct wr_trex_opts *trex; /**< -t, -m, ... with a TRex profile */
 };
 
-/** Parse one sweep/rfc2544 option (bench.c); prints the error. @return 0 or -EINVAL. */
+/** Parse one sweep/rfc2544/rtt option (bench.c); prints the error. @return 0 or -EINVAL. */
 int wr_app_bench_opt(struct wr_opts *o, int opt, const char *arg);
 
 /**

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "wr_bench.h"
+#include "wr_bench_opts.h"
 #include "wr_out.h"
 #include "wr_test.h"
 
@@ -849,7 +850,50 @@ test_parse_pairs(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(why, "TX:RX"));
 }
 
+/* One parser for the command line and bench.start: names, values, errors. */
+static void
+test_opts(void)
+{
+	struct wr_bench_opts o;
+	struct wr_error err;
+	unsigned int i;
+
+	memset(&o, 0, sizeof(o));
+	CU_ASSERT_EQUAL(wr_bench_opt(&o, WR_BENCH_RFC2544, "tx-port", "1", &err), 0);
+	CU_ASSERT(o.tx_port == 1 && o.tx_port_set);
+	CU_ASSERT_EQUAL(wr_bench_opt(&o, WR_BENCH_RFC2544, "sizes", "64,1518", &err), 0);
+	CU_ASSERT(o.n_sizes == 2 && o.sizes[1] == 1518);
+	CU_ASSERT_EQUAL(wr_bench_opt(&o, WR_BENCH_RFC2544, "trial", "500ms", &err), 0);
+	CU_ASSERT_EQUAL(o.trial_ns, 500000000ull);
+	CU_ASSERT_EQUAL(wr_bench_opt(&o, WR_BENCH_RFC2544, "pdr", "0.5%", &err), 0);
+	CU_ASSERT_EQUAL(o.pdr_ppm, 5000);
+	CU_ASSERT_EQUAL(wr_bench_opt(&o, WR_BENCH_RFC2544, "max-rate", "1 Mpps", &err), 0);
+	CU_ASSERT_EQUAL(o.max_rate.value, 1000000000ull);
+	CU_ASSERT_EQUAL(wr_bench_opt(&o, WR_BENCH_RFC2544, "search", "mlr", &err), 0);
+	CU_ASSERT_EQUAL(o.search, WR_BENCH_SEARCH_MLR);
+	CU_ASSERT_EQUAL(wr_bench_opt(&o, WR_BENCH_RFC2544, "exceed-ratio", "50%", &err), 0);
+	CU_ASSERT_EQUAL(o.exceed_ppm, 500000);
+	CU_ASSERT_EQUAL(wr_bench_opt(&o, WR_BENCH_RFC2544, "pairs", "0:1,1:0", &err), 0);
+	CU_ASSERT_EQUAL(o.n_pairs, 2);
+	CU_ASSERT_EQUAL(wr_bench_opt(&o, WR_BENCH_RTT, "sizes", "50:1500:50", &err), 0);
+	CU_ASSERT(o.rtt_from == 50 && o.rtt_to == 1500 && o.rtt_step == 50);
+	/* The command line's error lines. */
+	CU_ASSERT_EQUAL(wr_bench_opt(&o, WR_BENCH_RFC2544, "tx-port", "99", &err), -EINVAL);
+	CU_ASSERT_STRING_EQUAL(err.path, "--tx-port");
+	CU_ASSERT_STRING_EQUAL(err.msg, "expected a port index 0..31, got \"99\"");
+	CU_ASSERT_EQUAL(wr_bench_opt(&o, WR_BENCH_RFC2544, "exceed-ratio", "100%", &err), -EINVAL);
+	CU_ASSERT_EQUAL(wr_bench_opt(&o, WR_BENCH_RFC2544, "search", "linear", &err), -EINVAL);
+	CU_ASSERT_EQUAL(wr_bench_opt(&o, WR_BENCH_RFC2544, "trial", "0", &err), -EINVAL);
+	CU_ASSERT_EQUAL(wr_bench_opt(&o, WR_BENCH_RFC2544, "bogus", "1", &err), -ENOENT);
+	/* Every name it lists, it takes (with some value). */
+	for (i = 0; wr_bench_opt_names[i] != NULL; i++)
+		CU_ASSERT_NOT_EQUAL(wr_bench_opt(&o, WR_BENCH_RFC2544,
+						 wr_bench_opt_names[i], "x", &err),
+				    -ENOENT);
+}
+
 static CU_TestInfo bench_tests[] = {
+	{ "opts", test_opts },
 	{ "parse_pairs", test_parse_pairs },
 	{ "progress", test_progress },
 	{ "sweep_stat", test_sweep_stat },

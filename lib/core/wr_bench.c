@@ -999,6 +999,90 @@ print_lat(FILE *out, const struct wr_rfc2544_row *rows, unsigned int n)
 	}
 }
 
+/* A rate in pps, or null when there is none. */
+static void
+json_pps_or_null(FILE *out, bool has, uint64_t millipps)
+{
+	if (has)
+		fprintf(out, "%.3f", (double)millipps / 1e3);
+	else
+		fputs("null", out);
+}
+
+/* MLRsearch's goals: each one's relevant bounds and conditional
+ * throughput (RFC 9971 section 4.7), regular or not. */
+static void
+print_mlr(FILE *out, const struct wr_rfc2544_row *rows, unsigned int n)
+{
+	unsigned int i, g;
+	bool any = false;
+
+	for (i = 0; i < n; i++)
+		any |= rows[i].mlr;
+	if (!any)
+		return;
+	fprintf(out, "\nMLRsearch goals (RFC 9971): loss ratio, exceed ratio, "
+		"final trial s, duration sum s, width; relevant lower and upper "
+		"bound pps, conditional throughput pps\n");
+	for (i = 0; i < n; i++)
+		for (g = 0; rows[i].mlr && g < rows[i].n_goals; g++) {
+			const struct wr_mlr_goal *x = &rows[i].goals[g];
+			const struct wr_mlr_result *r = &rows[i].mlr_res[g];
+			char lo[32] = "-", hi[32] = "-";
+
+			if (r->has_lower)
+				snprintf(lo, sizeof(lo), "%.3f",
+					 (double)r->lower / 1e3);
+			if (r->has_upper)
+				snprintf(hi, sizeof(hi), "%.3f",
+					 (double)r->upper / 1e3);
+			fprintf(out, "%10u %s %.4f %% %.1f %% %.3f %.3f %.4f %%: "
+				"%s .. %s, %.3f%s\n", rows[i].size,
+				g == 0 ? "NDR" : "PDR", x->loss_ppm / 1e4,
+				x->exceed_ppm / 1e4, (double)x->final_ns / 1e9,
+				(double)x->sum_ns / 1e9, x->width_ppm / 1e4, lo,
+				hi, r->conditional_pps, r->regular ? "" :
+				r->max_is_lower ? " (irregular: nothing up to "
+				"the maximum failed)" : r->min_is_upper ?
+				" (irregular: even the minimum failed)" :
+				" (irregular: not narrowed to the width)");
+		}
+}
+
+/* A row's MLRsearch goals and results, after its trials in the JSON. */
+static void
+json_mlr(FILE *out, const struct wr_rfc2544_row *r)
+{
+	unsigned int g;
+
+	if (!r->mlr)
+		return;
+	fputs(", \"search\": \"mlrsearch\", \"mlr_goals\": [", out);
+	for (g = 0; g < r->n_goals; g++) {
+		const struct wr_mlr_goal *x = &r->goals[g];
+		const struct wr_mlr_result *m = &r->mlr_res[g];
+
+		fprintf(out, "%s{\"loss_ratio_pct\": %.4f, \"exceed_ratio_pct\": "
+			"%.4f, \"final_trial_s\": %.9f, \"initial_trial_s\": "
+			"%.9f, \"duration_sum_s\": %.9f, \"width_pct\": %.4f, "
+			"\"regular\": %s, \"relevant_lower_pps\": ", g ? ", " : "",
+			x->loss_ppm / 1e4, x->exceed_ppm / 1e4,
+			(double)x->final_ns / 1e9, (double)x->initial_ns / 1e9,
+			(double)x->sum_ns / 1e9, x->width_ppm / 1e4,
+			m->regular ? "true" : "false");
+		json_pps_or_null(out, m->has_lower, m->lower);
+		fputs(", \"relevant_upper_pps\": ", out);
+		json_pps_or_null(out, m->has_upper, m->upper);
+		fprintf(out, ", \"conditional_throughput_pps\": %.3f, "
+			"\"max_is_lower\": %s, \"min_is_upper\": %s, "
+			"\"short_offer\": %s}", m->conditional_pps,
+			m->max_is_lower ? "true" : "false",
+			m->min_is_upper ? "true" : "false",
+			m->short_offer ? "true" : "false");
+	}
+	fputc(']', out);
+}
+
 void
 wr_rfc2544_print(FILE *out, const struct wr_rfc2544_row *rows, unsigned int n)
 {
@@ -1063,6 +1147,7 @@ wr_rfc2544_print(FILE *out, const struct wr_rfc2544_row *rows, unsigned int n)
 					(long long)(t->rev_sent - t->rev_received));
 			fputc('\n', out);
 		}
+	print_mlr(out, rows, n);
 	fprintf(out, "short: the generator offered less than the rate asked "
 		"(by more than the resolution) and the device lost nothing: "
 		"no figure for the device at that rate; short by: what held "
@@ -1280,15 +1365,10 @@ json_b2b(FILE *out, const char *key, bool has, const struct wr_rfc2544_row *r,
 	}
 	wr_b2b_result(b2b, &res);
 	fprintf(out, "\"%s\": {\"rate_pps\": ", key);
-	if (r->b2b_rate_millipps)
-		fprintf(out, "%.3f", (double)r->b2b_rate_millipps / 1e3);
-	else
-		fputs("null", out);
+	json_pps_or_null(out, r->b2b_rate_millipps != 0, r->b2b_rate_millipps);
 	fputs(", \"asked_rate_pps\": ", out);
-	if (r->b2b_asked_millipps)
-		fprintf(out, "%.3f", (double)r->b2b_asked_millipps / 1e3);
-	else
-		fputs("null", out);
+	json_pps_or_null(out, r->b2b_asked_millipps != 0,
+			 r->b2b_asked_millipps);
 	fprintf(out, ", \"min_offered_pps\": %.3f, \"first_burst\": %llu, "
 		"\"resolution_frames\": %llu, \"repeats\": %u, \"bursts\": "
 		"%llu, ", (double)offered_min / 1e3,
@@ -1429,7 +1509,9 @@ wr_rfc2544_json_write(FILE *out, const struct wr_bench_meta *m,
 			else
 				fputs("null}", out);
 		}
-		fputs("]}", out);
+		fputc(']', out);
+		json_mlr(out, r);
+		fputc('}', out);
 	}
 	fputs("\n  ]\n}\n", out);
 	return ferror(out) ? -EIO : 0;

@@ -29,6 +29,7 @@
 #include "wr_clock.h"
 #include "wr_floss.h"
 #include "wr_latency.h"
+#include "wr_mlr.h"
 #include "wr_rfc2544.h"
 #include "wr_stats.h"
 #include "wr_txlimit.h"
@@ -365,6 +366,14 @@ struct wr_rfc2544_row {
 	struct wr_rfc2544_result res;   /**< res.trials is not used here */
 	struct wr_bench_trial trials[WR_RFC2544_TRIALS_MAX * 2];
 	unsigned int n_trials;
+	/* The throughput found by MLRsearch (--search mlr, wr_mlr.h): its
+	 * goals (NDR, then PDR) and each one's result; res above holds their
+	 * relevant lower bounds as the NDR and the PDR.  A trial's phase is
+	 * then its target's level. */
+	bool mlr;
+	unsigned int n_goals;
+	struct wr_mlr_goal goals[2];
+	struct wr_mlr_result mlr_res[2];
 	bool has_floss;
 	struct wr_floss floss;          /**< frame loss rate steps */
 	bool has_b2b;

@@ -8,6 +8,9 @@
 
 #include "wr_stream.h"
 
+/** Room for one stream's description (wr_describe_stream()). */
+#define WR_DESCRIBE_MAX 8192
+
 /** "02:00:00:00:00:01" into @p buf (18 bytes). */
 void wr_describe_mac(uint64_t mac, char buf[18]);
 

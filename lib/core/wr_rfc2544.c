@@ -351,6 +351,18 @@ wr_rfc2544_report_rx(struct wr_rfc2544 *s, uint64_t sent, uint64_t received,
 	return s->done ? 1 : 0;
 }
 
+void
+wr_rfc2544_rate_set(struct wr_rfc2544_rate *out, uint64_t millipps,
+		    uint16_t frame_size)
+{
+	out->millipps = millipps;
+	/* bits/s = millipps * bytes * 8 / 1000, rounded to nearest */
+	out->l2_bps = (uint64_t)(((wr_u128)millipps * frame_size * 8 + 500) /
+				 1000);
+	out->l1_bps = (uint64_t)(((wr_u128)millipps *
+				  (frame_size + WR_L1_OVERHEAD) * 8 + 500) / 1000);
+}
+
 static void
 rate_of(const struct wr_rfc2544 *s, const struct wr_rfc2544_target *t,
 	struct wr_rfc2544_rate *out)
@@ -361,11 +373,7 @@ rate_of(const struct wr_rfc2544 *s, const struct wr_rfc2544_target *t,
 	if (!t->gen_limited && t->lo_state == WR_LO_PASSED &&
 	    t->lo_phase == (int32_t)s->cfg.phases - 1)
 		r = t->lo;
-	out->millipps = r;
-	/* bits/s = millipps * bytes * 8 / 1000, rounded to nearest */
-	out->l2_bps = (uint64_t)(((wr_u128)r * s->cfg.frame_size * 8 + 500) / 1000);
-	out->l1_bps = (uint64_t)(((wr_u128)r * (s->cfg.frame_size + WR_L1_OVERHEAD) *
-				  8 + 500) / 1000);
+	wr_rfc2544_rate_set(out, r, s->cfg.frame_size);
 	out->gen_limited = t->gen_limited;
 	out->gen_millipps = t->gen_millipps;
 	out->loss_ppm = t->loss_ppm;

@@ -222,6 +222,11 @@ uint64_t wr_rfc2544_offered_millipps(uint64_t sent, uint64_t duration_ns);
  */
 bool wr_rfc2544_short(uint64_t rate, uint64_t offered, uint64_t resolution);
 
+/** @p out's rate @p millipps and its L2 and L1 bit rates at @p frame_size
+ * (FCS included; L1 adds 20 bytes a frame), rounded to the nearest bit. */
+void wr_rfc2544_rate_set(struct wr_rfc2544_rate *out, uint64_t millipps,
+			 uint16_t frame_size);
+
 /** The outcome so far (final once done).  @return 0, -EINVAL on NULL. */
 int wr_rfc2544_result(const struct wr_rfc2544 *s, struct wr_rfc2544_result *out);
 

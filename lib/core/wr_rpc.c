@@ -66,6 +66,8 @@ type_words(unsigned int types)
 		return "an array of strings";
 	if (types & WR_RPC_T_UINTS)
 		return "an array of integers >= 0";
+	if (types & WR_RPC_T_OBJ)
+		return "an object";
 	return "nothing";
 }
 
@@ -122,6 +124,8 @@ type_ok(const json_t *v, unsigned int types, char *why, size_t why_len)
 	if ((types & WR_RPC_T_STRS) && array_of(v, is_str))
 		return true;
 	if ((types & WR_RPC_T_UINTS) && array_of(v, is_uint))
+		return true;
+	if ((types & WR_RPC_T_OBJ) && json_is_object(v))
 		return true;
 	if (types & WR_RPC_T_RATE) {
 		struct wr_rate_spec spec;

@@ -5,7 +5,7 @@
 
 /**
  * @file
- * The server (lib/dp/wr_server.c) speaks JSON-RPC 2.0 over a stream socket,
+ * The server (lib/dp/wr_server*.c) speaks JSON-RPC 2.0 over a stream socket,
  * one request per line (newline-delimited JSON; doc/api.md).  Everything that
  * can be wrong in what a client sends is found here, without EAL, so it is
  * unit-tested and fuzzed (test/fuzz/fuzz_rpc.c):
@@ -64,6 +64,7 @@ enum wr_rpc_type {
 	WR_RPC_T_UINTS = 1 << 5,     /**< an array of integers >= 0 */
 	WR_RPC_T_RATE = 1 << 6,      /**< "10 Mpps", "50%", "max" or pps as a number > 0 */
 	WR_RPC_T_POS = 1 << 7,       /**< a finite number > 0 */
+	WR_RPC_T_OBJ = 1 << 8,       /**< an object (its members checked by the method) */
 };
 
 struct wr_rpc_param {
@@ -95,7 +96,11 @@ struct wr_rpc_param {
 	  WR_RPC_P("name", WR_RPC_T_STR, false)) \
 	X(REMOVE, "streams.remove", true, \
 	  WR_RPC_P("streams", WR_RPC_T_STRS, false)) \
-	X(LIST, "streams.list", false) \
+	X(LIST, "streams.list", false, \
+	  WR_RPC_P("source", WR_RPC_T_BOOL, false)) \
+	X(CHECK, "streams.check", false, \
+	  WR_RPC_P("yaml", WR_RPC_T_STR, true), \
+	  WR_RPC_P("name", WR_RPC_T_STR, false)) \
 	X(START, "traffic.start", true, \
 	  WR_RPC_P("streams", WR_RPC_T_STRS, false), \
 	  WR_RPC_P("rate", WR_RPC_T_RATE, false), \
@@ -126,6 +131,19 @@ struct wr_rpc_param {
 	X(UNSUBSCRIBE, "events.unsubscribe", false) \
 	X(LOGIN, "auth.login", false, \
 	  WR_RPC_P("token", WR_RPC_T_STR, true)) \
+	X(BENCH_START, "bench.start", true, \
+	  WR_RPC_P("kind", WR_RPC_T_STR, true), \
+	  WR_RPC_P("options", WR_RPC_T_OBJ, false), \
+	  WR_RPC_P("yaml", WR_RPC_T_STR, false), \
+	  WR_RPC_P("name", WR_RPC_T_STR, false)) \
+	X(BENCH_STATUS, "bench.status", false, \
+	  WR_RPC_P("job", WR_RPC_T_UINT, false)) \
+	X(BENCH_CANCEL, "bench.cancel", true, \
+	  WR_RPC_P("job", WR_RPC_T_UINT, false)) \
+	X(BENCH_RESULT, "bench.result", false, \
+	  WR_RPC_P("job", WR_RPC_T_UINT, false), \
+	  WR_RPC_P("format", WR_RPC_T_STR, false)) \
+	X(BENCH_LIST, "bench.list", false) \
 	X(CAP_START, "capture.start", true, \
 	  WR_RPC_P("port", WR_RPC_T_UINT, true), \
 	  WR_RPC_P("dir", WR_RPC_T_STR, false), \

@@ -252,8 +252,9 @@ wr_rtt_ses_mtu(const struct wr_rtt_ses *s, uint16_t *mtu)
 int
 wr_rtt_ses_measure(struct wr_rtt_ses *s, const struct wr_frame_tmpl *t,
 		   uint32_t sig_id, uint64_t count, uint64_t timeout_ns,
-		   uint64_t first_seq, const uint32_t *stop, uint64_t poll_ns,
-		   struct wr_error *err)
+		   uint64_t first_seq, const uint32_t *stop,
+		   void (*wait)(void *ctx, uint64_t ns), void *ctx,
+		   uint64_t poll_ns, struct wr_error *err)
 {
 	struct wr_engine *e = s->e;
 	struct wr_rtt *r = s->r;
@@ -286,10 +287,11 @@ wr_rtt_ses_measure(struct wr_rtt_ses *s, const struct wr_frame_tmpl *t,
 				    "cannot launch lcore %u: %s", s->lcore,
 				    rte_strerror(-rc));
 	}
-	/* rte_eal_wait_lcore() spins: sleep until the lcore says done. */
+	/* rte_eal_wait_lcore() spins: let time pass until the lcore says
+	 * done. */
 	while (!__atomic_load_n(&r->done, __ATOMIC_ACQUIRE)) {
 		wr_engine_links_check(e);
-		wr_engine_sleep_ns(poll_ns);
+		wait(ctx, poll_ns);
 	}
 	rc = rte_eal_wait_lcore(s->lcore);
 	wr_engine_watch(e, NULL, NULL);

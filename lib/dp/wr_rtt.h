@@ -128,8 +128,9 @@ int wr_rtt_ses_mtu(const struct wr_rtt_ses *s, uint16_t *mtu);
 /**
  * Make @p count round trips of template @p t (a latency template at one
  * size; signature @p sig_id, sequences from @p first_seq), each waiting at
- * most @p timeout_ns for its echo, until done or *@p stop; the caller
- * sleeps @p poll_ns at a time meanwhile, checking the links.
+ * most @p timeout_ns for its echo, until done or *@p stop; meanwhile the
+ * caller's @p wait (@p ctx) lets @p poll_ns pass at a time (a sleep; a
+ * server's turn), the links checked in between.
  * @return 0 or the lcore's result (-EINTR stopped, -ENOBUFS no mbuf,
  *         -ENOLINK the port went away), results in wr_rtt_ses_result();
  *         -EINVAL (bad settings) or rte_eal_remote_launch()'s negative
@@ -138,6 +139,7 @@ int wr_rtt_ses_mtu(const struct wr_rtt_ses *s, uint16_t *mtu);
 int wr_rtt_ses_measure(struct wr_rtt_ses *s, const struct wr_frame_tmpl *t,
 		       uint32_t sig_id, uint64_t count, uint64_t timeout_ns,
 		       uint64_t first_seq, const uint32_t *stop,
+		       void (*wait)(void *ctx, uint64_t ns), void *ctx,
 		       uint64_t poll_ns, struct wr_error *err);
 
 /** Close the port (it may hold frames of the pool), free the pool and the

@@ -29,6 +29,12 @@
  * come back with the secret) and are then released; traffic keeps running
  * either way.
  *
+ * The web console (--http, doc/web.md) shares the loop: its HTTP
+ * connections are answered from the page's compiled-in files (wr_http.h) and
+ * closed; its WebSocket connections are clients like the others, one
+ * JSON-RPC request per text message, with the same methods, ownership and
+ * events (a TCP login with the console's token when it has one).
+ *
  * Abuse (doc/api.md, "Limits"): each turn of the loop serves a bounded
  * share of every busy connection; a client that does not read its replies
  * is not read either, and closed past a limit; TCP connections that have
@@ -57,7 +63,13 @@ struct wr_server_opts {
 	uint32_t owner_timeout_ms;   /**< release a vanished owner's ports; 0: 30 s */
 	unsigned int max_clients;    /**< Unix and logged-in TCP; 0: 1024 (wr_server_check() sets it) */
 	const char *cfg_path;        /**< the profile, for the results' metadata */
+	const char *tools_dir;       /**< tools/ (wr-report for bench.result's HTML) */
 	char token[WR_AUTH_TOKEN_MAX + 1]; /**< read by wr_server_check() */
+	/* The web console (doc/web.md): HTTP and its WebSocket. */
+	const char *http_host;       /**< NULL: no console */
+	uint16_t http_port;
+	const char *http_token_file; /**< its own token; NULL: token_file's */
+	char http_token[WR_AUTH_TOKEN_MAX + 1]; /**< "" : none (loopback only) */
 	const char *capture_dir;     /**< captures' files; NULL: a private
 				      *   temporary directory, removed at exit */
 };
@@ -67,7 +79,9 @@ struct wr_server_opts {
  * path (its length, its directory, nothing there but a socket no server
  * answers on), the TCP address (an IPv4 address, a port that can be bound)
  * and the token file (wr_auth_token_load()), which it reads into
- * @p o->token.  Makes the default socket's directory.  Raises the soft
+ * @p o->token; the console's address likewise, with its token (its own
+ * file, else the TCP one) in @p o->http_token: an address other than the
+ * loopback needs one (-EPERM).  Makes the default socket's directory.  Raises the soft
  * descriptor limit to what max_clients needs (the default 1024 is lowered
  * to fit the hard limit; a max_clients given that does not fit: -EMFILE).
  * @return 0; a negative errno with @p err naming the option (-EADDRINUSE: a

@@ -10,7 +10,7 @@ import os
 import socket
 import time
 import uuid
-from typing import Any, Deque, Dict, Iterable, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Deque, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 
 
@@ -194,6 +194,12 @@ class Client:
         self._added = []
         return self.call("streams.load", yaml=yaml_text, name=name)["streams"]
 
+    def check(self, yaml_text: str, name: Optional[str] = None) -> Result:
+        """streams.check: what streams.load would say of the text, without loading it:
+        {"valid": true, "streams": [{name, port, count, rate, latency, summary}], ...} or
+        {"valid": false, "error": {file, line, col, path, message}}.  Needs no ports."""
+        return self.call("streams.check", yaml=yaml_text, name=name)
+
     def load_file(self, path: str, tunables: Sequence[str] = (),
                   mult: Optional[str] = None) -> List[Result]:
         """Load a stream file, or a TRex profile (``*.py``, see load_profile())."""
@@ -373,6 +379,58 @@ class Client:
                 return None
             if "id" not in msg:
                 return msg.get("params", {})
+
+    # -- benchmarks -------------------------------------------------------------------------
+
+    def bench_start(self, kind: str, options: Optional[Dict[str, Any]] = None,
+                    yaml: Optional[str] = None, name: Optional[str] = None) -> Result:
+        """bench.start: run ``kind`` ("sweep", "rfc2544" or "rtt") on this server as a job,
+        with the command line's options by their names (``{"tx-port": 0, "rx-port": 1,
+        "trial": "1s", "sizes": [64, 128], "max-rate": "1 Mpps", "search": "mlr"}``); the
+        loaded streams, or ``yaml``'s.  The ports it uses must be this client's.
+        Returns the job's status; its ``"job"`` is the id the other bench_* calls take."""
+        return self.call("bench.start", kind=kind, options=options, yaml=yaml, name=name)
+
+    def bench_status(self, job: Optional[int] = None) -> Result:
+        """bench.status: state, progress (test, size, done of ~estimate, rate, ETA), the
+        last trial's line; the last job's when ``job`` is None."""
+        return self.call("bench.status", job=job)
+
+    def bench_list(self) -> List[Result]:
+        """bench.list: every job the server keeps, oldest first."""
+        return self.call("bench.list")["jobs"]
+
+    def bench_cancel(self, job: Optional[int] = None) -> Result:
+        """bench.cancel: as Ctrl-C stops the command (a second cancel cuts the drain)."""
+        return self.call("bench.cancel", job=job)
+
+    def bench_result(self, job: Optional[int] = None, format: str = "json") -> Any:
+        """bench.result: a finished job's "json" (parsed: the CLI's --json document),
+        "csv" (the CLI's --csv bytes), "table" (what the CLI prints), "log" or "html"."""
+        text = self.call("bench.result", job=job, format=format)["text"]
+        return json.loads(text) if format == "json" else text
+
+    def bench_wait(self, job: Optional[int] = None, timeout: Optional[float] = None,
+                   progress: Optional[Callable[[Result], None]] = None,
+                   poll: float = 0.5) -> Result:
+        """Wait until the job has ended (done, failed, cancelled); call ``progress`` with
+        its status at each trial (status["progress"]: test, size, done, estimate, rate_pps,
+        eta_s; status["line"]: the trial's log line).  Returns the final status;
+        TimeoutError after ``timeout`` seconds."""
+        end = None if timeout is None else time.monotonic() + timeout
+        seen = None
+        while True:
+            st = self.bench_status(job)
+            job = st["job"]
+            mark = (st["progress"]["done"], st["line"])
+            if progress is not None and st["line"] and mark != seen:
+                progress(st)
+            seen = mark
+            if st["state"] in ("done", "failed", "cancelled"):
+                return st
+            if end is not None and time.monotonic() >= end:
+                raise TimeoutError(f"benchmark job {job} still {st['state']}")
+            time.sleep(poll)
 
 
 def _stream_file(added: Sequence[Tuple[str, List[Tuple[str, Any, str]]]]) -> str:

@@ -146,7 +146,7 @@ def format_stats(st: Dict[str, Any], prev: Optional[Dict[str, Any]] = None) -> s
 
 class Console(cmd.Cmd):
     """Commands: info ports acquire release load add save remove streams start stop pause
-    resume update stats watch clear wait events reset quit.  ``help CMD`` explains each."""
+    resume update stats watch clear wait events reset bench quit.  ``help CMD`` explains each."""
 
     intro = "wirerate console: help lists the commands, Tab completes, Ctrl-D leaves."
     prompt = "wirerate> "
@@ -370,6 +370,83 @@ class Console(cmd.Cmd):
         """events: what happened since the last call (stream ended, link down, ...)."""
         for e in self.c.events():
             print(json.dumps(e))
+
+    def do_bench(self, arg: str) -> None:
+        """bench sweep|rfc2544|rtt [--OPTION VALUE]...: run a benchmark on the server, its
+        progress shown until it ends, then its table (the command line's options: bench
+        rfc2544 --tx-port 0 --rx-port 1 --sizes 64,1518 --trial 10 --search mlr)
+        bench list | bench status [JOB] | bench wait [JOB] | bench cancel [JOB]
+        bench result [JOB] [json|csv|table|log|html] [> FILE]"""
+        words = shlex.split(arg)
+        if not words:
+            raise ValueError("bench: expected sweep, rfc2544, rtt, list, status, wait, "
+                             "cancel or result (help bench)")
+        verb, rest = words[0], words[1:]
+        if verb == "list":
+            for j in self.c.bench_list():
+                print(f"{j['job']:>4} {j['kind']:<8} {j['state']:<10} {j['session']:<20} "
+                      f"{j['stream_file']}")
+            return
+        if verb in ("status", "cancel"):
+            job = int(rest[0]) if rest else None
+            st = self.c.bench_status(job) if verb == "status" else self.c.bench_cancel(job)
+            print(json.dumps(st, indent=2))
+            return
+        if verb == "result":
+            job = int(rest[0]) if rest and rest[0].isdigit() else None
+            rest = rest[1:] if job is not None else rest
+            fmt = rest[0] if rest and rest[0] != ">" else "table"
+            out = rest[rest.index(">") + 1] if ">" in rest else None
+            text = self.c.bench_result(job, fmt)
+            text = json.dumps(text, indent=2) if fmt == "json" else text
+            if out:
+                with open(out, "w") as f:
+                    f.write(text)
+                print(f"written: {out}")
+            else:
+                print(text, end="" if text.endswith("\n") else "\n")
+            return
+        if verb == "wait":
+            self._bench_wait(int(rest[0]) if rest else None)
+            return
+        if verb not in ("sweep", "rfc2544", "rtt"):
+            raise ValueError(f"bench: unknown {verb!r} (help bench)")
+        opts: Dict[str, Any] = {}
+        i = 0
+        while i < len(rest):
+            if not rest[i].startswith("--") or i + 1 >= len(rest):
+                raise ValueError(f"bench: expected --OPTION VALUE, got {rest[i]!r}")
+            opts[rest[i][2:]] = rest[i + 1]
+            i += 2
+        st = self.c.bench_start(verb, opts)
+        print(f"job {st['job']}: {st['state']}")
+        self._bench_wait(st["job"])
+
+    def _bench_wait(self, job: Optional[int]) -> None:
+        tty = sys.stdout.isatty()
+
+        def show(st: Dict[str, Any]) -> None:
+            p = st["progress"]
+            eta = f", ETA {p['eta_s']:.0f} s" if p["eta_s"] >= 0 else ""
+            text = (f"{p['test']} {p['size']} B: trial {p['done']} of ~{p['estimate']}, "
+                    f"{p['rate_pps']:.0f} pps{eta}")
+            if tty:
+                sys.stdout.write("\r\x1b[K" + text)
+                sys.stdout.flush()
+            else:
+                print(st["line"])
+
+        try:
+            st = self.c.bench_wait(job, progress=show)
+        except KeyboardInterrupt:
+            print("\ncancelling (Ctrl-C again cuts the drain)")
+            self.c.bench_cancel(job)
+            st = self.c.bench_wait(job)
+        if tty:
+            print()
+        print(f"job {st['job']}: {st['state']}" + (f": {st['error']}" if st["error"] else ""))
+        if st["state"] in ("done", "cancelled") and st.get("stop_reason"):
+            print(self.c.bench_result(st["job"], "table"), end="")
 
     def do_capture(self, arg: str) -> None:
         """capture start PORT [rx|tx|both] [filter "EXPR"] [count N] [size BYTES]

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "wr_auth.h"
+#include "wr_bench_opts.h"
 #include "wr_rpc.h"
 
 /* A session's secret, as the server holds one. */
@@ -77,6 +78,43 @@ logins(const uint8_t *data, size_t size)
  * rendered, as the server would.  The same bytes are a token file and a
  * sequence of logins for wr_auth.
  */
+/* The bytes as bench.start's options: NAME=VALUE lines through the
+ * command line's parser, for each benchmark; what it takes stays in
+ * range. */
+static void
+bench_options(const char *buf, size_t size)
+{
+	struct wr_bench_opts o;
+	struct wr_error err;
+	char line[256];
+	size_t off = 0;
+	int kind;
+
+	for (kind = WR_BENCH_SWEEP; kind <= WR_BENCH_RTT; kind++) {
+		memset(&o, 0, sizeof(o));
+		for (off = 0; off < size;) {
+			const char *nl = memchr(buf + off, '\n', size - off);
+			size_t n = nl ? (size_t)(nl - buf - off) : size - off;
+			char *eq;
+
+			snprintf(line, sizeof(line), "%.*s", (int)(n < 255 ? n : 255),
+				 buf + off);
+			off += n + 1;
+			eq = strchr(line, '=');
+			if (eq == NULL)
+				continue;
+			*eq = '\0';
+			if (wr_bench_opt(&o, (enum wr_bench_kind)kind, line, eq + 1,
+					 &err) == -EINVAL && err.path[0] != '-')
+				abort(); /* every error names its option */
+		}
+		if (o.n_sizes > WR_BENCH_SIZES_MAX || o.n_pairs > WR_BENCH_PAIRS_MAX ||
+		    o.tx_port >= 32 || o.rx_port >= 32 ||
+		    o.exceed_ppm >= 1000000 || (o.burst_set && o.burst == 0))
+			abort();
+	}
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -85,6 +123,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	token(buf, size);
 	logins(data, size);
+	bench_options(buf, size);
 
 	while (off < size) {
 		struct wr_rpc_error err;

@@ -286,6 +286,18 @@ streams:
             (["serve", *tcp, short], r"^wirerate: --token-file: .*short: the token must be at least 16"),
             (["serve", *tcp, spaced], r"^wirerate: --token-file: .*spaced: the token must be printable"),
             (["serve", *tcp, big], r"^wirerate: --token-file: .*big: 4.9 KiB, over the 4.0 KiB such a file may be: expected one line"),
+            # The web console: the loopback without a token, anything else with one.
+            (["serve", *sock, "--http", f"0.0.0.0:{port}"],
+             r"^wirerate: --http: 0.0.0.0 is not a loopback address: the console there needs a token"),
+            (["serve", *sock, "--http-token-file", tok],
+             r"^wirerate: --http-token-file is the web console's token: it needs --http"),
+            (["serve", *sock, "--http", f"127.0.0.1:{busy}"],
+             rf"^wirerate: --http: cannot listen on 127.0.0.1:{busy}: Address already in use"),
+            (["serve", *sock, "--http", "8080x"], r"^wirerate: --http: expected \[ADDR:\]PORT"),
+            (["serve", *sock, "--http", port, "--http-token-file", loose],
+             r"^wirerate: --http-token-file: .*loose: mode 0644: .*readable by no one else"),
+            (["serve", *sock, "--listen", port, "--token-file", tok, "--http", port],
+             rf"^wirerate: --http: 127.0.0.1:{port} is --listen's address too"),
         ]
         before = {p: (os.lstat(p).st_ino, os.lstat(p).st_mode) for p in (reg, fifo, link, live)}
         for args, pattern in cases:

@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* wirerate rfc2544: RFC 2544 throughput per frame size, trials on one open engine. */
+/* wr_bench_rfc2544: RFC 2544's four tests per frame size (throughput with NDR/PDR by binary search or MLRsearch, latency, frame loss, back-to-back), one or two directions, on one open engine. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
-#include "bench.h"
+#include "wr_bench_priv.h"
 #include "wr_rate.h"
+
+#define DIM(a) (sizeof(a) / sizeof((a)[0]))
 
 /* RFC 2544 section 24: trials SHOULD last at least 60 s. */
 #define WR_TRIAL_DEFAULT_NS (60 * 1000 * 1000 * 1000ull)
@@ -21,32 +21,10 @@
 /* RFC 2544 section 23: wait two seconds for residual frames. */
 #define WR_TRIAL_DRAIN_DEFAULT_NS (2 * 1000 * 1000 * 1000ull)
 
-struct rfc_out {
-	const struct wr_bench_meta *m;
-	const struct wr_rfc2544_row *rows;
-	unsigned int n;
-};
-
-static int
-write_csv(FILE *out, const void *arg)
-{
-	const struct rfc_out *r = arg;
-
-	return wr_rfc2544_csv_write(out, r->rows, r->n);
-}
-
-static int
-write_json(FILE *out, const void *arg)
-{
-	const struct rfc_out *r = arg;
-
-	return wr_rfc2544_json_write(out, r->m, r->rows, r->n);
-}
-
 /* A --max-rate / --min-rate for one frame size, 0 when not given. */
 static int
 rate_at(const struct wr_rate_spec *spec, uint16_t size, uint32_t link,
-	const char *opt, uint64_t *millipps)
+	const char *opt, uint64_t *millipps, struct wr_error *err)
 {
 	struct wr_size_avg avg = { .bytes = size, .frames = 1 };
 
@@ -55,11 +33,10 @@ rate_at(const struct wr_rate_spec *spec, uint16_t size, uint32_t link,
 		return 0;
 	if (wr_rate_millipps(spec, &avg, link, millipps) == 0)
 		return 0;
-	fprintf(stderr, "wirerate: %s: %s\n", opt, spec->unit ==
-		WR_RATE_PERCENT && link == 0 ? "a percentage needs the link "
-		"speed, which the TX port does not report: give pps or bps" :
-		"the rate is out of range");
-	return -EINVAL;
+	return wr_error_set(err, -EINVAL, NULL, 0, 0, opt, "%s", spec->unit ==
+			    WR_RATE_PERCENT && link == 0 ? "a percentage needs "
+			    "the link speed, which the TX port does not report: "
+			    "give pps or bps" : "the rate is out of range");
 }
 
 /*
@@ -73,7 +50,7 @@ rate_at(const struct wr_rate_spec *spec, uint16_t size, uint32_t link,
 static int
 trial_at_sig(struct wr_bench *b, uint16_t size, uint64_t rate, uint64_t ns,
 	     uint64_t count, uint64_t drain_ns, bool sig_short,
-	     struct wr_bench_trial *t)
+	     struct wr_bench_trial *t, struct wr_error *err)
 {
 	struct wr_report_row r;
 	struct wr_stream st;
@@ -90,14 +67,12 @@ trial_at_sig(struct wr_bench *b, uint16_t size, uint64_t rate, uint64_t ns,
 	}
 	st.duration_ns = ns;
 	st.count = count;
-	rc = wr_bench_trial(b, &st, drain_ns, &r);
+	rc = wr_bench_trial(b, &st, drain_ns, &r, err);
 	if (rc != 0)
 		return rc;
-	if (r.total.tx_pkts == 0) {
-		fprintf(stderr, "wirerate: rfc2544: the trial at %.3f pps sent "
-			"nothing\n", (double)rate / 1e3);
-		return -EIO;
-	}
+	if (r.total.tx_pkts == 0)
+		return wr_error_set(err, -EIO, NULL, 0, 0, "rfc2544", "the trial "
+				    "at %.3f pps sent nothing", (double)rate / 1e3);
 	t->rate_millipps = rate;
 	t->trial_ns = ns;
 	t->sent = r.total.tx_pkts;
@@ -149,69 +124,38 @@ worst_direction(const struct wr_bench_trial *t, uint64_t *sent,
 		*offered = t->rev_offered_millipps;
 }
 
-/*
- * A trial's line: in a pipe printed as it is (one line per trial); on a
- * terminal the test, size, trial k of about n and an ETA, redrawn in place.
- */
-static void __attribute__((format(printf, 5, 6)))
-say(struct wr_bench *b, const char *test, uint16_t size, bool counted,
-    const char *fmt, ...)
-{
-	char status[160];
-	struct timespec now;
-	double elapsed, eta = -1;
-	va_list ap;
-
-	if (counted)
-		b->progress_done++;
-	if (!b->progress_tty) {
-		va_start(ap, fmt);
-		vprintf(fmt, ap);
-		va_end(ap);
-		return;
-	}
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	elapsed = (double)(now.tv_sec - b->progress_t0.tv_sec) +
-		  (double)(now.tv_nsec - b->progress_t0.tv_nsec) / 1e9;
-	if (b->progress_done > 0 && b->progress_est > b->progress_done)
-		eta = elapsed / b->progress_done *
-		      (b->progress_est - b->progress_done);
-	else if (b->progress_done > 0)
-		eta = 0;
-	wr_bench_progress_text(status, sizeof(status), test, size,
-			       b->progress_done, b->progress_est, eta);
-	printf("\r\033[K%s", status);
-	fflush(stdout);
-}
-
 /* A trial with the loss-only signature. */
 static int
 trial_at(struct wr_bench *b, uint16_t size, uint64_t rate, uint64_t ns,
-	 uint64_t count, uint64_t drain_ns, struct wr_bench_trial *t)
+	 uint64_t count, uint64_t drain_ns, struct wr_bench_trial *t,
+	 struct wr_error *err)
 {
-	return trial_at_sig(b, size, rate, ns, count, drain_ns, true, t);
+	return trial_at_sig(b, size, rate, ns, count, drain_ns, true, t, err);
 }
 
 /* --min-rate at most --max-rate at every size, on a link of @p link_mbps
- * (0: not known yet).  Prints; @return an exit code. */
+ * (0: not known yet).  @return 0, -EINVAL. */
 static int
-rates_check(const struct wr_bench *b, uint32_t link_mbps)
+rates_check(const struct wr_bench *b, uint32_t link_mbps, struct wr_error *err)
 {
 	char why[128];
 
 	if (wr_bench_rate_order(&b->o->min_rate, &b->o->max_rate, b->sizes,
 				b->n_sizes, link_mbps, why, sizeof(why)) == 0)
-		return WR_EXIT_OK;
-	fprintf(stderr, "wirerate: --min-rate: %s\n", why);
-	return WR_EXIT_USAGE;
+		return 0;
+	return wr_error_set(err, -EINVAL, NULL, 0, 0, "--min-rate", "%s", why);
 }
+
+static int mlr_search(struct wr_bench *b, uint16_t size, uint64_t trial_ns,
+		      uint64_t drain_ns, struct wr_rfc2544_row *row,
+		      struct wr_error *err);
 
 /* The search for one frame size.  @return 0, -EINTR, or an exit code's error. */
 static int
 search(struct wr_bench *b, uint16_t size, uint64_t trial_ns, uint64_t drain_ns,
-       struct wr_rfc2544_row *row)
+       struct wr_rfc2544_row *row, struct wr_error *err)
 {
-	const struct wr_opts *o = b->o;
+	const struct wr_bench_opts *o = b->o;
 	uint32_t link = wr_engine_port(b->e, b->tx_port)->link_speed_mbps;
 	struct wr_rfc2544_cfg cfg;
 	struct wr_rfc2544 *s;
@@ -220,6 +164,8 @@ search(struct wr_bench *b, uint16_t size, uint64_t trial_ns, uint64_t drain_ns,
 	char why[160];
 	int rc;
 
+	if (o->search == WR_BENCH_SEARCH_MLR)
+		return mlr_search(b, size, trial_ns, drain_ns, row, err);
 	s = calloc(1, sizeof(*s));
 	if (s == NULL)
 		return -ENOMEM;
@@ -234,25 +180,28 @@ search(struct wr_bench *b, uint16_t size, uint64_t trial_ns, uint64_t drain_ns,
 	cfg.first_trial_ns = b->first_trial_ns;
 	cfg.resolution_ppm = o->resolution_ppm;
 	cfg.resolution_millipps = o->resolution_millipps;
-	rc = rate_at(&o->max_rate, size, link, "--max-rate", &cfg.max_millipps);
+	rc = rate_at(&o->max_rate, size, link, "--max-rate", &cfg.max_millipps,
+		     err);
 	if (rc == 0)
 		rc = rate_at(&o->min_rate, size, link, "--min-rate",
-			     &cfg.min_millipps);
+			     &cfg.min_millipps, err);
 	if (rc == 0) {
 		rc = wr_rfc2544_start(s, &cfg, &rate);
 		if (rc != 0)
-			fprintf(stderr, "wirerate: rfc2544 at %u bytes: %s\n",
-				size, rc == -ERANGE ? "--max-rate is above the "
-				"line rate of the TX port" : link == 0 &&
-				cfg.max_millipps == 0 ? "the TX port does not "
-				"report its link speed: give --max-rate" :
-				"--min-rate is above --max-rate");
+			wr_error_set(err, rc, NULL, 0, 0, NULL, "rfc2544 at %u "
+				     "bytes: %s", size, rc == -ERANGE ?
+				     "--max-rate is above the line rate of the "
+				     "TX port" : link == 0 &&
+				     cfg.max_millipps == 0 ? "the TX port does "
+				     "not report its link speed: give "
+				     "--max-rate" : "--min-rate is above "
+				     "--max-rate");
 	}
 	while (rc == 0) {
 		struct wr_bench_trial *t = &row->trials[row->n_trials];
 
 		rc = trial_at(b, size, rate, wr_rfc2544_trial_ns(s), 0,
-			      drain_ns, t);
+			      drain_ns, t, err);
 		if (rc != 0)
 			break;
 		t->phase = s->phase;
@@ -261,13 +210,13 @@ search(struct wr_bench *b, uint16_t size, uint64_t trial_ns, uint64_t drain_ns,
 						  s->resolution);
 		row->n_trials++;
 		if (!t->valid && redo < WR_TRIAL_REDO_MAX &&
-		    row->n_trials < WR_DIM(row->trials)) {
+		    row->n_trials < DIM(row->trials)) {
 			char why[160];
 
 			redo++;
 			wr_bench_trial_short_by(t, why, sizeof(why));
 			if (!o->quiet)
-				say(b, "throughput", size, true, "  %u bytes: "
+				wr_bench_say(b, "throughput", size, t->rate_millipps, true, "  %u bytes: "
 				    "trial at %.3f pps offered only %.3f pps "
 				    "(%s): again\n", size, (double)rate / 1e3,
 				    (double)t->offered_millipps / 1e3, why);
@@ -280,20 +229,22 @@ search(struct wr_bench *b, uint16_t size, uint64_t trial_ns, uint64_t drain_ns,
 		rc = wr_rfc2544_report_rx(s, w_sent, w_received, w_offered,
 					  t->rx_nic_missed, &rate);
 		if (t->rx_nic_missed > 0 && !o->quiet)
-			say(b, "throughput", size, true, "  %u bytes: the RX "
-			    "port dropped %llu frames wirerate did not take in "
-			    "time (imissed, rx_nombuf): the generator's limit, "
-			    "not counted as the device's loss\n", size,
-			    (unsigned long long)t->rx_nic_missed);
+			wr_bench_say(b, "throughput", size, t->rate_millipps,
+				     false, "  %u bytes: the RX port dropped "
+				     "%llu frames wirerate did not take in "
+				     "time (imissed, rx_nombuf): the "
+				     "generator's limit, not counted as the "
+				     "device's loss\n", size,
+				     (unsigned long long)t->rx_nic_missed);
 		t->pass = s->trials[s->n_trials - 1].pass;
 		t->pdr_pass = s->trials[s->n_trials - 1].pdr_pass;
 		if (!o->quiet && wr_bench_trial_short_by(t, why, sizeof(why)))
-			say(b, "throughput", size, false, "  %u bytes: trial "
+			wr_bench_say(b, "throughput", size, t->rate_millipps, false, "  %u bytes: trial "
 			    "%u offered %.3f of %.3f pps: %s\n", size,
 			    row->n_trials, (double)t->offered_millipps / 1e3,
 			    (double)t->rate_millipps / 1e3, why);
 		if (!o->quiet)
-			say(b, "throughput", size, true, "  %u bytes: trial %u (phase %u, %.3f s) at "
+			wr_bench_say(b, "throughput", size, t->rate_millipps, true, "  %u bytes: trial %u (phase %u, %.3f s) at "
 			       "%.3f pps (offered %.3f): sent %llu, received "
 			       "%llu, lost %lld: %s\n", size, row->n_trials,
 			       t->phase + 1, (double)t->trial_ns / 1e9,
@@ -312,7 +263,7 @@ search(struct wr_bench *b, uint16_t size, uint64_t trial_ns, uint64_t drain_ns,
 		}
 		if (rc == -EBADMSG)
 			rc = rate != 0 ? 0 : -EIO;
-		if (row->n_trials == WR_DIM(row->trials))
+		if (row->n_trials == DIM(row->trials))
 			break;
 	}
 	wr_rfc2544_result(s, &row->res);
@@ -323,68 +274,65 @@ search(struct wr_bench *b, uint16_t size, uint64_t trial_ns, uint64_t drain_ns,
 
 /* --reverse-stream: the stream exists and builds at every size. */
 static int
-reverse_prepare(struct wr_bench *b)
+reverse_prepare(struct wr_bench *b, struct wr_error *err)
 {
 	struct wr_frame_tmpl *tm;
-	struct wr_error err;
+	struct wr_error terr;
 	struct wr_stream st;
 	unsigned int i;
 	int idx;
 
-	idx = wr_stream_file_find(&b->f, b->o->rev_stream);
-	if (idx < 0) {
-		fprintf(stderr, "wirerate: --reverse-stream: no stream named "
-			"\"%s\" in %s\n", b->o->rev_stream, b->f.path);
-		return WR_EXIT_USAGE;
-	}
-	if ((uint32_t)idx == b->stream) {
-		fprintf(stderr, "wirerate: --reverse-stream: expected another "
-			"stream than the forward one (%s)\n", b->o->rev_stream);
-		return WR_EXIT_USAGE;
-	}
+	idx = wr_stream_file_find(b->f, b->o->rev_stream);
+	if (idx < 0)
+		return wr_error_set(err, -EINVAL, NULL, 0, 0, "--reverse-stream",
+				    "no stream named \"%s\" in %s",
+				    b->o->rev_stream, b->f->path);
+	if ((uint32_t)idx == b->stream)
+		return wr_error_set(err, -EINVAL, NULL, 0, 0, "--reverse-stream",
+				    "expected another stream than the forward "
+				    "one (%s)", b->o->rev_stream);
 	for (i = 0; i < b->n_sizes; i++) {
 		wr_bench_stream_idx_at(b, (uint32_t)idx, b->sizes[i], &st);
 		st.latency = true;
 		st.sig_short = true;
-		wr_error_clear(&err);
-		if (wr_frame_tmpl_create(&st, 0, &tm, &err) != 0) {
-			fprintf(stderr, "wirerate: --reverse-stream: stream %s "
-				"cannot be sent in %u-byte frames with the "
-				"loss-only signature: %s\n", st.name,
-				b->sizes[i], err.msg);
-			return WR_EXIT_USAGE;
-		}
+		wr_error_clear(&terr);
+		if (wr_frame_tmpl_create(&st, 0, &tm, &terr) != 0)
+			return wr_error_set(err, -EINVAL, NULL, 0, 0,
+					    "--reverse-stream", "stream %s cannot "
+					    "be sent in %u-byte frames with the "
+					    "loss-only signature: %s", st.name,
+					    b->sizes[i], terr.msg);
 		wr_frame_tmpl_free(tm);
 	}
 	b->bidir = true;
 	b->rev_stream = (uint32_t)idx;
-	return WR_EXIT_OK;
+	return 0;
 }
 
-/* --max-rate at @p size, else the line rate.  Prints; @return 0, -EINVAL. */
+/* --max-rate at @p size, else the line rate.  @return 0, -EINVAL. */
 static int
-max_at(const struct wr_bench *b, uint16_t size, uint64_t *millipps)
+max_at(const struct wr_bench *b, uint16_t size, uint64_t *millipps,
+       struct wr_error *err)
 {
-	const struct wr_opts *o = b->o;
+	const struct wr_bench_opts *o = b->o;
 	uint32_t link = wr_engine_port(b->e, b->tx_port)->link_speed_mbps;
 	struct wr_size_avg avg = { .bytes = size, .frames = 1 };
 
-	if (rate_at(&o->max_rate, size, link, "--max-rate", millipps) != 0)
+	if (rate_at(&o->max_rate, size, link, "--max-rate", millipps, err) != 0)
 		return -EINVAL;
 	if (*millipps != 0)
 		return 0;
 	if (link != 0 && wr_rate_line_millipps(link, &avg, millipps) == 0)
 		return 0;
-	fprintf(stderr, "wirerate: rfc2544: the TX port does not report its "
-		"link speed: give --max-rate\n");
-	return -EINVAL;
+	return wr_error_set(err, -EINVAL, NULL, 0, 0, "rfc2544", "the TX port "
+			    "does not report its link speed: give --max-rate");
 }
 
 /* --max-rate or the line rate at @p size without a word: 0 when unknown. */
 static int
 rate_quiet(const struct wr_bench *b, uint16_t size, uint64_t *millipps)
 {
-	const struct wr_opts *o = b->o;
+	const struct wr_bench_opts *o = b->o;
 	uint32_t link = wr_engine_port(b->e, b->tx_port)->link_speed_mbps;
 	struct wr_size_avg avg = { .bytes = size, .frames = 1 };
 
@@ -400,7 +348,7 @@ rate_quiet(const struct wr_bench *b, uint16_t size, uint64_t *millipps)
 static uint64_t
 resolution_at(const struct wr_bench *b, uint64_t max)
 {
-	const struct wr_opts *o = b->o;
+	const struct wr_bench_opts *o = b->o;
 	uint32_t ppm = o->resolution_ppm ? o->resolution_ppm :
 		       WR_RFC2544_RESOLUTION_PPM;
 
@@ -409,19 +357,184 @@ resolution_at(const struct wr_bench *b, uint64_t max)
 	return (uint64_t)((unsigned __int128)max * ppm / 1000000);
 }
 
+/* A goal's answer as RFC 2544's NDR or PDR: its relevant lower bound when
+ * every trial there offered its load, else "at least" what was offered. */
+static void
+mlr_rate(const struct wr_mlr *s, const struct wr_mlr_result *m, uint16_t size,
+	 uint32_t loss_ppm, struct wr_rfc2544_rate *out)
+{
+	uint64_t off = UINT64_MAX;
+	unsigned int i;
+
+	memset(out, 0, sizeof(*out));
+	out->loss_ppm = loss_ppm;
+	if (!m->has_lower)
+		return;
+	if (!m->short_offer) {
+		wr_rfc2544_rate_set(out, m->lower, size);
+		return;
+	}
+	for (i = 0; i < s->n_trials; i++)
+		if (s->trials[i].load == m->lower && s->trials[i].offered < off)
+			off = s->trials[i].offered;
+	out->gen_limited = true;
+	out->gen_millipps = off;
+}
+
+/*
+ * The throughput by MLRsearch (RFC 9971, wr_mlr.h): NDR (--loss-tolerance)
+ * and PDR (--pdr) are its two goals, searched in one pass; trials from
+ * --first-trial up to --trial; --exceed-ratio and --duration-sum as the
+ * RFC defines them; the goal width is the resolution.  Trials the
+ * generator could not offer are run again, as the binary search's are.
+ * @return 0, -EINTR, or an error.
+ */
+static int
+mlr_search(struct wr_bench *b, uint16_t size, uint64_t trial_ns,
+	   uint64_t drain_ns, struct wr_rfc2544_row *row, struct wr_error *err)
+{
+	const struct wr_bench_opts *o = b->o;
+	uint32_t link = wr_engine_port(b->e, b->tx_port)->link_speed_mbps;
+	struct wr_mlr_cfg cfg;
+	struct wr_mlr *s;
+	uint64_t load, ns, res, w_sent, w_received, w_offered;
+	unsigned int redo = 0, g;
+	char why[160];
+	int rc;
+
+	memset(&cfg, 0, sizeof(cfg));
+	row->has_throughput = true;
+	row->mlr = true;
+	rc = max_at(b, size, &cfg.max_millipps, err);
+	if (rc == 0)
+		rc = rate_at(&o->min_rate, size, link, "--min-rate",
+			     &cfg.min_millipps, err);
+	if (rc != 0)
+		return rc;
+	res = resolution_at(b, cfg.max_millipps);
+	cfg.n_goals = o->pdr_ppm ? 2 : 1;
+	for (g = 0; g < cfg.n_goals; g++) {
+		struct wr_mlr_goal *x = &cfg.goals[g];
+
+		x->loss_ppm = g == 0 ? o->loss_ppm : o->pdr_ppm;
+		x->exceed_ppm = o->exceed_ppm;
+		x->final_ns = trial_ns;
+		x->initial_ns = b->first_trial_ns;
+		x->sum_ns = o->sum_ns ? o->sum_ns : trial_ns;
+		/* The resolution, relative to the maximum, as the width. */
+		x->width_ppm = (uint32_t)((unsigned __int128)res * 1000000 /
+					  cfg.max_millipps);
+		if (x->width_ppm == 0)
+			x->width_ppm = 1;
+	}
+	/* --phases counts the final one; MLRsearch's are the ones before. */
+	cfg.phases = o->phases > 1 ? o->phases - 1 : 0;
+	cfg.max_trials = DIM(row->trials);
+	s = calloc(1, sizeof(*s));
+	if (s == NULL)
+		return wr_error_set(err, -ENOMEM, NULL, 0, 0, NULL,
+				    "out of memory");
+	rc = wr_mlr_start(s, &cfg, &load, &ns);
+	if (rc != 0) {
+		free(s);
+		return wr_error_set(err, -EINVAL, NULL, 0, 0, "--search",
+				    "mlr at %u bytes: %s", size, rc == -ERANGE ?
+				    "a setting beyond MLRsearch's limits" :
+				    "--min-rate is above the maximum rate");
+	}
+	row->n_goals = cfg.n_goals;
+	memcpy(row->goals, s->cfg.goals, sizeof(row->goals));
+	while (rc == 0) {
+		struct wr_bench_trial *t = &row->trials[row->n_trials];
+		uint32_t level = s->level;
+
+		rc = trial_at(b, size, load, ns, 0, drain_ns, t, err);
+		if (rc != 0)
+			break;
+		t->phase = level;
+		worst_direction(t, &w_sent, &w_received, &w_offered);
+		t->short_offer = wr_rfc2544_short(load, w_offered, res);
+		row->n_trials++;
+		if (!t->valid && redo < WR_TRIAL_REDO_MAX &&
+		    row->n_trials < DIM(row->trials)) {
+			redo++;
+			wr_bench_trial_short_by(t, why, sizeof(why));
+			if (!o->quiet)
+				wr_bench_say(b, "throughput", size, load, true,
+					     "  %u bytes: trial at %.3f pps "
+					     "offered only %.3f pps (%s): again\n",
+					     size, (double)load / 1e3,
+					     (double)t->offered_millipps / 1e3, why);
+			continue;
+		}
+		redo = 0;
+		t->counted = true;
+		/* Each goal's verdict on the trial: low-loss or high-loss. */
+		t->pass = (unsigned __int128)(w_sent - (w_received < w_sent ?
+			   w_received : w_sent)) * 1000000 <=
+			  (unsigned __int128)cfg.goals[0].loss_ppm * w_sent;
+		t->pdr_pass = cfg.n_goals > 1 &&
+			(unsigned __int128)(w_sent - (w_received < w_sent ?
+			 w_received : w_sent)) * 1000000 <=
+			(unsigned __int128)cfg.goals[1].loss_ppm * w_sent;
+		rc = wr_mlr_report(s, w_sent, w_received, w_offered, &load, &ns);
+		if (!o->quiet)
+			wr_bench_say(b, "throughput", size, t->rate_millipps,
+				     true, "  %u bytes: trial %u (phase %u, "
+				     "%.3f s) at %.3f pps (offered %.3f): sent "
+				     "%llu, received %llu, lost %lld: %s\n", size,
+				     row->n_trials, t->phase + 1,
+				     (double)t->trial_ns / 1e9,
+				     (double)t->rate_millipps / 1e3,
+				     (double)t->offered_millipps / 1e3,
+				     (unsigned long long)t->sent,
+				     (unsigned long long)t->received,
+				     (long long)(t->sent - t->received),
+				     t->pass ? "low loss" : "high loss");
+		if (rc == 1) {
+			rc = 0;
+			break;
+		}
+	}
+	for (g = 0; g < cfg.n_goals; g++)
+		wr_mlr_result(s, g, &row->mlr_res[g]);
+	mlr_rate(s, &row->mlr_res[0], size, o->loss_ppm, &row->res.ndr);
+	row->res.has_pdr = cfg.n_goals > 1;
+	if (row->res.has_pdr)
+		mlr_rate(s, &row->mlr_res[1], size, o->pdr_ppm, &row->res.pdr);
+	row->res.throughput_millipps = row->res.ndr.millipps;
+	row->res.l2_bps = row->res.ndr.l2_bps;
+	row->res.l1_bps = row->res.ndr.l1_bps;
+	row->res.gen_limited = row->res.ndr.gen_limited;
+	row->res.gen_millipps = row->res.ndr.gen_millipps;
+	row->res.resolution_millipps = res;
+	row->res.phases = s->phases + 1;
+	row->res.n_trials = s->n_trials;
+	row->res.done = s->done;
+	row->res.converged = row->mlr_res[0].regular &&
+		(cfg.n_goals < 2 || row->mlr_res[1].regular);
+	if (link != 0) {
+		struct wr_size_avg avg = { .bytes = size, .frames = 1 };
+
+		wr_rate_line_millipps(link, &avg, &row->res.line_millipps);
+	}
+	free(s);
+	return rc;
+}
+
 /* RFC 2544 section 26.3 at one size.  @return 0, -EINTR or an error. */
 static int
 frame_loss(struct wr_bench *b, uint16_t size, uint64_t trial_ns,
-	   uint64_t drain_ns, struct wr_rfc2544_row *row)
+	   uint64_t drain_ns, struct wr_rfc2544_row *row, struct wr_error *err)
 {
-	const struct wr_opts *o = b->o;
+	const struct wr_bench_opts *o = b->o;
 	struct wr_floss_cfg cfg;
 	struct wr_bench_trial t;
 	uint64_t rate;
 	int rc;
 
 	memset(&cfg, 0, sizeof(cfg));
-	rc = max_at(b, size, &cfg.max_millipps);
+	rc = max_at(b, size, &cfg.max_millipps, err);
 	if (rc != 0)
 		return rc;
 	cfg.step_ppm = o->loss_step_ppm;
@@ -433,7 +546,7 @@ frame_loss(struct wr_bench *b, uint16_t size, uint64_t trial_ns,
 	while (rc == 0) {
 		const struct wr_floss_step *st;
 
-		rc = trial_at(b, size, rate, trial_ns, 0, drain_ns, &t);
+		rc = trial_at(b, size, rate, trial_ns, 0, drain_ns, &t, err);
 		if (rc != 0)
 			break;
 		if (t.bidir)
@@ -445,7 +558,7 @@ frame_loss(struct wr_bench *b, uint16_t size, uint64_t trial_ns,
 				     t.rev_offered_millipps, &rate);
 		st = &row->floss.steps[row->floss.n_steps - 1];
 		if (!o->quiet)
-			say(b, "loss", size, true, "  %u bytes: frame loss at %.1f %% (%.3f pps, "
+			wr_bench_say(b, "loss", size, st->rate_millipps, true, "  %u bytes: frame loss at %.1f %% (%.3f pps, "
 			       "offered %.3f): sent %llu, received %llu, loss "
 			       "%.4f %%%s\n", size, st->pct_ppm / 1e4,
 			       (double)st->rate_millipps / 1e3,
@@ -455,7 +568,7 @@ frame_loss(struct wr_bench *b, uint16_t size, uint64_t trial_ns,
 			       st->short_offer ? " (the generator fell short)" :
 			       "");
 		if (!o->quiet && st->bidir)
-			say(b, "loss", size, false, "  %u bytes: frame loss at %.1f %%, reverse: sent "
+			wr_bench_say(b, "loss", size, st->rate_millipps, false, "  %u bytes: frame loss at %.1f %%, reverse: sent "
 			       "%llu, received %llu, loss %.4f %%\n", size,
 			       st->pct_ppm / 1e4, (unsigned long long)st->rev_sent,
 			       (unsigned long long)st->rev_received,
@@ -483,11 +596,11 @@ b2b_held(const struct wr_b2b *s)
  */
 static int
 back_to_back(struct wr_bench *b, uint16_t size, uint64_t drain_ns,
-	     struct wr_rfc2544_row *row)
+	     struct wr_rfc2544_row *row, struct wr_error *err)
 {
 	/* RFC 2544 section 26.4: trials of at least 2 s. */
 	static const uint64_t trial_default_ns = 2000000000ull;
-	const struct wr_opts *o = b->o;
+	const struct wr_bench_opts *o = b->o;
 	uint64_t trial_ns = o->b2b_trial_ns ? o->b2b_trial_ns : trial_default_ns;
 	struct wr_b2b_cfg cfg;
 	struct wr_bench_trial t;
@@ -499,7 +612,7 @@ back_to_back(struct wr_bench *b, uint16_t size, uint64_t drain_ns,
 	/* Bursts go out as fast as the port takes them (the minimum gap),
 	 * or paced at --max-rate when given; the first burst is --b2b-trial
 	 * of that rate. */
-	rc = max_at(b, size, &line);
+	rc = max_at(b, size, &line, err);
 	if (rc != 0)
 		return rc;
 	row->b2b_rate_millipps = o->max_rate.unit == WR_RATE_MAX ? 0 : line;
@@ -535,7 +648,7 @@ back_to_back(struct wr_bench *b, uint16_t size, uint64_t drain_ns,
 		b->rev_count = rdone ? b2b_held(&row->rev_b2b) : rframes;
 		rc = trial_at(b, size, row->b2b_rate_millipps, 0,
 			      fdone ? b2b_held(&row->b2b) : frames, drain_ns,
-			      &t);
+			      &t, err);
 		b->rev_count = 0;
 		if (rc != 0)
 			break;
@@ -554,7 +667,7 @@ back_to_back(struct wr_bench *b, uint16_t size, uint64_t drain_ns,
 			redo++;
 			wr_txlimit_of(&t.tx, why, sizeof(why));
 			if (!o->quiet)
-				say(b, "b2b", size, true, "  %u bytes: burst of "
+				wr_bench_say(b, "b2b", size, row->b2b_rate_millipps, true, "  %u bytes: burst of "
 				    "%llu offered only %.3f of %.3f pps (%s): "
 				    "again\n", size, (unsigned long long)t.sent,
 				    (double)t.offered_millipps / 1e3,
@@ -575,7 +688,7 @@ back_to_back(struct wr_bench *b, uint16_t size, uint64_t drain_ns,
 				row->b2b_gen_tx = t.tx;
 			}
 			if (!o->quiet)
-				say(b, "b2b", size, true, "  %u bytes: back-to-back %srepeat %u, "
+				wr_bench_say(b, "b2b", size, row->b2b_rate_millipps, true, "  %u bytes: back-to-back %srepeat %u, "
 				       "burst of %llu (offered %.3f pps): "
 				       "received %llu: %s\n", size, b->bidir ?
 				       "tx->rx " : "", rep + 1,
@@ -598,7 +711,7 @@ back_to_back(struct wr_bench *b, uint16_t size, uint64_t drain_ns,
 			}
 			rdone = rrc == 1;
 			if (!o->quiet)
-				say(b, "b2b", size, false, "  %u bytes: back-to-back rx->tx repeat "
+				wr_bench_say(b, "b2b", size, row->b2b_rate_millipps, false, "  %u bytes: back-to-back rx->tx repeat "
 				       "%u, burst of %llu (offered %.3f pps): "
 				       "received %llu: %s\n", size, rrep + 1,
 				       (unsigned long long)t.rev_sent,
@@ -656,11 +769,11 @@ lat_finish(struct wr_bench_lat *l, const struct wr_latency *all, double jsum)
  */
 static int
 latency(struct wr_bench *b, uint16_t size, uint64_t drain_ns,
-	struct wr_rfc2544_row *row)
+	struct wr_rfc2544_row *row, struct wr_error *lerr)
 {
 	/* RFC 2544 section 26.2: trials of 120 s, at least 20 of them. */
 	static const uint64_t trial_default_ns = 120ull * 1000000000ull;
-	const struct wr_opts *o = b->o;
+	const struct wr_bench_opts *o = b->o;
 	uint64_t trial_ns = o->lat_trial_ns ? o->lat_trial_ns : trial_default_ns;
 	uint32_t n = o->lat_trials ? o->lat_trials : WR_BENCH_LAT_TRIALS_DEFAULT;
 	struct wr_bench_lat *l = &row->lat, *rl = &row->rev_lat;
@@ -710,14 +823,15 @@ latency(struct wr_bench *b, uint16_t size, uint64_t drain_ns,
 		return 0;
 	h = calloc(4, sizeof(*h));
 	if (h == NULL)
-		return -ENOMEM;
+		return wr_error_set(lerr, -ENOMEM, NULL, 0, 0, NULL,
+				    "out of memory");
 	wr_latency_init(&h[1]);
 	wr_latency_init(&h[3]);
 	b->lat_hist = &h[0];
 	b->rev_lat_hist = b->bidir ? &h[2] : NULL;
 	while (l->n_trials < n) {
 		rc = trial_at_sig(b, size, l->rate_millipps, trial_ns, 0,
-				  drain_ns, false, &t);
+				  drain_ns, false, &t, lerr);
 		if (rc != 0)
 			break;
 		lat_add(l, &b->lat, &h[1], &h[0], t.sent, t.received,
@@ -727,7 +841,7 @@ latency(struct wr_bench *b, uint16_t size, uint64_t drain_ns,
 				t.rev_received, t.rev_offered_millipps,
 				row->res.resolution_millipps, &rjsum);
 		if (!o->quiet)
-			say(b, "latency", size, true, "  %u bytes: latency trial %u of %u at %.3f pps "
+			wr_bench_say(b, "latency", size, l->rate_millipps, true, "  %u bytes: latency trial %u of %u at %.3f pps "
 			       "(offered %.3f): %llu frames timed, lost %llu, "
 			       "min %.3f avg %.3f p99 %.3f max %.3f us\n", size,
 			       l->n_trials, n, (double)l->rate_millipps / 1e3,
@@ -737,7 +851,7 @@ latency(struct wr_bench *b, uint16_t size, uint64_t drain_ns,
 			       b->lat.min / 1e3, b->lat.avg / 1e3,
 			       b->lat.p99 / 1e3, b->lat.max / 1e3);
 		if (!o->quiet && b->bidir)
-			say(b, "latency", size, false, "  %u bytes: latency trial %u, reverse "
+			wr_bench_say(b, "latency", size, l->rate_millipps, false, "  %u bytes: latency trial %u, reverse "
 			       "(offered %.3f): %llu frames timed, lost %llu, "
 			       "min %.3f avg %.3f p99 %.3f max %.3f us\n", size,
 			       rl->n_trials, (double)t.rev_offered_millipps / 1e3,
@@ -758,7 +872,7 @@ latency(struct wr_bench *b, uint16_t size, uint64_t drain_ns,
 static void
 progress_start(struct wr_bench *b, uint32_t tests)
 {
-	const struct wr_opts *o = b->o;
+	const struct wr_bench_opts *o = b->o;
 	struct wr_bench_plan p;
 	uint64_t max = 0, res;
 
@@ -781,176 +895,196 @@ progress_start(struct wr_bench *b, uint32_t tests)
 			1000000000000ull / (o->b2b_resolution ?
 					    o->b2b_resolution : 1));
 	}
-	b->progress_est = wr_bench_trials_estimate(&p);
+	if (o->search == WR_BENCH_SEARCH_MLR && (tests & WR_BENCH_TEST_THROUGHPUT)) {
+		struct wr_mlr_cfg m = { .n_goals = o->pdr_ppm ? 2 : 1 };
+		unsigned int g;
+
+		for (g = 0; g < m.n_goals; g++) {
+			m.goals[g].final_ns = b->trial_ns;
+			m.goals[g].initial_ns = b->first_trial_ns;
+			m.goals[g].sum_ns = o->sum_ns;
+			m.goals[g].width_ppm = (uint32_t)(1000000 / p.width_ratio);
+			if (m.goals[g].width_ppm == 0)
+				m.goals[g].width_ppm = 1;
+		}
+		m.phases = o->phases > 1 ? o->phases - 1 : 0;
+		p.tests &= ~WR_BENCH_TEST_THROUGHPUT;
+		b->progress_est = wr_bench_trials_estimate(&p) +
+				  b->n_sizes * wr_mlr_trials_estimate(&m);
+	} else {
+		b->progress_est = wr_bench_trials_estimate(&p);
+	}
 	b->progress_done = 0;
-	b->progress_tty = !o->quiet && isatty(STDOUT_FILENO);
-	clock_gettime(CLOCK_MONOTONIC, &b->progress_t0);
+	b->progress_t0_ns = wr_bench_mono_ns();
 }
 
 int
-wr_cmd_rfc2544(const struct wr_opts *o)
+wr_bench_rfc2544_opts(struct wr_bench *b, struct wr_error *err)
 {
-	/* RFC 2544's Ethernet sizes (section 9.1). */
-	static const uint16_t defaults[] = { 64, 128, 256, 512, 1024, 1280,
-					     1518 };
-	static struct wr_rfc2544_row rows[WR_BENCH_SIZES_MAX];
-	uint64_t trial = o->trial_ns ? o->trial_ns : WR_TRIAL_DEFAULT_NS;
-	uint64_t drain = o->drain_set ? o->drain_ns : WR_TRIAL_DRAIN_DEFAULT_NS;
-	uint32_t tests = o->tests ? o->tests : WR_BENCH_TEST_THROUGHPUT;
-	uint16_t pairs[WR_BENCH_PAIRS_MAX][2];
-	unsigned int n_pairs, k;
-	/* The report's raw JSON: --json, else beside the report. */
-	static char json_beside[1100];
-	const char *json;
+	const struct wr_bench_opts *o = b->o;
 
+	b->trial_ns = o->trial_ns ? o->trial_ns : WR_TRIAL_DEFAULT_NS;
+	b->drain_ns = o->drain_set ? o->drain_ns : WR_TRIAL_DRAIN_DEFAULT_NS;
+	b->tests = o->tests ? o->tests : WR_BENCH_TEST_THROUGHPUT;
 	/* RFC 2544 section 26.2: latency runs at the throughput rate, so it
 	 * needs the throughput search first. */
-	if (tests & WR_BENCH_TEST_LATENCY)
-		tests |= WR_BENCH_TEST_THROUGHPUT;
-	struct wr_bench b;
-	struct wr_bench_meta m;
-	struct rfc_out out;
-	unsigned int i, n = 0;
-	int rc;
-
+	if (b->tests & WR_BENCH_TEST_LATENCY)
+		b->tests |= WR_BENCH_TEST_THROUGHPUT;
 	if (o->n_pairs > 0) {
-		if (o->tx_port_set || o->rx_port_set) {
-			fprintf(stderr, "wirerate: --pairs: expected either "
-				"--pairs or --tx-port/--rx-port, not both\n");
-			return WR_EXIT_USAGE;
-		}
-		memcpy(pairs, o->pairs, sizeof(pairs));
-		n_pairs = o->n_pairs;
+		if (o->tx_port_set || o->rx_port_set)
+			return wr_error_set(err, -EINVAL, NULL, 0, 0, "--pairs",
+					    "expected either --pairs or "
+					    "--tx-port/--rx-port, not both");
+		memcpy(b->pairs, o->pairs, sizeof(b->pairs));
+		b->n_pairs = o->n_pairs;
 	} else if (!o->tx_port_set || !o->rx_port_set) {
-		fprintf(stderr, "wirerate: rfc2544 needs --tx-port N and "
-			"--rx-port N (the same port for a loopback), or --pairs "
-			"A:B,C:D\n");
-		return WR_EXIT_USAGE;
+		return wr_error_set(err, -EINVAL, NULL, 0, 0, NULL, "rfc2544 "
+				    "needs --tx-port N and --rx-port N (the same "
+				    "port for a loopback), or --pairs A:B,C:D");
 	} else {
-		pairs[0][0] = o->tx_port;
-		pairs[0][1] = o->rx_port;
-		n_pairs = 1;
+		b->pairs[0][0] = o->tx_port;
+		b->pairs[0][1] = o->rx_port;
+		b->n_pairs = 1;
 	}
-	if (o->pdr_ppm != 0 && o->pdr_ppm <= o->loss_ppm) {
-		fprintf(stderr, "wirerate: --pdr: expected a loss tolerance "
-			"above --loss-tolerance (%.4f %%), got %.4f %%\n",
-			o->loss_ppm / 1e4, o->pdr_ppm / 1e4);
-		return WR_EXIT_USAGE;
-	}
-	if (o->first_trial_ns > trial) {
-		fprintf(stderr, "wirerate: --first-trial: expected at most "
-			"--trial (%.3f s), got %.3f s\n", (double)trial / 1e9,
-			(double)o->first_trial_ns / 1e9);
-		return WR_EXIT_USAGE;
-	}
-	if (o->rev_stream != NULL && n_pairs == 1 &&
-	    pairs[0][0] == pairs[0][1]) {
-		fprintf(stderr, "wirerate: --reverse-stream: both directions "
-			"need two ports (--tx-port and --rx-port differ)\n");
-		return WR_EXIT_USAGE;
-	}
-	if (wr_bench_json_path(o, json_beside, sizeof(json_beside), &json) !=
-	    WR_EXIT_OK)
-		return WR_EXIT_USAGE;
-	rc = wr_bench_prepare(&b, o, true, defaults, WR_DIM(defaults));
-	if (rc == WR_EXIT_OK && o->rev_stream != NULL)
-		rc = reverse_prepare(&b);
+	if (o->pdr_ppm != 0 && o->pdr_ppm <= o->loss_ppm)
+		return wr_error_set(err, -EINVAL, NULL, 0, 0, "--pdr", "expected "
+				    "a loss tolerance above --loss-tolerance "
+				    "(%.4f %%), got %.4f %%", o->loss_ppm / 1e4,
+				    o->pdr_ppm / 1e4);
+	if (o->first_trial_ns > b->trial_ns)
+		return wr_error_set(err, -EINVAL, NULL, 0, 0, "--first-trial",
+				    "expected at most --trial (%.3f s), got "
+				    "%.3f s", (double)b->trial_ns / 1e9,
+				    (double)o->first_trial_ns / 1e9);
+	if (o->rev_stream != NULL && b->n_pairs == 1 &&
+	    b->pairs[0][0] == b->pairs[0][1])
+		return wr_error_set(err, -EINVAL, NULL, 0, 0, "--reverse-stream",
+				    "both directions need two ports (--tx-port "
+				    "and --rx-port differ)");
+	return 0;
+}
+
+int
+wr_bench_rfc2544_init(struct wr_bench *b, struct wr_error *err)
+{
+	const struct wr_bench_opts *o = b->o;
+	int rc = 0;
+
+	if (o->rev_stream != NULL)
+		rc = reverse_prepare(b, err);
+	if (rc != 0)
+		return rc;
 	/* One phase of full-length trials is RFC 2544's search; with a PDR,
 	 * MLRsearch's shape: 3 phases from 1 s trials up to --trial. */
-	b.phases = o->phases ? o->phases : o->pdr_ppm ? 3 : 1;
-	b.first_trial_ns = o->first_trial_ns ? o->first_trial_ns :
-			   WR_FIRST_TRIAL_DEFAULT_NS < trial ?
-			   WR_FIRST_TRIAL_DEFAULT_NS : trial;
-	if (rc == WR_EXIT_OK && n_pairs * b.n_sizes > WR_BENCH_SIZES_MAX) {
-		fprintf(stderr, "wirerate: --pairs: %u pairs of %u sizes are "
-			"more than %u results\n", n_pairs, b.n_sizes,
-			WR_BENCH_SIZES_MAX);
-		rc = WR_EXIT_USAGE;
-	}
+	b->phases = o->phases ? o->phases : o->pdr_ppm ? 3 : 1;
+	b->first_trial_ns = o->first_trial_ns ? o->first_trial_ns :
+			    WR_FIRST_TRIAL_DEFAULT_NS < b->trial_ns ?
+			    WR_FIRST_TRIAL_DEFAULT_NS : b->trial_ns;
+	if (b->n_pairs * b->n_sizes > WR_BENCH_SIZES_MAX)
+		return wr_error_set(err, -EINVAL, NULL, 0, 0, "--pairs", "%u "
+				    "pairs of %u sizes are more than %u results",
+				    b->n_pairs, b->n_sizes, WR_BENCH_SIZES_MAX);
 	/* Rates that compare without the link, before EAL starts. */
-	if (rc == WR_EXIT_OK)
-		rc = rates_check(&b, 0);
-	if (rc == WR_EXIT_OK)
-		rc = wr_bench_open(&b);
+	return rates_check(b, 0, err);
+}
+
+int
+wr_bench_rfc2544_run(struct wr_bench *b, struct wr_bench_result *r,
+		     struct wr_error *err)
+{
+	const struct wr_bench_opts *o = b->o;
+	uint64_t trial = b->trial_ns, drain = b->drain_ns;
+	uint32_t tests = b->tests;
+	struct wr_rfc2544_row *rows;
+	char head[512];
+	unsigned int i, k, n = 0;
+	int rc = 0, len;
+
 	/* The others (a percentage against pps) with each TX port's link. */
-	for (k = 0; rc == WR_EXIT_OK && k < n_pairs; k++)
-		rc = rates_check(&b, wr_engine_port(b.e, pairs[k][0])->
-				 link_speed_mbps);
-	if (rc != WR_EXIT_OK) {
-		wr_bench_close(&b);
+	for (k = 0; rc == 0 && k < b->n_pairs; k++)
+		rc = rates_check(b, wr_engine_port(b->e, b->pairs[k][0])->
+				 link_speed_mbps, err);
+	if (rc != 0)
 		return rc;
-	}
-	b.tx_port = pairs[0][0];
-	b.rx_port = pairs[0][1];
-	printf("wirerate %s rfc2544: %s, stream %s, port %u (%s) -> port %u "
-	       "(%s)%s, trials of %.3f s, drain %.3f s, loss tolerance %.4f %%",
-	       WR_VERSION, b.f.path, b.f.streams[b.stream].name, b.tx_port,
-	       wr_engine_port(b.e, b.tx_port)->device, b.rx_port,
-	       wr_engine_port(b.e, b.rx_port)->device, n_pairs > 1 ? " and more pairs" :
-	       "", (double)trial / 1e9, (double)drain / 1e9, o->loss_ppm / 1e4);
-	if (o->pdr_ppm != 0)
-		printf(", PDR at %.4f %%", o->pdr_ppm / 1e4);
-	if (b.phases > 1)
-		printf(", %u phases from %.3f s trials", b.phases,
-		       (double)b.first_trial_ns / 1e9);
-	putchar('\n');
-	progress_start(&b, tests);
-	b.progress_est *= n_pairs;
-	rc = 0;
-	for (k = 0; k < n_pairs * b.n_sizes && rc == 0; k++) {
+	rows = calloc(WR_BENCH_SIZES_MAX, sizeof(*rows));
+	if (rows == NULL)
+		return wr_error_set(err, -ENOMEM, NULL, 0, 0, NULL,
+				    "out of memory");
+	r->rfc = rows;
+	b->tx_port = b->pairs[0][0];
+	b->rx_port = b->pairs[0][1];
+	len = snprintf(head, sizeof(head), "wirerate %s rfc2544: %s, stream %s, "
+		       "port %u (%s) -> port %u (%s)%s, trials of %.3f s, drain "
+		       "%.3f s, loss tolerance %.4f %%", WR_VERSION, b->f->path,
+		       b->f->streams[b->stream].name, b->tx_port,
+		       wr_engine_port(b->e, b->tx_port)->device, b->rx_port,
+		       wr_engine_port(b->e, b->rx_port)->device,
+		       b->n_pairs > 1 ? " and more pairs" : "",
+		       (double)trial / 1e9, (double)drain / 1e9,
+		       o->loss_ppm / 1e4);
+	if (o->pdr_ppm != 0 && len > 0 && (size_t)len < sizeof(head))
+		len += snprintf(head + len, sizeof(head) - (size_t)len,
+				", PDR at %.4f %%", o->pdr_ppm / 1e4);
+	if (o->search == WR_BENCH_SEARCH_MLR && len > 0 &&
+	    (size_t)len < sizeof(head))
+		len += snprintf(head + len, sizeof(head) - (size_t)len,
+				", MLRsearch (RFC 9971) from %.3f s trials, "
+				"exceed ratio %.4f %%, duration sum %.3f s",
+				(double)b->first_trial_ns / 1e9,
+				o->exceed_ppm / 1e4, (double)(o->sum_ns ?
+				o->sum_ns : trial) / 1e9);
+	else if (b->phases > 1 && len > 0 && (size_t)len < sizeof(head))
+		len += snprintf(head + len, sizeof(head) - (size_t)len,
+				", %u phases from %.3f s trials", b->phases,
+				(double)b->first_trial_ns / 1e9);
+	wr_bench_line(b, "%s\n", head);
+	progress_start(b, tests);
+	b->progress_est *= b->n_pairs;
+	for (k = 0; k < b->n_pairs * b->n_sizes && rc == 0; k++) {
 		struct wr_rfc2544_row *row = &rows[n];
 
 		/* Each pair in turn, every size on it (one engine, the
 		 * ports already up). */
-		i = k % b.n_sizes;
-		b.tx_port = pairs[k / b.n_sizes][0];
-		b.rx_port = pairs[k / b.n_sizes][1];
+		i = k % b->n_sizes;
+		b->tx_port = b->pairs[k / b->n_sizes][0];
+		b->rx_port = b->pairs[k / b->n_sizes][1];
 		memset(row, 0, sizeof(*row));
-		row->size = b.sizes[i];
-		row->tx_port = b.tx_port;
-		row->rx_port = b.rx_port;
+		row->size = b->sizes[i];
+		row->tx_port = b->tx_port;
+		row->rx_port = b->rx_port;
 		/* The share of the line only where there is one (not a
 		 * virtual PMD's placeholder speed). */
 		row->link_mbps = wr_txlimit_line_mbps(
-			wr_engine_port(b.e, b.tx_port)->driver,
-			wr_engine_port(b.e, b.tx_port)->link_speed_mbps);
+			wr_engine_port(b->e, b->tx_port)->driver,
+			wr_engine_port(b->e, b->tx_port)->link_speed_mbps);
 		if (tests & WR_BENCH_TEST_THROUGHPUT)
-			rc = search(&b, b.sizes[i], trial, drain, row);
+			rc = search(b, b->sizes[i], trial, drain, row, err);
 		if (rc == 0 && (tests & WR_BENCH_TEST_LATENCY))
-			rc = latency(&b, b.sizes[i], drain, row);
+			rc = latency(b, b->sizes[i], drain, row, err);
 		if (rc == 0 && (tests & WR_BENCH_TEST_LOSS))
-			rc = frame_loss(&b, b.sizes[i], trial, drain, row);
+			rc = frame_loss(b, b->sizes[i], trial, drain, row, err);
 		if (rc == 0 && (tests & WR_BENCH_TEST_B2B))
-			rc = back_to_back(&b, b.sizes[i], drain, row);
+			rc = back_to_back(b, b->sizes[i], drain, row, err);
 		if (rc == 0 || (rc == -EINTR && (row->n_trials > 0 ||
 						 row->has_floss ||
 						 row->has_b2b || row->has_lat)))
 			n++;
 	}
-	if (rc != 0 && rc != -EINTR) {
-		wr_bench_close(&b);
-		return rc == -EINVAL ? WR_EXIT_USAGE : WR_EXIT_FAIL;
-	}
-	if (b.progress_tty)
-		putchar('\n');
-	wr_rfc2544_print(stdout, rows, n);
-	wr_bench_meta(&b, &m, pairs[0][0], wr_bench_stop_reason(&b, rc));
-	m.rx_device = wr_engine_port(b.e, 0)[pairs[0][1]].device;
-	m.duration_ns = trial;
-	m.drain_ns = drain;
-	m.loss_ppm = o->loss_ppm;
-	m.pdr_ppm = o->pdr_ppm;
-	m.phases = b.phases;
-	m.first_trial_ns = b.first_trial_ns;
-	out.m = &m;
-	out.rows = rows;
-	out.n = n;
-	rc = wr_bench_outputs(o, json, write_csv, write_json, &out);
-	wr_bench_close(&b);
-	if (rc != WR_EXIT_OK)
+	r->n_rfc = n;
+	if (rc != 0 && rc != -EINTR)
 		return rc;
+	wr_bench_meta(b, &r->m, b->pairs[0][0], wr_bench_stop_reason(b, rc));
+	r->m.rx_device = wr_engine_port(b->e, b->pairs[0][1])->device;
+	r->m.duration_ns = trial;
+	r->m.drain_ns = drain;
+	r->m.loss_ppm = o->loss_ppm;
+	r->m.pdr_ppm = o->pdr_ppm;
+	r->m.phases = b->phases;
+	r->m.first_trial_ns = b->first_trial_ns;
+	r->rc = rc;
+	r->link_lost = b->link_lost;
 	for (i = 0; i < n; i++)
 		if (wr_rfc2544_row_gen_limited(&rows[i]))
-			return WR_EXIT_GEN_LIMIT;
-	return WR_EXIT_OK;
+			r->gen_limited = true;
+	return 0;
 }

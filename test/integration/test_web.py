@@ -1,0 +1,668 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""The web console of `wirerate serve --http`: refusals byte for byte (a wrong token, another
+site's Origin or Host, paths outside the page, huge uploads and messages, malformed requests),
+each time with the server still answering; then the page in a real headless Chromium (Debian's
+chromium and chromium-driver through python3-selenium) against servers on net_null and on
+memif with dpdk-testpmd reflecting: no console errors, the charts and the figures shown against
+stats.get, live rate control, YAML errors at line:col, a second browser that sees everything
+and changes nothing until it takes over.  Screenshots of each view go to $WR_ARTIFACTS."""
+
+import csv
+import json
+import math
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+from wrtest import ROOT, wait_for
+from test_server import ServerCase, START_S
+from test_server_abuse import free_tcp_port as free_port
+import wirerate  # noqa: E402  (test_server put python/ on the path)
+
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+import wrweb  # noqa: E402  (the raw HTTP and WebSocket client)
+
+ARTIFACTS = os.environ.get("WR_ARTIFACTS", os.path.join(ROOT, "build", "test-artifacts"))
+TOKEN = "console-token-0123456789"
+
+
+def yaml_stream(name="s", rate="1 Mpps", size=64, extra=""):
+    return (f"version: 1\nstreams:\n  - name: {name}\n    port: 0\n    size: {size}\n"
+            f"    rate: {rate}\n{extra}")
+
+
+class WebCase(ServerCase):
+    """A server with the console on a port of its own."""
+
+    def web_serve(self, extra=(), **kw):
+        port = free_port()
+        p, sock = self.serve(extra=("--http", str(port), *extra), **kw)
+        self.assertTrue(wait_for(lambda: self.listening(port), START_S))
+        return p, sock, port
+
+    @staticmethod
+    def listening(port):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return True
+        except OSError:
+            return False
+
+    def assert_alive(self, p, sock):
+        self.assertIsNone(p.poll(), "the server exited")
+        c = wirerate.Client(sock).connect()
+        try:
+            self.assertEqual(c.info()["name"], "wirerate")
+        finally:
+            c.close()
+
+
+class Refusals(WebCase):
+    """What a browser must not get away with, sent by hand (tools/wrweb.py)."""
+
+    def test_token_origin_paths_uploads(self):
+        tok = self.write("http-token", TOKEN + "\n")
+        os.chmod(tok, 0o600)
+        p, sock, port = self.web_serve(extra=("--http-token-file", tok))
+        # The page itself is public: the same bytes as web/.
+        status, headers, body = wrweb.get(port, "/")
+        self.assertEqual(status, 200)
+        with open(os.path.join(ROOT, "web", "index.html"), "rb") as f:
+            self.assertEqual(body, f.read())
+        self.assertIn("default-src 'self'", headers["content-security-policy"])
+        self.assertEqual(headers["x-content-type-options"], "nosniff")
+        status, headers, _ = wrweb.get(port, "/", extra=f'If-None-Match: {headers["etag"]}\r\n')
+        self.assertEqual(status, 304)
+        # Paths outside the page: nothing but its compiled-in files.
+        for path in ("/../../etc/passwd", "/%2e%2e/%2e%2e/etc/passwd", "/web/index.html",
+                     "/embed.py", "/meson.build", "//etc/passwd", "/index.html/"):
+            self.assertEqual(wrweb.get(port, path)[0], 404, path)
+        # The API needs the token: nothing before auth.login, a wrong one closes.
+        ws = wrweb.WebSocket(port)
+        self.assertTrue(ws.ok, ws.status)
+        self.assertEqual(ws.call("server.info")["error"]["code"], -32005)
+        self.assertEqual(ws.call("auth.login", token="wrong-token-0123456789")["error"]["code"],
+                         -32005)
+        with self.assertRaises(ConnectionError):
+            ws.call("server.info")
+        ws.close()
+        ws = wrweb.WebSocket(port)
+        self.assertTrue(ws.call("auth.login", token=TOKEN)["result"]["authenticated"])
+        self.assertEqual(ws.call("server.info")["result"]["name"], "wirerate")
+        # Another site's page open in the same browser: its Origin, or none.
+        for origin in ("http://evil.example", f"http://127.0.0.1:{port + 1}", "null", ""):
+            bad = wrweb.WebSocket(port, origin=origin)
+            self.assertEqual(bad.status, 403, origin)
+            bad.close()
+        # Huge uploads: a body is refused from its head (413), never read.
+        big = (f"POST / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Length: 100000000\r\n\r\n"
+               .encode() + b"x" * (1 << 20))
+        status = wrweb.http(port, big)[0]
+        self.assertIn(status, (413, 0))  # 0: reset while the client still sent
+        self.assertEqual(wrweb.http(port, f"POST /ws HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                                          "Transfer-Encoding: chunked\r\n\r\n".encode())[0], 413)
+        # A WebSocket message over 1 MiB: closed (1009) from its header; before the
+        # login 4 KiB is the most.
+        ws.send_frame(0x1, b"", length=100 << 20)
+        self.assertEqual(ws.recv_frame(), (0x8, b"\x03\xf1"))
+        ws.close()
+        pre = wrweb.WebSocket(port)
+        pre.send_text("x" * 5000)
+        self.assertEqual(pre.recv_frame(), (0x8, b"\x03\xf1"))
+        pre.close()
+        # Malformed requests: each its status, the connection closed.
+        cases = [
+            (b"GET / HTTP/1.1\r\nHost: a\r\n" + b"X-Pad: " + b"y" * 9000 + b"\r\n\r\n", 431),
+            (b"GET / HTTP/9.9\r\nHost: a\r\n\r\n", 505),
+            (b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03\r\n\r\n", 400),  # TLS hello
+            (b"GET /" + b"a" * 2000 + b" HTTP/1.1\r\nHost: a\r\n\r\n", 414),
+            (b"DELETE / HTTP/1.1\r\nHost: a\r\n\r\n", 405),
+            (b"GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", 400),
+            (b"GET / HTTP/1.1\r\n\r\n", 400),
+        ]
+        for raw, want in cases:
+            self.assertEqual(wrweb.http(port, raw)[0], want, raw[:40])
+        # Binary frames and unmasked frames close the socket with their codes.
+        ws = wrweb.WebSocket(port)
+        ws.send_frame(0x2, b"\x00\x01")
+        self.assertEqual(ws.recv_frame(), (0x8, b"\x03\xeb"))
+        ws.close()
+        ws = wrweb.WebSocket(port)
+        ws.send_frame(0x1, b"{}", mask=False)
+        self.assertEqual(ws.recv_frame(), (0x8, b"\x03\xea"))
+        ws.close()
+        # Connections that never finish their head: the pre-login pool and its 3 s.
+        slow = [socket.create_connection(("127.0.0.1", port)) for _ in range(80)]
+        for s in slow:
+            s.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        self.assertEqual(wrweb.get(port, "/app.js")[0], 200)
+        time.sleep(3.5)
+        for s in slow:
+            s.settimeout(1)
+            try:
+                self.assertEqual(s.recv(100), b"")
+            except ConnectionResetError:
+                pass  # closed with its bytes unread: a reset is a close too
+            s.close()
+        self.assert_alive(p, sock)
+
+    def test_loopback_only(self):
+        """Without a token the console answers the loopback's names only: a site whose name
+        was rebound to 127.0.0.1 gets nothing, its page cannot open the WebSocket."""
+        p, sock, port = self.web_serve()
+        self.assertEqual(wrweb.get(port, "/", host=f"localhost:{port}")[0], 200)
+        self.assertEqual(wrweb.get(port, "/", host=f"[::1]:{port}")[0], 200)
+        self.assertEqual(wrweb.get(port, "/", host=f"rebound.example:{port}")[0], 403)
+        bad = wrweb.WebSocket(port, host=f"rebound.example:{port}")
+        self.assertEqual(bad.status, 403)
+        ws = wrweb.WebSocket(port)
+        r = ws.call("server.info")["result"]
+        self.assertTrue(r["session"].startswith("conn-"))
+        self.assertIn("streams.check", r["methods"])
+        # streams.check: the loader's verdict, nothing loaded, no ports needed.
+        r = ws.call("streams.check", yaml=yaml_stream(rate="fast"), name="x.yaml")["result"]
+        self.assertFalse(r["valid"])
+        self.assertEqual((r["error"]["line"], r["error"]["col"]), (6, 11))
+        self.assertTrue(r["error"]["message"].startswith("x.yaml:6:11: streams[0].rate:"))
+        r = ws.call("streams.check", yaml=yaml_stream())["result"]
+        self.assertTrue(r["valid"])
+        self.assertIn("stream s: port 0, 64-byte frames", r["streams"][0]["summary"])
+        self.assertIsNone(ws.call("streams.list", source=True)["result"]["source"])
+        self.assert_alive(p, sock)
+
+
+class Jobs(WebCase):
+    """Benchmarks as server jobs through the Python client: progress, refusals while one
+    runs, the server answering meanwhile, cancel, results, the command line's checks."""
+
+    def test_jobs(self):
+        p, sock, port = self.web_serve(vdev="net_ring0", tag="j")
+        c = self.client(sock)
+        c.acquire()
+        c.load(yaml_stream(rate="max"), name="s.yaml")
+        # The command line's parser and checks: its error lines.
+        with self.assertRaises(wirerate.RpcError) as e:
+            c.bench_start("rfc2544", {"tx-port": 7, "rx-port": 0})
+        self.assertEqual(e.exception.code, -32602)
+        self.assertIn("--tx-port: expected a port index 0..0", e.exception.message)
+        with self.assertRaises(wirerate.RpcError) as e:
+            c.bench_start("rfc2544", {"bogus": 1})
+        self.assertIn('unknown option "bogus"', e.exception.message)
+        with self.assertRaises(wirerate.RpcError) as e:
+            c.bench_start("rfc2544", {"tx-port": 0, "rx-port": 0, "sizes": [64],
+                                      "pdr": "0.1%", "loss-tolerance": "0.2%"})
+        self.assertIn("--pdr: expected a loss tolerance above", e.exception.message)
+        # A job of many sizes: progress, the server answering, refusals, cancel.
+        job = c.bench_start("rfc2544", {"tx-port": 0, "rx-port": 0, "trial": "0.1",
+                                        "drain": "0.02", "max-rate": "10 kpps",
+                                        "sizes": "64,128,256,512,1024,1280,1518"})["job"]
+        seen, rtts = [], []
+        other = self.client(sock)
+
+        def progress(st):
+            seen.append(st)
+            t = time.perf_counter()
+            other.info()
+            rtts.append(time.perf_counter() - t)
+            if len(seen) == 2:
+                with self.assertRaises(wirerate.RpcError) as e2:
+                    c.start(rate="1 Mpps")
+                self.assertEqual(e2.exception.code, -32002)
+                with self.assertRaises(wirerate.RpcError) as e2:
+                    c.bench_start("sweep")
+                self.assertEqual(e2.exception.code, -32002)
+                self.assertEqual(other.info()["state"], "bench")
+                with self.assertRaises(wirerate.RpcError) as e2:
+                    other.bench_cancel(job)  # not its session's
+                self.assertEqual(e2.exception.code, -32001)
+                c.bench_cancel(job)
+
+        st = c.bench_wait(job, timeout=60, progress=progress, poll=0.1)
+        self.assertEqual(st["state"], "cancelled", st)
+        self.assertEqual(st["stop_reason"], "signal")
+        self.assertGreaterEqual(len(seen), 2)
+        self.assertEqual(seen[0]["progress"]["test"], "throughput")
+        self.assertGreater(seen[0]["progress"]["estimate"], 1)
+        self.assertLess(max(rtts), 0.1, rtts)  # answered between a trial's checks
+        res = c.bench_result(job, "json")
+        self.assertLess(len(res["results"]), 7)
+        self.assertEqual(res["stop_reason"], "signal")
+        self.assertIn("throughput_pps", c.bench_result(job, "csv").splitlines()[0])
+        self.assertIn("64 bytes: trial", c.bench_result(job, "log"))
+        self.assertTrue(c.bench_result(job, "html").startswith("<!DOCTYPE html>"))
+        # A sweep and an rtt (net_ring returns every frame: round trips) run to the end;
+        # the sweep counts its echoes (and so drains the ring, which would else stay full).
+        job = c.bench_start("sweep", {"sizes": [64, 128], "duration": "0.2",
+                                      "rx-port": 0})["job"]
+        self.assertEqual(c.bench_wait(job, timeout=60)["state"], "done")
+        doc = c.bench_result(job, "json")
+        self.assertEqual(doc["schema"], "wirerate-sweep-repeat/1")
+        rows = doc["sizes"]
+        self.assertEqual([r["frame_size"] for r in rows], [64, 128])
+        for r in rows:
+            self.assertGreater(r["tx_pkts"], 0, r)
+            self.assertEqual((r["returned"]["rx_pkts"], r["returned"]["lost"]),
+                             (r["tx_pkts"], 0), r)
+        job = c.bench_start("rtt", {"sizes": "50:100:50", "count": 200})["job"]
+        self.assertEqual(c.bench_wait(job, timeout=60)["state"], "done")
+        sizes = c.bench_result(job, "json")["sizes"]
+        self.assertEqual([x["round_trips"] for x in sizes], [200, 200])
+        self.assertEqual([j["kind"] for j in c.bench_list()], ["rfc2544", "sweep", "rtt"])
+        # Traffic again once the jobs are done.
+        c.start(rate="10 kpps", count=1000)
+        self.assertEqual(c.wait(timeout=30)["stop_reason"], "count")
+        self.assert_alive(p, sock)
+
+
+def chromium_driver(width=1366, height=900, cpus=None):
+    """Headless Chromium through chromedriver, a fresh profile; @cpus: where it may run."""
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    opts = webdriver.ChromeOptions()
+    profile = tempfile.mkdtemp(prefix="wrchrome-")
+    for a in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+              "--disable-component-update", "--disable-sync", "--no-first-run",
+              f"--user-data-dir={profile}", f"--window-size={width},{height}"):
+        opts.add_argument(a)
+    opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    old = os.sched_getaffinity(0)
+    if cpus:
+        os.sched_setaffinity(0, cpus)  # inherited by chromedriver and chromium
+    try:
+        d = webdriver.Chrome(service=Service(shutil.which("chromedriver")), options=opts)
+    finally:
+        os.sched_setaffinity(0, old)
+    d.set_script_timeout(10)
+    return d, profile
+
+
+class Page:
+    """One browser on the console."""
+
+    def __init__(self, case, port, cpus=None, name="a"):
+        from selenium.webdriver.common.by import By
+        self.By = By
+        self.case, self.port, self.name = case, port, name
+        self.d, profile = chromium_driver(cpus=cpus)
+        case.addCleanup(shutil.rmtree, profile, True)
+        case.addCleanup(self.quit)
+        self.d.get(f"http://127.0.0.1:{port}/")
+        self.wait(lambda: self.text("#conn-state") == "connected", "the page did not connect")
+
+    def quit(self):
+        try:
+            self.d.quit()
+        except Exception:  # noqa: BLE001  (already gone)
+            pass
+
+    def q(self, css):
+        return self.d.find_element(self.By.CSS_SELECTOR, css)
+
+    def qa(self, css):
+        return self.d.find_elements(self.By.CSS_SELECTOR, css)
+
+    def text(self, css):
+        try:
+            return self.q(css).text
+        except Exception:  # noqa: BLE001  (not there yet)
+            return None
+
+    def wait(self, pred, what, timeout=10):
+        """Until @pred holds; else fail saying @what (a callable: what it says then)."""
+        ok = wait_for(pred, timeout, 0.1)
+        self.case.assertTrue(ok, f"{self.name}: {what() if callable(what) else what}")
+
+    def view(self, name):
+        self.q(f"#tab-{name}").click()
+        self.wait(lambda: self.q(f"#view-{name}").is_displayed(), f"view {name}")
+
+    def stream_cell(self, stream, col):
+        return self.text(f'[data-row="stream:{stream}"] [data-col="{col}"]')
+
+    def number(self, css):
+        t = self.text(css)
+        return None if t in (None, "", "–") else float(t.replace(",", "").split()[0])
+
+    def shot(self, name):
+        os.makedirs(ARTIFACTS, exist_ok=True)
+        self.d.save_screenshot(os.path.join(ARTIFACTS, f"web-{name}.png"))
+
+    def errors(self):
+        return [e for e in self.d.get_log("browser") if e["level"] == "SEVERE"]
+
+    def type_yaml(self, text):
+        ta = self.q("#yaml")
+        self.d.execute_script("arguments[0].value = ''", ta)
+        ta.send_keys(text)
+
+    def owner_only_enabled(self):
+        return [e.get_attribute("id") or e.get_attribute("aria-label") or e.get_attribute("name")
+                for e in self.qa("[data-owner-only]") if e.is_enabled()]
+
+
+def stats_rate(c, name, window=1.0):
+    """A stream's rate in Kpps from two stats.get documents @window s apart (TSC-timed)."""
+    a = c.stats()
+    time.sleep(window)
+    b = c.stats()
+    ra, rb = wirerate.stream_row(a, name), wirerate.stream_row(b, name)
+    return (rb["tx_pkts"] - ra["tx_pkts"]) / (rb["duration_s"] - ra["duration_s"]) / 1e3
+
+
+def agreement(case, page, css, c, name, rounds=3):
+    """The page's figure at @css against stats.get's rate over the second before it is
+    read, the median of @rounds readings (one disturbed second, another process taking the
+    TX lcore's CPU, does not decide): their relative difference."""
+    diffs = []
+    for _ in range(rounds):
+        ref = stats_rate(c, name)
+        shown = page.number(css)
+        case.assertIsNotNone(shown, css)
+        diffs.append((abs(shown - ref) / ref, shown, ref))
+    diffs.sort()
+    return diffs[len(diffs) // 2]
+
+
+class Browser(WebCase):
+    """The page in headless Chromium against real servers."""
+
+    def setUp(self):
+        super().setUp()
+        try:
+            import selenium  # noqa: F401
+        except ImportError:
+            self.skipTest("needs python3-selenium (Debian; run with /usr/bin/python3)")
+        if shutil.which("chromedriver") is None or shutil.which("chromium") is None:
+            self.skipTest("needs chromium and chromium-driver (Debian)")
+
+    def test_null(self):
+        """net_null: two browsers, one in control, the other watching, then taking over."""
+        p, sock, port = self.web_serve()
+        c = self.client(sock)  # a script watching (it owns nothing)
+        # The TX lcore has CPU 1: the browsers run on CPU 0 beside the sleeping main lcore.
+        a = Page(self, port, cpus={0}, name="a")
+        a.view("streams")
+        a.type_yaml(yaml_stream(rate="fast"))
+        a.wait(lambda: a.q("#check").get_attribute("data-state") == "error", "no check error")
+        where = a.q("#check .where")
+        self.assertEqual((where.get_attribute("data-line"), where.get_attribute("data-col")),
+                         ("6", "11"))
+        self.assertIn("Line 6, column 11 (streams[0].rate)", a.text("#check"))
+        self.assertIn("console.yaml:6:11: streams[0].rate: expected a rate", a.text("#check"))
+        self.assertEqual(a.text("#gutter .err"), "▶6")
+        a.shot("streams-error")
+        a.type_yaml(yaml_stream(rate="2 Mpps"))
+        a.wait(lambda: a.q("#check").get_attribute("data-state") == "valid", "no valid check")
+        self.assertIn("stream s: port 0, 64-byte frames", a.text("#summary"))
+        # A viewer cannot load; in control it can.
+        self.assertFalse(a.q("#btn-load").is_enabled())
+        a.q("#take-control").click()
+        a.wait(lambda: a.text("#owner-state") == "in control", "not in control")
+        a.wait(lambda: a.q("#btn-load").is_enabled(), "load stays disabled")
+        a.q("#btn-load").click()
+        a.wait(lambda: [s["name"] for s in c.streams()] == ["s"], "streams not loaded")
+        a.shot("streams")
+        # Start at 1 Mpps from the form: the chart rises, the figures agree with stats.get.
+        a.view("traffic")
+        a.wait(lambda: a.q("#btn-start").is_enabled(), "start stays disabled")
+        a.q('#start-form input[name="rate"]').send_keys("1 Mpps")
+        a.q("#btn-start").click()
+        a.wait(lambda: a.stream_cell("s", "state") == "running", "not running")
+        a.wait(lambda: (a.number('[data-row="stream:s"] [data-col="tx_kpps"]') or 0) > 900,
+               "no rate shown")
+        d = agreement(self, a, '[data-row="stream:s"] [data-col="tx_kpps"]', c, "s")
+        self.assertLess(d[0], 0.01, d)
+        d = agreement(self, a, '[data-row="port:0"] [data-col="tx_kpps"]', c, "s", rounds=1)
+        self.assertLess(d[0], 0.01, d)
+        kpps = a.number('[data-row="stream:s"] [data-col="tx_kpps"]')
+        mbps = a.number('[data-row="stream:s"] [data-col="tx_l1"]')
+        self.assertLess(abs(mbps - kpps * 84 * 8 / 1e3) / mbps, 0.002, (mbps, kpps))
+        line = a.q('#chart-tx polyline[data-series="stream:s"]')
+        ymax = float(a.q("#chart-tx").get_attribute("data-ymax"))
+        self.assertGreaterEqual(ymax, 1000)
+        pts = [tuple(map(float, xy.split(","))) for xy in line.get_attribute("points").split()]
+        self.assertGreaterEqual(len(pts), 2)
+        base = float(a.q("#chart-tx line.axis").get_attribute("y1"))
+        self.assertLess(pts[-1][1], base - 10, "the line did not rise")  # SVG y grows downwards
+        # The slider: a rate near 300 kpps applied live, measured within 1 s.
+        slider = a.q('input[type="range"][data-stream="s"]')
+        line_pps = 10000e6 / ((64 + 20) * 8)
+        v = round(1000 * (math.log10(300e3) - 3) / (math.log10(line_pps) - 3))
+        a.d.execute_script("arguments[0].value = arguments[1];"
+                           "arguments[0].dispatchEvent(new Event('input'));"
+                           "arguments[0].dispatchEvent(new Event('change'));", slider, str(v))
+        t0 = time.monotonic()
+        self.assertTrue(wait_for(lambda: abs((c.streams()[0]["rate_pps"] or 1e6) - 300e3) < 6e3, 0.5),
+                        c.streams())
+        target = c.streams()[0]["rate_pps"]
+        time.sleep(max(0.0, t0 + 0.4 - time.monotonic()))
+        measured = stats_rate(c, "s", 0.5) * 1e3
+        self.assertLess(time.monotonic() - t0, 1.05)
+        self.assertLess(abs(measured - target) / target, 0.01, (measured, target))
+        # A second browser: sees everything, changes nothing.
+        b = Page(self, port, cpus={0}, name="b")
+        b.wait(lambda: b.stream_cell("s", "state") == "running", "b: not running")
+        owner = c.ports()[0]["owner"]
+        self.assertTrue(owner.startswith("web-"), owner)
+        b.wait(lambda: b.text("#owner-state") == f"viewer: {owner} in control", "b: owner")
+        self.assertIn(owner, b.text('[data-row="port:0"] [data-col="owner"]'))
+        self.assertEqual(b.owner_only_enabled(), [])
+        for bid in ("btn-start", "btn-stop", "btn-pause", "btn-resume", "btn-load"):
+            self.assertFalse(b.q(f"#{bid}").is_enabled(), bid)
+        a.q('[data-row="stream:s"] input[type="text"]').send_keys("750 kpps\n")
+        b.wait(lambda: b.stream_cell("s", "rate") == "750.0 kpps", "b did not see the new rate")
+        b.view("streams")
+        b.wait(lambda: "console.yaml: 1 stream (s)" in b.text("#loaded-info"), "b: loaded file")
+        b.q("#btn-copy-loaded").click()
+        b.wait(lambda: b.q("#check").get_attribute("data-state") == "valid", "b: copied text")
+        self.assertIn("rate: 2 Mpps", b.q("#yaml").get_attribute("value"))
+        b.view("traffic")
+        # b takes over, after a confirmation: everyone sees it.
+        b.q("#take-control").click()
+        b.wait(lambda: b.q("#confirm-dialog").is_displayed(), "b: no confirmation")
+        self.assertIn(owner, b.text("#confirm-text"))
+        b.q("#confirm-ok").click()
+        b.wait(lambda: b.text("#owner-state") == "in control", "b: not in control")
+        a.wait(lambda: "You lost control of port 0" in (a.text("#error-text") or ""), "a: no notice")
+        a.wait(lambda: a.owner_only_enabled() == [], "a: controls stay enabled")
+        self.assertNotEqual(c.ports()[0]["owner"], owner)
+        self.assertIn("taken over by", a.q("#events li").get_attribute("textContent"))
+        b.wait(lambda: b.q("#btn-stop").is_enabled(), "b: stop disabled")
+        b.q("#btn-stop").click()
+        a.wait(lambda: a.stream_cell("s", "state") == "loaded" and "done" in a.text("#traffic-state"),
+               "a: did not see the stop")
+        self.assertEqual(c.info()["state"], "done")
+        for v in ("traffic", "latency", "captures", "bench", "events"):
+            a.view(v)
+            time.sleep(0.3)
+            a.shot(v)
+        self.assertEqual(a.errors(), [])
+        self.assertEqual(b.errors(), [])
+        self.assert_alive(p, sock)
+
+    def test_bench(self):
+        """A benchmark started from the page (RFC 2544 through net_ring's loopback, capped at
+        10 kpps: a rate a busy machine still offers) finishes; the table it shows is what the command line finds on the same
+        device with the same options; the result's files come from the API."""
+        p, sock, port = self.web_serve(vdev="net_ring0", tag="r")
+        c = self.client(sock)
+        a = Page(self, port, cpus={0}, name="bench")
+        a.view("streams")
+        a.type_yaml(yaml_stream(rate="max"))
+        a.wait(lambda: a.q("#check").get_attribute("data-state") == "valid", "no valid check")
+        a.q("#take-control").click()
+        a.wait(lambda: a.q("#btn-load").is_enabled(), "load stays disabled")
+        a.q("#btn-load").click()
+        a.wait(lambda: [s["name"] for s in c.streams()] == ["s"], "streams not loaded")
+        a.view("bench")
+        form = {"tx-port": "0", "rx-port": "0", "sizes": "64,128", "trial": "0.2",
+                "max-rate": "10 kpps", "extra": "--drain 0.05"}
+        for name, value in form.items():
+            a.q(f'#bench-form [name="{name}"]').send_keys(value)
+        a.wait(lambda: a.q("#btn-bench").is_enabled(), "the benchmark button stays disabled")
+        a.q("#btn-bench").click()
+        a.wait(lambda: a.q("#bench-status").get_attribute("data-state") in ("running", "done"),
+               "no progress shown", timeout=20)
+        a.wait(lambda: not a.q("#bench-result").get_attribute("hidden") and
+               len(a.qa('#result-table tbody tr')) == 2, "no result table", timeout=60)
+        shown = {int(tr.get_attribute("data-size")):
+                 tr.find_element(a.By.CSS_SELECTOR, '[data-col="ndr_pps"]').text
+                 for tr in a.qa("#result-table tbody tr")}
+        job = c.bench_list()[-1]
+        self.assertEqual(job["state"], "done", job)
+        a.shot("bench-result")
+        # The command line on the same device, the same stream and options.
+        prefix = f"wrwebcli{os.getpid()}"
+        self.addCleanup(shutil.rmtree, os.path.join("/var/run/dpdk", prefix), True)
+        prof = self.write("cli.yaml", f"""version: 1
+eal: ["--no-pci", "--in-memory", "--file-prefix={prefix}", "--vdev=net_ring0", "--lcores=0@0,1@1"]
+ports:
+  - device: net_ring0
+    tx_lcores: [1]
+""")
+        sf = self.write("s.yaml", yaml_stream(rate="max"))
+        cli = self.wirerate("rfc2544", sf, "--config", prof, "--tx-port", "0", "--rx-port", "0",
+                            "--sizes", "64,128", "--trial", "0.2", "--max-rate", "10 kpps",
+                            "--drain", "0.05", "--csv", "cli.csv", timeout=120)
+        self.assertIn(cli.returncode, (0, 3), cli.stdout + cli.stderr)
+        with open(self.path("cli.csv")) as f:
+            rows = list(csv.DictReader(f))
+        want = {int(r["frame_size"]): f'{float(r["throughput_pps"]):,.3f}' if r["throughput_pps"]
+                else "–" for r in rows}
+        self.assertEqual(shown, want, cli.stdout)
+        # The same files as the command line writes, through the API.
+        server_csv = c.bench_result(job["job"], "csv")
+        with open(self.path("cli.csv")) as f:
+            self.assertEqual(server_csv.splitlines()[0], f.readline().rstrip("\n"))
+        doc = c.bench_result(job["job"], "json")
+        self.assertEqual(doc["schema"], "wirerate-rfc2544/1")
+        self.assertEqual([r["throughput_pps"] for r in doc["results"]],
+                         [float(r["throughput_pps"]) for r in rows])
+        self.assertIn("RFC 2544 throughput", c.bench_result(job["job"], "table"))
+        self.assertEqual(a.errors(), [])
+
+    def test_captures(self):
+        """The Captures view against capture.*: a bad filter refused with libpcap's words, a
+        filtered capture started from the page (armed, then running with the traffic, its
+        counts live), stopped from the page, listed as capture.status lists it, and downloaded:
+        tshark decodes the file, every frame the filter's and nothing else, as many as the
+        server says it wrote, the same bytes the Python client fetches."""
+        p, sock, port = self.web_serve(vdev="net_ring0", tag="c")   # TX comes back as RX
+        c = self.client(sock)
+        a = Page(self, port, cpus={0}, name="cap")
+        down = self.path("downloads")
+        os.makedirs(down)
+        a.d.execute_cdp_cmd("Browser.setDownloadBehavior",
+                            {"behavior": "allow", "downloadPath": down})
+        a.view("streams")
+        a.type_yaml("version: 1\nstreams:\n"
+                    "  - {name: a, port: 0, size: 64, rate: 5 kpps, udp: {src: 1001, dst: 1001}}\n"
+                    "  - {name: b, port: 0, size: 100, rate: 5 kpps, udp: {src: 1002, dst: 2000}}\n")
+        a.wait(lambda: a.q("#check").get_attribute("data-state") == "valid", "no valid check")
+        a.q("#take-control").click()
+        a.wait(lambda: a.q("#btn-load").is_enabled(), "load stays disabled")
+        a.q("#btn-load").click()
+        a.wait(lambda: [s["name"] for s in c.streams()] == ["a", "b"], "streams not loaded")
+        a.view("captures")
+        form = a.q("#capture-form")
+        flt = form.find_element(a.By.NAME, "filter")
+        flt.send_keys("udp and")
+        form.find_element(a.By.CSS_SELECTOR, 'button[type="submit"]').click()
+        a.wait(lambda: "libpcap cannot compile" in (a.text("#error-text") or ""),
+               "no error for a bad filter")
+        self.assertEqual(c.capture_status()["captures"], [])
+        flt.clear()
+        flt.send_keys("udp dst port 2000")
+        form.find_element(a.By.CSS_SELECTOR, 'button[type="submit"]').click()
+        a.wait(lambda: a.qa('#captures-table tr[data-capture="0"][data-state="armed"]'),
+               lambda: f"no armed capture listed: {a.text('#error-text')!r}, "
+                       f"{a.text('#captures-table')!r}, {c.capture_status()}")
+        a.view("traffic")
+        a.q("#btn-start").click()
+        a.wait(lambda: c.info()["state"] == "running", "not running")
+        a.view("captures")
+        row = '#captures-table tr[data-capture="0"]'
+        a.wait(lambda: (a.number(f'{row} [data-col="written"]') or 0) > 500,
+               "the running capture's counts do not grow", timeout=15)
+        self.assertEqual(a.q(row).get_attribute("data-state"), "running")
+        a.q(f"{row} button").click()   # Stop
+        a.wait(lambda: a.qa(f'{row}[data-state="done"]'), "not stopped")
+        st = c.capture_status(0)
+        self.assertEqual(st["state"], "done")
+        self.assertEqual(c.info()["state"], "running")   # the traffic runs on
+        # The list is capture.status's, its figures those of the server.
+        self.assertEqual(len(a.qa("#captures-table tbody tr")), len(c.capture_status()["captures"]))
+        self.assertEqual(a.number(f'{row} [data-col="written"]'), st["written"])
+        self.assertEqual(a.number(f'{row} [data-col="bytes"]'), st["bytes"])
+        a.shot("captures")
+        a.q(f"{row} button").click()   # Download
+        got = os.path.join(down, "capture-0.pcapng")
+        a.wait(lambda: os.path.exists(got) and os.path.getsize(got) == st["bytes"],
+               "nothing downloaded")
+        fetched = self.path("fetched.pcapng")
+        c.capture_fetch(0, fetched)
+        with open(got, "rb") as f1, open(fetched, "rb") as f2:
+            self.assertEqual(f1.read(), f2.read())
+        out = subprocess.run(["tshark", "-r", got, "-T", "fields", "-e", "udp.dstport",
+                              "-e", "frame.len", "-e", "_ws.malformed"],
+                             capture_output=True, text=True, timeout=60)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        fields = [l.split("\t") for l in out.stdout.splitlines()]
+        self.assertEqual(len(fields), st["written"])
+        self.assertGreater(len(fields), 500)
+        self.assertEqual({tuple(x) for x in fields}, {("2000", "96", "")}, fields[:3])
+        a.view("traffic")
+        a.q("#btn-stop").click()
+        a.wait(lambda: c.info()["state"] == "done", "not stopped")
+        self.assertEqual(a.errors(), [])
+        self.assert_alive(p, sock)
+
+    def test_memif(self):
+        """memif with dpdk-testpmd reflecting: echoes on the RX chart, latency and its histogram."""
+        port = free_port()
+        p, sock, refl, c = self.serve_memif(extra=("--http", str(port)))
+        self.assertTrue(wait_for(lambda: self.listening(port), START_S))
+        time.sleep(0.3)
+        c.load(yaml_stream(rate="50 kpps", size=128, extra="    latency: true\n"),
+               name="echo.yaml")
+        c.start()
+        # Both CPUs have a busy poller: the browser shares the reflector's (CPU 1), so
+        # that what wirerate sends is not disturbed; 50 kpps, so that memif's ring (16 K
+        # frames: 330 ms) rides out the reflector's time off the CPU without pushing back.
+        a = Page(self, port, cpus={1}, name="m")
+        ok = wait_for(lambda: (a.number('[data-row="stream:s"] [data-col="rx_kpps"]') or 0) > 45, 15)
+        self.assertTrue(ok, (a.text("#streams-table"), {k: v for k, v in c.stats()["streams"][0].items() if k != "histogram"}))
+        d = agreement(self, a, '[data-row="stream:s"] [data-col="tx_kpps"]', c, "s")
+        self.assertLess(d[0], 0.01, d)
+        tx = a.number('[data-row="stream:s"] [data-col="tx_kpps"]')
+        rx = a.number('[data-row="stream:s"] [data-col="rx_kpps"]')
+        self.assertLess(abs(rx - tx) / tx, 0.01, (rx, tx))
+        self.assertTrue(a.qa('#chart-rx polyline[data-series="stream:s"]'))
+        # The dark theme (the default without a preference) and the last minute, for
+        # the picture in the README.
+        a.q("#theme").click()
+        self.assertEqual(a.d.execute_script("return document.documentElement.dataset.theme"),
+                         "dark")
+        from selenium.webdriver.support.ui import Select
+        Select(a.q("#chart-window")).select_by_value("60")
+        time.sleep(1.2)
+        a.shot("memif-traffic")
+        a.view("latency")
+        a.wait(lambda: len(a.qa("#chart-hist rect.bar")) > 0, "no histogram drawn")
+        # The second cell: the echoes received.
+        a.wait(lambda: (a.text('[data-row="latency:s"] td:nth-of-type(2)') or "0") != "0",
+               "no echoes in the latency table")
+        st = c.stats()
+        self.assertGreater(st["streams"][0]["latency_ns"]["n"], 0)
+        a.shot("memif-latency")
+        c.stop()
+        self.assertEqual(a.errors(), [])
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,1194 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The wirerate web console: ports, live rates, streams, traffic control, latency, events
+// (benchmarks and captures when the server has their methods), all through the server's own
+// JSON-RPC API over /ws (doc/web.md).  Plain ES modules, no build step, no third-party code.
+
+import { Rpc, RpcError } from "./rpc.js";
+import { drawLines, drawHistogram, PALETTE, fmt } from "./chart.js";
+
+const $ = (id) => document.getElementById(id);
+const HISTORY_S = 600;          // rates kept for the charts: the last ten minutes
+const TICK_MS = 1000;           // statistics once a second
+const CHECK_DELAY_MS = 250;     // streams.check after the typing pauses this long
+
+const state = {
+  info: null,
+  methods: new Set(),
+  session: null,                // the session this console acts as
+  ports: [],
+  streams: [],                  // streams.list rows
+  traffic: "idle",
+  stats: null,
+  prev: new Map(),              // row key -> counters at the previous sample
+  rates: new Map(),             // row key -> the last interval's rates
+  history: new Map(),           // row key -> [[t, rates], ...]
+  hidden: new Set(),            // series switched off in the legends
+  view: "traffic",
+  ready: false,
+  tick: 0,
+  checkSeq: 0,
+  lastCheck: null,
+  source: null,
+  reconnectMs: 1000,
+  capturesRunning: false,       // a capture armed or running (its view refreshes each tick)
+};
+
+const rpc = new Rpc();
+
+// ---- helpers ----
+
+function node(tag, attrs = {}, text = null) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "class") e.className = v;
+    else if (k === "dataset") Object.assign(e.dataset, v);
+    else e.setAttribute(k, v);
+  }
+  if (text !== null) e.textContent = text;
+  return e;
+}
+
+function showError(msg) {
+  $("error-text").textContent = msg;
+  $("error-banner").hidden = false;
+}
+
+function showBanner(msg) {
+  $("banner-text").textContent = msg;
+  $("banner").hidden = false;
+}
+
+async function call(method, params = {}) {
+  try {
+    return await rpc.call(method, params);
+  } catch (e) {
+    if (e instanceof RpcError) showError(`${method}: ${e.message}`);
+    else showError(`${method}: ${e.message}`);
+    throw e;
+  }
+}
+
+function randomName() {
+  const b = new Uint8Array(4);
+  crypto.getRandomValues(b);
+  return "web-" + Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
+}
+
+// ---- connection, login, session ----
+
+function setConn(text, kind) {
+  const p = $("conn-state");
+  p.textContent = text;
+  p.className = `pill ${kind}`;
+}
+
+async function connect() {
+  state.ready = false;
+  setConn("connecting", "warn");
+  try {
+    await rpc.connect();
+  } catch {
+    scheduleReconnect();
+    return;
+  }
+  state.reconnectMs = 1000;
+  const token = sessionStorage.getItem("wr.token");
+  if (token !== null) {
+    try {
+      await rpc.call("auth.login", { token });
+    } catch (e) {
+      sessionStorage.removeItem("wr.token");
+      showLogin(e instanceof RpcError ? e.message : "the server closed the connection");
+      return;
+    }
+  }
+  try {
+    state.info = await rpc.call("server.info");
+  } catch (e) {
+    if (e instanceof RpcError && e.code === -32005) showLogin("");
+    return;
+  }
+  state.methods = new Set(state.info.methods || []);
+  state.session = state.info.session;
+  $("server-meta").textContent = `${state.info.name} ${state.info.version} · ${state.info.dpdk_version} · pid ${state.info.pid}`;
+  await rejoin();
+  await rpc.call("events.subscribe");
+  const ev = await rpc.call("events.poll", { since: Math.max(0, state.info.last_event - 50) });
+  for (const e of ev.events) logEvent(e);
+  state.ready = true;
+  setConn("connected", "ok");
+  await refreshAll();
+  setupOptionalViews();
+}
+
+function scheduleReconnect() {
+  setConn(`disconnected: retrying in ${state.reconnectMs / 1000} s`, "bad");
+  setTimeout(connect, state.reconnectMs);
+  state.reconnectMs = Math.min(state.reconnectMs * 2, 10000);
+}
+
+rpc.onClose = () => {
+  state.ready = false;
+  if (!$("login-dialog").open) scheduleReconnect();
+};
+rpc.onEvent = (e) => onEvent(e);
+
+function showLogin(why) {
+  setConn("login needed", "warn");
+  $("login-error").textContent = why || "";
+  if (!$("login-dialog").open) $("login-dialog").showModal();
+  $("login-token").focus();
+}
+
+$("login-form").addEventListener("submit", () => {
+  sessionStorage.setItem("wr.token", $("login-token").value);
+  $("login-token").value = "";
+  rpc.close();
+  setTimeout(connect, 50);
+});
+
+// A reload of the page acts as its session again: its secret is kept in sessionStorage.
+async function rejoin() {
+  const name = sessionStorage.getItem("wr.session");
+  const secret = sessionStorage.getItem("wr.secret");
+  if (!name || !secret) return;
+  try {
+    const r = await rpc.call("ports.acquire", { ports: [], session: name, secret });
+    remember(r);
+  } catch {
+    sessionStorage.removeItem("wr.session");
+    sessionStorage.removeItem("wr.secret");
+  }
+}
+
+function remember(r) {
+  state.session = r.session;
+  sessionStorage.setItem("wr.session", r.session);
+  if (r.secret) sessionStorage.setItem("wr.secret", r.secret);
+}
+
+async function takeControl() {
+  const others = state.ports.filter((p) => p.owner && p.owner !== state.session);
+  let force = false;
+  if (others.length > 0) {
+    const who = [...new Set(others.map((p) => p.owner))].join(", ");
+    $("confirm-text").textContent =
+      `Port${others.length > 1 ? "s" : ""} ${others.map((p) => p.index).join(", ")} ` +
+      `${others.length > 1 ? "are" : "is"} owned by ${who}. Taking over lets this console change ` +
+      `the traffic; running traffic keeps running, and every console sees that you took over.`;
+    const dlg = $("confirm-dialog");
+    dlg.returnValue = "";
+    dlg.showModal();
+    const ok = await new Promise((res) => dlg.addEventListener("close", () => res(dlg.returnValue === "ok"), { once: true }));
+    if (!ok) return;
+    force = true;
+  }
+  const name = sessionStorage.getItem("wr.session") || randomName();
+  const params = { session: name, force };
+  const secret = sessionStorage.getItem("wr.secret");
+  if (secret && name === sessionStorage.getItem("wr.session")) params.secret = secret;
+  try {
+    remember(await call("ports.acquire", params));
+  } catch {
+    return;
+  }
+  await refreshPorts();
+}
+
+async function release() {
+  try {
+    await call("ports.release", {});
+  } catch {
+    return;
+  }
+  await refreshPorts();
+}
+
+// ---- refreshing ----
+
+async function refreshAll() {
+  await Promise.all([refreshPorts(), refreshStreams(), refreshSource()]);
+  renderStatic();
+}
+
+async function refreshPorts() {
+  if (!rpc.open) return;
+  state.ports = await rpc.call("ports.info");
+  renderOwnership();
+  renderPorts();
+}
+
+async function refreshStreams() {
+  if (!rpc.open) return;
+  const r = await rpc.call("streams.list");
+  state.traffic = r.state;
+  const names = r.streams.map((s) => s.name).join("\n");
+  const changed = names !== state.streams.map((s) => s.name).join("\n");
+  state.streams = r.streams;
+  if (changed) buildStreamRows();
+  renderStreams();
+  renderTraffic();
+}
+
+async function refreshSource() {
+  if (!rpc.open) return;
+  const r = await rpc.call("streams.list", { source: true });
+  state.source = r.source;
+  const info = $("loaded-info");
+  if (!r.source) {
+    info.textContent = "Nothing loaded.";
+    $("btn-copy-loaded").hidden = true;
+  } else {
+    info.textContent = `${r.source.file}: ${r.streams.length} stream${r.streams.length === 1 ? "" : "s"} (${r.streams.map((s) => s.name).join(", ")})`;
+    $("btn-copy-loaded").hidden = false;
+  }
+}
+
+function myPorts() {
+  return state.ports.filter((p) => p.owner === state.session).map((p) => p.index);
+}
+
+// This console may change the traffic: it owns a port and every port the loaded streams use.
+function canControl() {
+  const mine = new Set(myPorts());
+  if (mine.size === 0) return false;
+  return state.streams.every((s) => mine.has(s.port));
+}
+
+function renderOwnership() {
+  const mine = myPorts();
+  const pill = $("owner-state");
+  $("session").textContent = `session: ${state.session ?? "–"}`;
+  if (mine.length === state.ports.length && mine.length > 0) {
+    pill.textContent = "in control";
+    pill.className = "pill ok";
+  } else if (mine.length > 0) {
+    pill.textContent = `in control of port ${mine.join(", ")}`;
+    pill.className = "pill ok";
+  } else {
+    const owners = [...new Set(state.ports.map((p) => p.owner).filter((o) => o))];
+    pill.textContent = owners.length ? `viewer: ${owners.join(", ")} in control` : "viewer: nobody in control";
+    pill.className = "pill";
+  }
+  $("take-control").hidden = mine.length === state.ports.length && mine.length > 0;
+  $("release").hidden = mine.length === 0;
+  renderControls();
+}
+
+function renderControls() {
+  const ok = state.ready && canControl();
+  const running = state.traffic === "running";
+  for (const e of document.querySelectorAll("[data-owner-only]")) {
+    let dis = !ok;
+    if (e.dataset.needs === "running") dis = dis || !running;
+    if (e.dataset.needs === "stopped") dis = dis || running;
+    e.disabled = dis;
+    e.title = ok ? "" : "Take control to change the traffic";
+  }
+  const bench = state.traffic === "bench";   // a benchmark job has the ports
+  $("btn-start").disabled = !ok || running || bench || state.streams.length === 0;
+  $("btn-stop").disabled = !ok || !running;
+  $("btn-pause").disabled = !ok || !running;
+  $("btn-resume").disabled = !ok || !running;
+  $("btn-load").disabled = !ok || running || bench;
+  for (const e of document.querySelectorAll("#bench-form [data-owner-only]")) e.disabled = !ok || running || bench;
+}
+
+// ---- statistics ----
+
+function rowRates(key, row, t) {
+  const rx = row.rx_pkts ?? 0;
+  const cur = { t, d: row.duration_s ?? 0, tx: row.tx_pkts ?? 0, b: row.tx_bytes ?? 0,
+    b1: row.tx_bytes_l1 ?? 0, rx, rb: row.rx_bytes };
+  const p = state.prev.get(key);
+  state.prev.set(key, cur);
+  if (!p || cur.tx < p.tx || cur.rx < p.rx || t <= p.t) return null;
+  const dt = t - p.t;
+  const dd = cur.d - p.d;
+  const txdt = dd > 0.05 ? dd : dt;    // TX over its own (TSC-timed) duration
+  const avg = cur.tx > 0 ? cur.b / cur.tx : (row.size_max ?? 64);
+  const rxd = cur.rx - p.rx;
+  const rxb = cur.rb !== undefined && p.rb !== undefined ? cur.rb - p.rb : rxd * avg;
+  return {
+    tx_kpps: (cur.tx - p.tx) / txdt / 1e3,
+    tx_l2: ((cur.b - p.b) * 8) / txdt / 1e6,
+    tx_l1: ((cur.b1 - p.b1) * 8) / txdt / 1e6,
+    rx_kpps: rxd / dt / 1e3,
+    rx_l2: (rxb * 8) / dt / 1e6,
+    rx_l1: ((rxb + 20 * rxd) * 8) / dt / 1e6,
+  };
+}
+
+function record(key, t, r) {
+  state.rates.set(key, r);
+  if (r === null) return;
+  let h = state.history.get(key);
+  if (!h) state.history.set(key, (h = []));
+  h.push([t, r]);
+  while (h.length > 0 && h[0][0] < t - HISTORY_S) h.shift();
+}
+
+async function tick() {
+  const started = performance.now();
+  try {
+    if (state.ready && rpc.open) {
+      state.tick++;
+      const hist = state.view === "latency";
+      const [stats] = await Promise.all([
+        rpc.call("stats.get", hist ? { histogram: true } : {}),
+        refreshStreams(),
+      ]);
+      if (state.tick % 5 === 0) await refreshPorts();
+      // A running capture's counts, live while its view is open.
+      if (state.view === "captures" && state.capturesRunning) await refreshCaptures();
+      onStats(stats);
+    }
+  } catch {
+    // a closed connection: connect() takes over
+  }
+  setTimeout(tick, Math.max(0, TICK_MS - (performance.now() - started)));
+}
+
+function onStats(st) {
+  state.stats = st;
+  const t = st.time;
+  if (t !== undefined && st.state !== "idle") {
+    for (const p of st.ports) record(`port:${p.name}`, t, rowRates(`port:${p.name}`, p, t));
+    for (const s of st.streams) record(`stream:${s.name}`, t, rowRates(`stream:${s.name}`, s, t));
+    state.now = t;
+  }
+  renderPorts();
+  renderStreams();
+  renderCharts();
+  if (state.view === "latency") renderLatency();
+}
+
+// ---- rendering: traffic view ----
+
+function portStats(p) {
+  const rows = state.stats && state.stats.ports ? state.stats.ports : [];
+  return rows.find((r) => r.name === p.device) || null;
+}
+
+function setCells(tr, values) {
+  for (const [col, v] of Object.entries(values)) {
+    const td = tr.querySelector(`[data-col="${col}"]`);
+    if (td && td.textContent !== v) td.textContent = v;
+  }
+}
+
+function renderPorts() {
+  const tb = $("ports-table").tBodies[0];
+  if (tb.rows.length !== state.ports.length) {
+    tb.replaceChildren();
+    for (const p of state.ports) {
+      const tr = node("tr", { dataset: { row: `port:${p.index}` } });
+      tr.append(node("th", { scope: "row" }, String(p.index)));
+      for (const c of ["device", "link", "owner"]) tr.append(node("td", { class: "l", dataset: { col: c } }));
+      for (const c of ["tx_kpps", "tx_l2", "tx_l1", "rx_kpps", "rx_l2", "rx_l1"])
+        tr.append(node("td", { class: "num", dataset: { col: c } }));
+      tb.append(tr);
+    }
+  }
+  state.ports.forEach((p, i) => {
+    const row = portStats(p);
+    const r = row ? state.rates.get(`port:${row.name}`) : null;
+    setCells(tb.rows[i], {
+      device: `${p.device} (${p.driver})`,
+      link: p.link_up ? `up, ${p.link_speed_mbps ? p.link_speed_mbps.toLocaleString("en-US") + " Mbps" : "speed unknown"}` : "down",
+      owner: p.owner ? `${p.owner}${p.owner === state.session ? " (you)" : ""}${p.owner_connected ? "" : " (away)"}` : "nobody",
+      tx_kpps: r ? fmt(r.tx_kpps) : "–", tx_l2: r ? fmt(r.tx_l2) : "–", tx_l1: r ? fmt(r.tx_l1) : "–",
+      rx_kpps: r ? fmt(r.rx_kpps) : "–", rx_l2: r ? fmt(r.rx_l2) : "–", rx_l1: r ? fmt(r.rx_l1) : "–",
+    });
+  });
+}
+
+// The slider's range: 1 kpps to the line rate of the stream's frames, logarithmic.
+function sliderMax(s) {
+  const port = state.ports[s.port];
+  const row = state.stats && state.stats.streams ? state.stats.streams.find((x) => x.name === s.name) : null;
+  const size = row ? row.size_max : 64;
+  if (port && port.link_speed_mbps > 0) return (port.link_speed_mbps * 1e6) / ((size + 20) * 8);
+  return 100e6;
+}
+
+function toSlider(pps, max) {
+  const lo = Math.log10(1000), hi = Math.log10(max);
+  return Math.round((1000 * (Math.log10(Math.max(pps, 1000)) - lo)) / (hi - lo));
+}
+
+function fromSlider(v, max) {
+  const lo = Math.log10(1000), hi = Math.log10(max);
+  return Math.pow(10, lo + ((hi - lo) * v) / 1000);
+}
+
+function fmtRate(pps) {
+  if (pps === null || pps === undefined) return "max";
+  if (pps >= 1e6) return `${fmt(pps / 1e6, 3)} Mpps`;
+  return `${fmt(pps / 1e3, 1)} kpps`;
+}
+
+async function updateRate(name, rate) {
+  try {
+    await call("traffic.update", { streams: [name], rate });
+  } catch {
+    // shown in the error banner
+  }
+  await refreshStreams();
+}
+
+function buildStreamRows() {
+  const tb = $("streams-table").tBodies[0];
+  tb.replaceChildren();
+  for (const s of state.streams) {
+    const tr = node("tr", { dataset: { row: `stream:${s.name}` } });
+    tr.append(node("th", { scope: "row" }, s.name));
+    tr.append(node("td", { dataset: { col: "port" } }, String(s.port)));
+    tr.append(node("td", { class: "l", dataset: { col: "state" } }));
+    const rc = node("td");
+    const wrap = node("div", { class: "rate-cell" });
+    const out = node("output", { dataset: { col: "rate" } });
+    const slider = node("input", { type: "range", min: "0", max: "1000", step: "1", "data-owner-only": "",
+      "data-needs": "running", "aria-label": `Rate of ${s.name}`, dataset: { stream: s.name } });
+    const text = node("input", { type: "text", placeholder: "e.g. 2 Mpps", "data-owner-only": "",
+      "data-needs": "running", "aria-label": `Exact rate of ${s.name} (Enter applies)`, autocomplete: "off" });
+    slider.addEventListener("input", () => { out.textContent = fmtRate(fromSlider(+slider.value, sliderMax(s))); });
+    slider.addEventListener("change", () => updateRate(s.name, Math.round(fromSlider(+slider.value, sliderMax(s)))));
+    text.addEventListener("keydown", (ev) => {
+      if (ev.key === "Enter" && text.value.trim()) {
+        updateRate(s.name, text.value.trim());
+        text.value = "";
+      }
+    });
+    wrap.append(out, slider, text);
+    rc.append(wrap);
+    tr.append(rc);
+    for (const c of ["tx_kpps", "tx_l2", "tx_l1", "tx_pkts", "rx_kpps", "rx_l2", "rx_l1"])
+      tr.append(node("td", { class: "num", dataset: { col: c } }));
+    tb.append(tr);
+  }
+  renderControls();
+}
+
+function renderStreams() {
+  const tb = $("streams-table").tBodies[0];
+  state.streams.forEach((s, i) => {
+    const tr = tb.rows[i];
+    if (!tr) return;
+    const r = state.rates.get(`stream:${s.name}`);
+    const row = state.stats && state.stats.streams ? state.stats.streams.find((x) => x.name === s.name) : null;
+    setCells(tr, {
+      state: s.state, rate: fmtRate(s.rate_pps),
+      tx_kpps: r ? fmt(r.tx_kpps) : "–", tx_l2: r ? fmt(r.tx_l2) : "–", tx_l1: r ? fmt(r.tx_l1) : "–",
+      tx_pkts: row ? row.tx_pkts.toLocaleString("en-US") : "–",
+      rx_kpps: r && row && row.rx_pkts !== undefined ? fmt(r.rx_kpps) : "–",
+      rx_l2: r && row && row.rx_pkts !== undefined ? fmt(r.rx_l2) : "–",
+      rx_l1: r && row && row.rx_pkts !== undefined ? fmt(r.rx_l1) : "–",
+    });
+    const slider = tr.querySelector('input[type="range"]');
+    if (slider && document.activeElement !== slider && s.rate_pps !== null)
+      slider.value = String(toSlider(s.rate_pps, sliderMax(s)));
+  });
+}
+
+function renderTraffic() {
+  const running = state.traffic === "running";
+  const st = state.stats;
+  $("traffic-state").textContent = state.traffic + (st && st.stop_reason && !running && state.traffic === "done" ? ` (${st.stop_reason})` : "");
+  $("traffic-detail").textContent = state.streams.length === 0
+    ? "Nothing loaded: load streams in the Streams view."
+    : `${state.streams.length} stream${state.streams.length === 1 ? "" : "s"} loaded: ${state.streams.map((s) => `${s.name} (${s.state})`).join(", ")}`;
+  renderControls();
+}
+
+function series(kind) {
+  const out = [];
+  let i = 0;
+  const add = (key, label, rxOnly) => {
+    const h = state.history.get(key);
+    const color = PALETTE[i++ % PALETTE.length];
+    if (!h) return;
+    if (rxOnly && !h.some(([, r]) => r.rx_kpps > 0)) return;
+    out.push({ id: key, label, color, h });
+  };
+  const st = state.stats;
+  if (!st || !st.ports) return out;
+  for (const p of st.ports) add(`port:${p.name}`, `port ${p.name}`, kind === "rx");
+  for (const s of st.streams) add(`stream:${s.name}`, `stream ${s.name}`, kind === "rx");
+  return out;
+}
+
+function renderChart(kind) {
+  const metric = $("chart-metric").value;
+  const windowS = +$("chart-window").value;
+  const field = `${kind}_${metric}`;
+  const list = series(kind);
+  const unit = metric === "kpps" ? "Kpps" : metric === "l2" ? "Mbps L2" : "Mbps L1";
+  const shown = list.filter((s) => !state.hidden.has(`${kind}:${s.id}`))
+    .map((s) => ({ id: s.id, label: s.label, color: s.color, points: s.h.map(([t, r]) => [t, r[field]]) }));
+  drawLines($(`chart-${kind}`), shown, state.now ?? 0, windowS, state.traffic === "idle" ? "no traffic yet" : "no data");
+  $(`chart-${kind}`).setAttribute("aria-label", `${kind === "tx" ? "Transmitted" : "Received"} ${unit} over the last ${windowS / 60} min`);
+  const legend = $(`legend-${kind}`);
+  legend.replaceChildren();
+  for (const s of list) {
+    const id = `${kind}:${s.id}`;
+    const last = s.h.length ? s.h[s.h.length - 1][1][field] : null;
+    const cb = node("input", { type: "checkbox" });
+    cb.checked = !state.hidden.has(id);
+    cb.addEventListener("change", () => {
+      if (cb.checked) state.hidden.delete(id);
+      else state.hidden.add(id);
+      renderCharts();
+    });
+    const sw = node("span", { class: "swatch" });
+    sw.style.background = s.color;
+    const lab = node("label", { dataset: { series: s.id } });
+    lab.append(cb, sw, document.createTextNode(`${s.label}: ${fmt(last)} ${unit}`));
+    legend.append(lab);
+  }
+}
+
+function renderCharts() {
+  if (state.view !== "traffic") return;
+  renderChart("tx");
+  renderChart("rx");
+}
+
+// ---- rendering: latency view ----
+
+function renderLatency() {
+  const st = state.stats;
+  const tb = $("latency-table").tBodies[0];
+  const rows = st && st.streams ? st.streams.filter((s) => s.latency_ns !== undefined || s.lost !== undefined) : [];
+  tb.replaceChildren();
+  const us = (ns) => (ns === null || ns === undefined ? "–" : fmt(ns / 1000, 2));
+  for (const s of rows) {
+    const l = s.latency_ns || {};
+    const tr = node("tr", { dataset: { row: `latency:${s.name}` } });
+    tr.append(node("th", { scope: "row" }, s.name));
+    const loss = s.tx_pkts > 0 ? (100 * (s.lost ?? 0)) / s.tx_pkts : null;
+    for (const v of [s.tx_pkts.toLocaleString("en-US"), (s.rx_pkts ?? 0).toLocaleString("en-US"),
+      (s.lost ?? 0).toLocaleString("en-US"), loss === null ? "–" : fmt(loss, 4),
+      (s.reordered ?? 0).toLocaleString("en-US"), (s.duplicated ?? 0).toLocaleString("en-US"),
+      us(l.min), us(l.avg), us(l.p50), us(l.p99), us(l.max), us(s.jitter_ns)])
+      tr.append(node("td", { class: "num" }, v));
+    tb.append(tr);
+  }
+  if (rows.length === 0) {
+    const tr = node("tr");
+    tr.append(node("td", { colspan: "13", class: "l muted" }, "No stream with latency: true in this run."));
+    tb.append(tr);
+  }
+  const sel = $("hist-stream");
+  const names = rows.map((s) => s.name);
+  if ([...sel.options].map((o) => o.value).join() !== names.join()) {
+    const keep = sel.value;
+    sel.replaceChildren(...names.map((n) => node("option", { value: n }, n)));
+    if (names.includes(keep)) sel.value = keep;
+  }
+  const cur = rows.find((s) => s.name === sel.value);
+  drawHistogram($("chart-hist"), cur ? cur.histogram : null, "no echoes yet");
+  $("hist-note").textContent = cur && cur.histogram
+    ? `${(cur.latency_ns?.n ?? 0).toLocaleString("en-US")} echoes of ${cur.name}; buckets as the percentiles use them (error ≤ 0.4 %).`
+    : "";
+}
+
+// ---- streams view ----
+
+function renderGutter(errLine) {
+  const n = $("yaml").value.split("\n").length;
+  const g = $("gutter");
+  g.replaceChildren();
+  for (let i = 1; i <= n; i++) {
+    if (i === errLine) g.append(node("span", { class: "err", title: "the error is on this line" }, `▶${i}`));
+    else g.append(document.createTextNode(String(i)));
+    if (i < n) g.append(document.createTextNode("\n"));
+  }
+  const ta = $("yaml");
+  ta.style.height = "auto";
+  ta.style.height = `${ta.scrollHeight}px`;
+}
+
+let checkTimer = null;
+
+function scheduleCheck() {
+  renderGutter(state.lastCheck && !state.lastCheck.valid ? state.lastCheck.error.line : 0);
+  clearTimeout(checkTimer);
+  checkTimer = setTimeout(check, CHECK_DELAY_MS);
+}
+
+async function check() {
+  const text = $("yaml").value;
+  const box = $("check");
+  if (!state.ready) return;
+  if (text.trim() === "") {
+    box.className = "check";
+    box.textContent = "Type or open a stream file.";
+    state.lastCheck = null;
+    renderGutter(0);
+    return;
+  }
+  const seq = ++state.checkSeq;
+  let r;
+  try {
+    r = await rpc.call("streams.check", { yaml: text, name: $("file-name").value || "console.yaml" });
+  } catch (e) {
+    if (seq === state.checkSeq) {
+      box.className = "check bad";
+      box.textContent = e.message;
+    }
+    return;
+  }
+  if (seq !== state.checkSeq) return; // an older answer
+  state.lastCheck = r;
+  showCheck(r);
+}
+
+function showCheck(r) {
+  const box = $("check");
+  box.replaceChildren();
+  if (r.valid) {
+    box.className = "check ok";
+    box.dataset.state = "valid";
+    box.append(node("span", {}, `✓ Valid: ${r.streams.length} stream${r.streams.length === 1 ? "" : "s"}, seed ${r.seed}, sha256 ${r.sha256.slice(0, 16)}…`));
+    $("btn-goto").hidden = true;
+    renderGutter(0);
+    const sum = $("summary");
+    sum.replaceChildren();
+    for (const seqp of r.sequences)
+      sum.append(node("p", { class: "muted" }, `Port ${seqp.port} runs its streams as a sequence (next:), loops: ${seqp.loops || "for ever"}.`));
+    for (const s of r.streams) sum.append(node("pre", { class: "summary", dataset: { stream: s.name } }, s.summary.trimEnd()));
+    return;
+  }
+  const e = r.error;
+  box.className = "check bad";
+  box.dataset.state = "error";
+  const where = e.line ? `Line ${e.line}, column ${e.col}` : "The file";
+  box.append(node("span", { class: "where", dataset: { line: String(e.line), col: String(e.col) } }, `${where}${e.path ? ` (${e.path})` : ""}:`));
+  box.append(node("pre", { dataset: { testid: "check-message" } }, e.message));
+  if (e.line) {
+    const line = $("yaml").value.split("\n")[e.line - 1] ?? "";
+    box.append(node("pre", { "aria-hidden": "true" }, `${line}\n${" ".repeat(Math.max(0, e.col - 1))}^`));
+  }
+  $("btn-goto").hidden = !e.line;
+  renderGutter(e.line);
+}
+
+function gotoError() {
+  const r = state.lastCheck;
+  if (!r || r.valid) return;
+  const lines = $("yaml").value.split("\n");
+  let off = 0;
+  for (let i = 0; i < r.error.line - 1 && i < lines.length; i++) off += lines[i].length + 1;
+  off += Math.max(0, r.error.col - 1);
+  const ta = $("yaml");
+  ta.focus();
+  ta.setSelectionRange(off, off);
+}
+
+async function loadIntoServer() {
+  const text = $("yaml").value;
+  try {
+    const r = await rpc.call("streams.load", { yaml: text, name: $("file-name").value || "console.yaml" });
+    showBanner(`Loaded ${r.streams.length} stream${r.streams.length === 1 ? "" : "s"}: ${r.streams.map((s) => s.name).join(", ")}`);
+  } catch (e) {
+    if (e instanceof RpcError && e.code === -32000 && e.data) showCheck({ valid: false, error: e.data });
+    else showError(`streams.load: ${e.message}`);
+  }
+  await Promise.all([refreshStreams(), refreshSource()]);
+}
+
+// ---- events ----
+
+function describe(e) {
+  switch (e.type) {
+    case "owner_changed": return `port ${e.port} taken over by ${e.to} (was ${e.from})`;
+    case "owner_released": return `port ${e.port} released (${e.session} went away)`;
+    case "stream_ended": return `stream ${e.stream} ended`;
+    case "traffic_done": return `traffic done (${e.reason})`;
+    case "traffic_started": return "traffic started";
+    case "rate_updated": return "rates updated";
+    case "link_down": return `port ${e.port}: link down`;
+    case "link_up": return `port ${e.port}: link up`;
+    case "streams_loaded": return `${e.session} loaded ${e.file}: ${e.streams.join(", ")}`;
+    case "streams_removed": return `${e.session} removed streams`;
+    case "bench_queued": return `${e.session} queued benchmark job ${e.job} (${e.kind})`;
+    case "bench_started": return `benchmark job ${e.job} (${e.kind}) started`;
+    case "bench_progress": return `job ${e.job}: ${e.line}`;
+    case "bench_done": return `benchmark job ${e.job}: ${e.state}${e.error ? ": " + e.error : ""}`;
+    default: return e.type;
+  }
+}
+
+function logEvent(e) {
+  const li = node("li", { dataset: { type: e.type } });
+  li.append(node("time", { datetime: new Date(e.time * 1000).toISOString() }, new Date(e.time * 1000).toLocaleTimeString()));
+  li.append(document.createTextNode(describe(e)));
+  const ol = $("events");
+  ol.prepend(li);
+  while (ol.children.length > 500) ol.lastChild.remove();
+}
+
+async function onEvent(e) {
+  logEvent(e);
+  if (!state.ready) return;
+  switch (e.type) {
+    case "owner_changed":
+      if (e.from === state.session) showError(`You lost control of port ${e.port}: ${e.to} took it over.`);
+      else showBanner(`Port ${e.port} taken over by ${e.to} (was ${e.from}).`);
+      await refreshPorts();
+      break;
+    case "owner_released":
+      await refreshPorts();
+      break;
+    case "streams_loaded":
+    case "streams_removed":
+      await Promise.all([refreshStreams(), refreshSource()]);
+      break;
+    case "traffic_started":
+    case "traffic_done":
+    case "stream_ended":
+    case "rate_updated":
+      await refreshStreams();
+      if (state.view === "captures") await refreshCaptures();
+      break;
+    case "link_up":
+    case "link_down":
+      await refreshPorts();
+      break;
+    case "bench_progress":
+      showProgress({ job: e.job, state: "running", session: null, progress: { ...e }, line: e.line });
+      break;
+    case "bench_queued":
+    case "bench_started":
+      await refreshJobs();
+      await refreshStreams();
+      break;
+    case "capture_done":
+      await refreshCaptures();
+      break;
+    case "bench_done":
+      await refreshJobs();
+      await refreshStreams();
+      if (e.job === state.myJob || e.job === state.shownJob || state.shownJob === undefined) {
+        state.shownJob = e.job;
+        await refreshJobs();
+        await showResult(e.job);
+      }
+      break;
+    default:
+      break;
+  }
+}
+
+// ---- optional views (methods the server may not have) ----
+
+function setupOptionalViews() {
+  // Captures and benchmarks appear with their methods (server.info lists them).
+  const caps = state.methods.has("capture.start");
+  $("captures-body").hidden = !caps;
+  $("captures-missing").hidden = caps;
+  if (caps) refreshCaptures();
+  const has = state.methods.has("bench.start");
+  $("bench-body").hidden = !has;
+  $("bench-missing").hidden = has;
+  if (has) refreshJobs();
+}
+
+// ---- captures (capture.start/stop/status/fetch) ----
+
+async function refreshCaptures() {
+  if (!rpc.open || !state.methods.has("capture.status")) return;
+  const r = await rpc.call("capture.status", {});
+  const tb = $("captures-table").tBodies[0];
+  tb.replaceChildren();
+  state.capturesRunning = (r.captures || []).some((c) => c.state !== "done");
+  for (const c of [...(r.captures || [])].reverse()) {
+    const tr = node("tr", { dataset: { capture: String(c.id), state: c.state } });
+    tr.append(node("th", { scope: "row" }, String(c.id)));
+    tr.append(node("td", { class: "l" }, `${c.port}, ${c.dir}`));
+    tr.append(node("td", { class: "l" }, c.filter || "–"));
+    tr.append(node("td", { class: "l", dataset: { col: "state" } }, c.state + (c.error ? `: ${c.error}` : "")));
+    for (const [col, v] of [["seen", c.seen], ["written", c.written], ["dropped", c.capture_dropped], ["bytes", c.bytes]])
+      tr.append(node("td", { class: "num", dataset: { col } }, (v ?? 0).toLocaleString("en-US")));
+    const act = node("td");
+    if (c.state === "done") {
+      const b = node("button", { type: "button" }, `Download${c.files > 1 ? ` (${c.files} files)` : ""}`);
+      b.addEventListener("click", () => downloadCapture(c));
+      act.append(b);
+    } else {
+      const b = node("button", { type: "button", class: "danger", "data-owner-only": "" }, "Stop");
+      b.addEventListener("click", async () => { await call("capture.stop", { id: c.id }).catch(() => {}); refreshCaptures(); });
+      act.append(b);
+    }
+    tr.append(act);
+    tb.append(tr);
+  }
+  renderControls();
+}
+
+async function captureStart(ev) {
+  ev.preventDefault();
+  const f = $("capture-form");
+  const params = { port: Number(f.port.value || 0), dir: f.dir.value };
+  if (f.filter.value.trim()) params.filter = f.filter.value.trim();
+  for (const k of ["count", "size", "snaplen"]) if (f[k].value.trim()) params[k] = Number(f[k].value);
+  if (f.duration.value.trim()) params.duration = Number(f.duration.value);
+  await call("capture.start", params).catch(() => {});
+  await refreshCaptures();
+}
+
+// Each file of a capture, read back 1 MiB at a time (base64), saved as it was written.
+async function downloadCapture(c) {
+  for (let part = 0; part < (c.files || 1); part++) {
+    const chunks = [];
+    let offset = 0;
+    for (;;) {
+      let r;
+      try {
+        r = await call("capture.fetch", { id: c.id, part, offset, length: 1 << 20 });
+      } catch {
+        return;
+      }
+      const bin = atob(r.data);
+      const bytes = new Uint8Array(bin.length);
+      for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+      chunks.push(bytes);
+      offset += bytes.length;
+      if (r.eof || bytes.length === 0) break;
+    }
+    const url = URL.createObjectURL(new Blob(chunks, { type: "application/octet-stream" }));
+    const a = node("a", { href: url, download: (c.files > 1 ? `capture-${c.id}-${part}` : `capture-${c.id}`) + ".pcapng" });
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10000);
+  }
+}
+
+// ---- benchmarks ----
+
+const BENCH_OPTS = {
+  rfc2544: ["tx-port", "rx-port", "sizes", "trial", "max-rate", "pdr", "search"],
+  sweep: ["rx-port", "sizes", "duration"],
+  rtt: ["sizes"],
+};
+
+// "--drain 0.05 --first-trial 1" as options; a value may be quoted ("1 Mpps").
+function extraOptions(text) {
+  const words = text.match(/"[^"]*"|'[^']*'|\S+/g) || [];
+  const out = {};
+  for (let i = 0; i < words.length; i += 2) {
+    if (!words[i].startsWith("--") || i + 1 >= words.length)
+      throw new Error(`More options: expected --OPTION VALUE, got "${words[i]}"`);
+    out[words[i].slice(2)] = words[i + 1].replace(/^["']|["']$/g, "");
+  }
+  return out;
+}
+
+async function benchStart(ev) {
+  ev.preventDefault();
+  const f = $("bench-form");
+  const kind = f.kind.value;
+  let options;
+  try {
+    options = extraOptions(f.extra.value);
+  } catch (e) {
+    showError(e.message);
+    return;
+  }
+  for (const name of BENCH_OPTS[kind]) {
+    const v = f[name].value.trim();
+    if (v && !(name === "search" && v === "binary")) options[name] = v;
+  }
+  if (kind === "rfc2544") {
+    const tests = ["throughput", "latency", "loss", "b2b"].filter((t) => f[`t-${t}`].checked);
+    if (tests.length && !(tests.length === 1 && tests[0] === "throughput")) options.tests = tests.join(",");
+  }
+  try {
+    const st = await call("bench.start", { kind, options });
+    state.myJob = st.job;
+    state.shownJob = st.job;
+    showProgress(st);
+  } catch {
+    // shown
+  }
+  await refreshJobs();
+}
+
+function showProgress(st) {
+  const p = st.progress || {};
+  $("bench-progress").hidden = false;
+  $("btn-bench-cancel").hidden = !(st.state === "queued" || st.state === "running") || st.session !== state.session;
+  const bar = $("bench-bar");
+  bar.max = Math.max(p.estimate || 1, p.done || 0, 1);
+  bar.value = p.done || 0;
+  const eta = p.eta_s >= 0 ? `, ETA ${fmtSeconds(p.eta_s)}` : "";
+  $("bench-status").textContent = st.state === "running" && p.test
+    ? `Job ${st.job}: ${p.test} ${p.size} B: trial ${p.done} of ~${p.estimate}, ${fmt(p.rate_pps, 0)} pps${eta}`
+    : `Job ${st.job}: ${st.state}${st.error ? ": " + st.error : ""}`;
+  $("bench-line").textContent = st.line || "";
+  $("bench-status").dataset.state = st.state;
+}
+
+function fmtSeconds(s) {
+  if (s >= 3600) return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, "0")}m`;
+  if (s >= 60) return `${Math.floor(s / 60)}m${String(Math.round(s % 60)).padStart(2, "0")}s`;
+  return `${Math.round(s)} s`;
+}
+
+async function refreshJobs() {
+  if (!rpc.open || !state.methods.has("bench.list")) return;
+  const r = await rpc.call("bench.list");
+  state.jobs = r.jobs;
+  const tb = $("jobs-table").tBodies[0];
+  tb.replaceChildren();
+  for (const j of [...r.jobs].reverse()) {
+    const tr = node("tr", { tabindex: "0", dataset: { job: String(j.job) } });
+    tr.setAttribute("aria-selected", j.job === state.shownJob ? "true" : "false");
+    tr.append(node("th", { scope: "row" }, String(j.job)));
+    for (const v of [j.kind, j.state, j.session, j.stream_file]) tr.append(node("td", { class: "l" }, v));
+    const open = () => { state.shownJob = j.job; refreshJobs(); showResult(j.job); };
+    tr.addEventListener("click", open);
+    tr.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); open(); } });
+    tb.append(tr);
+  }
+  const cur = r.jobs.find((j) => j.state === "running" || j.state === "queued");
+  if (cur) showProgress(cur);
+}
+
+function cell(tr, col, text) {
+  tr.append(node("td", { class: col === "size" ? "" : "num", dataset: { col } }, text));
+}
+
+function resultTable(kind, doc) {
+  const head = $("result-table").tHead, body = $("result-table").tBodies[0];
+  head.replaceChildren();
+  body.replaceChildren();
+  const hr = node("tr");
+  const cols = kind === "rfc2544"
+    ? [["size", "Frame size"], ["ports", "Ports"], ["ndr_pps", "NDR pps"], ["mbps_l1", "Mbps L1"], ["mbps_l2", "Mbps L2"],
+      ["line_pct", "% of line"], ["pdr_pps", "PDR pps"], ["trials", "Trials"], ["converged", "Converged"]]
+    : kind === "sweep"
+      ? [["size", "Frame size"], ["kpps", "Kpps"], ["mbps_l1", "Mbps L1"], ["mbps_l2", "Mbps L2"], ["line_pct", "% of line"], ["limited_by", "Limited by"]]
+      : [["size", "Payload B"], ["frame", "Frame B"], ["sent", "Sent"], ["lost", "Lost"], ["min", "Min µs"], ["avg", "Avg µs"], ["p99", "p99 µs"], ["max", "Max µs"]];
+  for (const [, label] of cols) hr.append(node("th", { scope: "col" }, label));
+  head.append(hr);
+  const num = (v, d = 3) => (v === null || v === undefined ? "–" : fmt(v, d));
+  if (kind === "rfc2544") {
+    for (const r of doc.results) {
+      const tr = node("tr", { dataset: { size: String(r.frame_size) } });
+      tr.append(node("th", { scope: "row", dataset: { col: "size" } }, String(r.frame_size)));
+      cell(tr, "ports", `${r.tx_port}→${r.rx_port}`);
+      cell(tr, "ndr_pps", r.limited_by === "generator" ? `≥ ${num(r.at_least_pps)}` : num(r.throughput_pps));
+      cell(tr, "mbps_l1", num(r.mbps_l1));
+      cell(tr, "mbps_l2", num(r.mbps_l2));
+      cell(tr, "line_pct", num(r.line_pct, 2));
+      cell(tr, "pdr_pps", r.pdr ? (r.pdr.limited_by === "generator" ? `≥ ${num(r.pdr.at_least_pps)}` : num(r.pdr.pps)) : "–");
+      cell(tr, "trials", String((r.trials || []).length));
+      cell(tr, "converged", r.converged === undefined || r.converged === null ? "–" : r.converged ? "yes" : "no");
+      body.append(tr);
+    }
+  } else if (kind === "sweep" && doc.rows) {
+    for (const r of doc.rows) {
+      const tr = node("tr", { dataset: { size: String(r.frame_size) } });
+      tr.append(node("th", { scope: "row", dataset: { col: "size" } }, String(r.frame_size)));
+      cell(tr, "kpps", num(r.kpps));
+      cell(tr, "mbps_l1", num(r.mbps_l1));
+      cell(tr, "mbps_l2", num(r.mbps_l2));
+      cell(tr, "line_pct", num(r.line_pct, 2));
+      cell(tr, "limited_by", r.limited_by || "–");
+      body.append(tr);
+    }
+  } else if (kind === "rtt" && doc.sizes) {
+    for (const r of doc.sizes) {
+      const tr = node("tr", { dataset: { size: String(r.payload_bytes) } });
+      tr.append(node("th", { scope: "row", dataset: { col: "size" } }, String(r.payload_bytes)));
+      const t = r.rtt_ns || {};
+      cell(tr, "frame", String(r.frame_bytes));
+      cell(tr, "sent", String(r.sent));
+      cell(tr, "lost", String(r.lost));
+      for (const k of ["min", "avg", "p99", "max"]) cell(tr, k, t[k] === undefined ? "–" : fmt(t[k] / 1000, 2));
+      body.append(tr);
+    }
+  }
+}
+
+async function showResult(id) {
+  const j = (state.jobs || []).find((x) => x.job === id);
+  if (!j) return;
+  const box = $("bench-result");
+  box.hidden = false;
+  box.dataset.job = String(id);
+  $("bench-result-title").textContent = `Result of job ${id}: ${j.kind}, ${j.state}${j.stop_reason && j.stop_reason !== "done" ? ` (${j.stop_reason})` : ""}`;
+  $("btn-report").hidden = j.kind === "rtt";
+  for (const b of box.querySelectorAll("button[data-format]")) b.disabled = !(j.state === "done" || j.state === "cancelled") && b.dataset.format !== "log";
+  $("result-table").tHead.replaceChildren();
+  $("result-table").tBodies[0].replaceChildren();
+  $("result-text").textContent = "";
+  if (!(j.state === "done" || j.state === "cancelled") || !j.stop_reason) {
+    $("result-caption").textContent = j.error ? `No results: ${j.error}` : "No results yet.";
+    return;
+  }
+  try {
+    const [doc, table] = await Promise.all([
+      rpc.call("bench.result", { job: id, format: "json" }),
+      rpc.call("bench.result", { job: id, format: "table" }),
+    ]);
+    const parsed = JSON.parse(doc.text);
+    $("result-caption").textContent = `${parsed.stream_file}, stream ${parsed.stream || ""}, ${parsed.started_at} to ${parsed.finished_at || ""}`;
+    resultTable(j.kind, parsed);
+    $("result-text").textContent = table.text;
+  } catch (e) {
+    showError(`bench.result: ${e.message}`);
+  }
+}
+
+async function download(format) {
+  const id = Number($("bench-result").dataset.job);
+  const j = (state.jobs || []).find((x) => x.job === id);
+  try {
+    const r = await call("bench.result", { job: id, format });
+    const type = { csv: "text/csv", json: "application/json", html: "text/html", log: "text/plain" }[format];
+    const ext = { csv: "csv", json: "json", html: "html", log: "log" }[format];
+    const url = URL.createObjectURL(new Blob([r.text], { type }));
+    const a = node("a", { href: url, download: `wirerate-${j ? j.kind : "bench"}-job${id}.${ext}` });
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10000);
+  } catch {
+    // shown
+  }
+}
+
+// ---- tabs, theme, wiring ----
+
+const VIEWS = ["traffic", "streams", "latency", "captures", "bench", "events"];
+
+function showView(v, focus = false) {
+  if (!VIEWS.includes(v)) v = "traffic";
+  state.view = v;
+  for (const name of VIEWS) {
+    const tab = $(`tab-${name}`);
+    const on = name === v;
+    tab.setAttribute("aria-selected", on ? "true" : "false");
+    tab.tabIndex = on ? 0 : -1;
+    $(`view-${name}`).hidden = !on;
+    if (on && focus) tab.focus();
+  }
+  if (location.hash !== `#${v}`) history.replaceState(null, "", `#${v}`);
+  if (v === "traffic") renderCharts();
+  if (v === "latency") renderLatency();
+  if (v === "captures" && state.ready && state.methods.has("capture.status")) refreshCaptures();
+  if (v === "streams") renderGutter(state.lastCheck && !state.lastCheck.valid ? state.lastCheck.error.line : 0);
+}
+
+function renderStatic() {
+  renderOwnership();
+  renderPorts();
+  renderStreams();
+  renderTraffic();
+}
+
+function setTheme(t) {
+  document.documentElement.dataset.theme = t;
+  $("theme").textContent = t === "dark" ? "Light theme" : "Dark theme";
+  $("theme").setAttribute("aria-pressed", t === "light" ? "true" : "false");
+  localStorage.setItem("wr.theme", t);
+  renderCharts();
+}
+
+function wire() {
+  for (const v of VIEWS) $(`tab-${v}`).addEventListener("click", () => showView(v));
+  document.querySelector("nav.tabs").addEventListener("keydown", (ev) => {
+    const i = VIEWS.indexOf(state.view);
+    if (ev.key === "ArrowRight") showView(VIEWS[(i + 1) % VIEWS.length], true);
+    else if (ev.key === "ArrowLeft") showView(VIEWS[(i + VIEWS.length - 1) % VIEWS.length], true);
+    else if (ev.key === "Home") showView(VIEWS[0], true);
+    else if (ev.key === "End") showView(VIEWS[VIEWS.length - 1], true);
+    else return;
+    ev.preventDefault();
+  });
+  window.addEventListener("hashchange", () => showView(location.hash.slice(1)));
+  $("theme").addEventListener("click", () => setTheme(document.documentElement.dataset.theme === "dark" ? "light" : "dark"));
+  $("banner-close").addEventListener("click", () => { $("banner").hidden = true; });
+  $("error-close").addEventListener("click", () => { $("error-banner").hidden = true; });
+  $("take-control").addEventListener("click", takeControl);
+  $("release").addEventListener("click", release);
+  $("start-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const f = ev.target;
+    const params = {};
+    const rate = f.rate.value.trim();
+    if (rate) params.rate = /^[0-9.]+$/.test(rate) ? Number(rate) : rate;
+    if (f.count.value.trim()) params.count = Number(f.count.value.trim());
+    if (f.duration.value.trim()) params.duration = Number(f.duration.value.trim());
+    try {
+      await call("traffic.start", params);
+    } catch {
+      // shown
+    }
+    await refreshStreams();
+  });
+  $("btn-stop").addEventListener("click", async () => { await call("traffic.stop").catch(() => {}); await refreshStreams(); });
+  $("btn-pause").addEventListener("click", async () => { await call("traffic.pause").catch(() => {}); await refreshStreams(); });
+  $("btn-resume").addEventListener("click", async () => { await call("traffic.resume").catch(() => {}); await refreshStreams(); });
+  $("chart-metric").addEventListener("change", renderCharts);
+  $("chart-window").addEventListener("change", renderCharts);
+  $("hist-stream").addEventListener("change", renderLatency);
+  $("yaml").addEventListener("input", scheduleCheck);
+  $("yaml").addEventListener("keydown", (ev) => {
+    // Tab indents (YAML takes spaces); Escape leaves the editor for keyboard users.
+    if (ev.key === "Tab" && !ev.shiftKey && !ev.ctrlKey && !ev.altKey) {
+      ev.preventDefault();
+      const ta = ev.target;
+      ta.setRangeText("  ", ta.selectionStart, ta.selectionEnd, "end");
+      scheduleCheck();
+    } else if (ev.key === "Escape") {
+      $("btn-load").focus();
+    }
+  });
+  $("file-name").addEventListener("change", scheduleCheck);
+  $("file-input").addEventListener("change", async (ev) => {
+    const file = ev.target.files[0];
+    if (!file) return;
+    if (file.size > 1024 * 1024) {
+      showError(`${file.name}: ${file.size.toLocaleString("en-US")} bytes; the server takes stream files of at most 1 MiB over the console`);
+      return;
+    }
+    $("yaml").value = await file.text();
+    $("file-name").value = file.name;
+    scheduleCheck();
+  });
+  $("btn-load").addEventListener("click", loadIntoServer);
+  $("bench-form").addEventListener("submit", benchStart);
+  $("capture-form").addEventListener("submit", captureStart);
+  $("btn-bench-cancel").addEventListener("click", async () => {
+    await call("bench.cancel", { job: state.myJob }).catch(() => {});
+    await refreshJobs();
+  });
+  for (const b of document.querySelectorAll("#bench-result button[data-format]"))
+    b.addEventListener("click", () => download(b.dataset.format));
+  $("bench-form").kind.addEventListener("change", () => {
+    const kind = $("bench-form").kind.value;
+    for (const name of ["tx-port", "rx-port", "sizes", "trial", "duration", "max-rate", "pdr", "search"])
+      $("bench-form")[name].closest("label").hidden = !BENCH_OPTS[kind].includes(name);
+    $("bench-form").querySelector("fieldset.tests").hidden = kind !== "rfc2544";
+  });
+  $("btn-goto").addEventListener("click", gotoError);
+  $("btn-copy-loaded").addEventListener("click", () => {
+    if (!state.source) return;
+    $("yaml").value = state.source.yaml;
+    $("file-name").value = state.source.file;
+    scheduleCheck();
+  });
+  new ResizeObserver(() => renderCharts()).observe($("chart-tx"));
+}
+
+setTheme(localStorage.getItem("wr.theme") || (matchMedia("(prefers-color-scheme: light)").matches ? "light" : "dark"));
+wire();
+showView(location.hash.slice(1) || "traffic");
+renderGutter(0);
+connect();
+setTimeout(tick, TICK_MS);
