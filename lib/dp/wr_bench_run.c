@@ -569,7 +569,9 @@ wr_bench_result_json(FILE *out, const void *arg)
 
 	switch (r->kind) {
 	case WR_BENCH_SWEEP:
-		if (r->n_st > 0)
+		/* A repeat or echo sweep keeps its schema when a stop left
+		 * no size measured: "sizes": [], not another list. */
+		if (r->spread)
 			return wr_sweep_stat_json_write(out, &r->m, r->st,
 							r->n_st);
 		return wr_sweep_json_write(out, &r->m, r->rows, r->n_rows);

@@ -79,6 +79,8 @@ struct wr_bench_result {
 	struct wr_sweep_row *rows;
 	unsigned int n_rows;
 	struct wr_sweep_stat *st;   /**< repeats or echoes: the spreads */
+	bool spread;                /**< a sweep with repeats or echoes: its JSON
+					 * is the spreads' even when none was measured */
 	unsigned int n_st;
 	uint16_t not_measured[WR_BENCH_SIZES_MAX];
 	unsigned int n_sizes;       /**< sizes asked */

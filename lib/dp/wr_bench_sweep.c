@@ -165,6 +165,7 @@ wr_bench_sweep_run(struct wr_bench *b, struct wr_bench_result *r,
 	free(echoes);
 	r->n_rows = n;
 	r->n_st = n_st;
+	r->spread = reps > 1 || echo;
 	/* The sizes a stop left out: the one it cut (with link-down) and
 	 * those after it. */
 	for (i = 0; i < b->n_sizes; i++) {
