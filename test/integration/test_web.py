@@ -306,6 +306,17 @@ class Page:
     def qa(self, css):
         return self.d.find_elements(self.By.CSS_SELECTOR, css)
 
+    def click(self, css, tries=5):
+        """Click what @css names now: a view that redraws itself each second (captures)
+        may replace the element between finding and clicking it; then find it again."""
+        from selenium.common.exceptions import StaleElementReferenceException
+        for i in range(tries):
+            try:
+                return self.q(css).click()
+            except StaleElementReferenceException:
+                if i == tries - 1:
+                    raise
+
     def text(self, css):
         try:
             return self.q(css).text
@@ -589,8 +600,8 @@ ports:
         row = '#captures-table tr[data-capture="0"]'
         a.wait(lambda: (a.number(f'{row} [data-col="written"]') or 0) > 500,
                "the running capture's counts do not grow", timeout=15)
-        self.assertEqual(a.q(row).get_attribute("data-state"), "running")
-        a.q(f"{row} button").click()   # Stop
+        self.assertTrue(a.qa(f'{row}[data-state="running"]'), a.text("#captures-table"))
+        a.click(f"{row} button")   # Stop
         a.wait(lambda: a.qa(f'{row}[data-state="done"]'), "not stopped")
         st = c.capture_status(0)
         self.assertEqual(st["state"], "done")
@@ -600,7 +611,7 @@ ports:
         self.assertEqual(a.number(f'{row} [data-col="written"]'), st["written"])
         self.assertEqual(a.number(f'{row} [data-col="bytes"]'), st["bytes"])
         a.shot("captures")
-        a.q(f"{row} button").click()   # Download
+        a.click(f"{row} button")   # Download
         got = os.path.join(down, "capture-0.pcapng")
         a.wait(lambda: os.path.exists(got) and os.path.getsize(got) == st["bytes"],
                "nothing downloaded")
