@@ -95,6 +95,12 @@ streams:
         lines = queue.Queue()
         threading.Thread(target=lambda: [lines.put(l) for l in gen.stdout] + [lines.put(None)],
                          daemon=True).start()
+        # stderr read as it comes too: a pipe nobody reads blocks wirerate's
+        # next write once 64 KiB of EAL or PMD messages fill it (the run
+        # then never ends), and those messages say what went wrong.
+        errs = []
+        err_reader = threading.Thread(target=lambda: errs.extend(gen.stderr), daemon=True)
+        err_reader.start()
         out = []
         end = time.monotonic() + RUN_TIMEOUT_S
         while time.monotonic() < end:
@@ -109,10 +115,25 @@ streams:
                 break
         # testpmd's per-queue counters while the link is up (the drain).
         last = stable_ethdev_stats(refl_prefix, tries=10, pause=0.3)
-        gen.wait(timeout=RUN_TIMEOUT_S)
+        try:
+            gen.wait(timeout=RUN_TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            kill(gen)
+            err_reader.join(5)
+            self.fail("wirerate did not end: " + "".join(out)[-3000:] + "\nstderr: " +
+                      "".join(errs)[-3000:] + f"\ntestpmd: {last}")
         kill(refl)
-        out = "".join(out) + gen.stdout.read()
-        msg = f"{out}\n{gen.stderr.read()}\ntestpmd: {last}"
+        err_reader.join(5)
+        while True:   # the rest of stdout, up to its end
+            try:
+                line = lines.get(timeout=5)
+            except queue.Empty:
+                break
+            if line is None:
+                break
+            out.append(line)
+        out = "".join(out)
+        msg = f"{out}\n{''.join(errs)}\ntestpmd: {last}"
         self.assertEqual(gen.returncode, 0, msg)
         res = self.json("r.json")
         port = res["ports"][0]
