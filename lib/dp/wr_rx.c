@@ -3,13 +3,15 @@
 #include <errno.h>
 #include <string.h>
 
-#include <emmintrin.h>
 
 #include <rte_cycles.h>
 #include <rte_ether.h>
 #include <rte_ethdev.h>
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
+#if defined(RTE_ARCH_X86)
+#include <emmintrin.h>
+#endif
 #include <rte_mbuf_dyn.h>
 
 #include "wr_arpd.h"
@@ -61,14 +63,17 @@ wr_rx_sig_offs_add(struct wr_rxq *q, uint16_t off)
 static inline bool
 maybe_sig(const uint8_t *p, uint32_t len)
 {
-	const __m128i w = _mm_set1_epi8('W'), r = _mm_set1_epi8('R');
-	const __m128i s = _mm_set1_epi8('s');
 	uint32_t o, end = len - WR_SIG_SHORT_LEN; /* the last place */
 
 	if (len < RTE_ETHER_HDR_LEN + WR_SIG_SHORT_LEN)
 		return false;
+	o = RTE_ETHER_HDR_LEN;
+#if defined(RTE_ARCH_X86)
+	const __m128i w = _mm_set1_epi8('W'), r = _mm_set1_epi8('R');
+	const __m128i s = _mm_set1_epi8('s');
+
 	/* 16 places o..o+15 read bytes o..o+17, all before the end. */
-	for (o = RTE_ETHER_HDR_LEN; o + 15 <= end; o += 16) {
+	for (; o + 15 <= end; o += 16) {
 		__m128i a = _mm_loadu_si128((const __m128i *)(p + o));
 		__m128i b = _mm_loadu_si128((const __m128i *)(p + o + 1));
 		__m128i c = _mm_loadu_si128((const __m128i *)(p + o + 2));
@@ -78,6 +83,8 @@ maybe_sig(const uint8_t *p, uint32_t len)
 			_mm_cmpeq_epi8(c, s))) != 0)
 			return true;
 	}
+#endif
+	/* The rest (every place, off x86). */
 	for (; o <= end; o++)
 		if (p[o] == 'W' && p[o + 1] == 'R' && p[o + 2] == 's')
 			return true;
@@ -233,19 +240,20 @@ wr_rx_poll(struct wr_rxq *q)
 	struct wr_seq *sq = NULL;
 	uint32_t cur_id = 0;
 	struct wr_latency_batch lb;
-	uint64_t t0, rx_tsc;
+	uint64_t t0, now, rx_tsc;
 	unsigned int k;
 	bool hw;
 
-	/* One TSC read before the call: the start of the busy time (an
-	 * empty poll pays it, idle time anyway) and the frames' receive
-	 * time, which they reached the ring by (but for those a NIC
-	 * completes during the call: within its duration). */
+	/* The load figures need the time from before the call: an empty
+	 * poll pays one TSC read, idle time anyway. */
 	t0 = rte_rdtsc();
 	n = rte_eth_rx_burst(q->port_id, q->queue_id, pkts, WR_RX_BURST);
 	count(&q->polls, 1);
 	if (n == 0)
 		return 0;
+	/* The frames' receive time: after the call, so that none is
+	 * stamped before it reached the ring (a latency never reads low). */
+	now = rte_rdtsc();
 	hw = q->hwts && wr_clock_pub_get(q->clock, &map) == 0;
 	/* Before any frame is accounted or handed on: the capture sees the
 	 * burst whole, and only copies (wr_cap.h). */
@@ -255,7 +263,7 @@ wr_rx_poll(struct wr_rxq *q)
 							     __ATOMIC_ACQUIRE);
 
 			if (cap != NULL)
-				wr_cap_rx(cap, q->queue_id, pkts, n, t0,
+				wr_cap_rx(cap, q->queue_id, pkts, n, now,
 					  hw ? &map : NULL, q->hwts_off,
 					  q->hwts_flag);
 		}
@@ -322,7 +330,7 @@ wr_rx_poll(struct wr_rxq *q)
 		wr_seq_record(sq, sig.seq);
 		if (kind == 1)
 			continue; /* loss-only signature: no TX time */
-		rx_tsc = t0;
+		rx_tsc = now;
 		if (hw && (pkts[i]->ol_flags & q->hwts_flag)) {
 			rx_tsc = wr_clock_to_tsc(&map, *RTE_MBUF_DYNFIELD(
 				pkts[i], q->hwts_off, rte_mbuf_timestamp_t *));

@@ -105,7 +105,7 @@ struct wr_rxq {
 	 * (RTE_ETH_RX_OFFLOAD_TIMESTAMP), a stamped frame's RX time is its
 	 * stamp mapped onto the TSC through @p clock, which the main lcore
 	 * refits (wr_clock.h); an unstamped frame falls back to the TSC read
-	 * before rx_burst.  Set before the lcore starts.
+	 * after rx_burst returned frames.  Set before the lcore starts.
 	 */
 	bool hwts;
 	int hwts_off;              /**< mbuf dynfield offset of the stamp */
