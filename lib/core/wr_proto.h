@@ -26,6 +26,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "wr_vary.h"
 
@@ -299,6 +300,15 @@ struct wr_opt {
 	uint8_t *data;     /**< owned, data_len bytes; NULL: none */
 	uint16_t data_len;
 };
+
+/** Copy an option item's data bytes to dst (an item without data has
+ * data NULL, and memcpy from NULL is undefined even for 0 bytes). */
+static inline void
+wr_opt_put_data(uint8_t *dst, const struct wr_opt *o)
+{
+	if (o->data_len != 0)
+		memcpy(dst, o->data, o->data_len);
+}
 
 /**
  * One layer of a frame stack (wr_proto.h): the protocol, where the file

@@ -61,7 +61,7 @@ layout(const struct wr_layer *l, struct wr_layout *lo)
 		wr_put16(lo->bytes + at, (uint64_t)o->v[0]);
 		lo->bytes[at + 2] = (uint8_t)o->v[1];
 		lo->bytes[at + 3] = (uint8_t)words;
-		memcpy(lo->bytes + at + OPT_HLEN, o->data, o->data_len);
+		wr_opt_put_data(lo->bytes + at + OPT_HLEN, o);
 		if (o->v[1] & TYPE_CRITICAL)
 			lo->bytes[1] |= FLAG_C;
 		at = (uint16_t)(at + OPT_HLEN + 4 * words);

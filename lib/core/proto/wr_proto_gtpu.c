@@ -77,7 +77,7 @@ layout(const struct wr_layer *l, struct wr_layout *lo)
 		}
 		lo->bytes[at - 1] = (uint8_t)o->v[0]; /* the previous one's next type */
 		lo->bytes[at] = (uint8_t)words;
-		memcpy(lo->bytes + at + 1, o->data, o->data_len);
+		wr_opt_put_data(lo->bytes + at + 1, o);
 		at = (uint16_t)(at + 4 * words);
 	}
 	lo->hlen = at;

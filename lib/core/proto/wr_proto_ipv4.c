@@ -83,7 +83,7 @@ layout(const struct wr_layer *l, struct wr_layout *lo)
 		lo->bytes[at] = type;
 		if (type > OPT_NOP) {
 			lo->bytes[at + 1] = (uint8_t)need;
-			memcpy(lo->bytes + at + 2, o->data, o->data_len);
+			wr_opt_put_data(lo->bytes + at + 2, o);
 		}
 		at = (uint16_t)(at + need);
 	}

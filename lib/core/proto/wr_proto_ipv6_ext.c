@@ -69,7 +69,7 @@ opt_layout(const struct wr_layer *l, struct wr_layout *lo)
 		lo->bytes[at] = type;
 		if (type != OPT_PAD1) {
 			lo->bytes[at + 1] = (uint8_t)o->data_len;
-			memcpy(lo->bytes + at + 2, o->data, o->data_len);
+			wr_opt_put_data(lo->bytes + at + 2, o);
 		}
 		at = (uint16_t)(at + need);
 	}
