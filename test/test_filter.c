@@ -213,12 +213,145 @@ test_classes_profile_and_streams(void)
 	CU_ASSERT_EQUAL(f.classes.n, 0);
 }
 
+/* The classes' filters, overlapping, with indirect loads, scratch words,
+ * the frame's length and a "ret a" (no expression of libpcap's gives one:
+ * written by hand) among them. */
+static const char *const merge_exprs[] = {
+	"icmp[icmptype] == icmp-unreach",
+	NULL, /* ldb [60]; and #1; ret a */
+	"tcp and (((ip[2:2] - ((ip[0]&0xf)<<2)) - ((tcp[12]&0xf0)>>2)) != 0)",
+	"udp dst port 5000",
+	"vlan and udp",
+	"ip6 and tcp",
+	"udp",
+	"ip",
+	"arp",
+	"len >= 100",
+};
+#define N_MERGE (sizeof(merge_exprs) / sizeof(merge_exprs[0]))
+
+static uint32_t
+lcg(uint32_t *s)
+{
+	*s = *s * 1103515245u + 12345u;
+	return *s >> 8;
+}
+
+/* One of a few frames (UDP, ARP, ICMP unreachable, TCP with payload,
+ * 802.1Q UDP, IPv6 TCP), some of its first 80 bytes then changed. */
+static void
+merge_frame(uint8_t *f, uint32_t *seed)
+{
+	unsigned int k, kind = lcg(seed) % 6;
+
+	udp_frame(f, lcg(seed) % 2 ? 5000 : 6000);
+	memset(f + 60, 0, 196);
+	if (kind == 1)
+		arp_frame(f);
+	else if (kind == 2) {
+		f[23] = 1;                  /* ICMP */
+		f[34] = 3;                  /* destination unreachable */
+	} else if (kind == 3) {
+		f[23] = 6;                  /* TCP, 20-byte header, payload */
+		f[17] = 80;
+		f[46] = 0x50;
+	} else if (kind == 4) {
+		memmove(f + 16, f + 12, 60);
+		f[12] = 0x81;               /* 802.1Q */
+		f[13] = 0x00;
+	} else if (kind == 5) {
+		f[12] = 0x86;               /* IPv6, next header TCP */
+		f[13] = 0xdd;
+		f[14] = 0x60;
+		f[20] = 6;
+	}
+	for (k = lcg(seed) % 4; k > 0; k--)
+		f[12 + lcg(seed) % 68] = (uint8_t)lcg(seed);
+}
+
+/* The merged program returns 1 + the first class libpcap's interpreter
+ * finds, one filter after the other, or n + 1 for none; 0 (stopped on a
+ * load beyond the frame) only where a frame is short. */
+static void
+test_merge(void)
+{
+	static const struct bpf_insn ret_a[] = {
+		{ BPF_LD | BPF_B | BPF_ABS, 0, 0, 60 },
+		{ BPF_ALU | BPF_AND | BPF_K, 0, 0, 1 },
+		{ BPF_RET | BPF_A, 0, 0, 0 },
+	};
+	struct wr_filter fl[N_MERGE], all;
+	const struct wr_filter *fs[N_MERGE];
+	struct pcap_pkthdr h;
+	uint8_t frame[256];
+	uint32_t seed = 18, r, caplen, len;
+	unsigned int i, c, stopped = 0, seen[N_MERGE + 1] = { 0 };
+	int want;
+	char why[256];
+
+	for (c = 0; c < N_MERGE; c++) {
+		if (merge_exprs[c] != NULL) {
+			CU_ASSERT_EQUAL_FATAL(wr_filter_compile(&fl[c],
+				merge_exprs[c], why, sizeof(why)), 0);
+		} else {
+			memset(&fl[c], 0, sizeof(fl[c]));
+			fl[c].bpf.bf_len = 3;
+			fl[c].bpf.bf_insns = (struct bpf_insn *)ret_a;
+		}
+		fs[c] = &fl[c];
+	}
+	CU_ASSERT_EQUAL(wr_filter_merge(fs, 0, &all), -EINVAL);
+	fl[1].compiled = true;
+	CU_ASSERT_EQUAL_FATAL(wr_filter_merge(fs, N_MERGE, &all), 0);
+	/* The EtherType every expression's program starts with, loaded once. */
+	CU_ASSERT_EQUAL(all.bpf.bf_insns[0].code, BPF_LD | BPF_H | BPF_ABS);
+	CU_ASSERT_EQUAL(all.bpf.bf_insns[0].k, 12);
+	CU_ASSERT_EQUAL(all.bpf.bf_insns[1].code, BPF_ST);
+	for (i = 0; i < 20000; i++) {
+		merge_frame(frame, &seed);
+		len = (uint32_t[]){ 64, 128, 256 }[lcg(&seed) % 3];
+		/* One frame in four cut short (a capture's snap length). */
+		caplen = lcg(&seed) % 4 ? len : lcg(&seed) % 100;
+		want = -1;
+		for (c = 0; c < N_MERGE && want < 0; c++)
+			if (wr_filter_match(&fl[c], frame, caplen, len))
+				want = (int)c;
+		memset(&h, 0, sizeof(h));
+		h.caplen = caplen;
+		h.len = len;
+		r = pcap_offline_filter(&all.bpf, &h, frame);
+		/* Every load of these filters is in the first 128 bytes. */
+		if (r == 0 && caplen < 128) {
+			stopped++;
+			continue;
+		}
+		CU_ASSERT_EQUAL(r, want < 0 ? N_MERGE + 1 : (uint32_t)want + 1);
+		if (r != (want < 0 ? N_MERGE + 1 : (uint32_t)want + 1))
+			fprintf(stderr, "frame %u: merged %u, one by one %d\n",
+				i, r, want);
+		seen[want < 0 ? N_MERGE : (unsigned int)want]++;
+	}
+	/* Every class, and none, was the answer for some frames; some were
+	 * cut where a load stopped the merged program. */
+	for (c = 0; c <= N_MERGE; c++) {
+		CU_ASSERT(seen[c] > 0);
+		if (seen[c] == 0)
+			fprintf(stderr, "no frame in class %u\n", c);
+	}
+	CU_ASSERT(stopped > 0);
+	wr_filter_free(&all);
+	fl[1].compiled = false; /* not libpcap's: not freed */
+	for (c = 0; c < N_MERGE; c++)
+		wr_filter_free(&fl[c]);
+}
+
 static CU_TestInfo filter_tests[] = {
 	{ "compile_and_match", test_compile_and_match },
 	{ "compile_errors", test_compile_errors },
 	{ "classes_in_profile", test_classes_in_profile },
 	{ "class_errors", test_class_errors },
 	{ "classes_profile_and_streams", test_classes_profile_and_streams },
+	{ "merge", test_merge },
 	CU_TEST_INFO_NULL,
 };
 

@@ -2,6 +2,7 @@
 /* wr_filter: compiling tcpdump expressions with libpcap; the rx_classes: list. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "wr_filter.h"
@@ -196,4 +197,188 @@ wr_rx_classes_match(const struct wr_rx_classes *cs, const uint8_t *frame,
 		if (wr_filter_match(&cs->c[i].filter, frame, caplen, len))
 			return (int)i;
 	return -1;
+}
+
+/* The longest classic program DPDK's rte_bpf_convert() takes (its
+ * BPF_MAXINSNS, the kernel's limit for a socket filter). */
+#define WR_FILTER_MERGE_MAX 4096
+
+/* Instructions program @p f takes in the merged one: its own, the
+ * resets of A and X before all but the first, and two after it when a
+ * "ret a" must be tested; -EINVAL for a return libpcap never emits. */
+static int
+merged_len(const struct bpf_program *f, bool first)
+{
+	bool ret_a = false;
+	u_int j;
+
+	for (j = 0; j < f->bf_len; j++) {
+		const struct bpf_insn *in = &f->bf_insns[j];
+
+		if (BPF_CLASS(in->code) != BPF_RET)
+			continue;
+		if (BPF_RVAL(in->code) == BPF_A)
+			ret_a = true;
+		else if (BPF_RVAL(in->code) != BPF_K)
+			return -EINVAL;
+	}
+	return (int)f->bf_len + (first ? 0 : 2) + (ret_a ? 2 : 0);
+}
+
+static struct bpf_insn
+insn(uint16_t code, uint8_t jt, uint8_t jf, uint32_t k)
+{
+	struct bpf_insn in = { .code = code, .jt = jt, .jf = jf, .k = k };
+
+	return in;
+}
+
+/* The scratch words @p f stores or loads, a bit each. */
+static uint32_t
+mem_used(const struct bpf_program *f)
+{
+	uint32_t used = 0;
+	u_int j;
+
+	for (j = 0; j < f->bf_len; j++) {
+		const struct bpf_insn *in = &f->bf_insns[j];
+
+		if ((BPF_CLASS(in->code) == BPF_ST ||
+		     BPF_CLASS(in->code) == BPF_STX ||
+		     in->code == (BPF_LD | BPF_MEM) ||
+		     in->code == (BPF_LDX | BPF_MEM)) && in->k < BPF_MEMWORDS)
+			used |= 1u << in->k;
+	}
+	return used;
+}
+
+/* Whether program @p f starts with an absolute load of the size and
+ * offset of @p lead. */
+static bool
+leads_with(const struct bpf_program *f, const struct bpf_insn *lead)
+{
+	return f->bf_len > 0 && f->bf_insns[0].code == lead->code &&
+	       f->bf_insns[0].k == lead->k;
+}
+
+/*
+ * The absolute load most programs start with (for Ethernet "ldh [12]",
+ * the EtherType, nearly always) when two or more do and a scratch word is
+ * left that none of them uses: loaded once before them into that word
+ * (*@p slot), each program's own load becomes a read of the word (one
+ * instruction instead of DPDK's bounds check and load from the mbuf).
+ * @return false when there is nothing to share.
+ */
+static bool
+shared_lead(const struct wr_filter *const *fs, unsigned int n,
+	    struct bpf_insn *lead, unsigned int *slot)
+{
+	uint32_t used = 0;
+	unsigned int c, d, best = 0, same;
+
+	for (c = 0; c < n; c++) {
+		const struct bpf_program *f = &fs[c]->bpf;
+
+		used |= mem_used(f);
+		if (f->bf_len == 0 || BPF_CLASS(f->bf_insns[0].code) != BPF_LD ||
+		    BPF_MODE(f->bf_insns[0].code) != BPF_ABS)
+			continue;
+		for (d = 0, same = 0; d < n; d++)
+			same += leads_with(&fs[d]->bpf, &f->bf_insns[0]);
+		if (same > best) {
+			best = same;
+			*lead = f->bf_insns[0];
+		}
+	}
+	if (best < 2 || used == (1u << BPF_MEMWORDS) - 1)
+		return false;
+	for (*slot = 0; used & (1u << *slot); (*slot)++)
+		;
+	return true;
+}
+
+/*
+ * The programs one after the other.  Each "ret #0" (no match) becomes a
+ * jump to the next program, each "ret #k" with k != 0 "ret #(c + 1)", a
+ * "ret a" a jump to a test of A after the program; jt/jf offsets inside a
+ * program stay as they were (one instruction for one), and the jumps out
+ * of it are "ja", whose offset has 32 bits.  The next program starts with
+ * A = X = 0, as it would alone.  Its scratch words need no reset: libpcap's
+ * programs never load a word no earlier store on the same path wrote (the
+ * kernel refuses such a socket filter, and tcpdump attaches libpcap's
+ * programs to sockets), so no program reads what an earlier one left.
+ * The shared leading load (shared_lead()) runs first: where it is beyond
+ * the frame, the merged program stops there with 0 and the caller runs the
+ * filters one by one, as where any other load stops it.
+ */
+int
+wr_filter_merge(const struct wr_filter *const *fs, unsigned int n,
+		struct wr_filter *out)
+{
+	struct bpf_insn *ins, lead;
+	unsigned int c, pc = 0, total = 1, next, slot = 0;
+	bool share;
+	int len;
+
+	memset(out, 0, sizeof(*out));
+	if (n == 0 || n > WR_RX_CLASSES_MAX)
+		return -EINVAL;
+	for (c = 0; c < n; c++) {
+		if (!fs[c]->compiled)
+			return -EINVAL;
+		len = merged_len(&fs[c]->bpf, c == 0);
+		if (len < 0)
+			return len;
+		total += (unsigned int)len;
+	}
+	share = shared_lead(fs, n, &lead, &slot);
+	total += share ? 2 : 0;
+	if (total > WR_FILTER_MERGE_MAX)
+		return -E2BIG;
+	/* free()d by pcap_freecode() (wr_filter_free()), as libpcap's own. */
+	ins = calloc(total, sizeof(*ins));
+	if (ins == NULL)
+		return -ENOMEM;
+	if (share) {
+		ins[pc++] = lead;
+		ins[pc++] = insn(BPF_ST, 0, 0, slot);
+	}
+	for (c = 0; c < n; c++) {
+		const struct bpf_program *f = &fs[c]->bpf;
+		unsigned int start = pc, j, epi;
+
+		next = start + (unsigned int)merged_len(f, c == 0);
+		if (c > 0) {
+			ins[pc++] = insn(BPF_LD | BPF_IMM, 0, 0, 0);
+			ins[pc++] = insn(BPF_LDX | BPF_IMM, 0, 0, 0);
+		}
+		epi = pc + f->bf_len;   /* the test of A, when there is one */
+		for (j = 0; j < f->bf_len; j++, pc++) {
+			const struct bpf_insn *in = &f->bf_insns[j];
+
+			if (in->code == (BPF_RET | BPF_K) && in->k == 0)
+				ins[pc] = insn(BPF_JMP | BPF_JA, 0, 0,
+					       next - pc - 1);
+			else if (in->code == (BPF_RET | BPF_K))
+				ins[pc] = insn(BPF_RET | BPF_K, 0, 0, c + 1);
+			else if (in->code == (BPF_RET | BPF_A))
+				ins[pc] = insn(BPF_JMP | BPF_JA, 0, 0,
+					       epi - pc - 1);
+			else if (j == 0 && share && leads_with(f, &lead))
+				ins[pc] = insn(BPF_LD | BPF_MEM, 0, 0, slot);
+			else
+				ins[pc] = *in;
+		}
+		if (pc < next) {
+			/* A == 0: no match, on to the next program. */
+			ins[pc++] = insn(BPF_JMP | BPF_JEQ | BPF_K, 1, 0, 0);
+			ins[pc++] = insn(BPF_RET | BPF_K, 0, 0, c + 1);
+		}
+	}
+	ins[pc++] = insn(BPF_RET | BPF_K, 0, 0, n + 1);
+	out->bpf.bf_len = pc;
+	out->bpf.bf_insns = ins;
+	out->compiled = true;
+	snprintf(out->expr, sizeof(out->expr), "%u classes merged", n);
+	return 0;
 }

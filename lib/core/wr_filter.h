@@ -46,7 +46,8 @@
 
 #define WR_FILTER_EXPR_MAX 1024
 #define WR_RX_CLASS_NAME_MAX 32
-/** Classes per run: each is one more program per unmatched frame. */
+/** Classes per run (the data path runs them as one program:
+ * wr_filter_merge()). */
 #define WR_RX_CLASSES_MAX 16
 
 /** One compiled expression; bpf.bf_insns is owned (wr_filter_free()). */
@@ -116,5 +117,21 @@ void wr_rx_classes_free(struct wr_rx_classes *cs);
  */
 int wr_rx_classes_match(const struct wr_rx_classes *cs, const uint8_t *frame,
 			uint32_t caplen, uint32_t len);
+
+/**
+ * The @p n filters of @p fs (at most WR_RX_CLASSES_MAX) as one classic
+ * program that runs them in order and returns 1 + the index of the first
+ * that takes the frame, @p n + 1 when none does, and 0 when a load beyond
+ * the frame stopped it (libpcap's interpreter and DPDK's eBPF end a
+ * program there with 0, so the filters from that one on did not all
+ * run: the caller runs them one by one).  One program instead of @p n:
+ * one call a frame, and DPDK's JIT compiles it once.
+ * @param out compiled on success; free it with wr_filter_free()
+ * @return 0; -E2BIG (longer than the 4096 instructions DPDK converts);
+ *         -EINVAL (a filter not compiled, @p n out of range, a return
+ *         libpcap never emits); -ENOMEM.
+ */
+int wr_filter_merge(const struct wr_filter *const *fs, unsigned int n,
+		    struct wr_filter *out);
 
 #endif /* WR_FILTER_H */

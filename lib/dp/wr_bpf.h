@@ -42,11 +42,18 @@ int wr_bpf_load(struct wr_bpf *b, const struct wr_filter *f, const char *what,
 /** Free what wr_bpf_load() made.  NULL-safe, idempotent. */
 void wr_bpf_free(struct wr_bpf *b);
 
+/** @return what the program returns for @p m. */
+static inline uint64_t
+wr_bpf_exec(const struct wr_bpf *b, struct rte_mbuf *m)
+{
+	return b->jit != NULL ? b->jit(m) : rte_bpf_exec(b->bpf, m);
+}
+
 /** @return true when the filter takes @p m. */
 static inline bool
 wr_bpf_run(const struct wr_bpf *b, struct rte_mbuf *m)
 {
-	return (b->jit != NULL ? b->jit(m) : rte_bpf_exec(b->bpf, m)) != 0;
+	return wr_bpf_exec(b, m) != 0;
 }
 
 #endif /* WR_BPF_H */

@@ -268,10 +268,36 @@ streams_setup(struct wr_engine *e, struct wr_error *err)
 	return sequences_setup(e, err);
 }
 
+/*
+ * The classes as one program (wr_filter_merge()): a frame without a
+ * signature then costs one call instead of one per class.  A set DPDK
+ * would not take whole (over 4096 instructions) is run one by one: the
+ * same counts, more slowly.
+ */
+static int
+classes_merge(struct wr_engine *e, const struct wr_filter *const *fs,
+	      unsigned int n, struct wr_error *err)
+{
+	struct wr_filter all;
+	struct wr_error ignored;
+	int rc;
+
+	rc = wr_filter_merge(fs, n, &all);
+	if (rc == 0) {
+		rc = wr_bpf_load(&e->class_all, &all, "rx_classes", &ignored);
+		wr_filter_free(&all);
+	}
+	if (rc == -ENOMEM)
+		return wr_error_set(err, -ENOMEM, NULL, 0, 0, NULL,
+				    "out of memory");
+	return 0;
+}
+
 /* rx_classes: the profile's, then the stream file's, each as eBPF. */
 static int
 classes_setup(struct wr_engine *e, struct wr_error *err)
 {
+	const struct wr_filter *fs[WR_RX_CLASSES_MAX];
 	const struct wr_rx_classes *lists[2] = { &e->cfg->classes,
 						 &e->f->classes };
 	unsigned int l, k, n = 0;
@@ -297,10 +323,11 @@ classes_setup(struct wr_engine *e, struct wr_error *err)
 					 err);
 			if (rc != 0)
 				return rc;
+			fs[n] = &c->filter;
 			e->class_names[n++] = c->name;
 			e->n_classes = n;
 		}
-	return 0;
+	return classes_merge(e, fs, n, err);
 }
 
 /* Whether port @p i is polled: it has an RX lcore and something wants
@@ -398,6 +425,8 @@ rx_setup(struct wr_engine *e, bool rx, struct wr_error *err)
 			rq->lcore_id = lc;
 			rq->n_classes = e->n_classes;
 			rq->classes = e->class_bpf;
+			rq->class_all = e->class_all.bpf != NULL ?
+					&e->class_all : NULL;
 			if (e->ports[i].rx_hwts) {
 				rq->hwts = true;
 				rq->hwts_off = e->ports[i].hwts_off;
@@ -815,6 +844,7 @@ wr_engine_unload(struct wr_engine *e)
 	}
 	for (i = 0; e->class_bpf != NULL && i < e->n_classes; i++)
 		wr_bpf_free(&e->class_bpf[i]);
+	wr_bpf_free(&e->class_all);
 	rte_free(e->class_bpf);
 	e->class_bpf = NULL;
 	e->n_classes = 0;

@@ -77,6 +77,9 @@ struct wr_engine {
 	uint64_t rx_end_tsc;         /* when the RX lcores were told to stop */
 	/* rx_classes (profile's, then the stream file's) as eBPF. */
 	struct wr_bpf *class_bpf;
+	/** All of class_bpf as one program (wr_filter_merge()); bpf NULL:
+	 * the RX lcores run them one by one. */
+	struct wr_bpf class_all;
 	const char *class_names[WR_RX_CLASSES_MAX];
 	unsigned int n_classes;
 	/* Captures running on this engine (wr_engine_capture_start()). */

@@ -73,15 +73,23 @@ maybe_sig(const uint8_t *p, uint32_t len)
 	const __m128i s = _mm_set1_epi8('s');
 
 	/* 16 places o..o+15 read bytes o..o+17, all before the end. */
-	for (; o + 15 <= end; o += 16) {
-		__m128i a = _mm_loadu_si128((const __m128i *)(p + o));
-		__m128i b = _mm_loadu_si128((const __m128i *)(p + o + 1));
-		__m128i c = _mm_loadu_si128((const __m128i *)(p + o + 2));
+	if (o + 15 <= end) {
+		for (;;) {
+			__m128i a = _mm_loadu_si128((const __m128i *)(p + o));
+			__m128i b = _mm_loadu_si128((const __m128i *)(p + o + 1));
+			__m128i c = _mm_loadu_si128((const __m128i *)(p + o + 2));
 
-		if (_mm_movemask_epi8(_mm_and_si128(_mm_and_si128(
-			_mm_cmpeq_epi8(a, w), _mm_cmpeq_epi8(b, r)),
-			_mm_cmpeq_epi8(c, s))) != 0)
-			return true;
+			if (_mm_movemask_epi8(_mm_and_si128(_mm_and_si128(
+				_mm_cmpeq_epi8(a, w), _mm_cmpeq_epi8(b, r)),
+				_mm_cmpeq_epi8(c, s))) != 0)
+				return true;
+			if (o == end - 15)
+				return false;
+			/* The last 16 places, some seen already, rather
+			 * than up to 15 one by one (measured: 15 cycles
+			 * a 60-byte frame). */
+			o = o + 31 <= end ? o + 16 : end - 15;
+		}
 	}
 #endif
 	/* The rest (every place, off x86). */
@@ -219,7 +227,15 @@ static inline int
 classify(const struct wr_rxq *q, struct rte_mbuf *m)
 {
 	unsigned int c;
+	uint64_t r;
 
+	if (likely(q->class_all != NULL)) {
+		/* 1 + the class, n_classes + 1 for none; 0: stopped on a
+		 * load beyond the frame, which filter's is not known. */
+		r = wr_bpf_exec(q->class_all, m);
+		if (likely(r != 0))
+			return r <= q->n_classes ? (int)r - 1 : -1;
+	}
 	for (c = 0; c < q->n_classes; c++)
 		if (wr_bpf_run(&q->classes[c], m))
 			return (int)c;

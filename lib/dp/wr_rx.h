@@ -119,9 +119,13 @@ struct wr_rxq {
 	uint64_t busy_polls;
 	uint64_t busy_tsc;
 	/** rx_classes: n_classes JIT-compiled filters run, in order, on each
-	 * frame without a signature; set before the lcore starts. */
+	 * frame without a signature; set before the lcore starts.  When
+	 * @p class_all is set (wr_filter_merge(): all of them as one
+	 * program), a frame takes one call of it, and the filters one by one
+	 * only when it stopped on a load beyond the frame. */
 	unsigned int n_classes;
 	const struct wr_bpf *classes;
+	const struct wr_bpf *class_all;
 	struct wr_rx_class_count *class_count; /**< n_classes entries */
 	/** Captures of what this queue receives, by the engine's capture
 	 * index (NULL: none), and how many there are.  Published and

@@ -352,6 +352,7 @@ ports:
 rx_classes:
   - {{name: unreach, filter: "icmp[icmptype] == icmp-unreach"}}
   - {{name: echo-reply, filter: "icmp[icmptype] == icmp-echoreply"}}
+  - {{name: ip, filter: ip}}
 settle_ms: 100
 """)
         peer = n.mac(n.b)
@@ -422,6 +423,9 @@ streams:
         self.assertEqual(cls["echo-reply"], tshark_count(path, "icmp.type == 0"), msg)
         self.assertEqual(cls["echo-reply"], 2000, msg)
         self.assertEqual(cls["arp"], tshark_count(path, "arp"), msg)
+        # Classes overlap: a frame counts in the first that takes it (the
+        # replies are IPv4 too, and counted in theirs, not in "ip").
+        self.assertEqual(cls["ip"], tshark_count(path, "ip") - 5000, msg)
         self.assertEqual(port["rx_foreign"],
                          port["rx_pkts"] - sum(cls.values()) - port["rx_bad_sig"], msg)
         self.assertIn("port 0: class unreach: 3000 frames", p.stdout)
