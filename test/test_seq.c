@@ -259,8 +259,8 @@ cmp_keyed(const void *a, const void *b)
  * than disp places behind it), 1 % duplicated (a copy of a frame up to disp places earlier).
  */
 static void
-check_random(unsigned int window_log2, uint64_t disp, unsigned int jumps,
-	     uint64_t seed)
+check_random_(unsigned int window_log2, uint64_t disp, unsigned int jumps,
+	      uint64_t seed, bool lazy)
 {
 	static struct keyed base[RAND_N];
 	static uint64_t seq[2 * RAND_N];
@@ -297,7 +297,25 @@ check_random(unsigned int window_log2, uint64_t disp, unsigned int jumps,
 	free(seen);
 	want.lost = sent > want.distinct ? sent - want.distinct : 0;
 
-	feed(window_log2, seq, n);
+	if (lazy) {
+		/* As wr_rx_poll() does: in bursts of 1 to 32 frames. */
+		uint64_t run = 0;
+		size_t burst = 0;
+
+		CU_ASSERT_EQUAL_FATAL(wr_seq_init(&s, window_log2, NULL), 0);
+		for (i = 0; i < n; i++) {
+			if (burst == 0) {
+				wr_seq_record_run(&s, run);
+				run = 0;
+				burst = 1 + rng() % 32;
+			}
+			wr_seq_record_lazy(&s, &run, seq[i]);
+			burst--;
+		}
+		wr_seq_record_run(&s, run);
+	} else {
+		feed(window_log2, seq, n);
+	}
 	wr_seq_finish(&s, sent, &got);
 	wr_seq_free(&s);
 	CU_ASSERT_EQUAL(got.rx_pkts, want.rx_pkts);
@@ -321,6 +339,15 @@ check_random(unsigned int window_log2, uint64_t disp, unsigned int jumps,
 	if (4 * disp >= window) {
 		CU_ASSERT(want.too_old > 0);
 	}
+}
+
+/* Each case through wr_seq_record() and through wr_seq_record_lazy(). */
+static void
+check_random(unsigned int window_log2, uint64_t disp, unsigned int jumps,
+	     uint64_t seed)
+{
+	check_random_(window_log2, disp, jumps, seed, false);
+	check_random_(window_log2, disp, jumps, seed, true);
 }
 
 static void

@@ -305,6 +305,26 @@ int wr_latency_bucket_bounds(unsigned int i, uint64_t *lo, uint64_t *hi);
 void wr_latency_jitter_init(struct wr_latency_jitter *j);
 
 /**
+ * 16 * J after a frame of transit @p transit that followed one of @p prev,
+ * J having been @p j16 / 16 (RFC 3550 A.8).  For a writer that keeps the
+ * state in registers over a burst (wr_rx.c); wr_latency_jitter_update()
+ * otherwise.
+ */
+static inline uint64_t
+wr_latency_jitter_step(uint64_t j16, uint64_t prev, uint64_t transit)
+{
+	uint64_t d = transit - prev;
+
+	if ((int64_t)d < 0)
+		d = -d;
+	if (d > WR_LATENCY_RANGE_NS)
+		d = WR_LATENCY_RANGE_NS;
+	/* RFC 3550 A.8: J/16 rounded, never more than J16 itself, so this
+	 * cannot go below zero. */
+	return j16 + d - ((j16 + 8) >> 4);
+}
+
+/**
  * Account one frame, in arrival order.  Writer thread only.
  * @param j        jitter state of the frame's stream
  * @param transit  rx_time - tx_time in ns, computed modulo 2^64: only
@@ -314,18 +334,9 @@ void wr_latency_jitter_init(struct wr_latency_jitter *j);
 static inline void
 wr_latency_jitter_update(struct wr_latency_jitter *j, uint64_t transit)
 {
-	uint64_t d;
-
-	if (j->n != 0) {
-		d = transit - j->prev;
-		if ((int64_t)d < 0)
-			d = -d;
-		if (d > WR_LATENCY_RANGE_NS)
-			d = WR_LATENCY_RANGE_NS;
-		/* RFC 3550 A.8: J/16 rounded, never more than J16 itself,
-		 * so this cannot go below zero. */
-		wr_latency_store_(&j->j16, j->j16 + d - ((j->j16 + 8) >> 4));
-	}
+	if (j->n != 0)
+		wr_latency_store_(&j->j16, wr_latency_jitter_step(j->j16,
+							  j->prev, transit));
 	j->prev = transit;
 	wr_latency_store_(&j->n, j->n + 1);
 }

@@ -121,6 +121,53 @@ wr_seq_record(struct wr_seq *s, uint64_t seq)
 }
 
 /**
+ * Account @p n frames received in order, sequences next .. next + n - 1:
+ * what wr_seq_record() of each does, their bits set a word at a time and
+ * the counters written once (a receive queue's run of one lane in a
+ * burst).  Owner only.
+ */
+static inline void
+wr_seq_record_run(struct wr_seq *s, uint64_t n)
+{
+	uint64_t seq = s->next, end = s->next + n, k;
+	unsigned int b;
+
+	while (seq < end) {
+		/* Bits b .. b + k - 1 of one word (the window has 64 bits
+		 * at least, whole words). */
+		b = (unsigned int)(seq & 63);
+		k = end - seq < 64 - b ? end - seq : 64 - b;
+		s->bitmap[(seq & s->mask) >> 6] |=
+			(k == 64 ? ~0ull : (1ull << k) - 1) << b;
+		seq += k;
+	}
+	s->next = end;
+	__atomic_store_n(&s->rx_pkts, s->rx_pkts + n, __ATOMIC_RELAXED);
+	__atomic_store_n(&s->distinct, s->distinct + n, __ATOMIC_RELAXED);
+}
+
+/**
+ * wr_seq_record() with the frames that come in order held back in
+ * *@p run (a count, 0 at first) for wr_seq_record_run(): the caller flushes
+ * them, wr_seq_record_run(s, *run) and *run = 0, before it reads @p s or
+ * records into it otherwise.  The receive loop keeps *@p run in a register,
+ * and an in-order frame costs one compare.  Owner only.
+ */
+static inline void
+wr_seq_record_lazy(struct wr_seq *s, uint64_t *run, uint64_t seq)
+{
+	if (__builtin_expect(seq == s->next + *run, 1)) {
+		(*run)++;
+		return;
+	}
+	if (*run != 0) {
+		wr_seq_record_run(s, *run);
+		*run = 0;
+	}
+	wr_seq_record(s, seq);
+}
+
+/**
  * Counters, with lost computed against @p sent frames.  Any thread.
  * @param s     tracker
  * @param sent  frames sent on the stream (sequence numbers 0 .. sent - 1)

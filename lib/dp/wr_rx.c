@@ -221,6 +221,27 @@ count(uint64_t *c, uint64_t n)
 	__atomic_store_n(c, *c + n, __ATOMIC_RELAXED);
 }
 
+/* The in-order frames held back for @p sq (wr_seq_record_lazy()). */
+static inline void
+seq_put(struct wr_seq *sq, uint64_t *run)
+{
+	if (*run != 0) {
+		wr_seq_record_run(sq, *run);
+		*run = 0;
+	}
+}
+
+/* A stream's jitter state kept in registers over a burst, written back
+ * (j16 and n loaded atomically by readers, wr_latency.h). */
+static inline void
+jitter_put(struct wr_latency_jitter *j, uint64_t prev, uint64_t j16,
+	   uint64_t n)
+{
+	j->prev = prev;
+	__atomic_store_n(&j->j16, j16, __ATOMIC_RELAXED);
+	__atomic_store_n(&j->n, n, __ATOMIC_RELAXED);
+}
+
 /* A frame without a signature: the first class whose filter takes it, or
  * -1 (rx_foreign). */
 static inline int
@@ -256,6 +277,12 @@ wr_rx_poll(struct wr_rxq *q)
 	struct wr_seq *sq = NULL;
 	uint32_t cur_id = 0;
 	struct wr_latency_batch lb;
+	/* What is pending for them, in registers rather than written back a
+	 * frame at a time: the run of sq's frames in order
+	 * (wr_seq_record_lazy()) and rs's RFC 3550 jitter state (measured,
+	 * cachegrind, wr_rx_poll on net_ring: 159 instructions a signed
+	 * frame before, 152 after). */
+	uint64_t run = 0, j_prev = 0, j16 = 0, j_n = 0;
 	uint64_t t0, now, rx_tsc;
 	unsigned int k;
 	bool hw;
@@ -332,10 +359,18 @@ wr_rx_poll(struct wr_rxq *q)
 				continue;
 			}
 			if (r != rs) {
-				if (rs != NULL)
+				if (rs != NULL) {
 					wr_latency_batch_flush(&rs->hist, &lb);
+					jitter_put(&rs->jitter, j_prev, j16,
+						   j_n);
+				}
 				rs = r;
+				j_prev = r->jitter.prev;
+				j16 = r->jitter.j16;
+				j_n = r->jitter.n;
 			}
+			if (sq != NULL)
+				seq_put(sq, &run);
 			sq = &r->seq[lane];
 			cur_id = sig.stream_id;
 		}
@@ -343,7 +378,7 @@ wr_rx_poll(struct wr_rxq *q)
 		/* pkt_len sits in the mbuf's first cache line, read already
 		 * for the data pointer. */
 		ours_bytes += rte_pktmbuf_pkt_len(pkts[i]);
-		wr_seq_record(sq, sig.seq);
+		wr_seq_record_lazy(sq, &run, sig.seq);
 		if (kind == 1)
 			continue; /* loss-only signature: no TX time */
 		rx_tsc = now;
@@ -357,10 +392,17 @@ wr_rx_poll(struct wr_rxq *q)
 		transit = (int64_t)(rx_tsc - sig.tx_tsc) > 0 ?
 			wr_latency_tsc_to_ns(&q->tsc, rx_tsc - sig.tx_tsc) : 0;
 		wr_latency_batch_add(&lb, transit);
-		wr_latency_jitter_update(&rs->jitter, transit);
+		if (j_n != 0)
+			j16 = wr_latency_jitter_step(j16, j_prev, transit);
+		j_prev = transit;
+		j_n++;
 	}
-	if (rs != NULL)
+	if (rs != NULL) {
 		wr_latency_batch_flush(&rs->hist, &lb);
+		jitter_put(&rs->jitter, j_prev, j16, j_n);
+	}
+	if (sq != NULL)
+		seq_put(sq, &run);
 	n_free = n;
 	if (unlikely(n_fwd > 0)) {
 		for (i = 0, n_free = 0; i < n; i++)
