@@ -32,6 +32,22 @@ def ns_run(ns, *args, check=True, **kw):
                           capture_output=True, text=True, **kw)
 
 
+def take_lines(lines, out, seconds, until=None):
+    """Lines from a reader thread's queue (None: its end) into out, for up to
+    seconds, or up to the first line that starts with until."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        try:
+            line = lines.get(timeout=min(1, max(0.01, end - time.monotonic())))
+        except queue.Empty:
+            continue
+        if line is None:
+            return
+        out.append(line)
+        if until is not None and line.startswith(until):
+            return
+
+
 def tcpdump_frames(path, flt=None):
     """Each frame's nanosecond time and bytes, as tcpdump reads them (optionally filtered)."""
     cmd = ["tcpdump", "-r", path, "-nn", "-tt", "--time-stamp-precision=nano", "-x"]
@@ -102,17 +118,7 @@ streams:
         err_reader = threading.Thread(target=lambda: errs.extend(gen.stderr), daemon=True)
         err_reader.start()
         out = []
-        end = time.monotonic() + RUN_TIMEOUT_S
-        while time.monotonic() < end:
-            try:
-                line = lines.get(timeout=1)
-            except queue.Empty:
-                continue
-            if line is None:
-                break
-            out.append(line)
-            if line.startswith("sending stopped"):
-                break
+        take_lines(lines, out, RUN_TIMEOUT_S, until="sending stopped")
         # testpmd's per-queue counters while the link is up (the drain).
         last = stable_ethdev_stats(refl_prefix, tries=10, pause=0.3)
         try:
@@ -124,14 +130,7 @@ streams:
                       "".join(errs)[-3000:] + f"\ntestpmd: {last}")
         kill(refl)
         err_reader.join(5)
-        while True:   # the rest of stdout, up to its end
-            try:
-                line = lines.get(timeout=5)
-            except queue.Empty:
-                break
-            if line is None:
-                break
-            out.append(line)
+        take_lines(lines, out, 5)   # the rest of stdout, up to its end
         out = "".join(out)
         msg = f"{out}\n{''.join(errs)}\ntestpmd: {last}"
         self.assertEqual(gen.returncode, 0, msg)
@@ -273,24 +272,37 @@ streams:
     udp: {{src: 1024, dst: 5000}}
 """)
 
-    def qdisc_drops(self):
+    # The kernel's counters run on across attempts (see attempt): each figure
+    # is taken from where it stood when the last attempt began.
+    base = (0, 0)
+
+    def qdisc_total(self):
         j = json.loads(subprocess.run(["tc", "-n", self.rt, "-s", "-j", "qdisc", "show",
                                        "dev", self.r1], capture_output=True, text=True,
                                       check=True).stdout)
         return sum(q.get("drops", 0) for q in j)
 
-    def kernel_drops(self):
-        """Frames the veths and the router dropped besides the tbf (backlogs)."""
+    def kernel_total(self):
         n = 0
         for ns in (self.nsx.ns, self.rt):
             for i in json.loads(ns_run(ns, "ip", "-s", "-j", "link").stdout):
                 n += i["stats64"]["tx"]["dropped"] + i["stats64"]["rx"]["dropped"]
         return n
 
+    def qdisc_drops(self):
+        """What the tbf dropped in the last attempt."""
+        return self.qdisc_total() - self.base[0]
+
+    def kernel_drops(self):
+        """Frames the veths and the router dropped besides the tbf (backlogs), in the last
+        attempt."""
+        return self.kernel_total() - self.base[1]
+
     def attempt(self, rate, rx_cpu, want_missed):
         """Runs until wirerate's RX misses something (want_missed) or nothing (not): on this
         2-CPU machine other work may starve or spare the RX lcore either way."""
         for attempt in range(3):
+            self.base = (self.qdisc_total(), self.kernel_total())
             p = self.run_ns("run", self.stream(rate), "--config", self.profile(rx_cpu),
                             "--quiet", "--drain", "1", "--json", self.path("r.json"))
             res = self.json("r.json")
