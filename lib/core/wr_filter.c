@@ -252,49 +252,92 @@ mem_used(const struct bpf_program *f)
 	return used;
 }
 
-/* Whether program @p f starts with an absolute load of the size and
- * offset of @p lead. */
+/* Whether program @p f has an absolute load of the size and offset of
+ * @p ld. */
 static bool
-leads_with(const struct bpf_program *f, const struct bpf_insn *lead)
+has_load(const struct bpf_program *f, const struct bpf_insn *ld)
 {
-	return f->bf_len > 0 && f->bf_insns[0].code == lead->code &&
-	       f->bf_insns[0].k == lead->k;
+	u_int j;
+
+	for (j = 0; j < f->bf_len; j++)
+		if (f->bf_insns[j].code == ld->code && f->bf_insns[j].k == ld->k)
+			return true;
+	return false;
+}
+
+/* Bytes every Ethernet frame has (60, FCS excluded, IEEE 802.3). */
+#define WR_FILTER_MIN_FRAME 60
+
+static unsigned int
+load_size(const struct bpf_insn *in)
+{
+	return BPF_SIZE(in->code) == BPF_W ? 4 :
+	       BPF_SIZE(in->code) == BPF_H ? 2 : 1;
 }
 
 /*
- * The absolute load most programs start with (for Ethernet "ldh [12]",
- * the EtherType, nearly always) when two or more do and a scratch word is
- * left that none of them uses: loaded once before them into that word
- * (*@p slot), each program's own load becomes a read of the word (one
+ * The absolute loads that two programs or more make (for Ethernet "ldh
+ * [12]", the EtherType, in nearly every one; "ldb [23]", the IPv4
+ * protocol, in many), as many as scratch words are left that no program
+ * uses: each is loaded once before the programs into its word (*@p slot),
+ * and the programs' own loads of it become reads of the word (one
  * instruction instead of DPDK's bounds check and load from the mbuf).
- * @return false when there is nothing to share.
+ * Only loads within the first 60 bytes: the merged program stops where
+ * one is beyond the frame, and its caller then runs the filters one by one
+ * (exact, slower), which no frame of legal size then needs.
+ * @return how many (in @p ld and @p slot).
  */
-static bool
-shared_lead(const struct wr_filter *const *fs, unsigned int n,
-	    struct bpf_insn *lead, unsigned int *slot)
+static unsigned int
+shared_loads(const struct wr_filter *const *fs, unsigned int n,
+	     struct bpf_insn *ld, unsigned int *slot)
 {
 	uint32_t used = 0;
-	unsigned int c, d, best = 0, same;
+	unsigned int c, d, j, k, m = 0, same;
 
+	for (c = 0; c < n; c++)
+		used |= mem_used(&fs[c]->bpf);
 	for (c = 0; c < n; c++) {
 		const struct bpf_program *f = &fs[c]->bpf;
 
-		used |= mem_used(f);
-		if (f->bf_len == 0 || BPF_CLASS(f->bf_insns[0].code) != BPF_LD ||
-		    BPF_MODE(f->bf_insns[0].code) != BPF_ABS)
-			continue;
-		for (d = 0, same = 0; d < n; d++)
-			same += leads_with(&fs[d]->bpf, &f->bf_insns[0]);
-		if (same > best) {
-			best = same;
-			*lead = f->bf_insns[0];
+		for (j = 0; j < f->bf_len; j++) {
+			const struct bpf_insn *in = &f->bf_insns[j];
+
+			if (BPF_CLASS(in->code) != BPF_LD ||
+			    BPF_MODE(in->code) != BPF_ABS ||
+			    (uint64_t)in->k + load_size(in) >
+			    WR_FILTER_MIN_FRAME)
+				continue;
+			for (k = 0; k < m; k++)
+				if (ld[k].code == in->code && ld[k].k == in->k)
+					break;
+			if (k < m)
+				continue;
+			for (d = c + 1, same = 1; d < n; d++)
+				same += has_load(&fs[d]->bpf, in);
+			if (same < 2)
+				continue;
+			for (k = 0; k < BPF_MEMWORDS && (used & (1u << k)); k++)
+				;
+			if (k == BPF_MEMWORDS)
+				return m;
+			used |= 1u << k;
+			slot[m] = k;
+			ld[m++] = *in;
 		}
 	}
-	if (best < 2 || used == (1u << BPF_MEMWORDS) - 1)
-		return false;
-	for (*slot = 0; used & (1u << *slot); (*slot)++)
-		;
-	return true;
+	return m;
+}
+
+/* The entry of @p ld (@p m of them) that @p in loads, or NULL. */
+static const struct bpf_insn *
+shared(const struct bpf_insn *ld, unsigned int m, const struct bpf_insn *in)
+{
+	unsigned int k;
+
+	for (k = 0; k < m; k++)
+		if (ld[k].code == in->code && ld[k].k == in->k)
+			return &ld[k];
+	return NULL;
 }
 
 /*
@@ -307,17 +350,15 @@ shared_lead(const struct wr_filter *const *fs, unsigned int n,
  * programs never load a word no earlier store on the same path wrote (the
  * kernel refuses such a socket filter, and tcpdump attaches libpcap's
  * programs to sockets), so no program reads what an earlier one left.
- * The shared leading load (shared_lead()) runs first: where it is beyond
- * the frame, the merged program stops there with 0 and the caller runs the
- * filters one by one, as where any other load stops it.
+ * The shared loads (shared_loads()) run first.
  */
 int
 wr_filter_merge(const struct wr_filter *const *fs, unsigned int n,
 		struct wr_filter *out)
 {
-	struct bpf_insn *ins, lead;
-	unsigned int c, pc = 0, total = 1, next, slot = 0;
-	bool share;
+	struct bpf_insn *ins, ld[BPF_MEMWORDS];
+	const struct bpf_insn *sh;
+	unsigned int c, k, pc = 0, total = 1, next, slot[BPF_MEMWORDS], m;
 	int len;
 
 	memset(out, 0, sizeof(*out));
@@ -331,17 +372,17 @@ wr_filter_merge(const struct wr_filter *const *fs, unsigned int n,
 			return len;
 		total += (unsigned int)len;
 	}
-	share = shared_lead(fs, n, &lead, &slot);
-	total += share ? 2 : 0;
+	m = shared_loads(fs, n, ld, slot);
+	total += 2 * m;
 	if (total > WR_FILTER_MERGE_MAX)
 		return -E2BIG;
 	/* free()d by pcap_freecode() (wr_filter_free()), as libpcap's own. */
 	ins = calloc(total, sizeof(*ins));
 	if (ins == NULL)
 		return -ENOMEM;
-	if (share) {
-		ins[pc++] = lead;
-		ins[pc++] = insn(BPF_ST, 0, 0, slot);
+	for (k = 0; k < m; k++) {
+		ins[pc++] = ld[k];
+		ins[pc++] = insn(BPF_ST, 0, 0, slot[k]);
 	}
 	for (c = 0; c < n; c++) {
 		const struct bpf_program *f = &fs[c]->bpf;
@@ -364,8 +405,9 @@ wr_filter_merge(const struct wr_filter *const *fs, unsigned int n,
 			else if (in->code == (BPF_RET | BPF_A))
 				ins[pc] = insn(BPF_JMP | BPF_JA, 0, 0,
 					       epi - pc - 1);
-			else if (j == 0 && share && leads_with(f, &lead))
-				ins[pc] = insn(BPF_LD | BPF_MEM, 0, 0, slot);
+			else if ((sh = shared(ld, m, in)) != NULL)
+				ins[pc] = insn(BPF_LD | BPF_MEM, 0, 0,
+					       slot[sh - ld]);
 			else
 				ins[pc] = *in;
 		}
