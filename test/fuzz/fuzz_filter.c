@@ -15,6 +15,33 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/* The classes as one program (wr_filter_merge()) on the input's bytes as a
+ * frame: the first class one filter after the other, or 0 where a load
+ * beyond the frame stopped it (then the data path runs them one by one). */
+static void
+merge_check(const struct wr_rx_classes *cs, const uint8_t *frame, size_t size)
+{
+	const struct wr_filter *fs[WR_RX_CLASSES_MAX];
+	struct wr_filter all;
+	struct pcap_pkthdr h;
+	unsigned int c, r;
+	int want;
+
+	if (cs->n == 0)
+		return;
+	for (c = 0; c < cs->n; c++)
+		fs[c] = &cs->c[c].filter;
+	if (wr_filter_merge(fs, cs->n, &all) != 0)
+		return;
+	memset(&h, 0, sizeof(h));
+	h.caplen = h.len = (uint32_t)size;
+	r = pcap_offline_filter(&all.bpf, &h, frame);
+	want = wr_rx_classes_match(cs, frame, (uint32_t)size, (uint32_t)size);
+	if (r != 0 && r != (want < 0 ? cs->n + 1 : (unsigned int)want + 1))
+		abort();
+	wr_filter_free(&all);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -41,8 +68,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	(void)wr_capspec_parse(s, &spec, why, sizeof(why));
 	n = (size_t)snprintf(yaml, size + 64, "version: 1\nrx_classes: %s\n", s);
 	if (wr_config_load_buf("fuzz.yaml", yaml, n < size + 64 ? n : size + 63,
-			       &cfg, &err) == 0)
+			       &cfg, &err) == 0) {
+		merge_check(&cfg.classes, data, size);
 		wr_config_free(&cfg);
+	}
 	/* A 64-byte frame's EPB, then the input as its comment. */
 	memset(epb, 0, sizeof(epb));
 	{
