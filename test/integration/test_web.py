@@ -5,7 +5,9 @@ each time with the server still answering; then the page in a real headless Chro
 chromium and chromium-driver through python3-selenium) against servers on net_null and on
 memif with dpdk-testpmd reflecting: no console errors, the charts and the figures shown against
 stats.get, live rate control, YAML errors at line:col, a second browser that sees everything
-and changes nothing until it takes over.  Screenshots of each view go to $WR_ARTIFACTS."""
+and changes nothing until it takes over.  The checks on net_null run again in headless Firefox
+(Debian's firefox-esr through its Marionette protocol: wrfirefox.py).  Screenshots of each view
+go to $WR_ARTIFACTS."""
 
 import csv
 import json
