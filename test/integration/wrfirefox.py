@@ -133,7 +133,7 @@ class Firefox:
     """One headless firefox-esr with a fresh profile, its Marionette session open.
     @cpus: the CPUs it may run on (inherited by its content processes)."""
 
-    def __init__(self, width=1366, height=900, cpus=None, timeout=30.0):
+    def __init__(self, width=1366, height=900, cpus=None, timeout=60.0):
         self.profile = tempfile.mkdtemp(prefix="wrfirefox-")
         with open(os.path.join(self.profile, "user.js"), "w") as f:
             for k, v in PREFS.items():
