@@ -19,8 +19,8 @@ import os
 import shutil
 import socket
 import subprocess
-import tempfile
 import sys
+import tempfile
 import threading
 import time
 
@@ -139,13 +139,14 @@ class Firefox:
             for k, v in PREFS.items():
                 f.write(f"user_pref({json.dumps(k)}, {json.dumps(v)});\n")
         self.console, self.next_id, self.sock, self.bidi = [], 0, None, None
+        self.log = tempfile.TemporaryFile()   # what Firefox says, for an error that stops it
         # --remote-debugging-port: BiDi's WebSocket beside Marionette (0: any free port);
         # --remote-allow-system-access: Marionette's chrome context (the console service).
         self.proc = subprocess.Popen(
             [BINARY, "--headless", "--marionette", "--remote-debugging-port=0",
              "--remote-allow-system-access", "--no-remote", "--profile", self.profile,
              f"--window-size={width},{height}", "about:blank"],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            stdin=subprocess.DEVNULL, stdout=self.log, stderr=subprocess.STDOUT,
             start_new_session=True,
             preexec_fn=(lambda: os.sched_setaffinity(0, cpus)) if cpus else None)
         try:
@@ -178,7 +179,10 @@ class Firefox:
 
     def _read_bidi(self):
         while True:
-            op, payload = self.bidi.recv_frame()
+            try:
+                op, payload = self.bidi.recv_frame()
+            except OSError:
+                return   # closed by quit()
             if op in (None, 0x8):
                 return
             msg = json.loads(payload) if op == 0x1 else {}
@@ -192,7 +196,9 @@ class Firefox:
         end = time.monotonic() + timeout
         while True:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"{BINARY} exited with {self.proc.returncode}")
+                self.log.seek(0)
+                raise RuntimeError(f"{BINARY} exited with {self.proc.returncode}: "
+                                   f"{self.log.read()[-2000:].decode(errors='replace')}")
             try:
                 with open(portfile) as f:
                     port = int(f.read())
@@ -296,7 +302,7 @@ class Firefox:
         except subprocess.TimeoutExpired:
             os.killpg(self.proc.pid, 9)
             self.proc.wait()
-        for s in (self.sock, self.bidi):
+        for s in (self.sock, self.bidi, self.log):
             if s:
                 s.close()
         shutil.rmtree(self.profile, True)
