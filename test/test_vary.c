@@ -671,6 +671,67 @@ test_stack_burst_equivalence(void)
 	CU_ASSERT(n >= 25);
 }
 
+/*
+ * The shapes the frame generator builds frame by frame (fm_burst in
+ * wr_frame.c: one or two INC/DEC fields of 2, 4 or 8 bytes under at most
+ * two plain sums): each takes that path (g.fm) and gives the bytes of
+ * wr_frame_gen_next, across its ranges' wraps, from any first frame and
+ * with any stride.
+ */
+static void
+test_frame_major_shapes(void)
+{
+	static const char yaml[] =
+		"version: 1\n"
+		"streams:\n"
+		"  - name: ipv4-udp\n"
+		"    size: 64\n"
+		"    ipv4: {src: {inc: {from: 198.18.0.1, to: 198.18.0.255}}, dst: 198.19.0.1}\n"
+		"    udp: {src: {inc: {from: 1024, to: 1279}}, dst: 1024}\n"
+		"  - name: ipv4-tcp-dec-step\n"
+		"    size: 78\n"
+		"    stack:\n"
+		"      - eth\n"
+		"      - ipv4: {src: 198.18.0.1, dst: {dec: {from: 10.0.0.200, to: 10.0.0.3, step: 7}}}\n"
+		"      - tcp: {src: 80, dst: {inc: {from: 65500, to: 65535, step: 3}}}\n"
+		"  - name: ipv6-low-half\n"
+		"    size: 86\n"
+		"    stack:\n"
+		"      - eth\n"
+		"      - ipv6: {src: {inc: {from: \"2001:2::fff0\", to: \"2001:2::1:0010\"}}, dst: \"2001:2:0:1::1\"}\n"
+		"      - udp: {src: {inc: {from: 1024, to: 1034}}, dst: 1024}\n"
+		"  - name: udp-ports\n"
+		"    size: 100\n"
+		"    ipv4: {src: 198.18.0.1, dst: 198.19.0.1}\n"
+		"    udp: {src: {inc: {from: 0, to: 65535}}, dst: {dec: {from: 9, to: 1}}}\n"
+		"  - name: ipv4-id-only\n"
+		"    size: 64\n"
+		"    ipv4: {src: 198.18.0.1, dst: 198.19.0.1, id: {inc: {from: 65530, to: 65535}}}\n"
+		"    udp: {src: 1, dst: 2}\n";
+	static const uint64_t firsts[] = { 0, 1, 254, 65279, 1000003 };
+	struct wr_stream_file f;
+	struct wr_error e;
+	uint32_t i, k;
+
+	CU_ASSERT_EQUAL_FATAL(wr_yaml_load_streams_buf("shapes.yaml", yaml,
+						       sizeof(yaml) - 1, &f, &e), 0);
+	CU_ASSERT_EQUAL_FATAL(f.n_streams, 5);
+	for (i = 0; i < f.n_streams; i++) {
+		struct wr_frame_tmpl *t = make(&f.streams[i]);
+		struct wr_frame_gen g;
+
+		CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+		wr_frame_gen_init(&g, t, 0, 1);
+		if (g.fm == 0)
+			fprintf(stderr, "not frame-major: %s\n", f.streams[i].name);
+		CU_ASSERT_NOT_EQUAL(g.fm, 0);
+		wr_frame_tmpl_free(t);
+		for (k = 0; k < NELEM(firsts); k++)
+			check_burst(&f.streams[i], firsts[k], 1 + k * 3);
+	}
+	wr_stream_file_free(&f);
+}
+
 static void
 test_stride_equivalence(void)
 {
@@ -904,6 +965,7 @@ static CU_TestInfo vary_tests[] = {
 	{ "stride_equivalence", test_stride_equivalence },
 	{ "burst_equivalence", test_burst_equivalence },
 	{ "stack_burst_equivalence", test_stack_burst_equivalence },
+	{ "frame_major_shapes", test_frame_major_shapes },
 	{ "large_stride", test_large_stride },
 	CU_TEST_INFO_NULL,
 };

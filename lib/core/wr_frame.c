@@ -1690,6 +1690,35 @@ wr_frame_size_at(const struct wr_frame_tmpl *t, uint64_t index)
 }
 /* ---- generator ---- */
 
+/* A template's shape for fm_burst: W0, W1, NCS and WIDE in one code. */
+#define FM_CODE(W0, W1, NCS, WIDE) \
+	((W0) << 8 | (W1) << 4 | (NCS) | (WIDE) << 3 | 0x1000)
+
+/* fm_burst's code for @p t, 0 when its fields or sums are of another kind. */
+static uint16_t
+fm_shape(const struct wr_frame_tmpl *t)
+{
+	unsigned int w[2] = { 0, 0 }, i;
+	bool wide = false;
+
+	if (t->product || t->size_kind != WR_SZ_FIXED || t->n_vary == 0 ||
+	    t->n_vary > 2 || t->n_seq != t->n_vary || t->n_cs > 2)
+		return 0;
+	for (i = 0; i < t->n_vary; i++) {
+		const struct wr_vf *f = &t->vf[i];
+
+		if (f->kind != WR_VF_ARITH || f->keep != 0 || f->shift != 0 ||
+		    (f->width != 2 && f->width != 4 && f->width != 8))
+			return 0;
+		w[i] = f->width;
+	}
+	for (i = 0; i < t->n_cs; i++) {
+		if (t->cs[i].neg || t->cs[i].crc || t->cs[i].n_nest != 0)
+			return 0;
+		wide |= t->cs[i].wide;
+	}
+	return FM_CODE(w[0], w[1], t->n_cs, wide);
+}
 void
 wr_frame_gen_init(struct wr_frame_gen *g, const struct wr_frame_tmpl *t,
 		  uint64_t first, uint32_t stride)
@@ -1710,6 +1739,7 @@ wr_frame_gen_init(struct wr_frame_gen *g, const struct wr_frame_tmpl *t,
 	}
 	g->n_vary = t->n_vary;
 	g->n_seq = t->n_seq;
+	g->fm = fm_shape(t);
 	for (i = 0; i < t->n_seq; i++) {
 		uint64_t p = t->vf[i].period;
 
@@ -2047,6 +2077,116 @@ wide_burst(struct wr_frame_gen *g, uint32_t i, void **objs, uint32_t base_off,
 		g->pos[i] = pos;
 }
 
+/*
+ * The commonest varying stream, frame by frame: one or two INC/DEC fields
+ * of 2, 4 or 8 whole bytes (an address, a port, the low half of an IPv6
+ * address) under at most two plain one's-complement sums, one size.  Each
+ * frame's values and sums stay in registers from its first field to its
+ * fold, where the field-major loops below keep the sums in rows in
+ * memory, a load and a store per field and sum and frame.  W0, W1 (0: no
+ * second field) and NCS are constants in each expansion (FM_CASE), so
+ * nothing is decided per frame but the wrap of a field's range; a field's
+ * share of a sum is a multiplier of 0 (not in it), 1 or 256 (at an odd
+ * offset of it: RFC 1071 byte swap).  fm_shape says which templates fit.
+ */
+static inline __attribute__((always_inline)) void
+fm_burst(struct wr_frame_gen *g, void **objs, uint32_t base_off,
+	 unsigned int n, const unsigned int W0, const unsigned int W1,
+	 const unsigned int NCS, const bool WIDE)
+{
+	const struct wr_frame_tmpl *t = g->t;
+	const struct wr_vf *f0 = &t->vf[0], *f1 = &t->vf[W1 ? 1 : 0];
+	const uint16_t o0 = f0->off, o1 = f1->off;
+	const uint16_t co0 = t->cs[0].off, co1 = t->cs[NCS > 1 ? 1 : 0].off;
+	const uint64_t cc0 = t->cs[0].cconst, cc1 = t->cs[NCS > 1 ? 1 : 0].cconst;
+	const uint16_t ff0 = t->cs[0].ffff ? 0xffff : 0;
+	const uint16_t ff1 = t->cs[NCS > 1 ? 1 : 0].ffff ? 0xffff : 0;
+	const uint64_t per0 = f0->period, per1 = f1->period;
+	const uint64_t st0 = g->stride_step[0], st1 = g->stride_step[W1 ? 1 : 0];
+	const uint64_t inc0 = st0 * f0->delta, inc1 = st1 * f1->delta;
+	const uint64_t wr0 = per0 * f0->delta, wr1 = per1 * f1->delta;
+	uint64_t m00 = 0, m01 = 0, m10 = 0, m11 = 0;
+	uint64_t p0 = g->pos[0], p1 = g->pos[W1 ? 1 : 0];
+	uint64_t v0 = f0->base + p0 * f0->delta, v1 = f1->base + p1 * f1->delta;
+	unsigned int j, k;
+
+	for (j = 0; j < f0->n_acc; j++)
+		*(f0->acc[j] == 0 ? &m00 : &m01) = 1ull << f0->csh[j];
+	for (j = 0; W1 && j < f1->n_acc; j++)
+		*(f1->acc[j] == 0 ? &m10 : &m11) = 1ull << f1->csh[j];
+	for (k = 0; k < n; k++) {
+		uint8_t *b = (uint8_t *)objs[k] + base_off;
+		uint64_t c0 = W0 == 8 ? wr_csum_u64(v0) : v0;
+		uint64_t c1 = W1 == 8 ? wr_csum_u64(v1) : v1;
+		uint64_t a0 = cc0 + c0 * m00, a1 = cc1 + c0 * m01;
+		uint16_t s0, s1;
+
+		if (W0 == 2)
+			wr_put16(b + o0, v0);
+		else if (W0 == 4)
+			wr_put32(b + o0, v0);
+		else
+			wr_put64(b + o0, v0);
+		if (W1 == 2)
+			wr_put16(b + o1, v1);
+		else if (W1 == 4)
+			wr_put32(b + o1, v1);
+		else if (W1 == 8)
+			wr_put64(b + o1, v1);
+		if (W1) {
+			a0 += c1 * m10;
+			a1 += c1 * m11;
+		}
+		if (NCS > 0) {
+			s0 = (uint16_t)~(WIDE ? wr_csum_fold(a0) : wr_csum_fold48(a0));
+			wr_put16(b + co0, s0 == 0 ? ff0 : s0);
+		}
+		if (NCS > 1) {
+			s1 = (uint16_t)~(WIDE ? wr_csum_fold(a1) : wr_csum_fold48(a1));
+			wr_put16(b + co1, s1 == 0 ? ff1 : s1);
+		}
+		p0 += st0;
+		v0 += inc0;
+		if (p0 >= per0) {
+			p0 -= per0;
+			v0 -= wr0;
+		}
+		if (W1) {
+			p1 += st1;
+			v1 += inc1;
+			if (p1 >= per1) {
+				p1 -= per1;
+				v1 -= wr1;
+			}
+		}
+	}
+	g->pos[0] = p0;
+	if (W1)
+		g->pos[1] = p1;
+}
+
+#define FM_CASE(W0, W1, NCS, WIDE)                                          \
+	case FM_CODE(W0, W1, NCS, WIDE):                                    \
+		fm_burst(g, objs, base_off, n, W0, W1, NCS, WIDE);          \
+		break;
+#define FM_NCS(W0, W1) FM_CASE(W0, W1, 0, false)                            \
+	FM_CASE(W0, W1, 1, false) FM_CASE(W0, W1, 2, false)                 \
+	FM_CASE(W0, W1, 1, true) FM_CASE(W0, W1, 2, true)
+#define FM_W1(W0) FM_NCS(W0, 0) FM_NCS(W0, 2) FM_NCS(W0, 4) FM_NCS(W0, 8)
+
+static void
+fm_dispatch(struct wr_frame_gen *g, void **objs, uint32_t base_off,
+	    unsigned int n)
+{
+	switch (g->fm) {
+	FM_W1(2)
+	FM_W1(4)
+	FM_W1(8)
+	default: /* fm_shape said 0 */
+		break;
+	}
+}
+
 void
 wr_frame_gen_burst_at(struct wr_frame_gen *g, void **objs, uint32_t base_off,
 		      uint16_t *lens, unsigned int n)
@@ -2061,6 +2201,14 @@ wr_frame_gen_burst_at(struct wr_frame_gen *g, void **objs, uint32_t base_off,
 	if (t->fe != NULL) {
 		wr_fe_burst_at(&g->fe, objs, base_off, lens, n);
 		g->index = g->fe.index;
+		return;
+	}
+	if (g->fm != 0) {
+		fm_dispatch(g, objs, base_off, n);
+		if (lens != NULL)
+			for (k = 0; k < n; k++)
+				lens[k] = t->fixed_len;
+		g->index = index + stride * n;
 		return;
 	}
 	/* An odometer carries between fields frame by frame, and random

@@ -32,6 +32,22 @@ def ns_run(ns, *args, check=True, **kw):
                           capture_output=True, text=True, **kw)
 
 
+def take_lines(lines, out, seconds, until=None):
+    """Lines from a reader thread's queue (None: its end) into out, for up to
+    seconds, or up to the first line that starts with until."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        try:
+            line = lines.get(timeout=min(1, max(0.01, end - time.monotonic())))
+        except queue.Empty:
+            continue
+        if line is None:
+            return
+        out.append(line)
+        if until is not None and line.startswith(until):
+            return
+
+
 def tcpdump_frames(path, flt=None):
     """Each frame's nanosecond time and bytes, as tcpdump reads them (optionally filtered)."""
     cmd = ["tcpdump", "-r", path, "-nn", "-tt", "--time-stamp-precision=nano", "-x"]
@@ -102,17 +118,7 @@ streams:
         err_reader = threading.Thread(target=lambda: errs.extend(gen.stderr), daemon=True)
         err_reader.start()
         out = []
-        end = time.monotonic() + RUN_TIMEOUT_S
-        while time.monotonic() < end:
-            try:
-                line = lines.get(timeout=1)
-            except queue.Empty:
-                continue
-            if line is None:
-                break
-            out.append(line)
-            if line.startswith("sending stopped"):
-                break
+        take_lines(lines, out, RUN_TIMEOUT_S, until="sending stopped")
         # testpmd's per-queue counters while the link is up (the drain).
         last = stable_ethdev_stats(refl_prefix, tries=10, pause=0.3)
         try:
@@ -124,14 +130,7 @@ streams:
                       "".join(errs)[-3000:] + f"\ntestpmd: {last}")
         kill(refl)
         err_reader.join(5)
-        while True:   # the rest of stdout, up to its end
-            try:
-                line = lines.get(timeout=5)
-            except queue.Empty:
-                break
-            if line is None:
-                break
-            out.append(line)
+        take_lines(lines, out, 5)   # the rest of stdout, up to its end
         out = "".join(out)
         msg = f"{out}\n{''.join(errs)}\ntestpmd: {last}"
         self.assertEqual(gen.returncode, 0, msg)
