@@ -881,9 +881,14 @@ test_opts(void)
 	CU_ASSERT_EQUAL(wr_bench_opt(&o, WR_BENCH_RFC2544, "tx-port", "99", &err), -EINVAL);
 	CU_ASSERT_STRING_EQUAL(err.path, "--tx-port");
 	CU_ASSERT_STRING_EQUAL(err.msg, "expected a port index 0..31, got \"99\"");
+	/* A refused value leaves the option as it was. */
 	CU_ASSERT_EQUAL(wr_bench_opt(&o, WR_BENCH_RFC2544, "exceed-ratio", "100%", &err), -EINVAL);
+	CU_ASSERT_EQUAL(o.exceed_ppm, 500000);
+	CU_ASSERT_EQUAL(wr_bench_opt(&o, WR_BENCH_RFC2544, "pdr", "0", &err), -EINVAL);
+	CU_ASSERT_EQUAL(o.pdr_ppm, 5000);
 	CU_ASSERT_EQUAL(wr_bench_opt(&o, WR_BENCH_RFC2544, "search", "linear", &err), -EINVAL);
 	CU_ASSERT_EQUAL(wr_bench_opt(&o, WR_BENCH_RFC2544, "trial", "0", &err), -EINVAL);
+	CU_ASSERT_EQUAL(o.trial_ns, 500000000ull);
 	CU_ASSERT_EQUAL(wr_bench_opt(&o, WR_BENCH_RFC2544, "bogus", "1", &err), -ENOENT);
 	/* Every name it lists, it takes (with some value). */
 	for (i = 0; wr_bench_opt_names[i] != NULL; i++)

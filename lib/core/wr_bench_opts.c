@@ -35,8 +35,11 @@ duration(struct wr_error *err, const char *name, const char *val,
 {
 	char w[WR_PARSE_WHY_MAX];
 
-	if (wr_parse_duration_ns(val, ns, w, sizeof(w)) || *ns == 0)
+	uint64_t v;
+
+	if (wr_parse_duration_ns(val, &v, w, sizeof(w)) || v == 0)
 		return bad(err, name, val, why);
+	*ns = v;
 	return 0;
 }
 
@@ -45,9 +48,29 @@ u64_in(struct wr_error *err, const char *name, const char *val, uint64_t lo,
        uint64_t hi, uint64_t *v, const char *why)
 {
 	char w[WR_PARSE_WHY_MAX];
+	uint64_t x;
 
-	if (wr_parse_u64(val, lo, hi, v, w, sizeof(w)))
+	if (wr_parse_u64(val, lo, hi, &x, w, sizeof(w)))
 		return bad(err, name, val, why);
+	*v = x;
+	return 0;
+}
+
+/* A percentage of lo..hi parts per million into @p ppm; @p why NULL: the
+ * parser's own words.  Like the helpers above, a refused value leaves the
+ * option as it was. */
+static int
+ppm_in(struct wr_error *err, const char *name, const char *val, uint32_t lo,
+       uint32_t hi, uint32_t *ppm, const char *why)
+{
+	char w[WR_PARSE_WHY_MAX];
+	uint32_t x;
+
+	if (wr_bench_parse_ppm(val, &x, w, sizeof(w)))
+		return bad(err, name, val, why != NULL ? why : w);
+	if (x < lo || x > hi)
+		return bad(err, name, val, why != NULL ? why : w);
+	*ppm = x;
 	return 0;
 }
 
@@ -56,7 +79,7 @@ wr_bench_opt(struct wr_bench_opts *o, enum wr_bench_kind kind,
 	     const char *name, const char *arg, struct wr_error *err)
 {
 	char why[WR_PARSE_WHY_MAX];
-	uint64_t v;
+	uint64_t v = 0;
 	int rc;
 
 #define IS(n) (strcmp(name, n) == 0)
@@ -130,14 +153,12 @@ wr_bench_opt(struct wr_bench_opts *o, enum wr_bench_kind kind,
 		struct wr_rate_spec r;
 
 		if (strchr(arg, '%') != NULL) {
-			if (wr_bench_parse_ppm(arg, &o->resolution_ppm, why,
-					       sizeof(why)) ||
-			    o->resolution_ppm == 0)
-				return bad(err, name, arg, "expected a share of "
-					   "the line rate above 0 such as 0.1% "
-					   "or a rate such as 10 kpps");
-			o->resolution_millipps = 0;
-			return 0;
+			rc = ppm_in(err, name, arg, 1, 1000000, &o->resolution_ppm,
+				    "expected a share of the line rate above 0 "
+				    "such as 0.1% or a rate such as 10 kpps");
+			if (rc == 0)
+				o->resolution_millipps = 0;
+			return rc;
 		}
 		if (wr_parse_rate(arg, &r, why, sizeof(why)) ||
 		    r.unit != WR_RATE_PPS)
@@ -149,17 +170,12 @@ wr_bench_opt(struct wr_bench_opts *o, enum wr_bench_kind kind,
 		return 0;
 	}
 	if (IS("loss-tolerance")) {
-		if (wr_bench_parse_ppm(arg, &o->loss_ppm, why, sizeof(why)))
-			return bad(err, name, arg, why);
-		return 0;
+		return ppm_in(err, name, arg, 0, 1000000, &o->loss_ppm, NULL);
 	}
 	if (IS("pdr")) {
-		if (wr_bench_parse_ppm(arg, &o->pdr_ppm, why, sizeof(why)) ||
-		    o->pdr_ppm == 0)
-			return bad(err, name, arg, "expected the loss the partial "
-				   "drop rate tolerates, a percentage above 0 "
-				   "such as 0.5%");
-		return 0;
+		return ppm_in(err, name, arg, 1, 1000000, &o->pdr_ppm,
+			      "expected the loss the partial drop rate "
+			      "tolerates, a percentage above 0 such as 0.5%");
 	}
 	if (IS("phases")) {
 		rc = u64_in(err, name, arg, 1, WR_RFC2544_PHASES_MAX, &v,
@@ -174,11 +190,9 @@ wr_bench_opt(struct wr_bench_opts *o, enum wr_bench_kind kind,
 		return 0;
 	}
 	if (IS("loss-step")) {
-		if (wr_bench_parse_ppm(arg, &o->loss_step_ppm, why,
-				       sizeof(why)) || o->loss_step_ppm < 10000)
-			return bad(err, name, arg, "expected the frame loss "
-				   "rate's step, a percentage 1..100 such as 10%");
-		return 0;
+		return ppm_in(err, name, arg, 10000, 1000000, &o->loss_step_ppm,
+			      "expected the frame loss rate's step, a "
+			      "percentage 1..100 such as 10%");
 	}
 	if (IS("b2b-repeats")) {
 		rc = u64_in(err, name, arg, 1, WR_B2B_REPEATS_MAX, &v,
@@ -244,13 +258,10 @@ wr_bench_opt(struct wr_bench_opts *o, enum wr_bench_kind kind,
 		return 0;
 	}
 	if (IS("exceed-ratio")) {
-		if (wr_bench_parse_ppm(arg, &o->exceed_ppm, why, sizeof(why)) ||
-		    o->exceed_ppm >= 1000000)
-			return bad(err, name, arg, "expected the share of a "
-				   "load's trial time that may lose more than "
-				   "the tolerance, 0 up to below 100% such as "
-				   "50%");
-		return 0;
+		return ppm_in(err, name, arg, 0, 999999, &o->exceed_ppm,
+			      "expected the share of a load's trial time that "
+			      "may lose more than the tolerance, 0 up to below "
+			      "100% such as 50%");
 	}
 	if (IS("duration-sum"))
 		return duration(err, name, arg, &o->sum_ns, "expected a "

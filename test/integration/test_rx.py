@@ -272,24 +272,37 @@ streams:
     udp: {{src: 1024, dst: 5000}}
 """)
 
-    def qdisc_drops(self):
+    # The kernel's counters run on across attempts (see attempt): each figure
+    # is taken from where it stood when the last attempt began.
+    base = (0, 0)
+
+    def qdisc_total(self):
         j = json.loads(subprocess.run(["tc", "-n", self.rt, "-s", "-j", "qdisc", "show",
                                        "dev", self.r1], capture_output=True, text=True,
                                       check=True).stdout)
         return sum(q.get("drops", 0) for q in j)
 
-    def kernel_drops(self):
-        """Frames the veths and the router dropped besides the tbf (backlogs)."""
+    def kernel_total(self):
         n = 0
         for ns in (self.nsx.ns, self.rt):
             for i in json.loads(ns_run(ns, "ip", "-s", "-j", "link").stdout):
                 n += i["stats64"]["tx"]["dropped"] + i["stats64"]["rx"]["dropped"]
         return n
 
+    def qdisc_drops(self):
+        """What the tbf dropped in the last attempt."""
+        return self.qdisc_total() - self.base[0]
+
+    def kernel_drops(self):
+        """Frames the veths and the router dropped besides the tbf (backlogs), in the last
+        attempt."""
+        return self.kernel_total() - self.base[1]
+
     def attempt(self, rate, rx_cpu, want_missed):
         """Runs until wirerate's RX misses something (want_missed) or nothing (not): on this
         2-CPU machine other work may starve or spare the RX lcore either way."""
         for attempt in range(3):
+            self.base = (self.qdisc_total(), self.kernel_total())
             p = self.run_ns("run", self.stream(rate), "--config", self.profile(rx_cpu),
                             "--quiet", "--drain", "1", "--json", self.path("r.json"))
             res = self.json("r.json")
