@@ -56,12 +56,12 @@ def get(port, path, host=None, extra=""):
 class WebSocket:
     """A console client: the upgrade of /ws with a browser's headers, masked text frames."""
 
-    def __init__(self, port, origin=None, host=None, timeout=10.0):
+    def __init__(self, port, origin=None, host=None, timeout=10.0, path="/ws"):
         host = host or f"127.0.0.1:{port}"
         origin = f"http://{host}" if origin is None else origin
         key = base64.b64encode(os.urandom(16)).decode()
         self.sock = socket.create_connection(("127.0.0.1", port), timeout=timeout)
-        req = (f"GET /ws HTTP/1.1\r\nHost: {host}\r\nUpgrade: websocket\r\n"
+        req = (f"GET {path} HTTP/1.1\r\nHost: {host}\r\nUpgrade: websocket\r\n"
                f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
                f"Sec-WebSocket-Version: 13\r\n")
         if origin:
