@@ -263,8 +263,10 @@ uint64_t wr_engine_stream_millipps(const struct wr_engine *e, uint32_t s);
 bool wr_engine_stream_done(const struct wr_engine *e, uint32_t s);
 
 /**
- * Merge the echo latency histograms of stream @p s over every polled port
- * into @p out (initialised here).  @return false when the stream has none.
+ * Stream @p s's echo latency histogram, merged over every polled port, as
+ * of the last wr_engine_collect() (it was read together with the row's
+ * counters there, so the two describe one instant), into @p out.
+ * @return false when the stream has none.
  */
 bool wr_engine_stream_hist(const struct wr_engine *e, uint32_t s,
 			   struct wr_latency *out);

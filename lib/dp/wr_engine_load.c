@@ -393,6 +393,17 @@ rx_setup(struct wr_engine *e, bool rx, struct wr_error *err)
 			return wr_error_set(err, -ENOMEM, NULL, 0, 0, NULL,
 					    "out of memory");
 	}
+	for (s = 0; s < f->n_streams; s++) {
+		if (!f->streams[s].latency)
+			continue;
+		e->view_hist[s] = rte_zmalloc("wr_view_hist",
+					      sizeof(*e->view_hist[s]),
+					      RTE_CACHE_LINE_SIZE);
+		if (e->view_hist[s] == NULL)
+			return wr_error_set(err, -ENOMEM, NULL, 0, 0, NULL,
+					    "out of memory");
+		wr_latency_init(e->view_hist[s]);
+	}
 	for (i = 0; i < e->n_ports; i++) {
 		if (!port_polled(e, i, rx, latency))
 			continue;
@@ -829,6 +840,8 @@ wr_engine_unload(struct wr_engine *e)
 			rte_free(e->ts[s][j]);
 		}
 		e->n_ts[s] = 0;
+		rte_free(e->view_hist[s]);
+		e->view_hist[s] = NULL;
 		wr_frame_tmpl_free(e->tmpl[s]);
 		e->tmpl[s] = NULL;
 	}

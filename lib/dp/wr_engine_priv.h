@@ -87,6 +87,11 @@ struct wr_engine {
 	unsigned int cap_port[WR_CAPTURES_MAX];
 	bool any_rx;
 	struct wr_latency *scratch; /* histogram snapshots */
+	/* Each latency stream's echo histogram as of the last
+	 * wr_engine_collect(), read in the same pass as its row's counters:
+	 * a stats.clear baseline and a later stats.get then pair a row with
+	 * the histogram of the same instant (wr_engine_stream_hist()). */
+	struct wr_latency *view_hist[WR_STREAMS_MAX];
 	/* Report rows, refreshed by wr_engine_collect(). */
 	struct wr_report_row port_rows[WR_PORTS_MAX];
 	struct wr_report_row *stream_rows;

@@ -205,17 +205,19 @@ collect_rx(struct wr_engine *e, uint32_t s, struct wr_report_row *row)
 	struct wr_seq_result res;
 	unsigned int lane;
 	uint64_t sent = 0;
+	struct wr_latency *h = e->view_hist[s] != NULL ? e->view_hist[s] :
+			       e->scratch;
 
 	for (lane = 0; lane < e->n_ts[s]; lane++)
 		sent += __atomic_load_n(&e->ts[s][lane]->c.tx_pkts,
 					__ATOMIC_RELAXED);
-	wr_engine_stream_seq(e, s, WR_ENGINE_ALL_PORTS, &res, e->scratch, &jit);
+	wr_engine_stream_seq(e, s, WR_ENGINE_ALL_PORTS, &res, h, &jit);
 	row->has_rx = true;
 	row->rx_pkts = res.rx_pkts;
 	row->reordered = res.reordered;
 	row->duplicated = res.duplicated;
 	row->lost = sent > res.distinct ? sent - res.distinct : 0;
-	wr_latency_summarize(e->scratch, jit.n > 0 ? &jit : NULL, &row->lat);
+	wr_latency_summarize(h, jit.n > 0 ? &jit : NULL, &row->lat);
 }
 
 void
@@ -607,18 +609,20 @@ bool
 wr_engine_stream_hist(const struct wr_engine *e, uint32_t s,
 		      struct wr_latency *out)
 {
-	struct wr_seq_result res;
 	unsigned int i, q;
 	bool any = false;
 
-	wr_latency_init(out);
-	if (e->f == NULL || s >= e->f->n_streams)
+	if (e->f == NULL || s >= e->f->n_streams || e->view_hist[s] == NULL) {
+		wr_latency_init(out);
 		return false;
+	}
 	for (i = 0; i < e->n_ports; i++)
 		for (q = 0; q < e->n_rxq[i]; q++)
 			any |= e->rxq[i][q]->streams[s] != NULL;
 	if (any)
-		wr_engine_stream_seq(e, s, WR_ENGINE_ALL_PORTS, &res, out, NULL);
+		*out = *e->view_hist[s];
+	else
+		wr_latency_init(out);
 	return any;
 }
 
