@@ -1,79 +1,496 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* wr_bpf: rte_bpf_convert + rte_bpf_load + JIT, as dpdk-dumpcap. */
-/* rte_bpf_convert() is experimental in DPDK 22.11; it is the converter
- * dpdk-dumpcap itself uses. */
-#define ALLOW_EXPERIMENTAL_API
-
+/* wr_bpf: libpcap's classic BPF translated to DPDK eBPF, verified, JIT. */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <rte_errno.h>
-#include <rte_malloc.h>
 #include <bpf_def.h>
 
 #include "wr_bpf.h"
 
-/* eBPF register the converted programs keep classic BPF's X in (DPDK's
- * lib/bpf/bpf_convert.c: BPF_REG_X). */
-#define WR_BPF_REG_X 7
-
 /*
- * DPDK 22.11's rte_bpf_convert() copies a classic indirect load
- * ("ldb [x + 14]": how libpcap reaches anything behind the IPv4 header,
- * icmp[icmptype], a port after options) with its source register left 0,
- * so the eBPF load is relative to A, not X: such filters then disagree
- * with libpcap (measured: "icmp[icmptype] == icmp-unreach" matched no
- * ICMP unreachable).  Classic BPF has no other indirect load than one
- * relative to X, so every one is pointed at X again.
+ * One translation of a classic program, for two targets.
+ *
+ * The mbuf program takes the mbuf (RTE_BPF_ARG_PTR_MBUF): packet loads are
+ * eBPF's own LD_ABS/LD_IND, which DPDK's JIT makes into a bounds check
+ * against data_len and loads of three mbuf fields before the byte itself,
+ * and which read through rte_pktmbuf_read() beyond the first segment; a
+ * load beyond the frame returns 0 from the program, as in classic BPF.  It
+ * answers every frame.
+ *
+ * The direct program takes a pointer to the frame's bytes (RTE_BPF_ARG_PTR
+ * of a fixed size, direct_len): every absolute load is within those bytes
+ * and is a plain load; an indirect load ([x + k]) is checked against
+ * direct_len in the program and, past it, the program returns
+ * WR_BPF_FALLBACK for the mbuf program to answer.  It runs only on frames
+ * whose first segment holds direct_len bytes, so it reads what libpcap's
+ * interpreter reads and returns what it returns.  Measured with cachegrind
+ * on the rx_classes benchmark's three classes: 127 instructions a frame in
+ * the mbuf program, XX in the direct one.  A program with a length load, a
+ * shift by X or past D_LEN_MAX has none.
+ *
+ * Registers: A in r0, X in r7, the mbuf or the frame in r6, M[k] on the
+ * stack, r2 and r3 for a moment (LD_ABS clobbers r1..r5), r8 for A across
+ * the mbuf program's MSH load.  A and X are kept zero-extended (32-bit
+ * operations), so 64-bit compares equal classic BPF's 32-bit ones.
+ *
+ * Two things of DPDK 22.11 are avoided: its JIT encodes "test imm, reg"
+ * with an 8-bit immediate where x86 takes 32 bits (a JSET with a constant
+ * of -128..127, "tcp[13] & 2 != 0", jumped into the middle of an
+ * instruction: SIGSEGV), so a JSET takes its constant from a register; and
+ * an immediate is sign-extended to 64 bits, so a compare with a constant
+ * above 2^31 does too.
  */
+enum target { T_MBUF, T_DIRECT };
+
+#define R_A 0
+#define R_T1 2
+#define R_T2 3
+#define R_P 6
+#define R_X 7
+#define R_SAVE 8
+#define R_FP 10
+/* The smallest direct_len: the shortest Ethernet frame without its FCS. */
+#define D_LEN_MIN 60
+/* Beyond this, a program's absolute loads reach past frames most links
+ * carry: no direct program. */
+#define D_LEN_MAX 9000
+
+struct emit {
+	struct ebpf_insn *ins;     /* NULL: count only */
+	uint32_t n;
+};
+
 static void
-fix_indirect_loads(struct rte_bpf_prm *prm)
+put(struct emit *d, uint8_t code, uint8_t dst, uint8_t src, int16_t off,
+    int32_t imm)
 {
-	struct ebpf_insn *ins = (struct ebpf_insn *)(uintptr_t)prm->ins;
+	if (d->ins != NULL)
+		d->ins[d->n] = (struct ebpf_insn){ .code = code, .dst_reg = dst,
+			.src_reg = src, .off = off, .imm = imm };
+	d->n++;
+}
+
+/* The offset of a jump, about to be emitted, to eBPF index @p to. */
+static int16_t
+jmp_to(const struct emit *d, uint32_t to)
+{
+	return (int16_t)((int64_t)to - (int64_t)d->n - 1);
+}
+
+static int16_t
+mem_off(uint32_t k)
+{
+	return (int16_t)(-8 * (int32_t)(BPF_MEMWORDS - k));
+}
+
+static uint32_t
+ld_size(uint16_t code)
+{
+	return BPF_SIZE(code) == BPF_W ? 4 : BPF_SIZE(code) == BPF_H ? 2 : 1;
+}
+
+/* A direct load of @p code's size, made a number (network order). */
+static void
+put_load(struct emit *d, uint16_t code, uint8_t dst, uint8_t base, int16_t off)
+{
+	put(d, BPF_LDX | BPF_MEM | (uint8_t)BPF_SIZE(code), dst, base, off, 0);
+	if (ld_size(code) > 1)
+		put(d, BPF_ALU | EBPF_END | EBPF_TO_BE, dst, 0, 0,
+		    (int32_t)ld_size(code) * 8);
+}
+
+/* What a program needs. */
+struct scan {
+	uint32_t len;              /* T_DIRECT: direct_len */
+	bool ind;                  /* an indirect load: the fallback exit */
+	bool div;                  /* a division by X: the exit with 0 */
+	uint16_t mem_read;         /* scratch words loaded */
+};
+
+/* @return false when @p p cannot be translated for @p t. */
+static bool
+scan(const struct bpf_program *p, enum target t, struct scan *s)
+{
 	uint32_t i;
 
-	for (i = 0; i < prm->nb_ins; i++)
-		if (BPF_CLASS(ins[i].code) == BPF_LD &&
-		    BPF_MODE(ins[i].code) == BPF_IND)
-			ins[i].src_reg = WR_BPF_REG_X;
+	memset(s, 0, sizeof(*s));
+	s->len = D_LEN_MIN;
+	for (i = 0; i < p->bf_len; i++) {
+		const struct bpf_insn *c = &p->bf_insns[i];
+		uint32_t op = BPF_OP(c->code), mode = BPF_MODE(c->code);
+
+		switch (BPF_CLASS(c->code)) {
+		case BPF_LD:
+		case BPF_LDX:
+			if (BPF_CLASS(c->code) == BPF_LDX &&
+			    (BPF_SIZE(c->code) != (mode == BPF_MSH ? BPF_B :
+						   BPF_W) ||
+			     mode == BPF_ABS || mode == BPF_IND))
+				return false;
+			if (BPF_CLASS(c->code) == BPF_LD && mode == BPF_MSH)
+				return false;
+			if (mode == BPF_ABS || mode == BPF_MSH) {
+				if (c->k > (t == T_DIRECT ? D_LEN_MAX :
+					    INT32_MAX))
+					return false;
+				s->len = RTE_MAX(s->len, c->k + (mode ==
+					BPF_MSH ? 1 : ld_size(c->code)));
+			} else if (mode == BPF_IND) {
+				s->ind = true;
+			} else if (mode == BPF_MEM) {
+				if (c->k >= BPF_MEMWORDS)
+					return false;
+				s->mem_read |= (uint16_t)(1u << c->k);
+			} else if (mode == BPF_LEN) {
+				/* The frame's length is not passed. */
+				if (t == T_DIRECT)
+					return false;
+			} else if (mode != BPF_IMM) {
+				return false;
+			}
+			break;
+		case BPF_ST:
+		case BPF_STX:
+			if (c->k >= BPF_MEMWORDS)
+				return false;
+			break;
+		case BPF_ALU:
+			if (op > BPF_XOR)
+				return false;
+			/* By 32 or more, interpreters disagree: the mbuf
+			 * program keeps what DPDK's JIT does. */
+			if (t == T_DIRECT && BPF_SRC(c->code) == BPF_X &&
+			    (op == BPF_LSH || op == BPF_RSH))
+				return false;
+			if ((op == BPF_DIV || op == BPF_MOD) &&
+			    BPF_SRC(c->code) == BPF_X)
+				s->div = true;
+			if ((op == BPF_DIV || op == BPF_MOD) &&
+			    BPF_SRC(c->code) == BPF_K && c->k == 0)
+				return false;
+			break;
+		case BPF_JMP:
+			if (op > BPF_JSET)
+				return false;
+			if (i + 1 + (op == BPF_JA ? c->k :
+				     RTE_MAX(c->jt, c->jf)) >= p->bf_len)
+				return false;
+			break;
+		case BPF_RET:
+			break;
+		case BPF_MISC:
+			if (BPF_MISCOP(c->code) != BPF_TAX &&
+			    BPF_MISCOP(c->code) != BPF_TXA)
+				return false;
+			break;
+		default:
+			return false;
+		}
+	}
+	return t == T_MBUF || s->len <= D_LEN_MAX;
+}
+
+/* The exits after the program: past direct_len (the direct program's
+ * indirect loads, 3 instructions), then a division by 0. */
+static uint32_t
+exit_zero(const struct scan *s, enum target t, uint32_t exits)
+{
+	return exits + (s->ind && t == T_DIRECT ? 3 : 0);
+}
+
+/* Emit @p p for @p t; @p at (bf_len + 1 entries) holds each classic
+ * instruction's first eBPF index from the pass before, its last entry
+ * where the exits start. */
+static void
+emit(const struct bpf_program *p, enum target t, const struct scan *s,
+     uint32_t *at, struct emit *d)
+{
+	uint32_t i, k, exits = at[p->bf_len];
+
+	put(d, EBPF_ALU64 | EBPF_MOV | BPF_X, R_P, 1, 0, 0);
+	put(d, BPF_ALU | EBPF_MOV | BPF_K, R_A, 0, 0, 0);
+	put(d, BPF_ALU | EBPF_MOV | BPF_K, R_X, 0, 0, 0);
+	/* Defined for the verifier; libpcap's programs store before they
+	 * load. */
+	for (k = 0; k < BPF_MEMWORDS; k++)
+		if (s->mem_read & (1u << k))
+			put(d, BPF_ST | BPF_MEM | BPF_W, R_FP, 0, mem_off(k), 0);
+	for (i = 0; i < p->bf_len; i++) {
+		const struct bpf_insn *c = &p->bf_insns[i];
+		uint8_t op = (uint8_t)BPF_OP(c->code);
+		uint8_t sz = (uint8_t)BPF_SIZE(c->code);
+
+		uint32_t cls = BPF_CLASS(c->code);
+
+		at[i] = d->n;
+		/* Loads by class and mode; the others by class (their mode
+		 * bits are the operation's). */
+		switch (cls == BPF_LD || cls == BPF_LDX ?
+			cls | BPF_MODE(c->code) : cls) {
+		case BPF_LD | BPF_IMM:
+			put(d, BPF_ALU | EBPF_MOV | BPF_K, R_A, 0, 0,
+			    (int32_t)c->k);
+			break;
+		case BPF_LD | BPF_ABS:
+			if (t == T_MBUF)
+				put(d, BPF_LD | BPF_ABS | sz, 0, 0, 0,
+				    (int32_t)c->k);
+			else
+				put_load(d, c->code, R_A, R_P, (int16_t)c->k);
+			break;
+		case BPF_LD | BPF_IND:
+			if (t == T_MBUF) {
+				put(d, BPF_LD | BPF_IND | sz, 0, R_X, 0,
+				    (int32_t)c->k);
+				break;
+			}
+			/* X + k in 64 bits (no wrap), bounded both ways
+			 * for the verifier. */
+			k = s->len - ld_size(c->code);
+			put(d, BPF_ALU | EBPF_MOV | BPF_K, R_T1, 0, 0,
+			    (int32_t)c->k);
+			put(d, EBPF_ALU64 | BPF_ADD | BPF_X, R_T1, R_X, 0, 0);
+			put(d, BPF_JMP | BPF_JGT | BPF_K, R_T1, 0,
+			    jmp_to(d, exits), (int32_t)k);
+			put(d, BPF_JMP | EBPF_JSGT | BPF_K, R_T1, 0,
+			    jmp_to(d, exits), (int32_t)k);
+			put(d, BPF_JMP | EBPF_JSLT | BPF_K, R_T1, 0,
+			    jmp_to(d, exits), 0);
+			put(d, EBPF_ALU64 | EBPF_MOV | BPF_X, R_T2, R_P, 0, 0);
+			put(d, EBPF_ALU64 | BPF_ADD | BPF_X, R_T2, R_T1, 0, 0);
+			put_load(d, c->code, R_A, R_T2, 0);
+			break;
+		case BPF_LD | BPF_MEM:
+			put(d, BPF_LDX | BPF_MEM | BPF_W, R_A, R_FP,
+			    mem_off(c->k), 0);
+			break;
+		case BPF_LD | BPF_LEN:
+			put(d, BPF_LDX | BPF_MEM | BPF_W, R_A, R_P,
+			    offsetof(struct rte_mbuf, pkt_len), 0);
+			break;
+		case BPF_LDX | BPF_IMM:
+			put(d, BPF_ALU | EBPF_MOV | BPF_K, R_X, 0, 0,
+			    (int32_t)c->k);
+			break;
+		case BPF_LDX | BPF_MSH:
+			if (t == T_MBUF) {
+				/* LD_ABS loads into A. */
+				put(d, EBPF_ALU64 | EBPF_MOV | BPF_X, R_SAVE,
+				    R_A, 0, 0);
+				put(d, BPF_LD | BPF_ABS | BPF_B, 0, 0, 0,
+				    (int32_t)c->k);
+				put(d, BPF_ALU | EBPF_MOV | BPF_X, R_X, R_A, 0, 0);
+				put(d, EBPF_ALU64 | EBPF_MOV | BPF_X, R_A,
+				    R_SAVE, 0, 0);
+			} else {
+				put(d, BPF_LDX | BPF_MEM | BPF_B, R_X, R_P,
+				    (int16_t)c->k, 0);
+			}
+			put(d, BPF_ALU | BPF_AND | BPF_K, R_X, 0, 0, 0xf);
+			put(d, BPF_ALU | BPF_LSH | BPF_K, R_X, 0, 0, 2);
+			break;
+		case BPF_LDX | BPF_MEM:
+			put(d, BPF_LDX | BPF_MEM | BPF_W, R_X, R_FP,
+			    mem_off(c->k), 0);
+			break;
+		case BPF_LDX | BPF_LEN:
+			put(d, BPF_LDX | BPF_MEM | BPF_W, R_X, R_P,
+			    offsetof(struct rte_mbuf, pkt_len), 0);
+			break;
+		case BPF_ST:
+			put(d, BPF_STX | BPF_MEM | BPF_W, R_FP, R_A,
+			    mem_off(c->k), 0);
+			break;
+		case BPF_STX:
+			put(d, BPF_STX | BPF_MEM | BPF_W, R_FP, R_X,
+			    mem_off(c->k), 0);
+			break;
+		case BPF_ALU:
+			if (op == BPF_NEG) {
+				put(d, BPF_ALU | BPF_NEG, R_A, 0, 0, 0);
+			} else if (BPF_SRC(c->code) == BPF_X) {
+				/* Classic BPF returns 0 on a division by 0. */
+				if (op == BPF_DIV || op == BPF_MOD)
+					put(d, BPF_JMP | BPF_JEQ | BPF_K, R_X, 0,
+					    jmp_to(d, exit_zero(s, t, exits)), 0);
+				put(d, BPF_ALU | op | BPF_X, R_A, R_X, 0, 0);
+			} else {
+				put(d, BPF_ALU | op | BPF_K, R_A, 0, 0,
+				    (int32_t)c->k);
+			}
+			break;
+		case BPF_JMP: {
+			uint32_t jt = at[i + 1 + c->jt], jf = at[i + 1 + c->jf];
+
+			/* Every choice below is made on the classic program
+			 * alone, so that every pass emits the same sizes.
+			 * wr_filter_merge() leaves "ja 0" between programs:
+			 * nothing to emit. */
+			if (op == BPF_JA) {
+				if (c->k != 0)
+					put(d, BPF_JMP | BPF_JA, 0, 0,
+					    jmp_to(d, at[i + 1 + c->k]), 0);
+				break;
+			}
+			if (c->jt == c->jf) { /* not a condition */
+				if (c->jt != 0)
+					put(d, BPF_JMP | BPF_JA, 0, 0,
+					    jmp_to(d, jt), 0);
+				break;
+			}
+			/* "jt 0": the inverse jump to jf alone. */
+			if (c->jt == 0 && op != BPF_JSET) {
+				op = op == BPF_JEQ ? EBPF_JNE : op == BPF_JGT ?
+					EBPF_JLE : EBPF_JLT;
+				jt = jf;
+			}
+			if (BPF_SRC(c->code) == BPF_X) {
+				put(d, BPF_JMP | op | BPF_X, R_A, R_X,
+				    jmp_to(d, jt), 0);
+			} else if (op == BPF_JSET || c->k > INT32_MAX) {
+				put(d, BPF_ALU | EBPF_MOV | BPF_K, R_T1, 0, 0,
+				    (int32_t)c->k);
+				put(d, BPF_JMP | op | BPF_X, R_A, R_T1,
+				    jmp_to(d, jt), 0);
+			} else {
+				put(d, BPF_JMP | op | BPF_K, R_A, 0,
+				    jmp_to(d, jt), (int32_t)c->k);
+			}
+			if (c->jf != 0 && (c->jt != 0 || op == BPF_JSET))
+				put(d, BPF_JMP | BPF_JA, 0, 0, jmp_to(d, jf), 0);
+			break;
+		}
+		case BPF_RET:
+			if (BPF_RVAL(c->code) == BPF_K)
+				put(d, BPF_ALU | EBPF_MOV | BPF_K, R_A, 0, 0,
+				    (int32_t)c->k);
+			else if (BPF_RVAL(c->code) == BPF_X)
+				put(d, BPF_ALU | EBPF_MOV | BPF_X, R_A, R_X, 0, 0);
+			put(d, BPF_JMP | EBPF_EXIT, 0, 0, 0, 0);
+			break;
+		default: /* BPF_MISC */
+			if (BPF_MISCOP(c->code) == BPF_TAX)
+				put(d, BPF_ALU | EBPF_MOV | BPF_X, R_X, R_A, 0, 0);
+			else
+				put(d, BPF_ALU | EBPF_MOV | BPF_X, R_A, R_X, 0, 0);
+			break;
+		}
+	}
+	at[p->bf_len] = d->n;
+	if (s->ind && t == T_DIRECT) {
+		put(d, BPF_ALU | EBPF_MOV | BPF_K, R_A, 0, 0, 1);
+		put(d, EBPF_ALU64 | BPF_LSH | BPF_K, R_A, 0, 0, 32);
+		put(d, BPF_JMP | EBPF_EXIT, 0, 0, 0, 0);
+	}
+	if (s->div) {
+		put(d, BPF_ALU | EBPF_MOV | BPF_K, R_A, 0, 0, 0);
+		put(d, BPF_JMP | EBPF_EXIT, 0, 0, 0, 0);
+	}
+}
+
+/*
+ * Translate @p p for @p t and load it.  @return the program (JIT-compiled
+ * where DPDK has a JIT for the CPU), or NULL: -ENOTSUP (not translatable),
+ * -ENOMEM, or rte_errno's negative (the verifier refused it).
+ */
+static struct rte_bpf *
+translate(const struct bpf_program *p, enum target t, uint32_t *len, int *rc)
+{
+	struct rte_bpf_prm prm;
+	struct rte_bpf *bpf = NULL;
+	struct emit d = { NULL, 0 };
+	struct scan s;
+	uint32_t *at;
+
+	if (p->bf_len == 0 || !scan(p, t, &s)) {
+		*rc = -ENOTSUP;
+		return NULL;
+	}
+	at = calloc(p->bf_len + 1, sizeof(*at));
+	if (at == NULL) {
+		*rc = -ENOMEM;
+		return NULL;
+	}
+	/* Once to learn where every instruction lands (sizes depend on the
+	 * classic program only), once more with the jumps right. */
+	emit(p, t, &s, at, &d);
+	*rc = -ENOTSUP; /* a jump beyond eBPF's 16-bit offsets */
+	if (d.n <= INT16_MAX) {
+		d.ins = calloc(d.n, sizeof(*d.ins));
+		*rc = -ENOMEM;
+	}
+	if (d.ins != NULL) {
+		d.n = 0;
+		emit(p, t, &s, at, &d);
+		memset(&prm, 0, sizeof(prm));
+		prm.ins = d.ins;
+		prm.nb_ins = d.n;
+		if (t == T_MBUF) {
+			prm.prog_arg.type = RTE_BPF_ARG_PTR_MBUF;
+			prm.prog_arg.size = sizeof(struct rte_mbuf);
+			prm.prog_arg.buf_size = RTE_MBUF_DEFAULT_BUF_SIZE;
+		} else {
+			prm.prog_arg.type = RTE_BPF_ARG_PTR;
+			prm.prog_arg.size = s.len;
+		}
+		bpf = rte_bpf_load(&prm);
+		*rc = bpf != NULL ? 0 : rte_errno == ENOMEM ? -ENOMEM : -EINVAL;
+		*len = s.len;
+		free(d.ins);
+	}
+	free(at);
+	return bpf;
 }
 
 int
 wr_bpf_load(struct wr_bpf *b, const struct wr_filter *f, const char *what,
 	    struct wr_error *err)
 {
-	struct rte_bpf_prm *prm;
 	struct rte_bpf_jit jit;
+	uint32_t len;
+	int rc;
 
 	memset(b, 0, sizeof(*b));
 	if (!f->compiled)
 		return wr_error_set(err, -EINVAL, NULL, 0, 0, NULL,
 				    "%s: no compiled filter", what);
-	prm = rte_bpf_convert(&f->bpf);
-	if (prm == NULL)
-		return wr_error_set(err, rte_errno == ENOMEM ? -ENOMEM :
-				    -EINVAL, NULL, 0, 0, NULL, "%s: DPDK cannot "
-				    "convert \"%s\" to eBPF: %s", what, f->expr,
-				    rte_strerror(rte_errno));
-	fix_indirect_loads(prm);
-	b->bpf = rte_bpf_load(prm);
-	rte_free(prm);
+	b->bpf = translate(&f->bpf, T_MBUF, &len, &rc);
+	if (b->bpf == NULL && rc == -ENOMEM)
+		return wr_error_set(err, rc, NULL, 0, 0, NULL,
+				    "%s: out of memory", what);
 	if (b->bpf == NULL)
-		return wr_error_set(err, rte_errno == ENOMEM ? -ENOMEM :
-				    -EINVAL, NULL, 0, 0, NULL, "%s: DPDK's eBPF "
-				    "verifier refuses \"%s\": %s", what, f->expr,
-				    rte_strerror(rte_errno));
+		return wr_error_set(err, -EINVAL, NULL, 0, 0, NULL, "%s: DPDK's "
+				    "eBPF cannot take \"%s\" (%s)", what, f->expr,
+				    rc == -ENOTSUP ? "an instruction it has no "
+				    "translation for" : "its verifier refused it");
 	if (rte_bpf_get_jit(b->bpf, &jit) == 0)
 		b->jit = jit.func;
+	/* Without a JIT, the interpreter on the frame would cost more than
+	 * on the mbuf: no direct program. */
+	if (b->jit == NULL)
+		return 0;
+	b->direct_bpf = translate(&f->bpf, T_DIRECT, &len, &rc);
+	if (b->direct_bpf != NULL && rte_bpf_get_jit(b->direct_bpf, &jit) == 0 &&
+	    jit.func != NULL) {
+		b->direct = (uint64_t (*)(const void *))jit.func;
+		b->direct_len = len;
+	} else if (b->direct_bpf != NULL) {
+		rte_bpf_destroy(b->direct_bpf);
+		b->direct_bpf = NULL;
+	}
 	return 0;
 }
 
 void
 wr_bpf_free(struct wr_bpf *b)
 {
-	if (b == NULL || b->bpf == NULL)
+	if (b == NULL)
 		return;
-	rte_bpf_destroy(b->bpf);
-	b->bpf = NULL;
-	b->jit = NULL;
+	if (b->bpf != NULL)
+		rte_bpf_destroy(b->bpf);
+	if (b->direct_bpf != NULL)
+		rte_bpf_destroy(b->direct_bpf);
+	memset(b, 0, sizeof(*b));
 }

@@ -5,15 +5,19 @@
 
 /**
  * @file
- * What dpdk-dumpcap does with a capture filter: the classic BPF program
- * libpcap compiled (wr_filter.h) is converted to eBPF (rte_bpf_convert()),
- * loaded and verified (rte_bpf_load()), and its JIT-compiled function used
- * when DPDK has one for the CPU (x86-64, arm64), else its interpreter.  The
- * program takes the mbuf itself (RTE_BPF_ARG_PTR_MBUF): loads beyond the
- * first segment go through rte_pktmbuf_read().
+ * A capture filter or an rx_classes class as the data path runs it: the
+ * classic BPF program libpcap compiled (wr_filter.h) is translated to eBPF
+ * here (wr_bpf.c), loaded and verified (rte_bpf_load()), and its
+ * JIT-compiled function used when DPDK has one for the CPU (x86-64,
+ * arm64), else its interpreter.  Two programs: one takes the mbuf
+ * (RTE_BPF_ARG_PTR_MBUF; loads beyond the first segment go through
+ * rte_pktmbuf_read()), the other, where the filter allows it, the frame's
+ * bytes with plain loads, for frames whose first segment is long enough;
+ * the first answers what the second cannot.  Both return what libpcap's
+ * interpreter returns (test_bpf).
  *
  * Threads: load and free on the main lcore; wr_bpf_run() on any lcore,
- * concurrently (the program has no state).
+ * concurrently (the programs have no state).
  */
 
 #include <stdbool.h>
@@ -28,10 +32,20 @@
 struct wr_bpf {
 	struct rte_bpf *bpf;
 	uint64_t (*jit)(void *);   /**< NULL: run by the interpreter */
+	/** The same filter on the frame's bytes (wr_bpf.c), JIT-compiled;
+	 * NULL: none.  Run on frames whose first segment holds direct_len
+	 * bytes. */
+	uint64_t (*direct)(const void *);
+	uint32_t direct_len;
+	struct rte_bpf *direct_bpf;
 };
 
+/** What a direct program returns when a load went past direct_len: the
+ * mbuf program answers instead (classic BPF returns 32 bits). */
+#define WR_BPF_FALLBACK (UINT64_C(1) << 32)
+
 /**
- * Convert and load @p f (compiled by wr_filter_compile()).  Needs EAL.
+ * Translate and load @p f (compiled by wr_filter_compile()).
  * @param what names the filter in the error ("--capture-filter", "class
  *             arp")
  * @return 0; -EINVAL (DPDK refused the program: @p err says so); -ENOMEM.
@@ -46,6 +60,12 @@ void wr_bpf_free(struct wr_bpf *b);
 static inline uint64_t
 wr_bpf_exec(const struct wr_bpf *b, struct rte_mbuf *m)
 {
+	if (b->direct != NULL && rte_pktmbuf_data_len(m) >= b->direct_len) {
+		uint64_t r = b->direct(rte_pktmbuf_mtod(m, const void *));
+
+		if (likely(r != WR_BPF_FALLBACK))
+			return r;
+	}
 	return b->jit != NULL ? b->jit(m) : rte_bpf_exec(b->bpf, m);
 }
 
