@@ -199,8 +199,9 @@ wr_rx_classes_match(const struct wr_rx_classes *cs, const uint8_t *frame,
 	return -1;
 }
 
-/* The longest classic program DPDK's rte_bpf_convert() takes (its
- * BPF_MAXINSNS, the kernel's limit for a socket filter). */
+/* The longest merged program: the kernel's limit for a socket filter
+ * (BPF_MAXINSNS).  Its eBPF translation must also keep its jumps within
+ * 16 bits (wr_bpf.c); when it does not, the classes run one by one. */
 #define WR_FILTER_MERGE_MAX 4096
 
 /* Instructions program @p f takes in the merged one: its own, the

@@ -10,11 +10,11 @@
  * port, the received frames that carry no signature of ours).  Both are
  * compiled here by libpcap's pcap_compile() for Ethernet (DLT_EN10MB), the
  * one compiler of that language everybody trusts, into classic BPF.  The
- * data path converts the program to eBPF and JIT-compiles it with DPDK's
- * rte_bpf (rte_bpf_convert(), as dpdk-dumpcap does: wr_bpf.h in lib/dp);
- * that needs EAL, so everything a user can get wrong is found here, before
- * EAL starts: an expression libpcap refuses is one error line naming it and
- * libpcap's reason.
+ * data path translates the program to eBPF and has DPDK's rte_bpf verify
+ * and JIT-compile it (wr_bpf.h in lib/dp) when the run starts, so
+ * everything a user can get wrong is found here, before EAL starts: an
+ * expression libpcap refuses is one error line naming it and libpcap's
+ * reason.
  *
  * wr_filter_match() runs the classic program with libpcap's own
  * interpreter (pcap_offline_filter): the reference the JIT is tested

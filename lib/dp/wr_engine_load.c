@@ -270,9 +270,9 @@ streams_setup(struct wr_engine *e, struct wr_error *err)
 
 /*
  * The classes as one program (wr_filter_merge()): a frame without a
- * signature then costs one call instead of one per class.  A set DPDK
- * would not take whole (over 4096 instructions) is run one by one: the
- * same counts, more slowly.
+ * signature then costs one call instead of one per class.  A set too long
+ * to merge (over 4096 classic instructions) or to translate (wr_bpf.c:
+ * jumps beyond 16 bits) is run one by one: the same counts, more slowly.
  */
 static int
 classes_merge(struct wr_engine *e, const struct wr_filter *const *fs,
