@@ -28,20 +28,23 @@
  * interpreter reads and returns what it returns.  Measured with cachegrind
  * on the rx_classes benchmark's three classes (a UDP frame of the third),
  * JIT code and net_ring's receive together: 127 instructions a frame with
- * the mbuf program, 82 with the direct one.  A program with a length load,
- * a shift by X or loads past D_LEN_MAX has none.
+ * the mbuf program, 82 with the direct one.  A program with a length load
+ * or loads past D_LEN_MAX has none.
  *
  * Registers: A in r0, X in r7, the mbuf or the frame in r6, M[k] on the
  * stack, r2 and r3 for a moment (LD_ABS clobbers r1..r5), r8 for A across
  * the mbuf program's MSH load.  A and X are kept zero-extended (32-bit
  * operations), so 64-bit compares equal classic BPF's 32-bit ones.
  *
- * Two things of DPDK 22.11 are avoided: its JIT encodes "test imm, reg"
- * with an 8-bit immediate where x86 takes 32 bits (a JSET with a constant
- * of -128..127, "tcp[13] & 2 != 0", jumped into the middle of an
- * instruction: SIGSEGV), so a JSET takes its constant from a register; and
- * an immediate is sign-extended to 64 bits, so a compare with a constant
- * above 2^31 does too.
+ * Three places where DPDK 22.11's eBPF would answer otherwise than libpcap:
+ * - DPDK's x86 JIT encodes "test imm, reg" with an 8-bit immediate where
+ *   x86 takes 32 bits: a JSET with a constant of -128..127
+ *   ("tcp[13] & 2 != 0") jumped into the middle of an instruction
+ *   (SIGSEGV).  A JSET takes its constant from a register.
+ * - An immediate is sign-extended to 64 bits: a compare with a constant
+ *   above 2^31 takes it from a register too.
+ * - A shift by X of 32 or more makes A 0 in libpcap, where x86 shifts by
+ *   X & 31: tested before the shift.
  */
 enum target { T_MBUF, T_DIRECT };
 
@@ -159,11 +162,6 @@ scan(const struct bpf_program *p, enum target t, struct scan *s)
 			break;
 		case BPF_ALU:
 			if (op > BPF_XOR)
-				return false;
-			/* By 32 or more, interpreters disagree: the mbuf
-			 * program keeps what DPDK's JIT does. */
-			if (t == T_DIRECT && BPF_SRC(c->code) == BPF_X &&
-			    (op == BPF_LSH || op == BPF_RSH))
 				return false;
 			if ((op == BPF_DIV || op == BPF_MOD) &&
 			    BPF_SRC(c->code) == BPF_X)
@@ -311,6 +309,14 @@ emit(const struct bpf_program *p, enum target t, const struct scan *s,
 		case BPF_ALU:
 			if (op == BPF_NEG) {
 				put(d, BPF_ALU | BPF_NEG, R_A, 0, 0, 0);
+			} else if (BPF_SRC(c->code) == BPF_X &&
+				   (op == BPF_LSH || op == BPF_RSH)) {
+				/* libpcap: A = 0 for a shift by 32 or more,
+				 * where x86 (and DPDK's JIT) shift by X & 31. */
+				put(d, BPF_JMP | BPF_JGT | BPF_K, R_X, 0, 2, 31);
+				put(d, BPF_ALU | op | BPF_X, R_A, R_X, 0, 0);
+				put(d, BPF_JMP | BPF_JA, 0, 0, 1, 0);
+				put(d, BPF_ALU | EBPF_MOV | BPF_K, R_A, 0, 0, 0);
 			} else if (BPF_SRC(c->code) == BPF_X) {
 				/* Classic BPF returns 0 on a division by 0. */
 				if (op == BPF_DIV || op == BPF_MOD)
