@@ -166,6 +166,11 @@ static const char *const direct_exprs[] = {
 	"ip[8] > 64", "ip[8] >= 64", "ip[8] < 64", "ip[8] <= 64",
 	"ip[2:2] > 46 and ip[2:2] <= 60", "ip[2:2] >= 46 and ip[2:2] < 60",
 	"ip[8] != 64 and ip[8] > 0",
+	/* Many paths: DPDK's verifier took 8 s on it until the scratch
+	 * registers were made 0 where paths meet (wr_bpf.c). */
+	"vlan and port!2 and !vlan and !vlan and port!!6 and !vlan and "
+	"port!6 and !vlan and port!!6 and !vlan and port!6 and !vlan 6 and "
+	"!vlan 5 and port!5 and 65 and port 0",
 };
 
 static void
@@ -186,8 +191,9 @@ test_direct(void)
 			fprintf(stderr, "%s: no direct program\n",
 				direct_exprs[i]);
 		n = check(direct_exprs[i], &f, &b, 20000, 1000 + i);
-		/* Most frames are 60 bytes or more. */
-		CU_ASSERT(b.direct == NULL || n > 10000);
+		/* Most frames are 60 bytes or more (a filter reading
+		 * further takes longer frames only). */
+		CU_ASSERT(b.direct == NULL || b.direct_len > 60 || n > 10000);
 		wr_bpf_free(&b);
 		wr_filter_free(&f);
 	}
@@ -248,6 +254,31 @@ test_shift_by_x(void)
 		wr_filter_free(&f);
 	}
 	CU_ASSERT_EQUAL(bad, 0);
+}
+
+/* Indexes that wrap below 0 for some frames (OSPF's protocol 89): the mbuf
+ * program answers 0 as libpcap does, where DPDK's load passed an offset
+ * near 2^32 to rte_pktmbuf_read() and it read a NULL segment. */
+static void
+test_wrapping_index(void)
+{
+	static const char *const exprs[] = {
+		"ip[3 - ip[42 - ip[9]]] > 3", "ether[ip[9] - 20] = 0",
+	};
+	struct wr_filter f;
+	struct wr_bpf b;
+	struct wr_error err;
+	char why[256];
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(exprs); i++) {
+		CU_ASSERT_EQUAL_FATAL(wr_filter_compile(&f, exprs[i], why,
+							sizeof(why)), 0);
+		CU_ASSERT_EQUAL_FATAL(wr_bpf_load(&b, &f, "t", &err), 0);
+		check(exprs[i], &f, &b, 20000, 31 + i);
+		wr_bpf_free(&b);
+		wr_filter_free(&f);
+	}
 }
 
 /* What has no direct program still answers, through the mbuf program. */
@@ -317,6 +348,7 @@ test_merged(void)
 static CU_TestInfo bpf_tests[] = {
 	{ "direct", test_direct },
 	{ "shift_by_x", test_shift_by_x },
+	{ "wrapping_index", test_wrapping_index },
 	{ "no_direct", test_no_direct },
 	{ "merged", test_merged },
 	CU_TEST_INFO_NULL,
