@@ -72,8 +72,8 @@ make_frame(uint8_t *f, uint32_t *seed)
 		l4[2] = (uint8_t)(lcg(seed) % 2 ? 0x13 : 0x00);
 		l4[3] = (uint8_t)(lcg(seed) % 2 ? 0x88 : 80);
 		l4[13] = (uint8_t)lcg(seed);             /* TCP flags */
-		if (f[23] == 1)
-			l4[0] = 3;                       /* unreachable */
+		if (f[23] == 1)                      /* unreachable or echo reply */
+			l4[0] = lcg(seed) % 2 ? 3 : 0;
 	}
 	for (k = lcg(seed) % 4; k > 0; k--)
 		f[lcg(seed) % 96] = (uint8_t)lcg(seed);
@@ -316,6 +316,10 @@ test_merged(void)
 		"icmp[icmptype] == icmp-unreach", "vlan and udp", "ip6 and tcp",
 		"tcp[tcpflags] & tcp-syn != 0", "ip",
 	};
+	static const char *const kr[] = {
+		"icmp[icmptype] == icmp-unreach",
+		"icmp[icmptype] == icmp-echoreply", "ip", "arp",
+	};
 	struct wr_filter fl[RTE_DIM(exprs)], all;
 	const struct wr_filter *fs[RTE_DIM(exprs)];
 	struct wr_bpf b;
@@ -339,6 +343,19 @@ test_merged(void)
 	CU_ASSERT_EQUAL_FATAL(wr_bpf_load(&b, &all, "classes", &err), 0);
 	CU_ASSERT_PTR_NOT_NULL(b.direct);
 	CU_ASSERT(check("8 classes", &all, &b, 20000, 6) > 10000);
+	wr_bpf_free(&b);
+	wr_filter_free(&all);
+	/* test_rx.py's classes: with one EXIT a return, DPDK's JIT sized
+	 * the jump of an echo reply's class back to the epilogue wrong and
+	 * ran past its code (wr_bpf.c, BPF_RET). */
+	for (c = 0; c < 4; c++)
+		wr_filter_free(&fl[c]);
+	for (c = 0; c < 4; c++)
+		CU_ASSERT_EQUAL_FATAL(wr_filter_compile(&fl[c], kr[c], why,
+							sizeof(why)), 0);
+	CU_ASSERT_EQUAL_FATAL(wr_filter_merge(fs, 4, &all), 0);
+	CU_ASSERT_EQUAL_FATAL(wr_bpf_load(&b, &all, "classes", &err), 0);
+	CU_ASSERT(check("test_rx classes", &all, &b, 20000, 7) > 10000);
 	wr_bpf_free(&b);
 	wr_filter_free(&all);
 	for (c = 0; c < RTE_DIM(exprs); c++)

@@ -36,7 +36,7 @@
  * the mbuf program's MSH load.  A and X are kept zero-extended (32-bit
  * operations), so 64-bit compares equal classic BPF's 32-bit ones.
  *
- * Three places where DPDK 22.11's eBPF would answer otherwise than libpcap:
+ * Where DPDK 22.11's eBPF would answer otherwise than libpcap:
  * - DPDK's x86 JIT encodes "test imm, reg" with an 8-bit immediate where
  *   x86 takes 32 bits: a JSET with a constant of -128..127
  *   ("tcp[13] & 2 != 0") jumped into the middle of an instruction
@@ -47,6 +47,12 @@
  *   above 2^31 takes it from a register too.
  * - A shift by X of 32 or more makes A 0 in libpcap, where x86 shifts by
  *   X & 31: tested before the shift.
+ * - Its x86 JIT puts the epilogue at the first EXIT and jumps back to it
+ *   from the others, and sized one such jump short for a distance of -130
+ *   (it ran past the code): a program here has one EXIT, at its end.
+ * And where DPDK would crash on what libpcap answers: an indirect index
+ * near 2^32 wraps rte_pktmbuf_read()'s bounds check, so the mbuf program
+ * checks X + k against the frame's length first.
  */
 enum target { T_MBUF, T_DIRECT };
 
@@ -195,11 +201,19 @@ scan(const struct bpf_program *p, enum target t, struct scan *s)
 
 /* The exits after the program: past direct_len (the direct program's
  * indirect loads, 3 instructions), then the one that returns 0 (a division
- * by 0; the mbuf program's indirect loads beyond the frame). */
+ * by 0; the mbuf program's indirect loads beyond the frame: 2), then the
+ * program's one EXIT. */
 static uint32_t
 exit_zero(const struct scan *s, enum target t, uint32_t exits)
 {
 	return exits + (s->ind && t == T_DIRECT ? 3 : 0);
+}
+
+static uint32_t
+exit_last(const struct scan *s, enum target t, uint32_t exits)
+{
+	return exit_zero(s, t, exits) +
+		(s->div || (s->ind && t == T_MBUF) ? 2 : 0);
 }
 
 /* Emit @p p for @p t; @p at (bf_len + 1 entries) holds each classic
@@ -416,12 +430,18 @@ emit(const struct bpf_program *p, enum target t, const struct scan *s,
 			break;
 		}
 		case BPF_RET:
+			/* To the one EXIT at the end: DPDK 22.11's x86 JIT
+			 * jumps from a later EXIT back to the epilogue it
+			 * put at the first, and sized one such jump short
+			 * (rel8) for a distance of -130: it landed past the
+			 * code (seen with four merged rx_classes). */
 			if (BPF_RVAL(c->code) == BPF_K)
 				put(d, BPF_ALU | EBPF_MOV | BPF_K, R_A, 0, 0,
 				    (int32_t)c->k);
 			else if (BPF_RVAL(c->code) == BPF_X)
 				put(d, BPF_ALU | EBPF_MOV | BPF_X, R_A, R_X, 0, 0);
-			put(d, BPF_JMP | EBPF_EXIT, 0, 0, 0, 0);
+			put(d, BPF_JMP | BPF_JA, 0, 0,
+			    jmp_to(d, exit_last(s, t, exits)), 0);
 			break;
 		default: /* BPF_MISC */
 			if (BPF_MISCOP(c->code) == BPF_TAX)
@@ -435,12 +455,15 @@ emit(const struct bpf_program *p, enum target t, const struct scan *s,
 	if (s->ind && t == T_DIRECT) {
 		put(d, BPF_ALU | EBPF_MOV | BPF_K, R_A, 0, 0, 1);
 		put(d, EBPF_ALU64 | BPF_LSH | BPF_K, R_A, 0, 0, 32);
-		put(d, BPF_JMP | EBPF_EXIT, 0, 0, 0, 0);
+		put(d, BPF_JMP | BPF_JA, 0, 0,
+		    jmp_to(d, exit_last(s, t, exits)), 0);
 	}
 	if (s->div || (s->ind && t == T_MBUF)) {
 		put(d, BPF_ALU | EBPF_MOV | BPF_K, R_A, 0, 0, 0);
-		put(d, BPF_JMP | EBPF_EXIT, 0, 0, 0, 0);
+		put(d, BPF_JMP | BPF_JA, 0, 0,
+		    jmp_to(d, exit_last(s, t, exits)), 0);
 	}
+	put(d, BPF_JMP | EBPF_EXIT, 0, 0, 0, 0);
 }
 
 /*
