@@ -136,6 +136,31 @@ check(const char *name, const struct wr_filter *f, const struct wr_bpf *b,
 	return direct;
 }
 
+/* Each of @p exprs compiled, loaded and checked on @p frames frames (seeds
+ * from @p seed on); @p direct: 1 it must have a direct program, 0 it must
+ * not, -1 either. */
+static void
+each_expr(const char *const *exprs, unsigned int n, unsigned int frames,
+	  uint32_t seed, int direct)
+{
+	struct wr_filter f;
+	struct wr_bpf b;
+	struct wr_error err;
+	char why[256];
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		CU_ASSERT_EQUAL_FATAL(wr_filter_compile(&f, exprs[i], why,
+							sizeof(why)), 0);
+		CU_ASSERT_EQUAL_FATAL(wr_bpf_load(&b, &f, "t", &err), 0);
+		if (direct >= 0)
+			CU_ASSERT_EQUAL(b.direct != NULL, direct == 1);
+		check(exprs[i], &f, &b, frames, seed + i);
+		wr_bpf_free(&b);
+		wr_filter_free(&f);
+	}
+}
+
 /* Expressions libpcap compiles into every kind of instruction the direct
  * program translates: absolute and indirect loads of each size, scratch
  * words, arithmetic with constants and with X (a division by a byte that
@@ -265,20 +290,7 @@ test_wrapping_index(void)
 	static const char *const exprs[] = {
 		"ip[3 - ip[42 - ip[9]]] > 3", "ether[ip[9] - 20] = 0",
 	};
-	struct wr_filter f;
-	struct wr_bpf b;
-	struct wr_error err;
-	char why[256];
-	unsigned int i;
-
-	for (i = 0; i < RTE_DIM(exprs); i++) {
-		CU_ASSERT_EQUAL_FATAL(wr_filter_compile(&f, exprs[i], why,
-							sizeof(why)), 0);
-		CU_ASSERT_EQUAL_FATAL(wr_bpf_load(&b, &f, "t", &err), 0);
-		check(exprs[i], &f, &b, 20000, 31 + i);
-		wr_bpf_free(&b);
-		wr_filter_free(&f);
-	}
+	each_expr(exprs, RTE_DIM(exprs), 20000, 31, -1);
 }
 
 /* What has no direct program still answers, through the mbuf program. */
@@ -289,21 +301,7 @@ test_no_direct(void)
 		"len >= 100",               /* the frame's length */
 		"ether[9000] = 1",          /* beyond any direct_len */
 	};
-	struct wr_filter f;
-	struct wr_bpf b;
-	struct wr_error err;
-	char why[256];
-	unsigned int i;
-
-	for (i = 0; i < RTE_DIM(exprs); i++) {
-		CU_ASSERT_EQUAL_FATAL(wr_filter_compile(&f, exprs[i], why,
-							sizeof(why)), 0);
-		CU_ASSERT_EQUAL_FATAL(wr_bpf_load(&b, &f, "t", &err), 0);
-		CU_ASSERT_PTR_NULL(b.direct);
-		check(exprs[i], &f, &b, 5000, 7 + i);
-		wr_bpf_free(&b);
-		wr_filter_free(&f);
-	}
+	each_expr(exprs, RTE_DIM(exprs), 5000, 7, 0);
 }
 
 /* The rx_classes program (wr_filter_merge()): the class, as libpcap's

@@ -113,6 +113,20 @@ put_load(struct emit *d, uint16_t code, uint8_t dst, uint8_t base, int16_t off)
 		    (int32_t)ld_size(code) * 8);
 }
 
+/* A or X (@p dst) = a constant, a scratch word or the frame's length
+ * (@p mode: BPF_IMM, BPF_MEM, BPF_LEN; the mbuf program's only). */
+static void
+put_word(struct emit *d, uint32_t mode, uint8_t dst, uint32_t k)
+{
+	if (mode == BPF_IMM)
+		put(d, BPF_ALU | EBPF_MOV | BPF_K, dst, 0, 0, (int32_t)k);
+	else if (mode == BPF_MEM)
+		put(d, BPF_LDX | BPF_MEM | BPF_W, dst, R_FP, mem_off(k), 0);
+	else
+		put(d, BPF_LDX | BPF_MEM | BPF_W, dst, R_P,
+		    offsetof(struct rte_mbuf, pkt_len), 0);
+}
+
 /* What a program needs. */
 struct scan {
 	uint32_t len;              /* T_DIRECT: direct_len */
@@ -256,10 +270,6 @@ emit(const struct bpf_program *p, enum target t, const struct scan *s,
 		 * bits are the operation's). */
 		switch (cls == BPF_LD || cls == BPF_LDX ?
 			cls | BPF_MODE(c->code) : cls) {
-		case BPF_LD | BPF_IMM:
-			put(d, BPF_ALU | EBPF_MOV | BPF_K, R_A, 0, 0,
-			    (int32_t)c->k);
-			break;
 		case BPF_LD | BPF_ABS:
 			if (t == T_MBUF) {
 				put(d, BPF_LD | BPF_ABS | sz, 0, 0, 0,
@@ -307,18 +317,6 @@ emit(const struct bpf_program *p, enum target t, const struct scan *s,
 			put(d, BPF_ALU | EBPF_MOV | BPF_K, R_T1, 0, 0, 0);
 			put(d, BPF_ALU | EBPF_MOV | BPF_K, R_T2, 0, 0, 0);
 			break;
-		case BPF_LD | BPF_MEM:
-			put(d, BPF_LDX | BPF_MEM | BPF_W, R_A, R_FP,
-			    mem_off(c->k), 0);
-			break;
-		case BPF_LD | BPF_LEN:
-			put(d, BPF_LDX | BPF_MEM | BPF_W, R_A, R_P,
-			    offsetof(struct rte_mbuf, pkt_len), 0);
-			break;
-		case BPF_LDX | BPF_IMM:
-			put(d, BPF_ALU | EBPF_MOV | BPF_K, R_X, 0, 0,
-			    (int32_t)c->k);
-			break;
 		case BPF_LDX | BPF_MSH:
 			if (t == T_MBUF) {
 				/* LD_ABS loads into A. */
@@ -339,13 +337,14 @@ emit(const struct bpf_program *p, enum target t, const struct scan *s,
 			put(d, BPF_ALU | BPF_AND | BPF_K, R_X, 0, 0, 0xf);
 			put(d, BPF_ALU | BPF_LSH | BPF_K, R_X, 0, 0, 2);
 			break;
+		case BPF_LD | BPF_IMM:
+		case BPF_LD | BPF_MEM:
+		case BPF_LD | BPF_LEN:
+		case BPF_LDX | BPF_IMM:
 		case BPF_LDX | BPF_MEM:
-			put(d, BPF_LDX | BPF_MEM | BPF_W, R_X, R_FP,
-			    mem_off(c->k), 0);
-			break;
 		case BPF_LDX | BPF_LEN:
-			put(d, BPF_LDX | BPF_MEM | BPF_W, R_X, R_P,
-			    offsetof(struct rte_mbuf, pkt_len), 0);
+			put_word(d, BPF_MODE(c->code),
+				 cls == BPF_LD ? R_A : R_X, c->k);
 			break;
 		case BPF_ST:
 			put(d, BPF_STX | BPF_MEM | BPF_W, R_FP, R_A,
