@@ -187,6 +187,11 @@ static const char *const direct_exprs[] = {
 	"tcp[tcpflags] & (tcp-syn|tcp-ack) != 0",
 	"tcp and (((ip[2:2] - ((ip[0]&0xf)<<2)) - ((tcp[12]&0xf0)>>2)) != 0)",
 	"ether dst ff:ff:ff:ff:ff:ff and not ip",
+	/* Scratch words: five, all in the direct program's registers; six
+	 * and seven, on its stack (wr_bpf.c). */
+	"ip[1]*(ip[2]+(ip[3]*(ip[4]+(ip[5]*ip[6])))) > 3000",
+	"ip[1]*(ip[2]+(ip[3]*(ip[4]+(ip[5]*(ip[6]+ip[7]))))) > 3000",
+	"(ip[1]+ip[2])*(ip[3]+ip[4]) > (ip[5]+ip[6])*(ip[7]+ip[8])",
 	/* At the boundary on most frames (TTL 64, total length 46). */
 	"ip[8] > 64", "ip[8] >= 64", "ip[8] < 64", "ip[8] <= 64",
 	"ip[2:2] > 46 and ip[2:2] <= 60", "ip[2:2] >= 46 and ip[2:2] < 60",

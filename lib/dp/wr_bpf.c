@@ -28,13 +28,17 @@
  * interpreter reads and returns what it returns.  Measured with cachegrind
  * on the rx_classes benchmark's three classes (a UDP frame of the third),
  * JIT code and net_ring's receive together: 127 instructions a frame with
- * the mbuf program, 86 with the direct one.  A program with a length load
- * or loads past D_LEN_MAX has none.
+ * the mbuf program, 86 with the direct one, 77 with its registers below.
+ * A program with a length load or loads past D_LEN_MAX has none.
  *
- * Registers: A in r0, X in r7, the mbuf or the frame in r6, M[k] on the
- * stack, r2 and r3 for a moment (LD_ABS clobbers r1..r5), r8 for A across
- * the mbuf program's MSH load.  A and X are kept zero-extended (32-bit
- * operations), so 64-bit compares equal classic BPF's 32-bit ones.
+ * Registers: A in r0, r2 and r3 for a moment.  The mbuf program: X in r7,
+ * the mbuf in r6 (LD_ABS clobbers r1..r5), M[k] on the stack, r8 for A
+ * across an MSH load.  The direct program, which calls nothing: the frame
+ * where it came, in r1, X in r4, and up to five scratch words in r5..r9,
+ * so that DPDK's JIT has no stack to set up and only the words' registers
+ * to save (the 8 instructions a frame above).  A and X are kept
+ * zero-extended (32-bit operations), so 64-bit compares equal classic
+ * BPF's 32-bit ones.
  *
  * Where DPDK 22.11's eBPF would answer otherwise than libpcap:
  * - DPDK's x86 JIT encodes "test imm, reg" with an 8-bit immediate where
@@ -59,10 +63,11 @@ enum target { T_MBUF, T_DIRECT };
 #define R_A 0
 #define R_T1 2
 #define R_T2 3
-#define R_P 6
-#define R_X 7
 #define R_SAVE 8
 #define R_FP 10
+/* The direct program's first register for scratch words, and how many. */
+#define R_MEM0 5
+#define MEM_REGS 5
 /* The smallest direct_len: the shortest Ethernet frame without its FCS. */
 #define D_LEN_MIN 60
 /* Beyond this, a program's absolute loads reach past frames most links
@@ -113,33 +118,50 @@ put_load(struct emit *d, uint16_t code, uint8_t dst, uint8_t base, int16_t off)
 		    (int32_t)ld_size(code) * 8);
 }
 
-/* A or X (@p dst) = a constant, a scratch word or the frame's length
- * (@p mode: BPF_IMM, BPF_MEM, BPF_LEN; the mbuf program's only). */
-static void
-put_word(struct emit *d, uint32_t mode, uint8_t dst, uint32_t k)
-{
-	if (mode == BPF_IMM)
-		put(d, BPF_ALU | EBPF_MOV | BPF_K, dst, 0, 0, (int32_t)k);
-	else if (mode == BPF_MEM)
-		put(d, BPF_LDX | BPF_MEM | BPF_W, dst, R_FP, mem_off(k), 0);
-	else
-		put(d, BPF_LDX | BPF_MEM | BPF_W, dst, R_P,
-		    offsetof(struct rte_mbuf, pkt_len), 0);
-}
-
-/* What a program needs. */
+/* What a program needs, and where its words are. */
 struct scan {
 	uint32_t len;              /* T_DIRECT: direct_len */
 	bool ind;                  /* an indirect load: the fallback exit */
 	bool div;                  /* a division by X: the exit with 0 */
 	uint16_t mem_read;         /* scratch words loaded */
+	uint16_t mem_used;         /* scratch words loaded or stored */
+	uint8_t r_p;               /* the mbuf or the frame */
+	uint8_t r_x;               /* X */
+	uint8_t mem_reg[BPF_MEMWORDS]; /* M[k]'s register, 0: the stack */
 };
+
+/* A or X (@p dst) = a constant, a scratch word or the frame's length
+ * (@p mode: BPF_IMM, BPF_MEM, BPF_LEN; the mbuf program's only). */
+static void
+put_word(struct emit *d, const struct scan *s, uint32_t mode, uint8_t dst,
+	 uint32_t k)
+{
+	if (mode == BPF_IMM)
+		put(d, BPF_ALU | EBPF_MOV | BPF_K, dst, 0, 0, (int32_t)k);
+	else if (mode == BPF_MEM && s->mem_reg[k] != 0)
+		put(d, BPF_ALU | EBPF_MOV | BPF_X, dst, s->mem_reg[k], 0, 0);
+	else if (mode == BPF_MEM)
+		put(d, BPF_LDX | BPF_MEM | BPF_W, dst, R_FP, mem_off(k), 0);
+	else
+		put(d, BPF_LDX | BPF_MEM | BPF_W, dst, s->r_p,
+		    offsetof(struct rte_mbuf, pkt_len), 0);
+}
+
+/* M[k] = @p src (A or X). */
+static void
+put_store(struct emit *d, const struct scan *s, uint8_t src, uint32_t k)
+{
+	if (s->mem_reg[k] != 0)
+		put(d, BPF_ALU | EBPF_MOV | BPF_X, s->mem_reg[k], src, 0, 0);
+	else
+		put(d, BPF_STX | BPF_MEM | BPF_W, R_FP, src, mem_off(k), 0);
+}
 
 /* @return false when @p p cannot be translated for @p t. */
 static bool
 scan(const struct bpf_program *p, enum target t, struct scan *s)
 {
-	uint32_t i;
+	uint32_t i, r;
 
 	memset(s, 0, sizeof(*s));
 	s->len = D_LEN_MIN;
@@ -169,6 +191,7 @@ scan(const struct bpf_program *p, enum target t, struct scan *s)
 				if (c->k >= BPF_MEMWORDS)
 					return false;
 				s->mem_read |= (uint16_t)(1u << c->k);
+				s->mem_used |= (uint16_t)(1u << c->k);
 			} else if (mode == BPF_LEN) {
 				/* The frame's length is not passed. */
 				if (t == T_DIRECT)
@@ -181,6 +204,7 @@ scan(const struct bpf_program *p, enum target t, struct scan *s)
 		case BPF_STX:
 			if (c->k >= BPF_MEMWORDS)
 				return false;
+			s->mem_used |= (uint16_t)(1u << c->k);
 			break;
 		case BPF_ALU:
 			if (op > BPF_XOR)
@@ -210,7 +234,18 @@ scan(const struct bpf_program *p, enum target t, struct scan *s)
 			return false;
 		}
 	}
-	return t == T_MBUF || s->len <= D_LEN_MAX;
+	if (t == T_MBUF) {
+		s->r_p = 6;
+		s->r_x = 7;
+		return true;
+	}
+	s->r_p = 1;
+	s->r_x = 4;
+	if (__builtin_popcount(s->mem_used) <= MEM_REGS)
+		for (i = 0, r = R_MEM0; i < BPF_MEMWORDS; i++)
+			if (s->mem_used & (1u << i))
+				s->mem_reg[i] = (uint8_t)r++;
+	return s->len <= D_LEN_MAX;
 }
 
 /* The exits after the program: past direct_len (the direct program's
@@ -239,9 +274,10 @@ emit(const struct bpf_program *p, enum target t, const struct scan *s,
 {
 	uint32_t i, k, exits = at[p->bf_len];
 
-	put(d, EBPF_ALU64 | EBPF_MOV | BPF_X, R_P, 1, 0, 0);
+	if (s->r_p != 1)
+		put(d, EBPF_ALU64 | EBPF_MOV | BPF_X, s->r_p, 1, 0, 0);
 	put(d, BPF_ALU | EBPF_MOV | BPF_K, R_A, 0, 0, 0);
-	put(d, BPF_ALU | EBPF_MOV | BPF_K, R_X, 0, 0, 0);
+	put(d, BPF_ALU | EBPF_MOV | BPF_K, s->r_x, 0, 0, 0);
 	/* The scratch registers 0 wherever paths meet, from here on: the
 	 * verifier prunes a path only at a state equal to one it has seen,
 	 * in every register (with constants left in them it walked every
@@ -256,7 +292,10 @@ emit(const struct bpf_program *p, enum target t, const struct scan *s,
 	/* Defined for the verifier; libpcap's programs store before they
 	 * load. */
 	for (k = 0; k < BPF_MEMWORDS; k++)
-		if (s->mem_read & (1u << k))
+		if (s->mem_reg[k] != 0)
+			put(d, BPF_ALU | EBPF_MOV | BPF_K, s->mem_reg[k], 0, 0,
+			    0);
+		else if (s->mem_read & (1u << k))
 			put(d, BPF_ST | BPF_MEM | BPF_W, R_FP, 0, mem_off(k), 0);
 	for (i = 0; i < p->bf_len; i++) {
 		const struct bpf_insn *c = &p->bf_insns[i];
@@ -276,7 +315,7 @@ emit(const struct bpf_program *p, enum target t, const struct scan *s,
 				    (int32_t)c->k);
 				put(d, BPF_ALU | EBPF_MOV | BPF_K, R_T1, 0, 0, 0);
 			} else
-				put_load(d, c->code, R_A, R_P, (int16_t)c->k);
+				put_load(d, c->code, R_A, s->r_p, (int16_t)c->k);
 			break;
 		case BPF_LD | BPF_IND:
 			if (t == T_MBUF) {
@@ -288,12 +327,12 @@ emit(const struct bpf_program *p, enum target t, const struct scan *s,
 				 * read, SIGSEGV). */
 				put(d, BPF_ALU | EBPF_MOV | BPF_K, R_T1, 0, 0,
 				    (int32_t)c->k);
-				put(d, EBPF_ALU64 | BPF_ADD | BPF_X, R_T1, R_X, 0, 0);
-				put(d, BPF_LDX | BPF_MEM | BPF_W, R_T2, R_P,
+				put(d, EBPF_ALU64 | BPF_ADD | BPF_X, R_T1, s->r_x, 0, 0);
+				put(d, BPF_LDX | BPF_MEM | BPF_W, R_T2, s->r_p,
 				    offsetof(struct rte_mbuf, pkt_len), 0);
 				put(d, BPF_JMP | BPF_JGT | BPF_X, R_T1, R_T2,
 				    jmp_to(d, exit_zero(s, t, exits)), 0);
-				put(d, BPF_LD | BPF_IND | sz, 0, R_X, 0,
+				put(d, BPF_LD | BPF_IND | sz, 0, s->r_x, 0,
 				    (int32_t)c->k);
 				put(d, BPF_ALU | EBPF_MOV | BPF_K, R_T1, 0, 0, 0);
 				break;
@@ -303,14 +342,14 @@ emit(const struct bpf_program *p, enum target t, const struct scan *s,
 			k = s->len - ld_size(c->code);
 			put(d, BPF_ALU | EBPF_MOV | BPF_K, R_T1, 0, 0,
 			    (int32_t)c->k);
-			put(d, EBPF_ALU64 | BPF_ADD | BPF_X, R_T1, R_X, 0, 0);
+			put(d, EBPF_ALU64 | BPF_ADD | BPF_X, R_T1, s->r_x, 0, 0);
 			put(d, BPF_JMP | BPF_JGT | BPF_K, R_T1, 0,
 			    jmp_to(d, exits), (int32_t)k);
 			put(d, BPF_JMP | EBPF_JSGT | BPF_K, R_T1, 0,
 			    jmp_to(d, exits), (int32_t)k);
 			put(d, BPF_JMP | EBPF_JSLT | BPF_K, R_T1, 0,
 			    jmp_to(d, exits), 0);
-			put(d, EBPF_ALU64 | EBPF_MOV | BPF_X, R_T2, R_P, 0, 0);
+			put(d, EBPF_ALU64 | EBPF_MOV | BPF_X, R_T2, s->r_p, 0, 0);
 			put(d, EBPF_ALU64 | BPF_ADD | BPF_X, R_T2, R_T1, 0, 0);
 			put_load(d, c->code, R_A, R_T2, 0);
 			/* 0 again (the prologue says why). */
@@ -325,17 +364,17 @@ emit(const struct bpf_program *p, enum target t, const struct scan *s,
 				put(d, BPF_LD | BPF_ABS | BPF_B, 0, 0, 0,
 				    (int32_t)c->k);
 				put(d, BPF_ALU | EBPF_MOV | BPF_K, R_T1, 0, 0, 0);
-				put(d, BPF_ALU | EBPF_MOV | BPF_X, R_X, R_A, 0, 0);
+				put(d, BPF_ALU | EBPF_MOV | BPF_X, s->r_x, R_A, 0, 0);
 				put(d, EBPF_ALU64 | EBPF_MOV | BPF_X, R_A,
 				    R_SAVE, 0, 0);
 				put(d, BPF_ALU | EBPF_MOV | BPF_K, R_SAVE, 0, 0,
 				    0);
 			} else {
-				put(d, BPF_LDX | BPF_MEM | BPF_B, R_X, R_P,
+				put(d, BPF_LDX | BPF_MEM | BPF_B, s->r_x, s->r_p,
 				    (int16_t)c->k, 0);
 			}
-			put(d, BPF_ALU | BPF_AND | BPF_K, R_X, 0, 0, 0xf);
-			put(d, BPF_ALU | BPF_LSH | BPF_K, R_X, 0, 0, 2);
+			put(d, BPF_ALU | BPF_AND | BPF_K, s->r_x, 0, 0, 0xf);
+			put(d, BPF_ALU | BPF_LSH | BPF_K, s->r_x, 0, 0, 2);
 			break;
 		case BPF_LD | BPF_IMM:
 		case BPF_LD | BPF_MEM:
@@ -343,16 +382,14 @@ emit(const struct bpf_program *p, enum target t, const struct scan *s,
 		case BPF_LDX | BPF_IMM:
 		case BPF_LDX | BPF_MEM:
 		case BPF_LDX | BPF_LEN:
-			put_word(d, BPF_MODE(c->code),
-				 cls == BPF_LD ? R_A : R_X, c->k);
+			put_word(d, s, BPF_MODE(c->code),
+				 cls == BPF_LD ? R_A : s->r_x, c->k);
 			break;
 		case BPF_ST:
-			put(d, BPF_STX | BPF_MEM | BPF_W, R_FP, R_A,
-			    mem_off(c->k), 0);
+			put_store(d, s, R_A, c->k);
 			break;
 		case BPF_STX:
-			put(d, BPF_STX | BPF_MEM | BPF_W, R_FP, R_X,
-			    mem_off(c->k), 0);
+			put_store(d, s, s->r_x, c->k);
 			break;
 		case BPF_ALU:
 			if (op == BPF_NEG) {
@@ -361,16 +398,16 @@ emit(const struct bpf_program *p, enum target t, const struct scan *s,
 				   (op == BPF_LSH || op == BPF_RSH)) {
 				/* libpcap: A = 0 for a shift by 32 or more,
 				 * where x86 (and DPDK's JIT) shift by X & 31. */
-				put(d, BPF_JMP | BPF_JGT | BPF_K, R_X, 0, 2, 31);
-				put(d, BPF_ALU | op | BPF_X, R_A, R_X, 0, 0);
+				put(d, BPF_JMP | BPF_JGT | BPF_K, s->r_x, 0, 2, 31);
+				put(d, BPF_ALU | op | BPF_X, R_A, s->r_x, 0, 0);
 				put(d, BPF_JMP | BPF_JA, 0, 0, 1, 0);
 				put(d, BPF_ALU | EBPF_MOV | BPF_K, R_A, 0, 0, 0);
 			} else if (BPF_SRC(c->code) == BPF_X) {
 				/* Classic BPF returns 0 on a division by 0. */
 				if (op == BPF_DIV || op == BPF_MOD)
-					put(d, BPF_JMP | BPF_JEQ | BPF_K, R_X, 0,
+					put(d, BPF_JMP | BPF_JEQ | BPF_K, s->r_x, 0,
 					    jmp_to(d, exit_zero(s, t, exits)), 0);
-				put(d, BPF_ALU | op | BPF_X, R_A, R_X, 0, 0);
+				put(d, BPF_ALU | op | BPF_X, R_A, s->r_x, 0, 0);
 			} else {
 				put(d, BPF_ALU | op | BPF_K, R_A, 0, 0,
 				    (int32_t)c->k);
@@ -418,7 +455,7 @@ emit(const struct bpf_program *p, enum target t, const struct scan *s,
 				jt = jf;
 			}
 			if (BPF_SRC(c->code) == BPF_X) {
-				put(d, BPF_JMP | op | BPF_X, R_A, R_X,
+				put(d, BPF_JMP | op | BPF_X, R_A, s->r_x,
 				    jmp_to(d, jt), 0);
 			} else {
 				put(d, BPF_JMP | op | BPF_K, R_A, 0,
@@ -438,15 +475,15 @@ emit(const struct bpf_program *p, enum target t, const struct scan *s,
 				put(d, BPF_ALU | EBPF_MOV | BPF_K, R_A, 0, 0,
 				    (int32_t)c->k);
 			else if (BPF_RVAL(c->code) == BPF_X)
-				put(d, BPF_ALU | EBPF_MOV | BPF_X, R_A, R_X, 0, 0);
+				put(d, BPF_ALU | EBPF_MOV | BPF_X, R_A, s->r_x, 0, 0);
 			put(d, BPF_JMP | BPF_JA, 0, 0,
 			    jmp_to(d, exit_last(s, t, exits)), 0);
 			break;
 		default: /* BPF_MISC */
 			if (BPF_MISCOP(c->code) == BPF_TAX)
-				put(d, BPF_ALU | EBPF_MOV | BPF_X, R_X, R_A, 0, 0);
+				put(d, BPF_ALU | EBPF_MOV | BPF_X, s->r_x, R_A, 0, 0);
 			else
-				put(d, BPF_ALU | EBPF_MOV | BPF_X, R_A, R_X, 0, 0);
+				put(d, BPF_ALU | EBPF_MOV | BPF_X, R_A, s->r_x, 0, 0);
 			break;
 		}
 	}
