@@ -118,6 +118,58 @@ wr_seq_record_slow_(struct wr_seq *s, uint64_t seq)
 }
 
 void
+wr_seq_record_block(struct wr_seq *s, uint64_t seq, uint64_t n)
+{
+	uint64_t next = s->next, end = seq + n, from, len, pos, k, m, set = 0;
+	uint64_t old = 0, late = 0;
+
+	if (seq < next) {
+		/* Below next: next does not move, so each frame is too old or
+		 * a bit of the window, set (a duplicate) or not (late). */
+		uint64_t below = end < next ? end : next;
+		uint64_t first = next > s->mask + 1 ? next - s->mask - 1 : 0;
+
+		from = seq;
+		if (from < first) {
+			old = (below < first ? below : first) - from;
+			from += old;
+		}
+		for (len = below > from ? below - from : 0; len != 0;
+		     len -= k, from += k) {
+			pos = from & s->mask;
+			k = 64 - (pos & 63);
+			if (k > len)
+				k = len;
+			m = k == 64 ? ~0ull : ((1ull << k) - 1) << (pos & 63);
+			set += (uint64_t)__builtin_popcountll(s->bitmap[pos >> 6] &
+							      m);
+			s->bitmap[pos >> 6] |= m;
+		}
+		late = (below - seq) - old - set;
+		__atomic_store_n(&s->rx_pkts, s->rx_pkts + (below - seq),
+				 __ATOMIC_RELAXED);
+		__atomic_store_n(&s->distinct, s->distinct + old + late,
+				 __ATOMIC_RELAXED);
+		__atomic_store_n(&s->reordered, s->reordered + old + late,
+				 __ATOMIC_RELAXED);
+		__atomic_store_n(&s->too_old, s->too_old + old,
+				 __ATOMIC_RELAXED);
+		__atomic_store_n(&s->duplicated, s->duplicated + set,
+				 __ATOMIC_RELAXED);
+		if (end <= next)
+			return;
+		seq = next;
+	}
+	/* From next on: in order, after a gap for the first if it is beyond. */
+	if (seq > next) {
+		wr_seq_record_slow_(s, seq);
+		seq++;
+	}
+	if (end > seq)
+		wr_seq_record_run(s, end - seq);
+}
+
+void
 wr_seq_finish(const struct wr_seq *s, uint64_t sent, struct wr_seq_result *res)
 {
 	res->rx_pkts = __atomic_load_n(&s->rx_pkts, __ATOMIC_RELAXED);

@@ -168,6 +168,15 @@ wr_seq_record_lazy(struct wr_seq *s, uint64_t *run, uint64_t seq)
 }
 
 /**
+ * Account @p n frames (n >= 1) of sequences @p seq .. @p seq + n - 1, in
+ * that order: exactly what wr_seq_record() of each does, the frames below
+ * next classified a bitmap word at a time (a receive queue's burst of one
+ * lane whose sequences follow each other, but not from next: a device that
+ * repeats or reorders blocks of frames).  Owner only.
+ */
+void wr_seq_record_block(struct wr_seq *s, uint64_t seq, uint64_t n);
+
+/**
  * Counters, with lost computed against @p sent frames.  Any thread.
  * @param s     tracker
  * @param sent  frames sent on the stream (sequence numbers 0 .. sent - 1)
