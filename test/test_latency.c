@@ -43,6 +43,18 @@ static uint64_t vals[N_VALUES], sorted[N_VALUES];
 
 /* ---- bucket layout ---- */
 
+/* k = max(0, msb(v) - 7), index (k << 7) + (v >> k), v clamped to the
+ * range: the definition, with a bit scan. */
+static unsigned int
+bucket_ref(uint64_t ns)
+{
+	uint64_t v = ns < WR_LATENCY_RANGE_NS ? ns : WR_LATENCY_RANGE_NS;
+	unsigned int k = (unsigned int)(63 - __builtin_clzll(v | WR_LATENCY_SUB)) -
+			 WR_LATENCY_SUB_LOG2;
+
+	return (k << WR_LATENCY_SUB_LOG2) + (unsigned int)(v >> k);
+}
+
 static void
 test_bucket_layout(void)
 {
@@ -98,6 +110,28 @@ test_bucket_boundaries(void)
 			WR_LATENCY_OVERFLOW);
 	CU_ASSERT_EQUAL(wr_latency_bucket(1ull << 50), WR_LATENCY_OVERFLOW);
 	CU_ASSERT_EQUAL(wr_latency_bucket(UINT64_MAX), WR_LATENCY_OVERFLOW);
+	/* The index as the @file block defines it, with a bit scan, for
+	 * every value below 2^20, each power of two and its neighbours, and
+	 * a million random values of every magnitude. */
+	{
+		uint64_t v, x = 0x9e3779b97f4a7c15ull;
+		unsigned int bad = 0, e;
+
+		for (v = 0; v < (1u << 20); v++)
+			bad += wr_latency_bucket(v) != bucket_ref(v);
+		for (e = 0; e < 64; e++)
+			for (v = (1ull << e) - 1; v <= (1ull << e) + 1 && v != 0;
+			     v++)
+				bad += wr_latency_bucket(v) != bucket_ref(v);
+		for (e = 0; e < 1000000; e++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			v = x >> (x % 64);
+			bad += wr_latency_bucket(v) != bucket_ref(v);
+		}
+		CU_ASSERT_EQUAL(bad, 0);
+	}
 }
 
 static void
@@ -404,6 +438,19 @@ test_batch(void)
 			wr_latency_batch_flush(&bat, &b);
 	}
 	wr_latency_batch_flush(&bat, &b);
+	/* Batches all in one bucket (counted with one increment): overflows,
+	 * and 1000 .. 1003, which share a bucket. */
+	for (i = 0; i < 1000; i++) {
+		for (k = 0; k < 32; k++) {
+			uint64_t v = i % 2 ? (1ull << 40) + k : 1000 + (k & 3);
+
+			wr_latency_record(&one, v);
+			wr_latency_batch_add(&b, v);
+		}
+		wr_latency_batch_flush(&bat, &b);
+	}
+	CU_ASSERT_EQUAL(bat.counts[WR_LATENCY_OVERFLOW], one.counts[WR_LATENCY_OVERFLOW]);
+	CU_ASSERT(one.counts[WR_LATENCY_OVERFLOW] >= 500 * 32);
 	CU_ASSERT_EQUAL(b.n, 0);
 	assert_same(&one, &bat);
 	CU_ASSERT_EQUAL(one.sum_hi, bat.sum_hi);
