@@ -694,20 +694,31 @@ def crafted_seqs():
 
     0..9 in order; 11 before 10 (10 is late: 1 reordered); 12 twice (1
     duplicated); 13; 14 is held back; 15..69999 except 100, 101, 102 (3
-    gaps); then 14 arrives after 69999, more than the tracker's 65536-frame
-    window late (too old: counted distinct and reordered); then 69999 again
-    (1 duplicated).
+    gaps), with 1000..1049 held back until after 1200 (a late block: 50
+    reordered); 60000..60099 again, a block of 100 duplicates; then 14
+    arrives after 69999, more than the tracker's 65536-frame window late
+    (too old: counted distinct and reordered); then 69999 again (1
+    duplicated).  The blocks come in bursts of consecutive sequences, as a
+    device that reorders or repeats a batch returns them: the receive loop
+    for such bursts (wr_rx.c, rx_block()) counts them at once.
     """
     seqs = list(range(10)) + [11, 10, 12, 12, 13]
-    seqs += [s for s in range(15, 70000) if s not in (100, 101, 102)]
+    for s in range(15, 70000):
+        if s in (100, 101, 102) or 1000 <= s < 1050:
+            continue
+        seqs.append(s)
+        if s == 1200:
+            seqs += list(range(1000, 1050))
+    seqs += list(range(60000, 60100))
     seqs += [14, 69999]
     return seqs
 
 
 # By hand: distinct = 70000 - 3 (100, 101, 102 never came) = 69997;
-# ours = distinct + 2 duplicates = 69999; reordered = 10 and 14 = 2;
-# lost = 70010 sent - 69997 = 13 (the 3 gaps, and 69999 < s < 70010: 10).
-EXPECT = {"rx_pkts": 69999, "lost": 13, "reordered": 2, "duplicated": 2}
+# ours = distinct + 102 duplicates = 70099; reordered = 10, 14 and
+# 1000..1049 = 52; lost = 70010 sent - 69997 = 13 (the 3 gaps, and
+# 69999 < s < 70010: 10).
+EXPECT = {"rx_pkts": 70099, "lost": 13, "reordered": 52, "duplicated": 102}
 
 
 def ipv4_csum(hdr):
@@ -764,6 +775,8 @@ streams:
         self.assertEqual(st["tx_pkts"], PCAP_N)
         for k, v in EXPECT.items():
             self.assertEqual(st[k], v, k)
+        # A latency for every frame of ours, duplicates and late ones too.
+        self.assertEqual(st["latency_ns"]["n"], EXPECT["rx_pkts"])
         port = res["ports"][0]
         self.assertEqual(port["rx_pkts"], len(frames))
         self.assertEqual(port["rx_foreign"], 1)
