@@ -571,8 +571,10 @@ ramp_update(struct wr_tx_stream *ts, uint64_t now)
 }
 
 /* The NIC took @p sent frames at @p tsc: record the interval since the
- * previous train for every train whose first frame is among them. */
-static inline void
+ * previous train for every train whose first frame is among them.  Out of
+ * line: only paced trains call it, and the histogram's code inlined in
+ * stream_turn() changed how GCC allocated every stream's burst. */
+static __rte_noinline void
 trains_account(struct wr_tx_stream *ts, uint16_t sent, uint64_t tsc)
 {
 	const uint32_t n = ts->train_frames;
