@@ -235,6 +235,19 @@ reference(const uint64_t *seq, size_t n, uint64_t window, bool *seen,
 	}
 }
 
+/* Every counter of @p got as in @p want. */
+static void
+assert_result(const struct wr_seq_result *got,
+	      const struct wr_seq_result *want)
+{
+	CU_ASSERT_EQUAL(got->rx_pkts, want->rx_pkts);
+	CU_ASSERT_EQUAL(got->distinct, want->distinct);
+	CU_ASSERT_EQUAL(got->lost, want->lost);
+	CU_ASSERT_EQUAL(got->reordered, want->reordered);
+	CU_ASSERT_EQUAL(got->duplicated, want->duplicated);
+	CU_ASSERT_EQUAL(got->too_old, want->too_old);
+}
+
 #define RAND_N 40000
 
 struct keyed {
@@ -319,12 +332,7 @@ check_random_(unsigned int window_log2, uint64_t disp, unsigned int jumps,
 	}
 	wr_seq_finish(&s, sent, &got);
 	wr_seq_free(&s);
-	CU_ASSERT_EQUAL(got.rx_pkts, want.rx_pkts);
-	CU_ASSERT_EQUAL(got.distinct, want.distinct);
-	CU_ASSERT_EQUAL(got.lost, want.lost);
-	CU_ASSERT_EQUAL(got.reordered, want.reordered);
-	CU_ASSERT_EQUAL(got.duplicated, want.duplicated);
-	CU_ASSERT_EQUAL(got.too_old, want.too_old);
+	assert_result(&got, &want);
 	CU_ASSERT_EQUAL(got.rx_pkts, got.distinct + got.duplicated);
 	if (jumps == 0 && 4 * disp < window) {
 		/* Reordering well inside the window (with 1 % drops a place
@@ -476,12 +484,7 @@ test_blocks(void)
 		CU_ASSERT_EQUAL(a.next, b.next);
 		wr_seq_finish(&a, a.next, &ra);
 		wr_seq_finish(&b, b.next, &rb);
-		CU_ASSERT_EQUAL(ra.rx_pkts, rb.rx_pkts);
-		CU_ASSERT_EQUAL(ra.distinct, rb.distinct);
-		CU_ASSERT_EQUAL(ra.lost, rb.lost);
-		CU_ASSERT_EQUAL(ra.reordered, rb.reordered);
-		CU_ASSERT_EQUAL(ra.duplicated, rb.duplicated);
-		CU_ASSERT_EQUAL(ra.too_old, rb.too_old);
+		assert_result(&ra, &rb);
 		/* Each kind of frame happened. */
 		CU_ASSERT(rb.duplicated > 0 && rb.too_old > 0 &&
 			  rb.reordered > rb.too_old && rb.lost > 0);
