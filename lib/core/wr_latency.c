@@ -36,8 +36,8 @@ wr_latency_batch_flush(struct wr_latency *h, struct wr_latency_batch *b)
 	wr_latency_store_(&h->n, h->n + b->n);
 	/* Release: a reader that sees these counts sees min, max and sum. */
 	if (other == 0)
-		__atomic_store_n(&h->counts[b->bucket[0]],
-				 h->counts[b->bucket[0]] + b->n, __ATOMIC_RELEASE);
+		__atomic_store_n(&h->counts[first], h->counts[first] + b->n,
+				 __ATOMIC_RELEASE);
 	else
 		for (k = 0; k < b->n; k++)
 			__atomic_store_n(&h->counts[b->bucket[k]],

@@ -235,6 +235,15 @@ seq_put(struct wr_seq *sq, uint64_t *run)
 	}
 }
 
+/* The latency of a frame sent at @p tx and received at @p rx (TSC), in ns:
+ * a mapped stamp a hair before the TX TSC (the map's error) is a latency
+ * of 0, not of 2^64 ticks. */
+static inline uint64_t
+transit_ns(const struct wr_latency_tsc *c, uint64_t rx, uint64_t tx)
+{
+	return (int64_t)(rx - tx) > 0 ? wr_latency_tsc_to_ns(c, rx - tx) : 0;
+}
+
 /* A stream's jitter state kept in registers over a burst, written back
  * (j16 and n loaded atomically by readers, wr_latency.h). */
 static inline void
@@ -309,9 +318,9 @@ rx_block(const struct wr_rxq *q, struct rte_mbuf **pkts, uint16_t n,
 	sq = &rs->seq[lane];
 	/* The magic and the stream's id as they are on the wire. */
 	memcpy(&key, p + off, sizeof(key));
-	/* Passes of their own (which frames are of the block; latencies;
-	 * jitter), each with what it needs in registers: one loop doing all
-	 * spilled most of its state to the stack. */
+	/* Two passes, each with what it needs in registers (one loop doing
+	 * all spilled most of its state to the stack): which frames are of
+	 * the block, then their latencies and the jitter. */
 	for (i = 0, seq = sig.seq; i < n; i++, seq++) {
 		const struct rte_mbuf *m = pkts[i];
 
@@ -339,21 +348,15 @@ rx_block(const struct wr_rxq *q, struct rte_mbuf **pkts, uint16_t n,
 	wr_latency_batch_reset(&lb);
 	{
 		const struct wr_latency_tsc tsc = q->tsc;
-		uint64_t d;
 
 		j = &rs->jitter;
 		j16 = j->j16;
 		/* The stream's first frame has no jitter (no frame before): a
 		 * step from itself, with j16 still 0, leaves it 0. */
-		d = now - t[0];
-		prev = j->n != 0 ? j->prev :
-			(int64_t)d > 0 ? wr_latency_tsc_to_ns(&tsc, d) : 0;
+		prev = j->n != 0 ? j->prev : transit_ns(&tsc, now, t[0]);
 		for (i = 0; i < k; i++) {
-			uint64_t transit;
+			uint64_t transit = transit_ns(&tsc, now, t[i]);
 
-			d = now - t[i];
-			/* As the general loop: a latency is never below 0. */
-			transit = (int64_t)d > 0 ? wr_latency_tsc_to_ns(&tsc, d) : 0;
 			wr_latency_batch_add(&lb, transit);
 			j16 = wr_latency_jitter_step(j16, prev, transit);
 			prev = transit;
@@ -496,10 +499,7 @@ wr_rx_poll(struct wr_rxq *q)
 				pkts[i], q->hwts_off, rte_mbuf_timestamp_t *));
 			n_hw++;
 		}
-		/* A mapped stamp a hair before the TX TSC (the map's error)
-		 * is a latency of 0, not of 2^64 ticks. */
-		transit = (int64_t)(rx_tsc - sig.tx_tsc) > 0 ?
-			wr_latency_tsc_to_ns(&q->tsc, rx_tsc - sig.tx_tsc) : 0;
+		transit = transit_ns(&q->tsc, rx_tsc, sig.tx_tsc);
 		wr_latency_batch_add(&lb, transit);
 		if (j_n != 0)
 			j16 = wr_latency_jitter_step(j16, j_prev, transit);
