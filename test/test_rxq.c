@@ -1,0 +1,234 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * wr_rx_poll() on an in-process net_ring port (what is sent into it comes
+ * back out of its RX queue): every mbuf of a received burst goes back to
+ * its own pool, once, whatever it is.  A burst as PMDs hand them out is
+ * returned in one rte_mempool_put_bulk(); one with an mbuf held by another
+ * owner, a chain, an indirect mbuf or a second pool must not be (wr_rx.c,
+ * rx_free()).  Pool counts from DPDK (rte_mempool_in_use_count), reference
+ * counts from the mbufs.  EAL without hugepages.
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <CUnit/Basic.h>
+#include <rte_eal.h>
+#include <rte_ethdev.h>
+#include <rte_mbuf.h>
+#include <rte_mempool.h>
+
+#include "wr_rx.h"
+
+#define POOL_N 255
+#define FRAME_LEN 60
+
+static struct rte_mempool *pool_a, *pool_b;
+static uint16_t port;
+static struct wr_rxq rxq;
+
+/* A frame of zeros but for its Ethernet addresses: no signature, so
+ * rx_foreign. */
+static struct rte_mbuf *
+frame(struct rte_mempool *mp)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(mp);
+	uint8_t *p;
+
+	if (m == NULL)
+		return NULL;
+	/* As a PMD fills it (rte_pktmbuf_append() is beyond what GCC can
+	 * see the bounds of). */
+	m->data_len = FRAME_LEN;
+	m->pkt_len = FRAME_LEN;
+	p = rte_pktmbuf_mtod(m, uint8_t *);
+	memset(p, 0, FRAME_LEN);
+	p[0] = 2;
+	p[6] = 2;
+	return m;
+}
+
+/* Send @p n mbufs into the ring and have wr_rx_poll() take them. */
+static void
+round_trip(struct rte_mbuf **m, uint16_t n)
+{
+	uint64_t before = rxq.rx_pkts;
+
+	CU_ASSERT_EQUAL_FATAL(rte_eth_tx_burst(port, 0, m, n), n);
+	CU_ASSERT_EQUAL(wr_rx_poll(&rxq), n);
+	CU_ASSERT_EQUAL(rxq.rx_pkts - before, n);
+}
+
+static void
+fill(struct rte_mbuf **m, uint16_t n, struct rte_mempool *mp)
+{
+	uint16_t i;
+
+	for (i = 0; i < n; i++) {
+		m[i] = frame(mp);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(m[i]);
+	}
+}
+
+static void
+test_plain(void)
+{
+	struct rte_mbuf *m[WR_RX_BURST];
+
+	fill(m, WR_RX_BURST, pool_a);
+	round_trip(m, WR_RX_BURST);
+	CU_ASSERT_EQUAL(rte_mempool_in_use_count(pool_a), 0);
+	fill(m, 1, pool_a);
+	round_trip(m, 1);
+	CU_ASSERT_EQUAL(rte_mempool_in_use_count(pool_a), 0);
+}
+
+/* An mbuf another owner holds (a capture does, wr_cap_rx()), first in the
+ * burst and in its middle: that owner's reference stays, and its data. */
+static void
+test_held(void)
+{
+	static const unsigned int at[] = { 0, 5, WR_RX_BURST - 1 };
+	struct rte_mbuf *m[WR_RX_BURST], *held;
+	unsigned int k;
+
+	for (k = 0; k < RTE_DIM(at); k++) {
+		fill(m, WR_RX_BURST, pool_a);
+		held = m[at[k]];
+		rte_mbuf_refcnt_update(held, 1);
+		rte_pktmbuf_mtod(held, uint8_t *)[20] = 0xa5;
+		round_trip(m, WR_RX_BURST);
+		CU_ASSERT_EQUAL(rte_mempool_in_use_count(pool_a), 1);
+		CU_ASSERT_EQUAL(rte_mbuf_refcnt_read(held), 1);
+		CU_ASSERT_EQUAL(rte_pktmbuf_mtod(held, uint8_t *)[20], 0xa5);
+		rte_pktmbuf_free(held);
+		CU_ASSERT_EQUAL(rte_mempool_in_use_count(pool_a), 0);
+	}
+}
+
+/* A frame in two segments: both go back. */
+static void
+test_chain(void)
+{
+	struct rte_mbuf *m[WR_RX_BURST], *tail;
+
+	fill(m, WR_RX_BURST, pool_a);
+	tail = frame(pool_a);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(tail);
+	CU_ASSERT_EQUAL_FATAL(rte_pktmbuf_chain(m[7], tail), 0);
+	CU_ASSERT_EQUAL(m[7]->nb_segs, 2);
+	round_trip(m, WR_RX_BURST);
+	CU_ASSERT_EQUAL(rte_mempool_in_use_count(pool_a), 0);
+}
+
+/* Frames of two pools in one burst: each back to its own. */
+static void
+test_two_pools(void)
+{
+	struct rte_mbuf *m[WR_RX_BURST];
+	uint16_t i;
+
+	for (i = 0; i < WR_RX_BURST; i++) {
+		m[i] = frame(i % 3 == 2 ? pool_b : pool_a);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(m[i]);
+	}
+	round_trip(m, WR_RX_BURST);
+	CU_ASSERT_EQUAL(rte_mempool_in_use_count(pool_a), 0);
+	CU_ASSERT_EQUAL(rte_mempool_in_use_count(pool_b), 0);
+	/* A burst all of the second pool. */
+	fill(m, WR_RX_BURST, pool_b);
+	round_trip(m, WR_RX_BURST);
+	CU_ASSERT_EQUAL(rte_mempool_in_use_count(pool_b), 0);
+}
+
+/* An indirect mbuf (a clone of pool_b attached to a frame of pool_a): the
+ * clone goes back to pool_b, and the frame it was attached to loses that
+ * reference only. */
+static void
+test_indirect(void)
+{
+	struct rte_mbuf *m[WR_RX_BURST], *direct;
+
+	fill(m, WR_RX_BURST, pool_b);
+	direct = frame(pool_a);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(direct);
+	rte_pktmbuf_free(m[3]);
+	m[3] = rte_pktmbuf_clone(direct, pool_b);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m[3]);
+	CU_ASSERT_EQUAL(rte_mbuf_refcnt_read(direct), 2);
+	round_trip(m, WR_RX_BURST);
+	CU_ASSERT_EQUAL(rte_mempool_in_use_count(pool_b), 0);
+	CU_ASSERT_EQUAL(rte_mempool_in_use_count(pool_a), 1);
+	CU_ASSERT_EQUAL(rte_mbuf_refcnt_read(direct), 1);
+	rte_pktmbuf_free(direct);
+	CU_ASSERT_EQUAL(rte_mempool_in_use_count(pool_a), 0);
+}
+
+static int
+setup(void)
+{
+	struct rte_eth_conf conf;
+
+	memset(&conf, 0, sizeof(conf));
+	pool_a = rte_pktmbuf_pool_create("rxq_a", POOL_N, 32, 0,
+					 RTE_MBUF_DEFAULT_BUF_SIZE,
+					 SOCKET_ID_ANY);
+	pool_b = rte_pktmbuf_pool_create("rxq_b", POOL_N, 0, 0,
+					 RTE_MBUF_DEFAULT_BUF_SIZE,
+					 SOCKET_ID_ANY);
+	if (pool_a == NULL || pool_b == NULL ||
+	    rte_eth_dev_get_port_by_name("net_ring0", &port) != 0 ||
+	    rte_eth_dev_configure(port, 1, 1, &conf) != 0 ||
+	    rte_eth_rx_queue_setup(port, 0, 256, SOCKET_ID_ANY, NULL,
+				   pool_a) != 0 ||
+	    rte_eth_tx_queue_setup(port, 0, 256, SOCKET_ID_ANY, NULL) != 0 ||
+	    rte_eth_dev_start(port) != 0 ||
+	    wr_rxq_init(&rxq, port, 0, 0, NULL, 0, SOCKET_ID_ANY) != 0)
+		return -1;
+	return 0;
+}
+
+static CU_TestInfo rxq_tests[] = {
+	{ "plain", test_plain },
+	{ "held", test_held },
+	{ "chain", test_chain },
+	{ "two_pools", test_two_pools },
+	{ "indirect", test_indirect },
+	CU_TEST_INFO_NULL,
+};
+
+static CU_SuiteInfo suites[] = {
+	{ "rxq", setup, NULL, NULL, NULL, rxq_tests },
+	CU_SUITE_INFO_NULL,
+};
+
+int
+main(void)
+{
+	char prefix[PATH_MAX];
+	char *eal[] = { "test_rxq", "--no-huge", "-m", "64", "--no-pci",
+			"--no-telemetry", "--no-shconf", "--log-level=error",
+			"--vdev=net_ring0", prefix };
+	unsigned int fails;
+
+	snprintf(prefix, sizeof(prefix), "--file-prefix=test_rxq_%d",
+		 (int)getpid());
+	if (rte_eal_init((int)RTE_DIM(eal), eal) < 0) {
+		fprintf(stderr, "test_rxq: EAL did not start\n");
+		return 1;
+	}
+	if (CU_initialize_registry() != CUE_SUCCESS ||
+	    CU_register_suites(suites) != CUE_SUCCESS)
+		return 1;
+	CU_basic_set_mode(CU_BRM_VERBOSE);
+	CU_basic_run_tests();
+	fails = CU_get_number_of_failures();
+	fails += CU_get_number_of_suites_failed();
+	CU_cleanup_registry();
+	/* Nothing of this test stays behind (test_bpf.c). */
+	snprintf(prefix, sizeof(prefix), "%s", rte_eal_get_runtime_dir());
+	rte_eal_cleanup();
+	rmdir(prefix);
+	return fails != 0;
+}
