@@ -5,19 +5,17 @@
  * frame, what libpcap's own interpreter returns (pcap_offline_filter).
  * EAL without hugepages: rte_bpf_convert() allocates from DPDK's heap.
  */
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <CUnit/Basic.h>
 #include <pcap/pcap.h>
-#include <rte_eal.h>
 #include <rte_mbuf.h>
 
 #include "wr_bpf.h"
 #include "wr_filter.h"
+#include "wr_test_eal.h"
 
 static uint32_t
 lcg(uint32_t *s)
@@ -369,30 +367,5 @@ static CU_SuiteInfo suites[] = {
 int
 main(void)
 {
-	char prefix[PATH_MAX];
-	char *eal[] = { "test_bpf", "--no-huge", "-m", "64", "--no-pci",
-			"--no-telemetry",
-			"--no-shconf", "--log-level=error", prefix };
-	unsigned int fails;
-
-	snprintf(prefix, sizeof(prefix), "--file-prefix=test_bpf_%d",
-		 (int)getpid());
-	if (rte_eal_init((int)RTE_DIM(eal), eal) < 0) {
-		fprintf(stderr, "test_bpf: EAL did not start\n");
-		return 1;
-	}
-	if (CU_initialize_registry() != CUE_SUCCESS ||
-	    CU_register_suites(suites) != CUE_SUCCESS)
-		return 1;
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	fails = CU_get_number_of_failures();
-	CU_cleanup_registry();
-	/* EAL makes its runtime directory even with --no-shconf (and, with
-	 * telemetry, a socket in it, removed only at exit): nothing of this
-	 * test stays behind. */
-	snprintf(prefix, sizeof(prefix), "%s", rte_eal_get_runtime_dir());
-	rte_eal_cleanup();
-	rmdir(prefix);
-	return fails != 0;
+	return wr_test_eal_main("test_bpf", NULL, suites);
 }

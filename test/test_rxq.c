@@ -8,18 +8,16 @@
  * rx_free()).  Pool counts from DPDK (rte_mempool_in_use_count), reference
  * counts from the mbufs.  EAL without hugepages.
  */
-#include <limits.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <CUnit/Basic.h>
-#include <rte_eal.h>
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
 
 #include "wr_rx.h"
+#include "wr_test_eal.h"
 
 #define POOL_N 255
 #define FRAME_LEN 60
@@ -206,29 +204,5 @@ static CU_SuiteInfo suites[] = {
 int
 main(void)
 {
-	char prefix[PATH_MAX];
-	char *eal[] = { "test_rxq", "--no-huge", "-m", "64", "--no-pci",
-			"--no-telemetry", "--no-shconf", "--log-level=error",
-			"--vdev=net_ring0", prefix };
-	unsigned int fails;
-
-	snprintf(prefix, sizeof(prefix), "--file-prefix=test_rxq_%d",
-		 (int)getpid());
-	if (rte_eal_init((int)RTE_DIM(eal), eal) < 0) {
-		fprintf(stderr, "test_rxq: EAL did not start\n");
-		return 1;
-	}
-	if (CU_initialize_registry() != CUE_SUCCESS ||
-	    CU_register_suites(suites) != CUE_SUCCESS)
-		return 1;
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	fails = CU_get_number_of_failures();
-	fails += CU_get_number_of_suites_failed();
-	CU_cleanup_registry();
-	/* Nothing of this test stays behind (test_bpf.c). */
-	snprintf(prefix, sizeof(prefix), "%s", rte_eal_get_runtime_dir());
-	rte_eal_cleanup();
-	rmdir(prefix);
-	return fails != 0;
+	return wr_test_eal_main("test_rxq", "net_ring0", suites);
 }
