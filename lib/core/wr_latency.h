@@ -226,13 +226,12 @@ wr_latency_batch_reset(struct wr_latency_batch *b)
 static inline void
 wr_latency_batch_add(struct wr_latency_batch *b, uint64_t ns)
 {
-	uint64_t lo = b->sum_lo + ns;
-
 	b->bucket[b->n++] = (uint16_t)wr_latency_bucket(ns);
 	b->min = ns < b->min ? ns : b->min;
 	b->max = ns > b->max ? ns : b->max;
-	b->sum_hi += lo < ns;
-	b->sum_lo = lo;
+	/* The carry as GCC adds it (add, adc): a compare of the sum against
+	 * the value took a setb, a register and an add. */
+	b->sum_hi += __builtin_add_overflow(b->sum_lo, ns, &b->sum_lo);
 }
 
 /**
