@@ -52,6 +52,15 @@ def need_built(*paths, programs=()):
             sys.exit(f"{tool}: {p} is not installed: install it first: tools/wr-setup")
 
 
+def need_ref(path):
+    """--ref @path (another wirerate build to alternate with) is an executable file, or
+    the tool exits 2 (a bad option) with one line on stderr, before anything runs."""
+    if path is not None and not (os.path.isfile(path) and os.access(path, os.X_OK)):
+        print(f"{os.path.basename(sys.argv[0])}: --ref {path}: not an executable file",
+              file=sys.stderr)
+        sys.exit(2)
+
+
 class ToolError(Exception):
     """An error worth one clear line to the user; exits with EXIT_FAIL."""
 

@@ -121,6 +121,27 @@ class NotBuiltTest(unittest.TestCase):
                              'build first: tools/wr-setup\n')
 
 
+class BadRefTest(unittest.TestCase):
+    """--ref names another wirerate build to alternate with: anything else (missing, a
+    directory, not executable) is refused in one line with exit 2 before anything runs,
+    built tree or not."""
+
+    def test_refused(self):
+        d = tempfile.mkdtemp(prefix='wr-badref-')
+        self.addCleanup(shutil.rmtree, d, True)
+        plain = os.path.join(d, 'plain')
+        with open(plain, 'w') as f:
+            f.write('#!/bin/sh\n')
+        for name in ('wr-bench', 'wr-bench-rx'):
+            for ref in (os.path.join(d, 'missing'), d, plain):
+                res = subprocess.run([os.path.join(REPO, 'tools', name), '--ref', ref],
+                                     capture_output=True, text=True, timeout=30)
+                self.assertEqual(res.returncode, 2, (name, ref, res.stderr))
+                self.assertEqual(res.stdout, '')
+                self.assertEqual(res.stderr,
+                                 f'{name}: --ref {ref}: not an executable file\n')
+
+
 class LibTest(unittest.TestCase):
 
     def setUp(self):
