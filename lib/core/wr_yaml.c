@@ -601,6 +601,7 @@ check_stack(struct wr_ywalk *w, struct wr_stream *s)
 	struct wr_frame_tmpl *t = NULL;
 	struct wr_error e;
 	char path[WR_ERROR_PATH_MAX];
+	size_t n;
 	int rc;
 
 	wr_error_clear(&e);
@@ -608,11 +609,19 @@ check_stack(struct wr_ywalk *w, struct wr_stream *s)
 	wr_frame_tmpl_free(t);
 	if (rc != -EINVAL)
 		return rc;
-	/* Truncated only past WR_ERROR_PATH_MAX, as any path is. */
-	if ((size_t)snprintf(path, sizeof(path), "%.*s", (int)w->plen, w->path) <
-	    sizeof(path) - 1) {
-		strncat(path, ".", sizeof(path) - strlen(path) - 1);
-		strncat(path, e.path, sizeof(path) - strlen(path) - 1);
+	/* Truncated only past WR_ERROR_PATH_MAX, as any path is.  By
+	 * lengths, not strncat: its bound is what fortified builds warn on
+	 * (-Wstringop-truncation), and the cut here is meant. */
+	n = (size_t)snprintf(path, sizeof(path), "%.*s", (int)w->plen,
+			     w->path);
+	if (n < sizeof(path) - 1) {
+		size_t k = strnlen(e.path, sizeof(e.path));
+
+		path[n++] = '.';
+		if (k > sizeof(path) - 1 - n)
+			k = sizeof(path) - 1 - n;
+		memcpy(path + n, e.path, k);
+		path[n + k] = '\0';
 	}
 	return wr_error_set(w->err, -EINVAL, w->file, e.line, e.col, path, "%s",
 			    e.msg);

@@ -421,7 +421,10 @@ wr_port_drop_xstats(const struct wr_port *p, struct wr_port_xstat *out,
 	for (i = 0; i < p->n_drop_xstats && n < max; i++) {
 		if (v[i] == p->drop_xstat_base[i])
 			continue;
-		snprintf(out[n].name, sizeof(out[n].name), "%s", names[i].name);
+		/* Both RTE_ETH_XSTATS_NAME_SIZE: copied whole (a "%s" into
+		 * it makes fortified builds warn of a truncation). */
+		memcpy(out[n].name, names[i].name, sizeof(out[n].name));
+		out[n].name[sizeof(out[n].name) - 1] = '\0';
 		out[n].value = v[i] - p->drop_xstat_base[i];
 		n++;
 	}
