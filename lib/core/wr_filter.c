@@ -17,6 +17,7 @@ int
 wr_filter_compile(struct wr_filter *f, const char *expr, char *why,
 		  size_t why_len)
 {
+	char reason[160];
 	pcap_t *p;
 	size_t len = strlen(expr);
 	int rc = 0;
@@ -40,7 +41,95 @@ wr_filter_compile(struct wr_filter *f, const char *expr, char *why,
 		f->compiled = true;
 	}
 	pcap_close(p);
+	if (rc == 0 && !wr_filter_bpf_ok(&f->bpf, reason, sizeof(reason))) {
+		snprintf(why, why_len, "DPDK's eBPF cannot take \"%s\" (%s)",
+			 expr, reason);
+		wr_filter_free(f);
+		rc = -EINVAL;
+	}
 	return rc;
+}
+
+bool
+wr_filter_bpf_ok(const struct bpf_program *p, char *why, size_t why_len)
+{
+	uint32_t i;
+
+	for (i = 0; i < p->bf_len; i++) {
+		const struct bpf_insn *c = &p->bf_insns[i];
+		uint32_t op = BPF_OP(c->code), mode = BPF_MODE(c->code);
+		/* Where a jump lands, counted wide: libpcap's offsets are
+		 * unsigned 32 bits and a "backward" one wraps. */
+		uint64_t to = 0;
+		bool ok = true;
+
+		switch (BPF_CLASS(c->code)) {
+		case BPF_LD:
+		case BPF_LDX:
+			if (BPF_CLASS(c->code) == BPF_LDX &&
+			    (BPF_SIZE(c->code) != (mode == BPF_MSH ? BPF_B :
+						   BPF_W) ||
+			     mode == BPF_ABS || mode == BPF_IND))
+				ok = false;
+			else if (BPF_CLASS(c->code) == BPF_LD &&
+				 mode == BPF_MSH)
+				ok = false;
+			/* eBPF's load offsets are signed 32 bits. */
+			else if ((mode == BPF_ABS || mode == BPF_MSH) &&
+				 c->k > INT32_MAX)
+				ok = false;
+			else if (mode == BPF_MEM && c->k >= BPF_MEMWORDS)
+				ok = false;
+			else if (mode != BPF_ABS && mode != BPF_MSH &&
+				 mode != BPF_IND && mode != BPF_MEM &&
+				 mode != BPF_LEN && mode != BPF_IMM)
+				ok = false;
+			break;
+		case BPF_ST:
+		case BPF_STX:
+			ok = c->k < BPF_MEMWORDS;
+			break;
+		case BPF_ALU:
+			ok = op <= BPF_XOR && !((op == BPF_DIV ||
+				op == BPF_MOD) && BPF_SRC(c->code) == BPF_K &&
+				c->k == 0);
+			break;
+		case BPF_JMP:
+			if (op > BPF_JSET) {
+				ok = false;
+				break;
+			}
+			to = (uint64_t)i + 1 + (op == BPF_JA ? c->k :
+				(c->jt > c->jf ? c->jt : c->jf));
+			if (op == BPF_JA && c->k > INT32_MAX) {
+				snprintf(why, why_len, "a loop: instruction "
+					 "%u jumps back to %u; DPDK's verifier "
+					 "takes no loops", i,
+					 (uint32_t)(i + 1 + c->k));
+				return false;
+			}
+			if (to >= p->bf_len) {
+				snprintf(why, why_len, "instruction %u jumps "
+					 "past the program's end", i);
+				return false;
+			}
+			break;
+		case BPF_RET:
+			break;
+		case BPF_MISC:
+			ok = BPF_MISCOP(c->code) == BPF_TAX ||
+			     BPF_MISCOP(c->code) == BPF_TXA;
+			break;
+		default:
+			ok = false;
+		}
+		if (!ok) {
+			snprintf(why, why_len, "instruction %u (code 0x%04x, k "
+				 "%u) has no translation", i, c->code, c->k);
+			return false;
+		}
+	}
+	return true;
 }
 
 void

@@ -60,10 +60,23 @@ struct wr_filter {
 /**
  * Compile @p expr (tcpdump's language) for Ethernet frames.
  * @param why  on -EINVAL, libpcap's reason (@p why_len bytes)
- * @return 0; -EINVAL (empty, too long, or libpcap refused it); -ENOMEM.
+ * @return 0; -EINVAL (empty, too long, libpcap refused it, or DPDK's eBPF
+ *         cannot take it: wr_filter_bpf_ok()); -ENOMEM.
  */
 int wr_filter_compile(struct wr_filter *f, const char *expr, char *why,
 		      size_t why_len);
+
+/**
+ * Whether DPDK's eBPF (wr_bpf.h) can take the classic program @p p: the
+ * one rule of what the data path translates, found here before EAL so that
+ * `wirerate check` refuses exactly what `run` would.  It refuses a jump
+ * backwards (libpcap's `protochain` loops: classic BPF has no backward
+ * jump, libpcap's offsets wrap around to one, and DPDK's verifier refuses
+ * loops), a jump past the end, and the instructions and operands the
+ * translation has no eBPF for.  wr_filter_compile() calls it.
+ * @param why  on false, what is not taken (@p why_len bytes)
+ */
+bool wr_filter_bpf_ok(const struct bpf_program *p, char *why, size_t why_len);
 
 /** Free the program.  NULL-safe; @p f may be compiled again after. */
 void wr_filter_free(struct wr_filter *f);

@@ -157,7 +157,9 @@ put_store(struct emit *d, const struct scan *s, uint8_t src, uint32_t k)
 		put(d, BPF_STX | BPF_MEM | BPF_W, R_FP, src, mem_off(k), 0);
 }
 
-/* @return false when @p p cannot be translated for @p t. */
+/* @return false when @p p cannot be translated for @p t: what no target
+ * takes is wr_filter_bpf_ok()'s (also asked before EAL, by `check`), the
+ * direct program's own limits are here. */
 static bool
 scan(const struct bpf_program *p, enum target t, struct scan *s)
 {
@@ -165,6 +167,8 @@ scan(const struct bpf_program *p, enum target t, struct scan *s)
 
 	memset(s, 0, sizeof(*s));
 	s->len = D_LEN_MIN;
+	if (!wr_filter_bpf_ok(p, NULL, 0))
+		return false;
 	for (i = 0; i < p->bf_len; i++) {
 		const struct bpf_insn *c = &p->bf_insns[i];
 		uint32_t op = BPF_OP(c->code), mode = BPF_MODE(c->code);
@@ -172,66 +176,32 @@ scan(const struct bpf_program *p, enum target t, struct scan *s)
 		switch (BPF_CLASS(c->code)) {
 		case BPF_LD:
 		case BPF_LDX:
-			if (BPF_CLASS(c->code) == BPF_LDX &&
-			    (BPF_SIZE(c->code) != (mode == BPF_MSH ? BPF_B :
-						   BPF_W) ||
-			     mode == BPF_ABS || mode == BPF_IND))
-				return false;
-			if (BPF_CLASS(c->code) == BPF_LD && mode == BPF_MSH)
-				return false;
 			if (mode == BPF_ABS || mode == BPF_MSH) {
-				if (c->k > (t == T_DIRECT ? D_LEN_MAX :
-					    INT32_MAX))
+				if (t == T_DIRECT && c->k > D_LEN_MAX)
 					return false;
 				s->len = RTE_MAX(s->len, c->k + (mode ==
 					BPF_MSH ? 1 : ld_size(c->code)));
 			} else if (mode == BPF_IND) {
 				s->ind = true;
 			} else if (mode == BPF_MEM) {
-				if (c->k >= BPF_MEMWORDS)
-					return false;
 				s->mem_read |= (uint16_t)(1u << c->k);
 				s->mem_used |= (uint16_t)(1u << c->k);
-			} else if (mode == BPF_LEN) {
+			} else if (mode == BPF_LEN && t == T_DIRECT) {
 				/* The frame's length is not passed. */
-				if (t == T_DIRECT)
-					return false;
-			} else if (mode != BPF_IMM) {
 				return false;
 			}
 			break;
 		case BPF_ST:
 		case BPF_STX:
-			if (c->k >= BPF_MEMWORDS)
-				return false;
 			s->mem_used |= (uint16_t)(1u << c->k);
 			break;
 		case BPF_ALU:
-			if (op > BPF_XOR)
-				return false;
 			if ((op == BPF_DIV || op == BPF_MOD) &&
 			    BPF_SRC(c->code) == BPF_X)
 				s->div = true;
-			if ((op == BPF_DIV || op == BPF_MOD) &&
-			    BPF_SRC(c->code) == BPF_K && c->k == 0)
-				return false;
-			break;
-		case BPF_JMP:
-			if (op > BPF_JSET)
-				return false;
-			if (i + 1 + (op == BPF_JA ? c->k :
-				     RTE_MAX(c->jt, c->jf)) >= p->bf_len)
-				return false;
-			break;
-		case BPF_RET:
-			break;
-		case BPF_MISC:
-			if (BPF_MISCOP(c->code) != BPF_TAX &&
-			    BPF_MISCOP(c->code) != BPF_TXA)
-				return false;
 			break;
 		default:
-			return false;
+			break;
 		}
 	}
 	if (t == T_MBUF) {
