@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Unit tests of wr_runtime: the runtime directory's rule, EAL defaults, private memif sockets. */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -125,6 +126,179 @@ test_eal_limits(void)
 	/* No room for the prefix. */
 	CU_ASSERT_EQUAL(wr_runtime_eal(two, 2, "p", "/run/u", out, 2, store,
 				       sizeof(store), &s, &err), -ENOSPC);
+}
+
+/* The file prefix: each spelling EAL takes is found and checked, the last
+ * one is the run's (issue 31: "../../x" made the clean-up empty /x). */
+static void
+test_eal_prefix(void)
+{
+	struct wr_runtime_socks s;
+	struct wr_error err;
+	char store[512], *out[8], why[256];
+	const char *v;
+	int at;
+	char *forms[] = { "--file-prefix=a", "--file-prefix", "b", "--fi=c",
+			  "--file-pre", "d", "--f=e", "--file-prefixx=f",
+			  "--file-prefix" };
+	char *last[] = { "--file-prefix=one", "--file-prefix", "two" };
+	static const struct {
+		const char *arg, *why;
+	} bad[] = {
+		{ "--file-prefix=../../../tmp/x", "expected a name without "
+		  "\"/\" or \"..\" (EAL's runtime directory is RUN/dpdk/PREFIX, "
+		  "emptied at exit), got \"../../../tmp/x\"" },
+		{ "--file-prefix=..", "got \"..\"" },
+		{ "--file-prefix=a/b", "got \"a/b\"" },
+		{ "--file-prefix=a..b", "without" },
+		{ "--file-prefix=", "expected a name (" },
+		{ "--file-prefix=.", "expected a name (" },
+		{ "--fil=/", "got \"/\"" },
+	};
+	unsigned int i;
+
+	CU_ASSERT_EQUAL(wr_runtime_prefix_opt(forms, 9, 0, &at, &v), 0);
+	CU_ASSERT_EQUAL(at, 0);
+	CU_ASSERT_STRING_EQUAL(v, "a");
+	CU_ASSERT_EQUAL(wr_runtime_prefix_opt(forms, 9, 1, &at, &v), 1);
+	CU_ASSERT_EQUAL(at, 2);
+	CU_ASSERT_STRING_EQUAL(v, "b");
+	CU_ASSERT_EQUAL(wr_runtime_prefix_opt(forms, 9, 2, &at, &v), 3);
+	CU_ASSERT_STRING_EQUAL(v, "c");
+	CU_ASSERT_EQUAL(wr_runtime_prefix_opt(forms, 9, 4, &at, &v), 4);
+	CU_ASSERT_STRING_EQUAL(v, "d");
+	/* "--f" is ambiguous to getopt, "--file-prefixx" another option. */
+	CU_ASSERT_EQUAL(wr_runtime_prefix_opt(forms, 9, 5, &at, &v), 8);
+	CU_ASSERT_EQUAL(at, 9);
+	CU_ASSERT_PTR_NULL(v);
+	CU_ASSERT_EQUAL(wr_runtime_prefix_opt(forms, 8, 5, &at, &v), -1);
+
+	CU_ASSERT_EQUAL(wr_runtime_prefix_check("wirerate-0-1", why,
+						sizeof(why)), 0);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char *in[] = { (char *)bad[i].arg };
+
+		wr_error_clear(&err);
+		CU_ASSERT_EQUAL(wr_runtime_eal(in, 1, "p", "/run/u", out, 8,
+					       store, sizeof(store), &s, &err),
+				-EINVAL);
+		CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, bad[i].why));
+		if (strstr(err.msg, bad[i].why) == NULL)
+			fprintf(stderr, "%s: %s\n", bad[i].arg, err.msg);
+	}
+	/* EAL takes the last: its directory is the one noted. */
+	CU_ASSERT_EQUAL(wr_runtime_eal(last, 3, "p", "/run/u", out, 8, store,
+				       sizeof(store), &s, &err), 3);
+	CU_ASSERT_STRING_EQUAL(s.prefix, "two");
+	CU_ASSERT_EQUAL(wr_runtime_eal(last, 0, "p", "/run/u", out, 8, store,
+				       sizeof(store), &s, &err), 1);
+	CU_ASSERT_STRING_EQUAL(s.prefix, "p");
+	CU_ASSERT_EQUAL(wr_runtime_eal_dir_of(0, "/run/user/0", "x", why,
+					      sizeof(why)), 0);
+	CU_ASSERT_STRING_EQUAL(why, "/var/run/dpdk/x");
+	CU_ASSERT_EQUAL(wr_runtime_eal_dir_of(1000, "/run/user/1000", "x", why,
+					      sizeof(why)), 0);
+	CU_ASSERT_STRING_EQUAL(why, "/run/user/1000/dpdk/x");
+	CU_ASSERT_EQUAL(wr_runtime_eal_dir_of(1000, NULL, "x", why,
+					      sizeof(why)), 0);
+	CU_ASSERT_STRING_EQUAL(why, "/tmp/dpdk/x");
+}
+
+static void
+put(const char *dir, const char *name)
+{
+	char p[512];
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%.200s/%.200s", dir, name);
+	f = fopen(p, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs(name, f);
+	fclose(f);
+}
+
+static bool
+there(const char *dir, const char *name)
+{
+	char p[512];
+
+	snprintf(p, sizeof(p), "%.200s/%.200s", dir, name);
+	return access(p, F_OK) == 0;
+}
+
+/* The clean-up removes what EAL made since the note, nothing else. */
+static void
+test_note_clean(void)
+{
+	char base[] = "/tmp/wr-note-XXXXXX", dir[256];
+	struct wr_runtime_note n;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(base));
+	snprintf(dir, sizeof(dir), "%s/p", base);
+	/* A directory that was there: its files stay, and it stays; EAL's
+	 * new files go, and one it replaced (a new inode) too. */
+	CU_ASSERT_EQUAL(mkdir(dir, 0700), 0);
+	put(dir, "keep.txt");
+	put(dir, "hugepage_info");
+	put(dir, "mp_socket");
+	CU_ASSERT_EQUAL(wr_runtime_note_take(&n, dir), 0);
+	CU_ASSERT_TRUE(n.noted && n.existed);
+	put(dir, "config");
+	put(dir, "fbarray_memzone");
+	put(dir, "dpdk_telemetry.v2");
+	put(dir, "late.txt");
+	{
+		char a[512], b[512];
+
+		snprintf(a, sizeof(a), "%s/mp_socket", dir);
+		snprintf(b, sizeof(b), "%s/mp_socket.new", dir);
+		rename(a, b);
+		put(dir, "mp_socket");
+		unlink(b);
+	}
+	wr_runtime_note_clean(&n);
+	wr_runtime_note_free(&n);
+	CU_ASSERT_TRUE(there(dir, "keep.txt"));
+	CU_ASSERT_TRUE(there(dir, "late.txt"));
+	CU_ASSERT_TRUE(there(dir, "hugepage_info"));
+	CU_ASSERT_FALSE(there(dir, "mp_socket"));
+	CU_ASSERT_FALSE(there(dir, "config"));
+	CU_ASSERT_FALSE(there(dir, "fbarray_memzone"));
+	CU_ASSERT_FALSE(there(dir, "dpdk_telemetry.v2"));
+	CU_ASSERT_TRUE(there(base, "p"));
+	snprintf(dir, sizeof(dir), "%s/p/keep.txt", base);
+	unlink(dir);
+	snprintf(dir, sizeof(dir), "%s/p/late.txt", base);
+	unlink(dir);
+	snprintf(dir, sizeof(dir), "%s/p/hugepage_info", base);
+	unlink(dir);
+	snprintf(dir, sizeof(dir), "%s/p", base);
+	CU_ASSERT_EQUAL(rmdir(dir), 0);
+	/* A directory EAL made: emptied of EAL's files and removed; with a
+	 * file of someone else's in it, kept with that file. */
+	CU_ASSERT_EQUAL(wr_runtime_note_take(&n, dir), 0);
+	CU_ASSERT_TRUE(n.noted && !n.existed);
+	CU_ASSERT_EQUAL(mkdir(dir, 0700), 0);
+	put(dir, "config");
+	put(dir, "hugepage_info");
+	wr_runtime_note_clean(&n);
+	CU_ASSERT_FALSE(there(base, "p"));
+	CU_ASSERT_EQUAL(mkdir(dir, 0700), 0);
+	put(dir, "config");
+	put(dir, "other");
+	wr_runtime_note_clean(&n);
+	wr_runtime_note_free(&n);
+	CU_ASSERT_TRUE(there(dir, "other"));
+	CU_ASSERT_FALSE(there(dir, "config"));
+	/* A note never taken removes nothing. */
+	memset(&n, 0, sizeof(n));
+	wr_runtime_note_clean(&n);
+	CU_ASSERT_TRUE(there(dir, "other"));
+	snprintf(dir, sizeof(dir), "%s/p/other", base);
+	unlink(dir);
+	snprintf(dir, sizeof(dir), "%s/p", base);
+	rmdir(dir);
+	CU_ASSERT_EQUAL(rmdir(base), 0);
 }
 
 static char tmpl[] = "/tmp/wr-runtime-XXXXXX";
@@ -294,6 +468,8 @@ static CU_TestInfo runtime_tests[] = {
 	{ "prefix", test_prefix },
 	{ "eal_defaults", test_eal_defaults },
 	{ "eal_limits", test_eal_limits },
+	{ "eal_prefix", test_eal_prefix },
+	{ "note_clean", test_note_clean },
 	{ "dir_make", test_dir_make },
 	{ "memif_prepare", test_memif_prepare },
 	CU_TEST_INFO_NULL,

@@ -65,6 +65,7 @@
 #include <string.h>
 
 #include "wr_config.h"
+#include "wr_runtime.h"
 #include "wr_parse.h"
 #include "wr_ytree.h"
 
@@ -133,9 +134,11 @@ wr_config_free(struct wr_config *cfg)
 static int
 parse_eal(struct wr_ywalk *w, const struct wr_ynode *n, struct wr_config *cfg)
 {
+	char why[WR_RUNTIME_PREFIX_MAX + 160];
 	const struct wr_ynode *a;
+	const char *name;
 	size_t i, old;
-	int rc = 0;
+	int rc = 0, k, at;
 
 	if (n->type != WR_YNODE_SEQ)
 		return wr_ywalk_expected(w, n, "a list of EAL arguments");
@@ -156,6 +159,18 @@ parse_eal(struct wr_ywalk *w, const struct wr_ynode *n, struct wr_config *cfg)
 			else
 				cfg->n_eal_args = (unsigned int)i + 1;
 		}
+		wr_ywalk_pop(w, old);
+	}
+	/* A file prefix that names another directory: EAL's clean-up at
+	 * exit would empty it.  Found here, with its line. */
+	for (i = 0; rc == 0 && (k = wr_runtime_prefix_opt(cfg->eal_args,
+			(int)cfg->n_eal_args, (int)i, &at, &name)) >= 0;
+	     i = (size_t)k + 1) {
+		if (name == NULL ||
+		    wr_runtime_prefix_check(name, why, sizeof(why)) == 0)
+			continue;
+		old = wr_ywalk_push_index(w, (size_t)at);
+		rc = wr_ywalk_fail(w, n->kids[at], "%s", why);
 		wr_ywalk_pop(w, old);
 	}
 	return rc;

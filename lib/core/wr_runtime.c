@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* wr_runtime: the run's own EAL file prefix, runtime directory and memif sockets. */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -175,22 +178,84 @@ memif_ours(const char *spec)
 }
 
 int
+wr_runtime_prefix_opt(char *const *args, int n, int from, int *value_at,
+		      const char **value)
+{
+	static const char opt[] = "--file-prefix";
+	int i;
+
+	for (i = from < 0 ? 0 : from; i < n; i++) {
+		const char *eq = strchr(args[i], '=');
+		size_t len = eq != NULL ? (size_t)(eq - args[i]) :
+			     strlen(args[i]);
+
+		/* getopt_long takes any unambiguous start: "--f" is also
+		 * --force-max-simd-bitwidth's, "--fi" only this one's. */
+		if (len < 4 || len > sizeof(opt) - 1 ||
+		    strncmp(args[i], opt, len) != 0)
+			continue;
+		if (eq != NULL) {
+			*value_at = i;
+			*value = eq + 1;
+		} else if (i + 1 < n) {
+			*value_at = i + 1;
+			*value = args[i + 1];
+		} else {
+			*value_at = n;
+			*value = NULL;
+		}
+		return i;
+	}
+	return -1;
+}
+
+int
+wr_runtime_prefix_check(const char *name, char *why, size_t why_len)
+{
+	const char *bad = NULL;
+
+	if (name[0] == '\0' || strcmp(name, ".") == 0)
+		bad = "a name";
+	else if (strchr(name, '/') != NULL || strstr(name, "..") != NULL)
+		bad = "a name without \"/\" or \"..\"";
+	else if (strlen(name) > WR_RUNTIME_PREFIX_MAX)
+		bad = "a name of at most 200 characters";
+	if (bad == NULL)
+		return 0;
+	snprintf(why, why_len, "--file-prefix: expected %s (EAL's runtime "
+		 "directory is RUN/dpdk/PREFIX, emptied at exit), got \"%s\"",
+		 bad, name);
+	return -EINVAL;
+}
+
+int
 wr_runtime_eal(char *const *in, int n, const char *prefix, const char *dir,
 	       char **out, int cap, char *store, size_t store_len,
 	       struct wr_runtime_socks *socks, struct wr_error *err)
 {
 	bool have_prefix = false;
 	size_t left = store_len;
-	int i, k = 0;
+	const char *name;
+	char why[WR_RUNTIME_PREFIX_MAX + 160];
+	int i, k = 0, at;
 
 	socks->n = 0;
+	snprintf(socks->prefix, sizeof(socks->prefix), "%s", prefix);
+	/* EAL takes the last one. */
+	for (i = wr_runtime_prefix_opt(in, n, 0, &at, &name); i >= 0;
+	     i = wr_runtime_prefix_opt(in, n, i + 1, &at, &name)) {
+		have_prefix = true;
+		if (name == NULL)
+			continue; /* EAL says what is missing */
+		if (wr_runtime_prefix_check(name, why, sizeof(why)) != 0)
+			return wr_error_set(err, -EINVAL, NULL, 0, 0, NULL,
+					    "%s", why);
+		snprintf(socks->prefix, sizeof(socks->prefix), "%s", name);
+	}
 	for (i = 0; i < n; i++) {
 		const char *spec = NULL;
 		char *arg = in[i];
 
-		if (strcmp(in[i], "--file-prefix") == 0 ||
-		    strncmp(in[i], "--file-prefix=", 14) == 0)
-			have_prefix = true;
 		if (strncmp(in[i], "--vdev=", 7) == 0)
 			spec = in[i] + 7;
 		else if (i > 0 && strcmp(in[i - 1], "--vdev") == 0)
@@ -348,6 +413,138 @@ wr_runtime_find_profile(const char *search, const char *name, char *buf,
 }
 
 int
+wr_runtime_eal_dir_of(uid_t uid, const char *xdg, const char *prefix,
+		      char *buf, size_t len)
+{
+	const char *base = uid == 0 ? "/var/run" : xdg != NULL ? xdg : "/tmp";
+	int n = snprintf(buf, len, "%s/dpdk/%s", base, prefix);
+
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+void
+wr_runtime_note_free(struct wr_runtime_note *n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n->n; i++)
+		free(n->ent[i].name);
+	free(n->ent);
+	memset(n, 0, sizeof(*n));
+}
+
+int
+wr_runtime_note_take(struct wr_runtime_note *n, const char *dir)
+{
+	struct wr_runtime_entry *grown;
+	struct dirent *de = NULL;
+	unsigned int cap = 0;
+	struct stat st;
+	DIR *d;
+	int fd;
+
+	memset(n, 0, sizeof(*n));
+	if (snprintf(n->dir, sizeof(n->dir), "%s", dir) >= (int)sizeof(n->dir))
+		return -ENAMETOOLONG;
+	n->existed = lstat(dir, &st) == 0;
+	fd = n->existed ? open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+			       O_CLOEXEC) : -1;
+	d = fd >= 0 ? fdopendir(fd) : NULL;
+	if (d == NULL && fd >= 0)
+		close(fd);
+	while (d != NULL && (de = readdir(d)) != NULL) {
+		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+			continue;
+		if (n->n == cap) {
+			grown = realloc(n->ent, (cap * 2 + 16) * sizeof(*grown));
+			if (grown == NULL)
+				break;
+			n->ent = grown;
+			cap = cap * 2 + 16;
+		}
+		n->ent[n->n].ino = st.st_ino;
+		n->ent[n->n].name = strdup(de->d_name);
+		if (n->ent[n->n].name == NULL)
+			break;
+		n->n++;
+	}
+	if (de != NULL && d != NULL) {
+		/* Not all of it known: nothing may be removed. */
+		closedir(d);
+		wr_runtime_note_free(n);
+		return -ENOMEM;
+	}
+	if (d != NULL)
+		closedir(d);
+	n->noted = true;
+	return 0;
+}
+
+/* The names DPDK 22.11's EAL and telemetry give their files in the
+ * runtime directory. */
+static bool
+eal_file_name(const char *name)
+{
+	static const char *const exact[] = { "config", "hugepage_info" };
+	static const char *const start[] = { "fbarray_", "mp_socket",
+					     "dpdk_telemetry.v" };
+	unsigned int i;
+
+	for (i = 0; i < sizeof(exact) / sizeof(exact[0]); i++)
+		if (strcmp(name, exact[i]) == 0)
+			return true;
+	for (i = 0; i < sizeof(start) / sizeof(start[0]); i++)
+		if (strncmp(name, start[i], strlen(start[i])) == 0)
+			return true;
+	return false;
+}
+
+void
+wr_runtime_note_clean(const struct wr_runtime_note *n)
+{
+	struct dirent *de;
+	struct stat st;
+	unsigned int i;
+	DIR *d;
+	int fd;
+
+	if (!n->noted)
+		return;
+	/* O_NOFOLLOW: a link put there is not the directory EAL made. */
+	fd = open(n->dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	d = fd >= 0 ? fdopendir(fd) : NULL;
+	if (d == NULL) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	while ((de = readdir(d)) != NULL) {
+		if (!eal_file_name(de->d_name) ||
+		    fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+		    S_ISDIR(st.st_mode))
+			continue;
+		for (i = 0; i < n->n; i++)
+			if (n->ent[i].ino == st.st_ino &&
+			    strcmp(n->ent[i].name, de->d_name) == 0)
+				break;
+		if (i == n->n)
+			unlinkat(dirfd(d), de->d_name, 0);
+	}
+	closedir(d);
+	/* Made in this run; rmdir fails if anything else is in it. */
+	if (!n->existed)
+		rmdir(n->dir);
+}
+
+static struct wr_runtime_note eal_note;
+
+const struct wr_runtime_note *
+wr_runtime_eal_note(void)
+{
+	return &eal_note;
+}
+
+int
 wr_runtime_apply(char **argv, int *argc, int cap, struct wr_error *err)
 {
 	static char store[4096];
@@ -372,8 +569,15 @@ wr_runtime_apply(char **argv, int *argc, int cap, struct wr_error *err)
 		if (wr_runtime_memif_prepare(socks.path[i], dir, err) != 0)
 			n = -EINVAL;
 	if (n >= 0) {
+		char edir[sizeof(eal_note.dir)];
+
 		memcpy(argv, out, (size_t)n * sizeof(*out));
 		*argc = n;
+		/* Before EAL makes anything there (getuid: EAL's rule). */
+		wr_runtime_note_free(&eal_note);
+		if (wr_runtime_eal_dir_of(getuid(), getenv("XDG_RUNTIME_DIR"),
+					  socks.prefix, edir, sizeof(edir)) == 0)
+			wr_runtime_note_take(&eal_note, edir);
 	}
 	free(out);
 	return n < 0 ? -EINVAL : 0;

@@ -96,9 +96,11 @@ free_hugepages(void)
  * --in-memory an empty directory and, after a kill, the telemetry socket.
  * Nothing of a run may outlive it: the hugepage files are found from the
  * memory segments' descriptors before cleanup (only ours, wherever the
- * hugetlbfs is mounted) and unlinked after, and the directory is emptied
- * and removed, unless another live process holds its config lock (EAL's
- * own sign that a primary process owns it).
+ * hugetlbfs is mounted) and unlinked after, and EAL's files in the
+ * directory are removed, and the directory when EAL made it in this run
+ * (wr_runtime_note_clean(): only what was not there before EAL started),
+ * unless another live process holds its config lock (EAL's own sign that
+ * a primary process owns it).
  */
 struct eal_files {
 	char **path;
@@ -161,25 +163,18 @@ runtime_dir_owned_elsewhere(const char *dir)
 	return other;
 }
 
-/* Empty and remove EAL's runtime directory @p dir, unless another live
- * process owns it. */
+/* Remove what EAL made in its runtime directory @p dir in this run,
+ * unless another live process owns it.  Only the directory noted before
+ * EAL started: any other is not known to be ours. */
 static void
 runtime_dir_remove(const char *dir)
 {
-	struct dirent *de;
-	DIR *d;
+	const struct wr_runtime_note *n = wr_runtime_eal_note();
 
-	if (dir == NULL || dir[0] == '\0' || runtime_dir_owned_elsewhere(dir))
+	if (dir == NULL || dir[0] == '\0' || !n->noted ||
+	    strcmp(dir, n->dir) != 0 || runtime_dir_owned_elsewhere(dir))
 		return;
-	d = opendir(dir);
-	if (d != NULL) {
-		while ((de = readdir(d)) != NULL)
-			if (strcmp(de->d_name, ".") != 0 &&
-			    strcmp(de->d_name, "..") != 0)
-				unlinkat(dirfd(d), de->d_name, 0);
-		closedir(d);
-	}
-	rmdir(dir);
+	wr_runtime_note_clean(n);
 }
 
 void

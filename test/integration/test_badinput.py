@@ -165,6 +165,41 @@ streams:
             with self.subTest(case=name):
                 self.check(["run", s, "--config", prof, "--json", out], "^wirerate: " + re.escape(prof) + pattern,
                            prefix=prefix, outputs=[out])
+        # A file prefix that names another directory (issue 31): EAL's clean-up at exit emptied
+        # it.  Refused before EAL, in the profile with its line, after -- as EAL's option (its
+        # value in the next argument, or an abbreviation getopt takes); the directory as it was.
+        victim = self.path("victim")
+        os.mkdir(victim)
+        keep = os.path.join(victim, "keep")
+        with open(keep, "w") as f:
+            f.write("mine\n")
+        esc = "../../.." + victim
+        prefix = f"wrbad{pid}-esc"
+        bad = self.write("esc.yaml", f"""version: 1
+eal: ["--no-pci", "--in-memory", "--file-prefix={esc}", "--vdev=net_null0", "--lcores=0@0,1@1"]
+ports:
+  - device: net_null0
+    tx_lcores: [1]
+""")
+        two = self.write("two.yaml", """version: 1
+eal: ["--no-pci", "--in-memory", "--file-prefix", "..", "--vdev=net_null0", "--lcores=0@0,1@1"]
+ports:
+  - device: net_null0
+    tx_lcores: [1]
+""")
+        name = r'--file-prefix: expected a name without "/" or "\.\." \(EAL.s runtime directory .*got '
+        for case, args, pattern in [
+                ("prof", ["run", s, "--config", bad], re.escape(bad) + r':2:34: eal\[2\]: ' + name),
+                ("two", ["run", s, "--config", two], re.escape(two) + r':2:51: eal\[3\]: ' + name + '"\\.\\."$'),
+                ("argv", ["run", s, "--config", good, "--", "--file-prefix", esc], name),
+                ("abbrev", ["run", s, "--config", good, "--", f"--file-pre={esc}"], name),
+                ("dot", ["sweep", s, "--config", good, "--", "--file-prefix=."],
+                 r'--file-prefix: expected a name \(EAL.s runtime directory .*got "\."$'),
+                ("ports", ["ports", "--config", good, "--", "--file-prefix=a/b"], name + '"a/b"$')]:
+            with self.subTest(case=case):
+                self.check(args + (["--json", out] if args[0] == "run" else []), "^wirerate: " + pattern,
+                           prefix=prefix, outputs=[out])
+                self.assertEqual(os.listdir(victim), ["keep"])
         # A missing value: --json takes "--config" for its file, and the profile would be
         # blamed for what is not missing.
         prefix = f"wrbad{pid}-swallow"
@@ -196,6 +231,44 @@ streams:
             left = eal_leftovers(prefix)
             self.addCleanup(remove, left)
             self.assertEqual(left, [], how)
+
+    def test_only_eal_files_removed(self):
+        """Issue 31: the clean-up at exit removes only the files EAL made in this run, and the
+        runtime directory only when EAL made it: whatever else is in /var/run/dpdk/PREFIX, put
+        there before the run or during it, stays."""
+        s = self.stream()
+        prefix = f"wrkeep{os.getpid()}"
+        d = f"/var/run/dpdk/{prefix}"
+        self.addCleanup(shutil.rmtree, d, True)
+        os.makedirs(d)
+        mine = {"keep.txt": "mine\n", "config.old": "an old config\n", "notes": ""}
+        for n, text in mine.items():
+            with open(os.path.join(d, n), "w") as f:
+                f.write(text)
+        prof = self.prof(prefix, memory="")
+        p = self.wirerate("run", s, "--config", prof, "--quiet")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("summary", p.stdout)
+        # EAL's own files (config, hugepage_info, fbarray_*, mp_socket) gone, ours as they were.
+        self.assertEqual(sorted(os.listdir(d)), sorted(mine))
+        for n, text in mine.items():
+            with open(os.path.join(d, n)) as f:
+                self.assertEqual(f.read(), text, n)
+        self.assertEqual([x for x in eal_leftovers(prefix) if x != d], [])
+        # The directory made by the run: a file put in it while the run goes stays, and so does
+        # the directory (not emptied).
+        shutil.rmtree(d)
+        p = self.start("run", s, "--config", prof, "--quiet", "--duration", "30")
+        t0 = time.monotonic()
+        while not os.path.exists(os.path.join(d, "config")) and time.monotonic() - t0 < 20:
+            time.sleep(0.05)
+        with open(os.path.join(d, "late.txt"), "w") as f:
+            f.write("late\n")
+        p.send_signal(signal.SIGTERM)
+        out, err = p.communicate(timeout=20)
+        self.assertEqual(p.returncode, 0, err)
+        self.assertEqual(os.listdir(d), ["late.txt"])
+        self.assertEqual([x for x in eal_leftovers(prefix) if x != d], [])
 
     def test_bench_options_before_eal(self):
         """Issue 17: sweep and rfc2544 options naming a port the profile does not have, or a
