@@ -254,24 +254,29 @@ on_early_signal(int sig)
 		wr_early_signal = sig;
 }
 
-/* Both stop signals to @p handler (a function or SIG_DFL), with them
+/* The stop signals: Ctrl-C, SIGTERM and SIGHUP (the terminal or an SSH
+ * session gone) end a run alike, with its summary and JSON. */
+static const int wr_stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
+
+/* Every stop signal to @p handler (a function or SIG_DFL), with them
  * blocked meanwhile; @return the signal recorded before, 0: none. */
 static int
 signals_swap(void (*handler)(int))
 {
 	struct sigaction sa;
 	sigset_t stops, old;
+	unsigned int i;
 	int early;
 
 	sigemptyset(&stops);
-	sigaddset(&stops, SIGINT);
-	sigaddset(&stops, SIGTERM);
+	for (i = 0; i < WR_DIM(wr_stop_signals); i++)
+		sigaddset(&stops, wr_stop_signals[i]);
 	sigprocmask(SIG_BLOCK, &stops, &old);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = handler;
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	for (i = 0; i < WR_DIM(wr_stop_signals); i++)
+		sigaction(wr_stop_signals[i], &sa, NULL);
 	early = wr_early_signal;
 	wr_early_signal = 0;
 	sigprocmask(SIG_UNBLOCK, &stops, NULL);

@@ -214,21 +214,80 @@ streams:
         print(f"\nsignalled at start: {len(bad)} of {n_runs} runs failed", flush=True)
         self.assertEqual(bad, [], "\n".join(bad))
 
-    def signalled(self, n, tag, sf, args, sig, delay, at_start=False):
+    def test_sighup(self):
+        """SIGHUP (a terminal or SSH session gone) ends run, sweep and serve as SIGTERM does:
+        exit 0, the summary and JSON, the socket removed, no EAL directory (it was exit 129
+        with none of them)."""
+        rnd = random.Random(os.environ.get("WR_FAULT_SEED", str(time.time())))
+        sf = self.write("sh.yaml", """version: 1
+streams:
+  - name: s
+    size: 70
+    rate: 100 kpps
+    duration: 0.6
+    latency: true
+""")
+        bad = []
+        for n in range(4):
+            why = self.signalled(n, "wrfsh", sf, ("--drain", "0.3"), signal.SIGHUP,
+                                 rnd.uniform(0.0, 1.2))
+            if why is not None:
+                bad.append(why)
+        # sweep: the rows measured before it, marked as cut short.
+        prefix = f"wrfshs{os.getpid()}"
+        runtime = os.path.join("/var/run/dpdk", prefix)
+        self.addCleanup(shutil.rmtree, runtime, True)
+        res = self.path("sweep.json")
+        p = self.start("sweep", sf, "--config", self.profile("net_null0", prefix),
+                       "--sizes", "128,256,512,1024", "--duration", "0.5", "--json", res)
+        self.assertTrue(wait_for(lambda: started(p.pid) or p.poll() is not None, 5, 0.0001))
+        time.sleep(0.6)
+        p.send_signal(signal.SIGHUP)
+        out, err, hung = finish(p)
+        why = "sweep: hung" if hung else verdict("sweep (SIGHUP)", p, out, err, res, "")
+        if why is None and os.path.exists(runtime):
+            why = f"sweep: {runtime} left behind"
+        if why is not None:
+            bad.append(why)
+        # serve: traffic stopped, ports closed, its socket removed.
+        prefix = f"wrfshv{os.getpid()}"
+        runtime = os.path.join("/var/run/dpdk", prefix)
+        self.addCleanup(shutil.rmtree, runtime, True)
+        sock = self.path("serve.sock")
+        p = self.start("serve", "--config", self.profile("net_null0", prefix), "--socket", sock)
+        self.assertTrue(wait_for(lambda: os.path.exists(sock) or p.poll() is not None, 10),
+                        "serve did not create its socket")
+        p.send_signal(signal.SIGHUP)
+        out, err, hung = finish(p)
+        if hung or p.returncode != 0:
+            bad.append(f"serve (SIGHUP): exit {p.returncode}, hung {hung}\n{err[-1000:]}")
+        elif os.path.exists(sock) or os.path.exists(runtime):
+            bad.append(f"serve (SIGHUP): socket or {runtime} left behind")
+        self.assertEqual(bad, [], "\n".join(bad))
+
+    def signalled(self, n, tag, sf, args, sig, delay, at_start=False, from_exec=False):
         """Run @n: `run @sf @args` on net_null, @sig after @delay s (counted from when the
-        program's own code ran).  None when it ended cleanly with its summary, its JSON
-        (saying "signal" for @at_start) and no EAL directory left, else why not."""
+        program's own code ran, or with @from_exec from when exec returned).  None when it
+        ended cleanly with its summary, its JSON (saying "signal" for @at_start) and no EAL
+        directory left, else why not."""
         prefix = f"{tag}{os.getpid()}-{n}"
         runtime = os.path.join("/var/run/dpdk", prefix)
         self.addCleanup(shutil.rmtree, runtime, True)
         res = self.path(f"{tag}{n}.json")
         p = self.start("run", sf, "--config", self.profile("net_null0", prefix), *args,
                        "--json", res)
-        # From wirerate's own code on: a signal while the loader still maps DPDK's libraries
-        # (some ms) meets the kernel's default action, as it would in any program (a CI run
-        # drew 0.3 ms and saw exit -2).
-        self.assertTrue(wait_for(lambda: started(p.pid) or p.poll() is not None, 5, 0.0001))
-        time.sleep(delay)
+        # Popen returns once exec succeeded.  Counted from wirerate's own code (its stop
+        # signals blocked), a run skips the launcher's own start (tens of us, a static
+        # program): before that, the kernel's default action meets any program.
+        if not from_exec:
+            self.assertTrue(wait_for(lambda: started(p.pid) or p.poll() is not None, 5, 0.0001))
+        if delay > 0.01:
+            time.sleep(delay)
+        else:
+            # time.sleep() of a few ms oversleeps by as much: spin to the moment.
+            deadline = time.perf_counter() + delay
+            while time.perf_counter() < deadline:
+                pass
         p.send_signal(sig)
         out, err, hung = finish(p)
         what = f"run {n} ({signal.Signals(sig).name} after {delay * 1e3:.1f} ms)"
