@@ -25,16 +25,18 @@
 
 /* Where the program's own files are (set by meson): the source tree's when
  * this is the build tree's binary (WR_BUILD_EXE), else relative to the
- * installed binary's directory, so that a package's prefix and a DESTDIR
- * staging work alike and an installed binary never reads a source tree. */
+ * installed program's directory (libexecdir/wirerate, where the launcher
+ * in bindir runs it from: launch.c), so that a package's prefix and a
+ * DESTDIR staging work alike and an installed binary never reads a source
+ * tree. */
 #ifndef WR_BUILD_EXE
 #define WR_BUILD_EXE ""
 #define WR_TREE_PROFILES "config"
 #define WR_TREE_PYTHON "python"
 #define WR_TREE_TOOLS "tools"
-#define WR_INST_PROFILES "../share/wirerate/config"
-#define WR_INST_PYTHON "../lib/python3/dist-packages"
-#define WR_INST_TOOLS "../libexec/wirerate"
+#define WR_INST_PROFILES "../../share/wirerate/config"
+#define WR_INST_PYTHON "../../lib/python3/dist-packages"
+#define WR_INST_TOOLS "."
 #define WR_SYSCONF_PROFILES "/etc/wirerate"
 #endif
 #define WR_DEFAULT_PROFILE "default"
