@@ -389,7 +389,7 @@ const char *const wr_cli_about =
 	"column and key, and nothing starts.";
 
 const char *const wr_cli_exit_status =
-	"0 success (also after Ctrl-C or SIGTERM: the run stops, drains and "
+	"0 success (also after Ctrl-C, SIGTERM or SIGHUP: the run stops, drains and "
 	"prints its summary); 1 a run-time failure (EAL, memory, a link that "
 	"stays down); 2 bad input (an option, a stream file, a profile, a port "
 	"that does not exist): one line on stderr, nothing started; 3 (`sweep`, "
@@ -533,7 +533,7 @@ const struct wr_cli_cmd wr_cli_cmds[] = {
 		"Start EAL and the profile's ports once and serve the JSON-RPC "
 		"2.0 API on a Unix socket and, with `--listen`, on TCP: load "
 		"streams, start trials, change rates while traffic runs, read "
-		"statistics.  SIGTERM stops it cleanly: traffic stopped, ports "
+		"statistics.  SIGTERM (or SIGINT, SIGHUP) stops it cleanly: traffic stopped, ports "
 		"closed, the socket removed.",
 		.pos = WR_CLI_POS_NONE,
 		.eal = true,

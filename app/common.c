@@ -25,16 +25,18 @@
 
 /* Where the program's own files are (set by meson): the source tree's when
  * this is the build tree's binary (WR_BUILD_EXE), else relative to the
- * installed binary's directory, so that a package's prefix and a DESTDIR
- * staging work alike and an installed binary never reads a source tree. */
+ * installed program's directory (libexecdir/wirerate, where the launcher
+ * in bindir runs it from: launch.c), so that a package's prefix and a
+ * DESTDIR staging work alike and an installed binary never reads a source
+ * tree. */
 #ifndef WR_BUILD_EXE
 #define WR_BUILD_EXE ""
 #define WR_TREE_PROFILES "config"
 #define WR_TREE_PYTHON "python"
 #define WR_TREE_TOOLS "tools"
-#define WR_INST_PROFILES "../share/wirerate/config"
-#define WR_INST_PYTHON "../lib/python3/dist-packages"
-#define WR_INST_TOOLS "../libexec/wirerate"
+#define WR_INST_PROFILES "../../share/wirerate/config"
+#define WR_INST_PYTHON "../../lib/python3/dist-packages"
+#define WR_INST_TOOLS "."
 #define WR_SYSCONF_PROFILES "/etc/wirerate"
 #endif
 #define WR_DEFAULT_PROFILE "default"
@@ -254,24 +256,29 @@ on_early_signal(int sig)
 		wr_early_signal = sig;
 }
 
-/* Both stop signals to @p handler (a function or SIG_DFL), with them
+/* The stop signals: Ctrl-C, SIGTERM and SIGHUP (the terminal or an SSH
+ * session gone) end a run alike, with its summary and JSON. */
+static const int wr_stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
+
+/* Every stop signal to @p handler (a function or SIG_DFL), with them
  * blocked meanwhile; @return the signal recorded before, 0: none. */
 static int
 signals_swap(void (*handler)(int))
 {
 	struct sigaction sa;
 	sigset_t stops, old;
+	unsigned int i;
 	int early;
 
 	sigemptyset(&stops);
-	sigaddset(&stops, SIGINT);
-	sigaddset(&stops, SIGTERM);
+	for (i = 0; i < WR_DIM(wr_stop_signals); i++)
+		sigaddset(&stops, wr_stop_signals[i]);
 	sigprocmask(SIG_BLOCK, &stops, &old);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = handler;
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	for (i = 0; i < WR_DIM(wr_stop_signals); i++)
+		sigaction(wr_stop_signals[i], &sa, NULL);
 	early = wr_early_signal;
 	wr_early_signal = 0;
 	sigprocmask(SIG_UNBLOCK, &stops, NULL);

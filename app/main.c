@@ -20,7 +20,8 @@
  * summary and JSON like any other (issue 17: 2 of 60 died without).  Before
  * main() the libraries' constructors run for about 5 ms (DPDK's, libnuma's,
  * OpenSSL's; more on a loaded machine), under the default action, which
- * kills.  So the two are blocked from .preinit_array, which the dynamic
+ * kills.  So the three (SIGHUP too: a dropped SSH session) are blocked
+ * from .preinit_array, which the dynamic
  * loader runs once every library is relocated and before any constructor,
  * and main() installs the handler that records them before it unblocks
  * them (wr_app_signals_early()).  What is left is the loader's own work
@@ -37,6 +38,7 @@ block_stop_signals(int argc, char **argv, char **envp)
 	sigemptyset(&stops);
 	sigaddset(&stops, SIGINT);
 	sigaddset(&stops, SIGTERM);
+	sigaddset(&stops, SIGHUP);
 	sigprocmask(SIG_BLOCK, &stops, NULL);
 }
 
@@ -447,7 +449,7 @@ static const struct wr_app_cmd {
 	const char *name;
 	int (*with_opts)(const struct wr_opts *o);
 	int (*with_args)(const struct wr_cli_cmd *cmd, int argc, char **argv);
-	bool signals;  /* takes SIGINT and SIGTERM (wr_app_signals()); the
+	bool signals;  /* takes SIGINT, SIGTERM and SIGHUP (wr_app_signals()); the
 			* others keep their default action */
 } wr_app_cmds[] = {
 	{ "run", wr_cmd_run, NULL, true },

@@ -96,7 +96,7 @@ struct wr_opts {
 int wr_app_bench_opt(struct wr_opts *o, int opt, const char *arg);
 
 /**
- * SIGINT and SIGTERM call @p handler (no SA_RESTART: a sleep or a wait is cut
+ * SIGINT, SIGTERM and SIGHUP call @p handler (no SA_RESTART: a sleep or a wait is cut
  * short).  Commands install it before anything starts, so that a signal at
  * any point ends them cleanly; a signal that came earlier (recorded since
  * wr_app_signals_early()) is handed to @p handler now.
@@ -104,7 +104,7 @@ int wr_app_bench_opt(struct wr_opts *o, int opt, const char *arg);
 void wr_app_signals(void (*handler)(int));
 
 /**
- * First thing in main(): SIGINT and SIGTERM, blocked since before the
+ * First thing in main(): SIGINT, SIGTERM and SIGHUP, blocked since before the
  * libraries' constructors ran (main.c), are recorded from now on until a
  * command takes them (wr_app_signals()) or leaves them to their default
  * (wr_app_signals_default()), and unblocked.
