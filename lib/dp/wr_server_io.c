@@ -211,6 +211,7 @@ wr_srv_conn_reap(struct server *s)
 
 		s->dead = c->dead_next;
 		json_decref(c->wait_id);
+		json_decref(c->stop_id);
 		free(c->rbuf);
 		free(c->wbuf);
 		free(c);
@@ -379,7 +380,7 @@ wr_srv_conn_serve(struct server *s, struct conn *c)
 	if (c->fd < 0 || c->turn == s->turn)
 		return;
 	wr_srv_set_ready(s, c, false); /* held: made ready again once unheld */
-	if (c->held)
+	if (c->held || c->parked)
 		return;
 	c->turn = s->turn;
 	for (;;) {
@@ -387,7 +388,7 @@ wr_srv_conn_serve(struct server *s, struct conn *c)
 		char *msg;
 		size_t len = 0;
 
-		if (c->fd < 0 || c->closing)
+		if (c->fd < 0 || c->closing || c->parked)
 			return;
 		if (wr_srv_queued(c) >= WQ_HIGH) {
 			c->held = true;
