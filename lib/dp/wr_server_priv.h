@@ -160,6 +160,8 @@ struct conn {
 	int fd;                      /* -1: closed, freed at the end of the turn */
 	unsigned int id;
 	bool tcp, authed, subscribed;
+	bool foreign;                /* the console's, no token: not the server's user */
+	uint32_t peer_uid;           /* with foreign: its uid, UINT32_MAX unknown */
 	enum conn_proto proto;
 	struct wr_ws_rx ws;          /* PROTO_WS: frames being read */
 	bool closing;                /* closed once its queue is written */
