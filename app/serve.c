@@ -180,6 +180,14 @@ wr_cmd_serve(const struct wr_cli_cmd *cmd, int argc, char **argv)
 			"console's token: it needs --http [ADDR:]PORT\n");
 		return WR_EXIT_USAGE;
 	}
+	/* A token nothing would ask for is a mistake (a --listen left out),
+	 * not a setting: the console's own is --http-token-file. */
+	if (so.token_file != NULL && so.tcp_host == NULL) {
+		fprintf(stderr, "wirerate: --token-file is the TCP API's token: "
+			"it needs --listen [ADDR:]PORT (the web console's own "
+			"is --http-token-file)\n");
+		return WR_EXIT_USAGE;
+	}
 	if (so.tcp_host != NULL && so.token_file == NULL) {
 		fprintf(stderr, "wirerate: --listen needs --token-file FILE (a "
 			"secret readable by its owner only)\n");

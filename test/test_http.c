@@ -344,7 +344,81 @@ test_assets(void)
 	CU_ASSERT_PTR_NULL(wr_http_asset("/nope.js"));
 }
 
+/* The connection's two sockets in /proc/net/tcp's text (its header, a
+ * listener, the server's end, the client's end with uid 65534): the
+ * client's end names the owner.  127.0.0.1 is 0x0100007F in memory on a
+ * little-endian machine, as the kernel prints it. */
+static void
+test_peer_uid(void)
+{
+	static const char tab[] =
+		"  sl  local_address rem_address   st tx_queue rx_queue tr "
+		"tm->when retrnsmt   uid  timeout inode\n"
+		"   0: 0100007F:1F90 00000000:0000 0A 00000000:00000000 "
+		"00:00000000 00000000     0        0 1151 1 0 100 0 0 10 0\n"
+		"   1: 0100007F:1F90 0100007F:D431 01 00000000:00000000 "
+		"00:00000000 00000000     0        0 2222 1 0 20 4 30 10 -1\n"
+		"  12: 0100007F:D431 0100007F:1F90 01 00000000:00000000 "
+		"00:00000000 00000000 65534        0 3333 1 0 20 4 30 10 -1\n";
+	uint32_t lo = 0, uid = 1;
+	uint8_t *b = (uint8_t *)&lo;
+
+	b[0] = 127;
+	b[3] = 1;
+	if (lo != 0x0100007F) /* a big-endian machine prints it 7F000001 */
+		return;
+	CU_ASSERT_EQUAL(wr_http_peer_uid(tab, strlen(tab), lo, 0xD431, lo,
+					 0x1F90, &uid), 0);
+	CU_ASSERT_EQUAL(uid, 65534);
+	/* The server's own end: its uid, 0. */
+	CU_ASSERT_EQUAL(wr_http_peer_uid(tab, strlen(tab), lo, 0x1F90, lo,
+					 0xD431, &uid), 0);
+	CU_ASSERT_EQUAL(uid, 0);
+	/* Another port, another address: not found. */
+	CU_ASSERT_EQUAL(wr_http_peer_uid(tab, strlen(tab), lo, 0xD432, lo,
+					 0x1F90, &uid), -ENOENT);
+	CU_ASSERT_EQUAL(wr_http_peer_uid(tab, strlen(tab), lo + 1, 0xD431, lo,
+					 0x1F90, &uid), -ENOENT);
+	/* Not the table; a line cut before its uid. */
+	CU_ASSERT_EQUAL(wr_http_peer_uid("hello\n", 6, lo, 1, lo, 2, &uid),
+			-EINVAL);
+	CU_ASSERT_EQUAL(wr_http_peer_uid(tab, 200, lo, 0xD431, lo, 0x1F90,
+					 &uid), -ENOENT);
+	{
+		char cut[400];
+		size_t n = strlen(tab) - 60;
+
+		memcpy(cut, tab, n);
+		CU_ASSERT_EQUAL(wr_http_peer_uid(cut, n, lo, 0xD431, lo,
+						 0x1F90, &uid), -EINVAL);
+	}
+}
+
+/* A foreign peer gets 403 for the page and the WebSocket alike. */
+static void
+test_foreign(void)
+{
+	struct wr_http_policy pol = { .loopback_hosts = true, .foreign = true,
+				      .peer_uid = 65534, .own_uid = 0 };
+	struct wr_http_answer ans;
+	struct wr_http_req req;
+	int st;
+
+	CU_ASSERT_FATAL(parse("GET / HTTP/1.1\r\nHost: 127.0.0.1:8080\r\n\r\n",
+			      &req, &st) > 0);
+	wr_http_route(&req, &pol, &ans);
+	CU_ASSERT_EQUAL(ans.status, 403);
+	CU_ASSERT_STRING_EQUAL(ans.why, "this console is its server's user's "
+			       "(uid 0) only, not uid 65534's: with a token "
+			       "(--http-token-file) anyone with it may log in");
+	pol.foreign = false;
+	wr_http_route(&req, &pol, &ans);
+	CU_ASSERT_EQUAL(ans.status, 200);
+}
+
 static CU_TestInfo http_tests[] = {
+	{ "peer_uid", test_peer_uid },
+	{ "foreign", test_foreign },
 	{ "parse", test_parse },
 	{ "route", test_route },
 	{ "upgrade", test_upgrade },

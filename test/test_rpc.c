@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "wr_parse.h"
 #include "wr_rpc.h"
 #include "wr_test.h"
 
@@ -154,6 +155,26 @@ test_params(void)
 			      "\"params\":{\"yaml\":true}}", &err, NULL), -EINVAL);
 }
 
+/* The whole message, however long the parser's words: issue 31 saw
+ * traffic.update's cut at 191 bytes ("... \"10 Gbps L1\" or \""). */
+static void
+test_message_whole(void)
+{
+	struct wr_rpc_error err;
+	struct wr_rate_spec rs;
+	char why[WR_PARSE_WHY_MAX], want[1024];
+
+	CU_ASSERT_NOT_EQUAL(wr_parse_rate("fast", &rs, why, sizeof(why)), 0);
+	snprintf(want, sizeof(want), "traffic.update: rate: expected a rate "
+		 "such as \"10 Mpps\", \"1 Gbps\", \"50%%\", \"max\" or packets "
+		 "per second as a number > 0: %s", why);
+	CU_ASSERT_EQUAL(parse("{\"jsonrpc\":\"2.0\",\"method\":\"traffic.update\","
+			      "\"params\":{\"rate\":\"fast\"}}", &err, NULL),
+			-EINVAL);
+	CU_ASSERT_STRING_EQUAL(err.message, want);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "\"10 Gbps L1\" or \"50%\""));
+}
+
 static void
 test_replies(void)
 {
@@ -212,6 +233,7 @@ static CU_TestInfo rpc_tests[] = {
 	{ "valid", test_valid },
 	{ "invalid", test_invalid },
 	{ "params", test_params },
+	{ "message_whole", test_message_whole },
 	{ "replies", test_replies },
 	{ "table", test_table },
 	CU_TEST_INFO_NULL,

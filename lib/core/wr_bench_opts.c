@@ -133,9 +133,13 @@ wr_bench_opt(struct wr_bench_opts *o, enum wr_bench_kind kind,
 		return duration(err, name, arg, &o->timeout_ns, "expected a "
 				"positive duration such as 0.1, 100ms or 2s");
 	if (IS("drain")) {
-		if (wr_parse_duration_ns(arg, &o->drain_ns, why, sizeof(why)))
-			return bad(err, name, arg, "expected a duration such as "
-				   "2, 0.2 or 200ms");
+		uint64_t ns;
+
+		if (wr_parse_duration_ns(arg, &ns, why, sizeof(why)) ||
+		    ns > WR_DRAIN_MAX_NS)
+			return bad(err, name, arg, "expected a duration of 0 "
+				   "to 60 s such as 2, 0.2 or 200ms");
+		o->drain_ns = ns;
 		o->drain_set = true;
 		return 0;
 	}

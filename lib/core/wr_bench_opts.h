@@ -26,6 +26,13 @@ enum wr_bench_kind { WR_BENCH_SWEEP, WR_BENCH_RFC2544, WR_BENCH_RTT };
  * MLRsearch (wr_mlr.h). */
 enum wr_bench_search { WR_BENCH_SEARCH_BINARY, WR_BENCH_SEARCH_MLR };
 
+/** The longest drain (the wait for echoes after the last frame), for a
+ * benchmark's --drain and traffic.start's drain alike: RFC 2544 (section 23)
+ * waits 2 s; 60 s is thirty times that, longer than any path a lab measures,
+ * and short enough that a mistaken unit (a drain in ms) is refused, not
+ * waited out. */
+#define WR_DRAIN_MAX_NS (60ull * 1000 * 1000 * 1000)
+
 /** What a benchmark is asked (the CLI's options, bench.start's params). */
 struct wr_bench_opts {
 	const char *stream_name;    /**< NULL: the file's first stream */

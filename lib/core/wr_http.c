@@ -302,6 +302,23 @@ wr_http_route(const struct wr_http_req *req, const struct wr_http_policy *pol,
 	char want[300];
 
 	memset(ans, 0, sizeof(*ans));
+	if (pol->foreign) {
+		/* Not even the page: the console is the server's user's, as
+		 * its Unix socket is (0600 in a 0700 directory). */
+		if (pol->peer_uid == UINT32_MAX)
+			answer_error(ans, 403, "this console is its server's "
+				     "user's (uid %u) only, and this "
+				     "connection's owner could not be told: "
+				     "with a token (--http-token-file) anyone "
+				     "with it may log in", pol->own_uid);
+		else
+			answer_error(ans, 403, "this console is its server's "
+				     "user's (uid %u) only, not uid %u's: with "
+				     "a token (--http-token-file) anyone with "
+				     "it may log in", pol->own_uid,
+				     pol->peer_uid);
+		return;
+	}
 	if (!req->has_host && !req->http10) {
 		answer_error(ans, 400, "an HTTP/1.1 request needs a Host header");
 		return;
@@ -609,4 +626,110 @@ wr_ws_head(uint8_t hdr[10], uint8_t opcode, uint64_t len)
 	for (i = 0; i < 8; i++)
 		hdr[2 + i] = (uint8_t)(len >> (56 - 8 * i));
 	return 10;
+}
+
+/* One hex field of /proc/net/tcp up to @p stop; @return its end or NULL. */
+static const char *
+hex_field(const char *p, const char *end, char stop, uint64_t max,
+	  uint64_t *v)
+{
+	const char *b = p;
+
+	*v = 0;
+	for (; p < end && *p != stop; p++) {
+		int d = *p >= '0' && *p <= '9' ? *p - '0' :
+			*p >= 'A' && *p <= 'F' ? *p - 'A' + 10 :
+			*p >= 'a' && *p <= 'f' ? *p - 'a' + 10 : -1;
+
+		if (d < 0 || *v > max >> 4)
+			return NULL;
+		*v = *v << 4 | (uint64_t)d;
+	}
+	return p > b && p < end ? p : NULL;
+}
+
+/* "ADDR:PORT" (8 and 4 hex digits, as net/ipv4/tcp_ipv4.c prints them)
+ * followed by a space. */
+static const char *
+endpoint(const char *p, const char *end, uint32_t *addr, uint16_t *port)
+{
+	uint64_t a, pt;
+
+	p = hex_field(p, end, ':', UINT32_MAX, &a);
+	if (p == NULL)
+		return NULL;
+	p = hex_field(p + 1, end, ' ', UINT16_MAX, &pt);
+	if (p == NULL)
+		return NULL;
+	*addr = (uint32_t)a;
+	*port = (uint16_t)pt;
+	return p;
+}
+
+static const char *
+skip_spaces(const char *p, const char *end)
+{
+	while (p < end && *p == ' ')
+		p++;
+	return p;
+}
+
+int
+wr_http_peer_uid(const char *table, size_t len, uint32_t peer_addr,
+		 uint16_t peer_port, uint32_t local_addr, uint16_t local_port,
+		 uint32_t *uid)
+{
+	const char *end = table + len, *p = table, *nl;
+	bool header = true;
+
+	for (; p < end; p = nl + 1) {
+		uint32_t la, ra;
+		uint16_t lp, rp;
+		const char *q;
+		unsigned int f;
+		uint64_t u;
+
+		nl = memchr(p, '\n', (size_t)(end - p));
+		if (nl == NULL)
+			nl = end;
+		if (header) { /* "  sl  local_address rem_address ..." */
+			header = false;
+			q = p;
+			while (q + 13 <= nl && memcmp(q, "local_address", 13) != 0)
+				q++;
+			if (q + 13 > nl)
+				return -EINVAL;
+			continue;
+		}
+		/* "   N: LOCAL REMOTE ST TX:RX TR:WHEN RETR UID ..." */
+		q = memchr(p, ':', (size_t)(nl - p));
+		if (q == NULL)
+			continue;
+		q = skip_spaces(q + 1, nl);
+		q = endpoint(q, nl, &la, &lp);
+		if (q == NULL)
+			continue;
+		q = endpoint(skip_spaces(q, nl), nl, &ra, &rp);
+		if (q == NULL || la != peer_addr || lp != peer_port ||
+		    ra != local_addr || rp != local_port)
+			continue;
+		/* st, tx_queue:rx_queue, tr:tm->when, retrnsmt: then uid. */
+		for (f = 0; f < 4 && q != NULL && q < nl; f++) {
+			q = skip_spaces(q, nl);
+			while (q < nl && *q != ' ')
+				q++;
+		}
+		q = skip_spaces(q, nl);
+		u = 0;
+		if (q >= nl || *q < '0' || *q > '9')
+			return -EINVAL;
+		for (; q < nl && *q >= '0' && *q <= '9'; q++) {
+			u = u * 10 + (uint64_t)(*q - '0');
+			if (u > UINT32_MAX)
+				return -EINVAL;
+		}
+		*uid = (uint32_t)u;
+		return 0;
+	}
+	return header ? -EINVAL : -ENOENT;
 }

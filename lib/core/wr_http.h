@@ -34,6 +34,11 @@
  * drive the server.  With a token, the browser logs in (auth.login) over the
  * WebSocket as a TCP client does.
  *
+ * Whose console (doc/web.md, "Security"): without a token the console is its
+ * server's user's only, as the Unix socket (0600) is: the loopback peer's
+ * uid is the owner of its TCP socket, which wr_http_peer_uid() finds in the
+ * kernel's table (/proc/net/tcp); any other uid gets 403 for every request.
+ *
  * Thread-safety: reentrant; no state outside the arguments.
  */
 
@@ -96,7 +101,27 @@ ssize_t wr_http_parse(const char *buf, size_t len, struct wr_http_req *req,
 struct wr_http_policy {
 	uint16_t port;               /**< the --http port, for Host */
 	bool loopback_hosts;         /**< no token: Host must be a loopback name */
+	bool foreign;                /**< no token, and the peer is not the
+				      *   server's user (or could not be
+				      *   told): 403 for everything */
+	uint32_t peer_uid;           /**< with foreign: the peer's, or
+				      *   UINT32_MAX when not found */
+	uint32_t own_uid;            /**< the server's */
 };
+
+/**
+ * The uid owning the TCP socket whose local end is @p peer_addr:@p peer_port
+ * and remote end @p local_addr:@p local_port (the client's side of a
+ * connection the server accepted), in @p table: the text of /proc/net/tcp
+ * (addresses as the kernel prints them: the 32 bits of the address as they
+ * are in memory, in hex, and the port in host order).  Addresses are in
+ * network byte order (struct in_addr's s_addr), ports in host order.
+ * @return 0 with @p uid; -ENOENT when no such line (the connection went, or
+ *         is in another table); -EINVAL when the text is not such a table.
+ */
+int wr_http_peer_uid(const char *table, size_t len, uint32_t peer_addr,
+		     uint16_t peer_port, uint32_t local_addr,
+		     uint16_t local_port, uint32_t *uid);
 
 enum wr_http_action {
 	WR_HTTP_ANSWER_ASSET,        /**< 200 (or 304) with asset */

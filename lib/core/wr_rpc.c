@@ -152,7 +152,7 @@ params_check(const struct wr_rpc_method_info *m, json_t *params,
 
 	json_object_foreach(params, key, v) {
 		const struct wr_rpc_param *p = NULL;
-		char why[128] = "";
+		char why[WR_PARSE_WHY_MAX] = "";
 
 		for (i = 0; i < WR_RPC_PARAMS_MAX && m->params[i].name; i++)
 			if (strcmp(m->params[i].name, key) == 0)

@@ -191,7 +191,10 @@ struct wr_rpc_req {
 /** An error for the reply: code, message, and what -32602 data says. */
 struct wr_rpc_error {
 	int code;
-	char message[192];
+	/* Room for a stream file's whole error line (1024 bytes in the
+	 * server) or a parameter's words with the parser's reason
+	 * (WR_PARSE_WHY_MAX): 192 cut traffic.update's mid-string. */
+	char message[1280];
 	char param[64];              /**< -32602: the offending member, "" if none */
 	char expected[128];          /**< -32602: what it must be */
 };

@@ -54,7 +54,7 @@ wr_srv_conn_watch(struct server *s, struct conn *c)
 {
 	struct epoll_event ev = { .data.ptr = c };
 
-	ev.events = (c->held || c->closing ? 0 : EPOLLIN) |
+	ev.events = (c->held || c->parked || c->closing ? 0 : EPOLLIN) |
 		    (wr_srv_queued(c) > 0 ? EPOLLOUT : 0);
 	if (c->fd < 0 || ev.events == c->ev_mask)
 		return;
@@ -747,7 +747,7 @@ wr_server_run(struct wr_engine *e, const struct wr_server_opts *o,
 		if (s->job != NULL)
 			wr_srv_job_run(s);
 	}
-	wr_srv_finish(s, "signal");
+	wr_srv_finish_now(s, "signal", true);
 	wr_srv_unbuild(s);
 	wr_srv_caps_forget(s);
 	server_free(s);

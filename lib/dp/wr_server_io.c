@@ -64,6 +64,9 @@ web_http(struct server *s, struct conn *c)
 {
 	struct wr_http_policy pol = {
 		.loopback_hosts = s->o->http_token[0] == '\0',
+		.foreign = c->foreign,
+		.peer_uid = c->peer_uid,
+		.own_uid = (uint32_t)geteuid(),
 	};
 	struct wr_http_answer ans;
 	struct wr_http_req req;
@@ -211,6 +214,7 @@ wr_srv_conn_reap(struct server *s)
 
 		s->dead = c->dead_next;
 		json_decref(c->wait_id);
+		json_decref(c->stop_id);
 		free(c->rbuf);
 		free(c->wbuf);
 		free(c);
@@ -247,6 +251,56 @@ peer_name(struct conn *c, const struct sockaddr_storage *sa)
 				   sizeof(c->addr)) == NULL)
 		snprintf(c->addr, sizeof(c->addr), "?");
 	snprintf(c->peer, sizeof(c->peer), "%s:%u", c->addr, port);
+}
+
+/* The uid owning the client's end of the console connection @p fd whose
+ * peer is @p sa (IPv4; the console listens on IPv4 only): from the
+ * kernel's socket table, UINT32_MAX when it is not found there. */
+static uint32_t
+web_peer_uid(int fd, const struct sockaddr_storage *sa)
+{
+	const struct sockaddr_in *peer = (const struct sockaddr_in *)sa;
+	struct sockaddr_in me;
+	socklen_t ml = sizeof(me);
+	size_t len = 0, cap = 64 << 10;
+	char *buf = NULL, *nb;
+	uint32_t uid = UINT32_MAX;
+	ssize_t n;
+	int tfd;
+
+	if (sa->ss_family != AF_INET ||
+	    getsockname(fd, (struct sockaddr *)&me, &ml) != 0)
+		return UINT32_MAX;
+	tfd = open("/proc/net/tcp", O_RDONLY | O_CLOEXEC);
+	if (tfd < 0)
+		return UINT32_MAX;
+	/* The whole table (a line per socket of this network namespace);
+	 * 64 MiB is a million sockets, past which the peer is refused. */
+	for (;;) {
+		if (buf == NULL || len == cap) {
+			if (buf != NULL)
+				cap *= 2;
+			nb = cap <= (64u << 20) ? realloc(buf, cap) : NULL;
+			if (nb == NULL)
+				break;
+			buf = nb;
+		}
+		n = read(tfd, buf + len, cap - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (n == 0 && wr_http_peer_uid(buf, len,
+					peer->sin_addr.s_addr, ntohs(peer->sin_port),
+					me.sin_addr.s_addr, ntohs(me.sin_port),
+					&uid) != 0)
+				uid = UINT32_MAX;
+			break;
+		}
+		len += (size_t)n;
+	}
+	close(tfd);
+	free(buf);
+	return uid;
 }
 
 /* Accept up to ACCEPT_TURN connections.  A Unix one counts against
@@ -288,6 +342,12 @@ wr_srv_conn_accept(struct server *s, int lfd, bool tcp, enum conn_proto proto)
 			setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one,
 				   sizeof(one));
 			peer_name(c, &sa);
+			/* The console without a token is its server's user's,
+			 * as the Unix socket is: others get 403 for all. */
+			if (proto == PROTO_HTTP && s->o->http_token[0] == '\0') {
+				c->peer_uid = web_peer_uid(fd, &sa);
+				c->foreign = c->peer_uid != (uint32_t)geteuid();
+			}
 			c->login_deadline_ms = c->last_ms + LOGIN_MS;
 		} else if (!wr_srv_conn_own_session(s, c)) {
 			close(fd);
@@ -379,7 +439,7 @@ wr_srv_conn_serve(struct server *s, struct conn *c)
 	if (c->fd < 0 || c->turn == s->turn)
 		return;
 	wr_srv_set_ready(s, c, false); /* held: made ready again once unheld */
-	if (c->held)
+	if (c->held || c->parked)
 		return;
 	c->turn = s->turn;
 	for (;;) {
@@ -387,7 +447,7 @@ wr_srv_conn_serve(struct server *s, struct conn *c)
 		char *msg;
 		size_t len = 0;
 
-		if (c->fd < 0 || c->closing)
+		if (c->fd < 0 || c->closing || c->parked)
 			return;
 		if (wr_srv_queued(c) >= WQ_HIGH) {
 			c->held = true;

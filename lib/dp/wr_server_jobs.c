@@ -342,7 +342,7 @@ wr_srv_job_run(struct server *s)
 		s->job = NULL;
 		return;
 	}
-	wr_srv_finish(s, "bench");
+	wr_srv_finish_now(s, "bench", false);
 	wr_srv_unbuild(s);
 	s->state = ST_BENCH;
 	j->state = JOB_RUNNING;

@@ -111,14 +111,16 @@ wr_srv_parse_streams(struct server *s, const char *name, const char *text,
 
 /* ---- traffic ---- */
 
-void
-wr_srv_finish(struct server *s, const char *reason)
+/* The end of a stop: the lcores stopped and the drain is over (or there
+ * was none): the NICs' counters, the results, the replies that waited. */
+static void
+finish_done(struct server *s)
 {
+	const char *reason = s->stop_reason;
 	struct conn *c;
 
-	if (s->state != ST_RUNNING)
-		return;
-	wr_engine_stop(s->e, s->drain_ns);
+	wr_engine_stop(s->e, 0); /* the drain was waited out by the loop */
+	s->stopping = false;
 	/* A capture covers the run it started in: it ends with it. */
 	wr_srv_caps_end(s);
 	wr_engine_collect(s->e, true);
@@ -126,6 +128,18 @@ wr_srv_finish(struct server *s, const char *reason)
 	s->reason = reason;
 	wr_srv_event_push(s, "traffic_done", json_pack("{s:s}", "reason", reason));
 	for (c = s->conns; c != NULL; c = c->next) {
+		if (c->parked) {
+			/* Its traffic.stop, then what it sent meanwhile. */
+			c->parked = false;
+			wr_srv_conn_send(s, c, wr_rpc_reply_result(c->stop_id,
+				       json_pack("{s:s}", "state", "done")));
+			json_decref(c->stop_id);
+			c->stop_id = NULL;
+			if (c->fd >= 0) {
+				wr_srv_conn_watch(s, c);
+				wr_srv_set_ready(s, c, true);
+			}
+		}
 		if (!c->waiting)
 			continue;
 		c->waiting = false;
@@ -135,6 +149,62 @@ wr_srv_finish(struct server *s, const char *reason)
 		json_decref(c->wait_id);
 		c->wait_id = NULL;
 	}
+}
+
+/* A stop under way, polled from each turn of the loop: once every lcore
+ * stopped sending, echoes are received for the drain time; then it ends.
+ * @return true when the run is done. */
+static bool
+finish_poll(struct server *s)
+{
+	uint64_t now;
+
+	if (!s->stopping)
+		return s->state != ST_RUNNING;
+	if (!wr_engine_tx_finished(s->e))
+		return false;
+	now = rte_rdtsc();
+	if (s->drain_end_tsc == 0)
+		s->drain_end_tsc = now + (s->e->any_rx ?
+			wr_tsc_from_ns(s->drain_ns) : 0);
+	if (now < s->drain_end_tsc)
+		return false;
+	finish_done(s);
+	return true;
+}
+
+/* Stop the run for @p reason: the lcores are told to stop sending and the
+ * loop goes on; the drain is a state it polls (finish_poll()), so a long
+ * drain stalls no client (issue 31: drain 8 held every client 8 s). */
+void
+wr_srv_finish(struct server *s, const char *reason)
+{
+	if (s->state != ST_RUNNING || s->stopping)
+		return;
+	s->stopping = true;
+	s->stop_reason = reason;
+	s->drain_end_tsc = 0;
+	wr_engine_request_stop(s->e, false);
+	/* Consoles show the wait; traffic_done follows once it is over. */
+	wr_srv_event_push(s, "traffic_stopping", json_pack("{s:s, s:f}",
+			  "reason", reason, "drain_s", s->e->any_rx ?
+			  (double)s->drain_ns / 1e9 : 0.0));
+	finish_poll(s);
+}
+
+/* The same, waited for here: when the server leaves (its loop is over) or
+ * before the engine is taken by something else (server.reset, a job: their
+ * results are not kept, so @p drain false skips the wait for echoes). */
+void
+wr_srv_finish_now(struct server *s, const char *reason, bool drain)
+{
+	wr_srv_finish(s, reason);
+	if (!drain && s->stopping)
+		s->drain_ns = 0;
+	if (!drain && s->drain_end_tsc != 0)
+		s->drain_end_tsc = rte_rdtsc();
+	while (!finish_poll(s))
+		wr_engine_sleep_ns(1000 * 1000);
 }
 
 /* Every stream that has a count sent all of it. */
@@ -162,6 +232,10 @@ wr_srv_traffic_tick(struct server *s)
 
 	if (s->state != ST_RUNNING)
 		return;
+	if (s->stopping) {
+		finish_poll(s);
+		return;
+	}
 	for (i = 0; i < s->f.n_streams; i++)
 		if (!s->ended[i] && wr_engine_stream_done(s->e, i)) {
 			s->ended[i] = true;
@@ -791,6 +865,15 @@ m_start(struct call *k)
 	uint32_t i;
 	int rc;
 
+	/* bench.start's --drain limit (WR_DRAIN_MAX_NS), in its words. */
+	if (wr_rpc_num(k->req, "drain", 0) * 1e9 > (double)WR_DRAIN_MAX_NS) {
+		wr_srv_reply_error(s, k->c, k->id, WR_RPC_E_PARAMS, json_pack(
+				   "{s:s, s:s}", "param", "drain", "expected",
+				   "seconds from 0 to 60"), "traffic.start: drain: "
+				   "expected a duration of 0 to 60 s such as 2 or "
+				   "0.2, got %g", wr_rpc_num(k->req, "drain", 0));
+		return NULL;
+	}
 	if (wr_srv_bench_busy(k) ||
 	    !select_streams(s, k->c, k->id, k->req, sel, &all) ||
 	    !wr_srv_owns(s, k->c, k->id, wr_srv_ports_of(s, sel)) ||
@@ -923,9 +1006,18 @@ m_ctl(struct call *k, enum wr_tx_ctl_state st)
 		return json_pack("{s:s}", "state", wr_srv_state_names[s->state]);
 	if (!need_running(k))
 		return NULL;
-	if (st == WR_TX_CTL_STOP && all) {
+	if (st == WR_TX_CTL_STOP && (all || s->stopping)) {
 		wr_srv_finish(s, "stopped");
-		return json_pack("{s:s}", "state", wr_srv_state_names[s->state]);
+		if (s->state != ST_RUNNING || k->c->quiet)
+			return json_pack("{s:s}", "state",
+					 wr_srv_state_names[s->state]);
+		/* Answered when the drain is over (finish_done()); this
+		 * connection's later requests wait behind it, the other
+		 * clients are served meanwhile. */
+		k->c->parked = true;
+		k->c->stop_id = json_incref(k->id ? k->id : json_null());
+		wr_srv_conn_watch(s, k->c);
+		return NULL;
 	}
 	for (i = 0; i < s->f.n_streams; i++)
 		if (sel[i] && wr_stream_file_port_sequenced(&s->f,
@@ -1083,7 +1175,7 @@ m_reset(struct call *k)
 
 	if (wr_srv_bench_busy(k) || !wr_srv_owns(s, k->c, k->id, wr_srv_ports_of(s, NULL)))
 		return NULL;
-	wr_srv_finish(s, "reset");
+	wr_srv_finish_now(s, "reset", false);
 	wr_srv_unbuild(s);
 	if (s->loaded)
 		wr_stream_file_free(&s->f);

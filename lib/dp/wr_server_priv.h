@@ -160,6 +160,8 @@ struct conn {
 	int fd;                      /* -1: closed, freed at the end of the turn */
 	unsigned int id;
 	bool tcp, authed, subscribed;
+	bool foreign;                /* the console's, no token: not the server's user */
+	uint32_t peer_uid;           /* with foreign: its uid, UINT32_MAX unknown */
 	enum conn_proto proto;
 	struct wr_ws_rx ws;          /* PROTO_WS: frames being read */
 	bool closing;                /* closed once its queue is written */
@@ -176,6 +178,8 @@ struct conn {
 	size_t wlen, woff, wcap;     /* replies from woff to wlen */
 	uint32_t ev_mask;            /* what epoll watches */
 	bool held;                   /* not read: its replies are not taken */
+	bool parked;                 /* not read: its traffic.stop waits for the drain */
+	json_t *stop_id;             /* that traffic.stop's id (parked) */
 	bool ready;                  /* whole requests left for a later turn */
 	uint64_t turn;               /* the turn it was last served in */
 	uint64_t wturn;              /* the turn wrote counts in */
@@ -221,6 +225,12 @@ struct server {
 	uint64_t run_count[WR_STREAMS_MAX]; /* each stream's count in this run, 0: none */
 	uint64_t deadline_tsc;       /* duration: UINT64_MAX none */
 	uint64_t drain_ns;
+	/* A stop under way (wr_srv_finish()): the lcores stop sending, then
+	 * echoes are received until drain_end_tsc (set once every lcore has
+	 * stopped); the loop polls it and answers everyone meanwhile. */
+	bool stopping;
+	uint64_t drain_end_tsc;      /* 0: not yet (lcores still sending) */
+	const char *stop_reason;
 	char started_at[40];
 	const char *reason;
 	/* CLOCK_REALTIME and TSC read together at start: TSC instants to wall time. */
@@ -295,6 +305,7 @@ void wr_srv_set_ready(struct server *s, struct conn *c, bool ready);
 /* wr_server_methods.c: streams, traffic, stats, the methods, logins, dispatch */
 bool wr_srv_bench_busy(struct call *k);
 void wr_srv_finish(struct server *s, const char *reason);
+void wr_srv_finish_now(struct server *s, const char *reason, bool drain);
 bool wr_srv_handle_line(struct server *s, struct conn *c, const char *line, size_t len);
 void wr_srv_logins_summary(struct server *s, uint64_t now);
 int wr_srv_parse_streams(struct server *s, const char *name, const char *text,

@@ -244,6 +244,48 @@ class NullServer(ServerCase):
             a = b
         return best
 
+    def test_drain_serves_others(self):
+        """A drain is a state the loop polls: while one client's traffic.stop waits out an
+        8 s drain, another client is answered and the server does what it asks; a drain
+        beyond bench.start's limit (60 s) is refused as -32602, nothing started."""
+        p, sock = self.serve()
+        a = self.client(sock)
+        a.acquire()
+        a.load(stream(rate="100 kpps", extra="latency: true", size=128))
+        for bad in (61, 1e9):
+            with self.assertRaises(RpcError) as e:
+                a.start(drain=bad)
+            self.assertEqual(e.exception.code, -32602)
+            self.assertEqual(e.exception.data, {"param": "drain",
+                                                 "expected": "seconds from 0 to 60"})
+            self.assertEqual(e.exception.message, "traffic.start: drain: expected a duration "
+                             f"of 0 to 60 s such as 2 or 0.2, got {bad:g}")
+            self.assertEqual(a.info()["state"], "idle")
+        a.start(drain=8)
+        b = self.client(sock)
+        b.subscribe()
+        stopped = []
+        t = threading.Thread(target=lambda: stopped.append(a.stop()))
+        t.start()
+        self.addCleanup(t.join)
+        # The stop is under way (its event says how long the drain is)...
+        ev = None
+        while ev is None or ev["type"] != "traffic_stopping":
+            ev = b.next_event(10)
+            self.assertIsNotNone(ev, "no traffic_stopping event")
+        self.assertEqual((ev["reason"], ev["drain_s"]), ("stopped", 8.0))
+        # ...and meanwhile the other client is answered, a check and a read among them.
+        self.assertEqual(b.info()["state"], "running")
+        self.assertTrue(b.check(stream())["valid"])
+        self.assertEqual(b.stats()["state"], "running")
+        self.assertEqual(stopped, [], "traffic.stop answered before its drain")
+        self.assertTrue(t.is_alive())
+        t.join(30)
+        self.assertEqual(stopped, [{"state": "done"}])
+        self.assertEqual(b.wait(timeout=1)["stop_reason"], "stopped")
+        # The same connection goes on once its stop is answered.
+        self.assertEqual(a.info()["state"], "done")
+
     def test_jumbo_needs_max_frame(self):
         """A server sets its ports up before it knows its streams: jumbo frames need the
         profile's max_frame; without it a trial of 9018-byte frames is refused, not sent."""

@@ -179,6 +179,67 @@ class Refusals(WebCase):
         self.assert_alive(p, sock)
 
 
+class OtherUser(WebCase):
+    """Without a token the console is its server's user's, as the Unix socket (0600) is:
+    another uid on the same machine gets nothing, not the page, not the API over HTTP or
+    the WebSocket, and so takes no port (issue 31: uid 65534 took root's ports with force
+    and read a root-only capture back)."""
+
+    def test_other_uid_gets_nothing(self):
+        if shutil.which("setpriv") is None or os.geteuid() != 0:
+            self.skipTest("needs setpriv (util-linux) and root to act as uid 65534")
+        p, sock, port = self.web_serve()
+        owner = self.client(sock)
+        owner.acquire()
+        owner.load(yaml_stream(rate="1 kpps"))
+        # The server's user: the page, and the WebSocket as before.
+        self.assertEqual(wrweb.get(port, "/")[0], 200)
+        ws = wrweb.WebSocket(port)
+        self.assertTrue(ws.ok, ws.status)
+        ws.close()
+        with open(os.path.join(ROOT, "tools", "wrweb.py")) as f:
+            wrweb_src = f.read()
+        probe = wrweb_src + """
+import sys
+port = int(sys.argv[1])
+out = {}
+for path in ("/", "/app.js", "/ws", "/index.html"):
+    st, _, body = get(port, path)
+    out[path] = [st, body.decode("latin-1")]
+ws = WebSocket(port)
+out["upgrade"] = ws.status
+try:
+    out["acquire"] = ws.call("ports.acquire", session="nobody", force=True)
+except Exception as e:
+    out["acquire"] = type(e).__name__
+try:
+    s = socket.socket(socket.AF_UNIX)
+    s.connect(sys.argv[2])
+    out["unix"] = "connected"
+except OSError as e:
+    out["unix"] = type(e).__name__
+print(json.dumps(out))
+"""
+        r = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+                            "/usr/bin/python3", "-", str(port), sock], input=probe, cwd="/",
+                           capture_output=True, text=True, timeout=60)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        out = json.loads(r.stdout)
+        why = (f"403 Forbidden: this console is its server's user's (uid {os.geteuid()}) only, not uid "
+               "65534's: with a token (--http-token-file) anyone with it may log in\n")
+        for path in ("/", "/app.js", "/ws", "/index.html"):
+            self.assertEqual(out[path], [403, why], path)
+        self.assertEqual(out["upgrade"], 403)
+        self.assertEqual(out["acquire"], "ConnectionError")
+        self.assertEqual(out["unix"], "PermissionError")
+        # Nothing changed hands: the owner still owns its port and drives it.
+        self.assertEqual(owner.ports()[0]["owner"], owner.session)
+        self.assertEqual([e for e in owner.events(since=0) if e["type"] == "owner_changed"], [])
+        owner.start(count=10)
+        self.assertEqual(owner.wait(timeout=30)["stop_reason"], "count")
+        self.assert_alive(p, sock)
+
+
 class Jobs(WebCase):
     """Benchmarks as server jobs through the Python client: progress, refusals while one
     runs, the server answering meanwhile, cancel, results, the command line's checks."""
