@@ -570,7 +570,9 @@ class Tools(ServerCase):
                             "-c", "update 2 Mpps", "-c", "bogus"],
                            capture_output=True, text=True, timeout=60)
         self.assertEqual(r.returncode, 0, r.stderr)
-        self.assertIn("'stop_reason': 'count'", r.stdout)
+        self.assertIn("traffic done, stopped by count\nsummary: tx 5000 frames", r.stdout)
+        self.assertNotIn("secret", r.stdout)  # acquire's reply as JSON, its secret left out
+        self.assertIn('"session": ', r.stdout)
         self.assertRegex(r.stdout, r"S s\s+5000 ")
         self.assertIn("error: no traffic running", r.stdout)
         self.assertIn("Unknown syntax: bogus", r.stdout)
