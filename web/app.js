@@ -58,12 +58,17 @@ function showBanner(msg) {
   $("banner").hidden = false;
 }
 
+// "method: message", once: the server's own messages often start with the method already.
+function errorText(method, e) {
+  const msg = String(e && e.message !== undefined ? e.message : e);
+  return msg.startsWith(`${method}:`) ? msg : `${method}: ${msg}`;
+}
+
 async function call(method, params = {}) {
   try {
     return await rpc.call(method, params);
   } catch (e) {
-    if (e instanceof RpcError) showError(`${method}: ${e.message}`);
-    else showError(`${method}: ${e.message}`);
+    showError(errorText(method, e));
     throw e;
   }
 }
@@ -693,7 +698,7 @@ async function loadIntoServer() {
     showBanner(`Loaded ${r.streams.length} stream${r.streams.length === 1 ? "" : "s"}: ${r.streams.map((s) => s.name).join(", ")}`);
   } catch (e) {
     if (e instanceof RpcError && e.code === -32000 && e.data) showCheck({ valid: false, error: e.data });
-    else showError(`streams.load: ${e.message}`);
+    else showError(errorText("streams.load", e));
   }
   await Promise.all([refreshStreams(), refreshSource()]);
 }
@@ -1040,7 +1045,7 @@ async function showResult(id) {
     resultTable(j.kind, parsed);
     $("result-text").textContent = table.text;
   } catch (e) {
-    showError(`bench.result: ${e.message}`);
+    showError(errorText("bench.result", e));
   }
 }
 

@@ -493,6 +493,11 @@ class Checks:
         measured = stats_rate(c, "s", 0.5) * 1e3
         self.assertLess(time.monotonic() - t0, 1.05)
         self.assertLess(abs(measured - target) / target, 0.01, (measured, target))
+        # A rate the server refuses: its message once, not "traffic.update: traffic.update:".
+        a.q('[data-row="stream:s"] input[type="text"]').send_keys("fast\n")
+        a.wait(lambda: "traffic.update:" in (a.text("#error-text") or ""), "no refusal shown")
+        self.assertEqual(a.text("#error-text").count("traffic.update:"), 1, a.text("#error-text"))
+        a.q("#error-close").click()
         # A second browser: sees everything, changes nothing.
         b = self.page(port, cpus={0}, name="b")
         b.wait(lambda: b.stream_cell("s", "state") == "running", "b: not running")
