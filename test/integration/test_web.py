@@ -459,6 +459,9 @@ class Checks:
         # Start at 1 Mpps from the form: the chart rises, the figures agree with stats.get.
         a.view("traffic")
         a.wait(lambda: a.q("#btn-start").is_enabled(), "start stays disabled")
+        # The set rate from the load on, not "max" until a start.
+        a.wait(lambda: a.stream_cell("s", "rate") == "2.000 Mpps",
+               lambda: f"rate after the load: {a.stream_cell('s', 'rate')!r}")
         a.q('#start-form input[name="rate"]').send_keys("1 Mpps")
         a.q("#btn-start").click()
         a.wait(lambda: a.stream_cell("s", "state") == "running", "not running")
@@ -569,7 +572,8 @@ class Browser(Checks, WebCase):
         c = self.client(sock)
         a = Page(self, port, cpus={0}, name="bench")
         a.view("streams")
-        a.type_yaml(yaml_stream(rate="max"))
+        # The stream's own rate: the benchmark sets its trials' (RFC 2544 from max-rate).
+        a.type_yaml(yaml_stream(rate="200 kpps"))
         a.wait(lambda: a.q("#check").get_attribute("data-state") == "valid", "no valid check")
         a.q("#take-control").click()
         a.wait(lambda: a.q("#btn-load").is_enabled(), "load stays disabled")
@@ -591,6 +595,14 @@ class Browser(Checks, WebCase):
                  for tr in a.qa("#result-table tbody tr")}
         job = c.bench_list()[-1]
         self.assertEqual(job["state"], "done", job)
+        # The job has ended: its state, not its last trial's ETA; the stream's set rate
+        # again (it said "max" once the benchmark gave the engine back).
+        a.wait(lambda: a.text("#bench-status") == f"Job {job['job']}: done",
+               lambda: f"bench status: {a.text('#bench-status')!r}")
+        a.view("traffic")
+        a.wait(lambda: a.stream_cell("s", "rate") == "200.0 kpps",
+               lambda: f"rate after the benchmark: {a.stream_cell('s', 'rate')!r}")
+        a.view("bench")
         a.shot("bench-result")
         # The command line on the same device, the same stream and options.
         prefix = f"wrwebcli{os.getpid()}"
@@ -620,6 +632,31 @@ ports:
         self.assertEqual([r["throughput_pps"] for r in doc["results"]],
                          [float(r["throughput_pps"]) for r in rows])
         self.assertIn("RFC 2544 throughput", c.bench_result(job["job"], "table"))
+        self.assertEqual(a.errors(), [])
+
+    def test_rate_shortfall(self):
+        """A stream its port cannot carry (net_ring: its ring fills, nothing reads it back) is
+        flagged on the page as the Python client's summary() flags it and wirerate run says
+        it: target against achieved, and why.  The rate column shows the set rate from the
+        load on (it said "max")."""
+        p, sock, port = self.web_serve(vdev="net_ring0", tag="f")
+        c = self.client(sock)
+        c.acquire()
+        c.load(yaml_stream(rate="1 Mpps"), name="s.yaml")
+        a = Page(self, port, cpus={0}, name="short")
+        a.wait(lambda: a.stream_cell("s", "rate") == "1.000 Mpps",
+               lambda: f"rate column after a load: {a.stream_cell('s', 'rate')!r}")
+        c.start(duration=1)
+        self.assertEqual(c.wait(timeout=30)["stop_reason"], "duration")
+        want = wirerate.summary(c.stats())["below_rate"]
+        self.assertEqual([b["name"] for b in want], ["s"], c.stats()["streams"])
+        self.assertIn("bursts refused by the TX port (its ring was full)", want[0]["text"])
+        self.assertGreater(want[0]["tx_full"], 0)
+        note = '#rate-notes li[data-stream="s"]'
+        a.wait(lambda: a.text(note) == "Below its set rate: " + want[0]["text"],
+               lambda: f"the page says {a.text(note)!r}, the client {want[0]['text']!r}")
+        self.assertIn("below", a.q('[data-row="stream:s"]').get_attribute("class"))
+        a.shot("rate-shortfall")
         self.assertEqual(a.errors(), [])
 
     def test_captures(self):
