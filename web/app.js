@@ -315,6 +315,8 @@ function rowRates(key, row, t) {
   const rxd = cur.rx - p.rx;
   const rxb = cur.rb !== undefined && p.rb !== undefined ? cur.rb - p.rb : rxd * avg;
   return {
+    // The counters the figures come from: two stats.get documents, the same interval.
+    from: { tx: p.tx, d: p.d, t: p.t }, to: { tx: cur.tx, d: cur.d, t },
     tx_kpps: (cur.tx - p.tx) / txdt / 1e3,
     tx_l2: ((cur.b - p.b) * 8) / txdt / 1e6,
     tx_l1: ((cur.b1 - p.b1) * 8) / txdt / 1e6,
@@ -390,6 +392,16 @@ function setCells(tr, values) {
   }
 }
 
+// The interval a TX figure covers, as the counters gave it: the frames and the TX duration of
+// the two stats.get documents it comes from (what the figure can be checked against).
+function intervalOf(cell, r) {
+  if (!cell || !r) return;
+  cell.dataset.txFrom = String(r.from.tx);
+  cell.dataset.txTo = String(r.to.tx);
+  cell.dataset.dFrom = String(r.from.d);
+  cell.dataset.dTo = String(r.to.d);
+}
+
 function renderPorts() {
   const tb = $("ports-table").tBodies[0];
   if (tb.rows.length !== state.ports.length) {
@@ -406,6 +418,7 @@ function renderPorts() {
   state.ports.forEach((p, i) => {
     const row = portStats(p);
     const r = row ? state.rates.get(`port:${row.name}`) : null;
+    intervalOf(tb.rows[i].querySelector('[data-col="tx_kpps"]'), r);
     setCells(tb.rows[i], {
       device: `${p.device} (${p.driver})`,
       link: p.link_up ? `up, ${p.link_speed_mbps ? p.link_speed_mbps.toLocaleString("en-US") + " Mbps" : "speed unknown"}` : "down",
@@ -524,6 +537,7 @@ function renderStreams() {
     tr.classList.toggle("below", short !== null);
     const out = tr.querySelector('[data-col="rate"]');
     if (out) out.title = short ?? "";
+    intervalOf(tr.querySelector('[data-col="tx_kpps"]'), r);
     setCells(tr, {
       state: s.state, rate: fmtRate(s.rate_pps, s.rate),
       tx_kpps: r ? fmt(r.tx_kpps) : "–", tx_l2: r ? fmt(r.tx_l2) : "–", tx_l1: r ? fmt(r.tx_l1) : "–",
