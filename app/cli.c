@@ -405,7 +405,11 @@ const char *const wr_cli_environment =
 	"else `/tmp/wirerate-UID`), mode 0700: the server's socket and memif "
 	"sockets.\n"
 	"WIRERATE_SOCKET\tThe server's socket for `console` and the Python "
-	"client.";
+	"client.\n"
+	"WIRERATE_PYTHON\tThe Python interpreter that `console`, "
+	"`import-trex` and a TRex profile given to any subcommand run "
+	"(default `/usr/bin/python3` when it exists, which has Debian's "
+	"python3-scapy, else `python3` on PATH).";
 
 const struct wr_cli_cmd wr_cli_cmds[] = {
 	{
@@ -549,7 +553,8 @@ const struct wr_cli_cmd wr_cli_cmds[] = {
 		.synopsis = "[OPTIONS]",
 		.description =
 		"The interactive console of the Python client (python3 -m "
-		"wirerate) on a running `wirerate serve`.",
+		"wirerate, under `$WIRERATE_PYTHON`, else /usr/bin/python3) on "
+		"a running `wirerate serve`.",
 		.pos = WR_CLI_POS_NONE,
 		.opts = console_opts,
 		.examples = "wirerate console\n"

@@ -73,6 +73,30 @@ wr_app_place(enum wr_app_place what, char *buf, size_t len)
 	return k < 0 || (size_t)k >= len ? NULL : buf;
 }
 
+/* One interpreter for every subcommand that runs Python (console,
+ * import-trex, a TRex profile given to run/check/dump/sweep/rfc2544/rtt):
+ * python3 on PATH may be another install (a pyenv without Scapy), and the
+ * console's `add` and the profiles need the Scapy Debian installs for
+ * /usr/bin/python3. */
+const char *
+wr_app_python(void)
+{
+	const char *p = getenv("WIRERATE_PYTHON");
+	const char *old = getenv("PYTHONPATH");
+	static char path[4096];
+	char pkg[2048];
+
+	if (wr_app_place(WR_APP_PYTHON, pkg, sizeof(pkg)) == NULL)
+		pkg[0] = '\0';
+	snprintf(path, sizeof(path), "%s%s%s", pkg,
+		 old && *old ? ":" : "", old && *old ? old : "");
+	setenv("PYTHONPATH", path, 1);
+	if (p != NULL && *p != '\0')
+		return p;
+	return access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" :
+	       "python3";
+}
+
 /* The profile search path: $WIRERATE_CONFIG_PATH, else the system's
  * directory, then the shipped profiles. */
 static const char *

@@ -247,8 +247,7 @@ wr_cmd_serve(const struct wr_cli_cmd *cmd, int argc, char **argv)
 int
 wr_cmd_console(const struct wr_cli_cmd *cmd, int argc, char **argv)
 {
-	const char *old = getenv("PYTHONPATH");
-	char path[4096], dir[2048];
+	const char *py;
 	struct wr_cli_rest rest;
 	char **args;
 	int i, rc;
@@ -261,19 +260,14 @@ wr_cmd_console(const struct wr_cli_cmd *cmd, int argc, char **argv)
 	args = calloc((size_t)argc + 3, sizeof(*args));
 	if (args == NULL)
 		return WR_EXIT_FAIL;
-	/* The package installed with this binary (or the checkout's). */
-	if (wr_app_place(WR_APP_PYTHON, dir, sizeof(dir)) == NULL)
-		dir[0] = '\0';
-	snprintf(path, sizeof(path), "%s%s%s", dir,
-		 old && *old ? ":" : "", old && *old ? old : "");
-	setenv("PYTHONPATH", path, 1);
-	args[0] = (char *)"python3";
+	py = wr_app_python();
+	args[0] = (char *)py;
 	args[1] = (char *)"-m";
 	args[2] = (char *)"wirerate";
 	for (i = 2; i < argc; i++)
 		args[i + 1] = argv[i];
 	execvp(args[0], args);
-	fprintf(stderr, "wirerate: console: cannot run python3: %s\n",
+	fprintf(stderr, "wirerate: console: cannot run %s: %s\n", py,
 		strerror(errno));
 	free(args);
 	return WR_EXIT_FAIL;

@@ -64,27 +64,6 @@ wr_trex_check_opts(const struct wr_trex_opts *t, const char *stream_file)
 	return WR_EXIT_USAGE;
 }
 
-/* The interpreter: $WIRERATE_PYTHON, else Debian's (python3-scapy is
- * installed for it), else python3 on PATH; the package's directory first on
- * its module path. */
-static const char *
-python(void)
-{
-	const char *p = getenv("WIRERATE_PYTHON");
-	const char *old = getenv("PYTHONPATH");
-	static char path[4096];
-	char pkg[2048];
-
-	if (wr_app_place(WR_APP_PYTHON, pkg, sizeof(pkg)) == NULL)
-		pkg[0] = '\0';
-	snprintf(path, sizeof(path), "%s%s%s", pkg,
-		 old && *old ? ":" : "", old && *old ? old : "");
-	setenv("PYTHONPATH", path, 1);
-	if (p != NULL && *p != '\0')
-		return p;
-	return access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : "python3";
-}
-
 int
 wr_cmd_import_trex(const struct wr_cli_cmd *cmd, int argc, char **argv)
 {
@@ -98,7 +77,7 @@ wr_cmd_import_trex(const struct wr_cli_cmd *cmd, int argc, char **argv)
 	rc = wr_cli_parse(cmd, argc, argv, NULL, NULL, NULL, &rest);
 	if (rc != WR_EXIT_OK || rest.help)
 		return rc;
-	py = python();
+	py = wr_app_python();
 	args = calloc((size_t)argc + 4, sizeof(*args));
 	if (args == NULL)
 		return WR_EXIT_FAIL;
@@ -119,7 +98,7 @@ wr_trex_convert(const char *profile, const struct wr_trex_opts *t, char **text,
 		size_t *len)
 {
 	const char *args[WR_TREX_ARGS_MAX + 8];
-	const char *py = python();
+	const char *py = wr_app_python();
 	size_t cap = 1 << 16, n = 0;
 	char *buf = malloc(cap);
 	int fd[2], status = 0;

@@ -193,7 +193,7 @@ int wr_cmd_rfc2544(const struct wr_opts *o);
 /** `wirerate serve`. */
 int wr_cmd_serve(const struct wr_cli_cmd *cmd, int argc, char **argv);
 
-/** `wirerate console`: runs python3 -m wirerate with the checkout's package. */
+/** `wirerate console`: runs wr_app_python() -m wirerate with the checkout's package. */
 int wr_cmd_console(const struct wr_cli_cmd *cmd, int argc, char **argv);
 
 /** `wirerate ports`. */
@@ -205,6 +205,14 @@ enum wr_app_place {
 	WR_APP_PYTHON,   /**< the directory holding the Python package wirerate */
 	WR_APP_TOOLS,    /**< the helpers a subcommand runs (wr-report) */
 };
+
+/**
+ * The Python every subcommand runs: $WIRERATE_PYTHON, else
+ * /usr/bin/python3 (Debian's, with python3-scapy), else python3 on PATH.
+ * Puts the package's directory (WR_APP_PYTHON) first on $PYTHONPATH.
+ * @return the interpreter, for execvp().
+ */
+const char *wr_app_python(void);
 
 /**
  * The directory of @p what written to @p buf: the source tree's for the

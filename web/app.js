@@ -58,12 +58,17 @@ function showBanner(msg) {
   $("banner").hidden = false;
 }
 
+// "method: message", once: the server's own messages often start with the method already.
+function errorText(method, e) {
+  const msg = String(e && e.message !== undefined ? e.message : e);
+  return msg.startsWith(`${method}:`) ? msg : `${method}: ${msg}`;
+}
+
 async function call(method, params = {}) {
   try {
     return await rpc.call(method, params);
   } catch (e) {
-    if (e instanceof RpcError) showError(`${method}: ${e.message}`);
-    else showError(`${method}: ${e.message}`);
+    showError(errorText(method, e));
     throw e;
   }
 }
@@ -310,6 +315,8 @@ function rowRates(key, row, t) {
   const rxd = cur.rx - p.rx;
   const rxb = cur.rb !== undefined && p.rb !== undefined ? cur.rb - p.rb : rxd * avg;
   return {
+    // The counters the figures come from: two stats.get documents, the same interval.
+    from: { tx: p.tx, d: p.d, t: p.t }, to: { tx: cur.tx, d: cur.d, t },
     tx_kpps: (cur.tx - p.tx) / txdt / 1e3,
     tx_l2: ((cur.b - p.b) * 8) / txdt / 1e6,
     tx_l1: ((cur.b1 - p.b1) * 8) / txdt / 1e6,
@@ -355,7 +362,15 @@ function onStats(st) {
   if (t !== undefined && st.state !== "idle") {
     for (const p of st.ports) record(`port:${p.name}`, t, rowRates(`port:${p.name}`, p, t));
     for (const s of st.streams) record(`stream:${s.name}`, t, rowRates(`stream:${s.name}`, s, t));
+  }
+  // The charts' clock runs on while a benchmark holds the engine (its documents have no
+  // rows): what was drawn scrolls away with time, it is not wiped.
+  if (t !== undefined) {
     state.now = t;
+    for (const [k, h] of state.history) {
+      while (h.length > 0 && h[0][0] < t - HISTORY_S) h.shift();
+      if (h.length === 0) state.history.delete(k);
+    }
   }
   renderPorts();
   renderStreams();
@@ -377,6 +392,16 @@ function setCells(tr, values) {
   }
 }
 
+// The interval a TX figure covers, as the counters gave it: the frames and the TX duration of
+// the two stats.get documents it comes from (what the figure can be checked against).
+function intervalOf(cell, r) {
+  if (!cell || !r) return;
+  cell.dataset.txFrom = String(r.from.tx);
+  cell.dataset.txTo = String(r.to.tx);
+  cell.dataset.dFrom = String(r.from.d);
+  cell.dataset.dTo = String(r.to.d);
+}
+
 function renderPorts() {
   const tb = $("ports-table").tBodies[0];
   if (tb.rows.length !== state.ports.length) {
@@ -393,6 +418,7 @@ function renderPorts() {
   state.ports.forEach((p, i) => {
     const row = portStats(p);
     const r = row ? state.rates.get(`port:${row.name}`) : null;
+    intervalOf(tb.rows[i].querySelector('[data-col="tx_kpps"]'), r);
     setCells(tb.rows[i], {
       device: `${p.device} (${p.driver})`,
       link: p.link_up ? `up, ${p.link_speed_mbps ? p.link_speed_mbps.toLocaleString("en-US") + " Mbps" : "speed unknown"}` : "down",
@@ -422,8 +448,8 @@ function fromSlider(v, max) {
   return Math.pow(10, lo + ((hi - lo) * v) / 1000);
 }
 
-function fmtRate(pps) {
-  if (pps === null || pps === undefined) return "max";
+function fmtRate(pps, written = "max") {
+  if (pps === null || pps === undefined) return written ?? "max";
   if (pps >= 1e6) return `${fmt(pps / 1e6, 3)} Mpps`;
   return `${fmt(pps / 1e3, 1)} kpps`;
 }
@@ -470,15 +496,50 @@ function buildStreamRows() {
   renderControls();
 }
 
+// A paced stream more than this far below its set rate is flagged, as the Python client's
+// summary() does (RATE_SHORT_PCT): the rate tests hold a paced stream within 0.1 %.
+const RATE_SHORT_PCT = 1.0;
+
+// wirerate run's line for a stream that sent below its set rate (target, achieved, why), from
+// the results row; null when on its rate, unpaced or not measured yet.
+function rateShortfall(row) {
+  const target = row.target_kpps || 0;
+  const kpps = row.kpps;
+  if (!(target > 0) || kpps === null || kpps === undefined || kpps >= target * (1 - RATE_SHORT_PCT / 100)) return null;
+  const why = [];
+  if (row.pacer_skipped) why.push(`${row.pacer_skipped} frames skipped after stalls of the TX lcore (another thread on its CPU?)`);
+  if (row.tx_full) why.push(`${row.tx_full} bursts refused by the TX port (its ring was full)`);
+  if (row.alloc_fail) why.push(`${row.alloc_fail} frames without an mbuf (the pool was empty)`);
+  if (!why.length) why.push("no frame skipped, no burst refused: the pacer's schedule fell short");
+  const pct = (kpps / target - 1) * 100;
+  return `stream ${row.name}: target ${target.toFixed(3)} Kpps, achieved ${kpps.toFixed(3)} Kpps (${pct >= 0 ? "+" : ""}${pct.toFixed(3)} %); ${why.join("; ")}`;
+}
+
+function renderRateNotes() {
+  const ul = $("rate-notes");
+  const rows = state.stats && state.stats.streams ? state.stats.streams : [];
+  const lines = rows.map((r) => [r.name, rateShortfall(r)]).filter(([, t]) => t !== null);
+  const text = lines.map(([, t]) => t).join("\n");
+  if (ul.dataset.text === text) return;
+  ul.dataset.text = text;
+  ul.replaceChildren(...lines.map(([name, t]) => node("li", { dataset: { stream: name } }, `Below its set rate: ${t}`)));
+}
+
 function renderStreams() {
+  renderRateNotes();
   const tb = $("streams-table").tBodies[0];
   state.streams.forEach((s, i) => {
     const tr = tb.rows[i];
     if (!tr) return;
     const r = state.rates.get(`stream:${s.name}`);
     const row = state.stats && state.stats.streams ? state.stats.streams.find((x) => x.name === s.name) : null;
+    const short = row ? rateShortfall(row) : null;
+    tr.classList.toggle("below", short !== null);
+    const out = tr.querySelector('[data-col="rate"]');
+    if (out) out.title = short ?? "";
+    intervalOf(tr.querySelector('[data-col="tx_kpps"]'), r);
     setCells(tr, {
-      state: s.state, rate: fmtRate(s.rate_pps),
+      state: s.state, rate: fmtRate(s.rate_pps, s.rate),
       tx_kpps: r ? fmt(r.tx_kpps) : "–", tx_l2: r ? fmt(r.tx_l2) : "–", tx_l1: r ? fmt(r.tx_l1) : "–",
       tx_pkts: row ? row.tx_pkts.toLocaleString("en-US") : "–",
       rx_kpps: r && row && row.rx_pkts !== undefined ? fmt(r.rx_kpps) : "–",
@@ -511,10 +572,11 @@ function series(kind) {
     if (rxOnly && !h.some(([, r]) => r.rx_kpps > 0)) return;
     out.push({ id: key, label, color, h });
   };
-  const st = state.stats;
-  if (!st || !st.ports) return out;
-  for (const p of st.ports) add(`port:${p.name}`, `port ${p.name}`, kind === "rx");
-  for (const s of st.streams) add(`stream:${s.name}`, `stream ${s.name}`, kind === "rx");
+  // Every row with history, ports first: a document without rows (a benchmark's, or
+  // idle after one) wipes nothing.
+  const keys = [...state.history.keys()];
+  for (const k of keys.filter((x) => x.startsWith("port:"))) add(k, `port ${k.slice(5)}`, kind === "rx");
+  for (const k of keys.filter((x) => x.startsWith("stream:"))) add(k, `stream ${k.slice(7)}`, kind === "rx");
   return out;
 }
 
@@ -560,15 +622,22 @@ function renderLatency() {
   const st = state.stats;
   const tb = $("latency-table").tBodies[0];
   const rows = st && st.streams ? st.streams.filter((s) => s.latency_ns !== undefined || s.lost !== undefined) : [];
+  const running = st && st.state === "running";
+  const away = rows.reduce((n, s) => n + Math.max(0, s.tx_pkts - (s.rx_pkts ?? 0)), 0);
+  $("latency-note").textContent = running && rows.length
+    ? `Running: ${away.toLocaleString("en-US")} frames sent and not back yet, in flight or lost; loss is counted when the run has ended (after its drain).`
+    : "";
   tb.replaceChildren();
   const us = (ns) => (ns === null || ns === undefined ? "–" : fmt(ns / 1000, 2));
   for (const s of rows) {
     const l = s.latency_ns || {};
     const tr = node("tr", { dataset: { row: `latency:${s.name}` } });
     tr.append(node("th", { scope: "row" }, s.name));
-    const loss = s.tx_pkts > 0 ? (100 * (s.lost ?? 0)) / s.tx_pkts : null;
+    // While traffic runs, frames not back yet are on their way (or lost: the drain after
+    // the last frame tells): no loss is shown before it.
+    const loss = !running && s.tx_pkts > 0 ? (100 * (s.lost ?? 0)) / s.tx_pkts : null;
     for (const v of [s.tx_pkts.toLocaleString("en-US"), (s.rx_pkts ?? 0).toLocaleString("en-US"),
-      (s.lost ?? 0).toLocaleString("en-US"), loss === null ? "–" : fmt(loss, 4),
+      running ? "–" : (s.lost ?? 0).toLocaleString("en-US"), loss === null ? "–" : fmt(loss, 4),
       (s.reordered ?? 0).toLocaleString("en-US"), (s.duplicated ?? 0).toLocaleString("en-US"),
       us(l.min), us(l.avg), us(l.p50), us(l.p99), us(l.max), us(s.jitter_ns)])
       tr.append(node("td", { class: "num" }, v));
@@ -693,7 +762,7 @@ async function loadIntoServer() {
     showBanner(`Loaded ${r.streams.length} stream${r.streams.length === 1 ? "" : "s"}: ${r.streams.map((s) => s.name).join(", ")}`);
   } catch (e) {
     if (e instanceof RpcError && e.code === -32000 && e.data) showCheck({ valid: false, error: e.data });
-    else showError(`streams.load: ${e.message}`);
+    else showError(errorText("streams.load", e));
   }
   await Promise.all([refreshStreams(), refreshSource()]);
 }
@@ -923,12 +992,15 @@ function showProgress(st) {
   const bar = $("bench-bar");
   bar.max = Math.max(p.estimate || 1, p.done || 0, 1);
   bar.value = p.done || 0;
-  const eta = p.eta_s >= 0 ? `, ETA ${fmtSeconds(p.eta_s)}` : "";
+  // The server's ETA spreads the time per trial so far over the trials its estimate still
+  // counts: a search that ends early (as most do) makes it an upper bound, said as one.
+  const eta = p.eta_s > 0 ? `, at most ~${fmtSeconds(p.eta_s)} left` : "";
   $("bench-status").textContent = st.state === "running" && p.test
     ? `Job ${st.job}: ${p.test} ${p.size} B: trial ${p.done} of ~${p.estimate}, ${fmt(p.rate_pps, 0)} pps${eta}`
     : `Job ${st.job}: ${st.state}${st.error ? ": " + st.error : ""}`;
   $("bench-line").textContent = st.line || "";
   $("bench-status").dataset.state = st.state;
+  $("bench-status").dataset.job = String(st.job);
 }
 
 function fmtSeconds(s) {
@@ -955,6 +1027,12 @@ async function refreshJobs() {
   }
   const cur = r.jobs.find((j) => j.state === "running" || j.state === "queued");
   if (cur) showProgress(cur);
+  else {
+    // The job shown has ended: its final state, not its last trial's ETA.
+    const shown = $("bench-status").dataset.job;
+    const last = r.jobs.find((j) => String(j.job) === shown) || r.jobs[r.jobs.length - 1];
+    if (last && !$("bench-progress").hidden) showProgress(last);
+  }
 }
 
 function cell(tr, col, text) {
@@ -1040,7 +1118,7 @@ async function showResult(id) {
     resultTable(j.kind, parsed);
     $("result-text").textContent = table.text;
   } catch (e) {
-    showError(`bench.result: ${e.message}`);
+    showError(errorText("bench.result", e));
   }
 }
 

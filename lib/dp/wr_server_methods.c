@@ -631,6 +631,31 @@ stream_names(struct server *s)
 	return a;
 }
 
+/* A loaded stream's rate before the engine holds it (after streams.load,
+ * or once a benchmark gave the engine back): its rate: over its port's
+ * link, as the engine will set it.  0 when only a start knows it (a ramp,
+ * trains, a capture's own timing, a replay in bit/s: the engine's
+ * schedule and frame sizes). */
+static uint64_t
+loaded_millipps(const struct server *s, const struct wr_stream *st)
+{
+	struct wr_size_avg avg;
+	uint64_t r;
+
+	if (st->has_ramp || st->train_frames != 0 ||
+	    (st->replay != NULL && (st->replay->timing ==
+	     WR_REPLAY_TIMING_CAPTURE || (st->rate.unit != WR_RATE_PPS &&
+					  st->rate.unit != WR_RATE_MAX))))
+		return 0;
+	if (wr_size_avg_of(&st->size, &avg) != 0 && st->rate.unit !=
+	    WR_RATE_PPS && st->rate.unit != WR_RATE_MAX)
+		return 0;
+	if (wr_rate_millipps(&st->rate, &avg,
+			     s->e->ports[st->port].link_speed_mbps, &r) != 0)
+		return 0;
+	return r;
+}
+
 static json_t *
 streams_json(struct server *s)
 {
@@ -639,18 +664,26 @@ streams_json(struct server *s)
 
 	for (i = 0; s->loaded && i < s->f.n_streams; i++) {
 		const struct wr_stream *st = &s->f.streams[i];
-		uint64_t r = s->built ? wr_engine_stream_millipps(s->e, i) : 0;
+		uint64_t r = s->built ? wr_engine_stream_millipps(s->e, i) :
+			loaded_millipps(s, st);
 		const char *state = s->state != ST_RUNNING ? "loaded" :
 			s->ended[i] ? "ended" : s->paused[i] ? "paused" :
 			"running";
+		char written[64];
 
 		int64_t d = s->built ? wr_engine_stream_ctl_delay_ns(s->e, i) : -1;
 
+		/* The rate as the file writes it: what rate_pps null means
+		 * (max, or a rate only a start resolves). */
+		if (st->has_ramp)
+			snprintf(written, sizeof(written), "ramp");
+		else
+			wr_describe_rate(&st->rate, written, sizeof(written));
 		json_array_append_new(a, json_pack(
-			"{s:s, s:i, s:i, s:I, s:s, s:o, s:o}", "name", st->name,
+			"{s:s, s:i, s:i, s:I, s:s, s:s, s:o, s:o}", "name", st->name,
 			"index", i, "port", st->port, "count",
-			(json_int_t)st->count, "state", state, "rate_pps",
-			!s->built || r == WR_RATE_UNPACED ? json_null() :
+			(json_int_t)st->count, "state", state, "rate", written,
+			"rate_pps", r == 0 || r == WR_RATE_UNPACED ? json_null() :
 			json_real((double)r / 1000.0),
 			/* publish to pick-up by the slowest lane, ns */
 			"ctl_delay_ns", d < 0 ? json_null() : json_integer(d)));

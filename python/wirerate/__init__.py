@@ -15,8 +15,8 @@ dicts with the fields of ``wirerate run --json``.
 """
 
 from .client import (DEFAULT_SOCKET, Client, RpcError, connect, default_socket, merge_results,
-                     runtime_dir, stream_row, port_row, summary)
+                     rate_shortfall, runtime_dir, stream_row, port_row, summary)
 
 __all__ = ["DEFAULT_SOCKET", "Client", "RpcError", "connect", "default_socket", "merge_results",
-           "runtime_dir", "stream_row", "port_row", "summary"]
+           "rate_shortfall", "runtime_dir", "stream_row", "port_row", "summary"]
 __version__ = "0.1.0"

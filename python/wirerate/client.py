@@ -471,29 +471,79 @@ def port_row(stats: Result, index: int) -> Result:
     return stats.get("ports", [])[index]
 
 
+# A paced stream that sends more than this far below its set rate is flagged: the rate
+# tests (test_rates) hold a paced stream whose TX lcore keeps its CPU within 0.1 %.
+RATE_SHORT_PCT = 1.0
+
+
+def rate_shortfall(row: Result) -> Optional[Result]:
+    """A stream row sent more than RATE_SHORT_PCT below its set rate: {name, target_kpps,
+    kpps, pct, pacer_skipped, tx_full, alloc_fail, text}, ``text`` the line ``wirerate run``
+    prints (target, achieved, why); None for a row on its rate, unpaced or not measured."""
+    target = row.get("target_kpps") or 0.0
+    kpps = row.get("kpps")
+    if target <= 0 or kpps is None or kpps >= target * (1 - RATE_SHORT_PCT / 100):
+        return None
+    skipped = row.get("pacer_skipped") or 0
+    full = row.get("tx_full") or 0
+    nombuf = row.get("alloc_fail") or 0
+    pct = (kpps / target - 1) * 100
+    why = []
+    if skipped:
+        why.append(f"{skipped} frames skipped after stalls of the TX lcore "
+                   "(another thread on its CPU?)")
+    if full:
+        why.append(f"{full} bursts refused by the TX port (its ring was full)")
+    if nombuf:
+        why.append(f"{nombuf} frames without an mbuf (the pool was empty)")
+    if not why:
+        why.append("no frame skipped, no burst refused: the pacer's schedule fell short")
+    text = (f"stream {row.get('name', '')}: target {target:.3f} Kpps, achieved {kpps:.3f} Kpps "
+            f"({pct:+.3f} %); " + "; ".join(why))
+    return {"name": row.get("name"), "target_kpps": target, "kpps": kpps, "pct": pct,
+            "pacer_skipped": skipped, "tx_full": full, "alloc_fail": nombuf, "text": text}
+
+
+def _measured_sum(rows: Sequence[Result], key: str) -> Optional[float]:
+    """The sum of a rate over the rows that have it (null: too short to measure)."""
+    got = [r[key] for r in rows if r.get(key) is not None]
+    return sum(got) if got else None
+
+
 def summary(stats: Result) -> Result:
-    """tx, rx, loss and latency over every stream: the one line a trial prints."""
+    """tx, rx, loss and latency over every stream: the one line a trial prints.
+
+    While traffic runs (``state`` "running") frames still on their way back are not lost
+    yet: ``lost`` and ``loss_pct`` are None then and ``in_flight_or_lost`` counts the
+    frames sent and not received; the run's end (after the drain) gives the loss.
+    ``below_rate`` lists the streams that sent below their set rate (rate_shortfall()).
+    Rates a run too short to measure (null) are left out of the sums: None when none has one.
+    """
     streams = stats.get("streams", [])
+    running = stats.get("state") == "running"
     tx = sum(s.get("tx_pkts", 0) for s in streams)
     with_rx = [s for s in streams if "rx_pkts" in s]
     rx = sum(s["rx_pkts"] for s in with_rx)
     lost = sum(s.get("lost", 0) for s in with_rx)
     sent_rx = sum(s.get("tx_pkts", 0) for s in with_rx)
-    lat = [s["latency_ns"] for s in with_rx if s.get("latency_ns", {}).get("n")]
+    lat = [s["latency_ns"] for s in with_rx if (s.get("latency_ns") or {}).get("n")]
+    final = bool(with_rx) and not running
     out: Result = {
         "tx_pkts": tx,
         "rx_pkts": rx if with_rx else None,
-        "lost": lost if with_rx else None,
-        "loss_pct": (100.0 * lost / sent_rx) if with_rx and sent_rx else None,
-        "kpps": sum(s.get("kpps", 0.0) for s in streams),
-        "mbps_l1": sum(s.get("mbps_l1", 0.0) for s in streams),
-        "mbps_l2": sum(s.get("mbps_l2", 0.0) for s in streams),
+        "lost": lost if final else None,
+        "loss_pct": (100.0 * lost / sent_rx) if final and sent_rx else None,
+        "in_flight_or_lost": max(0, sent_rx - rx) if with_rx and running else None,
+        "kpps": _measured_sum(streams, "kpps"),
+        "mbps_l1": _measured_sum(streams, "mbps_l1"),
+        "mbps_l2": _measured_sum(streams, "mbps_l2"),
         "duration_s": stats.get("duration_s"),
         "lat_min_ns": min(x["min"] for x in lat) if lat else None,
         "lat_avg_ns": (sum(x["avg"] * x["n"] for x in lat) // sum(x["n"] for x in lat))
         if lat else None,
         "lat_max_ns": max(x["max"] for x in lat) if lat else None,
         "lat_p99_ns": max(x["p99"] for x in lat) if lat else None,
+        "below_rate": [b for b in (rate_shortfall(s) for s in streams) if b is not None],
     }
     return out
 

@@ -31,6 +31,43 @@ START_KEYS = ("rate", "duration", "count", "at", "drain")
 CAPTURE_KEYS = ("filter", "count", "size", "duration", "snaplen", "files")
 
 
+def redact(obj: Any) -> Any:
+    """@p obj without its session secrets: what a reply shows on screen (a secret lets
+    whoever reads it act as the session)."""
+    if isinstance(obj, dict):
+        return {k: redact(v) for k, v in obj.items() if k != "secret"}
+    if isinstance(obj, list):
+        return [redact(v) for v in obj]
+    return obj
+
+
+def show(obj: Any) -> None:
+    """A reply as JSON (never a Python repr), its secrets left out."""
+    print(json.dumps(redact(obj), indent=2))
+
+
+def format_summary(s: Dict[str, Any]) -> str:
+    """client.summary() in words: one line, then one per stream below its set rate."""
+    parts = [f"tx {s['tx_pkts']} frames"]
+    if s.get("kpps") is not None:
+        parts.append(f"{s['kpps']:.3f} Kpps, {s.get('mbps_l1') or 0:.3f} Mbps L1")
+    else:
+        parts.append("rate not measured (too short a run)")
+    if s.get("rx_pkts") is not None:
+        parts.append(f"rx {s['rx_pkts']}")
+    if s.get("lost") is not None:
+        pct = f" ({s['loss_pct']:.4f} %)" if s.get("loss_pct") is not None else ""
+        parts.append(f"lost {s['lost']}{pct}")
+    if s.get("in_flight_or_lost") is not None:
+        parts.append(f"{s['in_flight_or_lost']} in flight or lost (still running)")
+    if s.get("lat_avg_ns") is not None:
+        parts.append(f"latency min {s['lat_min_ns'] / 1e3:.2f} avg {s['lat_avg_ns'] / 1e3:.2f} "
+                     f"p99 {s['lat_p99_ns'] / 1e3:.2f} max {s['lat_max_ns'] / 1e3:.2f} us")
+    lines = ["summary: " + ", ".join(parts)]
+    lines += ["below its rate: " + b["text"] for b in s.get("below_rate", [])]
+    return "\n".join(lines)
+
+
 def format_capture(c: Dict[str, Any]) -> str:
     """One line for a capture's status (capture.status)."""
     text = (f"capture {c['id']}: port {c['port']} {c['dir']} {c['state']}, "
@@ -122,16 +159,20 @@ def format_stats(st: Dict[str, Any], prev: Optional[Dict[str, Any]] = None) -> s
                  f"{'Mbps L1':>11} {'rx_pkts':>14} {'lost':>10} {'lat avg us':>10}")
 
     def row(kind: str, r: Dict[str, Any], old: Optional[Dict[str, Any]]) -> str:
-        kpps, l2, l1 = r.get("kpps", 0.0), r.get("mbps_l2", 0.0), r.get("mbps_l1", 0.0)
+        # null: a run too short to measure a rate (doc/api.md)
+        kpps, l2, l1 = r.get("kpps"), r.get("mbps_l2"), r.get("mbps_l1")
         if old is not None and dt > 0:
             dp = r.get("tx_pkts", 0) - old.get("tx_pkts", 0)
             db = r.get("tx_bytes", 0) - old.get("tx_bytes", 0)
             kpps = dp / dt / 1e3
             l2 = db * 8 / dt / 1e6
             l1 = (db + 20 * dp) * 8 / dt / 1e6
-        lat = r.get("latency_ns", {})
-        return (f"{kind:<2}{r.get('name', '')[:20]:<20} {r.get('tx_pkts', 0):>14} {kpps:>11.3f} "
-                f"{l2:>11.3f} {l1:>11.3f} {str(r.get('rx_pkts', '-')):>14} "
+        lat = r.get("latency_ns") or {}
+        def rate(v: Optional[float]) -> str:
+            return "-" if v is None else f"{v:.3f}"
+
+        return (f"{kind:<2}{r.get('name', '')[:20]:<20} {r.get('tx_pkts', 0):>14} {rate(kpps):>11} "
+                f"{rate(l2):>11} {rate(l1):>11} {str(r.get('rx_pkts', '-')):>14} "
                 f"{str(r.get('lost', '-')):>10} "
                 f"{(lat.get('avg', 0) / 1e3 if lat.get('n') else 0):>10.2f}")
 
@@ -141,6 +182,7 @@ def format_stats(st: Dict[str, Any], prev: Optional[Dict[str, Any]] = None) -> s
     for i, s in enumerate(st.get("streams", [])):
         old = prev["streams"][i] if prev and i < len(prev.get("streams", [])) else None
         lines.append(row("S", s, old))
+    lines += ["below its rate: " + b["text"] for b in summary(st)["below_rate"]]
     return "\n".join(lines)
 
 
@@ -163,7 +205,7 @@ class Console(cmd.Cmd):
         except RpcError as e:
             print(f"error: {e.message}")
             if e.data:
-                print("       " + json.dumps(e.data))
+                print("       " + json.dumps(redact(e.data)))
         except (ValueError, OSError, TRexError) as e:
             print(f"error: {e}")
         return False
@@ -200,7 +242,7 @@ class Console(cmd.Cmd):
 
     def do_info(self, _: str) -> None:
         """info: server version, state, ports, loaded streams."""
-        print(json.dumps(self.c.info(), indent=2))
+        show(self.c.info())
 
     def do_ports(self, _: str) -> None:
         """ports: each port's device, link and owner."""
@@ -214,11 +256,11 @@ class Console(cmd.Cmd):
         words = arg.split()
         force = "force" in words
         ports = [int(w) for w in words if w != "force"]
-        print(self.c.acquire(ports or None, force=force))
+        show(self.c.acquire(ports or None, force=force))
 
     def do_release(self, arg: str) -> None:
         """release [PORT...]"""
-        print(self.c.release([int(w) for w in arg.split()] or None))
+        show(self.c.release([int(w) for w in arg.split()] or None))
 
     def do_load(self, arg: str) -> None:
         """load FILE: load a stream file (replaces the loaded streams).
@@ -335,7 +377,10 @@ class Console(cmd.Cmd):
     def do_stats(self, arg: str) -> None:
         """stats [json]: the counters (json: the whole results document)."""
         st = self.c.stats(histogram="json" in arg)
-        print(json.dumps(st, indent=2) if "json" in arg else format_stats(st))
+        if "json" in arg:
+            show(st)
+        else:
+            print(format_stats(st))
 
     def do_watch(self, arg: str) -> None:
         """watch [INTERVAL]: refresh the statistics every INTERVAL s (1) until Ctrl-C or the end."""
@@ -363,8 +408,10 @@ class Console(cmd.Cmd):
     def do_wait(self, arg: str) -> None:
         """wait [TIMEOUT]: until traffic ends; then the one-line summary."""
         r = self.c.wait(seconds(arg) if arg.strip() else None)
-        print(r)
-        print(summary(self.c.stats()))
+        print(f"traffic {r.get('state')}" +
+              (f", stopped by {r['stop_reason']}" if r.get("stop_reason") else "") +
+              (" (the wait timed out)" if r.get("timeout") else ""))
+        print(format_summary(summary(self.c.stats())))
 
     def do_events(self, _: str) -> None:
         """events: what happened since the last call (stream ended, link down, ...)."""
@@ -390,7 +437,7 @@ class Console(cmd.Cmd):
         if verb in ("status", "cancel"):
             job = int(rest[0]) if rest else None
             st = self.c.bench_status(job) if verb == "status" else self.c.bench_cancel(job)
-            print(json.dumps(st, indent=2))
+            show(st)
             return
         if verb == "result":
             job = int(rest[0]) if rest and rest[0].isdigit() else None
@@ -490,7 +537,7 @@ class Console(cmd.Cmd):
 
     def do_reset(self, _: str) -> None:
         """reset: take the ports, stop, remove every stream, clear."""
-        print(self.c.reset())
+        show(self.c.reset())
 
     def do_quit(self, _: str) -> bool:
         """quit (or Ctrl-D)"""

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional, Tuple
 
+from .trex.convert import leave_macs_to_port
 from .trex.errors import TRexError
 from .trex.fields import locate
 from .trex.stackmap import to_stack
@@ -56,9 +57,18 @@ FIELD_MAP: Dict[Tuple[str, str], Tuple[str, str]] = {
 FCS = 4
 
 
+def _is_ether(pkt: Any) -> bool:
+    from scapy.layers.l2 import Ether
+    return isinstance(pkt, Ether)
+
+
 def stream_items(pkt: Any, vary: Optional[Dict[str, Any]] = None) -> List[Tuple[str, Any, str]]:
-    """The stream-file keys (key, value, comment) of ``pkt`` varied by ``vary``."""
+    """The stream-file keys (key, value, comment) of ``pkt`` varied by ``vary``.
+
+    MACs the packet does not set are the port's, as import-trex has them
+    (wirerate.trex.convert.leave_macs_to_port): ``eth: {src: port, dst: port}``."""
     vary = dict(vary or {})
+    pkt, src_left, dst_left = leave_macs_to_port(pkt)
     frame = bytes(pkt)
     if len(frame) < 14 or len(frame) > 9014:
         raise TRexError(f"a packet of {len(frame)} bytes: expected 14..9014 (without FCS)")
@@ -68,6 +78,12 @@ def stream_items(pkt: Any, vary: Optional[Dict[str, Any]] = None) -> List[Tuple[
             locs[name] = locate(pkt, name)
         except ValueError as e:
             raise TRexError(f"vary: {e}") from None
+    eth: Dict[str, str] = {}
+    for key, left in (("src", src_left), ("dst", dst_left)):
+        varied = any(loc.layer.__class__.__name__ == "Ether" and loc.field.name == key
+                     for loc in locs.values())
+        if left and not varied and _is_ether(pkt):
+            eth[key] = "port"
     got = to_stack(pkt, frame) if len(frame) + FCS >= 64 else None
     if got is not None:
         layers, payload = got
@@ -90,6 +106,14 @@ def stream_items(pkt: Any, vary: Optional[Dict[str, Any]] = None) -> List[Tuple[
                     ok = False
                     break
                 d[fname] = vary[name]
+        if ok and eth:
+            first = layers[0] if layers else None
+            if first == "eth":
+                layers[0] = {"eth": dict(eth)}
+            elif isinstance(first, dict) and isinstance(first.get("eth"), dict):
+                first["eth"].update(eth)
+            else:
+                ok = False
         if ok:
             items: List[Tuple[str, Any, str]] = [
                 ("size", len(frame) + FCS, f"{len(frame)} bytes + FCS"),
@@ -104,7 +128,17 @@ def stream_items(pkt: Any, vary: Optional[Dict[str, Any]] = None) -> List[Tuple[
                             f"wirerate's stack does not build: only whole bytes (1 to 8, or "
                             f"16) vary in a frame given as bytes")
         fields.add({"offset": loc.offset, "width": loc.bits // 8, "value": vary[name]}, name)
+    if eth and fields:
+        raise TRexError(f"vary: {', '.join(locs)} of a packet wirerate's stack does not build "
+                        f"(sent as bytes), whose Ether() leaves its "
+                        f"{' and '.join(eth)} MAC to the port: bytes varied by fields: cannot "
+                        f"take the port's MACs; give Ether(src=..., dst=...)")
     items = [("frame", frame.hex(), f"{len(frame)} bytes without FCS")]
+    if eth:
+        # eth: applies to a frame program (doc/trex.md), as import-trex writes it;
+        # checksums: all is what a frame: stream computes anyway.
+        items.append(("eth", eth, "MACs the packet leaves to the port"))
+        items.append(("checksums", "all", "every checksum the frame holds"))
     if fields:
         items.append(("fields", fields, ""))
     return items

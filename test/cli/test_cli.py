@@ -173,6 +173,46 @@ class TableIsTheParser(unittest.TestCase):
                                  (name, o["name"]))
 
 
+class OnePython(unittest.TestCase):
+    """console and import-trex run one interpreter: $WIRERATE_PYTHON, else /usr/bin/python3
+    (Debian's, with Scapy), never a python3 that PATH finds first (a pyenv without Scapy),
+    and the package's directory first on PYTHONPATH."""
+
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="wrpy-")
+        self.addCleanup(shutil.rmtree, self.dir, True)
+        for name in ("python3", "mine"):
+            path = os.path.join(self.dir, name)
+            with open(path, "w") as f:
+                f.write(f'#!/bin/sh\necho "{name} $PYTHONPATH $*"\n')
+            os.chmod(path, 0o755)
+
+    def run_with(self, cmd, **env):
+        e = {**os.environ, "PATH": self.dir + ":" + os.environ.get("PATH", "")}
+        e.pop("WIRERATE_PYTHON", None)
+        e.update(env)
+        return wr(*cmd, env=e)
+
+    def test_interpreter(self):
+        missing = os.path.join(self.dir, "none")
+        for cmd, module, args in (("console", "wirerate", ["--socket", missing, "-c", "info"]),
+                                  ("import-trex", "wirerate.trex", [missing + ".py"])):
+            with self.subTest(cmd=cmd):
+                p = self.run_with([cmd, *args], WIRERATE_PYTHON=os.path.join(self.dir, "mine"))
+                first = p.stdout.split()
+                self.assertEqual(first[0], "mine", p.stdout + p.stderr)
+                self.assertEqual(os.path.realpath(first[1].split(":")[0]),
+                                 os.path.realpath(PYTHON_DIR))
+                self.assertEqual(first[2:4], ["-m", module])
+                if not os.access("/usr/bin/python3", os.X_OK):
+                    continue
+                # Without it: Debian's, not the python3 PATH finds first.
+                p = self.run_with([cmd, *args])
+                self.assertEqual(p.stdout, "", p.stdout)
+                self.assertIn(missing, p.stderr)  # the real one's words
+                self.assertNotEqual(p.returncode, 0)
+
+
 class ManPages(unittest.TestCase):
     """Each page renders without a warning from groff, with its sections and every option."""
 

@@ -155,6 +155,17 @@ class NullServer(ServerCase):
         two = stream("a") + stream("b", "500 kpps").split("streams:\n", 1)[1]
         self.assertEqual([s["name"] for s in c.load(two)], ["a", "b"])
         self.assertEqual([s["state"] for s in c.streams()], ["loaded", "loaded"])
+        # Each set rate from the stream's description before any start (was null: "max"),
+        # with the rate as written; null only for a stream at the maximum rate.
+        three = two + stream("m", "max").split("streams:\n", 1)[1] + \
+            stream("p", "10%").split("streams:\n", 1)[1]
+        c.load(three)
+        line_pps = c.ports()[0]["link_speed_mbps"] * 1e6 / ((64 + 20) * 8)
+        got = [(s["rate"], s["rate_pps"]) for s in c.streams()]
+        self.assertEqual(got[:3], [("1 Mpps", 1e6), ("500 kpps", 5e5), ("max", None)])
+        self.assertEqual(got[3][0], "10% of line rate")
+        self.assertAlmostEqual(got[3][1], line_pps / 10, delta=0.001)
+        c.load(two)
         # Not running: control methods say so.
         for m in (c.pause, c.resume):
             with self.assertRaises(RpcError) as e:
@@ -612,7 +623,9 @@ class Tools(ServerCase):
                             "-c", "update 2 Mpps", "-c", "bogus"],
                            capture_output=True, text=True, timeout=60)
         self.assertEqual(r.returncode, 0, r.stderr)
-        self.assertIn("'stop_reason': 'count'", r.stdout)
+        self.assertIn("traffic done, stopped by count\nsummary: tx 5000 frames", r.stdout)
+        self.assertNotIn("secret", r.stdout)  # acquire's reply as JSON, its secret left out
+        self.assertIn('"session": ', r.stdout)
         self.assertRegex(r.stdout, r"S s\s+5000 ")
         self.assertIn("error: no traffic running", r.stdout)
         self.assertIn("Unknown syntax: bogus", r.stdout)

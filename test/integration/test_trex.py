@@ -139,6 +139,8 @@ class TrexServer(ServerCase):
         v4 = sorted(s[IP].src for s in sent[50:] if IP in s)
         self.assertEqual(v4, ["10.0.0.7"] * 4 + ["10.0.0.8"] * 4)
         for s in sent[50:]:
+            # Ether() left its MACs unset: the port's (its dst_mac), not this host's.
+            self.assertEqual(s.dst, DST)
             q = s.copy()
             if IP in q:
                 q[IP].chksum = None

@@ -7,9 +7,13 @@ import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
 
-from wirerate import merge_results, summary  # noqa: E402
-from wirerate.console import (parse_words, rate_arg, seconds, split_keywords,  # noqa: E402
-                              START_KEYS)
+import contextlib  # noqa: E402
+import io  # noqa: E402
+import json  # noqa: E402
+
+from wirerate import merge_results, rate_shortfall, summary  # noqa: E402
+from wirerate.console import (Console as ConsoleCmd, format_stats, format_summary, parse_words,  # noqa: E402
+                              rate_arg, seconds, split_keywords, START_KEYS)
 
 
 def row(name, tx, rx=None, lost=0, lat=None):
@@ -45,6 +49,38 @@ class Console(unittest.TestCase):
         self.assertEqual(split_keywords("Ether()/IP()", keys), {"": "Ether()/IP()"})
 
 
+class FakeClient:
+    """What the console calls, answering as a server does (a secret in acquire's reply)."""
+
+    def acquire(self, ports=None, force=False):
+        return {"session": "py-1", "secret": "s3cr3t-0123456789abcdef", "ports": [0]}
+
+    def wait(self, timeout=None):
+        return {"state": "done", "stop_reason": "count", "timeout": False}
+
+    def stats(self):
+        return {"state": "done", "streams": [dict(row("imix", 12), kpps=None, mbps_l1=None,
+                                                  mbps_l2=None)]}
+
+
+class ConsoleOutput(unittest.TestCase):
+    def run_console(self, line):
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            ConsoleCmd(FakeClient()).onecmd(line)
+        return out.getvalue()
+
+    def test_json_without_secret(self):
+        text = self.run_console("acquire force")
+        self.assertEqual(json.loads(text), {"session": "py-1", "ports": [0]})
+        self.assertNotIn("s3cr3t", text)
+
+    def test_wait(self):
+        self.assertEqual(self.run_console("wait 5"),
+                         "traffic done, stopped by count\n"
+                         "summary: tx 12 frames, rate not measured (too short a run)\n")
+
+
 class Results(unittest.TestCase):
     def test_summary(self):
         st = {"duration_s": 1.0, "streams": [
@@ -57,6 +93,46 @@ class Results(unittest.TestCase):
         self.assertEqual((s["lat_min_ns"], s["lat_max_ns"], s["lat_p99_ns"]), (50, 1000, 990))
         self.assertEqual(s["lat_avg_ns"], (200 * 990 + 500 * 500) // 1490)
         self.assertIsNone(summary({"streams": [row("x", 5)]})["rx_pkts"])
+        self.assertEqual(s["below_rate"], [])
+
+    def test_rate_not_measured(self):
+        """A run too short to measure a rate (streams/imix.yaml's rows: kpps null): the sums
+        leave it out, and the console's wait and stats print it (a TypeError before)."""
+        short = dict(row("imix", 12), kpps=None, mbps_l2=None, mbps_l1=None)
+        s = summary({"state": "done", "streams": [short]})
+        self.assertEqual((s["tx_pkts"], s["kpps"], s["mbps_l1"]), (12, None, None))
+        s = summary({"state": "done", "streams": [short, row("b", 5000)]})
+        self.assertEqual(s["kpps"], 5.0)
+        self.assertIn("tx 12 frames, rate not measured",
+                      format_summary(summary({"streams": [short]})))
+        self.assertRegex(format_stats({"streams": [short]}), r"S imix +12 +- +- +- ")
+
+    def test_below_rate(self):
+        """Set against achieved, and why, as wirerate run's summary says it."""
+        r = dict(row("s", 557000), kpps=557.0, target_kpps=1000.0, pacer_skipped=3000000,
+                 tx_full=2000000, alloc_fail=0)
+        b = rate_shortfall(r)
+        self.assertEqual(b["text"], "stream s: target 1000.000 Kpps, achieved 557.000 Kpps "
+                         "(-44.300 %); 3000000 frames skipped after stalls of the TX lcore "
+                         "(another thread on its CPU?); 2000000 bursts refused by the TX port "
+                         "(its ring was full)")
+        self.assertEqual(summary({"streams": [r]})["below_rate"], [b])
+        self.assertIn("below its rate: stream s: target 1000.000 Kpps",
+                      format_summary(summary({"streams": [r]})))
+        # On its rate within 1 %, unpaced (target 0) or not measured: nothing to say.
+        self.assertIsNone(rate_shortfall(dict(r, kpps=990.5)))
+        self.assertIsNone(rate_shortfall(dict(r, target_kpps=0.0)))
+        self.assertIsNone(rate_shortfall(dict(r, kpps=None)))
+        self.assertIn("the pacer's schedule fell short",
+                      rate_shortfall(dict(r, pacer_skipped=0, tx_full=0))["text"])
+
+    def test_loss_while_running(self):
+        """While traffic runs the frames not back yet are in flight, not lost."""
+        st = {"state": "running", "streams": [row("a", 1000, 900, 100)]}
+        s = summary(st)
+        self.assertEqual((s["lost"], s["loss_pct"], s["in_flight_or_lost"]), (None, None, 100))
+        s = summary(dict(st, state="done"))
+        self.assertEqual((s["lost"], s["in_flight_or_lost"]), (100, None))
 
     def test_merge(self):
         a = {"tx_started_at": 10.000001, "ports": [{"name": "p"}], "streams": [row("s", 10)]}

@@ -329,6 +329,43 @@ class ScapyClient(TrexCase):
             self.assertEqual(got["opts"][k], bytes(want), k)
 
 
+    def test_macs_left_to_the_port(self):
+        """add_stream and import-trex have one rule for an Ether() that leaves its MACs
+        unset: they are the port's (eth: port), not this host's interface's or gateway's
+        as Scapy resolves them; both give the same frames, a stack and bytes alike."""
+        packets = {
+            "bare": "Ether() / IP(src='10.0.0.1', dst='192.0.2.1') / UDP(dport=53) / (b'x' * 30)",
+            "half": "Ether(dst='00:11:22:33:44:55') / IP(src='10.0.0.1', dst='10.0.0.2') / "
+                    "UDP() / (b'h' * 30)",
+            "opts": "Ether() / IP(src='10.0.0.1', dst='10.0.0.2', options=IPOption_NOP()) / "
+                    "UDP() / (b'o' * 30)",
+        }
+        ns = {"Ether": Ether, "IP": IP, "UDP": UDP, "IPOption_NOP": IPOption_NOP}
+        text, client = self.dump_items([(n, eval(e, ns), None) for n, e in packets.items()], 2)
+        self.assertEqual(text.count("src: port"), 3, text)
+        self.assertEqual(text.count("dst: port"), 2, text)
+        profile = os.path.join(self.tmp, "macs.py")
+        with open(profile, "w") as f:
+            f.write("from trex.stl.api import *\n\n\nclass P:\n"
+                    "    def get_streams(self, **kw):\n        return [\n")
+            for n, e in packets.items():
+                f.write(f"            STLStream(name={n!r}, packet=STLPktBuilder(pkt={e}), "
+                        "mode=STLTXCont()),\n")
+            f.write("        ]\n\n\ndef register():\n    return P()\n")
+        for n in packets:
+            out = os.path.join(self.tmp, f"trex-{n}.pcap")
+            self.run_wr("dump", profile, "--count", "2", "--pcap", out, "--stream", n)
+            self.assertEqual(read_pcap(out), client[n], n)
+            self.assertEqual(client[n][0][6:12], bytes.fromhex(SRC.replace(":", "")), n)
+        self.assertEqual(client["bare"][0][:6], bytes.fromhex(DST.replace(":", "")))
+        self.assertEqual(client["half"][0][:6], bytes.fromhex("001122334455"))
+        # Bytes varied by fields: cannot take the port's MACs: said, not sent with others.
+        from wirerate.pktstream import stream_items
+        from wirerate.trex.errors import TRexError
+        with self.assertRaisesRegex(TRexError, r"give Ether\(src=\.\.\., dst=\.\.\.\)"):
+            stream_items(eval(packets["opts"], ns), {"IP.src": {"list": ["10.0.0.3"]}})
+
+
 class BadProfiles(TrexCase):
     """One line, the profile's file and line, exit status 2, no output written."""
 

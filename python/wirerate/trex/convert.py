@@ -128,6 +128,35 @@ def _read_pcap_first(path: str, site: Site) -> bytes:
     raise ProfileError(site, f"STLPktBuilder: {path}: the capture holds no packet")
 
 
+# What the MACs left to the port are in a frame until a run resolves them (dump and
+# check show these; doc/trex.md).
+PORT_SRC_MAC = "02:00:00:00:00:01"
+PORT_DST_MAC = "02:00:00:00:00:02"
+
+
+def leave_macs_to_port(pkt: Any) -> Tuple[Any, bool, bool]:
+    """The one rule for a Scapy packet's MACs, import-trex's and the Python client's
+    add_stream's alike: an Ethernet source or destination the packet does not set is the
+    port's (TRex fills it from its port configuration; wirerate from the port's profile,
+    src_mac/dst_mac), never what Scapy would resolve on this host (its interface's MAC, its
+    gateway's by ARP).  Returns (a copy with those MACs set to PORT_SRC_MAC/PORT_DST_MAC,
+    so that Scapy asks no network for them, src left to the port, dst left to the port);
+    a packet that does not start with Ethernet is returned as it is, with (True, True):
+    its bytes are a frame TRex parses as Ethernet whatever they hold."""
+    from scapy.layers.l2 import Ether
+
+    if not isinstance(pkt, Ether):
+        return pkt, True, True
+    pkt = pkt.copy()
+    src_left = "src" not in pkt.fields
+    dst_left = "dst" not in pkt.fields
+    if src_left:
+        pkt.src = PORT_SRC_MAC
+    if dst_left:
+        pkt.dst = PORT_DST_MAC
+    return pkt, src_left, dst_left
+
+
 def _packet(b: api.STLPktBuilder, profile: str) -> Tuple[bytes, Any, bool, bool]:
     """(bytes, Scapy packet or None, src MAC left to TRex, dst MAC left to TRex)."""
     pkt = b.pkt
@@ -146,7 +175,7 @@ def _packet(b: api.STLPktBuilder, profile: str) -> Tuple[bytes, Any, bool, bool]
         if not isinstance(pkt, Packet):
             raise ProfileError(b.site, f"STLPktBuilder: pkt must be a Scapy packet or a "
                                f"pcap path, got {type(pkt).__name__}")
-        pkt = pkt.copy()
+        pkt, src_def, dst_def = leave_macs_to_port(pkt)
         last = pkt.lastlayer()
         if b.remove_fcs and last.name == "Padding" and last.underlayer is not None:
             last.underlayer.remove_payload()
@@ -155,11 +184,6 @@ def _packet(b: api.STLPktBuilder, profile: str) -> Tuple[bytes, Any, bool, bool]
         except Exception as e:
             raise ProfileError(b.site, f"STLPktBuilder: Scapy cannot build the packet: "
                                f"{e}") from None
-        from scapy.layers.l2 import Ether
-        src_def = dst_def = True
-        if isinstance(pkt, Ether):
-            src_def = "src" not in pkt.fields
-            dst_def = "dst" not in pkt.fields
         return raw, pkt, src_def, dst_def
     assert b.pkt_buffer is not None
     return bytes(b.pkt_buffer), None, True, True
@@ -614,7 +638,7 @@ def _frame_items(plan: Plan, opts: Options) -> List[Tuple[str, Any, str]]:
     # The bytes as dump and check show them: the MACs that eth: writes over are
     # written with what `port` stands for until a run starts.
     frame = bytearray(plan.frame)
-    for key, off, default in (("dst", 0, "02:00:00:00:00:02"), ("src", 6, "02:00:00:00:00:01")):
+    for key, off, default in (("dst", 0, PORT_DST_MAC), ("src", 6, PORT_SRC_MAC)):
         if key in eth:
             mac = default if eth[key] == "port" else eth[key]
             frame[off:off + 6] = bytes.fromhex(mac.replace(":", ""))
