@@ -636,11 +636,11 @@ test_rfc2544_loss_b2b_outputs(void)
 		;
 	row.b2b_offered_min = 300000000;
 	row.has_lat = true;
-	row.lat.skipped = "the 24-byte timestamp signature does not fit this "
-			  "frame size";
+	row.lat.skipped = "no timestamp signature (18 bytes at least) fits "
+			  "this frame size";
 	json = render(rfc_json, &a);
-	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"latency\": {\"skipped\": \"the 24-byte "
-				  "timestamp signature does not fit this frame size\", "
+	CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"latency\": {\"skipped\": \"no timestamp "
+				  "signature (18 bytes at least) fits this frame size\", "
 				  "\"rate_pps\": 0.000, \"rate_at_least\": false, "
 				  "\"trials\": [], \"overall\": null}"));
 	free(json);

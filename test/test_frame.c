@@ -311,13 +311,12 @@ test_sig_short(void)
 	uint64_t st = 7;
 	unsigned int k;
 
-	/* The loss-only signature fits a 64-byte frame (18 payload bytes);
-	 * the full one does not. */
+	/* The loss-only signature fits a 64-byte frame (18 payload bytes),
+	 * as the compact one does (test_sig_compact). */
 	ref_stream(&s);	ref_free(&s);
 	ref_stream(&s);
 	s.latency = true;
 	s.size.fixed = 64;
-	CU_ASSERT_EQUAL(wr_frame_tmpl_create(&s, 0, &t, &err), -EINVAL);
 	s.sig_short = true;
 	/* Nor with a string payload it would have to cut. */
 	{
@@ -373,6 +372,117 @@ test_sig_short(void)
 	}
 	wr_frame_tmpl_free(t);
 	ref_free(&s);
+}
+
+/*
+ * The compact signature: what a 64-byte Ethernet/IPv4/UDP latency stream
+ * carries (18 bytes after the UDP header, the frame's last 18 before the
+ * FCS), its bytes where wr_sig.h says, the UDP checksum right by the
+ * independent recomputation, and the sequence and TX TSC read back whole
+ * from their low 48 bits against a nearby value, across the 2^48 wrap.
+ */
+static void
+test_sig_compact(void)
+{
+	static const uint8_t gold[18] = {
+		'W', 'R', 's', 'c',             /* magic */
+		0x05, 0x03,                     /* stream 5, lane 3 */
+		0x34, 0x56, 0x78, 0x9a, 0xbc, 0xde, /* seq, low 48 bits */
+		0x89, 0xab, 0xcd, 0xef, 0x01, 0x23, /* tx_tsc, low 48 bits */
+	};
+	struct wr_frame_tmpl *t;
+	struct wr_frame_gen g;
+	struct wr_stream s;
+	struct wr_sig sig = { 0, 0, 0 };
+	uint8_t buf[WR_FRAME_MAX];
+	uint64_t st = 11, seq, tsc;
+	unsigned int k, size;
+
+	ref_stream(&s);	ref_free(&s);
+	ref_stream(&s);
+	s.latency = true;
+	s.size.fixed = 64;
+	ref_inc(&s, REF_UDP_DST, 1, 65535, 7);
+	t = make(&s);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+	CU_ASSERT_EQUAL(wr_frame_tmpl_sig_off(t), 42);
+	CU_ASSERT_EQUAL(wr_frame_tmpl_sig_kind(t), WR_SIG_KIND_COMPACT);
+	CU_ASSERT_EQUAL(wr_frame_tmpl_max_len(t), 60);
+	memcpy(buf, wr_frame_tmpl_bytes(t), 60);
+	wr_frame_gen_init(&g, t, 0, 1);
+	CU_ASSERT_EQUAL_FATAL(wr_frame_gen_next(&g, buf), 60);
+	wr_frame_sig_write(t, buf, 60, WR_SIG_ID(5, 3), 0x123456789abcdeull,
+			   0x456789abcdef0123ull);
+	CU_ASSERT_EQUAL(memcmp(buf + 42, gold, sizeof(gold)), 0);
+	CU_ASSERT_EQUAL(ref_check(buf, 60), 0);
+	CU_ASSERT_EQUAL(wr_sig_decode_any(buf + 42, 18, &sig),
+			WR_SIG_KIND_COMPACT);
+	CU_ASSERT_EQUAL(sig.stream_id, WR_SIG_ID(5, 3));
+	CU_ASSERT_EQUAL(sig.seq, 0x3456789abcdeull);
+	CU_ASSERT_EQUAL(sig.tx_tsc, 0x89abcdef0123ull);
+	/* Cut short: not a signature. */
+	CU_ASSERT_EQUAL(wr_sig_decode_any(buf + 42, 17, &sig), -1);
+	/* The full one is not read where a compact one is. */
+	CU_ASSERT_EQUAL(wr_sig_decode(buf + 42, &sig), -1);
+
+	/* Every frame: varying port, random ids, sequences and TSCs. */
+	for (k = 0; k < 3000; k++) {
+		uint16_t len = wr_frame_gen_next(&g, buf);
+		uint32_t id = WR_SIG_ID(ref_rand(&st) & 0xff, ref_rand(&st) & 0xff);
+
+		seq = k % 3 == 0 ? 0 : ref_rand(&st);
+		tsc = k % 5 == 0 ? ~0ull : ref_rand(&st);
+		CU_ASSERT_EQUAL_FATAL(len, 60);
+		wr_frame_sig_write(t, buf, len, id, seq, tsc);
+		CU_ASSERT_EQUAL_FATAL(ref_check(buf, len), 0);
+		CU_ASSERT_EQUAL_FATAL(wr_sig_decode_any(buf + 42, len - 42, &sig),
+				      WR_SIG_KIND_COMPACT);
+		CU_ASSERT_EQUAL(sig.stream_id, id);
+		/* Read against any value within 2^47 of the one sent. */
+		CU_ASSERT_EQUAL(wr_sig_extend48(sig.seq, seq + (k & 1 ? 1000 : -1000ull)),
+				seq);
+		CU_ASSERT_EQUAL(wr_sig_extend48(sig.tx_tsc, tsc + (1ull << 46)), tsc);
+		CU_ASSERT_EQUAL(wr_sig_extend48(sig.tx_tsc, tsc - (1ull << 47) + 1), tsc);
+	}
+	wr_frame_tmpl_free(t);
+
+	/* The full one where it fits, the compact one below. */
+	for (size = 64; size <= 72; size++) {
+		s.size.fixed = (uint16_t)size;
+		t = make(&s);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+		CU_ASSERT_EQUAL(wr_frame_tmpl_sig_kind(t), size >= 70 ?
+				WR_SIG_KIND_FULL : WR_SIG_KIND_COMPACT);
+		wr_frame_tmpl_free(t);
+	}
+	/* A size range takes the kind its smallest frame holds, for all. */
+	s.size.mode = WR_SIZE_INC;
+	s.size.from = 64;
+	s.size.to = 1518;
+	s.size.step = 1;
+	t = make(&s);
+	CU_ASSERT_EQUAL(wr_frame_tmpl_sig_kind(t), WR_SIG_KIND_COMPACT);
+	memcpy(buf, wr_frame_tmpl_bytes(t), wr_frame_tmpl_max_len(t));
+	wr_frame_gen_init(&g, t, 0, 1);
+	for (k = 0; k < 200; k++) {
+		uint16_t len = wr_frame_gen_next(&g, buf);
+
+		wr_frame_sig_write(t, buf, len, WR_SIG_ID(1, 0), k, ref_rand(&st));
+		CU_ASSERT_EQUAL_FATAL(ref_check(buf, len), 0);
+	}
+	wr_frame_tmpl_free(t);
+	s.size.from = 70;
+	t = make(&s);
+	CU_ASSERT_EQUAL(wr_frame_tmpl_sig_kind(t), WR_SIG_KIND_FULL);
+	wr_frame_tmpl_free(t);
+	ref_free(&s);
+
+	/* The wrap: 2^48 - 1 then 0 is one step forward. */
+	CU_ASSERT_EQUAL(wr_sig_extend48(0, (1ull << 48) - 1), 1ull << 48);
+	CU_ASSERT_EQUAL(wr_sig_extend48(WR_SIG_COMPACT_MASK, 1ull << 48),
+			(1ull << 48) - 1);
+	CU_ASSERT_EQUAL(wr_sig_extend48(5, 0), 5);
+	CU_ASSERT_EQUAL(wr_sig_extend48(WR_SIG_COMPACT_MASK, 0), ~0ull);
 }
 
 /* Find the UDP source port that makes the computed checksum 0. */
@@ -495,15 +605,21 @@ test_errors(void)
 	struct wr_stream s;
 
 	ref_stream(&s);
-	s.latency = true; /* 64 bytes cannot hold headers + signature */
+	s.latency = true;
+	ref_vlan(&s); /* 46 + 18 (compact signature) + FCS = 68 is the smallest */
+	s.size.fixed = 67;
 	expect_einval(&s, "size");
-	s.size.fixed = 69; /* 42 + 24 + FCS = 70 is the smallest */
-	expect_einval(&s, "size");
-	ref_vlan(&s);
-	s.size.fixed = 73;
-	expect_einval(&s, "size");
-	s.size.fixed = 74;
+	s.size.fixed = 68;
 	CU_ASSERT_EQUAL(wr_frame_tmpl_create(&s, 0, &t, NULL), 0);
+	CU_ASSERT_EQUAL(wr_frame_tmpl_sig_kind(t), WR_SIG_KIND_COMPACT);
+	wr_frame_tmpl_free(t);
+	s.size.fixed = 73;
+	CU_ASSERT_EQUAL(wr_frame_tmpl_create(&s, 0, &t, NULL), 0);
+	CU_ASSERT_EQUAL(wr_frame_tmpl_sig_kind(t), WR_SIG_KIND_COMPACT);
+	wr_frame_tmpl_free(t);
+	s.size.fixed = 74; /* 46 + 24 + FCS: the full one fits */
+	CU_ASSERT_EQUAL(wr_frame_tmpl_create(&s, 0, &t, NULL), 0);
+	CU_ASSERT_EQUAL(wr_frame_tmpl_sig_kind(t), WR_SIG_KIND_FULL);
 	wr_frame_tmpl_free(t);
 	wr_stream_free(&s);
 
@@ -856,6 +972,7 @@ static CU_TestInfo frame_tests[] = {
 	{ "static", test_static },
 	{ "sig_write", test_sig_write },
 	{ "sig_short", test_sig_short },
+	{ "sig_compact", test_sig_compact },
 	{ "udp_zero_is_ffff", test_udp_zero_is_ffff },
 	{ "sig_zero_is_ffff", test_sig_zero_is_ffff },
 	{ "errors", test_errors },

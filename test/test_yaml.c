@@ -532,13 +532,14 @@ test_size_fit_boundaries(void)
 		unsigned int need;
 	} cases[] = {
 		{ "", 64 }, /* 14 + 20 + 8 + 4 = 46: every legal size fits */
-		{ "latency: true", 70 },
+		/* 14 + 20 + 8 + 18 (the compact signature) + 4 = 64. */
+		{ "latency: true", 64 },
 		{ "vlan: {id: 1}", 64 },
-		{ "vlan: {id: 1}\n    latency: true", 74 },
+		{ "vlan: {id: 1}\n    latency: true", 68 },
 		{ "payload: {string: \"eighteen bytes!!!!\"}", 64 },
 		{ "payload: {string: \"nineteen bytes!!!!!\"}", 65 },
 		{ "latency: true\n    vlan: {id: 1}\n"
-		  "    payload: {string: \"0123456789\"}", 84 },
+		  "    payload: {string: \"0123456789\"}", 78 },
 	};
 	struct wr_stream_file f;
 	struct wr_error e;
@@ -869,7 +870,7 @@ static const struct wr_bad_case bad_cases[] = {
 	  "expected a frame size in 64..9018" },
 	{ "bad-size-vlan-latency.yaml", 5, 11, "streams[0].size",
 	  "64 bytes cannot hold eth 14 + vlan 4 + ipv4 20 + udp 8 + "
-	  "latency signature 24 + FCS 4: need at least 74" },
+	  "latency signature 18 + FCS 4: need at least 68" },
 	{ "bad-stack-and-shorthand.yaml", 4, 11, "streams[0].ipv4",
 	  "a stream with stack: gives every layer there" },
 	{ "bad-stack-field.yaml", 6, 16, "streams[0].stack[1].ipv6.ttl",

@@ -10,6 +10,7 @@
 #include "wr_fe.h"
 #include "wr_proto.h"
 #include "wr_replay.h"
+#include "wr_sig.h"
 
 void
 wr_describe_mac(uint64_t mac, char buf[18])
@@ -340,8 +341,16 @@ wr_describe_stream(const struct wr_stream *s, const char *indent, char *buf,
 	if (s->latency && s->sig_short)
 		APPEND("%s  loss-only signature after the last layer's header (sequence, no TX time)\n",
 		       indent);
+	else if (s->latency &&
+		 wr_sig_kind_for(0, (uint32_t)(s->size.min - WR_FCS_LEN),
+				 wr_stream_hdr_len(s) +
+				 (s->payload.kind == WR_PAYLOAD_STRING ?
+				  s->payload.len : 0)) == WR_SIG_KIND_FULL)
+		APPEND("%s  latency signature after the last layer's header (%u bytes: sequence, TX time)\n",
+		       indent, WR_SIG_LEN);
 	else if (s->latency)
-		APPEND("%s  latency signature after the last layer's header\n", indent);
+		APPEND("%s  compact latency signature after the last layer's header (%u bytes: sequence, TX time, their low 48 bits; the full %u do not fit %u-byte frames)\n",
+		       indent, WR_SIG_COMPACT_LEN, WR_SIG_LEN, s->size.min);
 schedule:
 	if (s->isg_ns != 0)
 		APPEND("%s  first frame %.9g us after each start (isg)\n", indent,

@@ -131,7 +131,7 @@ struct wr_frame_tmpl {
 	uint16_t max_len;
 	uint16_t fixed_len;  /* frame length when sizes are FIXED */
 	uint16_t sig_off;    /* 0 when no signature */
-	bool sig_short;      /* the 16-byte loss-only signature (wr_sig.h) */
+	uint8_t sig_kind;    /* WR_SIG_KIND_*: which signature (wr_sig.h) */
 	uint16_t pay_off;    /* first payload byte (the signature's, if any) */
 	bool product;
 	bool is_static;
@@ -1411,9 +1411,6 @@ tmpl_build(struct wr_frame_tmpl *t, struct lay *ly, uint32_t n,
 		return rc;
 	t->product = s->combine == WR_COMBINE_PRODUCT;
 	t->sig_off = s->latency ? hdr_len : 0;
-	t->sig_short = s->latency && s->sig_short;
-	t->pay_off = hdr_len + (!s->latency ? 0 :
-				t->sig_short ? WR_SIG_SHORT_LEN : WR_SIG_LEN);
 	rc = build_sizes(t, s, &min, &max, err);
 	if (rc < 0)
 		return rc;
@@ -1421,6 +1418,9 @@ tmpl_build(struct wr_frame_tmpl *t, struct lay *ly, uint32_t n,
 	 * checks it, and so does this, for streams built by a subcommand
 	 * that adds a signature after loading. */
 	str_len = s->payload.kind == WR_PAYLOAD_STRING ? s->payload.len : 0;
+	t->sig_kind = wr_sig_kind_for(s->sig_short, (uint32_t)(min - WR_FCS_LEN),
+				      hdr_len + str_len);
+	t->pay_off = hdr_len + (!s->latency ? 0 : wr_sig_len(t->sig_kind));
 	if ((uint32_t)(min - WR_FCS_LEN) < t->pay_off + str_len) {
 		char parts[256];
 
@@ -1428,7 +1428,7 @@ tmpl_build(struct wr_frame_tmpl *t, struct lay *ly, uint32_t n,
 		return wr_error_set(err, -EINVAL, NULL, s->mark.line, s->mark.col,
 				    "size",
 				    "a %u-byte frame cannot hold its headers%s%s (%u bytes + %u FCS: %s)",
-				    min, !s->latency ? "" : t->sig_short ?
+				    min, !s->latency ? "" : s->sig_short ?
 				    " and loss signature" : " and latency signature",
 				    str_len ? " and string payload" : "",
 				    t->pay_off + str_len, WR_FCS_LEN, parts);
@@ -1577,6 +1577,12 @@ uint16_t
 wr_frame_tmpl_sig_off(const struct wr_frame_tmpl *t)
 {
 	return t->sig_off;
+}
+
+int
+wr_frame_tmpl_sig_kind(const struct wr_frame_tmpl *t)
+{
+	return t->sig_off != 0 ? t->sig_kind : -1;
 }
 
 const struct wr_frame_offload *
@@ -2377,16 +2383,27 @@ wr_frame_sig_write(const struct wr_frame_tmpl *t, uint8_t *buf, uint16_t len,
 
 	if (t->sig_off == 0)
 		return;
-	if (t->sig_short) {
-		/* Loss only: no TX time to carry, and none summed. */
-		wr_sig_encode_short(buf + t->sig_off, &sig);
-		words = (WR_SIG_SHORT_MAGIC >> 16) + (WR_SIG_SHORT_MAGIC & 0xffff);
-	} else {
+	if (t->sig_kind == WR_SIG_KIND_FULL) {
 		wr_sig_encode(buf + t->sig_off, &sig);
 		words = (WR_SIG_MAGIC >> 16) + (WR_SIG_MAGIC & 0xffff) +
-			wr_csum_u64(tx_tsc);
+			wr_csum_u64(tx_tsc) + (stream_id >> 16) +
+			(stream_id & 0xffff) + wr_csum_u64(seq);
+	} else if (t->sig_kind == WR_SIG_KIND_COMPACT) {
+		/* The low 48 bits of both: three words each, at even
+		 * offsets in the signature like the full one's. */
+		wr_sig_encode_compact(buf + t->sig_off, &sig);
+		words = (WR_SIG_COMPACT_MAGIC >> 16) +
+			(WR_SIG_COMPACT_MAGIC & 0xffff) +
+			wr_sig_compact_id(stream_id) +
+			wr_csum_u64(seq & WR_SIG_COMPACT_MASK) +
+			wr_csum_u64(tx_tsc & WR_SIG_COMPACT_MASK);
+	} else {
+		/* Loss only: no TX time to carry, and none summed. */
+		wr_sig_encode_short(buf + t->sig_off, &sig);
+		words = (WR_SIG_SHORT_MAGIC >> 16) +
+			(WR_SIG_SHORT_MAGIC & 0xffff) + (stream_id >> 16) +
+			(stream_id & 0xffff) + wr_csum_u64(seq);
 	}
-	words += (stream_id >> 16) + (stream_id & 0xffff) + wr_csum_u64(seq);
 	/* Each checksum over the signature covers zeros there
 	 * (wr_frame_gen_next): add the signature's words to the sum it
 	 * encodes.  ~field is that sum, or 0 for a sum of 0xffff sent as

@@ -140,6 +140,13 @@ bool wr_frame_tmpl_size_varies(const struct wr_frame_tmpl *t);
 uint16_t wr_frame_tmpl_sig_off(const struct wr_frame_tmpl *t);
 
 /**
+ * Which signature the stream's frames carry (WR_SIG_KIND_* of wr_sig.h:
+ * the full one where the smallest frame holds it, else the compact one; the
+ * loss-only one for `latency: loss`), or -1 when none.
+ */
+int wr_frame_tmpl_sig_kind(const struct wr_frame_tmpl *t);
+
+/**
  * What a NIC needs to compute a stream's checksums itself: one IPv4 or
  * IPv6 header (l2_len bytes in) under one UDP or TCP header, no tunnel.
  * ok is false for every other stack: those keep software checksums.

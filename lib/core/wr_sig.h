@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* wr_sig: the latency signature carried right after the UDP header, shared by TX and RX. */
+/* wr_sig: the signature carried right after a stream's last header (latency, sequence), shared by TX and RX. */
 #ifndef WR_SIG_H
 #define WR_SIG_H
 
 /**
  * @file
- * Layout on the wire, all fields big-endian, 24 bytes, right after the UDP
- * header (payload offset 0):
+ * Three layouts, all fields big-endian, right after the last header the
+ * stream's stack writes (the UDP header for an Ethernet/IPv4/UDP stream;
+ * the Ethernet header for a raw L2 one): wr_frame puts the signature at the
+ * first byte after its headers, and the receiver looks there.
+ *
+ * The full signature, 24 bytes, wherever it fits:
  *
  *     0  magic      u32  WR_SIG_MAGIC ("WRsg")
  *     4  stream     u16  index of the stream in its file
@@ -22,10 +26,37 @@
  * The u32 at offset 4 is WR_SIG_ID(stream, lane): wr_frame_sig_write()
  * takes it whole.
  *
- * The receiver recognises a frame by the magic at the UDP payload, whatever
- * a reflector did to MAC, IP addresses and ports.  The frame builder leaves
- * these 24 bytes zero in the template so the UDP checksum can be completed
- * incrementally when they are written (wr_frame_sig_write()).
+ * The compact signature, 18 bytes: what a latency stream carries when its
+ * smallest frame has no room for the full one (a 64-byte Ethernet/IPv4/UDP
+ * frame has 18 bytes after its UDP header):
+ *
+ *     0  magic      u32  WR_SIG_COMPACT_MAGIC ("WRsc")
+ *     4  stream     u8   index of the stream in its file (< 256,
+ *                        WR_STREAMS_MAX)
+ *     5  lane       u8   the lane (< 256; WR_PORT_LCORES_MAX is 16)
+ *     6  seq        u48  the sequence's low 48 bits
+ *    12  tx_tsc     u48  the TX TSC's low 48 bits
+ *
+ * Nothing a frame says is lost: the receiver puts the high bits back from
+ * what it knows (wr_sig_extend48()): a sequence from the lane's next
+ * expected one, a TX TSC from its own receive TSC (TX and RX read the same
+ * TSC).  So latency and sequence stay exact on every frame while a frame's
+ * latency is under 2^47 TSC cycles (15 h at 2.6 GHz) and a lane's frames
+ * come less than 2^47 sequence numbers out of place.  What it trades: 8
+ * bits of stream and lane each, and the full one's 64-bit fields, which need
+ * no reconstruction (so the full one stays wherever it fits).
+ *
+ * The loss-only signature (`latency: loss`), 16 bytes, no TX time:
+ *
+ *     0  magic      u32  WR_SIG_SHORT_MAGIC ("WRsl")
+ *     4  stream/lane u32 WR_SIG_ID(stream, lane)
+ *     8  seq        u64
+ *
+ * The receiver recognises a frame by the magic at the signature's offset,
+ * whatever a reflector did to MAC, IP addresses and ports.  The frame
+ * builder leaves the signature's bytes zero in the template so the UDP
+ * checksum can be completed incrementally when they are written
+ * (wr_frame_sig_write()).
  */
 
 #include <stdint.h>
@@ -43,6 +74,19 @@
  */
 #define WR_SIG_SHORT_MAGIC 0x5752736cu /* "WRsl" */
 #define WR_SIG_SHORT_LEN 16
+
+/*
+ * The compact signature (see above): 18 bytes, the low 48 bits of the
+ * sequence and the TX TSC.
+ */
+#define WR_SIG_COMPACT_MAGIC 0x57527363u /* "WRsc" */
+#define WR_SIG_COMPACT_LEN 18
+#define WR_SIG_COMPACT_MASK ((1ull << 48) - 1)
+
+/** What wr_sig_decode_any() found. */
+#define WR_SIG_KIND_FULL 0
+#define WR_SIG_KIND_SHORT 1
+#define WR_SIG_KIND_COMPACT 2
 
 /** The u32 at offset 4: stream index in the high half, lane in the low. */
 #define WR_SIG_ID(stream, lane) (((uint32_t)(stream) << 16) | (uint16_t)(lane))
@@ -65,6 +109,63 @@ wr_sig_encode(uint8_t *p, const struct wr_sig *s)
 	wr_put64(p + 16, s->tx_tsc);
 }
 
+/** Bytes of a signature of kind @p kind (WR_SIG_KIND_*). */
+static inline uint32_t
+wr_sig_len(int kind)
+{
+	return kind == WR_SIG_KIND_FULL ? WR_SIG_LEN :
+	       kind == WR_SIG_KIND_COMPACT ? WR_SIG_COMPACT_LEN :
+	       WR_SIG_SHORT_LEN;
+}
+
+/**
+ * The signature a stream carries: the loss-only one when it asked for it
+ * (@p loss_only), else the full one when its smallest frame holds it
+ * (@p room bytes without the FCS, @p used of them its headers and string
+ * payload), else the compact one, which a 64-byte Ethernet/IPv4/UDP frame
+ * holds.  One kind for all of a stream's frames: the receiver reads it by
+ * its magic, and the sender writes it from the template.
+ */
+static inline int
+wr_sig_kind_for(int loss_only, uint32_t room, uint32_t used)
+{
+	if (loss_only)
+		return WR_SIG_KIND_SHORT;
+	return room >= used + WR_SIG_LEN ? WR_SIG_KIND_FULL :
+					   WR_SIG_KIND_COMPACT;
+}
+
+/** The compact signature's stream and lane byte pair from a WR_SIG_ID. */
+static inline uint16_t
+wr_sig_compact_id(uint32_t id)
+{
+	return (uint16_t)((WR_SIG_STREAM(id) & 0xff) << 8 | (WR_SIG_LANE(id) & 0xff));
+}
+
+/** Write a compact signature (18 bytes) at @p p: low 48 bits of seq and tx_tsc. */
+static inline void
+wr_sig_encode_compact(uint8_t *p, const struct wr_sig *s)
+{
+	wr_put32(p, WR_SIG_COMPACT_MAGIC);
+	wr_put16(p + 4, wr_sig_compact_id(s->stream_id));
+	wr_put16(p + 6, s->seq >> 32);
+	wr_put32(p + 8, (uint32_t)s->seq);
+	wr_put16(p + 12, s->tx_tsc >> 32);
+	wr_put32(p + 14, (uint32_t)s->tx_tsc);
+}
+
+/**
+ * The 64-bit value whose low 48 bits are @p low48 and which is nearest to
+ * @p near (within 2^47 either way): a compact signature's sequence against
+ * the lane's next expected one, its TX TSC against the receive TSC.
+ */
+static inline uint64_t
+wr_sig_extend48(uint64_t low48, uint64_t near)
+{
+	/* The difference's low 48 bits, sign-extended. */
+	return near + (uint64_t)((int64_t)((low48 - near) << 16) >> 16);
+}
+
 /** Write a loss-only signature (16 bytes) at @p p; tx_tsc is not carried. */
 static inline void
 wr_sig_encode_short(uint8_t *p, const struct wr_sig *s)
@@ -77,8 +178,10 @@ wr_sig_encode_short(uint8_t *p, const struct wr_sig *s)
 /**
  * Read either signature at @p p, of which @p avail bytes are readable
  * (at least WR_SIG_SHORT_LEN).
- * @return 0 for a full signature, 1 for a loss-only one (tx_tsc set to 0),
- *         -1 when neither magic is there (or a full one is cut short).
+ * @return WR_SIG_KIND_FULL, WR_SIG_KIND_SHORT (tx_tsc set to 0),
+ *         WR_SIG_KIND_COMPACT (seq and tx_tsc their low 48 bits: see
+ *         wr_sig_extend48()), or -1 when no magic is there (or a
+ *         signature is cut short).
  */
 static inline int
 wr_sig_decode_any(const uint8_t *p, uint32_t avail, struct wr_sig *s)
@@ -89,18 +192,29 @@ wr_sig_decode_any(const uint8_t *p, uint32_t avail, struct wr_sig *s)
 		s->stream_id = wr_get32(p + 4);
 		s->seq = wr_get64(p + 8);
 		s->tx_tsc = 0;
-		return 1;
+		return WR_SIG_KIND_SHORT;
+	}
+	if (magic == WR_SIG_COMPACT_MAGIC) {
+		uint16_t id;
+
+		if (avail < WR_SIG_COMPACT_LEN)
+			return -1;
+		id = wr_get16(p + 4);
+		s->stream_id = WR_SIG_ID(id >> 8, id & 0xff);
+		s->seq = wr_get64(p + 4) & WR_SIG_COMPACT_MASK;
+		s->tx_tsc = wr_get64(p + 10) & WR_SIG_COMPACT_MASK;
+		return WR_SIG_KIND_COMPACT;
 	}
 	if (magic != WR_SIG_MAGIC || avail < WR_SIG_LEN)
 		return -1;
 	s->stream_id = wr_get32(p + 4);
 	s->seq = wr_get64(p + 8);
 	s->tx_tsc = wr_get64(p + 16);
-	return 0;
+	return WR_SIG_KIND_FULL;
 }
 
 /**
- * Read a signature at @p p (at least WR_SIG_LEN bytes readable).
+ * Read a full signature at @p p (at least WR_SIG_LEN bytes readable).
  * @return 0, or -1 when the magic is not there.
  */
 static inline int

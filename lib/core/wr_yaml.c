@@ -33,9 +33,10 @@
  *   rate: ...         default max; "250 kpps", "1.2 Mpps", "10 Gbps L1",
  *                     "800 Mbps L2", "50%" (wr_parse_rate()).
  *   seed: <u64>       optional, overrides the file's seed for this stream.
- *   latency: <bool>|loss   default false; true carries the 24-byte wr_sig
- *                     after UDP (loss, reorder, latency), loss the 16-byte
- *                     loss-only one (fits 64-byte frames).
+ *   latency: <bool>|loss   default false; true carries a wr_sig after UDP
+ *                     (loss, reorder, latency): 24 bytes, or the 18-byte
+ *                     compact one where 24 do not fit (64-byte frames);
+ *                     loss the 16-byte loss-only one.
  *   vary: together|product   how varying fields combine, default together
  *                     (enum wr_combine).
  *   eth:  {src, dst}  MACs, default 02:00:00:00:00:01 -> 02:00:00:00:00:02
@@ -837,8 +838,9 @@ parse_payload(struct wr_ywalk *w, const struct wr_ynode *n,
 	return 0;
 }
 
-/* latency: true (the 24-byte signature: loss and latency), false, or
- * loss (the 16-byte loss-only signature, which fits 64-byte frames). */
+/* latency: true (a timestamp signature, 24 bytes or the 18-byte compact one
+ * where 24 do not fit: loss and latency), false, or loss (the 16-byte
+ * loss-only signature). */
 static int
 parse_latency(struct wr_ywalk *w, const struct wr_ynode *v,
 	      struct wr_stream *s)
@@ -861,20 +863,31 @@ check_fit(struct wr_ywalk *w, const struct wr_ynode *stream,
 {
 	const struct wr_ynode *size = wr_ynode_get(stream, "size");
 	char parts[320], head[64];
-	unsigned int need, i;
+	unsigned int need, used, i;
+	uint32_t sig;
 	size_t k;
 
-	need = wr_stream_hdr_len(s) + (!s->latency ? 0 :
-		 s->sig_short ? WR_SIG_SHORT_LEN : WR_SIG_LEN) +
-	       (s->payload.kind == WR_PAYLOAD_STRING ? s->payload.len : 0) +
-	       WR_FCS_LEN;
-	if (s->size.min >= need)
-		return 0;
-	/* Without size: the smallest frame that holds it. */
+	used = wr_stream_hdr_len(s) +
+	       (s->payload.kind == WR_PAYLOAD_STRING ? s->payload.len : 0);
+	/* Without size: the smallest frame that holds it, with the full
+	 * signature (as before the compact one: the size a file without
+	 * `size` got does not change). */
 	if (size == NULL) {
-		s->size.fixed = s->size.min = s->size.max = (uint16_t)need;
+		sig = !s->latency ? 0 : s->sig_short ? WR_SIG_SHORT_LEN :
+			WR_SIG_LEN;
+		need = used + sig + WR_FCS_LEN;
+		if (s->size.min < need)
+			s->size.fixed = s->size.min = s->size.max =
+				(uint16_t)need;
 		return 0;
 	}
+	/* A given size needs room for the smallest signature that serves:
+	 * the compact one where the full one does not fit (wr_sig.h). */
+	sig = !s->latency ? 0 : s->sig_short ? WR_SIG_SHORT_LEN :
+		WR_SIG_COMPACT_LEN;
+	need = used + sig + WR_FCS_LEN;
+	if (s->size.min >= need)
+		return 0;
 	for (k = 0, i = 0; i < s->n_layers && k < sizeof(parts); i++)
 		k += (size_t)snprintf(parts + k, sizeof(parts) - k, "%s%s %u",
 				      i ? " + " : "", s->layers[i].proto->name,
@@ -882,8 +895,7 @@ check_fit(struct wr_ywalk *w, const struct wr_ynode *stream,
 	if (s->latency)
 		k += (size_t)snprintf(parts + k, sizeof(parts) - k,
 				      " + %s signature %u",
-				      s->sig_short ? "loss" : "latency",
-				      s->sig_short ? WR_SIG_SHORT_LEN : WR_SIG_LEN);
+				      s->sig_short ? "loss" : "latency", sig);
 	if (s->payload.kind == WR_PAYLOAD_STRING)
 		k += (size_t)snprintf(parts + k, sizeof(parts) - k,
 				      " + string payload %u", s->payload.len);

@@ -762,7 +762,8 @@ lat_finish(struct wr_bench_lat *l, const struct wr_latency *all, double jsum)
 
 /*
  * RFC 2544 section 26.2 at one size, at the throughput just found: trials
- * with the 24-byte timestamp signature on every frame; with both
+ * with a timestamp signature on every frame (the full one, or the compact
+ * one where it does not fit: 64-byte UDP frames, wr_sig.h); with both
  * directions, the reverse stream's frames are timed in the same trials
  * (the throughput is the rate both directions passed together).
  * @return 0, -EINTR or an error.
@@ -797,14 +798,15 @@ latency(struct wr_bench *b, uint16_t size, uint64_t drain_ns,
 	}
 	if (l->rate_millipps == 0)
 		l->skipped = "no throughput: no rate passed";
-	/* The timestamp signature needs 24 bytes of payload (wr_sig.h). */
+	/* A timestamp signature needs 18 bytes of payload at least (the
+	 * compact one, wr_sig.h). */
 	wr_bench_stream_at(b, size, &st);
 	st.latency = true;
 	st.sig_short = false;
 	wr_error_clear(&err);
 	if (l->skipped == NULL && wr_frame_tmpl_create(&st, 0, &tm, &err) != 0)
-		l->skipped = "the 24-byte timestamp signature does not fit "
-			     "this frame size";
+		l->skipped = "no timestamp signature (18 bytes at least) "
+			     "fits this frame size";
 	else if (l->skipped == NULL)
 		wr_frame_tmpl_free(tm);
 	if (l->skipped == NULL && b->bidir) {
@@ -813,8 +815,9 @@ latency(struct wr_bench *b, uint16_t size, uint64_t drain_ns,
 		st.sig_short = false;
 		wr_error_clear(&err);
 		if (wr_frame_tmpl_create(&st, 0, &tm, &err) != 0)
-			l->skipped = "the 24-byte timestamp signature does not "
-				     "fit the reverse stream at this size";
+			l->skipped = "no timestamp signature (18 bytes at "
+				     "least) fits the reverse stream at this "
+				     "size";
 		else
 			wr_frame_tmpl_free(tm);
 	}

@@ -448,7 +448,8 @@ rx_setup(struct wr_engine *e, bool rx, struct wr_error *err)
 			for (s = 0; s < f->n_streams; s++)
 				if (e->tmpl[s] != NULL)
 					wr_rx_sig_offs_add(rq,
-						wr_frame_tmpl_sig_off(e->tmpl[s]));
+						wr_frame_tmpl_sig_off(e->tmpl[s]),
+						wr_frame_tmpl_sig_kind(e->tmpl[s]));
 			e->rxq[i][q] = rq;
 			e->n_rxq[i] = q + 1;
 			c->rxq_gone[c->n_rxq] = &e->port_gone[i];

@@ -37,12 +37,14 @@ wr_rx_sig_offset(const uint8_t *p, uint32_t len, const struct wr_pkt_hints *hint
 }
 
 void
-wr_rx_sig_offs_add(struct wr_rxq *q, uint16_t off)
+wr_rx_sig_offs_add(struct wr_rxq *q, uint16_t off, int kind)
 {
 	unsigned int k;
 
 	if (off == 0)
 		return;
+	if (kind == WR_SIG_KIND_COMPACT)
+		q->has_compact = true;
 	for (k = 0; k < q->n_sig_off; k++)
 		if (q->sig_off[k] == off)
 			return;
@@ -101,7 +103,7 @@ maybe_sig(const uint8_t *p, uint32_t len)
  * rewritten), else where the walk over the registry finds it (a device
  * that pushed a tag, a stream beyond the offsets kept).  A magic at a
  * stream's offset is taken as what it says without the walk: four bytes
- * "WRsg" or "WRsl" exactly where a stream's signature sits.
+ * "WRsg", "WRsc" or "WRsl" exactly where a stream's signature sits.
  * @return wr_sig_decode_any()'s.
  */
 static inline int
@@ -126,7 +128,8 @@ sig_find(const struct wr_rxq *q, const uint8_t *p, uint32_t len,
 		if (len < (uint32_t)off + WR_SIG_SHORT_LEN)
 			continue;
 		magic = wr_get32(p + off);
-		if (magic == WR_SIG_MAGIC || magic == WR_SIG_SHORT_MAGIC)
+		if (magic == WR_SIG_MAGIC || magic == WR_SIG_SHORT_MAGIC ||
+		    magic == WR_SIG_COMPACT_MAGIC)
 			return wr_sig_decode_any(p + off, len - (uint32_t)off,
 						 sig);
 	}
@@ -318,10 +321,11 @@ classify(const struct wr_rxq *q, struct rte_mbuf *m)
 
 /*
  * The burst a device under test returns most: frames of one lane of one
- * stream, sequences following each other, each with a full signature at the
- * first stream offset, stamped by software (@p now).  Accounts the frames
- * from the first while they are so, as the general loop would, and returns
- * how many (0 when the first is not one): the general loop takes the rest.
+ * stream, sequences following each other, each with a full signature (or
+ * each with a compact one: @p compact) at the first stream offset, stamped
+ * by software (@p now).  Accounts the frames from the first while they are
+ * so, as the general loop would, and returns how many (0 when the first is
+ * not one): the general loop takes the rest.
  *
  * Why a loop of its own: the general one keeps a dozen variables across a
  * frame (the stream and lane of the one before, the run, the classes'
@@ -331,12 +335,16 @@ classify(const struct wr_rxq *q, struct rte_mbuf *m)
  * the block (wr_seq_record_block(): frames a device repeats or reorders a
  * block at a time cost no more).  Out of line: inlined, it cost frames
  * without a signature (rx_classes) 1.7 instructions each (cachegrind).
+ * One body for both signatures, @p compact a constant in each copy, so the
+ * full one's loop is the one it was.
  */
-static __rte_noinline uint16_t
-rx_block(const struct wr_rxq *q, struct rte_mbuf **pkts, uint16_t n,
-	 uint64_t now, uint64_t *bytes)
+static __rte_always_inline uint16_t
+rx_block_of(const struct wr_rxq *q, struct rte_mbuf **pkts, uint16_t n,
+	    uint64_t now, uint64_t *bytes, const bool compact)
 {
+	static const uint8_t head6[8] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
 	const uint32_t off = q->sig_off[0];
+	const uint32_t len = compact ? WR_SIG_COMPACT_LEN : WR_SIG_LEN;
 	const uint8_t *p = rte_pktmbuf_mtod(pkts[0], const uint8_t *);
 	uint64_t t[WR_RX_BURST];
 	struct wr_latency_batch lb;
@@ -344,11 +352,13 @@ rx_block(const struct wr_rxq *q, struct rte_mbuf **pkts, uint16_t n,
 	struct wr_rx_stream *rs;
 	struct wr_seq *sq;
 	struct wr_sig sig;
-	uint64_t key, w, seq, prev, j16, sum = 0;
+	uint64_t key, km = ~0ull, w, seq, prev, j16, sum = 0;
 	uint16_t s, lane, i, k;
 
-	if (rte_pktmbuf_data_len(pkts[0]) < off + WR_SIG_LEN ||
-	    wr_sig_decode(p + off, &sig) != 0)
+	if (rte_pktmbuf_data_len(pkts[0]) < off + len ||
+	    (compact ? wr_sig_decode_any(p + off, len, &sig) !=
+		       WR_SIG_KIND_COMPACT :
+		       wr_sig_decode(p + off, &sig) != 0))
 		return 0;
 	s = WR_SIG_STREAM(sig.stream_id);
 	lane = WR_SIG_LANE(sig.stream_id);
@@ -356,8 +366,15 @@ rx_block(const struct wr_rxq *q, struct rte_mbuf **pkts, uint16_t n,
 	    lane >= rs->n_lanes)
 		return 0; /* the general loop counts it */
 	sq = &rs->seq[lane];
-	/* The magic and the stream's id as they are on the wire. */
+	/* The magic and the stream's id as they are on the wire: all eight
+	 * bytes of the full one's, the compact one's first six (then its
+	 * sequence begins). */
 	memcpy(&key, p + off, sizeof(key));
+	if (compact) {
+		memcpy(&km, head6, sizeof(km));
+		key &= km;
+		sig.seq = wr_sig_extend48(sig.seq, sq->next);
+	}
 	/* Two passes, each with what it needs in registers (one loop doing
 	 * all spilled most of its state to the stack): which frames are of
 	 * the block, then their latencies and the jitter. */
@@ -370,12 +387,22 @@ rx_block(const struct wr_rxq *q, struct rte_mbuf **pkts, uint16_t n,
 		 * frame (cachegrind); without it, no difference in cycles
 		 * showed on net_pcap (wr-bench-rx --ref, 1.01x). */
 		p = rte_pktmbuf_mtod(m, const uint8_t *);
-		if (unlikely(rte_pktmbuf_data_len(m) < off + WR_SIG_LEN))
+		if (unlikely(rte_pktmbuf_data_len(m) < off + len))
 			break;
 		memcpy(&w, p + off, sizeof(w));
-		if (unlikely(w != key || wr_get64(p + off + 8) != seq))
-			break;
-		t[i] = wr_get64(p + off + 16); /* the TX TSC, for now */
+		if (compact) {
+			if (unlikely(((w & km) != key) ||
+				     (wr_get64(p + off + 4) &
+				      WR_SIG_COMPACT_MASK) !=
+				     (seq & WR_SIG_COMPACT_MASK)))
+				break;
+			/* The TX TSC's low 48 bits, for now. */
+			t[i] = wr_get64(p + off + 10) & WR_SIG_COMPACT_MASK;
+		} else {
+			if (unlikely(w != key || wr_get64(p + off + 8) != seq))
+				break;
+			t[i] = wr_get64(p + off + 16); /* the TX TSC, for now */
+		}
 		sum += rte_pktmbuf_pkt_len(m);
 	}
 	k = i;
@@ -389,6 +416,11 @@ rx_block(const struct wr_rxq *q, struct rte_mbuf **pkts, uint16_t n,
 	{
 		const struct wr_latency_tsc tsc = q->tsc;
 
+		/* A compact TX TSC's high bits are the receive TSC's, or
+		 * one less (wr_sig_extend48()). */
+		if (compact)
+			for (i = 0; i < k; i++)
+				t[i] = wr_sig_extend48(t[i], now);
 		j = &rs->jitter;
 		j16 = j->j16;
 		/* The stream's first frame has no jitter (no frame before): a
@@ -405,6 +437,27 @@ rx_block(const struct wr_rxq *q, struct rte_mbuf **pkts, uint16_t n,
 	wr_latency_batch_flush(&rs->hist, &lb);
 	jitter_put(j, prev, j16, j->n + k);
 	*bytes += sum;
+	return k;
+}
+
+/* rx_block_of() for frames with the compact signature (64-byte UDP). */
+static __rte_noinline uint16_t
+rx_block_compact(const struct wr_rxq *q, struct rte_mbuf **pkts, uint16_t n,
+		 uint64_t now, uint64_t *bytes)
+{
+	return rx_block_of(q, pkts, n, now, bytes, true);
+}
+
+/* rx_block_of() for the full signature, else the compact one when the
+ * first frame has it. */
+static __rte_noinline uint16_t
+rx_block(const struct wr_rxq *q, struct rte_mbuf **pkts, uint16_t n,
+	 uint64_t now, uint64_t *bytes)
+{
+	uint16_t k = rx_block_of(q, pkts, n, now, bytes, false);
+
+	if (k == 0 && q->has_compact)
+		k = rx_block_compact(q, pkts, n, now, bytes);
 	return k;
 }
 
@@ -530,8 +583,12 @@ wr_rx_poll(struct wr_rxq *q)
 		/* pkt_len sits in the mbuf's first cache line, read already
 		 * for the data pointer. */
 		ours_bytes += rte_pktmbuf_pkt_len(pkts[i]);
+		/* A compact signature's sequence: the one nearest the
+		 * lane's next (wr_sig.h). */
+		if (unlikely(kind == WR_SIG_KIND_COMPACT))
+			sig.seq = wr_sig_extend48(sig.seq, sq->next + run);
 		wr_seq_record_lazy(sq, &run, sig.seq);
-		if (kind == 1)
+		if (kind == WR_SIG_KIND_SHORT)
 			continue; /* loss-only signature: no TX time */
 		rx_tsc = now;
 		if (hw && (pkts[i]->ol_flags & q->hwts_flag)) {
@@ -539,6 +596,8 @@ wr_rx_poll(struct wr_rxq *q)
 				pkts[i], q->hwts_off, rte_mbuf_timestamp_t *));
 			n_hw++;
 		}
+		if (unlikely(kind == WR_SIG_KIND_COMPACT))
+			sig.tx_tsc = wr_sig_extend48(sig.tx_tsc, rx_tsc);
 		transit = transit_ns(&q->tsc, rx_tsc, sig.tx_tsc);
 		wr_latency_batch_add(&lb, transit);
 		if (j_n != 0)

@@ -142,6 +142,9 @@ struct wr_rxq {
 	 * magic at one of them is read there, one 4-byte compare instead of
 	 * the walk over the registry.  Set before the lcore starts. */
 	uint8_t n_sig_off;
+	/** A stream sends the compact signature (wr_sig.h): a burst whose
+	 * first frame has no full one may be a block of compact ones. */
+	bool has_compact;
 	uint16_t sig_off[WR_RX_SIG_OFFS_MAX];
 } __rte_cache_aligned;
 
@@ -160,8 +163,9 @@ int wr_rxq_init(struct wr_rxq *q, uint16_t port_id, uint16_t queue_id,
  * Add @p off (a stream's wr_frame_tmpl_sig_off(), 0: none) to the offsets
  * @p q tries first.  Past WR_RX_SIG_OFFS_MAX distinct ones, the frames of
  * the others are found by the walk (the same result, more slowly).
+ * @p kind is the stream's wr_frame_tmpl_sig_kind().
  */
-void wr_rx_sig_offs_add(struct wr_rxq *q, uint16_t off);
+void wr_rx_sig_offs_add(struct wr_rxq *q, uint16_t off, int kind);
 
 /** Free what wr_rxq_init allocated.  NULL-safe. */
 void wr_rxq_fini(struct wr_rxq *q);

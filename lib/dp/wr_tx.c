@@ -13,8 +13,14 @@
 #include <rte_pause.h>
 
 #include "wr_sig.h"
+#include "wr_stream.h"
 #include "wr_tsc.h"
 #include "wr_tx.h"
+
+/* The compact signature carries stream and lane in a byte each (wr_sig.h):
+ * what a file and a port allow must fit. */
+_Static_assert(WR_STREAMS_MAX <= 256 && WR_PORT_LCORES_MAX <= 256,
+	       "stream or lane beyond the compact signature's byte");
 
 /*
  * Per-lcore mempool cache: a TX burst comes out of it and the PMD's free

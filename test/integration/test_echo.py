@@ -5,6 +5,7 @@ import csv
 import json
 import os
 import shutil
+import signal
 import struct
 import subprocess
 import sys
@@ -294,21 +295,28 @@ class EchoMemif(MemifCase):
         return refl
 
     def test_testpmd_macswap(self):
-        """Every frame back at MEMIF_RATE, wirerate's counts equal to testpmd's.
+        """At MEMIF_RATE, wirerate's counts equal testpmd's, frame for frame, whatever was
+        lost (exact()): on this 2-CPU machine another busy poller (another test, a
+        compiler) takes a CPU for milliseconds, testpmd's 16384-slot ring towards wirerate
+        fills in 3.3 ms at 5 Mpps and it drops; what it dropped is what wirerate must
+        count lost, no more, no less.  How fast is for tools/wr-bench."""
+        self.exact(None, MEMIF_COUNT)
 
-        Exact accounting is checked on every attempt; losslessness needs one
-        of MEMIF_ATTEMPTS: on this 2-CPU machine another busy poller (another
-        test, a compiler) takes a CPU for milliseconds, testpmd's 16384-slot
-        ring towards wirerate fills in 3.3 ms at 5 Mpps and it drops, which
-        says nothing about wirerate.  A wirerate that loses frames by itself
-        fails every attempt.
-        """
-        self.lossless(None, MEMIF_COUNT)
+    def test_testpmd_macswap_64(self):
+        """64-byte Ethernet/IPv4/UDP frames (18 bytes after the UDP header: the compact
+        signature, wr_sig.h) the same way: every frame back is timed and in its
+        sequence, the counts equal testpmd's."""
+        self.exact(f"""  - name: memif-echo-64
+    size: 64
+    rate: {MEMIF_RATE}
+    count: {MEMIF_COUNT}
+    latency: true
+""", MEMIF_COUNT)
 
     def test_testpmd_macswap_stacks(self):
         """The same for an IPv6/TCP stream and a raw L2 stream together (issue 9): RX finds
         the signature after the TCP header and after the Ethernet header."""
-        self.lossless(f"""  - name: ipv6-tcp
+        self.exact(f"""  - name: ipv6-tcp
     size: 128
     rate: {STACK_RATE}
     count: {STACK_COUNT}
@@ -586,17 +594,16 @@ streams:
             f"{sz['returned']['lost']}" for sz in res["sizes"]), file=sys.stderr)
         return res["sizes"], msg
 
-    def lossless(self, streams, count):
-        failures = []
-        for n in range(MEMIF_ATTEMPTS):
-            sts, msg = self.attempt(n, streams, count)
-            lost = sum(st["lost"] for st in sts)
-            if lost == 0:
-                return
-            failures.append(f"attempt {n}: {lost} lost\n{msg}")
-            print(f"memif attempt {n}: {lost} lost (testpmd dropped them: a CPU was "
-                  "busy?); again", file=sys.stderr)
-        self.fail("no lossless attempt:\n" + "\n".join(failures))
+    def exact(self, streams, count):
+        """One run, its counts exact whatever was lost (attempt() asserts them): what
+        wirerate counts lost is what testpmd received and did not send back (its own
+        ethdev counters, read while the link is up: macswap forwards every frame, so the
+        difference is what its rte_eth_tx_burst() towards wirerate did not take), and
+        every frame it sent back reached wirerate.  (testpmd's forward statistics at exit
+        would say the same as TX-dropped, but after its peer is gone it does not always
+        get to print them: 1 run in 3 here with two `yes` beside it.)"""
+        sts, msg, last = self.attempt(0, streams, count)
+        self.assertEqual(sum(st["lost"] for st in sts), last["ipackets"] - last["opackets"], msg)
 
     def attempt(self, n, streams=None, count=MEMIF_COUNT):
         pid = os.getpid()
@@ -614,8 +621,11 @@ streams:
         prof = self.memif_profile("memif.yaml", gen_prefix, "stats_interval_ms: 500\n")
         # wirerate is the server and must listen before the client starts
         # (the 22.11 memif client never retries).  A long drain keeps the
-        # link up after the last frame while testpmd's counters are read.
-        gen = self.start("run", sf, "--config", prof, "--drain", "3",
+        # link up after the last frame while testpmd's counters are read
+        # (on a loaded machine that took longer than the 3 s drain this
+        # had, and the counters read were those memif reset when wirerate
+        # left); then SIGINT ends the drain.
+        gen = self.start("run", sf, "--config", prof, "--drain", "60",
                          "--json", self.path("r.json"))
         self.procs.append(gen)
         self.wait_listening(gen, PEER_START_S)
@@ -641,8 +651,10 @@ streams:
             out.append(line)
             done = line.startswith("sending stopped")
         # testpmd's counters, read while the link is up (wirerate drains
-        # for 3 s): the first two equal readings.
+        # until the SIGINT below): the first two equal readings.
         last = stable_ethdev_stats(refl_prefix)
+        if gen.poll() is None:
+            gen.send_signal(signal.SIGINT)
         # wirerate ends first, then testpmd.  The other order (TESTBED's)
         # made wirerate crash with SIGSEGV in 1 of about 8 runs when the
         # peer vanished while it was still polling RX in its drain; the
@@ -674,15 +686,17 @@ streams:
             self.assertEqual(st["lost"], count - st["rx_pkts"], msg)
             self.assertEqual(st["latency_ns"]["n"], st["rx_pkts"], msg)
         total, back = count * len(res["streams"]), sum(st["rx_pkts"] for st in res["streams"])
+        # Every frame back is one of ours with a valid signature.
         self.assertEqual(res["ports"][0]["rx_pkts"], back, msg)
         self.assertEqual(res["ports"][0]["rx_foreign"], 0, msg)
+        self.assertEqual(res["ports"][0]["rx_bad_sig"], 0, msg)
         # testpmd saw every frame (memif's TX waits for room, never
         # drops) and sent back exactly what wirerate received.
         self.assertIsNotNone(last, msg)
         self.assertEqual(last["ipackets"], total, msg)
         self.assertEqual(last["opackets"], back, msg)
         self.assertEqual(last["imissed"], 0, msg)
-        return res["streams"], msg
+        return res["streams"], msg, last
 
 
 # Crafted input for exact counts: stream 0, lane 0, N frames "sent".
@@ -781,6 +795,56 @@ streams:
         self.assertEqual(port["rx_pkts"], len(frames))
         self.assertEqual(port["rx_foreign"], 1)
         self.assertEqual(port["rx_bad_sig"], 1)
+
+    def test_compact_64(self):
+        """A 64-byte Ethernet/IPv4/UDP latency stream as it leaves (net_pcap's tx_pcap),
+        decoded by tshark: UDP checksum good, the 18 bytes after the UDP header the compact
+        signature where doc/echo.md puts them (magic "WRsc", stream 0, lane 0, the
+        sequence, a TX TSC that never goes back).  Then those frames received by a second
+        run (rx_pcap): each one of ours, in sequence, and timed with the TX TSC put back
+        whole (a latency of the time between the runs, not 0 or 2^48 cycles)."""
+        n = 1000
+        sf = self.write("s.yaml", f"""version: 1
+streams:
+  - name: s64
+    size: 64
+    rate: 100 kpps
+    count: {n}
+    latency: true
+""")
+        sent, back = self.path("sent.pcap"), self.path("back.pcap")
+        prof = self.profile(f"net_pcap0,tx_pcap={sent}",
+                            forget_prefix(self, f"wrecho-c{os.getpid()}"))
+        self.wirerate("run", sf, "--config", prof, "--quiet", check=0)
+        rows = tshark_fields(sent, ["frame.len", "udp.checksum.status", "udp.length",
+                                    "udp.payload"])
+        self.assertEqual(len(rows), n)
+        tsc = 0
+        for k, (flen, status, ulen, payload) in enumerate(rows):
+            b = bytes.fromhex(payload.replace(":", ""))
+            self.assertEqual((flen, status, ulen, len(b)), ("60", "1", "26", 18), k)
+            magic, sl, seq_hi, seq_lo, tsc_hi, tsc_lo = struct.unpack(">IHHIHI", b)
+            self.assertEqual((magic, sl), (0x57527363, 0), k)
+            self.assertEqual(seq_hi << 32 | seq_lo, k)
+            t = tsc_hi << 32 | tsc_lo
+            self.assertGreaterEqual(t, tsc, k)
+            tsc = t
+        self.assertGreater(tsc, 0)
+        prof = self.profile(f"net_pcap0,rx_pcap={sent},tx_pcap={back}",
+                            forget_prefix(self, f"wrecho-d{os.getpid()}"),
+                            extra_ports="    rx_lcore: 1\n")
+        t0 = time.monotonic()
+        self.wirerate("run", sf, "--config", prof, "--quiet", "--drain", "1",
+                      "--json", self.path("r.json"), check=0)
+        st = self.json("r.json")["streams"][0]
+        for k, v in (("tx_pkts", n), ("rx_pkts", n), ("lost", 0), ("reordered", 0),
+                     ("duplicated", 0)):
+            self.assertEqual(st[k], v, k)
+        lat = st["latency_ns"]
+        self.assertEqual(lat["n"], n)
+        # Sent before this run began, received within it.
+        self.assertGreater(lat["min"], 0)
+        self.assertLess(lat["max"], (time.monotonic() - t0 + 60) * 1e9)
 
 
 if __name__ == "__main__":
