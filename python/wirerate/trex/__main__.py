@@ -15,7 +15,7 @@ import sys
 import tempfile
 from typing import List, Optional
 
-from .convert import Options, convert
+from .convert import PORT_MAX, Options, check_mult, convert
 from .errors import ProfileError
 from .load import load
 
@@ -91,6 +91,18 @@ def _write(path: str, text: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    # Options a stream file would refuse are refused here, before the profile runs and
+    # before any file is written.
+    if not 0 <= args.port <= PORT_MAX:
+        print(f"wirerate: import-trex: -p {args.port}: expected a port in 0..{PORT_MAX}",
+              file=sys.stderr)
+        return EXIT_USAGE
+    if args.mult is not None:
+        try:
+            check_mult(args.mult)
+        except ProfileError as e:
+            print(f"wirerate: import-trex: {e.line()}", file=sys.stderr)
+            return EXIT_USAGE
     if args.output:
         d = os.path.dirname(os.path.abspath(args.output))
         why = None
