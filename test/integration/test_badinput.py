@@ -209,6 +209,32 @@ ports:
                        r'^wirerate: run: --json needs a value \("--config" is an option', prefix=prefix,
                        outputs=[out, self.path("--config")])
 
+    def test_import_trex_options(self):
+        """import-trex's -p and -m checked before the profile runs: nothing written that
+        wirerate would refuse (a port past 31, a rate of 0)."""
+        prof = self.write("p.py", """from trex_stl_lib.api import *
+class P:
+    def get_streams(self, direction=0, **kwargs):
+        return [STLStream(packet=STLPktBuilder(pkt_buffer=bytes(60)), mode=STLTXCont(pps=10))]
+def register():
+    return P()
+""")
+        out = self.path("p.yaml")
+        for args, pattern in [
+            (["-p", "99"], r"^wirerate: import-trex: -p 99: expected a port in 0\.\.31$"),
+            (["-p", "-1"], r"^wirerate: import-trex: -p -1: expected a port in 0\.\.31$"),
+            (["-m", "0"], r"^wirerate: import-trex: -m 0: expected more than 0"),
+            (["-m", "0mpps"], r"^wirerate: import-trex: -m 0mpps: expected more than 0"),
+            (["-m", "0%"], r"^wirerate: import-trex: -m 0%: expected more than 0"),
+            (["-m", "150%"], r"^wirerate: import-trex: -m 150%: .* at most 100%"),
+            (["-m", "0.00001"], r"p\.py:4: STLTXCont: s0's rate with -m is 0\.0001 pps: "
+                                r"wirerate's slowest is 0\.001 pps"),
+        ]:
+            with self.subTest(args=args):
+                self.check(["import-trex", prof, "-o", out, *args], pattern, outputs=[out])
+        # and where a stream file goes
+        self.check(["check", prof, "-m", "0"], r"^wirerate: import-trex: -m 0: expected more")
+
     def test_nothing_left_without_in_memory(self):
         """A profile without --in-memory: DPDK keeps its runtime directory and a hugepage
         file per page after every run; wirerate removes them, after a run and after a

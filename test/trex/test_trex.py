@@ -273,6 +273,23 @@ class Streams(TrexCase):
             self.assertEqual(g, bytes(q))  # Scapy's own checksums
 
 
+class ProfileOutput(TrexCase):
+    """What a profile prints never mixes with the stream file wirerate reads."""
+
+    def test_prints_go_to_stderr(self):
+        path = os.path.join(PROFILES, "prints.py")
+        p = self.run_wr("import-trex", path)
+        text, _ = self.imported("prints.py")
+        self.assertEqual(p.stdout, text)      # the stream file only, as -o writes it
+        for said in ("loading prints.py", "version: 2", "register()", "P() made",
+                     "written below print()"):
+            self.assertIn(said, p.stderr)
+        self.run_wr("check", path)
+        pkt = Ether(src=SRC, dst=DST) / IP(src="16.0.0.1", dst="48.0.0.1") / \
+            UDP(sport=1025, dport=12) / (b"p" * 30)
+        self.same(self.frames("prints.py", 5), [bytes(pkt)] * 5)
+
+
 class ScapyClient(TrexCase):
     """Streams from Scapy packets and Scapy field names (the Python client's add_stream),
     saved as a stream file and dumped by wirerate."""

@@ -15,7 +15,7 @@ import sys
 import tempfile
 from typing import List, Optional
 
-from .convert import Options, convert
+from .convert import PORT_MAX, Options, check_mult, convert
 from .errors import ProfileError
 from .load import load
 
@@ -91,6 +91,18 @@ def _write(path: str, text: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    # Options a stream file would refuse are refused here, before the profile runs and
+    # before any file is written.
+    if not 0 <= args.port <= PORT_MAX:
+        print(f"wirerate: import-trex: -p {args.port}: expected a port in 0..{PORT_MAX}",
+              file=sys.stderr)
+        return EXIT_USAGE
+    if args.mult is not None:
+        try:
+            check_mult(args.mult)
+        except ProfileError as e:
+            print(f"wirerate: import-trex: {e.line()}", file=sys.stderr)
+            return EXIT_USAGE
     if args.output:
         d = os.path.dirname(os.path.abspath(args.output))
         why = None
@@ -103,21 +115,35 @@ def run(args: argparse.Namespace) -> int:
         if why is not None:
             print(f"wirerate: import-trex: -o {args.output}: {why}", file=sys.stderr)
             return EXIT_USAGE
+    # The stream file goes to standard output, which wirerate reads as YAML: whatever the
+    # profile prints (print(), sys.stdout, os.write(1, ...), a C extension) goes to standard
+    # error instead, and the file to a descriptor the profile never sees.
+    out = None
+    if not args.output:
+        sys.stdout.flush()
+        out = os.fdopen(os.dup(1), "w")
+        os.dup2(2, 1)
     try:
-        streams = load(args.profile, args.tunables, args.port)
-        opts = Options(port=args.port, src_mac=args.src_mac, dst_mac=args.dst_mac,
-                       fix_checksums=args.fix_checksums, mult=args.mult)
-        res = convert(streams, args.profile, opts, args.tunables)
+        try:
+            streams = load(args.profile, args.tunables, args.port)
+            opts = Options(port=args.port, src_mac=args.src_mac, dst_mac=args.dst_mac,
+                           fix_checksums=args.fix_checksums, mult=args.mult)
+            res = convert(streams, args.profile, opts, args.tunables)
+        finally:
+            sys.stdout.flush()
     except ProfileError as e:
         print(f"wirerate: {e.line()}", file=sys.stderr)
+        if out is not None:
+            out.close()
         return EXIT_USAGE
     if not args.quiet:
         for n in res.notes:
             print(f"wirerate: warning: {n.line()}", file=sys.stderr)
-    if args.output:
+    if out is None:
         _write(args.output, res.yaml)
     else:
-        sys.stdout.write(res.yaml)
+        with out:
+            out.write(res.yaml)
     return 0
 
 

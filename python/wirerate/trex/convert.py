@@ -768,13 +768,28 @@ def _in_unit(plan: Plan, unit: str) -> Optional[float]:
     return {"pps": pps, "bps": pps * size * 8, "bpsl1": pps * (size + 20) * 8}[unit]
 
 
-def _mult_factor(plans: List[Plan], mult: Optional[str], sequenced: bool) -> float:
-    if not mult:
-        return 1.0
+PORT_MAX = 31          # wirerate's ports are 0..31 (WR_PORTS_MAX)
+
+
+def check_mult(mult: str) -> "re.Match[str]":
+    """TRex console's -m, checked before the profile runs: a factor, a rate or a percentage
+    of the line, more than 0 (a percentage at most 100)."""
     m = re.match(r"^(\d+(?:\.\d+)?)(?:([kmg]?)(bpsl1|bps|pps)|(%))?$", mult.strip().lower())
     if not m:
         raise ProfileError(None, f"-m {mult}: expected a factor (2), a rate (10mpps, 1gbps, "
                            f"5gbpsl1) or a percentage (50%), as TRex's console takes")
+    if float(m.group(1)) <= 0:
+        raise ProfileError(None, f"-m {mult}: expected more than 0 (to send nothing, leave "
+                           f"the profile out)")
+    if m.group(4) and float(m.group(1)) > 100:
+        raise ProfileError(None, f"-m {mult}: a percentage of the line is at most 100%")
+    return m
+
+
+def _mult_factor(plans: List[Plan], mult: Optional[str], sequenced: bool) -> float:
+    if not mult:
+        return 1.0
+    m = check_mult(mult)
     value = float(m.group(1))
     if m.group(3) is None and m.group(4) is None:
         return value
@@ -808,6 +823,11 @@ def _rate(plan: Plan, factor: float) -> str:
                                f"size and the port's speed): give pps or bps")
         return f"{_fmt_num(v)}%"
     # Packet rates in whole milli-pps, as wirerate keeps them (TRex's are doubles).
+    pps = v if t == "pps" else v / (8 * (size + FCS + (20 if t == "bps_L1" else 0)))
+    if round(pps * 1000) < 1:
+        raise ProfileError(plan.stream.mode.site, f"{plan.stream.mode.kind}: {plan.name}'s "
+                           f"rate{' with -m' if factor != 1.0 else ''} is {pps:.3g} pps: "
+                           f"wirerate's slowest is 0.001 pps")
     if t == "pps":
         return f"{_fmt_num(v, 3)} pps"
     # TRex converts bits to packets with its average size plus the FCS; wirerate's own
