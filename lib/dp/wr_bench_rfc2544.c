@@ -1002,6 +1002,7 @@ wr_bench_rfc2544_run(struct wr_bench *b, struct wr_bench_result *r,
 	struct wr_rfc2544_row *rows;
 	char head[512];
 	unsigned int i, k, n = 0;
+	uint16_t stopped_in = 0;
 	int rc = 0, len;
 
 	/* The others (a percentage against pps) with each TX port's link. */
@@ -1069,6 +1070,17 @@ wr_bench_rfc2544_run(struct wr_bench *b, struct wr_bench_result *r,
 			rc = frame_loss(b, b->sizes[i], trial, drain, row, err);
 		if (rc == 0 && (tests & WR_BENCH_TEST_B2B))
 			rc = back_to_back(b, b->sizes[i], drain, row, err);
+		if (rc == -EINTR && b->link_lost) {
+			/* The path went away under this size: what its trials
+			 * saw (the frames the link took with it) measured no
+			 * device, nor would the sizes after it: as a sweep,
+			 * they are listed as not measured, and the command
+			 * exits 1 (README's exit status). */
+			stopped_in = row->size;
+			break;
+		}
+		if (rc == -EINTR)
+			stopped_in = row->size;
 		if (rc == 0 || (rc == -EINTR && (row->n_trials > 0 ||
 						 row->has_floss ||
 						 row->has_b2b || row->has_lat)))
@@ -1078,6 +1090,13 @@ wr_bench_rfc2544_run(struct wr_bench *b, struct wr_bench_result *r,
 	if (rc != 0 && rc != -EINTR)
 		return rc;
 	wr_bench_meta(b, &r->m, b->pairs[0][0], wr_bench_stop_reason(b, rc));
+	/* The rows not reported, in the order they would have run. */
+	for (k = n; k < b->n_pairs * b->n_sizes; k++)
+		r->not_measured[r->m.n_not_measured++] =
+			b->sizes[k % b->n_sizes];
+	r->n_sizes = b->n_pairs * b->n_sizes;
+	r->m.not_measured = r->not_measured;
+	r->m.stopped_in = rc == -EINTR ? stopped_in : 0;
 	r->m.rx_device = wr_engine_port(b->e, b->pairs[0][1])->device;
 	r->m.duration_ns = trial;
 	r->m.drain_ns = drain;
