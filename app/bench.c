@@ -312,13 +312,16 @@ bench_cmd(const struct wr_opts *o, enum wr_bench_kind kind)
 		wr_bench_result_print(stdout, &r);
 		rc = bench_outputs(o, json, &r);
 	}
-	if (rc == WR_EXIT_OK && kind == WR_BENCH_SWEEP && r.link_lost) {
-		/* A sweep that lost its path did not run: a run-time failure,
-		 * whatever the sizes measured before said. */
-		fprintf(stderr, "wirerate: sweep: a port's link went down "
-			"during the %u-byte trial: %u of %u sizes measured\n",
-			r.m.stopped_in, r.n_sizes - r.m.n_not_measured,
-			r.n_sizes);
+	if (rc == WR_EXIT_OK && r.link_lost) {
+		/* A benchmark that lost its path did not run: a run-time
+		 * failure, whatever the sizes measured before said (sweep,
+		 * rfc2544 and rtt alike; rtt said which size in its note). */
+		if (kind != WR_BENCH_RTT)
+			fprintf(stderr, "wirerate: %s: a port's link went down "
+				"during the %u-byte trial: %u of %u sizes "
+				"measured\n", kind == WR_BENCH_SWEEP ? "sweep" :
+				"rfc2544", r.m.stopped_in,
+				r.n_sizes - r.m.n_not_measured, r.n_sizes);
 		rc = WR_EXIT_FAIL;
 	}
 	/* Before the engine: the session's port and pool go before EAL. */

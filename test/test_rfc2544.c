@@ -362,16 +362,140 @@ test_generator_limited(void)
 	CU_ASSERT_TRUE(slow.limit - res.throughput_millipps <=
 		       res.resolution_millipps);
 
-	/* Short by no more than the resolution (1 kpps here): a pass. */
+	/* Short by no more than the resolution (1 kpps here) and 0.1 % of
+	 * the rate (300 pps): a pass, reported at what was offered. */
 	cfg.max_millipps = KPPS(300);
 	cfg.resolution_millipps = KPPS(1);
-	CU_ASSERT_EQUAL(run_capped(&cfg, &fast, KPPS(299), &s, &res), 1);
+	CU_ASSERT_EQUAL(run_capped(&cfg, &fast, KPPS(300) - 300000, &s, &res), 1);
 	CU_ASSERT_FALSE(res.gen_limited);
-	CU_ASSERT_EQUAL(res.throughput_millipps, KPPS(300));
+	CU_ASSERT_EQUAL(res.throughput_millipps, KPPS(300) - 300000);
 	CU_ASSERT_FALSE(res.trials[0].short_offer);
 	/* ... and by one millipps more than it, a limit. */
-	CU_ASSERT_EQUAL(run_capped(&cfg, &fast, KPPS(299) - 1, &s, &res), 1);
+	CU_ASSERT_EQUAL(run_capped(&cfg, &fast, KPPS(300) - 300001, &s, &res), 1);
 	CU_ASSERT_TRUE(res.gen_limited);
+	CU_ASSERT_EQUAL(res.gen_millipps, KPPS(300) - 300001);
+	/* Within the resolution but 1 kpps short of 300 kpps (0.33 %): the
+	 * rate was not offered, a limit (it used to be an NDR of 300 kpps). */
+	CU_ASSERT_EQUAL(run_capped(&cfg, &fast, KPPS(299), &s, &res), 1);
+	CU_ASSERT_TRUE(res.gen_limited);
+	CU_ASSERT_EQUAL(res.throughput_millipps, 0);
+	CU_ASSERT_EQUAL(res.gen_millipps, KPPS(299));
+}
+
+/* A fake generator: offers min(rate, cap), less `short_ppm` of it. */
+struct fake_gen {
+	uint64_t cap;
+	uint32_t short_ppm;
+};
+
+static uint64_t
+fake_offer(const struct fake_gen *g, uint64_t rate)
+{
+	uint64_t o = rate < g->cap ? rate : g->cap;
+
+	return o - (uint64_t)((unsigned __int128)o * g->short_ppm / 1000000);
+}
+
+/* A search against a DUT, a trial at a time through the fake generator:
+ * every trial's count as the DUT forwards at the rate offered. */
+static int
+run_gen(const struct wr_rfc2544_cfg *cfg, const struct dut *d,
+	const struct fake_gen *g, struct wr_rfc2544 *s,
+	struct wr_rfc2544_result *res)
+{
+	uint64_t rate, offered;
+	int rc, guard = 0;
+
+	CU_ASSERT_EQUAL_FATAL(wr_rfc2544_start(s, cfg, &rate), 0);
+	do {
+		offered = fake_offer(g, rate);
+		rc = wr_rfc2544_report(s, TRIAL_FRAMES,
+				       dut_received(d, offered, TRIAL_FRAMES),
+				       offered, &rate);
+		CU_ASSERT_FATAL(++guard <= WR_RFC2544_TRIALS_MAX);
+	} while (rc == 0);
+	CU_ASSERT_EQUAL(wr_rfc2544_result(s, res), 0);
+	return rc;
+}
+
+/* What a result claims was offered: a counted trial that passed offered at
+ * least that much. */
+static bool
+offered_by_a_pass(const struct wr_rfc2544_result *res, uint64_t v, bool pdr)
+{
+	uint32_t i;
+
+	for (i = 0; i < res->n_trials; i++)
+		if ((pdr ? res->trials[i].pdr_pass : res->trials[i].pass) &&
+		    res->trials[i].offered_millipps >= v)
+			return true;
+	return false;
+}
+
+static void
+test_never_above_offered(void)
+{
+	/* Issue 31: --resolution 2 % of a placeholder 100 Gbps at 64 B is
+	 * 2.976 Mpps; --max-rate 3 Mpps offered 1.80 Mpps and lost nothing,
+	 * which was within the resolution: an NDR of 3 Mpps, exit 0.  It is
+	 * "at least 1.80 Mpps", the generator's limit. */
+	struct wr_rfc2544_cfg cfg = { .frame_size = 64, .link_mbps = 100000,
+				      .max_millipps = KPPS(3000),
+				      .resolution_ppm = 20000 };
+	struct dut fast = { .limit = UINT64_MAX };
+	struct fake_gen gen = { .cap = KPPS(1800) };
+	static const uint32_t res_ppm[] = { 0, 100, 1000, 20000, 100000 };
+	static const uint32_t shorts[] = { 0, 300, 999, 1000, 5000 };
+	struct wr_rfc2544_result res;
+	static struct wr_rfc2544 s;
+	unsigned int a, b, c;
+	uint64_t lim;
+
+	CU_ASSERT_EQUAL(run_gen(&cfg, &fast, &gen, &s, &res), 1);
+	CU_ASSERT_EQUAL(res.resolution_millipps, 2976190476ull);
+	CU_ASSERT_TRUE(res.gen_limited);
+	CU_ASSERT_EQUAL(res.throughput_millipps, 0);
+	CU_ASSERT_EQUAL(res.gen_millipps, KPPS(1800));
+	CU_ASSERT_TRUE(res.trials[0].short_offer);
+
+	/* Every combination of resolution, generator cap and shortfall, DUT
+	 * limit, with and without a PDR: no rate reported above what a
+	 * passing trial offered, no "at least" above what any offered. */
+	cfg.max_millipps = 0;
+	cfg.link_mbps = 10000;
+	for (a = 0; a < sizeof(res_ppm) / sizeof(res_ppm[0]); a++)
+		for (b = 0; b < sizeof(shorts) / sizeof(shorts[0]); b++)
+			for (c = 0; c < 2; c++)
+				for (lim = KPPS(700); lim < KPPS(20000);
+				     lim = lim * 2 + 12345) {
+					struct dut d = { .limit = lim,
+							 .floor_ppm = 0 };
+
+					cfg.resolution_ppm = res_ppm[a];
+					cfg.pdr_loss_ppm = c ? 5000 : 0;
+					cfg.phases = c ? 3 : 1;
+					cfg.trial_ns = c ? 60000000000ull : 0;
+					cfg.first_trial_ns = c ? 1000000000ull : 0;
+					gen.cap = KPPS(9000);
+					gen.short_ppm = shorts[b];
+					run_gen(&cfg, &d, &gen, &s, &res);
+					CU_ASSERT_TRUE(res.throughput_millipps == 0 ||
+						       offered_by_a_pass(&res, res.throughput_millipps, false));
+					CU_ASSERT_TRUE(res.throughput_millipps <= lim);
+					CU_ASSERT_TRUE(!res.gen_limited ||
+						       res.gen_millipps <= KPPS(9000));
+					if (c) {
+						CU_ASSERT_TRUE(res.pdr.millipps == 0 ||
+							       offered_by_a_pass(&res, res.pdr.millipps, true));
+					}
+					/* Short by less than 0.1 % and the
+					 * resolution (not 0.01 % of the line,
+					 * 1488 pps): the DUT, below the cap, is
+					 * found, not the generator's limit. */
+					if (lim < KPPS(9000) && (shorts[b] == 0 ||
+					    (shorts[b] < 1000 && res_ppm[a] != 100)))
+						CU_ASSERT_FALSE(res.gen_limited);
+				}
 }
 
 /* Frames the RX port dropped because wirerate did not take them: never
@@ -438,6 +562,11 @@ test_offered(void)
 	CU_ASSERT_FALSE(wr_rfc2544_short(1000, 900, 100));
 	CU_ASSERT_TRUE(wr_rfc2544_short(1000, 899, 100));
 	CU_ASSERT_FALSE(wr_rfc2544_short(1000, 2000, 100));
+	/* The short width: the resolution, at most 0.1 % of the rate. */
+	CU_ASSERT_EQUAL(wr_rfc2544_short_width(KPPS(3000), 2976190476ull),
+			KPPS(3));
+	CU_ASSERT_EQUAL(wr_rfc2544_short_width(KPPS(3000), 1000), 1000);
+	CU_ASSERT_EQUAL(wr_rfc2544_short_width(999, 5), 1);
 }
 
 /* A DUT whose limit shrinks with the trial's length (a buffer that hides
@@ -613,6 +742,7 @@ static CU_TestInfo search_tests[] = {
 	{ "excess_and_limits", test_excess_and_limits },
 	{ "config_errors", test_config_errors },
 	{ "generator_limited", test_generator_limited },
+	{ "never_above_offered", test_never_above_offered },
 	{ "offered", test_offered },
 	{ "rx_missed", test_rx_missed },
 	{ "ndr_pdr_one_search", test_ndr_pdr_one_search },

@@ -191,6 +191,16 @@ wr_rfc2544_short(uint64_t rate, uint64_t offered, uint64_t resolution)
 	return offered < rate && rate - offered > resolution;
 }
 
+uint64_t
+wr_rfc2544_short_width(uint64_t rate, uint64_t resolution)
+{
+	uint64_t w = (uint64_t)((wr_u128)rate * WR_RFC2544_OFFER_PPM / PPM);
+
+	if (w == 0)
+		w = 1;
+	return w < resolution ? w : resolution;
+}
+
 /* A lossy trial at @p r (the offered rate when the generator fell short). */
 static void
 target_fail(struct wr_rfc2544 *s, struct wr_rfc2544_target *t, uint64_t r)
@@ -230,9 +240,12 @@ target_fail(struct wr_rfc2544 *s, struct wr_rfc2544_target *t, uint64_t r)
 	}
 }
 
-/* A trial at @p r that kept within the target's tolerance. */
+/* A trial at @p r that kept within the target's tolerance, having offered
+ * @p offered (within the short width of @p r): the search goes on from r,
+ * the figure reported is what was offered if lower. */
 static void
-target_pass(struct wr_rfc2544 *s, struct wr_rfc2544_target *t, uint64_t r)
+target_pass(struct wr_rfc2544 *s, struct wr_rfc2544_target *t, uint64_t r,
+	    uint64_t offered)
 {
 	int32_t p = (int32_t)s->phase;
 	uint64_t w, max = s->cfg.max_millipps;
@@ -243,6 +256,7 @@ target_pass(struct wr_rfc2544 *s, struct wr_rfc2544_target *t, uint64_t r)
 		w = t->hi > t->lo ? t->hi - t->lo : s->resolution;
 		w = w * 2 > s->resolution ? w * 2 : s->resolution;
 		t->lo = r;
+		t->lo_offered = offered < r ? offered : r;
 		t->lo_state = WR_LO_PASSED;
 		t->lo_phase = p;
 		if (r >= max) {
@@ -259,6 +273,7 @@ target_pass(struct wr_rfc2544 *s, struct wr_rfc2544_target *t, uint64_t r)
 	if (t->lo_state == WR_LO_PASSED && t->lo_phase == p && r < t->lo)
 		return;
 	t->lo = r;
+	t->lo_offered = offered < r ? offered : r;
 	t->lo_state = WR_LO_PASSED;
 	t->lo_phase = p;
 }
@@ -285,7 +300,8 @@ wr_rfc2544_report_rx(struct wr_rfc2544 *s, uint64_t sent, uint64_t received,
 	t->trial_ns = wr_rfc2544_trial_ns(s);
 	t->phase = s->phase;
 	t->offered_millipps = offered;
-	t->short_offer = wr_rfc2544_short(s->rate, offered, s->resolution);
+	t->short_offer = wr_rfc2544_short(s->rate, offered,
+		wr_rfc2544_short_width(s->rate, s->resolution));
 	t->sent = sent;
 	t->received = received;
 	t->rx_missed = rx_missed;
@@ -321,8 +337,8 @@ wr_rfc2544_report_rx(struct wr_rfc2544 *s, uint64_t sent, uint64_t received,
 			 * wirerate missed: nothing above is known. */
 			g->gen_limited = true;
 			if (g->lo_state == WR_LO_PASSED &&
-			    g->lo > g->gen_millipps)
-				g->gen_millipps = g->lo;
+			    g->lo_offered > g->gen_millipps)
+				g->gen_millipps = g->lo_offered;
 			continue;
 		}
 		if (t->short_offer && pass) {
@@ -343,7 +359,7 @@ wr_rfc2544_report_rx(struct wr_rfc2544 *s, uint64_t sent, uint64_t received,
 			continue;
 		}
 		if (pass)
-			target_pass(s, g, s->rate);
+			target_pass(s, g, s->rate, offered);
 		else
 			target_fail(s, g, s->rate);
 	}
@@ -372,7 +388,7 @@ rate_of(const struct wr_rfc2544 *s, const struct wr_rfc2544_target *t,
 	/* Only a rate that passed the last phase's (full-length) trials. */
 	if (!t->gen_limited && t->lo_state == WR_LO_PASSED &&
 	    t->lo_phase == (int32_t)s->cfg.phases - 1)
-		r = t->lo;
+		r = t->lo_offered < t->lo ? t->lo_offered : t->lo;
 	wr_rfc2544_rate_set(out, r, s->cfg.frame_size);
 	out->gen_limited = t->gen_limited;
 	out->gen_millipps = t->gen_millipps;

@@ -41,15 +41,20 @@
  *
  * A figure wirerate reports is one it measured.  Each trial reports the
  * rate the generator actually offered (frames sent over the time they
- * took).  When it falls short of the trial's rate by more than the
- * resolution, the trial did not test the device at that rate; for each
- * target:
+ * took).  When it falls short of the trial's rate by more than its short
+ * width (wr_rfc2544_short_width(): the resolution, but never more than
+ * WR_RFC2544_OFFER_PPM of the rate, so that a coarse resolution cannot
+ * count 1.8 Mpps offered as a trial at 3 Mpps), the trial did not test the
+ * device at that rate; for each target:
  *   - passed: the device took everything the generator could offer;
  *     nothing above is known, so that target ends with gen_limited set and
  *     gen_millipps the highest rate offered: "at least gen_millipps, the
  *     generator could not offer more", and no rate (its millipps is 0);
  *   - failed: the device lost frames at the offered rate, a real failure,
  *     so hi comes down to the offered rate and the search goes on.
+ * A trial short by less than that still steers the search as a trial at
+ * its rate, but the rate a target reports is the lower of the rate that
+ * passed and what that trial offered: never above what was offered.
  *
  * Threads: one struct wr_rfc2544 per search, used by one thread.
  */
@@ -62,6 +67,10 @@
 #define WR_RFC2544_TRIALS_MAX 128
 /** Default resolution: 0.1 % of the line rate (a common tester default). */
 #define WR_RFC2544_RESOLUTION_PPM 1000
+/** A trial offering less than its rate by more than this share (0.1 %,
+ * the accuracy wirerate's pacer holds on an idle CPU: WR_BENCH_SKIP_PPM)
+ * did not test that rate, whatever the resolution. */
+#define WR_RFC2544_OFFER_PPM 1000
 /** Targets of one search: NDR, then PDR. */
 #define WR_RFC2544_NDR 0
 #define WR_RFC2544_PDR 1
@@ -111,6 +120,7 @@ enum wr_rfc2544_lo { WR_LO_ASSUMED, WR_LO_CANDIDATE, WR_LO_PASSED };
 struct wr_rfc2544_target {
 	uint32_t loss_ppm;
 	uint64_t lo, hi;
+	uint64_t lo_offered;   /* WR_LO_PASSED: what lo's trial offered */
 	enum wr_rfc2544_lo lo_state;
 	int32_t lo_phase;      /* WR_LO_PASSED: the phase it passed in */
 	int32_t hi_phase;      /* -1: hi untested */
@@ -138,7 +148,9 @@ struct wr_rfc2544 {
 
 /** One target's answer. */
 struct wr_rfc2544_rate {
-	uint64_t millipps;     /**< 0 when no full-length trial passed, or gen_limited */
+	uint64_t millipps;     /**< 0 when no full-length trial passed, or
+			        *   gen_limited; never above what the trial
+			        *   that passed offered */
 	uint64_t l2_bps;       /**< at millipps, frame bytes incl. FCS */
 	uint64_t l1_bps;       /**< plus 20 bytes per frame (IEEE 802.3) */
 	bool gen_limited;      /**< the generator, not the device, was the limit */
@@ -221,6 +233,13 @@ uint64_t wr_rfc2544_offered_millipps(uint64_t sent, uint64_t duration_ns);
  * (all millipps): the trial did not test the device at @p rate.
  */
 bool wr_rfc2544_short(uint64_t rate, uint64_t offered, uint64_t resolution);
+
+/**
+ * The shortfall a search's trial at @p rate may have and still count as
+ * offered at it: @p resolution, at most WR_RFC2544_OFFER_PPM of @p rate
+ * (at least 1 millipps).
+ */
+uint64_t wr_rfc2544_short_width(uint64_t rate, uint64_t resolution);
 
 /** @p out's rate @p millipps and its L2 and L1 bit rates at @p frame_size
  * (FCS included; L1 adds 20 bytes a frame), rounded to the nearest bit. */

@@ -214,6 +214,15 @@ json_head(FILE *out, const char *schema, const struct wr_rtt_meta *m)
 	fprintf(out, ",\n  \"count\": %llu,\n  \"timeout_ns\": %llu",
 		(unsigned long long)m->count,
 		(unsigned long long)m->timeout_ns);
+	fputs(",\n  \"stopped_in_payload\": ", out);
+	if (m->stopped_in != 0)
+		fprintf(out, "%u", m->stopped_in);
+	else
+		fputs("null", out);
+	fputs(", \"not_measured_payloads\": [", out);
+	for (unsigned int i = 0; i < m->n_not_measured; i++)
+		fprintf(out, "%s%u", i ? ", " : "", m->not_measured[i].payload);
+	fputc(']', out);
 }
 
 int

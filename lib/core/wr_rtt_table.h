@@ -61,7 +61,12 @@ struct wr_rtt_meta {
 	const char *config_file;
 	const char *device;
 	const char *started_at;     /**< ISO 8601 UTC */
-	const char *stop_reason;    /**< "done" or "signal" */
+	const char *stop_reason;    /**< "done", "signal" or "link-down" */
+	/** link-down: the payload whose size the link went in (not
+	 * reported, 0: none) and the payloads not measured, in order. */
+	uint32_t stopped_in;
+	const struct wr_rtt_size *not_measured;
+	unsigned int n_not_measured;
 	uint64_t count;             /**< round trips asked per size */
 	uint64_t timeout_ns;
 	/** The TSC's calibration (wr_clock.h): the JSON's "tsc", null

@@ -207,7 +207,7 @@ search(struct wr_bench *b, uint16_t size, uint64_t trial_ns, uint64_t drain_ns,
 		t->phase = s->phase;
 		worst_direction(t, &w_sent, &w_received, &w_offered);
 		t->short_offer = wr_rfc2544_short(rate, w_offered,
-						  s->resolution);
+			wr_rfc2544_short_width(rate, s->resolution));
 		row->n_trials++;
 		if (!t->valid && redo < WR_TRIAL_REDO_MAX &&
 		    row->n_trials < DIM(row->trials)) {
@@ -358,10 +358,11 @@ resolution_at(const struct wr_bench *b, uint64_t max)
 }
 
 /* A goal's answer as RFC 2544's NDR or PDR: its relevant lower bound when
- * every trial there offered its load, else "at least" what was offered. */
+ * every trial there offered its load (the lowest offer if below it: never
+ * above what was offered), else "at least" what was offered. */
 static void
 mlr_rate(const struct wr_mlr *s, const struct wr_mlr_result *m, uint16_t size,
-	 uint32_t loss_ppm, struct wr_rfc2544_rate *out)
+	 uint32_t loss_ppm, uint64_t res, struct wr_rfc2544_rate *out)
 {
 	uint64_t off = UINT64_MAX;
 	unsigned int i;
@@ -370,13 +371,14 @@ mlr_rate(const struct wr_mlr *s, const struct wr_mlr_result *m, uint16_t size,
 	out->loss_ppm = loss_ppm;
 	if (!m->has_lower)
 		return;
-	if (!m->short_offer) {
-		wr_rfc2544_rate_set(out, m->lower, size);
-		return;
-	}
 	for (i = 0; i < s->n_trials; i++)
 		if (s->trials[i].load == m->lower && s->trials[i].offered < off)
 			off = s->trials[i].offered;
+	if (!m->short_offer && !wr_rfc2544_short(m->lower, off,
+			wr_rfc2544_short_width(m->lower, res))) {
+		wr_rfc2544_rate_set(out, off < m->lower ? off : m->lower, size);
+		return;
+	}
 	out->gen_limited = true;
 	out->gen_millipps = off;
 }
@@ -453,7 +455,8 @@ mlr_search(struct wr_bench *b, uint16_t size, uint64_t trial_ns,
 			break;
 		t->phase = level;
 		worst_direction(t, &w_sent, &w_received, &w_offered);
-		t->short_offer = wr_rfc2544_short(load, w_offered, res);
+		t->short_offer = wr_rfc2544_short(load, w_offered,
+			wr_rfc2544_short_width(load, res));
 		row->n_trials++;
 		if (!t->valid && redo < WR_TRIAL_REDO_MAX &&
 		    row->n_trials < DIM(row->trials)) {
@@ -498,10 +501,11 @@ mlr_search(struct wr_bench *b, uint16_t size, uint64_t trial_ns,
 	}
 	for (g = 0; g < cfg.n_goals; g++)
 		wr_mlr_result(s, g, &row->mlr_res[g]);
-	mlr_rate(s, &row->mlr_res[0], size, o->loss_ppm, &row->res.ndr);
+	mlr_rate(s, &row->mlr_res[0], size, o->loss_ppm, res, &row->res.ndr);
 	row->res.has_pdr = cfg.n_goals > 1;
 	if (row->res.has_pdr)
-		mlr_rate(s, &row->mlr_res[1], size, o->pdr_ppm, &row->res.pdr);
+		mlr_rate(s, &row->mlr_res[1], size, o->pdr_ppm, res,
+			 &row->res.pdr);
 	row->res.throughput_millipps = row->res.ndr.millipps;
 	row->res.l2_bps = row->res.ndr.l2_bps;
 	row->res.l1_bps = row->res.ndr.l1_bps;
@@ -1001,6 +1005,7 @@ wr_bench_rfc2544_run(struct wr_bench *b, struct wr_bench_result *r,
 	struct wr_rfc2544_row *rows;
 	char head[512];
 	unsigned int i, k, n = 0;
+	uint16_t stopped_in = 0;
 	int rc = 0, len;
 
 	/* The others (a percentage against pps) with each TX port's link. */
@@ -1068,6 +1073,17 @@ wr_bench_rfc2544_run(struct wr_bench *b, struct wr_bench_result *r,
 			rc = frame_loss(b, b->sizes[i], trial, drain, row, err);
 		if (rc == 0 && (tests & WR_BENCH_TEST_B2B))
 			rc = back_to_back(b, b->sizes[i], drain, row, err);
+		if (rc == -EINTR && b->link_lost) {
+			/* The path went away under this size: what its trials
+			 * saw (the frames the link took with it) measured no
+			 * device, nor would the sizes after it: as a sweep,
+			 * they are listed as not measured, and the command
+			 * exits 1 (README's exit status). */
+			stopped_in = row->size;
+			break;
+		}
+		if (rc == -EINTR)
+			stopped_in = row->size;
 		if (rc == 0 || (rc == -EINTR && (row->n_trials > 0 ||
 						 row->has_floss ||
 						 row->has_b2b || row->has_lat)))
@@ -1077,6 +1093,13 @@ wr_bench_rfc2544_run(struct wr_bench *b, struct wr_bench_result *r,
 	if (rc != 0 && rc != -EINTR)
 		return rc;
 	wr_bench_meta(b, &r->m, b->pairs[0][0], wr_bench_stop_reason(b, rc));
+	/* The rows not reported, in the order they would have run. */
+	for (k = n; k < b->n_pairs * b->n_sizes; k++)
+		r->not_measured[r->m.n_not_measured++] =
+			b->sizes[k % b->n_sizes];
+	r->n_sizes = b->n_pairs * b->n_sizes;
+	r->m.not_measured = r->not_measured;
+	r->m.stopped_in = rc == -EINTR ? stopped_in : 0;
 	r->m.rx_device = wr_engine_port(b->e, b->pairs[0][1])->device;
 	r->m.duration_ns = trial;
 	r->m.drain_ns = drain;

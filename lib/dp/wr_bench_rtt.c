@@ -318,6 +318,7 @@ wr_bench_rtt_run(struct wr_bench *b, struct wr_bench_result *r,
 	uint64_t next_seq[WR_RTT_CMP_MAX] = { 0 };
 	const unsigned int k = b->rtt_k;
 	bool link_lost = false;
+	uint32_t stopped_in = 0;
 	unsigned int i, j;
 	size_t at = 0;
 	int rc = 0;
@@ -381,7 +382,14 @@ wr_bench_rtt_run(struct wr_bench *b, struct wr_bench_result *r,
 		}
 		if (rc != 0)
 			break;
-		/* A size cut short by a signal is shown if it measured anything. */
+		/* A size cut short by a signal is shown if it measured
+		 * anything; one the link went in is not: the round trips it
+		 * lost went with the path, not with the device (sweep's and
+		 * rfc2544's rule). */
+		if (link_lost) {
+			stopped_in = b->rtt_sizes[i].payload;
+			break;
+		}
 		if (any) {
 			r->n_rtt = i + 1;
 			table_line(b, r, &r->rtt[i * k], i + 1);
@@ -393,8 +401,9 @@ wr_bench_rtt_run(struct wr_bench *b, struct wr_bench_result *r,
 	if (rc != 0)
 		return rc;
 	if (link_lost)
-		wr_bench_note(b, "rtt: port %s's link went away: the sweep ends here",
-		     p->device);
+		wr_bench_note(b, "rtt: port %s's link went down during payload "
+			      "%u bytes: %u of %u sizes measured", p->device,
+			      stopped_in, r->n_rtt, b->n_rtt_sizes);
 	/* The head every result shares (wr_bench_meta()), in rtt's form. */
 	wr_bench_meta(b, &bm, st->port, "done");
 	*m = (struct wr_rtt_meta){
@@ -412,7 +421,12 @@ wr_bench_rtt_run(struct wr_bench *b, struct wr_bench_result *r,
 			wr_bench_cancelled(b) ? "signal" : "done",
 		.count = o->count_set ? o->count : RTT_COUNT,
 		.timeout_ns = o->timeout_ns ? o->timeout_ns : RTT_TIMEOUT_NS,
+		.stopped_in = stopped_in,
 	};
+	if (link_lost) {
+		m->not_measured = &b->rtt_sizes[r->n_rtt];
+		m->n_not_measured = b->n_rtt_sizes - r->n_rtt;
+	}
 	r->link_lost = link_lost;
 	r->rc = link_lost || wr_bench_cancelled(b) ? -EINTR : 0;
 	return 0;

@@ -537,6 +537,7 @@ wr_bench_result_print(FILE *out, const struct wr_bench_result *r)
 		break;
 	case WR_BENCH_RFC2544:
 		wr_rfc2544_print(out, r->rfc, r->n_rfc);
+		wr_bench_stop_print(out, &r->m);
 		break;
 	case WR_BENCH_RTT:
 		break; /* printed row by row as it runs */

@@ -480,6 +480,91 @@ class EchoMemif(MemifCase):
             self.assertNotRegex(out, rf"(?m)^\s+{size}\s+\d", msg)
         self.assertNotIn("0.000 Kpps", out, msg)
 
+    def kill_reflector_in(self, tag, args, after_s):
+        """wirerate ARGS (a benchmark over memif, listening for testpmd macswap) whose
+        reflector is killed @after_s seconds after it forwards: (exit status, stdout,
+        stderr)."""
+        gen = self.start(*args)
+        self.procs.append(gen)
+        self.wait_listening(gen, PEER_START_S)
+        refl = self.reflector(forget_prefix(self, f"wrecho-{tag}r{os.getpid()}"),
+                              subprocess.PIPE)
+        lines = []
+        threading.Thread(target=lambda: lines.extend(refl.stdout), daemon=True).start()
+        self.assertTrue(wait_for(lambda: any("packet forwarding packets/burst" in l
+                                             for l in lines), PEER_START_S),
+                        "testpmd did not start forwarding")
+        time.sleep(after_s)
+        refl.kill()
+        try:
+            out, err = gen.communicate(timeout=RUN_TIMEOUT_S)
+        finally:
+            kill(gen)
+        return gen.returncode, out, err
+
+    def test_rfc2544_reflector_dies(self):
+        """rfc2544 whose reflector is killed in its second size (issue 31: exit 0 and a
+        made-up row "64,0.000,...,device" for a trial that lost nothing): exit 1,
+        stop_reason link-down, rows only for sizes whose trials all ran, the rest listed
+        as not measured in the JSON and the table, in no CSV row."""
+        sizes = [64, 128, 256, 512]
+        pid = os.getpid()
+        prof = self.memif_profile("rfcdies.yaml", forget_prefix(self, f"wrecho-rfcg{pid}"))
+        out_json, out_csv = self.path("rfcdies.json"), self.path("rfcdies.csv")
+        # One trial a size (1 Mpps passes through testpmd at the ceiling):
+        # 0.5 s and a 0.1 s drain, the kill 0.95 s in lands in the second.
+        code, out, err = self.kill_reflector_in(
+            "rfc", ("rfc2544", os.path.join(STREAMS, "udp-64.yaml"), "--config", prof,
+                    "--tx-port", "0", "--rx-port", "0", "--sizes",
+                    ",".join(map(str, sizes)), "--trial", "0.5", "--drain", "0.1",
+                    "--max-rate", "1Mpps", "--json", out_json, "--csv", out_csv), 0.95)
+        msg = f"wirerate:\n{out}\n{err}"
+        self.assertEqual(code, 1, msg)
+        self.assertIn("link went down", err, msg)
+        with open(out_json) as f:
+            res = json.load(f)
+        self.assertEqual(res["stop_reason"], "link-down", msg)
+        measured = [r["frame_size"] for r in res["results"]]
+        self.assertEqual(measured + res["not_measured_sizes"], sizes, msg)
+        self.assertIn(res["stopped_in_size"], res["not_measured_sizes"], msg)
+        self.assertIn("stopped: a port's link went down during the", out, msg)
+        for r in res["results"]:
+            # Each row reported: its trials sent and got frames back.
+            self.assertGreater(len(r["trials"]), 0, msg)
+            for t in r["trials"]:
+                self.assertGreater(t["received"], 0, msg)
+        with open(out_csv) as f:
+            rows = list(csv.DictReader(f))
+        self.assertEqual([int(r["frame_size"]) for r in rows], measured, msg)
+        for r in rows:
+            self.assertNotEqual(r["throughput_pps"], "0.000", msg)
+
+    def test_rtt_reflector_dies(self):
+        """rtt whose reflector is killed mid-sweep (issue 31: exit 0 with an empty table):
+        exit 1, stop_reason link-down, rows only for the payloads measured whole, the
+        rest listed as not measured."""
+        pid = os.getpid()
+        prof = self.memif_profile("rttdies.yaml", forget_prefix(self, f"wrecho-rttg{pid}"))
+        out_json, out_csv = self.path("rttdies.json"), self.path("rttdies.csv")
+        payloads = list(range(50, 1001, 50))
+        code, out, err = self.kill_reflector_in(
+            "rtt", ("rtt", os.path.join(STREAMS, "latency.yaml"), "--config", prof,
+                    "--sizes", "50:1000:50", "--count", "50000", "--json", out_json,
+                    "--csv", out_csv), 0.95)
+        msg = f"wirerate:\n{out}\n{err}"
+        self.assertEqual(code, 1, msg)
+        self.assertIn("link went down during payload", err, msg)
+        with open(out_json) as f:
+            res = json.load(f)
+        self.assertEqual(res["stop_reason"], "link-down", msg)
+        measured = [r["payload_bytes"] for r in res["sizes"]]
+        self.assertEqual(measured + res["not_measured_payloads"], payloads, msg)
+        self.assertEqual(res["stopped_in_payload"], res["not_measured_payloads"][0], msg)
+        for r in res["sizes"]:
+            self.assertEqual(r["round_trips"], 50000, msg)
+        with open(out_csv) as f:
+            self.assertEqual(len(list(csv.DictReader(f))), len(measured), msg)
+
     def test_jumbo_both_ways_decoded(self):
         """Jumbo frames through memif (bsize=10240) in both directions, against files tshark
         decodes: testpmd forwards (io) what wirerate sends into a pcap, and a pcap of the

@@ -42,9 +42,9 @@ def finish(proc, first=""):
     return first + (out or ""), err or "", hung
 
 
-def verdict(what, proc, out, err, res, summary="summary"):
-    """None when wirerate ended cleanly with a summary and valid JSON, else why."""
-    if proc.returncode != 0:
+def verdict(what, proc, out, err, res, summary="summary", code=0):
+    """None when wirerate ended cleanly (exit @code) with a summary and valid JSON, else why."""
+    if proc.returncode != code:
         return f"{what}: exit {proc.returncode}\n{out[-1500:]}\n{err[-1500:]}"
     if summary not in out:
         return f"{what}: no summary\n{out[-1500:]}"
@@ -132,7 +132,9 @@ streams:
         what = f"run {n} ({signal.Signals(sig).name} after {delay:.2f} s)"
         if hung:
             return f"{what}: wirerate hung\n{err[-2000:]}"
-        bad = verdict(what, gen, out, err, res, "payload" if cmd == "rtt" else "summary")
+        # A benchmark that lost its link exits 1 (issue 31), its outputs written.
+        code = 1 if cmd == "rtt" and (json_ok(res) or {}).get("stop_reason") == "link-down" else 0
+        bad = verdict(what, gen, out, err, res, "payload" if cmd == "rtt" else "summary", code)
         if bad is not None:
             return bad
         j = json_ok(res)
@@ -158,7 +160,8 @@ streams:
         return bad
 
     def test_rtt_peer_killed(self):
-        """rtt's own lcore leaves the port too: exit 0, its table and valid JSON."""
+        """rtt's own lcore leaves the port too: its table and valid JSON, exit 1 when the
+        link went during the sweep (0 when the kill came after it)."""
         n_runs = max(RUNS // 4, 4)
         bad = self.runs(n_runs, cmd="rtt")
         print(f"\nrtt peer killed: {len(bad)} of {n_runs} runs failed", flush=True)

@@ -309,6 +309,36 @@ class Sweep(EalCase):
             self.assertEqual(ret["rx_pkts"], sz["tx_pkts"])
             self.assertEqual(ret["rx_bytes"], sz["tx_pkts"] * (sz["frame_size"] - 4))
 
+    def test_exit_status_rule(self):
+        """One rule of exit status 3 for sweep, in the code, README and doc/rates.md (issue 31:
+        README said 3 for any sweep whose rows the generator limited, doc/rates.md only with
+        --rx-port, the code did the latter): without --rx-port no device is measured and a
+        sweep whose every row is the generator's or its port's exits 0; with --rx-port, a
+        size that came back whole below the line is the generator's figure: 3."""
+        sf = os.path.join(STREAMS, "udp-64.yaml")
+        p = self.wirerate("sweep", sf, "--config", self.profile("net_null0", "wrsrule"),
+                          "--sizes", "64,1518", "--duration", "0.2", "--json",
+                          self.path("n.json"), check=0)
+        for row in self.json("n.json")["rows"]:
+            self.assertIn(row["limited_by"], ("generator", "port"), p.stdout)
+        p = self.wirerate("sweep", sf, "--config", self.profile("net_ring0", "wrsrulee"),
+                          "--rx-port", "0", "--sizes", "64", "--duration", "0.2", "--json",
+                          self.path("e.json"))
+        sz = self.json("e.json")["sizes"][0]
+        self.assertEqual(sz["returned"]["lost"], 0, p.stdout)
+        self.assertEqual(p.returncode, 3 if sz["limited_by"] == "generator" else 0,
+                         p.stdout + p.stderr)
+        # Both documents state that rule.
+        with open(os.path.join(ROOT, "README.md")) as f:
+            readme = re.sub(r"\s+", " ", f.read())
+        status = readme[readme.index("Exit status: 0 success"):]
+        status = status[:status.index("Bad input is one line")]
+        self.assertIn("3 (`rfc2544`, and `sweep` with `--rx-port`", status)
+        self.assertIn("a `sweep` without `--rx-port` measures no device", status)
+        with open(os.path.join(ROOT, "doc", "rates.md")) as f:
+            rates = re.sub(r"\s+", " ", f.read())
+        self.assertIn("exit status 3 for `sweep` (README's too): only with `--rx-port`", rates)
+
     def test_too_large_refused(self):
         """A size a port cannot hold is refused with one line before anything is sent: here a
         memif port with memif's default 2048-byte buffers (bsize), which corrupt longer

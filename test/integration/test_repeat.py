@@ -9,8 +9,8 @@ import subprocess
 import threading
 import unittest
 
-from wrtest import (EalCase, MemifCase, WIRERATE, kill, memif_server_profile, pcap_frames,
-                    wait_for)
+from wrtest import (ROOT, EalCase, MemifCase, WIRERATE, kill, memif_server_profile, pcap_frames,
+                    tshark_fields, wait_for)
 
 RUN_TIMEOUT_S = 60
 PEER_START_S = 10
@@ -305,6 +305,30 @@ streams:
         self.assertGreater(len({len(f) for f in want}), 50)  # the sizes do vary
         for k in range(3):
             self.assertEqual(sent[500 * k:500 * (k + 1)], want, f"repetition {k + 1}")
+
+
+    def test_transfer_500mib(self):
+        """streams/transfer-500mb.yaml sends seed 002's file, dd bs=1k count=500k: 524288000
+        bytes of TCP payload (issue 31: 359095 full frames, 9300 bytes short), as 359101
+        segments of 1460 bytes and one of 540, their sequence numbers contiguous: counted by
+        the port and decoded by tshark."""
+        sf = os.path.join(ROOT, "streams", "transfer-500mb.yaml")
+        prefix = f"wrrept{os.getpid()}"
+        self.addCleanup(shutil.rmtree, os.path.join("/var/run/dpdk", prefix), True)
+        self.wirerate("run", sf, "--config", self.profile("net_null0", prefix), "--quiet",
+                      "--json", self.path("t.json"), check=0)
+        res = self.json("t.json")
+        streams = {s["name"]: s for s in res["streams"]}
+        self.assertEqual(streams["transfer"]["tx_pkts"], 359101)
+        self.assertEqual(streams["transfer"]["tx_bytes"], 359101 * 1518)
+        self.assertEqual(streams["last"]["tx_pkts"], 1)
+        self.assertEqual(streams["last"]["tx_bytes"], 598)
+        # What tshark says each frame carries: 1460 bytes from seq 1 on, then 540.
+        self.wirerate("dump", sf, "--count", "2", "--pcap", self.path("d.pcap"), check=0)
+        rows = tshark_fields(self.path("d.pcap"), ["frame.len", "tcp.len", "tcp.seq_raw"])
+        self.assertEqual(rows[:2], [["1514", "1460", "1"], ["1514", "1460", "1461"]])
+        self.assertEqual(rows[2], ["594", "540", str(1 + 359101 * 1460)])
+        self.assertEqual(359101 * 1460 + 540, 500 * 1024 * 1024)
 
 
 class RepeatBadInput(EalCase):
