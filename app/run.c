@@ -259,6 +259,10 @@ send_once(struct run *r, struct wr_report_view **vp, const char **reasonp)
 	/* The captures end with the traffic (their statuses for the
 	 * summary and the JSON). */
 	wr_run_ext_stopped(&r->x, o, e);
+	/* Frames a device counted as sent but a file did not take (a
+	 * net_pcap tx_pcap on a full disk) are not frames out. */
+	if (wr_engine_tx_files_check(e, &err) != 0)
+		return fail(&err, WR_EXIT_FAIL);
 	v = wr_engine_collect(e, true);
 	if (strcmp(reason, "count") == 0)
 		reason = streams_end(r, v);

@@ -226,6 +226,12 @@ wr_cmd_serve(const struct wr_cli_cmd *cmd, int argc, char **argv)
 	rc = wr_app_load_profile(&o, &cfg, &so.cfg_path);
 	if (rc != WR_EXIT_OK)
 		return rc;
+	/* net_pcap's files in the profile, as run checks them. */
+	rc = wr_app_check_files(&o, NULL, &cfg, so.cfg_path);
+	if (rc != WR_EXIT_OK) {
+		wr_config_free(&cfg);
+		return rc;
+	}
 
 	wr_app_signals(on_signal);
 	signal(SIGPIPE, SIG_IGN);

@@ -310,13 +310,28 @@ test_out_files(void)
 			{ "the stream file", at("s.yaml"), WR_OUT_INPUT },
 			{ "the profile", at("p.yaml"), WR_OUT_INPUT },
 			{ "the capture", at("missing.pcap"), WR_OUT_INPUT },
-			/* net_pcap writes into a device or FIFO itself, and
-			 * two ports may share such a sink. */
-			{ "tx_pcap", "/dev/null", WR_OUT_FOREIGN },
-			{ "tx_pcap", at("o.fifo"), WR_OUT_FOREIGN },
-			{ "tx_pcap", "/dev/null", WR_OUT_FOREIGN },
+			{ "tx_pcap", at("t0.pcap"), WR_OUT_FOREIGN },
+			{ "tx_pcap", at("t1.pcap"), WR_OUT_FOREIGN },
 		};
 		expect_files(ok, WR_DIM_T(ok), 0, NULL);
+	}
+	{
+		/* net_pcap's tx_pcap as any output (issue 31): a FIFO hung
+		 * EAL's start, a device took the frames. */
+		const struct wr_out_file f[] = {
+			{ "net_pcap's tx_pcap", "/dev/full", WR_OUT_FOREIGN },
+		};
+		const struct wr_out_file g[] = {
+			{ "net_pcap's tx_pcap", at("o.fifo"), WR_OUT_FOREIGN },
+		};
+		const struct wr_out_file h[] = {
+			{ "net_pcap's tx_pcap", dir, WR_OUT_FOREIGN },
+		};
+		expect_files(f, 1, -ENODEV, "net_pcap's tx_pcap /dev/full: "
+			     "cannot write there: a character device, not a "
+			     "regular file");
+		expect_files(g, 1, -ENODEV, "a FIFO, not a regular file");
+		expect_files(h, 1, -EISDIR, "a directory, not a regular file");
 	}
 	{
 		const struct wr_out_file f[] = {

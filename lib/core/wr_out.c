@@ -261,7 +261,7 @@ wr_out_check_files(const struct wr_out_file *files, unsigned int n,
 				break;
 			}
 		}
-		if (o->use == WR_OUT_REPLACE || o->use == WR_OUT_LOG) {
+		if (o->use != WR_OUT_INPUT) {
 			rc = wr_out_check(o->path);
 			if (rc != 0) {
 				out_reason(o->path, rc, reason,
@@ -285,11 +285,6 @@ wr_out_check_files(const struct wr_out_file *files, unsigned int n,
 			if (j == i || x->path == NULL ||
 			    (x->use != WR_OUT_INPUT && j > i) ||
 			    !out_same(&ids[i], &ids[j]))
-				continue;
-			/* Two tx_pcap= into /dev/null (or one FIFO) share a
-			 * sink, not a file. */
-			if (x->use == WR_OUT_FOREIGN && o->use == WR_OUT_FOREIGN &&
-			    ids[i].exists && !ids[i].regular)
 				continue;
 			snprintf(why, why_len, "%s %s: the same file as %s "
 				 "%s: %s", o->what, o->path, x->what, x->path,

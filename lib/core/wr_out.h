@@ -87,9 +87,10 @@ enum wr_out_use {
 	WR_OUT_REPLACE,  /**< written whole: wr_out_atomic() */
 	WR_OUT_LOG,      /**< written in place: wr_out_log_open() */
 	WR_OUT_FOREIGN,  /**< written in place by another's code (net_pcap's
-			      tx_pcap): a device or a FIFO is its business
-			      (two may share one, /dev/null); only compared
-			      with the other files */
+			      tx_pcap, through libpcap): checked as a log,
+			      a regular file or a new one (a FIFO hung the
+			      run in EAL's start, a device took the frames,
+			      /dev/full lost them) */
 };
 
 struct wr_out_file {

@@ -508,6 +508,17 @@ wr_engine_close(struct wr_engine *e)
 	free(e);
 }
 
+int
+wr_engine_tx_files_check(struct wr_engine *e, struct wr_error *err)
+{
+	unsigned int i;
+	int rc = 0;
+
+	for (i = 0; i < e->n_ports && rc == 0; i++)
+		rc = wr_port_tx_files_check(&e->ports[i], err);
+	return rc;
+}
+
 unsigned int
 wr_engine_n_ports(const struct wr_engine *e)
 {

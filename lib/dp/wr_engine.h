@@ -180,6 +180,10 @@ void wr_engine_request_stop(struct wr_engine *e, bool abort);
  */
 void wr_engine_stop(struct wr_engine *e, uint64_t drain_ns);
 
+/** After wr_engine_stop(): wr_port_tx_files_check() of every port.
+ * @return 0 or -EIO with @p err (the first file short). */
+int wr_engine_tx_files_check(struct wr_engine *e, struct wr_error *err);
+
 /**
  * Sum the lcores' counters into e->view (ports and streams), with
  * durations measured from the first lcore's start.  While running,

@@ -5,10 +5,12 @@
 #define ALLOW_EXPERIMENTAL_API
 
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <rte_cycles.h>
@@ -584,6 +586,67 @@ wr_port_drain(struct wr_port *p, uint32_t timeout_ms)
 		rte_delay_us_sleep(1000);
 		waited++;
 	}
+}
+
+struct tx_files {
+	const char *path[RTE_ETHDEV_QUEUE_STAT_CNTRS];
+	unsigned int n;
+};
+
+static int
+tx_file_of(const char *key __rte_unused, const char *value, void *arg)
+{
+	struct tx_files *f = arg;
+
+	if (f->n < RTE_DIM(f->path))
+		f->path[f->n++] = value;
+	return 0;
+}
+
+int
+wr_port_tx_files_check(const struct wr_port *p, struct wr_error *err)
+{
+	struct rte_eth_dev_info info;
+	const struct rte_devargs *da;
+	struct rte_kvargs *kv = NULL;
+	struct rte_eth_stats st;
+	struct tx_files f = { .n = 0 };
+	unsigned int q;
+	int rc = 0;
+
+	if (rte_eth_dev_info_get(p->port_id, &info) != 0 ||
+	    info.driver_name == NULL || strcmp(info.driver_name, "net_pcap") != 0 ||
+	    (da = rte_dev_devargs(info.device)) == NULL || da->args == NULL ||
+	    rte_eth_stats_get(p->port_id, &st) != 0)
+		return 0;
+	/* net_pcap's own parse: its queues take the tx_pcap= files in
+	 * this order. */
+	kv = rte_kvargs_parse(da->args, NULL);
+	if (kv == NULL)
+		return 0;
+	rte_kvargs_process(kv, "tx_pcap", tx_file_of, &f);
+	for (q = 0; q < f.n && q < info.nb_tx_queues && rc == 0; q++) {
+		uint64_t want = st.q_opackets[q] == 0 ? 0 :
+				24 + 16 * st.q_opackets[q] + st.q_obytes[q];
+		struct stat sb;
+
+		if (stat(f.path[q], &sb) != 0)
+			rc = wr_error_set(err, -EIO, NULL, 0, 0, NULL, "net_pcap's "
+					  "tx_pcap %s: %s after %" PRIu64
+					  " frames were sent to it", f.path[q],
+					  strerror(errno), st.q_opackets[q]);
+		else if ((uint64_t)sb.st_size != want &&
+			 !(want == 0 && sb.st_size == 24))
+			rc = wr_error_set(err, -EIO, NULL, 0, 0, NULL, "net_pcap's "
+					  "tx_pcap %s: holds %" PRIu64 " bytes "
+					  "where the %" PRIu64 " frames sent to it "
+					  "make %" PRIu64 " (a full disk?): not "
+					  "every frame was written", f.path[q],
+					  (uint64_t)sb.st_size,
+					  st.q_opackets[q], want);
+	}
+	rte_kvargs_free(kv);
+	return rc;
 }
 
 void

@@ -191,6 +191,21 @@ int wr_port_tx_plan(struct wr_port *p, unsigned int n_streams, bool responder,
 unsigned int wr_port_drop_xstats(const struct wr_port *p,
 				 struct wr_port_xstat *out, unsigned int max);
 
+/**
+ * After a run, with the port's TX lcores stopped: whether each file a
+ * net_pcap port writes (tx_pcap=, one a TX queue) holds what the queue
+ * sent.  net_pcap writes through libpcap's dumper and flushes it after
+ * every burst but never looks at the result: a full disk loses frames
+ * that its counters, and the run's, count as sent.  A pcap file of N
+ * frames of B bytes in all is 24 + 16 N + B bytes (the file header, a
+ * record header each: libpcap's format, which net_pcap's byte counter
+ * counts the captured bytes of); one a queue that sent nothing may still
+ * hold only the header in libpcap's buffer (0 bytes).
+ * @return 0 (not net_pcap, or every file whole), or -EIO with @p err
+ *         naming the file, what it holds and what was sent.
+ */
+int wr_port_tx_files_check(const struct wr_port *p, struct wr_error *err);
+
 /** Stop and close, free the RX pool.  Safe on a port never set up. */
 void wr_port_close(struct wr_port *p);
 

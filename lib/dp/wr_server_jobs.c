@@ -664,12 +664,67 @@ wr_srv_caps_end(struct server *s)
 			cap_end(s, i);
 }
 
+/* Remove the first @p n files of capture @p c: each one created by
+ * cap_reserve() (or what the capture renamed over it), never another's. */
+static void
+cap_unlink(const struct srv_cap *c, uint32_t n)
+{
+	char path[WR_CAP_PATH_MAX + 16];
+	uint32_t k;
+
+	for (k = 0; k < n; k++)
+		if (wr_cap_file_name(c->file, k, c->lim.files, path,
+				     sizeof(path)) == 0)
+			unlink(path);
+}
+
+/*
+ * Name capture @p id's files and create each one (O_EXCL), empty, before
+ * the capture writes it: an operator's --capture-dir may hold files of
+ * its own (a capture-0.pcapng of an earlier server), and a name already
+ * taken is neither written over nor removed at exit.  capture-ID.pcapng,
+ * else capture-ID.1.pcapng, capture-ID.2.pcapng, ...
+ * @return 0, or a negative errno (-EEXIST: no free name).
+ */
+static int
+cap_reserve(const struct server *s, struct srv_cap *c, unsigned int id)
+{
+	char path[WR_CAP_PATH_MAX + 16];
+	uint32_t k, n = c->lim.files > 1 ? c->lim.files : 1;
+	unsigned int t;
+	int fd, rc = -EEXIST;
+
+	for (t = 0; t < 100 && rc == -EEXIST; t++) {
+		if (t == 0)
+			snprintf(c->file, sizeof(c->file), "%s/capture-%u.pcapng",
+				 s->cap_dir, id);
+		else
+			snprintf(c->file, sizeof(c->file),
+				 "%s/capture-%u.%u.pcapng", s->cap_dir, id, t);
+		for (k = 0, rc = 0; k < n && rc == 0; ) {
+			if (wr_cap_file_name(c->file, k, c->lim.files, path,
+					     sizeof(path)) != 0)
+				return -ENAMETOOLONG;
+			fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+				  O_CLOEXEC, 0600);
+			if (fd < 0) {
+				rc = -errno;
+			} else {
+				close(fd);
+				k++;
+			}
+		}
+		if (rc != 0)
+			cap_unlink(c, k);
+	}
+	return rc;
+}
+
 /* server.reset and exit: every capture and its files go. */
 void
 wr_srv_caps_forget(struct server *s)
 {
-	char path[WR_CAP_PATH_MAX + 16];
-	unsigned int i, k;
+	unsigned int i;
 
 	for (i = 0; i < SRV_CAPS_MAX; i++) {
 		struct srv_cap *c = &s->caps[i];
@@ -677,10 +732,7 @@ wr_srv_caps_forget(struct server *s)
 		if (!c->used)
 			continue;
 		cap_end(s, i);
-		for (k = 0; k < (c->lim.files > 1 ? c->lim.files : 1); k++)
-			if (wr_cap_file_name(c->file, k, c->lim.files, path,
-					     sizeof(path)) == 0)
-				unlink(path);
+		cap_unlink(c, c->lim.files > 1 ? c->lim.files : 1);
 		wr_filter_free(&c->filter);
 		memset(c, 0, sizeof(*c));
 	}
@@ -697,6 +749,7 @@ wr_srv_m_cap_start(struct call *k)
 	unsigned int port = (unsigned int)wr_rpc_uint(k->req, "port", 0), id;
 	char why[WR_FILTER_EXPR_MAX + 256];
 	struct srv_cap *c;
+	int rc;
 
 	/* A benchmark's trials load and start the engine themselves. */
 	if (wr_srv_bench_busy(k))
@@ -757,8 +810,14 @@ wr_srv_m_cap_start(struct call *k)
 				   "capture.start: %s", why);
 		return NULL;
 	}
-	snprintf(c->file, sizeof(c->file), "%s/capture-%u.pcapng", s->cap_dir,
-		 id);
+	rc = cap_reserve(s, c, id);
+	if (rc != 0) {
+		wr_filter_free(&c->filter);
+		wr_srv_reply_error(s, k->c, k->id, WR_RPC_E_ENGINE, NULL,
+				   "capture.start: no file name free in %s: %s",
+				   s->cap_dir, strerror(-rc));
+		return NULL;
+	}
 	c->used = true;
 	c->state = CAP_ARMED;
 	if (s->state == ST_RUNNING) {
@@ -768,6 +827,7 @@ wr_srv_m_cap_start(struct call *k)
 
 			wr_srv_reply_error(s, k->c, k->id, WR_RPC_E_ENGINE, r,
 					   "capture.start: %s", strerror(-c->st.error));
+			cap_unlink(c, c->lim.files > 1 ? c->lim.files : 1);
 			wr_filter_free(&c->filter);
 			memset(c, 0, sizeof(*c));
 			return NULL;
@@ -852,6 +912,14 @@ wr_srv_m_cap_fetch(struct call *k)
 	    wr_cap_file_name(c->file, part, c->lim.files, path,
 			     sizeof(path)) != 0 ||
 	    (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
+		wr_srv_reply_error(k->s, k->c, k->id, WR_RPC_E_PARAMS, NULL,
+				   "capture %u has no part %u (it wrote %u file%s)",
+				   id, part, c->st.files, c->st.files == 1 ? "" : "s");
+		return NULL;
+	}
+	/* Empty: a name cap_reserve() holds that the capture never wrote. */
+	if (fstat(fd, &sb) == 0 && sb.st_size == 0) {
+		close(fd);
 		wr_srv_reply_error(k->s, k->c, k->id, WR_RPC_E_PARAMS, NULL,
 				   "capture %u has no part %u (it wrote %u file%s)",
 				   id, part, c->st.files, c->st.files == 1 ? "" : "s");

@@ -551,6 +551,30 @@ class FileSafety(FilesCase):
         finally:
             os.close(r)
 
+    def test_tx_pcap_special(self):
+        """Issue 31: net_pcap's tx_pcap= (a profile's device or a --vdev after --) is an output as
+        --json is: a FIFO hung the run in EAL's start, a device took the frames (/dev/full gave
+        exit 0 and "100 frames out").  Refused before EAL, at once, the file as it was."""
+        kinds = [(self.fifo, "a FIFO"), (self.sock, "a socket"), (self.dir, "a directory")]
+        if self.null_ok:
+            kinds.append((self.null, "a character device"))
+        for path, kind in kinds:
+            prof = self.write("pcap.yaml", f"""version: 1
+eal: ["--no-pci", "--in-memory", "--file-prefix={self.prefix}", "--vdev=net_pcap0,tx_pcap={path}", "--lcores=0@0,1@1"]
+ports:
+  - device: net_pcap0
+    tx_lcores: [1]
+""")
+            why = "^wirerate: " + re.escape(f"net_pcap's tx_pcap {path}: cannot write there: {kind}, "
+                                            "not a regular file") + "$"
+            for how, args in [("profile", ["run", self.s, "--config", prof]),
+                              ("serve", ["serve", "--config", prof, "--socket", self.path("x.sock")]),
+                              ("argv", ["run", self.s, "--config", self.prof, "--", "--vdev",
+                                        f"net_pcap1,tx_pcap={path}"])]:
+                with self.subTest(kind=kind, how=how):
+                    self.refused(args, why, timeout=10)
+            os.unlink(prof)
+
     def test_outputs_inputs(self):
         """An output that is an input of the command, or another of its outputs."""
         s, P = self.s, ["--config", self.prof]
@@ -720,6 +744,45 @@ class FullDisk(EalCase):
         os.unlink(os.path.join(self.mnt, "filler"))
         self.wirerate("dump", s, "--count", "10", "--pcap", o("d.pcap"), check=0)
         self.assertEqual(self.left(), ["d.pcap"])
+
+
+    def test_tx_pcap_full(self):
+        """Issue 31: net_pcap writes its tx_pcap= through libpcap and never looks at the result:
+        a full disk gave exit 0 and the frames counted as sent.  Now the file is measured
+        against what its queue sent: exit 1, one line, no summary."""
+        s = self.write("s.yaml", """version: 1
+streams:
+  - name: s
+    size: 64
+    rate: 100 kpps
+    count: 1000
+""")
+        out = os.path.join(self.mnt, "out.pcap")
+        prof = self.write("pcap.yaml", f"""version: 1
+eal: ["--no-pci", "--in-memory", "--file-prefix={self.prefix}", "--vdev=net_pcap0,tx_pcap={out}", "--lcores=0@0,1@1"]
+ports:
+  - device: net_pcap0
+    tx_lcores: [1]
+""")
+        # Room for the header and about 40 frames, not for 1000 (24 + 1000 x (16 + 60) bytes).
+        os.truncate(os.path.join(self.mnt, "filler"), os.path.getsize(
+            os.path.join(self.mnt, "filler")) - 4096)
+        p = self.wirerate("run", s, "--config", prof, timeout=120)
+        msg = f"stdout:\n{p.stdout}\nstderr:\n{p.stderr}"
+        self.assertEqual(p.returncode, 1, msg)
+        self.assertRegex(p.stderr, r"^wirerate: net_pcap's tx_pcap " + re.escape(out) +
+                         r": holds \d+ bytes where the 1000 frames sent to it make 76024 \(a full "
+                         r"disk\?\): not every frame was written\n$", msg)
+        self.assertNotIn("summary", p.stdout, msg)
+        self.assertFalse(os.path.exists(f"/var/run/dpdk/{self.prefix}"), msg)
+        # With room, the same run: exit 0 and every frame in the file (capinfos counts them).
+        os.unlink(os.path.join(self.mnt, "filler"))
+        p = self.wirerate("run", s, "--config", prof, timeout=120)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(os.path.getsize(out), 76024)
+        if shutil.which("capinfos"):
+            c = subprocess.run(["capinfos", "-c", "-M", out], capture_output=True, text=True)
+            self.assertRegex(c.stdout, r"Number of packets:\s+1000\b")
 
 
 class ServerFiles(ServerCase):

@@ -597,6 +597,52 @@ class Captures(ServerCase):
         self.assertIsNone(p.poll())
 
 
+class CaptureDir(ServerCase):
+    """Issue 31: serve --capture-dir DIR wrote over a capture-0.pcapng already there, then
+    deleted it at exit.  A capture takes a name nobody holds (created O_EXCL), and the server
+    removes only the files it made."""
+
+    def test_capture_dir_keeps_others(self):
+        d = self.path("caps")
+        os.mkdir(d)
+        theirs = {"capture-0.pcapng": b"an operator's capture\n", "capture-1-0.pcapng": b"x",
+                  "notes.txt": b"keep\n"}
+        for n, data in theirs.items():
+            with open(os.path.join(d, n), "wb") as f:
+                f.write(data)
+        p, sock = self.serve(extra=("--capture-dir", d))
+        c = self.client(sock)
+        c.acquire()
+        c.load_file(self.write("s.yaml", stream(rate="100 kpps", extra="count: 50")))
+        r = c.capture_start(0, "tx")
+        self.assertEqual(r["file"], "capture-0.1.pcapng")
+        c.start()
+        self.assertEqual(c.wait(10)["stop_reason"], "count")
+        self.assertEqual(c.capture_status(r["id"])["written"], 50)
+        got = self.path("got.pcapng")
+        c.capture_fetch(r["id"], got)
+        with open(got, "rb") as a, open(os.path.join(d, "capture-0.1.pcapng"), "rb") as b:
+            self.assertEqual(a.read(), b.read())
+        # A ring's files: capture-1-0.pcapng is theirs, so the ring is capture-1.1-K.
+        ring = c.capture_start(0, "tx", files=2, size=1 << 20)
+        self.assertEqual(ring["file"], "capture-1.1.pcapng")
+        c.start()
+        self.assertEqual(c.wait(10)["stop_reason"], "count")
+        self.assertEqual(c.capture_status(ring["id"])["written"], 50)
+        # A ring part the capture never wrote is no part, though its name is held.
+        with self.assertRaises(RpcError) as e:
+            c.capture_fetch(ring["id"], self.path("p1.pcapng"), part=1)
+        self.assertIn("has no part 1", e.exception.message)
+        c.close()
+        p.send_signal(signal.SIGTERM)
+        p.communicate(timeout=30)
+        self.assertEqual(p.returncode, 0)
+        self.assertEqual(sorted(os.listdir(d)), sorted(theirs))
+        for n, data in theirs.items():
+            with open(os.path.join(d, n), "rb") as f:
+                self.assertEqual(f.read(), data, n)
+
+
 class Tools(ServerCase):
     """The console, the CSIT-style example and the Prometheus exporter against a server."""
 
