@@ -97,7 +97,11 @@ wr_srv_parse_streams(struct server *s, const char *name, const char *text,
 {
 	int rc;
 
-	rc = wr_yaml_load_streams_buf(name, text, strlen(text), f, err);
+	/* Clients never name the server's files: pcap: only inside the
+	 * operator's --pcap-dir (doc/api.md). */
+	rc = wr_yaml_load_streams_at(name, text, strlen(text),
+				     s->o->pcap_dirfd >= 0 ? s->o->pcap_dirfd :
+				     WR_YAML_PCAP_NONE, f, err);
 	if (rc != 0)
 		return rc;
 	rc = wr_engine_check_streams(f, s->e->n_ports, "this server", NULL,

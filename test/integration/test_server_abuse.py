@@ -9,12 +9,13 @@ import os
 import re
 import socket
 import statistics
+import struct
 import subprocess
 import sys
 import time
 import unittest
 
-from wrtest import ROOT, WIRERATE, wait_for
+from wrtest import ROOT, WIRERATE, kill, wait_for
 from test_server import ServerCase, stream
 
 sys.path.insert(0, os.path.join(ROOT, "python"))
@@ -187,6 +188,83 @@ class Abuse(ServerCase):
         alice.close()
         self.assertEqual(alice.stop()["state"], "done")
         self.assertEqual(alice.ports()[0]["owner"], "alice")
+
+    def test_pcap_paths(self):
+        """A client never names the server's files: pcap: in its stream text reads only
+        captures of the operator's --pcap-dir, by a relative name that stays inside it; every
+        other name, existing or not (/etc/shadow, a missing file, .., a link out, an absolute
+        path to a capture), gets one and the same error, so no answer tells what exists."""
+        frame = bytes.fromhex("0200000000020200000000010800") + bytes(46)
+        pcap = struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1) + \
+            struct.pack("<IIII", 0, 0, len(frame), len(frame)) + frame
+        pdir = self.path("captures")
+        os.makedirs(os.path.join(pdir, "sub"))
+        with open(os.path.join(pdir, "good.pcap"), "wb") as f:
+            f.write(pcap)
+        outside = self.path("outside.pcap")  # a capture, but not one the operator offers
+        with open(outside, "wb") as f:
+            f.write(pcap)
+        os.chmod(outside, 0o600)
+        os.symlink(outside, os.path.join(pdir, "link.pcap"))
+        os.symlink(self.tmp, os.path.join(pdir, "up"))
+        with open(os.path.join(pdir, "sub", "notes.txt"), "w") as f:
+            f.write("not a capture\n")
+
+        def text(name):
+            return f"version: 1\nstreams:\n  - name: r\n    pcap: {json.dumps(name)}\n"
+
+        hidden = ["/etc/shadow", "/nonexistent/x.pcap", "/etc/passwd", outside, "../outside.pcap",
+                  "link.pcap", "up/outside.pcap", "sub/../good.pcap", "./good.pcap",
+                  "missing.pcap", "sub", "", "good.pcap/", os.path.join(pdir, "good.pcap")]
+        # Without --pcap-dir: no name at all, streams.check as streams.load.
+        p, sock = self.serve(tag="n")
+        c = self.client(sock)
+        c.acquire()
+        errs = set()
+        for name in hidden + ["good.pcap"]:
+            r = c.check(text(name), name="x.yaml")
+            self.assertFalse(r["valid"], name)
+            errs.add(r["error"]["message"])
+            with self.assertRaises(RpcError) as e:
+                c.load(text(name), name="x.yaml")
+            errs.add(e.exception.message)
+        errs.discard('x.yaml:4:11: streams[0].pcap: expected the path of a pcap or pcapng file, '
+                     'got ""')
+        self.assertEqual(errs, {'x.yaml:4:11: streams[0].pcap: this server replays no capture a '
+                                'client names (its operator offers some with serve --pcap-dir '
+                                'DIR); frame: sends bytes given here'})
+        kill(p)
+        # With --pcap-dir: its captures by name, nothing else.
+        p, sock = self.serve(tag="d", extra=("--pcap-dir", pdir))
+        c = self.client(sock)
+        c.acquire()
+        r = c.check(text("good.pcap"))
+        self.assertTrue(r["valid"], r)
+        self.assertEqual(r["streams"][0]["name"], "r")
+        c.load(text("good.pcap"))
+        c.start()
+        self.assertEqual(c.wait(timeout=30)["stop_reason"], "count")
+        self.assertEqual(wirerate.stream_row(c.stats(), "r")["tx_pkts"], 1)
+        r = c.check(text("sub/notes.txt"), name="x.yaml")
+        self.assertIn("not a pcap or pcapng capture", r["error"]["message"])
+        errs = set()
+        for name in hidden:
+            r = c.check(text(name), name="x.yaml")
+            self.assertFalse(r["valid"], name)
+            errs.add(r["error"]["message"])
+            with self.assertRaises(RpcError) as e:
+                c.load(text(name), name="x.yaml")
+            self.assertEqual(e.exception.code, -32000)
+            errs.add(e.exception.message)
+        errs.discard('x.yaml:4:11: streams[0].pcap: expected the path of a pcap or pcapng file, '
+                     'got ""')
+        self.assertEqual(errs, {'x.yaml:4:11: streams[0].pcap: no such capture among the '
+                                "server's --pcap-dir: expected the relative name of a file "
+                                'there (no .., no links)'})
+        # bench.start's own stream text goes through the same loader.
+        with self.assertRaises(RpcError) as e:
+            c.bench_start("sweep", {"tx-port": 0}, yaml=text("/etc/shadow"))
+        self.assertIn("no such capture among the server's --pcap-dir", e.exception.message)
 
     def test_non_readers(self):
         """Twelve clients send requests and never read the replies: another client's
