@@ -266,6 +266,70 @@ class Abuse(ServerCase):
             c.bench_start("sweep", {"tx-port": 0}, yaml=text("/etc/shadow"))
         self.assertIn("no such capture among the server's --pcap-dir", e.exception.message)
 
+    def test_rerun_replaces_own_stale_session(self):
+        """A script rerun within the owner timeout takes its own user's ports back without
+        force: over the Unix socket the same uid (SO_PEERCRED), over TCP the same token, once
+        no connection acts as the old session; a session still connected, or another user's
+        (the Unix socket's uid against a TCP login), still needs force."""
+        p, sock, port, token = self.tcp_server(extra=("--owner-timeout", "60"))
+        # A script: acquires, starts, ends without releasing (its process exits).
+        first = wirerate.connect(sock)
+        first.load(stream(rate="100 kpps"))
+        first.start()
+        old = first.session
+        first._sock.close()  # what its exit does: no release, no stop
+        first._sock = None
+        # Its rerun: a new session of the same uid, no force: the ports, the traffic.
+        again = wirerate.Client(sock).connect()
+        self.addCleanup(again.close)
+        self.assertTrue(wait_for(lambda: not again.ports()[0]["owner_connected"], 10))
+        self.assertEqual(again.acquire()["ports"], [0])
+        self.assertEqual(again.ports()[0]["owner"], again.session)
+        moves = [(e["from"], e["to"]) for e in again.events(since=0)
+                 if e["type"] == "owner_changed"]
+        self.assertEqual(moves, [(old, again.session)])
+        self.assertEqual(again.stop()["state"], "done")
+        # Resume by name without the secret, once its last connection went.
+        again.close()
+        self.assertTrue(wait_for(lambda: not self.client(sock).ports()[0]["owner_connected"],
+                                 10))
+        named = wirerate.connect(sock, session="lab-run")
+        named.load(stream(rate="100 kpps"))
+        live = self.client(sock, session="lab-run-2")
+        with self.assertRaises(RpcError) as e:  # connected: still needs force
+            live.acquire()
+        self.assertEqual(e.exception.code, -32001)
+        self.assertIn('owned by session "lab-run"', e.exception.message)
+        with self.assertRaises(RpcError) as e:
+            live.call("ports.acquire", ports=[], session="lab-run")
+        self.assertEqual(e.exception.code, -32001)
+        named.close()
+        self.assertTrue(wait_for(lambda: not live.ports()[0]["owner_connected"], 10))
+        back = self.client(sock, session="lab-run")
+        r = back.acquire(ports=[])
+        self.assertEqual((r["session"], r["ports"]), ("lab-run", [0]))
+        back.start(count=100)
+        self.assertEqual(back.wait(timeout=30)["stop_reason"], "count")
+        # Another principal: a TCP login does not replace the Unix user's stale session...
+        back.close()
+        self.assertTrue(wait_for(lambda: not live.ports()[0]["owner_connected"], 10))
+        tcp = wirerate.Client(host="127.0.0.1", port=port, token_file=token).connect()
+        self.addCleanup(tcp.close)
+        with self.assertRaises(RpcError) as e:
+            tcp.acquire()
+        self.assertEqual(e.exception.code, -32001)
+        with self.assertRaises(RpcError) as e:
+            tcp.call("ports.acquire", ports=[], session="lab-run")
+        self.assertEqual(e.exception.code, -32001)
+        # ...but the same token's rerun replaces its own.
+        tcp.acquire(force=True)
+        tcp.close()
+        tcp2 = wirerate.Client(host="127.0.0.1", port=port, token_file=token).connect()
+        self.addCleanup(tcp2.close)
+        self.assertTrue(wait_for(lambda: not tcp2.ports()[0]["owner_connected"], 10))
+        self.assertEqual(tcp2.acquire()["ports"], [0])
+        self.assertEqual(tcp2.ports()[0]["owner"], tcp2.session)
+
     def test_non_readers(self):
         """Twelve clients send requests and never read the replies: another client's
         server.info still answers in milliseconds and the server's memory stays bounded.
