@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* wirerate serve / console: EAL and ports up once, then the control server (lib/dp/wr_server); the Python console. */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -146,6 +147,17 @@ serve_opt(void *ctx, const struct wr_cli_opt *opt, const char *val)
 		so->capture_dir = val;
 		break;
 	}
+	case 'P':
+		/* Opened now (before EAL) and kept: pcap: names resolve
+		 * inside this directory, whatever becomes of its path. */
+		so->pcap_dirfd = open(val, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (so->pcap_dirfd < 0) {
+			fprintf(stderr, "wirerate: --pcap-dir %s: expected a "
+				"directory wirerate can read: %s\n", val,
+				strerror(errno));
+			return WR_EXIT_USAGE;
+		}
+		break;
 	default:
 		fprintf(stderr, "wirerate: serve: --%s is not handled\n",
 			opt->name);
@@ -168,6 +180,7 @@ wr_cmd_serve(const struct wr_cli_cmd *cmd, int argc, char **argv)
 	int rc;
 
 	memset(&a, 0, sizeof(a));
+	a.so.pcap_dirfd = -1;
 	rc = wr_cli_parse(cmd, argc, argv, serve_opt, NULL, &a, &rest);
 	if (rc != WR_EXIT_OK || rest.help)
 		return rc;

@@ -505,8 +505,53 @@ test_out_full_disk(void)
 	rmdir(mnt);
 }
 
+/* wr_in_open_beneath(): inside the directory by a relative name, never out
+ * of it (the server's --pcap-dir). */
+static void
+test_in_beneath(void)
+{
+	char why[128], sub[256];
+	int d, fd;
+
+	snprintf(sub, sizeof(sub), "%s", at("pd"));
+	CU_ASSERT_EQUAL_FATAL(mkdir(sub, 0700), 0);
+	CU_ASSERT_EQUAL(mkdir(at("pd/in"), 0700), 0);
+	put("pd/in/a.pcap", "capture\n");
+	put("outside", "secret\n");
+	CU_ASSERT_EQUAL(symlink(at("outside"), at("pd/link")), 0);
+	CU_ASSERT_EQUAL(symlink(dir, at("pd/up")), 0);
+	d = open(sub, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	CU_ASSERT_FATAL(d >= 0);
+	fd = wr_in_open_beneath(d, "in/a.pcap", 100, why, sizeof(why));
+	CU_ASSERT(fd >= 0);
+	if (fd >= 0)
+		close(fd);
+	CU_ASSERT_EQUAL(wr_in_open_beneath(d, "../outside", 100, why,
+					   sizeof(why)), -EPERM);
+	CU_ASSERT_EQUAL(wr_in_open_beneath(d, at("outside"), 100, why,
+					   sizeof(why)), -EPERM);
+	CU_ASSERT_EQUAL(wr_in_open_beneath(d, "link", 100, why, sizeof(why)),
+			-EPERM);
+	CU_ASSERT_EQUAL(wr_in_open_beneath(d, "up/outside", 100, why,
+					   sizeof(why)), -EPERM);
+	CU_ASSERT_EQUAL(wr_in_open_beneath(d, "in/../in/a.pcap", 100, why,
+					   sizeof(why)), -EPERM);
+	CU_ASSERT_EQUAL(wr_in_open_beneath(d, "in//a.pcap", 100, why,
+					   sizeof(why)), -EPERM);
+	CU_ASSERT_EQUAL(wr_in_open_beneath(d, "", 100, why, sizeof(why)),
+			-EPERM);
+	CU_ASSERT_EQUAL(wr_in_open_beneath(d, "in/missing", 100, why,
+					   sizeof(why)), -ENOENT);
+	CU_ASSERT_EQUAL(wr_in_open_beneath(d, "in", 100, why, sizeof(why)),
+			-EISDIR);
+	CU_ASSERT_EQUAL(wr_in_open_beneath(d, "in/a.pcap", 4, why,
+					   sizeof(why)), -EFBIG);
+	close(d);
+}
+
 static CU_TestInfo in_tests[] = {
 	{ "kinds", test_in_kinds },
+	{ "beneath", test_in_beneath },
 	CU_TEST_INFO_NULL,
 };
 

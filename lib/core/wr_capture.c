@@ -264,16 +264,26 @@ wr_capture_load(const char *path, uint64_t max, struct wr_capture *c,
 		struct wr_error *err)
 {
 	char why[128];
-	uint64_t size;
-	FILE *fp;
-	int fd, rc;
+	int fd;
 
 	memset(c, 0, sizeof(*c));
-	snprintf(c->path, sizeof(c->path), "%s", path);
 	fd = wr_in_open(path, max, 0, why, sizeof(why));
 	if (fd < 0)
 		return wr_error_set(err, fd, path, 0, 0, NULL,
 				    "cannot read the capture: %s", why);
+	return wr_capture_load_fd(path, fd, max, c, err);
+}
+
+int
+wr_capture_load_fd(const char *path, int fd, uint64_t max,
+		   struct wr_capture *c, struct wr_error *err)
+{
+	uint64_t size;
+	FILE *fp;
+	int rc;
+
+	memset(c, 0, sizeof(*c));
+	snprintf(c->path, sizeof(c->path), "%s", path);
 	fp = fdopen(fd, "rb");
 	if (fp == NULL) {
 		rc = -errno;

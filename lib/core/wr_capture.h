@@ -76,6 +76,14 @@ int wr_capture_load(const char *path, uint64_t max, struct wr_capture *c,
 		    struct wr_error *err);
 
 /**
+ * Same as wr_capture_load() from @p fd, opened by the caller (checked as
+ * wr_in_open() checks: wr_in_open_beneath()), called @p path in errors and
+ * in @p c; @p fd is closed.  @return as wr_capture_load().
+ */
+int wr_capture_load_fd(const char *path, int fd, uint64_t max,
+		       struct wr_capture *c, struct wr_error *err);
+
+/**
  * Same as wr_capture_load() from @p len bytes in memory, called @p name
  * in errors (tests, the fuzz target).  @return as wr_capture_load().
  */

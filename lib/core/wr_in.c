@@ -105,6 +105,72 @@ wr_in_open(const char *path, uint64_t max, unsigned int flags, char *why,
 }
 
 int
+wr_in_open_beneath(int dirfd, const char *name, uint64_t max, char *why,
+		   size_t why_len)
+{
+	char comp[WR_IN_BENEATH_MAX + 1];
+	const char *p = name, *slash;
+	struct stat st;
+	int fd = dirfd, next, e;
+	size_t n;
+
+	if (strlen(name) > WR_IN_BENEATH_MAX || name[0] == '\0' ||
+	    name[0] == '/') {
+		snprintf(why, why_len, "not a relative name");
+		return -EPERM;
+	}
+	for (;;) {
+		slash = strchr(p, '/');
+		n = slash ? (size_t)(slash - p) : strlen(p);
+		memcpy(comp, p, n);
+		comp[n] = '\0';
+		if (n == 0 || strcmp(comp, ".") == 0 ||
+		    strcmp(comp, "..") == 0) {
+			if (fd != dirfd)
+				close(fd);
+			snprintf(why, why_len, "an empty, . or .. component");
+			return -EPERM;
+		}
+		/* A directory on the way, or the file (which wr_in_open()'s
+		 * checks then take as it does a path). */
+		next = openat(fd, comp, O_RDONLY | O_NOFOLLOW | O_CLOEXEC |
+			      O_NOCTTY | O_NONBLOCK |
+			      (slash ? O_DIRECTORY : 0));
+		e = errno;
+		if (fd != dirfd)
+			close(fd);
+		if (next < 0) {
+			snprintf(why, why_len, "%s", e == ELOOP ?
+				 "a symbolic link on the way" : strerror(e));
+			return e == ELOOP || (slash && e == ENOTDIR) ?
+			       -EPERM : -e;
+		}
+		fd = next;
+		if (slash == NULL)
+			break;
+		p = slash + 1;
+	}
+	if (fstat(fd, &st) != 0) {
+		e = errno;
+		close(fd);
+		snprintf(why, why_len, "%s", strerror(e));
+		return -e;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		snprintf(why, why_len, "%s, not a regular file",
+			 wr_in_kind(st.st_mode));
+		return S_ISDIR(st.st_mode) ? -EISDIR : -ENODEV;
+	}
+	if ((uint64_t)st.st_size > max) {
+		close(fd);
+		return too_big((uint64_t)st.st_size, max, false, why,
+			       why_len);
+	}
+	return fd;
+}
+
+int
 wr_in_read(const char *path, uint64_t max, char **buf, size_t *len,
 	   char *why, size_t why_len)
 {

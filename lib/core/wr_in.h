@@ -53,6 +53,22 @@
 int wr_in_open(const char *path, uint64_t max, unsigned int flags,
 	       char *why, size_t why_len);
 
+/** Longest name wr_in_open_beneath() takes. */
+#define WR_IN_BENEATH_MAX 255
+
+/**
+ * Open @p name inside the directory @p dirfd with wr_in_open()'s rules, and
+ * never outside it: @p name is relative, its components neither empty nor
+ * "." nor "..", and no component may be a symbolic link (each is opened
+ * with openat(O_NOFOLLOW) from the one before), so neither "../x" nor a
+ * link inside the directory reaches a file outside it.
+ * @return a file descriptor, or -EPERM (a name that is not such a
+ *         relative name, or a link on the way) or wr_in_open()'s errors;
+ *         @p why filled.
+ */
+int wr_in_open_beneath(int dirfd, const char *name, uint64_t max,
+		       char *why, size_t why_len);
+
 /**
  * Read @p path whole (wr_in_open() rules) into a malloc'd buffer with a
  * NUL after its @p len bytes.

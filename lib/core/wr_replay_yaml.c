@@ -8,12 +8,14 @@
 #include <strings.h>
 
 #include "wr_capture.h"
+#include "wr_in.h"
 #include "wr_parse.h"
 #include "wr_proto.h"
 #include "wr_replay.h"
 #include "wr_replay_yaml.h"
 #include "wr_rng.h"
 #include "wr_vary.h"
+#include "wr_yaml.h"
 
 /* Keys of the generator a replayed stream does not use: its frames are
  * the capture's (or the given bytes). */
@@ -290,10 +292,38 @@ parse_pcap(struct wr_ywalk *w, const struct wr_ynode *v,
 	if (v->type != WR_YNODE_SCALAR || v->len == 0)
 		return WR_YWALK_KEY(w, "pcap", wr_ywalk_expected(w, v,
 				    "the path of a pcap or pcapng file"));
-	resolve(w->file, v->str, r->pcap, sizeof(r->pcap));
-	/* Read no more than the budget: a larger file's frames could not
-	 * fit it (wr_in.h). */
-	rc = wr_capture_load(r->pcap, r->memory_bytes, &r->cap, w->err);
+	if (w->pcap_dir != WR_YAML_PCAP_ANY) {
+		/* A client's text (the server): a capture of the operator's
+		 * directory or nothing, and one answer for every name that is
+		 * not one there, so that none tells what exists. */
+		char why[128];
+		int fd = w->pcap_dir < 0 ? -EPERM :
+			 wr_in_open_beneath(w->pcap_dir, v->str,
+					    r->memory_bytes, why, sizeof(why));
+
+		snprintf(r->pcap, sizeof(r->pcap), "%s", v->str);
+		if (fd == -EFBIG)
+			return WR_YWALK_KEY(w, "pcap", wr_ywalk_fail(w, v,
+				"%s: %s (the stream's memory: budget; raise "
+				"memory:)", r->pcap, why));
+		if (fd < 0)
+			return WR_YWALK_KEY(w, "pcap", wr_ywalk_fail(w, v,
+				"%s", w->pcap_dir < 0 ? "this server replays "
+				"no capture a client names (its operator "
+				"offers some with serve --pcap-dir DIR); "
+				"frame: sends bytes given here" : "no such "
+				"capture among the server's --pcap-dir: "
+				"expected the relative name of a file there "
+				"(no .., no links)"));
+		rc = wr_capture_load_fd(r->pcap, fd, r->memory_bytes, &r->cap,
+					w->err);
+	} else {
+		resolve(w->file, v->str, r->pcap, sizeof(r->pcap));
+		/* Read no more than the budget: a larger file's frames
+		 * could not fit it (wr_in.h). */
+		rc = wr_capture_load(r->pcap, r->memory_bytes, &r->cap,
+				     w->err);
+	}
 	if (rc == 0 || w->err == NULL)
 		return rc;
 	old = wr_ywalk_push_key(w, "pcap");

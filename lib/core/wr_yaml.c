@@ -1369,6 +1369,15 @@ int
 wr_yaml_load_streams_buf(const char *name, const char *buf, size_t len,
 			 struct wr_stream_file *out, struct wr_error *err)
 {
+	return wr_yaml_load_streams_at(name, buf, len, WR_YAML_PCAP_ANY, out,
+				       err);
+}
+
+int
+wr_yaml_load_streams_at(const char *name, const char *buf, size_t len,
+			int pcap_dir, struct wr_stream_file *out,
+			struct wr_error *err)
+{
 	struct wr_stream_file f;
 	struct wr_ynode *root = NULL;
 	struct wr_ywalk w;
@@ -1381,6 +1390,7 @@ wr_yaml_load_streams_buf(const char *name, const char *buf, size_t len,
 	if (rc != 0)
 		return rc;
 	wr_ywalk_init(&w, name, err);
+	w.pcap_dir = pcap_dir;
 	if (root == NULL || (root->type == WR_YNODE_SCALAR && root->len == 0))
 		rc = wr_error_set(err, -EINVAL, name, root ? root->line : 1,
 				  root ? root->col : 1, NULL,

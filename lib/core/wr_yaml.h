@@ -63,4 +63,23 @@ int wr_yaml_load_streams(const char *path, struct wr_stream_file *out,
 int wr_yaml_load_streams_buf(const char *name, const char *buf, size_t len,
 			     struct wr_stream_file *out, struct wr_error *err);
 
+/** wr_yaml_load_streams_at() @p pcap_dir: pcap: names any path (the
+ * command line's files), or none at all. */
+#define WR_YAML_PCAP_ANY (-1)
+#define WR_YAML_PCAP_NONE (-2)
+
+/**
+ * Same, with the captures pcap: may name confined (text a client of the
+ * server sent: doc/api.md): @p pcap_dir an open directory (the server's
+ * --pcap-dir) in which pcap: names a file by a relative name, never
+ * leaving it (wr_in_open_beneath()); WR_YAML_PCAP_NONE: no pcap: at all;
+ * WR_YAML_PCAP_ANY: as wr_yaml_load_streams_buf().  A name that cannot be
+ * opened there, whatever the reason (absent, outside, a link, "/etc/shadow"),
+ * gets one and the same error, so that a client learns nothing of the
+ * server's files.  @return as wr_yaml_load_streams().
+ */
+int wr_yaml_load_streams_at(const char *name, const char *buf, size_t len,
+			    int pcap_dir, struct wr_stream_file *out,
+			    struct wr_error *err);
+
 #endif /* WR_YAML_H */

@@ -97,6 +97,7 @@ const struct wr_ynode *wr_ynode_get(const struct wr_ynode *map,
 struct wr_ywalk {
 	const char *file;
 	struct wr_error *err;
+	int pcap_dir;                /**< wr_yaml_load_streams_at()'s; init: any */
 	char path[WR_ERROR_PATH_MAX];
 	size_t plen;
 };

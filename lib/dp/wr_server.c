@@ -251,7 +251,7 @@ wr_srv_session_find(struct server *s, const char *name)
 /* A new session with a fresh secret; NULL when out of memory or random
  * bytes.  It lives once a connection joins it. */
 struct session *
-wr_srv_session_new(struct server *s, const char *name)
+wr_srv_session_new(struct server *s, const char *name, const char *principal)
 {
 	struct session *x = calloc(1, sizeof(*x));
 
@@ -262,6 +262,7 @@ wr_srv_session_new(struct server *s, const char *name)
 		return NULL;
 	}
 	snprintf(x->name, sizeof(x->name), "%s", name);
+	snprintf(x->principal, sizeof(x->principal), "%s", principal);
 	x->next = s->sessions;
 	s->sessions = x;
 	return x;
@@ -342,7 +343,7 @@ wr_srv_conn_own_session(struct server *s, struct conn *c)
 	struct session *x;
 
 	snprintf(name, sizeof(name), "conn-%u", c->id);
-	x = wr_srv_session_new(s, name);
+	x = wr_srv_session_new(s, name, c->principal);
 	if (x == NULL)
 		return false;
 	wr_srv_conn_join(s, c, x);

@@ -303,6 +303,18 @@ web_peer_uid(int fd, const struct sockaddr_storage *sa)
 	return uid;
 }
 
+/* A Unix client is its uid (SO_PEERCRED, the kernel's word). */
+static void
+unix_principal(struct conn *c, int fd)
+{
+	struct ucred cr;
+	socklen_t len = sizeof(cr);
+
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &len) == 0)
+		snprintf(c->principal, sizeof(c->principal), "uid:%u",
+			 (unsigned int)cr.uid);
+}
+
 /* Accept up to ACCEPT_TURN connections.  A Unix one counts against
  * --max-clients (past it: closed at once); a TCP one goes to the pre-login
  * pool, closing the oldest there when full, and has LOGIN_MS to log in. */
@@ -347,12 +359,19 @@ wr_srv_conn_accept(struct server *s, int lfd, bool tcp, enum conn_proto proto)
 			if (proto == PROTO_HTTP && s->o->http_token[0] == '\0') {
 				c->peer_uid = web_peer_uid(fd, &sa);
 				c->foreign = c->peer_uid != (uint32_t)geteuid();
+				if (!c->foreign)
+					snprintf(c->principal,
+						 sizeof(c->principal), "uid:%u",
+						 c->peer_uid);
 			}
 			c->login_deadline_ms = c->last_ms + LOGIN_MS;
-		} else if (!wr_srv_conn_own_session(s, c)) {
-			close(fd);
-			free(c);
-			continue;
+		} else {
+			unix_principal(c, fd);
+			if (!wr_srv_conn_own_session(s, c)) {
+				close(fd);
+				free(c);
+				continue;
+			}
 		}
 		ev.data.ptr = c;
 		if (epoll_ctl(s->ep, EPOLL_CTL_ADD, fd, &ev) != 0) {

@@ -97,7 +97,11 @@ wr_srv_parse_streams(struct server *s, const char *name, const char *text,
 {
 	int rc;
 
-	rc = wr_yaml_load_streams_buf(name, text, strlen(text), f, err);
+	/* Clients never name the server's files: pcap: only inside the
+	 * operator's --pcap-dir (doc/api.md). */
+	rc = wr_yaml_load_streams_at(name, text, strlen(text),
+				     s->o->pcap_dirfd >= 0 ? s->o->pcap_dirfd :
+				     WR_YAML_PCAP_NONE, f, err);
 	if (rc != 0)
 		return rc;
 	rc = wr_engine_check_streams(f, s->e->n_ports, "this server", NULL,
@@ -510,9 +514,22 @@ owned_list(struct server *s, const struct session *x)
 	return a;
 }
 
+/* Whether @p x is a session the caller may resume or replace without its
+ * secret or force: no connection acts as it any more (its client went: a
+ * script that ended, a console closed) and it was made by the same user
+ * (the same uid over the Unix socket, the same token over TCP).  A rerun
+ * within the owner timeout then takes its ports back at once (issue 31:
+ * "port 0 is owned by session ..." for 30 s). */
+static bool
+own_stale(const struct call *k, const struct session *x)
+{
+	return x != NULL && x->n_conns == 0 && x->principal[0] != '\0' &&
+	       strcmp(x->principal, k->c->principal) == 0;
+}
+
 /* The session a ports.acquire names: the caller's own, one that does not
  * exist yet (made, with a new secret), or another client's, which takes its
- * secret.  The caller then acts as it.  @return false (replied) when
+ * secret (or none when it is the caller's own stale one: own_stale()).  The caller then acts as it.  @return false (replied) when
  * refused. */
 static bool
 acquire_session(struct call *k, const char *name)
@@ -534,8 +551,8 @@ acquire_session(struct call *k, const char *name)
 		return false;
 	}
 	x = wr_srv_session_find(s, name);
-	if (x != NULL && !wr_auth_equal(x->secret,
-					wr_rpc_str(k->req, "secret"))) {
+	if (x != NULL && !own_stale(k, x) &&
+	    !wr_auth_equal(x->secret, wr_rpc_str(k->req, "secret"))) {
 		wr_srv_reply_error(s, k->c, k->id, WR_RPC_E_OWNER,
 				   json_pack("{s:s}", "session", name),
 				   "session \"%s\" is another client's: acting as "
@@ -545,7 +562,7 @@ acquire_session(struct call *k, const char *name)
 		return false;
 	}
 	if (x == NULL)
-		x = wr_srv_session_new(s, name);
+		x = wr_srv_session_new(s, name, k->c->principal);
 	if (x == NULL) {
 		wr_srv_reply_error(s, k->c, k->id, WR_RPC_E_INTERNAL, NULL,
 				   "out of memory");
@@ -574,7 +591,7 @@ m_acquire(struct call *k)
 	me = k->c->sess;
 	for (p = 0; p < s->e->n_ports && !force; p++)
 		if ((mask & (1ull << p)) && s->owner[p] != NULL &&
-		    s->owner[p] != me) {
+		    s->owner[p] != me && !own_stale(k, s->owner[p])) {
 			wr_srv_reply_error(s, k->c, k->id, WR_RPC_E_OWNER,
 				       json_pack("{s:i, s:s}", "port", p, "owner",
 						 s->owner[p]->name),
@@ -1288,6 +1305,11 @@ m_login(struct call *k)
 		return NULL;
 	}
 	wr_auth_limit_passed(&s->logins, c->addr);
+	/* Who it is from now on: whoever holds that token. */
+	snprintf(c->principal, sizeof(c->principal), "%s",
+		 c->proto == PROTO_WS && strcmp(s->o->http_token,
+						s->o->token) != 0 ?
+		 "http-token" : "token");
 	if (!wr_srv_promote(s, c)) {
 		wr_srv_reply_error(s, c, k->id, WR_RPC_E_STATE, NULL,
 				   "the server has its --max-clients (%u) clients: "

@@ -44,6 +44,11 @@ extern int wr_server_logtype;
 	rte_log(RTE_LOG_##level, wr_server_logtype, "wirerate: " __VA_ARGS__)
 
 #define SESSION_MAX 64
+/* Who a connection is: "uid:N" over the Unix socket (SO_PEERCRED) or the
+ * console without a token (its peer's uid), "token" for a TCP login,
+ * "http-token" for the console's own token.  A session left by its last
+ * connection is resumed or replaced without force by the same one. */
+#define PRINCIPAL_MAX 24
 /* Events kept for events.poll: a client polling once a second misses none
  * unless a thousand streams end in that second. */
 #define EVENTS_MAX 1024
@@ -151,6 +156,7 @@ struct session {
 	char name[SESSION_MAX];
 	char secret[WR_AUTH_SECRET_LEN + 1];
 	unsigned int n_conns;        /* connections acting as it */
+	char principal[PRINCIPAL_MAX]; /* who made it (struct conn's) */
 	unsigned int n_ports;        /* ports it owns */
 };
 
@@ -161,6 +167,7 @@ struct conn {
 	unsigned int id;
 	bool tcp, authed, subscribed;
 	bool foreign;                /* the console's, no token: not the server's user */
+	char principal[PRINCIPAL_MAX]; /* "" until known (a TCP login) */
 	uint32_t peer_uid;           /* with foreign: its uid, UINT32_MAX unknown */
 	enum conn_proto proto;
 	struct wr_ws_rx ws;          /* PROTO_WS: frames being read */
@@ -299,7 +306,8 @@ bool wr_srv_reply_error(struct server *s, struct conn *c, json_t *id, int code,
 			json_t *data, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 void wr_srv_server_turn(struct server *s, int timeout_ms);
 struct session *wr_srv_session_find(struct server *s, const char *name);
-struct session *wr_srv_session_new(struct server *s, const char *name);
+struct session *wr_srv_session_new(struct server *s, const char *name,
+				   const char *principal);
 void wr_srv_set_ready(struct server *s, struct conn *c, bool ready);
 
 /* wr_server_methods.c: streams, traffic, stats, the methods, logins, dispatch */

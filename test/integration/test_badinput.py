@@ -405,6 +405,12 @@ def register():
              r"^wirerate: --http: 0.0.0.0 is not a loopback address: the console there needs a token"),
             (["serve", *sock, "--http-token-file", tok],
              r"^wirerate: --http-token-file is the web console's token: it needs --http"),
+            (["serve", *sock, "--pcap-dir", self.path("nowhere")],
+             r"^wirerate: --pcap-dir .*nowhere: expected a directory wirerate can read: "
+             r"No such file or directory$"),
+            (["serve", *sock, "--pcap-dir", reg],
+             r"^wirerate: --pcap-dir .*regular: expected a directory wirerate can read: "
+             r"Not a directory$"),
             (["serve", *sock, "--token-file", tok],
              r"^wirerate: --token-file is the TCP API's token: it needs --listen \[ADDR:\]PORT"),
             (["serve", *sock, "--http", port, "--token-file", tok],

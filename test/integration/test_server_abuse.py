@@ -9,12 +9,13 @@ import os
 import re
 import socket
 import statistics
+import struct
 import subprocess
 import sys
 import time
 import unittest
 
-from wrtest import ROOT, WIRERATE, wait_for
+from wrtest import ROOT, WIRERATE, kill, wait_for
 from test_server import ServerCase, stream
 
 sys.path.insert(0, os.path.join(ROOT, "python"))
@@ -187,6 +188,147 @@ class Abuse(ServerCase):
         alice.close()
         self.assertEqual(alice.stop()["state"], "done")
         self.assertEqual(alice.ports()[0]["owner"], "alice")
+
+    def test_pcap_paths(self):
+        """A client never names the server's files: pcap: in its stream text reads only
+        captures of the operator's --pcap-dir, by a relative name that stays inside it; every
+        other name, existing or not (/etc/shadow, a missing file, .., a link out, an absolute
+        path to a capture), gets one and the same error, so no answer tells what exists."""
+        frame = bytes.fromhex("0200000000020200000000010800") + bytes(46)
+        pcap = struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1) + \
+            struct.pack("<IIII", 0, 0, len(frame), len(frame)) + frame
+        pdir = self.path("captures")
+        os.makedirs(os.path.join(pdir, "sub"))
+        with open(os.path.join(pdir, "good.pcap"), "wb") as f:
+            f.write(pcap)
+        outside = self.path("outside.pcap")  # a capture, but not one the operator offers
+        with open(outside, "wb") as f:
+            f.write(pcap)
+        os.chmod(outside, 0o600)
+        os.symlink(outside, os.path.join(pdir, "link.pcap"))
+        os.symlink(self.tmp, os.path.join(pdir, "up"))
+        with open(os.path.join(pdir, "sub", "notes.txt"), "w") as f:
+            f.write("not a capture\n")
+
+        def text(name):
+            return f"version: 1\nstreams:\n  - name: r\n    pcap: {json.dumps(name)}\n"
+
+        hidden = ["/etc/shadow", "/nonexistent/x.pcap", "/etc/passwd", outside, "../outside.pcap",
+                  "link.pcap", "up/outside.pcap", "sub/../good.pcap", "./good.pcap",
+                  "missing.pcap", "sub", "", "good.pcap/", os.path.join(pdir, "good.pcap")]
+        # Without --pcap-dir: no name at all, streams.check as streams.load.
+        p, sock = self.serve(tag="n")
+        c = self.client(sock)
+        c.acquire()
+        errs = set()
+        for name in hidden + ["good.pcap"]:
+            r = c.check(text(name), name="x.yaml")
+            self.assertFalse(r["valid"], name)
+            errs.add(r["error"]["message"])
+            with self.assertRaises(RpcError) as e:
+                c.load(text(name), name="x.yaml")
+            errs.add(e.exception.message)
+        errs.discard('x.yaml:4:11: streams[0].pcap: expected the path of a pcap or pcapng file, '
+                     'got ""')
+        self.assertEqual(errs, {'x.yaml:4:11: streams[0].pcap: this server replays no capture a '
+                                'client names (its operator offers some with serve --pcap-dir '
+                                'DIR); frame: sends bytes given here'})
+        kill(p)
+        # With --pcap-dir: its captures by name, nothing else.
+        p, sock = self.serve(tag="d", extra=("--pcap-dir", pdir))
+        c = self.client(sock)
+        c.acquire()
+        r = c.check(text("good.pcap"))
+        self.assertTrue(r["valid"], r)
+        self.assertEqual(r["streams"][0]["name"], "r")
+        c.load(text("good.pcap"))
+        c.start()
+        self.assertEqual(c.wait(timeout=30)["stop_reason"], "count")
+        self.assertEqual(wirerate.stream_row(c.stats(), "r")["tx_pkts"], 1)
+        r = c.check(text("sub/notes.txt"), name="x.yaml")
+        self.assertIn("not a pcap or pcapng capture", r["error"]["message"])
+        errs = set()
+        for name in hidden:
+            r = c.check(text(name), name="x.yaml")
+            self.assertFalse(r["valid"], name)
+            errs.add(r["error"]["message"])
+            with self.assertRaises(RpcError) as e:
+                c.load(text(name), name="x.yaml")
+            self.assertEqual(e.exception.code, -32000)
+            errs.add(e.exception.message)
+        errs.discard('x.yaml:4:11: streams[0].pcap: expected the path of a pcap or pcapng file, '
+                     'got ""')
+        self.assertEqual(errs, {'x.yaml:4:11: streams[0].pcap: no such capture among the '
+                                "server's --pcap-dir: expected the relative name of a file "
+                                'there (no .., no links)'})
+        # bench.start's own stream text goes through the same loader.
+        with self.assertRaises(RpcError) as e:
+            c.bench_start("sweep", {"tx-port": 0}, yaml=text("/etc/shadow"))
+        self.assertIn("no such capture among the server's --pcap-dir", e.exception.message)
+
+    def test_rerun_replaces_own_stale_session(self):
+        """A script rerun within the owner timeout takes its own user's ports back without
+        force: over the Unix socket the same uid (SO_PEERCRED), over TCP the same token, once
+        no connection acts as the old session; a session still connected, or another user's
+        (the Unix socket's uid against a TCP login), still needs force."""
+        p, sock, port, token = self.tcp_server(extra=("--owner-timeout", "60"))
+        # A script: acquires, starts, ends without releasing (its process exits).
+        first = wirerate.connect(sock)
+        first.load(stream(rate="100 kpps"))
+        first.start()
+        old = first.session
+        first._sock.close()  # what its exit does: no release, no stop
+        first._sock = None
+        # Its rerun: a new session of the same uid, no force: the ports, the traffic.
+        again = wirerate.Client(sock).connect()
+        self.addCleanup(again.close)
+        self.assertTrue(wait_for(lambda: not again.ports()[0]["owner_connected"], 10))
+        self.assertEqual(again.acquire()["ports"], [0])
+        self.assertEqual(again.ports()[0]["owner"], again.session)
+        moves = [(e["from"], e["to"]) for e in again.events(since=0)
+                 if e["type"] == "owner_changed"]
+        self.assertEqual(moves, [(old, again.session)])
+        self.assertEqual(again.stop()["state"], "done")
+        # Resume by name without the secret, once its last connection went.
+        again.close()
+        self.assertTrue(wait_for(lambda: not self.client(sock).ports()[0]["owner_connected"],
+                                 10))
+        named = wirerate.connect(sock, session="lab-run")
+        named.load(stream(rate="100 kpps"))
+        live = self.client(sock, session="lab-run-2")
+        with self.assertRaises(RpcError) as e:  # connected: still needs force
+            live.acquire()
+        self.assertEqual(e.exception.code, -32001)
+        self.assertIn('owned by session "lab-run"', e.exception.message)
+        with self.assertRaises(RpcError) as e:
+            live.call("ports.acquire", ports=[], session="lab-run")
+        self.assertEqual(e.exception.code, -32001)
+        named.close()
+        self.assertTrue(wait_for(lambda: not live.ports()[0]["owner_connected"], 10))
+        back = self.client(sock, session="lab-run")
+        r = back.acquire(ports=[])
+        self.assertEqual((r["session"], r["ports"]), ("lab-run", [0]))
+        back.start(count=100)
+        self.assertEqual(back.wait(timeout=30)["stop_reason"], "count")
+        # Another principal: a TCP login does not replace the Unix user's stale session...
+        back.close()
+        self.assertTrue(wait_for(lambda: not live.ports()[0]["owner_connected"], 10))
+        tcp = wirerate.Client(host="127.0.0.1", port=port, token_file=token).connect()
+        self.addCleanup(tcp.close)
+        with self.assertRaises(RpcError) as e:
+            tcp.acquire()
+        self.assertEqual(e.exception.code, -32001)
+        with self.assertRaises(RpcError) as e:
+            tcp.call("ports.acquire", ports=[], session="lab-run")
+        self.assertEqual(e.exception.code, -32001)
+        # ...but the same token's rerun replaces its own.
+        tcp.acquire(force=True)
+        tcp.close()
+        tcp2 = wirerate.Client(host="127.0.0.1", port=port, token_file=token).connect()
+        self.addCleanup(tcp2.close)
+        self.assertTrue(wait_for(lambda: not tcp2.ports()[0]["owner_connected"], 10))
+        self.assertEqual(tcp2.acquire()["ports"], [0])
+        self.assertEqual(tcp2.ports()[0]["owner"], tcp2.session)
 
     def test_non_readers(self):
         """Twelve clients send requests and never read the replies: another client's
