@@ -333,7 +333,9 @@ class Console(cmd.Cmd):
     def do_streams(self, _: str) -> None:
         """streams: loaded streams, their state and rate."""
         for s in self.c.streams():
-            rate = "max" if s["rate_pps"] is None else f"{s['rate_pps'] / 1e3:.3f} kpps"
+            # null: max, or a rate only a start resolves (a ramp): the file's words then
+            rate = (s.get("rate") or "max") if s["rate_pps"] is None else \
+                f"{s['rate_pps'] / 1e3:.3f} kpps"
             print(f"{s['name']:<24} port {s['port']} {s['state']:<8} {rate}")
 
     def do_start(self, arg: str) -> None:

@@ -58,6 +58,11 @@ class FakeClient:
     def wait(self, timeout=None):
         return {"state": "done", "stop_reason": "count", "timeout": False}
 
+    def streams(self):
+        return [{"name": "r", "port": 0, "state": "loaded", "rate": "ramp", "rate_pps": None},
+                {"name": "s", "port": 0, "state": "loaded", "rate": "200 kpps",
+                 "rate_pps": 200000.0}]
+
     def stats(self):
         return {"state": "done", "streams": [dict(row("imix", 12), kpps=None, mbps_l1=None,
                                                   mbps_l2=None)]}
@@ -74,6 +79,11 @@ class ConsoleOutput(unittest.TestCase):
         text = self.run_console("acquire force")
         self.assertEqual(json.loads(text), {"session": "py-1", "ports": [0]})
         self.assertNotIn("s3cr3t", text)
+
+    def test_streams(self):
+        self.assertEqual(self.run_console("streams").splitlines(),
+                         ["r                        port 0 loaded   ramp",
+                          "s                        port 0 loaded   200.000 kpps"])
 
     def test_wait(self):
         self.assertEqual(self.run_console("wait 5"),
