@@ -432,8 +432,9 @@ class Rfc2544Loopback(EalCase):
                 self.assertEqual(r["at_least_pps"], counted[0]["offered_pps"])
                 self.assertEqual(c["throughput_pps"], "")
                 continue
-            self.assertEqual(r["throughput_pps"], 100_000)
-            self.assertEqual(c["throughput_pps"], "100000.000")
+            # Never above what the trial offered (within 0.1 % of 100 kpps).
+            self.assertEqual(r["throughput_pps"], min(100_000, counted[0]["offered_pps"]))
+            self.assertEqual(float(c["throughput_pps"]), r["throughput_pps"])
         self.assertEqual([r["frame_size"] for r in rows], ["64", "128", "1518"])
         self.assertEqual(p.returncode, 3 if limited else 0, p.stdout)
 
@@ -464,7 +465,8 @@ ports:
                 # counted on the pair's own RX port
                 self.assertEqual(t["rx_frames"], t["sent"])
             if r["limited_by"] == "device":
-                self.assertEqual(r["throughput_pps"], 50_000)
+                counted = [t for t in r["trials"] if t["counted"]]
+                self.assertEqual(r["throughput_pps"], min(50_000, counted[-1]["offered_pps"]))
         self.assertIn("port 1 -> port 1", p.stdout)
         p = self.wirerate("rfc2544", sf, "--config", prof, "--pairs", "0:1,0:1", check=2)
         self.assertIn("--pairs", p.stderr)
