@@ -1233,8 +1233,11 @@ ports:
                     "latency-trials": "2", "latency-trial": "0.3"})
         forwarded = self.forwarded() - before
         lat = r["latency"]
-        self.assertEqual(r["throughput_pps"], 4000.0, r["trials"])
-        self.assertEqual((lat["rate_pps"], len(lat["trials"])), (4000.0, 2), lat)
+        top = max((t for t in r["trials"] if t["counted"] and t["pass"]),
+                  key=lambda t: t["rate_pps"])
+        ndr = min(top["rate_pps"], top["offered_pps"])  # never above what it offered
+        self.assertEqual((top["rate_pps"], r["throughput_pps"]), (4000.0, ndr), r["trials"])
+        self.assertEqual((lat["rate_pps"], len(lat["trials"])), (ndr, 2), lat)
         for t in lat["trials"]:
             self.assertEqual(t["frames"], t["sent"] - t["lost"], t)
             self.assertGreater(t["frames"], 0.9 * 4000 * 0.3, t)
@@ -1365,10 +1368,14 @@ settle_ms: 200
                 rate = lat["rate_pps"]
             else:
                 device_rows += 1
-                self.assertEqual(r["throughput_pps"], 100_000, msg)
+                # The ceiling as its trial offered it (never above).
+                top = max((t for t in r["trials"] if t["counted"] and t["pass"]),
+                          key=lambda t: t["rate_pps"])
+                rate = min(top["rate_pps"], top["offered_pps"])
+                self.assertEqual(r["throughput_pps"], rate, msg)
+                self.assertGreater(rate, 100_000 * 0.999, msg)
                 self.assertFalse(lat["rate_at_least"], msg)
-                self.assertEqual(lat["rate_pps"], 100_000)
-                rate = 100_000
+                self.assertEqual(lat["rate_pps"], rate)
             self.assertEqual(len(lat["trials"]), 3)
             total = 0
             for t in lat["trials"]:
