@@ -113,11 +113,19 @@ cli_line(void *ctx, const char *text, const struct wr_bench_progress *p,
 	(void)counted;
 	if (p == NULL || !l->tty || l->kind != WR_BENCH_RFC2544) {
 		fputs(text, stdout);
+		/* Each line as it comes, also into a pipe or a file (| tee):
+		 * a benchmark's log is its progress. */
+		fflush(stdout);
 		return;
 	}
 	wr_bench_progress_text(status, sizeof(status), p->test, p->size,
 			       p->done, p->estimate, p->eta_s);
-	printf("\r\033[K%s", status);
+	/* Inside a long trial: how far into it. */
+	if (p->trial_s > 0 && p->trial_len_s > 0)
+		printf("\r\033[K%s (this trial %.0f of %.0f s)", status,
+		       p->trial_s, p->trial_len_s);
+	else
+		printf("\r\033[K%s", status);
 	fflush(stdout);
 	l->drew = true;
 }

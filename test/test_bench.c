@@ -2,6 +2,7 @@
 /* Unit tests of wr_bench: option values, sweep rows, trial validity, tables, CSV, JSON and atomic writes. */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -825,6 +826,92 @@ test_progress(void)
 }
 
 static void
+test_time_estimate(void)
+{
+	/* The README's example: 7 sizes, RFC 2544's 60 s trials and 2 s
+	 * drains, 11 trials a size: 77 x 62 s. */
+	struct wr_bench_plan p = { .tests = WR_BENCH_TEST_THROUGHPUT,
+				   .n_sizes = 7, .width_ratio = 1000,
+				   .trial_ns = 60000000000ull,
+				   .drain_ns = 2000000000ull };
+	char buf[32];
+	uint64_t per;
+
+	CU_ASSERT_EQUAL(wr_bench_time_estimate_ns(&p), 77 * 62000000000ull);
+	wr_bench_duration_text(buf, sizeof(buf), wr_bench_time_estimate_ns(&p));
+	CU_ASSERT_STRING_EQUAL(buf, "1h19m");
+	/* NDR and PDR, 3 phases from 1 s: the first bisects 1000 / 4 (9
+	 * trials of 1 s), the others re-measure both bounds and halve once
+	 * (3 trials) at sqrt(60) s and 60 s; two targets. */
+	p.pdr = true;
+	p.phases = 3;
+	p.first_trial_ns = 1000000000ull;
+	per = 2 * (9 * 3000000000ull + 3 * (7745966692ull + 2000000000ull) +
+		   3 * 62000000000ull);
+	CU_ASSERT_TRUE(llabs((long long)wr_bench_time_estimate_ns(&p) -
+			     (long long)(7 * per)) < 100);
+	/* Latency, loss at 10 % steps and back-to-back, one size. */
+	memset(&p, 0, sizeof(p));
+	p.tests = WR_BENCH_TEST_LATENCY | WR_BENCH_TEST_LOSS | WR_BENCH_TEST_B2B;
+	p.n_sizes = 1;
+	p.lat_trials = 20;
+	p.lat_trial_ns = 120000000000ull;
+	p.trial_ns = 60000000000ull;
+	p.drain_ns = 2000000000ull;
+	p.b2b_repeats = 50;
+	p.b2b_ratio = 1024;
+	p.b2b_trial_ns = 2000000000ull;
+	CU_ASSERT_EQUAL(wr_bench_time_estimate_ns(&p),
+			20 * 122000000000ull + 10 * 62000000000ull +
+			50 * 11 * 4000000000ull);
+	wr_bench_duration_text(buf, sizeof(buf), 185000000000ull);
+	CU_ASSERT_STRING_EQUAL(buf, "3m05s");
+}
+
+/* A size whose throughput search a signal stopped: no throughput, the
+ * highest rate passed and offered so far as "at least". */
+static void
+test_incomplete_row(void)
+{
+	static struct wr_rfc2544_row row;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	memset(&row, 0, sizeof(row));
+	row.size = 64;
+	row.has_throughput = true;
+	row.cut = "throughput";
+	row.n_trials = 3;
+	row.trials[0] = (struct wr_bench_trial){ .rate_millipps = 100000000,
+		.offered_millipps = 99950000, .counted = true, .pass = true };
+	/* a pass the generator did not offer: not counted as passed */
+	row.trials[1] = (struct wr_bench_trial){ .rate_millipps = 200000000,
+		.offered_millipps = 150000000, .counted = true, .pass = true,
+		.short_offer = true };
+	row.trials[2] = (struct wr_bench_trial){ .rate_millipps = 150000000,
+		.offered_millipps = 150000000, .counted = false, .pass = true };
+	CU_ASSERT_EQUAL(wr_rfc2544_row_passed_millipps(&row, false), 99950000);
+	CU_ASSERT_EQUAL(wr_rfc2544_row_passed_millipps(&row, true), 0);
+	CU_ASSERT_FALSE(wr_rfc2544_row_gen_limited(&row));
+	f = open_memstream(&buf, &len);
+	CU_ASSERT_EQUAL(wr_rfc2544_csv_write(f, &row, 1), 0);
+	fclose(f);
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\n64,,,,,incomplete,99950.000,3,false\n"));
+	free(buf);
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	wr_rfc2544_print(f, &row, 1);
+	fclose(f);
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "64 >= 99950.000 pps: incomplete, "
+				      "stopped by a signal after 3 trials"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "incomplete: 64 bytes (port 0 -> "
+				      "port 0): a signal stopped its "
+				      "throughput test"));
+	free(buf);
+}
+
+static void
 test_parse_pairs(void)
 {
 	uint16_t pairs[4][2];
@@ -901,6 +988,8 @@ static CU_TestInfo bench_tests[] = {
 	{ "opts", test_opts },
 	{ "parse_pairs", test_parse_pairs },
 	{ "progress", test_progress },
+	{ "time_estimate", test_time_estimate },
+	{ "incomplete_row", test_incomplete_row },
 	{ "sweep_stat", test_sweep_stat },
 	{ "parse_tests", test_parse_tests },
 	{ "rfc2544_loss_b2b_outputs", test_rfc2544_loss_b2b_outputs },

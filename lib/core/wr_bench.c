@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* wr_bench: sweep and RFC 2544 results: option values, rows from counts, table, CSV and JSON. */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -730,23 +731,69 @@ wr_bench_trials_estimate(const struct wr_bench_plan *p)
 	return per * p->n_sizes;
 }
 
+uint64_t
+wr_bench_time_estimate_ns(const struct wr_bench_plan *p)
+{
+	uint32_t phases = p->phases ? p->phases : 1, k;
+	uint32_t step = p->loss_step_ppm ? p->loss_step_ppm : 100000;
+	uint64_t first = p->first_trial_ns ? p->first_trial_ns : p->trial_ns;
+	uint64_t ratio = p->width_ratio ? p->width_ratio : 1;
+	double per = 0, len, targets = p->pdr ? 2 : 1;
+
+	if ((p->tests & WR_BENCH_TEST_THROUGHPUT) && p->mlr_trials != 0) {
+		per += p->mlr_trials * ((double)(first + p->trial_ns) / 2 +
+					(double)p->drain_ns);
+	} else if (p->tests & WR_BENCH_TEST_THROUGHPUT) {
+		/* The first phase bisects down to 2^(phases-1) resolutions. */
+		uint64_t r0 = ratio >> (phases - 1);
+
+		per += targets * (1 + log2_ceil(r0 ? r0 : 1)) *
+		       (double)((phases > 1 ? first : p->trial_ns) + p->drain_ns);
+		for (k = 1; k < phases; k++) {
+			len = (double)first * pow((double)p->trial_ns /
+				(double)(first ? first : 1),
+				(double)k / (double)(phases - 1));
+			per += targets * 3 * (len + (double)p->drain_ns);
+		}
+	}
+	if (p->tests & WR_BENCH_TEST_LATENCY)
+		per += p->lat_trials * (double)(p->lat_trial_ns + p->drain_ns);
+	if (p->tests & WR_BENCH_TEST_LOSS)
+		per += ((1000000 + step - 1) / step) *
+		       (double)(p->trial_ns + p->drain_ns);
+	if (p->tests & WR_BENCH_TEST_B2B)
+		per += (double)p->b2b_repeats * (1 + log2_ceil(p->b2b_ratio)) *
+		       (double)(p->b2b_trial_ns + p->drain_ns);
+	return (uint64_t)(per * p->n_sizes + 0.5);
+}
+
+/* Whole seconds as "1h19m" or "3m05s". */
+static void
+secs_text(char *buf, size_t len, uint64_t s)
+{
+	if (s >= 3600)
+		snprintf(buf, len, "%lluh%02llum", (unsigned long long)(s / 3600),
+			 (unsigned long long)(s / 60 % 60));
+	else
+		snprintf(buf, len, "%llum%02llus", (unsigned long long)(s / 60),
+			 (unsigned long long)(s % 60));
+}
+
+void
+wr_bench_duration_text(char *buf, size_t len, uint64_t ns)
+{
+	secs_text(buf, len, (ns + 500000000ull) / 1000000000ull);
+}
+
 void
 wr_bench_progress_text(char *buf, size_t len, const char *test,
 		       uint16_t size, uint32_t k, uint32_t n, double eta_s)
 {
-	char eta[32] = "ETA unknown";
-	uint64_t s;
+	char eta[32] = "ETA unknown", t[24];
 
 	if (eta_s >= 0) {
-		s = (uint64_t)(eta_s + 0.5);
-		if (s >= 3600)
-			snprintf(eta, sizeof(eta), "ETA %lluh%02llum",
-				 (unsigned long long)(s / 3600),
-				 (unsigned long long)(s / 60 % 60));
-		else
-			snprintf(eta, sizeof(eta), "ETA %llum%02llus",
-				 (unsigned long long)(s / 60),
-				 (unsigned long long)(s % 60));
+		secs_text(t, sizeof(t), (uint64_t)(eta_s + 0.5));
+		snprintf(eta, sizeof(eta), "ETA %s", t);
 	}
 	snprintf(buf, len, "%s %u B: trial %u of ~%u, %s", test, size, k,
 		 n > k ? n : k, eta);
@@ -755,7 +802,10 @@ wr_bench_progress_text(char *buf, size_t len, const char *test,
 bool
 wr_rfc2544_row_gen_limited(const struct wr_rfc2544_row *r)
 {
-	return (r->has_throughput && (r->res.ndr.gen_limited ||
+	/* A search a signal stopped is no result, limited or not. */
+	return (r->has_throughput && !(r->cut != NULL &&
+				       strcmp(r->cut, "throughput") == 0) &&
+		(r->res.ndr.gen_limited ||
 				      (r->res.has_pdr &&
 				       r->res.pdr.gen_limited))) ||
 	       (r->has_b2b && (r->b2b.gen_limited ||
@@ -792,6 +842,32 @@ gen_trial(const struct wr_rfc2544_row *r, bool pdr)
 	return NULL;
 }
 
+uint64_t
+wr_rfc2544_row_passed_millipps(const struct wr_rfc2544_row *r, bool pdr)
+{
+	uint64_t best = 0, v;
+	unsigned int j;
+
+	for (j = 0; j < r->n_trials; j++) {
+		const struct wr_bench_trial *t = &r->trials[j];
+
+		if (!t->counted || t->short_offer || !(pdr ? t->pdr_pass : t->pass))
+			continue;
+		v = t->offered_millipps < t->rate_millipps ? t->offered_millipps :
+		    t->rate_millipps;
+		if (v > best)
+			best = v;
+	}
+	return best;
+}
+
+/* The throughput search of this row was stopped by a signal. */
+static bool
+search_cut(const struct wr_rfc2544_row *r)
+{
+	return r->cut != NULL && strcmp(r->cut, "throughput") == 0;
+}
+
 static void
 print_rates(FILE *out, const char *title, const struct wr_rfc2544_row *rows,
 	    unsigned int n, bool pdr)
@@ -818,6 +894,21 @@ print_rates(FILE *out, const char *title, const struct wr_rfc2544_row *rows,
 			  rows[n - 1].rx_port != rows[0].rx_port))
 			fprintf(out, "port %u -> port %u\n", rows[0].tx_port,
 				rows[0].rx_port);
+		if (search_cut(&rows[i])) {
+			uint64_t v = wr_rfc2544_row_passed_millipps(&rows[i],
+								    pdr);
+
+			if (v != 0)
+				fprintf(out, "%10u >= %.3f pps: incomplete, stopped "
+					"by a signal after %u trials (the highest "
+					"rate passed so far)\n", rows[i].size,
+					(double)v / 1e3, rows[i].n_trials);
+			else
+				fprintf(out, "%10u incomplete, stopped by a signal "
+					"after %u trials: no rate passed yet\n",
+					rows[i].size, rows[i].n_trials);
+			continue;
+		}
 		if (x->gen_limited) {
 			const struct wr_bench_trial *t = gen_trial(&rows[i], pdr);
 			char why[160] = "";
@@ -1083,6 +1174,20 @@ json_mlr(FILE *out, const struct wr_rfc2544_row *r)
 	fputc(']', out);
 }
 
+/* Rows whose tests a signal stopped: what their figures are. */
+static void
+print_cut(FILE *out, const struct wr_rfc2544_row *rows, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (rows[i].cut != NULL)
+			fprintf(out, "incomplete: %u bytes (port %u -> port %u): a "
+				"signal stopped its %s test; its figures are the "
+				"trials measured before\n", rows[i].size,
+				rows[i].tx_port, rows[i].rx_port, rows[i].cut);
+}
+
 void
 wr_rfc2544_print(FILE *out, const struct wr_rfc2544_row *rows, unsigned int n)
 {
@@ -1104,6 +1209,7 @@ wr_rfc2544_print(FILE *out, const struct wr_rfc2544_row *rows, unsigned int n)
 	if (bb)
 		print_b2b(out, rows, n);
 	if (!tp) {
+		print_cut(out, rows, n);
 		fflush(out);
 		return;
 	}
@@ -1153,6 +1259,7 @@ wr_rfc2544_print(FILE *out, const struct wr_rfc2544_row *rows, unsigned int n)
 		"no figure for the device at that rate; short by: what held "
 		"the generator (port: the TX port did not take frames faster; "
 		"cpu: the TX lcore's CPU; pacer: the schedule)\n");
+	print_cut(out, rows, n);
 	fflush(out);
 }
 
@@ -1165,6 +1272,14 @@ csv_rate(FILE *out, const struct wr_rfc2544_row *r,
 	double pps, l1, l2, pct;
 	char p[32] = "";
 
+	if (search_cut(r)) {
+		uint64_t v = wr_rfc2544_row_passed_millipps(r, x == &r->res.pdr);
+
+		fputs(",,,,incomplete,", out);
+		if (v != 0)
+			fprintf(out, "%.3f", (double)v / 1e3);
+		return;
+	}
 	if (x->gen_limited) {
 		fprintf(out, ",,,,generator,%.3f", (double)x->gen_millipps / 1e3);
 		return;
@@ -1239,6 +1354,21 @@ json_rate(FILE *out, const struct wr_rfc2544_row *r,
 	double pps, l1, l2, pct;
 	char p[32] = "null";
 
+	if (search_cut(r)) {
+		uint64_t v = wr_rfc2544_row_passed_millipps(r, x == &r->res.pdr);
+
+		fprintf(out, "\"%s\": null, \"mbps_l1\": null, \"mbps_l2\": "
+			"null, \"line_pct\": null, \"limited_by\": "
+			"\"incomplete\", \"at_least_pps\": ", pps_key);
+		if (v != 0)
+			fprintf(out, "%.3f", (double)v / 1e3);
+		else
+			fputs("null", out);
+		fputs(", \"note\": \"stopped by a signal: the search had not "
+		      "ended; at_least_pps is the highest rate passed so far\"",
+		      out);
+		return;
+	}
 	if (x->gen_limited) {
 		const struct wr_bench_trial *t = gen_trial(r, x == &r->res.pdr);
 		char why[160] = "";
@@ -1439,8 +1569,10 @@ wr_rfc2544_json_write(FILE *out, const struct wr_bench_meta *m,
 		const struct wr_rfc2544_row *r = &rows[i];
 
 		fprintf(out, "%s\n    {\"frame_size\": %u, \"tx_port\": %u, "
-			"\"rx_port\": %u, ", i ? "," : "", r->size, r->tx_port,
-			r->rx_port);
+			"\"rx_port\": %u, \"incomplete\": ", i ? "," : "",
+			r->size, r->tx_port, r->rx_port);
+		json_str_or_null(out, r->cut);
+		fputs(", ", out);
 		json_floss(out, r);
 		json_b2b(out, "back_to_back", r->has_b2b, r, &r->b2b,
 			 r->b2b_offered_min);

@@ -306,6 +306,13 @@ struct wr_bench_plan {
 	uint32_t loss_step_ppm;     /**< 0 = 10 % */
 	uint32_t b2b_repeats;
 	uint64_t b2b_ratio;         /**< first burst / resolution, >= 1 */
+	/* For the time estimate (wr_bench_time_estimate_ns()): */
+	uint64_t trial_ns;          /**< a throughput / loss trial (the last phase's) */
+	uint64_t first_trial_ns;    /**< the first phase's (0: trial_ns) */
+	uint64_t drain_ns;          /**< after every trial */
+	uint64_t lat_trial_ns;
+	uint64_t b2b_trial_ns;      /**< the first (longest) burst */
+	uint32_t mlr_trials;        /**< MLRsearch's estimate a size (0: binary search) */
 };
 
 /**
@@ -315,6 +322,20 @@ struct wr_bench_plan {
  * trials.  An estimate for progress, never a result.
  */
 uint32_t wr_bench_trials_estimate(const struct wr_bench_plan *p);
+
+/**
+ * About how long the plan runs, the drains included: the throughput
+ * search's first phase bisects in first_trial_ns trials, each later phase
+ * re-measures its two bounds and halves once in its own length (geometric
+ * up to trial_ns, as wr_rfc2544_trial_ns()); MLRsearch's trials at the mean
+ * of the first and last lengths; every loss step a trial_ns; latency trials
+ * lat_trial_ns; back-to-back bursts at most b2b_trial_ns.  An estimate to
+ * plan by (printed before the first trial), never a result.
+ */
+uint64_t wr_bench_time_estimate_ns(const struct wr_bench_plan *p);
+
+/** @p ns as "1h19m", "3m05s" (as the progress line's ETA). */
+void wr_bench_duration_text(char *buf, size_t len, uint64_t ns);
 
 /**
  * The progress line: "throughput 512 B: trial 7 of ~42, ETA 3m05s".
@@ -397,7 +418,20 @@ struct wr_rfc2544_row {
 	struct wr_b2b rev_b2b;
 	uint64_t rev_b2b_offered_min;   /**< its slowest burst offered */
 	struct wr_bench_lat rev_lat;
+	/** The test a signal stopped at this size ("throughput", "latency",
+	 * "loss", "b2b"), NULL when every test ran to its end.  A throughput
+	 * search stopped has no throughput: the outputs give the highest
+	 * rate a trial passed so far as "at least" (limited_by "incomplete"). */
+	const char *cut;
 };
+
+/**
+ * The highest rate a counted trial of a row passed at (NDR's tolerance,
+ * or the PDR's with @p pdr) and offered: the lower of the rate and what
+ * was offered; 0 when none passed.  What a search stopped part way knows.
+ */
+uint64_t wr_rfc2544_row_passed_millipps(const struct wr_rfc2544_row *r,
+					bool pdr);
 
 /**
  * The generator, not the device, limited this size's result: the row has

@@ -893,6 +893,13 @@ progress_start(struct wr_bench *b, uint32_t tests)
 	p.loss_step_ppm = o->loss_step_ppm;
 	p.b2b_repeats = o->b2b_repeats ? o->b2b_repeats : WR_B2B_REPEATS_DEFAULT;
 	p.width_ratio = 1000;  /* the default 0.1 % resolution */
+	p.trial_ns = b->trial_ns;
+	p.first_trial_ns = b->phases > 1 || o->search == WR_BENCH_SEARCH_MLR ?
+			   b->first_trial_ns : 0;
+	p.drain_ns = b->drain_ns;
+	p.lat_trial_ns = o->lat_trial_ns ? o->lat_trial_ns :
+			 120ull * 1000000000ull;  /* latency()'s default */
+	p.b2b_trial_ns = o->b2b_trial_ns ? o->b2b_trial_ns : 2000000000ull;
 	if (b->n_sizes > 0 && rate_quiet(b, b->sizes[0], &max) == 0 && max) {
 		res = resolution_at(b, max);
 		p.width_ratio = res ? max / res : 1;
@@ -915,14 +922,49 @@ progress_start(struct wr_bench *b, uint32_t tests)
 				m.goals[g].width_ppm = 1;
 		}
 		m.phases = o->phases > 1 ? o->phases - 1 : 0;
+		p.mlr_trials = wr_mlr_trials_estimate(&m);
+		b->plan_ns = wr_bench_time_estimate_ns(&p);
 		p.tests &= ~WR_BENCH_TEST_THROUGHPUT;
 		b->progress_est = wr_bench_trials_estimate(&p) +
-				  b->n_sizes * wr_mlr_trials_estimate(&m);
+				  b->n_sizes * p.mlr_trials;
 	} else {
 		b->progress_est = wr_bench_trials_estimate(&p);
+		b->plan_ns = wr_bench_time_estimate_ns(&p);
 	}
 	b->progress_done = 0;
 	b->progress_t0_ns = wr_bench_mono_ns();
+}
+
+/* Before the first trial: what will run and about how long it takes (RFC
+ * 2544's defaults take hours: issue 31 saw 45 s of silence after the
+ * header, then a line a trial). */
+static void
+plan_line(struct wr_bench *b, uint32_t tests)
+{
+	static const struct { uint32_t bit; const char *name; } names[] = {
+		{ WR_BENCH_TEST_THROUGHPUT, "throughput" },
+		{ WR_BENCH_TEST_LATENCY, "latency" },
+		{ WR_BENCH_TEST_LOSS, "frame loss" },
+		{ WR_BENCH_TEST_B2B, "back-to-back" },
+	};
+	char list[64] = "", sizes[WR_BENCH_SIZES_MAX * 6] = "", when[24];
+	size_t at = 0, sat = 0;
+	unsigned int i;
+
+	for (i = 0; i < DIM(names); i++)
+		if (tests & names[i].bit)
+			at += (size_t)snprintf(list + at, sizeof(list) - at, "%s%s",
+					       at ? ", " : "", names[i].name);
+	for (i = 0; i < b->n_sizes && sat < sizeof(sizes); i++)
+		sat += (size_t)snprintf(sizes + sat, sizeof(sizes) - sat, "%s%u",
+					i ? "," : "", b->sizes[i]);
+	wr_bench_duration_text(when, sizeof(when), b->plan_ns);
+	wr_bench_line(b, "plan: %s; %u size%s (%s bytes)%s; about %u trials of "
+		      "%.3f s and a %.3f s drain each: about %s in all (Ctrl-C "
+		      "stops it and writes what was measured)\n", list,
+		      b->n_sizes, b->n_sizes == 1 ? "" : "s", sizes,
+		      b->n_pairs > 1 ? " on each pair" : "", b->progress_est,
+		      (double)b->trial_ns / 1e9, (double)b->drain_ns / 1e9, when);
 }
 
 int
@@ -1048,6 +1090,8 @@ wr_bench_rfc2544_run(struct wr_bench *b, struct wr_bench_result *r,
 	wr_bench_line(b, "%s\n", head);
 	progress_start(b, tests);
 	b->progress_est *= b->n_pairs;
+	b->plan_ns *= b->n_pairs;
+	plan_line(b, tests);
 	for (k = 0; k < b->n_pairs * b->n_sizes && rc == 0; k++) {
 		struct wr_rfc2544_row *row = &rows[n];
 
@@ -1065,14 +1109,27 @@ wr_bench_rfc2544_run(struct wr_bench *b, struct wr_bench_result *r,
 		row->link_mbps = wr_txlimit_line_mbps(
 			wr_engine_port(b->e, b->tx_port)->driver,
 			wr_engine_port(b->e, b->tx_port)->link_speed_mbps);
-		if (tests & WR_BENCH_TEST_THROUGHPUT)
+		if (tests & WR_BENCH_TEST_THROUGHPUT) {
+			row->cut = b->cur_test = "throughput";
 			rc = search(b, b->sizes[i], trial, drain, row, err);
-		if (rc == 0 && (tests & WR_BENCH_TEST_LATENCY))
+		}
+		if (rc == 0 && (tests & WR_BENCH_TEST_LATENCY)) {
+			row->cut = b->cur_test = "latency";
 			rc = latency(b, b->sizes[i], drain, row, err);
-		if (rc == 0 && (tests & WR_BENCH_TEST_LOSS))
+		}
+		if (rc == 0 && (tests & WR_BENCH_TEST_LOSS)) {
+			row->cut = b->cur_test = "loss";
 			rc = frame_loss(b, b->sizes[i], trial, drain, row, err);
-		if (rc == 0 && (tests & WR_BENCH_TEST_B2B))
+		}
+		if (rc == 0 && (tests & WR_BENCH_TEST_B2B)) {
+			row->cut = b->cur_test = "b2b";
 			rc = back_to_back(b, b->sizes[i], drain, row, err);
+		}
+		/* Which test a stop cut short, if any: its figures so far are
+		 * marked incomplete. */
+		if (rc == 0)
+			row->cut = NULL;
+		b->cur_test = NULL;
 		if (rc == -EINTR && b->link_lost) {
 			/* The path went away under this size: what its trials
 			 * saw (the frames the link took with it) measured no

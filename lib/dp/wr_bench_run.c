@@ -17,6 +17,9 @@
 
 /* The main lcore checks for the end of a trial this often. */
 #define WR_BENCH_POLL_NS (20 * 1000 * 1000ull)
+/* A line this often inside an rfc2544 trial (RFC 2544's are 60 s and 120 s
+ * long: issue 31 saw 45 s of silence), enough to see it runs and no more. */
+#define WR_BENCH_TICK_NS (5 * 1000 * 1000 * 1000ull)
 
 uint64_t
 wr_bench_mono_ns(void)
@@ -307,10 +310,43 @@ wr_bench_max_frame(const struct wr_bench *b)
 	return m;
 }
 
+/* A progress line @p in_ns into a trial of @p st (rfc2544's, cur_test). */
+static void
+trial_tick(struct wr_bench *b, const struct wr_stream *st, uint64_t in_ns)
+{
+	struct wr_bench_progress p = {
+		.test = b->cur_test, .size = st->size.fixed, .eta_s = -1,
+		.rate_millipps = st->rate.unit == WR_RATE_PPS ? st->rate.value : 0,
+		.done = b->progress_done, .estimate = b->progress_est,
+		.trial_s = (double)in_ns / 1e9,
+		.trial_len_s = (double)st->duration_ns / 1e9,
+	};
+	char text[256], rate[48] = "as fast as the port takes frames";
+
+	p.elapsed_s = (double)(wr_bench_mono_ns() - b->progress_t0_ns) / 1e9;
+	if (p.done > 0 && p.estimate > p.done)
+		p.eta_s = p.elapsed_s / p.done * (p.estimate - p.done);
+	if (p.rate_millipps != 0)
+		snprintf(rate, sizeof(rate), "at %.3f pps",
+			 (double)p.rate_millipps / 1e3);
+	if (st->duration_ns != 0)
+		snprintf(text, sizeof(text), "  %u bytes: %s trial %u of ~%u %s: "
+			 "%.0f s of %.0f s\n", p.size, p.test, p.done + 1,
+			 p.estimate > p.done ? p.estimate : p.done + 1, rate,
+			 p.trial_s, p.trial_len_s);
+	else
+		snprintf(text, sizeof(text), "  %u bytes: %s trial %u of ~%u %s: "
+			 "%.0f s\n", p.size, p.test, p.done + 1,
+			 p.estimate > p.done ? p.estimate : p.done + 1, rate,
+			 p.trial_s);
+	b->h->line(b->h->ctx, text, &p, false);
+}
+
 int
 wr_bench_trial(struct wr_bench *b, struct wr_stream *st, uint64_t drain_ns,
 	       struct wr_report_row *row, struct wr_error *err)
 {
+	uint64_t t0, tick;
 	struct wr_stream two[2];
 	struct wr_stream_file sf;
 	struct wr_report_view *v;
@@ -343,12 +379,19 @@ wr_bench_trial(struct wr_bench *b, struct wr_stream *st, uint64_t drain_ns,
 	}
 	/* The stream's own duration ends the trial; a signal or a link
 	 * that goes away cuts it short. */
+	t0 = wr_bench_mono_ns();
+	tick = t0 + WR_BENCH_TICK_NS;
 	while (!wr_engine_tx_finished(b->e)) {
 		if (wr_engine_links_check(b->e) > 0) {
 			b->link_lost = true;
 			wr_engine_request_stop(b->e, true);
 		}
 		b->h->wait(b->h->ctx, WR_BENCH_POLL_NS);
+		if (b->cur_test != NULL && !wr_bench_cancelled(b) &&
+		    wr_bench_mono_ns() >= tick) {
+			trial_tick(b, st, wr_bench_mono_ns() - t0);
+			tick += WR_BENCH_TICK_NS;
+		}
 	}
 	/* Echoes still in flight: the drain, time the caller may use. */
 	if (wr_engine_any_rx(b->e))

@@ -50,6 +50,8 @@ struct wr_bench_progress {
 	double eta_s;               /**< < 0: unknown */
 	uint64_t rate_millipps;     /**< the trial's rate; 0: as fast as the port takes */
 	double elapsed_s;
+	double trial_s;             /**< a line inside a trial: its time so far, */
+	double trial_len_s;         /**<   of this length (0: not inside a trial) */
 };
 
 struct wr_bench_hooks {
@@ -144,6 +146,9 @@ struct wr_bench {
 	uint32_t tests;
 	uint32_t progress_done, progress_est;
 	uint64_t progress_t0_ns;
+	uint64_t plan_ns;           /* rfc2544: about how long it all takes */
+	const char *cur_test;       /* rfc2544: the test running, for the
+				     * progress lines inside a trial */
 	struct wr_latency *lat_hist;
 	struct wr_latency_summary lat;
 	struct wr_latency *rev_lat_hist;

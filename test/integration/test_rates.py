@@ -8,7 +8,9 @@ import os
 import re
 import shlex
 import shutil
+import signal
 import subprocess
+import threading
 import unittest
 
 from wrtest import ROOT, STREAMS, WIRERATE, EalCase, tshark_fields, wait_for
@@ -432,8 +434,9 @@ class Rfc2544Loopback(EalCase):
                 self.assertEqual(r["at_least_pps"], counted[0]["offered_pps"])
                 self.assertEqual(c["throughput_pps"], "")
                 continue
-            self.assertEqual(r["throughput_pps"], 100_000)
-            self.assertEqual(c["throughput_pps"], "100000.000")
+            # Never above what the trial offered (within 0.1 % of 100 kpps).
+            self.assertEqual(r["throughput_pps"], min(100_000, counted[0]["offered_pps"]))
+            self.assertEqual(float(c["throughput_pps"]), r["throughput_pps"])
         self.assertEqual([r["frame_size"] for r in rows], ["64", "128", "1518"])
         self.assertEqual(p.returncode, 3 if limited else 0, p.stdout)
 
@@ -464,7 +467,8 @@ ports:
                 # counted on the pair's own RX port
                 self.assertEqual(t["rx_frames"], t["sent"])
             if r["limited_by"] == "device":
-                self.assertEqual(r["throughput_pps"], 50_000)
+                counted = [t for t in r["trials"] if t["counted"]]
+                self.assertEqual(r["throughput_pps"], min(50_000, counted[-1]["offered_pps"]))
         self.assertIn("port 1 -> port 1", p.stdout)
         p = self.wirerate("rfc2544", sf, "--config", prof, "--pairs", "0:1,0:1", check=2)
         self.assertIn("--pairs", p.stderr)
@@ -495,6 +499,81 @@ ports:
         self.assertIn("\r\033[Kthroughput 128 B: trial 1 of ~", out)
         self.assertRegex(out, r"\r\033\[Kloss 128 B: trial \d+ of ~\d+, ETA \d+m\d\ds")
         self.assertNotIn("128 bytes: frame loss at", out)
+
+    def test_plan_progress_and_ctrl_c(self):
+        """Issue 31: rfc2544 was silent for a whole trial (45 s after the header in the
+        README's example). It prints its plan first (tests, sizes, trials, about how long),
+        a line every 5 s inside a trial, and on Ctrl-C writes the CSV, JSON and HTML report
+        of what was measured, the size it stopped in marked incomplete (no throughput, the
+        highest rate passed so far as "at least"), the rest listed as not measured.  Two
+        phases of 5.5 s trials: the first size's second trial (a re-measurement, or a redo
+        on a busy CPU) always comes, and its tick is the moment to stop."""
+        sf = os.path.join(STREAMS, "udp-64.yaml")
+        prof = self.profile("net_ring0", "wrsctrlc")
+        sizes = [64, 128, 256]
+        gen = subprocess.Popen(
+            [WIRERATE, "rfc2544", sf, "--config", prof, "--tx-port", "0", "--rx-port", "0",
+             "--sizes", ",".join(map(str, sizes)), "--phases", "2", "--first-trial", "5.5",
+             "--trial", "5.5", "--drain", "0.1", "--max-rate", "50 kpps", "--json",
+             self.path("c.json"), "--csv", self.path("c.csv"), "--report",
+             self.path("c.html")],
+            cwd=self.tmp, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        lines = []
+        reader = threading.Thread(target=lambda: lines.extend(gen.stdout), daemon=True)
+        reader.start()
+        tick = re.compile(r"^  (\d+) bytes: throughput trial (\d+) of ~(\d+) at 50000\.000 "
+                          r"pps: \d+ s of 6 s$")
+        try:
+            self.assertTrue(wait_for(lambda: sum(1 for l in lines if tick.match(l)) >= 2, 60),
+                            "".join(lines))
+            gen.send_signal(signal.SIGINT)
+            reader.join(30)
+            err = gen.stderr.read()
+            gen.wait(30)
+        finally:
+            if gen.poll() is None:
+                gen.kill()
+                gen.wait()
+            gen.stdout.close()
+            gen.stderr.close()
+        out = "".join(lines)
+        msg = out + err
+        # The header, then the plan, before any trial.
+        self.assertTrue(lines[0].startswith("wirerate "), msg)
+        self.assertRegex(lines[1], r"^plan: throughput; 3 sizes \(64,128,256 bytes\); about "
+                         r"\d+ trials of 5\.500 s and a 0\.100 s drain each: about "
+                         r"\d+m\d\ds in all", msg)
+        n_plan = int(re.search(r"about (\d+) trials", lines[1]).group(1))
+        ticks = [tick.match(l).groups() for l in lines if tick.match(l)]
+        self.assertEqual(ticks[:2], [("64", "1", str(n_plan)), ("64", "2", str(n_plan))], msg)
+        res = self.json("c.json")
+        self.assertEqual(res["stop_reason"], "signal", msg)
+        self.assertEqual(res["stopped_in_size"], 64, msg)
+        self.assertEqual([r["frame_size"] for r in res["results"]], [64], msg)
+        self.assertEqual(res["not_measured_sizes"], [128, 256], msg)
+        r = res["results"][0]
+        self.assertEqual(r["incomplete"], "throughput", msg)
+        self.assertIsNone(r["throughput_pps"], msg)
+        self.assertEqual(r["limited_by"], "incomplete", msg)
+        # The trial that ran whole is there; the one the signal cut is not.
+        self.assertEqual(len(r["trials"]), 1, msg)
+        t = r["trials"][0]
+        self.assertEqual(t["lost"], 0, msg)
+        passed = t["counted"] and t["pass"] and not t["short_offer"]
+        self.assertEqual(r["at_least_pps"],
+                         min(t["rate_pps"], t["offered_pps"]) if passed else None, msg)
+        with open(self.path("c.csv")) as f:
+            rows = list(csv.DictReader(f))
+        self.assertEqual([(c["frame_size"], c["throughput_pps"], c["limited_by"]) for c in rows],
+                         [("64", "", "incomplete")], msg)
+        self.assertRegex(out, r"(?m)^\s+64 (>= [\d.]+ pps: )?incomplete, stopped by a signal "
+                         r"after 1 trials", msg)
+        self.assertIn("stopped: a signal during the 64-byte trial (signal); not measured: 128, "
+                      "256 bytes", out)
+        with open(self.path("c.html")) as f:
+            self.assertIn("<html", f.read().lower())
+        # README: a run stopped by Ctrl-C exits 0.
+        self.assertEqual(gen.returncode, 0, msg)
 
     def test_needs_ports_and_room_for_signature(self):
         sf = os.path.join(STREAMS, "udp-64.yaml")
@@ -1237,8 +1316,11 @@ ports:
                     "latency-trials": "2", "latency-trial": "0.3"})
         forwarded = self.forwarded() - before
         lat = r["latency"]
-        self.assertEqual(r["throughput_pps"], 4000.0, r["trials"])
-        self.assertEqual((lat["rate_pps"], len(lat["trials"])), (4000.0, 2), lat)
+        top = max((t for t in r["trials"] if t["counted"] and t["pass"]),
+                  key=lambda t: t["rate_pps"])
+        ndr = min(top["rate_pps"], top["offered_pps"])  # never above what it offered
+        self.assertEqual((top["rate_pps"], r["throughput_pps"]), (4000.0, ndr), r["trials"])
+        self.assertEqual((lat["rate_pps"], len(lat["trials"])), (ndr, 2), lat)
         for t in lat["trials"]:
             self.assertEqual(t["frames"], t["sent"] - t["lost"], t)
             self.assertGreater(t["frames"], 0.9 * 4000 * 0.3, t)
@@ -1370,10 +1452,14 @@ settle_ms: 200
                 rate = lat["rate_pps"]
             else:
                 device_rows += 1
-                self.assertEqual(r["throughput_pps"], 100_000, msg)
+                # The ceiling as its trial offered it (never above).
+                top = max((t for t in r["trials"] if t["counted"] and t["pass"]),
+                          key=lambda t: t["rate_pps"])
+                rate = min(top["rate_pps"], top["offered_pps"])
+                self.assertEqual(r["throughput_pps"], rate, msg)
+                self.assertGreater(rate, 100_000 * 0.999, msg)
                 self.assertFalse(lat["rate_at_least"], msg)
-                self.assertEqual(lat["rate_pps"], 100_000)
-                rate = 100_000
+                self.assertEqual(lat["rate_pps"], rate)
             self.assertEqual(len(lat["trials"]), 3)
             total = 0
             for t in lat["trials"]:
