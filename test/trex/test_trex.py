@@ -30,7 +30,7 @@ from wrtest import pcap_frames as read_pcap  # noqa: E402
 
 try:
     from scapy.all import (ICMPv6EchoRequest, IP, IPOption_NOP, IPv6, TCP, UDP, Dot1Q,
-                           Ether, Raw, wrpcap)
+                           Ether, Raw, wrpcap, wrpcapng)
     import trexsim as ts
     HAVE_SCAPY = True
 except ImportError:  # pragma: no cover - reported by the skip below
@@ -390,8 +390,15 @@ class FlowStatsAndOldNames(TrexCase):
         for p, t in zip(pkts, (100.0, 100.000250, 100.001250)):
             p.time = t
         wrpcap(cap, pkts)
+        ng = os.path.join(self.tmp, "cap.pcapng")
+        wrpcapng(ng, pkts)
         for opts, isgs in ((["--loop_count", "3"], [None, "250us", "1000us"]),
                            (["--ipg_usec", "10", "--loop_count", "0"], ["10us"] * 3)):
+            if opts[0] == "--loop_count":   # the capture's own gaps, from pcapng too
+                text, _ = self.imported("load_pcap.py", "-t", f"--pcap {ng} --loop_count 3")
+                self.assertEqual([ln.split("#")[0].strip() for ln in text.splitlines()
+                                  if ln.strip().startswith("isg:")],
+                                 ["isg: 250us", "isg: 1000us"])
             text, _ = self.imported("load_pcap.py", "-t", " ".join(["--pcap", cap] + opts))
             lines = [ln.split("#")[0].strip() for ln in text.splitlines()]
             self.assertIn(f"loops: {opts[-1]}", lines)

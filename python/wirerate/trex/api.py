@@ -671,8 +671,10 @@ class STLProfile:
         prev = None
         for data, meta in records:
             if ipg_usec is None:
-                ts = meta.sec * 1e6 + meta.usec if hasattr(meta, "sec") else \
-                    meta[0] * 1e6 + meta[1]
+                if hasattr(meta, "tsresol"):     # pcapng: ticks of 1/tsresol s
+                    ts = ((meta.tshigh << 32) | meta.tslow) * 1e6 / meta.tsresol
+                else:                             # pcap: seconds and microseconds
+                    ts = meta[0] * 1e6 + meta[1]
                 gap = 0.0 if prev is None else (ts - prev) / float(speedup)
                 if min_ipg_usec and gap < min_ipg_usec:
                     gap = min_ipg_usec
