@@ -333,7 +333,8 @@ class HltStreams(TrexCase):
                 IP(src="16.0.0.1", dst="48.0.0.1", id=0) / UDP(sport=1024, dport=80)
             want = want / (b"!" * (size - 4 - len(want)))
             self.same(got, [bytes(want)] * 3)
-        # sizes that grow by 7 from 66 (296 is never reached: 290 + 7 wraps) and shrink by 1 from 196 to 60 (no FCS)
+        # sizes that grow by 7 from 66 (296 is never reached: 290 + 7 wraps) and shrink
+        # by 1 from 196 to 60 (without FCS)
         for name, first, last, lens in (("s3", 66, 290, lambda k: 66 + 7 * k % 231),
                                         ("s4", 60, 196, lambda k: 196 - k % 137)):
             got = self.frames("hlt_kinds.py", 500, stream=name)
