@@ -47,7 +47,7 @@ struct wr_stream;
 struct wr_ynode;
 struct wr_ywalk;
 
-#define WR_FE_VARS_MAX 16     /**< variables of a stream (a tuple counts 2) */
+#define WR_FE_VARS_MAX 32     /**< variables of a stream (a tuple counts 2) */
 #define WR_FE_WRITES_MAX 32   /**< writes of a stream */
 #define WR_FE_CSUMS_MAX 8     /**< checksums fixed per frame */
 #define WR_FE_NAME_MAX 32

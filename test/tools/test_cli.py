@@ -121,6 +121,42 @@ class NotBuiltTest(unittest.TestCase):
                              'build first: tools/wr-setup\n')
 
 
+class TrexTallyTest(unittest.TestCase):
+    """wr-trex-tally over a trex-core-like tree (scripts/stl with a subdirectory): the
+    tally, each refusal's one line grouped by what it refuses; a bad directory is exit 2."""
+
+    def test_tally(self):
+        binary = os.environ.get('WIRERATE', os.path.join(REPO, 'build', 'app', 'wirerate'))
+        if not os.access(binary, os.X_OK) or not os.access('/usr/bin/python3', os.X_OK):
+            self.skipTest('needs the built wirerate and /usr/bin/python3 (Scapy)')
+        with tempfile.TemporaryDirectory() as root:
+            stl = os.path.join(root, 'scripts', 'stl')
+            os.makedirs(os.path.join(stl, 'hlt'))
+            trex = os.path.join(REPO, 'test', 'trex')
+            shutil.copy(os.path.join(trex, 'profiles', 'static.py'), stl)
+            shutil.copy(os.path.join(trex, 'profiles', 'hlt_ranges.py'),
+                        os.path.join(stl, 'hlt'))
+            shutil.copy(os.path.join(trex, 'bad', 'hlt_bad.py'), os.path.join(stl, 'hlt'))
+            shutil.copy(os.path.join(trex, 'bad', 'syntax.py'), stl)
+            res = subprocess.run([os.path.join(REPO, 'tools', 'wr-trex-tally'), root,
+                                  '--wirerate', binary], capture_output=True, text=True,
+                                 timeout=300)
+            self.assertEqual(res.returncode, 0, res.stderr)
+            lines = res.stdout.splitlines()
+            self.assertEqual(lines[0], f'2 of 4 TRex profiles under {stl} import and pass '
+                             'wirerate check unchanged')
+            self.assertEqual(lines[1], '2 refused in one line:')
+            self.assertIn("      hlt/hlt_bad.py: STLHltStream: l3_protocol 'ipx': expected "
+                          "ipv4 or ipv6", lines)
+            self.assertIn('  1 STLHltStream', lines)
+            self.assertIn('  1 syntax error', lines)
+            self.assertNotIn('converter bug', res.stdout)
+        res = subprocess.run([os.path.join(REPO, 'tools', 'wr-trex-tally'), '/nonexistent'],
+                             capture_output=True, text=True, timeout=30)
+        self.assertEqual((res.returncode, res.stderr),
+                         (2, 'wr-trex-tally: /nonexistent: not a directory\n'))
+
+
 class BadRefTest(unittest.TestCase):
     """--ref names another wirerate build to alternate with: anything else (missing, a
     directory, not executable) is refused in one line with exit 2 before anything runs,

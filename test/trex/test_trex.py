@@ -30,7 +30,7 @@ from wrtest import pcap_frames as read_pcap  # noqa: E402
 
 try:
     from scapy.all import (ICMPv6EchoRequest, IP, IPOption_NOP, IPv6, TCP, UDP, Dot1Q,
-                           Ether)
+                           Ether, Raw, wrpcap, wrpcapng)
     import trexsim as ts
     HAVE_SCAPY = True
 except ImportError:  # pragma: no cover - reported by the skip below
@@ -273,6 +273,172 @@ class Streams(TrexCase):
             self.assertEqual(g, bytes(q))  # Scapy's own checksums
 
 
+def mac_low(base, low):
+    """A MAC whose 32 low bits are @p low (mod 2^32), its first two bytes @p base's."""
+    head = bytes.fromhex(base.replace(":", ""))[:2]
+    return ":".join(f"{b:02x}" for b in head + (low & 0xFFFFFFFF).to_bytes(4, "big"))
+
+
+def checksums_right(frame):
+    """The frame with its IPv4 header checksum recomputed by Scapy."""
+    q = Ether(frame)
+    q[IP].chksum = None
+    return bytes(q)
+
+
+class HltStreams(TrexCase):
+    """TRex's HLT API (STLHltStream): the frames each parameter describes, by TRex's value
+    rule for a range (doc/trex.md: base + (k x step mod (count - 1) x step + 1), a
+    decrement likewise downwards), decoded by Scapy."""
+
+    def test_ranges_and_direction(self):
+        for port, src, mac, dst in ((0, "10.0.0.1", "00:00:c0:a8:00:03", "10.9.0.200"),
+                                    (1, "10.9.0.200", "02:00:00:00:00:22", "10.0.0.1")):
+            out = os.path.join(self.tmp, f"ranges{port}.yaml")
+            self.run_wr("import-trex", os.path.join(PROFILES, "hlt_ranges.py"), "-p",
+                        str(port), "-o", out, "-q")
+            pcap = os.path.join(self.tmp, f"ranges{port}.pcap")
+            self.run_wr("dump", out, "--count", "300", "--pcap", pcap)
+            got = read_pcap(pcap)
+            self.assertEqual(len(got), 300)
+            first = Ether(got[0])
+            for k, g in enumerate(got):
+                p = Ether(g)
+                self.assertEqual(len(g), 124, k)
+                self.assertEqual(p.src, mac_low(mac, int(mac.replace(":", "")[4:], 16) +
+                                                2 * k % 9), k)
+                self.assertEqual(p.dst, "00:00:5e:00:01:01" if port == 0 else
+                                 "02:00:00:00:00:33")
+                self.assertEqual(p[Dot1Q].vlan, 100 + k % 4, k)
+                self.assertEqual((p[Dot1Q].prio, p[Dot1Q].id), (1, 1))  # TRex's defaults
+                up, down = (k % 10, 3 * k % 19)
+                want_src = ipaddress.IPv4Address(src) + up if port == 0 else \
+                    ipaddress.IPv4Address(src) - down
+                want_dst = ipaddress.IPv4Address(dst) - down if port == 0 else \
+                    ipaddress.IPv4Address(dst) + up
+                self.assertEqual((p[IP].src, p[IP].dst), (str(want_src), str(want_dst)), k)
+                self.assertEqual((p[UDP].sport, p[UDP].dport), (1000 + k % 6, 53), k)
+                self.assertEqual(checksums_right(g), g, k)              # fixed by TRex
+                self.assertEqual(p[UDP].chksum, first[UDP].chksum, k)   # left stale by TRex
+                self.assertEqual(bytes(p[UDP].payload), b"!" * (124 - 46))
+
+    def test_kinds(self):
+        text, _ = self.imported("hlt_kinds.py", "-q")
+        lines = [ln.split("#")[0].strip() for ln in text.splitlines()]
+        # imix by packets: 7:4:1 of 120 pps, the sizes with FCS as TRex's HLT gives them
+        for name, size, rate in (("s0", 64, 70), ("s1", 570, 40), ("s2", 1518, 10)):
+            self.assertIn(f"rate: {rate} pps", lines)
+            got = self.frames("hlt_kinds.py", 3, stream=name)
+            want = Ether(src="00:00:01:00:00:01", dst="00:00:00:00:00:00") / \
+                IP(src="16.0.0.1", dst="48.0.0.1", id=0) / UDP(sport=1024, dport=80)
+            want = want / (b"!" * (size - 4 - len(want)))
+            self.same(got, [bytes(want)] * 3)
+        # sizes that grow by 7 from 66 (296 is never reached: 290 + 7 wraps) and shrink
+        # by 1 from 196 to 60 (without FCS)
+        for name, first, last, lens in (("s3", 66, 290, lambda k: 66 + 7 * k % 231),
+                                        ("s4", 60, 196, lambda k: 196 - k % 137)):
+            got = self.frames("hlt_kinds.py", 500, stream=name)
+            for k, g in enumerate(got):
+                p = Ether(g)
+                self.assertEqual(len(g), lens(k), (name, k))
+                self.assertEqual(p[IP].len, len(g) - 14)
+                self.assertEqual(p[UDP].len, len(g) - 34)
+                self.assertEqual(checksums_right(g), g, (name, k))
+            self.assertEqual((min(map(len, got)), max(map(len, got))), (first, last))
+        # TCP over IPv6: the 32 low bits of each address vary (and wrap there)
+        got = self.frames("hlt_kinds.py", 100, stream="s5")
+        for k, g in enumerate(got):
+            p = Ether(g)
+            self.assertEqual(p[IPv6].src, str(ipaddress.IPv6Address("2001:db8::10") + k % 9))
+            low = (0xfffffffe + k % 4) & 0xFFFFFFFF
+            self.assertEqual(p[IPv6].dst, str(ipaddress.IPv6Address(
+                (int(ipaddress.IPv6Address("2001:db8:1::")) | low))), k)
+            self.assertEqual((p[TCP].sport, p[TCP].dport), (4000, 443 - 10 * k % 21), k)
+        # a multi-burst of TCP over IPv4: DSCP, TTL, and TRex's one flag (SYN of SYN+ACK)
+        self.assertIn("count: 15", lines)
+        self.assertIn("bursts: {frames: 5, gap: 100us}", lines)
+        want = Ether(src="00:00:01:00:00:01", dst="00:00:00:00:00:00") / \
+            IP(src="0.0.0.0", dst="192.0.0.1", tos=46 << 2, ttl=9, id=0) / \
+            TCP(sport=1024, dport=80, seq=1, ack=1, flags="S", window=4069)
+        want = want / (b"!" * (76 - len(want)))
+        self.same(self.frames("hlt_kinds.py", 4, stream="s6"), [bytes(want)] * 4)
+
+
+class FlowStatsAndOldNames(TrexCase):
+    """TRex's flow statistics as wirerate's signatures, load_pcap, old names, many
+    variables."""
+
+    def test_flow_stats_signatures(self):
+        text, _ = self.imported("flow_stats.py")
+        lines = [ln.split("#")[0].strip() for ln in text.splitlines()]
+        self.assertEqual(lines.count("latency: loss"), 2)    # STLFlowStats, STLTaggedPktGroup
+        self.assertEqual(lines.count("latency: true"), 1)    # STLFlowLatencyStats
+        for name, magic in (("counted", b"WRsl"), ("timed", b"WRsg"), ("tagged", b"WRsl")):
+            got = self.frames("flow_stats.py", 5, stream=name)
+            seqs = []
+            for g in got:
+                sig = bytes(Ether(g)[UDP].payload)
+                self.assertEqual(sig[:4], magic, name)
+                seqs.append(int.from_bytes(sig[8:16], "big"))
+            self.assertEqual(seqs, list(range(5)), name)
+        self.run_wr("check", os.path.join(PROFILES, "flow_stats.py"))
+
+    def test_load_pcap(self):
+        cap = os.path.join(self.tmp, "cap.pcap")
+        pkts = [Ether(src="00:11:11:11:11:11", dst="00:22:22:22:22:22") /
+                IP(src="1.1.1.1", dst="2.2.2.2") / UDP(sport=5, dport=6) / Raw(b"a" * n)
+                for n in (20, 200, 60)]
+        for p, t in zip(pkts, (100.0, 100.000250, 100.001250)):
+            p.time = t
+        wrpcap(cap, pkts)
+        ng = os.path.join(self.tmp, "cap.pcapng")
+        wrpcapng(ng, pkts)
+        for opts, isgs in ((["--loop_count", "3"], [None, "250us", "1000us"]),
+                           (["--ipg_usec", "10", "--loop_count", "0"], ["10us"] * 3)):
+            if opts[0] == "--loop_count":   # the capture's own gaps, from pcapng too
+                text, _ = self.imported("load_pcap.py", "-t", f"--pcap {ng} --loop_count 3")
+                self.assertEqual([ln.split("#")[0].strip() for ln in text.splitlines()
+                                  if ln.strip().startswith("isg:")],
+                                 ["isg: 250us", "isg: 1000us"])
+            text, _ = self.imported("load_pcap.py", "-t", " ".join(["--pcap", cap] + opts))
+            lines = [ln.split("#")[0].strip() for ln in text.splitlines()]
+            self.assertIn(f"loops: {opts[-1]}", lines)
+            self.assertEqual([ln for ln in lines if ln.startswith("next:")],
+                             ["next: next", "next: next", "next: first"])
+            self.assertEqual([ln for ln in lines if ln.startswith("isg:")],
+                             [f"isg: {i}" for i in isgs if i])
+            self.assertEqual(lines.count("count: 1"), 3)
+        for i, p in enumerate(pkts):
+            got = self.frames("load_pcap.py", 1, "-t", f"--pcap {cap}", stream=str(i + 1))
+            want = bytes(p)
+            self.assertEqual(got, [bytes.fromhex(DST.replace(":", "") + SRC.replace(":", ""))
+                                   + want[12:]])
+
+    def test_old_names_and_trex_module_exports(self):
+        head = bytes.fromhex("0200000000020200000000010800")
+        got = self.frames("old_names.py", 100)
+        for k, g in enumerate(got):
+            want = Ether(head + bytes(IP(src="10.0.0.1", dst="10.0.0.2", id=1 + 4 * k % 30) /
+                                      UDP(sport=7, dport=9) / (b"o" * 20)) + b"\0\x07")
+            raw = bytearray(bytes(want))
+            raw[40:42] = g[40:42]            # the UDP checksum as the profile's bytes hold it
+            self.assertEqual(g, bytes(raw), k)
+            self.assertEqual(checksums_right(g), g, k)
+
+    def test_twenty_variables(self):
+        pkt = Ether(src=SRC, dst=DST) / IP(src="16.0.0.1", dst="48.0.0.1") / \
+            UDP(sport=1500, dport=1500) / (b"\xff" * 80)
+        ins, writes, off = [], [], 42
+        for i in range(20):
+            size = (1, 2, 4)[i % 3]
+            ins.append(ts.Var(f"v{i}", size, "inc" if i % 2 else "dec", i, i * 7 + 5,
+                              step=1 + i % 4))
+            writes.append(ts.Write(f"v{i}", off))
+            off += size
+        got = self.frames("many_vars.py", 400)
+        self.same(got, ts.frames(bytes(pkt), ts.Program(ins + writes), 400), fixed=False)
+
+
 class ProfileOutput(TrexCase):
     """What a profile prints never mixes with the stream file wirerate reads."""
 
@@ -417,7 +583,9 @@ class BadProfiles(TrexCase):
         self.bad("offset_past.py", 11, ["offset 60 + 4 bytes is past the packet's 60 bytes"])
 
     def test_unmappable(self):
-        self.bad("flow_stats.py", 10, ["STLFlowLatencyStats", "not supported"])
+        self.bad("flow_stats.py", 13, ["STLFlowLatencyStats", "sent as bytes (frame:",
+                                       "signature in a stack stream"])
+        self.bad("hlt_bad.py", 8, ["STLHltStream: l3_protocol 'ipx': expected ipv4 or ipv6"])
         self.bad("fix_before_write.py", 13, ["after STLVmFixIpv4 (line 12)"])
 
 

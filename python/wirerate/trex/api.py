@@ -36,6 +36,16 @@ def _num(site: Site, what: str, v: Any) -> int:
     raise ProfileError(site, f"{what}: expected an integer or an IPv4 address, got {v!r}")
 
 
+# Warnings the profile's own calls leave (an HLT parameter TRex ignores, ...): the converter
+# prints them with its own.  load() empties it before a profile runs.
+NOTES: List[Any] = []
+
+
+def note(site: Site, message: str) -> None:
+    if (site, message) not in NOTES:
+        NOTES.append((site, message))
+
+
 def _check(site: Site, ok: bool, message: str) -> None:
     if not ok:
         raise ProfileError(site, message)
@@ -509,15 +519,39 @@ STLStreamDstMAC_ARP = 2
 
 
 class STLFlowStats:
+    """TRex's per-pg_id counters: wirerate's per-stream counters (``latency: loss``, a
+    loss-only signature that counts every frame received, lost, late and repeated)."""
+
     kind = "STLFlowStats"
+    latency = "loss"
 
     def __init__(self, pg_id: int, vxlan: bool = False, ieee_1588: bool = False):
         self.site: Site = call_site()
+        _check(self.site, _is_int(pg_id) and pg_id >= 0,
+               f"{self.kind}: pg_id must be an integer >= 0, got {pg_id!r}")
         self.pg_id = pg_id
+        self.vxlan = vxlan
+        self.ieee_1588 = ieee_1588
 
 
 class STLFlowLatencyStats(STLFlowStats):
+    """TRex's latency stream: wirerate's ``latency: true`` (a signature with the TX time:
+    latency, jitter, loss, reordering and duplicates of every frame)."""
+
     kind = "STLFlowLatencyStats"
+    latency = "true"
+
+
+class STLTaggedPktGroup(STLFlowStats):
+    """TRex's tagged packet group (sequence and loss per tpgid and VLAN tag): wirerate's
+    per-stream counters (``latency: loss``); wirerate counts per stream, not per tag."""
+
+    kind = "STLTaggedPktGroup"
+    latency = "loss"
+
+    def __init__(self, tpgid: int):
+        super().__init__(pg_id=tpgid)
+        self.site = call_site()
 
 
 class STLStream:
@@ -543,7 +577,8 @@ class STLStream:
         _check(s, packet is None or isinstance(packet, STLPktBuilder),
                f"{self.kind}: packet must be an STLPktBuilder")
         _check(s, flow_stats is None or isinstance(flow_stats, STLFlowStats),
-               f"{self.kind}: flow_stats must be STLFlowStats or STLFlowLatencyStats")
+               f"{self.kind}: flow_stats must be STLFlowStats, STLFlowLatencyStats or "
+               f"STLTaggedPktGroup")
         for what, v in (("enabled", enabled), ("self_start", self_start),
                         ("dummy_stream", dummy_stream), ("start_paused", start_paused)):
             _check(s, isinstance(v, bool), f"{self.kind}: {what} must be a bool")
@@ -599,8 +634,160 @@ class STLProfile:
     def get_streams(self) -> List[STLStream]:
         return self.streams
 
+    @staticmethod
+    def load_pcap(pcap_file: str, ipg_usec: Any = None, speedup: Any = 1.0,
+                  loop_count: int = 1, vm: Any = None, packet_hook: Any = None,
+                  split_mode: Optional[str] = None, min_ipg_usec: Any = None,
+                  src_mac_pcap: bool = False, dst_mac_pcap: bool = False) -> "STLProfile":
+        """A capture as TRex plays it: one single-frame stream per packet, each the next's
+        ``next``, the last looping back to the first ``loop_count`` times; the gap before
+        each (isg) ``ipg_usec`` / speedup, or the capture's own gap / speedup (at least
+        ``min_ipg_usec``).  The MACs are the port's unless src_mac_pcap / dst_mac_pcap."""
+        site = call_site()
+        _check(site, isinstance(speedup, (int, float)) and speedup > 0,
+               "STLProfile.load_pcap: speedup must be more than 0")
+        _check(site, min_ipg_usec is None or min_ipg_usec >= 0,
+               "STLProfile.load_pcap: min_ipg_usec must not be negative")
+        _check(site, ipg_usec is None or ipg_usec >= 0.001 * speedup or
+               (min_ipg_usec is not None and min_ipg_usec >= 0.001),
+               f"STLProfile.load_pcap: ipg_usec {ipg_usec}: at least 0.001 usec")
+        _check(site, _is_int(loop_count) and loop_count >= 0,
+               "STLProfile.load_pcap: loop_count must be an integer >= 0")
+        _check(site, split_mode is None, "STLProfile.load_pcap: split_mode (a capture "
+               "split between two ports by MAC or IP) is not supported: one port's streams "
+               "only")
+        try:
+            from scapy.utils import RawPcapReader
+        except ImportError:
+            raise ProfileError(site, "STLProfile.load_pcap: reading a capture needs Scapy") \
+                from None
+        try:
+            records = [(bytes(d), m) for d, m in RawPcapReader(pcap_file)]
+        except (OSError, Exception) as e:  # Scapy raises its own for a non-capture
+            raise ProfileError(site, f"STLProfile.load_pcap: {pcap_file}: {e}") from None
+        _check(site, len(records) > 0, f"STLProfile.load_pcap: {pcap_file} holds no packet")
+        pkts: List[Any] = []
+        at = 0.0
+        prev = None
+        for data, meta in records:
+            if ipg_usec is None:
+                if hasattr(meta, "tsresol"):     # pcapng: ticks of 1/tsresol s
+                    ts = ((meta.tshigh << 32) | meta.tslow) * 1e6 / meta.tsresol
+                else:                             # pcap: seconds and microseconds
+                    ts = meta[0] * 1e6 + meta[1]
+                gap = 0.0 if prev is None else (ts - prev) / float(speedup)
+                if min_ipg_usec and gap < min_ipg_usec:
+                    gap = min_ipg_usec
+                prev = ts
+            else:
+                gap = min_ipg_usec if min_ipg_usec else ipg_usec / float(speedup)
+            at += gap
+            pkts.append((data, at))
+        if packet_hook is not None:
+            pkts = [(packet_hook(d), t) for d, t in pkts]
+        dst_mode = STLStreamDstMAC_PKT if dst_mac_pcap else STLStreamDstMAC_CFG_FILE
+        streams = []
+        last = 0.0
+        n = len(pkts)
+        for i, (data, t) in enumerate(pkts, start=1):
+            builder = STLPktBuilder(pkt_buffer=bytes(data), vm=vm)
+            builder.site = site
+            st = STLStream(name=i, packet=builder,
+                           mode=STLTXSingleBurst(total_pkts=1, percentage=100),
+                           self_start=(i == 1), isg=t - last,
+                           action_count=loop_count if i == n else 0,
+                           next=1 if i == n else i + 1,
+                           mac_src_override_by_pkt=src_mac_pcap,
+                           mac_dst_override_mode=dst_mode)
+            st.site = st.mode.site = site
+            streams.append(st)
+            last = t
+        return STLProfile(streams)
+
+
+# TRex's older name of STLScVmRaw, still in profiles written for it.
+CTRexScRaw = STLScVmRaw
+
+
+def is_valid_ipv4(addr: Any) -> bool:
+    try:
+        ipaddress.IPv4Address(addr)
+        return True
+    except (ValueError, TypeError):
+        return False
+
+
+def is_valid_ipv6(addr: Any) -> bool:
+    try:
+        ipaddress.IPv6Address(addr)
+        return True
+    except (ValueError, TypeError):
+        return False
+
+
+def is_valid_mac(mac: Any) -> bool:
+    import re
+    return isinstance(mac, str) and re.fullmatch(r"[0-9a-fA-F]{2}(:[0-9a-fA-F]{2}){5}",
+                                                 mac) is not None
+
+
+# Address helpers TRex's API module exports (profiles compute ranges with them).
+def is_valid_ipv4_ret(addr: Any) -> bytes:
+    """An IPv4 address (text, integer or 4 bytes) as 4 bytes in network order."""
+    if isinstance(addr, bytes) and len(addr) == 4:
+        return addr
+    try:
+        return ipaddress.IPv4Address(addr).packed
+    except (ValueError, TypeError):
+        raise TRexError(f"not a valid IPv4 address: {addr!r}") from None
+
+
+def is_valid_ipv6_ret(addr: Any) -> bytes:
+    if isinstance(addr, bytes) and len(addr) == 16:
+        return addr
+    try:
+        return ipaddress.IPv6Address(addr).packed
+    except (ValueError, TypeError):
+        raise TRexError(f"not a valid IPv6 address: {addr!r}") from None
+
+
+def ipv4_str_to_num(buf: bytes) -> int:
+    if not isinstance(buf, bytes) or len(buf) != 4:
+        raise TRexError(f"ipv4_str_to_num: expected 4 bytes, got {buf!r}")
+    return int.from_bytes(buf, "big")
+
+
+def mac_str_to_num(buf: bytes) -> int:
+    if not isinstance(buf, bytes) or len(buf) != 6:
+        raise TRexError(f"mac_str_to_num: expected 6 bytes, got {buf!r}")
+    return int.from_bytes(buf, "big")
+
+
+def int2ip(val: int) -> str:
+    return str(ipaddress.IPv4Address(val & 0xFFFFFFFF))
+
+
+def ip2int(ip: Any) -> int:
+    return ipv4_str_to_num(is_valid_ipv4_ret(ip))
+
+
+def int2mac(val: int) -> str:
+    return ":".join(f"{b:02x}" for b in (val % (1 << 48)).to_bytes(6, "big"))
+
+
+def increase_ip(ip: Any, val: int = 1) -> str:
+    return int2ip(ip2int(ip) + val)
+
+
+def increase_mac(mac: Any, val: int = 1) -> str:
+    raw = bytes.fromhex(mac.replace(":", "")) if isinstance(mac, str) else mac
+    return int2mac(mac_str_to_num(raw) + val)
+
 
 __all__ = [
+    "is_valid_ipv4_ret", "is_valid_ipv6_ret", "ipv4_str_to_num", "mac_str_to_num", "int2ip",
+    "ip2int", "int2mac", "increase_ip", "increase_mac",
+    "CTRexScRaw", "is_valid_ipv4", "is_valid_ipv6", "is_valid_mac", "STLTaggedPktGroup",
     "CTRexVmInsFixHwCs", "STLError", "STLFlowLatencyStats", "STLFlowStats", "STLIPRange",
     "STLPktBuilder", "STLProfile", "STLScVmRaw", "STLStream", "STLStreamDstMAC_ARP",
     "STLStreamDstMAC_CFG_FILE", "STLStreamDstMAC_PKT", "STLTXCont", "STLTXMode",

@@ -515,10 +515,6 @@ def _names(streams: Sequence[api.STLStream]) -> List[str]:
 
 
 def _refuse_stream(s: api.STLStream) -> None:
-    if s.flow_stats is not None:
-        raise ProfileError(s.flow_stats.site, f"{s.flow_stats.kind}: TRex's per-pg_id "
-                           f"statistics and latency signature are not supported (wirerate's "
-                           f"latency: true adds its own signature to its own streams)")
     if s.dummy_stream:
         raise ProfileError(s.site, "STLStream: dummy_stream (a delay that sends nothing) is "
                            "not supported")
@@ -741,6 +737,31 @@ def _stack(plan: Plan, opts: Options) -> Optional[List[Tuple[str, Any, str]]]:
     return items
 
 
+# ---- statistics ------------------------------------------------------------------------------
+
+def _stats_items(plan: Plan, stack: bool,
+                 notes: List[Note]) -> List[Tuple[str, Any, str]]:
+    """TRex's flow statistics as wirerate's signatures: STLFlowLatencyStats is latency: true
+    (latency, jitter, loss, order), STLFlowStats and STLTaggedPktGroup latency: loss (the
+    stream's frames counted received, lost, late, repeated).  Either signature is written
+    after the last header, where TRex writes its own at the end of the payload (and counts
+    STLFlowStats by the IPv4 id): the frames differ there."""
+    fs = plan.stream.flow_stats
+    if fs is None:
+        return []
+    if not stack:
+        raise ProfileError(fs.site, f"{fs.kind}: stream {plan.name} is sent as bytes "
+                           f"(frame:, for its field-engine program or a packet wirerate's "
+                           f"stack does not build), and wirerate's per-stream counters and "
+                           f"latency need its signature in a stack stream")
+    if fs.ieee_1588:
+        notes.append(Note(fs.site, f"{fs.kind}: ieee_1588: wirerate times frames with the "
+                          f"TSC (or the port's RX timestamps), not IEEE 1588"))
+    what = {"true": "latency, jitter, loss", "loss": "per-stream counters"}[fs.latency]
+    value: Any = True if fs.latency == "true" else "loss"
+    return [("latency", value, f"TRex's {fs.kind}(pg_id={fs.pg_id}): {what}")]
+
+
 # ---- modes, rates, chains ---------------------------------------------------------------------
 
 def _fmt_num(x: float, places: int = 6) -> str:
@@ -812,7 +833,7 @@ def _mult_factor(plans: List[Plan], mult: Optional[str], sequenced: bool) -> flo
     return value / total
 
 
-def _rate(plan: Plan, factor: float) -> str:
+def _rate(plan: Plan, factor: float, notes: Optional[List[Note]] = None) -> str:
     t, v = _base_rate(plan)
     v *= factor
     size = _avg_len(plan)
@@ -821,7 +842,17 @@ def _rate(plan: Plan, factor: float) -> str:
             raise ProfileError(plan.stream.mode.site, f"{plan.stream.mode.kind}: a percentage "
                                f"rate with trimmed sizes (TRex converts with its average "
                                f"size and the port's speed): give pps or bps")
-        return f"{_fmt_num(v)}%"
+        # wirerate keeps a share of the line in millionths of it (0.0001 %)
+        kept = round(v * 10000) / 10000
+        if kept <= 0:
+            raise ProfileError(plan.stream.mode.site, f"{plan.stream.mode.kind}: "
+                               f"{plan.name}'s rate is {v:.3g}% of the line: wirerate's "
+                               f"smallest share is 0.0001%")
+        if notes is not None and abs(kept - v) > 1e-12:
+            notes.append(Note(plan.stream.mode.site, f"{plan.name}: {_fmt_num(v, 9)}% of the "
+                              f"line is sent as {_fmt_num(kept, 4)}% (wirerate's rates in "
+                              f"millionths of the line)"))
+        return f"{_fmt_num(kept, 4)}%"
     # Packet rates in whole milli-pps, as wirerate keeps them (TRex's are doubles).
     pps = v if t == "pps" else v / (8 * (size + FCS + (20 if t == "bps_L1" else 0)))
     if round(pps * 1000) < 1:
@@ -839,9 +870,10 @@ def _rate(plan: Plan, factor: float) -> str:
     return f"{_fmt_num(v)} bps {'L1' if t == 'bps_L1' else 'L2'}"
 
 
-def _mode_items(plan: Plan, factor: float) -> List[Tuple[str, Any, str]]:
+def _mode_items(plan: Plan, factor: float,
+                notes: Optional[List[Note]] = None) -> List[Tuple[str, Any, str]]:
     m = plan.stream.mode
-    items: List[Tuple[str, Any, str]] = [("rate", _rate(plan, factor), m.kind)]
+    items: List[Tuple[str, Any, str]] = [("rate", _rate(plan, factor, notes), m.kind)]
     if isinstance(m, api.STLTXSingleBurst):
         items.append(("count", m.total_pkts, ""))
     elif isinstance(m, api.STLTXMultiBurst):
@@ -946,7 +978,8 @@ def convert(streams: Sequence[api.STLStream], profile: str,
             opts: Optional[Options] = None, tunables: Sequence[str] = ()) -> Result:
     """The stream file for ``streams`` (what ``profile``'s get_streams returned)."""
     opts = opts or Options()
-    notes: List[Note] = []
+    notes: List[Note] = [Note(site, msg) for site, msg in api.NOTES]
+    del api.NOTES[:]
     names = _names(streams)
     plans = [_plan(s, n, profile) for s, n in zip(streams, names)]
     order, nexts, loops = _schedule(plans, notes)
@@ -965,7 +998,9 @@ def convert(streams: Sequence[api.STLStream], profile: str,
             if not opts.fix_checksums:
                 _stale_notes(p, notes)
         items += body
-        items += _mode_items(p, factor)
+        items += _stats_items(p, body is not None and any(k == "stack" for k, _, _ in body),
+                              notes)
+        items += _mode_items(p, factor, notes)
         if p.name in nexts:
             items.append(("next", nexts[p.name], ""))
         out_streams.append((comments, items))

@@ -31,6 +31,12 @@ API_MODULES = (
     "trex.stl.trex_stl_streams", "trex.stl.trex_stl_packet_builder_scapy",
     "trex.common", "trex.common.trex_types",
 )
+# TRex's HLT layer (STLHltStream), under both layouts.
+HLT_MODULES = ("trex_stl_lib.trex_stl_hltapi", "trex.stl.trex_stl_hltapi")
+# Modules TRex's API module imports and so exports to ``from ... import *`` (profiles use
+# binascii, struct, random, ... without importing them).
+STDLIB_EXPORTS = ("os", "sys", "string", "random", "time", "socket", "struct", "re", "json",
+                  "binascii", "base64", "copy", "inspect", "collections")
 
 
 def _api_namespace() -> Dict[str, Any]:
@@ -55,6 +61,8 @@ def _api_namespace() -> Dict[str, Any]:
                        if not k.startswith("_") and isinstance(v, type)})
     except ImportError:
         pass  # a profile that builds its packet from bytes needs no Scapy
+    for name in STDLIB_EXPORTS:
+        ns[name] = importlib.import_module(name)
     for name in api.__all__:
         ns[name] = getattr(api, name)
     return ns
@@ -73,6 +81,16 @@ def _install_api() -> None:
         mod.__wirerate__ = True  # type: ignore[attr-defined]
         mod.__path__ = []  # type: ignore[attr-defined]  (a package: submodules import)
         sys.modules[name] = mod
+    from . import hltapi
+    for name in HLT_MODULES:
+        if name not in sys.modules:
+            mod = types.ModuleType(name)
+            mod.__dict__.update({k: v for k, v in (ns or _api_namespace()).items()})
+            mod.STLHltStream = hltapi.STLHltStream  # type: ignore[attr-defined]
+            mod.__wirerate__ = True  # type: ignore[attr-defined]
+            sys.modules[name] = mod
+            parent, _, leaf = name.rpartition(".")
+            setattr(sys.modules[parent], leaf, mod)
 
 
 def _site_of(exc: BaseException, path: str) -> Site:
@@ -152,6 +170,10 @@ def _call_get_streams(obj: Any, path: str, argv: List[str], kwargs: Dict[str, An
                       port_id: int) -> Any:
     fn = getattr(obj, "get_streams", None)
     if not callable(fn):
+        if callable(getattr(obj, "get_tpg_conf", None)):
+            raise ProfileError(_def_site(getattr(obj, "get_tpg_conf", None), path),
+                               "a TRex tagged-packet-group tag configuration "
+                               "(get_tpg_conf()), not a stream profile: nothing to send")
         raise ProfileError(_def_site(getattr(obj, "__class__", None), path),
                            "register() returned an object without get_streams()")
     here = _def_site(fn, path)
@@ -184,7 +206,11 @@ def _call_get_streams(obj: Any, path: str, argv: List[str], kwargs: Dict[str, An
         if var_kw and "tunables" not in call:
             call["tunables"] = argv  # TRex passes it to every profile
     err = io.StringIO()
+    argv0 = sys.argv[0] if sys.argv else None
     try:
+        # argparse in the profile names itself after argv[0]: the profile, as in TRex
+        if sys.argv:
+            sys.argv[0] = os.path.basename(path)
         with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
             return fn(**call)
     except SystemExit:
@@ -192,11 +218,15 @@ def _call_get_streams(obj: Any, path: str, argv: List[str], kwargs: Dict[str, An
         lines = [ln for ln in err.getvalue().strip().splitlines() if ln.strip()]
         why = lines[-1] if lines else "the profile exited while reading its tunables"
         raise ProfileError(here, f"tunables {' '.join(argv)!r}: {why}") from None
+    finally:
+        if argv0 is not None:
+            sys.argv[0] = argv0
 
 
 def load(path: str, tunables: Sequence[str] = (), port_id: int = 0) -> List[api.STLStream]:
     """The streams a TRex profile gives for ``port_id`` with ``tunables``."""
     _install_api()
+    del api.NOTES[:]
     try:
         with open(path, "rb") as f:
             source = f.read()
