@@ -374,6 +374,7 @@ function onStats(st) {
   }
   renderPorts();
   renderStreams();
+  renderTraffic();   // its stop reason is this document's, not the one before
   renderCharts();
   if (state.view === "latency") renderLatency();
 }

@@ -725,6 +725,8 @@ ports:
         a.wait(lambda: a.text(note) == "Below its set rate: " + want[0]["text"],
                lambda: f"the page says {a.text(note)!r}, the client {want[0]['text']!r}")
         self.assertIn("below", a.q('[data-row="stream:s"]').get_attribute("class"))
+        a.wait(lambda: a.text("#traffic-state") == "done (duration)",
+               lambda: f"traffic state: {a.text('#traffic-state')!r}")
         a.shot("rate-shortfall")
         self.assertEqual(a.errors(), [])
 
