@@ -495,14 +495,11 @@ wr_engine_open(struct wr_engine **out, const struct wr_config *cfg,
 void
 wr_engine_close(struct wr_engine *e)
 {
-	unsigned int i;
-
 	if (e == NULL)
 		return;
 	wr_eng_guard_stop(e);
 	wr_engine_unload(e);
-	for (i = 0; i < e->n_ports; i++)
-		wr_port_close(&e->ports[i]);
+	wr_port_close_all(e->ports, e->n_ports);
 	if (e->eal_up)
 		wr_engine_eal_cleanup();
 	free(e);

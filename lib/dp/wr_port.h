@@ -209,4 +209,18 @@ int wr_port_tx_files_check(const struct wr_port *p, struct wr_error *err);
 /** Stop and close, free the RX pool.  Safe on a port never set up. */
 void wr_port_close(struct wr_port *p);
 
+/**
+ * Return once EAL's interrupt thread has handled every event pending now
+ * (and what those queued), or after a second.  Main lcore.
+ */
+void wr_port_intr_settle(void);
+
+/**
+ * Every port of @p ports stopped, then closed, EAL's interrupt thread
+ * settled after each (wr_port_intr_settle()), RX pools freed: what the
+ * drivers' interrupt handlers do about it is done before the caller goes
+ * on to rte_eal_cleanup().  Main lcore, no worker running.
+ */
+void wr_port_close_all(struct wr_port *ports, unsigned int n);
+
 #endif /* WR_PORT_H */

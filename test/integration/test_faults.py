@@ -10,7 +10,7 @@ import subprocess
 import time
 import unittest
 
-from wrtest import EalCase, WIRERATE, memif_server_profile, wait_for
+from wrtest import EalCase, ROOT, WIRERATE, memif_server_profile, wait_for
 
 # Repetitions: enough that a one-in-ten failure shows (it escapes 20 runs
 # with probability 0.9^20 = 12 %, 60 runs with 0.2 %), about 3 s each.  The 'slow' suite (WR_SLOW=1) runs WR_FAULT_RUNS_SLOW.
@@ -137,6 +137,9 @@ streams:
         bad = verdict(what, gen, out, err, res, "payload" if cmd == "rtt" else "summary", code)
         if bad is not None:
             return bad
+        # The interrupt thread still inside the memif driver when EAL's heap went.
+        if "Invalid memory" in err:
+            return f"{what}: {err[-1000:]}"
         j = json_ok(res)
         # The handshake must finish: a timeout means the PMD could have
         # unmapped under an lcore (it survived by luck).
@@ -173,6 +176,53 @@ streams:
         print(f"\npeer killed: {len(bad)} of {RUNS} runs failed", flush=True)
         self.assertEqual(bad, [], "\n".join(bad))
 
+
+
+class TwoPortsExit(EalCase):
+    """config/2ports.yaml as shipped: a memif server and client of one process, whose
+    interrupt thread disconnects the one port while the run closes the other."""
+
+    def test_exit_clean(self):
+        """Every run exits 0 with its summary, without "EAL: Error: Invalid memory" (the
+        interrupt thread freeing a memif control channel after rte_eal_cleanup(): 21 of 60
+        runs, 19 of 40 with two captures, before the ports were closed one at a time with
+        the thread settled after each), and leaves no EAL directory and no socket.  Half
+        the runs capture both ports."""
+        sf = self.write("s2.yaml", """version: 1
+streams:
+  - name: s
+    port: 0
+    size: 128
+    rate: 200 kpps
+    latency: true
+    count: 20000
+""")
+        rt = self.path("rt")
+        os.makedirs(rt, mode=0o700)
+        prof = os.path.join(ROOT, "config", "2ports.yaml")
+        bad = []
+        for n in range(RUNS):
+            prefix = f"wrf2p{os.getpid()}-{n}"
+            runtime = os.path.join("/var/run/dpdk", prefix)
+            self.addCleanup(shutil.rmtree, runtime, True)
+            res = self.path(f"2p{n}.json")
+            caps = []
+            if n % 2 == 1:
+                caps = ["--capture", f"0={self.path(f'c0-{n}.pcapng')}",
+                        "--capture", f"1={self.path(f'c1-{n}.pcapng')}"]
+            p = self.wirerate("run", sf, "--config", prof, "--json", res, *caps, "--",
+                              f"--file-prefix={prefix}", env={"WIRERATE_RUNTIME_DIR": rt})
+            what = f"run {n}{' (two captures)' if caps else ''}"
+            if p.returncode != 0 or "summary" not in p.stdout:
+                bad.append(f"{what}: exit {p.returncode}\n{p.stderr[-1000:]}")
+            elif "Invalid memory" in p.stderr:
+                bad.append(f"{what}: {p.stderr[-500:]}")
+            elif os.path.exists(runtime) or os.listdir(rt):
+                bad.append(f"{what}: left {runtime} or {os.listdir(rt)}")
+            elif json_ok(res) is None or json_ok(res)["ports"][1]["rx_pkts"] != 20000:
+                bad.append(f"{what}: no JSON, or port 1 did not receive the 20000 frames")
+        print(f"\n2ports exit: {len(bad)} of {RUNS} runs failed", flush=True)
+        self.assertEqual(bad, [], "\n".join(bad))
 
 
 class Signalled(EalCase):
