@@ -298,8 +298,13 @@ void wr_engine_port_rx(const struct wr_engine *e, unsigned int i,
 		       uint64_t *rx_pkts, uint64_t *rx_foreign,
 		       uint64_t *rx_bad_sig);
 
-/** TSC at which the first lcore started sending, 0 before. */
+/** TSC at which the first lcore started sending (its schedule's origin:
+ * a start_at's instant itself, however late the lcore got there), 0 before. */
 uint64_t wr_engine_first_tx_tsc(const struct wr_engine *e);
+
+/** TSC right after the device first took a frame of this start (the first
+ * rte_eth_tx_burst() that returned non-zero, on any lcore), 0 before. */
+uint64_t wr_engine_first_burst_tsc(const struct wr_engine *e);
 
 /** With several lcores, they start at least this long after launch. */
 #define WR_ENGINE_START_MS 2

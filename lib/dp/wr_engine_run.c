@@ -55,6 +55,12 @@ wr_engine_start_at(struct wr_engine *e, uint64_t start_tsc,
 		start_tsc = soon;
 	for (i = 0; i < e->n_lcores; i++)
 		e->lctx[e->lcores[i]]->start_at_tsc = start_tsc;
+	/* This start's first burst, not a previous one's (the launch below
+	 * orders these stores before the lcores run). */
+	if (e->f != NULL)
+		for (i = 0; i < e->f->n_streams; i++)
+			for (unsigned int j = 0; j < e->n_ts[i]; j++)
+				e->ts[i][j]->first_tx_tsc = 0;
 	/* Launched first: a port leaving from now on waits for them. */
 	wr_eng_set_launched(e, true);
 	for (i = 0; i < e->n_lcores; i++) {
@@ -587,6 +593,24 @@ wr_engine_stream_done(const struct wr_engine *e, uint32_t s)
 				    __ATOMIC_RELAXED) == 0)
 			return false;
 	return true;
+}
+
+uint64_t
+wr_engine_first_burst_tsc(const struct wr_engine *e)
+{
+	uint64_t first = 0, t;
+	unsigned int s, j;
+
+	if (e->f == NULL)
+		return 0;
+	for (s = 0; s < e->f->n_streams; s++)
+		for (j = 0; j < e->n_ts[s]; j++) {
+			t = __atomic_load_n(&e->ts[s][j]->first_tx_tsc,
+					    __ATOMIC_RELAXED);
+			if (t != 0 && (first == 0 || t < first))
+				first = t;
+		}
+	return first;
 }
 
 uint64_t

@@ -438,6 +438,7 @@ timers(struct server *s)
 			wr_srv_port_set_owner(s, p, NULL);
 		}
 	wr_srv_logins_summary(s, now);
+	wr_srv_late_check(s);
 	if (now >= s->next_link_ms) {
 		s->next_link_ms = now + LINK_POLL_MS;
 		for (p = 0; p < s->e->n_ports; p++) {

@@ -123,6 +123,8 @@ finish_done(struct server *s)
 	const char *reason = s->stop_reason;
 	struct conn *c;
 
+	/* A run shorter than the loop's turn: its start said too. */
+	wr_srv_late_check(s);
 	wr_engine_stop(s->e, 0); /* the drain was waited out by the loop */
 	s->stopping = false;
 	/* A capture covers the run it started in: it ends with it. */
@@ -378,14 +380,19 @@ stats_json(struct server *s, bool hist)
 	json_object_set_new(j, "time", json_real(wr_srv_wall_s()));
 	json_object_set_new(j, "cleared", json_boolean(s->have_base));
 	{
-		/* When the first frame went out, in wall-clock time: what a
-		 * start_at asked for, as precisely as the TSC and
-		 * CLOCK_REALTIME agree (doc/api.md). */
-		uint64_t t = wr_engine_first_tx_tsc(s->e);
+		/* When the device took the first frame, in wall-clock time
+		 * (not the schedule's origin, which is the start_at itself
+		 * however late the lcore got its CPU: issue 31), and how late
+		 * that was against start_at (doc/api.md). */
+		uint64_t t = wr_engine_first_burst_tsc(s->e);
 
 		json_object_set_new(j, "tx_started_at", t == 0 ? json_null() :
-			json_real(s->ref_wall + ((double)t - (double)s->ref_tsc) /
-				  (double)wr_tsc_hz()));
+				    json_real(wr_srv_tsc_wall(s, t)));
+		json_object_set_new(j, "tx_scheduled_at", s->start_at == 0 ?
+				    json_null() : json_real(s->start_at));
+		json_object_set_new(j, "tx_late_ns", s->start_at == 0 || t == 0 ?
+				    json_null() : json_integer(
+				    (json_int_t)wr_srv_late_ns(s, t)));
 	}
 	a = json_object_get(j, "streams");
 	json_array_foreach(a, i, x) {
@@ -876,6 +883,50 @@ m_check(struct call *k)
 	}
 }
 
+double
+wr_srv_tsc_wall(const struct server *s, uint64_t t)
+{
+	/* The way start_at became a TSC deadline, backwards: from the
+	 * deadline, at the calibrated frequency. */
+	if (s->start_at != 0)
+		return t >= s->start_at_tsc ?
+			s->start_at + (double)wr_tsc_to_ns(t - s->start_at_tsc) / 1e9 :
+			s->start_at - (double)wr_tsc_to_ns(s->start_at_tsc - t) / 1e9;
+	return s->ref_wall + ((double)t - (double)s->ref_tsc) /
+	       (double)wr_tsc_hz();
+}
+
+int64_t
+wr_srv_late_ns(const struct server *s, uint64_t t)
+{
+	return t >= s->start_at_tsc ? (int64_t)wr_tsc_to_ns(t - s->start_at_tsc) :
+	       -(int64_t)wr_tsc_to_ns(s->start_at_tsc - t);
+}
+
+void
+wr_srv_late_check(struct server *s)
+{
+	uint64_t t;
+	int64_t late;
+
+	if (s->state != ST_RUNNING || s->start_at == 0 || s->late_said)
+		return;
+	t = wr_engine_first_burst_tsc(s->e);
+	if (t == 0)
+		return;
+	s->late_said = true;
+	late = wr_srv_late_ns(s, t);
+	if (late <= (int64_t)START_LATE_NS)
+		return;
+	SRV_LOG(WARNING, "warning: the first frame was handed to the device "
+		"%.3f ms after start_at (more than %.3f ms late: another "
+		"thread held the TX lcore's CPU at the instant?)\n",
+		(double)late / 1e6, START_LATE_NS / 1e6);
+	wr_srv_event_push(s, "traffic_late", json_pack("{s:I, s:f, s:f}",
+			  "late_ns", (json_int_t)late, "start_at", s->start_at,
+			  "tx_started_at", wr_srv_tsc_wall(s, t)));
+}
+
 /* Launch time from a wall-clock instant: the TSC at that instant, read
  * against CLOCK_REALTIME now. */
 static bool
@@ -945,6 +996,9 @@ m_start(struct call *k)
 	if (wr_rpc_has(k->req, "start_at") &&
 	    !start_tsc_of(k, wr_rpc_num(k->req, "start_at", 0), &start_tsc))
 		return NULL;
+	s->start_at = start_tsc != 0 ? wr_rpc_num(k->req, "start_at", 0) : 0;
+	s->start_at_tsc = start_tsc;
+	s->late_said = false;
 	wr_srv_unbuild(s);
 	/* Overrides for this start only: the loaded streams keep theirs. */
 	for (i = 0; i < s->f.n_streams; i++) {

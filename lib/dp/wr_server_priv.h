@@ -90,6 +90,11 @@ extern int wr_server_logtype;
 #define TICK_RUN_MS 5
 #define TICK_IDLE_MS 200
 #define LINK_POLL_MS 200
+/* A first burst later than this after start_at is said (a log line, a
+ * traffic_late event, stats' tx_late_ns): on a quiet machine it leaves
+ * 36-58 us after the instant through af_packet (doc/api.md), so 1 ms is a
+ * TX lcore that did not have its CPU then (3.6-6.7 ms in issue 31). */
+#define START_LATE_NS (1000 * 1000ull)
 /* start_at more than a day ahead is a mistake (a date in ms, not s). */
 #define START_AT_MAX_S (24 * 3600.0)
 #define DRAIN_DEFAULT_NS (200 * 1000 * 1000ull)
@@ -243,6 +248,11 @@ struct server {
 	/* CLOCK_REALTIME and TSC read together at start: TSC instants to wall time. */
 	double ref_wall;
 	uint64_t ref_tsc;
+	/* traffic.start's start_at (0: none) and its TSC deadline; whether a
+	 * first burst later than START_LATE_NS was said (log, event). */
+	double start_at;
+	uint64_t start_at_tsc;
+	bool late_said;
 	/* stats.clear baselines, subtracted from what stats.get reports. */
 	bool have_base;
 	struct wr_report_row base_ports[WR_PORTS_MAX];
@@ -312,6 +322,14 @@ void wr_srv_set_ready(struct server *s, struct conn *c, bool ready);
 
 /* wr_server_methods.c: streams, traffic, stats, the methods, logins, dispatch */
 bool wr_srv_bench_busy(struct call *k);
+/** TSC instant @p t in wall-clock (Unix) time: against start_at's own
+ * deadline when the run had one, else the start's reference pair. */
+double wr_srv_tsc_wall(const struct server *s, uint64_t t);
+/** How long after the start_at deadline TSC instant @p t is, in ns. */
+int64_t wr_srv_late_ns(const struct server *s, uint64_t t);
+/** Once a run's first burst is known: more than START_LATE_NS after its
+ * start_at is a log line and a traffic_late event (the main loop). */
+void wr_srv_late_check(struct server *s);
 void wr_srv_finish(struct server *s, const char *reason);
 void wr_srv_finish_now(struct server *s, const char *reason, bool drain);
 bool wr_srv_handle_line(struct server *s, struct conn *c, const char *line, size_t len);

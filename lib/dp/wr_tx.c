@@ -682,6 +682,9 @@ stream_turn(const struct wr_txq *q, struct wr_tx_stream *ts)
 		rte_eth_tx_prepare(q->port_id, q->queue_id, pkts, n);
 	sent = rte_eth_tx_burst(q->port_id, q->queue_id, pkts, n);
 	if (likely(sent > 0)) {
+		if (unlikely(ts->first_tx_tsc == 0))
+			__atomic_store_n(&ts->first_tx_tsc, rte_rdtsc(),
+					 __ATOMIC_RELAXED);
 		__atomic_store_n(&ts->c.tx_bytes, ts->c.tx_bytes +
 				 (ts->rl != NULL ? wr_replay_lane_sent(ts->rl,
 				  sent, ts->rl->timed ? rte_rdtsc() : 0) :

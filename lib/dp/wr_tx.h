@@ -90,6 +90,11 @@ struct wr_tx_pace {
 struct wr_tx_stream {
 	struct wr_counters c;       /**< written by the owning lcore only */
 	uint64_t end_tsc;           /**< when the stream's last activation ended, 0 before */
+	/** When the device first took a frame of this stream (the TSC right
+	 * after the first rte_eth_tx_burst that returned non-zero), 0 before:
+	 * a start's real instant, which the schedule's origin (start_tsc) is
+	 * not when the lcore's CPU was taken at the start (issue 31). */
+	uint64_t first_tx_tsc;
 	const struct wr_frame_tmpl *t;
 	struct rte_mempool *mp;
 	uint32_t stream_id;

@@ -571,7 +571,9 @@ ports:
         self.assertIn("stopped: a signal during the 64-byte trial (signal); not measured: 128, "
                       "256 bytes", out)
         with open(self.path("c.html")) as f:
-            self.assertIn("<html", f.read().lower())
+            page = f.read()
+        self.assertIn("<html", page.lower())
+        self.assertIn('class="gen">incomplete: ', page)
         # README: a run stopped by Ctrl-C exits 0.
         self.assertEqual(gen.returncode, 0, msg)
 
