@@ -448,17 +448,13 @@ rx_block_compact(const struct wr_rxq *q, struct rte_mbuf **pkts, uint16_t n,
 	return rx_block_of(q, pkts, n, now, bytes, true);
 }
 
-/* rx_block_of() for the full signature, else the compact one when the
- * first frame has it. */
+/* rx_block_of() for the full signature (the same code as before the
+ * compact one: its fallback is the caller's, not in here). */
 static __rte_noinline uint16_t
 rx_block(const struct wr_rxq *q, struct rte_mbuf **pkts, uint16_t n,
 	 uint64_t now, uint64_t *bytes)
 {
-	uint16_t k = rx_block_of(q, pkts, n, now, bytes, false);
-
-	if (k == 0 && q->has_compact)
-		k = rx_block_compact(q, pkts, n, now, bytes);
-	return k;
+	return rx_block_of(q, pkts, n, now, bytes, false);
 }
 
 uint16_t
@@ -513,6 +509,8 @@ wr_rx_poll(struct wr_rxq *q)
 	i = 0;
 	if (likely(q->n_sig_off != 0) && !hw) {
 		i = rx_block(q, pkts, n, now, &ours_bytes);
+		if (i == 0 && unlikely(q->has_compact))
+			i = rx_block_compact(q, pkts, n, now, &ours_bytes);
 		ours = i;
 	}
 	wr_latency_batch_reset(&lb);
