@@ -417,22 +417,23 @@ rx_block_of(const struct wr_rxq *q, struct rte_mbuf **pkts, uint16_t n,
 		const struct wr_latency_tsc tsc = q->tsc;
 
 		/* A compact TX TSC's high bits are the receive TSC's, or
-		 * one less (wr_sig_extend48()). */
-		if (compact)
-			for (i = 0; i < k; i++)
-				t[i] = wr_sig_extend48(t[i], now);
+		 * one less (wr_sig_extend48()), put back in the pass that
+		 * uses it. */
+#define RX_TX_TSC(x) (compact ? wr_sig_extend48((x), now) : (x))
 		j = &rs->jitter;
 		j16 = j->j16;
 		/* The stream's first frame has no jitter (no frame before): a
 		 * step from itself, with j16 still 0, leaves it 0. */
-		prev = j->n != 0 ? j->prev : transit_ns(&tsc, now, t[0]);
+		prev = j->n != 0 ? j->prev :
+			transit_ns(&tsc, now, RX_TX_TSC(t[0]));
 		for (i = 0; i < k; i++) {
-			uint64_t transit = transit_ns(&tsc, now, t[i]);
+			uint64_t transit = transit_ns(&tsc, now, RX_TX_TSC(t[i]));
 
 			wr_latency_batch_add(&lb, transit);
 			j16 = wr_latency_jitter_step(j16, prev, transit);
 			prev = transit;
 		}
+#undef RX_TX_TSC
 	}
 	wr_latency_batch_flush(&rs->hist, &lb);
 	jitter_put(j, prev, j16, j->n + k);
