@@ -417,22 +417,23 @@ rx_block_of(const struct wr_rxq *q, struct rte_mbuf **pkts, uint16_t n,
 		const struct wr_latency_tsc tsc = q->tsc;
 
 		/* A compact TX TSC's high bits are the receive TSC's, or
-		 * one less (wr_sig_extend48()). */
-		if (compact)
-			for (i = 0; i < k; i++)
-				t[i] = wr_sig_extend48(t[i], now);
+		 * one less (wr_sig_extend48()), put back in the pass that
+		 * uses it. */
+#define RX_TX_TSC(x) (compact ? wr_sig_extend48((x), now) : (x))
 		j = &rs->jitter;
 		j16 = j->j16;
 		/* The stream's first frame has no jitter (no frame before): a
 		 * step from itself, with j16 still 0, leaves it 0. */
-		prev = j->n != 0 ? j->prev : transit_ns(&tsc, now, t[0]);
+		prev = j->n != 0 ? j->prev :
+			transit_ns(&tsc, now, RX_TX_TSC(t[0]));
 		for (i = 0; i < k; i++) {
-			uint64_t transit = transit_ns(&tsc, now, t[i]);
+			uint64_t transit = transit_ns(&tsc, now, RX_TX_TSC(t[i]));
 
 			wr_latency_batch_add(&lb, transit);
 			j16 = wr_latency_jitter_step(j16, prev, transit);
 			prev = transit;
 		}
+#undef RX_TX_TSC
 	}
 	wr_latency_batch_flush(&rs->hist, &lb);
 	jitter_put(j, prev, j16, j->n + k);
@@ -448,17 +449,13 @@ rx_block_compact(const struct wr_rxq *q, struct rte_mbuf **pkts, uint16_t n,
 	return rx_block_of(q, pkts, n, now, bytes, true);
 }
 
-/* rx_block_of() for the full signature, else the compact one when the
- * first frame has it. */
+/* rx_block_of() for the full signature (the same code as before the
+ * compact one: its fallback is the caller's, not in here). */
 static __rte_noinline uint16_t
 rx_block(const struct wr_rxq *q, struct rte_mbuf **pkts, uint16_t n,
 	 uint64_t now, uint64_t *bytes)
 {
-	uint16_t k = rx_block_of(q, pkts, n, now, bytes, false);
-
-	if (k == 0 && q->has_compact)
-		k = rx_block_compact(q, pkts, n, now, bytes);
-	return k;
+	return rx_block_of(q, pkts, n, now, bytes, false);
 }
 
 uint16_t
@@ -513,6 +510,8 @@ wr_rx_poll(struct wr_rxq *q)
 	i = 0;
 	if (likely(q->n_sig_off != 0) && !hw) {
 		i = rx_block(q, pkts, n, now, &ours_bytes);
+		if (i == 0 && unlikely(q->has_compact))
+			i = rx_block_compact(q, pkts, n, now, &ours_bytes);
 		ours = i;
 	}
 	wr_latency_batch_reset(&lb);
