@@ -155,12 +155,20 @@ fill_meta(struct run *r, struct wr_report_meta *m, const char *reason)
 }
 
 /* The streams ended by themselves: by their count, or, when one with a
- * `duration:` sent fewer frames than its count, by that duration. */
+ * `duration:` sent fewer frames than its count, by that duration.  An
+ * unlimited stream ends by neither: when it ended, its link did. */
 static const char *
 streams_end(const struct run *r, const struct wr_report_view *v)
 {
 	uint32_t i;
 
+	for (i = 0; i < r->f.n_streams && i < v->n_streams; i++) {
+		const struct wr_stream *s = &r->f.streams[i];
+
+		if (s->count == 0 && s->duration_ns == 0 &&
+		    wr_engine_links_check(r->e) > 0)
+			return "link-down";
+	}
 	for (i = 0; i < r->f.n_streams && i < v->n_streams; i++) {
 		const struct wr_stream *s = &r->f.streams[i];
 
@@ -215,7 +223,13 @@ send_once(struct run *r, struct wr_report_view **vp, const char **reasonp)
 			break;
 		}
 		if (wr_engine_tx_finished(e)) {
-			reason = lost == wr_engine_n_ports(e) ? "link-down" : "count";
+			/* Again: a link lost since the check above (EAL's
+			 * interrupt thread, wr_engine_ports.c) is what ended
+			 * the lcores that left its port. */
+			lost = wr_engine_links_check(e);
+			reason = lost > 0 && (!o->link_down_continue ||
+					      lost == wr_engine_n_ports(e)) ?
+				 "link-down" : "count";
 			break;
 		}
 		if (now >= deadline) {

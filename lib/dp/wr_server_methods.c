@@ -248,8 +248,13 @@ wr_srv_traffic_tick(struct server *s)
 			wr_srv_event_push(s, "stream_ended", json_pack("{s:s, s:i}",
 				       "stream", s->f.streams[i].name, "index", i));
 		}
+	/* TX lcores leave a port whose link went (wr_engine_ports.c): a run
+	 * that ended so, short of its counts or with none, ended by the link
+	 * (it said "count" for an unlimited stream). */
 	if (wr_engine_tx_finished(s->e))
-		wr_srv_finish(s, s->stopped_some ? "stopped" :
+		wr_srv_finish(s, wr_engine_links_check(s->e) > 0 &&
+			      !counts_done(s) ? "link-down" :
+			      s->stopped_some ? "stopped" :
 			      s->duration && !counts_done(s) ? "duration" : "count");
 	else if (rte_rdtsc() >= s->deadline_tsc)
 		wr_srv_finish(s, "duration");

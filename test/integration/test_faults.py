@@ -76,7 +76,7 @@ class PeerGone(EalCase):
         with open("/proc/net/unix") as f:
             return any(line.rstrip().endswith(self.sock) for line in f)
 
-    def one(self, n, sig, delay, on_link_down, cmd="run"):
+    def one(self, n, sig, delay, on_link_down, cmd="run", unlimited=False):
         pid = os.getpid()
         gen_prefix = f"wrfault-g{pid}-{n}"
         refl_prefix = f"wrfault-r{pid}-{n}"
@@ -90,10 +90,19 @@ streams:
     rate: 1 Mpps
     duration: 2
     latency: true
+""" if not unlimited else """version: 1
+streams:
+  - name: echo
+    size: 70
+    rate: 1 Mpps
+    latency: true
 """)
         prof = memif_server_profile(self, "memif.yaml", gen_prefix, self.sock, 100,
                                     "stats_interval_ms: 250\n")
         args = ["run", sf, "--config", prof, "--drain", "0.5", "--json", res]
+        if unlimited:
+            # Only the lost link can end it before this.
+            args += ["--duration", "8"]
         if cmd == "rtt":
             # One frame in flight, 20 sizes of 100000 round trips (about
             # 2 us each: 4 s): the kill lands in the middle of a size.
@@ -165,19 +174,21 @@ streams:
                 return f"{what}: sizes {sizes} + not measured {j['not_measured_sizes']}"
             if any(t["received"] == 0 for r in j["results"] for t in r["trials"]):
                 return f"{what}: a trial with nothing back reported\n{out[-1500:]}"
+        if unlimited and j["stop_reason"] != "link-down":
+            return f"{what}: stop_reason {j['stop_reason']} for an unlimited stream\n{out[-800:]}"
         if cmd == "run" and j["stop_reason"] == "link-down":
             port = j["ports"][0]
             if "link_lost" not in port or "NIC counted" not in out:
                 return f"{what}: link loss not reported\n{out[-1500:]}"
         return None
 
-    def runs(self, n_runs, on_link_down=None, cmd="run"):
+    def runs(self, n_runs, on_link_down=None, cmd="run", unlimited=False):
         rnd = random.Random(os.environ.get("WR_FAULT_SEED", str(time.time())))
         bad = []
         for n in range(n_runs):
             sig = signal.SIGKILL if n % 2 == 0 else signal.SIGINT
             delay = rnd.uniform(0.0, 2.6)
-            r = self.one(n, sig, delay, on_link_down, cmd)
+            r = self.one(n, sig, delay, on_link_down, cmd, unlimited)
             if r is not None:
                 bad.append(r)
         return bad
@@ -196,6 +207,15 @@ streams:
         n_runs = max(RUNS // 4, 4)
         bad = self.runs(n_runs, cmd="rfc2544")
         print(f"\nrfc2544 peer killed: {len(bad)} of {n_runs} runs failed", flush=True)
+        self.assertEqual(bad, [], "\n".join(bad))
+
+    def test_unlimited_link_lost(self):
+        """An unlimited stream whose peer goes: the run ends by the link, and says so
+        (stop_reason link-down, never "count"), with or without --on-link-down continue."""
+        n_runs = max(RUNS // 2, 6)
+        bad = self.runs(n_runs // 2, unlimited=True)
+        bad += self.runs(n_runs - n_runs // 2, on_link_down="continue", unlimited=True)
+        print(f"\nunlimited, link lost: {len(bad)} of {n_runs} runs failed", flush=True)
         self.assertEqual(bad, [], "\n".join(bad))
 
     def test_peer_killed(self):

@@ -832,6 +832,18 @@ class TwoServers(ServerCase):
 class MemifServer(ServerCase):
     """A server whose port is a memif to dpdk-testpmd's macswap: echoes, latency buckets."""
 
+    def test_link_lost_reason(self):
+        """An unlimited stream whose peer is killed: the run ends, by the link (traffic.wait
+        said "count")."""
+        p, sock, refl, c = self.serve_memif(tag="l")
+        time.sleep(0.5)
+        c.load(stream(rate="200 kpps", size=128))
+        c.start()
+        time.sleep(0.5)
+        refl.stopped = True
+        kill(refl)
+        self.assertEqual(c.wait(timeout=30)["stop_reason"], "link-down")
+
     def test_testpmd_macswap(self):
         p, sock, refl, c = self.serve_memif()
         time.sleep(0.5)
