@@ -245,6 +245,10 @@ OPT(o_capture_dir, "capture-dir", 'C', WR_CLI_VALUE, "DIR", NULL,
     "Where capture.start's files go (default a private temporary "
     "directory, removed when the server ends; clients read them with "
     "capture.fetch).");
+OPT(o_socket_group, "socket-group", 'G', WR_CLI_VALUE, "GROUP", NULL,
+    "The Unix socket's group: mode 0660, so that the group's members "
+    "(a lab's users of the service) drive the server; its directory must "
+    "let them in (the service's is root:wirerate 0750).");
 OPT(o_pcap_dir, "pcap-dir", 'P', WR_CLI_VALUE, "DIR", NULL,
     "The captures clients may replay (pcap: NAME in their stream text, a "
     "relative name inside DIR: no .., no links); without it a client's "
@@ -347,6 +351,7 @@ static const struct wr_cli_use serve_opts[] = {
 	USE(o_config), USE(o_socket), USE(o_listen), USE(o_token),
 	USE(o_idle), USE(o_owner), USE(o_max_clients), USE(o_http),
 	USE(o_http_token), USE(o_capture_dir), USE(o_pcap_dir),
+	USE(o_socket_group),
 	END,
 };
 

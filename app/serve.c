@@ -2,6 +2,7 @@
 /* wirerate serve / console: EAL and ports up once, then the control server (lib/dp/wr_server); the Python console. */
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -147,6 +148,17 @@ serve_opt(void *ctx, const struct wr_cli_opt *opt, const char *val)
 		so->capture_dir = val;
 		break;
 	}
+	case 'G': {
+		struct group *g = getgrnam(val);
+
+		if (g == NULL) {
+			fprintf(stderr, "wirerate: --socket-group: no group "
+				"\"%s\" (getent group %s)\n", val, val);
+			return WR_EXIT_USAGE;
+		}
+		so->socket_gid = (int64_t)g->gr_gid;
+		break;
+	}
 	case 'P':
 		/* Opened now (before EAL) and kept: pcap: names resolve
 		 * inside this directory, whatever becomes of its path. */
@@ -181,6 +193,7 @@ wr_cmd_serve(const struct wr_cli_cmd *cmd, int argc, char **argv)
 
 	memset(&a, 0, sizeof(a));
 	a.so.pcap_dirfd = -1;
+	a.so.socket_gid = -1;
 	rc = wr_cli_parse(cmd, argc, argv, serve_opt, NULL, &a, &rest);
 	if (rc != WR_EXIT_OK || rest.help)
 		return rc;

@@ -72,6 +72,10 @@ struct wr_server_opts {
 	char http_token[WR_AUTH_TOKEN_MAX + 1]; /**< "" : none (loopback only) */
 	const char *capture_dir;     /**< captures' files; NULL: a private
 				      *   temporary directory, removed at exit */
+	int64_t socket_gid;          /**< the Unix socket's group (mode 0660),
+				      *   whose members may also use the web
+				      *   console without a token; -1: none
+				      *   (0600, the server's user only) */
 	int pcap_dirfd;              /**< --pcap-dir, open: the captures a
 				      *   client's pcap: may name (inside it
 				      *   only); -1: none may be named */

@@ -303,6 +303,30 @@ web_peer_uid(int fd, const struct sockaddr_storage *sa)
 	return uid;
 }
 
+/* Whether @p uid is a member of group @p gid (primary or supplementary), as
+ * the Unix socket of --socket-group lets it in. */
+static bool
+uid_in_group(uint32_t uid, int64_t gid)
+{
+	struct passwd pw, *res = NULL;
+	gid_t groups[256];
+	int n = (int)RTE_DIM(groups), i;
+	char buf[4096];
+
+	if (gid < 0 || uid == UINT32_MAX ||
+	    getpwuid_r((uid_t)uid, &pw, buf, sizeof(buf), &res) != 0 ||
+	    res == NULL)
+		return false;
+	if (pw.pw_gid == (gid_t)gid)
+		return true;
+	if (getgrouplist(pw.pw_name, pw.pw_gid, groups, &n) < 0)
+		return false;
+	for (i = 0; i < n; i++)
+		if (groups[i] == (gid_t)gid)
+			return true;
+	return false;
+}
+
 /* A Unix client is its uid (SO_PEERCRED, the kernel's word). */
 static void
 unix_principal(struct conn *c, int fd)
@@ -358,7 +382,9 @@ wr_srv_conn_accept(struct server *s, int lfd, bool tcp, enum conn_proto proto)
 			 * as the Unix socket is: others get 403 for all. */
 			if (proto == PROTO_HTTP && s->o->http_token[0] == '\0') {
 				c->peer_uid = web_peer_uid(fd, &sa);
-				c->foreign = c->peer_uid != (uint32_t)geteuid();
+				c->foreign = c->peer_uid != (uint32_t)geteuid() &&
+					     !uid_in_group(c->peer_uid,
+							   s->o->socket_gid);
 				if (!c->foreign)
 					snprintf(c->principal,
 						 sizeof(c->principal), "uid:%u",
@@ -637,7 +663,14 @@ wr_srv_listen_unix(struct server *s, const char *path, struct wr_error *err)
 	old = umask(077);
 	rc = bind(fd, (struct sockaddr *)&a, sizeof(a));
 	umask(old);
-	if (rc != 0 || chmod(path, 0600) != 0 || listen(fd, 128) != 0) {
+	/* With --socket-group, its members too: the group first, then the
+	 * mode, so that no moment lets others in. */
+	if (rc == 0 && s->o->socket_gid >= 0 &&
+	    (chown(path, (uid_t)-1, (gid_t)s->o->socket_gid) != 0 ||
+	     chmod(path, 0660) != 0))
+		rc = -1;
+	if (rc != 0 || (s->o->socket_gid < 0 && chmod(path, 0600) != 0) ||
+	    listen(fd, 128) != 0) {
 		rc = -errno;
 		close(fd);
 		return wr_error_set(err, rc, NULL, 0, 0, NULL,

@@ -5,6 +5,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
+#include <pwd.h>
 #include <math.h>
 #include <stdarg.h>
 #include <netinet/in.h>

@@ -405,6 +405,9 @@ def register():
              r"^wirerate: --http: 0.0.0.0 is not a loopback address: the console there needs a token"),
             (["serve", *sock, "--http-token-file", tok],
              r"^wirerate: --http-token-file is the web console's token: it needs --http"),
+            (["serve", *sock, "--socket-group", "wr-no-such-group"],
+             r'^wirerate: --socket-group: no group "wr-no-such-group" \(getent group '
+             r'wr-no-such-group\)$'),
             (["serve", *sock, "--pcap-dir", self.path("nowhere")],
              r"^wirerate: --pcap-dir .*nowhere: expected a directory wirerate can read: "
              r"No such file or directory$"),

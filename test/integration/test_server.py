@@ -71,7 +71,7 @@ class ServerCase(EalCase):
         super().tearDown()
 
     def serve(self, vdev="net_null0", tag="a", lcores="0@0,1@1", extra=(), eal=(), peer=None,
-              profile_extra=""):
+              profile_extra="", sock=None, mode=0o600):
         """Start a server; @peer (a callable) runs once EAL is starting, for a memif peer
         that must connect before the server's link comes up and its socket appears."""
         prefix = f"wrsrv{tag}{os.getpid()}"
@@ -82,7 +82,7 @@ ports:
   - device: {vdev.split(',')[0]}
     tx_lcores: [1]
 {profile_extra}""")
-        sock = self.path(f"{tag}.sock")
+        sock = sock or self.path(f"{tag}.sock")
         p = subprocess.Popen([WIRERATE, "serve", "--config", prof, "--socket", sock, *extra,
                               "--", *eal], cwd=self.tmp, stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True)
@@ -93,7 +93,7 @@ ports:
                         "the server did not create its socket")
         if p.poll() is not None:
             self.fail(f"the server exited: {p.communicate()}")
-        self.assertEqual(os.stat(sock).st_mode & 0o777, 0o600)
+        self.assertEqual(os.stat(sock).st_mode & 0o777, mode)
         return p, sock
 
     def serve_memif(self, tag="m", extra=()):

@@ -240,6 +240,52 @@ print(json.dumps(out))
         self.assert_alive(p, sock)
 
 
+class SocketGroup(WebCase):
+    """serve --socket-group GROUP: the socket is 0660 in that group and its members drive
+    the server, over the socket and through the console without a token; anyone else still
+    gets nothing (uid 65534 is a member of nogroup by its primary group, 65533 is not)."""
+
+    def test_group_members_only(self):
+        if shutil.which("setpriv") is None or os.geteuid() != 0:
+            self.skipTest("needs setpriv (util-linux) and root to act as other uids")
+        gid = 65534  # nogroup
+        rundir = tempfile.mkdtemp(prefix="wrgrp-")
+        self.addCleanup(shutil.rmtree, rundir, True)
+        os.chown(rundir, 0, gid)
+        os.chmod(rundir, 0o750)
+        sock = os.path.join(rundir, "g.sock")
+        port = free_port()
+        p, _ = self.serve(tag="g", extra=("--http", str(port), "--socket-group", "nogroup"),
+                          sock=sock, mode=0o660)
+        st = os.stat(sock)
+        self.assertEqual((st.st_mode & 0o777, st.st_gid), (0o660, gid))
+        self.assertTrue(wait_for(lambda: self.listening(port), START_S))
+        with open(os.path.join(ROOT, "tools", "wrweb.py")) as f:
+            probe = f.read() + """
+import sys
+port, path = int(sys.argv[1]), sys.argv[2]
+out = {"page": get(port, "/")[0], "upgrade": WebSocket(port).status}
+try:
+    s = socket.socket(socket.AF_UNIX)
+    s.connect(path)
+    s.sendall(b'{"jsonrpc": "2.0", "id": 1, "method": "ports.acquire"}\\n')
+    out["unix"] = json.loads(s.makefile().readline())["result"]["ports"]
+except OSError as e:
+    out["unix"] = type(e).__name__
+print(json.dumps(out))
+"""
+
+        def as_uid(uid):
+            r = subprocess.run(["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups",
+                                "/usr/bin/python3", "-", str(port), sock], input=probe, cwd="/",
+                               capture_output=True, text=True, timeout=60)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            return json.loads(r.stdout)
+        self.assertEqual(as_uid(65533), {"page": 403, "upgrade": 403, "unix": "PermissionError"})
+        self.assertEqual(as_uid(65534), {"page": 200, "upgrade": 101, "unix": [0]})
+        self.assert_alive(p, sock)
+
+
 class Jobs(WebCase):
     """Benchmarks as server jobs through the Python client: progress, refusals while one
     runs, the server answering meanwhile, cancel, results, the command line's checks."""

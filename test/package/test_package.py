@@ -92,6 +92,12 @@ class DebianPackage(unittest.TestCase):
         p = run(["systemd-analyze", "verify", "/lib/systemd/system/wirerate.service"],
                 timeout=60)
         self.assertEqual((p.returncode, p.stdout + p.stderr), (0, ""))
+        # Its sandbox (9.6 UNSAFE before issue 31) and its group, made by the postinst.
+        p = run(["systemd-analyze", "security", "--offline=yes",
+                 "/lib/systemd/system/wirerate.service"], timeout=120)
+        self.assertRegex(p.stdout,
+                         r"Overall exposure level for wirerate\.service: ([0-2]\.\d|3\.0) ")
+        self.assertEqual(run(["getent", "group", "wirerate"]).returncode, 0)
 
         # From the installed files alone: the source tree (and its build) hidden.
         work = os.path.join(self.tmp, "work")
@@ -107,10 +113,11 @@ MANWIDTH=80 man --warnings wirerate 2>&1 | grep -c '^NAME$'
 MANWIDTH=80 man --warnings 5 wirerate-streams >/dev/null
 bash -c 'source /usr/share/bash-completion/completions/wirerate; complete -p wirerate'
 # The unit's command, as systemd runs it (its Environment= and RuntimeDirectory=).
-WIRERATE_PROFILE=serve wirerate serve --config serve & server=$!
+WIRERATE_PROFILE=serve wirerate serve --config serve --socket-group wirerate & server=$!
 for i in $(seq 100); do
     /usr/bin/python3 -m wirerate -c info >info.txt 2>&1 && break; sleep 0.2
 done
+stat -c 'socket %a %G' {shlex.quote(rt)}/wirerate.sock
 kill -TERM $server; wait $server; echo "serve exited $?"
 test ! -e {shlex.quote(rt)}/wirerate.sock && echo "socket removed"
 """
@@ -123,6 +130,7 @@ test ! -e {shlex.quote(rt)}/wirerate.sock && echo "socket removed"
         self.assertEqual(out[1], "1", p.stdout)
         self.assertEqual(out[2], "complete -o filenames -F _wirerate wirerate")
         self.assertEqual(out[-2:], ["serve exited 0", "socket removed"], p.stdout + p.stderr)
+        self.assertIn("socket 660 wirerate", out)
         with open(os.path.join(work, "info.txt")) as f:
             self.assertIn("net_null0", f.read())
         with open(os.path.join(work, "run.json")) as f:
