@@ -323,10 +323,9 @@ def register():
              r"bytes\), got 1488095\.238 pps$"),
         ]:
             with self.subTest(args=args):
-                t0 = time.monotonic()
+                # Before EAL: --bogus-opt's complaint is not the line (not
+                # a time under EAL's 0.15 s, which a busy machine exceeds).
                 self.check(args, pattern, prefix=prefix, outputs=[out])
-                # EAL alone takes 0.15-0.22 s for one virtual device here.
-                self.assertLess(time.monotonic() - t0, 0.15, args)
 
     def test_serve(self):
         """serve's sockets and token file, checked before EAL: each refusal one line, exit

@@ -381,7 +381,9 @@ class Abuse(ServerCase):
               f"p99 {lat[int(len(lat) * 0.99)] * 1e3:.1f} ms, max {lat[-1] * 1e3:.1f} ms; "
               f"RSS {rss0 >> 10} -> {rss1 >> 10} MiB")
         self.assertLess(statistics.median(lat), 0.05)
-        self.assertLess(lat[-1], 0.5)
+        # A server blocked on a non-reader never answers (the client gives up after 5 s);
+        # one that answers late was only preempted (97 ms beside two busy loops).
+        self.assertLess(lat[-1], 2.5)
         self.assertLess(rss1 - rss0, 64 << 10)
         self.assertEqual(owner.stop()["state"], "done")
 
