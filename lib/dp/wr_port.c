@@ -728,7 +728,16 @@ wr_port_close_all(struct wr_port *ports, unsigned int n)
 	 * the thread still inside the driver's disconnect of that port (its
 	 * munmap() told the run, wr_engine_ports.c), which a stop now would
 	 * run a second time beside it ("Invalid memory" in 8 of 12 peer
-	 * kills, a SIGSEGV in one). */
+	 * kills, a SIGSEGV in one).  No port set up, nothing to settle: EAL
+	 * may not even be up (an option it refused), and its alarm then
+	 * prints a line of its own beside ours. */
+	for (i = 0; i < n && !ports[i].started && !ports[i].configured; i++)
+		;
+	if (i == n) {
+		for (i = 0; i < n; i++)
+			wr_port_close(&ports[i]);
+		return;
+	}
 	wr_port_intr_settle();
 	for (i = 0; i < n; i++)
 		if (ports[i].started) {

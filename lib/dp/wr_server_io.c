@@ -574,6 +574,8 @@ wr_srv_conn_serve(struct server *s, struct conn *c)
 /* The Unix socket's path: room in sun_path, a directory that exists (the
  * default's is made), and nothing there but a socket no server answers on
  * (left by a server that died): that one is replaced, nothing else is. */
+#define WR_SRV_SOCK_TMP_LEN 11
+
 int
 wr_srv_unix_path_check(const char *path, struct wr_error *err)
 {
@@ -585,11 +587,14 @@ wr_srv_unix_path_check(const char *path, struct wr_error *err)
 	if (path[0] == '\0')
 		return wr_error_set(err, -EINVAL, NULL, 0, 0, "--socket",
 				    "expected a path (none: no Unix socket)");
-	if (strlen(path) >= sizeof(a.sun_path))
+	/* Room for the name it listens under before it is renamed
+	 * (wr_srv_listen_unix(): ".PID", at most 11 characters). */
+	if (strlen(path) + WR_SRV_SOCK_TMP_LEN >= sizeof(a.sun_path))
 		return wr_error_set(err, -ENAMETOOLONG, NULL, 0, 0, "--socket",
 				    "%.60s...: %zu characters, a Unix socket "
-				    "path has at most %zu", path, strlen(path),
-				    sizeof(a.sun_path) - 1);
+				    "path here has at most %zu", path,
+				    strlen(path), sizeof(a.sun_path) - 1 -
+				    WR_SRV_SOCK_TMP_LEN);
 	snprintf(a.sun_path, sizeof(a.sun_path), "%s", path);
 	snprintf(dir, sizeof(dir), "%s", path);
 	slash = strrchr(dir, '/');
@@ -645,16 +650,26 @@ int
 wr_srv_listen_unix(struct server *s, const char *path, struct wr_error *err)
 {
 	struct sockaddr_un a = { .sun_family = AF_UNIX };
+	char tmp[sizeof(a.sun_path)];
 	mode_t old;
-	int fd, rc;
+	int fd, rc, n;
 
 	/* Checked before EAL (wr_server_check()); again now, as the path
 	 * may have changed meanwhile. */
 	rc = wr_srv_unix_path_check(path, err);
 	if (rc != 0)
 		return rc;
-	snprintf(a.sun_path, sizeof(a.sun_path), "%s", path);
-	unlink(path); /* a socket nobody answers on, or nothing */
+	/* Bound, given its mode and listening under a name of its own, then
+	 * renamed to @p path: a client that sees the path can connect at
+	 * once (a test connecting as soon as the file appeared was refused
+	 * between bind() and listen() on a busy machine). */
+	n = snprintf(tmp, sizeof(tmp), "%s.%ld", path, (long)getpid());
+	if (n < 0 || (size_t)n >= sizeof(tmp))
+		return wr_error_set(err, -ENAMETOOLONG, NULL, 0, 0, "--socket",
+				    "%s: the path is too long for a Unix "
+				    "socket", path);
+	snprintf(a.sun_path, sizeof(a.sun_path), "%s", tmp);
+	unlink(tmp); /* left by a server of this pid that died */
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return wr_error_set(err, -errno, NULL, 0, 0, NULL,
@@ -666,13 +681,14 @@ wr_srv_listen_unix(struct server *s, const char *path, struct wr_error *err)
 	/* With --socket-group, its members too: the group first, then the
 	 * mode, so that no moment lets others in. */
 	if (rc == 0 && s->o->socket_gid >= 0 &&
-	    (chown(path, (uid_t)-1, (gid_t)s->o->socket_gid) != 0 ||
-	     chmod(path, 0660) != 0))
+	    (chown(tmp, (uid_t)-1, (gid_t)s->o->socket_gid) != 0 ||
+	     chmod(tmp, 0660) != 0))
 		rc = -1;
-	if (rc != 0 || (s->o->socket_gid < 0 && chmod(path, 0600) != 0) ||
-	    listen(fd, 128) != 0) {
+	if (rc != 0 || (s->o->socket_gid < 0 && chmod(tmp, 0600) != 0) ||
+	    listen(fd, 128) != 0 || rename(tmp, path) != 0) {
 		rc = -errno;
 		close(fd);
+		unlink(tmp);
 		return wr_error_set(err, rc, NULL, 0, 0, NULL,
 				    "cannot listen on %s: %s", path,
 				    strerror(-rc));

@@ -379,7 +379,7 @@ def register():
             (["serve", "--config", prof, "--socket", reg + "/s.sock"],
              r"regular/s.sock: .*regular is a regular file, not a directory"),
             (["serve", "--config", prof, "--socket", self.path("x" * 120)],
-             r"^wirerate: --socket: .*: 1\d\d characters, a Unix socket path has at most 107"),
+             r"^wirerate: --socket: .*: 1\d\d characters, a Unix socket path here has at most 96"),
             (["serve", "--config", prof, "--socket", reg],
              r"regular exists and is a regular file: not replaced"),
             (["serve", "--config", prof, "--socket", fifo], r"fifo exists and is a FIFO: not replaced"),
