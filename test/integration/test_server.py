@@ -277,6 +277,12 @@ class NullServer(ServerCase):
             self.assertEqual(e.exception.message, "traffic.start: drain: expected a duration "
                              f"of 0 to 60 s such as 2 or 0.2, got {bad:g}")
             self.assertEqual(a.info()["state"], "idle")
+        # bench.start's --drain: the same bound, in the command line's words.
+        with self.assertRaises(RpcError) as e:
+            a.bench_start("sweep", {"tx-port": 0, "drain": "61"})
+        self.assertEqual(e.exception.code, -32602)
+        self.assertIn('--drain: expected a duration of 0 to 60 s such as 2, 0.2 or 200ms, '
+                      'got "61"', e.exception.message)
         a.start(drain=8)
         b = self.client(sock)
         b.subscribe()
