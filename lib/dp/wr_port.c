@@ -3,6 +3,10 @@
 /* rte_eth_read_clock() is still experimental in DPDK 22.11; it is the only
  * way to map hardware RX timestamps onto the TSC. */
 #define ALLOW_EXPERIMENTAL_API
+/* struct ucred (SO_PEERCRED). */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
 
 #include <errno.h>
 #include <limits.h>
@@ -815,13 +819,23 @@ wr_port_memif_decoy(const struct wr_port *p, char *path, size_t len)
 bool
 wr_port_memif_decoy_hit(int fd)
 {
+	struct ucred cr;
+	socklen_t len = sizeof(cr);
+	bool mine;
 	int c;
 
 	if (fd < 0)
 		return false;
-	c = accept4(fd, NULL, NULL, SOCK_CLOEXEC);
-	if (c < 0)
-		return false;
-	close(c);
-	return true;
+	/* Anyone may connect to an abstract name: only a peer of this
+	 * user (or root) is taken for the one that was meant, so another
+	 * user cannot end the run by connecting.  Nothing is sent to any. */
+	while ((c = accept4(fd, NULL, NULL, SOCK_CLOEXEC)) >= 0) {
+		mine = getsockopt(c, SOL_SOCKET, SO_PEERCRED, &cr, &len) == 0 &&
+		       (cr.uid == getuid() || cr.uid == 0);
+		close(c);
+		if (mine)
+			return true;
+		len = sizeof(cr);
+	}
+	return false;
 }

@@ -218,8 +218,8 @@ void wr_port_close_all(struct wr_port *ports, unsigned int n);
  */
 int wr_port_memif_decoy(const struct wr_port *p, char *path, size_t len);
 
-/** True when a peer connected to @p fd (wr_port_memif_decoy()); the
- * connection is closed. */
+/** True when a peer of this user (or root) connected to @p fd
+ * (wr_port_memif_decoy()); every connection is closed, nothing sent. */
 bool wr_port_memif_decoy_hit(int fd);
 
 #endif /* WR_PORT_H */
