@@ -524,24 +524,44 @@ wr_eng_ports_open(struct wr_engine *e, struct wr_error *err)
 	}
 	for (i = 0; i < e->n_ports; i++) {
 		uint32_t waited = 0;
+		char path[128];
+		int decoy = wr_port_memif_decoy(&e->ports[i], path,
+						 sizeof(path));
 
 		/* In slices, so that a signal ends the wait. */
 		while (wr_port_wait_link(&e->ports[i], 0) != 0) {
 			if (wr_eng_open_cancelled)
-				return wr_error_set(err, -ECANCELED, NULL, 0, 0,
-						    NULL, "stopped by a signal "
-						    "while waiting for port "
-						    "%s's link", e->ports[i].device);
-			if (waited >= e->cfg->link_wait_ms)
-				return wr_error_set(err, -ETIMEDOUT, NULL, 0, 0,
-						    NULL, "port %s: link still "
-						    "down after %u ms "
-						    "(link_wait_ms)",
-						    e->ports[i].device,
-						    e->cfg->link_wait_ms);
+				rc = wr_error_set(err, -ECANCELED, NULL, 0, 0,
+						  NULL, "stopped by a signal "
+						  "while waiting for port "
+						  "%s's link", e->ports[i].device);
+			else if (wr_port_memif_decoy_hit(decoy))
+				rc = wr_error_set(err, -ETIMEDOUT, NULL, 0, 0,
+						  NULL, "port %s: link down: "
+						  "a memif peer connected to "
+						  "the abstract socket @%s "
+						  "(DPDK's default), not to "
+						  "this path socket: the peer "
+						  "must add socket-abstract=no "
+						  "to its --vdev",
+						  e->ports[i].device, path);
+			else if (waited >= e->cfg->link_wait_ms)
+				rc = wr_error_set(err, -ETIMEDOUT, NULL, 0, 0,
+						  NULL, "port %s: link still "
+						  "down after %u ms "
+						  "(link_wait_ms)",
+						  e->ports[i].device,
+						  e->cfg->link_wait_ms);
+			if (rc != 0) {
+				if (decoy >= 0)
+					close(decoy);
+				return rc;
+			}
 			wr_engine_sleep_ns(10 * 1000 * 1000ull);
 			waited += 10;
 		}
+		if (decoy >= 0)
+			close(decoy);
 	}
 	/* The profile's settle time: a peer may report link up before it
 	 * forwards (memif), and frames sent then would count as lost. */

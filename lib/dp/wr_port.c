@@ -3,6 +3,10 @@
 /* rte_eth_read_clock() is still experimental in DPDK 22.11; it is the only
  * way to map hardware RX timestamps onto the TSC. */
 #define ALLOW_EXPERIMENTAL_API
+/* struct ucred (SO_PEERCRED). */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
 
 #include <errno.h>
 #include <inttypes.h>
@@ -10,7 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include <rte_alarm.h>
@@ -830,4 +836,81 @@ out:
 	*out = pi;
 	*n_out = n;
 	return 0;
+}
+
+int
+wr_port_memif_decoy(const struct wr_port *p, char *path, size_t len)
+{
+	const struct rte_devargs *da;
+	struct rte_eth_dev_info info;
+	struct sockaddr_un a;
+	struct rte_kvargs *kv;
+	const char *v;
+	bool server = true, abstract = true;
+	size_t n;
+	int fd;
+
+	path[0] = '\0';
+	if (rte_eth_dev_info_get(p->port_id, &info) != 0 ||
+	    info.driver_name == NULL ||
+	    strcmp(info.driver_name, "net_memif") != 0 ||
+	    info.device == NULL)
+		return -1;
+	da = rte_dev_devargs(info.device);
+	kv = da != NULL && da->args != NULL ? rte_kvargs_parse(da->args, NULL) :
+		NULL;
+	if (kv == NULL)
+		return -1;
+	/* memif's defaults: the server role, an abstract socket. */
+	v = rte_kvargs_get(kv, "role");
+	server = v == NULL || strcmp(v, "server") == 0;
+	v = rte_kvargs_get(kv, "socket-abstract");
+	abstract = v == NULL || strcmp(v, "yes") == 0;
+	v = rte_kvargs_get(kv, "socket");
+	if (v != NULL)
+		snprintf(path, len, "%s", v);
+	rte_kvargs_free(kv);
+	n = strlen(path);
+	if (!server || abstract || n == 0 || n + 1 >= sizeof(a.sun_path))
+		return -1;
+	/* The abstract name a peer that keeps DPDK's default connects to:
+	 * a NUL, then the path. */
+	memset(&a, 0, sizeof(a));
+	a.sun_family = AF_UNIX;
+	memcpy(a.sun_path + 1, path, n);
+	fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -1;
+	if (bind(fd, (struct sockaddr *)&a,
+		 (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + n)) != 0 ||
+	    listen(fd, 4) != 0) {
+		/* Taken (someone's abstract memif socket): nothing to see. */
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+bool
+wr_port_memif_decoy_hit(int fd)
+{
+	struct ucred cr;
+	socklen_t len = sizeof(cr);
+	bool mine;
+	int c;
+
+	if (fd < 0)
+		return false;
+	/* Anyone may connect to an abstract name: only a peer of this
+	 * user (or root) is taken for the one that was meant, so another
+	 * user cannot end the run by connecting.  Nothing is sent to any. */
+	while ((c = accept4(fd, NULL, NULL, SOCK_CLOEXEC)) >= 0) {
+		mine = getsockopt(c, SOL_SOCKET, SO_PEERCRED, &cr, &len) == 0 &&
+		       (cr.uid == getuid() || cr.uid == 0);
+		close(c);
+		if (mine)
+			return true;
+		len = sizeof(cr);
+	}
+	return false;
 }

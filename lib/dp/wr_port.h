@@ -223,4 +223,18 @@ void wr_port_intr_settle(void);
  */
 void wr_port_close_all(struct wr_port *ports, unsigned int n);
 
+/**
+ * A memif server on a path socket (socket-abstract=no, as wirerate's own
+ * sockets are) is never met by a peer that keeps DPDK 22.11's default, an
+ * abstract socket of the same name: that peer connects in vain and never
+ * retries.  Listen on that abstract name, to tell it.  @p path gets the
+ * socket's path.  @return the listening socket, or -1 (not such a port, or
+ * the name is taken).  Main lcore.
+ */
+int wr_port_memif_decoy(const struct wr_port *p, char *path, size_t len);
+
+/** True when a peer of this user (or root) connected to @p fd
+ * (wr_port_memif_decoy()); every connection is closed, nothing sent. */
+bool wr_port_memif_decoy_hit(int fd);
+
 #endif /* WR_PORT_H */

@@ -4,6 +4,7 @@
 import json
 import os
 import random
+import re
 import shutil
 import signal
 import subprocess
@@ -208,6 +209,40 @@ streams:
         bad = self.runs(n_runs, cmd="rfc2544")
         print(f"\nrfc2544 peer killed: {len(bad)} of {n_runs} runs failed", flush=True)
         self.assertEqual(bad, [], "\n".join(bad))
+
+    def test_peer_abstract_socket(self):
+        """testpmd as a memif client the DPDK way (socket=PATH, no socket-abstract=no: an
+        abstract socket) never meets wirerate's path socket: the run exits 1 saying so and
+        what the peer must add (it said only "link still down after 5000 ms"), and leaves
+        no EAL directory and no socket."""
+        pid = os.getpid()
+        gen_prefix, refl_prefix = f"wrfabs-g{pid}", f"wrfabs-r{pid}"
+        for p in (gen_prefix, refl_prefix):
+            self.addCleanup(shutil.rmtree, os.path.join("/var/run/dpdk", p), True)
+        sf = self.write("s.yaml", "version: 1\nstreams:\n  - name: s\n    rate: 10 kpps\n"
+                        "    count: 100\n")
+        prof = memif_server_profile(self, "memif.yaml", gen_prefix, self.sock, 100)
+        gen = subprocess.Popen([WIRERATE, "run", sf, "--config", prof], cwd=self.tmp,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        refl = None
+        try:
+            self.assertTrue(wait_for(lambda: self.socket_listening() or gen.poll() is not None,
+                                     PEER_START_S), "wirerate did not create the memif socket")
+            refl = self.start_testpmd(refl_prefix, [f"net_memif0,role=client,socket={self.sock}"],
+                                      ["--forward-mode=macswap", "--auto-start",
+                                       "--stats-period", "1"])
+            refl.stopped = True
+            out, err, hung = finish(gen)
+        finally:
+            stop(gen)
+            stop(refl)
+        self.assertFalse(hung)
+        self.assertEqual(gen.returncode, 1, out + err)
+        self.assertRegex(err, r"port net_memif0: link down: a memif peer connected to the "
+                         r"abstract socket @" + re.escape(self.sock) + r" .*the peer must add "
+                         r"socket-abstract=no")
+        self.assertFalse(os.path.exists(os.path.join("/var/run/dpdk", gen_prefix)))
+        self.assertFalse(os.path.exists(self.sock))
 
     def test_unlimited_link_lost(self):
         """An unlimited stream whose peer goes: the run ends by the link, and says so
