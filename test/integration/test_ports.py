@@ -5,6 +5,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -101,8 +102,10 @@ class Telemetry(EalCase):
     def test_live_counters(self):
         prof = self.profile("net_null0", "wrptel")
         forget_prefix(self, "wrptel")
+        # Until the queries are done (three starts of dpdk-telemetry.py took
+        # over 3 s beside two busy loops), then SIGINT ends it with exit 0.
         proc = self.start("run", os.path.join(STREAMS, "udp-64.yaml"), "--config", prof,
-                          "--duration", "3", "--quiet")
+                          "--duration", "60", "--quiet")
         try:
             sock = "/var/run/dpdk/wrptel/dpdk_telemetry.v2"
             end = time.monotonic() + 10
@@ -115,6 +118,7 @@ class Telemetry(EalCase):
             ports = self.query("wrptel", "/wirerate/ports")
             lat = self.query("wrptel", "/wirerate/latency")
         finally:
+            proc.send_signal(signal.SIGINT)
             out, err = proc.communicate(timeout=30)
         self.assertEqual(proc.returncode, 0, err)
         self.assertEqual(first["0"]["name"], "udp-64")

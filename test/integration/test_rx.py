@@ -322,10 +322,15 @@ streams:
         self.assertGreater(drops, self.COUNT // 2, msg)
         self.assertEqual(st["tx_pkts"], self.COUNT, msg)
         self.assertEqual(st["lost"], drops + self.kernel_drops() + rx["rx_missed"], msg)
-        self.assertEqual(rx["rx_missed"], 0, msg)
-        self.assertFalse(rx["generator_limited"], msg)
-        self.assertFalse(res["generator_limited"], msg)
-        self.assertNotIn("GENERATOR-LIMITED", p.stdout)
+        # The device's drops are not the generator's: its RX limited only
+        # by what it missed itself, which a busy machine may make it do in
+        # every attempt (620 beside two busy loops).
+        missed = rx["rx_missed"] > 0
+        self.assertEqual(rx["generator_limited"], missed, msg)
+        self.assertEqual("port 1: GENERATOR-LIMITED" in p.stdout, missed, msg)
+        if not missed:
+            self.assertFalse(res["generator_limited"], msg)
+            self.assertNotIn("GENERATOR-LIMITED", p.stdout)
 
     def test_generator_misses(self):
         # Three times the frames: the RX lcore is scheduled out more often while they come

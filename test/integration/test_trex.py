@@ -87,9 +87,11 @@ streams:
         # waits on the calibrated one: the gap in DPDK's seconds, in true ones.
         tsc = self.json("r.json")["tsc"]
         gap = (recs[20][0] - recs[19][0]) * tsc["eal_hz"] / tsc["hz"]
+        # The isg once, between the two streams, not before the first nor twice: bounds
+        # a stalled lcore cannot break (how close to 30 ms it comes is for benchmarks).
         self.assertGreaterEqual(gap, 0.030)
-        self.assertLess(gap, 0.030 + 0.020)
-        self.assertLess(recs[19][0] - recs[0][0], 0.010)
+        self.assertLess(gap, 2 * 0.030)
+        self.assertLess(recs[19][0] - recs[0][0], 0.030)
 
 
 class TrexServer(ServerCase):
