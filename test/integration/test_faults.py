@@ -308,6 +308,69 @@ streams:
         self.assertEqual(bad, [], "\n".join(bad))
 
 
+class BenchSignalled(EalCase):
+    """rfc2544 stopped by SIGINT or SIGTERM at a random point (issue 31: the rows so far)."""
+
+    def test_rfc2544_signalled(self):
+        """Every stop ends with its outputs: the sizes measured, the one it stopped in
+        marked incomplete (never a throughput from a search that did not end), the rest
+        listed as not measured; exit 0 (3 when a whole size was the generator's; 100 before
+        EAL, nothing written); no EAL directory left."""
+        rnd = random.Random(os.environ.get("WR_FAULT_SEED", str(time.time())))
+        sizes = [64, 128, 256]
+        bad = []
+        n_runs = max(RUNS // 2, 5)
+        for n in range(n_runs):
+            sig = signal.SIGINT if n % 2 == 0 else signal.SIGTERM
+            prefix = f"wrfbs{os.getpid()}-{n}"
+            runtime = os.path.join("/var/run/dpdk", prefix)
+            self.addCleanup(shutil.rmtree, runtime, True)
+            res, csvf = self.path(f"b{n}.json"), self.path(f"b{n}.csv")
+            for f in (res, csvf):
+                if os.path.exists(f):
+                    os.unlink(f)
+            p = self.start("rfc2544", os.path.join(ROOT, "streams", "udp-64.yaml"),
+                           "--config", self.profile("net_ring0", prefix), "--tx-port", "0",
+                           "--rx-port", "0", "--sizes", ",".join(map(str, sizes)),
+                           "--tests", "throughput,loss", "--loss-step", "50%", "--trial", "0.2",
+                           "--drain", "0.05", "--max-rate", "50 kpps", "--json", res,
+                           "--csv", csvf)
+            self.assertTrue(wait_for(lambda: started(p.pid) or p.poll() is not None, 5, 0.0001))
+            # EAL takes ~0.2 s, then 3 trials a size of 0.25 s: anywhere in there.
+            delay = rnd.uniform(0.0, 2.6)
+            time.sleep(delay)
+            p.send_signal(sig)
+            out, err, hung = finish(p)
+            what = f"rfc2544 {n} ({signal.Signals(sig).name} after {delay:.2f} s)"
+            j = json_ok(res)
+            if hung:
+                bad.append(f"{what}: hung")
+            elif p.returncode == 100 and j is None:
+                pass  # stopped before EAL was up: nothing measured, nothing written
+            elif j is None:
+                bad.append(f"{what}: exit {p.returncode}, no JSON\n{err[-800:]}")
+            else:
+                limited = any(r["limited_by"] == "generator" for r in j["results"])
+                done = [r["frame_size"] for r in j["results"]]
+                if p.returncode != (3 if limited else 0):
+                    bad.append(f"{what}: exit {p.returncode}\n{out[-800:]}{err[-800:]}")
+                elif done + j["not_measured_sizes"] != sizes:
+                    bad.append(f"{what}: {done} + {j['not_measured_sizes']}")
+                for r in j["results"]:
+                    if r["incomplete"] == "throughput" and (r["throughput_pps"] is not None or
+                                                            r["limited_by"] != "incomplete"):
+                        bad.append(f"{what}: a stopped search reported {r['throughput_pps']}")
+                    if r["incomplete"] is None and r["throughput_pps"] == 0:
+                        bad.append(f"{what}: a throughput of 0 from a lossless loopback")
+                with open(csvf) as f:
+                    if len(f.read().strip().splitlines()) != 1 + len(done):
+                        bad.append(f"{what}: CSV rows differ from the JSON's")
+            if os.path.exists(runtime):
+                bad.append(f"{what}: {runtime} left behind")
+        print(f"\nrfc2544 signalled: {len(bad)} of {n_runs} runs failed", flush=True)
+        self.assertEqual(bad, [], "\n".join(bad))
+
+
 class Signalled(EalCase):
     """SIGINT or SIGTERM at a random point of a run, from its first instruction to the drain."""
 
