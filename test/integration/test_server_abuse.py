@@ -182,7 +182,9 @@ class Abuse(ServerCase):
         self.assertIn('error: session "alice" is another client\'s', r.stdout)
         r = subprocess.run(con + ["-c", "update 150 kpps"], capture_output=True, text=True,
                            timeout=30, env=dict(env, WIRERATE_SECRET=alice.secret))
-        self.assertIn("'session': 'alice'", r.stdout)
+        # Replies are JSON, without the secret (issue 31: dicts with the secret on screen).
+        self.assertIn('"session": "alice"', r.stdout)
+        self.assertNotIn(alice.secret, r.stdout)
         self.assertRegex(r.stdout, r"s\s+port 0 running\s+150.000 kpps")
         # alice's own client reconnects into her session without a change of code.
         alice.close()
