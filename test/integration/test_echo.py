@@ -430,17 +430,12 @@ class EchoMemif(MemifCase):
         testpmd macswap over memif with 10240-byte buffers.  Every echo comes back whole:
         its signature recognised (distinct sequence numbers), as many frames as memif
         delivered (no duplicate, no foreign frame) and exactly size - 4 bytes each, counted
-        by wirerate and by the memif PMD.  Exact counts hold on every attempt; no loss is
-        needed on one of MEMIF_ATTEMPTS (a busy CPU makes testpmd drop, see above)."""
-        failures = []
-        for n in range(MEMIF_ATTEMPTS):
-            sizes, msg = self.jumbo_attempt(n)
-            lost = sum(sz["returned"]["lost"] for sz in sizes)
-            if lost == 0:
-                return
-            failures.append(f"attempt {n}: {lost} lost\n{msg}")
-            print(f"jumbo attempt {n}: {lost} lost; again", file=sys.stderr)
-        self.fail("no lossless attempt:\n" + "\n".join(failures))
+        by wirerate and by the memif PMD.  Exact counts, whatever was lost: a busy CPU
+        makes testpmd drop (7,424 of a size beside two busy loops), which is loss the
+        counts account for, not a wrong echo (issue 31: assert what load does not change)."""
+        sizes, _ = self.jumbo_attempt(0)
+        lost = sum(sz["returned"]["lost"] for sz in sizes)
+        print(f"jumbo sweep: {lost} lost in all, every count exact", file=sys.stderr)
 
     def test_sweep_reflector_dies(self):
         """An echo sweep whose reflector is killed after its first size stops there: exit
