@@ -994,8 +994,10 @@ function showProgress(st) {
   bar.max = Math.max(p.estimate || 1, p.done || 0, 1);
   bar.value = p.done || 0;
   // The server's ETA spreads the time per trial so far over the trials its estimate still
-  // counts: a search that ends early (as most do) makes it an upper bound, said as one.
-  const eta = p.eta_s > 0 ? `, at most ~${fmtSeconds(p.eta_s)} left` : "";
+  // counts: until an RFC 2544 size is done that count is the plan's, each search at its
+  // longest (eta_bound: an upper bound, said as one); after, what the sizes done took.
+  const eta = p.eta_s > 0
+    ? `, ${p.eta_bound ? "at most" : "about"} ~${fmtSeconds(p.eta_s)} left` : "";
   $("bench-status").textContent = st.state === "running" && p.test
     ? `Job ${st.job}: ${p.test} ${p.size} B: trial ${p.done} of ~${p.estimate}, ${fmt(p.rate_pps, 0)} pps${eta}`
     : `Job ${st.job}: ${st.state}${st.error ? ": " + st.error : ""}`;

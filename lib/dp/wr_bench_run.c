@@ -88,6 +88,7 @@ wr_bench_say(struct wr_bench *b, const char *test, uint16_t size,
 		b->progress_done++;
 	p.done = b->progress_done;
 	p.estimate = b->progress_est;
+	p.eta_bound = b->progress_bound;
 	p.elapsed_s = (double)(wr_bench_mono_ns() - b->progress_t0_ns) / 1e9;
 	if (p.done > 0 && p.estimate > p.done)
 		p.eta_s = p.elapsed_s / p.done * (p.estimate - p.done);

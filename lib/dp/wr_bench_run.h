@@ -48,6 +48,12 @@ struct wr_bench_progress {
 	uint32_t done;              /**< trials (or sizes, rtt) done */
 	uint32_t estimate;          /**< about how many in all */
 	double eta_s;               /**< < 0: unknown */
+	bool eta_bound;             /**< the ETA counts the plan's trials, each
+				     *   search at its longest: an upper bound
+				     *   (rfc2544 before its first size is
+				     *   done); false: the trials left are
+				     *   known, or counted at what the sizes
+				     *   done took */
 	uint64_t rate_millipps;     /**< the trial's rate; 0: as fast as the port takes */
 	double elapsed_s;
 	double trial_s;             /**< a line inside a trial: its time so far, */
@@ -146,6 +152,7 @@ struct wr_bench {
 	uint32_t tests;
 	uint32_t progress_done, progress_est;
 	uint64_t progress_t0_ns;
+	bool progress_bound;           /**< progress_est is the plan's bound */
 	uint64_t plan_ns;           /* rfc2544: about how long it all takes */
 	const char *cur_test;       /* rfc2544: the test running, for the
 				     * progress lines inside a trial */

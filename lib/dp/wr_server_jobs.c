@@ -58,10 +58,11 @@ job_json(const struct job *j)
 			    json_real(j->finished_at) : json_null());
 	json_object_set_new(o, "stream_file", json_string(j->f.path));
 	json_object_set_new(o, "progress", json_pack(
-		"{s:s, s:i, s:i, s:i, s:f, s:f, s:f}", "test",
+		"{s:s, s:i, s:i, s:i, s:f, s:b, s:f, s:f}", "test",
 		j->progress_test, "size", j->progress.size, "done",
 		j->progress.done, "estimate", j->progress.estimate, "eta_s",
-		j->progress.eta_s, "rate_pps",
+		j->progress.eta_s, "eta_bound", j->progress.eta_bound,
+		"rate_pps",
 		(double)j->progress.rate_millipps / 1e3, "elapsed_s",
 		j->progress.elapsed_s));
 	json_object_set_new(o, "line", json_string(j->line));
@@ -103,9 +104,10 @@ job_line(void *ctx, const char *text, const struct wr_bench_progress *p,
 		 text[n - 1] == '\n' ? n - 1 : n), text);
 	if (counted)
 		wr_srv_event_push(j->s, "bench_progress", json_pack(
-			       "{s:i, s:s, s:i, s:i, s:i, s:f, s:f, s:s}", "job",
+			       "{s:i, s:s, s:i, s:i, s:i, s:f, s:b, s:f, s:s}", "job",
 			       j->id, "test", p->test, "size", p->size, "done", p->done,
-			       "estimate", p->estimate, "eta_s", p->eta_s, "rate_pps",
+			       "estimate", p->estimate, "eta_s", p->eta_s,
+			       "eta_bound", p->eta_bound, "rate_pps",
 			       (double)p->rate_millipps / 1e3, "line", j->line));
 }
 

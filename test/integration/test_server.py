@@ -558,6 +558,42 @@ class NullServer(ServerCase):
         self.assertEqual(st["stream_file_sha256"], ref["stream_file_sha256"])
 
 
+class BenchEta(ServerCase):
+    """An rfc2544 job's ETA: the plan's bound until its first size is done, then the sizes
+    left counted at the trials the sizes done took (issue 31: 5 to 7 times too long)."""
+
+    def test_estimate_revised_after_a_size(self):
+        p, sock = self.serve(vdev="net_ring0", tag="eta",
+                             profile_extra="    rx_lcore: 1\n")
+        c = self.client(sock)
+        c.acquire()
+        c.load("version: 1\nstreams:\n  - name: s\n    size: 64\n    rate: 10 kpps\n",
+               name="eta.yaml")
+        sizes = [64, 128, 256, 512]
+        st = c.bench_wait(c.bench_start("rfc2544", {"tx-port": 0, "rx-port": 0,
+                                                    "sizes": sizes, "trial": "0.1",
+                                                    "drain": "0.05", "max-rate": "20 kpps"})
+                          ["job"], timeout=300)
+        self.assertEqual(st["state"], "done", st)
+        ev = [e for e in c.events(since=0)
+              if e.get("event", e.get("type")) == "bench_progress" and e["job"] == st["job"]]
+        self.assertTrue(ev, c.events(since=0)[-5:])
+        first = [e for e in ev if e["size"] == sizes[0]]
+        rest = [e for e in ev if e["size"] != sizes[0]]
+        self.assertTrue(first and rest, ev)
+        # Before the first size is done: the plan's count, said to be a bound.
+        self.assertTrue(all(e["eta_bound"] for e in first), first)
+        plan = first[0]["estimate"]
+        # After: the first size's trials times the sizes, exactly, and no longer a bound.
+        done1 = first[-1]["done"]
+        self.assertFalse(any(e["eta_bound"] for e in rest), rest)
+        self.assertEqual(rest[0]["estimate"], done1 * len(sizes), rest[0])
+        # The plan was an upper bound of what ran.
+        self.assertLessEqual(ev[-1]["done"], plan, ev[-1])
+        print(f"\n    rfc2544 ETA: plan {plan} trials, {done1} for the first size, "
+              f"revised {rest[0]['estimate']}, ran {ev[-1]['done']}")
+
+
 class Captures(ServerCase):
     """capture.start/stop/status/fetch through the Python client and the console: a TX capture
     of a server's run, fetched over the API, equals `wirerate dump` of the stream, frame for
