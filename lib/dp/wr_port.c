@@ -643,14 +643,21 @@ wr_port_tx_files_check(const struct wr_port *p, struct wr_error *err)
 					  " frames were sent to it", f.path[q],
 					  strerror(errno), st.q_opackets[q]);
 		else if ((uint64_t)sb.st_size != want &&
-			 !(want == 0 && sb.st_size == 24))
+			 !(want == 0 && sb.st_size == 24)) {
+			/* No output is left cut short: the file is this run's
+			 * (checked before EAL to be a regular file or a new one,
+			 * and net_pcap truncated it at its start). */
+			bool gone = S_ISREG(sb.st_mode) && unlink(f.path[q]) == 0;
+
 			rc = wr_error_set(err, -EIO, NULL, 0, 0, NULL, "net_pcap's "
-					  "tx_pcap %s: holds %" PRIu64 " bytes "
+					  "tx_pcap %s: held %" PRIu64 " bytes "
 					  "where the %" PRIu64 " frames sent to it "
 					  "make %" PRIu64 " (a full disk?): not "
-					  "every frame was written", f.path[q],
+					  "every frame was written%s", f.path[q],
 					  (uint64_t)sb.st_size,
-					  st.q_opackets[q], want);
+					  st.q_opackets[q], want, gone ?
+					  "; the file is removed" : "");
+		}
 	}
 	rte_kvargs_free(kv);
 	return rc;

@@ -757,7 +757,7 @@ class FullDisk(EalCase):
     def test_tx_pcap_full(self):
         """Issue 31: net_pcap writes its tx_pcap= through libpcap and never looks at the result:
         a full disk gave exit 0 and the frames counted as sent.  Now the file is measured
-        against what its queue sent: exit 1, one line, no summary."""
+        against what its queue sent: exit 1, one line, no summary, and the short file gone."""
         s = self.write("s.yaml", """version: 1
 streams:
   - name: s
@@ -779,9 +779,11 @@ ports:
         msg = f"stdout:\n{p.stdout}\nstderr:\n{p.stderr}"
         self.assertEqual(p.returncode, 1, msg)
         self.assertRegex(p.stderr, r"^wirerate: net_pcap's tx_pcap " + re.escape(out) +
-                         r": holds \d+ bytes where the 1000 frames sent to it make 76024 \(a full "
-                         r"disk\?\): not every frame was written\n$", msg)
+                         r": held \d+ bytes where the 1000 frames sent to it make 76024 \(a full "
+                         r"disk\?\): not every frame was written; the file is removed\n$", msg)
         self.assertNotIn("summary", p.stdout, msg)
+        # No output left cut short.
+        self.assertFalse(os.path.exists(out), msg)
         self.assertFalse(os.path.exists(f"/var/run/dpdk/{self.prefix}"), msg)
         # With room, the same run: exit 0 and every frame in the file (capinfos counts them).
         os.unlink(os.path.join(self.mnt, "filler"))
