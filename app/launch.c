@@ -9,6 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "stop_signals.h"
+
 /*
  * Why a launcher: the dynamic loader maps and relocates wirerate-main's
  * libraries (DPDK's, libcrypto, libpcap: 33 objects, 29,000 relocations)
@@ -30,26 +32,6 @@
 #define WR_INST_MAIN "../libexec/wirerate/wirerate-main"
 #endif
 
-static void
-block_stop_signals(int argc, char **argv, char **envp)
-{
-	sigset_t stops;
-
-	(void)argc;
-	(void)argv;
-	(void)envp;
-	sigemptyset(&stops);
-	sigaddset(&stops, SIGINT);
-	sigaddset(&stops, SIGTERM);
-	sigaddset(&stops, SIGHUP);
-	sigprocmask(SIG_BLOCK, &stops, NULL);
-}
-
-/* A static program runs .preinit_array too, before libc's constructors. */
-__attribute__((section(".preinit_array"), used))
-static void (*const wr_preinit[])(int, char **, char **) = {
-	block_stop_signals,
-};
 
 int
 main(int argc, char **argv)

@@ -14,6 +14,7 @@
 #include "wr_report.h"
 #include "wr_rtt_table.h"
 #include "wr_yaml.h"
+#include "stop_signals.h"
 
 /*
  * A SIGTERM or Ctrl-C in the first milliseconds must end a run with its
@@ -21,31 +22,12 @@
  * main() the libraries' constructors run for about 5 ms (DPDK's, libnuma's,
  * OpenSSL's; more on a loaded machine), under the default action, which
  * kills.  So the three (SIGHUP too: a dropped SSH session) are blocked
- * from .preinit_array, which the dynamic
+ * from .preinit_array (stop_signals.h), which the dynamic
  * loader runs once every library is relocated and before any constructor,
  * and main() installs the handler that records them before it unblocks
  * them (wr_app_signals_early()).  What is left is the loader's own work
  * (mapping and relocating, ~0.4 ms): no code of a program runs earlier.
  */
-static void
-block_stop_signals(int argc, char **argv, char **envp)
-{
-	sigset_t stops;
-
-	(void)argc;
-	(void)argv;
-	(void)envp;
-	sigemptyset(&stops);
-	sigaddset(&stops, SIGINT);
-	sigaddset(&stops, SIGTERM);
-	sigaddset(&stops, SIGHUP);
-	sigprocmask(SIG_BLOCK, &stops, NULL);
-}
-
-__attribute__((section(".preinit_array"), used))
-static void (*const wr_preinit[])(int, char **, char **) = {
-	block_stop_signals,
-};
 
 static int
 opt_error(const char *opt, const char *val, const char *why)

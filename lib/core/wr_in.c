@@ -58,6 +58,34 @@ too_big(uint64_t size, uint64_t max, bool more, char *why, size_t why_len)
 	return -EFBIG;
 }
 
+/* @p fd if it is a regular file of at most @p max bytes; else closed, with
+ * why, and a negative errno. */
+static int
+regular_fd(int fd, uint64_t max, char *why, size_t why_len)
+{
+	struct stat st;
+	int e;
+
+	if (fstat(fd, &st) != 0) {
+		e = errno;
+		close(fd);
+		snprintf(why, why_len, "%s", strerror(e));
+		return -e;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		snprintf(why, why_len, "%s, not a regular file",
+			 wr_in_kind(st.st_mode));
+		return S_ISDIR(st.st_mode) ? -EISDIR : -ENODEV;
+	}
+	if ((uint64_t)st.st_size > max) {
+		close(fd);
+		return too_big((uint64_t)st.st_size, max, false, why,
+			       why_len);
+	}
+	return fd;
+}
+
 int
 wr_in_open(const char *path, uint64_t max, unsigned int flags, char *why,
 	   size_t why_len)
@@ -84,24 +112,7 @@ wr_in_open(const char *path, uint64_t max, unsigned int flags, char *why,
 			snprintf(why, why_len, "%s", strerror(e));
 		return -e;
 	}
-	if (fstat(fd, &st) != 0) {
-		e = errno;
-		close(fd);
-		snprintf(why, why_len, "%s", strerror(e));
-		return -e;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		close(fd);
-		snprintf(why, why_len, "%s, not a regular file",
-			 wr_in_kind(st.st_mode));
-		return S_ISDIR(st.st_mode) ? -EISDIR : -ENODEV;
-	}
-	if ((uint64_t)st.st_size > max) {
-		close(fd);
-		return too_big((uint64_t)st.st_size, max, false, why,
-			       why_len);
-	}
-	return fd;
+	return regular_fd(fd, max, why, why_len);
 }
 
 int
@@ -110,7 +121,6 @@ wr_in_open_beneath(int dirfd, const char *name, uint64_t max, char *why,
 {
 	char comp[WR_IN_BENEATH_MAX + 1];
 	const char *p = name, *slash;
-	struct stat st;
 	int fd = dirfd, next, e;
 	size_t n;
 
@@ -150,24 +160,7 @@ wr_in_open_beneath(int dirfd, const char *name, uint64_t max, char *why,
 			break;
 		p = slash + 1;
 	}
-	if (fstat(fd, &st) != 0) {
-		e = errno;
-		close(fd);
-		snprintf(why, why_len, "%s", strerror(e));
-		return -e;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		close(fd);
-		snprintf(why, why_len, "%s, not a regular file",
-			 wr_in_kind(st.st_mode));
-		return S_ISDIR(st.st_mode) ? -EISDIR : -ENODEV;
-	}
-	if ((uint64_t)st.st_size > max) {
-		close(fd);
-		return too_big((uint64_t)st.st_size, max, false, why,
-			       why_len);
-	}
-	return fd;
+	return regular_fd(fd, max, why, why_len);
 }
 
 int
