@@ -753,7 +753,12 @@ ports:
         for r in rows:
             size = int(r["frame_size"])
             if r["throughput_pps"] and not shown[size].startswith("≥"):
-                self.assertEqual(shown[size], f'{float(r["throughput_pps"]):,.3f}', cli.stdout)
+                # The same ceiling passed; each figure is what its own trial offered
+                # (never above it), which two runs' pacers give within 0.1 %.
+                self.assertAlmostEqual(float(shown[size].replace(",", "")),
+                                       float(r["throughput_pps"]),
+                                       delta=float(r["throughput_pps"]) * 0.001,
+                                       msg=cli.stdout)
         # The same files as the command line writes, through the API.
         server_csv = c.bench_result(job["job"], "csv")
         with open(self.path("cli.csv")) as f:
