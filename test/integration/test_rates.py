@@ -156,7 +156,8 @@ class Sequences(EalCase):
             s = by[name]
             sched = (s["tx_pkts"] + s["pacer_skipped"]) / s["duration_s"] / 1000
             self.assertLessEqual(sched, kpps * 1.05, msg=name)
-            self.assertLessEqual(s["kpps"], sched, msg=name)
+            # kpps is given to 3 decimals (99.697 against 99.69689...).
+            self.assertLessEqual(s["kpps"], sched + 0.0005, msg=name)
 
     def test_stop_ends_the_port(self):
         sf = self.write("s.yaml", """version: 1
