@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* wirerate sweep / rfc2544 / rtt: their options, and the command around lib/dp/wr_bench_run (files, EAL, the log on the terminal, exit codes). */
+/* wirerate sweep / rfc2544 / rtt: their options, and the command around lib/ctl/bench/wr_bench (files, EAL, the log on the terminal, exit codes). */
 #include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -234,7 +234,7 @@ engine_exit_code(int rc)
 /*
  * One benchmark command: its files and options checked before EAL (the
  * library checks the stream, sizes, ports and rates), EAL and the ports,
- * the benchmark (lib/dp/wr_bench_run), its tables, its files.
+ * the benchmark (lib/ctl/bench/wr_bench), its tables, its files.
  */
 static int
 bench_cmd(const struct wr_opts *o, enum wr_bench_kind kind)

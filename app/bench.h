@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 #include "wr_app.h"
-#include "wr_bench_run.h"
+#include "wr_bench.h"
 
 /**
  * Where the results' JSON goes: --json, else with --report beside the

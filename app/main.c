@@ -10,9 +10,9 @@
 #include "wr_describe.h"
 #include "wr_frame.h"
 #include "wr_parse.h"
-#include "wr_pcapng.h"
+#include "wr_capture.h"
 #include "wr_report.h"
-#include "wr_rtt_table.h"
+#include "wr_rtt_result.h"
 #include "wr_yaml.h"
 #include "stop_signals.h"
 

@@ -8,7 +8,7 @@
 #include "wr_app.h"
 #include "wr_config.h"
 #include "wr_port.h"
-#include "wr_tsc.h"
+#include "wr_clock_eal.h"
 
 /* Devices named on the command line: as many as EAL has ports. */
 #define WR_PORTS_NAMES_MAX 1024
@@ -93,7 +93,7 @@ print_json(const struct wr_port_info *pi, unsigned int n)
 		       jb(p->tx_fast_free), jb(p->tx_multi_seg));
 	}
 	/* The TSC's frequency as wirerate measured it while EAL started
-	 * (wr_tsc.h): what its times and rates would be computed with. */
+	 * (wr_clock_eal.h): what its times and rates would be computed with. */
 	wr_tsc_get(&tsc);
 	printf("\n], \"tsc\": ");
 	fflush(stdout);

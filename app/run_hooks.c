@@ -7,7 +7,7 @@
 #include <time.h>
 
 #include "wr_app.h"
-#include "wr_arpd.h"
+#include "wr_neigh.h"
 #include "wr_engine.h"
 #include "wr_report.h"
 #include "wr_telemetry.h"

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* wirerate serve / console: EAL and ports up once, then the control server (lib/dp/wr_server); the Python console. */
+/* wirerate serve / console: EAL and ports up once, then the control server (lib/ctl/server/wr_server); the Python console. */
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>

@@ -9,13 +9,13 @@
 #include <stdio.h>
 
 #include "cli.h"
-#include "wr_bench.h"
+#include "wr_bench_result.h"
 #include "wr_bench_opts.h"
 #include "wr_config.h"
 #include "wr_error.h"
 #include "wr_filter.h"
 #include "wr_jsonl.h"
-#include "wr_pcapng.h"
+#include "wr_capture.h"
 #include "wr_peer.h"
 #include "wr_stream.h"
 
@@ -80,7 +80,7 @@ struct wr_opts {
 	const char *peers[WR_PEERS_MAX]; /**< run --peer SPEC (wr_peer.h) */
 	unsigned int n_peers;
 	/* run --capture PORT[:rx|tx|both]=FILE, each with the --capture-*
-	 * options that follow it (wr_cap.h) */
+	 * options that follow it (wr_capture_port.h) */
 	struct wr_app_capture {
 		struct wr_capspec spec;
 		struct wr_filter filter; /**< compiled when given */

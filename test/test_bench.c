@@ -6,7 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "wr_bench.h"
+#include "wr_bench_result.h"
 #include "wr_bench_opts.h"
 #include "wr_out.h"
 #include "wr_test.h"

@@ -6,7 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "wr_capture.h"
+#include "wr_replay_pcap.h"
 #include "wr_replay.h"
 #include "wr_rng.h"
 #include "wr_test.h"

@@ -8,7 +8,7 @@
 
 #include <pcap/pcap.h>
 
-#include "wr_pcapng.h"
+#include "wr_capture.h"
 #include "wr_test.h"
 
 static void

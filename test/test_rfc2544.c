@@ -4,7 +4,7 @@
 
 #include "wr_b2b.h"
 #include "wr_floss.h"
-#include "wr_rfc2544.h"
+#include "wr_throughput.h"
 #include "wr_test.h"
 
 #define KPPS(x) ((uint64_t)(x) * 1000000ull) /* kpps -> millipps */

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "wr_rtt_table.h"
+#include "wr_rtt_result.h"
 #include "wr_test.h"
 
 static struct wr_rtt_size sz[WR_RTT_SIZES_MAX];

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
-"""Compile the web console's files into C (wr_web_assets.c, lib/core/wr_http.h's table).
+"""Compile the web console's files into C (wr_web_assets.c, lib/core/control/wr_http.h's table).
 
 The server answers from this table only: no request path reaches the file system, and the
 page a server serves is always the one built with it (its own API version).

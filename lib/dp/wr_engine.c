@@ -27,7 +27,7 @@
 
 #include "wr_engine_priv.h"
 #include "wr_runtime.h"
-#include "wr_tsc.h"
+#include "wr_clock_eal.h"
 
 RTE_LOG_REGISTER_DEFAULT(wr_engine_logtype, NOTICE);
 
@@ -377,7 +377,7 @@ eal_start(struct wr_engine *e, char **extra, int n_extra,
 		}
 	}
 
-	/* The TSC's calibration spans EAL's start (wr_tsc.h). */
+	/* The TSC's calibration spans EAL's start (wr_clock_eal.h). */
 	wr_tsc_begin();
 	/* rte_eal_init permutes argv: give it a copy.  Its log lines are
 	 * kept aside while it starts: on failure they name what it rejected

@@ -56,7 +56,7 @@
 #include <rte_ethdev.h>
 #include <rte_spinlock.h>
 
-#include "wr_cap.h"
+#include "wr_capture_port.h"
 #include "wr_clock.h"
 #include "wr_config.h"
 #include "wr_error.h"
@@ -94,7 +94,7 @@ const struct wr_rxq *wr_engine_rxq(const struct wr_engine *e, unsigned int i,
 /** @return the TSC now (rte_rdtsc()). */
 uint64_t wr_engine_tsc_now(void);
 
-/** @return the calibrated TSC frequency now, in Hz (wr_tsc.h). */
+/** @return the calibrated TSC frequency now, in Hz (wr_clock_eal.h). */
 uint64_t wr_engine_tsc_hz(const struct wr_engine *e);
 
 /** @return true once sending was asked to stop (wr_engine_request_stop(),
@@ -375,7 +375,7 @@ struct wr_engine_cap {
 };
 
 /**
- * Start capturing (wr_cap.h) on a loaded engine, before or while the
+ * Start capturing (wr_capture_port.h) on a loaded engine, before or while the
  * lcores run.  @return the capture's id (>= 0); -EINVAL (a port that does
  * not exist or is not polled for RX, bad limits, a filter DPDK refuses),
  * -ENOTSUP (TX of a port with MBUF_FAST_FREE), -EBUSY (WR_CAPTURES_MAX

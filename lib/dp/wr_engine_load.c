@@ -20,7 +20,7 @@
 #include "wr_arp.h"
 #include "wr_engine_priv.h"
 #include "wr_rate.h"
-#include "wr_tsc.h"
+#include "wr_clock_eal.h"
 
 /* The lcore's mempool cache (wr_tx.c) and bursts in flight, per stream
  * context, on top of the NIC's ring. */

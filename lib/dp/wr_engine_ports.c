@@ -22,7 +22,7 @@
 #include <rte_log.h>
 
 #include "wr_engine_priv.h"
-#include "wr_tsc.h"
+#include "wr_clock_eal.h"
 
 /* The interval a device clock is fitted over: 100 ms of two clocks read
  * within ~100 ns of each other gives the ratio to 1 ppm. */

@@ -9,7 +9,7 @@
 #include <rte_log.h>
 
 #include "wr_bpf.h"
-#include "wr_cap.h"
+#include "wr_capture_port.h"
 #include "wr_engine.h"
 
 struct wr_engine {

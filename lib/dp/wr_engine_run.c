@@ -17,7 +17,7 @@
 
 #include "wr_engine_priv.h"
 #include "wr_rate.h"
-#include "wr_tsc.h"
+#include "wr_clock_eal.h"
 
 
 /* How long the main lcore sleeps between checks while it waits. */

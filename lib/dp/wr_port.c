@@ -30,13 +30,13 @@
 #include <rte_mbuf.h>
 #include <rte_mbuf_dyn.h>
 
-#include "wr_bench.h"
+#include "wr_bench_result.h"
 #include "wr_config.h"
 #include "wr_engine.h"
 #include "wr_offload.h"
 #include "wr_port.h"
 #include "wr_runtime.h"
-#include "wr_tsc.h"
+#include "wr_clock_eal.h"
 
 #define WR_DESC_DEFAULT 1024
 /* RX queue pool: enough for the ring plus a few bursts in flight. */
@@ -829,7 +829,7 @@ wr_port_list(const struct wr_config *cfg, char **user, int n_user,
 				n++;
 	}
 out:
-	/* EAL's start was the calibration's interval (wr_tsc.h). */
+	/* EAL's start was the calibration's interval (wr_clock_eal.h). */
 	wr_tsc_calibrate();
 	RTE_ETH_FOREACH_DEV(pid) {
 		rte_eth_dev_close(pid);

@@ -28,7 +28,7 @@
 /** TX-drop extended counters followed per port (NICs have a few dozen at most per queue set). */
 #define WR_PORT_DROP_XSTATS_MAX 32
 /** Mbufs a port's RX pool has besides what its queues need, for received
- * frames that captures hold until their writers copy them (wr_cap.h):
+ * frames that captures hold until their writers copy them (wr_capture_port.h):
  * 0.2 ms at 10 Mpps. */
 #define WR_PORT_RX_HOLD 2048
 
@@ -49,7 +49,7 @@ struct wr_port {
 	bool configured;
 	bool started;
 	struct rte_mempool *rx_pool;
-	uint32_t rx_held;          /**< frames captures hold (wr_cap.h) */
+	uint32_t rx_held;          /**< frames captures hold (wr_capture_port.h) */
 	uint16_t mtu_set;          /**< MTU configured for jumbo frames, 0: the PMD's */
 	uint32_t buf_limit;        /**< memif: its buffer size (bsize), else 0 */
 	uint32_t frame_max;        /**< the largest frame (FCS included) the port

@@ -13,7 +13,7 @@
 #include <rte_time.h>
 
 #include "wr_replay_tx.h"
-#include "wr_tsc.h"
+#include "wr_clock_eal.h"
 
 /* Frames start on cache lines, and on a page of their own where the
  * data's IOVA is physical (a NIC reads a frame as one contiguous run). */

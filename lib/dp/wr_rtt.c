@@ -16,7 +16,7 @@
 #include "wr_rtt.h"
 #include "wr_rx.h"
 #include "wr_sig.h"
-#include "wr_tsc.h"
+#include "wr_clock_eal.h"
 
 /* One frame is in flight, but a NIC may keep sent mbufs in its TX ring
  * until it frees them in batches (tx_free_thresh, typically 32): the pool
@@ -267,7 +267,7 @@ wr_rtt_ses_measure(struct wr_rtt_ses *s, const struct wr_frame_tmpl *t,
 	r->t = t;
 	r->sig_id = sig_id;
 	r->count = count;
-	/* Each size refines the TSC's calibration (wr_tsc.h). */
+	/* Each size refines the TSC's calibration (wr_clock_eal.h). */
 	wr_tsc_refine();
 	r->timeout_tsc = wr_tsc_from_ns(timeout_ns);
 	r->first_seq = first_seq;

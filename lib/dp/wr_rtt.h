@@ -75,7 +75,7 @@ struct wr_rtt {
 
 /**
  * Clear the results and the histogram of @p r for a new run; keeps the
- * caller's settings.  @p tsc_hz is wr_tsc_hz() (calibrated, wr_tsc.h).
+ * caller's settings.  @p tsc_hz is wr_tsc_hz() (calibrated, wr_clock_eal.h).
  * @return 0 or -EINVAL (tsc_hz 0, count 0, no pool or template, a template
  *         without a signature).
  */

@@ -14,13 +14,13 @@
 #endif
 #include <rte_mbuf_dyn.h>
 
-#include "wr_arpd.h"
+#include "wr_neigh.h"
 #include "wr_bpf.h"
-#include "wr_cap.h"
+#include "wr_capture_port.h"
 #include "wr_pkt.h"
 #include "wr_rx.h"
 #include "wr_sig.h"
-#include "wr_tsc.h"
+#include "wr_clock_eal.h"
 
 int
 wr_rx_sig_offset(const uint8_t *p, uint32_t len, const struct wr_pkt_hints *hints)
@@ -494,7 +494,7 @@ wr_rx_poll(struct wr_rxq *q)
 	now = rte_rdtsc();
 	hw = q->hwts && wr_clock_pub_get(q->clock, &map) == 0;
 	/* Before any frame is accounted or handed on: the capture sees the
-	 * burst whole, and only copies (wr_cap.h). */
+	 * burst whole, and only copies (wr_capture_port.h). */
 	if (unlikely(__atomic_load_n(&q->n_caps, __ATOMIC_ACQUIRE) != 0))
 		for (k = 0; k < WR_CAPTURES_MAX; k++) {
 			struct wr_cap *cap = __atomic_load_n(&q->caps[k],

@@ -29,7 +29,7 @@
  *
  * Frames without a signature are counted per class (rx_classes, the
  * first class whose filter matches, run as JIT-compiled eBPF) or in
- * rx_foreign.  A capture (wr_cap.h) attached to the queue sees every frame
+ * rx_foreign.  A capture (wr_capture_port.h) attached to the queue sees every frame
  * before it is accounted.
  *
  * A frame is ours when it is IPv4 (optionally behind one 802.1Q tag) / UDP
@@ -56,7 +56,7 @@
 
 #include "wr_clock.h"
 #include "wr_latency.h"
-#include "wr_pcapng.h"
+#include "wr_capture.h"
 #include "wr_pkt.h"
 #include "wr_seq.h"
 
@@ -97,7 +97,7 @@ struct wr_rxq {
 	struct wr_latency_tsc tsc;
 	uint16_t n_streams;
 	struct wr_rx_stream **streams; /**< by stream index; NULL: no latency */
-	/** ARP/ICMP responder (wr_arpd.h) that takes the frames without a
+	/** ARP/ICMP responder (wr_neigh.h) that takes the frames without a
 	 * signature; NULL: they are only counted.  Set before the lcore starts. */
 	struct wr_arpd *arpd;
 	/**

@@ -14,7 +14,7 @@
 
 #include "wr_sig.h"
 #include "wr_stream.h"
-#include "wr_tsc.h"
+#include "wr_clock_eal.h"
 #include "wr_tx.h"
 
 /* The compact signature carries stream and lane in a byte each (wr_sig.h):
@@ -738,7 +738,7 @@ sequence_turn(struct wr_txq *q)
 }
 
 /*
- * A refined TSC frequency (wr_tsc.h), on the lcore: what was set as an
+ * A refined TSC frequency (wr_clock_eal.h), on the lcore: what was set as an
  * activation's start plus some nanoseconds moves to where those
  * nanoseconds now fall.  The pacer keeps its pending deadline (nothing
  * owed is lost or added); the end time and the ramp's next step follow;

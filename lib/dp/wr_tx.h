@@ -193,7 +193,7 @@ struct wr_lcore_ctx {
 	const uint64_t *epoch;
 	uint64_t ack;
 	const uint32_t *rxq_gone[WR_LCORE_RXQ_MAX];
-	/* The TSC's calibrated frequency (wr_tsc.h): the lcore compares the
+	/* The TSC's calibrated frequency (wr_clock_eal.h): the lcore compares the
 	 * published word with its own copy at every turn; on a change its
 	 * streams' pacers, end times and ramps, and its RX queues' latency
 	 * conversion, take the new figure (replayed captures' deadlines keep

@@ -16,7 +16,7 @@ from typing import Any, Callable, Deque, Dict, Iterable, List, Optional, Sequenc
 
 def runtime_dir() -> str:
     """The user's runtime directory, where ``wirerate serve`` listens by default: the
-    rule of lib/core/wr_runtime.h, restated here because the client needs no binary:
+    rule of lib/core/control/wr_runtime.h, restated here because the client needs no binary:
     ``$WIRERATE_RUNTIME_DIR`` when set, ``/run/wirerate`` for root,
     ``$XDG_RUNTIME_DIR/wirerate`` for other users when set, else ``/tmp/wirerate-UID``."""
     if os.environ.get("WIRERATE_RUNTIME_DIR"):

@@ -22,8 +22,8 @@ class Kubernetes(unittest.TestCase):
     def setUp(self):
         if not os.access(VALIDATE, os.X_OK):
             if os.environ.get("WR_REQUIRE_EAL") == "1":
-                self.fail("no build-venv/bin/kubernetes-validate (tools/wr-test installs it)")
-            self.skipTest("needs build-venv/bin/kubernetes-validate (tools/wr-test)")
+                self.fail("no build-venv/bin/kubernetes-validate (devtools/wr-test installs it)")
+            self.skipTest("needs build-venv/bin/kubernetes-validate (devtools/wr-test)")
 
     def validate(self, path):
         return subprocess.run([VALIDATE, "--strict", "-k", K8S, path], capture_output=True,

@@ -8,7 +8,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "wr_capture.h"
+#include "wr_replay_pcap.h"
 #include "wr_replay.h"
 
 /*
@@ -16,7 +16,7 @@
  * file by its name (wr_capture_load(), the path a stream's pcap: takes:
  * wr_in_open(), the magic check, the digest), on an in-memory file
  * (memfd).  Both refuse them with an error (and hold nothing) or both
- * return the same frames, which satisfy every promise of wr_capture.h;
+ * return the same frames, which satisfy every promise of wr_replay_pcap.h;
  * the per-frame edits and the timing maths then run over them.
  *
  * libpcap is not built with coverage: without the seeds in

@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "wr_auth.h"
-#include "wr_capture.h"
+#include "wr_replay_pcap.h"
 #include "wr_config.h"
 #include "wr_in.h"
 #include "wr_out.h"

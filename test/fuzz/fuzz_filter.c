@@ -11,7 +11,7 @@
 
 #include "wr_config.h"
 #include "wr_filter.h"
-#include "wr_pcapng.h"
+#include "wr_capture.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

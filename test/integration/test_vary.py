@@ -2,7 +2,7 @@
 """Per-packet variation, size mixes, reproducibility and pcap output, decoded by tshark and the kernel.
 
 The expected values come from a model written here in Python from the documented contract
-(lib/core/wr_stream.h, wr_frame.h, wr_rng.h), not from wirerate's code: INC/DEC/LIST sequences,
+(lib/core/model/wr_stream.h, wr_frame.h, wr_rng.h), not from wirerate's code: INC/DEC/LIST sequences,
 the PRODUCT odometer (first field in stack order fastest), nginx's smooth weighted round-robin
 for size mixes, SplitMix64 + Lemire for RANDOM fields and sizes, and the payload byte functions.
 """
@@ -191,7 +191,7 @@ def need_tool(case, *tools):
     missing = [t for t in tools if shutil.which(t) is None]
     if missing:
         if os.environ.get("WR_REQUIRE_EAL") == "1":
-            case.fail(f"missing {', '.join(missing)} (tools/wr-test installs it)")
+            case.fail(f"missing {', '.join(missing)} (devtools/wr-test installs it)")
         case.skipTest(f"needs {', '.join(missing)}")
 
 

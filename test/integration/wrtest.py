@@ -21,7 +21,7 @@ STREAMS = os.path.join(ROOT, "streams")
 CONFIG = os.path.join(ROOT, "config")
 FIXTURES = os.path.join(ROOT, "test", "fixtures")
 
-# What a test and its peers may take from the 512 x 2 MB hugepages tools/wr-test
+# What a test and its peers may take from the 512 x 2 MB hugepages devtools/wr-test
 # reserves, two tests at a time (meson test --num-processes 2): 256 MB each.
 # dpdk-testpmd sizes its pool for every port it could have (RTE_MAX_ETHPORTS x
 # (RX + TX descriptors + caches + a burst) = 155,456 mbufs): 373 MB at its default
@@ -305,7 +305,7 @@ def sigint(proc):
 
 class EalCase(WrCase):
     """A test that starts EAL: what it and its peers take from the hugepages must fit in
-    HUGEPAGE_BUDGET_MB (tools/wr-test reserves 1 GiB for two tests at a time)."""
+    HUGEPAGE_BUDGET_MB (devtools/wr-test reserves 1 GiB for two tests at a time)."""
 
     def setUp(self):
         super().setUp()

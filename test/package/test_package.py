@@ -34,7 +34,7 @@ class DebianPackage(unittest.TestCase):
         if os.geteuid() != 0 or missing:
             why = f"needs root and {', '.join(missing) or 'nothing more'}"
             if os.environ.get("WR_REQUIRE_EAL") == "1":
-                self.fail(why + " (tools/wr-test installs them)")
+                self.fail(why + " (devtools/wr-test installs them)")
             self.skipTest(why)
         for pkg in PACKAGES:
             self.assertFalse(installed(pkg), f"{pkg} is installed already: this test installs "

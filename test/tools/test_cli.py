@@ -138,7 +138,7 @@ class TrexTallyTest(unittest.TestCase):
                         os.path.join(stl, 'hlt'))
             shutil.copy(os.path.join(trex, 'bad', 'hlt_bad.py'), os.path.join(stl, 'hlt'))
             shutil.copy(os.path.join(trex, 'bad', 'syntax.py'), stl)
-            res = subprocess.run([os.path.join(REPO, 'tools', 'wr-trex-tally'), root,
+            res = subprocess.run([os.path.join(REPO, 'devtools', 'wr-trex-tally'), root,
                                   '--wirerate', binary], capture_output=True, text=True,
                                  timeout=300)
             self.assertEqual(res.returncode, 0, res.stderr)
@@ -151,7 +151,7 @@ class TrexTallyTest(unittest.TestCase):
             self.assertIn('  1 STLHltStream', lines)
             self.assertIn('  1 syntax error', lines)
             self.assertNotIn('converter bug', res.stdout)
-        res = subprocess.run([os.path.join(REPO, 'tools', 'wr-trex-tally'), '/nonexistent'],
+        res = subprocess.run([os.path.join(REPO, 'devtools', 'wr-trex-tally'), '/nonexistent'],
                              capture_output=True, text=True, timeout=30)
         self.assertEqual((res.returncode, res.stderr),
                          (2, 'wr-trex-tally: /nonexistent: not a directory\n'))

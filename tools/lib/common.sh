@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-3-Clause
-# Shared by tools/wr-setup and tools/wr-test: install what is missing, reserve
+# Shared by tools/wr-setup and devtools/wr-test: install what is missing, reserve
 # hugepages, build.  Sourced, not run.
 
 WR_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)

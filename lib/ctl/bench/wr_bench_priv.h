@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* wr_bench_priv: what the benchmark files of lib/dp share (wr_bench.c, wr_bench_sweep.c, wr_bench_rfc2544.c, wr_bench_rtt.c). */
+#ifndef WR_BENCH_PRIV_H
+#define WR_BENCH_PRIV_H
+
+#include "wr_bench.h"
+#include "wr_frame.h"
+#include "wr_latency.h"
+#include "wr_port.h"
+#include "wr_rx.h"
+#include "wr_seq.h"
+#include "wr_txlimit.h"
+
+/* Echoes still in flight after the last frame: 200 ms covers a kernel or a
+ * switch path (tens of microseconds) with a wide margin and a DUT's buffers
+ * (a 16 MB buffer drains in 13 ms at 10 Gbps). */
+#define WR_BENCH_DRAIN_DEFAULT_NS (200 * 1000 * 1000ull)
+
+uint64_t wr_bench_mono_ns(void);
+bool wr_bench_cancelled(const struct wr_bench *b);
+/** A log line that is not about a trial. */
+void wr_bench_line(struct wr_bench *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/** A note for the user beside the log (the CLI's stderr). */
+void wr_bench_note(struct wr_bench *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/** A log line about a trial of @p test at @p size and @p rate. */
+void wr_bench_say(struct wr_bench *b, const char *test, uint16_t size,
+		  uint64_t rate, bool counted, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+/** "OPT: WHY, got \"VAL\"" into @p err; @return -EINVAL. */
+int wr_bench_bad(struct wr_error *err, const char *opt, const char *val,
+		 const char *why);
+/** The ports the options and the stream name, among @p n_ports. */
+int wr_bench_ports_check(const struct wr_bench *b, unsigned int n_ports,
+			 bool from_profile, struct wr_error *err);
+void wr_bench_utc(char *buf, size_t len);
+
+void wr_bench_stream_at(const struct wr_bench *b, uint16_t size,
+			struct wr_stream *st);
+void wr_bench_stream_idx_at(const struct wr_bench *b, uint32_t idx,
+			    uint16_t size, struct wr_stream *st);
+/**
+ * Load @p st alone, send until its duration (or count) ends, wait
+ * @p drain_ns for echoes, collect its row into @p row, unload.
+ * @return 0, -EINTR after a cancel or a link loss (the row is still filled
+ *         when the trial ran), or the engine's error (@p err filled).
+ */
+int wr_bench_trial(struct wr_bench *b, struct wr_stream *st, uint64_t drain_ns,
+		   struct wr_report_row *row, struct wr_error *err);
+void wr_bench_tx_of(const struct wr_bench *b, const struct wr_stream *st,
+		    const struct wr_report_row *row, struct wr_txlimit_tx *tx);
+const char *wr_bench_stop_reason(const struct wr_bench *b, int rc);
+void wr_bench_meta(const struct wr_bench *b, struct wr_bench_meta *m,
+		   uint16_t tx_port, const char *reason);
+
+int wr_bench_sweep_run(struct wr_bench *b, struct wr_bench_result *r,
+		       struct wr_error *err);
+int wr_bench_rfc2544_opts(struct wr_bench *b, struct wr_error *err);
+int wr_bench_rfc2544_init(struct wr_bench *b, struct wr_error *err);
+int wr_bench_rfc2544_run(struct wr_bench *b, struct wr_bench_result *r,
+			 struct wr_error *err);
+int wr_bench_rtt_init(struct wr_bench *b, unsigned int n_ports,
+		      struct wr_error *err);
+int wr_bench_rtt_run(struct wr_bench *b, struct wr_bench_result *r,
+		     struct wr_error *err);
+
+#endif /* WR_BENCH_PRIV_H */
