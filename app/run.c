@@ -313,7 +313,8 @@ write_json(struct run *r, const char *reason, const struct wr_report_view *v,
 	if (r->o->json_file == NULL)
 		return WR_EXIT_OK;
 	fill_meta(r, &meta, reason);
-	meta.repeats = reps;
+	meta.json_more = wr_rep_json_more;
+	meta.json_more_arg = reps;
 	meta.captures = r->x.caps;
 	meta.n_captures = r->x.caps != NULL ? r->x.n_caps : 0;
 	jrc = wr_report_json(r->o->json_file, &meta, v);

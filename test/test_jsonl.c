@@ -67,6 +67,9 @@ test_lines(void)
 	st.has_rx = true;
 	st.rx_pkts = 3990;
 	st.lost = 10;
+	st.lat.jitter_ns = 1.5;
+	port.has_nic = true;
+	port.nic_opackets = 4001;
 	v.elapsed_ns = 2000000000ull;
 	CU_ASSERT_EQUAL(wr_jsonl_write(&j, &v, 1795392001123456789ull, true), 0);
 	out = slurp(f);
@@ -80,19 +83,28 @@ test_lines(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "{\"t\": 1795392000.123456, "
 				      "\"elapsed_s\": 1.000000, \"interval_s\": "
 				      "1.000000, \"final\": false"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"name\": \"udp-64\", \"tx_pkts\": "
-				      "1000, \"tx_bytes\": 64000, \"tx_full\": 0, "
-				      "\"alloc_fail\": 0, \"kpps\": 1.000, "
-				      "\"mbps_l2\": 0.512, \"mbps_l1\": 0.672}"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"kpps\": 1.000, \"mbps_l2\": 0.512, "
+				      "\"mbps_l1\": 0.672, \"tx_pkts\": 1000, "
+				      "\"tx_bytes\": 64000, \"tx_bytes_l1\": 84000, "
+				      "\"tx_full\": 0, \"alloc_fail\": 0, "
+				      "\"pacer_skipped\": 0}"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(l2, "\"interval_s\": 0.500000"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(l2, "\"tx_pkts\": 4000, \"tx_bytes\": "
-				      "256000, \"tx_full\": 0, \"alloc_fail\": 0, "
-				      "\"kpps\": 6.000, \"mbps_l2\": 3.072, "
-				      "\"mbps_l1\": 4.032}"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(l2, "\"kpps\": 6.000, \"mbps_l2\": 3.072, "
+				      "\"mbps_l1\": 4.032, \"tx_pkts\": 4000, "
+				      "\"tx_bytes\": 256000, \"tx_bytes_l1\": 336000"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(l3, "\"final\": true"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(l3, "\"kpps\": 2.000, \"mbps_l2\": 1.024, "
-				      "\"mbps_l1\": 1.344, \"duration_s\": "
-				      "2.000000000, \"rx_pkts\": 3990, \"lost\": 10"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(l3, "\"duration_s\": 2.000000000, "
+				      "\"kpps\": 2.000, \"mbps_l2\": 1.024, "
+				      "\"mbps_l1\": 1.344, \"tx_pkts\": 4000"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(l3, "\"rx_pkts\": 3990, \"lost\": 10, "
+				      "\"reordered\": 0, \"duplicated\": 0, "
+				      "\"jitter_ns\": 1.500, \"latency_ns\": {"));
+	/* The union of the writers: the device's own counts as the results
+	 * JSON has them (the log had neither them, jitter_ns nor tx_bytes_l1). */
+	CU_ASSERT_PTR_NOT_NULL(strstr(l3, "\"nic\": {\"opackets\": 4001, "
+				      "\"obytes\": 0, \"oerrors\": 0, "
+				      "\"ipackets\": 0, \"imissed\": 0, "
+				      "\"ierrors\": 0, \"rx_nombuf\": 0}"));
 	/* Three lines, each ended by a newline, nothing after. */
 	CU_ASSERT_PTR_NOT_NULL_FATAL(strchr(l3, '\n'));
 	CU_ASSERT_EQUAL(strchr(l3, '\n')[1], '\0');

@@ -1,15 +1,18 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* wr_telemetry: telemetry callbacks reading the engine's live counters. */
 #include <errno.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <rte_ethdev.h>
 #include <rte_telemetry.h>
 
 #include "wr_neigh.h"
 #include "wr_engine_priv.h"
+#include "wr_report.h"
 #include "wr_telemetry.h"
 
 /* The engine published to the callbacks, and a histogram to snapshot into;
@@ -26,19 +29,117 @@ load(const uint64_t *p)
 	return __atomic_load_n(p, __ATOMIC_RELAXED);
 }
 
+/* A stream's TX counters and pacer skips, summed over its lanes. */
 static void
-stream_tx(const struct wr_engine *e, uint32_t s, struct wr_counters *t)
+stream_tx(const struct wr_engine *e, uint32_t s, struct wr_report_row *row)
 {
 	unsigned int j;
 
-	memset(t, 0, sizeof(*t));
+	memset(&row->total, 0, sizeof(row->total));
+	row->pacer_skipped = 0;
 	for (j = 0; j < e->n_ts[s]; j++) {
 		struct wr_counters c;
 
 		wr_counters_read(&c, &e->ts[s][j]->c);
-		wr_counters_add(t, &c);
+		wr_counters_add(&row->total, &c);
+		row->pacer_skipped += wr_tx_stream_skipped(e->ts[s][j]);
 	}
 }
+
+/* A port's row, read live: its streams' TX, its RX queues, its device. */
+static void
+port_row(const struct wr_engine *e, unsigned int i, struct wr_report_row *row)
+{
+	struct rte_eth_stats st;
+	struct wr_report_row t;
+	unsigned int q;
+	uint32_t s;
+
+	memset(row, 0, sizeof(*row));
+	for (s = 0; s < e->f->n_streams; s++)
+		if (e->f->streams[s].port == i) {
+			stream_tx(e, s, &t);
+			wr_counters_add(&row->total, &t.total);
+		}
+	row->port = (uint16_t)i;
+	row->has_rx = e->n_rxq[i] > 0;
+	if (row->has_rx)
+		wr_engine_port_rx(e, i, &row->rx_pkts, &row->rx_foreign,
+				  &row->rx_bad_sig);
+	for (q = 0; q < e->n_rxq[i]; q++) {
+		row->rx_bytes += load(&e->rxq[i][q]->rx_ours_bytes);
+		row->rx_hw_stamped += load(&e->rxq[i][q]->rx_hwts);
+	}
+	/* ethdev's own /ethdev/stats reads them from this thread too. */
+	if (rte_eth_stats_get(e->ports[i].port_id, &st) == 0) {
+		row->has_nic = true;
+		row->nic_opackets = st.opackets;
+		row->nic_obytes = st.obytes;
+		row->nic_oerrors = st.oerrors;
+		row->nic_ipackets = st.ipackets;
+		row->nic_ibytes = st.ibytes;
+		row->nic_imissed = st.imissed;
+		row->nic_ierrors = st.ierrors;
+		row->nic_rx_nombuf = st.rx_nombuf;
+	}
+}
+
+/* DPDK telemetry's dictionary as a sink for the counter table: flat
+ * (grouped counters as group_key), figures rounded to integers (22.11's
+ * dictionaries hold no floating point). */
+static void
+tel_u64(void *ctx, const char *key, uint64_t v)
+{
+	rte_tel_data_add_dict_u64(ctx, key, v);
+}
+
+static void
+tel_f64(void *ctx, const char *key, double v, int decimals __rte_unused)
+{
+	if (isfinite(v) && v >= 0)
+		rte_tel_data_add_dict_u64(ctx, key, (uint64_t)llround(v));
+}
+
+static void
+tel_str(void *ctx, const char *key, const char *s)
+{
+	rte_tel_data_add_dict_string(ctx, key, s != NULL ? s : "");
+}
+
+static void
+tel_bool(void *ctx, const char *key, bool b)
+{
+	rte_tel_data_add_dict_int(ctx, key, b);
+}
+
+static void
+tel_none(void *ctx __rte_unused, const char *key __rte_unused)
+{
+}
+
+static void
+tel_open(void *ctx __rte_unused, const char *key __rte_unused,
+	 bool array __rte_unused)
+{
+}
+
+static void
+tel_close(void *ctx __rte_unused, bool array __rte_unused)
+{
+}
+
+static void
+tel_text(void *ctx __rte_unused, const char *key __rte_unused,
+	 void (*w)(FILE *out, const void *arg) __rte_unused,
+	 const void *arg __rte_unused)
+{
+}
+
+static const struct wr_sink_ops tel_ops = {
+	.u64 = tel_u64, .f64 = tel_f64, .str = tel_str, .boolean = tel_bool,
+	.null = tel_none, .open = tel_open, .close = tel_close,
+	.text = tel_text,
+};
 
 /* Start the answer: a dict of objects keyed by port or stream index (DPDK
  * allows only [A-Za-z0-9_/] in keys and no dict inside an array, so the
@@ -66,13 +167,22 @@ object(struct rte_tel_data *d, unsigned int index)
 	return o;
 }
 
+/* Every counter of the table (wr_report.h) that row @p r has. */
+static void
+counters(struct rte_tel_data *o, const struct wr_report_row *r, bool stream)
+{
+	const struct wr_sink s = { &tel_ops, o };
+
+	wr_ctr_emit(&s, r, stream, false);
+}
+
 static int
 cb_ports(const char *cmd __rte_unused, const char *params __rte_unused,
 	 struct rte_tel_data *d)
 {
+	static struct wr_report_row row; /* large; under the lock */
 	const struct wr_engine *e;
 	unsigned int i;
-	uint32_t s;
 	int rc = start(d);
 
 	pthread_mutex_lock(&tel_lock);
@@ -80,43 +190,28 @@ cb_ports(const char *cmd __rte_unused, const char *params __rte_unused,
 	for (i = 0; e != NULL && e->f != NULL && rc == 0 && i < e->n_ports;
 	     i++) {
 		struct rte_tel_data *o = object(d, i);
-		struct wr_counters t, sum;
 		const struct wr_rxq *q = e->n_rxq[i] > 0 ? e->rxq[i][0] : NULL;
-		uint64_t rx_pkts, rx_foreign, rx_bad;
 
 		if (o == NULL) {
 			rc = -ENOMEM;
 			break;
 		}
-		memset(&sum, 0, sizeof(sum));
-		for (s = 0; s < e->f->n_streams; s++)
-			if (e->f->streams[s].port == i) {
-				stream_tx(e, s, &t);
-				wr_counters_add(&sum, &t);
-			}
+		port_row(e, i, &row);
 		rte_tel_data_add_dict_u64(o, "port", i);
 		rte_tel_data_add_dict_string(o, "name", e->ports[i].device);
 		rte_tel_data_add_dict_u64(o, "port_id", e->ports[i].port_id);
 		rte_tel_data_add_dict_u64(o, "link_speed_mbps",
 					  e->ports[i].link_speed_mbps);
-		rte_tel_data_add_dict_u64(o, "tx_pkts", sum.tx_pkts);
-		rte_tel_data_add_dict_u64(o, "tx_bytes", sum.tx_bytes);
-		if (q != NULL) {
-			wr_engine_port_rx(e, i, &rx_pkts, &rx_foreign,
-					  &rx_bad);
-			rte_tel_data_add_dict_u64(o, "rx_pkts", rx_pkts);
-			rte_tel_data_add_dict_u64(o, "rx_foreign", rx_foreign);
-			rte_tel_data_add_dict_u64(o, "rx_bad_sig", rx_bad);
-			if (q->arpd != NULL) {
-				rte_tel_data_add_dict_u64(o, "arp_replies",
-					load(&q->arpd->arp_replies));
-				rte_tel_data_add_dict_u64(o, "icmp_replies",
-					load(&q->arpd->icmp_replies));
-				rte_tel_data_add_dict_u64(o, "nd_replies",
-					load(&q->arpd->nd_replies));
-				rte_tel_data_add_dict_u64(o, "answer_drop",
-					load(&q->arpd->tx_drop));
-			}
+		counters(o, &row, false);
+		if (q != NULL && q->arpd != NULL) {
+			rte_tel_data_add_dict_u64(o, "arp_replies",
+				load(&q->arpd->arp_replies));
+			rte_tel_data_add_dict_u64(o, "icmp_replies",
+				load(&q->arpd->icmp_replies));
+			rte_tel_data_add_dict_u64(o, "nd_replies",
+				load(&q->arpd->nd_replies));
+			rte_tel_data_add_dict_u64(o, "answer_drop",
+				load(&q->arpd->tx_drop));
 		}
 	}
 	pthread_mutex_unlock(&tel_lock);
@@ -127,6 +222,7 @@ static int
 cb_streams(const char *cmd __rte_unused, const char *params __rte_unused,
 	   struct rte_tel_data *d)
 {
+	static struct wr_report_row row; /* large; under the lock */
 	const struct wr_engine *e;
 	uint32_t s;
 	int rc = start(d);
@@ -136,19 +232,16 @@ cb_streams(const char *cmd __rte_unused, const char *params __rte_unused,
 	for (s = 0; e != NULL && e->f != NULL && rc == 0 && s < e->f->n_streams;
 	     s++) {
 		struct rte_tel_data *o = object(d, s);
-		struct wr_counters t;
 
 		if (o == NULL) {
 			rc = -ENOMEM;
 			break;
 		}
-		stream_tx(e, s, &t);
+		memset(&row, 0, sizeof(row));
+		stream_tx(e, s, &row);
 		rte_tel_data_add_dict_string(o, "name", e->f->streams[s].name);
 		rte_tel_data_add_dict_u64(o, "port", e->f->streams[s].port);
-		rte_tel_data_add_dict_u64(o, "tx_pkts", t.tx_pkts);
-		rte_tel_data_add_dict_u64(o, "tx_bytes", t.tx_bytes);
-		rte_tel_data_add_dict_u64(o, "tx_full", t.tx_full);
-		rte_tel_data_add_dict_u64(o, "alloc_fail", t.alloc_fail);
+		counters(o, &row, true);
 	}
 	pthread_mutex_unlock(&tel_lock);
 	return rc;
@@ -158,6 +251,7 @@ static int
 cb_latency(const char *cmd __rte_unused, const char *params __rte_unused,
 	   struct rte_tel_data *d)
 {
+	static struct wr_report_row row; /* large; under the lock */
 	const struct wr_engine *e;
 	uint32_t s;
 	int rc = start(d);
@@ -166,8 +260,7 @@ cb_latency(const char *cmd __rte_unused, const char *params __rte_unused,
 	e = tel_engine;
 	for (s = 0; e != NULL && e->f != NULL && rc == 0 && s < e->f->n_streams;
 	     s++) {
-		struct wr_latency_summary sum;
-		struct wr_counters t;
+		struct wr_latency_jitter jit;
 		struct rte_tel_data *o;
 		struct wr_seq_result res;
 
@@ -178,23 +271,24 @@ cb_latency(const char *cmd __rte_unused, const char *params __rte_unused,
 			rc = -ENOMEM;
 			break;
 		}
-		stream_tx(e, s, &t);
+		memset(&row, 0, sizeof(row));
+		stream_tx(e, s, &row);
 		wr_engine_stream_seq(e, s, WR_ENGINE_ALL_PORTS, &res, tel_scratch,
-				     NULL);
-		wr_latency_summarize(tel_scratch, NULL, &sum);
+				     &jit);
+		wr_latency_summarize(tel_scratch, &jit, &row.lat);
+		row.has_rx = true;
+		row.rx_pkts = res.rx_pkts;
+		row.lost = row.total.tx_pkts > res.distinct ?
+			row.total.tx_pkts - res.distinct : 0;
+		row.reordered = res.reordered;
+		row.duplicated = res.duplicated;
 		rte_tel_data_add_dict_string(o, "name", e->f->streams[s].name);
-		rte_tel_data_add_dict_u64(o, "tx_pkts", t.tx_pkts);
-		rte_tel_data_add_dict_u64(o, "rx_pkts", res.rx_pkts);
-		rte_tel_data_add_dict_u64(o, "lost",
-					  t.tx_pkts > res.distinct ?
-					  t.tx_pkts - res.distinct : 0);
-		rte_tel_data_add_dict_u64(o, "reordered", res.reordered);
-		rte_tel_data_add_dict_u64(o, "duplicated", res.duplicated);
-		rte_tel_data_add_dict_u64(o, "latency_min_ns", sum.min);
-		rte_tel_data_add_dict_u64(o, "latency_avg_ns", sum.avg);
-		rte_tel_data_add_dict_u64(o, "latency_max_ns", sum.max);
-		rte_tel_data_add_dict_u64(o, "latency_p50_ns", sum.p50);
-		rte_tel_data_add_dict_u64(o, "latency_p99_ns", sum.p99);
+		counters(o, &row, true);
+		rte_tel_data_add_dict_u64(o, "latency_min_ns", row.lat.min);
+		rte_tel_data_add_dict_u64(o, "latency_avg_ns", row.lat.avg);
+		rte_tel_data_add_dict_u64(o, "latency_max_ns", row.lat.max);
+		rte_tel_data_add_dict_u64(o, "latency_p50_ns", row.lat.p50);
+		rte_tel_data_add_dict_u64(o, "latency_p99_ns", row.lat.p99);
 	}
 	pthread_mutex_unlock(&tel_lock);
 	return rc;
@@ -209,7 +303,7 @@ wr_telemetry_attach(struct wr_engine *e)
 		const char *help;
 	} cmds[] = {
 		{ "/wirerate/ports", cb_ports,
-		  "wirerate's ports: TX, RX and ARP/ICMP counters. No parameters" },
+		  "wirerate's ports: TX, RX, NIC and ARP/ICMP counters. No parameters" },
 		{ "/wirerate/streams", cb_streams,
 		  "wirerate's streams: TX counters. No parameters" },
 		{ "/wirerate/latency", cb_latency,

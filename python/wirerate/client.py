@@ -348,9 +348,11 @@ class Client:
 
     # -- statistics and events --------------------------------------------------------------
 
-    def stats(self, histogram: bool = False) -> Result:
-        """The results document of ``wirerate run --json``, live, plus state and time."""
-        return self.call("stats.get", histogram=histogram or None)
+    def stats(self, histogram: bool = False, counters: bool = False) -> Result:
+        """The results document of ``wirerate run --json``, live, plus state and time;
+        ``counters``: with the server's counter table (``counters``: key, group, scope,
+        type, metric, help of each)."""
+        return self.call("stats.get", histogram=histogram or None, counters=counters or None)
 
     def clear(self) -> Result:
         return self.call("stats.clear")

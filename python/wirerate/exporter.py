@@ -4,9 +4,10 @@
     python3 -m wirerate.exporter --listen 9150     # the server's default socket (as root:
                                                    # /run/wirerate/wirerate.sock)
 
-Every scrape reads stats.get once.  Per port and per stream: frame and byte counters
-(bytes with layer="l2" and layer="l1", L1 = bytes + 20 per frame), the rates over the
-interval since the previous scrape, echo counters, and latency quantiles (ns).
+Every scrape reads stats.get once.  Per port and per stream: every counter of the server's
+counter table (stats.get {"counters": true}: the C table lib/core/output/wr_counter.def, so a
+counter added there is exported with no change here; tx_bytes with layer="l2" and
+layer="l1"), the rates over the interval since the previous scrape, and latency quantiles (ns).
 """
 
 from __future__ import annotations
@@ -29,11 +30,15 @@ class WirerateCollector:
         self.client = client
         self.lock = threading.Lock()
         self.prev: Optional[Dict[str, Any]] = None
+        self.table: List[Dict[str, Any]] = []
 
     def samples(self) -> Dict[str, List[Tuple[Dict[str, str], float]]]:
         """name -> [(labels, value)]: what one scrape exports (also used by the tests)."""
         with self.lock:
-            st = self.client.stats()
+            # The table once: the server's names, types and helps.
+            st = self.client.stats(counters=not self.table)
+            if not self.table:
+                self.table = st.get("counters", [])
             prev, self.prev = self.prev, st
         out: Dict[str, List[Tuple[Dict[str, str], float]]] = {}
 
@@ -44,11 +49,16 @@ class WirerateCollector:
         for kind in ("ports", "streams"):
             old_rows = {r["name"]: r for r in prev.get(kind, [])} if prev else {}
             for r in st.get(kind, []):
-                lab = {"kind": kind[:-1], "name": r["name"], "port": str(r.get("port", r.get("port_id", "")))}
+                lab = {"kind": kind[:-1], "name": r["name"], "port": str(r.get("port", ""))}
+                for c in self.table:
+                    row = r.get(c["group"]) if c["group"] else r
+                    if not isinstance(row, dict) or row.get(c["key"]) is None:
+                        continue
+                    name, _, label = c["metric"].partition(":")
+                    suffix = "_total" if c["type"] == "counter" else ""
+                    extra = dict([label.split("=", 1)]) if label else {}
+                    put("wirerate_" + name + suffix, dict(lab, **extra), row[c["key"]])
                 pk, by = r.get("tx_pkts", 0), r.get("tx_bytes", 0)
-                put("wirerate_tx_packets_total", lab, pk)
-                put("wirerate_tx_bytes_total", dict(lab, layer="l2"), by)
-                put("wirerate_tx_bytes_total", dict(lab, layer="l1"), by + 20 * pk)
                 old = old_rows.get(r["name"])
                 if old is not None and dt > 0 and pk >= old.get("tx_pkts", 0):
                     dp = pk - old.get("tx_pkts", 0)
@@ -56,10 +66,6 @@ class WirerateCollector:
                     put("wirerate_tx_rate_pps", lab, dp / dt)
                     put("wirerate_tx_rate_bps", dict(lab, layer="l2"), db * 8 / dt)
                     put("wirerate_tx_rate_bps", dict(lab, layer="l1"), (db + 20 * dp) * 8 / dt)
-                if "rx_pkts" in r:
-                    put("wirerate_rx_packets_total", lab, r["rx_pkts"])
-                if "lost" in r:
-                    put("wirerate_lost_packets_total", lab, r["lost"])
                 lat = r.get("latency_ns")
                 if lat and lat.get("n"):
                     for q, key in QUANTILES:
@@ -73,15 +79,15 @@ class WirerateCollector:
         from prometheus_client.core import (CounterMetricFamily, GaugeMetricFamily,
                                             SummaryMetricFamily)
         s = self.samples()
-        helps = {
-            "wirerate_tx_packets_total": "frames sent",
-            "wirerate_tx_bytes_total": "bytes sent (FCS included; l1 adds 20 per frame)",
+        helps = {}
+        for c in self.table:
+            name = "wirerate_" + c["metric"].partition(":")[0]
+            helps.setdefault(name + ("_total" if c["type"] == "counter" else ""), c["help"])
+        helps.update({
             "wirerate_tx_rate_pps": "frames per second since the previous scrape",
             "wirerate_tx_rate_bps": "bits per second since the previous scrape",
-            "wirerate_rx_packets_total": "echoed frames received",
-            "wirerate_lost_packets_total": "frames sent and not received",
             "wirerate_running": "1 while traffic runs",
-        }
+        })
         for name, help_ in helps.items():
             rows = s.get(name, [])
             if not rows:

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* wr_out: result files written whole, the checks of every output, the live log, JSON strings. */
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdint.h>
@@ -478,35 +479,302 @@ wr_out_json_str(FILE *out, const char *s)
 	fputc('"', out);
 }
 
-/* ",\n  "key": "value"", unless @p val is NULL. */
 static void
-head_str(FILE *out, const char *key, const char *val)
+tsc_text(FILE *out, const void *arg)
 {
-	if (val == NULL)
-		return;
-	fprintf(out, ",\n  \"%s\": ", key);
-	wr_out_json_str(out, val);
+	wr_tsc_cal_json(out, arg);
+}
+
+/* "key": "value", unless @p val is NULL. */
+static void
+head_str(const struct wr_sink *s, const char *key, const char *val)
+{
+	if (val != NULL)
+		s->ops->str(s->ctx, key, val);
+}
+
+void
+wr_out_head_emit(const struct wr_sink *s, const struct wr_out_head *h)
+{
+	s->ops->str(s->ctx, "schema", h->schema);
+	head_str(s, "wirerate_version", h->wirerate_version);
+	head_str(s, "dpdk_version", h->dpdk_version);
+	head_str(s, "stream_file", h->stream_file);
+	head_str(s, "stream_file_sha256", h->stream_sha256);
+	head_str(s, "stream", h->stream);
+	head_str(s, "config_file", h->config_file);
+	if (h->has_seed)
+		s->ops->u64(s->ctx, "seed", h->seed);
+	head_str(s, "started_at", h->started_at);
+	head_str(s, "finished_at", h->finished_at);
+	head_str(s, "stop_reason", h->stop_reason);
+	if (h->tsc != NULL)
+		s->ops->text(s->ctx, "tsc", tsc_text, h->tsc);
+	else
+		s->ops->null(s->ctx, "tsc");
 }
 
 void
 wr_out_json_head(FILE *out, const struct wr_out_head *h)
 {
-	fputs("{\n  \"schema\": ", out);
-	wr_out_json_str(out, h->schema);
-	head_str(out, "wirerate_version", h->wirerate_version);
-	head_str(out, "dpdk_version", h->dpdk_version);
-	head_str(out, "stream_file", h->stream_file);
-	head_str(out, "stream_file_sha256", h->stream_sha256);
-	head_str(out, "stream", h->stream);
-	head_str(out, "config_file", h->config_file);
-	if (h->has_seed)
-		fprintf(out, ",\n  \"seed\": %llu", (unsigned long long)h->seed);
-	head_str(out, "started_at", h->started_at);
-	head_str(out, "finished_at", h->finished_at);
-	head_str(out, "stop_reason", h->stop_reason);
-	fputs(",\n  \"tsc\": ", out);
-	if (h->tsc != NULL)
-		wr_tsc_cal_json(out, h->tsc);
+	struct wr_sink_file fs;
+	struct wr_sink s;
+
+	/* The object stays open: the caller writes its own members, each
+	 * introduced by ",\n  ", and closes it. */
+	wr_sink_file_init(&fs, &s, out, true);
+	s.ops->open(s.ctx, NULL, false);
+	wr_out_head_emit(&s, h);
+}
+
+/* ---- JSON text ---- */
+
+/* The separator before a value and its key.  Pretty: the outermost
+ * object a member a line, and each object in one of its arrays a line. */
+static void
+file_key(struct wr_sink_file *fs, const char *key, bool opens_object)
+{
+	unsigned int d = fs->depth;
+
+	if (fs->pretty && (d == 1 || (d == 2 && opens_object && key == NULL))) {
+		fprintf(fs->f, "%s\n%*s", fs->first[d] ? "" : ",", (int)(2 * d),
+			"");
+		fs->broke[d] = true;
+	} else if (!fs->first[d]) {
+		fputs(", ", fs->f);
+	}
+	fs->first[d] = false;
+	if (key != NULL) {
+		wr_out_json_str(fs->f, key);
+		fputs(": ", fs->f);
+	}
+}
+
+static void
+file_u64(void *ctx, const char *key, uint64_t v)
+{
+	struct wr_sink_file *fs = ctx;
+
+	file_key(fs, key, false);
+	fprintf(fs->f, "%llu", (unsigned long long)v);
+}
+
+static void
+file_f64(void *ctx, const char *key, double v, int decimals)
+{
+	struct wr_sink_file *fs = ctx;
+
+	file_key(fs, key, false);
+	if (!isfinite(v))
+		fputs("null", fs->f);
+	else if (decimals < 0)
+		fprintf(fs->f, "%g", v);
 	else
-		fputs("null", out);
+		fprintf(fs->f, "%.*f", decimals, v);
+}
+
+static void
+file_str(void *ctx, const char *key, const char *s)
+{
+	struct wr_sink_file *fs = ctx;
+
+	file_key(fs, key, false);
+	wr_out_json_str(fs->f, s);
+}
+
+static void
+file_bool(void *ctx, const char *key, bool b)
+{
+	struct wr_sink_file *fs = ctx;
+
+	file_key(fs, key, false);
+	fputs(b ? "true" : "false", fs->f);
+}
+
+static void
+file_null(void *ctx, const char *key)
+{
+	struct wr_sink_file *fs = ctx;
+
+	file_key(fs, key, false);
+	fputs("null", fs->f);
+}
+
+static void
+file_open(void *ctx, const char *key, bool array)
+{
+	struct wr_sink_file *fs = ctx;
+
+	if (fs->depth > 0)
+		file_key(fs, key, !array);
+	fputc(array ? '[' : '{', fs->f);
+	if (fs->depth < WR_SINK_DEPTH)
+		fs->depth++;
+	fs->first[fs->depth] = true;
+	fs->broke[fs->depth] = false;
+}
+
+static void
+file_close(void *ctx, bool array)
+{
+	struct wr_sink_file *fs = ctx;
+
+	if (fs->broke[fs->depth])
+		fprintf(fs->f, "\n%*s", (int)(2 * (fs->depth - 1)), "");
+	fputc(array ? ']' : '}', fs->f);
+	if (fs->depth > 0)
+		fs->depth--;
+}
+
+static void
+file_text(void *ctx, const char *key, void (*w)(FILE *out, const void *arg),
+	  const void *arg)
+{
+	struct wr_sink_file *fs = ctx;
+
+	file_key(fs, key, false);
+	w(fs->f, arg);
+}
+
+static const struct wr_sink_ops file_ops = {
+	.u64 = file_u64, .f64 = file_f64, .str = file_str,
+	.boolean = file_bool, .null = file_null, .open = file_open,
+	.close = file_close, .text = file_text,
+};
+
+void
+wr_sink_file_init(struct wr_sink_file *fs, struct wr_sink *s, FILE *f,
+		  bool pretty)
+{
+	memset(fs, 0, sizeof(*fs));
+	fs->f = f;
+	fs->pretty = pretty;
+	s->ops = &file_ops;
+	s->ctx = fs;
+}
+
+/* ---- jansson tree ---- */
+
+static void
+tree_put(struct wr_sink_tree *ts, const char *key, json_t *v)
+{
+	json_t *top = ts->depth > 0 ? ts->stack[ts->depth - 1] : NULL;
+	int rc;
+
+	if (v == NULL) {
+		ts->oom = true;
+		return;
+	}
+	if (top == NULL) {
+		json_decref(v);
+		return;
+	}
+	rc = json_is_array(top) ? json_array_append_new(top, v) :
+		json_object_set_new(top, key, v);
+	if (rc != 0)
+		ts->oom = true;
+}
+
+static void
+tree_u64(void *ctx, const char *key, uint64_t v)
+{
+	tree_put(ctx, key, json_integer(v > INT64_MAX ? INT64_MAX :
+					(json_int_t)v));
+}
+
+static void
+tree_f64(void *ctx, const char *key, double v, int decimals)
+{
+	double p;
+
+	if (!isfinite(v)) {
+		tree_put(ctx, key, json_null());
+		return;
+	}
+	/* The value the text would hold: rounded as it writes it. */
+	if (decimals >= 0) {
+		p = pow(10, decimals);
+		v = round(v * p) / p;
+	}
+	tree_put(ctx, key, json_real(v));
+}
+
+static void
+tree_str(void *ctx, const char *key, const char *s)
+{
+	tree_put(ctx, key, s != NULL ? json_string(s) : json_null());
+}
+
+static void
+tree_bool(void *ctx, const char *key, bool b)
+{
+	tree_put(ctx, key, json_boolean(b));
+}
+
+static void
+tree_null(void *ctx, const char *key)
+{
+	tree_put(ctx, key, json_null());
+}
+
+static void
+tree_open(void *ctx, const char *key, bool array)
+{
+	struct wr_sink_tree *ts = ctx;
+	json_t *o = array ? json_array() : json_object();
+
+	if (o == NULL || ts->depth >= WR_SINK_DEPTH) {
+		json_decref(o);
+		ts->oom = true;
+		return;
+	}
+	if (ts->root == NULL)
+		ts->root = json_incref(o);
+	else
+		tree_put(ts, key, json_incref(o));
+	ts->stack[ts->depth++] = o;
+}
+
+static void
+tree_close(void *ctx, bool array)
+{
+	struct wr_sink_tree *ts = ctx;
+
+	(void)array;
+	if (ts->depth > 0)
+		json_decref(ts->stack[--ts->depth]);
+}
+
+/* A value only another module writes, as text (the TSC's calibration,
+ * a few members): the one place a tree reads JSON text back. */
+static void
+tree_text(void *ctx, const char *key, void (*w)(FILE *out, const void *arg),
+	  const void *arg)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (f == NULL) {
+		tree_put(ctx, key, NULL);
+		return;
+	}
+	w(f, arg);
+	fclose(f);
+	tree_put(ctx, key, json_loadb(buf, len, 0, NULL));
+	free(buf);
+}
+
+static const struct wr_sink_ops tree_ops = {
+	.u64 = tree_u64, .f64 = tree_f64, .str = tree_str,
+	.boolean = tree_bool, .null = tree_null, .open = tree_open,
+	.close = tree_close, .text = tree_text,
+};
+
+void
+wr_sink_tree_init(struct wr_sink_tree *ts, struct wr_sink *s)
+{
+	memset(ts, 0, sizeof(*ts));
+	s->ops = &tree_ops;
+	s->ctx = ts;
 }

@@ -34,6 +34,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <jansson.h>
+
 /**
  * Write @p path through @p fn, which writes the content to the stream it is
  * given and returns 0 or a negative errno.  A @p path that is (or has
@@ -156,6 +158,64 @@ int wr_out_log_close(const char *path, FILE *f, bool keep);
 void wr_out_json_str(FILE *out, const char *s);
 
 /**
+ * Where a JSON-shaped output writes: the results document, a row of
+ * counters (wr_counter.h).  Two sinks here: JSON text on a FILE and a
+ * jansson tree (the server's answers, built without text parsed back);
+ * DPDK telemetry's is above the core (wr_telemetry.c).
+ */
+struct wr_sink_ops {
+	void (*u64)(void *ctx, const char *key, uint64_t v);
+	/** @p decimals < 0: the shortest ("%g"); not finite: null */
+	void (*f64)(void *ctx, const char *key, double v, int decimals);
+	/** @p s NULL: null */
+	void (*str)(void *ctx, const char *key, const char *s);
+	void (*boolean)(void *ctx, const char *key, bool b);
+	void (*null)(void *ctx, const char *key);
+	/** An object (or an array: @p array) under @p key (NULL in an array). */
+	void (*open)(void *ctx, const char *key, bool array);
+	void (*close)(void *ctx, bool array);
+	/** A value another module writes as JSON text (@p w), such as the
+	 * TSC's calibration (wr_tsc_cal_json()). */
+	void (*text)(void *ctx, const char *key,
+		     void (*w)(FILE *out, const void *arg), const void *arg);
+};
+
+struct wr_sink {
+	const struct wr_sink_ops *ops;
+	void *ctx;
+};
+
+#define WR_SINK_DEPTH 8
+
+/**
+ * JSON text on a FILE.  Values are separated by ", ".  With @p pretty the
+ * outermost object has a member a line and the objects in its arrays an
+ * element a line, as the results files are laid out; without, an object
+ * opened first writes no separator (the caller separates rows).
+ */
+struct wr_sink_file {
+	FILE *f;
+	bool pretty;
+	unsigned int depth;
+	bool first[WR_SINK_DEPTH + 1];
+	bool broke[WR_SINK_DEPTH + 1];   /**< elements on their own lines */
+};
+
+void wr_sink_file_init(struct wr_sink_file *fs, struct wr_sink *s, FILE *f,
+		       bool pretty);
+
+/** A jansson tree: the first object opened is the root (the caller's to
+ * json_decref()); oom: an allocation failed, the tree is partial. */
+struct wr_sink_tree {
+	json_t *root;
+	json_t *stack[WR_SINK_DEPTH];
+	unsigned int depth;
+	bool oom;
+};
+
+void wr_sink_tree_init(struct wr_sink_tree *ts, struct wr_sink *s);
+
+/**
  * What every results file says first: which schema, which builds, which
  * files and seed, when and why it ended.  NULL strings (and has_seed
  * false) are left out: each file writes the keys its schema has.
@@ -185,5 +245,8 @@ struct wr_tsc_cal; /* wr_clock.h */
  * rfc2544 and rtt results.
  */
 void wr_out_json_head(FILE *out, const struct wr_out_head *h);
+
+/** The same keys through @p s, into the object it has open. */
+void wr_out_head_emit(const struct wr_sink *s, const struct wr_out_head *h);
 
 #endif /* WR_OUT_H */

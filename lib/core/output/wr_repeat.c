@@ -579,3 +579,9 @@ wr_rep_json_write(FILE *out, const struct wr_rep_set *s)
 	fputs("]}", out);
 	return ferror(out) ? -EIO : 0;
 }
+
+int
+wr_rep_json_more(FILE *out, const void *set)
+{
+	return set != NULL ? wr_rep_json_write(out, set) : 0;
+}

@@ -141,9 +141,15 @@ void wr_rep_summary_print(FILE *out, const struct wr_rep_set *s);
 
 /**
  * The results JSON's `"repeats": [...]` and `"summary": {...}` members,
- * each introduced by ",\n  " (wr_report_json_write() calls it before its
- * closing brace).  @return 0, -EIO when writing failed.
+ * each introduced by ",\n  ".  @return 0, -EIO when writing failed.
  */
 int wr_rep_json_write(FILE *out, const struct wr_rep_set *s);
+
+/**
+ * The same for wr_report_meta's json_more (@p set: a struct wr_rep_set,
+ * or NULL for none), so the report calls the repetitions through the
+ * meta and wr_report does not depend on wr_repeat (the arrow is one way).
+ */
+int wr_rep_json_more(FILE *out, const void *set);
 
 #endif /* WR_REPEAT_H */

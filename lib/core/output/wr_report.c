@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* wr_report: rendering live lines, the summary and the JSON results. */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,8 +9,137 @@
 #include <unistd.h>
 
 #include "wr_out.h"
-#include "wr_repeat.h"
 #include "wr_report.h"
+
+/* ---- the counter table ---- */
+
+#define WR_CTR_SCOPE_P WR_CTR_PORT
+#define WR_CTR_SCOPE_S WR_CTR_STREAM
+#define WR_CTR_SCOPE_PS (WR_CTR_PORT | WR_CTR_STREAM)
+#define WR_CTR_VAL_U64 u
+#define WR_CTR_VAL_F3 d
+#define WR_CTR_GET_FIELD(src) (r->src)
+#define WR_CTR_GET_CALC(src) (src)
+#define WR_CTR_OFF_FIELD(src) offsetof(struct wr_report_row, src)
+#define WR_CTR_OFF_CALC(src) SIZE_MAX
+
+/* One reader per line. */
+#define WR_CTR(key, group, scope, when, type, how, source, metric, help) \
+static void								\
+get_##key(const struct wr_report_row *r, union wr_ctr_val *v)		\
+{									\
+	v->WR_CTR_VAL_##type = WR_CTR_GET_##how(source);		\
+}
+#include "wr_counter.def"
+#undef WR_CTR
+
+const struct wr_ctr wr_ctrs[] = {
+#define WR_CTR(key, group, scope, when, type, how, source, metric, help) \
+	{ #key, group, WR_CTR_SCOPE_##scope, WR_CTR_WHEN_##when,	\
+	  WR_CTR_##type, WR_CTR_OFF_##how(source), metric, help, get_##key },
+#include "wr_counter.def"
+#undef WR_CTR
+};
+
+const unsigned int wr_n_ctrs = sizeof(wr_ctrs) / sizeof(wr_ctrs[0]);
+
+bool
+wr_ctr_applies(const struct wr_ctr *c, const struct wr_report_row *r,
+	       bool stream)
+{
+	if (!(c->scope & (stream ? WR_CTR_STREAM : WR_CTR_PORT)))
+		return false;
+	switch (c->when) {
+	case WR_CTR_WHEN_RX:
+		return r->has_rx;
+	case WR_CTR_WHEN_NIC:
+		return r->has_nic;
+	case WR_CTR_WHEN_ALL:
+		break;
+	}
+	return true;
+}
+
+void
+wr_ctr_row_sub(struct wr_report_row *r, const struct wr_report_row *b)
+{
+	unsigned int i;
+
+	for (i = 0; i < wr_n_ctrs; i++) {
+		const struct wr_ctr *c = &wr_ctrs[i];
+		uint64_t *x, y;
+
+		if (c->off == SIZE_MAX || c->type != WR_CTR_U64)
+			continue;
+		if (c->when == WR_CTR_WHEN_NIC && !(r->has_nic && b->has_nic))
+			continue;
+		x = (uint64_t *)((char *)r + c->off);
+		memcpy(&y, (const char *)b + c->off, sizeof(y));
+		*x = *x > y ? *x - y : 0;
+	}
+}
+
+void
+wr_ctr_emit(const struct wr_sink *s, const struct wr_report_row *r,
+	    bool stream, bool group_objects)
+{
+	const char *open = NULL; /* the group object open, if any */
+	unsigned int i;
+
+	for (i = 0; i < wr_n_ctrs; i++) {
+		const struct wr_ctr *c = &wr_ctrs[i];
+		char flat[64];
+		const char *key = c->key;
+		union wr_ctr_val v;
+
+		if (!wr_ctr_applies(c, r, stream))
+			continue;
+		if (open != NULL && strcmp(open, c->group) != 0) {
+			s->ops->close(s->ctx, false);
+			open = NULL;
+		}
+		if (c->group[0] != '\0' && group_objects && open == NULL) {
+			s->ops->open(s->ctx, c->group, false);
+			open = c->group;
+		} else if (c->group[0] != '\0' && !group_objects) {
+			snprintf(flat, sizeof(flat), "%s_%s", c->group, c->key);
+			key = flat;
+		}
+		c->get(r, &v);
+		if (c->type == WR_CTR_U64)
+			s->ops->u64(s->ctx, key, v.u);
+		else
+			s->ops->f64(s->ctx, key, v.d, 3);
+	}
+	if (open != NULL)
+		s->ops->close(s->ctx, false);
+}
+
+json_t *
+wr_ctr_describe(void)
+{
+	json_t *a = json_array();
+	unsigned int i;
+
+	for (i = 0; a != NULL && i < wr_n_ctrs; i++) {
+		const struct wr_ctr *c = &wr_ctrs[i];
+		json_t *scope = json_array();
+
+		if (scope == NULL ||
+		    ((c->scope & WR_CTR_PORT) &&
+		     json_array_append_new(scope, json_string("port")) != 0) ||
+		    ((c->scope & WR_CTR_STREAM) &&
+		     json_array_append_new(scope, json_string("stream")) != 0) ||
+		    json_array_append_new(a, json_pack("{s:s, s:s, s:o, s:s, s:s, s:s}",
+			"key", c->key, "group", c->group, "scope", scope,
+			"type", c->type == WR_CTR_U64 ? "counter" : "gauge",
+			"metric", c->metric, "help", c->help)) != 0) {
+			json_decref(a);
+			return NULL;
+		}
+	}
+	return a;
+}
 
 void
 wr_report_hex(const uint8_t digest[32], char hex[65])
@@ -446,194 +576,6 @@ wr_report_final(FILE *out, const struct wr_report_meta *meta,
 	fflush(out);
 }
 
-/* , "key": {["n": n, ]"p50": .., "p99": .., "max": ..} of a summary (ns). */
-static void
-json_p50_p99_max(FILE *out, const char *key, const char *n_key,
-		 const struct wr_latency_summary *l)
-{
-	fprintf(out, ", \"%s\": {", key);
-	if (n_key != NULL)
-		fprintf(out, "\"%s\": %llu, ", n_key, (unsigned long long)l->n);
-	fprintf(out, "\"p50\": %llu, \"p99\": %llu, \"max\": %llu}",
-		(unsigned long long)l->p50, (unsigned long long)l->p99,
-		(unsigned long long)l->max);
-}
-
-/* A polled port's receive side in the JSON: queues and their load,
- * classes, what wirerate missed. */
-static void
-json_port_rx(FILE *out, const struct wr_report_view *v,
-	     const struct wr_report_row *r)
-{
-	unsigned int q, c;
-
-	fprintf(out, ", \"rx_bytes\": %llu, \"rx_missed\": %llu"
-		", \"generator_limited\": %s, \"rx_queues\": [",
-		(unsigned long long)r->rx_bytes,
-		(unsigned long long)wr_report_rx_missed(r),
-		wr_report_rx_missed(r) ? "true" : "false");
-	for (q = 0; q < r->n_rxq; q++) {
-		const struct wr_report_rxq *x = &r->rxq[q];
-
-		fprintf(out, "%s{\"queue\": %u, \"lcore\": %u, \"rx_pkts\": %llu"
-			", \"polls\": %llu, \"busy_polls\": %llu"
-			", \"frames_per_poll\": %.3f"
-			", \"frames_per_busy_poll\": %.3f, \"busy_ns\": %llu"
-			", \"active_ns\": %llu, \"busy\": %.4f}", q ? ", " : "",
-			x->queue, x->lcore, (unsigned long long)x->rx_pkts,
-			(unsigned long long)x->polls,
-			(unsigned long long)x->busy_polls,
-			x->polls ? (double)x->rx_pkts / (double)x->polls : 0,
-			x->busy_polls ? (double)x->rx_pkts /
-			(double)x->busy_polls : 0,
-			(unsigned long long)x->busy_ns,
-			(unsigned long long)x->active_ns, rxq_busy(x));
-	}
-	fputs("], \"rx_classes\": [", out);
-	for (c = 0; c < v->n_classes; c++) {
-		struct wr_rates rt = rx_rates(r->cls[c].pkts, r->cls[c].bytes,
-					      v->elapsed_ns);
-
-		fprintf(out, "%s{\"name\": ", c ? ", " : "");
-		wr_out_json_str(out, v->class_names[c]);
-		fprintf(out, ", \"pkts\": %llu, \"bytes\": %llu, \"kpps\": %.3f"
-			", \"mbps_l2\": %.3f, \"mbps_l1\": %.3f}",
-			(unsigned long long)r->cls[c].pkts,
-			(unsigned long long)r->cls[c].bytes, rt.kpps,
-			rt.mbps_l2, rt.mbps_l1);
-	}
-	fputc(']', out);
-}
-
-static void
-json_row(FILE *out, const struct wr_report_view *v,
-	 const struct wr_report_row *r, bool stream)
-{
-	struct wr_rates rt = wr_rates_calc(r->total.tx_pkts, r->total.tx_bytes,
-					   r->duration_ns);
-
-	fputs("{\"name\": ", out);
-	wr_out_json_str(out, r->name);
-	if (stream) {
-		fprintf(out, ", \"port\": %u, \"seed\": %llu, "
-			"\"size_min\": %u, \"size_max\": %u, "
-			"\"target_kpps\": %.6f, \"pacer_skipped\": %llu",
-			r->port, (unsigned long long)r->seed, r->size_min,
-			r->size_max, r->target_kpps,
-			(unsigned long long)r->pacer_skipped);
-	} else {
-		fputs(", \"device\": ", out);
-		wr_out_json_str(out, r->device);
-		fputs(", \"driver\": ", out);
-		wr_out_json_str(out, r->driver);
-		fprintf(out, ", \"port_id\": %u, \"link_speed_mbps\": %u",
-			r->port_id, r->link_speed_mbps);
-		/* nic below is then the reading from before the link went. */
-		if (r->link_lost)
-			fprintf(out, ", \"link_lost\": {\"at_s\": %.9f"
-				", \"tx_pkts\": %llu, \"nic_read_before\": %s}",
-				(double)r->link_lost_ns / 1e9,
-				(unsigned long long)r->link_lost_tx_pkts,
-				r->has_nic ? "true" : "false");
-	}
-	fprintf(out,
-		", \"tx_pkts\": %llu, \"tx_bytes\": %llu, \"tx_bytes_l1\": %llu"
-		", \"duration_s\": %.9f",
-		(unsigned long long)r->total.tx_pkts,
-		(unsigned long long)r->total.tx_bytes,
-		(unsigned long long)wr_l1_bytes(r->total.tx_bytes,
-						r->total.tx_pkts),
-		(double)r->duration_ns / 1e9);
-	if (wr_report_rate_measured(r))
-		fprintf(out, ", \"kpps\": %.3f, \"mbps_l2\": %.3f"
-			", \"mbps_l1\": %.3f", rt.kpps, rt.mbps_l2,
-			rt.mbps_l1);
-	else
-		fputs(", \"kpps\": null, \"mbps_l2\": null, \"mbps_l1\": null",
-		      out);
-	fprintf(out, ", \"tx_full\": %llu, \"alloc_fail\": %llu",
-		(unsigned long long)r->total.tx_full,
-		(unsigned long long)r->total.alloc_fail);
-	if (!stream && r->has_nic)
-		fprintf(out, ", \"nic\": {\"opackets\": %llu, \"obytes\": %llu"
-			", \"oerrors\": %llu, \"ipackets\": %llu"
-			", \"imissed\": %llu, \"ierrors\": %llu"
-			", \"rx_nombuf\": %llu}",
-			(unsigned long long)r->nic_opackets,
-			(unsigned long long)r->nic_obytes,
-			(unsigned long long)r->nic_oerrors,
-			(unsigned long long)r->nic_ipackets,
-			(unsigned long long)r->nic_imissed,
-			(unsigned long long)r->nic_ierrors,
-			(unsigned long long)r->nic_rx_nombuf);
-	if (!stream && r->has_rx)
-		fprintf(out, ", \"rx_pkts\": %llu, \"rx_foreign\": %llu"
-			", \"rx_bad_sig\": %llu, \"rx_timestamps\": \"%s\""
-			", \"rx_hw_stamped\": %llu",
-			(unsigned long long)r->rx_pkts,
-			(unsigned long long)r->rx_foreign,
-			(unsigned long long)r->rx_bad_sig,
-			r->rx_hwts ? "hardware" : "tsc",
-			(unsigned long long)r->rx_hw_stamped);
-	if (!stream && r->has_rx)
-		json_port_rx(out, v, r);
-	if (stream && r->train_frames != 0)
-		fprintf(out, ", \"trains\": {\"frames\": %u, \"nominal_ns\": "
-			"%llu, \"intervals\": %llu, \"min_ns\": %llu, "
-			"\"avg_ns\": %llu, \"p50_ns\": %llu, \"p99_ns\": %llu, "
-			"\"max_ns\": %llu}", r->train_frames,
-			(unsigned long long)r->train_nominal_ns,
-			(unsigned long long)r->train_gaps.n,
-			(unsigned long long)r->train_gaps.min,
-			(unsigned long long)r->train_gaps.avg,
-			(unsigned long long)r->train_gaps.p50,
-			(unsigned long long)r->train_gaps.p99,
-			(unsigned long long)r->train_gaps.max);
-	if (stream && r->has_replay) {
-		fprintf(out, ", \"replay\": {\"file\": ");
-		wr_out_json_str(out, r->replay_file);
-		fprintf(out, ", \"sha256\": \"%s\", \"frames\": %llu, "
-			"\"loops\": %llu, \"timing\": \"%s\"",
-			r->replay_sha256, (unsigned long long)r->replay_frames,
-			(unsigned long long)r->replay_loops,
-			r->replay_timed ? "capture" : "rate");
-		if (r->replay_timed) {
-			fprintf(out, ", \"speedup\": %g, \"gaps\": %llu",
-				r->replay_speedup,
-				(unsigned long long)r->replay_gap_err.n);
-			json_p50_p99_max(out, "gap_error_ns", NULL,
-					 &r->replay_gap_err);
-			json_p50_p99_max(out, "late_ns", NULL, &r->replay_late);
-			fprintf(out, ", \"stalls\": %llu, \"stall_ns\": %llu",
-				(unsigned long long)r->replay_stalls,
-				(unsigned long long)r->replay_stall_ns);
-			json_p50_p99_max(out, "late_polled_ns", "n",
-					 &r->replay_late_polled);
-			fprintf(out, ", \"late_away_frames\": %llu, \"away\": "
-				"{\"gaps\": %llu, \"ns\": %llu, \"max_ns\": %llu, "
-				"\"polled_ns\": %llu}",
-				(unsigned long long)r->replay_late_away,
-				(unsigned long long)r->replay_away_n,
-				(unsigned long long)r->replay_away_ns,
-				(unsigned long long)r->replay_away_max_ns,
-				(unsigned long long)r->replay_polled_ns);
-		}
-		fputc('}', out);
-	}
-	if (stream && r->has_rx) {
-		fprintf(out, ", \"rx_pkts\": %llu, \"lost\": %llu"
-			", \"reordered\": %llu, \"duplicated\": %llu"
-			", \"latency_ns\": {",
-			(unsigned long long)r->rx_pkts,
-			(unsigned long long)r->lost,
-			(unsigned long long)r->reordered,
-			(unsigned long long)r->duplicated);
-		wr_latency_json_write(out, &r->lat, WR_LAT_JSON_PLAIN);
-		fprintf(out, "}, \"jitter_ns\": %.3f", r->lat.jitter_ns);
-	}
-	fputc('}', out);
-}
-
 void
 wr_report_captures(FILE *out, const struct wr_report_capture *c,
 		   unsigned int n)
@@ -661,40 +603,229 @@ wr_report_captures(FILE *out, const struct wr_report_capture *c,
 	}
 }
 
+/* "key": {["n": n, ]"p50": .., "p99": .., "max": ..} of a summary (ns). */
 static void
-json_captures(FILE *out, const struct wr_report_meta *m)
+emit_p50_p99_max(const struct wr_sink *s, const char *key, const char *n_key,
+		 const struct wr_latency_summary *l)
+{
+	s->ops->open(s->ctx, key, false);
+	if (n_key != NULL)
+		s->ops->u64(s->ctx, n_key, l->n);
+	s->ops->u64(s->ctx, "p50", l->p50);
+	s->ops->u64(s->ctx, "p99", l->p99);
+	s->ops->u64(s->ctx, "max", l->max);
+	s->ops->close(s->ctx, false);
+}
+
+/* "latency_ns": the summary under the plain names (WR_LAT_JSON_PLAIN). */
+static void
+emit_latency(const struct wr_sink *s, const struct wr_latency_summary *l)
+{
+	static const char *const key[] = { "n", "min", "avg", "max", "p50",
+					   "p90", "p99", "p999", "p9999" };
+	const uint64_t val[] = { l->n, l->min, l->avg, l->max, l->p50, l->p90,
+				 l->p99, l->p999, l->p9999 };
+	unsigned int i;
+
+	s->ops->open(s->ctx, "latency_ns", false);
+	for (i = 0; i < sizeof(key) / sizeof(key[0]); i++)
+		s->ops->u64(s->ctx, key[i], val[i]);
+	s->ops->close(s->ctx, false);
+}
+
+static void
+emit_rates(const struct wr_sink *s, const struct wr_rates *rt)
+{
+	s->ops->f64(s->ctx, "kpps", rt->kpps, 3);
+	s->ops->f64(s->ctx, "mbps_l2", rt->mbps_l2, 3);
+	s->ops->f64(s->ctx, "mbps_l1", rt->mbps_l1, 3);
+}
+
+/* A polled port's receive side: where its times come from, its queues and
+ * their load, its classes (rates over @p span or the run). */
+static void
+emit_port_rx(const struct wr_sink *s, const struct wr_report_view *v,
+	     const struct wr_report_row *r, const struct wr_report_span *span)
+{
+	unsigned int q, c;
+
+	s->ops->str(s->ctx, "rx_timestamps", r->rx_hwts ? "hardware" : "tsc");
+	s->ops->boolean(s->ctx, "generator_limited",
+			wr_report_rx_missed(r) > 0);
+	s->ops->open(s->ctx, "rx_queues", true);
+	for (q = 0; q < r->n_rxq; q++) {
+		const struct wr_report_rxq *x = &r->rxq[q];
+
+		s->ops->open(s->ctx, NULL, false);
+		s->ops->u64(s->ctx, "queue", x->queue);
+		s->ops->u64(s->ctx, "lcore", x->lcore);
+		s->ops->u64(s->ctx, "rx_pkts", x->rx_pkts);
+		s->ops->u64(s->ctx, "polls", x->polls);
+		s->ops->u64(s->ctx, "busy_polls", x->busy_polls);
+		s->ops->f64(s->ctx, "frames_per_poll", x->polls ?
+			    (double)x->rx_pkts / (double)x->polls : 0, 3);
+		s->ops->f64(s->ctx, "frames_per_busy_poll", x->busy_polls ?
+			    (double)x->rx_pkts / (double)x->busy_polls : 0, 3);
+		s->ops->u64(s->ctx, "busy_ns", x->busy_ns);
+		s->ops->u64(s->ctx, "active_ns", x->active_ns);
+		s->ops->f64(s->ctx, "busy", rxq_busy(x), 4);
+		s->ops->close(s->ctx, false);
+	}
+	s->ops->close(s->ctx, true);
+	s->ops->open(s->ctx, "rx_classes", true);
+	for (c = 0; c < v->n_classes; c++) {
+		const struct wr_report_class *k = &r->cls[c];
+		const struct wr_report_class *b = span != NULL ?
+			&span->cls_base[c] : NULL;
+		struct wr_rates rt = b != NULL ?
+			rx_rates(k->pkts - b->pkts, k->bytes - b->bytes, span->ns) :
+			rx_rates(k->pkts, k->bytes, v->elapsed_ns);
+
+		s->ops->open(s->ctx, NULL, false);
+		s->ops->str(s->ctx, "name", v->class_names[c]);
+		s->ops->u64(s->ctx, "pkts", k->pkts);
+		s->ops->u64(s->ctx, "bytes", k->bytes);
+		emit_rates(s, &rt);
+		s->ops->close(s->ctx, false);
+	}
+	s->ops->close(s->ctx, true);
+}
+
+static void
+emit_trains(const struct wr_sink *s, const struct wr_report_row *r)
+{
+	const struct wr_latency_summary *g = &r->train_gaps;
+
+	s->ops->open(s->ctx, "trains", false);
+	s->ops->u64(s->ctx, "frames", r->train_frames);
+	s->ops->u64(s->ctx, "nominal_ns", r->train_nominal_ns);
+	s->ops->u64(s->ctx, "intervals", g->n);
+	s->ops->u64(s->ctx, "min_ns", g->min);
+	s->ops->u64(s->ctx, "avg_ns", g->avg);
+	s->ops->u64(s->ctx, "p50_ns", g->p50);
+	s->ops->u64(s->ctx, "p99_ns", g->p99);
+	s->ops->u64(s->ctx, "max_ns", g->max);
+	s->ops->close(s->ctx, false);
+}
+
+static void
+emit_replay(const struct wr_sink *s, const struct wr_report_row *r)
+{
+	s->ops->open(s->ctx, "replay", false);
+	s->ops->str(s->ctx, "file", r->replay_file);
+	s->ops->str(s->ctx, "sha256", r->replay_sha256);
+	s->ops->u64(s->ctx, "frames", r->replay_frames);
+	s->ops->u64(s->ctx, "loops", r->replay_loops);
+	s->ops->str(s->ctx, "timing", r->replay_timed ? "capture" : "rate");
+	if (r->replay_timed) {
+		s->ops->f64(s->ctx, "speedup", r->replay_speedup, -1);
+		s->ops->u64(s->ctx, "gaps", r->replay_gap_err.n);
+		emit_p50_p99_max(s, "gap_error_ns", NULL, &r->replay_gap_err);
+		emit_p50_p99_max(s, "late_ns", NULL, &r->replay_late);
+		s->ops->u64(s->ctx, "stalls", r->replay_stalls);
+		s->ops->u64(s->ctx, "stall_ns", r->replay_stall_ns);
+		emit_p50_p99_max(s, "late_polled_ns", "n",
+				 &r->replay_late_polled);
+		s->ops->u64(s->ctx, "late_away_frames", r->replay_late_away);
+		s->ops->open(s->ctx, "away", false);
+		s->ops->u64(s->ctx, "gaps", r->replay_away_n);
+		s->ops->u64(s->ctx, "ns", r->replay_away_ns);
+		s->ops->u64(s->ctx, "max_ns", r->replay_away_max_ns);
+		s->ops->u64(s->ctx, "polled_ns", r->replay_polled_ns);
+		s->ops->close(s->ctx, false);
+	}
+	s->ops->close(s->ctx, false);
+}
+
+void
+wr_report_row_emit(const struct wr_sink *s, const struct wr_report_view *v,
+		   const struct wr_report_row *r, bool stream,
+		   const struct wr_report_span *span)
+{
+	struct wr_rates rt;
+
+	s->ops->open(s->ctx, NULL, false);
+	s->ops->str(s->ctx, "name", r->name);
+	s->ops->u64(s->ctx, "port", r->port);
+	if (stream) {
+		s->ops->u64(s->ctx, "seed", r->seed);
+		s->ops->u64(s->ctx, "size_min", r->size_min);
+		s->ops->u64(s->ctx, "size_max", r->size_max);
+		s->ops->f64(s->ctx, "target_kpps", r->target_kpps, 6);
+	} else {
+		s->ops->str(s->ctx, "device", r->device);
+		s->ops->str(s->ctx, "driver", r->driver);
+		s->ops->u64(s->ctx, "port_id", r->port_id);
+		s->ops->u64(s->ctx, "link_speed_mbps", r->link_speed_mbps);
+		/* nic below is then the reading from before the link went. */
+		if (r->link_lost) {
+			s->ops->open(s->ctx, "link_lost", false);
+			s->ops->f64(s->ctx, "at_s",
+				    (double)r->link_lost_ns / 1e9, 9);
+			s->ops->u64(s->ctx, "tx_pkts", r->link_lost_tx_pkts);
+			s->ops->boolean(s->ctx, "nic_read_before", r->has_nic);
+			s->ops->close(s->ctx, false);
+		}
+	}
+	if (span != NULL) {
+		/* The interval's rates; the row's duration is the run's. */
+		rt = wr_rates_calc(r->total.tx_pkts - span->tx_base->tx_pkts,
+				   r->total.tx_bytes - span->tx_base->tx_bytes,
+				   span->ns);
+		emit_rates(s, &rt);
+	} else {
+		s->ops->f64(s->ctx, "duration_s", (double)r->duration_ns / 1e9,
+			    9);
+		rt = wr_rates_calc(r->total.tx_pkts, r->total.tx_bytes,
+				   r->duration_ns);
+		if (!wr_report_rate_measured(r))
+			rt.kpps = rt.mbps_l2 = rt.mbps_l1 = NAN; /* null */
+		emit_rates(s, &rt);
+	}
+	/* Every counter of the table (wr_counter.def). */
+	wr_ctr_emit(s, r, stream, true);
+	if (!stream && r->has_rx)
+		emit_port_rx(s, v, r, span);
+	if (stream && r->train_frames != 0)
+		emit_trains(s, r);
+	if (stream && r->has_replay)
+		emit_replay(s, r);
+	if (stream && r->has_rx)
+		emit_latency(s, &r->lat);
+	s->ops->close(s->ctx, false);
+}
+
+static void
+emit_captures(const struct wr_sink *s, const struct wr_report_meta *m)
 {
 	unsigned int i;
 
-	fputs(",\n  \"captures\": [", out);
+	s->ops->open(s->ctx, "captures", true);
 	for (i = 0; i < m->n_captures; i++) {
 		const struct wr_report_capture *c = &m->captures[i];
 
-		fprintf(out, "%s\n    {\"port\": %u, \"dir\": \"%s\", \"file\": ",
-			i ? "," : "", c->port, c->dir);
-		wr_out_json_str(out, c->file);
-		fputs(", \"filter\": ", out);
-		wr_out_json_str(out, c->filter);
-		fprintf(out, ", \"files\": %u, \"seen\": %llu, \"written\": %llu"
-			", \"bytes\": %llu, \"capture_dropped\": %llu"
-			", \"over_limit\": %llu, \"error\": ", c->files,
-			(unsigned long long)c->seen,
-			(unsigned long long)c->written,
-			(unsigned long long)c->bytes,
-			(unsigned long long)c->dropped,
-			(unsigned long long)c->over_limit);
-		if (c->error != 0)
-			wr_out_json_str(out, strerror(-c->error));
-		else
-			fputs("null", out);
-		fputc('}', out);
+		s->ops->open(s->ctx, NULL, false);
+		s->ops->u64(s->ctx, "port", c->port);
+		s->ops->str(s->ctx, "dir", c->dir);
+		s->ops->str(s->ctx, "file", c->file);
+		s->ops->str(s->ctx, "filter", c->filter);
+		s->ops->u64(s->ctx, "files", c->files);
+		s->ops->u64(s->ctx, "seen", c->seen);
+		s->ops->u64(s->ctx, "written", c->written);
+		s->ops->u64(s->ctx, "bytes", c->bytes);
+		s->ops->u64(s->ctx, "capture_dropped", c->dropped);
+		s->ops->u64(s->ctx, "over_limit", c->over_limit);
+		s->ops->str(s->ctx, "error", c->error != 0 ?
+			    strerror(-c->error) : NULL);
+		s->ops->close(s->ctx, false);
 	}
-	fputs(m->n_captures ? "\n  ]" : "]", out);
+	s->ops->close(s->ctx, true);
 }
 
-int
-wr_report_json_write(FILE *out, const struct wr_report_meta *meta,
-		     const struct wr_report_view *v)
+/* The results document's members, into the object @p s has open. */
+static void
+emit_results(const struct wr_sink *s, const struct wr_report_meta *meta,
+	     const struct wr_report_view *v)
 {
 	unsigned int i;
 
@@ -712,41 +843,69 @@ wr_report_json_write(FILE *out, const struct wr_report_meta *meta,
 		.tsc = meta->has_tsc ? &meta->tsc : NULL,
 	};
 
-	wr_out_json_head(out, &head);
-	fprintf(out, ",\n  \"duration_s\": %.9f", (double)v->elapsed_ns / 1e9);
+	wr_out_head_emit(s, &head);
+	s->ops->f64(s->ctx, "duration_s", (double)v->elapsed_ns / 1e9, 9);
 	/* Frames a port dropped because wirerate did not take them in time
 	 * (ports[].rx_missed): the generator's limit, said once here. */
-	fprintf(out, ",\n  \"generator_limited\": %s",
-		wr_report_gen_limited(v) ? "true" : "false");
-	fprintf(out, ",\n  \"lcores\": {\"main\": %u, \"tx\": [",
-		meta->main_lcore);
+	s->ops->boolean(s->ctx, "generator_limited", wr_report_gen_limited(v));
+	s->ops->open(s->ctx, "lcores", false);
+	s->ops->u64(s->ctx, "main", meta->main_lcore);
+	s->ops->open(s->ctx, "tx", true);
 	for (i = 0; i < meta->n_tx_lcores; i++)
-		fprintf(out, "%s%u", i ? ", " : "", meta->tx_lcores[i]);
-	fputs("]},\n  \"eal_args\": [", out);
-	for (i = 0; i < meta->n_eal_args; i++) {
-		if (i)
-			fputs(", ", out);
-		wr_out_json_str(out, meta->eal_args[i]);
-	}
-	fputs("],\n  \"ports\": [", out);
-	for (i = 0; i < v->n_ports; i++) {
-		fputs(i ? ",\n    " : "\n    ", out);
-		json_row(out, v, &v->ports[i], false);
-	}
-	fputs("\n  ],\n  \"streams\": [", out);
-	for (i = 0; i < v->n_streams; i++) {
-		fputs(i ? ",\n    " : "\n    ", out);
-		json_row(out, v, &v->streams[i], true);
-	}
-	fputs("\n  ]", out);
+		s->ops->u64(s->ctx, NULL, meta->tx_lcores[i]);
+	s->ops->close(s->ctx, true);
+	s->ops->close(s->ctx, false);
+	s->ops->open(s->ctx, "eal_args", true);
+	for (i = 0; i < meta->n_eal_args; i++)
+		s->ops->str(s->ctx, NULL, meta->eal_args[i]);
+	s->ops->close(s->ctx, true);
+	s->ops->open(s->ctx, "ports", true);
+	for (i = 0; i < v->n_ports; i++)
+		wr_report_row_emit(s, v, &v->ports[i], false, NULL);
+	s->ops->close(s->ctx, true);
+	s->ops->open(s->ctx, "streams", true);
+	for (i = 0; i < v->n_streams; i++)
+		wr_report_row_emit(s, v, &v->streams[i], true, NULL);
+	s->ops->close(s->ctx, true);
 	if (meta->n_captures > 0)
-		json_captures(out, meta);
+		emit_captures(s, meta);
+}
+
+int
+wr_report_json_write(FILE *out, const struct wr_report_meta *meta,
+		     const struct wr_report_view *v)
+{
+	struct wr_sink_file fs;
+	struct wr_sink s;
+
+	wr_sink_file_init(&fs, &s, out, true);
+	s.ops->open(s.ctx, NULL, false);
+	emit_results(&s, meta, v);
 	/* run --repeat: ports and streams above are the last repetition's;
-	 * every repetition and their spread follow. */
-	if (meta->repeats != NULL && wr_rep_json_write(out, meta->repeats) != 0)
+	 * every repetition and their spread follow (wr_repeat.h). */
+	if (meta->json_more != NULL && meta->json_more(out, meta->json_more_arg) != 0)
 		return -EIO;
-	fputs("\n}\n", out);
+	s.ops->close(s.ctx, false);
+	fputc('\n', out);
 	return ferror(out) ? -EIO : 0;
+}
+
+json_t *
+wr_report_tree(const struct wr_report_meta *meta,
+	       const struct wr_report_view *v)
+{
+	struct wr_sink_tree ts;
+	struct wr_sink s;
+
+	wr_sink_tree_init(&ts, &s);
+	s.ops->open(s.ctx, NULL, false);
+	emit_results(&s, meta, v);
+	s.ops->close(s.ctx, false);
+	if (ts.oom) {
+		json_decref(ts.root);
+		return NULL;
+	}
+	return ts.root;
 }
 
 struct json_job {

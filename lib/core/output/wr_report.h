@@ -21,13 +21,14 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <jansson.h>
+
 #include "wr_clock.h"
 #include "wr_config.h"
 #include "wr_filter.h"
 #include "wr_latency.h"
+#include "wr_out.h"
 #include "wr_stats.h"
-
-struct wr_rep_set;
 
 #define WR_REPORT_NAME_MAX 128
 
@@ -170,9 +171,11 @@ struct wr_report_meta {
 	 * with (wr_clock.h); the JSON's "tsc", null without has_tsc. */
 	struct wr_tsc_cal tsc;
 	bool has_tsc;
-	/** run --repeat: the repetitions (wr_repeat.h), written into the
-	 * JSON as "repeats" and "summary"; NULL for a single run. */
-	const struct wr_rep_set *repeats;
+	/** More members for the results file, each introduced by ",\n  "
+	 * (run --repeat: wr_rep_json_more() writes "repeats" and "summary");
+	 * NULL: none.  @return 0 or a negative errno. */
+	int (*json_more)(FILE *out, const void *arg);
+	const void *json_more_arg;
 	/** run --capture: each capture's outcome (JSON "captures"). */
 	const struct wr_report_capture *captures;
 	unsigned int n_captures;
@@ -239,5 +242,116 @@ int wr_report_json_write(FILE *out, const struct wr_report_meta *meta,
 
 /** Hex of a 32-byte digest into @p hex (65 bytes). */
 void wr_report_hex(const uint8_t digest[32], char hex[65]);
+
+/**
+ * The counters of a row (wr_counter.def) over an interval rather than the
+ * whole run (--stats-jsonl): rates from the row's counters at its start.
+ */
+struct wr_report_span {
+	const struct wr_counters *tx_base;
+	const struct wr_report_class *cls_base; /**< ports: n_classes */
+	uint64_t ns;
+};
+
+/**
+ * Row @p r of @p v (a stream's when @p stream) as a JSON object through
+ * @p s: what it is, its rates (over @p span, or over the run when NULL:
+ * with its duration_s, null rates when not measured), every counter of
+ * the table, then its receive side, trains, replay and latency.  The one
+ * writer of a row: the results JSON, the --stats-jsonl lines and the
+ * server's stats.get all call it.
+ */
+void wr_report_row_emit(const struct wr_sink *s, const struct wr_report_view *v,
+			const struct wr_report_row *r, bool stream,
+			const struct wr_report_span *span);
+
+/**
+ * The results document (wr_report_json_write()'s, without json_more) as a
+ * jansson tree: the server's stats.get.  @return it, or NULL on ENOMEM.
+ */
+json_t *wr_report_tree(const struct wr_report_meta *meta,
+		       const struct wr_report_view *v);
+
+/* ---- the counter table (wr_counter.def) ----
+ *
+ * One table (wr_counter.def) names every counter of a port or stream row:
+ * its key, the group it sits in, the rows it belongs to, when it is
+ * written, its type, where it lives in struct wr_report_row, its Prometheus
+ * name and what it means.  The results JSON, the --stats-jsonl lines, the
+ * server's stats.get answer, DPDK telemetry and the Prometheus exporter (from
+ * the description stats.get sends) are all written from it, so a counter is
+ * added once and every output has it.
+ *
+ * Outputs write through a struct wr_sink (wr_out.h): JSON text, a jansson
+ * tree (the server's answers: no text parsed back) or, above the core,
+ * DPDK telemetry's dictionaries.
+ *
+ */
+
+/** Rows a counter belongs to. */
+enum {
+	WR_CTR_PORT = 1,
+	WR_CTR_STREAM = 2,
+};
+
+/** When a counter is written. */
+enum wr_ctr_when {
+	WR_CTR_WHEN_ALL,
+	WR_CTR_WHEN_RX,      /**< rows with has_rx */
+	WR_CTR_WHEN_NIC,     /**< ports with has_nic */
+};
+
+enum wr_ctr_type {
+	WR_CTR_U64,          /**< a counter */
+	WR_CTR_F3,           /**< a figure, 3 decimals (a gauge) */
+};
+
+union wr_ctr_val {
+	uint64_t u;
+	double d;
+};
+
+/** One line of wr_counter.def. */
+struct wr_ctr {
+	const char *key;
+	const char *group;       /**< "" or the enclosing object's key */
+	unsigned int scope;      /**< WR_CTR_PORT | WR_CTR_STREAM */
+	enum wr_ctr_when when;
+	enum wr_ctr_type type;
+	size_t off;              /**< FIELD: offset in the row; SIZE_MAX: CALC */
+	const char *metric;      /**< Prometheus name after "wirerate_" */
+	const char *help;
+	void (*get)(const struct wr_report_row *r, union wr_ctr_val *v);
+};
+
+extern const struct wr_ctr wr_ctrs[];
+extern const unsigned int wr_n_ctrs;
+
+/** Whether @p c is written for row @p r (a stream row when @p stream). */
+bool wr_ctr_applies(const struct wr_ctr *c, const struct wr_report_row *r,
+		    bool stream);
+
+/**
+ * @p r minus the baseline @p b, counter by counter (stats.clear): every
+ * FIELD counter of the table, saturating at 0 (lost shrinks as frames in
+ * flight arrive); NIC counters only when both rows read the device.
+ */
+void wr_ctr_row_sub(struct wr_report_row *r, const struct wr_report_row *b);
+
+/**
+ * The counters of the table for row @p r at the row's level (no group
+ * object): the flat outputs (telemetry) write group_key for a grouped one.
+ * @p group_objects: write grouped counters inside their group's object
+ * (JSON) rather than flat.
+ */
+void wr_ctr_emit(const struct wr_sink *s, const struct wr_report_row *r,
+		 bool stream, bool group_objects);
+
+/**
+ * The table's description for the Prometheus exporter (stats.get
+ * {"counters": true}): [{"key", "group", "scope": ["port", "stream"],
+ * "type": "counter"|"gauge", "metric", "help"}].  @return NULL on ENOMEM.
+ */
+json_t *wr_ctr_describe(void);
 
 #endif /* WR_REPORT_H */

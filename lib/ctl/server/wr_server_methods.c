@@ -262,32 +262,13 @@ wr_srv_traffic_tick(struct server *s)
 
 /* ---- stats ---- */
 
+/* The row since stats.clear: every counter of the table, and the time. */
 static void
 row_sub(struct wr_report_row *r, const struct wr_report_row *b)
 {
-	r->total.tx_pkts -= b->total.tx_pkts;
-	r->total.tx_bytes -= b->total.tx_bytes;
-	r->total.tx_full -= b->total.tx_full;
-	r->total.alloc_fail -= b->total.alloc_fail;
+	wr_ctr_row_sub(r, b);
 	r->duration_ns = r->duration_ns > b->duration_ns ?
 		r->duration_ns - b->duration_ns : 0;
-	r->pacer_skipped -= b->pacer_skipped;
-	r->rx_pkts -= b->rx_pkts;
-	r->lost = r->lost > b->lost ? r->lost - b->lost : 0;
-	r->reordered -= b->reordered;
-	r->duplicated -= b->duplicated;
-	r->rx_foreign -= b->rx_foreign;
-	r->rx_bad_sig -= b->rx_bad_sig;
-	r->rx_hw_stamped -= b->rx_hw_stamped;
-	if (r->has_nic && b->has_nic) {
-		r->nic_opackets -= b->nic_opackets;
-		r->nic_obytes -= b->nic_obytes;
-		r->nic_oerrors -= b->nic_oerrors;
-		r->nic_ipackets -= b->nic_ipackets;
-		r->nic_ibytes -= b->nic_ibytes;
-		r->nic_imissed -= b->nic_imissed;
-		r->nic_ierrors -= b->nic_ierrors;
-	}
 }
 
 static struct wr_report_view *
@@ -335,11 +316,8 @@ stats_json(struct server *s, bool hist)
 	static struct wr_report_row ports[WR_PORTS_MAX], streams[WR_STREAMS_MAX];
 	struct wr_report_view *v, view;
 	struct wr_report_meta meta;
-	json_error_t jerr;
 	json_t *j, *a, *x;
-	char *buf = NULL;
-	size_t len = 0, i;
-	FILE *mf;
+	size_t i;
 
 	if (!s->built)
 		return json_pack("{s:s, s:s, s:[], s:[]}", "schema",
@@ -372,13 +350,7 @@ stats_json(struct server *s, bool hist)
 	}
 	wr_engine_meta(s->e, &s->f, s->o->cfg_path, s->started_at,
 		       s->state == ST_RUNNING ? "running" : s->reason, &meta);
-	mf = open_memstream(&buf, &len);
-	if (mf == NULL)
-		return NULL;
-	wr_report_json_write(mf, &meta, &view);
-	fclose(mf);
-	j = json_loadb(buf, len, 0, &jerr);
-	free(buf);
+	j = wr_report_tree(&meta, &view);
 	if (j == NULL)
 		return NULL;
 	json_object_set_new(j, "state", json_string(wr_srv_state_names[s->state]));
@@ -1442,6 +1414,8 @@ wr_srv_handle_line(struct server *s, struct conn *c, const char *line, size_t le
 	case WR_RPC_WAIT: res = m_wait(&k); break;
 	case WR_RPC_STATS:
 		res = stats_json(s, wr_rpc_bool(&req, "histogram", false));
+		if (res != NULL && wr_rpc_bool(&req, "counters", false))
+			json_object_set_new(res, "counters", wr_ctr_describe());
 		break;
 	case WR_RPC_CLEAR: res = m_clear(&k); break;
 	case WR_RPC_RESET: res = m_reset(&k); break;
