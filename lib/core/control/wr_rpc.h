@@ -122,7 +122,8 @@ struct wr_rpc_param {
 	X(WAIT, "traffic.wait", false, \
 	  WR_RPC_P("timeout", WR_RPC_T_NUM, false)) \
 	X(STATS, "stats.get", false, \
-	  WR_RPC_P("histogram", WR_RPC_T_BOOL, false)) \
+	  WR_RPC_P("histogram", WR_RPC_T_BOOL, false), \
+	  WR_RPC_P("counters", WR_RPC_T_BOOL, false)) \
 	X(CLEAR, "stats.clear", true) \
 	X(RESET, "server.reset", true) \
 	X(POLL, "events.poll", false, \
