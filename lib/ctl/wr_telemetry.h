@@ -10,13 +10,15 @@
  *
  *     echo /wirerate/streams | dpdk-telemetry.py -f PREFIX
  *
- * - /wirerate/ports: per port, its name, port id, link speed, tx_pkts and
- *   tx_bytes (the sum of its streams), RX counters when the port is polled,
- *   and the ARP/ICMP responder's answers when it has one;
- * - /wirerate/streams: per stream, tx_pkts, tx_bytes, tx_full, alloc_fail;
- * - /wirerate/latency: per stream with a signature, rx_pkts, lost (sent -
- *   distinct received: in-flight frames count as lost until they arrive),
- *   reordered, duplicated and the latency summary in ns.
+ * - /wirerate/ports: per port, its name, port id, link speed, then the
+ *   port counters of the table (wr_counter.def, wr_report.h): its streams'
+ *   TX sums, the device's counts (rte_eth_stats, as nic_KEY), RX counters
+ *   when the port is polled; and the ARP/ICMP/ND responder's answers when it
+ *   has one;
+ * - /wirerate/streams: per stream, the stream counters of the table;
+ * - /wirerate/latency: per stream with a signature, the stream counters
+ *   with its RX ones (lost: sent - distinct received: in-flight frames count
+ *   as lost until they arrive) and the latency summary in ns.
  *
  * Each answer is an object keyed by the port or stream index ("0", "1",
  * ...), each value an object with the name inside: DPDK allows only

@@ -10,24 +10,16 @@
  * `tail -f FILE | jq` follows the run:
  *
  *     {"t": 1795392000.123456, "elapsed_s": 1.000012, "interval_s": 1.000012,
- *      "final": false,
- *      "ports": [{"port": 0, "name": "net_null0", "tx_pkts": N, "tx_bytes": N,
- *                 "tx_full": N, "alloc_fail": N, "kpps": x, "mbps_l2": x,
- *                 "mbps_l1": x [, "rx_pkts": N, "rx_foreign": N, "rx_bad_sig": N,
- *                 "rx_missed": N, "rx_busy": [x per RX queue],
- *                 "rx_classes": [{"name", "pkts", "bytes", "kpps",
- *                                 "mbps_l2", "mbps_l1"}]]}],
- *      "streams": [{"name": "udp-64", "port": 0, "tx_pkts": N, ... same rates
- *                 [, "rx_pkts": N, "lost": N, "reordered": N, "duplicated": N,
- *                    "latency_ns": {"n", "min", "avg", "max", "p50", "p99"}]}]}
+ *      "final": false, "ports": [ROW, ...], "streams": [ROW, ...]}
  *
- * Counters are totals since the start; kpps/mbps_* are the interval's
- * rates (counter difference over interval_s).  rx_missed counts the frames
- * the port dropped because wirerate did not take them (imissed +
- * rx_nombuf: the generator's limit); rx_busy is each RX queue's busy share
- * of its lcore's time since the start.  The last line of a run has
- * "final": true and carries the same totals, durations and whole-run rates
- * as the --json results (rates over each row's duration_s, which it adds).
+ * Each ROW is the --json results' row, written by wr_report_row_emit()
+ * from the counter table (wr_counter.def): what the row is, its rates, every
+ * counter of the table it has, then a polled port's rx_queues and
+ * rx_classes, a stream's trains, replay and latency_ns.  Counters are
+ * totals since the start; kpps/mbps_* are the interval's rates (counter
+ * difference over interval_s, a class's too).  The last line of a run has
+ * "final": true and carries the same rows as the --json results: each
+ * row's duration_s and the rates over it.
  *
  * The file is written in place, not to a temporary renamed at the end as
  * the --json results are: it is a live log, and a run cut short still
