@@ -208,7 +208,34 @@ test_describe(void)
 	json_decref(d);
 }
 
+/* The summary's counters lines: the table's counters, those not 0. */
+static void
+test_final_counters(void)
+{
+	struct wr_report_view v;
+	struct wr_report_meta m;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	setup(&v, &m);
+	f = open_memstream(&buf, &len);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	wr_report_final(f, &m, &v);
+	fclose(f);
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\ncounters of port 0: tx_pkts 3000, "
+				      "tx_bytes 192000, tx_bytes_l1 252000, "
+				      "nic_opackets 3000, nic_imissed 7, rx_pkts 2990, "
+				      "rx_foreign 3, rx_missed 7\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\ncounters of port 1: all 0\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\ncounters of stream udp-64: tx_pkts "
+				      "3000, tx_bytes 192000, tx_bytes_l1 252000, "
+				      "rx_pkts 2987, lost 13, jitter_ns 512.250\n"));
+	free(buf);
+}
+
 static CU_TestInfo report_tests[] = {
+	{ "final_counters", test_final_counters },
 	{ "tree_is_the_text", test_tree_is_the_text },
 	{ "row_sub", test_row_sub },
 	{ "table", test_table },

@@ -446,6 +446,67 @@ final_rx(FILE *out, const struct wr_report_view *v)
 	}
 }
 
+/* The summary's counters line: the table's counters of a row as
+ * "key value" (grouped ones group_key), those that are not 0. */
+struct text_sink {
+	FILE *f;
+	unsigned int n;
+};
+
+static void
+text_sep(struct text_sink *t, const char *key)
+{
+	fprintf(t->f, "%s%s ", t->n++ ? ", " : "", key);
+}
+
+static void
+text_u64(void *ctx, const char *key, uint64_t v)
+{
+	if (v != 0) {
+		text_sep(ctx, key);
+		fprintf(((struct text_sink *)ctx)->f, "%llu",
+			(unsigned long long)v);
+	}
+}
+
+static void
+text_f64(void *ctx, const char *key, double v, int decimals)
+{
+	if (v != 0 && isfinite(v)) {
+		text_sep(ctx, key);
+		fprintf(((struct text_sink *)ctx)->f, "%.*f",
+			decimals < 0 ? 3 : decimals, v);
+	}
+}
+
+/* wr_ctr_emit() writes only numbers, flat. */
+static const struct wr_sink_ops text_ops = {
+	.u64 = text_u64, .f64 = text_f64,
+};
+
+static void
+final_counters(FILE *out, const struct wr_report_view *v)
+{
+	struct text_sink t = { .f = out };
+	const struct wr_sink s = { &text_ops, &t };
+	unsigned int i;
+
+	fputc('\n', out);
+	for (i = 0; i < v->n_ports + v->n_streams; i++) {
+		bool stream = i >= v->n_ports;
+		const struct wr_report_row *r = stream ?
+			&v->streams[i - v->n_ports] : &v->ports[i];
+
+		if (stream)
+			fprintf(out, "counters of stream %s: ", r->name);
+		else
+			fprintf(out, "counters of port %u: ", i);
+		t.n = 0;
+		wr_ctr_emit(&s, r, stream, false);
+		fputs(t.n ? "\n" : "all 0\n", out);
+	}
+}
+
 void
 wr_report_final(FILE *out, const struct wr_report_meta *meta,
 		const struct wr_report_view *v)
@@ -573,6 +634,7 @@ wr_report_final(FILE *out, const struct wr_report_meta *meta,
 			fprintf(out, " (%+lld against wirerate's count)\n",
 				diff);
 	}
+	final_counters(out, v);
 	fflush(out);
 }
 
@@ -671,6 +733,11 @@ emit_port_rx(const struct wr_sink *s, const struct wr_report_view *v,
 		s->ops->f64(s->ctx, "busy", rxq_busy(x), 4);
 		s->ops->close(s->ctx, false);
 	}
+	s->ops->close(s->ctx, true);
+	/* The same shares alone, as the --stats-jsonl lines first had them. */
+	s->ops->open(s->ctx, "rx_busy", true);
+	for (q = 0; q < r->n_rxq; q++)
+		s->ops->f64(s->ctx, NULL, rxq_busy(&r->rxq[q]), 4);
 	s->ops->close(s->ctx, true);
 	s->ops->open(s->ctx, "rx_classes", true);
 	for (c = 0; c < v->n_classes; c++) {

@@ -223,7 +223,13 @@ void wr_report_header(FILE *out, const struct wr_report_meta *meta,
 unsigned int wr_report_interval(FILE *out, struct wr_report_view *v, bool tty,
 				unsigned int lines_before);
 
-/** The final summary over the whole run: one line per port and stream. */
+/**
+ * The final summary over the whole run: one line per port and stream, what
+ * the run's blocks say (targets, trains, replay, echoes, RX, the NICs), and
+ * last a "counters of port N: ..." / "counters of stream NAME: ..." line
+ * per row with every counter of the table that is not 0 (grouped ones as
+ * group_key, as telemetry writes them; "all 0" when none).
+ */
 void wr_report_final(FILE *out, const struct wr_report_meta *meta,
 		     const struct wr_report_view *v);
 
