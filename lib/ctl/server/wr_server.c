@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* wr_server: the epoll loop, its timers and options, output, events, sessions and ownership of `wirerate serve` (the methods: wr_server_methods.c; jobs and captures: wr_server_jobs.c; sockets, connections and the console: wr_server_io.c). */
+/* wr_server: the epoll loop, its timers and options, output, events, sessions and ownership of `wirerate serve` (the methods: wr_server_methods.c, wr_server_traffic.c, wr_server_stats.c; jobs and captures: wr_server_jobs.c; sockets, connections and the console: wr_server_io.c). */
 #include "wr_server_priv.h"
 
 RTE_LOG_REGISTER_SUFFIX(wr_server_logtype, server, NOTICE);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* wr_server_priv: what the files of `wirerate serve` share (wr_server.c, wr_server_methods.c, wr_server_jobs.c, wr_server_io.c): limits, the server's state, its connections and sessions. */
+/* wr_server_priv: what the files of `wirerate serve` share (wr_server.c, wr_server_methods.c, wr_server_traffic.c, wr_server_stats.c, wr_server_jobs.c, wr_server_io.c): limits, the server's state, its connections and sessions. */
 #ifndef WR_SERVER_PRIV_H
 #define WR_SERVER_PRIV_H
 
@@ -322,7 +322,12 @@ struct session *wr_srv_session_new(struct server *s, const char *name,
 				   const char *principal);
 void wr_srv_set_ready(struct server *s, struct conn *c, bool ready);
 
-/* wr_server_methods.c: streams, traffic, stats, the methods, logins, dispatch */
+/* wr_server_methods.c: ports, sessions, events, logins, dispatch */
+bool wr_srv_handle_line(struct server *s, struct conn *c, const char *line, size_t len);
+void wr_srv_logins_summary(struct server *s, uint64_t now);
+bool wr_srv_promote(struct server *s, struct conn *c);
+
+/* wr_server_traffic.c: streams and traffic */
 bool wr_srv_bench_busy(struct call *k);
 /** TSC instant @p t in wall-clock (Unix) time: against start_at's own
  * deadline when the run had one, else the start's reference pair. */
@@ -334,14 +339,24 @@ int64_t wr_srv_late_ns(const struct server *s, uint64_t t);
 void wr_srv_late_check(struct server *s);
 void wr_srv_finish(struct server *s, const char *reason);
 void wr_srv_finish_now(struct server *s, const char *reason, bool drain);
-bool wr_srv_handle_line(struct server *s, struct conn *c, const char *line, size_t len);
-void wr_srv_logins_summary(struct server *s, uint64_t now);
 int wr_srv_parse_streams(struct server *s, const char *name, const char *text,
 			 struct wr_stream_file *f, struct wr_error *err);
-bool wr_srv_promote(struct server *s, struct conn *c);
 void wr_srv_traffic_tick(struct server *s);
 void wr_srv_unbuild(struct server *s);
 json_t *wr_srv_yaml_error_data(const struct wr_error *err, char *line, size_t len);
+json_t *wr_srv_m_check(struct call *k);
+json_t *wr_srv_m_ctl(struct call *k, enum wr_tx_ctl_state st);
+json_t *wr_srv_m_list(struct call *k);
+json_t *wr_srv_m_load(struct call *k);
+json_t *wr_srv_m_remove(struct call *k);
+json_t *wr_srv_m_reset(struct call *k);
+json_t *wr_srv_m_start(struct call *k);
+json_t *wr_srv_m_update(struct call *k);
+json_t *wr_srv_m_wait(struct call *k);
+
+/* wr_server_stats.c: statistics */
+json_t *wr_srv_m_clear(struct call *k);
+json_t *wr_srv_stats_json(struct server *s, bool hist);
 
 /* wr_server_jobs.c: benchmark jobs and captures */
 void wr_srv_caps_begin(struct server *s);
