@@ -43,7 +43,7 @@ tsc_json(void)
 }
 
 static json_t *
-m_info(struct call *k)
+wr_srv_m_info(struct call *k)
 {
 	struct server *s = k->s;
 	json_t *ports = json_array(), *names = json_array();
@@ -67,7 +67,7 @@ m_info(struct call *k)
 }
 
 static json_t *
-m_ports(struct call *k)
+wr_srv_m_ports(struct call *k)
 {
 	json_t *a = json_array();
 	unsigned int p;
@@ -176,7 +176,7 @@ acquire_session(struct call *k, const char *name)
 }
 
 static json_t *
-m_acquire(struct call *k)
+wr_srv_m_acquire(struct call *k)
 {
 	struct server *s = k->s;
 	const char *name = wr_rpc_str(k->req, "session");
@@ -224,7 +224,7 @@ m_acquire(struct call *k)
 }
 
 static json_t *
-m_release(struct call *k)
+wr_srv_m_release(struct call *k)
 {
 	struct server *s = k->s;
 	struct session *me = k->c->sess;
@@ -241,7 +241,7 @@ m_release(struct call *k)
 }
 
 static json_t *
-m_poll(struct call *k)
+wr_srv_m_poll(struct call *k)
 {
 	struct server *s = k->s;
 	uint64_t since = wr_rpc_uint(k->req, "since", 0), q;
@@ -253,6 +253,21 @@ m_poll(struct call *k)
 		json_array_append(a, s->ev[q % EVENTS_MAX]);
 	return json_pack("{s:o, s:I}", "events", a, "last",
 			 (json_int_t)s->ev_seq);
+}
+
+static json_t *
+wr_srv_m_subscribe(struct call *k)
+{
+	k->c->subscribed = true;
+	return json_pack("{s:b, s:I}", "subscribed", 1, "last",
+			 (json_int_t)k->s->ev_seq);
+}
+
+static json_t *
+wr_srv_m_unsubscribe(struct call *k)
+{
+	k->c->subscribed = false;
+	return json_pack("{s:b}", "subscribed", 0);
 }
 
 /* ---- logins ---- */
@@ -340,6 +355,27 @@ wr_srv_logins_summary(struct server *s, uint64_t now)
 
 /* ---- dispatch ---- */
 
+/* auth.login: a wrong token closes the connection (m_login() says so by
+ * answering nothing). */
+static json_t *
+wr_srv_m_login(struct call *k)
+{
+	json_t *res = m_login(k);
+
+	k->close = res == NULL;
+	return res;
+}
+
+/* Each method's handler, indexed by enum wr_rpc_method and expanded from the
+ * method list itself (WR_RPC_METHODS names wr_srv_m_<handler>): a method
+ * added there without a handler here does not compile. */
+typedef json_t *wr_srv_method_fn(struct call *k);
+#define WR_SRV_HANDLER_(e, n, h, ...) [WR_RPC_##e] = wr_srv_m_##h,
+static wr_srv_method_fn *const handlers[WR_RPC_N_METHODS] = {
+	WR_RPC_METHODS(WR_SRV_HANDLER_)
+};
+#undef WR_SRV_HANDLER_
+
 /* Dispatch one line.  @return false when the connection must close. */
 bool
 wr_srv_handle_line(struct server *s, struct conn *c, const char *line, size_t len)
@@ -360,6 +396,7 @@ wr_srv_handle_line(struct server *s, struct conn *c, const char *line, size_t le
 	k.c = c;
 	k.req = &req;
 	k.id = req.id;
+	k.close = false;
 	/* JSON-RPC 2.0: a notification gets no reply, not even an error. */
 	c->quiet = req.id == NULL;
 	if (c->tcp && !c->authed && req.method != WR_RPC_LOGIN) {
@@ -370,55 +407,11 @@ wr_srv_handle_line(struct server *s, struct conn *c, const char *line, size_t le
 		wr_rpc_req_free(&req);
 		return ok;
 	}
-	switch (req.method) {
-	case WR_RPC_HELLO: res = m_info(&k); break;
-	case WR_RPC_PORTS: res = m_ports(&k); break;
-	case WR_RPC_ACQUIRE: res = m_acquire(&k); break;
-	case WR_RPC_RELEASE: res = m_release(&k); break;
-	case WR_RPC_LOAD: res = wr_srv_m_load(&k); break;
-	case WR_RPC_REMOVE: res = wr_srv_m_remove(&k); break;
-	case WR_RPC_LIST: res = wr_srv_m_list(&k); break;
-	case WR_RPC_CHECK: res = wr_srv_m_check(&k); break;
-	case WR_RPC_START: res = wr_srv_m_start(&k); break;
-	case WR_RPC_STOP: res = wr_srv_m_ctl(&k, WR_TX_CTL_STOP); break;
-	case WR_RPC_PAUSE: res = wr_srv_m_ctl(&k, WR_TX_CTL_PAUSE); break;
-	case WR_RPC_RESUME: res = wr_srv_m_ctl(&k, WR_TX_CTL_RUN); break;
-	case WR_RPC_UPDATE: res = wr_srv_m_update(&k); break;
-	case WR_RPC_WAIT: res = wr_srv_m_wait(&k); break;
-	case WR_RPC_STATS:
-		res = wr_srv_stats_json(s, wr_rpc_bool(&req, "histogram", false));
-		break;
-	case WR_RPC_CLEAR: res = wr_srv_m_clear(&k); break;
-	case WR_RPC_RESET: res = wr_srv_m_reset(&k); break;
-	case WR_RPC_POLL: res = m_poll(&k); break;
-	case WR_RPC_SUBSCRIBE:
-		c->subscribed = true;
-		res = json_pack("{s:b, s:I}", "subscribed", 1, "last",
-				(json_int_t)s->ev_seq);
-		break;
-	case WR_RPC_UNSUBSCRIBE:
-		c->subscribed = false;
-		res = json_pack("{s:b}", "subscribed", 0);
-		break;
-	case WR_RPC_LOGIN:
-		res = m_login(&k);
-		if (res == NULL) {
-			c->quiet = false;
-			wr_rpc_req_free(&req);
-			return false; /* a wrong token closes the connection */
-		}
-		break;
-	case WR_RPC_BENCH_START: res = wr_srv_m_bench_start(&k); break;
-	case WR_RPC_BENCH_STATUS: res = wr_srv_m_bench_status(&k); break;
-	case WR_RPC_BENCH_CANCEL: res = wr_srv_m_bench_cancel(&k); break;
-	case WR_RPC_BENCH_RESULT: res = wr_srv_m_bench_result(&k); break;
-	case WR_RPC_BENCH_LIST: res = wr_srv_m_bench_list(&k); break;
-	case WR_RPC_CAP_START: res = wr_srv_m_cap_start(&k); break;
-	case WR_RPC_CAP_STOP: res = wr_srv_m_cap_stop(&k); break;
-	case WR_RPC_CAP_STATUS: res = wr_srv_m_cap_status(&k); break;
-	case WR_RPC_CAP_FETCH: res = wr_srv_m_cap_fetch(&k); break;
-	case WR_RPC_N_METHODS:
-		break;
+	res = handlers[req.method](&k);
+	if (k.close) {
+		c->quiet = false;
+		wr_rpc_req_free(&req);
+		return false;
 	}
 	/* A method that returns NULL replied itself (an error) or defers. */
 	replied_err = res == NULL;

@@ -295,6 +295,7 @@ struct call {
 	struct conn *c;
 	const struct wr_rpc_req *req;
 	json_t *id;
+	bool close;                  /* set by the handler: close the connection */
 };
 
 /* wr_server.c: clocks */
@@ -345,17 +346,20 @@ void wr_srv_traffic_tick(struct server *s);
 void wr_srv_unbuild(struct server *s);
 json_t *wr_srv_yaml_error_data(const struct wr_error *err, char *line, size_t len);
 json_t *wr_srv_m_check(struct call *k);
-json_t *wr_srv_m_ctl(struct call *k, enum wr_tx_ctl_state st);
 json_t *wr_srv_m_list(struct call *k);
+json_t *wr_srv_m_pause(struct call *k);
 json_t *wr_srv_m_load(struct call *k);
 json_t *wr_srv_m_remove(struct call *k);
 json_t *wr_srv_m_reset(struct call *k);
+json_t *wr_srv_m_resume(struct call *k);
 json_t *wr_srv_m_start(struct call *k);
+json_t *wr_srv_m_stop(struct call *k);
 json_t *wr_srv_m_update(struct call *k);
 json_t *wr_srv_m_wait(struct call *k);
 
 /* wr_server_stats.c: statistics */
 json_t *wr_srv_m_clear(struct call *k);
+json_t *wr_srv_m_stats(struct call *k);
 json_t *wr_srv_stats_json(struct server *s, bool hist);
 
 /* wr_server_jobs.c: benchmark jobs and captures */

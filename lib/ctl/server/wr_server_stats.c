@@ -154,6 +154,12 @@ wr_srv_stats_json(struct server *s, bool hist)
 }
 
 json_t *
+wr_srv_m_stats(struct call *k)
+{
+	return wr_srv_stats_json(k->s, wr_rpc_bool(k->req, "histogram", false));
+}
+
+json_t *
 wr_srv_m_clear(struct call *k)
 {
 	struct server *s = k->s;

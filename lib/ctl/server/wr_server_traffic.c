@@ -711,8 +711,8 @@ need_running(struct call *k)
 
 /* stop, pause, resume: each selected stream gets the state; a stop of
  * every stream ends the run (drain, NIC counters) at once. */
-json_t *
-wr_srv_m_ctl(struct call *k, enum wr_tx_ctl_state st)
+static json_t *
+m_ctl(struct call *k, enum wr_tx_ctl_state st)
 {
 	struct server *s = k->s;
 	bool sel[WR_STREAMS_MAX], all;
@@ -758,6 +758,24 @@ wr_srv_m_ctl(struct call *k, enum wr_tx_ctl_state st)
 		s->stopped_some = true;
 	return json_pack("{s:s, s:o}", "state", wr_srv_state_names[s->state],
 			 "streams", streams_json(s));
+}
+
+json_t *
+wr_srv_m_stop(struct call *k)
+{
+	return m_ctl(k, WR_TX_CTL_STOP);
+}
+
+json_t *
+wr_srv_m_pause(struct call *k)
+{
+	return m_ctl(k, WR_TX_CTL_PAUSE);
+}
+
+json_t *
+wr_srv_m_resume(struct call *k)
+{
+	return m_ctl(k, WR_TX_CTL_RUN);
 }
 
 json_t *
