@@ -107,12 +107,15 @@ struct wr_bench_result {
 	char rtt_started[40];
 };
 
+struct wr_bench_driver;
+
 /** A benchmark in progress: its options, stream, engine and state.  The
  * fields are internal (the trial helpers of wr_bench.c share them). */
 struct wr_bench {
 	const struct wr_bench_opts *o;
 	const struct wr_bench_hooks *h;
 	enum wr_bench_kind kind;
+	const struct wr_bench_driver *drv; /* the kind's (wr_bench_priv.h) */
 	const struct wr_stream_file *f;
 	uint32_t stream;            /* index of the stream run */
 	bool latency;               /* every trial carries signatures */

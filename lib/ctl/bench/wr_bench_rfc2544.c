@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "wr_bench_drivers.h"
 #include "wr_bench_priv.h"
 #include "wr_rate.h"
 
@@ -968,8 +969,8 @@ plan_line(struct wr_bench *b, uint32_t tests)
 		      (double)b->trial_ns / 1e9, (double)b->drain_ns / 1e9, when);
 }
 
-int
-wr_bench_rfc2544_opts(struct wr_bench *b, struct wr_error *err)
+static int
+rfc2544_opts(struct wr_bench *b, struct wr_error *err)
 {
 	const struct wr_bench_opts *o = b->o;
 
@@ -1014,8 +1015,8 @@ wr_bench_rfc2544_opts(struct wr_bench *b, struct wr_error *err)
 	return 0;
 }
 
-int
-wr_bench_rfc2544_init(struct wr_bench *b, struct wr_error *err)
+static int
+rfc2544_prepare(struct wr_bench *b, struct wr_error *err)
 {
 	const struct wr_bench_opts *o = b->o;
 	int rc = 0;
@@ -1038,9 +1039,26 @@ wr_bench_rfc2544_init(struct wr_bench *b, struct wr_error *err)
 	return rates_check(b, 0, err);
 }
 
-int
-wr_bench_rfc2544_run(struct wr_bench *b, struct wr_bench_result *r,
-		     struct wr_error *err)
+/* The options of its own, the stream's checks, then what they allow. */
+static int
+rfc2544_init(struct wr_bench *b, unsigned int n_ports, struct wr_error *err)
+{
+	int rc = rfc2544_opts(b, err);
+
+	if (rc != 0)
+		return rc;
+	/* Every trial counts its loss by signature, through a reflector or
+	 * not. */
+	b->latency = true;
+	rc = wr_bench_init_stream(b, n_ports, err);
+	if (rc != 0)
+		return rc;
+	return rfc2544_prepare(b, err);
+}
+
+static int
+rfc2544_run(struct wr_bench *b, struct wr_bench_result *r,
+	    struct wr_error *err)
 {
 	const struct wr_bench_opts *o = b->o;
 	uint64_t trial = b->trial_ns, drain = b->drain_ns;
@@ -1183,3 +1201,31 @@ wr_bench_rfc2544_run(struct wr_bench *b, struct wr_bench_result *r,
 			r->gen_limited = true;
 	return 0;
 }
+
+static void
+rfc2544_print(FILE *out, const struct wr_bench_result *r)
+{
+	wr_rfc2544_print(out, r->rfc, r->n_rfc);
+	wr_bench_stop_print(out, &r->m);
+}
+
+static int
+rfc2544_csv(FILE *out, const struct wr_bench_result *r)
+{
+	return wr_rfc2544_csv_write(out, r->rfc, r->n_rfc);
+}
+
+static int
+rfc2544_json(FILE *out, const struct wr_bench_result *r)
+{
+	return wr_rfc2544_json_write(out, &r->m, r->rfc, r->n_rfc);
+}
+
+const struct wr_bench_driver wr_bench_driver_rfc2544 = {
+	.name = "rfc2544",
+	.init = rfc2544_init,
+	.run = rfc2544_run,
+	.print = rfc2544_print,
+	.csv = rfc2544_csv,
+	.json = rfc2544_json,
+};

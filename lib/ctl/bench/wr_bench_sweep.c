@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "wr_bench_drivers.h"
 #include "wr_bench_priv.h"
 
 /* Long enough for a steady rate on any port, short enough for 7 sizes. */
@@ -29,9 +30,9 @@ payload_offset(const struct wr_bench *b, uint16_t size)
 	return off < 0 ? -1 : off;
 }
 
-int
-wr_bench_sweep_run(struct wr_bench *b, struct wr_bench_result *r,
-		   struct wr_error *err)
+static int
+sweep_run(struct wr_bench *b, struct wr_bench_result *r,
+	  struct wr_error *err)
 {
 	const struct wr_bench_opts *o = b->o;
 	bool echo = o->rx_port_set;
@@ -194,3 +195,40 @@ wr_bench_sweep_run(struct wr_bench *b, struct wr_bench_result *r,
 	 * generator, not the reflector: no figure for the reflector. */
 	return 0;
 }
+
+static void
+sweep_print(FILE *out, const struct wr_bench_result *r)
+{
+	fputc('\n', out);
+	wr_sweep_print(out, r->rows, r->n_rows);
+	if (r->n_st > 0) {
+		fputc('\n', out);
+		wr_sweep_stat_print(out, r->st, r->n_st);
+	}
+	wr_bench_stop_print(out, &r->m);
+}
+
+static int
+sweep_csv(FILE *out, const struct wr_bench_result *r)
+{
+	return wr_sweep_csv_write(out, r->rows, r->n_rows);
+}
+
+static int
+sweep_json(FILE *out, const struct wr_bench_result *r)
+{
+	/* A repeat or echo sweep keeps its schema when a stop left no size
+	 * measured: "sizes": [], not another list. */
+	if (r->spread)
+		return wr_sweep_stat_json_write(out, &r->m, r->st, r->n_st);
+	return wr_sweep_json_write(out, &r->m, r->rows, r->n_rows);
+}
+
+const struct wr_bench_driver wr_bench_driver_sweep = {
+	.name = "sweep",
+	.init = wr_bench_init_stream,
+	.run = sweep_run,
+	.print = sweep_print,
+	.csv = sweep_csv,
+	.json = sweep_json,
+};
