@@ -272,23 +272,6 @@ wr_srv_m_unsubscribe(struct call *k)
 
 /* ---- logins ---- */
 
-/* A TCP connection that logged in leaves the pre-login pool for the
- * clients' (--max-clients) and gets a session of its own. */
-bool
-wr_srv_promote(struct server *s, struct conn *c)
-{
-	if (s->n_conns >= s->o->max_clients)
-		return false;
-	if (!wr_srv_conn_own_session(s, c))
-		return false;
-	s->pre[c->pslot] = NULL;
-	c->pslot = -1;
-	s->n_preauth--;
-	s->n_conns++;
-	c->authed = true;
-	return true;
-}
-
 /* auth.login.  Wrong tokens are limited per source address and over all
  * (wr_auth.h): while a limit holds, a login is refused without the token
  * being compared.  Failures are logged with the peer's address, the first

@@ -2,6 +2,8 @@
 /* wr_server_traffic: the JSON-RPC methods of `wirerate serve` on streams (load, remove, list, check) and traffic (start, stop, pause, resume, update, wait, server.reset), and the end of a run. */
 #include "wr_server_priv.h"
 
+const char *const wr_srv_state_names[] = { "idle", "running", "done", "bench" };
+
 /* ---- streams ---- */
 
 /* Stream selection from a "streams" member: sel[i] for each named stream.
@@ -329,20 +331,6 @@ streams_json(struct server *s)
 			"ctl_delay_ns", d < 0 ? json_null() : json_integer(d)));
 	}
 	return a;
-}
-
-/* A benchmark job has the engine: traffic and streams wait for it.
- * @return true (and replied) when one runs. */
-bool
-wr_srv_bench_busy(struct call *k)
-{
-	if (k->s->state != ST_BENCH)
-		return false;
-	wr_srv_reply_error(k->s, k->c, k->id, WR_RPC_E_STATE, json_pack("{s:i}",
-			   "job", k->s->job ? k->s->job->id : 0), "benchmark job %u "
-			   "has the ports: bench.cancel it, or wait for it",
-			   k->s->job ? k->s->job->id : 0);
-	return true;
 }
 
 json_t *
