@@ -217,6 +217,12 @@ uint16_t wr_bench_max_frame(const struct wr_bench *b);
 /** Release what the benchmark holds (not the stream file nor the engine). */
 void wr_bench_fini(struct wr_bench *b);
 
+/** The command of a benchmark @p kind ("sweep", "rfc2544", "rtt"), its
+ * driver's name; NULL for no kind. */
+const char *wr_bench_kind_name(enum wr_bench_kind kind);
+/** The kind whose command is @p name.  @return 0, -ENOENT. */
+int wr_bench_kind_find(const char *name, enum wr_bench_kind *kind);
+
 /** The result's tables, as the CLI prints them after the log. */
 void wr_bench_result_print(FILE *out, const struct wr_bench_result *r);
 /** The CSV the CLI writes with --csv.  @return 0, -EIO. */

@@ -21,6 +21,25 @@ driver_of(enum wr_bench_kind kind)
 	       drivers[kind] : NULL;
 }
 
+const char *
+wr_bench_kind_name(enum wr_bench_kind kind)
+{
+	const struct wr_bench_driver *d = driver_of(kind);
+
+	return d != NULL ? d->name : NULL;
+}
+
+int
+wr_bench_kind_find(const char *name, enum wr_bench_kind *kind)
+{
+	for (unsigned int i = 0; i < sizeof(drivers) / sizeof(drivers[0]); i++)
+		if (drivers[i] != NULL && strcmp(drivers[i]->name, name) == 0) {
+			*kind = (enum wr_bench_kind)i;
+			return 0;
+		}
+	return -ENOENT;
+}
+
 int
 wr_bench_init(struct wr_bench *b, enum wr_bench_kind kind,
 	      const struct wr_bench_opts *o, const struct wr_bench_hooks *h,

@@ -4,7 +4,6 @@
 
 const char *const wr_srv_job_state_names[] = { "queued", "running", "done",
 						"failed", "cancelled" };
-const char *const wr_srv_kind_names[] = { "sweep", "rfc2544", "rtt" };
 
 
 /* ---- benchmarks ---- */
@@ -51,7 +50,7 @@ static json_t *
 job_json(const struct job *j)
 {
 	json_t *o = json_pack("{s:i, s:s, s:s, s:s, s:f}", "job", j->id,
-			      "kind", wr_srv_kind_names[j->kind], "state",
+			      "kind", wr_bench_kind_name(j->kind), "state",
 			      wr_srv_job_state_names[j->state], "session", j->session,
 			      "queued_at", j->queued_at);
 
@@ -215,9 +214,7 @@ wr_srv_m_bench_start(struct call *k)
 		return NULL;
 	}
 	j->s = s;
-	for (i = 0; i < 3 && strcmp(kind, wr_srv_kind_names[i]) != 0; i++)
-		;
-	if (i == 3) {
+	if (wr_bench_kind_find(kind, &j->kind) != 0) {
 		wr_srv_job_free(j);
 		wr_srv_reply_error(s, k->c, k->id, WR_RPC_E_PARAMS, json_pack(
 			       "{s:s, s:s}", "param", "kind", "expected",
@@ -225,7 +222,6 @@ wr_srv_m_bench_start(struct call *k)
 			       "sweep, rfc2544 or rtt, got \"%.32s\"", kind);
 		return NULL;
 	}
-	j->kind = (enum wr_bench_kind)i;
 	/* The options, by the command line's names, through its parser. */
 	wr_error_clear(&err);
 	json_object_foreach(opts, key, v) {
@@ -332,7 +328,7 @@ wr_srv_m_bench_start(struct call *k)
 	s->jobs[s->n_jobs++] = j;
 	s->job = j;
 	wr_srv_event_push(s, "bench_queued", json_pack("{s:i, s:s, s:s}", "job", j->id,
-			  "kind", wr_srv_kind_names[j->kind], "session", j->session));
+			  "kind", wr_bench_kind_name(j->kind), "session", j->session));
 	return job_json(j);
 }
 
@@ -355,7 +351,7 @@ wr_srv_job_run(struct server *s)
 	j->state = JOB_RUNNING;
 	j->started_at = wr_srv_wall_s();
 	wr_srv_event_push(s, "bench_started", json_pack("{s:i, s:s}", "job", j->id,
-			  "kind", wr_srv_kind_names[j->kind]));
+			  "kind", wr_bench_kind_name(j->kind)));
 	wr_error_clear(&err);
 	rc = 0;
 	if (j->kind == WR_BENCH_RTT) {

@@ -423,7 +423,6 @@ json_t *wr_srv_stats_json(struct server *s, bool hist);
 
 /* wr_server_jobs.c */
 extern const char *const wr_srv_job_state_names[];
-extern const char *const wr_srv_kind_names[];
 void wr_srv_job_free(struct job *j);
 void wr_srv_job_run(struct server *s);
 json_t *wr_srv_m_bench_cancel(struct call *k);
