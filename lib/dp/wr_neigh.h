@@ -88,10 +88,15 @@ int wr_arpd_init(struct wr_arpd *d, const struct wr_port *p,
 /** Free what wr_arpd_init allocated.  NULL-safe. */
 void wr_arpd_fini(struct wr_arpd *d);
 
+/** Most frames one wr_arpd_input() call takes: the RX path's burst
+ * (WR_RX_BURST, wr_rx.h; wr_neigh_attach.c checks it fits). */
+#define WR_ARPD_BURST_MAX 32
+
 /**
- * Take @p n frames a poll found without a signature: answer what asks for
- * an answer (sent at once), note ARP replies for a resolution in progress,
- * free the rest.  Owns the mbufs from here on.
+ * Take @p n frames a poll found without a signature (at most
+ * WR_ARPD_BURST_MAX): answer what asks for an answer (sent at once), note
+ * ARP replies for a resolution in progress, free the rest.  Owns the mbufs
+ * from here on.
  */
 void wr_arpd_input(struct wr_arpd *d, struct rte_mbuf **pkts, uint16_t n);
 
