@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* wr_neigh: ARP/ICMP answers on the RX path, and ARP resolution before traffic starts. */
+/* wr_neigh: ARP, ND and echo answers on the RX path, and next-hop resolution before traffic starts. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
