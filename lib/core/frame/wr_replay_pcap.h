@@ -241,4 +241,4 @@ uint64_t wr_capture_pseudo_sum(const uint8_t *buf, const struct wr_csum_region *
 /** Compute and write the checksum of @p r (a UDP 0 sent as 0xffff). */
 void wr_capture_csum_fix(uint8_t *buf, const struct wr_csum_region *r);
 
-#endif /* WR_REPLAY_PCAP_H */
+#endif /* WR_CAPTURE_H */
