@@ -83,6 +83,29 @@ class CheckLayoutTest(unittest.TestCase):
         self.assertIn("lib/core/wire/wr_wire.h:2: lib/core/wire -> lib/core/model: points up"
                       " (wr_stream.h)", lines)
 
+    def test_sideways_and_a_private_header(self):
+        # Within lib/ctl any way; wire and wire/proto are one concern; a
+        # .c, its .h and its _priv.h are one unit.
+        files = dict(CLEAN)
+        files["lib/ctl/server/wr_server.c"] = '#include "wr_server_priv.h"\n#include "wr_bench.h"\n'
+        files["lib/ctl/server/wr_server_priv.h"] = '#include "wr_server.h"\n'
+        files["lib/ctl/server/wr_server.h"] = '#include "wr_tx.h"\n'
+        files["lib/ctl/bench/wr_bench.h"] = '#include "wr_telemetry.h"\n'
+        files["lib/ctl/wr_telemetry.h"] = "int wr_telemetry_init(void);\n"
+        files["lib/core/wire/wr_proto.h"] = '#include "wr_protos.def"\n'
+        files["lib/core/wire/proto/wr_protos.def"] = "WR_PROTO(udp)\n"
+        files["lib/core/wire/proto/wr_proto_udp.c"] = '#include "wr_wire.h"\n'
+        self.assertEqual(self.run_on(files), (0, []))
+
+    def test_folder_on_no_floor(self):
+        files = dict(CLEAN)
+        files["lib/core/misc/wr_misc.h"] = "int wr_misc(void);\n"
+        files["lib/core/model/wr_stream.c"] = '#include "wr_misc.h"\n'
+        rc, lines = self.run_on(files)
+        self.assertEqual((rc, lines), (1, ["lib/core/model/wr_stream.c:1: lib/core/model -> "
+                                           "lib/core/misc: lib/core/misc is on no floor "
+                                           "(FLOORS, CORE)"]))
+
     def test_circle(self):
         files = dict(CLEAN)
         files["lib/dp/wr_rx.h"] = "int wr_rx_poll(void);\n"
