@@ -235,14 +235,22 @@ exit_last(const struct scan *s, enum target t, uint32_t exits)
 		(s->div || (s->ind && t == T_MBUF) ? 2 : 0);
 }
 
-/* Emit @p p for @p t; @p at (bf_len + 1 entries) holds each classic
- * instruction's first eBPF index from the pass before, its last entry
- * where the exits start. */
+/* One translation pass: the program, its target and what scan() found;
+ * @p at (bf_len + 1 entries) holds each classic instruction's first eBPF
+ * index from the pass before, its last entry where the exits start. */
+struct xlat {
+	const struct bpf_program *p;
+	enum target t;
+	const struct scan *s;
+	uint32_t *at;
+	uint32_t exits;
+};
+
 static void
-emit(const struct bpf_program *p, enum target t, const struct scan *s,
-     uint32_t *at, struct emit *d)
+emit_prologue(struct emit *d, const struct xlat *x)
 {
-	uint32_t i, k, exits = at[p->bf_len];
+	const struct scan *s = x->s;
+	uint32_t k;
 
 	if (s->r_p != 1)
 		put(d, EBPF_ALU64 | EBPF_MOV | BPF_X, s->r_p, 1, 0, 0);
@@ -255,7 +263,7 @@ emit(const struct bpf_program *p, enum target t, const struct scan *s,
 	 * 2 ms for DPDK's converter).  The mbuf program's packet loads make
 	 * r1..r5 undefined: r2 is set again after each. */
 	put(d, BPF_ALU | EBPF_MOV | BPF_K, R_T1, 0, 0, 0);
-	if (t == T_DIRECT)
+	if (x->t == T_DIRECT)
 		put(d, BPF_ALU | EBPF_MOV | BPF_K, R_T2, 0, 0, 0);
 	else
 		put(d, BPF_ALU | EBPF_MOV | BPF_K, R_SAVE, 0, 0, 0);
@@ -267,207 +275,255 @@ emit(const struct bpf_program *p, enum target t, const struct scan *s,
 			    0);
 		else if (s->mem_read & (1u << k))
 			put(d, BPF_ST | BPF_MEM | BPF_W, R_FP, 0, mem_off(k), 0);
-	for (i = 0; i < p->bf_len; i++) {
-		const struct bpf_insn *c = &p->bf_insns[i];
-		uint8_t op = (uint8_t)BPF_OP(c->code);
-		uint8_t sz = (uint8_t)BPF_SIZE(c->code);
+}
 
-		uint32_t cls = BPF_CLASS(c->code);
+/* A = the frame's bytes at k. */
+static void
+emit_ld_abs(struct emit *d, const struct xlat *x, const struct bpf_insn *c)
+{
+	if (x->t == T_MBUF) {
+		put(d, BPF_LD | BPF_ABS | (uint8_t)BPF_SIZE(c->code), 0, 0, 0,
+		    (int32_t)c->k);
+		put(d, BPF_ALU | EBPF_MOV | BPF_K, R_T1, 0, 0, 0);
+	} else {
+		put_load(d, c->code, R_A, x->s->r_p, (int16_t)c->k);
+	}
+}
 
-		at[i] = d->n;
-		/* Loads by class and mode; the others by class (their mode
-		 * bits are the operation's). */
-		switch (cls == BPF_LD || cls == BPF_LDX ?
-			cls | BPF_MODE(c->code) : cls) {
-		case BPF_LD | BPF_ABS:
-			if (t == T_MBUF) {
-				put(d, BPF_LD | BPF_ABS | sz, 0, 0, 0,
-				    (int32_t)c->k);
-				put(d, BPF_ALU | EBPF_MOV | BPF_K, R_T1, 0, 0, 0);
-			} else
-				put_load(d, c->code, R_A, s->r_p, (int16_t)c->k);
-			break;
-		case BPF_LD | BPF_IND:
-			if (t == T_MBUF) {
-				/* X + k beyond the frame: 0, as libpcap,
-				 * before DPDK sees it.  DPDK's load adds
-				 * them in 32 bits, and rte_pktmbuf_read()'s
-				 * bounds check wraps on an offset near 2^32
-				 * ("ip[3 - ip[42 - ip[9]]]": a NULL segment
-				 * read, SIGSEGV). */
-				put(d, BPF_ALU | EBPF_MOV | BPF_K, R_T1, 0, 0,
-				    (int32_t)c->k);
-				put(d, EBPF_ALU64 | BPF_ADD | BPF_X, R_T1, s->r_x, 0, 0);
-				put(d, BPF_LDX | BPF_MEM | BPF_W, R_T2, s->r_p,
-				    offsetof(struct rte_mbuf, pkt_len), 0);
-				put(d, BPF_JMP | BPF_JGT | BPF_X, R_T1, R_T2,
-				    jmp_to(d, exit_zero(s, t, exits)), 0);
-				put(d, BPF_LD | BPF_IND | sz, 0, s->r_x, 0,
-				    (int32_t)c->k);
-				put(d, BPF_ALU | EBPF_MOV | BPF_K, R_T1, 0, 0, 0);
-				break;
-			}
-			/* X + k in 64 bits (no wrap), bounded both ways
-			 * for the verifier. */
-			k = s->len - ld_size(c->code);
-			put(d, BPF_ALU | EBPF_MOV | BPF_K, R_T1, 0, 0,
-			    (int32_t)c->k);
-			put(d, EBPF_ALU64 | BPF_ADD | BPF_X, R_T1, s->r_x, 0, 0);
-			put(d, BPF_JMP | BPF_JGT | BPF_K, R_T1, 0,
-			    jmp_to(d, exits), (int32_t)k);
-			put(d, BPF_JMP | EBPF_JSGT | BPF_K, R_T1, 0,
-			    jmp_to(d, exits), (int32_t)k);
-			put(d, BPF_JMP | EBPF_JSLT | BPF_K, R_T1, 0,
-			    jmp_to(d, exits), 0);
-			put(d, EBPF_ALU64 | EBPF_MOV | BPF_X, R_T2, s->r_p, 0, 0);
-			put(d, EBPF_ALU64 | BPF_ADD | BPF_X, R_T2, R_T1, 0, 0);
-			put_load(d, c->code, R_A, R_T2, 0);
-			/* 0 again (the prologue says why). */
-			put(d, BPF_ALU | EBPF_MOV | BPF_K, R_T1, 0, 0, 0);
-			put(d, BPF_ALU | EBPF_MOV | BPF_K, R_T2, 0, 0, 0);
-			break;
-		case BPF_LDX | BPF_MSH:
-			if (t == T_MBUF) {
-				/* LD_ABS loads into A. */
-				put(d, EBPF_ALU64 | EBPF_MOV | BPF_X, R_SAVE,
-				    R_A, 0, 0);
-				put(d, BPF_LD | BPF_ABS | BPF_B, 0, 0, 0,
-				    (int32_t)c->k);
-				put(d, BPF_ALU | EBPF_MOV | BPF_K, R_T1, 0, 0, 0);
-				put(d, BPF_ALU | EBPF_MOV | BPF_X, s->r_x, R_A, 0, 0);
-				put(d, EBPF_ALU64 | EBPF_MOV | BPF_X, R_A,
-				    R_SAVE, 0, 0);
-				put(d, BPF_ALU | EBPF_MOV | BPF_K, R_SAVE, 0, 0,
-				    0);
-			} else {
-				put(d, BPF_LDX | BPF_MEM | BPF_B, s->r_x, s->r_p,
-				    (int16_t)c->k, 0);
-			}
-			put(d, BPF_ALU | BPF_AND | BPF_K, s->r_x, 0, 0, 0xf);
-			put(d, BPF_ALU | BPF_LSH | BPF_K, s->r_x, 0, 0, 2);
-			break;
-		case BPF_LD | BPF_IMM:
-		case BPF_LD | BPF_MEM:
-		case BPF_LD | BPF_LEN:
-		case BPF_LDX | BPF_IMM:
-		case BPF_LDX | BPF_MEM:
-		case BPF_LDX | BPF_LEN:
-			put_word(d, s, BPF_MODE(c->code),
-				 cls == BPF_LD ? R_A : s->r_x, c->k);
-			break;
-		case BPF_ST:
-			put_store(d, s, R_A, c->k);
-			break;
-		case BPF_STX:
-			put_store(d, s, s->r_x, c->k);
-			break;
-		case BPF_ALU:
-			if (op == BPF_NEG) {
-				put(d, BPF_ALU | BPF_NEG, R_A, 0, 0, 0);
-			} else if (BPF_SRC(c->code) == BPF_X &&
-				   (op == BPF_LSH || op == BPF_RSH)) {
-				/* libpcap: A = 0 for a shift by 32 or more,
-				 * where x86 (and DPDK's JIT) shift by X & 31. */
-				put(d, BPF_JMP | BPF_JGT | BPF_K, s->r_x, 0, 2, 31);
-				put(d, BPF_ALU | op | BPF_X, R_A, s->r_x, 0, 0);
-				put(d, BPF_JMP | BPF_JA, 0, 0, 1, 0);
-				put(d, BPF_ALU | EBPF_MOV | BPF_K, R_A, 0, 0, 0);
-			} else if (BPF_SRC(c->code) == BPF_X) {
-				/* Classic BPF returns 0 on a division by 0. */
-				if (op == BPF_DIV || op == BPF_MOD)
-					put(d, BPF_JMP | BPF_JEQ | BPF_K, s->r_x, 0,
-					    jmp_to(d, exit_zero(s, t, exits)), 0);
-				put(d, BPF_ALU | op | BPF_X, R_A, s->r_x, 0, 0);
-			} else {
-				put(d, BPF_ALU | op | BPF_K, R_A, 0, 0,
-				    (int32_t)c->k);
-			}
-			break;
-		case BPF_JMP: {
-			uint32_t jt = at[i + 1 + c->jt], jf = at[i + 1 + c->jf];
+/* A = the frame's bytes at X + k. */
+static void
+emit_ld_ind(struct emit *d, const struct xlat *x, const struct bpf_insn *c)
+{
+	const struct scan *s = x->s;
+	uint32_t k;
 
-			/* Every choice below is made on the classic program
-			 * alone, so that every pass emits the same sizes.
-			 * wr_filter_merge() leaves "ja 0" between programs:
-			 * nothing to emit. */
-			if (op == BPF_JA) {
-				if (c->k != 0)
-					put(d, BPF_JMP | BPF_JA, 0, 0,
-					    jmp_to(d, at[i + 1 + c->k]), 0);
-				break;
-			}
-			if (c->jt == c->jf) { /* not a condition */
-				if (c->jt != 0)
-					put(d, BPF_JMP | BPF_JA, 0, 0,
-					    jmp_to(d, jt), 0);
-				break;
-			}
-			if (BPF_SRC(c->code) == BPF_K &&
-			    (op == BPF_JSET ? (int32_t)c->k >= -128 &&
-					      (int32_t)c->k <= 127 :
-			     c->k > INT32_MAX)) {
-				/* The constant in a register (see the top of
-				 * the file), then that register made 0 again
-				 * on both ways (the prologue says why). */
-				put(d, BPF_ALU | EBPF_MOV | BPF_K, R_T1, 0, 0,
-				    (int32_t)c->k);
-				put(d, BPF_JMP | op | BPF_X, R_A, R_T1, 2, 0);
-				put(d, BPF_ALU | EBPF_MOV | BPF_K, R_T1, 0, 0, 0);
-				put(d, BPF_JMP | BPF_JA, 0, 0, jmp_to(d, jf), 0);
-				put(d, BPF_ALU | EBPF_MOV | BPF_K, R_T1, 0, 0, 0);
-				put(d, BPF_JMP | BPF_JA, 0, 0, jmp_to(d, jt), 0);
-				break;
-			}
-			/* "jt 0": the inverse jump to jf alone. */
-			if (c->jt == 0 && op != BPF_JSET) {
-				op = op == BPF_JEQ ? EBPF_JNE : op == BPF_JGT ?
-					EBPF_JLE : EBPF_JLT;
-				jt = jf;
-			}
-			if (BPF_SRC(c->code) == BPF_X) {
-				put(d, BPF_JMP | op | BPF_X, R_A, s->r_x,
-				    jmp_to(d, jt), 0);
-			} else {
-				put(d, BPF_JMP | op | BPF_K, R_A, 0,
-				    jmp_to(d, jt), (int32_t)c->k);
-			}
-			if (c->jf != 0 && (c->jt != 0 || op == BPF_JSET))
-				put(d, BPF_JMP | BPF_JA, 0, 0, jmp_to(d, jf), 0);
-			break;
-		}
-		case BPF_RET:
-			/* To the one EXIT at the end: DPDK 22.11's x86 JIT
-			 * jumps from a later EXIT back to the epilogue it
-			 * put at the first, and sized one such jump short
-			 * (rel8) for a distance of -130: it landed past the
-			 * code (seen with four merged rx_classes). */
-			if (BPF_RVAL(c->code) == BPF_K)
-				put(d, BPF_ALU | EBPF_MOV | BPF_K, R_A, 0, 0,
-				    (int32_t)c->k);
-			else if (BPF_RVAL(c->code) == BPF_X)
-				put(d, BPF_ALU | EBPF_MOV | BPF_X, R_A, s->r_x, 0, 0);
+	if (x->t == T_MBUF) {
+		/* X + k beyond the frame: 0, as libpcap, before DPDK sees
+		 * it.  DPDK's load adds them in 32 bits, and
+		 * rte_pktmbuf_read()'s bounds check wraps on an offset near
+		 * 2^32 ("ip[3 - ip[42 - ip[9]]]": a NULL segment read,
+		 * SIGSEGV). */
+		put(d, BPF_ALU | EBPF_MOV | BPF_K, R_T1, 0, 0, (int32_t)c->k);
+		put(d, EBPF_ALU64 | BPF_ADD | BPF_X, R_T1, s->r_x, 0, 0);
+		put(d, BPF_LDX | BPF_MEM | BPF_W, R_T2, s->r_p,
+		    offsetof(struct rte_mbuf, pkt_len), 0);
+		put(d, BPF_JMP | BPF_JGT | BPF_X, R_T1, R_T2,
+		    jmp_to(d, exit_zero(s, x->t, x->exits)), 0);
+		put(d, BPF_LD | BPF_IND | (uint8_t)BPF_SIZE(c->code), 0,
+		    s->r_x, 0, (int32_t)c->k);
+		put(d, BPF_ALU | EBPF_MOV | BPF_K, R_T1, 0, 0, 0);
+		return;
+	}
+	/* X + k in 64 bits (no wrap), bounded both ways for the verifier. */
+	k = s->len - ld_size(c->code);
+	put(d, BPF_ALU | EBPF_MOV | BPF_K, R_T1, 0, 0, (int32_t)c->k);
+	put(d, EBPF_ALU64 | BPF_ADD | BPF_X, R_T1, s->r_x, 0, 0);
+	put(d, BPF_JMP | BPF_JGT | BPF_K, R_T1, 0, jmp_to(d, x->exits),
+	    (int32_t)k);
+	put(d, BPF_JMP | EBPF_JSGT | BPF_K, R_T1, 0, jmp_to(d, x->exits),
+	    (int32_t)k);
+	put(d, BPF_JMP | EBPF_JSLT | BPF_K, R_T1, 0, jmp_to(d, x->exits), 0);
+	put(d, EBPF_ALU64 | EBPF_MOV | BPF_X, R_T2, s->r_p, 0, 0);
+	put(d, EBPF_ALU64 | BPF_ADD | BPF_X, R_T2, R_T1, 0, 0);
+	put_load(d, c->code, R_A, R_T2, 0);
+	/* 0 again (the prologue says why). */
+	put(d, BPF_ALU | EBPF_MOV | BPF_K, R_T1, 0, 0, 0);
+	put(d, BPF_ALU | EBPF_MOV | BPF_K, R_T2, 0, 0, 0);
+}
+
+/* X = 4 * (the frame's byte at k & 0xf): an IPv4 header's length. */
+static void
+emit_ldx_msh(struct emit *d, const struct xlat *x, const struct bpf_insn *c)
+{
+	const struct scan *s = x->s;
+
+	if (x->t == T_MBUF) {
+		/* LD_ABS loads into A. */
+		put(d, EBPF_ALU64 | EBPF_MOV | BPF_X, R_SAVE, R_A, 0, 0);
+		put(d, BPF_LD | BPF_ABS | BPF_B, 0, 0, 0, (int32_t)c->k);
+		put(d, BPF_ALU | EBPF_MOV | BPF_K, R_T1, 0, 0, 0);
+		put(d, BPF_ALU | EBPF_MOV | BPF_X, s->r_x, R_A, 0, 0);
+		put(d, EBPF_ALU64 | EBPF_MOV | BPF_X, R_A, R_SAVE, 0, 0);
+		put(d, BPF_ALU | EBPF_MOV | BPF_K, R_SAVE, 0, 0, 0);
+	} else {
+		put(d, BPF_LDX | BPF_MEM | BPF_B, s->r_x, s->r_p,
+		    (int16_t)c->k, 0);
+	}
+	put(d, BPF_ALU | BPF_AND | BPF_K, s->r_x, 0, 0, 0xf);
+	put(d, BPF_ALU | BPF_LSH | BPF_K, s->r_x, 0, 0, 2);
+}
+
+static void
+emit_alu(struct emit *d, const struct xlat *x, const struct bpf_insn *c)
+{
+	uint8_t op = (uint8_t)BPF_OP(c->code), r_x = x->s->r_x;
+
+	if (op == BPF_NEG) {
+		put(d, BPF_ALU | BPF_NEG, R_A, 0, 0, 0);
+	} else if (BPF_SRC(c->code) == BPF_X &&
+		   (op == BPF_LSH || op == BPF_RSH)) {
+		/* libpcap: A = 0 for a shift by 32 or more, where x86 (and
+		 * DPDK's JIT) shift by X & 31. */
+		put(d, BPF_JMP | BPF_JGT | BPF_K, r_x, 0, 2, 31);
+		put(d, BPF_ALU | op | BPF_X, R_A, r_x, 0, 0);
+		put(d, BPF_JMP | BPF_JA, 0, 0, 1, 0);
+		put(d, BPF_ALU | EBPF_MOV | BPF_K, R_A, 0, 0, 0);
+	} else if (BPF_SRC(c->code) == BPF_X) {
+		/* Classic BPF returns 0 on a division by 0. */
+		if (op == BPF_DIV || op == BPF_MOD)
+			put(d, BPF_JMP | BPF_JEQ | BPF_K, r_x, 0,
+			    jmp_to(d, exit_zero(x->s, x->t, x->exits)), 0);
+		put(d, BPF_ALU | op | BPF_X, R_A, r_x, 0, 0);
+	} else {
+		put(d, BPF_ALU | op | BPF_K, R_A, 0, 0, (int32_t)c->k);
+	}
+}
+
+/* Classic instruction @p i, a jump. */
+static void
+emit_jmp(struct emit *d, const struct xlat *x, uint32_t i)
+{
+	const struct bpf_insn *c = &x->p->bf_insns[i];
+	uint32_t jt = x->at[i + 1 + c->jt], jf = x->at[i + 1 + c->jf];
+	uint8_t op = (uint8_t)BPF_OP(c->code);
+
+	/* Every choice below is made on the classic program alone, so that
+	 * every pass emits the same sizes.  wr_filter_merge() leaves "ja 0"
+	 * between programs: nothing to emit. */
+	if (op == BPF_JA) {
+		if (c->k != 0)
 			put(d, BPF_JMP | BPF_JA, 0, 0,
-			    jmp_to(d, exit_last(s, t, exits)), 0);
-			break;
-		default: /* BPF_MISC */
-			if (BPF_MISCOP(c->code) == BPF_TAX)
-				put(d, BPF_ALU | EBPF_MOV | BPF_X, s->r_x, R_A, 0, 0);
-			else
-				put(d, BPF_ALU | EBPF_MOV | BPF_X, R_A, s->r_x, 0, 0);
-			break;
-		}
+			    jmp_to(d, x->at[i + 1 + c->k]), 0);
+		return;
+	}
+	if (c->jt == c->jf) { /* not a condition */
+		if (c->jt != 0)
+			put(d, BPF_JMP | BPF_JA, 0, 0, jmp_to(d, jt), 0);
+		return;
+	}
+	if (BPF_SRC(c->code) == BPF_K &&
+	    (op == BPF_JSET ? (int32_t)c->k >= -128 && (int32_t)c->k <= 127 :
+	     c->k > INT32_MAX)) {
+		/* The constant in a register (see the top of the file), then
+		 * that register made 0 again on both ways (the prologue says
+		 * why). */
+		put(d, BPF_ALU | EBPF_MOV | BPF_K, R_T1, 0, 0, (int32_t)c->k);
+		put(d, BPF_JMP | op | BPF_X, R_A, R_T1, 2, 0);
+		put(d, BPF_ALU | EBPF_MOV | BPF_K, R_T1, 0, 0, 0);
+		put(d, BPF_JMP | BPF_JA, 0, 0, jmp_to(d, jf), 0);
+		put(d, BPF_ALU | EBPF_MOV | BPF_K, R_T1, 0, 0, 0);
+		put(d, BPF_JMP | BPF_JA, 0, 0, jmp_to(d, jt), 0);
+		return;
+	}
+	/* "jt 0": the inverse jump to jf alone. */
+	if (c->jt == 0 && op != BPF_JSET) {
+		op = op == BPF_JEQ ? EBPF_JNE : op == BPF_JGT ? EBPF_JLE :
+			EBPF_JLT;
+		jt = jf;
+	}
+	if (BPF_SRC(c->code) == BPF_X)
+		put(d, BPF_JMP | op | BPF_X, R_A, x->s->r_x, jmp_to(d, jt), 0);
+	else
+		put(d, BPF_JMP | op | BPF_K, R_A, 0, jmp_to(d, jt),
+		    (int32_t)c->k);
+	if (c->jf != 0 && (c->jt != 0 || op == BPF_JSET))
+		put(d, BPF_JMP | BPF_JA, 0, 0, jmp_to(d, jf), 0);
+}
+
+static void
+emit_ret(struct emit *d, const struct xlat *x, const struct bpf_insn *c)
+{
+	/* To the one EXIT at the end: DPDK 22.11's x86 JIT jumps from a
+	 * later EXIT back to the epilogue it put at the first, and sized
+	 * one such jump short (rel8) for a distance of -130: it landed past
+	 * the code (seen with four merged rx_classes). */
+	if (BPF_RVAL(c->code) == BPF_K)
+		put(d, BPF_ALU | EBPF_MOV | BPF_K, R_A, 0, 0, (int32_t)c->k);
+	else if (BPF_RVAL(c->code) == BPF_X)
+		put(d, BPF_ALU | EBPF_MOV | BPF_X, R_A, x->s->r_x, 0, 0);
+	put(d, BPF_JMP | BPF_JA, 0, 0,
+	    jmp_to(d, exit_last(x->s, x->t, x->exits)), 0);
+}
+
+/* Classic instruction @p i. */
+static void
+emit_insn(struct emit *d, const struct xlat *x, uint32_t i)
+{
+	const struct bpf_insn *c = &x->p->bf_insns[i];
+	uint32_t cls = BPF_CLASS(c->code);
+	uint8_t r_x = x->s->r_x;
+
+	/* Loads by class and mode; the others by class (their mode bits are
+	 * the operation's). */
+	switch (cls == BPF_LD || cls == BPF_LDX ? cls | BPF_MODE(c->code) : cls) {
+	case BPF_LD | BPF_ABS:
+		emit_ld_abs(d, x, c);
+		break;
+	case BPF_LD | BPF_IND:
+		emit_ld_ind(d, x, c);
+		break;
+	case BPF_LDX | BPF_MSH:
+		emit_ldx_msh(d, x, c);
+		break;
+	case BPF_LD | BPF_IMM:
+	case BPF_LD | BPF_MEM:
+	case BPF_LD | BPF_LEN:
+	case BPF_LDX | BPF_IMM:
+	case BPF_LDX | BPF_MEM:
+	case BPF_LDX | BPF_LEN:
+		put_word(d, x->s, BPF_MODE(c->code), cls == BPF_LD ? R_A : r_x,
+			 c->k);
+		break;
+	case BPF_ST:
+		put_store(d, x->s, R_A, c->k);
+		break;
+	case BPF_STX:
+		put_store(d, x->s, r_x, c->k);
+		break;
+	case BPF_ALU:
+		emit_alu(d, x, c);
+		break;
+	case BPF_JMP:
+		emit_jmp(d, x, i);
+		break;
+	case BPF_RET:
+		emit_ret(d, x, c);
+		break;
+	default: /* BPF_MISC */
+		if (BPF_MISCOP(c->code) == BPF_TAX)
+			put(d, BPF_ALU | EBPF_MOV | BPF_X, r_x, R_A, 0, 0);
+		else
+			put(d, BPF_ALU | EBPF_MOV | BPF_X, R_A, r_x, 0, 0);
+		break;
+	}
+}
+
+/* Emit @p p for @p t; @p at as struct xlat says. */
+static void
+emit(const struct bpf_program *p, enum target t, const struct scan *s,
+     uint32_t *at, struct emit *d)
+{
+	const struct xlat x = {
+		.p = p, .t = t, .s = s, .at = at, .exits = at[p->bf_len],
+	};
+	uint32_t i;
+
+	emit_prologue(d, &x);
+	for (i = 0; i < p->bf_len; i++) {
+		at[i] = d->n;
+		emit_insn(d, &x, i);
 	}
 	at[p->bf_len] = d->n;
 	if (s->ind && t == T_DIRECT) {
 		put(d, BPF_ALU | EBPF_MOV | BPF_K, R_A, 0, 0, 1);
 		put(d, EBPF_ALU64 | BPF_LSH | BPF_K, R_A, 0, 0, 32);
 		put(d, BPF_JMP | BPF_JA, 0, 0,
-		    jmp_to(d, exit_last(s, t, exits)), 0);
+		    jmp_to(d, exit_last(s, t, x.exits)), 0);
 	}
 	if (s->div || (s->ind && t == T_MBUF)) {
 		put(d, BPF_ALU | EBPF_MOV | BPF_K, R_A, 0, 0, 0);
 		put(d, BPF_JMP | BPF_JA, 0, 0,
-		    jmp_to(d, exit_last(s, t, exits)), 0);
+		    jmp_to(d, exit_last(s, t, x.exits)), 0);
 	}
 	put(d, BPF_JMP | EBPF_EXIT, 0, 0, 0, 0);
 }

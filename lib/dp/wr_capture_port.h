@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* wr_capture_port: captures of what a port receives and sends, in pcapng, never slowing the receive path. */
-#ifndef WR_CAP_H
-#define WR_CAP_H
+#ifndef WR_CAPTURE_PORT_H
+#define WR_CAPTURE_PORT_H
 
 /**
  * @file
@@ -155,4 +155,4 @@ void wr_cap_status(const struct wr_cap *c, struct wr_cap_status *st);
  */
 int wr_cap_close(struct wr_cap *c, struct wr_cap_status *st);
 
-#endif /* WR_CAP_H */
+#endif /* WR_CAPTURE_PORT_H */

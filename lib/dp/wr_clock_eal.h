@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* wr_clock_eal: the calibrated TSC frequency every time and rate of wirerate is computed with. */
-#ifndef WR_TSC_H
-#define WR_TSC_H
+/* wr_clock_eal: the TSC's frequency measured on this machine (CLOCK_MONOTONIC_RAW around EAL's start), the figure every time and rate of wirerate is computed with. */
+#ifndef WR_CLOCK_EAL_H
+#define WR_CLOCK_EAL_H
 
 /**
  * @file
@@ -78,4 +78,4 @@ uint64_t wr_tsc_to_ns(uint64_t ticks);
 /** Nanoseconds to TSC ticks at wr_tsc_hz(), rounded up. */
 uint64_t wr_tsc_from_ns(uint64_t ns);
 
-#endif /* WR_TSC_H */
+#endif /* WR_CLOCK_EAL_H */

@@ -67,8 +67,8 @@
 #include "wr_stream.h"
 #include "wr_tx.h"
 
-/* Opaque outside lib/dp (its definition: wr_engine_priv.h); the app
- * reads what it needs through the accessors below. */
+/* Opaque to app/ (its definition: wr_engine_priv.h, for lib/dp and
+ * lib/ctl); the app reads what it needs through the accessors below. */
 struct wr_engine;
 
 /** @return how many ports engine @p e drives. */

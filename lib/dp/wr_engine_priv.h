@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* wr_engine's state: lib/dp's own; app/ sees struct wr_engine as opaque. */
+/* wr_engine_priv: the engine's state, read by lib/dp's engine files and by the control plane above (lib/ctl: the server, telemetry); app/ sees struct wr_engine as opaque. */
 #ifndef WR_ENGINE_PRIV_H
 #define WR_ENGINE_PRIV_H
 

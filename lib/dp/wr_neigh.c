@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* wr_neigh: ARP/ICMP answers on the RX path, and ARP resolution before traffic starts. */
+/* wr_neigh: ARP, ND and echo answers on the RX path, and next-hop resolution before traffic starts. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,8 +13,6 @@
 #include "wr_describe.h"
 #include "wr_frame.h"
 #include "wr_proto.h"
-#include "wr_engine_priv.h"
-#include "wr_rx.h"
 #include "wr_clock_eal.h"
 
 /* The resolver polls RX in slices this long: a reply on a LAN takes well
@@ -99,7 +97,7 @@ answer(struct rte_mbuf *m, uint32_t len)
 void
 wr_arpd_input(struct wr_arpd *d, struct rte_mbuf **pkts, uint16_t n)
 {
-	struct rte_mbuf *out[WR_RX_BURST];
+	struct rte_mbuf *out[WR_ARPD_BURST_MAX];
 	uint16_t i, n_out = 0, sent, n_arp = 0, n_icmp = 0, n_nd = 0;
 
 	for (i = 0; i < n; i++) {
@@ -264,7 +262,7 @@ resolve_port(struct wr_port *p, unsigned int pi, struct wr_stream_file *f,
 {
 	struct wr_arpd d;
 	struct wr_arpd_query q[WR_STREAMS_MAX];
-	struct rte_mbuf *pkts[WR_RX_BURST];
+	struct rte_mbuf *pkts[WR_ARPD_BURST_MAX];
 	uint64_t hz = wr_tsc_hz(), start, next_req = 0, end;
 	struct wr_arpd_query want;
 	unsigned int i, n_req = 0;
@@ -311,7 +309,7 @@ resolve_port(struct wr_port *p, unsigned int pi, struct wr_stream_file *f,
 			n_req++;
 			next_req = rte_rdtsc() + hz * WR_ARPD_RETRY_MS / 1000;
 		}
-		n = rte_eth_rx_burst(p->port_id, 0, pkts, WR_RX_BURST);
+		n = rte_eth_rx_burst(p->port_id, 0, pkts, WR_ARPD_BURST_MAX);
 		if (n > 0)
 			wr_arpd_input(&d, pkts, n);
 		else
@@ -369,99 +367,4 @@ wr_arpd_resolve(struct wr_port *ports, unsigned int n_ports,
 			return rc;
 	}
 	return 0;
-}
-
-/* The lcore that polls @p q, and the TX queue it sends on port @p port_id. */
-static int
-answer_queue(struct wr_engine *e, const struct wr_rxq *q, uint16_t port_id,
-	     uint16_t *queue_id)
-{
-	unsigned int i, j, k;
-
-	for (i = 0; i < e->n_lcores; i++) {
-		const struct wr_lcore_ctx *c = e->lctx[e->lcores[i]];
-
-		for (j = 0; j < c->n_rxq; j++) {
-			if (c->rxq[j] != q)
-				continue;
-			for (k = 0; k < c->n_txq; k++)
-				if (c->txq[k].port_id == port_id) {
-					*queue_id = c->txq[k].queue_id;
-					return 0;
-				}
-			return -EINVAL;
-		}
-	}
-	return -EINVAL;
-}
-
-int
-wr_arpd_attach(struct wr_engine *e, const bool *want, struct wr_arpd **out,
-	       struct wr_error *err)
-{
-	unsigned int i;
-	uint32_t s;
-	uint16_t qid;
-	int rc;
-
-	for (i = 0; i < e->n_ports; i++)
-		out[i] = NULL;
-	for (i = 0; i < e->n_ports; i++) {
-		struct wr_arpd *d;
-
-		if (!want[i])
-			continue;
-		for (s = 0; s < e->f->n_streams; s++)
-			if (e->f->streams[s].port == i)
-				break;
-		if (s == e->f->n_streams)
-			continue;
-		/* Its first RX queue: non-IP frames (ARP) hash to queue 0
-		 * under RSS; doc/rx.md. */
-		if (e->n_rxq[i] == 0 ||
-		    answer_queue(e, e->rxq[i][0], e->ports[i].port_id,
-				 &qid) != 0) {
-			wr_arpd_detach(e, out);
-			return wr_error_set(err, -EINVAL, e->cfg_path, 0, 0,
-				NULL, "ports[%u].arp: the lcore that polls "
-				"port %s (its first RX queue) must also send "
-				"on it: make its first rx_lcores entry one of "
-				"its tx_lcores", i,
-				e->ports[i].device);
-		}
-		d = rte_zmalloc_socket("wr_arpd", sizeof(*d),
-				       RTE_CACHE_LINE_SIZE,
-				       e->ports[i].socket_id);
-		if (d == NULL) {
-			wr_arpd_detach(e, out);
-			return wr_error_set(err, -ENOMEM, NULL, 0, 0, NULL,
-					    "out of memory");
-		}
-		rc = wr_arpd_init(d, &e->ports[i], qid, e->f, i);
-		if (rc != 0) {
-			rte_free(d);
-			wr_arpd_detach(e, out);
-			return wr_error_set(err, rc, NULL, 0, 0, NULL,
-					    "out of memory");
-		}
-		out[i] = d;
-		e->rxq[i][0]->arpd = d;
-	}
-	return 0;
-}
-
-void
-wr_arpd_detach(struct wr_engine *e, struct wr_arpd **out)
-{
-	unsigned int i;
-
-	for (i = 0; i < e->n_ports; i++) {
-		if (out[i] == NULL)
-			continue;
-		if (e->n_rxq[i] > 0 && e->rxq[i][0]->arpd == out[i])
-			e->rxq[i][0]->arpd = NULL;
-		wr_arpd_fini(out[i]);
-		rte_free(out[i]);
-		out[i] = NULL;
-	}
 }

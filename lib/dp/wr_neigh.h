@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* wr_neigh: the ARP/ICMP responder on a port's RX path, and ARP resolution of streams' next hops. */
-#ifndef WR_ARPD_H
-#define WR_ARPD_H
+/* wr_neigh: the neighbour responder on a port's RX path (ARP and ND, ICMP and ICMPv6 echo), and the resolution of streams' next hops. */
+#ifndef WR_NEIGH_H
+#define WR_NEIGH_H
 
 /**
  * @file
  * A port with a responder (profile `arp: true`, `run --arp`, or a stream
- * with `eth: {dst: arp}`) behaves as a host for the source IPv4 addresses
- * of its streams: it answers ARP requests for them with the port's MAC
- * (rte_eth_macaddr_get) and ICMP echo requests to them (doc/arp.md).
+ * with `eth: {dst: arp}`) behaves as a host for the source addresses of
+ * its streams: it answers ARP requests and IPv6 neighbour solicitations
+ * for them with the port's MAC (rte_eth_macaddr_get), and ICMP and ICMPv6
+ * echo requests to them (doc/arp.md).
  *
  * Data path: wr_rx_poll() hands every frame without a wirerate signature to
  * wr_arpd_input() when the RX queue has a responder (rxq->arpd); frames
@@ -20,9 +21,10 @@
  * so no queue is shared between lcores and no extra mempool exists.
  *
  * Resolution: before the streams' templates are built, wr_arpd_resolve()
- * sends ARP requests for every next hop a port's streams need, from the
- * main lcore (no worker runs yet, so it may use TX queue 0 and RX queue 0),
- * answers requests meanwhile, and writes the MACs into the streams.
+ * sends ARP requests (IPv6: neighbour solicitations) for every next hop a
+ * port's streams need, from the main lcore (no worker runs yet, so it may
+ * use TX queue 0 and RX queue 0), answers requests meanwhile, and writes
+ * the MACs into the streams.
  *
  * Threads: wr_arpd_input() on the lcore that polls the RX queue; counters
  * are stored with relaxed atomic stores and may be read by any thread
@@ -86,10 +88,15 @@ int wr_arpd_init(struct wr_arpd *d, const struct wr_port *p,
 /** Free what wr_arpd_init allocated.  NULL-safe. */
 void wr_arpd_fini(struct wr_arpd *d);
 
+/** Most frames one wr_arpd_input() call takes: the RX path's burst
+ * (WR_RX_BURST, wr_rx.h; wr_neigh_attach.c checks it fits). */
+#define WR_ARPD_BURST_MAX 32
+
 /**
- * Take @p n frames a poll found without a signature: answer what asks for
- * an answer (sent at once), note ARP replies for a resolution in progress,
- * free the rest.  Owns the mbufs from here on.
+ * Take @p n frames a poll found without a signature (at most
+ * WR_ARPD_BURST_MAX): answer what asks for an answer (sent at once), note
+ * ARP replies for a resolution in progress, free the rest.  Owns the mbufs
+ * from here on.
  */
 void wr_arpd_input(struct wr_arpd *d, struct rte_mbuf **pkts, uint16_t n);
 
@@ -131,4 +138,4 @@ int wr_arpd_attach(struct wr_engine *e, const bool *want,
 /** Detach and free the responders of @p out (lcores stopped).  */
 void wr_arpd_detach(struct wr_engine *e, struct wr_arpd **out);
 
-#endif /* WR_ARPD_H */
+#endif /* WR_NEIGH_H */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* wr_bench_result: sweep and RFC 2544 results: option values, rows from counts, table, CSV and JSON. */
-#ifndef WR_BENCH_H
-#define WR_BENCH_H
+#ifndef WR_BENCH_RESULT_H
+#define WR_BENCH_RESULT_H
 
 /**
  * @file
@@ -452,4 +452,4 @@ int wr_rfc2544_json_write(FILE *out, const struct wr_bench_meta *m,
 			  const struct wr_rfc2544_row *rows, unsigned int n);
 
 
-#endif /* WR_BENCH_H */
+#endif /* WR_BENCH_RESULT_H */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* wr_rtt_result: the round-trip sweep's sizes and its results as a table, CSV and JSON. */
-#ifndef WR_RTT_TABLE_H
-#define WR_RTT_TABLE_H
+#ifndef WR_RTT_RESULT_H
+#define WR_RTT_RESULT_H
 
 /**
  * @file
@@ -149,4 +149,4 @@ int wr_rtt_cmp_json(const char *path, const struct wr_rtt_meta *m,
 		    const char *const *names, unsigned int k,
 		    const struct wr_rtt_row *rows, unsigned int n);
 
-#endif /* WR_RTT_TABLE_H */
+#endif /* WR_RTT_RESULT_H */

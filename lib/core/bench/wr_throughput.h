@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* wr_throughput: the RFC 2544 throughput search, with NDR and PDR in one search, without the traffic. */
-#ifndef WR_RFC2544_H
-#define WR_RFC2544_H
+#ifndef WR_THROUGHPUT_H
+#define WR_THROUGHPUT_H
 
 /**
  * @file
@@ -249,4 +249,4 @@ void wr_rfc2544_rate_set(struct wr_rfc2544_rate *out, uint64_t millipps,
 /** The outcome so far (final once done).  @return 0, -EINVAL on NULL. */
 int wr_rfc2544_result(const struct wr_rfc2544 *s, struct wr_rfc2544_result *out);
 
-#endif /* WR_RFC2544_H */
+#endif /* WR_THROUGHPUT_H */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* wr_replay_pcap: reading and validating pcap/pcapng captures for replay, and the per-frame edits applied to them. */
-#ifndef WR_CAPTURE_H
-#define WR_CAPTURE_H
+#ifndef WR_REPLAY_PCAP_H
+#define WR_REPLAY_PCAP_H
 
 /**
  * @file

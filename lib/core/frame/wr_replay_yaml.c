@@ -15,7 +15,6 @@
 #include "wr_replay_yaml.h"
 #include "wr_rng.h"
 #include "wr_vary.h"
-#include "wr_yaml.h"
 
 /* Keys of the generator a replayed stream does not use: its frames are
  * the capture's (or the given bytes). */

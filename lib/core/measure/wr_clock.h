@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* wr_clock: the TSC's calibrated frequency, and a NIC's clock (hardware RX timestamps) mapped onto the TSC. */
+/* wr_clock: the clocks' maths without EAL: the TSC's calibration from samples (wr_clock_eal.h takes them), and a NIC's clock (hardware RX timestamps) mapped onto the TSC. */
 #ifndef WR_CLOCK_H
 #define WR_CLOCK_H
 

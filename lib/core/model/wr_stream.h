@@ -24,6 +24,9 @@
  * The structures are filled by wr_yaml (the loader), read by wr_frame (the
  * template builder) and the data path.  They are plain data; free a file with
  * wr_stream_file_free().  Not thread-safe to modify; read-only once loaded.
+ * The functions that reach a stream's frame source (free, set_mac, seeds,
+ * endless: the field engine's and the replay's specs) are declared here
+ * and defined above those sources, in frame/wr_stream_src.c.
  */
 
 #include <stdbool.h>

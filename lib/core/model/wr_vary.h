@@ -8,8 +8,8 @@
  * A header field takes one value on every frame (FIXED) or a value that is
  * a pure function of the frame's index: stepped (INC, DEC), drawn from the
  * stream's seeded counter-based generator (RANDOM, wr_rng.h) or read from a
- * list (LIST).  One struct wr_field_spec describes a field of a generated
- * stream's layer (wr_stream.h), a capture rewrite (wr_replay_pcap.h) and a
+ * list (LIST).  One struct wr_field_spec (wr_field.h) describes a field of
+ * a generated stream's layer (wr_stream.h), a capture rewrite (wr_replay_pcap.h) and a
  * replayed frame's field (wr_replay.h); this file is the one grammar that
  * writes it in a stream file (doc/vary.md):
  *
@@ -28,65 +28,16 @@
 
 #include <stdint.h>
 
+#include "wr_field.h"
+
 struct wr_ynode;
 struct wr_ywalk;
-
-/** How a field's value is written in a stream file. */
-enum wr_val_kind {
-	WR_VAL_INT,  /**< an integer (decimal or 0x hex) */
-	WR_VAL_MAC,  /**< 02:00:00:00:00:01 */
-	WR_VAL_IPV4, /**< 198.18.0.1 */
-	WR_VAL_IPV6, /**< 2001:db8::1 */
-	WR_VAL_HEX,  /**< an integer shown as 0x88b5 (EtherTypes) */
-};
-
-#define WR_VARY_MODES(X)        \
-	X(FIXED, "fixed")       \
-	X(INC, "inc")           \
-	X(DEC, "dec")           \
-	X(RANDOM, "random")     \
-	X(LIST, "list")
-
-enum wr_vary_mode {
-#define WR_X(e, name) WR_VARY_##e,
-	WR_VARY_MODES(WR_X)
-#undef WR_X
-	WR_VARY__COUNT
-};
 
 /** The YAML name of vary mode @p m (NULL if unknown). */
 const char *wr_vary_mode_name(enum wr_vary_mode m);
 
 /** Most values of a {list: [...]} (one field's table stays at 1 MiB). */
 #define WR_VARY_LIST_MAX 65536
-
-/**
- * One header field.  Values are host-order integers up to 128 bits (a MAC
- * is its 48 bits, most significant byte first on the wire; an IPv4 address
- * its 32 bits, an IPv6 address its 128).
- *
- * - FIXED:  value.
- * - INC:    from, from+step, ... up to and including to, then back to from.
- *           Requires from <= to and step >= 1.  Period = (to-from)/step + 1.
- * - DEC:    from, from-step, ... down to and including to, then back to from.
- *           Requires from >= to and step >= 1.
- * - RANDOM: uniform in [from, to] (from <= to) from the stream's seeded
- *           generator; each field draws from its own sub-sequence.  A
- *           range of more than 2^64 values must be a prefix (2001:db8::/48:
- *           to - from + 1 a power of two, from aligned to it).
- * - LIST:   list[0], list[1], ... list[n-1], list[0], ...
- *
- * For every mode but FIXED, `value` is the value of packet 0 (the template).
- */
-struct wr_field_spec {
-	enum wr_vary_mode mode;
-	__uint128_t value;
-	__uint128_t from;
-	__uint128_t to;
-	__uint128_t step;
-	__uint128_t *list; /**< owned, list_len entries (LIST only) */
-	uint32_t list_len;
-};
 
 /**
  * How several varying fields of a stream combine.

@@ -43,6 +43,7 @@
 
 #include "wr_error.h"
 #include "wr_stream.h"
+#include "wr_ytree.h" /* WR_YAML_PCAP_ANY, WR_YAML_PCAP_NONE */
 
 /**
  * Load and validate a stream file.
@@ -63,10 +64,8 @@ int wr_yaml_load_streams(const char *path, struct wr_stream_file *out,
 int wr_yaml_load_streams_buf(const char *name, const char *buf, size_t len,
 			     struct wr_stream_file *out, struct wr_error *err);
 
-/** wr_yaml_load_streams_at() @p pcap_dir: pcap: names any path (the
- * command line's files), or none at all. */
-#define WR_YAML_PCAP_ANY (-1)
-#define WR_YAML_PCAP_NONE (-2)
+/* wr_yaml_load_streams_at()'s @p pcap_dir: WR_YAML_PCAP_ANY,
+ * WR_YAML_PCAP_NONE (wr_ytree.h, where the walk keeps it). */
 
 /**
  * Same, with the captures pcap: may name confined (text a client of the

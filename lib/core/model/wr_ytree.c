@@ -307,7 +307,7 @@ wr_ywalk_init(struct wr_ywalk *w, const char *file, struct wr_error *err)
 {
 	w->file = file;
 	w->err = err;
-	w->pcap_dir = -1; /* WR_YAML_PCAP_ANY: the command line's files */
+	w->pcap_dir = WR_YAML_PCAP_ANY; /* the command line's files */
 	w->path[0] = '\0';
 	w->plen = 0;
 }

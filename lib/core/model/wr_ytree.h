@@ -93,6 +93,11 @@ const char *wr_ynode_text(const struct wr_ynode *n);
 const struct wr_ynode *wr_ynode_get(const struct wr_ynode *map,
 				    const char *key);
 
+/** wr_yaml_load_streams_at()'s @p pcap_dir, and wr_ywalk.pcap_dir's:
+ * pcap: names any path (the command line's files), or none at all. */
+#define WR_YAML_PCAP_ANY (-1)
+#define WR_YAML_PCAP_NONE (-2)
+
 /** Where a walk is and where its errors go. */
 struct wr_ywalk {
 	const char *file;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* wr_capture: what a capture is asked for (--capture, limits, a ring of files) and the pcapng blocks wirerate writes itself. */
-#ifndef WR_PCAPNG_H
-#define WR_PCAPNG_H
+#ifndef WR_CAPTURE_H
+#define WR_CAPTURE_H
 
 /**
  * @file
@@ -142,4 +142,4 @@ uint32_t wr_pcapng_epb_comment(uint8_t *epb, uint32_t len, uint32_t room,
 int wr_pcapng_epb_frame(const uint8_t *epb, uint32_t len,
 			const uint8_t **frame, uint32_t *caplen);
 
-#endif /* WR_PCAPNG_H */
+#endif /* WR_CAPTURE_H */

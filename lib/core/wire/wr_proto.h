@@ -28,7 +28,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "wr_vary.h"
+#include "wr_field.h"
 
 #define WR_PROTO_FIELDS_MAX 16 /**< fields of one protocol */
 /** Most bytes of one layer's header (options, segments, extensions). */

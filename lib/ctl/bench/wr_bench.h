@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* wr_bench: the benchmarks (sweep, RFC 2544, rtt) on an open engine, for the CLI and the server alike. */
-#ifndef WR_BENCH_RUN_H
-#define WR_BENCH_RUN_H
+#ifndef WR_BENCH_H
+#define WR_BENCH_H
 
 /**
  * @file
@@ -236,4 +236,4 @@ int wr_bench_result_json(FILE *out, const void *r);
 int wr_bench_report_html(FILE *out, const char *json, const char *tools_dir);
 void wr_bench_result_free(struct wr_bench_result *r);
 
-#endif /* WR_BENCH_RUN_H */
+#endif /* WR_BENCH_H */
