@@ -49,7 +49,7 @@ struct run {
 	struct wr_config cfg;
 	const char *cfg_path;
 	struct wr_engine *e;
-	struct wr_run_ext x;        /* ARP/ICMP, offloads, telemetry, JSONL */
+	struct wr_run_ext x;        /* the engine session, JSONL */
 	char started_at[40];
 	struct wr_peer peers[WR_PEERS_MAX]; /* --peer: parsed, then open */
 };
@@ -315,7 +315,7 @@ write_json(struct run *r, const char *reason, const struct wr_report_view *v,
 	fill_meta(r, &meta, reason);
 	meta.repeats = reps;
 	meta.captures = r->x.caps;
-	meta.n_captures = r->x.caps != NULL ? r->x.n_caps : 0;
+	meta.n_captures = r->x.caps != NULL ? r->x.sess.n_caps : 0;
 	jrc = wr_report_json(r->o->json_file, &meta, v);
 	if (jrc != 0) {
 		fprintf(stderr, "wirerate: %s: cannot write results: %s\n",
@@ -427,7 +427,7 @@ repeated(struct run *r)
 	for (k = 0; k < o->repeats && rc == WR_EXIT_OK; k++) {
 		if (k > 0) {
 			wr_error_clear(&err);
-			if (wr_run_ext_reload(&r->x, r->e, &r->f, &err) != 0) {
+			if (wr_session_load(&r->x.sess, &r->f, &err) != 0) {
 				rc = fail(&err, WR_EXIT_FAIL);
 				break;
 			}
@@ -537,14 +537,8 @@ wr_cmd_run(const struct wr_opts *o)
 				    o->n_eal, &err);
 		if (rc == 0) {
 			wr_engine_set_oversubscribe(r->e, o->oversubscribe);
-			rc = wr_run_ext_before_load(&r->x, o, &r->cfg, r->e,
-						    &r->f, &err);
+			rc = wr_run_ext_load(&r->x, o, r->e, &r->f, &err);
 		}
-		if (rc == 0)
-			rc = wr_engine_load(r->e, &r->f, r->x.any_responder,
-					    &err);
-		if (rc == 0)
-			rc = wr_run_ext_after_load(&r->x, o, r->e, &err);
 		if (rc != 0 && wr_signals > 0) {
 			/* Stopped before sending: not a failure. */
 			fprintf(stderr, "wirerate: stopped by a signal before "

@@ -17,6 +17,7 @@
 #include "wr_jsonl.h"
 #include "wr_capture.h"
 #include "wr_peer.h"
+#include "wr_session.h"
 #include "wr_stream.h"
 
 /* Elements of an array (app/ uses no DPDK macro). */
@@ -245,42 +246,29 @@ int wr_app_check_files(const struct wr_opts *o,
 		       const struct wr_config *cfg, const char *cfg_path);
 
 /*
- * run's extras around the engine (run_hooks.c): ARP resolution and TX
- * offload plan before wr_engine_load(); responders, telemetry and the
- * statistics log after it; a line per interval; NIC drop counters and the
+ * run's extras around the engine session (run_hooks.c): the session's
+ * options from the command line (--arp, --capture) and its load
+ * (wr_session.h: next hops, offloads, responders, telemetry, captures);
+ * the statistics log; a line per interval; NIC drop counters and the
  * responders' counts in the summary; everything undone by close (before
  * wr_engine_close()).  Functions return 0 or a negative errno with err.
  */
-struct wr_engine;
 struct wr_report_view;
-struct wr_stream_file;
-struct wr_config;
-struct wr_arpd;
 struct wr_report_capture;
 struct wr_run_ext {
-	bool want[WR_PORTS_MAX];
-	/* --capture: the engine's ids, and the final statuses. */
-	int cap_id[WR_CAPTURES_MAX];
-	unsigned int n_caps;
-	struct wr_report_capture *caps; /**< n_caps, after the run */
-	bool any_responder;
-	struct wr_arpd *arpd[WR_PORTS_MAX];
+	struct wr_session sess;
+	/* --capture as the session starts them, and their final statuses. */
+	struct wr_engine_cap cap[WR_CAPTURES_MAX];
+	struct wr_report_capture *caps; /**< sess.n_caps, after the run */
 	struct wr_jsonl jsonl;
 	bool jsonl_open;
 	bool jsonl_failed;
 };
 
-int wr_run_ext_before_load(struct wr_run_ext *x, const struct wr_opts *o,
-			   const struct wr_config *cfg, struct wr_engine *e,
-			   struct wr_stream_file *f, struct wr_error *err);
-int wr_run_ext_after_load(struct wr_run_ext *x, const struct wr_opts *o,
-			  struct wr_engine *e, struct wr_error *err);
-/**
- * run --repeat: load the same streams again for the next repetition (fresh
- * counters, the same frames), the responders and telemetry re-attached.
- */
-int wr_run_ext_reload(struct wr_run_ext *x, struct wr_engine *e,
-		      const struct wr_stream_file *f, struct wr_error *err);
+/** Load @p f onto @p e through the session, then open --stats-jsonl. */
+int wr_run_ext_load(struct wr_run_ext *x, const struct wr_opts *o,
+		    struct wr_engine *e, struct wr_stream_file *f,
+		    struct wr_error *err);
 void wr_run_ext_interval(struct wr_run_ext *x, const struct wr_report_view *v,
 			 bool final);
 /** After wr_engine_stop(): stop the captures, keep their statuses. */

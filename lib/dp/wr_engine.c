@@ -570,6 +570,12 @@ wr_engine_file(const struct wr_engine *e)
 	return e->f;
 }
 
+const struct wr_config *
+wr_engine_config(const struct wr_engine *e)
+{
+	return e->cfg;
+}
+
 void
 wr_engine_set_oversubscribe(struct wr_engine *e, bool on)
 {

@@ -113,6 +113,9 @@ const struct wr_report_view *wr_engine_view(const struct wr_engine *e);
 /** @return the stream file wr_engine_load() was given, NULL before. */
 const struct wr_stream_file *wr_engine_file(const struct wr_engine *e);
 
+/** @return the profile wr_engine_open() was given. */
+const struct wr_config *wr_engine_config(const struct wr_engine *e);
+
 /** Let streams ask more than their port's line rate (run
  * --oversubscribe); before wr_engine_load(). */
 void wr_engine_set_oversubscribe(struct wr_engine *e, bool on);

@@ -38,6 +38,7 @@
 #include "wr_rpc.h"
 #include "wr_rtt.h"
 #include "wr_server.h"
+#include "wr_session.h"
 #include "wr_clock_eal.h"
 #include "wr_yaml.h"
 
@@ -207,6 +208,7 @@ struct conn {
 
 struct server {
 	struct wr_engine *e;
+	struct wr_session sess;      /* how traffic.start loads the streams */
 	const struct wr_server_opts *o;
 	const volatile int *stop;
 	int ep, ufd, tfd, hfd;
