@@ -214,20 +214,9 @@ void wr_engine_watch(struct wr_engine *e, const uint64_t *ack,
 /** Free what wr_engine_load() built.  Safe when nothing is loaded. */
 void wr_engine_unload(struct wr_engine *e);
 
-/** Stop lcores if running, unload, close ports, wr_engine_eal_cleanup().
+/** Stop lcores if running, unload, close ports, wr_eal_cleanup().
  * NULL-safe. */
 void wr_engine_close(struct wr_engine *e);
-
-/**
- * rte_eal_cleanup(), and then nothing of this process's EAL left on disk:
- * its hugepage files and its runtime directory (see wr_engine.c).  Main
- * lcore, once every port is closed.
- */
-void wr_engine_eal_cleanup(void);
-
-/** rte_eal_init() failed: remove the runtime directory it may have made,
- * unless a primary process that owns the prefix made it fail. */
-void wr_engine_eal_abandon(void);
 
 /*
  * Live control (a server's methods).  Main lcore only, while the lcores run

@@ -345,20 +345,6 @@ port_polled(const struct wr_engine *e, unsigned int i, bool rx,
 		(pc != NULL && pc->n_rx_lcores > 0));
 }
 
-/* The raw layers of every stream's frames: any port may receive any
- * stream's echoes (through a device under test). */
-void
-wr_eng_rx_hints(const struct wr_engine *e, struct wr_pkt_hints *h)
-{
-	struct wr_pkt_raw raw;
-	uint32_t s;
-
-	memset(h, 0, sizeof(*h));
-	for (s = 0; s < e->f->n_streams; s++)
-		if (e->tmpl[s] != NULL && wr_frame_tmpl_rx_hint(e->tmpl[s], &raw) == 0)
-			(void)wr_pkt_hints_add(h, &raw); /* past 8: not found */
-}
-
 static int
 rx_setup(struct wr_engine *e, bool rx, struct wr_error *err)
 {
@@ -819,6 +805,14 @@ wr_engine_check_streams(const struct wr_stream_file *f, unsigned int n_ports,
 			return rc;
 	}
 	return 0;
+}
+
+void
+wr_eng_set_launched(struct wr_engine *e, bool on)
+{
+	rte_spinlock_lock(&e->guard);
+	e->launched = on;
+	rte_spinlock_unlock(&e->guard);
 }
 
 void
