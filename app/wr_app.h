@@ -231,6 +231,14 @@ const char *wr_app_place(enum wr_app_place what, char *buf, size_t len);
 const char *wr_app_find_profile(const char *name, char *buf, size_t len);
 
 /**
+ * Where a benchmark's results' JSON goes: --json, else with --report beside
+ * the report (OUT.html.json, in @p buf), else NULL.  Prints; @return 0 or
+ * WR_EXIT_USAGE (the path too long).
+ */
+int wr_app_bench_json_path(const struct wr_opts *o, char *buf, size_t len,
+			   const char **json);
+
+/**
  * Every file the command of @p o reads and writes, checked before anything
  * starts (wr_out_check_files()): its outputs (--json, --csv, --stats-jsonl,
  * --pcap, --report and the report's JSON, net_pcap's tx_pcap= in the EAL
