@@ -3,6 +3,7 @@
 
 import json
 import os
+import pathlib
 import re
 import shutil
 import signal
@@ -329,7 +330,7 @@ streams:
         self.addCleanup(kill, srv)
         self.assertTrue(wait_for(lambda: os.path.exists(sock) or srv.poll() is not None, 20),
                         "the server did not create its socket")
-        self.assertIsNone(srv.poll(), open(log).read())
+        self.assertIsNone(srv.poll(), pathlib.Path(log).read_text())
         with wirerate.connect(sock) as c:
             self.assertTrue(wait_for(lambda: c.ports()[0]["link_up"], 20))
             c.load(f"""version: 1
@@ -350,7 +351,7 @@ streams:
         dump.send_signal(signal.SIGINT)
         dump.communicate(timeout=10)
         kill(srv)
-        self.assertEqual(srv.returncode, 0, open(log).read())
+        self.assertEqual(srv.returncode, 0, pathlib.Path(log).read_text())
         dsts = [f[0:6].hex(":") for f in pcap_frames(pcap)]
         self.assertEqual(len(dsts), 300)
         self.assertEqual(set(dsts), {k_mac})
