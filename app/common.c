@@ -164,7 +164,7 @@ wr_app_read_streams(const struct wr_opts *o, struct wr_stream_file *f)
 
 int
 wr_app_build_streams(const struct wr_stream_file *f, struct wr_config *cfg,
-		     const char *cfg_path)
+		     const char *cfg_path, struct wr_prepared *keep)
 {
 	struct wr_error err;
 	char owner[WR_ERROR_FILE_MAX + 16];
@@ -173,8 +173,8 @@ wr_app_build_streams(const struct wr_stream_file *f, struct wr_config *cfg,
 	wr_error_clear(&err);
 	snprintf(owner, sizeof(owner), "the profile %s",
 		 cfg_path != NULL ? cfg_path : "");
-	if (wr_engine_check_streams(f, cfg != NULL ? cfg->n_ports : 0, owner,
-				    &largest, &err) != 0) {
+	if (wr_engine_prepare(f, cfg != NULL ? cfg->n_ports : 0, owner,
+			      &largest, keep, &err) != 0) {
 		wr_app_print_error(&err);
 		return WR_EXIT_USAGE;
 	}
@@ -195,7 +195,7 @@ wr_app_load_streams(const struct wr_opts *o, struct wr_stream_file *f)
 	int rc = wr_app_read_streams(o, f);
 
 	if (rc == WR_EXIT_OK) {
-		rc = wr_app_build_streams(f, NULL, NULL);
+		rc = wr_app_build_streams(f, NULL, NULL, NULL);
 		if (rc != WR_EXIT_OK)
 			wr_stream_file_free(f);
 	}
@@ -268,7 +268,7 @@ wr_app_signals_default(void)
 
 int
 wr_app_bench_json_path(const struct wr_opts *o, char *buf, size_t len,
-		   const char **json)
+		       const char **json)
 {
 	*json = o->json_file;
 	if (o->report_file == NULL || *json != NULL)

@@ -49,6 +49,7 @@ struct run {
 	struct wr_config cfg;
 	const char *cfg_path;
 	struct wr_engine *e;
+	struct wr_prepared prep;    /* the templates the check built */
 	struct wr_run_ext x;        /* the engine session, JSONL */
 	char started_at[40];
 	struct wr_peer peers[WR_PEERS_MAX]; /* --peer: parsed, then open */
@@ -108,7 +109,7 @@ prepare(struct run *r)
 	}
 	/* Built here too, before EAL, so that a stream that cannot be built
 	 * stops the run before anything starts. */
-	rc = wr_app_build_streams(&r->f, &r->cfg, r->cfg_path);
+	rc = wr_app_build_streams(&r->f, &r->cfg, r->cfg_path, &r->prep);
 	if (rc == WR_EXIT_OK)
 		rc = wr_app_check_files(o, &r->f, &r->cfg, r->cfg_path);
 	return rc;
@@ -537,7 +538,8 @@ wr_cmd_run(const struct wr_opts *o)
 				    o->n_eal, &err);
 		if (rc == 0) {
 			wr_engine_set_oversubscribe(r->e, o->oversubscribe);
-			rc = wr_run_ext_load(&r->x, o, r->e, &r->f, &err);
+			rc = wr_run_ext_load(&r->x, o, r->e, &r->f, &r->prep,
+					     &err);
 		}
 		if (rc != 0 && wr_signals > 0) {
 			/* Stopped before sending: not a failure. */
@@ -557,6 +559,8 @@ wr_cmd_run(const struct wr_opts *o)
 	if (wr_run_ext_close(&r->x, r->e) != 0 && rc == WR_EXIT_OK)
 		rc = WR_EXIT_FAIL;
 	wr_engine_close(r->e);
+	/* Lent to the engine until it closed. */
+	wr_engine_prepared_free(&r->prep);
 	wr_stream_file_free(&r->f);
 	wr_config_free(&r->cfg);
 	free(r);

@@ -14,11 +14,12 @@
 int
 wr_run_ext_load(struct wr_run_ext *x, const struct wr_opts *o,
 		struct wr_engine *e, struct wr_stream_file *f,
-		struct wr_error *err)
+		struct wr_prepared *prep, struct wr_error *err)
 {
 	struct wr_session_opts so = {
 		.arp_all = o->arp,
 		.telemetry = true,
+		.prepared = prep,
 		.captures = x->cap,
 		.n_captures = o->n_captures,
 	};

@@ -175,10 +175,14 @@ int wr_app_read_streams(const struct wr_opts *o, struct wr_stream_file *f);
  * building reveals (a frame too small, a group source MAC); with @p cfg,
  * also refuse a stream on a port the profile @p cfg_path lacks, and raise
  * cfg->max_frame to the largest frame (the ports' MTU and RX buffers).
+ * @p keep, when not NULL, keeps the templates for the load
+ * (wr_engine_prepare()).
  * @return WR_EXIT_OK or WR_EXIT_USAGE (the error printed).
  */
+struct wr_prepared;
 int wr_app_build_streams(const struct wr_stream_file *f,
-			 struct wr_config *cfg, const char *cfg_path);
+			 struct wr_config *cfg, const char *cfg_path,
+			 struct wr_prepared *keep);
 
 /**
  * wr_app_read_streams() then wr_app_build_streams() without a profile;
@@ -273,10 +277,11 @@ struct wr_run_ext {
 	bool jsonl_failed;
 };
 
-/** Load @p f onto @p e through the session, then open --stats-jsonl. */
+/** Load @p f onto @p e through the session, with the templates @p prep
+ * kept from its check, then open --stats-jsonl. */
 int wr_run_ext_load(struct wr_run_ext *x, const struct wr_opts *o,
 		    struct wr_engine *e, struct wr_stream_file *f,
-		    struct wr_error *err);
+		    struct wr_prepared *prep, struct wr_error *err);
 void wr_run_ext_interval(struct wr_run_ext *x, const struct wr_report_view *v,
 			 bool final);
 /** After wr_engine_stop(): stop the captures, keep their statuses. */

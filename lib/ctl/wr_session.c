@@ -83,6 +83,21 @@ tx_plan(struct wr_session *s, const struct wr_stream_file *f,
 	return 0;
 }
 
+/* A template kept from before the ports were known has the default MACs
+ * where the stream asked for its port's or its next hop's: built again
+ * once they are written in (wr_frame.h has no MAC edit of a template). */
+static void
+drop_stale(struct wr_session *s, const struct wr_stream_file *f)
+{
+	uint32_t k;
+
+	for (k = 0; s->o.prepared != NULL && k < f->n_streams; k++)
+		if (f->streams[k].mac_port != 0 || f->streams[k].dst_arp) {
+			wr_frame_tmpl_free(s->o.prepared->tmpl[k]);
+			s->o.prepared->tmpl[k] = NULL;
+		}
+}
+
 int
 wr_session_load(struct wr_session *s, struct wr_stream_file *f,
 		struct wr_error *err)
@@ -101,9 +116,11 @@ wr_session_load(struct wr_session *s, struct wr_stream_file *f,
 	if (rc != 0)
 		return rc;
 	wr_engine_port_macs(s->e, f);
+	drop_stale(s, f);
 	rc = tx_plan(s, f, tx_cap, err);
 	if (rc == 0)
-		rc = wr_engine_load(s->e, f, s->any_responder, err);
+		rc = wr_engine_load(s->e, f, s->o.prepared, s->any_responder,
+				    err);
 	if (rc != 0)
 		return rc;
 	s->loaded = true;

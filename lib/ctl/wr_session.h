@@ -17,8 +17,9 @@
  *      wire (wr_arpd_resolve), and the profile's or the port's MACs
  *      written into `eth: port` streams (wr_engine_port_macs);
  *   3. each port's TX offloads planned for its streams (wr_port_tx_plan);
- *   4. wr_engine_load(), RX polled where a responder or an RX capture
- *      needs it;
+ *   4. wr_engine_load(), with the templates the stream file's check kept
+ *      (wr_engine_prepare()), RX polled where a responder or an RX
+ *      capture needs it;
  *   5. the responders attached, DPDK telemetry's /wirerate/ commands
  *      published, the options' captures started.
  *
@@ -42,6 +43,11 @@ struct wr_session_opts {
 	bool arp_all;
 	/** Publish the engine to DPDK telemetry (wr_telemetry.h). */
 	bool telemetry;
+	/** Templates the stream file's check kept (wr_engine_prepare()),
+	 * lent to every load; those of streams whose MACs the load writes
+	 * (eth: port, dst: arp) are freed from it and built after.  NULL:
+	 * every template is built at load. */
+	struct wr_prepared *prepared;
 	/** Captures started at the first load (run --capture); they end
 	 * with the streams (wr_engine_unload() stops them). */
 	const struct wr_engine_cap *captures;

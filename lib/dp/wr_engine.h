@@ -71,6 +71,12 @@
  * reads what it needs through the accessors below. */
 struct wr_engine;
 
+/** The templates of a stream file's checks, kept for its load
+ * (wr_engine_prepare()); NULL where none is kept (a replay stream). */
+struct wr_prepared {
+	struct wr_frame_tmpl *tmpl[WR_STREAMS_MAX];
+};
+
 /** @return how many ports engine @p e drives. */
 unsigned int wr_engine_n_ports(const struct wr_engine *e);
 
@@ -140,6 +146,9 @@ int wr_engine_open(struct wr_engine **out, const struct wr_config *cfg,
 /**
  * Build everything the streams of @p f need (@p f must stay valid and
  * unchanged until wr_engine_unload()).  Counts are the streams' own.
+ * @p p: templates wr_engine_prepare() built for @p f and kept, used in
+ * place of new ones (lent: they must outlive the load); NULL, or a NULL
+ * entry: built here.
  * @p rx forces RX polling on every port even without latency streams.
  * @return 0; -EINVAL (a stream the ports cannot send: a rate, a size, a
  *         capture or a port the engine lacks), -ENODEV (a port gone),
@@ -148,7 +157,7 @@ int wr_engine_open(struct wr_engine **out, const struct wr_config *cfg,
  *         what was built.
  */
 int wr_engine_load(struct wr_engine *e, const struct wr_stream_file *f,
-		   bool rx, struct wr_error *err);
+		   const struct wr_prepared *p, bool rx, struct wr_error *err);
 
 /** @return the DPDK version string (rte_version()), for reports. */
 const char *wr_engine_dpdk_version(void);
@@ -340,6 +349,19 @@ int wr_engine_tmpl_create(const struct wr_stream_file *f, uint32_t s,
 int wr_engine_check_streams(const struct wr_stream_file *f,
 			    unsigned int n_ports, const char *ports_of,
 			    uint32_t *max_frame, struct wr_error *err);
+
+/**
+ * wr_engine_check_streams(), keeping in @p p the templates it built, for
+ * wr_engine_load(): a stream's template is built once.  On failure @p p
+ * holds none.  Free them with wr_engine_prepared_free() once no engine
+ * holds them (after wr_engine_unload() or wr_engine_close()).
+ */
+int wr_engine_prepare(const struct wr_stream_file *f, unsigned int n_ports,
+		      const char *ports_of, uint32_t *max_frame,
+		      struct wr_prepared *p, struct wr_error *err);
+
+/** Free the templates of @p p (NULL-safe entries). */
+void wr_engine_prepared_free(struct wr_prepared *p);
 
 /**
  * The results' metadata of a run of @p f (the JSON's header): versions,

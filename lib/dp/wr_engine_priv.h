@@ -62,6 +62,8 @@ struct wr_engine {
 	/* The loaded stream file (not owned) and what was built from it. */
 	const struct wr_stream_file *f;
 	struct wr_frame_tmpl *tmpl[WR_STREAMS_MAX];
+	bool tmpl_lent[WR_STREAMS_MAX]; /* tmpl[s] is a wr_prepared's */
+	const struct wr_prepared *prep; /* during wr_engine_load() */
 	struct wr_tx_stream *ts[WR_STREAMS_MAX][WR_PORT_LCORES_MAX];
 	unsigned int n_ts[WR_STREAMS_MAX];
 	uint64_t target_millipps[WR_STREAMS_MAX]; /* WR_RATE_UNPACED: max */
