@@ -9,7 +9,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bench.h"
+#include "wr_app.h"
+#include "wr_bench.h"
 #include "wr_out.h"
 #include "wr_parse.h"
 #include "wr_rtt.h"
@@ -161,21 +162,6 @@ bench_write(const char *path, int (*fn)(FILE *, const void *), const void *arg)
 	return WR_EXIT_OK;
 }
 
-int
-wr_bench_json_path(const struct wr_opts *o, char *buf, size_t len,
-		   const char **json)
-{
-	*json = o->json_file;
-	if (o->report_file == NULL || *json != NULL)
-		return WR_EXIT_OK;
-	if (snprintf(buf, len, "%s.json", o->report_file) >= (int)len) {
-		fprintf(stderr, "wirerate: --report: the path is too long\n");
-		return WR_EXIT_USAGE;
-	}
-	*json = buf;
-	return WR_EXIT_OK;
-}
-
 /* tools/wr-report JSON -, into the temporary of wr_out_atomic(), so the
  * report is written whole or not at all, by the one writer of result
  * files. */
@@ -264,7 +250,7 @@ bench_cmd(const struct wr_opts *o, enum wr_bench_kind kind)
 	/* First: a signal from here on ends the command cleanly. */
 	wr_app_signals(on_signal);
 	wr_engine_quiet(o->quiet);
-	rc = wr_bench_json_path(o, json_beside, sizeof(json_beside), &json);
+	rc = wr_app_bench_json_path(o, json_beside, sizeof(json_beside), &json);
 	if (rc == WR_EXIT_OK)
 		rc = kind == WR_BENCH_RTT ? wr_app_load_streams(o, &f) :
 		     wr_app_read_streams(o, &f);

@@ -13,7 +13,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bench.h"
 #include "wr_app.h"
 #include "wr_config.h"
 #include "wr_engine.h"
@@ -23,79 +22,13 @@
 #include "wr_runtime.h"
 #include "wr_yaml.h"
 
-/* Where the program's own files are (set by meson): the source tree's when
- * this is the build tree's binary (WR_BUILD_EXE), else relative to the
- * installed program's directory (libexecdir/wirerate, where the launcher
- * in bindir runs it from: launch.c), so that a package's prefix and a
- * DESTDIR staging work alike and an installed binary never reads a source
- * tree. */
-#ifndef WR_BUILD_EXE
-#define WR_BUILD_EXE ""
-#define WR_TREE_PROFILES "config"
-#define WR_TREE_PYTHON "python"
-#define WR_TREE_TOOLS "tools"
-#define WR_INST_PROFILES "../../share/wirerate/config"
-#define WR_INST_PYTHON "../../lib/python3/dist-packages"
-#define WR_INST_TOOLS "."
+/* The system's profiles (set by meson beside places.c's directories). */
+#ifndef WR_SYSCONF_PROFILES
 #define WR_SYSCONF_PROFILES "/etc/wirerate"
 #endif
 #define WR_DEFAULT_PROFILE "default"
 /* Profiles are looked up here, then in the shipped ones. */
 #define WR_CONFIG_PATH_ENV "WIRERATE_CONFIG_PATH"
-
-const char *
-wr_app_place(enum wr_app_place what, char *buf, size_t len)
-{
-	static const char *const tree[] = {
-		[WR_APP_PROFILES] = WR_TREE_PROFILES,
-		[WR_APP_PYTHON] = WR_TREE_PYTHON,
-		[WR_APP_TOOLS] = WR_TREE_TOOLS,
-	};
-	static const char *const inst[] = {
-		[WR_APP_PROFILES] = WR_INST_PROFILES,
-		[WR_APP_PYTHON] = WR_INST_PYTHON,
-		[WR_APP_TOOLS] = WR_INST_TOOLS,
-	};
-	char exe[PATH_MAX], built[PATH_MAX], *slash;
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	int k;
-
-	if (n <= 0)
-		return NULL;
-	exe[n] = '\0';
-	if (realpath(WR_BUILD_EXE, built) != NULL && strcmp(built, exe) == 0)
-		k = snprintf(buf, len, "%s", tree[what]);
-	else {
-		slash = strrchr(exe, '/');
-		*slash = '\0';
-		k = snprintf(buf, len, "%s/%s", exe, inst[what]);
-	}
-	return k < 0 || (size_t)k >= len ? NULL : buf;
-}
-
-/* One interpreter for every subcommand that runs Python (console,
- * import-trex, a TRex profile given to run/check/dump/sweep/rfc2544/rtt):
- * python3 on PATH may be another install (a pyenv without Scapy), and the
- * console's `add` and the profiles need the Scapy Debian installs for
- * /usr/bin/python3. */
-const char *
-wr_app_python(void)
-{
-	const char *p = getenv("WIRERATE_PYTHON");
-	const char *old = getenv("PYTHONPATH");
-	static char path[4096];
-	char pkg[2048];
-
-	if (wr_app_place(WR_APP_PYTHON, pkg, sizeof(pkg)) == NULL)
-		pkg[0] = '\0';
-	snprintf(path, sizeof(path), "%s%s%s", pkg,
-		 old && *old ? ":" : "", old && *old ? old : "");
-	setenv("PYTHONPATH", path, 1);
-	if (p != NULL && *p != '\0')
-		return p;
-	return access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" :
-	       "python3";
-}
 
 /* The profile search path: $WIRERATE_CONFIG_PATH, else the system's
  * directory, then the shipped profiles. */
@@ -231,7 +164,7 @@ wr_app_read_streams(const struct wr_opts *o, struct wr_stream_file *f)
 
 int
 wr_app_build_streams(const struct wr_stream_file *f, struct wr_config *cfg,
-		     const char *cfg_path)
+		     const char *cfg_path, struct wr_prepared *keep)
 {
 	struct wr_error err;
 	char owner[WR_ERROR_FILE_MAX + 16];
@@ -240,8 +173,8 @@ wr_app_build_streams(const struct wr_stream_file *f, struct wr_config *cfg,
 	wr_error_clear(&err);
 	snprintf(owner, sizeof(owner), "the profile %s",
 		 cfg_path != NULL ? cfg_path : "");
-	if (wr_engine_check_streams(f, cfg != NULL ? cfg->n_ports : 0, owner,
-				    &largest, &err) != 0) {
+	if (wr_engine_prepare(f, cfg != NULL ? cfg->n_ports : 0, owner,
+			      &largest, keep, &err) != 0) {
 		wr_app_print_error(&err);
 		return WR_EXIT_USAGE;
 	}
@@ -262,7 +195,7 @@ wr_app_load_streams(const struct wr_opts *o, struct wr_stream_file *f)
 	int rc = wr_app_read_streams(o, f);
 
 	if (rc == WR_EXIT_OK) {
-		rc = wr_app_build_streams(f, NULL, NULL);
+		rc = wr_app_build_streams(f, NULL, NULL, NULL);
 		if (rc != WR_EXIT_OK)
 			wr_stream_file_free(f);
 	}
@@ -334,6 +267,21 @@ wr_app_signals_default(void)
 }
 
 int
+wr_app_bench_json_path(const struct wr_opts *o, char *buf, size_t len,
+		       const char **json)
+{
+	*json = o->json_file;
+	if (o->report_file == NULL || *json != NULL)
+		return WR_EXIT_OK;
+	if (snprintf(buf, len, "%s.json", o->report_file) >= (int)len) {
+		fprintf(stderr, "wirerate: --report: the path is too long\n");
+		return WR_EXIT_USAGE;
+	}
+	*json = buf;
+	return WR_EXIT_OK;
+}
+
+int
 wr_app_check_files(const struct wr_opts *o, const struct wr_stream_file *f,
 		   const struct wr_config *cfg, const char *cfg_path)
 {
@@ -347,7 +295,7 @@ wr_app_check_files(const struct wr_opts *o, const struct wr_stream_file *f,
 	int rc;
 
 	if (o->report_file != NULL &&
-	    wr_bench_json_path(o, report_json, sizeof(report_json), &json) !=
+	    wr_app_bench_json_path(o, report_json, sizeof(report_json), &json) !=
 	    WR_EXIT_OK)
 		return WR_EXIT_USAGE;
 	wr_out_pcap_devargs(o->eal, o->n_eal, NULL, 0, &n_pcap, NULL);

@@ -49,7 +49,8 @@ struct run {
 	struct wr_config cfg;
 	const char *cfg_path;
 	struct wr_engine *e;
-	struct wr_run_ext x;        /* ARP/ICMP, offloads, telemetry, JSONL */
+	struct wr_prepared prep;    /* the templates the check built */
+	struct wr_run_ext x;        /* the engine session, JSONL */
 	char started_at[40];
 	struct wr_peer peers[WR_PEERS_MAX]; /* --peer: parsed, then open */
 };
@@ -108,7 +109,7 @@ prepare(struct run *r)
 	}
 	/* Built here too, before EAL, so that a stream that cannot be built
 	 * stops the run before anything starts. */
-	rc = wr_app_build_streams(&r->f, &r->cfg, r->cfg_path);
+	rc = wr_app_build_streams(&r->f, &r->cfg, r->cfg_path, &r->prep);
 	if (rc == WR_EXIT_OK)
 		rc = wr_app_check_files(o, &r->f, &r->cfg, r->cfg_path);
 	return rc;
@@ -316,7 +317,7 @@ write_json(struct run *r, const char *reason, const struct wr_report_view *v,
 	meta.json_more = wr_rep_json_more;
 	meta.json_more_arg = reps;
 	meta.captures = r->x.caps;
-	meta.n_captures = r->x.caps != NULL ? r->x.n_caps : 0;
+	meta.n_captures = r->x.caps != NULL ? r->x.sess.n_caps : 0;
 	jrc = wr_report_json(r->o->json_file, &meta, v);
 	if (jrc != 0) {
 		fprintf(stderr, "wirerate: %s: cannot write results: %s\n",
@@ -428,7 +429,7 @@ repeated(struct run *r)
 	for (k = 0; k < o->repeats && rc == WR_EXIT_OK; k++) {
 		if (k > 0) {
 			wr_error_clear(&err);
-			if (wr_run_ext_reload(&r->x, r->e, &r->f, &err) != 0) {
+			if (wr_session_load(&r->x.sess, &r->f, &err) != 0) {
 				rc = fail(&err, WR_EXIT_FAIL);
 				break;
 			}
@@ -538,14 +539,9 @@ wr_cmd_run(const struct wr_opts *o)
 				    o->n_eal, &err);
 		if (rc == 0) {
 			wr_engine_set_oversubscribe(r->e, o->oversubscribe);
-			rc = wr_run_ext_before_load(&r->x, o, &r->cfg, r->e,
-						    &r->f, &err);
+			rc = wr_run_ext_load(&r->x, o, r->e, &r->f, &r->prep,
+					     &err);
 		}
-		if (rc == 0)
-			rc = wr_engine_load(r->e, &r->f, r->x.any_responder,
-					    &err);
-		if (rc == 0)
-			rc = wr_run_ext_after_load(&r->x, o, r->e, &err);
 		if (rc != 0 && wr_signals > 0) {
 			/* Stopped before sending: not a failure. */
 			fprintf(stderr, "wirerate: stopped by a signal before "
@@ -564,6 +560,8 @@ wr_cmd_run(const struct wr_opts *o)
 	if (wr_run_ext_close(&r->x, r->e) != 0 && rc == WR_EXIT_OK)
 		rc = WR_EXIT_FAIL;
 	wr_engine_close(r->e);
+	/* Lent to the engine until it closed. */
+	wr_engine_prepared_free(&r->prep);
 	wr_stream_file_free(&r->f);
 	wr_config_free(&r->cfg);
 	free(r);

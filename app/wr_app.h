@@ -17,6 +17,7 @@
 #include "wr_jsonl.h"
 #include "wr_capture.h"
 #include "wr_peer.h"
+#include "wr_session.h"
 #include "wr_stream.h"
 
 /* Elements of an array (app/ uses no DPDK macro). */
@@ -174,10 +175,14 @@ int wr_app_read_streams(const struct wr_opts *o, struct wr_stream_file *f);
  * building reveals (a frame too small, a group source MAC); with @p cfg,
  * also refuse a stream on a port the profile @p cfg_path lacks, and raise
  * cfg->max_frame to the largest frame (the ports' MTU and RX buffers).
+ * @p keep, when not NULL, keeps the templates for the load
+ * (wr_engine_prepare()).
  * @return WR_EXIT_OK or WR_EXIT_USAGE (the error printed).
  */
+struct wr_prepared;
 int wr_app_build_streams(const struct wr_stream_file *f,
-			 struct wr_config *cfg, const char *cfg_path);
+			 struct wr_config *cfg, const char *cfg_path,
+			 struct wr_prepared *keep);
 
 /**
  * wr_app_read_streams() then wr_app_build_streams() without a profile;
@@ -230,6 +235,14 @@ const char *wr_app_place(enum wr_app_place what, char *buf, size_t len);
 const char *wr_app_find_profile(const char *name, char *buf, size_t len);
 
 /**
+ * Where a benchmark's results' JSON goes: --json, else with --report beside
+ * the report (OUT.html.json, in @p buf), else NULL.  Prints; @return 0 or
+ * WR_EXIT_USAGE (the path too long).
+ */
+int wr_app_bench_json_path(const struct wr_opts *o, char *buf, size_t len,
+			   const char **json);
+
+/**
  * Every file the command of @p o reads and writes, checked before anything
  * starts (wr_out_check_files()): its outputs (--json, --csv, --stats-jsonl,
  * --pcap, --report and the report's JSON, net_pcap's tx_pcap= in the EAL
@@ -245,42 +258,30 @@ int wr_app_check_files(const struct wr_opts *o,
 		       const struct wr_config *cfg, const char *cfg_path);
 
 /*
- * run's extras around the engine (run_hooks.c): ARP resolution and TX
- * offload plan before wr_engine_load(); responders, telemetry and the
- * statistics log after it; a line per interval; NIC drop counters and the
+ * run's extras around the engine session (run_hooks.c): the session's
+ * options from the command line (--arp, --capture) and its load
+ * (wr_session.h: next hops, offloads, responders, telemetry, captures);
+ * the statistics log; a line per interval; NIC drop counters and the
  * responders' counts in the summary; everything undone by close (before
  * wr_engine_close()).  Functions return 0 or a negative errno with err.
  */
-struct wr_engine;
 struct wr_report_view;
-struct wr_stream_file;
-struct wr_config;
-struct wr_arpd;
 struct wr_report_capture;
 struct wr_run_ext {
-	bool want[WR_PORTS_MAX];
-	/* --capture: the engine's ids, and the final statuses. */
-	int cap_id[WR_CAPTURES_MAX];
-	unsigned int n_caps;
-	struct wr_report_capture *caps; /**< n_caps, after the run */
-	bool any_responder;
-	struct wr_arpd *arpd[WR_PORTS_MAX];
+	struct wr_session sess;
+	/* --capture as the session starts them, and their final statuses. */
+	struct wr_engine_cap cap[WR_CAPTURES_MAX];
+	struct wr_report_capture *caps; /**< sess.n_caps, after the run */
 	struct wr_jsonl jsonl;
 	bool jsonl_open;
 	bool jsonl_failed;
 };
 
-int wr_run_ext_before_load(struct wr_run_ext *x, const struct wr_opts *o,
-			   const struct wr_config *cfg, struct wr_engine *e,
-			   struct wr_stream_file *f, struct wr_error *err);
-int wr_run_ext_after_load(struct wr_run_ext *x, const struct wr_opts *o,
-			  struct wr_engine *e, struct wr_error *err);
-/**
- * run --repeat: load the same streams again for the next repetition (fresh
- * counters, the same frames), the responders and telemetry re-attached.
- */
-int wr_run_ext_reload(struct wr_run_ext *x, struct wr_engine *e,
-		      const struct wr_stream_file *f, struct wr_error *err);
+/** Load @p f onto @p e through the session, with the templates @p prep
+ * kept from its check, then open --stats-jsonl. */
+int wr_run_ext_load(struct wr_run_ext *x, const struct wr_opts *o,
+		    struct wr_engine *e, struct wr_stream_file *f,
+		    struct wr_prepared *prep, struct wr_error *err);
 void wr_run_ext_interval(struct wr_run_ext *x, const struct wr_report_view *v,
 			 bool final);
 /** After wr_engine_stop(): stop the captures, keep their statuses. */

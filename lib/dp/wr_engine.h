@@ -71,6 +71,12 @@
  * lib/ctl); the app reads what it needs through the accessors below. */
 struct wr_engine;
 
+/** The templates of a stream file's checks, kept for its load
+ * (wr_engine_prepare()); NULL where none is kept (a replay stream). */
+struct wr_prepared {
+	struct wr_frame_tmpl *tmpl[WR_STREAMS_MAX];
+};
+
 /** @return how many ports engine @p e drives. */
 unsigned int wr_engine_n_ports(const struct wr_engine *e);
 
@@ -113,6 +119,9 @@ const struct wr_report_view *wr_engine_view(const struct wr_engine *e);
 /** @return the stream file wr_engine_load() was given, NULL before. */
 const struct wr_stream_file *wr_engine_file(const struct wr_engine *e);
 
+/** @return the profile wr_engine_open() was given. */
+const struct wr_config *wr_engine_config(const struct wr_engine *e);
+
 /** Let streams ask more than their port's line rate (run
  * --oversubscribe); before wr_engine_load(). */
 void wr_engine_set_oversubscribe(struct wr_engine *e, bool on);
@@ -137,6 +146,9 @@ int wr_engine_open(struct wr_engine **out, const struct wr_config *cfg,
 /**
  * Build everything the streams of @p f need (@p f must stay valid and
  * unchanged until wr_engine_unload()).  Counts are the streams' own.
+ * @p p: templates wr_engine_prepare() built for @p f and kept, used in
+ * place of new ones (lent: they must outlive the load); NULL, or a NULL
+ * entry: built here.
  * @p rx forces RX polling on every port even without latency streams.
  * @return 0; -EINVAL (a stream the ports cannot send: a rate, a size, a
  *         capture or a port the engine lacks), -ENODEV (a port gone),
@@ -145,7 +157,7 @@ int wr_engine_open(struct wr_engine **out, const struct wr_config *cfg,
  *         what was built.
  */
 int wr_engine_load(struct wr_engine *e, const struct wr_stream_file *f,
-		   bool rx, struct wr_error *err);
+		   const struct wr_prepared *p, bool rx, struct wr_error *err);
 
 /** @return the DPDK version string (rte_version()), for reports. */
 const char *wr_engine_dpdk_version(void);
@@ -211,20 +223,9 @@ void wr_engine_watch(struct wr_engine *e, const uint64_t *ack,
 /** Free what wr_engine_load() built.  Safe when nothing is loaded. */
 void wr_engine_unload(struct wr_engine *e);
 
-/** Stop lcores if running, unload, close ports, wr_engine_eal_cleanup().
+/** Stop lcores if running, unload, close ports, wr_eal_cleanup().
  * NULL-safe. */
 void wr_engine_close(struct wr_engine *e);
-
-/**
- * rte_eal_cleanup(), and then nothing of this process's EAL left on disk:
- * its hugepage files and its runtime directory (see wr_engine.c).  Main
- * lcore, once every port is closed.
- */
-void wr_engine_eal_cleanup(void);
-
-/** rte_eal_init() failed: remove the runtime directory it may have made,
- * unless a primary process that owns the prefix made it fail. */
-void wr_engine_eal_abandon(void);
 
 /*
  * Live control (a server's methods).  Main lcore only, while the lcores run
@@ -348,6 +349,19 @@ int wr_engine_tmpl_create(const struct wr_stream_file *f, uint32_t s,
 int wr_engine_check_streams(const struct wr_stream_file *f,
 			    unsigned int n_ports, const char *ports_of,
 			    uint32_t *max_frame, struct wr_error *err);
+
+/**
+ * wr_engine_check_streams(), keeping in @p p the templates it built, for
+ * wr_engine_load(): a stream's template is built once.  On failure @p p
+ * holds none.  Free them with wr_engine_prepared_free() once no engine
+ * holds them (after wr_engine_unload() or wr_engine_close()).
+ */
+int wr_engine_prepare(const struct wr_stream_file *f, unsigned int n_ports,
+		      const char *ports_of, uint32_t *max_frame,
+		      struct wr_prepared *p, struct wr_error *err);
+
+/** Free the templates of @p p (NULL-safe entries). */
+void wr_engine_prepared_free(struct wr_prepared *p);
 
 /**
  * The results' metadata of a run of @p f (the JSON's header): versions,

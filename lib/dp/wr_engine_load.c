@@ -203,9 +203,14 @@ streams_setup(struct wr_engine *e, struct wr_error *err)
 				return rc;
 			continue;
 		}
-		rc = wr_engine_tmpl_create(f, s, &e->tmpl[s], err);
-		if (rc != 0)
-			return rc;
+		if (e->prep != NULL && e->prep->tmpl[s] != NULL) {
+			e->tmpl[s] = e->prep->tmpl[s];
+			e->tmpl_lent[s] = true;
+		} else {
+			rc = wr_engine_tmpl_create(f, s, &e->tmpl[s], err);
+			if (rc != 0)
+				return rc;
+		}
 		rc = frame_fits_port(e, s, err);
 		if (rc != 0)
 			return rc;
@@ -343,20 +348,6 @@ port_polled(const struct wr_engine *e, unsigned int i, bool rx,
 	return e->port_n_rx[i] > 0 &&
 	       (rx || latency || e->rx_want[i] || e->n_classes > 0 ||
 		(pc != NULL && pc->n_rx_lcores > 0));
-}
-
-/* The raw layers of every stream's frames: any port may receive any
- * stream's echoes (through a device under test). */
-void
-wr_eng_rx_hints(const struct wr_engine *e, struct wr_pkt_hints *h)
-{
-	struct wr_pkt_raw raw;
-	uint32_t s;
-
-	memset(h, 0, sizeof(*h));
-	for (s = 0; s < e->f->n_streams; s++)
-		if (e->tmpl[s] != NULL && wr_frame_tmpl_rx_hint(e->tmpl[s], &raw) == 0)
-			(void)wr_pkt_hints_add(h, &raw); /* past 8: not found */
 }
 
 static int
@@ -693,12 +684,13 @@ wr_engine_port_macs(struct wr_engine *e, struct wr_stream_file *f)
 }
 
 int
-wr_engine_load(struct wr_engine *e, const struct wr_stream_file *f, bool rx,
-	       struct wr_error *err)
+wr_engine_load(struct wr_engine *e, const struct wr_stream_file *f,
+	       const struct wr_prepared *p, bool rx, struct wr_error *err)
 {
 	int rc;
 
 	e->f = f;
+	e->prep = p;
 	e->stop = e->stop_rx = e->aborted = 0;
 	memset(e->ctl_pub_tsc, 0, sizeof(e->ctl_pub_tsc));
 	e->stream_rows = calloc(f->n_streams ? f->n_streams : 1,
@@ -708,6 +700,7 @@ wr_engine_load(struct wr_engine *e, const struct wr_stream_file *f, bool rx,
 				  "out of memory");
 	else
 		rc = streams_setup(e, err);
+	e->prep = NULL;
 	if (rc == 0)
 		rc = rx_setup(e, rx, err);
 	if (rc == 0)
@@ -782,22 +775,45 @@ wr_engine_check_streams(const struct wr_stream_file *f, unsigned int n_ports,
 			const char *ports_of, uint32_t *max_frame,
 			struct wr_error *err)
 {
+	return wr_engine_prepare(f, n_ports, ports_of, max_frame, NULL, err);
+}
+
+void
+wr_engine_prepared_free(struct wr_prepared *p)
+{
+	uint32_t s;
+
+	for (s = 0; s < WR_STREAMS_MAX; s++) {
+		wr_frame_tmpl_free(p->tmpl[s]);
+		p->tmpl[s] = NULL;
+	}
+}
+
+int
+wr_engine_prepare(const struct wr_stream_file *f, unsigned int n_ports,
+		  const char *ports_of, uint32_t *max_frame,
+		  struct wr_prepared *p, struct wr_error *err)
+{
 	uint32_t i;
 	int rc;
 
 	if (max_frame != NULL)
 		*max_frame = 0;
+	if (p != NULL)
+		memset(p, 0, sizeof(*p));
 
 	for (i = 0; i < f->n_streams; i++) {
 		const struct wr_stream *s = &f->streams[i];
 		struct wr_frame_tmpl *t;
 
-		if (n_ports > 0 && s->port >= n_ports)
-			return wr_error_set(err, -EINVAL, f->path,
+		if (n_ports > 0 && s->port >= n_ports) {
+			rc = wr_error_set(err, -EINVAL, f->path,
 				s->mark.line, s->mark.col, NULL,
 				"streams[%u].port: port %u does not exist: %s "
 				"has %u port%s (0..%u)", i, s->port, ports_of,
 				n_ports, n_ports == 1 ? "" : "s", n_ports - 1);
+			goto fail;
+		}
 		if (s->replay != NULL) {
 			/* A capture's frames: no template; its largest size. */
 			if (max_frame != NULL && s->size.max > *max_frame)
@@ -813,12 +829,27 @@ wr_engine_check_streams(const struct wr_stream_file *f, unsigned int n_ports,
 			rc = check_src_mac(f, i, t, err);
 			if (max_frame != NULL && len > *max_frame)
 				*max_frame = len;
-			wr_frame_tmpl_free(t);
+			if (rc == 0 && p != NULL)
+				p->tmpl[i] = t;
+			else
+				wr_frame_tmpl_free(t);
 		}
 		if (rc != 0)
-			return rc;
+			goto fail;
 	}
 	return 0;
+fail:
+	if (p != NULL)
+		wr_engine_prepared_free(p);
+	return rc;
+}
+
+void
+wr_eng_set_launched(struct wr_engine *e, bool on)
+{
+	rte_spinlock_lock(&e->guard);
+	e->launched = on;
+	rte_spinlock_unlock(&e->guard);
 }
 
 void
@@ -843,8 +874,11 @@ wr_engine_unload(struct wr_engine *e)
 		e->n_ts[s] = 0;
 		rte_free(e->view_hist[s]);
 		e->view_hist[s] = NULL;
-		wr_frame_tmpl_free(e->tmpl[s]);
+		/* A lent template goes back to its wr_prepared. */
+		if (!e->tmpl_lent[s])
+			wr_frame_tmpl_free(e->tmpl[s]);
 		e->tmpl[s] = NULL;
+		e->tmpl_lent[s] = false;
 	}
 	for (i = 0; i < e->n_ports; i++) {
 		unsigned int q;

@@ -24,6 +24,16 @@
 #include "wr_engine_priv.h"
 #include "wr_clock_eal.h"
 
+/* Here, the engine's lowest file: its siblings all sleep. */
+void
+wr_engine_sleep_ns(uint64_t ns)
+{
+	struct timespec ts = { (time_t)(ns / 1000000000ull),
+			       (long)(ns % 1000000000ull) };
+
+	nanosleep(&ts, NULL);
+}
+
 /* The interval a device clock is fitted over: 100 ms of two clocks read
  * within ~100 ns of each other gives the ratio to 1 ppm. */
 #define WR_CLOCK_FIT_NS (100 * 1000 * 1000ull)
@@ -224,7 +234,7 @@ probe_failed(struct wr_engine *e, const char *device, struct wr_error *err)
 	size_t dn = strlen(device);
 	int i;
 
-	for (l = e->eal_log; l != NULL && *l != '\0'; l = nl ? nl + 1 : NULL) {
+	for (l = e->eal.log; l != NULL && *l != '\0'; l = nl ? nl + 1 : NULL) {
 		nl = strchr(l, '\n');
 		/* DPDK 22.11's vdev bus: "vdev_probe(): failed to
 		 * initialize NAME device". */
@@ -298,8 +308,8 @@ wr_eng_ports_resolve(struct wr_engine *e, struct wr_error *err)
 		rte_eth_dev_get_name_by_port(pid, p->device);
 	}
 	if (e->n_ports == 0) {
-		const char *q = e->eal_log ?
-			strstr(e->eal_log, "failed to initialize ") : NULL;
+		const char *q = e->eal.log ?
+			strstr(e->eal.log, "failed to initialize ") : NULL;
 		char dev[RTE_ETH_NAME_MAX_LEN];
 
 		if (q != NULL &&
@@ -481,7 +491,7 @@ wr_eng_clocks_refit(struct wr_engine *e)
 	for (i = 0; i < e->n_ports; i++) {
 		if (!e->ports[i].rx_hwts ||
 		    wr_port_clock_pair(&e->ports[i], &b.tsc, &b.dev) != 0 ||
-		    wr_engine_tsc_to_ns(e, b.tsc - e->clock_last[i].tsc) <
+		    wr_tsc_to_ns(b.tsc - e->clock_last[i].tsc) <
 			    WR_CLOCK_FIT_NS ||
 		    wr_clock_fit(&m, &e->clock_last[i], &b) != 0)
 			continue;
@@ -762,4 +772,18 @@ wr_engine_capture_stop_all(struct wr_engine *e)
 	for (k = 0; k < WR_CAPTURES_MAX; k++)
 		if (e->caps[k] != NULL)
 			wr_engine_capture_stop(e, k, NULL);
+}
+
+/* The raw layers of every stream's frames: any port may receive any
+ * stream's echoes (through a device under test). */
+void
+wr_eng_rx_hints(const struct wr_engine *e, struct wr_pkt_hints *h)
+{
+	struct wr_pkt_raw raw;
+	uint32_t s;
+
+	memset(h, 0, sizeof(*h));
+	for (s = 0; s < e->f->n_streams; s++)
+		if (e->tmpl[s] != NULL && wr_frame_tmpl_rx_hint(e->tmpl[s], &raw) == 0)
+			(void)wr_pkt_hints_add(h, &raw); /* past 8: not found */
 }

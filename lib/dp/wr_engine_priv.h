@@ -10,15 +10,13 @@
 
 #include "wr_bpf.h"
 #include "wr_capture_port.h"
+#include "wr_eal.h"
 #include "wr_engine.h"
 
 struct wr_engine {
 	const struct wr_config *cfg;
 	char cfg_path[WR_ERROR_FILE_MAX];
-	char *eal_argv[WR_EAL_ARGS_MAX * 2 + 8];
-	int eal_argc;
-	bool eal_up;
-	char *eal_log;              /* EAL's start-up lines, until the ports are found */
+	struct wr_eal eal;          /* its arguments, start-up lines, state */
 	/* Wall clock and TSC read together once: every capture's time base. */
 	uint64_t wall0_ns, tsc0;
 	/* Ports and their TX lcores, in queue order. */
@@ -64,6 +62,8 @@ struct wr_engine {
 	/* The loaded stream file (not owned) and what was built from it. */
 	const struct wr_stream_file *f;
 	struct wr_frame_tmpl *tmpl[WR_STREAMS_MAX];
+	bool tmpl_lent[WR_STREAMS_MAX]; /* tmpl[s] is a wr_prepared's */
+	const struct wr_prepared *prep; /* during wr_engine_load() */
 	struct wr_tx_stream *ts[WR_STREAMS_MAX][WR_PORT_LCORES_MAX];
 	unsigned int n_ts[WR_STREAMS_MAX];
 	uint64_t target_millipps[WR_STREAMS_MAX]; /* WR_RATE_UNPACED: max */
@@ -105,7 +105,11 @@ extern int wr_engine_logtype;
 
 /*
  * Shared between the engine's files; each is documented where it is
- * defined.
+ * defined.  The files call one another one way only, top to bottom:
+ * wr_engine.c (open, close) > wr_engine_run.c (launch, stop, counters) >
+ * wr_engine_load.c (streams onto ports) > wr_engine_ports.c (ports,
+ * lcores, links, clocks, captures) > wr_port.c > wr_eal.c; a lower file
+ * never calls a higher one.
  */
 /* wr_engine.c */
 extern volatile sig_atomic_t wr_eng_open_cancelled;
@@ -117,9 +121,8 @@ int wr_eng_ports_open(struct wr_engine *e, struct wr_error *err);
 void wr_eng_clocks_refit(struct wr_engine *e);
 void wr_eng_guard_start(struct wr_engine *e);
 void wr_eng_guard_stop(struct wr_engine *e);
-/* wr_engine_load.c */
 void wr_eng_rx_hints(const struct wr_engine *e, struct wr_pkt_hints *h);
-/* wr_engine_run.c */
+/* wr_engine_load.c */
 void wr_eng_set_launched(struct wr_engine *e, bool on);
 
 #endif /* WR_ENGINE_PRIV_H */

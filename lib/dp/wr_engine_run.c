@@ -25,14 +25,6 @@
 /* How long frames accepted by tx_burst get to leave before ports stop. */
 #define WR_DRAIN_PORT_MS 100
 
-void
-wr_eng_set_launched(struct wr_engine *e, bool on)
-{
-	rte_spinlock_lock(&e->guard);
-	e->launched = on;
-	rte_spinlock_unlock(&e->guard);
-}
-
 int
 wr_engine_start(struct wr_engine *e, struct wr_error *err)
 {
@@ -131,7 +123,7 @@ wr_engine_stop(struct wr_engine *e, uint64_t drain_ns)
 		while (!__atomic_load_n(&e->aborted, __ATOMIC_RELAXED) &&
 		       (now = rte_rdtsc()) < end)
 			wr_engine_sleep_ns(RTE_MIN(
-				wr_engine_tsc_to_ns(e, end - now),
+				wr_tsc_to_ns(end - now),
 				WR_WAIT_SLICE_NS));
 	}
 	e->rx_end_tsc = rte_rdtsc();
@@ -293,18 +285,16 @@ collect_replay(struct wr_engine *e, uint32_t s, struct wr_report_row *row)
 	for (j = 0; j < e->n_ts[s]; j++) {
 		const struct wr_tx_stream *ts = e->ts[s][j];
 		const struct wr_replay_lane *rl = ts->rl;
-		uint64_t mx = wr_engine_tsc_to_ns(e, rl->away_max);
+		uint64_t mx = wr_tsc_to_ns(rl->away_max);
 
 		row->replay_stalls += rl->sched.stalls;
-		row->replay_stall_ns += wr_engine_tsc_to_ns(e,
-						rl->sched.stall_ticks);
+		row->replay_stall_ns += wr_tsc_to_ns(rl->sched.stall_ticks);
 		row->replay_late_away += rl->late_away;
 		row->replay_away_n += rl->away_n;
-		row->replay_away_ns += wr_engine_tsc_to_ns(e, rl->away_ticks);
+		row->replay_away_ns += wr_tsc_to_ns(rl->away_ticks);
 		if (mx > row->replay_away_max_ns)
 			row->replay_away_max_ns = mx;
-		row->replay_polled_ns += wr_engine_tsc_to_ns(e,
-			__atomic_load_n(&ts->active_tsc, __ATOMIC_RELAXED));
+		row->replay_polled_ns += wr_tsc_to_ns(__atomic_load_n(&ts->active_tsc, __ATOMIC_RELAXED));
 	}
 	merge_lanes(e, s, offsetof(struct wr_replay_lane, gap_err),
 		    &row->replay_gap_err);
@@ -341,10 +331,10 @@ collect_port_rx(struct wr_engine *e, unsigned int i, uint64_t now)
 		r->polls = __atomic_load_n(&rq->polls, __ATOMIC_RELAXED);
 		r->busy_polls = __atomic_load_n(&rq->busy_polls,
 						__ATOMIC_RELAXED);
-		r->busy_ns = wr_engine_tsc_to_ns(e, __atomic_load_n(
+		r->busy_ns = wr_tsc_to_ns(__atomic_load_n(
 				&rq->busy_tsc, __ATOMIC_RELAXED));
 		r->active_ns = st != 0 && now > st ?
-			wr_engine_tsc_to_ns(e, now - st) : 0;
+			wr_tsc_to_ns(now - st) : 0;
 		p->rx_pkts += r->rx_pkts;
 		p->rx_bytes += __atomic_load_n(&rq->rx_ours_bytes,
 					       __ATOMIC_RELAXED);
@@ -381,7 +371,7 @@ collect_usage(struct wr_engine *e)
 		if (c->start_tsc == 0 || c->end_tsc < c->start_tsc)
 			continue;
 		u = c->usage;
-		u.wall_ns = wr_engine_tsc_to_ns(e, c->end_tsc - c->start_tsc);
+		u.wall_ns = wr_tsc_to_ns(c->end_tsc - c->start_tsc);
 		for (q = 0; q < c->n_txq; q++)
 			for (i = 0; i < e->n_ports; i++)
 				if (e->ports[i].port_id == c->txq[q].port_id)
@@ -448,7 +438,7 @@ wr_engine_collect(struct wr_engine *e, bool final)
 			end = start;
 		/* A stream of a sequence sends only while it is active: its
 		 * rates are over that time (known once it stopped). */
-		row->duration_ns = wr_engine_tsc_to_ns(e, seq && final ?
+		row->duration_ns = wr_tsc_to_ns(seq && final ?
 						       active : end - start);
 		if (f->streams[s].train_frames != 0)
 			collect_trains(e, s, row);
@@ -480,7 +470,7 @@ wr_engine_collect(struct wr_engine *e, bool final)
 		rte_spinlock_lock(&e->guard);
 		p->link_lost = true;
 		p->link_lost_ns = e->loss[i].tsc > start ?
-			wr_engine_tsc_to_ns(e, e->loss[i].tsc - start) : 0;
+			wr_tsc_to_ns(e->loss[i].tsc - start) : 0;
 		p->link_lost_tx_pkts = e->loss[i].tx_pkts;
 		rte_spinlock_unlock(&e->guard);
 	}
@@ -489,12 +479,12 @@ wr_engine_collect(struct wr_engine *e, bool final)
 	v->elapsed_ns = 0;
 	for (i = 0; i < e->n_ports; i++) {
 		e->port_rows[i].duration_ns = port_end[i] > start ?
-			wr_engine_tsc_to_ns(e, port_end[i] - start) : 0;
+			wr_tsc_to_ns(port_end[i] - start) : 0;
 		if (e->port_rows[i].duration_ns > v->elapsed_ns)
 			v->elapsed_ns = e->port_rows[i].duration_ns;
 	}
 	if (!final)
-		v->elapsed_ns = wr_engine_tsc_to_ns(e, now_tsc - start);
+		v->elapsed_ns = wr_tsc_to_ns(now_tsc - start);
 	return v;
 }
 
@@ -570,7 +560,7 @@ wr_engine_stream_ctl_delay_ns(const struct wr_engine *e, uint32_t s)
 		if (t - e->ctl_pub_tsc[s] > worst)
 			worst = t - e->ctl_pub_tsc[s];
 	}
-	return (int64_t)wr_engine_tsc_to_ns(e, worst);
+	return (int64_t)wr_tsc_to_ns(worst);
 }
 
 uint64_t
@@ -669,8 +659,8 @@ wr_engine_meta(const struct wr_engine *e, const struct wr_stream_file *f,
 		m->tx_lcores[m->n_tx_lcores++] = e->lcores[i];
 	snprintf(m->started_at, sizeof(m->started_at), "%s", started_at);
 	m->stop_reason = reason;
-	m->eal_args = e->eal_argv + 1;
-	m->n_eal_args = (unsigned int)(e->eal_argc - 1);
+	m->eal_args = e->eal.argv + 1;
+	m->n_eal_args = (unsigned int)(e->eal.argc - 1);
 	wr_tsc_get(&m->tsc);
 	m->has_tsc = true;
 }

@@ -32,7 +32,7 @@
 
 #include "wr_bench_result.h"
 #include "wr_config.h"
-#include "wr_engine.h"
+#include "wr_eal.h"
 #include "wr_offload.h"
 #include "wr_port.h"
 #include "wr_runtime.h"
@@ -778,36 +778,27 @@ wr_port_list(const struct wr_config *cfg, char **user, int n_user,
 	     struct wr_port_info **out, unsigned int *n_out,
 	     struct wr_error *err)
 {
-	char *eal[WR_PORT_LIST_ARGS], *eal_copy[WR_PORT_LIST_ARGS];
 	struct wr_port_info *pi;
+	struct wr_eal *eal = calloc(1, sizeof(*eal));
 	unsigned int k, n = 0;
-	int i, n_eal = 0, rc = 0;
+	int rc = 0;
 	uint16_t pid;
 
 	*out = NULL;
 	*n_out = 0;
-	eal[n_eal++] = (char *)"wirerate";
-	eal[n_eal++] = (char *)"--log-level=notice";
-	for (k = 0; k < cfg->n_eal_args; k++)
-		eal[n_eal++] = cfg->eal_args[k];
-	for (i = 0; i < n_user && n_eal < WR_PORT_LIST_ARGS - 1; i++)
-		eal[n_eal++] = user[i];
-	eal[n_eal] = NULL;
-	/* The run's own file prefix and private memif sockets. */
-	rc = wr_runtime_apply(eal, &n_eal, WR_PORT_LIST_ARGS - 1, err);
-	if (rc != 0)
+	if (eal == NULL)
+		return wr_error_set(err, -ENOMEM, NULL, 0, 0, NULL,
+				    "out of memory");
+	/* The same start as a run's, on the same arguments. */
+	rc = wr_eal_start(eal, cfg, NULL, user, n_user, err);
+	wr_eal_log_pass(eal, rc == 0);
+	if (rc != 0) {
+		if (eal->up)
+			wr_eal_cleanup();
+		free(eal);
 		return rc;
-	eal[n_eal] = NULL;
-	/* EAL may reorder the array it is given. */
-	memcpy(eal_copy, eal, sizeof(eal));
-	wr_tsc_begin();
-	if (rte_eal_init(n_eal, eal_copy) < 0) {
-		rc = rte_errno;
-		wr_engine_eal_abandon();
-		return wr_error_set(err, rc == EINVAL ? -EINVAL : -EIO, NULL,
-				    0, 0, NULL, "EAL failed to start: %s",
-				    rte_strerror(rc));
 	}
+	free(eal);
 	pi = calloc(RTE_MAX_ETHPORTS, sizeof(*pi));
 	if (pi == NULL) {
 		rc = wr_error_set(err, -ENOMEM, NULL, 0, 0, NULL,
@@ -835,7 +826,7 @@ out:
 		rte_eth_dev_close(pid);
 		wr_port_intr_settle();
 	}
-	wr_engine_eal_cleanup();
+	wr_eal_cleanup();
 	if (rc != 0) {
 		free(pi);
 		return rc;

@@ -3,6 +3,7 @@
 
 import json
 import os
+import pathlib
 import re
 import shutil
 import signal
@@ -11,7 +12,7 @@ import sys
 import time
 import unittest
 
-from wrtest import STREAMS, WIRERATE, EalCase
+from wrtest import ROOT, STREAMS, WIRERATE, EalCase, kill, pcap_frames, wait_for
 
 NULL_PCAP_EAL = ["--no-pci", "--in-memory", "--vdev=net_null0", "--lcores=0@0"]
 
@@ -298,6 +299,63 @@ streams:
         out, _ = sink.communicate(timeout=20)
         self.assertEqual(int(out.strip()), 300)
         self.assertEqual(self.json("r.json")["streams"][0]["tx_pkts"], 300)
+
+    def test_arp_resolved_stream_served(self):
+        """eth.dst: arp through wirerate serve (streams.load, traffic.start): the frames carry
+        the kernel's MAC, as `run`'s do.  The kernel is the judge: tcpdump on its end of the
+        veth sees the destination, and its UDP socket counts what it took as its own."""
+        sys.path.insert(0, os.path.join(ROOT, "python"))
+        import wirerate  # noqa: E402  (the project's client, from the source tree)
+
+        if shutil.which("tcpdump") is None:
+            self.fail("tcpdump is needed")
+        k_mac = json.loads(self.sh("ip", "-n", self.ns, "-j", "link", "show", self.k_if))[0][
+            "address"]
+        sink = self.run_in_ns(sys.executable, "-c", UDP_SINK, self.KERNEL_IP, "5555")
+        self.addCleanup(sink.kill)
+        self.assertEqual(sink.stdout.readline().strip(), "ready")
+        pcap = self.path("k.pcap")
+        dump = subprocess.Popen(["ip", "netns", "exec", self.ns, "tcpdump", "-i", self.k_if,
+                                 "-n", "-U", "-w", pcap, "udp", "and", "port", "5555"],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        self.addCleanup(dump.kill)
+        # tcpdump says "listening on" once its socket is open: frames before it are lost.
+        self.assertIn("listening", dump.stderr.readline())
+        sock = self.path("srv.sock")
+        log = self.path("serve.log")
+        with open(log, "w") as f:
+            srv = subprocess.Popen(["ip", "netns", "exec", self.ns, WIRERATE, "serve", "--config",
+                                    self.prof(False), "--socket", sock], cwd=self.tmp,
+                                   stdout=f, stderr=f)
+        self.addCleanup(kill, srv)
+        self.assertTrue(wait_for(lambda: os.path.exists(sock) or srv.poll() is not None, 20),
+                        "the server did not create its socket")
+        self.assertIsNone(srv.poll(), pathlib.Path(log).read_text())
+        with wirerate.connect(sock) as c:
+            self.assertTrue(wait_for(lambda: c.ports()[0]["link_up"], 20))
+            c.load(f"""version: 1
+streams:
+  - name: to-kernel
+    count: 300
+    rate: 1000 pps
+    size: 128
+    eth: {{dst: arp}}
+    ipv4: {{src: {self.GEN_IP}, dst: {self.KERNEL_IP}}}
+    udp: {{src: 4000, dst: 5555}}
+""")
+            c.start()
+            done = c.wait(timeout=20)
+            self.assertEqual(done["state"], "done", done)
+        out, _ = sink.communicate(timeout=20)
+        time.sleep(0.3)
+        dump.send_signal(signal.SIGINT)
+        dump.communicate(timeout=10)
+        kill(srv)
+        self.assertEqual(srv.returncode, 0, pathlib.Path(log).read_text())
+        dsts = [f[0:6].hex(":") for f in pcap_frames(pcap)]
+        self.assertEqual(len(dsts), 300)
+        self.assertEqual(set(dsts), {k_mac})
+        self.assertEqual(int(out.strip()), 300)
 
     def test_unresolved_fails(self):
         sf = self.write("s.yaml", f"""version: 1

@@ -14,6 +14,7 @@
 #include "wr_clock_eal.h"
 #include "wr_report.h"
 #include "wr_rtt.h"
+#include "wr_session.h"
 
 /* The main lcore checks for the end of a trial this often. */
 #define WR_BENCH_POLL_NS (20 * 1000 * 1000ull)
@@ -332,6 +333,7 @@ wr_bench_trial(struct wr_bench *b, struct wr_stream *st, uint64_t drain_ns,
 	uint64_t t0, tick;
 	struct wr_stream two[2];
 	struct wr_stream_file sf;
+	struct wr_session sess;
 	struct wr_report_view *v;
 	int rc;
 
@@ -349,15 +351,15 @@ wr_bench_trial(struct wr_bench *b, struct wr_stream *st, uint64_t drain_ns,
 		two[1].sig_short = st->sig_short;
 	}
 	trial_stream_file(b, two, b->bidir ? 2 : 1, &sf);
-	wr_engine_port_macs(b->e, &sf);
+	wr_session_init(&sess, b->e, NULL);
 	wr_error_clear(err);
-	rc = wr_engine_load(b->e, &sf, false, err);
+	rc = wr_session_load(&sess, &sf, err);
 	if (rc == 0 && wr_bench_cancelled(b))
 		rc = -EINTR;
 	if (rc == 0)
 		rc = wr_engine_start(b->e, err);
 	if (rc != 0) {
-		wr_engine_unload(b->e);
+		wr_session_unload(&sess);
 		return rc;
 	}
 	/* The stream's own duration ends the trial; a signal or a link
@@ -437,7 +439,7 @@ wr_bench_trial(struct wr_bench *b, struct wr_stream *st, uint64_t drain_ns,
 				     &jit);
 		wr_latency_summarize(b->rev_lat_hist, &jit, &b->rev_lat);
 	}
-	wr_engine_unload(b->e);
+	wr_session_unload(&sess);
 	return wr_bench_cancelled(b) || b->link_lost ? -EINTR : 0;
 }
 

@@ -295,6 +295,8 @@ wr_server_run(struct wr_engine *e, const struct wr_server_opts *o,
 		return wr_error_set(err, -ENOMEM, NULL, 0, 0, NULL,
 				    "out of memory");
 	s->e = e;
+	wr_session_init(&s->sess, e, &(struct wr_session_opts){
+		.telemetry = true });
 	s->o = o;
 	s->stop = stop;
 	s->handle_line = wr_srv_handle_line;

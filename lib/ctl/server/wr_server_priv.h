@@ -38,6 +38,7 @@
 #include "wr_rpc.h"
 #include "wr_rtt.h"
 #include "wr_server.h"
+#include "wr_session.h"
 #include "wr_clock_eal.h"
 #include "wr_yaml.h"
 
@@ -204,6 +205,7 @@ struct conn {
 
 struct server {
 	struct wr_engine *e;
+	struct wr_session sess;      /* how traffic.start loads the streams */
 	/* Given by the loop (wr_server.c) to the files below it: a whole
 	 * request of a connection to the dispatch (wr_server_io.c's), one turn
 	 * of the loop while a benchmark job waits (wr_server_jobs.c's). */

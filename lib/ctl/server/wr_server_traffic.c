@@ -76,7 +76,7 @@ wr_srv_unbuild(struct server *s)
 	if (!s->built)
 		return;
 	wr_srv_caps_end(s);
-	wr_engine_unload(s->e);
+	wr_session_unload(&s->sess);
 	s->built = false;
 	s->state = ST_IDLE;
 	s->have_base = false;
@@ -625,7 +625,7 @@ wr_srv_m_start(struct call *k)
 		s->run_count[i] = sel[i] ? s->f.streams[i].count : 0;
 	wr_srv_caps_prepare(s);
 	wr_error_clear(&err);
-	rc = wr_engine_load(s->e, &s->f, false, &err);
+	rc = wr_session_load(&s->sess, &s->f, &err);
 	for (i = 0; i < s->f.n_streams; i++) {
 		s->f.streams[i].rate = rate_save[i];
 		s->f.streams[i].count = count_save[i];

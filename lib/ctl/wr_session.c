@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* wr_session: the one way a stream file goes onto an open engine (next hops, port MACs, TX offloads, responders, telemetry, captures). */
+#include <errno.h>
+#include <string.h>
+
+#include "wr_session.h"
+#include "wr_telemetry.h"
+
+void
+wr_session_init(struct wr_session *s, struct wr_engine *e,
+		const struct wr_session_opts *o)
+{
+	memset(s, 0, sizeof(*s));
+	s->e = e;
+	if (o != NULL)
+		s->o = *o;
+}
+
+/* Which ports answer ARP/ICMP/ND: the profile's `arp: true`, arp_all, or
+ * a stream of the port resolving its eth.dst (its next hop will ask for
+ * us sooner or later, and must get an answer). */
+static void
+want_responders(struct wr_session *s, const struct wr_stream_file *f)
+{
+	const struct wr_config *cfg = wr_engine_config(s->e);
+	unsigned int i;
+	uint32_t k;
+
+	s->any_responder = false;
+	for (i = 0; i < wr_engine_n_ports(s->e); i++) {
+		s->want[i] = s->o.arp_all ||
+			     (i < cfg->n_ports && cfg->ports[i].arp);
+		for (k = 0; k < f->n_streams; k++)
+			if (f->streams[k].port == i && f->streams[k].dst_arp)
+				s->want[i] = true;
+		s->any_responder |= s->want[i];
+	}
+}
+
+/* A capture of what a port receives needs the port polled, and one of
+ * what it sends needs sent mbufs freed with reference counts (no
+ * MBUF_FAST_FREE): asked for as a responder's TX is. */
+static int
+captures_need(struct wr_session *s, bool *tx_cap, struct wr_error *err)
+{
+	unsigned int i, n = wr_engine_n_ports(s->e);
+
+	memset(tx_cap, 0, WR_PORTS_MAX * sizeof(*tx_cap));
+	for (i = 0; i < s->o.n_captures; i++) {
+		const struct wr_engine_cap *c = &s->o.captures[i];
+
+		if (c->port >= n)
+			return wr_error_set(err, -EINVAL, NULL, 0, 0, NULL,
+				"--capture %u=%s: port %u does not exist: "
+				"there %s %u port%s", c->port, c->file, c->port,
+				n == 1 ? "is" : "are", n, n == 1 ? "" : "s");
+		if (c->dir & WR_CAP_RX)
+			wr_engine_set_rx(s->e, c->port, true);
+		if (c->dir & WR_CAP_TX)
+			tx_cap[c->port] = true;
+	}
+	return 0;
+}
+
+static int
+tx_plan(struct wr_session *s, const struct wr_stream_file *f,
+	const bool *tx_cap, struct wr_error *err)
+{
+	const struct wr_config *cfg = wr_engine_config(s->e);
+	unsigned int i, n;
+	uint32_t k;
+	int rc;
+
+	for (i = 0; i < wr_engine_n_ports(s->e); i++) {
+		for (k = 0, n = 0; k < f->n_streams; k++)
+			n += f->streams[k].port == i;
+		rc = wr_port_tx_plan(wr_engine_port(s->e, i), n,
+				     s->want[i] || tx_cap[i], cfg->link_wait_ms,
+				     err);
+		if (rc != 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* A template kept from before the ports were known has the default MACs
+ * where the stream asked for its port's or its next hop's: built again
+ * once they are written in (wr_frame.h has no MAC edit of a template). */
+static void
+drop_stale(struct wr_session *s, const struct wr_stream_file *f)
+{
+	uint32_t k;
+
+	for (k = 0; s->o.prepared != NULL && k < f->n_streams; k++)
+		if (f->streams[k].mac_port != 0 || f->streams[k].dst_arp) {
+			wr_frame_tmpl_free(s->o.prepared->tmpl[k]);
+			s->o.prepared->tmpl[k] = NULL;
+		}
+}
+
+int
+wr_session_load(struct wr_session *s, struct wr_stream_file *f,
+		struct wr_error *err)
+{
+	bool tx_cap[WR_PORTS_MAX];
+	unsigned int i;
+	int rc;
+
+	wr_session_unload(s);
+	want_responders(s, f);
+	rc = captures_need(s, tx_cap, err);
+	if (rc == 0)
+		rc = wr_arpd_resolve(wr_engine_port(s->e, 0),
+				     wr_engine_n_ports(s->e), f,
+				     WR_ARPD_TIMEOUT_MS, err);
+	if (rc != 0)
+		return rc;
+	wr_engine_port_macs(s->e, f);
+	drop_stale(s, f);
+	rc = tx_plan(s, f, tx_cap, err);
+	if (rc == 0)
+		rc = wr_engine_load(s->e, f, s->o.prepared, s->any_responder,
+				    err);
+	if (rc != 0)
+		return rc;
+	s->loaded = true;
+	if (s->any_responder) {
+		rc = wr_arpd_attach(s->e, s->want, s->arpd, err);
+		if (rc != 0)
+			goto fail;
+	}
+	/* Telemetry is a convenience: the streams go on without it. */
+	s->telemetry_rc = s->o.telemetry ? wr_telemetry_attach(s->e) : 0;
+	/* Captures cover the session's first load: a later one (run
+	 * --repeat) finds them ended with the streams they saw. */
+	for (i = 0; !s->caps_started && i < s->o.n_captures; i++) {
+		rc = wr_engine_capture_start(s->e, &s->o.captures[i], err);
+		if (rc < 0)
+			goto fail;
+		s->cap_id[s->n_caps++] = rc;
+	}
+	s->caps_started = true;
+	return 0;
+fail:
+	wr_session_unload(s);
+	return rc;
+}
+
+void
+wr_session_unload(struct wr_session *s)
+{
+	if (!s->loaded)
+		return;
+	/* The telemetry callbacks and the responders read the streams'
+	 * state: neither may once it is freed. */
+	if (s->o.telemetry)
+		wr_telemetry_detach();
+	wr_arpd_detach(s->e, s->arpd);
+	wr_engine_unload(s->e);
+	s->loaded = false;
+}

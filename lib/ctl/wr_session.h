@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* wr_session: the one way a stream file goes onto an open engine, for run, serve and every benchmark trial. */
+#ifndef WR_SESSION_H
+#define WR_SESSION_H
+
+/**
+ * @file
+ * An engine's streams are loaded with what the ports around them need,
+ * whoever asks (`wirerate run`, the server's traffic.start, a benchmark
+ * trial), as testpmd's start_packet_forwarding() starts every forwarding
+ * engine the same way:
+ *
+ *   1. the ports that answer ARP/ICMP/ND: the profile's `arp: true`, the
+ *      options' @c arp_all, or a stream of the port whose eth.dst is
+ *      resolved (its next hop will ask for us in turn);
+ *   2. the next hops of `eth: {dst: arp}` / `{dst: nd}` resolved on the
+ *      wire (wr_arpd_resolve), and the profile's or the port's MACs
+ *      written into `eth: port` streams (wr_engine_port_macs);
+ *   3. each port's TX offloads planned for its streams (wr_port_tx_plan);
+ *   4. wr_engine_load(), with the templates the stream file's check kept
+ *      (wr_engine_prepare()), RX polled where a responder or an RX
+ *      capture needs it;
+ *   5. the responders attached, DPDK telemetry's /wirerate/ commands
+ *      published, the options' captures started.
+ *
+ * wr_session_unload() undoes 5 and 4 (the ports stay up, planned).
+ * Main lcore only, with no worker running.  Nothing here prints: a
+ * telemetry that could not be published is a convenience lost, kept in
+ * @c telemetry_rc for the caller to mention.
+ */
+
+#include <stdbool.h>
+
+#include "wr_capture.h"
+#include "wr_config.h"
+#include "wr_engine.h"
+#include "wr_error.h"
+#include "wr_neigh.h"
+
+/** What a caller asks of a load beyond the streams themselves. */
+struct wr_session_opts {
+	/** Every port answers ARP/ICMP/ND (run --arp). */
+	bool arp_all;
+	/** Publish the engine to DPDK telemetry (wr_telemetry.h). */
+	bool telemetry;
+	/** Templates the stream file's check kept (wr_engine_prepare()),
+	 * lent to every load; those of streams whose MACs the load writes
+	 * (eth: port, dst: arp) are freed from it and built after.  NULL:
+	 * every template is built at load. */
+	struct wr_prepared *prepared;
+	/** Captures started at the first load (run --capture); they end
+	 * with the streams (wr_engine_unload() stops them). */
+	const struct wr_engine_cap *captures;
+	unsigned int n_captures;
+};
+
+/** One engine's loads: what each one attached, for its unload. */
+struct wr_session {
+	struct wr_engine *e;
+	struct wr_session_opts o;
+	bool want[WR_PORTS_MAX];    /**< ports given a responder */
+	bool any_responder;
+	struct wr_arpd *arpd[WR_PORTS_MAX];
+	int cap_id[WR_CAPTURES_MAX]; /**< the captures' engine ids */
+	unsigned int n_caps;
+	bool caps_started;
+	/** 0, or why telemetry could not be published (the load went on). */
+	int telemetry_rc;
+	bool loaded;
+};
+
+/**
+ * Bind @p s to the open engine @p e with options @p o (copied; the
+ * captures it points to must outlive the session).
+ */
+void wr_session_init(struct wr_session *s, struct wr_engine *e,
+		     const struct wr_session_opts *o);
+
+/**
+ * Load @p f (checked by wr_engine_check_streams(); it must stay valid and
+ * unchanged until wr_session_unload(), and its resolved MACs are written
+ * into it) with steps 1 to 5 above.  A session loaded already is
+ * unloaded first.
+ * @return 0; -EINVAL (a capture of a port the engine lacks, a responder
+ *         whose RX lcore sends nothing on its port), -EHOSTUNREACH (a next
+ *         hop that did not answer), -ETIMEDOUT (a link down after a TX
+ *         offload change), or what wr_engine_load() returned; @p err
+ *         filled.  On failure nothing stays loaded.
+ */
+int wr_session_load(struct wr_session *s, struct wr_stream_file *f,
+		    struct wr_error *err);
+
+/** Detach the responders and telemetry, free the streams' contexts.
+ * Safe when nothing is loaded. */
+void wr_session_unload(struct wr_session *s);
+
+#endif /* WR_SESSION_H */
