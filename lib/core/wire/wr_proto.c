@@ -370,3 +370,13 @@ wr_proto_rx(const struct wr_proto *p, const uint8_t *h, uint32_t len,
 	}
 	return p->hlen;
 }
+
+uint8_t
+wr_proto_rx_csum(const struct wr_proto *p, const uint8_t *h, uint32_t len,
+		 uint16_t *off)
+{
+	if (p->rx_csum != NULL)
+		return p->rx_csum(h, len, off);
+	*off = p->csum_off;
+	return p->csum;
+}

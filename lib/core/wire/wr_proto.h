@@ -180,6 +180,14 @@ enum wr_carry {
 struct wr_rx_next {
 	uint8_t carry;
 	uint32_t value;
+	/** What follows is one fragment of a datagram (an IPv4 fragment,
+	 * an IPv6 fragment header's payload, not atomic): a header in it
+	 * may be read, but a checksum over the datagram above it covers
+	 * bytes this frame does not hold.  Set by the rx hook of a layer
+	 * that fragments (true or false), left alone by the others: a
+	 * caller that reads it clears it first (wr_pkt_csums; the RX
+	 * loop's walk, wr_pkt_parse, does not read it). */
+	bool frag;
 };
 
 struct wr_proto {
@@ -250,6 +258,14 @@ struct wr_proto {
 	 * that matches carry (wr_proto_rx).
 	 */
 	int (*rx)(const uint8_t *h, uint32_t len, struct wr_rx_next *next);
+	/**
+	 * Receive (optional): where the checksum of the received header at
+	 * @p h (@p len bytes to the frame's end) is, for a protocol whose
+	 * header has one or not by its flags (GRE's C bit).  @return the
+	 * rule (enum wr_csum_rule) with its offset in @p off, WR_CSUM_NONE
+	 * when this header carries none.  NULL: csum and csum_off.
+	 */
+	uint8_t (*rx_csum)(const uint8_t *h, uint32_t len, uint16_t *off);
 	/**
 	 * An IPv6 extension header (or the like) between an IP layer of
 	 * version ext_of and the L4 header: the L4 pseudo-header's addresses
@@ -377,6 +393,15 @@ int wr_proto_layout(const struct wr_layer *l, struct wr_layout *lo);
  */
 int wr_proto_rx(const struct wr_proto *p, const uint8_t *h, uint32_t len,
 		struct wr_rx_next *next);
+
+/**
+ * The checksum a received header of protocol @p p at @p h (@p len bytes
+ * to the frame's end) carries: its rule (enum wr_csum_rule, WR_CSUM_NONE:
+ * none) and its offset in the header in @p off, through the rx_csum hook
+ * or csum and csum_off.
+ */
+uint8_t wr_proto_rx_csum(const struct wr_proto *p, const uint8_t *h,
+			 uint32_t len, uint16_t *off);
 
 /**
  * The registered protocol a received header's @p next names (the first in

@@ -95,7 +95,8 @@ layout(const struct wr_layer *l, struct wr_layout *lo)
 }
 
 /* Options make the header longer (IHL); a fragment other than the first
- * carries no header of the layer above. */
+ * carries no header of the layer above, and a first one only part of the
+ * datagram its checksum covers. */
 static int
 rx(const uint8_t *h, uint32_t len, struct wr_rx_next *next)
 {
@@ -109,6 +110,9 @@ rx(const uint8_t *h, uint32_t len, struct wr_rx_next *next)
 	next->carry = (wr_get16(h + 6) & 0x1fff) != 0 ? WR_CARRY_NOTHING :
 		      WR_CARRY_IPPROTO;
 	next->value = h[9];
+	/* MF or an offset: the first fragment's L4 header is here, the
+	 * bytes its checksum covers are not all. */
+	next->frag = (wr_get16(h + 6) & 0x3fff) != 0;
 	return (int)ihl;
 }
 

@@ -134,7 +134,8 @@ static const struct wr_proto_field frag_fields[] = {
 	  .def = 1, .doc = "identification" },
 };
 
-/* A fragment other than the first carries no header of the layer above. */
+/* A fragment other than the first carries no header of the layer above;
+ * a first one only part of what that header's checksum covers. */
 static int
 frag_rx(const uint8_t *h, uint32_t len, struct wr_rx_next *next)
 {
@@ -143,6 +144,8 @@ frag_rx(const uint8_t *h, uint32_t len, struct wr_rx_next *next)
 	next->carry = (wr_get16(h + 2) & 0xfff8) != 0 ? WR_CARRY_NOTHING :
 		      WR_CARRY_IPPROTO;
 	next->value = h[0];
+	/* An atomic fragment (offset 0, M 0, RFC 6946) is the whole datagram. */
+	next->frag = (wr_get16(h + 2) & 0xfff9) != 0;
 	return FRAG_HLEN;
 }
 
