@@ -190,6 +190,30 @@ struct wr_rx_next {
 	bool frag;
 };
 
+/**
+ * How long a received header is, as data (wr_proto.rx_hlen), for readers
+ * that cannot run the rx hook (the Python TRex converter, through
+ * wr_proto_json): @c base bytes, plus @c unit bytes times the count in
+ * byte @c off: (h[off] & mask) >> shift, or, with @c bits, the number of
+ * bits of @c mask set there (GRE's C, K and S flags each add a word).
+ * unit 0: the header is hlen bytes.  @c chain: the rx hook's length is
+ * no such rule (GTP-U's chain of extension headers): a reader without the
+ * hook stops there.  With @c frag_mask, what follows is one fragment of a
+ * datagram (wr_rx_next.frag) when the 16-bit word at @c frag_off has any
+ * of its bits set.  test_proto checks every module's against its rx.
+ */
+struct wr_rx_hlen {
+	uint8_t off;
+	uint8_t mask;
+	uint8_t shift;
+	uint8_t unit;
+	uint8_t base;
+	bool bits;
+	bool chain;
+	uint8_t frag_off;
+	uint16_t frag_mask;
+};
+
 struct wr_proto {
 	const char *name;         /**< the YAML key: "ipv4" */
 	const char *title;        /**< for `check`: "IPv4" */
@@ -258,6 +282,9 @@ struct wr_proto {
 	 * that matches carry (wr_proto_rx).
 	 */
 	int (*rx)(const uint8_t *h, uint32_t len, struct wr_rx_next *next);
+	/** The length rx finds, as data, for a header whose length its
+	 * bytes say (struct wr_rx_hlen); unit 0: hlen. */
+	struct wr_rx_hlen rx_hlen;
 	/**
 	 * Receive (optional): where the checksum of the received header at
 	 * @p h (@p len bytes to the frame's end) is, for a protocol whose
@@ -409,6 +436,24 @@ uint8_t wr_proto_rx_csum(const struct wr_proto *p, const uint8_t *h,
  * EtherType or protocol, a UDP port of no tunnel).
  */
 const struct wr_proto *wr_proto_rx_next(const struct wr_rx_next *next);
+
+/**
+ * The registry as JSON (every protocol in registry order: its names, what
+ * announces it, its checksum, length field and fields with their roles)
+ * into @p buf (@p len bytes, NUL-terminated when it fits): the table the
+ * Python TRex converter reads (python/wirerate/trex/registry.json, which
+ * test_proto checks against this).  @return the bytes it needs, without
+ * the NUL (snprintf's rule).
+ */
+size_t wr_proto_json(char *buf, size_t len);
+
+/**
+ * The length of the received header of @p p at @p h (@p len bytes to the
+ * frame's end) by its rx_hlen, or hlen; 0 when the frame ends first or
+ * the module's header length is not data (a chain of extension headers:
+ * GTP-U's).
+ */
+uint32_t wr_proto_rx_hlen(const struct wr_proto *p, const uint8_t *h, uint32_t len);
 
 /** The registry's first link protocol (Ethernet): where a frame starts. */
 const struct wr_proto *wr_proto_link(void);

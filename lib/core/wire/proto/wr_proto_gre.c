@@ -101,11 +101,15 @@ rx_csum(const uint8_t *h, uint32_t len, uint16_t *off)
 		WR_CSUM_NONE;
 }
 
+/* rx's rule as data: a word, and one more for each of C, K and S set. */
+#define GRE_RX_HLEN { .off = 0, .mask = (GRE_FLAG_C | GRE_FLAG_K | GRE_FLAG_S) >> 8, \
+		      .unit = 4, .base = GRE_HLEN, .bits = true }
+
 const struct wr_proto wr_proto_gre = {
 	.name = "gre", .title = "GRE", .hlen = GRE_HLEN,
 	.fields = fields, .n_fields = sizeof(fields) / sizeof(fields[0]),
 	.carry = WR_CARRY_ETHERTYPE, .ipproto = WR_IPPROTO_GRE, .len_off = -1,
-	.layout = layout, .rx = rx, .rx_csum = rx_csum,
+	.layout = layout, .rx = rx, .rx_csum = rx_csum, .rx_hlen = GRE_RX_HLEN,
 };
 
 const struct wr_proto wr_proto_gre_key = {
@@ -113,5 +117,5 @@ const struct wr_proto wr_proto_gre_key = {
 	.fields = key_fields,
 	.n_fields = sizeof(key_fields) / sizeof(key_fields[0]),
 	.carry = WR_CARRY_ETHERTYPE, .ipproto = WR_IPPROTO_GRE, .len_off = -1,
-	.rx = rx, .rx_csum = rx_csum,
+	.rx = rx, .rx_csum = rx_csum, .rx_hlen = GRE_RX_HLEN,
 };

@@ -123,5 +123,7 @@ const struct wr_proto wr_proto_ipv4 = {
 	.ipproto = WR_IPPROTO_IPV4,
 	.over_mpls = true, .l3 = true, .offload = WR_OL_IPV4,
 	.csum = WR_CSUM_HEADER, .csum_off = 10,
-	.len_off = 2, .ip_version = 4, .rx = rx, .opts = &opts, .layout = layout,
+	.len_off = 2, .ip_version = 4, .rx = rx,
+	/* IHL: 32-bit words; MF or a fragment offset. */
+	.rx_hlen = { .off = 0, .mask = 0x0f, .unit = 4, .frag_off = 6, .frag_mask = 0x3fff }, .opts = &opts, .layout = layout,
 };
