@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* test_capture: the capture reader's checks, rewrites and checksums, replay lanes and capture timing with a fake clock. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "wr_replay_pcap.h"
+#include "wr_pkt_csum.h"
 #include "wr_replay.h"
 #include "wr_rng.h"
 #include "wr_test.h"
@@ -236,7 +238,7 @@ udp4_frame(uint8_t *f)
 
 	memset(f, 0xab, 60);
 	memcpy(f, hdr, sizeof(hdr));
-	wr_capture_fix_csum(f, 60);
+	wr_pkt_fix_csums(f, 60);
 }
 
 static bool
@@ -331,9 +333,74 @@ test_fix_csum_ipv6(void)
 
 	memset(f, 0x5a, sizeof(f));
 	memcpy(f, hdr, sizeof(hdr));
-	wr_capture_fix_csum(f, sizeof(f));
+	wr_pkt_fix_csums(f, sizeof(f));
 	ph = sum16(f + 22, 32) + 17 + 16;
 	CU_ASSERT_EQUAL(fold(ph + sum16(f + 54, 16)), 0xffff);
+}
+
+/* Checksums only the protocol registry knows where to find (wr_pkt_csum.h):
+ * the inner IPv4 and UDP ones of a VXLAN frame, GRE's (C flag) and its
+ * inner IPv4 and ICMP, SCTP's CRC32c over IPv6.  The frames are Scapy
+ * 2.5's (checksums as it computes them), theirs spoiled here. */
+static void
+test_fix_csum_registry(void)
+{
+	static const struct {
+		const char *hex;
+		uint16_t at[4]; /* checksum fields spoiled; 0: no more */
+	} cases[] = {
+		/* Ether/IP/UDP(1234, 4789)/VXLAN(flags=8, vni=7)/Ether/IP/UDP(5, 6)/"abcdefgh" */
+		{ "020000000002020000000001080045000056000100004011ee6ec6120001c613"
+		  "000104d212b5004254d808000000000007000200000000040200000000030800"
+		  "4500002400010000401166c60a0000010a0000020005000600105a2b61626364"
+		  "65666768", { 24, 40, 74, 90 } },
+		/* Ether/IP/GRE(chksum_present=1)/IP/ICMP(id=1, seq=2)/"pingping" */
+		{ "02000000000202000000000108004500004000010000402fee66c6120001c613"
+		  "00018000080077ff00004500002400010000400166d60a0000010a00000208"
+		  "003a5b0001000270696e6770696e67", { 24, 38, 52, 64 } },
+		/* Ether/IPv6/SCTP(1, 2, tag=3)/SCTPChunkData(tsn=1, "datadata") */
+		{ "02000000000202000000000186dd600000000024844020010db8000000000000"
+		  "00000000000120010db800000000000000000000000200010002000000037368"
+		  "ae87000000180000000100000000000000006461746164617461", { 62 } },
+	};
+	unsigned int i, j, k;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		uint8_t want[128], f[128];
+		size_t n = strlen(cases[i].hex) / 2;
+
+		for (k = 0; k < n; k++)
+			sscanf(cases[i].hex + 2 * k, "%2hhx", &want[k]);
+		memcpy(f, want, n);
+		for (j = 0; j < 4 && cases[i].at[j] != 0; j++) {
+			f[cases[i].at[j]] ^= 0x5a;
+			f[cases[i].at[j] + 1] ^= 0xa5;
+		}
+		CU_ASSERT_NOT_EQUAL(memcmp(f, want, n), 0);
+		wr_pkt_fix_csums(f, (uint16_t)n);
+		if (memcmp(f, want, n) != 0)
+			for (k = 0; k < n; k++)
+				if (f[k] != want[k])
+					fprintf(stderr, "\n    case %u: byte %u: %02x, "
+						"Scapy's %02x", i, k, f[k], want[k]);
+		CU_ASSERT_EQUAL(memcmp(f, want, n), 0);
+	}
+	/* A first fragment (MF): its IPv4 header's checksum fixed, its UDP
+	 * one (over later fragments' bytes too) left as it was. */
+	{
+		static const char frag[] =
+			"020000000002020000000001080045000024000920004011ce98c612"
+			"0001c613000100050006006412346162636465666768";
+		uint8_t want[64], f[64];
+		size_t n = strlen(frag) / 2;
+
+		for (k = 0; k < n; k++)
+			sscanf(frag + 2 * k, "%2hhx", &want[k]);
+		memcpy(f, want, n);
+		f[24] ^= 0x5a;
+		wr_pkt_fix_csums(f, (uint16_t)n);
+		CU_ASSERT_EQUAL(memcmp(f, want, n), 0);
+	}
 }
 
 /* ---- lanes and limits against enumeration ---- */
@@ -658,7 +725,7 @@ v6_frame(uint8_t *f, bool vlan, uint8_t nh, const uint8_t *l4, uint16_t l4len)
 	memcpy(f + o + 8, v6_src, 16);
 	memcpy(f + o + 24, v6_dst, 16);
 	memcpy(f + o + 40, l4, l4len);
-	wr_capture_fix_csum(f, (uint16_t)(o + 40 + l4len));
+	wr_pkt_fix_csums(f, (uint16_t)(o + 40 + l4len));
 	return (uint16_t)(o + 40 + l4len);
 }
 
@@ -946,6 +1013,7 @@ static CU_TestInfo edit_tests[] = {
 	{ "rewrite", test_rewrite },
 	{ "value_at", test_value_at },
 	{ "fix_csum_ipv6", test_fix_csum_ipv6 },
+	{ "fix_csum_registry", test_fix_csum_registry },
 	{ "yaml_keys", test_yaml_keys },
 	{ "yaml_pcap_files", test_yaml_pcap_files },
 	{ "rewrite_ipv6", test_rewrite_ipv6 },

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "wr_replay_pcap.h"
+#include "wr_pkt_csum.h"
 #include "wr_replay.h"
 
 /*
@@ -105,7 +106,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fs[WR_REWRITE_IPV4_DST].step = 2;
 	wr_capture_rewrite(&c, set, fs, 1);
 	for (k = 0; k < c.n; k++)
-		wr_capture_fix_csum(wr_capture_frame(&c, k), c.len[k]);
+		wr_pkt_fix_csums(wr_capture_frame(&c, k), c.len[k]);
 	(void)wr_capture_over_mtu(&c, 1500);
 	(void)wr_replay_pass_ns(&c, 3 * WR_REPLAY_SPEEDUP_ONE);
 	if (wr_replay_lane_frames(c.n, 3, 0) <= 4)

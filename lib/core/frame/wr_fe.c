@@ -10,6 +10,7 @@
 #include "wr_fe.h"
 #include "wr_fe_priv.h"
 #include "wr_parse.h"
+#include "wr_pkt_csum.h"
 #include "wr_stream.h"
 #include "wr_wire.h"
 #include "wr_ytree.h"
@@ -32,12 +33,6 @@ static const char *const tuple_keys[] = { "ip", "port", "flows", NULL };
 static const char *const minmax_keys[] = { "min", "max", NULL };
 static const char *const write_keys[] = {
 	"offset", "var", "add", "order", "width", "mask", "shift", NULL
-};
-static const char *const csum_names[] = {
-#define WR_X(e, name) name,
-	WR_CSUM_KINDS(WR_X)
-#undef WR_X
-	NULL
 };
 static const char *const eth_keys[] = { "src", "dst", NULL };
 /* Keys a frame: stream for the field engine does not take (they describe
@@ -294,11 +289,6 @@ int
 wr_fe_describe(const struct wr_fe_spec *fe, const char *indent, char *buf,
 	       size_t len)
 {
-	static const char *const csums[] = {
-#define WR_X(e, name) name,
-		WR_CSUM_KINDS(WR_X)
-#undef WR_X
-	};
 	static const char *const kinds[] = {
 #define WR_X(e, name) name,
 		WR_FE_KINDS(WR_X)
@@ -359,7 +349,7 @@ wr_fe_describe(const struct wr_fe_spec *fe, const char *indent, char *buf,
 		    "frame)\n", indent);
 	for (i = 0; !fe->csum_all && i < fe->n_fix; i++)
 		put(buf, len, &n, "%s  checksum %s at %u\n", indent,
-		    csums[fe->fix[i].kind], fe->fix[i].off);
+		    wr_pkt_csum_kind(fe->fix[i].kind)->name, fe->fix[i].off);
 	if (fe->trim >= 0)
 		put(buf, len, &n, "%s  trim: %s (%u..%u bytes without FCS)\n",
 		    indent, fe->var[fe->trim].name, fe->trim_min, fe->trim_max);
@@ -946,41 +936,51 @@ parse_checksums(struct wr_ywalk *w, const struct wr_ynode *n,
 		const struct wr_ynode *c = n->kids[i], *x = NULL;
 		struct wr_fe_fix *f = &fe->fix[fe->n_fix];
 		size_t old = wr_ywalk_push_index(w, i);
-		const char *keys[WR_CSUM__COUNT + 2];
+		const char *keys[WR_PKT_CSUM_KINDS_MAX + 2];
+		const struct wr_proto *p;
 		unsigned int k, seen = 0;
+		bool own = false;
 		uint64_t u = 0;
 
-		for (k = 0; k < WR_CSUM__COUNT; k++) {
-			keys[k] = csum_names[k];
-			if (wr_ynode_get(c, csum_names[k]) != NULL) {
+		/* The checksums the registry's modules carry in every header. */
+		for (k = 0; k < WR_PKT_CSUM_KINDS_MAX &&
+		     (p = wr_pkt_csum_kind(k)) != NULL; k++) {
+			keys[k] = p->name;
+			if (wr_ynode_get(c, p->name) != NULL) {
 				seen++;
 				f->kind = (uint8_t)k;
-				x = wr_ynode_get(c, csum_names[k]);
+				x = wr_ynode_get(c, p->name);
 			}
 		}
 		keys[k] = "ip";
 		keys[k + 1] = NULL;
 		rc = wr_ywalk_keys(w, c, "a checksum such as {ipv4: 14} or {udp: "
 				   "34, ip: 14}", keys);
-		if (rc == 0 && seen != 1)
-			rc = wr_ywalk_fail(w, c, "a checksum names one of ipv4, udp, "
-					   "tcp, icmp, icmp6 with its header's "
-					   "offset");
-		if (rc == 0)
-			rc = WR_YWALK_KEY(w, csum_names[f->kind], wr_ywalk_u64(w, x,
+		if (rc == 0 && seen != 1) {
+			char names[128];
+
+			rc = wr_ywalk_fail(w, c, "a checksum names one of %s with "
+					   "its header's offset",
+					   wr_pkt_csum_kind_names(names, sizeof(names)));
+		}
+		if (rc == 0) {
+			p = wr_pkt_csum_kind(f->kind);
+			own = p->csum == WR_CSUM_HEADER;
+			rc = WR_YWALK_KEY(w, p->name, wr_ywalk_u64(w, x,
 					  0, fe->len - 1, &u));
+		}
 		f->off = (uint16_t)u;
 		x = wr_ynode_get(c, "ip");
-		if (rc == 0 && f->kind == WR_CSUM_IPV4 && x != NULL)
-			rc = WR_YWALK_KEY(w, "ip", wr_ywalk_fail(w, x, "an IPv4 "
+		if (rc == 0 && own && x != NULL)
+			rc = WR_YWALK_KEY(w, "ip", wr_ywalk_fail(w, x, "an IP "
 					  "header's checksum takes its own offset "
 					  "only: no ip:"));
-		if (rc == 0 && f->kind != WR_CSUM_IPV4 && x == NULL)
+		if (rc == 0 && !own && x == NULL)
 			rc = wr_ywalk_missing(w, c, "ip");
 		if (rc == 0 && x != NULL)
 			rc = WR_YWALK_KEY(w, "ip", wr_ywalk_u64(w, x, 0, f->off,
 					  &u));
-		f->ip = f->kind == WR_CSUM_IPV4 ? f->off : (uint16_t)u;
+		f->ip = own ? f->off : (uint16_t)u;
 		wr_ywalk_pop(w, old);
 		if (rc == 0)
 			fe->n_fix++;

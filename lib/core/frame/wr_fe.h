@@ -117,7 +117,7 @@ struct wr_fe_write {
 /** A checksum fixed on every frame: the header at `off`, its IP header at
  * `ip` (the pseudo-header of UDP, TCP, ICMPv6). */
 struct wr_fe_fix {
-	uint8_t kind;      /**< enum wr_csum_kind (wr_replay_pcap.h) */
+	uint8_t kind;      /**< its protocol: wr_pkt_csum_kind(kind) */
 	uint16_t off;
 	uint16_t ip;
 };

@@ -10,6 +10,7 @@
 #include "wr_csum.h"
 #include "wr_fe.h"
 #include "wr_fe_priv.h"
+#include "wr_pkt_csum.h"
 
 /* Frames generated per pass of the burst loops: every table below is one
  * stack array of this many entries (values 16 x 64 x 8 = 8 KiB). */
@@ -556,26 +557,22 @@ static int
 regions(const struct wr_fe_spec *fe, struct wr_csum_region *r, uint32_t *n,
 	struct wr_error *err)
 {
-	static const char *const names[] = {
-#define WR_X(e, name) name,
-		WR_CSUM_KINDS(WR_X)
-#undef WR_X
-	};
 	uint32_t i;
 
 	if (fe->csum_all) {
-		*n = wr_capture_csums(fe->frame, fe->len, r);
+		*n = wr_pkt_csums(fe->frame, fe->len, WR_PKT_CSUM_SUM16, r,
+				  WR_FE_CSUMS_MAX);
 		return 0;
 	}
 	for (i = 0; i < fe->n_fix; i++) {
 		const struct wr_fe_fix *f = &fe->fix[i];
+		const struct wr_proto *p = wr_pkt_csum_kind(f->kind);
 
-		if (wr_capture_csum_at(fe->frame, fe->len, f->kind, f->off,
-				       f->ip, &r[i]) != 0)
+		if (wr_pkt_csum_at(fe->frame, fe->len, p, f->off, f->ip, &r[i]) != 0)
 			return wr_error_set(err, -EINVAL, NULL, 0, 0, NULL,
 				"checksums[%u]: the frame holds no %s header at "
 				"offset %u in an IP header at %u", i,
-				names[f->kind], f->off, f->ip);
+				p->name, f->off, f->ip);
 	}
 	*n = fe->n_fix;
 	return 0;
@@ -599,10 +596,10 @@ lies(const struct wr_csum_region *r, uint32_t o, uint32_t w, bool tail,
 		return -1;
 	if (!tail && o < r->end && o + w > r->end)
 		return -1;
-	if (r->kind == WR_CSUM_IPV4 || r->kind == WR_CSUM_ICMP)
+	if (r->rule != WR_CSUM_PSEUDO)
 		return 0;
-	a0 = r->ip + (r->ip6 ? 8u : 12u);
-	a1 = r->ip + (r->ip6 ? 40u : 20u);
+	a0 = r->addr;
+	a1 = r->addr_end;
 	if (o >= a0 && o + w <= a1) {
 		*sh = (uint8_t)(((o + w - r->ip) & 1) * 8);
 		return 2;
@@ -610,7 +607,7 @@ lies(const struct wr_csum_region *r, uint32_t o, uint32_t w, bool tail,
 	if ((o < a0 && o + w > a0) || (o < a1 && o + w > a1))
 		return -1;
 	/* The pseudo-header's protocol is the checksum's own. */
-	if (o <= r->ip + (r->ip6 ? 6u : 9u) && o + w > r->ip + (r->ip6 ? 6u : 9u))
+	if (o <= r->proto_at && o + w > r->proto_at)
 		return -1;
 	return 0;
 }
@@ -672,7 +669,7 @@ build_slots(struct wr_fe_tmpl *t, const struct wr_csum_region *r, uint32_t n_r,
 		for (j = 0; rc == 0 && j < n_r; j++) {
 			uint8_t sh = 0;
 			int where = lies(&r[j], w->off, w->width,
-					 fe->trim >= 0 && r[j].kind != WR_CSUM_IPV4, &sh);
+					 fe->trim >= 0 && r[j].rule != WR_CSUM_HEADER, &sh);
 
 			if (w->off < r[j].csum + 2u && w->off + w->width > r[j].csum)
 				rc = wr_error_set(err, -EINVAL, NULL, 0, 0, NULL,
@@ -711,24 +708,20 @@ build_csums(struct wr_fe_tmpl *t, struct wr_csum_region *r, uint32_t n_r,
 
 	for (i = 0; i < n_r; i++) {
 		struct cs *x = &t->cs[i];
-		bool l4 = r[i].kind != WR_CSUM_IPV4;
+		bool l4 = r[i].rule != WR_CSUM_HEADER;
 
 		memset(x, 0, sizeof(*x));
 		x->csum = r[i].csum;
 		x->start = r[i].start;
-		x->ffff = r[i].kind == WR_CSUM_UDP;
+		x->ffff = r[i].ffff;
 		x->tail = l4 && fe->trim >= 0;
-		x->pseudo = l4 && r[i].kind != WR_CSUM_ICMP;
+		x->pseudo = r[i].rule == WR_CSUM_PSEUDO;
 		if (x->tail && r[i].csum + 2u > fe->trim_min)
 			return wr_error_set(err, -EINVAL, NULL, 0, 0, NULL,
 				"the checksum at offset %u lies past the smallest "
 				"trimmed frame (%u bytes)", r[i].csum, fe->trim_min);
 		if (x->pseudo) {
-			const uint8_t *ip = z + r[i].ip;
-
-			x->cconst = (r[i].ip6 ? span_sum(ip, 8, 40) : span_sum(ip, 12, 20)) +
-				    (r[i].kind == WR_CSUM_UDP ? 17u :
-				     r[i].kind == WR_CSUM_TCP ? 6u : 58u);
+			x->cconst = span_sum(z, r[i].addr, r[i].addr_end) + r[i].ipproto;
 			if (!x->tail)
 				x->cconst += (uint64_t)(r[i].end - r[i].start);
 		}

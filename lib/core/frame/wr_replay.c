@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "wr_bytes.h"
+#include "wr_pkt_csum.h"
 #include "wr_replay.h"
 #include "wr_rng.h"
 
@@ -30,7 +31,7 @@ wr_replay_spec_seed(struct wr_replay_spec *r, uint64_t seed)
 				&f->spec, wr_rng_key(seed, 0x200 + i), k),
 				f->width);
 		}
-		wr_capture_fix_csum(b, r->cap.len[k]);
+		wr_pkt_fix_csums(b, r->cap.len[k]);
 	}
 }
 

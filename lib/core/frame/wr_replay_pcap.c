@@ -15,13 +15,10 @@
 #include "wr_csum.h"
 #include "wr_in.h"
 #include "wr_pkt.h"
+#include "wr_pkt_csum.h"
 #include "wr_proto.h"
 #include "wr_rng.h"
 
-/* The checksum's offset in each L4 header (RFC 768, 793, 792, 4443). */
-#define UDP_CSUM_OFF 6
-#define TCP_CSUM_OFF 16
-#define ICMP_CSUM_OFF 2
 /* Reads of the file for its digest. */
 #define READ_CHUNK (1u << 20)
 
@@ -398,203 +395,6 @@ wr_capture_over_mtu(const struct wr_capture *c, uint16_t mtu)
 	return -1;
 }
 
-/* The L4 checksum of a header of protocol @p proto at @p l4 (its IP
- * datagram ends at @p end); 0 kinds it has none we compute. */
-static int
-l4_region(uint8_t proto, bool ip6, uint16_t ip, uint32_t l4, uint32_t end,
-	  struct wr_csum_region *r)
-{
-	static const struct { uint8_t proto; uint8_t kind; uint8_t off; bool v6; } l4s[] = {
-		{ WR_IPPROTO_UDP, WR_CSUM_UDP, UDP_CSUM_OFF, false },
-		{ WR_IPPROTO_TCP, WR_CSUM_TCP, TCP_CSUM_OFF, false },
-		{ WR_IPPROTO_ICMP, WR_CSUM_ICMP, ICMP_CSUM_OFF, false },
-		{ WR_IPPROTO_ICMPV6, WR_CSUM_ICMP6, ICMP_CSUM_OFF, true },
-	};
-	unsigned int i;
-
-	for (i = 0; i < sizeof(l4s) / sizeof(l4s[0]); i++) {
-		if (l4s[i].proto != proto || (l4s[i].v6 && !ip6) ||
-		    (proto == WR_IPPROTO_ICMP && ip6))
-			continue;
-		if (end < l4 + l4s[i].off + 2u)
-			return -EINVAL;
-		r->kind = l4s[i].kind;
-		r->ip6 = ip6;
-		r->ip = ip;
-		r->start = (uint16_t)l4;
-		r->end = (uint16_t)end;
-		r->csum = (uint16_t)(l4 + l4s[i].off);
-		return 0;
-	}
-	return -ENOENT;
-}
-
-int
-wr_capture_csum_at(const uint8_t *buf, uint16_t len, unsigned int kind,
-		   uint16_t off, uint16_t ip, struct wr_csum_region *r)
-{
-	const uint8_t *h = buf + ip;
-	uint32_t ihl, end;
-	bool ip6;
-
-	if ((uint32_t)ip + 20 > len)
-		return -EINVAL;
-	ip6 = (h[0] >> 4) == 6;
-	if (!ip6 && (h[0] >> 4) != 4)
-		return -EINVAL;
-	if (ip6 && (uint32_t)ip + WR_IPV6_HLEN > len)
-		return -EINVAL;
-	ihl = ip6 ? WR_IPV6_HLEN : (uint32_t)(h[0] & 0x0f) * 4;
-	if (ihl < 20 || ip + ihl > len)
-		return -EINVAL;
-	if (kind == WR_CSUM_IPV4) {
-		if (ip6 || off != ip)
-			return -EINVAL;
-		r->kind = WR_CSUM_IPV4;
-		r->ip6 = false;
-		r->ip = r->start = ip;
-		r->end = (uint16_t)(ip + ihl);
-		r->csum = (uint16_t)(ip + 10);
-		return 0;
-	}
-	/* The datagram as its header says, within the frame. */
-	end = ip + (ip6 ? WR_IPV6_HLEN + (uint32_t)wr_get16(h + 4) : wr_get16(h + 2));
-	if (end > len)
-		end = len;
-	if (off < ip + ihl || off >= end)
-		return -EINVAL;
-	/* The IP header must say so (right after an IPv6 header: its next
-	 * header; behind extension headers, the caller's word). */
-	{
-		static const uint8_t protos[] = {
-			[WR_CSUM_UDP] = WR_IPPROTO_UDP, [WR_CSUM_TCP] = WR_IPPROTO_TCP,
-			[WR_CSUM_ICMP] = WR_IPPROTO_ICMP, [WR_CSUM_ICMP6] = WR_IPPROTO_ICMPV6,
-		};
-
-		if (kind < WR_CSUM__COUNT && kind != WR_CSUM_IPV4 &&
-		    (!ip6 || off == ip + WR_IPV6_HLEN) &&
-		    h[ip6 ? 6 : 9] != protos[kind])
-			return -ENOENT;
-	}
-	switch (kind) {
-	case WR_CSUM_UDP:
-		return l4_region(WR_IPPROTO_UDP, ip6, ip, off, end, r);
-	case WR_CSUM_TCP:
-		return l4_region(WR_IPPROTO_TCP, ip6, ip, off, end, r);
-	case WR_CSUM_ICMP:
-		return ip6 ? -EINVAL : l4_region(WR_IPPROTO_ICMP, false, ip, off,
-						  end, r);
-	case WR_CSUM_ICMP6:
-		return ip6 ? l4_region(WR_IPPROTO_ICMPV6, true, ip, off, end, r)
-			   : -EINVAL;
-	default:
-		return -EINVAL;
-	}
-}
-
-/* IPv6 extension headers the L4 checksum is found behind (RFC 8200 4.1);
- * a fragment header ends the walk: its checksum covers later fragments. */
-#define IP6_EXT_HOPOPTS 0
-#define IP6_EXT_ROUTING 43
-#define IP6_EXT_DSTOPTS 60
-
-unsigned int
-wr_capture_csums(const uint8_t *buf, uint16_t len, struct wr_csum_region *out)
-{
-	uint16_t type = 0, l3 = l3_of(buf, len, &type);
-	const uint8_t *ip = buf + l3;
-	uint32_t ihl, tot, off, end;
-	unsigned int n = 0;
-	uint8_t nh;
-
-	if (l3 == 0)
-		return 0;
-	if (type == WR_ETHERTYPE_IPV4) {
-		if (wr_capture_csum_at(buf, len, WR_CSUM_IPV4, l3, l3, &out[0]) != 0)
-			return 0;
-		n = 1;
-		ihl = out[0].end - l3;
-		tot = wr_get16(ip + 2);
-		/* A fragment's L4 header and checksum cover bytes we do not
-		 * hold (later fragments): only whole datagrams. */
-		if (tot < ihl || l3 + tot > len || (wr_get16(ip + 6) & 0x3fff) != 0)
-			return n;
-		if (l4_region(ip[9], false, l3, l3 + ihl, l3 + tot, &out[n]) == 0 &&
-		    /* IPv4 UDP may go without a checksum (0): kept so. */
-		    !(out[n].kind == WR_CSUM_UDP && wr_get16(buf + out[n].csum) == 0))
-			n++;
-		return n;
-	}
-	if (type != WR_ETHERTYPE_IPV6 || (uint32_t)l3 + WR_IPV6_HLEN > len ||
-	    (ip[0] >> 4) != 6)
-		return 0;
-	end = (uint32_t)l3 + WR_IPV6_HLEN + wr_get16(ip + 4);
-	if (end > len)
-		return 0;
-	off = l3 + WR_IPV6_HLEN;
-	nh = ip[6];
-	while (nh == IP6_EXT_HOPOPTS || nh == IP6_EXT_ROUTING || nh == IP6_EXT_DSTOPTS) {
-		if (off + 8 > end)
-			return 0;
-		nh = buf[off];
-		off += ((uint32_t)buf[off + 1] + 1) * 8;
-		if (off > end)
-			return 0;
-	}
-	return l4_region(nh, true, l3, off, end, &out[0]) == 0 ? 1 : 0;
-}
-
-uint64_t
-wr_capture_pseudo_sum(const uint8_t *buf, const struct wr_csum_region *r)
-{
-	const uint8_t *ip = buf + r->ip;
-
-	if (r->kind == WR_CSUM_IPV4 || r->kind == WR_CSUM_ICMP)
-		return 0;
-	/* The pseudo-header's length is the upper-layer packet's. */
-	return (uint64_t)(r->ip6 ? wr_csum_sum(ip + 8, 32) : wr_csum_sum(ip + 12, 8)) +
-	       (r->kind == WR_CSUM_UDP ? WR_IPPROTO_UDP :
-		r->kind == WR_CSUM_TCP ? WR_IPPROTO_TCP : WR_IPPROTO_ICMPV6) +
-	       (uint64_t)(r->end - r->start);
-}
-
-void
-wr_capture_csum_fix(uint8_t *buf, const struct wr_csum_region *r)
-{
-	uint16_t c;
-
-	wr_put16(buf + r->csum, 0);
-	c = (uint16_t)~wr_csum_fold(wr_capture_pseudo_sum(buf, r) +
-				    wr_csum_sum(buf + r->start,
-						(uint32_t)(r->end - r->start)));
-	if (r->kind == WR_CSUM_UDP && c == 0) /* RFC 768: a computed 0 is sent as all ones */
-		c = 0xffff;
-	wr_put16(buf + r->csum, c);
-}
-
-void
-wr_capture_fix_csum(uint8_t *buf, uint16_t len)
-{
-	struct wr_csum_region r[2];
-	unsigned int i, n = wr_capture_csums(buf, len, r);
-
-	for (i = 0; i < n; i++)
-		wr_capture_csum_fix(buf, &r[i]);
-}
-
-/* The outer IP header's checksums after its addresses changed; ICMP's
- * does not cover them (no pseudo-header) and is left alone. */
-static void
-fix_outer(uint8_t *buf, uint16_t len, bool skip_icmp)
-{
-	struct wr_csum_region r[2];
-	unsigned int i, n = wr_capture_csums(buf, len, r);
-
-	for (i = 0; i < n; i++)
-		if (!(skip_icmp && r[i].kind == WR_CSUM_ICMP))
-			wr_capture_csum_fix(buf, &r[i]);
-}
-
 /* The random sub-sequence key of each rewrite. */
 static void
 rewrite_keys(uint64_t seed, uint64_t *key)
@@ -615,56 +415,85 @@ rewrite_value(const struct wr_field_spec *fs, enum wr_rewrite_id id,
 	return wr_field_value_at(&fs[id], key[id], k);
 }
 
-/* An IP header's source (rewrite @p src at @p off) and destination (the
- * next rewrite id, right after it): both versions lay them out so. */
-static void
-put_addrs(uint8_t *ip, const bool *set, const struct wr_field_spec *fs,
-	  const uint64_t *key, uint64_t k, enum wr_rewrite_id src, unsigned int off)
+/* Where rewrite @p id writes: its protocol's module and field (the key
+ * names both, "ipv4.src"); false for a key the registry does not hold. */
+static bool
+rewrite_field(enum wr_rewrite_id id, const struct wr_proto **p,
+	      const struct wr_proto_field **f)
 {
-	unsigned int width = rewrites[src].bits / 8;
+	const char *key = rewrites[id].name, *dot = strchr(key, '.');
+	char name[WR_LAYER_KEY_MAX];
+	int j;
 
-	if (set[src])
-		wr_put_be(ip + off, rewrite_value(fs, src, key, k), width);
-	if (set[src + 1])
-		wr_put_be(ip + off + width, rewrite_value(fs,
-			(enum wr_rewrite_id)(src + 1), key, k), width);
+	if (dot == NULL || (size_t)(dot - key) >= sizeof(name))
+		return false;
+	memcpy(name, key, (size_t)(dot - key));
+	name[dot - key] = '\0';
+	*p = wr_proto_find(name);
+	j = *p != NULL ? wr_proto_field_find(*p, dot + 1) : -ENOENT;
+	if (j < 0 || (*p)->fields[j].bits != rewrites[id].bits ||
+	    (*p)->fields[j].bits != 8u * (*p)->fields[j].span)
+		return false;
+	*f = &(*p)->fields[j];
+	return true;
+}
+
+/* The checksums over the IP header at @p ip after its addresses changed:
+ * its own and those whose pseudo-header it gives; one without a
+ * pseudo-header (ICMPv4's, GRE's, SCTP's) does not cover them and keeps
+ * its bytes, as do those of the headers inside a tunnel. */
+static void
+fix_ip(uint8_t *b, uint16_t len, uint16_t ip)
+{
+	struct wr_csum_region r[WR_PKT_CSUMS_MAX];
+	unsigned int n = wr_pkt_csums(b, len, WR_PKT_CSUM_RULE(WR_CSUM_HEADER) |
+				      WR_PKT_CSUM_RULE(WR_CSUM_PSEUDO), r,
+				      WR_PKT_CSUMS_MAX);
+
+	while (n-- > 0)
+		if (r[n].ip == ip)
+			wr_pkt_csum_fix(b, &r[n]);
 }
 
 uint32_t
 wr_capture_rewrite(struct wr_capture *c, const bool *set,
 		   const struct wr_field_spec *fs, uint64_t seed)
 {
-	bool v4 = set[WR_REWRITE_IPV4_SRC] || set[WR_REWRITE_IPV4_DST];
-	bool v6 = set[WR_REWRITE_IPV6_SRC] || set[WR_REWRITE_IPV6_DST];
+	const struct wr_proto_field *f[WR_REWRITE__COUNT];
+	const struct wr_proto *p[WR_REWRITE__COUNT];
+	bool on[WR_REWRITE__COUNT];
 	uint64_t key[WR_REWRITE__COUNT];
 	uint32_t k, n_ip = 0;
+	unsigned int id;
 
 	rewrite_keys(seed, key);
+	for (id = 0; id < WR_REWRITE__COUNT; id++)
+		on[id] = set[id] && rewrite_field((enum wr_rewrite_id)id, &p[id], &f[id]);
 
 	for (k = 0; k < c->n; k++) {
 		uint8_t *b = wr_capture_frame(c, k);
-		uint16_t len = c->len[k], type = 0, l3;
-		uint8_t *ip;
+		uint16_t len = c->len[k];
+		struct wr_pkt pk;
+		unsigned int i;
+		int ip = -1;
 
-		if (set[WR_REWRITE_ETH_DST])
-			wr_put_be(b, rewrite_value(fs, WR_REWRITE_ETH_DST,
-							   key, k), 6);
-		if (set[WR_REWRITE_ETH_SRC])
-			wr_put_be(b + 6, rewrite_value(fs,
-				WR_REWRITE_ETH_SRC, key, k), 6);
-		if (!v4 && !v6)
-			continue;
-		l3 = l3_of(b, len, &type);
-		ip = b + l3;
-		if (l3 != 0 && v4 && type == WR_ETHERTYPE_IPV4 && len >= l3 + 20 &&
-		    (ip[0] >> 4) == 4) {
-			put_addrs(ip, set, fs, key, k, WR_REWRITE_IPV4_SRC, 12);
-			fix_outer(b, len, true);
-			n_ip++;
-		} else if (l3 != 0 && v6 && type == WR_ETHERTYPE_IPV6 &&
-			   len >= l3 + WR_IPV6_HLEN && (ip[0] >> 4) == 6) {
-			put_addrs(ip, set, fs, key, k, WR_REWRITE_IPV6_SRC, 8);
-			fix_outer(b, len, true);
+		(void)wr_pkt_parse(b, len, NULL, &pk);
+		for (id = 0; id < WR_REWRITE__COUNT; id++) {
+			/* The link header's fields, and the IP header's right
+			 * after it and its tags (not one inside a tunnel). */
+			for (i = 0; on[id] && i < pk.n; i++)
+				if (pk.proto[i] == p[id] &&
+				    (pk.proto[i]->link ? i == 0 : pk.off[i] == pk.l2_len))
+					break;
+			if (!on[id] || i == pk.n)
+				continue;
+			wr_put_be(b + pk.off[i] + f[id]->off, rewrite_value(fs,
+				  (enum wr_rewrite_id)id, key, k), f[id]->span);
+			if (pk.proto[i]->l3)
+				ip = pk.off[i];
+		}
+		if (ip >= 0) {
+			fix_ip(b, len, (uint16_t)ip);
 			n_ip++;
 		}
 	}

@@ -25,9 +25,9 @@
  * frame set from a struct wr_field_spec, frame k taking the field's k-th
  * value (as frame k of a generated stream does, doc/vary.md), with the
  * IPv4 header checksum and the L4 checksums over the pseudo-header
- * recomputed (ICMP's does not cover addresses).  wr_capture_fix_csum() recomputes
- * every checksum it finds (IPv4 header, UDP/TCP over IPv4 and IPv6,
- * ICMP, ICMPv6) for frames given as bytes.
+ * recomputed (ICMP's does not cover addresses), where the protocol
+ * registry says they are (wr_pkt_csum.h, which also recomputes every
+ * checksum of frames given as bytes).
  *
  * Pure C, no EAL; any thread may use its own struct wr_capture.
  */
@@ -165,80 +165,16 @@ const struct wr_rewrite_desc *wr_rewrite_desc(enum wr_rewrite_id id);
 /**
  * Apply rewrites to every frame of @p c: for each rewrite id with
  * @p set[id], frame k gets value k of @p fs[id] (wr_field_value_at with
- * key wr_rng_key(@p seed, its tag)).  eth.src/eth.dst go into every frame;
- * ipv4.* into frames whose EtherType after the Ethernet header and its
- * VLAN tags (wr_pkt_parse_l2) is IPv4, with the header checksum and the
- * TCP/UDP checksum (an unfragmented datagram whose UDP checksum is not 0)
- * recomputed; ipv6.* into frames whose EtherType there is IPv6, with the
- * UDP (a computed 0 sent as 0xffff), TCP or ICMPv6 checksum recomputed
- * over the new pseudo-header (after hop-by-hop, routing and destination
- * options headers; not in a fragment).  Frames of other types keep their
- * bytes.  @return the number of frames whose IP addresses were rewritten.
+ * key wr_rng_key(@p seed, its tag)), into the field its key names
+ * (protocol.field) of the registered module: eth.* into every frame's
+ * link header; ipv4.* and ipv6.* into the IP header right after the
+ * Ethernet header and its VLAN tags (wr_pkt_parse), with the checksums
+ * over it recomputed (wr_pkt_csum.h: the IPv4 header's, those with its
+ * pseudo-header, in a datagram held whole; a UDP checksum 0 over IPv4
+ * left 0).  Frames without such a header keep their bytes.  @return the
+ * number of frames whose IP addresses were rewritten.
  */
 uint32_t wr_capture_rewrite(struct wr_capture *c, const bool *set,
 			    const struct wr_field_spec *fs, uint64_t seed);
-
-/**
- * Recompute every checksum of the frame @p buf of @p len bytes: the IPv4
- * header checksum; UDP (a computed 0 sent as 0xffff), TCP, ICMP over IPv4;
- * UDP, TCP, ICMPv6 over IPv6 (after hop-by-hop, routing and destination
- * options headers; not in a fragment).  Headers the bytes
- * do not hold whole, and fragments, are left as they are.
- */
-void wr_capture_fix_csum(uint8_t *buf, uint16_t len);
-
-#define WR_CSUM_KINDS(X)          \
-	X(IPV4, "ipv4")           \
-	X(UDP, "udp")             \
-	X(TCP, "tcp")             \
-	X(ICMP, "icmp")           \
-	X(ICMP6, "icmp6")
-
-enum wr_csum_kind {
-#define WR_X(e, name) WR_CSUM_##e,
-	WR_CSUM_KINDS(WR_X)
-#undef WR_X
-	WR_CSUM__COUNT
-};
-
-/**
- * A checksum a frame holds: an IPv4 header's, or an L4 one (UDP, TCP,
- * ICMP; UDP, TCP, ICMPv6 over IPv6) with the IP header of its
- * pseudo-header.  It covers bytes [start, end): the header, or the L4
- * header to the end of the IP datagram.
- */
-struct wr_csum_region {
-	uint8_t kind;   /**< enum wr_csum_kind */
-	bool ip6;       /**< the pseudo-header is IPv6's */
-	uint16_t ip;    /**< offset of the IP header */
-	uint16_t start;
-	uint16_t end;
-	uint16_t csum;  /**< offset of the checksum field */
-};
-
-/**
- * The checksums wr_capture_fix_csum() recomputes: the outer IPv4 header's
- * and the outer IP datagram's L4 one (unfragmented; after IPv6
- * hop-by-hop, routing and destination options headers; an IPv4 UDP
- * checksum of 0, "none", left out).  @p out holds 2.  @return how many.
- */
-unsigned int wr_capture_csums(const uint8_t *buf, uint16_t len,
-			      struct wr_csum_region *out);
-
-/**
- * The checksum of kind @p kind (enum wr_csum_kind) of the header at @p off
- * whose IP header is at @p ip (@p off == @p ip for an IPv4 header).
- * @return 0, -EINVAL (no such IP header, or the header does not fit its
- *         datagram), -ENOENT (the IP header carries no such protocol).
- */
-int wr_capture_csum_at(const uint8_t *buf, uint16_t len, unsigned int kind,
-		       uint16_t off, uint16_t ip, struct wr_csum_region *r);
-
-/** Sum of @p r's pseudo-header (0 when it has none), its length the
- * region's. */
-uint64_t wr_capture_pseudo_sum(const uint8_t *buf, const struct wr_csum_region *r);
-
-/** Compute and write the checksum of @p r (a UDP 0 sent as 0xffff). */
-void wr_capture_csum_fix(uint8_t *buf, const struct wr_csum_region *r);
 
 #endif /* WR_CAPTURE_H */

@@ -370,3 +370,32 @@ wr_proto_rx(const struct wr_proto *p, const uint8_t *h, uint32_t len,
 	}
 	return p->hlen;
 }
+
+uint8_t
+wr_proto_rx_csum(const struct wr_proto *p, const uint8_t *h, uint32_t len,
+		 uint16_t *off)
+{
+	if (p->rx_csum != NULL)
+		return p->rx_csum(h, len, off);
+	*off = p->csum_off;
+	return p->csum;
+}
+
+uint32_t
+wr_proto_rx_hlen(const struct wr_proto *p, const uint8_t *h, uint32_t len)
+{
+	const struct wr_rx_hlen *r = &p->rx_hlen;
+	uint32_t hl;
+
+	if (r->chain)
+		return 0;
+	if (r->unit == 0)
+		hl = p->hlen;
+	else if (len <= r->off)
+		return 0;
+	else if (r->bits)
+		hl = r->base + r->unit * (uint32_t)__builtin_popcount(h[r->off] & r->mask);
+	else
+		hl = r->base + r->unit * (uint32_t)((h[r->off] & r->mask) >> r->shift);
+	return hl <= len ? hl : 0;
+}

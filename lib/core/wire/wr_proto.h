@@ -180,6 +180,38 @@ enum wr_carry {
 struct wr_rx_next {
 	uint8_t carry;
 	uint32_t value;
+	/** What follows is one fragment of a datagram (an IPv4 fragment,
+	 * an IPv6 fragment header's payload, not atomic): a header in it
+	 * may be read, but a checksum over the datagram above it covers
+	 * bytes this frame does not hold.  Set by the rx hook of a layer
+	 * that fragments (true or false), left alone by the others: a
+	 * caller that reads it clears it first (wr_pkt_csums; the RX
+	 * loop's walk, wr_pkt_parse, does not read it). */
+	bool frag;
+};
+
+/**
+ * How long a received header is, as data (wr_proto.rx_hlen), for readers
+ * that cannot run the rx hook (the Python TRex converter, through
+ * wr_proto_json): @c base bytes, plus @c unit bytes times the count in
+ * byte @c off: (h[off] & mask) >> shift, or, with @c bits, the number of
+ * bits of @c mask set there (GRE's C, K and S flags each add a word).
+ * unit 0: the header is hlen bytes.  @c chain: the rx hook's length is
+ * no such rule (GTP-U's chain of extension headers): a reader without the
+ * hook stops there.  With @c frag_mask, what follows is one fragment of a
+ * datagram (wr_rx_next.frag) when the 16-bit word at @c frag_off has any
+ * of its bits set.  test_proto checks every module's against its rx.
+ */
+struct wr_rx_hlen {
+	uint8_t off;
+	uint8_t mask;
+	uint8_t shift;
+	uint8_t unit;
+	uint8_t base;
+	bool bits;
+	bool chain;
+	uint8_t frag_off;
+	uint16_t frag_mask;
 };
 
 struct wr_proto {
@@ -250,6 +282,17 @@ struct wr_proto {
 	 * that matches carry (wr_proto_rx).
 	 */
 	int (*rx)(const uint8_t *h, uint32_t len, struct wr_rx_next *next);
+	/** The length rx finds, as data, for a header whose length its
+	 * bytes say (struct wr_rx_hlen); unit 0: hlen. */
+	struct wr_rx_hlen rx_hlen;
+	/**
+	 * Receive (optional): where the checksum of the received header at
+	 * @p h (@p len bytes to the frame's end) is, for a protocol whose
+	 * header has one or not by its flags (GRE's C bit).  @return the
+	 * rule (enum wr_csum_rule) with its offset in @p off, WR_CSUM_NONE
+	 * when this header carries none.  NULL: csum and csum_off.
+	 */
+	uint8_t (*rx_csum)(const uint8_t *h, uint32_t len, uint16_t *off);
 	/**
 	 * An IPv6 extension header (or the like) between an IP layer of
 	 * version ext_of and the L4 header: the L4 pseudo-header's addresses
@@ -379,11 +422,38 @@ int wr_proto_rx(const struct wr_proto *p, const uint8_t *h, uint32_t len,
 		struct wr_rx_next *next);
 
 /**
+ * The checksum a received header of protocol @p p at @p h (@p len bytes
+ * to the frame's end) carries: its rule (enum wr_csum_rule, WR_CSUM_NONE:
+ * none) and its offset in the header in @p off, through the rx_csum hook
+ * or csum and csum_off.
+ */
+uint8_t wr_proto_rx_csum(const struct wr_proto *p, const uint8_t *h,
+			 uint32_t len, uint16_t *off);
+
+/**
  * The registered protocol a received header's @p next names (the first in
  * registry order), or NULL when none does (a raw layer, an unknown
  * EtherType or protocol, a UDP port of no tunnel).
  */
 const struct wr_proto *wr_proto_rx_next(const struct wr_rx_next *next);
+
+/**
+ * The registry as JSON (every protocol in registry order: its names, what
+ * announces it, its checksum, length field and fields with their roles)
+ * into @p buf (@p len bytes, NUL-terminated when it fits): the table the
+ * Python TRex converter reads (python/wirerate/trex/registry.json, which
+ * test_proto checks against this).  @return the bytes it needs, without
+ * the NUL (snprintf's rule).
+ */
+size_t wr_proto_json(char *buf, size_t len);
+
+/**
+ * The length of the received header of @p p at @p h (@p len bytes to the
+ * frame's end) by its rx_hlen, or hlen; 0 when the frame ends first or
+ * the module's header length is not data (a chain of extension headers:
+ * GTP-U's).
+ */
+uint32_t wr_proto_rx_hlen(const struct wr_proto *p, const uint8_t *h, uint32_t len);
 
 /** The registry's first link protocol (Ethernet): where a frame starts. */
 const struct wr_proto *wr_proto_link(void);

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from . import api
+from . import registry as reg
 from .errors import ProfileError, Site
 from .regions import Region, regions
 from .yamlout import Lines, hexint, stream_file
@@ -429,20 +430,22 @@ def _hw_fix(plan: Plan, c: api.STLVmFixChecksumHw, pos: int) -> Fix:
     f = plan.frame
     if l3 < 14 or l3 >= len(f):
         raise ProfileError(c.site, f"{c.kind}: l3_offset {l3} is not an IP header")
-    version = f[l3] >> 4
+    ipp = reg.named_by("ip", f[l3] >> 4)
     got: List[Region] = []
-    if version == 4:
-        got.append(_region(plan, "ipv4", l3, c))
+    # TRex's L4 types, by the registry's names.
+    l4_name = "tcp" if c.l4_type == api.CTRexVmInsFixHwCs.L4_TYPE_TCP else "udp"
+    if ipp is not None and ipp["csum"] == "header":
+        got.append(_region(plan, ipp["name"], l3, c))
         if c.l4_type != api.CTRexVmInsFixHwCs.L4_TYPE_IP:
-            proto = f[l3 + 9]
             # TRex asks the NIC for the checksum of what the IPv4 header says follows.
-            if proto in (6, 17):
-                got.append(_region(plan, "tcp" if proto == 6 else "udp", l4, c, ip=l3))
-    elif version == 6:
+            nxt = reg.named_by("ipproto", reg.read_field(f, l3, reg.role(ipp, "next_ipproto")))
+            if nxt is not None and nxt["name"] in ("tcp", "udp"):
+                got.append(_region(plan, nxt["name"], l4, c, ip=l3))
+    elif ipp is not None:
         if c.l4_type == api.CTRexVmInsFixHwCs.L4_TYPE_IP:
-            raise ProfileError(c.site, f"{c.kind}: L4_TYPE_IP over IPv6 (no header checksum)")
-        kind = "tcp" if c.l4_type == api.CTRexVmInsFixHwCs.L4_TYPE_TCP else "udp"
-        got.append(_region(plan, kind, l4, c, ip=l3))
+            raise ProfileError(c.site, f"{c.kind}: L4_TYPE_IP over {ipp['title']} (no header "
+                               f"checksum)")
+        got.append(_region(plan, l4_name, l4, c, ip=l3))
     else:
         raise ProfileError(c.site, f"{c.kind}: no IPv4 or IPv6 header at {l3}")
     return Fix(got, c.site, c.kind, False, pos)
@@ -621,7 +624,7 @@ def _stale_notes(plan: Plan, notes: List[Note]) -> None:
                                   f"not fix: TRex sends it stale, and so does this file "
                                   f"(--fix-checksums fixes every checksum)"))
                 break
-        if plan.trim and r.kind in ("udp", "tcp", "icmp", "icmp6"):
+        if plan.trim and r.rule != "header":
             notes.append(Note(plan.stream.site, f"{plan.name}: trimmed sizes change what the "
                               f"{r.kind.upper()} checksum at offset {r.csum_off} covers, and "
                               f"the profile does not fix it: TRex sends it stale, so does "

@@ -1,126 +1,124 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""The checksums a frame holds and the bytes each covers, found by walking its headers.
+"""The checksums a frame holds and the bytes each covers, found through wirerate's registry.
 
-Ethernet, 802.1Q/802.1ad tags, MPLS, IPv4 (any IHL), IPv6 (hop-by-hop, routing and destination
-options headers skipped), UDP, TCP, ICMP, ICMPv6, and inside them GRE and VXLAN (UDP 4789) and
-IP in IP.  Used to warn about a varying field under a checksum the profile leaves stale.
+The walk is the C receiver's (wr_pkt_parse, wr_pkt_csums) over the registry's data
+(registry.py): from the link header, each layer's protocol is the one the layer below names (its
+field of role next_ethertype, next_ipproto or next_udp_port, an MPLS label's bottom bit, an IP
+version, an SCTP chunk's type), its length what its rx_hlen says (IHL, data offset, extension
+header lengths, GRE's flags), where its checksum is, what it covers and what its IP layer's
+pseudo-header holds are the registry's, and headers after a fragmenting one (rx_hlen.frag_mask)
+are in a fragment.  A layer whose length is no such rule (GTP-U's extension chain) ends the
+walk.  No Scapy.  Used to warn about a varying field under a checksum the profile leaves stale.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import List, Optional, Tuple
+from dataclasses import dataclass, field as dc_field
+from typing import Any, Dict, List, Optional, Tuple
 
-ETH_IPV4 = 0x0800
-ETH_IPV6 = 0x86DD
-ETH_TAGS = (0x8100, 0x88A8, 0x9100)
-ETH_MPLS = (0x8847, 0x8848)
-ETH_TEB = 0x6558
-IPPROTO = {6: "tcp", 17: "udp", 1: "icmp", 58: "icmp6"}
+from . import registry as reg
+
+# Deepest stack walked (wr_pkt.h's WR_PKT_LAYERS_MAX).
+_LAYERS_MAX = 16
 
 
 @dataclass
 class Region:
-    """One checksum: its kind (ipv4, udp, tcp, icmp, icmp6), the offset of the checksum
-    field, the bytes it covers [start, end) and, for L4, the IP header of its pseudo-header."""
+    """One checksum: its kind (the registered protocol's name: ipv4, udp, tcp, icmp, icmp6,
+    ...), its rule (header, pseudo, plain, crc32c), the offset of the checksum field, the bytes
+    it covers [start, end) and, over a datagram, the IP header at ip_off of protocol ip."""
 
     kind: str
     csum_off: int
     start: int
     end: int
     ip_off: Optional[int] = None
-    ip6: bool = False
+    rule: str = "header"
+    ip: Optional[Dict[str, Any]] = dc_field(default=None, repr=False)
+
+    def _pseudo_spans(self) -> List[Tuple[int, int]]:
+        """The IP header's bytes in the pseudo-header: its addresses, and its length and
+        protocol fields (a write there changes what the pseudo-header holds)."""
+        ip, o = self.ip, self.ip_off
+        if self.rule != "pseudo" or ip is None or o is None:
+            return []
+        src, dst = reg.role(ip, "src_addr"), reg.role(ip, "dst_addr")
+        nxt = reg.role(ip, "next_ipproto")
+        spans = [(o + f["off"], o + f["off"] + f["span"]) for f in (src, dst, nxt) if f]
+        if ip["len_off"] >= 0:
+            spans.append((o + ip["len_off"], o + ip["len_off"] + 2))
+        return spans
 
     def covers(self, off: int, width: int) -> bool:
         lo, hi = off, off + width
         if lo < self.end and hi > self.start:
             return True
-        if self.ip_off is None or self.kind == "icmp":
-            return False
-        ip = self.ip_off
-        # Pseudo-header: the addresses (and the length and protocol, which the profile's
-        # writes into those bytes also change).
-        spans: List[Tuple[int, int]]
-        if self.ip6:
-            spans = [(ip + 4, ip + 7), (ip + 8, ip + 40)]
-        else:
-            spans = [(ip + 2, ip + 4), (ip + 9, ip + 10), (ip + 12, ip + 20)]
-        return any(lo < b and hi > a for a, b in spans)
+        return any(lo < b and hi > a for a, b in self._pseudo_spans())
+
+
+def _next(p: Dict[str, Any], frame: bytes, off: int, nxt: int) -> Optional[Dict[str, Any]]:
+    """The protocol the header of ``p`` at ``off`` names for the bytes at ``nxt``."""
+    carry = p["carry"]
+    if carry in ("ethertype", "ipproto", "udp_port"):
+        f = reg.role(p, "next_" + carry)
+        return reg.named_by(carry, reg.read_field(frame, off, f)) if f else None
+    if carry == "eth":
+        return reg.named_by("eth", 0)
+    if carry == "mpls":
+        f = reg.role(p, "bottom")
+        if f is not None and not reg.read_field(frame, off, f):
+            return p
+        carry = "ip"
+    if nxt >= len(frame):
+        return None
+    if carry == "ip":
+        return reg.named_by("ip", frame[nxt] >> 4)
+    if carry == "chunk":
+        return reg.named_by("chunk", frame[nxt])
+    return None
 
 
 def _u16(b: bytes, o: int) -> int:
-    return (b[o] << 8) | b[o + 1]
+    return int.from_bytes(b[o:o + 2], "big") if o + 2 <= len(b) else 0
 
 
-def _l4(b: bytes, out: List[Region], proto: int, off: int, end: int, ip_off: int,
-        ip6: bool, depth: int) -> None:
-    kind = IPPROTO.get(proto)
-    if proto == 4 and depth < 4:
-        _ipv4(b, out, off, depth + 1)
-    elif proto == 41 and depth < 4:
-        _ipv6(b, out, off, depth + 1)
-    elif proto == 47 and depth < 4 and off + 4 <= end:
-        flags = b[off]
-        hl = 4 + (4 if flags & 0x80 else 0) + (4 if flags & 0x20 else 0) + \
-            (4 if flags & 0x10 else 0)
-        _ether_type(b, out, _u16(b, off + 2), off + hl, depth + 1)
-    if kind is None:
-        return
-    csum = {"udp": 6, "tcp": 16, "icmp": 2, "icmp6": 2}[kind]
-    if off + csum + 2 > end:
-        return
-    out.append(Region(kind, off + csum, off, end, ip_off, ip6))
-    if kind == "udp" and off + 8 <= end and _u16(b, off + 2) == 4789 and depth < 4:
-        _ether(b, out, off + 16, depth + 1)
-
-
-def _ipv4(b: bytes, out: List[Region], off: int, depth: int) -> None:
-    if off + 20 > len(b) or b[off] >> 4 != 4:
-        return
-    ihl = (b[off] & 15) * 4
-    end = min(len(b), off + max(_u16(b, off + 2), ihl))
-    out.append(Region("ipv4", off + 10, off, off + ihl))
-    if _u16(b, off + 6) & 0x1FFF == 0 and not _u16(b, off + 6) & 0x2000:
-        _l4(b, out, b[off + 9], off + ihl, end, off, False, depth)
-
-
-def _ipv6(b: bytes, out: List[Region], off: int, depth: int) -> None:
-    if off + 40 > len(b) or b[off] >> 4 != 6:
-        return
-    end = min(len(b), off + 40 + _u16(b, off + 4))
-    nh, p = b[off + 6], off + 40
-    while nh in (0, 43, 60) and p + 8 <= end:
-        nh, p = b[p], p + 8 * (b[p + 1] + 1)
-    if nh != 44:
-        _l4(b, out, nh, p, end, off, True, depth)
-
-
-def _ether_type(b: bytes, out: List[Region], et: int, off: int, depth: int) -> None:
-    while et in ETH_TAGS and off + 4 <= len(b):
-        et, off = _u16(b, off + 2), off + 4
-    if et in ETH_MPLS:
-        while off + 4 <= len(b):
-            bos = b[off + 2] & 1
-            off += 4
-            if bos:
-                break
-        if off < len(b):
-            et = ETH_IPV4 if b[off] >> 4 == 4 else ETH_IPV6 if b[off] >> 4 == 6 else 0
-    if et == ETH_IPV4:
-        _ipv4(b, out, off, depth)
-    elif et == ETH_IPV6:
-        _ipv6(b, out, off, depth)
-    elif et == ETH_TEB:
-        _ether(b, out, off, depth + 1)
-
-
-def _ether(b: bytes, out: List[Region], off: int, depth: int) -> None:
-    if off + 14 <= len(b):
-        _ether_type(b, out, _u16(b, off + 12), off + 14, depth)
+def _hlen(p: Dict[str, Any], frame: bytes, off: int) -> int:
+    """The length of ``p``'s header at ``off`` by its rx_hlen (wr_proto_rx_hlen); 0 when the
+    frame ends first or the length is no rule the registry states."""
+    r = p["rx_hlen"]
+    if r["chain"]:
+        return 0
+    if r["unit"] == 0:
+        hl = p["hlen"]
+    elif off + r["off"] >= len(frame):
+        return 0
+    else:
+        v = frame[off + r["off"]] & r["mask"]
+        hl = r["base"] + r["unit"] * (bin(v).count("1") if r["bits"] else v >> r["shift"])
+    return hl if 0 < hl and off + hl <= len(frame) else 0
 
 
 def regions(frame: bytes) -> List[Region]:
     """Every checksum ``frame`` (an Ethernet frame without FCS) holds, outermost first."""
     out: List[Region] = []
-    _ether(frame, out, 0, 0)
+    p: Optional[Dict[str, Any]] = reg.named_by("eth", 0)
+    off, ip, ip_off, end, whole = 0, None, 0, 0, True
+    for _ in range(_LAYERS_MAX):
+        hl = _hlen(p, frame, off) if p is not None else 0
+        if p is None or hl == 0:
+            break
+        if p["l3"] and p["len_off"] >= 0:
+            ip, ip_off = p, off
+            end = off + p["len_base"] + _u16(frame, off + p["len_off"])
+            end = end if off + hl <= end <= len(frame) else 0
+        rule = p["csum"]
+        if rule == "header":
+            out.append(Region(p["name"], off + p["csum_off"], off, off + hl, rule=rule))
+        elif rule != "none" and ip is not None and end and whole and \
+                off + p["csum_off"] + (4 if rule == "crc32c" else 2) <= end:
+            out.append(Region(p["name"], off + p["csum_off"], off, end, ip_off, rule, ip))
+        r = p["rx_hlen"]
+        if r["frag_mask"] and _u16(frame, off + r["frag_off"]) & r["frag_mask"]:
+            whole = False
+        p, off = _next(p, frame, off, off + hl), off + hl
     return out

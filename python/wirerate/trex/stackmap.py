@@ -15,6 +15,7 @@ from __future__ import annotations
 import ipaddress
 from typing import Any, Dict, List, Optional, Tuple
 
+from . import registry as reg
 from .yamlout import hexint
 
 # Fields Scapy computes when left None: set to None, rebuilt, compared.
@@ -27,9 +28,6 @@ _AUTO = {
     "ICMPv6EchoRequest": ("cksum",),
     "ICMPv6EchoReply": ("cksum",),
 }
-# EtherType each layer gets from the one below when nothing is written.
-_ETYPE = {"ipv4": 0x0800, "ipv6": 0x86DD, "mpls": 0x8847}
-_IPPROTO = {"udp": 17, "tcp": 6, "icmp": 1, "icmp6": 58, "ipv4": 4, "ipv6": 41}
 
 
 def _mac(v: str) -> str:
@@ -154,7 +152,7 @@ def to_stack(pkt: Any, frame: bytes) -> Optional[Tuple[List[Dict[str, Any]], Any
             return None
         name, d = got1
         # TPIDs: written by the layer below in Scapy, a key of the tag in the stack.
-        if name == "vlan" and below_type not in (None, 0x8100):
+        if name == "vlan" and below_type not in (None, reg.ethertype("vlan")):
             d["tpid"] = below_type
         names.append(name)
         concrete.append(ly)
@@ -186,21 +184,28 @@ def _drop_derived(layers: List[Dict[str, Any]], names: List[str],
             et = sl.getfieldval("type")
             want = None
             if above == "vlan":
-                want = layers[i + 1]["vlan"].get("tpid", 0x8100)
+                want = layers[i + 1]["vlan"].get("tpid", reg.ethertype("vlan"))
             elif above is not None:
-                want = _ETYPE.get(above)
+                # What the stack derives: the EtherType the layer above registers.
+                want = reg.ethertype(above) or None
             if above is None or et != want:
                 d["type"] = et
         elif name == "mpls":
             pass  # s is written as Scapy built it (Scapy does not set it automatically)
         elif name == "ipv4":
-            if above is not None and d["proto"] == _IPPROTO.get(above):
+            if above is not None and d["proto"] == _ipproto(above):
                 del d["proto"]
         elif name == "ipv6":
-            if above is not None and d["next"] == _IPPROTO.get(above):
+            if above is not None and d["next"] == _ipproto(above):
                 del d["next"]
-        elif name == "udp" and above == "vxlan" and d["dst"] == 4789:
+        elif name == "udp" and above is not None and d["dst"] == reg.udp_port(above) != 0:
             del d["dst"]
+
+
+def _ipproto(name: str) -> Optional[int]:
+    """The IP protocol number the stack derives for ``name`` (None: it derives none)."""
+    p = reg.proto(name)
+    return p["ipproto"] if p["ipproto"] or p["ipproto_zero"] else None
 
 
 def _flow(layer: Dict[str, Any]) -> Any:

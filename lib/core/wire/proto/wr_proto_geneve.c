@@ -95,4 +95,6 @@ const struct wr_proto wr_proto_geneve = {
 	.fields = fields, .n_fields = sizeof(fields) / sizeof(fields[0]),
 	.carry = WR_CARRY_ETHERTYPE, .udp_port = WR_UDP_PORT_GENEVE,
 	.len_off = -1, .opts = &opts, .layout = layout, .rx = rx,
+	/* Opt Len: 4-byte words after the 8 fixed bytes. */
+	.rx_hlen = { .off = 0, .mask = 0x3f, .unit = 4, .base = GENEVE_HLEN },
 };

@@ -91,11 +91,25 @@ rx(const uint8_t *h, uint32_t len, struct wr_rx_next *next)
 	return (int)hl;
 }
 
+/* RFC 2784: with the C flag, a checksum right after the first word over
+ * the GRE header and its payload. */
+static uint8_t
+rx_csum(const uint8_t *h, uint32_t len, uint16_t *off)
+{
+	*off = GRE_HLEN;
+	return len >= GRE_HLEN + 4 && (wr_get16(h) & GRE_FLAG_C) ? WR_CSUM_PLAIN :
+		WR_CSUM_NONE;
+}
+
+/* rx's rule as data: a word, and one more for each of C, K and S set. */
+#define GRE_RX_HLEN { .off = 0, .mask = (GRE_FLAG_C | GRE_FLAG_K | GRE_FLAG_S) >> 8, \
+		      .unit = 4, .base = GRE_HLEN, .bits = true }
+
 const struct wr_proto wr_proto_gre = {
 	.name = "gre", .title = "GRE", .hlen = GRE_HLEN,
 	.fields = fields, .n_fields = sizeof(fields) / sizeof(fields[0]),
 	.carry = WR_CARRY_ETHERTYPE, .ipproto = WR_IPPROTO_GRE, .len_off = -1,
-	.layout = layout, .rx = rx,
+	.layout = layout, .rx = rx, .rx_csum = rx_csum, .rx_hlen = GRE_RX_HLEN,
 };
 
 const struct wr_proto wr_proto_gre_key = {
@@ -103,5 +117,5 @@ const struct wr_proto wr_proto_gre_key = {
 	.fields = key_fields,
 	.n_fields = sizeof(key_fields) / sizeof(key_fields[0]),
 	.carry = WR_CARRY_ETHERTYPE, .ipproto = WR_IPPROTO_GRE, .len_off = -1,
-	.rx = rx,
+	.rx = rx, .rx_csum = rx_csum, .rx_hlen = GRE_RX_HLEN,
 };

@@ -117,4 +117,5 @@ const struct wr_proto wr_proto_gtpu = {
 	.fields = fields, .n_fields = sizeof(fields) / sizeof(fields[0]),
 	.carry = WR_CARRY_IP, .udp_port = WR_UDP_PORT_GTPU,
 	.len_off = 2, .len_base = GTPU_HLEN, .opts = &exts, .layout = layout, .rx = rx,
+	.rx_hlen = { .chain = true }, /* extension headers, each its own length */
 };

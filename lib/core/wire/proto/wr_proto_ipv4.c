@@ -95,7 +95,8 @@ layout(const struct wr_layer *l, struct wr_layout *lo)
 }
 
 /* Options make the header longer (IHL); a fragment other than the first
- * carries no header of the layer above. */
+ * carries no header of the layer above, and a first one only part of the
+ * datagram its checksum covers. */
 static int
 rx(const uint8_t *h, uint32_t len, struct wr_rx_next *next)
 {
@@ -109,6 +110,9 @@ rx(const uint8_t *h, uint32_t len, struct wr_rx_next *next)
 	next->carry = (wr_get16(h + 6) & 0x1fff) != 0 ? WR_CARRY_NOTHING :
 		      WR_CARRY_IPPROTO;
 	next->value = h[9];
+	/* MF or an offset: the first fragment's L4 header is here, the
+	 * bytes its checksum covers are not all. */
+	next->frag = (wr_get16(h + 6) & 0x3fff) != 0;
 	return (int)ihl;
 }
 
@@ -119,5 +123,7 @@ const struct wr_proto wr_proto_ipv4 = {
 	.ipproto = WR_IPPROTO_IPV4,
 	.over_mpls = true, .l3 = true, .offload = WR_OL_IPV4,
 	.csum = WR_CSUM_HEADER, .csum_off = 10,
-	.len_off = 2, .ip_version = 4, .rx = rx, .opts = &opts, .layout = layout,
+	.len_off = 2, .ip_version = 4, .rx = rx,
+	/* IHL: 32-bit words; MF or a fragment offset. */
+	.rx_hlen = { .off = 0, .mask = 0x0f, .unit = 4, .frag_off = 6, .frag_mask = 0x3fff }, .opts = &opts, .layout = layout,
 };

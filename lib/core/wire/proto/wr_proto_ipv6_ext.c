@@ -108,12 +108,16 @@ ext_rx(const uint8_t *h, uint32_t len, struct wr_rx_next *next)
 	return (int)hl;
 }
 
+/* Hdr Ext Len: 8-byte units past the first (ext_rx's rule as data). */
+#define EXT_HLEN { .off = 1, .mask = 0xff, .unit = EXT_UNIT, .base = EXT_UNIT }
+
 const struct wr_proto wr_proto_ipv6_hbh = {
 	.name = "ipv6_hbh", .title = "IPv6 hop-by-hop options", .hlen = EXT_UNIT,
 	.fields = opt_hdr_fields, .n_fields = 1,
 	.carry = WR_CARRY_IPPROTO, .ipproto = WR_IPPROTO_HOPOPTS, .ipproto_zero = true,
 	.ext_of = 6, .ext_ranks = WR_EXT_RANK(RANK_HOP), .len_off = -1,
 	.opts = &options, .layout = opt_layout, .rx = ext_rx,
+	.rx_hlen = EXT_HLEN,
 };
 
 const struct wr_proto wr_proto_ipv6_dst = {
@@ -122,6 +126,7 @@ const struct wr_proto wr_proto_ipv6_dst = {
 	.carry = WR_CARRY_IPPROTO, .ipproto = WR_IPPROTO_DSTOPTS,
 	.ext_of = 6, .ext_ranks = WR_EXT_RANK(RANK_DST) | WR_EXT_RANK(RANK_DST_LAST),
 	.len_off = -1, .opts = &options, .layout = opt_layout, .rx = ext_rx,
+	.rx_hlen = EXT_HLEN,
 };
 
 static const struct wr_proto_field frag_fields[] = {
@@ -134,7 +139,8 @@ static const struct wr_proto_field frag_fields[] = {
 	  .def = 1, .doc = "identification" },
 };
 
-/* A fragment other than the first carries no header of the layer above. */
+/* A fragment other than the first carries no header of the layer above;
+ * a first one only part of what that header's checksum covers. */
 static int
 frag_rx(const uint8_t *h, uint32_t len, struct wr_rx_next *next)
 {
@@ -143,6 +149,8 @@ frag_rx(const uint8_t *h, uint32_t len, struct wr_rx_next *next)
 	next->carry = (wr_get16(h + 2) & 0xfff8) != 0 ? WR_CARRY_NOTHING :
 		      WR_CARRY_IPPROTO;
 	next->value = h[0];
+	/* An atomic fragment (offset 0, M 0, RFC 6946) is the whole datagram. */
+	next->frag = (wr_get16(h + 2) & 0xfff9) != 0;
 	return FRAG_HLEN;
 }
 
@@ -152,6 +160,8 @@ const struct wr_proto wr_proto_ipv6_frag = {
 	.carry = WR_CARRY_IPPROTO, .ipproto = WR_IPPROTO_FRAGMENT,
 	.ext_of = 6, .ext_ranks = WR_EXT_RANK(RANK_FRAGMENT), .len_off = -1,
 	.rx = frag_rx,
+	/* An offset or M: not atomic. */
+	.rx_hlen = { .frag_off = 2, .frag_mask = 0xfff9 },
 };
 
 /* RFC 8754 section 2: routing type 4, segments left, last entry, flags,
@@ -212,4 +222,5 @@ const struct wr_proto wr_proto_srh = {
 	.carry = WR_CARRY_IPPROTO, .ipproto = WR_IPPROTO_ROUTING,
 	.ext_of = 6, .ext_ranks = WR_EXT_RANK(RANK_ROUTING), .len_off = -1,
 	.opts = &segments, .layout = srh_layout, .rx = ext_rx,
+	.rx_hlen = EXT_HLEN,
 };

@@ -47,4 +47,6 @@ const struct wr_proto wr_proto_tcp = {
 	.offload = WR_OL_TCP,
 	.csum = WR_CSUM_PSEUDO, .csum_off = 16, .len_off = -1, .pseudo_len = true,
 	.rx = rx,
+	/* Data offset: 32-bit words. */
+	.rx_hlen = { .off = 12, .mask = 0xf0, .shift = 4, .unit = 4 },
 };
