@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* wirerate: command-line entry point; the options of the commands that read a stream file, and the dispatch table. */
 #include <errno.h>
+#include <stddef.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -101,157 +102,237 @@ struct streams_args {
 	struct wr_trex_opts *trex;
 };
 
+/*
+ * One line per option code: its parser, the field of struct wr_opts it
+ * sets, its "given" flag, and for a number the least value and what the
+ * user is told.  Which commands take an option is cli.c's table; this one
+ * says what each does.
+ */
+struct streams_optdef {
+	int code;                    /* struct wr_cli_opt's */
+	int (*parse)(struct streams_args *a, const struct wr_cli_opt *opt,
+		     const struct streams_optdef *d, const char *val);
+	size_t off;                  /* the field */
+	ptrdiff_t set;               /* its "given" flag; -1: none */
+	uint64_t lo;
+	const char *why;
+};
+
+static void *
+opt_field(const struct streams_args *a, const struct streams_optdef *d)
+{
+	return (char *)a->o + d->off;
+}
+
+static void
+opt_given(const struct streams_args *a, const struct streams_optdef *d)
+{
+	if (d->set >= 0)
+		*(bool *)((char *)a->o + d->set) = true;
+}
+
+static int
+opt_bad(const struct wr_cli_opt *opt, const char *val, const char *why)
+{
+	char name[64];
+
+	snprintf(name, sizeof(name), "--%s", opt->name);
+	return opt_error(name, val, why);
+}
+
+static int
+p_str(struct streams_args *a, const struct wr_cli_opt *opt,
+      const struct streams_optdef *d, const char *val)
+{
+	(void)opt;
+	*(const char **)opt_field(a, d) = val;
+	return WR_EXIT_OK;
+}
+
+static int
+p_flag(struct streams_args *a, const struct wr_cli_opt *opt,
+       const struct streams_optdef *d, const char *val)
+{
+	(void)opt;
+	(void)val;
+	*(bool *)opt_field(a, d) = true;
+	return WR_EXIT_OK;
+}
+
+/* A duration of at least lo ns. */
+static int
+p_duration(struct streams_args *a, const struct wr_cli_opt *opt,
+	   const struct streams_optdef *d, const char *val)
+{
+	char why[320];
+	uint64_t ns;
+
+	if (wr_parse_duration_ns(val, &ns, why, sizeof(why)) != 0 || ns < d->lo)
+		return opt_bad(opt, val, d->why);
+	*(uint64_t *)opt_field(a, d) = ns;
+	opt_given(a, d);
+	return WR_EXIT_OK;
+}
+
+static int
+p_u64(struct streams_args *a, const struct wr_cli_opt *opt,
+      const struct streams_optdef *d, const char *val)
+{
+	char why[320];
+	uint64_t v;
+
+	if (wr_parse_u64(val, d->lo, UINT64_MAX, &v, why, sizeof(why)) != 0)
+		return opt_bad(opt, val, d->why);
+	*(uint64_t *)opt_field(a, d) = v;
+	opt_given(a, d);
+	return WR_EXIT_OK;
+}
+
+static int
+p_peer(struct streams_args *a, const struct wr_cli_opt *opt,
+       const struct streams_optdef *d, const char *val)
+{
+	struct wr_opts *o = a->o;
+	char why[320];
+	struct wr_peer p;
+
+	(void)opt;
+	(void)d;
+	if (o->n_peers == WR_PEERS_MAX) {
+		fprintf(stderr, "wirerate: --peer: at most %u peers\n",
+			WR_PEERS_MAX);
+		return WR_EXIT_USAGE;
+	}
+	/* The syntax now; the peer itself after EAL. */
+	if (wr_peer_parse(&p, val, why, sizeof(why)) != 0) {
+		fprintf(stderr, "wirerate: --peer: %s, got \"%s\"\n", why, val);
+		return WR_EXIT_USAGE;
+	}
+	o->peers[o->n_peers++] = val;
+	return WR_EXIT_OK;
+}
+
+static int
+p_capture(struct streams_args *a, const struct wr_cli_opt *opt,
+	  const struct streams_optdef *d, const char *val)
+{
+	struct wr_opts *o = a->o;
+	char why[320];
+
+	(void)opt;
+	(void)d;
+	if (o->n_captures == WR_CAPTURES_MAX) {
+		fprintf(stderr, "wirerate: --capture: at most %u captures\n",
+			WR_CAPTURES_MAX);
+		return WR_EXIT_USAGE;
+	}
+	if (wr_capspec_parse(val, &o->captures[o->n_captures].spec, why,
+			     sizeof(why)) != 0)
+		return opt_error("--capture", val, why + 9);
+	o->n_captures++;
+	return WR_EXIT_OK;
+}
+
+/* Options of the --capture before them. */
+static int
+p_capture_opt(struct streams_args *a, const struct wr_cli_opt *opt,
+	      const struct streams_optdef *d, const char *val)
+{
+	struct wr_opts *o = a->o;
+
+	(void)d;
+	if (o->n_captures == 0) {
+		fprintf(stderr, "wirerate: --%s applies to the --capture "
+			"PORT=FILE before it: give that first\n", opt->name);
+		return WR_EXIT_USAGE;
+	}
+	return capture_opt(&o->captures[o->n_captures - 1], opt->code, val);
+}
+
+/* stop or continue: the table's choices */
+static int
+p_link_down(struct streams_args *a, const struct wr_cli_opt *opt,
+	    const struct streams_optdef *d, const char *val)
+{
+	(void)opt;
+	(void)d;
+	a->o->link_down_continue = strcmp(val, "continue") == 0;
+	return WR_EXIT_OK;
+}
+
+static int
+p_bench(struct streams_args *a, const struct wr_cli_opt *opt,
+	const struct streams_optdef *d, const char *val)
+{
+	(void)d;
+	if (wr_app_bench_opt(a->o, opt->code, val) != 0)
+		return WR_EXIT_USAGE;
+	return WR_EXIT_OK;
+}
+
+static int
+p_trex(struct streams_args *a, const struct wr_cli_opt *opt,
+       const struct streams_optdef *d, const char *val)
+{
+	(void)d;
+	return wr_trex_add_opt(a->trex, opt, val);
+}
+
+#define F(f) offsetof(struct wr_opts, f)
+#define SET(f) (ptrdiff_t)offsetof(struct wr_opts, f)
+#define BENCH(c) { c, p_bench, 0, -1, 0, NULL }
+#define TREX(c) { c, p_trex, 0, -1, 0, NULL }
+#define CAPOPT(c) { c, p_capture_opt, 0, -1, 0, NULL }
+
+static const struct streams_optdef streams_opts[] = {
+	{ 'c', p_str, F(config_file), -1, 0, NULL },
+	{ 'd', p_duration, F(duration_ns), -1, 1,
+	  "a positive duration such as 5, 2.5, 500ms or 1m" },
+	{ 'D', p_duration, F(drain_ns), SET(drain_set), 0,
+	  "a duration such as 0.2, 200ms or 2s" },
+	{ 'n', p_u64, F(count), SET(count_set), 1, "a frame count of 1 or more" },
+	{ 's', p_u64, F(seed), SET(seed_set), 0, "an unsigned 64-bit integer" },
+	{ 'j', p_str, F(json_file), -1, 0, NULL },
+	{ 'p', p_str, F(pcap_file), -1, 0, NULL },
+	{ 'S', p_str, F(stream_name), -1, 0, NULL },
+	{ 'q', p_flag, F(quiet), -1, 0, NULL },
+	{ 'A', p_flag, F(arp), -1, 0, NULL },
+	{ 'L', p_str, F(stats_jsonl), -1, 0, NULL },
+	{ 'o', p_flag, F(oversubscribe), -1, 0, NULL },
+	{ 'e', p_peer, 0, -1, 0, NULL },
+	{ 'a', p_capture, 0, -1, 0, NULL },
+	CAPOPT('f'), CAPOPT('g'), CAPOPT('i'), CAPOPT('u'), CAPOPT('v'),
+	CAPOPT('w'),
+	{ 'k', p_link_down, 0, -1, 0, NULL },
+	BENCH('O'), BENCH('z'), BENCH('b'), BENCH('C'), BENCH('t'), BENCH('r'),
+	BENCH('T'), BENCH('R'), BENCH('l'), BENCH('P'), BENCH('H'), BENCH('F'),
+	BENCH('E'), BENCH('G'), BENCH('B'), BENCH('K'), BENCH('W'), BENCH('U'),
+	BENCH('V'), BENCH('Y'), BENCH('Q'), BENCH('X'), BENCH('Z'), BENCH('M'),
+	BENCH('m'), BENCH('y'), BENCH('x'), BENCH('J'),
+	TREX(WR_CLI_CODE_TUNABLE), TREX(WR_CLI_CODE_MULT),
+	TREX(WR_CLI_CODE_SRC_MAC), TREX(WR_CLI_CODE_DST_MAC),
+	TREX(WR_CLI_CODE_FIX_CSUM),
+};
+
+#undef CAPOPT
+#undef TREX
+#undef BENCH
+#undef SET
+#undef F
+
 static int
 streams_opt(void *ctx, const struct wr_cli_opt *opt, const char *val)
 {
 	struct streams_args *a = ctx;
-	struct wr_opts *o = a->o;
-	char why[320];
 
-	switch (opt->code) {
-	case 'c':
-		o->config_file = val;
-		break;
-	case 'd':
-		if (wr_parse_duration_ns(val, &o->duration_ns, why,
-					 sizeof(why)) != 0 ||
-		    o->duration_ns == 0)
-			return opt_error("--duration", val,
-					 "a positive duration such as 5, 2.5, 500ms or 1m");
-		break;
-	case 'D':
-		if (wr_parse_duration_ns(val, &o->drain_ns, why,
-					 sizeof(why)) != 0)
-			return opt_error("--drain", val,
-					 "a duration such as 0.2, 200ms or 2s");
-		o->drain_set = true;
-		break;
-	case 'n':
-		if (wr_parse_u64(val, 1, UINT64_MAX, &o->count, why,
-				 sizeof(why)) != 0)
-			return opt_error("--count", val,
-					 "a frame count of 1 or more");
-		o->count_set = true;
-		break;
-	case 's':
-		if (wr_parse_u64(val, 0, UINT64_MAX, &o->seed, why,
-				 sizeof(why)) != 0)
-			return opt_error("--seed", val,
-					 "an unsigned 64-bit integer");
-		o->seed_set = true;
-		break;
-	case 'j':
-		o->json_file = val;
-		break;
-	case 'p':
-		o->pcap_file = val;
-		break;
-	case 'S':
-		o->stream_name = val;
-		break;
-	case 'q':
-		o->quiet = true;
-		break;
-	case 'A':
-		o->arp = true;
-		break;
-	case 'L':
-		o->stats_jsonl = val;
-		break;
-	case 'o':
-		o->oversubscribe = true;
-		break;
-	case 'e': {
-		struct wr_peer p;
-
-		if (o->n_peers == WR_PEERS_MAX) {
-			fprintf(stderr, "wirerate: --peer: at most %u "
-				"peers\n", WR_PEERS_MAX);
-			return WR_EXIT_USAGE;
-		}
-		/* The syntax now; the peer itself after EAL. */
-		if (wr_peer_parse(&p, val, why, sizeof(why)) != 0) {
-			fprintf(stderr, "wirerate: --peer: %s, got "
-				"\"%s\"\n", why, val);
-			return WR_EXIT_USAGE;
-		}
-		o->peers[o->n_peers++] = val;
-		break;
-	}
-	case 'a':
-		if (o->n_captures == WR_CAPTURES_MAX) {
-			fprintf(stderr, "wirerate: --capture: at most %u "
-				"captures\n", WR_CAPTURES_MAX);
-			return WR_EXIT_USAGE;
-		}
-		if (wr_capspec_parse(val, &o->captures[o->n_captures].spec,
-				     why, sizeof(why)) != 0)
-			return opt_error("--capture", val, why + 9);
-		o->n_captures++;
-		break;
-	case 'f':
-	case 'g':
-	case 'i':
-	case 'u':
-	case 'v':
-	case 'w':
-		/* Options of the --capture before them. */
-		if (o->n_captures == 0) {
-			fprintf(stderr, "wirerate: --%s applies to the "
-				"--capture PORT=FILE before it: give that "
-				"first\n", opt->name);
-			return WR_EXIT_USAGE;
-		}
-		return capture_opt(&o->captures[o->n_captures - 1],
-				   opt->code, val);
-	case 'k':
-		/* stop or continue: the table's choices */
-		o->link_down_continue = strcmp(val, "continue") == 0;
-		break;
-	case 'O':
-	case 'z':
-	case 'b':
-	case 'C':
-	case 't':
-	case 'r':
-	case 'T':
-	case 'R':
-	case 'l':
-	case 'P':
-	case 'H':
-	case 'F':
-	case 'E':
-	case 'G':
-	case 'B':
-	case 'K':
-	case 'W':
-	case 'U':
-	case 'V':
-	case 'Y':
-	case 'Q':
-	case 'X':
-	case 'Z':
-	case 'M':
-	case 'm':
-	case 'y':
-	case 'x':
-	case 'J':
-		if (wr_app_bench_opt(o, opt->code, val) != 0)
-			return WR_EXIT_USAGE;
-		break;
-	case WR_CLI_CODE_TUNABLE:
-	case WR_CLI_CODE_MULT:
-	case WR_CLI_CODE_SRC_MAC:
-	case WR_CLI_CODE_DST_MAC:
-	case WR_CLI_CODE_FIX_CSUM:
-		return wr_trex_add_opt(a->trex, opt, val);
-	default:
-		/* An option in the table that this switch forgot. */
-		fprintf(stderr, "wirerate: %s: --%s is not handled\n", o->cmd,
-			opt->name);
-		return WR_EXIT_FAIL;
-	}
-	return WR_EXIT_OK;
+	for (size_t i = 0; i < WR_DIM(streams_opts); i++)
+		if (streams_opts[i].code == opt->code)
+			return streams_opts[i].parse(a, opt, &streams_opts[i],
+						     val);
+	/* An option in cli.c's table that this one forgot. */
+	fprintf(stderr, "wirerate: %s: --%s is not handled\n", a->o->cmd,
+		opt->name);
+	return WR_EXIT_FAIL;
 }
 
 static int

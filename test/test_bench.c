@@ -941,9 +941,18 @@ test_parse_pairs(void)
 static void
 test_opts(void)
 {
+	static const char *const known[] = {
+		"b2b-repeats", "b2b-resolution", "b2b-trial", "burst", "count",
+		"drain", "duration", "duration-sum", "exceed-ratio",
+		"first-trial", "latency-trial", "latency-trials", "loss-step",
+		"loss-tolerance", "max-rate", "min-rate", "pairs", "pdr",
+		"phases", "repeat", "resolution", "reverse-stream", "rx-port",
+		"search", "sizes", "stream", "tests", "timeout", "trial",
+		"tx-port",
+	};
 	struct wr_bench_opts o;
 	struct wr_error err;
-	unsigned int i;
+	unsigned int i, k;
 
 	memset(&o, 0, sizeof(o));
 	CU_ASSERT_EQUAL(wr_bench_opt(&o, WR_BENCH_RFC2544, "tx-port", "1", &err), 0);
@@ -977,11 +986,16 @@ test_opts(void)
 	CU_ASSERT_EQUAL(wr_bench_opt(&o, WR_BENCH_RFC2544, "trial", "0", &err), -EINVAL);
 	CU_ASSERT_EQUAL(o.trial_ns, 500000000ull);
 	CU_ASSERT_EQUAL(wr_bench_opt(&o, WR_BENCH_RFC2544, "bogus", "1", &err), -ENOENT);
-	/* Every name it lists, it takes (with some value). */
-	for (i = 0; wr_bench_opt_names[i] != NULL; i++)
-		CU_ASSERT_NOT_EQUAL(wr_bench_opt(&o, WR_BENCH_RFC2544,
-						 wr_bench_opt_names[i], "x", &err),
-				    -ENOENT);
+	/* Every name it lists, each kind takes (with some value), and the
+	 * list is the options the command line and bench.start know. */
+	for (i = 0; wr_bench_opt_name(i) != NULL; i++) {
+		CU_ASSERT_STRING_EQUAL(wr_bench_opt_name(i), known[i]);
+		for (k = WR_BENCH_SWEEP; k <= WR_BENCH_RTT; k++)
+			CU_ASSERT_NOT_EQUAL(wr_bench_opt(&o, (enum wr_bench_kind)k,
+							 wr_bench_opt_name(i),
+							 "x", &err), -ENOENT);
+	}
+	CU_ASSERT_EQUAL(i, sizeof(known) / sizeof(known[0]));
 }
 
 static CU_TestInfo bench_tests[] = {

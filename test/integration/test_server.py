@@ -283,6 +283,12 @@ class NullServer(ServerCase):
         self.assertEqual(e.exception.code, -32602)
         self.assertIn('--drain: expected a duration of 0 to 60 s such as 2, 0.2 or 200ms, '
                       'got "61"', e.exception.message)
+        # A kind is a benchmark driver's name (wr_bench_kind_find()).
+        with self.assertRaises(RpcError) as e:
+            a.bench_start("sweeps", {"tx-port": 0})
+        self.assertEqual(e.exception.code, -32602)
+        self.assertEqual(e.exception.message, 'bench.start: kind: expected sweep, rfc2544 '
+                         'or rtt, got "sweeps"')
         a.start(drain=8)
         b = self.client(sock)
         b.subscribe()

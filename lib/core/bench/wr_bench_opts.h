@@ -79,7 +79,7 @@ struct wr_bench_opts {
 
 /**
  * Set option @p name (its long name without "--": "tx-port", "trial",
- * "sizes", "max-rate", ...; wr_bench_opt_names lists them) of a @p kind
+ * "sizes", "max-rate", ...; wr_bench_opt_name() lists them) of a @p kind
  * benchmark from @p value, as the command line gives it.
  * @return 0; -ENOENT not an option of benchmarks; -EINVAL with @p err
  *         ("--NAME: what was expected, got \"VALUE\"").
@@ -87,7 +87,7 @@ struct wr_bench_opts {
 int wr_bench_opt(struct wr_bench_opts *o, enum wr_bench_kind kind,
 		 const char *name, const char *value, struct wr_error *err);
 
-/** The names wr_bench_opt() takes, NULL-terminated. */
-extern const char *const wr_bench_opt_names[];
+/** The @p i-th name wr_bench_opt() takes (sorted), NULL past the last. */
+const char *wr_bench_opt_name(unsigned int i);
 
 #endif /* WR_BENCH_OPTS_H */

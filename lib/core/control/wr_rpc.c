@@ -13,7 +13,7 @@
 #include "wr_parse.h"
 #include "wr_rpc.h"
 
-#define WR_RPC_INFO_(e, n, o, ...) \
+#define WR_RPC_INFO_(e, n, h, o, ...) \
 	[WR_RPC_##e] = { .name = n, .owner = o, .params = { __VA_ARGS__ } },
 const struct wr_rpc_method_info wr_rpc_methods[WR_RPC_N_METHODS] = {
 	WR_RPC_METHODS(WR_RPC_INFO_)

@@ -76,32 +76,36 @@ struct wr_rpc_param {
 #define WR_RPC_PARAMS_MAX 8
 
 /*
- * X(enum suffix, method name, needs ownership, parameters...): one line per
- * method.  "Needs ownership" methods change what the ports send: the
- * caller's session must own the ports (ports.acquire).
+ * X(enum suffix, method name, handler, needs ownership, parameters...): one
+ * line per method.  "Handler" names the server's function for it
+ * (wr_srv_m_<handler>, lib/ctl/server): the server's dispatch table is
+ * expanded from this list, so a method without a handler does not compile,
+ * while this library, below the server, holds no pointer to it.  "Needs
+ * ownership" methods change what the ports send: the caller's session must
+ * own the ports (ports.acquire).
  */
 #define WR_RPC_P(n, t, r) { n, t, r }
 #define WR_RPC_METHODS(X) \
-	X(HELLO, "server.info", false) \
-	X(PORTS, "ports.info", false) \
-	X(ACQUIRE, "ports.acquire", false, \
+	X(HELLO, "server.info", info, false) \
+	X(PORTS, "ports.info", ports, false) \
+	X(ACQUIRE, "ports.acquire", acquire, false, \
 	  WR_RPC_P("ports", WR_RPC_T_UINTS, false), \
 	  WR_RPC_P("force", WR_RPC_T_BOOL, false), \
 	  WR_RPC_P("session", WR_RPC_T_STR, false), \
 	  WR_RPC_P("secret", WR_RPC_T_STR, false)) \
-	X(RELEASE, "ports.release", false, \
+	X(RELEASE, "ports.release", release, false, \
 	  WR_RPC_P("ports", WR_RPC_T_UINTS, false)) \
-	X(LOAD, "streams.load", true, \
+	X(LOAD, "streams.load", load, true, \
 	  WR_RPC_P("yaml", WR_RPC_T_STR, true), \
 	  WR_RPC_P("name", WR_RPC_T_STR, false)) \
-	X(REMOVE, "streams.remove", true, \
+	X(REMOVE, "streams.remove", remove, true, \
 	  WR_RPC_P("streams", WR_RPC_T_STRS, false)) \
-	X(LIST, "streams.list", false, \
+	X(LIST, "streams.list", list, false, \
 	  WR_RPC_P("source", WR_RPC_T_BOOL, false)) \
-	X(CHECK, "streams.check", false, \
+	X(CHECK, "streams.check", check, false, \
 	  WR_RPC_P("yaml", WR_RPC_T_STR, true), \
 	  WR_RPC_P("name", WR_RPC_T_STR, false)) \
-	X(START, "traffic.start", true, \
+	X(START, "traffic.start", start, true, \
 	  WR_RPC_P("streams", WR_RPC_T_STRS, false), \
 	  WR_RPC_P("rate", WR_RPC_T_RATE, false), \
 	  WR_RPC_P("count", WR_RPC_T_UINT, false), \
@@ -109,43 +113,43 @@ struct wr_rpc_param {
 	  WR_RPC_P("start_at", WR_RPC_T_POS, false), \
 	  WR_RPC_P("drain", WR_RPC_T_NUM, false), \
 	  WR_RPC_P("seed", WR_RPC_T_UINT, false)) \
-	X(STOP, "traffic.stop", true, \
+	X(STOP, "traffic.stop", stop, true, \
 	  WR_RPC_P("streams", WR_RPC_T_STRS, false)) \
-	X(PAUSE, "traffic.pause", true, \
+	X(PAUSE, "traffic.pause", pause, true, \
 	  WR_RPC_P("streams", WR_RPC_T_STRS, false)) \
-	X(RESUME, "traffic.resume", true, \
+	X(RESUME, "traffic.resume", resume, true, \
 	  WR_RPC_P("streams", WR_RPC_T_STRS, false)) \
-	X(UPDATE, "traffic.update", true, \
+	X(UPDATE, "traffic.update", update, true, \
 	  WR_RPC_P("streams", WR_RPC_T_STRS, false), \
 	  WR_RPC_P("rate", WR_RPC_T_RATE, false), \
 	  WR_RPC_P("multiplier", WR_RPC_T_POS, false)) \
-	X(WAIT, "traffic.wait", false, \
+	X(WAIT, "traffic.wait", wait, false, \
 	  WR_RPC_P("timeout", WR_RPC_T_NUM, false)) \
-	X(STATS, "stats.get", false, \
+	X(STATS, "stats.get", stats, false, \
 	  WR_RPC_P("histogram", WR_RPC_T_BOOL, false), \
 	  WR_RPC_P("counters", WR_RPC_T_BOOL, false)) \
-	X(CLEAR, "stats.clear", true) \
-	X(RESET, "server.reset", true) \
-	X(POLL, "events.poll", false, \
+	X(CLEAR, "stats.clear", clear, true) \
+	X(RESET, "server.reset", reset, true) \
+	X(POLL, "events.poll", poll, false, \
 	  WR_RPC_P("since", WR_RPC_T_UINT, false)) \
-	X(SUBSCRIBE, "events.subscribe", false) \
-	X(UNSUBSCRIBE, "events.unsubscribe", false) \
-	X(LOGIN, "auth.login", false, \
+	X(SUBSCRIBE, "events.subscribe", subscribe, false) \
+	X(UNSUBSCRIBE, "events.unsubscribe", unsubscribe, false) \
+	X(LOGIN, "auth.login", login, false, \
 	  WR_RPC_P("token", WR_RPC_T_STR, true)) \
-	X(BENCH_START, "bench.start", true, \
+	X(BENCH_START, "bench.start", bench_start, true, \
 	  WR_RPC_P("kind", WR_RPC_T_STR, true), \
 	  WR_RPC_P("options", WR_RPC_T_OBJ, false), \
 	  WR_RPC_P("yaml", WR_RPC_T_STR, false), \
 	  WR_RPC_P("name", WR_RPC_T_STR, false)) \
-	X(BENCH_STATUS, "bench.status", false, \
+	X(BENCH_STATUS, "bench.status", bench_status, false, \
 	  WR_RPC_P("job", WR_RPC_T_UINT, false)) \
-	X(BENCH_CANCEL, "bench.cancel", true, \
+	X(BENCH_CANCEL, "bench.cancel", bench_cancel, true, \
 	  WR_RPC_P("job", WR_RPC_T_UINT, false)) \
-	X(BENCH_RESULT, "bench.result", false, \
+	X(BENCH_RESULT, "bench.result", bench_result, false, \
 	  WR_RPC_P("job", WR_RPC_T_UINT, false), \
 	  WR_RPC_P("format", WR_RPC_T_STR, false)) \
-	X(BENCH_LIST, "bench.list", false) \
-	X(CAP_START, "capture.start", true, \
+	X(BENCH_LIST, "bench.list", bench_list, false) \
+	X(CAP_START, "capture.start", cap_start, true, \
 	  WR_RPC_P("port", WR_RPC_T_UINT, true), \
 	  WR_RPC_P("dir", WR_RPC_T_STR, false), \
 	  WR_RPC_P("filter", WR_RPC_T_STR, false), \
@@ -154,11 +158,11 @@ struct wr_rpc_param {
 	  WR_RPC_P("duration", WR_RPC_T_POS, false), \
 	  WR_RPC_P("snaplen", WR_RPC_T_UINT, false), \
 	  WR_RPC_P("files", WR_RPC_T_UINT, false)) \
-	X(CAP_STOP, "capture.stop", true, \
+	X(CAP_STOP, "capture.stop", cap_stop, true, \
 	  WR_RPC_P("id", WR_RPC_T_UINT, true)) \
-	X(CAP_STATUS, "capture.status", false, \
+	X(CAP_STATUS, "capture.status", cap_status, false, \
 	  WR_RPC_P("id", WR_RPC_T_UINT, false)) \
-	X(CAP_FETCH, "capture.fetch", false, \
+	X(CAP_FETCH, "capture.fetch", cap_fetch, false, \
 	  WR_RPC_P("id", WR_RPC_T_UINT, true), \
 	  WR_RPC_P("part", WR_RPC_T_UINT, false), \
 	  WR_RPC_P("offset", WR_RPC_T_UINT, false), \

@@ -238,27 +238,14 @@ sizes_check(const struct wr_bench *b, struct wr_error *err)
 }
 
 int
-wr_bench_init(struct wr_bench *b, enum wr_bench_kind kind,
-	      const struct wr_bench_opts *o, const struct wr_bench_hooks *h,
-	      const struct wr_stream_file *f, unsigned int n_ports,
-	      struct wr_error *err)
+wr_bench_init_stream(struct wr_bench *b, unsigned int n_ports,
+		     struct wr_error *err)
 {
 	static const uint16_t defaults[] = WR_BENCH_SIZES_DEFAULT;
+	const struct wr_bench_opts *o = b->o;
+	const struct wr_stream_file *f = b->f;
 	int rc;
 
-	memset(b, 0, sizeof(*b));
-	b->o = o;
-	b->h = h;
-	b->kind = kind;
-	b->f = f;
-	if (kind == WR_BENCH_RFC2544) {
-		rc = wr_bench_rfc2544_opts(b, err);
-		if (rc != 0)
-			return rc;
-	}
-	/* rtt takes a list of streams (--stream A,B: side by side). */
-	if (kind == WR_BENCH_RTT)
-		return wr_bench_rtt_init(b, n_ports, err);
 	if (o->stream_name != NULL) {
 		rc = wr_stream_file_find(f, o->stream_name);
 		if (rc < 0)
@@ -270,18 +257,15 @@ wr_bench_init(struct wr_bench *b, enum wr_bench_kind kind,
 	/* These commands choose the frame size: a stream whose frames are
 	 * given (a capture, a frame's bytes) has its own. */
 	if (f->streams[b->stream].replay != NULL ||
-	    f->streams[b->stream].fe != NULL) {
-		static const char *const cmds[] = { "sweep", "rfc2544", "rtt" };
-
+	    f->streams[b->stream].fe != NULL)
 		return wr_error_set(err, -EINVAL, NULL, 0, 0, NULL, "%s: stream %s "
 				    "sends the frames it is given (pcap: or "
 				    "frame:), whose sizes %s does not set: give a "
-				    "generated stream (--stream)", cmds[kind],
-				    f->streams[b->stream].name, cmds[kind]);
-	}
+				    "generated stream (--stream)", b->drv->name,
+				    f->streams[b->stream].name, b->drv->name);
 	/* Through a reflector, every frame carries the loss-only signature
-	 * so that what came back is counted exactly. */
-	b->latency = kind == WR_BENCH_RFC2544 || o->rx_port_set;
+	 * so that what came back is counted exactly (rfc2544's always do). */
+	b->latency = b->latency || o->rx_port_set;
 	if (o->n_sizes > 0) {
 		memcpy(b->sizes, o->sizes, o->n_sizes * sizeof(*b->sizes));
 		b->n_sizes = o->n_sizes;
@@ -292,8 +276,6 @@ wr_bench_init(struct wr_bench *b, enum wr_bench_kind kind,
 	rc = wr_bench_ports_check(b, n_ports, true, err);
 	if (rc == 0)
 		rc = sizes_check(b, err);
-	if (rc == 0 && kind == WR_BENCH_RFC2544)
-		rc = wr_bench_rfc2544_init(b, err);
 	return rc;
 }
 
@@ -532,15 +514,7 @@ wr_bench_run(struct wr_bench *b, struct wr_engine *e, const char *cfg_path,
 	rc = wr_bench_ports_check(b, wr_engine_n_ports(e), false, err);
 	if (rc != 0)
 		return rc;
-	switch (b->kind) {
-	case WR_BENCH_SWEEP:
-		return wr_bench_sweep_run(b, r, err);
-	case WR_BENCH_RFC2544:
-		return wr_bench_rfc2544_run(b, r, err);
-	case WR_BENCH_RTT:
-		return wr_bench_rtt_run(b, r, err);
-	}
-	return -EINVAL;
+	return b->drv->run(b, r, err);
 }
 
 void
@@ -565,72 +539,6 @@ wr_bench_fini(struct wr_bench *b)
 }
 
 /* ---- results ---- */
-
-void
-wr_bench_result_print(FILE *out, const struct wr_bench_result *r)
-{
-	switch (r->kind) {
-	case WR_BENCH_SWEEP:
-		fputc('\n', out);
-		wr_sweep_print(out, r->rows, r->n_rows);
-		if (r->n_st > 0) {
-			fputc('\n', out);
-			wr_sweep_stat_print(out, r->st, r->n_st);
-		}
-		wr_bench_stop_print(out, &r->m);
-		break;
-	case WR_BENCH_RFC2544:
-		wr_rfc2544_print(out, r->rfc, r->n_rfc);
-		wr_bench_stop_print(out, &r->m);
-		break;
-	case WR_BENCH_RTT:
-		break; /* printed row by row as it runs */
-	}
-}
-
-int
-wr_bench_result_csv(FILE *out, const void *arg)
-{
-	const struct wr_bench_result *r = arg;
-
-	switch (r->kind) {
-	case WR_BENCH_SWEEP:
-		return wr_sweep_csv_write(out, r->rows, r->n_rows);
-	case WR_BENCH_RFC2544:
-		return wr_rfc2544_csv_write(out, r->rfc, r->n_rfc);
-	case WR_BENCH_RTT:
-		if (r->rtt_k > 1)
-			return wr_rtt_cmp_csv_write(out, r->rtt_name, r->rtt_k,
-						    r->rtt, r->n_rtt);
-		return wr_rtt_csv_write(out, r->rtt, r->n_rtt);
-	}
-	return -EINVAL;
-}
-
-int
-wr_bench_result_json(FILE *out, const void *arg)
-{
-	const struct wr_bench_result *r = arg;
-
-	switch (r->kind) {
-	case WR_BENCH_SWEEP:
-		/* A repeat or echo sweep keeps its schema when a stop left
-		 * no size measured: "sizes": [], not another list. */
-		if (r->spread)
-			return wr_sweep_stat_json_write(out, &r->m, r->st,
-							r->n_st);
-		return wr_sweep_json_write(out, &r->m, r->rows, r->n_rows);
-	case WR_BENCH_RFC2544:
-		return wr_rfc2544_json_write(out, &r->m, r->rfc, r->n_rfc);
-	case WR_BENCH_RTT:
-		if (r->rtt_k > 1)
-			return wr_rtt_cmp_json_write(out, &r->rtt_meta,
-						     r->rtt_name, r->rtt_k,
-						     r->rtt, r->n_rtt);
-		return wr_rtt_json_write(out, &r->rtt_meta, r->rtt, r->n_rtt);
-	}
-	return -EINVAL;
-}
 
 /* tools/wr-report JSON - : the HTML on its stdout, copied to @p out. */
 int

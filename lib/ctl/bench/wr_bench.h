@@ -107,12 +107,15 @@ struct wr_bench_result {
 	char rtt_started[40];
 };
 
+struct wr_bench_driver;
+
 /** A benchmark in progress: its options, stream, engine and state.  The
  * fields are internal (the trial helpers of wr_bench.c share them). */
 struct wr_bench {
 	const struct wr_bench_opts *o;
 	const struct wr_bench_hooks *h;
 	enum wr_bench_kind kind;
+	const struct wr_bench_driver *drv; /* the kind's (wr_bench_priv.h) */
 	const struct wr_stream_file *f;
 	uint32_t stream;            /* index of the stream run */
 	bool latency;               /* every trial carries signatures */
@@ -213,6 +216,12 @@ uint16_t wr_bench_max_frame(const struct wr_bench *b);
 
 /** Release what the benchmark holds (not the stream file nor the engine). */
 void wr_bench_fini(struct wr_bench *b);
+
+/** The command of a benchmark @p kind ("sweep", "rfc2544", "rtt"), its
+ * driver's name; NULL for no kind. */
+const char *wr_bench_kind_name(enum wr_bench_kind kind);
+/** The kind whose command is @p name.  @return 0, -ENOENT. */
+int wr_bench_kind_find(const char *name, enum wr_bench_kind *kind);
 
 /** The result's tables, as the CLI prints them after the log. */
 void wr_bench_result_print(FILE *out, const struct wr_bench_result *r);

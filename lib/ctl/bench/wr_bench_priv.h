@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* wr_bench_priv: what the benchmark files of lib/dp share (wr_bench.c, wr_bench_sweep.c, wr_bench_rfc2544.c, wr_bench_rtt.c). */
+/* wr_bench_priv: what the benchmark drivers (wr_bench_sweep.c, wr_bench_rfc2544.c, wr_bench_rtt.c) share from wr_bench.c below them, and what a driver is. */
 #ifndef WR_BENCH_PRIV_H
 #define WR_BENCH_PRIV_H
+
+#include <stdio.h>
 
 #include "wr_bench.h"
 #include "wr_frame.h"
@@ -54,15 +56,35 @@ const char *wr_bench_stop_reason(const struct wr_bench *b, int rc);
 void wr_bench_meta(const struct wr_bench *b, struct wr_bench_meta *m,
 		   uint16_t tx_port, const char *reason);
 
-int wr_bench_sweep_run(struct wr_bench *b, struct wr_bench_result *r,
-		       struct wr_error *err);
-int wr_bench_rfc2544_opts(struct wr_bench *b, struct wr_error *err);
-int wr_bench_rfc2544_init(struct wr_bench *b, struct wr_error *err);
-int wr_bench_rfc2544_run(struct wr_bench *b, struct wr_bench_result *r,
+/**
+ * What a one-stream benchmark (sweep, rfc2544) checks at init: the stream
+ * named (--stream), frames whose size it sets, the sizes, the ports.
+ * @return 0; -EINVAL with @p err naming the option or the file's line.
+ */
+int wr_bench_init_stream(struct wr_bench *b, unsigned int n_ports,
 			 struct wr_error *err);
-int wr_bench_rtt_init(struct wr_bench *b, unsigned int n_ports,
-		      struct wr_error *err);
-int wr_bench_rtt_run(struct wr_bench *b, struct wr_bench_result *r,
-		     struct wr_error *err);
+
+/*
+ * A benchmark driver: one per command, each in its own file
+ * (wr_bench_sweep.c, wr_bench_rfc2544.c, wr_bench_rtt.c), listed by kind
+ * in wr_bench_drivers.c.  The drivers call down into the helpers above
+ * (wr_bench.c); wr_bench.c reaches a driver only through the descriptor a
+ * benchmark holds (struct wr_bench's drv), as testpmd's fwd engines.
+ */
+struct wr_bench_driver {
+	const char *name;            /* the command: "sweep", "rfc2544", "rtt" */
+	/** Check the options and the stream file before EAL (wr_bench_init()). */
+	int (*init)(struct wr_bench *b, unsigned int n_ports,
+		    struct wr_error *err);
+	/** The trials on the open engine, the results into @p r. */
+	int (*run)(struct wr_bench *b, struct wr_bench_result *r,
+		   struct wr_error *err);
+	/** The tables the CLI prints after the log; NULL: none (rtt prints
+	 * its rows as it runs). */
+	void (*print)(FILE *out, const struct wr_bench_result *r);
+	/** --csv and --json.  @return 0, -EIO. */
+	int (*csv)(FILE *out, const struct wr_bench_result *r);
+	int (*json)(FILE *out, const struct wr_bench_result *r);
+};
 
 #endif /* WR_BENCH_PRIV_H */

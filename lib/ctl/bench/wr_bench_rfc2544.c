@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "wr_bench_drivers.h"
 #include "wr_bench_priv.h"
+#include "wr_bench_rfc2544_trial.h"
 #include "wr_rate.h"
 
 #define DIM(a) (sizeof(a) / sizeof((a)[0]))
@@ -20,118 +22,6 @@
 #define WR_FIRST_TRIAL_DEFAULT_NS (1000 * 1000 * 1000ull)
 /* RFC 2544 section 23: wait two seconds for residual frames. */
 #define WR_TRIAL_DRAIN_DEFAULT_NS (2 * 1000 * 1000 * 1000ull)
-
-/* A --max-rate / --min-rate for one frame size, 0 when not given. */
-static int
-rate_at(const struct wr_rate_spec *spec, uint16_t size, uint32_t link,
-	const char *opt, uint64_t *millipps, struct wr_error *err)
-{
-	struct wr_size_avg avg = { .bytes = size, .frames = 1 };
-
-	*millipps = 0;
-	if (spec->unit == WR_RATE_MAX)
-		return 0;
-	if (wr_rate_millipps(spec, &avg, link, millipps) == 0)
-		return 0;
-	return wr_error_set(err, -EINVAL, NULL, 0, 0, opt, "%s", spec->unit ==
-			    WR_RATE_PERCENT && link == 0 ? "a percentage needs "
-			    "the link speed, which the TX port does not report: "
-			    "give pps or bps" : "the rate is out of range");
-}
-
-/*
- * One trial at @p size: @p rate millipps (0: as fast as the port takes
- * frames) for @p ns, or @p count frames when @p ns is 0.  Every frame
- * carries a signature: the loss-only one (@p sig_short: loss exact per
- * frame; it fits RFC 2544's 64-byte frames, wr_sig.h) or the timestamp
- * one (latency too).  @return 0, -EINTR, -EIO (nothing
- * sent) or the engine's error.
- */
-static int
-trial_at_sig(struct wr_bench *b, uint16_t size, uint64_t rate, uint64_t ns,
-	     uint64_t count, uint64_t drain_ns, bool sig_short,
-	     struct wr_bench_trial *t, struct wr_error *err)
-{
-	struct wr_report_row r;
-	struct wr_stream st;
-	int rc;
-
-	memset(t, 0, sizeof(*t));
-	wr_bench_stream_at(b, size, &st);
-	st.port = b->tx_port;
-	st.latency = true;
-	st.sig_short = sig_short;
-	if (rate != 0) {
-		st.rate.unit = WR_RATE_PPS;
-		st.rate.value = rate;
-	}
-	st.duration_ns = ns;
-	st.count = count;
-	rc = wr_bench_trial(b, &st, drain_ns, &r, err);
-	if (rc != 0)
-		return rc;
-	if (r.total.tx_pkts == 0)
-		return wr_error_set(err, -EIO, NULL, 0, 0, "rfc2544", "the trial "
-				    "at %.3f pps sent nothing", (double)rate / 1e3);
-	t->rate_millipps = rate;
-	t->trial_ns = ns;
-	t->sent = r.total.tx_pkts;
-	t->received = b->rx_distinct;
-	t->duration_ns = r.duration_ns;
-	t->pacer_skipped = r.pacer_skipped;
-	t->rx_frames = b->rx_port_pkts;
-	t->rx_nic_pkts = b->rx_nic_pkts;
-	t->rx_nic_missed = b->rx_nic_missed;
-	t->valid = wr_bench_trial_valid(t->sent, t->pacer_skipped);
-	wr_bench_tx_of(b, &st, &r, &t->tx);
-	t->offered_millipps = wr_rfc2544_offered_millipps(t->sent,
-		t->duration_ns ? t->duration_ns : ns);
-	if (b->bidir) {
-		const struct wr_report_row *rv = &b->rev_row;
-
-		t->bidir = true;
-		t->rev_sent = rv->total.tx_pkts;
-		t->rev_received = b->rev_distinct;
-		t->rev_offered_millipps = wr_rfc2544_offered_millipps(
-			t->rev_sent, rv->duration_ns ? rv->duration_ns : ns);
-		t->valid = t->valid && wr_bench_trial_valid(t->rev_sent,
-							    rv->pacer_skipped);
-	}
-	return 0;
-}
-
-/*
- * What a two-way trial tells a search: the direction that lost the larger
- * share (both pass only when it does) and the lower rate offered.
- */
-static void
-worst_direction(const struct wr_bench_trial *t, uint64_t *sent,
-		uint64_t *received, uint64_t *offered)
-{
-	*sent = t->sent;
-	*received = t->received;
-	*offered = t->offered_millipps;
-	if (!t->bidir)
-		return;
-	/* rev lost / rev sent > fwd lost / fwd sent, on integers */
-	if (t->rev_sent != 0 && t->rev_received <= t->rev_sent &&
-	    (unsigned __int128)(t->rev_sent - t->rev_received) * t->sent >
-	    (unsigned __int128)(t->sent - t->received) * t->rev_sent) {
-		*sent = t->rev_sent;
-		*received = t->rev_received;
-	}
-	if (t->rev_offered_millipps < *offered)
-		*offered = t->rev_offered_millipps;
-}
-
-/* A trial with the loss-only signature. */
-static int
-trial_at(struct wr_bench *b, uint16_t size, uint64_t rate, uint64_t ns,
-	 uint64_t count, uint64_t drain_ns, struct wr_bench_trial *t,
-	 struct wr_error *err)
-{
-	return trial_at_sig(b, size, rate, ns, count, drain_ns, true, t, err);
-}
 
 /* --min-rate at most --max-rate at every size, on a link of @p link_mbps
  * (0: not known yet).  @return 0, -EINVAL. */
@@ -180,10 +70,10 @@ search(struct wr_bench *b, uint16_t size, uint64_t trial_ns, uint64_t drain_ns,
 	cfg.first_trial_ns = b->first_trial_ns;
 	cfg.resolution_ppm = o->resolution_ppm;
 	cfg.resolution_millipps = o->resolution_millipps;
-	rc = rate_at(&o->max_rate, size, link, "--max-rate", &cfg.max_millipps,
-		     err);
+	rc = wr_rfc2544_rate_at(&o->max_rate, size, link, "--max-rate",
+				&cfg.max_millipps, err);
 	if (rc == 0)
-		rc = rate_at(&o->min_rate, size, link, "--min-rate",
+		rc = wr_rfc2544_rate_at(&o->min_rate, size, link, "--min-rate",
 			     &cfg.min_millipps, err);
 	if (rc == 0) {
 		rc = wr_rfc2544_start(s, &cfg, &rate);
@@ -200,12 +90,12 @@ search(struct wr_bench *b, uint16_t size, uint64_t trial_ns, uint64_t drain_ns,
 	while (rc == 0) {
 		struct wr_bench_trial *t = &row->trials[row->n_trials];
 
-		rc = trial_at(b, size, rate, wr_rfc2544_trial_ns(s), 0,
-			      drain_ns, t, err);
+		rc = wr_rfc2544_trial_at(b, size, rate, wr_rfc2544_trial_ns(s),
+					 0, drain_ns, t, err);
 		if (rc != 0)
 			break;
 		t->phase = s->phase;
-		worst_direction(t, &w_sent, &w_received, &w_offered);
+		wr_rfc2544_worst_direction(t, &w_sent, &w_received, &w_offered);
 		t->short_offer = wr_rfc2544_short(rate, w_offered,
 			wr_rfc2544_short_width(rate, s->resolution));
 		row->n_trials++;
@@ -309,54 +199,6 @@ reverse_prepare(struct wr_bench *b, struct wr_error *err)
 	return 0;
 }
 
-/* --max-rate at @p size, else the line rate.  @return 0, -EINVAL. */
-static int
-max_at(const struct wr_bench *b, uint16_t size, uint64_t *millipps,
-       struct wr_error *err)
-{
-	const struct wr_bench_opts *o = b->o;
-	uint32_t link = wr_engine_port(b->e, b->tx_port)->link_speed_mbps;
-	struct wr_size_avg avg = { .bytes = size, .frames = 1 };
-
-	if (rate_at(&o->max_rate, size, link, "--max-rate", millipps, err) != 0)
-		return -EINVAL;
-	if (*millipps != 0)
-		return 0;
-	if (link != 0 && wr_rate_line_millipps(link, &avg, millipps) == 0)
-		return 0;
-	return wr_error_set(err, -EINVAL, NULL, 0, 0, "rfc2544", "the TX port "
-			    "does not report its link speed: give --max-rate");
-}
-
-/* --max-rate or the line rate at @p size without a word: 0 when unknown. */
-static int
-rate_quiet(const struct wr_bench *b, uint16_t size, uint64_t *millipps)
-{
-	const struct wr_bench_opts *o = b->o;
-	uint32_t link = wr_engine_port(b->e, b->tx_port)->link_speed_mbps;
-	struct wr_size_avg avg = { .bytes = size, .frames = 1 };
-
-	*millipps = 0;
-	if (o->max_rate.unit != WR_RATE_MAX)
-		return wr_rate_millipps(&o->max_rate, &avg, link, millipps);
-	if (link != 0)
-		return wr_rate_line_millipps(link, &avg, millipps);
-	return 0;
-}
-
-/* The resolution a trial's shortfall is judged against (as the search's). */
-static uint64_t
-resolution_at(const struct wr_bench *b, uint64_t max)
-{
-	const struct wr_bench_opts *o = b->o;
-	uint32_t ppm = o->resolution_ppm ? o->resolution_ppm :
-		       WR_RFC2544_RESOLUTION_PPM;
-
-	if (o->resolution_millipps)
-		return o->resolution_millipps;
-	return (uint64_t)((unsigned __int128)max * ppm / 1000000);
-}
-
 /* A goal's answer as RFC 2544's NDR or PDR: its relevant lower bound when
  * every trial there offered its load (the lowest offer if below it: never
  * above what was offered), else "at least" what was offered. */
@@ -407,13 +249,13 @@ mlr_search(struct wr_bench *b, uint16_t size, uint64_t trial_ns,
 	memset(&cfg, 0, sizeof(cfg));
 	row->has_throughput = true;
 	row->mlr = true;
-	rc = max_at(b, size, &cfg.max_millipps, err);
+	rc = wr_rfc2544_max_at(b, size, &cfg.max_millipps, err);
 	if (rc == 0)
-		rc = rate_at(&o->min_rate, size, link, "--min-rate",
+		rc = wr_rfc2544_rate_at(&o->min_rate, size, link, "--min-rate",
 			     &cfg.min_millipps, err);
 	if (rc != 0)
 		return rc;
-	res = resolution_at(b, cfg.max_millipps);
+	res = wr_rfc2544_resolution_at(b, cfg.max_millipps);
 	cfg.n_goals = o->pdr_ppm ? 2 : 1;
 	for (g = 0; g < cfg.n_goals; g++) {
 		struct wr_mlr_goal *x = &cfg.goals[g];
@@ -450,11 +292,12 @@ mlr_search(struct wr_bench *b, uint16_t size, uint64_t trial_ns,
 		struct wr_bench_trial *t = &row->trials[row->n_trials];
 		uint32_t level = s->level;
 
-		rc = trial_at(b, size, load, ns, 0, drain_ns, t, err);
+		rc = wr_rfc2544_trial_at(b, size, load, ns, 0, drain_ns, t,
+					 err);
 		if (rc != 0)
 			break;
 		t->phase = level;
-		worst_direction(t, &w_sent, &w_received, &w_offered);
+		wr_rfc2544_worst_direction(t, &w_sent, &w_received, &w_offered);
 		t->short_offer = wr_rfc2544_short(load, w_offered,
 			wr_rfc2544_short_width(load, res));
 		row->n_trials++;
@@ -538,11 +381,11 @@ frame_loss(struct wr_bench *b, uint16_t size, uint64_t trial_ns,
 	int rc;
 
 	memset(&cfg, 0, sizeof(cfg));
-	rc = max_at(b, size, &cfg.max_millipps, err);
+	rc = wr_rfc2544_max_at(b, size, &cfg.max_millipps, err);
 	if (rc != 0)
 		return rc;
 	cfg.step_ppm = o->loss_step_ppm;
-	cfg.resolution_millipps = resolution_at(b, cfg.max_millipps);
+	cfg.resolution_millipps = wr_rfc2544_resolution_at(b, cfg.max_millipps);
 	rc = wr_floss_start(&row->floss, &cfg, &rate);
 	if (rc != 0)
 		return rc;
@@ -550,7 +393,8 @@ frame_loss(struct wr_bench *b, uint16_t size, uint64_t trial_ns,
 	while (rc == 0) {
 		const struct wr_floss_step *st;
 
-		rc = trial_at(b, size, rate, trial_ns, 0, drain_ns, &t, err);
+		rc = wr_rfc2544_trial_at(b, size, rate, trial_ns, 0, drain_ns,
+					 &t, err);
 		if (rc != 0)
 			break;
 		if (t.bidir)
@@ -616,7 +460,7 @@ back_to_back(struct wr_bench *b, uint16_t size, uint64_t drain_ns,
 	/* Bursts go out as fast as the port takes them (the minimum gap),
 	 * or paced at --max-rate when given; the first burst is --b2b-trial
 	 * of that rate. */
-	rc = max_at(b, size, &line, err);
+	rc = wr_rfc2544_max_at(b, size, &line, err);
 	if (rc != 0)
 		return rc;
 	row->b2b_rate_millipps = o->max_rate.unit == WR_RATE_MAX ? 0 : line;
@@ -629,7 +473,7 @@ back_to_back(struct wr_bench *b, uint16_t size, uint64_t drain_ns,
 			       wr_engine_port(b->e, b->tx_port)->link_speed_mbps))
 		row->b2b_asked_millipps = line;
 	if (row->b2b_asked_millipps != 0)
-		res = resolution_at(b, row->b2b_asked_millipps);
+		res = wr_rfc2544_resolution_at(b, row->b2b_asked_millipps);
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.max_frames = (uint64_t)((unsigned __int128)line * trial_ns /
 				    1000000000000ull);
@@ -650,7 +494,7 @@ back_to_back(struct wr_bench *b, uint16_t size, uint64_t drain_ns,
 		uint32_t rep = row->b2b.repeat, rrep = row->rev_b2b.repeat;
 
 		b->rev_count = rdone ? b2b_held(&row->rev_b2b) : rframes;
-		rc = trial_at(b, size, row->b2b_rate_millipps, 0,
+		rc = wr_rfc2544_trial_at(b, size, row->b2b_rate_millipps, 0,
 			      fdone ? b2b_held(&row->b2b) : frames, drain_ns,
 			      &t, err);
 		b->rev_count = 0;
@@ -837,8 +681,9 @@ latency(struct wr_bench *b, uint16_t size, uint64_t drain_ns,
 	b->lat_hist = &h[0];
 	b->rev_lat_hist = b->bidir ? &h[2] : NULL;
 	while (l->n_trials < n) {
-		rc = trial_at_sig(b, size, l->rate_millipps, trial_ns, 0,
-				  drain_ns, false, &t, lerr);
+		rc = wr_rfc2544_trial_at_sig(b, size, l->rate_millipps,
+					     trial_ns, 0, drain_ns, false, &t,
+					     lerr);
 		if (rc != 0)
 			break;
 		lat_add(l, &b->lat, &h[1], &h[0], t.sent, t.received,
@@ -900,8 +745,9 @@ progress_start(struct wr_bench *b, uint32_t tests)
 	p.lat_trial_ns = o->lat_trial_ns ? o->lat_trial_ns :
 			 120ull * 1000000000ull;  /* latency()'s default */
 	p.b2b_trial_ns = o->b2b_trial_ns ? o->b2b_trial_ns : 2000000000ull;
-	if (b->n_sizes > 0 && rate_quiet(b, b->sizes[0], &max) == 0 && max) {
-		res = resolution_at(b, max);
+	if (b->n_sizes > 0 &&
+	    wr_rfc2544_rate_quiet(b, b->sizes[0], &max) == 0 && max) {
+		res = wr_rfc2544_resolution_at(b, max);
 		p.width_ratio = res ? max / res : 1;
 		/* RFC 2544's 2 s first burst, bisected to single frames */
 		p.b2b_ratio = (uint64_t)((unsigned __int128)max *
@@ -968,8 +814,8 @@ plan_line(struct wr_bench *b, uint32_t tests)
 		      (double)b->trial_ns / 1e9, (double)b->drain_ns / 1e9, when);
 }
 
-int
-wr_bench_rfc2544_opts(struct wr_bench *b, struct wr_error *err)
+static int
+rfc2544_opts(struct wr_bench *b, struct wr_error *err)
 {
 	const struct wr_bench_opts *o = b->o;
 
@@ -1014,8 +860,8 @@ wr_bench_rfc2544_opts(struct wr_bench *b, struct wr_error *err)
 	return 0;
 }
 
-int
-wr_bench_rfc2544_init(struct wr_bench *b, struct wr_error *err)
+static int
+rfc2544_prepare(struct wr_bench *b, struct wr_error *err)
 {
 	const struct wr_bench_opts *o = b->o;
 	int rc = 0;
@@ -1038,9 +884,26 @@ wr_bench_rfc2544_init(struct wr_bench *b, struct wr_error *err)
 	return rates_check(b, 0, err);
 }
 
-int
-wr_bench_rfc2544_run(struct wr_bench *b, struct wr_bench_result *r,
-		     struct wr_error *err)
+/* The options of its own, the stream's checks, then what they allow. */
+static int
+rfc2544_init(struct wr_bench *b, unsigned int n_ports, struct wr_error *err)
+{
+	int rc = rfc2544_opts(b, err);
+
+	if (rc != 0)
+		return rc;
+	/* Every trial counts its loss by signature, through a reflector or
+	 * not. */
+	b->latency = true;
+	rc = wr_bench_init_stream(b, n_ports, err);
+	if (rc != 0)
+		return rc;
+	return rfc2544_prepare(b, err);
+}
+
+static int
+rfc2544_run(struct wr_bench *b, struct wr_bench_result *r,
+	    struct wr_error *err)
 {
 	const struct wr_bench_opts *o = b->o;
 	uint64_t trial = b->trial_ns, drain = b->drain_ns;
@@ -1183,3 +1046,31 @@ wr_bench_rfc2544_run(struct wr_bench *b, struct wr_bench_result *r,
 			r->gen_limited = true;
 	return 0;
 }
+
+static void
+rfc2544_print(FILE *out, const struct wr_bench_result *r)
+{
+	wr_rfc2544_print(out, r->rfc, r->n_rfc);
+	wr_bench_stop_print(out, &r->m);
+}
+
+static int
+rfc2544_csv(FILE *out, const struct wr_bench_result *r)
+{
+	return wr_rfc2544_csv_write(out, r->rfc, r->n_rfc);
+}
+
+static int
+rfc2544_json(FILE *out, const struct wr_bench_result *r)
+{
+	return wr_rfc2544_json_write(out, &r->m, r->rfc, r->n_rfc);
+}
+
+const struct wr_bench_driver wr_bench_driver_rfc2544 = {
+	.name = "rfc2544",
+	.init = rfc2544_init,
+	.run = rfc2544_run,
+	.print = rfc2544_print,
+	.csv = rfc2544_csv,
+	.json = rfc2544_json,
+};

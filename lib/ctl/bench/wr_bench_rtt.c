@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "wr_bench_drivers.h"
 #include "wr_bench_priv.h"
 #include "wr_rtt.h"
 #include "wr_sig.h"
@@ -89,9 +90,8 @@ pick_streams(struct wr_bench *b, const char *list, struct wr_error *err)
 	return 0;
 }
 
-int
-wr_bench_rtt_init(struct wr_bench *b, unsigned int n_ports,
-		  struct wr_error *err)
+static int
+rtt_init(struct wr_bench *b, unsigned int n_ports, struct wr_error *err)
 {
 	const struct wr_bench_opts *o = b->o;
 	const struct wr_stream *st;
@@ -305,9 +305,8 @@ table_line(struct wr_bench *b, const struct wr_bench_result *r,
 	free(buf);
 }
 
-int
-wr_bench_rtt_run(struct wr_bench *b, struct wr_bench_result *r,
-		 struct wr_error *err)
+static int
+rtt_run(struct wr_bench *b, struct wr_bench_result *r, struct wr_error *err)
 {
 	const struct wr_bench_opts *o = b->o;
 	const struct wr_stream *st = &b->f->streams[b->stream];
@@ -431,3 +430,30 @@ wr_bench_rtt_run(struct wr_bench *b, struct wr_bench_result *r,
 	r->rc = link_lost || wr_bench_cancelled(b) ? -EINTR : 0;
 	return 0;
 }
+
+static int
+rtt_csv(FILE *out, const struct wr_bench_result *r)
+{
+	if (r->rtt_k > 1)
+		return wr_rtt_cmp_csv_write(out, r->rtt_name, r->rtt_k, r->rtt,
+					    r->n_rtt);
+	return wr_rtt_csv_write(out, r->rtt, r->n_rtt);
+}
+
+static int
+rtt_json(FILE *out, const struct wr_bench_result *r)
+{
+	if (r->rtt_k > 1)
+		return wr_rtt_cmp_json_write(out, &r->rtt_meta, r->rtt_name,
+					     r->rtt_k, r->rtt, r->n_rtt);
+	return wr_rtt_json_write(out, &r->rtt_meta, r->rtt, r->n_rtt);
+}
+
+/* Its rows are printed as it runs (table_line()): no print. */
+const struct wr_bench_driver wr_bench_driver_rtt = {
+	.name = "rtt",
+	.init = rtt_init,
+	.run = rtt_run,
+	.csv = rtt_csv,
+	.json = rtt_json,
+};

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "wr_bench_drivers.h"
 #include "wr_bench_priv.h"
 
 /* Long enough for a steady rate on any port, short enough for 7 sizes. */
@@ -29,9 +30,75 @@ payload_offset(const struct wr_bench *b, uint16_t size)
 	return off < 0 ? -1 : off;
 }
 
-int
-wr_bench_sweep_run(struct wr_bench *b, struct wr_bench_result *r,
-		   struct wr_error *err)
+/* The first line of a sweep's log: what it sends where, for how long. */
+static void
+sweep_intro(struct wr_bench *b, uint16_t port, const struct wr_port *tp,
+	    uint32_t line, uint64_t duration, uint32_t reps)
+{
+	char tail[160];
+
+	if (line != 0)
+		snprintf(tail, sizeof(tail), "line %u Mbps", line);
+	else if (tp->link_speed_mbps != 0)
+		snprintf(tail, sizeof(tail), "no line rate (%s reports %u Mbps, "
+			 "a placeholder whatever the path carries)", tp->driver,
+			 tp->link_speed_mbps);
+	else
+		snprintf(tail, sizeof(tail), "link speed unknown");
+	wr_bench_line(b, "wirerate %s sweep: %s, stream %s on port %u (%s)%s, "
+		      "%.3f s a size%s, %s\n", WR_VERSION, b->f->path,
+		      b->f->streams[b->stream].name, port, tp->device,
+		      b->o->rx_port_set ? ", echoes counted on --rx-port" : "",
+		      (double)duration / 1e9, reps > 1 ? ", repeated" : "", tail);
+}
+
+/* The spread of one size's repeats (rows first..n-1) and of their
+ * @p echoes (NULL: none) into @p st.  @return 0, or non-zero: no spread. */
+static int
+sweep_stat(struct wr_bench *b, struct wr_bench_result *r,
+	   struct wr_sweep_stat *st, unsigned int first, unsigned int n,
+	   const struct wr_sweep_echo *echoes, uint64_t rx_missed,
+	   uint16_t size)
+{
+	if (wr_sweep_stat_calc(st, &r->rows[first], echoes, n - first,
+			       payload_offset(b, size)) != 0)
+		return -1;
+	r->gen_limited |= wr_sweep_stat_gen_limited(st);
+	/* Echoes the RX port dropped because wirerate did not take them:
+	 * what came back measures the generator. */
+	if (rx_missed > 0) {
+		st->limited_by = "generator";
+		r->gen_limited = true;
+		if (!b->o->quiet)
+			wr_bench_say(b, "sweep", size, 0, false, "  %u bytes: the "
+				     "RX port dropped %llu echoes wirerate did "
+				     "not take in time (imissed, rx_nombuf): the "
+				     "generator's limit, not the reflector's "
+				     "loss\n", size,
+				     (unsigned long long)rx_missed);
+	}
+	return 0;
+}
+
+/* The sizes a stop left out of the @p n rows: the one it cut (with
+ * link-down) and those after it. */
+static void
+not_measured(const struct wr_bench *b, struct wr_bench_result *r,
+	     unsigned int n)
+{
+	for (unsigned int i = 0; i < b->n_sizes; i++) {
+		bool done = false;
+
+		for (unsigned int k = 0; k < n && !done; k++)
+			done = r->rows[k].size == b->sizes[i];
+		if (!done)
+			r->not_measured[r->m.n_not_measured++] = b->sizes[i];
+	}
+}
+
+static int
+sweep_run(struct wr_bench *b, struct wr_bench_result *r,
+	  struct wr_error *err)
 {
 	const struct wr_bench_opts *o = b->o;
 	bool echo = o->rx_port_set;
@@ -62,24 +129,8 @@ wr_bench_sweep_run(struct wr_bench *b, struct wr_bench_result *r,
 	}
 	r->n_sizes = b->n_sizes;
 	b->progress_est = b->n_sizes * reps;
-	if (!o->quiet) {
-		char tail[160];
-
-		if (line != 0)
-			snprintf(tail, sizeof(tail), "line %u Mbps", line);
-		else if (tp->link_speed_mbps != 0)
-			snprintf(tail, sizeof(tail), "no line rate (%s reports "
-				 "%u Mbps, a placeholder whatever the path "
-				 "carries)", tp->driver, tp->link_speed_mbps);
-		else
-			snprintf(tail, sizeof(tail), "link speed unknown");
-		wr_bench_line(b, "wirerate %s sweep: %s, stream %s on port %u "
-			      "(%s)%s, %.3f s a size%s, %s\n", WR_VERSION,
-			      b->f->path, b->f->streams[b->stream].name, port,
-			      tp->device, echo ? ", echoes counted on --rx-port" :
-			      "", (double)duration / 1e9, reps > 1 ?
-			      ", repeated" : "", tail);
-	}
+	if (!o->quiet)
+		sweep_intro(b, port, tp, line, duration, reps);
 	rc = 0;
 	for (i = 0; i < b->n_sizes && rc == 0; i++) {
 		unsigned int first = n;
@@ -139,43 +190,15 @@ wr_bench_sweep_run(struct wr_bench *b, struct wr_bench_result *r,
 				break;
 		}
 		if (n > first && (reps > 1 || echo) &&
-		    wr_sweep_stat_calc(&r->st[n_st], &r->rows[first],
-				       echo ? echoes : NULL, n - first,
-				       payload_offset(b, b->sizes[i])) == 0) {
-			r->gen_limited |= wr_sweep_stat_gen_limited(&r->st[n_st]);
-			/* Echoes the RX port dropped because wirerate did not
-			 * take them: what came back measures the generator. */
-			if (rx_missed > 0) {
-				r->st[n_st].limited_by = "generator";
-				r->gen_limited = true;
-				if (!o->quiet)
-					wr_bench_say(b, "sweep", b->sizes[i], 0,
-						     false, "  %u bytes: the RX "
-						     "port dropped %llu echoes "
-						     "wirerate did not take in "
-						     "time (imissed, rx_nombuf): "
-						     "the generator's limit, not "
-						     "the reflector's loss\n",
-						     b->sizes[i],
-						     (unsigned long long)rx_missed);
-			}
+		    sweep_stat(b, r, &r->st[n_st], first, n, echo ? echoes : NULL,
+			       rx_missed, b->sizes[i]) == 0)
 			n_st++;
-		}
 	}
 	free(echoes);
 	r->n_rows = n;
 	r->n_st = n_st;
 	r->spread = reps > 1 || echo;
-	/* The sizes a stop left out: the one it cut (with link-down) and
-	 * those after it. */
-	for (i = 0; i < b->n_sizes; i++) {
-		bool done = false;
-
-		for (rep = 0; rep < n && !done; rep++)
-			done = r->rows[rep].size == b->sizes[i];
-		if (!done)
-			r->not_measured[r->m.n_not_measured++] = b->sizes[i];
-	}
+	not_measured(b, r, n);
 	if (rc != 0 && rc != -EINTR)
 		return rc;
 	{
@@ -194,3 +217,40 @@ wr_bench_sweep_run(struct wr_bench *b, struct wr_bench_result *r,
 	 * generator, not the reflector: no figure for the reflector. */
 	return 0;
 }
+
+static void
+sweep_print(FILE *out, const struct wr_bench_result *r)
+{
+	fputc('\n', out);
+	wr_sweep_print(out, r->rows, r->n_rows);
+	if (r->n_st > 0) {
+		fputc('\n', out);
+		wr_sweep_stat_print(out, r->st, r->n_st);
+	}
+	wr_bench_stop_print(out, &r->m);
+}
+
+static int
+sweep_csv(FILE *out, const struct wr_bench_result *r)
+{
+	return wr_sweep_csv_write(out, r->rows, r->n_rows);
+}
+
+static int
+sweep_json(FILE *out, const struct wr_bench_result *r)
+{
+	/* A repeat or echo sweep keeps its schema when a stop left no size
+	 * measured: "sizes": [], not another list. */
+	if (r->spread)
+		return wr_sweep_stat_json_write(out, &r->m, r->st, r->n_st);
+	return wr_sweep_json_write(out, &r->m, r->rows, r->n_rows);
+}
+
+const struct wr_bench_driver wr_bench_driver_sweep = {
+	.name = "sweep",
+	.init = wr_bench_init_stream,
+	.run = sweep_run,
+	.print = sweep_print,
+	.csv = sweep_csv,
+	.json = sweep_json,
+};

@@ -1,6 +1,214 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* wr_server_io: the sockets of `wirerate serve`, its connections (reading, writing, fairness), and the web console's HTTP and WebSocket. */
+/* wr_server_io: the output of `wirerate serve` (replies, errors, events), its sockets, its connections (reading, writing, fairness), and the web console's HTTP and WebSocket. */
 #include "wr_server_priv.h"
+
+/* ---- output ---- */
+
+size_t
+wr_srv_queued(const struct conn *c)
+{
+	return c->wlen - c->woff;
+}
+
+void
+wr_srv_set_ready(struct server *s, struct conn *c, bool ready)
+{
+	if (c->ready == ready)
+		return;
+	c->ready = ready;
+	if (ready)
+		s->n_ready++;
+	else
+		s->n_ready--;
+}
+
+/* What epoll watches: its requests unless held, room for its replies while
+ * any are queued (a queue left by the write budget is written next turn). */
+void
+wr_srv_conn_watch(struct server *s, struct conn *c)
+{
+	struct epoll_event ev = { .data.ptr = c };
+
+	ev.events = (c->held || c->parked || c->closing ? 0 : EPOLLIN) |
+		    (wr_srv_queued(c) > 0 ? EPOLLOUT : 0);
+	if (c->fd < 0 || ev.events == c->ev_mask)
+		return;
+	c->ev_mask = ev.events;
+	epoll_ctl(s->ep, EPOLL_CTL_MOD, c->fd, &ev);
+}
+
+/* Write what is queued, up to this turn's TURN_WRITE; a held connection
+ * whose queue fell to WQ_LOW is read again.  @return false when the
+ * connection broke (and was closed). */
+bool
+wr_srv_conn_flush(struct server *s, struct conn *c)
+{
+	if (c->wturn != s->turn) {
+		c->wturn = s->turn;
+		c->wrote = 0;
+	}
+	while (wr_srv_queued(c) > 0 && c->wrote < TURN_WRITE) {
+		size_t len = wr_srv_queued(c) < TURN_WRITE - c->wrote ? wr_srv_queued(c) :
+			     TURN_WRITE - c->wrote;
+		ssize_t n = send(c->fd, c->wbuf + c->woff, len,
+				 MSG_NOSIGNAL | MSG_DONTWAIT);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			break;
+		if (n <= 0) {
+			wr_srv_conn_close(s, c);
+			return false;
+		}
+		c->woff += (size_t)n;
+		c->wrote += (size_t)n;
+		c->wprog_ms = wr_srv_now_ms();
+	}
+	if (wr_srv_queued(c) == 0) {
+		c->woff = c->wlen = 0;
+		if (c->wcap > BUF_KEEP) {
+			free(c->wbuf);
+			c->wbuf = NULL;
+			c->wcap = 0;
+		}
+	}
+	if (c->held && wr_srv_queued(c) <= WQ_LOW) {
+		c->held = false;
+		wr_srv_set_ready(s, c, true); /* requests it sent meanwhile */
+	}
+	if (c->closing && wr_srv_queued(c) == 0) {
+		wr_srv_web_linger(c);
+		wr_srv_conn_close(s, c);
+		return false;
+	}
+	wr_srv_conn_watch(s, c);
+	return true;
+}
+
+/* Queue @p a then @p b (@p an and @p bn bytes) and try to send them.
+ * @return false when the connection is closed: it broke, or it does not
+ * read what it is sent. */
+bool
+wr_srv_conn_queue(struct server *s, struct conn *c, const void *a, size_t an,
+		  const void *b, size_t bn)
+{
+	size_t n = an + bn, need;
+
+	if (c->fd < 0)
+		return false;
+	if (wr_srv_queued(c) >= WQ_HIGH && wr_srv_queued(c) + n > WQ_MAX) {
+		SRV_LOG(NOTICE, "connection %u closed: it does not read its "
+			"replies (%zu bytes queued)\n", c->id, wr_srv_queued(c));
+		wr_srv_conn_close(s, c);
+		return false;
+	}
+	if (wr_srv_queued(c) == 0)
+		c->wprog_ms = wr_srv_now_ms();
+	/* Keep what is queued at the front once half the buffer is sent. */
+	if (c->woff > 0 && c->woff >= wr_srv_queued(c)) {
+		memmove(c->wbuf, c->wbuf + c->woff, wr_srv_queued(c));
+		c->wlen -= c->woff;
+		c->woff = 0;
+	}
+	need = c->wlen + n;
+	if (need > c->wcap) {
+		size_t cap = c->wcap ? c->wcap : BUF_MIN;
+		char *nb;
+
+		while (cap < need)
+			cap *= 2;
+		nb = realloc(c->wbuf, cap);
+		if (nb == NULL) {
+			wr_srv_conn_close(s, c);
+			return false;
+		}
+		c->wbuf = nb;
+		c->wcap = cap;
+	}
+	memcpy(c->wbuf + c->wlen, a, an);
+	if (bn > 0)
+		memcpy(c->wbuf + c->wlen + an, b, bn);
+	c->wlen += n;
+	return wr_srv_conn_flush(s, c);
+}
+
+/* Queue a line (taken over) and try to send it: as it is, or over the
+ * console's WebSocket as one text message (without its newline).
+ * @return false when the connection is closed (conn_queue()). */
+bool
+wr_srv_conn_send(struct server *s, struct conn *c, char *line)
+{
+	uint8_t hdr[10];
+	size_t n, h;
+	bool ok;
+
+	if (c->fd < 0) {
+		free(line);
+		return false;
+	}
+	if (line == NULL)
+		return true; /* out of memory: the client times out */
+	n = strlen(line);
+	if (c->proto != PROTO_WS) {
+		ok = wr_srv_conn_queue(s, c, line, n, NULL, 0);
+	} else {
+		if (n > 0 && line[n - 1] == '\n')
+			n--;
+		h = wr_ws_head(hdr, WR_WS_TEXT, n);
+		ok = wr_srv_conn_queue(s, c, hdr, h, line, n);
+	}
+	free(line);
+	return ok;
+}
+
+bool
+wr_srv_reply_error(struct server *s, struct conn *c, json_t *id, int code,
+		   json_t *data, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+
+bool
+wr_srv_reply_error(struct server *s, struct conn *c, json_t *id, int code,
+		   json_t *data, const char *fmt, ...)
+{
+	struct wr_rpc_error err;
+	va_list ap;
+
+	if (c->quiet) {
+		json_decref(data);
+		return true;
+	}
+	memset(&err, 0, sizeof(err));
+	err.code = code;
+	va_start(ap, fmt);
+	vsnprintf(err.message, sizeof(err.message), fmt, ap);
+	va_end(ap);
+	return wr_srv_conn_send(s, c, wr_rpc_reply_error(id, &err, data));
+}
+
+/* ---- events ---- */
+
+void
+wr_srv_event_push(struct server *s, const char *type, json_t *ev)
+{
+	struct conn *c;
+	uint64_t slot;
+
+	if (ev == NULL)
+		ev = json_object();
+	if (ev == NULL)
+		return;
+	s->ev_seq++;
+	json_object_set_new(ev, "seq", json_integer((json_int_t)s->ev_seq));
+	json_object_set_new(ev, "type", json_string(type));
+	json_object_set_new(ev, "time", json_real(wr_srv_wall_s()));
+	slot = s->ev_seq % EVENTS_MAX;
+	json_decref(s->ev[slot]);
+	s->ev[slot] = ev;
+	for (c = s->conns; c != NULL; c = c->next)
+		if (c->subscribed)
+			wr_srv_conn_send(s, c, wr_rpc_notification("event",
+								   json_incref(ev)));
+}
 
 /* ---- web ---- */
 
@@ -511,7 +719,7 @@ wr_srv_conn_serve(struct server *s, struct conn *c)
 			if (msg != NULL) {
 				reqs++;
 				c->spoke = true;
-				if (!wr_srv_handle_line(s, c, msg, len)) {
+				if (!s->handle_line(s, c, msg, len)) {
 					wr_srv_conn_close(s, c);
 					return;
 				}

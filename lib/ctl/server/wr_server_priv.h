@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* wr_server_priv: what the files of `wirerate serve` share (wr_server.c, wr_server_methods.c, wr_server_jobs.c, wr_server_io.c): limits, the server's state, its connections and sessions. */
+/* wr_server_priv: what the files of `wirerate serve` share: limits, the server's state, its connections and sessions, and their order (bottom to top, below). */
 #ifndef WR_SERVER_PRIV_H
 #define WR_SERVER_PRIV_H
 
@@ -118,14 +118,11 @@ enum srv_state { ST_IDLE, ST_RUNNING, ST_DONE, ST_BENCH };
  * request of the console (--http), or JSON-RPC messages over the console's
  * WebSocket once upgraded. */
 enum conn_proto { PROTO_RPC, PROTO_HTTP, PROTO_WS };
-extern const char *const wr_srv_state_names[];
 
 /* A benchmark through the server (bench.start): the library the CLI runs
  * (wr_bench.h), its stream file its own, its log and results kept. */
 enum job_state { JOB_QUEUED, JOB_RUNNING, JOB_DONE, JOB_FAILED,
 		 JOB_CANCELLED };
-extern const char *const wr_srv_job_state_names[];
-extern const char *const wr_srv_kind_names[];
 
 struct server;
 
@@ -207,6 +204,12 @@ struct conn {
 
 struct server {
 	struct wr_engine *e;
+	/* Given by the loop (wr_server.c) to the files below it: a whole
+	 * request of a connection to the dispatch (wr_server_io.c's), one turn
+	 * of the loop while a benchmark job waits (wr_server_jobs.c's). */
+	bool (*handle_line)(struct server *s, struct conn *c, const char *line,
+			    size_t len);
+	void (*loop_turn)(struct server *s, int timeout_ms);
 	const struct wr_server_opts *o;
 	const volatile int *stop;
 	int ep, ufd, tfd, hfd;
@@ -295,35 +298,97 @@ struct call {
 	struct conn *c;
 	const struct wr_rpc_req *req;
 	json_t *id;
+	bool close;                  /* set by the handler: close the connection */
 };
 
-/* wr_server.c: clocks */
-uint64_t wr_srv_now_ms(void);
-double wr_srv_wall_s(void);
+/*
+ * The files, bottom to top: each calls only the files below it (and the
+ * helpers above, which are everyone's).  Where a lower file must reach a
+ * higher one (a connection's request to the dispatch, a job's wait to the
+ * loop), the loop gives it the function in struct server (handle_line,
+ * loop_turn) when it starts.
+ *
+ *   wr_server_sessions.c  sessions, the connections acting as them, ports owned
+ *   wr_server_io.c        output (replies, errors, events), sockets,
+ *                         connections, the console (HTTP, WebSocket)
+ *   wr_server_owner.c     what a method checks before it acts
+ *   wr_server_caps.c      captures (capture.*)
+ *   wr_server_traffic.c   streams and traffic (streams.*, traffic.*, server.reset)
+ *   wr_server_stats.c     statistics (stats.*)
+ *   wr_server_jobs.c      benchmark jobs (bench.*)
+ *   wr_server_methods.c   ports, sessions, events, logins; the dispatch table
+ *   wr_server.c           the loop, its timers and options
+ */
 
-/* wr_server.c: output, events, sessions, ownership, timers, options, the loop */
+/* Clocks: monotonic milliseconds, and wall-clock (Unix) seconds. */
+static inline uint64_t
+wr_srv_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+static inline double
+wr_srv_wall_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* wr_server_sessions.c */
 void wr_srv_conn_join(struct server *s, struct conn *c, struct session *x);
 void wr_srv_conn_leave(struct server *s, struct conn *c);
 bool wr_srv_conn_own_session(struct server *s, struct conn *c);
+void wr_srv_port_set_owner(struct server *s, unsigned int p, struct session *x);
+bool wr_srv_promote(struct server *s, struct conn *c);
+struct session *wr_srv_session_find(struct server *s, const char *name);
+struct session *wr_srv_session_new(struct server *s, const char *name,
+				   const char *principal);
+
+/* wr_server_io.c */
 bool wr_srv_conn_queue(struct server *s, struct conn *c, const void *a, size_t an,
 		       const void *b, size_t bn);
 bool wr_srv_conn_send(struct server *s, struct conn *c, char *line);
 void wr_srv_conn_watch(struct server *s, struct conn *c);
 void wr_srv_event_push(struct server *s, const char *type, json_t *ev);
-bool wr_srv_owns(struct server *s, struct conn *c, json_t *id, uint64_t mask);
-void wr_srv_port_set_owner(struct server *s, unsigned int p, struct session *x);
-uint64_t wr_srv_ports_of(const struct server *s, const bool *sel);
 size_t wr_srv_queued(const struct conn *c);
 bool wr_srv_reply_error(struct server *s, struct conn *c, json_t *id, int code,
 			json_t *data, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
-void wr_srv_server_turn(struct server *s, int timeout_ms);
-struct session *wr_srv_session_find(struct server *s, const char *name);
-struct session *wr_srv_session_new(struct server *s, const char *name,
-				   const char *principal);
 void wr_srv_set_ready(struct server *s, struct conn *c, bool ready);
+void wr_srv_conn_accept(struct server *s, int lfd, bool tcp, enum conn_proto proto);
+void wr_srv_conn_close(struct server *s, struct conn *c);
+bool wr_srv_conn_flush(struct server *s, struct conn *c);
+void wr_srv_conn_reap(struct server *s);
+void wr_srv_conn_serve(struct server *s, struct conn *c);
+int wr_srv_listen_unix(struct server *s, const char *path, struct wr_error *err);
+int wr_srv_open_tcp(const char *opt, const char *host, uint16_t port, bool listen_now,
+		    int *fd_out, struct wr_error *err);
+int wr_srv_unix_path_check(const char *path, struct wr_error *err);
+void wr_srv_web_linger(struct conn *c);
 
-/* wr_server_methods.c: streams, traffic, stats, the methods, logins, dispatch */
+/* wr_server_owner.c */
+/** A benchmark job has the engine: @return true (and replied) when one runs. */
 bool wr_srv_bench_busy(struct call *k);
+bool wr_srv_owns(struct server *s, struct conn *c, json_t *id, uint64_t mask);
+uint64_t wr_srv_ports_of(const struct server *s, const bool *sel);
+
+/* wr_server_caps.c */
+void wr_srv_caps_begin(struct server *s);
+int wr_srv_caps_dir(struct server *s, struct wr_error *err);
+void wr_srv_caps_end(struct server *s);
+void wr_srv_caps_forget(struct server *s);
+void wr_srv_caps_prepare(struct server *s);
+json_t *wr_srv_m_cap_fetch(struct call *k);
+json_t *wr_srv_m_cap_start(struct call *k);
+json_t *wr_srv_m_cap_status(struct call *k);
+json_t *wr_srv_m_cap_stop(struct call *k);
+
+/* wr_server_traffic.c */
+extern const char *const wr_srv_state_names[];
 /** TSC instant @p t in wall-clock (Unix) time: against start_at's own
  * deadline when the run had one, else the start's reference pair. */
 double wr_srv_tsc_wall(const struct server *s, uint64_t t);
@@ -334,21 +399,30 @@ int64_t wr_srv_late_ns(const struct server *s, uint64_t t);
 void wr_srv_late_check(struct server *s);
 void wr_srv_finish(struct server *s, const char *reason);
 void wr_srv_finish_now(struct server *s, const char *reason, bool drain);
-bool wr_srv_handle_line(struct server *s, struct conn *c, const char *line, size_t len);
-void wr_srv_logins_summary(struct server *s, uint64_t now);
 int wr_srv_parse_streams(struct server *s, const char *name, const char *text,
 			 struct wr_stream_file *f, struct wr_error *err);
-bool wr_srv_promote(struct server *s, struct conn *c);
 void wr_srv_traffic_tick(struct server *s);
 void wr_srv_unbuild(struct server *s);
 json_t *wr_srv_yaml_error_data(const struct wr_error *err, char *line, size_t len);
+json_t *wr_srv_m_check(struct call *k);
+json_t *wr_srv_m_list(struct call *k);
+json_t *wr_srv_m_load(struct call *k);
+json_t *wr_srv_m_pause(struct call *k);
+json_t *wr_srv_m_remove(struct call *k);
+json_t *wr_srv_m_reset(struct call *k);
+json_t *wr_srv_m_resume(struct call *k);
+json_t *wr_srv_m_start(struct call *k);
+json_t *wr_srv_m_stop(struct call *k);
+json_t *wr_srv_m_update(struct call *k);
+json_t *wr_srv_m_wait(struct call *k);
 
-/* wr_server_jobs.c: benchmark jobs and captures */
-void wr_srv_caps_begin(struct server *s);
-int wr_srv_caps_dir(struct server *s, struct wr_error *err);
-void wr_srv_caps_end(struct server *s);
-void wr_srv_caps_forget(struct server *s);
-void wr_srv_caps_prepare(struct server *s);
+/* wr_server_stats.c */
+json_t *wr_srv_m_clear(struct call *k);
+json_t *wr_srv_m_stats(struct call *k);
+json_t *wr_srv_stats_json(struct server *s, bool hist);
+
+/* wr_server_jobs.c */
+extern const char *const wr_srv_job_state_names[];
 void wr_srv_job_free(struct job *j);
 void wr_srv_job_run(struct server *s);
 json_t *wr_srv_m_bench_cancel(struct call *k);
@@ -356,20 +430,10 @@ json_t *wr_srv_m_bench_list(struct call *k);
 json_t *wr_srv_m_bench_result(struct call *k);
 json_t *wr_srv_m_bench_start(struct call *k);
 json_t *wr_srv_m_bench_status(struct call *k);
-json_t *wr_srv_m_cap_fetch(struct call *k);
-json_t *wr_srv_m_cap_start(struct call *k);
-json_t *wr_srv_m_cap_status(struct call *k);
-json_t *wr_srv_m_cap_stop(struct call *k);
 
-/* wr_server_io.c: the console (web), connections, sockets */
-void wr_srv_conn_accept(struct server *s, int lfd, bool tcp, enum conn_proto proto);
-void wr_srv_conn_close(struct server *s, struct conn *c);
-void wr_srv_conn_reap(struct server *s);
-void wr_srv_conn_serve(struct server *s, struct conn *c);
-int wr_srv_listen_unix(struct server *s, const char *path, struct wr_error *err);
-int wr_srv_open_tcp(const char *opt, const char *host, uint16_t port, bool listen_now,
-		    int *fd_out, struct wr_error *err);
-int wr_srv_unix_path_check(const char *path, struct wr_error *err);
-void wr_srv_web_linger(struct conn *c);
+/* wr_server_methods.c */
+/** Dispatch one line.  @return false when the connection must close. */
+bool wr_srv_handle_line(struct server *s, struct conn *c, const char *line, size_t len);
+void wr_srv_logins_summary(struct server *s, uint64_t now);
 
 #endif /* WR_SERVER_PRIV_H */
