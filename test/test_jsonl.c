@@ -103,7 +103,7 @@ test_lines(void)
 	 * JSON has them (the log had neither them, jitter_ns nor tx_bytes_l1). */
 	CU_ASSERT_PTR_NOT_NULL(strstr(l3, "\"nic\": {\"opackets\": 4001, "
 				      "\"obytes\": 0, \"oerrors\": 0, "
-				      "\"ipackets\": 0, \"imissed\": 0, "
+				      "\"ipackets\": 0, \"ibytes\": 0, \"imissed\": 0, "
 				      "\"ierrors\": 0, \"rx_nombuf\": 0}"));
 	/* Three lines, each ended by a newline, nothing after. */
 	CU_ASSERT_PTR_NOT_NULL_FATAL(strchr(l3, '\n'));

@@ -50,6 +50,7 @@ setup(struct wr_report_view *v, struct wr_report_meta *m)
 	ports[0].has_nic = true;
 	ports[0].nic_opackets = 3000;
 	ports[0].nic_imissed = 7;
+	ports[0].nic_ibytes = 179400;
 	ports[0].has_rx = true;
 	ports[0].rx_pkts = 2990;
 	ports[0].rx_foreign = 3;
@@ -126,6 +127,9 @@ test_tree_is_the_text(void)
 	CU_ASSERT_EQUAL(json_integer_value(json_object_get(json_object_get(
 		json_array_get(json_object_get(tree, "ports"), 0), "nic"),
 		"imissed")), 7);
+	CU_ASSERT_EQUAL(json_integer_value(json_object_get(json_object_get(
+		json_array_get(json_object_get(tree, "ports"), 0), "nic"),
+		"ibytes")), 179400);
 	CU_ASSERT_TRUE(json_is_null(json_object_get(json_array_get(
 		json_object_get(tree, "streams"), 1), "kpps")));
 	/* The layout of a results file: a member a line, a row a line. */
@@ -154,6 +158,8 @@ test_row_sub(void)
 	r.has_nic = true;
 	r.nic_opackets = 100;
 	b.nic_opackets = 40;
+	r.nic_ibytes = 6400;
+	b.nic_ibytes = 2560;
 	r.lat.jitter_ns = 9; /* a running estimate: kept */
 	wr_ctr_row_sub(&r, &b);
 	CU_ASSERT_EQUAL(r.total.tx_pkts, 60);
@@ -164,6 +170,7 @@ test_row_sub(void)
 	b.has_nic = true;
 	wr_ctr_row_sub(&r, &b);
 	CU_ASSERT_EQUAL(r.nic_opackets, 60);
+	CU_ASSERT_EQUAL(r.nic_ibytes, 3840);
 }
 
 /* Keys are unique within their group, a group's lines are together (its
@@ -225,7 +232,8 @@ test_final_counters(void)
 	fclose(f);
 	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\ncounters of port 0: tx_pkts 3000, "
 				      "tx_bytes 192000, tx_bytes_l1 252000, "
-				      "nic_opackets 3000, nic_imissed 7, rx_pkts 2990, "
+				      "nic_opackets 3000, nic_ibytes 179400, "
+				      "nic_imissed 7, rx_pkts 2990, "
 				      "rx_foreign 3, rx_missed 7\n"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\ncounters of port 1: all 0\n"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\ncounters of stream udp-64: tx_pkts "
