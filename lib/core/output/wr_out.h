@@ -159,7 +159,7 @@ void wr_out_json_str(FILE *out, const char *s);
 
 /**
  * Where a JSON-shaped output writes: the results document, a row of
- * counters (wr_counter.h).  Two sinks here: JSON text on a FILE and a
+ * counters (wr_report.h).  Two sinks here: JSON text on a FILE and a
  * jansson tree (the server's answers, built without text parsed back);
  * DPDK telemetry's is above the core (wr_telemetry.c).
  */
