@@ -127,6 +127,25 @@ class CheckLayoutTest(unittest.TestCase):
         files["app/two.c"] = '#include "app.h"\nint\ntwo(void)\n{\n\treturn 2; /* not one() */\n}\n'
         self.assertEqual(self.run_on(files), (0, []))
 
+    def test_siblings_of_a_shared_private_header(self):
+        # A module split into siblings that share its state (x_priv.h): the
+        # loop calls down into the others; none calls it back.
+        files = dict(CLEAN)
+        files["lib/ctl/server/wr_srv.h"] = "int wr_srv_run(void);\n"
+        files["lib/ctl/server/wr_srv_priv.h"] = ('#include "wr_srv.h"\n'
+                                                 "int wr_srv_io(void);\nint wr_srv_loop_turn(void);\n")
+        files["lib/ctl/server/wr_srv.c"] = ('#include "wr_srv_priv.h"\nint\nwr_srv_run(void)\n{\n'
+                                            "\treturn wr_srv_io();\n}\n"
+                                            "int\nwr_srv_loop_turn(void)\n{\n\treturn 0;\n}\n")
+        files["lib/ctl/server/wr_srv_io.c"] = ('#include "wr_srv_priv.h"\nint\nwr_srv_io(void)\n{\n'
+                                               "\treturn 1;\n}\n")
+        self.assertEqual(self.run_on(files), (0, []))
+        files["lib/ctl/server/wr_srv_io.c"] = ('#include "wr_srv_priv.h"\nint\nwr_srv_io(void)\n{\n'
+                                               "\treturn wr_srv_loop_turn();\n}\n")
+        rc, lines = self.run_on(files)
+        self.assertEqual(rc, 1)
+        self.assertEqual(lines, ["lib/ctl/server/wr_srv.c:1: wr_srv -> wr_srv_io -> wr_srv: include circle"])
+
     def test_dpdk_in_core(self):
         files = dict(CLEAN)
         files["lib/core/model/wr_stream.h"] += "#include <rte_ether.h>\n"
