@@ -2372,6 +2372,19 @@ wr_frame_gen_burst_at(struct wr_frame_gen *g, void **objs, uint32_t base_off,
 	g->index = index + stride * n;
 }
 
+int
+wr_frame_sig_offset(const uint8_t *p, uint32_t len,
+		    const struct wr_pkt_hints *hints)
+{
+	struct wr_pkt k;
+
+	/* Where tmpl_build puts it: after the last layer. */
+	if (wr_pkt_parse(p, len, hints, &k) < 0 ||
+	    len < (uint32_t)k.pay_off + WR_SIG_SHORT_LEN)
+		return -1;
+	return k.pay_off;
+}
+
 void
 wr_frame_sig_write(const struct wr_frame_tmpl *t, uint8_t *buf, uint16_t len,
 		   uint32_t stream_id, uint64_t seq, uint64_t tx_tsc)

@@ -294,6 +294,19 @@ void wr_frame_sig_write(const struct wr_frame_tmpl *t, uint8_t *buf,
 			uint16_t len, uint32_t stream_id, uint64_t seq,
 			uint64_t tx_tsc);
 
+struct wr_pkt_hints;
+
+/**
+ * Offset of the signature in a received @p frame of @p len bytes: after
+ * the last header the protocol modules recognise (wr_pkt.h; @p hints, which
+ * may be NULL, give the length of a raw layer), where a template puts it;
+ * -1 when there is no room there for a (loss-only, at least) signature.
+ * Which signature is there, and whether a full one fits, is for
+ * wr_sig_decode_any().  Pure: the RX path, captures and rtt use it.
+ */
+int wr_frame_sig_offset(const uint8_t *frame, uint32_t len,
+			const struct wr_pkt_hints *hints);
+
 /**
  * Frame size (FCS included) of packet @p index without writing anything:
  * for reports and for planning.
