@@ -449,6 +449,12 @@ rx_block(const struct wr_rxq *q, struct rte_mbuf **pkts, uint16_t n,
 	return rx_block_of(q, pkts, n, now, bytes, false);
 }
 
+/*
+ * The RX hot loop (measured: tools/wr-bench-rx).  It stays one function
+ * because the run of one (stream, lane) is carried from frame to frame in
+ * locals (rs, sq, run, the jitter state) that the compiler keeps in
+ * registers; split into calls, they would go through memory per frame.
+ */
 uint16_t
 wr_rx_poll(struct wr_rxq *q)
 {
