@@ -248,7 +248,7 @@ struct wr_frame_gen {
 	uint64_t stride_step[WR_FRAME_VARY_MAX];
 	uint64_t size_pos;    /**< position in the size table (INC, MIX) */
 	uint64_t size_stride; /**< stride mod the size table's length */
-	uint16_t fm;          /**< a shape frame by frame (wr_frame.c, fm_burst), 0: none */
+	uint16_t fm;          /**< a shape frame by frame (wr_frame_gen.c, fm_burst), 0: none */
 	struct wr_fe_cursor fe; /**< a frame: stream with vars: (wr_fe.h) */
 };
 
