@@ -723,6 +723,8 @@ stack_burst_at(struct wr_frame_gen *g, void **objs, uint32_t base_off,
 	g->index = index + stride * n;
 }
 
+/* The layer stack as a template source (wr_frame_src.h): built by
+ * wr_frame_compile.c, run here. */
 const struct wr_frame_src_ops wr_frame_src_stack = {
 	.name = "stack",
 	.wants = wr_frame_stack_wants,
