@@ -294,6 +294,11 @@ test_sig_write(void)
 		CU_ASSERT_EQUAL(sig.stream_id, id);
 		CU_ASSERT_EQUAL(sig.seq, seq);
 		CU_ASSERT_EQUAL(sig.tx_tsc, tsc);
+		/* Where a receiver looks: where the template put it, and
+		 * nowhere when a loss-only signature does not fit. */
+		CU_ASSERT_EQUAL_FATAL(wr_frame_sig_offset(buf, len, NULL), 42);
+		CU_ASSERT_EQUAL(wr_frame_sig_offset(buf, 42 + WR_SIG_SHORT_LEN - 1,
+						    NULL), -1);
 	}
 	wr_frame_tmpl_free(t);
 	ref_free(&s);

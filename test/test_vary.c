@@ -673,7 +673,7 @@ test_stack_burst_equivalence(void)
 
 /*
  * The shapes the frame generator builds frame by frame (fm_burst in
- * wr_frame.c: one or two INC/DEC fields of 2, 4 or 8 bytes under at most
+ * wr_frame_gen.c: one or two INC/DEC fields of 2, 4 or 8 bytes under at most
  * two plain sums): each takes that path (g.fm) and gives the bytes of
  * wr_frame_gen_next, across its ranges' wraps, from any first frame and
  * with any stride.

@@ -26,8 +26,8 @@
 #include "wr_bpf.h"
 #include "wr_capture_port.h"
 #include "wr_config.h"
+#include "wr_frame.h"
 #include "wr_out.h"
-#include "wr_rx.h"
 #include "wr_sig.h"
 
 /* The ring between the lcores and the writer, and the copies in flight:
@@ -387,7 +387,7 @@ finish_block(struct wr_cap *c, struct rte_mbuf *m)
 	/* A frame carrying a signature names its stream (found where the
 	 * receive path finds it). */
 	if (wr_pcapng_epb_frame(epb, len, &frame, &caplen) != 0 ||
-	    (off = wr_rx_sig_offset(frame, caplen, &c->cfg.hints)) < 0 ||
+	    (off = wr_frame_sig_offset(frame, caplen, &c->cfg.hints)) < 0 ||
 	    wr_sig_decode_any(frame + off, caplen - (uint32_t)off, &sig) < 0)
 		return;
 	if (WR_SIG_STREAM(sig.stream_id) >= c->cfg.n_streams)
@@ -750,7 +750,7 @@ wr_cap_rx(struct wr_cap *c, uint16_t queue, struct rte_mbuf **pkts,
 	  uint16_t n, uint64_t tsc, const struct wr_clock_map *hw,
 	  int hwts_off, uint64_t hwts_flag)
 {
-	struct wr_cap_hold h[WR_RX_BURST];
+	struct wr_cap_hold h[WR_CAP_RX_BURST_MAX];
 	struct wr_cap_rxq_count *rc = &c->rxc[queue % WR_PORT_LCORES_MAX];
 	uint16_t i, k = 0, seen = 0;
 	uint32_t held, room;

@@ -120,8 +120,13 @@ struct wr_cap_status {
 int wr_cap_open(struct wr_cap **out, const struct wr_cap_cfg *cfg,
 		struct wr_error *err);
 
+/** Most frames one wr_cap_rx() call takes (the RX path's burst, wr_rx.h,
+ * is checked against it there). */
+#define WR_CAP_RX_BURST_MAX 32
+
 /**
  * Copy the frames of a received burst that pass the filter (RX lcore).
+ * @param n     frames in @p pkts, at most WR_CAP_RX_BURST_MAX
  * @param tsc   the burst's receive time
  * @param hw    the NIC clock's map onto the TSC for stamped frames, or NULL
  */

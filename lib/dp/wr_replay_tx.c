@@ -10,6 +10,7 @@
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
+#include <rte_cycles.h>
 #include <rte_time.h>
 
 #include "wr_replay_tx.h"
@@ -273,4 +274,63 @@ wr_replay_lane_departed(struct wr_replay_lane *rl, uint16_t sent, uint64_t tsc)
 		memmove(rl->due, rl->due + sent,
 			(size_t)(rl->n_due - sent) * sizeof(*rl->due));
 	rl->n_due = sent < rl->n_due ? (uint16_t)(rl->n_due - sent) : 0;
+}
+
+/* ---- the TX loop's source (wr_tx_src.h) ---- */
+
+static int
+replay_take(void *priv, struct rte_mbuf **pkts, uint16_t want, uint64_t now)
+{
+	return wr_replay_lane_take(priv, pkts, want, now);
+}
+
+static uint64_t
+replay_sent(void *priv, struct rte_mbuf **pkts __rte_unused, uint16_t n)
+{
+	struct wr_replay_lane *rl = priv;
+
+	return wr_replay_lane_sent(rl, n, rl->timed ? rte_rdtsc() : 0);
+}
+
+static void
+replay_start(void *priv, uint64_t now)
+{
+	wr_replay_lane_start(priv, now);
+}
+
+static void
+replay_fini(void *priv, struct rte_mbuf **pending __rte_unused,
+	    uint16_t n __rte_unused)
+{
+	/* Pending mbufs are the lane's pool's, which goes whole. */
+	wr_replay_lane_fini(priv);
+	rte_free(priv);
+}
+
+static const struct wr_tx_src_ops replay_ops = {
+	.name = "replay",
+	.take = replay_take,
+	.sent = replay_sent,
+	.start = replay_start,
+	.fini = replay_fini,
+};
+
+int
+wr_replay_tx_src_init(struct wr_tx_src *src, const struct wr_replay_spec *r,
+		      uint32_t k, uint32_t j, unsigned int n_mbufs, int socket,
+		      struct wr_error *err)
+{
+	struct wr_replay_lane *rl;
+	int rc;
+
+	rl = rte_zmalloc_socket("wr_replay_lane", sizeof(*rl),
+				RTE_CACHE_LINE_SIZE, socket);
+	if (rl == NULL)
+		return wr_error_set(err, -ENOMEM, NULL, 0, 0, NULL,
+				    "out of memory");
+	src->ops = &replay_ops;
+	src->priv = rl;
+	rc = wr_replay_lane_init(rl, r, k, j, n_mbufs, socket, err);
+	src->clocked = rl->timed;
+	return rc;
 }

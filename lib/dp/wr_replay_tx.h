@@ -43,6 +43,7 @@
 #include "wr_latency.h"
 #include "wr_rate.h"
 #include "wr_replay.h"
+#include "wr_tx_src.h"
 
 /** Where one frame of a lane is, and what it weighs on the wire. */
 struct wr_replay_frame {
@@ -198,5 +199,15 @@ wr_replay_lane_sent(struct wr_replay_lane *rl, uint16_t sent, uint64_t tsc)
 		wr_replay_lane_departed(rl, sent, tsc);
 	return bytes;
 }
+
+/**
+ * Make @p src lane @p j of @p k of @p r (wr_replay_lane_init(), the lane
+ * allocated on @p socket): the TX loop's source of a replayed stream.  On
+ * error @p src may hold a half-built lane: its fini() frees it.  Main lcore.
+ * @return 0; -ENOMEM with @p err filled.
+ */
+int wr_replay_tx_src_init(struct wr_tx_src *src, const struct wr_replay_spec *r,
+			  uint32_t k, uint32_t j, unsigned int n_mbufs,
+			  int socket, struct wr_error *err);
 
 #endif /* WR_REPLAY_TX_H */

@@ -63,8 +63,8 @@ rx_burst_account(struct wr_rtt *r, struct rte_mbuf **pkts, uint16_t n,
 	for (i = 0; i < n; i++) {
 		const uint8_t *p = rte_pktmbuf_mtod(pkts[i], const uint8_t *);
 		struct wr_sig sig;
-		int off = wr_rx_sig_offset(p, rte_pktmbuf_data_len(pkts[i]),
-					   &r->hints);
+		int off = wr_frame_sig_offset(p, rte_pktmbuf_data_len(pkts[i]),
+					      &r->hints);
 
 		if (off < 0 || wr_sig_decode(p + off, &sig) != 0 ||
 		    sig.stream_id != r->sig_id) {

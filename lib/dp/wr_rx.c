@@ -17,24 +17,15 @@
 #include "wr_neigh.h"
 #include "wr_bpf.h"
 #include "wr_capture_port.h"
+#include "wr_frame.h"
 #include "wr_pkt.h"
 #include "wr_rx.h"
 #include "wr_sig.h"
 #include "wr_clock_eal.h"
 
-int
-wr_rx_sig_offset(const uint8_t *p, uint32_t len, const struct wr_pkt_hints *hints)
-{
-	struct wr_pkt k;
-
-	/* Where wr_frame puts it: after the last layer.  Room for the
-	 * shorter, loss-only signature at least: which one is there, and
-	 * whether a full one fits, is for the decoder. */
-	if (wr_pkt_parse(p, len, hints, &k) < 0 ||
-	    len < (uint32_t)k.pay_off + WR_SIG_SHORT_LEN)
-		return -1;
-	return k.pay_off;
-}
+/* wr_cap_rx() takes a received burst whole. */
+_Static_assert(WR_RX_BURST <= WR_CAP_RX_BURST_MAX,
+	       "an RX burst larger than a capture takes");
 
 void
 wr_rx_sig_offs_add(struct wr_rxq *q, uint16_t off, int kind)
@@ -135,7 +126,7 @@ sig_find(const struct wr_rxq *q, const uint8_t *p, uint32_t len,
 	}
 	if (len <= SCAN_MAX && !maybe_sig(p, len))
 		return -1;
-	off = wr_rx_sig_offset(p, len, &q->hints);
+	off = wr_frame_sig_offset(p, len, &q->hints);
 	if (off < 0)
 		return -1;
 	return wr_sig_decode_any(p + off, len - (uint32_t)off, sig);
@@ -458,6 +449,13 @@ rx_block(const struct wr_rxq *q, struct rte_mbuf **pkts, uint16_t n,
 	return rx_block_of(q, pkts, n, now, bytes, false);
 }
 
+/*
+ * The RX hot loop (measured: tools/wr-bench-rx).  It stays one function
+ * because the run of one (stream, lane) is carried from frame to frame in
+ * locals (rs, sq, run, the jitter state) that the compiler keeps in
+ * registers; split into calls, they would go through memory per frame.
+ * wr-check-layout: hot loop, measured
+ */
 uint16_t
 wr_rx_poll(struct wr_rxq *q)
 {

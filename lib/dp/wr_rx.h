@@ -32,18 +32,26 @@
  * rx_foreign.  A capture (wr_capture_port.h) attached to the queue sees every frame
  * before it is accounted.
  *
- * A frame is ours when it is IPv4 (optionally behind one 802.1Q tag) / UDP
- * and its UDP payload starts with WR_SIG_MAGIC, whatever a reflector did to
- * MAC and IP addresses and ports.  Everything else counts in rx_foreign;
- * a signature naming a stream or lane we do not have counts in rx_bad_sig.
+ * A frame is ours when it carries a signature (wr_sig.h: the full, compact
+ * or loss-only one) where a template puts it, after the last header its
+ * stack writes, whatever the stack (any the protocol registry knows) and
+ * whatever a reflector did to MAC and IP addresses and ports.  It is looked
+ * for first at the offsets where this queue's streams put it (one 4-byte
+ * compare each: wr_rx_sig_offs_add()), then after the last header the
+ * registry's walk recognises (wr_frame_sig_offset(): a device that pushed
+ * a tag, a stream beyond the offsets kept; a frame of up to 256 bytes is
+ * walked only when it holds the magics' first bytes at all).  Everything else counts in rx_foreign; a
+ * signature naming a stream or lane we do not have counts in rx_bad_sig.
  *
  * Timestamps: where the port stamps received frames in hardware, the
  * stamp, mapped onto the TSC (wr_clock.h), is the RX time; otherwise the
- * TSC is read once per poll, right before rte_eth_rx_burst (the frames it
- * returns were in the ring by then, but for those a NIC completes during
- * the call), and latency then includes the time the frame waited in the
- * RX ring before the poll that found it (at most one poll interval).  Either
- * is compared with the TX TSC in the signature (same host, same TSC).
+ * TSC is read once per burst, right after rte_eth_rx_burst returned it, so
+ * that no frame is stamped before it reached the ring (a latency never
+ * reads low).  Latency then includes the time the frame waited in the RX
+ * ring before the poll that found it (at most one poll interval).  Either
+ * is compared with the TX TSC in the signature (same host, same TSC).  A
+ * TSC read before the call only measures the lcore's load (polls, busy
+ * time), never a frame.
  *
  * Threads: wr_rx_poll() on the owning lcore only.  The stats lcore reads
  * counters with atomic loads (wr_seq_finish, the rxq counters) while the run
@@ -195,15 +203,5 @@ uint16_t wr_rx_poll(struct wr_rxq *q);
  * @return the number of frames received.
  */
 uint32_t wr_rx_drain(struct wr_rxq *q, unsigned int max_bursts);
-
-/**
- * Offset of the signature in @p frame of @p len bytes: after the last
- * header the protocol modules recognise (wr_pkt.h; @p hints, which may be
- * NULL, give the length of a raw layer), where wr_frame puts it; -1 when
- * there is no room for a (loss-only, at least) signature there.
- * Exposed for tests.
- */
-int wr_rx_sig_offset(const uint8_t *frame, uint32_t len,
-		     const struct wr_pkt_hints *hints);
 
 #endif /* WR_RX_H */

@@ -69,6 +69,129 @@ fill_mbuf(struct rte_mempool *mp __rte_unused, void *opaque, void *obj,
 		w->same_off = false;
 }
 
+/*
+ * The template's pool as a TX source (wr_tx_src.h): three tables, so that
+ * what a stream writes per burst is decided once, at setup.
+ */
+
+/* Every mbuf is in the NIC's ring: try again later. */
+static inline int
+tmpl_get(struct wr_tx_stream *ts, struct rte_mbuf **pkts, uint16_t want)
+{
+	return unlikely(rte_mempool_get_bulk(ts->mp, (void **)pkts, want) != 0) ?
+	       -1 : want;
+}
+
+/* Nothing varies: the mbufs hold the frame. */
+static int
+tmpl_take_static(void *priv, struct rte_mbuf **pkts, uint16_t want,
+		 uint64_t now __rte_unused)
+{
+	return tmpl_get(priv, pkts, want);
+}
+
+/* One size: the generator writes the varying bytes of the whole burst (one
+ * call, each frame at the pool's fixed data offset in its mbuf); the
+ * lengths the mbufs were filled with stay right. */
+static int
+tmpl_take_gen(void *priv, struct rte_mbuf **pkts, uint16_t want,
+	      uint64_t now __rte_unused)
+{
+	struct wr_tx_stream *ts = priv;
+
+	if (tmpl_get(ts, pkts, want) < 0)
+		return -1;
+	wr_frame_gen_burst_at(&ts->gen, (void **)pkts, ts->data_off, NULL,
+			      want);
+	return want;
+}
+
+/* Several sizes: the same, and each mbuf's length set. */
+static int
+tmpl_take_sized(void *priv, struct rte_mbuf **pkts, uint16_t want,
+		uint64_t now __rte_unused)
+{
+	struct wr_tx_stream *ts = priv;
+	uint16_t lens[WR_BURST_MAX];
+	uint16_t i;
+
+	if (tmpl_get(ts, pkts, want) < 0)
+		return -1;
+	wr_frame_gen_burst_at(&ts->gen, (void **)pkts, ts->data_off, lens,
+			      want);
+	for (i = 0; i < want; i++) {
+		pkts[i]->data_len = lens[i];
+		pkts[i]->pkt_len = lens[i];
+	}
+	return want;
+}
+
+/* One size: no need to read every mbuf's length back. */
+static uint64_t
+tmpl_sent_fixed(void *priv, struct rte_mbuf **pkts __rte_unused, uint16_t n)
+{
+	const struct wr_tx_stream *ts = priv;
+
+	return (uint64_t)ts->frame_bytes * n;
+}
+
+static uint64_t
+tmpl_sent_sized(void *priv __rte_unused, struct rte_mbuf **pkts, uint16_t n)
+{
+	uint64_t bytes = 0;
+	uint16_t i;
+
+	for (i = 0; i < n; i++)
+		bytes += pkts[i]->pkt_len + WR_FCS_LEN;
+	return bytes;
+}
+
+/* A new activation sends the same frames again (a loop, a sequence). */
+static void
+tmpl_start(void *priv, uint64_t now __rte_unused)
+{
+	struct wr_tx_stream *ts = priv;
+
+	wr_frame_gen_init(&ts->gen, ts->t, ts->lane, ts->n_lanes);
+}
+
+static void
+tmpl_fini(void *priv, struct rte_mbuf **pending, uint16_t n)
+{
+	struct wr_tx_stream *ts = priv;
+
+	if (ts->mp == NULL)
+		return;
+	if (n > 0)
+		rte_mempool_put_bulk(ts->mp, (void **)pending, n);
+	rte_mempool_free(ts->mp);
+	ts->mp = NULL;
+}
+
+static const struct wr_tx_src_ops tmpl_static_ops = {
+	.name = "template, static",
+	.take = tmpl_take_static,
+	.sent = tmpl_sent_fixed,
+	.start = tmpl_start,
+	.fini = tmpl_fini,
+};
+
+static const struct wr_tx_src_ops tmpl_gen_ops = {
+	.name = "template, one size",
+	.take = tmpl_take_gen,
+	.sent = tmpl_sent_fixed,
+	.start = tmpl_start,
+	.fini = tmpl_fini,
+};
+
+static const struct wr_tx_src_ops tmpl_sized_ops = {
+	.name = "template, sizes",
+	.take = tmpl_take_sized,
+	.sent = tmpl_sent_sized,
+	.start = tmpl_start,
+	.fini = tmpl_fini,
+};
+
 int
 wr_tx_stream_init(struct wr_tx_stream *ts, const struct wr_frame_tmpl *t,
 		  uint32_t stream_id, uint64_t count, uint32_t j, uint32_t k,
@@ -84,8 +207,10 @@ wr_tx_stream_init(struct wr_tx_stream *ts, const struct wr_frame_tmpl *t,
 	ts->stream_id = stream_id;
 	ts->sig_id = WR_SIG_ID(stream_id, j);
 	ts->latency = wr_frame_tmpl_sig_off(t) != 0;
-	ts->is_static = wr_frame_tmpl_is_static(t);
-	ts->sized = wr_frame_tmpl_size_varies(t);
+	ts->src.ops = wr_frame_tmpl_is_static(t) ? &tmpl_static_ops :
+		      wr_frame_tmpl_size_varies(t) ? &tmpl_sized_ops :
+		      &tmpl_gen_ops;
+	ts->src.priv = ts;
 	ts->frame_bytes = (uint32_t)max_len + WR_FCS_LEN;
 	ts->count = wr_sched_split_count(count, k, j);
 	ts->lane = j;
@@ -154,11 +279,11 @@ wr_tx_stream_init_replay(struct wr_tx_stream *ts,
 {
 	uint64_t limit = wr_replay_lane_limit(r->cap.n, r->loops, count, k, j);
 
+	int rc;
+
 	memset(ts, 0, sizeof(*ts));
 	ts->stream_id = stream_id;
 	ts->sig_id = WR_SIG_ID(stream_id, j);
-	ts->is_static = true;
-	ts->sized = true;
 	ts->count = limit == UINT64_MAX ? 0 : limit;
 	ts->idle = limit == 0;
 	ts->lane = j;
@@ -166,12 +291,9 @@ wr_tx_stream_init_replay(struct wr_tx_stream *ts,
 	ts->burst = WR_TX_BURST_DEFAULT;
 	ts->tsc_hz = wr_tsc_hz();
 	wr_latency_tsc_init(&ts->ns, ts->tsc_hz);
-	ts->rl = rte_zmalloc_socket("wr_replay_lane", sizeof(*ts->rl),
-				    RTE_CACHE_LINE_SIZE, socket_id);
-	if (ts->rl == NULL)
-		return wr_error_set(err, -ENOMEM, NULL, 0, 0, NULL,
-				    "out of memory");
-	return wr_replay_lane_init(ts->rl, r, k, j, n_mbufs, socket_id, err);
+	rc = wr_replay_tx_src_init(&ts->src, r, k, j, n_mbufs, socket_id, err);
+	ts->rl = ts->src.priv;
+	return rc;
 }
 
 int
@@ -205,7 +327,7 @@ wr_tx_stream_set_rate(struct wr_tx_stream *ts, const struct wr_tx_pace *pc)
 	memset(&ts->pacer_cfg, 0, sizeof(ts->pacer_cfg));
 	ts->paced = pc->millipps != WR_RATE_UNPACED || pc->train_frames != 0;
 	ts->clocked = ts->paced || ts->duration_ns != 0 || ts->ramped ||
-		ts->isg_tsc != 0 || (ts->rl != NULL && ts->rl->timed);
+		ts->isg_tsc != 0 || ts->src.clocked;
 	if (!ts->paced)
 		return 0;
 	ts->pacer_cfg.rate_millipps = pc->millipps;
@@ -337,39 +459,12 @@ wr_tx_stream_fini(struct wr_tx_stream *ts)
 		return;
 	rte_free(ts->gaps);
 	ts->gaps = NULL;
-	wr_replay_lane_fini(ts->rl);
-	rte_free(ts->rl);
+	if (ts->src.ops != NULL)
+		ts->src.ops->fini(ts->src.priv, ts->pending, ts->n_pending);
+	ts->src.ops = NULL;
+	ts->src.priv = NULL;
 	ts->rl = NULL;
-	if (ts->mp == NULL)
-		return;
-	if (ts->n_pending > 0)
-		rte_mempool_put_bulk(ts->mp, (void **)ts->pending,
-				     ts->n_pending);
 	ts->n_pending = 0;
-	rte_mempool_free(ts->mp);
-	ts->mp = NULL;
-}
-
-/* Write the varying bytes of @p n frames and set their lengths: one
- * generator call for the whole burst (see wr_frame_gen_burst), addressing
- * each frame at the pool's fixed data offset in its mbuf.  A stream of one
- * size keeps the lengths its mbufs were filled with. */
-static inline void
-build_burst(struct wr_tx_stream *ts, struct rte_mbuf **pkts, uint16_t n)
-{
-	uint16_t lens[WR_BURST_MAX];
-	uint16_t i;
-
-	if (!ts->sized) {
-		wr_frame_gen_burst_at(&ts->gen, (void **)pkts, ts->data_off,
-				      NULL, n);
-		return;
-	}
-	wr_frame_gen_burst_at(&ts->gen, (void **)pkts, ts->data_off, lens, n);
-	for (i = 0; i < n; i++) {
-		pkts[i]->data_len = lens[i];
-		pkts[i]->pkt_len = lens[i];
-	}
 }
 
 /*
@@ -392,21 +487,6 @@ stamp_burst(struct wr_tx_stream *ts, struct rte_mbuf **pkts, uint16_t n)
 	ts->next_seq += n;
 }
 
-static inline uint64_t
-burst_bytes(const struct wr_tx_stream *ts, struct rte_mbuf **pkts,
-	    uint16_t n)
-{
-	uint64_t bytes = 0;
-	uint16_t i;
-
-	/* One size: no need to read every mbuf's length back. */
-	if (!ts->sized)
-		return (uint64_t)ts->frame_bytes * n;
-	for (i = 0; i < n; i++)
-		bytes += pkts[i]->pkt_len + WR_FCS_LEN;
-	return bytes;
-}
-
 static void
 deactivate(struct wr_tx_stream *ts, uint64_t now)
 {
@@ -422,19 +502,13 @@ deactivate(struct wr_tx_stream *ts, uint64_t now)
 static void
 activate(struct wr_tx_stream *ts, uint64_t now)
 {
-	if (ts->activations++ > 0) {
-		/* A loop sends the same frames again. */
-		if (ts->rl == NULL)
-			wr_frame_gen_init(&ts->gen, ts->t, ts->lane,
-					  ts->n_lanes);
+	if (ts->activations++ > 0)
 		ts->skipped_before += ts->pacer.skipped;
-	}
 	/* isg: the activation's frames start that much later, its count and
 	 * duration run from then (TRex's inter-stream gap). */
 	ts->hold_tsc = ts->isg_tsc != 0 ? now + ts->isg_tsc : 0;
 	now += ts->isg_tsc;
-	if (ts->rl != NULL)
-		wr_replay_lane_start(ts->rl, now);
+	ts->src.ops->start(ts->src.priv, now);
 	/* Checked by wr_tx_stream_set_rate: cannot fail. */
 	wr_sched_run_start(&ts->run, ts->count, ts->duration_ns, ts->tsc_hz,
 			   now);
@@ -610,6 +684,7 @@ stream_turn(const struct wr_txq *q, struct wr_tx_stream *ts)
 	if (n == 0) {
 		uint64_t now = ts->clocked ? rte_rdtsc() : 0;
 		uint32_t want, due = 0;
+		int got;
 
 		if (unlikely(now < ts->hold_tsc))
 			return false;
@@ -639,37 +714,24 @@ stream_turn(const struct wr_txq *q, struct wr_tx_stream *ts)
 			if (due < want)
 				want = due;
 		}
-		if (ts->rl != NULL) {
-			/* Replay: mbufs pointed at the lane's next frames
-			 * (timed: those due). */
-			int got = wr_replay_lane_take(ts->rl, pkts,
-						      (uint16_t)want, now);
-
-			if (got <= 0) {
-				if (ts->paced)
-					wr_pacer_sent(&ts->pacer, 0, due);
-				if (got < 0)
-					__atomic_store_n(&ts->c.alloc_fail,
-						ts->c.alloc_fail + 1,
-						__ATOMIC_RELAXED);
-				return false;
-			}
-			want = (uint32_t)got;
-		} else if (unlikely(rte_mempool_get_bulk(ts->mp, (void **)pkts,
-							 want) != 0)) {
-			/* Every mbuf is in the NIC's ring: try again later,
-			 * with the grant owed again. */
+		/* The source's frames, built (timed replay: those due). */
+		got = ts->src.ops->take(ts->src.priv, pkts, (uint16_t)want,
+					now);
+		if (unlikely(got <= 0)) {
+			/* None due, or every mbuf in the NIC's ring (try
+			 * again later): the grant is owed again. */
 			if (ts->paced)
 				wr_pacer_sent(&ts->pacer, 0, due);
-			__atomic_store_n(&ts->c.alloc_fail,
-					 ts->c.alloc_fail + 1, __ATOMIC_RELAXED);
+			if (got < 0)
+				__atomic_store_n(&ts->c.alloc_fail,
+						 ts->c.alloc_fail + 1,
+						 __ATOMIC_RELAXED);
 			return false;
 		}
+		want = (uint32_t)got;
 		if (ts->paced && want < due)
 			wr_pacer_sent(&ts->pacer, want, due);
 		n = (uint16_t)want;
-		if (!ts->is_static)
-			build_burst(ts, pkts, n);
 		if (ts->latency)
 			stamp_burst(ts, pkts, n);
 		/* Built frames are sent before the activation ends. */
@@ -686,9 +748,7 @@ stream_turn(const struct wr_txq *q, struct wr_tx_stream *ts)
 			__atomic_store_n(&ts->first_tx_tsc, rte_rdtsc(),
 					 __ATOMIC_RELAXED);
 		__atomic_store_n(&ts->c.tx_bytes, ts->c.tx_bytes +
-				 (ts->rl != NULL ? wr_replay_lane_sent(ts->rl,
-				  sent, ts->rl->timed ? rte_rdtsc() : 0) :
-				  burst_bytes(ts, pkts, sent)),
+				 ts->src.ops->sent(ts->src.priv, pkts, sent),
 				 __ATOMIC_RELAXED);
 		__atomic_store_n(&ts->c.tx_pkts, ts->c.tx_pkts + sent,
 				 __ATOMIC_RELAXED);

@@ -18,8 +18,12 @@
  * - a static stream (nothing varies) writes nothing per packet: get a burst
  *   from the lcore's mempool cache, hand it to the NIC, the NIC's free puts
  *   it back into the same cache;
- * - a varying stream writes only the bytes that vary (wr_frame_gen_next),
- *   since the buffer already holds an earlier frame of the same template.
+ * - a varying stream writes only the bytes that vary (wr_frame_gen_burst_at,
+ *   one call through the template's frame source per burst), since the
+ *   buffer already holds an earlier frame of the same template.
+ * Which of those a stream does, or whether it replays a capture, is its
+ * source (wr_tx_src.h), chosen once at setup: the loop takes every burst
+ * through the source's table and never asks what kind of stream it has.
  * Compared with refcount reuse of one template mbuf, this keeps refcnt at 1
  * (no atomic per packet on free) and is compatible with MBUF_FAST_FREE.
  *
@@ -70,6 +74,7 @@
 #include "wr_rx.h"
 #include "wr_sched.h"
 #include "wr_stats.h"
+#include "wr_tx_src.h"
 
 #define WR_TXQ_STREAMS_MAX 64
 #define WR_LCORE_TXQ_MAX 8
@@ -99,9 +104,10 @@ struct wr_tx_stream {
 	struct rte_mempool *mp;
 	uint32_t stream_id;
 	uint32_t sig_id;            /**< WR_SIG_ID(stream, lane) */
-	uint32_t frame_bytes;       /**< static streams: frame size incl. FCS */
-	bool is_static;
-	bool sized;                 /**< frames of several sizes: lengths set per frame */
+	/** Where its frames come from (wr_tx_src.h): the template's pool
+	 * (priv is this context) or a replay lane. */
+	struct wr_tx_src src;
+	uint32_t frame_bytes;       /**< one size: frame size incl. FCS */
 	uint32_t data_off;          /**< frame data from the start of each mbuf */
 	bool latency;               /**< frames carry a wr_sig */
 	bool tx_prepare;            /**< checksum offload: rte_eth_tx_prepare each burst */
@@ -150,8 +156,8 @@ struct wr_tx_stream {
 	uint16_t n_pending;         /**< built, not yet taken by the NIC */
 	struct rte_mbuf *pending[WR_BURST_MAX];
 	struct wr_frame_gen gen;
-	/** A replayed stream's lane (wr_replay_tx.h): frames come from it,
-	 * not from mp and the generator; NULL otherwise. */
+	/** A replayed stream's lane (wr_replay_tx.h), its source's state,
+	 * for the report (the loop goes through src); NULL otherwise. */
 	struct wr_replay_lane *rl;
 	bool idle;                  /**< a replay lane with nothing to send */
 } __rte_cache_aligned;

@@ -190,28 +190,12 @@ int wr_fe_describe(const struct wr_fe_spec *fe, const char *indent, char *buf,
 /** Write the resolved MACs (mac_mode, mac) into the frame's bytes. */
 void wr_fe_apply_macs(struct wr_fe_spec *fe);
 
-/* ---- the template and its generator ---- */
+/* ---- the generator (a template source: wr_frame_src_fe, wr_frame_src.h) ---- */
 
 struct wr_fe_tmpl;
 
-/**
- * Build the template of @p fe with @p seed.
- * @return 0, -EINVAL (err filled: a checksum the frame does not hold, two
- *         writes into the same bits, a write over a fixed checksum or
- *         past the smallest trimmed frame), -ENOMEM.
- */
-int wr_fe_tmpl_create(const struct wr_fe_spec *fe, uint64_t seed,
-		      struct wr_fe_tmpl **out, struct wr_error *err);
-void wr_fe_tmpl_free(struct wr_fe_tmpl *t);
-const uint8_t *wr_fe_tmpl_bytes(const struct wr_fe_tmpl *t);
-uint16_t wr_fe_tmpl_max_len(const struct wr_fe_tmpl *t);
-bool wr_fe_tmpl_is_static(const struct wr_fe_tmpl *t);
-bool wr_fe_tmpl_size_varies(const struct wr_fe_tmpl *t);
-/** Length (without FCS) of the stream's frame @p index. */
-uint16_t wr_fe_tmpl_len_at(const struct wr_fe_tmpl *t, uint64_t index);
-
-/** A lane's cursor: private to wr_fe.c, public to be embedded (no
- * allocation, no pointer chase per frame). */
+/** A lane's cursor: private to wr_fe_tmpl.c, public to be embedded in
+ * struct wr_frame_gen (no allocation, no pointer chase per frame). */
 struct wr_fe_cursor {
 	const struct wr_fe_tmpl *t;
 	uint64_t index;   /**< the stream's frame index of the next frame */
@@ -222,18 +206,5 @@ struct wr_fe_cursor {
 	uint64_t adv[WR_FE_VARS_MAX];   /**< per variable: the stride's move */
 	uint32_t lcg_a[WR_FE_VARS_MAX], lcg_c[WR_FE_VARS_MAX]; /**< the stride's jump */
 };
-
-/** Start @p c at frame @p first, striding by @p stride (>= 1). */
-void wr_fe_cursor_init(struct wr_fe_cursor *c, const struct wr_fe_tmpl *t,
-		       uint64_t first, uint32_t stride);
-
-/** Write frame c->index into @p buf (which holds the template or an earlier
- * frame) and advance.  @return its length without FCS. */
-uint16_t wr_fe_next(struct wr_fe_cursor *c, uint8_t *buf);
-
-/** The next @p n frames into objs[k] + off (lens may be NULL when the
- * size never varies), as n calls of wr_fe_next(). */
-void wr_fe_burst_at(struct wr_fe_cursor *c, void **objs, uint32_t off,
-		    uint16_t *lens, unsigned int n);
 
 #endif /* WR_FE_H */

@@ -11,6 +11,9 @@
 #include "wr_fe.h"
 #include "wr_fe_priv.h"
 #include "wr_pkt_csum.h"
+#include "wr_frame.h"
+#include "wr_frame_src.h"
+#include "wr_stream.h"
 
 /* Frames generated per pass of the burst loops: every table below is one
  * stack array of this many entries (values 16 x 64 x 8 = 8 KiB). */
@@ -138,9 +141,9 @@ cursor_state(struct wr_fe_cursor *c)
 	}
 }
 
-void
-wr_fe_cursor_init(struct wr_fe_cursor *c, const struct wr_fe_tmpl *t,
-		  uint64_t first, uint32_t stride)
+static void
+fe_cursor_init(struct wr_fe_cursor *c, const struct wr_fe_tmpl *t,
+	       uint64_t first, uint32_t stride)
 {
 	const struct wr_fe_spec *fe = &t->spec;
 	uint32_t i, a, b;
@@ -466,9 +469,9 @@ chunk(struct wr_fe_cursor *c, void **objs, uint32_t base, uint16_t *lens,
 	}
 }
 
-void
-wr_fe_burst_at(struct wr_fe_cursor *c, void **objs, uint32_t off,
-	       uint16_t *lens, unsigned int n)
+static void
+fe_cursor_burst(struct wr_fe_cursor *c, void **objs, uint32_t off,
+		uint16_t *lens, unsigned int n)
 {
 	const uint32_t cache = c->t->spec.cache;
 
@@ -495,51 +498,46 @@ wr_fe_burst_at(struct wr_fe_cursor *c, void **objs, uint32_t off,
 	}
 }
 
-uint16_t
-wr_fe_next(struct wr_fe_cursor *c, uint8_t *buf)
+/* ---- the source (wr_frame_src.h) ---- */
+
+static void
+fe_gen_init(struct wr_frame_gen *g)
+{
+	fe_cursor_init(&g->fe, g->src->priv, g->index, g->stride);
+}
+
+static void
+fe_burst_at(struct wr_frame_gen *g, void **objs, uint32_t off,
+	    uint16_t *lens, unsigned int n)
+{
+	fe_cursor_burst(&g->fe, objs, off, lens, n);
+	g->index = g->fe.index;
+}
+
+static uint16_t
+fe_next(struct wr_frame_gen *g, uint8_t *buf)
 {
 	void *obj = buf;
 	uint16_t len;
 
-	wr_fe_burst_at(c, &obj, 0, &len, 1);
+	fe_burst_at(g, &obj, 0, &len, 1);
 	return len;
+}
+
+static uint16_t
+fe_size_at(const struct wr_frame_src *src, uint64_t index)
+{
+	const struct wr_fe_tmpl *t = src->priv;
+
+	return (uint16_t)wr_capture_wire_len(wr_fe_len_at(&t->spec,
+			t->spec.cache != 0 ? index % t->spec.cache : index,
+			t->seed));
 }
 
 /* ---- the template ---- */
 
-const uint8_t *
-wr_fe_tmpl_bytes(const struct wr_fe_tmpl *t)
-{
-	return t->bytes;
-}
-
-uint16_t
-wr_fe_tmpl_max_len(const struct wr_fe_tmpl *t)
-{
-	return t->spec.len;
-}
-
-bool
-wr_fe_tmpl_is_static(const struct wr_fe_tmpl *t)
-{
-	return t->is_static;
-}
-
-bool
-wr_fe_tmpl_size_varies(const struct wr_fe_tmpl *t)
-{
-	return t->spec.trim >= 0;
-}
-
-uint16_t
-wr_fe_tmpl_len_at(const struct wr_fe_tmpl *t, uint64_t index)
-{
-	return wr_fe_len_at(&t->spec, t->spec.cache != 0 ? index % t->spec.cache :
-			    index, t->seed);
-}
-
-void
-wr_fe_tmpl_free(struct wr_fe_tmpl *t)
+static void
+fe_tmpl_free(struct wr_fe_tmpl *t)
 {
 	uint32_t i;
 
@@ -786,9 +784,9 @@ build_gsum(struct wr_fe_tmpl *t, const uint8_t *z)
 	return 0;
 }
 
-int
-wr_fe_tmpl_create(const struct wr_fe_spec *fe, uint64_t seed,
-		  struct wr_fe_tmpl **out, struct wr_error *err)
+static int
+fe_tmpl_create(const struct wr_fe_spec *fe, uint64_t seed,
+	       struct wr_fe_tmpl **out, struct wr_error *err)
 {
 	struct wr_csum_region r[WR_FE_CSUMS_MAX];
 	struct wr_fe_tmpl *t;
@@ -853,15 +851,62 @@ wr_fe_tmpl_create(const struct wr_fe_spec *fe, uint64_t seed,
 	}
 	free(z);
 	if (rc != 0) {
-		wr_fe_tmpl_free(t);
+		fe_tmpl_free(t);
 		return rc;
 	}
 	t->is_static = t->n_slot == 0 && fe->trim < 0;
 	/* Frame 0 in the template: what a buffer is filled with, and for a
 	 * static stream every frame. */
-	wr_fe_cursor_init(&c, t, 0, 1);
+	fe_cursor_init(&c, t, 0, 1);
 	obj = t->bytes;
-	wr_fe_burst_at(&c, &obj, 0, NULL, 1);
+	fe_cursor_burst(&c, &obj, 0, NULL, 1);
 	*out = t;
 	return 0;
 }
+
+static bool
+fe_wants(const struct wr_stream *s)
+{
+	return s->fe != NULL;
+}
+
+static int
+fe_build(struct wr_frame_src *src, const struct wr_stream *s,
+	 struct wr_error *err)
+{
+	struct wr_fe_tmpl *t;
+	int rc;
+
+	rc = fe_tmpl_create(s->fe, s->seed, &t, err);
+	if (rc != 0) {
+		/* The stream's place when the frame's own is unknown. */
+		if (err != NULL && err->line == 0) {
+			err->line = s->mark.line;
+			err->col = s->mark.col;
+		}
+		return rc;
+	}
+	src->priv = t;
+	src->bytes = t->bytes;
+	src->max_len = t->spec.len;
+	src->is_static = t->is_static;
+	src->size_varies = t->spec.trim >= 0;
+	return 0;
+}
+
+static void
+fe_free(struct wr_frame_src *src)
+{
+	fe_tmpl_free(src->priv);
+}
+
+const struct wr_frame_src_ops wr_frame_src_fe = {
+	.name = "trex field engine",
+	.wants = fe_wants,
+	.build = fe_build,
+	.free = fe_free,
+	.size_at = fe_size_at,
+	.gen_init = fe_gen_init,
+	.next = fe_next,
+	.burst_at = fe_burst_at,
+};

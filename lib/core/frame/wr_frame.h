@@ -79,6 +79,11 @@
  *             wr_frame_sig_write(t, data, len, stream_id, seq, tsc);
  *     // data_len = pkt_len = len (the NIC appends the FCS)
  *
+ * Sources: the layer stack above is one of the template's sources; a
+ * `frame:` stream with TRex's field engine (wr_fe.h) is another.  Which
+ * one builds a stream is decided once, by wr_frame_tmpl_create(), through
+ * the table of wr_frame_src.h; everything here works for any of them.
+ *
  * Threads: a template is read-only after wr_frame_tmpl_create() and may be
  * shared by lcores; each lcore owns its generator.
  */
@@ -88,6 +93,7 @@
 
 #include "wr_error.h"
 #include "wr_fe.h"
+#include "wr_frame_src.h"
 #include "wr_stream.h"
 
 struct wr_frame_tmpl;
@@ -204,9 +210,11 @@ int wr_frame_l2_tags(const struct wr_stream *s, uint8_t *tags, uint16_t cap);
 int wr_frame_tmpl_payload_off(const struct wr_frame_tmpl *t);
 
 /**
- * The per-lcore cursor.  Its fields are private to wr_frame.c; it is public
- * so that a lcore context can embed it (no allocation, no pointer chase on
- * the hot path).
+ * The per-lcore cursor.  Its fields are private to the template's source
+ * (wr_frame_src.h); it is public so that a lcore context can embed it (no
+ * allocation, no pointer chase on the hot path).  ops, t, src, index and
+ * stride are every source's; the rest is the layer stack's, but fe, TRex's
+ * field engine's.
  *
  * "Varying" fields are those whose value can change from packet to packet
  * (a non-FIXED mode with more than one value).  The template keeps them in a
@@ -216,7 +224,9 @@ int wr_frame_tmpl_payload_off(const struct wr_frame_tmpl *t);
  * by slot, not by field id.
  */
 struct wr_frame_gen {
+	const struct wr_frame_src_ops *ops; /**< the template's source's */
 	const struct wr_frame_tmpl *t;
+	const struct wr_frame_src *src;     /**< t's head */
 	uint64_t index;   /**< index of the next frame */
 	uint32_t stride;
 	uint32_t n_vary;  /**< number of varying fields (slots) */
@@ -238,7 +248,7 @@ struct wr_frame_gen {
 	uint64_t stride_step[WR_FRAME_VARY_MAX];
 	uint64_t size_pos;    /**< position in the size table (INC, MIX) */
 	uint64_t size_stride; /**< stride mod the size table's length */
-	uint16_t fm;          /**< a shape frame by frame (wr_frame.c, fm_burst), 0: none */
+	uint16_t fm;          /**< a shape frame by frame (wr_frame_gen.c, fm_burst), 0: none */
 	struct wr_fe_cursor fe; /**< a frame: stream with vars: (wr_fe.h) */
 };
 
@@ -258,29 +268,40 @@ void wr_frame_gen_init(struct wr_frame_gen *g, const struct wr_frame_tmpl *t,
  * checksum covers a zero signature area, whatever the buffer holds there.
  * @return the frame's length in bytes, FCS excluded (size - 4).
  */
-uint16_t wr_frame_gen_next(struct wr_frame_gen *g, uint8_t *buf);
+static inline uint16_t
+wr_frame_gen_next(struct wr_frame_gen *g, uint8_t *buf)
+{
+	return g->ops->next(g, buf);
+}
 
 /** Most frames one wr_frame_gen_burst() call writes. */
 #define WR_FRAME_BURST_MAX 512
 
 /**
- * Write the next @p n frames (n <= WR_FRAME_BURST_MAX) into @p bufs[0..n-1]
- * and their lengths into @p lens, exactly as n calls of wr_frame_gen_next()
- * would.  Faster: each varying field is handled for the whole burst in one
- * tight loop (field outside, frames inside, as VPP's vector nodes do), so
- * the per-field dispatch is paid once per burst instead of once per frame.
+ * The next @p n frames (n <= WR_FRAME_BURST_MAX) into objs[k] + @p off (an
+ * mbuf array: the data of every mbuf of one pool is at the same offset,
+ * which saves building an array of data pointers), their lengths into
+ * @p lens, exactly as n calls of wr_frame_gen_next() would.  @p lens may be
+ * NULL when the stream has one size (wr_frame_tmpl_size_varies() false).
+ * Faster: each varying field is handled for the whole burst in one tight
+ * loop (field outside, frames inside, as VPP's vector nodes do), so the
+ * per-field dispatch, and the one call through the source's table, are
+ * paid once per burst instead of once per frame.
  */
-void wr_frame_gen_burst(struct wr_frame_gen *g, uint8_t **bufs,
-			uint16_t *lens, unsigned int n);
+static inline void
+wr_frame_gen_burst_at(struct wr_frame_gen *g, void **objs, uint32_t off,
+		      uint16_t *lens, unsigned int n)
+{
+	g->ops->burst_at(g, objs, off, lens, n);
+}
 
-/**
- * The same, for frames that sit @p off bytes into each of @p objs (an mbuf
- * array: the data of every mbuf of one pool is at the same offset), which
- * saves building an array of data pointers.  @p lens may be NULL when the
- * stream has one size (wr_frame_tmpl_size_varies() false).
- */
-void wr_frame_gen_burst_at(struct wr_frame_gen *g, void **objs, uint32_t off,
-			   uint16_t *lens, unsigned int n);
+/** The same into @p bufs[0..n-1] (data pointers). */
+static inline void
+wr_frame_gen_burst(struct wr_frame_gen *g, uint8_t **bufs, uint16_t *lens,
+		   unsigned int n)
+{
+	g->ops->burst_at(g, (void **)bufs, 0, lens, n);
+}
 
 /**
  * Write the latency signature into a frame written by wr_frame_gen_next()
@@ -293,6 +314,19 @@ void wr_frame_gen_burst_at(struct wr_frame_gen *g, void **objs, uint32_t off,
 void wr_frame_sig_write(const struct wr_frame_tmpl *t, uint8_t *buf,
 			uint16_t len, uint32_t stream_id, uint64_t seq,
 			uint64_t tx_tsc);
+
+struct wr_pkt_hints;
+
+/**
+ * Offset of the signature in a received @p frame of @p len bytes: after
+ * the last header the protocol modules recognise (wr_pkt.h; @p hints, which
+ * may be NULL, give the length of a raw layer), where a template puts it;
+ * -1 when there is no room there for a (loss-only, at least) signature.
+ * Which signature is there, and whether a full one fits, is for
+ * wr_sig_decode_any().  Pure: the RX path, captures and rtt use it.
+ */
+int wr_frame_sig_offset(const uint8_t *frame, uint32_t len,
+			const struct wr_pkt_hints *hints);
 
 /**
  * Frame size (FCS included) of packet @p index without writing anything:

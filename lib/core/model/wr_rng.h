@@ -18,7 +18,7 @@
  * where mix64 is SplitMix64's finalizer (Stafford's "variant 13").  A jump
  * by any stride is free: there is no state to advance.  Each field of a
  * stream's stack has its own tag (wr_proto_field.legacy_tag, else one from
- * its place in the stack: wr_frame.c), the frame size uses
+ * its place in the stack: wr_frame_layers.c), the frame size uses
  * WR_RNG_TAG_SIZE, so every field draws from its own sub-sequence.
  *
  * Mapping to [from, to] uses Lemire's multiply-shift ("Fast Random Integer

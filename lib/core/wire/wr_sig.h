@@ -21,7 +21,9 @@
  *                        in order on the wire and a receiver can tell
  *                        loss and reorder per lane without cross-queue
  *                        interleaving looking like reorder
- *    16  tx_tsc     u64  TSC read just before the burst went to the NIC
+ *    16  tx_tsc     u64  TSC read once per TX burst, after its frames were
+ *                        built, right before rte_eth_tx_burst (a tail
+ *                        the NIC refused keeps it when offered again)
  *
  * The u32 at offset 4 is WR_SIG_ID(stream, lane): wr_frame_sig_write()
  * takes it whole.
@@ -53,7 +55,9 @@
  *     8  seq        u64
  *
  * The receiver recognises a frame by the magic at the signature's offset,
- * whatever a reflector did to MAC, IP addresses and ports.  The frame
+ * whatever a reflector did to MAC, IP addresses and ports: at the offsets
+ * its streams use, else after the last header the protocol registry's walk
+ * recognises (wr_frame_sig_offset()).  The frame
  * builder leaves the signature's bytes zero in the template so the UDP
  * checksum can be completed incrementally when they are written
  * (wr_frame_sig_write()).
