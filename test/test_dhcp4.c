@@ -7,7 +7,7 @@
 
 #include "wr_bytes.h"
 #include "wr_csum.h"
-#include "wr_dhcp4_cfg.h"
+#include "wr_dhcp4.h"
 #include "wr_parse.h"
 #include "wr_test.h"
 #include "wr_ytree.h"
@@ -481,6 +481,779 @@ test_backoff(void)
 	CU_ASSERT_EQUAL(wr_dhcp4_backoff_ms(&c, 3), 4000);
 }
 
+/* ---- A whole lease against scripted server frames, an injected clock ---- */
+
+#define MS 1000000ull
+#define SEC 1000000000ull
+#define SRV_IP IP(10, 0, 0, 1)
+#define GW_IP IP(10, 0, 0, 254)
+#define CAP_MAX 64
+
+static const uint8_t srv_mac[6] = { 0x02, 0xaa, 0x00, 0x00, 0x00, 0x01 };
+
+/* What the hosts sent: DHCP frames kept with the clock's time. */
+static struct {
+	uint8_t f[CAP_MAX][WR_HOST_FRAME_MAX];
+	uint32_t len[CAP_MAX];
+	uint64_t t[CAP_MAX];
+	unsigned int n;         /* DHCP frames */
+	unsigned int other;     /* anything else (ARP, GARP) */
+	FILE *pcap;             /* --pcap: every DHCP frame written there too */
+} cap;
+static uint64_t clock_ns;
+
+/* Offset of the IPv4 header behind the tags, or 0. */
+static uint32_t
+l3_of(const uint8_t *f, uint32_t len)
+{
+	uint32_t off = 12;
+
+	while (off + 4 <= len && (wr_get16(f + off) == 0x8100 ||
+				  wr_get16(f + off) == 0x88a8))
+		off += 4;
+	return off + 2 + 20 <= len && wr_get16(f + off) == 0x0800 ? off + 2 : 0;
+}
+
+static void
+pcap_put(const uint8_t *f, uint32_t len, uint64_t t)
+{
+	uint32_t rec[4] = { (uint32_t)(t / SEC), (uint32_t)(t % SEC / 1000),
+			    len, len };
+
+	fwrite(rec, sizeof(rec), 1, cap.pcap);
+	fwrite(f, 1, len, cap.pcap);
+}
+
+static int
+cap_send(void *ctx, const uint8_t *f, uint32_t len)
+{
+	uint32_t l3 = l3_of(f, len);
+
+	(void)ctx;
+	if (l3 == 0 || f[l3 + 9] != 17 || wr_get16(f + l3 + 22) != 67 ||
+	    cap.n == CAP_MAX) {
+		cap.other++;
+		return 0;
+	}
+	memcpy(cap.f[cap.n], f, len);
+	cap.len[cap.n] = len;
+	cap.t[cap.n] = clock_ns;
+	cap.n++;
+	if (cap.pcap != NULL)
+		pcap_put(f, len, clock_ns);
+	return 0;
+}
+
+/* A client message as sent, read back by the test (Scapy reads the same
+ * frames in test/dhcp4/test_dhcp4_scapy.py). */
+struct sent {
+	const uint8_t *eth_dst;
+	uint16_t vlan;          /* 0: untagged */
+	uint32_t ip_src, ip_dst;
+	uint8_t type;
+	uint32_t xid;
+	uint16_t secs, flags;
+	uint32_t ciaddr;
+	uint32_t requested, server_id;
+	const uint8_t *o82;     /* option 82's value */
+	uint8_t o82_len;
+	const uint8_t *cid;
+	uint8_t cid_len;
+	const uint8_t *hostname;
+	uint8_t hostname_len;
+	uint8_t n_prl;
+};
+
+static void
+read_sent(unsigned int k, struct sent *s)
+{
+	const uint8_t *f = cap.f[k];
+	uint32_t l3 = l3_of(f, cap.len[k]), i, end;
+	const uint8_t *b = f + l3 + 28;
+
+	CU_ASSERT_FATAL(k < cap.n);
+	memset(s, 0, sizeof(*s));
+	s->eth_dst = f;
+	s->vlan = l3 > 14 ? wr_get16(f + 14) & 0xfff : 0;
+	s->ip_src = wr_get32(f + l3 + 12);
+	s->ip_dst = wr_get32(f + l3 + 16);
+	CU_ASSERT_EQUAL(wr_csum_fold(wr_csum_sum(f + l3, 20)), 0xffff);
+	CU_ASSERT_EQUAL(b[0], 1);
+	CU_ASSERT_EQUAL(wr_get32(b + 236), WR_DHCP4_COOKIE);
+	s->xid = wr_get32(b + 4);
+	s->secs = wr_get16(b + 8);
+	s->flags = wr_get16(b + 10);
+	s->ciaddr = wr_get32(b + 12);
+	end = wr_get16(f + l3 + 24) - 8;
+	for (i = 240; i < end && b[i] != 255;) {
+		const uint8_t *v = b + i + 2;
+		uint8_t code = b[i], len = b[i + 1];
+
+		if (code == 0) {
+			i++;
+			continue;
+		}
+		if (code == 53)
+			s->type = v[0];
+		else if (code == 50)
+			s->requested = wr_get32(v);
+		else if (code == 54)
+			s->server_id = wr_get32(v);
+		else if (code == 82) {
+			s->o82 = v;
+			s->o82_len = len;
+		} else if (code == 61) {
+			s->cid = v;
+			s->cid_len = len;
+		} else if (code == 12) {
+			s->hostname = v;
+			s->hostname_len = len;
+		} else if (code == 55)
+			s->n_prl = len;
+		i += 2u + len;
+	}
+}
+
+/* A server's reply to the host with MAC @p mac, as a frame on its VLAN. */
+static uint32_t
+server_frame(uint8_t *f, const uint8_t *mac, uint16_t vlan, uint8_t type,
+	     uint32_t xid, uint32_t yiaddr, const uint8_t *opts, uint32_t olen)
+{
+	uint32_t l2 = 14, n, dst = yiaddr ? yiaddr : 0xffffffff;
+	uint8_t *ip;
+
+	memcpy(f, mac, 6);
+	memcpy(f + 6, srv_mac, 6);
+	if (vlan != 0) {
+		wr_put16(f + 12, 0x8100);
+		wr_put16(f + 14, vlan);
+		l2 = 18;
+	}
+	wr_put16(f + l2 - 2, 0x0800);
+	ip = f + l2;
+	n = reply(ip + 20, type, xid, yiaddr, opts, olen, SRV_IP, dst);
+	memcpy(ip + 20 + 8 + 28, mac, 6); /* chaddr */
+	/* reply() summed the datagram with cmac: sum it again. */
+	wr_put16(ip + 20 + 6, 0);
+	wr_put16(ip + 20 + 6, wr_csum_udp((SRV_IP >> 16) + (SRV_IP & 0xffff) +
+					  (dst >> 16) + (dst & 0xffff) + 17 + n +
+					  wr_csum_sum(ip + 20, n)));
+	memset(ip, 0, 20);
+	ip[0] = 0x45;
+	wr_put16(ip + 2, 20 + n);
+	ip[8] = 64;
+	ip[9] = 17;
+	wr_put32(ip + 12, SRV_IP);
+	wr_put32(ip + 16, dst);
+	wr_put16(ip + 10, wr_csum_ipv4(wr_csum_sum(ip, 20)));
+	return l2 + 20 + n;
+}
+
+/* One group of @p count hosts from 02:10:00:00:00:01 on VLAN @p vlan,
+ * `ipv4: {dhcp: <yaml>}`. */
+static struct wr_host_group grp;
+static struct wr_host_specs specs;
+
+static struct wr_hosts *
+hosts(uint32_t count, uint16_t vlan, const char *yaml)
+{
+	struct wr_dhcp4_cfg *c;
+	struct wr_hosts *hs = NULL;
+	struct wr_error err;
+
+	memset(&cap, 0, sizeof(cap) - sizeof(cap.pcap));
+	clock_ns = 0;
+	CU_ASSERT_EQUAL_FATAL(parse_cfg(yaml, &c, &err), 0);
+	memset(&grp, 0, sizeof(grp));
+	strcpy(grp.name, "cpe");
+	grp.count = count;
+	grp.mac = 0x021000000001ull;
+	grp.mac_step = 1;
+	if (vlan != 0) {
+		grp.n_tags = 1;
+		grp.tpid[0] = 0x8100;
+		grp.vlan[0] = vlan;
+	}
+	grp.v4.mode = WR_HOST_ADDR_DHCP;
+	grp.v4.prefix = 24;
+	grp.proto_cfg[WR_HOST_PROTO_dhcp4] = c;
+	specs.groups = &grp;
+	specs.n = 1;
+	CU_ASSERT_EQUAL_FATAL(wr_hosts_create(&hs, &specs, 0, 42, cap_send,
+					      NULL, &err), 0);
+	return hs;
+}
+
+static void
+hosts_free(struct wr_hosts *hs)
+{
+	wr_hosts_free(hs);
+	free(grp.proto_cfg[WR_HOST_PROTO_dhcp4]);
+}
+
+/* Time goes on to @p t, every timer on the way fired at its time. */
+static void
+run_to(struct wr_hosts *hs, uint64_t t)
+{
+	uint64_t next;
+
+	for (;;) {
+		next = wr_hosts_tick(hs, clock_ns);
+		if (next > t || next <= clock_ns)
+			break;
+		clock_ns = next;
+	}
+	clock_ns = t;
+	(void)wr_hosts_tick(hs, clock_ns);
+}
+
+static void
+input(struct wr_hosts *hs, const uint8_t *f, uint32_t len)
+{
+	wr_hosts_input(hs, f, len, clock_ns);
+}
+
+struct ctr_find {
+	const char *name;
+	uint64_t v;
+	bool found;
+};
+
+static void
+ctr_put(void *ctx, const char *name, uint64_t v)
+{
+	struct ctr_find *c = ctx;
+
+	if (strcmp(c->name, name) == 0) {
+		c->v = v;
+		c->found = true;
+	}
+}
+
+static uint64_t
+ctr(const struct wr_hosts *hs, const char *name)
+{
+	struct ctr_find c = { name, 0, false };
+
+	wr_hosts_counters(hs, ctr_put, &c);
+	CU_ASSERT_TRUE(c.found);
+	if (!c.found)
+		fprintf(stderr, "no counter %s\n", name);
+	return c.v;
+}
+
+static const char *
+state(const struct wr_hosts *hs, uint32_t h)
+{
+	return wr_hosts_proto_state(hs, h, WR_HOST_PROTO_dhcp4);
+}
+
+/* Lease 3600 s, server 10.0.0.1, mask /24, router 10.0.0.254. */
+static const uint8_t lease_opts[] = {
+	54, 4, 10, 0, 0, 1,
+	51, 4, 0, 0, 0x0e, 0x10,
+	1, 4, 255, 255, 255, 0,
+	3, 4, 10, 0, 0, 254,
+	255,
+};
+
+/* Host @p h of @p hs through DISCOVER, OFFER, REQUEST, ACK of 10.0.0.@p
+ * last: the REQUEST (the lease's start) at the clock's time. */
+static void
+lease(struct wr_hosts *hs, uint32_t h, uint8_t last)
+{
+	const struct wr_host *ho = wr_hosts_cget(hs, h);
+	uint8_t f[WR_HOST_FRAME_MAX];
+	struct sent s;
+	unsigned int k;
+	uint32_t n;
+
+	for (k = cap.n; k-- > 0;) {
+		read_sent(k, &s);
+		if (memcmp(cap.f[k] + 6, ho->mac, 6) == 0)
+			break;
+	}
+	CU_ASSERT_EQUAL_FATAL(s.type, WR_DHCP4_DISCOVER);
+	k = cap.n;
+	n = server_frame(f, ho->mac, grp.vlan[0], WR_DHCP4_OFFER, s.xid,
+			 IP(10, 0, 0, last), lease_opts, sizeof(lease_opts));
+	input(hs, f, n);
+	CU_ASSERT_EQUAL_FATAL(cap.n, k + 1);
+	read_sent(k, &s);
+	CU_ASSERT_EQUAL(s.type, WR_DHCP4_REQUEST);
+	CU_ASSERT_STRING_EQUAL(state(hs, h), "requesting");
+	n = server_frame(f, ho->mac, grp.vlan[0], WR_DHCP4_ACK, s.xid,
+			 IP(10, 0, 0, last), lease_opts, sizeof(lease_opts));
+	input(hs, f, n);
+	CU_ASSERT_STRING_EQUAL(state(hs, h), "bound");
+}
+
+/* DISCOVER, OFFER, REQUEST, ACK; T1's unicast REQUESTs, T2's broadcast
+ * ones, each at the time RFC 2131 4.4.5 says; the lease's end takes the
+ * address and starts over; RELEASE at stop. */
+static void
+test_lease_cycle(void)
+{
+	static const uint8_t o82[] = {
+		0x01, 0x09, 'p', 'o', 'r', 't', '0', '/', '1', '0', '0',
+		0x02, 0x0c, '0', '2', '1', '0', '0', '0', '0', '0', '0', '0',
+		'0', '1',
+	};
+	static const uint64_t renew_ms[] = { 1800500, 2475500, 2813000,
+					     2981750, 3066125, 3126125 };
+	static const uint64_t rebind_ms[] = { 3150500, 3375500, 3488000,
+					      3548000 };
+	struct wr_hosts *hs = hosts(1, 100, "dhcp:\n  hostname: cpe-{index}\n"
+				    "  option82: {circuit_id: \"port{index}/{vlan}\", "
+				    "remote_id: \"{mac_hex}\"}\n");
+	const struct wr_host *ho = wr_hosts_cget(hs, 0);
+	uint8_t f[WR_HOST_FRAME_MAX];
+	uint32_t n, xid;
+	struct sent s;
+	unsigned int k, i;
+
+	wr_hosts_start(hs, 0);
+	CU_ASSERT_EQUAL_FATAL(cap.n, 1);
+	read_sent(0, &s);
+	CU_ASSERT_EQUAL(s.type, WR_DHCP4_DISCOVER);
+	CU_ASSERT_EQUAL(memcmp(s.eth_dst, "\xff\xff\xff\xff\xff\xff", 6), 0);
+	CU_ASSERT_EQUAL(s.vlan, 100);
+	CU_ASSERT_EQUAL(s.ip_src, 0);
+	CU_ASSERT_EQUAL(s.ip_dst, 0xffffffff);
+	CU_ASSERT_EQUAL(s.flags, 0);
+	CU_ASSERT_EQUAL(s.ciaddr, 0);
+	CU_ASSERT_EQUAL_FATAL(s.o82_len, sizeof(o82));
+	CU_ASSERT_EQUAL(memcmp(s.o82, o82, sizeof(o82)), 0);
+	CU_ASSERT_EQUAL_FATAL(s.cid_len, 7);
+	CU_ASSERT_EQUAL(memcmp(s.cid, "\x01\x02\x10\x00\x00\x00\x01", 7), 0);
+	CU_ASSERT_EQUAL_FATAL(s.hostname_len, 5);
+	CU_ASSERT_EQUAL(memcmp(s.hostname, "cpe-0", 5), 0);
+	CU_ASSERT_EQUAL(s.n_prl, 8);
+	CU_ASSERT_STRING_EQUAL(state(hs, 0), "selecting");
+	xid = s.xid;
+
+	/* The OFFER half a second later: REQUEST at once, same xid. */
+	run_to(hs, 500 * MS);
+	n = server_frame(f, ho->mac, 100, WR_DHCP4_OFFER, xid, IP(10, 0, 0, 50),
+			 lease_opts, sizeof(lease_opts));
+	input(hs, f, n);
+	CU_ASSERT_EQUAL_FATAL(cap.n, 2);
+	read_sent(1, &s);
+	CU_ASSERT_EQUAL(s.type, WR_DHCP4_REQUEST);
+	CU_ASSERT_EQUAL(cap.t[1], 500 * MS);
+	CU_ASSERT_EQUAL(s.xid, xid);
+	CU_ASSERT_EQUAL(s.requested, IP(10, 0, 0, 50));
+	CU_ASSERT_EQUAL(s.server_id, SRV_IP);
+	CU_ASSERT_EQUAL(s.ciaddr, 0);
+	CU_ASSERT_EQUAL(s.ip_dst, 0xffffffff);
+	CU_ASSERT_EQUAL(s.o82_len, sizeof(o82));
+	CU_ASSERT_STRING_EQUAL(state(hs, 0), "requesting");
+	CU_ASSERT_EQUAL(ho->ip4, 0);
+
+	/* The ACK: the address, mask and router given to the host. */
+	run_to(hs, 600 * MS);
+	n = server_frame(f, ho->mac, 100, WR_DHCP4_ACK, xid, IP(10, 0, 0, 50),
+			 lease_opts, sizeof(lease_opts));
+	input(hs, f, n);
+	CU_ASSERT_STRING_EQUAL(state(hs, 0), "bound");
+	CU_ASSERT_EQUAL(ho->ip4, IP(10, 0, 0, 50));
+	CU_ASSERT_EQUAL(ho->prefix4, 24);
+	CU_ASSERT_EQUAL(ho->gw4, GW_IP);
+	CU_ASSERT_EQUAL(ctr(hs, "dhcp4_leased"), 1);
+	CU_ASSERT_EQUAL(ctr(hs, "dhcp4_state_bound"), 1);
+	CU_ASSERT_EQUAL(ctr(hs, "dhcp4_state_requesting"), 0);
+	/* A duplicate ACK now is valid but of no use. */
+	input(hs, f, n);
+	CU_ASSERT_EQUAL(ctr(hs, "dhcp4_rx_unexpected"), 1);
+	CU_ASSERT_EQUAL(cap.n, 2);
+
+	/* T1 = 1800 s after the REQUEST (at 0.5 s), no answer: unicast
+	 * REQUESTs after half the time left to T2, then T2's broadcast
+	 * ones, then the lease's end at 3600.5 s. */
+	run_to(hs, 3600499 * MS);
+	CU_ASSERT_EQUAL_FATAL(cap.n, 2 + 6 + 4);
+	for (i = 0; i < 6; i++) {
+		k = 2 + i;
+		read_sent(k, &s);
+		CU_ASSERT_EQUAL(cap.t[k], renew_ms[i] * MS);
+		CU_ASSERT_EQUAL(s.type, WR_DHCP4_REQUEST);
+		CU_ASSERT_EQUAL(memcmp(s.eth_dst, srv_mac, 6), 0);
+		CU_ASSERT_EQUAL(s.ip_src, IP(10, 0, 0, 50));
+		CU_ASSERT_EQUAL(s.ip_dst, SRV_IP);
+		CU_ASSERT_EQUAL(s.ciaddr, IP(10, 0, 0, 50));
+		CU_ASSERT_EQUAL(s.requested, 0);
+		CU_ASSERT_EQUAL(s.server_id, 0);
+		CU_ASSERT_NOT_EQUAL(s.xid, xid);
+	}
+	for (i = 0; i < 4; i++) {
+		k = 8 + i;
+		read_sent(k, &s);
+		CU_ASSERT_EQUAL(cap.t[k], rebind_ms[i] * MS);
+		CU_ASSERT_EQUAL(s.type, WR_DHCP4_REQUEST);
+		CU_ASSERT_EQUAL(memcmp(s.eth_dst, "\xff\xff\xff\xff\xff\xff", 6), 0);
+		CU_ASSERT_EQUAL(s.ip_src, IP(10, 0, 0, 50));
+		CU_ASSERT_EQUAL(s.ip_dst, 0xffffffff);
+		CU_ASSERT_EQUAL(s.ciaddr, IP(10, 0, 0, 50));
+	}
+	CU_ASSERT_STRING_EQUAL(state(hs, 0), "rebinding");
+	CU_ASSERT_EQUAL(ho->ip4, IP(10, 0, 0, 50));
+	run_to(hs, 3600500 * MS);
+	CU_ASSERT_EQUAL(ho->ip4, 0);
+	CU_ASSERT_EQUAL(ctr(hs, "dhcp4_expired"), 1);
+	CU_ASSERT_STRING_EQUAL(state(hs, 0), "selecting");
+	CU_ASSERT_EQUAL_FATAL(cap.n, 13);
+	read_sent(12, &s);
+	CU_ASSERT_EQUAL(s.type, WR_DHCP4_DISCOVER);
+	CU_ASSERT_EQUAL(s.ciaddr, 0);
+
+	/* Leased again, then stopped: RELEASE to the server, address gone. */
+	lease(hs, 0, 51);
+	CU_ASSERT_EQUAL(ho->ip4, IP(10, 0, 0, 51));
+	k = cap.n;
+	wr_hosts_stop(hs, clock_ns);
+	CU_ASSERT_EQUAL_FATAL(cap.n, k + 1);
+	read_sent(k, &s);
+	CU_ASSERT_EQUAL(s.type, WR_DHCP4_RELEASE);
+	CU_ASSERT_EQUAL(memcmp(s.eth_dst, srv_mac, 6), 0);
+	CU_ASSERT_EQUAL(s.ip_dst, SRV_IP);
+	CU_ASSERT_EQUAL(s.ciaddr, IP(10, 0, 0, 51));
+	CU_ASSERT_EQUAL(s.server_id, SRV_IP);
+	CU_ASSERT_EQUAL(ho->ip4, 0);
+	CU_ASSERT_STRING_EQUAL(state(hs, 0), "released");
+	CU_ASSERT_EQUAL(ctr(hs, "dhcp4_tx_release"), 1);
+	CU_ASSERT_EQUAL(ctr(hs, "dhcp4_tx_discover"), 2);
+	CU_ASSERT_EQUAL(ctr(hs, "dhcp4_tx_request"), 2 + 10 + 1);
+	hosts_free(hs);
+}
+
+/* T1 answered: RENEWING back to BOUND, T1 counted again from the new
+ * REQUEST; T2 answered: REBINDING back to BOUND; the server's T1/T2. */
+static void
+test_renew_rebind(void)
+{
+	static const uint8_t t_opts[] = {
+		54, 4, 10, 0, 0, 1,
+		51, 4, 0, 0, 0x0e, 0x10,        /* 3600 */
+		58, 4, 0, 0, 0x03, 0x84,        /* T1 900 */
+		59, 4, 0, 0, 0x07, 0x08,        /* T2 1800 */
+		255,
+	};
+	struct wr_hosts *hs = hosts(1, 0, "dhcp: dhcp\n");
+	const struct wr_host *ho = wr_hosts_cget(hs, 0);
+	uint8_t f[WR_HOST_FRAME_MAX];
+	struct sent s;
+	uint32_t n;
+
+	wr_hosts_start(hs, 0);
+	lease(hs, 0, 60);               /* REQUEST at 0: T1 1800 s */
+	run_to(hs, 1800 * SEC);
+	CU_ASSERT_EQUAL_FATAL(cap.n, 3);
+	CU_ASSERT_EQUAL(cap.t[2], 1800 * SEC);
+	read_sent(2, &s);
+	CU_ASSERT_STRING_EQUAL(state(hs, 0), "renewing");
+	run_to(hs, 1801 * SEC);
+	n = server_frame(f, ho->mac, 0, WR_DHCP4_ACK, s.xid, IP(10, 0, 0, 60),
+			 t_opts, sizeof(t_opts));
+	input(hs, f, n);
+	CU_ASSERT_STRING_EQUAL(state(hs, 0), "bound");
+	CU_ASSERT_EQUAL(ctr(hs, "dhcp4_renewed"), 1);
+	/* The server's T1 (900 s) from the renewal's REQUEST (1800 s). */
+	run_to(hs, 2699 * SEC);
+	CU_ASSERT_EQUAL(cap.n, 3);
+	run_to(hs, 2700 * SEC);
+	CU_ASSERT_EQUAL_FATAL(cap.n, 4);
+	CU_ASSERT_EQUAL(cap.t[3], 2700 * SEC);
+	/* T2 = 3600 s: half of 900 s to it is 450 s: REQUESTs at 3150,
+	 * 3375, 3487.5, 3547.5, then T2's broadcast at 3600. */
+	run_to(hs, 3600 * SEC);
+	CU_ASSERT_EQUAL_FATAL(cap.n, 9);
+	CU_ASSERT_EQUAL(cap.t[4], 3150 * SEC);
+	CU_ASSERT_EQUAL(cap.t[5], 3375 * SEC);
+	CU_ASSERT_EQUAL(cap.t[6], 3487500 * MS);
+	CU_ASSERT_EQUAL(cap.t[7], 3547500 * MS);
+	CU_ASSERT_EQUAL(cap.t[8], 3600 * SEC);
+	read_sent(8, &s);
+	CU_ASSERT_EQUAL(s.ip_dst, 0xffffffff);
+	CU_ASSERT_STRING_EQUAL(state(hs, 0), "rebinding");
+	/* Another server answers the rebinding host: its ACK is taken. */
+	n = server_frame(f, ho->mac, 0, WR_DHCP4_ACK, s.xid, IP(10, 0, 0, 60),
+			 lease_opts, sizeof(lease_opts));
+	input(hs, f, n);
+	CU_ASSERT_STRING_EQUAL(state(hs, 0), "bound");
+	CU_ASSERT_EQUAL(ctr(hs, "dhcp4_rebound"), 1);
+	CU_ASSERT_EQUAL(ho->ip4, IP(10, 0, 0, 60));
+	CU_ASSERT_EQUAL(ctr(hs, "dhcp4_expired"), 0);
+	hosts_free(hs);
+}
+
+/* NAK in REQUESTING: a new DISCOVER at once, another xid; NAK in
+ * RENEWING: the address goes at once; retries + 1 NAKed acquisitions and
+ * the host has failed. */
+static void
+test_nak(void)
+{
+	static const uint8_t nak_opts[] = { 54, 4, 10, 0, 0, 1, 255 };
+	struct wr_hosts *hs = hosts(1, 0, "dhcp: {retries: 1}\n");
+	const struct wr_host *ho = wr_hosts_cget(hs, 0);
+	uint8_t f[WR_HOST_FRAME_MAX];
+	struct sent s;
+	uint32_t n, xid;
+
+	wr_hosts_start(hs, 0);
+	lease(hs, 0, 70);
+	run_to(hs, 1800 * SEC);
+	CU_ASSERT_EQUAL_FATAL(cap.n, 3);
+	read_sent(2, &s);
+	n = server_frame(f, ho->mac, 0, WR_DHCP4_NAK, s.xid, 0, nak_opts,
+			 sizeof(nak_opts));
+	input(hs, f, n);
+	CU_ASSERT_EQUAL(ho->ip4, 0);
+	CU_ASSERT_EQUAL(ctr(hs, "dhcp4_nak"), 1);
+	CU_ASSERT_STRING_EQUAL(state(hs, 0), "selecting");
+	CU_ASSERT_EQUAL_FATAL(cap.n, 4);
+	read_sent(3, &s);
+	CU_ASSERT_EQUAL(s.type, WR_DHCP4_DISCOVER);
+	CU_ASSERT_EQUAL(cap.t[3], 1800 * SEC);
+	/* OFFER, REQUEST, NAK: once (a round of retries: 1), twice: failed. */
+	for (int round = 0; round < 2; round++) {
+		read_sent(cap.n - 1, &s);
+		xid = s.xid;
+		n = server_frame(f, ho->mac, 0, WR_DHCP4_OFFER, xid,
+				 IP(10, 0, 0, 71), lease_opts, sizeof(lease_opts));
+		input(hs, f, n);
+		read_sent(cap.n - 1, &s);
+		CU_ASSERT_EQUAL(s.type, WR_DHCP4_REQUEST);
+		n = server_frame(f, ho->mac, 0, WR_DHCP4_NAK, xid, 0, nak_opts,
+				 sizeof(nak_opts));
+		input(hs, f, n);
+		if (round == 0) {
+			read_sent(cap.n - 1, &s);
+			CU_ASSERT_EQUAL(s.type, WR_DHCP4_DISCOVER);
+			CU_ASSERT_NOT_EQUAL(s.xid, xid);
+			CU_ASSERT_STRING_EQUAL(state(hs, 0), "selecting");
+		}
+	}
+	CU_ASSERT_STRING_EQUAL(state(hs, 0), "failed");
+	CU_ASSERT_EQUAL(ctr(hs, "dhcp4_nak"), 3);
+	CU_ASSERT_EQUAL(ctr(hs, "dhcp4_failed_nak"), 1);
+	CU_ASSERT_EQUAL(ctr(hs, "dhcp4_state_failed"), 1);
+	n = cap.n;
+	run_to(hs, 5000 * SEC);
+	CU_ASSERT_EQUAL(cap.n, n);     /* a failed host stays quiet */
+	hosts_free(hs);
+}
+
+/* No server: DISCOVERs after 4, 8, 16, 32 s (each +-1 s), failed 64 s
+ * (+-1) after the last; with timeout 1s and retries 2: 1, 2 s (+-a
+ * quarter) and failed after 4 (+-1). */
+static void
+test_backoff_exact(void)
+{
+	static const uint64_t waits[] = { 4, 8, 16, 32, 64 };
+	struct wr_hosts *hs = hosts(1, 0, "dhcp: dhcp\n");
+	uint64_t at[6], d, fail_at = 0;
+	bool varied = false;
+	struct sent s;
+	unsigned int i;
+
+	wr_hosts_start(hs, 0);
+	CU_ASSERT_FALSE(wr_hosts_up(hs));
+	/* Step a millisecond at a time around each due time to see when
+	 * the host moved. */
+	for (clock_ns = 0; clock_ns <= 200 * SEC && fail_at == 0;
+	     clock_ns += MS) {
+		(void)wr_hosts_tick(hs, clock_ns);
+		if (strcmp(state(hs, 0), "failed") == 0)
+			fail_at = clock_ns;
+	}
+	CU_ASSERT_EQUAL_FATAL(cap.n, 5);
+	for (i = 0; i < 5; i++) {
+		read_sent(i, &s);
+		CU_ASSERT_EQUAL(s.type, WR_DHCP4_DISCOVER);
+		CU_ASSERT_EQUAL(s.secs, cap.t[i] / SEC);
+		at[i] = cap.t[i];
+	}
+	at[5] = fail_at;
+	CU_ASSERT_EQUAL(at[0], 0);
+	for (i = 0; i < 5; i++) {
+		d = at[i + 1] - at[i];
+		CU_ASSERT(d >= (waits[i] - 1) * SEC && d <= (waits[i] + 1) * SEC);
+		if (i > 0 && (d - waits[i] * SEC) != (at[1] - waits[0] * SEC))
+			varied = true;
+	}
+	CU_ASSERT_TRUE(varied);         /* randomized, not a fixed offset */
+	CU_ASSERT_STRING_EQUAL(state(hs, 0), "failed");
+	CU_ASSERT_EQUAL(ctr(hs, "dhcp4_timeout"), 1);
+	CU_ASSERT_EQUAL(ctr(hs, "dhcp4_failed_timeout"), 1);
+	CU_ASSERT_EQUAL(ctr(hs, "dhcp4_tx_discover"), 5);
+	CU_ASSERT_TRUE(wr_hosts_up(hs)); /* bring-up over: failed counts as done */
+	hosts_free(hs);
+
+	hs = hosts(3, 0, "dhcp: {retries: 2, timeout: 1s}\n");
+	wr_hosts_start(hs, 0);
+	run_to(hs, 5500 * MS);
+	CU_ASSERT_EQUAL(ctr(hs, "dhcp4_tx_discover"), 9);
+	CU_ASSERT_EQUAL(ctr(hs, "dhcp4_state_selecting"), 3);
+	run_to(hs, 8 * SEC);
+	CU_ASSERT_EQUAL(ctr(hs, "dhcp4_state_failed"), 3);
+	CU_ASSERT_EQUAL(ctr(hs, "dhcp4_failed_timeout"), 3);
+	for (i = 0; i < cap.n; i++) {
+		read_sent(i, &s);
+		d = cap.t[i];
+		/* 0; 0.75..1.25; 2.25..3.75 s */
+		CU_ASSERT(d == 0 || (d >= 750 * MS && d <= 1250 * MS) ||
+			  (d >= 2250 * MS && d <= 3750 * MS));
+	}
+	hosts_free(hs);
+}
+
+/* A REQUEST never answered: retransmitted with the same xid, then the
+ * host starts over with a DISCOVER (RFC 2131 3.1.5). */
+static void
+test_request_timeout(void)
+{
+	struct wr_hosts *hs = hosts(1, 0, "dhcp: {retries: 1, timeout: 1s}\n");
+	const struct wr_host *ho = wr_hosts_cget(hs, 0);
+	uint8_t f[WR_HOST_FRAME_MAX];
+	struct sent s;
+	uint32_t n;
+
+	wr_hosts_start(hs, 0);
+	read_sent(0, &s);
+	n = server_frame(f, ho->mac, 0, WR_DHCP4_OFFER, s.xid, IP(10, 0, 0, 80),
+			 lease_opts, sizeof(lease_opts));
+	input(hs, f, n);
+	run_to(hs, 10 * SEC);
+	/* DISCOVER, REQUEST, REQUEST again, DISCOVER (round 2): no offer
+	 * to it: DISCOVER again, then failed. */
+	CU_ASSERT_EQUAL_FATAL(cap.n, 5);
+	read_sent(1, &s);
+	CU_ASSERT_EQUAL(s.type, WR_DHCP4_REQUEST);
+	n = s.xid;
+	read_sent(2, &s);
+	CU_ASSERT_EQUAL(s.type, WR_DHCP4_REQUEST);
+	CU_ASSERT_EQUAL(s.xid, n);
+	CU_ASSERT(cap.t[2] >= 750 * MS && cap.t[2] <= 1250 * MS);
+	read_sent(3, &s);
+	CU_ASSERT_EQUAL(s.type, WR_DHCP4_DISCOVER);
+	CU_ASSERT(cap.t[3] - cap.t[2] >= 1500 * MS && cap.t[3] - cap.t[2] <= 2500 * MS);
+	read_sent(4, &s);
+	CU_ASSERT_EQUAL(s.type, WR_DHCP4_DISCOVER);
+	CU_ASSERT_STRING_EQUAL(state(hs, 0), "failed");
+	CU_ASSERT_EQUAL(ctr(hs, "dhcp4_timeout"), 2);
+	CU_ASSERT_EQUAL(ctr(hs, "dhcp4_failed_timeout"), 1);
+	hosts_free(hs);
+}
+
+/* An ACK for the address another host holds: DECLINE, ten seconds, a
+ * new DISCOVER. */
+static void
+test_decline(void)
+{
+	struct wr_hosts *hs = hosts(2, 0, "dhcp: dhcp\n");
+	const struct wr_host *h1 = wr_hosts_cget(hs, 1);
+	uint8_t f[WR_HOST_FRAME_MAX];
+	struct sent s;
+	uint32_t n;
+	unsigned int k;
+
+	wr_hosts_start(hs, 0);
+	CU_ASSERT_EQUAL_FATAL(cap.n, 2);
+	lease(hs, 0, 90);
+	for (k = 0; k < cap.n; k++) {
+		read_sent(k, &s);
+		if (memcmp(cap.f[k] + 6, h1->mac, 6) == 0)
+			break;
+	}
+	n = server_frame(f, h1->mac, 0, WR_DHCP4_OFFER, s.xid, IP(10, 0, 0, 90),
+			 lease_opts, sizeof(lease_opts));
+	input(hs, f, n);
+	n = server_frame(f, h1->mac, 0, WR_DHCP4_ACK, s.xid, IP(10, 0, 0, 90),
+			 lease_opts, sizeof(lease_opts));
+	k = cap.n;
+	input(hs, f, n);
+	CU_ASSERT_EQUAL_FATAL(cap.n, k + 1);
+	read_sent(k, &s);
+	CU_ASSERT_EQUAL(s.type, WR_DHCP4_DECLINE);
+	CU_ASSERT_EQUAL(s.requested, IP(10, 0, 0, 90));
+	CU_ASSERT_EQUAL(s.server_id, SRV_IP);
+	CU_ASSERT_EQUAL(s.ciaddr, 0);
+	CU_ASSERT_EQUAL(h1->ip4, 0);
+	CU_ASSERT_STRING_EQUAL(state(hs, 1), "init");
+	CU_ASSERT_EQUAL(ctr(hs, "dhcp4_declined"), 1);
+	run_to(hs, 9999 * MS);
+	CU_ASSERT_EQUAL(cap.n, k + 1);
+	run_to(hs, 10 * SEC);
+	CU_ASSERT_EQUAL_FATAL(cap.n, k + 2);
+	read_sent(k + 1, &s);
+	CU_ASSERT_EQUAL(s.type, WR_DHCP4_DISCOVER);
+	CU_ASSERT_STRING_EQUAL(state(hs, 1), "selecting");
+	hosts_free(hs);
+}
+
+/* Malformed replies counted by reason and dropped: the host's state
+ * does not move. */
+static void
+test_malformed_counted(void)
+{
+	struct wr_hosts *hs = hosts(1, 0, "dhcp: dhcp\n");
+	const struct wr_host *ho = wr_hosts_cget(hs, 0);
+	static const uint8_t other[6] = { 0x02, 0x99, 0, 0, 0, 1 };
+	uint8_t f[WR_HOST_FRAME_MAX];
+	struct sent s;
+	uint32_t n, l4 = 14 + 20;
+
+	wr_hosts_start(hs, 0);
+	read_sent(0, &s);
+#define OFFER() server_frame(f, ho->mac, 0, WR_DHCP4_OFFER, s.xid, \
+			     IP(10, 0, 0, 95), lease_opts, sizeof(lease_opts))
+	n = OFFER();
+	f[l4 + 8 + 20] ^= 1;            /* siaddr: the checksum is wrong */
+	input(hs, f, n);
+	n = OFFER();
+	f[l4 + 8 + 236] = 0;            /* cookie */
+	wr_put16(f + l4 + 6, 0);
+	input(hs, f, n);
+	n = OFFER();
+	f[l4 + 8] = 1;                  /* op */
+	wr_put16(f + l4 + 6, 0);
+	input(hs, f, n);
+	n = OFFER();
+	f[l4 + 8 + 244] = 250;          /* option 54's length past the end */
+	wr_put16(f + l4 + 6, 0);
+	input(hs, f, n);
+	n = server_frame(f, ho->mac, 0, WR_DHCP4_OFFER, s.xid + 1,
+			 IP(10, 0, 0, 95), lease_opts, sizeof(lease_opts));
+	input(hs, f, n);
+	n = server_frame(f, other, 0, WR_DHCP4_OFFER, s.xid,
+			 IP(10, 0, 0, 95), lease_opts, sizeof(lease_opts));
+	input(hs, f, n);
+	/* The right OFFER on another VLAN: not this host's link. */
+	n = server_frame(f, ho->mac, 7, WR_DHCP4_OFFER, s.xid,
+			 IP(10, 0, 0, 95), lease_opts, sizeof(lease_opts));
+	input(hs, f, n);
+	/* An OFFER without a server identifier. */
+	n = server_frame(f, ho->mac, 0, WR_DHCP4_OFFER, s.xid,
+			 IP(10, 0, 0, 95), lease_opts + 6, sizeof(lease_opts) - 6);
+	input(hs, f, n);
+	CU_ASSERT_EQUAL(ctr(hs, "dhcp4_rx_bad_udp_csum"), 1);
+	CU_ASSERT_EQUAL(ctr(hs, "dhcp4_rx_bad_cookie"), 1);
+	CU_ASSERT_EQUAL(ctr(hs, "dhcp4_rx_bad_op"), 1);
+	CU_ASSERT_EQUAL(ctr(hs, "dhcp4_rx_bad_option_len"), 1);
+	CU_ASSERT_EQUAL(ctr(hs, "dhcp4_rx_bad_xid"), 1);
+	CU_ASSERT_EQUAL(ctr(hs, "dhcp4_rx_bad_missing_option"), 1);
+	CU_ASSERT_EQUAL(ctr(hs, "dhcp4_rx_not_ours"), 2);
+	CU_ASSERT_EQUAL(ctr(hs, "dhcp4_rx_offer"), 0);
+	CU_ASSERT_STRING_EQUAL(state(hs, 0), "selecting");
+	CU_ASSERT_EQUAL(cap.n, 1);
+	/* And the good one still works. */
+	n = OFFER();
+	input(hs, f, n);
+	CU_ASSERT_STRING_EQUAL(state(hs, 0), "requesting");
+#undef OFFER
+	hosts_free(hs);
+}
+
 static CU_TestInfo cfg_tests[] = {
 	{ "defaults", test_cfg_defaults },
 	{ "keys", test_cfg_keys },
@@ -500,14 +1273,53 @@ static CU_TestInfo msg_tests[] = {
 	CU_TEST_INFO_NULL,
 };
 
+static CU_TestInfo lease_tests[] = {
+	{ "cycle", test_lease_cycle },
+	{ "renew_rebind", test_renew_rebind },
+	{ "nak", test_nak },
+	{ "backoff_exact", test_backoff_exact },
+	{ "request_timeout", test_request_timeout },
+	{ "decline", test_decline },
+	{ "malformed_counted", test_malformed_counted },
+	CU_TEST_INFO_NULL,
+};
+
 static CU_SuiteInfo suites[] = {
 	{ .pName = "cfg", .pTests = cfg_tests },
 	{ .pName = "msg", .pTests = msg_tests },
+	{ .pName = "lease", .pTests = lease_tests },
 	CU_SUITE_INFO_NULL,
 };
+
+/* `test_dhcp4 --pcap FILE`: the frames of the lease cycle, written for
+ * Scapy to decode (test/dhcp4/test_dhcp4_scapy.py). */
+static int
+write_pcap(const char *path)
+{
+	/* pcap's file header: microseconds, Ethernet (LINKTYPE 1). */
+	static const uint32_t hdr[6] = { 0xa1b2c3d4, 0x00040002, 0, 0, 65535, 1 };
+	int rc;
+
+	cap.pcap = fopen(path, "wb");
+	if (cap.pcap == NULL)
+		return 2;
+	fwrite(hdr, sizeof(hdr), 1, cap.pcap);
+	if (CU_initialize_registry() != CUE_SUCCESS)
+		return 2;
+	CU_basic_set_mode(CU_BRM_SILENT);
+	CU_register_suites(suites);
+	CU_basic_run_test(CU_get_suite("lease"),
+			  CU_get_test(CU_get_suite("lease"), "cycle"));
+	rc = CU_get_number_of_failures() != 0;
+	CU_cleanup_registry();
+	fclose(cap.pcap);
+	return rc;
+}
 
 int
 main(int argc, char **argv)
 {
+	if (argc == 3 && strcmp(argv[1], "--pcap") == 0)
+		return write_pcap(argv[2]);
 	return wr_test_main(argc, argv, suites);
 }

@@ -30,8 +30,8 @@
 #define IP4_BROADCAST 0xffffffffu
 #define ETHERTYPE_IPV4 0x0800
 
-/* Event counters, by name dhcp4_<name> (per state: dhcp4_state_<word>;
- * per refused message: dhcp4_rx_bad_<reason>). */
+/* Event counters, by name (the engine puts "dhcp4_" before each; per
+ * state: state_<word>; per refused message: rx_bad_<reason>). */
 #define DHCP4_COUNTERS(X)                                               \
 	X(TX_DISCOVER, "tx_discover")                                   \
 	X(TX_REQUEST, "tx_request")                                     \
@@ -61,7 +61,7 @@ enum dhcp4_counter {
 };
 
 static const char *const counter_names[C__COUNT] = {
-#define WR_X(e, s) [C_##e] = "dhcp4_" s,
+#define WR_X(e, s) [C_##e] = s,
 	DHCP4_COUNTERS(WR_X)
 #undef WR_X
 };
@@ -711,12 +711,12 @@ dhcp4_counters(const struct wr_hosts *hs,
 	for (i = 0; i < C__COUNT; i++)
 		put(ctx, counter_names[i], p->c[i]);
 	for (i = 1; i < WR_DHCP4_BAD__COUNT; i++) {
-		snprintf(name, sizeof(name), "dhcp4_rx_bad_%s",
+		snprintf(name, sizeof(name), "rx_bad_%s",
 			 wr_dhcp4_bad_name((enum wr_dhcp4_bad)i));
 		put(ctx, name, p->bad[i]);
 	}
 	for (i = 0; i < WR_DHCP4_ST__COUNT; i++) {
-		snprintf(name, sizeof(name), "dhcp4_state_%s",
+		snprintf(name, sizeof(name), "state_%s",
 			 wr_dhcp4_state_name((enum wr_dhcp4_state)i));
 		put(ctx, name, p->in_state[i]);
 	}
