@@ -506,10 +506,13 @@ on_nak(struct wr_hosts *hs, uint32_t h, struct dhcp4_host *s,
 	}
 	p->c[C_RX_NAK]++;
 	p->c[C_NAK]++;
-	/* RFC 2131 4.4.4 / 4.4.5: a NAK ends the lease at once. */
+	/* RFC 2131 4.4.5: a NAK ends the lease at once; the host starts
+	 * over, a first acquisition (the lease it had was no failure). */
 	if (was != WR_DHCP4_ST_REQUESTING) {
 		unbind(hs, h, now);
 		s->rounds = 0;
+		discover(hs, h, s, now);
+		return;
 	}
 	restart(hs, h, s, END_NAK, now);
 }
