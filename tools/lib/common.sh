@@ -11,8 +11,8 @@ WR_PACKAGES=(dpdk dpdk-dev libdpdk-dev meson ninja-build pkg-config gcc
     debhelper dh-python dpkg-dev lintian man-db bash-completion zsh systemd python3-venv)
 # The DHCPv4 server the hosts lease from (test/integration/test_dhcp4.py):
 # the binary alone (dnsmasq-base), not the package that runs it as a
-# system-wide service.
-WR_PACKAGES+=(dnsmasq-base)
+# system-wide service; ethtool turns veth's UDP checksum offload off there.
+WR_PACKAGES+=(dnsmasq-base ethtool)
 
 wr_say() { printf '== %s\n' "$*" >&2; }
 
