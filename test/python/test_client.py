@@ -153,5 +153,65 @@ class Results(unittest.TestCase):
         self.assertAlmostEqual(m["start_spread_s"], 3e-6)
 
 
+class HostsPaging(unittest.TestCase):
+    """Client.hosts_all() and host_counters() against a fake server speaking hosts.list as
+    the C server does (lib/core/control/wr_hosts_view.c): pages by next_offset."""
+
+    def setUp(self):
+        from wirerate.client import Client
+        self.calls = []
+        self.macs = [f"02:00:00:00:{i >> 8:02x}:{i & 0xff:02x}" for i in range(2345)]
+        c = Client("/nonexistent")
+
+        def call(method, _timeout=-1.0, **params):
+            self.calls.append((method, {k: v for k, v in params.items() if v is not None}))
+            if method == "hosts.counters":
+                return {"ports": [{"port": 0, "hosts": 2345, "up": 2345, "idle": 0,
+                                   "pending": 0, "failed": 0, "counters": {"arp_replies": 7}}]}
+            off, lim = params["offset"], params["limit"]
+            page = [{"index": i, "mac": m} for i, m in enumerate(self.macs)][off:off + lim]
+            nxt = off + len(page)
+            return {"port": params["port"], "total": 2345, "matched": 2345, "offset": off,
+                    "hosts": page, "next_offset": nxt if nxt < 2345 else None}
+        c.call = call
+        self.c = c
+
+    def test_all_pages(self):
+        hosts = self.c.hosts_all(0, page=1000)
+        self.assertEqual([h["mac"] for h in hosts], self.macs)
+        self.assertEqual([p["offset"] for _, p in self.calls], [0, 1000, 2000])
+        self.assertEqual({p["limit"] for _, p in self.calls}, {1000})
+
+    def test_filters_sent(self):
+        self.c.hosts(1, group="clients", state="up", offset=5, limit=10)
+        self.assertEqual(self.calls[-1], ("hosts.list", {"port": 1, "group": "clients",
+                                                         "state": "up", "offset": 5,
+                                                         "limit": 10}))
+        self.assertEqual(self.c.host_counters([0])[0]["counters"], {"arp_replies": 7})
+        self.assertEqual(self.calls[-1], ("hosts.counters", {"ports": [0]}))
+
+
+class ExporterHosts(unittest.TestCase):
+    """The exporter's lines for a port's hosts (stats.get's "hosts" in a port row)."""
+
+    def test_samples(self):
+        from wirerate.exporter import WirerateCollector
+
+        class Fake:
+            def stats(self, counters=False):
+                return {"time": 1.0, "state": "running", "counters": [], "streams": [],
+                        "ports": [{"name": "port0", "port": 0, "tx_pkts": 0,
+                                   "hosts": {"hosts": 3, "idle": 0, "pending": 1, "up": 2,
+                                             "failed": 0,
+                                             "counters": {"arp_replies": 9,
+                                                          "dhcp4_ack": 2}}}]}
+        s = WirerateCollector(Fake()).samples()
+        self.assertEqual(sorted((lab["state"], v) for lab, v in s["wirerate_hosts"]),
+                         [("failed", 0.0), ("idle", 0.0), ("pending", 1.0), ("up", 2.0)])
+        self.assertEqual(s["wirerate_hosts_counter_total"],
+                         [({"port": "0", "counter": "arp_replies"}, 9.0),
+                          ({"port": "0", "counter": "dhcp4_ack"}, 2.0)])
+
+
 if __name__ == "__main__":
     unittest.main()
