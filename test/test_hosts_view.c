@@ -261,6 +261,56 @@ test_errors_name_param(void)
 	CU_ASSERT_STRING_EQUAL(err.path, "group");
 }
 
+/* A page gathered from copies of chunks (as the server reads the service)
+ * is the page of the whole copy; unfiltered, the copy of its range alone. */
+static void
+test_chunks(void)
+{
+	struct wr_hosts_query q = { .limit = 4, .offset = 2, .has_state = true,
+				    .state = WR_HOST_VIEW_UP };
+	struct wr_hosts_snap s, c;
+	struct wr_hosts_page pg;
+	struct wr_error err;
+	json_t *whole, *part;
+	uint32_t at;
+
+	snap(&s);
+	wr_error_clear(&err);
+	CU_ASSERT_EQUAL_FATAL(wr_hosts_view_list(&s, &q, &whole, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(wr_hosts_view_begin(&pg, &specs, 0, &q, &err), 0);
+	CU_ASSERT(wr_hosts_view_filtered(&pg));
+	for (at = 0; at < N_HOSTS; at += 3) {
+		c = s;
+		c.first = at;
+		c.hosts = &hosts[at];
+		c.states = &states[at * WR_HOST_PROTO__COUNT];
+		c.n = N_HOSTS - at < 3 ? N_HOSTS - at : 3;
+		CU_ASSERT_EQUAL(wr_hosts_view_add(&pg, &c), 0);
+	}
+	CU_ASSERT_EQUAL_FATAL(wr_hosts_view_end(&pg, N_HOSTS, &part, &err), 0);
+	CU_ASSERT(json_equal(whole, part));
+	CU_ASSERT_EQUAL(json_integer_value(json_object_get(part, "matched")), 17);
+	CU_ASSERT_EQUAL(json_integer_value(json_object_get(part, "next_offset")), 6);
+	json_decref(whole);
+	json_decref(part);
+	/* Unfiltered: hosts 10..13 copied alone. */
+	q = (struct wr_hosts_query){ .limit = 4, .offset = 10 };
+	CU_ASSERT_EQUAL_FATAL(wr_hosts_view_list(&s, &q, &whole, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(wr_hosts_view_begin(&pg, &specs, 0, &q, &err), 0);
+	CU_ASSERT(!wr_hosts_view_filtered(&pg));
+	c = s;
+	c.first = 10;
+	c.hosts = &hosts[10];
+	c.states = &states[10 * WR_HOST_PROTO__COUNT];
+	c.n = 4;
+	CU_ASSERT_EQUAL(wr_hosts_view_add(&pg, &c), 0);
+	CU_ASSERT_EQUAL_FATAL(wr_hosts_view_end(&pg, N_HOSTS, &part, &err), 0);
+	CU_ASSERT(json_equal(whole, part));
+	CU_ASSERT_EQUAL(json_integer_value(json_object_get(part, "matched")), 25);
+	json_decref(whole);
+	json_decref(part);
+}
+
 static void
 test_counters_text(void)
 {
@@ -305,6 +355,7 @@ static CU_TestInfo view_tests[] = {
 	{ "host", test_host },
 	{ "pages", test_pages },
 	{ "errors_name_param", test_errors_name_param },
+	{ "chunks", test_chunks },
 	{ "counters_text", test_counters_text },
 	CU_TEST_INFO_NULL,
 };

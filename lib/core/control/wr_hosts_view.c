@@ -245,14 +245,112 @@ wr_hosts_view_host(const struct wr_hosts_snap *s, uint32_t i)
 }
 
 static bool
-matches(const struct wr_hosts_snap *s, const struct wr_hosts_query *q,
-	int group, uint32_t i)
+matches(const struct wr_hosts_snap *s, const struct wr_hosts_page *pg,
+	uint32_t i)
 {
 	const struct wr_host *h = &s->hosts[i];
 
-	if (group >= 0 && h->group != (uint32_t)group)
+	if (pg->group >= 0 && h->group != (uint32_t)pg->group)
 		return false;
-	return !q->has_state || wr_host_view_state(h, group_of(s, h)) == q->state;
+	return !pg->q.has_state ||
+	       wr_host_view_state(h, group_of(s, h)) == pg->q.state;
+}
+
+int
+wr_hosts_view_begin(struct wr_hosts_page *pg,
+		    const struct wr_host_specs *specs, uint16_t port,
+		    const struct wr_hosts_query *q, struct wr_error *err)
+{
+	uint32_t i;
+
+	memset(pg, 0, sizeof(*pg));
+	pg->q = *q;
+	pg->port = port;
+	pg->group = -1;
+	if (q->group != NULL) {
+		for (i = 0; specs != NULL && i < specs->n && pg->group < 0; i++)
+			if (specs->groups[i].port == port &&
+			    strcmp(specs->groups[i].name, q->group) == 0)
+				pg->group = (int)i;
+		if (pg->group < 0)
+			return wr_error_set(err, -ENOENT, NULL, 0, 0, "group",
+					    "group: no host group \"%.64s\" on "
+					    "port %u", q->group, port);
+	}
+	if (q->limit == 0 || q->limit > WR_HOSTS_VIEW_LIMIT_MAX)
+		return wr_error_set(err, -ERANGE, NULL, 0, 0, "limit",
+				    "limit: expected 1 to %u hosts a page, got "
+				    "%" PRIu64, WR_HOSTS_VIEW_LIMIT_MAX, q->limit);
+	pg->hosts = json_array();
+	return pg->hosts != NULL ? 0 : -ENOMEM;
+}
+
+bool
+wr_hosts_view_filtered(const struct wr_hosts_page *pg)
+{
+	return pg->group >= 0 || pg->q.has_state;
+}
+
+int
+wr_hosts_view_add(struct wr_hosts_page *pg, const struct wr_hosts_snap *s)
+{
+	bool all = !wr_hosts_view_filtered(pg);
+	uint32_t i;
+	json_t *j;
+
+	for (i = 0; i < s->n; i++) {
+		/* Unfiltered, a host's place is its index: a copy of the
+		 * page's range alone is enough. */
+		uint64_t at = all ? (uint64_t)s->first + i : pg->matched;
+
+		if (!all && !matches(s, pg, i))
+			continue;
+		if (at >= pg->q.offset && at - pg->q.offset < pg->q.limit &&
+		    json_array_size(pg->hosts) < pg->q.limit) {
+			j = wr_hosts_view_host(s, i);
+			if (j == NULL || json_array_append_new(pg->hosts, j) != 0)
+				return -ENOMEM;
+		}
+		pg->matched = at + 1 > pg->matched ? at + 1 : pg->matched;
+	}
+	return 0;
+}
+
+int
+wr_hosts_view_end(struct wr_hosts_page *pg, uint32_t n_total, json_t **out,
+		  struct wr_error *err)
+{
+	uint64_t next;
+
+	*out = NULL;
+	if (!wr_hosts_view_filtered(pg))
+		pg->matched = n_total;
+	/* The end of the list is a valid offset (an empty page): a client
+	 * paging by next_offset never asks past it. */
+	if (pg->q.offset > pg->matched) {
+		json_decref(pg->hosts);
+		pg->hosts = NULL;
+		return wr_error_set(err, -ERANGE, NULL, 0, 0, "offset",
+				    "offset: expected at most %" PRIu64 " (the "
+				    "hosts matched on port %u), got %" PRIu64,
+				    pg->matched, pg->port, pg->q.offset);
+	}
+	next = pg->q.offset + json_array_size(pg->hosts);
+	*out = json_pack("{s:i, s:I, s:I, s:I, s:o, s:o}", "port", pg->port,
+			 "total", (json_int_t)n_total, "matched",
+			 (json_int_t)pg->matched, "offset",
+			 (json_int_t)pg->q.offset, "hosts", pg->hosts,
+			 "next_offset", next < pg->matched ?
+			 json_integer((json_int_t)next) : json_null());
+	pg->hosts = NULL;
+	return *out != NULL ? 0 : -ENOMEM;
+}
+
+void
+wr_hosts_view_abort(struct wr_hosts_page *pg)
+{
+	json_decref(pg->hosts);
+	pg->hosts = NULL;
 }
 
 int
@@ -260,57 +358,17 @@ wr_hosts_view_list(const struct wr_hosts_snap *s,
 		   const struct wr_hosts_query *q, json_t **out,
 		   struct wr_error *err)
 {
-	uint64_t matched = 0, next;
-	json_t *hosts, *j;
-	int group = -1;
-	uint32_t i;
+	struct wr_hosts_page pg;
+	int rc;
 
 	*out = NULL;
-	if (q->group != NULL) {
-		for (i = 0; s->specs != NULL && i < s->specs->n && group < 0; i++)
-			if (s->specs->groups[i].port == s->port &&
-			    strcmp(s->specs->groups[i].name, q->group) == 0)
-				group = (int)i;
-		if (group < 0)
-			return wr_error_set(err, -ENOENT, NULL, 0, 0, "group",
-					    "no host group \"%.64s\" on port %u",
-					    q->group, s->port);
-	}
-	if (q->limit == 0 || q->limit > WR_HOSTS_VIEW_LIMIT_MAX)
-		return wr_error_set(err, -ERANGE, NULL, 0, 0, "limit",
-				    "limit: expected 1 to %u hosts a page, got "
-				    "%" PRIu64, WR_HOSTS_VIEW_LIMIT_MAX, q->limit);
-	hosts = json_array();
-	if (hosts == NULL)
-		return -ENOMEM;
-	for (i = 0; i < s->n; i++) {
-		if (!matches(s, q, group, i))
-			continue;
-		if (matched >= q->offset && matched - q->offset < q->limit) {
-			j = wr_hosts_view_host(s, i);
-			if (j == NULL || json_array_append_new(hosts, j) != 0) {
-				json_decref(hosts);
-				return -ENOMEM;
-			}
-		}
-		matched++;
-	}
-	/* The end of the list is a valid offset (an empty page): a client
-	 * paging by next_offset never asks past it. */
-	if (q->offset > matched) {
-		json_decref(hosts);
-		return wr_error_set(err, -ERANGE, NULL, 0, 0, "offset",
-				    "offset: expected at most %" PRIu64 " (the "
-				    "hosts matched on port %u), got %" PRIu64,
-				    matched, s->port, q->offset);
-	}
-	next = q->offset + json_array_size(hosts);
-	*out = json_pack("{s:i, s:I, s:I, s:I, s:o, s:o}", "port", s->port,
-			 "total", (json_int_t)s->n_total, "matched",
-			 (json_int_t)matched, "offset", (json_int_t)q->offset,
-			 "hosts", hosts, "next_offset", next < matched ?
-			 json_integer((json_int_t)next) : json_null());
-	return *out != NULL ? 0 : -ENOMEM;
+	rc = wr_hosts_view_begin(&pg, s->specs, s->port, q, err);
+	if (rc == 0)
+		rc = wr_hosts_view_add(&pg, s);
+	if (rc == 0)
+		return wr_hosts_view_end(&pg, s->n_total, out, err);
+	wr_hosts_view_abort(&pg);
+	return rc;
 }
 
 void

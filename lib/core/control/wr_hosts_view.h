@@ -98,8 +98,35 @@ struct wr_hosts_query {
 	uint64_t limit;         /**< 1..WR_HOSTS_VIEW_LIMIT_MAX */
 };
 
+/** A page being gathered (wr_hosts_view_begin/add/end): the server reads
+ * a port's hosts from the service in chunks and adds each. */
+struct wr_hosts_page {
+	struct wr_hosts_query q;
+	uint16_t port;
+	int group;              /**< the group's index, -1 any */
+	uint64_t matched;       /**< hosts matching so far */
+	json_t *hosts;
+};
+
+/** Check @p q against the port's groups (@p err: -ENOENT group, -ERANGE
+ * limit, path the parameter) and start a page. */
+int wr_hosts_view_begin(struct wr_hosts_page *pg,
+			const struct wr_host_specs *specs, uint16_t port,
+			const struct wr_hosts_query *q, struct wr_error *err);
+/** True when the page filters (a group or a state): every host must be
+ * added, in order; else only the copy of [offset, offset + limit). */
+bool wr_hosts_view_filtered(const struct wr_hosts_page *pg);
+/** Add a copy's hosts (copies in table order).  @return 0, -ENOMEM. */
+int wr_hosts_view_add(struct wr_hosts_page *pg, const struct wr_hosts_snap *s);
+/** The reply (below); -ERANGE when the offset is past what matched.
+ * The page is finished either way. */
+int wr_hosts_view_end(struct wr_hosts_page *pg, uint32_t n_total,
+		      json_t **out, struct wr_error *err);
+/** Drop a page not ended. */
+void wr_hosts_view_abort(struct wr_hosts_page *pg);
+
 /**
- * A page of the copy's hosts matching @p q: {"port", "total" (the port's
+ * A page of the copy's hosts matching @p q (begin, add, end at once): {"port", "total" (the port's
  * hosts), "matched", "offset", "hosts": [...], "next_offset" (null at the
  * end)}.  @return 0 with @p out set; -ENOENT (@p err: no group of that name
  * on the port), -ERANGE (offset past the hosts matched, limit 0 or over
