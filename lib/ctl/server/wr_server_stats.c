@@ -113,6 +113,16 @@ wr_srv_stats_json(struct server *s, bool hist)
 				    json_null() : json_integer(
 				    (json_int_t)wr_srv_late_ns(s, t)));
 	}
+	/* A port's emulated hosts: counts by state and counters by name
+	 * (doc/hosts.md), in its row. */
+	a = json_object_get(j, "ports");
+	json_array_foreach(a, i, x) {
+		json_t *h = wr_srv_hosts_any(s) ?
+			    wr_srv_hosts_port_json(s, (unsigned int)i) : NULL;
+
+		if (h != NULL)
+			json_object_set_new(x, "hosts", h);
+	}
 	a = json_object_get(j, "streams");
 	json_array_foreach(a, i, x) {
 		json_object_set_new(x, "paused", json_boolean(s->paused[i]));
