@@ -388,8 +388,8 @@ class Client:
     def host_counters(self, ports: Optional[Sequence[int]] = None) -> List[Result]:
         """hosts.counters: per port with hosts (``ports`` to choose), {"port", "hosts",
         "idle", "pending", "up", "failed", "counters": {name: value}}: the host engine's
-        counters and each protocol module's (prefixed with its name: "dhcp4_..."), as
-        stats.get's port rows carry them under "hosts"."""
+        counters and each protocol module's (prefixed with its name: "dhcp4_...");
+        stats.get carries the same list as "hosts"."""
         return self.call("hosts.counters",
                          ports=list(ports) if ports is not None else None)["ports"]
 

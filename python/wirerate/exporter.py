@@ -68,23 +68,21 @@ class WirerateCollector:
                     put("wirerate_tx_rate_pps", lab, dp / dt)
                     put("wirerate_tx_rate_bps", dict(lab, layer="l2"), db * 8 / dt)
                     put("wirerate_tx_rate_bps", dict(lab, layer="l1"), (db + 20 * dp) * 8 / dt)
-                # A port's emulated hosts (stats.get's "hosts", doc/hosts.md): how many
-                # are in each state, and every counter of the engine and its modules
-                # as one family labelled by the counter's name (the names are the
-                # modules', so none is hard-wired here).
-                h = r.get("hosts") if kind == "ports" else None
-                if isinstance(h, dict):
-                    hl = {"port": lab["port"]}
-                    for word in ("idle", "pending", "up", "failed"):
-                        put("wirerate_hosts", dict(hl, state=word), h.get(word, 0))
-                    for cn, cv in sorted(h.get("counters", {}).items()):
-                        put("wirerate_hosts_counter_total", dict(hl, counter=cn), cv)
                 lat = r.get("latency_ns")
                 if lat and lat.get("n"):
                     for q, key in QUANTILES:
                         put("wirerate_latency_ns", dict(lab, quantile=q), lat[key])
                     put("wirerate_latency_ns_count", lab, lat["n"])
                     put("wirerate_latency_ns_sum", lab, lat["avg"] * lat["n"])
+        # Each port's emulated hosts (stats.get's "hosts", doc/hosts.md): how many are in
+        # each state, and every counter of the engine and its modules as one family
+        # labelled by the counter's name (the modules name them: none is wired in here).
+        for h in st.get("hosts", []):
+            hl = {"port": str(h.get("port", ""))}
+            for word in ("idle", "pending", "up", "failed"):
+                put("wirerate_hosts", dict(hl, state=word), h.get(word, 0))
+            for cn, cv in sorted(h.get("counters", {}).items()):
+                put("wirerate_hosts_counter_total", dict(hl, counter=cn), cv)
         put("wirerate_running", {}, 1.0 if st.get("state") == "running" else 0.0)
         return out
 

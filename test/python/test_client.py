@@ -192,7 +192,7 @@ class HostsPaging(unittest.TestCase):
 
 
 class ExporterHosts(unittest.TestCase):
-    """The exporter's lines for a port's hosts (stats.get's "hosts" in a port row)."""
+    """The exporter's lines for a port's hosts (stats.get's "hosts")."""
 
     def test_samples(self):
         from wirerate.exporter import WirerateCollector
@@ -200,11 +200,10 @@ class ExporterHosts(unittest.TestCase):
         class Fake:
             def stats(self, counters=False):
                 return {"time": 1.0, "state": "running", "counters": [], "streams": [],
-                        "ports": [{"name": "port0", "port": 0, "tx_pkts": 0,
-                                   "hosts": {"hosts": 3, "idle": 0, "pending": 1, "up": 2,
-                                             "failed": 0,
-                                             "counters": {"arp_replies": 9,
-                                                          "dhcp4_ack": 2}}}]}
+                        "ports": [{"name": "port0", "port": 0, "tx_pkts": 0}],
+                        "hosts": [{"port": 0, "hosts": 3, "idle": 0, "pending": 1, "up": 2,
+                                   "failed": 0,
+                                   "counters": {"arp_replies": 9, "dhcp4_ack": 2}}]}
         s = WirerateCollector(Fake()).samples()
         self.assertEqual(sorted((lab["state"], v) for lab, v in s["wirerate_hosts"]),
                          [("failed", 0.0), ("idle", 0.0), ("pending", 1.0), ("up", 2.0)])

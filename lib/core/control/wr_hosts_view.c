@@ -404,9 +404,18 @@ wr_hosts_view_counters(const struct wr_hosts_snap *s)
 void
 wr_hosts_view_summary(FILE *out, const struct wr_hosts_snap *s)
 {
-	uint32_t count[WR_HOST_VIEW__COUNT], i, col = 0;
+	uint32_t count[WR_HOST_VIEW__COUNT];
 
 	wr_hosts_view_count(s, count);
+	wr_hosts_view_summary_counts(out, s, count);
+}
+
+void
+wr_hosts_view_summary_counts(FILE *out, const struct wr_hosts_snap *s,
+			     const uint32_t count[WR_HOST_VIEW__COUNT])
+{
+	uint32_t i, col = 0;
+
 	fprintf(out, "port %u: hosts: %" PRIu32 " up, %" PRIu32 " pending, %"
 		PRIu32 " failed, %" PRIu32 " idle (of %" PRIu32 ")\n", s->port,
 		count[WR_HOST_VIEW_UP], count[WR_HOST_VIEW_PENDING],
@@ -455,9 +464,12 @@ wr_hosts_view_table(FILE *out, const struct wr_hosts_snap *s)
 	     vl[24];
 	uint32_t i, k;
 
-	fprintf(out, "port %u: %-7s %-12s %-7s %-17s %-9s %-18s %-24s %-34s %s\n",
-		s->port, "host", "group", "state", "mac", "vlan", "ipv4", "ipv6",
-		"gateway4 (mac state age)", "gateway6 (mac state age)");
+	/* The header with the table's first chunk. */
+	if (s->first == 0)
+		fprintf(out, "port %u: %-7s %-12s %-7s %-17s %-9s %-18s %-24s "
+			"%-34s %s\n", s->port, "host", "group", "state", "mac",
+			"vlan", "ipv4", "ipv6", "gateway4 (mac state age)",
+			"gateway6 (mac state age)");
 	for (i = 0; i < s->n; i++) {
 		const struct wr_host *h = &s->hosts[i];
 		const struct wr_host_group *g = group_of(s, h);

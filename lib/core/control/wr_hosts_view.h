@@ -148,8 +148,14 @@ json_t *wr_hosts_view_counters(const struct wr_hosts_snap *s);
  * that are not zero, as `wirerate run` ends. */
 void wr_hosts_view_summary(FILE *out, const struct wr_hosts_snap *s);
 
+/** The same, with counts by state of the whole table (the copy @p s may
+ * be a part of it: its counters and total are used). */
+void wr_hosts_view_summary_counts(FILE *out, const struct wr_hosts_snap *s,
+				  const uint32_t count[WR_HOST_VIEW__COUNT]);
+
 /** The per-host table (`wirerate run --hosts`): index, group, state, MAC,
- * VLANs, addresses, each gateway's MAC, state and age. */
+ * VLANs, addresses, each gateway's MAC, state and age; the header when
+ * the copy starts the table (first 0). */
 void wr_hosts_view_table(FILE *out, const struct wr_hosts_snap *s);
 
 #endif /* WR_HOSTS_VIEW_H */

@@ -1,30 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* wr_server_hosts: the JSON-RPC methods of `wirerate serve` on emulated hosts (hosts.list, hosts.counters), and the "hosts" of stats.get's port rows. */
 #include "wr_server_priv.h"
-#include "wr_host_svc.h"
-#include "wr_hosts_view.h"
-
-/*
- * The hosts are the service's (wr_host_svc.h): the server reads copies,
- * a range of a port's table at a time, each read answered by one pass of
- * the service.  HOSTS_CHUNK hosts a read is about 1.2 MB copied in a
- * pass: at 1 M frames a second the service's ring (8 ms) does not fill
- * meanwhile.  A filtered page or the counts by state scan the whole table
- * so: 100,000 hosts are 49 reads.
- */
-#define HOSTS_CHUNK 2048u
-#define HOSTS_COUNTERS_MAX 256u
-
-/* The buffers of a read, and the copy as wr_hosts_view reads it. */
-struct hosts_read {
-	struct wr_host_svc_req r;
-	struct wr_host_svc_host *buf;
-	struct wr_host *hosts;
-	const char **states;
-	struct wr_host_svc_counter ctrs[HOSTS_COUNTERS_MAX];
-	struct wr_hosts_ctr vctrs[HOSTS_COUNTERS_MAX];
-	struct wr_hosts_snap snap;
-};
+#include "wr_hosts_read.h"
 
 static struct wr_host_svc *
 svc_of(const struct server *s, unsigned int port)
@@ -33,89 +10,10 @@ svc_of(const struct server *s, unsigned int port)
 	       s->sess.hosts_port[port] ? s->sess.hosts : NULL;
 }
 
-static struct hosts_read *
-read_new(void)
+static const struct wr_host_specs *
+specs_of(const struct server *s)
 {
-	struct hosts_read *h = calloc(1, sizeof(*h));
-
-	if (h == NULL)
-		return NULL;
-	h->buf = calloc(HOSTS_CHUNK, sizeof(*h->buf));
-	h->hosts = calloc(HOSTS_CHUNK, sizeof(*h->hosts));
-	h->states = calloc((size_t)HOSTS_CHUNK * (WR_HOST_PROTO__COUNT + 1),
-			   sizeof(*h->states));
-	if (h->buf == NULL || h->hosts == NULL || h->states == NULL) {
-		free(h->buf);
-		free(h->hosts);
-		free(h->states);
-		free(h);
-		return NULL;
-	}
-	return h;
-}
-
-static void
-read_free(struct hosts_read *h)
-{
-	if (h == NULL)
-		return;
-	free(h->buf);
-	free(h->hosts);
-	free(h->states);
-	free(h);
-}
-
-/*
- * Copy hosts [first, first + max) of @p port (max 0: none) and, with
- * @p counters, its counters, into @p h->snap.  A port without hosts is an
- * empty copy.  @return 0, -ETIMEDOUT (the service did not answer).
- */
-static int
-read_hosts(struct server *s, unsigned int port, uint32_t first, uint32_t max,
-	   bool counters, struct hosts_read *h)
-{
-	struct wr_host_svc *svc = svc_of(s, port);
-	struct wr_hosts_snap *v = &h->snap;
-	uint32_t i, m;
-	int rc;
-
-	memset(&h->r, 0, sizeof(h->r));
-	memset(v, 0, sizeof(*v));
-	v->port = (uint16_t)port;
-	v->specs = s->loaded ? &s->f.hosts : NULL;
-	v->first = first;
-	v->hosts = h->hosts;
-	v->states = h->states;
-	v->ctrs = h->vctrs;
-	if (svc == NULL)
-		return 0;
-	h->r.port = port;
-	h->r.first = first;
-	h->r.max_hosts = max < HOSTS_CHUNK ? max : HOSTS_CHUNK;
-	h->r.hosts = h->r.max_hosts > 0 ? h->buf : NULL;
-	h->r.max_counters = counters ? HOSTS_COUNTERS_MAX : 0;
-	h->r.counters = counters ? h->ctrs : NULL;
-	rc = wr_host_svc_read(svc, &h->r);
-	if (rc == -ENOENT)
-		return 0;
-	if (rc != 0)
-		return rc;
-	v->now_ns = h->r.now_ns;
-	v->n_total = h->r.n_total;
-	v->n = h->r.n_hosts;
-	for (i = 0; i < v->n; i++) {
-		h->hosts[i] = h->buf[i].h;
-		for (m = 0; m < WR_HOST_PROTO__COUNT; m++)
-			h->states[(size_t)i * WR_HOST_PROTO__COUNT + m] =
-				h->buf[i].proto_state[m];
-	}
-	v->n_ctrs = h->r.n_counters;
-	for (i = 0; i < v->n_ctrs; i++) {
-		snprintf(h->vctrs[i].name, sizeof(h->vctrs[i].name), "%s",
-			 h->ctrs[i].name);
-		h->vctrs[i].value = h->ctrs[i].value;
-	}
-	return 0;
+	return s->loaded ? &s->f.hosts : NULL;
 }
 
 static bool
@@ -155,8 +53,9 @@ wr_srv_m_hosts_list(struct call *k)
 		.offset = wr_rpc_uint(k->req, "offset", 0),
 		.limit = wr_rpc_uint(k->req, "limit", WR_HOSTS_VIEW_LIMIT_DEFAULT),
 	};
+	const struct wr_hosts_snap *v = NULL;
 	struct wr_hosts_page pg;
-	struct hosts_read *h;
+	struct wr_hosts_read *h;
 	struct wr_error err;
 	json_t *res = NULL;
 	uint32_t first, total = 0;
@@ -177,7 +76,7 @@ wr_srv_m_hosts_list(struct call *k)
 		}
 	}
 	wr_error_clear(&err);
-	rc = wr_hosts_view_begin(&pg, s->loaded ? &s->f.hosts : NULL,
+	rc = wr_hosts_view_begin(&pg, specs_of(s),
 				 (uint16_t)port, &q, &err);
 	if (rc != 0) {
 		wr_srv_reply_error(s, k->c, k->id, rc == -ENOENT ?
@@ -188,7 +87,7 @@ wr_srv_m_hosts_list(struct call *k)
 				   "out of memory" : err.msg);
 		return NULL;
 	}
-	h = read_new();
+	h = wr_hosts_read_new();
 	if (h == NULL) {
 		wr_hosts_view_abort(&pg);
 		wr_srv_reply_error(s, k->c, k->id, WR_RPC_E_INTERNAL, NULL,
@@ -200,17 +99,18 @@ wr_srv_m_hosts_list(struct call *k)
 	first = wr_hosts_view_filtered(&pg) ? 0 :
 		q.offset > UINT32_MAX ? UINT32_MAX : (uint32_t)q.offset;
 	do {
-		uint32_t want = wr_hosts_view_filtered(&pg) ? HOSTS_CHUNK :
-			(uint32_t)q.limit;
+		uint32_t want = wr_hosts_view_filtered(&pg) ?
+			WR_HOSTS_READ_CHUNK : (uint32_t)q.limit;
 
-		rc = read_hosts(s, port, first, want, false, h);
+		rc = wr_hosts_read(h, svc_of(s, port), specs_of(s), port, first,
+				   want, false, &v);
 		if (rc == 0)
-			rc = wr_hosts_view_add(&pg, &h->snap);
-		total = h->snap.n_total;
-		first += h->snap.n;
-	} while (rc == 0 && wr_hosts_view_filtered(&pg) && h->snap.n > 0 &&
+			rc = wr_hosts_view_add(&pg, v);
+		total = v->n_total;
+		first += v->n;
+	} while (rc == 0 && wr_hosts_view_filtered(&pg) && v->n > 0 &&
 		 first < total);
-	read_free(h);
+	wr_hosts_read_free(h);
 	if (rc == -ETIMEDOUT) {
 		wr_hosts_view_abort(&pg);
 		reply_timeout(k, port);
@@ -235,71 +135,12 @@ wr_srv_m_hosts_list(struct call *k)
 	return res;
 }
 
-/* Port @p port's hosts counted by state (every host read) and its
- * counters: hosts.counters' entry.  NULL with *rc set on failure. */
-static json_t *
-port_counters(struct server *s, unsigned int port, int *rc)
-{
-	uint32_t count[WR_HOST_VIEW__COUNT] = { 0 }, c[WR_HOST_VIEW__COUNT];
-	struct hosts_read *h = read_new();
-	struct wr_hosts_snap first;
-	uint32_t at = 0, i;
-	json_t *j;
-
-	*rc = -ENOMEM;
-	if (h == NULL)
-		return NULL;
-	/* The counters with the first chunk; the states of every chunk. */
-	*rc = read_hosts(s, port, 0, HOSTS_CHUNK, true, h);
-	first = h->snap;
-	while (*rc == 0) {
-		wr_hosts_view_count(&h->snap, c);
-		for (i = 0; i < WR_HOST_VIEW__COUNT; i++)
-			count[i] += c[i];
-		at += h->snap.n;
-		if (h->snap.n == 0 || at >= first.n_total)
-			break;
-		*rc = read_hosts(s, port, at, HOSTS_CHUNK, false, h);
-	}
-	if (*rc != 0) {
-		read_free(h);
-		return NULL;
-	}
-	/* wr_hosts_view_counters() counts the copy it is given: give it
-	 * none and set the whole table's counts. */
-	first.n = 0;
-	first.ctrs = h->vctrs;
-	j = wr_hosts_view_counters(&first);
-	read_free(h);
-	if (j == NULL) {
-		*rc = -ENOMEM;
-		return NULL;
-	}
-	for (i = 0; i < WR_HOST_VIEW__COUNT; i++)
-		json_object_set_new(j, wr_host_view_state_names[i],
-				    json_integer(count[i]));
-	*rc = 0;
-	return j;
-}
-
-bool
-wr_srv_hosts_any(const struct server *s)
-{
-	return s->built && s->sess.hosts != NULL;
-}
-
 json_t *
-wr_srv_hosts_port_json(struct server *s, unsigned int port)
+wr_srv_hosts_json(struct server *s)
 {
-	json_t *j;
-	int rc;
-
-	if (svc_of(s, port) == NULL)
+	if (!s->built || s->sess.hosts == NULL)
 		return NULL;
-	j = port_counters(s, port, &rc);
-	if (j != NULL)
-		json_object_del(j, "port");
-	return j;
+	return wr_hosts_read_json(s->sess.hosts, specs_of(s), s->e->n_ports);
 }
 
 json_t *
@@ -322,7 +163,7 @@ wr_srv_m_hosts_counters(struct call *k)
 		/* Asked for: every port named; else those with hosts. */
 		if (ports != NULL ? !want[p] : svc_of(s, p) == NULL)
 			continue;
-		j = port_counters(s, p, &rc);
+		j = wr_hosts_read_counters(svc_of(s, p), specs_of(s), p, &rc);
 		if (j == NULL) {
 			json_decref(a);
 			if (rc == -ETIMEDOUT)

@@ -420,12 +420,9 @@ json_t *wr_srv_m_update(struct call *k);
 json_t *wr_srv_m_wait(struct call *k);
 
 /* wr_server_hosts.c */
-/** Whether the loaded run has emulated hosts. */
-bool wr_srv_hosts_any(const struct server *s);
-/** Port @p port's hosts for stats.get's port row: {"hosts", "idle",
- * "pending", "up", "failed", "counters"}; NULL when it has none (or the
- * service did not answer). */
-json_t *wr_srv_hosts_port_json(struct server *s, unsigned int port);
+/** stats.get's "hosts": hosts.counters' entry of each port with hosts
+ * (a port whose service did not answer is left out); NULL: no hosts. */
+json_t *wr_srv_hosts_json(struct server *s);
 json_t *wr_srv_m_hosts_counters(struct call *k);
 json_t *wr_srv_m_hosts_list(struct call *k);
 

@@ -113,16 +113,11 @@ wr_srv_stats_json(struct server *s, bool hist)
 				    json_null() : json_integer(
 				    (json_int_t)wr_srv_late_ns(s, t)));
 	}
-	/* A port's emulated hosts: counts by state and counters by name
-	 * (doc/hosts.md), in its row. */
-	a = json_object_get(j, "ports");
-	json_array_foreach(a, i, x) {
-		json_t *h = wr_srv_hosts_any(s) ?
-			    wr_srv_hosts_port_json(s, (unsigned int)i) : NULL;
-
-		if (h != NULL)
-			json_object_set_new(x, "hosts", h);
-	}
+	/* The emulated hosts of each port: counts by state, counters by
+	 * name (doc/hosts.md), as hosts.counters gives them. */
+	a = wr_srv_hosts_json(s);
+	if (a != NULL)
+		json_object_set_new(j, "hosts", a);
 	a = json_object_get(j, "streams");
 	json_array_foreach(a, i, x) {
 		json_object_set_new(x, "paused", json_boolean(s->paused[i]));
