@@ -12,8 +12,9 @@ import io  # noqa: E402
 import json  # noqa: E402
 
 from wirerate import merge_results, rate_shortfall, summary  # noqa: E402
-from wirerate.console import (Console as ConsoleCmd, format_stats, format_summary, parse_words,  # noqa: E402
-                              rate_arg, seconds, split_keywords, START_KEYS)
+from wirerate.console import (Console as ConsoleCmd, format_host, format_stats,  # noqa: E402
+                              format_summary, parse_words, rate_arg, seconds, split_keywords,
+                              START_KEYS)
 
 
 def row(name, tx, rx=None, lost=0, lat=None):
@@ -151,6 +152,44 @@ class Results(unittest.TestCase):
         self.assertEqual([s["server"] for s in m["streams"]], ["A", "B"])
         self.assertEqual(m["total"]["tx_pkts"], 30)
         self.assertAlmostEqual(m["start_spread_s"], 3e-6)
+
+
+class ConsoleHosts(unittest.TestCase):
+    """The console's hosts command over a fake client: a host a line, the next offset."""
+
+    HOST = {"index": 3, "group": "clients", "state": "up", "mac": "02:10:00:00:00:04",
+            "vlans": [{"tpid": 33024, "id": 100, "pcp": 0}, {"tpid": 33024, "id": 7, "pcp": 0}],
+            "ipv4": {"state": "up", "address": "10.0.0.13", "prefix": 16, "gateway": "10.0.0.1"},
+            "ipv6": [{"address": "fe80::1", "prefix": 64, "state": "preferred",
+                      "origin": "link-local"},
+                     {"address": "2001:db8::13", "prefix": 64, "state": "tentative",
+                      "origin": "static"}],
+            "gateway6": None,
+            "neighbours": [{"ip": "10.0.0.1", "state": "incomplete", "mac": None, "age_ms": 12,
+                            "probes": 1}],
+            "modules": {"dhcp4": "bound"}}
+
+    def test_line(self):
+        self.assertEqual(format_host(self.HOST),
+                         "     3  clients  up  02:10:00:00:00:04  vlan 100.7  10.0.0.13/16 "
+                         "2001:db8::13/64 (tentative)  gw 10.0.0.1 - incomplete 12 ms  "
+                         "dhcp4 bound")
+
+    def test_command(self):
+        asked = []
+
+        class Fake(FakeClient):
+            def hosts(self, port=0, group=None, state=None, offset=None, limit=None):
+                asked.append((port, group, state, offset, limit))
+                return {"port": port, "total": 9, "matched": 4, "offset": offset or 0,
+                        "hosts": [ConsoleHosts.HOST], "next_offset": 1}
+        con = ConsoleCmd(Fake())
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            con.onecmd("hosts 1 state up limit 1 group clients")
+        self.assertEqual(asked, [(1, "clients", "up", None, 1)])
+        self.assertEqual(out.getvalue().splitlines()[-1],
+                         "1 of 4 matching (9 on port 1); next: offset 1")
 
 
 class HostsPaging(unittest.TestCase):
