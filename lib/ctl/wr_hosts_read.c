@@ -83,7 +83,7 @@ wr_hosts_read(struct wr_hosts_read *h, struct wr_host_svc *svc,
 	v->n = h->r.n_hosts;
 	for (i = 0; i < v->n; i++) {
 		h->hosts[i] = h->buf[i].h;
-		for (m = 0; m < WR_HOST_PROTO__COUNT; m++)
+		for (m = 0; wr_host_view_proto_name(m) != NULL; m++)
 			h->states[(size_t)i * WR_HOST_PROTO__COUNT + m] =
 				h->buf[i].proto_state[m];
 	}

@@ -115,6 +115,11 @@ wr_host_view_state(const struct wr_host *h, const struct wr_host_group *g)
 
 	if (!h->started)
 		return WR_HOST_VIEW_IDLE;
+	/* A module or the engine (gateway never answered, DAD found a
+	 * duplicate) that ended in failure: failed, whatever else is
+	 * still under way. */
+	if (h->failed != 0)
+		return WR_HOST_VIEW_FAILED;
 	for (i = 0; i < h->n_ip6 && i < WR_HOST_IP6_MAX; i++)
 		if (h->ip6[i].state == WR_IP6_DUPLICATE)
 			return WR_HOST_VIEW_FAILED;
@@ -135,6 +140,13 @@ wr_host_view_state(const struct wr_host *h, const struct wr_host_group *g)
 			       WR_HOST_VIEW_PENDING : WR_HOST_VIEW_FAILED;
 	}
 	return WR_HOST_VIEW_UP;
+}
+
+const char *
+wr_host_view_proto_name(unsigned int id)
+{
+	return id < sizeof(proto_names) / sizeof(proto_names[0]) ?
+	       proto_names[id] : NULL;
 }
 
 int
@@ -227,7 +239,7 @@ wr_hosts_view_host(const struct wr_hosts_snap *s, uint32_t i)
 	if (h->gw6 != 0)
 		json_array_append_new(ne, neigh_json(s, &h->gw6_n));
 	mods = json_object();
-	for (k = 0; k < WR_HOST_PROTO__COUNT; k++) {
+	for (k = 0; proto_names[k] != NULL; k++) {
 		const char *w = module_state(s, i, k);
 
 		if (w != NULL)

@@ -21,9 +21,10 @@
  *   wr_hosts_view_table()     the same as text, at the end of `wirerate run`.
  *
  * A host's state (one word, the filter's): "idle" (bring-up has not
- * reached it), "pending" (a module is not done, or an IPv6 address is
- * still tentative), "up" (every family its group configures has an
- * address), "failed" (a module gave up, or DAD found its address taken).
+ * reached it), "pending" (a module is not done, or the engine: DAD, the
+ * gateways), "up" (every family its group configures has an address),
+ * "failed" (a bit of wr_host's failed: a module gave up, a gateway never
+ * answered, DAD found an address taken).
  * No EAL: unit-tested with copies of its own (test/test_hosts_view.c).
  */
 
@@ -81,6 +82,10 @@ extern const char *const wr_host_view_state_names[WR_HOST_VIEW__COUNT];
 /** The state of @p h, of group @p g (NULL: none known, families unchecked). */
 enum wr_host_view_state wr_host_view_state(const struct wr_host *h,
 					   const struct wr_host_group *g);
+
+/** Module @p id's name (wr_host_protos.def's order), NULL past the last:
+ * loops over the modules that must also build without any. */
+const char *wr_host_view_proto_name(unsigned int id);
 
 /** A state's name to its value.  @return 0, -EINVAL for an unknown word. */
 int wr_host_view_state_parse(const char *word, enum wr_host_view_state *st);
