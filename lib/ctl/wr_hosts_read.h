@@ -20,6 +20,8 @@
 
 #include <jansson.h>
 
+/* wr_host_svc.h uses WR_PORTS_MAX without its header. */
+#include "wr_engine.h"
 #include "wr_host_svc.h"
 #include "wr_hosts_view.h"
 
