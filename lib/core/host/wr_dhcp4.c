@@ -106,6 +106,9 @@ struct dhcp4_host {
 	uint64_t lease_ns;      /* the current lease's start */
 };
 
+/* doc/hosts.md states it: one cache line a DHCP host. */
+_Static_assert(sizeof(struct dhcp4_host) == 64, "a DHCPv4 host's state grew");
+
 static struct dhcp4_port *
 port_of(struct wr_hosts *hs)
 {
