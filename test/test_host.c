@@ -169,6 +169,15 @@ test_many(void)
 	g.v6.prefix = 64;
 	CU_ASSERT_EQUAL_FATAL(wr_hosts_create(&hs, &sp, 0, 1, cap_send, c, &err), 0);
 	wr_hosts_start(hs, 0);
+	/* 1024 a tick (the service stays responsive), each tick asking for
+	 * the next at once. */
+	CU_ASSERT_EQUAL(ctr(hs, "hosts_started"), 1024);
+	while (ctr(hs, "hosts_started") < n) {
+		uint64_t next = wr_hosts_tick(hs, 0);
+
+		if (ctr(hs, "hosts_started") < n)
+			CU_ASSERT_EQUAL(next, 0);
+	}
 	CU_ASSERT_EQUAL(ctr(hs, "hosts_started"), n);
 	CU_ASSERT_EQUAL(c->total, 3 * n);        /* GARP, two DAD NS */
 	for (h = 0; h < n; h++) {

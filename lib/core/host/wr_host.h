@@ -228,7 +228,8 @@ void wr_hosts_free(struct wr_hosts *hs);
 size_t wr_hosts_mem(const struct wr_hosts *hs);
 
 /** Begin bring-up at @p now: hosts start at their groups' rates with at
- * most their outstanding caps (wr_hosts_tick starts the rest). */
+ * most their outstanding caps (wr_hosts_tick starts the rest, at most 1024
+ * a call: a group at rate 0 starts in calls one after another). */
 void wr_hosts_start(struct wr_hosts *hs, uint64_t now);
 /** Stop every host (modules' stop: releases, leaves). */
 void wr_hosts_stop(struct wr_hosts *hs, uint64_t now);

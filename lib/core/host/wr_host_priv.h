@@ -24,6 +24,8 @@ _Static_assert(WR_HOST_PROTO__COUNT <= 7,
  * due, and a turn costs 32 KiB. */
 #define WR_HOST_WHEEL_BITS 13
 #define WR_HOST_WHEEL_SLOTS (1u << WR_HOST_WHEEL_BITS)
+/* Most hosts wr_hosts_tick() starts in one call (wr_host.c says why). */
+#define WR_HOST_START_BURST 1024
 
 struct wr_host_tnode {
 	uint32_t when_ms;       /* relative to wheel.base_ns */
