@@ -90,8 +90,6 @@ struct wr_hosts {
 	struct wr_host *h;
 	struct wr_host_grp *grp;
 	uint32_t n_grp;
-	uint32_t *grp_of;               /* host -> index into grp */
-	uint8_t *failed;                /* host: some module or the engine failed */
 	void *mstate[WR_HOST_PROTO__COUNT + 1];
 	void *mdata[WR_HOST_PROTO__COUNT + 1];  /* modules' per-port data_size */
 	int8_t tkind[WR_HOST_PROTO__COUNT + 1]; /* module -> timer kind, -1 none */
