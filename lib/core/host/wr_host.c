@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* wr_host: a port's emulated hosts: the table and its indexes, the registry of protocol modules, bring-up, counters. */
+/* wr_host: a port's emulated hosts: created from the specs, the registry of protocol modules, bring-up, frames in, counters (the top of the engine: it calls the others). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

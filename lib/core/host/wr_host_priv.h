@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* wr_host_priv: the host engine's parts (wr_host.c the table and bring-up, _timer the wheel, _rx the parser, _neigh ARP/ND/echo, DAD and gateways), internal to lib/core/host. */
+/* wr_host_priv: the host engine's parts, top to bottom (wr_host.c create, bring-up and input; _neigh ARP/ND/echo, DAD and gateways; _rx the parser; _table the table, indexes and what modules call; _timer the wheel), internal to lib/core/host. */
 #ifndef WR_HOST_PRIV_H
 #define WR_HOST_PRIV_H
 
