@@ -214,7 +214,9 @@ typedef int (*wr_hosts_send_fn)(void *ctx, const uint8_t *frame, uint32_t len);
 
 /**
  * The hosts of port @p port of @p specs (all its groups, in order: host
- * indexes are stable for the run), nothing started yet.  @p seed makes
+ * indexes are stable for the run), nothing started yet.  @p specs is
+ * kept, not copied: it outlives @p hs (the stream file of the run).
+ * Everything is allocated here (wr_hosts_mem()), nothing later.  @p seed makes
  * transaction IDs and random delays a function of the stream file's seed.
  * @return 0; -EINVAL (@p err: more than WR_HOSTS_PORT_MAX hosts, two
  *         groups with one MAC); -ENOMEM.
