@@ -283,7 +283,8 @@ bool wr_hosts_same_link(const struct wr_hosts *hs, uint32_t h,
  * into @p buf.  @return its length. */
 uint32_t wr_hosts_l2(const struct wr_hosts *hs, uint32_t h, uint8_t *buf,
 		     const uint8_t dst[6], uint16_t ethertype);
-/** Send a frame @p h built (padded to 60 bytes here when shorter). */
+/** Send a frame @p h built (padded with zeros to 60 bytes, and 4 a tag,
+ * here when shorter: @p frame has room for 68). */
 void wr_hosts_send(struct wr_hosts *hs, uint8_t *frame, uint32_t len);
 
 /** Call the module @p id's timer for @p h at @p when (ns); replaces the one
