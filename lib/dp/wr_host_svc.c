@@ -506,6 +506,7 @@ wr_host_svc_counts(const struct wr_host_svc *s, unsigned int port,
 {
 	const struct wr_host_svc_port *sp = port < WR_PORTS_MAX ?
 		s->port[port] : NULL;
+	unsigned int q;
 
 	memset(c, 0, sizeof(*c));
 	if (sp == NULL)
@@ -514,6 +515,9 @@ wr_host_svc_counts(const struct wr_host_svc *s, unsigned int port,
 	c->tx = __atomic_load_n(&sp->c.tx, __ATOMIC_RELAXED);
 	c->tx_drop = __atomic_load_n(&sp->c.tx_drop, __ATOMIC_RELAXED);
 	c->passes = __atomic_load_n(&sp->c.passes, __ATOMIC_RELAXED);
+	for (q = 0; q < s->e->n_rxq[port]; q++)
+		c->ring_drop += __atomic_load_n(
+			&s->e->rxq[port][q]->rx_host_drop, __ATOMIC_RELAXED);
 	c->arp_replies = __atomic_load_n(&sp->c.arp_replies, __ATOMIC_RELAXED);
 	c->icmp_replies = __atomic_load_n(&sp->c.icmp_replies,
 					  __ATOMIC_RELAXED);

@@ -83,6 +83,7 @@ struct wr_host_svc_counts {
 				 *   the RX lcore, which counts its drops) */
 	uint64_t tx_drop;       /**< no mbuf (-ENOBUFS), or the NIC full */
 	uint64_t passes;        /**< service passes */
+	uint64_t ring_drop;     /**< frames the RX lcores found no room for */
 	/* The port's responder (wr_neigh.h): */
 	uint64_t arp_replies;   /**< ARP requests answered */
 	uint64_t icmp_replies;  /**< ICMP and ICMPv6 echo requests answered */
