@@ -306,13 +306,12 @@ class HostsWeb(WebCase):
         a.q("#hosts-show").click()
 
         def shown():
-            try:
-                return [(int(tr.get_attribute("data-host")), tr.get_attribute("data-state"),
-                         tr.find_element(a.By.CSS_SELECTOR, '[data-col="mac"]').text,
-                         tr.find_element(a.By.CSS_SELECTOR, '[data-col="ipv4"]').text)
-                        for tr in a.qa("#hosts-table tbody tr")]
-            except a.Stale:   # redrawn meanwhile (each second while shown)
-                return None
+            # The table in one read: it is redrawn each second while shown.
+            return [(int(r[0]), r[1], r[2], r[3]) for r in a.d.execute_script(
+                "return [...document.querySelectorAll('#hosts-table tbody tr')].map((tr) =>"
+                " [tr.dataset.host, tr.dataset.state,"
+                "  tr.querySelector('[data-col=mac]').textContent,"
+                "  tr.querySelector('[data-col=ipv4]').textContent]);")]
 
         def want(offset):
             return [(h["index"], h["state"], h["mac"],
@@ -321,6 +320,7 @@ class HostsWeb(WebCase):
         a.wait(lambda: shown() == want(0), lambda: f"first page: {shown()}")
         self.assertEqual([x[2] for x in shown()], [mac_str(FIRST_MAC + i) for i in range(50)])
         self.assertIn("Hosts 1 to 50 of 150 matching", a.text("#hosts-info"))
+        a.shot("hosts-page")
         a.click("#hosts-next")
         a.wait(lambda: shown() == want(50), lambda: f"second page: {shown()}")
         self.assertIn("Hosts 51 to 100 of 150 matching", a.text("#hosts-info"))
@@ -328,6 +328,8 @@ class HostsWeb(WebCase):
         Select(a.q('#hosts-form select[name="state"]')).select_by_value("failed")
         a.click("#hosts-show")
         a.wait(lambda: shown() == [], "hosts shown for state failed")
+        a.wait(lambda: a.text("#hosts-info") == "No host matches (150 on port 0).",
+               lambda: a.text("#hosts-info"))
         a.wait(lambda: a.text('[data-counter="0:up"] td.num') == "150", "counters: up")
         a.shot("hosts")
         self.assertEqual(a.errors(), [])
