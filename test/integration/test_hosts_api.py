@@ -187,6 +187,18 @@ class HostsList(HostsApiCase):
                          [(0, N_HOSTS, N_HOSTS)])
         self.assertEqual(set(st["hosts"][0]["counters"]), set(c.host_counters()[0]["counters"]))
         self.assertEqual(c.host_counters([0])[0]["port"], 0)
+        ctr = c.host_counters()[0]["counters"]
+        # One echo a ping.  (No ARP answer needed: the kernel learned every host from
+        # its request for the gateway, as RFC 826's merge step says.)
+        self.assertEqual(ctr["echo4_answered"], len(picks), ctr)
+        self.assertEqual((ctr["gw_resolved"], ctr["hosts_up"], ctr["gw4_reachable"] +
+                          ctr["gw4_stale"]), (N_HOSTS, N_HOSTS, N_HOSTS), ctr)
+        # The Prometheus exporter's lines from the same server.
+        from wirerate.exporter import WirerateCollector
+        smp = WirerateCollector(c).samples()
+        self.assertIn(({"port": "0", "state": "up"}, float(N_HOSTS)), smp["wirerate_hosts"])
+        exp = {lab["counter"]: v for lab, v in smp["wirerate_hosts_counter_total"]}
+        self.assertEqual((exp["echo4_answered"], exp["hosts"]), (len(picks), N_HOSTS))
 
     def test_errors(self):
         p, sock = self.serve_ns()
