@@ -996,7 +996,8 @@ async function refreshHosts() {
   }
   const n = (x) => x.toLocaleString("en-US");
   $("hosts-info").textContent = r.total === 0 ? `No hosts on port ${r.port}.`
-    : r.hosts.length === 0 ? `None of ${n(r.matched)} matching past ${n(r.offset)} (${n(r.total)} on port ${r.port}).`
+    : r.matched === 0 ? `No host matches (${n(r.total)} on port ${r.port}).`
+    : r.hosts.length === 0 ? `No more of the ${n(r.matched)} matching (${n(r.total)} on port ${r.port}).`
     : `Hosts ${n(r.offset + 1)} to ${n(r.offset + r.hosts.length)} of ${n(r.matched)} matching (${n(r.total)} on port ${r.port}).`;
   $("hosts-prev").disabled = hostsPage.offset === 0;
   $("hosts-next").disabled = r.next_offset === null;
@@ -1004,8 +1005,10 @@ async function refreshHosts() {
   const cb = $("host-counters-table").tBodies[0];
   cb.replaceChildren();
   for (const p of c.ports) {
-    const rows = [["hosts", p.hosts], ["up", p.up], ["pending", p.pending], ["failed", p.failed], ["idle", p.idle],
-                  ...Object.entries(p.counters || {})];
+    // The counts by state first; a counter of the same name (the engine's "hosts") once.
+    const rows = [["hosts", p.hosts], ["up", p.up], ["pending", p.pending], ["failed", p.failed], ["idle", p.idle]];
+    const seen = new Set(rows.map((r) => r[0]));
+    rows.push(...Object.entries(p.counters || {}).filter(([k]) => !seen.has(k)));
     for (const [name, v] of rows) {
       const tr = node("tr", { dataset: { counter: `${p.port}:${name}` } });
       tr.append(node("th", { scope: "row" }, String(p.port)), node("td", { class: "l" }, name),
