@@ -9,6 +9,7 @@ parameter by its JSON-RPC error, with the server still answering.  Then the cons
 view in headless Chromium shows the MACs hosts.list gives."""
 
 import ipaddress
+import json
 import os
 import shutil
 import subprocess
@@ -302,7 +303,7 @@ ports:
         out = self.nsexec(os.environ.get("WIRERATE", os.path.join(ROOT, "build", "app",
                                                                   "wirerate")),
                           "run", sf, "--config", prof, "--quiet", "--hosts", "--json",
-                          self.path("r.json"))
+                          self.path("r.json"), "--stats-jsonl", self.path("s.jsonl"))
         rows = [l.split() for l in out.splitlines() if l.startswith("port 0: ")
                 and l.split()[2].isdigit()]
         self.assertEqual([(int(r[2]), r[3], r[4], r[5], r[7]) for r in rows],
@@ -325,6 +326,12 @@ ports:
         self.assertEqual((h[0]["counters"]["gw_resolved"], h[0]["counters"]["garp_sent"]),
                          (40, 40), h)
         self.assertEqual(res["streams"][0]["tx_pkts"], 500)
+        # Each --stats-jsonl line carries them too (a JSON object a line).
+        with open(self.path("s.jsonl")) as f:
+            lines = [json.loads(l) for l in f]
+        self.assertTrue(lines and lines[-1]["final"], lines)
+        self.assertTrue(all(len(l["hosts"]) == 1 for l in lines), lines)
+        self.assertEqual(lines[-1]["hosts"][0]["up"], 40)
 
 
 class HostsWeb(WebCase):
