@@ -175,6 +175,9 @@ struct wr_host_proto {
 		     const struct wr_host_group *g, void **cfg);
 	/** Size of its per-host state (zeroed at start), 0 for none. */
 	size_t state_size;
+	/** Size of its per-port data (zeroed at create: its counters), 0
+	 * for none. */
+	size_t data_size;
 	/** True when @p rx is this module's (tried in the .def's order,
 	 * after the engine's own ARP/ND/echo). */
 	bool (*wants)(const struct wr_host_rx *rx);
@@ -211,7 +214,9 @@ typedef int (*wr_hosts_send_fn)(void *ctx, const uint8_t *frame, uint32_t len);
 
 /**
  * The hosts of port @p port of @p specs (all its groups, in order: host
- * indexes are stable for the run), nothing started yet.  @p seed makes
+ * indexes are stable for the run), nothing started yet.  @p specs is
+ * kept, not copied: it outlives @p hs (the stream file of the run).
+ * Everything is allocated here (wr_hosts_mem()), nothing later.  @p seed makes
  * transaction IDs and random delays a function of the stream file's seed.
  * @return 0; -EINVAL (@p err: more than WR_HOSTS_PORT_MAX hosts, two
  *         groups with one MAC); -ENOMEM.
@@ -225,7 +230,8 @@ void wr_hosts_free(struct wr_hosts *hs);
 size_t wr_hosts_mem(const struct wr_hosts *hs);
 
 /** Begin bring-up at @p now: hosts start at their groups' rates with at
- * most their outstanding caps (wr_hosts_tick starts the rest). */
+ * most their outstanding caps (wr_hosts_tick starts the rest, at most 1024
+ * a call: a group at rate 0 starts in calls one after another). */
 void wr_hosts_start(struct wr_hosts *hs, uint64_t now);
 /** Stop every host (modules' stop: releases, leaves). */
 void wr_hosts_stop(struct wr_hosts *hs, uint64_t now);
@@ -252,6 +258,15 @@ const void *wr_hosts_cfg(const struct wr_hosts *hs, uint32_t h,
 void *wr_hosts_state(struct wr_hosts *hs, uint32_t h,
 		     enum wr_host_proto_id id);
 
+/** The module's state for @p h, read-only (its state word, counters). */
+const void *wr_hosts_cstate(const struct wr_hosts *hs, uint32_t h,
+			    enum wr_host_proto_id id);
+/** The module's per-port data (data_size bytes, zeroed at create; NULL
+ * when 0): what is not one host's, such as its counters. */
+void *wr_hosts_data(struct wr_hosts *hs, enum wr_host_proto_id id);
+const void *wr_hosts_cdata(const struct wr_hosts *hs,
+			   enum wr_host_proto_id id);
+
 /** Host by MAC, or -1. */
 int64_t wr_hosts_by_mac(const struct wr_hosts *hs, const uint8_t mac[6]);
 /** Host holding IPv4 @p ip on the VLANs of @p rx (its tags), or -1. */
@@ -268,7 +283,8 @@ bool wr_hosts_same_link(const struct wr_hosts *hs, uint32_t h,
  * into @p buf.  @return its length. */
 uint32_t wr_hosts_l2(const struct wr_hosts *hs, uint32_t h, uint8_t *buf,
 		     const uint8_t dst[6], uint16_t ethertype);
-/** Send a frame @p h built (padded to 60 bytes here when shorter). */
+/** Send a frame @p h built (padded with zeros to 60 bytes, and 4 a tag,
+ * here when shorter: @p frame has room for 68). */
 void wr_hosts_send(struct wr_hosts *hs, uint8_t *frame, uint32_t len);
 
 /** Call the module @p id's timer for @p h at @p when (ns); replaces the one
