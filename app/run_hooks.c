@@ -7,8 +7,8 @@
 #include <time.h>
 
 #include "wr_app.h"
+#include "wr_host_svc.h"
 #include "wr_hosts_read.h"
-#include "wr_neigh.h"
 #include "wr_engine.h"
 #include "wr_report.h"
 
@@ -134,7 +134,7 @@ wr_run_ext_summary(struct wr_run_ext *x, struct wr_engine *e, FILE *out)
 	if (x->caps != NULL)
 		wr_report_captures(out, x->caps, x->sess.n_caps);
 	for (i = 0; i < wr_engine_n_ports(e); i++) {
-		const struct wr_arpd *d = x->sess.arpd[i];
+		struct wr_host_svc_counts d;
 
 		n = wr_port_drop_xstats(wr_engine_port(e, i), xs, WR_DIM(xs));
 		if (n > 0) {
@@ -144,17 +144,29 @@ wr_run_ext_summary(struct wr_run_ext *x, struct wr_engine *e, FILE *out)
 					(unsigned long long)xs[j].value);
 			fputc('\n', out);
 		}
-		if (d != NULL)
-			fprintf(out, "port %u: answered %llu ARP request%s and "
-				"%llu ICMP echo request%s, %llu Neighbor "
-				"Solicitation%s%s\n", i,
-				(unsigned long long)d->arp_replies,
-				d->arp_replies == 1 ? "" : "s",
-				(unsigned long long)d->icmp_replies,
-				d->icmp_replies == 1 ? "" : "s",
-				(unsigned long long)d->nd_replies,
-				d->nd_replies == 1 ? "" : "s",
-				d->tx_drop ? " (some answers dropped: TX full)" : "");
+		if (x->sess.hosts == NULL || x->sess.hosts->port[i] == NULL)
+			continue;
+		wr_host_svc_counts(x->sess.hosts, i, &d);
+		/* What the service did: its load (frames in a second over
+		 * the run) and what it lost. */
+		fprintf(out, "port %u: hosts' service: %llu frame%s in, %llu out, "
+			"%llu dropped (TX), %llu dropped by the RX lcores (its "
+			"ring full)\n", i, (unsigned long long)d.rx,
+			d.rx == 1 ? "" : "s", (unsigned long long)d.tx,
+			(unsigned long long)d.tx_drop,
+			(unsigned long long)d.ring_drop);
+		if (!x->sess.want[i])
+			continue;
+		fprintf(out, "port %u: answered %llu ARP request%s and "
+			"%llu ICMP echo request%s, %llu Neighbor "
+			"Solicitation%s%s\n", i,
+			(unsigned long long)d.arp_replies,
+			d.arp_replies == 1 ? "" : "s",
+			(unsigned long long)d.icmp_replies,
+			d.icmp_replies == 1 ? "" : "s",
+			(unsigned long long)d.nd_replies,
+			d.nd_replies == 1 ? "" : "s",
+			d.tx_drop ? " (some answers dropped: TX full)" : "");
 	}
 	/* The hosts as they are at the end, before the unload stops them
 	 * (doc/hosts.md). */

@@ -117,17 +117,18 @@ class HostsKernel(EalCase):
     def nsx(self, *cmd):
         return self.sh("ip", "netns", "exec", self.ns, *cmd)
 
-    def prof(self):
+    def prof(self, lcores="0@0,1@1"):
         # net_af_packet has one TX queue: the hosts send through the RX lcore (wr_host_svc.h).
         return self.write("k.yaml", f"""version: 1
-eal: ["--no-pci", "--in-memory", "--file-prefix={self.prefix}", "--vdev=net_af_packet0,iface={self.gen_if}", "--lcores=0@0,1@1"]
+eal: ["--no-pci", "--in-memory", "--file-prefix={self.prefix}", "--vdev=net_af_packet0,iface={self.gen_if}", "--lcores={lcores}"]
 ports:
   - device: net_af_packet0
     tx_lcores: [1]
 """)
 
-    def streams(self, ipv4=True, ipv6=False, gateway=False, count=N_HOSTS):
-        v4 = f"{{addr: {self.H4}, prefix: 16" + (f", gateway: {self.K4}" if gateway else "") + "}"
+    def streams(self, ipv4=True, ipv6=False, gateway=False, count=N_HOSTS, gw4=None):
+        gw4 = gw4 or self.K4
+        v4 = f"{{addr: {self.H4}, prefix: 16" + (f", gateway: {gw4}" if gateway else "") + "}"
         v6 = f"{{addr: \"{self.H6}\", prefix: 64" + (f", gateway: \"{self.K6}\"" if gateway
                                                       else "") + "}"
         return self.write("s.yaml", f"""version: 1
@@ -144,11 +145,12 @@ streams:
     ipv4: {{src: {self.H4}, dst: {self.K4}}}
 """)
 
-    def start(self, sf, seconds):
+    def start(self, sf, seconds, *args, lcores="0@0,1@1"):
         """wirerate run for @seconds in the namespace; returns once the streams started (the
         header line: the hosts' bring-up is over)."""
         gen = self.peer("wirerate", ["ip", "netns", "exec", self.ns, WIRERATE, "run", sf,
-                                     "--config", self.prof(), "--duration", str(seconds)],
+                                     "--config", self.prof(lcores), "--duration", str(seconds),
+                                     *args],
                         stdout=subprocess.PIPE, text=True, cwd=self.tmp)
         line = gen.stdout.readline()
         self.assertTrue(line, gen.log())
@@ -254,6 +256,67 @@ streams:
             na[str(ipaddress.IPv6Address(target))] = src
         self.assertEqual({a: na.get(a) for a in addrs},
                          {a: host_mac(k) for k, a in enumerate(addrs)})
+
+    def test_host_lcore(self):
+        """--host-lcore: the service polls on a lcore of its own (2, on CPU 0 beside the
+        sleeping main lcore); the kernel's pings to 100 hosts are all answered."""
+        gen = self.start(self.streams(count=100), 8, "--host-lcore", "2",
+                         lcores="0@0,1@1,2@0")
+        try:
+            got = self.ping([str(self.H4 + k) for k in range(100)])
+        finally:
+            self.finish(gen)
+        self.assertEqual(sorted(got.values()), [1] * 100, got)
+
+    def bringup_s(self, *args):
+        """Seconds from the start of a run whose hosts' gateway never answers to its first
+        line (the streams start once the bring-up wait is over)."""
+        t0 = time.monotonic()
+        gen = self.start(self.streams(count=10, gateway=True, gw4="10.88.0.99"), 1, *args)
+        t = time.monotonic() - t0
+        self.finish(gen)
+        return t
+
+    def test_wait_bounded(self):
+        """A gateway that never answers keeps the hosts from coming up: --hosts-wait 300 ends
+        the wait (the streams start and the run ends); without it, the resolution's own end
+        (FAILED after its retries) does, seconds later."""
+        short = self.bringup_s("--hosts-wait", "300")
+        full = self.bringup_s()
+        self.assertGreater(full - short, 2.0, (short, full))
+
+
+class HostsBadInput(unittest.TestCase):
+    """hosts: refused before EAL starts."""
+
+    def test_port_missing(self):
+        import tempfile
+        with tempfile.TemporaryDirectory() as d:
+            sf = os.path.join(d, "s.yaml")
+            with open(sf, "w") as f:
+                f.write("""version: 1
+hosts:
+  - name: clients
+    port: 0
+    count: 4
+    mac: "02:5c:00:00:00:01"
+    ipv4: {addr: 10.88.1.1}
+  - name: others
+    port: 1
+    count: 4
+    mac: "02:5c:00:01:00:01"
+    ipv4: {addr: 10.89.1.1}
+streams:
+  - name: slow
+    rate: 20 pps
+    ipv4: {src: 10.88.1.1, dst: 10.88.0.1}
+""")
+            p = subprocess.run([WIRERATE, "run", sf, "--duration", "1"], capture_output=True,
+                               text=True, timeout=30, cwd=d)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertRegex(p.stderr, r"^wirerate: \S*s\.yaml:8:5: hosts\[1\]\.port: port 1 does "
+                                   r"not exist: the profile \S+ has 1 port \(0\.\.0\)\n$")
+        self.assertNotIn("EAL", p.stderr)
 
 
 if __name__ == "__main__":
