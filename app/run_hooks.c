@@ -59,6 +59,9 @@ wr_run_ext_load(struct wr_run_ext *x, const struct wr_opts *o,
 					    "cannot write the statistics log: %s",
 					    strerror(-rc));
 		x->jsonl_open = true;
+		/* Each line with the hosts' counts and counters. */
+		x->jsonl.more = wr_run_ext_hosts_jsonl;
+		x->jsonl.more_arg = x;
 	}
 	return 0;
 }
@@ -174,10 +177,11 @@ wr_run_ext_summary(struct wr_run_ext *x, struct wr_engine *e, FILE *out)
 	fflush(out);
 }
 
-int
-wr_run_ext_hosts_json(FILE *out, const void *arg)
+/* `, "hosts": [...]` after @p sep (a line break in the results, none in
+ * a JSONL line). */
+static int
+hosts_json(FILE *out, const struct wr_run_ext *x, const char *sep)
 {
-	const struct wr_run_ext *x = arg;
 	struct wr_engine *e = x->sess.e;
 	json_t *a;
 	int rc;
@@ -188,10 +192,22 @@ wr_run_ext_hosts_json(FILE *out, const void *arg)
 			       wr_engine_n_ports(e));
 	if (a == NULL)
 		return -ENOMEM;
-	fputs(",\n  \"hosts\": ", out);
+	fprintf(out, ",%s\"hosts\": ", sep);
 	rc = json_dumpf(a, out, JSON_COMPACT);
 	json_decref(a);
 	return rc == 0 ? 0 : -EIO;
+}
+
+int
+wr_run_ext_hosts_json(FILE *out, const void *arg)
+{
+	return hosts_json(out, arg, "\n  ");
+}
+
+int
+wr_run_ext_hosts_jsonl(FILE *out, const void *arg)
+{
+	return hosts_json(out, arg, " ");
 }
 
 int

@@ -298,6 +298,8 @@ void wr_run_ext_summary(struct wr_run_ext *x, struct wr_engine *e, FILE *out);
  * as stats.get's), written after the document's other members as a
  * json_more hook does; @p arg: the struct wr_run_ext. */
 int wr_run_ext_hosts_json(FILE *out, const void *arg);
+/** The same in a --stats-jsonl line (its struct wr_jsonl's more). */
+int wr_run_ext_hosts_jsonl(FILE *out, const void *arg);
 /** @return 0, or the negative errno of a --stats-jsonl log that could not
  * be written whole (removed: the run's exit status is then 1). */
 int wr_run_ext_close(struct wr_run_ext *x, struct wr_engine *e);

@@ -9,6 +9,7 @@ parameter by its JSON-RPC error, with the server still answering.  Then the cons
 view in headless Chromium shows the MACs hosts.list gives."""
 
 import ipaddress
+import json
 import os
 import shutil
 import subprocess
@@ -281,6 +282,56 @@ streams:"""
         self.assertEqual((h["neighbours"][0]["ip"], h["neighbours"][0]["state"],
                           h["neighbours"][0]["mac"]), ("10.77.9.9", "failed", None), h)
         self.assertIsNone(p.poll())
+
+
+class RunHosts(HostsApiCase):
+    """`wirerate run --hosts --json`: the per-host table and the summary at the end, and
+    the results' "hosts", for the hosts the kernel saw."""
+
+    def test_run_table_and_json(self):
+        prefix = f"wrapir{os.getpid()}"
+        self.addCleanup(shutil.rmtree, os.path.join("/var/run/dpdk", prefix), True)
+        prof = self.write("run.yaml", f"""version: 1
+eal: ["--no-pci", "--in-memory", "--file-prefix={prefix}",
+      "--vdev=net_af_packet0,iface={self.gen_if}", "--lcores=0@0,1@1"]
+ports:
+  - device: net_af_packet0
+    tx_lcores: [1]
+""")
+        sf = self.write("s.yaml", hosts_yaml(count=40).replace(
+            "    rate: 1 kpps\n", "    rate: 1 kpps\n    count: 500\n"))
+        out = self.nsexec(os.environ.get("WIRERATE", os.path.join(ROOT, "build", "app",
+                                                                  "wirerate")),
+                          "run", sf, "--config", prof, "--quiet", "--hosts", "--json",
+                          self.path("r.json"), "--stats-jsonl", self.path("s.jsonl"))
+        rows = [l.split() for l in out.splitlines() if l.startswith("port 0: ")
+                and l.split()[2].isdigit()]
+        self.assertEqual([(int(r[2]), r[3], r[4], r[5], r[7]) for r in rows],
+                         [(i, "clients", "up", mac_str(FIRST_MAC + i), f"{FIRST_IP + i}/16")
+                          for i in range(40)], out)
+        # The gateway's columns: the kernel's MAC, reachable, an age in ms.
+        self.assertEqual({(r[9], r[10]) for r in rows}, {(self.kernel_mac, "reachable")}, out)
+        self.assertTrue(all(r[11].endswith("ms") for r in rows), out)
+        self.assertIn("port 0: hosts: 40 up, 0 pending, 0 failed, 0 idle (of 40)", out)
+        # The kernel's neighbour table holds every host with the MAC the table shows.
+        neigh = {w[0]: w[w.index("lladdr") + 1] for w in (
+            l.split() for l in self.nsexec("ip", "neigh", "show", "dev",
+                                           self.peer_if).splitlines()) if "lladdr" in w}
+        self.assertEqual({r[7].split("/")[0]: r[5] for r in rows},
+                         {ip: mac for ip, mac in neigh.items() if ip != GW_IP})
+        res = self.json("r.json")
+        h = res["hosts"]
+        self.assertEqual([(x["port"], x["hosts"], x["up"], x["pending"], x["failed"])
+                          for x in h], [(0, 40, 40, 0, 0)], h)
+        self.assertEqual((h[0]["counters"]["gw_resolved"], h[0]["counters"]["garp_sent"]),
+                         (40, 40), h)
+        self.assertEqual(res["streams"][0]["tx_pkts"], 500)
+        # Each --stats-jsonl line carries them too (a JSON object a line).
+        with open(self.path("s.jsonl")) as f:
+            lines = [json.loads(l) for l in f]
+        self.assertTrue(lines and lines[-1]["final"], lines)
+        self.assertTrue(all(len(l["hosts"]) == 1 for l in lines), lines)
+        self.assertEqual(lines[-1]["hosts"][0]["up"], 40)
 
 
 class HostsWeb(WebCase):

@@ -100,7 +100,10 @@ wr_jsonl_write(struct wr_jsonl *j, const struct wr_report_view *v,
 	}
 	if (ns == 0)
 		fputs("], \"streams\": [", j->f);
-	fputs("]}\n", j->f);
+	fputc(']', j->f);
+	if (j->more != NULL && j->more(j->f, j->more_arg) != 0 && j->err == 0)
+		j->err = -EIO;
+	fputs("}\n", j->f);
 	j->prev_ns = v->elapsed_ns;
 	if (fflush(j->f) != 0 || ferror(j->f)) {
 		if (j->err == 0)

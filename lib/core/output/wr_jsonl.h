@@ -46,6 +46,11 @@ struct wr_jsonl {
 	struct wr_counters *prev;  /**< ports, then streams: at the last line */
 	struct wr_report_class *prev_cls; /**< ports x WR_RX_CLASSES_MAX */
 	uint64_t prev_ns;          /**< elapsed_ns at the last line */
+	/** Members of the line after "streams" (`, "hosts": [...]` of run
+	 * with hosts: doc/hosts.md), on the same line; set after open.
+	 * NULL: none.  @return 0 or a negative errno. */
+	int (*more)(FILE *out, const void *arg);
+	const void *more_arg;
 };
 
 /**
