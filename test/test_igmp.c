@@ -3,6 +3,8 @@
 #include <errno.h>
 
 #include "wr_igmp.h"
+#include "wr_mld.h"
+#include "wr_yaml.h"
 #include "wr_test_mcast.h"
 
 static const struct wr_host_proto *P = &wr_host_proto_igmp;
@@ -115,6 +117,57 @@ test_cfg_errors(void)
 			CU_FAIL("error message");
 		}
 	}
+}
+
+/* Through the stream-file loader: the keys of a host group, located there. */
+static void
+test_stream_file(void)
+{
+	static const char good[] =
+		"version: 1\n"
+		"hosts:\n"
+		"  - name: rx\n"
+		"    port: 0\n"
+		"    count: 2\n"
+		"    mac: 02:00:00:00:01:00\n"
+		"    igmp: {groups: [{group: 239.1.1.1, count: 2}]}\n"
+		"    mld: {version: 1, groups: [{group: 'ff3e::1'}]}\n"
+		"streams:\n  - name: x\n";
+	static const char bad[] =
+		"version: 1\n"
+		"hosts:\n"
+		"  - name: rx\n"
+		"    port: 0\n"
+		"    count: 2\n"
+		"    mac: 02:00:00:00:01:00\n"
+		"    igmp:\n"
+		"      groups:\n"
+		"        - group: 239.1.1.1\n"
+		"          sources: [10.0.0.1]\n"
+		"          mode: sometimes\n"
+		"streams:\n  - name: x\n";
+	struct wr_stream_file f;
+	struct wr_error e;
+	char line[512];
+	const struct wr_mcast_cfg *c;
+
+	CU_ASSERT_EQUAL_FATAL(wr_yaml_load_streams_buf("h.yaml", good,
+		strlen(good), &f, &e), 0);
+	CU_ASSERT_EQUAL_FATAL(f.hosts.n, 1);
+	c = f.hosts.groups[0].proto_cfg[WR_HOST_PROTO_igmp];
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	CU_ASSERT_EQUAL(c->n_groups, 2);
+	CU_ASSERT_EQUAL(c->version, 3);
+	c = f.hosts.groups[0].proto_cfg[WR_HOST_PROTO_mld];
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	CU_ASSERT_EQUAL(c->version, 1);
+	CU_ASSERT_TRUE(c->v6);
+	wr_stream_file_free(&f);
+	CU_ASSERT_EQUAL(wr_yaml_load_streams_buf("h.yaml", bad, strlen(bad),
+		&f, &e), -EINVAL);
+	wr_error_format(&e, line, sizeof(line));
+	CU_ASSERT_STRING_EQUAL(line, "h.yaml:11:17: hosts[0].igmp.groups[0].mode: "
+		"expected include or exclude, got \"sometimes\"");
 }
 
 /* ---- messages ---- */
@@ -729,6 +782,7 @@ test_scapy(void)
 static CU_TestInfo igmp_tests[] = {
 	{ "cfg", test_cfg },
 	{ "cfg_errors", test_cfg_errors },
+	{ "stream_file", test_stream_file },
 	{ "codes", test_codes },
 	{ "parse", test_parse },
 	{ "v3_join_answer_leave", test_v3_join_answer_leave },
