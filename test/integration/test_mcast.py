@@ -17,6 +17,7 @@ import os
 import shutil
 import signal
 import subprocess
+import sys
 import time
 import unittest
 
@@ -145,7 +146,7 @@ class McastBridge(EalCase):
     def profile(self):
         return self.write("p.yaml", f"""version: 1
 eal: ["--no-pci", "--in-memory", "--file-prefix={self.prefix}",
-      "--vdev=net_af_packet0,iface={self.gen}", "--lcores=0@0,1@0"]
+      "--vdev=net_af_packet0,iface={self.gen}", "--lcores=0@0,1@1"]
 ports:
   - device: net_af_packet0
     tx_lcores: [1]
@@ -236,24 +237,28 @@ ports:
         # Queries the hosts were up for: after their first answer's query, and whose window
         # closed before the run ended.
         checked = 0
+        self.slowest = getattr(self, "slowest", 0.0)
         windows = []
         for tq, mrt in queries:
             windows.append((tq, tq + mrt))
             if tq + mrt > last or tq + mrt < first:
                 continue
             for h in sorted(hosts):
-                got = [t for t, s in answers if s == h and tq < t <= tq + mrt + 0.005]
+                got = [t for t, s in answers if s == h and tq < t <= tq + mrt]
                 self.assertTrue(got, f"IPv{fam}: host {h} did not answer the query at "
                                      f"{tq:.3f} within {mrt} s")
+                self.slowest = max(self.slowest, (min(got) - tq) / mrt)
             checked += 1
         for t, s in answers:
-            self.assertTrue(any(a < t <= b + 0.005 for a, b in windows),
-                            f"IPv{fam}: {s}'s answer at {t:.3f} answers no query")
+            before = [a for a, _ in windows if a < t]
+            self.assertTrue(any(a < t <= b for a, b in windows),
+                            f"IPv{fam}: {s}'s answer at {t:.3f} answers no query (the last "
+                            f"query before it: {t - max(before) if before else None} s before)")
         return checked
 
     def check_mdb(self, seen, t_all, gone, left, link, want, log):
         missing = [k for k in want if k not in seen]
-        self.assertEqual(missing, [], f"not in bridge mdb: {missing}; seen {sorted(seen)}\n{log}")
+        self.assertEqual(missing, [], f"not in bridge mdb: {missing}; seen {sorted(seen, key=str)}\n{log}")
         self.assertIsNotNone(t_all, "never all at once")
         self.assertLess(t_all, 5.0, "joined groups took more than 5 s to appear")
         extra = [k for k in seen if k not in want]
@@ -288,6 +293,9 @@ ports:
             r["icmpv6.mldr.mar.record_type"].split(",")) <= {"1", "2"})
         self.assertGreaterEqual(n4, 2)
         self.assertGreaterEqual(n6, 2)
+        print(f"\n  all in mdb after {t_all:.2f} s, gone {gone:.2f} s after the run; "
+              f"general queries answered in time: IGMP {n4}, MLD {n6}, the slowest answer "
+              f"at {self.slowest:.3f} of the max response time", file=sys.stderr)
         # Each host left: TO_IN({}) (3) and BLOCK (6) records, in IGMP and MLD.
         for k in range(HOSTS):
             for fam, field, typ in ((4, "igmp.record_type", "0x22"),
@@ -321,6 +329,9 @@ ports:
                                 float(r["frame.time_epoch"]) > q6)
         self.assertGreaterEqual(n4, 2)
         self.assertGreaterEqual(n6, 2)
+        print(f"\n  all in mdb after {t_all:.2f} s, gone {gone:.2f} s after the run; "
+              f"general queries answered in time: IGMP {n4}, MLD {n6}, the slowest answer "
+              f"at {self.slowest:.3f} of the max response time", file=sys.stderr)
         for k in range(HOSTS):
             self.assertTrue(any(r["eth.src"] == mac(k) and r["igmp.type"] == "0x17"
                                 for r in rows), f"host {k}: no IGMPv2 leave")

@@ -892,6 +892,26 @@ asked(const struct wr_mcast_fam *f, const struct wr_mcast_range *rg,
 	return mask;
 }
 
+/*
+ * An answer's delay (ms): random in [0, max response time] (RFC 2236
+ * section 3, RFC 3376 section 5.2), less a guard for the host's own path:
+ * a query reaches the module through the RX lcore, a ring and the
+ * service's pass, and the answer leaves through the service's TX queue, so
+ * the wire sees it later than the module sends it (8.6 ms measured on
+ * af_packet with the service sharing its CPU with a busy lcore).  The
+ * querier times the wire: 20 ms, or a tenth of a short max response time.
+ */
+#define ANSWER_GUARD_MS 20
+
+static uint32_t
+answer_delay_ms(struct wr_hosts *hs, uint32_t max_ms)
+{
+	uint32_t guard = max_ms / 10 < ANSWER_GUARD_MS ? max_ms / 10 :
+			 ANSWER_GUARD_MS;
+
+	return wr_hosts_rand(hs) % (max_ms - guard + 1);
+}
+
 /* RFC 3376 section 5.2 (RFC 3810 section 6.2): a v3 query, a v3 host. */
 static void
 query_v3(const struct wr_mcast_fam *f, struct wr_mcast_host *st,
@@ -959,8 +979,8 @@ query_old(struct wr_hosts *hs, struct wr_mcast_host *st,
 		if (st->due_ms[s] &&
 		    due_ns(st, s) <= now + (uint64_t)q->max_resp_ms * NS_PER_MS)
 			continue;
-		at = now + (uint64_t)(wr_hosts_rand(hs) %
-				      (q->max_resp_ms + 1)) * NS_PER_MS;
+		at = now + (uint64_t)answer_delay_ms(hs, q->max_resp_ms) *
+			   NS_PER_MS;
 		set_due(st, s, at);
 		st->src_q[s] = 0;
 		st->why[s] = q->group ? 2 : 1;
@@ -1017,7 +1037,7 @@ wr_mcast_query(const struct wr_mcast_fam *f, struct wr_hosts *hs,
 			continue;
 		if (m == WR_MCAST_V3 && q->version == WR_MCAST_V3)
 			query_v3(f, st, &g, q, now, now + (uint64_t)
-				 (wr_hosts_rand(hs) % (q->max_resp_ms + 1)) *
+				 answer_delay_ms(hs, q->max_resp_ms) *
 				 NS_PER_MS);
 		else
 			query_old(hs, st, &g, q, now);
