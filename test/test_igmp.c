@@ -700,6 +700,67 @@ test_per_host_one(void)
 	wr_hosts_free(hs);
 }
 
+/* Hosts on VLAN 10 answer a query that came on VLAN 10, tagged, and not
+ * one that came on VLAN 20 or untagged (a query is its link's). */
+static void
+test_vlan(void)
+{
+	struct wr_hosts *hs;
+	uint8_t m[64], f[160], t[164];
+	uint32_t from, len, n, idx[8];
+
+	hs = port_of(2, WR_HOST_PROTO_igmp, cfg_of_text(
+		"igmp: {groups: [{group: 239.1.1.1}]}\n"));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(hs);
+	wr_hosts_free(hs);
+	/* port_of's group, on VLAN 10 */
+	specs.groups[0].n_tags = 1;
+	specs.groups[0].tpid[0] = 0x8100;
+	specs.groups[0].vlan[0] = 10;
+	{
+		struct wr_error err;
+
+		CU_ASSERT_EQUAL_FATAL(wr_hosts_create(&hs, &specs, 0, 7, capture,
+						      NULL, &err), 0);
+	}
+	wr_hosts_start(hs, clk);
+	run_to(hs, clk + 3000 * MS);
+	len = msg_q(m, 10, 0, NULL, 0, true);
+	len = frame_q(f, 0xe0000001, m, len);
+	/* The same query behind a tag. */
+	memcpy(t, f, 12);
+	t[12] = 0x81;
+	t[13] = 0x00;
+	for (int vid = 20; vid >= 0; vid -= 10) {
+		from = n_sent;
+		if (vid == 0) {
+			inject(hs, f, len);
+		} else {
+			t[14] = 0;
+			t[15] = (uint8_t)vid;
+			memcpy(t + 16, f + 12, len - 12);
+			inject(hs, t, len + 4);
+		}
+		run_to(hs, clk + 1100 * MS);
+		/* Tagged answers: EtherType 0x8100, VLAN 10, then IPv4. */
+		n = 0;
+		for (uint32_t i = from; i < n_sent; i++) {
+			const uint8_t *g = sent[i].f;
+
+			if (g[12] == 0x81 && g[13] == 0x00 && g[16] == 0x08 &&
+			    g[17] == 0x00 && g[18 + 9] == 2) {
+				CU_ASSERT_EQUAL(g[15], 10);
+				if (n < 8)
+					idx[n] = i;
+				n++;
+			}
+		}
+		CU_ASSERT_EQUAL(n, vid == 10 ? 2u : 0u);
+		CU_ASSERT_EQUAL(sent_of(from, 0x0800, 2, idx, 8), 0);
+	}
+	wr_hosts_free(hs);
+}
+
 /* Malformed queries from the wire: counted, dropped, nothing answered. */
 static void
 test_malformed(void)
@@ -790,6 +851,7 @@ static CU_TestInfo igmp_tests[] = {
 	{ "v3_compat_v2", test_v3_compat_v2 },
 	{ "v2", test_v2 },
 	{ "per_host_one", test_per_host_one },
+	{ "vlan", test_vlan },
 	{ "malformed", test_malformed },
 	{ "scapy", test_scapy },
 	CU_TEST_INFO_NULL,
