@@ -96,10 +96,21 @@ create_hosts(struct wr_hosts *hs, struct wr_error *err)
 	for (id = 0; id < WR_HOST_PROTO__COUNT; id++) {
 		size_t sz = wr_host_protos[id]->state_size;
 
-		if (sz == 0)
+		/* Only for a module some group of this port names. */
+		for (gi = 0; gi < hs->n_grp; gi++)
+			if (sp->groups[hs->grp[gi].spec].proto_cfg[id] != NULL)
+				break;
+		if (sz == 0 || gi == hs->n_grp)
 			continue;
 		hs->mstate[id] = calloc(hs->n ? hs->n : 1, sz);
 		if (hs->mstate[id] == NULL)
+			return -ENOMEM;
+	}
+	for (id = 0; id < WR_HOST_PROTO__COUNT; id++) {
+		if (wr_host_protos[id]->data_size == 0)
+			continue;
+		hs->mdata[id] = calloc(1, wr_host_protos[id]->data_size);
+		if (hs->mdata[id] == NULL)
 			return -ENOMEM;
 	}
 	return 0;
@@ -197,6 +208,26 @@ wr_hosts_create(struct wr_hosts **out, const struct wr_host_specs *specs,
 	return 0;
 }
 
+size_t
+wr_hosts_mem(const struct wr_hosts *hs)
+{
+	size_t b = sizeof(*hs) + hs->n_grp * sizeof(*hs->grp) +
+		   (size_t)hs->n * sizeof(*hs->h) +
+		   ((size_t)hs->by_mac.mask + 1 + hs->by_ip4.mask + 1 +
+		    hs->by_ip6.mask + 1) * sizeof(uint32_t) +
+		   (size_t)hs->n * hs->wheel.n_kinds * sizeof(*hs->wheel.node) +
+		   WR_HOST_WHEEL_SLOTS * sizeof(*hs->wheel.slot);
+	int id;
+
+	for (id = 0; id < WR_HOST_PROTO__COUNT; id++) {
+		if (hs->mstate[id] != NULL)
+			b += (size_t)hs->n * wr_host_protos[id]->state_size;
+		if (hs->mdata[id] != NULL)
+			b += wr_host_protos[id]->data_size;
+	}
+	return b;
+}
+
 void
 wr_hosts_free(struct wr_hosts *hs)
 {
@@ -206,6 +237,8 @@ wr_hosts_free(struct wr_hosts *hs)
 		return;
 	for (id = 0; id < WR_HOST_PROTO__COUNT; id++)
 		free(hs->mstate[id]);
+	for (id = 0; id < WR_HOST_PROTO__COUNT; id++)
+		free(hs->mdata[id]);
 	wr_host_wheel_free(&hs->wheel);
 	free(hs->by_mac.e);
 	free(hs->by_ip4.e);
@@ -222,7 +255,10 @@ fire(struct wr_hosts *hs, uint32_t id, uint64_t now)
 	int mod;
 
 	if (kind == WR_HOST_TK_ENGINE) {
-		wr_hosts_engine_timer(hs, h, now);
+		/* Stopped hosts ask and announce nothing more; modules' timers
+		 * still run (a release retransmitted). */
+		if (!hs->stopped)
+			wr_hosts_engine_timer(hs, h, now);
 		return;
 	}
 	mod = hs->tmod[kind];
@@ -432,6 +468,7 @@ wr_hosts_counters(const struct wr_hosts *hs,
 
 	put(ctx, "hosts", hs->n);
 	put(ctx, "hosts_pending", hs->n_pending);
+	put(ctx, "mem_bytes", wr_hosts_mem(hs));
 #define WR_X(n) put(ctx, #n, hs->c.n);
 	WR_HOST_COUNTERS(WR_X)
 #undef WR_X

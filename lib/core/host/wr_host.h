@@ -175,6 +175,9 @@ struct wr_host_proto {
 		     const struct wr_host_group *g, void **cfg);
 	/** Size of its per-host state (zeroed at start), 0 for none. */
 	size_t state_size;
+	/** Size of its per-port data (zeroed at create: its counters), 0
+	 * for none. */
+	size_t data_size;
 	/** True when @p rx is this module's (tried in the .def's order,
 	 * after the engine's own ARP/ND/echo). */
 	bool (*wants)(const struct wr_host_rx *rx);
@@ -220,6 +223,9 @@ int wr_hosts_create(struct wr_hosts **hs, const struct wr_host_specs *specs,
 		    uint16_t port, uint64_t seed, wr_hosts_send_fn send,
 		    void *send_ctx, struct wr_error *err);
 void wr_hosts_free(struct wr_hosts *hs);
+/** Bytes the hosts hold (table, indexes, timers, modules' states): all
+ * allocated at create, none later (doc/hosts.md: memory per host). */
+size_t wr_hosts_mem(const struct wr_hosts *hs);
 
 /** Begin bring-up at @p now: hosts start at their groups' rates with at
  * most their outstanding caps (wr_hosts_tick starts the rest). */
@@ -248,6 +254,15 @@ const void *wr_hosts_cfg(const struct wr_hosts *hs, uint32_t h,
 /** The module's state for @p h (state_size bytes, zeroed at create). */
 void *wr_hosts_state(struct wr_hosts *hs, uint32_t h,
 		     enum wr_host_proto_id id);
+
+/** The module's state for @p h, read-only (its state word, counters). */
+const void *wr_hosts_cstate(const struct wr_hosts *hs, uint32_t h,
+			    enum wr_host_proto_id id);
+/** The module's per-port data (data_size bytes, zeroed at create; NULL
+ * when 0): what is not one host's, such as its counters. */
+void *wr_hosts_data(struct wr_hosts *hs, enum wr_host_proto_id id);
+const void *wr_hosts_cdata(const struct wr_hosts *hs,
+			   enum wr_host_proto_id id);
 
 /** Host by MAC, or -1. */
 int64_t wr_hosts_by_mac(const struct wr_hosts *hs, const uint8_t mac[6]);
@@ -298,7 +313,9 @@ void wr_hosts_set_gw6(struct wr_hosts *hs, uint32_t h, __uint128_t gw,
 /* ---- For the control plane (the `hosts` API, counters) ---- */
 
 /** The engine's own counters (ARP/ND/echo answered, DAD, resolution,
- * frames dropped as malformed, tx_drop) and each module's, by name. */
+ * frames dropped as malformed by reason, tx_drop; hosts per gateway and
+ * address state; mem_bytes) and each module's, by name, a module's as
+ * <module>_<name> ("dhcp4_bound"). */
 void wr_hosts_counters(const struct wr_hosts *hs,
 		       void (*put)(void *ctx, const char *name, uint64_t v),
 		       void *ctx);
