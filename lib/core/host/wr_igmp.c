@@ -229,6 +229,7 @@ const struct wr_host_proto wr_host_proto_igmp = {
 	.name = "igmp",
 	.parse = igmp_parse_cfg,
 	.state_size = sizeof(struct wr_mcast_host),
+	.data_size = sizeof(struct wr_mcast_port),
 	.wants = igmp_wants,
 	.input = igmp_input,
 	.start = igmp_start,

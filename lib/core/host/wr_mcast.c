@@ -467,14 +467,23 @@ struct report {
 	uint32_t len;
 	uint32_t cap;
 	uint16_t nrec;
-	uint32_t *counter;      /* frames sent are counted here */
-	uint32_t *counter2;     /* and here (answered), NULL: no */
+	int counter;            /* frames sent are counted here */
+	int counter2;           /* and here (answered), -1: no */
 	uint8_t msg[1500];
 };
 
 static void
+count(const struct wr_mcast_fam *f, struct wr_hosts *hs, int c)
+{
+	struct wr_mcast_port *d = wr_hosts_data(hs, f->id);
+
+	if (d && c >= 0)
+		d->c[c]++;
+}
+
+static void
 rep_begin(struct report *r, const struct wr_mcast_fam *f, struct wr_hosts *hs,
-	  uint32_t h, uint32_t *counter, uint32_t *counter2)
+	  uint32_t h, int counter, int counter2)
 {
 	r->f = f;
 	r->hs = hs;
@@ -496,9 +505,8 @@ rep_flush(struct report *r)
 	r->msg[6] = (uint8_t)(r->nrec >> 8);
 	r->msg[7] = (uint8_t)r->nrec;
 	r->f->send(r->hs, r->h, r->f->v3_dst, r->msg, r->len);
-	(*r->counter)++;
-	if (r->counter2)
-		(*r->counter2)++;
+	count(r->f, r->hs, r->counter);
+	count(r->f, r->hs, r->counter2);
 	memset(r->msg, 0, 8);
 	r->msg[0] = r->f->v3_type;
 	r->len = 8;
@@ -663,13 +671,14 @@ send_change(const struct wr_mcast_fam *f, struct wr_hosts *hs, uint32_t h,
 			if (!slot_used(&g, s))
 				continue;
 			send_old(f, hs, h, m, leave, g.s[s].group);
-			st->c[leave ? WR_MCAST_C_leaves_sent :
-			      WR_MCAST_C_reports_sent]++;
+			count(f, hs, leave ? WR_MCAST_C_leaves_sent :
+			      WR_MCAST_C_reports_sent);
 		}
 		return;
 	}
-	rep_begin(&r, f, hs, h, &st->c[leave ? WR_MCAST_C_leaves_sent :
-			  WR_MCAST_C_reports_sent], NULL);
+	(void)st;
+	rep_begin(&r, f, hs, h, leave ? WR_MCAST_C_leaves_sent :
+		  WR_MCAST_C_reports_sent, -1);
 	for (uint32_t s = 0; s < WR_MCAST_SLOTS; s++) {
 		const struct wr_mcast_range *rg = g.s[s].r;
 		bool inc;
@@ -753,14 +762,14 @@ wr_mcast_timer(const struct wr_mcast_fam *f, struct wr_hosts *hs, uint32_t h,
 		/* The interface timer: every group's current state in one
 		 * report (more when it passes the MTU). */
 		st->gen_due_ns = 0;
-		rep_begin(&r, f, hs, h, &st->c[WR_MCAST_C_reports_sent],
-			  &st->c[WR_MCAST_C_answered_general]);
+		rep_begin(&r, f, hs, h, WR_MCAST_C_reports_sent,
+			  WR_MCAST_C_answered_general);
 		for (uint32_t s = 0; s < WR_MCAST_SLOTS; s++)
 			if (slot_used(&g, s))
 				rep_current(&r, &g.s[s], 0);
 		rep_flush(&r);
 	}
-	rep_begin(&r, f, hs, h, &st->c[WR_MCAST_C_reports_sent], NULL);
+	rep_begin(&r, f, hs, h, WR_MCAST_C_reports_sent, -1);
 	for (uint32_t s = 0; s < WR_MCAST_SLOTS; s++) {
 		enum wr_mcast_counter ans;
 
@@ -772,10 +781,10 @@ wr_mcast_timer(const struct wr_mcast_fam *f, struct wr_hosts *hs, uint32_t h,
 		st->due_ms[s] = 0;
 		if (!slot_used(&g, s))
 			continue;     /* an extra group gone since */
-		st->c[ans]++;
+		count(f, hs, ans);
 		if (m < WR_MCAST_V3) {
 			send_old(f, hs, h, m, false, g.s[s].group);
-			st->c[WR_MCAST_C_reports_sent]++;
+			count(f, hs, WR_MCAST_C_reports_sent);
 		} else {
 			rep_current(&r, &g.s[s], st->src_q[s]);
 		}
@@ -815,7 +824,7 @@ wr_mcast_state(const struct wr_mcast_fam *f, const struct wr_hosts *hs,
 
 	if (!c)
 		return "";
-	st = wr_hosts_state((struct wr_hosts *)hs, h, f->id);
+	st = wr_hosts_cstate(hs, h, f->id);
 	if (!st || st->state == WR_MCAST_IDLE)
 		return "idle";
 	if (st->state == WR_MCAST_LEFT)
@@ -835,44 +844,20 @@ wr_mcast_counters(const struct wr_mcast_fam *f, const struct wr_hosts *hs,
 		WR_MCAST_COUNTERS(X)
 #undef X
 	};
-	uint64_t sum[WR_MCAST_C__COUNT] = {0};
-	uint32_t n = wr_hosts_n(hs);
+	const struct wr_mcast_port *d = wr_hosts_cdata(hs, f->id);
 
-	for (uint32_t h = 0; h < n; h++) {
-		const struct wr_mcast_host *st;
-
-		if (!cfg_of(f, hs, h))
-			continue;
-		st = wr_hosts_state((struct wr_hosts *)hs, h, f->id);
-		for (int i = 0; i < WR_MCAST_C__COUNT; i++)
-			sum[i] += st->c[i];
-	}
+	if (!d)
+		return;
 	for (int i = 0; i < WR_MCAST_C__COUNT; i++)
-		put(ctx, names[i], sum[i]);
-}
-
-/* The first host of @p rx's link with the module: where per-frame
- * counters go (module counters are per host, summed). */
-static struct wr_mcast_host *
-first_host(const struct wr_mcast_fam *f, struct wr_hosts *hs,
-	   const struct wr_host_rx *rx)
-{
-	uint32_t n = wr_hosts_n(hs);
-
-	for (uint32_t h = 0; h < n; h++)
-		if (cfg_of(f, hs, h) && wr_hosts_same_link(hs, h, rx))
-			return st_of(f, hs, h);
-	return NULL;
+		put(ctx, names[i], d->c[i]);
 }
 
 void
 wr_mcast_bad(const struct wr_mcast_fam *f, struct wr_hosts *hs,
 	     const struct wr_host_rx *rx, enum wr_mcast_counter c)
 {
-	struct wr_mcast_host *st = first_host(f, hs, rx);
-
-	if (st)
-		st->c[c]++;
+	(void)rx;
+	count(f, hs, (int)c);
 }
 
 /* Bits of @p rg's sources that @p q names. */
@@ -993,8 +978,10 @@ wr_mcast_query(const struct wr_mcast_fam *f, struct wr_hosts *hs,
 	       uint64_t now)
 {
 	uint32_t n = wr_hosts_n(hs);
-	bool counted = false;
 
+	count(f, hs, q->group == 0 ? WR_MCAST_C_queries_general :
+	      q->n_src ? WR_MCAST_C_queries_group_source :
+	      WR_MCAST_C_queries_group);
 	for (uint32_t h = 0; h < n; h++) {
 		const struct wr_mcast_cfg *c = cfg_of(f, hs, h);
 		struct wr_mcast_host *st;
@@ -1004,12 +991,6 @@ wr_mcast_query(const struct wr_mcast_fam *f, struct wr_hosts *hs,
 		if (!c || !wr_hosts_same_link(hs, h, rx))
 			continue;
 		st = st_of(f, hs, h);
-		if (!counted) {
-			st->c[q->group == 0 ? WR_MCAST_C_queries_general :
-			      q->n_src ? WR_MCAST_C_queries_group_source :
-			      WR_MCAST_C_queries_group]++;
-			counted = true;
-		}
 		if (st->state != WR_MCAST_MEMBER)
 			continue;
 		/* RFC 3376 section 7.2.1 (RFC 3810 section 8.2.1): an older
@@ -1030,7 +1011,7 @@ wr_mcast_query(const struct wr_mcast_fam *f, struct wr_hosts *hs,
 			/* "MUST cancel all its pending response and
 			 * retransmission timers". */
 			cancel_pending(st);
-			st->c[WR_MCAST_C_compat_changes]++;
+			count(f, hs, WR_MCAST_C_compat_changes);
 		}
 		host_groups(f, hs, h, c, &g);
 		if (q->group && slot_of(&g, q->group) < 0)
@@ -1070,7 +1051,7 @@ wr_mcast_heard(const struct wr_mcast_fam *f, struct wr_hosts *hs,
 		if (s < 0 || !st->due_ms[s])
 			continue;
 		st->due_ms[s] = 0;
-		st->c[WR_MCAST_C_suppressed]++;
+		count(f, hs, WR_MCAST_C_suppressed);
 		rearm(f, hs, h, st);
 	}
 }

@@ -102,7 +102,7 @@ enum wr_mcast_compat {
 	WR_MCAST_V3 = 3,        /**< IGMPv3, MLDv2 */
 };
 
-/** Counters, per host (summed by the module's counters()). */
+/** Counters, per port (the module's data: wr_hosts_data()). */
 #define WR_MCAST_COUNTERS(X)                                                  \
 	X(reports_sent)         /* report frames (any version) */             \
 	X(leaves_sent)          /* leave / done frames, v3 reports that leave */ \
@@ -147,7 +147,11 @@ struct wr_mcast_host {
 	/** Per slot: the query its pending report answers (1 general, 2
 	 * group-specific, 3 group-and-source-specific), for the counters. */
 	uint8_t why[WR_MCAST_SLOTS];
-	uint32_t c[WR_MCAST_C__COUNT];
+};
+
+/** The module's per-port data (data_size): its counters. */
+struct wr_mcast_port {
+	uint64_t c[WR_MCAST_C__COUNT];
 };
 
 /** A query, parsed (either family). */
@@ -232,8 +236,7 @@ void wr_mcast_query(const struct wr_mcast_fam *f, struct wr_hosts *hs,
 void wr_mcast_heard(const struct wr_mcast_fam *f, struct wr_hosts *hs,
 		    const struct wr_host_rx *rx, __uint128_t group,
 		    uint64_t now);
-/** Count a malformed message on a host of @p rx's link that has the module
- * (the first: module counters are per host). */
+/** Count a malformed message. */
 void wr_mcast_bad(const struct wr_mcast_fam *f, struct wr_hosts *hs,
 		  const struct wr_host_rx *rx, enum wr_mcast_counter c);
 

@@ -298,6 +298,7 @@ const struct wr_host_proto wr_host_proto_mld = {
 	.name = "mld",
 	.parse = mld_parse_cfg,
 	.state_size = sizeof(struct wr_mcast_host),
+	.data_size = sizeof(struct wr_mcast_port),
 	.wants = mld_wants,
 	.input = mld_input,
 	.start = mld_start,
