@@ -161,7 +161,7 @@ ports:
         # which BPF's "icmp6" does not look past.
         tsh = subprocess.Popen(["ip", "netns", "exec", self.ns, "tshark", "-q", "-i", self.port,
                                 "-w", cap, "-f", "igmp or ip6"],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         self.addCleanup(lambda: tsh.poll() is None and tsh.kill())
         self.assertTrue(wait_for(lambda: os.path.exists(cap), 10), "tshark did not start")
         time.sleep(0.5)
