@@ -67,17 +67,17 @@ def code16_s(code):
     return (((code & 0x0fff) | 0x1000) << (((code >> 12) & 7) + 3)) / 1000
 
 
-def stream_file(igmp, mld):
+def stream_file(igmp, mld, hosts=HOSTS):
+    mld_line = f"\n    mld: {mld}" if mld else ""
     return f"""version: 1
 hosts:
   - name: rx
     port: 0
-    count: {HOSTS}
+    count: {hosts}
     mac: {mac(0)}
     ipv4: {{addr: 10.199.33.10, prefix: 24}}
     ipv6: {{addr: "2001:db8:33::10", prefix: 64}}
-    igmp: {igmp}
-    mld: {mld}
+    igmp: {igmp}{mld_line}
 streams:
   - name: bg
     rate: 10 pps
@@ -153,7 +153,7 @@ ports:
     rx_lcore: 1
 """)
 
-    def run_hosts(self, igmp, mld, want):
+    def run_hosts(self, igmp, mld, want, hosts=HOSTS):
         """Run the hosts for RUN_S s with a capture on the port; return (capture, entries
         seen while up, when they were all there, when the run ended, gone after)."""
         cap = self.path("port.pcapng")
@@ -165,7 +165,7 @@ ports:
         self.addCleanup(lambda: tsh.poll() is None and tsh.kill())
         self.assertTrue(wait_for(lambda: os.path.exists(cap), 10), "tshark did not start")
         time.sleep(0.5)
-        sf = self.write("s.yaml", stream_file(igmp, mld))
+        sf = self.write("s.yaml", stream_file(igmp, mld, hosts))
         t0 = time.time()
         run = subprocess.Popen(["ip", "netns", "exec", self.ns, WIRERATE, "run", sf, "--config",
                                 self.profile(), "--duration", str(RUN_S), "--quiet"],
@@ -212,11 +212,11 @@ ports:
             rows.append(dict(zip(fields, v)))
         return rows
 
-    def check_answers(self, rows, fam, answer_kinds):
+    def check_answers(self, rows, fam, answer_kinds, n_hosts=HOSTS):
         """Every general query of @fam after the hosts' joins is answered by every host within
         its max response time, and no host sends a current-state report that answers nothing.
         @return the number of queries checked."""
-        hosts = {mac(k) for k in range(HOSTS)}
+        hosts = {mac(k) for k in range(n_hosts)}
         queries = []
         for r in rows:
             t = float(r["frame.time_epoch"])
@@ -337,6 +337,28 @@ ports:
                                 for r in rows), f"host {k}: no IGMPv2 leave")
             self.assertTrue(any(r["eth.src"] == mac(k) and r["icmpv6.type"] == "132"
                                 for r in rows), f"host {k}: no MLD done")
+
+    def test_mcast_per_host_one_bridge(self):
+        """300 hosts, per_host: one over 300 groups: host k joins 239.2.0.0 + k; the bridge
+        lists each group once for the port, and every host answers every query in time."""
+        n = 300
+        self.up(3, 2)
+        want = {(str(ipaddress.IPv4Address(0xef020000 + k)), None): "exclude" for k in range(n)}
+        igmp = f"{{per_host: one, groups: [{{group: 239.2.0.0, count: {n}}}]}}"
+        cap, seen, t_all, gone, left, link, log = self.run_hosts(igmp, None, want, hosts=n)
+        self.check_mdb(seen, t_all, gone, left, link, want, log)
+        rows = self.frames(cap)
+        n4 = self.check_answers(rows, 4, lambda r: r["igmp.type"] == "0x22" and set(
+            r["igmp.record_type"].split(",")) <= {"1", "2"}, n_hosts=n)
+        self.assertGreaterEqual(n4, 2)
+        # Each answer names the host's one group: 239.2.0.0 + k from host k.
+        for r in rows:
+            if r["igmp.type"] == "0x22" and r["eth.src"].startswith("02:00:00:33:"):
+                k = int(r["eth.src"].replace(":", ""), 16) - MAC0
+                self.assertEqual(r["igmp.maddr"], str(ipaddress.IPv4Address(0xef020000 + k)))
+        print(f"\n  {n} groups in mdb after {t_all:.2f} s, gone {gone:.2f} s after the run; "
+              f"general queries answered in time: {n4}, the slowest answer at "
+              f"{self.slowest:.3f} of the max response time", file=sys.stderr)
 
 
 if __name__ == "__main__":
