@@ -101,6 +101,7 @@ class McastBridge(EalCase):
         tag = f"{os.getpid() % 100000}"
         self.ns = f"wrmcast{tag}"
         self.br, self.gen, self.port = "wrmcbr", "wrmcg", "wrmcp"
+        self.other, self.other_port = "wrmco", "wrmcq"
         self.prefix = f"mcast{tag}"
         self.addCleanup(self.down)
         self.addCleanup(shutil.rmtree, os.path.join("/var/run/dpdk", self.prefix), True)
@@ -123,8 +124,13 @@ class McastBridge(EalCase):
         # The kernel's own end of wirerate's veth says nothing: its IPv6
         # would report groups of its own on the port.
         self.sh("sysctl", "-qw", f"net.ipv6.conf.{self.gen}.disable_ipv6=1")
+        # A second port, where Scapy plays another querier's group queries.
+        self.sh("ip", "link", "add", self.other, "type", "veth", "peer", "name", self.other_port)
+        for i in (self.other, self.other_port):
+            self.sh("sysctl", "-qw", f"net.ipv6.conf.{i}.disable_ipv6=1")
+        self.sh("ip", "link", "set", self.other_port, "master", self.br)
         self.sh("ip", "link", "set", self.port, "master", self.br)
-        for i in ("lo", self.gen, self.port, self.br):
+        for i in ("lo", self.gen, self.port, self.other, self.other_port, self.br):
             self.sh("ip", "link", "set", i, "up")
         self.sh("ip", "addr", "add", "10.199.33.1/24", "dev", self.br)
 
@@ -153,7 +159,7 @@ ports:
     rx_lcore: 1
 """)
 
-    def run_hosts(self, igmp, mld, want, hosts=HOSTS):
+    def run_hosts(self, igmp, mld, want, hosts=HOSTS, at_6s=None):
         """Run the hosts for RUN_S s with a capture on the port; return (capture, entries
         seen while up, when they were all there, when the run ended, gone after)."""
         cap = self.path("port.pcapng")
@@ -174,6 +180,9 @@ ports:
         self.addCleanup(lambda: run.poll() is None and run.kill())
         seen, t_all = {}, None
         while run.poll() is None and time.time() - t0 < RUN_S + 30:
+            if at_6s is not None and time.time() - t0 > 6:
+                at_6s()
+                at_6s = None
             got = self.mdb()
             seen.update(got)
             if t_all is None and all(k in got for k in want):
@@ -197,7 +206,7 @@ ports:
 
     def frames(self, cap):
         fields = ["frame.time_epoch", "eth.src", "ip.dst", "igmp.type", "igmp.max_resp",
-                  "igmp.record_type", "igmp.maddr", "ipv6.dst", "icmpv6.type",
+                  "igmp.record_type", "igmp.maddr", "igmp.saddr", "ipv6.dst", "icmpv6.type",
                   "icmpv6.mld.maximum_response_code", "icmpv6.mld.maximum_response_delay",
                   "icmpv6.mldr.mar.record_type", "icmpv6.mld.multicast_address"]
         cmd = ["tshark", "-n", "-r", cap, "-T", "fields", "-E", "separator=\t",
@@ -217,18 +226,24 @@ ports:
         its max response time, and no host sends a current-state report that answers nothing.
         @return the number of queries checked."""
         hosts = {mac(k) for k in range(n_hosts)}
-        queries = []
+        queries = []    # general ones
+        windows = []    # every query's, group-specific ones too
         for r in rows:
             t = float(r["frame.time_epoch"])
-            if fam == 4 and r["igmp.type"] == "0x11" and r["ip.dst"] == "224.0.0.1":
+            if fam == 4 and r["igmp.type"] == "0x11":
                 code = int(r["igmp.max_resp"] or 0)
                 # v2 queries: tenths; v3 codes decoded (both < 128 here alike).
-                queries.append((t, code8_s(code) if code else 10.0))
-            if fam == 6 and r["icmpv6.type"] == "130" and r["ipv6.dst"] == "ff02::1":
+                windows.append((t, t + (code8_s(code) if code else 10.0)))
+                if r["ip.dst"] == "224.0.0.1":
+                    queries.append((t, code8_s(code) if code else 10.0))
+            if fam == 6 and r["icmpv6.type"] == "130":
                 if r["icmpv6.mld.maximum_response_code"]:
-                    queries.append((t, code16_s(int(r["icmpv6.mld.maximum_response_code"]))))
+                    mrt = code16_s(int(r["icmpv6.mld.maximum_response_code"]))
                 else:
-                    queries.append((t, int(r["icmpv6.mld.maximum_response_delay"]) / 1000))
+                    mrt = int(r["icmpv6.mld.maximum_response_delay"]) / 1000
+                windows.append((t, t + mrt))
+                if r["ipv6.dst"] == "ff02::1":
+                    queries.append((t, mrt))
         answers = [(float(r["frame.time_epoch"]), r["eth.src"]) for r in rows
                    if r["eth.src"] in hosts and answer_kinds(r)]
         self.assertTrue(answers, f"no answer of IPv{fam} seen")
@@ -238,9 +253,7 @@ ports:
         # closed before the run ended.
         checked = 0
         self.slowest = getattr(self, "slowest", 0.0)
-        windows = []
         for tq, mrt in queries:
-            windows.append((tq, tq + mrt))
             if tq + mrt > last or tq + mrt < first:
                 continue
             for h in sorted(hosts):
@@ -255,6 +268,22 @@ ports:
                             f"IPv{fam}: {s}'s answer at {t:.3f} answers no query (the last "
                             f"query before it: {t - max(before) if before else None} s before)")
         return checked
+
+    def group_queries(self):
+        """Another querier's IGMPv3 group-specific query for 239.1.1.2 and
+        group-and-source-specific query for 232.1.1.1 from 10.199.33.200 and .201, max
+        response 0.5 s, sent by Scapy through the bridge's other port."""
+        script = (
+            "from scapy.all import Ether, IP, sendp\n"
+            "from scapy.contrib.igmpv3 import IGMPv3, IGMPv3mq\n"
+            "from scapy.layers.inet import IPOption_Router_Alert\n"
+            "ra = [IPOption_Router_Alert()]\n"
+            "def q(g, s):\n"
+            "    return (Ether(src=\"02:00:00:33:ff:01\")/IP(src=\"10.199.33.2\", dst=g, ttl=1,"
+            " options=ra)/IGMPv3(type=0x11, mrcode=5)/IGMPv3mq(gaddr=g, srcaddrs=s))\n"
+            f"sendp([q(\"239.1.1.2\", []), q(\"232.1.1.1\", [\"10.199.33.200\", "
+            f"\"10.199.33.201\"])], iface=\"{self.other}\", verbose=0)\n")
+        self.sh("/usr/bin/python3", "-c", script)
 
     def check_mdb(self, seen, t_all, gone, left, link, want, log):
         missing = [k for k in want if k not in seen]
@@ -281,7 +310,8 @@ ports:
         igmp = ("{version: 3, groups: [{group: 239.1.1.1, count: 3}, "
                 "{group: 232.1.1.1, sources: [10.199.33.200], mode: include}]}")
         mld = "{version: 2, groups: [{group: 'ff3e::8000:1', count: 2}]}"
-        cap, seen, t_all, gone, left, link, log = self.run_hosts(igmp, mld, want)
+        cap, seen, t_all, gone, left, link, log = self.run_hosts(igmp, mld, want,
+                                                                 at_6s=self.group_queries)
         self.check_mdb(seen, t_all, gone, left, link, want, log)
         for k, mode in want.items():
             self.assertEqual(seen[k], mode, f"{k}: filter mode")
@@ -293,9 +323,24 @@ ports:
             r["icmpv6.mldr.mar.record_type"].split(",")) <= {"1", "2"})
         self.assertGreaterEqual(n4, 2)
         self.assertGreaterEqual(n6, 2)
-        print(f"\n  all in mdb after {t_all:.2f} s, gone {gone:.2f} s after the run; "
-              f"general queries answered in time: IGMP {n4}, MLD {n6}, the slowest answer "
-              f"at {self.slowest:.3f} of the max response time", file=sys.stderr)
+        # The group-specific and group-and-source-specific queries (0.5 s): every host
+        # answers each with that group's record alone within it, IS_IN of the asked
+        # source it includes (10.199.33.201 it does not).
+        for grp, want_rec in (("239.1.1.2", ("2", "239.1.1.2", "")),
+                              ("232.1.1.1", ("1", "232.1.1.1", "10.199.33.200"))):
+            tq = [float(r["frame.time_epoch"]) for r in rows
+                  if r["igmp.type"] == "0x11" and r["ip.dst"] == grp and
+                  r["eth.src"] == "02:00:00:33:ff:01"]
+            self.assertEqual(len(tq), 1, f"the query to {grp} not seen on the port")
+            for k in range(HOSTS):
+                ans = [(float(r["frame.time_epoch"]) - tq[0],
+                        (r["igmp.record_type"], r["igmp.maddr"], r["igmp.saddr"]))
+                       for r in rows if r["eth.src"] == mac(k) and r["igmp.type"] == "0x22"
+                       and tq[0] < float(r["frame.time_epoch"]) <= tq[0] + 0.5
+                       and r["igmp.maddr"] == grp]
+                self.assertEqual(len(ans), 1, f"host {k}, query to {grp}: {ans}")
+                self.assertEqual(ans[0][1], want_rec)
+                self.slowest = max(self.slowest, ans[0][0] / 0.5)
         # Each host left: TO_IN({}) (3) and BLOCK (6) records, in IGMP and MLD.
         for k in range(HOSTS):
             for fam, field, typ in ((4, "igmp.record_type", "0x22"),
@@ -305,6 +350,9 @@ ports:
                 self.assertTrue(any("3" in x.split(",") for x in recs),
                                 f"host {k} sent no IPv{fam} leave")
         self.assertTrue(any("6" in r["igmp.record_type"].split(",") for r in rows))
+        print(f"\n  all in mdb after {t_all:.2f} s, gone {gone:.2f} s after the run; "
+              f"general and group queries answered in time: IGMP {n4} + 2, MLD {n6}, the slowest answer "
+              f"at {self.slowest:.3f} of the max response time", file=sys.stderr)
 
     def test_mcast_compat_v2_mld1_bridge(self):
         """v3/MLDv2 hosts meeting an IGMPv2 and MLDv1 querier fall back to its version
