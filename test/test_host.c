@@ -169,6 +169,15 @@ test_many(void)
 	g.v6.prefix = 64;
 	CU_ASSERT_EQUAL_FATAL(wr_hosts_create(&hs, &sp, 0, 1, cap_send, c, &err), 0);
 	wr_hosts_start(hs, 0);
+	/* 1024 a tick (the service stays responsive), each tick asking for
+	 * the next at once. */
+	CU_ASSERT_EQUAL(ctr(hs, "hosts_started"), 1024);
+	while (ctr(hs, "hosts_started") < n) {
+		uint64_t next = wr_hosts_tick(hs, 0);
+
+		if (ctr(hs, "hosts_started") < n)
+			CU_ASSERT_EQUAL(next, 0);
+	}
 	CU_ASSERT_EQUAL(ctr(hs, "hosts_started"), n);
 	CU_ASSERT_EQUAL(c->total, 3 * n);        /* GARP, two DAD NS */
 	for (h = 0; h < n; h++) {
@@ -603,6 +612,79 @@ test_wheel(void)
 	wr_host_wheel_free(&w);
 }
 
+/* The indexes under churn: addresses given, changed and taken away at
+ * random (Knuth's deletion moving entries back), every lookup checked
+ * against the hosts' own fields after each step. */
+static void
+test_index_churn(void)
+{
+	const uint32_t n = 2000;
+	struct wr_host_group g;
+	struct wr_host_specs sp = { &g, 1 };
+	struct wr_host_rx rx = { .n_tags = 1, .tci = { 100 } };
+	struct wr_hosts *hs;
+	struct cap *c = cap_new();
+	struct wr_error err;
+	uint32_t i, h, bad = 0, rng = 12345;
+	uint64_t t = S;
+
+	group_v4(&g, n, false);
+	g.v6.mode = WR_HOST_ADDR_STATIC;
+	g.v6.addr = A6(0x20010db800000000ull, 0x1000);
+	g.v6.step = 1;
+	CU_ASSERT_EQUAL_FATAL(wr_hosts_create(&hs, &sp, 0, 1, cap_send, c, &err), 0);
+	wr_hosts_start(hs, 0);
+	for (i = 0; i < 20000; i++) {
+		__uint128_t a6;
+
+		rng = rng * 1103515245u + 12345u;
+		h = (rng >> 8) % n;
+		/* Addresses from a set of 4,096: many moves, some clashes
+		 * (the first holder is found then, as documented). */
+		if (i % 3 == 0)
+			wr_hosts_set_ip4(hs, h, (rng >> 20) % 5 == 0 ? 0 :
+					 0x0b000000 + (rng >> 8) % 4096, 24, 0, t);
+		a6 = A6(0x20010db900000000ull, (rng >> 4) % 4096);
+		if (i % 3 == 1 && wr_hosts_cget(hs, h)->n_ip6 < WR_HOST_IP6_MAX)
+			wr_hosts_add_ip6(hs, h, a6, 64, WR_IP6_DHCP, 100, 100, t);
+		if (i % 3 == 2 && wr_hosts_cget(hs, h)->n_ip6 > 2)
+			wr_hosts_del_ip6(hs, h, wr_hosts_cget(hs, h)->ip6[2].addr);
+		t += MS;
+	}
+	for (h = 0; h < n; h++) {
+		const struct wr_host *x = wr_hosts_cget(hs, h);
+		int64_t o;
+		uint8_t s;
+
+		if (x->ip4_state == WR_IP4_UP) {
+			o = wr_hosts_by_ip4(hs, &rx, x->ip4);
+			bad += o < 0 || wr_hosts_cget(hs, (uint32_t)o)->ip4 != x->ip4;
+		}
+		for (s = 0; s < x->n_ip6; s++) {
+			o = wr_hosts_by_ip6(hs, &rx, x->ip6[s].addr);
+			bad += o < 0;
+		}
+	}
+	/* And nothing is found that no host holds. */
+	for (i = 0; i < 4096; i++) {
+		int64_t o = wr_hosts_by_ip4(hs, &rx, 0x0b000000 + i);
+
+		bad += o >= 0 && wr_hosts_cget(hs, (uint32_t)o)->ip4 != 0x0b000000 + i;
+		o = wr_hosts_by_ip6(hs, &rx, A6(0x20010db900000000ull, i));
+		if (o >= 0) {
+			const struct wr_host *x = wr_hosts_cget(hs, (uint32_t)o);
+			uint8_t s, has = 0;
+
+			for (s = 0; s < x->n_ip6; s++)
+				has |= x->ip6[s].addr == A6(0x20010db900000000ull, i);
+			bad += !has;
+		}
+	}
+	CU_ASSERT_EQUAL(bad, 0);
+	wr_hosts_free(hs);
+	free(c);
+}
+
 static CU_TestInfo host_tests[] = {
 	{ "lookups", test_lookups },
 	{ "many", test_many },
@@ -614,6 +696,7 @@ static CU_TestInfo host_tests[] = {
 	{ "pacing_cap", test_pacing_cap },
 	{ "malformed", test_malformed },
 	{ "wheel", test_wheel },
+	{ "index_churn", test_index_churn },
 	CU_TEST_INFO_NULL,
 };
 

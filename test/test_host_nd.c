@@ -247,6 +247,14 @@ test_dad_and_gw6(void)
 	CU_ASSERT_TRUE(wr_hosts_up(hs));
 	CU_ASSERT_EQUAL(ctr(hs, "hosts_up"), 1);
 	CU_ASSERT_EQUAL(ctr(hs, "gw6_reachable"), 1);
+	/* The router moves to another MAC and says so, unsolicited, to the
+	 * host: the entry follows, STALE (RFC 4861 7.2.5). */
+	n = wr_nd_build_na(f, peer_mac, h0_mac, GW, LL, GW, WR_ND_NA_R | WR_ND_NA_O,
+			   vlan100, 4);
+	wr_hosts_input(hs, f, n, S + 300 * MS);
+	CU_ASSERT_EQUAL(x->gw6_n.state, WR_NEIGH_STALE);
+	CU_ASSERT_EQUAL(memcmp(x->gw6_n.mac, peer_mac, 6), 0);
+	CU_ASSERT_EQUAL(x->gw6_n.updated_ns, S + 300 * MS);
 	wr_hosts_free(hs);
 	free(c);
 }

@@ -135,6 +135,8 @@ static const struct refusal refusals[] = {
 	  "run past the last IPv4" },
 	{ G("    ipv4: {addr: 10.0.0.1, step: 64.0.0.0}\n"), 7, 34, "hosts[0].ipv4.step",
 	  "run past" },
+	{ G("    ipv4: {addr: 10.0.0.1, step: 0}\n"), 7, 34, "hosts[0].ipv4.step",
+	  "one address on one link" },
 	{ G("    ipv4: {addr: 10.0.0.1, gateway: 10.0.1.1}\n"), 7, 37,
 	  "hosts[0].ipv4.gateway", "on the hosts' link" },
 	{ G("    ipv4: {addr: 10.0.0.1, mask: 24}\n"), 7, 28, "hosts[0].ipv4.mask", "unknown" },
@@ -177,6 +179,45 @@ test_refusals(void)
 		CU_ASSERT_STRING_EQUAL(e.path, r->path);
 		CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, r->words));
 	}
+}
+
+static int
+drop(void *ctx, const uint8_t *frame, uint32_t len)
+{
+	(void)ctx;
+	(void)frame;
+	(void)len;
+	return 0;
+}
+
+/* One address on many VLANs (a subscriber a VLAN): accepted, and each
+ * host found on its own VLAN. */
+static void
+test_same_address_per_vlan(void)
+{
+	static const char text[] = "version: 1\nhosts:\n"
+		"  - {name: subs, port: 0, count: 100, mac: 02:00:00:00:01:00,\n"
+		"     vlan: [{id: 1000, step: 1}], ipv4: {addr: 192.168.1.2, step: 0}}\n"
+		STREAMS;
+	struct wr_host_rx rx = { .n_tags = 1 };
+	struct wr_stream_file f;
+	struct wr_hosts *hs;
+	struct wr_error e;
+	uint32_t k, bad = 0;
+
+	CU_ASSERT_EQUAL_FATAL(load(text, &f, &e), 0);
+	CU_ASSERT_TRUE(f.hosts.groups[0].v4.step == 0);
+	CU_ASSERT_EQUAL_FATAL(wr_hosts_create(&hs, &f.hosts, 0, 1, drop, NULL, &e), 0);
+	wr_hosts_start(hs, 0);
+	for (k = 0; k < 100; k++) {
+		rx.tci[0] = (uint16_t)(1000 + k);
+		bad += wr_hosts_by_ip4(hs, &rx, 0xc0a80102) != k;
+	}
+	rx.tci[0] = 1100;
+	bad += wr_hosts_by_ip4(hs, &rx, 0xc0a80102) != -1;
+	CU_ASSERT_EQUAL(bad, 0);
+	wr_hosts_free(hs);
+	wr_stream_file_free(&f);
 }
 
 /* MAC ranges that interleave (even and odd) share nothing: accepted. */
@@ -256,6 +297,7 @@ static CU_TestInfo yaml_tests[] = {
 	{ "refusals", test_refusals },
 	{ "interleaved_macs", test_interleaved_macs },
 	{ "doc_example", test_doc_example },
+	{ "same_address_per_vlan", test_same_address_per_vlan },
 	CU_TEST_INFO_NULL,
 };
 

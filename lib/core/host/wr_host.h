@@ -214,7 +214,9 @@ typedef int (*wr_hosts_send_fn)(void *ctx, const uint8_t *frame, uint32_t len);
 
 /**
  * The hosts of port @p port of @p specs (all its groups, in order: host
- * indexes are stable for the run), nothing started yet.  @p seed makes
+ * indexes are stable for the run), nothing started yet.  @p specs is
+ * kept, not copied: it outlives @p hs (the stream file of the run).
+ * Everything is allocated here (wr_hosts_mem()), nothing later.  @p seed makes
  * transaction IDs and random delays a function of the stream file's seed.
  * @return 0; -EINVAL (@p err: more than WR_HOSTS_PORT_MAX hosts, two
  *         groups with one MAC); -ENOMEM.
@@ -228,7 +230,8 @@ void wr_hosts_free(struct wr_hosts *hs);
 size_t wr_hosts_mem(const struct wr_hosts *hs);
 
 /** Begin bring-up at @p now: hosts start at their groups' rates with at
- * most their outstanding caps (wr_hosts_tick starts the rest). */
+ * most their outstanding caps (wr_hosts_tick starts the rest, at most 1024
+ * a call: a group at rate 0 starts in calls one after another). */
 void wr_hosts_start(struct wr_hosts *hs, uint64_t now);
 /** Stop every host (modules' stop: releases, leaves). */
 void wr_hosts_stop(struct wr_hosts *hs, uint64_t now);
@@ -280,7 +283,8 @@ bool wr_hosts_same_link(const struct wr_hosts *hs, uint32_t h,
  * into @p buf.  @return its length. */
 uint32_t wr_hosts_l2(const struct wr_hosts *hs, uint32_t h, uint8_t *buf,
 		     const uint8_t dst[6], uint16_t ethertype);
-/** Send a frame @p h built (padded to 60 bytes here when shorter). */
+/** Send a frame @p h built (padded with zeros to 60 bytes, and 4 a tag,
+ * here when shorter: @p frame has room for 68). */
 void wr_hosts_send(struct wr_hosts *hs, uint8_t *frame, uint32_t len);
 
 /** Call the module @p id's timer for @p h at @p when (ns); replaces the one

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* wr_host_priv: the host engine's parts (wr_host.c the table and bring-up, _timer the wheel, _rx the parser, _neigh ARP/ND/echo, DAD and gateways), internal to lib/core/host. */
+/* wr_host_priv: the host engine's parts, top to bottom (wr_host.c create, bring-up and input; _neigh ARP/ND/echo, DAD and gateways; _rx the parser; _table the table, indexes and what modules call; _timer the wheel), internal to lib/core/host. */
 #ifndef WR_HOST_PRIV_H
 #define WR_HOST_PRIV_H
 
@@ -24,6 +24,8 @@ _Static_assert(WR_HOST_PROTO__COUNT <= 7,
  * due, and a turn costs 32 KiB. */
 #define WR_HOST_WHEEL_BITS 13
 #define WR_HOST_WHEEL_SLOTS (1u << WR_HOST_WHEEL_BITS)
+/* Most hosts wr_hosts_tick() starts in one call (wr_host.c says why). */
+#define WR_HOST_START_BURST 1024
 
 struct wr_host_tnode {
 	uint32_t when_ms;       /* relative to wheel.base_ns */
@@ -88,8 +90,6 @@ struct wr_hosts {
 	struct wr_host *h;
 	struct wr_host_grp *grp;
 	uint32_t n_grp;
-	uint32_t *grp_of;               /* host -> index into grp */
-	uint8_t *failed;                /* host: some module or the engine failed */
 	void *mstate[WR_HOST_PROTO__COUNT + 1];
 	void *mdata[WR_HOST_PROTO__COUNT + 1];  /* modules' per-port data_size */
 	int8_t tkind[WR_HOST_PROTO__COUNT + 1]; /* module -> timer kind, -1 none */

@@ -159,6 +159,13 @@ parse_static(struct wr_ywalk *w, const struct wr_ynode *n, bool v6,
 				wr_ynode_get(n, "step") ? "step" : "1",
 				v6 ? "IPv6" : "IPv4"));
 	}
+	/* One address on several links is fine (a subscriber a VLAN), on
+	 * one link it is no host's own. */
+	if (g->count > 1 && a->step == 0 && g->vlan_step[0] == 0 &&
+	    g->vlan_step[1] == 0)
+		return WR_YWALK_KEY(w, "step", wr_ywalk_fail(w,
+			wr_ynode_get(n, "step"), "step 0 gives all %u hosts one "
+			"address on one link: a step, or a VLAN step", g->count));
 	if (!v6 && a->has_gateway && a->prefix < 32 &&
 	    (a->gateway ^ a->addr) >> (32 - a->prefix) != 0)
 		return WR_YWALK_KEY(w, "gateway", wr_ywalk_fail(w,
