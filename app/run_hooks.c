@@ -7,7 +7,8 @@
 #include <time.h>
 
 #include "wr_app.h"
-#include "wr_neigh.h"
+#include "wr_host_svc.h"
+#include "wr_hosts_read.h"
 #include "wr_engine.h"
 #include "wr_report.h"
 
@@ -42,6 +43,7 @@ wr_run_ext_load(struct wr_run_ext *x, const struct wr_opts *o,
 			.lim = k->lim,
 		};
 	}
+	x->hosts_table = o->hosts_table;
 	wr_session_init(&x->sess, e, &so);
 	rc = wr_session_load(&x->sess, f, err);
 	if (rc != 0)
@@ -129,7 +131,7 @@ wr_run_ext_summary(struct wr_run_ext *x, struct wr_engine *e, FILE *out)
 	if (x->caps != NULL)
 		wr_report_captures(out, x->caps, x->sess.n_caps);
 	for (i = 0; i < wr_engine_n_ports(e); i++) {
-		const struct wr_arpd *d = x->sess.arpd[i];
+		struct wr_host_svc_counts d;
 
 		n = wr_port_drop_xstats(wr_engine_port(e, i), xs, WR_DIM(xs));
 		if (n > 0) {
@@ -139,19 +141,57 @@ wr_run_ext_summary(struct wr_run_ext *x, struct wr_engine *e, FILE *out)
 					(unsigned long long)xs[j].value);
 			fputc('\n', out);
 		}
-		if (d != NULL)
-			fprintf(out, "port %u: answered %llu ARP request%s and "
-				"%llu ICMP echo request%s, %llu Neighbor "
-				"Solicitation%s%s\n", i,
-				(unsigned long long)d->arp_replies,
-				d->arp_replies == 1 ? "" : "s",
-				(unsigned long long)d->icmp_replies,
-				d->icmp_replies == 1 ? "" : "s",
-				(unsigned long long)d->nd_replies,
-				d->nd_replies == 1 ? "" : "s",
-				d->tx_drop ? " (some answers dropped: TX full)" : "");
+		if (x->sess.hosts == NULL || x->sess.hosts->port[i] == NULL)
+			continue;
+		wr_host_svc_counts(x->sess.hosts, i, &d);
+		/* What the service did: its load (frames in a second over
+		 * the run) and what it lost. */
+		fprintf(out, "port %u: hosts' service: %llu frame%s in, %llu out, "
+			"%llu dropped (TX), %llu dropped by the RX lcores (its "
+			"ring full)\n", i, (unsigned long long)d.rx,
+			d.rx == 1 ? "" : "s", (unsigned long long)d.tx,
+			(unsigned long long)d.tx_drop,
+			(unsigned long long)d.ring_drop);
+		if (!x->sess.want[i])
+			continue;
+		fprintf(out, "port %u: answered %llu ARP request%s and "
+			"%llu ICMP echo request%s, %llu Neighbor "
+			"Solicitation%s%s\n", i,
+			(unsigned long long)d.arp_replies,
+			d.arp_replies == 1 ? "" : "s",
+			(unsigned long long)d.icmp_replies,
+			d.icmp_replies == 1 ? "" : "s",
+			(unsigned long long)d.nd_replies,
+			d.nd_replies == 1 ? "" : "s",
+			d.tx_drop ? " (some answers dropped: TX full)" : "");
 	}
+	/* The hosts as they are at the end, before the unload stops them
+	 * (doc/hosts.md). */
+	if (x->sess.hosts != NULL &&
+	    wr_hosts_read_print(x->sess.hosts, &wr_engine_file(e)->hosts,
+				wr_engine_n_ports(e), x->hosts_table, out) == -ENOMEM)
+		fprintf(stderr, "wirerate: hosts: out of memory\n");
 	fflush(out);
+}
+
+int
+wr_run_ext_hosts_json(FILE *out, const void *arg)
+{
+	const struct wr_run_ext *x = arg;
+	struct wr_engine *e = x->sess.e;
+	json_t *a;
+	int rc;
+
+	if (x->sess.hosts == NULL)
+		return 0;
+	a = wr_hosts_read_json(x->sess.hosts, &wr_engine_file(e)->hosts,
+			       wr_engine_n_ports(e));
+	if (a == NULL)
+		return -ENOMEM;
+	fputs(",\n  \"hosts\": ", out);
+	rc = json_dumpf(a, out, JSON_COMPACT);
+	json_decref(a);
+	return rc == 0 ? 0 : -EIO;
 }
 
 int

@@ -32,13 +32,19 @@ want_responders(struct wr_session *s, const struct wr_stream_file *f)
 	unsigned int i;
 	uint32_t k;
 
+	bool streams;
+
 	s->any_responder = false;
 	for (i = 0; i < wr_engine_n_ports(s->e); i++) {
 		s->want[i] = s->o.arp_all ||
 			     (i < cfg->n_ports && cfg->ports[i].arp);
-		for (k = 0; k < f->n_streams; k++)
+		for (k = 0, streams = false; k < f->n_streams; k++) {
+			streams |= f->streams[k].port == i;
 			if (f->streams[k].port == i && f->streams[k].dst_arp)
 				s->want[i] = true;
+		}
+		/* A port without streams has no address to answer for. */
+		s->want[i] &= streams;
 		s->any_responder |= s->want[i];
 	}
 }
@@ -85,9 +91,10 @@ tx_plan(struct wr_session *s, const struct wr_stream_file *f,
 		rc = wr_port_tx_plan(wr_engine_port(s->e, i), n,
 				     s->want[i] || tx_cap[i] || s->hosts_port[i],
 				     cfg->link_wait_ms, err);
-		/* Without a spare one, the hosts' frames go through the
-		 * port's RX lcore (wr_host_svc.h). */
-		if (rc == 0 && s->hosts_port[i])
+		/* Without a spare one, the hosts' frames (and the
+		 * responder's) go through the port's RX lcore
+		 * (wr_host_svc.h). */
+		if (rc == 0 && (s->hosts_port[i] || s->want[i]))
 			rc = wr_port_txq_reserve(wr_engine_port(s->e, i),
 				(uint16_t)s->e->port_n_lcores[i],
 				cfg->link_wait_ms, err);
@@ -137,23 +144,28 @@ want_hosts(struct wr_session *s, const struct wr_stream_file *f,
 	return 0;
 }
 
-/* The hosts created and started before the streams are loaded (the
- * service polls their ports itself meanwhile), their bring-up waited
- * for: addresses, DAD and gateways are settled before the first frame of
- * a stream, and a stream's next hop may be read from them. */
+/* The hosts and the ports' responders created and started before the
+ * streams are loaded (the service polls their ports itself meanwhile):
+ * the streams' next hops asked for and written into them (their
+ * templates are built after), the hosts' bring-up waited for: addresses,
+ * DAD and gateways are settled before the first frame of a stream. */
 static int
-hosts_start(struct wr_session *s, const struct wr_stream_file *f,
+hosts_start(struct wr_session *s, struct wr_stream_file *f,
 	    struct wr_error *err)
 {
 	int rc;
 
-	if (f->hosts.n == 0)
+	if (f->hosts.n == 0 && !s->any_responder)
 		return 0;
-	rc = wr_host_svc_create(&s->hosts, s->e, &f->hosts, f->seed,
+	rc = wr_host_svc_create(&s->hosts, s->e, f, s->want,
 				s->o.host_lcore_set ? (int)s->o.host_lcore : -1,
 				err);
-	if (rc == 0)
+	if (rc == 0) {
+		s->e->hosts = s->hosts;
 		rc = wr_host_svc_start(s->hosts, err);
+	}
+	if (rc == 0)
+		rc = wr_host_svc_resolve(s->hosts, f, WR_ARPD_TIMEOUT_MS, err);
 	if (rc != 0)
 		return rc;
 	s->hosts_down = wr_host_svc_wait_up(s->hosts, s->o.hosts_wait_set ?
@@ -172,6 +184,7 @@ hosts_end(struct wr_session *s)
 	if (!s->e->launched)
 		wr_host_svc_rx_own(s->hosts, true);
 	wr_host_svc_stop(s->hosts, HOSTS_LINGER_MS);
+	s->e->hosts = NULL;
 	wr_host_svc_free(s->hosts);
 	s->hosts = NULL;
 }
@@ -190,19 +203,15 @@ wr_session_load(struct wr_session *s, struct wr_stream_file *f,
 	if (rc == 0)
 		rc = captures_need(s, tx_cap, err);
 	if (rc == 0)
-		rc = wr_arpd_resolve(wr_engine_port(s->e, 0),
-				     wr_engine_n_ports(s->e), f,
-				     WR_ARPD_TIMEOUT_MS, err);
-	if (rc != 0)
-		return rc;
-	wr_engine_port_macs(s->e, f);
-	drop_stale(s, f);
-	rc = tx_plan(s, f, tx_cap, err);
+		rc = tx_plan(s, f, tx_cap, err);
 	if (rc == 0)
 		rc = hosts_start(s, f, err);
-	if (rc == 0)
+	if (rc == 0) {
+		wr_engine_port_macs(s->e, f);
+		drop_stale(s, f);
 		rc = wr_engine_load(s->e, f, s->o.prepared, s->any_responder,
 				    err);
+	}
 	if (rc != 0) {
 		hosts_end(s);
 		return rc;
@@ -210,11 +219,6 @@ wr_session_load(struct wr_session *s, struct wr_stream_file *f,
 	s->loaded = true;
 	if (s->hosts != NULL) {
 		rc = wr_host_svc_attach(s->hosts, err);
-		if (rc != 0)
-			goto fail;
-	}
-	if (s->any_responder) {
-		rc = wr_arpd_attach(s->e, s->want, s->arpd, err);
 		if (rc != 0)
 			goto fail;
 	}
@@ -243,14 +247,13 @@ wr_session_unload(struct wr_session *s)
 {
 	if (!s->loaded)
 		return;
-	/* The hosts first, while the ports are up: they say goodbye (DHCP
-	 * release, leaves) from the RX queues the workers left. */
-	hosts_end(s);
-	/* The telemetry callbacks and the responders read the streams'
-	 * state: neither may once it is freed. */
+	/* The telemetry callbacks read the streams' state and the
+	 * responders' counters: neither may once it is freed. */
 	if (s->o.telemetry)
 		wr_telemetry_detach();
-	wr_arpd_detach(s->e, s->arpd);
+	/* The hosts, while the ports are up: they say goodbye (DHCP
+	 * release, leaves) from the RX queues the workers left. */
+	hosts_end(s);
 	wr_engine_unload(s->e);
 	s->loaded = false;
 }

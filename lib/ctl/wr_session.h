@@ -12,27 +12,30 @@
  *
  *   1. the ports that answer ARP/ICMP/ND: the profile's `arp: true`, the
  *      options' @c arp_all, or a stream of the port whose eth.dst is
- *      resolved (its next hop will ask for us in turn);
- *   2. the next hops of `eth: {dst: arp}` / `{dst: nd}` resolved on the
- *      wire (wr_arpd_resolve), and the profile's or the port's MACs
- *      written into `eth: port` streams (wr_engine_port_macs);
- *   3. each port's TX offloads planned for its streams (wr_port_tx_plan);
- *   4. wr_engine_load(), with the templates the stream file's check kept
- *      (wr_engine_prepare()), RX polled where a responder or an RX
- *      capture needs it;
- *   5. the responders attached, DPDK telemetry's /wirerate/ commands
- *      published, the options' captures started;
- *   6. the stream file's hosts (hosts:): their service created and
- *      started (wr_host_svc.h; each port with hosts polled, with a TX
- *      queue of their own: wr_port_txq_reserve()), their bring-up waited
- *      for at most hosts_wait_ms, so that the streams start with hosts
- *      up (or with the failures counted: a DHCP server that never
- *      answers ends the wait, not the run).
+ *      resolved (its next hop will ask for us in turn); and the ports of
+ *      the stream file's hosts (hosts:);
+ *   2. each port's TX offloads planned for its streams (wr_port_tx_plan),
+ *      and a TX queue for the hosts' service where the device has one
+ *      to spare (wr_port_txq_reserve());
+ *   3. the hosts' service (wr_host_svc.h) created and started: the
+ *      emulated hosts, and each responder as its port's implicit host;
+ *      the next hops of `eth: {dst: arp}` / `{dst: nd}` asked by the
+ *      responders and written into the streams (wr_host_svc_resolve);
+ *      the hosts' bring-up waited for at most hosts_wait_ms (a DHCP
+ *      server that never answers ends the wait, not the run: the hosts'
+ *      failures count it);
+ *   4. the profile's or the port's MACs written into `eth: port` streams
+ *      (wr_engine_port_macs); wr_engine_load(), with the templates the
+ *      stream file's check kept (wr_engine_prepare()), RX polled where a
+ *      responder, hosts or an RX capture need it;
+ *   5. the service's rings attached to the RX queues, DPDK telemetry's
+ *      /wirerate/ commands published, the options' captures started,
+ *      the RX queues handed to the workers.
  *
- * wr_session_traffic_stopped() hands the ports' RX back to the hosts once
- * the workers stopped.  wr_session_unload() stops the hosts (their DHCP
- * releases and leaves go out while the ports are up), then undoes 5 and
- * 4 (the ports stay up, planned).
+ * wr_session_traffic_stopped() hands the ports' RX back to the service
+ * once the workers stopped.  wr_session_unload() stops the hosts (their
+ * DHCP releases and leaves go out while the ports are up) and the
+ * service, then undoes 4 (the ports stay up, planned).
  * Main lcore only, with no worker running.  Nothing here prints: a
  * telemetry that could not be published is a convenience lost, kept in
  * @c telemetry_rc for the caller to mention.
@@ -45,7 +48,6 @@
 #include "wr_engine.h"
 #include "wr_error.h"
 #include "wr_host_svc.h"
-#include "wr_neigh.h"
 
 /** What a caller asks of a load beyond the streams themselves. */
 struct wr_session_opts {
@@ -78,8 +80,8 @@ struct wr_session {
 	struct wr_session_opts o;
 	bool want[WR_PORTS_MAX];    /**< ports given a responder */
 	bool any_responder;
-	struct wr_arpd *arpd[WR_PORTS_MAX];
-	/** The emulated hosts (the stream file's hosts:), NULL: none. */
+	/** The hosts' service (the stream file's hosts:, the ports'
+	 * responders), NULL: none. */
 	struct wr_host_svc *hosts;
 	bool hosts_port[WR_PORTS_MAX]; /**< ports with hosts */
 	/** Ports whose hosts were not all up when the wait ended (their
@@ -106,7 +108,8 @@ void wr_session_init(struct wr_session *s, struct wr_engine *e,
  * into it) with steps 1 to 5 above.  A session loaded already is
  * unloaded first.
  * @return 0; -EINVAL (a capture of a port the engine lacks, a responder
- *         whose RX lcore sends nothing on its port), -EHOSTUNREACH (a next
+ *         or hosts whose RX lcore sends nothing on a port without a
+ *         spare TX queue), -EHOSTUNREACH (a next
  *         hop that did not answer), -ETIMEDOUT (a link down after a TX
  *         offload change), or what wr_engine_load() returned; @p err
  *         filled.  On failure nothing stays loaded.

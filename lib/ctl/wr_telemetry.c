@@ -10,7 +10,7 @@
 #include <rte_ethdev.h>
 #include <rte_telemetry.h>
 
-#include "wr_neigh.h"
+#include "wr_host_svc.h"
 #include "wr_engine_priv.h"
 #include "wr_report.h"
 #include "wr_telemetry.h"
@@ -190,7 +190,8 @@ cb_ports(const char *cmd __rte_unused, const char *params __rte_unused,
 	for (i = 0; e != NULL && e->f != NULL && rc == 0 && i < e->n_ports;
 	     i++) {
 		struct rte_tel_data *o = object(d, i);
-		const struct wr_rxq *q = e->n_rxq[i] > 0 ? e->rxq[i][0] : NULL;
+		const struct wr_host_svc_port *hp = e->hosts != NULL &&
+			i < WR_PORTS_MAX ? e->hosts->port[i] : NULL;
 
 		if (o == NULL) {
 			rc = -ENOMEM;
@@ -203,15 +204,18 @@ cb_ports(const char *cmd __rte_unused, const char *params __rte_unused,
 		rte_tel_data_add_dict_u64(o, "link_speed_mbps",
 					  e->ports[i].link_speed_mbps);
 		counters(o, &row, false);
-		if (q != NULL && q->arpd != NULL) {
+		if (hp != NULL && hp->resp != NULL) {
+			struct wr_host_svc_counts hc;
+
+			wr_host_svc_counts(e->hosts, i, &hc);
 			rte_tel_data_add_dict_u64(o, "arp_replies",
-				load(&q->arpd->arp_replies));
+						  hc.arp_replies);
 			rte_tel_data_add_dict_u64(o, "icmp_replies",
-				load(&q->arpd->icmp_replies));
-			rte_tel_data_add_dict_u64(o, "nd_replies",
-				load(&q->arpd->nd_replies));
-			rte_tel_data_add_dict_u64(o, "answer_drop",
-				load(&q->arpd->tx_drop));
+						  hc.icmp_replies);
+			rte_tel_data_add_dict_u64(o, "nd_replies", hc.nd_replies);
+			/* The service's TX drops: the responder's answers
+			 * and the hosts' frames share its queue. */
+			rte_tel_data_add_dict_u64(o, "answer_drop", hc.tx_drop);
 		}
 	}
 	pthread_mutex_unlock(&tel_lock);

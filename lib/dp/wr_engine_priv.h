@@ -13,6 +13,8 @@
 #include "wr_eal.h"
 #include "wr_engine.h"
 
+struct wr_host_svc;
+
 struct wr_engine {
 	const struct wr_config *cfg;
 	char cfg_path[WR_ERROR_FILE_MAX];
@@ -82,6 +84,10 @@ struct wr_engine {
 	struct wr_bpf class_all;
 	const char *class_names[WR_RX_CLASSES_MAX];
 	unsigned int n_classes;
+	/* The session's hosts' service (wr_host_svc.h), NULL: none; set and
+	 * cleared by the session, read by telemetry (the responders'
+	 * counters). */
+	struct wr_host_svc *hosts;
 	/* Captures running on this engine (wr_engine_capture_start()). */
 	struct wr_cap *caps[WR_CAPTURES_MAX];
 	unsigned int cap_port[WR_CAPTURES_MAX];

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -96,23 +97,180 @@ svc_send(void *ctx, const uint8_t *frame, uint32_t len)
 
 /* Frames into the hosts: they only read them (answers are built in
  * their own buffers), so a frame a capture also holds needs no copy. */
+/* An answer of the responder, queued for the pass's TX burst. */
+static void
+queue_out(struct wr_host_svc_port *sp, struct rte_mbuf *m, uint32_t len)
+{
+	if (sp->n_out == WR_HOST_SVC_BURST)
+		flush(sp, sp->own);
+	m->data_len = (uint16_t)len;
+	m->pkt_len = len;
+	/* RX flags mean nothing on TX: no offload asked by accident. */
+	m->ol_flags = 0;
+	sp->out_m[sp->n_out++] = m;
+}
+
+static void
+got_reply(struct wr_host_svc_resp *r, bool v6, __uint128_t ip,
+	  const uint8_t mac[6])
+{
+	unsigned int i;
+
+		for (i = 0; i < r->n_q; i++) {
+		struct wr_arpd_query *q = &r->q[i];
+
+		if (__atomic_load_n(&q->done, __ATOMIC_RELAXED) || q->v6 != v6 ||
+		    (v6 ? q->ip6 != ip : q->ip != (uint32_t)ip))
+			continue;
+		memcpy(q->mac, mac, 6);
+		__atomic_store_n(&q->done, 1, __ATOMIC_RELEASE);
+	}
+}
+
+/*
+ * The port's responder (wr_neigh.h) on frame @p *mp: an ARP request, NS or
+ * echo request for its addresses is answered in place, into the received
+ * mbuf (a copy when a capture holds it too), and queued; an ARP reply or
+ * NA answers a question of its.  @return true when it took the mbuf (an
+ * answer); false: the frame goes on to the hosts as it was.
+ */
+static bool
+respond(struct wr_host_svc_port *sp, struct rte_mbuf **mp)
+{
+	struct wr_host_svc_resp *r = sp->resp;
+	struct rte_mbuf *m = *mp;
+	uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
+	uint32_t len = rte_pktmbuf_data_len(m), cap;
+	struct wr_arp_pkt a;
+	struct wr_nd_pkt na;
+	enum wr_arp_verdict v;
+	enum wr_nd_verdict v6;
+
+	/* A chained frame (jumbo scatter) is nothing a host answers. */
+	if (m->nb_segs != 1)
+		return false;
+	/* Held by a capture (wr_cap_rx): the answer is written in place, so
+	 * into a copy, made only when there is an answer to write: the
+	 * verdicts are decided on the frame as received first. */
+	if (rte_mbuf_refcnt_read(m) > 1) {
+		uint8_t tmp[WR_HOST_FRAME_MAX];
+		uint32_t l = len;
+
+		if (len > sizeof(tmp))
+			return false;
+		memcpy(tmp, p, len);
+		if (wr_arp_answer(tmp, &l, sizeof(tmp), r->mac, &r->addrs,
+				  &a) == WR_ARP_IGNORE &&
+		    wr_nd_answer(tmp, &l, sizeof(tmp), r->mac, &r->addrs6,
+				 &na) == WR_ND_IGNORE)
+			return false;
+		m = rte_pktmbuf_copy(*mp, sp->pool, 0, UINT32_MAX);
+		if (m == NULL)
+			return false;
+		rte_pktmbuf_free(*mp);
+		*mp = m;
+		p = rte_pktmbuf_mtod(m, uint8_t *);
+	}
+	cap = rte_pktmbuf_tailroom(m) + len;
+	v = wr_arp_answer(p, &len, cap, r->mac, &r->addrs, &a);
+	switch (v) {
+	case WR_ARP_ANSWER_ARP:
+	case WR_ARP_ANSWER_ICMP:
+		queue_out(sp, m, len);
+		count(v == WR_ARP_ANSWER_ARP ? &sp->c.arp_replies :
+		      &sp->c.icmp_replies, 1);
+		return true;
+	case WR_ARP_GOT_REPLY:
+		count(&sp->c.arp_seen, 1);
+		got_reply(r, false, a.spa, a.sha);
+		return false; /* a host may be waiting for it too */
+	default:
+		break;
+	}
+	if (r->addrs6.n + r->n_q == 0)
+		return false;
+	v6 = wr_nd_answer(p, &len, cap, r->mac, &r->addrs6, &na);
+	if (v6 == WR_ND_GOT_NA) {
+		count(&sp->c.arp_seen, 1);
+		got_reply(r, true, na.target, na.mac);
+		return false;
+	}
+	if (v6 == WR_ND_IGNORE)
+		return false;
+	queue_out(sp, m, len);
+	count(v6 == WR_ND_ANSWER_NS ? &sp->c.nd_replies : &sp->c.icmp_replies,
+	      1);
+	return true;
+}
+
 static void
 input(struct wr_host_svc_port *sp, struct rte_mbuf **pkts, uint16_t n,
       uint64_t now)
 {
-	uint16_t i;
+	uint16_t i, k = 0;
 
 	for (i = 0; i < n; i++) {
 		struct rte_mbuf *m = pkts[i];
 
+		if (sp->resp != NULL && respond(sp, &pkts[i]))
+			continue;
+		m = pkts[i];
 		/* A chained frame (jumbo scatter) is nothing a host takes:
 		 * the engine sees its first segment, and rejects it as
 		 * shorter than its headers say. */
-		wr_hosts_input(sp->hs, rte_pktmbuf_mtod(m, const uint8_t *),
-			       rte_pktmbuf_data_len(m), now);
+		if (sp->hs != NULL)
+			wr_hosts_input(sp->hs,
+				       rte_pktmbuf_mtod(m, const uint8_t *),
+				       rte_pktmbuf_data_len(m), now);
+		pkts[k++] = m;
 	}
-	rte_pktmbuf_free_bulk(pkts, n);
+	if (k > 0)
+		rte_pktmbuf_free_bulk(pkts, k);
 	count(&sp->c.rx, n);
+}
+
+/* The responder's questions, once a WR_ARPD_RETRY_MS while one is not
+ * answered. */
+static void
+ask(struct wr_host_svc_port *sp, uint64_t now)
+{
+	static const uint8_t zero[6];
+	struct wr_host_svc_resp *r = sp->resp;
+	unsigned int i, left = 0;
+
+	for (i = 0; i < r->n_q; i++)
+		left += !__atomic_load_n(&r->q[i].done, __ATOMIC_RELAXED);
+	/* As many rounds as fit in the resolution's bound (two: at 0 and
+	 * 1 s of 2 s), none after it. */
+	if (left == 0 || now < r->next_req_ns ||
+	    r->n_req >= (WR_ARPD_TIMEOUT_MS + WR_ARPD_RETRY_MS - 1) /
+			WR_ARPD_RETRY_MS)
+		return;
+	for (i = 0; i < r->n_q; i++) {
+		const struct wr_arpd_query *q = &r->q[i];
+		struct rte_mbuf *m;
+		uint16_t len;
+
+		if (__atomic_load_n(&q->done, __ATOMIC_RELAXED))
+			continue;
+		m = rte_pktmbuf_alloc(sp->pool);
+		if (m == NULL) {
+			count(&sp->c.tx_drop, 1);
+			continue;
+		}
+		if (q->v6)
+			len = wr_nd_build_ns(rte_pktmbuf_mtod(m, uint8_t *),
+					     r->mac, q->src_ip6, q->ip6, q->tags,
+					     q->tags_len);
+		else
+			len = wr_arp_build(rte_pktmbuf_mtod(m, uint8_t *),
+					   WR_ARP_OP_REQUEST, wr_eth_broadcast,
+					   r->mac, q->src_ip, zero, q->ip,
+					   q->tags, q->tags_len);
+		queue_out(sp, m, len);
+	}
+	__atomic_store_n(&r->n_req, r->n_req + 1, __ATOMIC_RELEASE);
+	r->next_req_ns = now + WR_ARPD_RETRY_MS * 1000000ull;
 }
 
 static void
@@ -172,13 +330,18 @@ pass(struct wr_host_svc *s)
 				input(sp, pkts, n, now);
 				taken += n;
 			}
-		if (stop_hosts)
-			wr_hosts_stop(sp->hs, now);
-		sp->next_tick_ns = wr_hosts_tick(sp->hs, now);
+		if (sp->resp != NULL && sp->resp->n_q > 0)
+			ask(sp, now);
+		if (sp->hs != NULL) {
+			if (stop_hosts)
+				wr_hosts_stop(sp->hs, now);
+			sp->next_tick_ns = wr_hosts_tick(sp->hs, now);
+		}
 		busy |= taken > 0 || sp->n_out > 0;
 		if (sp->n_out > 0)
 			flush(sp, own);
-		__atomic_store_n(&sp->up, wr_hosts_up(sp->hs), __ATOMIC_RELEASE);
+		__atomic_store_n(&sp->up, sp->hs == NULL || wr_hosts_up(sp->hs),
+				 __ATOMIC_RELEASE);
 		count(&sp->c.passes, 1);
 	}
 	if (stop_hosts)
@@ -255,9 +418,9 @@ fill_req(struct wr_host_svc *s, struct wr_host_svc_req *r, uint64_t now)
 		r->n_total = 0;
 		return;
 	}
-	n = wr_hosts_n(sp->hs);
+	n = sp->hs != NULL ? wr_hosts_n(sp->hs) : 0;
 	r->n_total = n;
-	r->up = wr_hosts_up(sp->hs);
+	r->up = sp->hs == NULL || wr_hosts_up(sp->hs);
 	for (h = r->first; r->hosts != NULL && h < n &&
 	     r->n_hosts < r->max_hosts; h++) {
 		struct wr_host_svc_host *o = &r->hosts[r->n_hosts++];
@@ -271,7 +434,14 @@ fill_req(struct wr_host_svc *s, struct wr_host_svc_req *r, uint64_t now)
 	}
 	if (r->counters == NULL)
 		return;
-	wr_hosts_counters(sp->hs, put_counter, &pc);
+	if (sp->hs != NULL)
+		wr_hosts_counters(sp->hs, put_counter, &pc);
+	if (sp->resp != NULL) {
+		put_counter(&pc, "port_arp_replies", sp->c.arp_replies);
+		put_counter(&pc, "port_icmp_replies", sp->c.icmp_replies);
+		put_counter(&pc, "port_nd_replies", sp->c.nd_replies);
+		put_counter(&pc, "port_arp_seen", sp->c.arp_seen);
+	}
 	put_counter(&pc, "svc_rx", sp->c.rx);
 	put_counter(&pc, "svc_tx", sp->c.tx);
 	put_counter(&pc, "svc_tx_drop", sp->c.tx_drop);
@@ -336,6 +506,7 @@ wr_host_svc_counts(const struct wr_host_svc *s, unsigned int port,
 {
 	const struct wr_host_svc_port *sp = port < WR_PORTS_MAX ?
 		s->port[port] : NULL;
+	unsigned int q;
 
 	memset(c, 0, sizeof(*c));
 	if (sp == NULL)
@@ -344,6 +515,14 @@ wr_host_svc_counts(const struct wr_host_svc *s, unsigned int port,
 	c->tx = __atomic_load_n(&sp->c.tx, __ATOMIC_RELAXED);
 	c->tx_drop = __atomic_load_n(&sp->c.tx_drop, __ATOMIC_RELAXED);
 	c->passes = __atomic_load_n(&sp->c.passes, __ATOMIC_RELAXED);
+	for (q = 0; q < s->e->n_rxq[port]; q++)
+		c->ring_drop += __atomic_load_n(
+			&s->e->rxq[port][q]->rx_host_drop, __ATOMIC_RELAXED);
+	c->arp_replies = __atomic_load_n(&sp->c.arp_replies, __ATOMIC_RELAXED);
+	c->icmp_replies = __atomic_load_n(&sp->c.icmp_replies,
+					  __ATOMIC_RELAXED);
+	c->nd_replies = __atomic_load_n(&sp->c.nd_replies, __ATOMIC_RELAXED);
+	c->arp_seen = __atomic_load_n(&sp->c.arp_seen, __ATOMIC_RELAXED);
 }
 
 /* ---- life ---- */
@@ -378,13 +557,43 @@ port_free(struct wr_engine *e, struct wr_host_svc_port *sp)
 	if (sp->n_out > 0)
 		rte_pktmbuf_free_bulk(sp->out_m, sp->n_out);
 	wr_hosts_free(sp->hs);
+	if (sp->resp != NULL) {
+		wr_addrs_free(&sp->resp->addrs);
+		wr_addrs_free(&sp->resp->addrs6);
+		free(sp->resp->q);
+		free(sp->resp);
+	}
 	rte_mempool_free(sp->pool);
 	rte_free(sp);
 }
 
+/* The port's responder: its MAC, its streams' sources, its questions. */
+static int
+resp_create(struct wr_host_svc_port *sp, const struct wr_port *p,
+	    const struct wr_stream_file *f, unsigned int i,
+	    struct wr_error *err)
+{
+	struct wr_host_svc_resp *r = calloc(1, sizeof(*r));
+	int rc;
+
+	if (r == NULL)
+		return wr_error_set(err, -ENOMEM, NULL, 0, 0, NULL,
+				    "out of memory");
+	sp->resp = r;
+	memcpy(r->mac, p->mac.addr_bytes, 6);
+	wr_addrs_init(&r->addrs);
+	wr_addrs_init(&r->addrs6);
+	r->q = calloc(WR_STREAMS_MAX, sizeof(*r->q));
+	if (r->q == NULL || wr_arpd_sources(f, i, &r->addrs, &r->addrs6) != 0)
+		return wr_error_set(err, -ENOMEM, NULL, 0, 0, NULL,
+				    "out of memory");
+	rc = wr_arpd_queries(f, i, r->q, &r->n_q, err);
+	return rc;
+}
+
 static int
 port_create(struct wr_host_svc *s, unsigned int i,
-	    const struct wr_host_specs *specs, uint64_t seed,
+	    const struct wr_stream_file *f, bool hosts, bool responder,
 	    struct wr_error *err)
 {
 	struct wr_engine *e = s->e;
@@ -429,11 +638,18 @@ port_create(struct wr_host_svc *s, unsigned int i,
 				    "port %s: no memory for the hosts' ring "
 				    "and pool: %s", p->device,
 				    rte_strerror(rte_errno));
-	rc = wr_hosts_create(&sp->hs, specs, (uint16_t)i, seed, svc_send, sp,
-			     err);
-	if (rc != 0)
-		return rc;
-	sp->n_hosts = wr_hosts_n(sp->hs);
+	if (responder) {
+		rc = resp_create(sp, p, f, i, err);
+		if (rc != 0)
+			return rc;
+	}
+	if (hosts) {
+		rc = wr_hosts_create(&sp->hs, &f->hosts, (uint16_t)i, f->seed,
+				     svc_send, sp, err);
+		if (rc != 0)
+			return rc;
+		sp->n_hosts = wr_hosts_n(sp->hs);
+	}
 	s->n_ports++;
 	return 0;
 }
@@ -501,9 +717,10 @@ wr_host_svc_attach(struct wr_host_svc *s, struct wr_error *err)
 
 int
 wr_host_svc_create(struct wr_host_svc **out, struct wr_engine *e,
-		   const struct wr_host_specs *specs, uint64_t seed,
+		   const struct wr_stream_file *f, const bool *responder,
 		   int lcore, struct wr_error *err)
 {
+	const struct wr_host_specs *specs = &f->hosts;
 	struct wr_host_svc *s;
 	bool want[WR_PORTS_MAX] = { false };
 	unsigned int i;
@@ -540,8 +757,9 @@ wr_host_svc_create(struct wr_host_svc **out, struct wr_engine *e,
 	s->e = e;
 	s->lcore = lcore;
 	for (i = 0; i < e->n_ports && rc == 0; i++)
-		if (want[i])
-			rc = port_create(s, i, specs, seed, err);
+		if (want[i] || (responder != NULL && responder[i]))
+			rc = port_create(s, i, f, want[i],
+					 responder != NULL && responder[i], err);
 	if (rc != 0) {
 		wr_host_svc_free(s);
 		return rc;
@@ -561,7 +779,7 @@ wr_host_svc_start(struct wr_host_svc *s, struct wr_error *err)
 	/* Before the service runs: it is the one thread of the hosts from
 	 * its launch on, and the launch orders these calls before it. */
 	for (i = 0; i < WR_PORTS_MAX; i++)
-		if (s->port[i] != NULL)
+		if (s->port[i] != NULL && s->port[i]->hs != NULL)
 			wr_hosts_start(s->port[i]->hs, now);
 	s->stop = 0;
 	s->rx_own = 1;
@@ -651,4 +869,40 @@ wr_host_svc_free(struct wr_host_svc *s)
 	for (i = 0; i < WR_PORTS_MAX; i++)
 		port_free(s->e, s->port[i]);
 	rte_free(s);
+}
+
+int
+wr_host_svc_resolve(struct wr_host_svc *s, struct wr_stream_file *f,
+		    uint32_t timeout_ms, struct wr_error *err)
+{
+	uint64_t end = mono_ns() + (uint64_t)timeout_ms * 1000000ull;
+	unsigned int i, k, left;
+	int rc;
+
+	do {
+		left = 0;
+		for (i = 0; i < WR_PORTS_MAX; i++) {
+			const struct wr_host_svc_resp *r = s->port[i] != NULL ?
+				s->port[i]->resp : NULL;
+
+			for (k = 0; r != NULL && k < r->n_q; k++)
+				left += !__atomic_load_n(&r->q[k].done,
+							 __ATOMIC_ACQUIRE);
+		}
+		if (left > 0)
+			rte_delay_us_sleep(1000);
+	} while (left > 0 && s->running && mono_ns() < end);
+	for (i = 0; i < WR_PORTS_MAX; i++) {
+		const struct wr_host_svc_resp *r = s->port[i] != NULL ?
+			s->port[i]->resp : NULL;
+
+		if (r == NULL || r->n_q == 0)
+			continue;
+		rc = wr_arpd_apply(f, i, r->q, r->n_q,
+				   __atomic_load_n(&r->n_req, __ATOMIC_ACQUIRE),
+				   timeout_ms, s->e->ports[i].device, err);
+		if (rc != 0)
+			return rc;
+	}
+	return 0;
 }

@@ -52,8 +52,10 @@
 #include <rte_common.h>
 #include <rte_ring.h>
 
+#include "wr_config.h"
 #include "wr_error.h"
 #include "wr_host.h"
+#include "wr_neigh.h"
 #include "wr_port.h"
 
 struct wr_engine;
@@ -81,6 +83,28 @@ struct wr_host_svc_counts {
 				 *   the RX lcore, which counts its drops) */
 	uint64_t tx_drop;       /**< no mbuf (-ENOBUFS), or the NIC full */
 	uint64_t passes;        /**< service passes */
+	uint64_t ring_drop;     /**< frames the RX lcores found no room for */
+	/* The port's responder (wr_neigh.h): */
+	uint64_t arp_replies;   /**< ARP requests answered */
+	uint64_t icmp_replies;  /**< ICMP and ICMPv6 echo requests answered */
+	uint64_t nd_replies;    /**< Neighbor Solicitations answered */
+	uint64_t arp_seen;      /**< ARP replies and NAs received */
+};
+
+/**
+ * A port's own responder, its implicit host (wr_neigh.h): the port's MAC
+ * answers ARP, NS and echo for its streams' source addresses with
+ * wr_arp_answer()/wr_nd_answer() (the emulated hosts' answers' code), and
+ * asks for the next hops of its `dst: arp` / `dst: nd` streams.
+ */
+struct wr_host_svc_resp {
+	uint8_t mac[6];
+	struct wr_addrs addrs;  /**< IPv4 addresses answered for */
+	struct wr_addrs addrs6; /**< IPv6 addresses answered for */
+	struct wr_arpd_query *q; /**< next hops asked for, n_q of them */
+	unsigned int n_q;
+	uint32_t n_req;         /**< rounds of questions sent */
+	uint64_t next_req_ns;
 };
 
 /** One port's hosts as the service runs them. */
@@ -89,7 +113,8 @@ struct wr_host_svc_port {
 	uint16_t queue_id;      /**< its TX queue (the port's last) */
 	unsigned int index;     /**< the engine's port index */
 	uint16_t n_rxq;         /**< RX queues polled while the service owns them */
-	struct wr_hosts *hs;
+	struct wr_hosts *hs;     /**< NULL: only a responder */
+	struct wr_host_svc_resp *resp; /**< NULL: none */
 	struct rte_ring *ring;  /**< RX lcores -> service */
 	/** Service -> the RX lcore of queue 0, which sends them (no spare TX
 	 * queue: @c shared); NULL with a queue of its own. */
@@ -157,19 +182,31 @@ struct wr_host_svc {
 };
 
 /**
- * The hosts of @p specs on the engine's ports, nothing started: per port
- * with hosts its table (wr_hosts_create()), a ring, a mempool, and its
- * TX queue (the port must have one no lcore sends on: the last one, from
- * wr_port_txq_reserve()).  Before wr_engine_load() (the service polls the
- * ports itself until wr_host_svc_attach() and wr_host_svc_rx_own()).
+ * The hosts of @p f (its hosts:) and the responders of the ports with
+ * @p responder[i] set (NULL: none; the port's streams' sources), nothing
+ * started: per port with either a table (wr_hosts_create()) and/or a
+ * responder with the next hops to ask for (wr_arpd_queries()), a ring, a
+ * mempool, and a TX queue (the port's last when no TX lcore has it:
+ * wr_port_txq_reserve(); else the RX lcore's).  Before wr_engine_load()
+ * (the service polls the ports itself until wr_host_svc_attach() and
+ * wr_host_svc_rx_own()).
  * @param lcore -1: a control thread; else the lcore to run on.
- * @return 0; -EINVAL (@p err: a group's port the engine lacks, a port
- *         without a spare TX queue, a lcore that is not free, a table
- *         refused); -ENOMEM.  On failure nothing is left.
+ * @return 0; -EINVAL (@p err: a group's port the engine lacks, a lcore
+ *         that is not free, a table refused, a stream's tags too many to
+ *         ask behind); -ENOMEM.  On failure nothing is left.
  */
 int wr_host_svc_create(struct wr_host_svc **out, struct wr_engine *e,
-		       const struct wr_host_specs *specs, uint64_t seed,
+		       const struct wr_stream_file *f, const bool *responder,
 		       int lcore, struct wr_error *err);
+
+/**
+ * Wait (at most @p timeout_ms) until every next hop the responders asked
+ * for answered, then write their MACs into @p f's streams
+ * (wr_arpd_apply()).  Main lcore, the service started.
+ * @return 0; -EHOSTUNREACH with @p err (a next hop that did not answer).
+ */
+int wr_host_svc_resolve(struct wr_host_svc *s, struct wr_stream_file *f,
+			uint32_t timeout_ms, struct wr_error *err);
 
 /**
  * After wr_engine_load(): every RX queue of a port with hosts hands its

@@ -15,7 +15,6 @@
 #endif
 #include <rte_mbuf_dyn.h>
 
-#include "wr_neigh.h"
 #include "wr_bpf.h"
 #include "wr_capture_port.h"
 #include "wr_frame.h"
@@ -557,23 +556,12 @@ wr_rx_poll(struct wr_rxq *q)
 			} else {
 				foreign++;
 			}
-			/* The hosts' service (wr_host_svc.h) or the
-			 * responder takes it over. */
-			if (unlikely(q->hosts != NULL || q->arpd != NULL)) {
-				fwd[n_fwd] = pkts[i];
+			/* The hosts' service takes it over (wr_host_svc.h:
+			 * a capture's reference is left as it is: the
+			 * service answers into a copy then). */
+			if (unlikely(q->hosts != NULL)) {
+				fwd[n_fwd++] = pkts[i];
 				pkts[i] = NULL;
-				/* Held by a capture (wr_cap_rx): the
-				 * responder writes its answer in place, so
-				 * into a copy (the hosts only read it). */
-				if (q->hosts == NULL &&
-				    rte_mbuf_refcnt_read(fwd[n_fwd]) > 1) {
-					struct rte_mbuf *m = fwd[n_fwd];
-
-					fwd[n_fwd] = rte_pktmbuf_copy(m,
-						m->pool, 0, UINT32_MAX);
-					rte_pktmbuf_free(m);
-				}
-				n_fwd += fwd[n_fwd] != NULL;
 			}
 			continue;
 		}
@@ -644,18 +632,14 @@ wr_rx_poll(struct wr_rxq *q)
 	if (n_free != 0)
 		rx_free(pkts, n_free);
 	if (unlikely(n_fwd > 0)) {
-		if (q->hosts != NULL) {
-			/* Never waits: what the ring has no room for is
-			 * dropped and counted. */
-			unsigned int k = rte_ring_enqueue_burst(q->hosts,
-					(void **)fwd, n_fwd, NULL);
+		/* Never waits: what the ring has no room for is dropped and
+		 * counted. */
+		unsigned int k = rte_ring_enqueue_burst(q->hosts, (void **)fwd,
+							n_fwd, NULL);
 
-			if (unlikely(k < n_fwd)) {
-				rte_pktmbuf_free_bulk(fwd + k, n_fwd - k);
-				count(&q->rx_host_drop, n_fwd - k);
-			}
-		} else {
-			wr_arpd_input(q->arpd, fwd, n_fwd);
+		if (unlikely(k < n_fwd)) {
+			rte_pktmbuf_free_bulk(fwd + k, n_fwd - k);
+			count(&q->rx_host_drop, n_fwd - k);
 		}
 	}
 	count(&q->rx_pkts, n);

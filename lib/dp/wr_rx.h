@@ -72,7 +72,6 @@
 /** Signature offsets an RX queue tries before the walk (wr_rxq.sig_off). */
 #define WR_RX_SIG_OFFS_MAX 4
 
-struct wr_arpd;
 struct rte_ring;
 struct wr_bpf;
 struct wr_cap;
@@ -106,12 +105,10 @@ struct wr_rxq {
 	struct wr_latency_tsc tsc;
 	uint16_t n_streams;
 	struct wr_rx_stream **streams; /**< by stream index; NULL: no latency */
-	/** ARP/ICMP responder (wr_neigh.h) that takes the frames without a
-	 * signature; NULL: they are only counted.  Set before the lcore starts. */
-	struct wr_arpd *arpd;
-	/** The hosts' ring (wr_host_svc.h): frames without a signature go
-	 * there in one burst per poll instead (the service owns them from
-	 * then on); NULL: none.  Set before the lcore starts. */
+	/** The hosts' ring (wr_host_svc.h: the emulated hosts and the
+	 * port's responder): frames without a signature go there in one
+	 * burst per poll (the service owns them from then on); NULL: they
+	 * are only counted.  Set before the lcore starts. */
 	struct rte_ring *hosts;
 	uint64_t rx_host_drop;     /**< frames the hosts' ring had no room for */
 	/** The hosts' frames this lcore sends for them, on its TX queue
