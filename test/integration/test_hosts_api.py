@@ -237,9 +237,9 @@ class HostsList(HostsApiCase):
 
     def test_bringup_errors_reported(self):
         """What the hosts cannot be is said as any load error, with the file's place, and the
-        server goes on: two groups sharing MACs (the loader, streams.load), a group on a port
-        the server lacks (the session, traffic.start); hosts whose gateway never answers come
-        up failed, and traffic.start's reply says so."""
+        server goes on: two groups sharing MACs, a group on a port the server lacks (both
+        refused by streams.load); hosts whose gateway never answers come up failed, and
+        traffic.start's reply says so."""
         p, sock = self.serve_ns()
         c = self.client(sock)
         c.acquire()
@@ -259,13 +259,12 @@ streams:"""
         self.assertIn('MACs shared with hosts "clients" (line 3)', e.exception.message)
         text = hosts_yaml(count=10, gateway=False).replace(
             "streams:", group.format(port=3, mac=mac_str(FIRST_MAC + 0x10000)))
-        c.load(text)
         with self.assertRaises(RpcError) as e:
-            c.start(duration=5)
-        self.assertEqual(e.exception.code, -32004)
-        self.assertEqual((e.exception.data["line"], e.exception.data["col"],
-                          e.exception.data["errno"]), (8, 5, 22), e.exception.data)
-        self.assertIn("hosts[1].port: port 3 does not exist: there is 1 port",
+            c.load(text)
+        self.assertEqual(e.exception.code, -32000)
+        self.assertEqual((e.exception.data["line"], e.exception.data["col"]), (8, 5),
+                         e.exception.data)
+        self.assertIn("hosts[1].port: port 3 does not exist: this server has 1 port",
                       e.exception.message)
         self.assertEqual(c.info()["state"], "idle")
         self.assertEqual(c.hosts(0)["total"], 0)
