@@ -200,6 +200,15 @@ class HostsList(HostsApiCase):
         self.assertIn(({"port": "0", "state": "up"}, float(N_HOSTS)), smp["wirerate_hosts"])
         exp = {lab["counter"]: v for lab, v in smp["wirerate_hosts_counter_total"]}
         self.assertEqual((exp["echo4_answered"], exp["hosts"]), (len(picks), N_HOSTS))
+        # After the traffic the hosts stay (until the next start or server.reset), and
+        # still answer the kernel.
+        c.stop()
+        self.assertEqual(c.wait(timeout=10)["state"], "done")
+        self.assertEqual((c.host_counters()[0]["up"], c.hosts(0, limit=1)["total"]),
+                         (N_HOSTS, N_HOSTS))
+        out = self.nsexec("ping", "-c", "1", "-W", "2", str(FIRST_IP + 123), check=False)
+        self.assertIn("1 received", out, out)
+        self.assertEqual(c.host_counters()[0]["counters"]["echo4_answered"], len(picks) + 1)
 
     def test_errors(self):
         p, sock = self.serve_ns()
