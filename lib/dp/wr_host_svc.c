@@ -28,6 +28,10 @@
  * before what is left is dropped (and counted): the service must not
  * spin on a stuck queue while frames wait in its rings. */
 #define SVC_TX_TRIES 4
+/* While no worker runs (a bring-up's burst of announcements, the
+ * releases at the end) nothing waits behind the service: it lets the NIC
+ * empty its ring, up to a millisecond a burst. */
+#define SVC_TX_TRIES_OWN 1000
 
 static inline void
 count(uint64_t *c, uint64_t n)
@@ -65,11 +69,14 @@ flush_of(struct wr_host_svc_port *sp, bool own, bool again)
 		sent = (uint16_t)rte_ring_sp_enqueue_burst(sp->out,
 				(void **)sp->out_m, sp->n_out, NULL);
 	else
-		for (tries = 0; tries < SVC_TX_TRIES && sent < sp->n_out;
-		     tries++)
+		for (tries = 0; sent < sp->n_out &&
+		     tries < (own ? SVC_TX_TRIES_OWN : SVC_TX_TRIES); tries++) {
+			if (tries > 0 && own)
+				rte_delay_us_block(1);
 			sent += rte_eth_tx_burst(sp->port_id, sp->queue_id,
 						 sp->out_m + sent,
 						 sp->n_out - sent);
+		}
 	if (sent < sp->n_out) {
 		rte_pktmbuf_free_bulk(sp->out_m + sent, sp->n_out - sent);
 		count(&sp->c.tx_drop, sp->n_out - sent);
@@ -810,9 +817,15 @@ wr_host_svc_start(struct wr_host_svc *s, struct wr_error *err)
 
 	/* Before the service runs: it is the one thread of the hosts from
 	 * its launch on, and the launch orders these calls before it. */
-	for (i = 0; i < WR_PORTS_MAX; i++)
-		if (s->port[i] != NULL && s->port[i]->hs != NULL)
+	for (i = 0; i < WR_PORTS_MAX; i++) {
+		if (s->port[i] == NULL)
+			continue;
+		/* No worker runs yet: what the start sends goes out on the
+		 * port at once, not into the RX lcore's ring. */
+		s->port[i]->own = true;
+		if (s->port[i]->hs != NULL)
 			wr_hosts_start(s->port[i]->hs, now);
+	}
 	s->stop = 0;
 	s->rx_own = 1;
 	s->rx_own_ack = 0;
