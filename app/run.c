@@ -271,9 +271,6 @@ send_once(struct run *r, struct wr_report_view **vp, const char **reasonp)
 	wr_engine_stop(e, wr_engine_links_check(e) == wr_engine_n_ports(e) ? 0 :
 		       o->drain_ns);
 	wr_draining = 0;
-	/* The hosts poll their ports again (they keep answering until the
-	 * unload stops them). */
-	wr_session_traffic_stopped(&r->x.sess);
 	/* The captures end with the traffic (their statuses for the
 	 * summary and the JSON). */
 	wr_run_ext_stopped(&r->x, o, e);
@@ -281,6 +278,11 @@ send_once(struct run *r, struct wr_report_view **vp, const char **reasonp)
 	 * net_pcap tx_pcap on a full disk) are not frames out. */
 	if (wr_engine_tx_files_check(e, &err) != 0)
 		return fail(&err, WR_EXIT_FAIL);
+	/* The hosts poll their ports again (they keep answering until the
+	 * unload stops them): after the files' check, which the frames
+	 * they send would make disagree with the counters read at the
+	 * stop. */
+	wr_session_traffic_stopped(&r->x.sess);
 	v = wr_engine_collect(e, true);
 	if (strcmp(reason, "count") == 0)
 		reason = streams_end(r, v);

@@ -28,6 +28,10 @@
  * before what is left is dropped (and counted): the service must not
  * spin on a stuck queue while frames wait in its rings. */
 #define SVC_TX_TRIES 4
+/* While no worker runs (a bring-up's burst of announcements, the
+ * releases at the end) nothing waits behind the service: it lets the NIC
+ * empty its ring, up to a millisecond a burst. */
+#define SVC_TX_TRIES_OWN 1000
 
 static inline void
 count(uint64_t *c, uint64_t n)
@@ -47,10 +51,17 @@ mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+static void pull(struct wr_host_svc_port *sp);
+
 /* @p own: no worker runs (wr_host_svc_rx_own()), the service may use
- * any TX queue of the port. */
+ * any TX queue of the port, and polls its RX queues (pull()) after each
+ * burst: a bring-up sends thousands of frames in one tick, and the
+ * answers arriving meanwhile would overflow a small RX ring (net_af_packet
+ * has 512 frames: seen, 488 of 1,000 ARP replies lost to a bring-up
+ * without this).  @p again: frames counted in tx already (the out ring's,
+ * sent at last). */
 static void
-flush(struct wr_host_svc_port *sp, bool own)
+flush_of(struct wr_host_svc_port *sp, bool own, bool again)
 {
 	uint16_t sent = 0, tries;
 
@@ -58,18 +69,29 @@ flush(struct wr_host_svc_port *sp, bool own)
 		sent = (uint16_t)rte_ring_sp_enqueue_burst(sp->out,
 				(void **)sp->out_m, sp->n_out, NULL);
 	else
-		for (tries = 0; tries < SVC_TX_TRIES && sent < sp->n_out;
-		     tries++)
+		for (tries = 0; sent < sp->n_out &&
+		     tries < (own ? SVC_TX_TRIES_OWN : SVC_TX_TRIES); tries++) {
+			if (tries > 0 && own)
+				rte_delay_us_block(1);
 			sent += rte_eth_tx_burst(sp->port_id, sp->queue_id,
 						 sp->out_m + sent,
 						 sp->n_out - sent);
+		}
 	if (sent < sp->n_out) {
 		rte_pktmbuf_free_bulk(sp->out_m + sent, sp->n_out - sent);
 		count(&sp->c.tx_drop, sp->n_out - sent);
 	}
-	if (sent)
+	if (sent && !again)
 		count(&sp->c.tx, sent);
 	sp->n_out = 0;
+	if (own)
+		pull(sp);
+}
+
+static inline void
+flush(struct wr_host_svc_port *sp, bool own)
+{
+	flush_of(sp, own, false);
 }
 
 /* The engine's send callback: a copy into an mbuf of the service's pool,
@@ -285,7 +307,31 @@ drain_out(struct wr_host_svc_port *sp)
 	       (sp->n_out = (uint16_t)rte_ring_sc_dequeue_burst(sp->out,
 				(void **)sp->out_m, WR_HOST_SVC_BURST,
 				NULL)) > 0)
-		flush(sp, true);
+		flush_of(sp, true, true);
+}
+
+/* No worker polls the port now (before the run, after it): the service
+ * does, every queue, into its ring (the workers' producer side is idle),
+ * whose frames the pass takes in order. */
+static void
+pull(struct wr_host_svc_port *sp)
+{
+	struct rte_mbuf *pkts[WR_HOST_SVC_BURST];
+	unsigned int k;
+	uint16_t n, q;
+
+	for (q = 0; q < sp->n_rxq; q++)
+		while (rte_ring_free_count(sp->ring) >= WR_HOST_SVC_BURST &&
+		       (n = rte_eth_rx_burst(sp->port_id, q, pkts,
+					     WR_HOST_SVC_BURST)) > 0) {
+			k = rte_ring_enqueue_burst(sp->ring, (void **)pkts, n,
+						   NULL);
+			/* Not reached: room was checked. */
+			if (k < n)
+				rte_pktmbuf_free_bulk(pkts + k, n - k);
+			if (n < WR_HOST_SVC_BURST)
+				break;
+		}
 }
 
 /*
@@ -307,7 +353,7 @@ pass(struct wr_host_svc *s)
 	for (i = 0; i < WR_PORTS_MAX; i++) {
 		struct wr_host_svc_port *sp = s->port[i];
 		uint32_t taken = 0;
-		uint16_t n, q;
+		uint16_t n;
 
 		if (sp == NULL)
 			continue;
@@ -315,21 +361,14 @@ pass(struct wr_host_svc *s)
 		/* What the RX lcore had not sent when it stopped. */
 		if (own && sp->shared)
 			drain_out(sp);
+		if (own)
+			pull(sp);
 		while (taken < WR_HOST_SVC_PASS_MAX &&
 		       (n = (uint16_t)rte_ring_sc_dequeue_burst(sp->ring,
 				(void **)pkts, WR_HOST_SVC_BURST, NULL)) > 0) {
 			input(sp, pkts, n, now);
 			taken += n;
 		}
-		/* No worker polls the port now (before the run, after
-		 * it): the service does, every queue. */
-		for (q = 0; own && q < sp->n_rxq; q++)
-			while (taken < WR_HOST_SVC_PASS_MAX &&
-			       (n = rte_eth_rx_burst(sp->port_id, q, pkts,
-						     WR_HOST_SVC_BURST)) > 0) {
-				input(sp, pkts, n, now);
-				taken += n;
-			}
 		if (sp->resp != NULL && sp->resp->n_q > 0)
 			ask(sp, now);
 		if (sp->hs != NULL) {
@@ -778,9 +817,15 @@ wr_host_svc_start(struct wr_host_svc *s, struct wr_error *err)
 
 	/* Before the service runs: it is the one thread of the hosts from
 	 * its launch on, and the launch orders these calls before it. */
-	for (i = 0; i < WR_PORTS_MAX; i++)
-		if (s->port[i] != NULL && s->port[i]->hs != NULL)
+	for (i = 0; i < WR_PORTS_MAX; i++) {
+		if (s->port[i] == NULL)
+			continue;
+		/* No worker runs yet: what the start sends goes out on the
+		 * port at once, not into the RX lcore's ring. */
+		s->port[i]->own = true;
+		if (s->port[i]->hs != NULL)
 			wr_hosts_start(s->port[i]->hs, now);
+	}
 	s->stop = 0;
 	s->rx_own = 1;
 	s->rx_own_ack = 0;

@@ -200,6 +200,15 @@ class HostsList(HostsApiCase):
         self.assertIn(({"port": "0", "state": "up"}, float(N_HOSTS)), smp["wirerate_hosts"])
         exp = {lab["counter"]: v for lab, v in smp["wirerate_hosts_counter_total"]}
         self.assertEqual((exp["echo4_answered"], exp["hosts"]), (len(picks), N_HOSTS))
+        # After the traffic the hosts stay (until the next start or server.reset), and
+        # still answer the kernel.
+        c.stop()
+        self.assertEqual(c.wait(timeout=10)["state"], "done")
+        self.assertEqual((c.host_counters()[0]["up"], c.hosts(0, limit=1)["total"]),
+                         (N_HOSTS, N_HOSTS))
+        out = self.nsexec("ping", "-c", "1", "-W", "2", str(FIRST_IP + 123), check=False)
+        self.assertIn("1 received", out, out)
+        self.assertEqual(c.host_counters()[0]["counters"]["echo4_answered"], len(picks) + 1)
 
     def test_errors(self):
         p, sock = self.serve_ns()
@@ -237,9 +246,9 @@ class HostsList(HostsApiCase):
 
     def test_bringup_errors_reported(self):
         """What the hosts cannot be is said as any load error, with the file's place, and the
-        server goes on: two groups sharing MACs (the loader, streams.load), a group on a port
-        the server lacks (the session, traffic.start); hosts whose gateway never answers come
-        up failed, and traffic.start's reply says so."""
+        server goes on: two groups sharing MACs, a group on a port the server lacks (both
+        refused by streams.load); hosts whose gateway never answers come up failed, and
+        traffic.start's reply says so."""
         p, sock = self.serve_ns()
         c = self.client(sock)
         c.acquire()
@@ -259,13 +268,12 @@ streams:"""
         self.assertIn('MACs shared with hosts "clients" (line 3)', e.exception.message)
         text = hosts_yaml(count=10, gateway=False).replace(
             "streams:", group.format(port=3, mac=mac_str(FIRST_MAC + 0x10000)))
-        c.load(text)
         with self.assertRaises(RpcError) as e:
-            c.start(duration=5)
-        self.assertEqual(e.exception.code, -32004)
-        self.assertEqual((e.exception.data["line"], e.exception.data["col"],
-                          e.exception.data["errno"]), (8, 5, 22), e.exception.data)
-        self.assertIn("hosts[1].port: port 3 does not exist: there is 1 port",
+            c.load(text)
+        self.assertEqual(e.exception.code, -32000)
+        self.assertEqual((e.exception.data["line"], e.exception.data["col"]), (8, 5),
+                         e.exception.data)
+        self.assertIn("hosts[1].port: port 3 does not exist: this server has 1 port",
                       e.exception.message)
         self.assertEqual(c.info()["state"], "idle")
         self.assertEqual(c.hosts(0)["total"], 0)
@@ -352,7 +360,13 @@ class HostsWeb(WebCase):
         c = self.client(sock)
         a = Page(self, port, cpus={0}, name="hosts")
         a.view("streams")
-        a.type_yaml(hosts_yaml(count=150, gateway=False))
+        # 150 hosts that come up with no peer, and 20 whose gateway nobody answers.
+        a.type_yaml(hosts_yaml(count=150, gateway=False).replace("streams:", """  - name: lost
+    port: 0
+    count: 20
+    mac: 02:30:00:00:00:01
+    ipv4: {addr: 10.78.0.10, prefix: 16, gateway: 10.78.9.9}
+streams:"""))
         a.wait(lambda: a.q("#check").get_attribute("data-state") == "valid", "no valid check")
         a.q("#take-control").click()
         a.wait(lambda: a.q("#btn-load").is_enabled(), "load stays disabled")
@@ -362,38 +376,58 @@ class HostsWeb(WebCase):
         a.q('#start-form input[name="duration"]').send_keys("120")
         a.q("#btn-start").click()
         self.assertTrue(wait_for(lambda: c.host_counters() and
-                                 c.host_counters()[0]["up"] == 150, 20), c.host_counters())
+                                 (c.host_counters()[0]["up"], c.host_counters()[0]["failed"])
+                                 == (150, 20), 20), c.host_counters())
         a.view("hosts")
         Select = __import__("selenium.webdriver.support.select", fromlist=["Select"]).Select
         Select(a.q('#hosts-form select[name="limit"]')).select_by_value("50")
         a.q("#hosts-show").click()
+        cols = ("mac", "ipv4", "gateway", "neigh-state", "gateway-mac", "age")
 
         def shown():
             # The table in one read: it is redrawn each second while shown.
-            return [(int(r[0]), r[1], r[2], r[3]) for r in a.d.execute_script(
+            return [(int(r[0]), r[1], *r[2:]) for r in a.d.execute_script(
                 "return [...document.querySelectorAll('#hosts-table tbody tr')].map((tr) =>"
-                " [tr.dataset.host, tr.dataset.state,"
-                "  tr.querySelector('[data-col=mac]').textContent,"
-                "  tr.querySelector('[data-col=ipv4]').textContent]);")]
+                " [tr.dataset.host, tr.dataset.state, ...arguments[0].map((c) =>"
+                "  tr.querySelector(`[data-col=${c}]`).textContent)]);", list(cols))]
 
-        def want(offset):
+        def want(offset, state=None):
+            # A neighbour's age goes on: compared as "a number of ms".
             return [(h["index"], h["state"], h["mac"],
-                     f'{h["ipv4"]["address"]}/{h["ipv4"]["prefix"]}')
-                    for h in c.hosts(0, offset=offset, limit=50)["hosts"]]
-        a.wait(lambda: shown() == want(0), lambda: f"first page: {shown()}")
+                     f'{h["ipv4"]["address"]}/{h["ipv4"]["prefix"]}',
+                     "\n".join(n["ip"] for n in h["neighbours"]) or "–",
+                     "\n".join(n["state"] + (f' ({n["probes"]} asked)' if n["probes"] else "")
+                               for n in h["neighbours"]) or "–",
+                     "\n".join(n["mac"] or "–" for n in h["neighbours"]) or "–",
+                     "ms" if h["neighbours"] else "–")
+                    for h in c.hosts(0, offset=offset, limit=50, state=state)["hosts"]]
+
+        def shown_ms():
+            return [r[:-1] + ("ms" if r[-1].isdigit() else r[-1],) for r in shown()]
+        a.wait(lambda: shown_ms() == want(0), lambda: f"first page: {shown()}")
         self.assertEqual([x[2] for x in shown()], [mac_str(FIRST_MAC + i) for i in range(50)])
-        self.assertIn("Hosts 1 to 50 of 150 matching", a.text("#hosts-info"))
+        self.assertIn("Hosts 1 to 50 of 170 matching", a.text("#hosts-info"))
         a.shot("hosts-page")
         a.click("#hosts-next")
-        a.wait(lambda: shown() == want(50), lambda: f"second page: {shown()}")
-        self.assertIn("Hosts 51 to 100 of 150 matching", a.text("#hosts-info"))
-        # A state no host is in: an empty page, said so.
+        a.wait(lambda: shown_ms() == want(50), lambda: f"second page: {shown()}")
+        self.assertIn("Hosts 51 to 100 of 170 matching", a.text("#hosts-info"))
+        # The failed ones: their gateway's entry, failed, no MAC learned, its age.
         Select(a.q('#hosts-form select[name="state"]')).select_by_value("failed")
         a.click("#hosts-show")
-        a.wait(lambda: shown() == [], "hosts shown for state failed")
-        a.wait(lambda: a.text("#hosts-info") == "No host matches (150 on port 0).",
+        a.wait(lambda: shown_ms() == want(0, "failed"), lambda: f"failed: {shown()}")
+        self.assertEqual([(r[2], r[4], r[5], r[6]) for r in shown()],
+                         [(mac_str(0x023000000001 + i), "10.78.9.9", "failed (3 asked)", "–")
+                          for i in range(20)])
+        self.assertTrue(all(r[7].isdigit() for r in shown()), shown())
+        a.shot("hosts-failed")
+        # A state no host is in: an empty page, said so.
+        Select(a.q('#hosts-form select[name="state"]')).select_by_value("idle")
+        a.click("#hosts-show")
+        a.wait(lambda: shown() == [], "hosts shown for state idle")
+        a.wait(lambda: a.text("#hosts-info") == "No host matches (170 on port 0).",
                lambda: a.text("#hosts-info"))
         a.wait(lambda: a.text('[data-counter="0:up"] td.num') == "150", "counters: up")
+        a.wait(lambda: a.text('[data-counter="0:gw_failed"] td.num') == "20", "gw_failed")
         a.shot("hosts")
         self.assertEqual(a.errors(), [])
 
