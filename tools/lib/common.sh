@@ -8,7 +8,8 @@ WR_PACKAGES=(dpdk dpdk-dev libdpdk-dev meson ninja-build pkg-config gcc
     libjansson-dev libxdp-dev python3 python3-matplotlib python3-prometheus-client
     python3-scapy tshark tcpdump iproute2 iputils-ping chromium chromium-driver
     python3-selenium firefox-esr clang libclang-rt-14-dev
-    debhelper dh-python dpkg-dev lintian man-db bash-completion zsh systemd python3-venv)
+    debhelper dh-python dpkg-dev lintian man-db bash-completion zsh systemd python3-venv
+    dnsmasq-base radvd)
 
 wr_say() { printf '== %s\n' "$*" >&2; }
 

@@ -174,6 +174,9 @@ struct wr_host_proto {
 		     const struct wr_host_group *g, void **cfg);
 	/** Size of its per-host state (zeroed at start), 0 for none. */
 	size_t state_size;
+	/** Size of its per-port context (zeroed at create: counters that
+	 * belong to no host, such as malformed frames), 0 for none. */
+	size_t ctx_size;
 	/** True when @p rx is this module's (tried in the .def's order,
 	 * after the engine's own ARP/ND/echo). */
 	bool (*wants)(const struct wr_host_rx *rx);
@@ -273,6 +276,8 @@ void wr_hosts_timer(struct wr_hosts *hs, uint32_t h, enum wr_host_proto_id id,
 /** The module @p id is done bringing @p h up (@p ok false: it failed). */
 void wr_hosts_done(struct wr_hosts *hs, uint32_t h, enum wr_host_proto_id id,
 		   bool ok);
+/** The module @p id's per-port context (ctx_size bytes, zeroed at create). */
+void *wr_hosts_proto_ctx(struct wr_hosts *hs, enum wr_host_proto_id id);
 /** A 32-bit value of the run's seeded generator (xids, jitter). */
 uint32_t wr_hosts_rand(struct wr_hosts *hs);
 
