@@ -105,7 +105,7 @@ static const char *const d6_state_names[] = {
 	X(FAIL_STATUS, "fail_status")   /* another status code */        \
 	X(FAIL_EXPIRED, "fail_expired") /* valid lifetime over */        \
 	X(FAIL_NO_ROOM, "fail_no_room") /* no IPv6 slot left */          \
-	X(TX_DROP, "tx_drop")           /* message did not fit */
+	X(SERVERS_FULL, "servers_full") /* a 33rd server on one port */
 
 enum d6_event {
 #define X(e, s) D6_EV_##e,
@@ -127,39 +127,54 @@ static const char *const d6_bad_names[] = {
 #undef X
 };
 
-/* One port's counters (the module's context in its struct wr_hosts). */
+/* Servers' DUIDs a port's hosts are bound to: a handful on a link, so
+ * kept once here and named by index in each host's state (a host's state
+ * is allocated for every host of the port: 130 bytes each would be most
+ * of it). */
+#define D6_SRV_MAX 32
+
+struct d6_srv {
+	uint8_t len;
+	uint8_t duid[WR_DHCP6_DUID_MAX];
+};
+
+/* One port's counters and servers (the module's context in its struct
+ * wr_hosts). */
 struct d6_ctx {
 	uint64_t ev[D6_EV__COUNT];
 	uint64_t bad[WR_DHCP6_BAD__COUNT];
+	uint32_t n_srv;
+	struct d6_srv srv[D6_SRV_MAX];
 };
 
-/* One host's client. */
+/* One host's client (fields by size: 112 bytes). */
 struct d6_host {
-	uint8_t state;          /* enum d6_state */
-	uint8_t reported;       /* wr_hosts_done() called */
-	uint8_t have_adv;       /* SOLICIT: an ADVERTISE kept */
-	uint8_t adv_pref;
-	uint8_t srv_len;        /* the chosen server's DUID */
-	uint8_t has_na;         /* na holds a lease (or, soliciting, a hint) */
-	uint8_t has_pd;
-	uint8_t pd_len;
-	uint16_t tries;         /* transmissions of this exchange */
-	uint32_t xid;           /* 24 bits */
-	uint32_t rt_ms;
+	__uint128_t na;         /* the address held (or, soliciting, offered) */
+	__uint128_t pd;         /* the delegated prefix */
 	uint64_t start_ns;      /* the exchange's first transmission */
 	uint64_t next_tx_ns;
 	uint64_t window_ns;     /* SOLICIT: ADVERTISEs collected until then */
 	uint64_t lease_ns;      /* the REPLY that gave the lifetimes */
+	uint32_t xid;           /* 24 bits */
+	uint32_t rt_ms;
 	uint32_t t1;
 	uint32_t t2;
 	uint32_t na_pref;
 	uint32_t na_valid;
 	uint32_t pd_pref;
 	uint32_t pd_valid;
-	__uint128_t na;
-	__uint128_t pd;
-	uint8_t srv[WR_DHCP6_DUID_MAX];
+	uint16_t tries;         /* transmissions of this exchange */
+	uint8_t state;          /* enum d6_state */
+	uint8_t reported;       /* wr_hosts_done() called */
+	uint8_t have_adv;       /* SOLICIT: an ADVERTISE kept */
+	uint8_t adv_pref;
+	uint8_t srv;            /* the chosen server: d6_ctx.srv[srv] */
+	uint8_t has_na;
+	uint8_t has_pd;
+	uint8_t pd_len;
 };
+_Static_assert(sizeof(struct d6_host) <= 112,
+	       "a DHCPv6 client's state is allocated for every host of a port");
 
 /* ---- Messages ---- */
 
@@ -449,9 +464,11 @@ build(struct wr_hosts *hs, uint32_t h, struct d6_host *s, uint8_t *m,
 	p = v + wr_get16(p + 2);
 	if (t == WR_DHCP6_REQUEST || t == WR_DHCP6_RENEW ||
 	    t == WR_DHCP6_RELEASE) {
-		v = opt(p, OPT_SERVERID, s->srv_len);
-		memcpy(v, s->srv, s->srv_len);
-		p = v + s->srv_len;
+		const struct d6_srv *sv = &ctx_of(hs)->srv[s->srv];
+
+		v = opt(p, OPT_SERVERID, sv->len);
+		memcpy(v, sv->duid, sv->len);
+		p = v + sv->len;
 	}
 	if (t != WR_DHCP6_RELEASE) {
 		v = opt(p, OPT_ORO, t == WR_DHCP6_SOLICIT ? 4 : 2);
@@ -653,7 +670,6 @@ solicit(struct wr_hosts *hs, uint32_t h, struct d6_host *s, uint64_t now,
 	s->has_na = 0;
 	s->has_pd = 0;
 	s->have_adv = 0;
-	s->srv_len = 0;
 	begin(hs, s, D6_SOLICIT, now);
 	s->next_tx_ns = now + delay_ns;
 	s->start_ns = s->next_tx_ns;
@@ -811,6 +827,28 @@ has_lease(const struct wr_dhcp6_cfg *c, const struct wr_dhcp6_msg *m)
 	return na || pd;
 }
 
+/* The index of @p m's server in the port's table (added when new), or
+ * -1 when the table is full (counted). */
+static int
+server(struct wr_hosts *hs, const struct wr_dhcp6_msg *m)
+{
+	struct d6_ctx *x = ctx_of(hs);
+	uint32_t i;
+
+	for (i = 0; i < x->n_srv; i++)
+		if (x->srv[i].len == m->server_id_len &&
+		    memcmp(x->srv[i].duid, m->server_id, m->server_id_len) == 0)
+			return (int)i;
+	if (x->n_srv == D6_SRV_MAX) {
+		x->ev[D6_EV_SERVERS_FULL]++;
+		return -1;
+	}
+	x->srv[i].len = (uint8_t)m->server_id_len;
+	memcpy(x->srv[i].duid, m->server_id, m->server_id_len);
+	x->n_srv++;
+	return (int)i;
+}
+
 static void
 advertise(struct wr_hosts *hs, uint32_t h, struct d6_host *s,
 	  const struct wr_dhcp6_msg *m, uint64_t now)
@@ -826,10 +864,13 @@ advertise(struct wr_hosts *hs, uint32_t h, struct d6_host *s,
 		return;
 	}
 	if (!s->have_adv || pref > s->adv_pref) {
+		int sv = server(hs, m);
+
+		if (sv < 0)
+			return;
 		s->have_adv = 1;
 		s->adv_pref = pref;
-		s->srv_len = (uint8_t)m->server_id_len;
-		memcpy(s->srv, m->server_id, m->server_id_len);
+		s->srv = (uint8_t)sv;
 		/* Its leases are the REQUEST's hints. */
 		s->has_na = c->ia_na && m->na.has_lease;
 		s->na = m->na.addr;
@@ -904,7 +945,7 @@ reply(struct wr_hosts *hs, uint32_t h, struct d6_host *s,
 	const struct wr_dhcp6_cfg *c = cfg_of(hs, h);
 	uint8_t was = s->state;
 	bool na, pd;
-	int fail;
+	int fail, sv;
 
 	count(hs, D6_EV_REPLY_RX);
 	if (was == D6_RELEASE) {
@@ -957,8 +998,9 @@ reply(struct wr_hosts *hs, uint32_t h, struct d6_host *s,
 	}
 	/* Section 18.2.10.1: a REPLY to a REQUEST or a RENEW comes from the
 	 * server that will renew it. */
-	s->srv_len = (uint8_t)m->server_id_len;
-	memcpy(s->srv, m->server_id, m->server_id_len);
+	sv = server(hs, m);
+	if (sv >= 0)
+		s->srv = (uint8_t)sv;
 	s->lease_ns = now;
 	times(s, &m->na, &m->pd);
 	count(hs, was == D6_RENEW ? D6_EV_RENEWED :

@@ -294,6 +294,29 @@ arm(struct wr_hosts *hs, uint32_t h, struct sl_host *s)
 		       when == UINT64_MAX ? 0 : when);
 }
 
+/* RFC 4862 5.5.4: an address whose preferred lifetime ran out is
+ * DEPRECATED (still answered for, not chosen as a source), and PREFERRED
+ * again when an RA gives it a preferred lifetime.  The engine keeps
+ * lifetimes as given and never moves this state itself; TENTATIVE and
+ * DUPLICATE are DAD's and left alone. */
+static void
+preferred(struct wr_hosts *hs, uint32_t h, __uint128_t addr, bool yes)
+{
+	struct wr_host *hst = wr_hosts_get(hs, h);
+	uint8_t i;
+
+	for (i = 0; i < hst->n_ip6; i++) {
+		struct wr_host_ip6 *a = &hst->ip6[i];
+
+		if (a->addr != addr)
+			continue;
+		if (a->state == WR_IP6_PREFERRED && !yes)
+			a->state = WR_IP6_DEPRECATED;
+		else if (a->state == WR_IP6_DEPRECATED && yes)
+			a->state = WR_IP6_PREFERRED;
+	}
+}
+
 static uint64_t
 until(uint64_t now, uint32_t secs)
 {
@@ -378,6 +401,7 @@ sl_timer(struct wr_hosts *hs, uint32_t h, uint64_t now)
 			p->deprecated = 1;
 			wr_hosts_add_ip6(hs, h, p->addr, 64, WR_IP6_SLAAC,
 					 left(p->valid_until_ns, now), 0, now);
+			preferred(hs, h, p->addr, false);
 		}
 	}
 	arm(hs, h, s);
@@ -453,6 +477,7 @@ take_pio(struct wr_hosts *hs, uint32_t h, struct sl_host *s,
 	slot->deprecated = p->preferred_s == 0;
 	wr_hosts_add_ip6(hs, h, addr, 64, WR_IP6_SLAAC,
 			 left(slot->valid_until_ns, now), p->preferred_s, now);
+	preferred(hs, h, addr, p->preferred_s != 0);
 	count(hs, SL_EV_ADDR_UPDATED);
 }
 
