@@ -9,7 +9,7 @@ WR_PACKAGES=(dpdk dpdk-dev libdpdk-dev meson ninja-build pkg-config gcc
     python3-scapy tshark tcpdump iproute2 iputils-ping chromium chromium-driver
     python3-selenium firefox-esr clang libclang-rt-14-dev
     debhelper dh-python dpkg-dev lintian man-db bash-completion zsh systemd python3-venv
-    dnsmasq-base radvd)
+    dnsmasq-base radvd ethtool)
 
 wr_say() { printf '== %s\n' "$*" >&2; }
 

@@ -915,6 +915,10 @@ times(struct d6_host *s, const struct wr_dhcp6_ia *na,
 static int
 failure(const struct wr_dhcp6_cfg *c, const struct wr_dhcp6_msg *m)
 {
+	/* dnsmasq answers a REQUEST for an address it gave another client
+	 * meanwhile with NoAddrsAvail at the top level. */
+	if (m->has_status && m->status == ST_NO_ADDRS)
+		return D6_EV_FAIL_NO_ADDRS;
 	if (m->has_status && m->status != 0)
 		return D6_EV_FAIL_STATUS;
 	if (c->ia_na && m->na.present && m->na.has_status) {
