@@ -277,6 +277,45 @@ class Dnsmasq(_Link):
         self.assertEqual(int(m.group(1)), self.COUNT)
 
 
+class PrefixDelegation(_Link):
+    """IA_PD against a server written with Scapy's DHCPv6 layers (dnsmasq delegates
+    no prefixes): 50 hosts each get their /56, renew it at T1, release it at the end."""
+
+    COUNT = 50
+
+    def test_prefix_delegation(self):
+        out, ready = self.path("pd.json"), self.path("pd.ready")
+        self.peer("pd-server", ["ip", "netns", "exec", self.ns, "/usr/bin/python3",
+                                os.path.join(os.path.dirname(__file__), "dhcp6_pd_server.py"),
+                                self.k_if, out, ready, "10", "16", "60"],
+                  ready=lambda: os.path.exists(ready), timeout=30)
+        time.sleep(1)   # the sniffer's socket opens after its thread starts
+        gen = self.run_wirerate("{dhcp: {ia_na: false, ia_pd: {prefix_len: 56}}}", 15)
+        self.finish(gen, 90)
+        self.assertTrue(wait_for(lambda: os.path.exists(out), 5))
+        time.sleep(1)
+        with open(out) as f:
+            clients = json.load(f)
+        want = {mac_of(k) for k in range(self.COUNT)}
+        self.assertEqual({c["mac"] for c in clients.values()}, want)
+        for duid, c in clients.items():
+            mine = "%x00::" % (c["iaid"] & 0xff)
+            self.assertEqual(duid, "00030001" + c["mac"].replace(":", ""))
+            self.assertEqual(c["iaid"], int(c["mac"].replace(":", "")[-8:], 16))
+            kinds = [e["type"] for e in c["events"]]
+            # SOLICIT with the /56 hint; REQUEST, RENEW (T1 10 s) and RELEASE
+            # naming the prefix delegated.
+            self.assertEqual(kinds[0], "solicit", kinds)
+            self.assertEqual(c["events"][0]["plen"], 56)
+            self.assertIn("request", kinds)
+            self.assertIn("renew", kinds)
+            self.assertEqual(kinds[-1], "release", kinds)
+            for e in c["events"]:
+                if e["type"] in ("request", "renew", "release"):
+                    self.assertEqual(e["prefix"], "2001:db8:" + mine, e)
+                    self.assertEqual(e["plen"], 56)
+
+
 class Radvd(_Link):
     """radvd (Debian) advertises a prefix: every host configures its EUI-64 address."""
 
