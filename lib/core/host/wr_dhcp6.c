@@ -11,25 +11,6 @@
 #include "wr_wire.h"
 #include "wr_ytree.h"
 
-/* Options (RFC 8415 section 21, RFC 3646 for DNS). */
-#define OPT_CLIENTID 1
-#define OPT_SERVERID 2
-#define OPT_IA_NA 3
-#define OPT_IAADDR 5
-#define OPT_ORO 6
-#define OPT_PREFERENCE 7
-#define OPT_ELAPSED_TIME 8
-#define OPT_STATUS_CODE 13
-#define OPT_RAPID_COMMIT 14
-#define OPT_DNS_SERVERS 23
-#define OPT_IA_PD 25
-#define OPT_IAPREFIX 26
-#define OPT_SOL_MAX_RT 82
-
-/* Status codes (section 21.13). */
-#define ST_NO_ADDRS 2
-#define ST_NO_BINDING 3
-#define ST_NO_PREFIX 6
 
 /* Section 7.6's transmission parameters, in ms. */
 #define SOL_MAX_DELAY_MS 1000
@@ -178,199 +159,6 @@ _Static_assert(sizeof(struct d6_host) <= 112,
 
 /* ---- Messages ---- */
 
-uint16_t
-wr_dhcp6_duid(uint8_t *out, uint8_t type, const uint8_t mac[6])
-{
-	wr_put16(out, type);
-	wr_put16(out + 2, 1);   /* hardware type 1: Ethernet (RFC 826) */
-	if (type == 1) {
-		wr_put32(out + 4, 0);
-		memcpy(out + 8, mac, 6);
-		return 14;
-	}
-	memcpy(out + 4, mac, 6);
-	return 10;
-}
-
-uint32_t
-wr_dhcp6_next_rt(uint32_t rt_ms, uint32_t irt_ms, uint32_t mrt_ms, uint32_t r,
-		 bool solicit)
-{
-	/* RAND uniform in [-0.1, 0.1] (section 15), in thousandths; the
-	 * first SOLICIT's RAND strictly positive (section 18.2.1). */
-	int64_t rp = (int64_t)(r % 201) - 100;
-	int64_t rt;
-
-	if (rt_ms == 0) {
-		if (solicit)
-			rp = (int64_t)(r % 100) + 1;
-		rt = (int64_t)irt_ms + (int64_t)irt_ms * rp / 1000;
-	} else {
-		rt = 2 * (int64_t)rt_ms + (int64_t)rt_ms * rp / 1000;
-	}
-	if (mrt_ms != 0 && rt > (int64_t)mrt_ms)
-		rt = (int64_t)mrt_ms + (int64_t)mrt_ms * rp / 1000;
-	return rt < 1 ? 1 : (uint32_t)rt;
-}
-
-/* A status code option's code (the message text after it is not read). */
-static enum wr_dhcp6_bad
-status_of(const uint8_t *v, uint16_t len, bool *has, uint16_t *code)
-{
-	if (len < 2)
-		return WR_DHCP6_BAD_OPTION;
-	*has = true;
-	*code = (uint16_t)wr_get16(v);
-	return WR_DHCP6_OK;
-}
-
-/* IA_NA (12 bytes before its options) or IA_PD: the IA's first lease
- * option and status. */
-static enum wr_dhcp6_bad
-parse_ia(const uint8_t *v, uint16_t len, bool pd, struct wr_dhcp6_ia *ia)
-{
-	uint32_t off = 12;
-
-	if (len < 12)
-		return WR_DHCP6_BAD_IA;
-	ia->present = true;
-	ia->iaid = (uint32_t)wr_get32(v);
-	ia->t1 = (uint32_t)wr_get32(v + 4);
-	ia->t2 = (uint32_t)wr_get32(v + 8);
-	while (off < len) {
-		uint16_t code, olen;
-		const uint8_t *o = v + off;
-		enum wr_dhcp6_bad rc;
-
-		if (len - off < 4)
-			return WR_DHCP6_BAD_OPTION;
-		code = (uint16_t)wr_get16(o);
-		olen = (uint16_t)wr_get16(o + 2);
-		if (olen > len - off - 4)
-			return WR_DHCP6_BAD_OPTION;
-		o += 4;
-		if (code == OPT_STATUS_CODE) {
-			rc = status_of(o, olen, &ia->has_status, &ia->status);
-			if (rc != WR_DHCP6_OK)
-				return rc;
-		} else if (!ia->has_lease &&
-			   code == (pd ? OPT_IAPREFIX : OPT_IAADDR)) {
-			/* IAADDR: address, preferred, valid, options;
-			 * IAPREFIX: preferred, valid, length, prefix, options. */
-			uint32_t fixed = pd ? 25 : 24, i = fixed;
-
-			if (olen < fixed)
-				return WR_DHCP6_BAD_IA;
-			ia->has_lease = true;
-			if (pd) {
-				ia->preferred_s = (uint32_t)wr_get32(o);
-				ia->valid_s = (uint32_t)wr_get32(o + 4);
-				ia->plen = o[8];
-				ia->addr = wr_get128(o + 9);
-				if (ia->plen > 128)
-					return WR_DHCP6_BAD_IA;
-			} else {
-				ia->addr = wr_get128(o);
-				ia->plen = 128;
-				ia->preferred_s = (uint32_t)wr_get32(o + 16);
-				ia->valid_s = (uint32_t)wr_get32(o + 20);
-			}
-			/* The lease option's own options: its status. */
-			while (i < olen) {
-				uint16_t c2, l2;
-
-				if (olen - i < 4)
-					return WR_DHCP6_BAD_OPTION;
-				c2 = (uint16_t)wr_get16(o + i);
-				l2 = (uint16_t)wr_get16(o + i + 2);
-				if (l2 > olen - i - 4)
-					return WR_DHCP6_BAD_OPTION;
-				if (c2 == OPT_STATUS_CODE) {
-					rc = status_of(o + i + 4, l2,
-						       &ia->lease_has_status,
-						       &ia->lease_status);
-					if (rc != WR_DHCP6_OK)
-						return rc;
-				}
-				i += 4u + l2;
-			}
-		}
-		off += 4u + olen;
-	}
-	return WR_DHCP6_OK;
-}
-
-enum wr_dhcp6_bad
-wr_dhcp6_parse(const uint8_t *p, uint32_t len, struct wr_dhcp6_msg *m)
-{
-	uint32_t off = 4;
-
-	memset(m, 0, sizeof(*m));
-	if (len < 4)
-		return WR_DHCP6_BAD_SHORT;
-	m->type = p[0];
-	m->xid = (uint32_t)wr_get24(p + 1);
-	if (m->type != WR_DHCP6_ADVERTISE && m->type != WR_DHCP6_REPLY)
-		return WR_DHCP6_BAD_TYPE;
-	while (off < len) {
-		uint16_t code, olen;
-		const uint8_t *o = p + off;
-		enum wr_dhcp6_bad rc = WR_DHCP6_OK;
-
-		if (len - off < 4)
-			return WR_DHCP6_BAD_OPTION;
-		code = (uint16_t)wr_get16(o);
-		olen = (uint16_t)wr_get16(o + 2);
-		if (olen > len - off - 4)
-			return WR_DHCP6_BAD_OPTION;
-		o += 4;
-		switch (code) {
-		case OPT_CLIENTID:
-		case OPT_SERVERID:
-			if (olen < 2 || olen > WR_DHCP6_DUID_MAX)
-				return WR_DHCP6_BAD_DUID;
-			if (code == OPT_CLIENTID) {
-				m->client_id = o;
-				m->client_id_len = olen;
-			} else {
-				m->server_id = o;
-				m->server_id_len = olen;
-			}
-			break;
-		case OPT_PREFERENCE:
-			if (olen != 1)
-				return WR_DHCP6_BAD_OPTION;
-			m->has_preference = true;
-			m->preference = o[0];
-			break;
-		case OPT_RAPID_COMMIT:
-			m->rapid_commit = true;
-			break;
-		case OPT_STATUS_CODE:
-			rc = status_of(o, olen, &m->has_status, &m->status);
-			break;
-		case OPT_IA_NA:
-			if (!m->na.present)
-				rc = parse_ia(o, olen, false, &m->na);
-			break;
-		case OPT_IA_PD:
-			if (!m->pd.present)
-				rc = parse_ia(o, olen, true, &m->pd);
-			break;
-		default:
-			break;
-		}
-		if (rc != WR_DHCP6_OK)
-			return rc;
-		off += 4u + olen;
-	}
-	if (m->client_id == NULL)
-		return WR_DHCP6_BAD_NO_CLIENTID;
-	if (m->server_id == NULL)
-		return WR_DHCP6_BAD_NO_SERVERID;
-	return WR_DHCP6_OK;
-}
-
 /* An option's header at @p p.  @return the bytes after it. */
 static uint8_t *
 opt(uint8_t *p, uint16_t code, uint16_t len)
@@ -459,39 +247,39 @@ build(struct wr_hosts *hs, uint32_t h, struct d6_host *s, uint8_t *m,
 
 	m[0] = t;
 	wr_put24(m + 1, s->xid);
-	v = opt(p, OPT_CLIENTID, 0);
+	v = opt(p, WR_DHCP6_OPT_CLIENTID, 0);
 	wr_put16(p + 2, wr_dhcp6_duid(v, c->duid_type, hst->mac));
 	p = v + wr_get16(p + 2);
 	if (t == WR_DHCP6_REQUEST || t == WR_DHCP6_RENEW ||
 	    t == WR_DHCP6_RELEASE) {
 		const struct d6_srv *sv = &ctx_of(hs)->srv[s->srv];
 
-		v = opt(p, OPT_SERVERID, sv->len);
+		v = opt(p, WR_DHCP6_OPT_SERVERID, sv->len);
 		memcpy(v, sv->duid, sv->len);
 		p = v + sv->len;
 	}
 	if (t != WR_DHCP6_RELEASE) {
-		v = opt(p, OPT_ORO, t == WR_DHCP6_SOLICIT ? 4 : 2);
-		wr_put16(v, OPT_DNS_SERVERS);
+		v = opt(p, WR_DHCP6_OPT_ORO, t == WR_DHCP6_SOLICIT ? 4 : 2);
+		wr_put16(v, WR_DHCP6_OPT_DNS_SERVERS);
 		/* Section 18.2.1: a SOLICIT asks for SOL_MAX_RT. */
 		if (t == WR_DHCP6_SOLICIT)
-			wr_put16(v + 2, OPT_SOL_MAX_RT);
+			wr_put16(v + 2, WR_DHCP6_OPT_SOL_MAX_RT);
 		p = v + (t == WR_DHCP6_SOLICIT ? 4 : 2);
 	}
 	/* Hundredths of a second since the exchange began, 0xffff at most
 	 * (section 21.9). */
-	v = opt(p, OPT_ELAPSED_TIME, 2);
+	v = opt(p, WR_DHCP6_OPT_ELAPSED_TIME, 2);
 	wr_put16(v, s->tries == 0 ? 0 : (cs > 0xffff ? 0xffff : cs));
 	p = v + 2;
 	if (t == WR_DHCP6_SOLICIT && c->rapid_commit)
-		p = opt(p, OPT_RAPID_COMMIT, 0);
+		p = opt(p, WR_DHCP6_OPT_RAPID_COMMIT, 0);
 	if (c->ia_na && (t != WR_DHCP6_RELEASE || s->has_na)) {
-		v = opt(p, OPT_IA_NA, s->has_na ? 12 + 28 : 12);
+		v = opt(p, WR_DHCP6_OPT_IA_NA, s->has_na ? 12 + 28 : 12);
 		wr_put32(v, iaid_of(hst));
 		memset(v + 4, 0, 8);    /* T1, T2: the server's to choose */
 		p = v + 12;
 		if (s->has_na) {
-			v = opt(p, OPT_IAADDR, 24);
+			v = opt(p, WR_DHCP6_OPT_IAADDR, 24);
 			wr_put128(v, s->na);
 			wr_put32(v + 16, lifetimes ? s->na_pref : 0);
 			wr_put32(v + 20, lifetimes ? s->na_valid : 0);
@@ -501,12 +289,12 @@ build(struct wr_hosts *hs, uint32_t h, struct d6_host *s, uint8_t *m,
 	if (c->ia_pd && (t != WR_DHCP6_RELEASE || s->has_pd)) {
 		bool hint = s->has_pd || c->pd_len != 0;
 
-		v = opt(p, OPT_IA_PD, hint ? 12 + 29 : 12);
+		v = opt(p, WR_DHCP6_OPT_IA_PD, hint ? 12 + 29 : 12);
 		wr_put32(v, iaid_of(hst));
 		memset(v + 4, 0, 8);
 		p = v + 12;
 		if (hint) {
-			v = opt(p, OPT_IAPREFIX, 25);
+			v = opt(p, WR_DHCP6_OPT_IAPREFIX, 25);
 			wr_put32(v, lifetimes ? s->pd_pref : 0);
 			wr_put32(v + 4, lifetimes ? s->pd_valid : 0);
 			v[8] = s->has_pd ? s->pd_len : c->pd_len;
@@ -917,22 +705,22 @@ failure(const struct wr_dhcp6_cfg *c, const struct wr_dhcp6_msg *m)
 {
 	/* dnsmasq answers a REQUEST for an address it gave another client
 	 * meanwhile with NoAddrsAvail at the top level. */
-	if (m->has_status && m->status == ST_NO_ADDRS)
+	if (m->has_status && m->status == WR_DHCP6_ST_NO_ADDRS)
 		return D6_EV_FAIL_NO_ADDRS;
 	if (m->has_status && m->status != 0)
 		return D6_EV_FAIL_STATUS;
 	if (c->ia_na && m->na.present && m->na.has_status) {
-		if (m->na.status == ST_NO_ADDRS)
+		if (m->na.status == WR_DHCP6_ST_NO_ADDRS)
 			return D6_EV_FAIL_NO_ADDRS;
-		if (m->na.status == ST_NO_BINDING)
+		if (m->na.status == WR_DHCP6_ST_NO_BINDING)
 			return D6_EV_FAIL_NO_BINDING;
 		if (m->na.status != 0)
 			return D6_EV_FAIL_STATUS;
 	}
 	if (c->ia_pd && m->pd.present && m->pd.has_status) {
-		if (m->pd.status == ST_NO_PREFIX)
+		if (m->pd.status == WR_DHCP6_ST_NO_PREFIX)
 			return D6_EV_FAIL_NO_PREFIX;
-		if (m->pd.status == ST_NO_BINDING)
+		if (m->pd.status == WR_DHCP6_ST_NO_BINDING)
 			return D6_EV_FAIL_NO_BINDING;
 		if (m->pd.status != 0)
 			return D6_EV_FAIL_STATUS;

@@ -34,6 +34,7 @@
 
 #include "wr_error.h"
 #include "wr_filter.h"
+#include "wr_host_spec.h"
 #include "wr_parse.h"
 #include "wr_proto.h"
 #include "wr_sched.h"
@@ -194,6 +195,8 @@ struct wr_stream_file {
 	uint64_t loops;     /**< passes of a sequence (`next: first`); 0 = for ever */
 	/** rx_classes: counted after the profile's (wr_filter.h). */
 	struct wr_rx_classes classes;
+	/** hosts: the emulated hosts of every port (doc/hosts.md). */
+	struct wr_host_specs hosts;
 };
 
 /**
