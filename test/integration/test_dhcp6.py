@@ -122,9 +122,9 @@ ports:
     tx_lcores: [1]
 """)
 
-    # Hosts started a second: dnsmasq (one thread; a lease file rewritten
-    # and the neighbour table read for each message) answers 100 to 300
-    # clients a second here; past that its socket's buffer overflows.
+    # Hosts started a second: dnsmasq is one thread that rewrites its lease
+    # file and reads the neighbour table for each message; 1,000 hosts at
+    # 1,000 a second overflowed its socket here (Udp6RcvbufErrors).
     RATE = 100
 
     def streams(self, ipv6, seconds, count=None):
