@@ -444,6 +444,7 @@ test_exchange(void)
 {
 	struct t6 *t = t6_new(1, WR_HOST_ADDR_DHCP, ID, cfg(1, 1, 0, 4));
 	const struct wr_host *hst;
+	struct wr_dhcp6_lease ls;
 	struct lease l = lease1(), l2;
 	struct cmsg c, r;
 	uint64_t t0, sol_at;
@@ -510,7 +511,13 @@ test_exchange(void)
 	CU_ASSERT_EQUAL(hst->ip6[slot].origin, WR_IP6_DHCP);
 	CU_ASSERT_EQUAL(hst->ip6[slot].valid_s, 300);
 	CU_ASSERT_EQUAL(hst->ip6[slot].preferred_s, 200);
-	CU_ASSERT_STRING_EQUAL(wr_hosts_proto_state(t->hs, 0, ID), "bound");
+	CU_ASSERT_STRING_EQUAL(wr_hosts_proto_state(t->hs, 0, ID), "bound pd");
+	CU_ASSERT_EQUAL(wr_dhcp6_lease(t->hs, 0, &ls), 0);
+	CU_ASSERT_TRUE(ls.has_addr && ls.addr == NA1 + 1);
+	CU_ASSERT_TRUE(ls.has_prefix && ls.prefix == PD1 && ls.prefix_len == 56);
+	CU_ASSERT_EQUAL(ls.prefix_valid_s, 300);
+	CU_ASSERT_EQUAL(ls.t1_s, 100);
+	CU_ASSERT_EQUAL(ls.t2_s, 160);
 	CU_ASSERT_EQUAL(t6_counter(t, ID, "bound"), 1);
 	CU_ASSERT_EQUAL(t6_counter(t, ID, "pd_bound"), 1);
 	CU_ASSERT_EQUAL(t6_counter(t, ID, "state_bound"), 1);
@@ -539,7 +546,7 @@ test_exchange(void)
 		;
 	CU_ASSERT_EQUAL(r.type, WR_DHCP6_REBIND);
 	CU_ASSERT_EQUAL(r.sid_len, 0);
-	CU_ASSERT_STRING_EQUAL(wr_hosts_proto_state(t->hs, 0, ID), "rebinding");
+	CU_ASSERT_STRING_EQUAL(wr_hosts_proto_state(t->hs, 0, ID), "rebinding pd");
 	l2.t1 = 1000;
 	l2.t2 = 1600;
 	l2.na_valid = 3000;
@@ -558,6 +565,7 @@ test_exchange(void)
 	CU_ASSERT_TRUE(r.pd_pfx && r.pd_p == PD1);
 	CU_ASSERT_EQUAL(t6_has_ip6(t, 0, NA1 + 1), -1);
 	CU_ASSERT_STRING_EQUAL(wr_hosts_proto_state(t->hs, 0, ID), "releasing");
+	CU_ASSERT_EQUAL(wr_dhcp6_lease(t->hs, 0, &ls), -ENOENT);
 	CU_ASSERT_EQUAL(t6_counter(t, ID, "release_tx"), 1);
 	t6_free(t);
 }

@@ -875,7 +875,40 @@ d6_state_word(const struct wr_hosts *hs, uint32_t h)
 	const struct d6_host *s =
 		wr_hosts_state((struct wr_hosts *)hs, h, WR_HOST_PROTO_dhcp6);
 
+	/* The control plane keeps 15 characters of a word: the prefix
+	 * itself is wr_dhcp6_lease()'s. */
+	if (s->has_pd && (s->state == D6_BOUND || s->state == D6_RENEW ||
+			  s->state == D6_REBIND))
+		return s->state == D6_BOUND ? "bound pd" :
+		       s->state == D6_RENEW ? "renewing pd" : "rebinding pd";
 	return s->state < D6__COUNT ? d6_state_names[s->state] : "?";
+}
+
+int
+wr_dhcp6_lease(const struct wr_hosts *hs, uint32_t h, struct wr_dhcp6_lease *l)
+{
+	const struct d6_host *s;
+
+	memset(l, 0, sizeof(*l));
+	if (h >= wr_hosts_n(hs) || cfg_of(hs, h) == NULL)
+		return -ENOENT;
+	s = wr_hosts_state((struct wr_hosts *)hs, h, WR_HOST_PROTO_dhcp6);
+	if (s->state != D6_BOUND && s->state != D6_RENEW &&
+	    s->state != D6_REBIND)
+		return -ENOENT;
+	l->has_addr = s->has_na;
+	l->addr = s->na;
+	l->addr_preferred_s = s->na_pref;
+	l->addr_valid_s = s->na_valid;
+	l->has_prefix = s->has_pd;
+	l->prefix = s->pd;
+	l->prefix_len = s->pd_len;
+	l->prefix_preferred_s = s->pd_pref;
+	l->prefix_valid_s = s->pd_valid;
+	l->t1_s = s->t1;
+	l->t2_s = s->t2;
+	l->since_ns = s->lease_ns;
+	return 0;
 }
 
 static void

@@ -55,6 +55,31 @@ struct wr_dhcp6_cfg {
 	struct wr_host_where where;
 };
 
+/** What a bound host holds (for the control plane: a delegated prefix is
+ * no address of the host's, so it is nowhere else). */
+struct wr_dhcp6_lease {
+	bool has_addr;
+	bool has_prefix;
+	uint8_t prefix_len;
+	__uint128_t addr;
+	__uint128_t prefix;
+	uint32_t addr_preferred_s;
+	uint32_t addr_valid_s;
+	uint32_t prefix_preferred_s;
+	uint32_t prefix_valid_s;
+	uint32_t t1_s;          /**< from since_ns; 0xffffffff: never */
+	uint32_t t2_s;
+	uint64_t since_ns;      /**< the REPLY that gave these lifetimes */
+};
+
+/**
+ * Host @p h's lease (the service's thread, as every wr_hosts call).
+ * @return 0; -ENOENT when @p h has no DHCPv6 config or holds nothing
+ *         (not bound, renewing or rebinding).
+ */
+int wr_dhcp6_lease(const struct wr_hosts *hs, uint32_t h,
+		   struct wr_dhcp6_lease *l);
+
 extern const struct wr_host_proto wr_host_proto_dhcp6;
 
 #endif /* WR_DHCP6_H */
