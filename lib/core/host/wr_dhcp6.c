@@ -173,7 +173,7 @@ opt(uint8_t *p, uint16_t code, uint16_t len)
 static struct d6_ctx *
 ctx_of(struct wr_hosts *hs)
 {
-	return wr_hosts_proto_ctx(hs, WR_HOST_PROTO_dhcp6);
+	return wr_hosts_data(hs, WR_HOST_PROTO_dhcp6);
 }
 
 static void
@@ -873,7 +873,7 @@ static const char *
 d6_state_word(const struct wr_hosts *hs, uint32_t h)
 {
 	const struct d6_host *s =
-		wr_hosts_state((struct wr_hosts *)hs, h, WR_HOST_PROTO_dhcp6);
+		wr_hosts_cstate(hs, h, WR_HOST_PROTO_dhcp6);
 
 	/* The control plane keeps 15 characters of a word: the prefix
 	 * itself is wr_dhcp6_lease()'s. */
@@ -892,7 +892,7 @@ wr_dhcp6_lease(const struct wr_hosts *hs, uint32_t h, struct wr_dhcp6_lease *l)
 	memset(l, 0, sizeof(*l));
 	if (h >= wr_hosts_n(hs) || cfg_of(hs, h) == NULL)
 		return -ENOENT;
-	s = wr_hosts_state((struct wr_hosts *)hs, h, WR_HOST_PROTO_dhcp6);
+	s = wr_hosts_cstate(hs, h, WR_HOST_PROTO_dhcp6);
 	if (s->state != D6_BOUND && s->state != D6_RENEW &&
 	    s->state != D6_REBIND)
 		return -ENOENT;
@@ -915,8 +915,7 @@ static void
 d6_counters(const struct wr_hosts *hs,
 	    void (*put)(void *ctx, const char *name, uint64_t v), void *ctx)
 {
-	struct wr_hosts *w = (struct wr_hosts *)hs;
-	const struct d6_ctx *x = ctx_of(w);
+	const struct d6_ctx *x = wr_hosts_cdata(hs, WR_HOST_PROTO_dhcp6);
 	uint64_t n[D6__COUNT] = { 0 };
 	char name[64];
 	uint32_t h;
@@ -928,7 +927,7 @@ d6_counters(const struct wr_hosts *hs,
 
 		if (cfg_of(hs, h) == NULL)
 			continue;
-		s = wr_hosts_state(w, h, WR_HOST_PROTO_dhcp6);
+		s = wr_hosts_cstate(hs, h, WR_HOST_PROTO_dhcp6);
 		if (s->state < D6__COUNT)
 			n[s->state]++;
 	}
@@ -1057,7 +1056,7 @@ const struct wr_host_proto wr_host_proto_dhcp6 = {
 	.name = "dhcp6",
 	.parse = d6_parse,
 	.state_size = sizeof(struct d6_host),
-	.ctx_size = sizeof(struct d6_ctx),
+	.data_size = sizeof(struct d6_ctx),
 	.wants = d6_wants,
 	.input = d6_input,
 	.start = d6_start,

@@ -96,15 +96,17 @@ create_hosts(struct wr_hosts *hs, struct wr_error *err)
 	for (id = 0; id < WR_HOST_PROTO__COUNT; id++) {
 		size_t sz = wr_host_protos[id]->state_size;
 
-		if (wr_host_protos[id]->ctx_size != 0) {
-			hs->mctx[id] = calloc(1, wr_host_protos[id]->ctx_size);
-			if (hs->mctx[id] == NULL)
-				return -ENOMEM;
-		}
 		if (sz == 0)
 			continue;
 		hs->mstate[id] = calloc(hs->n ? hs->n : 1, sz);
 		if (hs->mstate[id] == NULL)
+			return -ENOMEM;
+	}
+	for (id = 0; id < WR_HOST_PROTO__COUNT; id++) {
+		if (wr_host_protos[id]->data_size == 0)
+			continue;
+		hs->mdata[id] = calloc(1, wr_host_protos[id]->data_size);
+		if (hs->mdata[id] == NULL)
 			return -ENOMEM;
 	}
 	return 0;
@@ -209,10 +211,10 @@ wr_hosts_free(struct wr_hosts *hs)
 
 	if (hs == NULL)
 		return;
-	for (id = 0; id < WR_HOST_PROTO__COUNT; id++) {
+	for (id = 0; id < WR_HOST_PROTO__COUNT; id++)
 		free(hs->mstate[id]);
-		free(hs->mctx[id]);
-	}
+	for (id = 0; id < WR_HOST_PROTO__COUNT; id++)
+		free(hs->mdata[id]);
 	wr_host_wheel_free(&hs->wheel);
 	free(hs->by_mac.e);
 	free(hs->by_ip4.e);

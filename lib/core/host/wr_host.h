@@ -175,9 +175,9 @@ struct wr_host_proto {
 		     const struct wr_host_group *g, void **cfg);
 	/** Size of its per-host state (zeroed at start), 0 for none. */
 	size_t state_size;
-	/** Size of its per-port context (zeroed at create: counters that
-	 * belong to no host, such as malformed frames), 0 for none. */
-	size_t ctx_size;
+	/** Size of its per-port data (zeroed at create: its counters), 0
+	 * for none. */
+	size_t data_size;
 	/** True when @p rx is this module's (tried in the .def's order,
 	 * after the engine's own ARP/ND/echo). */
 	bool (*wants)(const struct wr_host_rx *rx);
@@ -252,6 +252,15 @@ const void *wr_hosts_cfg(const struct wr_hosts *hs, uint32_t h,
 void *wr_hosts_state(struct wr_hosts *hs, uint32_t h,
 		     enum wr_host_proto_id id);
 
+/** The module's state for @p h, read-only (its state word, counters). */
+const void *wr_hosts_cstate(const struct wr_hosts *hs, uint32_t h,
+			    enum wr_host_proto_id id);
+/** The module's per-port data (data_size bytes, zeroed at create; NULL
+ * when 0): what is not one host's, such as its counters. */
+void *wr_hosts_data(struct wr_hosts *hs, enum wr_host_proto_id id);
+const void *wr_hosts_cdata(const struct wr_hosts *hs,
+			   enum wr_host_proto_id id);
+
 /** Host by MAC, or -1. */
 int64_t wr_hosts_by_mac(const struct wr_hosts *hs, const uint8_t mac[6]);
 /** Host holding IPv4 @p ip on the VLANs of @p rx (its tags), or -1. */
@@ -278,8 +287,6 @@ void wr_hosts_timer(struct wr_hosts *hs, uint32_t h, enum wr_host_proto_id id,
 /** The module @p id is done bringing @p h up (@p ok false: it failed). */
 void wr_hosts_done(struct wr_hosts *hs, uint32_t h, enum wr_host_proto_id id,
 		   bool ok);
-/** The module @p id's per-port context (ctx_size bytes, zeroed at create). */
-void *wr_hosts_proto_ctx(struct wr_hosts *hs, enum wr_host_proto_id id);
 /** A 32-bit value of the run's seeded generator (xids, jitter). */
 uint32_t wr_hosts_rand(struct wr_hosts *hs);
 

@@ -228,17 +228,32 @@ wr_hosts_cfg(const struct wr_hosts *hs, uint32_t h, enum wr_host_proto_id id)
 }
 
 void *
-wr_hosts_proto_ctx(struct wr_hosts *hs, enum wr_host_proto_id id)
-{
-	return hs->mctx[id];
-}
-
-void *
 wr_hosts_state(struct wr_hosts *hs, uint32_t h, enum wr_host_proto_id id)
 {
 	size_t sz = wr_host_protos[id]->state_size;
 
 	return hs->mstate[id] == NULL ? NULL : (uint8_t *)hs->mstate[id] + sz * h;
+}
+
+const void *
+wr_hosts_cstate(const struct wr_hosts *hs, uint32_t h, enum wr_host_proto_id id)
+{
+	size_t sz = wr_host_protos[id]->state_size;
+
+	return hs->mstate[id] == NULL ? NULL :
+	       (const uint8_t *)hs->mstate[id] + sz * h;
+}
+
+void *
+wr_hosts_data(struct wr_hosts *hs, enum wr_host_proto_id id)
+{
+	return hs->mdata[id];
+}
+
+const void *
+wr_hosts_cdata(const struct wr_hosts *hs, enum wr_host_proto_id id)
+{
+	return hs->mdata[id];
 }
 
 uint32_t

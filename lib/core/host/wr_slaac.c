@@ -191,7 +191,7 @@ wr_slaac_parse(const uint8_t *ip6, const uint8_t *icmp, uint32_t icmp_len,
 static struct sl_ctx *
 ctx_of(struct wr_hosts *hs)
 {
-	return wr_hosts_proto_ctx(hs, WR_HOST_PROTO_slaac);
+	return wr_hosts_data(hs, WR_HOST_PROTO_slaac);
 }
 
 static void
@@ -559,7 +559,7 @@ static const char *
 sl_state_word(const struct wr_hosts *hs, uint32_t h)
 {
 	const struct sl_host *s =
-		wr_hosts_state((struct wr_hosts *)hs, h, WR_HOST_PROTO_slaac);
+		wr_hosts_cstate(hs, h, WR_HOST_PROTO_slaac);
 
 	if (s->state == SL_CONFIGURED && (s->flags & 0xc0) == 0xc0)
 		return "configured M O";
@@ -574,8 +574,7 @@ static void
 sl_counters(const struct wr_hosts *hs,
 	    void (*put)(void *ctx, const char *name, uint64_t v), void *ctx)
 {
-	struct wr_hosts *w = (struct wr_hosts *)hs;
-	const struct sl_ctx *x = ctx_of(w);
+	const struct sl_ctx *x = wr_hosts_cdata(hs, WR_HOST_PROTO_slaac);
 	uint64_t n[SL__COUNT] = { 0 };
 	char name[64];
 	uint32_t h;
@@ -586,7 +585,7 @@ sl_counters(const struct wr_hosts *hs,
 
 		if (cfg_of(hs, h) == NULL)
 			continue;
-		s = wr_hosts_state(w, h, WR_HOST_PROTO_slaac);
+		s = wr_hosts_cstate(hs, h, WR_HOST_PROTO_slaac);
 		if (s->state < SL__COUNT)
 			n[s->state]++;
 	}
@@ -646,7 +645,7 @@ const struct wr_host_proto wr_host_proto_slaac = {
 	.name = "slaac",
 	.parse = sl_parse,
 	.state_size = sizeof(struct sl_host),
-	.ctx_size = sizeof(struct sl_ctx),
+	.data_size = sizeof(struct sl_ctx),
 	.wants = sl_wants,
 	.input = sl_input,
 	.start = sl_start,
