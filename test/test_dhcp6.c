@@ -647,6 +647,35 @@ test_pref255_rapid(void)
 	t6_free(t);
 }
 
+/* DUID-LLT (type 1, time 0): sent, and the server's answers naming it
+ * taken; a DUID-LL of the same MAC is not this host's. */
+static void
+test_duid_llt(void)
+{
+	struct wr_dhcp6_cfg *c = cfg(1, 0, 0, 4);
+	struct lease l = lease1();
+	struct cmsg m, r, ll;
+	struct t6 *t;
+
+	c->duid_type = 1;
+	t = t6_new(1, WR_HOST_ADDR_DHCP, ID, c);
+	l.pd = 0;
+	l.pref = 255;
+	wr_hosts_start(t->hs, t->now);
+	first_solicit(t, &m);
+	CU_ASSERT_EQUAL(m.cid_len, 14);
+	CU_ASSERT_EQUAL(memcmp(m.cid, "\x00\x01\x00\x01\x00\x00\x00\x00\x02\x00\x00\x00\x01\x00", 14), 0);
+	ll = m;
+	ll.cid_len = wr_dhcp6_duid(ll.cid, 3, (const uint8_t *)"\x02\x00\x00\x00\x01\x00");
+	answer(t, &ll, WR_DHCP6_ADVERTISE, &l);
+	CU_ASSERT_EQUAL(t6_counter(t, ID, "rx_not_ours"), 1);
+	answer(t, &m, WR_DHCP6_ADVERTISE, &l);
+	CU_ASSERT_FATAL(next_msg(t, &r));
+	CU_ASSERT_EQUAL(r.type, WR_DHCP6_REQUEST);
+	CU_ASSERT_EQUAL(r.cid_len, 14);
+	t6_free(t);
+}
+
 /* Failures by reason: no addresses, and the lease expiring unrenewed. */
 static void
 test_failures(void)
@@ -789,6 +818,7 @@ static CU_TestInfo dhcp6_tests[] = {
 	{ "exchange", test_exchange },
 	{ "silent_server", test_silent_server },
 	{ "pref255_rapid", test_pref255_rapid },
+	{ "duid_llt", test_duid_llt },
 	{ "failures", test_failures },
 	{ "malformed", test_malformed },
 	{ "many", test_many },
