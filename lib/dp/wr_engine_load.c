@@ -802,6 +802,17 @@ wr_engine_prepare(const struct wr_stream_file *f, unsigned int n_ports,
 	if (p != NULL)
 		memset(p, 0, sizeof(*p));
 
+	/* The hosts' ports, as the streams' (before EAL in `run`). */
+	for (i = 0; n_ports > 0 && i < f->hosts.n; i++) {
+		const struct wr_host_group *g = &f->hosts.groups[i];
+
+		if (g->port >= n_ports)
+			return wr_error_set(err, -EINVAL, f->path,
+				g->where.line, g->where.col, NULL,
+				"hosts[%u].port: port %u does not exist: %s "
+				"has %u port%s (0..%u)", i, g->port, ports_of,
+				n_ports, n_ports == 1 ? "" : "s", n_ports - 1);
+	}
 	for (i = 0; i < f->n_streams; i++) {
 		const struct wr_stream *s = &f->streams[i];
 		struct wr_frame_tmpl *t;
@@ -852,6 +863,20 @@ wr_eng_set_launched(struct wr_engine *e, bool on)
 	rte_spinlock_unlock(&e->guard);
 }
 
+/*
+ * Wait for the engine's own lcores, not every worker
+ * (rte_eal_mp_wait_lcore()): the hosts' service may run on a lcore of
+ * its own (wr_host_svc.h) across the engine's starts and stops.
+ */
+void
+wr_eng_wait_lcores(struct wr_engine *e)
+{
+	unsigned int i;
+
+	for (i = 0; i < e->n_lcores; i++)
+		rte_eal_wait_lcore(e->lcores[i]);
+}
+
 void
 wr_engine_unload(struct wr_engine *e)
 {
@@ -861,7 +886,7 @@ wr_engine_unload(struct wr_engine *e)
 	if (e->launched) {
 		__atomic_store_n(&e->stop, 1, __ATOMIC_RELAXED);
 		__atomic_store_n(&e->stop_rx, 1, __ATOMIC_RELAXED);
-		rte_eal_mp_wait_lcore();
+		wr_eng_wait_lcores(e);
 		wr_eng_set_launched(e, false);
 	}
 	/* Before the TX pools go: a TX capture holds some of their mbufs. */
