@@ -88,6 +88,11 @@ OPT(o_link_down, "on-link-down", 'k', WR_CLI_CHOICE, "WHAT", "stop continue",
 OPT(o_oversub, "oversubscribe", 'o', WR_CLI_FLAG, NULL, NULL,
     "Send streams that ask a port for more than its line rate (refused "
     "otherwise, exit 2).");
+OPT(o_hosts_table, "hosts", 'I', WR_CLI_FLAG, NULL, NULL,
+    "With `hosts:` in the stream file: print every emulated host at the "
+    "end of the run, a line each (index, group, state, MAC, VLANs, IPv4 "
+    "and IPv6 addresses, each gateway's MAC, neighbour state and age), "
+    "before the hosts' summary (doc/hosts.md).");
 OPT_FULL(o_peer, 0, true, "peer", 'e', WR_CLI_VALUE, "SPEC", NULL,
     "With `--repeat`: the peer's own RX/TX frames and bytes over each "
     "repetition beside ours: `telemetry:PREFIX:PORT` (a DPDK process's "
@@ -294,7 +299,7 @@ static const struct wr_cli_use run_opts[] = {
 	USE(o_burst), USE(o_quiet), USE(o_link_down), USE(o_oversub),
 	USE(o_repeat), USE(o_peer), USE(o_capture), USE(o_cap_filter),
 	USE(o_cap_count), USE(o_cap_size), USE(o_cap_duration), USE(o_snaplen),
-	USE(o_cap_files),
+	USE(o_cap_files), USE(o_hosts_table),
 	USE_TREX,
 	END,
 };

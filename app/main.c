@@ -303,6 +303,7 @@ static const struct streams_optdef streams_opts[] = {
 	  0, "an lcore id" },
 	{ 'L', p_str, F(stats_jsonl), -1, 0, NULL },
 	{ 'o', p_flag, F(oversubscribe), -1, 0, NULL },
+	{ 'I', p_flag, F(hosts_table), -1, 0, NULL },
 	{ 'e', p_peer, 0, -1, 0, NULL },
 	{ 'a', p_capture, 0, -1, 0, NULL },
 	CAPOPT('f'), CAPOPT('g'), CAPOPT('i'), CAPOPT('u'), CAPOPT('v'),

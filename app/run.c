@@ -306,19 +306,36 @@ run_header(struct run *r)
 		wr_report_header(stdout, &meta, wr_engine_view(r->e));
 }
 
+/* The results' members after ports and streams: the repetitions (run
+ * --repeat), the emulated hosts (doc/hosts.md). */
+struct json_more {
+	const struct wr_rep_set *reps;
+	const struct wr_run_ext *x;
+};
+
+static int
+json_more(FILE *out, const void *arg)
+{
+	const struct json_more *m = arg;
+	int rc = wr_rep_json_more(out, m->reps);
+
+	return rc != 0 ? rc : wr_run_ext_hosts_json(out, m->x);
+}
+
 /* The results JSON (--json); with @p reps, its repetitions too. */
 static int
 write_json(struct run *r, const char *reason, const struct wr_report_view *v,
 	   const struct wr_rep_set *reps)
 {
+	struct json_more more = { .reps = reps, .x = &r->x };
 	struct wr_report_meta meta;
 	int jrc;
 
 	if (r->o->json_file == NULL)
 		return WR_EXIT_OK;
 	fill_meta(r, &meta, reason);
-	meta.json_more = wr_rep_json_more;
-	meta.json_more_arg = reps;
+	meta.json_more = json_more;
+	meta.json_more_arg = &more;
 	meta.captures = r->x.caps;
 	meta.n_captures = r->x.caps != NULL ? r->x.sess.n_caps : 0;
 	jrc = wr_report_json(r->o->json_file, &meta, v);

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "wr_app.h"
+#include "wr_hosts_read.h"
 #include "wr_neigh.h"
 #include "wr_engine.h"
 #include "wr_report.h"
@@ -42,6 +43,7 @@ wr_run_ext_load(struct wr_run_ext *x, const struct wr_opts *o,
 			.lim = k->lim,
 		};
 	}
+	x->hosts_table = o->hosts_table;
 	wr_session_init(&x->sess, e, &so);
 	rc = wr_session_load(&x->sess, f, err);
 	if (rc != 0)
@@ -151,7 +153,33 @@ wr_run_ext_summary(struct wr_run_ext *x, struct wr_engine *e, FILE *out)
 				d->nd_replies == 1 ? "" : "s",
 				d->tx_drop ? " (some answers dropped: TX full)" : "");
 	}
+	/* The hosts as they are at the end, before the unload stops them
+	 * (doc/hosts.md). */
+	if (x->sess.hosts != NULL &&
+	    wr_hosts_read_print(x->sess.hosts, &wr_engine_file(e)->hosts,
+				wr_engine_n_ports(e), x->hosts_table, out) == -ENOMEM)
+		fprintf(stderr, "wirerate: hosts: out of memory\n");
 	fflush(out);
+}
+
+int
+wr_run_ext_hosts_json(FILE *out, const void *arg)
+{
+	const struct wr_run_ext *x = arg;
+	struct wr_engine *e = x->sess.e;
+	json_t *a;
+	int rc;
+
+	if (x->sess.hosts == NULL)
+		return 0;
+	a = wr_hosts_read_json(x->sess.hosts, &wr_engine_file(e)->hosts,
+			       wr_engine_n_ports(e));
+	if (a == NULL)
+		return -ENOMEM;
+	fputs(",\n  \"hosts\": ", out);
+	rc = json_dumpf(a, out, JSON_COMPACT);
+	json_decref(a);
+	return rc == 0 ? 0 : -EIO;
 }
 
 int

@@ -82,6 +82,7 @@ struct wr_opts {
 	const char *stats_jsonl;    /**< run --stats-jsonl FILE */
 	bool link_down_continue;    /**< --on-link-down continue */
 	bool oversubscribe;         /**< run --oversubscribe: rates above the line rate */
+	bool hosts_table;           /**< run --hosts: every host at the end */
 	const char *peers[WR_PEERS_MAX]; /**< run --peer SPEC (wr_peer.h) */
 	unsigned int n_peers;
 	/* run --capture PORT[:rx|tx|both]=FILE, each with the --capture-*
@@ -279,6 +280,7 @@ struct wr_run_ext {
 	struct wr_jsonl jsonl;
 	bool jsonl_open;
 	bool jsonl_failed;
+	bool hosts_table;            /**< run --hosts */
 };
 
 /** Load @p f onto @p e through the session, with the templates @p prep
@@ -292,6 +294,10 @@ void wr_run_ext_interval(struct wr_run_ext *x, const struct wr_report_view *v,
 void wr_run_ext_stopped(struct wr_run_ext *x, const struct wr_opts *o,
 			struct wr_engine *e);
 void wr_run_ext_summary(struct wr_run_ext *x, struct wr_engine *e, FILE *out);
+/** The results JSON's "hosts" (each port's hosts by state and counters,
+ * as stats.get's), written after the document's other members as a
+ * json_more hook does; @p arg: the struct wr_run_ext. */
+int wr_run_ext_hosts_json(FILE *out, const void *arg);
 /** @return 0, or the negative errno of a --stats-jsonl log that could not
  * be written whole (removed: the run's exit status is then 1). */
 int wr_run_ext_close(struct wr_run_ext *x, struct wr_engine *e);

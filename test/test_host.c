@@ -185,6 +185,12 @@ test_many(void)
 	CU_ASSERT_EQUAL(ctr(hs, "na_unsolicited_sent"), 2 * n);
 	CU_ASSERT_TRUE(wr_hosts_up(hs));
 	CU_ASSERT_EQUAL(ctr(hs, "hosts_up"), n);
+	/* doc/hosts.md's figure: 352 bytes of table, 4-byte index entries
+	 * (MAC 2^18, IPv4 2^18, IPv6 2^20 for 100,000), 12 a timer. */
+	printf("\n%u hosts: %zu bytes, %.1f a host\n", n, wr_hosts_mem(hs),
+	       (double)wr_hosts_mem(hs) / n);
+	CU_ASSERT_EQUAL(wr_hosts_mem(hs), ctr(hs, "mem_bytes"));
+	CU_ASSERT(wr_hosts_mem(hs) > 352u * n && wr_hosts_mem(hs) < 440u * n);
 	wr_hosts_free(hs);
 	free(c);
 }

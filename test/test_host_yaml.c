@@ -218,10 +218,48 @@ test_interleaved_macs(void)
 	}
 }
 
+#ifndef WR_DOC
+#define WR_DOC "doc"
+#endif
+
+/* doc/hosts.md's example loads as it says. */
+static void
+test_doc_example(void)
+{
+	char *text = NULL, *start, *end;
+	struct wr_stream_file f;
+	struct wr_error e;
+	size_t len = 0;
+	FILE *fp = fopen(WR_DOC "/hosts.md", "r");
+	int rc;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+	text = calloc(1, 65536);
+	len = fread(text, 1, 65535, fp);
+	fclose(fp);
+	CU_ASSERT(len > 0);
+	start = strstr(text, "```yaml\n");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(start);
+	start += 8;
+	end = strstr(start, "```");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(end);
+	*end = '\0';
+	rc = load(start, &f, &e);
+	if (rc != 0)
+		wr_test_print_error(&e);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT_EQUAL(f.hosts.n, 2);
+	CU_ASSERT_EQUAL(f.hosts.groups[0].count, 10000);
+	CU_ASSERT_EQUAL(f.hosts.groups[1].vlan_step[1], 1);
+	wr_stream_file_free(&f);
+	free(text);
+}
+
 static CU_TestInfo yaml_tests[] = {
 	{ "model", test_model },
 	{ "refusals", test_refusals },
 	{ "interleaved_macs", test_interleaved_macs },
+	{ "doc_example", test_doc_example },
 	CU_TEST_INFO_NULL,
 };
 

@@ -348,6 +348,8 @@ async function tick() {
       if (state.tick % 5 === 0) await refreshPorts();
       // A running capture's counts, live while its view is open.
       if (state.view === "captures" && state.capturesRunning) await refreshCaptures();
+      // Hosts change state on their own (leases, neighbours' ages): live while shown.
+      if (state.view === "hosts") await refreshHosts();
       onStats(stats);
     }
   } catch {
@@ -859,6 +861,9 @@ function setupOptionalViews() {
   $("captures-body").hidden = !caps;
   $("captures-missing").hidden = caps;
   if (caps) refreshCaptures();
+  const hosts = state.methods.has("hosts.list");
+  $("hosts-body").hidden = !hosts;
+  $("hosts-missing").hidden = hosts;
   const has = state.methods.has("bench.start");
   $("bench-body").hidden = !has;
   $("bench-missing").hidden = has;
@@ -933,6 +938,80 @@ async function downloadCapture(c) {
     a.click();
     a.remove();
     setTimeout(() => URL.revokeObjectURL(url), 10000);
+  }
+}
+
+// ---- emulated hosts (hosts.list, hosts.counters) ----
+
+const hostsPage = { offset: 0, next: null, limit: 100 };
+
+function hostsQuery() {
+  const f = $("hosts-form");
+  const q = { port: Number(f.port.value || 0), offset: hostsPage.offset, limit: Number(f.limit.value) };
+  if (f.group.value.trim()) q.group = f.group.value.trim();
+  if (f.state.value) q.state = f.state.value;
+  return q;
+}
+
+// A host's neighbour entries, one line each in a cell.
+function neighCell(h, key) {
+  const td = node("td", { class: "l", dataset: { col: key } });
+  td.textContent = (h.neighbours || []).map((n) => {
+    if (key === "gateway") return n.ip;
+    if (key === "neigh-state") return n.state + (n.probes ? ` (${n.probes} asked)` : "");
+    if (key === "gateway-mac") return n.mac || "–";
+    return String(n.age_ms);
+  }).join("\n") || "–";
+  return td;
+}
+
+async function refreshHosts() {
+  if (!rpc.open || !state.methods.has("hosts.list")) return;
+  let r;
+  try {
+    r = await rpc.call("hosts.list", hostsQuery());
+  } catch (e) {
+    $("hosts-info").textContent = e.message || String(e);
+    $("hosts-table").tBodies[0].replaceChildren();
+    return;
+  }
+  hostsPage.next = r.next_offset;
+  const tb = $("hosts-table").tBodies[0];
+  tb.replaceChildren();
+  for (const h of r.hosts) {
+    const tr = node("tr", { dataset: { host: String(h.index), state: h.state } });
+    tr.append(node("th", { scope: "row" }, String(h.index)));
+    const v4 = h.ipv4 && h.ipv4.address ? `${h.ipv4.address}/${h.ipv4.prefix}` : "–";
+    const v6 = (h.ipv6 || []).map((a) => `${a.address}/${a.prefix} ${a.origin}, ${a.state}`).join("\n") || "–";
+    const vl = (h.vlans || []).map((v) => String(v.id)).join(".") || "–";
+    const mods = Object.entries(h.modules || {}).map(([m, w]) => `${m}: ${w}`).join("\n") || "–";
+    for (const [col, v] of [["group", h.group || "–"], ["state", h.state], ["mac", h.mac], ["vlans", vl],
+                            ["ipv4", v4], ["ipv6", v6]])
+      tr.append(node("td", { class: "l", dataset: { col } }, v));
+    tr.append(neighCell(h, "gateway"), neighCell(h, "neigh-state"), neighCell(h, "gateway-mac"));
+    const age = neighCell(h, "age");
+    age.className = "num";
+    tr.append(age, node("td", { class: "l", dataset: { col: "modules" } }, mods));
+    tb.append(tr);
+  }
+  const n = (x) => x.toLocaleString("en-US");
+  $("hosts-info").textContent = r.total === 0 ? `No hosts on port ${r.port}.`
+    : r.hosts.length === 0 ? `None of ${n(r.matched)} matching past ${n(r.offset)} (${n(r.total)} on port ${r.port}).`
+    : `Hosts ${n(r.offset + 1)} to ${n(r.offset + r.hosts.length)} of ${n(r.matched)} matching (${n(r.total)} on port ${r.port}).`;
+  $("hosts-prev").disabled = hostsPage.offset === 0;
+  $("hosts-next").disabled = r.next_offset === null;
+  const c = await rpc.call("hosts.counters", {}).catch(() => ({ ports: [] }));
+  const cb = $("host-counters-table").tBodies[0];
+  cb.replaceChildren();
+  for (const p of c.ports) {
+    const rows = [["hosts", p.hosts], ["up", p.up], ["pending", p.pending], ["failed", p.failed], ["idle", p.idle],
+                  ...Object.entries(p.counters || {})];
+    for (const [name, v] of rows) {
+      const tr = node("tr", { dataset: { counter: `${p.port}:${name}` } });
+      tr.append(node("th", { scope: "row" }, String(p.port)), node("td", { class: "l" }, name),
+                node("td", { class: "num" }, Number(v).toLocaleString("en-US")));
+      cb.append(tr);
+    }
   }
 }
 
@@ -1145,7 +1224,7 @@ async function download(format) {
 
 // ---- tabs, theme, wiring ----
 
-const VIEWS = ["traffic", "streams", "latency", "captures", "bench", "events"];
+const VIEWS = ["traffic", "streams", "latency", "captures", "hosts", "bench", "events"];
 
 function showView(v, focus = false) {
   if (!VIEWS.includes(v)) v = "traffic";
@@ -1162,6 +1241,7 @@ function showView(v, focus = false) {
   if (v === "traffic") renderCharts();
   if (v === "latency") renderLatency();
   if (v === "captures" && state.ready && state.methods.has("capture.status")) refreshCaptures();
+  if (v === "hosts" && state.ready) refreshHosts();
   if (v === "streams") renderGutter(state.lastCheck && !state.lastCheck.valid ? state.lastCheck.error.line : 0);
 }
 
@@ -1245,6 +1325,15 @@ function wire() {
   $("btn-load").addEventListener("click", loadIntoServer);
   $("bench-form").addEventListener("submit", benchStart);
   $("capture-form").addEventListener("submit", captureStart);
+  $("hosts-form").addEventListener("submit", (ev) => { ev.preventDefault(); hostsPage.offset = 0; refreshHosts(); });
+  $("hosts-prev").addEventListener("click", () => {
+    hostsPage.offset = Math.max(0, hostsPage.offset - Number($("hosts-form").limit.value));
+    refreshHosts();
+  });
+  $("hosts-next").addEventListener("click", () => {
+    if (hostsPage.next !== null) hostsPage.offset = hostsPage.next;
+    refreshHosts();
+  });
   $("btn-bench-cancel").addEventListener("click", async () => {
     await call("bench.cancel", { job: state.myJob }).catch(() => {});
     await refreshJobs();

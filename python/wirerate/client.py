@@ -357,6 +357,42 @@ class Client:
     def clear(self) -> Result:
         return self.call("stats.clear")
 
+    # -- emulated hosts (doc/hosts.md) -------------------------------------------------------
+
+    def hosts(self, port: int = 0, group: Optional[str] = None, state: Optional[str] = None,
+              offset: Optional[int] = None, limit: Optional[int] = None) -> Result:
+        """hosts.list: one page of ``port``'s emulated hosts, in table order.
+
+        ``group`` keeps one host group's, ``state`` ("idle", "pending", "up", "failed")
+        those in that state; ``offset`` counts the hosts matching, ``limit`` is 1 to 1000
+        (default 100).  Returns {"port", "total", "matched", "offset", "hosts",
+        "next_offset"} (``next_offset`` None on the last page); each host is {"index",
+        "group", "state", "mac", "vlans", "ipv4", "ipv6", "gateway6", "neighbours",
+        "modules"}, a neighbour {"ip", "state", "mac", "age_ms", "probes"}.  A port that
+        does not exist, an unknown group or an offset past ``matched`` raise RpcError whose
+        ``data["param"]`` names the parameter."""
+        return self.call("hosts.list", port=port, group=group, state=state, offset=offset,
+                         limit=limit)
+
+    def hosts_all(self, port: int = 0, group: Optional[str] = None,
+                  state: Optional[str] = None, page: int = 1000) -> List[Result]:
+        """Every host of ``port`` matching ``group``/``state``, page by page (hosts())."""
+        out: List[Result] = []
+        offset: Optional[int] = 0
+        while offset is not None:
+            r = self.hosts(port, group=group, state=state, offset=offset, limit=page)
+            out.extend(r["hosts"])
+            offset = r["next_offset"]
+        return out
+
+    def host_counters(self, ports: Optional[Sequence[int]] = None) -> List[Result]:
+        """hosts.counters: per port with hosts (``ports`` to choose), {"port", "hosts",
+        "idle", "pending", "up", "failed", "counters": {name: value}}: the host engine's
+        counters and each protocol module's (prefixed with its name: "dhcp4_...");
+        stats.get carries the same list as "hosts"."""
+        return self.call("hosts.counters",
+                         ports=list(ports) if ports is not None else None)["ports"]
+
     def events(self, since: Optional[int] = None) -> List[Result]:
         """Events after ``since`` (default: after the last one this client saw)."""
         r = self.call("events.poll", since=self.last_event if since is None else since)

@@ -29,6 +29,7 @@ RATE_UNITS = ("pps", "kpps", "mpps", "gpps", "bps", "kbps", "mbps", "gbps", "tbp
               "l1", "l2")
 START_KEYS = ("rate", "duration", "count", "at", "drain")
 CAPTURE_KEYS = ("filter", "count", "size", "duration", "snaplen", "files")
+HOSTS_KEYS = ("group", "state", "offset", "limit")
 
 
 def redact(obj: Any) -> Any:
@@ -66,6 +67,21 @@ def format_summary(s: Dict[str, Any]) -> str:
     lines = ["summary: " + ", ".join(parts)]
     lines += ["below its rate: " + b["text"] for b in s.get("below_rate", [])]
     return "\n".join(lines)
+
+
+def format_host(h: Dict[str, Any]) -> str:
+    """One line for a host of hosts.list: index, group, state, MAC, VLANs, addresses, each
+    gateway's neighbour entry (MAC learned or "-", state, age) and the modules' words."""
+    v4 = h.get("ipv4") or {}
+    addrs = [f"{v4['address']}/{v4['prefix']}"] if v4.get("address") else []
+    addrs += [f"{a['address']}/{a['prefix']}" + ("" if a["state"] == "preferred" else f" ({a['state']})")
+              for a in h.get("ipv6", []) if a.get("origin") != "link-local"]
+    vl = ".".join(str(v["id"]) for v in h.get("vlans", [])) or "-"
+    gws = [f"gw {n['ip']} {n['mac'] or '-'} {n['state']} {n['age_ms']} ms"
+           for n in h.get("neighbours", [])]
+    mods = [f"{m} {w}" for m, w in sorted(h.get("modules", {}).items())]
+    return "  ".join([f"{h['index']:>6}", h.get("group") or "-", h["state"], h["mac"],
+                      f"vlan {vl}", " ".join(addrs) or "no address", *gws, *mods])
 
 
 def format_capture(c: Dict[str, Any]) -> str:
@@ -536,6 +552,33 @@ class Console(cmd.Cmd):
             print(f"{rest[1]}: {n} bytes")
         else:
             print(self.do_capture.__doc__)
+
+    def do_hosts(self, arg: str) -> None:
+        """hosts [PORT] [group NAME] [state idle|pending|up|failed] [offset N] [limit N]
+        hosts counters [PORT...]
+        A page of a port's emulated hosts (hosts.list; the next page's offset follows), or
+        each port's hosts by state and their counters (hosts.counters)."""
+        words = shlex.split(arg)
+        if words and words[0] == "counters":
+            ports = [int(w) for w in words[1:]] or None
+            for p in self.c.host_counters(ports):
+                print(f"port {p['port']}: {p['hosts']} hosts: {p['up']} up, {p['pending']} "
+                      f"pending, {p['failed']} failed, {p['idle']} idle")
+                for k, v in p.get("counters", {}).items():
+                    print(f"  {k} {v}")
+            return
+        port = int(words.pop(0)) if words and words[0].isdigit() else 0
+        opts, extra = parse_words(words, HOSTS_KEYS)
+        if extra:
+            raise ValueError(f"hosts: unexpected {' '.join(extra)}")
+        r = self.c.hosts(port, group=opts.get("group"), state=opts.get("state"),
+                         offset=int(opts["offset"]) if "offset" in opts else None,
+                         limit=int(opts["limit"]) if "limit" in opts else None)
+        for h in r["hosts"]:
+            print(format_host(h))
+        nxt = r["next_offset"]
+        print(f"{len(r['hosts'])} of {r['matched']} matching ({r['total']} on port {port})"
+              + (f"; next: offset {nxt}" if nxt is not None else ""))
 
     def do_reset(self, _: str) -> None:
         """reset: take the ports, stop, remove every stream, clear."""

@@ -8,6 +8,8 @@ Every scrape reads stats.get once.  Per port and per stream: every counter of th
 counter table (stats.get {"counters": true}: the C table lib/core/output/wr_counter.def, so a
 counter added there is exported with no change here; tx_bytes with layer="l2" and
 layer="l1"), the rates over the interval since the previous scrape, and latency quantiles (ns).
+A port with emulated hosts adds wirerate_hosts{port, state} and
+wirerate_hosts_counter_total{port, counter} (doc/hosts.md).
 """
 
 from __future__ import annotations
@@ -72,6 +74,15 @@ class WirerateCollector:
                         put("wirerate_latency_ns", dict(lab, quantile=q), lat[key])
                     put("wirerate_latency_ns_count", lab, lat["n"])
                     put("wirerate_latency_ns_sum", lab, lat["avg"] * lat["n"])
+        # Each port's emulated hosts (stats.get's "hosts", doc/hosts.md): how many are in
+        # each state, and every counter of the engine and its modules as one family
+        # labelled by the counter's name (the modules name them: none is wired in here).
+        for h in st.get("hosts", []):
+            hl = {"port": str(h.get("port", ""))}
+            for word in ("idle", "pending", "up", "failed"):
+                put("wirerate_hosts", dict(hl, state=word), h.get(word, 0))
+            for cn, cv in sorted(h.get("counters", {}).items()):
+                put("wirerate_hosts_counter_total", dict(hl, counter=cn), cv)
         put("wirerate_running", {}, 1.0 if st.get("state") == "running" else 0.0)
         return out
 
@@ -87,6 +98,9 @@ class WirerateCollector:
             "wirerate_tx_rate_pps": "frames per second since the previous scrape",
             "wirerate_tx_rate_bps": "bits per second since the previous scrape",
             "wirerate_running": "1 while traffic runs",
+            "wirerate_hosts": "emulated hosts of a port in each state (idle, pending, up, failed)",
+            "wirerate_hosts_counter_total": "a counter of a port's host engine or of one of its"
+                                            " protocol modules (label counter: its name)",
         })
         for name, help_ in helps.items():
             rows = s.get(name, [])

@@ -12,8 +12,9 @@ import io  # noqa: E402
 import json  # noqa: E402
 
 from wirerate import merge_results, rate_shortfall, summary  # noqa: E402
-from wirerate.console import (Console as ConsoleCmd, format_stats, format_summary, parse_words,  # noqa: E402
-                              rate_arg, seconds, split_keywords, START_KEYS)
+from wirerate.console import (Console as ConsoleCmd, format_host, format_stats,  # noqa: E402
+                              format_summary, parse_words, rate_arg, seconds, split_keywords,
+                              START_KEYS)
 
 
 def row(name, tx, rx=None, lost=0, lat=None):
@@ -151,6 +152,103 @@ class Results(unittest.TestCase):
         self.assertEqual([s["server"] for s in m["streams"]], ["A", "B"])
         self.assertEqual(m["total"]["tx_pkts"], 30)
         self.assertAlmostEqual(m["start_spread_s"], 3e-6)
+
+
+class ConsoleHosts(unittest.TestCase):
+    """The console's hosts command over a fake client: a host a line, the next offset."""
+
+    HOST = {"index": 3, "group": "clients", "state": "up", "mac": "02:10:00:00:00:04",
+            "vlans": [{"tpid": 33024, "id": 100, "pcp": 0}, {"tpid": 33024, "id": 7, "pcp": 0}],
+            "ipv4": {"state": "up", "address": "10.0.0.13", "prefix": 16, "gateway": "10.0.0.1"},
+            "ipv6": [{"address": "fe80::1", "prefix": 64, "state": "preferred",
+                      "origin": "link-local"},
+                     {"address": "2001:db8::13", "prefix": 64, "state": "tentative",
+                      "origin": "static"}],
+            "gateway6": None,
+            "neighbours": [{"ip": "10.0.0.1", "state": "incomplete", "mac": None, "age_ms": 12,
+                            "probes": 1}],
+            "modules": {"dhcp4": "bound"}}
+
+    def test_line(self):
+        self.assertEqual(format_host(self.HOST),
+                         "     3  clients  up  02:10:00:00:00:04  vlan 100.7  10.0.0.13/16 "
+                         "2001:db8::13/64 (tentative)  gw 10.0.0.1 - incomplete 12 ms  "
+                         "dhcp4 bound")
+
+    def test_command(self):
+        asked = []
+
+        class Fake(FakeClient):
+            def hosts(self, port=0, group=None, state=None, offset=None, limit=None):
+                asked.append((port, group, state, offset, limit))
+                return {"port": port, "total": 9, "matched": 4, "offset": offset or 0,
+                        "hosts": [ConsoleHosts.HOST], "next_offset": 1}
+        con = ConsoleCmd(Fake())
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            con.onecmd("hosts 1 state up limit 1 group clients")
+        self.assertEqual(asked, [(1, "clients", "up", None, 1)])
+        self.assertEqual(out.getvalue().splitlines()[-1],
+                         "1 of 4 matching (9 on port 1); next: offset 1")
+
+
+class HostsPaging(unittest.TestCase):
+    """Client.hosts_all() and host_counters() against a fake server speaking hosts.list as
+    the C server does (lib/core/control/wr_hosts_view.c): pages by next_offset."""
+
+    def setUp(self):
+        from wirerate.client import Client
+        self.calls = []
+        self.macs = [f"02:00:00:00:{i >> 8:02x}:{i & 0xff:02x}" for i in range(2345)]
+        c = Client("/nonexistent")
+
+        def call(method, _timeout=-1.0, **params):
+            self.calls.append((method, {k: v for k, v in params.items() if v is not None}))
+            if method == "hosts.counters":
+                return {"ports": [{"port": 0, "hosts": 2345, "up": 2345, "idle": 0,
+                                   "pending": 0, "failed": 0, "counters": {"arp_replies": 7}}]}
+            off, lim = params["offset"], params["limit"]
+            page = [{"index": i, "mac": m} for i, m in enumerate(self.macs)][off:off + lim]
+            nxt = off + len(page)
+            return {"port": params["port"], "total": 2345, "matched": 2345, "offset": off,
+                    "hosts": page, "next_offset": nxt if nxt < 2345 else None}
+        c.call = call
+        self.c = c
+
+    def test_all_pages(self):
+        hosts = self.c.hosts_all(0, page=1000)
+        self.assertEqual([h["mac"] for h in hosts], self.macs)
+        self.assertEqual([p["offset"] for _, p in self.calls], [0, 1000, 2000])
+        self.assertEqual({p["limit"] for _, p in self.calls}, {1000})
+
+    def test_filters_sent(self):
+        self.c.hosts(1, group="clients", state="up", offset=5, limit=10)
+        self.assertEqual(self.calls[-1], ("hosts.list", {"port": 1, "group": "clients",
+                                                         "state": "up", "offset": 5,
+                                                         "limit": 10}))
+        self.assertEqual(self.c.host_counters([0])[0]["counters"], {"arp_replies": 7})
+        self.assertEqual(self.calls[-1], ("hosts.counters", {"ports": [0]}))
+
+
+class ExporterHosts(unittest.TestCase):
+    """The exporter's lines for a port's hosts (stats.get's "hosts")."""
+
+    def test_samples(self):
+        from wirerate.exporter import WirerateCollector
+
+        class Fake:
+            def stats(self, counters=False):
+                return {"time": 1.0, "state": "running", "counters": [], "streams": [],
+                        "ports": [{"name": "port0", "port": 0, "tx_pkts": 0}],
+                        "hosts": [{"port": 0, "hosts": 3, "idle": 0, "pending": 1, "up": 2,
+                                   "failed": 0,
+                                   "counters": {"arp_replies": 9, "dhcp4_ack": 2}}]}
+        s = WirerateCollector(Fake()).samples()
+        self.assertEqual(sorted((lab["state"], v) for lab, v in s["wirerate_hosts"]),
+                         [("failed", 0.0), ("idle", 0.0), ("pending", 1.0), ("up", 2.0)])
+        self.assertEqual(s["wirerate_hosts_counter_total"],
+                         [({"port": "0", "counter": "arp_replies"}, 9.0),
+                          ({"port": "0", "counter": "dhcp4_ack"}, 2.0)])
 
 
 if __name__ == "__main__":

@@ -166,7 +166,15 @@ struct wr_rpc_param {
 	  WR_RPC_P("id", WR_RPC_T_UINT, true), \
 	  WR_RPC_P("part", WR_RPC_T_UINT, false), \
 	  WR_RPC_P("offset", WR_RPC_T_UINT, false), \
-	  WR_RPC_P("length", WR_RPC_T_UINT, false))
+	  WR_RPC_P("length", WR_RPC_T_UINT, false)) \
+	X(HOSTS_LIST, "hosts.list", hosts_list, false, \
+	  WR_RPC_P("port", WR_RPC_T_UINT, true), \
+	  WR_RPC_P("group", WR_RPC_T_STR, false), \
+	  WR_RPC_P("state", WR_RPC_T_STR, false), \
+	  WR_RPC_P("offset", WR_RPC_T_UINT, false), \
+	  WR_RPC_P("limit", WR_RPC_T_UINT, false)) \
+	X(HOSTS_COUNTERS, "hosts.counters", hosts_counters, false, \
+	  WR_RPC_P("ports", WR_RPC_T_UINTS, false))
 
 #define WR_RPC_ENUM_(e, ...) WR_RPC_##e,
 enum wr_rpc_method {

@@ -96,7 +96,11 @@ create_hosts(struct wr_hosts *hs, struct wr_error *err)
 	for (id = 0; id < WR_HOST_PROTO__COUNT; id++) {
 		size_t sz = wr_host_protos[id]->state_size;
 
-		if (sz == 0)
+		/* Only for a module some group of this port names. */
+		for (gi = 0; gi < hs->n_grp; gi++)
+			if (sp->groups[hs->grp[gi].spec].proto_cfg[id] != NULL)
+				break;
+		if (sz == 0 || gi == hs->n_grp)
 			continue;
 		hs->mstate[id] = calloc(hs->n ? hs->n : 1, sz);
 		if (hs->mstate[id] == NULL)
@@ -204,6 +208,23 @@ wr_hosts_create(struct wr_hosts **out, const struct wr_host_specs *specs,
 	return 0;
 }
 
+size_t
+wr_hosts_mem(const struct wr_hosts *hs)
+{
+	size_t b = sizeof(*hs) + hs->n_grp * sizeof(*hs->grp) +
+		   (size_t)hs->n * sizeof(*hs->h) +
+		   ((size_t)hs->by_mac.mask + 1 + hs->by_ip4.mask + 1 +
+		    hs->by_ip6.mask + 1) * sizeof(uint32_t) +
+		   (size_t)hs->n * hs->wheel.n_kinds * sizeof(*hs->wheel.node) +
+		   WR_HOST_WHEEL_SLOTS * sizeof(*hs->wheel.slot);
+	int id;
+
+	for (id = 0; id < WR_HOST_PROTO__COUNT; id++)
+		if (hs->mstate[id] != NULL)
+			b += (size_t)hs->n * wr_host_protos[id]->state_size;
+	return b;
+}
+
 void
 wr_hosts_free(struct wr_hosts *hs)
 {
@@ -231,7 +252,10 @@ fire(struct wr_hosts *hs, uint32_t id, uint64_t now)
 	int mod;
 
 	if (kind == WR_HOST_TK_ENGINE) {
-		wr_hosts_engine_timer(hs, h, now);
+		/* Stopped hosts ask and announce nothing more; modules' timers
+		 * still run (a release retransmitted). */
+		if (!hs->stopped)
+			wr_hosts_engine_timer(hs, h, now);
 		return;
 	}
 	mod = hs->tmod[kind];
@@ -441,6 +465,7 @@ wr_hosts_counters(const struct wr_hosts *hs,
 
 	put(ctx, "hosts", hs->n);
 	put(ctx, "hosts_pending", hs->n_pending);
+	put(ctx, "mem_bytes", wr_hosts_mem(hs));
 #define WR_X(n) put(ctx, #n, hs->c.n);
 	WR_HOST_COUNTERS(WR_X)
 #undef WR_X

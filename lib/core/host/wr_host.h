@@ -223,6 +223,9 @@ int wr_hosts_create(struct wr_hosts **hs, const struct wr_host_specs *specs,
 		    uint16_t port, uint64_t seed, wr_hosts_send_fn send,
 		    void *send_ctx, struct wr_error *err);
 void wr_hosts_free(struct wr_hosts *hs);
+/** Bytes the hosts hold (table, indexes, timers, modules' states): all
+ * allocated at create, none later (doc/hosts.md: memory per host). */
+size_t wr_hosts_mem(const struct wr_hosts *hs);
 
 /** Begin bring-up at @p now: hosts start at their groups' rates with at
  * most their outstanding caps (wr_hosts_tick starts the rest). */
@@ -310,7 +313,9 @@ void wr_hosts_set_gw6(struct wr_hosts *hs, uint32_t h, __uint128_t gw,
 /* ---- For the control plane (the `hosts` API, counters) ---- */
 
 /** The engine's own counters (ARP/ND/echo answered, DAD, resolution,
- * frames dropped as malformed, tx_drop) and each module's, by name. */
+ * frames dropped as malformed by reason, tx_drop; hosts per gateway and
+ * address state; mem_bytes) and each module's, by name, a module's as
+ * <module>_<name> ("dhcp4_bound"). */
 void wr_hosts_counters(const struct wr_hosts *hs,
 		       void (*put)(void *ctx, const char *name, uint64_t v),
 		       void *ctx);

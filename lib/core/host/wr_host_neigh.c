@@ -423,10 +423,11 @@ arp_input(struct wr_hosts *hs, const struct wr_host_rx *rx, uint64_t now)
 {
 	struct wr_arp_pkt a;
 	struct wr_host *x;
-	uint32_t len = rx->len;
+	uint32_t n;
 	int64_t h;
 
-	if (wr_arp_parse(rx->frame, rx->len, &a) != 0) {
+	/* The tags were walked once (wr_hosts_parse): the body is at l3_off. */
+	if (wr_arp_parse_at(rx->frame, rx->len, rx->l3_off, &a) != 0) {
 		hs->c.rx_bad_arp++;
 		return;
 	}
@@ -442,11 +443,10 @@ arp_input(struct wr_hosts *hs, const struct wr_host_rx *rx, uint64_t now)
 		      now);
 	if (a.op != WR_ARP_OP_REQUEST)
 		return;
-	ONE_ADDR(ours, a.tpa);
-	memcpy(hs->buf, rx->frame, rx->len);
-	if (wr_arp_answer(hs->buf, &len, sizeof(hs->buf), x->mac, &ours, NULL) ==
-	    WR_ARP_ANSWER_ARP) {
-		wr_hosts_send(hs, hs->buf, len);
+	memcpy(hs->buf, rx->frame, rx->l3_off);
+	n = wr_arp_reply_at(hs->buf, rx->l3_off, sizeof(hs->buf), x->mac, &a);
+	if (n != 0) {
+		wr_hosts_send(hs, hs->buf, n);
 		hs->c.arp_answered++;
 	}
 }

@@ -192,16 +192,14 @@ padded_len(uint32_t l2, uint32_t len)
 }
 
 int
-wr_arp_parse(const uint8_t *p, uint32_t len, struct wr_arp_pkt *out)
+wr_arp_parse_at(const uint8_t *p, uint32_t len, uint32_t l3,
+		struct wr_arp_pkt *out)
 {
-	uint16_t type;
-	int off = l3_off(p, len, &type);
 	const uint8_t *a;
 
-	if (off < 0 || type != WR_ETHERTYPE_ARP ||
-	    len < (uint32_t)off + WR_ARP_LEN)
+	if (len < l3 + WR_ARP_LEN)
 		return -EINVAL;
-	a = p + off;
+	a = p + l3;
 	if (wr_get16(a) != ARP_HTYPE_ETHER || wr_get16(a + 2) != WR_ETHERTYPE_IPV4 ||
 	    a[4] != ARP_HLEN || a[5] != ARP_PLEN)
 		return -EINVAL;
@@ -211,6 +209,33 @@ wr_arp_parse(const uint8_t *p, uint32_t len, struct wr_arp_pkt *out)
 	memcpy(out->tha, a + 18, 6);
 	out->tpa = wr_get32(a + 24);
 	return 0;
+}
+
+int
+wr_arp_parse(const uint8_t *p, uint32_t len, struct wr_arp_pkt *out)
+{
+	uint16_t type;
+	int off = l3_off(p, len, &type);
+
+	if (off < 0 || type != WR_ETHERTYPE_ARP)
+		return -EINVAL;
+	return wr_arp_parse_at(p, len, (uint32_t)off, out);
+}
+
+uint32_t
+wr_arp_reply_at(uint8_t *frame, uint32_t l2, uint32_t cap, const uint8_t mac[6],
+		const struct wr_arp_pkt *req)
+{
+	uint32_t n = padded_len(l2, l2 + WR_ARP_LEN);
+
+	if (n > cap)
+		return 0;
+	/* In place: the request's tags and EtherType stay. */
+	memcpy(frame + ETH_DST_OFF, req->sha, 6);
+	memcpy(frame + ETH_SRC_OFF, mac, 6);
+	arp_body(frame + l2, WR_ARP_OP_REPLY, mac, req->tpa, req->sha, req->spa);
+	memset(frame + l2 + WR_ARP_LEN, 0, n - l2 - WR_ARP_LEN);
+	return n;
 }
 
 uint16_t
@@ -292,16 +317,11 @@ wr_arp_answer(uint8_t *frame, uint32_t *len, uint32_t cap, const uint8_t mac[6],
 		if (a.op != WR_ARP_OP_REQUEST || !wr_addrs_has(ours, a.tpa))
 			return WR_ARP_IGNORE;
 		l2 = (uint32_t)l3_off(frame, *len, &type);
-		n = padded_len(l2, l2 + WR_ARP_LEN);
-		if (n > cap)
+		n = wr_arp_reply_at(frame, l2, cap, mac, &a);
+		if (n == 0)
 			return WR_ARP_IGNORE;
 		if (pkt != NULL)
 			*pkt = a;
-		/* In place: the request's tags and EtherType stay. */
-		memcpy(frame + ETH_DST_OFF, a.sha, 6);
-		memcpy(frame + ETH_SRC_OFF, mac, 6);
-		arp_body(frame + l2, WR_ARP_OP_REPLY, mac, a.tpa, a.sha, a.spa);
-		memset(frame + l2 + WR_ARP_LEN, 0, n - l2 - WR_ARP_LEN);
 		*len = n;
 		return WR_ARP_ANSWER_ARP;
 	}

@@ -117,6 +117,23 @@ uint32_t wr_arp_l2_head(uint8_t *buf, const uint8_t dst[6], const uint8_t src[6]
 int wr_arp_parse(const uint8_t *frame, uint32_t len, struct wr_arp_pkt *out);
 
 /**
+ * wr_arp_parse() for a frame whose link header is known to be @p l3 bytes
+ * long and to carry ARP (a caller that walked the tags already).
+ * @return 0, or -EINVAL.
+ */
+int wr_arp_parse_at(const uint8_t *frame, uint32_t len, uint32_t l3,
+		    struct wr_arp_pkt *out);
+
+/**
+ * Turn the request @p req (parsed from @p frame, link header @p l2 bytes)
+ * into its reply in place, from @p mac, behind the request's tags: what
+ * wr_arp_answer() writes.  @p cap is the room from the frame's start.
+ * @return the reply's length (60, and 4 a tag), 0 when it would not fit.
+ */
+uint32_t wr_arp_reply_at(uint8_t *frame, uint32_t l2, uint32_t cap,
+			 const uint8_t mac[6], const struct wr_arp_pkt *req);
+
+/**
  * Build an ARP frame of opcode @p op into @p buf (at least
  * WR_ARP_FRAME_MAX bytes): Ethernet destination @p eth_dst, source @p sha,
  * sender @p sha/@p spa, target @p tha/@p tpa, behind the tags @p tags

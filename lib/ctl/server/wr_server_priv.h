@@ -315,6 +315,7 @@ struct call {
  *                         connections, the console (HTTP, WebSocket)
  *   wr_server_owner.c     what a method checks before it acts
  *   wr_server_caps.c      captures (capture.*)
+ *   wr_server_hosts.c     emulated hosts (hosts.*), read from their service
  *   wr_server_traffic.c   streams and traffic (streams.*, traffic.*, server.reset)
  *   wr_server_stats.c     statistics (stats.*)
  *   wr_server_jobs.c      benchmark jobs (bench.*)
@@ -388,6 +389,13 @@ json_t *wr_srv_m_cap_fetch(struct call *k);
 json_t *wr_srv_m_cap_start(struct call *k);
 json_t *wr_srv_m_cap_status(struct call *k);
 json_t *wr_srv_m_cap_stop(struct call *k);
+
+/* wr_server_hosts.c */
+/** stats.get's "hosts": hosts.counters' entry of each port with hosts
+ * (a port whose service did not answer is left out); NULL: no hosts. */
+json_t *wr_srv_hosts_json(struct server *s);
+json_t *wr_srv_m_hosts_counters(struct call *k);
+json_t *wr_srv_m_hosts_list(struct call *k);
 
 /* wr_server_traffic.c */
 extern const char *const wr_srv_state_names[];

@@ -113,6 +113,11 @@ wr_srv_stats_json(struct server *s, bool hist)
 				    json_null() : json_integer(
 				    (json_int_t)wr_srv_late_ns(s, t)));
 	}
+	/* The emulated hosts of each port: counts by state, counters by
+	 * name (doc/hosts.md), as hosts.counters gives them. */
+	a = wr_srv_hosts_json(s);
+	if (a != NULL)
+		json_object_set_new(j, "hosts", a);
 	a = json_object_get(j, "streams");
 	json_array_foreach(a, i, x) {
 		json_object_set_new(x, "paused", json_boolean(s->paused[i]));

@@ -560,6 +560,7 @@ json_t *
 wr_srv_m_start(struct call *k)
 {
 	struct server *s = k->s;
+	json_t *res;
 	struct wr_rate_spec spec;
 	struct wr_error err;
 	bool sel[WR_STREAMS_MAX], all, has_rate;
@@ -685,8 +686,20 @@ wr_srv_m_start(struct call *k)
 	s->state = ST_RUNNING;
 	s->reason = "running";
 	wr_srv_event_push(s, "traffic_started", NULL);
-	return json_pack("{s:s, s:o}", "state", "running", "streams",
-			 streams_json(s));
+	res = json_pack("{s:s, s:o}", "state", "running", "streams",
+			streams_json(s));
+	/* The hosts as their bring-up left them (the streams start all the
+	 * same): how many ports' hosts were still pending when the wait
+	 * ended, and each port's hosts by state (doc/hosts.md). */
+	if (res != NULL && s->sess.hosts != NULL) {
+		json_t *h = wr_srv_hosts_json(s);
+
+		json_object_set_new(res, "hosts_down",
+				    json_integer(s->sess.hosts_down));
+		if (h != NULL)
+			json_object_set_new(res, "hosts", h);
+	}
+	return res;
 }
 
 static bool
