@@ -14,7 +14,7 @@ from scapy.layers.dhcp6 import (DHCP6_Rebind, DHCP6_Release, DHCP6_Renew, DHCP6_
                                 DHCP6_Solicit, DHCP6OptClientId, DHCP6OptElapsedTime,
                                 DHCP6OptIA_NA, DHCP6OptIA_PD, DHCP6OptIAAddress,
                                 DHCP6OptIAPrefix, DHCP6OptOptReq, DHCP6OptRapidCommit,
-                                DHCP6OptServerId, DUID_EN, DUID_LL)
+                                DHCP6OptServerId, DUID_EN, DUID_LL, DUID_LLT)
 from scapy.layers.inet import UDP
 from scapy.layers.inet6 import ICMPv6ND_RS, ICMPv6NDOptSrcLLAddr, IPv6
 from scapy.layers.l2 import Ether
@@ -49,9 +49,9 @@ class Dhcp6(unittest.TestCase):
 
     def test_every_message(self):
         """Each message: from a link-local address to ff02::1:2, hop limit 1, UDP
-        546 -> 547 with a good checksum, DUID-LL of the sender's MAC."""
+        546 -> 547 with a good checksum, DUID-LL or DUID-LLT of the sender's MAC."""
         self.assertGreater(len(self.msgs), 300)
-        kinds = set()
+        kinds, llt = set(), 0
         for p in self.msgs:
             self.assertEqual(p[Ether].dst, "33:33:00:01:00:02")
             self.assertEqual(p[IPv6].dst, "ff02::1:2")
@@ -60,13 +60,19 @@ class Dhcp6(unittest.TestCase):
             self.assertEqual(p[UDP].sport, 546)
             self.assertTrue(checksum_ok(p, UDP), p.summary())
             duid = p[DHCP6OptClientId].duid
-            self.assertIsInstance(duid, DUID_LL)
+            self.assertIsInstance(duid, (DUID_LL, DUID_LLT))
             self.assertEqual(duid.lladdr, p[Ether].src)
             self.assertEqual(duid.hwtype, 1)
+            if isinstance(duid, DUID_LLT):
+                # Time 0: 2000-01-01 00:00:00 UTC (RFC 8415 11.2), as Scapy
+                # shows it, in seconds since 1970.
+                self.assertEqual(duid.timeval, 946684800)
+                llt += 1
             self.assertIn(DHCP6OptElapsedTime, p)
             kinds.add(type(p[UDP].payload))
         self.assertEqual(kinds, {DHCP6_Solicit, DHCP6_Request, DHCP6_Renew, DHCP6_Rebind,
                                  DHCP6_Release})
+        self.assertGreater(llt, 0)      # test_dhcp6's duid_llt
 
     def test_solicit(self):
         """The exchange's first SOLICIT: IA_NA and IA_PD with the MAC's last four bytes
