@@ -127,8 +127,9 @@ ports:
     # 1,000 a second overflowed its socket here (Udp6RcvbufErrors).
     RATE = 100
 
-    def streams(self, ipv6, seconds, count=None):
+    def streams(self, ipv6, seconds, count=None, rate=None):
         """Hosts and one slow stream that makes the run last @seconds."""
+        rate = rate or self.RATE
         return self.write("s.yaml", f"""version: 1
 hosts:
   - name: clients
@@ -136,7 +137,7 @@ hosts:
     count: {count or self.COUNT}
     mac: {mac_of(0)}
     ipv6: {ipv6}
-    bringup: {{rate: {self.RATE}, outstanding: {2 * self.RATE}}}
+    bringup: {{rate: {rate}, outstanding: {2 * rate}}}
 streams:
   - name: pace
     rate: 10 pps
@@ -145,8 +146,9 @@ streams:
     ipv4: {{src: 198.18.0.1, dst: 198.18.0.2}}
 """)
 
-    def run_wirerate(self, ipv6, seconds, wait_ms=30000):
-        args = [WIRERATE, "run", self.streams(ipv6, seconds), "--config", self.profile(),
+    def run_wirerate(self, ipv6, seconds, wait_ms=30000, rate=None):
+        args = [WIRERATE, "run", self.streams(ipv6, seconds, rate=rate), "--config",
+                self.profile(),
                 "--hosts-wait", str(wait_ms), "--hosts"]
         return self.peer("wirerate", args, stdout=subprocess.PIPE, cwd=self.tmp, text=True)
 
@@ -313,7 +315,10 @@ class Dnsmasq(_Link):
         self.dnsmasq.wait(10)
         self.dnsmasq.stopped = True
         t0 = time.monotonic()
-        gen = self.run_wirerate("{dhcp: {ia_na: true, retries: 2}}", 3, wait_ms=8000)
+        # All started at once (no server to spare): each gives up after
+        # DAD (1 s), its delay (up to 1 s) and two SOLICITs (1.1 + 2.2 s).
+        gen = self.run_wirerate("{dhcp: {ia_na: true, retries: 2}}", 3, wait_ms=8000,
+                                rate=1000)
         out = self.finish(gen, 60)
         self.assertLess(time.monotonic() - t0, 30)
         self.assertEqual(self.lease_rows(), [])
