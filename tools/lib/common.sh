@@ -9,10 +9,12 @@ WR_PACKAGES=(dpdk dpdk-dev libdpdk-dev meson ninja-build pkg-config gcc
     python3-scapy tshark tcpdump iproute2 iputils-ping chromium chromium-driver
     python3-selenium firefox-esr clang libclang-rt-14-dev
     debhelper dh-python dpkg-dev lintian man-db bash-completion zsh systemd python3-venv)
-# The DHCPv4 server the hosts lease from (test/integration/test_dhcp4.py):
-# the binary alone (dnsmasq-base), not the package that runs it as a
-# system-wide service; ethtool turns veth's UDP checksum offload off there.
-WR_PACKAGES+=(dnsmasq-base ethtool)
+# The peers the emulated hosts are tested against (test/integration/
+# test_dhcp4.py, test_dhcp6.py): the DHCP server's binary alone
+# (dnsmasq-base, not the package that runs it as a system-wide service),
+# radvd for SLAAC; ethtool turns veth's UDP checksum offload off on the
+# server's end (af_packet sees the kernel's checksums unfinished).
+WR_PACKAGES+=(dnsmasq-base radvd ethtool)
 
 wr_say() { printf '== %s\n' "$*" >&2; }
 
