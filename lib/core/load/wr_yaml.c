@@ -108,6 +108,7 @@
 #include "wr_config.h"
 #include "wr_fe.h"
 #include "wr_replay_yaml.h"
+#include "wr_stream_hosts.h"
 #include "wr_yaml.h"
 #include "wr_yaml_priv.h"
 #include "wr_ytree.h"
@@ -121,8 +122,8 @@ static const char *const top_keys[] = {
 static const char *const stream_keys[] = {
 	"name", "port", "size", "count", "rate", "seed", "latency", "vary",
 	"eth", "vlan", "ipv4", "udp", "payload", "duration", "burst", "bursts",
-	"next", "ramp", "stack", "gateway", "isg", WR_REPLAY_KEYS, WR_FE_KEYS,
-	NULL
+	"next", "ramp", "stack", "gateway", "isg", "src", "dst", WR_REPLAY_KEYS,
+	WR_FE_KEYS, NULL
 };
 static const char *const next_names[] = {
 #define WR_X(e, name) [WR_SCHED_NEXT_##e] = name,
@@ -236,6 +237,8 @@ parse_stream(struct wr_ywalk *w, const struct wr_ynode *n, uint64_t file_seed,
 		rc = WR_YWALK_KEY(w, "vary", parse_vary(w, v, &s->combine));
 	if (rc == 0)
 		rc = wr_yaml_headers(w, n, s);
+	if (rc == 0)
+		rc = wr_yaml_stream_hosts(w, n, s);
 	if (rc == 0 && (v = wr_ynode_get(n, "size")) != NULL)
 		rc = WR_YWALK_KEY(w, "size", wr_yaml_size(w, v, &s->size));
 	if (rc == 0 && (v = wr_ynode_get(n, "payload")) != NULL)
