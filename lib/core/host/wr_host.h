@@ -118,7 +118,8 @@ struct wr_host {
 	uint8_t prefix4;
 	uint8_t n_ip6;
 	uint8_t started;        /**< bring-up began (wr_hosts_tick paces it) */
-	uint8_t pending;        /**< modules not done with bring-up (bit per enum wr_host_proto_id) */
+	uint8_t pending;        /**< modules not done with bring-up (bit per enum wr_host_proto_id; bit 7 the engine's: DAD, gateways) */
+	uint8_t failed;         /**< bits of pending that ended in failure */
 	uint32_t gw4;           /**< 0 = none */
 	__uint128_t gw6;        /**< 0 = none */
 	struct wr_host_ip6 ip6[WR_HOST_IP6_MAX];
@@ -197,8 +198,9 @@ struct wr_host_proto {
 			 void *ctx);
 };
 
-/** The registry: index by enum wr_host_proto_id. */
-extern const struct wr_host_proto *const wr_host_protos[WR_HOST_PROTO__COUNT];
+/** The registry: index by enum wr_host_proto_id; a NULL after the last
+ * (so that a build without modules has an array all the same). */
+extern const struct wr_host_proto *const wr_host_protos[WR_HOST_PROTO__COUNT + 1];
 
 /** By name, or NULL. */
 const struct wr_host_proto *wr_host_proto_find(const char *name, int *id);

@@ -117,7 +117,7 @@
 #define DEFAULT_SIZE 64
 
 static const char *const top_keys[] = {
-	"version", "seed", "loops", "rx_classes", "streams", NULL
+	"version", "seed", "loops", "rx_classes", "hosts", "streams", NULL
 };
 static const char *const stream_keys[] = {
 	"name", "port", "size", "count", "rate", "seed", "latency", "vary",
@@ -359,6 +359,9 @@ parse_file(struct wr_ywalk *w, const struct wr_ynode *root,
 		if (rc != 0)
 			return rc;
 	}
+	if (wr_ynode_get(root, "hosts") != NULL &&
+	    (rc = WR_YWALK_KEY(w, "hosts", wr_yaml_hosts(w, wr_ynode_get(root, "hosts"), &f->hosts))) != 0)
+		return rc;
 	list = wr_ynode_get(root, "streams");
 	if (list == NULL)
 		return wr_ywalk_missing(w, root, "streams");

@@ -51,4 +51,8 @@ int wr_yaml_ramp(struct wr_ywalk *w, const struct wr_ynode *n,
 int wr_yaml_check_schedule(struct wr_ywalk *w, const struct wr_ynode *n,
 			   const struct wr_stream *s);
 
+/* wr_yaml_hosts.c: the file's `hosts:` (doc/hosts.md). */
+int wr_yaml_hosts(struct wr_ywalk *w, const struct wr_ynode *n,
+		  struct wr_host_specs *out);
+
 #endif /* WR_YAML_PRIV_H */

@@ -239,6 +239,8 @@ struct wr_stream_file {
 	uint64_t loops;     /**< passes of a sequence (`next: first`); 0 = for ever */
 	/** rx_classes: counted after the profile's (wr_filter.h). */
 	struct wr_rx_classes classes;
+	/** hosts: the emulated hosts of every port (doc/hosts.md). */
+	struct wr_host_specs hosts;
 };
 
 /**

@@ -16,8 +16,6 @@
 #define ND_OPT_TGT_LL 2
 #define ND_HOP_LIMIT 255  /* RFC 4861 7.1.1: ND is link-local only */
 #define ECHO_HOP_LIMIT 64
-#define NA_FLAG_S 0x40    /* solicited (high byte of the flags word) */
-#define NA_FLAG_O 0x20    /* override */
 
 int
 wr_nd_stream_sources(const struct wr_stream *s, struct wr_addrs *v4,
@@ -73,7 +71,9 @@ wr_nd_build_ns(uint8_t *buf, const uint8_t mac[6], __uint128_t src,
 			  0x00000001ff000000ull | (target & 0xffffff);
 	uint8_t dmac[6] = { 0x33, 0x33, 0xff, (uint8_t)(target >> 16),
 			    (uint8_t)(target >> 8), (uint8_t)target };
-	const uint16_t plen = ND_HLEN + ND_OPT_LEN;
+	/* From :: (duplicate address detection) without the source
+	 * link-layer option: RFC 4861 4.3 forbids it there. */
+	const uint16_t plen = src == 0 ? ND_HLEN : ND_HLEN + ND_OPT_LEN;
 	uint32_t l3;
 	uint8_t *m;
 
@@ -83,10 +83,43 @@ wr_nd_build_ns(uint8_t *buf, const uint8_t mac[6], __uint128_t src,
 	m = buf + l3 + WR_IPV6_HLEN;
 	m[0] = WR_ICMP6_NS;
 	wr_put128(m + 8, target);
-	m[24] = ND_OPT_SRC_LL;
+	if (src != 0) {
+		m[24] = ND_OPT_SRC_LL;
+		m[25] = 1;
+		memcpy(m + 26, mac, 6);
+	}
+	return finish(buf + l3, plen, l3);
+}
+
+/* An NA's IPv6 header and message at @p l3 of @p p (RFC 4861 4.4), with
+ * the target link-layer option; @return the frame's length. */
+static uint16_t
+na_body(uint8_t *p, uint32_t l3, const uint8_t mac[6], __uint128_t src,
+	__uint128_t dst, __uint128_t target, uint8_t flags)
+{
+	uint8_t *m = p + l3 + WR_IPV6_HLEN;
+
+	nd_ip6(p + l3, src, dst, ND_HLEN + ND_OPT_LEN);
+	memset(m, 0, ND_HLEN + ND_OPT_LEN);
+	m[0] = WR_ICMP6_NA;
+	m[4] = flags;
+	wr_put128(m + 8, target);
+	m[24] = ND_OPT_TGT_LL;
 	m[25] = 1;
 	memcpy(m + 26, mac, 6);
-	return finish(buf + l3, plen, l3);
+	return finish(p + l3, ND_HLEN + ND_OPT_LEN, l3);
+}
+
+uint16_t
+wr_nd_build_na(uint8_t *buf, const uint8_t mac[6], const uint8_t eth_dst[6],
+	       __uint128_t src, __uint128_t dst, __uint128_t target,
+	       uint8_t flags, const uint8_t *tags, uint16_t tags_len)
+{
+	uint32_t l3;
+
+	memset(buf, 0, WR_ND_FRAME_MAX);
+	l3 = wr_arp_l2_head(buf, eth_dst, mac, tags, tags_len, WR_ETHERTYPE_IPV6);
+	return na_body(buf, l3, mac, src, dst, target, flags);
 }
 
 enum wr_nd_verdict
@@ -165,16 +198,8 @@ wr_nd_answer(uint8_t *p, uint32_t *len, uint32_t cap, const uint8_t mac[6],
 		/* In place: the request's tags and EtherType stay. */
 		memcpy(p, peer, 6);
 		memcpy(p + 6, mac, 6);
-		nd_ip6(p + l3, target, to, ND_HLEN + ND_OPT_LEN);
-		m = p + l3 + WR_IPV6_HLEN;
-		memset(m, 0, ND_HLEN + ND_OPT_LEN);
-		m[0] = WR_ICMP6_NA;
-		m[4] = (uint8_t)((dad ? 0 : NA_FLAG_S) | NA_FLAG_O);
-		wr_put128(m + 8, target);
-		m[24] = ND_OPT_TGT_LL;
-		m[25] = 1;
-		memcpy(m + 26, mac, 6);
-		*len = finish(p + l3, ND_HLEN + ND_OPT_LEN, l3);
+		*len = na_body(p, l3, mac, target, to, target,
+			       (uint8_t)((dad ? 0 : WR_ND_NA_S) | WR_ND_NA_O));
 		return WR_ND_ANSWER_NS;
 	}
 	default:

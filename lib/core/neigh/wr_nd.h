@@ -27,6 +27,10 @@
 #define WR_ICMP6_ECHO_REPLY 129
 #define WR_ICMP6_NS 135
 #define WR_ICMP6_NA 136
+/** An NA's flags (the high byte of its flags word, RFC 4861 4.4). */
+#define WR_ND_NA_R 0x80   /**< router */
+#define WR_ND_NA_S 0x40   /**< solicited */
+#define WR_ND_NA_O 0x20   /**< override */
 /** Room a built NS or NA needs: 14 + the tags + 40 + 32. */
 #define WR_ND_FRAME_MAX (WR_ETH_HLEN + WR_ARP_TAGS_MAX * WR_TAG_HLEN + \
 			 WR_IPV6_HLEN + 32)
@@ -74,10 +78,26 @@ enum wr_nd_verdict wr_nd_answer(uint8_t *frame, uint32_t *len, uint32_t cap,
  * and @p mac into @p buf (WR_ND_FRAME_MAX bytes), to the target's
  * solicited-node multicast address, behind the tags @p tags (@p tags_len
  * bytes, at most WR_ARP_TAGS_MAX tags; NULL for none).
+ * From @p src 0 (::, duplicate address detection, RFC 4862 5.4.2) the
+ * source link-layer option is left out (RFC 4861 4.3).
  * @return the frame's length, FCS excluded.
  */
 uint16_t wr_nd_build_ns(uint8_t *buf, const uint8_t mac[6], __uint128_t src,
 			__uint128_t target, const uint8_t *tags,
 			uint16_t tags_len);
+
+/**
+ * Build a Neighbor Advertisement for @p target (flags WR_ND_NA_*) from
+ * @p src to @p dst (Ethernet @p eth_dst; source @p mac, also the target
+ * link-layer option) into @p buf (WR_ND_FRAME_MAX bytes), behind the tags
+ * @p tags (@p tags_len bytes; NULL for none): an unsolicited NA to
+ * ff02::1 (RFC 4861 7.2.6) or a solicited one.  wr_nd_answer() writes its
+ * NAs with the same code.
+ * @return the frame's length, FCS excluded.
+ */
+uint16_t wr_nd_build_na(uint8_t *buf, const uint8_t mac[6],
+			const uint8_t eth_dst[6], __uint128_t src,
+			__uint128_t dst, __uint128_t target, uint8_t flags,
+			const uint8_t *tags, uint16_t tags_len);
 
 #endif /* WR_ND_H */

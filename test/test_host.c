@@ -1,0 +1,394 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Unit tests of the host engine (wr_host): lookups, ARP/NS/echo answered, GARP, DAD, gateways' resolution and aging, bring-up pacing, malformed frames. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "wr_arp.h"
+#include "wr_bytes.h"
+#include "wr_csum.h"
+#include "wr_host.h"
+#include "wr_nd.h"
+#include "wr_test.h"
+
+#define MS 1000000ull
+#define S 1000000000ull
+#define A6(hi, lo) (((__uint128_t)(hi) << 64) | (lo))
+#define MAX_CAP 64
+
+/* What the engine sent. */
+struct cap {
+	uint32_t n;
+	uint32_t total;
+	uint8_t f[MAX_CAP][WR_HOST_FRAME_MAX];
+	uint32_t len[MAX_CAP];
+};
+
+static int
+cap_send(void *ctx, const uint8_t *frame, uint32_t len)
+{
+	struct cap *c = ctx;
+
+	c->total++;
+	if (c->n < MAX_CAP) {
+		memcpy(c->f[c->n], frame, len);
+		c->len[c->n++] = len;
+	}
+	return 0;
+}
+
+static struct cap *
+cap_new(void)
+{
+	return calloc(1, sizeof(struct cap));
+}
+
+struct ctr_find {
+	const char *name;
+	uint64_t v;
+	int found;
+};
+
+static void
+ctr_put(void *ctx, const char *name, uint64_t v)
+{
+	struct ctr_find *f = ctx;
+
+	if (strcmp(f->name, name) == 0) {
+		f->v = v;
+		f->found++;
+	}
+}
+
+static uint64_t
+ctr(const struct wr_hosts *hs, const char *name)
+{
+	struct ctr_find f = { name, 0, 0 };
+
+	wr_hosts_counters(hs, ctr_put, &f);
+	CU_ASSERT_EQUAL(f.found, 1);
+	return f.v;
+}
+
+static const uint8_t peer_mac[6] = { 0x0a, 0x1b, 0x2c, 0x3d, 0x4e, 0x5f };
+static const uint8_t h0_mac[6] = { 0x02, 0x10, 0x00, 0x00, 0x00, 0x01 };
+static const uint8_t vlan100[4] = { 0x81, 0x00, 0x00, 0x64 };
+
+/* One group: @p count hosts from 02:10:00:00:00:01 on VLAN 100, IPv4
+ * 10.0.0.10 up by one, gateway 10.0.0.1 when @p gw4. */
+static void
+group_v4(struct wr_host_group *g, uint32_t count, bool gw4)
+{
+	memset(g, 0, sizeof(*g));
+	strcpy(g->name, "clients");
+	g->count = count;
+	g->mac = 0x021000000001ull;
+	g->mac_step = 1;
+	g->n_tags = 1;
+	g->tpid[0] = 0x8100;
+	g->vlan[0] = 100;
+	g->v4.mode = WR_HOST_ADDR_STATIC;
+	g->v4.addr = 0x0a00000a;
+	g->v4.step = 1;
+	g->v4.prefix = 24;
+	g->v4.has_gateway = gw4;
+	g->v4.gateway = 0x0a000001;
+}
+
+static void
+test_lookups(void)
+{
+	struct wr_host_group g[2];
+	struct wr_host_specs sp = { g, 2 };
+	struct wr_host_rx rx = { .n_tags = 1, .tci = { 100 } };
+	struct wr_hosts *hs;
+	struct cap *c = cap_new();
+	struct wr_error err;
+	uint8_t mac[6];
+
+	group_v4(&g[0], 10, false);
+	group_v4(&g[1], 5, false);
+	strcpy(g[1].name, "servers");
+	g[1].mac = 0x021000000100ull;
+	g[1].vlan[0] = 200;
+	g[1].v4.addr = 0x0a00000a;      /* the same addresses, another VLAN */
+	CU_ASSERT_EQUAL(wr_hosts_create(&hs, &sp, 0, 1, cap_send, c, &err), 0);
+	CU_ASSERT_EQUAL(wr_hosts_n(hs), 15);
+	wr_hosts_start(hs, 1 * S);
+	CU_ASSERT_TRUE(wr_hosts_up(hs));
+	wr_mac_to_bytes(0x021000000005ull, mac);
+	CU_ASSERT_EQUAL(wr_hosts_by_mac(hs, mac), 4);
+	wr_mac_to_bytes(0x021000000102ull, mac);
+	CU_ASSERT_EQUAL(wr_hosts_by_mac(hs, mac), 12);
+	wr_mac_to_bytes(0x021000000099ull, mac);
+	CU_ASSERT_EQUAL(wr_hosts_by_mac(hs, mac), -1);
+	CU_ASSERT_EQUAL(wr_hosts_by_ip4(hs, &rx, 0x0a00000c), 2);
+	rx.tci[0] = 200;
+	CU_ASSERT_EQUAL(wr_hosts_by_ip4(hs, &rx, 0x0a00000c), 12);
+	CU_ASSERT_EQUAL(wr_hosts_by_ip4(hs, &rx, 0x0a000010), -1);  /* only 5 there */
+	rx.tci[0] = 300;
+	CU_ASSERT_EQUAL(wr_hosts_by_ip4(hs, &rx, 0x0a00000c), -1);
+	rx.n_tags = 0;
+	CU_ASSERT_EQUAL(wr_hosts_by_ip4(hs, &rx, 0x0a00000c), -1);
+	/* An address taken away is no longer found; given back, it is. */
+	CU_ASSERT_EQUAL(wr_hosts_set_ip4(hs, 2, 0, 24, 0, 2 * S), 0);
+	rx.n_tags = 1;
+	rx.tci[0] = 100;
+	CU_ASSERT_EQUAL(wr_hosts_by_ip4(hs, &rx, 0x0a00000c), -1);
+	CU_ASSERT_EQUAL(wr_hosts_set_ip4(hs, 2, 0x0a000063, 24, 0, 2 * S), 0);
+	CU_ASSERT_EQUAL(wr_hosts_by_ip4(hs, &rx, 0x0a000063), 2);
+	CU_ASSERT_EQUAL(wr_hosts_by_ip4(hs, &rx, 0x0a00000d), 3);
+	wr_hosts_free(hs);
+	/* Two groups with one MAC: refused. */
+	g[1].mac = 0x021000000009ull;
+	CU_ASSERT_EQUAL(wr_hosts_create(&hs, &sp, 0, 1, cap_send, c, &err), -EINVAL);
+	CU_ASSERT_PTR_NULL(hs);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "one MAC"));
+	free(c);
+}
+
+/* 100,000 hosts on a port: created, started at once, each found by its MAC
+ * and by its addresses (IPv4 and its two IPv6 ones). */
+static void
+test_many(void)
+{
+	const uint32_t n = 100000;
+	struct wr_host_group g;
+	struct wr_host_specs sp = { &g, 1 };
+	struct wr_host_rx rx = { .n_tags = 1, .tci = { 100 } };
+	struct wr_hosts *hs;
+	struct cap *c = cap_new();
+	struct wr_error err;
+	uint32_t h, bad = 0;
+	uint8_t mac[6];
+
+	group_v4(&g, n, false);
+	g.v6.mode = WR_HOST_ADDR_STATIC;
+	g.v6.addr = A6(0x20010db800000000ull, 0x1000);
+	g.v6.step = 1;
+	g.v6.prefix = 64;
+	CU_ASSERT_EQUAL_FATAL(wr_hosts_create(&hs, &sp, 0, 1, cap_send, c, &err), 0);
+	wr_hosts_start(hs, 0);
+	CU_ASSERT_EQUAL(ctr(hs, "hosts_started"), n);
+	CU_ASSERT_EQUAL(c->total, 3 * n);        /* GARP, two DAD NS */
+	for (h = 0; h < n; h++) {
+		wr_mac_to_bytes(0x021000000001ull + h, mac);
+		bad += wr_hosts_by_mac(hs, mac) != h;
+		bad += wr_hosts_by_ip4(hs, &rx, 0x0a00000a + h) != h;
+		bad += wr_hosts_by_ip6(hs, &rx, A6(0x20010db800000000ull, 0x1000 + h)) != h;
+		bad += wr_hosts_by_ip6(hs, &rx, wr_hosts_cget(hs, h)->ip6[0].addr) != h;
+	}
+	CU_ASSERT_EQUAL(bad, 0);
+	/* DAD over: every address preferred, announced, the hosts up. */
+	wr_hosts_tick(hs, S);
+	CU_ASSERT_EQUAL(ctr(hs, "dad_ok"), 2 * n);
+	CU_ASSERT_EQUAL(ctr(hs, "na_unsolicited_sent"), 2 * n);
+	CU_ASSERT_TRUE(wr_hosts_up(hs));
+	CU_ASSERT_EQUAL(ctr(hs, "hosts_up"), n);
+	wr_hosts_free(hs);
+	free(c);
+}
+
+/* Golden bytes: the peer on VLAN 100 asks who has 10.0.0.11; host 1
+ * (02:10:00:00:00:02) answers, tagged as asked. */
+static void
+test_arp_answer(void)
+{
+	static const uint8_t want[64] = {
+		0x0a, 0x1b, 0x2c, 0x3d, 0x4e, 0x5f,  0x02, 0x10, 0x00, 0x00, 0x00, 0x02,
+		0x81, 0x00, 0x00, 0x64,  0x08, 0x06,
+		0x00, 0x01, 0x08, 0x00, 0x06, 0x04, 0x00, 0x02,
+		0x02, 0x10, 0x00, 0x00, 0x00, 0x02,  0x0a, 0x00, 0x00, 0x0b,
+		0x0a, 0x1b, 0x2c, 0x3d, 0x4e, 0x5f,  0x0a, 0x00, 0x00, 0x63,
+	};
+	struct wr_host_group g;
+	struct wr_host_specs sp = { &g, 1 };
+	struct wr_hosts *hs;
+	struct cap *c = cap_new();
+	struct wr_error err;
+	uint8_t f[128];
+	uint16_t n;
+
+	group_v4(&g, 4, false);
+	CU_ASSERT_EQUAL_FATAL(wr_hosts_create(&hs, &sp, 0, 1, cap_send, c, &err), 0);
+	wr_hosts_start(hs, 0);
+	c->n = 0;
+	n = wr_arp_build(f, WR_ARP_OP_REQUEST, wr_eth_broadcast, peer_mac,
+			 0x0a000063, (const uint8_t[6]){ 0 }, 0x0a00000b, vlan100, 4);
+	wr_hosts_input(hs, f, n, 10 * MS);
+	CU_ASSERT_EQUAL_FATAL(c->n, 1);
+	CU_ASSERT_EQUAL(c->len[0], 64);
+	CU_ASSERT_EQUAL(memcmp(c->f[0], want, 64), 0);
+	CU_ASSERT_EQUAL(ctr(hs, "arp_answered"), 1);
+	/* Not on VLAN 100, or not a host's address: not answered. */
+	n = wr_arp_build(f, WR_ARP_OP_REQUEST, wr_eth_broadcast, peer_mac,
+			 0x0a000063, (const uint8_t[6]){ 0 }, 0x0a00000b, NULL, 0);
+	wr_hosts_input(hs, f, n, 11 * MS);
+	n = wr_arp_build(f, WR_ARP_OP_REQUEST, wr_eth_broadcast, peer_mac,
+			 0x0a000063, (const uint8_t[6]){ 0 }, 0x0a00000f, vlan100, 4);
+	wr_hosts_input(hs, f, n, 12 * MS);
+	CU_ASSERT_EQUAL(c->n, 1);
+	CU_ASSERT_EQUAL(ctr(hs, "rx_ignored"), 2);
+	/* A truncated ARP body: counted, dropped. */
+	wr_hosts_input(hs, f, 14 + 4 + 10, 13 * MS);
+	CU_ASSERT_EQUAL(ctr(hs, "rx_bad_arp"), 1);
+	CU_ASSERT_EQUAL(c->n, 1);
+	wr_hosts_free(hs);
+	free(c);
+}
+
+/* RFC 5227's announcement when the address comes up: golden bytes. */
+static void
+test_garp(void)
+{
+	static const uint8_t want[64] = {
+		0xff, 0xff, 0xff, 0xff, 0xff, 0xff,  0x02, 0x10, 0x00, 0x00, 0x00, 0x01,
+		0x81, 0x00, 0x00, 0x64,  0x08, 0x06,
+		0x00, 0x01, 0x08, 0x00, 0x06, 0x04, 0x00, 0x01,
+		0x02, 0x10, 0x00, 0x00, 0x00, 0x01,  0x0a, 0x00, 0x00, 0x0a,
+		0x00, 0x00, 0x00, 0x00, 0x00, 0x00,  0x0a, 0x00, 0x00, 0x0a,
+	};
+	struct wr_host_group g;
+	struct wr_host_specs sp = { &g, 1 };
+	struct wr_hosts *hs;
+	struct cap *c = cap_new();
+	struct wr_error err;
+
+	group_v4(&g, 1, false);
+	CU_ASSERT_EQUAL_FATAL(wr_hosts_create(&hs, &sp, 0, 1, cap_send, c, &err), 0);
+	wr_hosts_start(hs, 5 * S);
+	CU_ASSERT_EQUAL_FATAL(c->n, 1);
+	CU_ASSERT_EQUAL(c->len[0], 64);
+	CU_ASSERT_EQUAL(memcmp(c->f[0], want, 64), 0);
+	CU_ASSERT_EQUAL(ctr(hs, "garp_sent"), 1);
+	CU_ASSERT_TRUE(wr_hosts_up(hs));
+	wr_hosts_free(hs);
+	free(c);
+}
+
+static bool
+is_arp_request_for(const uint8_t *f, uint32_t tpa)
+{
+	struct wr_arp_pkt a;
+
+	return wr_arp_parse(f, 64, &a) == 0 && a.op == WR_ARP_OP_REQUEST &&
+	       a.tpa == tpa && a.spa == 0x0a00000a;
+}
+
+/* No answer: requests at 0, 1 and 2 s (one a second, RFC 1122), FAILED at
+ * 3 s; the host is then no longer pending, and counted failed. */
+static void
+test_gw_fail(void)
+{
+	struct wr_host_group g;
+	struct wr_host_specs sp = { &g, 1 };
+	struct wr_hosts *hs;
+	struct cap *c = cap_new();
+	struct wr_error err;
+	uint64_t t;
+
+	group_v4(&g, 1, true);
+	CU_ASSERT_EQUAL_FATAL(wr_hosts_create(&hs, &sp, 0, 1, cap_send, c, &err), 0);
+	wr_hosts_start(hs, 0);
+	CU_ASSERT_EQUAL(c->n, 2);                /* GARP, first request */
+	CU_ASSERT_TRUE(is_arp_request_for(c->f[1], 0x0a000001));
+	CU_ASSERT_EQUAL(wr_hosts_cget(hs, 0)->gw4_n.state, WR_NEIGH_INCOMPLETE);
+	CU_ASSERT_FALSE(wr_hosts_up(hs));
+	for (t = 0; t <= 4 * S; t += MS) {
+		wr_hosts_tick(hs, t);
+		if (t == S - MS || t == 2 * S - MS)
+			CU_ASSERT_EQUAL(c->n, t < S ? 2 : 3);
+		if (t == S || t == 2 * S)
+			CU_ASSERT_EQUAL(c->n, t == S ? 3 : 4);
+		if (t == 3 * S - MS)
+			CU_ASSERT_EQUAL(wr_hosts_cget(hs, 0)->gw4_n.state,
+					WR_NEIGH_INCOMPLETE);
+		if (t == 3 * S)
+			CU_ASSERT_EQUAL(wr_hosts_cget(hs, 0)->gw4_n.state,
+					WR_NEIGH_FAILED);
+	}
+	CU_ASSERT_EQUAL(c->n, 4);
+	CU_ASSERT_TRUE(is_arp_request_for(c->f[2], 0x0a000001));
+	CU_ASSERT_TRUE(is_arp_request_for(c->f[3], 0x0a000001));
+	CU_ASSERT_EQUAL(ctr(hs, "arp_requests_sent"), 3);
+	CU_ASSERT_EQUAL(ctr(hs, "gw_failed"), 1);
+	CU_ASSERT_EQUAL(ctr(hs, "gw4_failed"), 1);
+	CU_ASSERT_TRUE(wr_hosts_up(hs));
+	CU_ASSERT_EQUAL(ctr(hs, "hosts_failed"), 1);
+	CU_ASSERT_EQUAL(ctr(hs, "hosts_up"), 0);
+	wr_hosts_free(hs);
+	free(c);
+}
+
+/* Answered on the second try: REACHABLE, then STALE 30 s later; a
+ * request from the gateway teaches its MAC too (STALE). */
+static void
+test_gw_resolve(void)
+{
+	static const uint8_t gw_mac[6] = { 0x00, 0x00, 0x5e, 0x00, 0x01, 0x01 };
+	struct wr_host_group g;
+	struct wr_host_specs sp = { &g, 2 };
+	struct wr_hosts *hs;
+	struct cap *c = cap_new();
+	struct wr_error err;
+	const struct wr_host *x;
+	uint8_t f[128];
+	uint64_t t;
+	uint16_t n;
+
+	group_v4(&g, 2, true);
+	sp.n = 1;
+	CU_ASSERT_EQUAL_FATAL(wr_hosts_create(&hs, &sp, 0, 1, cap_send, c, &err), 0);
+	wr_hosts_start(hs, 0);
+	wr_hosts_tick(hs, S);
+	CU_ASSERT_EQUAL(ctr(hs, "arp_requests_sent"), 4);
+	n = wr_arp_build(f, WR_ARP_OP_REPLY, h0_mac, gw_mac, 0x0a000001, h0_mac,
+			 0x0a00000a, vlan100, 4);
+	wr_hosts_input(hs, f, n, S + 500 * MS);
+	x = wr_hosts_cget(hs, 0);
+	CU_ASSERT_EQUAL(x->gw4_n.state, WR_NEIGH_REACHABLE);
+	CU_ASSERT_EQUAL(memcmp(x->gw4_n.mac, gw_mac, 6), 0);
+	CU_ASSERT_EQUAL(x->gw4_n.updated_ns, S + 500 * MS);
+	/* Host 1 hears the gateway ask for it. */
+	n = wr_arp_build(f, WR_ARP_OP_REQUEST, wr_eth_broadcast, gw_mac,
+			 0x0a000001, (const uint8_t[6]){ 0 }, 0x0a00000b, vlan100, 4);
+	wr_hosts_input(hs, f, n, S + 600 * MS);
+	CU_ASSERT_EQUAL(wr_hosts_cget(hs, 1)->gw4_n.state, WR_NEIGH_STALE);
+	CU_ASSERT_EQUAL(memcmp(wr_hosts_cget(hs, 1)->gw4_n.mac, gw_mac, 6), 0);
+	CU_ASSERT_EQUAL(ctr(hs, "gw_resolved"), 2);
+	CU_ASSERT_EQUAL(ctr(hs, "gw_learned_from_request"), 1);
+	CU_ASSERT_EQUAL(ctr(hs, "arp_answered"), 1);
+	CU_ASSERT_TRUE(wr_hosts_up(hs));
+	CU_ASSERT_EQUAL(ctr(hs, "hosts_up"), 2);
+	/* No more requests went out; REACHABLE until 31.5 s. */
+	for (t = 2 * S; t < 32 * S; t += 10 * MS) {
+		wr_hosts_tick(hs, t);
+		if (t == 31 * S + 490 * MS)
+			CU_ASSERT_EQUAL(x->gw4_n.state, WR_NEIGH_REACHABLE);
+	}
+	CU_ASSERT_EQUAL(x->gw4_n.state, WR_NEIGH_STALE);
+	CU_ASSERT_EQUAL(ctr(hs, "gw_stale"), 1);
+	CU_ASSERT_EQUAL(ctr(hs, "arp_requests_sent"), 4);
+	wr_hosts_free(hs);
+	free(c);
+}
+
+static CU_TestInfo host_tests[] = {
+	{ "lookups", test_lookups },
+	{ "many", test_many },
+	{ "arp_answer", test_arp_answer },
+	{ "garp", test_garp },
+	{ "gw_fail", test_gw_fail },
+	{ "gw_resolve", test_gw_resolve },
+	CU_TEST_INFO_NULL,
+};
+
+static CU_SuiteInfo suites[] = {
+	{ .pName = "host", .pTests = host_tests },
+	CU_SUITE_INFO_NULL,
+};
+
+int
+main(int argc, char **argv)
+{
+	return wr_test_main(argc, argv, suites);
+}
