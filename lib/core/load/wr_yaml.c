@@ -402,6 +402,12 @@ parse_file(struct wr_ywalk *w, const struct wr_ynode *root,
 	}
 	if (rc == 0)
 		rc = check_sequences(w, list, f);
+	/* Streams' fields from hosts, now that both are read. */
+	if (rc == 0) {
+		wr_ywalk_pop(w, old);
+		rc = wr_yaml_hosts_resolve(w, f, &f->hosts);
+		old = wr_ywalk_push_key(w, "streams");
+	}
 out:
 	wr_ywalk_pop(w, old);
 	if (rc == 0 && v != NULL && !any_next(f))
