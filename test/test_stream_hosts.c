@@ -52,49 +52,55 @@ test_refusals(void)
 {
 	/* An unknown group, and the groups there are. */
 	refused(HOSTS_1000 "streams:\n  - name: a\n    src: hosts.nobody\n",
-		14, 10, "no group of hosts is called \"nobody\" (groups: clients, far)");
+		15, 10, "no group of hosts is called \"nobody\" (groups: clients, far)");
 	/* No hosts: at all. */
 	refused("version: 1\nstreams:\n  - name: a\n    eth: {src: hosts.c}\n",
 		4, 16, "the file declares none");
 	/* A group on another port. */
 	refused(HOSTS_1000 "streams:\n  - name: a\n    src: hosts.far\n",
-		14, 10, "group far is on port 1");
+		15, 10, "group far is on port 1");
 	/* A family the group has not. */
 	refused(HOSTS_1000 "streams:\n  - name: a\n    stack:\n      - eth\n"
 		"      - ipv6: {src: hosts.clients}\n      - udp\n",
-		16, 21, "group clients has no IPv6 address");
+		17, 21, "group clients has no IPv6 address");
 	/* A tag the group's hosts do not carry. */
 	refused(HOSTS_1000 "streams:\n  - name: a\n    src: hosts.clients\n"
-		"    vlan: {id: 5}\n    eth: {}\n",
-		14, 10, "carry 0 VLAN tags");
+		"    vlan: {id: hosts.clients}\n", 16, 16, "carry 0 VLAN tags");
+	/* A tag given in its layer and by the stream's src: one place. */
+	refused(HOSTS_1000 "streams:\n  - name: a\n    src: hosts.clients\n"
+		"    vlan: {id: 5}\n", 15, 10, "vlan.id is given in the layer too");
+	/* A destination's group must join groups of the family. */
+	refused(HOSTS_1000 "streams:\n  - name: a\n"
+		"    ipv4: {dst: hosts.clients.groups}\n", 15, 17,
+		"group clients joins no IPv4 groups (its igmp: is not given)");
 	refused(HOSTS_1000 "streams:\n  - name: a\n    vlan: {id: hosts.clients}\n",
-		14, 19, "carry 0 VLAN tags");
+		15, 16, "carry 0 VLAN tags");
 	/* The odometer would pair one host's MAC with another's address. */
 	refused(HOSTS_1000 "streams:\n  - name: a\n    vary: product\n"
-		"    src: hosts.clients\n", 15, 10, "use vary: together");
+		"    src: hosts.clients\n", 16, 10, "use vary: together");
 	/* Fields hosts do not give. */
 	refused(HOSTS_1000 "streams:\n  - name: a\n    udp: {src: hosts.clients}\n",
-		14, 16, "not udp.src here");
+		15, 16, "not udp.src here");
 	refused(HOSTS_1000 "streams:\n  - name: a\n    stack:\n      - eth\n"
 		"      - ipv4\n      - udp: {src: 4789}\n      - vxlan\n      - eth\n"
 		"      - ipv4: {src: hosts.clients}\n      - udp\n",
-		20, 21, "not ipv4.src here");
+		21, 21, "not ipv4.src here");
 	/* A source is a group's hosts, a destination the groups they joined. */
 	refused(HOSTS_1000 "streams:\n  - name: a\n    ipv4: {dst: hosts.clients}\n",
-		14, 17, "hosts.NAME.groups");
+		15, 17, "hosts.NAME.groups");
 	refused(HOSTS_1000 "streams:\n  - name: a\n    eth: {src: hosts.clients.groups}\n",
-		14, 16, "a source from hosts is hosts.NAME");
+		15, 16, "a source from hosts is hosts.NAME");
 	refused(HOSTS_1000 "streams:\n  - name: a\n    src: 02:00:00:00:00:09\n",
-		14, 10, "expected hosts.NAME");
+		15, 10, "expected hosts.NAME");
 	/* Given twice. */
 	refused(HOSTS_1000 "streams:\n  - name: a\n    src: hosts.clients\n"
-		"    eth: {src: 02:00:00:00:00:09}\n", 14, 10, "give it in one place");
+		"    eth: {src: 02:00:00:00:00:09}\n", 15, 10, "give it in one place");
 	refused(HOSTS_1000 "streams:\n  - name: a\n    src: hosts.clients\n"
-		"    eth: {src: port}\n", 14, 10, "give it in one place");
+		"    eth: {src: port}\n", 15, 10, "give it in one place");
 	/* One group gives a frame's sources. */
 	refused(HOSTS_1000 "streams:\n  - name: a\n    port: 1\n"
 		"    eth: {src: hosts.far}\n    ipv4: {src: hosts.clients}\n",
-		16, 17, "from group far already (line 15)");
+		17, 17, "from group far already (line 16)");
 }
 
 /* Frames 0..n-1 of @p s, from a template built once, @p first and
@@ -173,10 +179,10 @@ test_static_tags_v6(void)
 	const struct wr_stream *s;
 	uint32_t k;
 
-	CU_ASSERT_EQUAL_FATAL(load("version: 1\nhosts:\n  - name: q\n"
+	CU_ASSERT_EQUAL_FATAL(load("version: 1\nhosts:\n  - name: q\n    port: 0\n"
 		"    count: 6\n    mac: 02:30:00:00:00:10\n    mac_step: 16\n"
 		"    vlan: [{id: 100, pcp: 3}, {id: 4089, step: 1}]\n"
-		"    ipv6: {addr: 2001:db8::1:0, step: ::100}\n"
+		"    ipv6: {addr: 2001:db8::1:0, step: \"::100\"}\n"
 		"streams:\n  - name: a\n    src: hosts.q\n    stack:\n"
 		"      - eth\n      - vlan: {id: 1}\n      - vlan: {id: 1}\n"
 		"      - ipv6: {dst: 2001:db8::99}\n      - udp\n    size: 128\n",
@@ -214,9 +220,9 @@ test_late_fill(void)
 	struct wr_stream *s;
 	uint32_t k, want[3] = { 0, 2, 3 };
 
-	CU_ASSERT_EQUAL_FATAL(load("version: 1\nhosts:\n  - name: stat\n"
+	CU_ASSERT_EQUAL_FATAL(load("version: 1\nhosts:\n  - name: stat\n    port: 0\n"
 		"    count: 2\n    mac: 02:40:00:00:00:01\n"
-		"    ipv4: {addr: 10.2.0.1}\n  - name: d\n    count: 4\n"
+		"    ipv4: {addr: 10.2.0.1}\n  - name: d\n    port: 0\n    count: 4\n"
 		"    mac: 02:50:00:00:00:01\n    ipv4: dhcp\n"
 		"streams:\n  - name: a\n    src: hosts.d\n"
 		"    ipv4: {dst: 10.9.0.1}\n", &f, &e), 0);

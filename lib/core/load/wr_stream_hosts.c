@@ -186,7 +186,13 @@ ref_field(struct wr_ywalk *w, const struct wr_ynode *v, struct wr_stream *s,
 	struct wr_host_ref r;
 	int kind;
 
-	if (find_ref(s, layer, field) != NULL || l->set[field]) {
+	const struct wr_host_ref *had = find_ref(s, layer, field);
+
+	/* The same group named in the layer too (the shorthand's vlan:
+	 * needs an id): one statement twice, not two. */
+	if (had != NULL && !implied && strcmp(had->group, like->group) == 0)
+		return 0;
+	if (had != NULL || l->set[field]) {
 		if (implied)
 			return 0;
 		return wr_ywalk_fail(w, v, "%s.%s is given in the layer too (%s): "
