@@ -124,8 +124,10 @@ static const struct refusal refusals[] = {
 	{ G("    vlan: [{id: 5, pcp: 8}]\n"), 7, 25, "hosts[0].vlan[0].pcp", "" },
 	{ G("    vlan: [{id: 4090, step: 1}]\n"), 7, 29, "hosts[0].vlan[0].step", "run past VLAN" },
 	{ G("    ipv4: static\n"), 7, 11, "hosts[0].ipv4", "dhcp, or a mapping" },
-	{ G("    ipv4: dhcp\n"), 7, 11, "hosts[0].ipv4.dhcp", "dhcp4 module" },
-	{ G("    ipv4: {dhcp: {}}\n"), 7, 18, "hosts[0].ipv4.dhcp", "dhcp4 module" },
+	/* The dhcp4 module's own keys, refused through the loader. */
+	{ G("    ipv4: {dhcp: {retries: 11}}\n"), 7, 28, "hosts[0].ipv4.dhcp.retries", "got \"11\"" },
+	{ G("    ipv4: {dhcp: {nope: 1}}\n"), 7, 19, "hosts[0].ipv4.dhcp.nope", "unknown key" },
+	{ G("    ipv4: {dhcp: sure}\n"), 7, 18, "hosts[0].ipv4.dhcp", "expected dhcp, or a mapping" },
 	{ G("    ipv6: slaac\n"), 7, 11, "hosts[0].ipv6.slaac", "slaac module" },
 	{ G("    ipv6: {dhcp: {}}\n"), 7, 18, "hosts[0].ipv6.dhcp", "dhcp6 module" },
 	{ G("    ipv4: {prefix: 24}\n"), 7, 11, "hosts[0].ipv4", "addr" },

@@ -9,6 +9,10 @@ WR_PACKAGES=(dpdk dpdk-dev libdpdk-dev meson ninja-build pkg-config gcc
     python3-scapy tshark tcpdump iproute2 iputils-ping chromium chromium-driver
     python3-selenium firefox-esr clang libclang-rt-14-dev
     debhelper dh-python dpkg-dev lintian man-db bash-completion zsh systemd python3-venv)
+# The DHCPv4 server the hosts lease from (test/integration/test_dhcp4.py):
+# the binary alone (dnsmasq-base), not the package that runs it as a
+# system-wide service.
+WR_PACKAGES+=(dnsmasq-base)
 
 wr_say() { printf '== %s\n' "$*" >&2; }
 

@@ -102,6 +102,13 @@ create_hosts(struct wr_hosts *hs, struct wr_error *err)
 		if (hs->mstate[id] == NULL)
 			return -ENOMEM;
 	}
+	for (id = 0; id < WR_HOST_PROTO__COUNT; id++) {
+		if (wr_host_protos[id]->data_size == 0)
+			continue;
+		hs->mdata[id] = calloc(1, wr_host_protos[id]->data_size);
+		if (hs->mdata[id] == NULL)
+			return -ENOMEM;
+	}
 	return 0;
 }
 
@@ -206,6 +213,8 @@ wr_hosts_free(struct wr_hosts *hs)
 		return;
 	for (id = 0; id < WR_HOST_PROTO__COUNT; id++)
 		free(hs->mstate[id]);
+	for (id = 0; id < WR_HOST_PROTO__COUNT; id++)
+		free(hs->mdata[id]);
 	wr_host_wheel_free(&hs->wheel);
 	free(hs->by_mac.e);
 	free(hs->by_ip4.e);

@@ -175,6 +175,9 @@ struct wr_host_proto {
 		     const struct wr_host_group *g, void **cfg);
 	/** Size of its per-host state (zeroed at start), 0 for none. */
 	size_t state_size;
+	/** Size of its per-port data (zeroed at create: its counters), 0
+	 * for none. */
+	size_t data_size;
 	/** True when @p rx is this module's (tried in the .def's order,
 	 * after the engine's own ARP/ND/echo). */
 	bool (*wants)(const struct wr_host_rx *rx);
@@ -248,6 +251,15 @@ const void *wr_hosts_cfg(const struct wr_hosts *hs, uint32_t h,
 /** The module's state for @p h (state_size bytes, zeroed at create). */
 void *wr_hosts_state(struct wr_hosts *hs, uint32_t h,
 		     enum wr_host_proto_id id);
+
+/** The module's state for @p h, read-only (its state word, counters). */
+const void *wr_hosts_cstate(const struct wr_hosts *hs, uint32_t h,
+			    enum wr_host_proto_id id);
+/** The module's per-port data (data_size bytes, zeroed at create; NULL
+ * when 0): what is not one host's, such as its counters. */
+void *wr_hosts_data(struct wr_hosts *hs, enum wr_host_proto_id id);
+const void *wr_hosts_cdata(const struct wr_hosts *hs,
+			   enum wr_host_proto_id id);
 
 /** Host by MAC, or -1. */
 int64_t wr_hosts_by_mac(const struct wr_hosts *hs, const uint8_t mac[6]);

@@ -91,6 +91,7 @@ struct wr_hosts {
 	uint32_t *grp_of;               /* host -> index into grp */
 	uint8_t *failed;                /* host: some module or the engine failed */
 	void *mstate[WR_HOST_PROTO__COUNT + 1];
+	void *mdata[WR_HOST_PROTO__COUNT + 1];  /* modules' per-port data_size */
 	int8_t tkind[WR_HOST_PROTO__COUNT + 1]; /* module -> timer kind, -1 none */
 	int8_t tmod[WR_HOST_PROTO__COUNT + 1]; /* timer kind -> module */
 	struct wr_host_hash by_mac;

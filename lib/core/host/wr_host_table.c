@@ -235,6 +235,27 @@ wr_hosts_state(struct wr_hosts *hs, uint32_t h, enum wr_host_proto_id id)
 	return hs->mstate[id] == NULL ? NULL : (uint8_t *)hs->mstate[id] + sz * h;
 }
 
+const void *
+wr_hosts_cstate(const struct wr_hosts *hs, uint32_t h, enum wr_host_proto_id id)
+{
+	size_t sz = wr_host_protos[id]->state_size;
+
+	return hs->mstate[id] == NULL ? NULL :
+	       (const uint8_t *)hs->mstate[id] + sz * h;
+}
+
+void *
+wr_hosts_data(struct wr_hosts *hs, enum wr_host_proto_id id)
+{
+	return hs->mdata[id];
+}
+
+const void *
+wr_hosts_cdata(const struct wr_hosts *hs, enum wr_host_proto_id id)
+{
+	return hs->mdata[id];
+}
+
 uint32_t
 wr_hosts_rand(struct wr_hosts *hs)
 {
