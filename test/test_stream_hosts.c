@@ -184,7 +184,7 @@ test_static_tags_v6(void)
 		"    vlan: [{id: 100, pcp: 3}, {id: 4089, step: 1}]\n"
 		"    ipv6: {addr: 2001:db8::1:0, step: \"::100\"}\n"
 		"streams:\n  - name: a\n    src: hosts.q\n    stack:\n"
-		"      - eth\n      - vlan: {id: 1}\n      - vlan: {id: 1}\n"
+		"      - eth\n      - vlan\n      - vlan\n"
 		"      - ipv6: {dst: 2001:db8::99}\n      - udp\n    size: 128\n",
 		&f, &e), 0);
 	if (f.n_streams == 0) {
@@ -262,6 +262,48 @@ test_late_fill(void)
 	wr_stream_file_free(&f);
 }
 
+/* A stream from one group to the groups another joins (on port 1,
+ * behind a router): frame k to group k mod 4, its MAC by RFC 1112's
+ * mapping; the source hosts in step beside it. */
+static void
+test_groups(void)
+{
+	static uint8_t a[8][128];
+	struct wr_stream_file f;
+	struct wr_error e;
+	const struct wr_stream *s;
+	uint32_t k, g[4] = { 0xef010101u, 0xef810101u, 0xe8010101u, 0xe8010201u };
+
+	CU_ASSERT_EQUAL_FATAL(load("version: 1\nhosts:\n  - name: tx\n    port: 0\n"
+		"    count: 3\n    mac: 02:60:00:00:00:01\n    ipv4: {addr: 10.5.0.1}\n"
+		"  - name: rx\n    port: 1\n    count: 2\n    mac: 02:70:00:00:00:01\n"
+		"    ipv4: {addr: 10.6.0.1}\n    igmp: {groups: ["
+		"{group: 239.1.1.1, count: 2, step: 0.128.0.0}, "
+		"{group: 232.1.1.1, count: 2, step: 0.0.1.0}]}\n"
+		"streams:\n  - name: a\n    src: hosts.tx\n    dst: hosts.rx.groups\n",
+		&f, &e), 0);
+	s = &f.streams[0];
+	CU_ASSERT_EQUAL(s->host_dst, 2);
+	CU_ASSERT_EQUAL(s->host_src, 1);
+	frames(s, 0, 1, 8, a);
+	for (k = 0; k < 8; k++) {
+		CU_ASSERT_EQUAL(be(a[k], 6), 0x01005e000000ull | (g[k % 4] & 0x7fffff));
+		CU_ASSERT_EQUAL(be(a[k] + 6, 6), 0x026000000001ull + k % 3);
+		CU_ASSERT_EQUAL(be(a[k] + 26, 4), 0x0a050001u + k % 3);
+		CU_ASSERT_EQUAL(be(a[k] + 30, 4), g[k % 4]);
+		CU_ASSERT_EQUAL(ref_check(a[k], 60), 0);
+	}
+	/* 239.1.1.1 and 239.129.1.1 share a MAC: RFC 1112 keeps 23 bits. */
+	CU_ASSERT_EQUAL(be(a[0], 6), be(a[1], 6));
+	wr_stream_file_free(&f);
+	/* IPv6 groups from a group without mld:. */
+	refused("version: 1\nhosts:\n  - name: rx\n    port: 0\n    count: 2\n"
+		"    mac: 02:70:00:00:00:01\n    ipv4: {addr: 10.6.0.1}\n"
+		"    igmp: {groups: [{group: 239.1.1.1}]}\nstreams:\n  - name: a\n"
+		"    stack:\n      - eth\n      - ipv6: {dst: hosts.rx.groups}\n"
+		"      - udp\n", 13, 21, "group rx joins no IPv6 groups (its mld: is not given)");
+}
+
 int
 main(int argc, char **argv)
 {
@@ -270,6 +312,7 @@ main(int argc, char **argv)
 		{ "static_v4", test_static_v4 },
 		{ "static_tags_v6", test_static_tags_v6 },
 		{ "late_fill", test_late_fill },
+		{ "groups", test_groups },
 		CU_TEST_INFO_NULL,
 	};
 	static CU_SuiteInfo suites[] = {

@@ -8,7 +8,6 @@
 
 #include "wr_mcast.h"
 #include "wr_stream_hosts.h"
-#include "wr_yaml_priv.h"
 
 #define PREFIX "hosts."
 #define GROUPS ".groups"
@@ -593,23 +592,12 @@ wr_yaml_hosts_resolve(struct wr_ywalk *w, struct wr_stream_file *f,
 		      const struct wr_host_specs *hs)
 {
 	uint32_t i;
-	size_t old;
 	int rc;
 
 	for (i = 0; i < f->n_streams; i++) {
-		struct wr_stream *s = &f->streams[i];
-
-		if (s->n_host_refs == 0)
+		if (f->streams[i].n_host_refs == 0)
 			continue;
-		rc = resolve_stream(w, s, hs);
-		if (rc != 0)
-			return rc;
-		/* The filled fields go through the frame compiler as the
-		 * file's own do (a list too long, a stack that cannot vary). */
-		old = wr_ywalk_push_key(w, "streams");
-		wr_ywalk_push_index(w, i);
-		rc = wr_yaml_check_stack(w, s);
-		wr_ywalk_pop(w, old);
+		rc = resolve_stream(w, &f->streams[i], hs);
 		if (rc != 0)
 			return rc;
 	}

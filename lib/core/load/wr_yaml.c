@@ -402,11 +402,21 @@ parse_file(struct wr_ywalk *w, const struct wr_ynode *root,
 	}
 	if (rc == 0)
 		rc = check_sequences(w, list, f);
-	/* Streams' fields from hosts, now that both are read. */
+	/* Streams' fields from hosts, now that both are read; the filled
+	 * fields go through the frame compiler as the file's own do. */
 	if (rc == 0) {
 		wr_ywalk_pop(w, old);
 		rc = wr_yaml_hosts_resolve(w, f, &f->hosts);
 		old = wr_ywalk_push_key(w, "streams");
+	}
+	for (i = 0; rc == 0 && i < f->n_streams; i++) {
+		size_t oi;
+
+		if (f->streams[i].n_host_refs == 0)
+			continue;
+		oi = wr_ywalk_push_index(w, i);
+		rc = wr_yaml_check_stack(w, &f->streams[i]);
+		wr_ywalk_pop(w, oi);
 	}
 out:
 	wr_ywalk_pop(w, old);
