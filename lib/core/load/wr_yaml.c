@@ -58,6 +58,16 @@
  *                     the router whose MAC eth.dst resolves to (ipv4.dst
  *                     may then vary: every frame goes through the router).
  *   udp:  {src, dst}  ports 0..65535, default 1024 -> 1024.
+ *   src: hosts.NAME   the stream sends from the hosts of group NAME (on
+ *                     its port): frame k from host k mod count, its MAC,
+ *                     VLAN IDs and IPv4 or first global IPv6 address in
+ *                     eth.src, the tags' vlan.id and the outermost IP src
+ *                     (doc/hosts.md, "Streams from hosts"; a field of its
+ *                     own may say hosts.NAME instead: eth.src, vlan.id,
+ *                     ipv4.src, ipv6.src).
+ *   dst: hosts.NAME.groups   to the multicast groups group NAME joins
+ *                     (igmp:, mld:): eth.dst and the outermost IP dst;
+ *                     ipv4.dst / ipv6.dst / eth.dst may say so alone.
  *   payload: zeros | inc | {pattern: "<hex>"} | {string: "<text>"}
  *                     default zeros; a pattern repeats, a string is
  *                     followed by zeros and must fit the smallest frame.
