@@ -7,6 +7,7 @@
 #include "wr_bytes.h"
 #include "wr_csum.h"
 #include "wr_host.h"
+#include "wr_host_priv.h"
 #include "wr_nd.h"
 #include "wr_test.h"
 
@@ -372,6 +373,230 @@ test_gw_resolve(void)
 	free(c);
 }
 
+/* Starts at t0 + k / rate exactly: rate 100/s, 10 hosts, ticks a
+ * millisecond apart: host k starts at k * 10 ms, not a tick sooner; a rate
+ * of 3/s puts the second at 333.333... ms, so at the 334 ms tick. */
+static void
+test_pacing_rate(void)
+{
+	struct wr_host_group g;
+	struct wr_host_specs sp = { &g, 1 };
+	struct wr_hosts *hs;
+	struct cap *c = cap_new();
+	struct wr_error err;
+	uint64_t t, next;
+	uint32_t bad = 0;
+
+	group_v4(&g, 10, false);
+	g.bringup_rate = 100;
+	CU_ASSERT_EQUAL_FATAL(wr_hosts_create(&hs, &sp, 0, 1, cap_send, c, &err), 0);
+	wr_hosts_start(hs, 7 * S);
+	for (t = 7 * S; t <= 7 * S + 200 * MS; t += MS) {
+		uint64_t want = (t - 7 * S) / (10 * MS) + 1;
+
+		next = wr_hosts_tick(hs, t);
+		bad += ctr(hs, "hosts_started") != (want > 10 ? 10 : want);
+		/* The next tick the engine asks for is the next start. */
+		if (want < 10)
+			bad += next != 7 * S + want * 10 * MS;
+	}
+	CU_ASSERT_EQUAL(bad, 0);
+	CU_ASSERT_TRUE(wr_hosts_up(hs));
+	wr_hosts_free(hs);
+	g.bringup_rate = 3;
+	CU_ASSERT_EQUAL_FATAL(wr_hosts_create(&hs, &sp, 0, 1, cap_send, c, &err), 0);
+	wr_hosts_start(hs, 0);
+	CU_ASSERT_EQUAL(wr_hosts_tick(hs, 333 * MS), 333333334);
+	CU_ASSERT_EQUAL(ctr(hs, "hosts_started"), 1);
+	wr_hosts_tick(hs, 334 * MS);
+	CU_ASSERT_EQUAL(ctr(hs, "hosts_started"), 2);
+	wr_hosts_tick(hs, 666 * MS);
+	CU_ASSERT_EQUAL(ctr(hs, "hosts_started"), 2);
+	wr_hosts_tick(hs, 667 * MS);
+	CU_ASSERT_EQUAL(ctr(hs, "hosts_started"), 3);
+	wr_hosts_free(hs);
+	free(c);
+}
+
+/* At most `outstanding` pending: 4 hosts wait for their gateway, the rest
+ * wait for them.  One answered at 100 ms: exactly one more starts then
+ * (no burst for the time the cap held them); the first failures at 3 s
+ * each let one more start. */
+static void
+test_pacing_cap(void)
+{
+	static const uint8_t gw_mac[6] = { 0x00, 0x00, 0x5e, 0x00, 0x01, 0x01 };
+	struct wr_host_group g;
+	struct wr_host_specs sp = { &g, 1 };
+	struct wr_hosts *hs;
+	struct cap *c = cap_new();
+	struct wr_error err;
+	uint8_t f[128];
+	uint64_t t;
+	uint32_t bad = 0;
+	uint16_t n;
+
+	group_v4(&g, 20, true);
+	g.bringup_rate = 1000;
+	g.outstanding = 4;
+	CU_ASSERT_EQUAL_FATAL(wr_hosts_create(&hs, &sp, 0, 1, cap_send, c, &err), 0);
+	wr_hosts_start(hs, 0);
+	for (t = 0; t < 100 * MS; t += MS) {
+		wr_hosts_tick(hs, t);
+		bad += ctr(hs, "hosts_started") != (t / MS + 1 < 4 ? t / MS + 1 : 4);
+	}
+	CU_ASSERT_EQUAL(bad, 0);
+	CU_ASSERT_EQUAL(ctr(hs, "hosts_pending"), 4);
+	n = wr_arp_build(f, WR_ARP_OP_REPLY, h0_mac, gw_mac, 0x0a000001, h0_mac,
+			 0x0a00000a, vlan100, 4);
+	wr_hosts_input(hs, f, n, 100 * MS);
+	CU_ASSERT_EQUAL(ctr(hs, "hosts_up"), 1);
+	wr_hosts_tick(hs, 100 * MS);
+	CU_ASSERT_EQUAL(ctr(hs, "hosts_started"), 5);
+	for (t = 101 * MS; t < 3 * S; t += MS)
+		wr_hosts_tick(hs, t);
+	CU_ASSERT_EQUAL(ctr(hs, "hosts_started"), 5);
+	/* Hosts 1, 2, 3 started at 1, 2, 3 ms: they fail at 3.001, 3.002,
+	 * 3.003 s, and one starts in each place. */
+	wr_hosts_tick(hs, 3 * S + MS);
+	CU_ASSERT_EQUAL(ctr(hs, "hosts_failed"), 1);
+	CU_ASSERT_EQUAL(ctr(hs, "hosts_started"), 6);
+	wr_hosts_tick(hs, 3 * S + 2 * MS);
+	wr_hosts_tick(hs, 3 * S + 3 * MS);
+	CU_ASSERT_EQUAL(ctr(hs, "hosts_failed"), 3);
+	CU_ASSERT_EQUAL(ctr(hs, "hosts_started"), 8);
+	CU_ASSERT_EQUAL(ctr(hs, "hosts_pending"), 4);
+	CU_ASSERT_FALSE(wr_hosts_up(hs));
+	wr_hosts_free(hs);
+	free(c);
+}
+
+/* What the wire brings that no host can take: counted by reason. */
+static void
+test_malformed(void)
+{
+	struct wr_host_group g;
+	struct wr_host_specs sp = { &g, 1 };
+	struct wr_hosts *hs;
+	struct cap *c = cap_new();
+	struct wr_error err;
+	uint8_t f[2048] = { 0 }, *ip;
+
+	group_v4(&g, 1, false);
+	CU_ASSERT_EQUAL_FATAL(wr_hosts_create(&hs, &sp, 0, 1, cap_send, c, &err), 0);
+	wr_hosts_start(hs, 0);
+	c->n = 0;
+	memcpy(f, h0_mac, 6);
+	memcpy(f + 6, peer_mac, 6);
+	wr_hosts_input(hs, f, 10, MS);                    /* no link header */
+	wr_put16(f + 12, 0x8100);
+	wr_put16(f + 16, 0x8100);
+	wr_put16(f + 20, 0x8100);
+	wr_put16(f + 24, 0x0800);
+	wr_hosts_input(hs, f, 64, MS);                    /* three tags */
+	wr_hosts_input(hs, f, sizeof(f), MS);             /* over 1536 bytes */
+	memset(f + 12, 0, 64);
+	wr_put16(f + 12, 0x0800);
+	ip = f + 14;
+	ip[0] = 0x45;
+	wr_put16(ip + 2, 28);
+	ip[9] = 17;
+	wr_put32(ip + 16, 0x0a00000a);
+	wr_hosts_input(hs, f, 60, MS);                    /* checksum 0 */
+	wr_put16(ip + 10, wr_csum_ipv4(wr_csum_sum(ip, 20)));
+	wr_put16(ip + 24, 9);                             /* UDP length 9 > 8 */
+	wr_hosts_input(hs, f, 60, MS);
+	wr_put16(ip + 2, 200);                            /* past the frame */
+	wr_hosts_input(hs, f, 60, MS);
+	wr_put16(ip + 2, 28);
+	wr_put16(ip + 6, 0x2000);                         /* MF: a fragment */
+	wr_put16(ip + 10, 0);
+	wr_put16(ip + 10, wr_csum_ipv4(wr_csum_sum(ip, 20)));
+	wr_hosts_input(hs, f, 60, MS);
+	wr_put16(f + 12, 0x86dd);
+	ip[0] = 0x60;
+	wr_put16(ip + 4, 100);                            /* past the frame */
+	wr_hosts_input(hs, f, 60, MS);
+	wr_put16(f + 12, 0x88cc);                         /* LLDP: nobody's */
+	wr_hosts_input(hs, f, 60, MS);
+	CU_ASSERT_EQUAL(ctr(hs, "rx_frames"), 9);
+	CU_ASSERT_EQUAL(ctr(hs, "rx_short"), 1);
+	CU_ASSERT_EQUAL(ctr(hs, "rx_tags"), 1);
+	CU_ASSERT_EQUAL(ctr(hs, "rx_too_long"), 1);
+	CU_ASSERT_EQUAL(ctr(hs, "rx_bad_ip4_csum"), 1);
+	CU_ASSERT_EQUAL(ctr(hs, "rx_bad_udp"), 1);
+	CU_ASSERT_EQUAL(ctr(hs, "rx_bad_ip4"), 1);
+	CU_ASSERT_EQUAL(ctr(hs, "rx_ip4_frag"), 1);
+	CU_ASSERT_EQUAL(ctr(hs, "rx_bad_ip6"), 1);
+	CU_ASSERT_EQUAL(ctr(hs, "rx_ignored"), 1);
+	CU_ASSERT_EQUAL(c->n, 0);
+	wr_hosts_free(hs);
+	free(c);
+}
+
+static uint32_t fired[8];
+static uint64_t fired_at[8];
+static uint32_t n_fired;
+
+static void
+wheel_fire(struct wr_hosts *hs, uint32_t id, uint64_t now)
+{
+	(void)hs;
+	if (n_fired < 8) {
+		fired[n_fired] = id;
+		fired_at[n_fired++] = now;
+	}
+}
+
+/* The wheel alone: timers never early, replaced and cancelled in O(1),
+ * several turns (8.192 s) ahead kept until their turn. */
+static void
+test_wheel(void)
+{
+	struct wr_host_wheel w = { 0 };
+	uint64_t t, next;
+
+	CU_ASSERT_EQUAL_FATAL(wr_host_wheel_init(&w, 4, 1), 0);
+	w.based = true;
+	w.base_ns = 1 * S;
+	wr_host_wheel_set(&w, 0, S + 5 * MS);
+	wr_host_wheel_set(&w, 1, S + 20 * S);
+	wr_host_wheel_set(&w, 2, S + 5 * MS);
+	wr_host_wheel_set(&w, 2, S + 7 * MS + 1);   /* replaced: 8 ms, rounded up */
+	wr_host_wheel_set(&w, 3, S + 3 * MS);
+	wr_host_wheel_set(&w, 3, 0);                /* cancelled */
+	CU_ASSERT_EQUAL(w.armed, 3);
+	next = wr_host_wheel_run(&w, S + 4 * MS, NULL, wheel_fire);
+	CU_ASSERT_EQUAL(n_fired, 0);
+	CU_ASSERT_EQUAL(next, S + 5 * MS);
+	wr_host_wheel_run(&w, S + 5 * MS, NULL, wheel_fire);
+	CU_ASSERT_EQUAL(n_fired, 1);
+	CU_ASSERT_EQUAL(fired[0], 0);
+	wr_host_wheel_run(&w, S + 7 * MS, NULL, wheel_fire);
+	CU_ASSERT_EQUAL(n_fired, 1);
+	wr_host_wheel_run(&w, S + 8 * MS, NULL, wheel_fire);
+	CU_ASSERT_EQUAL(n_fired, 2);
+	CU_ASSERT_EQUAL(fired[1], 2);
+	for (t = S + 9 * MS; t < 21 * S; t += 7 * MS)
+		wr_host_wheel_run(&w, t, NULL, wheel_fire);
+	CU_ASSERT_EQUAL(n_fired, 2);
+	/* A late tick fires it then (at the first tick at or after 21 s). */
+	wr_host_wheel_run(&w, 21 * S + 3 * MS, NULL, wheel_fire);
+	CU_ASSERT_EQUAL(n_fired, 3);
+	CU_ASSERT_EQUAL(fired[2], 1);
+	CU_ASSERT_EQUAL(fired_at[2], 21 * S + 3 * MS);
+	CU_ASSERT_EQUAL(w.armed, 0);
+	CU_ASSERT_EQUAL(wr_host_wheel_run(&w, 22 * S, NULL, wheel_fire), UINT64_MAX);
+	/* Set for the past: the next slot, not lost. */
+	wr_host_wheel_set(&w, 3, 2 * S);
+	wr_host_wheel_run(&w, 22 * S, NULL, wheel_fire);
+	CU_ASSERT_EQUAL(n_fired, 3);
+	wr_host_wheel_run(&w, 22 * S + MS, NULL, wheel_fire);
+	CU_ASSERT_EQUAL(n_fired, 4);
+	CU_ASSERT_EQUAL(fired[3], 3);
+	wr_host_wheel_free(&w);
+}
+
 static CU_TestInfo host_tests[] = {
 	{ "lookups", test_lookups },
 	{ "many", test_many },
@@ -379,6 +604,10 @@ static CU_TestInfo host_tests[] = {
 	{ "garp", test_garp },
 	{ "gw_fail", test_gw_fail },
 	{ "gw_resolve", test_gw_resolve },
+	{ "pacing_rate", test_pacing_rate },
+	{ "pacing_cap", test_pacing_cap },
+	{ "malformed", test_malformed },
+	{ "wheel", test_wheel },
 	CU_TEST_INFO_NULL,
 };
 

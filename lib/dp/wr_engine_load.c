@@ -852,6 +852,20 @@ wr_eng_set_launched(struct wr_engine *e, bool on)
 	rte_spinlock_unlock(&e->guard);
 }
 
+/*
+ * Wait for the engine's own lcores, not every worker
+ * (rte_eal_mp_wait_lcore()): the hosts' service may run on a lcore of
+ * its own (wr_host_svc.h) across the engine's starts and stops.
+ */
+void
+wr_eng_wait_lcores(struct wr_engine *e)
+{
+	unsigned int i;
+
+	for (i = 0; i < e->n_lcores; i++)
+		rte_eal_wait_lcore(e->lcores[i]);
+}
+
 void
 wr_engine_unload(struct wr_engine *e)
 {
@@ -861,7 +875,7 @@ wr_engine_unload(struct wr_engine *e)
 	if (e->launched) {
 		__atomic_store_n(&e->stop, 1, __ATOMIC_RELAXED);
 		__atomic_store_n(&e->stop_rx, 1, __ATOMIC_RELAXED);
-		rte_eal_mp_wait_lcore();
+		wr_eng_wait_lcores(e);
 		wr_eng_set_launched(e, false);
 	}
 	/* Before the TX pools go: a TX capture holds some of their mbufs. */

@@ -124,5 +124,6 @@ void wr_eng_guard_stop(struct wr_engine *e);
 void wr_eng_rx_hints(const struct wr_engine *e, struct wr_pkt_hints *h);
 /* wr_engine_load.c */
 void wr_eng_set_launched(struct wr_engine *e, bool on);
+void wr_eng_wait_lcores(struct wr_engine *e);
 
 #endif /* WR_ENGINE_PRIV_H */

@@ -61,7 +61,7 @@ wr_engine_start_at(struct wr_engine *e, uint64_t start_tsc,
 		if (rc != 0) {
 			__atomic_store_n(&e->stop, 1, __ATOMIC_RELAXED);
 			__atomic_store_n(&e->stop_rx, 1, __ATOMIC_RELAXED);
-			rte_eal_mp_wait_lcore();
+			wr_eng_wait_lcores(e);
 			wr_eng_set_launched(e, false);
 			return wr_error_set(err, rc, NULL, 0, 0, NULL,
 					    "cannot launch lcore %u: %s",
@@ -128,7 +128,7 @@ wr_engine_stop(struct wr_engine *e, uint64_t drain_ns)
 	}
 	e->rx_end_tsc = rte_rdtsc();
 	__atomic_store_n(&e->stop_rx, 1, __ATOMIC_RELAXED);
-	rte_eal_mp_wait_lcore();
+	wr_eng_wait_lcores(e);
 	wr_eng_set_launched(e, false);
 
 	for (i = 0; i < e->n_ports; i++) {

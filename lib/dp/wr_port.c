@@ -440,6 +440,47 @@ wr_port_drop_xstats(const struct wr_port *p, struct wr_port_xstat *out,
 	return n;
 }
 
+/*
+ * Configure the stopped-then-started port again with TX offloads
+ * @p offloads and @p n_txq TX queues, its queues set up again (a TX queue
+ * inherits offloads from rte_eth_conf), started, the link waited for.
+ */
+static int
+reconfigure(struct wr_port *p, uint64_t offloads, uint16_t n_txq,
+	    uint32_t link_wait_ms, struct wr_error *err)
+{
+	struct rte_eth_conf conf;
+	int rc;
+
+	if (p->started) {
+		rte_eth_dev_stop(p->port_id);
+		p->started = false;
+	}
+	memset(&conf, 0, sizeof(conf));
+	conf.txmode.offloads = offloads;
+	conf.rxmode.offloads = p->rx_offloads;
+	conf.rxmode.mtu = p->mtu_set;
+	if (p->rss_hf != 0) {
+		conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
+		conf.rx_adv_conf.rss_conf.rss_hf = p->rss_hf;
+	}
+	rc = rte_eth_dev_configure(p->port_id, p->n_rxq, n_txq, &conf);
+	if (rc != 0)
+		return wr_error_set(err, rc, NULL, 0, 0, NULL,
+				    "port %s: reconfigure for TX: %s",
+				    p->device, rte_strerror(-rc));
+	p->tx_offloads = offloads;
+	p->n_txq = n_txq;
+	rc = queues_setup(p, err);
+	if (rc == 0)
+		rc = wr_port_start(p, err);
+	if (rc == 0 && wr_port_wait_link(p, link_wait_ms) != 0)
+		rc = wr_error_set(err, -ETIMEDOUT, NULL, 0, 0, NULL,
+				  "port %s: link still down after %u ms "
+				  "(link_wait_ms)", p->device, link_wait_ms);
+	return rc;
+}
+
 int
 wr_port_tx_plan(struct wr_port *p, unsigned int n_streams, bool responder,
 		uint32_t link_wait_ms, struct wr_error *err)
@@ -453,42 +494,34 @@ wr_port_tx_plan(struct wr_port *p, unsigned int n_streams, bool responder,
 	struct wr_offload_use use = wr_offload_choose(&caps, n_streams,
 						      responder);
 	uint64_t want = p->tx_offloads & ~RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE;
-	struct rte_eth_conf conf;
-	int rc;
 
 	if (use.fast_free)
 		want |= RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE;
 	if (want == p->tx_offloads)
 		return 0;
 	/* Only a NIC offering MBUF_FAST_FREE gets here: the virtual
-	 * devices do not.  The queues are set up again with the port's
-	 * offloads (a TX queue inherits them from rte_eth_conf). */
-	if (p->started) {
-		rte_eth_dev_stop(p->port_id);
-		p->started = false;
-	}
-	memset(&conf, 0, sizeof(conf));
-	conf.txmode.offloads = want;
-	conf.rxmode.offloads = p->rx_offloads;
-	conf.rxmode.mtu = p->mtu_set;
-	if (p->rss_hf != 0) {
-		conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
-		conf.rx_adv_conf.rss_conf.rss_hf = p->rss_hf;
-	}
-	rc = rte_eth_dev_configure(p->port_id, p->n_rxq, p->n_txq, &conf);
+	 * devices do not. */
+	return reconfigure(p, want, p->n_txq, link_wait_ms, err);
+}
+
+int
+wr_port_txq_reserve(struct wr_port *p, uint16_t n_used,
+		    uint32_t link_wait_ms, struct wr_error *err)
+{
+	struct rte_eth_dev_info info;
+	int rc;
+
+	if (p->n_txq > n_used)
+		return 0;
+	rc = rte_eth_dev_info_get(p->port_id, &info);
 	if (rc != 0)
 		return wr_error_set(err, rc, NULL, 0, 0, NULL,
-				    "port %s: reconfigure for TX offloads: %s",
+				    "port %s: cannot read device info: %s",
 				    p->device, rte_strerror(-rc));
-	p->tx_offloads = want;
-	rc = queues_setup(p, err);
-	if (rc == 0)
-		rc = wr_port_start(p, err);
-	if (rc == 0 && wr_port_wait_link(p, link_wait_ms) != 0)
-		rc = wr_error_set(err, -ETIMEDOUT, NULL, 0, 0, NULL,
-				  "port %s: link still down after %u ms "
-				  "(link_wait_ms)", p->device, link_wait_ms);
-	return rc;
+	if (info.max_tx_queues <= n_used)
+		return 1;
+	return reconfigure(p, p->tx_offloads, (uint16_t)(n_used + 1),
+			   link_wait_ms, err);
 }
 
 int

@@ -185,6 +185,21 @@ int wr_port_tx_plan(struct wr_port *p, unsigned int n_streams, bool responder,
 		    uint32_t link_wait_ms, struct wr_error *err);
 
 /**
+ * Make sure @p p has a TX queue beyond the @p n_used its TX lcores send on
+ * (the emulated hosts' service sends on it: wr_host_svc.h; no queue is
+ * shared by two threads): when it has not, the port is configured again
+ * with one more and started (waiting up to @p link_wait_ms for the
+ * link).  The queue stays for the port's life.  Main lcore, no worker
+ * running.
+ * @return 0 (the last TX queue is spare); 1 when the device has no more
+ *         TX queues (net_af_packet's qpairs: a pair more would also
+ *         spread received frames over a socket no lcore polls); or a
+ *         negative errno of the reconfiguration, @p err filled.
+ */
+int wr_port_txq_reserve(struct wr_port *p, uint16_t n_used,
+			uint32_t link_wait_ms, struct wr_error *err);
+
+/**
  * The TX-drop extended counters (wr_xstat_is_tx_drop) that moved since
  * wr_port_start(), at most @p max.  @return how many were written.
  */

@@ -9,6 +9,7 @@
 #include <rte_ethdev.h>
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
+#include <rte_ring.h>
 #if defined(RTE_ARCH_X86)
 #include <emmintrin.h>
 #endif
@@ -449,6 +450,27 @@ rx_block(const struct wr_rxq *q, struct rte_mbuf **pkts, uint16_t n,
 	return rx_block_of(q, pkts, n, now, bytes, false);
 }
 
+/* The hosts' frames of a port without a spare TX queue, sent on this
+ * lcore's queue (wr_host_svc.h).  Out of line: most polls never come
+ * here. */
+static __rte_noinline void
+hosts_send(struct wr_rxq *q)
+{
+	struct rte_mbuf *m[WR_RX_BURST];
+	unsigned int n;
+	uint16_t sent;
+
+	n = rte_ring_sc_dequeue_burst(q->hosts_out, (void **)m, WR_RX_BURST,
+				      NULL);
+	if (n == 0)
+		return;
+	sent = rte_eth_tx_burst(q->port_id, q->hosts_txq, m, (uint16_t)n);
+	if (sent < n) {
+		rte_pktmbuf_free_bulk(m + sent, n - sent);
+		count(&q->hosts_tx_drop, n - sent);
+	}
+}
+
 /*
  * The RX hot loop (measured: tools/wr-bench-rx).  It stays one function
  * because the run of one (stream, lane) is carried from frame to frame in
@@ -483,6 +505,8 @@ wr_rx_poll(struct wr_rxq *q)
 	/* The load figures need the time from before the call: an empty
 	 * poll pays one TSC read, idle time anyway. */
 	t0 = rte_rdtsc();
+	if (unlikely(q->hosts_out != NULL))
+		hosts_send(q);
 	n = rte_eth_rx_burst(q->port_id, q->queue_id, pkts, WR_RX_BURST);
 	count(&q->polls, 1);
 	if (n == 0)
@@ -533,13 +557,16 @@ wr_rx_poll(struct wr_rxq *q)
 			} else {
 				foreign++;
 			}
-			/* The responder takes it over (answers or frees). */
-			if (unlikely(q->arpd != NULL)) {
+			/* The hosts' service (wr_host_svc.h) or the
+			 * responder takes it over. */
+			if (unlikely(q->hosts != NULL || q->arpd != NULL)) {
 				fwd[n_fwd] = pkts[i];
 				pkts[i] = NULL;
-				/* Held by a capture (wr_cap_rx): the answer
-				 * is written in place, so into a copy. */
-				if (rte_mbuf_refcnt_read(fwd[n_fwd]) > 1) {
+				/* Held by a capture (wr_cap_rx): the
+				 * responder writes its answer in place, so
+				 * into a copy (the hosts only read it). */
+				if (q->hosts == NULL &&
+				    rte_mbuf_refcnt_read(fwd[n_fwd]) > 1) {
 					struct rte_mbuf *m = fwd[n_fwd];
 
 					fwd[n_fwd] = rte_pktmbuf_copy(m,
@@ -616,8 +643,21 @@ wr_rx_poll(struct wr_rxq *q)
 	}
 	if (n_free != 0)
 		rx_free(pkts, n_free);
-	if (unlikely(n_fwd > 0))
-		wr_arpd_input(q->arpd, fwd, n_fwd);
+	if (unlikely(n_fwd > 0)) {
+		if (q->hosts != NULL) {
+			/* Never waits: what the ring has no room for is
+			 * dropped and counted. */
+			unsigned int k = rte_ring_enqueue_burst(q->hosts,
+					(void **)fwd, n_fwd, NULL);
+
+			if (unlikely(k < n_fwd)) {
+				rte_pktmbuf_free_bulk(fwd + k, n_fwd - k);
+				count(&q->rx_host_drop, n_fwd - k);
+			}
+		} else {
+			wr_arpd_input(q->arpd, fwd, n_fwd);
+		}
+	}
 	count(&q->rx_pkts, n);
 	if (n_hw)
 		count(&q->rx_hwts, n_hw);

@@ -73,6 +73,7 @@
 #define WR_RX_SIG_OFFS_MAX 4
 
 struct wr_arpd;
+struct rte_ring;
 struct wr_bpf;
 struct wr_cap;
 
@@ -108,6 +109,18 @@ struct wr_rxq {
 	/** ARP/ICMP responder (wr_neigh.h) that takes the frames without a
 	 * signature; NULL: they are only counted.  Set before the lcore starts. */
 	struct wr_arpd *arpd;
+	/** The hosts' ring (wr_host_svc.h): frames without a signature go
+	 * there in one burst per poll instead (the service owns them from
+	 * then on); NULL: none.  Set before the lcore starts. */
+	struct rte_ring *hosts;
+	uint64_t rx_host_drop;     /**< frames the hosts' ring had no room for */
+	/** The hosts' frames this lcore sends for them, on its TX queue
+	 * @c hosts_txq of the port, at each poll (a port without a spare
+	 * TX queue: wr_host_svc.h); NULL: none.  Set before the lcore
+	 * starts. */
+	struct rte_ring *hosts_out;
+	uint16_t hosts_txq;
+	uint64_t hosts_tx_drop;    /**< of them, what the NIC did not take */
 	/**
 	 * Hardware RX timestamps: when the port stamps frames
 	 * (RTE_ETH_RX_OFFLOAD_TIMESTAMP), a stamped frame's RX time is its

@@ -145,6 +145,9 @@ neigh_step(struct wr_hosts *hs, uint32_t h, struct wr_host_neigh *n,
 				}
 				if (src < 0)
 					break;
+				/* The schedule counts from the first. */
+				if (n->probes == 0)
+					n->updated_ns = now;
 				send_ns(hs, h, x->ip6[src].addr, n->ip);
 				hs->c.ns_sent++;
 			} else {

@@ -1,0 +1,654 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* wr_host_svc: the emulated hosts' service: rings from the RX lcores drained into the host engine, timers, a TX queue per port, reads for the control plane. */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include <rte_cycles.h>
+#include <rte_ethdev.h>
+#include <rte_launch.h>
+#include <rte_lcore.h>
+#include <rte_malloc.h>
+#include <rte_mbuf.h>
+
+#include "wr_engine_priv.h"
+#include "wr_host_svc.h"
+#include "wr_rx.h"
+
+/* Mbufs of a port's service pool: its TX ring (1024 descriptors by
+ * default, WR_DESC_DEFAULT) full of answers, the burst being built, and
+ * as much again: at 1 M answers a second the NIC frees them within a ring's
+ * worth of time. */
+#define SVC_POOL_MBUFS 4095
+#define SVC_POOL_CACHE 0 /* a control thread has no lcore cache */
+/* A TX burst the NIC did not take whole is offered again this many times
+ * before what is left is dropped (and counted): the service must not
+ * spin on a stuck queue while frames wait in its rings. */
+#define SVC_TX_TRIES 4
+
+static inline void
+count(uint64_t *c, uint64_t n)
+{
+	__atomic_store_n(c, *c + n, __ATOMIC_RELAXED);
+}
+
+/* The hosts' clock: monotonic ns (wr_host.h: `now` is always given).
+ * CLOCK_MONOTONIC rather than the TSC: DPDK rounds the TSC's frequency
+ * (doc: 0.149 % here), and DHCP's lease times are the server's seconds. */
+static uint64_t
+mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* @p own: no worker runs (wr_host_svc_rx_own()), the service may use
+ * any TX queue of the port. */
+static void
+flush(struct wr_host_svc_port *sp, bool own)
+{
+	uint16_t sent = 0, tries;
+
+	if (sp->shared && !own)
+		sent = (uint16_t)rte_ring_sp_enqueue_burst(sp->out,
+				(void **)sp->out_m, sp->n_out, NULL);
+	else
+		for (tries = 0; tries < SVC_TX_TRIES && sent < sp->n_out;
+		     tries++)
+			sent += rte_eth_tx_burst(sp->port_id, sp->queue_id,
+						 sp->out_m + sent,
+						 sp->n_out - sent);
+	if (sent < sp->n_out) {
+		rte_pktmbuf_free_bulk(sp->out_m + sent, sp->n_out - sent);
+		count(&sp->c.tx_drop, sp->n_out - sent);
+	}
+	if (sent)
+		count(&sp->c.tx, sent);
+	sp->n_out = 0;
+}
+
+/* The engine's send callback: a copy into an mbuf of the service's pool,
+ * queued for the pass's TX burst. */
+static int
+svc_send(void *ctx, const uint8_t *frame, uint32_t len)
+{
+	struct wr_host_svc_port *sp = ctx;
+	struct rte_mbuf *m;
+
+	if (sp->n_out == WR_HOST_SVC_BURST)
+		flush(sp, sp->own);
+	m = rte_pktmbuf_alloc(sp->pool);
+	if (m == NULL || len > rte_pktmbuf_tailroom(m)) {
+		rte_pktmbuf_free(m);
+		count(&sp->c.tx_drop, 1);
+		return -ENOBUFS;
+	}
+	memcpy(rte_pktmbuf_mtod(m, uint8_t *), frame, len);
+	m->data_len = (uint16_t)len;
+	m->pkt_len = len;
+	sp->out_m[sp->n_out++] = m;
+	return 0;
+}
+
+/* Frames into the hosts: they only read them (answers are built in
+ * their own buffers), so a frame a capture also holds needs no copy. */
+static void
+input(struct wr_host_svc_port *sp, struct rte_mbuf **pkts, uint16_t n,
+      uint64_t now)
+{
+	uint16_t i;
+
+	for (i = 0; i < n; i++) {
+		struct rte_mbuf *m = pkts[i];
+
+		/* A chained frame (jumbo scatter) is nothing a host takes:
+		 * the engine sees its first segment, and rejects it as
+		 * shorter than its headers say. */
+		wr_hosts_input(sp->hs, rte_pktmbuf_mtod(m, const uint8_t *),
+			       rte_pktmbuf_data_len(m), now);
+	}
+	rte_pktmbuf_free_bulk(pkts, n);
+	count(&sp->c.rx, n);
+}
+
+static void
+fill_req(struct wr_host_svc *s, struct wr_host_svc_req *r, uint64_t now);
+
+/* A shared port's frames the RX lcore left in the out ring, sent by the
+ * service now that no worker runs. */
+static void
+drain_out(struct wr_host_svc_port *sp)
+{
+	while (sp->n_out == 0 &&
+	       (sp->n_out = (uint16_t)rte_ring_sc_dequeue_burst(sp->out,
+				(void **)sp->out_m, WR_HOST_SVC_BURST,
+				NULL)) > 0)
+		flush(sp, true);
+}
+
+/*
+ * One pass over every port.  @return whether it found anything to do
+ * (frames in, frames out): an idle pass lets a control thread sleep.
+ */
+static bool
+pass(struct wr_host_svc *s)
+{
+	struct rte_mbuf *pkts[WR_HOST_SVC_BURST];
+	uint64_t now = mono_ns();
+	uint32_t own = __atomic_load_n(&s->rx_own, __ATOMIC_ACQUIRE);
+	bool stop_hosts = __atomic_load_n(&s->hosts_stop, __ATOMIC_ACQUIRE) &&
+			  !__atomic_load_n(&s->hosts_stop_ack, __ATOMIC_RELAXED);
+	struct wr_host_svc_req *r;
+	bool busy = false;
+	unsigned int i;
+
+	for (i = 0; i < WR_PORTS_MAX; i++) {
+		struct wr_host_svc_port *sp = s->port[i];
+		uint32_t taken = 0;
+		uint16_t n, q;
+
+		if (sp == NULL)
+			continue;
+		sp->own = own != 0;
+		/* What the RX lcore had not sent when it stopped. */
+		if (own && sp->shared)
+			drain_out(sp);
+		while (taken < WR_HOST_SVC_PASS_MAX &&
+		       (n = (uint16_t)rte_ring_sc_dequeue_burst(sp->ring,
+				(void **)pkts, WR_HOST_SVC_BURST, NULL)) > 0) {
+			input(sp, pkts, n, now);
+			taken += n;
+		}
+		/* No worker polls the port now (before the run, after
+		 * it): the service does, every queue. */
+		for (q = 0; own && q < sp->n_rxq; q++)
+			while (taken < WR_HOST_SVC_PASS_MAX &&
+			       (n = rte_eth_rx_burst(sp->port_id, q, pkts,
+						     WR_HOST_SVC_BURST)) > 0) {
+				input(sp, pkts, n, now);
+				taken += n;
+			}
+		if (stop_hosts)
+			wr_hosts_stop(sp->hs, now);
+		sp->next_tick_ns = wr_hosts_tick(sp->hs, now);
+		busy |= taken > 0 || sp->n_out > 0;
+		if (sp->n_out > 0)
+			flush(sp, own);
+		__atomic_store_n(&sp->up, wr_hosts_up(sp->hs), __ATOMIC_RELEASE);
+		count(&sp->c.passes, 1);
+	}
+	if (stop_hosts)
+		__atomic_store_n(&s->hosts_stop_ack, 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&s->rx_own_ack, own, __ATOMIC_RELEASE);
+	r = __atomic_exchange_n(&s->req, NULL, __ATOMIC_ACQ_REL);
+	if (r != NULL) {
+		fill_req(s, r, now);
+		__atomic_store_n(&r->done, 1, __ATOMIC_RELEASE);
+	}
+	return busy;
+}
+
+static void *
+svc_thread(void *arg)
+{
+	struct wr_host_svc *s = arg;
+
+	while (!__atomic_load_n(&s->stop, __ATOMIC_ACQUIRE))
+		if (!pass(s))
+			rte_delay_us_sleep(WR_HOST_SVC_IDLE_US);
+	pass(s); /* what the last one queued */
+	return NULL;
+}
+
+static int
+svc_lcore(void *arg)
+{
+	struct wr_host_svc *s = arg;
+
+	/* A lcore of its own: polling is what it is for. */
+	while (!__atomic_load_n(&s->stop, __ATOMIC_ACQUIRE))
+		pass(s);
+	pass(s);
+	return 0;
+}
+
+/* ---- control plane ---- */
+
+struct put_ctx {
+	struct wr_host_svc_req *r;
+};
+
+static void
+put_counter(void *ctx, const char *name, uint64_t v)
+{
+	struct wr_host_svc_req *r = ((struct put_ctx *)ctx)->r;
+
+	if (r->n_counters >= r->max_counters)
+		return;
+	snprintf(r->counters[r->n_counters].name,
+		 sizeof(r->counters[0].name), "%s", name);
+	r->counters[r->n_counters].value = v;
+	r->n_counters++;
+}
+
+/* Not a constant expression: a build with no module compares with 0
+ * without -Wtype-limits saying so. */
+static const unsigned int n_protos = WR_HOST_PROTO__COUNT;
+
+static void
+fill_req(struct wr_host_svc *s, struct wr_host_svc_req *r, uint64_t now)
+{
+	struct wr_host_svc_port *sp = r->port < WR_PORTS_MAX ?
+		s->port[r->port] : NULL;
+	struct put_ctx pc = { r };
+	uint32_t h, n;
+	unsigned int k;
+
+	r->now_ns = now;
+	r->n_hosts = 0;
+	r->n_counters = 0;
+	if (sp == NULL) {
+		r->n_total = 0;
+		return;
+	}
+	n = wr_hosts_n(sp->hs);
+	r->n_total = n;
+	r->up = wr_hosts_up(sp->hs);
+	for (h = r->first; r->hosts != NULL && h < n &&
+	     r->n_hosts < r->max_hosts; h++) {
+		struct wr_host_svc_host *o = &r->hosts[r->n_hosts++];
+
+		o->index = h;
+		o->h = *wr_hosts_cget(sp->hs, h);
+		for (k = 0; k < n_protos; k++)
+			snprintf(o->proto_state[k], sizeof(o->proto_state[k]),
+				 "%s", wr_hosts_proto_state(sp->hs, h,
+						(enum wr_host_proto_id)k));
+	}
+	if (r->counters == NULL)
+		return;
+	wr_hosts_counters(sp->hs, put_counter, &pc);
+	put_counter(&pc, "svc_rx", sp->c.rx);
+	put_counter(&pc, "svc_tx", sp->c.tx);
+	put_counter(&pc, "svc_tx_drop", sp->c.tx_drop);
+	{
+		/* What the RX lcores could not hand over (the ring full). */
+		uint64_t drop = 0, tx_drop = 0;
+		const struct wr_engine *e = s->e;
+		unsigned int q;
+
+		for (q = 0; q < e->n_rxq[sp->index]; q++) {
+			const struct wr_rxq *rq = e->rxq[sp->index][q];
+
+			drop += __atomic_load_n(&rq->rx_host_drop,
+						__ATOMIC_RELAXED);
+			tx_drop += __atomic_load_n(&rq->hosts_tx_drop,
+						   __ATOMIC_RELAXED);
+		}
+		put_counter(&pc, "svc_ring_drop", drop);
+		/* A port without a spare TX queue: what its RX lcore
+		 * could not send for the hosts. */
+		put_counter(&pc, "svc_lcore_tx_drop", tx_drop);
+	}
+}
+
+int
+wr_host_svc_read(struct wr_host_svc *s, struct wr_host_svc_req *r)
+{
+	struct wr_host_svc_req *expect;
+	uint64_t end;
+
+	if (r->port >= WR_PORTS_MAX || s->port[r->port] == NULL)
+		return -ENOENT;
+	r->done = 0;
+	if (!s->running) {
+		fill_req(s, r, mono_ns());
+		return 0;
+	}
+	__atomic_store_n(&s->req, r, __ATOMIC_RELEASE);
+	end = mono_ns() + WR_HOST_SVC_READ_MS * 1000000ull;
+	while (!__atomic_load_n(&r->done, __ATOMIC_ACQUIRE)) {
+		if (mono_ns() >= end) {
+			expect = r;
+			/* Withdrawn before the service took it: nothing
+			 * written.  Taken: it is being filled, without
+			 * waiting on anything; wait for it. */
+			if (__atomic_compare_exchange_n(&s->req, &expect, NULL,
+							false, __ATOMIC_ACQ_REL,
+							__ATOMIC_ACQUIRE))
+				return -ETIMEDOUT;
+			while (!__atomic_load_n(&r->done, __ATOMIC_ACQUIRE))
+				rte_delay_us_sleep(100);
+			break;
+		}
+		rte_delay_us_sleep(100);
+	}
+	return 0;
+}
+
+void
+wr_host_svc_counts(const struct wr_host_svc *s, unsigned int port,
+		   struct wr_host_svc_counts *c)
+{
+	const struct wr_host_svc_port *sp = port < WR_PORTS_MAX ?
+		s->port[port] : NULL;
+
+	memset(c, 0, sizeof(*c));
+	if (sp == NULL)
+		return;
+	c->rx = __atomic_load_n(&sp->c.rx, __ATOMIC_RELAXED);
+	c->tx = __atomic_load_n(&sp->c.tx, __ATOMIC_RELAXED);
+	c->tx_drop = __atomic_load_n(&sp->c.tx_drop, __ATOMIC_RELAXED);
+	c->passes = __atomic_load_n(&sp->c.passes, __ATOMIC_RELAXED);
+}
+
+/* ---- life ---- */
+
+static void
+port_free(struct wr_engine *e, struct wr_host_svc_port *sp)
+{
+	unsigned int q;
+
+	if (sp == NULL)
+		return;
+	for (q = 0; q < e->n_rxq[sp->index]; q++)
+		if (e->rxq[sp->index][q] != NULL &&
+		    e->rxq[sp->index][q]->hosts == sp->ring) {
+			e->rxq[sp->index][q]->hosts = NULL;
+			e->rxq[sp->index][q]->hosts_out = NULL;
+		}
+	if (sp->ring != NULL) {
+		struct rte_mbuf *m;
+
+		while (rte_ring_sc_dequeue(sp->ring, (void **)&m) == 0)
+			rte_pktmbuf_free(m);
+		rte_ring_free(sp->ring);
+	}
+	if (sp->out != NULL) {
+		struct rte_mbuf *m;
+
+		while (rte_ring_sc_dequeue(sp->out, (void **)&m) == 0)
+			rte_pktmbuf_free(m);
+		rte_ring_free(sp->out);
+	}
+	if (sp->n_out > 0)
+		rte_pktmbuf_free_bulk(sp->out_m, sp->n_out);
+	wr_hosts_free(sp->hs);
+	rte_mempool_free(sp->pool);
+	rte_free(sp);
+}
+
+static int
+port_create(struct wr_host_svc *s, unsigned int i,
+	    const struct wr_host_specs *specs, uint64_t seed,
+	    struct wr_error *err)
+{
+	struct wr_engine *e = s->e;
+	struct wr_port *p = &e->ports[i];
+	struct wr_host_svc_port *sp;
+	char name[RTE_RING_NAMESIZE];
+	int rc;
+
+	sp = rte_zmalloc_socket("wr_host_svc_port", sizeof(*sp),
+				RTE_CACHE_LINE_SIZE, p->socket_id);
+	if (sp == NULL)
+		return wr_error_set(err, -ENOMEM, NULL, 0, 0, NULL,
+				    "out of memory");
+	sp->port_id = p->port_id;
+	/* The port's last TX queue, when no TX lcore has it
+	 * (wr_port_txq_reserve()); else queue 0 while no worker runs, the
+	 * RX lcore's while they do. */
+	sp->shared = p->n_txq <= e->port_n_lcores[i];
+	sp->queue_id = sp->shared ? 0 : (uint16_t)(p->n_txq - 1);
+	sp->index = i;
+	sp->n_rxq = p->n_rxq;
+	s->port[i] = sp;
+	snprintf(name, sizeof(name), "wr_hs_r%u", p->port_id);
+	/* Single consumer (the service); several producers when several
+	 * RX lcores poll the port. */
+	sp->ring = rte_ring_create(name, WR_HOST_SVC_RING, p->socket_id,
+				   RING_F_SC_DEQ |
+				   (e->port_n_rx[i] <= 1 ? RING_F_SP_ENQ : 0));
+	snprintf(name, sizeof(name), "wr_hs_p%u", p->port_id);
+	sp->pool = rte_pktmbuf_pool_create(name, SVC_POOL_MBUFS,
+					   SVC_POOL_CACHE, 0,
+					   RTE_PKTMBUF_HEADROOM +
+					   WR_HOST_FRAME_MAX, p->socket_id);
+	if (sp->shared) {
+		snprintf(name, sizeof(name), "wr_hs_o%u", p->port_id);
+		sp->out = rte_ring_create(name, WR_HOST_SVC_RING, p->socket_id,
+					  RING_F_SP_ENQ | RING_F_SC_DEQ);
+	}
+	if (sp->ring == NULL || sp->pool == NULL ||
+	    (sp->shared && sp->out == NULL))
+		return wr_error_set(err, -ENOMEM, NULL, 0, 0, NULL,
+				    "port %s: no memory for the hosts' ring "
+				    "and pool: %s", p->device,
+				    rte_strerror(rte_errno));
+	rc = wr_hosts_create(&sp->hs, specs, (uint16_t)i, seed, svc_send, sp,
+			     err);
+	if (rc != 0)
+		return rc;
+	sp->n_hosts = wr_hosts_n(sp->hs);
+	s->n_ports++;
+	return 0;
+}
+
+/* The lcore that polls @p q, and the TX queue it sends on port
+ * @p port_id. */
+static int
+answer_queue(struct wr_engine *e, const struct wr_rxq *q, uint16_t port_id,
+	     uint16_t *queue_id)
+{
+	unsigned int i, j, k;
+
+	for (i = 0; i < e->n_lcores; i++) {
+		const struct wr_lcore_ctx *c = e->lctx[e->lcores[i]];
+
+		for (j = 0; j < c->n_rxq; j++) {
+			if (c->rxq[j] != q)
+				continue;
+			for (k = 0; k < c->n_txq; k++)
+				if (c->txq[k].port_id == port_id) {
+					*queue_id = c->txq[k].queue_id;
+					return 0;
+				}
+			return -EINVAL;
+		}
+	}
+	return -EINVAL;
+}
+
+int
+wr_host_svc_attach(struct wr_host_svc *s, struct wr_error *err)
+{
+	struct wr_engine *e = s->e;
+	unsigned int i, q;
+
+	for (i = 0; i < WR_PORTS_MAX; i++) {
+		if (s->port[i] == NULL)
+			continue;
+		if (e->n_rxq[i] == 0)
+			return wr_error_set(err, -EINVAL, NULL, 0, 0, NULL,
+					    "port %s: its hosts need it polled, "
+					    "and it has no RX lcore",
+					    e->ports[i].device);
+		if (s->port[i]->shared) {
+			uint16_t qid;
+
+			if (answer_queue(e, e->rxq[i][0], e->ports[i].port_id,
+					 &qid) != 0)
+				return wr_error_set(err, -EINVAL, e->cfg_path,
+					0, 0, NULL, "ports[%u]: its hosts send "
+					"through the lcore that polls port %s "
+					"(its first RX queue: the device has no "
+					"spare TX queue), which must also send "
+					"on it: make its first rx_lcores entry "
+					"one of its tx_lcores", i,
+					e->ports[i].device);
+			e->rxq[i][0]->hosts_txq = qid;
+			e->rxq[i][0]->hosts_out = s->port[i]->out;
+		}
+		for (q = 0; q < e->n_rxq[i]; q++)
+			e->rxq[i][q]->hosts = s->port[i]->ring;
+	}
+	return 0;
+}
+
+int
+wr_host_svc_create(struct wr_host_svc **out, struct wr_engine *e,
+		   const struct wr_host_specs *specs, uint64_t seed,
+		   int lcore, struct wr_error *err)
+{
+	struct wr_host_svc *s;
+	bool want[WR_PORTS_MAX] = { false };
+	unsigned int i;
+	uint32_t g;
+	int rc = 0;
+
+	*out = NULL;
+	for (g = 0; g < specs->n; g++) {
+		if (specs->groups[g].port >= e->n_ports)
+			return wr_error_set(err, -EINVAL, NULL,
+					    specs->groups[g].where.line,
+					    specs->groups[g].where.col, NULL,
+					    "hosts[%u].port: port %u does not "
+					    "exist", g, specs->groups[g].port);
+		want[specs->groups[g].port] = true;
+	}
+	if (lcore >= 0) {
+		for (i = 0; i < e->n_lcores; i++)
+			if (e->lcores[i] == (unsigned int)lcore)
+				return wr_error_set(err, -EINVAL, NULL, 0, 0,
+					NULL, "--host-lcore %d: the lcore sends "
+					"or receives traffic already", lcore);
+		if (lcore >= RTE_MAX_LCORE || !rte_lcore_is_enabled(lcore) ||
+		    (unsigned int)lcore == rte_get_main_lcore())
+			return wr_error_set(err, -EINVAL, NULL, 0, 0, NULL,
+				"--host-lcore %d: not a worker lcore EAL "
+				"has (give it in the profile's eal: --lcores)",
+				lcore);
+	}
+	s = rte_zmalloc("wr_host_svc", sizeof(*s), RTE_CACHE_LINE_SIZE);
+	if (s == NULL)
+		return wr_error_set(err, -ENOMEM, NULL, 0, 0, NULL,
+				    "out of memory");
+	s->e = e;
+	s->lcore = lcore;
+	for (i = 0; i < e->n_ports && rc == 0; i++)
+		if (want[i])
+			rc = port_create(s, i, specs, seed, err);
+	if (rc != 0) {
+		wr_host_svc_free(s);
+		return rc;
+	}
+	*out = s;
+	return 0;
+}
+
+int
+wr_host_svc_start(struct wr_host_svc *s, struct wr_error *err)
+{
+	uint64_t now = mono_ns();
+	pthread_t tid;
+	unsigned int i;
+	int rc;
+
+	/* Before the service runs: it is the one thread of the hosts from
+	 * its launch on, and the launch orders these calls before it. */
+	for (i = 0; i < WR_PORTS_MAX; i++)
+		if (s->port[i] != NULL)
+			wr_hosts_start(s->port[i]->hs, now);
+	s->stop = 0;
+	s->rx_own = 1;
+	s->rx_own_ack = 0;
+	if (s->lcore >= 0) {
+		rc = rte_eal_remote_launch(svc_lcore, s, (unsigned int)s->lcore);
+		if (rc != 0)
+			return wr_error_set(err, rc, NULL, 0, 0, NULL,
+					    "cannot launch the hosts' lcore %d: "
+					    "%s", s->lcore, rte_strerror(-rc));
+	} else {
+		rc = rte_ctrl_thread_create(&tid, "wr-hosts", NULL, svc_thread,
+					    s);
+		if (rc != 0)
+			return wr_error_set(err, -rc, NULL, 0, 0, NULL,
+					    "cannot start the hosts' thread: %s",
+					    strerror(rc));
+		s->thread = (uint64_t)tid;
+	}
+	s->running = true;
+	return 0;
+}
+
+/* Wait (at most @p ms) until *@p ack equals @p want. */
+static void
+await(const uint32_t *ack, uint32_t want, uint32_t ms)
+{
+	uint64_t end = mono_ns() + (uint64_t)ms * 1000000ull;
+
+	while (__atomic_load_n(ack, __ATOMIC_ACQUIRE) != want &&
+	       mono_ns() < end)
+		rte_delay_us_sleep(100);
+}
+
+void
+wr_host_svc_rx_own(struct wr_host_svc *s, bool own)
+{
+	__atomic_store_n(&s->rx_own, own ? 1u : 0u, __ATOMIC_RELEASE);
+	if (s->running)
+		await(&s->rx_own_ack, own ? 1u : 0u, 1000);
+}
+
+uint32_t
+wr_host_svc_wait_up(struct wr_host_svc *s, uint32_t timeout_ms)
+{
+	uint64_t end = mono_ns() + (uint64_t)timeout_ms * 1000000ull;
+	uint32_t down;
+	unsigned int i;
+
+	for (;;) {
+		down = 0;
+		for (i = 0; i < WR_PORTS_MAX; i++)
+			if (s->port[i] != NULL &&
+			    !__atomic_load_n(&s->port[i]->up, __ATOMIC_ACQUIRE))
+				down++;
+		if (down == 0 || mono_ns() >= end || !s->running)
+			return down;
+		rte_delay_us_sleep(1000);
+	}
+}
+
+void
+wr_host_svc_stop(struct wr_host_svc *s, uint32_t linger_ms)
+{
+	if (s == NULL || !s->running)
+		return;
+	__atomic_store_n(&s->hosts_stop, 1, __ATOMIC_RELEASE);
+	await(&s->hosts_stop_ack, 1, 1000);
+	if (linger_ms > 0)
+		rte_delay_us_sleep(linger_ms * 1000u);
+	__atomic_store_n(&s->stop, 1, __ATOMIC_RELEASE);
+	if (s->lcore >= 0)
+		rte_eal_wait_lcore((unsigned int)s->lcore);
+	else
+		pthread_join((pthread_t)s->thread, NULL);
+	s->running = false;
+}
+
+void
+wr_host_svc_free(struct wr_host_svc *s)
+{
+	unsigned int i;
+
+	if (s == NULL)
+		return;
+	wr_host_svc_stop(s, 0);
+	for (i = 0; i < WR_PORTS_MAX; i++)
+		port_free(s->e, s->port[i]);
+	rte_free(s);
+}
