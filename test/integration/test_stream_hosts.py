@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Streams from emulated hosts (`src: hosts.NAME`) seen by the Linux kernel over a veth: every frame's
-(MAC, IPv4) pair one host's, exact counts per host, and the kernel's neighbour table."""
+(MAC, IPv4) pair one host's, exact counts per host, and the kernel's neighbour table; a DHCP
+group's stream sends from the addresses dnsmasq (Debian's) leased."""
 
 import collections
 import ipaddress
@@ -103,8 +104,8 @@ class StreamsNs:
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
-class StreamsFromHosts(EalCase):
-    """One stream sends from 1,000 static hosts, 3 frames each, to the kernel's UDP echo."""
+class StreamsCase(EalCase):
+    """wirerate on af_packet in a namespace of its own, the kernel at the other end."""
 
     def setUp(self):
         super().setUp()
@@ -115,6 +116,20 @@ class StreamsFromHosts(EalCase):
         self.nsx.up()
         self.prefix = f"streams-h{os.getpid()}"
         self.addCleanup(shutil.rmtree, os.path.join("/var/run/dpdk", self.prefix), True)
+
+    def profile(self):
+        return self.write("p.yaml", f"""version: 1
+eal: ["--no-pci", "--in-memory", "--file-prefix={self.prefix}",
+      "--vdev=net_af_packet0,iface={self.nsx.gen_if}", "--lcores=0@0,1@1"]
+ports:
+  - device: net_af_packet0
+    tx_lcores: [1]
+    rx_lcore: 1
+""")
+
+
+class StreamsFromHosts(StreamsCase):
+    """One stream sends from 1,000 static hosts, 3 frames each, to the kernel's UDP echo."""
 
     def stream_file(self, count):
         return self.write("s.yaml", f"""version: 1
@@ -132,16 +147,6 @@ streams:
     udp: {{src: 40000, dst: {UDP_PORT}}}
     rate: 5 kpps
     count: {count}
-""")
-
-    def profile(self):
-        return self.write("p.yaml", f"""version: 1
-eal: ["--no-pci", "--in-memory", "--file-prefix={self.prefix}",
-      "--vdev=net_af_packet0,iface={self.nsx.gen_if}", "--lcores=0@0,1@1"]
-ports:
-  - device: net_af_packet0
-    tx_lcores: [1]
-    rx_lcore: 1
 """)
 
     def test_every_frame_one_hosts(self):
@@ -184,6 +189,84 @@ ports:
         self.assertEqual({e[1] for e in seen.values()} - {"REACHABLE", "STALE", "DELAY"},
                          set(), seen)
 
+
+
+DNSMASQ = shutil.which("dnsmasq") or "/usr/sbin/dnsmasq"
+LEASED = 50
+LEASED_MAC = 0x025F00000001
+
+
+def lease_file(path):
+    """dnsmasq's lease file as {mac: ip} ("EXPIRY MAC IP HOSTNAME CLIENT-ID" a line)."""
+    out = {}
+    with open(path) as f:
+        for line in f:
+            p = line.split()
+            if len(p) >= 3 and p[0].isdigit():
+                out[p[1]] = p[2]
+    return out
+
+
+class StreamFromLeases(StreamsCase):
+    """50 hosts lease their addresses from dnsmasq; their stream's frames, captured beside
+    dnsmasq, carry exactly the leased (MAC, IPv4) pairs of its lease file, 3 frames each."""
+
+    def test_frames_carry_leases(self):
+        if not os.path.exists(DNSMASQ):
+            self.skipTest("needs dnsmasq (Debian dnsmasq-base)")
+        leases, pid = self.path("dnsmasq.leases"), self.path("dnsmasq.pid")
+        self.nsx.start([DNSMASQ, "--keep-in-foreground", "--conf-file=/dev/null", "--port=0",
+                        "--bind-interfaces", f"--interface={self.nsx.peer_if}",
+                        "--dhcp-range=10.77.100.1,10.77.100.254,255.255.0.0,1h",
+                        f"--dhcp-leasefile={leases}", "--dhcp-authoritative", "--no-ping",
+                        f"--pid-file={pid}", "--log-facility=-"],
+                       ready=lambda _: os.path.exists(pid))
+        pcap = self.path("l.pcap")
+        tcpdump = self.nsx.start(["tcpdump", "-i", self.nsx.peer_if, "-n", "-U", "-w", pcap,
+                                  f"udp dst port {UDP_PORT} or udp port 67 or udp port 68"],
+                                 ready=lambda _: os.path.exists(pcap))
+        sf = self.write("l.yaml", f"""version: 1
+hosts:
+  - name: leased
+    port: 0
+    count: {LEASED}
+    mac: {mac_str(LEASED_MAC)}
+    ipv4: dhcp
+streams:
+  - name: from-leases
+    src: hosts.leased
+    eth: {{dst: "{self.nsx.peer_mac}"}}
+    ipv4: {{dst: {PEER_IP}}}
+    udp: {{src: 40000, dst: {UDP_PORT}}}
+    rate: 5 kpps
+    count: {LEASED * PER_HOST}
+""")
+        # Before the run: the addresses are not known; check says so.
+        p = subprocess.run([WIRERATE, "check", sf], capture_output=True, text=True, timeout=30)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn(f"sends from hosts.leased: {LEASED} hosts", p.stdout)
+        self.assertIn("leased or autoconfigured", p.stdout)
+        run = subprocess.run(["ip", "netns", "exec", self.nsx.ns, WIRERATE, "run", sf,
+                              "--config", self.profile(), "--quiet", "--drain", "1",
+                              "--hosts-wait", "20000"],
+                             cwd=self.tmp, capture_output=True, text=True, timeout=RUN_TIMEOUT_S)
+        self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
+        tcpdump.send_signal(signal.SIGINT)
+        tcpdump.wait(timeout=10)
+        rows = tshark_fields(pcap, ["eth.src", "ip.src", "ip.checksum.status"],
+                             f"udp.dstport == {UDP_PORT}")
+        pairs = collections.Counter((r[0], r[1]) for r in rows)
+        self.assertEqual(len(rows), LEASED * PER_HOST, run.stdout)
+        self.assertEqual(set(pairs.values()), {PER_HOST}, pairs)
+        self.assertEqual({r[2] for r in rows}, {"1"})
+        # What dnsmasq acknowledged, as tshark reads its ACKs (the hosts release their
+        # leases when the run ends: the lease file is empty again by now).
+        acks = tshark_fields(pcap, ["dhcp.hw.mac_addr", "dhcp.ip.your"], "dhcp.option.dhcp == 5")
+        acked = {r[0]: r[1] for r in acks}
+        self.assertEqual(len(acked), LEASED, acks)
+        self.assertEqual(dict(pairs.keys()), acked)
+        self.assertEqual(set(acked), {mac_str(LEASED_MAC + k) for k in range(LEASED)})
+        self.assertEqual(lease_file(leases), {}, "released at the end of the run")
 
 if __name__ == "__main__":
     unittest.main()
