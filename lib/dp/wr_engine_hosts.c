@@ -41,5 +41,7 @@ wr_engine_stream_rebuild(struct wr_engine *e, uint32_t s, struct wr_error *err)
 		wr_frame_tmpl_free(e->tmpl[s]);
 	e->tmpl[s] = t;
 	e->tmpl_lent[s] = false;
+	if (e->stream_rows != NULL)
+		wr_engine_row_hosts(&e->stream_rows[s], &e->f->streams[s]);
 	return 0;
 }
