@@ -69,6 +69,17 @@ OPT(o_stats_jsonl, "stats-jsonl", 'L', WR_CLI_FILE_OUT, "FILE", NULL,
 OPT(o_arp, "arp", 'A', WR_CLI_FLAG, NULL, NULL,
     "Every port answers ARP, IPv6 Neighbor Solicitations and ICMP/ICMPv6 "
     "echo for its streams' source addresses.");
+OPT(o_hosts_wait, "hosts-wait", WR_CLI_CODE_HOSTS_WAIT, WR_CLI_VALUE, "MS",
+    NULL,
+    "With `hosts:` in the stream file: how long the streams wait for the "
+    "hosts' bring-up (addresses leased, DAD done, gateways resolved), in "
+    "milliseconds (default 5000).  Hosts not up by then are counted in "
+    "their failures, and the streams start all the same.");
+OPT(o_host_lcore, "host-lcore", WR_CLI_CODE_HOST_LCORE, WR_CLI_VALUE, "N",
+    NULL,
+    "Run the hosts' service (ARP, ND, DHCP... of `hosts:`) polling on lcore "
+    "N, one EAL has (the profile's `--lcores`) and no port uses; default: "
+    "a control thread beside the main lcore, sleeping when idle.");
 OPT(o_link_down, "on-link-down", 'k', WR_CLI_CHOICE, "WHAT", "stop continue",
     "When a port's link goes during the run (a memif peer that exits, a "
     "cable, a removed device): `stop` (default) ends the run, `continue` "
@@ -279,6 +290,7 @@ OPT_FULL(o_c_command, 'c', true, "command", 0, WR_CLI_VALUE, "LINE", NULL,
 static const struct wr_cli_use run_opts[] = {
 	USE(o_config), USE(o_duration), USE(o_count), USE(o_seed),
 	USE(o_drain), USE(o_json), USE(o_stats_jsonl), USE(o_arp),
+	USE(o_hosts_wait), USE(o_host_lcore),
 	USE(o_burst), USE(o_quiet), USE(o_link_down), USE(o_oversub),
 	USE(o_repeat), USE(o_peer), USE(o_capture), USE(o_cap_filter),
 	USE(o_cap_count), USE(o_cap_size), USE(o_cap_duration), USE(o_snaplen),

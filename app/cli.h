@@ -57,6 +57,8 @@ enum {
 	WR_CLI_CODE_SRC_MAC,
 	WR_CLI_CODE_DST_MAC,
 	WR_CLI_CODE_FIX_CSUM,
+	WR_CLI_CODE_HOSTS_WAIT,    /**< run --hosts-wait */
+	WR_CLI_CODE_HOST_LCORE,    /**< run --host-lcore */
 };
 
 /** An option of one subcommand: the shared one, its words there if they differ. */

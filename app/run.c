@@ -271,6 +271,9 @@ send_once(struct run *r, struct wr_report_view **vp, const char **reasonp)
 	wr_engine_stop(e, wr_engine_links_check(e) == wr_engine_n_ports(e) ? 0 :
 		       o->drain_ns);
 	wr_draining = 0;
+	/* The hosts poll their ports again (they keep answering until the
+	 * unload stops them). */
+	wr_session_traffic_stopped(&r->x.sess);
 	/* The captures end with the traffic (their statuses for the
 	 * summary and the JSON). */
 	wr_run_ext_stopped(&r->x, o, e);

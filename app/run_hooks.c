@@ -22,6 +22,11 @@ wr_run_ext_load(struct wr_run_ext *x, const struct wr_opts *o,
 		.prepared = prep,
 		.captures = x->cap,
 		.n_captures = o->n_captures,
+		.hosts_wait_ms = o->hosts_wait_ms > UINT32_MAX ? UINT32_MAX :
+				 (uint32_t)o->hosts_wait_ms,
+		.hosts_wait_set = o->hosts_wait_set,
+		.host_lcore = (unsigned int)o->host_lcore,
+		.host_lcore_set = o->host_lcore_set,
 	};
 	unsigned int i;
 	int rc;

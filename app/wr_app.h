@@ -75,6 +75,10 @@ struct wr_opts {
 	int n_eal;                  /**< arguments after "--" */
 	char **eal;
 	bool arp;                   /**< run --arp: every port answers ARP/ICMP */
+	uint64_t hosts_wait_ms;     /**< run --hosts-wait MS */
+	bool hosts_wait_set;
+	uint64_t host_lcore;        /**< run --host-lcore N */
+	bool host_lcore_set;
 	const char *stats_jsonl;    /**< run --stats-jsonl FILE */
 	bool link_down_continue;    /**< --on-link-down continue */
 	bool oversubscribe;         /**< run --oversubscribe: rates above the line rate */

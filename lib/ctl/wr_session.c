@@ -3,8 +3,14 @@
 #include <errno.h>
 #include <string.h>
 
+#include "wr_engine_priv.h"
 #include "wr_session.h"
 #include "wr_telemetry.h"
+
+/* What the hosts send when they stop (DHCP RELEASE, leaves) has this long
+ * to leave before the service ends: a burst through a TX queue takes
+ * microseconds; the margin is for a control thread that was asleep. */
+#define HOSTS_LINGER_MS 20
 
 void
 wr_session_init(struct wr_session *s, struct wr_engine *e,
@@ -74,10 +80,18 @@ tx_plan(struct wr_session *s, const struct wr_stream_file *f,
 	for (i = 0; i < wr_engine_n_ports(s->e); i++) {
 		for (k = 0, n = 0; k < f->n_streams; k++)
 			n += f->streams[k].port == i;
+		/* The hosts' queue has a pool of its own: no
+		 * MBUF_FAST_FREE, as for a responder. */
 		rc = wr_port_tx_plan(wr_engine_port(s->e, i), n,
-				     s->want[i] || tx_cap[i], cfg->link_wait_ms,
-				     err);
-		if (rc != 0)
+				     s->want[i] || tx_cap[i] || s->hosts_port[i],
+				     cfg->link_wait_ms, err);
+		/* Without a spare one, the hosts' frames go through the
+		 * port's RX lcore (wr_host_svc.h). */
+		if (rc == 0 && s->hosts_port[i])
+			rc = wr_port_txq_reserve(wr_engine_port(s->e, i),
+				(uint16_t)s->e->port_n_lcores[i],
+				cfg->link_wait_ms, err);
+		if (rc < 0)
 			return rc;
 	}
 	return 0;
@@ -98,6 +112,70 @@ drop_stale(struct wr_session *s, const struct wr_stream_file *f)
 		}
 }
 
+/* The ports with hosts: each must exist (the stream file was checked
+ * against the ports before they were known in serve) and is polled. */
+static int
+want_hosts(struct wr_session *s, const struct wr_stream_file *f,
+	   struct wr_error *err)
+{
+	unsigned int n = wr_engine_n_ports(s->e);
+	uint32_t g;
+
+	memset(s->hosts_port, 0, sizeof(s->hosts_port));
+	for (g = 0; g < f->hosts.n; g++) {
+		const struct wr_host_group *hg = &f->hosts.groups[g];
+
+		if (hg->port >= n)
+			return wr_error_set(err, -EINVAL, f->path,
+				hg->where.line, hg->where.col, NULL,
+				"hosts[%u].port: port %u does not exist: "
+				"there %s %u port%s", g, hg->port,
+				n == 1 ? "is" : "are", n, n == 1 ? "" : "s");
+		s->hosts_port[hg->port] = true;
+		wr_engine_set_rx(s->e, hg->port, true);
+	}
+	return 0;
+}
+
+/* The hosts created and started before the streams are loaded (the
+ * service polls their ports itself meanwhile), their bring-up waited
+ * for: addresses, DAD and gateways are settled before the first frame of
+ * a stream, and a stream's next hop may be read from them. */
+static int
+hosts_start(struct wr_session *s, const struct wr_stream_file *f,
+	    struct wr_error *err)
+{
+	int rc;
+
+	if (f->hosts.n == 0)
+		return 0;
+	rc = wr_host_svc_create(&s->hosts, s->e, &f->hosts, f->seed,
+				s->o.host_lcore_set ? (int)s->o.host_lcore : -1,
+				err);
+	if (rc == 0)
+		rc = wr_host_svc_start(s->hosts, err);
+	if (rc != 0)
+		return rc;
+	s->hosts_down = wr_host_svc_wait_up(s->hosts, s->o.hosts_wait_set ?
+					    s->o.hosts_wait_ms :
+					    WR_HOST_SVC_WAIT_MS);
+	return 0;
+}
+
+static void
+hosts_end(struct wr_session *s)
+{
+	if (s->hosts == NULL)
+		return;
+	/* Not while workers still poll the ports (an unload that stops
+	 * them itself: wr_engine_unload()). */
+	if (!s->e->launched)
+		wr_host_svc_rx_own(s->hosts, true);
+	wr_host_svc_stop(s->hosts, HOSTS_LINGER_MS);
+	wr_host_svc_free(s->hosts);
+	s->hosts = NULL;
+}
+
 int
 wr_session_load(struct wr_session *s, struct wr_stream_file *f,
 		struct wr_error *err)
@@ -108,7 +186,9 @@ wr_session_load(struct wr_session *s, struct wr_stream_file *f,
 
 	wr_session_unload(s);
 	want_responders(s, f);
-	rc = captures_need(s, tx_cap, err);
+	rc = want_hosts(s, f, err);
+	if (rc == 0)
+		rc = captures_need(s, tx_cap, err);
 	if (rc == 0)
 		rc = wr_arpd_resolve(wr_engine_port(s->e, 0),
 				     wr_engine_n_ports(s->e), f,
@@ -119,11 +199,20 @@ wr_session_load(struct wr_session *s, struct wr_stream_file *f,
 	drop_stale(s, f);
 	rc = tx_plan(s, f, tx_cap, err);
 	if (rc == 0)
+		rc = hosts_start(s, f, err);
+	if (rc == 0)
 		rc = wr_engine_load(s->e, f, s->o.prepared, s->any_responder,
 				    err);
-	if (rc != 0)
+	if (rc != 0) {
+		hosts_end(s);
 		return rc;
+	}
 	s->loaded = true;
+	if (s->hosts != NULL) {
+		rc = wr_host_svc_attach(s->hosts, err);
+		if (rc != 0)
+			goto fail;
+	}
 	if (s->any_responder) {
 		rc = wr_arpd_attach(s->e, s->want, s->arpd, err);
 		if (rc != 0)
@@ -140,6 +229,9 @@ wr_session_load(struct wr_session *s, struct wr_stream_file *f,
 		s->cap_id[s->n_caps++] = rc;
 	}
 	s->caps_started = true;
+	/* The workers poll the ports from their start on. */
+	if (s->hosts != NULL)
+		wr_host_svc_rx_own(s->hosts, false);
 	return 0;
 fail:
 	wr_session_unload(s);
@@ -151,6 +243,9 @@ wr_session_unload(struct wr_session *s)
 {
 	if (!s->loaded)
 		return;
+	/* The hosts first, while the ports are up: they say goodbye (DHCP
+	 * release, leaves) from the RX queues the workers left. */
+	hosts_end(s);
 	/* The telemetry callbacks and the responders read the streams'
 	 * state: neither may once it is freed. */
 	if (s->o.telemetry)
@@ -158,4 +253,11 @@ wr_session_unload(struct wr_session *s)
 	wr_arpd_detach(s->e, s->arpd);
 	wr_engine_unload(s->e);
 	s->loaded = false;
+}
+
+void
+wr_session_traffic_stopped(struct wr_session *s)
+{
+	if (s->hosts != NULL)
+		wr_host_svc_rx_own(s->hosts, true);
 }

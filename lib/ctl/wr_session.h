@@ -21,9 +21,18 @@
  *      (wr_engine_prepare()), RX polled where a responder or an RX
  *      capture needs it;
  *   5. the responders attached, DPDK telemetry's /wirerate/ commands
- *      published, the options' captures started.
+ *      published, the options' captures started;
+ *   6. the stream file's hosts (hosts:): their service created and
+ *      started (wr_host_svc.h; each port with hosts polled, with a TX
+ *      queue of their own: wr_port_txq_reserve()), their bring-up waited
+ *      for at most hosts_wait_ms, so that the streams start with hosts
+ *      up (or with the failures counted: a DHCP server that never
+ *      answers ends the wait, not the run).
  *
- * wr_session_unload() undoes 5 and 4 (the ports stay up, planned).
+ * wr_session_traffic_stopped() hands the ports' RX back to the hosts once
+ * the workers stopped.  wr_session_unload() stops the hosts (their DHCP
+ * releases and leaves go out while the ports are up), then undoes 5 and
+ * 4 (the ports stay up, planned).
  * Main lcore only, with no worker running.  Nothing here prints: a
  * telemetry that could not be published is a convenience lost, kept in
  * @c telemetry_rc for the caller to mention.
@@ -35,6 +44,7 @@
 #include "wr_config.h"
 #include "wr_engine.h"
 #include "wr_error.h"
+#include "wr_host_svc.h"
 #include "wr_neigh.h"
 
 /** What a caller asks of a load beyond the streams themselves. */
@@ -52,6 +62,14 @@ struct wr_session_opts {
 	 * with the streams (wr_engine_unload() stops them). */
 	const struct wr_engine_cap *captures;
 	unsigned int n_captures;
+	/** The emulated hosts' bring-up is waited for this long at most
+	 * (run --hosts-wait); not set: WR_HOST_SVC_WAIT_MS. */
+	uint32_t hosts_wait_ms;
+	bool hosts_wait_set;
+	/** The hosts' service runs on this lcore (run --host-lcore); not
+	 * set: on a control thread (wr_host_svc.h). */
+	unsigned int host_lcore;
+	bool host_lcore_set;
 };
 
 /** One engine's loads: what each one attached, for its unload. */
@@ -61,6 +79,12 @@ struct wr_session {
 	bool want[WR_PORTS_MAX];    /**< ports given a responder */
 	bool any_responder;
 	struct wr_arpd *arpd[WR_PORTS_MAX];
+	/** The emulated hosts (the stream file's hosts:), NULL: none. */
+	struct wr_host_svc *hosts;
+	bool hosts_port[WR_PORTS_MAX]; /**< ports with hosts */
+	/** Ports whose hosts were not all up when the wait ended (their
+	 * failures are in the hosts' counters; the streams went on). */
+	uint32_t hosts_down;
 	int cap_id[WR_CAPTURES_MAX]; /**< the captures' engine ids */
 	unsigned int n_caps;
 	bool caps_started;
@@ -90,8 +114,12 @@ void wr_session_init(struct wr_session *s, struct wr_engine *e,
 int wr_session_load(struct wr_session *s, struct wr_stream_file *f,
 		    struct wr_error *err);
 
-/** Detach the responders and telemetry, free the streams' contexts.
- * Safe when nothing is loaded. */
+/** Detach the responders and telemetry, stop and free the hosts, free
+ * the streams' contexts.  Safe when nothing is loaded. */
 void wr_session_unload(struct wr_session *s);
+
+/** The engine's workers stopped (wr_engine_stop()): the hosts' service
+ * polls their ports itself until the next start or the unload. */
+void wr_session_traffic_stopped(struct wr_session *s);
 
 #endif /* WR_SESSION_H */

@@ -815,6 +815,17 @@ wr_engine_prepare(const struct wr_stream_file *f, unsigned int n_ports,
 	if (p != NULL)
 		memset(p, 0, sizeof(*p));
 
+	/* The hosts' ports, as the streams' (before EAL in `run`). */
+	for (i = 0; n_ports > 0 && i < f->hosts.n; i++) {
+		const struct wr_host_group *g = &f->hosts.groups[i];
+
+		if (g->port >= n_ports)
+			return wr_error_set(err, -EINVAL, f->path,
+				g->where.line, g->where.col, NULL,
+				"hosts[%u].port: port %u does not exist: %s "
+				"has %u port%s (0..%u)", i, g->port, ports_of,
+				n_ports, n_ports == 1 ? "" : "s", n_ports - 1);
+	}
 	for (i = 0; i < f->n_streams; i++) {
 		const struct wr_stream *s = &f->streams[i];
 		struct wr_frame_tmpl *t;

@@ -128,6 +128,8 @@ finish_done(struct server *s)
 	/* A run shorter than the loop's turn: its start said too. */
 	wr_srv_late_check(s);
 	wr_engine_stop(s->e, 0); /* the drain was waited out by the loop */
+	/* Hosts keep answering between runs: their service polls now. */
+	wr_session_traffic_stopped(&s->sess);
 	s->stopping = false;
 	/* A capture covers the run it started in: it ends with it. */
 	wr_srv_caps_end(s);
