@@ -242,7 +242,8 @@ test_late_fill(void)
 		h[k].ip4 = k == 3 ? 0 : 0x0a030000u + 100 + k;
 	}
 	CU_ASSERT_EQUAL_FATAL(wr_stream_hosts_fill(s, h, 6, sizeof(h[0]), &e), 0);
-	CU_ASSERT_FALSE(s->hosts_late);
+	CU_ASSERT_TRUE(s->hosts_filled);
+	CU_ASSERT_TRUE(s->hosts_late);
 	CU_ASSERT_EQUAL(s->hosts_from, 3);
 	CU_ASSERT_EQUAL(s->hosts_skipped, 1);
 	frames(s, 0, 1, 8, a);
@@ -256,7 +257,6 @@ test_late_fill(void)
 	/* None up: the stream cannot send, and says why. */
 	for (k = 0; k < 6; k++)
 		h[k].ip4_state = WR_IP4_NONE;
-	s->hosts_late = true;
 	CU_ASSERT_EQUAL(wr_stream_hosts_fill(s, h, 6, sizeof(h[0]), &e), -EHOSTUNREACH);
 	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "none of its 4 hosts came up"));
 	wr_stream_file_free(&f);

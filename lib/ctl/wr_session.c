@@ -5,6 +5,7 @@
 
 #include "wr_engine_priv.h"
 #include "wr_session.h"
+#include "wr_session_hosts.h"
 #include "wr_telemetry.h"
 
 /* What the hosts send when they stop (DHCP RELEASE, leaves) has this long
@@ -200,6 +201,8 @@ wr_session_load(struct wr_session *s, struct wr_stream_file *f,
 	rc = tx_plan(s, f, tx_cap, err);
 	if (rc == 0)
 		rc = hosts_start(s, f, err);
+	if (rc == 0)
+		rc = wr_session_hosts_fill(s->hosts, s->o.prepared, f, err);
 	if (rc == 0)
 		rc = wr_engine_load(s->e, f, s->o.prepared, s->any_responder,
 				    err);

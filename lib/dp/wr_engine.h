@@ -331,18 +331,6 @@ int wr_engine_tmpl_create(const struct wr_stream_file *f, uint32_t s,
 			  struct wr_frame_tmpl **t, struct wr_error *err);
 
 /**
- * Build loaded stream @p s's template again from its stream, whose field
- * values changed since the load (a stream from hosts filled after their
- * bring-up: wr_stream_hosts_fill()), and hand it to the stream's TX
- * contexts (wr_tx_stream_retemplate()).  Main lcore, nothing launched.
- * @return 0; -EINVAL (not loaded, replayed, launched, another length:
- *         the stream keeps its template); what wr_engine_tmpl_create()
- *         returns.
- */
-int wr_engine_stream_rebuild(struct wr_engine *e, uint32_t s,
-			     struct wr_error *err);
-
-/**
  * Check, before anything is sent, that every stream of @p f can be: its
  * port exists, its template builds (wr_engine_tmpl_create()) and its first
  * frames carry a unicast source MAC (IEEE 802.3 clause 3.2.3).  The one

@@ -611,8 +611,9 @@ rates_setup(struct wr_engine *e, struct wr_error *err)
 	return 0;
 }
 
-void
-wr_engine_row_hosts(struct wr_report_row *row, const struct wr_stream *st)
+/* A stream row's hosts (`src: hosts.NAME`), as the session filled them. */
+static void
+row_hosts(struct wr_report_row *row, const struct wr_stream *st)
 {
 	if (st->host_src == 0)
 		return;
@@ -649,7 +650,7 @@ rows_init(struct wr_engine *e)
 		s->size_max = f->streams[i].size.max;
 		s->target_kpps = e->target_millipps[i] == WR_RATE_UNPACED ? 0 :
 			(double)e->target_millipps[i] / 1e6;
-		wr_engine_row_hosts(s, &f->streams[i]);
+		row_hosts(s, &f->streams[i]);
 		if (f->streams[i].replay != NULL) {
 			const struct wr_replay_spec *r = f->streams[i].replay;
 

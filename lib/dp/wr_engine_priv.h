@@ -126,7 +126,4 @@ void wr_eng_rx_hints(const struct wr_engine *e, struct wr_pkt_hints *h);
 void wr_eng_set_launched(struct wr_engine *e, bool on);
 void wr_eng_wait_lcores(struct wr_engine *e);
 
-/* wr_engine_load.c: a stream row's hosts (`src: hosts.NAME`). */
-void wr_engine_row_hosts(struct wr_report_row *row, const struct wr_stream *st);
-
 #endif /* WR_ENGINE_PRIV_H */

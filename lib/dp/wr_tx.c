@@ -245,30 +245,6 @@ wr_tx_stream_init(struct wr_tx_stream *ts, const struct wr_frame_tmpl *t,
 	return 0;
 }
 
-int
-wr_tx_stream_retemplate(struct wr_tx_stream *ts, const struct wr_frame_tmpl *t)
-{
-	struct fill_arg fa;
-
-	/* Same length, same signature: only the bytes and the edits move,
-	 * and every mbuf is in the pool (nothing launched since the load). */
-	if (ts->t == NULL || wr_frame_tmpl_max_len(t) != wr_frame_tmpl_max_len(ts->t) ||
-	    wr_frame_tmpl_sig_off(t) != wr_frame_tmpl_sig_off(ts->t) ||
-	    ts->mp == NULL || rte_mempool_avail_count(ts->mp) != ts->mp->size)
-		return -EINVAL;
-	ts->t = t;
-	ts->src.ops = wr_frame_tmpl_is_static(t) ? &tmpl_static_ops :
-		      wr_frame_tmpl_size_varies(t) ? &tmpl_sized_ops :
-		      &tmpl_gen_ops;
-	wr_frame_gen_init(&ts->gen, t, ts->lane, ts->n_lanes);
-	fa.bytes = wr_frame_tmpl_bytes(t);
-	fa.len = wr_frame_tmpl_max_len(t);
-	fa.data_off = 0;
-	fa.same_off = true;
-	rte_mempool_obj_iter(ts->mp, fill_mbuf, &fa);
-	return 0;
-}
-
 /*
  * A stall (the lcore preempted: on a VM the host takes the vCPU away for a
  * few hundred microseconds now and then; the ring full) is made up for when

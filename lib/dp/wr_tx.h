@@ -229,18 +229,6 @@ int wr_tx_stream_init(struct wr_tx_stream *ts, const struct wr_frame_tmpl *t,
 		      struct wr_error *err);
 
 /**
- * Give @p ts (set up by wr_tx_stream_init(), never launched since) the
- * template @p t of the same stream built again with other field values
- * (streams filled from hosts after their bring-up, wr_stream_hosts.h):
- * same length and signature, its pool refilled with @p t's bytes, its
- * generator at its lane again.  The old template is the caller's to free.
- * Main lcore, before the lcores are launched.
- * @return 0, or -EINVAL (another length, or mbufs out of the pool).
- */
-int wr_tx_stream_retemplate(struct wr_tx_stream *ts,
-			    const struct wr_frame_tmpl *t);
-
-/**
  * Set up one (lcore, replayed stream) context: lane @p j of @p k of the
  * frames of @p r with a pool of @p n_mbufs (wr_replay_lane_init(), on
  * @p socket_id), sending frames

@@ -258,7 +258,7 @@ describe_stack(const struct wr_stream *s, const char *indent, char *buf,
 		       s->hosts_from == 1 ? "" : "s", s->hosts_from);
 		if (s->hosts_skipped != 0)
 			APPEND(", %u skipped (not up)", s->hosts_skipped);
-		if (s->hosts_late)
+		if (s->hosts_late && !s->hosts_filled)
 			APPEND(" (their addresses are leased or autoconfigured "
 			       "when the run brings them up: 0 until then)");
 		APPEND("\n");

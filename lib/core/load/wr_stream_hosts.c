@@ -710,7 +710,7 @@ wr_stream_hosts_fill(struct wr_stream *s, const struct wr_host *hosts,
 	}
 	s->hosts_from = up;
 	s->hosts_skipped = skipped;
-	s->hosts_late = false;
+	s->hosts_filled = true;
 out:
 	for (k = 0; k < nr; k++)
 		free(lists[k].list);

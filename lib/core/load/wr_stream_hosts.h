@@ -89,8 +89,9 @@ int wr_yaml_hosts_resolve(struct wr_ywalk *w, struct wr_stream_file *f,
  * a host whose address the stream needs is not up (no IPv4, no preferred
  * global IPv6) is skipped and counted in s->hosts_skipped.  Every filled
  * field becomes a list (one value per host that is up, in host order),
- * s->hosts_from their number, hosts_late false.  The stream's template
- * must be built again after.
+ * s->hosts_from their number, hosts_filled true (hosts_late stays: the
+ * next bring-up fills it again).  Its template is built after (a kept
+ * one holds the old values).
  * @return 0; -EHOSTUNREACH when no host of the group is up (@p err says
  *         which stream and group); -ENOMEM.
  */

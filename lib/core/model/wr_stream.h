@@ -219,9 +219,11 @@ struct wr_stream {
 	uint32_t host_src;
 	/** The group whose joined multicast groups it sends to, as host_src. */
 	uint32_t host_dst;
-	/** Some field waits for the hosts' addresses (DHCP, SLAAC): the
-	 * session fills it once they are up (wr_stream_hosts_fill). */
+	/** Some field takes addresses hosts have only once up (DHCP,
+	 * SLAAC): the session fills it after every bring-up
+	 * (wr_stream_hosts_fill), hosts_filled then. */
 	bool hosts_late;
+	bool hosts_filled;
 	/** Hosts it sends from: the group's count for static addresses,
 	 * those that came up once filled; and those skipped (failed). */
 	uint32_t hosts_from;
