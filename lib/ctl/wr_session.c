@@ -5,6 +5,7 @@
 
 #include "wr_engine_priv.h"
 #include "wr_session.h"
+#include "wr_session_hosts.h"
 #include "wr_telemetry.h"
 
 /* What the hosts send when they stop (DHCP RELEASE, leaves) has this long
@@ -209,9 +210,13 @@ wr_session_load(struct wr_session *s, struct wr_stream_file *f,
 	if (rc == 0) {
 		wr_engine_port_macs(s->e, f);
 		drop_stale(s, f);
+		/* Streams from DHCP/SLAAC hosts: their addresses are known
+		 * now, before the templates are built. */
+		rc = wr_session_hosts_fill(s->hosts, s->o.prepared, f, err);
+	}
+	if (rc == 0)
 		rc = wr_engine_load(s->e, f, s->o.prepared, s->any_responder,
 				    err);
-	}
 	if (rc != 0) {
 		hosts_end(s);
 		return rc;

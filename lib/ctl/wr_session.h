@@ -25,7 +25,9 @@
  *      server that never answers ends the wait, not the run: the hosts'
  *      failures count it);
  *   4. the profile's or the port's MACs written into `eth: port` streams
- *      (wr_engine_port_macs); wr_engine_load(), with the templates the
+ *      (wr_engine_port_macs); streams from DHCP/SLAAC hosts given the
+ *      addresses their hosts came up with (wr_session_hosts_fill);
+ *      wr_engine_load(), with the templates the
  *      stream file's check kept (wr_engine_prepare()), RX polled where a
  *      responder, hosts or an RX capture need it;
  *   5. the service's rings attached to the RX queues, DPDK telemetry's

@@ -19,6 +19,7 @@
 
 #include "wr_arp.h"
 #include "wr_engine_priv.h"
+#include "wr_stream_hosts.h"
 #include "wr_rate.h"
 #include "wr_clock_eal.h"
 
@@ -610,6 +611,18 @@ rates_setup(struct wr_engine *e, struct wr_error *err)
 	return 0;
 }
 
+/* A stream row's hosts (`src: hosts.NAME`), as the session filled them. */
+static void
+row_hosts(struct wr_report_row *row, const struct wr_stream *st)
+{
+	if (st->host_src == 0)
+		return;
+	snprintf(row->hosts_group, sizeof(row->hosts_group), "%s",
+		 wr_stream_hosts_src(st));
+	row->hosts_from = st->hosts_from;
+	row->hosts_skipped = st->hosts_skipped;
+}
+
 static void
 rows_init(struct wr_engine *e)
 {
@@ -637,6 +650,7 @@ rows_init(struct wr_engine *e)
 		s->size_max = f->streams[i].size.max;
 		s->target_kpps = e->target_millipps[i] == WR_RATE_UNPACED ? 0 :
 			(double)e->target_millipps[i] / 1e6;
+		row_hosts(s, &f->streams[i]);
 		if (f->streams[i].replay != NULL) {
 			const struct wr_replay_spec *r = f->streams[i].replay;
 

@@ -243,6 +243,26 @@ describe_stack(const struct wr_stream *s, const char *indent, char *buf,
 	if (n_vary > 0)
 		APPEND("%s  varying fields combine: %s\n", indent,
 		       s->combine == WR_COMBINE_PRODUCT ? "product" : "together");
+	for (i = 0; i < s->n_host_refs && s->host_dst != 0; i++)
+		if (s->host_refs[i].kind >= WR_HREF_DST_MAC) {
+			APPEND("%s  sends to the multicast groups hosts.%s join\n",
+			       indent, s->host_refs[i].group);
+			break;
+		}
+	for (i = 0; i < s->n_host_refs && s->host_src != 0; i++)
+		if (s->host_refs[i].kind < WR_HREF_DST_MAC)
+			break;
+	if (s->host_src != 0 && i < s->n_host_refs) {
+		APPEND("%s  sends from hosts.%s: %u host%s, frame k from host k mod %u",
+		       indent, s->host_refs[i].group, s->hosts_from,
+		       s->hosts_from == 1 ? "" : "s", s->hosts_from);
+		if (s->hosts_skipped != 0)
+			APPEND(", %u skipped (not up)", s->hosts_skipped);
+		if (s->hosts_late && !s->hosts_filled)
+			APPEND(" (their addresses are leased or autoconfigured "
+			       "when the run brings them up: 0 until then)");
+		APPEND("\n");
+	}
 	return n;
 }
 

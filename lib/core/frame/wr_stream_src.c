@@ -56,6 +56,9 @@ wr_stream_free(struct wr_stream *s)
 	s->replay = NULL;
 	wr_fe_spec_free(s->fe);
 	s->fe = NULL;
+	free(s->host_refs);
+	s->host_refs = NULL;
+	s->n_host_refs = 0;
 }
 
 void

@@ -58,6 +58,16 @@
  *                     the router whose MAC eth.dst resolves to (ipv4.dst
  *                     may then vary: every frame goes through the router).
  *   udp:  {src, dst}  ports 0..65535, default 1024 -> 1024.
+ *   src: hosts.NAME   the stream sends from the hosts of group NAME (on
+ *                     its port): frame k from host k mod count, its MAC,
+ *                     VLAN IDs and IPv4 or first global IPv6 address in
+ *                     eth.src, the tags' vlan.id and the outermost IP src
+ *                     (doc/hosts.md, "Streams from hosts"; a field of its
+ *                     own may say hosts.NAME instead: eth.src, vlan.id,
+ *                     ipv4.src, ipv6.src).
+ *   dst: hosts.NAME.groups   to the multicast groups group NAME joins
+ *                     (igmp:, mld:): eth.dst and the outermost IP dst;
+ *                     ipv4.dst / ipv6.dst / eth.dst may say so alone.
  *   payload: zeros | inc | {pattern: "<hex>"} | {string: "<text>"}
  *                     default zeros; a pattern repeats, a string is
  *                     followed by zeros and must fit the smallest frame.
@@ -108,6 +118,7 @@
 #include "wr_config.h"
 #include "wr_fe.h"
 #include "wr_replay_yaml.h"
+#include "wr_stream_hosts.h"
 #include "wr_yaml.h"
 #include "wr_yaml_priv.h"
 #include "wr_ytree.h"
@@ -121,8 +132,8 @@ static const char *const top_keys[] = {
 static const char *const stream_keys[] = {
 	"name", "port", "size", "count", "rate", "seed", "latency", "vary",
 	"eth", "vlan", "ipv4", "udp", "payload", "duration", "burst", "bursts",
-	"next", "ramp", "stack", "gateway", "isg", WR_REPLAY_KEYS, WR_FE_KEYS,
-	NULL
+	"next", "ramp", "stack", "gateway", "isg", "src", "dst", WR_REPLAY_KEYS,
+	WR_FE_KEYS, NULL
 };
 static const char *const next_names[] = {
 #define WR_X(e, name) [WR_SCHED_NEXT_##e] = name,
@@ -236,6 +247,8 @@ parse_stream(struct wr_ywalk *w, const struct wr_ynode *n, uint64_t file_seed,
 		rc = WR_YWALK_KEY(w, "vary", parse_vary(w, v, &s->combine));
 	if (rc == 0)
 		rc = wr_yaml_headers(w, n, s);
+	if (rc == 0)
+		rc = wr_yaml_stream_hosts(w, n, s);
 	if (rc == 0 && (v = wr_ynode_get(n, "size")) != NULL)
 		rc = WR_YWALK_KEY(w, "size", wr_yaml_size(w, v, &s->size));
 	if (rc == 0 && (v = wr_ynode_get(n, "payload")) != NULL)
@@ -399,6 +412,22 @@ parse_file(struct wr_ywalk *w, const struct wr_ynode *root,
 	}
 	if (rc == 0)
 		rc = check_sequences(w, list, f);
+	/* Streams' fields from hosts, now that both are read; the filled
+	 * fields go through the frame compiler as the file's own do. */
+	if (rc == 0) {
+		wr_ywalk_pop(w, old);
+		rc = wr_yaml_hosts_resolve(w, f, &f->hosts);
+		old = wr_ywalk_push_key(w, "streams");
+	}
+	for (i = 0; rc == 0 && i < f->n_streams; i++) {
+		size_t oi;
+
+		if (f->streams[i].n_host_refs == 0)
+			continue;
+		oi = wr_ywalk_push_index(w, i);
+		rc = wr_yaml_check_stack(w, &f->streams[i]);
+		wr_ywalk_pop(w, oi);
+	}
 out:
 	wr_ywalk_pop(w, old);
 	if (rc == 0 && v != NULL && !any_next(f))

@@ -9,6 +9,7 @@
 #include "wr_frame.h"
 #include "wr_proto.h"
 #include "wr_stream.h"
+#include "wr_stream_hosts.h"
 #include "wr_vary.h"
 #include "wr_yaml_priv.h"
 #include "wr_ytree.h"
@@ -48,6 +49,10 @@ layer_field(struct wr_ywalk *w, const struct wr_ynode *v, struct wr_layer *l,
 							       WR_MAC_PORT_SRC;
 		return 0;
 	}
+	/* hosts.NAME: the hosts' addresses, checked and filled once the
+	 * file's hosts are read (wr_stream_hosts.h). */
+	if (wr_yaml_is_host_ref(v))
+		return wr_yaml_host_ref(w, v, s, (uint32_t)(l - s->layers), j);
 	rc = WR_YWALK_KEY(w, pf->name, wr_vary_parse(w, v, pf->kind, pf->bits,
 						     &l->field[j]));
 	l->set[j] = true;

@@ -129,6 +129,34 @@ struct wr_ramp_spec {
 	uint64_t step_ns;          /**< >= 1 */
 };
 
+/** Which address of a stream a host reference gives (doc/hosts.md). */
+enum wr_host_ref_kind {
+	WR_HREF_SRC_MAC,   /**< eth.src: host k's MAC */
+	WR_HREF_SRC_IP,    /**< ipv4.src / ipv6.src: its IPv4, its first global IPv6 */
+	WR_HREF_VLAN,      /**< vlan.id of the stream's tag @c tag: the host's */
+	WR_HREF_DST_MAC,   /**< eth.dst: the groups' multicast MACs (RFC 1112, 2464) */
+	WR_HREF_DST_IP,    /**< ipv4.dst / ipv6.dst: the groups the hosts joined */
+};
+
+/**
+ * A header field a stream takes from a group of hosts (`src: hosts.NAME`,
+ * `dst: hosts.NAME.groups`), as the file wrote it: the loader reads it
+ * with the stream and checks it against the file's `hosts:` once both
+ * are read (lib/core/load/wr_stream_hosts.h), where it was written kept
+ * for that error.
+ */
+struct wr_host_ref {
+	char group[WR_HOST_GROUP_NAME_MAX];
+	uint8_t kind;           /**< enum wr_host_ref_kind */
+	uint8_t layer;          /**< index into the stream's layers */
+	uint8_t field;          /**< index into that layer's fields */
+	uint8_t tag;            /**< VLAN: 0 the outer tag, 1 the inner */
+	bool v6;                /**< SRC_IP/DST_IP: an IPv6 layer's */
+	bool implied;           /**< filled because another field named the group */
+	struct wr_mark mark;
+	char path[WR_ERROR_PATH_MAX];
+};
+
 struct wr_replay_spec; /* wr_replay.h */
 struct wr_fe_spec;     /* wr_fe.h */
 struct wr_stream {
@@ -182,6 +210,24 @@ struct wr_stream {
 	 * `cache:`; wr_fe.h): generated from the frame's bytes per packet;
 	 * owned; NULL otherwise. */
 	struct wr_fe_spec *fe;
+	/** Fields from hosts (`src: hosts.NAME`, doc/hosts.md); owned. */
+	struct wr_host_ref *host_refs;
+	uint32_t n_host_refs;
+	/** The group the stream sends from: 1 + its index in the file's
+	 * hosts' groups, 0: none (a stream built in code is zeroed).  Set
+	 * by the loader. */
+	uint32_t host_src;
+	/** The group whose joined multicast groups it sends to, as host_src. */
+	uint32_t host_dst;
+	/** Some field takes addresses hosts have only once up (DHCP,
+	 * SLAAC): the session fills it after every bring-up
+	 * (wr_stream_hosts_fill), hosts_filled then. */
+	bool hosts_late;
+	bool hosts_filled;
+	/** Hosts it sends from: the group's count for static addresses,
+	 * those that came up once filled; and those skipped (failed). */
+	uint32_t hosts_from;
+	uint32_t hosts_skipped;
 };
 
 struct wr_stream_file {

@@ -819,6 +819,13 @@ wr_report_row_emit(const struct wr_sink *s, const struct wr_report_view *v,
 		s->ops->u64(s->ctx, "size_min", r->size_min);
 		s->ops->u64(s->ctx, "size_max", r->size_max);
 		s->ops->f64(s->ctx, "target_kpps", r->target_kpps, 6);
+		if (r->hosts_group[0] != '\0') {
+			s->ops->open(s->ctx, "hosts", false);
+			s->ops->str(s->ctx, "group", r->hosts_group);
+			s->ops->u64(s->ctx, "from", r->hosts_from);
+			s->ops->u64(s->ctx, "skipped", r->hosts_skipped);
+			s->ops->close(s->ctx, false);
+		}
 	} else {
 		s->ops->str(s->ctx, "device", r->device);
 		s->ops->str(s->ctx, "driver", r->driver);

@@ -59,6 +59,11 @@ struct wr_report_row {
 	uint64_t seed;              /**< streams only */
 	uint16_t size_min, size_max; /**< streams only, FCS included */
 	double target_kpps;         /**< streams with a set rate; 0: maximum */
+	/** Streams from hosts (`src: hosts.NAME`): the group, "" for none,
+	 * the hosts the stream sends from and those skipped (not up). */
+	char hosts_group[32];
+	uint32_t hosts_from;
+	uint32_t hosts_skipped;
 	uint64_t pacer_skipped;     /**< frames the pacer gave up after stalls */
 	/* Ports only: what the NIC itself counted (rte_eth_stats). */
 	bool has_nic;
