@@ -193,7 +193,9 @@ int wr_port_tx_plan(struct wr_port *p, unsigned int n_streams, bool responder,
  * running.
  * @return 0 (the last TX queue is spare); 1 when the device has no more
  *         TX queues (net_af_packet's qpairs: a pair more would also
- *         spread received frames over a socket no lcore polls); or a
+ *         spread received frames over a socket no lcore polls;
+ *         net_memif, whose client does not connect again after its
+ *         queue count changed); or a
  *         negative errno of the reconfiguration, @p err filled.
  */
 int wr_port_txq_reserve(struct wr_port *p, uint16_t n_used,
