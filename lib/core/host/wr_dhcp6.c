@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* wr_dhcp6: DHCPv6 client (RFC 8415): messages parsed and built, the per-host state machine, its config. */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -916,31 +917,11 @@ d6_counters(const struct wr_hosts *hs,
 	    void (*put)(void *ctx, const char *name, uint64_t v), void *ctx)
 {
 	const struct d6_ctx *x = wr_hosts_cdata(hs, WR_HOST_PROTO_dhcp6);
-	uint64_t n[D6__COUNT] = { 0 };
-	char name[64];
-	uint32_t h;
-	int i;
 
-	/* Hosts per state: counted when asked, not kept on every change. */
-	for (h = 0; h < wr_hosts_n(hs); h++) {
-		const struct d6_host *s;
-
-		if (cfg_of(hs, h) == NULL)
-			continue;
-		s = wr_hosts_cstate(hs, h, WR_HOST_PROTO_dhcp6);
-		if (s->state < D6__COUNT)
-			n[s->state]++;
-	}
-	for (i = 0; i < D6__COUNT; i++) {
-		snprintf(name, sizeof(name), "state_%s", d6_state_names[i]);
-		put(ctx, name, n[i]);
-	}
-	for (i = 0; i < D6_EV__COUNT; i++)
-		put(ctx, d6_event_names[i], x->ev[i]);
-	for (i = 1; i < WR_DHCP6_BAD__COUNT; i++) {
-		snprintf(name, sizeof(name), "rx_%s", d6_bad_names[i]);
-		put(ctx, name, x->bad[i]);
-	}
+	wr_hosts_put_states(hs, WR_HOST_PROTO_dhcp6, offsetof(struct d6_host, state),
+			    d6_state_names, D6__COUNT, put, ctx);
+	wr_hosts_put_list("", d6_event_names, x->ev, 0, D6_EV__COUNT, put, ctx);
+	wr_hosts_put_list("rx_", d6_bad_names, x->bad, 1, WR_DHCP6_BAD__COUNT, put, ctx);
 }
 
 /* ---- Config ---- */

@@ -488,6 +488,49 @@ wr_hosts_counters(const struct wr_hosts *hs,
 	}
 }
 
+void
+wr_hosts_put_states(const struct wr_hosts *hs, enum wr_host_proto_id id,
+		    size_t state_off, const char *const *names, unsigned int n,
+		    void (*put)(void *ctx, const char *name, uint64_t v),
+		    void *ctx)
+{
+	uint64_t count[64] = { 0 };
+	char name[64];
+	unsigned int i;
+	uint32_t h;
+
+	if (n > (sizeof(count) / sizeof(count[0])))
+		n = (sizeof(count) / sizeof(count[0]));
+	for (h = 0; h < hs->n; h++) {
+		const uint8_t *st;
+
+		if (wr_hosts_cfg(hs, h, id) == NULL)
+			continue;
+		st = (const uint8_t *)wr_hosts_cstate(hs, h, id) + state_off;
+		if (*st < n)
+			count[*st]++;
+	}
+	for (i = 0; i < n; i++) {
+		snprintf(name, sizeof(name), "state_%s", names[i]);
+		put(ctx, name, count[i]);
+	}
+}
+
+void
+wr_hosts_put_list(const char *prefix, const char *const *names,
+		  const uint64_t *v, unsigned int first, unsigned int n,
+		  void (*put)(void *ctx, const char *name, uint64_t v),
+		  void *ctx)
+{
+	char name[64];
+	unsigned int i;
+
+	for (i = first; i < n; i++) {
+		snprintf(name, sizeof(name), "%s%s", prefix, names[i]);
+		put(ctx, name, v[i]);
+	}
+}
+
 const char *
 wr_hosts_proto_state(const struct wr_hosts *hs, uint32_t h,
 		     enum wr_host_proto_id id)

@@ -323,6 +323,23 @@ void wr_hosts_set_gw6(struct wr_hosts *hs, uint32_t h, __uint128_t gw,
 void wr_hosts_counters(const struct wr_hosts *hs,
 		       void (*put)(void *ctx, const char *name, uint64_t v),
 		       void *ctx);
+/**
+ * For a module's counters: its hosts counted by state, each count put as
+ * "state_<names[i]>" for the @p n states; a host's state is the uint8_t at
+ * @p state_off of its per-host state.  Hosts of groups without the module
+ * are not counted.  Counted when asked, not kept on every change.
+ */
+void wr_hosts_put_states(const struct wr_hosts *hs, enum wr_host_proto_id id,
+			 size_t state_off, const char *const *names,
+			 unsigned int n,
+			 void (*put)(void *ctx, const char *name, uint64_t v),
+			 void *ctx);
+/** For a module's counters: @p v[i] put as "<prefix><names[i]>" for i in
+ * @p first..@p n - 1 (a reason list whose 0 is "none" starts at 1). */
+void wr_hosts_put_list(const char *prefix, const char *const *names,
+		       const uint64_t *v, unsigned int first, unsigned int n,
+		       void (*put)(void *ctx, const char *name, uint64_t v),
+		       void *ctx);
 /** @p h's state in module @p id's words ("" when the group has none). */
 const char *wr_hosts_proto_state(const struct wr_hosts *hs, uint32_t h,
 				 enum wr_host_proto_id id);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* wr_slaac: router solicitations sent, router advertisements validated and taken, addresses from their prefixes. */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -575,30 +576,11 @@ sl_counters(const struct wr_hosts *hs,
 	    void (*put)(void *ctx, const char *name, uint64_t v), void *ctx)
 {
 	const struct sl_ctx *x = wr_hosts_cdata(hs, WR_HOST_PROTO_slaac);
-	uint64_t n[SL__COUNT] = { 0 };
-	char name[64];
-	uint32_t h;
-	int i;
 
-	for (h = 0; h < wr_hosts_n(hs); h++) {
-		const struct sl_host *s;
-
-		if (cfg_of(hs, h) == NULL)
-			continue;
-		s = wr_hosts_cstate(hs, h, WR_HOST_PROTO_slaac);
-		if (s->state < SL__COUNT)
-			n[s->state]++;
-	}
-	for (i = 0; i < SL__COUNT; i++) {
-		snprintf(name, sizeof(name), "state_%s", sl_state_names[i]);
-		put(ctx, name, n[i]);
-	}
-	for (i = 0; i < SL_EV__COUNT; i++)
-		put(ctx, sl_event_names[i], x->ev[i]);
-	for (i = 1; i < WR_SLAAC_BAD__COUNT; i++) {
-		snprintf(name, sizeof(name), "rx_%s", sl_bad_names[i]);
-		put(ctx, name, x->bad[i]);
-	}
+	wr_hosts_put_states(hs, WR_HOST_PROTO_slaac, offsetof(struct sl_host, state),
+			    sl_state_names, SL__COUNT, put, ctx);
+	wr_hosts_put_list("", sl_event_names, x->ev, 0, SL_EV__COUNT, put, ctx);
+	wr_hosts_put_list("rx_", sl_bad_names, x->bad, 1, WR_SLAAC_BAD__COUNT, put, ctx);
 }
 
 static int
