@@ -148,13 +148,16 @@ wr_run_ext_summary(struct wr_run_ext *x, struct wr_engine *e, FILE *out)
 			continue;
 		wr_host_svc_counts(x->sess.hosts, i, &d);
 		/* What the service did: its load (frames in a second over
-		 * the run) and what it lost. */
-		fprintf(out, "port %u: hosts' service: %llu frame%s in, %llu out, "
-			"%llu dropped (TX), %llu dropped by the RX lcores (its "
-			"ring full)\n", i, (unsigned long long)d.rx,
-			d.rx == 1 ? "" : "s", (unsigned long long)d.tx,
-			(unsigned long long)d.tx_drop,
-			(unsigned long long)d.ring_drop);
+		 * the run) and what it lost.  A port with hosts has it in
+		 * its hosts' counters (svc_rx, svc_tx...: below). */
+		if (!x->sess.hosts_port[i])
+			fprintf(out, "port %u: hosts' service: %llu frame%s "
+				"in, %llu out, %llu dropped (TX), %llu dropped "
+				"by the RX lcores (its ring full)\n", i,
+				(unsigned long long)d.rx, d.rx == 1 ? "" : "s",
+				(unsigned long long)d.tx,
+				(unsigned long long)d.tx_drop,
+				(unsigned long long)d.ring_drop);
 		if (!x->sess.want[i])
 			continue;
 		fprintf(out, "port %u: answered %llu ARP request%s and "
