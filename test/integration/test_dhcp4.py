@@ -15,7 +15,7 @@ import subprocess
 import time
 import unittest
 
-from wrtest import ROOT, WIRERATE, tshark_fields, wait_for
+from wrtest import ROOT, WIRERATE, read_settled, tshark_fields, wait_for
 from test_server import ServerCase, START_S
 
 SERVER_IP = "10.33.0.1"
@@ -31,27 +31,12 @@ def mac_str(v):
 
 def leases(path):
     """dnsmasq's lease file: {mac: (ip, expiry)}, one line a lease
-    ("EXPIRY MAC IP HOSTNAME CLIENT-ID"); read twice until two reads agree (dnsmasq
-    truncates and rewrites it after every change)."""
-    prev = None
-    while True:
-        cur = leases_once(path)
-        if cur == prev:
-            return cur
-        prev = cur
-        time.sleep(0.2)
-
-
-def leases_once(path):
+    ("EXPIRY MAC IP HOSTNAME CLIENT-ID"), read settled (wrtest.read_settled)."""
     out = {}
-    try:
-        with open(path) as f:
-            for line in f:
-                p = line.split()
-                if len(p) >= 3 and p[0].isdigit():
-                    out[p[1]] = (p[2], int(p[0]))
-    except FileNotFoundError:
-        pass
+    for line in read_settled(path).splitlines():
+        p = line.split()
+        if len(p) >= 3 and p[0].isdigit():
+            out[p[1]] = (p[2], int(p[0]))
     return out
 
 

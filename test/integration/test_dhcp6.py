@@ -18,7 +18,7 @@ import subprocess
 import time
 import unittest
 
-from wrtest import EalCase, WIRERATE, wait_for
+from wrtest import EalCase, WIRERATE, read_settled, wait_for
 
 PREFIX6 = "2001:db8:d6"
 SLAAC_PREFIX = "2001:db8:5a"
@@ -240,14 +240,15 @@ class Dnsmasq(_Link):
     def lease_rows(self):
         """The lease file's DHCPv6 rows: (DUID, IAID, address, expiry)."""
         rows, v6 = [], False
-        with open(self.leases) as f:
-            for line in f:
-                w = line.split()
-                if w and w[0] == "duid":
-                    v6 = True
-                    continue
-                if v6 and len(w) >= 5:
-                    rows.append((w[4].lower(), int(w[1]), norm6(w[2]), int(w[0])))
+        # Settled: dnsmasq rewrites the file in place after every change
+        # (a half-written line once read '2001:db8b8:d6::cf1e').
+        for line in read_settled(self.leases).splitlines():
+            w = line.split()
+            if w and w[0] == "duid":
+                v6 = True
+                continue
+            if v6 and len(w) >= 5:
+                rows.append((w[4].lower(), int(w[1]), norm6(w[2]), int(w[0])))
         return rows
 
     def expected_clients(self):

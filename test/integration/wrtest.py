@@ -262,6 +262,24 @@ def tshark_fields(pcap, fields, display_filter=None):
     return [line.split("\t") for line in out.splitlines()]
 
 
+def read_settled(path, step=0.2):
+    """The text of a file another process rewrites in place (dnsmasq's lease
+    file: truncated and written again after every change), read until two
+    reads agree, so that no half-written line is parsed; "" while it does not
+    exist."""
+    prev = None
+    while True:
+        try:
+            with open(path) as f:
+                cur = f.read()
+        except FileNotFoundError:
+            cur = ""
+        if cur == prev:
+            return cur
+        prev = cur
+        time.sleep(step)
+
+
 def wait_for(pred, timeout, step=0.05):
     end = time.monotonic() + timeout
     while time.monotonic() < end:
