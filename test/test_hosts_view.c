@@ -137,6 +137,25 @@ test_states(void)
 	hosts[20].pending = 0;
 	CU_ASSERT_EQUAL(wr_host_view_state(&hosts[20], &groups[1]), WR_HOST_VIEW_FAILED);
 	hosts[20].failed = 1;
+	{
+		/* DHCPv6 with only a delegated prefix (ia_na: false): its
+		 * module done without a failure, no address but the
+		 * link-local one: up; failed when the module gave up. */
+		struct wr_host_group g6 = groups[1];
+		struct wr_host h6 = hosts[0];
+
+		g6.v4.mode = WR_HOST_ADDR_NONE;
+		g6.v6.mode = WR_HOST_ADDR_DHCP;
+		h6.n_ip6 = 1;
+		h6.failed = 0;
+		h6.pending = 0;
+		CU_ASSERT_EQUAL(wr_host_view_state(&h6, &g6), WR_HOST_VIEW_UP);
+		h6.failed = 1;
+		CU_ASSERT_EQUAL(wr_host_view_state(&h6, &g6), WR_HOST_VIEW_FAILED);
+		h6.failed = 0;
+		h6.pending = 1;
+		CU_ASSERT_EQUAL(wr_host_view_state(&h6, &g6), WR_HOST_VIEW_PENDING);
+	}
 	wr_hosts_view_count(&s, count);
 	CU_ASSERT_EQUAL(count[WR_HOST_VIEW_UP], 16);
 	CU_ASSERT_EQUAL(count[WR_HOST_VIEW_IDLE], 1);

@@ -131,7 +131,10 @@ wr_host_view_state(const struct wr_host *h, const struct wr_host_group *g)
 	 * whose module gave up (DHCP unanswered, no RA). */
 	if (g->v4.mode != WR_HOST_ADDR_NONE && h->ip4_state != WR_IP4_UP)
 		return WR_HOST_VIEW_FAILED;
-	if (g->v6.mode != WR_HOST_ADDR_NONE) {
+	/* DHCPv6 done without a failure holds what it asked for: an
+	 * address, or only a delegated prefix (ia_na: false), which is no
+	 * address of the host's own. */
+	if (g->v6.mode != WR_HOST_ADDR_NONE && g->v6.mode != WR_HOST_ADDR_DHCP) {
 		v6 = ip6_view(h);
 		/* Static addresses wait for DAD, not for a module. */
 		if (v6 != WR_HOST_VIEW_UP)
