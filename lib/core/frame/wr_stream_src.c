@@ -75,6 +75,7 @@ wr_stream_file_free(struct wr_stream_file *f)
 	f->n_streams = 0;
 	wr_rx_classes_free(&f->classes);
 	wr_host_specs_free(&f->hosts);
+	wr_tcp_specs_free(&f->tcp);
 }
 
 void

@@ -35,6 +35,7 @@
 #include "wr_error.h"
 #include "wr_filter.h"
 #include "wr_host_spec.h"
+#include "wr_tcp_spec.h"
 #include "wr_parse.h"
 #include "wr_proto.h"
 #include "wr_sched.h"
@@ -243,6 +244,8 @@ struct wr_stream_file {
 	struct wr_rx_classes classes;
 	/** hosts: the emulated hosts of every port (doc/hosts.md). */
 	struct wr_host_specs hosts;
+	/** tcp: the stateful classes (doc/tcp.md). */
+	struct wr_tcp_specs tcp;
 };
 
 /**
