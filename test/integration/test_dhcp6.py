@@ -256,10 +256,18 @@ class Dnsmasq(_Link):
         return {f"00:03:00:01:{mac_of(k)}": (MAC_BASE + k) & 0xffffffff
                 for k in range(self.COUNT)}
 
+    # dnsmasq gives DHCPv6 leases of 2 minutes at least and derives T1 from them
+    # (60 s; unlike DHCPv4 it has no option to set it): the renewal waits that
+    # long, so it is checked in the slow tier (WR_SLOW=1); renewal's rules are
+    # test/test_dhcp6.c's, against a scripted server's short T1.
+    RENEW = os.environ.get("WR_SLOW") == "1"
+
     def test_leases_renew_release(self):
         """300 hosts lease; dnsmasq's leases are exactly their DUIDs and IAIDs; each
-        address is held (pinged, its MAC the host's); renewed at T1; released at the end."""
-        gen = self.run_wirerate("{dhcp: {ia_na: true, retries: 10}}", 120)
+        address is held (pinged, its MAC the host's); renewed at T1 (slow tier);
+        released at the end."""
+        gen = self.run_wirerate("{dhcp: {ia_na: true, retries: 10}}",
+                                120 if self.RENEW else 35)
         want = self.expected_clients()
         try:
             self.assertTrue(wait_for(lambda: len(self.lease_rows()) >= self.COUNT, 60),
@@ -281,11 +289,12 @@ class Dnsmasq(_Link):
                 self.assertEqual(nb.get(a), duid[len("00:03:00:01:"):], a)
             # T1 (60 s of a 2-minute lease): each lease renewed, its expiry
             # later than it was.
-            self.assertTrue(wait_for(
-                lambda: sum(1 for r in self.lease_rows() if r[3] > expiry0[r[0]] + 30)
-                == self.COUNT, 90), "not every lease renewed")
-            renewed = {r[0]: r[2] for r in self.lease_rows()}
-            self.assertEqual(renewed, addr)
+            if self.RENEW:
+                self.assertTrue(wait_for(
+                    lambda: sum(1 for r in self.lease_rows() if r[3] > expiry0[r[0]] + 30)
+                    == self.COUNT, 90), "not every lease renewed")
+                renewed = {r[0]: r[2] for r in self.lease_rows()}
+                self.assertEqual(renewed, addr)
             drops0 = self.rcvbuf_errors()
         finally:
             out = self.finish(gen, 200)
@@ -297,7 +306,7 @@ class Dnsmasq(_Link):
             self.assertEqual(table[duid[len("00:03:00:01:"):]], ("up", a + "/128"))
         m = re.search(r"dhcp6_renewed=(\d+)", out)
         self.assertIsNotNone(m, out[-3000:])
-        self.assertGreaterEqual(int(m.group(1)), self.COUNT)
+        self.assertGreaterEqual(int(m.group(1)), self.COUNT if self.RENEW else 0)
         # RELEASE at the end: dnsmasq drops each lease it reads one for.  The
         # 300 RELEASEs leave in one burst (the run's hosts service stops 20
         # ms after them: no retransmission) and dnsmasq's socket (212,992
