@@ -1117,8 +1117,11 @@ ports:
             self.assertEqual(s["lost"], s["sent"] - s["received"])
             self.assertAlmostEqual(s["loss_pct"], s["lost"] * 100 / s["sent"], places=5)
         # 16 kpps is three times tbf's 4921 pps at 512 bytes: the first
-        # steps lose, and the test stops after two lossless ones.
-        self.assertGreater(steps[0]["loss_pct"], 50, out)
+        # steps lose, and the test stops after two lossless ones.  How much
+        # the first loses depends on how evenly a busy CPU let the trial's
+        # frames out (29 % with eight builds beside it, 67 % quiet): only
+        # that it loses is asserted; every loss is matched to tbf's below.
+        self.assertGreater(steps[0]["lost"], 0, out)
         self.assertTrue(fl["stopped_clean"], out)
         self.assertEqual([s["lost"] for s in steps[-2:]], [0, 0], out)
         # The kernel's own counts: what tbf dropped is what we lost.
