@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Unit tests of a connection's loss recovery (wr_tcp_cc): each rule of RFC 6298, 5681, 6582, 2018 and 6675 with exact numbers. */
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "wr_tcp_cc.h"
@@ -17,6 +18,12 @@ static const struct wr_tcp_cc_limits lim = {
 static const uint32_t RWND = 1u << 20;
 
 static struct wr_tcp_cc cc;
+
+static uint32_t
+min_u32(uint32_t a, uint32_t b)
+{
+	return a < b ? a : b;
+}
 
 static void
 fresh(bool sack)
@@ -156,9 +163,27 @@ static void
 test_syn_lost(void)
 {
 	fresh(false);
+	/* The SYN's RTO as the engine takes it: one sequence number out. */
+	wr_tcp_cc_timeout(&cc, 5000, 5001, &lim);
+	CU_ASSERT_EQUAL(cc.ssthresh, 2000);
+	CU_ASSERT_EQUAL(cc.rto_us, 2000000);
 	wr_tcp_cc_syn_lost(&cc);
 	CU_ASSERT_EQUAL(cc.cwnd, MSS);          /* RFC 5681 3.1 */
 	CU_ASSERT_EQUAL(cc.rto_us, 3000000);    /* RFC 6298 5.7 */
+	CU_ASSERT_EQUAL(cc.ssthresh, UINT32_MAX);
+	CU_ASSERT_FALSE(cc.flags & (WR_TCP_CC_F_RECOVER | WR_TCP_CC_F_RTO));
+	/* Slow start from one segment; three duplicates work at once. */
+	wr_tcp_cc_ack(&cc, 6001, 5001, 7001, NULL, 0, false);
+	CU_ASSERT_EQUAL(cc.cwnd, 2000);
+	dupack(6001, 8001);
+	dupack(6001, 8001);
+	CU_ASSERT_EQUAL(dupack(6001, 8001), WR_TCP_CC_RETRANSMIT);
+	/* Two SYN timeouts: 4 s stays 4 s. */
+	fresh(false);
+	wr_tcp_cc_timeout(&cc, 5000, 5001, &lim);
+	wr_tcp_cc_timeout(&cc, 5000, 5001, &lim);
+	wr_tcp_cc_syn_lost(&cc);
+	CU_ASSERT_EQUAL(cc.rto_us, 4000000);
 	fresh(false);
 	wr_tcp_cc_rtt(&cc, 100000, &lim);       /* a sample (timestamps) decides */
 	wr_tcp_cc_syn_lost(&cc);
@@ -642,6 +667,41 @@ test_next_seg(void)
 }
 
 static void
+test_next_seg_rule3(void)
+{
+	struct wr_tcp_cc_range b[2] = { { 2000, 9000 }, { 10000, 11000 } };
+	uint32_t seq = 0, len = 0;
+
+	fresh(true);
+	CU_ASSERT_EQUAL(wr_tcp_cc_ack(&cc, 1000, 1000, 11000, b, 2, true),
+			WR_TCP_CC_RETRANSMIT);
+	/* [9000,10000) has one segment SACKed above: not lost, so rule 1
+	 * has nothing; rule 3 sends it when no new data can go. */
+	CU_ASSERT_EQUAL(wr_tcp_cc_pipe(&cc, 1000, 11000), 2000);
+	CU_ASSERT_FALSE(wr_tcp_cc_next(&cc, 1000, 11000, &seq, &len));
+	CU_ASSERT_TRUE(wr_tcp_cc_next_idle(&cc, 1000, 11000, &seq, &len));
+	CU_ASSERT_EQUAL(seq, 9000);
+	CU_ASSERT_EQUAL(len, 1000);
+	CU_ASSERT_EQUAL(cc.high_rxt, 10000);
+	CU_ASSERT_EQUAL(wr_tcp_cc_pipe(&cc, 1000, 11000), 3000);
+	CU_ASSERT_FALSE(wr_tcp_cc_next_idle(&cc, 1000, 11000, &seq, &len));
+	/* Nothing above the highest SACKed byte (1.b). */
+	fresh(true);
+	b[0] = (struct wr_tcp_cc_range){ 2000, 5000 };
+	wr_tcp_cc_ack(&cc, 1000, 1000, 11000, b, 1, true);
+	CU_ASSERT(cc.flags & WR_TCP_CC_F_RECOVERY);
+	CU_ASSERT_FALSE(wr_tcp_cc_next_idle(&cc, 1000, 11000, &seq, &len));
+	/* Not in recovery, or without SACK: never. */
+	fresh(true);
+	CU_ASSERT_FALSE(wr_tcp_cc_next_idle(&cc, 1000, 11000, &seq, &len));
+	fresh(false);
+	dupack(1000, 11000);
+	dupack(1000, 11000);
+	dupack(1000, 11000);
+	CU_ASSERT_FALSE(wr_tcp_cc_next_idle(&cc, 1000, 11000, &seq, &len));
+}
+
+static void
 test_wrap(void)
 {
 	const uint32_t u = 0xfffff000u;         /* 4096 bytes below 2^32 */
@@ -703,6 +763,291 @@ test_wrap(void)
 	CU_ASSERT_EQUAL(cc.sack[0].r, 904);
 }
 
+/* ---- a transfer through a lossy link, end to end ---- */
+
+/*
+ * One sender (this module and the engine's part of it, as wr_tcp_out.c
+ * does it) and one receiver that SACKs (RFC 2018 4: the block of the
+ * segment just received first), a link of fixed delay, segments dropped
+ * on their first sending by a rule.  Time in microseconds.
+ */
+#define SIM_DELAY 10000u
+#define SIM_EV_MAX 4096
+#define SIM_OOO_MAX 64
+
+struct sim_ev {
+	uint64_t at;
+	uint32_t order;
+	bool data;              /* data to the receiver, else an ACK back */
+	uint32_t seq, len;      /* data; ack in seq */
+	uint64_t echo;          /* send time echoed (timestamps, RFC 7323) */
+	uint8_t n_sack;
+	struct wr_tcp_cc_range sack[3];
+};
+
+struct sim {
+	bool use_sack;
+	uint32_t iss, end;      /* sequence numbers of the first byte and one past the last */
+	uint32_t una, nxt, max;
+	uint64_t now, rto_at;   /* rto_at 0: the timer stopped */
+	struct sim_ev ev[SIM_EV_MAX];
+	unsigned int n_ev;
+	uint32_t order;
+	/* receiver */
+	uint32_t rcv_nxt;
+	struct wr_tcp_cc_range ooo[SIM_OOO_MAX];
+	unsigned int n_ooo;
+	/* what happened */
+	unsigned int sent, rexmit, dropped, rto, recoveries;
+	bool (*drop)(struct sim *s, uint32_t off, bool first);
+	uint64_t rng;
+	uint8_t *seen;          /* offsets sent once already */
+};
+
+static void
+sim_push(struct sim *s, const struct sim_ev *e)
+{
+	CU_ASSERT_FATAL(s->n_ev < SIM_EV_MAX);
+	s->ev[s->n_ev] = *e;
+	s->ev[s->n_ev].order = s->order++;
+	s->n_ev++;
+}
+
+static void
+sim_xmit(struct sim *s, uint32_t seq, uint32_t len)
+{
+	uint32_t off = seq - s->iss;
+	bool first = !s->seen[off / MSS];
+	struct sim_ev e = { .at = s->now + SIM_DELAY, .data = true,
+			    .seq = seq, .len = len, .echo = s->now };
+
+	s->seen[off / MSS] = 1;
+	s->sent++;
+	if (!first)
+		s->rexmit++;
+	if (s->rto_at == 0)
+		s->rto_at = s->now + cc.rto_us;   /* RFC 6298 5.1 */
+	if (s->drop(s, off, first)) {
+		s->dropped++;
+		return;
+	}
+	sim_push(s, &e);
+}
+
+/* The receiver: merge, advance, ACK with blocks (the newest first). */
+static void
+sim_receive(struct sim *s, const struct sim_ev *d)
+{
+	struct sim_ev a = { .at = s->now + SIM_DELAY, .echo = d->echo };
+	uint32_t l = d->seq, r = d->seq + d->len;
+	unsigned int i, j, n = 0;
+	struct wr_tcp_cc_range t[SIM_OOO_MAX + 1];
+	int newest = -1;
+
+	if (wr_tcp_seq_lt(s->rcv_nxt, r)) {
+		if (wr_tcp_seq_lt(l, s->rcv_nxt))
+			l = s->rcv_nxt;
+		for (i = 0; i < s->n_ooo; i++) {
+			struct wr_tcp_cc_range g = s->ooo[i];
+
+			if (wr_tcp_seq_lt(g.r, l) || wr_tcp_seq_lt(r, g.l)) {
+				t[n++] = g;
+				continue;
+			}
+			if (wr_tcp_seq_lt(g.l, l))
+				l = g.l;
+			if (wr_tcp_seq_lt(r, g.r))
+				r = g.r;
+		}
+		/* sorted insert */
+		for (i = 0; i < n && wr_tcp_seq_lt(t[i].l, l); i++)
+			;
+		for (j = n; j > i; j--)
+			t[j] = t[j - 1];
+		t[i].l = l;
+		t[i].r = r;
+		n++;
+		if (t[0].l == s->rcv_nxt) {
+			s->rcv_nxt = t[0].r;
+			memmove(t, t + 1, (n - 1) * sizeof(t[0]));
+			n--;
+			i = UINT32_MAX;
+		}
+		CU_ASSERT_FATAL(n <= SIM_OOO_MAX);
+		memcpy(s->ooo, t, n * sizeof(t[0]));
+		s->n_ooo = n;
+		newest = (int)i;
+	}
+	a.seq = s->rcv_nxt;
+	if (s->use_sack) {
+		if (newest >= 0 && (unsigned int)newest < s->n_ooo)
+			a.sack[a.n_sack++] = s->ooo[newest];
+		for (i = s->n_ooo; i-- > 0 && a.n_sack < 3;)
+			if ((int)i != newest)
+				a.sack[a.n_sack++] = s->ooo[i];
+	}
+	sim_push(s, &a);
+}
+
+/* What the engine does after an ACK or a timeout: recovery's segments
+ * first, then new data (whole segments, or the last), then rule 3. */
+static void
+sim_pump(struct sim *s, enum wr_tcp_cc_act act)
+{
+	uint32_t seq, len, ok, n;
+
+	if (act == WR_TCP_CC_RETRANSMIT) {
+		s->recoveries++;
+		sim_xmit(s, s->una, min_u32(MSS, s->max - s->una));
+	}
+	while (wr_tcp_cc_next(&cc, s->una, s->max, &seq, &len))
+		sim_xmit(s, seq, len);
+	for (;;) {
+		n = min_u32(MSS, s->end - s->nxt);
+		ok = wr_tcp_cc_send_ok(&cc, s->una, s->nxt, s->max, 1u << 20);
+		if (n == 0 || ok < n)
+			break;
+		sim_xmit(s, s->nxt, n);
+		s->nxt += n;
+		if (wr_tcp_seq_lt(s->max, s->nxt))
+			s->max = s->nxt;
+	}
+	if (s->nxt == s->end)
+		while (wr_tcp_cc_next_idle(&cc, s->una, s->max, &seq, &len))
+			sim_xmit(s, seq, len);
+}
+
+static void
+sim_ack(struct sim *s, const struct sim_ev *a)
+{
+	bool dup = a->seq == s->una && s->una != s->max;
+	enum wr_tcp_cc_act act;
+
+	if (wr_tcp_seq_lt(s->max, a->seq) || wr_tcp_seq_lt(a->seq, s->una))
+		return;
+	act = wr_tcp_cc_ack(&cc, a->seq, s->una, s->max, a->sack, a->n_sack, dup);
+	if (a->seq != s->una) {
+		wr_tcp_cc_rtt(&cc, (uint32_t)(s->now - a->echo), &lim);
+		s->una = a->seq;
+		if (wr_tcp_seq_lt(s->nxt, s->una))
+			s->nxt = s->una;
+		s->rto_at = s->una == s->max ? 0 : s->now + cc.rto_us; /* 5.2, 5.3 */
+	}
+	sim_pump(s, act);
+	CU_ASSERT(cc.cwnd >= MSS);
+}
+
+/* Run until every byte is acknowledged (or 100 simulated seconds). */
+static void
+sim_run(struct sim *s, bool sack, uint32_t iss, uint32_t bytes)
+{
+	unsigned int i, k;
+
+	s->use_sack = sack;
+	s->iss = s->una = s->nxt = s->max = s->rcv_nxt = iss;
+	s->end = iss + bytes;
+	s->seen = calloc(bytes / MSS + 1, 1);
+	CU_ASSERT_FATAL(s->seen != NULL);
+	wr_tcp_cc_init(&cc, MSS, 10, sack, &lim);
+	sim_pump(s, WR_TCP_CC_NONE);
+	while (s->una != s->end && s->now < 100000000) {
+		k = UINT32_MAX;
+		for (i = 0; i < s->n_ev; i++)
+			if (k == UINT32_MAX || s->ev[i].at < s->ev[k].at ||
+			    (s->ev[i].at == s->ev[k].at && s->ev[i].order < s->ev[k].order))
+				k = i;
+		if (s->rto_at != 0 && (k == UINT32_MAX || s->rto_at <= s->ev[k].at)) {
+			s->now = s->rto_at;
+			s->rto++;
+			wr_tcp_cc_timeout(&cc, s->una, s->max, &lim);
+			s->nxt = s->una;                  /* go back (RFC 5681 3.1) */
+			s->rto_at = s->now + cc.rto_us;   /* 5.5, 5.6 */
+			sim_pump(s, WR_TCP_CC_NONE);
+			continue;
+		}
+		CU_ASSERT_FATAL(k != UINT32_MAX);
+		struct sim_ev e = s->ev[k];
+
+		s->ev[k] = s->ev[--s->n_ev];
+		s->now = e.at;
+		if (e.data)
+			sim_receive(s, &e);
+		else
+			sim_ack(s, &e);
+	}
+	CU_ASSERT_EQUAL(s->una, s->end);
+	CU_ASSERT_EQUAL(s->rcv_nxt, s->end);
+	free(s->seen);
+}
+
+/* Segments 30, 80, 81 and 150 lost once. */
+static bool
+drop_set(struct sim *s, uint32_t off, bool first)
+{
+	(void)s;
+	return first && (off == 30 * MSS || off == 80 * MSS ||
+			 off == 81 * MSS || off == 150 * MSS);
+}
+
+static bool
+drop_last(struct sim *s, uint32_t off, bool first)
+{
+	return first && off == s->end - s->iss - MSS;
+}
+
+/* 5 % of every sending, retransmissions too (xorshift64). */
+static bool
+drop_random(struct sim *s, uint32_t off, bool first)
+{
+	(void)off;
+	(void)first;
+	s->rng ^= s->rng << 13;
+	s->rng ^= s->rng >> 7;
+	s->rng ^= s->rng << 17;
+	return s->rng % 100 < 5;
+}
+
+static struct sim sim;
+
+static void
+test_transfer(void)
+{
+	static const uint32_t isss[] = { 1, 0xfffe0000u };
+	unsigned int i, j;
+	bool sack;
+
+	for (i = 0; i < 2; i++) {
+		for (j = 0; j < 2; j++) {
+			sack = j == 1;
+			/* Three losses apart and two together: each sent again
+			 * once, three recoveries (the pair in one: partial ACK
+			 * or the scoreboard), no RTO. */
+			memset(&sim, 0, sizeof(sim));
+			sim.drop = drop_set;
+			sim_run(&sim, sack, isss[i], 200 * MSS);
+			CU_ASSERT_EQUAL(sim.dropped, 4);
+			CU_ASSERT_EQUAL(sim.rexmit, 4);
+			CU_ASSERT_EQUAL(sim.recoveries, 3);
+			CU_ASSERT_EQUAL(sim.rto, 0);
+			/* The last segment lost: no duplicate ACK, the RTO. */
+			memset(&sim, 0, sizeof(sim));
+			sim.drop = drop_last;
+			sim_run(&sim, sack, isss[i], 200 * MSS);
+			CU_ASSERT_EQUAL(sim.rexmit, 1);
+			CU_ASSERT_EQUAL(sim.recoveries, 0);
+			CU_ASSERT_EQUAL(sim.rto, 1);
+		}
+	}
+	/* 5 % loss, retransmissions lost too: every byte arrives. */
+	for (i = 0; i < 20; i++) {
+		memset(&sim, 0, sizeof(sim));
+		sim.drop = drop_random;
+		sim.rng = 0x9e3779b97f4a7c15ull * (i + 1);
+		sim_run(&sim, i % 2 == 1, isss[i / 2 % 2], 300 * MSS);
+		CU_ASSERT(sim.rexmit >= sim.dropped);
+	}
+}
+
 static CU_TestInfo tcp_cc_tests[] = {
 	{ "init", test_init },
 	{ "rtt", test_rtt },
@@ -719,7 +1064,9 @@ static CU_TestInfo tcp_cc_tests[] = {
 	{ "is_lost", test_is_lost },
 	{ "sack_enter", test_sack_enter },
 	{ "next_seg", test_next_seg },
+	{ "next_seg_rule3", test_next_seg_rule3 },
 	{ "wrap", test_wrap },
+	{ "transfer", test_transfer },
 	CU_TEST_INFO_NULL,
 };
 

@@ -82,6 +82,8 @@ void
 wr_tcp_cc_syn_lost(struct wr_tcp_cc *cc)
 {
 	cc->cwnd = cc->mss;
+	cc->ssthresh = UINT32_MAX;
+	cc->flags &= (uint8_t)~(WR_TCP_CC_F_RECOVER | WR_TCP_CC_F_RTO);
 	if (!(cc->flags & WR_TCP_CC_F_RTT) && cc->rto_us < RTO_SYN_LOST_US)
 		cc->rto_us = RTO_SYN_LOST_US;
 }
@@ -463,34 +465,23 @@ wr_tcp_cc_send_ok(const struct wr_tcp_cc *cc, uint32_t snd_una,
 	return min_u32(room_cwnd, room_rwnd);
 }
 
-bool
-wr_tcp_cc_next(struct wr_tcp_cc *cc, uint32_t snd_una, uint32_t snd_max,
-	       uint32_t *seq, uint32_t *len)
+/*
+ * NextSeg() rules 1 (@p lost: IsLost() asked) and 3 (not): the lowest
+ * unSACKed S2 >= HighRxt (1.a: HighRxt here is one past the last byte
+ * sent again), below the highest SACKed byte (1.b).  A higher hole has
+ * fewer bytes SACKed above it, so under rule 1 the first hole not lost
+ * ends the search.  Only while cwnd - pipe >= 1 SMSS (RFC 6675 5 (C)).
+ */
+static bool
+next_seg(struct wr_tcp_cc *cc, uint32_t snd_una, uint32_t snd_max,
+	 bool lost, uint32_t *seq, uint32_t *len)
 {
 	uint32_t s2, pipe;
 	unsigned int i;
 
-	if (!(cc->flags & WR_TCP_CC_F_RECOVERY) || !wr_tcp_seq_lt(snd_una, snd_max))
-		return false;
-	if (!(cc->flags & WR_TCP_CC_F_SACK)) {
-		if (!(cc->flags & WR_TCP_CC_F_REXMIT))
-			return false;
-		cc->flags &= (uint8_t)~WR_TCP_CC_F_REXMIT;
-		*seq = snd_una;
-		*len = min_u32(cc->mss, snd_max - snd_una);
-		cc->high_rxt = snd_una + *len;
-		return true;
-	}
-	/* RFC 6675 5 (C): only while cwnd - pipe >= 1 SMSS. */
 	pipe = wr_tcp_cc_pipe(cc, snd_una, snd_max);
 	if (cc->cwnd < pipe || cc->cwnd - pipe < cc->mss)
 		return false;
-	/* NextSeg() rule 1: the lowest unSACKed S2 >= HighRxt (1.a: HighRxt
-	 * here is one past the last byte sent again), below the highest
-	 * SACKed byte (1.b), IsLost(S2) (1.c).  A higher hole has fewer
-	 * bytes SACKed above it, so the first hole not lost ends the search.
-	 * Rule 2 (new data) is wr_tcp_cc_send_ok(); rules 3 and 4 are not
-	 * implemented (doc/tcp.md). */
 	s2 = high_rxt(cc, snd_una);
 	for (i = 0; i < cc->n_sack; i++) {
 		const struct wr_tcp_cc_range *g = &cc->sack[i];
@@ -501,7 +492,7 @@ wr_tcp_cc_next(struct wr_tcp_cc *cc, uint32_t snd_una, uint32_t snd_max,
 			s2 = g->r;
 			continue;
 		}
-		if (!wr_tcp_cc_lost(cc, s2))
+		if (lost && !wr_tcp_cc_lost(cc, s2))
 			return false;
 		*seq = s2;
 		*len = min_u32(cc->mss, g->l - s2);
@@ -509,6 +500,38 @@ wr_tcp_cc_next(struct wr_tcp_cc *cc, uint32_t snd_una, uint32_t snd_max,
 		return true;
 	}
 	return false;
+}
+
+bool
+wr_tcp_cc_next(struct wr_tcp_cc *cc, uint32_t snd_una, uint32_t snd_max,
+	       uint32_t *seq, uint32_t *len)
+{
+	if (!(cc->flags & WR_TCP_CC_F_RECOVERY) || !wr_tcp_seq_lt(snd_una, snd_max))
+		return false;
+	if (!(cc->flags & WR_TCP_CC_F_SACK)) {
+		/* NewReno: once per partial ACK (RFC 6582 3.2 step 3). */
+		if (!(cc->flags & WR_TCP_CC_F_REXMIT))
+			return false;
+		cc->flags &= (uint8_t)~WR_TCP_CC_F_REXMIT;
+		*seq = snd_una;
+		*len = min_u32(cc->mss, snd_max - snd_una);
+		cc->high_rxt = snd_una + *len;
+		return true;
+	}
+	/* Rule 2 (new data) is wr_tcp_cc_send_ok()'s, rule 3
+	 * wr_tcp_cc_next_idle()'s; rule 4 (the rescue) is not done. */
+	return next_seg(cc, snd_una, snd_max, true, seq, len);
+}
+
+bool
+wr_tcp_cc_next_idle(struct wr_tcp_cc *cc, uint32_t snd_una, uint32_t snd_max,
+		    uint32_t *seq, uint32_t *len)
+{
+	if ((cc->flags & (WR_TCP_CC_F_RECOVERY | WR_TCP_CC_F_SACK)) !=
+	    (WR_TCP_CC_F_RECOVERY | WR_TCP_CC_F_SACK) ||
+	    !wr_tcp_seq_lt(snd_una, snd_max))
+		return false;
+	return next_seg(cc, snd_una, snd_max, false, seq, len);
 }
 
 /* RFC 6298 5.4-5.7 and RFC 5681 3.1 equation (4), RFC 6582 3.2 step 4,

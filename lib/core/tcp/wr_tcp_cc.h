@@ -170,6 +170,17 @@ void wr_tcp_cc_timeout(struct wr_tcp_cc *cc, uint32_t snd_una,
  * (sent again needlessly otherwise).  False when @p len is 0. */
 bool wr_tcp_cc_sacked(const struct wr_tcp_cc *cc, uint32_t seq, uint32_t len);
 
+/**
+ * In SACK recovery, when wr_tcp_cc_next() returned false and no new data
+ * can go (none left to send, or the peer's window is full): RFC 6675
+ * NextSeg() rule 3, the lowest unSACKed range above HighRxt and below
+ * the highest SACKed byte, lost or not, while cwnd - pipe >= 1 MSS.  At
+ * most one MSS; HighRxt advanced past it.  Without it a transfer's last
+ * holes, too few SACKed above them to be lost, wait for the RTO.
+ */
+bool wr_tcp_cc_next_idle(struct wr_tcp_cc *cc, uint32_t snd_una,
+			 uint32_t snd_max, uint32_t *seq, uint32_t *len);
+
 /** RFC 6675 4's IsLost(@p seq): DupThresh discontiguous SACKed ranges
  * above @p seq, or more than (DupThresh - 1) * SMSS bytes SACKed above it. */
 bool wr_tcp_cc_lost(const struct wr_tcp_cc *cc, uint32_t seq);
@@ -181,9 +192,12 @@ uint32_t wr_tcp_cc_pipe(const struct wr_tcp_cc *cc, uint32_t snd_una,
 			uint32_t snd_max);
 
 /** The handshake is complete and its SYN (client) or SYN-ACK (server)
- * had to be sent again: the initial window is one segment (RFC 5681 3.1,
- * last paragraph), and an RTO below 3 s is 3 s until a sample
- * (RFC 6298 5.7). */
+ * had to be sent again (call it then, before any data): the initial
+ * window is one segment (RFC 5681 3.1, last paragraph), an RTO below 3 s
+ * is 3 s until a sample (RFC 6298 5.7), and what wr_tcp_cc_timeout() did
+ * to ssthresh for the SYN is undone: a FlightSize of one sequence number
+ * says nothing of the path (ssthresh back to "arbitrarily high", as
+ * Linux's tcp_init_transfer() starts every connection). */
 void wr_tcp_cc_syn_lost(struct wr_tcp_cc *cc);
 
 #endif /* WR_TCP_CC_H */
