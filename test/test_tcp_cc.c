@@ -401,17 +401,32 @@ test_careful(void)
 	CU_ASSERT_EQUAL(dupack(3000, 11000), WR_TCP_CC_NONE);
 	CU_ASSERT_FALSE(cc.flags & WR_TCP_CC_F_RECOVERY);
 	CU_ASSERT_EQUAL(cc.ssthresh, 5000);
-	/* Once the ACK reaches recover, three duplicates do. */
+	/* An ACK at recover does not cover more than it (ack - 1 > the
+	 * highest byte sent, RFC 6582 3.2 step 2): still none. */
 	wr_tcp_cc_ack(&cc, 11000, 3000, 21000, NULL, 0, false);
+	CU_ASSERT(cc.flags & WR_TCP_CC_F_RECOVER);
+	dupack(11000, 21000);
+	dupack(11000, 21000);
+	CU_ASSERT_EQUAL(dupack(11000, 21000), WR_TCP_CC_NONE);
+	CU_ASSERT_FALSE(cc.flags & WR_TCP_CC_F_RECOVERY);
+	/* One byte beyond it, three duplicates do. */
+	wr_tcp_cc_ack(&cc, 11001, 11000, 21000, NULL, 0, false);
 	CU_ASSERT_FALSE(cc.flags & WR_TCP_CC_F_RECOVER);
-	dupack(11000, 21000);
-	dupack(11000, 21000);
-	CU_ASSERT_EQUAL(dupack(11000, 21000), WR_TCP_CC_RETRANSMIT);
-	/* A recovery's end at recover: the next loss is a new recovery. */
-	wr_tcp_cc_ack(&cc, 21000, 11000, 21000, NULL, 0, false);
+	dupack(11001, 21000);
+	dupack(11001, 21000);
+	CU_ASSERT_EQUAL(dupack(11001, 21000), WR_TCP_CC_RETRANSMIT);
+	CU_ASSERT_EQUAL(cc.recover, 21000);
+	/* A recovery ends at an ACK of recover (all of it: step 3), but the
+	 * duplicates there start no new one; past it they do. */
+	wr_tcp_cc_ack(&cc, 21000, 11001, 21000, NULL, 0, false);
+	CU_ASSERT_FALSE(cc.flags & WR_TCP_CC_F_RECOVERY);
 	dupack(21000, 31000);
 	dupack(21000, 31000);
-	CU_ASSERT_EQUAL(dupack(21000, 31000), WR_TCP_CC_RETRANSMIT);
+	CU_ASSERT_EQUAL(dupack(21000, 31000), WR_TCP_CC_NONE);
+	wr_tcp_cc_ack(&cc, 22000, 21000, 31000, NULL, 0, false);
+	dupack(22000, 31000);
+	dupack(22000, 31000);
+	CU_ASSERT_EQUAL(dupack(22000, 31000), WR_TCP_CC_RETRANSMIT);
 }
 
 static void

@@ -355,8 +355,9 @@ recovery_ack(struct wr_tcp_cc *cc, uint32_t ack, uint32_t snd_max,
 		if (!sack)
 			cc->cwnd = min_u32(cc->ssthresh,
 					   max_u32(span(ack, snd_max), cc->mss) + cc->mss);
-		cc->flags &= (uint8_t)~(WR_TCP_CC_F_RECOVERY | WR_TCP_CC_F_RECOVER |
-					WR_TCP_CC_F_REXMIT);
+		cc->flags &= (uint8_t)~(WR_TCP_CC_F_RECOVERY | WR_TCP_CC_F_REXMIT);
+		if (wr_tcp_seq_lt(cc->recover, ack))
+			cc->flags &= (uint8_t)~WR_TCP_CC_F_RECOVER;
 		cc->dupacks = 0;
 		return;
 	}
@@ -411,9 +412,12 @@ wr_tcp_cc_ack(struct wr_tcp_cc *cc, uint32_t ack, uint32_t snd_una,
 		recovery_ack(cc, ack, snd_max, acked, dup);
 		return WR_TCP_CC_NONE;
 	}
-	/* RFC 6582's careful variant: recover is only compared while the
-	 * ACK has not reached it. */
-	if ((cc->flags & WR_TCP_CC_F_RECOVER) && wr_tcp_seq_leq(cc->recover, ack))
+	/* RFC 6582 3.2 step 2: the ACK "covers more than recover" when
+	 * ack - 1 > recover, recover being the highest byte sent (ours is
+	 * one past it: snd_max), so when ack > our recover: one byte beyond
+	 * what was out when the recovery or RTO began.  Past that, recover
+	 * is not compared again (no 2^31-old value ever is). */
+	if ((cc->flags & WR_TCP_CC_F_RECOVER) && wr_tcp_seq_lt(cc->recover, ack))
 		cc->flags &= (uint8_t)~WR_TCP_CC_F_RECOVER;
 	if (acked > 0) {
 		cc->dupacks = 0;
@@ -432,9 +436,10 @@ wr_tcp_cc_ack(struct wr_tcp_cc *cc, uint32_t ack, uint32_t snd_una,
 	if ((cc->flags & WR_TCP_CC_F_SACK) && n_sacks > 0 &&
 	    wr_tcp_seq_lt(snd_una, snd_max) && wr_tcp_cc_lost(cc, snd_una))
 		enter = true;
-	/* RFC 6582 3.2 step 2 / RFC 6675 5: not while the ACK is at or below
-	 * recover (the duplicate ACKs an RTO's go-back-N draws, or those of a
-	 * recovery just left). */
+	/* RFC 6582 3.2 step 2 / RFC 6675 5 ("beyond the last value of
+	 * RecoveryPoint"): not while the ACK is at or below recover (the
+	 * duplicate ACKs an RTO's go-back-N draws, or those that needless
+	 * retransmissions of a recovery just left draw). */
 	if (!enter || (cc->flags & WR_TCP_CC_F_RECOVER))
 		return WR_TCP_CC_NONE;
 	enter_recovery(cc, snd_una, snd_max);
