@@ -59,6 +59,7 @@ struct wr_tcp_cc {
 	uint8_t flags;          /**< WR_TCP_CC_F_* */
 	uint8_t n_sack;
 	uint8_t backoff;        /**< RTOs in a row (RFC 6298 5.5) */
+	uint16_t iw_segs;       /**< the initial window in segments (idle restart) */
 	/** Congestion avoidance: bytes acknowledged toward the next SMSS of
 	 * cwnd (RFC 3465 2.1's bytes_acked; always below cwnd).  32 bits:
 	 * a 16-bit count in MSS/64 units overflowed above 1024 segments. */
@@ -183,6 +184,11 @@ bool wr_tcp_cc_sacked(const struct wr_tcp_cc *cc, uint32_t seq, uint32_t len);
  */
 bool wr_tcp_cc_next_idle(struct wr_tcp_cc *cc, uint32_t snd_una,
 			 uint32_t snd_max, uint32_t *seq, uint32_t *len);
+
+/** The connection sent nothing for more than an RTO and is about to
+ * send again: cwnd = min(IW, cwnd) (RFC 5681 4.1's restart window; the
+ * engine measures the idle time, as Linux's tcp_slow_start_after_idle). */
+void wr_tcp_cc_idle(struct wr_tcp_cc *cc);
 
 /** RFC 6675 4's IsLost(@p seq): DupThresh discontiguous SACKed ranges
  * above @p seq, or more than (DupThresh - 1) * SMSS bytes SACKed above it. */
