@@ -15,7 +15,14 @@
  *   wr_tcp_cc_ack()      every ACK that is not of an old segment
  *   wr_tcp_cc_send_ok()  how much new data the windows allow now
  *   wr_tcp_cc_next()     in recovery: what to send again next
+ *   wr_tcp_cc_next_idle() the same when no new data can go (rule 3)
  *   wr_tcp_cc_timeout()  the RTO fired
+ *   wr_tcp_cc_syn_lost() established after the SYN/SYN-ACK went twice
+ *   wr_tcp_cc_idle()     sending again after more than an RTO idle
+ *
+ * All on the connection's lcore; no call allocates or fails, and the
+ * only loops are over the WR_TCP_CC_SACK_MAX ranges.  The state is a plain struct: a
+ * zeroed one is not valid, wr_tcp_cc_init() makes it so.
  *
  * Sequence numbers are 32-bit and compared modulo 2^32 (RFC 9293).
  * The scoreboard keeps the peer's SACK blocks above snd_una merged into at
