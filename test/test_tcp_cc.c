@@ -634,6 +634,34 @@ test_sack_enter(void)
 	sack_dup(1000, 11000, 2000, 2100);
 	sack_dup(1000, 11000, 2000, 2200);
 	CU_ASSERT_EQUAL(sack_dup(1000, 11000, 2000, 2300), WR_TCP_CC_RETRANSMIT);
+	/* RFC 6675 2: only ACKs that SACK new octets are duplicates.  The
+	 * same block again (a window update, the ACK a duplicated segment
+	 * draws) and a D-SACK below the ACK count for nothing. */
+	fresh(true);
+	CU_ASSERT_EQUAL(sack_dup(1000, 11000, 3000, 4000), WR_TCP_CC_NONE);
+	CU_ASSERT_EQUAL(cc.dupacks, 1);
+	CU_ASSERT_EQUAL(sack_dup(1000, 11000, 3000, 4000), WR_TCP_CC_NONE);
+	CU_ASSERT_EQUAL(sack_dup(1000, 11000, 3200, 3800), WR_TCP_CC_NONE);
+	CU_ASSERT_EQUAL(sack_dup(1000, 11000, 500, 1000), WR_TCP_CC_NONE);
+	CU_ASSERT_EQUAL(cc.dupacks, 1);
+	CU_ASSERT_EQUAL(sack_dup(1000, 11000, 5000, 5100), WR_TCP_CC_NONE);
+	CU_ASSERT_EQUAL(sack_dup(1000, 11000, 7000, 7100), WR_TCP_CC_RETRANSMIT);
+	CU_ASSERT_EQUAL(cc.dupacks, 3);
+	/* ...and one that moves snd_una too: slow start's growth first
+	 * (11000), then the first duplicate, IsLost(2000) with 3000 SACKed
+	 * above: recovery, FlightSize 9000. */
+	fresh(true);
+	{
+		struct wr_tcp_cc_range g = { 3000, 6000 };
+
+		CU_ASSERT_EQUAL(wr_tcp_cc_ack(&cc, 2000, 1000, 11000, &g, 1, false),
+				WR_TCP_CC_RETRANSMIT);
+	}
+	CU_ASSERT_EQUAL(cc.dupacks, 1);
+	CU_ASSERT_EQUAL(cc.ssthresh, 4500);
+	CU_ASSERT_EQUAL(cc.cwnd, 4500);
+	CU_ASSERT_EQUAL(cc.high_rxt, 3000);
+	CU_ASSERT_EQUAL(cc.recover, 11000);
 	/* Not again before the ACK passes RecoveryPoint (RFC 6675 5). */
 	fresh(true);
 	wr_tcp_cc_timeout(&cc, 1000, 11000, &lim);

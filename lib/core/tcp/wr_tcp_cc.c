@@ -199,10 +199,25 @@ sb_add(struct wr_tcp_cc *cc, uint32_t base, uint32_t l, uint32_t r)
 	cc->n_sack = (uint8_t)(n - i);
 }
 
-static void
+/* Whether [l, r) is within one range already. */
+static bool
+sb_covers(const struct wr_tcp_cc *cc, uint32_t l, uint32_t r)
+{
+	unsigned int i;
+
+	for (i = 0; i < cc->n_sack; i++)
+		if (wr_tcp_seq_leq(cc->sack[i].l, l) && wr_tcp_seq_leq(r, cc->sack[i].r))
+			return true;
+	return false;
+}
+
+/* @return true when a block SACKed octets not SACKed before (RFC 6675
+ * 2's duplicate acknowledgment). */
+static bool
 sb_update(struct wr_tcp_cc *cc, uint32_t ack, uint32_t snd_max,
 	  const struct wr_tcp_cc_range *sacks, unsigned int n_sacks)
 {
+	bool news = false;
 	unsigned int i;
 
 	sb_trim(cc, ack);
@@ -216,8 +231,12 @@ sb_update(struct wr_tcp_cc *cc, uint32_t ack, uint32_t snd_max,
 		if (!wr_tcp_seq_lt(l, r) || wr_tcp_seq_lt(snd_max, r) ||
 		    !wr_tcp_seq_lt(ack, l))
 			continue;
+		if (sb_covers(cc, l, r))
+			continue;
+		news = true;
 		sb_add(cc, ack, l, r);
 	}
+	return news;
 }
 
 bool
@@ -409,16 +428,16 @@ wr_tcp_cc_ack(struct wr_tcp_cc *cc, uint32_t ack, uint32_t snd_una,
 	      uint32_t snd_max, const struct wr_tcp_cc_range *sacks,
 	      unsigned int n_sacks, bool dup)
 {
+	bool sack = cc->flags & WR_TCP_CC_F_SACK, news = false;
 	uint32_t acked;
-	bool enter;
 
 	/* An ACK of what was never sent is the engine's to refuse (RFC 9293
 	 * 3.10.7.4); one of old data changes nothing. */
 	if (wr_tcp_seq_lt(snd_max, ack) || wr_tcp_seq_lt(ack, snd_una))
 		return WR_TCP_CC_NONE;
 	acked = ack - snd_una;
-	if (cc->flags & WR_TCP_CC_F_SACK)
-		sb_update(cc, ack, snd_max, sacks, n_sacks);
+	if (sack)
+		news = sb_update(cc, ack, snd_max, sacks, n_sacks);
 	if (acked > 0)
 		cc->flags &= (uint8_t)~WR_TCP_CC_F_RTO;
 	if (cc->flags & WR_TCP_CC_F_RECOVERY) {
@@ -433,29 +452,32 @@ wr_tcp_cc_ack(struct wr_tcp_cc *cc, uint32_t ack, uint32_t snd_una,
 	if ((cc->flags & WR_TCP_CC_F_RECOVER) && wr_tcp_seq_lt(cc->recover, ack))
 		cc->flags &= (uint8_t)~WR_TCP_CC_F_RECOVER;
 	if (acked > 0) {
-		cc->dupacks = 0;
+		cc->dupacks = 0;        /* RFC 5681 3.2, RFC 6675 5 */
 		grow(cc, acked);
+	}
+	/* A duplicate: RFC 5681 2's (the engine's @p dup); with SACK, RFC
+	 * 6675 2's instead: an ACK that SACKs octets not SACKed before, even
+	 * one that moves snd_una, changes the window or carries data (so the
+	 * duplicates a duplicated segment draws, D-SACKs, are none).  A peer
+	 * that agreed to SACK yet sends no blocks is counted as RFC 5681 says. */
+	if (sack ? !(news || (n_sacks == 0 && dup)) : !(dup && acked == 0))
 		return WR_TCP_CC_NONE;
-	}
-	if (dup) {
-		if (cc->dupacks == 0)
-			cc->high_rxt = snd_max; /* limited transmit starts here */
-		if (cc->dupacks < UINT8_MAX)
-			cc->dupacks++;
-	}
+	if (cc->dupacks == 0)
+		cc->high_rxt = snd_max; /* limited transmit starts here */
+	if (cc->dupacks < UINT8_MAX)
+		cc->dupacks++;
 	/* RFC 5681 3.2 step 2 (the third duplicate ACK); with SACK RFC 6675 5
 	 * (1) DupAcks >= DupThresh or (2) IsLost(HighACK + 1). */
-	enter = dup && cc->dupacks >= WR_TCP_CC_DUPTHRESH;
-	if ((cc->flags & WR_TCP_CC_F_SACK) && n_sacks > 0 &&
-	    wr_tcp_seq_lt(snd_una, snd_max) && wr_tcp_cc_lost(cc, snd_una))
-		enter = true;
+	if (cc->dupacks < WR_TCP_CC_DUPTHRESH &&
+	    !(sack && wr_tcp_seq_lt(ack, snd_max) && wr_tcp_cc_lost(cc, ack)))
+		return WR_TCP_CC_NONE;
 	/* RFC 6582 3.2 step 2 / RFC 6675 5 ("beyond the last value of
 	 * RecoveryPoint"): not while the ACK is at or below recover (the
 	 * duplicate ACKs an RTO's go-back-N draws, or those that needless
 	 * retransmissions of a recovery just left draw). */
-	if (!enter || (cc->flags & WR_TCP_CC_F_RECOVER))
+	if (cc->flags & WR_TCP_CC_F_RECOVER)
 		return WR_TCP_CC_NONE;
-	enter_recovery(cc, snd_una, snd_max);
+	enter_recovery(cc, ack, snd_max);
 	return WR_TCP_CC_RETRANSMIT;
 }
 
