@@ -137,9 +137,12 @@ enum wr_tcp_cc_act {
  * 5681 2's duplicate ACK definition holds (no data, window unchanged, ack
  * == snd_una, data outstanding).  Updates cwnd/ssthresh (slow start,
  * congestion avoidance, recovery's inflation and its partial ACKs, RFC
- * 6582), the scoreboard.  With SACK, a non-advancing ACK whose blocks make
- * IsLost(snd_una) true enters recovery too (RFC 6675 5 (2)).  An ACK
- * below snd_una or above snd_max changes nothing.  RTT samples are
+ * 6582), the scoreboard.  With SACK agreed, what counts as a duplicate is
+ * RFC 6675 2's instead (an ACK that SACKs octets not SACKed before, even
+ * one that moves snd_una; @p dup then matters only for a peer that sends
+ * no blocks), and IsLost(HighACK + 1) enters recovery before DupThresh
+ * (RFC 6675 5 (2)): pass every ACK that carries blocks.  An ACK below
+ * snd_una or above snd_max changes nothing.  RTT samples are
  * wr_tcp_cc_rtt()'s, not taken here.
  */
 enum wr_tcp_cc_act wr_tcp_cc_ack(struct wr_tcp_cc *cc, uint32_t ack,
