@@ -933,6 +933,62 @@ test_raw_mismatch(void)
 	wr_tcp_app_fini(&a);
 }
 
+/* A response body from wirerate's own server is checked byte by byte;
+ * dump's view of a raw program. */
+static void
+test_http_mismatch(void)
+{
+	struct wr_tcp_class c;
+	struct wr_tcp_app cl, sv;
+	struct wr_tcp_app_st st;
+	struct wr_tcp_app_out o;
+	struct wr_error err = { 0 };
+	uint8_t b[4096];
+	uint32_t n;
+
+	http_class(&c);
+	c.http.response_body = 3000;
+	CU_ASSERT_EQUAL_FATAL(wr_tcp_app_init(&cl, &c, WR_TCP_CLIENT, NULL, 0,
+					      "h", &err), 0);
+	CU_ASSERT_EQUAL_FATAL(wr_tcp_app_init(&sv, &c, WR_TCP_SERVER, NULL, 0,
+					      NULL, &err), 0);
+	n = (uint32_t)sv.msg_len;
+	wr_tcp_app_fill(&sv, 0, b, n);
+	for (int bad = 0; bad < 2; bad++) {
+		b[sv.hdr_len + 2500] ^= (uint8_t)bad;
+		wr_tcp_app_start(&cl, &st, &o);
+		wr_tcp_app_rx(&cl, &st, b, sv.hdr_len + 10, 0, &o);
+		/* In the body: counted, not read; the rest may come blind. */
+		CU_ASSERT_FALSE(wr_tcp_app_ordered(&cl, &st));
+		CU_ASSERT_EQUAL(wr_tcp_app_blind(&cl, &st), 2990);
+		wr_tcp_app_rx(&cl, &st, b + sv.hdr_len + 10,
+			      n - sv.hdr_len - 10, sv.hdr_len + 10, &o);
+		CU_ASSERT_EQUAL(o.close, bad ? WR_TCP_APP_ERROR : WR_TCP_APP_FIN);
+		CU_ASSERT_EQUAL(o.events, bad ? 0 : WR_TCP_EV_RESPONSE | WR_TCP_EV_DONE);
+		b[sv.hdr_len + 2500] ^= (uint8_t)bad;
+	}
+	wr_tcp_app_fini(&cl);
+	wr_tcp_app_fini(&sv);
+
+	/* dump: the server's sends of a raw program, their first bytes. */
+	raw_class(&c);
+	add(&c, WR_TCP_OP_SEND, WR_TCP_CLIENT, 10, 0, false);
+	add(&c, WR_TCP_OP_SEND, WR_TCP_SERVER, 300, 0, false);
+	add(&c, WR_TCP_OP_SEND, WR_TCP_SERVER, 5, 0, false);
+	CU_ASSERT_EQUAL_FATAL(wr_tcp_app_init(&sv, &c, WR_TCP_SERVER, NULL, 0,
+					      NULL, &err), 0);
+	CU_ASSERT_EQUAL(wr_tcp_app_message(&sv, 0, b, 16, &n), 300);
+	CU_ASSERT_EQUAL(n, 16);
+	CU_ASSERT_EQUAL(b[15], 15);
+	CU_ASSERT_EQUAL(wr_tcp_app_message(&sv, 1, b, 16, &n), 5);
+	CU_ASSERT_EQUAL(n, 5);
+	CU_ASSERT_EQUAL(b[0], 0);
+	CU_ASSERT_EQUAL(b[4], 4);
+	CU_ASSERT_EQUAL(wr_tcp_app_message(&sv, 2, b, 16, &n), 0);
+	CU_ASSERT_EQUAL(n, 0);
+	wr_tcp_app_fini(&sv);
+}
+
 static void
 test_state_size(void)
 {
@@ -953,6 +1009,7 @@ static CU_TestInfo tests[] = {
 	{ "pair_http", test_pair_http },
 	{ "pair_raw", test_pair_raw },
 	{ "raw_mismatch", test_raw_mismatch },
+	{ "http_mismatch", test_http_mismatch },
 	{ "state_size", test_state_size },
 	CU_TEST_INFO_NULL,
 };

@@ -99,6 +99,9 @@ struct wr_tcp_app {
 	 * value, which RFC 9112 5.1's OWS allows). */
 	uint8_t hdr_last[WR_TCP_APP_HDR_MAX];
 	uint64_t last_msg;      /**< UINT64_MAX: none */
+	/** Prefix ones-complement sums of @c hdr ([0]) and @c hdr_last
+	 * ([1]), as @c sum is of @c rep. */
+	uint32_t hdr_sum[2][WR_TCP_APP_HDR_MAX + 1];
 	uint64_t n_msgs;        /**< messages this side sends (UINT64_MAX: as
 				 *   many as asked: a server) */
 	uint64_t body_len;      /**< HTTP: this side's body bytes per message */
