@@ -232,6 +232,35 @@ test_fill_sums(void)
 					      sizeof(file), "10.0.0.2", &err), 0);
 	check_sums(&a, 50 * a.msg_len, &seed);
 	wr_tcp_app_fini(&a);
+	/* A file larger than WR_TCP_APP_COPY_MAX, of odd length: used in
+	 * place, summed by blocks; bodies wrap at its end. */
+	{
+		uint64_t big_len = 3 * WR_TCP_APP_COPY_MAX + 7;
+		uint8_t *big = malloc(big_len), *got = malloc(100000);
+
+		CU_ASSERT_FATAL(big != NULL && got != NULL);
+		for (uint64_t i = 0; i < big_len; i++)
+			big[i] = (uint8_t)rnd(&seed);
+		http_class(&c);
+		c.data = WR_TCP_DATA_FILE;
+		c.http.response_body = 2 * big_len + 3;
+		CU_ASSERT_EQUAL_FATAL(wr_tcp_app_init(&a, &c, WR_TCP_SERVER,
+						      big, big_len, NULL, &err), 0);
+		CU_ASSERT_PTR_NULL(a.rep);
+		CU_ASSERT_PTR_EQUAL(a.data, big);
+		CU_ASSERT_EQUAL(a.sum_shift, 6);
+		check_sums(&a, 3 * a.msg_len, &seed);
+		/* Across the file's end: its last bytes, then its first. */
+		wr_tcp_app_fill(&a, a.hdr_len + big_len - 50000, got, 100000);
+		CU_ASSERT(memcmp(got, big + big_len - 50000, 50000) == 0);
+		CU_ASSERT(memcmp(got + 50000, big, 50000) == 0);
+		CU_ASSERT(wr_tcp_app_match(&a, big_len - 50000, got, 100000));
+		got[70000] ^= 0x40;
+		CU_ASSERT_FALSE(wr_tcp_app_match(&a, big_len - 50000, got, 100000));
+		wr_tcp_app_fini(&a);
+		free(big);
+		free(got);
+	}
 	/* A server's large bodies. */
 	http_class(&c);
 	c.http.response_body = 1000003;

@@ -32,14 +32,13 @@ prefix_sums(const uint8_t *b, uint64_t n, uint32_t *sum)
 	}
 }
 
-/* The sum of b[r .. r + n) from its prefix sums @p sum, placed at an
- * offset of parity @p bpos in what is summed: an odd shift swaps the
- * bytes of every word, a multiplication by 2^8 modulo 0xffff
- * (wr_csum_odd), folded once (below 2^17). */
+/* The difference of two prefix sums (each at most 0xffff), placed at an
+ * offset of parity @p bpos in what is summed when the range starts at
+ * @p r: an odd shift swaps the bytes of every word, a multiplication by
+ * 2^8 modulo 0xffff (wr_csum_odd), folded once (below 2^17). */
 static inline uint32_t
-range_sum(const uint32_t *sum, uint64_t r, uint64_t n, uint64_t bpos)
+diff_sum(uint32_t hi, uint32_t lo, uint64_t r, uint64_t bpos)
 {
-	uint32_t hi = sum[r + n], lo = sum[r];
 	uint32_t d = hi >= lo ? hi - lo : hi + 0xffff - lo;
 
 	if ((r ^ bpos) & 1) {
@@ -47,6 +46,27 @@ range_sum(const uint32_t *sum, uint64_t r, uint64_t n, uint64_t bpos)
 		d = (d & 0xffff) + (d >> 16);
 	}
 	return d;
+}
+
+/* The prefix sum of the data's first @p x bytes (at most 0xffff): from
+ * the table, and the bytes of a partial 64-byte block (it starts at an
+ * even offset, so wr_csum_sum weighs them as the table does). */
+static inline uint32_t
+prefix_at(const struct wr_tcp_app *a, uint64_t x)
+{
+	uint64_t j, base;
+	uint32_t s;
+
+	if (a->sum_shift == 0)
+		return a->sum[x];
+	j = x >> a->sum_shift;
+	base = j << a->sum_shift;
+	s = a->sum[j];
+	if (x > base) {
+		s += wr_csum_sum(a->data + base, (uint32_t)(x - base));
+		s = (s & 0xffff) + (s >> 16);
+	}
+	return s;
 }
 
 /* Data bytes x .. x + n of a message into @p dst (at parity @p bpos of
@@ -59,10 +79,10 @@ data_copy(const struct wr_tcp_app *a, uint64_t x, uint8_t *dst, uint64_t n,
 
 	while (n > 0) {
 		uint64_t r = x < a->period ? x : x % a->period;
-		uint64_t c = n < a->rep_len - r ? n : a->rep_len - r;
+		uint64_t c = n < a->data_len - r ? n : a->data_len - r;
 
-		memcpy(dst, a->rep + r, c);
-		acc += range_sum(a->sum, r, c, bpos);
+		memcpy(dst, a->data + r, c);
+		acc += diff_sum(prefix_at(a, r + c), prefix_at(a, r), r, bpos);
 		dst += c;
 		x += c;
 		bpos += c;
@@ -73,13 +93,13 @@ data_copy(const struct wr_tcp_app *a, uint64_t x, uint8_t *dst, uint64_t n,
 
 bool
 wr_tcp_app_match(const struct wr_tcp_app *a, uint64_t x, const uint8_t *p,
-	   uint64_t n)
+		 uint64_t n)
 {
 	while (n > 0) {
-		uint64_t r = x % a->period;
-		uint64_t c = n < a->rep_len - r ? n : a->rep_len - r;
+		uint64_t r = x < a->period ? x : x % a->period;
+		uint64_t c = n < a->data_len - r ? n : a->data_len - r;
 
-		if (memcmp(p, a->rep + r, c) != 0)
+		if (memcmp(p, a->data + r, c) != 0)
 			return false;
 		p += c;
 		x += c;
@@ -92,35 +112,51 @@ static int
 data_init(struct wr_tcp_app *a, const uint8_t *data, uint64_t data_len,
 	  struct wr_error *err)
 {
-	uint64_t i;
+	bool file = a->spec->data == WR_TCP_DATA_FILE;
+	uint64_t i, n_sum;
 
-	if (a->spec->data == WR_TCP_DATA_FILE) {
-		if (data == NULL || data_len == 0) {
-			return wr_error_set(err, -EINVAL, NULL,
-					    a->spec->where.line,
-					    a->spec->where.col, "data",
-					    "class %s: its data file is empty",
-					    a->spec->name);
-		}
-		a->period = data_len;
+	if (file && (data == NULL || data_len == 0))
+		return wr_error_set(err, -EINVAL, NULL, a->spec->where.line,
+				    a->spec->where.col, "data",
+				    "class %s: its data file is empty",
+				    a->spec->name);
+	a->period = file ? data_len : WR_TCP_PATTERN_PERIOD;
+	if (file && data_len > WR_TCP_APP_COPY_MAX) {
+		/* A large file (seed 002's is 500 MiB): its bytes where
+		 * the caller keeps them, sums by 64-byte blocks. */
+		a->data = data;
+		a->data_len = data_len;
+		a->sum_shift = 6;
 	} else {
-		a->period = WR_TCP_PATTERN_PERIOD;
-	}
-	a->rep_len = a->period + WR_TCP_APP_FILL_RUN;
-	a->rep = malloc(a->rep_len);
-	a->sum = malloc((a->rep_len + 1) * sizeof(*a->sum));
-	if (a->rep == NULL || a->sum == NULL)
-		return -ENOMEM;
-	for (i = 0; i < a->rep_len; i++) {
-		uint64_t j = i % a->period;
+		a->rep_len = a->period + WR_TCP_APP_FILL_RUN;
+		a->rep = malloc(a->rep_len);
+		if (a->rep == NULL)
+			return -ENOMEM;
+		for (i = 0; i < a->rep_len; i++) {
+			uint64_t j = i % a->period;
 
-		/* doc/tcp.md: byte i of a message's data is i % 251. */
-		a->rep[i] = data != NULL && a->spec->data == WR_TCP_DATA_FILE ?
-			    data[j] : (uint8_t)j;
+			/* doc/tcp.md: byte i of a message's data is i % 251. */
+			a->rep[i] = file ? data[j] : (uint8_t)j;
+		}
+		a->data = a->rep;
+		a->data_len = a->rep_len;
 	}
-	a->data = a->rep;
-	a->data_len = a->period;
-	prefix_sums(a->rep, a->rep_len, a->sum);
+	n_sum = (a->data_len >> a->sum_shift) + 1;
+	a->sum = malloc(n_sum * sizeof(*a->sum));
+	if (a->sum == NULL)
+		return -ENOMEM;
+	if (a->sum_shift == 0) {
+		prefix_sums(a->data, a->data_len, a->sum);
+	} else {
+		uint64_t s = 0, blk = 1ull << a->sum_shift;
+
+		a->sum[0] = 0;
+		for (i = 1; i < n_sum; i++) {
+			s += wr_csum_sum(a->data + (i - 1) * blk, (uint32_t)blk);
+			s = s >= 0xffff ? s - 0xffff : s;
+			a->sum[i] = (uint32_t)s;
+		}
+	}
 	return 0;
 }
 
@@ -356,7 +392,8 @@ fill_http(const struct wr_tcp_app *a, uint64_t off, uint8_t *buf,
 
 			n = a->hdr_len - m < want ? a->hdr_len - m : want;
 			memcpy(buf + bpos, (last ? a->hdr_last : a->hdr) + m, n);
-			acc += range_sum(a->hdr_sum[last], m, n, bpos);
+			acc += diff_sum(a->hdr_sum[last][m + n],
+					a->hdr_sum[last][m], m, bpos);
 		} else {
 			n = a->msg_len - m < want ? a->msg_len - m : want;
 			acc += data_copy(a, m - a->hdr_len, buf + bpos, n, bpos);
