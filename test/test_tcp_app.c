@@ -593,6 +593,33 @@ test_client_chunked(void)
 	wr_tcp_app_fini(&a);
 }
 
+/* HEAD: the response's Content-Length frames nothing (RFC 9110 9.3.2). */
+static void
+test_client_head(void)
+{
+	static const char head[] =
+		"HTTP/1.1 200 OK\r\nContent-Length: 615\r\n\r\n"
+		"HTTP/1.1 200 OK\r\nContent-Length: 615\r\n\r\n";
+	struct wr_tcp_class c;
+	struct wr_tcp_app a;
+	struct wr_error err = { 0 };
+	struct run r;
+
+	http_class(&c);
+	c.server.present = false;
+	strcpy(c.http.method, "HEAD");
+	c.http.requests = 2;
+	CU_ASSERT_EQUAL_FATAL(wr_tcp_app_init(&a, &c, WR_TCP_CLIENT, NULL, 0,
+					      "h", &err), 0);
+	CU_ASSERT(memcmp(a.hdr, "HEAD / HTTP/1.1\r\n", 17) == 0);
+	r = feed_all(&a, head, strlen(head), false);
+	CU_ASSERT_EQUAL(r.requests, 2);
+	CU_ASSERT_EQUAL(r.responses, 2);
+	CU_ASSERT_EQUAL(r.done, 1);
+	CU_ASSERT_EQUAL(r.close, WR_TCP_APP_FIN);
+	wr_tcp_app_fini(&a);
+}
+
 static void
 test_client_bad(void)
 {
@@ -657,6 +684,12 @@ test_server_requests(void)
 		"GET /two HTTP/1.1\r\nHost: x\r\n\r\n"
 		"GET /three HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
 	static const char http10[] = "GET / HTTP/1.0\r\n\r\n";
+	/* curl -T - (a body of unknown length: chunked), then a GET. */
+	static const char upload[] =
+		"PUT /f HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n"
+		"Expect: 100-continue\r\n\r\n"
+		"5\r\nhello\r\n0\r\n\r\n"
+		"GET / HTTP/1.1\r\nHost: x\r\n\r\n";
 	struct wr_tcp_class c;
 	struct wr_tcp_app a;
 	struct wr_error err = { 0 };
@@ -683,6 +716,11 @@ test_server_requests(void)
 	CU_ASSERT_EQUAL(r.sent, 3 * a.msg_len);
 	CU_ASSERT_EQUAL(r.close, WR_TCP_APP_FIN);
 	CU_ASSERT_EQUAL(r.done, 1);
+	r = feed_all(&a, upload, strlen(upload), true);
+	CU_ASSERT_EQUAL(r.requests, 2);
+	CU_ASSERT_EQUAL(r.sent, 2 * a.msg_len);
+	CU_ASSERT_EQUAL(r.done, 1);
+	CU_ASSERT_EQUAL(r.close, WR_TCP_APP_FIN);
 	/* HTTP/1.0 without keep-alive: answered, then closed. */
 	r = feed_all(&a, http10, strlen(http10), false);
 	CU_ASSERT_EQUAL(r.requests, 1);
@@ -1033,6 +1071,7 @@ static CU_TestInfo tests[] = {
 	{ "client_nginx", test_client_nginx },
 	{ "client_python", test_client_python },
 	{ "client_chunked", test_client_chunked },
+	{ "client_head", test_client_head },
 	{ "client_bad", test_client_bad },
 	{ "server_requests", test_server_requests },
 	{ "pair_http", test_pair_http },
