@@ -175,6 +175,35 @@ test_response_bytes(void)
 	CU_ASSERT_EQUAL(a.msg_len, a.hdr_len);
 	wr_tcp_app_fini(&a);
 
+	/* Words that would break the head are refused. */
+	{
+		static const struct {
+			const char *method, *path, *host;
+			uint16_t status;
+		} bad[] = {
+			{ "GET", "/a b", "", 200 },
+			{ "GET", "/a\r\nX: y", "", 200 },
+			{ "G T", "/", "", 200 },
+			{ "", "/", "", 200 },
+			{ "GET", "", "", 200 },
+			{ "GET", "/", "h\n", 200 },
+			{ "GET", "/", "", 100 },
+			{ "GET", "/", "", 600 },
+		};
+
+		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			http_class(&c);
+			strcpy(c.http.method, bad[i].method);
+			strcpy(c.http.path, bad[i].path);
+			strcpy(c.http.host, bad[i].host);
+			c.http.status = bad[i].status;
+			memset(&err, 0, sizeof(err));
+			CU_ASSERT_EQUAL(wr_tcp_app_init(&a, &c, WR_TCP_CLIENT,
+							NULL, 0, "h", &err), -EINVAL);
+			CU_ASSERT(strstr(err.msg, "class web") != NULL);
+			CU_ASSERT_PTR_NULL(a.rep);
+		}
+	}
 	/* A head longer than the room is refused. */
 	http_class(&c);
 	memset(c.http.path, 'p', sizeof(c.http.path) - 1);

@@ -255,13 +255,63 @@ http_head(const struct wr_tcp_app *a, const char *host, bool last,
 	return n < 0 || n >= WR_TCP_APP_HDR_MAX ? -1 : n;
 }
 
+/* What may stand in a request line or a field value: no control bytes
+ * (a CR or LF would end it: RFC 9112 2.2), no space where it separates
+ * (@p space false), not empty when @p need. */
+static bool
+clean(const char *v, bool space, bool need)
+{
+	if (need && v[0] == '\0')
+		return false;
+	for (; *v != '\0'; v++) {
+		unsigned char ch = (unsigned char)*v;
+
+		if (ch < 0x20 || ch == 0x7f || (!space && ch == ' '))
+			return false;
+	}
+	return true;
+}
+
+/* The class's words as an HTTP head takes them (the loader refuses them
+ * first, with their place; this keeps a broken head off the wire). */
+static int
+http_check(const struct wr_tcp_app *a, const char *host, struct wr_error *err)
+{
+	const struct wr_tcp_http *h = &a->spec->http;
+	const char *what = NULL;
+
+	if (!clean(h->method, false, true) || strchr(h->method, ':') != NULL)
+		what = "method";
+	else if (!clean(h->path, false, true))
+		what = "path";
+	else if (!clean(h->host, false, false) ||
+		 (host != NULL && !clean(host, false, false)))
+		what = "host";
+	if (what != NULL)
+		return wr_error_set(err, -EINVAL, NULL, a->spec->where.line,
+				    a->spec->where.col, "http",
+				    "class %s: the %s has a space or a control "
+				    "byte (or is empty)", a->spec->name, what);
+	/* A 1xx is interim: a client waits for the response after it. */
+	if (h->status < 200 || h->status > 599)
+		return wr_error_set(err, -EINVAL, NULL, a->spec->where.line,
+				    a->spec->where.col, "http.status",
+				    "class %s: status %u is not a final status "
+				    "(200..599)", a->spec->name,
+				    (unsigned int)h->status);
+	return 0;
+}
+
 static int
 http_init(struct wr_tcp_app *a, const char *host, struct wr_error *err)
 {
 	const struct wr_tcp_http *h = &a->spec->http;
-	int n = http_head(a, host, false, a->hdr);
-	int m = http_head(a, host, true, a->hdr_last);
+	int n, m, rc = http_check(a, host, err);
 
+	if (rc != 0)
+		return rc;
+	n = http_head(a, host, false, a->hdr);
+	m = http_head(a, host, true, a->hdr_last);
 	if (n < 0 || m != n) {
 		return wr_error_set(err, -EINVAL, NULL, a->spec->where.line,
 				    a->spec->where.col, "http",
