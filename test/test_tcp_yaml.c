@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "wr_tcp_describe.h"
 #include "wr_tcp_spec.h"
 #include "wr_yaml.h"
 #include "wr_test.h"
@@ -592,7 +593,57 @@ test_shipped(void)
 	wr_stream_file_free(&f);
 }
 
+/* check's words and dump's heads for a shipped file and a raw program. */
+static void
+test_describe(void)
+{
+	static const char raw[] = HOSTS
+		"  - name: raw\n"
+		"    client: {hosts: c, sport: 5000}\n"
+		"    server: {hosts: s, port: 9}\n"
+		"    duration: 30s\n"
+		"    program: [{send: 1MiB}, {recv: 3}, {think: 250us}, {close: {by: server}}]\n";
+	static char buf[WR_TCP_DESCRIBE_MAX];
+	struct wr_stream_file f;
+	struct wr_error e;
+
+	CU_ASSERT_EQUAL_FATAL(load_shipped("tcp-http.yaml", &f, &e), 0);
+	wr_tcp_describe_class(&f.tcp.classes[0], &f.hosts, "", buf, sizeof(buf));
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "tcp class web (line 26): HTTP/1.1 over IPv4\n"
+		"  clients: hosts clients on port 0, 254 hosts, 10.10.0.1..10.10.0.254; "
+		"source ports 1024..65535\n"
+		"  server: hosts server on port 1, 1 host, 10.10.255.1; listens on TCP port 80\n"
+		"  opens 10000 connections/s, reached linearly over 2 s, at most 10000 open at "
+		"once, for 30 s\n"));
+	CU_ASSERT_EQUAL_FATAL(wr_tcp_describe_wire(&f.tcp.classes[0], &f.hosts, "", buf,
+						   sizeof(buf), &e), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "  client SYN: from port 1024..65535 to "
+		"10.10.255.1 port 80, window 65535 (a SYN's is never scaled, RFC 7323 2.2), "
+		"options: MSS 1460, SACK permitted, timestamps, window scale 7\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "      GET /index.html HTTP/1.1\\r\\n\n"
+				      "      Host: 10.10.255.1\\r\\n\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "      HTTP/1.1 200 OK\\r\\n\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "      Content-Length: 64\\r\\n\n"));
+	wr_stream_file_free(&f);
+
+	CU_ASSERT_EQUAL_FATAL(load(raw, &f, &e), 0);
+	wr_tcp_describe_class(&f.tcp.classes[0], &f.hosts, "", buf, sizeof(buf));
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "  program, in order:\n"
+		"    1. the client sends 1048576 B (1 MiB), the server takes them\n"
+		"    2. the server sends 3 B, the client takes them\n"
+		"    3. the side that acts next waits 250 us\n"
+		"    4. the server closes its side (FIN)\n"
+		"    then the client closes (FIN)\n"));
+	CU_ASSERT_EQUAL_FATAL(wr_tcp_describe_wire(&f.tcp.classes[0], &f.hosts, "", buf,
+						   sizeof(buf), &e), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "  client's send 1: 1048576 B (1 MiB), first "
+		"bytes: 00 01 02 03 04 05 06 07 08 09 0a 0b 0c 0d 0e 0f\n"
+		"  server's send 1: 3 B, first bytes: 00 01 02\n"));
+	wr_stream_file_free(&f);
+}
+
 static CU_TestInfo yaml_tests[] = {
+	{ "describe", test_describe },
 	{ "shipped", test_shipped },
 	{ "model", test_model },
 	{ "defaults", test_defaults },
