@@ -642,7 +642,57 @@ test_describe(void)
 	wr_stream_file_free(&f);
 }
 
+#ifndef WR_DOC
+#define WR_DOC "doc"
+#endif
+
+/* doc/tcp.md's example loads as its Keys section says; a size with a
+ * fraction is refused as it says. */
+static void
+test_doc_example(void)
+{
+	char *text, *start, *end;
+	struct wr_stream_file f;
+	struct wr_error e;
+	size_t len;
+	FILE *fp = fopen(WR_DOC "/tcp.md", "r");
+	int rc;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+	text = calloc(1, 1 << 20);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	len = fread(text, 1, (1 << 20) - 1, fp);
+	fclose(fp);
+	CU_ASSERT(len > 0);
+	start = strstr(text, "## Keys");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(start);
+	start = strstr(start, "```yaml\n");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(start);
+	start += 8;
+	end = strstr(start, "```");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(end);
+	*end = '\0';
+	rc = load(start, &f, &e);
+	if (rc != 0)
+		wr_test_print_error(&e);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT_EQUAL(f.tcp.n, 1);
+	CU_ASSERT_EQUAL(f.tcp.classes[0].rate_milli, 10000000);
+	CU_ASSERT_EQUAL(f.tcp.classes[0].ramp_ns, 5 * SEC);
+	CU_ASSERT_EQUAL(f.tcp.classes[0].tcp.window, 262144);
+	wr_stream_file_free(&f);
+	free(text);
+	CU_ASSERT_EQUAL(load(HOSTS "  - {name: x, client: {hosts: c}, server: {hosts: s},\n"
+			     "     http: {body: 1.5 MB}}\n", &f, &e), -EINVAL);
+	CU_ASSERT_STRING_EQUAL(e.path, "tcp[0].http.body");
+	CU_ASSERT_EQUAL(load(HOSTS "  - {name: x, client: {hosts: c}, server: {hosts: s},\n"
+			     "     http: {body: 1 KiB}}\n", &f, &e), 0);
+	CU_ASSERT_EQUAL(f.tcp.classes[0].http.response_body, 1024);
+	wr_stream_file_free(&f);
+}
+
 static CU_TestInfo yaml_tests[] = {
+	{ "doc_example", test_doc_example },
 	{ "describe", test_describe },
 	{ "shipped", test_shipped },
 	{ "model", test_model },
