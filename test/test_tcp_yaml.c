@@ -270,6 +270,39 @@ test_program(void)
 	wr_stream_file_free(&f);
 }
 
+/* A client and a server group with one address range on one port: on
+ * two VLANs they are two links, accepted; on one, refused. */
+static void
+test_overlap_vlans(void)
+{
+	static const char fmt[] = "version: 1\nhosts:\n"
+		"  - {name: a, port: 0, count: 10, mac: 02:00:00:00:01:01, vlan: [10],\n"
+		"     ipv4: {addr: 10.1.0.1}}\n"
+		"  - {name: b, port: 0, count: 1, mac: 02:00:00:00:02:01, vlan: [%d],\n"
+		"     ipv4: {addr: 10.1.0.5}}\n"
+		"tcp:\n  - {name: x, client: {hosts: a}, server: {hosts: b}}\n";
+	char text[1024];
+	struct wr_stream_file f;
+	struct wr_error e;
+
+	snprintf(text, sizeof(text), fmt, 20);
+	CU_ASSERT_EQUAL(load(text, &f, &e), 0);
+	wr_stream_file_free(&f);
+	snprintf(text, sizeof(text), fmt, 10);
+	CU_ASSERT_EQUAL(load(text, &f, &e), -EINVAL);
+	CU_ASSERT_STRING_EQUAL(e.path, "tcp[0].server.hosts");
+	CU_ASSERT_EQUAL(e.line, 8);
+	/* 10.1.0.1 + 2k never meets 10.1.0.6 alone (interleaved). */
+	CU_ASSERT_EQUAL(load("version: 1\nhosts:\n"
+		"  - {name: a, port: 0, count: 10, mac: 02:00:00:00:01:01,\n"
+		"     ipv4: {addr: 10.1.0.1, step: 2}}\n"
+		"  - {name: b, port: 0, count: 1, mac: 02:00:00:00:02:01,\n"
+		"     ipv4: {addr: 10.1.0.6}}\n"
+		"tcp:\n  - {name: x, client: {hosts: a}, server: {hosts: b}}\n",
+		&f, &e), 0);
+	wr_stream_file_free(&f);
+}
+
 /* data: {file:} from the stream file's folder, read and sized at load. */
 static void
 test_data_file(void)
@@ -699,6 +732,7 @@ static CU_TestInfo yaml_tests[] = {
 	{ "defaults", test_defaults },
 	{ "program", test_program },
 	{ "data_file", test_data_file },
+	{ "overlap_vlans", test_overlap_vlans },
 	{ "refusals", test_refusals },
 	{ "top", test_top },
 	CU_TEST_INFO_NULL,
