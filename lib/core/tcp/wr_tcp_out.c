@@ -82,7 +82,7 @@ send_seg(struct wr_tcp *t, struct wr_tcp_conn *c, uint8_t flags, uint32_t seq,
 		g.off = off;
 		g.len = len;
 	}
-	if (!emit(t, c->local, c->rip, c->lport, c->rport, &g, wr_tcp_ctr(t, c)))
+	if (!emit(t, c->local, wr_tcp_rip(c), c->lport, c->rport, &g, wr_tcp_ctr(t, c)))
 		return false;
 	if (flags & WR_TH_ACK) {
 		c->flags &= (uint16_t)~WR_TC_ACK_NOW;
@@ -298,7 +298,7 @@ wr_tcp_close_clean(struct wr_tcp *t, uint32_t i, bool time_wait)
 
 	WR_TCP_ADD(ct->closed, 1);
 	wr_latency_record(wr_tcp_hist_of(t, c, WR_TCP_HIST_COMPLETE),
-			  t->now - c->t0_ns);
+			  wr_tcp_since(t, c));
 	open_gone(t, c);
 	if (!time_wait) {
 		wr_tcp_conn_free(t, i);
