@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The TCP engine back to back: a client engine and a server engine through a link with a fake clock that drops, reorders and duplicates by a seeded schedule; every connection completes with exact counts. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,7 +29,6 @@ expect_clean(struct tt_pair *p, uint64_t n, uint64_t c2s, uint64_t s2c)
 	CU_ASSERT_EQUAL(sc.failed_refused + sc.failed_timeout +
 			sc.failed_reset + sc.failed_other + sc.aborted, 0);
 	CU_ASSERT_EQUAL(sc.active, 0);
-	CU_ASSERT_EQUAL(sc.time_wait, 0);
 	CU_ASSERT_EQUAL(cc.tx_bytes, n * c2s);
 	CU_ASSERT_EQUAL(sc.rx_bytes, n * c2s);
 	CU_ASSERT_EQUAL(sc.tx_bytes, n * s2c);
@@ -74,6 +74,7 @@ test_clean(void)
 	hist_n(p.srv, WR_TCP_SERVER, WR_TCP_HIST_COMPLETE, 200);
 	/* the client closed first: every connection waits, then is freed */
 	CU_ASSERT_EQUAL(cc.time_wait, 200);
+	CU_ASSERT_EQUAL(sc.time_wait, 0);
 	p.now += 1200000000ull;
 	wr_tcp_poll(p.cli, p.now);
 	wr_tcp_counters(p.cli, 0, WR_TCP_CLIENT, &cc);
@@ -162,11 +163,125 @@ test_v6_lossy(void)
 	tt_pair_fini(&p);
 }
 
+static void
+test_http_lossy(void)
+{
+	struct tt_pair p;
+	struct wr_tcp_counters cc, sc;
+	uint64_t req, resp;
+
+	/* three requests a connection, keep-alive, 20 kB bodies; the server
+	 * closes after the last (Connection: close): it holds TIME_WAIT */
+	tt_pair_init(&p, 40, 10, 64);
+	p.spec.is_http = true;
+	p.spec.n_steps = 0;
+	p.spec.http.requests = 3;
+	p.spec.http.response_body = 20000;
+	tt_pair_create(&p);
+	p.drop = 20;
+	p.dup = 10;
+	p.reorder = 40;
+	tt_run(&p, 120000000000ull, NULL);
+	req = p.cli->cls[0].app[WR_TCP_CLIENT]->msg_len;
+	resp = p.srv->cls[0].app[WR_TCP_SERVER]->msg_len;
+	CU_ASSERT(req > 0 && resp > 20000);
+	expect_clean(&p, 40, 3 * req, 3 * resp);
+	wr_tcp_counters(p.cli, 0, WR_TCP_CLIENT, &cc);
+	wr_tcp_counters(p.srv, 0, WR_TCP_SERVER, &sc);
+	CU_ASSERT_EQUAL(cc.http_requests, 120);
+	CU_ASSERT_EQUAL(cc.http_responses, 120);
+	CU_ASSERT_EQUAL(cc.http_status[2], 120);
+	CU_ASSERT_EQUAL(sc.http_requests, 120);
+	CU_ASSERT_EQUAL(sc.http_responses, 120);
+	CU_ASSERT_EQUAL(cc.app_errors + sc.app_errors, 0);
+	CU_ASSERT(cc.rexmit_segs + sc.rexmit_segs > 0);
+	if (CU_get_number_of_failures() > 0)
+		tt_dump(&p);
+	tt_pair_fini(&p);
+}
+
+static void
+stop_at_half(struct tt_pair *p)
+{
+	struct wr_tcp_counters cc;
+
+	wr_tcp_counters(p->cli, 0, WR_TCP_CLIENT, &cc);
+	if (cc.established == 10 && cc.rx_bytes == 0 && cc.active == 10 &&
+	    cc.tx_bytes > 0)
+		wr_tcp_stop(p->cli, true, p->now);
+}
+
+static void
+test_abort(void)
+{
+	struct tt_pair p;
+	struct wr_tcp_counters cc, sc;
+
+	/* ten long transfers, aborted once all are under way */
+	tt_pair_init(&p, 10, 10, 16);
+	tt_class_program(&p, 50000000, 10);
+	tt_pair_create(&p);
+	tt_run(&p, 60000000000ull, stop_at_half);
+	wr_tcp_counters(p.cli, 0, WR_TCP_CLIENT, &cc);
+	wr_tcp_counters(p.srv, 0, WR_TCP_SERVER, &sc);
+	CU_ASSERT_EQUAL(cc.failed_other, 10);
+	CU_ASSERT_EQUAL(cc.active, 0);
+	CU_ASSERT_EQUAL(sc.failed_reset, 10);
+	CU_ASSERT_EQUAL(sc.active, 0);
+	CU_ASSERT_EQUAL(cc.closed + sc.closed, 0);
+	CU_ASSERT(wr_tcp_done(p.cli) && wr_tcp_done(p.srv));
+	if (CU_get_number_of_failures() > 0)
+		tt_dump(&p);
+	tt_pair_fini(&p);
+}
+
+static void
+test_rate_ramp(void)
+{
+	struct tt_pair p;
+	struct wr_tcp_counters cc;
+	struct wr_tcp_ctl ctl = { .class_idx = 0, .pause = true };
+
+	/* 1000 connections/s reached over 1 s, for 2 s: 500 + 1000 */
+	tt_pair_init(&p, 0, 1000, 4096);
+	p.spec.count = 0;
+	p.spec.duration_ns = 2000000000ull;
+	p.spec.rate_milli = 1000000;
+	p.spec.ramp_ns = 1000000000ull;
+	p.cli_max = 4096;
+	tt_pair_create(&p);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p.cli);
+	tt_run(&p, 20000000000ull, NULL);
+	wr_tcp_counters(p.cli, 0, WR_TCP_CLIENT, &cc);
+	CU_ASSERT(cc.attempted >= 1499 && cc.attempted <= 1500);
+	CU_ASSERT_EQUAL(cc.closed, cc.attempted);
+	/* paused from the start by a control request: none opens */
+	tt_pair_create(&p);
+	CU_ASSERT_EQUAL(wr_tcp_ctl(p.cli, &ctl), 0);
+	CU_ASSERT_EQUAL(wr_tcp_ctl(p.cli, &ctl), -EBUSY);
+	tt_run(&p, 500000000ull, NULL);
+	wr_tcp_counters(p.cli, 0, WR_TCP_CLIENT, &cc);
+	CU_ASSERT_EQUAL(cc.attempted, 0);
+	ctl.pause = false;
+	ctl.resume = true;
+	ctl.set_rate = true;
+	ctl.rate_milli = 10000000;      /* 10,000/s from now, no ramp */
+	CU_ASSERT_EQUAL(wr_tcp_ctl(p.cli, &ctl), 0);
+	for (uint64_t end = p.now + 100000000ull; p.now < end; p.now += 10000)
+		wr_tcp_poll(p.cli, p.now);
+	wr_tcp_counters(p.cli, 0, WR_TCP_CLIENT, &cc);
+	CU_ASSERT(cc.attempted >= 999 && cc.attempted <= 1000);
+	tt_pair_fini(&p);
+}
+
 static CU_TestInfo b2b_tests[] = {
 	{ "back to back, a clean link", test_clean },
 	{ "back to back, loss, duplicates, reordering", test_lossy },
 	{ "TIME_WAIT: four ports used again", test_time_wait_ports },
 	{ "back to back over IPv6, lossy", test_v6_lossy },
+	{ "HTTP keep-alive, lossy", test_http_lossy },
+	{ "abort: RSTs to every connection", test_abort },
+	{ "rate, ramp, duration; pause and rate by wr_tcp_ctl", test_rate_ramp },
 	CU_TEST_INFO_NULL,
 };
 

@@ -238,7 +238,7 @@ tt_pair_create(struct tt_pair *p)
 	c.max_conns = p->cli_max;
 	c.io = (struct wr_tcp_io){ .ctx = &p->out[0], .frame = tt_io_frame,
 				   .send = tt_io_send };
-	if (p->spec.count > 0)
+	if (p->spec.count > 0 || p->spec.duration_ns > 0)
 		CU_ASSERT_EQUAL_FATAL(wr_tcp_create(&p->cli, &c, &err), 0);
 	c.classes = &p->rt_s;
 	c.max_conns = p->srv_max;
