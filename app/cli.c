@@ -537,8 +537,10 @@ const struct wr_cli_cmd wr_cli_cmds[] = {
 		"a pcap file, with the data path's frame code; print what each "
 		"side of each tcp class sends (its SYN or SYN-ACK and options, "
 		"its request or response head, a program's sends).  A file of "
-		"tcp classes alone needs neither --count nor --pcap.  No EAL, "
-		"no hugepages.",
+		"tcp classes alone needs neither --count nor --pcap; with them, "
+		"the pcap holds the first N frames of one connection of its "
+		"first class (or `--stream` NAME's), wirerate's client and "
+		"server engines back to back.  No EAL, no hugepages.",
 		.pos = WR_CLI_POS_STREAMS,
 		.opts = dump_opts,
 		.examples =

@@ -419,6 +419,31 @@ wr_app_print_tcp(const struct wr_stream_file *f, bool wire)
 	return WR_EXIT_OK;
 }
 
+/* dump --pcap of a file of tcp classes alone: the first --count frames
+ * of a connection of its first class (or --stream NAME's). */
+static int
+dump_tcp_pcap(const struct wr_opts *o, const struct wr_stream_file *f)
+{
+	struct wr_error err;
+	int i = 0, rc;
+
+	if (o->stream_name != NULL &&
+	    (i = wr_tcp_specs_find(&f->tcp, o->stream_name)) < 0) {
+		fprintf(stderr, "wirerate: --stream: no tcp class named \"%s\" "
+			"in %s\n", o->stream_name, f->path);
+		return WR_EXIT_USAGE;
+	}
+	wr_error_clear(&err);
+	rc = wr_tcp_dump_pcap(&f->tcp.classes[i], &f->hosts, o->count,
+			      o->pcap_file, &err);
+	if (rc == 0)
+		return WR_EXIT_OK;
+	if (err.file[0] == '\0')
+		snprintf(err.file, sizeof(err.file), "%s", f->path);
+	wr_app_print_error(&err);
+	return rc == -ENOTSUP || rc == -EINVAL ? WR_EXIT_USAGE : WR_EXIT_FAIL;
+}
+
 static int
 cmd_check(const struct wr_opts *o)
 {
@@ -483,16 +508,13 @@ cmd_dump(const struct wr_opts *o)
 	if (o->pcap_file == NULL && f.tcp.n == 0) {
 		fprintf(stderr, "wirerate: dump needs --count N and --pcap FILE\n");
 		rc = WR_EXIT_USAGE;
-	} else if (o->pcap_file != NULL && f.n_streams == 0) {
-		/* The engine builds a connection's segments as it runs. */
-		fprintf(stderr, "wirerate: dump: --pcap writes stateless "
-			"streams' frames, and %s has none; a tcp class's "
-			"frames: run it with --capture\n", f.path);
-		rc = WR_EXIT_USAGE;
 	} else {
 		rc = wr_app_print_tcp(&f, true);
 	}
-	if (rc != WR_EXIT_OK || o->pcap_file == NULL) {
+	/* No stateless stream: the pcap is a tcp class's connection. */
+	if (rc == WR_EXIT_OK && o->pcap_file != NULL && f.n_streams == 0)
+		rc = dump_tcp_pcap(o, &f);
+	if (rc != WR_EXIT_OK || o->pcap_file == NULL || f.n_streams == 0) {
 		wr_stream_file_free(&f);
 		return rc;
 	}

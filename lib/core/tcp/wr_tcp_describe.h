@@ -35,4 +35,17 @@ int wr_tcp_describe_wire(const struct wr_tcp_class *c,
 			 const struct wr_host_specs *h, const char *indent,
 			 char *buf, size_t len, struct wr_error *err);
 
+/**
+ * The first @p count frames of one connection of class @p c as the TCP
+ * engine sends them: wirerate's client (the client group's host 0) and
+ * server (the server group's host 0) back to back, each frame given to
+ * the other engine at once (no loss; a clock of their own, 10 us a frame),
+ * written with those times into the pcap file @p path (wr_out_atomic).
+ * @return 0; -ENOTSUP (@p err: a real server or real clients, addresses
+ *         by DHCP or SLAAC); the engine's errors; -EIO.
+ */
+int wr_tcp_dump_pcap(const struct wr_tcp_class *c,
+		     const struct wr_host_specs *h, uint64_t count,
+		     const char *path, struct wr_error *err);
+
 #endif /* WR_TCP_DESCRIBE_H */
