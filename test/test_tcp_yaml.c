@@ -673,6 +673,18 @@ test_describe(void)
 		"bytes: 00 01 02 03 04 05 06 07 08 09 0a 0b 0c 0d 0e 0f\n"
 		"  server's send 1: 3 B, first bytes: 00 01 02\n"));
 	wr_stream_file_free(&f);
+
+	CU_ASSERT_EQUAL_FATAL(load("version: 1\nhosts:\n"
+		"  - {name: a, port: 0, count: 10, mac: 02:00:00:00:01:01,\n"
+		"     vlan: [{id: 10, step: 1}, 20], ipv6: {addr: \"2001:db8::1\", step: 0}}\n"
+		"tcp:\n  - {name: x, client: {hosts: a}, server: {addr: \"2001:db8::ff\"}}\n",
+		&f, &e), 0);
+	wr_tcp_describe_class(&f.tcp.classes[0], &f.hosts, "", buf, sizeof(buf));
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "  clients: hosts a on port 0, 10 hosts, "
+		"2001:db8::1 on each (its own VLAN), VLANs 10.20 (outer +1 a host); "
+		"source ports 1024..65535\n"
+		"  server: a real one at 2001:db8::ff TCP port 80\n"));
+	wr_stream_file_free(&f);
 }
 
 #ifndef WR_DOC

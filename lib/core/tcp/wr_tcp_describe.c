@@ -124,6 +124,10 @@ group_addrs(const struct wr_host_group *g, uint8_t ip, char *b, size_t len)
 		return;
 	}
 	fmt_addr(ip, a->addr, first, sizeof(first));
+	if (g->count > 1 && a->step == 0) {
+		snprintf(b, len, "%s on each (its own VLAN)", first);
+		return;
+	}
 	if (g->count == 1) {
 		snprintf(b, len, "%s", first);
 		return;
@@ -136,20 +140,40 @@ group_addrs(const struct wr_host_group *g, uint8_t ip, char *b, size_t len)
 			 (uint64_t)a->step);
 }
 
+/* ", VLAN 100", ", VLANs 10.200 (+1 a host)": a group's tags, outer first. */
+static void
+group_tags(const struct wr_host_group *g, char *b, size_t len)
+{
+	size_t n = 0;
+	int i;
+
+	b[0] = '\0';
+	for (i = 0; i < g->n_tags && n < len; i++)
+		n += (size_t)snprintf(b + n, len - n, "%s%u", i ? "." :
+				      g->n_tags > 1 ? ", VLANs " : ", VLAN ",
+				      g->vlan[i]);
+	for (i = 0; i < g->n_tags && n < len; i++)
+		if (g->vlan_step[i] != 0)
+			n += (size_t)snprintf(b + n, len - n, " (%s +%u a host)",
+					      i ? "inner" : "outer",
+					      g->vlan_step[i]);
+}
+
 static void
 describe_ends(struct out *o, const struct wr_tcp_class *c,
 	      const struct wr_host_specs *h, const char *in)
 {
-	char a[160];
+	char a[160], t[96];
 	uint32_t i;
 
 	if (c->client.present) {
 		const struct wr_host_group *g = &h->groups[c->client.group];
 
 		group_addrs(g, c->ip, a, sizeof(a));
-		put(o, "%s  clients: hosts %s on port %u, %u host%s, %s; source "
+		group_tags(g, t, sizeof(t));
+		put(o, "%s  clients: hosts %s on port %u, %u host%s, %s%s; source "
 		    "ports %u..%u\n", in, g->name, g->port, g->count,
-		    g->count == 1 ? "" : "s", a, c->client.sport_lo,
+		    g->count == 1 ? "" : "s", a, t, c->client.sport_lo,
 		    c->client.sport_hi);
 	} else {
 		put(o, "%s  clients: real ones (none emulated): the server "
@@ -159,9 +183,10 @@ describe_ends(struct out *o, const struct wr_tcp_class *c,
 		const struct wr_host_group *g = &h->groups[c->server.group];
 
 		group_addrs(g, c->ip, a, sizeof(a));
-		put(o, "%s  server: hosts %s on port %u, %u host%s, %s; listens "
+		group_tags(g, t, sizeof(t));
+		put(o, "%s  server: hosts %s on port %u, %u host%s, %s%s; listens "
 		    "on TCP port %u\n", in, g->name, g->port, g->count,
-		    g->count == 1 ? "" : "s", a, c->server.dport);
+		    g->count == 1 ? "" : "s", a, t, c->server.dport);
 		return;
 	}
 	put(o, "%s  server: a real one at ", in);
