@@ -405,6 +405,7 @@ static const struct refusal refusals[] = {
 	{ "  - name: x\n    client: {hosts: c}\n    server: {addr: []}\n",
 	  11, 20, "tcp[0].server.addr", "expected 1..64 server addresses, got 0" },
 	{ C("    ip: 5\n"), 12, 9, "tcp[0].ip", "expected 4 or 6, got \"5\"" },
+	{ C("    ip: 7\n"), 12, 9, "tcp[0].ip", "expected 4 or 6, got \"7\"" },
 	{ C("    ip: 6\n"), 10, 21, "tcp[0].client.hosts",
 	  "hosts \"c\" have no IPv6 address (the class's ip: 6): expected a group with ipv6:" },
 	{ "  - name: x\n    client: {hosts: c}\n    server: {hosts: s6}\n    ip: 4\n",

@@ -346,16 +346,15 @@ parse_ip(struct wr_ywalk *w, const struct wr_ynode *cn,
 	const struct wr_ynode *srv = wr_ynode_get(cn, "server");
 	const struct wr_ynode *a = srv ? wr_ynode_get(srv, "addr") : NULL;
 	const struct wr_tcp_end *e = c->client.present ? &c->client : &c->server;
-	uint64_t u;
 	int rc;
 
 	if (v != NULL) {
-		rc = WR_YWALK_KEY(w, "ip", wr_ywalk_u64(w, v, 4, 6, &u));
-		if (rc == 0 && u == 5)
-			rc = WR_YWALK_KEY(w, "ip", wr_ywalk_expected(w, v, "4 or 6"));
-		if (rc != 0)
+		static const char *const ips[] = { "4", "6", NULL };
+
+		rc = WR_YWALK_KEY(w, "ip", wr_yaml_name_of(w, v, ips, "4 or 6"));
+		if (rc < 0)
 			return rc;
-		c->ip = (uint8_t)u;
+		c->ip = rc == 0 ? 4 : 6;
 		return 0;
 	}
 	if (e->group >= 0) {
