@@ -726,10 +726,13 @@ static int
 check_until_close(struct wr_ywalk *w, const struct wr_ynode *cn,
 		  const struct wr_tcp_class *c)
 {
-	const struct wr_tcp_step *s = &c->steps[c->n_steps - 1];
 	const struct wr_ynode *v = wr_ynode_get(cn, "count");
+	const struct wr_tcp_step *s;
 
-	if (c->is_http || c->n_steps == 0 || s->op != WR_TCP_OP_SEND ||
+	if (c->is_http || c->n_steps == 0)
+		return 0;
+	s = &c->steps[c->n_steps - 1];
+	if (s->op != WR_TCP_OP_SEND ||
 	    s->bytes != WR_TCP_UNTIL_CLOSE || !c->client.present ||
 	    !c->server.present || v == NULL)
 		return 0;
