@@ -8,6 +8,29 @@
 #include "wr_test.h"
 #include "test_tcp_util.h"
 
+/* Every frame either engine sent arrived at the other (less what the
+ * link lost, plus its duplicates) and was counted there once: by a
+ * connection, as of no connection, or as a SYN refused. */
+static void
+expect_conserved(struct tt_pair *p)
+{
+	struct wr_tcp_counters cc, sc;
+	struct wr_tcp_port_counters pcc, pcs;
+	uint64_t sent, recv;
+
+	wr_tcp_counters(p->cli, 0, WR_TCP_CLIENT, &cc);
+	wr_tcp_counters(p->srv, 0, WR_TCP_SERVER, &sc);
+	wr_tcp_port_counters(p->cli, &pcc);
+	wr_tcp_port_counters(p->srv, &pcs);
+	sent = cc.tx_segs + sc.tx_segs + pcc.rst_sent_no_conn +
+	       pcs.rst_sent_no_conn;
+	recv = cc.rx_segs + sc.rx_segs + pcc.rx_no_conn + pcs.rx_no_conn +
+	       pcc.syn_dropped + pcs.syn_dropped;
+	CU_ASSERT_EQUAL(sent + p->duped, recv + p->lost);
+	CU_ASSERT_EQUAL(pcc.rx_frames + pcs.rx_frames, recv);
+	CU_ASSERT_EQUAL(pcc.rx_bad + pcs.rx_bad + pcc.tx_nobuf + pcs.tx_nobuf, 0);
+}
+
 /* Both sides of @p n connections that each moved @p c2s and @p s2c bytes
  * and closed cleanly (the client first: it holds TIME_WAIT). */
 static void
@@ -35,6 +58,7 @@ expect_clean(struct tt_pair *p, uint64_t n, uint64_t c2s, uint64_t s2c)
 	CU_ASSERT_EQUAL(cc.rx_bytes, n * s2c);
 	CU_ASSERT(wr_tcp_done(p->cli));
 	CU_ASSERT(wr_tcp_done(p->srv));
+	expect_conserved(p);
 }
 
 static void
