@@ -331,22 +331,32 @@ last_out(struct tt_pair *p)
 	return s;
 }
 
-/* Send the client a segment from the server's address. */
+/* Send the client a segment from the server's address (options and
+ * payload as given). */
 static void
-peer_send(struct tt_pair *p, uint16_t cport, uint32_t seq, uint32_t ack,
-	  uint8_t flags, uint16_t win, uint64_t now)
+peer_send_x(struct tt_pair *p, uint16_t cport, uint32_t seq, uint32_t ack,
+	    uint8_t flags, uint16_t win, uint64_t now, const uint8_t *opt,
+	    uint32_t on, uint32_t pn)
 {
 	struct tt_hdr h = tt_hdr_v4(0x0a000002, 0x0a000001, 80, cport);
-	uint8_t f[128];
+	uint8_t f[2048], pl[1500];
 
+	memset(pl, 0, sizeof(pl));
 	h.seq = seq;
 	h.ack = ack;
 	h.flags = flags;
 	h.win = win;
 	p->out[0].n = 0;
-	CU_ASSERT_EQUAL(wr_tcp_input(p->cli, f, tt_frame(f, &h, NULL, 0,
-							   NULL, 0), now), 0);
+	CU_ASSERT_EQUAL(wr_tcp_input(p->cli, f, tt_frame(f, &h, opt, on,
+							   pl, pn), now), 0);
 	wr_tcp_poll(p->cli, now);
+}
+
+static void
+peer_send(struct tt_pair *p, uint16_t cport, uint32_t seq, uint32_t ack,
+	  uint8_t flags, uint16_t win, uint64_t now)
+{
+	peer_send_x(p, cport, seq, ack, flags, win, now, NULL, 0, 0);
 }
 
 /* A client connection up to ESTABLISHED with a hand-made SYN-ACK of
@@ -493,6 +503,64 @@ test_syn_refused_and_timeout(void)
 }
 
 static void
+test_sack_blocks(void)
+{
+	static const uint8_t sack_ok[] = { 2, 4, 0x05, 0xb4, 1, 1, 4, 2 };
+	struct tt_pair p;
+	struct wr_tcp_seg syn, s;
+	uint64_t now = 1000000;
+
+	/* the client takes 10,000 bytes (counted, not read: a raw recv) */
+	tt_pair_init(&p, 1, 1, 4);
+	tt_class_program(&p, 0, 10000);
+	p.spec.steps[0] = p.spec.steps[1];
+	p.spec.steps[1] = p.spec.steps[2];
+	p.spec.n_steps = 2;
+	p.spec.data = WR_TCP_DATA_PATTERN;
+	p.spec.client.present = true;
+	p.spec.server.present = false;
+	p.spec.server.n_addr = 1;
+	p.spec.server.addr[0] = 0x0a000002;
+	tt_pair_create(&p);
+	wr_tcp_start(p.cli, now);
+	wr_tcp_poll(p.cli, now);
+	syn = last_out(&p);
+	peer_send_x(&p, syn.sport, 5000, syn.seq + 1, WR_TH_SYN | WR_TH_ACK,
+		    8000, now += 1000, sack_ok, sizeof(sack_ok), 0);
+	/* bytes 1000..1100, then 3000..3100: each ACK at once, its own
+	 * block first (RFC 2018 4) */
+	peer_send_x(&p, syn.sport, 6001, syn.seq + 1, WR_TH_ACK, 8000,
+		    now += 1000, NULL, 0, 100);
+	s = last_out(&p);
+	CU_ASSERT_EQUAL(s.ack, 5001);
+	CU_ASSERT_EQUAL_FATAL(s.n_sack, 1);
+	CU_ASSERT_EQUAL(s.sack[0].l, 6001);
+	CU_ASSERT_EQUAL(s.sack[0].r, 6101);
+	peer_send_x(&p, syn.sport, 8001, syn.seq + 1, WR_TH_ACK, 8000,
+		    now += 1000, NULL, 0, 100);
+	s = last_out(&p);
+	CU_ASSERT_EQUAL_FATAL(s.n_sack, 2);
+	CU_ASSERT_EQUAL(s.sack[0].l, 8001);
+	CU_ASSERT_EQUAL(s.sack[1].l, 6001);
+	/* 1100..1200 joins the first range: it goes first again */
+	peer_send_x(&p, syn.sport, 6101, syn.seq + 1, WR_TH_ACK, 8000,
+		    now += 1000, NULL, 0, 100);
+	s = last_out(&p);
+	CU_ASSERT_EQUAL_FATAL(s.n_sack, 2);
+	CU_ASSERT_EQUAL(s.sack[0].l, 6001);
+	CU_ASSERT_EQUAL(s.sack[0].r, 6201);
+	CU_ASSERT_EQUAL(s.sack[1].l, 8001);
+	/* the hole filled: rcv_nxt jumps over the first range, one block left */
+	peer_send_x(&p, syn.sport, 5001, syn.seq + 1, WR_TH_ACK, 8000,
+		    now += 1000, NULL, 0, 1000);
+	s = last_out(&p);
+	CU_ASSERT_EQUAL(s.ack, 6201);
+	CU_ASSERT_EQUAL_FATAL(s.n_sack, 1);
+	CU_ASSERT_EQUAL(s.sack[0].l, 8001);
+	tt_pair_fini(&p);
+}
+
+static void
 test_mem_per_conn(void)
 {
 	struct tt_pair p;
@@ -529,6 +597,7 @@ static CU_TestInfo tcp_tests[] = {
 	{ "zero window: persist, probe, reopen", test_zero_window },
 	{ "RFC 5961: RSTs and SYNs challenged", test_rst_challenge },
 	{ "SYN refused, SYN timed out", test_syn_refused_and_timeout },
+	{ "SACK blocks: the latest first", test_sack_blocks },
 	{ "bytes a connection (wr_tcp_mem)", test_mem_per_conn },
 	CU_TEST_INFO_NULL,
 };

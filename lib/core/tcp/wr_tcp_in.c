@@ -184,7 +184,8 @@ rx_deliver(struct wr_tcp *t, uint32_t i, const uint8_t *p, uint32_t n)
 }
 
 /* Keep [l, r) as a received range (no bytes): sorted, merged, the
- * lowest WR_TCP_OOO_MAX kept (they are what fills rcv_nxt first). */
+ * lowest WR_TCP_OOO_MAX kept (they are what fills rcv_nxt first);
+ * ooo_last: the range the segment fell in (RFC 2018 4: SACKed first). */
 static void
 ooo_add(struct wr_tcp_conn *c, uint32_t l, uint32_t r)
 {
@@ -208,6 +209,7 @@ ooo_add(struct wr_tcp_conn *c, uint32_t l, uint32_t r)
 			n--;
 		}
 		c->n_ooo = (uint8_t)n;
+		c->ooo_last = (uint8_t)k;
 		return;
 	}
 	if (k == WR_TCP_OOO_MAX)
@@ -218,6 +220,7 @@ ooo_add(struct wr_tcp_conn *c, uint32_t l, uint32_t r)
 	o[k].l = l;
 	o[k].r = r;
 	c->n_ooo = (uint8_t)(n + 1);
+	c->ooo_last = (uint8_t)k;
 }
 
 /* Payload (RFC 9293 3.10.7.4 seventh): in order to the program, out of
@@ -263,6 +266,8 @@ data_in(struct wr_tcp *t, uint32_t i, const struct wr_tcp_seg *s)
 
 		memmove(&c->ooo[0], &c->ooo[1], (c->n_ooo - 1) * sizeof(c->ooo[0]));
 		c->n_ooo--;
+		if (c->ooo_last > 0)
+			c->ooo_last--;
 		filled = true;
 		if (wr_tcp_seq_lt(c->rcv_nxt, r))
 			rx_deliver(t, i, NULL, r - c->rcv_nxt);

@@ -51,6 +51,7 @@ send_seg(struct wr_tcp *t, struct wr_tcp_conn *c, uint8_t flags, uint32_t seq,
 	const struct wr_tcp_opts *o = &cl->rt.spec->tcp;
 	bool server = c->flags & WR_TC_SERVER;
 	struct wr_tcp_txseg g;
+	struct wr_tcp_cc_range sk[WR_TCP_OOO_MAX];
 	uint32_t w;
 
 	memset(&g, 0, sizeof(g));
@@ -70,8 +71,17 @@ send_seg(struct wr_tcp *t, struct wr_tcp_conn *c, uint8_t flags, uint32_t seq,
 		w = cl->rcv_win >> c->rcv_ws;
 		g.win = (uint16_t)(w > 65535 ? 65535 : w);
 		g.ts = c->flags & WR_TC_TS;
-		if ((c->flags & WR_TC_SACK) && (flags & WR_TH_ACK)) {
-			g.sack = c->ooo;
+		if ((c->flags & WR_TC_SACK) && (flags & WR_TH_ACK) &&
+		    c->n_ooo > 0) {
+			/* RFC 2018 4: the block of the latest segment first,
+			 * then the others */
+			unsigned int k = c->ooo_last < c->n_ooo ? c->ooo_last : 0;
+
+			sk[0] = c->ooo[k];
+			for (unsigned int j = 0, m = 1; j < c->n_ooo; j++)
+				if (j != k)
+					sk[m++] = c->ooo[j];
+			g.sack = sk;
 			g.n_sack = c->n_ooo;
 		}
 	}

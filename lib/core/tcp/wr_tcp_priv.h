@@ -89,7 +89,7 @@ struct wr_tcp_conn {
 	uint8_t cls, state;
 	uint8_t snd_ws, rcv_ws;
 	uint8_t retries, nacks; /* RTO retries in a row; full segments unACKed */
-	uint8_t n_ooo, pad;
+	uint8_t n_ooo, ooo_last;
 	uint16_t tx_wraps, rx_wraps; /* stream offsets past 4 GB (streams to 2^48) */
 	struct wr_tcp_cc_range ooo[WR_TCP_OOO_MAX];
 	struct wr_tcp_app_st app;
