@@ -360,6 +360,87 @@ test_until_close(void)
 	tt_pair_fini(&p);
 }
 
+/* A made-up RSS: the answers to port p go to lane (p / 7) % 2. */
+static bool
+rss_lane(void *ctx, const struct wr_tcp_local *local, __uint128_t server,
+	 uint16_t sport, uint16_t dport)
+{
+	(void)local;
+	(void)server;
+	(void)dport;
+	return (unsigned int)(sport / 7) % 2 == *(const unsigned int *)ctx;
+}
+
+static void
+test_two_lanes_rss(void)
+{
+	struct tt_pair p;
+	struct wr_tcp *lane[2];
+	struct tt_out *lo;
+	struct wr_tcp_cfg c = { .n_lanes = 2, .seed = 5, .max_conns = 64,
+				.sport_ok = rss_lane };
+	static unsigned int id[2] = { 0, 1 };
+	struct wr_tcp_counters lc[2], sc;
+	struct wr_tcp_port_counters pc;
+	struct wr_tcp_seg sg;
+	struct wr_error err;
+	uint64_t now = 1000000;
+
+	tt_pair_init(&p, 41, 41, 64);
+	lo = calloc(2, sizeof(*lo));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(lo);
+	c.classes = &p.rt_c;
+	c.n_classes = 1;
+	for (unsigned int j = 0; j < 2; j++) {
+		lo[j].f = malloc((size_t)TT_OUT_MAX * TT_FRAME);
+		c.lane = j;
+		c.sport_ctx = &id[j];
+		c.io = (struct wr_tcp_io){ .ctx = &lo[j], .frame = tt_io_frame,
+					   .send = tt_io_send };
+		CU_ASSERT_EQUAL_FATAL(wr_tcp_create(&lane[j], &c, &err), 0);
+		wr_tcp_start(lane[j], now);
+	}
+	wr_tcp_start(p.srv, now);
+	for (; now < 5000000000ull; now += 10000) {
+		for (unsigned int j = 0; j < 2; j++) {
+			wr_tcp_poll(lane[j], now);
+			for (uint32_t k = 0; k < lo[j].n; k++) {
+				CU_ASSERT_EQUAL(wr_tcp_parse(lo[j].f[k], lo[j].len[k], &sg), 0);
+				CU_ASSERT_EQUAL(sg.sport / 7 % 2, j);
+				wr_tcp_input(p.srv, lo[j].f[k], lo[j].len[k], now);
+			}
+			lo[j].n = 0;
+		}
+		wr_tcp_poll(p.srv, now);
+		for (uint32_t k = 0; k < p.out[1].n; k++) {
+			CU_ASSERT_EQUAL_FATAL(wr_tcp_parse(p.out[1].f[k],
+							   p.out[1].len[k], &sg), 0);
+			wr_tcp_input(lane[sg.dport / 7 % 2], p.out[1].f[k],
+				     p.out[1].len[k], now);
+		}
+		p.out[1].n = 0;
+		if (wr_tcp_done(lane[0]) && wr_tcp_done(lane[1]) &&
+		    wr_tcp_done(p.srv))
+			break;
+	}
+	wr_tcp_counters(lane[0], 0, WR_TCP_CLIENT, &lc[0]);
+	wr_tcp_counters(lane[1], 0, WR_TCP_CLIENT, &lc[1]);
+	wr_tcp_counters(p.srv, 0, WR_TCP_SERVER, &sc);
+	wr_tcp_port_counters(p.srv, &pc);
+	/* connection k on lane k % 2: 21 and 20 */
+	CU_ASSERT_EQUAL(lc[0].attempted, 21);
+	CU_ASSERT_EQUAL(lc[1].attempted, 20);
+	CU_ASSERT_EQUAL(lc[0].closed + lc[1].closed, 41);
+	CU_ASSERT_EQUAL(sc.closed, 41);
+	CU_ASSERT_EQUAL(pc.rx_no_conn, 0);
+	for (unsigned int j = 0; j < 2; j++) {
+		wr_tcp_free(lane[j]);
+		free(lo[j].f);
+	}
+	free(lo);
+	tt_pair_fini(&p);
+}
+
 static CU_TestInfo b2b_tests[] = {
 	{ "back to back, a clean link", test_clean },
 	{ "back to back, loss, duplicates, reordering", test_lossy },
@@ -369,6 +450,7 @@ static CU_TestInfo b2b_tests[] = {
 	{ "a new SYN ends the server's TIME_WAIT", test_http_server_time_wait },
 	{ "abort: RSTs to every connection", test_abort },
 	{ "a send without end, stopped gracefully", test_until_close },
+	{ "two client lanes, ports by RSS (sport_ok)", test_two_lanes_rss },
 	{ "rate, ramp, duration; pause and rate by wr_tcp_ctl", test_rate_ramp },
 	CU_TEST_INFO_NULL,
 };

@@ -89,7 +89,16 @@ class_setup(struct wr_tcp *t, unsigned int k, struct wr_error *err)
 			(s->count - lane + n - 1) / n : 0;
 	cl->cap = s->concurrency / n + (lane < s->concurrency % n ? 1 : 0);
 	range = (uint32_t)(s->client.sport_hi - s->client.sport_lo) + 1;
-	cl->n_sports = range > lane ? (range - lane + n - 1) / n : 0;
+	if (t->cfg.sport_ok != NULL) {
+		/* the device's RSS decides which ports are this lane's */
+		cl->n_sports = range;
+		cl->sport_step = 1;
+		cl->sport_base = s->client.sport_lo;
+	} else {
+		cl->n_sports = range > lane ? (range - lane + n - 1) / n : 0;
+		cl->sport_step = n;
+		cl->sport_base = s->client.sport_lo + lane;
+	}
 	if (cl->client && cl->n_sports == 0)
 		return wr_error_set(err, -EINVAL, NULL, s->client.where.line,
 				    s->client.where.col, NULL, "tcp class %s: "
@@ -535,12 +544,19 @@ open_conn(struct wr_tcp *t, unsigned int k)
 	struct wr_tcp_conn *c;
 	struct wr_tcp_counters *ct = &t->ctr[k * 2];
 
-	tries = cl->n_sports < 64 ? cl->n_sports : 64;
+	/* with RSS about 1 in n_lanes ports is this lane's: n times the tries */
+	tries = 64 * (t->cfg.sport_ok != NULL ? t->cfg.n_lanes : 1);
+	if (tries > cl->n_sports)
+		tries = cl->n_sports;
 	while (tries-- > 0) {
-		sport = (uint16_t)(s->client.sport_lo + t->cfg.lane +
-				   t->cfg.n_lanes * cl->sport_cur);
+		sport = (uint16_t)(cl->sport_base + cl->sport_step * cl->sport_cur);
 		if (++cl->sport_cur == cl->n_sports)
 			cl->sport_cur = 0;
+		if (t->cfg.sport_ok != NULL &&
+		    !t->cfg.sport_ok(t->cfg.sport_ctx,
+				     &cl->rt.clients[cl->cli_i], rip, sport,
+				     s->server.dport))
+			continue;
 		if (wr_tcp_lookup(t, local, rip, sport, s->server.dport) ==
 		    WR_TCP_NIL) {
 			i = 0;

@@ -166,7 +166,8 @@ struct wr_tcp_cls {
 	uint32_t open_now;      /* client connections open (not TIME_WAIT) */
 	uint32_t cli_i, srv_i;  /* the next connection's client and server */
 	uint32_t sport_cur;     /* next source port's index in this lane's */
-	uint32_t n_sports;      /* source ports this lane owns */
+	uint32_t n_sports;      /* source ports this lane may take */
+	uint32_t sport_base, sport_step; /* port i is base + step * i */
 	uint32_t mss;           /* the class's MSS for its family */
 	uint32_t rto_init_us;
 	struct wr_tcp_cc_limits lim;
