@@ -360,6 +360,7 @@ ctl_take(struct wr_tcp *t)
 		cl->start_ns = t->now;
 		cl->opened_base = cl->opened;
 		cl->no_ramp = true;
+		cl->next_check = 0;
 	}
 	if (r.set_concurrency)
 		cl->cap = r.concurrency / n + (lane < r.concurrency % n ? 1 : 0);
@@ -628,8 +629,16 @@ open_class(struct wr_tcp *t, unsigned int k)
 		cl->opening = false;
 		return;
 	}
+	if (cl->open_now >= cl->cap || t->now < cl->next_check)
+		return;
 	/* no rate: as fast as the concurrency allows, a burst a poll */
 	due_n = cl->rate_milli ? rate_due(cl, t->now) : cl->opened + 256;
+	if (due_n <= cl->opened) {
+		/* nothing due: the rate's 128-bit division waits 16 µs
+		 * (polls come far more often when idle) */
+		cl->next_check = t->now + (1u << 14);
+		return;
+	}
 	if (s->count > 0 && due_n > cl->lane_count)
 		due_n = cl->lane_count;
 	while (cl->opened < due_n && cl->open_now < cl->cap)

@@ -161,6 +161,7 @@ struct wr_tcp_cls {
 	uint64_t opened;        /* connections this lane opened */
 	uint64_t opened_base;   /* opened when the rate last changed */
 	bool no_ramp;           /* a rate set by wr_tcp_ctl applies at once */
+	uint64_t next_check;    /* the rate is not computed again before */
 	uint64_t lane_count;    /* this lane's share of count (0: no bound) */
 	uint32_t cap;           /* this lane's share of concurrency */
 	uint32_t open_now;      /* client connections open (not TIME_WAIT) */
