@@ -160,6 +160,8 @@ tt_frame(uint8_t *f, const struct tt_hdr *h, const uint8_t *opt, uint32_t on,
 
 struct tt_out {
 	uint32_t n;
+	uint32_t fail_every;    /* every so many buffers asked: none (0: never) */
+	uint32_t calls;
 	uint8_t (*f)[TT_FRAME];
 	uint32_t len[TT_OUT_MAX];
 };
@@ -195,6 +197,8 @@ tt_io_frame(void *ctx, uint32_t room)
 	struct tt_out *o = ctx;
 
 	if (o->n == TT_OUT_MAX || room > TT_FRAME)
+		return NULL;
+	if (o->fail_every > 0 && ++o->calls % o->fail_every == 0)
 		return NULL;
 	return o->f[o->n];
 }

@@ -217,58 +217,53 @@ wr_tcp_resend(struct wr_tcp *t, uint32_t i, uint32_t seq)
 		send_data(t, i, seq, n);
 }
 
-/* What the windows allow, retransmissions first; then an ACK owed. */
+/* What the windows allow, retransmissions first; then an ACK owed.  A
+ * segment that found no buffer (tx_nobuf) leaves the connection queued:
+ * the next poll tries again. */
 void
 wr_tcp_output(struct wr_tcp *t, uint32_t i)
 {
 	struct wr_tcp_conn *c = &t->conns[i];
 	uint32_t seq, len, ok, n, budget = WR_TCP_TX_BURST;
-	bool sent = false;
+	bool sent = false, blocked = false, rec;
 
 	if (c->state < WR_TCP_ST_ESTABLISHED || c->state == WR_TCP_ST_TIME_WAIT ||
 	    c->state == WR_TCP_ST_FIN_WAIT_2) {
-		if ((c->flags & WR_TC_ACK_NOW) && c->state > WR_TCP_ST_SYN_RCVD)
-			send_seg(t, c, WR_TH_ACK, c->snd_nxt, 0, 0);
+		if ((c->flags & WR_TC_ACK_NOW) && c->state > WR_TCP_ST_SYN_RCVD &&
+		    !send_seg(t, c, WR_TH_ACK, c->snd_nxt, 0, 0))
+			wr_tcp_txq_push(t, i);
 		return;
 	}
-	while (budget > 0 && (c->cc.flags & WR_TCP_CC_F_RECOVERY) &&
+	rec = c->cc.flags & WR_TCP_CC_F_RECOVERY;
+	while (budget > 0 && rec &&
 	       wr_tcp_cc_next(&c->cc, c->snd_una, c->snd_max, &seq, &len)) {
-		if (!send_data(t, i, seq, seg_len(c, seq, len)))
-			return;
+		if (!send_data(t, i, seq, seg_len(c, seq, len))) {
+			blocked = true;
+			break;
+		}
 		sent = true;
 		budget--;
 	}
-	while (budget > 0) {
+	while (budget > 0 && !blocked) {
 		n = seg_len(c, c->snd_nxt, UINT32_MAX);
-		if (n == 0 && (c->cc.flags & WR_TCP_CC_F_RECOVERY) &&
-		    wr_tcp_cc_next_idle(&c->cc, c->snd_una, c->snd_max, &seq,
-					&len)) {
-			if (!send_data(t, i, seq, seg_len(c, seq, len)))
-				break;
-			sent = true;
-			budget--;
-			continue;
-		}
-		if (n == 0) {
-			if ((c->flags & WR_TC_FIN_PEND) &&
-			    wr_tcp_tx_off(c, c->snd_nxt) == c->send_end &&
-			    (!(c->flags & WR_TC_FIN_SENT) || c->snd_nxt != c->snd_max))
-				sent |= send_data(t, i, c->snd_nxt, 0);
-			break;
-		}
-		ok = wr_tcp_cc_send_ok(&c->cc, c->snd_una, c->snd_nxt,
-				       c->snd_max, c->snd_wnd);
-		if (ok == 0 && (c->cc.flags & WR_TCP_CC_F_RECOVERY) &&
+		ok = n == 0 ? 0 : wr_tcp_cc_send_ok(&c->cc, c->snd_una, c->snd_nxt,
+						     c->snd_max, c->snd_wnd);
+		if (ok == 0 && rec &&
 		    wr_tcp_cc_next_idle(&c->cc, c->snd_una, c->snd_max, &seq,
 					&len)) {
 			/* RFC 6675 NextSeg() rule 3: no new data can go */
-			if (!send_data(t, i, seq, seg_len(c, seq, len)))
-				break;
-			sent = true;
-			budget--;
-			continue;
-		}
-		if (ok == 0) {
+			n = seg_len(c, seq, len);
+		} else if (n == 0) {
+			if ((c->flags & WR_TC_FIN_PEND) &&
+			    wr_tcp_tx_off(c, c->snd_nxt) == c->send_end &&
+			    (!(c->flags & WR_TC_FIN_SENT) || c->snd_nxt != c->snd_max)) {
+				if (send_data(t, i, c->snd_nxt, 0))
+					sent = true;
+				else
+					blocked = true;
+			}
+			break;
+		} else if (ok == 0) {
 			if (c->snd_wnd == 0 && c->snd_una == c->snd_max &&
 			    !(c->flags & WR_TC_PERSIST)) {
 				/* RFC 9293 3.8.6.1: probe the closed window */
@@ -277,15 +272,21 @@ wr_tcp_output(struct wr_tcp *t, uint32_t i)
 				wr_tcp_rto_arm(t, c);
 			}
 			break;
+		} else {
+			seq = c->snd_nxt;
+			n = n < ok ? n : ok;
 		}
-		if (!send_data(t, i, c->snd_nxt, n < ok ? n : ok))
+		if (!send_data(t, i, seq, n)) {
+			blocked = true;
 			break;
+		}
 		sent = true;
 		budget--;
 	}
-	if (!sent && (c->flags & WR_TC_ACK_NOW))
-		send_seg(t, c, WR_TH_ACK, c->snd_nxt, 0, 0);
-	if (budget == 0)
+	if (!sent && !blocked && (c->flags & WR_TC_ACK_NOW) &&
+	    !send_seg(t, c, WR_TH_ACK, c->snd_nxt, 0, 0))
+		blocked = true;
+	if (budget == 0 || blocked)
 		wr_tcp_txq_push(t, i);
 }
 
