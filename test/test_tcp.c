@@ -502,6 +502,35 @@ test_syn_refused_and_timeout(void)
 	tt_pair_fini(&p);
 }
 
+/* A client taking 10,000 bytes (counted, not read: a raw recv) from a
+ * server by address written by hand, up to ESTABLISHED with a SYN-ACK of
+ * options @p opt. */
+static struct wr_tcp_seg
+recv_open(struct tt_pair *p, const uint8_t *opt, uint32_t on,
+	  uint64_t idle_ns, uint64_t *now)
+{
+	struct wr_tcp_seg syn;
+
+	tt_pair_init(p, 1, 1, 4);
+	tt_class_program(p, 0, 10000);
+	p->spec.steps[0] = p->spec.steps[1];
+	p->spec.steps[1] = p->spec.steps[2];
+	p->spec.n_steps = 2;
+	p->spec.server.present = false;
+	p->spec.server.n_addr = 1;
+	p->spec.server.addr[0] = 0x0a000002;
+	if (idle_ns)
+		p->spec.tcp.idle_timeout_ns = idle_ns;
+	tt_pair_create(p);
+	wr_tcp_start(p->cli, *now);
+	wr_tcp_poll(p->cli, *now);
+	syn = last_out(p);
+	*now += 1000;
+	peer_send_x(p, syn.sport, 5000, syn.seq + 1, WR_TH_SYN | WR_TH_ACK,
+		    8000, *now, opt, on, 0);
+	return syn;
+}
+
 static void
 test_sack_blocks(void)
 {
@@ -510,23 +539,7 @@ test_sack_blocks(void)
 	struct wr_tcp_seg syn, s;
 	uint64_t now = 1000000;
 
-	/* the client takes 10,000 bytes (counted, not read: a raw recv) */
-	tt_pair_init(&p, 1, 1, 4);
-	tt_class_program(&p, 0, 10000);
-	p.spec.steps[0] = p.spec.steps[1];
-	p.spec.steps[1] = p.spec.steps[2];
-	p.spec.n_steps = 2;
-	p.spec.data = WR_TCP_DATA_PATTERN;
-	p.spec.client.present = true;
-	p.spec.server.present = false;
-	p.spec.server.n_addr = 1;
-	p.spec.server.addr[0] = 0x0a000002;
-	tt_pair_create(&p);
-	wr_tcp_start(p.cli, now);
-	wr_tcp_poll(p.cli, now);
-	syn = last_out(&p);
-	peer_send_x(&p, syn.sport, 5000, syn.seq + 1, WR_TH_SYN | WR_TH_ACK,
-		    8000, now += 1000, sack_ok, sizeof(sack_ok), 0);
+	syn = recv_open(&p, sack_ok, sizeof(sack_ok), 0, &now);
 	/* bytes 1000..1100, then 3000..3100: each ACK at once, its own
 	 * block first (RFC 2018 4) */
 	peer_send_x(&p, syn.sport, 6001, syn.seq + 1, WR_TH_ACK, 8000,
@@ -557,6 +570,91 @@ test_sack_blocks(void)
 	CU_ASSERT_EQUAL(s.ack, 6201);
 	CU_ASSERT_EQUAL_FATAL(s.n_sack, 1);
 	CU_ASSERT_EQUAL(s.sack[0].l, 8001);
+	tt_pair_fini(&p);
+}
+
+static void
+test_delayed_ack_idle(void)
+{
+	static const uint8_t mss[] = { 2, 4, 0x05, 0xb4 };
+	struct tt_pair p;
+	struct wr_tcp_counters cc;
+	struct wr_tcp_seg syn, s;
+	uint64_t now = 1000000;
+
+	syn = recv_open(&p, mss, sizeof(mss), 300000000ull, &now);
+	/* one segment: no ACK now; within 40 ms (a 2^19 ns tick late at most) */
+	peer_send_x(&p, syn.sport, 5001, syn.seq + 1, WR_TH_ACK, 8000,
+		    now += 1000, NULL, 0, 100);
+	CU_ASSERT_EQUAL(p.out[0].n, 0);
+	p.out[0].n = 0;
+	wr_tcp_poll(p.cli, now + 39000000);
+	CU_ASSERT_EQUAL(p.out[0].n, 0);
+	wr_tcp_poll(p.cli, now + 41000000);
+	CU_ASSERT_EQUAL_FATAL(p.out[0].n, 1);
+	s = last_out(&p);
+	CU_ASSERT_EQUAL(s.ack, 5101);
+	now += 41000000;
+	/* two segments: the second is ACKed at once */
+	peer_send_x(&p, syn.sport, 5101, syn.seq + 1, WR_TH_ACK, 8000,
+		    now += 1000, NULL, 0, 100);
+	CU_ASSERT_EQUAL(p.out[0].n, 0);
+	peer_send_x(&p, syn.sport, 5201, syn.seq + 1, WR_TH_ACK, 8000,
+		    now += 1000, NULL, 0, 100);
+	CU_ASSERT_EQUAL_FATAL(p.out[0].n, 1);
+	CU_ASSERT_EQUAL(last_out(&p).ack, 5301);
+	/* a duplicate: ACKed at once, counted */
+	peer_send_x(&p, syn.sport, 5101, syn.seq + 1, WR_TH_ACK, 8000,
+		    now += 1000, NULL, 0, 100);
+	CU_ASSERT_EQUAL_FATAL(p.out[0].n, 1);
+	CU_ASSERT_EQUAL(last_out(&p).ack, 5301);
+	/* nothing more: the idle timeout (300 ms) resets the connection */
+	p.out[0].n = 0;
+	for (uint64_t end = now + 400000000ull; now < end; now += 1000000)
+		wr_tcp_poll(p.cli, now);
+	wr_tcp_counters(p.cli, 0, WR_TCP_CLIENT, &cc);
+	CU_ASSERT_EQUAL(cc.failed_timeout, 1);
+	CU_ASSERT_EQUAL(cc.dup_segs, 1);
+	CU_ASSERT_EQUAL(cc.rx_bytes, 300);
+	CU_ASSERT_EQUAL_FATAL(p.out[0].n, 1);
+	CU_ASSERT_EQUAL(last_out(&p).flags, WR_TH_RST | WR_TH_ACK);
+	CU_ASSERT(wr_tcp_done(p.cli));
+	tt_pair_fini(&p);
+}
+
+static void
+test_paws(void)
+{
+	static const uint8_t ts[] = { 1, 1, 8, 10, 0, 0, 0x03, 0xe8, 0, 0, 0, 0 };
+	uint8_t o[12];
+	struct tt_pair p;
+	struct wr_tcp_counters cc;
+	struct wr_tcp_seg syn, s;
+	uint64_t now = 1000000;
+
+	syn = recv_open(&p, ts, sizeof(ts), 0, &now);
+	s = last_out(&p);
+	CU_ASSERT_EQUAL(s.has_ts, 1);
+	CU_ASSERT_EQUAL(s.tsecr, 1000);
+	/* TSval 999 after 1000: PAWS drops it with an ACK (RFC 7323 5.3) */
+	memcpy(o, ts, sizeof(o));
+	o[7] = 0xe7;
+	peer_send_x(&p, syn.sport, 5001, syn.seq + 1, WR_TH_ACK, 8000,
+		    now += 1000, o, sizeof(o), 100);
+	CU_ASSERT_EQUAL_FATAL(p.out[0].n, 1);
+	s = last_out(&p);
+	CU_ASSERT_EQUAL(s.ack, 5001);
+	wr_tcp_counters(p.cli, 0, WR_TCP_CLIENT, &cc);
+	CU_ASSERT_EQUAL(cc.rx_bytes, 0);
+	CU_ASSERT_EQUAL(cc.dup_segs, 1);
+	/* TSval 1001: taken, and echoed */
+	o[7] = 0xe9;
+	peer_send_x(&p, syn.sport, 5001, syn.seq + 1, WR_TH_ACK, 8000,
+		    now += 1000, o, sizeof(o), 100);
+	wr_tcp_counters(p.cli, 0, WR_TCP_CLIENT, &cc);
+	CU_ASSERT_EQUAL(cc.rx_bytes, 100);
+	wr_tcp_poll(p.cli, now + 50000000);
+	CU_ASSERT_EQUAL(last_out(&p).tsecr, 1001);
 	tt_pair_fini(&p);
 }
 
@@ -598,6 +696,8 @@ static CU_TestInfo tcp_tests[] = {
 	{ "RFC 5961: RSTs and SYNs challenged", test_rst_challenge },
 	{ "SYN refused, SYN timed out", test_syn_refused_and_timeout },
 	{ "SACK blocks: the latest first", test_sack_blocks },
+	{ "delayed ACKs, duplicates, idle timeout", test_delayed_ack_idle },
+	{ "PAWS", test_paws },
 	{ "bytes a connection (wr_tcp_mem)", test_mem_per_conn },
 	CU_TEST_INFO_NULL,
 };
