@@ -120,6 +120,7 @@ test_lossy(void)
 	tt_pair_init(&p, 100, 20, 64);
 	tt_class_program(&p, 200000, 30000);
 	tt_pair_create(&p);
+	p.burst = true;         /* wr_tcp_input_burst() */
 	p.drop = 20;            /* 2 % */
 	p.dup = 10;
 	p.reorder = 50;
@@ -180,6 +181,7 @@ test_v6_lossy(void)
 	p.srv_ip = p.sv_loc.ip;
 	tt_class_program(&p, 50000, 50000);
 	tt_pair_create(&p);
+	p.burst = true;         /* wr_tcp_input_burst() */
 	p.drop = 30;
 	p.reorder = 30;
 	tt_run(&p, 120000000000ull, NULL);
@@ -204,6 +206,7 @@ test_http_lossy(void)
 	p.spec.http.requests = 3;
 	p.spec.http.response_body = 20000;
 	tt_pair_create(&p);
+	p.burst = true;         /* wr_tcp_input_burst() */
 	p.drop = 20;
 	p.dup = 10;
 	p.reorder = 40;

@@ -189,6 +189,7 @@ struct tt_pair {
 	uint64_t now;
 	uint64_t lost, duped, reordered;
 	unsigned int f0;        /* CUnit's failures before the test */
+	bool burst;             /* frames in through wr_tcp_input_burst() */
 };
 
 static inline uint8_t *
@@ -363,6 +364,34 @@ tt_done(struct tt_pair *p)
 	       p->n_link == 0;
 }
 
+/* What is due, to each side through wr_tcp_input_burst() (in order). */
+static inline void
+tt_deliver_burst(struct tt_pair *p)
+{
+	static const uint8_t *fr[2][256];
+	static uint32_t len[2][256];
+	uint8_t ret[256];
+	uint32_t n[2] = { 0, 0 };
+
+	for (uint32_t j = 0; j < p->n_link; j++) {
+		struct tt_msg *m = &p->link[j];
+
+		if (m->due > p->now)
+			continue;
+		if (n[m->to] == 256) {
+			wr_tcp_input_burst(m->to ? p->srv : p->cli, fr[m->to],
+					   len[m->to], 256, p->now, ret);
+			n[m->to] = 0;
+		}
+		fr[m->to][n[m->to]] = m->f;
+		len[m->to][n[m->to]++] = m->len;
+	}
+	for (int side = 0; side < 2; side++)
+		if (n[side] > 0)
+			wr_tcp_input_burst(side ? p->srv : p->cli, fr[side],
+					   len[side], n[side], p->now, ret);
+}
+
 /* Run until both sides are done and the link is empty, or @p max_ns. */
 static inline void
 tt_run(struct tt_pair *p, uint64_t max_ns, void (*each)(struct tt_pair *))
@@ -374,6 +403,8 @@ tt_run(struct tt_pair *p, uint64_t max_ns, void (*each)(struct tt_pair *))
 	for (; p->now < max_ns; p->now += 10000) {
 		uint32_t k = 0;
 
+		if (p->burst)
+			tt_deliver_burst(p);
 		for (uint32_t j = 0; j < p->n_link; j++) {
 			struct tt_msg *m = &p->link[j];
 
@@ -383,8 +414,9 @@ tt_run(struct tt_pair *p, uint64_t max_ns, void (*each)(struct tt_pair *))
 				k++;
 				continue;
 			}
-			wr_tcp_input(m->to ? p->srv : p->cli, m->f, m->len,
-				     p->now);
+			if (!p->burst)
+				wr_tcp_input(m->to ? p->srv : p->cli, m->f,
+					     m->len, p->now);
 		}
 		p->n_link = k;
 		tt_drain(p);

@@ -235,6 +235,17 @@ int wr_tcp_input(struct wr_tcp *t, const uint8_t *frame, uint32_t len,
 		 uint64_t now);
 
 /**
+ * Frames as wr_tcp_input() takes them one by one, @p n of them at once
+ * (the same order, the same counts): their connections' lookups are
+ * prefetched together.  @p ret[i] is what wr_tcp_input() would return
+ * for frame i.  @return how many are handed back (ret 1).
+ */
+unsigned int wr_tcp_input_burst(struct wr_tcp *t,
+				const uint8_t *const *frames,
+				const uint32_t *lens, unsigned int n,
+				uint64_t now, uint8_t *ret);
+
+/**
  * Open what the rates allow, fire timers due, send what windows allow and
  * ACKs owed.  @return the next time something is due (ns; the lcore
  * polls RX in between anyway).
