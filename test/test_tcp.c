@@ -418,6 +418,40 @@ test_zero_window(void)
 }
 
 static void
+test_rto_zero_window(void)
+{
+	struct tt_pair p;
+	struct wr_tcp_counters cc;
+	struct wr_tcp_seg syn, s;
+
+	/* 1000 bytes in flight (536 + 464, FIN on the last); the peer takes
+	 * none and closes its window: the RTO sends no data it may not take
+	 * but a probe below snd_una */
+	syn = hand_open(&p, 8000);
+	peer_send(&p, syn.sport, 5001, syn.seq + 1, WR_TH_ACK, 0, 3000000);
+	CU_ASSERT_EQUAL(p.out[0].n, 0);
+	p.out[0].n = 0;
+	wr_tcp_poll(p.cli, 3000000 + 1100000000ull);
+	CU_ASSERT_EQUAL_FATAL(p.out[0].n, 1);
+	s = last_out(&p);
+	CU_ASSERT_EQUAL(s.seq, syn.seq);
+	CU_ASSERT_EQUAL(s.len, 0);
+	wr_tcp_counters(p.cli, 0, WR_TCP_CLIENT, &cc);
+	CU_ASSERT_EQUAL(cc.rto, 1);
+	/* the window opens: the bytes go again from snd_una */
+	peer_send(&p, syn.sport, 5001, syn.seq + 1, WR_TH_ACK, 8000,
+		  1200000000ull);
+	CU_ASSERT_EQUAL_FATAL(p.out[0].n, 1);
+	s = last_out(&p);
+	CU_ASSERT_EQUAL(s.seq, syn.seq + 1);
+	CU_ASSERT_EQUAL(s.len, 536);   /* cwnd: one segment after the RTO */
+	wr_tcp_counters(p.cli, 0, WR_TCP_CLIENT, &cc);
+	CU_ASSERT_EQUAL(cc.rexmit_segs, 1);
+	CU_ASSERT_EQUAL(cc.tx_bytes, 1000);
+	tt_pair_fini(&p);
+}
+
+static void
 test_rst_challenge(void)
 {
 	struct tt_pair p;
@@ -693,6 +727,7 @@ static CU_TestInfo tcp_tests[] = {
 	{ "RSTs a millisecond bounded", test_rst_limited },
 	{ "SYNs beyond max_conns refused", test_syn_beyond_max_conns },
 	{ "zero window: persist, probe, reopen", test_zero_window },
+	{ "an RTO into a closed window probes", test_rto_zero_window },
 	{ "RFC 5961: RSTs and SYNs challenged", test_rst_challenge },
 	{ "SYN refused, SYN timed out", test_syn_refused_and_timeout },
 	{ "SACK blocks: the latest first", test_sack_blocks },

@@ -113,7 +113,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	cfg.io = (struct wr_tcp_io){ .frame = io_frame, .send = io_send };
 	/* the first byte: bit 0 the client side (else the server), bit 1
 	 * raw frames (else wrapped segments), bit 2 abort at the end, bit 3
-	 * ACKs relative to the engine's last segment */
+	 * ACKs relative to the engine's last segment, bit 4 raw frames
+	 * through wr_tcp_input_burst() */
 	peer_next = 0;
 	if (data[0] & 1) {
 		rt.clients = &cli;
@@ -139,11 +140,18 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		i += 3;
 		if (n > size - i)
 			n = (uint32_t)(size - i);
-		if (data[0] & 2)
-			(void)wr_tcp_input(t, data + i, n, now);
-		else
+		if (data[0] & 2) {
+			const uint8_t *fp = data + i;
+			uint8_t r;
+
+			if (data[0] & 16)       /* the burst path, one frame */
+				(void)wr_tcp_input_burst(t, &fp, &n, 1, now, &r);
+			else
+				(void)wr_tcp_input(t, fp, n, now);
+		} else {
 			(void)wr_tcp_input(t, f, wrap(f, data + i, n, data[0] & 8),
 					   now);
+		}
 		i += n;
 		now += (uint64_t)step << (step & 0x80 ? 22 : 12);
 		wr_tcp_poll(t, now);

@@ -437,7 +437,10 @@ wr_tcp_rto_fire(struct wr_tcp *t, uint32_t i)
 			 WR_TH_SYN | WR_TH_ACK, c->iss, 0, 0);
 	} else {
 		c->snd_nxt = c->snd_una;        /* go back (RFC 5681 3.1) */
-		wr_tcp_output(t, i);
+		if (c->snd_wnd == 0)    /* nothing may go: draw the window */
+			send_seg(t, c, WR_TH_ACK, c->snd_una - 1, 0, 0);
+		else
+			wr_tcp_output(t, i);
 	}
 	if (c->rto_at == 0 || wr_tcp_seq_leq(c->rto_at, t->tick))
 		wr_tcp_rto_arm(t, c);
