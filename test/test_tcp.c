@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Unit tests of the TCP engine (wr_tcp): segments parsed and built against hand-made frames, RSTs for no connection, SYNs beyond max_conns. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -693,6 +694,51 @@ test_paws(void)
 }
 
 static void
+test_create_refusals(void)
+{
+	struct tt_pair p;
+	struct wr_tcp *t = NULL;
+	struct wr_tcp_cfg c = { .n_lanes = 1, .max_conns = 16 };
+	struct wr_tcp_local *many = calloc(70000, sizeof(*many));
+	struct wr_tcp_class_rt rt;
+	struct wr_error err;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(many);
+	tt_pair_init(&p, 1, 1, 4);
+	for (unsigned int i = 0; i < 70000; i++)
+		many[i].ip = 0x0b000000 + i;
+	rt = p.rt_c;
+	rt.clients = many;
+	rt.n_clients = 70000;
+	c.classes = &rt;
+	c.n_classes = 1;
+	c.io = (struct wr_tcp_io){ .frame = tt_io_frame, .send = tt_io_send,
+				   .ctx = &p.out[0] };
+	/* a local's index is 16 bits in a connection */
+	CU_ASSERT_EQUAL(wr_tcp_create(&t, &c, &err), -EINVAL);
+	CU_ASSERT_PTR_NULL(t);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "70000 local addresses"));
+	rt.n_clients = 1000;
+	c.max_conns = 0;
+	CU_ASSERT_EQUAL(wr_tcp_create(&t, &c, &err), -EINVAL);
+	c.max_conns = (1u << 28) + 1;
+	CU_ASSERT_EQUAL(wr_tcp_create(&t, &c, &err), -EINVAL);
+	c.max_conns = 16;
+	c.lane = 1;
+	CU_ASSERT_EQUAL(wr_tcp_create(&t, &c, &err), -EINVAL);
+	c.lane = 0;
+	/* a class with no side here */
+	rt.n_clients = 0;
+	CU_ASSERT_EQUAL(wr_tcp_create(&t, &c, &err), -EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "no side"));
+	rt.n_clients = 1000;
+	CU_ASSERT_EQUAL(wr_tcp_create(&t, &c, &err), 0);
+	wr_tcp_free(t);
+	free(many);
+	tt_pair_fini(&p);
+}
+
+static void
 test_mem_per_conn(void)
 {
 	struct tt_pair p;
@@ -733,6 +779,7 @@ static CU_TestInfo tcp_tests[] = {
 	{ "SACK blocks: the latest first", test_sack_blocks },
 	{ "delayed ACKs, duplicates, idle timeout", test_delayed_ack_idle },
 	{ "PAWS", test_paws },
+	{ "create refuses what it cannot hold", test_create_refusals },
 	{ "bytes a connection (wr_tcp_mem)", test_mem_per_conn },
 	CU_TEST_INFO_NULL,
 };

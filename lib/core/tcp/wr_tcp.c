@@ -154,6 +154,23 @@ class_apps(struct wr_tcp *t, unsigned int k, struct wr_error *err)
 	return 0;
 }
 
+/* A connection names its local in 16 bits (doc/tcp.md: bytes a
+ * connection): more addresses on one engine are refused, not wrapped. */
+static int
+check_locals(struct wr_tcp *t, struct wr_error *err)
+{
+	uint64_t n_loc = 0;
+
+	for (unsigned int k = 0; k < t->n_cls; k++)
+		n_loc += t->cls[k].rt.n_clients + t->cls[k].rt.n_listen;
+	if (n_loc > UINT16_MAX)
+		return wr_error_set(err, -EINVAL, NULL, 0, 0, NULL, "tcp engine "
+				    "of port %u: %llu local addresses, at most "
+				    "%u", t->cfg.port, (unsigned long long)n_loc,
+				    UINT16_MAX);
+	return 0;
+}
+
 static int
 alloc_arrays(struct wr_tcp *t)
 {
@@ -217,6 +234,8 @@ wr_tcp_create(struct wr_tcp **out, const struct wr_tcp_cfg *cfg,
 	rc = t->cls == NULL ? -ENOMEM : 0;
 	for (unsigned int k = 0; rc == 0 && k < t->n_cls; k++)
 		t->cls[k].rt = cfg->classes[k];
+	if (rc == 0)
+		rc = check_locals(t, err);
 	if (rc == 0)
 		rc = alloc_arrays(t);
 	for (unsigned int k = 0; rc == 0 && k < t->n_cls; k++)
