@@ -250,6 +250,12 @@ wr_tcp_create(struct wr_tcp **out, const struct wr_tcp_cfg *cfg,
 				     "connections", cfg->port, cfg->max_conns);
 		return rc;
 	}
+	/* the programs the engine compiled: their data repeated and its
+	 * prefix sums (wr_tcp_app.c) */
+	for (unsigned int k = 0; k < t->n_cls; k++)
+		for (int sd = 0; sd < 2; sd++)
+			if (t->cls[k].own[sd])
+				t->mem += t->cls[k].own_app[sd].rep_len * 5 + 4;
 	t->pc.mem_bytes = t->mem;
 	*out = t;
 	return 0;
