@@ -488,6 +488,14 @@ test_rst_challenge(void)
 	/* an ACK of data never sent (RFC 9293 3.10.7.4): an ACK back, dropped */
 	peer_send(&p, syn.sport, 5001, syn.seq + 5000, WR_TH_ACK, 8000, 6000000);
 	CU_ASSERT_EQUAL(p.out[0].n, 1);
+	/* RFC 5961 5.2: an ACK older than a window: an ACK back, the data
+	 * it carries not taken */
+	peer_send_x(&p, syn.sport, 5001, syn.seq + 1 - 100000, WR_TH_ACK, 8000,
+		    6500000, NULL, 0, 10);
+	CU_ASSERT_EQUAL_FATAL(p.out[0].n, 1);
+	CU_ASSERT_EQUAL(last_out(&p).ack, 5001);
+	wr_tcp_counters(p.cli, 0, WR_TCP_CLIENT, &cc);
+	CU_ASSERT_EQUAL(cc.rx_bytes, 0);
 	/* exactly rcv_nxt: reset */
 	peer_send(&p, syn.sport, 5001, 0, WR_TH_RST, 0, 7000000);
 	wr_tcp_counters(p.cli, 0, WR_TCP_CLIENT, &cc);

@@ -360,8 +360,18 @@ ack_in(struct wr_tcp *t, uint32_t i, const struct wr_tcp_seg *s)
 		ack_now(t, i);
 		return false;
 	}
-	if (wr_tcp_seq_lt(ack, c->snd_una))
-		return true;    /* old: the rest of the segment still counts */
+	if (wr_tcp_seq_lt(ack, c->snd_una)) {
+		/* RFC 5961 5.2: older than a window (the peer's window
+		 * standing for MAX.SND.WND, at least 64 KB): dropped with an
+		 * ACK; else an old ACK, the rest of the segment counts */
+		uint32_t w = c->snd_wnd > 65535 ? c->snd_wnd : 65535;
+
+		if (c->snd_una - ack > w) {
+			ack_now(t, i);
+			return false;
+		}
+		return true;
+	}
 	dup = ack == c->snd_una && s->len == 0 && wnd == c->snd_wnd &&
 	      !(s->flags & (WR_TH_SYN | WR_TH_FIN)) && c->snd_max != c->snd_una;
 	if (dup)
