@@ -747,6 +747,36 @@ test_create_refusals(void)
 }
 
 static void
+test_fin_out_of_order(void)
+{
+	static const uint8_t mss[] = { 2, 4, 0x05, 0xb4 };
+	struct tt_pair p;
+	struct wr_tcp_counters cc;
+	struct wr_tcp_seg syn, s;
+	uint64_t now = 1000000;
+
+	syn = recv_open(&p, mss, sizeof(mss), 0, &now);
+	for (uint32_t k = 0; k < 9; k++)
+		peer_send_x(&p, syn.sport, 5001 + 1000 * k, syn.seq + 1,
+			    WR_TH_ACK, 8000, now += 1000, NULL, 0, 1000);
+	/* the last 500 bytes and the FIN before the 500 ahead of them */
+	peer_send_x(&p, syn.sport, 14501, syn.seq + 1, WR_TH_ACK | WR_TH_FIN,
+		    8000, now += 1000, NULL, 0, 500);
+	s = last_out(&p);
+	CU_ASSERT_EQUAL(s.ack, 14001);
+	peer_send_x(&p, syn.sport, 14001, syn.seq + 1, WR_TH_ACK, 8000,
+		    now += 1000, NULL, 0, 500);
+	/* the hole filled: the FIN is taken with it, no retransmission */
+	s = last_out(&p);
+	CU_ASSERT_EQUAL(s.ack, 15002);
+	wr_tcp_counters(p.cli, 0, WR_TCP_CLIENT, &cc);
+	CU_ASSERT_EQUAL(cc.rx_bytes, 10000);
+	CU_ASSERT_EQUAL(cc.ooo_segs, 1);
+	CU_ASSERT(p.cli->conns[0].flags & WR_TC_FIN_RCVD);
+	tt_pair_fini(&p);
+}
+
+static void
 test_mem_per_conn(void)
 {
 	struct tt_pair p;
@@ -787,6 +817,7 @@ static CU_TestInfo tcp_tests[] = {
 	{ "SACK blocks: the latest first", test_sack_blocks },
 	{ "delayed ACKs, duplicates, idle timeout", test_delayed_ack_idle },
 	{ "PAWS", test_paws },
+	{ "a FIN ahead of a hole", test_fin_out_of_order },
 	{ "create refuses what it cannot hold", test_create_refusals },
 	{ "bytes a connection (wr_tcp_mem)", test_mem_per_conn },
 	CU_TEST_INFO_NULL,

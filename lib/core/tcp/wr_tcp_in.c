@@ -214,14 +214,18 @@ ooo_add(struct wr_tcp_conn *c, uint32_t l, uint32_t r)
 	}
 	if (k == WR_TCP_OOO_MAX)
 		return;
-	if (n == WR_TCP_OOO_MAX)
-		n--;
+	if (n == WR_TCP_OOO_MAX) {
+		n--;            /* the highest goes, and a FIN it ended with */
+		c->flags &= (uint16_t)~WR_TC_OOO_FIN;
+	}
 	memmove(&o[k + 1], &o[k], (n - k) * sizeof(*o));
 	o[k].l = l;
 	o[k].r = r;
 	c->n_ooo = (uint8_t)(n + 1);
 	c->ooo_last = (uint8_t)k;
 }
+
+static void fin_in(struct wr_tcp *t, uint32_t i);
 
 /* Payload (RFC 9293 3.10.7.4 seventh): in order to the program, out of
  * order as a range or dropped (the program reads bytes in order now). */
@@ -254,8 +258,14 @@ data_in(struct wr_tcp *t, uint32_t i, const struct wr_tcp_seg *s)
 		 * without reading them (wr_tcp_app_blind) */
 		blind = wr_tcp_app_blind(app, &c->app);
 		if (blind > 0 && (blind == UINT64_MAX ||
-				  (uint64_t)(seq + n - c->rcv_nxt) <= blind))
+				  (uint64_t)(seq + n - c->rcv_nxt) <= blind)) {
 			ooo_add(c, seq, seq + n);
+			/* a FIN ahead of a hole: taken when the hole fills
+			 * (its range the highest, kept) */
+			if ((s->flags & WR_TH_FIN) && c->n_ooo > 0 &&
+			    c->ooo[c->n_ooo - 1].r == seq + n)
+				c->flags |= WR_TC_OOO_FIN;
+		}
 		ack_now(t, i);
 		return;
 	}
@@ -274,6 +284,11 @@ data_in(struct wr_tcp *t, uint32_t i, const struct wr_tcp_seg *s)
 	}
 	if (c->state == WR_TCP_ST_FREE)
 		return;
+	if ((c->flags & WR_TC_OOO_FIN) && c->n_ooo == 0) {
+		c->flags &= (uint16_t)~WR_TC_OOO_FIN;
+		fin_in(t, i);
+		return;
+	}
 	/* RFC 5681 4.2 / 9293 3.8.6.3: every second full segment, a filled
 	 * hole at once, else within 40 ms. */
 	if (filled || ++c->nacks >= 2) {

@@ -57,6 +57,7 @@ enum wr_tcp_state {
 #define WR_TC_V6        0x0800u
 #define WR_TC_WS        0x1000u /* window scaling agreed */
 #define WR_TC_FIN_SENT  0x2000u /* our FIN went out (it may be sent again) */
+#define WR_TC_OOO_FIN   0x4000u /* the highest range kept ends with the peer's FIN */
 
 /* Out-of-order ranges kept per connection (sequence numbers only). */
 #define WR_TCP_OOO_MAX 3
