@@ -777,6 +777,60 @@ test_fin_out_of_order(void)
 }
 
 static void
+test_same_address_two_vlans(void)
+{
+	struct tt_pair p;
+	struct wr_tcp *t;
+	struct wr_tcp_local lis[2];
+	struct wr_tcp_class_rt rt;
+	struct wr_tcp_cfg c = { .n_lanes = 1, .max_conns = 16 };
+	struct tt_hdr h = tt_hdr_v4(0x0a000001, 0x0a000002, 40000, 80);
+	struct wr_tcp_seg s;
+	struct wr_error err;
+	uint8_t f[128];
+	uint32_t n;
+
+	/* one address on VLANs 10 and 20 of one port: two locals */
+	tt_pair_init(&p, 1, 1, 4);
+	memset(lis, 0, sizeof(lis));
+	for (int k = 0; k < 2; k++) {
+		lis[k].ip = 0x0a000002;
+		lis[k].n_tags = 1;
+		lis[k].tpid[0] = 0x8100;
+		lis[k].tci[0] = (uint16_t)(10 + 10 * k);
+		memcpy(lis[k].mac, "\x02\0\0\0\0\0", 6);
+		lis[k].mac[5] = (uint8_t)(10 + 10 * k);
+	}
+	rt = p.rt_s;
+	rt.listen = lis;
+	rt.n_listen = 2;
+	c.classes = &rt;
+	c.n_classes = 1;
+	c.io = (struct wr_tcp_io){ .frame = tt_io_frame, .send = tt_io_send,
+				   .ctx = &p.out[1] };
+	CU_ASSERT_EQUAL_FATAL(wr_tcp_create(&t, &c, &err), 0);
+	h.flags = WR_TH_SYN;
+	h.n_tags = 1;
+	h.tci = 0x2000 | 20;    /* priority 1, VLAN 20 */
+	n = tt_frame(f, &h, NULL, 0, NULL, 0);
+	CU_ASSERT_EQUAL(wr_tcp_input(t, f, n, 1000), 0);
+	CU_ASSERT_EQUAL_FATAL(p.out[1].n, 1);
+	CU_ASSERT_EQUAL_FATAL(wr_tcp_parse(p.out[1].f[0], p.out[1].len[0], &s), 0);
+	CU_ASSERT_EQUAL(s.flags, WR_TH_SYN | WR_TH_ACK);
+	CU_ASSERT_EQUAL(p.out[1].f[0][11], 20);         /* VLAN 20's MAC */
+	CU_ASSERT_EQUAL(p.out[1].f[0][15], 20);         /* and its tag */
+	/* VLAN 30, or no tag: not one of our addresses there */
+	h.tci = 30;
+	n = tt_frame(f, &h, NULL, 0, NULL, 0);
+	CU_ASSERT_EQUAL(wr_tcp_input(t, f, n, 2000), 1);
+	h.n_tags = 0;
+	n = tt_frame(f, &h, NULL, 0, NULL, 0);
+	CU_ASSERT_EQUAL(wr_tcp_input(t, f, n, 3000), 1);
+	wr_tcp_free(t);
+	tt_pair_fini(&p);
+}
+
+static void
 test_mem_per_conn(void)
 {
 	struct tt_pair p;
@@ -819,6 +873,7 @@ static CU_TestInfo tcp_tests[] = {
 	{ "PAWS", test_paws },
 	{ "a FIN ahead of a hole", test_fin_out_of_order },
 	{ "create refuses what it cannot hold", test_create_refusals },
+	{ "one address on two VLANs: two locals", test_same_address_two_vlans },
 	{ "bytes a connection (wr_tcp_mem)", test_mem_per_conn },
 	CU_TEST_INFO_NULL,
 };

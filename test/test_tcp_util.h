@@ -20,6 +20,7 @@ struct tt_hdr {
 	uint8_t flags;
 	uint16_t win;
 	uint16_t frag;          /* IPv4 flags + offset */
+	uint16_t tci;           /* the tags' TCI (0: 7) */
 	uint8_t ip_proto;
 };
 
@@ -111,7 +112,8 @@ tt_frame(uint8_t *f, const struct tt_hdr *h, const uint8_t *opt, uint32_t on,
 	memset(f, 0, 14 + 8 + 40 + hl);
 	memcpy(f, "\x02\0\0\0\0\x02\x02\0\0\0\0\x01", 12);
 	for (unsigned int k = 0; k < h->n_tags; k++, o += 4)
-		tt_put(f + o, (uint64_t)(k ? 0x8100 : 0x88a8) << 16 | 7, 4);
+		tt_put(f + o, (uint64_t)(k || h->n_tags == 1 ? 0x8100 : 0x88a8) << 16 |
+		       (h->tci ? h->tci : 7), 4);
 	tt_put(f + o, h->v6 ? 0x86dd : 0x0800, 2);
 	ip = o + 2;
 	if (h->v6) {

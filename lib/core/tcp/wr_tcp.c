@@ -31,13 +31,14 @@ pow2_at_least(uint64_t n)
 static uint32_t
 local_add(struct wr_tcp *t, const struct wr_tcp_local *l, bool v6)
 {
-	int32_t f = wr_tcp_local_find(t, l->ip, v6);
+	uint32_t vlan = wr_tcp_vlan_key(l->n_tags, l->tci);
+	int32_t f = wr_tcp_local_find(t, l->ip, v6, vlan);
 	uint32_t h;
 
 	if (f >= 0)
 		return (uint32_t)f;
 	wr_tcp_tmpl_init(&t->loc[t->n_loc], l, v6);
-	h = (uint32_t)wr_tcp_mix64((uint64_t)l->ip ^ (uint64_t)(l->ip >> 64) ^ v6);
+	h = wr_tcp_local_hash(l->ip, v6, vlan);
 	while (t->loc_hash[h & t->loc_mask] != 0)
 		h++;
 	t->loc_hash[h & t->loc_mask] = ++t->n_loc;

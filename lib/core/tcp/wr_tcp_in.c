@@ -590,7 +590,7 @@ input_head(struct wr_tcp *t, const uint8_t *frame, uint32_t len,
 			WR_TCP_ADD(t->pc.rx_bad, 1);
 		return -1;
 	}
-	local = wr_tcp_local_find(t, s->dst, s->v6);
+	local = wr_tcp_local_find(t, s->dst, s->v6, s->vlan);
 	if (local < 0) {
 		WR_TCP_ADD(t->pc.rx_not_tcp, 1);
 		*ret = 1;

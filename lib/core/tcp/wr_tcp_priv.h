@@ -109,6 +109,7 @@ struct wr_tcp_seg {
 	uint16_t sport, dport;
 	uint16_t win;
 	uint16_t hdr_len;       /* TCP header */
+	uint32_t vlan;          /* wr_tcp_vlan_key() of its tags */
 	__uint128_t src, dst;
 	uint32_t seq, ack;
 	uint32_t tsval, tsecr;
@@ -144,6 +145,7 @@ struct wr_tcp_tmpl {
 	uint8_t l3_len;         /* 20 or 40 */
 	uint8_t v6;
 	uint32_t ip4_sum;       /* IPv4 header words that never change */
+	uint32_t vlan;          /* wr_tcp_vlan_key() of its tags */
 	__uint128_t ip;
 };
 
@@ -289,6 +291,29 @@ wr_tcp_since(const struct wr_tcp *t, const struct wr_tcp_conn *c)
 	return (uint64_t)(uint32_t)(wr_tcp_us(t->now) - c->t0_us) << 10;
 }
 
+/* A local is its address on its VLANs: the same address may stand on two
+ * VLANs of one port (the loader accepts it: a DUT routing between them).
+ * The tags' count and VLAN IDs, priorities left out. */
+static inline uint32_t
+wr_tcp_vlan_key(unsigned int n_tags, const uint16_t *tci)
+{
+	uint32_t k = (uint32_t)n_tags << 24;
+
+	if (n_tags > 0)
+		k |= (uint32_t)(tci[0] & 0xfff) << 12;
+	if (n_tags > 1)
+		k |= tci[1] & 0xfffu;
+	return k;
+}
+
+static inline uint32_t
+wr_tcp_local_hash(__uint128_t ip, bool v6, uint32_t vlan)
+{
+	return (uint32_t)wr_tcp_mix64(((uint64_t)ip ^ (uint64_t)(ip >> 64)) *
+				      0x9e3779b97f4a7c15ull ^
+				      ((uint64_t)vlan << 1 | v6));
+}
+
 static inline uint32_t
 wr_tcp_ticks(uint64_t ns)
 {
@@ -310,7 +335,8 @@ uint32_t wr_tcp_hash(const struct wr_tcp *t, uint32_t local, __uint128_t rip,
 		     uint16_t lport, uint16_t rport);
 uint32_t wr_tcp_lookup(const struct wr_tcp *t, uint32_t local,
 		       __uint128_t rip, uint16_t lport, uint16_t rport);
-int32_t wr_tcp_local_find(const struct wr_tcp *t, __uint128_t ip, bool v6);
+int32_t wr_tcp_local_find(const struct wr_tcp *t, __uint128_t ip, bool v6,
+			  uint32_t vlan);
 int32_t wr_tcp_listener(const struct wr_tcp *t, uint32_t local,
 			uint16_t port);
 uint32_t wr_tcp_conn_alloc(struct wr_tcp *t);

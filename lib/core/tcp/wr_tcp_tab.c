@@ -36,16 +36,18 @@ wr_tcp_lookup(const struct wr_tcp *t, uint32_t local, __uint128_t rip,
 }
 
 int32_t
-wr_tcp_local_find(const struct wr_tcp *t, __uint128_t ip, bool v6)
+wr_tcp_local_find(const struct wr_tcp *t, __uint128_t ip, bool v6,
+		  uint32_t vlan)
 {
-	uint32_t h = (uint32_t)wr_tcp_mix64((uint64_t)ip ^ (uint64_t)(ip >> 64) ^ v6);
+	uint32_t h = wr_tcp_local_hash(ip, v6, vlan);
 
 	for (uint32_t n = 0; n <= t->loc_mask; n++, h++) {
 		uint32_t e = t->loc_hash[h & t->loc_mask];
 
 		if (e == 0)
 			return -1;
-		if (t->loc[e - 1].ip == ip && t->loc[e - 1].v6 == v6)
+		if (t->loc[e - 1].ip == ip && t->loc[e - 1].v6 == v6 &&
+		    t->loc[e - 1].vlan == vlan)
 			return (int32_t)(e - 1);
 	}
 	return -1;
