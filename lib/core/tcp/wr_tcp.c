@@ -255,8 +255,12 @@ wr_tcp_create(struct wr_tcp **out, const struct wr_tcp_cfg *cfg,
 	 * prefix sums (wr_tcp_app.c) */
 	for (unsigned int k = 0; k < t->n_cls; k++)
 		for (int sd = 0; sd < 2; sd++)
-			if (t->cls[k].own[sd])
-				t->mem += t->cls[k].own_app[sd].rep_len * 5 + 4;
+			if (t->cls[k].own[sd]) {
+				const struct wr_tcp_app *a = &t->cls[k].own_app[sd];
+
+				t->mem += a->rep_len + ((a->data_len >> a->sum_shift) +
+							1) * sizeof(*a->sum);
+			}
 	t->pc.mem_bytes = t->mem;
 	*out = t;
 	return 0;

@@ -234,6 +234,13 @@ wr_tcp_output(struct wr_tcp *t, uint32_t i)
 			wr_tcp_txq_push(t, i);
 		return;
 	}
+	/* RFC 5681 4.1: sending again after more than an RTO with nothing
+	 * in flight and nothing heard (a client's think time): the restart
+	 * window */
+	if (c->snd_una == c->snd_max &&
+	    (uint32_t)(t->tick - c->last_rx) >
+	    (uint32_t)(((uint64_t)c->cc.rto_us * 1000) >> WR_TCP_TICK_SHIFT))
+		wr_tcp_cc_idle(&c->cc);
 	rec = c->cc.flags & WR_TCP_CC_F_RECOVERY;
 	while (budget > 0 && rec &&
 	       wr_tcp_cc_next(&c->cc, c->snd_una, c->snd_max, &seq, &len)) {
