@@ -531,6 +531,11 @@ timers(struct wr_tcp *t)
 {
 	uint32_t n = 0;
 
+	if (t->n_timed == 0) {
+		/* nothing on the wheel: no slot to walk */
+		t->wheel_tick = t->tick + 1;
+		return;
+	}
 	while (wr_tcp_seq_leq(t->wheel_tick, t->tick) && n++ < WR_TCP_WHEEL) {
 		uint32_t *head = &t->wheel[t->wheel_tick & (WR_TCP_WHEEL - 1)];
 		uint32_t i = *head, nx;
