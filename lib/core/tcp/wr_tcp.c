@@ -58,6 +58,17 @@ listener_add(struct wr_tcp *t, uint32_t local, uint16_t port, unsigned int k)
 	t->lis[h & t->lis_mask] = key << 8 | (k + 1);
 }
 
+/* A lane's share of a concurrency: at least one, or a lane whose share
+ * rounds to 0 would never open its share of the count and never be done
+ * (a concurrency below n_lanes is exceeded by the difference). */
+static uint32_t
+lane_cap(uint32_t conc, unsigned int lane, unsigned int n)
+{
+	uint32_t c = conc / n + (lane < conc % n ? 1 : 0);
+
+	return c > 0 ? c : 1;
+}
+
 static int
 class_setup(struct wr_tcp *t, unsigned int k, struct wr_error *err)
 {
@@ -88,7 +99,7 @@ class_setup(struct wr_tcp *t, unsigned int k, struct wr_error *err)
 	if (s->count > 0)
 		cl->lane_count = s->count > lane ?
 			(s->count - lane + n - 1) / n : 0;
-	cl->cap = s->concurrency / n + (lane < s->concurrency % n ? 1 : 0);
+	cl->cap = lane_cap(s->concurrency, lane, n);
 	range = (uint32_t)(s->client.sport_hi - s->client.sport_lo) + 1;
 	if (t->cfg.sport_ok != NULL) {
 		/* the device's RSS decides which ports are this lane's */
@@ -393,7 +404,7 @@ ctl_take(struct wr_tcp *t)
 		cl->next_check = 0;
 	}
 	if (r.set_concurrency)
-		cl->cap = r.concurrency / n + (lane < r.concurrency % n ? 1 : 0);
+		cl->cap = lane_cap(r.concurrency, lane, n);
 	if (r.pause)
 		cl->paused = true;
 	if (r.resume)
