@@ -69,6 +69,17 @@ lane_cap(uint32_t conc, unsigned int lane, unsigned int n)
 	return c > 0 ? c : 1;
 }
 
+/* A lane's share of a rate (0 stays 0: as fast as the concurrency
+ * allows); a positive rate's share never rounds to 0, which would read
+ * as no limit. */
+static uint64_t
+lane_rate(uint64_t milli, unsigned int lane, unsigned int n)
+{
+	uint64_t r = milli / n + (lane < milli % n ? 1 : 0);
+
+	return milli > 0 && r == 0 ? 1 : r;
+}
+
 static int
 class_setup(struct wr_tcp *t, unsigned int k, struct wr_error *err)
 {
@@ -95,7 +106,7 @@ class_setup(struct wr_tcp *t, unsigned int k, struct wr_error *err)
 	cl->tw_ticks = wr_tcp_ticks(s->tcp.time_wait_ns) + 1;
 	cl->idle_ticks = wr_tcp_ticks(s->tcp.idle_timeout_ns) + 1;
 	cl->rcv_win = s->tcp.window ? s->tcp.window : 65535;
-	cl->rate_milli = s->rate_milli / n;
+	cl->rate_milli = lane_rate(s->rate_milli, lane, n);
 	if (s->count > 0)
 		cl->lane_count = s->count > lane ?
 			(s->count - lane + n - 1) / n : 0;
@@ -397,7 +408,7 @@ ctl_take(struct wr_tcp *t)
 	cl = &t->cls[r.class_idx];
 	if (r.set_rate) {
 		/* The opened count so far stays: the new rate counts from now. */
-		cl->rate_milli = r.rate_milli / n;
+		cl->rate_milli = lane_rate(r.rate_milli, lane, n);
 		cl->start_ns = t->now;
 		cl->opened_base = cl->opened;
 		cl->no_ramp = true;
