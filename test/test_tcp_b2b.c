@@ -8,6 +8,31 @@
 #include "wr_test.h"
 #include "test_tcp_util.h"
 
+/* Every frame either engine sent arrived at the other (less what the
+ * link lost, plus its duplicates) and was counted there once: by a
+ * connection, as of no connection, or as a SYN refused. */
+static void
+expect_conserved(struct tt_pair *p)
+{
+	struct wr_tcp_counters cc, sc;
+	struct wr_tcp_port_counters pcc, pcs;
+	uint64_t sent, recv;
+
+	wr_tcp_counters(p->cli, 0, WR_TCP_CLIENT, &cc);
+	wr_tcp_counters(p->srv, 0, WR_TCP_SERVER, &sc);
+	wr_tcp_port_counters(p->cli, &pcc);
+	wr_tcp_port_counters(p->srv, &pcs);
+	sent = cc.tx_segs + sc.tx_segs + pcc.rst_sent_no_conn +
+	       pcs.rst_sent_no_conn;
+	recv = cc.rx_segs + sc.rx_segs + pcc.rx_no_conn + pcs.rx_no_conn +
+	       pcc.syn_dropped + pcs.syn_dropped;
+	CU_ASSERT_EQUAL(sent + p->duped, recv + p->lost);
+	CU_ASSERT_EQUAL(pcc.rx_frames + pcs.rx_frames, recv);
+	CU_ASSERT_EQUAL(pcc.rx_bad + pcs.rx_bad, 0);
+	if (p->out[0].fail_every == 0 && p->out[1].fail_every == 0)
+		CU_ASSERT_EQUAL(pcc.tx_nobuf + pcs.tx_nobuf, 0);
+}
+
 /* Both sides of @p n connections that each moved @p c2s and @p s2c bytes
  * and closed cleanly (the client first: it holds TIME_WAIT). */
 static void
@@ -35,6 +60,7 @@ expect_clean(struct tt_pair *p, uint64_t n, uint64_t c2s, uint64_t s2c)
 	CU_ASSERT_EQUAL(cc.rx_bytes, n * s2c);
 	CU_ASSERT(wr_tcp_done(p->cli));
 	CU_ASSERT(wr_tcp_done(p->srv));
+	expect_conserved(p);
 }
 
 static void
@@ -94,6 +120,7 @@ test_lossy(void)
 	tt_pair_init(&p, 100, 20, 64);
 	tt_class_program(&p, 200000, 30000);
 	tt_pair_create(&p);
+	p.burst = true;         /* wr_tcp_input_burst() */
 	p.drop = 20;            /* 2 % */
 	p.dup = 10;
 	p.reorder = 50;
@@ -154,6 +181,7 @@ test_v6_lossy(void)
 	p.srv_ip = p.sv_loc.ip;
 	tt_class_program(&p, 50000, 50000);
 	tt_pair_create(&p);
+	p.burst = true;         /* wr_tcp_input_burst() */
 	p.drop = 30;
 	p.reorder = 30;
 	tt_run(&p, 120000000000ull, NULL);
@@ -178,6 +206,7 @@ test_http_lossy(void)
 	p.spec.http.requests = 3;
 	p.spec.http.response_body = 20000;
 	tt_pair_create(&p);
+	p.burst = true;         /* wr_tcp_input_burst() */
 	p.drop = 20;
 	p.dup = 10;
 	p.reorder = 40;
@@ -300,6 +329,148 @@ test_http_server_time_wait(void)
 	tt_pair_fini(&p);
 }
 
+static void
+stop_at_1s(struct tt_pair *p)
+{
+	if (p->now >= 1000000000ull && p->now < 1000010000ull)
+		wr_tcp_stop(p->cli, false, p->now);
+}
+
+static void
+test_until_close(void)
+{
+	struct tt_pair p;
+	struct wr_tcp_counters cc, sc;
+
+	/* clients send without end; a graceful stop at 1 s closes each
+	 * after what it sent, every byte of which the server counted */
+	tt_pair_init(&p, 4, 4, 16);
+	p.spec.n_steps = 1;
+	p.spec.steps[0] = (struct wr_tcp_step){ .op = WR_TCP_OP_SEND,
+		.by = WR_TCP_CLIENT, .bytes = WR_TCP_UNTIL_CLOSE };
+	tt_pair_create(&p);
+	p.drop = 5;
+	tt_run(&p, 60000000000ull, stop_at_1s);
+	wr_tcp_counters(p.cli, 0, WR_TCP_CLIENT, &cc);
+	wr_tcp_counters(p.srv, 0, WR_TCP_SERVER, &sc);
+	CU_ASSERT_EQUAL(cc.closed, 4);
+	CU_ASSERT_EQUAL(sc.closed, 4);
+	CU_ASSERT(cc.tx_bytes > 10000000);
+	CU_ASSERT_EQUAL(cc.tx_bytes, sc.rx_bytes);
+	CU_ASSERT_EQUAL(cc.app_errors + sc.app_errors, 0);
+	CU_ASSERT(wr_tcp_done(p.cli) && wr_tcp_done(p.srv));
+	expect_conserved(&p);
+	if (CU_get_number_of_failures() > p.f0)
+		tt_dump(&p);
+	tt_pair_fini(&p);
+}
+
+/* A made-up RSS: the answers to port p go to lane (p / 7) % 2. */
+static bool
+rss_lane(void *ctx, const struct wr_tcp_local *local, __uint128_t server,
+	 uint16_t sport, uint16_t dport)
+{
+	(void)local;
+	(void)server;
+	(void)dport;
+	return (unsigned int)(sport / 7) % 2 == *(const unsigned int *)ctx;
+}
+
+static void
+test_two_lanes_rss(void)
+{
+	struct tt_pair p;
+	struct wr_tcp *lane[2];
+	struct tt_out *lo;
+	struct wr_tcp_cfg c = { .n_lanes = 2, .seed = 5, .max_conns = 64,
+				.sport_ok = rss_lane };
+	static unsigned int id[2] = { 0, 1 };
+	struct wr_tcp_counters lc[2], sc;
+	struct wr_tcp_port_counters pc;
+	struct wr_tcp_seg sg;
+	struct wr_error err;
+	uint64_t now = 1000000;
+
+	tt_pair_init(&p, 41, 1, 64);
+	lo = calloc(2, sizeof(*lo));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(lo);
+	c.classes = &p.rt_c;
+	c.n_classes = 1;
+	for (unsigned int j = 0; j < 2; j++) {
+		lo[j].f = malloc((size_t)TT_OUT_MAX * TT_FRAME);
+		c.lane = j;
+		c.sport_ctx = &id[j];
+		c.io = (struct wr_tcp_io){ .ctx = &lo[j], .frame = tt_io_frame,
+					   .send = tt_io_send };
+		CU_ASSERT_EQUAL_FATAL(wr_tcp_create(&lane[j], &c, &err), 0);
+		wr_tcp_start(lane[j], now);
+	}
+	wr_tcp_start(p.srv, now);
+	for (; now < 5000000000ull; now += 10000) {
+		for (unsigned int j = 0; j < 2; j++) {
+			wr_tcp_poll(lane[j], now);
+			for (uint32_t k = 0; k < lo[j].n; k++) {
+				CU_ASSERT_EQUAL(wr_tcp_parse(lo[j].f[k], lo[j].len[k], &sg), 0);
+				CU_ASSERT_EQUAL(sg.sport / 7 % 2, j);
+				wr_tcp_input(p.srv, lo[j].f[k], lo[j].len[k], now);
+			}
+			lo[j].n = 0;
+		}
+		wr_tcp_poll(p.srv, now);
+		for (uint32_t k = 0; k < p.out[1].n; k++) {
+			CU_ASSERT_EQUAL_FATAL(wr_tcp_parse(p.out[1].f[k],
+							   p.out[1].len[k], &sg), 0);
+			wr_tcp_input(lane[sg.dport / 7 % 2], p.out[1].f[k],
+				     p.out[1].len[k], now);
+		}
+		p.out[1].n = 0;
+		if (wr_tcp_done(lane[0]) && wr_tcp_done(lane[1]) &&
+		    wr_tcp_done(p.srv))
+			break;
+	}
+	wr_tcp_counters(lane[0], 0, WR_TCP_CLIENT, &lc[0]);
+	wr_tcp_counters(lane[1], 0, WR_TCP_CLIENT, &lc[1]);
+	wr_tcp_counters(p.srv, 0, WR_TCP_SERVER, &sc);
+	wr_tcp_port_counters(p.srv, &pc);
+	/* connection k on lane k % 2: 21 and 20 (a concurrency of 1 over
+	 * two lanes: one each, not none on lane 1) */
+	CU_ASSERT_EQUAL(lc[0].attempted, 21);
+	CU_ASSERT_EQUAL(lc[1].attempted, 20);
+	CU_ASSERT_EQUAL(lc[0].closed + lc[1].closed, 41);
+	CU_ASSERT_EQUAL(sc.closed, 41);
+	CU_ASSERT_EQUAL(pc.rx_no_conn, 0);
+	for (unsigned int j = 0; j < 2; j++) {
+		wr_tcp_free(lane[j]);
+		free(lo[j].f);
+	}
+	free(lo);
+	tt_pair_fini(&p);
+}
+
+static void
+test_no_buffers(void)
+{
+	struct tt_pair p;
+	struct wr_tcp_port_counters pcc, pcs;
+
+	/* one buffer in 7 (client) and in 5 (server) missing, on a lossy
+	 * link: segments not sent are sent later, every connection ends */
+	tt_pair_init(&p, 50, 10, 32);
+	tt_class_program(&p, 30000, 20000);
+	tt_pair_create(&p);
+	p.out[0].fail_every = 7;
+	p.out[1].fail_every = 5;
+	p.drop = 10;
+	tt_run(&p, 120000000000ull, NULL);
+	expect_clean(&p, 50, 30000, 20000);
+	wr_tcp_port_counters(p.cli, &pcc);
+	wr_tcp_port_counters(p.srv, &pcs);
+	CU_ASSERT(pcc.tx_nobuf > 0 && pcs.tx_nobuf > 0);
+	if (CU_get_number_of_failures() > p.f0)
+		tt_dump(&p);
+	tt_pair_fini(&p);
+}
+
 static CU_TestInfo b2b_tests[] = {
 	{ "back to back, a clean link", test_clean },
 	{ "back to back, loss, duplicates, reordering", test_lossy },
@@ -308,6 +479,9 @@ static CU_TestInfo b2b_tests[] = {
 	{ "HTTP keep-alive, lossy", test_http_lossy },
 	{ "a new SYN ends the server's TIME_WAIT", test_http_server_time_wait },
 	{ "abort: RSTs to every connection", test_abort },
+	{ "a send without end, stopped gracefully", test_until_close },
+	{ "two client lanes, ports by RSS (sport_ok)", test_two_lanes_rss },
+	{ "buffers missing (tx_nobuf): sent later", test_no_buffers },
 	{ "rate, ramp, duration; pause and rate by wr_tcp_ctl", test_rate_ramp },
 	CU_TEST_INFO_NULL,
 };
