@@ -923,7 +923,7 @@ static const struct wr_bad_case bad_cases[] = {
 	{ "bad-unknown-key.yaml", 7, 7, "streams[0].ipv4.tos",
 	  "unknown key \"tos\"; expected one of: src, dst, ttl, dscp, ecn, id, df" },
 	{ "bad-unknown-top-key.yaml", 2, 1, "stream",
-	  "unknown key \"stream\"; expected one of: version, seed, loops, rx_classes, hosts, streams" },
+	  "unknown key \"stream\"; expected one of: version, seed, loops, rx_classes, hosts, tcp, streams" },
 	{ "bad-vary-mode.yaml", 5, 13, "streams[0].udp.dst.cycle",
 	  "unknown key \"cycle\"; expected one of: inc, dec, random, list" },
 	{ "bad-vary-two-modes.yaml", 5, 36, "streams[0].udp.dst.random",
