@@ -301,7 +301,7 @@ class TcpSet(TcpApiCase):
         self.assert_rpc(-32602, c.tcp_set, "web", rate=-1, param="rate")  # the parser's
         self.assert_rpc(-32602, c.tcp_set, "web", concurrency=0, param="concurrency")
         # Above what the run sized its tables for: the session's refusal.
-        self.assert_rpc(-32602, c.tcp_set, "web", concurrency=10 ** 9)
+        self.assert_rpc(-32602, c.tcp_set, "web", concurrency=10 ** 9, param="concurrency")
         self.assert_rpc(-32602, c.call, "tcp.set", rate=10)              # no class
         self.assert_rpc(-32003, c.tcp_stats, ["nope"])
         # Another session does not own the ports.

@@ -257,8 +257,10 @@ wr_srv_m_tcp_set(struct call *k)
 		wr_srv_reply_error(s, k->c, k->id, rc == -EINVAL ?
 				   WR_RPC_E_PARAMS : rc == -ENOENT ?
 				   WR_RPC_E_NOTFOUND : WR_RPC_E_ENGINE,
-				   json_pack("{s:s, s:i}", "class", name,
-					     "errno", -rc),
+				   json_pack("{s:s, s:s, s:i}", "class", name,
+					     "param", c.set_concurrency ?
+					     "concurrency" : c.set_rate ? "rate" :
+					     "class", "errno", -rc),
 				   "tcp.set: class \"%s\": %s", name,
 				   err.msg[0] != '\0' ? err.msg : strerror(-rc));
 		return NULL;
