@@ -536,7 +536,64 @@ test_top(void)
 	CU_ASSERT_STRING_EQUAL(e.msg, "missing required key \"streams\"");
 }
 
+#ifndef WR_STREAMS
+#define WR_STREAMS "streams"
+#endif
+
+static int
+load_shipped(const char *name, struct wr_stream_file *f, struct wr_error *e)
+{
+	char path[512];
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/%s", WR_STREAMS, name);
+	rc = wr_yaml_load_streams(path, f, e);
+	if (rc != 0)
+		wr_test_print_error(e);
+	return rc;
+}
+
+/* The shipped tcp-*.yaml say what their comments say. */
+static void
+test_shipped(void)
+{
+	struct wr_stream_file f;
+	const struct wr_tcp_class *c;
+	struct wr_error e;
+
+	CU_ASSERT_EQUAL_FATAL(load_shipped("tcp-transfer.yaml", &f, &e), 0);
+	c = &f.tcp.classes[0];
+	CU_ASSERT_EQUAL(f.n_streams, 0);
+	CU_ASSERT_EQUAL(f.tcp.n, 1);
+	CU_ASSERT_EQUAL(c->count, 1);
+	CU_ASSERT_EQUAL_FATAL(c->n_steps, 2);
+	/* Seed 002's file: dd bs=1k count=500k. */
+	CU_ASSERT_EQUAL(c->steps[0].bytes, 524288000ull);
+	CU_ASSERT_EQUAL(c->steps[0].by, WR_TCP_CLIENT);
+	CU_ASSERT_TRUE(c->steps[1].op == WR_TCP_OP_CLOSE && !c->steps[1].rst);
+	CU_ASSERT_TRUE(c->server.addr[0] == 0x0a000202 && c->server.dport == 1234);
+	CU_ASSERT_EQUAL(c->client.sport_lo, 40000);
+	wr_stream_file_free(&f);
+	CU_ASSERT_EQUAL_FATAL(load_shipped("tcp-http.yaml", &f, &e), 0);
+	c = &f.tcp.classes[0];
+	CU_ASSERT_TRUE(c->client.port == 0 && c->server.port == 1);
+	CU_ASSERT_EQUAL(c->rate_milli, 10000000);
+	CU_ASSERT_EQUAL(c->duration_ns, 30 * SEC);
+	wr_stream_file_free(&f);
+	CU_ASSERT_EQUAL_FATAL(load_shipped("tcp-http-client.yaml", &f, &e), 0);
+	c = &f.tcp.classes[0];
+	CU_ASSERT_TRUE(!c->server.present && c->server.n_addr == 1);
+	CU_ASSERT_EQUAL(c->http.requests, 2);
+	wr_stream_file_free(&f);
+	CU_ASSERT_EQUAL_FATAL(load_shipped("tcp-server.yaml", &f, &e), 0);
+	c = &f.tcp.classes[0];
+	CU_ASSERT_TRUE(!c->client.present && c->server.present);
+	CU_ASSERT_EQUAL(c->http.response_body, 1ull << 20);
+	wr_stream_file_free(&f);
+}
+
 static CU_TestInfo yaml_tests[] = {
+	{ "shipped", test_shipped },
 	{ "model", test_model },
 	{ "defaults", test_defaults },
 	{ "program", test_program },
