@@ -224,7 +224,6 @@ class TcpSet(TcpApiCase):
         cl, sv = side(t2, "web", "client"), side(t2, "web", "server")
         self.assertEqual(side(t1, "web", "client")["attempted"], cl["attempted"],
                          "a paused class opened connections")
-        self.assertTrue(t2["classes"][0]["stopped"])
         # Each side counted what it saw; over a lossless veth they agree exactly.
         n = cl["established"]
         self.assertGreater(n, 500)
