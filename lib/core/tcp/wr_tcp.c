@@ -153,7 +153,7 @@ alloc_arrays(struct wr_tcp *t)
 		n_lis += t->cls[k].rt.n_listen;
 	}
 	t->conns = zalloc(t, (size_t)t->max_conns * sizeof(*t->conns));
-	t->hash_mask = pow2_at_least(t->max_conns) - 1;
+	t->hash_mask = pow2_at_least(t->max_conns / 2 + 1) - 1; /* chains of 2 or less */
 	t->hash = zalloc(t, ((size_t)t->hash_mask + 1) * sizeof(uint32_t));
 	t->wheel = zalloc(t, WR_TCP_WHEEL * sizeof(uint32_t));
 	t->loc = zalloc(t, (size_t)(n_loc + 1) * sizeof(*t->loc));
@@ -172,9 +172,9 @@ alloc_arrays(struct wr_tcp *t)
 		wr_latency_init(&t->hist[h]);
 	memset(t->hash, 0xff, ((size_t)t->hash_mask + 1) * sizeof(uint32_t));
 	memset(t->wheel, 0xff, WR_TCP_WHEEL * sizeof(uint32_t));
-	for (uint32_t i = 0; i < t->max_conns; i++)
-		t->conns[i].hnext = i + 1 < t->max_conns ? i + 1 : WR_TCP_NIL;
-	t->free_head = 0;
+	/* slots are taken in order first (n_used), the free list after:
+	 * create touches none of them */
+	t->free_head = WR_TCP_NIL;
 	return 0;
 }
 
@@ -278,7 +278,7 @@ wr_tcp_stop(struct wr_tcp *t, bool abort, uint64_t now)
 		t->cls[k].opening = false;
 	if (!abort)
 		return;
-	for (uint32_t i = 0; i < t->max_conns; i++) {
+	for (uint32_t i = 0; i < t->n_used; i++) {
 		struct wr_tcp_conn *c = &t->conns[i];
 
 		if (c->state == WR_TCP_ST_FREE)
@@ -533,7 +533,7 @@ open_conn(struct wr_tcp *t, unsigned int k)
 		return false;
 	c = &t->conns[i];
 	c->local = (uint16_t)local;
-	c->rip = rip;
+	wr_tcp_rip_set(c, rip);
 	c->lport = sport;
 	c->rport = s->server.dport;
 	c->cls = (uint8_t)k;
@@ -542,7 +542,7 @@ open_conn(struct wr_tcp *t, unsigned int k)
 	c->snd_una = c->iss;
 	c->snd_nxt = c->snd_max = c->iss + 1;
 	c->state = WR_TCP_ST_SYN_SENT;
-	c->t0_ns = t->now;
+	c->t0_us = wr_tcp_us(t->now);
 	c->last_rx = t->tick;
 	wr_tcp_cc_init(&c->cc, (uint16_t)cl->mss, s->tcp.init_cwnd, false,
 		       &cl->lim);

@@ -54,7 +54,7 @@ accept_syn(struct wr_tcp *t, uint32_t local, int32_t k,
 	}
 	c = &t->conns[i];
 	c->local = (uint16_t)local;
-	c->rip = s->src;
+	wr_tcp_rip_set(c, s->src);
 	c->lport = s->dport;
 	c->rport = s->sport;
 	c->cls = (uint8_t)k;
@@ -67,7 +67,7 @@ accept_syn(struct wr_tcp *t, uint32_t local, int32_t k,
 	c->snd_wnd = s->win;
 	c->snd_wl1 = s->seq;
 	c->state = WR_TCP_ST_SYN_RCVD;
-	c->t0_ns = t->now;
+	c->t0_us = wr_tcp_us(t->now);
 	c->last_rx = t->tick;
 	syn_opts(t, c, s);
 	wr_tcp_conn_link(t, i);
@@ -132,13 +132,15 @@ syn_sent(struct wr_tcp *t, uint32_t i, const struct wr_tcp_seg *s)
 	c->snd_wl1 = s->seq;
 	c->snd_wl2 = s->ack;
 	syn_opts(t, c, s);
-	if (c->retries == 0)
-		wr_tcp_cc_rtt(&c->cc, (uint32_t)((t->now - c->t0_ns) / 1000),
+	if (c->retries == 0)    /* Karn: a SYN sent once times the path */
+		wr_tcp_cc_rtt(&c->cc, (uint32_t)(wr_tcp_since(t, c) >> 10),
 			      &t->cls[c->cls].lim);
+	else
+		wr_tcp_cc_syn_lost(&c->cc);
 	c->retries = 0;
 	c->rto_at = 0;
 	wr_latency_record(wr_tcp_hist_of(t, c, WR_TCP_HIST_HANDSHAKE),
-			  t->now - c->t0_ns);
+			  wr_tcp_since(t, c));
 	ack_now(t, i);
 	wr_tcp_established(t, i);
 }
@@ -169,7 +171,7 @@ rx_deliver(struct wr_tcp *t, uint32_t i, const uint8_t *p, uint32_t n)
 	if (!(c->flags & WR_TC_GOT_DATA)) {
 		c->flags |= WR_TC_GOT_DATA;
 		wr_latency_record(wr_tcp_hist_of(t, c, WR_TCP_HIST_TTFB),
-				  t->now - c->t0_ns);
+				  wr_tcp_since(t, c));
 	}
 	WR_TCP_ADD(wr_tcp_ctr(t, c)->rx_bytes, n);
 	c->rcv_nxt += n;
@@ -229,6 +231,7 @@ data_in(struct wr_tcp *t, uint32_t i, const struct wr_tcp_seg *s)
 	struct wr_tcp_counters *ct = wr_tcp_ctr(t, c);
 	const uint8_t *p = s->payload;
 	uint32_t n = s->len, seq = s->seq, d;
+	uint64_t blind;
 	bool filled = false;
 
 	if (wr_tcp_seq_lt(seq, c->rcv_nxt)) {
@@ -244,7 +247,11 @@ data_in(struct wr_tcp *t, uint32_t i, const struct wr_tcp_seg *s)
 	}
 	if (seq != c->rcv_nxt) {
 		WR_TCP_ADD(ct->ooo_segs, 1);
-		if (!wr_tcp_app_ordered(app, &c->app))
+		/* kept as a range only where the program counts bytes
+		 * without reading them (wr_tcp_app_blind) */
+		blind = wr_tcp_app_blind(app, &c->app);
+		if (blind > 0 && (blind == UINT64_MAX ||
+				  (uint64_t)(seq + n - c->rcv_nxt) <= blind))
 			ooo_add(c, seq, seq + n);
 		ack_now(t, i);
 		return;
@@ -456,8 +463,10 @@ synced(struct wr_tcp *t, uint32_t i, const struct wr_tcp_seg *s)
 			return;
 		}
 		c->snd_wl1 = s->seq - 1;        /* take this segment's window */
+		if (c->retries > 0)
+			wr_tcp_cc_syn_lost(&c->cc);
 		wr_latency_record(wr_tcp_hist_of(t, c, WR_TCP_HIST_HANDSHAKE),
-				  t->now - c->t0_ns);
+				  wr_tcp_since(t, c));
 		wr_tcp_established(t, i);
 		if (c->state == WR_TCP_ST_FREE)
 			return;

@@ -13,6 +13,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "wr_tcp.h"
 #include "wr_tcp_app.h"
@@ -76,10 +77,11 @@ struct wr_tcp_conn {
 	uint32_t txnext;        /* send queue */
 	uint32_t t_at;          /* the wheel slot's tick (WR_TCP_NIL: not on it) */
 	uint32_t rto_at, dack_at, think_at, last_rx; /* 0: unarmed */
-	uint32_t tx_wraps, rx_wraps; /* stream offsets' high words */
+	uint32_t t0_us;         /* SYN sent / received (µs, 32 bits: a
+				 * connection's times up to 71 minutes) */
 	uint64_t send_end;      /* bytes the program appended */
-	uint64_t t0_ns;         /* SYN sent / received */
-	__uint128_t rip;        /* the peer's address */
+	uint32_t rip[4];        /* the peer's address (4-byte aligned: no
+				 * padding, as a __uint128_t would cost) */
 	uint16_t lport, rport;
 	uint16_t local;         /* engine local index */
 	uint16_t flags;
@@ -88,6 +90,7 @@ struct wr_tcp_conn {
 	uint8_t snd_ws, rcv_ws;
 	uint8_t retries, nacks; /* RTO retries in a row; full segments unACKed */
 	uint8_t n_ooo, pad;
+	uint16_t tx_wraps, rx_wraps; /* stream offsets past 4 GB (streams to 2^48) */
 	struct wr_tcp_cc_range ooo[WR_TCP_OOO_MAX];
 	struct wr_tcp_app_st app;
 	struct wr_tcp_cc cc;
@@ -193,6 +196,7 @@ struct wr_tcp {
 	struct wr_tcp_conn *conns;
 	uint32_t max_conns;
 	uint32_t free_head;
+	uint32_t n_used;        /* slots ever taken (the rest untouched) */
 	uint32_t n_open;        /* connections open (not free, not TIME_WAIT) */
 	uint32_t *hash;         /* buckets: first connection */
 	uint32_t hash_mask;
@@ -247,6 +251,35 @@ wr_tcp_mix64(uint64_t x)
 	x *= 0x94d049bb133111ebull;
 	x ^= x >> 31;
 	return x;
+}
+
+static inline __uint128_t
+wr_tcp_rip(const struct wr_tcp_conn *c)
+{
+	__uint128_t v;
+
+	memcpy(&v, c->rip, sizeof(v));
+	return v;
+}
+
+static inline void
+wr_tcp_rip_set(struct wr_tcp_conn *c, __uint128_t v)
+{
+	memcpy(c->rip, &v, sizeof(v));
+}
+
+/* A 2^10 ns clock for connection times (a shift, not a division). */
+static inline uint32_t
+wr_tcp_us(uint64_t now)
+{
+	return (uint32_t)(now >> 10);
+}
+
+/* ns since the connection opened. */
+static inline uint64_t
+wr_tcp_since(const struct wr_tcp *t, const struct wr_tcp_conn *c)
+{
+	return (uint64_t)(uint32_t)(wr_tcp_us(t->now) - c->t0_us) << 10;
 }
 
 static inline uint32_t

@@ -23,7 +23,7 @@ wr_tcp_lookup(const struct wr_tcp *t, uint32_t local, __uint128_t rip,
 	while (i != WR_TCP_NIL) {
 		const struct wr_tcp_conn *c = &t->conns[i];
 
-		if (c->lport == lport && c->rport == rport && c->rip == rip &&
+		if (c->lport == lport && c->rport == rport && wr_tcp_rip(c) == rip &&
 		    c->local == local)
 			return i;
 		i = c->hnext;
@@ -68,8 +68,8 @@ wr_tcp_listener(const struct wr_tcp *t, uint32_t local, uint16_t port)
 uint32_t
 wr_tcp_isn(const struct wr_tcp *t, const struct wr_tcp_conn *c)
 {
-	uint64_t k = t->cfg.seed ^ (uint64_t)c->rip ^
-		     (uint64_t)(c->rip >> 64) * 0x9e3779b97f4a7c15ull ^
+	uint64_t k = t->cfg.seed ^ (uint64_t)wr_tcp_rip(c) ^
+		     (uint64_t)(wr_tcp_rip(c) >> 64) * 0x9e3779b97f4a7c15ull ^
 		     ((uint64_t)c->local << 32 | (uint32_t)c->lport << 16 |
 		      c->rport) * 0xd1b54a32d192ed03ull;
 
@@ -84,9 +84,12 @@ wr_tcp_conn_alloc(struct wr_tcp *t)
 {
 	uint32_t i = t->free_head;
 
-	if (i == WR_TCP_NIL)
-		return i;
-	t->free_head = t->conns[i].hnext;
+	if (i != WR_TCP_NIL)
+		t->free_head = t->conns[i].hnext;
+	else if (t->n_used < t->max_conns)
+		i = t->n_used++;        /* never used: its page not yet touched */
+	else
+		return WR_TCP_NIL;
 	memset(&t->conns[i], 0, sizeof(t->conns[i]));
 	t->conns[i].t_at = WR_TCP_NIL;
 	t->conns[i].tnext = WR_TCP_NIL;
@@ -99,7 +102,7 @@ void
 wr_tcp_conn_link(struct wr_tcp *t, uint32_t i)
 {
 	struct wr_tcp_conn *c = &t->conns[i];
-	uint32_t h = wr_tcp_hash(t, c->local, c->rip, c->lport, c->rport);
+	uint32_t h = wr_tcp_hash(t, c->local, wr_tcp_rip(c), c->lport, c->rport);
 
 	c->hnext = t->hash[h];
 	t->hash[h] = i;
@@ -165,7 +168,7 @@ void
 wr_tcp_conn_free(struct wr_tcp *t, uint32_t i)
 {
 	struct wr_tcp_conn *c = &t->conns[i];
-	uint32_t *pp = &t->hash[wr_tcp_hash(t, c->local, c->rip, c->lport,
+	uint32_t *pp = &t->hash[wr_tcp_hash(t, c->local, wr_tcp_rip(c), c->lport,
 					    c->rport)];
 
 	while (*pp != WR_TCP_NIL && *pp != i)
