@@ -237,8 +237,12 @@ class TcpSet(TcpApiCase):
         self.assertEqual(sv["rx_bytes"], BYTES * n)
         self.assertEqual(sv["tx_bytes"], BYTES * n)
         self.assertEqual(cl["rx_bytes"], BYTES * n)
-        self.assertEqual(cl["tx_segs"], sv["rx_segs"])
-        self.assertEqual(sv["tx_segs"], cl["rx_segs"])
+        # Segments: what one side sent and the other did not count was lost on the way
+        # and sent again (the first SYN-ACK to each client host: h/dp's report).
+        for a, b in ((cl, sv), (sv, cl)):
+            self.assertLessEqual(b["rx_segs"], a["tx_segs"], (cl, sv, t2["ports"]))
+            self.assertLessEqual(a["tx_segs"] - b["rx_segs"], a["rexmit_segs"],
+                                 (cl, sv, t2["ports"]))
         # Histograms: a handshake and a completion per connection; a completion lasts the
         # think time at least.
         h = cl["histograms_ns"]
@@ -328,7 +332,8 @@ class TcpRun(TcpApiCase):
         live = [l for l in r.stdout.splitlines() if re.search(r"\btcp web +client .* cps ", l)]
         self.assertGreaterEqual(len(live), 3, r.stdout)
         self.assertTrue(any(re.search(r"\btcp web +server ", l) for l in r.stdout.splitlines()))
-        res = json.load(open(js))
+        with open(js) as f:
+            res = json.load(f)
         cl, sv = side(res, "web", "client"), side(res, "web", "server")
         n = cl["established"]
         # 3 s of opening at 200 a second.
@@ -347,7 +352,8 @@ class TcpRun(TcpApiCase):
                                    r"p99 [\d.]+ us, max [\d.]+ us" % n)
         # Each --stats-jsonl line has the classes' counters (no histograms); the last one
         # the final numbers.
-        lines = [json.loads(l) for l in open(jl)]
+        with open(jl) as f:
+            lines = [json.loads(l) for l in f]
         self.assertGreaterEqual(len(lines), 3)
         self.assertTrue(all("tcp" in l for l in lines))
         self.assertEqual(side(lines[-1], "web", "client")["established"], n)
