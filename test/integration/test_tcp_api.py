@@ -32,7 +32,7 @@ THINK_S = 0.5
 BYTES = 100
 
 
-def tcp_yaml(rate=RATE, concurrency=1000, duration="120s", stream=False):
+def tcp_yaml(rate=RATE, concurrency=1000, duration="120s", stream=False, count=None):
     """Clients on port 0 (4 hosts), a server on port 1, the program above."""
     extra = """streams:
   - name: s
@@ -53,7 +53,7 @@ tcp:
     server: {{hosts: srv, port: 80}}
     rate: {rate}
     concurrency: {concurrency}
-    duration: {duration}
+    {f"count: {count}" if count else f"duration: {duration}"}
     program:
       - send: {BYTES}
       - recv: {BYTES}
@@ -315,6 +315,27 @@ class TcpSet(TcpApiCase):
         self.assertEqual(o.tcp_stats(["web"])["classes"][0]["name"], "web")
         # The server still runs the class at the last rate asked.
         self.assertEqual(c.tcp_stats()["classes"][0]["concurrency"], CAP)
+
+
+class TcpEnds(TcpApiCase):
+    """A run of classes alone ends by itself when its clients are done: traffic.wait says
+    so, with the counts the class asked for on both sides."""
+
+    def test_count(self):
+        p, sock = self.serve_ns()
+        c = wirerate.connect(sock)
+        self.addCleanup(c.close)
+        c.load(tcp_yaml(rate=200, count=150))
+        c.start()
+        w = c.wait(timeout=30)
+        self.assertEqual((w["state"], w["stop_reason"]), ("done", "count"), w)
+        st = c.stats()
+        self.assertEqual(st["state"], "done")
+        cl, sv = side(st, "web", "client"), side(st, "web", "server")
+        for k in ("attempted", "established", "closed"):
+            self.assertEqual((cl[k], sv[k]), (150, 150), k)
+        self.assertEqual((cl["active"], sv["active"]), (0, 0))
+        self.assertTrue(st["tcp"]["classes"][0]["stopped"])
 
 
 class TcpRun(TcpApiCase):
