@@ -405,16 +405,17 @@ function renderTcp(st) {
       const fmt = (v, d = 1) => (v === null ? "–" : v.toFixed(d));
       const failed = x.failed_refused + x.failed_timeout + x.failed_reset + x.failed_other;
       const tr = node("tr", { dataset: { tcp: key } });
+      const cell = (col, text, title) => node("td", title ? { class: "num", title, dataset: { col } } : { class: "num", dataset: { col } }, text);
       tr.append(node("th", { scope: "row" }, c.name), node("td", { class: "l" }, side),
-                node("td", { class: "num" }, side === "client" ? (c.stopped ? "paused/ended" : c.rate === 0 ? "unpaced" : fmt(c.rate)) : "–"),
-                node("td", { class: "num" }, fmt(per("established"))),
-                node("td", { class: "num" }, Number(x.active).toLocaleString("en-US")),
-                node("td", { class: "num" }, Number(x.established).toLocaleString("en-US")),
-                node("td", { class: "num", title: `refused ${x.failed_refused}, timeout ${x.failed_timeout}, reset ${x.failed_reset}, other ${x.failed_other}` },
-                     Number(failed).toLocaleString("en-US")),
-                node("td", { class: "num" }, fmt(per("tx_bytes", 8e-6), 3)),
-                node("td", { class: "num" }, fmt(per("rx_bytes", 8e-6), 3)),
-                node("td", { class: "num" }, Number(x.rexmit_segs).toLocaleString("en-US")));
+                cell("rate", side === "client" ? (c.stopped ? "ended" : c.rate === 0 ? "unpaced" : fmt(c.rate)) : "–"),
+                cell("cps", fmt(per("established"))),
+                cell("active", Number(x.active).toLocaleString("en-US")),
+                cell("established", Number(x.established).toLocaleString("en-US")),
+                cell("failed", Number(failed).toLocaleString("en-US"),
+                     `refused ${x.failed_refused}, timeout ${x.failed_timeout}, reset ${x.failed_reset}, other ${x.failed_other}`),
+                cell("mbps-out", fmt(per("tx_bytes", 8e-6), 3)),
+                cell("mbps-in", fmt(per("rx_bytes", 8e-6), 3)),
+                cell("rexmit", Number(x.rexmit_segs).toLocaleString("en-US")));
       tb.append(tr);
     }
   }

@@ -22,6 +22,7 @@ import unittest
 
 from wrtest import WIRERATE, wait_for
 from test_server import ServerCase, START_S
+from test_web import Page, free_port
 import wirerate  # noqa: E402  (test_server put python/ on the path)
 from wirerate import RpcError  # noqa: E402
 
@@ -379,6 +380,73 @@ class TcpRun(TcpApiCase):
         self.assertTrue(all("tcp" in l for l in lines))
         self.assertEqual(side(lines[-1], "web", "client")["established"], n)
         self.assertNotIn("histograms_ns", side(lines[-1], "web", "client"))
+
+
+class TcpWeb(ServerCase):
+    """The console's TCP table (traffic view), in headless Chromium, shows what stats.get
+    says: a veth pair in this namespace (the browser reaches the server's --http here)."""
+
+    def setUp(self):
+        super().setUp()
+        try:
+            import selenium  # noqa: F401
+        except ImportError:
+            self.skipTest("needs python3-selenium (Debian; run with /usr/bin/python3)")
+        if shutil.which("chromedriver") is None or shutil.which("chromium") is None:
+            self.skipTest("needs chromium and chromium-driver (Debian)")
+        if os.geteuid() != 0 or shutil.which("ip") is None:
+            self.skipTest("needs root and iproute2 to create a veth pair")
+        tag = f"{os.getpid() % 100000}"
+        self.ifs = (f"wrtw{tag}a"[:15], f"wrtw{tag}b"[:15])
+        subprocess.run(["ip", "link", "add", self.ifs[0], "type", "veth", "peer", "name",
+                        self.ifs[1]], check=True, timeout=10)
+        self.addCleanup(subprocess.run, ["ip", "link", "del", self.ifs[0]], capture_output=True)
+        for i in self.ifs:
+            # Nothing of the kernel's own (router solicitations, MLD) on the wire.
+            subprocess.run(["sysctl", "-qw", f"net.ipv6.conf.{i}.disable_ipv6=1"],
+                           check=False, timeout=10)
+            subprocess.run(["ip", "link", "set", i, "up"], check=True, timeout=10)
+
+    def test_table(self):
+        prefix = f"apitcpw{os.getpid()}"
+        self.addCleanup(shutil.rmtree, os.path.join("/var/run/dpdk", prefix), True)
+        prof = self.write(f"{prefix}.yaml", f"""version: 1
+eal: ["--no-pci", "--in-memory", "--file-prefix={prefix}",
+      "--vdev=net_af_packet0,iface={self.ifs[0]}",
+      "--vdev=net_af_packet1,iface={self.ifs[1]}", "--lcores=0@0,1@1"]
+ports:
+  - device: net_af_packet0
+    tx_lcores: [1]
+  - device: net_af_packet1
+    tx_lcores: [1]
+""")
+        sock, port = self.path("w.sock"), free_port()
+        p = subprocess.Popen([WIRERATE, "serve", "--config", prof, "--socket", sock, "--http",
+                              str(port)], cwd=self.tmp, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+        self.procs.append(p)
+        self.assertTrue(wait_for(lambda: os.path.exists(sock) or p.poll() is not None, START_S))
+        self.assertIsNone(p.poll(), "the server exited")
+        c = wirerate.connect(sock)
+        self.addCleanup(c.close)
+        a = Page(self, port, cpus={0}, name="tcp")
+        a.view("traffic")
+        self.assertFalse(a.q("#tcp-panel").is_displayed())   # no tcp: classes yet
+        c.load(tcp_yaml(rate=100, count=120))
+        c.start()
+        self.assertEqual(c.wait(timeout=30)["stop_reason"], "count")
+        st = c.stats()
+        for s in ("client", "server"):
+            want = side(st, "web", s)
+            for col, key in (("established", "established"), ("active", "active"),
+                             ("rexmit", "rexmit_segs")):
+                css = f'[data-tcp="web:{s}"] [data-col="{col}"]'
+                a.wait(lambda: a.number(css) == want[key],
+                       lambda: f"{s} {col}: {a.text(css)} shown, {want[key]} in stats.get")
+        self.assertEqual(side(st, "web", "client")["established"], 120)
+        self.assertTrue(a.q("#tcp-panel").is_displayed())
+        self.assertEqual(a.text('[data-tcp="web:client"] [data-col="rate"]'), "ended")
+        a.shot("tcp-table")
 
 
 if __name__ == "__main__":
