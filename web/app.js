@@ -597,7 +597,10 @@ function renderTraffic() {
   const running = state.traffic === "running";
   const st = state.stats;
   $("traffic-state").textContent = state.traffic + (st && st.stop_reason && !running && state.traffic === "done" ? ` (${st.stop_reason})` : "");
-  $("traffic-detail").textContent = state.streams.length === 0
+  const tcp = st && st.tcp && st.tcp.classes ? st.tcp.classes : [];
+  $("traffic-detail").textContent = state.streams.length === 0 && tcp.length > 0
+    ? `${tcp.length} tcp class${tcp.length === 1 ? "" : "es"}: ${tcp.map((c) => c.name).join(", ")} (below)`
+    : state.streams.length === 0
     ? "Nothing loaded: load streams in the Streams view."
     : `${state.streams.length} stream${state.streams.length === 1 ? "" : "s"} loaded: ${state.streams.map((s) => `${s.name} (${s.state})`).join(", ")}`;
   renderControls();

@@ -446,6 +446,7 @@ ports:
         self.assertEqual(side(st, "web", "client")["established"], 120)
         self.assertTrue(a.q("#tcp-panel").is_displayed())
         self.assertEqual(a.text('[data-tcp="web:client"] [data-col="rate"]'), "ended")
+        self.assertEqual(a.text("#traffic-detail"), "1 tcp class: web (below)")
         a.shot("tcp-table")
 
 
