@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include <rte_cycles.h>
+#include <rte_ether.h>
 #include <rte_ethdev.h>
 #include <rte_lcore.h>
 #include <rte_malloc.h>
@@ -170,11 +171,23 @@ lane_flush(struct wr_tcp_lane *l)
 	uint16_t sent = 0, n = l->n_tx;
 	unsigned int tries = 0;
 
+	uint64_t bytes = 0;
+	uint16_t i;
+
+	/* Read before the NIC owns them. */
+	for (i = 0; i < n; i++)
+		bytes += rte_pktmbuf_pkt_len(l->tx[i]) + RTE_ETHER_CRC_LEN;
 	while (sent < n && tries++ < WR_TCP_LCORE_TX_TRIES)
 		sent += rte_eth_tx_burst(l->port_id, l->queue_id, l->tx + sent,
 					 (uint16_t)(n - sent));
-	if (sent)
+	if (sent < n)
+		for (i = sent; i < n; i++)
+			bytes -= rte_pktmbuf_pkt_len(l->tx[i]) +
+				 RTE_ETHER_CRC_LEN;
+	if (sent) {
 		count(&l->c.tx_frames, sent);
+		count(&l->c.tx_bytes, bytes);
+	}
 	if (sent < n) {
 		rte_pktmbuf_free_bulk(l->tx + sent, n - sent);
 		count(&l->c.tx_drop, n - sent);

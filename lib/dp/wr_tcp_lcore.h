@@ -80,6 +80,7 @@ struct wr_tcp_lane_counts {
 	uint64_t rx_frames;     /**< frames received on the queue */
 	uint64_t rx_hosts;      /**< of them, handed to the hosts' service */
 	uint64_t tx_frames;     /**< frames the NIC took */
+	uint64_t tx_bytes;      /**< their bytes, FCS included (as wr_counters) */
 	uint64_t tx_drop;       /**< frames it did not take (freed) */
 	uint64_t tx_nobuf;      /**< frame() found the pool empty */
 	uint64_t tx_nomac;      /**< a frame to a client whose MAC is not
