@@ -128,7 +128,8 @@ mac_slot(__uint128_t ip)
 	return (uint32_t)(x >> 40) & (WR_TCP_LANE_MACS - 1);
 }
 
-/* A frame the engine took: its sender's MAC by its address. */
+/* A frame received: its sender's MAC by its address (any IP frame: a
+ * frame not for the engine says where its sender is as well). */
 static inline void
 mac_learn(struct wr_tcp_lane *l, const uint8_t *p, uint32_t len)
 {
@@ -320,13 +321,13 @@ lane_rx(struct wr_tcp_lane *l, uint64_t now)
 		const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
 		uint32_t len = rte_pktmbuf_data_len(m);
 
-		if (wr_tcp_input(l->t, p, len, now) == 1) {
-			if (q->hosts != NULL) {
-				fwd[n_fwd++] = m;
-				continue;
-			}
-		} else if (l->macs != NULL) {
+		/* Before the engine answers (a SYN-ACK goes out from
+		 * within wr_tcp_input()). */
+		if (l->macs != NULL)
 			mac_learn(l, p, len);
+		if (wr_tcp_input(l->t, p, len, now) == 1 && q->hosts != NULL) {
+			fwd[n_fwd++] = m;
+			continue;
 		}
 		rte_pktmbuf_free(m);
 	}

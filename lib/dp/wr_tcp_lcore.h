@@ -104,9 +104,9 @@ struct wr_tcp_lane {
 	bool csum_offload;      /**< the device fills IPv4 and TCP checksums */
 	bool has_clients;       /**< some class's clients run here */
 	/**
-	 * Servers on the link of their clients (a listen local whose nh_mac
-	 * is zero: the clients are real hosts of unknown addresses, or
-	 * emulated ones with MACs of their own): each frame the engine takes
+	 * Servers: their next hop is not known before a client speaks (a
+	 * listen local's nh_mac is zero: real clients on the link or behind
+	 * a router, emulated ones with MACs of their own): each IP frame received
 	 * teaches its source MAC by its source address, and a frame the
 	 * engine sends with a zero destination MAC gets its peer's.  NULL:
 	 * every local has its next hop.
