@@ -383,6 +383,34 @@ collect_port_rx(struct wr_engine *e, unsigned int i, uint64_t now)
 	}
 }
 
+/* A TCP port's lanes: what they sent is the port's (the TCP counters
+ * themselves: wr_session_tcp.h); they send until their lcore stops. */
+static void
+collect_tcp(struct wr_engine *e, unsigned int i, uint64_t now,
+	    uint64_t *end)
+{
+	struct wr_counters *t = &e->port_rows[i].total;
+	unsigned int q;
+
+	for (q = 0; q < e->n_tcp_lanes[i]; q++) {
+		const struct wr_tcp_lane *l = e->tcp_lane[i][q];
+		const struct wr_lcore_ctx *c = e->lctx[e->port_rx_lcores[i][q]];
+		uint64_t t_end = c != NULL ?
+			__atomic_load_n(&c->end_tsc, __ATOMIC_RELAXED) : 0;
+
+		t->tx_pkts += __atomic_load_n(&l->c.tx_frames,
+					      __ATOMIC_RELAXED);
+		t->tx_bytes += __atomic_load_n(&l->c.tx_bytes,
+					       __ATOMIC_RELAXED);
+		t->alloc_fail += __atomic_load_n(&l->c.tx_nobuf,
+						 __ATOMIC_RELAXED);
+		if (t_end == 0 || t_end < (c != NULL ? c->start_tsc : 0))
+			t_end = now;
+		if (t_end > *end)
+			*end = t_end;
+	}
+}
+
 /* Each port's TX lcores' time over their sending, as the kernel counted
  * it (an lcore sending on several ports counts for each). */
 static void
@@ -479,6 +507,8 @@ wr_engine_collect(struct wr_engine *e, bool final)
 		if (end > port_end[row->port])
 			port_end[row->port] = end;
 	}
+	for (i = 0; i < e->n_ports; i++)
+		collect_tcp(e, i, now_tsc, &port_end[i]);
 	for (i = 0; i < e->n_ports; i++)
 		collect_port_rx(e, i, final ? (e->rx_end_tsc ? e->rx_end_tsc :
 					       now_tsc) : now_tsc);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include <rte_cycles.h>
+#include <rte_ether.h>
 #include <rte_ethdev.h>
 #include <rte_lcore.h>
 #include <rte_malloc.h>
@@ -127,7 +128,8 @@ mac_slot(__uint128_t ip)
 	return (uint32_t)(x >> 40) & (WR_TCP_LANE_MACS - 1);
 }
 
-/* A frame the engine took: its sender's MAC by its address. */
+/* A frame received: its sender's MAC by its address (any IP frame: a
+ * frame not for the engine says where its sender is as well). */
 static inline void
 mac_learn(struct wr_tcp_lane *l, const uint8_t *p, uint32_t len)
 {
@@ -170,11 +172,23 @@ lane_flush(struct wr_tcp_lane *l)
 	uint16_t sent = 0, n = l->n_tx;
 	unsigned int tries = 0;
 
+	uint64_t bytes = 0;
+	uint16_t i;
+
+	/* Read before the NIC owns them. */
+	for (i = 0; i < n; i++)
+		bytes += rte_pktmbuf_pkt_len(l->tx[i]) + RTE_ETHER_CRC_LEN;
 	while (sent < n && tries++ < WR_TCP_LCORE_TX_TRIES)
 		sent += rte_eth_tx_burst(l->port_id, l->queue_id, l->tx + sent,
 					 (uint16_t)(n - sent));
-	if (sent)
+	if (sent < n)
+		for (i = sent; i < n; i++)
+			bytes -= rte_pktmbuf_pkt_len(l->tx[i]) +
+				 RTE_ETHER_CRC_LEN;
+	if (sent) {
 		count(&l->c.tx_frames, sent);
+		count(&l->c.tx_bytes, bytes);
+	}
 	if (sent < n) {
 		rte_pktmbuf_free_bulk(l->tx + sent, n - sent);
 		count(&l->c.tx_drop, n - sent);
@@ -307,13 +321,13 @@ lane_rx(struct wr_tcp_lane *l, uint64_t now)
 		const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
 		uint32_t len = rte_pktmbuf_data_len(m);
 
-		if (wr_tcp_input(l->t, p, len, now) == 1) {
-			if (q->hosts != NULL) {
-				fwd[n_fwd++] = m;
-				continue;
-			}
-		} else if (l->macs != NULL) {
+		/* Before the engine answers (a SYN-ACK goes out from
+		 * within wr_tcp_input()). */
+		if (l->macs != NULL)
 			mac_learn(l, p, len);
+		if (wr_tcp_input(l->t, p, len, now) == 1 && q->hosts != NULL) {
+			fwd[n_fwd++] = m;
+			continue;
 		}
 		rte_pktmbuf_free(m);
 	}

@@ -80,6 +80,7 @@ struct wr_tcp_lane_counts {
 	uint64_t rx_frames;     /**< frames received on the queue */
 	uint64_t rx_hosts;      /**< of them, handed to the hosts' service */
 	uint64_t tx_frames;     /**< frames the NIC took */
+	uint64_t tx_bytes;      /**< their bytes, FCS included (as wr_counters) */
 	uint64_t tx_drop;       /**< frames it did not take (freed) */
 	uint64_t tx_nobuf;      /**< frame() found the pool empty */
 	uint64_t tx_nomac;      /**< a frame to a client whose MAC is not
@@ -103,9 +104,9 @@ struct wr_tcp_lane {
 	bool csum_offload;      /**< the device fills IPv4 and TCP checksums */
 	bool has_clients;       /**< some class's clients run here */
 	/**
-	 * Servers on the link of their clients (a listen local whose nh_mac
-	 * is zero: the clients are real hosts of unknown addresses, or
-	 * emulated ones with MACs of their own): each frame the engine takes
+	 * Servers: their next hop is not known before a client speaks (a
+	 * listen local's nh_mac is zero: real clients on the link or behind
+	 * a router, emulated ones with MACs of their own): each IP frame received
 	 * teaches its source MAC by its source address, and a frame the
 	 * engine sends with a zero destination MAC gets its peer's.  NULL:
 	 * every local has its next hop.
