@@ -239,7 +239,8 @@ class TcpSet(TcpApiCase):
         self.assertEqual(sv["tx_bytes"], BYTES * n)
         self.assertEqual(cl["rx_bytes"], BYTES * n)
         # Segments: what one side sent and the other did not count was lost on the way
-        # and sent again (the first SYN-ACK to each client host: h/dp's report).
+        # and sent again (af_packet on a busy machine may drop one; before h/dp's 3e921a9
+        # the first SYN-ACK to each client host was: 4 here).
         for a, b in ((cl, sv), (sv, cl)):
             self.assertLessEqual(b["rx_segs"], a["tx_segs"], (cl, sv, t2["ports"]))
             self.assertLessEqual(a["tx_segs"] - b["rx_segs"], a["rexmit_segs"],
