@@ -338,6 +338,15 @@ class TcpEnds(TcpApiCase):
             self.assertEqual((cl[k], sv[k]), (150, 150), k)
         self.assertEqual((cl["active"], sv["active"]), (0, 0))
         self.assertTrue(st["tcp"]["classes"][0]["stopped"])
+        # The console's tcp commands read the same.
+        r = subprocess.run([WIRERATE, "console", "--socket", sock, "-c", "tcp", "-c",
+                            "tcp list", "-c", "tcp set web rate 5"], capture_output=True,
+                           text=True, timeout=60)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("web client: attempted=150 established=150 closed=150 ", r.stdout)
+        self.assertIn("web server: attempted=150 established=150 closed=150 ", r.stdout)
+        self.assertIn('"name": "web"', r.stdout)
+        self.assertIn("error: port 0 is owned by session", r.stdout)   # the console's is another
 
 
 class TcpRun(TcpApiCase):
