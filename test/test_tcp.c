@@ -831,6 +831,40 @@ test_same_address_two_vlans(void)
 }
 
 static void
+test_lane_shares(void)
+{
+	static const struct { uint64_t rate; uint32_t conc; uint64_t r[3];
+			      uint32_t c[3]; } cases[] = {
+		{ 10, 10, { 4, 3, 3 }, { 4, 3, 3 } },
+		{ 2, 2, { 1, 1, 1 }, { 1, 1, 1 } },     /* never 0 */
+		{ 0, 7, { 0, 0, 0 }, { 3, 2, 2 } },     /* 0: no limit stays */
+	};
+	struct tt_pair p;
+	struct wr_tcp *t;
+	struct wr_tcp_cfg c = { .n_lanes = 3, .max_conns = 16 };
+	struct wr_error err;
+
+	tt_pair_init(&p, 30, 1, 4);
+	c.classes = &p.rt_c;
+	c.n_classes = 1;
+	c.io = (struct wr_tcp_io){ .frame = tt_io_frame, .send = tt_io_send,
+				   .ctx = &p.out[0] };
+	for (unsigned int k = 0; k < 3; k++) {
+		p.spec.rate_milli = cases[k].rate;
+		p.spec.concurrency = cases[k].conc;
+		for (unsigned int j = 0; j < 3; j++) {
+			c.lane = j;
+			CU_ASSERT_EQUAL_FATAL(wr_tcp_create(&t, &c, &err), 0);
+			CU_ASSERT_EQUAL(t->cls[0].rate_milli, cases[k].r[j]);
+			CU_ASSERT_EQUAL(t->cls[0].cap, cases[k].c[j]);
+			CU_ASSERT_EQUAL(t->cls[0].lane_count, 10);
+			wr_tcp_free(t);
+		}
+	}
+	tt_pair_fini(&p);
+}
+
+static void
 test_mem_per_conn(void)
 {
 	struct tt_pair p;
@@ -874,6 +908,7 @@ static CU_TestInfo tcp_tests[] = {
 	{ "a FIN ahead of a hole", test_fin_out_of_order },
 	{ "create refuses what it cannot hold", test_create_refusals },
 	{ "one address on two VLANs: two locals", test_same_address_two_vlans },
+	{ "a lane's shares of rate, concurrency, count", test_lane_shares },
 	{ "bytes a connection (wr_tcp_mem)", test_mem_per_conn },
 	CU_TEST_INFO_NULL,
 };

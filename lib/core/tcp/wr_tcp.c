@@ -58,6 +58,28 @@ listener_add(struct wr_tcp *t, uint32_t local, uint16_t port, unsigned int k)
 	t->lis[h & t->lis_mask] = key << 8 | (k + 1);
 }
 
+/* A lane's share of a concurrency: at least one, or a lane whose share
+ * rounds to 0 would never open its share of the count and never be done
+ * (a concurrency below n_lanes is exceeded by the difference). */
+static uint32_t
+lane_cap(uint32_t conc, unsigned int lane, unsigned int n)
+{
+	uint32_t c = conc / n + (lane < conc % n ? 1 : 0);
+
+	return c > 0 ? c : 1;
+}
+
+/* A lane's share of a rate (0 stays 0: as fast as the concurrency
+ * allows); a positive rate's share never rounds to 0, which would read
+ * as no limit. */
+static uint64_t
+lane_rate(uint64_t milli, unsigned int lane, unsigned int n)
+{
+	uint64_t r = milli / n + (lane < milli % n ? 1 : 0);
+
+	return milli > 0 && r == 0 ? 1 : r;
+}
+
 static int
 class_setup(struct wr_tcp *t, unsigned int k, struct wr_error *err)
 {
@@ -84,11 +106,11 @@ class_setup(struct wr_tcp *t, unsigned int k, struct wr_error *err)
 	cl->tw_ticks = wr_tcp_ticks(s->tcp.time_wait_ns) + 1;
 	cl->idle_ticks = wr_tcp_ticks(s->tcp.idle_timeout_ns) + 1;
 	cl->rcv_win = s->tcp.window ? s->tcp.window : 65535;
-	cl->rate_milli = s->rate_milli / n;
+	cl->rate_milli = lane_rate(s->rate_milli, lane, n);
 	if (s->count > 0)
 		cl->lane_count = s->count > lane ?
 			(s->count - lane + n - 1) / n : 0;
-	cl->cap = s->concurrency / n + (lane < s->concurrency % n ? 1 : 0);
+	cl->cap = lane_cap(s->concurrency, lane, n);
 	range = (uint32_t)(s->client.sport_hi - s->client.sport_lo) + 1;
 	if (t->cfg.sport_ok != NULL) {
 		/* the device's RSS decides which ports are this lane's */
@@ -386,14 +408,14 @@ ctl_take(struct wr_tcp *t)
 	cl = &t->cls[r.class_idx];
 	if (r.set_rate) {
 		/* The opened count so far stays: the new rate counts from now. */
-		cl->rate_milli = r.rate_milli / n;
+		cl->rate_milli = lane_rate(r.rate_milli, lane, n);
 		cl->start_ns = t->now;
 		cl->opened_base = cl->opened;
 		cl->no_ramp = true;
 		cl->next_check = 0;
 	}
 	if (r.set_concurrency)
-		cl->cap = r.concurrency / n + (lane < r.concurrency % n ? 1 : 0);
+		cl->cap = lane_cap(r.concurrency, lane, n);
 	if (r.pause)
 		cl->paused = true;
 	if (r.resume)
@@ -531,6 +553,11 @@ timers(struct wr_tcp *t)
 {
 	uint32_t n = 0;
 
+	if (t->n_timed == 0) {
+		/* nothing on the wheel: no slot to walk */
+		t->wheel_tick = t->tick + 1;
+		return;
+	}
 	while (wr_tcp_seq_leq(t->wheel_tick, t->tick) && n++ < WR_TCP_WHEEL) {
 		uint32_t *head = &t->wheel[t->wheel_tick & (WR_TCP_WHEEL - 1)];
 		uint32_t i = *head, nx;

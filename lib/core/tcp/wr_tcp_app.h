@@ -118,7 +118,8 @@ struct wr_tcp_app {
 				 *   caller's file bytes when larger than
 				 *   WR_TCP_APP_COPY_MAX (not copied: a copy
 				 *   then wraps once a file's length) */
-	uint64_t data_len;      /**< bytes at @c data (@c rep_len) */
+	uint64_t data_len;      /**< bytes at @c data (@c rep_len when
+				 *   copied, the file's length when not) */
 	uint8_t *rep;           /**< the data repeated for copies without a
 				 *   wrap per segment (owned; NULL when the
 				 *   caller's bytes are used) */
@@ -143,11 +144,15 @@ struct wr_tcp_app {
 
 /**
  * Compile class @p c's side @p side.  @p data / @p data_len: the bytes of
- * `data: {file:}` (the caller read them; NULL for the pattern).
- * @p host: the Host header when the class gives none (the server's address
- * as text).
+ * `data: {file:}` (the caller read them; NULL for the pattern; above
+ * WR_TCP_APP_COPY_MAX bytes they are used in place and must outlive
+ * @p a).  @p host: the Host header when the class gives none (the
+ * server's address as text: an IPv6 one is put in brackets, and
+ * ":port" added when the class's port is not 80).
  * @return 0; -EINVAL (@p err: a header block longer than
- *         WR_TCP_APP_HDR_MAX); -ENOMEM.
+ *         WR_TCP_APP_HDR_MAX, a method, path or Host with a space or a
+ *         control byte, a status outside 200..599, more steps than
+ *         WR_TCP_STEPS_MAX, a data file of no bytes); -ENOMEM.
  */
 int wr_tcp_app_init(struct wr_tcp_app *a, const struct wr_tcp_class *c,
 		    enum wr_tcp_side side, const uint8_t *data,

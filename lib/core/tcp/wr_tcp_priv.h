@@ -211,6 +211,7 @@ struct wr_tcp {
 	uint32_t hash_mask;
 	uint32_t *wheel;
 	uint32_t wheel_tick;    /* the next tick to run */
+	uint32_t n_timed;       /* connections on the wheel */
 	uint32_t txq_head, txq_tail;
 	/* Locals: templates and an open-addressing index by address. */
 	struct wr_tcp_tmpl *loc;

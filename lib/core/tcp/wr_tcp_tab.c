@@ -126,6 +126,7 @@ wr_tcp_timer_unlink(struct wr_tcp *t, struct wr_tcp_conn *c)
 	if (c->tnext != WR_TCP_NIL)
 		t->conns[c->tnext].tprev = c->tprev;
 	c->t_at = WR_TCP_NIL;
+	t->n_timed--;
 }
 
 /* Wake connection @p i at tick @p at (or earlier if it already waits for
@@ -145,6 +146,7 @@ wr_tcp_timer_arm(struct wr_tcp *t, uint32_t i, uint32_t at)
 	}
 	head = &t->wheel[at & (WR_TCP_WHEEL - 1)];
 	c->t_at = at;
+	t->n_timed++;
 	c->tprev = WR_TCP_NIL;
 	c->tnext = *head;
 	if (*head != WR_TCP_NIL)
