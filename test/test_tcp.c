@@ -316,6 +316,206 @@ test_syn_beyond_max_conns(void)
 	tt_pair_fini(&p);
 }
 
+/* ---- a client engine against a peer written by hand ---- */
+
+/* The last frame the client sent, parsed. */
+static struct wr_tcp_seg
+last_out(struct tt_pair *p)
+{
+	struct wr_tcp_seg s;
+
+	memset(&s, 0, sizeof(s));
+	CU_ASSERT_FATAL(p->out[0].n > 0);
+	CU_ASSERT_EQUAL_FATAL(wr_tcp_parse(p->out[0].f[p->out[0].n - 1],
+					   p->out[0].len[p->out[0].n - 1], &s), 0);
+	return s;
+}
+
+/* Send the client a segment from the server's address. */
+static void
+peer_send(struct tt_pair *p, uint16_t cport, uint32_t seq, uint32_t ack,
+	  uint8_t flags, uint16_t win, uint64_t now)
+{
+	struct tt_hdr h = tt_hdr_v4(0x0a000002, 0x0a000001, 80, cport);
+	uint8_t f[128];
+
+	h.seq = seq;
+	h.ack = ack;
+	h.flags = flags;
+	h.win = win;
+	p->out[0].n = 0;
+	CU_ASSERT_EQUAL(wr_tcp_input(p->cli, f, tt_frame(f, &h, NULL, 0,
+							   NULL, 0), now), 0);
+	wr_tcp_poll(p->cli, now);
+}
+
+/* A client connection up to ESTABLISHED with a hand-made SYN-ACK of
+ * window @p win (no options: no scaling, no timestamps). */
+static struct wr_tcp_seg
+hand_open(struct tt_pair *p, uint16_t win)
+{
+	struct wr_tcp_seg syn;
+
+	tt_pair_init(p, 1, 1, 4);
+	tt_class_program(p, 1000, 0);
+	p->spec.n_steps = 1;    /* the client sends 1000 bytes, no more */
+	tt_pair_create(p);
+	wr_tcp_start(p->cli, 1000000);
+	wr_tcp_poll(p->cli, 1000000);
+	syn = last_out(p);
+	CU_ASSERT_EQUAL(syn.flags, WR_TH_SYN);
+	CU_ASSERT_EQUAL(syn.mss, 1460);
+	CU_ASSERT_EQUAL(syn.ws, 7);
+	CU_ASSERT(syn.sack_ok && syn.has_ts);
+	peer_send(p, syn.sport, 5000, syn.seq + 1, WR_TH_SYN | WR_TH_ACK, win,
+		  2000000);
+	return syn;
+}
+
+static void
+test_zero_window(void)
+{
+	struct tt_pair p;
+	struct wr_tcp_counters cc;
+	struct wr_tcp_seg syn, s;
+
+	syn = hand_open(&p, 0);
+	/* established: the ACK of the SYN-ACK, no data into a closed window */
+	s = last_out(&p);
+	CU_ASSERT_EQUAL(s.flags, WR_TH_ACK);
+	CU_ASSERT_EQUAL(s.len, 0);
+	CU_ASSERT_EQUAL(s.ack, 5001);
+	wr_tcp_counters(p.cli, 0, WR_TCP_CLIENT, &cc);
+	CU_ASSERT_EQUAL(cc.established, 1);
+	CU_ASSERT_EQUAL(cc.zero_window, 1);
+	CU_ASSERT_EQUAL(cc.tx_bytes, 0);
+	/* the persist timer (the RTO: 1 s before a sample) probes below snd_una */
+	p.out[0].n = 0;
+	wr_tcp_poll(p.cli, 2000000 + 1100000000ull);
+	s = last_out(&p);
+	CU_ASSERT_EQUAL(s.seq, syn.seq);
+	CU_ASSERT_EQUAL(s.len, 0);
+	/* the window opens: the 1000 bytes go */
+	peer_send(&p, syn.sport, 5001, syn.seq + 1, WR_TH_ACK, 4000,
+		  1200000000ull);
+	CU_ASSERT_EQUAL(p.out[0].n, 2);
+	s = last_out(&p);
+	CU_ASSERT_EQUAL(s.seq, syn.seq + 1 + 536);
+	CU_ASSERT_EQUAL(s.len, 1000 - 536);
+	wr_tcp_counters(p.cli, 0, WR_TCP_CLIENT, &cc);
+	CU_ASSERT_EQUAL(cc.tx_bytes, 1000);
+	tt_pair_fini(&p);
+}
+
+static void
+test_rst_challenge(void)
+{
+	struct tt_pair p;
+	struct wr_tcp_counters cc;
+	struct wr_tcp_seg syn, s;
+	struct wr_tcp_port_counters pc;
+
+	syn = hand_open(&p, 8000);
+	/* no MSS option in the SYN-ACK: 536 bytes a segment (RFC 9293
+	 * 3.7.1), and the program's end is a FIN on its last bytes */
+	CU_ASSERT_EQUAL(p.out[0].n, 2);
+	s = last_out(&p);
+	CU_ASSERT_EQUAL(s.seq, syn.seq + 1 + 536);
+	CU_ASSERT_EQUAL(s.len, 1000 - 536);
+	CU_ASSERT_EQUAL(s.flags, WR_TH_ACK | WR_TH_PSH | WR_TH_FIN);
+	/* RFC 5961 3.2: an RST in the window but not at rcv_nxt draws a
+	 * challenge ACK and changes nothing */
+	peer_send(&p, syn.sport, 5100, 0, WR_TH_RST, 0, 3000000);
+	CU_ASSERT_EQUAL_FATAL(p.out[0].n, 1);
+	s = last_out(&p);
+	CU_ASSERT_EQUAL(s.flags, WR_TH_ACK);
+	CU_ASSERT_EQUAL(s.ack, 5001);
+	/* outside the window: dropped, no answer */
+	peer_send(&p, syn.sport, 5001 + (1u << 30), 0, WR_TH_RST, 0, 4000000);
+	CU_ASSERT_EQUAL(p.out[0].n, 0);
+	/* RFC 5961 4.2: a SYN on an established connection: challenge ACK */
+	peer_send(&p, syn.sport, 5001, 0, WR_TH_SYN, 8000, 5000000);
+	CU_ASSERT_EQUAL_FATAL(p.out[0].n, 1);
+	CU_ASSERT_EQUAL(last_out(&p).flags, WR_TH_ACK);
+	wr_tcp_counters(p.cli, 0, WR_TCP_CLIENT, &cc);
+	CU_ASSERT_EQUAL(cc.active, 1);
+	CU_ASSERT_EQUAL(cc.failed_reset, 0);
+	/* an ACK of data never sent (RFC 9293 3.10.7.4): an ACK back, dropped */
+	peer_send(&p, syn.sport, 5001, syn.seq + 5000, WR_TH_ACK, 8000, 6000000);
+	CU_ASSERT_EQUAL(p.out[0].n, 1);
+	/* exactly rcv_nxt: reset */
+	peer_send(&p, syn.sport, 5001, 0, WR_TH_RST, 0, 7000000);
+	wr_tcp_counters(p.cli, 0, WR_TCP_CLIENT, &cc);
+	CU_ASSERT_EQUAL(cc.failed_reset, 1);
+	CU_ASSERT_EQUAL(cc.active, 0);
+	CU_ASSERT(wr_tcp_done(p.cli));
+	/* the tuple is gone: a segment for it is of no connection */
+	peer_send(&p, syn.sport, 5001, syn.seq + 1, WR_TH_ACK, 8000, 8000000);
+	wr_tcp_port_counters(p.cli, &pc);
+	CU_ASSERT_EQUAL(pc.rx_no_conn, 1);
+	tt_pair_fini(&p);
+}
+
+static void
+test_syn_refused_and_timeout(void)
+{
+	struct tt_pair p;
+	struct wr_tcp_counters cc;
+	struct wr_tcp_seg syn;
+	uint64_t now = 1000000;
+
+	/* refused: an RST|ACK acking the SYN */
+	tt_pair_init(&p, 1, 1, 4);
+	wr_tcp_start(p.cli, now);
+	wr_tcp_poll(p.cli, now);
+	syn = last_out(&p);
+	peer_send(&p, syn.sport, 0, syn.seq + 1, WR_TH_RST | WR_TH_ACK, 0, now);
+	wr_tcp_counters(p.cli, 0, WR_TCP_CLIENT, &cc);
+	CU_ASSERT_EQUAL(cc.failed_refused, 1);
+	CU_ASSERT(wr_tcp_done(p.cli));
+	tt_pair_fini(&p);
+	/* nobody answers: syn_retries SYNs again with the RTO doubling, then
+	 * failed_timeout */
+	tt_pair_init(&p, 1, 1, 4);
+	p.spec.tcp.syn_retries = 2;
+	p.spec.tcp.rto_init_ns = 100000000ull;
+	tt_pair_create(&p);
+	wr_tcp_start(p.cli, now);
+	for (; now < 2000000000ull && !wr_tcp_done(p.cli); now += 1000000)
+		wr_tcp_poll(p.cli, now);
+	wr_tcp_counters(p.cli, 0, WR_TCP_CLIENT, &cc);
+	CU_ASSERT_EQUAL(cc.failed_timeout, 1);
+	CU_ASSERT_EQUAL(cc.rto, 2);
+	CU_ASSERT_EQUAL(cc.tx_segs, 3);
+	/* 100 + 200 + 400 ms */
+	CU_ASSERT(now >= 700000000ull && now < 720000000ull);
+	tt_pair_fini(&p);
+}
+
+static void
+test_mem_per_conn(void)
+{
+	struct tt_pair p;
+	struct wr_tcp *t;
+	struct wr_tcp_cfg c = { .n_lanes = 1, .max_conns = 1u << 20 };
+	struct wr_error err;
+	size_t mem;
+
+	tt_pair_init(&p, 1, 1, 4);
+	c.classes = &p.rt_s;
+	c.n_classes = 1;
+	c.io = (struct wr_tcp_io){ .frame = tt_io_frame, .send = tt_io_send,
+				   .ctx = &p.out[1] };
+	CU_ASSERT_EQUAL_FATAL(wr_tcp_create(&t, &c, &err), 0);
+	mem = wr_tcp_mem(t);
+	/* everything the engine allocated, over a million connections */
+	printf("\n    %zu bytes for %u connections: %.1f a connection ",
+	       mem, c.max_conns, (double)mem / c.max_conns);
+	CU_ASSERT(mem <= 256ull * c.max_conns);
+	wr_tcp_free(t);
+	tt_pair_fini(&p);
+}
+
 static CU_TestInfo tcp_tests[] = {
 	{ "parse a SYN (IPv4, options)", test_parse_syn_v4 },
 	{ "parse: malformed options", test_parse_bad_options },
@@ -326,6 +526,10 @@ static CU_TestInfo tcp_tests[] = {
 	{ "RST for a segment of no connection", test_rst_no_conn },
 	{ "RSTs a millisecond bounded", test_rst_limited },
 	{ "SYNs beyond max_conns refused", test_syn_beyond_max_conns },
+	{ "zero window: persist, probe, reopen", test_zero_window },
+	{ "RFC 5961: RSTs and SYNs challenged", test_rst_challenge },
+	{ "SYN refused, SYN timed out", test_syn_refused_and_timeout },
+	{ "bytes a connection (wr_tcp_mem)", test_mem_per_conn },
 	CU_TEST_INFO_NULL,
 };
 

@@ -361,8 +361,15 @@ recovery_ack(struct wr_tcp_cc *cc, uint32_t ack, uint32_t snd_max,
 		return;
 	}
 	if (acked > 0) {
-		if (sack)
-			return; /* RFC 6675 (B): the scoreboard and pipe say it all */
+		/* RFC 6675 (B): the scoreboard and pipe say it all, unless it
+		 * is empty: a peer that agreed to SACK and sends no blocks (a
+		 * middlebox strips them) gets NewReno's retransmission of the
+		 * segment a partial ACK points at, or would wait for the RTO. */
+		if (sack) {
+			if (cc->n_sack == 0)
+				cc->flags |= WR_TCP_CC_F_REXMIT;
+			return;
+		}
 		/* A partial ACK: deflate by what it acknowledged, add one SMSS
 		 * back when that was at least one, and send the first
 		 * unacknowledged segment again (wr_tcp_cc_next()).  Never below
@@ -508,7 +515,7 @@ wr_tcp_cc_next(struct wr_tcp_cc *cc, uint32_t snd_una, uint32_t snd_max,
 {
 	if (!(cc->flags & WR_TCP_CC_F_RECOVERY) || !wr_tcp_seq_lt(snd_una, snd_max))
 		return false;
-	if (!(cc->flags & WR_TCP_CC_F_SACK)) {
+	if (!(cc->flags & WR_TCP_CC_F_SACK) || (cc->flags & WR_TCP_CC_F_REXMIT)) {
 		/* NewReno: once per partial ACK (RFC 6582 3.2 step 3). */
 		if (!(cc->flags & WR_TCP_CC_F_REXMIT))
 			return false;

@@ -132,9 +132,11 @@ syn_sent(struct wr_tcp *t, uint32_t i, const struct wr_tcp_seg *s)
 	c->snd_wl1 = s->seq;
 	c->snd_wl2 = s->ack;
 	syn_opts(t, c, s);
-	if (c->retries == 0)
+	if (c->retries == 0)    /* Karn: a SYN sent once times the path */
 		wr_tcp_cc_rtt(&c->cc, (uint32_t)(wr_tcp_since(t, c) >> 10),
 			      &t->cls[c->cls].lim);
+	else
+		wr_tcp_cc_syn_lost(&c->cc);
 	c->retries = 0;
 	c->rto_at = 0;
 	wr_latency_record(wr_tcp_hist_of(t, c, WR_TCP_HIST_HANDSHAKE),
@@ -229,6 +231,7 @@ data_in(struct wr_tcp *t, uint32_t i, const struct wr_tcp_seg *s)
 	struct wr_tcp_counters *ct = wr_tcp_ctr(t, c);
 	const uint8_t *p = s->payload;
 	uint32_t n = s->len, seq = s->seq, d;
+	uint64_t blind;
 	bool filled = false;
 
 	if (wr_tcp_seq_lt(seq, c->rcv_nxt)) {
@@ -244,7 +247,11 @@ data_in(struct wr_tcp *t, uint32_t i, const struct wr_tcp_seg *s)
 	}
 	if (seq != c->rcv_nxt) {
 		WR_TCP_ADD(ct->ooo_segs, 1);
-		if (!wr_tcp_app_ordered(app, &c->app))
+		/* kept as a range only where the program counts bytes
+		 * without reading them (wr_tcp_app_blind) */
+		blind = wr_tcp_app_blind(app, &c->app);
+		if (blind > 0 && (blind == UINT64_MAX ||
+				  (uint64_t)(seq + n - c->rcv_nxt) <= blind))
 			ooo_add(c, seq, seq + n);
 		ack_now(t, i);
 		return;
@@ -456,6 +463,8 @@ synced(struct wr_tcp *t, uint32_t i, const struct wr_tcp_seg *s)
 			return;
 		}
 		c->snd_wl1 = s->seq - 1;        /* take this segment's window */
+		if (c->retries > 0)
+			wr_tcp_cc_syn_lost(&c->cc);
 		wr_latency_record(wr_tcp_hist_of(t, c, WR_TCP_HIST_HANDSHAKE),
 				  wr_tcp_since(t, c));
 		wr_tcp_established(t, i);

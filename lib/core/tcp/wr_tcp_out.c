@@ -230,6 +230,15 @@ wr_tcp_output(struct wr_tcp *t, uint32_t i)
 	}
 	while (budget > 0) {
 		n = seg_len(c, c->snd_nxt, UINT32_MAX);
+		if (n == 0 && (c->cc.flags & WR_TCP_CC_F_RECOVERY) &&
+		    wr_tcp_cc_next_idle(&c->cc, c->snd_una, c->snd_max, &seq,
+					&len)) {
+			if (!send_data(t, i, seq, seg_len(c, seq, len)))
+				break;
+			sent = true;
+			budget--;
+			continue;
+		}
 		if (n == 0) {
 			if ((c->flags & WR_TC_FIN_PEND) &&
 			    wr_tcp_tx_off(c, c->snd_nxt) == c->send_end &&
@@ -239,6 +248,16 @@ wr_tcp_output(struct wr_tcp *t, uint32_t i)
 		}
 		ok = wr_tcp_cc_send_ok(&c->cc, c->snd_una, c->snd_nxt,
 				       c->snd_max, c->snd_wnd);
+		if (ok == 0 && (c->cc.flags & WR_TCP_CC_F_RECOVERY) &&
+		    wr_tcp_cc_next_idle(&c->cc, c->snd_una, c->snd_max, &seq,
+					&len)) {
+			/* RFC 6675 NextSeg() rule 3: no new data can go */
+			if (!send_data(t, i, seq, seg_len(c, seq, len)))
+				break;
+			sent = true;
+			budget--;
+			continue;
+		}
 		if (ok == 0) {
 			if (c->snd_wnd == 0 && c->snd_una == c->snd_max &&
 			    !(c->flags & WR_TC_PERSIST)) {
@@ -342,7 +361,7 @@ wr_tcp_app_apply(struct wr_tcp *t, uint32_t i, const struct wr_tcp_app_out *o)
 	if (o->events & WR_TCP_EV_REQUEST)
 		WR_TCP_ADD(ct->http_requests, o->requests ? o->requests : 1);
 	if (o->events & WR_TCP_EV_RESPONSE) {
-		WR_TCP_ADD(ct->http_responses, 1);
+		WR_TCP_ADD(ct->http_responses, o->responses ? o->responses : 1);
 		if (!server)
 			WR_TCP_ADD(ct->http_status[o->status >= 100 &&
 						   o->status < 600 ?
@@ -356,7 +375,9 @@ wr_tcp_app_apply(struct wr_tcp *t, uint32_t i, const struct wr_tcp_app_out *o)
 		wr_tcp_end(t, i, &ct->aborted, true);
 		return;
 	}
-	c->send_end += o->send;
+	/* UINT64_MAX: a send without end (until the run stops) */
+	c->send_end = o->send > UINT64_MAX - c->send_end ? UINT64_MAX :
+		      c->send_end + o->send;
 	if (o->close == WR_TCP_APP_FIN)
 		c->flags |= WR_TC_FIN_PEND;
 	if (o->timer_ns > 0) {
