@@ -56,8 +56,15 @@ wr_engine_start_at(struct wr_engine *e, uint64_t start_tsc,
 	/* Launched first: a port leaving from now on waits for them. */
 	wr_eng_set_launched(e, true);
 	for (i = 0; i < e->n_lcores; i++) {
-		rc = rte_eal_remote_launch(wr_tx_lcore_main,
-					   e->lctx[e->lcores[i]], e->lcores[i]);
+		struct wr_lcore_ctx *c = e->lctx[e->lcores[i]];
+
+		/* A lcore of TCP lanes runs their loop (wr_tcp_lcore.h),
+		 * chosen here once: the stateless loop stays as it is. */
+		if (c->tcp != NULL)
+			c->tx_finished = 0;
+		rc = rte_eal_remote_launch(c->tcp != NULL ?
+					   wr_tcp_lcore_main :
+					   wr_tx_lcore_main, c, e->lcores[i]);
 		if (rc != 0) {
 			__atomic_store_n(&e->stop, 1, __ATOMIC_RELAXED);
 			__atomic_store_n(&e->stop_rx, 1, __ATOMIC_RELAXED);
@@ -71,16 +78,38 @@ wr_engine_start_at(struct wr_engine *e, uint64_t start_tsc,
 	return 0;
 }
 
+/* Whether lcore @p c's TCP lanes have clients: a lcore of servers alone
+ * never finishes by itself (they answer until the stop). */
+static bool
+tcp_clients(const struct wr_lcore_ctx *c)
+{
+	unsigned int j;
+
+	for (j = 0; j < c->tcp->n_lanes; j++)
+		if (c->tcp->lanes[j]->has_clients)
+			return true;
+	return false;
+}
+
 bool
 wr_engine_tx_finished(const struct wr_engine *e)
 {
-	unsigned int i;
+	bool stopping = __atomic_load_n(&e->stop, __ATOMIC_RELAXED) != 0;
+	unsigned int i, n = 0;
 
-	for (i = 0; i < e->n_lcores; i++)
-		if (!__atomic_load_n(&e->lctx[e->lcores[i]]->tx_finished,
-				     __ATOMIC_ACQUIRE))
+	for (i = 0; i < e->n_lcores; i++) {
+		const struct wr_lcore_ctx *c = e->lctx[e->lcores[i]];
+
+		/* Servers alone count only once a stop was asked (then
+		 * they say they stopped opening, as every lcore does). */
+		if (c->tcp != NULL && !stopping && !tcp_clients(c))
+			continue;
+		n++;
+		if (!__atomic_load_n(&c->tx_finished, __ATOMIC_ACQUIRE))
 			return false;
-	return true;
+	}
+	/* A run of TCP servers alone ends by time or signal only. */
+	return n > 0 || e->n_lcores == 0;
 }
 
 void
