@@ -175,6 +175,35 @@ test_response_bytes(void)
 	CU_ASSERT_EQUAL(a.msg_len, a.hdr_len);
 	wr_tcp_app_fini(&a);
 
+	/* Words that would break the head are refused. */
+	{
+		static const struct {
+			const char *method, *path, *host;
+			uint16_t status;
+		} bad[] = {
+			{ "GET", "/a b", "", 200 },
+			{ "GET", "/a\r\nX: y", "", 200 },
+			{ "G T", "/", "", 200 },
+			{ "", "/", "", 200 },
+			{ "GET", "", "", 200 },
+			{ "GET", "/", "h\n", 200 },
+			{ "GET", "/", "", 100 },
+			{ "GET", "/", "", 600 },
+		};
+
+		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			http_class(&c);
+			strcpy(c.http.method, bad[i].method);
+			strcpy(c.http.path, bad[i].path);
+			strcpy(c.http.host, bad[i].host);
+			c.http.status = bad[i].status;
+			memset(&err, 0, sizeof(err));
+			CU_ASSERT_EQUAL(wr_tcp_app_init(&a, &c, WR_TCP_CLIENT,
+							NULL, 0, "h", &err), -EINVAL);
+			CU_ASSERT(strstr(err.msg, "class web") != NULL);
+			CU_ASSERT_PTR_NULL(a.rep);
+		}
+	}
 	/* A head longer than the room is refused. */
 	http_class(&c);
 	memset(c.http.path, 'p', sizeof(c.http.path) - 1);
@@ -232,6 +261,35 @@ test_fill_sums(void)
 					      sizeof(file), "10.0.0.2", &err), 0);
 	check_sums(&a, 50 * a.msg_len, &seed);
 	wr_tcp_app_fini(&a);
+	/* A file larger than WR_TCP_APP_COPY_MAX, of odd length: used in
+	 * place, summed by blocks; bodies wrap at its end. */
+	{
+		uint64_t big_len = 3 * WR_TCP_APP_COPY_MAX + 7;
+		uint8_t *big = malloc(big_len), *got = malloc(100000);
+
+		CU_ASSERT_FATAL(big != NULL && got != NULL);
+		for (uint64_t i = 0; i < big_len; i++)
+			big[i] = (uint8_t)rnd(&seed);
+		http_class(&c);
+		c.data = WR_TCP_DATA_FILE;
+		c.http.response_body = 2 * big_len + 3;
+		CU_ASSERT_EQUAL_FATAL(wr_tcp_app_init(&a, &c, WR_TCP_SERVER,
+						      big, big_len, NULL, &err), 0);
+		CU_ASSERT_PTR_NULL(a.rep);
+		CU_ASSERT_PTR_EQUAL(a.data, big);
+		CU_ASSERT_EQUAL(a.sum_shift, 6);
+		check_sums(&a, 3 * a.msg_len, &seed);
+		/* Across the file's end: its last bytes, then its first. */
+		wr_tcp_app_fill(&a, a.hdr_len + big_len - 50000, got, 100000);
+		CU_ASSERT(memcmp(got, big + big_len - 50000, 50000) == 0);
+		CU_ASSERT(memcmp(got + 50000, big, 50000) == 0);
+		CU_ASSERT(wr_tcp_app_match(&a, big_len - 50000, got, 100000));
+		got[70000] ^= 0x40;
+		CU_ASSERT_FALSE(wr_tcp_app_match(&a, big_len - 50000, got, 100000));
+		wr_tcp_app_fini(&a);
+		free(big);
+		free(got);
+	}
 	/* A server's large bodies. */
 	http_class(&c);
 	c.http.response_body = 1000003;
@@ -564,6 +622,33 @@ test_client_chunked(void)
 	wr_tcp_app_fini(&a);
 }
 
+/* HEAD: the response's Content-Length frames nothing (RFC 9110 9.3.2). */
+static void
+test_client_head(void)
+{
+	static const char head[] =
+		"HTTP/1.1 200 OK\r\nContent-Length: 615\r\n\r\n"
+		"HTTP/1.1 200 OK\r\nContent-Length: 615\r\n\r\n";
+	struct wr_tcp_class c;
+	struct wr_tcp_app a;
+	struct wr_error err = { 0 };
+	struct run r;
+
+	http_class(&c);
+	c.server.present = false;
+	strcpy(c.http.method, "HEAD");
+	c.http.requests = 2;
+	CU_ASSERT_EQUAL_FATAL(wr_tcp_app_init(&a, &c, WR_TCP_CLIENT, NULL, 0,
+					      "h", &err), 0);
+	CU_ASSERT(memcmp(a.hdr, "HEAD / HTTP/1.1\r\n", 17) == 0);
+	r = feed_all(&a, head, strlen(head), false);
+	CU_ASSERT_EQUAL(r.requests, 2);
+	CU_ASSERT_EQUAL(r.responses, 2);
+	CU_ASSERT_EQUAL(r.done, 1);
+	CU_ASSERT_EQUAL(r.close, WR_TCP_APP_FIN);
+	wr_tcp_app_fini(&a);
+}
+
 static void
 test_client_bad(void)
 {
@@ -628,6 +713,12 @@ test_server_requests(void)
 		"GET /two HTTP/1.1\r\nHost: x\r\n\r\n"
 		"GET /three HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
 	static const char http10[] = "GET / HTTP/1.0\r\n\r\n";
+	/* curl -T - (a body of unknown length: chunked), then a GET. */
+	static const char upload[] =
+		"PUT /f HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n"
+		"Expect: 100-continue\r\n\r\n"
+		"5\r\nhello\r\n0\r\n\r\n"
+		"GET / HTTP/1.1\r\nHost: x\r\n\r\n";
 	struct wr_tcp_class c;
 	struct wr_tcp_app a;
 	struct wr_error err = { 0 };
@@ -654,6 +745,11 @@ test_server_requests(void)
 	CU_ASSERT_EQUAL(r.sent, 3 * a.msg_len);
 	CU_ASSERT_EQUAL(r.close, WR_TCP_APP_FIN);
 	CU_ASSERT_EQUAL(r.done, 1);
+	r = feed_all(&a, upload, strlen(upload), true);
+	CU_ASSERT_EQUAL(r.requests, 2);
+	CU_ASSERT_EQUAL(r.sent, 2 * a.msg_len);
+	CU_ASSERT_EQUAL(r.done, 1);
+	CU_ASSERT_EQUAL(r.close, WR_TCP_APP_FIN);
 	/* HTTP/1.0 without keep-alive: answered, then closed. */
 	r = feed_all(&a, http10, strlen(http10), false);
 	CU_ASSERT_EQUAL(r.requests, 1);
@@ -933,6 +1029,62 @@ test_raw_mismatch(void)
 	wr_tcp_app_fini(&a);
 }
 
+/* A response body from wirerate's own server is checked byte by byte;
+ * dump's view of a raw program. */
+static void
+test_http_mismatch(void)
+{
+	struct wr_tcp_class c;
+	struct wr_tcp_app cl, sv;
+	struct wr_tcp_app_st st;
+	struct wr_tcp_app_out o;
+	struct wr_error err = { 0 };
+	uint8_t b[4096];
+	uint32_t n;
+
+	http_class(&c);
+	c.http.response_body = 3000;
+	CU_ASSERT_EQUAL_FATAL(wr_tcp_app_init(&cl, &c, WR_TCP_CLIENT, NULL, 0,
+					      "h", &err), 0);
+	CU_ASSERT_EQUAL_FATAL(wr_tcp_app_init(&sv, &c, WR_TCP_SERVER, NULL, 0,
+					      NULL, &err), 0);
+	n = (uint32_t)sv.msg_len;
+	wr_tcp_app_fill(&sv, 0, b, n);
+	for (int bad = 0; bad < 2; bad++) {
+		b[sv.hdr_len + 2500] ^= (uint8_t)bad;
+		wr_tcp_app_start(&cl, &st, &o);
+		wr_tcp_app_rx(&cl, &st, b, sv.hdr_len + 10, 0, &o);
+		/* In the body: counted, not read; the rest may come blind. */
+		CU_ASSERT_FALSE(wr_tcp_app_ordered(&cl, &st));
+		CU_ASSERT_EQUAL(wr_tcp_app_blind(&cl, &st), 2990);
+		wr_tcp_app_rx(&cl, &st, b + sv.hdr_len + 10,
+			      n - sv.hdr_len - 10, sv.hdr_len + 10, &o);
+		CU_ASSERT_EQUAL(o.close, bad ? WR_TCP_APP_ERROR : WR_TCP_APP_FIN);
+		CU_ASSERT_EQUAL(o.events, bad ? 0 : WR_TCP_EV_RESPONSE | WR_TCP_EV_DONE);
+		b[sv.hdr_len + 2500] ^= (uint8_t)bad;
+	}
+	wr_tcp_app_fini(&cl);
+	wr_tcp_app_fini(&sv);
+
+	/* dump: the server's sends of a raw program, their first bytes. */
+	raw_class(&c);
+	add(&c, WR_TCP_OP_SEND, WR_TCP_CLIENT, 10, 0, false);
+	add(&c, WR_TCP_OP_SEND, WR_TCP_SERVER, 300, 0, false);
+	add(&c, WR_TCP_OP_SEND, WR_TCP_SERVER, 5, 0, false);
+	CU_ASSERT_EQUAL_FATAL(wr_tcp_app_init(&sv, &c, WR_TCP_SERVER, NULL, 0,
+					      NULL, &err), 0);
+	CU_ASSERT_EQUAL(wr_tcp_app_message(&sv, 0, b, 16, &n), 300);
+	CU_ASSERT_EQUAL(n, 16);
+	CU_ASSERT_EQUAL(b[15], 15);
+	CU_ASSERT_EQUAL(wr_tcp_app_message(&sv, 1, b, 16, &n), 5);
+	CU_ASSERT_EQUAL(n, 5);
+	CU_ASSERT_EQUAL(b[0], 0);
+	CU_ASSERT_EQUAL(b[4], 4);
+	CU_ASSERT_EQUAL(wr_tcp_app_message(&sv, 2, b, 16, &n), 0);
+	CU_ASSERT_EQUAL(n, 0);
+	wr_tcp_app_fini(&sv);
+}
+
 static void
 test_state_size(void)
 {
@@ -948,11 +1100,13 @@ static CU_TestInfo tests[] = {
 	{ "client_nginx", test_client_nginx },
 	{ "client_python", test_client_python },
 	{ "client_chunked", test_client_chunked },
+	{ "client_head", test_client_head },
 	{ "client_bad", test_client_bad },
 	{ "server_requests", test_server_requests },
 	{ "pair_http", test_pair_http },
 	{ "pair_raw", test_pair_raw },
 	{ "raw_mismatch", test_raw_mismatch },
+	{ "http_mismatch", test_http_mismatch },
 	{ "state_size", test_state_size },
 	CU_TEST_INFO_NULL,
 };

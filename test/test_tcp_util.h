@@ -20,6 +20,7 @@ struct tt_hdr {
 	uint8_t flags;
 	uint16_t win;
 	uint16_t frag;          /* IPv4 flags + offset */
+	uint16_t tci;           /* the tags' TCI (0: 7) */
 	uint8_t ip_proto;
 };
 
@@ -111,7 +112,8 @@ tt_frame(uint8_t *f, const struct tt_hdr *h, const uint8_t *opt, uint32_t on,
 	memset(f, 0, 14 + 8 + 40 + hl);
 	memcpy(f, "\x02\0\0\0\0\x02\x02\0\0\0\0\x01", 12);
 	for (unsigned int k = 0; k < h->n_tags; k++, o += 4)
-		tt_put(f + o, (uint64_t)(k ? 0x8100 : 0x88a8) << 16 | 7, 4);
+		tt_put(f + o, (uint64_t)(k || h->n_tags == 1 ? 0x8100 : 0x88a8) << 16 |
+		       (h->tci ? h->tci : 7), 4);
 	tt_put(f + o, h->v6 ? 0x86dd : 0x0800, 2);
 	ip = o + 2;
 	if (h->v6) {
@@ -160,6 +162,8 @@ tt_frame(uint8_t *f, const struct tt_hdr *h, const uint8_t *opt, uint32_t on,
 
 struct tt_out {
 	uint32_t n;
+	uint32_t fail_every;    /* every so many buffers asked: none (0: never) */
+	uint32_t calls;
 	uint8_t (*f)[TT_FRAME];
 	uint32_t len[TT_OUT_MAX];
 };
@@ -186,6 +190,8 @@ struct tt_pair {
 	uint64_t rng;
 	uint64_t now;
 	uint64_t lost, duped, reordered;
+	unsigned int f0;        /* CUnit's failures before the test */
+	bool burst;             /* frames in through wr_tcp_input_burst() */
 };
 
 static inline uint8_t *
@@ -194,6 +200,8 @@ tt_io_frame(void *ctx, uint32_t room)
 	struct tt_out *o = ctx;
 
 	if (o->n == TT_OUT_MAX || room > TT_FRAME)
+		return NULL;
+	if (o->fail_every > 0 && ++o->calls % o->fail_every == 0)
 		return NULL;
 	return o->f[o->n];
 }
@@ -238,13 +246,14 @@ tt_pair_create(struct tt_pair *p)
 	c.max_conns = p->cli_max;
 	c.io = (struct wr_tcp_io){ .ctx = &p->out[0], .frame = tt_io_frame,
 				   .send = tt_io_send };
-	if (p->spec.count > 0)
+	if (p->spec.count > 0 || p->spec.duration_ns > 0)
 		CU_ASSERT_EQUAL_FATAL(wr_tcp_create(&p->cli, &c, &err), 0);
 	c.classes = &p->rt_s;
 	c.max_conns = p->srv_max;
 	c.seed = 99;
 	c.io.ctx = &p->out[1];
-	CU_ASSERT_EQUAL_FATAL(wr_tcp_create(&p->srv, &c, &err), 0);
+	if (p->spec.server.present)
+		CU_ASSERT_EQUAL_FATAL(wr_tcp_create(&p->srv, &c, &err), 0);
 	p->out[0].n = p->out[1].n = 0;
 	p->n_link = 0;
 }
@@ -271,6 +280,7 @@ tt_pair_init(struct tt_pair *p, uint64_t count, uint32_t conc,
 	     uint32_t srv_max)
 {
 	memset(p, 0, sizeof(*p));
+	p->f0 = CU_get_number_of_failures();
 	wr_tcp_class_defaults(&p->spec);
 	strcpy(p->spec.name, "t");
 	p->spec.client.present = p->spec.server.present = true;
@@ -356,6 +366,34 @@ tt_done(struct tt_pair *p)
 	       p->n_link == 0;
 }
 
+/* What is due, to each side through wr_tcp_input_burst() (in order). */
+static inline void
+tt_deliver_burst(struct tt_pair *p)
+{
+	static const uint8_t *fr[2][256];
+	static uint32_t len[2][256];
+	uint8_t ret[256];
+	uint32_t n[2] = { 0, 0 };
+
+	for (uint32_t j = 0; j < p->n_link; j++) {
+		struct tt_msg *m = &p->link[j];
+
+		if (m->due > p->now)
+			continue;
+		if (n[m->to] == 256) {
+			wr_tcp_input_burst(m->to ? p->srv : p->cli, fr[m->to],
+					   len[m->to], 256, p->now, ret);
+			n[m->to] = 0;
+		}
+		fr[m->to][n[m->to]] = m->f;
+		len[m->to][n[m->to]++] = m->len;
+	}
+	for (int side = 0; side < 2; side++)
+		if (n[side] > 0)
+			wr_tcp_input_burst(side ? p->srv : p->cli, fr[side],
+					   len[side], n[side], p->now, ret);
+}
+
 /* Run until both sides are done and the link is empty, or @p max_ns. */
 static inline void
 tt_run(struct tt_pair *p, uint64_t max_ns, void (*each)(struct tt_pair *))
@@ -367,6 +405,8 @@ tt_run(struct tt_pair *p, uint64_t max_ns, void (*each)(struct tt_pair *))
 	for (; p->now < max_ns; p->now += 10000) {
 		uint32_t k = 0;
 
+		if (p->burst)
+			tt_deliver_burst(p);
 		for (uint32_t j = 0; j < p->n_link; j++) {
 			struct tt_msg *m = &p->link[j];
 
@@ -376,8 +416,9 @@ tt_run(struct tt_pair *p, uint64_t max_ns, void (*each)(struct tt_pair *))
 				k++;
 				continue;
 			}
-			wr_tcp_input(m->to ? p->srv : p->cli, m->f, m->len,
-				     p->now);
+			if (!p->burst)
+				wr_tcp_input(m->to ? p->srv : p->cli, m->f,
+					     m->len, p->now);
 		}
 		p->n_link = k;
 		tt_drain(p);

@@ -31,13 +31,14 @@ pow2_at_least(uint64_t n)
 static uint32_t
 local_add(struct wr_tcp *t, const struct wr_tcp_local *l, bool v6)
 {
-	int32_t f = wr_tcp_local_find(t, l->ip, v6);
+	uint32_t vlan = wr_tcp_vlan_key(l->n_tags, l->tci);
+	int32_t f = wr_tcp_local_find(t, l->ip, v6, vlan);
 	uint32_t h;
 
 	if (f >= 0)
 		return (uint32_t)f;
 	wr_tcp_tmpl_init(&t->loc[t->n_loc], l, v6);
-	h = (uint32_t)wr_tcp_mix64((uint64_t)l->ip ^ (uint64_t)(l->ip >> 64) ^ v6);
+	h = wr_tcp_local_hash(l->ip, v6, vlan);
 	while (t->loc_hash[h & t->loc_mask] != 0)
 		h++;
 	t->loc_hash[h & t->loc_mask] = ++t->n_loc;
@@ -55,6 +56,28 @@ listener_add(struct wr_tcp *t, uint32_t local, uint16_t port, unsigned int k)
 	while (t->lis[h & t->lis_mask] != 0)
 		h++;
 	t->lis[h & t->lis_mask] = key << 8 | (k + 1);
+}
+
+/* A lane's share of a concurrency: at least one, or a lane whose share
+ * rounds to 0 would never open its share of the count and never be done
+ * (a concurrency below n_lanes is exceeded by the difference). */
+static uint32_t
+lane_cap(uint32_t conc, unsigned int lane, unsigned int n)
+{
+	uint32_t c = conc / n + (lane < conc % n ? 1 : 0);
+
+	return c > 0 ? c : 1;
+}
+
+/* A lane's share of a rate (0 stays 0: as fast as the concurrency
+ * allows); a positive rate's share never rounds to 0, which would read
+ * as no limit. */
+static uint64_t
+lane_rate(uint64_t milli, unsigned int lane, unsigned int n)
+{
+	uint64_t r = milli / n + (lane < milli % n ? 1 : 0);
+
+	return milli > 0 && r == 0 ? 1 : r;
 }
 
 static int
@@ -83,18 +106,29 @@ class_setup(struct wr_tcp *t, unsigned int k, struct wr_error *err)
 	cl->tw_ticks = wr_tcp_ticks(s->tcp.time_wait_ns) + 1;
 	cl->idle_ticks = wr_tcp_ticks(s->tcp.idle_timeout_ns) + 1;
 	cl->rcv_win = s->tcp.window ? s->tcp.window : 65535;
-	cl->rate_milli = s->rate_milli / n;
+	cl->rate_milli = lane_rate(s->rate_milli, lane, n);
 	if (s->count > 0)
 		cl->lane_count = s->count > lane ?
 			(s->count - lane + n - 1) / n : 0;
-	cl->cap = s->concurrency / n + (lane < s->concurrency % n ? 1 : 0);
+	cl->cap = lane_cap(s->concurrency, lane, n);
 	range = (uint32_t)(s->client.sport_hi - s->client.sport_lo) + 1;
-	cl->n_sports = range > lane ? (range - lane + n - 1) / n : 0;
+	if (t->cfg.sport_ok != NULL) {
+		/* the device's RSS decides which ports are this lane's */
+		cl->n_sports = range;
+		cl->sport_step = 1;
+		cl->sport_base = s->client.sport_lo;
+	} else {
+		cl->n_sports = range > lane ? (range - lane + n - 1) / n : 0;
+		cl->sport_step = n;
+		cl->sport_base = s->client.sport_lo + lane;
+	}
 	if (cl->client && cl->n_sports == 0)
 		return wr_error_set(err, -EINVAL, NULL, s->client.where.line,
 				    s->client.where.col, NULL, "tcp class %s: "
 				    "lane %u has no source port", s->name, lane);
 	if (cl->client) {
+		cl->cli_i = lane % cl->rt.n_clients;
+		cl->srv_i = lane / cl->rt.n_clients % cl->rt.n_servers;
 		cl->cl_local = zalloc(t, cl->rt.n_clients * sizeof(uint32_t));
 		if (cl->cl_local == NULL)
 			return -ENOMEM;
@@ -140,6 +174,23 @@ class_apps(struct wr_tcp *t, unsigned int k, struct wr_error *err)
 		cl->own[side] = true;
 		cl->app[side] = &cl->own_app[side];
 	}
+	return 0;
+}
+
+/* A connection names its local in 16 bits (doc/tcp.md: bytes a
+ * connection): more addresses on one engine are refused, not wrapped. */
+static int
+check_locals(struct wr_tcp *t, struct wr_error *err)
+{
+	uint64_t n_loc = 0;
+
+	for (unsigned int k = 0; k < t->n_cls; k++)
+		n_loc += t->cls[k].rt.n_clients + t->cls[k].rt.n_listen;
+	if (n_loc > UINT16_MAX)
+		return wr_error_set(err, -EINVAL, NULL, 0, 0, NULL, "tcp engine "
+				    "of port %u: %llu local addresses, at most "
+				    "%u", t->cfg.port, (unsigned long long)n_loc,
+				    UINT16_MAX);
 	return 0;
 }
 
@@ -207,6 +258,8 @@ wr_tcp_create(struct wr_tcp **out, const struct wr_tcp_cfg *cfg,
 	for (unsigned int k = 0; rc == 0 && k < t->n_cls; k++)
 		t->cls[k].rt = cfg->classes[k];
 	if (rc == 0)
+		rc = check_locals(t, err);
+	if (rc == 0)
 		rc = alloc_arrays(t);
 	for (unsigned int k = 0; rc == 0 && k < t->n_cls; k++)
 		rc = class_setup(t, k, err);
@@ -220,6 +273,16 @@ wr_tcp_create(struct wr_tcp **out, const struct wr_tcp_cfg *cfg,
 				     "connections", cfg->port, cfg->max_conns);
 		return rc;
 	}
+	/* the programs the engine compiled: their data repeated and its
+	 * prefix sums (wr_tcp_app.c) */
+	for (unsigned int k = 0; k < t->n_cls; k++)
+		for (int sd = 0; sd < 2; sd++)
+			if (t->cls[k].own[sd]) {
+				const struct wr_tcp_app *a = &t->cls[k].own_app[sd];
+
+				t->mem += a->rep_len + ((a->data_len >> a->sum_shift) +
+							1) * sizeof(*a->sum);
+			}
 	t->pc.mem_bytes = t->mem;
 	*out = t;
 	return 0;
@@ -276,13 +339,24 @@ wr_tcp_stop(struct wr_tcp *t, bool abort, uint64_t now)
 	t->tick = wr_tcp_ticks(now);
 	for (unsigned int k = 0; k < t->n_cls; k++)
 		t->cls[k].opening = false;
-	if (!abort)
-		return;
 	for (uint32_t i = 0; i < t->n_used; i++) {
 		struct wr_tcp_conn *c = &t->conns[i];
 
 		if (c->state == WR_TCP_ST_FREE)
 			continue;
+		if (!abort) {
+			/* a send without end ("until the run ends") ends here:
+			 * a FIN after what went out */
+			if (c->send_end == UINT64_MAX &&
+			    !(c->flags & WR_TC_FIN_PEND) &&
+			    (c->state == WR_TCP_ST_ESTABLISHED ||
+			     c->state == WR_TCP_ST_CLOSE_WAIT)) {
+				c->send_end = wr_tcp_tx_off(c, c->snd_max);
+				c->flags |= WR_TC_FIN_PEND;
+				wr_tcp_txq_push(t, i);
+			}
+			continue;
+		}
 		if (c->state == WR_TCP_ST_TIME_WAIT) {
 			WR_TCP_SUB(wr_tcp_ctr(t, c)->time_wait, 1);
 			wr_tcp_conn_free(t, i);
@@ -334,13 +408,14 @@ ctl_take(struct wr_tcp *t)
 	cl = &t->cls[r.class_idx];
 	if (r.set_rate) {
 		/* The opened count so far stays: the new rate counts from now. */
-		cl->rate_milli = r.rate_milli / n;
+		cl->rate_milli = lane_rate(r.rate_milli, lane, n);
 		cl->start_ns = t->now;
 		cl->opened_base = cl->opened;
 		cl->no_ramp = true;
+		cl->next_check = 0;
 	}
 	if (r.set_concurrency)
-		cl->cap = r.concurrency / n + (lane < r.concurrency % n ? 1 : 0);
+		cl->cap = lane_cap(r.concurrency, lane, n);
 	if (r.pause)
 		cl->paused = true;
 	if (r.resume)
@@ -478,6 +553,11 @@ timers(struct wr_tcp *t)
 {
 	uint32_t n = 0;
 
+	if (t->n_timed == 0) {
+		/* nothing on the wheel: no slot to walk */
+		t->wheel_tick = t->tick + 1;
+		return;
+	}
 	while (wr_tcp_seq_leq(t->wheel_tick, t->tick) && n++ < WR_TCP_WHEEL) {
 		uint32_t *head = &t->wheel[t->wheel_tick & (WR_TCP_WHEEL - 1)];
 		uint32_t i = *head, nx;
@@ -498,26 +578,43 @@ timers(struct wr_tcp *t)
 		t->wheel_tick = t->tick;  /* a long pause: every slot was seen */
 }
 
+/* Connection k (k % n_lanes == lane) uses client k % n_clients and server
+ * k / n_clients % n_servers: stepped by n_lanes without a division. */
+static void
+next_pair(struct wr_tcp_cls *cl, unsigned int n_lanes)
+{
+	cl->cli_i += n_lanes;
+	while (cl->cli_i >= cl->rt.n_clients) {
+		cl->cli_i -= cl->rt.n_clients;
+		if (++cl->srv_i == cl->rt.n_servers)
+			cl->srv_i = 0;
+	}
+}
+
 static bool
 open_conn(struct wr_tcp *t, unsigned int k)
 {
 	struct wr_tcp_cls *cl = &t->cls[k];
 	const struct wr_tcp_class *s = cl->rt.spec;
-	uint64_t kk = t->cfg.lane + (uint64_t)t->cfg.n_lanes * cl->opened;
-	uint32_t li = (uint32_t)(kk % cl->rt.n_clients);
-	uint32_t si = (uint32_t)(kk / cl->rt.n_clients % cl->rt.n_servers);
-	uint32_t local = cl->cl_local[li], tries, i = WR_TCP_NIL;
-	__uint128_t rip = cl->rt.servers[si];
+	uint32_t local = cl->cl_local[cl->cli_i], tries, i = WR_TCP_NIL;
+	__uint128_t rip = cl->rt.servers[cl->srv_i];
 	uint16_t sport = 0;
 	struct wr_tcp_conn *c;
 	struct wr_tcp_counters *ct = &t->ctr[k * 2];
 
-	tries = cl->n_sports < 64 ? cl->n_sports : 64;
+	/* with RSS about 1 in n_lanes ports is this lane's: n times the tries */
+	tries = 64 * (t->cfg.sport_ok != NULL ? t->cfg.n_lanes : 1);
+	if (tries > cl->n_sports)
+		tries = cl->n_sports;
 	while (tries-- > 0) {
-		sport = (uint16_t)(s->client.sport_lo + t->cfg.lane +
-				   t->cfg.n_lanes * cl->sport_cur);
+		sport = (uint16_t)(cl->sport_base + cl->sport_step * cl->sport_cur);
 		if (++cl->sport_cur == cl->n_sports)
 			cl->sport_cur = 0;
+		if (t->cfg.sport_ok != NULL &&
+		    !t->cfg.sport_ok(t->cfg.sport_ctx,
+				     &cl->rt.clients[cl->cli_i], rip, sport,
+				     s->server.dport))
+			continue;
 		if (wr_tcp_lookup(t, local, rip, sport, s->server.dport) ==
 		    WR_TCP_NIL) {
 			i = 0;
@@ -550,6 +647,7 @@ open_conn(struct wr_tcp *t, unsigned int k)
 	t->n_open++;
 	cl->open_now++;
 	cl->opened++;
+	next_pair(cl, t->cfg.n_lanes);
 	WR_TCP_ADD(ct->attempted, 1);
 	WR_TCP_ADD(ct->active, 1);
 	wr_tcp_send_ctl(t, c, WR_TH_SYN, c->iss);
@@ -588,8 +686,16 @@ open_class(struct wr_tcp *t, unsigned int k)
 		cl->opening = false;
 		return;
 	}
+	if (cl->open_now >= cl->cap || t->now < cl->next_check)
+		return;
 	/* no rate: as fast as the concurrency allows, a burst a poll */
 	due_n = cl->rate_milli ? rate_due(cl, t->now) : cl->opened + 256;
+	if (due_n <= cl->opened) {
+		/* nothing due: the rate's 128-bit division waits 16 µs
+		 * (polls come far more often when idle) */
+		cl->next_check = t->now + (1u << 14);
+		return;
+	}
 	if (s->count > 0 && due_n > cl->lane_count)
 		due_n = cl->lane_count;
 	while (cl->opened < due_n && cl->open_now < cl->cap)

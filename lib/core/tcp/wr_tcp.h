@@ -134,6 +134,17 @@ struct wr_tcp_cfg {
 	uint32_t max_conns;
 	uint64_t seed;          /**< ISNs, ports' order: a function of the stream file's seed */
 	struct wr_tcp_io io;
+	/**
+	 * Several lanes on a port: true when the peer's segments of a
+	 * connection from @p local's port @p sport to @p server's port
+	 * @p dport reach this lane's RX queue (the device's RSS hash and
+	 * redirection table: lib/dp computes it, as dperf does).  The
+	 * engine then takes any port of the class's range that passes.
+	 * NULL: lane j of n takes the ports p with (p - sport_lo) % n == j.
+	 */
+	bool (*sport_ok)(void *ctx, const struct wr_tcp_local *local,
+			 __uint128_t server, uint16_t sport, uint16_t dport);
+	void *sport_ctx;
 };
 
 /** Histograms kept per class and side (ns): wr_latency's. */
@@ -222,6 +233,17 @@ void wr_tcp_start(struct wr_tcp *t, uint64_t now);
  */
 int wr_tcp_input(struct wr_tcp *t, const uint8_t *frame, uint32_t len,
 		 uint64_t now);
+
+/**
+ * Frames as wr_tcp_input() takes them one by one, @p n of them at once
+ * (the same order, the same counts): their connections' lookups are
+ * prefetched together.  @p ret[i] is what wr_tcp_input() would return
+ * for frame i.  @return how many are handed back (ret 1).
+ */
+unsigned int wr_tcp_input_burst(struct wr_tcp *t,
+				const uint8_t *const *frames,
+				const uint32_t *lens, unsigned int n,
+				uint64_t now, uint8_t *ret);
 
 /**
  * Open what the rates allow, fire timers due, send what windows allow and

@@ -71,6 +71,8 @@ wr_tcp_cc_init(struct wr_tcp_cc *cc, uint16_t mss, uint32_t init_cwnd,
 	else
 		iw = 4u * cc->mss;
 	cc->cwnd = iw > WR_TCP_CC_CWND_MAX ? WR_TCP_CC_CWND_MAX : (uint32_t)iw;
+	iw = cc->cwnd / cc->mss;
+	cc->iw_segs = iw > UINT16_MAX ? UINT16_MAX : (uint16_t)iw;
 	/* RFC 5681 3.1: "arbitrarily high" (the peer's window bounds it). */
 	cc->ssthresh = UINT32_MAX;
 	cc->rto_us = lim->rto_init_us != 0 ? lim->rto_init_us : RTO_INIT_US;
@@ -82,10 +84,20 @@ void
 wr_tcp_cc_syn_lost(struct wr_tcp_cc *cc)
 {
 	cc->cwnd = cc->mss;
+	cc->acked_partial = 0;
 	cc->ssthresh = UINT32_MAX;
 	cc->flags &= (uint8_t)~(WR_TCP_CC_F_RECOVER | WR_TCP_CC_F_RTO);
 	if (!(cc->flags & WR_TCP_CC_F_RTT) && cc->rto_us < RTO_SYN_LOST_US)
 		cc->rto_us = RTO_SYN_LOST_US;
+}
+
+void
+wr_tcp_cc_idle(struct wr_tcp_cc *cc)
+{
+	/* RFC 5681 4.1: RW = min(IW, cwnd), IW as at the start (the
+	 * class's init_cwnd, or equation (1)'s). */
+	cc->cwnd = min_u32(cc->cwnd, (uint32_t)cc->iw_segs * cc->mss);
+	cc->acked_partial = 0;
 }
 
 /*
@@ -139,10 +151,12 @@ sb_trim(struct wr_tcp_cc *cc, uint32_t ack)
 	for (i = 0; i < cc->n_sack; i++) {
 		struct wr_tcp_cc_range g = cc->sack[i];
 
-		if (wr_tcp_seq_leq(g.r, ack))
-			continue; /* all acknowledged: RFC 6675 4, Update() */
-		if (wr_tcp_seq_lt(g.l, ack))
-			g.l = ack;
+		/* All acknowledged: RFC 6675 4, Update().  A range the ACK
+		 * cuts (or starts at) says the peer holds the byte at the ACK
+		 * it did not acknowledge: it reneged (RFC 2018 8) or is wrong;
+		 * the range goes too, so the byte at snd_una is never SACKed. */
+		if (!wr_tcp_seq_lt(ack, g.l))
+			continue;
 		cc->sack[n++] = g;
 	}
 	cc->n_sack = (uint8_t)n;
@@ -185,10 +199,25 @@ sb_add(struct wr_tcp_cc *cc, uint32_t base, uint32_t l, uint32_t r)
 	cc->n_sack = (uint8_t)(n - i);
 }
 
-static void
+/* Whether [l, r) is within one range already. */
+static bool
+sb_covers(const struct wr_tcp_cc *cc, uint32_t l, uint32_t r)
+{
+	unsigned int i;
+
+	for (i = 0; i < cc->n_sack; i++)
+		if (wr_tcp_seq_leq(cc->sack[i].l, l) && wr_tcp_seq_leq(r, cc->sack[i].r))
+			return true;
+	return false;
+}
+
+/* @return true when a block SACKed octets not SACKed before (RFC 6675
+ * 2's duplicate acknowledgment). */
+static bool
 sb_update(struct wr_tcp_cc *cc, uint32_t ack, uint32_t snd_max,
 	  const struct wr_tcp_cc_range *sacks, unsigned int n_sacks)
 {
+	bool news = false;
 	unsigned int i;
 
 	sb_trim(cc, ack);
@@ -196,15 +225,18 @@ sb_update(struct wr_tcp_cc *cc, uint32_t ack, uint32_t snd_max,
 		uint32_t l = sacks[i].l, r = sacks[i].r;
 
 		/* RFC 2018 4: blocks of data never sent or empty are bogus;
-		 * a block at or below the ACK (a D-SACK, RFC 2883) says
-		 * nothing about the holes. */
+		 * a block below the ACK (a D-SACK, RFC 2883) says nothing
+		 * about the holes; one holding the byte at the ACK cannot be
+		 * (the peer would have acknowledged it). */
 		if (!wr_tcp_seq_lt(l, r) || wr_tcp_seq_lt(snd_max, r) ||
-		    wr_tcp_seq_leq(r, ack))
+		    !wr_tcp_seq_lt(ack, l))
 			continue;
-		if (wr_tcp_seq_lt(l, ack))
-			l = ack;
+		if (sb_covers(cc, l, r))
+			continue;
+		news = true;
 		sb_add(cc, ack, l, r);
 	}
+	return news;
 }
 
 bool
@@ -355,8 +387,9 @@ recovery_ack(struct wr_tcp_cc *cc, uint32_t ack, uint32_t snd_max,
 		if (!sack)
 			cc->cwnd = min_u32(cc->ssthresh,
 					   max_u32(span(ack, snd_max), cc->mss) + cc->mss);
-		cc->flags &= (uint8_t)~(WR_TCP_CC_F_RECOVERY | WR_TCP_CC_F_RECOVER |
-					WR_TCP_CC_F_REXMIT);
+		cc->flags &= (uint8_t)~(WR_TCP_CC_F_RECOVERY | WR_TCP_CC_F_REXMIT);
+		if (wr_tcp_seq_lt(cc->recover, ack))
+			cc->flags &= (uint8_t)~WR_TCP_CC_F_RECOVER;
 		cc->dupacks = 0;
 		return;
 	}
@@ -395,49 +428,56 @@ wr_tcp_cc_ack(struct wr_tcp_cc *cc, uint32_t ack, uint32_t snd_una,
 	      uint32_t snd_max, const struct wr_tcp_cc_range *sacks,
 	      unsigned int n_sacks, bool dup)
 {
+	bool sack = cc->flags & WR_TCP_CC_F_SACK, news = false;
 	uint32_t acked;
-	bool enter;
 
 	/* An ACK of what was never sent is the engine's to refuse (RFC 9293
 	 * 3.10.7.4); one of old data changes nothing. */
 	if (wr_tcp_seq_lt(snd_max, ack) || wr_tcp_seq_lt(ack, snd_una))
 		return WR_TCP_CC_NONE;
 	acked = ack - snd_una;
-	if (cc->flags & WR_TCP_CC_F_SACK)
-		sb_update(cc, ack, snd_max, sacks, n_sacks);
+	if (sack)
+		news = sb_update(cc, ack, snd_max, sacks, n_sacks);
 	if (acked > 0)
 		cc->flags &= (uint8_t)~WR_TCP_CC_F_RTO;
 	if (cc->flags & WR_TCP_CC_F_RECOVERY) {
 		recovery_ack(cc, ack, snd_max, acked, dup);
 		return WR_TCP_CC_NONE;
 	}
-	/* RFC 6582's careful variant: recover is only compared while the
-	 * ACK has not reached it. */
-	if ((cc->flags & WR_TCP_CC_F_RECOVER) && wr_tcp_seq_leq(cc->recover, ack))
+	/* RFC 6582 3.2 step 2: the ACK "covers more than recover" when
+	 * ack - 1 > recover, recover being the highest byte sent (ours is
+	 * one past it: snd_max), so when ack > our recover: one byte beyond
+	 * what was out when the recovery or RTO began.  Past that, recover
+	 * is not compared again (no 2^31-old value ever is). */
+	if ((cc->flags & WR_TCP_CC_F_RECOVER) && wr_tcp_seq_lt(cc->recover, ack))
 		cc->flags &= (uint8_t)~WR_TCP_CC_F_RECOVER;
 	if (acked > 0) {
-		cc->dupacks = 0;
+		cc->dupacks = 0;        /* RFC 5681 3.2, RFC 6675 5 */
 		grow(cc, acked);
+	}
+	/* A duplicate: RFC 5681 2's (the engine's @p dup); with SACK, RFC
+	 * 6675 2's instead: an ACK that SACKs octets not SACKed before, even
+	 * one that moves snd_una, changes the window or carries data (so the
+	 * duplicates a duplicated segment draws, D-SACKs, are none).  A peer
+	 * that agreed to SACK yet sends no blocks is counted as RFC 5681 says. */
+	if (sack ? !(news || (n_sacks == 0 && dup)) : !(dup && acked == 0))
 		return WR_TCP_CC_NONE;
-	}
-	if (dup) {
-		if (cc->dupacks == 0)
-			cc->high_rxt = snd_max; /* limited transmit starts here */
-		if (cc->dupacks < UINT8_MAX)
-			cc->dupacks++;
-	}
+	if (cc->dupacks == 0)
+		cc->high_rxt = snd_max; /* limited transmit starts here */
+	if (cc->dupacks < UINT8_MAX)
+		cc->dupacks++;
 	/* RFC 5681 3.2 step 2 (the third duplicate ACK); with SACK RFC 6675 5
 	 * (1) DupAcks >= DupThresh or (2) IsLost(HighACK + 1). */
-	enter = dup && cc->dupacks >= WR_TCP_CC_DUPTHRESH;
-	if ((cc->flags & WR_TCP_CC_F_SACK) && n_sacks > 0 &&
-	    wr_tcp_seq_lt(snd_una, snd_max) && wr_tcp_cc_lost(cc, snd_una))
-		enter = true;
-	/* RFC 6582 3.2 step 2 / RFC 6675 5: not while the ACK is at or below
-	 * recover (the duplicate ACKs an RTO's go-back-N draws, or those of a
-	 * recovery just left). */
-	if (!enter || (cc->flags & WR_TCP_CC_F_RECOVER))
+	if (cc->dupacks < WR_TCP_CC_DUPTHRESH &&
+	    !(sack && wr_tcp_seq_lt(ack, snd_max) && wr_tcp_cc_lost(cc, ack)))
 		return WR_TCP_CC_NONE;
-	enter_recovery(cc, snd_una, snd_max);
+	/* RFC 6582 3.2 step 2 / RFC 6675 5 ("beyond the last value of
+	 * RecoveryPoint"): not while the ACK is at or below recover (the
+	 * duplicate ACKs an RTO's go-back-N draws, or those that needless
+	 * retransmissions of a recovery just left draw). */
+	if (cc->flags & WR_TCP_CC_F_RECOVER)
+		return WR_TCP_CC_NONE;
+	enter_recovery(cc, ack, snd_max);
 	return WR_TCP_CC_RETRANSMIT;
 }
 
@@ -522,6 +562,9 @@ wr_tcp_cc_next(struct wr_tcp_cc *cc, uint32_t snd_una, uint32_t snd_max,
 		cc->flags &= (uint8_t)~WR_TCP_CC_F_REXMIT;
 		*seq = snd_una;
 		*len = min_u32(cc->mss, snd_max - snd_una);
+		/* Not into a range SACKed since the partial ACK. */
+		if (cc->n_sack > 0)
+			*len = min_u32(*len, cc->sack[0].l - snd_una);
 		cc->high_rxt = snd_una + *len;
 		return true;
 	}

@@ -15,7 +15,14 @@
  *   wr_tcp_cc_ack()      every ACK that is not of an old segment
  *   wr_tcp_cc_send_ok()  how much new data the windows allow now
  *   wr_tcp_cc_next()     in recovery: what to send again next
+ *   wr_tcp_cc_next_idle() the same when no new data can go (rule 3)
  *   wr_tcp_cc_timeout()  the RTO fired
+ *   wr_tcp_cc_syn_lost() established after the SYN/SYN-ACK went twice
+ *   wr_tcp_cc_idle()     sending again after more than an RTO idle
+ *
+ * All on the connection's lcore; no call allocates or fails, and the
+ * only loops are over the WR_TCP_CC_SACK_MAX ranges.  The state is a plain struct: a
+ * zeroed one is not valid, wr_tcp_cc_init() makes it so.
  *
  * Sequence numbers are 32-bit and compared modulo 2^32 (RFC 9293).
  * The scoreboard keeps the peer's SACK blocks above snd_una merged into at
@@ -59,6 +66,7 @@ struct wr_tcp_cc {
 	uint8_t flags;          /**< WR_TCP_CC_F_* */
 	uint8_t n_sack;
 	uint8_t backoff;        /**< RTOs in a row (RFC 6298 5.5) */
+	uint16_t iw_segs;       /**< the initial window in segments (idle restart) */
 	/** Congestion avoidance: bytes acknowledged toward the next SMSS of
 	 * cwnd (RFC 3465 2.1's bytes_acked; always below cwnd).  32 bits:
 	 * a 16-bit count in MSS/64 units overflowed above 1024 segments. */
@@ -71,8 +79,9 @@ struct wr_tcp_cc {
 #define WR_TCP_CC_F_RTT      0x04u /**< a first RTT sample was taken */
 /** @c recover holds a value duplicate ACKs are checked against (RFC 6582
  * 3.2 step 2, the careful variant): set by a recovery or an RTO, cleared
- * once the cumulative ACK reaches it (so that a value 2^31 bytes old is
- * never compared: sequence numbers would wrap). */
+ * once the cumulative ACK passes it (ack > recover: recover is snd_max,
+ * one past the RFC's "highest sequence number transmitted"), so that a
+ * value 2^31 bytes old is never compared: sequence numbers would wrap. */
 #define WR_TCP_CC_F_RECOVER  0x08u
 /** NewReno: a partial ACK owes a retransmission of the segment at
  * snd_una (RFC 6582 3.2 step 3), wr_tcp_cc_next() hands it out; also in
@@ -128,9 +137,12 @@ enum wr_tcp_cc_act {
  * 5681 2's duplicate ACK definition holds (no data, window unchanged, ack
  * == snd_una, data outstanding).  Updates cwnd/ssthresh (slow start,
  * congestion avoidance, recovery's inflation and its partial ACKs, RFC
- * 6582), the scoreboard.  With SACK, a non-advancing ACK whose blocks make
- * IsLost(snd_una) true enters recovery too (RFC 6675 5 (2)).  An ACK
- * below snd_una or above snd_max changes nothing.  RTT samples are
+ * 6582), the scoreboard.  With SACK agreed, what counts as a duplicate is
+ * RFC 6675 2's instead (an ACK that SACKs octets not SACKed before, even
+ * one that moves snd_una; @p dup then matters only for a peer that sends
+ * no blocks), and IsLost(HighACK + 1) enters recovery before DupThresh
+ * (RFC 6675 5 (2)): pass every ACK that carries blocks.  An ACK below
+ * snd_una or above snd_max changes nothing.  RTT samples are
  * wr_tcp_cc_rtt()'s, not taken here.
  */
 enum wr_tcp_cc_act wr_tcp_cc_ack(struct wr_tcp_cc *cc, uint32_t ack,
@@ -182,6 +194,11 @@ bool wr_tcp_cc_sacked(const struct wr_tcp_cc *cc, uint32_t seq, uint32_t len);
  */
 bool wr_tcp_cc_next_idle(struct wr_tcp_cc *cc, uint32_t snd_una,
 			 uint32_t snd_max, uint32_t *seq, uint32_t *len);
+
+/** The connection sent nothing for more than an RTO and is about to
+ * send again: cwnd = min(IW, cwnd) (RFC 5681 4.1's restart window; the
+ * engine measures the idle time, as Linux's tcp_slow_start_after_idle). */
+void wr_tcp_cc_idle(struct wr_tcp_cc *cc);
 
 /** RFC 6675 4's IsLost(@p seq): DupThresh discontiguous SACKed ranges
  * above @p seq, or more than (DupThresh - 1) * SMSS bytes SACKed above it. */

@@ -104,18 +104,6 @@ wr_tcp_http_begin(struct wr_tcp_http_st *s, bool response, bool no_body)
 	s->left = 0;
 }
 
-bool
-wr_tcp_http_idle(const struct wr_tcp_http_st *s)
-{
-	return s->phase == P_BEGIN;
-}
-
-bool
-wr_tcp_http_bad(const struct wr_tcp_http_st *s)
-{
-	return s->phase == P_BAD;
-}
-
 uint64_t
 wr_tcp_http_blind(const struct wr_tcp_http_st *s)
 {

@@ -80,12 +80,6 @@ void wr_tcp_http_eof(struct wr_tcp_http_st *s, struct wr_tcp_http_res *r);
 /** Bytes ahead that are body (counted, not read): UINT64_MAX to the close. */
 uint64_t wr_tcp_http_blind(const struct wr_tcp_http_st *s);
 
-/** True when nothing of a message was taken since wr_tcp_http_begin(). */
-bool wr_tcp_http_idle(const struct wr_tcp_http_st *s);
-
-/** True once wr_tcp_http_feed() found the bytes bad. */
-bool wr_tcp_http_bad(const struct wr_tcp_http_st *s);
-
 /** Offset in the body of the next body byte when the body has a
  * Content-Length (for checking a known body), else UINT64_MAX. */
 uint64_t wr_tcp_http_body_off(const struct wr_tcp_http_st *s, uint64_t body_len);

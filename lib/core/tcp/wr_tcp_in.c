@@ -76,7 +76,7 @@ accept_syn(struct wr_tcp *t, uint32_t local, int32_t k,
 	WR_TCP_ADD(ct->attempted, 1);
 	WR_TCP_ADD(ct->active, 1);
 	WR_TCP_ADD(ct->rx_segs, 1);
-	WR_TCP_ADD(ct->rx_frame_bytes, flen + 4);
+	WR_TCP_ADD(ct->rx_frame_bytes, (flen < 60 ? 60 : flen) + 4);
 	wr_tcp_send_ctl(t, c, WR_TH_SYN | WR_TH_ACK, c->iss);
 	wr_tcp_rto_arm(t, c);
 }
@@ -184,7 +184,8 @@ rx_deliver(struct wr_tcp *t, uint32_t i, const uint8_t *p, uint32_t n)
 }
 
 /* Keep [l, r) as a received range (no bytes): sorted, merged, the
- * lowest WR_TCP_OOO_MAX kept (they are what fills rcv_nxt first). */
+ * lowest WR_TCP_OOO_MAX kept (they are what fills rcv_nxt first);
+ * ooo_last: the range the segment fell in (RFC 2018 4: SACKed first). */
 static void
 ooo_add(struct wr_tcp_conn *c, uint32_t l, uint32_t r)
 {
@@ -208,17 +209,23 @@ ooo_add(struct wr_tcp_conn *c, uint32_t l, uint32_t r)
 			n--;
 		}
 		c->n_ooo = (uint8_t)n;
+		c->ooo_last = (uint8_t)k;
 		return;
 	}
 	if (k == WR_TCP_OOO_MAX)
 		return;
-	if (n == WR_TCP_OOO_MAX)
-		n--;
+	if (n == WR_TCP_OOO_MAX) {
+		n--;            /* the highest goes, and a FIN it ended with */
+		c->flags &= (uint16_t)~WR_TC_OOO_FIN;
+	}
 	memmove(&o[k + 1], &o[k], (n - k) * sizeof(*o));
 	o[k].l = l;
 	o[k].r = r;
 	c->n_ooo = (uint8_t)(n + 1);
+	c->ooo_last = (uint8_t)k;
 }
+
+static void fin_in(struct wr_tcp *t, uint32_t i);
 
 /* Payload (RFC 9293 3.10.7.4 seventh): in order to the program, out of
  * order as a range or dropped (the program reads bytes in order now). */
@@ -251,8 +258,14 @@ data_in(struct wr_tcp *t, uint32_t i, const struct wr_tcp_seg *s)
 		 * without reading them (wr_tcp_app_blind) */
 		blind = wr_tcp_app_blind(app, &c->app);
 		if (blind > 0 && (blind == UINT64_MAX ||
-				  (uint64_t)(seq + n - c->rcv_nxt) <= blind))
+				  (uint64_t)(seq + n - c->rcv_nxt) <= blind)) {
 			ooo_add(c, seq, seq + n);
+			/* a FIN ahead of a hole: taken when the hole fills
+			 * (its range the highest, kept) */
+			if ((s->flags & WR_TH_FIN) && c->n_ooo > 0 &&
+			    c->ooo[c->n_ooo - 1].r == seq + n)
+				c->flags |= WR_TC_OOO_FIN;
+		}
 		ack_now(t, i);
 		return;
 	}
@@ -263,12 +276,19 @@ data_in(struct wr_tcp *t, uint32_t i, const struct wr_tcp_seg *s)
 
 		memmove(&c->ooo[0], &c->ooo[1], (c->n_ooo - 1) * sizeof(c->ooo[0]));
 		c->n_ooo--;
+		if (c->ooo_last > 0)
+			c->ooo_last--;
 		filled = true;
 		if (wr_tcp_seq_lt(c->rcv_nxt, r))
 			rx_deliver(t, i, NULL, r - c->rcv_nxt);
 	}
 	if (c->state == WR_TCP_ST_FREE)
 		return;
+	if ((c->flags & WR_TC_OOO_FIN) && c->n_ooo == 0) {
+		c->flags &= (uint16_t)~WR_TC_OOO_FIN;
+		fin_in(t, i);
+		return;
+	}
 	/* RFC 5681 4.2 / 9293 3.8.6.3: every second full segment, a filled
 	 * hole at once, else within 40 ms. */
 	if (filled || ++c->nacks >= 2) {
@@ -333,9 +353,9 @@ static uint32_t
 rtt_us(const struct wr_tcp *t, const struct wr_tcp_conn *c,
        const struct wr_tcp_seg *s, uint32_t ack)
 {
-	/* Timestamps (RFC 7323 4.1): a tick is 2^20 ns, taken as 1024 µs. */
+	/* Timestamps (RFC 7323 4.1): a tick is 2^10 ns, taken as 1 µs. */
 	if ((c->flags & WR_TC_TS) && s->has_ts && s->tsecr != 0)
-		return (wr_tcp_tsval(t->now) - s->tsecr) << 10;
+		return wr_tcp_tsval(t->now) - s->tsecr;
 	if ((c->flags & WR_TC_RTT) && wr_tcp_seq_lt(c->rtt_seq, ack))
 		return (t->tick - c->rtt_tick) << (WR_TCP_TICK_SHIFT - 10);
 	return UINT32_MAX;
@@ -355,8 +375,18 @@ ack_in(struct wr_tcp *t, uint32_t i, const struct wr_tcp_seg *s)
 		ack_now(t, i);
 		return false;
 	}
-	if (wr_tcp_seq_lt(ack, c->snd_una))
-		return true;    /* old: the rest of the segment still counts */
+	if (wr_tcp_seq_lt(ack, c->snd_una)) {
+		/* RFC 5961 5.2: older than a window (the peer's window
+		 * standing for MAX.SND.WND, at least 64 KB): dropped with an
+		 * ACK; else an old ACK, the rest of the segment counts */
+		uint32_t w = c->snd_wnd > 65535 ? c->snd_wnd : 65535;
+
+		if (c->snd_una - ack > w) {
+			ack_now(t, i);
+			return false;
+		}
+		return true;
+	}
 	dup = ack == c->snd_una && s->len == 0 && wnd == c->snd_wnd &&
 	      !(s->flags & (WR_TH_SYN | WR_TH_FIN)) && c->snd_max != c->snd_una;
 	if (dup)
@@ -485,6 +515,24 @@ synced(struct wr_tcp *t, uint32_t i, const struct wr_tcp_seg *s)
 		fin_in(t, i);
 }
 
+/* RFC 6191 / RFC 9293 3.10.7.4: a new SYN for a tuple in TIME_WAIT
+ * opens a new connection when it cannot be taken for the old one's (its
+ * sequence or timestamp is above what the old one ended with). */
+static bool
+tw_reuse(const struct wr_tcp_conn *c, const struct wr_tcp_seg *s)
+{
+	bool ts = (c->flags & WR_TC_TS) && s->has_ts;
+
+	if ((s->flags & (WR_TH_SYN | WR_TH_ACK | WR_TH_RST)) != WR_TH_SYN)
+		return false;
+	/* as Linux's tcp_timewait_state_process(): not PAWS-old, and a
+	 * sequence or a timestamp above the old connection's */
+	if (ts && wr_tcp_seq_lt(s->tsval, c->ts_recent))
+		return false;
+	return wr_tcp_seq_lt(c->rcv_nxt, s->seq) ||
+	       (ts && wr_tcp_seq_lt(c->ts_recent, s->tsval));
+}
+
 static void
 conn_input(struct wr_tcp *t, uint32_t i, const struct wr_tcp_seg *s,
 	   uint32_t flen)
@@ -492,8 +540,15 @@ conn_input(struct wr_tcp *t, uint32_t i, const struct wr_tcp_seg *s,
 	struct wr_tcp_conn *c = &t->conns[i];
 	struct wr_tcp_counters *ct = wr_tcp_ctr(t, c);
 
+	if (c->state == WR_TCP_ST_TIME_WAIT && tw_reuse(c, s)) {
+		uint32_t local = c->local;
+
+		wr_tcp_end(t, i, NULL, false);
+		no_conn(t, local, s, flen);     /* counted there */
+		return;
+	}
 	WR_TCP_ADD(ct->rx_segs, 1);
-	WR_TCP_ADD(ct->rx_frame_bytes, flen + 4);
+	WR_TCP_ADD(ct->rx_frame_bytes, (flen < 60 ? 60 : flen) + 4);
 	c->last_rx = t->tick;
 	switch (c->state) {
 	case WR_TCP_ST_SYN_SENT:
@@ -516,36 +571,99 @@ conn_input(struct wr_tcp *t, uint32_t i, const struct wr_tcp_seg *s,
 	}
 }
 
+/* The first steps of a frame: parsed, counted, its local found.
+ * @return -1 when done with (the verdict in *@p ret), else the local. */
+static int32_t
+input_head(struct wr_tcp *t, const uint8_t *frame, uint32_t len,
+	   struct wr_tcp_seg *s, int *ret)
+{
+	int32_t local;
+	int rc;
+
+	WR_TCP_ADD(t->pc.rx_frames, 1);
+	rc = wr_tcp_parse(frame, len, s);
+	*ret = rc == 1 ? 1 : 0;
+	if (rc != 0) {
+		if (rc == 1)
+			WR_TCP_ADD(t->pc.rx_not_tcp, 1);
+		else
+			WR_TCP_ADD(t->pc.rx_bad, 1);
+		return -1;
+	}
+	local = wr_tcp_local_find(t, s->dst, s->v6, s->vlan);
+	if (local < 0) {
+		WR_TCP_ADD(t->pc.rx_not_tcp, 1);
+		*ret = 1;
+	}
+	return local;
+}
+
+static void
+input_tail(struct wr_tcp *t, uint32_t local, const struct wr_tcp_seg *s,
+	   uint32_t len)
+{
+	uint32_t i = wr_tcp_lookup(t, local, s->src, s->dport, s->sport);
+
+	if (i == WR_TCP_NIL)
+		no_conn(t, local, s, len);
+	else
+		conn_input(t, i, s, len);
+}
+
 int
 wr_tcp_input(struct wr_tcp *t, const uint8_t *frame, uint32_t len,
 	     uint64_t now)
 {
 	struct wr_tcp_seg s;
 	int32_t local;
-	uint32_t i;
-	int rc;
+	int ret;
 
 	t->now = now;
 	t->tick = wr_tcp_ticks(now);
-	WR_TCP_ADD(t->pc.rx_frames, 1);
-	rc = wr_tcp_parse(frame, len, &s);
-	if (rc == 1) {
-		WR_TCP_ADD(t->pc.rx_not_tcp, 1);
-		return 1;
+	local = input_head(t, frame, len, &s, &ret);
+	if (local >= 0)
+		input_tail(t, (uint32_t)local, &s, len);
+	return ret;
+}
+
+/* Frames in bursts of 32: every frame parsed and its hash bucket
+ * prefetched, then each bucket's first connection prefetched, then each
+ * segment taken in order; the two cache misses of a lookup overlap
+ * instead of following one another frame after frame. */
+unsigned int
+wr_tcp_input_burst(struct wr_tcp *t, const uint8_t *const *frames,
+		   const uint32_t *lens, unsigned int n, uint64_t now,
+		   uint8_t *ret)
+{
+	struct wr_tcp_seg s[32];
+	int32_t local[32];
+	uint32_t h[32];
+	unsigned int back = 0;
+
+	t->now = now;
+	t->tick = wr_tcp_ticks(now);
+	for (unsigned int b = 0; b < n; b += 32) {
+		unsigned int m = n - b < 32 ? n - b : 32, k;
+		int r;
+
+		for (k = 0; k < m; k++) {
+			local[k] = input_head(t, frames[b + k], lens[b + k],
+					      &s[k], &r);
+			ret[b + k] = (uint8_t)r;
+			back += (unsigned int)r;
+			if (local[k] < 0)
+				continue;
+			h[k] = wr_tcp_hash(t, (uint32_t)local[k], s[k].src,
+					   s[k].dport, s[k].sport);
+			__builtin_prefetch(&t->hash[h[k]]);
+		}
+		for (k = 0; k < m; k++)
+			if (local[k] >= 0 && t->hash[h[k]] != WR_TCP_NIL)
+				__builtin_prefetch(&t->conns[t->hash[h[k]]]);
+		for (k = 0; k < m; k++)
+			if (local[k] >= 0)
+				input_tail(t, (uint32_t)local[k], &s[k],
+					   lens[b + k]);
 	}
-	if (rc < 0) {
-		WR_TCP_ADD(t->pc.rx_bad, 1);
-		return 0;
-	}
-	local = wr_tcp_local_find(t, s.dst, s.v6);
-	if (local < 0) {
-		WR_TCP_ADD(t->pc.rx_not_tcp, 1);
-		return 1;
-	}
-	i = wr_tcp_lookup(t, (uint32_t)local, s.src, s.dport, s.sport);
-	if (i == WR_TCP_NIL)
-		no_conn(t, (uint32_t)local, &s, len);
-	else
-		conn_input(t, i, &s, len);
-	return 0;
+	return back;
 }

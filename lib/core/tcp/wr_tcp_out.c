@@ -51,6 +51,7 @@ send_seg(struct wr_tcp *t, struct wr_tcp_conn *c, uint8_t flags, uint32_t seq,
 	const struct wr_tcp_opts *o = &cl->rt.spec->tcp;
 	bool server = c->flags & WR_TC_SERVER;
 	struct wr_tcp_txseg g;
+	struct wr_tcp_cc_range sk[WR_TCP_OOO_MAX];
 	uint32_t w;
 
 	memset(&g, 0, sizeof(g));
@@ -70,8 +71,17 @@ send_seg(struct wr_tcp *t, struct wr_tcp_conn *c, uint8_t flags, uint32_t seq,
 		w = cl->rcv_win >> c->rcv_ws;
 		g.win = (uint16_t)(w > 65535 ? 65535 : w);
 		g.ts = c->flags & WR_TC_TS;
-		if ((c->flags & WR_TC_SACK) && (flags & WR_TH_ACK)) {
-			g.sack = c->ooo;
+		if ((c->flags & WR_TC_SACK) && (flags & WR_TH_ACK) &&
+		    c->n_ooo > 0) {
+			/* RFC 2018 4: the block of the latest segment first,
+			 * then the others */
+			unsigned int k = c->ooo_last < c->n_ooo ? c->ooo_last : 0;
+
+			sk[0] = c->ooo[k];
+			for (unsigned int j = 0, m = 1; j < c->n_ooo; j++)
+				if (j != k)
+					sk[m++] = c->ooo[j];
+			g.sack = sk;
 			g.n_sack = c->n_ooo;
 		}
 	}
@@ -207,58 +217,60 @@ wr_tcp_resend(struct wr_tcp *t, uint32_t i, uint32_t seq)
 		send_data(t, i, seq, n);
 }
 
-/* What the windows allow, retransmissions first; then an ACK owed. */
+/* What the windows allow, retransmissions first; then an ACK owed.  A
+ * segment that found no buffer (tx_nobuf) leaves the connection queued:
+ * the next poll tries again. */
 void
 wr_tcp_output(struct wr_tcp *t, uint32_t i)
 {
 	struct wr_tcp_conn *c = &t->conns[i];
 	uint32_t seq, len, ok, n, budget = WR_TCP_TX_BURST;
-	bool sent = false;
+	bool sent = false, blocked = false, rec;
 
 	if (c->state < WR_TCP_ST_ESTABLISHED || c->state == WR_TCP_ST_TIME_WAIT ||
 	    c->state == WR_TCP_ST_FIN_WAIT_2) {
-		if ((c->flags & WR_TC_ACK_NOW) && c->state > WR_TCP_ST_SYN_RCVD)
-			send_seg(t, c, WR_TH_ACK, c->snd_nxt, 0, 0);
+		if ((c->flags & WR_TC_ACK_NOW) && c->state > WR_TCP_ST_SYN_RCVD &&
+		    !send_seg(t, c, WR_TH_ACK, c->snd_nxt, 0, 0))
+			wr_tcp_txq_push(t, i);
 		return;
 	}
-	while (budget > 0 && (c->cc.flags & WR_TCP_CC_F_RECOVERY) &&
+	/* RFC 5681 4.1: sending again after more than an RTO with nothing
+	 * in flight and nothing heard (a client's think time): the restart
+	 * window */
+	if (c->snd_una == c->snd_max &&
+	    (uint32_t)(t->tick - c->last_rx) >
+	    (uint32_t)(((uint64_t)c->cc.rto_us * 1000) >> WR_TCP_TICK_SHIFT))
+		wr_tcp_cc_idle(&c->cc);
+	rec = c->cc.flags & WR_TCP_CC_F_RECOVERY;
+	while (budget > 0 && rec &&
 	       wr_tcp_cc_next(&c->cc, c->snd_una, c->snd_max, &seq, &len)) {
-		if (!send_data(t, i, seq, seg_len(c, seq, len)))
-			return;
+		if (!send_data(t, i, seq, seg_len(c, seq, len))) {
+			blocked = true;
+			break;
+		}
 		sent = true;
 		budget--;
 	}
-	while (budget > 0) {
+	while (budget > 0 && !blocked) {
 		n = seg_len(c, c->snd_nxt, UINT32_MAX);
-		if (n == 0 && (c->cc.flags & WR_TCP_CC_F_RECOVERY) &&
-		    wr_tcp_cc_next_idle(&c->cc, c->snd_una, c->snd_max, &seq,
-					&len)) {
-			if (!send_data(t, i, seq, seg_len(c, seq, len)))
-				break;
-			sent = true;
-			budget--;
-			continue;
-		}
-		if (n == 0) {
-			if ((c->flags & WR_TC_FIN_PEND) &&
-			    wr_tcp_tx_off(c, c->snd_nxt) == c->send_end &&
-			    (!(c->flags & WR_TC_FIN_SENT) || c->snd_nxt != c->snd_max))
-				sent |= send_data(t, i, c->snd_nxt, 0);
-			break;
-		}
-		ok = wr_tcp_cc_send_ok(&c->cc, c->snd_una, c->snd_nxt,
-				       c->snd_max, c->snd_wnd);
-		if (ok == 0 && (c->cc.flags & WR_TCP_CC_F_RECOVERY) &&
+		ok = n == 0 ? 0 : wr_tcp_cc_send_ok(&c->cc, c->snd_una, c->snd_nxt,
+						     c->snd_max, c->snd_wnd);
+		if (ok == 0 && rec &&
 		    wr_tcp_cc_next_idle(&c->cc, c->snd_una, c->snd_max, &seq,
 					&len)) {
 			/* RFC 6675 NextSeg() rule 3: no new data can go */
-			if (!send_data(t, i, seq, seg_len(c, seq, len)))
-				break;
-			sent = true;
-			budget--;
-			continue;
-		}
-		if (ok == 0) {
+			n = seg_len(c, seq, len);
+		} else if (n == 0) {
+			if ((c->flags & WR_TC_FIN_PEND) &&
+			    wr_tcp_tx_off(c, c->snd_nxt) == c->send_end &&
+			    (!(c->flags & WR_TC_FIN_SENT) || c->snd_nxt != c->snd_max)) {
+				if (send_data(t, i, c->snd_nxt, 0))
+					sent = true;
+				else
+					blocked = true;
+			}
+			break;
+		} else if (ok == 0) {
 			if (c->snd_wnd == 0 && c->snd_una == c->snd_max &&
 			    !(c->flags & WR_TC_PERSIST)) {
 				/* RFC 9293 3.8.6.1: probe the closed window */
@@ -267,15 +279,21 @@ wr_tcp_output(struct wr_tcp *t, uint32_t i)
 				wr_tcp_rto_arm(t, c);
 			}
 			break;
+		} else {
+			seq = c->snd_nxt;
+			n = n < ok ? n : ok;
 		}
-		if (!send_data(t, i, c->snd_nxt, n < ok ? n : ok))
+		if (!send_data(t, i, seq, n)) {
+			blocked = true;
 			break;
+		}
 		sent = true;
 		budget--;
 	}
-	if (!sent && (c->flags & WR_TC_ACK_NOW))
-		send_seg(t, c, WR_TH_ACK, c->snd_nxt, 0, 0);
-	if (budget == 0)
+	if (!sent && !blocked && (c->flags & WR_TC_ACK_NOW) &&
+	    !send_seg(t, c, WR_TH_ACK, c->snd_nxt, 0, 0))
+		blocked = true;
+	if (budget == 0 || blocked)
 		wr_tcp_txq_push(t, i);
 }
 
@@ -426,7 +444,10 @@ wr_tcp_rto_fire(struct wr_tcp *t, uint32_t i)
 			 WR_TH_SYN | WR_TH_ACK, c->iss, 0, 0);
 	} else {
 		c->snd_nxt = c->snd_una;        /* go back (RFC 5681 3.1) */
-		wr_tcp_output(t, i);
+		if (c->snd_wnd == 0)    /* nothing may go: draw the window */
+			send_seg(t, c, WR_TH_ACK, c->snd_una - 1, 0, 0);
+		else
+			wr_tcp_output(t, i);
 	}
 	if (c->rto_at == 0 || wr_tcp_seq_leq(c->rto_at, t->tick))
 		wr_tcp_rto_arm(t, c);

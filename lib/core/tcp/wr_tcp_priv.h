@@ -57,6 +57,7 @@ enum wr_tcp_state {
 #define WR_TC_V6        0x0800u
 #define WR_TC_WS        0x1000u /* window scaling agreed */
 #define WR_TC_FIN_SENT  0x2000u /* our FIN went out (it may be sent again) */
+#define WR_TC_OOO_FIN   0x4000u /* the highest range kept ends with the peer's FIN */
 
 /* Out-of-order ranges kept per connection (sequence numbers only). */
 #define WR_TCP_OOO_MAX 3
@@ -89,7 +90,7 @@ struct wr_tcp_conn {
 	uint8_t cls, state;
 	uint8_t snd_ws, rcv_ws;
 	uint8_t retries, nacks; /* RTO retries in a row; full segments unACKed */
-	uint8_t n_ooo, pad;
+	uint8_t n_ooo, ooo_last;
 	uint16_t tx_wraps, rx_wraps; /* stream offsets past 4 GB (streams to 2^48) */
 	struct wr_tcp_cc_range ooo[WR_TCP_OOO_MAX];
 	struct wr_tcp_app_st app;
@@ -108,6 +109,7 @@ struct wr_tcp_seg {
 	uint16_t sport, dport;
 	uint16_t win;
 	uint16_t hdr_len;       /* TCP header */
+	uint32_t vlan;          /* wr_tcp_vlan_key() of its tags */
 	__uint128_t src, dst;
 	uint32_t seq, ack;
 	uint32_t tsval, tsecr;
@@ -143,6 +145,7 @@ struct wr_tcp_tmpl {
 	uint8_t l3_len;         /* 20 or 40 */
 	uint8_t v6;
 	uint32_t ip4_sum;       /* IPv4 header words that never change */
+	uint32_t vlan;          /* wr_tcp_vlan_key() of its tags */
 	__uint128_t ip;
 };
 
@@ -161,11 +164,14 @@ struct wr_tcp_cls {
 	uint64_t opened;        /* connections this lane opened */
 	uint64_t opened_base;   /* opened when the rate last changed */
 	bool no_ramp;           /* a rate set by wr_tcp_ctl applies at once */
+	uint64_t next_check;    /* the rate is not computed again before */
 	uint64_t lane_count;    /* this lane's share of count (0: no bound) */
 	uint32_t cap;           /* this lane's share of concurrency */
 	uint32_t open_now;      /* client connections open (not TIME_WAIT) */
+	uint32_t cli_i, srv_i;  /* the next connection's client and server */
 	uint32_t sport_cur;     /* next source port's index in this lane's */
-	uint32_t n_sports;      /* source ports this lane owns */
+	uint32_t n_sports;      /* source ports this lane may take */
+	uint32_t sport_base, sport_step; /* port i is base + step * i */
 	uint32_t mss;           /* the class's MSS for its family */
 	uint32_t rto_init_us;
 	struct wr_tcp_cc_limits lim;
@@ -173,9 +179,12 @@ struct wr_tcp_cls {
 	uint32_t rcv_win;       /* window announced (bytes) */
 };
 
-/* The wheel: 2^19 ns ticks (0.52 ms: "1 ms or finer"), 8192 slots (4.3 s). */
+/* The wheel: 2^19 ns ticks (0.52 ms: "1 ms or finer"), 65,536 slots
+ * (34 s a turn, above the default idle timeout of 30 s: an idle
+ * connection is visited once per timeout, not once a turn; with 8192
+ * slots, 10 M idle connections cost 2.3 M visits a second). */
 #define WR_TCP_TICK_SHIFT 19
-#define WR_TCP_WHEEL_BITS 13
+#define WR_TCP_WHEEL_BITS 16
 #define WR_TCP_WHEEL (1u << WR_TCP_WHEEL_BITS)
 /* Delayed ACKs: at most 40 ms late (RFC 9293 3.8.6.3 allows 500 ms). */
 #define WR_TCP_DACK_NS 40000000ull
@@ -202,6 +211,7 @@ struct wr_tcp {
 	uint32_t hash_mask;
 	uint32_t *wheel;
 	uint32_t wheel_tick;    /* the next tick to run */
+	uint32_t n_timed;       /* connections on the wheel */
 	uint32_t txq_head, txq_tail;
 	/* Locals: templates and an open-addressing index by address. */
 	struct wr_tcp_tmpl *loc;
@@ -282,6 +292,29 @@ wr_tcp_since(const struct wr_tcp *t, const struct wr_tcp_conn *c)
 	return (uint64_t)(uint32_t)(wr_tcp_us(t->now) - c->t0_us) << 10;
 }
 
+/* A local is its address on its VLANs: the same address may stand on two
+ * VLANs of one port (the loader accepts it: a DUT routing between them).
+ * The tags' count and VLAN IDs, priorities left out. */
+static inline uint32_t
+wr_tcp_vlan_key(unsigned int n_tags, const uint16_t *tci)
+{
+	uint32_t k = (uint32_t)n_tags << 24;
+
+	if (n_tags > 0)
+		k |= (uint32_t)(tci[0] & 0xfff) << 12;
+	if (n_tags > 1)
+		k |= tci[1] & 0xfffu;
+	return k;
+}
+
+static inline uint32_t
+wr_tcp_local_hash(__uint128_t ip, bool v6, uint32_t vlan)
+{
+	return (uint32_t)wr_tcp_mix64(((uint64_t)ip ^ (uint64_t)(ip >> 64)) *
+				      0x9e3779b97f4a7c15ull ^
+				      ((uint64_t)vlan << 1 | v6));
+}
+
 static inline uint32_t
 wr_tcp_ticks(uint64_t ns)
 {
@@ -303,7 +336,8 @@ uint32_t wr_tcp_hash(const struct wr_tcp *t, uint32_t local, __uint128_t rip,
 		     uint16_t lport, uint16_t rport);
 uint32_t wr_tcp_lookup(const struct wr_tcp *t, uint32_t local,
 		       __uint128_t rip, uint16_t lport, uint16_t rport);
-int32_t wr_tcp_local_find(const struct wr_tcp *t, __uint128_t ip, bool v6);
+int32_t wr_tcp_local_find(const struct wr_tcp *t, __uint128_t ip, bool v6,
+			  uint32_t vlan);
 int32_t wr_tcp_listener(const struct wr_tcp *t, uint32_t local,
 			uint16_t port);
 uint32_t wr_tcp_conn_alloc(struct wr_tcp *t);

@@ -63,8 +63,11 @@ sum128(__uint128_t v)
 uint32_t
 wr_tcp_tsval(uint64_t now)
 {
-	/* A 1.05 ms clock (RFC 7323 5.4: 1 ms to 1 s a tick). */
-	return (uint32_t)(now >> 20);
+	/* A 1.024 µs clock: RFC 7323 5.4 allows ticks from 59 ns (its
+	 * wrap, 73 minutes, stays above the MSL); RTT samples come to the
+	 * microsecond, and a new SYN a millisecond after the last one of a
+	 * tuple in TIME_WAIT still carries a newer TSval (RFC 6191). */
+	return (uint32_t)(now >> 10);
 }
 
 /* RFC 9293 3.2's options; a length that runs past the header, a kind's
@@ -162,7 +165,8 @@ int
 wr_tcp_parse(const uint8_t *f, uint32_t len, struct wr_tcp_seg *s)
 {
 	uint32_t off = 14, ipl;
-	uint16_t et;
+	uint16_t et, tci[2] = { 0, 0 };
+	unsigned int n_tags = 0;
 
 	memset(s, 0, offsetof(struct wr_tcp_seg, sack));
 	s->ws = 0xff;
@@ -173,9 +177,12 @@ wr_tcp_parse(const uint8_t *f, uint32_t len, struct wr_tcp_seg *s)
 	for (int k = 0; k < 2 && (et == 0x8100 || et == 0x88a8); k++) {
 		if (len < off + 4)
 			return 1;
+		tci[k] = rd16(f + off);
 		et = rd16(f + off + 2);
 		off += 4;
+		n_tags++;
 	}
+	s->vlan = wr_tcp_vlan_key(n_tags, tci);
 	if (et == 0x0800) {
 		const uint8_t *ip = f + off;
 		uint32_t ihl;
@@ -231,6 +238,7 @@ wr_tcp_tmpl_init(struct wr_tcp_tmpl *tp, const struct wr_tcp_local *l, bool v6)
 	wr16(b + o, v6 ? 0x86dd : 0x0800);
 	tp->l2_len = (uint8_t)(o + 2);
 	tp->v6 = v6;
+	tp->vlan = wr_tcp_vlan_key(l->n_tags < 2 ? l->n_tags : 2, l->tci);
 	tp->ip = l->ip;
 	b += tp->l2_len;
 	if (v6) {

@@ -8,9 +8,13 @@ uint32_t
 wr_tcp_hash(const struct wr_tcp *t, uint32_t local, __uint128_t rip,
 	    uint16_t lport, uint16_t rport)
 {
-	uint64_t k = (uint64_t)rip ^ (uint64_t)(rip >> 64) * 0x9e3779b97f4a7c15ull;
+	/* The address multiplied before the ports join it: a XOR of both
+	 * collapses when ports and addresses step together (client k on
+	 * address k % n, port lo + k: 64,512 tuples fell in 1,003 buckets). */
+	uint64_t k = ((uint64_t)rip ^ (uint64_t)(rip >> 64) * 0xc2b2ae3d27d4eb4full) *
+		     0x9e3779b97f4a7c15ull;
 
-	k ^= (uint64_t)local << 32 ^ (uint64_t)lport << 16 ^ rport;
+	k += (uint64_t)local << 32 | (uint64_t)lport << 16 | rport;
 	return (uint32_t)wr_tcp_mix64(k) & t->hash_mask;
 }
 
@@ -32,16 +36,18 @@ wr_tcp_lookup(const struct wr_tcp *t, uint32_t local, __uint128_t rip,
 }
 
 int32_t
-wr_tcp_local_find(const struct wr_tcp *t, __uint128_t ip, bool v6)
+wr_tcp_local_find(const struct wr_tcp *t, __uint128_t ip, bool v6,
+		  uint32_t vlan)
 {
-	uint32_t h = (uint32_t)wr_tcp_mix64((uint64_t)ip ^ (uint64_t)(ip >> 64) ^ v6);
+	uint32_t h = wr_tcp_local_hash(ip, v6, vlan);
 
 	for (uint32_t n = 0; n <= t->loc_mask; n++, h++) {
 		uint32_t e = t->loc_hash[h & t->loc_mask];
 
 		if (e == 0)
 			return -1;
-		if (t->loc[e - 1].ip == ip && t->loc[e - 1].v6 == v6)
+		if (t->loc[e - 1].ip == ip && t->loc[e - 1].v6 == v6 &&
+		    t->loc[e - 1].vlan == vlan)
 			return (int32_t)(e - 1);
 	}
 	return -1;
@@ -120,6 +126,7 @@ wr_tcp_timer_unlink(struct wr_tcp *t, struct wr_tcp_conn *c)
 	if (c->tnext != WR_TCP_NIL)
 		t->conns[c->tnext].tprev = c->tprev;
 	c->t_at = WR_TCP_NIL;
+	t->n_timed--;
 }
 
 /* Wake connection @p i at tick @p at (or earlier if it already waits for
@@ -139,6 +146,7 @@ wr_tcp_timer_arm(struct wr_tcp *t, uint32_t i, uint32_t at)
 	}
 	head = &t->wheel[at & (WR_TCP_WHEEL - 1)];
 	c->t_at = at;
+	t->n_timed++;
 	c->tprev = WR_TCP_NIL;
 	c->tnext = *head;
 	if (*head != WR_TCP_NIL)
