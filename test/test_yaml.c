@@ -918,6 +918,8 @@ static const struct wr_bad_case bad_cases[] = {
 	{ "bad-tab.yaml", 4, 10, "", "got a tab character" },
 	{ "bad-tag.yaml", 4, 11, "", "tags (tag:yaml.org,2002:int) are not "
 	  "supported" },
+	{ "bad-tcp-mss.yaml", 10, 16, "tcp[0].tcp.mss",
+	  "expected an integer in 88..9000, got \"40\"" },
 	{ "bad-two-docs.yaml", 4, 1, "", "expected one YAML document" },
 	{ "bad-type.yaml", 4, 11, "streams[0].port",
 	  "expected an integer in 0..31, got a sequence" },

@@ -346,16 +346,15 @@ parse_ip(struct wr_ywalk *w, const struct wr_ynode *cn,
 	const struct wr_ynode *srv = wr_ynode_get(cn, "server");
 	const struct wr_ynode *a = srv ? wr_ynode_get(srv, "addr") : NULL;
 	const struct wr_tcp_end *e = c->client.present ? &c->client : &c->server;
-	uint64_t u;
 	int rc;
 
 	if (v != NULL) {
-		rc = WR_YWALK_KEY(w, "ip", wr_ywalk_u64(w, v, 4, 6, &u));
-		if (rc == 0 && u == 5)
-			rc = WR_YWALK_KEY(w, "ip", wr_ywalk_expected(w, v, "4 or 6"));
-		if (rc != 0)
+		static const char *const ips[] = { "4", "6", NULL };
+
+		rc = WR_YWALK_KEY(w, "ip", wr_yaml_name_of(w, v, ips, "4 or 6"));
+		if (rc < 0)
 			return rc;
-		c->ip = (uint8_t)u;
+		c->ip = rc == 0 ? 4 : 6;
 		return 0;
 	}
 	if (e->group >= 0) {
@@ -411,6 +410,12 @@ addrs_meet(const struct wr_host_group *a, const struct wr_host_group *b,
 	__uint128_t xl, yl;
 
 	if (x->mode != WR_HOST_ADDR_STATIC || y->mode != WR_HOST_ADDR_STATIC)
+		return false;
+	/* One address on other VLANs is another link's: only groups on
+	 * one VLAN (or none), the same, can clash. */
+	if (a->n_tags != b->n_tags || a->vlan_step[0] || a->vlan_step[1] ||
+	    b->vlan_step[0] || b->vlan_step[1] ||
+	    memcmp(a->vlan, b->vlan, sizeof(a->vlan)) != 0)
 		return false;
 	if (x->addr >> 64 == y->addr >> 64 && x->step >> 64 == 0 &&
 	    y->step >> 64 == 0 && x->step != 0 && y->step != 0) {
@@ -721,10 +726,13 @@ static int
 check_until_close(struct wr_ywalk *w, const struct wr_ynode *cn,
 		  const struct wr_tcp_class *c)
 {
-	const struct wr_tcp_step *s = &c->steps[c->n_steps - 1];
 	const struct wr_ynode *v = wr_ynode_get(cn, "count");
+	const struct wr_tcp_step *s;
 
-	if (c->is_http || c->n_steps == 0 || s->op != WR_TCP_OP_SEND ||
+	if (c->is_http || c->n_steps == 0)
+		return 0;
+	s = &c->steps[c->n_steps - 1];
+	if (s->op != WR_TCP_OP_SEND ||
 	    s->bytes != WR_TCP_UNTIL_CLOSE || !c->client.present ||
 	    !c->server.present || v == NULL)
 		return 0;
