@@ -299,7 +299,7 @@ lane_rx(struct wr_tcp_lane *l, uint64_t now)
 {
 	struct rte_mbuf *pkts[WR_TCP_LCORE_BURST], *fwd[WR_TCP_LCORE_BURST];
 	struct wr_rxq *q = l->rxq;
-	uint16_t n, i, n_fwd = 0;
+	uint16_t n, i, n_fwd = 0, n_free = 0;
 
 	if (unlikely(q->hosts_out != NULL))
 		wr_rx_hosts_send(q);
@@ -329,8 +329,12 @@ lane_rx(struct wr_tcp_lane *l, uint64_t now)
 			fwd[n_fwd++] = m;
 			continue;
 		}
-		rte_pktmbuf_free(m);
+		/* The engine copied what it keeps: the mbuf goes back
+		 * with the burst's others, in one call. */
+		pkts[n_free++] = m;
 	}
+	if (n_free > 0)
+		rte_pktmbuf_free_bulk(pkts, n_free);
 	if (n_fwd > 0)
 		wr_rx_to_hosts(q, fwd, n_fwd);
 	count(&q->rx_pkts, n);
