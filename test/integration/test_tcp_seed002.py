@@ -1,0 +1,64 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Seed 002's command (tools/wr-seed-002), short: 2 transfers of 8 MiB each way between
+wirerate's TCP and the kernel's nc in a namespace.  The tool checks every transfer's bytes
+(sha256 of what nc wrote; wirerate's server's data check); here its figures are checked
+against the kernel's own counts in the namespace: the sender's frames are the segments the
+receiving kernel counted (TcpInSegs going forward, TcpOutSegs back), their bytes its IP
+octets plus 18 a frame (Ethernet header and FCS)."""
+
+import json
+import os
+import subprocess
+import unittest
+
+from wrtest import ROOT, WIRERATE, EalCase
+
+TOOL = os.path.join(ROOT, "tools", "wr-seed-002")
+SIZE = 8 << 20
+
+
+@unittest.skipUnless(os.geteuid() == 0, "needs root for a network namespace")
+class Seed002(EalCase):
+
+    def seed(self, *args):
+        out = self.path("s.json")
+        p = subprocess.run([TOOL, "--size", "8MiB", "--runs", "2", "--wirerate", WIRERATE,
+                            "--json", out, *args], capture_output=True, text=True, timeout=120)
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        with open(out) as f:
+            r = json.load(f)
+        lines = p.stdout.splitlines()
+        rows = [ln.split() for ln in lines if ln.split() and ln.split()[0] in ("1", "2")]
+        self.assertEqual(len(rows), 2, p.stdout)
+        for w in ("min", "median", "max"):
+            self.assertTrue(any(ln.split()[:1] == [w] for ln in lines), p.stdout)
+        self.assertEqual(len(r["runs"]), 2, r)
+        for k, run in enumerate(r["runs"]):
+            # The frames the sender counted are the ones the kernel counted.
+            self.assertEqual(run["frames"], run["kernel_segs"], run)
+            self.assertEqual(run["frame_bytes"], run["kernel_ip_bytes"] + 18 * run["frames"],
+                             run)
+            # What the table says is what the figures make.
+            t = run["time_s"]
+            self.assertGreater(t, 0)
+            self.assertAlmostEqual(run["MB_s"], SIZE / (1 << 20) / t, places=6)
+            self.assertAlmostEqual(run["study_Mbps"], SIZE / (1 << 20) * 8 / t / 0.95,
+                                   places=6)
+            l1 = (run["frame_bytes"] + 20 * run["frames"]) * 8 / t / 1e6
+            self.assertAlmostEqual(run["frames_Mbps"], l1, places=6)
+            # At least a header of 54 bytes + 20 of L1 on every 1460 bytes of payload.
+            self.assertGreater(run["overhead"], 74 / 1460 * 0.99, run)
+            self.assertEqual(rows[k][1], f"{t:.3f}", (rows[k], run))
+        return r
+
+    def test_forward(self):
+        """wirerate's client sends 8 MiB to `nc -l`, twice."""
+        self.seed()
+
+    def test_reverse(self):
+        """The kernel's `nc -N` sends 8 MiB to wirerate's server, twice."""
+        self.seed("--reverse")
+
+
+if __name__ == "__main__":
+    unittest.main()
