@@ -124,6 +124,9 @@ class WirerateServes(TcpNsCase):
                 self.assertEqual(file_sha256(o), pattern_sha256(KA_BODY), o)
             conns += 1
             after = self.nstat()
+            # Nothing left open or orphaned on the kernel's side (ss -s).
+            ss = self.ss_tcp()
+            self.assertEqual((ss["estab"], ss["orphaned"]), (0, 0), ss)
         finally:
             _, res = self.stop_wr(gen)
         d = self.delta(before, after)
@@ -169,6 +172,8 @@ class WirerateServes(TcpNsCase):
                 self.assertEqual(p.returncode, 0, f"{tool}: {p.stderr}")
                 outs[tool] = out
             after = self.nstat()
+            ss = self.ss_tcp()
+            self.assertEqual((ss["estab"], ss["orphaned"]), (0, 0), ss)
         finally:
             _, res = self.stop_wr(gen)
         for tool, out in outs.items():

@@ -201,6 +201,16 @@ class TcpNsCase(EalCase):
                        "TcpExtListenDrops")
         return json.loads(out)["kernel"]
 
+    def ss_tcp(self):
+        """`ss -s`'s TCP line in the namespace: {"estab": E, "closed": C, "orphaned": O,
+        "timewait": T}."""
+        import re
+        out = self.nsx("ss", "-s")
+        m = re.search(r"^TCP:\s+\d+ \(estab (\d+), closed (\d+), orphaned (\d+), "
+                      r"timewait (\d+)\)", out, re.M)
+        self.assertIsNotNone(m, out)
+        return dict(zip(("estab", "closed", "orphaned", "timewait"), map(int, m.groups())))
+
     @staticmethod
     def delta(a, b):
         return {k: b.get(k, 0) - a.get(k, 0) for k in b}
