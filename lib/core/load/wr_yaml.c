@@ -12,6 +12,9 @@
  *                     `next: first` (0 = for ever, the default, as
  *                     Ostinato's "goto first"); an error when no stream
  *                     says `next:`.
+ *   tcp: [...]        classes of TCP connections on the hosts: groups
+ *                     (wr_yaml_tcp.c, doc/tcp.md); a file with tcp: may
+ *                     leave streams: out.
  *   streams: [...]    required, 1..256 (WR_STREAMS_MAX) stream mappings.
  *                     A stream's index is its position in this list.
  *
@@ -127,7 +130,8 @@
 #define DEFAULT_SIZE 64
 
 static const char *const top_keys[] = {
-	"version", "seed", "loops", "rx_classes", "hosts", "streams", NULL
+	"version", "seed", "loops", "rx_classes", "hosts", "tcp", "streams",
+	NULL
 };
 static const char *const stream_keys[] = {
 	"name", "port", "size", "count", "rate", "seed", "latency", "vary",
@@ -372,7 +376,13 @@ parse_file(struct wr_ywalk *w, const struct wr_ynode *root,
 	if (wr_ynode_get(root, "hosts") != NULL &&
 	    (rc = WR_YWALK_KEY(w, "hosts", wr_yaml_hosts(w, wr_ynode_get(root, "hosts"), &f->hosts))) != 0)
 		return rc;
+	if (wr_ynode_get(root, "tcp") != NULL &&
+	    (rc = WR_YWALK_KEY(w, "tcp", wr_yaml_tcp(w, wr_ynode_get(root, "tcp"), &f->hosts, &f->tcp))) != 0)
+		return rc;
 	list = wr_ynode_get(root, "streams");
+	/* A file of tcp classes alone needs no stateless stream. */
+	if (list == NULL && f->tcp.n > 0 && v == NULL)
+		return 0;
 	if (list == NULL)
 		return wr_ywalk_missing(w, root, "streams");
 	old = wr_ywalk_push_key(w, "streams");

@@ -432,8 +432,8 @@ egcd(__int128 a, __int128 b, __int128 *x, __int128 *y)
  * value: i*s1 - j*s2 = a2 - a1 solved over the integers (t free), then t
  * bounded by both ranges.  Exact for any steps: interleaved groups (even
  * and odd MACs) do not overlap. */
-static bool
-progressions_meet(uint64_t a1, uint64_t s1, uint32_t c1, uint64_t a2,
+bool
+wr_yaml_progressions_meet(uint64_t a1, uint64_t s1, uint32_t c1, uint64_t a2,
 		  uint64_t s2, uint32_t c2)
 {
 	__int128 d = (__int128)a2 - (__int128)a1, x, y, g, i0, j0, u, v;
@@ -477,7 +477,7 @@ check_groups(struct wr_ywalk *w, const struct wr_ynode *list,
 				wr_ynode_get(list->kids[i], "name"), "duplicate "
 				"host group name \"%s\" (first at line %u)",
 				g->name, o->where.line));
-		else if (progressions_meet(o->mac, o->mac_step, o->count, g->mac,
+		else if (wr_yaml_progressions_meet(o->mac, o->mac_step, o->count, g->mac,
 					   g->mac_step, g->count))
 			rc = WR_YWALK_KEY(w, "mac", wr_ywalk_fail(w,
 				wr_ynode_get(list->kids[i], "mac"), "MACs shared "

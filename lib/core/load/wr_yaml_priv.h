@@ -9,6 +9,7 @@
  * @return 0 or -EINVAL with the error at the node (wr_ywalk).
  */
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "wr_stream.h"
@@ -54,5 +55,12 @@ int wr_yaml_check_schedule(struct wr_ywalk *w, const struct wr_ynode *n,
 /* wr_yaml_hosts.c: the file's `hosts:` (doc/hosts.md). */
 int wr_yaml_hosts(struct wr_ywalk *w, const struct wr_ynode *n,
 		  struct wr_host_specs *out);
+/* Whether a1 + i*s1 (i < c1) and a2 + j*s2 (j < c2) share a value (exact). */
+bool wr_yaml_progressions_meet(uint64_t a1, uint64_t s1, uint32_t c1,
+			       uint64_t a2, uint64_t s2, uint32_t c2);
+
+/* wr_yaml_tcp.c: the file's `tcp:` (doc/tcp.md), after its hosts:. */
+int wr_yaml_tcp(struct wr_ywalk *w, const struct wr_ynode *n,
+		const struct wr_host_specs *hosts, struct wr_tcp_specs *out);
 
 #endif /* WR_YAML_PRIV_H */

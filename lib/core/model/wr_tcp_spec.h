@@ -56,7 +56,9 @@
 #define WR_TCP_PATH_MAX 256
 #define WR_TCP_HOSTNAME_MAX 128
 #define WR_TCP_FILE_MAX 4096
-/** A step's byte count that means: until the other side closes. */
+/** A step's byte count that means: until the other side closes (a real
+ * peer's close; with both sides emulated, the run's end).  Only a
+ * program's last step sends so (the loader refuses steps after it). */
 #define WR_TCP_UNTIL_CLOSE UINT64_MAX
 
 /** Which side does something. */
@@ -164,14 +166,23 @@ struct wr_tcp_class {
 	uint64_t ramp_ns;       /**< rate reached linearly over this (0: at once) */
 	uint32_t concurrency;   /**< open at once at most (default 1,048,576) */
 	uint64_t count;         /**< connections in all (0: by duration) */
-	uint64_t duration_ns;   /**< opening ends after this (0: by count) */
-	bool is_http;           /**< http: (else program:) */
+	uint64_t duration_ns;   /**< opening ends after this (0: by count);
+				 *   neither: the run's --duration (or stop)
+				 *   ends it; a server alone has neither */
+	bool is_http;           /**< http: (else program:); neither key:
+				 *   HTTP with its defaults */
 	struct wr_tcp_http http;
+	/** The loader guarantees: 1..WR_TCP_STEPS_MAX steps, not all THINK;
+	 * nothing after a RST close or an until-close send; a side sends or
+	 * closes nothing after its own CLOSE.  A program without a CLOSE
+	 * step (or whose closes leave one side open) ends as HTTP's does:
+	 * the client sends its FIN after the last step. */
 	struct wr_tcp_step steps[WR_TCP_STEPS_MAX];
 	uint32_t n_steps;
 	uint8_t data;           /**< enum wr_tcp_data */
 	char data_file[WR_TCP_FILE_MAX]; /**< DATA_FILE: as written, resolved
 					  *  against the stream file's folder */
+	uint64_t data_size;     /**< DATA_FILE: its size when loaded (> 0) */
 	struct wr_tcp_opts tcp;
 };
 

@@ -71,12 +71,16 @@ enum wr_tcp_app_close {
 #define WR_TCP_EV_DONE      0x04u /**< the program ran to its end (a close that follows is clean) */
 
 struct wr_tcp_app_out {
-	uint64_t send;          /**< bytes appended to this side's send stream */
+	uint64_t send;          /**< bytes appended to this side's send stream
+				 *   (UINT64_MAX: without end, a raw send
+				 *   until the close) */
 	uint8_t close;          /**< enum wr_tcp_app_close */
 	uint64_t timer_ns;      /**< call wr_tcp_app_timer() after this (0: none) */
 	uint32_t events;        /**< WR_TCP_EV_* */
 	uint16_t status;        /**< EV_RESPONSE on a client: the status (0: unparsable) */
 	uint32_t requests;      /**< EV_REQUEST: how many (pipelined) */
+	uint32_t responses;     /**< EV_RESPONSE: how many (a server answering
+				 *   pipelined requests; 1 on a client) */
 };
 
 /** One class's side, compiled once before the run (shared by lcores:
@@ -89,6 +93,21 @@ struct wr_tcp_app {
 	uint8_t hdr[WR_TCP_APP_HDR_MAX];
 	uint32_t hdr_len;
 	uint64_t msg_len;       /**< header + body of one HTTP message */
+	/** The header block of message @c last_msg (the last request, the
+	 * server's last response when it closes): the same length as
+	 * @c hdr, with Connection: close (padded by blanks before the
+	 * value, which RFC 9112 5.1's OWS allows). */
+	uint8_t hdr_last[WR_TCP_APP_HDR_MAX];
+	uint64_t last_msg;      /**< UINT64_MAX: none */
+	uint64_t n_msgs;        /**< messages this side sends (UINT64_MAX: as
+				 *   many as asked: a server) */
+	uint64_t body_len;      /**< HTTP: this side's body bytes per message */
+	uint64_t peer_body;     /**< HTTP: the other side's body (checked when
+				 *   @c verify) */
+	bool head;              /**< the client's method is HEAD: no bodies */
+	/** The other side is wirerate's own (the class emulates both): the
+	 * bytes received are checked against its data. */
+	bool verify;
 	uint64_t send_end[WR_TCP_STEPS_MAX]; /**< raw: stream offset after each step */
 	/* The data bytes (pattern or file) and their prefix sums, for
 	 * checksums in O(1). */
@@ -97,8 +116,13 @@ struct wr_tcp_app {
 	uint8_t *rep;           /**< the data repeated for copies without a
 				 *   wrap per segment (owned) */
 	uint64_t rep_len;
+	uint64_t period;        /**< the data repeats every this many bytes */
 	uint32_t *sum;          /**< prefix ones-complement sums of @c rep (owned) */
 };
+
+/** A segment wr_tcp_app_fill() writes with one copy (longer ranges are
+ * written in pieces of this). */
+#define WR_TCP_APP_FILL_RUN 65536
 
 /**
  * Compile class @p c's side @p side.  @p data / @p data_len: the bytes of
@@ -118,7 +142,9 @@ void wr_tcp_app_fini(struct wr_tcp_app *a);
  * server's first wait). */
 void wr_tcp_app_start(const struct wr_tcp_app *a, struct wr_tcp_app_st *st,
 		      struct wr_tcp_app_out *o);
-/** @p len bytes received in order at receive-stream offset @p off. */
+/** @p len bytes received in order at receive-stream offset @p off.
+ * @p p may be NULL for the first wr_tcp_app_blind() bytes: they were
+ * taken out of order and not kept, only their count matters. */
 void wr_tcp_app_rx(const struct wr_tcp_app *a, struct wr_tcp_app_st *st,
 		   const uint8_t *p, uint32_t len, uint64_t off,
 		   struct wr_tcp_app_out *o);
@@ -135,14 +161,29 @@ void wr_tcp_app_timer(const struct wr_tcp_app *a, struct wr_tcp_app_st *st,
 bool wr_tcp_app_ordered(const struct wr_tcp_app *a,
 			const struct wr_tcp_app_st *st);
 
+/** How many bytes from the in-order point are counted, not read (a body,
+ * a raw receive): the engine may take them out of order without keeping
+ * them and give them to wr_tcp_app_rx() as NULL.  0 while ordered;
+ * UINT64_MAX to the peer's close. */
+uint64_t wr_tcp_app_blind(const struct wr_tcp_app *a,
+			  const struct wr_tcp_app_st *st);
+
 /**
  * Write bytes @p off .. @p off + @p len of this side's send stream into
- * @p buf.  @return their ones-complement sum (RFC 1071, not folded to 16
- * bits, as though @p buf started at an even offset of the checksummed
- * data: a TCP header is a multiple of 4 bytes).
+ * @p buf.  @return their ones-complement sum (RFC 1071, as though @p buf
+ * started at an even offset of the checksummed data: a TCP header is a
+ * multiple of 4 bytes), below 0xffff: equal modulo 0xffff to what
+ * wr_csum_sum() gives for @p buf (fold it with the headers' sums).
+ * Bytes past the end of the stream are written as zeros.
  */
 uint32_t wr_tcp_app_fill(const struct wr_tcp_app *a, uint64_t off,
 			 uint8_t *buf, uint32_t len);
+
+/** True when @p p's @p n bytes are data bytes @p x .. @p x + @p n of a
+ * message (its body, a raw send) of this class: what the receiving side
+ * checks when the class emulates both sides (@c verify). */
+bool wr_tcp_app_match(const struct wr_tcp_app *a, uint64_t x,
+		      const uint8_t *p, uint64_t n);
 
 /**
  * What this side sends, for `check`/`dump`: message @p k's first bytes
