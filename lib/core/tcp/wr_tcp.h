@@ -55,6 +55,7 @@
 #include "wr_tcp_spec.h"
 
 struct wr_tcp;
+struct wr_tcp_app;
 
 /** Room for any frame the engine sends: Ethernet, two tags, IPv6, TCP
  * with options, and an MSS of payload (9000-byte jumbo frames). */
@@ -94,6 +95,10 @@ struct wr_tcp_class_rt {
 	 * once by the caller, shared by the lcores, outlives the engine. */
 	const uint8_t *data;
 	uint64_t data_len;
+	/** The programs compiled (wr_tcp_app_init) by the caller, shared by
+	 * the lcores, indexed by enum wr_tcp_side; NULL: the engine compiles
+	 * its own at create (the Host header: the first server's address). */
+	const struct wr_tcp_app *app[2];
 };
 
 /**

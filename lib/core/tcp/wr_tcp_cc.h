@@ -59,13 +59,40 @@ struct wr_tcp_cc {
 	uint8_t flags;          /**< WR_TCP_CC_F_* */
 	uint8_t n_sack;
 	uint8_t backoff;        /**< RTOs in a row (RFC 6298 5.5) */
-	uint16_t acked_partial; /**< congestion avoidance: bytes toward one more MSS, in MSS/64 units */
+	/** Congestion avoidance: bytes acknowledged toward the next SMSS of
+	 * cwnd (RFC 3465 2.1's bytes_acked; always below cwnd).  32 bits:
+	 * a 16-bit count in MSS/64 units overflowed above 1024 segments. */
+	uint32_t acked_partial;
 	struct wr_tcp_cc_range sack[WR_TCP_CC_SACK_MAX];
 };
 
 #define WR_TCP_CC_F_RECOVERY 0x01u /**< in fast recovery */
 #define WR_TCP_CC_F_SACK     0x02u /**< the peer agreed to SACK */
 #define WR_TCP_CC_F_RTT      0x04u /**< a first RTT sample was taken */
+/** @c recover holds a value duplicate ACKs are checked against (RFC 6582
+ * 3.2 step 2, the careful variant): set by a recovery or an RTO, cleared
+ * once the cumulative ACK reaches it (so that a value 2^31 bytes old is
+ * never compared: sequence numbers would wrap). */
+#define WR_TCP_CC_F_RECOVER  0x08u
+/** NewReno: a partial ACK owes a retransmission of the segment at
+ * snd_una (RFC 6582 3.2 step 3), wr_tcp_cc_next() hands it out. */
+#define WR_TCP_CC_F_REXMIT   0x10u
+/** An RTO's retransmission is not yet acknowledged: a second RTO keeps
+ * ssthresh (RFC 5681 3.1, after equation (4)). */
+#define WR_TCP_CC_F_RTO      0x20u
+
+/** RFC 6675's DupThresh. */
+#define WR_TCP_CC_DUPTHRESH 3u
+/** RFC 6298's G, the clock granularity: samples are microseconds.  The
+ * engine's timer wheel is coarser, but rto_min (200 ms by default) is
+ * far above both, so G never decides an RTO in practice. */
+#define WR_TCP_CC_G_US 1u
+/** cwnd never grows beyond this: the largest window a peer can offer
+ * (65535 << 14, RFC 7323 2.3) rounded up, so sums stay in 32 bits. */
+#define WR_TCP_CC_CWND_MAX (1u << 30)
+/** RTT samples above this are taken as this (RFC 6298 2.5 allows an RTO
+ * bound of 60 s; 268 s keeps SRTT * 8 within 32 bits). */
+#define WR_TCP_CC_RTT_MAX_US (1u << 28)
 
 /** The RTO bounds of a class (struct wr_tcp_opts, in microseconds). */
 struct wr_tcp_cc_limits {
@@ -86,8 +113,10 @@ void wr_tcp_cc_rtt(struct wr_tcp_cc *cc, uint32_t rtt_us,
 /** What the engine must do after an ACK. */
 enum wr_tcp_cc_act {
 	WR_TCP_CC_NONE = 0,
-	WR_TCP_CC_RETRANSMIT,   /**< send the segment at snd_una again now
-				 *   (recovery entered: fast retransmit) */
+	WR_TCP_CC_RETRANSMIT,   /**< send the segment at snd_una again now,
+				 *   min(mss, snd_max - snd_una) bytes
+				 *   (recovery entered: fast retransmit;
+				 *   HighRxt is already past it) */
 };
 
 /**
@@ -97,7 +126,10 @@ enum wr_tcp_cc_act {
  * 5681 2's duplicate ACK definition holds (no data, window unchanged, ack
  * == snd_una, data outstanding).  Updates cwnd/ssthresh (slow start,
  * congestion avoidance, recovery's inflation and its partial ACKs, RFC
- * 6582), the scoreboard.
+ * 6582), the scoreboard.  With SACK, a non-advancing ACK whose blocks make
+ * IsLost(snd_una) true enters recovery too (RFC 6675 5 (2)).  An ACK
+ * below snd_una or above snd_max changes nothing.  RTT samples are
+ * wr_tcp_cc_rtt()'s, not taken here.
  */
 enum wr_tcp_cc_act wr_tcp_cc_ack(struct wr_tcp_cc *cc, uint32_t ack,
 				 uint32_t snd_una, uint32_t snd_max,
@@ -106,17 +138,24 @@ enum wr_tcp_cc_act wr_tcp_cc_ack(struct wr_tcp_cc *cc, uint32_t ack,
 
 /**
  * New bytes the windows allow beyond @p snd_nxt now: min(cwnd, the
- * peer's window @p rwnd) less what is in flight (RFC 6675's pipe in SACK
- * recovery).  0 when none.
+ * peer's window @p rwnd) less what is in flight, snd_nxt - snd_una (after
+ * an RTO the engine sets snd_nxt back to snd_una).  On the first two
+ * duplicate ACKs cwnd + that many segments (limited transmit, RFC 3042);
+ * in NewReno recovery the inflated cwnd; in SACK recovery cwnd - pipe,
+ * and 0 when that is below one MSS (RFC 6675 5 (C)), the peer's window
+ * still bounding it.  0 when none.
  */
 uint32_t wr_tcp_cc_send_ok(const struct wr_tcp_cc *cc, uint32_t snd_una,
 			   uint32_t snd_nxt, uint32_t snd_max, uint32_t rwnd);
 
 /**
  * In recovery: the next range to send again (RFC 6675 NextSeg() rule 1
- * with SACK; NewReno: the first unacknowledged segment after a partial
- * ACK).  At most one MSS.  @return false when nothing is to be resent
- * now (then new data, if the window allows).
+ * with SACK, while cwnd - pipe >= 1 MSS; NewReno: the first
+ * unacknowledged segment, once after each partial ACK).  At most one MSS,
+ * never SACKed bytes.  HighRxt is advanced past it: the engine sends it
+ * (or counts it as sent: a later RTO covers a send that failed).  Call
+ * until false, then send new data as wr_tcp_cc_send_ok() allows.
+ * @return false when nothing is to be resent now.
  */
 bool wr_tcp_cc_next(struct wr_tcp_cc *cc, uint32_t snd_una, uint32_t snd_max,
 		    uint32_t *seq, uint32_t *len);
@@ -128,7 +167,37 @@ void wr_tcp_cc_timeout(struct wr_tcp_cc *cc, uint32_t snd_una,
 		       uint32_t snd_max, const struct wr_tcp_cc_limits *lim);
 
 /** True when byte range [seq, seq + len) is covered by the scoreboard
- * (sent again needlessly otherwise). */
+ * (sent again needlessly otherwise).  False when @p len is 0. */
 bool wr_tcp_cc_sacked(const struct wr_tcp_cc *cc, uint32_t seq, uint32_t len);
+
+/**
+ * In SACK recovery, when wr_tcp_cc_next() returned false and no new data
+ * can go (none left to send, or the peer's window is full): RFC 6675
+ * NextSeg() rule 3, the lowest unSACKed range above HighRxt and below
+ * the highest SACKed byte, lost or not, while cwnd - pipe >= 1 MSS.  At
+ * most one MSS; HighRxt advanced past it.  Without it a transfer's last
+ * holes, too few SACKed above them to be lost, wait for the RTO.
+ */
+bool wr_tcp_cc_next_idle(struct wr_tcp_cc *cc, uint32_t snd_una,
+			 uint32_t snd_max, uint32_t *seq, uint32_t *len);
+
+/** RFC 6675 4's IsLost(@p seq): DupThresh discontiguous SACKed ranges
+ * above @p seq, or more than (DupThresh - 1) * SMSS bytes SACKed above it. */
+bool wr_tcp_cc_lost(const struct wr_tcp_cc *cc, uint32_t seq);
+
+/** RFC 6675 4's SetPipe(): bytes in [@p snd_una, @p snd_max) not SACKed,
+ * counted once if not lost and once more if sent again (below HighRxt in
+ * recovery). */
+uint32_t wr_tcp_cc_pipe(const struct wr_tcp_cc *cc, uint32_t snd_una,
+			uint32_t snd_max);
+
+/** The handshake is complete and its SYN (client) or SYN-ACK (server)
+ * had to be sent again (call it then, before any data): the initial
+ * window is one segment (RFC 5681 3.1, last paragraph), an RTO below 3 s
+ * is 3 s until a sample (RFC 6298 5.7), and what wr_tcp_cc_timeout() did
+ * to ssthresh for the SYN is undone: a FlightSize of one sequence number
+ * says nothing of the path (ssthresh back to "arbitrarily high", as
+ * Linux's tcp_init_transfer() starts every connection). */
+void wr_tcp_cc_syn_lost(struct wr_tcp_cc *cc);
 
 #endif /* WR_TCP_CC_H */
