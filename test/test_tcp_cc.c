@@ -401,17 +401,32 @@ test_careful(void)
 	CU_ASSERT_EQUAL(dupack(3000, 11000), WR_TCP_CC_NONE);
 	CU_ASSERT_FALSE(cc.flags & WR_TCP_CC_F_RECOVERY);
 	CU_ASSERT_EQUAL(cc.ssthresh, 5000);
-	/* Once the ACK reaches recover, three duplicates do. */
+	/* An ACK at recover does not cover more than it (ack - 1 > the
+	 * highest byte sent, RFC 6582 3.2 step 2): still none. */
 	wr_tcp_cc_ack(&cc, 11000, 3000, 21000, NULL, 0, false);
+	CU_ASSERT(cc.flags & WR_TCP_CC_F_RECOVER);
+	dupack(11000, 21000);
+	dupack(11000, 21000);
+	CU_ASSERT_EQUAL(dupack(11000, 21000), WR_TCP_CC_NONE);
+	CU_ASSERT_FALSE(cc.flags & WR_TCP_CC_F_RECOVERY);
+	/* One byte beyond it, three duplicates do. */
+	wr_tcp_cc_ack(&cc, 11001, 11000, 21000, NULL, 0, false);
 	CU_ASSERT_FALSE(cc.flags & WR_TCP_CC_F_RECOVER);
-	dupack(11000, 21000);
-	dupack(11000, 21000);
-	CU_ASSERT_EQUAL(dupack(11000, 21000), WR_TCP_CC_RETRANSMIT);
-	/* A recovery's end at recover: the next loss is a new recovery. */
-	wr_tcp_cc_ack(&cc, 21000, 11000, 21000, NULL, 0, false);
+	dupack(11001, 21000);
+	dupack(11001, 21000);
+	CU_ASSERT_EQUAL(dupack(11001, 21000), WR_TCP_CC_RETRANSMIT);
+	CU_ASSERT_EQUAL(cc.recover, 21000);
+	/* A recovery ends at an ACK of recover (all of it: step 3), but the
+	 * duplicates there start no new one; past it they do. */
+	wr_tcp_cc_ack(&cc, 21000, 11001, 21000, NULL, 0, false);
+	CU_ASSERT_FALSE(cc.flags & WR_TCP_CC_F_RECOVERY);
 	dupack(21000, 31000);
 	dupack(21000, 31000);
-	CU_ASSERT_EQUAL(dupack(21000, 31000), WR_TCP_CC_RETRANSMIT);
+	CU_ASSERT_EQUAL(dupack(21000, 31000), WR_TCP_CC_NONE);
+	wr_tcp_cc_ack(&cc, 22000, 21000, 31000, NULL, 0, false);
+	dupack(22000, 31000);
+	dupack(22000, 31000);
+	CU_ASSERT_EQUAL(dupack(22000, 31000), WR_TCP_CC_RETRANSMIT);
 }
 
 static void
@@ -667,6 +682,36 @@ test_next_seg(void)
 }
 
 static void
+test_sack_no_blocks(void)
+{
+	uint32_t seq = 0, len = 0;
+
+	fresh(true);
+	dupack(1000, 11000);
+	dupack(1000, 11000);
+	CU_ASSERT_EQUAL(dupack(1000, 11000), WR_TCP_CC_RETRANSMIT);
+	CU_ASSERT_EQUAL(cc.cwnd, 5000);         /* RFC 6675's, not inflated */
+	dupack(1000, 11000);
+	CU_ASSERT_EQUAL(cc.cwnd, 5000);
+	CU_ASSERT_FALSE(wr_tcp_cc_next(&cc, 1000, 11000, &seq, &len));
+	/* A partial ACK and no block: the segment it points at goes. */
+	wr_tcp_cc_ack(&cc, 5000, 1000, 11000, NULL, 0, false);
+	CU_ASSERT_EQUAL(cc.cwnd, 5000);
+	CU_ASSERT_TRUE(wr_tcp_cc_next(&cc, 5000, 11000, &seq, &len));
+	CU_ASSERT_EQUAL(seq, 5000);
+	CU_ASSERT_EQUAL(len, 1000);
+	CU_ASSERT_EQUAL(cc.high_rxt, 6000);
+	CU_ASSERT_FALSE(wr_tcp_cc_next(&cc, 5000, 11000, &seq, &len));
+	/* With blocks, the scoreboard decides (no such retransmission). */
+	{
+		struct wr_tcp_cc_range b = { 8000, 9000 };
+
+		wr_tcp_cc_ack(&cc, 6000, 5000, 11000, &b, 1, false);
+		CU_ASSERT_FALSE(wr_tcp_cc_next(&cc, 6000, 11000, &seq, &len));
+	}
+}
+
+static void
 test_next_seg_rule3(void)
 {
 	struct wr_tcp_cc_range b[2] = { { 2000, 9000 }, { 10000, 11000 } };
@@ -787,6 +832,7 @@ struct sim_ev {
 
 struct sim {
 	bool use_sack;
+	bool no_blocks;         /* SACK agreed, yet no blocks come (a middlebox) */
 	uint32_t iss, end;      /* sequence numbers of the first byte and one past the last */
 	uint32_t una, nxt, max;
 	uint64_t now, rto_at;   /* rto_at 0: the timer stopped */
@@ -879,7 +925,7 @@ sim_receive(struct sim *s, const struct sim_ev *d)
 		newest = (int)i;
 	}
 	a.seq = s->rcv_nxt;
-	if (s->use_sack) {
+	if (s->use_sack && !s->no_blocks) {
 		if (newest >= 0 && (unsigned int)newest < s->n_ooo)
 			a.sack[a.n_sack++] = s->ooo[newest];
 		for (i = s->n_ooo; i-- > 0 && a.n_sack < 3;)
@@ -1038,6 +1084,14 @@ test_transfer(void)
 			CU_ASSERT_EQUAL(sim.rto, 1);
 		}
 	}
+	/* SACK agreed, no blocks: NewReno's partial ACKs still recover. */
+	memset(&sim, 0, sizeof(sim));
+	sim.drop = drop_set;
+	sim.no_blocks = true;
+	sim_run(&sim, true, 1, 200 * MSS);
+	CU_ASSERT_EQUAL(sim.rexmit, 4);
+	CU_ASSERT_EQUAL(sim.recoveries, 3);
+	CU_ASSERT_EQUAL(sim.rto, 0);
 	/* 5 % loss, retransmissions lost too: every byte arrives. */
 	for (i = 0; i < 20; i++) {
 		memset(&sim, 0, sizeof(sim));
@@ -1065,6 +1119,7 @@ static CU_TestInfo tcp_cc_tests[] = {
 	{ "sack_enter", test_sack_enter },
 	{ "next_seg", test_next_seg },
 	{ "next_seg_rule3", test_next_seg_rule3 },
+	{ "sack_no_blocks", test_sack_no_blocks },
 	{ "wrap", test_wrap },
 	{ "transfer", test_transfer },
 	CU_TEST_INFO_NULL,

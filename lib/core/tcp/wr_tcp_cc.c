@@ -355,14 +355,22 @@ recovery_ack(struct wr_tcp_cc *cc, uint32_t ack, uint32_t snd_max,
 		if (!sack)
 			cc->cwnd = min_u32(cc->ssthresh,
 					   max_u32(span(ack, snd_max), cc->mss) + cc->mss);
-		cc->flags &= (uint8_t)~(WR_TCP_CC_F_RECOVERY | WR_TCP_CC_F_RECOVER |
-					WR_TCP_CC_F_REXMIT);
+		cc->flags &= (uint8_t)~(WR_TCP_CC_F_RECOVERY | WR_TCP_CC_F_REXMIT);
+		if (wr_tcp_seq_lt(cc->recover, ack))
+			cc->flags &= (uint8_t)~WR_TCP_CC_F_RECOVER;
 		cc->dupacks = 0;
 		return;
 	}
 	if (acked > 0) {
-		if (sack)
-			return; /* RFC 6675 (B): the scoreboard and pipe say it all */
+		/* RFC 6675 (B): the scoreboard and pipe say it all, unless it
+		 * is empty: a peer that agreed to SACK and sends no blocks (a
+		 * middlebox strips them) gets NewReno's retransmission of the
+		 * segment a partial ACK points at, or would wait for the RTO. */
+		if (sack) {
+			if (cc->n_sack == 0)
+				cc->flags |= WR_TCP_CC_F_REXMIT;
+			return;
+		}
 		/* A partial ACK: deflate by what it acknowledged, add one SMSS
 		 * back when that was at least one, and send the first
 		 * unacknowledged segment again (wr_tcp_cc_next()).  Never below
@@ -404,9 +412,12 @@ wr_tcp_cc_ack(struct wr_tcp_cc *cc, uint32_t ack, uint32_t snd_una,
 		recovery_ack(cc, ack, snd_max, acked, dup);
 		return WR_TCP_CC_NONE;
 	}
-	/* RFC 6582's careful variant: recover is only compared while the
-	 * ACK has not reached it. */
-	if ((cc->flags & WR_TCP_CC_F_RECOVER) && wr_tcp_seq_leq(cc->recover, ack))
+	/* RFC 6582 3.2 step 2: the ACK "covers more than recover" when
+	 * ack - 1 > recover, recover being the highest byte sent (ours is
+	 * one past it: snd_max), so when ack > our recover: one byte beyond
+	 * what was out when the recovery or RTO began.  Past that, recover
+	 * is not compared again (no 2^31-old value ever is). */
+	if ((cc->flags & WR_TCP_CC_F_RECOVER) && wr_tcp_seq_lt(cc->recover, ack))
 		cc->flags &= (uint8_t)~WR_TCP_CC_F_RECOVER;
 	if (acked > 0) {
 		cc->dupacks = 0;
@@ -425,9 +436,10 @@ wr_tcp_cc_ack(struct wr_tcp_cc *cc, uint32_t ack, uint32_t snd_una,
 	if ((cc->flags & WR_TCP_CC_F_SACK) && n_sacks > 0 &&
 	    wr_tcp_seq_lt(snd_una, snd_max) && wr_tcp_cc_lost(cc, snd_una))
 		enter = true;
-	/* RFC 6582 3.2 step 2 / RFC 6675 5: not while the ACK is at or below
-	 * recover (the duplicate ACKs an RTO's go-back-N draws, or those of a
-	 * recovery just left). */
+	/* RFC 6582 3.2 step 2 / RFC 6675 5 ("beyond the last value of
+	 * RecoveryPoint"): not while the ACK is at or below recover (the
+	 * duplicate ACKs an RTO's go-back-N draws, or those that needless
+	 * retransmissions of a recovery just left draw). */
 	if (!enter || (cc->flags & WR_TCP_CC_F_RECOVER))
 		return WR_TCP_CC_NONE;
 	enter_recovery(cc, snd_una, snd_max);
@@ -508,7 +520,7 @@ wr_tcp_cc_next(struct wr_tcp_cc *cc, uint32_t snd_una, uint32_t snd_max,
 {
 	if (!(cc->flags & WR_TCP_CC_F_RECOVERY) || !wr_tcp_seq_lt(snd_una, snd_max))
 		return false;
-	if (!(cc->flags & WR_TCP_CC_F_SACK)) {
+	if (!(cc->flags & WR_TCP_CC_F_SACK) || (cc->flags & WR_TCP_CC_F_REXMIT)) {
 		/* NewReno: once per partial ACK (RFC 6582 3.2 step 3). */
 		if (!(cc->flags & WR_TCP_CC_F_REXMIT))
 			return false;

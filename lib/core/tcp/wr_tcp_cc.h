@@ -71,11 +71,14 @@ struct wr_tcp_cc {
 #define WR_TCP_CC_F_RTT      0x04u /**< a first RTT sample was taken */
 /** @c recover holds a value duplicate ACKs are checked against (RFC 6582
  * 3.2 step 2, the careful variant): set by a recovery or an RTO, cleared
- * once the cumulative ACK reaches it (so that a value 2^31 bytes old is
- * never compared: sequence numbers would wrap). */
+ * once the cumulative ACK passes it (ack > recover: recover is snd_max,
+ * one past the RFC's "highest sequence number transmitted"), so that a
+ * value 2^31 bytes old is never compared: sequence numbers would wrap. */
 #define WR_TCP_CC_F_RECOVER  0x08u
 /** NewReno: a partial ACK owes a retransmission of the segment at
- * snd_una (RFC 6582 3.2 step 3), wr_tcp_cc_next() hands it out. */
+ * snd_una (RFC 6582 3.2 step 3), wr_tcp_cc_next() hands it out; also in
+ * SACK recovery when the scoreboard is empty (a peer that agreed to SACK
+ * but sends no blocks). */
 #define WR_TCP_CC_F_REXMIT   0x10u
 /** An RTO's retransmission is not yet acknowledged: a second RTO keeps
  * ssthresh (RFC 5681 3.1, after equation (4)). */
