@@ -127,6 +127,7 @@ class BadPeers(TcpNsCase):
         dump, pcap = self.capture("rst.pcap", f"tcp and src host {self.W4}", ifc=self.k_if)
         gen = self.start_wr(self.stream_file(f"""  - name: web
     server: {{hosts: w, port: 80}}
+    concurrency: 1000
     http: {{body: 10000}}
     tcp: {{syn_retries: 1, rto_init: 200ms}}
 """), duration=60)

@@ -49,13 +49,16 @@ class WirerateServes(TcpNsCase):
         for name, port, body, _ in HTTP_CLASSES:
             y += f"""  - name: {name}
     server: {{hosts: w, port: {port}}}
+    concurrency: 64
     http: {{status: 200, body: {body}}}
 """
         y += f"""  - name: ka
     server: {{hosts: w, port: {KA_PORT}}}
+    concurrency: 64
     http: {{body: {KA_BODY}, requests: {KA_REQS}}}
   - name: raw
     server: {{hosts: w, port: {RAW_PORT}}}
+    concurrency: 64
     program:
       - send: {RAW_UP}
       - recv: {RAW_DOWN}

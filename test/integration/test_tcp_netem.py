@@ -10,8 +10,9 @@ wrimpair.py does netem's four impairments between two veth pairs in the namespac
 In every case: wirerate's clients send 500,000 pattern bytes on each of 3 connections to socat
 (a process per connection, each writing the sha256 of what it read); curl fetches a 500,000-byte
 body from wirerate's HTTP server twice; socat sends 500,000 pattern bytes to wirerate's raw
-server.  Every transfer completes with the right bytes (sha256 on the kernel's side; the
-server's pattern check, app_errors 0, on ours).
+server.  Every transfer completes with the right bytes: sha256 on the kernel's side of what
+wirerate sent; the count of what it took on ours (doc/tcp.md: against a real peer only counts
+are checked).
 
 A capture on m_g holds every frame wirerate sent, before any is lost, duplicated or delayed:
 there a segment of wirerate's that starts below the highest sequence number it sent is a
@@ -56,9 +57,11 @@ class Impaired(TcpNsCase):
       - close: fin
   - name: web
     server: {{hosts: w, port: 80}}
+    concurrency: 64
     http: {{body: {N}}}
   - name: sink
     server: {{hosts: w, port: 9000}}
+    concurrency: 64
     program:
       - send: {N}
       - close: fin
