@@ -16,14 +16,9 @@ from wrtest import kill, wait_for
 
 
 def status_count(c, hundreds):
-    """Responses of class @hundreds (2 = 2xx) in a side's counters: http_status as a list
-    (wr_tcp_counters' array) or as http_2xx-style members."""
-    s = c.get("http_status")
-    if isinstance(s, list):
-        return s[hundreds]
-    if isinstance(s, dict):
-        return s.get(f"{hundreds}xx", 0)
-    return c.get(f"http_{hundreds}xx", c.get(f"http_status_{hundreds}xx", 0))
+    """Responses of class @hundreds (2 = 2xx) in a side's counters (wr_tcp_counters_each's
+    http_1xx..http_5xx)."""
+    return c[f"http_{hundreds}xx"]
 
 
 def quiet(c):
