@@ -519,8 +519,10 @@ const struct wr_cli_cmd wr_cli_cmds[] = {
 		.summary = "validate a stream file and say what each stream sends",
 		.synopsis = "STREAMFILE [OPTIONS]",
 		.description =
-		"Validate STREAMFILE and print what each stream sends.  No EAL, "
-		"no hugepages.",
+		"Validate STREAMFILE and print what each stream sends, and "
+		"each tcp class in words: its clients and server, how it opens "
+		"connections, the HTTP exchange or the program step by step, "
+		"its TCP options.  No EAL, no hugepages.",
 		.pos = WR_CLI_POS_STREAMS,
 		.opts = check_opts,
 		.examples = "wirerate check streams/imix.yaml",
@@ -532,8 +534,11 @@ const struct wr_cli_cmd wr_cli_cmds[] = {
 		.synopsis = "STREAMFILE --count N --pcap OUT.pcap [OPTIONS]",
 		.description =
 		"Write the first N frames of each stream (or of `--stream`) to "
-		"a pcap file, with the data path's frame code.  No EAL, no "
-		"hugepages.",
+		"a pcap file, with the data path's frame code; print what each "
+		"side of each tcp class sends (its SYN or SYN-ACK and options, "
+		"its request or response head, a program's sends).  A file of "
+		"tcp classes alone needs neither --count nor --pcap.  No EAL, "
+		"no hugepages.",
 		.pos = WR_CLI_POS_STREAMS,
 		.opts = dump_opts,
 		.examples =

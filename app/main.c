@@ -9,6 +9,7 @@
 
 #include "wr_app.h"
 #include "wr_describe.h"
+#include "wr_tcp_describe.h"
 #include "wr_frame.h"
 #include "wr_parse.h"
 #include "wr_capture.h"
@@ -392,6 +393,32 @@ parse_opts(const struct wr_cli_cmd *cmd, int argc, char **argv,
 	return wr_app_check_files(o, NULL, NULL, NULL);
 }
 
+/* Each tcp class in words (check), or what each of its sides sends
+ * (dump); @return 0 or an exit status (the error printed). */
+static int
+wr_app_print_tcp(const struct wr_stream_file *f, bool wire)
+{
+	static char buf[WR_TCP_DESCRIBE_MAX];
+	struct wr_error err;
+	uint32_t i;
+
+	for (i = 0; i < f->tcp.n; i++) {
+		wr_error_clear(&err);
+		if (!wire)
+			wr_tcp_describe_class(&f->tcp.classes[i], &f->hosts, "",
+					      buf, sizeof(buf));
+		else if (wr_tcp_describe_wire(&f->tcp.classes[i], &f->hosts, "",
+					      buf, sizeof(buf), &err) != 0) {
+			if (err.file[0] == '\0')
+				snprintf(err.file, sizeof(err.file), "%s", f->path);
+			wr_app_print_error(&err);
+			return WR_EXIT_USAGE;
+		}
+		fputs(buf, stdout);
+	}
+	return WR_EXIT_OK;
+}
+
 static int
 cmd_check(const struct wr_opts *o)
 {
@@ -408,6 +435,10 @@ cmd_check(const struct wr_opts *o)
 	printf("%s: version %u, %u stream%s, seed %llu, sha256 %s\n", f.path,
 	       f.version, f.n_streams, f.n_streams == 1 ? "" : "s",
 	       (unsigned long long)f.seed, hex);
+	if (f.tcp.n > 0)
+		printf("%u tcp class%s, on %u host group%s\n", f.tcp.n,
+		       f.tcp.n == 1 ? "" : "es", f.hosts.n,
+		       f.hosts.n == 1 ? "" : "s");
 	for (i = 0; i < WR_PORTS_MAX; i++)
 		if (wr_stream_file_port_sequenced(&f, (uint16_t)i)) {
 			if (f.loops == 0)
@@ -421,6 +452,7 @@ cmd_check(const struct wr_opts *o)
 		wr_describe_stream(&f.streams[i], "", buf, sizeof(buf));
 		fputs(buf, stdout);
 	}
+	wr_app_print_tcp(&f, false);
 	wr_stream_file_free(&f);
 	return WR_EXIT_OK;
 }
@@ -432,7 +464,9 @@ cmd_dump(const struct wr_opts *o)
 	struct wr_error err;
 	int idx = -1, rc;
 
-	if (!o->count_set || o->pcap_file == NULL) {
+	/* Without either, tcp classes are shown alone (what each side
+	 * sends); stateless streams need both. */
+	if (o->count_set != (o->pcap_file != NULL)) {
 		fprintf(stderr, "wirerate: dump needs --count N and --pcap FILE\n");
 		return WR_EXIT_USAGE;
 	}
@@ -446,6 +480,22 @@ cmd_dump(const struct wr_opts *o)
 	}
 	if (rc != WR_EXIT_OK)
 		return rc;
+	if (o->pcap_file == NULL && f.tcp.n == 0) {
+		fprintf(stderr, "wirerate: dump needs --count N and --pcap FILE\n");
+		rc = WR_EXIT_USAGE;
+	} else if (o->pcap_file != NULL && f.n_streams == 0) {
+		/* The engine builds a connection's segments as it runs. */
+		fprintf(stderr, "wirerate: dump: --pcap writes stateless "
+			"streams' frames, and %s has none; a tcp class's "
+			"frames: run it with --capture\n", f.path);
+		rc = WR_EXIT_USAGE;
+	} else {
+		rc = wr_app_print_tcp(&f, true);
+	}
+	if (rc != WR_EXIT_OK || o->pcap_file == NULL) {
+		wr_stream_file_free(&f);
+		return rc;
+	}
 	/* The captures it replays are inputs too. */
 	rc = wr_app_check_files(o, &f, NULL, NULL);
 	if (rc != WR_EXIT_OK) {

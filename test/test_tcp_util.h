@@ -186,6 +186,7 @@ struct tt_pair {
 	uint64_t rng;
 	uint64_t now;
 	uint64_t lost, duped, reordered;
+	unsigned int f0;        /* CUnit's failures before the test */
 };
 
 static inline uint8_t *
@@ -271,6 +272,7 @@ tt_pair_init(struct tt_pair *p, uint64_t count, uint32_t conc,
 	     uint32_t srv_max)
 {
 	memset(p, 0, sizeof(*p));
+	p->f0 = CU_get_number_of_failures();
 	wr_tcp_class_defaults(&p->spec);
 	strcpy(p->spec.name, "t");
 	p->spec.client.present = p->spec.server.present = true;

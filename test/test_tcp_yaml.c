@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "wr_tcp_describe.h"
 #include "wr_tcp_spec.h"
 #include "wr_yaml.h"
 #include "wr_test.h"
@@ -266,6 +267,39 @@ test_program(void)
 	CU_ASSERT_FALSE(wr_tcp_specs_on_port(&f.tcp, 1, WR_TCP_CLIENT));
 	CU_ASSERT_TRUE(wr_tcp_specs_on_port(&f.tcp, 0, WR_TCP_CLIENT));
 	CU_ASSERT_EQUAL(wr_tcp_specs_find(&f.tcp, "six"), 1);
+	wr_stream_file_free(&f);
+}
+
+/* A client and a server group with one address range on one port: on
+ * two VLANs they are two links, accepted; on one, refused. */
+static void
+test_overlap_vlans(void)
+{
+	static const char fmt[] = "version: 1\nhosts:\n"
+		"  - {name: a, port: 0, count: 10, mac: 02:00:00:00:01:01, vlan: [10],\n"
+		"     ipv4: {addr: 10.1.0.1}}\n"
+		"  - {name: b, port: 0, count: 1, mac: 02:00:00:00:02:01, vlan: [%d],\n"
+		"     ipv4: {addr: 10.1.0.5}}\n"
+		"tcp:\n  - {name: x, client: {hosts: a}, server: {hosts: b}}\n";
+	char text[1024];
+	struct wr_stream_file f;
+	struct wr_error e;
+
+	snprintf(text, sizeof(text), fmt, 20);
+	CU_ASSERT_EQUAL(load(text, &f, &e), 0);
+	wr_stream_file_free(&f);
+	snprintf(text, sizeof(text), fmt, 10);
+	CU_ASSERT_EQUAL(load(text, &f, &e), -EINVAL);
+	CU_ASSERT_STRING_EQUAL(e.path, "tcp[0].server.hosts");
+	CU_ASSERT_EQUAL(e.line, 8);
+	/* 10.1.0.1 + 2k never meets 10.1.0.6 alone (interleaved). */
+	CU_ASSERT_EQUAL(load("version: 1\nhosts:\n"
+		"  - {name: a, port: 0, count: 10, mac: 02:00:00:00:01:01,\n"
+		"     ipv4: {addr: 10.1.0.1, step: 2}}\n"
+		"  - {name: b, port: 0, count: 1, mac: 02:00:00:00:02:01,\n"
+		"     ipv4: {addr: 10.1.0.6}}\n"
+		"tcp:\n  - {name: x, client: {hosts: a}, server: {hosts: b}}\n",
+		&f, &e), 0);
 	wr_stream_file_free(&f);
 }
 
@@ -592,12 +626,113 @@ test_shipped(void)
 	wr_stream_file_free(&f);
 }
 
+/* check's words and dump's heads for a shipped file and a raw program. */
+static void
+test_describe(void)
+{
+	static const char raw[] = HOSTS
+		"  - name: raw\n"
+		"    client: {hosts: c, sport: 5000}\n"
+		"    server: {hosts: s, port: 9}\n"
+		"    duration: 30s\n"
+		"    program: [{send: 1MiB}, {recv: 3}, {think: 250us}, {close: {by: server}}]\n";
+	static char buf[WR_TCP_DESCRIBE_MAX];
+	struct wr_stream_file f;
+	struct wr_error e;
+
+	CU_ASSERT_EQUAL_FATAL(load_shipped("tcp-http.yaml", &f, &e), 0);
+	wr_tcp_describe_class(&f.tcp.classes[0], &f.hosts, "", buf, sizeof(buf));
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "tcp class web (line 26): HTTP/1.1 over IPv4\n"
+		"  clients: hosts clients on port 0, 254 hosts, 10.10.0.1..10.10.0.254; "
+		"source ports 1024..65535\n"
+		"  server: hosts server on port 1, 1 host, 10.10.255.1; listens on TCP port 80\n"
+		"  opens 10000 connections/s, reached linearly over 2 s, at most 10000 open at "
+		"once, for 30 s\n"));
+	CU_ASSERT_EQUAL_FATAL(wr_tcp_describe_wire(&f.tcp.classes[0], &f.hosts, "", buf,
+						   sizeof(buf), &e), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "  client SYN: from port 1024..65535 to "
+		"10.10.255.1 port 80, window 65535 (a SYN's is never scaled, RFC 7323 2.2), "
+		"options: MSS 1460, SACK permitted, timestamps, window scale 7\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "      GET /index.html HTTP/1.1\\r\\n\n"
+				      "      Host: 10.10.255.1\\r\\n\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "      HTTP/1.1 200 OK\\r\\n\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "      Content-Length: 64\\r\\n\n"));
+	wr_stream_file_free(&f);
+
+	CU_ASSERT_EQUAL_FATAL(load(raw, &f, &e), 0);
+	wr_tcp_describe_class(&f.tcp.classes[0], &f.hosts, "", buf, sizeof(buf));
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "  program, in order:\n"
+		"    1. the client sends 1048576 B (1 MiB), the server takes them\n"
+		"    2. the server sends 3 B, the client takes them\n"
+		"    3. the side that acts next waits 250 us\n"
+		"    4. the server closes its side (FIN)\n"
+		"    then the client closes (FIN)\n"));
+	CU_ASSERT_EQUAL_FATAL(wr_tcp_describe_wire(&f.tcp.classes[0], &f.hosts, "", buf,
+						   sizeof(buf), &e), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "  client's send 1: 1048576 B (1 MiB), first "
+		"bytes: 00 01 02 03 04 05 06 07 08 09 0a 0b 0c 0d 0e 0f\n"
+		"  server's send 1: 3 B, first bytes: 00 01 02\n"));
+	wr_stream_file_free(&f);
+}
+
+#ifndef WR_DOC
+#define WR_DOC "doc"
+#endif
+
+/* doc/tcp.md's example loads as its Keys section says; a size with a
+ * fraction is refused as it says. */
+static void
+test_doc_example(void)
+{
+	char *text, *start, *end;
+	struct wr_stream_file f;
+	struct wr_error e;
+	size_t len;
+	FILE *fp = fopen(WR_DOC "/tcp.md", "r");
+	int rc;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+	text = calloc(1, 1 << 20);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	len = fread(text, 1, (1 << 20) - 1, fp);
+	fclose(fp);
+	CU_ASSERT(len > 0);
+	start = strstr(text, "## Keys");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(start);
+	start = strstr(start, "```yaml\n");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(start);
+	start += 8;
+	end = strstr(start, "```");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(end);
+	*end = '\0';
+	rc = load(start, &f, &e);
+	if (rc != 0)
+		wr_test_print_error(&e);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT_EQUAL(f.tcp.n, 1);
+	CU_ASSERT_EQUAL(f.tcp.classes[0].rate_milli, 10000000);
+	CU_ASSERT_EQUAL(f.tcp.classes[0].ramp_ns, 5 * SEC);
+	CU_ASSERT_EQUAL(f.tcp.classes[0].tcp.window, 262144);
+	wr_stream_file_free(&f);
+	free(text);
+	CU_ASSERT_EQUAL(load(HOSTS "  - {name: x, client: {hosts: c}, server: {hosts: s},\n"
+			     "     http: {body: 1.5 MB}}\n", &f, &e), -EINVAL);
+	CU_ASSERT_STRING_EQUAL(e.path, "tcp[0].http.body");
+	CU_ASSERT_EQUAL(load(HOSTS "  - {name: x, client: {hosts: c}, server: {hosts: s},\n"
+			     "     http: {body: 1 KiB}}\n", &f, &e), 0);
+	CU_ASSERT_EQUAL(f.tcp.classes[0].http.response_body, 1024);
+	wr_stream_file_free(&f);
+}
+
 static CU_TestInfo yaml_tests[] = {
+	{ "doc_example", test_doc_example },
+	{ "describe", test_describe },
 	{ "shipped", test_shipped },
 	{ "model", test_model },
 	{ "defaults", test_defaults },
 	{ "program", test_program },
 	{ "data_file", test_data_file },
+	{ "overlap_vlans", test_overlap_vlans },
 	{ "refusals", test_refusals },
 	{ "top", test_top },
 	CU_TEST_INFO_NULL,

@@ -412,6 +412,12 @@ addrs_meet(const struct wr_host_group *a, const struct wr_host_group *b,
 
 	if (x->mode != WR_HOST_ADDR_STATIC || y->mode != WR_HOST_ADDR_STATIC)
 		return false;
+	/* One address on other VLANs is another link's: only groups on
+	 * one VLAN (or none), the same, can clash. */
+	if (a->n_tags != b->n_tags || a->vlan_step[0] || a->vlan_step[1] ||
+	    b->vlan_step[0] || b->vlan_step[1] ||
+	    memcmp(a->vlan, b->vlan, sizeof(a->vlan)) != 0)
+		return false;
 	if (x->addr >> 64 == y->addr >> 64 && x->step >> 64 == 0 &&
 	    y->step >> 64 == 0 && x->step != 0 && y->step != 0) {
 		xl = x->addr + x->step * (a->count - 1);

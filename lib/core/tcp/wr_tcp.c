@@ -95,6 +95,8 @@ class_setup(struct wr_tcp *t, unsigned int k, struct wr_error *err)
 				    s->client.where.col, NULL, "tcp class %s: "
 				    "lane %u has no source port", s->name, lane);
 	if (cl->client) {
+		cl->cli_i = lane % cl->rt.n_clients;
+		cl->srv_i = lane / cl->rt.n_clients % cl->rt.n_servers;
 		cl->cl_local = zalloc(t, cl->rt.n_clients * sizeof(uint32_t));
 		if (cl->cl_local == NULL)
 			return -ENOMEM;
@@ -498,16 +500,26 @@ timers(struct wr_tcp *t)
 		t->wheel_tick = t->tick;  /* a long pause: every slot was seen */
 }
 
+/* Connection k (k % n_lanes == lane) uses client k % n_clients and server
+ * k / n_clients % n_servers: stepped by n_lanes without a division. */
+static void
+next_pair(struct wr_tcp_cls *cl, unsigned int n_lanes)
+{
+	cl->cli_i += n_lanes;
+	while (cl->cli_i >= cl->rt.n_clients) {
+		cl->cli_i -= cl->rt.n_clients;
+		if (++cl->srv_i == cl->rt.n_servers)
+			cl->srv_i = 0;
+	}
+}
+
 static bool
 open_conn(struct wr_tcp *t, unsigned int k)
 {
 	struct wr_tcp_cls *cl = &t->cls[k];
 	const struct wr_tcp_class *s = cl->rt.spec;
-	uint64_t kk = t->cfg.lane + (uint64_t)t->cfg.n_lanes * cl->opened;
-	uint32_t li = (uint32_t)(kk % cl->rt.n_clients);
-	uint32_t si = (uint32_t)(kk / cl->rt.n_clients % cl->rt.n_servers);
-	uint32_t local = cl->cl_local[li], tries, i = WR_TCP_NIL;
-	__uint128_t rip = cl->rt.servers[si];
+	uint32_t local = cl->cl_local[cl->cli_i], tries, i = WR_TCP_NIL;
+	__uint128_t rip = cl->rt.servers[cl->srv_i];
 	uint16_t sport = 0;
 	struct wr_tcp_conn *c;
 	struct wr_tcp_counters *ct = &t->ctr[k * 2];
@@ -550,6 +562,7 @@ open_conn(struct wr_tcp *t, unsigned int k)
 	t->n_open++;
 	cl->open_now++;
 	cl->opened++;
+	next_pair(cl, t->cfg.n_lanes);
 	WR_TCP_ADD(ct->attempted, 1);
 	WR_TCP_ADD(ct->active, 1);
 	wr_tcp_send_ctl(t, c, WR_TH_SYN, c->iss);

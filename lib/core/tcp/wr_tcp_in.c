@@ -76,7 +76,7 @@ accept_syn(struct wr_tcp *t, uint32_t local, int32_t k,
 	WR_TCP_ADD(ct->attempted, 1);
 	WR_TCP_ADD(ct->active, 1);
 	WR_TCP_ADD(ct->rx_segs, 1);
-	WR_TCP_ADD(ct->rx_frame_bytes, flen + 4);
+	WR_TCP_ADD(ct->rx_frame_bytes, (flen < 60 ? 60 : flen) + 4);
 	wr_tcp_send_ctl(t, c, WR_TH_SYN | WR_TH_ACK, c->iss);
 	wr_tcp_rto_arm(t, c);
 }
@@ -333,9 +333,9 @@ static uint32_t
 rtt_us(const struct wr_tcp *t, const struct wr_tcp_conn *c,
        const struct wr_tcp_seg *s, uint32_t ack)
 {
-	/* Timestamps (RFC 7323 4.1): a tick is 2^20 ns, taken as 1024 µs. */
+	/* Timestamps (RFC 7323 4.1): a tick is 2^10 ns, taken as 1 µs. */
 	if ((c->flags & WR_TC_TS) && s->has_ts && s->tsecr != 0)
-		return (wr_tcp_tsval(t->now) - s->tsecr) << 10;
+		return wr_tcp_tsval(t->now) - s->tsecr;
 	if ((c->flags & WR_TC_RTT) && wr_tcp_seq_lt(c->rtt_seq, ack))
 		return (t->tick - c->rtt_tick) << (WR_TCP_TICK_SHIFT - 10);
 	return UINT32_MAX;
@@ -485,6 +485,24 @@ synced(struct wr_tcp *t, uint32_t i, const struct wr_tcp_seg *s)
 		fin_in(t, i);
 }
 
+/* RFC 6191 / RFC 9293 3.10.7.4: a new SYN for a tuple in TIME_WAIT
+ * opens a new connection when it cannot be taken for the old one's (its
+ * sequence or timestamp is above what the old one ended with). */
+static bool
+tw_reuse(const struct wr_tcp_conn *c, const struct wr_tcp_seg *s)
+{
+	bool ts = (c->flags & WR_TC_TS) && s->has_ts;
+
+	if ((s->flags & (WR_TH_SYN | WR_TH_ACK | WR_TH_RST)) != WR_TH_SYN)
+		return false;
+	/* as Linux's tcp_timewait_state_process(): not PAWS-old, and a
+	 * sequence or a timestamp above the old connection's */
+	if (ts && wr_tcp_seq_lt(s->tsval, c->ts_recent))
+		return false;
+	return wr_tcp_seq_lt(c->rcv_nxt, s->seq) ||
+	       (ts && wr_tcp_seq_lt(c->ts_recent, s->tsval));
+}
+
 static void
 conn_input(struct wr_tcp *t, uint32_t i, const struct wr_tcp_seg *s,
 	   uint32_t flen)
@@ -493,7 +511,7 @@ conn_input(struct wr_tcp *t, uint32_t i, const struct wr_tcp_seg *s,
 	struct wr_tcp_counters *ct = wr_tcp_ctr(t, c);
 
 	WR_TCP_ADD(ct->rx_segs, 1);
-	WR_TCP_ADD(ct->rx_frame_bytes, flen + 4);
+	WR_TCP_ADD(ct->rx_frame_bytes, (flen < 60 ? 60 : flen) + 4);
 	c->last_rx = t->tick;
 	switch (c->state) {
 	case WR_TCP_ST_SYN_SENT:
@@ -504,6 +522,13 @@ conn_input(struct wr_tcp *t, uint32_t i, const struct wr_tcp_seg *s,
 		 * ACKed again and the wait starts over (RFC 9293 3.10.7.4). */
 		if (s->flags & WR_TH_RST)
 			break;
+		if (tw_reuse(c, s)) {
+			uint32_t local = c->local;
+
+			wr_tcp_end(t, i, NULL, false);
+			no_conn(t, local, s, flen);
+			return;
+		}
 		if (s->flags & WR_TH_FIN) {
 			c->rto_at = t->tick + t->cls[c->cls].tw_ticks;
 			wr_tcp_timer_arm(t, i, c->rto_at);

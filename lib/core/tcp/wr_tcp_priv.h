@@ -164,6 +164,7 @@ struct wr_tcp_cls {
 	uint64_t lane_count;    /* this lane's share of count (0: no bound) */
 	uint32_t cap;           /* this lane's share of concurrency */
 	uint32_t open_now;      /* client connections open (not TIME_WAIT) */
+	uint32_t cli_i, srv_i;  /* the next connection's client and server */
 	uint32_t sport_cur;     /* next source port's index in this lane's */
 	uint32_t n_sports;      /* source ports this lane owns */
 	uint32_t mss;           /* the class's MSS for its family */

@@ -63,8 +63,11 @@ sum128(__uint128_t v)
 uint32_t
 wr_tcp_tsval(uint64_t now)
 {
-	/* A 1.05 ms clock (RFC 7323 5.4: 1 ms to 1 s a tick). */
-	return (uint32_t)(now >> 20);
+	/* A 1.024 µs clock: RFC 7323 5.4 allows ticks from 59 ns (its
+	 * wrap, 73 minutes, stays above the MSL); RTT samples come to the
+	 * microsecond, and a new SYN a millisecond after the last one of a
+	 * tuple in TIME_WAIT still carries a newer TSval (RFC 6191). */
+	return (uint32_t)(now >> 10);
 }
 
 /* RFC 9293 3.2's options; a length that runs past the header, a kind's
