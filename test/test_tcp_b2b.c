@@ -8,6 +8,29 @@
 #include "wr_test.h"
 #include "test_tcp_util.h"
 
+/* Every frame either engine sent arrived at the other (less what the
+ * link lost, plus its duplicates) and was counted there once: by a
+ * connection, as of no connection, or as a SYN refused. */
+static void
+expect_conserved(struct tt_pair *p)
+{
+	struct wr_tcp_counters cc, sc;
+	struct wr_tcp_port_counters pcc, pcs;
+	uint64_t sent, recv;
+
+	wr_tcp_counters(p->cli, 0, WR_TCP_CLIENT, &cc);
+	wr_tcp_counters(p->srv, 0, WR_TCP_SERVER, &sc);
+	wr_tcp_port_counters(p->cli, &pcc);
+	wr_tcp_port_counters(p->srv, &pcs);
+	sent = cc.tx_segs + sc.tx_segs + pcc.rst_sent_no_conn +
+	       pcs.rst_sent_no_conn;
+	recv = cc.rx_segs + sc.rx_segs + pcc.rx_no_conn + pcs.rx_no_conn +
+	       pcc.syn_dropped + pcs.syn_dropped;
+	CU_ASSERT_EQUAL(sent + p->duped, recv + p->lost);
+	CU_ASSERT_EQUAL(pcc.rx_frames + pcs.rx_frames, recv);
+	CU_ASSERT_EQUAL(pcc.rx_bad + pcs.rx_bad + pcc.tx_nobuf + pcs.tx_nobuf, 0);
+}
+
 /* Both sides of @p n connections that each moved @p c2s and @p s2c bytes
  * and closed cleanly (the client first: it holds TIME_WAIT). */
 static void
@@ -35,6 +58,7 @@ expect_clean(struct tt_pair *p, uint64_t n, uint64_t c2s, uint64_t s2c)
 	CU_ASSERT_EQUAL(cc.rx_bytes, n * s2c);
 	CU_ASSERT(wr_tcp_done(p->cli));
 	CU_ASSERT(wr_tcp_done(p->srv));
+	expect_conserved(p);
 }
 
 static void
@@ -300,6 +324,42 @@ test_http_server_time_wait(void)
 	tt_pair_fini(&p);
 }
 
+static void
+stop_at_1s(struct tt_pair *p)
+{
+	if (p->now >= 1000000000ull && p->now < 1000010000ull)
+		wr_tcp_stop(p->cli, false, p->now);
+}
+
+static void
+test_until_close(void)
+{
+	struct tt_pair p;
+	struct wr_tcp_counters cc, sc;
+
+	/* clients send without end; a graceful stop at 1 s closes each
+	 * after what it sent, every byte of which the server counted */
+	tt_pair_init(&p, 4, 4, 16);
+	p.spec.n_steps = 1;
+	p.spec.steps[0] = (struct wr_tcp_step){ .op = WR_TCP_OP_SEND,
+		.by = WR_TCP_CLIENT, .bytes = WR_TCP_UNTIL_CLOSE };
+	tt_pair_create(&p);
+	p.drop = 5;
+	tt_run(&p, 60000000000ull, stop_at_1s);
+	wr_tcp_counters(p.cli, 0, WR_TCP_CLIENT, &cc);
+	wr_tcp_counters(p.srv, 0, WR_TCP_SERVER, &sc);
+	CU_ASSERT_EQUAL(cc.closed, 4);
+	CU_ASSERT_EQUAL(sc.closed, 4);
+	CU_ASSERT(cc.tx_bytes > 10000000);
+	CU_ASSERT_EQUAL(cc.tx_bytes, sc.rx_bytes);
+	CU_ASSERT_EQUAL(cc.app_errors + sc.app_errors, 0);
+	CU_ASSERT(wr_tcp_done(p.cli) && wr_tcp_done(p.srv));
+	expect_conserved(&p);
+	if (CU_get_number_of_failures() > p.f0)
+		tt_dump(&p);
+	tt_pair_fini(&p);
+}
+
 static CU_TestInfo b2b_tests[] = {
 	{ "back to back, a clean link", test_clean },
 	{ "back to back, loss, duplicates, reordering", test_lossy },
@@ -308,6 +368,7 @@ static CU_TestInfo b2b_tests[] = {
 	{ "HTTP keep-alive, lossy", test_http_lossy },
 	{ "a new SYN ends the server's TIME_WAIT", test_http_server_time_wait },
 	{ "abort: RSTs to every connection", test_abort },
+	{ "a send without end, stopped gracefully", test_until_close },
 	{ "rate, ramp, duration; pause and rate by wr_tcp_ctl", test_rate_ramp },
 	CU_TEST_INFO_NULL,
 };

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* libFuzzer target: frames into the TCP engine (wr_tcp_input), a server and a client engine, raw and as segments wrapped in right checksums so that the state machine is reached. */
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -13,6 +14,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static uint8_t out[WR_TCP_FRAME_MAX];
 static uint32_t sent;
+/* What the engine's last segment ends with (its seq + length, SYN and FIN
+ * counted): a wrapped segment's ACK may be taken relative to it, so that
+ * handshakes complete without guessing an ISN. */
+static uint32_t peer_next;
 
 static uint8_t *
 io_frame(void *ctx, uint32_t room)
@@ -24,18 +29,24 @@ io_frame(void *ctx, uint32_t room)
 static void
 io_send(void *ctx, uint32_t len, uint16_t l3, uint16_t l4)
 {
+	const uint8_t *th = out + l4;
+	uint32_t hl, ipl;
+
 	(void)ctx;
-	(void)l3;
-	(void)l4;
-	if (len > sizeof(out))
+	if (len > sizeof(out) || l4 + 20u > len || l3 >= l4)
 		abort();        /* the engine wrote past what it was lent */
 	sent++;
+	hl = (uint32_t)(th[12] >> 4) * 4u;
+	ipl = (uint32_t)(out[l3 + 2] << 8 | out[l3 + 3]) + l3;
+	peer_next = (uint32_t)th[4] << 24 | (uint32_t)th[5] << 16 |
+		    (uint32_t)th[6] << 8 | th[7];
+	peer_next += ipl - l4 - hl + ((th[13] & 3) ? 1 : 0);
 }
 
 /* @p seg (a TCP header and payload) to 10.0.0.2 from 10.0.0.1 in an
  * Ethernet/IPv4 frame with right checksums. */
 static uint32_t
-wrap(uint8_t *f, const uint8_t *seg, uint32_t n)
+wrap(uint8_t *f, const uint8_t *seg, uint32_t n, bool rel)
 {
 	uint64_t s;
 	uint16_t c;
@@ -52,6 +63,16 @@ wrap(uint8_t *f, const uint8_t *seg, uint32_t n)
 	f[24] = (uint8_t)(c >> 8);
 	f[25] = (uint8_t)c;
 	memcpy(f + 34, seg, n);
+	if (rel && n >= 12) {
+		/* the ACK field as a signed 16-bit step from peer_next */
+		uint32_t a = peer_next + (uint32_t)(int32_t)(int16_t)
+			     (seg[10] << 8 | seg[11]);
+
+		f[34 + 8] = (uint8_t)(a >> 24);
+		f[34 + 9] = (uint8_t)(a >> 16);
+		f[34 + 10] = (uint8_t)(a >> 8);
+		f[34 + 11] = (uint8_t)a;
+	}
 	if (n >= 18) {
 		f[34 + 16] = f[34 + 17] = 0;
 		s = 0x0a000001ull + 0x0a000002ull + 6 + n +
@@ -90,7 +111,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	spec.steps[2] = (struct wr_tcp_step){ .op = WR_TCP_OP_CLOSE, .by = 0 };
 	cfg.classes = &rt;
 	cfg.io = (struct wr_tcp_io){ .frame = io_frame, .send = io_send };
-	/* the first byte: which side, and raw frames or wrapped segments */
+	/* the first byte: bit 0 the client side (else the server), bit 1
+	 * raw frames (else wrapped segments), bit 2 abort at the end, bit 3
+	 * ACKs relative to the engine's last segment */
+	peer_next = 0;
 	if (data[0] & 1) {
 		rt.clients = &cli;
 		rt.n_clients = 1;
@@ -118,7 +142,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (data[0] & 2)
 			(void)wr_tcp_input(t, data + i, n, now);
 		else
-			(void)wr_tcp_input(t, f, wrap(f, data + i, n), now);
+			(void)wr_tcp_input(t, f, wrap(f, data + i, n, data[0] & 8),
+					   now);
 		i += n;
 		now += (uint64_t)step << (step & 0x80 ? 22 : 12);
 		wr_tcp_poll(t, now);

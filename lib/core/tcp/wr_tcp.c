@@ -278,13 +278,24 @@ wr_tcp_stop(struct wr_tcp *t, bool abort, uint64_t now)
 	t->tick = wr_tcp_ticks(now);
 	for (unsigned int k = 0; k < t->n_cls; k++)
 		t->cls[k].opening = false;
-	if (!abort)
-		return;
 	for (uint32_t i = 0; i < t->n_used; i++) {
 		struct wr_tcp_conn *c = &t->conns[i];
 
 		if (c->state == WR_TCP_ST_FREE)
 			continue;
+		if (!abort) {
+			/* a send without end ("until the run ends") ends here:
+			 * a FIN after what went out */
+			if (c->send_end == UINT64_MAX &&
+			    !(c->flags & WR_TC_FIN_PEND) &&
+			    (c->state == WR_TCP_ST_ESTABLISHED ||
+			     c->state == WR_TCP_ST_CLOSE_WAIT)) {
+				c->send_end = wr_tcp_tx_off(c, c->snd_max);
+				c->flags |= WR_TC_FIN_PEND;
+				wr_tcp_txq_push(t, i);
+			}
+			continue;
+		}
 		if (c->state == WR_TCP_ST_TIME_WAIT) {
 			WR_TCP_SUB(wr_tcp_ctr(t, c)->time_wait, 1);
 			wr_tcp_conn_free(t, i);

@@ -510,6 +510,13 @@ conn_input(struct wr_tcp *t, uint32_t i, const struct wr_tcp_seg *s,
 	struct wr_tcp_conn *c = &t->conns[i];
 	struct wr_tcp_counters *ct = wr_tcp_ctr(t, c);
 
+	if (c->state == WR_TCP_ST_TIME_WAIT && tw_reuse(c, s)) {
+		uint32_t local = c->local;
+
+		wr_tcp_end(t, i, NULL, false);
+		no_conn(t, local, s, flen);     /* counted there */
+		return;
+	}
 	WR_TCP_ADD(ct->rx_segs, 1);
 	WR_TCP_ADD(ct->rx_frame_bytes, (flen < 60 ? 60 : flen) + 4);
 	c->last_rx = t->tick;
@@ -522,13 +529,6 @@ conn_input(struct wr_tcp *t, uint32_t i, const struct wr_tcp_seg *s,
 		 * ACKed again and the wait starts over (RFC 9293 3.10.7.4). */
 		if (s->flags & WR_TH_RST)
 			break;
-		if (tw_reuse(c, s)) {
-			uint32_t local = c->local;
-
-			wr_tcp_end(t, i, NULL, false);
-			no_conn(t, local, s, flen);
-			return;
-		}
 		if (s->flags & WR_TH_FIN) {
 			c->rto_at = t->tick + t->cls[c->cls].tw_ticks;
 			wr_tcp_timer_arm(t, i, c->rto_at);

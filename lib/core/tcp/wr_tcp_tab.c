@@ -8,9 +8,13 @@ uint32_t
 wr_tcp_hash(const struct wr_tcp *t, uint32_t local, __uint128_t rip,
 	    uint16_t lport, uint16_t rport)
 {
-	uint64_t k = (uint64_t)rip ^ (uint64_t)(rip >> 64) * 0x9e3779b97f4a7c15ull;
+	/* The address multiplied before the ports join it: a XOR of both
+	 * collapses when ports and addresses step together (client k on
+	 * address k % n, port lo + k: 64,512 tuples fell in 1,003 buckets). */
+	uint64_t k = ((uint64_t)rip ^ (uint64_t)(rip >> 64) * 0xc2b2ae3d27d4eb4full) *
+		     0x9e3779b97f4a7c15ull;
 
-	k ^= (uint64_t)local << 32 ^ (uint64_t)lport << 16 ^ rport;
+	k += (uint64_t)local << 32 | (uint64_t)lport << 16 | rport;
 	return (uint32_t)wr_tcp_mix64(k) & t->hash_mask;
 }
 
