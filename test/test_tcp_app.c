@@ -232,6 +232,35 @@ test_fill_sums(void)
 					      sizeof(file), "10.0.0.2", &err), 0);
 	check_sums(&a, 50 * a.msg_len, &seed);
 	wr_tcp_app_fini(&a);
+	/* A file larger than WR_TCP_APP_COPY_MAX, of odd length: used in
+	 * place, summed by blocks; bodies wrap at its end. */
+	{
+		uint64_t big_len = 3 * WR_TCP_APP_COPY_MAX + 7;
+		uint8_t *big = malloc(big_len), *got = malloc(100000);
+
+		CU_ASSERT_FATAL(big != NULL && got != NULL);
+		for (uint64_t i = 0; i < big_len; i++)
+			big[i] = (uint8_t)rnd(&seed);
+		http_class(&c);
+		c.data = WR_TCP_DATA_FILE;
+		c.http.response_body = 2 * big_len + 3;
+		CU_ASSERT_EQUAL_FATAL(wr_tcp_app_init(&a, &c, WR_TCP_SERVER,
+						      big, big_len, NULL, &err), 0);
+		CU_ASSERT_PTR_NULL(a.rep);
+		CU_ASSERT_PTR_EQUAL(a.data, big);
+		CU_ASSERT_EQUAL(a.sum_shift, 6);
+		check_sums(&a, 3 * a.msg_len, &seed);
+		/* Across the file's end: its last bytes, then its first. */
+		wr_tcp_app_fill(&a, a.hdr_len + big_len - 50000, got, 100000);
+		CU_ASSERT(memcmp(got, big + big_len - 50000, 50000) == 0);
+		CU_ASSERT(memcmp(got + 50000, big, 50000) == 0);
+		CU_ASSERT(wr_tcp_app_match(&a, big_len - 50000, got, 100000));
+		got[70000] ^= 0x40;
+		CU_ASSERT_FALSE(wr_tcp_app_match(&a, big_len - 50000, got, 100000));
+		wr_tcp_app_fini(&a);
+		free(big);
+		free(got);
+	}
 	/* A server's large bodies. */
 	http_class(&c);
 	c.http.response_body = 1000003;
@@ -933,6 +962,62 @@ test_raw_mismatch(void)
 	wr_tcp_app_fini(&a);
 }
 
+/* A response body from wirerate's own server is checked byte by byte;
+ * dump's view of a raw program. */
+static void
+test_http_mismatch(void)
+{
+	struct wr_tcp_class c;
+	struct wr_tcp_app cl, sv;
+	struct wr_tcp_app_st st;
+	struct wr_tcp_app_out o;
+	struct wr_error err = { 0 };
+	uint8_t b[4096];
+	uint32_t n;
+
+	http_class(&c);
+	c.http.response_body = 3000;
+	CU_ASSERT_EQUAL_FATAL(wr_tcp_app_init(&cl, &c, WR_TCP_CLIENT, NULL, 0,
+					      "h", &err), 0);
+	CU_ASSERT_EQUAL_FATAL(wr_tcp_app_init(&sv, &c, WR_TCP_SERVER, NULL, 0,
+					      NULL, &err), 0);
+	n = (uint32_t)sv.msg_len;
+	wr_tcp_app_fill(&sv, 0, b, n);
+	for (int bad = 0; bad < 2; bad++) {
+		b[sv.hdr_len + 2500] ^= (uint8_t)bad;
+		wr_tcp_app_start(&cl, &st, &o);
+		wr_tcp_app_rx(&cl, &st, b, sv.hdr_len + 10, 0, &o);
+		/* In the body: counted, not read; the rest may come blind. */
+		CU_ASSERT_FALSE(wr_tcp_app_ordered(&cl, &st));
+		CU_ASSERT_EQUAL(wr_tcp_app_blind(&cl, &st), 2990);
+		wr_tcp_app_rx(&cl, &st, b + sv.hdr_len + 10,
+			      n - sv.hdr_len - 10, sv.hdr_len + 10, &o);
+		CU_ASSERT_EQUAL(o.close, bad ? WR_TCP_APP_ERROR : WR_TCP_APP_FIN);
+		CU_ASSERT_EQUAL(o.events, bad ? 0 : WR_TCP_EV_RESPONSE | WR_TCP_EV_DONE);
+		b[sv.hdr_len + 2500] ^= (uint8_t)bad;
+	}
+	wr_tcp_app_fini(&cl);
+	wr_tcp_app_fini(&sv);
+
+	/* dump: the server's sends of a raw program, their first bytes. */
+	raw_class(&c);
+	add(&c, WR_TCP_OP_SEND, WR_TCP_CLIENT, 10, 0, false);
+	add(&c, WR_TCP_OP_SEND, WR_TCP_SERVER, 300, 0, false);
+	add(&c, WR_TCP_OP_SEND, WR_TCP_SERVER, 5, 0, false);
+	CU_ASSERT_EQUAL_FATAL(wr_tcp_app_init(&sv, &c, WR_TCP_SERVER, NULL, 0,
+					      NULL, &err), 0);
+	CU_ASSERT_EQUAL(wr_tcp_app_message(&sv, 0, b, 16, &n), 300);
+	CU_ASSERT_EQUAL(n, 16);
+	CU_ASSERT_EQUAL(b[15], 15);
+	CU_ASSERT_EQUAL(wr_tcp_app_message(&sv, 1, b, 16, &n), 5);
+	CU_ASSERT_EQUAL(n, 5);
+	CU_ASSERT_EQUAL(b[0], 0);
+	CU_ASSERT_EQUAL(b[4], 4);
+	CU_ASSERT_EQUAL(wr_tcp_app_message(&sv, 2, b, 16, &n), 0);
+	CU_ASSERT_EQUAL(n, 0);
+	wr_tcp_app_fini(&sv);
+}
+
 static void
 test_state_size(void)
 {
@@ -953,6 +1038,7 @@ static CU_TestInfo tests[] = {
 	{ "pair_http", test_pair_http },
 	{ "pair_raw", test_pair_raw },
 	{ "raw_mismatch", test_raw_mismatch },
+	{ "http_mismatch", test_http_mismatch },
 	{ "state_size", test_state_size },
 	CU_TEST_INFO_NULL,
 };

@@ -16,19 +16,57 @@
 /* ------------------------------------------------------------------ */
 /* Data and sums                                                      */
 
-/* The ones-complement sum of rep[r .. r + n) placed at an offset of
- * parity @p bpos in what is summed: the prefix sums weigh rep's even
- * bytes as high bytes, and an odd shift swaps the bytes of every word,
- * which is a multiplication by 2^8 modulo 0xffff (wr_csum_odd). */
-static inline uint32_t
-rep_sum(const struct wr_tcp_app *a, uint64_t r, uint64_t n, uint64_t bpos)
+/* Prefix sums of @p n bytes: sum[i] is the ones-complement sum (mod
+ * 0xffff) of b[0 .. i), even bytes weighed as high bytes (RFC 1071). */
+static void
+prefix_sums(const uint8_t *b, uint64_t n, uint32_t *sum)
 {
-	uint32_t hi = a->sum[r + n], lo = a->sum[r];
+	uint64_t s = 0;
+
+	sum[0] = 0;
+	for (uint64_t i = 0; i < n; i++) {
+		s += (i & 1) ? b[i] : (uint64_t)b[i] << 8;
+		if (s >= 0xffff)
+			s -= 0xffff;
+		sum[i + 1] = (uint32_t)s;
+	}
+}
+
+/* The difference of two prefix sums (each at most 0xffff), placed at an
+ * offset of parity @p bpos in what is summed when the range starts at
+ * @p r: an odd shift swaps the bytes of every word, a multiplication by
+ * 2^8 modulo 0xffff (wr_csum_odd), folded once (below 2^17). */
+static inline uint32_t
+diff_sum(uint32_t hi, uint32_t lo, uint64_t r, uint64_t bpos)
+{
 	uint32_t d = hi >= lo ? hi - lo : hi + 0xffff - lo;
 
-	if ((r ^ bpos) & 1)
-		d = (uint32_t)(wr_csum_odd(d) % 0xffff);
+	if ((r ^ bpos) & 1) {
+		d = (uint32_t)wr_csum_odd(d);
+		d = (d & 0xffff) + (d >> 16);
+	}
 	return d;
+}
+
+/* The prefix sum of the data's first @p x bytes (at most 0xffff): from
+ * the table, and the bytes of a partial 64-byte block (it starts at an
+ * even offset, so wr_csum_sum weighs them as the table does). */
+static inline uint32_t
+prefix_at(const struct wr_tcp_app *a, uint64_t x)
+{
+	uint64_t j, base;
+	uint32_t s;
+
+	if (a->sum_shift == 0)
+		return a->sum[x];
+	j = x >> a->sum_shift;
+	base = j << a->sum_shift;
+	s = a->sum[j];
+	if (x > base) {
+		s += wr_csum_sum(a->data + base, (uint32_t)(x - base));
+		s = (s & 0xffff) + (s >> 16);
+	}
+	return s;
 }
 
 /* Data bytes x .. x + n of a message into @p dst (at parity @p bpos of
@@ -40,11 +78,11 @@ data_copy(const struct wr_tcp_app *a, uint64_t x, uint8_t *dst, uint64_t n,
 	uint64_t acc = 0;
 
 	while (n > 0) {
-		uint64_t r = x % a->period;
-		uint64_t c = n < a->rep_len - r ? n : a->rep_len - r;
+		uint64_t r = x < a->period ? x : x % a->period;
+		uint64_t c = n < a->data_len - r ? n : a->data_len - r;
 
-		memcpy(dst, a->rep + r, c);
-		acc += rep_sum(a, r, c, bpos);
+		memcpy(dst, a->data + r, c);
+		acc += diff_sum(prefix_at(a, r + c), prefix_at(a, r), r, bpos);
 		dst += c;
 		x += c;
 		bpos += c;
@@ -55,13 +93,13 @@ data_copy(const struct wr_tcp_app *a, uint64_t x, uint8_t *dst, uint64_t n,
 
 bool
 wr_tcp_app_match(const struct wr_tcp_app *a, uint64_t x, const uint8_t *p,
-	   uint64_t n)
+		 uint64_t n)
 {
 	while (n > 0) {
-		uint64_t r = x % a->period;
-		uint64_t c = n < a->rep_len - r ? n : a->rep_len - r;
+		uint64_t r = x < a->period ? x : x % a->period;
+		uint64_t c = n < a->data_len - r ? n : a->data_len - r;
 
-		if (memcmp(p, a->rep + r, c) != 0)
+		if (memcmp(p, a->data + r, c) != 0)
 			return false;
 		p += c;
 		x += c;
@@ -74,40 +112,50 @@ static int
 data_init(struct wr_tcp_app *a, const uint8_t *data, uint64_t data_len,
 	  struct wr_error *err)
 {
-	uint64_t i, s = 0;
+	bool file = a->spec->data == WR_TCP_DATA_FILE;
+	uint64_t i, n_sum;
 
-	if (a->spec->data == WR_TCP_DATA_FILE) {
-		if (data == NULL || data_len == 0) {
-			return wr_error_set(err, -EINVAL, NULL,
-					    a->spec->where.line,
-					    a->spec->where.col, "data",
-					    "class %s: its data file is empty",
-					    a->spec->name);
-		}
-		a->period = data_len;
+	if (file && (data == NULL || data_len == 0))
+		return wr_error_set(err, -EINVAL, NULL, a->spec->where.line,
+				    a->spec->where.col, "data",
+				    "class %s: its data file is empty",
+				    a->spec->name);
+	a->period = file ? data_len : WR_TCP_PATTERN_PERIOD;
+	if (file && data_len > WR_TCP_APP_COPY_MAX) {
+		/* A large file (seed 002's is 500 MiB): its bytes where
+		 * the caller keeps them, sums by 64-byte blocks. */
+		a->data = data;
+		a->data_len = data_len;
+		a->sum_shift = 6;
 	} else {
-		a->period = WR_TCP_PATTERN_PERIOD;
-	}
-	a->rep_len = a->period + WR_TCP_APP_FILL_RUN;
-	a->rep = malloc(a->rep_len);
-	a->sum = malloc((a->rep_len + 1) * sizeof(*a->sum));
-	if (a->rep == NULL || a->sum == NULL)
-		return -ENOMEM;
-	for (i = 0; i < a->rep_len; i++) {
-		uint64_t j = i % a->period;
+		a->rep_len = a->period + WR_TCP_APP_FILL_RUN;
+		a->rep = malloc(a->rep_len);
+		if (a->rep == NULL)
+			return -ENOMEM;
+		for (i = 0; i < a->rep_len; i++) {
+			uint64_t j = i % a->period;
 
-		/* doc/tcp.md: byte i of a message's data is i % 251. */
-		a->rep[i] = data != NULL && a->spec->data == WR_TCP_DATA_FILE ?
-			    data[j] : (uint8_t)j;
+			/* doc/tcp.md: byte i of a message's data is i % 251. */
+			a->rep[i] = file ? data[j] : (uint8_t)j;
+		}
+		a->data = a->rep;
+		a->data_len = a->rep_len;
 	}
-	a->data = a->rep;
-	a->data_len = a->period;
-	a->sum[0] = 0;
-	for (i = 0; i < a->rep_len; i++) {
-		s += (i & 1) ? a->rep[i] : (uint64_t)a->rep[i] << 8;
-		if (s >= 0xffff)
-			s -= 0xffff;
-		a->sum[i + 1] = (uint32_t)s;
+	n_sum = (a->data_len >> a->sum_shift) + 1;
+	a->sum = malloc(n_sum * sizeof(*a->sum));
+	if (a->sum == NULL)
+		return -ENOMEM;
+	if (a->sum_shift == 0) {
+		prefix_sums(a->data, a->data_len, a->sum);
+	} else {
+		uint64_t s = 0, blk = 1ull << a->sum_shift;
+
+		a->sum[0] = 0;
+		for (i = 1; i < n_sum; i++) {
+			s += wr_csum_sum(a->data + (i - 1) * blk, (uint32_t)blk);
+			s = s >= 0xffff ? s - 0xffff : s;
+			a->sum[i] = (uint32_t)s;
+		}
 	}
 	return 0;
 }
@@ -223,6 +271,8 @@ http_init(struct wr_tcp_app *a, const char *host, struct wr_error *err)
 				    "response", WR_TCP_APP_HDR_MAX);
 	}
 	a->hdr_len = (uint32_t)n;
+	prefix_sums(a->hdr, a->hdr_len, a->hdr_sum[0]);
+	prefix_sums(a->hdr_last, a->hdr_len, a->hdr_sum[1]);
 	a->head = strcmp(h->method, "HEAD") == 0;
 	if (a->side == WR_TCP_CLIENT) {
 		a->body_len = h->request_body;
@@ -327,7 +377,10 @@ fill_http(const struct wr_tcp_app *a, uint64_t off, uint8_t *buf,
 	uint64_t acc = 0, bpos = 0;
 
 	while (bpos < len) {
-		uint64_t k = off / a->msg_len, m = off - k * a->msg_len;
+		/* Most segments lie in the first message (a short
+		 * exchange): no division for them. */
+		uint64_t k = off < a->msg_len ? 0 : off / a->msg_len;
+		uint64_t m = off - k * a->msg_len;
 		uint64_t n, want = len - bpos;
 
 		if (k >= a->n_msgs) {
@@ -335,13 +388,12 @@ fill_http(const struct wr_tcp_app *a, uint64_t off, uint8_t *buf,
 			break;
 		}
 		if (m < a->hdr_len) {
-			const uint8_t *h = k == a->last_msg ? a->hdr_last : a->hdr;
-			uint64_t s;
+			bool last = k == a->last_msg;
 
 			n = a->hdr_len - m < want ? a->hdr_len - m : want;
-			memcpy(buf + bpos, h + m, n);
-			s = wr_csum_sum(buf + bpos, (uint32_t)n);
-			acc += (bpos & 1) ? wr_csum_odd(s) : s;
+			memcpy(buf + bpos, (last ? a->hdr_last : a->hdr) + m, n);
+			acc += diff_sum(a->hdr_sum[last][m + n],
+					a->hdr_sum[last][m], m, bpos);
 		} else {
 			n = a->msg_len - m < want ? a->msg_len - m : want;
 			acc += data_copy(a, m - a->hdr_len, buf + bpos, n, bpos);
@@ -398,8 +450,9 @@ wr_tcp_app_fill(const struct wr_tcp_app *a, uint64_t off, uint8_t *buf,
 {
 	uint64_t acc = a->spec->is_http ? fill_http(a, off, buf, len) :
 			fill_raw(a, off, buf, len);
+	uint16_t f = wr_csum_fold(acc);
 
-	return (uint32_t)(acc % 0xffff);
+	return f == 0xffff ? 0 : f; /* congruent modulo 0xffff */
 }
 
 uint64_t

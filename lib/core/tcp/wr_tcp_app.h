@@ -99,6 +99,9 @@ struct wr_tcp_app {
 	 * value, which RFC 9112 5.1's OWS allows). */
 	uint8_t hdr_last[WR_TCP_APP_HDR_MAX];
 	uint64_t last_msg;      /**< UINT64_MAX: none */
+	/** Prefix ones-complement sums of @c hdr ([0]) and @c hdr_last
+	 * ([1]), as @c sum is of @c rep. */
+	uint32_t hdr_sum[2][WR_TCP_APP_HDR_MAX + 1];
 	uint64_t n_msgs;        /**< messages this side sends (UINT64_MAX: as
 				 *   many as asked: a server) */
 	uint64_t body_len;      /**< HTTP: this side's body bytes per message */
@@ -111,18 +114,32 @@ struct wr_tcp_app {
 	uint64_t send_end[WR_TCP_STEPS_MAX]; /**< raw: stream offset after each step */
 	/* The data bytes (pattern or file) and their prefix sums, for
 	 * checksums in O(1). */
-	const uint8_t *data;
-	uint64_t data_len;
+	const uint8_t *data;    /**< what copies come from: @c rep, or the
+				 *   caller's file bytes when larger than
+				 *   WR_TCP_APP_COPY_MAX (not copied: a copy
+				 *   then wraps once a file's length) */
+	uint64_t data_len;      /**< bytes at @c data (@c rep_len) */
 	uint8_t *rep;           /**< the data repeated for copies without a
-				 *   wrap per segment (owned) */
+				 *   wrap per segment (owned; NULL when the
+				 *   caller's bytes are used) */
 	uint64_t rep_len;
 	uint64_t period;        /**< the data repeats every this many bytes */
-	uint32_t *sum;          /**< prefix ones-complement sums of @c rep (owned) */
+	/** Prefix ones-complement sums of @c data: sum[j] covers the first
+	 * j << sum_shift bytes (sum_shift 0: every byte, for the pattern
+	 * and small files; 6 for large files, which then cost 1/16 of
+	 * their size in sums, and a range's ends are summed from their
+	 * 64-byte blocks). Owned. */
+	uint32_t *sum;
+	uint8_t sum_shift;
 };
 
 /** A segment wr_tcp_app_fill() writes with one copy (longer ranges are
  * written in pieces of this). */
 #define WR_TCP_APP_FILL_RUN 65536
+
+/** Data files up to this size are copied, repeated and summed byte by
+ * byte; larger ones are used where the caller keeps them. */
+#define WR_TCP_APP_COPY_MAX (1u << 20)
 
 /**
  * Compile class @p c's side @p side.  @p data / @p data_len: the bytes of
