@@ -191,6 +191,29 @@ test_syn_lost(void)
 }
 
 static void
+test_idle(void)
+{
+	uint32_t una = 1000, k;
+
+	fresh(false);
+	for (k = 0; k < 20; k++, una += 1000)
+		wr_tcp_cc_ack(&cc, una + 1000, una, una + 40000, NULL, 0, false);
+	CU_ASSERT_EQUAL(cc.cwnd, 30000);
+	wr_tcp_cc_idle(&cc);                    /* RFC 5681 4.1 */
+	CU_ASSERT_EQUAL(cc.cwnd, 10000);
+	CU_ASSERT_EQUAL(cc.ssthresh, UINT32_MAX);
+	/* Below IW it stays; equation (1)'s IW counts too. */
+	wr_tcp_cc_timeout(&cc, una, una + 5000, &lim);
+	wr_tcp_cc_idle(&cc);
+	CU_ASSERT_EQUAL(cc.cwnd, MSS);
+	wr_tcp_cc_init(&cc, 1460, 0, false, &lim);
+	CU_ASSERT_EQUAL(cc.iw_segs, 3);
+	cc.cwnd = 100000;
+	wr_tcp_cc_idle(&cc);
+	CU_ASSERT_EQUAL(cc.cwnd, 4380);
+}
+
+static void
 test_slow_start(void)
 {
 	uint32_t una = 1000, k;
@@ -508,21 +531,25 @@ test_scoreboard(void)
 	b[3] = (struct wr_tcp_cc_range){ 500, 1000 };
 	wr_tcp_cc_ack(&cc, 1000, 1000, 11000, b, 4, false);
 	CU_ASSERT_EQUAL(cc.n_sack, 2);
-	/* The cumulative ACK drops what it covers and trims a range it cuts. */
-	wr_tcp_cc_ack(&cc, 4000, 1000, 11000, NULL, 0, false);
+	/* The cumulative ACK drops what it covers. */
+	wr_tcp_cc_ack(&cc, 2000, 1000, 11000, NULL, 0, false);
 	CU_ASSERT_EQUAL(cc.n_sack, 2);
-	CU_ASSERT_EQUAL(cc.sack[0].l, 4000);
-	CU_ASSERT_EQUAL(cc.sack[0].r, 6000);
-	wr_tcp_cc_ack(&cc, 8000, 4000, 11000, NULL, 0, false);
+	CU_ASSERT_EQUAL(cc.sack[0].l, 3000);
+	wr_tcp_cc_ack(&cc, 6000, 2000, 11000, NULL, 0, false);
 	CU_ASSERT_EQUAL(cc.n_sack, 1);
-	CU_ASSERT_EQUAL(cc.sack[0].l, 8000);
+	CU_ASSERT_EQUAL(cc.sack[0].l, 7000);
 	CU_ASSERT_EQUAL(cc.sack[0].r, 10000);
-	/* A block partly below the ACK counts from the ACK on. */
+	/* A block holding the byte at the ACK is bogus (it would be
+	 * acknowledged); an ACK inside a range drops it (reneging). */
 	fresh(true);
 	b[0] = (struct wr_tcp_cc_range){ 500, 2000 };
-	wr_tcp_cc_ack(&cc, 1000, 1000, 11000, b, 1, false);
+	b[1] = (struct wr_tcp_cc_range){ 1000, 2000 };
+	b[2] = (struct wr_tcp_cc_range){ 3000, 4000 };
+	wr_tcp_cc_ack(&cc, 1000, 1000, 11000, b, 3, false);
 	CU_ASSERT_EQUAL(cc.n_sack, 1);
-	CU_ASSERT_EQUAL(cc.sack[0].l, 1000);
+	CU_ASSERT_EQUAL(cc.sack[0].l, 3000);
+	wr_tcp_cc_ack(&cc, 3500, 1000, 11000, NULL, 0, false);
+	CU_ASSERT_EQUAL(cc.n_sack, 0);
 	/* Full: five disjoint ranges, the four highest kept. */
 	fresh(true);
 	for (unsigned int i = 0; i < 5; i++) {
@@ -641,44 +668,53 @@ test_next_seg(void)
 	CU_ASSERT_EQUAL(wr_tcp_cc_pipe(&cc, 1000, 11000), 5000);
 	CU_ASSERT_FALSE(wr_tcp_cc_next(&cc, 1000, 11000, &seq, &len));
 	CU_ASSERT_EQUAL(wr_tcp_cc_send_ok(&cc, 1000, 11000, 11000, RWND), 0);
-	/* A partial ACK of the first: pipe 4000, room for one new segment;
-	 * nothing below the highest SACK to resend (the tail is not lost). */
-	CU_ASSERT_EQUAL(wr_tcp_cc_ack(&cc, 2000, 1000, 11000, b, 3, false),
+	/* Its ACK: the first hole filled, [2000,3000) SACKed, so 3000; pipe
+	 * 4000, room for one new segment; nothing below the highest SACK to
+	 * resend (the tail is not lost). */
+	CU_ASSERT_EQUAL(wr_tcp_cc_ack(&cc, 3000, 1000, 11000, b, 3, false),
 			WR_TCP_CC_NONE);
 	CU_ASSERT_EQUAL(cc.cwnd, 5000);         /* RFC 6675 (B): unchanged */
-	CU_ASSERT_EQUAL(wr_tcp_cc_pipe(&cc, 2000, 11000), 4000);
-	CU_ASSERT_FALSE(wr_tcp_cc_next(&cc, 2000, 11000, &seq, &len));
-	CU_ASSERT_EQUAL(wr_tcp_cc_send_ok(&cc, 2000, 11000, 11000, RWND), 1000);
-	CU_ASSERT_EQUAL(wr_tcp_cc_send_ok(&cc, 2000, 11000, 11000, 9500), 500);
+	CU_ASSERT_EQUAL(cc.n_sack, 2);
+	CU_ASSERT_EQUAL(wr_tcp_cc_pipe(&cc, 3000, 11000), 4000);
+	CU_ASSERT_FALSE(wr_tcp_cc_next(&cc, 3000, 11000, &seq, &len));
+	CU_ASSERT_EQUAL(wr_tcp_cc_send_ok(&cc, 3000, 11000, 11000, RWND), 1000);
+	CU_ASSERT_EQUAL(wr_tcp_cc_send_ok(&cc, 3000, 11000, 11000, 8500), 500);
 	/* A new SACK above the tail makes [9000,11000) lost: two segments,
 	 * one at a time, as pipe allows.  12000 sent (send_ok's). */
 	b[0] = (struct wr_tcp_cc_range){ 11000, 12000 };
-	wr_tcp_cc_ack(&cc, 2000, 2000, 12000, b, 1, true);
+	wr_tcp_cc_ack(&cc, 3000, 3000, 12000, b, 1, true);
 	/* Holes: [3000,4000) [5000,6000) lost and sent again (1000 each);
 	 * [9000,11000) has 1000 SACKed above it, one range: not lost, 2000. */
-	CU_ASSERT_EQUAL(wr_tcp_cc_pipe(&cc, 2000, 12000), 4000);
-	CU_ASSERT_FALSE(wr_tcp_cc_next(&cc, 2000, 12000, &seq, &len));
-	/* Two more blocks above: now lost. */
+	CU_ASSERT_EQUAL(wr_tcp_cc_pipe(&cc, 3000, 12000), 4000);
+	CU_ASSERT_FALSE(wr_tcp_cc_next(&cc, 3000, 12000, &seq, &len));
+	/* Two more segments SACKed above: now lost. */
 	b[0] = (struct wr_tcp_cc_range){ 12000, 14000 };
-	wr_tcp_cc_ack(&cc, 2000, 2000, 14000, b, 1, true);
-	CU_ASSERT_EQUAL(wr_tcp_cc_pipe(&cc, 2000, 14000), 2000);
-	CU_ASSERT_TRUE(wr_tcp_cc_next(&cc, 2000, 14000, &seq, &len));
+	wr_tcp_cc_ack(&cc, 3000, 3000, 14000, b, 1, true);
+	CU_ASSERT_EQUAL(wr_tcp_cc_pipe(&cc, 3000, 14000), 2000);
+	CU_ASSERT_TRUE(wr_tcp_cc_next(&cc, 3000, 14000, &seq, &len));
 	CU_ASSERT_EQUAL(seq, 9000);
 	CU_ASSERT_EQUAL(len, 1000);
-	CU_ASSERT_TRUE(wr_tcp_cc_next(&cc, 2000, 14000, &seq, &len));
+	CU_ASSERT_TRUE(wr_tcp_cc_next(&cc, 3000, 14000, &seq, &len));
 	CU_ASSERT_EQUAL(seq, 10000);
 	CU_ASSERT_EQUAL(len, 1000);
-	CU_ASSERT_EQUAL(wr_tcp_cc_pipe(&cc, 2000, 14000), 4000);
-	CU_ASSERT_FALSE(wr_tcp_cc_next(&cc, 2000, 14000, &seq, &len));
-	/* The ACK at RecoveryPoint (11000) ends it (A); cwnd stays ssthresh
-	 * and the ranges above the ACK stay. */
-	wr_tcp_cc_ack(&cc, 11000, 2000, 14000, NULL, 0, false);
+	CU_ASSERT_EQUAL(wr_tcp_cc_pipe(&cc, 3000, 14000), 4000);
+	CU_ASSERT_FALSE(wr_tcp_cc_next(&cc, 3000, 14000, &seq, &len));
+	/* Everything arrives: the ACK beyond RecoveryPoint ends it (A),
+	 * cwnd stays ssthresh. */
+	wr_tcp_cc_ack(&cc, 14000, 3000, 14000, NULL, 0, false);
 	CU_ASSERT_FALSE(cc.flags & WR_TCP_CC_F_RECOVERY);
 	CU_ASSERT_EQUAL(cc.cwnd, 5000);
+	CU_ASSERT_EQUAL(cc.n_sack, 0);
+	CU_ASSERT_FALSE(wr_tcp_cc_next(&cc, 14000, 14000, &seq, &len));
+	/* An ACK of RecoveryPoint itself ends it too; ranges above stay. */
+	fresh(true);
+	CU_ASSERT_EQUAL(sack_dup(1000, 11000, 2000, 5000), WR_TCP_CC_RETRANSMIT);
+	sack_dup(1000, 15000, 12000, 13000);
+	wr_tcp_cc_ack(&cc, 11000, 1000, 15000, NULL, 0, false);
+	CU_ASSERT_FALSE(cc.flags & WR_TCP_CC_F_RECOVERY);
 	CU_ASSERT_EQUAL(cc.n_sack, 1);
-	CU_ASSERT_EQUAL(cc.sack[0].l, 11000);
-	CU_ASSERT_EQUAL(cc.sack[0].r, 14000);
-	CU_ASSERT_FALSE(wr_tcp_cc_next(&cc, 11000, 14000, &seq, &len));
+	CU_ASSERT_EQUAL(cc.sack[0].l, 12000);
+	CU_ASSERT_EQUAL(cc.sack[0].r, 13000);
 }
 
 static void
@@ -801,11 +837,12 @@ test_wrap(void)
 	CU_ASSERT_EQUAL(seq, u + 1000);
 	CU_ASSERT_EQUAL(len, 1000);
 	CU_ASSERT_FALSE(wr_tcp_cc_next(&cc, u + 1000, u + 10000, &seq, &len));
-	/* The cumulative ACK past 2^32 trims. */
-	wr_tcp_cc_ack(&cc, 100, u + 1000, u + 10000, NULL, 0, false);
-	CU_ASSERT_EQUAL(cc.n_sack, 2);
-	CU_ASSERT_EQUAL(cc.sack[0].l, 100);
-	CU_ASSERT_EQUAL(cc.sack[0].r, 904);
+	/* The hole filled: the cumulative ACK past 2^32 drops the range. */
+	wr_tcp_cc_ack(&cc, 904, u + 1000, u + 10000, NULL, 0, false);
+	CU_ASSERT_EQUAL(cc.n_sack, 1);
+	CU_ASSERT_EQUAL(cc.sack[0].l, 1904);
+	CU_ASSERT_EQUAL(cc.sack[0].r, 2904);
+	CU_ASSERT_TRUE(cc.flags & WR_TCP_CC_F_RECOVERY);
 }
 
 /* ---- a transfer through a lossy link, end to end ---- */
@@ -1102,12 +1139,111 @@ test_transfer(void)
 	}
 }
 
+/* ---- any sequence of calls keeps the state sound ---- */
+
+static uint64_t rnd_state;
+
+static uint32_t
+rnd(void)
+{
+	rnd_state ^= rnd_state << 13;
+	rnd_state ^= rnd_state >> 7;
+	rnd_state ^= rnd_state << 17;
+	return (uint32_t)(rnd_state >> 16);
+}
+
+static void
+check_state(uint32_t una, uint32_t max, uint32_t rwnd)
+{
+	unsigned int i;
+
+	CU_ASSERT(cc.cwnd >= cc.mss && cc.cwnd <= WR_TCP_CC_CWND_MAX);
+	CU_ASSERT(cc.ssthresh >= 2u * cc.mss);
+	CU_ASSERT(cc.acked_partial < cc.cwnd);
+	CU_ASSERT(cc.n_sack <= WR_TCP_CC_SACK_MAX);
+	for (i = 0; i < cc.n_sack; i++) {
+		/* Ranges sorted, apart, above snd_una, sent. */
+		CU_ASSERT(wr_tcp_seq_lt(cc.sack[i].l, cc.sack[i].r));
+		CU_ASSERT(wr_tcp_seq_lt(una, cc.sack[i].l));
+		CU_ASSERT(wr_tcp_seq_leq(cc.sack[i].r, max));
+		if (i > 0)
+			CU_ASSERT(wr_tcp_seq_lt(cc.sack[i - 1].r, cc.sack[i].l));
+	}
+	CU_ASSERT(wr_tcp_cc_send_ok(&cc, una, max, max, rwnd) <= rwnd);
+	CU_ASSERT(wr_tcp_cc_pipe(&cc, una, max) <= 2 * (max - una));
+}
+
+static void
+test_random_calls(void)
+{
+	struct wr_tcp_cc_range b[4];
+	uint32_t una, max, ack, seq, len, rwnd, run, step, i, n, k;
+	bool dup;
+
+	for (run = 0; run < 400; run++) {
+		rnd_state = 0x2545f4914f6cdd1dull * (run + 1);
+		una = max = rnd() << 8;         /* anywhere, 2^32 included */
+		rwnd = 1000 + rnd() % 100000;
+		fresh(run % 2 == 1);
+		for (step = 0; step < 300; step++) {
+			switch (rnd() % 9) {
+			case 0: case 1: case 2:         /* new data sent */
+				if (max - una < (1u << 20))
+					max += rnd() % 5000;
+				break;
+			case 3: case 4:                 /* an ACK, SACK blocks in and out of range */
+				k = rnd() % 4;
+				ack = k == 0 ? una + rnd() % (max - una + 1) :
+				      k == 1 ? max + rnd() % 3 : una;
+				n = rnd() % 5;
+				for (i = 0; i < n; i++) {
+					b[i].l = una - 2000 + rnd() % (max - una + 4000);
+					b[i].r = b[i].l + rnd() % 4000 - 200;
+				}
+				dup = ack == una && una != max && rnd() % 4 != 0;
+				wr_tcp_cc_ack(&cc, ack, una, max, b, n, dup);
+				if (wr_tcp_seq_lt(una, ack) && wr_tcp_seq_leq(ack, max))
+					una = ack;
+				break;
+			case 5:
+				if (rnd() % 8 == 0)
+					wr_tcp_cc_timeout(&cc, una, max, &lim);
+				else if (rnd() % 8 == 0)
+					wr_tcp_cc_idle(&cc);
+				break;
+			case 6:
+				wr_tcp_cc_rtt(&cc, rnd() % 2000000, &lim);
+				CU_ASSERT(cc.rto_us >= lim.rto_min_us && cc.rto_us <= lim.rto_max_us);
+				break;
+			default:                        /* what goes again */
+				for (k = 0; k < 64 && wr_tcp_cc_next(&cc, una, max, &seq, &len); k++) {
+					CU_ASSERT(wr_tcp_seq_leq(una, seq) &&
+						  wr_tcp_seq_leq(seq + len, max));
+					CU_ASSERT(len > 0 && len <= MSS);
+					CU_ASSERT_FALSE(wr_tcp_cc_sacked(&cc, seq, 1));
+				}
+				CU_ASSERT(k < 64);
+				for (k = 0; k < 64 && wr_tcp_cc_next_idle(&cc, una, max, &seq, &len); k++) {
+					CU_ASSERT(wr_tcp_seq_leq(una, seq) &&
+						  wr_tcp_seq_leq(seq + len, max));
+					CU_ASSERT(len > 0 && len <= MSS);
+					CU_ASSERT_FALSE(wr_tcp_cc_sacked(&cc, seq, 1));
+				}
+				CU_ASSERT(k < 64);
+				break;
+			}
+			check_state(una, max, rwnd);
+		}
+	}
+}
+
 static CU_TestInfo tcp_cc_tests[] = {
 	{ "init", test_init },
 	{ "rtt", test_rtt },
 	{ "backoff", test_backoff },
 	{ "syn_lost", test_syn_lost },
 	{ "slow_start", test_slow_start },
+	{ "idle", test_idle },
 	{ "congestion_avoidance", test_congestion_avoidance },
 	{ "three_dupacks", test_three_dupacks },
 	{ "newreno_recovery", test_newreno_recovery },
@@ -1122,6 +1258,7 @@ static CU_TestInfo tcp_cc_tests[] = {
 	{ "sack_no_blocks", test_sack_no_blocks },
 	{ "wrap", test_wrap },
 	{ "transfer", test_transfer },
+	{ "random_calls", test_random_calls },
 	CU_TEST_INFO_NULL,
 };
 

@@ -71,6 +71,8 @@ wr_tcp_cc_init(struct wr_tcp_cc *cc, uint16_t mss, uint32_t init_cwnd,
 	else
 		iw = 4u * cc->mss;
 	cc->cwnd = iw > WR_TCP_CC_CWND_MAX ? WR_TCP_CC_CWND_MAX : (uint32_t)iw;
+	iw = cc->cwnd / cc->mss;
+	cc->iw_segs = iw > UINT16_MAX ? UINT16_MAX : (uint16_t)iw;
 	/* RFC 5681 3.1: "arbitrarily high" (the peer's window bounds it). */
 	cc->ssthresh = UINT32_MAX;
 	cc->rto_us = lim->rto_init_us != 0 ? lim->rto_init_us : RTO_INIT_US;
@@ -82,10 +84,20 @@ void
 wr_tcp_cc_syn_lost(struct wr_tcp_cc *cc)
 {
 	cc->cwnd = cc->mss;
+	cc->acked_partial = 0;
 	cc->ssthresh = UINT32_MAX;
 	cc->flags &= (uint8_t)~(WR_TCP_CC_F_RECOVER | WR_TCP_CC_F_RTO);
 	if (!(cc->flags & WR_TCP_CC_F_RTT) && cc->rto_us < RTO_SYN_LOST_US)
 		cc->rto_us = RTO_SYN_LOST_US;
+}
+
+void
+wr_tcp_cc_idle(struct wr_tcp_cc *cc)
+{
+	/* RFC 5681 4.1: RW = min(IW, cwnd), IW as at the start (the
+	 * class's init_cwnd, or equation (1)'s). */
+	cc->cwnd = min_u32(cc->cwnd, (uint32_t)cc->iw_segs * cc->mss);
+	cc->acked_partial = 0;
 }
 
 /*
@@ -139,10 +151,12 @@ sb_trim(struct wr_tcp_cc *cc, uint32_t ack)
 	for (i = 0; i < cc->n_sack; i++) {
 		struct wr_tcp_cc_range g = cc->sack[i];
 
-		if (wr_tcp_seq_leq(g.r, ack))
-			continue; /* all acknowledged: RFC 6675 4, Update() */
-		if (wr_tcp_seq_lt(g.l, ack))
-			g.l = ack;
+		/* All acknowledged: RFC 6675 4, Update().  A range the ACK
+		 * cuts (or starts at) says the peer holds the byte at the ACK
+		 * it did not acknowledge: it reneged (RFC 2018 8) or is wrong;
+		 * the range goes too, so the byte at snd_una is never SACKed. */
+		if (!wr_tcp_seq_lt(ack, g.l))
+			continue;
 		cc->sack[n++] = g;
 	}
 	cc->n_sack = (uint8_t)n;
@@ -196,13 +210,12 @@ sb_update(struct wr_tcp_cc *cc, uint32_t ack, uint32_t snd_max,
 		uint32_t l = sacks[i].l, r = sacks[i].r;
 
 		/* RFC 2018 4: blocks of data never sent or empty are bogus;
-		 * a block at or below the ACK (a D-SACK, RFC 2883) says
-		 * nothing about the holes. */
+		 * a block below the ACK (a D-SACK, RFC 2883) says nothing
+		 * about the holes; one holding the byte at the ACK cannot be
+		 * (the peer would have acknowledged it). */
 		if (!wr_tcp_seq_lt(l, r) || wr_tcp_seq_lt(snd_max, r) ||
-		    wr_tcp_seq_leq(r, ack))
+		    !wr_tcp_seq_lt(ack, l))
 			continue;
-		if (wr_tcp_seq_lt(l, ack))
-			l = ack;
 		sb_add(cc, ack, l, r);
 	}
 }
@@ -527,6 +540,9 @@ wr_tcp_cc_next(struct wr_tcp_cc *cc, uint32_t snd_una, uint32_t snd_max,
 		cc->flags &= (uint8_t)~WR_TCP_CC_F_REXMIT;
 		*seq = snd_una;
 		*len = min_u32(cc->mss, snd_max - snd_una);
+		/* Not into a range SACKed since the partial ACK. */
+		if (cc->n_sack > 0)
+			*len = min_u32(*len, cc->sack[0].l - snd_una);
 		cc->high_rxt = snd_una + *len;
 		return true;
 	}

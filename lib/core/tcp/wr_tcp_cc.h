@@ -15,7 +15,14 @@
  *   wr_tcp_cc_ack()      every ACK that is not of an old segment
  *   wr_tcp_cc_send_ok()  how much new data the windows allow now
  *   wr_tcp_cc_next()     in recovery: what to send again next
+ *   wr_tcp_cc_next_idle() the same when no new data can go (rule 3)
  *   wr_tcp_cc_timeout()  the RTO fired
+ *   wr_tcp_cc_syn_lost() established after the SYN/SYN-ACK went twice
+ *   wr_tcp_cc_idle()     sending again after more than an RTO idle
+ *
+ * All on the connection's lcore; no call allocates or fails, and the
+ * only loops are over the WR_TCP_CC_SACK_MAX ranges.  The state is a plain struct: a
+ * zeroed one is not valid, wr_tcp_cc_init() makes it so.
  *
  * Sequence numbers are 32-bit and compared modulo 2^32 (RFC 9293).
  * The scoreboard keeps the peer's SACK blocks above snd_una merged into at
@@ -59,6 +66,7 @@ struct wr_tcp_cc {
 	uint8_t flags;          /**< WR_TCP_CC_F_* */
 	uint8_t n_sack;
 	uint8_t backoff;        /**< RTOs in a row (RFC 6298 5.5) */
+	uint16_t iw_segs;       /**< the initial window in segments (idle restart) */
 	/** Congestion avoidance: bytes acknowledged toward the next SMSS of
 	 * cwnd (RFC 3465 2.1's bytes_acked; always below cwnd).  32 bits:
 	 * a 16-bit count in MSS/64 units overflowed above 1024 segments. */
@@ -183,6 +191,11 @@ bool wr_tcp_cc_sacked(const struct wr_tcp_cc *cc, uint32_t seq, uint32_t len);
  */
 bool wr_tcp_cc_next_idle(struct wr_tcp_cc *cc, uint32_t snd_una,
 			 uint32_t snd_max, uint32_t *seq, uint32_t *len);
+
+/** The connection sent nothing for more than an RTO and is about to
+ * send again: cwnd = min(IW, cwnd) (RFC 5681 4.1's restart window; the
+ * engine measures the idle time, as Linux's tcp_slow_start_after_idle). */
+void wr_tcp_cc_idle(struct wr_tcp_cc *cc);
 
 /** RFC 6675 4's IsLost(@p seq): DupThresh discontiguous SACKed ranges
  * above @p seq, or more than (DupThresh - 1) * SMSS bytes SACKed above it. */
