@@ -388,6 +388,74 @@ test_gw_resolve(void)
 	free(c);
 }
 
+/* Peers beside the gateways (wr_hosts_peers()): one answered on the
+ * second request (REACHABLE, its MAC), one never (FAILED after three
+ * requests a second apart), one whose host has no address (FAILED at
+ * once); the gateways' counters untouched. */
+static void
+test_peers(void)
+{
+	static const uint8_t srv_mac[6] = { 0x02, 0x99, 0, 0, 0, 0x02 };
+	struct wr_host_group g;
+	struct wr_host_specs sp = { &g, 1 };
+	struct wr_host_peer p[3];
+	struct wr_hosts *hs;
+	struct cap *c = cap_new();
+	struct wr_error err;
+	uint8_t f[128];
+	uint64_t t;
+	uint16_t n;
+	uint32_t k, asked2 = 0, asked3 = 0;
+
+	group_v4(&g, 2, false);
+	CU_ASSERT_EQUAL_FATAL(wr_hosts_create(&hs, &sp, 0, 1, cap_send, c, &err), 0);
+	wr_hosts_start(hs, 0);
+	wr_hosts_tick(hs, MS);
+	CU_ASSERT_TRUE(wr_hosts_up(hs));
+	memset(p, 0, sizeof(p));
+	p[0].host = 0;
+	p[0].n.ip = 0x0a000002;
+	p[1].host = 1;
+	p[1].n.ip = 0x0a000003;
+	p[2].host = 7;          /* no such host */
+	p[2].n.ip = 0x0a000004;
+	c->n = 0;
+	wr_hosts_peers(hs, p, 3, 2 * MS);
+	CU_ASSERT_EQUAL(p[2].n.state, WR_NEIGH_FAILED);
+	for (t = 2 * MS; t <= 5 * S; t += MS) {
+		wr_hosts_tick(hs, t);
+		if (t == S + 100 * MS) {
+			n = wr_arp_build(f, WR_ARP_OP_REPLY, h0_mac, srv_mac,
+					 0x0a000002, h0_mac, 0x0a00000a,
+					 vlan100, 4);
+			wr_hosts_input(hs, f, n, t);
+			CU_ASSERT_EQUAL(p[0].n.state, WR_NEIGH_REACHABLE);
+			CU_ASSERT_EQUAL(memcmp(p[0].n.mac, srv_mac, 6), 0);
+		}
+	}
+	for (k = 0; k < c->n; k++) {
+		struct wr_arp_pkt a;
+
+		/* Each asked by its own host. */
+		if (wr_arp_parse(c->f[k], 64, &a) != 0 ||
+		    a.op != WR_ARP_OP_REQUEST)
+			continue;
+		asked2 += a.tpa == 0x0a000002 && a.spa == 0x0a00000a;
+		asked3 += a.tpa == 0x0a000003 && a.spa == 0x0a00000b;
+	}
+	CU_ASSERT_EQUAL(c->n, 5);
+	CU_ASSERT_EQUAL(asked2, 2);
+	CU_ASSERT_EQUAL(asked3, 3);
+	CU_ASSERT_EQUAL(p[0].n.state, WR_NEIGH_REACHABLE);
+	CU_ASSERT_EQUAL(p[1].n.state, WR_NEIGH_FAILED);
+	CU_ASSERT_EQUAL(ctr(hs, "peer_resolved"), 1);
+	CU_ASSERT_EQUAL(ctr(hs, "peer_failed"), 2);
+	CU_ASSERT_EQUAL(ctr(hs, "gw_resolved"), 0);
+	CU_ASSERT_EQUAL(ctr(hs, "gw_failed"), 0);
+	wr_hosts_free(hs);
+	free(c);
+}
+
 /* Starts at t0 + k / rate exactly: rate 100/s, 10 hosts, ticks a
  * millisecond apart: host k starts at k * 10 ms, not a tick sooner; a rate
  * of 3/s puts the second at 333.333... ms, so at the 334 ms tick. */
@@ -692,6 +760,7 @@ static CU_TestInfo host_tests[] = {
 	{ "garp", test_garp },
 	{ "gw_fail", test_gw_fail },
 	{ "gw_resolve", test_gw_resolve },
+	{ "peers", test_peers },
 	{ "pacing_rate", test_pacing_rate },
 	{ "pacing_cap", test_pacing_cap },
 	{ "malformed", test_malformed },

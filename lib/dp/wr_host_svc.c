@@ -459,6 +459,16 @@ fill_req(struct wr_host_svc *s, struct wr_host_svc_req *r, uint64_t now)
 	}
 	n = sp->hs != NULL ? wr_hosts_n(sp->hs) : 0;
 	r->n_total = n;
+	r->peers_pending = 0;
+	if (r->peers != NULL && sp->hs != NULL) {
+		if (sp->peers != r->peers) {
+			wr_hosts_peers(sp->hs, r->peers, r->n_peers, now);
+			sp->peers = r->peers;
+		}
+		for (h = 0; h < r->n_peers; h++)
+			r->peers_pending +=
+				r->peers[h].n.state == WR_NEIGH_INCOMPLETE;
+	}
 	r->up = sp->hs == NULL || wr_hosts_up(sp->hs);
 	for (h = r->first; r->hosts != NULL && h < n &&
 	     r->n_hosts < r->max_hosts; h++) {

@@ -127,6 +127,7 @@ struct wr_host_svc_port {
 	uint64_t next_tick_ns;
 	uint32_t up;            /**< wr_hosts_up() as of the last pass */
 	uint32_t n_hosts;
+	struct wr_host_peer *peers; /**< attached to @c hs (wr_hosts_peers()) */
 	struct wr_host_svc_counts c;
 } __rte_cache_aligned;
 
@@ -156,7 +157,14 @@ struct wr_host_svc_req {
 	/* Counters: at most @c max_counters into @c counters (NULL: none). */
 	uint32_t max_counters;
 	struct wr_host_svc_counter *counters;
+	/* Peers to resolve (wr_hosts_peers(): the TCP classes' on-link
+	 * servers and clients): handed to the hosts by the first read that
+	 * names them, kept by them until they are freed (the caller's array
+	 * must outlive the service); NULL: none. */
+	struct wr_host_peer *peers;
+	uint32_t n_peers;
 	/* Filled by the service: */
+	uint32_t peers_pending; /**< of @c peers, those still INCOMPLETE */
 	uint32_t n_total;       /**< hosts the port has */
 	uint32_t n_hosts;       /**< copied into @c hosts */
 	uint32_t n_counters;    /**< copied into @c counters */

@@ -359,6 +359,9 @@ wr_hosts_tick(struct wr_hosts *hs, uint64_t now)
 	next = wr_host_wheel_run(&hs->wheel, now, hs, fire);
 	if (!hs->started || hs->stopped)
 		return next;
+	t = wr_hosts_peers_step(hs, now);
+	if (t < next)
+		next = t;
 	for (i = 0; i < hs->n_grp; i++) {
 		t = bring_up(hs, &hs->grp[i], now, &budget);
 		if (t < next)

@@ -314,6 +314,28 @@ void wr_hosts_del_ip6(struct wr_hosts *hs, uint32_t h, __uint128_t ip);
 void wr_hosts_set_gw6(struct wr_hosts *hs, uint32_t h, __uint128_t gw,
 		      uint64_t now);
 
+/**
+ * A neighbour a host reaches directly that is not its gateway: the on-link
+ * peer of its TCP connections (lib/ctl/wr_session_tcp: one entry per
+ * hosts group and peer address, asked by one host of the group).
+ * Resolved as a gateway is (RFC 4861 7.3.2's states, MAX_SOLICIT
+ * requests a second apart, then FAILED), and learned from the peer's own
+ * requests too.  Counted peer_resolved / peer_failed.
+ */
+struct wr_host_peer {
+	uint32_t host;          /**< the host that asks (its index here) */
+	struct wr_host_neigh n; /**< @c ip and @c v6 set by the caller */
+};
+
+/**
+ * Resolve @p n peers from @p now on (their state set INCOMPLETE here).
+ * @p p is kept, not copied: it must outlive @p hs, or be replaced first
+ * by another call (NULL, 0: none).  An entry whose host is out of range
+ * or has no address of the family to ask from fails at once.
+ */
+void wr_hosts_peers(struct wr_hosts *hs, struct wr_host_peer *p, uint32_t n,
+		    uint64_t now);
+
 /* ---- For the control plane (the `hosts` API, counters) ---- */
 
 /** The engine's own counters (ARP/ND/echo answered, DAD, resolution,

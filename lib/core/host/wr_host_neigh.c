@@ -124,7 +124,7 @@ any_tentative(const struct wr_host *x)
  * STALE.  @return when it needs a look again. */
 static uint64_t
 neigh_step(struct wr_hosts *hs, uint32_t h, struct wr_host_neigh *n,
-	   uint64_t now)
+	   uint64_t now, uint64_t *failed)
 {
 	const struct wr_host *x = &hs->h[h];
 	uint64_t due;
@@ -162,7 +162,7 @@ neigh_step(struct wr_hosts *hs, uint32_t h, struct wr_host_neigh *n,
 			return due;
 		n->state = WR_NEIGH_FAILED;
 		n->updated_ns = now;
-		hs->c.gw_failed++;
+		(*failed)++;
 		return UINT64_MAX;
 	case WR_NEIGH_REACHABLE:
 		due = n->updated_ns + REACHABLE_NS;
@@ -215,9 +215,9 @@ wr_hosts_engine_timer(struct wr_hosts *hs, uint32_t h, uint64_t now)
 		t = dad_step(hs, h, s, now);
 		next = t < next ? t : next;
 	}
-	t = neigh_step(hs, h, &x->gw4_n, now);
+	t = neigh_step(hs, h, &x->gw4_n, now, &hs->c.gw_failed);
 	next = t < next ? t : next;
-	t = neigh_step(hs, h, &x->gw6_n, now);
+	t = neigh_step(hs, h, &x->gw6_n, now, &hs->c.gw_failed);
 	next = t < next ? t : next;
 	wr_hosts_etimer(hs, h, next == UINT64_MAX ? 0 : next);
 	wr_hosts_engine_check(hs, h);
@@ -398,8 +398,8 @@ for_host(const struct wr_host_rx *rx, const struct wr_host *x)
 /* @p n learned @p mac: REACHABLE when the answer confirms it (a reply, a
  * solicited NA), else STALE (RFC 4861 7.2.3/7.2.5; Linux alike for ARP). */
 static void
-learn(struct wr_hosts *hs, uint32_t h, struct wr_host_neigh *n,
-      const uint8_t *mac, bool confirmed, uint64_t now)
+learn_as(struct wr_hosts *hs, uint32_t h, struct wr_host_neigh *n,
+	 const uint8_t *mac, bool confirmed, uint64_t now, uint64_t *resolved)
 {
 	bool was_resolving = n->state == WR_NEIGH_INCOMPLETE ||
 			     n->state == WR_NEIGH_FAILED;
@@ -412,10 +412,77 @@ learn(struct wr_hosts *hs, uint32_t h, struct wr_host_neigh *n,
 	n->probes = 0;
 	n->updated_ns = now;
 	if (was_resolving)
-		hs->c.gw_resolved++;
-	if (!confirmed && was_resolving)
+		(*resolved)++;
+	if (!confirmed && was_resolving && resolved == &hs->c.gw_resolved)
 		hs->c.gw_learned_from_request++;
 	wr_hosts_engine_timer(hs, h, now);
+}
+
+static void
+learn(struct wr_hosts *hs, uint32_t h, struct wr_host_neigh *n,
+      const uint8_t *mac, bool confirmed, uint64_t now)
+{
+	learn_as(hs, h, n, mac, confirmed, now, &hs->c.gw_resolved);
+}
+
+/* A peer's answer (or question) to host @p h: every entry of @p h for
+ * @p ip learns @p mac.  A linear pass: there are few peers (a group's
+ * servers), and only ARP and ND come here. */
+static void
+peers_learn(struct wr_hosts *hs, uint32_t h, __uint128_t ip, bool v6,
+	    const uint8_t *mac, bool confirmed, uint64_t now)
+{
+	uint32_t i;
+
+	for (i = 0; i < hs->n_peers; i++) {
+		struct wr_host_peer *p = &hs->peers[i];
+
+		if (p->host == h && p->n.ip == ip && p->n.v6 == v6 &&
+		    p->n.state != WR_NEIGH_NONE)
+			learn_as(hs, h, &p->n, mac, confirmed, now,
+				 &hs->c.peer_resolved);
+	}
+}
+
+void
+wr_hosts_peers(struct wr_hosts *hs, struct wr_host_peer *p, uint32_t n,
+	       uint64_t now)
+{
+	uint32_t i;
+
+	hs->peers = p;
+	hs->n_peers = p != NULL ? n : 0;
+	for (i = 0; i < hs->n_peers; i++) {
+		struct wr_host_neigh *e = &p[i].n;
+		const struct wr_host *x = p[i].host < hs->n ?
+					  &hs->h[p[i].host] : NULL;
+
+		e->state = WR_NEIGH_INCOMPLETE;
+		e->probes = 0;
+		e->updated_ns = now;
+		if (x == NULL || (!e->v6 && x->ip4_state != WR_IP4_UP) ||
+		    (e->v6 && x->n_ip6 == 0)) {
+			e->state = WR_NEIGH_FAILED;
+			hs->c.peer_failed++;
+		}
+	}
+}
+
+uint64_t
+wr_hosts_peers_step(struct wr_hosts *hs, uint64_t now)
+{
+	uint64_t next = UINT64_MAX, t;
+	uint32_t i;
+
+	for (i = 0; i < hs->n_peers; i++) {
+		struct wr_host_peer *p = &hs->peers[i];
+
+		if (p->n.state != WR_NEIGH_INCOMPLETE)
+			continue;
+		t = neigh_step(hs, p->host, &p->n, now, &hs->c.peer_failed);
+		next = t < next ? t : next;
+	}
+	return next;
 }
 
 static void
@@ -441,6 +508,10 @@ arp_input(struct wr_hosts *hs, const struct wr_host_rx *rx, uint64_t now)
 	    (a.op == WR_ARP_OP_REPLY || a.op == WR_ARP_OP_REQUEST))
 		learn(hs, (uint32_t)h, &x->gw4_n, a.sha, a.op == WR_ARP_OP_REPLY,
 		      now);
+	if (hs->n_peers > 0 &&
+	    (a.op == WR_ARP_OP_REPLY || a.op == WR_ARP_OP_REQUEST))
+		peers_learn(hs, (uint32_t)h, a.spa, false, a.sha,
+			    a.op == WR_ARP_OP_REPLY, now);
 	if (a.op != WR_ARP_OP_REQUEST)
 		return;
 	memcpy(hs->buf, rx->frame, rx->l3_off);
@@ -543,6 +614,10 @@ ns_input(struct wr_hosts *hs, const struct wr_host_rx *rx, const uint8_t *m,
 	if (x->gw6 != 0 && rx->src_ip == x->gw6 && rx->l4_len >= ND_HLEN + 8 &&
 	    m[24] == 1 && m[25] == 1)
 		learn(hs, (uint32_t)h, &x->gw6_n, m + 26, false, now);
+	if (hs->n_peers > 0 && rx->l4_len >= ND_HLEN + 8 && m[24] == 1 &&
+	    m[25] == 1)
+		peers_learn(hs, (uint32_t)h, rx->src_ip, true, m + 26, false,
+			    now);
 	nd_answer(hs, rx, (uint32_t)h, target, &hs->c.ns_answered);
 }
 
@@ -570,12 +645,16 @@ na_input(struct wr_hosts *hs, const struct wr_host_rx *rx, const uint8_t *m,
 	h = wr_hosts_by_ip6(hs, rx, rx->dst_ip);
 	if (h < 0)
 		h = wr_hosts_by_mac(hs, rx->dst_mac);
-	if (h < 0 || hs->h[h].gw6 != target) {
-		hs->c.rx_ignored++;
-		return;
-	}
 	if (rx->l4_len >= ND_HLEN + 8 && m[24] == 2 && m[25] == 1)
 		mac = m + 26;
+	if (h >= 0 && hs->n_peers > 0)
+		peers_learn(hs, (uint32_t)h, target, true, mac,
+			    (m[4] & WR_ND_NA_S) != 0, now);
+	if (h < 0 || hs->h[h].gw6 != target) {
+		if (h < 0 || hs->n_peers == 0)
+			hs->c.rx_ignored++;
+		return;
+	}
 	learn(hs, (uint32_t)h, &hs->h[h].gw6_n, mac, (m[4] & WR_ND_NA_S) != 0,
 	      now);
 }

@@ -74,6 +74,7 @@ struct wr_host_hash {
 	X(dad_started) X(dad_ns_sent) X(dad_ok) X(dad_duplicate)                       \
 	X(arp_requests_sent) X(ns_sent) X(gw_resolved) X(gw_failed)     \
 	X(gw_stale) X(gw_learned_from_request)                          \
+	X(peer_resolved) X(peer_failed)                                 \
 	X(hosts_started) X(hosts_up) X(hosts_failed)                    \
 	X(tx_frames) X(tx_drop)
 
@@ -107,6 +108,10 @@ struct wr_hosts {
 	bool stopped;
 	bool starting;                  /* a host's start under way: its engine bit stays */
 	struct wr_host_ctrs c;
+	/* Peers resolved beside the gateways (wr_hosts_peers()): the
+	 * caller's array. */
+	struct wr_host_peer *peers;
+	uint32_t n_peers;
 	uint8_t buf[WR_HOST_FRAME_MAX]; /* the frame being built */
 };
 
@@ -146,6 +151,9 @@ bool wr_hosts_neigh_input(struct wr_hosts *hs, const struct wr_host_rx *rx,
 void wr_hosts_engine_timer(struct wr_hosts *hs, uint32_t h, uint64_t now);
 /* Bring-up of the addresses a group states (static, link-local). */
 void wr_hosts_engine_start(struct wr_hosts *hs, uint32_t h, uint64_t now);
+/* The peers' entries still being resolved stepped (wr_hosts_peers()).
+ * @return the next time one needs a look (UINT64_MAX: none). */
+uint64_t wr_hosts_peers_step(struct wr_hosts *hs, uint64_t now);
 /* fe80::/64 with @p mac's modified EUI-64 (RFC 4291 appendix A). */
 __uint128_t wr_hosts_link_local(const uint8_t mac[6]);
 
