@@ -242,9 +242,12 @@ send_once(struct run *r, struct wr_report_view **vp, const char **reasonp)
 			v->interval_ns = wr_engine_tsc_to_ns(e,
 						now - (next - interval_tsc));
 			wr_run_ext_interval(&r->x, v, false);
-			if (!o->quiet)
+			if (!o->quiet) {
 				lines = wr_report_interval(stdout, v, tty,
 							   lines);
+				lines += wr_run_tcp_lines(&r->x, v, tty,
+							  stdout);
+			}
 			next += interval_tsc;
 			if (next <= now) /* we overslept: do not catch up */
 				next = now + interval_tsc;

@@ -177,6 +177,7 @@ wr_run_ext_summary(struct wr_run_ext *x, struct wr_engine *e, FILE *out)
 	    wr_hosts_read_print(x->sess.hosts, &wr_engine_file(e)->hosts,
 				wr_engine_n_ports(e), x->hosts_table, out) == -ENOMEM)
 		fprintf(stderr, "wirerate: hosts: out of memory\n");
+	wr_run_tcp_summary(x, e, out);
 	fflush(out);
 }
 
@@ -204,13 +205,17 @@ hosts_json(FILE *out, const struct wr_run_ext *x, const char *sep)
 int
 wr_run_ext_hosts_json(FILE *out, const void *arg)
 {
-	return hosts_json(out, arg, "\n  ");
+	int rc = hosts_json(out, arg, "\n  ");
+
+	return rc != 0 ? rc : wr_run_tcp_json(out, arg, "\n  ", true);
 }
 
 int
 wr_run_ext_hosts_jsonl(FILE *out, const void *arg)
 {
-	return hosts_json(out, arg, " ");
+	int rc = hosts_json(out, arg, " ");
+
+	return rc != 0 ? rc : wr_run_tcp_json(out, arg, " ", false);
 }
 
 int

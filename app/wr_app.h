@@ -18,6 +18,7 @@
 #include "wr_capture.h"
 #include "wr_peer.h"
 #include "wr_session.h"
+#include "wr_tcp_read.h"
 #include "wr_stream.h"
 
 /* Elements of an array (app/ uses no DPDK macro). */
@@ -281,6 +282,7 @@ struct wr_run_ext {
 	bool jsonl_open;
 	bool jsonl_failed;
 	bool hosts_table;            /**< run --hosts */
+	struct wr_tcp_lines tcp_lines; /**< the tcp: classes' last interval */
 };
 
 /** Load @p f onto @p e through the session, with the templates @p prep
@@ -303,5 +305,19 @@ int wr_run_ext_hosts_jsonl(FILE *out, const void *arg);
 /** @return 0, or the negative errno of a --stats-jsonl log that could not
  * be written whole (removed: the run's exit status is then 1). */
 int wr_run_ext_close(struct wr_run_ext *x, struct wr_engine *e);
+
+/*
+ * run's lines for the stream file's tcp: classes (run_tcp.c): a live line
+ * per class and side after the ports' and streams' (@return how many, for
+ * the terminal's redraw), the summary's counters and histograms, and the
+ * results' "tcp" (stats.get's) after @p sep, with the histograms' summaries
+ * when @p hist (the results; not each --stats-jsonl line).
+ */
+unsigned int wr_run_tcp_lines(struct wr_run_ext *x,
+			      const struct wr_report_view *v, bool tty,
+			      FILE *out);
+void wr_run_tcp_summary(struct wr_run_ext *x, struct wr_engine *e, FILE *out);
+int wr_run_tcp_json(FILE *out, const struct wr_run_ext *x, const char *sep,
+		    bool hist);
 
 #endif /* WR_APP_H */

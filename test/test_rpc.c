@@ -228,6 +228,43 @@ test_table(void)
 	}
 }
 
+/* tcp.set: a class by name, a rate >= 0 (connections a second, a number),
+ * a whole concurrency; tcp.stats: class names.  What the server checks
+ * beyond (the class exists, ranges, ownership) is test_tcp_api's. */
+static void
+test_tcp(void)
+{
+	struct wr_rpc_error err;
+	enum wr_rpc_method m;
+
+	CU_ASSERT_EQUAL(parse("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":"
+			      "\"tcp.set\",\"params\":{\"class\":\"web\","
+			      "\"rate\":2500.5,\"concurrency\":10,\"pause\":false}}",
+			      &err, &m), 0);
+	CU_ASSERT_EQUAL(m, WR_RPC_TCP_SET);
+	CU_ASSERT(wr_rpc_methods[WR_RPC_TCP_SET].owner);
+	CU_ASSERT_FALSE(wr_rpc_methods[WR_RPC_TCP_STATS].owner);
+	CU_ASSERT_EQUAL(parse("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":"
+			      "\"tcp.set\",\"params\":{\"rate\":1}}", &err, NULL),
+			-EINVAL);
+	CU_ASSERT_STRING_EQUAL(err.param, "class");
+	CU_ASSERT_EQUAL(parse("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":"
+			      "\"tcp.set\",\"params\":{\"class\":\"web\","
+			      "\"rate\":-1}}", &err, NULL), -EINVAL);
+	CU_ASSERT_STRING_EQUAL(err.param, "rate");
+	CU_ASSERT_EQUAL(parse("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":"
+			      "\"tcp.set\",\"params\":{\"class\":\"web\","
+			      "\"concurrency\":1.5}}", &err, NULL), -EINVAL);
+	CU_ASSERT_STRING_EQUAL(err.param, "concurrency");
+	CU_ASSERT_EQUAL(parse("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":"
+			      "\"tcp.stats\",\"params\":{\"classes\":[1]}}",
+			      &err, NULL), -EINVAL);
+	CU_ASSERT_STRING_EQUAL(err.param, "classes");
+	CU_ASSERT_EQUAL(parse("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":"
+			      "\"tcp.list\"}", &err, &m), 0);
+	CU_ASSERT_EQUAL(m, WR_RPC_TCP_LIST);
+}
+
 static CU_TestInfo rpc_tests[] = {
 	{ "frame", test_frame },
 	{ "valid", test_valid },
@@ -236,6 +273,7 @@ static CU_TestInfo rpc_tests[] = {
 	{ "message_whole", test_message_whole },
 	{ "replies", test_replies },
 	{ "table", test_table },
+	{ "tcp", test_tcp },
 	CU_TEST_INFO_NULL,
 };
 

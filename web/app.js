@@ -376,12 +376,50 @@ function onStats(st) {
   }
   renderPorts();
   renderStreams();
+  renderTcp(st);
   renderTraffic();   // its stop reason is this document's, not the one before
   renderCharts();
   if (state.view === "latency") renderLatency();
 }
 
 // ---- rendering: traffic view ----
+
+// The tcp: classes (stats.get's "tcp", doc/tcp.md): a row per class and side, rates from the
+// counters' change since the previous document.
+const tcpPrev = new Map();
+
+function renderTcp(st) {
+  const classes = st.tcp && st.tcp.classes ? st.tcp.classes : [];
+  $("tcp-panel").hidden = classes.length === 0;
+  const tb = $("tcp-table").tBodies[0];
+  tb.replaceChildren();
+  for (const c of classes) {
+    for (const side of ["client", "server"]) {
+      const x = c[side];
+      if (!x) continue;
+      const key = `${c.name}:${side}`;
+      const old = tcpPrev.get(key);
+      const dt = old && st.time > old.time ? st.time - old.time : 0;
+      const per = (f, k = 1) => (dt > 0 && x[f] >= old.x[f] ? ((x[f] - old.x[f]) * k) / dt : null);
+      tcpPrev.set(key, { time: st.time, x });
+      const fmt = (v, d = 1) => (v === null ? "–" : v.toFixed(d));
+      const failed = x.failed_refused + x.failed_timeout + x.failed_reset + x.failed_other;
+      const tr = node("tr", { dataset: { tcp: key } });
+      const cell = (col, text, title) => node("td", title ? { class: "num", title, dataset: { col } } : { class: "num", dataset: { col } }, text);
+      tr.append(node("th", { scope: "row" }, c.name), node("td", { class: "l" }, side),
+                cell("rate", side === "client" ? (c.stopped ? "ended" : c.rate === 0 ? "unpaced" : fmt(c.rate)) : "–"),
+                cell("cps", fmt(per("established"))),
+                cell("active", Number(x.active).toLocaleString("en-US")),
+                cell("established", Number(x.established).toLocaleString("en-US")),
+                cell("failed", Number(failed).toLocaleString("en-US"),
+                     `refused ${x.failed_refused}, timeout ${x.failed_timeout}, reset ${x.failed_reset}, other ${x.failed_other}`),
+                cell("mbps-out", fmt(per("tx_bytes", 8e-6), 3)),
+                cell("mbps-in", fmt(per("rx_bytes", 8e-6), 3)),
+                cell("rexmit", Number(x.rexmit_segs).toLocaleString("en-US")));
+      tb.append(tr);
+    }
+  }
+}
 
 function portStats(p) {
   const rows = state.stats && state.stats.ports ? state.stats.ports : [];

@@ -6,6 +6,7 @@
 #include "wr_engine_priv.h"
 #include "wr_session.h"
 #include "wr_session_hosts.h"
+#include "wr_tcp_classes.h"
 #include "wr_telemetry.h"
 
 /* What the hosts send when they stop (DHCP RELEASE, leaves) has this long
@@ -227,6 +228,10 @@ wr_session_load(struct wr_session *s, struct wr_stream_file *f,
 		if (rc != 0)
 			goto fail;
 	}
+	/* The TCP classes: their hosts are up, their lanes made. */
+	rc = wr_tcp_classes_load(&s->tcp, s->e, s->hosts, f, err);
+	if (rc != 0)
+		goto fail;
 	/* Telemetry is a convenience: the streams go on without it. */
 	s->telemetry_rc = s->o.telemetry ? wr_telemetry_attach(s->e) : 0;
 	/* Captures cover the session's first load: a later one (run
@@ -260,6 +265,10 @@ wr_session_unload(struct wr_session *s)
 	 * release, leaves) from the RX queues the workers left. */
 	hosts_end(s);
 	wr_engine_unload(s->e);
+	/* After both: the engines read the classes' programs, the hosts
+	 * the peers' entries. */
+	wr_tcp_classes_free(s->tcp);
+	s->tcp = NULL;
 	s->loaded = false;
 }
 

@@ -30,14 +30,17 @@
  *      wr_engine_load(), with the templates the
  *      stream file's check kept (wr_engine_prepare()), RX polled where a
  *      responder, hosts or an RX capture need it;
- *   5. the service's rings attached to the RX queues, DPDK telemetry's
+ *   5. the TCP classes' engines, one per lane of each port they stand
+ *      on (wr_tcp_classes.h: locals from the hosts' tables, next hops
+ *      resolved, programs compiled, data files read);
+ *   6. the service's rings attached to the RX queues, DPDK telemetry's
  *      /wirerate/ commands published, the options' captures started,
  *      the RX queues handed to the workers.
  *
  * wr_session_traffic_stopped() hands the ports' RX back to the service
  * once the workers stopped.  wr_session_unload() stops the hosts (their
  * DHCP releases and leaves go out while the ports are up) and the
- * service, then undoes 4 (the ports stay up, planned).
+ * service, then undoes 4 and 5 (the ports stay up, planned).
  * Main lcore only, with no worker running.  Nothing here prints: a
  * telemetry that could not be published is a convenience lost, kept in
  * @c telemetry_rc for the caller to mention.
@@ -77,6 +80,8 @@ struct wr_session_opts {
 };
 
 /** One engine's loads: what each one attached, for its unload. */
+struct wr_tcp_classes;
+
 struct wr_session {
 	struct wr_engine *e;
 	struct wr_session_opts o;
@@ -92,6 +97,9 @@ struct wr_session {
 	int cap_id[WR_CAPTURES_MAX]; /**< the captures' engine ids */
 	unsigned int n_caps;
 	bool caps_started;
+	/** The stream file's TCP classes (wr_tcp_classes.h; read through
+	 * wr_session_tcp.h), NULL: none. */
+	struct wr_tcp_classes *tcp;
 	/** 0, or why telemetry could not be published (the load went on). */
 	int telemetry_rc;
 	bool loaded;

@@ -348,7 +348,7 @@ port_polled(const struct wr_engine *e, unsigned int i, bool rx,
 
 	return e->port_n_rx[i] > 0 &&
 	       (rx || latency || e->rx_want[i] || e->n_classes > 0 ||
-		(pc != NULL && pc->n_rx_lcores > 0));
+		e->tcp_port[i] || (pc != NULL && pc->n_rx_lcores > 0));
 }
 
 static int
@@ -697,6 +697,124 @@ wr_engine_port_macs(struct wr_engine *e, struct wr_stream_file *f)
 	}
 }
 
+/* A TCP lane's frames: the longest segment any class on port @p i sends
+ * (its MSS) behind Ethernet, two tags, IPv6 and a TCP header with every
+ * option; never less than a standard frame. */
+static uint32_t
+tcp_frame_max(const struct wr_engine *e, unsigned int i)
+{
+	const struct wr_tcp_specs *ts = &e->f->tcp;
+	uint32_t k, max = 1518;
+
+	for (k = 0; k < ts->n; k++) {
+		const struct wr_tcp_class *c = &ts->classes[k];
+		uint32_t len = (uint32_t)c->tcp.mss + 14 + 8 + 40 + 60;
+
+		if (((c->client.present && c->client.port == i) ||
+		     (c->server.present && c->server.port == i)) && len > max)
+			max = len;
+	}
+	return max < 2048 ? 2048 : max;
+}
+
+/* The ports with TCP class ends, from the stream file (before rx_setup:
+ * they are polled). */
+static void
+tcp_ports(struct wr_engine *e)
+{
+	unsigned int i;
+
+	for (i = 0; i < e->n_ports; i++)
+		e->tcp_port[i] =
+			wr_tcp_specs_on_port(&e->f->tcp, (uint16_t)i,
+					     WR_TCP_CLIENT) ||
+			wr_tcp_specs_on_port(&e->f->tcp, (uint16_t)i,
+					     WR_TCP_SERVER);
+}
+
+/* One port's lanes: RX queue q's lcore sends on TX queue q too, and runs
+ * the lane (wr_tcp_lcore.h).  Several need RSS, and clients on several
+ * lanes source ports chosen by the hash (not yet: one lane then). */
+static int
+tcp_port_lanes(struct wr_engine *e, unsigned int i, struct wr_error *err)
+{
+	const struct wr_port *p = &e->ports[i];
+	bool clients = wr_tcp_specs_on_port(&e->f->tcp, (uint16_t)i,
+					    WR_TCP_CLIENT);
+	unsigned int q, n = e->n_rxq[i], n_mbufs, k;
+	int rc;
+
+	if (n == 0)
+		return wr_error_set(err, -EINVAL, NULL, 0, 0, NULL,
+			"port %s carries TCP classes but receives nothing "
+			"(its profile entry says rx: false)", p->device);
+	if (n > 1 && (p->rss_hf & RTE_ETH_RSS_TCP) == 0)
+		return wr_error_set(err, -EINVAL, NULL, 0, 0, NULL,
+			"port %s: %u RX queues for its TCP classes, but the "
+			"device spreads no TCP flows over queues (RSS): give "
+			"it one rx_lcore", p->device, n);
+	if (n > 1 && clients)
+		return wr_error_set(err, -EINVAL, NULL, 0, 0, NULL,
+			"port %s: TCP clients run on one lane (one RX queue) "
+			"a port: give it one rx_lcore", p->device);
+	for (n_mbufs = 1; n_mbufs < 2u * p->txd + 1024; n_mbufs <<= 1)
+		;
+	for (q = 0; q < n; q++) {
+		unsigned int lc = e->port_rx_lcores[i][q];
+		struct wr_lcore_ctx *c = e->lctx[lc];
+		struct wr_tcp_lane *l;
+
+		for (k = 0; k < e->port_n_lcores[i] &&
+			    e->port_lcores[i][k] != lc; k++)
+			;
+		if (k != q)
+			return wr_error_set(err, -EINVAL, NULL, 0, 0, NULL,
+				"port %s: its TCP lane %u polls RX queue %u on "
+				"lcore %u, which must send on TX queue %u too: "
+				"give the port tx_lcores and rx_lcores that "
+				"are the same list", p->device, q, q, lc, q);
+		if (c->n_txq > 0)
+			return wr_error_set(err, -EINVAL, NULL, 0, 0, NULL,
+				"lcore %u sends stateless streams and runs the "
+				"TCP classes of port %s: give them lcores of "
+				"their own (tx_lcores)", lc, p->device);
+		rc = wr_tcp_lane_add(&c->tcp, &l, p->port_id, (uint16_t)q,
+				     tcp_frame_max(e, i), n_mbufs - 1,
+				     p->socket_id >= 0 ? p->socket_id :
+				     (int)rte_lcore_to_socket_id(lc), err);
+		if (rc != 0)
+			return rc;
+		l->port = i;
+		l->rxq = e->rxq[i][q];
+		l->gone = &e->port_gone[i];
+		l->has_clients = clients;
+		l->csum_offload = (p->tx_offloads &
+				   (RTE_ETH_TX_OFFLOAD_IPV4_CKSUM |
+				    RTE_ETH_TX_OFFLOAD_TCP_CKSUM)) ==
+				  (RTE_ETH_TX_OFFLOAD_IPV4_CKSUM |
+				   RTE_ETH_TX_OFFLOAD_TCP_CKSUM);
+		e->tcp_lane[i][q] = l;
+		e->n_tcp_lanes[i] = q + 1;
+	}
+	return 0;
+}
+
+static int
+tcp_setup(struct wr_engine *e, struct wr_error *err)
+{
+	unsigned int i;
+	int rc;
+
+	for (i = 0; i < e->n_ports; i++) {
+		if (!e->tcp_port[i])
+			continue;
+		rc = tcp_port_lanes(e, i, err);
+		if (rc != 0)
+			return rc;
+	}
+	return 0;
+}
+
 int
 wr_engine_load(struct wr_engine *e, const struct wr_stream_file *f,
 	       const struct wr_prepared *p, bool rx, struct wr_error *err)
@@ -715,8 +833,12 @@ wr_engine_load(struct wr_engine *e, const struct wr_stream_file *f,
 	else
 		rc = streams_setup(e, err);
 	e->prep = NULL;
-	if (rc == 0)
+	if (rc == 0) {
+		tcp_ports(e);
 		rc = rx_setup(e, rx, err);
+	}
+	if (rc == 0)
+		rc = tcp_setup(e, err);
 	if (rc == 0)
 		rc = rates_setup(e, err);
 	if (rc != 0) {
@@ -803,6 +925,51 @@ wr_engine_prepared_free(struct wr_prepared *p)
 	}
 }
 
+/*
+ * A port with TCP class ends runs the TCP lcore loop (wr_tcp_lcore.h)
+ * on its lcores, not the stateless one: a stateless stream there would
+ * need both loops in one (the stateless loop is measured frame by frame,
+ * and stays as it is).  Stateless streams go on other ports of the run.
+ */
+static int
+tcp_check(const struct wr_stream_file *f, unsigned int n_ports,
+	  const char *ports_of, struct wr_error *err)
+{
+	uint32_t i, k;
+
+	for (k = 0; k < f->tcp.n; k++) {
+		const struct wr_tcp_class *c = &f->tcp.classes[k];
+		const struct wr_tcp_end *ends[2] = { &c->client, &c->server };
+		unsigned int j;
+
+		for (j = 0; j < 2; j++) {
+			if (!ends[j]->present || n_ports == 0 ||
+			    ends[j]->port < n_ports)
+				continue;
+			return wr_error_set(err, -EINVAL, f->path,
+				ends[j]->where.line, ends[j]->where.col, NULL,
+				"tcp[%u] (%s).%s: its hosts' port %u does not "
+				"exist: %s has %u port%s (0..%u)", k, c->name,
+				j == 0 ? "client" : "server", ends[j]->port,
+				ports_of, n_ports, n_ports == 1 ? "" : "s",
+				n_ports - 1);
+		}
+	}
+	for (i = 0; i < f->n_streams; i++) {
+		const struct wr_stream *s = &f->streams[i];
+
+		if (!wr_tcp_specs_on_port(&f->tcp, s->port, WR_TCP_CLIENT) &&
+		    !wr_tcp_specs_on_port(&f->tcp, s->port, WR_TCP_SERVER))
+			continue;
+		return wr_error_set(err, -EINVAL, f->path, s->mark.line,
+			s->mark.col, NULL, "streams[%u] (%s).port: port %u "
+			"carries TCP classes (tcp:), which run on its lcores "
+			"alone: put stateless streams on another port",
+			i, s->name, s->port);
+	}
+	return 0;
+}
+
 int
 wr_engine_prepare(const struct wr_stream_file *f, unsigned int n_ports,
 		  const char *ports_of, uint32_t *max_frame,
@@ -827,6 +994,9 @@ wr_engine_prepare(const struct wr_stream_file *f, unsigned int n_ports,
 				"has %u port%s (0..%u)", i, g->port, ports_of,
 				n_ports, n_ports == 1 ? "" : "s", n_ports - 1);
 	}
+	rc = tcp_check(f, n_ports, ports_of, err);
+	if (rc != 0)
+		return rc;
 	for (i = 0; i < f->n_streams; i++) {
 		const struct wr_stream *s = &f->streams[i];
 		struct wr_frame_tmpl *t;
@@ -937,9 +1107,14 @@ wr_engine_unload(struct wr_engine *e)
 	e->n_classes = 0;
 	e->rx_end_tsc = 0;
 	for (i = 0; i < e->n_lcores; i++) {
+		/* The lanes' engines and pools: no lcore runs them now. */
+		wr_tcp_lcore_free(e->lctx[e->lcores[i]]->tcp);
 		rte_free(e->lctx[e->lcores[i]]);
 		e->lctx[e->lcores[i]] = NULL;
 	}
+	memset(e->tcp_port, 0, sizeof(e->tcp_port));
+	memset(e->tcp_lane, 0, sizeof(e->tcp_lane));
+	memset(e->n_tcp_lanes, 0, sizeof(e->n_tcp_lanes));
 	e->n_lcores = 0;
 	rte_free(e->scratch);
 	e->scratch = NULL;

@@ -12,6 +12,7 @@
 #include "wr_capture_port.h"
 #include "wr_eal.h"
 #include "wr_engine.h"
+#include "wr_tcp_lcore.h"
 
 struct wr_host_svc;
 
@@ -84,6 +85,13 @@ struct wr_engine {
 	struct wr_bpf class_all;
 	const char *class_names[WR_RX_CLASSES_MAX];
 	unsigned int n_classes;
+	/* Ports the stream file's TCP classes stand on (wr_tcp_spec.h) and
+	 * their lanes (wr_tcp_lcore.h: lane q is RX and TX queue q, on the
+	 * lcore polling RX queue q), made by wr_engine_load(); their
+	 * engines are created by the session (wr_session_tcp.c). */
+	bool tcp_port[WR_PORTS_MAX];
+	struct wr_tcp_lane *tcp_lane[WR_PORTS_MAX][WR_PORT_LCORES_MAX];
+	unsigned int n_tcp_lanes[WR_PORTS_MAX];
 	/* The session's hosts' service (wr_host_svc.h), NULL: none; set and
 	 * cleared by the session, read by telemetry (the responders'
 	 * counters). */

@@ -56,8 +56,15 @@ wr_engine_start_at(struct wr_engine *e, uint64_t start_tsc,
 	/* Launched first: a port leaving from now on waits for them. */
 	wr_eng_set_launched(e, true);
 	for (i = 0; i < e->n_lcores; i++) {
-		rc = rte_eal_remote_launch(wr_tx_lcore_main,
-					   e->lctx[e->lcores[i]], e->lcores[i]);
+		struct wr_lcore_ctx *c = e->lctx[e->lcores[i]];
+
+		/* A lcore of TCP lanes runs their loop (wr_tcp_lcore.h),
+		 * chosen here once: the stateless loop stays as it is. */
+		if (c->tcp != NULL)
+			c->tx_finished = 0;
+		rc = rte_eal_remote_launch(c->tcp != NULL ?
+					   wr_tcp_lcore_main :
+					   wr_tx_lcore_main, c, e->lcores[i]);
 		if (rc != 0) {
 			__atomic_store_n(&e->stop, 1, __ATOMIC_RELAXED);
 			__atomic_store_n(&e->stop_rx, 1, __ATOMIC_RELAXED);
@@ -71,16 +78,38 @@ wr_engine_start_at(struct wr_engine *e, uint64_t start_tsc,
 	return 0;
 }
 
+/* Whether lcore @p c's TCP lanes have clients: a lcore of servers alone
+ * never finishes by itself (they answer until the stop). */
+static bool
+tcp_clients(const struct wr_lcore_ctx *c)
+{
+	unsigned int j;
+
+	for (j = 0; j < c->tcp->n_lanes; j++)
+		if (c->tcp->lanes[j]->has_clients)
+			return true;
+	return false;
+}
+
 bool
 wr_engine_tx_finished(const struct wr_engine *e)
 {
-	unsigned int i;
+	bool stopping = __atomic_load_n(&e->stop, __ATOMIC_RELAXED) != 0;
+	unsigned int i, n = 0;
 
-	for (i = 0; i < e->n_lcores; i++)
-		if (!__atomic_load_n(&e->lctx[e->lcores[i]]->tx_finished,
-				     __ATOMIC_ACQUIRE))
+	for (i = 0; i < e->n_lcores; i++) {
+		const struct wr_lcore_ctx *c = e->lctx[e->lcores[i]];
+
+		/* Servers alone count only once a stop was asked (then
+		 * they say they stopped opening, as every lcore does). */
+		if (c->tcp != NULL && !stopping && !tcp_clients(c))
+			continue;
+		n++;
+		if (!__atomic_load_n(&c->tx_finished, __ATOMIC_ACQUIRE))
 			return false;
-	return true;
+	}
+	/* A run of TCP servers alone ends by time or signal only. */
+	return n > 0 || e->n_lcores == 0;
 }
 
 void
@@ -354,6 +383,34 @@ collect_port_rx(struct wr_engine *e, unsigned int i, uint64_t now)
 	}
 }
 
+/* A TCP port's lanes: what they sent is the port's (the TCP counters
+ * themselves: wr_session_tcp.h); they send until their lcore stops. */
+static void
+collect_tcp(struct wr_engine *e, unsigned int i, uint64_t now,
+	    uint64_t *end)
+{
+	struct wr_counters *t = &e->port_rows[i].total;
+	unsigned int q;
+
+	for (q = 0; q < e->n_tcp_lanes[i]; q++) {
+		const struct wr_tcp_lane *l = e->tcp_lane[i][q];
+		const struct wr_lcore_ctx *c = e->lctx[e->port_rx_lcores[i][q]];
+		uint64_t t_end = c != NULL ?
+			__atomic_load_n(&c->end_tsc, __ATOMIC_RELAXED) : 0;
+
+		t->tx_pkts += __atomic_load_n(&l->c.tx_frames,
+					      __ATOMIC_RELAXED);
+		t->tx_bytes += __atomic_load_n(&l->c.tx_bytes,
+					       __ATOMIC_RELAXED);
+		t->alloc_fail += __atomic_load_n(&l->c.tx_nobuf,
+						 __ATOMIC_RELAXED);
+		if (t_end == 0 || t_end < (c != NULL ? c->start_tsc : 0))
+			t_end = now;
+		if (t_end > *end)
+			*end = t_end;
+	}
+}
+
 /* Each port's TX lcores' time over their sending, as the kernel counted
  * it (an lcore sending on several ports counts for each). */
 static void
@@ -450,6 +507,8 @@ wr_engine_collect(struct wr_engine *e, bool final)
 		if (end > port_end[row->port])
 			port_end[row->port] = end;
 	}
+	for (i = 0; i < e->n_ports; i++)
+		collect_tcp(e, i, now_tsc, &port_end[i]);
 	for (i = 0; i < e->n_ports; i++)
 		collect_port_rx(e, i, final ? (e->rx_end_tsc ? e->rx_end_tsc :
 					       now_tsc) : now_tsc);

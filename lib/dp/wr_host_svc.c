@@ -722,6 +722,12 @@ answer_queue(struct wr_engine *e, const struct wr_rxq *q, uint16_t port_id,
 					*queue_id = c->txq[k].queue_id;
 					return 0;
 				}
+			/* A TCP lane sends on its queue pair's TX queue. */
+			for (k = 0; c->tcp != NULL && k < c->tcp->n_lanes; k++)
+				if (c->tcp->lanes[k]->port_id == port_id) {
+					*queue_id = c->tcp->lanes[k]->queue_id;
+					return 0;
+				}
 			return -EINVAL;
 		}
 	}

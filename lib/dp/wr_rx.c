@@ -449,11 +449,9 @@ rx_block(const struct wr_rxq *q, struct rte_mbuf **pkts, uint16_t n,
 	return rx_block_of(q, pkts, n, now, bytes, false);
 }
 
-/* The hosts' frames of a port without a spare TX queue, sent on this
- * lcore's queue (wr_host_svc.h).  Out of line: most polls never come
- * here. */
-static __rte_noinline void
-hosts_send(struct wr_rxq *q)
+/* Out of line: most polls never come here. */
+__rte_noinline void
+wr_rx_hosts_send(struct wr_rxq *q)
 {
 	struct rte_mbuf *m[WR_RX_BURST];
 	unsigned int n;
@@ -505,7 +503,7 @@ wr_rx_poll(struct wr_rxq *q)
 	 * poll pays one TSC read, idle time anyway. */
 	t0 = rte_rdtsc();
 	if (unlikely(q->hosts_out != NULL))
-		hosts_send(q);
+		wr_rx_hosts_send(q);
 	n = rte_eth_rx_burst(q->port_id, q->queue_id, pkts, WR_RX_BURST);
 	count(&q->polls, 1);
 	if (n == 0)
@@ -631,17 +629,8 @@ wr_rx_poll(struct wr_rxq *q)
 	}
 	if (n_free != 0)
 		rx_free(pkts, n_free);
-	if (unlikely(n_fwd > 0)) {
-		/* Never waits: what the ring has no room for is dropped and
-		 * counted. */
-		unsigned int k = rte_ring_enqueue_burst(q->hosts, (void **)fwd,
-							n_fwd, NULL);
-
-		if (unlikely(k < n_fwd)) {
-			rte_pktmbuf_free_bulk(fwd + k, n_fwd - k);
-			count(&q->rx_host_drop, n_fwd - k);
-		}
-	}
+	if (unlikely(n_fwd > 0))
+		wr_rx_to_hosts(q, fwd, n_fwd);
 	count(&q->rx_pkts, n);
 	if (n_hw)
 		count(&q->rx_hwts, n_hw);

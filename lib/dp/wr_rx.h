@@ -61,6 +61,8 @@
 #include <stdint.h>
 
 #include <rte_common.h>
+#include <rte_mbuf.h>
+#include <rte_ring.h>
 
 #include "wr_clock.h"
 #include "wr_latency.h"
@@ -72,7 +74,6 @@
 /** Signature offsets an RX queue tries before the walk (wr_rxq.sig_off). */
 #define WR_RX_SIG_OFFS_MAX 4
 
-struct rte_ring;
 struct wr_bpf;
 struct wr_cap;
 
@@ -193,6 +194,35 @@ void wr_rxq_fini(struct wr_rxq *q);
  * @return the number of frames received.
  */
 uint16_t wr_rx_poll(struct wr_rxq *q);
+
+/**
+ * Hand @p n frames received on @p q to the hosts' service (q->hosts, set:
+ * wr_host_svc.h), which owns them from then on.  Never waits: what the
+ * ring has no room for is freed and counted rx_host_drop.  The one way
+ * every RX loop (wr_rx_poll(), wr_tcp_lcore.c) gives the service its
+ * frames.
+ */
+static inline void
+wr_rx_to_hosts(struct wr_rxq *q, struct rte_mbuf **fwd, unsigned int n)
+{
+	unsigned int k = rte_ring_enqueue_burst(q->hosts, (void **)fwd, n,
+						NULL);
+
+	if (unlikely(k < n)) {
+		rte_pktmbuf_free_bulk(fwd + k, n - k);
+		__atomic_store_n(&q->rx_host_drop, q->rx_host_drop + (n - k),
+				 __ATOMIC_RELAXED);
+	}
+}
+
+/**
+ * The hosts' frames of a port without a spare TX queue (q->hosts_out,
+ * wr_host_svc.h), sent on this lcore's TX queue q->hosts_txq: one burst
+ * at most a call; what the NIC does not take is freed and counted
+ * hosts_tx_drop.  Every lcore polling the port's first queue calls it
+ * each poll.
+ */
+void wr_rx_hosts_send(struct wr_rxq *q);
 
 /**
  * Bursts wr_rx_drain() takes at most per call: enough for everything one

@@ -867,17 +867,6 @@ txq_retire(struct wr_txq *q, uint64_t now)
 	q->retired = true;
 }
 
-/* A quiescent point (see struct wr_lcore_ctx): no burst of any port is in
- * progress here.  The acquire pairs with the release that raised the
- * epoch after a gone flag was set, so the flags read after it are set. */
-static inline void
-quiescent(struct wr_lcore_ctx *ctx)
-{
-	__atomic_store_n(&ctx->ack, __atomic_load_n(ctx->epoch,
-						    __ATOMIC_ACQUIRE),
-			 __ATOMIC_RELEASE);
-}
-
 static uint64_t
 tv_ns(const struct timeval *tv)
 {
@@ -885,10 +874,8 @@ tv_ns(const struct timeval *tv)
 	       (uint64_t)tv->tv_usec * 1000ull;
 }
 
-/* The kernel's count of this thread's time (twice a launch, never per
- * burst): @p a the start, NULL to store the difference into @p u. */
-static void
-usage_mark(struct rusage *a, struct wr_thread_usage *u)
+void
+wr_lcore_usage_mark(struct rusage *a, struct wr_thread_usage *u)
 {
 	struct rusage b;
 
@@ -906,12 +893,6 @@ usage_mark(struct rusage *a, struct wr_thread_usage *u)
 	u->nivcsw = (uint64_t)(b.ru_nivcsw - a->ru_nivcsw);
 }
 
-static inline bool
-port_gone(const uint32_t *gone)
-{
-	return unlikely(__atomic_load_n(gone, __ATOMIC_RELAXED) != 0);
-}
-
 int
 wr_tx_lcore_main(void *arg)
 {
@@ -924,14 +905,14 @@ wr_tx_lcore_main(void *arg)
 	 * only the first burst waits for the instant. */
 	while (ctx->start_at_tsc != 0 && rte_rdtsc() < ctx->start_at_tsc &&
 	       __atomic_load_n(ctx->stop, __ATOMIC_RELAXED) == 0) {
-		quiescent(ctx);     /* no port touched yet */
+		wr_lcore_quiescent(ctx);     /* no port touched yet */
 		rte_pause();
 	}
 	/* Every lcore anchors its schedules (pacers, capture timing) on the
 	 * common instant, not on when it got here: lanes of one stream keep
 	 * the capture's relative times.  One that arrived late catches up
 	 * as after a stall. */
-	usage_mark(&ru, NULL);
+	wr_lcore_usage_mark(&ru, NULL);
 	now = rte_rdtsc();
 	ctx->start_tsc = ctx->start_at_tsc != 0 && ctx->start_at_tsc <= now ?
 		ctx->start_at_tsc : now;
@@ -946,16 +927,16 @@ wr_tx_lcore_main(void *arg)
 				activate(q->streams[si], ctx->start_tsc);
 	}
 	do {
-		quiescent(ctx);
+		wr_lcore_quiescent(ctx);
 		clock_turn(ctx);
 		for (qi = 0; qi < ctx->n_rxq; qi++)
-			if (!port_gone(ctx->rxq_gone[qi]))
+			if (!wr_port_gone(ctx->rxq_gone[qi]))
 				wr_rx_drain(ctx->rxq[qi], WR_RX_TURN_BURSTS);
 		active = 0;
 		for (qi = 0; qi < ctx->n_txq; qi++) {
 			struct wr_txq *q = &ctx->txq[qi];
 
-			if (port_gone(q->gone)) {
+			if (wr_port_gone(q->gone)) {
 				if (!q->retired)
 					txq_retire(q, rte_rdtsc());
 				continue;
@@ -983,7 +964,7 @@ wr_tx_lcore_main(void *arg)
 	} while (active > 0 &&
 		 __atomic_load_n(ctx->stop, __ATOMIC_RELAXED) == 0);
 	ctx->end_tsc = rte_rdtsc();
-	usage_mark(&ru, &ctx->usage);
+	wr_lcore_usage_mark(&ru, &ctx->usage);
 	/* Activations cut short by the stop flag end now. */
 	for (qi = 0; qi < ctx->n_txq; qi++)
 		for (si = 0; si < ctx->txq[qi].n_streams; si++) {
@@ -997,10 +978,10 @@ wr_tx_lcore_main(void *arg)
 	 * the drain time. */
 	while (ctx->n_rxq > 0 &&
 	       __atomic_load_n(ctx->stop_rx, __ATOMIC_RELAXED) == 0) {
-		quiescent(ctx);
+		wr_lcore_quiescent(ctx);
 		clock_turn(ctx);
 		for (qi = 0; qi < ctx->n_rxq; qi++)
-			if (!port_gone(ctx->rxq_gone[qi]))
+			if (!wr_port_gone(ctx->rxq_gone[qi]))
 				wr_rx_poll(ctx->rxq[qi]);
 	}
 	__atomic_store_n(&ctx->finished, 1, __ATOMIC_RELEASE);

@@ -60,6 +60,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/resource.h>
 
 #include <rte_common.h>
 #include <rte_mbuf.h>
@@ -75,6 +76,8 @@
 #include "wr_sched.h"
 #include "wr_stats.h"
 #include "wr_tx_src.h"
+
+struct wr_tcp_lcore;
 
 #define WR_TXQ_STREAMS_MAX 64
 #define WR_LCORE_TXQ_MAX 8
@@ -213,7 +216,33 @@ struct wr_lcore_ctx {
 	struct wr_thread_usage usage;
 	uint32_t tx_finished;       /**< set by the lcore when it stopped sending */
 	uint32_t finished;          /**< set by the lcore when its loop ended */
+	/** TCP lanes (wr_tcp_lcore.h): the lcore runs wr_tcp_lcore_main()
+	 * instead of wr_tx_lcore_main(); NULL: none. */
+	struct wr_tcp_lcore *tcp;
 } __rte_cache_aligned;
+
+/* A quiescent point (see struct wr_lcore_ctx): no burst of any port is in
+ * progress here.  The acquire pairs with the release that raised the
+ * epoch after a gone flag was set, so the flags read after it are set. */
+static inline void
+wr_lcore_quiescent(struct wr_lcore_ctx *ctx)
+{
+	__atomic_store_n(&ctx->ack, __atomic_load_n(ctx->epoch,
+						    __ATOMIC_ACQUIRE),
+			 __ATOMIC_RELEASE);
+}
+
+/** Whether the port behind @p gone went away (a lcore never touches it
+ * again). */
+static inline bool
+wr_port_gone(const uint32_t *gone)
+{
+	return unlikely(__atomic_load_n(gone, __ATOMIC_RELAXED) != 0);
+}
+
+/** The kernel's count of this thread's time (twice a launch, never per
+ * burst): @p a the start, NULL to store the difference into @p u. */
+void wr_lcore_usage_mark(struct rusage *a, struct wr_thread_usage *u);
 
 /**
  * Set up one (lcore, stream) context: its prefilled mempool of @p n_mbufs

@@ -393,6 +393,41 @@ class Client:
         return self.call("hosts.counters",
                          ports=list(ports) if ports is not None else None)["ports"]
 
+    # -- stateful classes (the stream file's tcp:, doc/tcp.md) ------------------------------
+
+    def tcp_classes(self) -> List[Result]:
+        """tcp.list: the loaded file's classes as declared, each {"name", "client" ({"hosts",
+        "port", "sport"} or None), "server" ({"hosts", "port", "dport"}, a real server's
+        {"addr", "dport"}, or None), "ip", "rate", "ramp", "concurrency", "count", "duration",
+        "kind"}, and while a run has them "rate_now", "concurrency_now", "stopped"."""
+        return self.call("tcp.list")["classes"]
+
+    def tcp_stats(self, classes: Optional[Sequence[str]] = None,
+                  histogram: bool = False) -> Result:
+        """tcp.stats: {"state", "classes", "ports"}: each class {"name", "stopped", "rate",
+        "concurrency", "client", "server"}, a side every counter by name (doc/tcp.md) and,
+        with ``histogram``, "histograms_ns" {"handshake", "ttfb", "complete"} (summaries as
+        "latency_ns"); each port with a TCP engine its engine's counters.  stats.get carries
+        the same object as "tcp"."""
+        return self.call("tcp.stats", classes=list(classes) if classes is not None else None,
+                         histogram=histogram or None)
+
+    def tcp_set(self, cls: str, rate: Optional[float] = None,
+                concurrency: Optional[int] = None, pause: bool = False,
+                resume: bool = False) -> Result:
+        """tcp.set: class ``cls``'s connection rate (a second; 0: as fast as the
+        concurrency allows), its cap on open connections, or pause/resume its opening, while
+        it runs (taken at each lcore's next poll).  RpcError: -32003 no such class, -32602
+        a value out of range (data["param"]), -32002 nothing running."""
+        return self.call("tcp.set", **{"class": cls}, rate=rate, concurrency=concurrency,
+                         pause=pause or None, resume=resume or None)
+
+    def tcp_pause(self, cls: str) -> Result:
+        return self.tcp_set(cls, pause=True)
+
+    def tcp_resume(self, cls: str) -> Result:
+        return self.tcp_set(cls, resume=True)
+
     def events(self, since: Optional[int] = None) -> List[Result]:
         """Events after ``since`` (default: after the last one this client saw)."""
         r = self.call("events.poll", since=self.last_event if since is None else since)

@@ -580,6 +580,41 @@ class Console(cmd.Cmd):
         print(f"{len(r['hosts'])} of {r['matched']} matching ({r['total']} on port {port})"
               + (f"; next: offset {nxt}" if nxt is not None else ""))
 
+    def do_tcp(self, arg: str) -> None:
+        """tcp [CLASS...]                 each class's sides: counters that moved
+        tcp list                        the classes as the stream file declares them
+        tcp set CLASS [rate N] [concurrency N] [pause|resume]
+        The stream file's tcp: classes (tcp.stats, tcp.list, tcp.set)."""
+        words = shlex.split(arg)
+        if words and words[0] == "list":
+            for c in self.c.tcp_classes():
+                print(json.dumps(c))
+            return
+        if words and words[0] == "set":
+            if len(words) < 3:
+                raise ValueError("tcp set CLASS [rate N] [concurrency N] [pause|resume]")
+            kw: Dict[str, Any] = {}
+            rest = words[2:]
+            while rest:
+                w = rest.pop(0)
+                if w in ("pause", "resume"):
+                    kw[w] = True
+                elif w in ("rate", "concurrency") and rest:
+                    kw[w] = float(rest.pop(0)) if w == "rate" else int(rest.pop(0))
+                else:
+                    raise ValueError(f"tcp set: unexpected {w}")
+            show(self.c.tcp_set(words[1], **kw))
+            return
+        r = self.c.tcp_stats(words or None)
+        for c in r["classes"]:
+            for side in ("client", "server"):
+                x = c.get(side)
+                if not x:
+                    continue
+                moved = " ".join(f"{k}={v}" for k, v in x.items()
+                                 if isinstance(v, int) and v)
+                print(f"{c['name']} {side}: {moved or 'nothing yet'}")
+
     def do_reset(self, _: str) -> None:
         """reset: take the ports, stop, remove every stream, clear."""
         show(self.c.reset())

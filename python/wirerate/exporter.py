@@ -9,7 +9,11 @@ counter table (stats.get {"counters": true}: the C table lib/core/output/wr_coun
 counter added there is exported with no change here; tx_bytes with layer="l2" and
 layer="l1"), the rates over the interval since the previous scrape, and latency quantiles (ns).
 A port with emulated hosts adds wirerate_hosts{port, state} and
-wirerate_hosts_counter_total{port, counter} (doc/hosts.md).
+wirerate_hosts_counter_total{port, counter} (doc/hosts.md); the stream file's tcp: classes
+wirerate_tcp_counter_total{class, side, counter}, wirerate_tcp_gauge{class, side, counter}
+(active, time_wait), wirerate_tcp_rate_cps{class}, wirerate_tcp_concurrency{class},
+wirerate_tcp_latency_ns{class, side, histogram, quantile} when stats.get has histograms, and
+wirerate_tcp_port_counter_total{port, counter} (doc/tcp.md).
 """
 
 from __future__ import annotations
@@ -21,6 +25,8 @@ from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 from .client import Client, default_socket
 
+# Counters of a tcp class's side that are gauges (wr_tcp.h: open now).
+TCP_GAUGES = ("active", "time_wait")
 QUANTILES = (("0.5", "p50"), ("0.9", "p90"), ("0.99", "p99"), ("0.999", "p999"),
              ("0.9999", "p9999"))
 
@@ -83,6 +89,42 @@ class WirerateCollector:
                 put("wirerate_hosts", dict(hl, state=word), h.get(word, 0))
             for cn, cv in sorted(h.get("counters", {}).items()):
                 put("wirerate_hosts_counter_total", dict(hl, counter=cn), cv)
+        # The stream file's tcp: classes (stats.get's "tcp", doc/tcp.md): each side's
+        # counters as one family labelled by the counter's name (the engine names them,
+        # wr_tcp_counters_each: none is wired in here), the gauges (open now) apart, and
+        # what tcp.set asked; each port's engine counters.
+        tcp = st.get("tcp") or {}
+        if tcp:
+            # Once more with the histograms' summaries (stats.get's "histogram" would add
+            # every stream's buckets instead).
+            try:
+                tcp = self.client.tcp_stats(histogram=True)
+            except Exception:  # a server without tcp.stats, or the run just unloaded
+                pass
+        for c in tcp.get("classes", []):
+            cl = {"class": c["name"]}
+            put("wirerate_tcp_rate_cps", cl, c.get("rate", 0))
+            put("wirerate_tcp_concurrency", cl, c.get("concurrency", 0))
+            for side in ("client", "server"):
+                sd = c.get(side)
+                if not sd:
+                    continue
+                sl = dict(cl, side=side)
+                for cn, cv in sorted(sd.items()):
+                    if not isinstance(cv, int):
+                        continue
+                    put("wirerate_tcp_gauge" if cn in TCP_GAUGES else
+                        "wirerate_tcp_counter_total", dict(sl, counter=cn), cv)
+                for hn, h in sorted((sd.get("histograms_ns") or {}).items()):
+                    if h and h.get("n"):
+                        for q, key in QUANTILES:
+                            put("wirerate_tcp_latency_ns", dict(sl, histogram=hn, quantile=q),
+                                h[key])
+        for p in tcp.get("ports", []):
+            for cn, cv in sorted(p.items()):
+                if cn != "port":
+                    put("wirerate_tcp_port_counter_total",
+                        {"port": str(p["port"]), "counter": cn}, cv)
         put("wirerate_running", {}, 1.0 if st.get("state") == "running" else 0.0)
         return out
 
@@ -101,6 +143,15 @@ class WirerateCollector:
             "wirerate_hosts": "emulated hosts of a port in each state (idle, pending, up, failed)",
             "wirerate_hosts_counter_total": "a counter of a port's host engine or of one of its"
                                             " protocol modules (label counter: its name)",
+            "wirerate_tcp_rate_cps": "a tcp class's connection rate asked now (0: unpaced)",
+            "wirerate_tcp_concurrency": "a tcp class's cap on open connections now",
+            "wirerate_tcp_counter_total": "a counter of a tcp class's side (label counter: its"
+                                          " name, doc/tcp.md)",
+            "wirerate_tcp_gauge": "connections of a tcp class's side open now (active) or in"
+                                  " TIME_WAIT (time_wait)",
+            "wirerate_tcp_latency_ns": "a tcp class's histogram quantile (ns): handshake,"
+                                       " ttfb, complete",
+            "wirerate_tcp_port_counter_total": "a counter of a port's TCP engine",
         })
         for name, help_ in helps.items():
             rows = s.get(name, [])

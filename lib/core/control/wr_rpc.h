@@ -174,7 +174,17 @@ struct wr_rpc_param {
 	  WR_RPC_P("offset", WR_RPC_T_UINT, false), \
 	  WR_RPC_P("limit", WR_RPC_T_UINT, false)) \
 	X(HOSTS_COUNTERS, "hosts.counters", hosts_counters, false, \
-	  WR_RPC_P("ports", WR_RPC_T_UINTS, false))
+	  WR_RPC_P("ports", WR_RPC_T_UINTS, false)) \
+	X(TCP_LIST, "tcp.list", tcp_list, false) \
+	X(TCP_STATS, "tcp.stats", tcp_stats, false, \
+	  WR_RPC_P("classes", WR_RPC_T_STRS, false), \
+	  WR_RPC_P("histogram", WR_RPC_T_BOOL, false)) \
+	X(TCP_SET, "tcp.set", tcp_set, true, \
+	  WR_RPC_P("class", WR_RPC_T_STR, true), \
+	  WR_RPC_P("rate", WR_RPC_T_NUM, false), \
+	  WR_RPC_P("concurrency", WR_RPC_T_UINT, false), \
+	  WR_RPC_P("pause", WR_RPC_T_BOOL, false), \
+	  WR_RPC_P("resume", WR_RPC_T_BOOL, false))
 
 #define WR_RPC_ENUM_(e, ...) WR_RPC_##e,
 enum wr_rpc_method {

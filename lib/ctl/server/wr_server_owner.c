@@ -60,3 +60,26 @@ wr_srv_bench_busy(struct call *k)
 			   k->s->job ? k->s->job->id : 0);
 	return true;
 }
+
+/* The ports of the loaded file's tcp: class @p cls (< 0: every class):
+ * its clients' and its emulated servers' (a real server is not ours). */
+uint64_t
+wr_srv_tcp_ports_of(const struct server *s, int cls)
+{
+	uint64_t m = 0;
+	uint32_t i;
+
+	if (!s->loaded)
+		return 0;
+	for (i = 0; i < s->f.tcp.n; i++) {
+		const struct wr_tcp_class *c = &s->f.tcp.classes[i];
+
+		if (cls >= 0 && (uint32_t)cls != i)
+			continue;
+		if (c->client.present)
+			m |= 1ull << c->client.port;
+		if (c->server.present && c->server.group >= 0)
+			m |= 1ull << c->server.port;
+	}
+	return m;
+}

@@ -316,6 +316,8 @@ struct call {
  *   wr_server_owner.c     what a method checks before it acts
  *   wr_server_caps.c      captures (capture.*)
  *   wr_server_hosts.c     emulated hosts (hosts.*), read from their service
+ *   wr_server_tcp.c       stateful classes (tcp.*), read and changed
+ *                         through the session (wr_session_tcp.h)
  *   wr_server_traffic.c   streams and traffic (streams.*, traffic.*, server.reset)
  *   wr_server_stats.c     statistics (stats.*)
  *   wr_server_jobs.c      benchmark jobs (bench.*)
@@ -378,6 +380,8 @@ void wr_srv_web_linger(struct conn *c);
 bool wr_srv_bench_busy(struct call *k);
 bool wr_srv_owns(struct server *s, struct conn *c, json_t *id, uint64_t mask);
 uint64_t wr_srv_ports_of(const struct server *s, const bool *sel);
+/** The ports of tcp: class @p cls of the loaded file (< 0: every class). */
+uint64_t wr_srv_tcp_ports_of(const struct server *s, int cls);
 
 /* wr_server_caps.c */
 void wr_srv_caps_begin(struct server *s);
@@ -396,6 +400,15 @@ json_t *wr_srv_m_cap_stop(struct call *k);
 json_t *wr_srv_hosts_json(struct server *s);
 json_t *wr_srv_m_hosts_counters(struct call *k);
 json_t *wr_srv_m_hosts_list(struct call *k);
+
+/* wr_server_tcp.c */
+/** stats.get's "tcp" (wr_tcp_read_json()); NULL: no stateful classes ran. */
+json_t *wr_srv_tcp_json(struct server *s, bool hist);
+/** A run with tcp: classes is over when its clients are (streams too). */
+bool wr_srv_tcp_running(struct server *s);
+json_t *wr_srv_m_tcp_list(struct call *k);
+json_t *wr_srv_m_tcp_stats(struct call *k);
+json_t *wr_srv_m_tcp_set(struct call *k);
 
 /* wr_server_traffic.c */
 extern const char *const wr_srv_state_names[];

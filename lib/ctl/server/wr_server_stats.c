@@ -118,6 +118,11 @@ wr_srv_stats_json(struct server *s, bool hist)
 	a = wr_srv_hosts_json(s);
 	if (a != NULL)
 		json_object_set_new(j, "hosts", a);
+	/* The stateful classes: each side's counters by name, histograms
+	 * with "histogram": true (doc/api.md's tcp.stats). */
+	a = wr_srv_tcp_json(s, hist);
+	if (a != NULL)
+		json_object_set_new(j, "tcp", a);
 	a = json_object_get(j, "streams");
 	json_array_foreach(a, i, x) {
 		json_object_set_new(x, "paused", json_boolean(s->paused[i]));

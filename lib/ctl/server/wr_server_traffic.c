@@ -235,6 +235,18 @@ counts_done(struct server *s)
 	return any;
 }
 
+/* The streams sent what they had to and the tcp: classes' clients are
+ * done (a file of tcp: classes alone: they are; a server alone never is:
+ * it ends by duration or traffic.stop). */
+static bool
+tx_finished(struct server *s)
+{
+	if (s->f.tcp.n == 0)
+		return wr_engine_tx_finished(s->e);
+	return (s->f.n_streams == 0 || wr_engine_tx_finished(s->e)) &&
+	       !wr_srv_tcp_running(s);
+}
+
 void
 wr_srv_traffic_tick(struct server *s)
 {
@@ -255,7 +267,7 @@ wr_srv_traffic_tick(struct server *s)
 	/* TX lcores leave a port whose link went (wr_engine_ports.c): a run
 	 * that ended so, short of its counts or with none, ended by the link
 	 * (it said "count" for an unlimited stream). */
-	if (wr_engine_tx_finished(s->e))
+	if (tx_finished(s))
 		wr_srv_finish(s, wr_engine_links_check(s->e) > 0 &&
 			      !counts_done(s) ? "link-down" :
 			      s->stopped_some ? "stopped" :
@@ -556,6 +568,19 @@ start_tsc_of(struct call *k, double start_at, uint64_t *tsc)
 	return true;
 }
 
+/* When traffic.start's duration ends the run: a backstop only for
+ * streams (the lcores end them at the duration), the end of tcp: classes
+ * alone (their own duration ends their opening, the run ends with their
+ * clients).  UINT64_MAX: none. */
+static uint64_t
+deadline_of(const struct server *s, uint64_t start_tsc, double dur)
+{
+	if (dur <= 0)
+		return UINT64_MAX;
+	return start_tsc + wr_tsc_from_ns((uint64_t)((dur + (s->f.n_streams > 0 ?
+						      1.0 : 0.0)) * 1e9));
+}
+
 json_t *
 wr_srv_m_start(struct call *k)
 {
@@ -582,9 +607,11 @@ wr_srv_m_start(struct call *k)
 				   "0.2, got %g", wr_rpc_num(k->req, "drain", 0));
 		return NULL;
 	}
+	/* The stream file's tcp: classes run with every start. */
 	if (wr_srv_bench_busy(k) ||
 	    !select_streams(s, k->c, k->id, k->req, sel, &all) ||
-	    !wr_srv_owns(s, k->c, k->id, wr_srv_ports_of(s, sel)) ||
+	    !wr_srv_owns(s, k->c, k->id, wr_srv_ports_of(s, sel) |
+			 wr_srv_tcp_ports_of(s, -1)) ||
 	    !whole_sequences(s, k->c, k->id, sel))
 		return NULL;
 	if (s->state == ST_RUNNING) {
@@ -659,10 +686,7 @@ wr_srv_m_start(struct call *k)
 		DRAIN_DEFAULT_NS;
 	if (start_tsc == 0)
 		start_tsc = rte_rdtsc();
-	/* A backstop only: the lcores end the streams at the duration. */
-	s->deadline_tsc = dur > 0 ? start_tsc +
-			  wr_tsc_from_ns((uint64_t)((dur + 1.0) * 1e9)) :
-			  UINT64_MAX;
+	s->deadline_tsc = deadline_of(s, start_tsc, dur);
 	s->duration = dur > 0;
 	s->have_base = false;
 	rc = wr_engine_start_at(s->e, start_tsc, &err);
@@ -721,9 +745,12 @@ m_ctl(struct call *k, enum wr_tx_ctl_state st)
 	bool sel[WR_STREAMS_MAX], all;
 	uint32_t i;
 
+	/* A stop of everything stops the tcp: classes too. */
 	if (wr_srv_bench_busy(k) ||
 	    !select_streams(s, k->c, k->id, k->req, sel, &all) ||
-	    !wr_srv_owns(s, k->c, k->id, wr_srv_ports_of(s, sel)))
+	    !wr_srv_owns(s, k->c, k->id, wr_srv_ports_of(s, sel) |
+			 (st == WR_TX_CTL_STOP && all ?
+			  wr_srv_tcp_ports_of(s, -1) : 0)))
 		return NULL;
 	if (st == WR_TX_CTL_STOP && s->state != ST_RUNNING)
 		return json_pack("{s:s}", "state", wr_srv_state_names[s->state]);
