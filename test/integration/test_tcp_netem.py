@@ -26,6 +26,7 @@ of wirerate's segments has a flag of a broken stack: ACKed unseen segment, malfo
 checksum, a zero window it never opened again."""
 
 import collections
+import json
 import os
 import shutil
 import subprocess
@@ -46,7 +47,7 @@ class Impaired(TcpNsCase):
 
     IMPAIR = ["--seed", str(SEED)]
 
-    def classes(self):
+    def client_classes(self):
         return f"""  - name: up
     client: {{hosts: w, sport: [20000, 29999]}}
     server: {{addr: [{self.K4}], port: 1235}}
@@ -55,61 +56,72 @@ class Impaired(TcpNsCase):
     program:
       - send: {N}
       - close: fin
-  - name: web
-    server: {{hosts: w, port: 80}}
-    concurrency: 64
-    http: {{body: {N}}}
-  - name: sink
-    server: {{hosts: w, port: 9000}}
-    concurrency: 64
-    program:
-      - send: {N}
-      - close: fin
 """
 
+    def server_classes(self):
+        return """  - name: web
+    server: {hosts: w, port: 80}
+    concurrency: 64
+    http: {body: %d}
+  - name: sink
+    server: {hosts: w, port: 9000}
+    concurrency: 64
+    program:
+      - send: %d
+      - close: fin
+""" % (N, N)
+
     def transfers(self):
-        """Run the three transfers; return (results, sums socat wrote, curl files)."""
+        """The transfers, in two runs under one capture: wirerate's servers for curl and socat
+        (stopped once they are done), then its clients to their end (a run ends when its
+        clients are done, servers or not); return (both results, the sums socat wrote, curl's
+        files, the capture)."""
         for tool in ("socat", "curl", "tshark"):
             if shutil.which(tool) is None:
                 self.fail(f"{tool} is needed (tools/lib/common.sh)")
         d = self.path("sums")
         os.makedirs(d)
-        srv = self.peer("socat", ["ip", "netns", "exec", self.ns, "socat",
-                                  f"TCP-LISTEN:1235,bind={self.K4},reuseaddr,fork",
-                                  f"SYSTEM:'sha256sum > {d}/$SOCAT_PEERPORT.sum'"])
-        self.assertTrue(wait_for(lambda: ":1235 " in self.nsx("ss", "-ltn"), 10), srv.log())
         up = self.path("up.bin")
         with open(up, "wb") as f:
             f.write(pattern(N))
         dump, pcap = self.capture("w.pcap", "tcp")
-        gen = self.start_wr(self.stream_file(self.classes()), duration=120)
+        srv = None
         curls = []
         try:
-            for k in range(GETS):
-                out = self.path(f"get{k}.out")
-                p = self.nsrun("curl", "-sS", "--fail", "--max-time", "60", "-o", out,
-                               f"http://{self.W4}/", text=True, timeout=90)
+            gen = self.start_wr(self.stream_file(self.server_classes(), "srv.yaml"),
+                                duration=120)
+            try:
+                for k in range(GETS):
+                    out = self.path(f"get{k}.out")
+                    p = self.nsrun("curl", "-sS", "--fail", "--max-time", "60", "-o", out,
+                                   f"http://{self.W4}/", text=True, timeout=90)
+                    self.assertEqual(p.returncode, 0, p.stderr)
+                    curls.append(out)
+                p = self.nsrun("sh", "-c", f"socat -t 60 -u OPEN:{up} TCP:{self.W4}:9000",
+                               text=True, timeout=90)
                 self.assertEqual(p.returncode, 0, p.stderr)
-                curls.append(out)
-            p = self.nsrun("sh", "-c", f"socat -t 60 -u OPEN:{up} TCP:{self.W4}:9000",
-                           text=True, timeout=90)
-            self.assertEqual(p.returncode, 0, p.stderr)
-            # The clients' 3 transfers run beside these; they are done when socat wrote 3
-            # sums (the run goes on until its duration or SIGINT: the servers).
+                # The last FINs and ACKs settle (retransmitted at most a few RTOs later).
+                wait_for(lambda: False, 1.5)
+            finally:
+                _, res_srv = self.stop_wr(gen)
+            srv = self.peer("socat", ["ip", "netns", "exec", self.ns, "socat",
+                                      f"TCP-LISTEN:1235,bind={self.K4},reuseaddr,fork",
+                                      f"SYSTEM:'sha256sum > {d}/$SOCAT_PEERPORT.sum'"])
+            self.assertTrue(wait_for(lambda: ":1235 " in self.nsx("ss", "-ltn"), 10),
+                            srv.log())
+            _, res_cli = self.run_wr(self.stream_file(self.client_classes(), "cli.yaml"),
+                                     timeout=120)
             self.assertTrue(wait_for(lambda: len(os.listdir(d)) == CONNS and all(
-                os.path.getsize(os.path.join(d, x)) > 0 for x in os.listdir(d)), 60),
+                os.path.getsize(os.path.join(d, x)) > 0 for x in os.listdir(d)), 30),
                 os.listdir(d))
-            # Let the last FINs and ACKs settle (retransmitted at most a few RTOs later).
-            wait_for(lambda: False, 2)
         finally:
-            out, res = self.stop_wr(gen)
             self.stop_capture(dump)
             kill(srv)
         sums = []
         for x in os.listdir(d):
             with open(os.path.join(d, x)) as f:
                 sums.append(f.read().split()[0])
-        return res, sums, curls, pcap
+        return (res_srv, res_cli), sums, curls, pcap
 
     def tshark(self, pcap, flt, fields):
         cmd = ["tshark", "-n", "-r", pcap, "-o", "ip.check_checksum:TRUE", "-o",
@@ -121,20 +133,20 @@ class Impaired(TcpNsCase):
         return [ln.split("\t") for ln in p.stdout.splitlines()]
 
     def check(self):
-        res, sums, curls, pcap = self.transfers()
+        (res_srv, res_cli), sums, curls, pcap = self.transfers()
         st = self.impair_stats()
         want = pattern_sha256(N)
         self.assertEqual(sorted(sums), [want] * CONNS, "socat's sums")
         for o in curls:
             self.assertEqual(os.path.getsize(o), N, o)
             self.assertEqual(file_sha256(o), want, o)
-        c = class_counters(res, "up", "client")
+        c = class_counters(res_cli, "up", "client")
         self.assertEqual((c["attempted"], c["established"], c["closed"], c["tx_bytes"],
                           c["app_errors"]), (CONNS, CONNS, CONNS, CONNS * N, 0), c)
-        c = class_counters(res, "web", "server")
+        c = class_counters(res_srv, "web", "server")
         self.assertEqual((c["established"], c["closed"], c["http_responses"], c["app_errors"]),
                          (GETS, GETS, GETS, 0), c)
-        c = class_counters(res, "sink", "server")
+        c = class_counters(res_srv, "sink", "server")
         self.assertEqual((c["established"], c["closed"], c["rx_bytes"], c["app_errors"]),
                          (1, 1, N, 0), c)
         ours = f"ip.src == {self.W4}"
@@ -144,14 +156,24 @@ class Impaired(TcpNsCase):
                           ["frame.number", "tcp.stream", "tcp.srcport", "tcp.dstport",
                            "tcp.flags.str", "tcp.seq_raw", "tcp.len", "tcp.analysis.flags",
                            "_ws.expert.message"])
-        sides = all_sides(res)
+        sides = all_sides(res_srv) + all_sides(res_cli)
         reported = sum(s[2]["rexmit_segs"] for s in sides)
         by_side = {f"{n}/{side}": s["rexmit_segs"] for n, side, s in sides}
         kinds = collections.Counter((r[4], r[8]) for r in rex)
+        # Frames wirerate counted sent that never reached the capture: veth's drops (its
+        # peer's backlog full) or the lcore's TX drops (af_packet's ring full).
+        links = {i: json.loads(self.sh("ip", "-n", self.ns, "-s", "-j", "link", "show", i))[0]
+                 .get("stats64", {}) for i in (self.gen_if, self.m_g)}
+        drops = {i: (v.get("tx", {}).get("dropped"), v.get("rx", {}).get("dropped"))
+                 for i, v in links.items()}
+        seen = len(self.tshark(pcap, ours, ["frame.number"]))
+        counted = sum(s[2]["tx_segs"] for s in sides)
         self.assertEqual(reported, len(rex),
                          f"wirerate's rexmit_segs {by_side} != tshark's {len(rex)} "
                          f"retransmitted segments of wirerate's; tshark's by flags and kind: "
-                         f"{dict(kinds)}; the first: {rex[:20]}; impairment: {st}")
+                         f"{dict(kinds)}; the first: {rex[:20]}; impairment: {st}; "
+                         f"segments wirerate counted sent {counted}, captured {seen}; "
+                         f"veth drops (tx, rx) {drops}")
         bad = self.tshark(pcap, f"{ours} && (tcp.analysis.ack_lost_segment || _ws.malformed "
                           "|| tcp.checksum.status == 0 || ip.checksum.status == 0)",
                           ["frame.number", "tcp.stream", "_ws.expert.message"])
