@@ -21,7 +21,9 @@ or `tcp.analysis.out_of_order` (what tshark 4.0 says of a retransmission sent so
 the last new segment than its RTT estimate).  Checked on the kernel's own sender through the
 same bridge (5 % loss, 10 ms delay, 25 % reordering, 5 % duplication, 3 MB): those four flags
 on its segments, 58 + 1,347, equal its TcpRetransSegs, 1,405.  Their count on wirerate's
-segments must equal what wirerate reports as rexmit_segs over its classes and sides; and none
+segments must equal what wirerate reports as rexmit_segs over its classes and sides, within the
+frames wirerate (and the af_packet PMD) counted sent that the capture never saw (0 in most
+runs, up to 57 under loss here: lost between af_packet's TX ring and the veth's peer); and none
 of wirerate's segments has a flag of a broken stack: ACKed unseen segment, malformed, a bad
 checksum, a zero window it never opened again."""
 
@@ -168,7 +170,14 @@ class Impaired(TcpNsCase):
                  for i, v in links.items()}
         seen = len(self.tshark(pcap, ours, ["frame.number"]))
         counted = sum(s[2]["tx_segs"] for s in sides)
-        self.assertEqual(reported, len(rex),
+        # Frames the engine counted sent (and the af_packet PMD too: its opackets) that the
+        # capture on the veth's other end never saw: measured 0 to 57 in a run under loss, no
+        # veth or softnet drop counter moving.  Each may be a retransmission tshark could not
+        # see or an original whose resend it calls new: the counts agree within them, exactly
+        # when none went missing.
+        missing = counted - seen
+        self.assertGreaterEqual(missing, 0, (counted, seen))
+        self.assertLessEqual(abs(reported - len(rex)), missing,
                          f"wirerate's rexmit_segs {by_side} != tshark's {len(rex)} "
                          f"retransmitted segments of wirerate's; tshark's by flags and kind: "
                          f"{dict(kinds)}; the first: {rex[:20]}; impairment: {st}; "
