@@ -219,7 +219,7 @@ class TcpNsCase(EalCase):
         """tcpdump on @ifc (default: wirerate's side of the link) into the test's @name."""
         pcap = self.path(name)
         dump = self.peer("tcpdump", ["ip", "netns", "exec", self.ns, "tcpdump", "-i",
-                                     ifc or self.cap_if, "-n", "-U", "-B", "8192",
+                                     ifc or self.cap_if, "-n", "-U", "--immediate-mode", "-B", "8192",
                                      "-w", pcap, bpf], stdout=subprocess.DEVNULL)
         self.assertTrue(wait_for(lambda: "listening" in dump.log(), 10), dump.log())
         return dump, pcap
