@@ -15,6 +15,11 @@ WR_PACKAGES=(dpdk dpdk-dev libdpdk-dev meson ninja-build pkg-config gcc
 # radvd for SLAAC; ethtool turns veth's UDP checksum offload off on the
 # server's end (af_packet sees the kernel's checksums unfinished).
 WR_PACKAGES+=(dnsmasq-base radvd ethtool)
+# The stateful engine's peers (test/integration/test_tcp_*.py, tools/wr-seed-002):
+# clients (curl, wget, OpenBSD's nc, socat) and servers (nginx-light,
+# python3's http.server) of the kernel's TCP; iptables drops SYNs for the
+# server that never answers.
+WR_PACKAGES+=(curl wget netcat-openbsd socat nginx-light iptables)
 
 wr_say() { printf '== %s\n' "$*" >&2; }
 
