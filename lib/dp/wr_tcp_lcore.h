@@ -21,9 +21,11 @@
  *     own buffer, no copy) and queues them (send()); the burst goes to
  *     the NIC at WR_TCP_LCORE_BURST frames or at the end of the poll.
  *
- * A frame the NIC does not take after WR_TCP_LCORE_TX_TRIES tries is
- * freed and counted tx_drop: to TCP it is a loss like any other, which
- * its retransmission repairs (nothing is buffered to send again here).
+ * A frame the NIC does not take after WR_TCP_LCORE_TX_TRIES tries stays
+ * in the burst for the next flush; while a whole burst waits, frame()
+ * lends nothing (counted tx_nobuf) and the engine sends later: a full
+ * ring is back-pressure to TCP, not a loss.  Only frames still waiting
+ * when the lane stops are freed, counted tx_drop.
  *
  * Several lanes on one port need the device's RSS to spread the peers'
  * segments by their 4-tuple: the engine picks each lane's client source
@@ -81,7 +83,7 @@ struct wr_tcp_lane_counts {
 	uint64_t rx_hosts;      /**< of them, handed to the hosts' service */
 	uint64_t tx_frames;     /**< frames the NIC took */
 	uint64_t tx_bytes;      /**< their bytes, FCS included (as wr_counters) */
-	uint64_t tx_drop;       /**< frames it did not take (freed) */
+	uint64_t tx_drop;       /**< frames still waiting when the lane stopped (freed) */
 	uint64_t tx_nobuf;      /**< frame() found the pool empty */
 	uint64_t tx_nomac;      /**< a frame to a client whose MAC is not
 				 *   known (not sent: its next segment finds it) */

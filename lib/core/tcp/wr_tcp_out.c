@@ -281,6 +281,13 @@ wr_tcp_output(struct wr_tcp *t, uint32_t i)
 			break;
 		} else {
 			seq = c->snd_nxt;
+			/* RFC 9293 3.8.6.2.1, the sender's silly window
+			 * avoidance: a window that opens less than a full
+			 * segment while data is in flight waits for the ACKs
+			 * that open it further; a runt after each burst (the
+			 * peers' tests saw one of 1 byte) was sent before. */
+			if (ok < n && ok < c->cc.mss && c->snd_nxt != c->snd_una)
+				break;
 			n = n < ok ? n : ok;
 		}
 		if (!send_data(t, i, seq, n)) {
