@@ -34,22 +34,28 @@ is_addr_module(const char *name)
 	return false;
 }
 
-static int
-parse_group_name(struct wr_ywalk *w, const struct wr_ynode *n, char *name)
+/* A hosts group's or a TCP class's name (one rule for both: streams refer
+ * to either as NAME in hosts.NAME, the API by name). */
+int
+wr_yaml_name(struct wr_ywalk *w, const struct wr_ynode *n, char *name,
+	     size_t cap)
 {
-	static const char what[] = "a name of 1 to 31 letters, digits, '_', "
-				   "'.' or '-'";
 	const char *t = wr_ynode_text(n);
 	size_t i, len = strlen(t);
+	bool ok = len > 0 && len < cap;
 
-	if (len == 0 || len >= WR_HOST_GROUP_NAME_MAX)
-		return wr_ywalk_expected(w, n, what);
-	for (i = 0; i < len; i++) {
+	for (i = 0; ok && i < len; i++) {
 		char c = t[i];
 
-		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-		      (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '-'))
-			return wr_ywalk_expected(w, n, what);
+		ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		     (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '-';
+	}
+	if (!ok) {
+		char what[80];
+
+		snprintf(what, sizeof(what), "a name of 1 to %zu letters, "
+			 "digits, '_', '.' or '-'", cap - 1);
+		return wr_ywalk_expected(w, n, what);
 	}
 	memcpy(name, t, len + 1);
 	return 0;
@@ -313,8 +319,8 @@ parse_identity(struct wr_ywalk *w, const struct wr_ynode *n,
 	for (i = 0; required[i] != NULL; i++)
 		if (wr_ynode_get(n, required[i]) == NULL)
 			return wr_ywalk_missing(w, n, required[i]);
-	rc = WR_YWALK_KEY(w, "name", parse_group_name(w, wr_ynode_get(n, "name"),
-						      g->name));
+	rc = WR_YWALK_KEY(w, "name", wr_yaml_name(w, wr_ynode_get(n, "name"),
+						      g->name, sizeof(g->name)));
 	if (rc == 0) {
 		rc = WR_YWALK_KEY(w, "port", wr_ywalk_u64(w, wr_ynode_get(n, "port"),
 							  0, UINT16_MAX, &u));

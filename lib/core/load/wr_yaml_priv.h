@@ -56,6 +56,11 @@ int wr_yaml_check_schedule(struct wr_ywalk *w, const struct wr_ynode *n,
 int wr_yaml_hosts(struct wr_ywalk *w, const struct wr_ynode *n,
 		  struct wr_host_specs *out);
 /* Whether a1 + i*s1 (i < c1) and a2 + j*s2 (j < c2) share a value (exact). */
+/** A hosts group's or a TCP class's name into @p name (@p cap bytes):
+ * 1 to cap - 1 letters, digits, '_', '.' or '-'.  @return 0, -EINVAL. */
+int wr_yaml_name(struct wr_ywalk *w, const struct wr_ynode *n, char *name,
+		 size_t cap);
+
 bool wr_yaml_progressions_meet(uint64_t a1, uint64_t s1, uint32_t c1,
 			       uint64_t a2, uint64_t s2, uint32_t c2);
 

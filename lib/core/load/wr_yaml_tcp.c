@@ -48,27 +48,6 @@ side_name(unsigned int side)
 	return side == WR_TCP_CLIENT ? "client" : "server";
 }
 
-static int
-parse_class_name(struct wr_ywalk *w, const struct wr_ynode *n, char *name)
-{
-	static const char what[] = "a name of 1 to 31 letters, digits, '_', "
-				   "'.' or '-'";
-	const char *t = wr_ynode_text(n);
-	size_t i, len = strlen(t);
-
-	if (len == 0 || len >= WR_TCP_CLASS_NAME_MAX)
-		return wr_ywalk_expected(w, n, what);
-	for (i = 0; i < len; i++) {
-		char c = t[i];
-
-		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-		      (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '-'))
-			return wr_ywalk_expected(w, n, what);
-	}
-	memcpy(name, t, len + 1);
-	return 0;
-}
-
 /* A size in bytes (wr_parse_bytes: 64, 1KB, 500MiB), or 0 where
  * @p min allows it, in [@p min, @p max]. */
 static int
@@ -918,7 +897,7 @@ parse_class(struct wr_ywalk *w, const struct wr_ynode *cn,
 	v = wr_ynode_get(cn, "name");
 	if (v == NULL)
 		return wr_ywalk_missing(w, cn, "name");
-	rc = WR_YWALK_KEY(w, "name", parse_class_name(w, v, c->name));
+	rc = WR_YWALK_KEY(w, "name", wr_yaml_name(w, v, c->name, sizeof(c->name)));
 	if (rc == 0)
 		rc = parse_ends(w, cn, hosts, c);
 	if (rc == 0)
