@@ -181,10 +181,23 @@ class Impaired(TcpNsCase):
                          f"segments wirerate counted sent {counted}, captured {seen}; "
                          f"veth drops (tx, rx) {drops}")
         bad = self.tshark(pcap, f"{ours} && (tcp.analysis.ack_lost_segment || _ws.malformed "
+                          "|| tcp.segment.overlap.conflict "
                           "|| tcp.checksum.status == 0 || ip.checksum.status == 0)",
                           ["frame.number", "tcp.stream", "_ws.expert.message",
                            "tcp.segment.overlap.conflict", "_ws.malformed",
                            "tcp.analysis.ack_lost_segment", "tcp.checksum.status"])
+        # tshark's HTTP reassembly marks a retransmission whose range overlaps
+        # what it already holds as "[Reassembly error ...: New fragment
+        # overlaps old data (retransmission?)]" under _ws.malformed, also when
+        # the bytes are the same (a CI run failed on two such frames with
+        # tcp.segment.overlap.conflict unset).  Only a conflict (other bytes
+        # at the same sequence) is a broken stack's; that overlap note alone,
+        # with good checksums, is not.
+        reasm = ("[Reassembly error, protocol TCP: New fragment overlaps old data "
+                 "(retransmission?)]")
+        bad = [r for r in bad if not (
+            r[3] in ("", "0") and r[5] == "" and r[6] == "1" and reasm in r[4] and
+            r[4].replace(reasm, "").strip(",") in ("", "_ws.malformed"))]
         self.assertEqual(bad, [], "wirerate's segments a broken stack would send")
         # A zero window wirerate announced is opened again before its connection's end.
         zw = {r[0] for r in self.tshark(pcap, f"{ours} && tcp.analysis.zero_window",
