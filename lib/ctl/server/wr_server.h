@@ -76,6 +76,19 @@ struct wr_server_opts {
 				      *   whose members may also use the web
 				      *   console without a token; -1: none
 				      *   (0600, the server's user only) */
+	/* The Open Traffic Generator API (--otg, doc/otg.md): HTTP/1.1 or
+	 * HTTPS, which also serves the console. */
+	const char *otg_host;        /**< NULL: no OTG listener */
+	uint16_t otg_port;
+	bool otg_tls;                /**< https:// (the default) */
+	const char *tls_cert;        /**< PEM; NULL: a certificate made at start */
+	const char *tls_key;
+	const char *tls_client_ca;   /**< PEM CA: client certificates it signs log in */
+	const char *otg_token_file;  /**< NULL: --token-file's */
+	char otg_token[WR_AUTH_TOKEN_MAX + 1]; /**< "" : none (loopback only) */
+	const char *remote_token_file; /**< the other servers' token (locations
+					*   HOST:PORT/INDEX); NULL: our own */
+	char remote_token[WR_AUTH_TOKEN_MAX + 1];
 	int pcap_dirfd;              /**< --pcap-dir, open: the captures a
 				      *   client's pcap: may name (inside it
 				      *   only); -1: none may be named */
