@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "wr_otg_priv.h"
+#include "wr_yaml.h"
 
 /* wirerate's frame sizes, FCS included (doc/vary.md). */
 #define SIZE_MIN 64
@@ -582,6 +583,46 @@ flow_txrx(const json_t *txrx, const char *path, const struct wr_otg_plan *p,
 	return set(stream, "port", json_integer((json_int_t)out->tx_port));
 }
 
+/*
+ * The stream loaded as the plan's file will load it (the one loader of
+ * every stream): what it refuses (a header that cannot carry the next, a
+ * size too small for the headers, a varying field the layer keeps fixed)
+ * is refused here, at the flow's path: its "streams[0].stack[k]" is the
+ * flow's "packet[k]" (one layer per header).
+ */
+static int
+stream_validate(const json_t *stream, const char *path, struct wr_otg_err *err)
+{
+	struct wr_stream_file file;
+	struct wr_error e;
+	json_t *doc;
+	const char *rest;
+	char *txt, where[WR_OTG_PATH_MAX];
+	int rc;
+
+	doc = json_pack("{s:i, s:[O]}", "version", 1, "streams", stream);
+	txt = doc != NULL ? json_dumps(doc, JSON_COMPACT) : NULL;
+	json_decref(doc);
+	if (txt == NULL)
+		return -ENOMEM;
+	memset(&file, 0, sizeof(file));
+	wr_error_clear(&e);
+	rc = wr_yaml_load_streams_buf("otg", txt, strlen(txt), &file, &e);
+	free(txt);
+	if (rc == 0) {
+		wr_stream_file_free(&file);
+		return 0;
+	}
+	if (rc == -ENOMEM)
+		return rc;
+	rest = strncmp(e.path, "streams[0]", 10) == 0 ? e.path + 10 : "";
+	if (strncmp(rest, ".stack[", 7) == 0)
+		wr_otg_pathf(where, "%s.packet[%s", path, rest + 7);
+	else
+		wr_otg_pathf(where, "%s%s", path, rest);
+	return wr_otg_err_add(err, where, "%s", e.msg);
+}
+
 /* The stream's name: unique in the file (the flow's index), of the
  * characters a stream name takes (the OTG name says which flow). */
 static void
@@ -658,6 +699,8 @@ wr_otg_flow_stream(const json_t *flow, const char *path, unsigned int index,
 	if (rc == 0)
 		rc = set(s, "stack", json_incref(stack));
 	json_decref(stack);
+	if (rc == 0)
+		rc = stream_validate(s, path, err);
 	if (rc != 0) {
 		json_decref(s);
 		return rc == -ENOMEM ? -ENOMEM : -EINVAL;
