@@ -278,7 +278,7 @@ field_one(const struct wr_otg_fdesc *f, const json_t *obj, const char *path,
 	struct wr_otg_seq s;
 	int rc;
 
-	wr_otg_pathf(p, "%s.%s", path, f->otg);
+	wr_otg_at(p, "%s.%s", path, f->otg);
 	rc = wr_otg_seq_read(f, json_object_get(obj, f->otg), p, &s, err);
 	if (rc != 0)
 		return rc;
@@ -335,7 +335,7 @@ combine(const struct wr_otg_fdesc *parts, const json_t *obj, const char *path,
 	memset(s, 0, sizeof(s));
 	memset(out, 0, sizeof(*out));
 	for (n = 0; parts[n].otg != NULL; n++) {
-		wr_otg_pathf(p, "%s.%s", path, parts[n].otg);
+		wr_otg_at(p, "%s.%s", path, parts[n].otg);
 		rc |= wr_otg_seq_read(&parts[n], json_object_get(obj, parts[n].otg),
 				      p, &s[n], err);
 		if (rc == 0 && (s[n].mode == WR_OTG_SEQ_AUTO ||
@@ -433,7 +433,7 @@ ipv4_priority(const json_t *pr, const char *path, json_t *layer,
 
 	if (c == NULL)
 		c = "dscp";
-	wr_otg_pathf(p, "%s.%s", path, c);
+	wr_otg_at(p, "%s.%s", path, c);
 	o = json_object_get(pr, c);
 	if (strcmp(c, "dscp") == 0) {
 		json_t *empty = json_object();
@@ -489,7 +489,7 @@ opt_custom(const json_t *c, const char *path, struct wr_otg_err *err)
 	if (val == NULL)
 		val = "0000";
 	n = strlen(val) / 2;
-	wr_otg_pathf(p, "%s.type", path);
+	wr_otg_at(p, "%s.type", path);
 	rc = combine(f_opt_type, tobj != NULL ? tobj : empty, p, &t, err);
 	json_decref(empty);
 	if (rc == 0 && t.n != 1)
@@ -530,7 +530,7 @@ ipv4_options(const json_t *opts, const char *path, json_t *layer,
 
 		if (c == NULL)
 			c = "router_alert";
-		wr_otg_pathf(p, "%s.options[%zu]", path, i);
+		wr_otg_at(p, "%s.options[%zu]", path, i);
 		o = NULL;
 		if (strcmp(c, "router_alert") == 0) /* RFC 2113 */
 			o = json_pack("{s:i, s:s}", "type", 148, "data", "0000");
@@ -563,7 +563,7 @@ ipv4_hook(const struct hdr *h, const json_t *obj, const char *path,
 
 	(void)h;
 	if (pr != NULL) {
-		wr_otg_pathf(p, "%s.priority", path);
+		wr_otg_at(p, "%s.priority", path);
 		rc = ipv4_priority(pr, p, layer, err);
 	}
 	if (json_array_size(json_object_get(obj, "options")) > 0)
@@ -615,18 +615,18 @@ gtp_ext(const json_t *obj, const char *path, uint64_t type0, json_t *layer,
 	for (i = 0; i < n; i++) {
 		const json_t *e = json_array_get(a, i);
 
-		wr_otg_pathf(p, "%s.extension_headers[%zu]", path, i);
-		wr_otg_pathf(q, "%s.extension_length", p);
+		wr_otg_at(p, "%s.extension_headers[%zu]", path, i);
+		wr_otg_at(q, "%s.extension_length", p);
 		rc |= fixed_int(&f_gtp_elen, json_object_get(e, "extension_length"),
 				q, &len, err);
 		if (rc == 0 && len != 0 && len != 2)
 			rc = wr_otg_err_add(err, q, "expected 2 (4-byte words: "
 					    "the length, 6 bytes of contents, the "
 					    "next type), as wirerate writes it");
-		wr_otg_pathf(q, "%s.contents", p);
+		wr_otg_at(q, "%s.contents", p);
 		rc |= fixed_int(&f_gtp_cont, json_object_get(e, "contents"), q,
 				&cont, err);
-		wr_otg_pathf(q, "%s.next_extension_header", p);
+		wr_otg_at(q, "%s.next_extension_header", p);
 		rc |= fixed_int(&f_gtp_byte, json_object_get(e,
 				"next_extension_header"), q, &next, err);
 		if (rc == 0 && (i + 1 == n) != (next == 0))
@@ -663,11 +663,11 @@ gtpv1_hook(const struct hdr *h, const json_t *obj, const char *path,
 
 	(void)h;
 	for (i = 0; i < 3; i++) {
-		wr_otg_pathf(p, "%s.%s", path, fl[i]);
+		wr_otg_at(p, "%s.%s", path, fl[i]);
 		rc |= fixed_int(&f_gtp_flag, json_object_get(obj, fl[i]), p,
 				&flag[i], err);
 	}
-	wr_otg_pathf(p, "%s.next_extension_header_type", path);
+	wr_otg_at(p, "%s.next_extension_header_type", path);
 	rc |= fixed_int(&f_gtp_byte, json_object_get(obj,
 			"next_extension_header_type"), p, &t0, err);
 	if (rc != 0)
@@ -727,7 +727,7 @@ srh_segments(const json_t *list, const char *path, json_t *layer,
 	for (i = n; i-- > 0;) {
 		struct wr_otg_seq s;
 
-		wr_otg_pathf(p, "%s[%zu].segment", path, i);
+		wr_otg_at(p, "%s[%zu].segment", path, i);
 		if (wr_otg_seq_read(&f_seg, json_object_get(json_array_get(list, i),
 						"segment"), p, &s, err) != 0) {
 			rc = -EINVAL;
@@ -762,11 +762,11 @@ ext_hook(const struct hdr *h, const json_t *obj, const char *path,
 	int rc = 0;
 
 	(void)h;
-	wr_otg_pathf(p, "%s.routing", path);
+	wr_otg_at(p, "%s.routing", path);
 	if (c != NULL && strcmp(c, "segment_routing") != 0)
 		return wr_otg_err_add(err, p, "%s: not supported: wirerate's "
 				      "srh carries whole SIDs (segment_routing)", c);
-	wr_otg_pathf(p, "%s.routing.segment_routing", path);
+	wr_otg_at(p, "%s.routing.segment_routing", path);
 	sr = json_object_get(r, "segment_routing");
 	empty = json_object();
 	if (empty == NULL)
@@ -776,15 +776,15 @@ ext_hook(const struct hdr *h, const json_t *obj, const char *path,
 	for (i = 0; f_srh[i].otg != NULL; i++)
 		rc |= field_one(&f_srh[i], sr, p, false, NULL, layer, err);
 	fo = json_object_get(sr, "flags");
-	wr_otg_pathf(q, "%s.flags", p);
+	wr_otg_at(q, "%s.flags", p);
 	rc |= combine(f_srh_flags, fo != NULL ? fo : empty, q, &fl, err);
 	if (rc == 0 && !(fl.n == 1 && fl.list[0] == 0))
 		rc = seq_put(layer, "flags", &fl, WR_OTG_VK_INT);
 	wr_otg_seq_free(&fl);
-	wr_otg_pathf(q, "%s.segment_list", p);
+	wr_otg_at(q, "%s.segment_list", p);
 	rc |= srh_segments(json_object_get(sr, "segment_list"), q, layer, err);
 	if (json_object_get(sr, "pad_tlv") != NULL) {
-		wr_otg_pathf(q, "%s.pad_tlv", p);
+		wr_otg_at(q, "%s.pad_tlv", p);
 		rc |= wr_otg_err_add(err, q, "not supported: wirerate's srh "
 				     "carries no TLVs");
 	}
@@ -807,11 +807,11 @@ custom_layer(const json_t *c, const char *path, json_t *stack,
 	char hex[520], p[WR_OTG_PATH_MAX];
 	size_t n = 0, i;
 
-	wr_otg_pathf(p, "%s.bytes", path);
+	wr_otg_at(p, "%s.bytes", path);
 	if (b == NULL)
 		return wr_otg_err_add(err, p, "required");
 	if (json_array_size(json_object_get(c, "metric_tags")) > 0) {
-		wr_otg_pathf(p, "%s.metric_tags", path);
+		wr_otg_at(p, "%s.metric_tags", path);
 		return wr_otg_err_add(err, p, "not supported: wirerate counts a "
 				      "flow as a whole, not per value of a field");
 	}
@@ -940,7 +940,7 @@ hdr_one(const json_t *hj, const char *path, bool above,
 
 	if (choice == NULL)
 		choice = "ethernet"; /* the model's default choice */
-	wr_otg_pathf(p, "%s.%s", path, choice);
+	wr_otg_at(p, "%s.%s", path, choice);
 	h = hdr_find(choice);
 	if (h == NULL)
 		return wr_otg_err_add(err, path, "header %s: not supported by "
@@ -995,7 +995,7 @@ wr_otg_hdr_stack(const json_t *packet, const char *path,
 	if (!json_is_array(packet) || n == 0)
 		return wr_otg_err_add(err, path, "expected at least one header");
 	for (i = 0; i < n; i++) {
-		wr_otg_pathf(p, "%s[%zu]", path, i);
+		wr_otg_at(p, "%s[%zu]", path, i);
 		const char *next = i + 1 < n ? json_string_value(json_object_get(
 					json_array_get(packet, i + 1), "choice")) : NULL;
 
