@@ -614,6 +614,122 @@ test_srh(void)
 	CU_ASSERT_EQUAL(sum6(fin, srh + 40, fr.len[0] - 94, 17), 0);
 }
 
+
+/* Two devices back to back (as snappi's b2b examples): d1 with IPv4
+ * and IPv6 and gateways to resolve, d2 with its gateway's MAC given. */
+#define DEV_CONFIG(flows) \
+	"{\"ports\": [{\"name\": \"p1\", \"location\": \"0\"}," \
+	"  {\"name\": \"p2\", \"location\": \"1\"}]," \
+	"\"devices\": [{\"name\": \"d1\", \"ethernets\": [{\"name\": \"d1.eth\"," \
+	"  \"connection\": {\"choice\": \"port_name\", \"port_name\": \"p1\"}," \
+	"  \"mac\": \"02:00:00:00:01:01\", \"mtu\": 1500," \
+	"  \"ipv4_addresses\": [{\"name\": \"d1.ip4\", \"address\": \"10.0.0.1\"," \
+	"     \"gateway\": \"10.0.0.2\", \"prefix\": 24}]," \
+	"  \"ipv6_addresses\": [{\"name\": \"d1.ip6\", \"address\": \"2001:db8::1\"," \
+	"     \"gateway\": \"2001:db8::2\", \"prefix\": 64}]}]}," \
+	" {\"name\": \"d2\", \"ethernets\": [{\"name\": \"d2.eth\"," \
+	"  \"connection\": {\"choice\": \"port_name\", \"port_name\": \"p2\"}," \
+	"  \"mac\": \"02:00:00:00:02:01\", \"mtu\": 1500," \
+	"  \"ipv4_addresses\": [{\"name\": \"d2.ip4\", \"address\": \"10.0.0.2\"," \
+	"     \"gateway\": \"10.0.0.1\", \"prefix\": 24," \
+	"     \"gateway_mac\": {\"choice\": \"value\", \"value\": \"02:00:00:00:01:01\"}}]}]}]," \
+	"\"flows\": [" flows "]}"
+#define DEV_FLOW(name, tx, rx, l3) \
+	"{\"name\": \"" name "\", \"tx_rx\": {\"choice\": \"device\", \"device\": " \
+	"{\"tx_names\": [\"" tx "\"], \"rx_names\": [\"" rx "\"]}}, " \
+	"\"packet\": [{\"choice\": \"ethernet\"}, {\"choice\": \"" l3 "\"}, " \
+	"{\"choice\": \"udp\"}], \"size\": {\"choice\": \"fixed\", \"fixed\": 128}}"
+
+static const struct wr_otg_env dev_env = {
+	.n_ports = 2,
+	.ports = {
+		{ .device = "net_memif0", .mac = { 2, 0, 0, 0, 0, 0xa },
+		  .mtu = 1500, .mtu_max = 9000, .tx_ok = true, .rx_ok = true },
+		{ .device = "net_memif1", .mac = { 2, 0, 0, 0, 0, 0xb },
+		  .mtu = 1500, .mtu_max = 9000, .tx_ok = true, .rx_ok = true },
+	},
+};
+
+/* tx_rx device: each flow on its transmit device's port, received on the
+ * other's; ethernet.dst auto: the gateway resolved (ARP, ND) when the run
+ * starts, the gateway_mac given, or the receiving ethernet's MAC. */
+static void
+test_devices(void)
+{
+	static const int port_map[2] = { 0, 1 };
+	struct wr_stream_file file;
+	struct wr_otg_plan p;
+	struct wr_otg_err err;
+	struct wr_error e;
+	json_error_t je;
+	json_t *cfg;
+	char *yaml = NULL;
+	int rc;
+
+	cfg = json_loads(DEV_CONFIG(
+		DEV_FLOW("v4", "d1.ip4", "d2.ip4", "ipv4") ","
+		DEV_FLOW("v4 back", "d2.ip4", "d1.ip4", "ipv4") ","
+		DEV_FLOW("v6", "d1.ip6", "d2.ip4", "ipv6") ","
+		DEV_FLOW("l2", "d1.eth", "d2.eth", "ipv4")), 0, &je);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(cfg);
+	wr_otg_err_init(&err);
+	rc = wr_otg_check(cfg, "Config", &err);
+	if (rc == 0)
+		rc = wr_otg_plan_build(cfg, &dev_env, &p, &err);
+	if (rc != 0)
+		fprintf(stderr, "\n%s\n", err0(&err));
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT_EQUAL(p.n_flows, 4);
+	CU_ASSERT_EQUAL(p.flows[0].tx_port, 0);
+	CU_ASSERT_EQUAL(p.flows[0].rx_ports, 2);
+	CU_ASSERT_EQUAL(p.flows[1].tx_port, 1);
+	CU_ASSERT_EQUAL(p.flows[1].rx_ports, 1);
+	CU_ASSERT_EQUAL_FATAL(wr_otg_plan_yaml(&p, port_map, &yaml), 0);
+	memset(&file, 0, sizeof(file));
+	rc = wr_yaml_load_streams_buf("plan.yaml", yaml, strlen(yaml), &file, &e);
+	if (rc != 0)
+		fprintf(stderr, "\n%s\n%s\n", e.msg, yaml);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT_EQUAL_FATAL(file.n_streams, 4);
+	CU_ASSERT(file.streams[0].dst_arp);
+	CU_ASSERT(!file.streams[0].dst_nd);
+	CU_ASSERT_EQUAL(file.streams[0].gateway, ip4("10.0.0.2"));
+	CU_ASSERT_EQUAL(file.streams[0].port, 0);
+	CU_ASSERT(!file.streams[1].dst_arp);
+	CU_ASSERT_EQUAL(file.streams[1].port, 1);
+	CU_ASSERT(file.streams[2].dst_arp && file.streams[2].dst_nd);
+	CU_ASSERT(file.streams[2].gateway6 == ((__uint128_t)0x20010db8 << 96 | 2));
+	CU_ASSERT(!file.streams[3].dst_arp);
+	wr_stream_file_free(&file);
+	/* The given and the receiving MACs, in the frames. */
+	CU_ASSERT_PTR_NOT_NULL(strstr(yaml, "02:00:00:00:01:01"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(yaml, "02:00:00:00:02:01"));
+	free(yaml);
+	wr_otg_plan_free(&p);
+	wr_otg_err_free(&err);
+	json_decref(cfg);
+
+	/* Refused by path: an unknown device, two transmitters. */
+	cfg = json_loads(DEV_CONFIG(
+		DEV_FLOW("x", "nope", "d2.ip4", "ipv4") ","
+		"{\"name\": \"y\", \"tx_rx\": {\"choice\": \"device\", \"device\": "
+		"{\"tx_names\": [\"d1.ip4\", \"d2.ip4\"], \"rx_names\": [\"d2.ip4\"]}}}"),
+		0, &je);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(cfg);
+	wr_otg_err_init(&err);
+	CU_ASSERT_EQUAL(wr_otg_check(cfg, "Config", &err), 0);
+	CU_ASSERT_EQUAL(wr_otg_plan_build(cfg, &dev_env, &p, &err), -EINVAL);
+	CU_ASSERT_STRING_EQUAL(err0(&err), "flows[0].tx_rx.device.tx_names[0]: "
+			       "no device ethernet, ipv4 or ipv6 named \"nope\"");
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_array_get(err.errors, 1)),
+			       "flows[1].tx_rx.device.tx_names: expected one "
+			       "transmit device (a flow is one stream, from one "
+			       "port to one next hop), got 2");
+	wr_otg_plan_free(&p);
+	wr_otg_err_free(&err);
+	json_decref(cfg);
+}
+
 /* Refusals name the JSON path and what was expected. */
 static void
 test_refusals(void)
@@ -689,6 +805,7 @@ static CU_TestInfo flow_tests[] = {
 	{ "arp_custom", test_arp_custom },
 	{ "tunnels", test_tunnels },
 	{ "srh", test_srh },
+	{ "devices", test_devices },
 	{ "refusals", test_refusals },
 	CU_TEST_INFO_NULL,
 };

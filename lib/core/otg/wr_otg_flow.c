@@ -528,15 +528,106 @@ flow_payload(const json_t *pl, const char *path, json_t *stream,
 			      "zeros, a repeated pattern or increment_byte");
 }
 
-/* tx_rx device: the devices the plan built (p->devices). */
+/* The plan's device record (p->devices) an OTG name stands for: an
+ * ethernet's name, or its IPv4 or IPv6 address's; *@p af 0, 4 or 6. */
+static const json_t *
+device_find(const struct wr_otg_plan *p, const char *name, int *af)
+{
+	size_t i;
+
+	for (i = 0; name != NULL && i < json_array_size(p->devices); i++) {
+		const json_t *d = json_array_get(p->devices, i);
+		const char *n4 = json_string_value(json_object_get(
+					json_object_get(d, "ipv4"), "name"));
+		const char *n6 = json_string_value(json_object_get(
+					json_object_get(d, "ipv6"), "name"));
+
+		*af = 0;
+		if (strcmp(json_string_value(json_object_get(d, "name")), name) == 0)
+			return d;
+		*af = 4;
+		if (n4 != NULL && strcmp(n4, name) == 0)
+			return d;
+		*af = 6;
+		if (n6 != NULL && strcmp(n6, name) == 0)
+			return d;
+	}
+	return NULL;
+}
+
+/*
+ * tx_rx device: the flow leaves the port of its transmit device; its
+ * ethernet.dst auto is the next hop's MAC: an IPv4 (IPv6) endpoint's
+ * gateway, resolved by ARP (ND) when the run starts (eth: {dst: arp} and
+ * the stream's gateway:, doc/stack.md), or the gateway_mac the config
+ * gives; an ethernet endpoint's, the receiving ethernet's own MAC.  One
+ * transmit endpoint (one stream: one port, one next hop); received on
+ * every receiving device's port.
+ */
 static int
 flow_devices(const json_t *o, const char *path, const struct wr_otg_plan *p,
 	     json_t *stream, struct wr_otg_flow *out,
 	     struct wr_otg_hdr_ctx *ctx, uint32_t *line_mbps,
 	     struct wr_otg_err *err)
 {
-	(void)o; (void)p; (void)stream; (void)out; (void)ctx; (void)line_mbps;
-	return wr_otg_err_add(err, path, "not supported yet");
+	const json_t *tx = json_object_get(o, "tx_names");
+	const json_t *rx = json_object_get(o, "rx_names");
+	const json_t *d, *ip;
+	char at[WR_OTG_PATH_MAX];
+	size_t i;
+	int af = 0, af_rx = 0, port, rc = 0;
+
+	if (json_is_true(json_object_get(o, "bidirectional"))) {
+		wr_otg_at(at, "%s.bidirectional", path);
+		return wr_otg_err_add(err, at, "not supported: give the way "
+				      "back a flow of its own");
+	}
+	if (json_array_size(tx) != 1) {
+		wr_otg_at(at, "%s.tx_names", path);
+		return wr_otg_err_add(err, at, "expected one transmit device "
+				      "(a flow is one stream, from one port "
+				      "to one next hop), got %zu",
+				      json_array_size(tx));
+	}
+	wr_otg_at(at, "%s.tx_names[0]", path);
+	d = device_find(p, json_string_value(json_array_get(tx, 0)), &af);
+	if (d == NULL)
+		return wr_otg_err_add(err, at, "no device ethernet, ipv4 or "
+				      "ipv6 named \"%s\"",
+				      json_string_value(json_array_get(tx, 0)));
+	port = (int)json_integer_value(json_object_get(d, "port"));
+	for (i = 0; i < json_array_size(rx); i++) {
+		const json_t *r = device_find(p, json_string_value(
+						json_array_get(rx, i)), &af_rx);
+
+		wr_otg_at(at, "%s.rx_names[%zu]", path, i);
+		if (r == NULL)
+			rc = wr_otg_err_add(err, at, "no device ethernet, ipv4 "
+					    "or ipv6 named \"%s\"",
+					    json_string_value(json_array_get(rx, i)));
+		else if (r == d)
+			rc = wr_otg_err_add(err, at, "the transmit device "
+					    "itself");
+		else
+			out->rx_ports |= 1ull << json_integer_value(
+					json_object_get(r, "port"));
+		if (r != NULL && i == 0 && af == 0 && json_array_size(rx) == 1)
+			ctx->dst_mac = json_string_value(json_object_get(r, "mac"));
+	}
+	if (rc != 0)
+		return -EINVAL;
+	out->tx_port = (unsigned int)port;
+	*line_mbps = p->ports[port].line_mbps;
+	ip = json_object_get(d, af == 6 ? "ipv6" : "ipv4");
+	if (af != 0 && json_string_value(json_object_get(ip, "gateway_mac")) != NULL) {
+		ctx->dst_mac = json_string_value(json_object_get(ip, "gateway_mac"));
+	} else if (af != 0) {
+		ctx->dst_resolve = af == 6 ? "nd" : "arp";
+		if (set(stream, "gateway", json_string(json_string_value(
+				json_object_get(ip, "gateway")))) != 0)
+			return -ENOMEM;
+	}
+	return set(stream, "port", json_integer(port));
 }
 
 static int
