@@ -730,6 +730,74 @@ test_devices(void)
 	json_decref(cfg);
 }
 
+
+/* PATCH /config: the named flows' rate and size, in their streams and
+ * the config; an unknown flow or a size refused leaves the plan as it
+ * was. */
+static void
+test_update(void)
+{
+	struct wr_otg_plan p;
+	struct wr_otg_err err;
+	json_error_t je;
+	json_t *cfg, *upd, *before;
+	bool changed[4] = { true, true, true, true };
+	int rc;
+
+	cfg = json_loads(DEV_CONFIG(
+		DEV_FLOW("a", "d1.ip4", "d2.ip4", "ipv4") ","
+		DEV_FLOW("b", "d2.ip4", "d1.ip4", "ipv4")), 0, &je);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(cfg);
+	wr_otg_err_init(&err);
+	rc = wr_otg_check(cfg, "Config", &err);
+	if (rc == 0)
+		rc = wr_otg_plan_build(cfg, &dev_env, &p, &err);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	upd = json_loads("{\"choice\": \"flows\", \"flows\": {\"property_names\": "
+			 "[\"rate\", \"size\"], \"flows\": [{\"name\": \"b\", "
+			 "\"tx_rx\": {\"choice\": \"port\", \"port\": {\"tx_name\": "
+			 "\"p1\"}}, \"rate\": {\"choice\": \"mbps\", \"mbps\": 50}, "
+			 "\"size\": {\"choice\": \"fixed\", \"fixed\": 256}}]}}",
+			 0, &je);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(upd);
+	CU_ASSERT_EQUAL(wr_otg_check(upd, "Config.Update", &err), 0);
+	CU_ASSERT_EQUAL_FATAL(wr_otg_update(&p, upd, changed, &err), 0);
+	CU_ASSERT(!changed[0]);
+	CU_ASSERT(changed[1]);
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(
+		json_array_get(p.streams, 1), "rate")), "50 Mbps L1");
+	CU_ASSERT_EQUAL(json_integer_value(json_object_get(
+		json_array_get(p.streams, 1), "size")), 256);
+	CU_ASSERT_EQUAL(p.flows[1].size_fixed, 256);
+	/* Only rate and size: the port (tx_rx) of the update is not read. */
+	CU_ASSERT_EQUAL(json_integer_value(json_object_get(
+		json_array_get(p.streams, 1), "port")), 1);
+	CU_ASSERT_EQUAL(json_integer_value(json_object_get(json_object_get(
+		json_array_get(json_object_get(p.config, "flows"), 1), "size"),
+		"fixed")), 256);
+	json_decref(upd);
+
+	before = json_deep_copy(p.streams);
+	upd = json_loads("{\"choice\": \"flows\", \"flows\": {\"property_names\": "
+			 "[\"size\"], \"flows\": [{\"name\": \"a\", \"tx_rx\": {}, "
+			 "\"size\": {\"choice\": \"fixed\", \"fixed\": 40}}, "
+			 "{\"name\": \"zz\", \"tx_rx\": {}}]}}", 0, &je);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(upd);
+	CU_ASSERT_EQUAL(wr_otg_update(&p, upd, changed, &err), -EINVAL);
+	CU_ASSERT_STRING_EQUAL(err0(&err), "flows.flows[0].size: fixed: "
+			       "expected a frame size in 64..9018 (with its FCS), "
+			       "got 40");
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_array_get(err.errors, 1)),
+			       "flows.flows[1]: name: no flow named \"zz\" in the "
+			       "config");
+	CU_ASSERT(json_equal(before, p.streams));
+	json_decref(before);
+	json_decref(upd);
+	wr_otg_plan_free(&p);
+	wr_otg_err_free(&err);
+	json_decref(cfg);
+}
+
 /* Refusals name the JSON path and what was expected. */
 static void
 test_refusals(void)
@@ -806,6 +874,7 @@ static CU_TestInfo flow_tests[] = {
 	{ "tunnels", test_tunnels },
 	{ "srh", test_srh },
 	{ "devices", test_devices },
+	{ "update", test_update },
 	{ "refusals", test_refusals },
 	CU_TEST_INFO_NULL,
 };

@@ -803,3 +803,143 @@ wr_otg_flow_stream(const json_t *flow, const char *path, unsigned int index,
 	*stream = s;
 	return 0;
 }
+
+/* ---- PATCH /config ---- */
+
+static int
+flow_by_name(const struct wr_otg_plan *p, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; name != NULL && i < p->n_flows; i++)
+		if (strcmp(p->flows[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+/* One flow of a Flows.Update: its new stream and config entry, built
+ * aside (the plan is changed only when every flow of the update is
+ * right).  Only the properties named are read. */
+static int
+update_one(const struct wr_otg_plan *p, unsigned int i, const json_t *nf,
+	   const char *path, bool rate, bool size, json_t **stream,
+	   json_t **cfg_flow, uint32_t *size_fixed, struct wr_otg_err *err)
+{
+	const json_t *old = json_array_get(json_object_get(p->config, "flows"), i);
+	struct wr_otg_flow tmp = p->flows[i];
+	char q[WR_OTG_PATH_MAX];
+	double period_ns = 0;
+	int rc = 0;
+
+	*stream = json_deep_copy(json_array_get(p->streams, i));
+	*cfg_flow = json_deep_copy(old);
+	if (*stream == NULL || *cfg_flow == NULL)
+		return -ENOMEM;
+	if (size) {
+		wr_otg_at(q, "%s.size", path);
+		json_object_del(*stream, "size");
+		tmp.size_fixed = 0;
+		rc |= flow_size(member(nf, "size"), q, *stream, &tmp, err);
+		if (member(nf, "size") != NULL)
+			json_object_set_new(*cfg_flow, "size",
+					    json_deep_copy(member(nf, "size")));
+		else
+			json_object_del(*cfg_flow, "size");
+	}
+	if (rate) {
+		wr_otg_at(q, "%s.rate", path);
+		rc |= flow_rate(member(nf, "rate"), q, tmp.size_fixed,
+				p->ports[tmp.tx_port].line_mbps, *stream,
+				&period_ns, err);
+		if (member(nf, "rate") != NULL)
+			json_object_set_new(*cfg_flow, "rate",
+					    json_deep_copy(member(nf, "rate")));
+		else
+			json_object_del(*cfg_flow, "rate");
+	}
+	wr_otg_at(q, "%s", path);
+	if (rc == 0)
+		rc = stream_validate(*stream, q, err);
+	*size_fixed = tmp.size_fixed;
+	return rc;
+}
+
+/*
+ * Config.Update (flows: property_names rate and/or size, each flow by
+ * name): what the new values make of each named flow's stream.  A rate
+ * or size of the model's own kinds; a bursts: train whose period came
+ * from the old rate is left as it is (the engine's update changes the
+ * rate, not a schedule).
+ */
+int
+wr_otg_update(struct wr_otg_plan *p, const json_t *upd, bool *changed,
+	      struct wr_otg_err *err)
+{
+	const json_t *fu = member(upd, "flows");
+	const json_t *names = member(fu, "property_names");
+	const json_t *flows = member(fu, "flows");
+	size_t n = json_array_size(flows), j, k;
+	json_t **streams, **cfgs, *cfg_flows;
+	uint32_t *sizes;
+	bool rate = false, size = false;
+	char q[WR_OTG_PATH_MAX];
+	int *idx, rc = 0;
+
+	if (strcmp(choice_of(upd, "flows"), "flows") != 0)
+		return wr_otg_err_add(err, "choice", "%s: not supported: wirerate "
+				      "updates flows only", choice_of(upd, ""));
+	for (k = 0; k < json_array_size(names); k++) {
+		const char *nm = json_string_value(json_array_get(names, k));
+
+		rate |= nm != NULL && strcmp(nm, "rate") == 0;
+		size |= nm != NULL && strcmp(nm, "size") == 0;
+	}
+	if (!rate && !size)
+		return wr_otg_err_add(err, "flows.property_names", "expected "
+				      "rate and/or size");
+	streams = calloc(n + 1, sizeof(*streams));
+	cfgs = calloc(n + 1, sizeof(*cfgs));
+	sizes = calloc(n + 1, sizeof(*sizes));
+	idx = calloc(n + 1, sizeof(*idx));
+	if (streams == NULL || cfgs == NULL || sizes == NULL || idx == NULL)
+		rc = -ENOMEM;
+	for (j = 0; rc != -ENOMEM && j < n; j++) {
+		const json_t *nf = json_array_get(flows, j);
+
+		wr_otg_at(q, "flows.flows[%zu]", j);
+		idx[j] = flow_by_name(p, json_string_value(member(nf, "name")));
+		if (idx[j] < 0) {
+			rc = wr_otg_err_add(err, q, "name: no flow named \"%s\" "
+					    "in the config", json_string_value(
+						    member(nf, "name")) ?: "");
+			continue;
+		}
+		for (k = 0; k < j; k++)
+			if (idx[k] == idx[j])
+				rc = wr_otg_err_add(err, q, "name: flow \"%s\" "
+						    "twice", p->flows[idx[j]].name);
+		if (update_one(p, (unsigned int)idx[j], nf, q, rate, size,
+			       &streams[j], &cfgs[j], &sizes[j], err) != 0)
+			rc = -EINVAL;
+	}
+	cfg_flows = json_object_get(p->config, "flows");
+	for (j = 0; rc == 0 && j < p->n_flows; j++)
+		changed[j] = false;
+	for (j = 0; rc == 0 && j < n; j++) {
+		unsigned int i = (unsigned int)idx[j];
+
+		changed[i] = !json_equal(json_array_get(p->streams, i), streams[j]);
+		json_array_set(p->streams, i, streams[j]);
+		json_array_set(cfg_flows, i, cfgs[j]);
+		p->flows[i].size_fixed = sizes[j];
+	}
+	for (j = 0; streams != NULL && cfgs != NULL && j < n; j++) {
+		json_decref(streams[j]);
+		json_decref(cfgs[j]);
+	}
+	free(streams);
+	free(cfgs);
+	free(sizes);
+	free(idx);
+	return rc;
+}
