@@ -26,6 +26,10 @@ struct frames {
 	uint16_t len[FRAMES_MAX];
 	uint8_t b[FRAMES_MAX][9018];
 	uint64_t count;          /* the stream's count (0: unlimited) */
+	uint64_t duration_ns, isg_ns, train_gap_ns;
+	uint32_t train_frames;
+	struct wr_rate_spec rate;
+	uint16_t sig_off;        /* the signature's offset, 0 none */
 	char yaml[65536];
 };
 
@@ -82,6 +86,7 @@ flow_frames(const char *json, unsigned int n, struct frames *fr,
 			fprintf(stderr, "%s\n", err0(err));
 		return rc;
 	}
+	wr_otg_err_free(err); /* none: nothing to keep */
 	doc = json_pack("{s:i, s:[o]}", "version", 1, "streams", stream);
 	txt = json_dumps(doc, JSON_COMPACT);
 	json_decref(doc);
@@ -96,12 +101,18 @@ flow_frames(const char *json, unsigned int n, struct frames *fr,
 	if (getenv("WR_TEST_SHOW") != NULL)
 		fprintf(stderr, "%s\n", fr->yaml);
 	fr->count = file.streams[0].count;
+	fr->duration_ns = file.streams[0].duration_ns;
+	fr->isg_ns = file.streams[0].isg_ns;
+	fr->train_frames = file.streams[0].train_frames;
+	fr->train_gap_ns = file.streams[0].train_gap_ns;
+	fr->rate = file.streams[0].rate;
 	if (wr_frame_tmpl_create(&file.streams[0], 0, &t, &e) != 0) {
 		fprintf(stderr, "tmpl: %s\n", e.msg);
 		wr_stream_file_free(&file);
 		return -EIO;
 	}
 	wr_frame_gen_init(&g, t, 0, 1);
+	fr->sig_off = wr_frame_tmpl_sig_off(t);
 	fr->n = n;
 	for (k = 0; k < n; k++) {
 		memcpy(fr->b[k], wr_frame_tmpl_bytes(t), wr_frame_tmpl_max_len(t));
@@ -798,6 +809,182 @@ test_update(void)
 	json_decref(cfg);
 }
 
+
+#define UDP_FLOW(rest) FLOW("{\"choice\": \"ethernet\"}, {\"choice\": " \
+	"\"ipv4\"}, {\"choice\": \"udp\"}", rest)
+
+/* size: increment, random, weight_pairs (the model's IMIX: 64:7 570:4
+ * 1518:1, each exactly in every cycle of 12), custom weights. */
+static void
+test_sizes(void)
+{
+	static struct frames fr;
+	struct wr_otg_flow fl;
+	struct wr_otg_err err;
+	unsigned int k, n64 = 0, n570 = 0, n1518 = 0;
+	int rc;
+
+	rc = flow_frames(UDP_FLOW(", \"size\": {\"choice\": \"increment\", "
+		"\"increment\": {\"start\": 64, \"end\": 128, \"step\": 32}}"),
+		6, &fr, &fl, &err);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT_EQUAL(fl.size_fixed, 0);
+	for (k = 0; k < 6; k++) {
+		CU_ASSERT_EQUAL(fr.len[k], 60 + 32 * (k % 3));
+		CU_ASSERT_EQUAL(ref_check(fr.b[k], fr.len[k]), 0);
+	}
+	rc = flow_frames(UDP_FLOW(", \"size\": {\"choice\": \"random\", "
+		"\"random\": {\"min\": 100, \"max\": 200}}"), 64, &fr, &fl, &err);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	for (k = 0; k < 64; k++)
+		CU_ASSERT(fr.len[k] >= 96 && fr.len[k] <= 196);
+	rc = flow_frames(UDP_FLOW(", \"size\": {\"choice\": \"weight_pairs\", "
+		"\"weight_pairs\": {\"choice\": \"predefined\", \"predefined\": "
+		"\"imix\"}}"), 24, &fr, &fl, &err);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	for (k = 0; k < 24; k++) {
+		n64 += fr.len[k] == 60;
+		n570 += fr.len[k] == 566;
+		n1518 += fr.len[k] == 1514;
+	}
+	CU_ASSERT_EQUAL(n64, 14);
+	CU_ASSERT_EQUAL(n570, 8);
+	CU_ASSERT_EQUAL(n1518, 2);
+	rc = flow_frames(UDP_FLOW(", \"size\": {\"choice\": \"weight_pairs\", "
+		"\"weight_pairs\": {\"choice\": \"custom\", \"custom\": ["
+		"{\"size\": 128, \"weight\": 1.5}, {\"size\": 256, \"weight\": 0.5}]}}"),
+		8, &fr, &fl, &err);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	for (k = 0, n64 = 0; k < 8; k++)
+		n64 += fr.len[k] == 124;
+	CU_ASSERT_EQUAL(n64, 6);
+	rc = flow_frames(UDP_FLOW(", \"size\": {\"choice\": \"weight_pairs\", "
+		"\"weight_pairs\": {\"choice\": \"predefined\", \"predefined\": "
+		"\"ipv6_imix\"}}"), 1, &fr, &fl, &err);
+	CU_ASSERT_EQUAL(rc, -EINVAL);
+	CU_ASSERT_STRING_EQUAL(err0(&err), "flows[0].size.weight_pairs.predefined:"
+			       " size: expected a frame size in 64..9018 (with its "
+			       "FCS), got 60");
+	wr_otg_err_free(&err);
+}
+
+/* rate: pps, the bit rates (L1) and a percentage of the line, as the
+ * loader reads them. */
+static void
+test_rates(void)
+{
+	static const struct {
+		const char *json;
+		enum wr_rate_unit unit;
+		uint64_t value;
+	} c[] = {
+		{ UDP_FLOW(", \"rate\": {\"choice\": \"pps\", \"pps\": \"250000\"}"),
+		  WR_RATE_PPS, 250000000ull },
+		{ UDP_FLOW(", \"rate\": {\"choice\": \"bps\", \"bps\": 672}"),
+		  WR_RATE_BPS_L1, 672 },
+		{ UDP_FLOW(", \"rate\": {\"choice\": \"kbps\", \"kbps\": 3}"),
+		  WR_RATE_BPS_L1, 3000 },
+		{ UDP_FLOW(", \"rate\": {\"choice\": \"mbps\", \"mbps\": 800}"),
+		  WR_RATE_BPS_L1, 800000000ull },
+		{ UDP_FLOW(", \"rate\": {\"choice\": \"gbps\", \"gbps\": 10}"),
+		  WR_RATE_BPS_L1, 10000000000ull },
+		{ UDP_FLOW(", \"rate\": {\"choice\": \"percentage\", "
+			   "\"percentage\": 12.5}"), WR_RATE_PERCENT, 125000 },
+	};
+	static struct frames fr;
+	struct wr_otg_flow fl;
+	struct wr_otg_err err;
+	size_t i;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		CU_ASSERT_EQUAL_FATAL(flow_frames(c[i].json, 1, &fr, &fl, &err), 0);
+		CU_ASSERT_EQUAL(fr.rate.unit, c[i].unit);
+		CU_ASSERT_EQUAL(fr.rate.value, c[i].value);
+	}
+}
+
+/* duration: fixed_packets, fixed_seconds, bursts (count, trains with the
+ * gap added to the period), delays; metrics; payload. */
+static void
+test_schedule(void)
+{
+	static struct frames fr;
+	struct wr_otg_flow fl;
+	struct wr_otg_err err;
+	unsigned int k;
+	int rc;
+
+	rc = flow_frames(UDP_FLOW(", \"duration\": {\"choice\": \"fixed_seconds\","
+		" \"fixed_seconds\": {\"seconds\": 2.5, \"delay\": {\"choice\": "
+		"\"nanoseconds\", \"nanoseconds\": 1500}}}"), 1, &fr, &fl, &err);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT_EQUAL(fr.duration_ns, 2500000000ull);
+	CU_ASSERT_EQUAL(fr.isg_ns, 1500);
+	CU_ASSERT_EQUAL(fr.count, 0);
+	/* 3 bursts of 10 at 1000 pps, 5 us more between them: trains of
+	 * 10 with 1 ms + 5 us from a train's last frame to the next's. */
+	rc = flow_frames(UDP_FLOW(", \"rate\": {\"choice\": \"pps\", \"pps\": 1000},"
+		" \"duration\": {\"choice\": \"burst\", \"burst\": {\"bursts\": 3, "
+		"\"packets\": 10, \"inter_burst_gap\": {\"choice\": \"microseconds\","
+		" \"microseconds\": 5}}}"), 1, &fr, &fl, &err);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT_EQUAL(fr.count, 30);
+	CU_ASSERT_EQUAL(fl.packets, 30);
+	CU_ASSERT_EQUAL(fr.train_frames, 10);
+	CU_ASSERT_EQUAL(fr.train_gap_ns, 1005000);
+	/* In bytes: beyond the 12-byte inter-frame gap, at the line rate
+	 * (10 Gbps: 112 bytes more is 89.6 ns, 90). */
+	rc = flow_frames(UDP_FLOW(", \"rate\": {\"choice\": \"pps\", \"pps\": 1000},"
+		" \"duration\": {\"choice\": \"burst\", \"burst\": {\"packets\": 4,"
+		" \"inter_burst_gap\": {\"choice\": \"bytes\", \"bytes\": 124}}}"),
+		1, &fr, &fl, &err);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT_EQUAL(fr.count, 0);
+	CU_ASSERT_EQUAL(fr.train_frames, 4);
+	CU_ASSERT_EQUAL(fr.train_gap_ns, 1000090);
+	rc = flow_frames(UDP_FLOW(", \"duration\": {\"choice\": \"continuous\","
+		" \"continuous\": {\"gap\": 20}}"), 1, &fr, &fl, &err);
+	CU_ASSERT_EQUAL(rc, -EINVAL);
+	CU_ASSERT_STRING_EQUAL(err0(&err), "flows[0].duration.continuous: gap: "
+			       "wirerate keeps the standard inter-frame gap, 12 "
+			       "bytes, got 20");
+	wr_otg_err_free(&err);
+
+	rc = flow_frames(UDP_FLOW(", \"metrics\": {\"enable\": true, \"loss\": "
+		"true, \"timestamps\": true, \"latency\": {\"enable\": true, "
+		"\"mode\": \"cut_through\"}}, \"size\": {\"choice\": \"fixed\", "
+		"\"fixed\": 128}, \"payload\": {\"choice\": \"increment_byte\"}"),
+		2, &fr, &fl, &err);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT(fl.metrics && fl.loss && fl.timestamps && fl.latency &&
+		  fl.cut_through);
+	CU_ASSERT_EQUAL(fr.sig_off, 42); /* right after UDP */
+	/* The instrumentation (the 24-byte signature) first, then the
+	 * payload: byte k of it is k (where instrumentation goes is the
+	 * implementation's, the model says). */
+	for (k = 42 + 24; k < fr.len[0]; k++)
+		CU_ASSERT_EQUAL(fr.b[0][k], (k - 66) & 0xff);
+	rc = flow_frames(UDP_FLOW(", \"payload\": {\"choice\": \"fixed\", "
+		"\"fixed\": {\"pattern\": \"abcd\", \"repeat\": true}}"), 1, &fr,
+		&fl, &err);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT_EQUAL(fr.sig_off, 0);
+	CU_ASSERT_EQUAL(fl.metrics, false);
+	for (k = 42; k < fr.len[0]; k++)
+		CU_ASSERT_EQUAL(fr.b[0][k], (k - 42) % 2 ? 0xcd : 0xab);
+	rc = flow_frames(UDP_FLOW(", \"payload\": {\"choice\": \"decrement_byte\"},"
+		" \"metrics\": {\"enable\": true, \"rx_tx_ratio\": {\"choice\": "
+		"\"value\", \"value\": 2}}"), 1, &fr, &fl, &err);
+	CU_ASSERT_EQUAL(rc, -EINVAL);
+	CU_ASSERT_STRING_EQUAL(err0(&err), "flows[0].metrics: rx_tx_ratio: only 1 "
+			       "(every frame sent is expected once)");
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_array_get(err.errors, 1)),
+			       "flows[0].payload.decrement_byte: not supported: "
+			       "wirerate's payloads are zeros, a repeated pattern "
+			       "or increment_byte");
+	wr_otg_err_free(&err);
+}
+
 /* Refusals name the JSON path and what was expected. */
 static void
 test_refusals(void)
@@ -873,6 +1060,9 @@ static CU_TestInfo flow_tests[] = {
 	{ "arp_custom", test_arp_custom },
 	{ "tunnels", test_tunnels },
 	{ "srh", test_srh },
+	{ "sizes", test_sizes },
+	{ "rates", test_rates },
+	{ "schedule", test_schedule },
 	{ "devices", test_devices },
 	{ "update", test_update },
 	{ "refusals", test_refusals },
