@@ -9,18 +9,6 @@
 #include "wr_test.h"
 #include "wr_yaml.h"
 
-/* Until the flows' branch (wr_otg_flow.c) is merged: this test's configs
- * hold no flows but the plan links the seam.  Weak, so the real one wins
- * wherever it is linked. */
-__attribute__((weak)) int
-wr_otg_flow_stream(const json_t *flow, const char *path, unsigned int index,
-		   const struct wr_otg_plan *p, struct wr_otg_flow *out,
-		   json_t **stream, struct wr_otg_err *err)
-{
-	(void)flow, (void)index, (void)p, (void)out, (void)stream;
-	return wr_otg_err_add(err, path, "flows are not built yet");
-}
-
 /* Two ports as a server on an af_packet veth and a memif would have them. */
 static struct wr_otg_env env = {
 	.n_ports = 2,
