@@ -715,6 +715,97 @@ test_snappi_config(void)
 	json_decref(cfg);
 }
 
+/* A flow each way between the ports: the stream file of each server
+ * holds the streams sent from its ports. */
+#define FLOW(NAME, TX, RX) \
+	"{\"name\": \"" NAME "\", \"tx_rx\": {\"choice\": \"port\", \"port\": " \
+	"{\"tx_name\": \"" TX "\", \"rx_names\": [\"" RX "\"]}}, \"packet\": [" \
+	"{\"choice\": \"ethernet\", \"ethernet\": {\"dst\": {\"choice\": " \
+	"\"value\", \"value\": \"02:00:00:00:00:0b\"}, \"src\": {\"choice\": " \
+	"\"value\", \"value\": \"02:00:00:00:00:0a\"}}}, {\"choice\": \"ipv4\"}," \
+	"{\"choice\": \"udp\"}], \"size\": {\"choice\": \"fixed\", \"fixed\": 128}," \
+	"\"rate\": {\"choice\": \"pps\", \"pps\": \"1000\"}, \"duration\": {" \
+	"\"choice\": \"fixed_packets\", \"fixed_packets\": {\"packets\": 100}}}"
+
+/* Loads @p yaml; @return its streams (names in @p names, comma-joined). */
+static unsigned int
+load_names(const char *yaml, char *names, size_t cap)
+{
+	struct wr_stream_file f;
+	struct wr_error e;
+	unsigned int i, n;
+
+	names[0] = '\0';
+	if (wr_yaml_load_streams_buf("otg.yaml", yaml, strlen(yaml), &f, &e) != 0) {
+		fprintf(stderr, "\n%s:%u:%u: %s: %s\n", e.file, e.line, e.col,
+			e.path, e.msg);
+		CU_FAIL("the plan's stream file does not load");
+		return 0;
+	}
+	for (i = 0; i < f.n_streams; i++) {
+		size_t l = strlen(names);
+
+		snprintf(names + l, cap - l, "%s%s@%u", i ? "," : "",
+			 f.streams[i].name, f.streams[i].port);
+	}
+	n = f.n_streams;
+	wr_stream_file_free(&f);
+	return n;
+}
+
+static void
+test_flows_yaml(void)
+{
+	struct wr_otg_plan p;
+	char names[512], *yaml;
+	int map[2];
+
+	CU_ASSERT_EQUAL_FATAL(build("{" PORTS ", \"flows\": [" FLOW("ab", "p1", "p2")
+				    "," FLOW("ba", "p2", "p1") "]}", &p, NULL), 0);
+	CU_ASSERT_EQUAL(p.n_flows, 2);
+	CU_ASSERT_EQUAL(json_array_size(p.streams), 2);
+	CU_ASSERT_STRING_EQUAL(p.flows[0].name, "ab");
+	CU_ASSERT_EQUAL(p.flows[0].tx_port, 0);
+	CU_ASSERT_EQUAL(p.flows[0].rx_ports, 2);
+	CU_ASSERT_EQUAL(p.flows[1].tx_port, 1);
+	CU_ASSERT_EQUAL(p.flows[1].rx_ports, 1);
+	/* Both ports here, swapped: each stream on its engine port. */
+	map[0] = 1;
+	map[1] = 0;
+	CU_ASSERT_EQUAL_FATAL(wr_otg_plan_yaml(&p, map, &yaml), 0);
+	CU_ASSERT_EQUAL(load_names(yaml, names, sizeof(names)), 2);
+	free(yaml);
+	{
+		char want[512];
+
+		snprintf(want, sizeof(want), "%s@1,%s@0", p.flows[0].stream,
+			 p.flows[1].stream);
+		CU_ASSERT_STRING_EQUAL(names, want);
+	}
+	/* A server holding p1 only: the flow it sends. */
+	map[0] = 0;
+	map[1] = -1;
+	CU_ASSERT_EQUAL_FATAL(wr_otg_plan_yaml(&p, map, &yaml), 0);
+	CU_ASSERT_EQUAL(load_names(yaml, names, sizeof(names)), 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(names, "@0"));
+	free(yaml);
+	/* Nothing of the plan on a server: nothing to load. */
+	map[0] = -1;
+	CU_ASSERT_EQUAL(wr_otg_plan_yaml(&p, map, &yaml), -ENODATA);
+	CU_ASSERT_PTR_NULL(yaml);
+	wr_otg_plan_free(&p);
+	/* Ports alone: no file either. */
+	CU_ASSERT_EQUAL_FATAL(build("{" PORTS "}", &p, NULL), 0);
+	map[0] = 0;
+	map[1] = 1;
+	CU_ASSERT_EQUAL(wr_otg_plan_yaml(&p, map, &yaml), -ENODATA);
+	wr_otg_plan_free(&p);
+	/* A flow's own refusal arrives by its path, the plan refused. */
+	refused("{" PORTS ", \"flows\": [{\"name\": \"x\", \"tx_rx\": {"
+		"\"choice\": \"port\", \"port\": {\"tx_name\": \"p9\"}}}]}",
+		"flows[0].tx_rx.port: tx_name: no port named \"p9\"", NULL);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -729,6 +820,7 @@ main(int argc, char **argv)
 		{ "devices_refused", test_devices_refused },
 		{ "states", test_states },
 		{ "snappi_config", test_snappi_config },
+		{ "flows_yaml", test_flows_yaml },
 		CU_TEST_INFO_NULL,
 	};
 	static CU_SuiteInfo suites[] = {

@@ -137,9 +137,10 @@ build_ports(const json_t *cfg, const struct wr_otg_env *env,
 	size_t i, j, n = json_array_size(ports);
 	int rc = 0;
 
-	if (n > WR_PORTS_MAX * 64)
-		return wr_otg_err_add(err, "ports", "expected at most %u ports",
-				      WR_PORTS_MAX * 64);
+	/* A flow's receiving ports are a 64-bit mask (struct wr_otg_flow). */
+	if (n > 64)
+		return wr_otg_err_add(err, "ports", "expected at most 64 ports, "
+				      "got %zu", n);
 	p->ports = calloc(n > 0 ? n : 1, sizeof(*p->ports));
 	if (p->ports == NULL)
 		return -ENOMEM;
