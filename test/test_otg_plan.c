@@ -598,6 +598,36 @@ test_devices_refused(void)
 		NULL);
 }
 
+/* What only an unchecked config has (a fuzzer's, a caller that skipped
+ * wr_otg_check()) is refused too, never planned half. */
+static void
+test_unchecked(void)
+{
+	struct wr_otg_plan p;
+	struct wr_otg_err err;
+	json_t *cfg = doc("{" PORTS ", \"devices\": [{\"name\": \"d\", "
+			  "\"ethernets\": [{\"name\": \"e\", \"connection\": {"
+			  "\"choice\": \"port_name\", \"port_name\": \"p1\"}, "
+			  "\"mac\": \"02:00:00:00:00:01\", \"ipv4_addresses\": "
+			  "[{\"name\": \"a\"}]}]}]}");
+
+	wr_otg_err_init(&err);
+	CU_ASSERT_EQUAL(wr_otg_plan_build(cfg, &env, &p, &err), -EINVAL);
+	CU_ASSERT_EQUAL(json_array_size(err.errors), 1);
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_array_get(err.errors, 0)),
+			       "devices[0].ethernets[0].ipv4_addresses[0]: "
+			       "expected an address and a gateway");
+	wr_otg_err_free(&err);
+	json_decref(cfg);
+	wr_otg_err_init(&err);
+	cfg = doc("[1]");
+	CU_ASSERT_EQUAL(wr_otg_plan_build(cfg, &env, &p, &err), -EINVAL);
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_array_get(err.errors, 0)),
+			       "expected a Config object");
+	wr_otg_err_free(&err);
+	json_decref(cfg);
+}
+
 static void
 test_states(void)
 {
@@ -818,6 +848,7 @@ main(int argc, char **argv)
 		{ "capture_settings", test_capture_settings },
 		{ "devices", test_devices },
 		{ "devices_refused", test_devices_refused },
+		{ "unchecked", test_unchecked },
 		{ "states", test_states },
 		{ "snappi_config", test_snappi_config },
 		{ "flows_yaml", test_flows_yaml },

@@ -382,6 +382,7 @@ wr_otg_plan_build(const json_t *cfg, const struct wr_otg_env *env,
 		  struct wr_otg_plan *p, struct wr_otg_err *err)
 {
 	json_t *names = json_object();
+	bool bad;
 	int rc;
 
 	memset(p, 0, sizeof(*p));
@@ -398,22 +399,39 @@ wr_otg_plan_build(const json_t *cfg, const struct wr_otg_env *env,
 		rc = wr_otg_err_add(err, "", "expected a Config object");
 		goto out;
 	}
-	wr_otg_refuse_others(cfg, "", config_keys, err);
+	bad = wr_otg_refuse_others(cfg, "", config_keys, err) != 0;
 	rc = build_ports(cfg, env, p, names, err);
-	if (rc != -ENOMEM)
+	bad |= rc != 0;
+	if (rc != -ENOMEM) {
 		rc = build_layer1(cfg, env, p, names, err);
-	if (rc != -ENOMEM)
+		bad |= rc != 0;
+	}
+	if (rc != -ENOMEM) {
 		rc = wr_otg_plan_captures(cfg, p, names, err);
-	if (rc != -ENOMEM)
+		bad |= rc != 0;
+	}
+	if (rc != -ENOMEM) {
 		rc = wr_otg_plan_devices(cfg, env, p, names, err);
+		bad |= rc != 0;
+	}
+	if (rc != -ENOMEM) {
+		rc = flow_names(cfg, names, err);
+		bad |= rc != 0;
+	}
 	/* A flow reads the ports and devices: with those wrong, its own
 	 * errors would only repeat theirs. */
-	if (rc != -ENOMEM)
-		rc = flow_names(cfg, names, err);
-	if (rc != -ENOMEM && !wr_otg_err_any(err))
+	if (rc != -ENOMEM && !bad && !wr_otg_err_any(err)) {
 		rc = build_flows(cfg, p, err);
-	if (rc != -ENOMEM && wr_otg_err_any(err))
+		bad |= rc != 0;
+	}
+	if (rc != -ENOMEM && (bad || wr_otg_err_any(err))) {
 		rc = -EINVAL;
+		/* Every refusal says why; one that did not is a config
+		 * wr_otg_check() never passed (a required member missing). */
+		if (!wr_otg_err_any(err))
+			wr_otg_err_add(err, "", "expected a Config checked "
+				       "against the model");
+	}
 out:
 	json_decref(names);
 	if (rc != 0)
