@@ -1139,6 +1139,18 @@ test_refusals(void)
 			       "value can be given");
 	wr_otg_err_free(&err);
 
+	/* The one value the stack always writes is taken. */
+	rc = flow_frames(ETH_IP4_UDP("", "\"header_length\": " V(5), "", ""), 1,
+			 &fr, &fl, &err);
+	CU_ASSERT_EQUAL(rc, 0);
+	rc = flow_frames(ETH_IP4_UDP("", "\"header_length\": " V(6), "", ""), 1,
+			 &fr, &fl, &err);
+	CU_ASSERT_EQUAL(rc, -EINVAL);
+	CU_ASSERT_STRING_EQUAL(err0(&err), "flows[0].packet[1].ipv4.header_length: "
+			       "computed by wirerate on every frame (auto): no "
+			       "value can be given but the one it computes");
+	wr_otg_err_free(&err);
+
 	rc = flow_frames(ETH_IP4_UDP("",
 		"\"version\": {\"choice\": \"value\", \"value\": 5}", "", ""),
 		1, &fr, &fl, &err);

@@ -20,7 +20,9 @@
  *          a value overrides it (NEXT and AUTOV: `fixed` holds the
  *          model's auto value, for a pattern left out);
  *   STACK  a length the stack computes on every frame: auto (or the
- *          model's default value 0 where it has no auto) only;
+ *          model's default value 0 where it has no auto) only, or the
+ *          one value it always is (`fixed`: IPv4's IHL without options,
+ *          TCP's data offset, 5);
  *   CSUM   a checksum: generated good only (wirerate's are right on
  *          every frame);
  *   AUTOV  auto is the model's auto value (vxlan vni, mpls label);
@@ -97,7 +99,7 @@ static const struct wr_otg_fdesc f_arp[] = {
 
 static const struct wr_otg_fdesc f_ipv4[] = {
 	{ "version", NULL, I, 4, F_FIXED, "4", 4 },
-	{ "header_length", NULL, I, 4, F_STACK, NULL, 0 },
+	{ "header_length", NULL, I, 4, F_STACK, NULL, 5 },
 	{ "total_length", NULL, I, 16, F_STACK, NULL, 0 },
 	{ "identification", "id", I, 16, F_MAP, "0", 0 },
 	{ "reserved", NULL, I, 1, F_FIXED, "0", 0 },
@@ -137,7 +139,7 @@ static const struct wr_otg_fdesc f_tcp[] = {
 	{ "dst_port", "dst", I, 16, F_MAP, "0", 0 },
 	{ "seq_num", "seq", I, 32, F_MAP, "0", 0 },
 	{ "ack_num", "ack", I, 32, F_MAP, "0", 0 },
-	{ "data_offset", NULL, I, 4, F_STACK, "0", 0 },
+	{ "data_offset", NULL, I, 4, F_STACK, "0", 5 },
 	{ "ecn_ns", NULL, I, 1, F_FIXED, "0", 0 },
 	{ "window", "window", I, 16, F_MAP, "0", 0 },
 	{ "checksum", NULL, I, 16, F_CSUM, NULL, 0 },
@@ -301,10 +303,12 @@ field_one(const struct wr_otg_fdesc *f, const json_t *obj, const char *path,
 	} else if (f->how == F_STACK || f->how == F_CSUM) {
 		/* The model's default value where it has no auto (udp
 		 * length 0) means "computed", as implementations do. */
-		if (!(f->dval != NULL && seq_only(&s, 0)))
+		if (!(f->dval != NULL && seq_only(&s, 0)) &&
+		    !(f->fixed != 0 && seq_only(&s, f->fixed)))
 			rc = wr_otg_err_add(err, p, "computed by wirerate on "
 					    "every frame (auto): no value can "
-					    "be given");
+					    "be given%s", f->fixed != 0 ?
+					    " but the one it computes" : "");
 	} else if (f->how == F_TPID && seq_only(&s, 0xffff)) {
 		rc = 0;
 	} else if (f->wr != NULL) {
@@ -563,6 +567,15 @@ ipv4_hook(const struct hdr *h, const json_t *obj, const char *path,
 	int rc = 0;
 
 	(void)h;
+	if (json_array_size(json_object_get(obj, "options")) > 0 &&
+	    json_is_string(json_object_get(json_object_get(obj, "header_length"),
+					   "choice")) &&
+	    strcmp(json_string_value(json_object_get(json_object_get(obj,
+			"header_length"), "choice")), "auto") != 0) {
+		wr_otg_at(p, "%s.header_length", path);
+		rc = wr_otg_err_add(err, p, "with options, auto only: wirerate "
+				    "counts the options' words");
+	}
 	if (pr != NULL) {
 		wr_otg_at(p, "%s.priority", path);
 		rc = ipv4_priority(pr, p, layer, err);
