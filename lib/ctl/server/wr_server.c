@@ -349,6 +349,7 @@ server_free(struct server *s)
 	free(s->source);
 	for (i = 0; i < s->n_jobs; i++)
 		wr_srv_job_free(s->jobs[i]);
+	wr_srv_otg_free(s);
 	/* Before the engine: the session's port and pool go before EAL. */
 	wr_rtt_ses_close(s->rtt_ses);
 	free(s);

@@ -216,6 +216,10 @@ struct conn {
 				      * not freed until it returns */
 	bool continued;              /* "100 Continue" sent for the request
 				      * at roff */
+	/* handlers (wr_server_otg.c): wr_srv_call() runs a method as this
+	 * connection, its reply (result or error) kept here, not sent. */
+	bool sinking;
+	char *sink;                  /* the reply's line (malloc'd) */
 };
 
 struct server {
@@ -318,6 +322,9 @@ struct server {
 	void (*otg_handle)(struct server *s, struct conn *c,
 			   const struct otg_req *rq, struct otg_resp *out);
 	ssize_t (*otg_http)(struct server *s, struct conn *c);
+	/* handlers (wr_server_otg*.c): the OTG client's config, its plan and
+	 * the servers it runs on; NULL until a config is set. */
+	struct srv_otg *otg;
 };
 
 struct call {
@@ -512,6 +519,9 @@ json_t *wr_srv_m_bench_start(struct call *k);
 json_t *wr_srv_m_bench_status(struct call *k);
 
 /* wr_server_methods.c */
+/** Run the handler of @p k's method (wr_srv_call()).  NULL: it replied
+ * itself (an error) or defers. */
+json_t *wr_srv_method_run(struct call *k);
 /** Dispatch one line.  @return false when the connection must close. */
 bool wr_srv_handle_line(struct server *s, struct conn *c, const char *line, size_t len);
 void wr_srv_logins_summary(struct server *s, uint64_t now);
