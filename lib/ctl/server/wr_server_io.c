@@ -417,6 +417,8 @@ wr_srv_conn_close(struct server *s, struct conn *c)
 void
 wr_srv_conn_reap(struct server *s)
 {
+	if (s->otg_nest > 0)
+		return; /* a turn inside a handler's wait: freed after it */
 	while (s->dead != NULL) {
 		struct conn *c = s->dead;
 

@@ -48,8 +48,13 @@ wr_srv_m_info(struct call *k)
 	struct server *s = k->s;
 	json_t *ports = json_array(), *names = json_array();
 	json_t *methods = json_array();
+	struct timespec now;
 	unsigned int p;
 
+	/* Read first, before the reply is built: another server's OTG
+	 * handler takes our clock from this and its round trip
+	 * (wr_server_otg_remote.c). */
+	clock_gettime(CLOCK_REALTIME, &now);
 	for (p = 0; p < s->e->n_ports; p++)
 		json_array_append_new(ports, port_json(s, p));
 	for (p = 0; s->loaded && p < s->f.n_streams; p++)
@@ -58,12 +63,13 @@ wr_srv_m_info(struct call *k)
 		json_array_append_new(methods,
 				      json_string(wr_rpc_methods[p].name));
 	return json_pack("{s:s, s:s, s:s, s:i, s:s, s:s, s:o, s:o, s:s, s:I, "
-			 "s:o, s:o*}",
+			 "s:o, s:o*, s:I}",
 		"name", "wirerate", "version", WR_VERSION, "dpdk_version",
 		rte_version(), "pid", (int)getpid(), "state",
 		wr_srv_state_names[s->state], "session", k->c->sess->name, "ports", ports,
 		"streams", names, "api", "wirerate-rpc/1", "last_event",
-		(json_int_t)s->ev_seq, "methods", methods, "tsc", tsc_json());
+		(json_int_t)s->ev_seq, "methods", methods, "tsc", tsc_json(),
+		"realtime_ns", (json_int_t)now.tv_sec * 1000000000 + now.tv_nsec);
 }
 
 static json_t *

@@ -103,6 +103,13 @@ int wr_srv_otg_remote_call(struct server *s, struct otg_remote *r,
  * the round trips of server.info (the least-delay sample of several). */
 int64_t wr_srv_otg_remote_offset_ns(const struct otg_remote *r);
 
+/** The round trip of that sample, in ns: the offset is right to within
+ * half of it (the rest of the path's asymmetry). */
+uint64_t wr_srv_otg_remote_delay_ns(const struct otg_remote *r);
+
+/** "HOST:PORT" ("[V6]:PORT"), as messages name it. */
+const char *wr_srv_otg_remote_name(const struct otg_remote *r);
+
 void wr_srv_otg_remote_close(struct otg_remote *r);
 
 #endif /* WR_SERVER_OTG_H */

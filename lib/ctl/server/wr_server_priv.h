@@ -293,6 +293,16 @@ struct server {
 	} caps[SRV_CAPS_MAX];
 	char cap_dir[WR_CAP_PATH_MAX - 64]; /* room for /capture-N-K.pcapng */
 	bool cap_dir_made;           /* a temporary directory of ours */
+	/* multi (wr_server_otg_remote.c): turns of the loop run from inside
+	 * a handler waiting for another server; while > 0, connections
+	 * closed are not freed (the handler's own and the outer turn's
+	 * events still point at them), wr_srv_conn_reap() leaves them for the
+	 * outermost turn. */
+	unsigned int otg_nest;
+	/* traffic.start's hold: the run goes on receiving once its streams
+	 * have sent, until traffic.stop or its duration (a receiver of
+	 * streams another server sends). */
+	bool hold;
 };
 
 struct call {

@@ -1,0 +1,423 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* wr_server_otg_remote: the other servers an OTG config's locations name (HOST:PORT/INDEX): their JSON-RPC TCP API logged in with the remote token, calls that keep this server's loop turning, their clocks against ours. */
+#include <netdb.h>
+#include <poll.h>
+
+#include "wr_server_priv.h"
+#include "wr_server_otg.h"
+
+/* Clock samples taken at open (server.info round trips): the one with the
+ * least delay is kept, as NTP's clock filter does.  On one machine over
+ * veth in namespaces a round trip takes 60-150 us and 8 give a sample
+ * within a few us of the least; more only costs the open. */
+#define OFFSET_SAMPLES 8
+/* A reply larger than this is a server gone wrong: capture.fetch's biggest
+ * (CAP_FETCH_MAX of base64, 1.4 MB) and stats.get of 256 streams with
+ * histograms fit many times. */
+#define REPLY_MAX (64u << 20)
+/* While a call waits, the remote's socket is polled this long between two
+ * turns of our loop: our other clients wait at most that much longer, and
+ * a reply is seen as soon as it comes (poll() wakes on it). */
+#define POLL_SLICE_MS 1
+
+struct otg_remote {
+	int fd;
+	char name[300];              /* "HOST:PORT", for messages */
+	char *rbuf;
+	size_t rlen, rcap;
+	uint64_t next_id;
+	bool broken;                 /* a call failed mid-way: no more calls */
+	int64_t offset_ns;           /* its CLOCK_REALTIME minus ours */
+	uint64_t delay_ns;           /* the round trip of that sample */
+};
+
+static int64_t
+realtime_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/*
+ * Wait until @p fd is ready for @p events or @p deadline_ms (monotonic)
+ * passes, running our loop's turns meanwhile so every other client is
+ * served.  Connections the turns close are not freed while a handler waits
+ * here (s->otg_nest, wr_srv_conn_reap()): the handler's own connection and
+ * the outer turn's list stay valid.
+ * @return 0 ready; -ETIMEDOUT; -EINTR the server is stopping.
+ */
+static int
+wait_fd(struct server *s, int fd, short events, uint64_t deadline_ms)
+{
+	struct pollfd pf = { .fd = fd, .events = events };
+	int n, rc = 0;
+
+	s->otg_nest++;
+	for (;;) {
+		uint64_t now = wr_srv_now_ms();
+
+		n = poll(&pf, 1, now >= deadline_ms ? 0 : POLL_SLICE_MS);
+		if (n > 0)
+			break;
+		if (n < 0 && errno != EINTR) {
+			rc = -errno;
+			break;
+		}
+		if (now >= deadline_ms) {
+			rc = -ETIMEDOUT;
+			break;
+		}
+		if (s->stop != NULL && *s->stop) {
+			rc = -EINTR;
+			break;
+		}
+		if (s->loop_turn != NULL)
+			s->loop_turn(s, 0);
+	}
+	s->otg_nest--;
+	return rc;
+}
+
+static int
+fail(struct wr_rpc_error *err, int rc, const struct otg_remote *r,
+     const char *what)
+{
+	wr_rpc_error_set(err, WR_RPC_E_INTERNAL, "server %s: %s: %s", r->name,
+			 what, rc == -ETIMEDOUT ? "no answer in time" :
+			 strerror(-rc));
+	return rc;
+}
+
+/* Write all of @p buf. */
+static int
+send_all(struct server *s, struct otg_remote *r, const char *buf, size_t len,
+	 uint64_t deadline_ms)
+{
+	size_t off = 0;
+
+	while (off < len) {
+		ssize_t n = send(r->fd, buf + off, len - off, MSG_NOSIGNAL);
+
+		if (n > 0) {
+			off += (size_t)n;
+			continue;
+		}
+		if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK &&
+		    errno != EINTR)
+			return -errno;
+		n = wait_fd(s, r->fd, POLLOUT, deadline_ms);
+		if (n != 0)
+			return (int)n;
+	}
+	return 0;
+}
+
+/* The next whole line of the remote (its NUL in place of the newline) in
+ * *@p line, valid until the next read; its length consumed by the caller
+ * with consume(). */
+static int
+read_line(struct server *s, struct otg_remote *r, char **line, size_t *len,
+	  uint64_t deadline_ms)
+{
+	for (;;) {
+		char *nl = r->rlen ? memchr(r->rbuf, '\n', r->rlen) : NULL;
+		ssize_t n;
+		int rc;
+
+		if (nl != NULL) {
+			*nl = '\0';
+			*line = r->rbuf;
+			*len = (size_t)(nl - r->rbuf);
+			return 0;
+		}
+		if (r->rlen == r->rcap) {
+			size_t cap = r->rcap ? r->rcap * 2 : BUF_MIN;
+			char *b;
+
+			if (cap > REPLY_MAX)
+				return -EMSGSIZE;
+			b = realloc(r->rbuf, cap);
+			if (b == NULL)
+				return -ENOMEM;
+			r->rbuf = b;
+			r->rcap = cap;
+		}
+		n = recv(r->fd, r->rbuf + r->rlen, r->rcap - r->rlen, 0);
+		if (n > 0) {
+			r->rlen += (size_t)n;
+			continue;
+		}
+		if (n == 0)
+			return -ECONNRESET;
+		if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
+			return -errno;
+		rc = wait_fd(s, r->fd, POLLIN, deadline_ms);
+		if (rc != 0)
+			return rc;
+	}
+}
+
+static void
+consume(struct otg_remote *r, size_t len)
+{
+	memmove(r->rbuf, r->rbuf + len + 1, r->rlen - len - 1);
+	r->rlen -= len + 1;
+}
+
+/* The error member of a reply into @p err; its code is the remote's. */
+static int
+remote_error(const struct otg_remote *r, json_t *e, struct wr_rpc_error *err)
+{
+	json_t *data = json_object_get(e, "data");
+
+	memset(err, 0, sizeof(*err));
+	err->code = (int)json_integer_value(json_object_get(e, "code"));
+	snprintf(err->message, sizeof(err->message), "server %s: %s", r->name,
+		 json_string_value(json_object_get(e, "message")) ?
+		 json_string_value(json_object_get(e, "message")) : "an error");
+	if (json_is_object(data)) {
+		const char *p = json_string_value(json_object_get(data, "param"));
+		const char *x = json_string_value(json_object_get(data, "expected"));
+
+		snprintf(err->param, sizeof(err->param), "%s", p ? p : "");
+		snprintf(err->expected, sizeof(err->expected), "%s", x ? x : "");
+	}
+	return err->code == WR_RPC_E_NOTFOUND ? -ENOENT :
+	       err->code == WR_RPC_E_OWNER || err->code == WR_RPC_E_AUTH ?
+	       -EPERM : err->code == WR_RPC_E_STATE ? -EBUSY : -EINVAL;
+}
+
+static int
+call_until(struct server *s, struct otg_remote *r, const char *method,
+	   json_t *params, json_t **result, struct wr_rpc_error *err,
+	   uint64_t deadline_ms)
+{
+	uint64_t id = ++r->next_id;
+	json_t *req;
+	char *text;
+	int rc;
+
+	*result = NULL;
+	if (r->broken) {
+		json_decref(params);
+		return fail(err, -ENOTCONN, r, method);
+	}
+	req = json_pack("{s:s, s:I, s:s, s:o}", "jsonrpc", "2.0", "id",
+			(json_int_t)id, "method", method, "params",
+			params != NULL ? params : json_object());
+	text = req != NULL ? json_dumps(req, JSON_COMPACT) : NULL;
+	json_decref(req);
+	if (text == NULL)
+		return fail(err, -ENOMEM, r, method);
+	/* One request a line: the line's own newline ends it. */
+	rc = send_all(s, r, text, strlen(text), deadline_ms);
+	if (rc == 0)
+		rc = send_all(s, r, "\n", 1, deadline_ms);
+	free(text);
+	while (rc == 0) {
+		json_t *rep, *e;
+		char *line = NULL;
+		size_t len = 0;
+
+		rc = read_line(s, r, &line, &len, deadline_ms);
+		if (rc != 0)
+			break;
+		rep = json_loadb(line, len, 0, NULL);
+		consume(r, len);
+		/* Events (a notification has no id) are not ours: this
+		 * connection never subscribes, but a server may say things. */
+		if (rep == NULL || json_integer_value(json_object_get(rep, "id")) !=
+		    (json_int_t)id) {
+			json_decref(rep);
+			if (rep == NULL) {
+				rc = -EPROTO;
+				break;
+			}
+			continue;
+		}
+		e = json_object_get(rep, "error");
+		if (e != NULL) {
+			rc = remote_error(r, e, err);
+			json_decref(rep);
+			return rc;
+		}
+		*result = json_incref(json_object_get(rep, "result"));
+		json_decref(rep);
+		return *result != NULL ? 0 : fail(err, -EPROTO, r, method);
+	}
+	/* The reply may still come: this connection cannot tell it from the
+	 * next one's, so it is given up. */
+	r->broken = true;
+	return fail(err, rc, r, method);
+}
+
+int
+wr_srv_otg_remote_call(struct server *s, struct otg_remote *r,
+		       const char *method, json_t *params, json_t **result,
+		       struct wr_rpc_error *err, int timeout_ms)
+{
+	return call_until(s, r, method, params, result, err,
+			  wr_srv_now_ms() + (uint64_t)(timeout_ms > 0 ? timeout_ms : 0));
+}
+
+/*
+ * The remote's clock: server.info says its CLOCK_REALTIME when it answered
+ * ("realtime_ns"); against the middle of our send and receive that is the
+ * offset, off by at most half the round trip's asymmetry.  The least-delay
+ * sample of OFFSET_SAMPLES bounds that best (queueing adds delay, and
+ * delay is where the error comes from).
+ */
+static int
+measure_offset(struct server *s, struct otg_remote *r,
+	       struct wr_rpc_error *err, uint64_t deadline_ms)
+{
+	unsigned int k;
+	bool any = false;
+
+	for (k = 0; k < OFFSET_SAMPLES; k++) {
+		json_t *res, *t;
+		int64_t t0, t1;
+		int rc;
+
+		t0 = realtime_ns();
+		rc = call_until(s, r, "server.info", NULL, &res, err,
+				deadline_ms);
+		t1 = realtime_ns();
+		if (rc != 0)
+			return rc;
+		t = json_object_get(res, "realtime_ns");
+		if (!json_is_integer(t)) {
+			json_decref(res);
+			return fail(err, -EPROTO, r, "server.info has no "
+				    "realtime_ns (an older wirerate)");
+		}
+		if (!any || (uint64_t)(t1 - t0) < r->delay_ns) {
+			r->delay_ns = (uint64_t)(t1 - t0);
+			r->offset_ns = json_integer_value(t) - (t0 + (t1 - t0) / 2);
+			any = true;
+		}
+		json_decref(res);
+	}
+	return 0;
+}
+
+/* A TCP connection to @p host:@p port under way (non-blocking). */
+static int
+connect_start(struct otg_remote *r, const char *host, uint16_t port)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM,
+				  .ai_flags = AI_NUMERICSERV };
+	struct addrinfo *ai = NULL;
+	char serv[8];
+	int rc, one = 1;
+
+	snprintf(serv, sizeof(serv), "%u", port);
+	/* A name (a Kubernetes service, a lab's host) is resolved by the
+	 * system's resolver, which may block: locations are usually
+	 * addresses, and a name is asked once per config. */
+	rc = getaddrinfo(host, serv, &hints, &ai);
+	if (rc != 0)
+		return rc == EAI_SYSTEM ? -errno : -EHOSTUNREACH;
+	r->fd = socket(ai->ai_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
+		       0);
+	if (r->fd < 0) {
+		rc = -errno;
+		freeaddrinfo(ai);
+		return rc;
+	}
+	/* Requests are single lines answered at once: Nagle would hold the
+	 * clock samples' requests behind the previous reply's ACK. */
+	setsockopt(r->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	rc = connect(r->fd, ai->ai_addr, ai->ai_addrlen) == 0 ||
+	     errno == EINPROGRESS ? 0 : -errno;
+	freeaddrinfo(ai);
+	return rc;
+}
+
+int
+wr_srv_otg_remote_open(struct server *s, const char *host, uint16_t port,
+		       int timeout_ms, struct otg_remote **out,
+		       struct wr_rpc_error *err)
+{
+	uint64_t deadline = wr_srv_now_ms() + (uint64_t)(timeout_ms > 0 ?
+							 timeout_ms : 0);
+	const char *token = s->o->remote_token[0] != '\0' ?
+			    s->o->remote_token : s->o->token;
+	struct otg_remote *r = calloc(1, sizeof(*r));
+	socklen_t sl = sizeof(int);
+	json_t *res;
+	int rc, so = 0;
+
+	*out = NULL;
+	if (r == NULL) {
+		wr_rpc_error_set(err, WR_RPC_E_INTERNAL, "out of memory");
+		return -ENOMEM;
+	}
+	r->fd = -1;
+	snprintf(r->name, sizeof(r->name), strchr(host, ':') ? "[%s]:%u" :
+		 "%s:%u", host, port);
+	if (token[0] == '\0') {
+		rc = -EPERM;
+		wr_rpc_error_set(err, WR_RPC_E_AUTH, "server %s: no token to log "
+				      "in with: start this server with "
+				      "--remote-token-file (or --token-file)",
+				      r->name);
+		goto out;
+	}
+	rc = connect_start(r, host, port);
+	if (rc == 0)
+		rc = wait_fd(s, r->fd, POLLOUT, deadline);
+	if (rc == 0 && getsockopt(r->fd, SOL_SOCKET, SO_ERROR, &so, &sl) == 0 &&
+	    so != 0)
+		rc = -so;
+	if (rc != 0) {
+		fail(err, rc, r, "cannot connect");
+		goto out;
+	}
+	rc = call_until(s, r, "auth.login", json_pack("{s:s}", "token", token),
+			&res, err, deadline);
+	json_decref(res);
+	if (rc == 0)
+		rc = measure_offset(s, r, err, deadline);
+	if (rc == 0) {
+		SRV_LOG(INFO, "OTG: server %s: logged in, clock %+.3f us from "
+			"ours (round trip %.3f us)\n", r->name,
+			(double)r->offset_ns / 1e3, (double)r->delay_ns / 1e3);
+		*out = r;
+		return 0;
+	}
+out:
+	wr_srv_otg_remote_close(r);
+	return rc;
+}
+
+int64_t
+wr_srv_otg_remote_offset_ns(const struct otg_remote *r)
+{
+	return r->offset_ns;
+}
+
+uint64_t
+wr_srv_otg_remote_delay_ns(const struct otg_remote *r)
+{
+	return r->delay_ns;
+}
+
+const char *
+wr_srv_otg_remote_name(const struct otg_remote *r)
+{
+	return r->name;
+}
+
+void
+wr_srv_otg_remote_close(struct otg_remote *r)
+{
+	if (r == NULL)
+		return;
+	if (r->fd >= 0)
+		close(r->fd);
+	free(r->rbuf);
+	free(r);
+}
