@@ -29,6 +29,9 @@ struct otg_remote {
 	bool broken;                 /* a call failed mid-way: no more calls */
 	int64_t offset_ns;           /* its CLOCK_REALTIME minus ours */
 	uint64_t delay_ns;           /* the round trip of that sample */
+	/* The last call's request sent and reply's line in, CLOCK_REALTIME:
+	 * around the wire alone (building and parsing are outside). */
+	int64_t sent_ns, got_ns;
 };
 
 static int64_t
@@ -197,6 +200,7 @@ call_until(struct server *s, struct otg_remote *r, const char *method,
 	uint64_t id = ++r->next_id;
 	json_t *req;
 	char *text;
+	size_t len;
 	int rc;
 
 	*result = NULL;
@@ -211,19 +215,22 @@ call_until(struct server *s, struct otg_remote *r, const char *method,
 	json_decref(req);
 	if (text == NULL)
 		return fail(err, -ENOMEM, r, method);
-	/* One request a line: the line's own newline ends it. */
-	rc = send_all(s, r, text, strlen(text), deadline_ms);
-	if (rc == 0)
-		rc = send_all(s, r, "\n", 1, deadline_ms);
+	/* One request a line: the newline in the same send, so the server
+	 * has the request whole at once. */
+	len = strlen(text);
+	text[len] = '\n'; /* over the NUL: the length is known */
+	r->sent_ns = realtime_ns();
+	rc = send_all(s, r, text, len + 1, deadline_ms);
 	free(text);
 	while (rc == 0) {
 		json_t *rep, *e;
 		char *line = NULL;
-		size_t len = 0;
 
+		len = 0;
 		rc = read_line(s, r, &line, &len, deadline_ms);
 		if (rc != 0)
 			break;
+		r->got_ns = realtime_ns();
 		rep = json_loadb(line, len, 0, NULL);
 		consume(r, len);
 		/* Events (a notification has no id) are not ours: this
@@ -281,10 +288,10 @@ measure_offset(struct server *s, struct otg_remote *r,
 		int64_t t0, t1;
 		int rc;
 
-		t0 = realtime_ns();
 		rc = call_until(s, r, "server.info", NULL, &res, err,
 				deadline_ms);
-		t1 = realtime_ns();
+		t0 = r->sent_ns;
+		t1 = r->got_ns;
 		if (rc != 0)
 			return rc;
 		t = json_object_get(res, "realtime_ns");
