@@ -188,6 +188,10 @@ struct wr_otg_port {
 	struct wr_otg_loc loc;
 	struct wr_otg_l1 l1;
 	struct wr_otg_cap cap;
+	/* flows: */
+	uint32_t line_mbps;          /**< the port's line rate (layer1's speed,
+				      *   else the device's), 0 unknown: gaps
+				      *   and delays in bytes need it */
 };
 
 struct wr_otg_plan {

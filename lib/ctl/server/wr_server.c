@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* wr_server: the epoll loop of `wirerate serve`, its timers and options: the top of the server's files, which it wires together (wr_server_priv.h says their order). */
 #include "wr_server_priv.h"
+#include "wr_server_otg.h"
 
 RTE_LOG_REGISTER_SUFFIX(wr_server_logtype, server, NOTICE);
 
@@ -277,6 +278,7 @@ server_free(struct server *s)
 	free(s->source);
 	for (i = 0; i < s->n_jobs; i++)
 		wr_srv_job_free(s->jobs[i]);
+	wr_srv_otg_free(s);
 	/* Before the engine: the session's port and pool go before EAL. */
 	wr_rtt_ses_close(s->rtt_ses);
 	free(s);

@@ -143,6 +143,13 @@ wr_srv_conn_send(struct server *s, struct conn *c, char *line)
 	size_t n, h;
 	bool ok;
 
+	/* wr_srv_call(): the reply goes back to the handler that called
+	 * (the OTG side), whatever the method's way of sending it. */
+	if (c->sinking) {
+		free(c->sink);
+		c->sink = line;
+		return true;
+	}
 	if (c->fd < 0) {
 		free(line);
 		return false;
@@ -425,6 +432,7 @@ wr_srv_conn_reap(struct server *s)
 		s->dead = c->dead_next;
 		json_decref(c->wait_id);
 		json_decref(c->stop_id);
+		free(c->sink);
 		free(c->rbuf);
 		free(c->wbuf);
 		free(c);

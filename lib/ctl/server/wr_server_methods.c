@@ -372,6 +372,12 @@ static wr_srv_method_fn *const handlers[WR_RPC_N_METHODS] = {
 };
 #undef WR_SRV_HANDLER_
 
+json_t *
+wr_srv_method_run(struct call *k)
+{
+	return handlers[k->req->method](k);
+}
+
 /* Dispatch one line.  @return false when the connection must close. */
 bool
 wr_srv_handle_line(struct server *s, struct conn *c, const char *line, size_t len)

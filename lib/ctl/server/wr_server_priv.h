@@ -201,6 +201,10 @@ struct conn {
 	json_t *wait_id;             /* traffic.wait pending (may be JSON null) */
 	bool waiting;
 	uint64_t wait_deadline_ms;   /* 0: no timeout */
+	/* handlers (wr_server_otg.c): wr_srv_call() runs a method as this
+	 * connection, its reply (result or error) kept here, not sent. */
+	bool sinking;
+	char *sink;                  /* the reply's line (malloc'd) */
 };
 
 struct server {
@@ -293,6 +297,9 @@ struct server {
 	} caps[SRV_CAPS_MAX];
 	char cap_dir[WR_CAP_PATH_MAX - 64]; /* room for /capture-N-K.pcapng */
 	bool cap_dir_made;           /* a temporary directory of ours */
+	/* handlers (wr_server_otg*.c): the OTG client's config, its plan and
+	 * the servers it runs on; NULL until a config is set. */
+	struct srv_otg *otg;
 	/* multi (wr_server_otg_remote.c): turns of the loop run from inside
 	 * a handler waiting for another server; while > 0, connections
 	 * closed are not freed (the handler's own and the outer turn's
@@ -465,6 +472,9 @@ json_t *wr_srv_m_bench_start(struct call *k);
 json_t *wr_srv_m_bench_status(struct call *k);
 
 /* wr_server_methods.c */
+/** Run the handler of @p k's method (wr_srv_call()).  NULL: it replied
+ * itself (an error) or defers. */
+json_t *wr_srv_method_run(struct call *k);
 /** Dispatch one line.  @return false when the connection must close. */
 bool wr_srv_handle_line(struct server *s, struct conn *c, const char *line, size_t len);
 void wr_srv_logins_summary(struct server *s, uint64_t now);
