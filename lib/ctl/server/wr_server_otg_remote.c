@@ -4,7 +4,7 @@
 #include <poll.h>
 
 #include "wr_server_priv.h"
-#include "wr_server_otg.h"
+#include "wr_server_otg_remote.h"
 
 /* Clock samples taken at open (server.info round trips): the one with the
  * least delay is kept, as NTP's clock filter does.  On one machine over
@@ -21,8 +21,17 @@
 #define POLL_SLICE_MS 1
 
 struct otg_remote {
-	int fd;
+	struct otg_remote *next;     /* the server's pool (s->otg_remotes) */
+	struct server *s;
+	unsigned int refs;           /* configs using it (open - close) */
+	int fd;                      /* -1: to connect again at next use */
+	char host[256];
+	uint16_t port;
 	char name[300];              /* "HOST:PORT", for messages */
+	/* The session our calls act as there, made at the first login and
+	 * joined again with its secret after a reconnection, so the ports a
+	 * config took stay ours across connections and configs. */
+	char secret[WR_AUTH_SECRET_LEN + 1];
 	char *rbuf;
 	size_t rlen, rcap;
 	uint64_t next_id;
@@ -260,15 +269,6 @@ call_until(struct server *s, struct otg_remote *r, const char *method,
 	return fail(err, rc, r, method);
 }
 
-int
-wr_srv_otg_remote_call(struct server *s, struct otg_remote *r,
-		       const char *method, json_t *params, json_t **result,
-		       struct wr_rpc_error *err, int timeout_ms)
-{
-	return call_until(s, r, method, params, result, err,
-			  wr_srv_now_ms() + (uint64_t)(timeout_ms > 0 ? timeout_ms : 0));
-}
-
 /*
  * The remote's clock: server.info says its CLOCK_REALTIME when it answered
  * ("realtime_ns"); against the middle of our send and receive that is the
@@ -310,9 +310,9 @@ measure_offset(struct server *s, struct otg_remote *r,
 	return 0;
 }
 
-/* A TCP connection to @p host:@p port under way (non-blocking). */
+/* A TCP connection to r's host and port under way (non-blocking). */
 static int
-connect_start(struct otg_remote *r, const char *host, uint16_t port)
+connect_start(struct otg_remote *r)
 {
 	struct addrinfo hints = { .ai_socktype = SOCK_STREAM,
 				  .ai_flags = AI_NUMERICSERV };
@@ -320,11 +320,11 @@ connect_start(struct otg_remote *r, const char *host, uint16_t port)
 	char serv[8];
 	int rc, one = 1;
 
-	snprintf(serv, sizeof(serv), "%u", port);
+	snprintf(serv, sizeof(serv), "%u", r->port);
 	/* A name (a Kubernetes service, a lab's host) is resolved by the
 	 * system's resolver, which may block: locations are usually
-	 * addresses, and a name is asked once per config. */
-	rc = getaddrinfo(host, serv, &hints, &ai);
+	 * addresses, and a name is asked once per connection. */
+	rc = getaddrinfo(r->host, serv, &hints, &ai);
 	if (rc != 0)
 		return rc == EAI_SYSTEM ? -errno : -EHOSTUNREACH;
 	r->fd = socket(ai->ai_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
@@ -343,6 +343,120 @@ connect_start(struct otg_remote *r, const char *host, uint16_t port)
 	return rc;
 }
 
+static void
+disconnect(struct otg_remote *r)
+{
+	if (r->fd >= 0)
+		close(r->fd);
+	r->fd = -1;
+	r->rlen = 0;
+	r->broken = false;
+}
+
+/*
+ * Connect, log in, act as our session there, measure the clock.  The
+ * session: "otg-PID" (one controller process), joined with the secret the
+ * remote gave at its first login; a session that no longer exists (its
+ * ports released after the remote's --owner-timeout) is made anew.
+ */
+static int
+connect_login(struct server *s, struct otg_remote *r, uint64_t deadline,
+	      struct wr_rpc_error *err)
+{
+	const char *token = s->o->remote_token[0] != '\0' ?
+			    s->o->remote_token : s->o->token;
+	char sess[SESSION_MAX];
+	socklen_t sl = sizeof(int);
+	json_t *res, *p;
+	int rc, so = 0;
+
+	disconnect(r);
+	if (token[0] == '\0') {
+		wr_rpc_error_set(err, WR_RPC_E_AUTH, "server %s: no token to log "
+				 "in with: start this server with "
+				 "--remote-token-file (or --token-file)", r->name);
+		return -EPERM;
+	}
+	rc = connect_start(r);
+	if (rc == 0)
+		rc = wait_fd(s, r->fd, POLLOUT, deadline);
+	if (rc == 0 && getsockopt(r->fd, SOL_SOCKET, SO_ERROR, &so, &sl) == 0 &&
+	    so != 0)
+		rc = -so;
+	if (rc != 0) {
+		disconnect(r);
+		return fail(err, rc, r, "cannot connect");
+	}
+	rc = call_until(s, r, "auth.login", json_pack("{s:s}", "token", token),
+			&res, err, deadline);
+	json_decref(res);
+	snprintf(sess, sizeof(sess), "otg-%d", (int)getpid());
+	p = json_pack("{s:[], s:s}", "ports", "session", sess);
+	if (r->secret[0] != '\0')
+		json_object_set_new(p, "secret", json_string(r->secret));
+	if (rc == 0)
+		rc = call_until(s, r, "ports.acquire", p, &res, err, deadline);
+	else
+		json_decref(p);
+	if (rc == -EPERM && r->secret[0] != '\0') {
+		/* Our old session is gone and a session of that name (not
+		 * ours) exists: a name of our own again. */
+		r->secret[0] = '\0';
+		return connect_login(s, r, deadline, err);
+	}
+	if (rc == 0) {
+		snprintf(r->secret, sizeof(r->secret), "%s", json_string_value(
+			 json_object_get(res, "secret")) ?: "");
+		json_decref(res);
+		rc = measure_offset(s, r, err, deadline);
+	}
+	if (rc != 0) {
+		disconnect(r);
+		return rc;
+	}
+	SRV_LOG(INFO, "OTG: server %s: logged in as session %s, clock %+.3f us "
+		"from ours (round trip %.3f us)\n", r->name, sess,
+		(double)r->offset_ns / 1e3, (double)r->delay_ns / 1e3);
+	return 0;
+}
+
+/* The remote closed our connection (its idle timeout, a restart) while
+ * we did not use it: nothing of ours was under way, so it is opened again
+ * before the next call, not failed. */
+static bool
+peer_gone(struct otg_remote *r)
+{
+	struct pollfd pf = { .fd = r->fd, .events = POLLIN };
+	char c;
+
+	if (r->fd < 0 || r->broken)
+		return true;
+	if (poll(&pf, 1, 0) <= 0)
+		return false;
+	return recv(r->fd, &c, 1, MSG_PEEK | MSG_DONTWAIT) <= 0 &&
+	       errno != EAGAIN;
+}
+
+int
+wr_srv_otg_remote_call(struct server *s, struct otg_remote *r,
+		       const char *method, json_t *params, json_t **result,
+		       struct wr_rpc_error *err, int timeout_ms)
+{
+	uint64_t deadline = wr_srv_now_ms() + (uint64_t)(timeout_ms > 0 ?
+							 timeout_ms : 0);
+	int rc;
+
+	if (peer_gone(r)) {
+		rc = connect_login(s, r, deadline, err);
+		if (rc != 0) {
+			json_decref(params);
+			*result = NULL;
+			return rc;
+		}
+	}
+	return call_until(s, r, method, params, result, err, deadline);
+}
+
 int
 wr_srv_otg_remote_open(struct server *s, const char *host, uint16_t port,
 		       int timeout_ms, struct otg_remote **out,
@@ -350,54 +464,37 @@ wr_srv_otg_remote_open(struct server *s, const char *host, uint16_t port,
 {
 	uint64_t deadline = wr_srv_now_ms() + (uint64_t)(timeout_ms > 0 ?
 							 timeout_ms : 0);
-	const char *token = s->o->remote_token[0] != '\0' ?
-			    s->o->remote_token : s->o->token;
-	struct otg_remote *r = calloc(1, sizeof(*r));
-	socklen_t sl = sizeof(int);
-	json_t *res;
-	int rc, so = 0;
+	struct otg_remote *r;
+	int rc;
 
 	*out = NULL;
+	for (r = s->otg_remotes; r != NULL; r = r->next)
+		if (r->port == port && strcmp(r->host, host) == 0)
+			break;
 	if (r == NULL) {
-		wr_rpc_error_set(err, WR_RPC_E_INTERNAL, "out of memory");
-		return -ENOMEM;
+		r = calloc(1, sizeof(*r));
+		if (r == NULL) {
+			wr_rpc_error_set(err, WR_RPC_E_INTERNAL, "out of memory");
+			return -ENOMEM;
+		}
+		r->fd = -1;
+		r->s = s;
+		snprintf(r->host, sizeof(r->host), "%s", host);
+		r->port = port;
+		snprintf(r->name, sizeof(r->name), strchr(host, ':') ?
+			 "[%s]:%u" : "%s:%u", host, port);
+		r->next = s->otg_remotes;
+		s->otg_remotes = r;
 	}
-	r->fd = -1;
-	snprintf(r->name, sizeof(r->name), strchr(host, ':') ? "[%s]:%u" :
-		 "%s:%u", host, port);
-	if (token[0] == '\0') {
-		rc = -EPERM;
-		wr_rpc_error_set(err, WR_RPC_E_AUTH, "server %s: no token to log "
-				      "in with: start this server with "
-				      "--remote-token-file (or --token-file)",
-				      r->name);
-		goto out;
-	}
-	rc = connect_start(r, host, port);
-	if (rc == 0)
-		rc = wait_fd(s, r->fd, POLLOUT, deadline);
-	if (rc == 0 && getsockopt(r->fd, SOL_SOCKET, SO_ERROR, &so, &sl) == 0 &&
-	    so != 0)
-		rc = -so;
-	if (rc != 0) {
-		fail(err, rc, r, "cannot connect");
-		goto out;
-	}
-	rc = call_until(s, r, "auth.login", json_pack("{s:s}", "token", token),
-			&res, err, deadline);
-	json_decref(res);
-	if (rc == 0)
-		rc = measure_offset(s, r, err, deadline);
-	if (rc == 0) {
-		SRV_LOG(INFO, "OTG: server %s: logged in, clock %+.3f us from "
-			"ours (round trip %.3f us)\n", r->name,
-			(double)r->offset_ns / 1e3, (double)r->delay_ns / 1e3);
-		*out = r;
-		return 0;
-	}
-out:
-	wr_srv_otg_remote_close(r);
-	return rc;
+	/* One connection per server, whatever number of configs use it: a
+	 * config being set beside the one in force acts as the same
+	 * session there, which owns the ports both name. */
+	rc = peer_gone(r) ? connect_login(s, r, deadline, err) : 0;
+	if (rc != 0)
+		return rc;
+	r->refs++;
+	*out = r;
+	return 0;
 }
 
 int64_t
@@ -421,12 +518,23 @@ wr_srv_otg_remote_name(const struct otg_remote *r)
 void
 wr_srv_otg_remote_close(struct otg_remote *r)
 {
-	if (r == NULL)
-		return;
-	if (r->fd >= 0)
-		close(r->fd);
-	free(r->rbuf);
-	free(r);
+	/* Kept open in the pool: its session keeps the ports for the next
+	 * config; wr_srv_otg_remotes_free() closes it at exit. */
+	if (r != NULL && r->refs > 0)
+		r->refs--;
+}
+
+void
+wr_srv_otg_remotes_free(struct server *s)
+{
+	while (s->otg_remotes != NULL) {
+		struct otg_remote *r = s->otg_remotes;
+
+		s->otg_remotes = r->next;
+		disconnect(r);
+		free(r->rbuf);
+		free(r);
+	}
 }
 
 /* ---- one stream list on every server ---- */

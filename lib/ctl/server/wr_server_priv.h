@@ -126,6 +126,7 @@ enum job_state { JOB_QUEUED, JOB_RUNNING, JOB_DONE, JOB_FAILED,
 		 JOB_CANCELLED };
 
 struct server;
+struct otg_remote;
 
 struct job {
 	unsigned int id;
@@ -310,6 +311,9 @@ struct server {
 	 * have sent, until traffic.stop or its duration (a receiver of
 	 * streams another server sends). */
 	bool hold;
+	/* Other servers' APIs an OTG config named, open while this one runs
+	 * (their sessions own the ports; wr_server_otg_remote.c). */
+	struct otg_remote *otg_remotes;
 };
 
 struct call {
