@@ -271,23 +271,26 @@ check_string(struct check *c, const json_t *v, const struct wr_otg_prop *p)
 	}
 }
 
-/* A 64-bit integer as snappi may write it (a decimal string). */
-static bool
+/* A 64-bit integer as snappi may write it (a decimal string).
+ * @return 0; -EINVAL not a decimal integer; -ERANGE past 64 bits signed
+ * (jansson's json_int_t). */
+static int
 parse_decimal(const char *s, bool is_signed, json_int_t *out)
 {
+	const char *d = s + (*s == '-' && is_signed);
 	char *end;
 	long long v;
 
-	if (*s == '\0' || (*s == '-' && !is_signed) || *s == ' ' ||
-	    *s == '+' || (*s == '-' && s[1] == '\0'))
-		return false;
+	if (*d < '0' || *d > '9')
+		return -EINVAL;
 	errno = 0;
 	v = strtoll(s, &end, 10);
-	if (errno != 0 || *end != '\0' || !(*s == '-' || (*s >= '0' &&
-	    *s <= '9')))
-		return false;
+	if (*end != '\0')
+		return -EINVAL;
+	if (errno != 0)
+		return -ERANGE;
 	*out = v;
-	return true;
+	return 0;
 }
 
 /* @return a new value to put in @p v's place (a 64-bit string made an
@@ -304,7 +307,15 @@ check_integer(struct check *c, json_t *v, const struct wr_otg_prop *p)
 	char msg[64];
 
 	if (json_is_string(v) && wide) {
-		if (!parse_decimal(json_string_value(v), is_signed, &x)) {
+		int rc = parse_decimal(json_string_value(v), is_signed, &x);
+
+		if (rc == -ERANGE) {
+			fail(c, v, json_string_value(v)[0] == '-' ?
+			     "an integer >= -9223372036854775808" :
+			     "an integer <= 9223372036854775807");
+			return NULL;
+		}
+		if (rc < 0) {
 			fail(c, v, "an integer (a JSON number or a decimal "
 				   "string)");
 			return NULL;
