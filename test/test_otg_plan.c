@@ -399,7 +399,9 @@ test_capture_filters(void)
 		"\"ether_type\": {\"value\": \"10800\", \"mask\": \"00\", "
 		"\"negate\": false}}},"
 		"{\"choice\": \"vlan\", \"vlan\": {\"cfi\": {\"value\": \"0\", "
-		"\"mask\": \"1\", \"negate\": true}}},"
+		"\"mask\": \"1\", \"negate\": true}, \"priority\": {\"value\": "
+		"\"8\", \"mask\": \"0\", \"negate\": false}, \"id\": {\"value\": "
+		"\"0fff\", \"mask\": \"1000\", \"negate\": false}}},"
 		"{\"choice\": \"custom\", \"custom\": {\"offset\": 0, "
 		"\"bit_length\": 200, \"value\": \"00\", \"mask\": \"00\","
 		"\"negate\": false}}]},"
@@ -408,8 +410,11 @@ test_capture_filters(void)
 		"at most 16 bits",
 		"captures[0].filters[0].ethernet.pfc_queue: not supported by "
 		"wirerate (refused, not ignored: doc/otg.md lists what is)",
+		"captures[0].filters[1].vlan.priority.value: expected hex of at most "
+		"3 bits",
 		"captures[0].filters[1].vlan.cfi: the mask leaves no bit to compare, "
 		"so negate would keep no frame",
+		"captures[0].filters[1].vlan.id.mask: expected hex of at most 12 bits",
 		"captures[0].filters[2].custom.bit_length: expected 1 to 128 bits "
 		"within the first 65535 bytes of a frame",
 		"captures[0].port_names[1]: no port is called \"p7\" (ports[].name)",
