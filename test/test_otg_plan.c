@@ -268,6 +268,15 @@ test_layer1(void)
 		"so speed_1_gbps cannot be checked",
 		"layer1[0].promiscuous: port \"p2\"'s device cannot set "
 		"promiscuous mode", NULL);
+	/* Nor an MTU it does not report. */
+	env.ports[0].mtu = 0;
+	env.ports[0].mtu_max = 0;
+	refused("{" PORTS ", \"layer1\": [{\"name\": \"l\", \"port_names\": "
+		"[\"p1\"], \"mtu\": 1500}]}",
+		"layer1[0].mtu: port \"p1\"'s device does not report its MTU, so "
+		"1500 cannot be checked", NULL);
+	env.ports[0].mtu = 1500;
+	env.ports[0].mtu_max = 9000;
 }
 
 /* The capture of @p filters on p1, its expression; NULL when refused. */
