@@ -519,7 +519,7 @@ static void
 test_deep(void)
 {
 	/* Nesting the model does not have is refused at the first unknown
-	 * member; what the parser takes is never walked past the cap. */
+	 * member, never walked. */
 	char text[4096];
 	size_t n = 0;
 
