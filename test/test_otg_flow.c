@@ -1187,6 +1187,25 @@ test_refusals(void)
 			       "flows[0].packet[1].lacp: not supported: "
 			       "wirerate has no LACP layer");
 	wr_otg_err_free(&err);
+
+	rc = flow_frames(FLOW("{\"choice\": \"ipv4\"}, {\"choice\": \"udp\"}", ""),
+			 1, &fr, &fl, &err);
+	CU_ASSERT_EQUAL(rc, -EINVAL);
+	CU_ASSERT_STRING_EQUAL(err0(&err), "flows[0].packet[0]: ipv4: wirerate's "
+			       "frames start with an ethernet header");
+	wr_otg_err_free(&err);
+
+	/* GTPv1's optional fields without their flags: 0 (as snappi writes
+	 * them) is taken, another value refused. */
+	rc = flow_frames(FLOW("{\"choice\": \"ethernet\"}, {\"choice\": \"ipv4\"},"
+			      "{\"choice\": \"udp\"}, {\"choice\": \"gtpv1\", "
+			      "\"gtpv1\": {\"squence_number\": " V(0) ", "
+			      "\"n_pdu_number\": " V(3) "}}", ""), 1, &fr, &fl, &err);
+	CU_ASSERT_EQUAL(rc, -EINVAL);
+	CU_ASSERT_STRING_EQUAL(err0(&err), "flows[0].packet[3].gtpv1.n_pdu_number: "
+			       "sent only with pn_flag 1 (else 0)");
+	CU_ASSERT_EQUAL(json_array_size(err.errors), 1);
+	wr_otg_err_free(&err);
 }
 
 static CU_TestInfo flow_tests[] = {

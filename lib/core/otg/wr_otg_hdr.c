@@ -659,6 +659,23 @@ gtp_ext(const json_t *obj, const char *path, uint64_t type0, json_t *layer,
 	return rc != 0 ? -EINVAL : 0;
 }
 
+/* Field @p f of @p obj: 0 only (its flag @p flag is 0). */
+static int
+zero_only(const struct wr_otg_fdesc *f, const json_t *obj, const char *path,
+	  const char *flag, struct wr_otg_err *err)
+{
+	char p[WR_OTG_PATH_MAX];
+	uint64_t v = 0;
+
+	wr_otg_at(p, "%s.%s", path, f->otg);
+	if (fixed_int(f, json_object_get(obj, f->otg), p, &v, err) != 0)
+		return -EINVAL;
+	if (v != 0)
+		return wr_otg_err_add(err, p, "sent only with %s 1 (else 0)",
+				      flag);
+	return 0;
+}
+
 /* gtpv1: E, S and PN say which optional parts there are; wirerate sets
  * each from what it is given (seq: S, npdu: PN, ext: E). */
 static int
@@ -690,16 +707,11 @@ gtpv1_hook(const struct hdr *h, const json_t *obj, const char *path,
 		return wr_otg_err_add(err, path, "e_flag: wirerate sets E when "
 				      "there are extension headers, and only "
 				      "then");
-	if (flag[1])
-		rc |= field_one(&f_seq, obj, path, false, NULL, layer, err);
-	else if (json_object_get(obj, "squence_number") != NULL)
-		rc |= wr_otg_err_add(err, path, "squence_number: sent only "
-				     "with s_flag 1");
-	if (flag[2])
-		rc |= field_one(&f_npdu, obj, path, false, NULL, layer, err);
-	else if (json_object_get(obj, "n_pdu_number") != NULL)
-		rc |= wr_otg_err_add(err, path, "n_pdu_number: sent only with "
-				     "pn_flag 1");
+	/* A flag of 0: its field is 0 (or not there at all). */
+	rc |= flag[1] ? field_one(&f_seq, obj, path, false, NULL, layer, err) :
+		zero_only(&f_seq, obj, path, "s_flag", err);
+	rc |= flag[2] ? field_one(&f_npdu, obj, path, false, NULL, layer, err) :
+		zero_only(&f_npdu, obj, path, "pn_flag", err);
 	if (rc == 0 && n_ext > 0)
 		rc = gtp_ext(obj, path, t0, layer, err);
 	return rc != 0 ? -EINVAL : 0;
@@ -1008,6 +1020,20 @@ wr_otg_hdr_stack(const json_t *packet, const char *path,
 
 	if (!json_is_array(packet) || n == 0)
 		return wr_otg_err_add(err, path, "expected at least one header");
+	{
+		const char *c0 = json_string_value(json_object_get(
+					json_array_get(packet, 0), "choice"));
+
+		/* A frame on an Ethernet port: its first header (the model
+		 * leaves that to the config; a header wirerate lacks is
+		 * refused as such below). */
+		if (c0 != NULL && strcmp(c0, "ethernet") != 0 &&
+		    wr_otg_hdr_refused(c0) == NULL && hdr_find(c0) != NULL) {
+			wr_otg_at(p, "%s[0]", path);
+			rc = wr_otg_err_add(err, p, "%s: wirerate's frames start "
+					    "with an ethernet header", c0);
+		}
+	}
 	for (i = 0; i < n; i++) {
 		wr_otg_at(p, "%s[%zu]", path, i);
 		const char *next = i + 1 < n ? json_string_value(json_object_get(
