@@ -498,6 +498,21 @@ test_arp_custom(void)
 			 &err);
 	CU_ASSERT_EQUAL_FATAL(rc, 0);
 	CU_ASSERT_EQUAL(be16(fr.b[0] + 12), 0xffff);
+	/* A tag with nothing after it: vlan.tpid's default, 0xFFFF; given,
+	 * the EtherType after the tag (ethernet.ether_type is the tag's). */
+	rc = flow_frames(FLOW("{\"choice\": \"ethernet\"}, {\"choice\": \"vlan\"}",
+			      ""), 1, &fr, &fl, &err);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT_EQUAL(be16(fr.b[0] + 12), 0x8100);
+	CU_ASSERT_EQUAL(be16(fr.b[0] + 16), 0xffff);
+	rc = flow_frames(FLOW("{\"choice\": \"ethernet\", \"ethernet\": "
+			      "{\"ether_type\": " V(34984) "}}, {\"choice\": "
+			      "\"vlan\", \"vlan\": {\"id\": " V(10) ", \"tpid\": "
+			      V(24583) "}}", ""), 1, &fr, &fl, &err);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT_EQUAL(be16(fr.b[0] + 12), 0x88a8);
+	CU_ASSERT_EQUAL(be16(fr.b[0] + 14), 10);
+	CU_ASSERT_EQUAL(be16(fr.b[0] + 16), 0x6007);
 	rc = flow_frames(FLOW("{\"choice\": \"ethernet\", \"ethernet\": "
 			      "{\"ether_type\": " V(34998) "}},"
 			      "{\"choice\": \"custom\", \"custom\": {\"bytes\": "

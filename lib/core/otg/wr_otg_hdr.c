@@ -31,9 +31,13 @@
  *   ADDR   an address whose auto is DHCP's lease: refused;
  *   DMAC   ethernet.dst: auto is the gateway's MAC, resolved when the run
  *          starts (a device's flow), else the model's auto value;
- *   TPID   vlan.tpid, the EtherType after the tag: the model has no auto
- *          here, and its default 0xFFFF names no protocol, so that
- *          default is taken as auto (the type of the header above).
+ *   TPID   vlan.tpid, the EtherType after the tag (ethernet.ether_type
+ *          is the tag's own TPID: featureprofiles' GDP test sets 0x8100
+ *          there and 0x6007 in vlan.tpid, and reads them on the wire in
+ *          that order): the model has no auto here; its default 0xFFFF
+ *          (models PR #335: 0x8100 made a payload read as a second tag)
+ *          is the header above's type when there is one, as
+ *          implementations fill it, else 0xFFFF.
  */
 enum {
 	F_MAP, F_FIXED, F_NEXT, F_STACK, F_CSUM, F_AUTOV, F_ADDR, F_DMAC,
@@ -309,7 +313,7 @@ field_one(const struct wr_otg_fdesc *f, const json_t *obj, const char *path,
 					    "every frame (auto): no value can "
 					    "be given%s", f->fixed != 0 ?
 					    " but the one it computes" : "");
-	} else if (f->how == F_TPID && seq_only(&s, 0xffff)) {
+	} else if (f->how == F_TPID && seq_only(&s, 0xffff) && above) {
 		rc = 0;
 	} else if (f->wr != NULL) {
 		rc = seq_put(layer, f->wr, &s, f->kind);
