@@ -476,9 +476,8 @@ flow_metrics(const json_t *m, const char *path, json_t *stream,
 	out->loss = json_is_true(member(m, "loss"));
 	out->timestamps = json_is_true(member(m, "timestamps"));
 	out->latency = json_is_true(member(lat, "enable"));
-	out->cut_through = strcmp(choice_of(lat, "store_forward"),
-				  "store_forward") != 0 &&
-		json_is_string(member(lat, "mode")) &&
+	/* Flow.Latency.Metrics has no choice: its mode says which. */
+	out->cut_through = json_is_string(member(lat, "mode")) &&
 		strcmp(json_string_value(member(lat, "mode")), "cut_through") == 0;
 	/* Every metric of a flow comes from its signature (sequence
 	 * numbers for loss, the TX time for latency and timestamps). */
