@@ -399,6 +399,39 @@ class OtgVeth(Scenarios, OtgCase):
         self.assertAlmostEqual(rate_a, 2000, delta=40)
         self.assertEqual(self.api.get_config().flows[0].rate.pps, 2000)
 
+    def test_live_size_change_on_the_wire(self):
+        """128-byte frames, then PATCH /config's size 256 while running: the kernel sees
+        128-byte frames (124 without the FCS) before, 256-byte after, no other size, and
+        as many as the flow's metrics count."""
+        c = self.base_config(rate_pps=500)
+        self.api.set_config(c)
+        self.far_begin()
+        self.transmit(["f1"], "start")
+        time.sleep(1.0)
+        cu = self.api.config_update()
+        cu.flows.property_names = [cu.flows.SIZE]
+        f = c.flows[0]
+        f.size.fixed = 256
+        cu.flows.flows.append(f)
+        t_up = time.time()
+        self.api.update_config(cu)
+        t_done = time.time()
+        time.sleep(1.0)
+        self.transmit(["f1"], "stop")
+        m = self.wait_flows(["f1"], timeout=5)["f1"]
+        pcap = self.far_end()
+        rows = [(float(t), int(n)) for t, n in decode(pcap, ["frame.time_epoch", "frame.len"],
+                                                      "udp")]
+        self.assertEqual(len(rows), m.frames_tx)
+        self.assertEqual(m.frames_rx, m.frames_tx)
+        self.assertEqual({n for _, n in rows}, {124, 252})
+        self.assertEqual({n for t, n in rows if t < t_up}, {124})
+        self.assertEqual({n for t, n in rows if t > t_done + 0.05}, {252})
+        # One change: every small frame before every large one.
+        lens = [n for _, n in rows]
+        self.assertEqual(lens, sorted(lens))
+        self.assertEqual(self.api.get_config().flows[0].size.fixed, 256)
+
     def test_devices_resolve_gateways(self):
         """Two devices, one on each port, each the other's IPv4 and IPv6 gateway: after
         protocol all start, monitor/states lists each one's gateway with the other's MAC,
@@ -425,8 +458,9 @@ class OtgVeth(Scenarios, OtgCase):
         f.duration.fixed_packets.packets = 20
         f.metrics.enable = True
         f.packet.ethernet().ipv4().udp()
-        self.api.set_config(c)
+        # Both directions, from before the config: the hosts may speak as soon as loaded.
         self.dump, self.dump_path = self.tcpdump(self.b, direction=None)
+        self.api.set_config(c)
         cs = self.api.control_state()
         cs.protocol.all.state = cs.protocol.all.START
         self.api.set_control_state(cs)
