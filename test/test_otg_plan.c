@@ -51,13 +51,33 @@ doc(const char *text)
 	return j;
 }
 
+/* A Config as the server plans it: checked against the model first
+ * (defaults filled), which it must pass. */
+static json_t *
+config(const char *text)
+{
+	struct wr_otg_err err;
+	json_t *j = doc(text);
+
+	wr_otg_err_init(&err);
+	if (wr_otg_check(j, "Config", &err) != 0) {
+		char *s = json_dumps(err.errors, 0);
+
+		fprintf(stderr, "\nthe check refused the test's config: %s\n", s);
+		free(s);
+		CU_FAIL_FATAL("a test config the model refuses");
+	}
+	wr_otg_err_free(&err);
+	return j;
+}
+
 /* Build @p text; the errors must be exactly the NULL-terminated list
  * (none: the plan built). */
 static int
 build(const char *text, struct wr_otg_plan *p, ...)
 {
 	struct wr_otg_err err;
-	json_t *cfg = doc(text);
+	json_t *cfg = config(text);
 	const char *want;
 	va_list ap;
 	size_t i = 0;
@@ -91,7 +111,7 @@ refused(const char *text, ...)
 {
 	struct wr_otg_plan p;
 	struct wr_otg_err err;
-	json_t *cfg = doc(text);
+	json_t *cfg = config(text);
 	const char *want;
 	va_list ap;
 	size_t i = 0;
@@ -219,15 +239,12 @@ test_layer1(void)
 
 	CU_ASSERT_EQUAL_FATAL(build("{" PORTS ", \"layer1\": [{\"name\": \"l1\","
 		"\"port_names\": [\"p1\"], \"speed\": \"speed_10_gbps\","
-		"\"mtu\": 9000, \"promiscuous\": false}, {\"name\": \"l2\","
-		"\"port_names\": [\"p2\"], \"mtu\": 1500}]}", &p, NULL), 0);
+		"\"mtu\": 9000, \"promiscuous\": false}]}", &p, NULL), 0);
 	CU_ASSERT_TRUE(p.ports[0].l1.set);
 	CU_ASSERT_EQUAL(p.ports[0].l1.speed_mbps, 10000);
 	CU_ASSERT_EQUAL(p.ports[0].l1.mtu, 9000);
 	CU_ASSERT_EQUAL(p.ports[0].l1.promisc, 0);
-	CU_ASSERT_TRUE(p.ports[1].l1.set);
-	CU_ASSERT_EQUAL(p.ports[1].l1.speed_mbps, 0);
-	CU_ASSERT_EQUAL(p.ports[1].l1.mtu, 1500);
+	CU_ASSERT_FALSE(p.ports[1].l1.set);
 	CU_ASSERT_EQUAL(p.ports[1].l1.promisc, -1);
 	wr_otg_plan_free(&p);
 
@@ -255,11 +272,14 @@ test_layer1(void)
 		"layer1[1].port_names[1]: port \"p1\" has a layer1 already",
 		"layer1[2].port_names[0]: port \"p2\" has a layer1 already",
 		NULL);
-	/* A speed a device does not report cannot be checked. */
+	/* A speed a device does not report cannot be checked; the model's
+	 * promiscuous (default true) on a device that cannot set it. */
 	refused("{" PORTS ", \"layer1\": [{\"name\": \"l\", \"port_names\": "
 		"[\"p2\"], \"speed\": \"speed_1_gbps\"}]}",
 		"layer1[0].speed: port \"p2\"'s device does not report its speed, "
-		"so speed_1_gbps cannot be checked", NULL);
+		"so speed_1_gbps cannot be checked",
+		"layer1[0].promiscuous: port \"p2\"'s device cannot set "
+		"promiscuous mode", NULL);
 }
 
 /* The capture of @p filters on p1, its expression; NULL when refused. */
@@ -275,7 +295,7 @@ cap_expr(const char *filters)
 	snprintf(text, sizeof(text), "{" PORTS ", \"captures\": [{\"name\": "
 		 "\"c\", \"port_names\": [\"p1\"], \"format\": \"pcap\", "
 		 "\"overwrite\": true, \"filters\": %s}]}", filters);
-	cfg = doc(text);
+	cfg = config(text);
 	wr_otg_err_init(&err);
 	if (wr_otg_plan_build(cfg, &env, &p, &err) == 0) {
 		CU_ASSERT_TRUE(p.ports[0].cap.set);
@@ -532,7 +552,7 @@ test_devices_refused(void)
 {
 	refused("{" PORTS ", \"devices\": [{\"name\": \"d1\","
 		"\"bgp\": {\"router_id\": \"1.1.1.1\"}, \"ipv4_loopbacks\": [],"
-		"\"ipv6_loopbacks\": [{\"name\": \"lo\"}], \"ethernets\": ["
+		"\"ipv6_loopbacks\": [{\"name\": \"lo\", \"eth_name\": \"e1\"}], \"ethernets\": ["
 		"{\"name\": \"e1\", \"connection\": {\"choice\": \"lag_name\","
 		"  \"lag_name\": \"lag1\"}, \"mac\": \"02:00:00:00:00:01\", \"mtu\": 1500},"
 		"{\"name\": \"e2\", \"connection\": {\"choice\": \"port_name\","
@@ -577,7 +597,9 @@ test_devices_refused(void)
 		"does not choose one)",
 		NULL);
 	/* Names are the config's, once. */
-	refused("{" PORTS ", \"flows\": [{\"name\": \"p2\"}], \"devices\": [{"
+	refused("{" PORTS ", \"flows\": [{\"name\": \"p2\", "
+		"\"tx_rx\": {\"choice\": \"port\", \"port\": {\"tx_name\": \"p1\","
+		"\"rx_names\": [\"p2\"]}}}], \"devices\": [{"
 		"\"name\": \"d1\", \"ethernets\": [{\"name\": \"d1\", \"connection\":"
 		"{\"choice\": \"port_name\", \"port_name\": \"p1\"}, \"mac\": "
 		"\"02:00:00:00:00:01\", \"mtu\": 1500}]}]}",
@@ -650,6 +672,61 @@ test_states(void)
 	wr_otg_plan_free(&p);
 }
 
+/* A config as snappi 1.61.0 serialises it (test/fixtures/
+ * otg_plan_snappi.json: snappi.api().config() with two ports, a layer1, a
+ * pcapng capture of two filters and two devices, c.serialize()), checked,
+ * planned, and its stream file loaded. */
+static void
+test_snappi_config(void)
+{
+	const int map[2] = { 0, 1 };
+	struct wr_stream_file f;
+	struct wr_otg_plan p;
+	struct wr_otg_err err;
+	struct wr_error e;
+	json_error_t je;
+	json_t *cfg;
+	char *yaml;
+	int i;
+
+	cfg = json_load_file(WR_FIXTURES "/otg_plan_snappi.json", 0, &je);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(cfg);
+	wr_otg_err_init(&err);
+	CU_ASSERT_EQUAL_FATAL(wr_otg_check(cfg, "Config", &err), 0);
+	CU_ASSERT_EQUAL_FATAL(wr_otg_plan_build(cfg, &env, &p, &err), 0);
+	CU_ASSERT_EQUAL(p.ports[0].l1.speed_mbps, 10000);
+	CU_ASSERT_EQUAL(p.ports[0].l1.mtu, 1500);
+	CU_ASSERT_EQUAL(p.ports[0].l1.promisc, 1);
+	CU_ASSERT_TRUE(p.ports[0].cap.pcapng);
+	CU_ASSERT_TRUE(p.ports[0].cap.overwrite);
+	CU_ASSERT_STRING_EQUAL(p.ports[0].cap.filter, "(ether[6:4] = 0x2000000 and "
+			       "ether[10:2] = 0x20a) and (ether[30:4] = 0xa000001)");
+	CU_ASSERT_FALSE(p.ports[1].cap.set);
+	CU_ASSERT_EQUAL_FATAL(wr_otg_plan_yaml(&p, map, &yaml), 0);
+	CU_ASSERT_EQUAL_FATAL(wr_yaml_load_streams_buf("otg.yaml", yaml,
+			      strlen(yaml), &f, &e), 0);
+	CU_ASSERT_EQUAL(f.n_streams, 0);
+	CU_ASSERT_EQUAL_FATAL(f.hosts.n, 2);
+	i = wr_host_specs_find(&f.hosts, "d1.eth");
+	CU_ASSERT_EQUAL_FATAL(i, 0);
+	CU_ASSERT_EQUAL(f.hosts.groups[i].vlan[0], 200);
+	CU_ASSERT_EQUAL(f.hosts.groups[i].tpid[0], 0x8100);
+	/* gateway_mac absent: the check made it auto, so it is asked. */
+	CU_ASSERT_TRUE(f.hosts.groups[i].v4.has_gateway);
+	i = wr_host_specs_find(&f.hosts, "d2.eth");
+	CU_ASSERT_EQUAL_FATAL(i, 1);
+	CU_ASSERT_EQUAL(f.hosts.groups[i].port, 1);
+	CU_ASSERT_EQUAL(f.hosts.groups[i].v4.mode, WR_HOST_ADDR_NONE);
+	CU_ASSERT_TRUE(f.hosts.groups[i].v6.has_gateway);
+	CU_ASSERT_TRUE(f.hosts.groups[i].v6.gateway ==
+		       (((__uint128_t)0x20010db800000000ull << 64) | 1));
+	wr_stream_file_free(&f);
+	free(yaml);
+	wr_otg_plan_free(&p);
+	wr_otg_err_free(&err);
+	json_decref(cfg);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -663,6 +740,7 @@ main(int argc, char **argv)
 		{ "devices", test_devices },
 		{ "devices_refused", test_devices_refused },
 		{ "states", test_states },
+		{ "snappi_config", test_snappi_config },
 		CU_TEST_INFO_NULL,
 	};
 	static CU_SuiteInfo suites[] = {
