@@ -3,16 +3,9 @@
 #include "wr_server_otg_priv.h"
 
 /*
- * Until the other files of issue 35 are linked, what they define is
- * declared weak here: the schema checks (wr_otg_check.c), the plan
- * (wr_otg_plan*.c), the remote servers (wr_server_otg_remote.c).  A request
- * that needs a missing one is answered 501, never half done.
+ * Until wr_server_otg_remote.c is linked, its functions are weak here: no
+ * location names another server (the plan refuses them, remote_ok false).
  */
-#pragma weak wr_otg_plan_build
-#pragma weak wr_otg_plan_free
-#pragma weak wr_otg_plan_yaml
-#pragma weak wr_otg_update
-#pragma weak wr_otg_states
 #pragma weak wr_srv_otg_remote_open
 #pragma weak wr_srv_otg_remote_offset_ns
 #pragma weak wr_srv_otg_remote_close
@@ -32,7 +25,7 @@ static void
 otg_clear(struct srv_otg *o)
 {
 	targets_close(o);
-	if (o->have_plan && wr_otg_plan_free != NULL)
+	if (o->have_plan)
 		wr_otg_plan_free(&o->plan);
 	memset(&o->plan, 0, sizeof(o->plan));
 	o->have_plan = false;
@@ -312,11 +305,6 @@ config_set(struct server *s, struct conn *c, struct srv_otg *o,
 	json_t *cfg, *res;
 	unsigned int i;
 
-	if (wr_otg_plan_build == NULL || wr_otg_plan_yaml == NULL) {
-		wr_srv_otg_fail1(out, 501, NULL, "this build has no OTG plan "
-				 "(wr_otg_plan.c)");
-		return;
-	}
 	cfg = wr_srv_otg_body(rq, "Config", out);
 	if (cfg == NULL)
 		return;
