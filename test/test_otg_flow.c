@@ -362,7 +362,7 @@ test_refusals(void)
 			 "[{\"choice\": \"ethernet\"}, {\"choice\": \"lacp\", "
 			 "\"lacp\": {}}]}", 1, &fr, &fl, &err);
 	CU_ASSERT_EQUAL(rc, -EINVAL);
-	CU_ASSERT_STRING_EQUAL(err0(&err), "flows[0].tx_rx.port: tx_name: no "
+	CU_ASSERT_STRING_EQUAL(err0(&err), "flows[0].tx_rx.port.tx_name: no "
 			       "port named \"nope\"");
 	CU_ASSERT_STRING_EQUAL(json_string_value(json_array_get(err.errors, 1)),
 			       "flows[0].packet[1].lacp: not supported: "

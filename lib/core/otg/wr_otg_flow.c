@@ -541,7 +541,7 @@ flow_txrx(const json_t *txrx, const char *path, const struct wr_otg_plan *p,
 {
 	const char *c = choice_of(txrx, "port");
 	const json_t *o = member(txrx, c);
-	char q[WR_OTG_PATH_MAX];
+	char q[WR_OTG_PATH_MAX], t[WR_OTG_PATH_MAX];
 	const char *tx;
 	size_t i;
 	int rc = 0, k;
@@ -551,9 +551,12 @@ flow_txrx(const json_t *txrx, const char *path, const struct wr_otg_plan *p,
 		return flow_devices(o, q, p, stream, out, ctx, line_mbps, err);
 	tx = json_string_value(member(o, "tx_name"));
 	k = tx != NULL ? port_index(p, tx) : -1;
-	if (k < 0)
-		return wr_otg_err_add(err, q, "tx_name: no port named \"%s\"",
+	if (k < 0) {
+		/* The member's own path: what a script has to change. */
+		wr_otg_pathf(t, "%s.tx_name", q);
+		return wr_otg_err_add(err, t, "no port named \"%s\"",
 				      tx != NULL ? tx : "");
+	}
 	out->tx_port = (unsigned int)k;
 	*line_mbps = p->ports[k].line_mbps;
 	for (i = 0; i < json_array_size(member(o, "rx_names")); i++) {
@@ -561,20 +564,22 @@ flow_txrx(const json_t *txrx, const char *path, const struct wr_otg_plan *p,
 							"rx_names"), i));
 
 		k = rx != NULL ? port_index(p, rx) : -1;
-		if (k < 0)
-			rc = wr_otg_err_add(err, q, "rx_names[%zu]: no port "
-					    "named \"%s\"", i, rx != NULL ? rx : "");
-		else
+		if (k < 0) {
+			wr_otg_pathf(t, "%s.rx_names[%zu]", q, i);
+			rc = wr_otg_err_add(err, t, "no port named \"%s\"",
+					    rx != NULL ? rx : "");
+		} else
 			out->rx_ports |= 1ull << k;
 	}
 	if (member(o, "rx_name") != NULL) {
 		const char *rx = json_string_value(member(o, "rx_name"));
 
 		k = rx != NULL ? port_index(p, rx) : -1;
-		if (k < 0)
-			rc = wr_otg_err_add(err, q, "rx_name: no port named "
-					    "\"%s\"", rx != NULL ? rx : "");
-		else
+		if (k < 0) {
+			wr_otg_pathf(t, "%s.rx_name", q);
+			rc = wr_otg_err_add(err, t, "no port named \"%s\"",
+					    rx != NULL ? rx : "");
+		} else
 			out->rx_ports |= 1ull << k;
 	}
 	if (rc != 0)
