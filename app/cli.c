@@ -270,6 +270,28 @@ OPT(o_pcap_dir, "pcap-dir", 'P', WR_CLI_VALUE, "DIR", NULL,
     "relative name inside DIR: no .., no links); without it a client's "
     "pcap: is refused.");
 
+/* serve: the Open Traffic Generator API (doc/otg.md) */
+OPT(o_otg, "otg", 'g', WR_CLI_VALUE, "[https://|http://][ADDR:]PORT", NULL,
+    "Also serve the OTG API (snappi's) and the web console over HTTPS "
+    "(`https://127.0.0.1:8443` as ixia-c; `http://` for plain HTTP; "
+    "127.0.0.1 unless an address is given).  The server's own user on the "
+    "loopback needs nothing; others the token of `--otg-token-file` (else "
+    "`--token-file`'s) or a client certificate `--tls-client-ca` signed.");
+OPT(o_tls_cert, "tls-cert", 'T', WR_CLI_FILE_IN, "CERT.pem", NULL,
+    "The OTG API's certificate (chain), PEM (default: an EC P-256 one made "
+    "at each start, its SHA-256 fingerprint logged to pin it).");
+OPT(o_tls_key, "tls-key", 'K', WR_CLI_FILE_IN, "KEY.pem", NULL,
+    "`--tls-cert`'s private key, PEM.");
+OPT(o_tls_client_ca, "tls-client-ca", 'A', WR_CLI_FILE_IN, "CA.pem", NULL,
+    "Clients of the OTG API whose certificate this CA signed need no token.");
+OPT(o_otg_token, "otg-token-file", 'N', WR_CLI_FILE_IN, "FILE", NULL,
+    "The OTG API's own token (as `--token-file`'s: mode 0600, 16 "
+    "characters or more): `Authorization: Bearer TOKEN`, or snappi's "
+    "`location=\"https://otg:TOKEN@HOST:PORT\"`.");
+OPT(o_remote_token, "remote-token-file", 'R', WR_CLI_FILE_IN, "FILE", NULL,
+    "The token of the other servers an OTG config's locations name "
+    "(HOST:PORT/INDEX) (default: the OTG API's own).");
+
 /* console (Python: wirerate/console.py) */
 OPT(o_c_socket, "socket", 0, WR_CLI_SOCKET, "PATH", NULL,
     "The server's Unix socket (default `$WIRERATE_SOCKET`, else the "
@@ -369,6 +391,8 @@ static const struct wr_cli_use serve_opts[] = {
 	USE(o_idle), USE(o_owner), USE(o_max_clients), USE(o_http),
 	USE(o_http_token), USE(o_capture_dir), USE(o_pcap_dir),
 	USE(o_socket_group),
+	USE(o_otg), USE(o_tls_cert), USE(o_tls_key), USE(o_tls_client_ca),
+	USE(o_otg_token), USE(o_remote_token),
 	END,
 };
 

@@ -75,7 +75,32 @@ struct serve_args {
 	struct wr_server_opts so;
 	struct wr_opts o;
 	char host[64], http_host[64];
+	char otg_host[64];
 };
+
+/* --otg [https://|http://][ADDR:]PORT: https:// unless http:// is written. */
+static int
+opt_otg(const char *arg, struct serve_args *a)
+{
+	struct wr_server_opts *so = &a->so;
+
+	so->otg_tls = true;
+	if (strncmp(arg, "https://", 8) == 0) {
+		arg += 8;
+	} else if (strncmp(arg, "http://", 7) == 0) {
+		arg += 7;
+		so->otg_tls = false;
+	} else if (strstr(arg, "://") != NULL) {
+		fprintf(stderr, "wirerate: --otg: https:// or http:// only, got "
+			"\"%s\"\n", arg);
+		return -EINVAL;
+	}
+	if (opt_addr("--otg", arg, a->otg_host, sizeof(a->otg_host),
+		     &so->otg_port) != 0)
+		return -EINVAL;
+	so->otg_host = a->otg_host;
+	return 0;
+}
 
 static int
 serve_opt(void *ctx, const struct wr_cli_opt *opt, const char *val)
@@ -114,6 +139,25 @@ serve_opt(void *ctx, const struct wr_cli_opt *opt, const char *val)
 		break;
 	case 't':
 		so->token_file = val;
+		break;
+	case 'g':
+		if (opt_otg(val, a) != 0)
+			return WR_EXIT_USAGE;
+		break;
+	case 'T':
+		so->tls_cert = val;
+		break;
+	case 'K':
+		so->tls_key = val;
+		break;
+	case 'A':
+		so->tls_client_ca = val;
+		break;
+	case 'N':
+		so->otg_token_file = val;
+		break;
+	case 'R':
+		so->remote_token_file = val;
 		break;
 	case 'i':
 		if (opt_seconds_ms("--idle-timeout", val,
@@ -217,6 +261,30 @@ wr_cmd_serve(const struct wr_cli_cmd *cmd, int argc, char **argv)
 	if (so.tcp_host != NULL && so.token_file == NULL) {
 		fprintf(stderr, "wirerate: --listen needs --token-file FILE (a "
 			"secret readable by its owner only)\n");
+		return WR_EXIT_USAGE;
+	}
+	/* The OTG API's options: each one's line, before EAL. */
+	if (so.otg_host == NULL &&
+	    (so.tls_cert || so.tls_key || so.tls_client_ca ||
+	     so.otg_token_file || so.remote_token_file)) {
+		fprintf(stderr, "wirerate: --%s is the OTG API's: it needs --otg "
+			"[https://|http://][ADDR:]PORT\n", so.tls_cert ?
+			"tls-cert" : so.tls_key ? "tls-key" : so.tls_client_ca ?
+			"tls-client-ca" : so.otg_token_file ? "otg-token-file" :
+			"remote-token-file");
+		return WR_EXIT_USAGE;
+	}
+	if ((so.tls_cert != NULL) != (so.tls_key != NULL)) {
+		fprintf(stderr, "wirerate: --%s needs --%s too (a certificate "
+			"and its key)\n", so.tls_cert ? "tls-cert" : "tls-key",
+			so.tls_cert ? "tls-key" : "tls-cert");
+		return WR_EXIT_USAGE;
+	}
+	if (so.otg_host != NULL && !so.otg_tls &&
+	    (so.tls_cert || so.tls_client_ca)) {
+		fprintf(stderr, "wirerate: --%s is for https://: --otg is "
+			"http://%s:%u\n", so.tls_cert ? "tls-cert" :
+			"tls-client-ca", so.otg_host, so.otg_port);
 		return WR_EXIT_USAGE;
 	}
 	wr_error_clear(&err);

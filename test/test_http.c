@@ -416,6 +416,195 @@ test_foreign(void)
 	CU_ASSERT_EQUAL(ans.status, 200);
 }
 
+/* Bodies of the OTG listener: Content-Length, chunked (decoded in place),
+ * limits, the next request left where it is. */
+static ssize_t
+body(const char *head_body, struct wr_http_req *req, char *buf, size_t cap,
+     size_t max, size_t *blen, int *st)
+{
+	ssize_t h;
+	size_t n;
+
+	*st = 0;
+	h = wr_http_parse(head_body, strlen(head_body), req, st);
+	if (h <= 0)
+		return -1000;
+	n = strlen(head_body) - (size_t)h;
+	CU_ASSERT_FATAL(n < cap);
+	memcpy(buf, head_body + h, n + 1);
+	return wr_http_body(buf, n, req, max, blen, st);
+}
+
+static void
+test_body(void)
+{
+	struct wr_http_req req;
+	char buf[512];
+	size_t blen = 99;
+	int st;
+
+	/* Content-Length: the bytes as they are, the next request after. */
+	CU_ASSERT_EQUAL(body("POST /config HTTP/1.1\r\nHost: a\r\n"
+			     "Content-Length: 7\r\n\r\n{\"a\":1}GET /",
+			     &req, buf, sizeof(buf), 100, &blen, &st), 7);
+	CU_ASSERT_EQUAL(blen, 7);
+	CU_ASSERT_EQUAL(memcmp(buf, "{\"a\":1}GET /", 12), 0);
+	CU_ASSERT(req.has_body && !req.chunked);
+	CU_ASSERT_EQUAL(req.content_length, 7);
+	/* Not all there yet. */
+	CU_ASSERT_EQUAL(body("POST / HTTP/1.1\r\nContent-Length: 10\r\n\r\n"
+			     "12345", &req, buf, sizeof(buf), 100, &blen, &st),
+			-EAGAIN);
+	/* Over the limit: known from the head, before any byte of it. */
+	CU_ASSERT_EQUAL(body("POST / HTTP/1.1\r\nContent-Length: 101\r\n\r\n",
+			     &req, buf, sizeof(buf), 100, &blen, &st), -EMSGSIZE);
+	CU_ASSERT_EQUAL(st, 413);
+	/* No length, no coding: no body (a GET), 0 bytes. */
+	CU_ASSERT_EQUAL(body("GET / HTTP/1.1\r\n\r\nGET /x", &req, buf,
+			     sizeof(buf), 100, &blen, &st), 0);
+	CU_ASSERT_EQUAL(blen, 0);
+	/* Chunked: two chunks (one with an extension, upper-case hex), a
+	 * trailer, then the next request; the data moved together. */
+	CU_ASSERT_EQUAL(body("POST / HTTP/1.1\r\nTransfer-Encoding: Chunked"
+			     "\r\n\r\n3;x=y\r\nabc\r\nA\r\n0123456789\r\n"
+			     "0\r\nX-T: 1\r\n\r\nNEXT", &req, buf,
+			     sizeof(buf), 100, &blen, &st),
+			(ssize_t)strlen("3;x=y\r\nabc\r\nA\r\n0123456789\r\n"
+					"0\r\nX-T: 1\r\n\r\n"));
+	CU_ASSERT_EQUAL(blen, 13);
+	CU_ASSERT_EQUAL(memcmp(buf, "abc0123456789", 13), 0);
+	CU_ASSERT(req.chunked && req.has_body);
+	/* Bare LFs, no trailer. */
+	CU_ASSERT_EQUAL(body("POST / HTTP/1.1\nTransfer-Encoding: chunked\n\n"
+			     "2\nhi\n0\n\n", &req, buf, sizeof(buf), 100,
+			     &blen, &st), (ssize_t)strlen("2\nhi\n0\n\n"));
+	CU_ASSERT_EQUAL(blen, 2);
+	CU_ASSERT_EQUAL(memcmp(buf, "hi", 2), 0);
+	/* Incomplete at each place: the size line, the data, its CRLF, the
+	 * last chunk, the trailers' end; nothing moved meanwhile. */
+	CU_ASSERT_EQUAL(body("POST / HTTP/1.1\r\nTransfer-Encoding: chunked"
+			     "\r\n\r\n3", &req, buf, sizeof(buf), 100, &blen,
+			     &st), -EAGAIN);
+	CU_ASSERT_EQUAL(body("POST / HTTP/1.1\r\nTransfer-Encoding: chunked"
+			     "\r\n\r\n3\r\nab", &req, buf, sizeof(buf), 100,
+			     &blen, &st), -EAGAIN);
+	CU_ASSERT_EQUAL(body("POST / HTTP/1.1\r\nTransfer-Encoding: chunked"
+			     "\r\n\r\n3\r\nabc\r", &req, buf, sizeof(buf),
+			     100, &blen, &st), -EAGAIN);
+	CU_ASSERT_EQUAL(body("POST / HTTP/1.1\r\nTransfer-Encoding: chunked"
+			     "\r\n\r\n3\r\nabc\r\n0\r\n", &req, buf,
+			     sizeof(buf), 100, &blen, &st), -EAGAIN);
+	CU_ASSERT_EQUAL(memcmp(buf, "3\r\nabc", 6), 0);
+	/* Malformed: no digits, junk after the size, data not followed by
+	 * CRLF. */
+	CU_ASSERT_EQUAL(body("POST / HTTP/1.1\r\nTransfer-Encoding: chunked"
+			     "\r\n\r\nzz\r\n", &req, buf, sizeof(buf), 100,
+			     &blen, &st), -EBADMSG);
+	CU_ASSERT_EQUAL(st, 400);
+	CU_ASSERT_EQUAL(body("POST / HTTP/1.1\r\nTransfer-Encoding: chunked"
+			     "\r\n\r\n3 x\r\nabc\r\n0\r\n\r\n", &req, buf,
+			     sizeof(buf), 100, &blen, &st), -EBADMSG);
+	CU_ASSERT_EQUAL(body("POST / HTTP/1.1\r\nTransfer-Encoding: chunked"
+			     "\r\n\r\n3\r\nabcd\r\n0\r\n\r\n", &req, buf,
+			     sizeof(buf), 100, &blen, &st), -EBADMSG);
+	/* Chunks adding up past the limit: 413 from the size line. */
+	CU_ASSERT_EQUAL(body("POST / HTTP/1.1\r\nTransfer-Encoding: chunked"
+			     "\r\n\r\n40\r\n", &req, buf, sizeof(buf), 63,
+			     &blen, &st), -EMSGSIZE);
+	CU_ASSERT_EQUAL(st, 413);
+	CU_ASSERT_EQUAL(body("POST / HTTP/1.1\r\nTransfer-Encoding: chunked"
+			     "\r\n\r\nffffffffffffffff\r\n", &req, buf,
+			     sizeof(buf), 100, &blen, &st), -EMSGSIZE);
+	/* The head: both framings (smuggling), another coding (501), two
+	 * codings, an expectation other than 100-continue (417). */
+	CU_ASSERT_EQUAL(parse("POST / HTTP/1.1\r\nContent-Length: 3\r\n"
+			      "Transfer-Encoding: chunked\r\n\r\n", &req, &st),
+			-EBADMSG);
+	CU_ASSERT_EQUAL(st, 400);
+	CU_ASSERT_EQUAL(parse("POST / HTTP/1.1\r\nTransfer-Encoding: gzip, "
+			      "chunked\r\n\r\n", &req, &st), -EBADMSG);
+	CU_ASSERT_EQUAL(st, 501);
+	CU_ASSERT_EQUAL(parse("POST / HTTP/1.1\r\nTransfer-Encoding: chunked"
+			      "\r\nTransfer-Encoding: chunked\r\n\r\n", &req,
+			      &st), -EBADMSG);
+	CU_ASSERT_EQUAL(st, 400);
+	CU_ASSERT_EQUAL(parse("POST / HTTP/1.1\r\nExpect: 200-ok\r\n\r\n",
+			      &req, &st), -EBADMSG);
+	CU_ASSERT_EQUAL(st, 417);
+	CU_ASSERT(parse("POST / HTTP/1.1\r\nExpect: 100-Continue\r\n\r\n",
+			&req, &st) > 0 && req.expect_continue);
+}
+
+static void
+test_keep_alive_auth(void)
+{
+	struct wr_http_req req;
+	char tok[64], head[512];
+	int st;
+
+	CU_ASSERT(parse("GET / HTTP/1.1\r\n\r\n", &req, &st) > 0);
+	CU_ASSERT(wr_http_keep_alive(&req));
+	CU_ASSERT(parse("GET / HTTP/1.1\r\nConnection: Close\r\n\r\n", &req,
+			&st) > 0);
+	CU_ASSERT(!wr_http_keep_alive(&req));
+	CU_ASSERT(parse("GET / HTTP/1.0\r\n\r\n", &req, &st) > 0);
+	CU_ASSERT(!wr_http_keep_alive(&req));
+	CU_ASSERT(parse("GET / HTTP/1.0\r\nConnection: keep-alive\r\n\r\n",
+			&req, &st) > 0);
+	CU_ASSERT(wr_http_keep_alive(&req));
+	/* Authorization: kept whole; one only. */
+	CU_ASSERT(parse("GET / HTTP/1.1\r\nAuthorization: Bearer  abc\r\n"
+			"\r\n", &req, &st) > 0);
+	CU_ASSERT(req.has_auth);
+	CU_ASSERT_STRING_EQUAL(req.authorization, "Bearer  abc");
+	CU_ASSERT_EQUAL(wr_http_auth_token(req.authorization, tok, sizeof(tok)),
+			0);
+	CU_ASSERT_STRING_EQUAL(tok, "abc");
+	CU_ASSERT_EQUAL(parse("GET / HTTP/1.1\r\nAuthorization: a\r\n"
+			      "Authorization: b\r\n\r\n", &req, &st), -EBADMSG);
+	/* Bearer, and Basic's password: base64 of "otg:s3cret-token-0123"
+	 * (python3 -c 'import base64; print(base64.b64encode(...))'). */
+	CU_ASSERT_EQUAL(wr_http_auth_token("Bearer abc", tok, sizeof(tok)), 0);
+	CU_ASSERT_STRING_EQUAL(tok, "abc");
+	CU_ASSERT_EQUAL(wr_http_auth_token("basic b3RnOnMzY3JldC10b2tlbi0wMTIz",
+					   tok, sizeof(tok)), 0);
+	CU_ASSERT_STRING_EQUAL(tok, "s3cret-token-0123");
+	/* "u:ab" (one '=' of padding), ":a:b" (a colon in the password). */
+	CU_ASSERT_EQUAL(wr_http_auth_token("Basic dTphYg==", tok, sizeof(tok)),
+			0);
+	CU_ASSERT_STRING_EQUAL(tok, "ab");
+	CU_ASSERT_EQUAL(wr_http_auth_token("Basic OmE6Yg==", tok, sizeof(tok)),
+			0);
+	CU_ASSERT_STRING_EQUAL(tok, "a:b");
+	CU_ASSERT_EQUAL(wr_http_auth_token("", tok, sizeof(tok)), -ENOENT);
+	CU_ASSERT_EQUAL(wr_http_auth_token("Digest x", tok, sizeof(tok)),
+			-EINVAL);
+	CU_ASSERT_EQUAL(wr_http_auth_token("Basic dTphYg=", tok, sizeof(tok)),
+			-EINVAL);
+	/* "user" (no colon), "u:" (empty password). */
+	CU_ASSERT_EQUAL(wr_http_auth_token("Basic dXNlcg==", tok, sizeof(tok)),
+			-EINVAL);
+	CU_ASSERT_EQUAL(wr_http_auth_token("Basic dTo=", tok, sizeof(tok)),
+			-EINVAL);
+	CU_ASSERT_EQUAL(wr_http_auth_token("Bearer a b", tok, sizeof(tok)),
+			-EINVAL);
+	CU_ASSERT_EQUAL(wr_http_auth_token("Bearer abcd", tok, 4), -EINVAL);
+	/* A response head with its length and the connection's fate. */
+	CU_ASSERT_EQUAL(wr_http_resp_head(401, "application/json", 12, false,
+					  "WWW-Authenticate: Bearer\r\n", head,
+					  sizeof(head)),
+			(ssize_t)strlen(head));
+	CU_ASSERT_STRING_EQUAL(head, "HTTP/1.1 401 Unauthorized\r\n"
+			       "Content-Type: application/json\r\n"
+			       "Content-Length: 12\r\n"
+			       "Cache-Control: no-store\r\n"
+			       "X-Content-Type-Options: nosniff\r\n"
+			       "WWW-Authenticate: Bearer\r\n"
+			       "Connection: close\r\n\r\n");
+	CU_ASSERT_EQUAL(wr_http_resp_head(200, NULL, 0, true, NULL, head, 20),
+			-ENOSPC);
+}
+
 static CU_TestInfo http_tests[] = {
 	{ "peer_uid", test_peer_uid },
 	{ "foreign", test_foreign },
@@ -424,6 +613,8 @@ static CU_TestInfo http_tests[] = {
 	{ "upgrade", test_upgrade },
 	{ "ws", test_ws },
 	{ "assets", test_assets },
+	{ "body", test_body },
+	{ "keep_alive_auth", test_keep_alive_auth },
 	CU_TEST_INFO_NULL,
 };
 

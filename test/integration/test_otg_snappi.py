@@ -86,9 +86,9 @@ class Scenarios:
             "10.7.0.1", "0.0.0.1", 5
         ip.dst.decrement.start, ip.dst.decrement.step, ip.dst.decrement.count = \
             "10.8.0.100", "0.0.0.2", 3
-        ip.time_to_live.random.min, ip.time_to_live.random.max = 10, 20
-        ip.time_to_live.random.seed, ip.time_to_live.random.count = 7, 4
-        udp.src_port.values = [1000, 2000, 3000, 4000]
+        ip.time_to_live.values = [64, 32, 16]
+        udp.src_port.random.min, udp.src_port.random.max = 1000, 1010
+        udp.src_port.random.seed, udp.src_port.random.count = 7, 4
         udp.dst_port.decrement.start, udp.dst_port.decrement.step = 5000, 3
         udp.dst_port.decrement.count = 5
 
@@ -132,11 +132,12 @@ class Scenarios:
                          counter(int(ipaddress.ip_address("10.7.0.1")), 1, 5, n))
         self.assertEqual([int(ipaddress.ip_address(r[5])) for r in v4],
                          counter(int(ipaddress.ip_address("10.8.0.100")), 2, 3, n, dec=True))
-        ttls = [int(r[6]) for r in v4]
-        self.assertTrue(all(10 <= t <= 20 for t in ttls), ttls)
-        self.assertLessEqual(len(set(ttls)), 4, ttls)
-        self.assertGreater(len(set(ttls)), 1, ttls)
-        self.assertEqual([int(r[7]) for r in v4], cycle([1000, 2000, 3000, 4000], n))
+        self.assertEqual([int(r[6]) for r in v4], cycle([64, 32, 16], n))
+        # random: count values in [min, max], drawn again and again (a seed of its own).
+        sports = [int(r[7]) for r in v4]
+        self.assertTrue(all(1000 <= x <= 1010 for x in sports), sports)
+        self.assertLessEqual(len(set(sports)), 4, sports)
+        self.assertGreater(len(set(sports)), 1, sports)
         self.assertEqual([int(r[8]) for r in v4], counter(5000, 3, 5, n, dec=True))
         # The frame without its FCS: OTG's sizes count it.
         self.assertEqual({int(r[9]) for r in v4}, {size - 4})
@@ -308,6 +309,22 @@ class OtgVeth(Scenarios, OtgCase):
     def far_counter(self):
         return kernel_counter(self.b, "rx_packets")
 
+    def test_locations(self):
+        """A port's location as wirerate's port index or its DPDK device name works as the
+        interface's name does: the same two ports, frames from the first to the second."""
+        for loc in (("0", "1"), ("net_af_packet0", "net_af_packet1"), (self.a, self.b)):
+            self.LOC = loc
+            self.api.set_config(self.base_config(rate_pps=1000, packets=5))
+            self.assertEqual([p.location for p in self.api.get_config().ports], list(loc))
+            # Whether a new config zeroes the ports' counters is the server's choice.
+            was = self.port_metrics(["p1", "p2"])
+            self.transmit(["f1"], "start")
+            m = self.wait_flows(["f1"], frames_rx={"f1": 5})["f1"]
+            self.assertEqual((m.frames_tx, m.frames_rx), (5, 5), loc)
+            now = self.port_metrics(["p1", "p2"])
+            self.assertEqual((now["p1"].frames_tx - was["p1"].frames_tx,
+                              now["p2"].frames_rx - was["p2"].frames_rx), (5, 5), loc)
+
     def kernel_times(self, pcap, display_filter="udp"):
         return [float(r[0]) for r in decode(pcap, ["frame.time_epoch"], display_filter)]
 
@@ -382,6 +399,39 @@ class OtgVeth(Scenarios, OtgCase):
         self.assertAlmostEqual(rate_a, 2000, delta=40)
         self.assertEqual(self.api.get_config().flows[0].rate.pps, 2000)
 
+    def test_live_size_change_on_the_wire(self):
+        """128-byte frames, then PATCH /config's size 256 while running: the kernel sees
+        128-byte frames (124 without the FCS) before, 256-byte after, no other size, and
+        as many as the flow's metrics count."""
+        c = self.base_config(rate_pps=500)
+        self.api.set_config(c)
+        self.far_begin()
+        self.transmit(["f1"], "start")
+        time.sleep(1.0)
+        cu = self.api.config_update()
+        cu.flows.property_names = [cu.flows.SIZE]
+        f = c.flows[0]
+        f.size.fixed = 256
+        cu.flows.flows.append(f)
+        t_up = time.time()
+        self.api.update_config(cu)
+        t_done = time.time()
+        time.sleep(1.0)
+        self.transmit(["f1"], "stop")
+        m = self.wait_flows(["f1"], timeout=5)["f1"]
+        pcap = self.far_end()
+        rows = [(float(t), int(n)) for t, n in decode(pcap, ["frame.time_epoch", "frame.len"],
+                                                      "udp")]
+        self.assertEqual(len(rows), m.frames_tx)
+        self.assertEqual(m.frames_rx, m.frames_tx)
+        self.assertEqual({n for _, n in rows}, {124, 252})
+        self.assertEqual({n for t, n in rows if t < t_up}, {124})
+        self.assertEqual({n for t, n in rows if t > t_done + 0.05}, {252})
+        # One change: every small frame before every large one.
+        lens = [n for _, n in rows]
+        self.assertEqual(lens, sorted(lens))
+        self.assertEqual(self.api.get_config().flows[0].size.fixed, 256)
+
     def test_devices_resolve_gateways(self):
         """Two devices, one on each port, each the other's IPv4 and IPv6 gateway: after
         protocol all start, monitor/states lists each one's gateway with the other's MAC,
@@ -408,8 +458,9 @@ class OtgVeth(Scenarios, OtgCase):
         f.duration.fixed_packets.packets = 20
         f.metrics.enable = True
         f.packet.ethernet().ipv4().udp()
-        self.api.set_config(c)
+        # Both directions, from before the config: the hosts may speak as soon as loaded.
         self.dump, self.dump_path = self.tcpdump(self.b, direction=None)
+        self.api.set_config(c)
         cs = self.api.control_state()
         cs.protocol.all.state = cs.protocol.all.START
         self.api.set_control_state(cs)

@@ -120,6 +120,9 @@ header(struct wr_http_req *req, const char *name, size_t nlen, const char *v,
 		if (take(tmp, sizeof(tmp), v, vlen, status) != 0)
 			return -EMSGSIZE;
 		req->conn_upgrade = req->conn_upgrade || lists(tmp, "upgrade");
+		req->conn_close = req->conn_close || lists(tmp, "close");
+		req->conn_keep_alive = req->conn_keep_alive ||
+				       lists(tmp, "keep-alive");
 	} else if (IS("sec-websocket-key")) {
 		return take(req->ws_key, sizeof(req->ws_key), v, vlen, status);
 	} else if (IS("sec-websocket-version")) {
@@ -146,10 +149,36 @@ header(struct wr_http_req *req, const char *name, size_t nlen, const char *v,
 			return fail(status, 400, -EBADMSG);
 		*seen_len = true;
 		*clen = n;
+		req->content_length = n;
 		if (n > 0)
 			req->has_body = true;
 	} else if (IS("transfer-encoding")) {
+		char tmp[128];
+
+		/* chunked alone: another coding would be a body we cannot
+		 * frame (RFC 9112 6.1: 501), two of them a smuggling attempt. */
+		if (req->chunked)
+			return fail(status, 400, -EBADMSG);
+		if (take(tmp, sizeof(tmp), v, vlen, status) != 0)
+			return -EMSGSIZE;
+		if (strcasecmp(tmp, "chunked") != 0)
+			return fail(status, 501, -EBADMSG);
 		req->has_body = true;
+		req->chunked = true;
+	} else if (IS("expect")) {
+		char tmp[64];
+
+		if (take(tmp, sizeof(tmp), v, vlen, status) != 0)
+			return fail(status, 417, -EBADMSG);
+		if (strcasecmp(tmp, "100-continue") != 0)
+			return fail(status, 417, -EBADMSG);
+		req->expect_continue = true;
+	} else if (IS("authorization")) {
+		if (req->has_auth)
+			return fail(status, 400, -EBADMSG);
+		req->has_auth = true;
+		return take(req->authorization, sizeof(req->authorization), v,
+			    vlen, status);
 	}
 #undef IS
 	return 0;
@@ -250,6 +279,10 @@ wr_http_parse(const char *buf, size_t len, struct wr_http_req *req,
 			return status != NULL && *status == 431 ? -EMSGSIZE :
 			       -EBADMSG;
 	}
+	/* Both: which one frames the body is where smuggling lives (RFC
+	 * 9112 6.3: a server may refuse it; we do). */
+	if (seen_len && req->chunked)
+		return fail(status, 400, -EBADMSG);
 	return (ssize_t)head;
 }
 
@@ -344,7 +377,8 @@ wr_http_route(const struct wr_http_req *req, const struct wr_http_policy *pol,
 				     WR_HTTP_WS_PATH);
 			return;
 		}
-		snprintf(want, sizeof(want), "http://%s", req->host);
+		snprintf(want, sizeof(want), "%s://%s",
+			 pol->https ? "https" : "http", req->host);
 		if (!req->has_origin || !req->has_host ||
 		    strcasecmp(req->origin, want) != 0) {
 			answer_error(ans, 403, "the WebSocket takes pages of "
@@ -376,21 +410,28 @@ wr_http_route(const struct wr_http_req *req, const struct wr_http_policy *pol,
 		      304 : 200;
 }
 
-static const char *
-reason(int status)
+const char *
+wr_http_reason(int status)
 {
 	switch (status) {
+	case 100: return "Continue";
 	case 101: return "Switching Protocols";
 	case 200: return "OK";
 	case 304: return "Not Modified";
 	case 400: return "Bad Request";
+	case 401: return "Unauthorized";
 	case 403: return "Forbidden";
 	case 404: return "Not Found";
 	case 405: return "Method Not Allowed";
+	case 409: return "Conflict";
 	case 413: return "Content Too Large";
 	case 414: return "URI Too Long";
+	case 417: return "Expectation Failed";
 	case 426: return "Upgrade Required";
+	case 429: return "Too Many Requests";
 	case 431: return "Request Header Fields Too Large";
+	case 500: return "Internal Server Error";
+	case 501: return "Not Implemented";
 	case 503: return "Service Unavailable";
 	case 505: return "HTTP Version Not Supported";
 	default: return "Error";
@@ -401,7 +442,7 @@ size_t
 wr_http_error_body(const struct wr_http_answer *ans, char *buf, size_t len)
 {
 	int n = snprintf(buf, len, "%d %s: %s\n", ans->status,
-			 reason(ans->status), ans->why);
+			 wr_http_reason(ans->status), ans->why);
 
 	return n < 0 ? 0 : (size_t)n < len ? (size_t)n : len - 1;
 }
@@ -436,7 +477,7 @@ wr_http_head(const struct wr_http_answer *ans, bool head_only, char *buf,
 			     "Content-Type: %s\r\nContent-Length: %zu\r\n"
 			     "ETag: %s\r\nCache-Control: no-cache\r\n%s"
 			     "Connection: close\r\n\r\n", ans->status,
-			     reason(ans->status), ans->asset->type,
+			     wr_http_reason(ans->status), ans->asset->type,
 			     ans->status == 304 ? 0 : ans->asset->len,
 			     ans->asset->etag, security);
 		break;
@@ -445,7 +486,7 @@ wr_http_head(const struct wr_http_answer *ans, bool head_only, char *buf,
 			     "Content-Type: text/plain; charset=utf-8\r\n"
 			     "Content-Length: %zu\r\n%s%s%s"
 			     "Connection: close\r\n\r\n", ans->status,
-			     reason(ans->status),
+			     wr_http_reason(ans->status),
 			     wr_http_error_body(ans, body, sizeof(body)),
 			     ans->status == 405 ? "Allow: GET, HEAD\r\n" : "",
 			     ans->status == 426 ?
@@ -479,6 +520,178 @@ wr_http_ws_accept(const char *key, char out[32])
 	/* 20 bytes: 28 characters of base64 and a NUL. */
 	EVP_EncodeBlock((unsigned char *)out, md, 20);
 	return 0;
+}
+
+/* ---- request bodies (the OTG listener) ---- */
+
+/* The end of the line starting at @p p (before @p end): its '\n', or NULL. */
+static const char *
+line_end(const char *p, const char *end)
+{
+	return memchr(p, '\n', (size_t)(end - p));
+}
+
+/* Chunked (RFC 9112 7.1): checked whole before anything moves, then (once
+ * complete) its data moved together to the buffer's start. */
+static ssize_t
+body_chunked(char *buf, size_t len, size_t max, size_t *body_len, int *status)
+{
+	const char *end = buf + len;
+	size_t pos = 0, out = 0, pass;
+
+	for (pass = 0; pass < 2; pass++) {
+		pos = out = 0;
+		for (;;) {
+			const char *p = buf + pos, *eol = line_end(p, end), *q;
+			unsigned long long size = 0;
+			size_t digits = 0;
+
+			if (eol == NULL)
+				return len >= max || len - pos > 1024 ?
+				       fail(status, len >= max ? 413 : 400,
+					    len >= max ? -EMSGSIZE :
+					    -EBADMSG) : -EAGAIN;
+			for (q = p; q < eol && isxdigit((unsigned char)*q); q++) {
+				if (++digits > 15)
+					return fail(status, 413, -EMSGSIZE);
+				size = size * 16 + (unsigned long long)
+				       (isdigit((unsigned char)*q) ? *q - '0' :
+					tolower((unsigned char)*q) - 'a' + 10);
+			}
+			/* Extensions (";name=value") are read and dropped. */
+			if (digits == 0 || (q < eol && *q != ';' && *q != '\r') ||
+			    (*q == '\r' && q + 1 != eol))
+				return fail(status, 400, -EBADMSG);
+			if (out + size > max)
+				return fail(status, 413, -EMSGSIZE);
+			pos = (size_t)(eol + 1 - buf);
+			if (size == 0)
+				break;
+			if (len - pos < size + 1)
+				return len >= max ? fail(status, 413, -EMSGSIZE) :
+				       -EAGAIN;
+			if (pass == 1)
+				memmove(buf + out, buf + pos, size);
+			out += size;
+			pos += size;
+			if (buf[pos] == '\r') {
+				if (len - pos < 2)
+					return -EAGAIN;
+				pos++;
+			}
+			if (buf[pos] != '\n')
+				return fail(status, 400, -EBADMSG);
+			pos++;
+		}
+		/* Trailer fields up to an empty line: dropped. */
+		for (;;) {
+			const char *p = buf + pos, *eol = line_end(p, end);
+
+			if (eol == NULL)
+				return len >= max || len - pos > WR_HTTP_HEAD_MAX ?
+				       fail(status, 400, -EBADMSG) : -EAGAIN;
+			pos = (size_t)(eol + 1 - buf);
+			if (eol == p || (eol == p + 1 && *p == '\r'))
+				break;
+		}
+	}
+	*body_len = out;
+	return (ssize_t)pos;
+}
+
+ssize_t
+wr_http_body(char *buf, size_t len, const struct wr_http_req *req, size_t max,
+	     size_t *body_len, int *status)
+{
+	*body_len = 0;
+	if (req->chunked)
+		return body_chunked(buf, len, max, body_len, status);
+	if (req->content_length > max)
+		return fail(status, 413, -EMSGSIZE);
+	if (len < req->content_length)
+		return -EAGAIN;
+	*body_len = (size_t)req->content_length;
+	return (ssize_t)req->content_length;
+}
+
+bool
+wr_http_keep_alive(const struct wr_http_req *req)
+{
+	return req->http10 ? req->conn_keep_alive && !req->conn_close :
+	       !req->conn_close;
+}
+
+/* The token's bytes: printable ASCII, as a token file's (wr_auth.h). */
+static int
+token_copy(const char *v, size_t n, char *tok, size_t len)
+{
+	size_t i;
+
+	if (n == 0 || n >= len)
+		return -EINVAL;
+	for (i = 0; i < n; i++)
+		if ((unsigned char)v[i] < 0x21 || (unsigned char)v[i] > 0x7e)
+			return -EINVAL;
+	memcpy(tok, v, n);
+	tok[n] = '\0';
+	return 0;
+}
+
+int
+wr_http_auth_token(const char *authz, char *tok, size_t len)
+{
+	unsigned char raw[400];
+	const char *v, *colon;
+	size_t n, pad = 0;
+	int dec;
+
+	if (authz == NULL || authz[0] == '\0')
+		return -ENOENT;
+	if (strncasecmp(authz, "Bearer ", 7) == 0) {
+		for (v = authz + 7; *v == ' '; v++)
+			;
+		return token_copy(v, strlen(v), tok, len);
+	}
+	if (strncasecmp(authz, "Basic ", 6) != 0)
+		return -EINVAL;
+	for (v = authz + 6; *v == ' '; v++)
+		;
+	n = strlen(v);
+	/* EVP_DecodeBlock() takes whole quanta and counts padding as
+	 * bytes: only those, and the padding taken off after. */
+	if (n == 0 || n % 4 != 0 || n / 4 * 3 > sizeof(raw) - 1)
+		return -EINVAL;
+	if (v[n - 1] == '=')
+		pad = v[n - 2] == '=' ? 2 : 1;
+	dec = EVP_DecodeBlock(raw, (const unsigned char *)v, (int)n);
+	if (dec < 0 || (size_t)dec < pad)
+		return -EINVAL;
+	dec -= (int)pad;
+	raw[dec] = '\0';
+	if (memchr(raw, '\0', (size_t)dec) != NULL)
+		return -EINVAL;
+	colon = strchr((const char *)raw, ':');
+	if (colon == NULL)
+		return -EINVAL;
+	return token_copy(colon + 1, strlen(colon + 1), tok, len);
+}
+
+ssize_t
+wr_http_resp_head(int status, const char *ctype, size_t body_len,
+		  bool keep_alive, const char *extra, char *buf, size_t len)
+{
+	int n = snprintf(buf, len, "HTTP/1.1 %d %s\r\n%s%s%s"
+			 "Content-Length: %zu\r\n"
+			 "Cache-Control: no-store\r\n"
+			 "X-Content-Type-Options: nosniff\r\n%s"
+			 "Connection: %s\r\n\r\n", status, wr_http_reason(status),
+			 ctype ? "Content-Type: " : "", ctype ? ctype : "",
+			 ctype ? "\r\n" : "", body_len, extra ? extra : "",
+			 keep_alive ? "keep-alive" : "close");
+
+	if (n < 0 || (size_t)n >= len)
+		return -ENOSPC;
+	return n;
 }
 
 /* ---- WebSocket frames ---- */

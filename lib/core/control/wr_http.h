@@ -23,8 +23,12 @@
  *
  * The console speaks the server's JSON-RPC API over the WebSocket, one
  * request per text message: the same methods, ownership and events as the
- * Unix socket, no second API.  Nothing is accepted in a request body: a
- * request with one is refused (413) before its body is read.
+ * Unix socket, no second API.  Nothing is accepted in a console request's
+ * body: a request with one is refused (413) before its body is read.  The
+ * OTG listener (--otg, doc/otg.md) serves the same routes and the OTG API,
+ * whose requests have JSON bodies: wr_http_body() frames them
+ * (Content-Length or chunked, at most WR_HTTP_BODY_MAX), and connections
+ * are kept alive between requests.
  *
  * Host and Origin (doc/web.md): without a token (a loopback address), a
  * request's Host must name the loopback (127.0.0.1, localhost, [::1]) at the
@@ -83,6 +87,14 @@ struct wr_http_req {
 	int ws_version;              /**< Sec-WebSocket-Version, -1 absent */
 	bool http10;
 	bool has_body;               /**< Content-Length > 0 or Transfer-Encoding */
+	/* The OTG listener's requests (wr_http_body(), keep-alive, tokens). */
+	unsigned long long content_length; /**< 0 when absent */
+	bool chunked;                /**< Transfer-Encoding: chunked */
+	bool conn_close;             /**< Connection lists "close" */
+	bool conn_keep_alive;        /**< Connection lists "keep-alive" (1.0) */
+	bool expect_continue;        /**< Expect: 100-continue */
+	bool has_auth;
+	char authorization[512];     /**< Authorization's value */
 };
 
 /**
@@ -97,6 +109,54 @@ struct wr_http_req {
 ssize_t wr_http_parse(const char *buf, size_t len, struct wr_http_req *req,
 		      int *status);
 
+/** The longest request body the OTG listener reads (a config of 1,000
+ *  flows as snappi writes it is about 3 MB), as sent (chunked framing
+ *  included). */
+#define WR_HTTP_BODY_MAX (32u << 20)
+
+/**
+ * The body of the request whose head @p req was parsed from: @p buf holds
+ * the @p len bytes received after that head.  Content-Length is taken as
+ * it is; chunked is decoded in place (the body then starts at @p buf),
+ * chunk extensions and trailers read and dropped.  No Content-Length and
+ * no Transfer-Encoding: no body (RFC 9112 6.3: a request's body is never
+ * read to the end of the connection).
+ * @return the bytes of the framed body (from @p buf; what follows is the
+ *         next request), @p body_len its decoded length; -EAGAIN more bytes
+ *         needed; -EMSGSIZE longer than @p max bytes (413, known from the
+ *         head when it says its length); -EBADMSG malformed framing (400).
+ *         @p status (may be NULL) gets the status of an error.
+ */
+ssize_t wr_http_body(char *buf, size_t len, const struct wr_http_req *req,
+		     size_t max, size_t *body_len, int *status);
+
+/** Whether the connection stays open after the answer to @p req (HTTP/1.1
+ *  unless "Connection: close"; HTTP/1.0 with "Connection: keep-alive"). */
+bool wr_http_keep_alive(const struct wr_http_req *req);
+
+/**
+ * The token an Authorization value carries: "Bearer TOKEN", or "Basic" with
+ * base64 of "USER:TOKEN" (the password; any user name), so that a client
+ * that only knows URLs (https://otg:TOKEN@host:8443) sends it.
+ * @return 0 with @p tok (NUL-terminated); -ENOENT when @p authz is empty;
+ *         -EINVAL another scheme, bad base64, no ':', a token longer than
+ *         @p len - 1 or with bytes that are not printable ASCII.
+ */
+int wr_http_auth_token(const char *authz, char *tok, size_t len);
+
+/**
+ * A response head: status @p status, @p ctype (NULL: none) and
+ * Content-Length @p body_len, @p extra header lines (each ending "\r\n";
+ * NULL: none), "Connection: keep-alive" or "close".
+ * @return its length; -ENOSPC when @p len is too small.
+ */
+ssize_t wr_http_resp_head(int status, const char *ctype, size_t body_len,
+			  bool keep_alive, const char *extra, char *buf,
+			  size_t len);
+
+/** The reason phrase of @p status ("Error" for one not in the table). */
+const char *wr_http_reason(int status);
+
 /** Who may use the console, from the server's options. */
 struct wr_http_policy {
 	uint16_t port;               /**< the --http port, for Host */
@@ -107,6 +167,8 @@ struct wr_http_policy {
 	uint32_t peer_uid;           /**< with foreign: the peer's, or
 				      *   UINT32_MAX when not found */
 	uint32_t own_uid;            /**< the server's */
+	bool https;                  /**< served over TLS (--otg https://): the
+				      *   WebSocket's Origin is https://HOST */
 };
 
 /**

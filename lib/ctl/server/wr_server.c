@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* wr_server: the epoll loop of `wirerate serve`, its timers and options: the top of the server's files, which it wires together (wr_server_priv.h says their order). */
 #include "wr_server_priv.h"
+#include "wr_server_otg.h"
 
 RTE_LOG_REGISTER_SUFFIX(wr_server_logtype, server, NOTICE);
 
@@ -166,6 +167,66 @@ http_check(struct wr_server_opts *o, struct wr_error *err)
 	return 0;
 }
 
+/* The --otg listener's options (doc/otg.md, "TLS and tokens"): an address
+ * that binds and is no other listener's; its token (--otg-token-file,
+ * else --token-file's), which any address but the loopback needs unless
+ * client certificates may log in; the certificate, key and client CA,
+ * loaded now; the remote servers' token (--remote-token-file, else ours). */
+static int
+otg_check(struct wr_server_opts *o, struct wr_error *err)
+{
+	int fd, rc;
+
+	o->otg_token[0] = o->remote_token[0] = '\0';
+	if (o->otg_host == NULL)
+		return 0;
+	if ((o->tcp_host != NULL && o->tcp_port == o->otg_port) ||
+	    (o->http_host != NULL && o->http_port == o->otg_port))
+		return wr_error_set(err, -EINVAL, NULL, 0, 0, "--otg",
+				    "port %u is %s's too: give the OTG API a "
+				    "port of its own", o->otg_port,
+				    o->tcp_host != NULL &&
+				    o->tcp_port == o->otg_port ? "--listen" :
+				    "--http");
+	rc = wr_srv_open_tcp("--otg", o->otg_host, o->otg_port, false, &fd, err);
+	if (rc != 0)
+		return rc;
+	if (o->otg_token_file != NULL) {
+		rc = wr_auth_token_load(o->otg_token_file, o->otg_token,
+					sizeof(o->otg_token), err);
+		if (rc != 0 && err != NULL)
+			snprintf(err->path, sizeof(err->path),
+				 "--otg-token-file");
+	} else if (o->token_file != NULL) {
+		if (o->token[0] == '\0')
+			rc = wr_auth_token_load(o->token_file, o->token,
+						sizeof(o->token), err);
+		snprintf(o->otg_token, sizeof(o->otg_token), "%s", o->token);
+	}
+	if (rc != 0)
+		return rc;
+	if (o->otg_token[0] == '\0' && o->tls_client_ca == NULL &&
+	    !loopback_addr(o->otg_host))
+		return wr_error_set(err, -EPERM, NULL, 0, 0, "--otg",
+				    "%s is not a loopback address: the OTG API "
+				    "there needs a token (--otg-token-file "
+				    "FILE) or client certificates "
+				    "(--tls-client-ca FILE)", o->otg_host);
+	if (o->remote_token_file != NULL) {
+		rc = wr_auth_token_load(o->remote_token_file, o->remote_token,
+					sizeof(o->remote_token), err);
+		if (rc != 0 && err != NULL)
+			snprintf(err->path, sizeof(err->path),
+				 "--remote-token-file");
+		if (rc != 0)
+			return rc;
+	} else {
+		snprintf(o->remote_token, sizeof(o->remote_token), "%s",
+			 o->otg_token[0] ? o->otg_token : o->token);
+	}
+	return o->otg_tls ? wr_srv_tls_check(o, err) : 0;
+}
+
 int
 wr_server_check(struct wr_server_opts *o, struct wr_error *err)
 {
@@ -186,8 +247,10 @@ wr_server_check(struct wr_server_opts *o, struct wr_error *err)
 		if (rc != 0)
 			return rc;
 	}
-	if (o->tcp_host == NULL)
-		return http_check(o, err);
+	if (o->tcp_host == NULL) {
+		rc = http_check(o, err);
+		return rc != 0 ? rc : otg_check(o, err);
+	}
 	if (o->token_file == NULL)
 		return wr_error_set(err, -EINVAL, NULL, 0, 0, "--listen",
 				    "TCP needs --token-file FILE (a secret "
@@ -198,6 +261,8 @@ wr_server_check(struct wr_server_opts *o, struct wr_error *err)
 					sizeof(o->token), err);
 	if (rc == 0)
 		rc = http_check(o, err);
+	if (rc == 0)
+		rc = otg_check(o, err);
 	return rc;
 }
 
@@ -228,6 +293,10 @@ server_turn(struct server *s, int timeout_ms)
 		}
 		if (evs[i].data.ptr == &s->hfd) {
 			wr_srv_conn_accept(s, s->hfd, true, PROTO_HTTP);
+			continue;
+		}
+		if (evs[i].data.ptr == &s->ofd) {
+			wr_srv_conn_accept(s, s->ofd, true, PROTO_OTG);
 			continue;
 		}
 		if (c->fd < 0)
@@ -267,6 +336,9 @@ server_free(struct server *s)
 		close(s->tfd);
 	if (s->hfd >= 0)
 		close(s->hfd);
+	if (s->ofd >= 0)
+		close(s->ofd);
+	wr_srv_tls_free(s);
 	if (s->ep >= 0)
 		close(s->ep);
 	for (i = 0; i < EVENTS_MAX; i++)
@@ -277,6 +349,7 @@ server_free(struct server *s)
 	free(s->source);
 	for (i = 0; i < s->n_jobs; i++)
 		wr_srv_job_free(s->jobs[i]);
+	wr_srv_otg_free(s);
 	/* Before the engine: the session's port and pool go before EAL. */
 	wr_rtt_ses_close(s->rtt_ses);
 	free(s);
@@ -301,7 +374,9 @@ wr_server_run(struct wr_engine *e, const struct wr_server_opts *o,
 	s->stop = stop;
 	s->handle_line = wr_srv_handle_line;
 	s->loop_turn = server_turn;
-	s->ufd = s->tfd = s->hfd = -1;
+	s->ufd = s->tfd = s->hfd = s->ofd = -1;
+	s->otg_handle = wr_srv_otg_handle;
+	s->otg_http = wr_srv_otg_http;
 	s->idle_ms = o->idle_timeout_ms ? o->idle_timeout_ms : 60000;
 	s->owner_ms = o->owner_timeout_ms ? o->owner_timeout_ms : 30000;
 	wr_auth_limit_init(&s->logins);
@@ -322,6 +397,11 @@ wr_server_run(struct wr_engine *e, const struct wr_server_opts *o,
 	if (rc == 0 && o->http_host != NULL)
 		rc = wr_srv_open_tcp("--http", o->http_host, o->http_port, true,
 				     &s->hfd, err);
+	if (rc == 0 && o->otg_host != NULL)
+		rc = wr_srv_tls_open(s, err);
+	if (rc == 0 && o->otg_host != NULL)
+		rc = wr_srv_open_tcp("--otg", o->otg_host, o->otg_port, true,
+				     &s->ofd, err);
 	if (rc == 0 && (o->unix_path == NULL || o->unix_path[0] != '\0'))
 		rc = wr_srv_listen_unix(s, o->unix_path ? o->unix_path :
 					WR_SERVER_SOCK_DEFAULT, err);
@@ -344,6 +424,10 @@ wr_server_run(struct wr_engine *e, const struct wr_server_opts *o,
 		ev.data.ptr = &s->hfd;
 		epoll_ctl(s->ep, EPOLL_CTL_ADD, s->hfd, &ev);
 	}
+	if (s->ofd >= 0) {
+		ev.data.ptr = &s->ofd;
+		epoll_ctl(s->ep, EPOLL_CTL_ADD, s->ofd, &ev);
+	}
 	for (p = 0; p < e->n_ports; p++)
 		s->link_up[p] = e->ports[p].link_up;
 	SRV_LOG(NOTICE, "serving on %s%s%s%s\n",
@@ -354,6 +438,15 @@ wr_server_run(struct wr_engine *e, const struct wr_server_opts *o,
 		SRV_LOG(NOTICE, "web console at http://%s:%u/%s\n",
 			o->http_host, o->http_port, o->http_token[0] ? " (its "
 			"token to log in)" : "");
+	if (s->ofd >= 0 && s->tls != NULL)
+		SRV_LOG(NOTICE, "OTG API at https://%s:%u (%s certificate, "
+			"SHA-256 fingerprint %s)%s\n", o->otg_host, o->otg_port,
+			o->tls_cert ? o->tls_cert : "a self-signed", s->tls_fp,
+			o->otg_token[0] ? " (its token off the loopback)" : "");
+	else if (s->ofd >= 0)
+		SRV_LOG(NOTICE, "OTG API at http://%s:%u%s\n", o->otg_host,
+			o->otg_port, o->otg_token[0] ? " (its token off the "
+			"loopback)" : "");
 	while (!*stop) {
 		server_turn(s, s->state == ST_RUNNING ? TICK_RUN_MS :
 				   TICK_IDLE_MS);

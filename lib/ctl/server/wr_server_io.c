@@ -29,8 +29,9 @@ wr_srv_conn_watch(struct server *s, struct conn *c)
 {
 	struct epoll_event ev = { .data.ptr = c };
 
-	ev.events = (c->held || c->parked || c->closing ? 0 : EPOLLIN) |
-		    (wr_srv_queued(c) > 0 ? EPOLLOUT : 0);
+	ev.events = (c->held || c->parked || c->closing || c->in_otg ? 0 :
+		     EPOLLIN) |
+		    (wr_srv_queued(c) > 0 || c->tls_wwant ? EPOLLOUT : 0);
 	if (c->fd < 0 || ev.events == c->ev_mask)
 		return;
 	c->ev_mask = ev.events;
@@ -47,11 +48,15 @@ wr_srv_conn_flush(struct server *s, struct conn *c)
 		c->wturn = s->turn;
 		c->wrote = 0;
 	}
+	if (c->tls_wwant) {
+		/* The room its TLS read waited for: read again. */
+		c->tls_wwant = false;
+		wr_srv_set_ready(s, c, true);
+	}
 	while (wr_srv_queued(c) > 0 && c->wrote < TURN_WRITE) {
 		size_t len = wr_srv_queued(c) < TURN_WRITE - c->wrote ? wr_srv_queued(c) :
 			     TURN_WRITE - c->wrote;
-		ssize_t n = send(c->fd, c->wbuf + c->woff, len,
-				 MSG_NOSIGNAL | MSG_DONTWAIT);
+		ssize_t n = wr_srv_io_send(c, c->wbuf + c->woff, len);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -143,6 +148,13 @@ wr_srv_conn_send(struct server *s, struct conn *c, char *line)
 	size_t n, h;
 	bool ok;
 
+	/* wr_srv_call(): the reply goes back to the handler that called
+	 * (the OTG side), whatever the method's way of sending it. */
+	if (c->sinking) {
+		free(c->sink);
+		c->sink = line;
+		return true;
+	}
 	if (c->fd < 0) {
 		free(line);
 		return false;
@@ -232,6 +244,7 @@ wr_srv_web_linger(struct conn *c)
 
 	if (c->proto == PROTO_RPC || c->fd < 0)
 		return;
+	wr_srv_tls_close(c); /* its close_notify first */
 	shutdown(c->fd, SHUT_WR);
 	for (i = 0; i < 16 && recv(c->fd, sink, sizeof(sink), MSG_DONTWAIT) > 0;
 	     i++)
@@ -270,21 +283,35 @@ ws_close(struct server *s, struct conn *c, uint16_t code)
 static ssize_t
 web_http(struct server *s, struct conn *c)
 {
-	struct wr_http_policy pol = {
-		.loopback_hosts = s->o->http_token[0] == '\0',
-		.foreign = c->foreign,
-		.peer_uid = c->peer_uid,
-		.own_uid = (uint32_t)geteuid(),
-	};
-	struct wr_http_answer ans;
 	struct wr_http_req req;
-	char head[2048], body[256];
-	ssize_t n, h;
+	ssize_t n;
 	int status = 400;
 
 	n = wr_http_parse(c->rbuf + c->roff, c->rlen - c->roff, &req, &status);
 	if (n == 0)
 		return 0;
+	return wr_srv_web_answer(s, c, n, &req, status);
+}
+
+/* The console's answer, on its --http listener or on --otg's (whose token
+ * and TLS it then takes). */
+ssize_t
+wr_srv_web_answer(struct server *s, struct conn *c, ssize_t n,
+		  const struct wr_http_req *req_in, int status)
+{
+	struct wr_http_policy pol = {
+		.loopback_hosts = (c->otg ? s->o->otg_token :
+				   s->o->http_token)[0] == '\0',
+		.foreign = c->foreign,
+		.peer_uid = c->peer_uid,
+		.own_uid = (uint32_t)geteuid(),
+		.https = c->ssl != NULL,
+	};
+	struct wr_http_answer ans;
+	struct wr_http_req req = *req_in;
+	char head[2048], body[256];
+	ssize_t h;
+
 	if (n < 0) {
 		memset(&ans, 0, sizeof(ans));
 		ans.action = WR_HTTP_ANSWER_ERROR;
@@ -313,7 +340,8 @@ web_http(struct server *s, struct conn *c)
 	if (ans.action == WR_HTTP_ANSWER_UPGRADE) {
 		/* Now a client: without a token it has logged in (the
 		 * loopback only); with one, auth.login within LOGIN_MS. */
-		if (pol.loopback_hosts && !wr_srv_promote(s, c)) {
+		if (pol.loopback_hosts && !c->authed &&
+		    !wr_srv_promote(s, c)) {
 			wr_srv_conn_close(s, c);
 			return -1;
 		}
@@ -393,6 +421,7 @@ wr_srv_conn_close(struct server *s, struct conn *c)
 	if (c->fd < 0)
 		return;
 	epoll_ctl(s->ep, EPOLL_CTL_DEL, c->fd, NULL);
+	wr_srv_tls_close(c);
 	close(c->fd);
 	c->fd = -1;
 	for (pp = &s->conns; *pp != NULL; pp = &(*pp)->next)
@@ -417,16 +446,27 @@ wr_srv_conn_close(struct server *s, struct conn *c)
 void
 wr_srv_conn_reap(struct server *s)
 {
+	struct conn *keep = NULL;
+
 	while (s->dead != NULL) {
 		struct conn *c = s->dead;
 
 		s->dead = c->dead_next;
+		/* Closed in a turn its OTG request's handler ran: freed
+		 * after the handler returns (a later reap). */
+		if (c->in_otg) {
+			c->dead_next = keep;
+			keep = c;
+			continue;
+		}
 		json_decref(c->wait_id);
 		json_decref(c->stop_id);
+		free(c->sink);
 		free(c->rbuf);
 		free(c->wbuf);
 		free(c);
 	}
+	s->dead = keep;
 }
 
 /* The oldest TCP connection that has not logged in. */
@@ -464,8 +504,8 @@ peer_name(struct conn *c, const struct sockaddr_storage *sa)
 /* The uid owning the client's end of the console connection @p fd whose
  * peer is @p sa (IPv4; the console listens on IPv4 only): from the
  * kernel's socket table, UINT32_MAX when it is not found there. */
-static uint32_t
-web_peer_uid(int fd, const struct sockaddr_storage *sa)
+uint32_t
+wr_srv_peer_uid(int fd, const struct sockaddr_storage *sa)
 {
 	const struct sockaddr_in *peer = (const struct sockaddr_in *)sa;
 	struct sockaddr_in me;
@@ -513,8 +553,8 @@ web_peer_uid(int fd, const struct sockaddr_storage *sa)
 
 /* Whether @p uid is a member of group @p gid (primary or supplementary), as
  * the Unix socket of --socket-group lets it in. */
-static bool
-uid_in_group(uint32_t uid, int64_t gid)
+bool
+wr_srv_uid_in_group(uint32_t uid, int64_t gid)
 {
 	struct passwd pw, *res = NULL;
 	gid_t groups[256];
@@ -588,10 +628,13 @@ wr_srv_conn_accept(struct server *s, int lfd, bool tcp, enum conn_proto proto)
 			peer_name(c, &sa);
 			/* The console without a token is its server's user's,
 			 * as the Unix socket is: others get 403 for all. */
-			if (proto == PROTO_HTTP && s->o->http_token[0] == '\0') {
-				c->peer_uid = web_peer_uid(fd, &sa);
+			/* On --otg too, where the server's user needs no
+			 * token (others: a token or a certificate). */
+			if ((proto == PROTO_HTTP && s->o->http_token[0] == '\0') ||
+			    proto == PROTO_OTG) {
+				c->peer_uid = wr_srv_peer_uid(fd, &sa);
 				c->foreign = c->peer_uid != (uint32_t)geteuid() &&
-					     !uid_in_group(c->peer_uid,
+					     !wr_srv_uid_in_group(c->peer_uid,
 							   s->o->socket_gid);
 				if (!c->foreign)
 					snprintf(c->principal,
@@ -599,6 +642,12 @@ wr_srv_conn_accept(struct server *s, int lfd, bool tcp, enum conn_proto proto)
 						 c->peer_uid);
 			}
 			c->login_deadline_ms = c->last_ms + LOGIN_MS;
+			c->otg = proto == PROTO_OTG;
+			if (c->otg && !wr_srv_tls_conn(s, c)) {
+				close(fd);
+				free(c);
+				continue;
+			}
 		} else {
 			unix_principal(c, fd);
 			if (!wr_srv_conn_own_session(s, c)) {
@@ -610,6 +659,7 @@ wr_srv_conn_accept(struct server *s, int lfd, bool tcp, enum conn_proto proto)
 		ev.data.ptr = c;
 		if (epoll_ctl(s->ep, EPOLL_CTL_ADD, fd, &ev) != 0) {
 			wr_srv_conn_leave(s, c);
+			wr_srv_tls_close(c);
 			close(fd);
 			free(c);
 			continue;
@@ -637,6 +687,8 @@ buf_max(const struct conn *c)
 {
 	return c->proto == PROTO_HTTP ? WR_HTTP_HEAD_MAX :
 	       c->proto == PROTO_WS ? request_max(c) + WS_SLACK :
+	       c->proto == PROTO_OTG ? WR_HTTP_HEAD_MAX + (c->authed ?
+					WR_HTTP_BODY_MAX : 0) :
 	       WR_RPC_REQUEST_MAX;
 }
 
@@ -652,6 +704,8 @@ next_request(struct server *s, struct conn *c, char **msg, size_t *len)
 	*msg = NULL;
 	if (c->proto == PROTO_HTTP)
 		return web_http(s, c);
+	if (c->proto == PROTO_OTG)
+		return s->otg_http(s, c);
 	if (c->proto == PROTO_WS)
 		return ws_next(s, c, msg, len);
 	f = wr_rpc_frame(c->rbuf + c->roff, c->rlen - c->roff, request_max(c));
@@ -689,7 +743,7 @@ wr_srv_conn_serve(struct server *s, struct conn *c)
 	unsigned int reqs = 0;
 	size_t got = 0;
 
-	if (c->fd < 0 || c->turn == s->turn)
+	if (c->fd < 0 || c->turn == s->turn || c->in_otg)
 		return;
 	wr_srv_set_ready(s, c, false); /* held: made ready again once unheld */
 	if (c->held || c->parked)
@@ -708,7 +762,7 @@ wr_srv_conn_serve(struct server *s, struct conn *c)
 			return;
 		}
 		if (reqs == TURN_REQS) {
-			if (request_waits(c))
+			if (request_waits(c) || wr_srv_io_pending(c))
 				wr_srv_set_ready(s, c, true);
 			return;
 		}
@@ -735,8 +789,13 @@ wr_srv_conn_serve(struct server *s, struct conn *c)
 			c->rbuf = NULL;
 			c->rcap = 0;
 		}
-		if (got >= TURN_READ)
-			return; /* level-triggered: the rest next turn */
+		if (got >= TURN_READ) {
+			/* Level-triggered: the rest next turn; what TLS
+			 * decrypted already, epoll does not see. */
+			if (wr_srv_io_pending(c))
+				wr_srv_set_ready(s, c, true);
+			return;
+		}
 		if (c->rlen == c->rcap && c->proto == PROTO_WS)
 			c->rlen = wr_ws_compact(&c->ws, (uint8_t *)c->rbuf,
 						c->rlen);
@@ -760,9 +819,9 @@ wr_srv_conn_serve(struct server *s, struct conn *c)
 			c->rbuf = nb;
 			c->rcap = cap;
 		}
-		n = read(c->fd, c->rbuf + c->rlen,
-			 c->rcap - c->rlen < TURN_READ - got ?
-			 c->rcap - c->rlen : TURN_READ - got);
+		n = wr_srv_io_recv(c, c->rbuf + c->rlen,
+				   c->rcap - c->rlen < TURN_READ - got ?
+				   c->rcap - c->rlen : TURN_READ - got);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))

@@ -298,8 +298,10 @@ m_login(struct call *k)
 				   (double)wait / 1000.0);
 		return NULL;
 	}
-	if (!wr_auth_equal(c->proto == PROTO_WS ? s->o->http_token :
-			   s->o->token, wr_rpc_str(k->req, "token"))) {
+	/* The console's WebSocket: its listener's token (--otg's there). */
+	if (!wr_auth_equal(c->proto != PROTO_WS ? s->o->token : c->otg ?
+			   s->o->otg_token : s->o->http_token,
+			   wr_rpc_str(k->req, "token"))) {
 		if (wr_auth_limit_failed(&s->logins, c->addr, false, now))
 			SRV_LOG(WARNING, "failed login from %s: wrong token\n",
 				c->peer);
@@ -309,6 +311,7 @@ m_login(struct call *k)
 	wr_auth_limit_passed(&s->logins, c->addr);
 	/* Who it is from now on: whoever holds that token. */
 	snprintf(c->principal, sizeof(c->principal), "%s",
+		 c->proto == PROTO_WS && c->otg ? "otg-token" :
 		 c->proto == PROTO_WS && strcmp(s->o->http_token,
 						s->o->token) != 0 ?
 		 "http-token" : "token");
@@ -358,6 +361,12 @@ static wr_srv_method_fn *const handlers[WR_RPC_N_METHODS] = {
 	WR_RPC_METHODS(WR_SRV_HANDLER_)
 };
 #undef WR_SRV_HANDLER_
+
+json_t *
+wr_srv_method_run(struct call *k)
+{
+	return handlers[k->req->method](k);
+}
 
 /* Dispatch one line.  @return false when the connection must close. */
 bool

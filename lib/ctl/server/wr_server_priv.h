@@ -116,9 +116,15 @@ extern int wr_server_logtype;
 
 enum srv_state { ST_IDLE, ST_RUNNING, ST_DONE, ST_BENCH };
 /* What a connection speaks: JSON-RPC lines (Unix, --listen), an HTTP
- * request of the console (--http), or JSON-RPC messages over the console's
- * WebSocket once upgraded. */
-enum conn_proto { PROTO_RPC, PROTO_HTTP, PROTO_WS };
+ * request of the console (--http), JSON-RPC messages over the console's
+ * WebSocket once upgraded, or HTTP/1.1 requests with bodies, kept alive,
+ * of the --otg listener (the OTG API and the console's routes). */
+enum conn_proto { PROTO_RPC, PROTO_HTTP, PROTO_WS, PROTO_OTG };
+
+struct otg_req;
+struct otg_resp;
+struct ssl_st;
+struct ssl_ctx_st;
 
 /* A benchmark through the server (bench.start): the library the CLI runs
  * (wr_bench.h), its stream file its own, its log and results kept. */
@@ -201,6 +207,19 @@ struct conn {
 	json_t *wait_id;             /* traffic.wait pending (may be JSON null) */
 	bool waiting;
 	uint64_t wait_deadline_ms;   /* 0: no timeout */
+	/* The --otg listener's (tls, wr_server_tls.c). */
+	bool otg;                    /* accepted there (PROTO_OTG, or its WS) */
+	struct ssl_st *ssl;          /* its TLS; NULL: plain */
+	bool tls_wwant;              /* a read needs room to write: EPOLLOUT */
+	bool in_otg;                 /* its request is being handled, which
+				      * may turn the loop: not read meanwhile,
+				      * not freed until it returns */
+	bool continued;              /* "100 Continue" sent for the request
+				      * at roff */
+	/* handlers (wr_server_otg.c): wr_srv_call() runs a method as this
+	 * connection, its reply (result or error) kept here, not sent. */
+	bool sinking;
+	char *sink;                  /* the reply's line (malloc'd) */
 };
 
 struct server {
@@ -293,6 +312,19 @@ struct server {
 	} caps[SRV_CAPS_MAX];
 	char cap_dir[WR_CAP_PATH_MAX - 64]; /* room for /capture-N-K.pcapng */
 	bool cap_dir_made;           /* a temporary directory of ours */
+	/* The --otg listener (tls, wr_server_tls.c): its socket, its TLS
+	 * context (NULL: http://), its certificate's SHA-256 fingerprint, and
+	 * the OTG handler (wr_server_otg.h's) and the listener's requests
+	 * (wr_server_otg_http.c's), given by the loop. */
+	int ofd;
+	struct ssl_ctx_st *tls;
+	char tls_fp[3 * 32];
+	void (*otg_handle)(struct server *s, struct conn *c,
+			   const struct otg_req *rq, struct otg_resp *out);
+	ssize_t (*otg_http)(struct server *s, struct conn *c);
+	/* handlers (wr_server_otg*.c): the OTG client's config, its plan and
+	 * the servers it runs on; NULL until a config is set. */
+	struct srv_otg *otg;
 };
 
 struct call {
@@ -311,8 +343,14 @@ struct call {
  * loop_turn) when it starts.
  *
  *   wr_server_sessions.c  sessions, the connections acting as them, ports owned
+ *   wr_server_tls.c       TLS of the --otg listener: its connections'
+ *                         reads and writes, its certificate
  *   wr_server_io.c        output (replies, errors, events), sockets,
  *                         connections, the console (HTTP, WebSocket)
+ *   wr_server_otg_http.c  the --otg listener's HTTP/1.1 requests (bodies,
+ *                         keep-alive, who may) to the OTG handler
+ *                         (s->otg_handle) or the console's routes; reached
+ *                         from io.c through s->otg_http
  *   wr_server_owner.c     what a method checks before it acts
  *   wr_server_caps.c      captures (capture.*)
  *   wr_server_hosts.c     emulated hosts (hosts.*), read from their service
@@ -374,6 +412,32 @@ int wr_srv_open_tcp(const char *opt, const char *host, uint16_t port, bool liste
 		    int *fd_out, struct wr_error *err);
 int wr_srv_unix_path_check(const char *path, struct wr_error *err);
 void wr_srv_web_linger(struct conn *c);
+uint32_t wr_srv_peer_uid(int fd, const struct sockaddr_storage *sa);
+bool wr_srv_uid_in_group(uint32_t uid, int64_t gid);
+/** The console's answer to the request head @p req (@p n bytes; < 0: a
+ * malformed one, answered @p status): as web_http() answers it. */
+ssize_t wr_srv_web_answer(struct server *s, struct conn *c, ssize_t n,
+			  const struct wr_http_req *req, int status);
+
+/* wr_server_tls.c */
+/** Reads and writes of a connection, through its TLS when it has one:
+ * as recv()/send() (-1 with errno EAGAIN: try later). */
+ssize_t wr_srv_io_recv(struct conn *c, void *buf, size_t len);
+ssize_t wr_srv_io_send(struct conn *c, const void *buf, size_t len);
+/** Bytes its TLS has decrypted and not given yet (epoll cannot see them). */
+bool wr_srv_io_pending(const struct conn *c);
+/** A new --otg connection: its TLS (accepting).  @return false: close it. */
+bool wr_srv_tls_conn(struct server *s, struct conn *c);
+void wr_srv_tls_close(struct conn *c);
+/** The --otg listener's TLS context: the certificate loaded, or made. */
+int wr_srv_tls_open(struct server *s, struct wr_error *err);
+void wr_srv_tls_free(struct server *s);
+/** Before EAL: --tls-cert/--tls-key/--tls-client-ca load and match. */
+int wr_srv_tls_check(const struct wr_server_opts *o, struct wr_error *err);
+
+/* wr_server_otg_http.c */
+/** The --otg connection's next request, answered (as next_request()). */
+ssize_t wr_srv_otg_http(struct server *s, struct conn *c);
 
 /* wr_server_owner.c */
 /** A benchmark job has the engine: @return true (and replied) when one runs. */
@@ -455,6 +519,9 @@ json_t *wr_srv_m_bench_start(struct call *k);
 json_t *wr_srv_m_bench_status(struct call *k);
 
 /* wr_server_methods.c */
+/** Run the handler of @p k's method (wr_srv_call()).  NULL: it replied
+ * itself (an error) or defers. */
+json_t *wr_srv_method_run(struct call *k);
 /** Dispatch one line.  @return false when the connection must close. */
 bool wr_srv_handle_line(struct server *s, struct conn *c, const char *line, size_t len);
 void wr_srv_logins_summary(struct server *s, uint64_t now);
