@@ -31,7 +31,7 @@ wr_install() {
         dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
             missing+=("$p")
     done
-    [ ${#missing[@]} -eq 0 ] && return 0
+    [ ${#missing[@]} -eq 0 ] && { wr_otg_venv; return; }
     if [ "$(id -u)" -ne 0 ]; then
         wr_say "missing packages: ${missing[*]} (run as root to install them)"
         return 1
@@ -40,6 +40,7 @@ wr_install() {
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -qq
     apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+    wr_otg_venv
 }
 
 # At least $1 free 2 MB hugepages (default 512 = 1 GiB), mounted, through
@@ -66,6 +67,22 @@ wr_venv() {
     wr_say "installing ${WR_VENV_PACKAGES[*]} into build-venv/"
     /usr/bin/python3 -m venv "$venv"
     "$venv/bin/pip" install -q "${WR_VENV_PACKAGES[@]}"
+}
+
+# tools/otg/.venv: snappi (the OTG client, PyPI) and what it pulls in, pinned
+# in tools/otg/requirements.txt, for test/integration/test_otg_*.py (they add
+# its site-packages to /usr/bin/python3's path: Debian's pip is externally
+# managed).  Made again when the requirements change; about 40 s cold.
+wr_otg_venv() {
+    local venv="$WR_ROOT/tools/otg/.venv" req="$WR_ROOT/tools/otg/requirements.txt"
+    if [ -f "$venv/requirements.txt" ] && cmp -s "$req" "$venv/requirements.txt"; then
+        return 0
+    fi
+    wr_say "installing tools/otg/requirements.txt (snappi) into tools/otg/.venv"
+    rm -rf "$venv"
+    /usr/bin/python3 -m venv "$venv" &&
+        "$venv/bin/pip" install -q --disable-pip-version-check -r "$req" &&
+        cp "$req" "$venv/requirements.txt"
 }
 
 # Build into $1 (default build/) with -Dwerror=true.

@@ -380,8 +380,10 @@ parse_file(struct wr_ywalk *w, const struct wr_ynode *root,
 	    (rc = WR_YWALK_KEY(w, "tcp", wr_yaml_tcp(w, wr_ynode_get(root, "tcp"), &f->hosts, &f->tcp))) != 0)
 		return rc;
 	list = wr_ynode_get(root, "streams");
-	/* A file of tcp classes alone needs no stateless stream. */
-	if (list == NULL && f->tcp.n > 0 && v == NULL)
+	/* A file of tcp classes alone needs no stateless stream; nor one of
+	 * hosts alone (an OTG config's devices without flows: they answer
+	 * ARP and ND and resolve their gateways). */
+	if (list == NULL && (f->tcp.n > 0 || f->hosts.n > 0) && v == NULL)
 		return 0;
 	if (list == NULL)
 		return wr_ywalk_missing(w, root, "streams");

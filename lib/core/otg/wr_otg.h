@@ -97,6 +97,26 @@ json_t *wr_otg_err_json(const struct wr_otg_err *e);
  */
 int wr_otg_check(json_t *doc, const char *schema, struct wr_otg_err *err);
 
+/**
+ * A new object of the model's schema @p schema (any schema name of the
+ * model reachable from the requests above: "Flow", "Flow.Rate",
+ * "Pattern.Flow.Ipv4.Src", ...) holding its defaults, as wr_otg_check()
+ * fills them (the default choice made, its member too); required members
+ * without a default are absent.
+ * @return a new reference; NULL @p schema unknown (or no memory).
+ */
+json_t *wr_otg_default(const char *schema);
+
+/**
+ * The default of member @p member of schema @p schema: its scalar or array
+ * default, or for an object member a new object of its schema with its
+ * defaults (a header field absent from a flow:
+ * wr_otg_member_default("Flow.Ipv4", "time_to_live") is
+ * {"choice": "value", "value": 64}).
+ * @return a new reference; NULL: no such member, or it has no default.
+ */
+json_t *wr_otg_member_default(const char *schema, const char *member);
+
 /* ---- where ports are ---- */
 
 /** One port of the server that builds the plan, for locations and layer1. */
@@ -168,6 +188,10 @@ struct wr_otg_port {
 	struct wr_otg_loc loc;
 	struct wr_otg_l1 l1;
 	struct wr_otg_cap cap;
+	/* flows: */
+	uint32_t line_mbps;          /**< the port's line rate (layer1's speed,
+				      *   else the device's), 0 unknown: gaps
+				      *   and delays in bytes need it */
 };
 
 struct wr_otg_plan {

@@ -38,7 +38,7 @@ struct srv_otg {
 	bool cap_on[WR_PORTS_MAX];
 };
 
-/* wr_server_otg.c */
+/* wr_server_otg_run.c */
 /** Call @p method on target @p t (this server as @p c's session, or a
  * remote one).  @return 0 with *@p res; a negative errno with @p e filled
  * (the target's name, the method, its error). */
