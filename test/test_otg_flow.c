@@ -45,6 +45,15 @@ plan_init(void)
 	plan.n_ports = 2;
 }
 
+/* The first error's text, "" none. */
+static const char *
+err0(const struct wr_otg_err *e)
+{
+	const char *s = json_string_value(json_array_get(e->errors, 0));
+
+	return s != NULL ? s : "";
+}
+
 /* The flow in @p json (flows[0] of a config) through to its frames.
  * @return wr_otg_flow_stream()'s; -EIO when the loader or generator
  * refused what it made (then printed). */
@@ -68,8 +77,11 @@ flow_frames(const char *json, unsigned int n, struct frames *fr,
 	CU_ASSERT_PTR_NOT_NULL_FATAL(flow);
 	rc = wr_otg_flow_stream(flow, "flows[0]", 0, &plan, fl, &stream, err);
 	json_decref(flow);
-	if (rc != 0)
+	if (rc != 0) {
+		if (getenv("WR_TEST_SHOW") != NULL)
+			fprintf(stderr, "%s\n", err0(err));
 		return rc;
+	}
 	doc = json_pack("{s:i, s:[o]}", "version", 1, "streams", stream);
 	txt = json_dumps(doc, JSON_COMPACT);
 	json_decref(doc);
@@ -135,14 +147,6 @@ mac_is(const uint8_t *p, const char *t)
 	return true;
 }
 
-/* The first error's text, "" none. */
-static const char *
-err0(const struct wr_otg_err *e)
-{
-	const char *s = json_string_value(json_array_get(e->errors, 0));
-
-	return s != NULL ? s : "";
-}
 
 #define ETH_IP4_UDP(eth, ip, udp, rest) \
 	"{\"name\": \"f 1\", \"tx_rx\": {\"choice\": \"port\", \"port\": " \
@@ -305,6 +309,311 @@ test_wrap(void)
 	}
 }
 
+
+#define FLOW(packet, rest) \
+	"{\"name\": \"f\", \"tx_rx\": {\"choice\": \"port\", \"port\": " \
+	"{\"tx_name\": \"p2\"}}, \"packet\": [" packet "]" rest "}"
+#define V(x) "{\"choice\": \"value\", \"value\": " #x "}"
+#define VS(x) "{\"choice\": \"value\", \"value\": \"" x "\"}"
+
+/* RFC 1071 over the IPv6 pseudo-header (RFC 8200 section 8.1) and the
+ * L4 segment at @p l4 of @p len bytes: 0 when its checksum is right. */
+static uint16_t
+sum6(const uint8_t *ip6, const uint8_t *l4, unsigned int len, uint8_t proto)
+{
+	uint8_t ph[40];
+	uint16_t s;
+
+	memcpy(ph, ip6 + 8, 32);
+	ph[32] = (uint8_t)(len >> 24);
+	ph[33] = (uint8_t)(len >> 16);
+	ph[34] = (uint8_t)(len >> 8);
+	ph[35] = (uint8_t)len;
+	ph[36] = ph[37] = ph[38] = 0;
+	ph[39] = proto;
+	s = ref_sum(ph, 40, 0);
+	return (uint16_t)~ref_sum(l4, len, s);
+}
+
+/* vlan, ipv6 and tcp: the tag's bits, IPv6's traffic class, flow label
+ * (random: count values from the seed, in turn) and addresses, TCP's
+ * flag bits in one byte, each moving with its own period. */
+static void
+test_vlan_ipv6_tcp(void)
+{
+	static struct frames fr;
+	struct wr_otg_flow fl;
+	struct wr_otg_err err;
+	uint32_t labels[5];
+	unsigned int k;
+	int rc;
+
+	rc = flow_frames(FLOW(
+		"{\"choice\": \"ethernet\", \"ethernet\": {\"dst\": "
+		VS("02:00:00:00:00:02") "}},"
+		"{\"choice\": \"vlan\", \"vlan\": {\"priority\": " V(5) ", \"cfi\": "
+		V(1) ", \"id\": {\"choice\": \"increment\", \"increment\": "
+		"{\"start\": 100, \"step\": 1, \"count\": 3}}}},"
+		"{\"choice\": \"ipv6\", \"ipv6\": {\"traffic_class\": " V(184) ","
+		"\"flow_label\": {\"choice\": \"random\", \"random\": {\"min\": 1000,"
+		" \"max\": 1009, \"seed\": 7, \"count\": 5}},"
+		"\"hop_limit\": " V(9) ", \"src\": " VS("2001:db8::1") ","
+		"\"dst\": {\"choice\": \"increment\", \"increment\": {\"start\": "
+		"\"2001:db8::ffff:ffff\", \"step\": \"::1\", \"count\": 2}}}},"
+		"{\"choice\": \"tcp\", \"tcp\": {\"src_port\": " V(1234) ","
+		"\"dst_port\": {\"choice\": \"values\", \"values\": [80, 443, 8080]},"
+		"\"seq_num\": " V(7) ", \"ack_num\": " V(9) ", \"ctl_syn\": " V(1) ","
+		"\"ctl_ack\": {\"choice\": \"values\", \"values\": [0, 1]},"
+		"\"window\": " V(100) "}}",
+		", \"size\": {\"choice\": \"fixed\", \"fixed\": 100}"), 30, &fr,
+		&fl, &err);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT_EQUAL(fl.tx_port, 1);
+	CU_ASSERT_EQUAL(fl.rx_ports, 0);
+	for (k = 0; k < fr.n; k++) {
+		const uint8_t *f = fr.b[k], *ip = f + 18, *tcp = f + 58;
+		static const uint16_t dport[] = { 80, 443, 8080 };
+		uint32_t vtf = be32(ip);
+
+		CU_ASSERT_EQUAL(fr.len[k], 96);
+		CU_ASSERT_EQUAL(be16(f + 12), 0x8100);
+		CU_ASSERT_EQUAL(be16(f + 14), 5 << 13 | 1 << 12 | (100 + k % 3));
+		CU_ASSERT_EQUAL(be16(f + 16), 0x86dd);
+		CU_ASSERT_EQUAL(vtf >> 28, 6);
+		CU_ASSERT_EQUAL((vtf >> 20) & 0xff, 184);
+		if (k < 5)
+			labels[k] = vtf & 0xfffff;
+		CU_ASSERT_EQUAL(vtf & 0xfffff, labels[k % 5]);
+		CU_ASSERT((vtf & 0xfffff) >= 1000 && (vtf & 0xfffff) <= 1009);
+		CU_ASSERT_EQUAL(be16(ip + 4), 96 - 58);
+		CU_ASSERT_EQUAL(ip[6], 6);
+		CU_ASSERT_EQUAL(ip[7], 9);
+		CU_ASSERT_EQUAL(be32(ip + 8), 0x20010db8);
+		CU_ASSERT_EQUAL(be32(ip + 20), 1);
+		/* ::ffff:ffff + 1 carries into the next word */
+		CU_ASSERT_EQUAL(be32(ip + 24 + 8), k % 2 ? 1 : 0);
+		CU_ASSERT_EQUAL(be32(ip + 24 + 12), k % 2 ? 0 : 0xffffffff);
+		CU_ASSERT_EQUAL(be16(tcp), 1234);
+		CU_ASSERT_EQUAL(be16(tcp + 2), dport[k % 3]);
+		CU_ASSERT_EQUAL(be32(tcp + 4), 7);
+		CU_ASSERT_EQUAL(be32(tcp + 8), 9);
+		CU_ASSERT_EQUAL(tcp[12], 5 << 4);
+		CU_ASSERT_EQUAL(tcp[13], k % 2 ? 0x12 : 0x02);
+		CU_ASSERT_EQUAL(be16(tcp + 14), 100);
+		CU_ASSERT_EQUAL(sum6(ip, tcp, 96 - 58, 6), 0);
+	}
+	/* Five draws of the seed, not all the same. */
+	CU_ASSERT(labels[0] != labels[1] || labels[1] != labels[2] ||
+		  labels[2] != labels[3]);
+}
+
+/* mpls (bottom of stack auto), ipv4 with TOS bits and a router alert,
+ * icmp echo with a counting sequence number. */
+static void
+test_mpls_icmp(void)
+{
+	static struct frames fr;
+	struct wr_otg_flow fl;
+	struct wr_otg_err err;
+	unsigned int k;
+	int rc;
+
+	rc = flow_frames(FLOW(
+		"{\"choice\": \"ethernet\"},"
+		"{\"choice\": \"mpls\", \"mpls\": {\"label\": " V(1000) ", "
+		"\"traffic_class\": " V(3) ", \"time_to_live\": " V(5) "}},"
+		"{\"choice\": \"ipv4\", \"ipv4\": {\"priority\": {\"choice\": "
+		"\"tos\", \"tos\": {\"precedence\": " V(5) ", \"delay\": " V(1)
+		", \"monetary\": {\"choice\": \"values\", \"values\": [0, 1]}}},"
+		"\"options\": [{\"choice\": \"router_alert\"}],"
+		"\"src\": " VS("10.0.0.1") ", \"dst\": " VS("10.0.0.2") "}},"
+		"{\"choice\": \"icmp\", \"icmp\": {\"echo\": {\"identifier\": "
+		V(77) ", \"sequence_number\": {\"choice\": \"increment\", "
+		"\"increment\": {\"start\": 1, \"step\": 1, \"count\": 1000}}}}}",
+		""), 8, &fr, &fl, &err);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	for (k = 0; k < fr.n; k++) {
+		const uint8_t *f = fr.b[k], *ip = f + 18, *ic = f + 42;
+
+		CU_ASSERT_EQUAL(be16(f + 12), 0x8847);
+		CU_ASSERT_EQUAL(be32(f + 14), 1000u << 12 | 3 << 9 | 1 << 8 | 5);
+		CU_ASSERT_EQUAL(ip[0], 0x46); /* IHL 6: 4 bytes of options */
+		CU_ASSERT_EQUAL(ip[1], 0xa0 | 0x10 | (k % 2 ? 0x02 : 0));
+		CU_ASSERT_EQUAL(ip[9], 1);
+		CU_ASSERT_EQUAL(be32(ip + 20), 0x94040000); /* RFC 2113 */
+		CU_ASSERT_EQUAL(ref_sum(ip, 24, 0), 0xffff);
+		CU_ASSERT_EQUAL(ic[0], 8);
+		CU_ASSERT_EQUAL(ic[1], 0);
+		CU_ASSERT_EQUAL(be16(ic + 4), 77);
+		CU_ASSERT_EQUAL(be16(ic + 6), 1 + k);
+		CU_ASSERT_EQUAL(ref_sum(ic, fr.len[k] - 42, 0), 0xffff);
+	}
+}
+
+/* arp: every address at its place; eth alone's type auto: the model's
+ * value when nothing names one (0xFFFF), and custom bytes after it. */
+static void
+test_arp_custom(void)
+{
+	static struct frames fr;
+	struct wr_otg_flow fl;
+	struct wr_otg_err err;
+	unsigned int k;
+	int rc;
+
+	rc = flow_frames(FLOW(
+		"{\"choice\": \"ethernet\", \"ethernet\": {\"dst\": "
+		VS("ff:ff:ff:ff:ff:ff") "}},"
+		"{\"choice\": \"arp\", \"arp\": {\"operation\": " V(2) ", "
+		"\"sender_hardware_addr\": " VS("02:00:00:00:00:aa") ", "
+		"\"sender_protocol_addr\": {\"choice\": \"increment\", "
+		"\"increment\": {\"start\": \"10.0.1.1\", \"step\": \"0.0.0.1\", "
+		"\"count\": 254}}, \"target_protocol_addr\": " VS("10.0.0.1") "}}",
+		""), 4, &fr, &fl, &err);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	for (k = 0; k < fr.n; k++) {
+		const uint8_t *a = fr.b[k] + 14;
+
+		CU_ASSERT_EQUAL(be16(fr.b[k] + 12), 0x0806);
+		CU_ASSERT_EQUAL(be32(a), 0x00010800);
+		CU_ASSERT_EQUAL(be16(a + 4), 0x0604);
+		CU_ASSERT_EQUAL(be16(a + 6), 2);
+		CU_ASSERT(mac_is(a + 8, "02:00:00:00:00:aa"));
+		CU_ASSERT_EQUAL(be32(a + 14), ip4("10.0.1.1") + k);
+		CU_ASSERT(mac_is(a + 18, "00:00:00:00:00:00"));
+		CU_ASSERT_EQUAL(be32(a + 24), ip4("10.0.0.1"));
+	}
+	rc = flow_frames(FLOW("{\"choice\": \"ethernet\"}", ""), 1, &fr, &fl,
+			 &err);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT_EQUAL(be16(fr.b[0] + 12), 0xffff);
+	rc = flow_frames(FLOW("{\"choice\": \"ethernet\", \"ethernet\": "
+			      "{\"ether_type\": " V(34998) "}},"
+			      "{\"choice\": \"custom\", \"custom\": {\"bytes\": "
+			      "\"0xDE AD:be ef 01\"}}", ""), 1, &fr, &fl, &err);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT_EQUAL(be16(fr.b[0] + 12), 0x88b6);
+	CU_ASSERT_EQUAL(be32(fr.b[0] + 14), 0xdeadbeef);
+	CU_ASSERT_EQUAL(fr.b[0][18], 0x01);
+}
+
+/* Tunnels: gre (protocol auto: the inner IPv4's EtherType), vxlan (vni,
+ * an inner frame), gtpv1 (teid, S and its sequence number). */
+static void
+test_tunnels(void)
+{
+	static struct frames fr;
+	struct wr_otg_flow fl;
+	struct wr_otg_err err;
+	const uint8_t *f;
+	int rc;
+
+	rc = flow_frames(FLOW(
+		"{\"choice\": \"ethernet\"}, {\"choice\": \"ipv4\"},"
+		"{\"choice\": \"gre\"}, {\"choice\": \"ipv4\", \"ipv4\": {\"dst\": "
+		VS("192.0.2.1") "}}, {\"choice\": \"udp\"}", ""), 1, &fr, &fl, &err);
+	/* The loader's refusal, at the flow's path. */
+	CU_ASSERT_EQUAL(rc, -EINVAL);
+	CU_ASSERT_STRING_EQUAL(err0(&err), "flows[0].size: 64 bytes cannot hold "
+			       "eth 14 + ipv4 20 + gre 4 + ipv4 20 + udp 8 + FCS "
+			       "4: need at least 70");
+	wr_otg_err_free(&err);
+	rc = flow_frames(FLOW(
+		"{\"choice\": \"ethernet\"}, {\"choice\": \"ipv4\"},"
+		"{\"choice\": \"gre\"}, {\"choice\": \"ipv4\", \"ipv4\": {\"dst\": "
+		VS("192.0.2.1") "}}, {\"choice\": \"udp\"}", ", \"size\": "
+		"{\"choice\": \"fixed\", \"fixed\": 70}"), 1, &fr, &fl, &err);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	f = fr.b[0];
+	CU_ASSERT_EQUAL(f[23], 47);
+	CU_ASSERT_EQUAL(be32(f + 34), 0x00000800);
+	CU_ASSERT_EQUAL(be32(f + 38 + 16), ip4("192.0.2.1"));
+	CU_ASSERT_EQUAL(f[38 + 9], 17);
+
+	rc = flow_frames(FLOW(
+		"{\"choice\": \"ethernet\"}, {\"choice\": \"ipv4\"},"
+		"{\"choice\": \"udp\", \"udp\": {\"dst_port\": " V(4789) "}},"
+		"{\"choice\": \"vxlan\", \"vxlan\": {\"vni\": " V(5001) "}},"
+		"{\"choice\": \"ethernet\", \"ethernet\": {\"src\": "
+		VS("02:00:00:00:00:33") "}}, {\"choice\": \"ipv4\"},"
+		"{\"choice\": \"udp\", \"udp\": {\"src_port\": " V(9) "}}",
+		", \"size\": {\"choice\": \"fixed\", \"fixed\": 128}"), 1, &fr,
+		&fl, &err);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	f = fr.b[0];
+	CU_ASSERT_EQUAL(be16(f + 36), 4789);
+	CU_ASSERT_EQUAL(be32(f + 42), 0x08000000);
+	CU_ASSERT_EQUAL(be32(f + 46), 5001u << 8);
+	CU_ASSERT(mac_is(f + 50 + 6, "02:00:00:00:00:33"));
+	CU_ASSERT_EQUAL(be16(f + 50 + 12), 0x0800);
+	CU_ASSERT_EQUAL(be16(f + 64 + 20), 9);
+	CU_ASSERT_EQUAL(ref_check(f + 50, fr.len[0] - 50), 0);
+
+	rc = flow_frames(FLOW(
+		"{\"choice\": \"ethernet\"}, {\"choice\": \"ipv4\"},"
+		"{\"choice\": \"udp\", \"udp\": {\"dst_port\": " V(2152) "}},"
+		"{\"choice\": \"gtpv1\", \"gtpv1\": {\"teid\": " V(4660) ", "
+		"\"message_type\": " V(255) ", \"s_flag\": " V(1) ", "
+		"\"squence_number\": {\"choice\": \"increment\", \"increment\": "
+		"{\"start\": 10, \"step\": 5, \"count\": 100}}}},"
+		"{\"choice\": \"ipv4\"}, {\"choice\": \"udp\"}",
+		", \"size\": {\"choice\": \"fixed\", \"fixed\": 128}"), 3, &fr,
+		&fl, &err);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	for (unsigned int k = 0; k < fr.n; k++) {
+		f = fr.b[k] + 42;
+		CU_ASSERT_EQUAL(f[0], 0x32); /* version 1, PT 1, S */
+		CU_ASSERT_EQUAL(f[1], 255);
+		CU_ASSERT_EQUAL(be16(f + 2), fr.len[k] - 42 - 8);
+		CU_ASSERT_EQUAL(be32(f + 4), 4660);
+		CU_ASSERT_EQUAL(be16(f + 8), 10 + 5 * k);
+		CU_ASSERT_EQUAL(f[12] >> 4, 4);
+		CU_ASSERT_EQUAL(ref_check(f + 12 - 14, fr.len[k] - 42 - 12 + 14) &
+				~REF_BAD_ETHERTYPE, 0);
+	}
+}
+
+/* ipv6_extension_header: a segment routing header, the model's list
+ * (Segment[0] the last) as it is on the wire. */
+static void
+test_srh(void)
+{
+	static struct frames fr;
+	struct wr_otg_flow fl;
+	struct wr_otg_err err;
+	const uint8_t *f, *srh;
+	uint8_t fin[40];
+	int rc;
+
+	rc = flow_frames(FLOW(
+		"{\"choice\": \"ethernet\"}, {\"choice\": \"ipv6\", \"ipv6\": "
+		"{\"dst\": " VS("2001:db8:1::1") "}},"
+		"{\"choice\": \"ipv6_extension_header\", \"ipv6_extension_header\":"
+		" {\"choice\": \"routing\", \"routing\": {\"choice\": "
+		"\"segment_routing\", \"segment_routing\": {\"tag\": " V(7) ", "
+		"\"segment_list\": [{\"segment\": " VS("2001:db8:2::2") "}, "
+		"{\"segment\": " VS("2001:db8:1::1") "}]}}}},"
+		"{\"choice\": \"udp\"}", ", \"size\": {\"choice\": \"fixed\", "
+		"\"fixed\": 160}"), 1, &fr, &fl, &err);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	f = fr.b[0];
+	srh = f + 54;
+	CU_ASSERT_EQUAL(f[20], 43);
+	CU_ASSERT_EQUAL(srh[0], 17);
+	CU_ASSERT_EQUAL(srh[1], 4);  /* 2 segments: 4 units of 8 bytes */
+	CU_ASSERT_EQUAL(srh[2], 4);
+	CU_ASSERT_EQUAL(srh[3], 1);  /* segments left: the first active */
+	CU_ASSERT_EQUAL(srh[4], 1);  /* last entry */
+	CU_ASSERT_EQUAL(be16(srh + 6), 7);
+	CU_ASSERT_EQUAL(be32(srh + 8), 0x20010db8);
+	CU_ASSERT_EQUAL(be16(srh + 12), 2);
+	CU_ASSERT_EQUAL(be16(srh + 24 + 4), 1);
+	/* UDP's pseudo-header: the final destination, Segment[0]. */
+	memcpy(fin, f + 14, 40);
+	memcpy(fin + 24, srh + 8, 16);
+	CU_ASSERT_EQUAL(sum6(fin, srh + 40, fr.len[0] - 94, 17), 0);
+}
+
 /* Refusals name the JSON path and what was expected. */
 static void
 test_refusals(void)
@@ -375,6 +684,11 @@ static CU_TestInfo flow_tests[] = {
 	{ "defaults", test_defaults },
 	{ "counters", test_counters },
 	{ "wrap", test_wrap },
+	{ "vlan_ipv6_tcp", test_vlan_ipv6_tcp },
+	{ "mpls_icmp", test_mpls_icmp },
+	{ "arp_custom", test_arp_custom },
+	{ "tunnels", test_tunnels },
+	{ "srh", test_srh },
 	{ "refusals", test_refusals },
 	CU_TEST_INFO_NULL,
 };

@@ -179,8 +179,9 @@ frame_fits_port(struct wr_engine *e, uint32_t s, struct wr_error *err)
  * flows): on a device without a spare TX queue its hosts answer through
  * the TX queue of the lcore that polls it (wr_host_svc_attach()), which
  * only a stream made until now; an idle queue costs its lcore one loop
- * of no stream a turn.  TCP classes send on their lanes' queues, and an
- * lcore with a TCP lane takes no stateless queue: left to them. */
+ * of no stream a turn.  A file of hosts alone then runs until stopped,
+ * polling them.  TCP classes send on their lanes' queues, and an lcore
+ * with a TCP lane takes no stateless queue: left to them. */
 static int
 hosts_queues(struct wr_engine *e, struct wr_error *err)
 {
@@ -203,6 +204,8 @@ hosts_queues(struct wr_engine *e, struct wr_error *err)
 					    "lcore %u has too many queues",
 					    e->port_lcores[port][0]);
 		q->gone = &e->port_gone[port];
+		/* Nothing would keep the lcore polling the hosts' port. */
+		c->hold = f->n_streams == 0;
 	}
 	return 0;
 }

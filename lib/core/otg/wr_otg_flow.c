@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "wr_otg_priv.h"
+#include "wr_yaml.h"
 
 /* wirerate's frame sizes, FCS included (doc/vary.md). */
 #define SIZE_MIN 64
@@ -143,7 +144,7 @@ size_weights(const json_t *wp, const char *path, json_t *stream,
 	if (strcmp(c, "predefined") == 0) {
 		const char *name = json_string_value(member(wp, "predefined"));
 
-		wr_otg_pathf(p, "%s.predefined", path);
+		wr_otg_at(p, "%s.predefined", path);
 		for (i = 0; i < sizeof(predef) / sizeof(predef[0]); i++)
 			if (strcmp(predef[i].name, name != NULL ? name : "imix") == 0)
 				break;
@@ -160,7 +161,7 @@ size_weights(const json_t *wp, const char *path, json_t *stream,
 			uint64_t size = 0;
 			double w = 0;
 
-			wr_otg_pathf(p, "%s.custom[%zu]", path, k);
+			wr_otg_at(p, "%s.custom[%zu]", path, k);
 			if (get_u64(e, "size", 64, p, &size, err) != 0 ||
 			    get_num(e, "weight", 1, p, &w, err) != 0) {
 				rc = -EINVAL;
@@ -192,7 +193,7 @@ flow_size(const json_t *sz, const char *path, json_t *stream,
 	char p[WR_OTG_PATH_MAX];
 	uint64_t a = 0, b = 0, step = 0;
 
-	wr_otg_pathf(p, "%s.%s", path, c);
+	wr_otg_at(p, "%s.%s", path, c);
 	if (strcmp(c, "fixed") == 0) {
 		if (get_u64(sz, "fixed", 64, path, &a, err) != 0 ||
 		    size_check(a, path, "fixed", err) != 0)
@@ -296,10 +297,11 @@ flow_rate(const json_t *r, const char *path, uint32_t size, uint32_t line_mbps,
 
 /* ---- duration ---- */
 
-/* A delay or gap in bytes, ns or us, in ns at the port's line rate. */
+/* A delay or gap in bytes, ns or us, in ns at the port's line rate;
+ * bytes beyond @p ifg_b (the inter-frame gap the period already holds). */
 static int
 time_ns(const json_t *o, const char *path, uint32_t line_mbps, double dflt_b,
-	uint64_t *ns, struct wr_otg_err *err)
+	double ifg_b, uint64_t *ns, struct wr_otg_err *err)
 {
 	const char *c = choice_of(o, "bytes");
 	double v = 0;
@@ -311,14 +313,14 @@ time_ns(const json_t *o, const char *path, uint32_t line_mbps, double dflt_b,
 		*ns = (uint64_t)llround(v);
 	else if (strcmp(c, "microseconds") == 0)
 		*ns = (uint64_t)llround(v * 1000);
-	else if (v == 0)
+	else if (v <= ifg_b)
 		*ns = 0;
 	else if (line_mbps == 0)
 		return wr_otg_err_add(err, path, "bytes: the port's line rate "
 				      "is not known here: give nanoseconds or "
 				      "microseconds");
 	else /* 8 bits a byte at line_mbps bits per microsecond */
-		*ns = (uint64_t)llround(v * 8000.0 / line_mbps);
+		*ns = (uint64_t)llround((v - ifg_b) * 8000.0 / line_mbps);
 	return 0;
 }
 
@@ -363,11 +365,11 @@ flow_duration(const json_t *d, const char *path, uint32_t line_mbps,
 	uint64_t v = 0, ns = 0;
 	int rc;
 
-	wr_otg_pathf(p, "%s.%s", path, c);
-	wr_otg_pathf(pd, "%s.delay", p);
+	wr_otg_at(p, "%s.%s", path, c);
+	wr_otg_at(pd, "%s.delay", p);
 	rc = gap_check(o, p, err);
 	if (strcmp(c, "burst") != 0 && member(o, "delay") != NULL)
-		rc |= time_ns(member(o, "delay"), pd, line_mbps, 0, &ns, err);
+		rc |= time_ns(member(o, "delay"), pd, line_mbps, 0, 0, &ns, err);
 	if (rc == 0 && ns > 0)
 		rc = set_ns(stream, "isg", ns);
 	if (rc != 0)
@@ -400,11 +402,14 @@ flow_duration(const json_t *d, const char *path, uint32_t line_mbps,
 
 /*
  * burst: `packets` frames at the flow's rate, then the inter-burst gap
- * (idle time beyond the flow's period: 0 runs the bursts together), as
- * wirerate's trains ({frames, gap}: gap from a train's last frame's
- * deadline to the next train's first, so the period + the idle time);
- * `bursts` of them (0: for ever).  A period that is not known (a bps or
- * percentage rate of a varying size) with a gap is refused.
+ * added to the period before the next burst, as wirerate's trains
+ * ({frames, gap}: gap from a train's last frame's deadline to the next
+ * train's first, so the period + the inter-burst gap); `bursts` of them
+ * (0: for ever).  A gap in bytes counts the line time beyond the standard
+ * 12-byte inter-frame gap, which every period already holds: the model's
+ * default (12 bytes) adds nothing, and 0 runs the bursts together too.
+ * A period that is not known (a bps or percentage rate of varying
+ * sizes) with a gap is refused.
  */
 static int
 flow_burst(const json_t *o, const char *path, uint32_t line_mbps,
@@ -415,7 +420,7 @@ flow_burst(const json_t *o, const char *path, uint32_t line_mbps,
 	uint64_t bursts = 0, packets = 0, ibg = 0;
 	json_t *bj;
 
-	wr_otg_pathf(p, "%s.inter_burst_gap", path);
+	wr_otg_at(p, "%s.inter_burst_gap", path);
 	if (get_u64(o, "bursts", 0, path, &bursts, err) != 0 ||
 	    get_u64(o, "packets", 1, path, &packets, err) != 0)
 		return -EINVAL;
@@ -423,7 +428,7 @@ flow_burst(const json_t *o, const char *path, uint32_t line_mbps,
 		return wr_otg_err_add(err, path, "packets: expected an integer "
 				      "in 1..1000000");
 	if (member(o, "inter_burst_gap") != NULL &&
-	    time_ns(member(o, "inter_burst_gap"), p, line_mbps, 12, &ibg,
+	    time_ns(member(o, "inter_burst_gap"), p, line_mbps, 12, 12, &ibg,
 		    err) != 0)
 		return -EINVAL;
 	if (bursts > 0) {
@@ -494,7 +499,7 @@ flow_payload(const json_t *pl, const char *path, json_t *stream,
 	const char *c = choice_of(pl, "fixed");
 	char p[WR_OTG_PATH_MAX];
 
-	wr_otg_pathf(p, "%s.%s", path, c);
+	wr_otg_at(p, "%s.%s", path, c);
 	if (strcmp(c, "increment_byte") == 0)
 		return set(stream, "payload", json_string("inc"));
 	if (strcmp(c, "fixed") == 0) {
@@ -546,7 +551,7 @@ flow_txrx(const json_t *txrx, const char *path, const struct wr_otg_plan *p,
 	size_t i;
 	int rc = 0, k;
 
-	wr_otg_pathf(q, "%s.%s", path, c);
+	wr_otg_at(q, "%s.%s", path, c);
 	if (strcmp(c, "device") == 0)
 		return flow_devices(o, q, p, stream, out, ctx, line_mbps, err);
 	tx = json_string_value(member(o, "tx_name"));
@@ -585,6 +590,46 @@ flow_txrx(const json_t *txrx, const char *path, const struct wr_otg_plan *p,
 	if (rc != 0)
 		return -EINVAL;
 	return set(stream, "port", json_integer((json_int_t)out->tx_port));
+}
+
+/*
+ * The stream loaded as the plan's file will load it (the one loader of
+ * every stream): what it refuses (a header that cannot carry the next, a
+ * size too small for the headers, a varying field the layer keeps fixed)
+ * is refused here, at the flow's path: its "streams[0].stack[k]" is the
+ * flow's "packet[k]" (one layer per header).
+ */
+static int
+stream_validate(const json_t *stream, const char *path, struct wr_otg_err *err)
+{
+	struct wr_stream_file file;
+	struct wr_error e;
+	json_t *doc;
+	const char *rest;
+	char *txt, where[WR_OTG_PATH_MAX];
+	int rc;
+
+	doc = json_pack("{s:i, s:[O]}", "version", 1, "streams", stream);
+	txt = doc != NULL ? json_dumps(doc, JSON_COMPACT) : NULL;
+	json_decref(doc);
+	if (txt == NULL)
+		return -ENOMEM;
+	memset(&file, 0, sizeof(file));
+	wr_error_clear(&e);
+	rc = wr_yaml_load_streams_buf("otg", txt, strlen(txt), &file, &e);
+	free(txt);
+	if (rc == 0) {
+		wr_stream_file_free(&file);
+		return 0;
+	}
+	if (rc == -ENOMEM)
+		return rc;
+	rest = strncmp(e.path, "streams[0]", 10) == 0 ? e.path + 10 : "";
+	if (strncmp(rest, ".stack[", 7) == 0)
+		wr_otg_at(where, "%s.packet[%s", path, rest + 7);
+	else
+		wr_otg_at(where, "%s%s", path, rest);
+	return wr_otg_err_add(err, where, "%s", e.msg);
 }
 
 /* The stream's name: unique in the file (the flow's index), of the
@@ -631,9 +676,9 @@ wr_otg_flow_stream(const json_t *flow, const char *path, unsigned int index,
 		json_decref(stack);
 		return -ENOMEM;
 	}
-	wr_otg_pathf(q, "%s.tx_rx", path);
+	wr_otg_at(q, "%s.tx_rx", path);
 	rc |= flow_txrx(member(flow, "tx_rx"), q, p, s, out, &ctx, &line_mbps, err);
-	wr_otg_pathf(q, "%s.packet", path);
+	wr_otg_at(q, "%s.packet", path);
 	if (member(flow, "packet") == NULL) {
 		/* The model's default: one ethernet header. */
 		json_t *d = json_pack("[{s:s}]", "choice", "ethernet");
@@ -644,25 +689,27 @@ wr_otg_flow_stream(const json_t *flow, const char *path, unsigned int index,
 		rc |= wr_otg_hdr_stack(member(flow, "packet"), q, &ctx, stack, err);
 	}
 	if (json_array_size(member(flow, "egress_packet")) > 0) {
-		wr_otg_pathf(q, "%s.egress_packet", path);
+		wr_otg_at(q, "%s.egress_packet", path);
 		rc |= wr_otg_err_add(err, q, "not supported: wirerate counts a "
 				     "flow as a whole (no egress tracking)");
 	}
-	wr_otg_pathf(q, "%s.size", path);
+	wr_otg_at(q, "%s.size", path);
 	rc |= flow_size(member(flow, "size"), q, s, out, err);
-	wr_otg_pathf(q, "%s.rate", path);
+	wr_otg_at(q, "%s.rate", path);
 	rc |= flow_rate(member(flow, "rate"), q, out->size_fixed, line_mbps, s,
 			&period_ns, err);
-	wr_otg_pathf(q, "%s.duration", path);
+	wr_otg_at(q, "%s.duration", path);
 	rc |= flow_duration(member(flow, "duration"), q, line_mbps, period_ns,
 			    s, out, err);
-	wr_otg_pathf(q, "%s.metrics", path);
+	wr_otg_at(q, "%s.metrics", path);
 	rc |= flow_metrics(member(flow, "metrics"), q, s, out, err);
-	wr_otg_pathf(q, "%s.payload", path);
+	wr_otg_at(q, "%s.payload", path);
 	rc |= flow_payload(member(flow, "payload"), q, s, err);
 	if (rc == 0)
 		rc = set(s, "stack", json_incref(stack));
 	json_decref(stack);
+	if (rc == 0)
+		rc = stream_validate(s, path, err);
 	if (rc != 0) {
 		json_decref(s);
 		return rc == -ENOMEM ? -ENOMEM : -EINVAL;

@@ -434,9 +434,15 @@ wr_srv_otg_action(struct server *s, struct conn *c, struct srv_otg *o,
 	ch = json_string_value(json_object_get(doc, "choice"));
 	sub = json_string_value(json_object_get(json_object_get(doc, ch),
 						"choice"));
-	wr_srv_otg_fail1(out, 400, ch, "%s%s: not supported: wirerate's "
-			 "devices answer pings and ARP/ND but send no pings",
-			 sub ? "choice " : "", sub ? sub : "");
+	{
+		char at[96];
+
+		snprintf(at, sizeof(at), "%s%s%s", ch ? ch : "choice",
+			 sub ? "." : "", sub ? sub : "");
+		wr_srv_otg_fail1(out, 400, at, "not supported: wirerate's devices "
+				 "answer pings and ARP/ND (resolved at every "
+				 "start) but send no pings");
+	}
 	json_decref(doc);
 }
 
@@ -464,6 +470,32 @@ tx_refresh(struct srv_otg *o, json_t *const *docs)
 		    json_object_get(docs[k], "state")) ?: "", "running") != 0)
 			o->tx[f] = OTG_TX_STOPPED;
 	}
+}
+
+/* A capture ends with the run it covers (doc/api.md): started until its
+ * server says it is done. */
+static void
+cap_refresh(struct server *s, struct conn *c, struct srv_otg *o)
+{
+	struct wr_otg_err ignore;
+	unsigned int i;
+	json_t *res;
+
+	wr_otg_err_init(&ignore);
+	for (i = 0; i < o->plan.n_ports; i++) {
+		int k = wr_srv_otg_target_of(o, i);
+
+		if (!o->cap_on[i] || k < 0 ||
+		    wr_srv_otg_tcall(s, c, &o->t[k], "capture.status", json_pack(
+				     "{s:i}", "id", o->cap_id[i]), &res,
+				     &ignore) != 0)
+			continue;
+		if (strcmp(json_string_value(json_object_get(res, "state")) ?: "",
+			   "done") == 0)
+			o->cap_on[i] = false;
+		json_decref(res);
+	}
+	wr_otg_err_free(&ignore);
 }
 
 void
@@ -503,6 +535,7 @@ wr_srv_otg_metrics(struct server *s, struct conn *c, struct srv_otg *o,
 				link.link_status == RTE_ETH_LINK_UP));
 	}
 	tx_refresh(o, docs);
+	cap_refresh(s, c, o);
 	for (f = 0; f < o->plan.n_flows && f < WR_STREAMS_MAX; f++)
 		tx[f] = tx_names[o->tx[f]];
 	res = wr_otg_metrics(&o->plan, req, docs, maps, o->n_targets, tx, &e);
