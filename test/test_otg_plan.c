@@ -833,7 +833,7 @@ test_flows_yaml(void)
 	/* A flow's own refusal arrives by its path, the plan refused. */
 	refused("{" PORTS ", \"flows\": [{\"name\": \"x\", \"tx_rx\": {"
 		"\"choice\": \"port\", \"port\": {\"tx_name\": \"p9\"}}}]}",
-		"flows[0].tx_rx.port: tx_name: no port named \"p9\"", NULL);
+		"flows[0].tx_rx.port.tx_name: no port named \"p9\"", NULL);
 }
 
 int

@@ -647,7 +647,7 @@ flow_txrx(const json_t *txrx, const char *path, const struct wr_otg_plan *p,
 	k = tx != NULL ? port_index(p, tx) : -1;
 	if (k < 0) {
 		/* The member's own path: what a script has to change. */
-		wr_otg_pathf(t, "%s.tx_name", q);
+		wr_otg_at(t, "%s.tx_name", q);
 		return wr_otg_err_add(err, t, "no port named \"%s\"",
 				      tx != NULL ? tx : "");
 	}
@@ -659,7 +659,7 @@ flow_txrx(const json_t *txrx, const char *path, const struct wr_otg_plan *p,
 
 		k = rx != NULL ? port_index(p, rx) : -1;
 		if (k < 0) {
-			wr_otg_pathf(t, "%s.rx_names[%zu]", q, i);
+			wr_otg_at(t, "%s.rx_names[%zu]", q, i);
 			rc = wr_otg_err_add(err, t, "no port named \"%s\"",
 					    rx != NULL ? rx : "");
 		} else
@@ -670,7 +670,7 @@ flow_txrx(const json_t *txrx, const char *path, const struct wr_otg_plan *p,
 
 		k = rx != NULL ? port_index(p, rx) : -1;
 		if (k < 0) {
-			wr_otg_pathf(t, "%s.rx_name", q);
+			wr_otg_at(t, "%s.rx_name", q);
 			rc = wr_otg_err_add(err, t, "no port named \"%s\"",
 					    rx != NULL ? rx : "");
 		} else
