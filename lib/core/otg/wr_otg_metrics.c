@@ -32,8 +32,7 @@
  *   timestamps              first: when the device took the run's first
  *                           frame (tx_started_at: the flows of a server
  *                           start together); last: first + the stream's
- *                           duration_s; wall-clock ns (whole, as
- *                           integers)
+ *                           duration_s; wall-clock ns
  *   latency                 the echo histogram's min/max/avg (wirerate
  *                           stamps TX as the frame is handed to the device
  *                           and RX once it is in: store_forward);
@@ -371,12 +370,13 @@ flow_metric(const struct wr_otg_plan *p, unsigned int f, json_t *const *stats,
 	    json_is_number(json_object_get(fs.doc, "tx_started_at"))) {
 		double first = num(fs.doc, "tx_started_at") * 1e9;
 
-		/* Whole ns as integers: a double near 1.8e18 is written
-		 * "1.79e18" by jansson, which snappi's YAML reader takes for
-		 * a string (YAML 1.1 floats need the exponent's sign). */
+		/* Whole ns as JSON integers: jansson writes a double of 1e18
+		 * as "1.79...e18" (no '+'), which YAML 1.1 (PyYAML's
+		 * safe_load: snappi's response parser) reads as a string, and
+		 * snappi then refuses the whole Metrics.Response. */
 		json_object_set_new(m, "timestamps", json_pack("{s:I, s:I}",
-			"first_timestamp_ns", (json_int_t)first,
-			"last_timestamp_ns", (json_int_t)(first + dur * 1e9)));
+			"first_timestamp_ns", (json_int_t)llround(first),
+			"last_timestamp_ns", (json_int_t)llround(first + dur * 1e9)));
 	}
 	if (fl->latency) {
 		char path[32];
