@@ -94,7 +94,7 @@ class Handlers(OtgCase):
         self.assertNotEqual([s["name"] for s in self.rpc.streams()], loaded)
 
     def test_transmit_states(self):
-        """a alone; b started (the run restarts with both); a paused (its frames stop while
+        """a alone; b started (the run restarts with both, a's counts going on); a paused (its frames stop while
         b's go on); resumed; b stopped alone (a goes on); all stopped: every frame sent
         came back, counted exactly."""
         self.api.set_config(self.config(flows=("a", "b"), pps=2000))
@@ -104,10 +104,13 @@ class Handlers(OtgCase):
         self.assertEqual((m["a"].transmit, m["b"].transmit), ("started", "stopped"))
         self.assertGreater(m["a"].frames_tx, 0)
         self.assertEqual(m["b"].frames_tx, 0)
+        before = m["a"].frames_tx
         self.transmit("start", ["b"])
         time.sleep(0.3)
         m = self.flows()
         self.assertEqual((m["a"].transmit, m["b"].transmit), ("started", "started"))
+        # The server restarted its run for b: a's counts go on from where they were.
+        self.assertGreater(m["a"].frames_tx, before + 400)
         self.transmit("pause", ["a"])
         m1 = self.flows()
         time.sleep(0.5)
