@@ -210,10 +210,10 @@ class Scenarios:
         self.assertEqual(ports["p1"].bytes_tx, n * size)
         self.assertEqual(ports["p2"].bytes_rx, n * size)
         recs = pcap_records(pcap)
-        self.assertEqual(len(recs), n)
-        self.assertEqual({len(b) for _, b in recs}, {size - 4})
         if before is not None:
-            self.assertEqual(self.far_counter() - before, n)
+            self.assertEqual(self.far_counter() - before, n, self.far_note(m))
+        self.assertEqual(len(recs), n, self.far_note(m))
+        self.assertEqual({len(b) for _, b in recs}, {size - 4})
 
     # ---- bad configs ----
 
@@ -303,8 +303,13 @@ class OtgVeth(Scenarios, OtgCase):
     def far_end(self):
         # The kernel delivered what port 1 counted; a moment for tcpdump's buffer.
         time.sleep(0.3)
-        self.stop_tcpdump(self.dump)
+        self.dump_said = self.stop_tcpdump(self.dump).strip().replace("\n", "; ")
         return self.dump_path
+
+    def far_note(self, m):
+        """What to say when the far side's count and a flow's disagree."""
+        return (f"the kernel's count on {self.b}: {kernel_counter(self.b, 'rx_packets')}; "
+                f"tcpdump: {self.dump_said}; the flow: {m.serialize(m.DICT)}")
 
     def far_counter(self):
         return kernel_counter(self.b, "rx_packets")
@@ -350,9 +355,7 @@ class OtgVeth(Scenarios, OtgCase):
         time.sleep(0.3)
         pcap = self.far_end()
         t = self.kernel_times(pcap)
-        self.assertEqual(len(t), m.frames_tx,
-                         f"the kernel's count on {self.b}: "
-                         f"{kernel_counter(self.b, 'rx_packets')}; {m.serialize(m.DICT)}")
+        self.assertEqual(len(t), m.frames_tx, self.far_note(m))
         self.assertEqual(m.frames_rx, m.frames_tx)
         gaps = [(t[i + 1] - t[i], i) for i in range(len(t) - 1)]
         big, at = max(gaps)
@@ -389,9 +392,7 @@ class OtgVeth(Scenarios, OtgCase):
         m = self.wait_flows(["f1"], timeout=5)["f1"]
         pcap = self.far_end()
         t = self.kernel_times(pcap)
-        self.assertEqual(len(t), m.frames_tx,
-                         f"the kernel's count on {self.b}: "
-                         f"{kernel_counter(self.b, 'rx_packets')}; {m.serialize(m.DICT)}")
+        self.assertEqual(len(t), m.frames_tx, self.far_note(m))
         before = [x for x in t if x < t_up - 0.1]
         after = [x for x in t if x > t_done + 0.1]
         self.assertGreater(len(before), 500)
@@ -427,7 +428,7 @@ class OtgVeth(Scenarios, OtgCase):
         pcap = self.far_end()
         rows = [(float(t), int(n)) for t, n in decode(pcap, ["frame.time_epoch", "frame.len"],
                                                       "udp")]
-        self.assertEqual(len(rows), m.frames_tx)
+        self.assertEqual(len(rows), m.frames_tx, self.far_note(m))
         self.assertEqual(m.frames_rx, m.frames_tx)
         self.assertEqual({n for _, n in rows}, {124, 252})
         self.assertEqual({n for t, n in rows if t < t_up}, {124})
@@ -569,6 +570,9 @@ class OtgMemif(Scenarios, OtgCase):
 
     def far_counter(self):
         return None
+
+    def far_note(self, m):
+        return f"the flow: {m.serialize(m.DICT)}"
 
 
 if __name__ == "__main__":
