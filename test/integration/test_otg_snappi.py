@@ -575,5 +575,25 @@ class OtgMemif(Scenarios, OtgCase):
         return f"the flow: {m.serialize(m.DICT)}"
 
 
+class OtgHttps(OtgCase):
+    """As a lab's script runs by default: https:// (the certificate the server made at
+    start, snappi's verify=False), the memif pair."""
+
+    SCHEME = "https"
+
+    def setUp(self):
+        super().setUp()
+        self.api = self.serve_memif()
+        self.LOC = ("net_memif0", "net_memif1")
+
+    far_config = OtgMemif.far_config
+    far_begin = OtgMemif.far_begin
+    far_end = OtgMemif.far_end
+    far_counter = OtgMemif.far_counter
+    far_note = OtgMemif.far_note
+    base_config = Scenarios.base_config
+    test_metrics_over_https = Scenarios.test_metrics_equal_the_counts
+
+
 if __name__ == "__main__":
     unittest.main()
