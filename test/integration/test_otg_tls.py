@@ -185,6 +185,9 @@ class OtgTls(ServerCase):
             (("--otg", "18519", "--tls-cert", tok, "--tls-key", tok),
              f"--tls-cert: {tok}: not a PEM certificate"),
             (("--otg", "18519", "--otg-token-file", "/nonexistent"), "--otg-token-file"),
+            # ixia-c's port when none is given.
+            (("--otg", "http://192.0.2.77"), "--otg: cannot listen on 192.0.2.77:8443"),
+            (("--otg", "https://192.0.2.77:8444"), "--otg: cannot listen on 192.0.2.77:8444"),
         ]
         for args, want in cases:
             r = run(WIRERATE, "serve", "--socket", self.path("x.sock"), *args, check=False)
