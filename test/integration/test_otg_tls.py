@@ -328,6 +328,9 @@ class OtgTls(ServerCase):
         self.assertIn("www-authenticate", hdrs, (hdrs, body))
         self.assertIn('Bearer realm="wirerate"', hdrs["www-authenticate"])
         self.assertIn("a token is needed", json.loads(body)["errors"][0])
+        # The console's page is anyone's where there is a token (it logs in over /ws).
+        st, hdrs, _ = self.ns_curl("--cacert", f["srv.pem"], f"https://{HOST_IP}:{PORT_B}/")
+        self.assertEqual((st, hdrs["content-type"]), (200, "text/html; charset=utf-8"))
         st, _, body = self.ns_curl("--cacert", f["srv.pem"], "-H", f"Authorization: Bearer {TOKEN}",
                                    url)
         self.assertEqual((st, json.loads(body)["api_spec_version"]), (200, "1.61.0"))
