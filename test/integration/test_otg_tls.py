@@ -254,6 +254,19 @@ class OtgTls(ServerCase):
         head = s.recv(4096).decode()
         self.assertTrue(head.startswith("HTTP/1.1 101 Switching Protocols\r\n"), head)
         self.assertIn("Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n", head)
+        # A JSON-RPC request in a masked text frame, its reply in a frame back, over TLS.
+        msg = json.dumps({"jsonrpc": "2.0", "id": 7, "method": "server.info"}).encode()
+        mask = b"\x01\x02\x03\x04"
+        s.sendall(bytes([0x81, 0x80 | len(msg)]) + mask +
+                  bytes(b ^ mask[i % 4] for i, b in enumerate(msg)))
+        data = b""
+        while len(data) < 4 or len(data) < 4 + int.from_bytes(data[2:4], "big"):
+            chunk = s.recv(65536)
+            self.assertTrue(chunk, "the server closed the WebSocket")
+            data += chunk
+        self.assertEqual((data[0], data[1]), (0x81, 126))  # text, a 16-bit length
+        reply = json.loads(data[4:4 + int.from_bytes(data[2:4], "big")])
+        self.assertEqual((reply["id"], reply["result"]["name"]), (7, "wirerate"))
         s.close()
         self.alive(p, PORT_A)
 
