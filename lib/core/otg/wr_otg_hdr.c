@@ -255,10 +255,11 @@ field_auto(const struct wr_otg_fdesc *f, const struct wr_otg_seq *s,
 	case F_OMIT:
 		return 0;
 	case F_DMAC:
-		if (ctx != NULL && ctx->dst_resolve != NULL)
-			return json_object_set_new(layer, f->wr,
-					json_string(ctx->dst_resolve)) != 0 ?
-				-ENOMEM : 0;
+		if (ctx != NULL && (ctx->dst_resolve != NULL ||
+				    ctx->dst_mac != NULL))
+			return json_object_set_new(layer, f->wr, json_string(
+					ctx->dst_resolve != NULL ? ctx->dst_resolve :
+					ctx->dst_mac)) != 0 ? -ENOMEM : 0;
 		return seq_put(layer, f->wr, s, f->kind);
 	case F_TPID:
 		return 0;
@@ -1000,10 +1001,11 @@ wr_otg_hdr_stack(const json_t *packet, const char *path,
 					json_array_get(packet, i + 1), "choice")) : NULL;
 
 		/* A next-protocol field's auto names the header above;
-		 * custom bytes have no number: the model's value then. */
+		 * custom bytes have no number: the model's value then.  The
+		 * endpoints' next hop is the outermost ethernet's only. */
 		rc |= hdr_one(json_array_get(packet, i), p, i + 1 < n &&
-			      (next == NULL || strcmp(next, "custom") != 0), ctx,
-			      stack, err);
+			      (next == NULL || strcmp(next, "custom") != 0),
+			      i == 0 ? ctx : NULL, stack, err);
 	}
 	return rc != 0 ? -EINVAL : 0;
 }

@@ -136,8 +136,9 @@ address(const json_t *eth, const char *path, bool v6, json_t *group,
 	addr = wr_otg_str(a, "address");
 	gw = wr_otg_str(a, "gateway");
 	prefix = json_integer_value(json_object_get(a, "prefix"));
-	if (addr == NULL || gw == NULL)
-		return -EINVAL;         /* required: wr_otg_check() said so */
+	if (addr == NULL || gw == NULL)  /* wr_otg_check() requires both */
+		return wr_otg_err_add(err, at, "expected an address and a "
+				      "gateway");
 	if (!v6) {
 		uint32_t a4, g4;
 

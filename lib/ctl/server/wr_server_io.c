@@ -450,6 +450,11 @@ wr_srv_conn_reap(struct server *s)
 {
 	struct conn *keep = NULL;
 
+	/* A turn inside a handler's wait for another server
+	 * (wr_server_otg_remote.c): the outer turn's events may still point
+	 * at any connection closed now, freed once the outermost turn ends. */
+	if (s->otg_nest > 0)
+		return;
 	while (s->dead != NULL) {
 		struct conn *c = s->dead;
 

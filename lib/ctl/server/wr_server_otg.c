@@ -2,21 +2,13 @@
 /* wr_server_otg: the OTG endpoints of `wirerate serve` (transport-free): a request routed; a config checked, planned and loaded on its servers with the JSON-RPC methods themselves (wr_server_otg_run.c). */
 #include "wr_server_otg_priv.h"
 
-/*
- * Until wr_server_otg_remote.c is linked, its functions are weak here: no
- * location names another server (the plan refuses them, remote_ok false).
- */
-#pragma weak wr_srv_otg_remote_open
-#pragma weak wr_srv_otg_remote_offset_ns
-#pragma weak wr_srv_otg_remote_close
-
 static void
 targets_close(struct srv_otg *o)
 {
 	unsigned int k;
 
 	for (k = 0; k < o->n_targets; k++)
-		if (o->t[k].r != NULL && wr_srv_otg_remote_close != NULL)
+		if (o->t[k].r != NULL)
 			wr_srv_otg_remote_close(o->t[k].r);
 	o->n_targets = 0;
 }
@@ -36,6 +28,7 @@ otg_clear(struct srv_otg *o)
 void
 wr_srv_otg_free(struct server *s)
 {
+	wr_srv_otg_remotes_free(s);
 	if (s->otg == NULL)
 		return;
 	otg_clear(s->otg);
@@ -100,7 +93,7 @@ env_fill(struct server *s, struct wr_otg_env *env)
 		x->tx_ok = s->e->port_n_lcores[p] > 0;
 		x->rx_ok = s->e->port_n_rx[p] > 0;
 	}
-	env->remote_ok = wr_srv_otg_remote_open != NULL;
+	env->remote_ok = true;
 }
 
 /* The servers plan @p p runs on: this one (t[0]) and one per remote
@@ -139,9 +132,6 @@ targets_build(struct server *s, const struct wr_otg_plan *p, struct srv_otg *n,
 			if (k == OTG_TARGETS_MAX)
 				return wr_otg_err_add(e, path, "more than %u servers "
 						      "in one config", OTG_TARGETS_MAX);
-			if (wr_srv_otg_remote_open == NULL)
-				return wr_otg_err_add(e, path, "this build has no "
-						      "remote servers");
 			memset(t, 0, sizeof(*t));
 			for (j = 0; j < WR_PORTS_MAX; j++)
 				t->map[j] = -1;
@@ -273,7 +263,7 @@ config_load(struct server *s, struct conn *c, struct srv_otg *n,
 		pv[k].yaml = json_incref(json_object_get(json_object_get(res,
 					 "source"), "yaml"));
 		json_decref(res);
-		rc = wr_otg_plan_yaml(&n->plan, n->t[k].map, &yaml);
+		rc = wr_srv_otg_yaml(n, k, &yaml);
 		if (rc != 0) {
 			wr_otg_err_add(e, NULL, "%s: the stream file: %s",
 				       n->t[k].name, strerror(-rc));

@@ -4,10 +4,6 @@
 
 #include "wr_server_otg_priv.h"
 
-/* Until flows' wr_otg_update() and multi's remote servers are linked:
- * PATCH /config answers 501, no remote offsets. */
-#pragma weak wr_otg_update
-#pragma weak wr_srv_otg_remote_offset_ns
 
 static const char *const tx_names[] = { "stopped", "started", "paused" };
 
@@ -108,6 +104,18 @@ target_running(struct server *s, struct conn *c, const struct srv_otg *o,
 	return run;
 }
 
+/* Whether the config runs on more than one server (multi): each loads
+ * every flow (wr_srv_otg_yaml()) and receives while any sends. */
+static bool
+multi_targets(const struct srv_otg *o)
+{
+	unsigned int k, n = 0;
+
+	for (k = 0; k < o->n_targets; k++)
+		n += o->t[k].has_ports;
+	return n > 1;
+}
+
 /*
  * flow_transmit start.  The engine starts a run's streams together and
  * cannot add one to a run under way: flows started while others run
@@ -121,6 +129,7 @@ flows_start(struct server *s, struct conn *c, struct srv_otg *o,
 	    const bool *req, struct wr_otg_err *e)
 {
 	bool run[WR_STREAMS_MAX], go[OTG_TARGETS_MAX] = { false };
+	bool multi = multi_targets(o);
 	unsigned int f, k, n_go = 0;
 	double at = 0;
 	json_t *res, *names;
@@ -128,7 +137,10 @@ flows_start(struct server *s, struct conn *c, struct srv_otg *o,
 	for (f = 0; f < o->plan.n_flows; f++)
 		run[f] = req[f];
 	for (k = 0; k < o->n_targets; k++) {
-		if (!o->t[k].has_ports || (names = streams_of(o, k, req)) == NULL)
+		/* multi: every server runs, those that only receive too (a
+		 * server counts what arrives only while its lcores poll). */
+		if (!o->t[k].has_ports ||
+		    ((names = streams_of(o, k, req)) == NULL && !multi))
 			continue;
 		json_decref(names);
 		go[k] = true;
@@ -152,10 +164,16 @@ flows_start(struct server *s, struct conn *c, struct srv_otg *o,
 
 		if (!go[k])
 			continue;
-		p = json_pack("{s:o}", "streams", streams_of(o, k, run));
+		names = streams_of(o, k, run);
+		p = json_pack("{s:o}", "streams", names != NULL ? names :
+			      json_array());
+		/* multi: a server whose own flows have sent goes on receiving
+		 * the others' until the stop (traffic.start's hold). */
+		if (multi)
+			json_object_set_new(p, "hold", json_true());
 		if (at != 0)
 			json_object_set_new(p, "start_at", json_real(at +
-				(o->t[k].r != NULL && wr_srv_otg_remote_offset_ns ?
+				(o->t[k].r != NULL ?
 				 (double)wr_srv_otg_remote_offset_ns(o->t[k].r) /
 				 1e9 : 0)));
 		if (wr_srv_otg_tcall(s, c, &o->t[k], "traffic.start", p, &res,
@@ -212,6 +230,20 @@ flows_ctl(struct server *s, struct conn *c, struct srv_otg *o, const bool *req,
 	for (f = 0; f < o->plan.n_flows; f++)
 		if (act[f])
 			o->tx[f] = to;
+	/* multi: once no flow sends, the servers that held their runs to
+	 * receive end them too (their drain, their final counts). */
+	for (f = 0; f < o->plan.n_flows; f++)
+		if (o->tx[f] != OTG_TX_STOPPED)
+			return 0;
+	for (k = 0; to == OTG_TX_STOPPED && multi_targets(o) &&
+	     k < o->n_targets; k++) {
+		if (!o->t[k].has_ports || !target_running(s, c, o, k))
+			continue;
+		if (wr_srv_otg_tcall(s, c, &o->t[k], "traffic.stop", NULL, &res,
+				     e) != 0)
+			return -EIO;
+		json_decref(res);
+	}
 	return 0;
 }
 
@@ -836,11 +868,8 @@ wr_srv_otg_patch(struct server *s, struct conn *c, struct srv_otg *o,
 	struct wr_otg_err e;
 	unsigned int f, k;
 
-	if (!need_config(o, out) || wr_otg_update == NULL ||
+	if (!need_config(o, out) ||
 	    (upd = wr_srv_otg_body(rq, "Config.Update", out)) == NULL) {
-		if (o->have_plan && wr_otg_update == NULL)
-			wr_srv_otg_fail1(out, 501, NULL, "this build has no OTG "
-					 "updates (wr_otg_flow.c)");
 		json_decref(warnings);
 		return;
 	}
@@ -896,7 +925,7 @@ wr_srv_otg_patch(struct server *s, struct conn *c, struct srv_otg *o,
 				"a size changed while traffic ran: that server's "
 				"flows restarted (their counts too)"));
 		}
-		if (wr_otg_plan_yaml(&o->plan, o->t[k].map, &yaml) != 0 ||
+		if (wr_srv_otg_yaml(o, k, &yaml) != 0 ||
 		    wr_srv_otg_tcall(s, c, &o->t[k], "streams.load", json_pack(
 				     "{s:s, s:s}", "yaml", yaml, "name", "otg"), &res,
 				     &e) != 0) {

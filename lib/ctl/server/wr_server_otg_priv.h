@@ -60,6 +60,9 @@ void wr_srv_otg_fail1(struct otg_resp *out, int code, const char *path,
 /** The body as JSON checked against @p schema; NULL: answered. */
 json_t *wr_srv_otg_body(const struct otg_req *rq, const char *schema,
 			struct otg_resp *out);
+/** The stream file target @p k loads (multi: every flow's stream, those
+ * sent elsewhere as placeholders, wr_srv_otg_target_yaml()). */
+int wr_srv_otg_yaml(const struct srv_otg *o, unsigned int k, char **yaml);
 /** The plan port named @p name, or -1. */
 int wr_srv_otg_port(const struct srv_otg *o, const char *name);
 

@@ -2,9 +2,6 @@
 /* wr_server_otg_run: what the OTG handlers run with: wr_srv_call() (a JSON-RPC method as a connection's session, its reply kept), the calls on a config's servers, OTG's answers and errors. */
 #include "wr_server_otg_priv.h"
 
-/* Until wr_server_otg_remote.c is linked: no remote locations. */
-#pragma weak wr_srv_otg_remote_call
-
 /* ---- running a method as a connection ---- */
 
 /* The negative errno for a method's JSON-RPC error code. */
@@ -215,6 +212,17 @@ wr_srv_otg_target_of(const struct srv_otg *o, unsigned int port)
 		if (o->t[k].map[port] >= 0)
 			return (int)k;
 	return -1;
+}
+
+int
+wr_srv_otg_yaml(const struct srv_otg *o, unsigned int k, char **yaml)
+{
+	const int *maps[OTG_TARGETS_MAX];
+	unsigned int j;
+
+	for (j = 0; j < o->n_targets; j++)
+		maps[j] = o->t[j].map;
+	return wr_srv_otg_target_yaml(&o->plan, maps, o->n_targets, k, yaml);
 }
 
 int
