@@ -4,8 +4,6 @@
 
 #include "wr_server_otg_priv.h"
 
-/* Until flows' wr_otg_update() is linked: PATCH /config answers 501. */
-#pragma weak wr_otg_update
 
 static const char *const tx_names[] = { "stopped", "started", "paused" };
 
@@ -870,11 +868,8 @@ wr_srv_otg_patch(struct server *s, struct conn *c, struct srv_otg *o,
 	struct wr_otg_err e;
 	unsigned int f, k;
 
-	if (!need_config(o, out) || wr_otg_update == NULL ||
+	if (!need_config(o, out) ||
 	    (upd = wr_srv_otg_body(rq, "Config.Update", out)) == NULL) {
-		if (o->have_plan && wr_otg_update == NULL)
-			wr_srv_otg_fail1(out, 501, NULL, "this build has no OTG "
-					 "updates (wr_otg_flow.c)");
 		json_decref(warnings);
 		return;
 	}
