@@ -268,6 +268,15 @@ test_layer1(void)
 		"so speed_1_gbps cannot be checked",
 		"layer1[0].promiscuous: port \"p2\"'s device cannot set "
 		"promiscuous mode", NULL);
+	/* Nor an MTU it does not report. */
+	env.ports[0].mtu = 0;
+	env.ports[0].mtu_max = 0;
+	refused("{" PORTS ", \"layer1\": [{\"name\": \"l\", \"port_names\": "
+		"[\"p1\"], \"mtu\": 1500}]}",
+		"layer1[0].mtu: port \"p1\"'s device does not report its MTU, so "
+		"1500 cannot be checked", NULL);
+	env.ports[0].mtu = 1500;
+	env.ports[0].mtu_max = 9000;
 }
 
 /* The capture of @p filters on p1, its expression; NULL when refused. */
@@ -399,7 +408,9 @@ test_capture_filters(void)
 		"\"ether_type\": {\"value\": \"10800\", \"mask\": \"00\", "
 		"\"negate\": false}}},"
 		"{\"choice\": \"vlan\", \"vlan\": {\"cfi\": {\"value\": \"0\", "
-		"\"mask\": \"1\", \"negate\": true}}},"
+		"\"mask\": \"1\", \"negate\": true}, \"priority\": {\"value\": "
+		"\"8\", \"mask\": \"0\", \"negate\": false}, \"id\": {\"value\": "
+		"\"0fff\", \"mask\": \"1000\", \"negate\": false}}},"
 		"{\"choice\": \"custom\", \"custom\": {\"offset\": 0, "
 		"\"bit_length\": 200, \"value\": \"00\", \"mask\": \"00\","
 		"\"negate\": false}}]},"
@@ -408,8 +419,11 @@ test_capture_filters(void)
 		"at most 16 bits",
 		"captures[0].filters[0].ethernet.pfc_queue: not supported by "
 		"wirerate (refused, not ignored: doc/otg.md lists what is)",
+		"captures[0].filters[1].vlan.priority.value: expected hex of at most "
+		"3 bits",
 		"captures[0].filters[1].vlan.cfi: the mask leaves no bit to compare, "
 		"so negate would keep no frame",
+		"captures[0].filters[1].vlan.id.mask: expected hex of at most 12 bits",
 		"captures[0].filters[2].custom.bit_length: expected 1 to 128 bits "
 		"within the first 65535 bytes of a frame",
 		"captures[0].port_names[1]: no port is called \"p7\" (ports[].name)",
