@@ -277,6 +277,13 @@ flow_rate(const json_t *r, const char *path, uint32_t size, uint32_t line_mbps,
 					      "integer >= 1, got 0");
 		snprintf(txt, sizeof(txt), "%" PRIu64 " pps", v);
 		*period_ns = 1e9 / (double)v;
+		/* Above the line at its smallest frames: refused. */
+		if (line_mbps > 0 && (double)v * ((size > 0 ? size : SIZE_MIN) + 20) *
+		    8 > line_mbps * 1e6)
+			return wr_otg_err_add(err, path, "pps: %" PRIu64 " frames "
+					      "of %u bytes a second are above "
+					      "the port's line, %u Mb/s", v,
+					      size > 0 ? size : SIZE_MIN, line_mbps);
 		return set(stream, "rate", json_string(txt));
 	}
 	for (i = 0; i < 4; i++)
@@ -289,6 +296,10 @@ flow_rate(const json_t *r, const char *path, uint32_t size, uint32_t line_mbps,
 	if (v == 0)
 		return wr_otg_err_add(err, path, "%s: expected an integer >= 1, "
 				      "got 0", c);
+	if (line_mbps > 0 && (double)v * pow(1000, i) > line_mbps * 1e6)
+		return wr_otg_err_add(err, path, "%s: expected at most the port's "
+				      "line, %u Mb/s, got %" PRIu64 " %s", c,
+				      line_mbps, v, c);
 	snprintf(txt, sizeof(txt), "%" PRIu64 " %s L1", v, wr_units[i]);
 	if (size > 0)
 		*period_ns = (size + 20) * 8 * 1e9 / ((double)v * pow(1000, i));
