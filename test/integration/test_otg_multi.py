@@ -162,8 +162,9 @@ class ThreeServers(EalCase):
         # Each server holds every flow's stream, in the config's order (a signature's
         # stream index is one flow everywhere).
         for k, c in self.rpc.items():
-            self.assertEqual([s["name"] for s in c.call("streams.list")["streams"]],
-                             [f[0] for f in FLOWS], k)
+            self.assertEqual([(s["index"], s["name"].split("-", 1)[1])
+                              for s in c.call("streams.list")["streams"]],
+                             [(i, f[0]) for i, f in enumerate(FLOWS)], k)
         cs = self.api.control_state()
         cs.traffic.flow_transmit.state = cs.traffic.flow_transmit.START
         self.api.set_control_state(cs)
@@ -182,17 +183,27 @@ class ThreeServers(EalCase):
             self.assertEqual(m.bytes_rx, frames * size, name)
             self.assertEqual(m.loss, 0, name)
             for k, st in stats.items():
-                row = next(r for r in st["streams"] if r["name"] == name)
+                row = next(r for r in st["streams"] if r["name"].endswith("-" + name))
                 self.assertEqual(row["tx_pkts"], frames if k == ts else 0, (name, k))
                 self.assertEqual(row["rx_pkts"], frames if k == rs else 0, (name, k))
-        # One instant on three clocks: the first frames left within what the clocks and
-        # the shared CPUs allow (namespaces share CLOCK_REALTIME: the offsets measured are
-        # the round trips' asymmetry, microseconds; a poller sharing its CPU may wait for it).
-        starts = {k: st["tx_started_at"] for k, st in stats.items()}
-        spread = max(starts.values()) - min(starts.values())
-        print(f"\nfirst frames of three servers within {spread * 1e6:.0f} us: "
-              f"{ {k: round((v - min(starts.values())) * 1e6) for k, v in starts.items()} } us")
-        self.assertLess(spread, 0.005, starts)
+        # One instant on three clocks: each server was given start_at in its own clock (ours
+        # + the offset measured from server.info round trips).  Namespaces share one
+        # CLOCK_REALTIME, so the instants asked must agree to within the offsets' error
+        # (half a round trip: tens of microseconds here).
+        asked = {k: st["tx_scheduled_at"] for k, st in stats.items()}
+        late = {k: st["tx_late_ns"] for k, st in stats.items()}
+        spread = max(asked.values()) - min(asked.values())
+        print(f"\nstart_at on three servers within {spread * 1e6:.1f} us "
+              f"({ {k: round((v - min(asked.values())) * 1e6, 1) for k, v in asked.items()} } "
+              f"us); first frames after it: { {k: round(v / 1e3) for k, v in late.items()} } us")
+        self.assertLess(spread, 0.001, asked)
+        # The first frame leaves when the TX lcore has its CPU: here three busy-polling
+        # lcores share two CPUs, so one may wait for a time slice of the kernel's
+        # scheduler (issue 31: 3.6-6.7 ms for one neighbour); the schedule's origin stays
+        # start_at (doc/api.md, stats.get).
+        for k, ns in late.items():
+            self.assertGreaterEqual(ns, 0, k)
+            self.assertLess(ns, 100e6, k)
         # Stopped everywhere by one request.
         cs = self.api.control_state()
         cs.traffic.flow_transmit.state = cs.traffic.flow_transmit.STOP
