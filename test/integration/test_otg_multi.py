@@ -15,7 +15,7 @@ import time
 import unittest
 
 from wrtest import ROOT, WIRERATE, EalCase, wait_for
-from otg_util import import_snappi, setns, sh, _libc, _CLONE_NEWNET
+from otg_util import decode, import_snappi, setns, sh, _libc, _CLONE_NEWNET
 
 sys.path.insert(0, os.path.join(ROOT, "python"))
 import wirerate  # noqa: E402
@@ -212,6 +212,54 @@ class ThreeServers(EalCase):
                                              for c in self.rpc.values()), 10, 0.1))
         for m in self.flow_metrics().values():
             self.assertEqual(m.transmit, "stopped", m.name)
+
+    def test_captures_and_config_again(self):
+        """A capture on another server's port and on A's, fetched through A; then the config
+        set again (the remote sessions own the ports already) and run again, exact again."""
+        cfg = self.config()
+        for port in ("b0", "a1"):
+            cfg.captures.capture(name=f"cap-{port}", port_names=[port])
+        self.api.set_config(cfg)
+        cs = self.api.control_state()
+        cs.port.capture.port_names = ["b0", "a1"]
+        cs.port.capture.state = cs.port.capture.START
+        self.api.set_control_state(cs)
+        self.run_all()
+        # b0 receives flow ab (A -> B), a1 flow ca (C -> A): the captures hold exactly those
+        # frames, whatever server they were taken on; tshark reads them.
+        for port, flow in (("b0", "ab"), ("a1", "ca")):
+            req = self.api.capture_request()
+            req.port_name = port
+            pcap = self.path(f"{port}.pcap")
+            with open(pcap, "wb") as f:
+                f.write(self.api.get_capture(req).read())
+            i = next(i for i, fl in enumerate(FLOWS) if fl[0] == flow)
+            rows = decode(pcap, ["frame.len", "udp.dstport", "ip.src"])
+            self.assertEqual(len(rows), FLOWS[i][3], port)
+            self.assertEqual({tuple(r) for r in rows},
+                             {(str(FLOWS[i][4] - 4), str(2048 + i), f"198.18.{i}.1")}, port)
+        self.stop_all()
+        # The same config again: the remote ports are the controller's session's already.
+        self.api.set_config(self.config())
+        self.run_all()
+        self.stop_all()
+
+    def run_all(self):
+        cs = self.api.control_state()
+        cs.traffic.flow_transmit.state = cs.traffic.flow_transmit.START
+        self.api.set_control_state(cs)
+        want = {f[0]: f[3] for f in FLOWS}
+        done = wait_for(lambda: all(m.frames_rx == want[n] and m.frames_tx == want[n]
+                                    for n, m in self.flow_metrics().items()), 30, 0.25)
+        self.assertTrue(done, {n: (m.frames_tx, m.frames_rx)
+                               for n, m in self.flow_metrics().items()})
+
+    def stop_all(self):
+        cs = self.api.control_state()
+        cs.traffic.flow_transmit.state = cs.traffic.flow_transmit.STOP
+        self.api.set_control_state(cs)
+        self.assertTrue(wait_for(lambda: all(c.call("server.info")["state"] == "done"
+                                             for c in self.rpc.values()), 10, 0.1))
 
     def test_unreachable_location(self):
         """A location whose server does not answer: an OTG error by path, nothing set."""
