@@ -269,6 +269,14 @@ class ThreeServers(EalCase):
             self.api.set_config(cfg)
         self.assertIn("ports[5].location", str(e.exception))
         self.assertEqual(self.rpc["b"].call("streams.list")["streams"], [])
+        # A port the server there does not have: by path too.
+        cfg = self.config()
+        cfg.ports[3].location = f"{SERVERS['b'][0]}:{RPC_PORT}/7"
+        with self.assertRaises(Exception) as e:
+            self.api.set_config(cfg)
+        self.assertIn(f"ports[3].location: {SERVERS['b'][0]}:{RPC_PORT} has 2 ports: no port 7",
+                      str(e.exception))
+        self.assertEqual(self.rpc["b"].call("streams.list")["streams"], [])
 
 
 if __name__ == "__main__":

@@ -144,6 +144,11 @@ targets_build(struct server *s, const struct wr_otg_plan *p, struct srv_otg *n,
 						      err.message);
 			n->n_targets++;
 		}
+		if (l->index >= wr_srv_otg_remote_n_ports(n->t[k].r))
+			return wr_otg_err_add(e, path, "%s has %u ports: no port "
+					      "%u there", name,
+					      wr_srv_otg_remote_n_ports(n->t[k].r),
+					      l->index);
 		n->t[k].map[i] = (int)l->index;
 		n->t[k].has_ports = true;
 	}

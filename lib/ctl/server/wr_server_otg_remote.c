@@ -36,6 +36,7 @@ struct otg_remote {
 	size_t rlen, rcap;
 	uint64_t next_id;
 	bool broken;                 /* a call failed mid-way: no more calls */
+	unsigned int n_ports;        /* its ports (server.info at login) */
 	int64_t offset_ns;           /* its CLOCK_REALTIME minus ours */
 	uint64_t delay_ns;           /* the round trip of that sample */
 	/* The last call's request sent and reply's line in, CLOCK_REALTIME:
@@ -294,6 +295,8 @@ measure_offset(struct server *s, struct otg_remote *r,
 		t1 = r->got_ns;
 		if (rc != 0)
 			return rc;
+		r->n_ports = (unsigned int)json_array_size(json_object_get(res,
+								      "ports"));
 		t = json_object_get(res, "realtime_ns");
 		if (!json_is_integer(t)) {
 			json_decref(res);
@@ -501,6 +504,12 @@ int64_t
 wr_srv_otg_remote_offset_ns(const struct otg_remote *r)
 {
 	return r->offset_ns;
+}
+
+unsigned int
+wr_srv_otg_remote_n_ports(const struct otg_remote *r)
+{
+	return r->n_ports;
 }
 
 uint64_t

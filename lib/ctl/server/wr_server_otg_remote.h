@@ -45,6 +45,10 @@ int64_t wr_srv_otg_remote_offset_ns(const struct otg_remote *r);
  * half of it (the rest of the path's asymmetry). */
 uint64_t wr_srv_otg_remote_delay_ns(const struct otg_remote *r);
 
+/** Its ports (server.info's, at the login): a location's INDEX past them
+ * names no port. */
+unsigned int wr_srv_otg_remote_n_ports(const struct otg_remote *r);
+
 /** "HOST:PORT" ("[V6]:PORT"), as messages name it. */
 const char *wr_srv_otg_remote_name(const struct otg_remote *r);
 
