@@ -64,18 +64,4 @@ void wr_srv_otg_remotes_free(struct server *s);
  * start_at for it); @p r NULL: this server, @p ours. */
 double wr_srv_otg_remote_instant(const struct otg_remote *r, double ours);
 
-/**
- * The stream file server @p k of a plan loads, when the plan spans the
- * @p n servers whose ports @p maps give (maps[k][i]: plan port i's engine
- * port on server k, -1 elsewhere; as wr_otg_metrics()'s): every flow's
- * stream, in the plan's order, so a signature's stream index means one
- * flow on every server; the flows sent elsewhere as placeholders (the
- * flow's name and latency, on the port that receives it here), which
- * count what they receive and which traffic.start never names.  One
- * server alone: wr_otg_plan_yaml()'s file.
- * @return 0; -ENOMEM.
- */
-int wr_srv_otg_target_yaml(const struct wr_otg_plan *p, const int *const *maps,
-			   unsigned int n, unsigned int k, char **yaml);
-
 #endif /* WR_SERVER_OTG_REMOTE_H */
