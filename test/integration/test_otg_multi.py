@@ -31,10 +31,13 @@ RATE_PPS = 2000
 # (name, tx server/port, rx server/port, frames, size): each a different count, so a frame
 # counted on the wrong flow shows.
 FLOWS = [("ab", ("a", 0), ("b", 0), 1000, 128),
-         ("bc", ("b", 1), ("c", 0), 1200, 256),
+         ("cb", ("c", 0), ("b", 1), 1200, 256),
          ("ca", ("c", 1), ("a", 1), 1400, 192),
          ("ba", ("b", 0), ("a", 0), 800, 128)]
+# Control address, CPU of the lcores; B's port 1 has a second TX lcore (on the other CPU):
+# two lanes, so a flow it sends to a port of one lane is refused (test_refused_configs).
 SERVERS = {"a": ("10.66.6.1", 0), "b": ("10.66.6.2", 1), "c": ("10.66.6.3", 1)}
+LANES = {("b", 1): 2}
 
 
 class ThreeServers(EalCase):
@@ -100,10 +103,12 @@ class ThreeServers(EalCase):
         prefix = f"multi{self.tag}{k}"
         self.addCleanup(shutil.rmtree, os.path.join("/var/run/dpdk", prefix), True)
         ifs = [self.ifs[(k, 0)], self.ifs[(k, 1)]]
-        eal = ["--no-pci", "--in-memory", f"--file-prefix={prefix}",
-               f"--lcores=0@{cpu},1@{cpu}"]
-        eal += [f"--vdev=net_af_packet{i},iface={ifc}" for i, ifc in enumerate(ifs)]
-        ports = "".join(f"  - device: net_af_packet{i}\n    tx_lcores: [1]\n    rx_lcore: 1\n"
+        lcores = f"0@{cpu},1@{cpu}" + (f",2@{1 - cpu}" if k == "b" else "")
+        eal = ["--no-pci", "--in-memory", f"--file-prefix={prefix}", f"--lcores={lcores}"]
+        eal += [f"--vdev=net_af_packet{i},iface={ifc},qpairs={LANES.get((k, i), 1)}"
+                for i, ifc in enumerate(ifs)]
+        ports = "".join(f"  - device: net_af_packet{i}\n"
+                        f"    tx_lcores: {[1, 2][:LANES.get((k, i), 1)]}\n    rx_lcore: 1\n"
                         for i in range(2))
         prof = self.write(f"{k}.yaml", "version: 1\neal: [" +
                           ", ".join(f'"{a}"' for a in eal) + "]\nports:\n" + ports)
@@ -261,8 +266,10 @@ class ThreeServers(EalCase):
         self.assertTrue(wait_for(lambda: all(c.call("server.info")["state"] == "done"
                                              for c in self.rpc.values()), 10, 0.1))
 
-    def test_unreachable_location(self):
-        """A location whose server does not answer: an OTG error by path, nothing set."""
+    def test_refused_configs(self):
+        """Configs another server makes wrong, each an OTG error by path, nothing set: a
+        location whose server does not answer, a port it does not have, a flow whose
+        receiving port has fewer lanes than its sender's."""
         cfg = self.config()
         cfg.ports[5].location = f"10.66.6.9:{RPC_PORT}/0"  # no such host on the bridge
         with self.assertRaises(Exception) as e:
@@ -277,6 +284,19 @@ class ThreeServers(EalCase):
         self.assertIn(f"ports[3].location: {SERVERS['b'][0]}:{RPC_PORT} has 2 ports: no port 7",
                       str(e.exception))
         self.assertEqual(self.rpc["b"].call("streams.list")["streams"], [])
+        # B's port 1 sends on two lanes; C's port 0 counts one.
+        cfg = self.config()
+        f = cfg.flows.flow(name="bc")[-1]
+        f.tx_rx.port.tx_name = "b1"
+        f.tx_rx.port.rx_names = ["c0"]
+        f.packet.ethernet().ipv4().udp()
+        f.metrics.enable = True
+        with self.assertRaises(Exception) as e:
+            self.api.set_config(cfg)
+        self.assertIn(f"flows[{len(FLOWS)}].tx_rx: port c0 receives it on another server with "
+                      "1 TX lcores, fewer than its sending port b1 has (2)",
+                      " ".join(str(e.exception).split()))  # snappi folds long lines
+        self.assertEqual(self.rpc["c"].call("streams.list")["streams"], [])
 
 
 if __name__ == "__main__":

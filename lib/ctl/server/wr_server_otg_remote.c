@@ -37,6 +37,7 @@ struct otg_remote {
 	uint64_t next_id;
 	bool broken;                 /* a call failed mid-way: no more calls */
 	unsigned int n_ports;        /* its ports (server.info at login) */
+	uint16_t tx_lcores[WR_PORTS_MAX]; /* each one's TX lcores: its lanes */
 	int64_t offset_ns;           /* its CLOCK_REALTIME minus ours */
 	uint64_t delay_ns;           /* the round trip of that sample */
 	/* The last call's request sent and reply's line in, CLOCK_REALTIME:
@@ -297,6 +298,10 @@ measure_offset(struct server *s, struct otg_remote *r,
 			return rc;
 		r->n_ports = (unsigned int)json_array_size(json_object_get(res,
 								      "ports"));
+		for (unsigned int i = 0; i < r->n_ports && i < WR_PORTS_MAX; i++)
+			r->tx_lcores[i] = (uint16_t)json_integer_value(
+				json_object_get(json_array_get(json_object_get(res,
+					"ports"), i), "tx_lcores"));
 		t = json_object_get(res, "realtime_ns");
 		if (!json_is_integer(t)) {
 			json_decref(res);
@@ -544,6 +549,67 @@ wr_srv_otg_remotes_free(struct server *s)
 		free(r->rbuf);
 		free(r);
 	}
+}
+
+/* Plan port @p i's TX lcores, wherever it is: the lanes a stream there
+ * has, sent or received. */
+static unsigned int
+lanes_of(const struct server *s, const int *const *maps,
+	 struct otg_remote *const *rs, unsigned int n, unsigned int i,
+	 unsigned int *k)
+{
+	for (*k = 0; *k < n; (*k)++) {
+		int e = maps[*k][i];
+
+		if (e < 0)
+			continue;
+		return rs[*k] == NULL ? s->e->port_n_lcores[e] :
+		       (unsigned int)e < WR_PORTS_MAX ? rs[*k]->tx_lcores[e] : 0;
+	}
+	return 0;
+}
+
+int
+wr_srv_otg_lanes_check(const struct server *s, const struct wr_otg_plan *p,
+		       const int *const *maps, struct otg_remote *const *rs,
+		       unsigned int n, struct wr_otg_err *err)
+{
+	unsigned int f, i;
+	char path[32];
+	int rc = 0;
+
+	for (f = 0; f < p->n_flows; f++) {
+		const struct wr_otg_flow *fl = &p->flows[f];
+		unsigned int kt, kr, tx = lanes_of(s, maps, rs, n, fl->tx_port,
+						   &kt);
+		bool seen[WR_PORTS_MAX] = { false };
+
+		if (!fl->metrics)
+			continue; /* no signature: nothing counted by stream */
+		/* The placeholder on each other server is on the first port
+		 * there that receives the flow (wr_otg_plan_yaml_of()). */
+		for (i = 0; i < p->n_ports && i < 64; i++) {
+			unsigned int rx;
+
+			if (!(fl->rx_ports >> i & 1))
+				continue;
+			rx = lanes_of(s, maps, rs, n, i, &kr);
+			if (kr == kt || kr >= n || seen[kr])
+				continue;
+			seen[kr] = true;
+			if (rx >= tx)
+				continue;
+			snprintf(path, sizeof(path), "flows[%u].tx_rx", f);
+			rc = wr_otg_err_add(err, path, "port %s receives it on "
+				"another server with %u TX lcores, fewer than its "
+				"sending port %s has (%u): a receiver counts a "
+				"signature's lane only below its port's lcores "
+				"(give the receiving port as many tx_lcores in "
+				"that server's profile)", p->ports[i].name, rx,
+				p->ports[fl->tx_port].name, tx);
+		}
+	}
+	return rc;
 }
 
 double

@@ -49,6 +49,19 @@ uint64_t wr_srv_otg_remote_delay_ns(const struct otg_remote *r);
  * names no port. */
 unsigned int wr_srv_otg_remote_n_ports(const struct otg_remote *r);
 
+/**
+ * Flows received on another server than their sender's (each server of
+ * the @p n whose ports @p maps give, @p rs[k] its connection, NULL this
+ * server): a signature's lane (the sender port's TX lcore) is counted
+ * there only below the receiving placeholder's port's TX lcores
+ * (wr_rx.c); fewer lanes there than at the sender is refused by the
+ * flow's path, not left to show as bad signatures.
+ * @return 0; -EINVAL with @p err.
+ */
+int wr_srv_otg_lanes_check(const struct server *s, const struct wr_otg_plan *p,
+			   const int *const *maps, struct otg_remote *const *rs,
+			   unsigned int n, struct wr_otg_err *err);
+
 /** "HOST:PORT" ("[V6]:PORT"), as messages name it. */
 const char *wr_srv_otg_remote_name(const struct otg_remote *r);
 
