@@ -81,9 +81,11 @@ void wr_srv_otg_metrics(struct server *s, struct conn *c, struct srv_otg *o,
 			const struct otg_req *rq, struct otg_resp *out);
 void wr_srv_otg_states(struct server *s, struct conn *c, struct srv_otg *o,
 		       const struct otg_req *rq, struct otg_resp *out);
-void wr_srv_otg_capture(struct server *s, struct conn *c, struct srv_otg *o,
-			const struct otg_req *rq, struct otg_resp *out);
 void wr_srv_otg_patch(struct server *s, struct conn *c, struct srv_otg *o,
 		      const struct otg_req *rq, struct otg_resp *out);
+
+/* wr_server_otg_cap.c */
+void wr_srv_otg_capture(struct server *s, struct conn *c, struct srv_otg *o,
+			const struct otg_req *rq, struct otg_resp *out);
 
 #endif /* WR_SERVER_OTG_PRIV_H */
