@@ -309,6 +309,8 @@ time_ns(const json_t *o, const char *path, uint32_t line_mbps, double dflt_b,
 	if (get_num(o, c, strcmp(c, "bytes") == 0 ? dflt_b : 0, path, &v,
 		    err) != 0)
 		return -EINVAL;
+	if (v > 1e12)
+		return wr_otg_err_add(err, path, "%s: expected at most 1e12", c);
 	if (strcmp(c, "nanoseconds") == 0)
 		*ns = (uint64_t)llround(v);
 	else if (strcmp(c, "microseconds") == 0)
@@ -535,13 +537,14 @@ device_find(const struct wr_otg_plan *p, const char *name, int *af)
 
 	for (i = 0; name != NULL && i < json_array_size(p->devices); i++) {
 		const json_t *d = json_array_get(p->devices, i);
+		const char *dn = json_string_value(json_object_get(d, "name"));
 		const char *n4 = json_string_value(json_object_get(
 					json_object_get(d, "ipv4"), "name"));
 		const char *n6 = json_string_value(json_object_get(
 					json_object_get(d, "ipv6"), "name"));
 
 		*af = 0;
-		if (strcmp(json_string_value(json_object_get(d, "name")), name) == 0)
+		if (dn != NULL && strcmp(dn, name) == 0)
 			return d;
 		*af = 4;
 		if (n4 != NULL && strcmp(n4, name) == 0)

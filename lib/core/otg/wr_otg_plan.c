@@ -181,6 +181,10 @@ build_ports(const json_t *cfg, const struct wr_otg_env *env,
 		}
 		snprintf(pp->name, sizeof(pp->name), "%s", name);
 		pp->l1.promisc = -1;
+		/* flows: the line a percentage rate and byte gaps count on
+		 * (a remote port's is not known here). */
+		pp->line_mbps = pp->loc.remote ? 0 :
+			env->ports[pp->loc.index].speed_mbps;
 		p->n_ports++;
 	}
 	return rc;
