@@ -598,6 +598,15 @@ test_devices_refused(void)
 		"devices[0].ethernets[4].mac: expected the ethernet's MAC (wirerate "
 		"does not choose one)",
 		NULL);
+	/* A MAC is one host's, on any port. */
+	refused("{" PORTS ", \"devices\": [{\"name\": \"d1\", \"ethernets\": ["
+		"{\"name\": \"e1\", \"connection\": {\"choice\": \"port_name\","
+		"  \"port_name\": \"p1\"}, \"mac\": \"02:00:00:00:00:01\"}]},"
+		"{\"name\": \"d2\", \"ethernets\": [{\"name\": \"e2\", \"connection\": "
+		"{\"choice\": \"port_name\", \"port_name\": \"p2\"}, \"mac\": "
+		"\"02:00:00:00:00:01\"}]}]}",
+		"devices[1].ethernets[0].mac: 02:00:00:00:00:01 is already the MAC "
+		"of devices[0].ethernets[0] (a MAC is one host's)", NULL);
 	/* Names are the config's, once. */
 	refused("{" PORTS ", \"flows\": [{\"name\": \"p2\", "
 		"\"tx_rx\": {\"choice\": \"port\", \"port\": {\"tx_name\": \"p1\","
