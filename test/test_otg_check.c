@@ -459,15 +459,26 @@ test_requests(void)
 		CU_ASSERT_EQUAL(rc, 0);
 	}
 	/* What a hand-written request forgets, by its path. */
+	/* traffic made, its one choice (flow_transmit) made: what is
+	 * missing is the state. */
 	CU_ASSERT_STRING_EQUAL(check("Control.State", "{\"choice\": "
-		"\"traffic\"}"), "traffic.choice: required, missing");
+		"\"traffic\"}"), "traffic.flow_transmit.state: required, missing");
 	CU_ASSERT_STRING_EQUAL(check("Control.State", "{\"traffic\": "
 		"{\"flow_transmit\": {}}}"),
 		"traffic.flow_transmit.state: required, missing");
 	CU_ASSERT_STRING_EQUAL(check("Capture.Request", "{}"),
 			       "port_name: required, missing");
+	/* Given by the client, a required choice is not guessed, even of
+	 * one value. */
 	CU_ASSERT_STRING_EQUAL(check("Control.Action", "{\"protocol\": "
 		"{\"ipv4\": {}}}"), "protocol.ipv4.choice: required, missing");
+	/* snappi's ipv4 dst auto: {"choice": "auto"} alone; the auto object
+	 * made, its required choice of one value (dhcp) set. */
+	CU_ASSERT_STRING_EQUAL(check("Config", FLOW(", \"packet\": [{\"choice\":"
+		" \"ipv4\", \"ipv4\": {\"dst\": {\"choice\": \"auto\"}}}]")), "");
+	CU_ASSERT_STRING_EQUAL(dumped("flows[0].packet[0].ipv4.dst"),
+			       "{\"auto\":{\"choice\":\"dhcp\"},\"choice\":"
+			       "\"auto\"}");
 	CU_ASSERT_STRING_EQUAL(check("Control.State", "{\"choice\": "
 		"\"traffic\", \"traffic\": {\"flow_transmit\": {\"state\": "
 		"\"begin\"}}}"),
@@ -476,6 +487,48 @@ test_requests(void)
 	CU_ASSERT_STRING_EQUAL(check("States.Request", "{}"), "");
 	CU_ASSERT_STRING_EQUAL(dumped(""), "{\"choice\":\"ipv4_neighbors\","
 			       "\"ipv4_neighbors\":{}}");
+}
+
+/* Every header of the model with every pattern field, as snappi 1.61.0
+ * writes them (test/fixtures/otg_check_snappi.py): six configs that must
+ * check clean, and check again unchanged. */
+static void
+test_headers(void)
+{
+	static const char *const modes[] = {
+		"plain", "increment", "decrement", "random", "values", "auto",
+	};
+	json_error_t je;
+	json_t *all = json_load_file(WR_FIXTURES "/otg_check_snappi.json", 0,
+				     &je);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(all);
+	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+		json_t *cfg = json_object_get(all, modes[i]);
+		char *text = json_dumps(cfg, 0), *once;
+
+		CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+		CU_ASSERT_STRING_EQUAL(check("Config", text), "");
+		CU_ASSERT_EQUAL(json_array_size(at("flows")), 24);
+		once = json_dumps(doc, JSON_SORT_KEYS);
+		CU_ASSERT_STRING_EQUAL(check("Config", once), "");
+		free(text);
+		text = json_dumps(doc, JSON_SORT_KEYS);
+		CU_ASSERT_STRING_EQUAL(text, once);
+		free(text);
+		free(once);
+	}
+	/* The fixture holds what its names say (ipv4's src, dst). */
+	json_decref(doc);
+	doc = json_incref(json_object_get(all, "random"));
+	CU_ASSERT_STRING_EQUAL(str("flows[4].name"), "f_ipv4");
+	CU_ASSERT_STRING_EQUAL(str("flows[4].packet[0].ipv4.src.choice"),
+			       "random");
+	json_decref(doc);
+	doc = json_incref(json_object_get(all, "auto"));
+	CU_ASSERT_STRING_EQUAL(str("flows[4].packet[0].ipv4.dst.choice"),
+			       "auto");
+	json_decref(all);
 }
 
 static void
@@ -549,6 +602,7 @@ static CU_TestInfo otg_check_tests[] = {
 	{ "formats", test_formats },
 	{ "members", test_members },
 	{ "requests", test_requests },
+	{ "headers", test_headers },
 	{ "many", test_many },
 	{ "deep", test_deep },
 	CU_TEST_INFO_NULL,

@@ -4,8 +4,6 @@
 
 #include "wr_server_otg_priv.h"
 
-/* Until flows' wr_otg_update() is linked: PATCH /config answers 501. */
-#pragma weak wr_otg_update
 
 static const char *const tx_names[] = { "stopped", "started", "paused" };
 
@@ -118,6 +116,89 @@ multi_targets(const struct srv_otg *o)
 	return n > 1;
 }
 
+static uint64_t
+u64_of(const json_t *o, const char *k)
+{
+	json_int_t v = json_integer_value(json_object_get(o, k));
+
+	return v > 0 ? (uint64_t)v : 0;
+}
+
+/* Target @p k's run is over (stopped, its drain done): what it counted
+ * is kept (o->fkept, o->pkept) before a start of the server's own begins
+ * from zero again. */
+static int
+keep_counts(struct server *s, struct conn *c, struct srv_otg *o,
+	    unsigned int k, struct wr_otg_err *e)
+{
+	json_t *docs[OTG_TARGETS_MAX] = { NULL }, *req, *res, *x;
+	const int *maps[OTG_TARGETS_MAX];
+	unsigned int j;
+	size_t i;
+	int rc = 0;
+
+	for (j = 0; j < o->n_targets; j++)
+		maps[j] = o->t[j].map;
+	if (wr_srv_otg_tcall(s, c, &o->t[k], "stats.get", json_pack("{s:b}",
+			     "histogram", 0), &docs[k], e) != 0)
+		return -EIO;
+	for (j = 0; j < 2 && rc == 0; j++) {
+		req = json_pack("{s:s}", "choice", j == 0 ? "flow" : "port");
+		res = wr_otg_metrics(&o->plan, req, docs, maps, o->n_targets, NULL,
+				     e);
+		json_decref(req);
+		if (res == NULL) {
+			rc = -EINVAL;
+			break;
+		}
+		json_array_foreach(json_object_get(res, j == 0 ? "flow_metrics" :
+						   "port_metrics"), i, x) {
+			const char *name = json_string_value(json_object_get(x,
+								     "name"));
+			struct otg_kept *kp = NULL;
+			unsigned int f;
+
+			if (j == 0) {
+				for (f = 0; f < o->plan.n_flows; f++)
+					if (strcmp(o->plan.flows[f].name, name) == 0)
+						kp = &o->fkept[f];
+			} else if (wr_srv_otg_port(o, name) >= 0) {
+				kp = &o->pkept[wr_srv_otg_port(o, name)];
+			}
+			if (kp == NULL)
+				continue;
+			kp->ftx += u64_of(x, "frames_tx");
+			kp->frx += u64_of(x, "frames_rx");
+			kp->btx += u64_of(x, "bytes_tx");
+			kp->brx += u64_of(x, "bytes_rx");
+		}
+		json_decref(res);
+	}
+	json_decref(docs[k]);
+	return rc;
+}
+
+/* What was kept, added to a metric @p x of the response. */
+static void
+add_kept(json_t *x, const struct otg_kept *kp, bool flow)
+{
+	static const char *const key[] = { "frames_tx", "frames_rx", "bytes_tx",
+					   "bytes_rx" };
+	const uint64_t add[] = { kp->ftx, kp->frx, kp->btx, kp->brx };
+	unsigned int i;
+
+	for (i = 0; i < 4; i++)
+		if (add[i] != 0 && json_object_get(x, key[i]) != NULL)
+			json_object_set_new(x, key[i], json_integer((json_int_t)(
+				u64_of(x, key[i]) + add[i])));
+	if (flow && json_object_get(x, "loss") != NULL && kp->ftx != 0) {
+		uint64_t tx = u64_of(x, "frames_tx"), rx = u64_of(x, "frames_rx");
+
+		json_object_set_new(x, "loss", json_real(tx == 0 || rx >= tx ? 0.0 :
+				    (double)(tx - rx) * 100.0 / (double)tx));
+	}
+}
+
 /*
  * flow_transmit start.  The engine starts a run's streams together and
  * cannot add one to a run under way: flows started while others run
@@ -128,7 +209,7 @@ multi_targets(const struct srv_otg *o)
  */
 static int
 flows_start(struct server *s, struct conn *c, struct srv_otg *o,
-	    const bool *req, struct wr_otg_err *e)
+	    const bool *req, bool keep, struct wr_otg_err *e)
 {
 	bool run[WR_STREAMS_MAX], go[OTG_TARGETS_MAX] = { false };
 	bool multi = multi_targets(o);
@@ -147,18 +228,32 @@ flows_start(struct server *s, struct conn *c, struct srv_otg *o,
 		json_decref(names);
 		go[k] = true;
 		n_go++;
-		if (!target_running(s, c, o, k))
+		if (!target_running(s, c, o, k)) {
+			/* A fresh run: its ports count from zero. */
+			for (f = 0; !keep && f < o->plan.n_ports; f++)
+				if (o->t[k].map[f] >= 0)
+					memset(&o->pkept[f], 0, sizeof(o->pkept[f]));
 			continue;
+		}
 		for (f = 0; f < o->plan.n_flows; f++)
 			if (o->tx[f] != OTG_TX_STOPPED &&
 			    wr_srv_otg_target_of(o, o->plan.flows[f].tx_port) ==
 			    (int)k)
 				run[f] = true;
+		/* The run restarts: what it counted is kept for the flows
+		 * and ports that go on (once stopped: its final counts). */
 		if (wr_srv_otg_tcall(s, c, &o->t[k], "traffic.stop", NULL, &res,
 				     e) != 0)
 			return -EIO;
 		json_decref(res);
+		if (keep_counts(s, c, o, k, e) != 0)
+			return -EIO;
 	}
+	/* A start clears the started flows' metrics (unless the server
+	 * restarts them itself: @p keep). */
+	for (f = 0; !keep && f < o->plan.n_flows; f++)
+		if (req[f])
+			memset(&o->fkept[f], 0, sizeof(o->fkept[f]));
 	if (n_go > 1)
 		at = wr_srv_wall_s() + OTG_START_AHEAD_S;
 	for (k = 0; k < o->n_targets; k++) {
@@ -267,7 +362,7 @@ state_traffic(struct server *s, struct conn *c, struct srv_otg *o,
 		return wr_otg_err_add(e, "traffic.flow_transmit.state",
 				      "expected start, stop, pause or resume");
 	if (strcmp(st, "start") == 0)
-		return flows_start(s, c, o, sel, e);
+		return flows_start(s, c, o, sel, false, e);
 	return flows_ctl(s, c, o, sel, strcmp(st, "stop") == 0 ? OTG_TX_STOPPED :
 			 strcmp(st, "pause") == 0 ? OTG_TX_PAUSED : OTG_TX_STARTED,
 			 e);
@@ -575,11 +670,22 @@ wr_srv_otg_metrics(struct server *s, struct conn *c, struct srv_otg *o,
 	res = wr_otg_metrics(&o->plan, req, docs, maps, o->n_targets, tx, &e);
 	if (res == NULL)
 		goto fail;
+	a = json_object_get(res, "flow_metrics");
+	json_array_foreach(a, i, x) {
+		const char *name = json_string_value(json_object_get(x, "name"));
+
+		for (f = 0; f < o->plan.n_flows; f++)
+			if (strcmp(o->plan.flows[f].name, name) == 0)
+				add_kept(x, &o->fkept[f], true);
+	}
 	/* Each port's capture, as control/state left it. */
 	a = json_object_get(res, "port_metrics");
 	json_array_foreach(a, i, x) {
 		int p = wr_srv_otg_port(o, json_string_value(json_object_get(x,
 								"name")));
+
+		if (p >= 0)
+			add_kept(x, &o->pkept[p], false);
 		const json_t *cols = json_object_get(json_object_get(req, "port"),
 						     "column_names");
 		bool want = json_array_size(cols) == 0;
@@ -870,11 +976,8 @@ wr_srv_otg_patch(struct server *s, struct conn *c, struct srv_otg *o,
 	struct wr_otg_err e;
 	unsigned int f, k;
 
-	if (!need_config(o, out) || wr_otg_update == NULL ||
+	if (!need_config(o, out) ||
 	    (upd = wr_srv_otg_body(rq, "Config.Update", out)) == NULL) {
-		if (o->have_plan && wr_otg_update == NULL)
-			wr_srv_otg_fail1(out, 501, NULL, "this build has no OTG "
-					 "updates (wr_otg_flow.c)");
 		json_decref(warnings);
 		return;
 	}
@@ -926,9 +1029,12 @@ wr_srv_otg_patch(struct server *s, struct conn *c, struct srv_otg *o,
 					     &res, &e) != 0)
 				goto fail;
 			json_decref(res);
+			if (keep_counts(s, c, o, k, &e) != 0)
+				goto fail;
 			json_array_append_new(warnings, json_string(
 				"a size changed while traffic ran: that server's "
-				"flows restarted (their counts too)"));
+				"run restarted with the new frames (the flows' "
+				"counts go on)"));
 		}
 		if (wr_srv_otg_yaml(o, k, &yaml) != 0 ||
 		    wr_srv_otg_tcall(s, c, &o->t[k], "streams.load", json_pack(
@@ -944,7 +1050,7 @@ wr_srv_otg_patch(struct server *s, struct conn *c, struct srv_otg *o,
 		for (f = 0; f < o->plan.n_flows; f++)
 			if (was[f])
 				o->tx[f] = OTG_TX_STOPPED;
-		if (flows_start(s, c, o, was, &e) != 0)
+		if (flows_start(s, c, o, was, true, &e) != 0)
 			goto fail;
 	}
 	json_decref(upd);

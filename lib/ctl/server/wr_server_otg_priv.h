@@ -36,6 +36,12 @@ struct srv_otg {
 	enum otg_tx *tx;             /* per flow: what the client asked */
 	int cap_id[WR_PORTS_MAX];    /* per plan port: its capture there, -1 */
 	bool cap_on[WR_PORTS_MAX];
+	/* Counts of runs a server restarted on its own (a flow started while
+	 * others ran, a size PATCHed): added to what its run counts now, so
+	 * a flow's metrics go on from where they were.  A flow's start
+	 * clears its own (the model's "clears that flow's metrics"). */
+	struct otg_kept { uint64_t ftx, frx, btx, brx; } *fkept,
+		pkept[WR_PORTS_MAX];
 };
 
 /* wr_server_otg_run.c */

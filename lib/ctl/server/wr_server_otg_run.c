@@ -2,7 +2,6 @@
 /* wr_server_otg_run: what the OTG handlers run with: wr_srv_call() (a JSON-RPC method as a connection's session, its reply kept), the calls on a config's servers, OTG's answers and errors. */
 #include "wr_server_otg_priv.h"
 
-
 /* ---- running a method as a connection ---- */
 
 /* The negative errno for a method's JSON-RPC error code. */
