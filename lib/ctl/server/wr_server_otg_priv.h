@@ -67,7 +67,7 @@ void wr_srv_otg_fail1(struct otg_resp *out, int code, const char *path,
 json_t *wr_srv_otg_body(const struct otg_req *rq, const char *schema,
 			struct otg_resp *out);
 /** The stream file target @p k loads (multi: every flow's stream, those
- * sent elsewhere as placeholders, wr_srv_otg_target_yaml()). */
+ * sent elsewhere as placeholders, wr_otg_plan_yaml_of()). */
 int wr_srv_otg_yaml(const struct srv_otg *o, unsigned int k, char **yaml);
 /** The plan port named @p name, or -1. */
 int wr_srv_otg_port(const struct srv_otg *o, const char *name);

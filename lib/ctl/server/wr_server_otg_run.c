@@ -222,7 +222,7 @@ wr_srv_otg_yaml(const struct srv_otg *o, unsigned int k, char **yaml)
 
 	for (j = 0; j < o->n_targets; j++)
 		maps[j] = o->t[j].map;
-	return wr_srv_otg_target_yaml(&o->plan, maps, o->n_targets, k, yaml);
+	return wr_otg_plan_yaml_of(&o->plan, maps, o->n_targets, k, yaml);
 }
 
 int
