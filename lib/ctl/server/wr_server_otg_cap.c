@@ -162,7 +162,8 @@ wr_srv_otg_capture(struct server *s, struct conn *c, struct srv_otg *o,
 	k = wr_srv_otg_target_of(o, (unsigned int)p);
 	/* The file is whole once the capture ends: stopped here if it runs. */
 	if (o->cap_on[p]) {
-		if (wr_srv_otg_tcall(s, c, &o->t[k], "capture.stop", json_pack(
+		if (wr_srv_otg_own(s, c, o, &e) != 0 ||
+		    wr_srv_otg_tcall(s, c, &o->t[k], "capture.stop", json_pack(
 				     "{s:i}", "id", o->cap_id[p]), &res, &e) != 0)
 			goto fail;
 		json_decref(res);

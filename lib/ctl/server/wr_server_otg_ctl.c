@@ -518,7 +518,9 @@ wr_srv_otg_state(struct server *s, struct conn *c, struct srv_otg *o,
 	}
 	wr_otg_err_init(&e);
 	ch = json_string_value(json_object_get(doc, "choice"));
-	if (strcmp(ch, "traffic") == 0)
+	if (wr_srv_otg_own(s, c, o, &e) != 0)
+		rc = -EPERM;
+	else if (strcmp(ch, "traffic") == 0)
 		rc = state_traffic(s, c, o, json_object_get(json_object_get(doc,
 				   "traffic"), "flow_transmit"), &e);
 	else if (strcmp(ch, "port") == 0 &&
@@ -773,7 +775,8 @@ wr_srv_otg_patch(struct server *s, struct conn *c, struct srv_otg *o,
 		return;
 	}
 	wr_otg_err_init(&e);
-	if (wr_otg_update(&o->plan, upd, changed, &e) != 0)
+	if (wr_srv_otg_own(s, c, o, &e) != 0 ||
+	    wr_otg_update(&o->plan, upd, changed, &e) != 0)
 		goto fail;
 	names = json_object_get(json_object_get(upd, "flows"), "property_names");
 	size = false;

@@ -69,6 +69,10 @@ json_t *wr_srv_otg_body(const struct otg_req *rq, const char *schema,
 /** The stream file target @p k loads (multi: every flow's stream, those
  * sent elsewhere as placeholders, wr_otg_plan_yaml_of()). */
 int wr_srv_otg_yaml(const struct srv_otg *o, unsigned int k, char **yaml);
+/** This server's ports of the config taken again by the OTG session where
+ * it lost them (ports.acquire).  @return 0; a negative errno with @p e. */
+int wr_srv_otg_own(struct server *s, struct conn *c, struct srv_otg *o,
+		   struct wr_otg_err *e);
 /** The plan port named @p name, or -1. */
 int wr_srv_otg_port(const struct srv_otg *o, const char *name);
 
