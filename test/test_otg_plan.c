@@ -9,18 +9,6 @@
 #include "wr_test.h"
 #include "wr_yaml.h"
 
-/* Until the flows' branch (wr_otg_flow.c) is merged: this test's configs
- * hold no flows but the plan links the seam.  Weak, so the real one wins
- * wherever it is linked. */
-__attribute__((weak)) int
-wr_otg_flow_stream(const json_t *flow, const char *path, unsigned int index,
-		   const struct wr_otg_plan *p, struct wr_otg_flow *out,
-		   json_t **stream, struct wr_otg_err *err)
-{
-	(void)flow, (void)index, (void)p, (void)out, (void)stream;
-	return wr_otg_err_add(err, path, "flows are not built yet");
-}
-
 /* Two ports as a server on an af_packet veth and a memif would have them. */
 static struct wr_otg_env env = {
 	.n_ports = 2,
@@ -51,13 +39,33 @@ doc(const char *text)
 	return j;
 }
 
+/* A Config as the server plans it: checked against the model first
+ * (defaults filled), which it must pass. */
+static json_t *
+config(const char *text)
+{
+	struct wr_otg_err err;
+	json_t *j = doc(text);
+
+	wr_otg_err_init(&err);
+	if (wr_otg_check(j, "Config", &err) != 0) {
+		char *s = json_dumps(err.errors, 0);
+
+		fprintf(stderr, "\nthe check refused the test's config: %s\n", s);
+		free(s);
+		CU_FAIL_FATAL("a test config the model refuses");
+	}
+	wr_otg_err_free(&err);
+	return j;
+}
+
 /* Build @p text; the errors must be exactly the NULL-terminated list
  * (none: the plan built). */
 static int
 build(const char *text, struct wr_otg_plan *p, ...)
 {
 	struct wr_otg_err err;
-	json_t *cfg = doc(text);
+	json_t *cfg = config(text);
 	const char *want;
 	va_list ap;
 	size_t i = 0;
@@ -91,7 +99,7 @@ refused(const char *text, ...)
 {
 	struct wr_otg_plan p;
 	struct wr_otg_err err;
-	json_t *cfg = doc(text);
+	json_t *cfg = config(text);
 	const char *want;
 	va_list ap;
 	size_t i = 0;
@@ -194,6 +202,40 @@ test_ports(void)
 		NULL);
 }
 
+/* A port of another server: its device is checked there, when the
+ * handlers apply the layer1 and load its stream file. */
+static void
+test_remote_port(void)
+{
+	struct wr_otg_plan p;
+	int map[2] = { -1, 0 };
+	char *yaml;
+
+	env.remote_ok = true;
+	CU_ASSERT_EQUAL_FATAL(build("{\"ports\": [{\"name\": \"p1\", \"location\": "
+		"\"veth-a\"}, {\"name\": \"p2\", \"location\": \"10.0.0.2:18300/1\"}],"
+		"\"layer1\": [{\"name\": \"l\", \"port_names\": [\"p2\"], \"speed\": "
+		"\"speed_25_gbps\", \"mtu\": 9000}], \"devices\": [{\"name\": \"d\","
+		"\"ethernets\": [{\"name\": \"e\", \"connection\": {\"choice\": "
+		"\"port_name\", \"port_name\": \"p2\"}, \"mac\": \"02:00:00:00:00:02\","
+		"\"mtu\": 9000}]}]}", &p, NULL), 0);
+	env.remote_ok = false;
+	CU_ASSERT_FALSE(p.ports[0].loc.remote);
+	CU_ASSERT_TRUE(p.ports[1].loc.remote);
+	CU_ASSERT_STRING_EQUAL(p.ports[1].loc.host, "10.0.0.2");
+	CU_ASSERT_EQUAL(p.ports[1].loc.port, 18300);
+	CU_ASSERT_EQUAL(p.ports[1].loc.index, 1);
+	CU_ASSERT_EQUAL(p.ports[1].l1.speed_mbps, 25000);
+	CU_ASSERT_EQUAL(p.ports[1].line_mbps, 25000);
+	CU_ASSERT_EQUAL(p.ports[1].l1.mtu, 9000);
+	/* The remote server's file: its device's host on its port 0. */
+	CU_ASSERT_EQUAL_FATAL(wr_otg_plan_yaml(&p, map, &yaml), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(yaml, "\"port\": 0"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(yaml, "\"name\": \"e\""));
+	free(yaml);
+	wr_otg_plan_free(&p);
+}
+
 static void
 test_refused_members(void)
 {
@@ -219,15 +261,14 @@ test_layer1(void)
 
 	CU_ASSERT_EQUAL_FATAL(build("{" PORTS ", \"layer1\": [{\"name\": \"l1\","
 		"\"port_names\": [\"p1\"], \"speed\": \"speed_10_gbps\","
-		"\"mtu\": 9000, \"promiscuous\": false}, {\"name\": \"l2\","
-		"\"port_names\": [\"p2\"], \"mtu\": 1500}]}", &p, NULL), 0);
+		"\"mtu\": 9000, \"promiscuous\": false}]}", &p, NULL), 0);
 	CU_ASSERT_TRUE(p.ports[0].l1.set);
 	CU_ASSERT_EQUAL(p.ports[0].l1.speed_mbps, 10000);
+	CU_ASSERT_EQUAL(p.ports[0].line_mbps, 10000);
+	CU_ASSERT_EQUAL(p.ports[1].line_mbps, 0);
 	CU_ASSERT_EQUAL(p.ports[0].l1.mtu, 9000);
 	CU_ASSERT_EQUAL(p.ports[0].l1.promisc, 0);
-	CU_ASSERT_TRUE(p.ports[1].l1.set);
-	CU_ASSERT_EQUAL(p.ports[1].l1.speed_mbps, 0);
-	CU_ASSERT_EQUAL(p.ports[1].l1.mtu, 1500);
+	CU_ASSERT_FALSE(p.ports[1].l1.set);
 	CU_ASSERT_EQUAL(p.ports[1].l1.promisc, -1);
 	wr_otg_plan_free(&p);
 
@@ -255,11 +296,23 @@ test_layer1(void)
 		"layer1[1].port_names[1]: port \"p1\" has a layer1 already",
 		"layer1[2].port_names[0]: port \"p2\" has a layer1 already",
 		NULL);
-	/* A speed a device does not report cannot be checked. */
+	/* A speed a device does not report cannot be checked; the model's
+	 * promiscuous (default true) on a device that cannot set it. */
 	refused("{" PORTS ", \"layer1\": [{\"name\": \"l\", \"port_names\": "
 		"[\"p2\"], \"speed\": \"speed_1_gbps\"}]}",
 		"layer1[0].speed: port \"p2\"'s device does not report its speed, "
-		"so speed_1_gbps cannot be checked", NULL);
+		"so speed_1_gbps cannot be checked",
+		"layer1[0].promiscuous: port \"p2\"'s device cannot set "
+		"promiscuous mode", NULL);
+	/* Nor an MTU it does not report. */
+	env.ports[0].mtu = 0;
+	env.ports[0].mtu_max = 0;
+	refused("{" PORTS ", \"layer1\": [{\"name\": \"l\", \"port_names\": "
+		"[\"p1\"], \"mtu\": 1500}]}",
+		"layer1[0].mtu: port \"p1\"'s device does not report its MTU, so "
+		"1500 cannot be checked", NULL);
+	env.ports[0].mtu = 1500;
+	env.ports[0].mtu_max = 9000;
 }
 
 /* The capture of @p filters on p1, its expression; NULL when refused. */
@@ -275,7 +328,7 @@ cap_expr(const char *filters)
 	snprintf(text, sizeof(text), "{" PORTS ", \"captures\": [{\"name\": "
 		 "\"c\", \"port_names\": [\"p1\"], \"format\": \"pcap\", "
 		 "\"overwrite\": true, \"filters\": %s}]}", filters);
-	cfg = doc(text);
+	cfg = config(text);
 	wr_otg_err_init(&err);
 	if (wr_otg_plan_build(cfg, &env, &p, &err) == 0) {
 		CU_ASSERT_TRUE(p.ports[0].cap.set);
@@ -391,7 +444,9 @@ test_capture_filters(void)
 		"\"ether_type\": {\"value\": \"10800\", \"mask\": \"00\", "
 		"\"negate\": false}}},"
 		"{\"choice\": \"vlan\", \"vlan\": {\"cfi\": {\"value\": \"0\", "
-		"\"mask\": \"1\", \"negate\": true}}},"
+		"\"mask\": \"1\", \"negate\": true}, \"priority\": {\"value\": "
+		"\"8\", \"mask\": \"0\", \"negate\": false}, \"id\": {\"value\": "
+		"\"0fff\", \"mask\": \"1000\", \"negate\": false}}},"
 		"{\"choice\": \"custom\", \"custom\": {\"offset\": 0, "
 		"\"bit_length\": 200, \"value\": \"00\", \"mask\": \"00\","
 		"\"negate\": false}}]},"
@@ -400,8 +455,11 @@ test_capture_filters(void)
 		"at most 16 bits",
 		"captures[0].filters[0].ethernet.pfc_queue: not supported by "
 		"wirerate (refused, not ignored: doc/otg.md lists what is)",
+		"captures[0].filters[1].vlan.priority.value: expected hex of at most "
+		"3 bits",
 		"captures[0].filters[1].vlan.cfi: the mask leaves no bit to compare, "
 		"so negate would keep no frame",
+		"captures[0].filters[1].vlan.id.mask: expected hex of at most 12 bits",
 		"captures[0].filters[2].custom.bit_length: expected 1 to 128 bits "
 		"within the first 65535 bytes of a frame",
 		"captures[0].port_names[1]: no port is called \"p7\" (ports[].name)",
@@ -532,7 +590,7 @@ test_devices_refused(void)
 {
 	refused("{" PORTS ", \"devices\": [{\"name\": \"d1\","
 		"\"bgp\": {\"router_id\": \"1.1.1.1\"}, \"ipv4_loopbacks\": [],"
-		"\"ipv6_loopbacks\": [{\"name\": \"lo\"}], \"ethernets\": ["
+		"\"ipv6_loopbacks\": [{\"name\": \"lo\", \"eth_name\": \"e1\"}], \"ethernets\": ["
 		"{\"name\": \"e1\", \"connection\": {\"choice\": \"lag_name\","
 		"  \"lag_name\": \"lag1\"}, \"mac\": \"02:00:00:00:00:01\", \"mtu\": 1500},"
 		"{\"name\": \"e2\", \"connection\": {\"choice\": \"port_name\","
@@ -576,8 +634,19 @@ test_devices_refused(void)
 		"devices[0].ethernets[4].mac: expected the ethernet's MAC (wirerate "
 		"does not choose one)",
 		NULL);
+	/* A MAC is one host's, on any port. */
+	refused("{" PORTS ", \"devices\": [{\"name\": \"d1\", \"ethernets\": ["
+		"{\"name\": \"e1\", \"connection\": {\"choice\": \"port_name\","
+		"  \"port_name\": \"p1\"}, \"mac\": \"02:00:00:00:00:01\"}]},"
+		"{\"name\": \"d2\", \"ethernets\": [{\"name\": \"e2\", \"connection\": "
+		"{\"choice\": \"port_name\", \"port_name\": \"p2\"}, \"mac\": "
+		"\"02:00:00:00:00:01\"}]}]}",
+		"devices[1].ethernets[0].mac: 02:00:00:00:00:01 is already the MAC "
+		"of devices[0].ethernets[0] (a MAC is one host's)", NULL);
 	/* Names are the config's, once. */
-	refused("{" PORTS ", \"flows\": [{\"name\": \"p2\"}], \"devices\": [{"
+	refused("{" PORTS ", \"flows\": [{\"name\": \"p2\", "
+		"\"tx_rx\": {\"choice\": \"port\", \"port\": {\"tx_name\": \"p1\","
+		"\"rx_names\": [\"p2\"]}}}], \"devices\": [{"
 		"\"name\": \"d1\", \"ethernets\": [{\"name\": \"d1\", \"connection\":"
 		"{\"choice\": \"port_name\", \"port_name\": \"p1\"}, \"mac\": "
 		"\"02:00:00:00:00:01\", \"mtu\": 1500}]}]}",
@@ -586,6 +655,36 @@ test_devices_refused(void)
 		"flows[0]: name \"p2\" is already the name of ports[1] (names "
 		"are unique in a config)",
 		NULL);
+}
+
+/* What only an unchecked config has (a fuzzer's, a caller that skipped
+ * wr_otg_check()) is refused too, never planned half. */
+static void
+test_unchecked(void)
+{
+	struct wr_otg_plan p;
+	struct wr_otg_err err;
+	json_t *cfg = doc("{" PORTS ", \"devices\": [{\"name\": \"d\", "
+			  "\"ethernets\": [{\"name\": \"e\", \"connection\": {"
+			  "\"choice\": \"port_name\", \"port_name\": \"p1\"}, "
+			  "\"mac\": \"02:00:00:00:00:01\", \"ipv4_addresses\": "
+			  "[{\"name\": \"a\"}]}]}]}");
+
+	wr_otg_err_init(&err);
+	CU_ASSERT_EQUAL(wr_otg_plan_build(cfg, &env, &p, &err), -EINVAL);
+	CU_ASSERT_EQUAL(json_array_size(err.errors), 1);
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_array_get(err.errors, 0)),
+			       "devices[0].ethernets[0].ipv4_addresses[0]: "
+			       "expected an address and a gateway");
+	wr_otg_err_free(&err);
+	json_decref(cfg);
+	wr_otg_err_init(&err);
+	cfg = doc("[1]");
+	CU_ASSERT_EQUAL(wr_otg_plan_build(cfg, &env, &p, &err), -EINVAL);
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_array_get(err.errors, 0)),
+			       "expected a Config object");
+	wr_otg_err_free(&err);
+	json_decref(cfg);
 }
 
 static void
@@ -650,19 +749,169 @@ test_states(void)
 	wr_otg_plan_free(&p);
 }
 
+/* A config as snappi 1.61.0 serialises it (test/fixtures/
+ * otg_plan_snappi.json: snappi.api().config() with two ports, a layer1, a
+ * pcapng capture of two filters and two devices, c.serialize()), checked,
+ * planned, and its stream file loaded. */
+static void
+test_snappi_config(void)
+{
+	const int map[2] = { 0, 1 };
+	struct wr_stream_file f;
+	struct wr_otg_plan p;
+	struct wr_otg_err err;
+	struct wr_error e;
+	json_error_t je;
+	json_t *cfg;
+	char *yaml;
+	int i;
+
+	cfg = json_load_file(WR_FIXTURES "/otg_plan_snappi.json", 0, &je);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(cfg);
+	wr_otg_err_init(&err);
+	CU_ASSERT_EQUAL_FATAL(wr_otg_check(cfg, "Config", &err), 0);
+	CU_ASSERT_EQUAL_FATAL(wr_otg_plan_build(cfg, &env, &p, &err), 0);
+	CU_ASSERT_EQUAL(p.ports[0].l1.speed_mbps, 10000);
+	CU_ASSERT_EQUAL(p.ports[0].l1.mtu, 1500);
+	CU_ASSERT_EQUAL(p.ports[0].l1.promisc, 1);
+	CU_ASSERT_TRUE(p.ports[0].cap.pcapng);
+	CU_ASSERT_TRUE(p.ports[0].cap.overwrite);
+	CU_ASSERT_STRING_EQUAL(p.ports[0].cap.filter, "(ether[6:4] = 0x2000000 and "
+			       "ether[10:2] = 0x20a) and (ether[30:4] = 0xa000001)");
+	CU_ASSERT_FALSE(p.ports[1].cap.set);
+	CU_ASSERT_EQUAL_FATAL(wr_otg_plan_yaml(&p, map, &yaml), 0);
+	CU_ASSERT_EQUAL_FATAL(wr_yaml_load_streams_buf("otg.yaml", yaml,
+			      strlen(yaml), &f, &e), 0);
+	CU_ASSERT_EQUAL(f.n_streams, 0);
+	CU_ASSERT_EQUAL_FATAL(f.hosts.n, 2);
+	i = wr_host_specs_find(&f.hosts, "d1.eth");
+	CU_ASSERT_EQUAL_FATAL(i, 0);
+	CU_ASSERT_EQUAL(f.hosts.groups[i].vlan[0], 200);
+	CU_ASSERT_EQUAL(f.hosts.groups[i].tpid[0], 0x8100);
+	/* gateway_mac absent: the check made it auto, so it is asked. */
+	CU_ASSERT_TRUE(f.hosts.groups[i].v4.has_gateway);
+	i = wr_host_specs_find(&f.hosts, "d2.eth");
+	CU_ASSERT_EQUAL_FATAL(i, 1);
+	CU_ASSERT_EQUAL(f.hosts.groups[i].port, 1);
+	CU_ASSERT_EQUAL(f.hosts.groups[i].v4.mode, WR_HOST_ADDR_NONE);
+	CU_ASSERT_TRUE(f.hosts.groups[i].v6.has_gateway);
+	CU_ASSERT_TRUE(f.hosts.groups[i].v6.gateway ==
+		       (((__uint128_t)0x20010db800000000ull << 64) | 1));
+	wr_stream_file_free(&f);
+	free(yaml);
+	wr_otg_plan_free(&p);
+	wr_otg_err_free(&err);
+	json_decref(cfg);
+}
+
+/* A flow each way between the ports: the stream file of each server
+ * holds the streams sent from its ports. */
+#define FLOW(NAME, TX, RX) \
+	"{\"name\": \"" NAME "\", \"tx_rx\": {\"choice\": \"port\", \"port\": " \
+	"{\"tx_name\": \"" TX "\", \"rx_names\": [\"" RX "\"]}}, \"packet\": [" \
+	"{\"choice\": \"ethernet\", \"ethernet\": {\"dst\": {\"choice\": " \
+	"\"value\", \"value\": \"02:00:00:00:00:0b\"}, \"src\": {\"choice\": " \
+	"\"value\", \"value\": \"02:00:00:00:00:0a\"}}}, {\"choice\": \"ipv4\"}," \
+	"{\"choice\": \"udp\"}], \"size\": {\"choice\": \"fixed\", \"fixed\": 128}," \
+	"\"rate\": {\"choice\": \"pps\", \"pps\": \"1000\"}, \"duration\": {" \
+	"\"choice\": \"fixed_packets\", \"fixed_packets\": {\"packets\": 100}}}"
+
+/* Loads @p yaml; @return its streams (names in @p names, comma-joined). */
+static unsigned int
+load_names(const char *yaml, char *names, size_t cap)
+{
+	struct wr_stream_file f;
+	struct wr_error e;
+	unsigned int i, n;
+
+	names[0] = '\0';
+	if (wr_yaml_load_streams_buf("otg.yaml", yaml, strlen(yaml), &f, &e) != 0) {
+		fprintf(stderr, "\n%s:%u:%u: %s: %s\n", e.file, e.line, e.col,
+			e.path, e.msg);
+		CU_FAIL("the plan's stream file does not load");
+		return 0;
+	}
+	for (i = 0; i < f.n_streams; i++) {
+		size_t l = strlen(names);
+
+		snprintf(names + l, cap - l, "%s%s@%u", i ? "," : "",
+			 f.streams[i].name, f.streams[i].port);
+	}
+	n = f.n_streams;
+	wr_stream_file_free(&f);
+	return n;
+}
+
+static void
+test_flows_yaml(void)
+{
+	struct wr_otg_plan p;
+	char names[512], *yaml;
+	int map[2];
+
+	CU_ASSERT_EQUAL_FATAL(build("{" PORTS ", \"flows\": [" FLOW("ab", "p1", "p2")
+				    "," FLOW("ba", "p2", "p1") "]}", &p, NULL), 0);
+	CU_ASSERT_EQUAL(p.n_flows, 2);
+	CU_ASSERT_EQUAL(json_array_size(p.streams), 2);
+	CU_ASSERT_STRING_EQUAL(p.flows[0].name, "ab");
+	CU_ASSERT_EQUAL(p.flows[0].tx_port, 0);
+	CU_ASSERT_EQUAL(p.flows[0].rx_ports, 2);
+	CU_ASSERT_EQUAL(p.flows[1].tx_port, 1);
+	CU_ASSERT_EQUAL(p.flows[1].rx_ports, 1);
+	/* Both ports here, swapped: each stream on its engine port. */
+	map[0] = 1;
+	map[1] = 0;
+	CU_ASSERT_EQUAL_FATAL(wr_otg_plan_yaml(&p, map, &yaml), 0);
+	CU_ASSERT_EQUAL(load_names(yaml, names, sizeof(names)), 2);
+	free(yaml);
+	{
+		char want[512];
+
+		snprintf(want, sizeof(want), "%s@1,%s@0", p.flows[0].stream,
+			 p.flows[1].stream);
+		CU_ASSERT_STRING_EQUAL(names, want);
+	}
+	/* A server holding p1 only: the flow it sends. */
+	map[0] = 0;
+	map[1] = -1;
+	CU_ASSERT_EQUAL_FATAL(wr_otg_plan_yaml(&p, map, &yaml), 0);
+	CU_ASSERT_EQUAL(load_names(yaml, names, sizeof(names)), 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(names, "@0"));
+	free(yaml);
+	/* Nothing of the plan on a server: nothing to load. */
+	map[0] = -1;
+	CU_ASSERT_EQUAL(wr_otg_plan_yaml(&p, map, &yaml), -ENODATA);
+	CU_ASSERT_PTR_NULL(yaml);
+	wr_otg_plan_free(&p);
+	/* Ports alone: no file either. */
+	CU_ASSERT_EQUAL_FATAL(build("{" PORTS "}", &p, NULL), 0);
+	map[0] = 0;
+	map[1] = 1;
+	CU_ASSERT_EQUAL(wr_otg_plan_yaml(&p, map, &yaml), -ENODATA);
+	wr_otg_plan_free(&p);
+	/* A flow's own refusal arrives by its path, the plan refused. */
+	refused("{" PORTS ", \"flows\": [{\"name\": \"x\", \"tx_rx\": {"
+		"\"choice\": \"port\", \"port\": {\"tx_name\": \"p9\"}}}]}",
+		"flows[0].tx_rx.port.tx_name: no port named \"p9\"", NULL);
+}
+
 int
 main(int argc, char **argv)
 {
 	static CU_TestInfo tests[] = {
 		{ "location", test_location },
 		{ "ports", test_ports },
+		{ "remote_port", test_remote_port },
 		{ "refused_members", test_refused_members },
 		{ "layer1", test_layer1 },
 		{ "capture_filters", test_capture_filters },
 		{ "capture_settings", test_capture_settings },
 		{ "devices", test_devices },
 		{ "devices_refused", test_devices_refused },
+		{ "unchecked", test_unchecked },
 		{ "states", test_states },
+		{ "snappi_config", test_snappi_config },
+		{ "flows_yaml", test_flows_yaml },
 		CU_TEST_INFO_NULL,
 	};
 	static CU_SuiteInfo suites[] = {

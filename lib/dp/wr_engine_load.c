@@ -175,6 +175,41 @@ frame_fits_port(struct wr_engine *e, uint32_t s, struct wr_error *err)
 			    s, st->name, len, p->device, p->frame_max, len);
 }
 
+/* A port with hosts and no stream (an OTG config's devices without
+ * flows): on a device without a spare TX queue its hosts answer through
+ * the TX queue of the lcore that polls it (wr_host_svc_attach()), which
+ * only a stream made until now; an idle queue costs its lcore one loop
+ * of no stream a turn.  A file of hosts alone then runs until stopped,
+ * polling them.  TCP classes send on their lanes' queues, and an lcore
+ * with a TCP lane takes no stateless queue: left to them. */
+static int
+hosts_queues(struct wr_engine *e, struct wr_error *err)
+{
+	const struct wr_stream_file *f = e->f;
+	uint32_t g;
+
+	if (f->tcp.n > 0)
+		return 0;
+	for (g = 0; g < f->hosts.n; g++) {
+		uint16_t port = f->hosts.groups[g].port;
+		struct wr_lcore_ctx *c;
+		struct wr_txq *q;
+
+		if (port >= e->n_ports || e->port_n_lcores[port] == 0)
+			continue;
+		c = lcore_ctx(e, e->port_lcores[port][0]);
+		q = c != NULL ? lcore_txq(c, e->ports[port].port_id, 0) : NULL;
+		if (q == NULL)
+			return wr_error_set(err, -ENOMEM, NULL, 0, 0, NULL,
+					    "lcore %u has too many queues",
+					    e->port_lcores[port][0]);
+		q->gone = &e->port_gone[port];
+		/* Nothing would keep the lcore polling the hosts' port. */
+		c->hold = f->n_streams == 0;
+	}
+	return 0;
+}
+
 static int
 streams_setup(struct wr_engine *e, struct wr_error *err)
 {
@@ -271,7 +306,8 @@ streams_setup(struct wr_engine *e, struct wr_error *err)
 							   (uint16_t)j);
 		}
 	}
-	return sequences_setup(e, err);
+	rc = hosts_queues(e, err);
+	return rc != 0 ? rc : sequences_setup(e, err);
 }
 
 /*

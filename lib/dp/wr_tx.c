@@ -961,7 +961,7 @@ wr_tx_lcore_main(void *arg)
 				active += !ts->done;
 			}
 		}
-	} while (active > 0 &&
+	} while ((active > 0 || ctx->hold) &&
 		 __atomic_load_n(ctx->stop, __ATOMIC_RELAXED) == 0);
 	ctx->end_tsc = rte_rdtsc();
 	wr_lcore_usage_mark(&ru, &ctx->usage);

@@ -216,6 +216,10 @@ struct wr_lcore_ctx {
 	struct wr_thread_usage usage;
 	uint32_t tx_finished;       /**< set by the lcore when it stopped sending */
 	uint32_t finished;          /**< set by the lcore when its loop ended */
+	/** A file of hosts alone: nothing to send, the lcore polls their
+	 * ports until stopped (duration, traffic.stop), as TCP servers alone
+	 * do (wr_engine_load.c's hosts_queues()). */
+	bool hold;
 	/** TCP lanes (wr_tcp_lcore.h): the lcore runs wr_tcp_lcore_main()
 	 * instead of wr_tx_lcore_main(); NULL: none. */
 	struct wr_tcp_lcore *tcp;

@@ -299,6 +299,26 @@ streams:
             self.finish(gen)
         self.assertEqual(sorted(got.values()), [1] * 100, got)
 
+    def test_hosts_alone(self):
+        """A file of hosts and no stream (what an OTG config of devices without flows plans):
+        on af_packet, whose one TX queue the hosts share with the lcore that polls it, the
+        kernel's pings to 100 hosts are all answered and every host resolves its gateway."""
+        sf = self.write("alone.yaml", f"""version: 1
+hosts:
+  - name: devices
+    port: 0
+    count: 100
+    mac: "{host_mac(0)}"
+    ipv4: {{addr: {self.H4}, prefix: 16, gateway: {self.K4}}}
+""")
+        gen = self.start(sf, 8, "--hosts")
+        try:
+            got = self.ping([str(self.H4 + k) for k in range(100)])
+        finally:
+            out = self.finish(gen)
+        self.assertEqual(sorted(got.values()), [1] * 100, got)
+        self.assertIn("gw4_reachable=100", out.replace("\n", " "), out[-3000:])
+
     def bringup_s(self, *args):
         """Seconds from the start of a run whose hosts' gateway never answers to its first
         line (the streams start once the bring-up wait is over)."""

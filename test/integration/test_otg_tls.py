@@ -31,6 +31,29 @@ OTG_VENV = os.environ.get("WR_OTG_VENV", os.path.join(os.path.dirname(WIRERATE),
                                                       "tools", "otg", ".venv"))
 
 
+# A lab's script, unchanged but for the token in the location (verify=False: snappi 1.61.0
+# passes it to every request whatever it is given).
+SNAPPI_SCRIPT = """
+import json, snappi
+api = snappi.api(location="{url}", verify=False)
+cfg = api.config()
+cfg.ports.port(name="p1", location="0")
+for i in range(200):
+    f = cfg.flows.flow(name="f%d" % i)[-1]
+    f.tx_rx.port.tx_name = "p1"
+    f.size.fixed = 128
+    f.rate.pps = 1000 + i
+    f.duration.fixed_packets.packets = 10
+    eth, ip, udp = f.packet.ethernet().ipv4().udp()
+    eth.src.value, eth.dst.value = "02:00:00:00:00:01", "02:00:00:00:00:02"
+    ip.src.value, ip.dst.value = "198.18.0.1", "198.19.0.%d" % (i + 1)
+api.set_config(cfg)
+got = api.get_config()
+print(json.dumps(dict(version=api.get_version().api_spec_version, body=len(cfg.serialize()),
+                      flows=[f.name for f in got.flows], pps=[f.rate.pps for f in got.flows])))
+"""
+
+
 def run(*cmd, check=True, timeout=30, **kw):
     return subprocess.run(cmd, capture_output=True, text=True, check=check, timeout=timeout, **kw)
 
@@ -86,6 +109,22 @@ def read_responses(sock, n, timeout=5.0):
         except (ssl.SSLError, ConnectionResetError, OSError):
             closed = True
     return out, closed
+
+
+def split_responses(data):
+    """The whole responses at the front of @data, and what is left."""
+    out = []
+    while True:
+        end = data.find(b"\r\n\r\n")
+        if end < 0:
+            return out, data
+        lines = data[:end].decode().split("\r\n")
+        hdrs = {k.strip().lower(): v.strip() for k, v in (ln.split(":", 1) for ln in lines[1:])}
+        clen = int(hdrs.get("content-length", "0"))
+        if len(data) < end + 4 + clen:
+            return out, data
+        out.append((int(lines[0].split()[1]), hdrs, data[end + 4:end + 4 + clen]))
+        data = data[end + 4 + clen:]
 
 
 def version_req(host="127.0.0.1", extra=""):
@@ -185,6 +224,9 @@ class OtgTls(ServerCase):
             (("--otg", "18519", "--tls-cert", tok, "--tls-key", tok),
              f"--tls-cert: {tok}: not a PEM certificate"),
             (("--otg", "18519", "--otg-token-file", "/nonexistent"), "--otg-token-file"),
+            # ixia-c's port when none is given.
+            (("--otg", "http://192.0.2.77"), "--otg: cannot listen on 192.0.2.77:8443"),
+            (("--otg", "https://192.0.2.77:8444"), "--otg: cannot listen on 192.0.2.77:8444"),
         ]
         for args, want in cases:
             r = run(WIRERATE, "serve", "--socket", self.path("x.sock"), *args, check=False)
@@ -216,6 +258,7 @@ class OtgTls(ServerCase):
         self.assertEqual(r.returncode, 60)  # not trusted without the pin
         self.alive(p, PORT_A)
         self.http_cases(p, PORT_A)
+        self.slow_reader(p, PORT_A)
         # The console's page on the same listener, over TLS too.
         r = run("curl", "-sk", f"https://127.0.0.1:{PORT_A}/")
         with open(os.path.join(os.path.dirname(WIRERATE), "..", "..", "web", "index.html")) as f:
@@ -228,8 +271,66 @@ class OtgTls(ServerCase):
         head = s.recv(4096).decode()
         self.assertTrue(head.startswith("HTTP/1.1 101 Switching Protocols\r\n"), head)
         self.assertIn("Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n", head)
+        # A JSON-RPC request in a masked text frame, its reply in a frame back, over TLS.
+        msg = json.dumps({"jsonrpc": "2.0", "id": 7, "method": "server.info"}).encode()
+        mask = b"\x01\x02\x03\x04"
+        s.sendall(bytes([0x81, 0x80 | len(msg)]) + mask +
+                  bytes(b ^ mask[i % 4] for i, b in enumerate(msg)))
+        data = b""
+        while len(data) < 4 or len(data) < 4 + int.from_bytes(data[2:4], "big"):
+            chunk = s.recv(65536)
+            self.assertTrue(chunk, "the server closed the WebSocket")
+            data += chunk
+        self.assertEqual((data[0], data[1]), (0x81, 126))  # text, a 16-bit length
+        reply = json.loads(data[4:4 + int.from_bytes(data[2:4], "big")])
+        self.assertEqual((reply["id"], reply["result"]["name"]), (7, "wirerate"))
         s.close()
         self.alive(p, PORT_A)
+
+    def slow_reader(self, p, port):
+        """30 pipelined GET /config of 250 flows (about 1.2 MB of replies) read 8 KB at a time
+        through a 4 KB receive buffer: TLS writes that cannot finish are retried from the
+        moved queue, the connection is held at its high-water mark; every reply whole and
+        equal, and other clients answered meanwhile."""
+        cfg = {"ports": [{"name": "p1", "location": "0"}],
+               "flows": [{"name": f"f{i}", "tx_rx": {"choice": "port",
+                                                     "port": {"tx_name": "p1"}},
+                          "packet": [{"choice": "ethernet"}, {"choice": "ipv4"},
+                                     {"choice": "udp"}]} for i in range(250)]}
+        body = json.dumps(cfg).encode()
+        s = tls_conn(port)
+        s.sendall(b"POST /config HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n"
+                  % len(body) + body)
+        (st, _, reply), = read_responses(s, 1)[0]
+        self.assertEqual(st, 200, reply)
+        s.close()
+        ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+        ctx.check_hostname, ctx.verify_mode = False, ssl.CERT_NONE
+        raw = socket.socket()
+        raw.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        raw.settimeout(10)
+        raw.connect(("127.0.0.1", port))
+        s = ctx.wrap_socket(raw)
+        s.sendall(b"GET /config HTTP/1.1\r\nHost: x\r\n\r\n" * 30)
+        data, bodies, probes = b"", [], 0
+        while len(bodies) < 30:
+            chunk = s.recv(8192)
+            self.assertTrue(chunk, f"closed after {len(bodies)} replies")
+            data += chunk
+            time.sleep(0.002)
+            got, data = split_responses(data)
+            bodies += [b for _, _, b in got]
+            if len(bodies) // 8 > probes:  # after 8, 16 and 24 replies
+                probes = len(bodies) // 8
+                r = run("curl", "-sk", "-m", "2", f"https://127.0.0.1:{port}/capabilities/version")
+                self.assertIn("1.61.0", r.stdout)
+        s.close()
+        self.assertEqual(probes, 3)
+        self.assertEqual(len(set(bodies)), 1)
+        self.assertGreater(len(bodies[0]), 30000)
+        self.assertEqual([f["name"] for f in json.loads(bodies[0])["flows"]],
+                         [f"f{i}" for i in range(250)])
+        self.assertIsNone(p.poll())
 
     def http_cases(self, p, port, conn=tls_conn):
         # Keep-alive: three requests on one connection, the second two pipelined in one write,
@@ -325,6 +426,9 @@ class OtgTls(ServerCase):
         self.assertIn("www-authenticate", hdrs, (hdrs, body))
         self.assertIn('Bearer realm="wirerate"', hdrs["www-authenticate"])
         self.assertIn("a token is needed", json.loads(body)["errors"][0])
+        # The console's page is anyone's where there is a token (it logs in over /ws).
+        st, hdrs, _ = self.ns_curl("--cacert", f["srv.pem"], f"https://{HOST_IP}:{PORT_B}/")
+        self.assertEqual((st, hdrs["content-type"]), (200, "text/html; charset=utf-8"))
         st, _, body = self.ns_curl("--cacert", f["srv.pem"], "-H", f"Authorization: Bearer {TOKEN}",
                                    url)
         self.assertEqual((st, json.loads(body)["api_spec_version"]), (200, "1.61.0"))
@@ -335,18 +439,23 @@ class OtgTls(ServerCase):
         py = os.path.join(OTG_VENV, "bin", "python")
         snappi_ok = os.path.exists(py)
         if snappi_ok:
-            r = run("ip", "netns", "exec", NS, py, "-c",
-                    "import snappi; api = snappi.api(location="
-                    f"'https://otg:{TOKEN}@{HOST_IP}:{PORT_B}', verify=False); "
-                    "print(api.get_version().api_spec_version)")
-            self.assertEqual(r.stdout.strip(), "1.61.0")
+            # A config of 200 flows (about 250 KB as snappi writes it) set and read back.
+            script = SNAPPI_SCRIPT.format(url=f"https://otg:{TOKEN}@{HOST_IP}:{PORT_B}")
+            r = run("ip", "netns", "exec", NS, py, "-c", script, timeout=120)
+            out = json.loads(r.stdout.strip().splitlines()[-1])
+            self.assertEqual(out["version"], "1.61.0")
+            self.assertGreater(out["body"], 200 * 1000)
+            self.assertEqual(out["flows"], [f"f{i}" for i in range(200)])
+            self.assertEqual(out["pps"], [1000 + i for i in range(200)])
         # The client certificate: in without a token; another CA's: no handshake.
         st, _, body = self.ns_curl("--cacert", f["srv.pem"], "--cert", f["cli.pem"], "--key",
                                    f["cli.key"], url)
         self.assertEqual(st, 200)
         st, _, _ = self.ns_curl("--cacert", f["srv.pem"], "--cert", f["bad.pem"], "--key",
                                 f["bad.key"], url)
-        self.assertIn(st, (35, 56))  # curl: the handshake failed / the peer closed
+        # curl: the handshake failed, or (TLS 1.3: the client's certificate is judged after
+        # the client's Finished) sending or reading failed on the server's alert.
+        self.assertIn(st, (35, 55, 56))
         self.alive(p, PORT_B)
         # Wrong tokens: 3 free, then the address waits; meanwhile even the right one is
         # refused unchecked, with Retry-After; after it, the right one gets in.

@@ -17,20 +17,32 @@
  *          any other is refused by path (never dropped);
  *   NEXT   a next-protocol field: auto leaves it to the stack (the layer
  *          above's type), or, with nothing above, the model's auto value;
- *          a value overrides it;
+ *          a value overrides it (NEXT and AUTOV: `fixed` holds the
+ *          model's auto value, for a pattern left out);
  *   STACK  a length the stack computes on every frame: auto (or the
- *          model's default value 0 where it has no auto) only;
+ *          model's default value 0 where it has no auto) only, or the
+ *          one value it always is (`fixed`: IPv4's IHL without options,
+ *          TCP's data offset, 5);
  *   CSUM   a checksum: generated good only (wirerate's are right on
  *          every frame);
  *   AUTOV  auto is the model's auto value (vxlan vni, mpls label);
+ *   OMIT   auto is what the stack computes (mpls's bottom of stack, srh's
+ *          segments left: the first segment active); a value overrides;
  *   ADDR   an address whose auto is DHCP's lease: refused;
  *   DMAC   ethernet.dst: auto is the gateway's MAC, resolved when the run
  *          starts (a device's flow), else the model's auto value;
- *   TPID   vlan.tpid, the EtherType after the tag: the model has no auto
- *          here, and its default 0xFFFF names no protocol, so that
- *          default is taken as auto (the type of the header above).
+ *   TPID   vlan.tpid, the EtherType after the tag (ethernet.ether_type
+ *          is the tag's own TPID: featureprofiles' GDP test sets 0x8100
+ *          there and 0x6007 in vlan.tpid, and reads them on the wire in
+ *          that order): the model has no auto here; its default 0xFFFF
+ *          (models PR #335: 0x8100 made a payload read as a second tag)
+ *          is the header above's type when there is one, as
+ *          implementations fill it, else 0xFFFF.
  */
-enum { F_MAP, F_FIXED, F_NEXT, F_STACK, F_CSUM, F_AUTOV, F_ADDR, F_DMAC, F_TPID };
+enum {
+	F_MAP, F_FIXED, F_NEXT, F_STACK, F_CSUM, F_AUTOV, F_ADDR, F_DMAC,
+	F_TPID, F_OMIT
+};
 
 #define I WR_OTG_VK_INT
 #define MAC WR_OTG_VK_MAC
@@ -55,7 +67,7 @@ struct hdr {
 static const struct wr_otg_fdesc f_eth[] = {
 	{ "dst", "dst", MAC, 48, F_DMAC, NULL, 0 },
 	{ "src", "src", MAC, 48, F_MAP, "00:00:00:00:00:00", 0 },
-	{ "ether_type", "type", I, 16, F_NEXT, NULL, 0 },
+	{ "ether_type", "type", I, 16, F_NEXT, NULL, 0xffff },
 	{ "pfc_queue", NULL, I, 3, F_FIXED, "0", 0 },
 	{ NULL, NULL, I, 0, 0, NULL, 0 },
 };
@@ -69,9 +81,9 @@ static const struct wr_otg_fdesc f_vlan[] = {
 };
 
 static const struct wr_otg_fdesc f_mpls[] = {
-	{ "label", "label", I, 20, F_AUTOV, NULL, 0 },
+	{ "label", "label", I, 20, F_AUTOV, NULL, 16 },
 	{ "traffic_class", "tc", I, 3, F_MAP, "0", 0 },
-	{ "bottom_of_stack", "s", I, 1, F_NEXT, NULL, 0 },
+	{ "bottom_of_stack", "s", I, 1, F_OMIT, NULL, 0 },
 	{ "time_to_live", "ttl", I, 8, F_MAP, "64", 0 },
 	{ NULL, NULL, I, 0, 0, NULL, 0 },
 };
@@ -91,7 +103,7 @@ static const struct wr_otg_fdesc f_arp[] = {
 
 static const struct wr_otg_fdesc f_ipv4[] = {
 	{ "version", NULL, I, 4, F_FIXED, "4", 4 },
-	{ "header_length", NULL, I, 4, F_STACK, NULL, 0 },
+	{ "header_length", NULL, I, 4, F_STACK, NULL, 5 },
 	{ "total_length", NULL, I, 16, F_STACK, NULL, 0 },
 	{ "identification", "id", I, 16, F_MAP, "0", 0 },
 	{ "reserved", NULL, I, 1, F_FIXED, "0", 0 },
@@ -99,7 +111,7 @@ static const struct wr_otg_fdesc f_ipv4[] = {
 	{ "more_fragments", NULL, I, 1, F_FIXED, "0", 0 },
 	{ "fragment_offset", NULL, I, 5, F_FIXED, "0", 0 },
 	{ "time_to_live", "ttl", I, 8, F_MAP, "64", 0 },
-	{ "protocol", "proto", I, 8, F_NEXT, NULL, 0 },
+	{ "protocol", "proto", I, 8, F_NEXT, NULL, 61 },
 	{ "header_checksum", NULL, I, 16, F_CSUM, NULL, 0 },
 	{ "src", "src", IP4, 32, F_ADDR, "0.0.0.0", 0 },
 	{ "dst", "dst", IP4, 32, F_ADDR, "0.0.0.0", 0 },
@@ -111,7 +123,7 @@ static const struct wr_otg_fdesc f_ipv6[] = {
 	{ "traffic_class", "tc", I, 8, F_MAP, "0", 0 },
 	{ "flow_label", "flow", I, 20, F_MAP, "0", 0 },
 	{ "payload_length", NULL, I, 16, F_STACK, NULL, 0 },
-	{ "next_header", "next", I, 8, F_NEXT, NULL, 0 },
+	{ "next_header", "next", I, 8, F_NEXT, NULL, 59 },
 	{ "hop_limit", "hop", I, 8, F_MAP, "64", 0 },
 	{ "src", "src", IP6, 128, F_ADDR, "::0", 0 },
 	{ "dst", "dst", IP6, 128, F_ADDR, "::0", 0 },
@@ -131,7 +143,7 @@ static const struct wr_otg_fdesc f_tcp[] = {
 	{ "dst_port", "dst", I, 16, F_MAP, "0", 0 },
 	{ "seq_num", "seq", I, 32, F_MAP, "0", 0 },
 	{ "ack_num", "ack", I, 32, F_MAP, "0", 0 },
-	{ "data_offset", NULL, I, 4, F_STACK, "0", 0 },
+	{ "data_offset", NULL, I, 4, F_STACK, "0", 5 },
 	{ "ecn_ns", NULL, I, 1, F_FIXED, "0", 0 },
 	{ "window", "window", I, 16, F_MAP, "0", 0 },
 	{ "checksum", NULL, I, 16, F_CSUM, NULL, 0 },
@@ -173,7 +185,7 @@ static const struct wr_otg_fdesc f_gre[] = {
 	{ "checksum_present", "c", I, 1, F_MAP, "0", 0 },
 	{ "reserved0", NULL, I, 12, F_FIXED, "0", 0 },
 	{ "version", NULL, I, 3, F_FIXED, "0", 0 },
-	{ "protocol", "proto", I, 16, F_NEXT, NULL, 0 },
+	{ "protocol", "proto", I, 16, F_NEXT, NULL, 0x0800 },
 	{ "checksum", NULL, I, 16, F_CSUM, NULL, 0 },
 	{ "reserved1", NULL, I, 16, F_FIXED, "0", 0 },
 	{ NULL, NULL, I, 0, 0, NULL, 0 },
@@ -230,21 +242,30 @@ field_auto(const struct wr_otg_fdesc *f, const struct wr_otg_seq *s,
 	   const char *path, bool above, const struct wr_otg_hdr_ctx *ctx,
 	   json_t *layer, struct wr_otg_err *err)
 {
+	struct wr_otg_seq a;
+
 	switch (f->how) {
 	case F_NEXT:
-		/* The stack writes the layer above's type; alone, the
+	case F_AUTOV:
+		/* NEXT: the stack writes the layer above's type; alone, the
 		 * model's value for "unable to generate one". */
-		return above || !s->has_auto ? 0 : seq_put(layer, f->wr, s, f->kind);
+		if (f->how == F_NEXT && above)
+			return 0;
+		a = *s;
+		a.mode = WR_OTG_SEQ_FIXED;
+		if (!s->has_auto)
+			a.v = f->fixed;
+		return seq_put(layer, f->wr, &a, f->kind);
 	case F_STACK:
 	case F_CSUM:
+	case F_OMIT:
 		return 0;
-	case F_AUTOV:
-		return s->has_auto ? seq_put(layer, f->wr, s, f->kind) : 0;
 	case F_DMAC:
-		if (ctx != NULL && ctx->dst_resolve != NULL)
-			return json_object_set_new(layer, f->wr,
-					json_string(ctx->dst_resolve)) != 0 ?
-				-ENOMEM : 0;
+		if (ctx != NULL && (ctx->dst_resolve != NULL ||
+				    ctx->dst_mac != NULL))
+			return json_object_set_new(layer, f->wr, json_string(
+					ctx->dst_resolve != NULL ? ctx->dst_resolve :
+					ctx->dst_mac)) != 0 ? -ENOMEM : 0;
 		return seq_put(layer, f->wr, s, f->kind);
 	case F_TPID:
 		return 0;
@@ -264,7 +285,7 @@ field_one(const struct wr_otg_fdesc *f, const json_t *obj, const char *path,
 	struct wr_otg_seq s;
 	int rc;
 
-	wr_otg_pathf(p, "%s.%s", path, f->otg);
+	wr_otg_at(p, "%s.%s", path, f->otg);
 	rc = wr_otg_seq_read(f, json_object_get(obj, f->otg), p, &s, err);
 	if (rc != 0)
 		return rc;
@@ -286,11 +307,13 @@ field_one(const struct wr_otg_fdesc *f, const json_t *obj, const char *path,
 	} else if (f->how == F_STACK || f->how == F_CSUM) {
 		/* The model's default value where it has no auto (udp
 		 * length 0) means "computed", as implementations do. */
-		if (!(f->dval != NULL && seq_only(&s, 0)))
+		if (!(f->dval != NULL && seq_only(&s, 0)) &&
+		    !(f->fixed != 0 && seq_only(&s, f->fixed)))
 			rc = wr_otg_err_add(err, p, "computed by wirerate on "
 					    "every frame (auto): no value can "
-					    "be given");
-	} else if (f->how == F_TPID && seq_only(&s, 0xffff)) {
+					    "be given%s", f->fixed != 0 ?
+					    " but the one it computes" : "");
+	} else if (f->how == F_TPID && seq_only(&s, 0xffff) && above) {
 		rc = 0;
 	} else if (f->wr != NULL) {
 		rc = seq_put(layer, f->wr, &s, f->kind);
@@ -321,7 +344,7 @@ combine(const struct wr_otg_fdesc *parts, const json_t *obj, const char *path,
 	memset(s, 0, sizeof(s));
 	memset(out, 0, sizeof(*out));
 	for (n = 0; parts[n].otg != NULL; n++) {
-		wr_otg_pathf(p, "%s.%s", path, parts[n].otg);
+		wr_otg_at(p, "%s.%s", path, parts[n].otg);
 		rc |= wr_otg_seq_read(&parts[n], json_object_get(obj, parts[n].otg),
 				      p, &s[n], err);
 		if (rc == 0 && (s[n].mode == WR_OTG_SEQ_AUTO ||
@@ -419,7 +442,7 @@ ipv4_priority(const json_t *pr, const char *path, json_t *layer,
 
 	if (c == NULL)
 		c = "dscp";
-	wr_otg_pathf(p, "%s.%s", path, c);
+	wr_otg_at(p, "%s.%s", path, c);
 	o = json_object_get(pr, c);
 	if (strcmp(c, "dscp") == 0) {
 		json_t *empty = json_object();
@@ -475,7 +498,7 @@ opt_custom(const json_t *c, const char *path, struct wr_otg_err *err)
 	if (val == NULL)
 		val = "0000";
 	n = strlen(val) / 2;
-	wr_otg_pathf(p, "%s.type", path);
+	wr_otg_at(p, "%s.type", path);
 	rc = combine(f_opt_type, tobj != NULL ? tobj : empty, p, &t, err);
 	json_decref(empty);
 	if (rc == 0 && t.n != 1)
@@ -516,7 +539,7 @@ ipv4_options(const json_t *opts, const char *path, json_t *layer,
 
 		if (c == NULL)
 			c = "router_alert";
-		wr_otg_pathf(p, "%s.options[%zu]", path, i);
+		wr_otg_at(p, "%s.options[%zu]", path, i);
 		o = NULL;
 		if (strcmp(c, "router_alert") == 0) /* RFC 2113 */
 			o = json_pack("{s:i, s:s}", "type", 148, "data", "0000");
@@ -548,8 +571,17 @@ ipv4_hook(const struct hdr *h, const json_t *obj, const char *path,
 	int rc = 0;
 
 	(void)h;
+	if (json_array_size(json_object_get(obj, "options")) > 0 &&
+	    json_is_string(json_object_get(json_object_get(obj, "header_length"),
+					   "choice")) &&
+	    strcmp(json_string_value(json_object_get(json_object_get(obj,
+			"header_length"), "choice")), "auto") != 0) {
+		wr_otg_at(p, "%s.header_length", path);
+		rc = wr_otg_err_add(err, p, "with options, auto only: wirerate "
+				    "counts the options' words");
+	}
 	if (pr != NULL) {
-		wr_otg_pathf(p, "%s.priority", path);
+		wr_otg_at(p, "%s.priority", path);
 		rc = ipv4_priority(pr, p, layer, err);
 	}
 	if (json_array_size(json_object_get(obj, "options")) > 0)
@@ -558,11 +590,295 @@ ipv4_hook(const struct hdr *h, const json_t *obj, const char *path,
 	return rc != 0 ? -EINVAL : 0;
 }
 
+/* A fixed integer of pattern @p pat (field @p f), into *@p v. */
+static int
+fixed_int(const struct wr_otg_fdesc *f, const json_t *pat, const char *path,
+	  uint64_t *v, struct wr_otg_err *err)
+{
+	struct wr_otg_seq s;
+	int rc;
+
+	rc = wr_otg_seq_read(f, pat, path, &s, err);
+	if (rc == 0 && (s.mode == WR_OTG_SEQ_AUTO || wr_otg_seq_len(&s) != 1 ||
+			s.mode == WR_OTG_SEQ_RANDOM))
+		rc = wr_otg_err_add(err, path, "expected one value: it decides "
+				    "the header's layout");
+	*v = rc == 0 ? (uint64_t)wr_otg_seq_at(&s, 0) : 0;
+	wr_otg_seq_free(&s);
+	return rc;
+}
+
+static const struct wr_otg_fdesc f_gtp_flag = { "flag", NULL, I, 1, F_MAP, "0", 0 };
+static const struct wr_otg_fdesc f_gtp_byte = { "type", NULL, I, 8, F_MAP, "0", 0 };
+static const struct wr_otg_fdesc f_gtp_elen = { "extension_length", NULL, I, 8, F_MAP, "0", 0 };
+static const struct wr_otg_fdesc f_gtp_cont = { "contents", NULL, I, 48, F_MAP, "0", 0 };
+
+/* GTPv1's extension headers: wirerate's ext {type, data}: each one's type
+ * is the previous one's next_extension_header (the first's the header's
+ * next_extension_header_type), its 6 bytes of contents its data (length
+ * 2 words, written by wirerate), the last one's next type 0. */
+static int
+gtp_ext(const json_t *obj, const char *path, uint64_t type0, json_t *layer,
+	struct wr_otg_err *err)
+{
+	const json_t *a = json_object_get(obj, "extension_headers");
+	char p[WR_OTG_PATH_MAX], q[WR_OTG_PATH_MAX], hex[16];
+	json_t *ext = json_array();
+	uint64_t type = type0, len, cont, next = 0;
+	size_t i, n = json_array_size(a);
+	int rc = 0;
+
+	if (ext == NULL)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		const json_t *e = json_array_get(a, i);
+
+		wr_otg_at(p, "%s.extension_headers[%zu]", path, i);
+		wr_otg_at(q, "%s.extension_length", p);
+		rc |= fixed_int(&f_gtp_elen, json_object_get(e, "extension_length"),
+				q, &len, err);
+		if (rc == 0 && len != 0 && len != 2)
+			rc = wr_otg_err_add(err, q, "expected 2 (4-byte words: "
+					    "the length, 6 bytes of contents, the "
+					    "next type), as wirerate writes it");
+		wr_otg_at(q, "%s.contents", p);
+		rc |= fixed_int(&f_gtp_cont, json_object_get(e, "contents"), q,
+				&cont, err);
+		wr_otg_at(q, "%s.next_extension_header", p);
+		rc |= fixed_int(&f_gtp_byte, json_object_get(e,
+				"next_extension_header"), q, &next, err);
+		if (rc == 0 && (i + 1 == n) != (next == 0))
+			rc = wr_otg_err_add(err, q, "expected %s", i + 1 == n ?
+					    "0 after the last extension header" :
+					    "the type of the next one, not 0");
+		snprintf(hex, sizeof(hex), "%012" PRIx64, cont);
+		if (rc == 0)
+			json_array_append_new(ext, json_pack("{s:I, s:s}", "type",
+					(json_int_t)type, "data", hex));
+		type = next;
+	}
+	if (rc == 0 && n > 0)
+		return json_object_set_new(layer, "ext", ext) != 0 ? -ENOMEM : 0;
+	json_decref(ext);
+	return rc != 0 ? -EINVAL : 0;
+}
+
+/* Field @p f of @p obj: 0 only (its flag @p flag is 0). */
+static int
+zero_only(const struct wr_otg_fdesc *f, const json_t *obj, const char *path,
+	  const char *flag, struct wr_otg_err *err)
+{
+	char p[WR_OTG_PATH_MAX];
+	uint64_t v = 0;
+
+	wr_otg_at(p, "%s.%s", path, f->otg);
+	if (fixed_int(f, json_object_get(obj, f->otg), p, &v, err) != 0)
+		return -EINVAL;
+	if (v != 0)
+		return wr_otg_err_add(err, p, "sent only with %s 1 (else 0)",
+				      flag);
+	return 0;
+}
+
+/* gtpv1: E, S and PN say which optional parts there are; wirerate sets
+ * each from what it is given (seq: S, npdu: PN, ext: E). */
+static int
+gtpv1_hook(const struct hdr *h, const json_t *obj, const char *path,
+	   json_t *layer, struct wr_otg_err *err)
+{
+	static const char *const fl[] = { "e_flag", "s_flag", "pn_flag" };
+	static const struct wr_otg_fdesc f_seq = { "squence_number", "seq", I,
+						   16, F_MAP, "0", 0 };
+	static const struct wr_otg_fdesc f_npdu = { "n_pdu_number", "npdu", I,
+						    8, F_MAP, "0", 0 };
+	char p[WR_OTG_PATH_MAX];
+	uint64_t flag[3], t0 = 0;
+	size_t n_ext = json_array_size(json_object_get(obj, "extension_headers"));
+	int i, rc = 0;
+
+	(void)h;
+	for (i = 0; i < 3; i++) {
+		wr_otg_at(p, "%s.%s", path, fl[i]);
+		rc |= fixed_int(&f_gtp_flag, json_object_get(obj, fl[i]), p,
+				&flag[i], err);
+	}
+	wr_otg_at(p, "%s.next_extension_header_type", path);
+	rc |= fixed_int(&f_gtp_byte, json_object_get(obj,
+			"next_extension_header_type"), p, &t0, err);
+	if (rc != 0)
+		return -EINVAL;
+	if ((flag[0] != 0) != (n_ext > 0))
+		return wr_otg_err_add(err, path, "e_flag: wirerate sets E when "
+				      "there are extension headers, and only "
+				      "then");
+	/* A flag of 0: its field is 0 (or not there at all). */
+	rc |= flag[1] ? field_one(&f_seq, obj, path, false, NULL, layer, err) :
+		zero_only(&f_seq, obj, path, "s_flag", err);
+	rc |= flag[2] ? field_one(&f_npdu, obj, path, false, NULL, layer, err) :
+		zero_only(&f_npdu, obj, path, "pn_flag", err);
+	if (rc == 0 && n_ext > 0)
+		rc = gtp_ext(obj, path, t0, layer, err);
+	return rc != 0 ? -EINVAL : 0;
+}
+
+static const struct wr_otg_fdesc f_srh[] = {
+	{ "segments_left", "left", I, 8, F_OMIT, NULL, 0 },
+	{ "last_entry", NULL, I, 8, F_STACK, NULL, 0 },
+	{ "tag", "tag", I, 16, F_MAP, "0", 0 },
+	{ NULL, NULL, I, 0, 0, NULL, 0 },
+};
+
+/* Earlier drafts' flag bits (draft-ietf-6man-segment-routing-header-07:
+ * U P O A H): P 0x40, O 0x20, A 0x10. */
+static const struct wr_otg_fdesc f_srh_flags[] = {
+	{ "protected", NULL, I, 1, F_MAP, "0", 0x40 },
+	{ "oam", NULL, I, 1, F_MAP, "0", 0x20 },
+	{ "alert", NULL, I, 1, F_MAP, "0", 0x10 },
+	{ NULL, NULL, I, 0, 0, NULL, 0 },
+};
+
+static int
+srh_segments(const json_t *list, const char *path, json_t *layer,
+	     struct wr_otg_err *err)
+{
+	static const struct wr_otg_fdesc f_seg = { "segment", NULL, IP6, 128,
+						   F_MAP, "::0", 0 };
+	char p[WR_OTG_PATH_MAX];
+	json_t *segs = json_array();
+	size_t i, n = json_array_size(list);
+	int rc = 0;
+
+	if (segs == NULL)
+		return -ENOMEM;
+	if (n == 0)
+		rc = wr_otg_err_add(err, path, "expected at least one segment");
+	/* The model lists them as on the wire (Segment[0] the last);
+	 * wirerate in the order of the path. */
+	for (i = n; i-- > 0;) {
+		struct wr_otg_seq s;
+
+		wr_otg_at(p, "%s[%zu].segment", path, i);
+		if (wr_otg_seq_read(&f_seg, json_object_get(json_array_get(list, i),
+						"segment"), p, &s, err) != 0) {
+			rc = -EINVAL;
+			continue;
+		}
+		if (s.mode == WR_OTG_SEQ_FIXED || (s.mode == WR_OTG_SEQ_LIST &&
+						   s.n == 1))
+			json_array_append_new(segs, wr_otg_val_json(IP6,
+					wr_otg_seq_at(&s, 0)));
+		else
+			rc = wr_otg_err_add(err, p, "expected one value: "
+					    "wirerate's segments are fixed");
+		wr_otg_seq_free(&s);
+	}
+	if (rc == 0)
+		return json_object_set_new(layer, "segments", segs) != 0 ? -ENOMEM : 0;
+	json_decref(segs);
+	return -EINVAL;
+}
+
+/* ipv6_extension_header: routing, segment_routing: wirerate's srh. */
+static int
+ext_hook(const struct hdr *h, const json_t *obj, const char *path,
+	 json_t *layer, struct wr_otg_err *err)
+{
+	const json_t *r = json_object_get(obj, "routing"), *sr, *fo;
+	const char *c = json_string_value(json_object_get(r, "choice"));
+	char p[WR_OTG_PATH_MAX], q[WR_OTG_PATH_MAX];
+	struct wr_otg_seq fl;
+	json_t *empty;
+	size_t i;
+	int rc = 0;
+
+	(void)h;
+	wr_otg_at(p, "%s.routing", path);
+	if (c != NULL && strcmp(c, "segment_routing") != 0)
+		return wr_otg_err_add(err, p, "%s: not supported: wirerate's "
+				      "srh carries whole SIDs (segment_routing)", c);
+	wr_otg_at(p, "%s.routing.segment_routing", path);
+	sr = json_object_get(r, "segment_routing");
+	empty = json_object();
+	if (empty == NULL)
+		return -ENOMEM;
+	if (sr == NULL)
+		sr = empty;
+	for (i = 0; f_srh[i].otg != NULL; i++)
+		rc |= field_one(&f_srh[i], sr, p, false, NULL, layer, err);
+	fo = json_object_get(sr, "flags");
+	wr_otg_at(q, "%s.flags", p);
+	rc |= combine(f_srh_flags, fo != NULL ? fo : empty, q, &fl, err);
+	if (rc == 0 && !(fl.n == 1 && fl.list[0] == 0))
+		rc = seq_put(layer, "flags", &fl, WR_OTG_VK_INT);
+	wr_otg_seq_free(&fl);
+	wr_otg_at(q, "%s.segment_list", p);
+	rc |= srh_segments(json_object_get(sr, "segment_list"), q, layer, err);
+	if (json_object_get(sr, "pad_tlv") != NULL) {
+		wr_otg_at(q, "%s.pad_tlv", p);
+		rc |= wr_otg_err_add(err, q, "not supported: wirerate's srh "
+				     "carries no TLVs");
+	}
+	json_decref(empty);
+	return rc != 0 ? -EINVAL : 0;
+}
+
+static const struct wr_otg_fdesc f_ext[] = {
+	{ "next_header", "next", I, 8, F_NEXT, NULL, 59 },
+	{ "hdr_ext_len", NULL, I, 8, F_STACK, NULL, 0 },
+	{ NULL, NULL, I, 0, 0, NULL, 0 },
+};
+
+/* custom: its bytes (spaces, colons and a 0x dropped) as a raw layer. */
+static int
+custom_layer(const json_t *c, const char *path, json_t *stack,
+	     struct wr_otg_err *err)
+{
+	const char *b = json_string_value(json_object_get(c, "bytes"));
+	char hex[520], p[WR_OTG_PATH_MAX];
+	size_t n = 0, i;
+
+	wr_otg_at(p, "%s.bytes", path);
+	if (b == NULL)
+		return wr_otg_err_add(err, p, "required");
+	if (json_array_size(json_object_get(c, "metric_tags")) > 0) {
+		wr_otg_at(p, "%s.metric_tags", path);
+		return wr_otg_err_add(err, p, "not supported: wirerate counts a "
+				      "flow as a whole, not per value of a field");
+	}
+	if (b[0] == '0' && (b[1] == 'x' || b[1] == 'X'))
+		b += 2;
+	for (i = 0; b[i] != '\0'; i++) {
+		char ch = b[i];
+
+		if (ch == ' ' || ch == ':')
+			continue;
+		if (!((ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'f') ||
+		      (ch >= 'A' && ch <= 'F')) || n >= 512)
+			return wr_otg_err_add(err, p, "expected 1..256 bytes "
+					      "in hex");
+		hex[n++] = ch;
+	}
+	hex[n] = '\0';
+	if (n == 0 || n % 2 != 0)
+		return wr_otg_err_add(err, p, "expected whole bytes in hex "
+				      "(1..256), got %zu hex digits", n);
+	return json_array_append_new(stack, json_pack("{s:{s:s}}", "raw",
+							"hex", hex)) != 0 ?
+		-ENOMEM : 0;
+}
+
 static const char *const ipv4_extra[] = { "priority", "options", NULL };
 static const char *const tcp_extra[] = {
 	"ecn_cwr", "ecn_echo", "ctl_urg", "ctl_ack", "ctl_psh", "ctl_rst",
 	"ctl_syn", "ctl_fin", NULL
 };
+
+static const char *const gtpv1_extra[] = {
+	"e_flag", "s_flag", "pn_flag", "squence_number", "n_pdu_number",
+	"next_extension_header_type", "extension_headers", NULL
+};
+static const char *const ext_extra[] = { "choice", "routing", NULL };
+static const struct wr_otg_fdesc f_none[] = { { NULL, NULL, I, 0, 0, NULL, 0 } };
 
 static const struct hdr hdrs[] = {
 	{ "ethernet", "eth", NULL, f_eth, NULL, NULL, NULL },
@@ -577,7 +893,9 @@ static const struct hdr hdrs[] = {
 	{ "icmpv6", "icmp6", "echo", f_icmp6, NULL, NULL, NULL },
 	{ "gre", "gre", NULL, f_gre, NULL, NULL, NULL },
 	{ "vxlan", "vxlan", NULL, f_vxlan, NULL, NULL, NULL },
-	{ "gtpv1", "gtpu", NULL, f_gtpv1, NULL, NULL, NULL },
+	{ "gtpv1", "gtpu", NULL, f_gtpv1, gtpv1_hook, NULL, gtpv1_extra },
+	{ "ipv6_extension_header", "srh", NULL, f_ext, ext_hook, NULL, ext_extra },
+	{ "custom", "raw", NULL, f_none, NULL, NULL, NULL },
 	{ "gtpv2", NULL, NULL, NULL, NULL, "no GTPv2-C layer", NULL },
 	{ "pfcpause", NULL, NULL, NULL, NULL, "no PFC pause frames", NULL },
 	{ "ethernetpause", NULL, NULL, NULL, NULL, "no Ethernet pause frames", NULL },
@@ -652,7 +970,7 @@ hdr_one(const json_t *hj, const char *path, bool above,
 
 	if (choice == NULL)
 		choice = "ethernet"; /* the model's default choice */
-	wr_otg_pathf(p, "%s.%s", path, choice);
+	wr_otg_at(p, "%s.%s", path, choice);
 	h = hdr_find(choice);
 	if (h == NULL)
 		return wr_otg_err_add(err, path, "header %s: not supported by "
@@ -661,6 +979,8 @@ hdr_one(const json_t *hj, const char *path, bool above,
 		return wr_otg_err_add(err, p, "not supported: wirerate has %s",
 				      h->why);
 	obj = json_object_get(hj, choice);
+	if (strcmp(choice, "custom") == 0)
+		return custom_layer(obj, p, stack, err);
 	if (obj == NULL)
 		obj = json_object();
 	else
@@ -704,10 +1024,31 @@ wr_otg_hdr_stack(const json_t *packet, const char *path,
 
 	if (!json_is_array(packet) || n == 0)
 		return wr_otg_err_add(err, path, "expected at least one header");
+	{
+		const char *c0 = json_string_value(json_object_get(
+					json_array_get(packet, 0), "choice"));
+
+		/* A frame on an Ethernet port: its first header (the model
+		 * leaves that to the config; a header wirerate lacks is
+		 * refused as such below). */
+		if (c0 != NULL && strcmp(c0, "ethernet") != 0 &&
+		    wr_otg_hdr_refused(c0) == NULL && hdr_find(c0) != NULL) {
+			wr_otg_at(p, "%s[0]", path);
+			rc = wr_otg_err_add(err, p, "%s: wirerate's frames start "
+					    "with an ethernet header", c0);
+		}
+	}
 	for (i = 0; i < n; i++) {
-		wr_otg_pathf(p, "%s[%zu]", path, i);
-		rc |= hdr_one(json_array_get(packet, i), p, i + 1 < n, ctx,
-			      stack, err);
+		wr_otg_at(p, "%s[%zu]", path, i);
+		const char *next = i + 1 < n ? json_string_value(json_object_get(
+					json_array_get(packet, i + 1), "choice")) : NULL;
+
+		/* A next-protocol field's auto names the header above;
+		 * custom bytes have no number: the model's value then.  The
+		 * endpoints' next hop is the outermost ethernet's only. */
+		rc |= hdr_one(json_array_get(packet, i), p, i + 1 < n &&
+			      (next == NULL || strcmp(next, "custom") != 0),
+			      i == 0 ? ctx : NULL, stack, err);
 	}
 	return rc != 0 ? -EINVAL : 0;
 }

@@ -21,16 +21,6 @@
  * list, up to WR_VARY_LIST_MAX values.
  */
 
-void
-wr_otg_pathf(char *out, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(out, WR_OTG_PATH_MAX, fmt, ap);
-	va_end(ap);
-}
-
 static u128
 field_max(unsigned int bits)
 {
@@ -191,7 +181,7 @@ member_u128(const struct wr_otg_fdesc *f, const json_t *obj, const char *key,
 	json_t *d;
 	int rc;
 
-	wr_otg_pathf(p, "%s.%s", path, key);
+	wr_otg_at(p, "%s.%s", path, key);
 	if (j != NULL)
 		return val_get(f, j, p, out, err);
 	d = f->kind == WR_OTG_VK_INT ? json_integer(strtoll(dflt, NULL, 0)) :
@@ -209,7 +199,7 @@ count_get(const json_t *obj, const char *path, uint64_t *count,
 	char p[WR_OTG_PATH_MAX];
 	u128 v = 1;
 
-	wr_otg_pathf(p, "%s.count", path);
+	wr_otg_at(p, "%s.count", path);
 	if (j != NULL && (wr_otg_val_parse(WR_OTG_VK_INT, j, &v) != 0 ||
 			  v > UINT32_MAX))
 		return wr_otg_err_add(err, p, "expected an integer in "
@@ -326,6 +316,11 @@ seq_random(const struct wr_otg_fdesc *f, const json_t *r, const char *path,
 		return -EINVAL;
 	if (lo > hi)
 		return wr_otg_err_add(err, path, "expected min <= max");
+	/* The model has random on fields of 32 bits at most (ports, IPv4
+	 * addresses, the flow label); a wider one is not drawn here. */
+	if (f->bits > 32)
+		return wr_otg_err_add(err, path, "not on a field of %u bits",
+				      f->bits);
 	s->v = lo;
 	s->to = hi;
 	if (seed == 0 || count > WR_VARY_LIST_MAX) {
@@ -358,7 +353,7 @@ seq_values(const struct wr_otg_fdesc *f, const json_t *a, const char *path,
 	if (rc != 0)
 		return rc;
 	for (i = 0; i < s->n; i++) {
-		wr_otg_pathf(p, "%s[%zu]", path, i);
+		wr_otg_at(p, "%s[%zu]", path, i);
 		rc |= val_get(f, json_array_get(a, i), p, &s->list[i], err);
 	}
 	return rc != 0 ? -EINVAL : 0;
@@ -392,14 +387,14 @@ wr_otg_seq_read(const struct wr_otg_fdesc *f, const json_t *pat,
 		return wr_otg_err_add(err, path, "expected an object");
 	mt = json_object_get(pat, "metric_tags");
 	if (mt != NULL && json_array_size(mt) > 0) {
-		wr_otg_pathf(p, "%s.metric_tags", path);
+		wr_otg_at(p, "%s.metric_tags", path);
 		return wr_otg_err_add(err, p, "not supported: wirerate counts a "
 				      "flow as a whole, not per value of a field");
 	}
 	choice = json_string_value(json_object_get(pat, "choice"));
 	if (choice == NULL)
 		choice = f->dval == NULL ? "auto" : "value";
-	wr_otg_pathf(p, "%s.%s", path, choice);
+	wr_otg_at(p, "%s.%s", path, choice);
 	if (strcmp(choice, "value") == 0) {
 		const json_t *v = json_object_get(pat, "value");
 

@@ -21,50 +21,9 @@ int wr_otg_flow_stream(const json_t *flow, const char *path, unsigned int index,
 /** The index of the plan's port named @p name, or -1. */
 int wr_otg_port_find(const struct wr_otg_plan *p, const char *name);
 
-/* ---- the plan's (helper 'plan'): wr_otg_plan*.c ---- */
-
-/** Longest JSON path an error names. */
-#define WR_OTG_PATH_MAX 256
-
-/** A JSON path into @p out (WR_OTG_PATH_MAX bytes). */
-void wr_otg_at(char *out, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-/** A string member of @p obj, or NULL. */
-const char *wr_otg_str(const json_t *obj, const char *key);
-/** Whether @p key is one of @p keys (NULL-terminated). */
-bool wr_otg_key_in(const char *key, const char *const *keys);
-/** Each member of @p obj not in @p keys that holds something (a value, a
- * non-empty list or object) refused by its path.  @return 0 or -EINVAL. */
-int wr_otg_refuse_others(const json_t *obj, const char *path,
-			 const char *const *keys, struct wr_otg_err *err);
-/** @p obj's name into @p names (name -> path), refused when taken. */
-int wr_otg_name_add(json_t *names, const json_t *obj, const char *path,
-		    struct wr_otg_err *err);
-/** The plan port named by the string @p name, or -1 with an error at @p path. */
-int wr_otg_port_ref(const struct wr_otg_plan *p, const json_t *name,
-		    const char *path, struct wr_otg_err *err);
-/** Captures (wr_otg_plan_cap.c) and devices (wr_otg_plan_dev.c) into @p p. */
-int wr_otg_plan_captures(const json_t *cfg, struct wr_otg_plan *p,
-			 json_t *names, struct wr_otg_err *err);
-int wr_otg_plan_devices(const json_t *cfg, const struct wr_otg_env *env,
-			struct wr_otg_plan *p, json_t *names,
-			struct wr_otg_err *err);
-/** A capture's filters as one wirerate filter expression (wr_filter.h;
- * "" when every frame is kept), checked by libpcap.  @return 0 or -EINVAL
- * with @p err at @p path's members. */
-int wr_otg_capture_filter(const json_t *filters, const char *path, char *expr,
-			  size_t cap, struct wr_otg_err *err);
-
 /* ---- flows: headers and their field patterns (wr_otg_hdr.c, wr_otg_pat.c) ---- */
 
-/** Longest JSON path written in an error. */
-#define WR_OTG_PATH_MAX 256
-
 typedef unsigned __int128 u128;
-
-/** A JSON path into @p out (WR_OTG_PATH_MAX bytes), cut if longer. */
-void wr_otg_pathf(char *out, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
 
 /** How a field's values are written (the model's formats). */
 enum wr_otg_vk { WR_OTG_VK_INT, WR_OTG_VK_MAC, WR_OTG_VK_IP4, WR_OTG_VK_IP6 };
@@ -113,8 +72,11 @@ json_t *wr_otg_seq_json(const struct wr_otg_seq *s, enum wr_otg_vk kind);
 /** What a flow's headers need from its endpoints. */
 struct wr_otg_hdr_ctx {
 	const char *dst_resolve;     /**< ethernet.dst auto: "arp"/"nd" (a
-				      *   device's gateway), NULL: the model's
-				      *   auto value */
+				      *   device's gateway), NULL: dst_mac */
+	const char *dst_mac;         /**< ethernet.dst auto: this MAC (a
+				      *   gateway_mac given, the receiving
+				      *   ethernet's); NULL: the model's auto
+				      *   value */
 };
 
 /**
@@ -129,5 +91,38 @@ int wr_otg_hdr_stack(const json_t *packet, const char *path,
 /** Why wirerate refuses OTG header @p name ("no LACP layer"), NULL when
  * it takes it (doc/otg.md's table can be checked against this). */
 const char *wr_otg_hdr_refused(const char *name);
+/* ---- the plan's (helper 'plan'): wr_otg_plan*.c ---- */
+
+/** Longest JSON path an error names. */
+#define WR_OTG_PATH_MAX 256
+
+/** A JSON path into @p out (WR_OTG_PATH_MAX bytes). */
+void wr_otg_at(char *out, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/** A string member of @p obj, or NULL. */
+const char *wr_otg_str(const json_t *obj, const char *key);
+/** Whether @p key is one of @p keys (NULL-terminated). */
+bool wr_otg_key_in(const char *key, const char *const *keys);
+/** Each member of @p obj not in @p keys that holds something (a value, a
+ * non-empty list or object) refused by its path.  @return 0 or -EINVAL. */
+int wr_otg_refuse_others(const json_t *obj, const char *path,
+			 const char *const *keys, struct wr_otg_err *err);
+/** @p obj's name into @p names (name -> path), refused when taken. */
+int wr_otg_name_add(json_t *names, const json_t *obj, const char *path,
+		    struct wr_otg_err *err);
+/** The plan port named by the string @p name, or -1 with an error at @p path. */
+int wr_otg_port_ref(const struct wr_otg_plan *p, const json_t *name,
+		    const char *path, struct wr_otg_err *err);
+/** Captures (wr_otg_plan_cap.c) and devices (wr_otg_plan_dev.c) into @p p. */
+int wr_otg_plan_captures(const json_t *cfg, struct wr_otg_plan *p,
+			 json_t *names, struct wr_otg_err *err);
+int wr_otg_plan_devices(const json_t *cfg, const struct wr_otg_env *env,
+			struct wr_otg_plan *p, json_t *names,
+			struct wr_otg_err *err);
+/** A capture's filters as one wirerate filter expression (wr_filter.h;
+ * "" when every frame is kept), checked by libpcap.  @return 0 or -EINVAL
+ * with @p err at @p path's members. */
+int wr_otg_capture_filter(const json_t *filters, const char *path, char *expr,
+			  size_t cap, struct wr_otg_err *err);
 
 #endif /* WR_OTG_PRIV_H */

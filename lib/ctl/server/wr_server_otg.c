@@ -23,6 +23,9 @@ otg_clear(struct srv_otg *o)
 	o->have_plan = false;
 	free(o->tx);
 	o->tx = NULL;
+	free(o->fkept);
+	o->fkept = NULL;
+	memset(o->pkept, 0, sizeof(o->pkept));
 }
 
 void
@@ -332,7 +335,9 @@ config_set(struct server *s, struct conn *c, struct srv_otg *o,
 	json_decref(cfg);
 	n->have_plan = true;
 	n->tx = calloc(n->plan.n_flows + 1, sizeof(*n->tx));
-	if (n->tx == NULL || targets_build(s, &n->plan, n, &e) != 0)
+	n->fkept = calloc(n->plan.n_flows + 1, sizeof(*n->fkept));
+	if (n->tx == NULL || n->fkept == NULL ||
+	    targets_build(s, &n->plan, n, &e) != 0)
 		goto fail;
 	/* A config replaces the one in force: its traffic stops first
 	 * (streams.load refuses while traffic runs). */
