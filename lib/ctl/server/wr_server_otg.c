@@ -147,10 +147,25 @@ targets_build(struct server *s, const struct wr_otg_plan *p, struct srv_otg *n,
 						      err.message);
 			n->n_targets++;
 		}
+		if (l->index >= wr_srv_otg_remote_n_ports(n->t[k].r))
+			return wr_otg_err_add(e, path, "%s has %u ports: no port "
+					      "%u there", name,
+					      wr_srv_otg_remote_n_ports(n->t[k].r),
+					      l->index);
 		n->t[k].map[i] = (int)l->index;
 		n->t[k].has_ports = true;
 	}
-	return 0;
+	/* multi: a flow's lanes counted where it arrives. */
+	{
+		const int *maps[OTG_TARGETS_MAX];
+		struct otg_remote *rs[OTG_TARGETS_MAX];
+
+		for (k = 0; k < n->n_targets; k++) {
+			maps[k] = n->t[k].map;
+			rs[k] = n->t[k].r;
+		}
+		return wr_srv_otg_lanes_check(s, p, maps, rs, n->n_targets, e);
+	}
 }
 
 /* ---- POST /config ---- */
