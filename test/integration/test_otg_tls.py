@@ -111,6 +111,22 @@ def read_responses(sock, n, timeout=5.0):
     return out, closed
 
 
+def split_responses(data):
+    """The whole responses at the front of @data, and what is left."""
+    out = []
+    while True:
+        end = data.find(b"\r\n\r\n")
+        if end < 0:
+            return out, data
+        lines = data[:end].decode().split("\r\n")
+        hdrs = {k.strip().lower(): v.strip() for k, v in (ln.split(":", 1) for ln in lines[1:])}
+        clen = int(hdrs.get("content-length", "0"))
+        if len(data) < end + 4 + clen:
+            return out, data
+        out.append((int(lines[0].split()[1]), hdrs, data[end + 4:end + 4 + clen]))
+        data = data[end + 4 + clen:]
+
+
 def version_req(host="127.0.0.1", extra=""):
     return (f"GET /capabilities/version HTTP/1.1\r\nHost: {host}\r\n{extra}\r\n").encode()
 
@@ -242,6 +258,7 @@ class OtgTls(ServerCase):
         self.assertEqual(r.returncode, 60)  # not trusted without the pin
         self.alive(p, PORT_A)
         self.http_cases(p, PORT_A)
+        self.slow_reader(p, PORT_A)
         # The console's page on the same listener, over TLS too.
         r = run("curl", "-sk", f"https://127.0.0.1:{PORT_A}/")
         with open(os.path.join(os.path.dirname(WIRERATE), "..", "..", "web", "index.html")) as f:
@@ -269,6 +286,51 @@ class OtgTls(ServerCase):
         self.assertEqual((reply["id"], reply["result"]["name"]), (7, "wirerate"))
         s.close()
         self.alive(p, PORT_A)
+
+    def slow_reader(self, p, port):
+        """30 pipelined GET /config of 250 flows (about 1.2 MB of replies) read 8 KB at a time
+        through a 4 KB receive buffer: TLS writes that cannot finish are retried from the
+        moved queue, the connection is held at its high-water mark; every reply whole and
+        equal, and other clients answered meanwhile."""
+        cfg = {"ports": [{"name": "p1", "location": "0"}],
+               "flows": [{"name": f"f{i}", "tx_rx": {"choice": "port",
+                                                     "port": {"tx_name": "p1"}},
+                          "packet": [{"choice": "ethernet"}, {"choice": "ipv4"},
+                                     {"choice": "udp"}]} for i in range(250)]}
+        body = json.dumps(cfg).encode()
+        s = tls_conn(port)
+        s.sendall(b"POST /config HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n"
+                  % len(body) + body)
+        (st, _, reply), = read_responses(s, 1)[0]
+        self.assertEqual(st, 200, reply)
+        s.close()
+        ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+        ctx.check_hostname, ctx.verify_mode = False, ssl.CERT_NONE
+        raw = socket.socket()
+        raw.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        raw.settimeout(10)
+        raw.connect(("127.0.0.1", port))
+        s = ctx.wrap_socket(raw)
+        s.sendall(b"GET /config HTTP/1.1\r\nHost: x\r\n\r\n" * 30)
+        data, bodies, probes = b"", [], 0
+        while len(bodies) < 30:
+            chunk = s.recv(8192)
+            self.assertTrue(chunk, f"closed after {len(bodies)} replies")
+            data += chunk
+            time.sleep(0.002)
+            got, data = split_responses(data)
+            bodies += [b for _, _, b in got]
+            if len(bodies) // 8 > probes:  # after 8, 16 and 24 replies
+                probes = len(bodies) // 8
+                r = run("curl", "-sk", "-m", "2", f"https://127.0.0.1:{port}/capabilities/version")
+                self.assertIn("1.61.0", r.stdout)
+        s.close()
+        self.assertEqual(probes, 3)
+        self.assertEqual(len(set(bodies)), 1)
+        self.assertGreater(len(bodies[0]), 30000)
+        self.assertEqual([f["name"] for f in json.loads(bodies[0])["flows"]],
+                         [f"f{i}" for i in range(250)])
+        self.assertIsNone(p.poll())
 
     def http_cases(self, p, port, conn=tls_conn):
         # Keep-alive: three requests on one connection, the second two pipelined in one write,

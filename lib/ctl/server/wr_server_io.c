@@ -831,8 +831,11 @@ wr_srv_conn_serve(struct server *s, struct conn *c)
 				   c->rcap - c->rlen : TURN_READ - got);
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+			if (c->tls_wwant) /* its TLS must write first */
+				wr_srv_conn_watch(s, c);
 			return;
+		}
 		if (n <= 0) {
 			wr_srv_conn_close(s, c);
 			return;
