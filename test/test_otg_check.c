@@ -489,14 +489,16 @@ test_requests(void)
 			       "\"ipv4_neighbors\":{}}");
 }
 
-/* Every header of the model with every pattern field, as snappi 1.61.0
- * writes them (test/fixtures/otg_check_snappi.py): six configs that must
- * check clean, and check again unchanged. */
+/* Every header of the model with every pattern field, and what the plan
+ * refuses (lag, lldp, bgp, ...), as snappi 1.61.0 writes them
+ * (test/fixtures/otg_check_snappi.py): seven configs that must check
+ * clean, and check again unchanged. */
 static void
 test_headers(void)
 {
 	static const char *const modes[] = {
 		"plain", "increment", "decrement", "random", "values", "auto",
+		"others",
 	};
 	json_error_t je;
 	json_t *all = json_load_file(WR_FIXTURES "/otg_check_snappi.json", 0,
@@ -509,7 +511,8 @@ test_headers(void)
 
 		CU_ASSERT_PTR_NOT_NULL_FATAL(text);
 		CU_ASSERT_STRING_EQUAL(check("Config", text), "");
-		CU_ASSERT_EQUAL(json_array_size(at("flows")), 24);
+		CU_ASSERT_EQUAL(json_array_size(at("flows")),
+				strcmp(modes[i], "others") == 0 ? 1 : 24);
 		once = json_dumps(doc, JSON_SORT_KEYS);
 		CU_ASSERT_STRING_EQUAL(check("Config", once), "");
 		free(text);

@@ -498,6 +498,21 @@ test_arp_custom(void)
 			 &err);
 	CU_ASSERT_EQUAL_FATAL(rc, 0);
 	CU_ASSERT_EQUAL(be16(fr.b[0] + 12), 0xffff);
+	/* A tag with nothing after it: vlan.tpid's default, 0xFFFF; given,
+	 * the EtherType after the tag (ethernet.ether_type is the tag's). */
+	rc = flow_frames(FLOW("{\"choice\": \"ethernet\"}, {\"choice\": \"vlan\"}",
+			      ""), 1, &fr, &fl, &err);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT_EQUAL(be16(fr.b[0] + 12), 0x8100);
+	CU_ASSERT_EQUAL(be16(fr.b[0] + 16), 0xffff);
+	rc = flow_frames(FLOW("{\"choice\": \"ethernet\", \"ethernet\": "
+			      "{\"ether_type\": " V(34984) "}}, {\"choice\": "
+			      "\"vlan\", \"vlan\": {\"id\": " V(10) ", \"tpid\": "
+			      V(24583) "}}", ""), 1, &fr, &fl, &err);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT_EQUAL(be16(fr.b[0] + 12), 0x88a8);
+	CU_ASSERT_EQUAL(be16(fr.b[0] + 14), 10);
+	CU_ASSERT_EQUAL(be16(fr.b[0] + 16), 0x6007);
 	rc = flow_frames(FLOW("{\"choice\": \"ethernet\", \"ethernet\": "
 			      "{\"ether_type\": " V(34998) "}},"
 			      "{\"choice\": \"custom\", \"custom\": {\"bytes\": "
@@ -1139,6 +1154,18 @@ test_refusals(void)
 			       "value can be given");
 	wr_otg_err_free(&err);
 
+	/* The one value the stack always writes is taken. */
+	rc = flow_frames(ETH_IP4_UDP("", "\"header_length\": " V(5), "", ""), 1,
+			 &fr, &fl, &err);
+	CU_ASSERT_EQUAL(rc, 0);
+	rc = flow_frames(ETH_IP4_UDP("", "\"header_length\": " V(6), "", ""), 1,
+			 &fr, &fl, &err);
+	CU_ASSERT_EQUAL(rc, -EINVAL);
+	CU_ASSERT_STRING_EQUAL(err0(&err), "flows[0].packet[1].ipv4.header_length: "
+			       "computed by wirerate on every frame (auto): no "
+			       "value can be given but the one it computes");
+	wr_otg_err_free(&err);
+
 	rc = flow_frames(ETH_IP4_UDP("",
 		"\"version\": {\"choice\": \"value\", \"value\": 5}", "", ""),
 		1, &fr, &fl, &err);
@@ -1174,6 +1201,25 @@ test_refusals(void)
 	CU_ASSERT_STRING_EQUAL(json_string_value(json_array_get(err.errors, 1)),
 			       "flows[0].packet[1].lacp: not supported: "
 			       "wirerate has no LACP layer");
+	wr_otg_err_free(&err);
+
+	rc = flow_frames(FLOW("{\"choice\": \"ipv4\"}, {\"choice\": \"udp\"}", ""),
+			 1, &fr, &fl, &err);
+	CU_ASSERT_EQUAL(rc, -EINVAL);
+	CU_ASSERT_STRING_EQUAL(err0(&err), "flows[0].packet[0]: ipv4: wirerate's "
+			       "frames start with an ethernet header");
+	wr_otg_err_free(&err);
+
+	/* GTPv1's optional fields without their flags: 0 (as snappi writes
+	 * them) is taken, another value refused. */
+	rc = flow_frames(FLOW("{\"choice\": \"ethernet\"}, {\"choice\": \"ipv4\"},"
+			      "{\"choice\": \"udp\"}, {\"choice\": \"gtpv1\", "
+			      "\"gtpv1\": {\"squence_number\": " V(0) ", "
+			      "\"n_pdu_number\": " V(3) "}}", ""), 1, &fr, &fl, &err);
+	CU_ASSERT_EQUAL(rc, -EINVAL);
+	CU_ASSERT_STRING_EQUAL(err0(&err), "flows[0].packet[3].gtpv1.n_pdu_number: "
+			       "sent only with pn_flag 1 (else 0)");
+	CU_ASSERT_EQUAL(json_array_size(err.errors), 1);
 	wr_otg_err_free(&err);
 }
 

@@ -747,6 +747,8 @@ stream_validate(const json_t *stream, const char *path, struct wr_otg_err *err)
 	rest = strncmp(e.path, "streams[0]", 10) == 0 ? e.path + 10 : "";
 	if (strncmp(rest, ".stack[", 7) == 0)
 		wr_otg_at(where, "%s.packet[%s", path, rest + 7);
+	else if (strncmp(rest, ".stack", 6) == 0)
+		wr_otg_at(where, "%s.packet%s", path, rest + 6);
 	else
 		wr_otg_at(where, "%s%s", path, rest);
 	return wr_otg_err_add(err, where, "%s", e.msg);

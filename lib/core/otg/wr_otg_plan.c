@@ -244,7 +244,8 @@ layer1_port(const json_t *l1, const char *path, const struct wr_otg_env *env,
 					    "got %s", pp->name, pe->speed_mbps,
 					    speed);
 		else
-			pp->l1.speed_mbps = mbps;
+			/* A remote port's line is known from here on too. */
+			pp->l1.speed_mbps = pp->line_mbps = mbps;
 	}
 	if (json_is_integer(mtu)) {
 		json_int_t v = json_integer_value(mtu);

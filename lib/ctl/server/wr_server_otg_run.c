@@ -222,7 +222,7 @@ wr_srv_otg_yaml(const struct srv_otg *o, unsigned int k, char **yaml)
 
 	for (j = 0; j < o->n_targets; j++)
 		maps[j] = o->t[j].map;
-	return wr_srv_otg_target_yaml(&o->plan, maps, o->n_targets, k, yaml);
+	return wr_otg_plan_yaml_of(&o->plan, maps, o->n_targets, k, yaml);
 }
 
 int
@@ -257,3 +257,31 @@ wr_srv_otg_stop_all(struct server *s, struct conn *c, struct srv_otg *o,
 	return rc;
 }
 
+/* The config's ports on this server are the OTG session's again: they
+ * were released if every OTG connection closed for the owner timeout (a
+ * script that slept); a port another session took meanwhile refuses (409,
+ * its owner named).  Remote servers keep theirs (their pool's session). */
+int
+wr_srv_otg_own(struct server *s, struct conn *c, struct srv_otg *o,
+	       struct wr_otg_err *e)
+{
+	json_t *ports = NULL, *res;
+	unsigned int i;
+	int rc;
+
+	for (i = 0; i < o->plan.n_ports; i++) {
+		int idx = o->t[0].map[i];
+
+		if (idx < 0 || s->owner[idx] == c->sess)
+			continue;
+		if (ports == NULL)
+			ports = json_array();
+		json_array_append_new(ports, json_integer(idx));
+	}
+	if (ports == NULL)
+		return 0;
+	rc = wr_srv_otg_tcall(s, c, &o->t[0], "ports.acquire", json_pack(
+			      "{s:o}", "ports", ports), &res, e);
+	json_decref(res);
+	return rc;
+}
