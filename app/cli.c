@@ -273,8 +273,8 @@ OPT(o_pcap_dir, "pcap-dir", 'P', WR_CLI_VALUE, "DIR", NULL,
 /* serve: the Open Traffic Generator API (doc/otg.md) */
 OPT(o_otg, "otg", 'g', WR_CLI_VALUE, "[https://|http://][ADDR:]PORT", NULL,
     "Also serve the OTG API (snappi's) and the web console over HTTPS "
-    "(`https://127.0.0.1:8443` as ixia-c; `http://` for plain HTTP; "
-    "127.0.0.1 unless an address is given).  The server's own user on the "
+    "(`http://` for plain HTTP; 127.0.0.1 unless an address is given, port "
+    "8443 unless one is: `https://` alone is ixia-c's `https://127.0.0.1:8443`).  The server's own user on the "
     "loopback needs nothing; others the token of `--otg-token-file` (else "
     "`--token-file`'s) or a client certificate `--tls-client-ca` signed.");
 OPT(o_tls_cert, "tls-cert", 'T', WR_CLI_FILE_IN, "CERT.pem", NULL,

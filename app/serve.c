@@ -95,9 +95,23 @@ opt_otg(const char *arg, struct serve_args *a)
 			"\"%s\"\n", arg);
 		return -EINVAL;
 	}
-	if (opt_addr("--otg", arg, a->otg_host, sizeof(a->otg_host),
-		     &so->otg_port) != 0)
+	/* ixia-c's defaults for what is left out: 127.0.0.1, port 8443
+	 * ("https://", "https://0.0.0.0"); a number alone is a port. */
+	if (*arg == '\0') {
+		snprintf(a->otg_host, sizeof(a->otg_host), "127.0.0.1");
+		so->otg_port = 8443;
+	} else if (strchr(arg, ':') == NULL && strchr(arg, '.') != NULL) {
+		if (strlen(arg) >= sizeof(a->otg_host)) {
+			fprintf(stderr, "wirerate: --otg: \"%s\": address too "
+				"long\n", arg);
+			return -EINVAL;
+		}
+		snprintf(a->otg_host, sizeof(a->otg_host), "%s", arg);
+		so->otg_port = 8443;
+	} else if (opt_addr("--otg", arg, a->otg_host, sizeof(a->otg_host),
+			    &so->otg_port) != 0) {
 		return -EINVAL;
+	}
 	so->otg_host = a->otg_host;
 	return 0;
 }

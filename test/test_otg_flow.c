@@ -26,6 +26,10 @@ struct frames {
 	uint16_t len[FRAMES_MAX];
 	uint8_t b[FRAMES_MAX][9018];
 	uint64_t count;          /* the stream's count (0: unlimited) */
+	uint64_t duration_ns, isg_ns, train_gap_ns;
+	uint32_t train_frames;
+	struct wr_rate_spec rate;
+	uint16_t sig_off;        /* the signature's offset, 0 none */
 	char yaml[65536];
 };
 
@@ -82,6 +86,7 @@ flow_frames(const char *json, unsigned int n, struct frames *fr,
 			fprintf(stderr, "%s\n", err0(err));
 		return rc;
 	}
+	wr_otg_err_free(err); /* none: nothing to keep */
 	doc = json_pack("{s:i, s:[o]}", "version", 1, "streams", stream);
 	txt = json_dumps(doc, JSON_COMPACT);
 	json_decref(doc);
@@ -96,12 +101,18 @@ flow_frames(const char *json, unsigned int n, struct frames *fr,
 	if (getenv("WR_TEST_SHOW") != NULL)
 		fprintf(stderr, "%s\n", fr->yaml);
 	fr->count = file.streams[0].count;
+	fr->duration_ns = file.streams[0].duration_ns;
+	fr->isg_ns = file.streams[0].isg_ns;
+	fr->train_frames = file.streams[0].train_frames;
+	fr->train_gap_ns = file.streams[0].train_gap_ns;
+	fr->rate = file.streams[0].rate;
 	if (wr_frame_tmpl_create(&file.streams[0], 0, &t, &e) != 0) {
 		fprintf(stderr, "tmpl: %s\n", e.msg);
 		wr_stream_file_free(&file);
 		return -EIO;
 	}
 	wr_frame_gen_init(&g, t, 0, 1);
+	fr->sig_off = wr_frame_tmpl_sig_off(t);
 	fr->n = n;
 	for (k = 0; k < n; k++) {
 		memcpy(fr->b[k], wr_frame_tmpl_bytes(t), wr_frame_tmpl_max_len(t));
@@ -487,6 +498,21 @@ test_arp_custom(void)
 			 &err);
 	CU_ASSERT_EQUAL_FATAL(rc, 0);
 	CU_ASSERT_EQUAL(be16(fr.b[0] + 12), 0xffff);
+	/* A tag with nothing after it: vlan.tpid's default, 0xFFFF; given,
+	 * the EtherType after the tag (ethernet.ether_type is the tag's). */
+	rc = flow_frames(FLOW("{\"choice\": \"ethernet\"}, {\"choice\": \"vlan\"}",
+			      ""), 1, &fr, &fl, &err);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT_EQUAL(be16(fr.b[0] + 12), 0x8100);
+	CU_ASSERT_EQUAL(be16(fr.b[0] + 16), 0xffff);
+	rc = flow_frames(FLOW("{\"choice\": \"ethernet\", \"ethernet\": "
+			      "{\"ether_type\": " V(34984) "}}, {\"choice\": "
+			      "\"vlan\", \"vlan\": {\"id\": " V(10) ", \"tpid\": "
+			      V(24583) "}}", ""), 1, &fr, &fl, &err);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT_EQUAL(be16(fr.b[0] + 12), 0x88a8);
+	CU_ASSERT_EQUAL(be16(fr.b[0] + 14), 10);
+	CU_ASSERT_EQUAL(be16(fr.b[0] + 16), 0x6007);
 	rc = flow_frames(FLOW("{\"choice\": \"ethernet\", \"ethernet\": "
 			      "{\"ether_type\": " V(34998) "}},"
 			      "{\"choice\": \"custom\", \"custom\": {\"bytes\": "
@@ -614,6 +640,493 @@ test_srh(void)
 	CU_ASSERT_EQUAL(sum6(fin, srh + 40, fr.len[0] - 94, 17), 0);
 }
 
+
+/* Two devices back to back (as snappi's b2b examples): d1 with IPv4
+ * and IPv6 and gateways to resolve, d2 with its gateway's MAC given. */
+#define DEV_CONFIG(flows) \
+	"{\"ports\": [{\"name\": \"p1\", \"location\": \"0\"}," \
+	"  {\"name\": \"p2\", \"location\": \"1\"}]," \
+	"\"devices\": [{\"name\": \"d1\", \"ethernets\": [{\"name\": \"d1.eth\"," \
+	"  \"connection\": {\"choice\": \"port_name\", \"port_name\": \"p1\"}," \
+	"  \"mac\": \"02:00:00:00:01:01\", \"mtu\": 1500," \
+	"  \"ipv4_addresses\": [{\"name\": \"d1.ip4\", \"address\": \"10.0.0.1\"," \
+	"     \"gateway\": \"10.0.0.2\", \"prefix\": 24}]," \
+	"  \"ipv6_addresses\": [{\"name\": \"d1.ip6\", \"address\": \"2001:db8::1\"," \
+	"     \"gateway\": \"2001:db8::2\", \"prefix\": 64}]}]}," \
+	" {\"name\": \"d2\", \"ethernets\": [{\"name\": \"d2.eth\"," \
+	"  \"connection\": {\"choice\": \"port_name\", \"port_name\": \"p2\"}," \
+	"  \"mac\": \"02:00:00:00:02:01\", \"mtu\": 1500," \
+	"  \"ipv4_addresses\": [{\"name\": \"d2.ip4\", \"address\": \"10.0.0.2\"," \
+	"     \"gateway\": \"10.0.0.1\", \"prefix\": 24," \
+	"     \"gateway_mac\": {\"choice\": \"value\", \"value\": \"02:00:00:00:01:01\"}}]}]}]," \
+	"\"flows\": [" flows "]}"
+#define DEV_FLOW(name, tx, rx, l3) \
+	"{\"name\": \"" name "\", \"tx_rx\": {\"choice\": \"device\", \"device\": " \
+	"{\"tx_names\": [\"" tx "\"], \"rx_names\": [\"" rx "\"]}}, " \
+	"\"packet\": [{\"choice\": \"ethernet\"}, {\"choice\": \"" l3 "\"}, " \
+	"{\"choice\": \"udp\"}], \"size\": {\"choice\": \"fixed\", \"fixed\": 128}}"
+
+static const struct wr_otg_env dev_env = {
+	.n_ports = 2,
+	.ports = {
+		{ .device = "net_memif0", .mac = { 2, 0, 0, 0, 0, 0xa },
+		  .mtu = 1500, .mtu_max = 9000, .tx_ok = true, .rx_ok = true },
+		{ .device = "net_memif1", .mac = { 2, 0, 0, 0, 0, 0xb },
+		  .mtu = 1500, .mtu_max = 9000, .tx_ok = true, .rx_ok = true },
+	},
+};
+
+/* tx_rx device: each flow on its transmit device's port, received on the
+ * other's; ethernet.dst auto: the gateway resolved (ARP, ND) when the run
+ * starts, the gateway_mac given, or the receiving ethernet's MAC. */
+static void
+test_devices(void)
+{
+	static const int port_map[2] = { 0, 1 };
+	struct wr_stream_file file;
+	struct wr_otg_plan p;
+	struct wr_otg_err err;
+	struct wr_error e;
+	json_error_t je;
+	json_t *cfg;
+	char *yaml = NULL;
+	int rc;
+
+	cfg = json_loads(DEV_CONFIG(
+		DEV_FLOW("v4", "d1.ip4", "d2.ip4", "ipv4") ","
+		DEV_FLOW("v4 back", "d2.ip4", "d1.ip4", "ipv4") ","
+		DEV_FLOW("v6", "d1.ip6", "d2.ip4", "ipv6") ","
+		DEV_FLOW("l2", "d1.eth", "d2.eth", "ipv4")), 0, &je);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(cfg);
+	wr_otg_err_init(&err);
+	rc = wr_otg_check(cfg, "Config", &err);
+	if (rc == 0)
+		rc = wr_otg_plan_build(cfg, &dev_env, &p, &err);
+	if (rc != 0)
+		fprintf(stderr, "\n%s\n", err0(&err));
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT_EQUAL(p.n_flows, 4);
+	CU_ASSERT_EQUAL(p.flows[0].tx_port, 0);
+	CU_ASSERT_EQUAL(p.flows[0].rx_ports, 2);
+	CU_ASSERT_EQUAL(p.flows[1].tx_port, 1);
+	CU_ASSERT_EQUAL(p.flows[1].rx_ports, 1);
+	CU_ASSERT_EQUAL_FATAL(wr_otg_plan_yaml(&p, port_map, &yaml), 0);
+	memset(&file, 0, sizeof(file));
+	rc = wr_yaml_load_streams_buf("plan.yaml", yaml, strlen(yaml), &file, &e);
+	if (rc != 0)
+		fprintf(stderr, "\n%s\n%s\n", e.msg, yaml);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT_EQUAL_FATAL(file.n_streams, 4);
+	CU_ASSERT(file.streams[0].dst_arp);
+	CU_ASSERT(!file.streams[0].dst_nd);
+	CU_ASSERT_EQUAL(file.streams[0].gateway, ip4("10.0.0.2"));
+	CU_ASSERT_EQUAL(file.streams[0].port, 0);
+	CU_ASSERT(!file.streams[1].dst_arp);
+	CU_ASSERT_EQUAL(file.streams[1].port, 1);
+	CU_ASSERT(file.streams[2].dst_arp && file.streams[2].dst_nd);
+	CU_ASSERT(file.streams[2].gateway6 == ((__uint128_t)0x20010db8 << 96 | 2));
+	CU_ASSERT(!file.streams[3].dst_arp);
+	wr_stream_file_free(&file);
+	/* The given and the receiving MACs, in the frames. */
+	CU_ASSERT_PTR_NOT_NULL(strstr(yaml, "02:00:00:00:01:01"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(yaml, "02:00:00:00:02:01"));
+	free(yaml);
+	wr_otg_plan_free(&p);
+	wr_otg_err_free(&err);
+	json_decref(cfg);
+
+	/* Refused by path: an unknown device, two transmitters. */
+	cfg = json_loads(DEV_CONFIG(
+		DEV_FLOW("x", "nope", "d2.ip4", "ipv4") ","
+		"{\"name\": \"y\", \"tx_rx\": {\"choice\": \"device\", \"device\": "
+		"{\"tx_names\": [\"d1.ip4\", \"d2.ip4\"], \"rx_names\": [\"d2.ip4\"]}}}"),
+		0, &je);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(cfg);
+	wr_otg_err_init(&err);
+	CU_ASSERT_EQUAL(wr_otg_check(cfg, "Config", &err), 0);
+	CU_ASSERT_EQUAL(wr_otg_plan_build(cfg, &dev_env, &p, &err), -EINVAL);
+	CU_ASSERT_STRING_EQUAL(err0(&err), "flows[0].tx_rx.device.tx_names[0]: "
+			       "no device ethernet, ipv4 or ipv6 named \"nope\"");
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_array_get(err.errors, 1)),
+			       "flows[1].tx_rx.device.tx_names: expected one "
+			       "transmit device (a flow is one stream, from one "
+			       "port to one next hop), got 2");
+	wr_otg_plan_free(&p);
+	wr_otg_err_free(&err);
+	json_decref(cfg);
+}
+
+
+/* PATCH /config: the named flows' rate and size, in their streams and
+ * the config; an unknown flow or a size refused leaves the plan as it
+ * was. */
+static void
+test_update(void)
+{
+	struct wr_otg_plan p;
+	struct wr_otg_err err;
+	json_error_t je;
+	json_t *cfg, *upd, *before;
+	bool changed[4] = { true, true, true, true };
+	int rc;
+
+	cfg = json_loads(DEV_CONFIG(
+		DEV_FLOW("a", "d1.ip4", "d2.ip4", "ipv4") ","
+		DEV_FLOW("b", "d2.ip4", "d1.ip4", "ipv4")), 0, &je);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(cfg);
+	wr_otg_err_init(&err);
+	rc = wr_otg_check(cfg, "Config", &err);
+	if (rc == 0)
+		rc = wr_otg_plan_build(cfg, &dev_env, &p, &err);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	upd = json_loads("{\"choice\": \"flows\", \"flows\": {\"property_names\": "
+			 "[\"rate\", \"size\"], \"flows\": [{\"name\": \"b\", "
+			 "\"tx_rx\": {\"choice\": \"port\", \"port\": {\"tx_name\": "
+			 "\"p1\"}}, \"rate\": {\"choice\": \"mbps\", \"mbps\": 50}, "
+			 "\"size\": {\"choice\": \"fixed\", \"fixed\": 256}}]}}",
+			 0, &je);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(upd);
+	CU_ASSERT_EQUAL(wr_otg_check(upd, "Config.Update", &err), 0);
+	CU_ASSERT_EQUAL_FATAL(wr_otg_update(&p, upd, changed, &err), 0);
+	CU_ASSERT(!changed[0]);
+	CU_ASSERT(changed[1]);
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(
+		json_array_get(p.streams, 1), "rate")), "50 Mbps L1");
+	CU_ASSERT_EQUAL(json_integer_value(json_object_get(
+		json_array_get(p.streams, 1), "size")), 256);
+	CU_ASSERT_EQUAL(p.flows[1].size_fixed, 256);
+	/* Only rate and size: the port (tx_rx) of the update is not read. */
+	CU_ASSERT_EQUAL(json_integer_value(json_object_get(
+		json_array_get(p.streams, 1), "port")), 1);
+	CU_ASSERT_EQUAL(json_integer_value(json_object_get(json_object_get(
+		json_array_get(json_object_get(p.config, "flows"), 1), "size"),
+		"fixed")), 256);
+	json_decref(upd);
+
+	before = json_deep_copy(p.streams);
+	upd = json_loads("{\"choice\": \"flows\", \"flows\": {\"property_names\": "
+			 "[\"size\"], \"flows\": [{\"name\": \"a\", \"tx_rx\": {}, "
+			 "\"size\": {\"choice\": \"fixed\", \"fixed\": 40}}, "
+			 "{\"name\": \"zz\", \"tx_rx\": {}}]}}", 0, &je);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(upd);
+	CU_ASSERT_EQUAL(wr_otg_update(&p, upd, changed, &err), -EINVAL);
+	CU_ASSERT_STRING_EQUAL(err0(&err), "flows.flows[0].size: fixed: "
+			       "expected a frame size in 64..9018 (with its FCS), "
+			       "got 40");
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_array_get(err.errors, 1)),
+			       "flows.flows[1]: name: no flow named \"zz\" in the "
+			       "config");
+	CU_ASSERT(json_equal(before, p.streams));
+	json_decref(before);
+	json_decref(upd);
+	wr_otg_plan_free(&p);
+	wr_otg_err_free(&err);
+	json_decref(cfg);
+}
+
+
+#define UDP_FLOW(rest) FLOW("{\"choice\": \"ethernet\"}, {\"choice\": " \
+	"\"ipv4\"}, {\"choice\": \"udp\"}", rest)
+
+/* size: increment, random, weight_pairs (the model's IMIX: 64:7 570:4
+ * 1518:1, each exactly in every cycle of 12), custom weights. */
+static void
+test_sizes(void)
+{
+	static struct frames fr;
+	struct wr_otg_flow fl;
+	struct wr_otg_err err;
+	unsigned int k, n64 = 0, n570 = 0, n1518 = 0;
+	int rc;
+
+	rc = flow_frames(UDP_FLOW(", \"size\": {\"choice\": \"increment\", "
+		"\"increment\": {\"start\": 64, \"end\": 128, \"step\": 32}}"),
+		6, &fr, &fl, &err);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT_EQUAL(fl.size_fixed, 0);
+	for (k = 0; k < 6; k++) {
+		CU_ASSERT_EQUAL(fr.len[k], 60 + 32 * (k % 3));
+		CU_ASSERT_EQUAL(ref_check(fr.b[k], fr.len[k]), 0);
+	}
+	rc = flow_frames(UDP_FLOW(", \"size\": {\"choice\": \"random\", "
+		"\"random\": {\"min\": 100, \"max\": 200}}"), 64, &fr, &fl, &err);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	for (k = 0; k < 64; k++)
+		CU_ASSERT(fr.len[k] >= 96 && fr.len[k] <= 196);
+	rc = flow_frames(UDP_FLOW(", \"size\": {\"choice\": \"weight_pairs\", "
+		"\"weight_pairs\": {\"choice\": \"predefined\", \"predefined\": "
+		"\"imix\"}}"), 24, &fr, &fl, &err);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	for (k = 0; k < 24; k++) {
+		n64 += fr.len[k] == 60;
+		n570 += fr.len[k] == 566;
+		n1518 += fr.len[k] == 1514;
+	}
+	CU_ASSERT_EQUAL(n64, 14);
+	CU_ASSERT_EQUAL(n570, 8);
+	CU_ASSERT_EQUAL(n1518, 2);
+	rc = flow_frames(UDP_FLOW(", \"size\": {\"choice\": \"weight_pairs\", "
+		"\"weight_pairs\": {\"choice\": \"custom\", \"custom\": ["
+		"{\"size\": 128, \"weight\": 1.5}, {\"size\": 256, \"weight\": 0.5}]}}"),
+		8, &fr, &fl, &err);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	for (k = 0, n64 = 0; k < 8; k++)
+		n64 += fr.len[k] == 124;
+	CU_ASSERT_EQUAL(n64, 6);
+	rc = flow_frames(UDP_FLOW(", \"size\": {\"choice\": \"weight_pairs\", "
+		"\"weight_pairs\": {\"choice\": \"predefined\", \"predefined\": "
+		"\"ipv6_imix\"}}"), 1, &fr, &fl, &err);
+	CU_ASSERT_EQUAL(rc, -EINVAL);
+	CU_ASSERT_STRING_EQUAL(err0(&err), "flows[0].size.weight_pairs.predefined:"
+			       " size: expected a frame size in 64..9018 (with its "
+			       "FCS), got 60");
+	wr_otg_err_free(&err);
+}
+
+/* rate: pps, the bit rates (L1) and a percentage of the line, as the
+ * loader reads them. */
+static void
+test_rates(void)
+{
+	static const struct {
+		const char *json;
+		enum wr_rate_unit unit;
+		uint64_t value;
+	} c[] = {
+		{ UDP_FLOW(", \"rate\": {\"choice\": \"pps\", \"pps\": \"250000\"}"),
+		  WR_RATE_PPS, 250000000ull },
+		{ UDP_FLOW(", \"rate\": {\"choice\": \"bps\", \"bps\": 672}"),
+		  WR_RATE_BPS_L1, 672 },
+		{ UDP_FLOW(", \"rate\": {\"choice\": \"kbps\", \"kbps\": 3}"),
+		  WR_RATE_BPS_L1, 3000 },
+		{ UDP_FLOW(", \"rate\": {\"choice\": \"mbps\", \"mbps\": 800}"),
+		  WR_RATE_BPS_L1, 800000000ull },
+		{ UDP_FLOW(", \"rate\": {\"choice\": \"gbps\", \"gbps\": 10}"),
+		  WR_RATE_BPS_L1, 10000000000ull },
+		{ UDP_FLOW(", \"rate\": {\"choice\": \"percentage\", "
+			   "\"percentage\": 12.5}"), WR_RATE_PERCENT, 125000 },
+	};
+	static struct frames fr;
+	struct wr_otg_flow fl;
+	struct wr_otg_err err;
+	size_t i;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		CU_ASSERT_EQUAL_FATAL(flow_frames(c[i].json, 1, &fr, &fl, &err), 0);
+		CU_ASSERT_EQUAL(fr.rate.unit, c[i].unit);
+		CU_ASSERT_EQUAL(fr.rate.value, c[i].value);
+	}
+}
+
+/* duration: fixed_packets, fixed_seconds, bursts (count, trains with the
+ * gap added to the period), delays; metrics; payload. */
+static void
+test_schedule(void)
+{
+	static struct frames fr;
+	struct wr_otg_flow fl;
+	struct wr_otg_err err;
+	unsigned int k;
+	int rc;
+
+	rc = flow_frames(UDP_FLOW(", \"duration\": {\"choice\": \"fixed_seconds\","
+		" \"fixed_seconds\": {\"seconds\": 2.5, \"delay\": {\"choice\": "
+		"\"nanoseconds\", \"nanoseconds\": 1500}}}"), 1, &fr, &fl, &err);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT_EQUAL(fr.duration_ns, 2500000000ull);
+	CU_ASSERT_EQUAL(fr.isg_ns, 1500);
+	CU_ASSERT_EQUAL(fr.count, 0);
+	/* 3 bursts of 10 at 1000 pps, 5 us more between them: trains of
+	 * 10 with 1 ms + 5 us from a train's last frame to the next's. */
+	rc = flow_frames(UDP_FLOW(", \"rate\": {\"choice\": \"pps\", \"pps\": 1000},"
+		" \"duration\": {\"choice\": \"burst\", \"burst\": {\"bursts\": 3, "
+		"\"packets\": 10, \"inter_burst_gap\": {\"choice\": \"microseconds\","
+		" \"microseconds\": 5}}}"), 1, &fr, &fl, &err);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT_EQUAL(fr.count, 30);
+	CU_ASSERT_EQUAL(fl.packets, 30);
+	CU_ASSERT_EQUAL(fr.train_frames, 10);
+	CU_ASSERT_EQUAL(fr.train_gap_ns, 1005000);
+	/* In bytes: beyond the 12-byte inter-frame gap, at the line rate
+	 * (10 Gbps: 112 bytes more is 89.6 ns, 90). */
+	rc = flow_frames(UDP_FLOW(", \"rate\": {\"choice\": \"pps\", \"pps\": 1000},"
+		" \"duration\": {\"choice\": \"burst\", \"burst\": {\"packets\": 4,"
+		" \"inter_burst_gap\": {\"choice\": \"bytes\", \"bytes\": 124}}}"),
+		1, &fr, &fl, &err);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT_EQUAL(fr.count, 0);
+	CU_ASSERT_EQUAL(fr.train_frames, 4);
+	CU_ASSERT_EQUAL(fr.train_gap_ns, 1000090);
+	rc = flow_frames(UDP_FLOW(", \"duration\": {\"choice\": \"continuous\","
+		" \"continuous\": {\"gap\": 20}}"), 1, &fr, &fl, &err);
+	CU_ASSERT_EQUAL(rc, -EINVAL);
+	CU_ASSERT_STRING_EQUAL(err0(&err), "flows[0].duration.continuous: gap: "
+			       "wirerate keeps the standard inter-frame gap, 12 "
+			       "bytes, got 20");
+	wr_otg_err_free(&err);
+
+	rc = flow_frames(UDP_FLOW(", \"metrics\": {\"enable\": true, \"loss\": "
+		"true, \"timestamps\": true, \"latency\": {\"enable\": true, "
+		"\"mode\": \"cut_through\"}}, \"size\": {\"choice\": \"fixed\", "
+		"\"fixed\": 128}, \"payload\": {\"choice\": \"increment_byte\"}"),
+		2, &fr, &fl, &err);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT(fl.metrics && fl.loss && fl.timestamps && fl.latency &&
+		  fl.cut_through);
+	CU_ASSERT_EQUAL(fr.sig_off, 42); /* right after UDP */
+	/* The instrumentation (the 24-byte signature) first, then the
+	 * payload: byte k of it is k (where instrumentation goes is the
+	 * implementation's, the model says). */
+	for (k = 42 + 24; k < fr.len[0]; k++)
+		CU_ASSERT_EQUAL(fr.b[0][k], (k - 66) & 0xff);
+	rc = flow_frames(UDP_FLOW(", \"payload\": {\"choice\": \"fixed\", "
+		"\"fixed\": {\"pattern\": \"abcd\", \"repeat\": true}}"), 1, &fr,
+		&fl, &err);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT_EQUAL(fr.sig_off, 0);
+	CU_ASSERT_EQUAL(fl.metrics, false);
+	for (k = 42; k < fr.len[0]; k++)
+		CU_ASSERT_EQUAL(fr.b[0][k], (k - 42) % 2 ? 0xcd : 0xab);
+	rc = flow_frames(UDP_FLOW(", \"payload\": {\"choice\": \"decrement_byte\"},"
+		" \"metrics\": {\"enable\": true, \"rx_tx_ratio\": {\"choice\": "
+		"\"value\", \"value\": 2}}"), 1, &fr, &fl, &err);
+	CU_ASSERT_EQUAL(rc, -EINVAL);
+	CU_ASSERT_STRING_EQUAL(err0(&err), "flows[0].metrics: rx_tx_ratio: only 1 "
+			       "(every frame sent is expected once)");
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_array_get(err.errors, 1)),
+			       "flows[0].payload.decrement_byte: not supported: "
+			       "wirerate's payloads are zeros, a repeated pattern "
+			       "or increment_byte");
+	wr_otg_err_free(&err);
+}
+
+
+/* The first @p n frames of stream @p s, as the generator makes them. */
+static void
+stream_frames(const struct wr_stream *s, unsigned int n, struct frames *fr)
+{
+	struct wr_frame_tmpl *t = NULL;
+	struct wr_frame_gen g;
+	struct wr_error e;
+	unsigned int k;
+
+	if (wr_frame_tmpl_create(s, 0, &t, &e) != 0)
+		fprintf(stderr, "tmpl: %s\n", e.msg);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+	wr_frame_gen_init(&g, t, 0, 1);
+	fr->n = n;
+	fr->count = s->count;
+	fr->rate = s->rate;
+	fr->train_frames = s->train_frames;
+	fr->sig_off = wr_frame_tmpl_sig_off(t);
+	for (k = 0; k < n; k++) {
+		memcpy(fr->b[k], wr_frame_tmpl_bytes(t), wr_frame_tmpl_max_len(t));
+		fr->len[k] = wr_frame_gen_next(&g, fr->b[k]);
+	}
+	wr_frame_tmpl_free(t);
+}
+
+/* A config snappi 1.61.0 serialised (test/fixtures/otg_flow_snappi.py
+ * writes it): checked, planned, its stream file loaded, and every field
+ * of the first frames of each flow where the config puts it. */
+static void
+test_snappi(void)
+{
+	static const int port_map[2] = { 0, 1 };
+	static struct frames fr;
+	struct wr_stream_file file;
+	struct wr_otg_plan p;
+	struct wr_otg_err err;
+	struct wr_error e;
+	json_error_t je;
+	json_t *cfg;
+	char *yaml = NULL;
+	unsigned int k, n64 = 0;
+	uint16_t sport[8];
+	int rc;
+
+	cfg = json_load_file(WR_FIXTURES "/otg_flow_snappi.json", 0, &je);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(cfg);
+	wr_otg_err_init(&err);
+	rc = wr_otg_check(cfg, "Config", &err);
+	if (rc == 0)
+		rc = wr_otg_plan_build(cfg, &dev_env, &p, &err);
+	if (rc != 0)
+		fprintf(stderr, "\n%s\n", err0(&err));
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT_EQUAL_FATAL(wr_otg_plan_yaml(&p, port_map, &yaml), 0);
+	memset(&file, 0, sizeof(file));
+	rc = wr_yaml_load_streams_buf("plan.yaml", yaml, strlen(yaml), &file, &e);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT_EQUAL_FATAL(file.n_streams, 2);
+
+	CU_ASSERT_EQUAL(p.flows[0].packets, 100);
+	CU_ASSERT_EQUAL(file.streams[0].port, 0);
+	CU_ASSERT_EQUAL(p.flows[0].rx_ports, 2);
+	stream_frames(&file.streams[0], 40, &fr);
+	CU_ASSERT_EQUAL(fr.count, 100);
+	CU_ASSERT_EQUAL(fr.rate.unit, WR_RATE_PPS);
+	CU_ASSERT_EQUAL(fr.rate.value, 5000000);
+	CU_ASSERT_EQUAL(fr.sig_off, 58);
+	for (k = 0; k < fr.n; k++) {
+		const uint8_t *f = fr.b[k], *ip = f + 18, *tcp = f + 38;
+		uint8_t ph[12];
+		uint16_t sum;
+
+		CU_ASSERT_EQUAL(fr.len[k], 252);
+		CU_ASSERT(mac_is(f, "02:00:00:00:00:99"));
+		CU_ASSERT_EQUAL(f[11], 1 + k % 5);
+		CU_ASSERT_EQUAL(be16(f + 12), 0x8100);
+		CU_ASSERT_EQUAL(be16(f + 14), k % 2 ? 20 : 10);
+		CU_ASSERT_EQUAL(be16(f + 16), 0x0800);
+		CU_ASSERT_EQUAL(ip[1], 46 << 2 | 1);
+		CU_ASSERT_EQUAL(ip[9], 6);
+		CU_ASSERT_EQUAL(be32(ip + 12), ip4("10.0.0.1") + k % 4);
+		CU_ASSERT_EQUAL(be32(ip + 16), ip4("10.1.0.10") - 2 * (k % 3));
+		CU_ASSERT_EQUAL(ref_sum(ip, 20, 0), 0xffff);
+		if (k < 8)
+			sport[k] = be16(tcp);
+		CU_ASSERT_EQUAL(be16(tcp), sport[k % 8]);
+		CU_ASSERT(be16(tcp) >= 1000 && be16(tcp) <= 2000);
+		CU_ASSERT_EQUAL(be16(tcp + 2), 443);
+		CU_ASSERT_EQUAL(tcp[13], 0x02);
+		memcpy(ph, ip + 12, 8);
+		ph[8] = 0;
+		ph[9] = 6;
+		ph[10] = (uint8_t)((252 - 38) >> 8);
+		ph[11] = (uint8_t)(252 - 38);
+		sum = ref_sum(ph, 12, 0);
+		CU_ASSERT_EQUAL(ref_sum(tcp, 252 - 38, sum), 0xffff);
+	}
+	CU_ASSERT(sport[0] != sport[1] || sport[1] != sport[2]);
+
+	CU_ASSERT_EQUAL(file.streams[1].port, 1);
+	CU_ASSERT_EQUAL(p.flows[1].packets, 24);
+	stream_frames(&file.streams[1], 24, &fr);
+	CU_ASSERT_EQUAL(fr.count, 24);
+	CU_ASSERT_EQUAL(fr.rate.unit, WR_RATE_PERCENT);
+	CU_ASSERT_EQUAL(fr.rate.value, 100000);
+	CU_ASSERT_EQUAL(fr.train_frames, 0);
+	for (k = 0; k < fr.n; k++) {
+		const uint8_t *f = fr.b[k], *ip = f + 14;
+
+		n64 += fr.len[k] == 124;
+		CU_ASSERT(fr.len[k] == 124 || fr.len[k] == 566 || fr.len[k] == 1514);
+		CU_ASSERT(mac_is(f, "00:00:00:00:00:00"));
+		CU_ASSERT(mac_is(f + 6, "02:00:00:00:00:02"));
+		CU_ASSERT_EQUAL(be32(ip) & 0xfffff, 7 + k % 3);
+		CU_ASSERT_EQUAL(be16(ip + 40), 4000);
+		CU_ASSERT_EQUAL(be16(ip + 42), 5000 + k % 4);
+		CU_ASSERT_EQUAL(sum6(ip, ip + 40, fr.len[k] - 54, 17), 0);
+	}
+	CU_ASSERT_EQUAL(n64, 14);
+	wr_stream_file_free(&file);
+	free(yaml);
+	wr_otg_plan_free(&p);
+	wr_otg_err_free(&err);
+	json_decref(cfg);
+}
+
 /* Refusals name the JSON path and what was expected. */
 static void
 test_refusals(void)
@@ -639,6 +1152,18 @@ test_refusals(void)
 	CU_ASSERT_STRING_EQUAL(err0(&err), "flows[0].packet[1].ipv4.total_length: "
 			       "computed by wirerate on every frame (auto): no "
 			       "value can be given");
+	wr_otg_err_free(&err);
+
+	/* The one value the stack always writes is taken. */
+	rc = flow_frames(ETH_IP4_UDP("", "\"header_length\": " V(5), "", ""), 1,
+			 &fr, &fl, &err);
+	CU_ASSERT_EQUAL(rc, 0);
+	rc = flow_frames(ETH_IP4_UDP("", "\"header_length\": " V(6), "", ""), 1,
+			 &fr, &fl, &err);
+	CU_ASSERT_EQUAL(rc, -EINVAL);
+	CU_ASSERT_STRING_EQUAL(err0(&err), "flows[0].packet[1].ipv4.header_length: "
+			       "computed by wirerate on every frame (auto): no "
+			       "value can be given but the one it computes");
 	wr_otg_err_free(&err);
 
 	rc = flow_frames(ETH_IP4_UDP("",
@@ -671,11 +1196,30 @@ test_refusals(void)
 			 "[{\"choice\": \"ethernet\"}, {\"choice\": \"lacp\", "
 			 "\"lacp\": {}}]}", 1, &fr, &fl, &err);
 	CU_ASSERT_EQUAL(rc, -EINVAL);
-	CU_ASSERT_STRING_EQUAL(err0(&err), "flows[0].tx_rx.port: tx_name: no "
+	CU_ASSERT_STRING_EQUAL(err0(&err), "flows[0].tx_rx.port.tx_name: no "
 			       "port named \"nope\"");
 	CU_ASSERT_STRING_EQUAL(json_string_value(json_array_get(err.errors, 1)),
 			       "flows[0].packet[1].lacp: not supported: "
 			       "wirerate has no LACP layer");
+	wr_otg_err_free(&err);
+
+	rc = flow_frames(FLOW("{\"choice\": \"ipv4\"}, {\"choice\": \"udp\"}", ""),
+			 1, &fr, &fl, &err);
+	CU_ASSERT_EQUAL(rc, -EINVAL);
+	CU_ASSERT_STRING_EQUAL(err0(&err), "flows[0].packet[0]: ipv4: wirerate's "
+			       "frames start with an ethernet header");
+	wr_otg_err_free(&err);
+
+	/* GTPv1's optional fields without their flags: 0 (as snappi writes
+	 * them) is taken, another value refused. */
+	rc = flow_frames(FLOW("{\"choice\": \"ethernet\"}, {\"choice\": \"ipv4\"},"
+			      "{\"choice\": \"udp\"}, {\"choice\": \"gtpv1\", "
+			      "\"gtpv1\": {\"squence_number\": " V(0) ", "
+			      "\"n_pdu_number\": " V(3) "}}", ""), 1, &fr, &fl, &err);
+	CU_ASSERT_EQUAL(rc, -EINVAL);
+	CU_ASSERT_STRING_EQUAL(err0(&err), "flows[0].packet[3].gtpv1.n_pdu_number: "
+			       "sent only with pn_flag 1 (else 0)");
+	CU_ASSERT_EQUAL(json_array_size(err.errors), 1);
 	wr_otg_err_free(&err);
 }
 
@@ -689,6 +1233,12 @@ static CU_TestInfo flow_tests[] = {
 	{ "arp_custom", test_arp_custom },
 	{ "tunnels", test_tunnels },
 	{ "srh", test_srh },
+	{ "sizes", test_sizes },
+	{ "rates", test_rates },
+	{ "schedule", test_schedule },
+	{ "devices", test_devices },
+	{ "update", test_update },
+	{ "snappi", test_snappi },
 	{ "refusals", test_refusals },
 	CU_TEST_INFO_NULL,
 };

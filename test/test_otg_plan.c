@@ -9,18 +9,6 @@
 #include "wr_test.h"
 #include "wr_yaml.h"
 
-/* Until the flows' branch (wr_otg_flow.c) is merged: this test's configs
- * hold no flows but the plan links the seam.  Weak, so the real one wins
- * wherever it is linked. */
-__attribute__((weak)) int
-wr_otg_flow_stream(const json_t *flow, const char *path, unsigned int index,
-		   const struct wr_otg_plan *p, struct wr_otg_flow *out,
-		   json_t **stream, struct wr_otg_err *err)
-{
-	(void)flow, (void)index, (void)p, (void)out, (void)stream;
-	return wr_otg_err_add(err, path, "flows are not built yet");
-}
-
 /* Two ports as a server on an af_packet veth and a memif would have them. */
 static struct wr_otg_env env = {
 	.n_ports = 2,
@@ -214,6 +202,40 @@ test_ports(void)
 		NULL);
 }
 
+/* A port of another server: its device is checked there, when the
+ * handlers apply the layer1 and load its stream file. */
+static void
+test_remote_port(void)
+{
+	struct wr_otg_plan p;
+	int map[2] = { -1, 0 };
+	char *yaml;
+
+	env.remote_ok = true;
+	CU_ASSERT_EQUAL_FATAL(build("{\"ports\": [{\"name\": \"p1\", \"location\": "
+		"\"veth-a\"}, {\"name\": \"p2\", \"location\": \"10.0.0.2:18300/1\"}],"
+		"\"layer1\": [{\"name\": \"l\", \"port_names\": [\"p2\"], \"speed\": "
+		"\"speed_25_gbps\", \"mtu\": 9000}], \"devices\": [{\"name\": \"d\","
+		"\"ethernets\": [{\"name\": \"e\", \"connection\": {\"choice\": "
+		"\"port_name\", \"port_name\": \"p2\"}, \"mac\": \"02:00:00:00:00:02\","
+		"\"mtu\": 9000}]}]}", &p, NULL), 0);
+	env.remote_ok = false;
+	CU_ASSERT_FALSE(p.ports[0].loc.remote);
+	CU_ASSERT_TRUE(p.ports[1].loc.remote);
+	CU_ASSERT_STRING_EQUAL(p.ports[1].loc.host, "10.0.0.2");
+	CU_ASSERT_EQUAL(p.ports[1].loc.port, 18300);
+	CU_ASSERT_EQUAL(p.ports[1].loc.index, 1);
+	CU_ASSERT_EQUAL(p.ports[1].l1.speed_mbps, 25000);
+	CU_ASSERT_EQUAL(p.ports[1].line_mbps, 25000);
+	CU_ASSERT_EQUAL(p.ports[1].l1.mtu, 9000);
+	/* The remote server's file: its device's host on its port 0. */
+	CU_ASSERT_EQUAL_FATAL(wr_otg_plan_yaml(&p, map, &yaml), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(yaml, "\"port\": 0"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(yaml, "\"name\": \"e\""));
+	free(yaml);
+	wr_otg_plan_free(&p);
+}
+
 static void
 test_refused_members(void)
 {
@@ -242,6 +264,8 @@ test_layer1(void)
 		"\"mtu\": 9000, \"promiscuous\": false}]}", &p, NULL), 0);
 	CU_ASSERT_TRUE(p.ports[0].l1.set);
 	CU_ASSERT_EQUAL(p.ports[0].l1.speed_mbps, 10000);
+	CU_ASSERT_EQUAL(p.ports[0].line_mbps, 10000);
+	CU_ASSERT_EQUAL(p.ports[1].line_mbps, 0);
 	CU_ASSERT_EQUAL(p.ports[0].l1.mtu, 9000);
 	CU_ASSERT_EQUAL(p.ports[0].l1.promisc, 0);
 	CU_ASSERT_FALSE(p.ports[1].l1.set);
@@ -280,6 +304,15 @@ test_layer1(void)
 		"so speed_1_gbps cannot be checked",
 		"layer1[0].promiscuous: port \"p2\"'s device cannot set "
 		"promiscuous mode", NULL);
+	/* Nor an MTU it does not report. */
+	env.ports[0].mtu = 0;
+	env.ports[0].mtu_max = 0;
+	refused("{" PORTS ", \"layer1\": [{\"name\": \"l\", \"port_names\": "
+		"[\"p1\"], \"mtu\": 1500}]}",
+		"layer1[0].mtu: port \"p1\"'s device does not report its MTU, so "
+		"1500 cannot be checked", NULL);
+	env.ports[0].mtu = 1500;
+	env.ports[0].mtu_max = 9000;
 }
 
 /* The capture of @p filters on p1, its expression; NULL when refused. */
@@ -411,7 +444,9 @@ test_capture_filters(void)
 		"\"ether_type\": {\"value\": \"10800\", \"mask\": \"00\", "
 		"\"negate\": false}}},"
 		"{\"choice\": \"vlan\", \"vlan\": {\"cfi\": {\"value\": \"0\", "
-		"\"mask\": \"1\", \"negate\": true}}},"
+		"\"mask\": \"1\", \"negate\": true}, \"priority\": {\"value\": "
+		"\"8\", \"mask\": \"0\", \"negate\": false}, \"id\": {\"value\": "
+		"\"0fff\", \"mask\": \"1000\", \"negate\": false}}},"
 		"{\"choice\": \"custom\", \"custom\": {\"offset\": 0, "
 		"\"bit_length\": 200, \"value\": \"00\", \"mask\": \"00\","
 		"\"negate\": false}}]},"
@@ -420,8 +455,11 @@ test_capture_filters(void)
 		"at most 16 bits",
 		"captures[0].filters[0].ethernet.pfc_queue: not supported by "
 		"wirerate (refused, not ignored: doc/otg.md lists what is)",
+		"captures[0].filters[1].vlan.priority.value: expected hex of at most "
+		"3 bits",
 		"captures[0].filters[1].vlan.cfi: the mask leaves no bit to compare, "
 		"so negate would keep no frame",
+		"captures[0].filters[1].vlan.id.mask: expected hex of at most 12 bits",
 		"captures[0].filters[2].custom.bit_length: expected 1 to 128 bits "
 		"within the first 65535 bytes of a frame",
 		"captures[0].port_names[1]: no port is called \"p7\" (ports[].name)",
@@ -596,6 +634,15 @@ test_devices_refused(void)
 		"devices[0].ethernets[4].mac: expected the ethernet's MAC (wirerate "
 		"does not choose one)",
 		NULL);
+	/* A MAC is one host's, on any port. */
+	refused("{" PORTS ", \"devices\": [{\"name\": \"d1\", \"ethernets\": ["
+		"{\"name\": \"e1\", \"connection\": {\"choice\": \"port_name\","
+		"  \"port_name\": \"p1\"}, \"mac\": \"02:00:00:00:00:01\"}]},"
+		"{\"name\": \"d2\", \"ethernets\": [{\"name\": \"e2\", \"connection\": "
+		"{\"choice\": \"port_name\", \"port_name\": \"p2\"}, \"mac\": "
+		"\"02:00:00:00:00:01\"}]}]}",
+		"devices[1].ethernets[0].mac: 02:00:00:00:00:01 is already the MAC "
+		"of devices[0].ethernets[0] (a MAC is one host's)", NULL);
 	/* Names are the config's, once. */
 	refused("{" PORTS ", \"flows\": [{\"name\": \"p2\", "
 		"\"tx_rx\": {\"choice\": \"port\", \"port\": {\"tx_name\": \"p1\","
@@ -608,6 +655,36 @@ test_devices_refused(void)
 		"flows[0]: name \"p2\" is already the name of ports[1] (names "
 		"are unique in a config)",
 		NULL);
+}
+
+/* What only an unchecked config has (a fuzzer's, a caller that skipped
+ * wr_otg_check()) is refused too, never planned half. */
+static void
+test_unchecked(void)
+{
+	struct wr_otg_plan p;
+	struct wr_otg_err err;
+	json_t *cfg = doc("{" PORTS ", \"devices\": [{\"name\": \"d\", "
+			  "\"ethernets\": [{\"name\": \"e\", \"connection\": {"
+			  "\"choice\": \"port_name\", \"port_name\": \"p1\"}, "
+			  "\"mac\": \"02:00:00:00:00:01\", \"ipv4_addresses\": "
+			  "[{\"name\": \"a\"}]}]}]}");
+
+	wr_otg_err_init(&err);
+	CU_ASSERT_EQUAL(wr_otg_plan_build(cfg, &env, &p, &err), -EINVAL);
+	CU_ASSERT_EQUAL(json_array_size(err.errors), 1);
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_array_get(err.errors, 0)),
+			       "devices[0].ethernets[0].ipv4_addresses[0]: "
+			       "expected an address and a gateway");
+	wr_otg_err_free(&err);
+	json_decref(cfg);
+	wr_otg_err_init(&err);
+	cfg = doc("[1]");
+	CU_ASSERT_EQUAL(wr_otg_plan_build(cfg, &env, &p, &err), -EINVAL);
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_array_get(err.errors, 0)),
+			       "expected a Config object");
+	wr_otg_err_free(&err);
+	json_decref(cfg);
 }
 
 static void
@@ -727,20 +804,114 @@ test_snappi_config(void)
 	json_decref(cfg);
 }
 
+/* A flow each way between the ports: the stream file of each server
+ * holds the streams sent from its ports. */
+#define FLOW(NAME, TX, RX) \
+	"{\"name\": \"" NAME "\", \"tx_rx\": {\"choice\": \"port\", \"port\": " \
+	"{\"tx_name\": \"" TX "\", \"rx_names\": [\"" RX "\"]}}, \"packet\": [" \
+	"{\"choice\": \"ethernet\", \"ethernet\": {\"dst\": {\"choice\": " \
+	"\"value\", \"value\": \"02:00:00:00:00:0b\"}, \"src\": {\"choice\": " \
+	"\"value\", \"value\": \"02:00:00:00:00:0a\"}}}, {\"choice\": \"ipv4\"}," \
+	"{\"choice\": \"udp\"}], \"size\": {\"choice\": \"fixed\", \"fixed\": 128}," \
+	"\"rate\": {\"choice\": \"pps\", \"pps\": \"1000\"}, \"duration\": {" \
+	"\"choice\": \"fixed_packets\", \"fixed_packets\": {\"packets\": 100}}}"
+
+/* Loads @p yaml; @return its streams (names in @p names, comma-joined). */
+static unsigned int
+load_names(const char *yaml, char *names, size_t cap)
+{
+	struct wr_stream_file f;
+	struct wr_error e;
+	unsigned int i, n;
+
+	names[0] = '\0';
+	if (wr_yaml_load_streams_buf("otg.yaml", yaml, strlen(yaml), &f, &e) != 0) {
+		fprintf(stderr, "\n%s:%u:%u: %s: %s\n", e.file, e.line, e.col,
+			e.path, e.msg);
+		CU_FAIL("the plan's stream file does not load");
+		return 0;
+	}
+	for (i = 0; i < f.n_streams; i++) {
+		size_t l = strlen(names);
+
+		snprintf(names + l, cap - l, "%s%s@%u", i ? "," : "",
+			 f.streams[i].name, f.streams[i].port);
+	}
+	n = f.n_streams;
+	wr_stream_file_free(&f);
+	return n;
+}
+
+static void
+test_flows_yaml(void)
+{
+	struct wr_otg_plan p;
+	char names[512], *yaml;
+	int map[2];
+
+	CU_ASSERT_EQUAL_FATAL(build("{" PORTS ", \"flows\": [" FLOW("ab", "p1", "p2")
+				    "," FLOW("ba", "p2", "p1") "]}", &p, NULL), 0);
+	CU_ASSERT_EQUAL(p.n_flows, 2);
+	CU_ASSERT_EQUAL(json_array_size(p.streams), 2);
+	CU_ASSERT_STRING_EQUAL(p.flows[0].name, "ab");
+	CU_ASSERT_EQUAL(p.flows[0].tx_port, 0);
+	CU_ASSERT_EQUAL(p.flows[0].rx_ports, 2);
+	CU_ASSERT_EQUAL(p.flows[1].tx_port, 1);
+	CU_ASSERT_EQUAL(p.flows[1].rx_ports, 1);
+	/* Both ports here, swapped: each stream on its engine port. */
+	map[0] = 1;
+	map[1] = 0;
+	CU_ASSERT_EQUAL_FATAL(wr_otg_plan_yaml(&p, map, &yaml), 0);
+	CU_ASSERT_EQUAL(load_names(yaml, names, sizeof(names)), 2);
+	free(yaml);
+	{
+		char want[512];
+
+		snprintf(want, sizeof(want), "%s@1,%s@0", p.flows[0].stream,
+			 p.flows[1].stream);
+		CU_ASSERT_STRING_EQUAL(names, want);
+	}
+	/* A server holding p1 only: the flow it sends. */
+	map[0] = 0;
+	map[1] = -1;
+	CU_ASSERT_EQUAL_FATAL(wr_otg_plan_yaml(&p, map, &yaml), 0);
+	CU_ASSERT_EQUAL(load_names(yaml, names, sizeof(names)), 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(names, "@0"));
+	free(yaml);
+	/* Nothing of the plan on a server: nothing to load. */
+	map[0] = -1;
+	CU_ASSERT_EQUAL(wr_otg_plan_yaml(&p, map, &yaml), -ENODATA);
+	CU_ASSERT_PTR_NULL(yaml);
+	wr_otg_plan_free(&p);
+	/* Ports alone: no file either. */
+	CU_ASSERT_EQUAL_FATAL(build("{" PORTS "}", &p, NULL), 0);
+	map[0] = 0;
+	map[1] = 1;
+	CU_ASSERT_EQUAL(wr_otg_plan_yaml(&p, map, &yaml), -ENODATA);
+	wr_otg_plan_free(&p);
+	/* A flow's own refusal arrives by its path, the plan refused. */
+	refused("{" PORTS ", \"flows\": [{\"name\": \"x\", \"tx_rx\": {"
+		"\"choice\": \"port\", \"port\": {\"tx_name\": \"p9\"}}}]}",
+		"flows[0].tx_rx.port.tx_name: no port named \"p9\"", NULL);
+}
+
 int
 main(int argc, char **argv)
 {
 	static CU_TestInfo tests[] = {
 		{ "location", test_location },
 		{ "ports", test_ports },
+		{ "remote_port", test_remote_port },
 		{ "refused_members", test_refused_members },
 		{ "layer1", test_layer1 },
 		{ "capture_filters", test_capture_filters },
 		{ "capture_settings", test_capture_settings },
 		{ "devices", test_devices },
 		{ "devices_refused", test_devices_refused },
+		{ "unchecked", test_unchecked },
 		{ "states", test_states },
 		{ "snappi_config", test_snappi_config },
+		{ "flows_yaml", test_flows_yaml },
 		CU_TEST_INFO_NULL,
 	};
 	static CU_SuiteInfo suites[] = {

@@ -210,10 +210,10 @@ class Scenarios:
         self.assertEqual(ports["p1"].bytes_tx, n * size)
         self.assertEqual(ports["p2"].bytes_rx, n * size)
         recs = pcap_records(pcap)
-        self.assertEqual(len(recs), n)
-        self.assertEqual({len(b) for _, b in recs}, {size - 4})
         if before is not None:
-            self.assertEqual(self.far_counter() - before, n)
+            self.assertEqual(self.far_counter() - before, n, self.far_note(m))
+        self.assertEqual(len(recs), n, self.far_note(m))
+        self.assertEqual({len(b) for _, b in recs}, {size - 4})
 
     # ---- bad configs ----
 
@@ -303,8 +303,13 @@ class OtgVeth(Scenarios, OtgCase):
     def far_end(self):
         # The kernel delivered what port 1 counted; a moment for tcpdump's buffer.
         time.sleep(0.3)
-        self.stop_tcpdump(self.dump)
+        self.dump_said = self.stop_tcpdump(self.dump).strip().replace("\n", "; ")
         return self.dump_path
+
+    def far_note(self, m):
+        """What to say when the far side's count and a flow's disagree."""
+        return (f"the kernel's count on {self.b}: {kernel_counter(self.b, 'rx_packets')}; "
+                f"tcpdump: {self.dump_said}; the flow: {m.serialize(m.DICT)}")
 
     def far_counter(self):
         return kernel_counter(self.b, "rx_packets")
@@ -322,8 +327,9 @@ class OtgVeth(Scenarios, OtgCase):
             m = self.wait_flows(["f1"], frames_rx={"f1": 5})["f1"]
             self.assertEqual((m.frames_tx, m.frames_rx), (5, 5), loc)
             now = self.port_metrics(["p1", "p2"])
-            self.assertEqual((now["p1"].frames_tx - was["p1"].frames_tx,
-                              now["p2"].frames_rx - was["p2"].frames_rx), (5, 5), loc)
+            # (Before any traffic the server may leave the counters out: none yet.)
+            self.assertEqual((now["p1"].frames_tx - (was["p1"].frames_tx or 0),
+                              now["p2"].frames_rx - (was["p2"].frames_rx or 0)), (5, 5), loc)
 
     def kernel_times(self, pcap, display_filter="udp"):
         return [float(r[0]) for r in decode(pcap, ["frame.time_epoch"], display_filter)]
@@ -349,7 +355,7 @@ class OtgVeth(Scenarios, OtgCase):
         time.sleep(0.3)
         pcap = self.far_end()
         t = self.kernel_times(pcap)
-        self.assertEqual(len(t), m.frames_tx)
+        self.assertEqual(len(t), m.frames_tx, self.far_note(m))
         self.assertEqual(m.frames_rx, m.frames_tx)
         gaps = [(t[i + 1] - t[i], i) for i in range(len(t) - 1)]
         big, at = max(gaps)
@@ -386,7 +392,7 @@ class OtgVeth(Scenarios, OtgCase):
         m = self.wait_flows(["f1"], timeout=5)["f1"]
         pcap = self.far_end()
         t = self.kernel_times(pcap)
-        self.assertEqual(len(t), m.frames_tx)
+        self.assertEqual(len(t), m.frames_tx, self.far_note(m))
         before = [x for x in t if x < t_up - 0.1]
         after = [x for x in t if x > t_done + 0.1]
         self.assertGreater(len(before), 500)
@@ -422,7 +428,7 @@ class OtgVeth(Scenarios, OtgCase):
         pcap = self.far_end()
         rows = [(float(t), int(n)) for t, n in decode(pcap, ["frame.time_epoch", "frame.len"],
                                                       "udp")]
-        self.assertEqual(len(rows), m.frames_tx)
+        self.assertEqual(len(rows), m.frames_tx, self.far_note(m))
         self.assertEqual(m.frames_rx, m.frames_tx)
         self.assertEqual({n for _, n in rows}, {124, 252})
         self.assertEqual({n for t, n in rows if t < t_up}, {124})
@@ -432,11 +438,8 @@ class OtgVeth(Scenarios, OtgCase):
         self.assertEqual(lens, sorted(lens))
         self.assertEqual(self.api.get_config().flows[0].size.fixed, 256)
 
-    def test_devices_resolve_gateways(self):
-        """Two devices, one on each port, each the other's IPv4 and IPv6 gateway: after
-        protocol all start, monitor/states lists each one's gateway with the other's MAC,
-        the ARP and ND went over the wire, and a flow device to device with auto MACs
-        carries those MACs."""
+    def two_devices(self):
+        """A config with d1 on p1 and d2 on p2, each the other's IPv4 and IPv6 gateway."""
         c = self.api.config()
         c.ports.port(name="p1", location=self.LOC[0]).port(name="p2", location=self.LOC[1])
         addrs = {"d1": ("10.7.1.1", "2001:db8:71::1", MAC_A, "p1"),
@@ -450,21 +453,19 @@ class OtgVeth(Scenarios, OtgCase):
                                  gateway=addrs[other[d]][0])
             e.ipv6_addresses.add(name=f"{d}.v6", address=v6, prefix=64,
                                  gateway=addrs[other[d]][1])
-        f = c.flows.flow(name="dev")[-1]
-        f.tx_rx.device.tx_names = ["d1.v4"]
-        f.tx_rx.device.rx_names = ["d2.v4"]
-        f.size.fixed = 100
-        f.rate.pps = 1000
-        f.duration.fixed_packets.packets = 20
-        f.metrics.enable = True
-        f.packet.ethernet().ipv4().udp()
-        # Both directions, from before the config: the hosts may speak as soon as loaded.
-        self.dump, self.dump_path = self.tcpdump(self.b, direction=None)
+        return c
+
+    def start_devices(self, c):
+        """tcpdump on b and on a (what each received: af_packet's TX bypasses the qdisc
+        and the taps of its own end), from before the config (the hosts may speak as soon
+        as loaded), the config, protocol all start; returns once monitor/states lists
+        each device's gateway with the other's MAC (IPv4 and IPv6)."""
+        self.dump, self.dump_path = self.tcpdump(self.b)
+        self.dump_a, self.dump_a_path = self.tcpdump(self.a, name="near.pcap")
         self.api.set_config(c)
         cs = self.api.control_state()
         cs.protocol.all.state = cs.protocol.all.START
         self.api.set_control_state(cs)
-
         req = self.api.states_request()
         req.ipv4_neighbors.ethernet_names = ["d1.eth", "d2.eth"]
         req6 = self.api.states_request()
@@ -482,26 +483,57 @@ class OtgVeth(Scenarios, OtgCase):
             return want4 <= got["4"] and want6 <= got["6"]
         self.assertTrue(wait_for(resolved, 10, 0.2), got)
 
+    def test_devices_resolve_gateways(self):
+        """Two devices, one on each port, each the other's IPv4 and IPv6 gateway: after
+        protocol all start, monitor/states lists each one's gateway with the other's MAC,
+        and the ARP and ND that found them went over the wire."""
+        self.start_devices(self.two_devices())
+        far = self.far_end()
+        self.stop_tcpdump(self.dump_a)
+        fields = ["arp.opcode", "arp.src.proto_ipv4", "arp.dst.proto_ipv4", "arp.src.hw_mac"]
+        at_b = {tuple(r) for r in decode(far, fields, "arp")}
+        at_a = {tuple(r) for r in decode(self.dump_a_path, fields, "arp")}
+        # Each asked for its gateway and answered the other's question.
+        self.assertIn(("1", "10.7.1.1", "10.7.1.2", MAC_A), at_b, at_b)
+        self.assertIn(("2", "10.7.1.1", "10.7.1.2", MAC_A), at_b, at_b)
+        self.assertIn(("1", "10.7.1.2", "10.7.1.1", MAC_B), at_a, at_a)
+        self.assertIn(("2", "10.7.1.2", "10.7.1.1", MAC_B), at_a, at_a)
+        fields = ["icmpv6.type", "icmpv6.nd.ns.target_address", "icmpv6.nd.na.target_address"]
+        nd_b = decode(far, fields, "icmpv6.type == 135 || icmpv6.type == 136")
+        nd_a = decode(self.dump_a_path, fields, "icmpv6.type == 135 || icmpv6.type == 136")
+        self.assertIn("2001:db8:71::2", {r[1] for r in nd_b if r[0] == "135"}, nd_b)
+        self.assertIn("2001:db8:71::1", {r[2] for r in nd_b if r[0] == "136"}, nd_b)
+        self.assertIn("2001:db8:71::1", {r[1] for r in nd_a if r[0] == "135"}, nd_a)
+        self.assertIn("2001:db8:71::2", {r[2] for r in nd_a if r[0] == "136"}, nd_a)
+
+    def test_flow_between_devices(self):
+        """A flow from d1's IPv4 to d2's (tx_rx device), its ethernet.dst left auto (the
+        model's default: the gateway's MAC, resolved by ARP), the rest as a lab's script
+        sets it (the model's ethernet.src has no auto; ipv4's auto is DHCP's): its frames
+        carry d2's MAC, good checksums, and its metrics count them."""
+        c = self.two_devices()
+        f = c.flows.flow(name="dev")[-1]
+        f.tx_rx.device.tx_names = ["d1.v4"]
+        f.tx_rx.device.rx_names = ["d2.v4"]
+        f.size.fixed = 100
+        f.rate.pps = 1000
+        f.duration.fixed_packets.packets = 20
+        f.metrics.enable = True
+        eth, ip, _ = f.packet.ethernet().ipv4().udp()
+        eth.src.value = MAC_A
+        ip.src.value, ip.dst.value = "10.7.1.1", "10.7.1.2"
+        self.start_devices(c)
         self.transmit(["dev"], "start")
         m = self.wait_flows(["dev"], frames_rx={"dev": 20})["dev"]
         self.assertEqual((m.frames_tx, m.frames_rx), (20, 20))
         pcap = self.far_end()
-        # The resolution went over the wire: d1 asked for its gateway (b received it),
-        # d2 answered from b.
-        arp = decode(pcap, ["arp.opcode", "arp.src.proto_ipv4", "arp.dst.proto_ipv4",
-                                   "arp.src.hw_mac"], "arp")
-        self.assertIn(("1", "10.7.1.1", "10.7.1.2", MAC_A), {tuple(r) for r in arp}, arp)
-        self.assertIn(("2", "10.7.1.2", "10.7.1.1", MAC_B), {tuple(r) for r in arp}, arp)
-        nd = decode(pcap, ["icmpv6.type", "icmpv6.nd.ns.target_address",
-                                  "icmpv6.nd.na.target_address"], "icmpv6.type in {135 136}")
-        self.assertIn("2001:db8:71::2", {r[1] for r in nd if r[0] == "135"}, nd)
-        self.assertIn("2001:db8:71::2", {r[2] for r in nd if r[0] == "136"}, nd)
-        udp = decode(pcap, ["eth.src", "eth.dst", "ip.src", "ip.dst",
-                                   "ip.checksum.status", "udp.checksum.status"],
-                            "udp && eth.src == " + MAC_A)
-        self.assertEqual(len(udp), 20)
+        udp = decode(pcap, ["eth.src", "eth.dst", "ip.src", "ip.dst", "frame.len",
+                            "ip.checksum.status", "udp.checksum.status"],
+                     "udp && eth.src == " + MAC_A)
+        self.assertEqual(len(udp), 20, decode(pcap, ["eth.src", "eth.dst", "ip.src", "ip.dst",
+                                                     "frame.len"], "udp")[:3])
         self.assertEqual({tuple(r) for r in udp},
-                         {(MAC_A, MAC_B, "10.7.1.1", "10.7.1.2", "1", "1")})
+                         {(MAC_A, MAC_B, "10.7.1.1", "10.7.1.2", "96", "1", "1")})
 
 
 class OtgMemif(Scenarios, OtgCase):
@@ -538,6 +570,29 @@ class OtgMemif(Scenarios, OtgCase):
 
     def far_counter(self):
         return None
+
+    def far_note(self, m):
+        return f"the flow: {m.serialize(m.DICT)}"
+
+
+class OtgHttps(OtgCase):
+    """As a lab's script runs by default: https:// (the certificate the server made at
+    start, snappi's verify=False), the memif pair."""
+
+    SCHEME = "https"
+
+    def setUp(self):
+        super().setUp()
+        self.api = self.serve_memif()
+        self.LOC = ("net_memif0", "net_memif1")
+
+    far_config = OtgMemif.far_config
+    far_begin = OtgMemif.far_begin
+    far_end = OtgMemif.far_end
+    far_counter = OtgMemif.far_counter
+    far_note = OtgMemif.far_note
+    base_config = Scenarios.base_config
+    test_metrics_over_https = Scenarios.test_metrics_equal_the_counts
 
 
 if __name__ == "__main__":

@@ -112,7 +112,8 @@ struct wr_rpc_param {
 	  WR_RPC_P("duration", WR_RPC_T_POS, false), \
 	  WR_RPC_P("start_at", WR_RPC_T_POS, false), \
 	  WR_RPC_P("drain", WR_RPC_T_NUM, false), \
-	  WR_RPC_P("seed", WR_RPC_T_UINT, false)) \
+	  WR_RPC_P("seed", WR_RPC_T_UINT, false), \
+	  WR_RPC_P("hold", WR_RPC_T_BOOL, false)) \
 	X(STOP, "traffic.stop", stop, true, \
 	  WR_RPC_P("streams", WR_RPC_T_STRS, false)) \
 	X(PAUSE, "traffic.pause", pause, true, \

@@ -33,6 +33,10 @@
  *                         loaded by the stream-file loader like any other
  *                         (streams.load), so an OTG config and a stream file
  *                         make the same frames.
+ *     wr_otg_plan_yaml_of() the same for one of several servers a plan
+ *                         spans: every flow at its index, the ones sent
+ *                         elsewhere as placeholders (wr_otg_multi.c), so
+ *                         signatures name one flow on every server.
  *     wr_otg_update()     a Config.Update (PATCH /config: flows' rate and
  *                         size) against a plan: what changes, per stream.
  *     wr_otg_metrics()    a Metrics.Request answered from stats.get
@@ -204,8 +208,17 @@ struct wr_otg_plan {
 				      *   flow (same order), "port" a plan port index */
 	json_t *hosts;               /**< array: hosts: groups of the devices,
 				      *   "port" a plan port index */
-	json_t *devices;             /**< array: {name, port, ipv4/ipv6 names,
-				      *   gateways}: for states and flows' tx_rx */
+	json_t *devices;             /**< array, one per device ethernet in
+				      *   config order: {"name": the ethernet's,
+				      *   "device": its device's, "port": plan
+				      *   port index, "group": its hosts group
+				      *   (hosts.NAME in a stream), "mac", "mtu",
+				      *   "vlans": [{id, tpid, pcp}] outer first
+				      *   (absent: untagged), "ipv4"/"ipv6":
+				      *   {name, address, prefix, gateway,
+				      *   gateway_mac (only when the config gives
+				      *   it: then not resolved)} (absent: none)}:
+				      *   for states and flows' tx_rx */
 };
 
 /**
@@ -224,10 +237,27 @@ void wr_otg_plan_free(struct wr_otg_plan *p);
  * ports where @p port_map[i] >= 0 (the engine port index of plan port i on
  * that server; -1: elsewhere): the streams of flows sent from those ports,
  * the hosts of devices on them.
- * @return 0; -ENOMEM.
+ * @return 0; -ENODATA (*@p yaml NULL) when that server has neither (its
+ *         ports only receive, or the config has no flow and no device
+ *         there: nothing to load, what it ran before is the caller's to
+ *         unload); -ENOMEM.
  */
 int wr_otg_plan_yaml(const struct wr_otg_plan *p, const int *port_map,
 		     char **yaml);
+
+/**
+ * The stream file server @p k of a plan loads, when the plan spans the
+ * @p n servers whose ports @p maps give (maps[k][i]: plan port i's engine
+ * port on server k, -1 elsewhere; as wr_otg_metrics()'s): every flow's
+ * stream, in the plan's order, so a signature's stream index means one
+ * flow on every server; the flows sent elsewhere as placeholders (the
+ * flow's name and latency, on the port that receives it here), which
+ * count what they receive and which traffic.start never names.  One
+ * server alone: wr_otg_plan_yaml()'s file.
+ * @return 0; -ENOMEM.
+ */
+int wr_otg_plan_yaml_of(const struct wr_otg_plan *p, const int *const *maps,
+			unsigned int n, unsigned int k, char **yaml);
 
 /**
  * Apply Config.Update @p upd (checked) to @p p: each named flow's new rate
@@ -257,7 +287,10 @@ json_t *wr_otg_metrics(const struct wr_otg_plan *p, const json_t *req,
 
 /**
  * A States.Response for @p req (checked "States.Request": ipv4_neighbors,
- * ipv6_neighbors) from @p hosts: per device's port, the hosts.list result.
+ * ipv6_neighbors) from @p hosts: an array whose item i is the hosts.list
+ * result (its "hosts" page holding the device's group) of plan port i, or
+ * null.  A device's gateway is listed with the MAC its host learned (or the
+ * config's gateway_mac), without link_layer_address while unresolved.
  * @return the response (new reference); NULL with @p err.
  */
 json_t *wr_otg_states(const struct wr_otg_plan *p, const json_t *req,

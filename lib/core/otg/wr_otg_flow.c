@@ -243,6 +243,29 @@ flow_size(const json_t *sz, const char *path, json_t *stream,
  * frame a second with its 20 bytes of preamble and gap.  percentage is
  * of the port's line rate, L1 too (wirerate's "50%").
  */
+/* A fixed size's frames closer together than the port's line allows (L1:
+ * + 20 bytes of preamble, SFD and gap): the model's rate "above the line" is
+ * a validation error, not a run that quietly sends less.  Unknown speed or
+ * a varying size: nothing to compare. */
+static bool
+above_line(double period_ns, uint32_t size, uint32_t line_mbps,
+	   const char *path, const char *unit, struct wr_otg_err *err)
+{
+	double line_ns;
+	char q[WR_OTG_PATH_MAX];
+
+	if (size == 0 || line_mbps == 0)
+		return false;
+	line_ns = (size + 20) * 8 * 1000.0 / line_mbps;
+	if (period_ns >= line_ns * (1 - 1e-9))
+		return false;
+	wr_otg_at(q, "%s.%s", path, unit);
+	wr_otg_err_add(err, q, "above the line: %.0f frames/s of %u bytes, "
+		       "the port's %u Mb/s carries at most %.0f", 1e9 / period_ns,
+		       size, line_mbps, 1e9 / line_ns);
+	return true;
+}
+
 static int
 flow_rate(const json_t *r, const char *path, uint32_t size, uint32_t line_mbps,
 	  json_t *stream, double *period_ns, struct wr_otg_err *err)
@@ -277,6 +300,8 @@ flow_rate(const json_t *r, const char *path, uint32_t size, uint32_t line_mbps,
 					      "integer >= 1, got 0");
 		snprintf(txt, sizeof(txt), "%" PRIu64 " pps", v);
 		*period_ns = 1e9 / (double)v;
+		if (above_line(*period_ns, size, line_mbps, path, c, err))
+			return -EINVAL;
 		return set(stream, "rate", json_string(txt));
 	}
 	for (i = 0; i < 4; i++)
@@ -292,6 +317,9 @@ flow_rate(const json_t *r, const char *path, uint32_t size, uint32_t line_mbps,
 	snprintf(txt, sizeof(txt), "%" PRIu64 " %s L1", v, wr_units[i]);
 	if (size > 0)
 		*period_ns = (size + 20) * 8 * 1e9 / ((double)v * pow(1000, i));
+	if (size > 0 &&
+	    above_line(*period_ns, size, line_mbps, path, c, err))
+		return -EINVAL;
 	return set(stream, "rate", json_string(txt));
 }
 
@@ -309,6 +337,8 @@ time_ns(const json_t *o, const char *path, uint32_t line_mbps, double dflt_b,
 	if (get_num(o, c, strcmp(c, "bytes") == 0 ? dflt_b : 0, path, &v,
 		    err) != 0)
 		return -EINVAL;
+	if (v > 1e12)
+		return wr_otg_err_add(err, path, "%s: expected at most 1e12", c);
 	if (strcmp(c, "nanoseconds") == 0)
 		*ns = (uint64_t)llround(v);
 	else if (strcmp(c, "microseconds") == 0)
@@ -481,9 +511,7 @@ flow_metrics(const json_t *m, const char *path, json_t *stream,
 	out->loss = json_is_true(member(m, "loss"));
 	out->timestamps = json_is_true(member(m, "timestamps"));
 	out->latency = json_is_true(member(lat, "enable"));
-	out->cut_through = strcmp(choice_of(lat, "store_forward"),
-				  "store_forward") != 0 &&
-		json_is_string(member(lat, "mode")) &&
+	out->cut_through = json_is_string(member(lat, "mode")) &&
 		strcmp(json_string_value(member(lat, "mode")), "cut_through") == 0;
 	/* Every metric of a flow comes from its signature (sequence
 	 * numbers for loss, the TX time for latency and timestamps). */
@@ -528,15 +556,107 @@ flow_payload(const json_t *pl, const char *path, json_t *stream,
 			      "zeros, a repeated pattern or increment_byte");
 }
 
-/* tx_rx device: the devices the plan built (p->devices). */
+/* The plan's device record (p->devices) an OTG name stands for: an
+ * ethernet's name, or its IPv4 or IPv6 address's; *@p af 0, 4 or 6. */
+static const json_t *
+device_find(const struct wr_otg_plan *p, const char *name, int *af)
+{
+	size_t i;
+
+	for (i = 0; name != NULL && i < json_array_size(p->devices); i++) {
+		const json_t *d = json_array_get(p->devices, i);
+		const char *dn = json_string_value(json_object_get(d, "name"));
+		const char *n4 = json_string_value(json_object_get(
+					json_object_get(d, "ipv4"), "name"));
+		const char *n6 = json_string_value(json_object_get(
+					json_object_get(d, "ipv6"), "name"));
+
+		*af = 0;
+		if (dn != NULL && strcmp(dn, name) == 0)
+			return d;
+		*af = 4;
+		if (n4 != NULL && strcmp(n4, name) == 0)
+			return d;
+		*af = 6;
+		if (n6 != NULL && strcmp(n6, name) == 0)
+			return d;
+	}
+	return NULL;
+}
+
+/*
+ * tx_rx device: the flow leaves the port of its transmit device; its
+ * ethernet.dst auto is the next hop's MAC: an IPv4 (IPv6) endpoint's
+ * gateway, resolved by ARP (ND) when the run starts (eth: {dst: arp} and
+ * the stream's gateway:, doc/stack.md), or the gateway_mac the config
+ * gives; an ethernet endpoint's, the receiving ethernet's own MAC.  One
+ * transmit endpoint (one stream: one port, one next hop); received on
+ * every receiving device's port.
+ */
 static int
 flow_devices(const json_t *o, const char *path, const struct wr_otg_plan *p,
 	     json_t *stream, struct wr_otg_flow *out,
 	     struct wr_otg_hdr_ctx *ctx, uint32_t *line_mbps,
 	     struct wr_otg_err *err)
 {
-	(void)o; (void)p; (void)stream; (void)out; (void)ctx; (void)line_mbps;
-	return wr_otg_err_add(err, path, "not supported yet");
+	const json_t *tx = json_object_get(o, "tx_names");
+	const json_t *rx = json_object_get(o, "rx_names");
+	const json_t *d, *ip;
+	char at[WR_OTG_PATH_MAX];
+	size_t i;
+	int af = 0, af_rx = 0, port, rc = 0;
+
+	if (json_is_true(json_object_get(o, "bidirectional"))) {
+		wr_otg_at(at, "%s.bidirectional", path);
+		return wr_otg_err_add(err, at, "not supported: give the way "
+				      "back a flow of its own");
+	}
+	if (json_array_size(tx) != 1) {
+		wr_otg_at(at, "%s.tx_names", path);
+		return wr_otg_err_add(err, at, "expected one transmit device "
+				      "(a flow is one stream, from one port "
+				      "to one next hop), got %zu",
+				      json_array_size(tx));
+	}
+	wr_otg_at(at, "%s.tx_names[0]", path);
+	d = device_find(p, json_string_value(json_array_get(tx, 0)), &af);
+	if (d == NULL)
+		return wr_otg_err_add(err, at, "no device ethernet, ipv4 or "
+				      "ipv6 named \"%s\"",
+				      json_string_value(json_array_get(tx, 0)));
+	port = (int)json_integer_value(json_object_get(d, "port"));
+	for (i = 0; i < json_array_size(rx); i++) {
+		const json_t *r = device_find(p, json_string_value(
+						json_array_get(rx, i)), &af_rx);
+
+		wr_otg_at(at, "%s.rx_names[%zu]", path, i);
+		if (r == NULL)
+			rc = wr_otg_err_add(err, at, "no device ethernet, ipv4 "
+					    "or ipv6 named \"%s\"",
+					    json_string_value(json_array_get(rx, i)));
+		else if (r == d)
+			rc = wr_otg_err_add(err, at, "the transmit device "
+					    "itself");
+		else
+			out->rx_ports |= 1ull << json_integer_value(
+					json_object_get(r, "port"));
+		if (r != NULL && i == 0 && af == 0 && json_array_size(rx) == 1)
+			ctx->dst_mac = json_string_value(json_object_get(r, "mac"));
+	}
+	if (rc != 0)
+		return -EINVAL;
+	out->tx_port = (unsigned int)port;
+	*line_mbps = p->ports[port].line_mbps;
+	ip = json_object_get(d, af == 6 ? "ipv6" : "ipv4");
+	if (af != 0 && json_string_value(json_object_get(ip, "gateway_mac")) != NULL) {
+		ctx->dst_mac = json_string_value(json_object_get(ip, "gateway_mac"));
+	} else if (af != 0) {
+		ctx->dst_resolve = af == 6 ? "nd" : "arp";
+		if (set(stream, "gateway", json_string(json_string_value(
+				json_object_get(ip, "gateway")))) != 0)
+			return -ENOMEM;
+	}
+	return set(stream, "port", json_integer(port));
 }
 
 static int
@@ -546,7 +666,7 @@ flow_txrx(const json_t *txrx, const char *path, const struct wr_otg_plan *p,
 {
 	const char *c = choice_of(txrx, "port");
 	const json_t *o = member(txrx, c);
-	char q[WR_OTG_PATH_MAX];
+	char q[WR_OTG_PATH_MAX], t[WR_OTG_PATH_MAX];
 	const char *tx;
 	size_t i;
 	int rc = 0, k;
@@ -556,9 +676,12 @@ flow_txrx(const json_t *txrx, const char *path, const struct wr_otg_plan *p,
 		return flow_devices(o, q, p, stream, out, ctx, line_mbps, err);
 	tx = json_string_value(member(o, "tx_name"));
 	k = tx != NULL ? port_index(p, tx) : -1;
-	if (k < 0)
-		return wr_otg_err_add(err, q, "tx_name: no port named \"%s\"",
+	if (k < 0) {
+		/* The member's own path: what a script has to change. */
+		wr_otg_at(t, "%s.tx_name", q);
+		return wr_otg_err_add(err, t, "no port named \"%s\"",
 				      tx != NULL ? tx : "");
+	}
 	out->tx_port = (unsigned int)k;
 	*line_mbps = p->ports[k].line_mbps;
 	for (i = 0; i < json_array_size(member(o, "rx_names")); i++) {
@@ -566,20 +689,22 @@ flow_txrx(const json_t *txrx, const char *path, const struct wr_otg_plan *p,
 							"rx_names"), i));
 
 		k = rx != NULL ? port_index(p, rx) : -1;
-		if (k < 0)
-			rc = wr_otg_err_add(err, q, "rx_names[%zu]: no port "
-					    "named \"%s\"", i, rx != NULL ? rx : "");
-		else
+		if (k < 0) {
+			wr_otg_at(t, "%s.rx_names[%zu]", q, i);
+			rc = wr_otg_err_add(err, t, "no port named \"%s\"",
+					    rx != NULL ? rx : "");
+		} else
 			out->rx_ports |= 1ull << k;
 	}
 	if (member(o, "rx_name") != NULL) {
 		const char *rx = json_string_value(member(o, "rx_name"));
 
 		k = rx != NULL ? port_index(p, rx) : -1;
-		if (k < 0)
-			rc = wr_otg_err_add(err, q, "rx_name: no port named "
-					    "\"%s\"", rx != NULL ? rx : "");
-		else
+		if (k < 0) {
+			wr_otg_at(t, "%s.rx_name", q);
+			rc = wr_otg_err_add(err, t, "no port named \"%s\"",
+					    rx != NULL ? rx : "");
+		} else
 			out->rx_ports |= 1ull << k;
 	}
 	if (rc != 0)
@@ -622,6 +747,8 @@ stream_validate(const json_t *stream, const char *path, struct wr_otg_err *err)
 	rest = strncmp(e.path, "streams[0]", 10) == 0 ? e.path + 10 : "";
 	if (strncmp(rest, ".stack[", 7) == 0)
 		wr_otg_at(where, "%s.packet[%s", path, rest + 7);
+	else if (strncmp(rest, ".stack", 6) == 0)
+		wr_otg_at(where, "%s.packet%s", path, rest + 6);
 	else
 		wr_otg_at(where, "%s%s", path, rest);
 	return wr_otg_err_add(err, where, "%s", e.msg);
@@ -711,4 +838,144 @@ wr_otg_flow_stream(const json_t *flow, const char *path, unsigned int index,
 	}
 	*stream = s;
 	return 0;
+}
+
+/* ---- PATCH /config ---- */
+
+static int
+flow_by_name(const struct wr_otg_plan *p, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; name != NULL && i < p->n_flows; i++)
+		if (strcmp(p->flows[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+/* One flow of a Flows.Update: its new stream and config entry, built
+ * aside (the plan is changed only when every flow of the update is
+ * right).  Only the properties named are read. */
+static int
+update_one(const struct wr_otg_plan *p, unsigned int i, const json_t *nf,
+	   const char *path, bool rate, bool size, json_t **stream,
+	   json_t **cfg_flow, uint32_t *size_fixed, struct wr_otg_err *err)
+{
+	const json_t *old = json_array_get(json_object_get(p->config, "flows"), i);
+	struct wr_otg_flow tmp = p->flows[i];
+	char q[WR_OTG_PATH_MAX];
+	double period_ns = 0;
+	int rc = 0;
+
+	*stream = json_deep_copy(json_array_get(p->streams, i));
+	*cfg_flow = json_deep_copy(old);
+	if (*stream == NULL || *cfg_flow == NULL)
+		return -ENOMEM;
+	if (size) {
+		wr_otg_at(q, "%s.size", path);
+		json_object_del(*stream, "size");
+		tmp.size_fixed = 0;
+		rc |= flow_size(member(nf, "size"), q, *stream, &tmp, err);
+		if (member(nf, "size") != NULL)
+			json_object_set_new(*cfg_flow, "size",
+					    json_deep_copy(member(nf, "size")));
+		else
+			json_object_del(*cfg_flow, "size");
+	}
+	if (rate) {
+		wr_otg_at(q, "%s.rate", path);
+		rc |= flow_rate(member(nf, "rate"), q, tmp.size_fixed,
+				p->ports[tmp.tx_port].line_mbps, *stream,
+				&period_ns, err);
+		if (member(nf, "rate") != NULL)
+			json_object_set_new(*cfg_flow, "rate",
+					    json_deep_copy(member(nf, "rate")));
+		else
+			json_object_del(*cfg_flow, "rate");
+	}
+	wr_otg_at(q, "%s", path);
+	if (rc == 0)
+		rc = stream_validate(*stream, q, err);
+	*size_fixed = tmp.size_fixed;
+	return rc;
+}
+
+/*
+ * Config.Update (flows: property_names rate and/or size, each flow by
+ * name): what the new values make of each named flow's stream.  A rate
+ * or size of the model's own kinds; a bursts: train whose period came
+ * from the old rate is left as it is (the engine's update changes the
+ * rate, not a schedule).
+ */
+int
+wr_otg_update(struct wr_otg_plan *p, const json_t *upd, bool *changed,
+	      struct wr_otg_err *err)
+{
+	const json_t *fu = member(upd, "flows");
+	const json_t *names = member(fu, "property_names");
+	const json_t *flows = member(fu, "flows");
+	size_t n = json_array_size(flows), j, k;
+	json_t **streams, **cfgs, *cfg_flows;
+	uint32_t *sizes;
+	bool rate = false, size = false;
+	char q[WR_OTG_PATH_MAX];
+	int *idx, rc = 0;
+
+	if (strcmp(choice_of(upd, "flows"), "flows") != 0)
+		return wr_otg_err_add(err, "choice", "%s: not supported: wirerate "
+				      "updates flows only", choice_of(upd, ""));
+	for (k = 0; k < json_array_size(names); k++) {
+		const char *nm = json_string_value(json_array_get(names, k));
+
+		rate |= nm != NULL && strcmp(nm, "rate") == 0;
+		size |= nm != NULL && strcmp(nm, "size") == 0;
+	}
+	if (!rate && !size)
+		return wr_otg_err_add(err, "flows.property_names", "expected "
+				      "rate and/or size");
+	streams = calloc(n + 1, sizeof(*streams));
+	cfgs = calloc(n + 1, sizeof(*cfgs));
+	sizes = calloc(n + 1, sizeof(*sizes));
+	idx = calloc(n + 1, sizeof(*idx));
+	if (streams == NULL || cfgs == NULL || sizes == NULL || idx == NULL)
+		rc = -ENOMEM;
+	for (j = 0; rc != -ENOMEM && j < n; j++) {
+		const json_t *nf = json_array_get(flows, j);
+
+		wr_otg_at(q, "flows.flows[%zu]", j);
+		idx[j] = flow_by_name(p, json_string_value(member(nf, "name")));
+		if (idx[j] < 0) {
+			rc = wr_otg_err_add(err, q, "name: no flow named \"%s\" "
+					    "in the config", json_string_value(
+						    member(nf, "name")) ?: "");
+			continue;
+		}
+		for (k = 0; k < j; k++)
+			if (idx[k] == idx[j])
+				rc = wr_otg_err_add(err, q, "name: flow \"%s\" "
+						    "twice", p->flows[idx[j]].name);
+		if (update_one(p, (unsigned int)idx[j], nf, q, rate, size,
+			       &streams[j], &cfgs[j], &sizes[j], err) != 0)
+			rc = -EINVAL;
+	}
+	cfg_flows = json_object_get(p->config, "flows");
+	for (j = 0; rc == 0 && j < p->n_flows; j++)
+		changed[j] = false;
+	for (j = 0; rc == 0 && j < n; j++) {
+		unsigned int i = (unsigned int)idx[j];
+
+		changed[i] = !json_equal(json_array_get(p->streams, i), streams[j]);
+		json_array_set(p->streams, i, streams[j]);
+		json_array_set(cfg_flows, i, cfgs[j]);
+		p->flows[i].size_fixed = sizes[j];
+	}
+	for (j = 0; streams != NULL && cfgs != NULL && j < n; j++) {
+		json_decref(streams[j]);
+		json_decref(cfgs[j]);
+	}
+	free(streams);
+	free(cfgs);
+	free(sizes);
+	free(idx);
+	return rc;
 }

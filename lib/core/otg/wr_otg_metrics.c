@@ -370,9 +370,13 @@ flow_metric(const struct wr_otg_plan *p, unsigned int f, json_t *const *stats,
 	    json_is_number(json_object_get(fs.doc, "tx_started_at"))) {
 		double first = num(fs.doc, "tx_started_at") * 1e9;
 
-		json_object_set_new(m, "timestamps", json_pack("{s:f, s:f}",
-			"first_timestamp_ns", first, "last_timestamp_ns",
-			first + dur * 1e9));
+		/* Whole ns as JSON integers: jansson writes a double of 1e18
+		 * as "1.79...e18" (no '+'), which YAML 1.1 (PyYAML's
+		 * safe_load: snappi's response parser) reads as a string, and
+		 * snappi then refuses the whole Metrics.Response. */
+		json_object_set_new(m, "timestamps", json_pack("{s:I, s:I}",
+			"first_timestamp_ns", (json_int_t)llround(first),
+			"last_timestamp_ns", (json_int_t)llround(first + dur * 1e9)));
 	}
 	if (fl->latency) {
 		char path[32];

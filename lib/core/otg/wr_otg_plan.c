@@ -137,9 +137,10 @@ build_ports(const json_t *cfg, const struct wr_otg_env *env,
 	size_t i, j, n = json_array_size(ports);
 	int rc = 0;
 
-	if (n > WR_PORTS_MAX * 64)
-		return wr_otg_err_add(err, "ports", "expected at most %u ports",
-				      WR_PORTS_MAX * 64);
+	/* A flow's receiving ports are a 64-bit mask (struct wr_otg_flow). */
+	if (n > 64)
+		return wr_otg_err_add(err, "ports", "expected at most 64 ports, "
+				      "got %zu", n);
 	p->ports = calloc(n > 0 ? n : 1, sizeof(*p->ports));
 	if (p->ports == NULL)
 		return -ENOMEM;
@@ -180,6 +181,10 @@ build_ports(const json_t *cfg, const struct wr_otg_env *env,
 		}
 		snprintf(pp->name, sizeof(pp->name), "%s", name);
 		pp->l1.promisc = -1;
+		/* flows: the line a percentage rate and byte gaps count on
+		 * (a remote port's is not known here). */
+		pp->line_mbps = pp->loc.remote ? 0 :
+			env->ports[pp->loc.index].speed_mbps;
 		p->n_ports++;
 	}
 	return rc;
@@ -239,7 +244,8 @@ layer1_port(const json_t *l1, const char *path, const struct wr_otg_env *env,
 					    "got %s", pp->name, pe->speed_mbps,
 					    speed);
 		else
-			pp->l1.speed_mbps = mbps;
+			/* A remote port's line is known from here on too. */
+			pp->l1.speed_mbps = pp->line_mbps = mbps;
 	}
 	if (json_is_integer(mtu)) {
 		json_int_t v = json_integer_value(mtu);
@@ -249,6 +255,10 @@ layer1_port(const json_t *l1, const char *path, const struct wr_otg_env *env,
 			rc = wr_otg_err_add(err, at, "port \"%s\"'s device takes "
 					    "an MTU up to %u, got %lld", pp->name,
 					    pe->mtu_max, (long long)v);
+		else if (pe != NULL && pe->mtu_max == 0 && pe->mtu == 0)
+			rc = wr_otg_err_add(err, at, "port \"%s\"'s device does "
+					    "not report its MTU, so %lld cannot be "
+					    "checked", pp->name, (long long)v);
 		else if (pe != NULL && pe->mtu_max == 0 && pe->mtu != v)
 			rc = wr_otg_err_add(err, at, "port \"%s\"'s device cannot "
 					    "change its MTU (%u), got %lld",
@@ -381,6 +391,7 @@ wr_otg_plan_build(const json_t *cfg, const struct wr_otg_env *env,
 		  struct wr_otg_plan *p, struct wr_otg_err *err)
 {
 	json_t *names = json_object();
+	bool bad;
 	int rc;
 
 	memset(p, 0, sizeof(*p));
@@ -397,22 +408,39 @@ wr_otg_plan_build(const json_t *cfg, const struct wr_otg_env *env,
 		rc = wr_otg_err_add(err, "", "expected a Config object");
 		goto out;
 	}
-	wr_otg_refuse_others(cfg, "", config_keys, err);
+	bad = wr_otg_refuse_others(cfg, "", config_keys, err) != 0;
 	rc = build_ports(cfg, env, p, names, err);
-	if (rc != -ENOMEM)
+	bad |= rc != 0;
+	if (rc != -ENOMEM) {
 		rc = build_layer1(cfg, env, p, names, err);
-	if (rc != -ENOMEM)
+		bad |= rc != 0;
+	}
+	if (rc != -ENOMEM) {
 		rc = wr_otg_plan_captures(cfg, p, names, err);
-	if (rc != -ENOMEM)
+		bad |= rc != 0;
+	}
+	if (rc != -ENOMEM) {
 		rc = wr_otg_plan_devices(cfg, env, p, names, err);
+		bad |= rc != 0;
+	}
+	if (rc != -ENOMEM) {
+		rc = flow_names(cfg, names, err);
+		bad |= rc != 0;
+	}
 	/* A flow reads the ports and devices: with those wrong, its own
 	 * errors would only repeat theirs. */
-	if (rc != -ENOMEM)
-		rc = flow_names(cfg, names, err);
-	if (rc != -ENOMEM && !wr_otg_err_any(err))
+	if (rc != -ENOMEM && !bad && !wr_otg_err_any(err)) {
 		rc = build_flows(cfg, p, err);
-	if (rc != -ENOMEM && wr_otg_err_any(err))
+		bad |= rc != 0;
+	}
+	if (rc != -ENOMEM && (bad || wr_otg_err_any(err))) {
 		rc = -EINVAL;
+		/* Every refusal says why; one that did not is a config
+		 * wr_otg_check() never passed (a required member missing). */
+		if (!wr_otg_err_any(err))
+			wr_otg_err_add(err, "", "expected a Config checked "
+				       "against the model");
+	}
 out:
 	json_decref(names);
 	if (rc != 0)

@@ -52,14 +52,17 @@ wr_otg_plan_yaml(const struct wr_otg_plan *p, const int *port_map,
 		rc = on_server(p->streams, port_map, p->n_ports, streams);
 	if (rc != 0)
 		goto out;
+	if (json_array_size(hosts) == 0 && json_array_size(streams) == 0) {
+		rc = -ENODATA;
+		goto out;
+	}
 	/* JSON is YAML (flow style, 1.2): one writer, jansson's, whose
 	 * escaping libyaml reads back exactly; indented so a person can read
 	 * what the server runs. */
 	if (json_array_size(hosts) > 0)
 		json_object_set(doc, "hosts", hosts);
-	/* A server with hosts and no stream loads them alone; with
-	 * neither, "streams: []" is the loader's own refusal. */
-	if (json_array_size(streams) > 0 || json_array_size(hosts) == 0)
+	/* A server with hosts and no stream loads them alone. */
+	if (json_array_size(streams) > 0)
 		json_object_set(doc, "streams", streams);
 	body = json_dumps(doc, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
 	if (body == NULL) {

@@ -72,8 +72,11 @@ json_t *wr_otg_seq_json(const struct wr_otg_seq *s, enum wr_otg_vk kind);
 /** What a flow's headers need from its endpoints. */
 struct wr_otg_hdr_ctx {
 	const char *dst_resolve;     /**< ethernet.dst auto: "arp"/"nd" (a
-				      *   device's gateway), NULL: the model's
-				      *   auto value */
+				      *   device's gateway), NULL: dst_mac */
+	const char *dst_mac;         /**< ethernet.dst auto: this MAC (a
+				      *   gateway_mac given, the receiving
+				      *   ethernet's); NULL: the model's auto
+				      *   value */
 };
 
 /**

@@ -236,8 +236,9 @@ wr_server_check(struct wr_server_opts *o, struct wr_error *err)
 	if (rc != 0)
 		return rc;
 
+	/* --otg alone is a server too (an OTG endpoint in a container). */
 	if (o->unix_path != NULL && o->unix_path[0] == '\0' &&
-	    o->tcp_host == NULL)
+	    o->tcp_host == NULL && o->otg_host == NULL)
 		return wr_error_set(err, -EINVAL, NULL, 0, 0, "--socket",
 				    "none without --listen: the server would "
 				    "listen nowhere");

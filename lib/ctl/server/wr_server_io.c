@@ -299,10 +299,12 @@ ssize_t
 wr_srv_web_answer(struct server *s, struct conn *c, ssize_t n,
 		  const struct wr_http_req *req_in, int status)
 {
+	bool no_token = (c->otg ? s->o->otg_token : s->o->http_token)[0] == '\0';
+	/* With a token anyone may have the page and log in: the peer's uid
+	 * (always looked up on --otg, for its OTG paths) does not matter. */
 	struct wr_http_policy pol = {
-		.loopback_hosts = (c->otg ? s->o->otg_token :
-				   s->o->http_token)[0] == '\0',
-		.foreign = c->foreign,
+		.loopback_hosts = no_token,
+		.foreign = c->foreign && no_token,
 		.peer_uid = c->peer_uid,
 		.own_uid = (uint32_t)geteuid(),
 		.https = c->ssl != NULL,
@@ -448,6 +450,11 @@ wr_srv_conn_reap(struct server *s)
 {
 	struct conn *keep = NULL;
 
+	/* A turn inside a handler's wait for another server
+	 * (wr_server_otg_remote.c): the outer turn's events may still point
+	 * at any connection closed now, freed once the outermost turn ends. */
+	if (s->otg_nest > 0)
+		return;
 	while (s->dead != NULL) {
 		struct conn *c = s->dead;
 
@@ -824,8 +831,11 @@ wr_srv_conn_serve(struct server *s, struct conn *c)
 				   c->rcap - c->rlen : TURN_READ - got);
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+			if (c->tls_wwant) /* its TLS must write first */
+				wr_srv_conn_watch(s, c);
 			return;
+		}
 		if (n <= 0) {
 			wr_srv_conn_close(s, c);
 			return;

@@ -48,8 +48,17 @@ wr_srv_m_info(struct call *k)
 	struct server *s = k->s;
 	json_t *ports = json_array(), *names = json_array();
 	json_t *methods = json_array();
+	struct timespec now;
 	unsigned int p;
 
+	struct timespec t3;
+	json_t *tsc;
+
+	/* Another server's OTG handler takes our clock from this and its
+	 * round trip (wr_server_otg_remote.c), as NTP does from a server's
+	 * receive and transmit stamps: the middle of the two, so the time
+	 * building the reply (tsc_json() reads a file) is on both sides. */
+	clock_gettime(CLOCK_REALTIME, &now);
 	for (p = 0; p < s->e->n_ports; p++)
 		json_array_append_new(ports, port_json(s, p));
 	for (p = 0; s->loaded && p < s->f.n_streams; p++)
@@ -57,13 +66,17 @@ wr_srv_m_info(struct call *k)
 	for (p = 0; p < WR_RPC_N_METHODS; p++)
 		json_array_append_new(methods,
 				      json_string(wr_rpc_methods[p].name));
+	tsc = tsc_json();
+	clock_gettime(CLOCK_REALTIME, &t3);
 	return json_pack("{s:s, s:s, s:s, s:i, s:s, s:s, s:o, s:o, s:s, s:I, "
-			 "s:o, s:o*}",
+			 "s:o, s:o*, s:I}",
 		"name", "wirerate", "version", WR_VERSION, "dpdk_version",
 		rte_version(), "pid", (int)getpid(), "state",
 		wr_srv_state_names[s->state], "session", k->c->sess->name, "ports", ports,
 		"streams", names, "api", "wirerate-rpc/1", "last_event",
-		(json_int_t)s->ev_seq, "methods", methods, "tsc", tsc_json());
+		(json_int_t)s->ev_seq, "methods", methods, "tsc", tsc,
+		"realtime_ns", ((json_int_t)now.tv_sec * 1000000000 + now.tv_nsec +
+				(json_int_t)t3.tv_sec * 1000000000 + t3.tv_nsec) / 2);
 }
 
 static json_t *

@@ -2,21 +2,13 @@
 /* wr_server_otg: the OTG endpoints of `wirerate serve` (transport-free): a request routed; a config checked, planned and loaded on its servers with the JSON-RPC methods themselves (wr_server_otg_run.c). */
 #include "wr_server_otg_priv.h"
 
-/*
- * Until wr_server_otg_remote.c is linked, its functions are weak here: no
- * location names another server (the plan refuses them, remote_ok false).
- */
-#pragma weak wr_srv_otg_remote_open
-#pragma weak wr_srv_otg_remote_offset_ns
-#pragma weak wr_srv_otg_remote_close
-
 static void
 targets_close(struct srv_otg *o)
 {
 	unsigned int k;
 
 	for (k = 0; k < o->n_targets; k++)
-		if (o->t[k].r != NULL && wr_srv_otg_remote_close != NULL)
+		if (o->t[k].r != NULL)
 			wr_srv_otg_remote_close(o->t[k].r);
 	o->n_targets = 0;
 }
@@ -31,11 +23,15 @@ otg_clear(struct srv_otg *o)
 	o->have_plan = false;
 	free(o->tx);
 	o->tx = NULL;
+	free(o->fkept);
+	o->fkept = NULL;
+	memset(o->pkept, 0, sizeof(o->pkept));
 }
 
 void
 wr_srv_otg_free(struct server *s)
 {
+	wr_srv_otg_remotes_free(s);
 	if (s->otg == NULL)
 		return;
 	otg_clear(s->otg);
@@ -100,7 +96,7 @@ env_fill(struct server *s, struct wr_otg_env *env)
 		x->tx_ok = s->e->port_n_lcores[p] > 0;
 		x->rx_ok = s->e->port_n_rx[p] > 0;
 	}
-	env->remote_ok = wr_srv_otg_remote_open != NULL;
+	env->remote_ok = true;
 }
 
 /* The servers plan @p p runs on: this one (t[0]) and one per remote
@@ -139,9 +135,6 @@ targets_build(struct server *s, const struct wr_otg_plan *p, struct srv_otg *n,
 			if (k == OTG_TARGETS_MAX)
 				return wr_otg_err_add(e, path, "more than %u servers "
 						      "in one config", OTG_TARGETS_MAX);
-			if (wr_srv_otg_remote_open == NULL)
-				return wr_otg_err_add(e, path, "this build has no "
-						      "remote servers");
 			memset(t, 0, sizeof(*t));
 			for (j = 0; j < WR_PORTS_MAX; j++)
 				t->map[j] = -1;
@@ -154,10 +147,25 @@ targets_build(struct server *s, const struct wr_otg_plan *p, struct srv_otg *n,
 						      err.message);
 			n->n_targets++;
 		}
+		if (l->index >= wr_srv_otg_remote_n_ports(n->t[k].r))
+			return wr_otg_err_add(e, path, "%s has %u ports: no port "
+					      "%u there", name,
+					      wr_srv_otg_remote_n_ports(n->t[k].r),
+					      l->index);
 		n->t[k].map[i] = (int)l->index;
 		n->t[k].has_ports = true;
 	}
-	return 0;
+	/* multi: a flow's lanes counted where it arrives. */
+	{
+		const int *maps[OTG_TARGETS_MAX];
+		struct otg_remote *rs[OTG_TARGETS_MAX];
+
+		for (k = 0; k < n->n_targets; k++) {
+			maps[k] = n->t[k].map;
+			rs[k] = n->t[k].r;
+		}
+		return wr_srv_otg_lanes_check(s, p, maps, rs, n->n_targets, e);
+	}
 }
 
 /* ---- POST /config ---- */
@@ -273,7 +281,7 @@ config_load(struct server *s, struct conn *c, struct srv_otg *n,
 		pv[k].yaml = json_incref(json_object_get(json_object_get(res,
 					 "source"), "yaml"));
 		json_decref(res);
-		rc = wr_otg_plan_yaml(&n->plan, n->t[k].map, &yaml);
+		rc = wr_srv_otg_yaml(n, k, &yaml);
 		if (rc != 0) {
 			wr_otg_err_add(e, NULL, "%s: the stream file: %s",
 				       n->t[k].name, strerror(-rc));
@@ -327,7 +335,9 @@ config_set(struct server *s, struct conn *c, struct srv_otg *o,
 	json_decref(cfg);
 	n->have_plan = true;
 	n->tx = calloc(n->plan.n_flows + 1, sizeof(*n->tx));
-	if (n->tx == NULL || targets_build(s, &n->plan, n, &e) != 0)
+	n->fkept = calloc(n->plan.n_flows + 1, sizeof(*n->fkept));
+	if (n->tx == NULL || n->fkept == NULL ||
+	    targets_build(s, &n->plan, n, &e) != 0)
 		goto fail;
 	/* A config replaces the one in force: its traffic stops first
 	 * (streams.load refuses while traffic runs). */
@@ -424,19 +434,6 @@ otg_session(struct server *s, struct conn *c)
 		return false;
 	wr_srv_conn_join(s, c, x);
 	return true;
-}
-
-bool
-wr_srv_otg_path_known(const char *path)
-{
-	unsigned int i;
-	size_t n = strcspn(path, "?");
-
-	for (i = 0; i < RTE_DIM(routes); i++)
-		if (strlen(routes[i].path) == n &&
-		    strncmp(routes[i].path, path, n) == 0)
-			return true;
-	return false;
 }
 
 void

@@ -65,10 +65,6 @@ struct otg_resp {
 void wr_srv_otg_handle(struct server *s, struct conn *c,
 		       const struct otg_req *rq, struct otg_resp *out);
 
-/** Whether @p path (a query string aside) is one of the OTG endpoints
- * (the transport sends the others to the web console). */
-bool wr_srv_otg_path_known(const char *path);
-
 /** The server's OTG state (its plan, targets, flows' states) freed at exit. */
 void wr_srv_otg_free(struct server *s);
 
@@ -83,30 +79,8 @@ void wr_srv_otg_free(struct server *s);
 int wr_srv_call(struct server *s, struct conn *as, const char *method,
 		json_t *params, json_t **result, struct wr_rpc_error *err);
 
-/* ---- remote servers (wr_server_otg_remote.c) ---- */
-
-/** A connection to another `wirerate serve` (its --listen API). */
-struct otg_remote;
-
-/**
- * Connect to @p host:@p port and log in with the server's remote token
- * (--remote-token-file), within @p timeout_ms.
- * @return 0 with *@p out; a negative errno with @p err's message.
- */
-int wr_srv_otg_remote_open(struct server *s, const char *host, uint16_t port,
-			   int timeout_ms, struct otg_remote **out,
-			   struct wr_rpc_error *err);
-
-/** Call @p method there (as wr_srv_call()), waiting at most @p timeout_ms
- * (the loop's turns run meanwhile). */
-int wr_srv_otg_remote_call(struct server *s, struct otg_remote *r,
-			   const char *method, json_t *params, json_t **result,
-			   struct wr_rpc_error *err, int timeout_ms);
-
-/** Its clock against ours: remote CLOCK_REALTIME minus ours, in ns, from
- * the round trips of server.info (the least-delay sample of several). */
-int64_t wr_srv_otg_remote_offset_ns(const struct otg_remote *r);
-
-void wr_srv_otg_remote_close(struct otg_remote *r);
+/* ---- remote servers: wr_server_otg_remote.h (a unit of its own, below
+ * the handlers that call it) ---- */
+#include "wr_server_otg_remote.h"
 
 #endif /* WR_SERVER_OTG_H */

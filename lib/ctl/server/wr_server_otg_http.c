@@ -236,6 +236,10 @@ wr_srv_otg_http(struct server *s, struct conn *c)
 		json_decref(resp.json);
 		return -1;
 	}
+	/* Served once: left open between requests, as a JSON-RPC client
+	 * that spoke is (snappi keeps its connection in a pool; the OTG
+	 * session's ports do not wait on it). */
+	c->spoke = true;
 	otg_answer(s, c, &resp, wr_http_keep_alive(&req));
 	if (c->fd < 0 || c->closing)
 		return -1;

@@ -132,6 +132,7 @@ enum job_state { JOB_QUEUED, JOB_RUNNING, JOB_DONE, JOB_FAILED,
 		 JOB_CANCELLED };
 
 struct server;
+struct otg_remote;
 
 struct job {
 	unsigned int id;
@@ -325,6 +326,19 @@ struct server {
 	/* handlers (wr_server_otg*.c): the OTG client's config, its plan and
 	 * the servers it runs on; NULL until a config is set. */
 	struct srv_otg *otg;
+	/* multi (wr_server_otg_remote.c): turns of the loop run from inside
+	 * a handler waiting for another server; while > 0, connections
+	 * closed are not freed (the handler's own and the outer turn's
+	 * events still point at them), wr_srv_conn_reap() leaves them for the
+	 * outermost turn. */
+	unsigned int otg_nest;
+	/* traffic.start's hold: the run goes on receiving once its streams
+	 * have sent, until traffic.stop or its duration (a receiver of
+	 * streams another server sends). */
+	bool hold;
+	/* Other servers' APIs an OTG config named, open while this one runs
+	 * (their sessions own the ports; wr_server_otg_remote.c). */
+	struct otg_remote *otg_remotes;
 };
 
 struct call {

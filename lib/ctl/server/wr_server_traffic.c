@@ -267,7 +267,7 @@ wr_srv_traffic_tick(struct server *s)
 	/* TX lcores leave a port whose link went (wr_engine_ports.c): a run
 	 * that ended so, short of its counts or with none, ended by the link
 	 * (it said "count" for an unlimited stream). */
-	if (tx_finished(s))
+	if (tx_finished(s) && !s->hold)
 		wr_srv_finish(s, wr_engine_links_check(s->e) > 0 &&
 			      !counts_done(s) ? "link-down" :
 			      s->stopped_some ? "stopped" :
@@ -688,6 +688,7 @@ wr_srv_m_start(struct call *k)
 		start_tsc = rte_rdtsc();
 	s->deadline_tsc = deadline_of(s, start_tsc, dur);
 	s->duration = dur > 0;
+	s->hold = wr_rpc_bool(k->req, "hold", false);
 	s->have_base = false;
 	rc = wr_engine_start_at(s->e, start_tsc, &err);
 	if (rc != 0) {
