@@ -498,6 +498,21 @@ test_arp_custom(void)
 			 &err);
 	CU_ASSERT_EQUAL_FATAL(rc, 0);
 	CU_ASSERT_EQUAL(be16(fr.b[0] + 12), 0xffff);
+	/* A tag with nothing after it: vlan.tpid's default, 0xFFFF; given,
+	 * the EtherType after the tag (ethernet.ether_type is the tag's). */
+	rc = flow_frames(FLOW("{\"choice\": \"ethernet\"}, {\"choice\": \"vlan\"}",
+			      ""), 1, &fr, &fl, &err);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT_EQUAL(be16(fr.b[0] + 12), 0x8100);
+	CU_ASSERT_EQUAL(be16(fr.b[0] + 16), 0xffff);
+	rc = flow_frames(FLOW("{\"choice\": \"ethernet\", \"ethernet\": "
+			      "{\"ether_type\": " V(34984) "}}, {\"choice\": "
+			      "\"vlan\", \"vlan\": {\"id\": " V(10) ", \"tpid\": "
+			      V(24583) "}}", ""), 1, &fr, &fl, &err);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT_EQUAL(be16(fr.b[0] + 12), 0x88a8);
+	CU_ASSERT_EQUAL(be16(fr.b[0] + 14), 10);
+	CU_ASSERT_EQUAL(be16(fr.b[0] + 16), 0x6007);
 	rc = flow_frames(FLOW("{\"choice\": \"ethernet\", \"ethernet\": "
 			      "{\"ether_type\": " V(34998) "}},"
 			      "{\"choice\": \"custom\", \"custom\": {\"bytes\": "
@@ -901,6 +916,22 @@ test_rates(void)
 		CU_ASSERT_EQUAL(fr.rate.unit, c[i].unit);
 		CU_ASSERT_EQUAL(fr.rate.value, c[i].value);
 	}
+	/* Above the port's line (10 Gb/s here): refused. */
+	CU_ASSERT_EQUAL(flow_frames(UDP_FLOW(", \"rate\": {\"choice\": \"gbps\", "
+				    "\"gbps\": 11}"), 1, &fr, &fl, &err), -EINVAL);
+	CU_ASSERT_STRING_EQUAL(err0(&err), "flows[0].rate: gbps: expected at most "
+			       "the port's line, 10000 Mb/s, got 11 gbps");
+	wr_otg_err_free(&err);
+	/* 14,880,952 frames of 64 bytes fill 10 Gb/s (84 bytes on the line
+	 * each): one more is above it. */
+	CU_ASSERT_EQUAL(flow_frames(UDP_FLOW(", \"rate\": {\"choice\": \"pps\", "
+				    "\"pps\": 14880952}"), 1, &fr, &fl, &err), 0);
+	CU_ASSERT_EQUAL(flow_frames(UDP_FLOW(", \"rate\": {\"choice\": \"pps\", "
+				    "\"pps\": 14880953}"), 1, &fr, &fl, &err), -EINVAL);
+	CU_ASSERT_STRING_EQUAL(err0(&err), "flows[0].rate: pps: 14880953 frames of "
+			       "64 bytes a second are above the port's line, "
+			       "10000 Mb/s");
+	wr_otg_err_free(&err);
 }
 
 /* duration: fixed_packets, fixed_seconds, bursts (count, trains with the
@@ -985,6 +1016,133 @@ test_schedule(void)
 	wr_otg_err_free(&err);
 }
 
+
+/* The first @p n frames of stream @p s, as the generator makes them. */
+static void
+stream_frames(const struct wr_stream *s, unsigned int n, struct frames *fr)
+{
+	struct wr_frame_tmpl *t = NULL;
+	struct wr_frame_gen g;
+	struct wr_error e;
+	unsigned int k;
+
+	if (wr_frame_tmpl_create(s, 0, &t, &e) != 0)
+		fprintf(stderr, "tmpl: %s\n", e.msg);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+	wr_frame_gen_init(&g, t, 0, 1);
+	fr->n = n;
+	fr->count = s->count;
+	fr->rate = s->rate;
+	fr->train_frames = s->train_frames;
+	fr->sig_off = wr_frame_tmpl_sig_off(t);
+	for (k = 0; k < n; k++) {
+		memcpy(fr->b[k], wr_frame_tmpl_bytes(t), wr_frame_tmpl_max_len(t));
+		fr->len[k] = wr_frame_gen_next(&g, fr->b[k]);
+	}
+	wr_frame_tmpl_free(t);
+}
+
+/* A config snappi 1.61.0 serialised (test/fixtures/otg_flow_snappi.py
+ * writes it): checked, planned, its stream file loaded, and every field
+ * of the first frames of each flow where the config puts it. */
+static void
+test_snappi(void)
+{
+	static const int port_map[2] = { 0, 1 };
+	static struct frames fr;
+	struct wr_stream_file file;
+	struct wr_otg_plan p;
+	struct wr_otg_err err;
+	struct wr_error e;
+	json_error_t je;
+	json_t *cfg;
+	char *yaml = NULL;
+	unsigned int k, n64 = 0;
+	uint16_t sport[8];
+	int rc;
+
+	cfg = json_load_file(WR_FIXTURES "/otg_flow_snappi.json", 0, &je);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(cfg);
+	wr_otg_err_init(&err);
+	rc = wr_otg_check(cfg, "Config", &err);
+	if (rc == 0)
+		rc = wr_otg_plan_build(cfg, &dev_env, &p, &err);
+	if (rc != 0)
+		fprintf(stderr, "\n%s\n", err0(&err));
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT_EQUAL_FATAL(wr_otg_plan_yaml(&p, port_map, &yaml), 0);
+	memset(&file, 0, sizeof(file));
+	rc = wr_yaml_load_streams_buf("plan.yaml", yaml, strlen(yaml), &file, &e);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT_EQUAL_FATAL(file.n_streams, 2);
+
+	CU_ASSERT_EQUAL(p.flows[0].packets, 100);
+	CU_ASSERT_EQUAL(file.streams[0].port, 0);
+	CU_ASSERT_EQUAL(p.flows[0].rx_ports, 2);
+	stream_frames(&file.streams[0], 40, &fr);
+	CU_ASSERT_EQUAL(fr.count, 100);
+	CU_ASSERT_EQUAL(fr.rate.unit, WR_RATE_PPS);
+	CU_ASSERT_EQUAL(fr.rate.value, 5000000);
+	CU_ASSERT_EQUAL(fr.sig_off, 58);
+	for (k = 0; k < fr.n; k++) {
+		const uint8_t *f = fr.b[k], *ip = f + 18, *tcp = f + 38;
+		uint8_t ph[12];
+		uint16_t sum;
+
+		CU_ASSERT_EQUAL(fr.len[k], 252);
+		CU_ASSERT(mac_is(f, "02:00:00:00:00:99"));
+		CU_ASSERT_EQUAL(f[11], 1 + k % 5);
+		CU_ASSERT_EQUAL(be16(f + 12), 0x8100);
+		CU_ASSERT_EQUAL(be16(f + 14), k % 2 ? 20 : 10);
+		CU_ASSERT_EQUAL(be16(f + 16), 0x0800);
+		CU_ASSERT_EQUAL(ip[1], 46 << 2 | 1);
+		CU_ASSERT_EQUAL(ip[9], 6);
+		CU_ASSERT_EQUAL(be32(ip + 12), ip4("10.0.0.1") + k % 4);
+		CU_ASSERT_EQUAL(be32(ip + 16), ip4("10.1.0.10") - 2 * (k % 3));
+		CU_ASSERT_EQUAL(ref_sum(ip, 20, 0), 0xffff);
+		if (k < 8)
+			sport[k] = be16(tcp);
+		CU_ASSERT_EQUAL(be16(tcp), sport[k % 8]);
+		CU_ASSERT(be16(tcp) >= 1000 && be16(tcp) <= 2000);
+		CU_ASSERT_EQUAL(be16(tcp + 2), 443);
+		CU_ASSERT_EQUAL(tcp[13], 0x02);
+		memcpy(ph, ip + 12, 8);
+		ph[8] = 0;
+		ph[9] = 6;
+		ph[10] = (uint8_t)((252 - 38) >> 8);
+		ph[11] = (uint8_t)(252 - 38);
+		sum = ref_sum(ph, 12, 0);
+		CU_ASSERT_EQUAL(ref_sum(tcp, 252 - 38, sum), 0xffff);
+	}
+	CU_ASSERT(sport[0] != sport[1] || sport[1] != sport[2]);
+
+	CU_ASSERT_EQUAL(file.streams[1].port, 1);
+	CU_ASSERT_EQUAL(p.flows[1].packets, 24);
+	stream_frames(&file.streams[1], 24, &fr);
+	CU_ASSERT_EQUAL(fr.count, 24);
+	CU_ASSERT_EQUAL(fr.rate.unit, WR_RATE_PERCENT);
+	CU_ASSERT_EQUAL(fr.rate.value, 100000);
+	CU_ASSERT_EQUAL(fr.train_frames, 0);
+	for (k = 0; k < fr.n; k++) {
+		const uint8_t *f = fr.b[k], *ip = f + 14;
+
+		n64 += fr.len[k] == 124;
+		CU_ASSERT(fr.len[k] == 124 || fr.len[k] == 566 || fr.len[k] == 1514);
+		CU_ASSERT(mac_is(f, "00:00:00:00:00:00"));
+		CU_ASSERT(mac_is(f + 6, "02:00:00:00:00:02"));
+		CU_ASSERT_EQUAL(be32(ip) & 0xfffff, 7 + k % 3);
+		CU_ASSERT_EQUAL(be16(ip + 40), 4000);
+		CU_ASSERT_EQUAL(be16(ip + 42), 5000 + k % 4);
+		CU_ASSERT_EQUAL(sum6(ip, ip + 40, fr.len[k] - 54, 17), 0);
+	}
+	CU_ASSERT_EQUAL(n64, 14);
+	wr_stream_file_free(&file);
+	free(yaml);
+	wr_otg_plan_free(&p);
+	wr_otg_err_free(&err);
+	json_decref(cfg);
+}
+
 /* Refusals name the JSON path and what was expected. */
 static void
 test_refusals(void)
@@ -1010,6 +1168,18 @@ test_refusals(void)
 	CU_ASSERT_STRING_EQUAL(err0(&err), "flows[0].packet[1].ipv4.total_length: "
 			       "computed by wirerate on every frame (auto): no "
 			       "value can be given");
+	wr_otg_err_free(&err);
+
+	/* The one value the stack always writes is taken. */
+	rc = flow_frames(ETH_IP4_UDP("", "\"header_length\": " V(5), "", ""), 1,
+			 &fr, &fl, &err);
+	CU_ASSERT_EQUAL(rc, 0);
+	rc = flow_frames(ETH_IP4_UDP("", "\"header_length\": " V(6), "", ""), 1,
+			 &fr, &fl, &err);
+	CU_ASSERT_EQUAL(rc, -EINVAL);
+	CU_ASSERT_STRING_EQUAL(err0(&err), "flows[0].packet[1].ipv4.header_length: "
+			       "computed by wirerate on every frame (auto): no "
+			       "value can be given but the one it computes");
 	wr_otg_err_free(&err);
 
 	rc = flow_frames(ETH_IP4_UDP("",
@@ -1048,6 +1218,25 @@ test_refusals(void)
 			       "flows[0].packet[1].lacp: not supported: "
 			       "wirerate has no LACP layer");
 	wr_otg_err_free(&err);
+
+	rc = flow_frames(FLOW("{\"choice\": \"ipv4\"}, {\"choice\": \"udp\"}", ""),
+			 1, &fr, &fl, &err);
+	CU_ASSERT_EQUAL(rc, -EINVAL);
+	CU_ASSERT_STRING_EQUAL(err0(&err), "flows[0].packet[0]: ipv4: wirerate's "
+			       "frames start with an ethernet header");
+	wr_otg_err_free(&err);
+
+	/* GTPv1's optional fields without their flags: 0 (as snappi writes
+	 * them) is taken, another value refused. */
+	rc = flow_frames(FLOW("{\"choice\": \"ethernet\"}, {\"choice\": \"ipv4\"},"
+			      "{\"choice\": \"udp\"}, {\"choice\": \"gtpv1\", "
+			      "\"gtpv1\": {\"squence_number\": " V(0) ", "
+			      "\"n_pdu_number\": " V(3) "}}", ""), 1, &fr, &fl, &err);
+	CU_ASSERT_EQUAL(rc, -EINVAL);
+	CU_ASSERT_STRING_EQUAL(err0(&err), "flows[0].packet[3].gtpv1.n_pdu_number: "
+			       "sent only with pn_flag 1 (else 0)");
+	CU_ASSERT_EQUAL(json_array_size(err.errors), 1);
+	wr_otg_err_free(&err);
 }
 
 static CU_TestInfo flow_tests[] = {
@@ -1065,6 +1254,7 @@ static CU_TestInfo flow_tests[] = {
 	{ "schedule", test_schedule },
 	{ "devices", test_devices },
 	{ "update", test_update },
+	{ "snappi", test_snappi },
 	{ "refusals", test_refusals },
 	CU_TEST_INFO_NULL,
 };

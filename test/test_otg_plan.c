@@ -202,6 +202,40 @@ test_ports(void)
 		NULL);
 }
 
+/* A port of another server: its device is checked there, when the
+ * handlers apply the layer1 and load its stream file. */
+static void
+test_remote_port(void)
+{
+	struct wr_otg_plan p;
+	int map[2] = { -1, 0 };
+	char *yaml;
+
+	env.remote_ok = true;
+	CU_ASSERT_EQUAL_FATAL(build("{\"ports\": [{\"name\": \"p1\", \"location\": "
+		"\"veth-a\"}, {\"name\": \"p2\", \"location\": \"10.0.0.2:18300/1\"}],"
+		"\"layer1\": [{\"name\": \"l\", \"port_names\": [\"p2\"], \"speed\": "
+		"\"speed_25_gbps\", \"mtu\": 9000}], \"devices\": [{\"name\": \"d\","
+		"\"ethernets\": [{\"name\": \"e\", \"connection\": {\"choice\": "
+		"\"port_name\", \"port_name\": \"p2\"}, \"mac\": \"02:00:00:00:00:02\","
+		"\"mtu\": 9000}]}]}", &p, NULL), 0);
+	env.remote_ok = false;
+	CU_ASSERT_FALSE(p.ports[0].loc.remote);
+	CU_ASSERT_TRUE(p.ports[1].loc.remote);
+	CU_ASSERT_STRING_EQUAL(p.ports[1].loc.host, "10.0.0.2");
+	CU_ASSERT_EQUAL(p.ports[1].loc.port, 18300);
+	CU_ASSERT_EQUAL(p.ports[1].loc.index, 1);
+	CU_ASSERT_EQUAL(p.ports[1].l1.speed_mbps, 25000);
+	CU_ASSERT_EQUAL(p.ports[1].line_mbps, 25000);
+	CU_ASSERT_EQUAL(p.ports[1].l1.mtu, 9000);
+	/* The remote server's file: its device's host on its port 0. */
+	CU_ASSERT_EQUAL_FATAL(wr_otg_plan_yaml(&p, map, &yaml), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(yaml, "\"port\": 0"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(yaml, "\"name\": \"e\""));
+	free(yaml);
+	wr_otg_plan_free(&p);
+}
+
 static void
 test_refused_members(void)
 {
@@ -230,6 +264,8 @@ test_layer1(void)
 		"\"mtu\": 9000, \"promiscuous\": false}]}", &p, NULL), 0);
 	CU_ASSERT_TRUE(p.ports[0].l1.set);
 	CU_ASSERT_EQUAL(p.ports[0].l1.speed_mbps, 10000);
+	CU_ASSERT_EQUAL(p.ports[0].line_mbps, 10000);
+	CU_ASSERT_EQUAL(p.ports[1].line_mbps, 0);
 	CU_ASSERT_EQUAL(p.ports[0].l1.mtu, 9000);
 	CU_ASSERT_EQUAL(p.ports[0].l1.promisc, 0);
 	CU_ASSERT_FALSE(p.ports[1].l1.set);
@@ -268,6 +304,15 @@ test_layer1(void)
 		"so speed_1_gbps cannot be checked",
 		"layer1[0].promiscuous: port \"p2\"'s device cannot set "
 		"promiscuous mode", NULL);
+	/* Nor an MTU it does not report. */
+	env.ports[0].mtu = 0;
+	env.ports[0].mtu_max = 0;
+	refused("{" PORTS ", \"layer1\": [{\"name\": \"l\", \"port_names\": "
+		"[\"p1\"], \"mtu\": 1500}]}",
+		"layer1[0].mtu: port \"p1\"'s device does not report its MTU, so "
+		"1500 cannot be checked", NULL);
+	env.ports[0].mtu = 1500;
+	env.ports[0].mtu_max = 9000;
 }
 
 /* The capture of @p filters on p1, its expression; NULL when refused. */
@@ -399,7 +444,9 @@ test_capture_filters(void)
 		"\"ether_type\": {\"value\": \"10800\", \"mask\": \"00\", "
 		"\"negate\": false}}},"
 		"{\"choice\": \"vlan\", \"vlan\": {\"cfi\": {\"value\": \"0\", "
-		"\"mask\": \"1\", \"negate\": true}}},"
+		"\"mask\": \"1\", \"negate\": true}, \"priority\": {\"value\": "
+		"\"8\", \"mask\": \"0\", \"negate\": false}, \"id\": {\"value\": "
+		"\"0fff\", \"mask\": \"1000\", \"negate\": false}}},"
 		"{\"choice\": \"custom\", \"custom\": {\"offset\": 0, "
 		"\"bit_length\": 200, \"value\": \"00\", \"mask\": \"00\","
 		"\"negate\": false}}]},"
@@ -408,8 +455,11 @@ test_capture_filters(void)
 		"at most 16 bits",
 		"captures[0].filters[0].ethernet.pfc_queue: not supported by "
 		"wirerate (refused, not ignored: doc/otg.md lists what is)",
+		"captures[0].filters[1].vlan.priority.value: expected hex of at most "
+		"3 bits",
 		"captures[0].filters[1].vlan.cfi: the mask leaves no bit to compare, "
 		"so negate would keep no frame",
+		"captures[0].filters[1].vlan.id.mask: expected hex of at most 12 bits",
 		"captures[0].filters[2].custom.bit_length: expected 1 to 128 bits "
 		"within the first 65535 bytes of a frame",
 		"captures[0].port_names[1]: no port is called \"p7\" (ports[].name)",
@@ -584,6 +634,15 @@ test_devices_refused(void)
 		"devices[0].ethernets[4].mac: expected the ethernet's MAC (wirerate "
 		"does not choose one)",
 		NULL);
+	/* A MAC is one host's, on any port. */
+	refused("{" PORTS ", \"devices\": [{\"name\": \"d1\", \"ethernets\": ["
+		"{\"name\": \"e1\", \"connection\": {\"choice\": \"port_name\","
+		"  \"port_name\": \"p1\"}, \"mac\": \"02:00:00:00:00:01\"}]},"
+		"{\"name\": \"d2\", \"ethernets\": [{\"name\": \"e2\", \"connection\": "
+		"{\"choice\": \"port_name\", \"port_name\": \"p2\"}, \"mac\": "
+		"\"02:00:00:00:00:01\"}]}]}",
+		"devices[1].ethernets[0].mac: 02:00:00:00:00:01 is already the MAC "
+		"of devices[0].ethernets[0] (a MAC is one host's)", NULL);
 	/* Names are the config's, once. */
 	refused("{" PORTS ", \"flows\": [{\"name\": \"p2\", "
 		"\"tx_rx\": {\"choice\": \"port\", \"port\": {\"tx_name\": \"p1\","
@@ -842,6 +901,7 @@ main(int argc, char **argv)
 	static CU_TestInfo tests[] = {
 		{ "location", test_location },
 		{ "ports", test_ports },
+		{ "remote_port", test_remote_port },
 		{ "refused_members", test_refused_members },
 		{ "layer1", test_layer1 },
 		{ "capture_filters", test_capture_filters },

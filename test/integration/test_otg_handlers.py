@@ -7,6 +7,7 @@ final counts after a stop, captures answered as pcap or pcapng (read by capinfos
 and each refusal's status and JSON path (raw HTTP with urllib: snappi hides the status)."""
 
 import json
+import os
 import subprocess
 import time
 import unittest
@@ -94,7 +95,7 @@ class Handlers(OtgCase):
         self.assertNotEqual([s["name"] for s in self.rpc.streams()], loaded)
 
     def test_transmit_states(self):
-        """a alone; b started (the run restarts with both); a paused (its frames stop while
+        """a alone; b started (the run restarts with both, a's counts going on); a paused (its frames stop while
         b's go on); resumed; b stopped alone (a goes on); all stopped: every frame sent
         came back, counted exactly."""
         self.api.set_config(self.config(flows=("a", "b"), pps=2000))
@@ -104,10 +105,13 @@ class Handlers(OtgCase):
         self.assertEqual((m["a"].transmit, m["b"].transmit), ("started", "stopped"))
         self.assertGreater(m["a"].frames_tx, 0)
         self.assertEqual(m["b"].frames_tx, 0)
+        before = m["a"].frames_tx
         self.transmit("start", ["b"])
         time.sleep(0.3)
         m = self.flows()
         self.assertEqual((m["a"].transmit, m["b"].transmit), ("started", "started"))
+        # The server restarted its run for b: a's counts go on from where they were.
+        self.assertGreater(m["a"].frames_tx, before + 400)
         self.transmit("pause", ["a"])
         m1 = self.flows()
         time.sleep(0.5)
@@ -198,6 +202,35 @@ class Handlers(OtgCase):
         self.assertEqual([f.name for f in self.api.get_config().flows], ["a"])
         self.assertEqual(self.http("GET", "/capabilities/version")[1]["api_spec_version"],
                          "1.61.0")
+
+
+class OwnerTimeout(OtgCase):
+    """The OTG client's connections all closed past --owner-timeout: the server released
+    its ports (the JSON-RPC rule); the next control/state takes them back."""
+
+    def test_ports_taken_back(self):
+        rundir = self.path("run")
+        os.makedirs(rundir, mode=0o700)
+        sock = os.path.join(rundir, "memif.sock")
+        self.api = self.serve(
+            [f"net_memif0,role=server,socket={sock},socket-abstract=no,rsize=14",
+             f"net_memif1,role=client,socket={sock},socket-abstract=no,rsize=14"],
+            ["net_memif0", "net_memif1"], extra=["--owner-timeout", "0.5"])
+        self.api.set_config(Handlers.config(self, packets=100, pps=1000))
+        self.assertEqual([p["owner"] for p in self.rpc.ports()], ["otg", "otg"])
+        self.api._transport._session.close()      # snappi's keep-alive connection
+        self.assertTrue(wait_for(lambda: [p["owner"] for p in self.rpc.ports()] ==
+                                 [None, None], 5, 0.1), self.rpc.ports())
+        api = snappi.api(location=f"{self.SCHEME}://127.0.0.1:{OTG_PORT}", verify=False)
+        cs = api.control_state()
+        cs.traffic.flow_transmit.state = "start"
+        api.set_control_state(cs)
+        self.assertEqual([p["owner"] for p in self.rpc.ports()], ["otg", "otg"])
+        mr = api.metrics_request()
+        mr.flow.flow_names = ["a"]
+        self.assertTrue(wait_for(lambda: api.get_metrics(mr).flow_metrics[0].frames_rx == 100,
+                                 10, 0.1))
+        self.assertEqual(api.get_metrics(mr).flow_metrics[0].frames_tx, 100)
 
 
 if __name__ == "__main__":

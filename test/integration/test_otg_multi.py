@@ -14,8 +14,8 @@ import sys
 import time
 import unittest
 
-from wrtest import ROOT, WIRERATE, EalCase, wait_for
-from otg_util import import_snappi, setns, sh, _libc, _CLONE_NEWNET
+from wrtest import ROOT, WIRERATE, EalCase, kill, wait_for
+from otg_util import decode, import_snappi, setns, sh, _libc, _CLONE_NEWNET
 
 sys.path.insert(0, os.path.join(ROOT, "python"))
 import wirerate  # noqa: E402
@@ -31,10 +31,13 @@ RATE_PPS = 2000
 # (name, tx server/port, rx server/port, frames, size): each a different count, so a frame
 # counted on the wrong flow shows.
 FLOWS = [("ab", ("a", 0), ("b", 0), 1000, 128),
-         ("bc", ("b", 1), ("c", 0), 1200, 256),
+         ("cb", ("c", 0), ("b", 1), 1200, 256),
          ("ca", ("c", 1), ("a", 1), 1400, 192),
          ("ba", ("b", 0), ("a", 0), 800, 128)]
+# Control address, CPU of the lcores; B's port 1 has a second TX lcore (on the other CPU):
+# two lanes, so a flow it sends to a port of one lane is refused (test_refused_configs).
 SERVERS = {"a": ("10.66.6.1", 0), "b": ("10.66.6.2", 1), "c": ("10.66.6.3", 1)}
+LANES = {("b", 1): 2}
 
 
 class ThreeServers(EalCase):
@@ -100,10 +103,12 @@ class ThreeServers(EalCase):
         prefix = f"multi{self.tag}{k}"
         self.addCleanup(shutil.rmtree, os.path.join("/var/run/dpdk", prefix), True)
         ifs = [self.ifs[(k, 0)], self.ifs[(k, 1)]]
-        eal = ["--no-pci", "--in-memory", f"--file-prefix={prefix}",
-               f"--lcores=0@{cpu},1@{cpu}"]
-        eal += [f"--vdev=net_af_packet{i},iface={ifc}" for i, ifc in enumerate(ifs)]
-        ports = "".join(f"  - device: net_af_packet{i}\n    tx_lcores: [1]\n    rx_lcore: 1\n"
+        lcores = f"0@{cpu},1@{cpu}" + (f",2@{1 - cpu}" if k == "b" else "")
+        eal = ["--no-pci", "--in-memory", f"--file-prefix={prefix}", f"--lcores={lcores}"]
+        eal += [f"--vdev=net_af_packet{i},iface={ifc},qpairs={LANES.get((k, i), 1)}"
+                for i, ifc in enumerate(ifs)]
+        ports = "".join(f"  - device: net_af_packet{i}\n"
+                        f"    tx_lcores: {[1, 2][:LANES.get((k, i), 1)]}\n    rx_lcore: 1\n"
                         for i in range(2))
         prof = self.write(f"{k}.yaml", "version: 1\neal: [" +
                           ", ".join(f'"{a}"' for a in eal) + "]\nports:\n" + ports)
@@ -112,6 +117,7 @@ class ThreeServers(EalCase):
                 "--token-file", self.token]
         if k == "a":
             argv += ["--otg", f"http://127.0.0.1:{OTG_PORT}"]
+
 
         # The test's thread is still in the root namespace: reach the server over its Unix
         # socket, which every namespace shares.
@@ -162,8 +168,9 @@ class ThreeServers(EalCase):
         # Each server holds every flow's stream, in the config's order (a signature's
         # stream index is one flow everywhere).
         for k, c in self.rpc.items():
-            self.assertEqual([s["name"] for s in c.call("streams.list")["streams"]],
-                             [f[0] for f in FLOWS], k)
+            self.assertEqual([(s["index"], s["name"].split("-", 1)[1])
+                              for s in c.call("streams.list")["streams"]],
+                             [(i, f[0]) for i, f in enumerate(FLOWS)], k)
         cs = self.api.control_state()
         cs.traffic.flow_transmit.state = cs.traffic.flow_transmit.START
         self.api.set_control_state(cs)
@@ -182,17 +189,27 @@ class ThreeServers(EalCase):
             self.assertEqual(m.bytes_rx, frames * size, name)
             self.assertEqual(m.loss, 0, name)
             for k, st in stats.items():
-                row = next(r for r in st["streams"] if r["name"] == name)
+                row = next(r for r in st["streams"] if r["name"].endswith("-" + name))
                 self.assertEqual(row["tx_pkts"], frames if k == ts else 0, (name, k))
                 self.assertEqual(row["rx_pkts"], frames if k == rs else 0, (name, k))
-        # One instant on three clocks: the first frames left within what the clocks and
-        # the shared CPUs allow (namespaces share CLOCK_REALTIME: the offsets measured are
-        # the round trips' asymmetry, microseconds; a poller sharing its CPU may wait for it).
-        starts = {k: st["tx_started_at"] for k, st in stats.items()}
-        spread = max(starts.values()) - min(starts.values())
-        print(f"\nfirst frames of three servers within {spread * 1e6:.0f} us: "
-              f"{ {k: round((v - min(starts.values())) * 1e6) for k, v in starts.items()} } us")
-        self.assertLess(spread, 0.005, starts)
+        # One instant on three clocks: each server was given start_at in its own clock (ours
+        # + the offset measured from server.info round trips).  Namespaces share one
+        # CLOCK_REALTIME, so the instants asked must agree to within the offsets' error
+        # (half a round trip: tens of microseconds here).
+        asked = {k: st["tx_scheduled_at"] for k, st in stats.items()}
+        late = {k: st["tx_late_ns"] for k, st in stats.items()}
+        spread = max(asked.values()) - min(asked.values())
+        print(f"\nstart_at on three servers within {spread * 1e6:.1f} us "
+              f"({ {k: round((v - min(asked.values())) * 1e6, 1) for k, v in asked.items()} } "
+              f"us); first frames after it: { {k: round(v / 1e3) for k, v in late.items()} } us")
+        self.assertLess(spread, 0.001, asked)
+        # The first frame leaves when the TX lcore has its CPU: here three busy-polling
+        # lcores share two CPUs, so one may wait for a time slice of the kernel's
+        # scheduler (issue 31: 3.6-6.7 ms for one neighbour); the schedule's origin stays
+        # start_at (doc/api.md, stats.get).
+        for k, ns in late.items():
+            self.assertGreaterEqual(ns, 0, k)
+            self.assertLess(ns, 100e6, k)
         # Stopped everywhere by one request.
         cs = self.api.control_state()
         cs.traffic.flow_transmit.state = cs.traffic.flow_transmit.STOP
@@ -202,14 +219,98 @@ class ThreeServers(EalCase):
         for m in self.flow_metrics().values():
             self.assertEqual(m.transmit, "stopped", m.name)
 
-    def test_unreachable_location(self):
-        """A location whose server does not answer: an OTG error by path, nothing set."""
+    def test_captures_and_config_again(self):
+        """A capture on another server's port and on A's, fetched through A; then the config
+        set again (the remote sessions own the ports already) and run again, exact again."""
+        cfg = self.config()
+        for port in ("b0", "a1"):
+            cfg.captures.capture(name=f"cap-{port}", port_names=[port])
+        self.api.set_config(cfg)
+        cs = self.api.control_state()
+        cs.port.capture.port_names = ["b0", "a1"]
+        cs.port.capture.state = cs.port.capture.START
+        self.api.set_control_state(cs)
+        self.run_all()
+        # b0 receives flow ab (A -> B), a1 flow ca (C -> A): the captures hold exactly those
+        # frames, whatever server they were taken on; tshark reads them.
+        for port, flow in (("b0", "ab"), ("a1", "ca")):
+            req = self.api.capture_request()
+            req.port_name = port
+            pcap = self.path(f"{port}.pcap")
+            with open(pcap, "wb") as f:
+                f.write(self.api.get_capture(req).read())
+            i = next(i for i, fl in enumerate(FLOWS) if fl[0] == flow)
+            rows = decode(pcap, ["frame.len", "udp.dstport", "ip.src"])
+            self.assertEqual(len(rows), FLOWS[i][3], port)
+            self.assertEqual({tuple(r) for r in rows},
+                             {(str(FLOWS[i][4] - 4), str(2048 + i), f"198.18.{i}.1")}, port)
+        self.stop_all()
+        # The same config again: the remote ports are the controller's session's already.
+        self.api.set_config(self.config())
+        self.run_all()
+        self.stop_all()
+        # B restarted: A's connection to it is gone, and so is its session there (the
+        # secret A holds names nothing); the next config opens it again, a new session.
+        a = self.peers[2]
+        kill(self.peers[0])
+        self.rpc["b"].close()
+        self.serve("b")
+        self.api.set_config(self.config())
+        self.run_all()
+        self.stop_all()
+        log = a.log(limit=1 << 20)
+        for k, n in (("b", 2), ("c", 1)):
+            self.assertEqual(log.count(f"OTG: server {SERVERS[k][0]}:{RPC_PORT}: logged in "
+                                       f"as session otg-{a.pid}"), n, log)
+
+    def run_all(self):
+        cs = self.api.control_state()
+        cs.traffic.flow_transmit.state = cs.traffic.flow_transmit.START
+        self.api.set_control_state(cs)
+        want = {f[0]: f[3] for f in FLOWS}
+        done = wait_for(lambda: all(m.frames_rx == want[n] and m.frames_tx == want[n]
+                                    for n, m in self.flow_metrics().items()), 30, 0.25)
+        self.assertTrue(done, {n: (m.frames_tx, m.frames_rx)
+                               for n, m in self.flow_metrics().items()})
+
+    def stop_all(self):
+        cs = self.api.control_state()
+        cs.traffic.flow_transmit.state = cs.traffic.flow_transmit.STOP
+        self.api.set_control_state(cs)
+        self.assertTrue(wait_for(lambda: all(c.call("server.info")["state"] == "done"
+                                             for c in self.rpc.values()), 10, 0.1))
+
+    def test_refused_configs(self):
+        """Configs another server makes wrong, each an OTG error by path, nothing set: a
+        location whose server does not answer, a port it does not have, a flow whose
+        receiving port has fewer lanes than its sender's."""
         cfg = self.config()
         cfg.ports[5].location = f"10.66.6.9:{RPC_PORT}/0"  # no such host on the bridge
         with self.assertRaises(Exception) as e:
             self.api.set_config(cfg)
         self.assertIn("ports[5].location", str(e.exception))
         self.assertEqual(self.rpc["b"].call("streams.list")["streams"], [])
+        # A port the server there does not have: by path too.
+        cfg = self.config()
+        cfg.ports[3].location = f"{SERVERS['b'][0]}:{RPC_PORT}/7"
+        with self.assertRaises(Exception) as e:
+            self.api.set_config(cfg)
+        self.assertIn(f"ports[3].location: {SERVERS['b'][0]}:{RPC_PORT} has 2 ports: no port 7",
+                      str(e.exception))
+        self.assertEqual(self.rpc["b"].call("streams.list")["streams"], [])
+        # B's port 1 sends on two lanes; C's port 0 counts one.
+        cfg = self.config()
+        f = cfg.flows.flow(name="bc")[-1]
+        f.tx_rx.port.tx_name = "b1"
+        f.tx_rx.port.rx_names = ["c0"]
+        f.packet.ethernet().ipv4().udp()
+        f.metrics.enable = True
+        with self.assertRaises(Exception) as e:
+            self.api.set_config(cfg)
+        self.assertIn(f"flows[{len(FLOWS)}].tx_rx: port c0 receives it on another server with "
+                      "1 TX lcores, fewer than its sending port b1 has (2)",
+                      " ".join(str(e.exception).split()))  # snappi folds long lines
+        self.assertEqual(self.rpc["c"].call("streams.list")["streams"], [])
 
 
 if __name__ == "__main__":

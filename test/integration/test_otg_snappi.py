@@ -210,10 +210,10 @@ class Scenarios:
         self.assertEqual(ports["p1"].bytes_tx, n * size)
         self.assertEqual(ports["p2"].bytes_rx, n * size)
         recs = pcap_records(pcap)
-        self.assertEqual(len(recs), n)
-        self.assertEqual({len(b) for _, b in recs}, {size - 4})
         if before is not None:
-            self.assertEqual(self.far_counter() - before, n)
+            self.assertEqual(self.far_counter() - before, n, self.far_note(m))
+        self.assertEqual(len(recs), n, self.far_note(m))
+        self.assertEqual({len(b) for _, b in recs}, {size - 4})
 
     # ---- bad configs ----
 
@@ -303,8 +303,13 @@ class OtgVeth(Scenarios, OtgCase):
     def far_end(self):
         # The kernel delivered what port 1 counted; a moment for tcpdump's buffer.
         time.sleep(0.3)
-        self.stop_tcpdump(self.dump)
+        self.dump_said = self.stop_tcpdump(self.dump).strip().replace("\n", "; ")
         return self.dump_path
+
+    def far_note(self, m):
+        """What to say when the far side's count and a flow's disagree."""
+        return (f"the kernel's count on {self.b}: {kernel_counter(self.b, 'rx_packets')}; "
+                f"tcpdump: {self.dump_said}; the flow: {m.serialize(m.DICT)}")
 
     def far_counter(self):
         return kernel_counter(self.b, "rx_packets")
@@ -350,9 +355,7 @@ class OtgVeth(Scenarios, OtgCase):
         time.sleep(0.3)
         pcap = self.far_end()
         t = self.kernel_times(pcap)
-        self.assertEqual(len(t), m.frames_tx,
-                         f"the kernel's count on {self.b}: "
-                         f"{kernel_counter(self.b, 'rx_packets')}; {m.serialize(m.DICT)}")
+        self.assertEqual(len(t), m.frames_tx, self.far_note(m))
         self.assertEqual(m.frames_rx, m.frames_tx)
         gaps = [(t[i + 1] - t[i], i) for i in range(len(t) - 1)]
         big, at = max(gaps)
@@ -389,7 +392,7 @@ class OtgVeth(Scenarios, OtgCase):
         m = self.wait_flows(["f1"], timeout=5)["f1"]
         pcap = self.far_end()
         t = self.kernel_times(pcap)
-        self.assertEqual(len(t), m.frames_tx)
+        self.assertEqual(len(t), m.frames_tx, self.far_note(m))
         before = [x for x in t if x < t_up - 0.1]
         after = [x for x in t if x > t_done + 0.1]
         self.assertGreater(len(before), 500)
@@ -425,7 +428,7 @@ class OtgVeth(Scenarios, OtgCase):
         pcap = self.far_end()
         rows = [(float(t), int(n)) for t, n in decode(pcap, ["frame.time_epoch", "frame.len"],
                                                       "udp")]
-        self.assertEqual(len(rows), m.frames_tx)
+        self.assertEqual(len(rows), m.frames_tx, self.far_note(m))
         self.assertEqual(m.frames_rx, m.frames_tx)
         self.assertEqual({n for _, n in rows}, {124, 252})
         self.assertEqual({n for t, n in rows if t < t_up}, {124})
@@ -504,9 +507,10 @@ class OtgVeth(Scenarios, OtgCase):
         self.assertIn("2001:db8:71::2", {r[2] for r in nd_a if r[0] == "136"}, nd_a)
 
     def test_flow_between_devices(self):
-        """A flow from d1's IPv4 to d2's (tx_rx device) with every header field auto: its
-        frames carry d1's and d2's MACs (the gateway's, resolved) and addresses, good
-        checksums, and its metrics count them."""
+        """A flow from d1's IPv4 to d2's (tx_rx device), its ethernet.dst left auto (the
+        model's default: the gateway's MAC, resolved by ARP), the rest as a lab's script
+        sets it (the model's ethernet.src has no auto; ipv4's auto is DHCP's): its frames
+        carry d2's MAC, good checksums, and its metrics count them."""
         c = self.two_devices()
         f = c.flows.flow(name="dev")[-1]
         f.tx_rx.device.tx_names = ["d1.v4"]
@@ -515,7 +519,9 @@ class OtgVeth(Scenarios, OtgCase):
         f.rate.pps = 1000
         f.duration.fixed_packets.packets = 20
         f.metrics.enable = True
-        f.packet.ethernet().ipv4().udp()
+        eth, ip, _ = f.packet.ethernet().ipv4().udp()
+        eth.src.value = MAC_A
+        ip.src.value, ip.dst.value = "10.7.1.1", "10.7.1.2"
         self.start_devices(c)
         self.transmit(["dev"], "start")
         m = self.wait_flows(["dev"], frames_rx={"dev": 20})["dev"]
@@ -524,7 +530,8 @@ class OtgVeth(Scenarios, OtgCase):
         udp = decode(pcap, ["eth.src", "eth.dst", "ip.src", "ip.dst", "frame.len",
                             "ip.checksum.status", "udp.checksum.status"],
                      "udp && eth.src == " + MAC_A)
-        self.assertEqual(len(udp), 20)
+        self.assertEqual(len(udp), 20, decode(pcap, ["eth.src", "eth.dst", "ip.src", "ip.dst",
+                                                     "frame.len"], "udp")[:3])
         self.assertEqual({tuple(r) for r in udp},
                          {(MAC_A, MAC_B, "10.7.1.1", "10.7.1.2", "96", "1", "1")})
 
@@ -563,6 +570,29 @@ class OtgMemif(Scenarios, OtgCase):
 
     def far_counter(self):
         return None
+
+    def far_note(self, m):
+        return f"the flow: {m.serialize(m.DICT)}"
+
+
+class OtgHttps(OtgCase):
+    """As a lab's script runs by default: https:// (the certificate the server made at
+    start, snappi's verify=False), the memif pair."""
+
+    SCHEME = "https"
+
+    def setUp(self):
+        super().setUp()
+        self.api = self.serve_memif()
+        self.LOC = ("net_memif0", "net_memif1")
+
+    far_config = OtgMemif.far_config
+    far_begin = OtgMemif.far_begin
+    far_end = OtgMemif.far_end
+    far_counter = OtgMemif.far_counter
+    far_note = OtgMemif.far_note
+    base_config = Scenarios.base_config
+    test_metrics_over_https = Scenarios.test_metrics_equal_the_counts
 
 
 if __name__ == "__main__":

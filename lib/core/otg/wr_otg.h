@@ -33,6 +33,10 @@
  *                         loaded by the stream-file loader like any other
  *                         (streams.load), so an OTG config and a stream file
  *                         make the same frames.
+ *     wr_otg_plan_yaml_of() the same for one of several servers a plan
+ *                         spans: every flow at its index, the ones sent
+ *                         elsewhere as placeholders (wr_otg_multi.c), so
+ *                         signatures name one flow on every server.
  *     wr_otg_update()     a Config.Update (PATCH /config: flows' rate and
  *                         size) against a plan: what changes, per stream.
  *     wr_otg_metrics()    a Metrics.Request answered from stats.get
@@ -240,6 +244,20 @@ void wr_otg_plan_free(struct wr_otg_plan *p);
  */
 int wr_otg_plan_yaml(const struct wr_otg_plan *p, const int *port_map,
 		     char **yaml);
+
+/**
+ * The stream file server @p k of a plan loads, when the plan spans the
+ * @p n servers whose ports @p maps give (maps[k][i]: plan port i's engine
+ * port on server k, -1 elsewhere; as wr_otg_metrics()'s): every flow's
+ * stream, in the plan's order, so a signature's stream index means one
+ * flow on every server; the flows sent elsewhere as placeholders (the
+ * flow's name and latency, on the port that receives it here), which
+ * count what they receive and which traffic.start never names.  One
+ * server alone: wr_otg_plan_yaml()'s file.
+ * @return 0; -ENOMEM.
+ */
+int wr_otg_plan_yaml_of(const struct wr_otg_plan *p, const int *const *maps,
+			unsigned int n, unsigned int k, char **yaml);
 
 /**
  * Apply Config.Update @p upd (checked) to @p p: each named flow's new rate

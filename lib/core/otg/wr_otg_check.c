@@ -11,9 +11,10 @@
 #include "wr_otg.h"
 #include "wr_otg_schema.h"
 
-/* Deeper than any request of the model nests (Config's deepest chain of
- * objects and arrays is about 20); past it the document is refused rather
- * than walked on the stack. */
+/* The walk follows the model's schemas, which have no cycles: its deepest
+ * chain of objects is 17 (Config.Update; Config's is 16), so a document
+ * nested deeper is refused at an unknown member first.  The cap guards the
+ * stack should a later model recurse. */
 #define CHECK_DEPTH_MAX 64
 /* "got ..." shows at most this much of a string the model refused. */
 #define GOT_MAX 48
@@ -23,6 +24,7 @@ struct check {
 	char path[1024];
 	size_t len;
 	unsigned int depth;
+	unsigned int made;           /**< inside an object the check made */
 };
 
 /* ---- the path of what is being checked ---- */
@@ -501,6 +503,12 @@ choose(struct check *c, json_t *o, const struct wr_otg_prop *h)
 		v = json_string(only->name);
 	else if (cp->def != NULL)
 		v = json_string(cp->def);
+	else if (c->made > 0 && cp->en != NULL && cp->en[0] != NULL &&
+		 cp->en[1] == NULL)
+		/* A required choice of one value in an object the check made
+		 * (snappi's {"choice": "auto"} for ipv4's dst, whose auto is
+		 * {"choice": "dhcp"} and nothing else). */
+		v = json_string(cp->en[0]);
 	else
 		return NULL;
 	if (v == NULL || json_object_set_new(o, cp->name, v) != 0)
@@ -562,7 +570,9 @@ check_object(struct check *c, json_t *o, uint16_t head)
 
 			if (made != NULL) {
 				json_object_set_new(o, p->name, made);
+				c->made++;
 				check_object(c, made, p->ref);
+				c->made--;
 			}
 		} else if (p->flags & WR_OTG_REQ) {
 			wr_otg_err_add(c->err, c->path, "required, missing");
@@ -620,14 +630,14 @@ static json_t *
 default_object(uint16_t head)
 {
 	struct wr_otg_err err;
-	struct check c = { .err = &err };
+	struct check c = { .err = &err, .made = 1 };
 	json_t *o = json_object();
 
 	if (o == NULL)
 		return NULL;
 	wr_otg_err_init(&err);
-	/* Required members without a default are simply absent here: the
-	 * caller fills them. */
+	/* Required members without a default are absent here (their
+	 * errors dropped): the caller fills them. */
 	check_object(&c, o, head);
 	wr_otg_err_free(&err);
 	return o;

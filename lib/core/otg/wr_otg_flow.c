@@ -277,6 +277,13 @@ flow_rate(const json_t *r, const char *path, uint32_t size, uint32_t line_mbps,
 					      "integer >= 1, got 0");
 		snprintf(txt, sizeof(txt), "%" PRIu64 " pps", v);
 		*period_ns = 1e9 / (double)v;
+		/* Above the line at its smallest frames: refused. */
+		if (line_mbps > 0 && (double)v * ((size > 0 ? size : SIZE_MIN) + 20) *
+		    8 > line_mbps * 1e6)
+			return wr_otg_err_add(err, path, "pps: %" PRIu64 " frames "
+					      "of %u bytes a second are above "
+					      "the port's line, %u Mb/s", v,
+					      size > 0 ? size : SIZE_MIN, line_mbps);
 		return set(stream, "rate", json_string(txt));
 	}
 	for (i = 0; i < 4; i++)
@@ -289,6 +296,10 @@ flow_rate(const json_t *r, const char *path, uint32_t size, uint32_t line_mbps,
 	if (v == 0)
 		return wr_otg_err_add(err, path, "%s: expected an integer >= 1, "
 				      "got 0", c);
+	if (line_mbps > 0 && (double)v * pow(1000, i) > line_mbps * 1e6)
+		return wr_otg_err_add(err, path, "%s: expected at most the port's "
+				      "line, %u Mb/s, got %" PRIu64 " %s", c,
+				      line_mbps, v, c);
 	snprintf(txt, sizeof(txt), "%" PRIu64 " %s L1", v, wr_units[i]);
 	if (size > 0)
 		*period_ns = (size + 20) * 8 * 1e9 / ((double)v * pow(1000, i));
@@ -309,6 +320,8 @@ time_ns(const json_t *o, const char *path, uint32_t line_mbps, double dflt_b,
 	if (get_num(o, c, strcmp(c, "bytes") == 0 ? dflt_b : 0, path, &v,
 		    err) != 0)
 		return -EINVAL;
+	if (v > 1e12)
+		return wr_otg_err_add(err, path, "%s: expected at most 1e12", c);
 	if (strcmp(c, "nanoseconds") == 0)
 		*ns = (uint64_t)llround(v);
 	else if (strcmp(c, "microseconds") == 0)
@@ -535,13 +548,14 @@ device_find(const struct wr_otg_plan *p, const char *name, int *af)
 
 	for (i = 0; name != NULL && i < json_array_size(p->devices); i++) {
 		const json_t *d = json_array_get(p->devices, i);
+		const char *dn = json_string_value(json_object_get(d, "name"));
 		const char *n4 = json_string_value(json_object_get(
 					json_object_get(d, "ipv4"), "name"));
 		const char *n6 = json_string_value(json_object_get(
 					json_object_get(d, "ipv6"), "name"));
 
 		*af = 0;
-		if (strcmp(json_string_value(json_object_get(d, "name")), name) == 0)
+		if (dn != NULL && strcmp(dn, name) == 0)
 			return d;
 		*af = 4;
 		if (n4 != NULL && strcmp(n4, name) == 0)
@@ -716,6 +730,8 @@ stream_validate(const json_t *stream, const char *path, struct wr_otg_err *err)
 	rest = strncmp(e.path, "streams[0]", 10) == 0 ? e.path + 10 : "";
 	if (strncmp(rest, ".stack[", 7) == 0)
 		wr_otg_at(where, "%s.packet[%s", path, rest + 7);
+	else if (strncmp(rest, ".stack", 6) == 0)
+		wr_otg_at(where, "%s.packet%s", path, rest + 6);
 	else
 		wr_otg_at(where, "%s%s", path, rest);
 	return wr_otg_err_add(err, where, "%s", e.msg);

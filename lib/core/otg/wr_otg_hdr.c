@@ -20,7 +20,9 @@
  *          a value overrides it (NEXT and AUTOV: `fixed` holds the
  *          model's auto value, for a pattern left out);
  *   STACK  a length the stack computes on every frame: auto (or the
- *          model's default value 0 where it has no auto) only;
+ *          model's default value 0 where it has no auto) only, or the
+ *          one value it always is (`fixed`: IPv4's IHL without options,
+ *          TCP's data offset, 5);
  *   CSUM   a checksum: generated good only (wirerate's are right on
  *          every frame);
  *   AUTOV  auto is the model's auto value (vxlan vni, mpls label);
@@ -29,9 +31,13 @@
  *   ADDR   an address whose auto is DHCP's lease: refused;
  *   DMAC   ethernet.dst: auto is the gateway's MAC, resolved when the run
  *          starts (a device's flow), else the model's auto value;
- *   TPID   vlan.tpid, the EtherType after the tag: the model has no auto
- *          here, and its default 0xFFFF names no protocol, so that
- *          default is taken as auto (the type of the header above).
+ *   TPID   vlan.tpid, the EtherType after the tag (ethernet.ether_type
+ *          is the tag's own TPID: featureprofiles' GDP test sets 0x8100
+ *          there and 0x6007 in vlan.tpid, and reads them on the wire in
+ *          that order): the model has no auto here; its default 0xFFFF
+ *          (models PR #335: 0x8100 made a payload read as a second tag)
+ *          is the header above's type when there is one, as
+ *          implementations fill it, else 0xFFFF.
  */
 enum {
 	F_MAP, F_FIXED, F_NEXT, F_STACK, F_CSUM, F_AUTOV, F_ADDR, F_DMAC,
@@ -97,7 +103,7 @@ static const struct wr_otg_fdesc f_arp[] = {
 
 static const struct wr_otg_fdesc f_ipv4[] = {
 	{ "version", NULL, I, 4, F_FIXED, "4", 4 },
-	{ "header_length", NULL, I, 4, F_STACK, NULL, 0 },
+	{ "header_length", NULL, I, 4, F_STACK, NULL, 5 },
 	{ "total_length", NULL, I, 16, F_STACK, NULL, 0 },
 	{ "identification", "id", I, 16, F_MAP, "0", 0 },
 	{ "reserved", NULL, I, 1, F_FIXED, "0", 0 },
@@ -137,7 +143,7 @@ static const struct wr_otg_fdesc f_tcp[] = {
 	{ "dst_port", "dst", I, 16, F_MAP, "0", 0 },
 	{ "seq_num", "seq", I, 32, F_MAP, "0", 0 },
 	{ "ack_num", "ack", I, 32, F_MAP, "0", 0 },
-	{ "data_offset", NULL, I, 4, F_STACK, "0", 0 },
+	{ "data_offset", NULL, I, 4, F_STACK, "0", 5 },
 	{ "ecn_ns", NULL, I, 1, F_FIXED, "0", 0 },
 	{ "window", "window", I, 16, F_MAP, "0", 0 },
 	{ "checksum", NULL, I, 16, F_CSUM, NULL, 0 },
@@ -301,11 +307,13 @@ field_one(const struct wr_otg_fdesc *f, const json_t *obj, const char *path,
 	} else if (f->how == F_STACK || f->how == F_CSUM) {
 		/* The model's default value where it has no auto (udp
 		 * length 0) means "computed", as implementations do. */
-		if (!(f->dval != NULL && seq_only(&s, 0)))
+		if (!(f->dval != NULL && seq_only(&s, 0)) &&
+		    !(f->fixed != 0 && seq_only(&s, f->fixed)))
 			rc = wr_otg_err_add(err, p, "computed by wirerate on "
 					    "every frame (auto): no value can "
-					    "be given");
-	} else if (f->how == F_TPID && seq_only(&s, 0xffff)) {
+					    "be given%s", f->fixed != 0 ?
+					    " but the one it computes" : "");
+	} else if (f->how == F_TPID && seq_only(&s, 0xffff) && above) {
 		rc = 0;
 	} else if (f->wr != NULL) {
 		rc = seq_put(layer, f->wr, &s, f->kind);
@@ -563,6 +571,15 @@ ipv4_hook(const struct hdr *h, const json_t *obj, const char *path,
 	int rc = 0;
 
 	(void)h;
+	if (json_array_size(json_object_get(obj, "options")) > 0 &&
+	    json_is_string(json_object_get(json_object_get(obj, "header_length"),
+					   "choice")) &&
+	    strcmp(json_string_value(json_object_get(json_object_get(obj,
+			"header_length"), "choice")), "auto") != 0) {
+		wr_otg_at(p, "%s.header_length", path);
+		rc = wr_otg_err_add(err, p, "with options, auto only: wirerate "
+				    "counts the options' words");
+	}
 	if (pr != NULL) {
 		wr_otg_at(p, "%s.priority", path);
 		rc = ipv4_priority(pr, p, layer, err);
@@ -646,6 +663,23 @@ gtp_ext(const json_t *obj, const char *path, uint64_t type0, json_t *layer,
 	return rc != 0 ? -EINVAL : 0;
 }
 
+/* Field @p f of @p obj: 0 only (its flag @p flag is 0). */
+static int
+zero_only(const struct wr_otg_fdesc *f, const json_t *obj, const char *path,
+	  const char *flag, struct wr_otg_err *err)
+{
+	char p[WR_OTG_PATH_MAX];
+	uint64_t v = 0;
+
+	wr_otg_at(p, "%s.%s", path, f->otg);
+	if (fixed_int(f, json_object_get(obj, f->otg), p, &v, err) != 0)
+		return -EINVAL;
+	if (v != 0)
+		return wr_otg_err_add(err, p, "sent only with %s 1 (else 0)",
+				      flag);
+	return 0;
+}
+
 /* gtpv1: E, S and PN say which optional parts there are; wirerate sets
  * each from what it is given (seq: S, npdu: PN, ext: E). */
 static int
@@ -677,16 +711,11 @@ gtpv1_hook(const struct hdr *h, const json_t *obj, const char *path,
 		return wr_otg_err_add(err, path, "e_flag: wirerate sets E when "
 				      "there are extension headers, and only "
 				      "then");
-	if (flag[1])
-		rc |= field_one(&f_seq, obj, path, false, NULL, layer, err);
-	else if (json_object_get(obj, "squence_number") != NULL)
-		rc |= wr_otg_err_add(err, path, "squence_number: sent only "
-				     "with s_flag 1");
-	if (flag[2])
-		rc |= field_one(&f_npdu, obj, path, false, NULL, layer, err);
-	else if (json_object_get(obj, "n_pdu_number") != NULL)
-		rc |= wr_otg_err_add(err, path, "n_pdu_number: sent only with "
-				     "pn_flag 1");
+	/* A flag of 0: its field is 0 (or not there at all). */
+	rc |= flag[1] ? field_one(&f_seq, obj, path, false, NULL, layer, err) :
+		zero_only(&f_seq, obj, path, "s_flag", err);
+	rc |= flag[2] ? field_one(&f_npdu, obj, path, false, NULL, layer, err) :
+		zero_only(&f_npdu, obj, path, "pn_flag", err);
 	if (rc == 0 && n_ext > 0)
 		rc = gtp_ext(obj, path, t0, layer, err);
 	return rc != 0 ? -EINVAL : 0;
@@ -995,6 +1024,20 @@ wr_otg_hdr_stack(const json_t *packet, const char *path,
 
 	if (!json_is_array(packet) || n == 0)
 		return wr_otg_err_add(err, path, "expected at least one header");
+	{
+		const char *c0 = json_string_value(json_object_get(
+					json_array_get(packet, 0), "choice"));
+
+		/* A frame on an Ethernet port: its first header (the model
+		 * leaves that to the config; a header wirerate lacks is
+		 * refused as such below). */
+		if (c0 != NULL && strcmp(c0, "ethernet") != 0 &&
+		    wr_otg_hdr_refused(c0) == NULL && hdr_find(c0) != NULL) {
+			wr_otg_at(p, "%s[0]", path);
+			rc = wr_otg_err_add(err, p, "%s: wirerate's frames start "
+					    "with an ethernet header", c0);
+		}
+	}
 	for (i = 0; i < n; i++) {
 		wr_otg_at(p, "%s[%zu]", path, i);
 		const char *next = i + 1 < n ? json_string_value(json_object_get(

@@ -316,6 +316,11 @@ seq_random(const struct wr_otg_fdesc *f, const json_t *r, const char *path,
 		return -EINVAL;
 	if (lo > hi)
 		return wr_otg_err_add(err, path, "expected min <= max");
+	/* The model has random on fields of 32 bits at most (ports, IPv4
+	 * addresses, the flow label); a wider one is not drawn here. */
+	if (f->bits > 32)
+		return wr_otg_err_add(err, path, "not on a field of %u bits",
+				      f->bits);
 	s->v = lo;
 	s->to = hi;
 	if (seed == 0 || count > WR_VARY_LIST_MAX) {

@@ -181,6 +181,10 @@ build_ports(const json_t *cfg, const struct wr_otg_env *env,
 		}
 		snprintf(pp->name, sizeof(pp->name), "%s", name);
 		pp->l1.promisc = -1;
+		/* flows: the line a percentage rate and byte gaps count on
+		 * (a remote port's is not known here). */
+		pp->line_mbps = pp->loc.remote ? 0 :
+			env->ports[pp->loc.index].speed_mbps;
 		p->n_ports++;
 	}
 	return rc;
@@ -240,7 +244,8 @@ layer1_port(const json_t *l1, const char *path, const struct wr_otg_env *env,
 					    "got %s", pp->name, pe->speed_mbps,
 					    speed);
 		else
-			pp->l1.speed_mbps = mbps;
+			/* A remote port's line is known from here on too. */
+			pp->l1.speed_mbps = pp->line_mbps = mbps;
 	}
 	if (json_is_integer(mtu)) {
 		json_int_t v = json_integer_value(mtu);
@@ -250,6 +255,10 @@ layer1_port(const json_t *l1, const char *path, const struct wr_otg_env *env,
 			rc = wr_otg_err_add(err, at, "port \"%s\"'s device takes "
 					    "an MTU up to %u, got %lld", pp->name,
 					    pe->mtu_max, (long long)v);
+		else if (pe != NULL && pe->mtu_max == 0 && pe->mtu == 0)
+			rc = wr_otg_err_add(err, at, "port \"%s\"'s device does "
+					    "not report its MTU, so %lld cannot be "
+					    "checked", pp->name, (long long)v);
 		else if (pe != NULL && pe->mtu_max == 0 && pe->mtu != v)
 			rc = wr_otg_err_add(err, at, "port \"%s\"'s device cannot "
 					    "change its MTU (%u), got %lld",

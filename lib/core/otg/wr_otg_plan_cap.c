@@ -127,10 +127,9 @@ hex_bits(const char *t, unsigned int bits, uint8_t *out)
 			return -EINVAL;
 		if (d == 0)
 			continue;
-		/* Nibble i is bits 4i..4i+3 from the right. */
-		if (i / 2 >= nbytes || (4 * i + 4 > bits &&
-					(d >> (bits - 4 * i < 4 ? bits - 4 * i :
-					       4)) != 0))
+		/* Nibble i is bits 4i..4i+3 from the right: past the
+		 * field's width it must be 0. */
+		if (4 * i >= bits || (4 * i + 4 > bits && d >> (bits - 4 * i) != 0))
 			return -EINVAL;
 		out[nbytes - 1 - i / 2] |= (uint8_t)(d << (4 * (i % 2)));
 	}

@@ -200,7 +200,7 @@ connection_port(const json_t *eth, const char *path,
 static int
 ethernet(const json_t *d, const json_t *eth, const char *path, unsigned int k,
 	 const struct wr_otg_env *env, struct wr_otg_plan *p, json_t *names,
-	 struct wr_otg_err *err)
+	 json_t *macs, struct wr_otg_err *err)
 {
 	const char *name = wr_otg_str(eth, "name"), *mac = wr_otg_str(eth, "mac");
 	json_int_t mtu = json_integer_value(json_object_get(eth, "mtu"));
@@ -244,6 +244,21 @@ ethernet(const json_t *d, const json_t *eth, const char *path, unsigned int k,
 	    (mac48 >> 40) & 1)
 		return wr_otg_err_add(err, at, "expected a unicast MAC, got %s",
 				      mac);
+	/* A MAC is one host's (the hosts' loader refuses two groups with
+	 * one, on any port): said here by path, not by the file's line. */
+	{
+		char key[24];
+		const char *had;
+
+		snprintf(key, sizeof(key), "%012llx",
+			 (unsigned long long)(mac48 & 0xffffffffffffull));
+		had = json_string_value(json_object_get(macs, key));
+		if (had != NULL)
+			return wr_otg_err_add(err, at, "%s is already the MAC of "
+					      "%s (a MAC is one host's)", mac, had);
+		if (json_object_set_new(macs, key, json_string(path)) != 0)
+			return -ENOMEM;
+	}
 	if (port < 0)
 		return -EINVAL;
 	if (!p->ports[port].loc.remote) {
@@ -287,18 +302,23 @@ wr_otg_plan_devices(const json_t *cfg, const struct wr_otg_env *env,
 		    struct wr_otg_err *err)
 {
 	const json_t *devs = json_object_get(cfg, "devices");
+	json_t *macs = json_object();
 	unsigned int k = 0;
 	size_t i, j;
-	int rc = 0, r;
+	int rc = 0, r = 0;
 
-	for (i = 0; i < json_array_size(devs); i++) {
+	if (macs == NULL)
+		return -ENOMEM;
+	for (i = 0; i < json_array_size(devs) && r != -ENOMEM; i++) {
 		const json_t *d = json_array_get(devs, i);
 		const json_t *eths = json_object_get(d, "ethernets");
 		char path[WR_OTG_PATH_MAX];
 
 		wr_otg_at(path, "devices[%zu]", i);
-		if (wr_otg_name_add(names, d, path, err) == -ENOMEM)
-			return -ENOMEM;
+		if (wr_otg_name_add(names, d, path, err) == -ENOMEM) {
+			r = -ENOMEM;
+			break;
+		}
 		if (wr_otg_refuse_others(d, path, device_keys, err) != 0)
 			rc = -EINVAL;
 		for (j = 0; j < json_array_size(eths); j++, k++) {
@@ -306,14 +326,15 @@ wr_otg_plan_devices(const json_t *cfg, const struct wr_otg_env *env,
 
 			wr_otg_at(at, "%s.ethernets[%zu]", path, j);
 			r = ethernet(d, json_array_get(eths, j), at, k, env, p,
-				     names, err);
+				     names, macs, err);
 			if (r == -ENOMEM)
-				return r;
+				break;
 			if (r != 0)
 				rc = r;
 		}
 	}
-	return rc;
+	json_decref(macs);
+	return r == -ENOMEM ? r : rc;
 }
 
 /* ---- states ---- */

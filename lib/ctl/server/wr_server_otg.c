@@ -23,6 +23,9 @@ otg_clear(struct srv_otg *o)
 	o->have_plan = false;
 	free(o->tx);
 	o->tx = NULL;
+	free(o->fkept);
+	o->fkept = NULL;
+	memset(o->pkept, 0, sizeof(o->pkept));
 }
 
 void
@@ -144,10 +147,25 @@ targets_build(struct server *s, const struct wr_otg_plan *p, struct srv_otg *n,
 						      err.message);
 			n->n_targets++;
 		}
+		if (l->index >= wr_srv_otg_remote_n_ports(n->t[k].r))
+			return wr_otg_err_add(e, path, "%s has %u ports: no port "
+					      "%u there", name,
+					      wr_srv_otg_remote_n_ports(n->t[k].r),
+					      l->index);
 		n->t[k].map[i] = (int)l->index;
 		n->t[k].has_ports = true;
 	}
-	return 0;
+	/* multi: a flow's lanes counted where it arrives. */
+	{
+		const int *maps[OTG_TARGETS_MAX];
+		struct otg_remote *rs[OTG_TARGETS_MAX];
+
+		for (k = 0; k < n->n_targets; k++) {
+			maps[k] = n->t[k].map;
+			rs[k] = n->t[k].r;
+		}
+		return wr_srv_otg_lanes_check(s, p, maps, rs, n->n_targets, e);
+	}
 }
 
 /* ---- POST /config ---- */
@@ -317,7 +335,9 @@ config_set(struct server *s, struct conn *c, struct srv_otg *o,
 	json_decref(cfg);
 	n->have_plan = true;
 	n->tx = calloc(n->plan.n_flows + 1, sizeof(*n->tx));
-	if (n->tx == NULL || targets_build(s, &n->plan, n, &e) != 0)
+	n->fkept = calloc(n->plan.n_flows + 1, sizeof(*n->fkept));
+	if (n->tx == NULL || n->fkept == NULL ||
+	    targets_build(s, &n->plan, n, &e) != 0)
 		goto fail;
 	/* A config replaces the one in force: its traffic stops first
 	 * (streams.load refuses while traffic runs). */
@@ -414,19 +434,6 @@ otg_session(struct server *s, struct conn *c)
 		return false;
 	wr_srv_conn_join(s, c, x);
 	return true;
-}
-
-bool
-wr_srv_otg_path_known(const char *path)
-{
-	unsigned int i;
-	size_t n = strcspn(path, "?");
-
-	for (i = 0; i < RTE_DIM(routes); i++)
-		if (strlen(routes[i].path) == n &&
-		    strncmp(routes[i].path, path, n) == 0)
-			return true;
-	return false;
 }
 
 void

@@ -1,7 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* wr_server_otg_ctl: the OTG endpoints that act on a config in force (control/state, control/action, PATCH /config) and read it (monitor/metrics, states, capture), each through the JSON-RPC methods. */
-#include <openssl/evp.h>
-
+/* wr_server_otg_ctl: the OTG endpoints that act on a config in force (control/state, control/action, PATCH /config) and read it (monitor/metrics, states), each through the JSON-RPC methods. */
 #include "wr_server_otg_priv.h"
 
 
@@ -116,6 +114,89 @@ multi_targets(const struct srv_otg *o)
 	return n > 1;
 }
 
+static uint64_t
+u64_of(const json_t *o, const char *k)
+{
+	json_int_t v = json_integer_value(json_object_get(o, k));
+
+	return v > 0 ? (uint64_t)v : 0;
+}
+
+/* Target @p k's run is over (stopped, its drain done): what it counted
+ * is kept (o->fkept, o->pkept) before a start of the server's own begins
+ * from zero again. */
+static int
+keep_counts(struct server *s, struct conn *c, struct srv_otg *o,
+	    unsigned int k, struct wr_otg_err *e)
+{
+	json_t *docs[OTG_TARGETS_MAX] = { NULL }, *req, *res, *x;
+	const int *maps[OTG_TARGETS_MAX];
+	unsigned int j;
+	size_t i;
+	int rc = 0;
+
+	for (j = 0; j < o->n_targets; j++)
+		maps[j] = o->t[j].map;
+	if (wr_srv_otg_tcall(s, c, &o->t[k], "stats.get", json_pack("{s:b}",
+			     "histogram", 0), &docs[k], e) != 0)
+		return -EIO;
+	for (j = 0; j < 2 && rc == 0; j++) {
+		req = json_pack("{s:s}", "choice", j == 0 ? "flow" : "port");
+		res = wr_otg_metrics(&o->plan, req, docs, maps, o->n_targets, NULL,
+				     e);
+		json_decref(req);
+		if (res == NULL) {
+			rc = -EINVAL;
+			break;
+		}
+		json_array_foreach(json_object_get(res, j == 0 ? "flow_metrics" :
+						   "port_metrics"), i, x) {
+			const char *name = json_string_value(json_object_get(x,
+								     "name"));
+			struct otg_kept *kp = NULL;
+			unsigned int f;
+
+			if (j == 0) {
+				for (f = 0; f < o->plan.n_flows; f++)
+					if (strcmp(o->plan.flows[f].name, name) == 0)
+						kp = &o->fkept[f];
+			} else if (wr_srv_otg_port(o, name) >= 0) {
+				kp = &o->pkept[wr_srv_otg_port(o, name)];
+			}
+			if (kp == NULL)
+				continue;
+			kp->ftx += u64_of(x, "frames_tx");
+			kp->frx += u64_of(x, "frames_rx");
+			kp->btx += u64_of(x, "bytes_tx");
+			kp->brx += u64_of(x, "bytes_rx");
+		}
+		json_decref(res);
+	}
+	json_decref(docs[k]);
+	return rc;
+}
+
+/* What was kept, added to a metric @p x of the response. */
+static void
+add_kept(json_t *x, const struct otg_kept *kp, bool flow)
+{
+	static const char *const key[] = { "frames_tx", "frames_rx", "bytes_tx",
+					   "bytes_rx" };
+	const uint64_t add[] = { kp->ftx, kp->frx, kp->btx, kp->brx };
+	unsigned int i;
+
+	for (i = 0; i < 4; i++)
+		if (add[i] != 0 && json_object_get(x, key[i]) != NULL)
+			json_object_set_new(x, key[i], json_integer((json_int_t)(
+				u64_of(x, key[i]) + add[i])));
+	if (flow && json_object_get(x, "loss") != NULL && kp->ftx != 0) {
+		uint64_t tx = u64_of(x, "frames_tx"), rx = u64_of(x, "frames_rx");
+
+		json_object_set_new(x, "loss", json_real(tx == 0 || rx >= tx ? 0.0 :
+				    (double)(tx - rx) * 100.0 / (double)tx));
+	}
+}
+
 /*
  * flow_transmit start.  The engine starts a run's streams together and
  * cannot add one to a run under way: flows started while others run
@@ -126,7 +207,7 @@ multi_targets(const struct srv_otg *o)
  */
 static int
 flows_start(struct server *s, struct conn *c, struct srv_otg *o,
-	    const bool *req, struct wr_otg_err *e)
+	    const bool *req, bool keep, struct wr_otg_err *e)
 {
 	bool run[WR_STREAMS_MAX], go[OTG_TARGETS_MAX] = { false };
 	bool multi = multi_targets(o);
@@ -145,18 +226,32 @@ flows_start(struct server *s, struct conn *c, struct srv_otg *o,
 		json_decref(names);
 		go[k] = true;
 		n_go++;
-		if (!target_running(s, c, o, k))
+		if (!target_running(s, c, o, k)) {
+			/* A fresh run: its ports count from zero. */
+			for (f = 0; !keep && f < o->plan.n_ports; f++)
+				if (o->t[k].map[f] >= 0)
+					memset(&o->pkept[f], 0, sizeof(o->pkept[f]));
 			continue;
+		}
 		for (f = 0; f < o->plan.n_flows; f++)
 			if (o->tx[f] != OTG_TX_STOPPED &&
 			    wr_srv_otg_target_of(o, o->plan.flows[f].tx_port) ==
 			    (int)k)
 				run[f] = true;
+		/* The run restarts: what it counted is kept for the flows
+		 * and ports that go on (once stopped: its final counts). */
 		if (wr_srv_otg_tcall(s, c, &o->t[k], "traffic.stop", NULL, &res,
 				     e) != 0)
 			return -EIO;
 		json_decref(res);
+		if (keep_counts(s, c, o, k, e) != 0)
+			return -EIO;
 	}
+	/* A start clears the started flows' metrics (unless the server
+	 * restarts them itself: @p keep). */
+	for (f = 0; !keep && f < o->plan.n_flows; f++)
+		if (req[f])
+			memset(&o->fkept[f], 0, sizeof(o->fkept[f]));
 	if (n_go > 1)
 		at = wr_srv_wall_s() + OTG_START_AHEAD_S;
 	for (k = 0; k < o->n_targets; k++) {
@@ -265,7 +360,7 @@ state_traffic(struct server *s, struct conn *c, struct srv_otg *o,
 		return wr_otg_err_add(e, "traffic.flow_transmit.state",
 				      "expected start, stop, pause or resume");
 	if (strcmp(st, "start") == 0)
-		return flows_start(s, c, o, sel, e);
+		return flows_start(s, c, o, sel, false, e);
 	return flows_ctl(s, c, o, sel, strcmp(st, "stop") == 0 ? OTG_TX_STOPPED :
 			 strcmp(st, "pause") == 0 ? OTG_TX_PAUSED : OTG_TX_STARTED,
 			 e);
@@ -423,7 +518,9 @@ wr_srv_otg_state(struct server *s, struct conn *c, struct srv_otg *o,
 	}
 	wr_otg_err_init(&e);
 	ch = json_string_value(json_object_get(doc, "choice"));
-	if (strcmp(ch, "traffic") == 0)
+	if (wr_srv_otg_own(s, c, o, &e) != 0)
+		rc = -EPERM;
+	else if (strcmp(ch, "traffic") == 0)
 		rc = state_traffic(s, c, o, json_object_get(json_object_get(doc,
 				   "traffic"), "flow_transmit"), &e);
 	else if (strcmp(ch, "port") == 0 &&
@@ -573,11 +670,22 @@ wr_srv_otg_metrics(struct server *s, struct conn *c, struct srv_otg *o,
 	res = wr_otg_metrics(&o->plan, req, docs, maps, o->n_targets, tx, &e);
 	if (res == NULL)
 		goto fail;
+	a = json_object_get(res, "flow_metrics");
+	json_array_foreach(a, i, x) {
+		const char *name = json_string_value(json_object_get(x, "name"));
+
+		for (f = 0; f < o->plan.n_flows; f++)
+			if (strcmp(o->plan.flows[f].name, name) == 0)
+				add_kept(x, &o->fkept[f], true);
+	}
 	/* Each port's capture, as control/state left it. */
 	a = json_object_get(res, "port_metrics");
 	json_array_foreach(a, i, x) {
 		int p = wr_srv_otg_port(o, json_string_value(json_object_get(x,
 								"name")));
+
+		if (p >= 0)
+			add_kept(x, &o->pkept[p], false);
 		const json_t *cols = json_object_get(json_object_get(req, "port"),
 						     "column_names");
 		bool want = json_array_size(cols) == 0;
@@ -643,213 +751,6 @@ wr_srv_otg_states(struct server *s, struct conn *c, struct srv_otg *o,
 	wr_srv_otg_ok(out, res);
 }
 
-/* ---- captures' bytes ---- */
-
-struct bytes {
-	uint8_t *b;
-	size_t len, cap;
-};
-
-static int
-bytes_add(struct bytes *x, const void *p, size_t n)
-{
-	if (x->len + n > x->cap) {
-		size_t cap = x->cap ? x->cap * 2 : 65536;
-		uint8_t *nb;
-
-		while (cap < x->len + n)
-			cap *= 2;
-		nb = realloc(x->b, cap);
-		if (nb == NULL)
-			return -ENOMEM;
-		x->b = nb;
-		x->cap = cap;
-	}
-	memcpy(x->b + x->len, p, n);
-	x->len += n;
-	return 0;
-}
-
-/* base64 (capture.fetch's data) appended to @p x. */
-static int
-b64_add(struct bytes *x, const char *t)
-{
-	size_t n = strlen(t), pad = 0;
-	uint8_t *buf;
-	int got, rc;
-
-	if (n == 0)
-		return 0;
-	if (n % 4 != 0)
-		return -EINVAL;
-	pad = (t[n - 1] == '=') + (n > 1 && t[n - 2] == '=');
-	buf = malloc(n / 4 * 3 + 1);
-	if (buf == NULL)
-		return -ENOMEM;
-	got = EVP_DecodeBlock(buf, (const unsigned char *)t, (int)n);
-	rc = got < 0 || (size_t)got < pad ? -EINVAL :
-	     bytes_add(x, buf, (size_t)got - pad);
-	free(buf);
-	return rc;
-}
-
-/* pcapng (what wirerate's captures write) as pcap with nanosecond stamps
- * (magic a1b23c4d), for a capture whose format is pcap: the enhanced
- * packet blocks of the first interface's link type, in their order. */
-static int
-pcapng_to_pcap(const struct bytes *in, struct bytes *out)
-{
-	uint32_t linktype = 1, tsres_ns = 1000; /* if_tsresol default: us */
-	size_t off = 0;
-	bool hdr = false;
-
-	while (off + 12 <= in->len) {
-		uint32_t type, len;
-
-		memcpy(&type, in->b + off, 4);
-		memcpy(&len, in->b + off + 4, 4);
-		if (len < 12 || off + len > in->len || len % 4 != 0)
-			return -EINVAL;
-		if (type == 1 && len >= 20) {        /* interface description */
-			size_t o2 = off + 16;
-			uint16_t lt;
-
-			memcpy(&lt, in->b + off + 8, 2);
-			linktype = lt;
-			while (o2 + 4 <= off + len - 4) {
-				uint16_t code, olen;
-
-				memcpy(&code, in->b + o2, 2);
-				memcpy(&olen, in->b + o2 + 2, 2);
-				if (code == 0)
-					break;
-				if (code == 9 && olen == 1) { /* if_tsresol */
-					uint8_t r = in->b[o2 + 4];
-					uint32_t ns = 1000000000u;
-
-					while (!(r & 0x80) && r-- > 0 && ns > 1)
-						ns /= 10;
-					tsres_ns = ns;
-				}
-				o2 += 4 + ((olen + 3u) & ~3u);
-			}
-		} else if (type == 6 && len >= 32) { /* enhanced packet */
-			uint32_t th, tl, caplen, olen, rec[4];
-			uint64_t ts;
-
-			if (!hdr) {
-				const uint32_t g[6] = { 0xa1b23c4d, 2u | (4u << 16),
-							0, 0, 262144, linktype };
-
-				if (bytes_add(out, g, sizeof(g)) != 0)
-					return -ENOMEM;
-				hdr = true;
-			}
-			memcpy(&th, in->b + off + 12, 4);
-			memcpy(&tl, in->b + off + 16, 4);
-			memcpy(&caplen, in->b + off + 20, 4);
-			memcpy(&olen, in->b + off + 24, 4);
-			if (28 + (size_t)caplen > len)
-				return -EINVAL;
-			ts = (((uint64_t)th << 32) | tl) * tsres_ns;
-			rec[0] = (uint32_t)(ts / 1000000000u);
-			rec[1] = (uint32_t)(ts % 1000000000u);
-			rec[2] = caplen;
-			rec[3] = olen;
-			if (bytes_add(out, rec, sizeof(rec)) != 0 ||
-			    bytes_add(out, in->b + off + 28, caplen) != 0)
-				return -ENOMEM;
-		}
-		off += len;
-	}
-	if (!hdr) {
-		const uint32_t g[6] = { 0xa1b23c4d, 2u | (4u << 16), 0, 0,
-					262144, linktype };
-
-		return bytes_add(out, g, sizeof(g));
-	}
-	return 0;
-}
-
-void
-wr_srv_otg_capture(struct server *s, struct conn *c, struct srv_otg *o,
-		   const struct otg_req *rq, struct otg_resp *out)
-{
-	struct bytes b = { NULL, 0, 0 }, pcap = { NULL, 0, 0 };
-	struct wr_otg_err e;
-	json_t *req, *res;
-	uint64_t off = 0;
-	int p, k, rc = 0;
-
-	if (!need_config(o, out) ||
-	    (req = wr_srv_otg_body(rq, "Capture.Request", out)) == NULL)
-		return;
-	p = wr_srv_otg_port(o, json_string_value(json_object_get(req,
-								 "port_name")));
-	wr_otg_err_init(&e);
-	if (p < 0 || o->cap_id[p] < 0) {
-		e.code = p < 0 ? 404 : 409;
-		wr_otg_err_add(&e, "port_name", p < 0 ? "no port named \"%.128s\" "
-			       "in the config" : "port \"%.128s\" has no capture: "
-			       "control/state port capture start first",
-			       json_string_value(json_object_get(req, "port_name")));
-		goto fail;
-	}
-	k = wr_srv_otg_target_of(o, (unsigned int)p);
-	/* The file is whole once the capture ends: stopped here if it runs. */
-	if (o->cap_on[p]) {
-		if (wr_srv_otg_tcall(s, c, &o->t[k], "capture.stop", json_pack(
-				     "{s:i}", "id", o->cap_id[p]), &res, &e) != 0)
-			goto fail;
-		json_decref(res);
-		o->cap_on[p] = false;
-	}
-	for (;;) {
-		bool eof;
-
-		if (wr_srv_otg_tcall(s, c, &o->t[k], "capture.fetch", json_pack(
-				     "{s:i, s:I}", "id", o->cap_id[p], "offset",
-				     (json_int_t)off), &res, &e) != 0)
-			goto fail;
-		rc = b64_add(&b, json_string_value(json_object_get(res, "data")) ?:
-			     "");
-		off += (uint64_t)json_integer_value(json_object_get(res, "length"));
-		eof = json_is_true(json_object_get(res, "eof")) ||
-		      json_integer_value(json_object_get(res, "length")) == 0;
-		json_decref(res);
-		if (rc != 0 || eof)
-			break;
-	}
-	if (rc == 0 && !o->plan.ports[p].cap.pcapng)
-		rc = pcapng_to_pcap(&b, &pcap);
-	if (rc != 0) {
-		e.code = 500;
-		e.kind = WR_OTG_INTERNAL;
-		wr_otg_err_add(&e, "port_name", "the capture's file: %s",
-			       strerror(-rc));
-		goto fail;
-	}
-	json_decref(req);
-	wr_otg_err_free(&e);
-	out->status = 200;
-	if (o->plan.ports[p].cap.pcapng) {
-		out->raw = b.b;
-		out->raw_len = b.len;
-	} else {
-		free(b.b);
-		out->raw = pcap.b;
-		out->raw_len = pcap.len;
-	}
-	if (out->raw == NULL)
-		out->raw = malloc(1);
-	return;
-fail:
-	free(b.b);
-	free(pcap.b);
-	json_decref(req);
-	wr_srv_otg_fail(out, &e);
-}
-
 /* ---- PATCH /config ---- */
 
 /*
@@ -874,7 +775,8 @@ wr_srv_otg_patch(struct server *s, struct conn *c, struct srv_otg *o,
 		return;
 	}
 	wr_otg_err_init(&e);
-	if (wr_otg_update(&o->plan, upd, changed, &e) != 0)
+	if (wr_srv_otg_own(s, c, o, &e) != 0 ||
+	    wr_otg_update(&o->plan, upd, changed, &e) != 0)
 		goto fail;
 	names = json_object_get(json_object_get(upd, "flows"), "property_names");
 	size = false;
@@ -921,9 +823,12 @@ wr_srv_otg_patch(struct server *s, struct conn *c, struct srv_otg *o,
 					     &res, &e) != 0)
 				goto fail;
 			json_decref(res);
+			if (keep_counts(s, c, o, k, &e) != 0)
+				goto fail;
 			json_array_append_new(warnings, json_string(
 				"a size changed while traffic ran: that server's "
-				"flows restarted (their counts too)"));
+				"run restarted with the new frames (the flows' "
+				"counts go on)"));
 		}
 		if (wr_srv_otg_yaml(o, k, &yaml) != 0 ||
 		    wr_srv_otg_tcall(s, c, &o->t[k], "streams.load", json_pack(
@@ -939,7 +844,7 @@ wr_srv_otg_patch(struct server *s, struct conn *c, struct srv_otg *o,
 		for (f = 0; f < o->plan.n_flows; f++)
 			if (was[f])
 				o->tx[f] = OTG_TX_STOPPED;
-		if (flows_start(s, c, o, was, &e) != 0)
+		if (flows_start(s, c, o, was, true, &e) != 0)
 			goto fail;
 	}
 	json_decref(upd);

@@ -36,6 +36,12 @@ struct srv_otg {
 	enum otg_tx *tx;             /* per flow: what the client asked */
 	int cap_id[WR_PORTS_MAX];    /* per plan port: its capture there, -1 */
 	bool cap_on[WR_PORTS_MAX];
+	/* Counts of runs a server restarted on its own (a flow started while
+	 * others ran, a size PATCHed): added to what its run counts now, so
+	 * a flow's metrics go on from where they were.  A flow's start
+	 * clears its own (the model's "clears that flow's metrics"). */
+	struct otg_kept { uint64_t ftx, frx, btx, brx; } *fkept,
+		pkept[WR_PORTS_MAX];
 };
 
 /* wr_server_otg_run.c */
@@ -61,8 +67,12 @@ void wr_srv_otg_fail1(struct otg_resp *out, int code, const char *path,
 json_t *wr_srv_otg_body(const struct otg_req *rq, const char *schema,
 			struct otg_resp *out);
 /** The stream file target @p k loads (multi: every flow's stream, those
- * sent elsewhere as placeholders, wr_srv_otg_target_yaml()). */
+ * sent elsewhere as placeholders, wr_otg_plan_yaml_of()). */
 int wr_srv_otg_yaml(const struct srv_otg *o, unsigned int k, char **yaml);
+/** This server's ports of the config taken again by the OTG session where
+ * it lost them (ports.acquire).  @return 0; a negative errno with @p e. */
+int wr_srv_otg_own(struct server *s, struct conn *c, struct srv_otg *o,
+		   struct wr_otg_err *e);
 /** The plan port named @p name, or -1. */
 int wr_srv_otg_port(const struct srv_otg *o, const char *name);
 
@@ -75,9 +85,11 @@ void wr_srv_otg_metrics(struct server *s, struct conn *c, struct srv_otg *o,
 			const struct otg_req *rq, struct otg_resp *out);
 void wr_srv_otg_states(struct server *s, struct conn *c, struct srv_otg *o,
 		       const struct otg_req *rq, struct otg_resp *out);
-void wr_srv_otg_capture(struct server *s, struct conn *c, struct srv_otg *o,
-			const struct otg_req *rq, struct otg_resp *out);
 void wr_srv_otg_patch(struct server *s, struct conn *c, struct srv_otg *o,
 		      const struct otg_req *rq, struct otg_resp *out);
+
+/* wr_server_otg_cap.c */
+void wr_srv_otg_capture(struct server *s, struct conn *c, struct srv_otg *o,
+			const struct otg_req *rq, struct otg_resp *out);
 
 #endif /* WR_SERVER_OTG_PRIV_H */

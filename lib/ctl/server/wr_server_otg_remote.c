@@ -36,6 +36,8 @@ struct otg_remote {
 	size_t rlen, rcap;
 	uint64_t next_id;
 	bool broken;                 /* a call failed mid-way: no more calls */
+	unsigned int n_ports;        /* its ports (server.info at login) */
+	uint16_t tx_lcores[WR_PORTS_MAX]; /* each one's TX lcores: its lanes */
 	int64_t offset_ns;           /* its CLOCK_REALTIME minus ours */
 	uint64_t delay_ns;           /* the round trip of that sample */
 	/* The last call's request sent and reply's line in, CLOCK_REALTIME:
@@ -294,6 +296,12 @@ measure_offset(struct server *s, struct otg_remote *r,
 		t1 = r->got_ns;
 		if (rc != 0)
 			return rc;
+		r->n_ports = (unsigned int)json_array_size(json_object_get(res,
+								      "ports"));
+		for (unsigned int i = 0; i < r->n_ports && i < WR_PORTS_MAX; i++)
+			r->tx_lcores[i] = (uint16_t)json_integer_value(
+				json_object_get(json_array_get(json_object_get(res,
+					"ports"), i), "tx_lcores"));
 		t = json_object_get(res, "realtime_ns");
 		if (!json_is_integer(t)) {
 			json_decref(res);
@@ -414,7 +422,7 @@ connect_login(struct server *s, struct otg_remote *r, uint64_t deadline,
 		disconnect(r);
 		return rc;
 	}
-	SRV_LOG(INFO, "OTG: server %s: logged in as session %s, clock %+.3f us "
+	SRV_LOG(NOTICE, "OTG: server %s: logged in as session %s, clock %+.3f us "
 		"from ours (round trip %.3f us)\n", r->name, sess,
 		(double)r->offset_ns / 1e3, (double)r->delay_ns / 1e3);
 	return 0;
@@ -503,6 +511,12 @@ wr_srv_otg_remote_offset_ns(const struct otg_remote *r)
 	return r->offset_ns;
 }
 
+unsigned int
+wr_srv_otg_remote_n_ports(const struct otg_remote *r)
+{
+	return r->n_ports;
+}
+
 uint64_t
 wr_srv_otg_remote_delay_ns(const struct otg_remote *r)
 {
@@ -537,90 +551,64 @@ wr_srv_otg_remotes_free(struct server *s)
 	}
 }
 
-/* ---- one stream list on every server ---- */
-
-/*
- * Why every server of a plan loads every flow's stream: a frame's
- * signature names its stream by its index in the sender's file (wr_sig.h),
- * and the receiver counts it on the stream of that index in its own file
- * (wr_rx.c: a signature whose index it has no stream for, or a stream
- * without latency, is rx_bad_sig).  So the receiving server must hold, at
- * the same index, a stream with the same latency kind and at least the
- * sender's lanes: that is what a placeholder is.  It never sends
- * (traffic.start names only the streams sent there) and keeps the flow's
- * name, so stats.get rows of one flow have one name on every server and
- * the flow's frames_rx is their sum (wr_otg_metrics()).
- */
-
-/* The server (index into @p maps) that holds plan port @p port, or -1. */
-static int
-server_of(const int *const *maps, unsigned int n, unsigned int port)
+/* Plan port @p i's TX lcores, wherever it is: the lanes a stream there
+ * has, sent or received. */
+static unsigned int
+lanes_of(const struct server *s, const int *const *maps,
+	 struct otg_remote *const *rs, unsigned int n, unsigned int i,
+	 unsigned int *k)
 {
-	unsigned int k;
+	for (*k = 0; *k < n; (*k)++) {
+		int e = maps[*k][i];
 
-	for (k = 0; k < n; k++)
-		if (maps[k] != NULL && maps[k][port] >= 0)
-			return (int)k;
-	return -1;
-}
-
-/* A port of server @p map for the placeholder of @p name: the first port
- * there that receives the flow (RX counts on the port that polls it, any
- * stream's port would do, but this one is certainly polled), else its
- * first port; -1 when the server has none of the plan's. */
-static int
-placeholder_port(const struct wr_otg_plan *p, const int *map, const char *name)
-{
-	unsigned int f, i;
-
-	for (f = 0; f < p->n_flows; f++)
-		if (strcmp(p->flows[f].stream, name) == 0)
-			for (i = 0; i < p->n_ports && i < 64; i++)
-				if ((p->flows[f].rx_ports >> i & 1) && map[i] >= 0)
-					return (int)i;
-	for (i = 0; i < p->n_ports; i++)
-		if (map[i] >= 0)
-			return (int)i;
-	return -1;
+		if (e < 0)
+			continue;
+		return rs[*k] == NULL ? s->e->port_n_lcores[e] :
+		       (unsigned int)e < WR_PORTS_MAX ? rs[*k]->tx_lcores[e] : 0;
+	}
+	return 0;
 }
 
 int
-wr_srv_otg_target_yaml(const struct wr_otg_plan *p, const int *const *maps,
-		       unsigned int n, unsigned int k, char **yaml)
+wr_srv_otg_lanes_check(const struct server *s, const struct wr_otg_plan *p,
+		       const int *const *maps, struct otg_remote *const *rs,
+		       unsigned int n, struct wr_otg_err *err)
 {
-	struct wr_otg_plan q = *p;
-	json_t *streams = json_array(), *st;
-	size_t i;
+	unsigned int f, i;
+	char path[32];
 	int rc = 0;
 
-	*yaml = NULL;
-	if (streams == NULL)
-		return -ENOMEM;
-	json_array_foreach(p->streams, i, st) {
-		json_int_t tx = json_integer_value(json_object_get(st, "port"));
-		const char *name = json_string_value(json_object_get(st, "name"));
-		json_t *lat = json_object_get(st, "latency"), *ph;
-		int port;
+	for (f = 0; f < p->n_flows; f++) {
+		const struct wr_otg_flow *fl = &p->flows[f];
+		unsigned int kt, kr, tx = lanes_of(s, maps, rs, n, fl->tx_port,
+						   &kt);
+		bool seen[WR_PORTS_MAX] = { false };
 
-		if (tx >= 0 && (unsigned int)tx < p->n_ports &&
-		    server_of(maps, n, (unsigned int)tx) == (int)k) {
-			if (json_array_append(streams, st) != 0)
-				rc = -ENOMEM;
-			continue;
+		if (!fl->metrics)
+			continue; /* no signature: nothing counted by stream */
+		/* The placeholder on each other server is on the first port
+		 * there that receives the flow (wr_otg_plan_yaml_of()). */
+		for (i = 0; i < p->n_ports && i < 64; i++) {
+			unsigned int rx;
+
+			if (!(fl->rx_ports >> i & 1))
+				continue;
+			rx = lanes_of(s, maps, rs, n, i, &kr);
+			if (kr == kt || kr >= n || seen[kr])
+				continue;
+			seen[kr] = true;
+			if (rx >= tx)
+				continue;
+			snprintf(path, sizeof(path), "flows[%u].tx_rx", f);
+			rc = wr_otg_err_add(err, path, "port %s receives it on "
+				"another server with %u TX lcores, fewer than its "
+				"sending port %s has (%u): a receiver counts a "
+				"signature's lane only below its port's lcores "
+				"(give the receiving port as many tx_lcores in "
+				"that server's profile)", p->ports[i].name, rx,
+				p->ports[fl->tx_port].name, tx);
 		}
-		port = name != NULL ? placeholder_port(p, maps[k], name) : -1;
-		if (port < 0)
-			continue; /* no port here: nothing of the plan runs here */
-		/* One frame at most, should it ever be started by hand. */
-		ph = json_pack("{s:s, s:i, s:i, s:O?}", "name", name, "port", port,
-			       "count", 1, "latency", lat);
-		if (ph == NULL || json_array_append_new(streams, ph) != 0)
-			rc = -ENOMEM;
 	}
-	q.streams = streams;
-	if (rc == 0)
-		rc = wr_otg_plan_yaml(&q, maps[k], yaml);
-	json_decref(streams);
 	return rc;
 }
 

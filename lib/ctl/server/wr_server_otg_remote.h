@@ -45,6 +45,23 @@ int64_t wr_srv_otg_remote_offset_ns(const struct otg_remote *r);
  * half of it (the rest of the path's asymmetry). */
 uint64_t wr_srv_otg_remote_delay_ns(const struct otg_remote *r);
 
+/** Its ports (server.info's, at the login): a location's INDEX past them
+ * names no port. */
+unsigned int wr_srv_otg_remote_n_ports(const struct otg_remote *r);
+
+/**
+ * Flows received on another server than their sender's (each server of
+ * the @p n whose ports @p maps give, @p rs[k] its connection, NULL this
+ * server): a signature's lane (the sender port's TX lcore) is counted
+ * there only below the receiving placeholder's port's TX lcores
+ * (wr_rx.c); fewer lanes there than at the sender is refused by the
+ * flow's path, not left to show as bad signatures.
+ * @return 0; -EINVAL with @p err.
+ */
+int wr_srv_otg_lanes_check(const struct server *s, const struct wr_otg_plan *p,
+			   const int *const *maps, struct otg_remote *const *rs,
+			   unsigned int n, struct wr_otg_err *err);
+
 /** "HOST:PORT" ("[V6]:PORT"), as messages name it. */
 const char *wr_srv_otg_remote_name(const struct otg_remote *r);
 
@@ -59,19 +76,5 @@ void wr_srv_otg_remotes_free(struct server *s);
 /** Our wall-clock instant @p ours (Unix seconds) in @p r's clock (a
  * start_at for it); @p r NULL: this server, @p ours. */
 double wr_srv_otg_remote_instant(const struct otg_remote *r, double ours);
-
-/**
- * The stream file server @p k of a plan loads, when the plan spans the
- * @p n servers whose ports @p maps give (maps[k][i]: plan port i's engine
- * port on server k, -1 elsewhere; as wr_otg_metrics()'s): every flow's
- * stream, in the plan's order, so a signature's stream index means one
- * flow on every server; the flows sent elsewhere as placeholders (the
- * flow's name and latency, on the port that receives it here), which
- * count what they receive and which traffic.start never names.  One
- * server alone: wr_otg_plan_yaml()'s file.
- * @return 0; -ENOMEM.
- */
-int wr_srv_otg_target_yaml(const struct wr_otg_plan *p, const int *const *maps,
-			   unsigned int n, unsigned int k, char **yaml);
 
 #endif /* WR_SERVER_OTG_REMOTE_H */

@@ -222,7 +222,7 @@ wr_srv_otg_yaml(const struct srv_otg *o, unsigned int k, char **yaml)
 
 	for (j = 0; j < o->n_targets; j++)
 		maps[j] = o->t[j].map;
-	return wr_srv_otg_target_yaml(&o->plan, maps, o->n_targets, k, yaml);
+	return wr_otg_plan_yaml_of(&o->plan, maps, o->n_targets, k, yaml);
 }
 
 int
@@ -245,11 +245,23 @@ wr_srv_otg_stop_all(struct server *s, struct conn *c, struct srv_otg *o,
 	int rc = 0;
 
 	for (k = 0; k < o->n_targets; k++) {
+		struct wr_otg_err x;
+
 		if (!o->t[k].has_ports)
 			continue;
+		/* multi: a server that has nothing to stop (restarted since:
+		 * "no streams loaded") is stopped already, not an error. */
+		wr_otg_err_init(&x);
 		if (wr_srv_otg_tcall(s, c, &o->t[k], "traffic.stop", NULL, &res,
-				     e) != 0)
+				     &x) != 0 && (o->t[k].r == NULL ||
+						   x.code != 409)) {
+			e->code = x.code;
+			e->kind = x.kind;
+			wr_otg_err_add(e, NULL, "%s", json_string_value(
+				       json_array_get(x.errors, 0)));
 			rc = -EIO;
+		}
+		wr_otg_err_free(&x);
 		json_decref(res);
 	}
 	for (f = 0; o->tx != NULL && f < o->plan.n_flows; f++)
@@ -257,3 +269,31 @@ wr_srv_otg_stop_all(struct server *s, struct conn *c, struct srv_otg *o,
 	return rc;
 }
 
+/* The config's ports on this server are the OTG session's again: they
+ * were released if every OTG connection closed for the owner timeout (a
+ * script that slept); a port another session took meanwhile refuses (409,
+ * its owner named).  Remote servers keep theirs (their pool's session). */
+int
+wr_srv_otg_own(struct server *s, struct conn *c, struct srv_otg *o,
+	       struct wr_otg_err *e)
+{
+	json_t *ports = NULL, *res;
+	unsigned int i;
+	int rc;
+
+	for (i = 0; i < o->plan.n_ports; i++) {
+		int idx = o->t[0].map[i];
+
+		if (idx < 0 || s->owner[idx] == c->sess)
+			continue;
+		if (ports == NULL)
+			ports = json_array();
+		json_array_append_new(ports, json_integer(idx));
+	}
+	if (ports == NULL)
+		return 0;
+	rc = wr_srv_otg_tcall(s, c, &o->t[0], "ports.acquire", json_pack(
+			      "{s:o}", "ports", ports), &res, e);
+	json_decref(res);
+	return rc;
+}
