@@ -14,7 +14,7 @@ import sys
 import time
 import unittest
 
-from wrtest import ROOT, WIRERATE, EalCase, wait_for
+from wrtest import ROOT, WIRERATE, EalCase, kill, wait_for
 from otg_util import decode, import_snappi, setns, sh, _libc, _CLONE_NEWNET
 
 sys.path.insert(0, os.path.join(ROOT, "python"))
@@ -117,6 +117,7 @@ class ThreeServers(EalCase):
                 "--token-file", self.token]
         if k == "a":
             argv += ["--otg", f"http://127.0.0.1:{OTG_PORT}"]
+
 
         # The test's thread is still in the root namespace: reach the server over its Unix
         # socket, which every namespace shares.
@@ -248,6 +249,19 @@ class ThreeServers(EalCase):
         self.api.set_config(self.config())
         self.run_all()
         self.stop_all()
+        # B restarted: A's connection to it is gone, and so is its session there (the
+        # secret A holds names nothing); the next config opens it again, a new session.
+        a = self.peers[2]
+        kill(self.peers[0])
+        self.rpc["b"].close()
+        self.serve("b")
+        self.api.set_config(self.config())
+        self.run_all()
+        self.stop_all()
+        log = a.log(limit=1 << 20)
+        for k, n in (("b", 2), ("c", 1)):
+            self.assertEqual(log.count(f"OTG: server {SERVERS[k][0]}:{RPC_PORT}: logged in "
+                                       f"as session otg-{a.pid}"), n, log)
 
     def run_all(self):
         cs = self.api.control_state()

@@ -422,7 +422,7 @@ connect_login(struct server *s, struct otg_remote *r, uint64_t deadline,
 		disconnect(r);
 		return rc;
 	}
-	SRV_LOG(INFO, "OTG: server %s: logged in as session %s, clock %+.3f us "
+	SRV_LOG(NOTICE, "OTG: server %s: logged in as session %s, clock %+.3f us "
 		"from ours (round trip %.3f us)\n", r->name, sess,
 		(double)r->offset_ns / 1e3, (double)r->delay_ns / 1e3);
 	return 0;

@@ -245,11 +245,23 @@ wr_srv_otg_stop_all(struct server *s, struct conn *c, struct srv_otg *o,
 	int rc = 0;
 
 	for (k = 0; k < o->n_targets; k++) {
+		struct wr_otg_err x;
+
 		if (!o->t[k].has_ports)
 			continue;
+		/* multi: a server that has nothing to stop (restarted since:
+		 * "no streams loaded") is stopped already, not an error. */
+		wr_otg_err_init(&x);
 		if (wr_srv_otg_tcall(s, c, &o->t[k], "traffic.stop", NULL, &res,
-				     e) != 0)
+				     &x) != 0 && (o->t[k].r == NULL ||
+						   x.code != 409)) {
+			e->code = x.code;
+			e->kind = x.kind;
+			wr_otg_err_add(e, NULL, "%s", json_string_value(
+				       json_array_get(x.errors, 0)));
 			rc = -EIO;
+		}
+		wr_otg_err_free(&x);
 		json_decref(res);
 	}
 	for (f = 0; o->tx != NULL && f < o->plan.n_flows; f++)
