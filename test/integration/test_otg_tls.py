@@ -400,6 +400,26 @@ class OtgTls(ServerCase):
         self.http_cases(p, PORT_C,
                         conn=lambda port: socket.create_connection(("127.0.0.1", port), 5))
 
+    def test_otg_only(self):
+        """--socket none with --otg alone: a server whose only API is OTG's (a container's)."""
+        prefix = f"wrtls5o{os.getpid()}"
+        self.addCleanup(shutil.rmtree, os.path.join("/var/run/dpdk", prefix), True)
+        prof = self.write("o.yaml", f"""version: 1
+eal: ["--no-pci", "--in-memory", "--file-prefix={prefix}", "--vdev=net_null0", "--lcores=0@0,1@1"]
+ports:
+  - device: net_null0
+    tx_lcores: [1]
+""")
+        p = subprocess.Popen([WIRERATE, "serve", "--config", prof, "--socket", "none", "--otg",
+                              "http://127.0.0.1:18518"], stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL)
+        self.procs.append(p)
+        self.assertTrue(wait_for(lambda: run("curl", "-s", "-m", "1",
+                                             "http://127.0.0.1:18518/capabilities/version",
+                                             check=False).returncode == 0 or
+                                 p.poll() is not None, START_S))
+        self.alive(p, 18518, scheme="http")
+
     def test_who_may(self):
         """Off the loopback (a namespace): 401 without a token, Bearer and Basic (snappi's URL)
         let in, wrong tokens rate-limited; a client certificate the CA signed lets in, another

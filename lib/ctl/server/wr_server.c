@@ -236,8 +236,9 @@ wr_server_check(struct wr_server_opts *o, struct wr_error *err)
 	if (rc != 0)
 		return rc;
 
+	/* --otg alone is a server too (an OTG endpoint in a container). */
 	if (o->unix_path != NULL && o->unix_path[0] == '\0' &&
-	    o->tcp_host == NULL)
+	    o->tcp_host == NULL && o->otg_host == NULL)
 		return wr_error_set(err, -EINVAL, NULL, 0, 0, "--socket",
 				    "none without --listen: the server would "
 				    "listen nowhere");
@@ -301,6 +302,14 @@ server_turn(struct server *s, int timeout_ms)
 		}
 		if (c->fd < 0)
 			continue;
+		if ((evs[i].events & (EPOLLERR | EPOLLHUP)) && c->in_otg) {
+			/* Its OTG request's handler still runs (and turns
+			 * this loop): out of epoll, or every turn would see
+			 * the hang-up again; its answer then fails and
+			 * closes it. */
+			epoll_ctl(s->ep, EPOLL_CTL_DEL, c->fd, NULL);
+			continue;
+		}
 		if ((evs[i].events & EPOLLOUT) && !wr_srv_conn_flush(s, c))
 			continue;
 		if (evs[i].events & (EPOLLERR | EPOLLHUP) && c->held)

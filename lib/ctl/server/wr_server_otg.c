@@ -436,19 +436,6 @@ otg_session(struct server *s, struct conn *c)
 	return true;
 }
 
-bool
-wr_srv_otg_path_known(const char *path)
-{
-	unsigned int i;
-	size_t n = strcspn(path, "?");
-
-	for (i = 0; i < RTE_DIM(routes); i++)
-		if (strlen(routes[i].path) == n &&
-		    strncmp(routes[i].path, path, n) == 0)
-			return true;
-	return false;
-}
-
 void
 wr_srv_otg_handle(struct server *s, struct conn *c, const struct otg_req *rq,
 		  struct otg_resp *out)

@@ -65,10 +65,6 @@ struct otg_resp {
 void wr_srv_otg_handle(struct server *s, struct conn *c,
 		       const struct otg_req *rq, struct otg_resp *out);
 
-/** Whether @p path (a query string aside) is one of the OTG endpoints
- * (the transport sends the others to the web console). */
-bool wr_srv_otg_path_known(const char *path);
-
 /** The server's OTG state (its plan, targets, flows' states) freed at exit. */
 void wr_srv_otg_free(struct server *s);
 
