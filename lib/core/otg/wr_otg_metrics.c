@@ -256,8 +256,9 @@ port_metric(const struct wr_otg_plan *p, unsigned int i, json_t *const *stats,
 	return m;
 }
 
-/* Flow @p f's row on each server, summed: tx from its sender, rx and
- * latency from wherever it was received. */
+/* Flow @p f's row on each server, summed: tx from its sender, rx from
+ * wherever it was received, latency where it was received by its sender's
+ * own server. */
 struct flow_sum {
 	const json_t *tx;            /* the sender's stream row */
 	const json_t *doc;           /* the sender's document */
@@ -291,6 +292,12 @@ flow_gather(const struct wr_otg_plan *p, unsigned int f, json_t *const *stats,
 			fs->speed_mbps = (uint32_t)u64(pr, "link_speed_mbps");
 		}
 		fs->rx += u64(row, "rx_pkts");
+		/* Latency is a receive TSC minus a transmit TSC: one counter
+		 * only on the sender's own server.  Another server may be on
+		 * another host, whose TSC is unrelated: a figure from there
+		 * would be one nobody measured, so it is not offered. */
+		if ((int)k != tk)
+			continue;
 		lat = json_object_get(row, "latency_ns");
 		ln = u64(lat, "n");
 		if (ln == 0)
