@@ -276,8 +276,8 @@ test_ports(void)
 
 /* Two servers: the flow sent by server 0 (plan port 0 there) and received
  * on server 1 (plan port 1, its engine port 0), each with its own row of
- * the stream: tx from the sender, frames back and latency from the
- * receiver. */
+ * the stream: tx from the sender, frames back from the receiver, and no
+ * latency (the receiver's TSC is not the sender's). */
 static void
 test_two_servers(void)
 {
@@ -310,8 +310,9 @@ test_two_servers(void)
 	CU_ASSERT_EQUAL(ival(m, "frames_rx"), 891);
 	CU_ASSERT_EQUAL(ival(m, "bytes_rx"), 891 * 128);
 	CU_ASSERT_DOUBLE_EQUAL(dval(m, "loss"), 1.0, 1e-12);
-	CU_ASSERT_DOUBLE_EQUAL(dval(json_object_get(m, "latency"), "average_ns"),
-			       2000.0, 1e-9);
+	/* The receiver's latency row compares its TSC with the sender's,
+	 * which may be another host's: not offered. */
+	CU_ASSERT_PTR_NULL(json_object_get(m, "latency"));
 	json_decref(res);
 	json_decref(req);
 	req = json_loads("{\"choice\": \"port\"}", 0, NULL);
