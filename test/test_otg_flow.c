@@ -641,7 +641,33 @@ test_srh(void)
 }
 
 
-/* Two devices back to back (as snappi's b2b examples): d1 with IPv4
+/* The first @p n frames of stream @p s, as the generator makes them. */
+static void
+stream_frames(const struct wr_stream *s, unsigned int n, struct frames *fr)
+{
+	struct wr_frame_tmpl *t = NULL;
+	struct wr_frame_gen g;
+	struct wr_error e;
+	unsigned int k;
+
+	if (wr_frame_tmpl_create(s, 0, &t, &e) != 0)
+		fprintf(stderr, "tmpl: %s\n", e.msg);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+	wr_frame_gen_init(&g, t, 0, 1);
+	fr->n = n;
+	fr->count = s->count;
+	fr->rate = s->rate;
+	fr->train_frames = s->train_frames;
+	fr->sig_off = wr_frame_tmpl_sig_off(t);
+	for (k = 0; k < n; k++) {
+		memcpy(fr->b[k], wr_frame_tmpl_bytes(t), wr_frame_tmpl_max_len(t));
+		fr->len[k] = wr_frame_gen_next(&g, fr->b[k]);
+	}
+	wr_frame_tmpl_free(t);
+}
+
+/* Devices as snappi's b2b examples have them, d1 and d2 back to back
+ * (each the other's gateway), d3 behind a router: d1 with IPv4
  * and IPv6 and gateways to resolve, d2 with its gateway's MAC given. */
 #define DEV_CONFIG(flows) \
 	"{\"ports\": [{\"name\": \"p1\", \"location\": \"0\"}," \
@@ -658,7 +684,12 @@ test_srh(void)
 	"  \"mac\": \"02:00:00:00:02:01\", \"mtu\": 1500," \
 	"  \"ipv4_addresses\": [{\"name\": \"d2.ip4\", \"address\": \"10.0.0.2\"," \
 	"     \"gateway\": \"10.0.0.1\", \"prefix\": 24," \
-	"     \"gateway_mac\": {\"choice\": \"value\", \"value\": \"02:00:00:00:01:01\"}}]}]}]," \
+	"     \"gateway_mac\": {\"choice\": \"value\", \"value\": \"02:00:00:00:01:01\"}}]}]}," \
+	" {\"name\": \"d3\", \"ethernets\": [{\"name\": \"d3.eth\"," \
+	"  \"connection\": {\"choice\": \"port_name\", \"port_name\": \"p1\"}," \
+	"  \"mac\": \"02:00:00:00:03:01\", \"mtu\": 1500," \
+	"  \"ipv4_addresses\": [{\"name\": \"d3.ip4\", \"address\": \"10.0.3.1\"," \
+	"     \"gateway\": \"10.0.3.254\", \"prefix\": 24}]}]}]," \
 	"\"flows\": [" flows "]}"
 #define DEV_FLOW(name, tx, rx, l3) \
 	"{\"name\": \"" name "\", \"tx_rx\": {\"choice\": \"device\", \"device\": " \
@@ -683,6 +714,7 @@ static void
 test_devices(void)
 {
 	static const int port_map[2] = { 0, 1 };
+	static struct frames fr;
 	struct wr_stream_file file;
 	struct wr_otg_plan p;
 	struct wr_otg_err err;
@@ -696,7 +728,8 @@ test_devices(void)
 		DEV_FLOW("v4", "d1.ip4", "d2.ip4", "ipv4") ","
 		DEV_FLOW("v4 back", "d2.ip4", "d1.ip4", "ipv4") ","
 		DEV_FLOW("v6", "d1.ip6", "d2.ip4", "ipv6") ","
-		DEV_FLOW("l2", "d1.eth", "d2.eth", "ipv4")), 0, &je);
+		DEV_FLOW("l2", "d1.eth", "d2.eth", "ipv4") ","
+		DEV_FLOW("via a router", "d3.ip4", "d2.ip4", "ipv4")), 0, &je);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(cfg);
 	wr_otg_err_init(&err);
 	rc = wr_otg_check(cfg, "Config", &err);
@@ -705,7 +738,7 @@ test_devices(void)
 	if (rc != 0)
 		fprintf(stderr, "\n%s\n", err0(&err));
 	CU_ASSERT_EQUAL_FATAL(rc, 0);
-	CU_ASSERT_EQUAL(p.n_flows, 4);
+	CU_ASSERT_EQUAL(p.n_flows, 5);
 	CU_ASSERT_EQUAL(p.flows[0].tx_port, 0);
 	CU_ASSERT_EQUAL(p.flows[0].rx_ports, 2);
 	CU_ASSERT_EQUAL(p.flows[1].tx_port, 1);
@@ -716,11 +749,19 @@ test_devices(void)
 	if (rc != 0)
 		fprintf(stderr, "\n%s\n%s\n", e.msg, yaml);
 	CU_ASSERT_EQUAL_FATAL(rc, 0);
-	CU_ASSERT_EQUAL_FATAL(file.n_streams, 4);
-	CU_ASSERT(file.streams[0].dst_arp);
-	CU_ASSERT(!file.streams[0].dst_nd);
-	CU_ASSERT_EQUAL(file.streams[0].gateway, ip4("10.0.0.2"));
+	CU_ASSERT_EQUAL_FATAL(file.n_streams, 5);
+	/* d1's gateway is d2 (back to back): its MAC, known, not asked
+	 * for from the port (which would teach d2 the port's MAC for
+	 * d1's address). */
+	CU_ASSERT(!file.streams[0].dst_arp);
 	CU_ASSERT_EQUAL(file.streams[0].port, 0);
+	stream_frames(&file.streams[0], 1, &fr);
+	CU_ASSERT(mac_is(fr.b[0], "02:00:00:00:02:01"));
+	/* d3's is a router no device is: asked by ARP when the run starts. */
+	CU_ASSERT(file.streams[4].dst_arp);
+	CU_ASSERT(!file.streams[4].dst_nd);
+	CU_ASSERT_EQUAL(file.streams[4].gateway, ip4("10.0.3.254"));
+	CU_ASSERT_EQUAL(file.streams[4].port, 0);
 	CU_ASSERT(!file.streams[1].dst_arp);
 	CU_ASSERT_EQUAL(file.streams[1].port, 1);
 	CU_ASSERT(file.streams[2].dst_arp && file.streams[2].dst_nd);
@@ -1016,31 +1057,6 @@ test_schedule(void)
 	wr_otg_err_free(&err);
 }
 
-
-/* The first @p n frames of stream @p s, as the generator makes them. */
-static void
-stream_frames(const struct wr_stream *s, unsigned int n, struct frames *fr)
-{
-	struct wr_frame_tmpl *t = NULL;
-	struct wr_frame_gen g;
-	struct wr_error e;
-	unsigned int k;
-
-	if (wr_frame_tmpl_create(s, 0, &t, &e) != 0)
-		fprintf(stderr, "tmpl: %s\n", e.msg);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
-	wr_frame_gen_init(&g, t, 0, 1);
-	fr->n = n;
-	fr->count = s->count;
-	fr->rate = s->rate;
-	fr->train_frames = s->train_frames;
-	fr->sig_off = wr_frame_tmpl_sig_off(t);
-	for (k = 0; k < n; k++) {
-		memcpy(fr->b[k], wr_frame_tmpl_bytes(t), wr_frame_tmpl_max_len(t));
-		fr->len[k] = wr_frame_gen_next(&g, fr->b[k]);
-	}
-	wr_frame_tmpl_free(t);
-}
 
 /* A config snappi 1.61.0 serialised (test/fixtures/otg_flow_snappi.py
  * writes it): checked, planned, its stream file loaded, and every field

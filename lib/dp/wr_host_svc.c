@@ -282,12 +282,12 @@ ask(struct wr_host_svc_port *sp, uint64_t now)
 		}
 		if (q->v6)
 			len = wr_nd_build_ns(rte_pktmbuf_mtod(m, uint8_t *),
-					     r->mac, q->src_ip6, q->ip6, q->tags,
-					     q->tags_len);
+					     q->src_mac, q->src_ip6, q->ip6,
+					     q->tags, q->tags_len);
 		else
 			len = wr_arp_build(rte_pktmbuf_mtod(m, uint8_t *),
 					   WR_ARP_OP_REQUEST, wr_eth_broadcast,
-					   r->mac, q->src_ip, zero, q->ip,
+					   q->src_mac, q->src_ip, zero, q->ip,
 					   q->tags, q->tags_len);
 		queue_out(sp, m, len);
 	}
@@ -616,6 +616,127 @@ port_free(struct wr_engine *e, struct wr_host_svc_port *sp)
 	rte_free(sp);
 }
 
+/* Host k of static group @p g holding address @p ip of @p a, or -1. */
+static int64_t
+host_of_addr(const struct wr_host_group *g, const struct wr_host_addr_spec *a,
+	     __uint128_t ip)
+{
+	__uint128_t k;
+
+	if (a->mode != WR_HOST_ADDR_STATIC || ip < a->addr)
+		return -1;
+	if (a->step == 0)
+		return ip == a->addr ? 0 : -1;
+	if ((ip - a->addr) % a->step != 0)
+		return -1;
+	k = (ip - a->addr) / a->step;
+	return k < g->count ? (int64_t)k : -1;
+}
+
+/* @p a less @p h (both sorted ranges). */
+static int
+addrs_minus(struct wr_addrs *a, const struct wr_addrs *h)
+{
+	struct wr_addrs out;
+	uint32_t i, j;
+	int rc = 0;
+
+	wr_addrs_init(&out);
+	for (i = 0; i < a->n && rc == 0; i++) {
+		__uint128_t cur = a->r[i].lo;
+		bool past = false;
+
+		for (j = 0; j < h->n && rc == 0 && !past; j++) {
+			if (h->r[j].hi < cur || h->r[j].lo > a->r[i].hi)
+				continue;
+			if (h->r[j].lo > cur)
+				rc = wr_addrs_add(&out, cur, h->r[j].lo - 1);
+			if (h->r[j].hi >= a->r[i].hi)
+				past = true;
+			else
+				cur = h->r[j].hi + 1;
+		}
+		if (rc == 0 && !past)
+			rc = wr_addrs_add(&out, cur, a->r[i].hi);
+	}
+	if (rc != 0) {
+		wr_addrs_free(&out);
+		return rc;
+	}
+	wr_addrs_free(a);
+	*a = out;
+	return 0;
+}
+
+/* Group @p g's static addresses of one family into @p h; a group too large
+ * to list with a step other than 1 is left out (its hosts then share the
+ * answer with the responder, as before). */
+static int
+hosts_addrs(const struct wr_host_group *g, const struct wr_host_addr_spec *a,
+	    struct wr_addrs *h)
+{
+	uint32_t k;
+	int rc = 0;
+
+	if (a->mode != WR_HOST_ADDR_STATIC || g->count == 0)
+		return 0;
+	if (a->step == 1)
+		return wr_addrs_add(h, a->addr, a->addr + g->count - 1);
+	for (k = 0; k < g->count && k < 65536 && rc == 0; k++)
+		rc = wr_addrs_add(h, a->addr + (__uint128_t)k * a->step,
+				  a->addr + (__uint128_t)k * a->step);
+	return rc;
+}
+
+/*
+ * A stream sending from an emulated host's address (an OTG device's flow)
+ * must not make the port another owner of it: the host answers ARP and ND
+ * for it, with its MAC, and the stream's next hop is asked from that MAC.
+ * Otherwise the port's responder, which sees frames first, answers with
+ * the port's MAC, and the peer's table (a host of the far port included)
+ * holds the wrong one.
+ */
+static int
+resp_yield_to_hosts(struct wr_host_svc_resp *r, const struct wr_stream_file *f,
+		    unsigned int port)
+{
+	struct wr_addrs h4, h6;
+	uint32_t g, i;
+	int rc = 0;
+
+	wr_addrs_init(&h4);
+	wr_addrs_init(&h6);
+	for (g = 0; g < f->hosts.n && rc == 0; g++) {
+		const struct wr_host_group *hg = &f->hosts.groups[g];
+
+		if (hg->port != port)
+			continue;
+		rc = hosts_addrs(hg, &hg->v4, &h4);
+		if (rc == 0)
+			rc = hosts_addrs(hg, &hg->v6, &h6);
+		for (i = 0; i < r->n_q && rc == 0; i++) {
+			struct wr_arpd_query *q = &r->q[i];
+			int64_t k = q->v6 ? host_of_addr(hg, &hg->v6, q->src_ip6) :
+				    host_of_addr(hg, &hg->v4, q->src_ip);
+			uint64_t mac;
+			int b;
+
+			if (k < 0)
+				continue;
+			mac = hg->mac + (uint64_t)k * hg->mac_step;
+			for (b = 0; b < 6; b++)
+				q->src_mac[b] = (uint8_t)(mac >> (8 * (5 - b)));
+		}
+	}
+	if (rc == 0)
+		rc = addrs_minus(&r->addrs, &h4);
+	if (rc == 0)
+		rc = addrs_minus(&r->addrs6, &h6);
+	wr_addrs_free(&h4);
+	wr_addrs_free(&h6);
+	return rc;
+}
+
 /* The port's responder: its MAC, its streams' sources, its questions. */
 static int
 resp_create(struct wr_host_svc_port *sp, const struct wr_port *p,
@@ -623,6 +744,7 @@ resp_create(struct wr_host_svc_port *sp, const struct wr_port *p,
 	    struct wr_error *err)
 {
 	struct wr_host_svc_resp *r = calloc(1, sizeof(*r));
+	uint32_t q;
 	int rc;
 
 	if (r == NULL)
@@ -637,6 +759,11 @@ resp_create(struct wr_host_svc_port *sp, const struct wr_port *p,
 		return wr_error_set(err, -ENOMEM, NULL, 0, 0, NULL,
 				    "out of memory");
 	rc = wr_arpd_queries(f, i, r->q, &r->n_q, err);
+	for (q = 0; rc == 0 && q < r->n_q; q++)
+		memcpy(r->q[q].src_mac, r->mac, 6);
+	if (rc == 0 && resp_yield_to_hosts(r, f, i) != 0)
+		rc = wr_error_set(err, -ENOMEM, NULL, 0, 0, NULL,
+				  "out of memory");
 	return rc;
 }
 

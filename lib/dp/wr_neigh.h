@@ -43,6 +43,9 @@ struct wr_arpd_query {
 	uint16_t tags_len;
 	uint32_t done;          /**< answered (stored last, with release) */
 	uint8_t mac[6];
+	/** The sender MAC the question carries: the port's, or the emulated
+	 * host's whose address the sender's is (wr_host_svc.c). */
+	uint8_t src_mac[6];
 };
 
 /** RFC 1122 section 2.3.2.1: at most one request per second per address. */

@@ -567,6 +567,34 @@ device_find(const struct wr_otg_plan *p, const char *name, int *af)
 	return NULL;
 }
 
+/* The plan's device whose IPv@p af address is @p addr (the same text as
+ * the config gives it), or NULL. */
+static const json_t *
+device_at(const struct wr_otg_plan *p, int af, const char *addr)
+{
+	enum wr_otg_vk k = af == 6 ? WR_OTG_VK_IP6 : WR_OTG_VK_IP4;
+	const json_t *found = NULL;
+	json_t *want = addr != NULL ? json_string(addr) : NULL;
+	u128 x, y;
+	size_t i;
+
+	if (want == NULL || wr_otg_val_parse(k, want, &y) != 0) {
+		json_decref(want);
+		return NULL;
+	}
+	for (i = 0; found == NULL && i < json_array_size(p->devices); i++) {
+		const json_t *d = json_array_get(p->devices, i);
+		const json_t *a = json_object_get(json_object_get(d, af == 6 ?
+						  "ipv6" : "ipv4"), "address");
+
+		if (a != NULL && json_is_string(json_object_get(d, "mac")) &&
+		    wr_otg_val_parse(k, a, &x) == 0 && x == y)
+			found = d;
+	}
+	json_decref(want);
+	return found;
+}
+
 /*
  * tx_rx device: the flow leaves the port of its transmit device; its
  * ethernet.dst auto is the next hop's MAC: an IPv4 (IPv6) endpoint's
@@ -584,7 +612,7 @@ flow_devices(const json_t *o, const char *path, const struct wr_otg_plan *p,
 {
 	const json_t *tx = json_object_get(o, "tx_names");
 	const json_t *rx = json_object_get(o, "rx_names");
-	const json_t *d, *ip;
+	const json_t *d, *ip, *gwdev;
 	char at[WR_OTG_PATH_MAX];
 	size_t i;
 	int af = 0, af_rx = 0, port, rc = 0;
@@ -633,6 +661,13 @@ flow_devices(const json_t *o, const char *path, const struct wr_otg_plan *p,
 	ip = json_object_get(d, af == 6 ? "ipv6" : "ipv4");
 	if (af != 0 && json_string_value(json_object_get(ip, "gateway_mac")) != NULL) {
 		ctx->dst_mac = json_string_value(json_object_get(ip, "gateway_mac"));
+	} else if (af != 0 && (gwdev = device_at(p, af, json_string_value(
+				json_object_get(ip, "gateway")))) != NULL) {
+		/* The gateway is a device of this config (back to back):
+		 * its MAC is known, and it answers with that one.  Asking
+		 * from the port (eth dst arp) would teach it the port's
+		 * MAC for the sender's address instead of the device's. */
+		ctx->dst_mac = json_string_value(json_object_get(gwdev, "mac"));
 	} else if (af != 0) {
 		ctx->dst_resolve = af == 6 ? "nd" : "arp";
 		if (set(stream, "gateway", json_string(json_string_value(
