@@ -302,6 +302,14 @@ server_turn(struct server *s, int timeout_ms)
 		}
 		if (c->fd < 0)
 			continue;
+		if ((evs[i].events & (EPOLLERR | EPOLLHUP)) && c->in_otg) {
+			/* Its OTG request's handler still runs (and turns
+			 * this loop): out of epoll, or every turn would see
+			 * the hang-up again; its answer then fails and
+			 * closes it. */
+			epoll_ctl(s->ep, EPOLL_CTL_DEL, c->fd, NULL);
+			continue;
+		}
 		if ((evs[i].events & EPOLLOUT) && !wr_srv_conn_flush(s, c))
 			continue;
 		if (evs[i].events & (EPOLLERR | EPOLLHUP) && c->held)
