@@ -481,7 +481,9 @@ class OtgVeth(Scenarios, OtgCase):
             got["6"] = {(x.ethernet_name, str(ipaddress.ip_address(x.ipv6_address)),
                          x.link_layer_address) for x in s6}
             return want4 <= got["4"] and want6 <= got["6"]
-        self.assertTrue(wait_for(resolved, 10, 0.2), got)
+        self.assertTrue(wait_for(resolved, 10, 0.2),
+                        f"{got}; the ports' own MACs: "
+                        f"{[p['mac'].lower() for p in self.rpc.ports()]}")
 
     def test_devices_resolve_gateways(self):
         """Two devices, one on each port, each the other's IPv4 and IPv6 gateway: after
