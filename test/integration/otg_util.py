@@ -115,8 +115,11 @@ class OtgCase(EalCase):
         for tool in ("ip", "tcpdump", "tshark"):
             if shutil.which(tool) is None:
                 self.fail(f"{tool} is needed")
-        self.tag = f"{os.getpid() % 100000}"
+        # The whole PID (at most 7 digits: snp1234567a fits IFNAMSIZ), so that a
+        # namespace tells whether its run is alive (drop_stale_namespaces).
+        self.tag = str(os.getpid())
         self.ns = f"snappi{self.tag}"
+        self.drop_stale_namespaces()
         subprocess.run(["ip", "netns", "del", self.ns], capture_output=True)
         sh("ip", "netns", "add", self.ns)
         self.addCleanup(subprocess.run, ["ip", "netns", "del", self.ns], capture_output=True)
@@ -130,6 +133,17 @@ class OtgCase(EalCase):
            "net.ipv6.conf.default.disable_ipv6=1")
         sh("ip", "link", "set", "lo", "up")
         self.server = None
+
+    @staticmethod
+    def drop_stale_namespaces():
+        """Delete the namespaces of this module's runs that were killed before their
+        cleanup (meson's timeout sends SIGTERM): snappiPID whose process is gone."""
+        for line in sh("ip", "netns", "list").splitlines():
+            name = line.split()[0] if line.split() else ""
+            pid = name[len("snappi"):]
+            if name.startswith("snappi") and pid.isdigit() and \
+                    not os.path.exists(f"/proc/{pid}"):
+                subprocess.run(["ip", "netns", "del", name], capture_output=True)
 
     @staticmethod
     def _go_home(fd):
