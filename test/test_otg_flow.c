@@ -960,8 +960,9 @@ test_rates(void)
 	/* Above the port's line (10 Gb/s here): refused. */
 	CU_ASSERT_EQUAL(flow_frames(UDP_FLOW(", \"rate\": {\"choice\": \"gbps\", "
 				    "\"gbps\": 11}"), 1, &fr, &fl, &err), -EINVAL);
-	CU_ASSERT_STRING_EQUAL(err0(&err), "flows[0].rate: gbps: expected at most "
-			       "the port's line, 10000 Mb/s, got 11 gbps");
+	CU_ASSERT_STRING_EQUAL(err0(&err), "flows[0].rate.gbps: above the line: "
+			       "16369048 frames/s of 64 bytes, the port's 10000 "
+			       "Mb/s carries at most 14880952");
 	wr_otg_err_free(&err);
 	/* 14,880,952 frames of 64 bytes fill 10 Gb/s (84 bytes on the line
 	 * each): one more is above it. */
@@ -969,9 +970,9 @@ test_rates(void)
 				    "\"pps\": 14880952}"), 1, &fr, &fl, &err), 0);
 	CU_ASSERT_EQUAL(flow_frames(UDP_FLOW(", \"rate\": {\"choice\": \"pps\", "
 				    "\"pps\": 14880953}"), 1, &fr, &fl, &err), -EINVAL);
-	CU_ASSERT_STRING_EQUAL(err0(&err), "flows[0].rate: pps: 14880953 frames of "
-			       "64 bytes a second are above the port's line, "
-			       "10000 Mb/s");
+	CU_ASSERT_STRING_EQUAL(err0(&err), "flows[0].rate.pps: above the line: "
+			       "14880953 frames/s of 64 bytes, the port's 10000 "
+			       "Mb/s carries at most 14880952");
 	wr_otg_err_free(&err);
 }
 

@@ -243,6 +243,29 @@ flow_size(const json_t *sz, const char *path, json_t *stream,
  * frame a second with its 20 bytes of preamble and gap.  percentage is
  * of the port's line rate, L1 too (wirerate's "50%").
  */
+/* A fixed size's frames closer together than the port's line allows (L1:
+ * + 20 bytes of preamble, SFD and gap): the model's rate "above the line" is
+ * a validation error, not a run that quietly sends less.  Unknown speed:
+ * nothing to compare. */
+static bool
+above_line(double period_ns, uint32_t size, uint32_t line_mbps,
+	   const char *path, const char *unit, struct wr_otg_err *err)
+{
+	double line_ns;
+	char q[WR_OTG_PATH_MAX];
+
+	if (size == 0 || line_mbps == 0)
+		return false;
+	line_ns = (size + 20) * 8 * 1000.0 / line_mbps;
+	if (period_ns >= line_ns * (1 - 1e-9))
+		return false;
+	wr_otg_at(q, "%s.%s", path, unit);
+	wr_otg_err_add(err, q, "above the line: %.0f frames/s of %u bytes, "
+		       "the port's %u Mb/s carries at most %.0f", 1e9 / period_ns,
+		       size, line_mbps, 1e9 / line_ns);
+	return true;
+}
+
 static int
 flow_rate(const json_t *r, const char *path, uint32_t size, uint32_t line_mbps,
 	  json_t *stream, double *period_ns, struct wr_otg_err *err)
@@ -277,13 +300,10 @@ flow_rate(const json_t *r, const char *path, uint32_t size, uint32_t line_mbps,
 					      "integer >= 1, got 0");
 		snprintf(txt, sizeof(txt), "%" PRIu64 " pps", v);
 		*period_ns = 1e9 / (double)v;
-		/* Above the line at its smallest frames: refused. */
-		if (line_mbps > 0 && (double)v * ((size > 0 ? size : SIZE_MIN) + 20) *
-		    8 > line_mbps * 1e6)
-			return wr_otg_err_add(err, path, "pps: %" PRIu64 " frames "
-					      "of %u bytes a second are above "
-					      "the port's line, %u Mb/s", v,
-					      size > 0 ? size : SIZE_MIN, line_mbps);
+		/* A varying size: above the line at its smallest frames. */
+		if (above_line(*period_ns, size > 0 ? size : SIZE_MIN, line_mbps,
+			       path, c, err))
+			return -EINVAL;
 		return set(stream, "rate", json_string(txt));
 	}
 	for (i = 0; i < 4; i++)
@@ -296,13 +316,14 @@ flow_rate(const json_t *r, const char *path, uint32_t size, uint32_t line_mbps,
 	if (v == 0)
 		return wr_otg_err_add(err, path, "%s: expected an integer >= 1, "
 				      "got 0", c);
-	if (line_mbps > 0 && (double)v * pow(1000, i) > line_mbps * 1e6)
-		return wr_otg_err_add(err, path, "%s: expected at most the port's "
-				      "line, %u Mb/s, got %" PRIu64 " %s", c,
-				      line_mbps, v, c);
 	snprintf(txt, sizeof(txt), "%" PRIu64 " %s L1", v, wr_units[i]);
 	if (size > 0)
 		*period_ns = (size + 20) * 8 * 1e9 / ((double)v * pow(1000, i));
+	/* Bits on the line whatever the sizes: any frame size tells. */
+	if (above_line((((size > 0 ? size : SIZE_MIN) + 20) * 8 * 1e9) /
+		       ((double)v * pow(1000, i)), size > 0 ? size : SIZE_MIN,
+		       line_mbps, path, c, err))
+		return -EINVAL;
 	return set(stream, "rate", json_string(txt));
 }
 
