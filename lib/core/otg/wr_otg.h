@@ -125,7 +125,7 @@ json_t *wr_otg_member_default(const char *schema, const char *member);
 
 /** One port of the server that builds the plan, for locations and layer1. */
 struct wr_otg_port_env {
-	char device[64];             /**< DPDK device name (net_memif0, 0000:3b:00.0) */
+	char device[128];            /**< DPDK device name (net_memif0, 0000:3b:00.0): wr_port's size */
 	char iface[32];              /**< Linux interface of an af_packet/AF_XDP port, "" none */
 	uint8_t mac[6];
 	uint32_t speed_mbps;         /**< the link's, 0 unknown */
