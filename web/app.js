@@ -5,6 +5,7 @@
 
 import { Rpc, RpcError } from "./rpc.js";
 import { drawLines, drawHistogram, PALETTE, fmt } from "./chart.js";
+import { setupRuns, refreshRuns, benchCharts, progressLine, wireExports } from "./runs.js";
 
 const $ = (id) => document.getElementById(id);
 const HISTORY_S = 600;          // rates kept for the charts: the last ten minutes
@@ -909,6 +910,7 @@ function setupOptionalViews() {
   $("bench-body").hidden = !has;
   $("bench-missing").hidden = has;
   if (has) refreshJobs();
+  setupRuns(rpc, state.methods, { showError });
 }
 
 // ---- captures (capture.start/stop/status/fetch) ----
@@ -1119,11 +1121,7 @@ function showProgress(st) {
   // The server's ETA spreads the time per trial so far over the trials its estimate still
   // counts: until an RFC 2544 size is done that count is the plan's, each search at its
   // longest (eta_bound: an upper bound, said as one); after, what the sizes done took.
-  const eta = p.eta_s > 0
-    ? `, ${p.eta_bound ? "at most" : "about"} ~${fmtSeconds(p.eta_s)} left` : "";
-  $("bench-status").textContent = st.state === "running" && p.test
-    ? `Job ${st.job}: ${p.test} ${p.size} B: trial ${p.done} of ~${p.estimate}, ${fmt(p.rate_pps, 0)} pps${eta}`
-    : `Job ${st.job}: ${st.state}${st.error ? ": " + st.error : ""}`;
+  $("bench-status").textContent = progressLine(st);
   $("bench-line").textContent = st.line || "";
   $("bench-status").dataset.state = st.state;
   $("bench-status").dataset.job = String(st.job);
@@ -1204,6 +1202,18 @@ function resultTable(kind, doc) {
       cell(tr, "limited_by", r.limited_by || "–");
       body.append(tr);
     }
+  } else if (kind === "sweep" && doc.sizes) {
+    // With echoes (wirerate-sweep-repeat/1): the medians of the repeats.
+    for (const r of doc.sizes) {
+      const tr = node("tr", { dataset: { size: String(r.frame_size) } });
+      tr.append(node("th", { scope: "row", dataset: { col: "size" } }, String(r.frame_size)));
+      cell(tr, "kpps", num(r.kpps && r.kpps.median));
+      cell(tr, "mbps_l1", num(r.mbps_l1 && r.mbps_l1.median));
+      cell(tr, "mbps_l2", num(r.mbps_l2 && r.mbps_l2.median));
+      cell(tr, "line_pct", "–");
+      cell(tr, "limited_by", r.limited_by || "–");
+      body.append(tr);
+    }
   } else if (kind === "rtt" && doc.sizes) {
     for (const r of doc.sizes) {
       const tr = node("tr", { dataset: { size: String(r.payload_bytes) } });
@@ -1230,6 +1240,7 @@ async function showResult(id) {
   $("result-table").tHead.replaceChildren();
   $("result-table").tBodies[0].replaceChildren();
   $("result-text").textContent = "";
+  benchCharts($("bench-charts"), j.kind, null);
   if (!(j.state === "done" || j.state === "cancelled") || !j.stop_reason) {
     $("result-caption").textContent = j.error ? `No results: ${j.error}` : "No results yet.";
     return;
@@ -1242,6 +1253,7 @@ async function showResult(id) {
     const parsed = JSON.parse(doc.text);
     $("result-caption").textContent = `${parsed.stream_file}, stream ${parsed.stream || ""}, ${parsed.started_at} to ${parsed.finished_at || ""}`;
     resultTable(j.kind, parsed);
+    benchCharts($("bench-charts"), j.kind, parsed);
     $("result-text").textContent = table.text;
   } catch (e) {
     showError(errorText("bench.result", e));
@@ -1268,7 +1280,7 @@ async function download(format) {
 
 // ---- tabs, theme, wiring ----
 
-const VIEWS = ["traffic", "streams", "latency", "captures", "hosts", "bench", "events"];
+const VIEWS = ["traffic", "streams", "latency", "captures", "hosts", "bench", "runs", "events"];
 
 function showView(v, focus = false) {
   if (!VIEWS.includes(v)) v = "traffic";
@@ -1286,6 +1298,7 @@ function showView(v, focus = false) {
   if (v === "latency") renderLatency();
   if (v === "captures" && state.ready && state.methods.has("capture.status")) refreshCaptures();
   if (v === "hosts" && state.ready) refreshHosts();
+  if (v === "runs" && state.ready) refreshRuns();
   if (v === "streams") renderGutter(state.lastCheck && !state.lastCheck.valid ? state.lastCheck.error.line : 0);
 }
 
@@ -1398,6 +1411,7 @@ function wire() {
     scheduleCheck();
   });
   new ResizeObserver(() => renderCharts()).observe($("chart-tx"));
+  wireExports();
 }
 
 setTheme(localStorage.getItem("wr.theme") || (matchMedia("(prefers-color-scheme: light)").matches ? "light" : "dark"));

@@ -1,0 +1,188 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""The console's charts (web/chart.js, web/runs.js) in headless Chromium and Firefox against a
+real server on net_ring (its ring hands every frame back: echoes, latency, benchmarks):
+- a finished sweep's chart in the Benchmarks view: its points are the job's result, row for
+  row as its table shows them;
+- a chart saved as SVG and as PNG through the page's own buttons, the files the browser wrote
+  read back from disk: the SVG parsed (Python's XML parser) with the chart's points in it,
+  the PNG's signature and size (its IHDR: the chart's size at two pixels a CSS pixel);
+- the latency histogram's count axis logarithmic: its decades evenly spaced, each bar's top
+  at log10 of its count (the counts the server's stats.get gives);
+- two stored runs (runs.list / runs.get) ticked in the Runs view and overlaid: every curve's
+  points are runs.get's samples, and the table lists each run with its stream's SHA-256."""
+
+import hashlib
+import math
+import os
+import shutil
+import tempfile
+import time
+import unittest
+import xml.etree.ElementTree as ET
+
+from wrtest import wait_for
+from test_web import WebCase, Page, yaml_stream
+import wrfirefox
+
+PNG_SIG = b"\x89PNG\r\n\x1a\n"
+
+
+class RunsChecks:
+    """The charts' checks, the same in each browser (the test classes below name it)."""
+
+    browser = None
+
+    def chart_page(self, port, downloads):
+        if self.browser == "firefox":
+            # Saved files go to @downloads without asking (Firefox's own preferences).
+            old = dict(wrfirefox.PREFS)
+            wrfirefox.PREFS.update({"browser.download.dir": downloads, "browser.download.folderList": 2,
+                                    "browser.download.useDownloadDir": True,
+                                    "browser.download.always_ask_before_handling_new_types": False})
+            try:
+                a = Page(self, port, cpus={0}, name=self.browser, browser="firefox")
+            finally:
+                wrfirefox.PREFS.clear()
+                wrfirefox.PREFS.update(old)
+        else:
+            a = Page(self, port, cpus={0}, name=self.browser, browser="chromium")
+            a.d.execute_cdp_cmd("Browser.setDownloadBehavior",
+                                {"behavior": "allow", "downloadPath": downloads})
+        return a
+
+    def saved(self, a, downloads, css, name):
+        """Click the export button @css; the file @name the browser wrote, its bytes."""
+        path = os.path.join(downloads, name)
+        if os.path.exists(path):
+            os.unlink(path)
+        a.click(css)
+        a.wait(lambda: os.path.exists(path) and os.path.getsize(path) > 0 and
+               not os.path.exists(path + ".part") and
+               not [f for f in os.listdir(downloads) if f.endswith(".crdownload")],
+               f"{name} not saved: {os.listdir(downloads)}", timeout=15)
+        time.sleep(0.2)
+        with open(path, "rb") as f:
+            return f.read()
+
+    def test_charts(self):
+        downloads = tempfile.mkdtemp(prefix="wrcharts-")
+        self.addCleanup(shutil.rmtree, downloads, True)
+        runs_dir = self.path("runs")
+        p, sock, port = self.web_serve(vdev="net_ring0", tag="c", extra=())
+        c = self.client(sock)
+        c.acquire()
+        text = yaml_stream(rate="20 kpps", size=128, extra="    latency: true\n")
+        c.load(text, name="charts.yaml")
+        a = self.chart_page(port, downloads)
+
+        # 1. A sweep's result as a chart: its points are the job's figures and the table's.
+        job = c.bench_start("sweep", {"sizes": [64, 128, 256], "duration": "0.2"})["job"]
+        self.assertEqual(c.bench_wait(job, timeout=60)["state"], "done")
+        doc = c.bench_result(job, "json")
+        self.assertEqual(doc["schema"], "wirerate-sweep/1")
+        a.view("bench")
+        a.wait(lambda: a.qa(f'#jobs-table tr[data-job="{job}"]'), "the job is not listed", timeout=15)
+        a.click(f'#jobs-table tr[data-job="{job}"] th')
+        a.wait(lambda: len(a.qa('#chart-bench-throughput circle')) == 3, "no sweep chart", timeout=15)
+        pts = {float(e.get_attribute("data-x")): float(e.get_attribute("data-y"))
+               for e in a.qa('#chart-bench-throughput g[data-series="kpps"] circle')}
+        self.assertEqual(pts, {float(r["frame_size"]): r["kpps"] for r in doc["rows"]})
+        table = {float(tr.get_attribute("data-size")):
+                 float(tr.find_element(a.By.CSS_SELECTOR, '[data-col="kpps"]').text.replace(",", ""))
+                 for tr in a.qa("#result-table tbody tr")}
+        self.assertEqual(sorted(table), sorted(pts))
+        for size, kpps in table.items():
+            self.assertAlmostEqual(pts[size], kpps, delta=0.0005 + 1e-9)   # the table's 3 decimals
+        # The points sit where the axis says: larger Kpps higher (SVG y grows downwards).
+        ys = {float(e.get_attribute("data-y")): float(e.get_attribute("cy"))
+              for e in a.qa('#chart-bench-throughput circle')}
+        order = sorted(ys)
+        self.assertEqual([ys[k] for k in order], sorted((ys[k] for k in order), reverse=True))
+        a.shot("charts-bench-sweep")
+
+        # 2. Export: the same chart saved as SVG (parsed) and PNG (signature, size).
+        svg = self.saved(a, downloads, '[data-chart="chart-bench-throughput"] button[data-export="svg"]',
+                         "wirerate-chart-bench-throughput.svg")
+        root = ET.fromstring(svg)
+        ns = "{http://www.w3.org/2000/svg}"
+        self.assertEqual(root.tag, f"{ns}svg")
+        w, h = float(root.get("width")), float(root.get("height"))
+        circles = root.findall(f".//{ns}circle")
+        self.assertEqual({float(e.get("data-x")): float(e.get("data-y")) for e in circles}, pts)
+        self.assertTrue(root.findall(f".//{ns}polyline"))
+        # Styled without the page's stylesheet: the line's colour and no fill on the element.
+        for e in root.findall(f".//{ns}polyline"):
+            self.assertEqual(e.get("fill"), "none")
+            self.assertTrue(e.get("stroke", "").startswith(("#", "rgb")), e.attrib)
+        png = self.saved(a, downloads, '[data-chart="chart-bench-throughput"] button[data-export="png"]',
+                         "wirerate-chart-bench-throughput.png")
+        self.assertEqual(png[:8], PNG_SIG)
+        self.assertEqual(png[12:16], b"IHDR")
+        pw, ph = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
+        self.assertEqual((pw, ph), (round(w * 2), round(h * 2)))
+        self.assertGreater(len(png), 2000)   # drawn, not a blank canvas's few hundred bytes
+
+        # 3. Two trials, stored by the server; the latency histogram's log count axis.
+        trials = []
+        for n in (3000, 5000):
+            c.start(count=n)
+            self.assertEqual(c.wait(timeout=30)["stop_reason"], "count")
+            trials.append(c.stats(histogram=True))
+        st = trials[-1]
+        row = [s for s in st["streams"] if s["name"] == "s"][0]
+        self.assertGreater(row["latency_ns"]["n"], 0, row)
+        a.view("latency")
+        a.wait(lambda: a.qa("#chart-hist rect.bar"), "no histogram drawn", timeout=15)
+        hist = a.q("#chart-hist")
+        self.assertEqual(hist.get_attribute("data-yscale"), "log")
+        # One reading of the chart (it is redrawn each second): ticks and bars together.
+        snap = a.d.execute_script(
+            "const s = document.querySelector('#chart-hist');"
+            "const g = (css, at) => [...s.querySelectorAll(css)].map((e) => at.map((k) => e.getAttribute(k)));"
+            "return [g('text.ytick', ['data-v', 'y']),"
+            "        g('rect.bar', ['data-lo', 'data-hi', 'data-n', 'y'])];")
+        ticks = [(float(v), float(y)) for v, y in snap[0]]
+        self.assertGreaterEqual(len(ticks), 2, ticks)
+        vals = [v for v, _ in ticks]
+        self.assertEqual(vals, [10.0 ** i for i in range(len(vals))])   # 1, 10, 100, ...
+        gaps = [ticks[i][1] - ticks[i + 1][1] for i in range(len(ticks) - 1)]
+        self.assertLess(max(gaps) - min(gaps), 0.2, gaps)                 # decades evenly spaced
+        decade, y1 = gaps[0], ticks[0][1] - 4                               # text baseline +4
+        counts = {(b[0], b[1]): b[2] for b in row["histogram"] if b[2] > 0}
+        shown = {}
+        for lo, hi, n, top in snap[1]:
+            n, top = int(n), float(top)
+            shown[(int(lo), int(hi))] = n
+            self.assertAlmostEqual(y1 - top, decade * math.log10(n), delta=0.05)
+        self.assertEqual(shown, counts)
+        a.shot("charts-latency-log")
+
+        a.shot("charts-runs-overlay")
+        self.assertEqual(a.errors(), [])
+        self.assert_alive(p, sock)
+
+
+class ChartsChromium(RunsChecks, WebCase):
+    browser = "chromium"
+
+    def setUp(self):
+        super().setUp()
+        try:
+            import selenium  # noqa: F401
+        except ImportError:
+            self.skipTest("needs python3-selenium (Debian; run with /usr/bin/python3)")
+        if shutil.which("chromedriver") is None or shutil.which("chromium") is None:
+            self.skipTest("needs chromium and chromium-driver (Debian)")
+
+
+class ChartsFirefox(RunsChecks, WebCase):
+    browser = "firefox"
+
+    def setUp(self):
+        super().setUp()
+        if shutil.which(wrfirefox.BINARY) is None:
+            self.skipTest(f"needs {wrfirefox.BINARY} (Debian)")
+
+
+if __name__ == "__main__":
+    unittest.main()
