@@ -6,6 +6,7 @@
 import { Rpc, RpcError } from "./rpc.js";
 import { drawLines, drawHistogram, PALETTE, fmt } from "./chart.js";
 import { setupRuns, refreshRuns, benchCharts, progressLine, wireExports } from "./runs.js";
+import { session } from "./session.js";
 
 const $ = (id) => document.getElementById(id);
 const HISTORY_S = 600;          // rates kept for the charts: the last ten minutes
@@ -23,7 +24,7 @@ const state = {
   prev: new Map(),              // row key -> counters at the previous sample
   rates: new Map(),             // row key -> the last interval's rates
   history: new Map(),           // row key -> [[t, rates], ...]
-  hidden: new Set(),            // series switched off in the legends
+  hidden: new Set(session.get("chart.hidden", [])),   // series switched off in the legends (kept)
   view: "traffic",
   ready: false,
   tick: 0,
@@ -123,6 +124,7 @@ async function connect() {
   for (const e of ev.events) logEvent(e);
   state.ready = true;
   setConn("connected", "ok");
+  if ($("yaml").value.trim() !== "") scheduleCheck();   // the text kept across a reload, checked
   await refreshAll();
   setupOptionalViews();
 }
@@ -645,6 +647,7 @@ function renderChart(kind) {
     cb.addEventListener("change", () => {
       if (cb.checked) state.hidden.delete(id);
       else state.hidden.add(id);
+      session.set("chart.hidden", [...state.hidden]);
       renderCharts();
     });
     const sw = node("span", { class: "swatch" });
@@ -726,6 +729,7 @@ function renderGutter(errLine) {
 let checkTimer = null;
 
 function scheduleCheck() {
+  session.set("editor", { name: $("file-name").value, text: $("yaml").value });
   renderGutter(state.lastCheck && !state.lastCheck.valid ? state.lastCheck.error.line : 0);
   clearTimeout(checkTimer);
   checkTimer = setTimeout(check, CHECK_DELAY_MS);
@@ -1285,6 +1289,7 @@ const VIEWS = ["traffic", "streams", "latency", "captures", "hosts", "bench", "r
 function showView(v, focus = false) {
   if (!VIEWS.includes(v)) v = "traffic";
   state.view = v;
+  session.set("view", v);
   for (const name of VIEWS) {
     const tab = $(`tab-${name}`);
     const on = name === v;
@@ -1352,6 +1357,8 @@ function wire() {
   $("btn-stop").addEventListener("click", async () => { await call("traffic.stop").catch(() => {}); await refreshStreams(); });
   $("btn-pause").addEventListener("click", async () => { await call("traffic.pause").catch(() => {}); await refreshStreams(); });
   $("btn-resume").addEventListener("click", async () => { await call("traffic.resume").catch(() => {}); await refreshStreams(); });
+  session.bind($("chart-metric"), "chart.metric");
+  session.bind($("chart-window"), "chart.window");
   $("chart-metric").addEventListener("change", renderCharts);
   $("chart-window").addEventListener("change", renderCharts);
   $("hist-stream").addEventListener("change", renderLatency);
@@ -1415,8 +1422,13 @@ function wire() {
 }
 
 setTheme(localStorage.getItem("wr.theme") || (matchMedia("(prefers-color-scheme: light)").matches ? "light" : "dark"));
+const kept = session.get("editor");
+if (kept && typeof kept.text === "string") {
+  $("yaml").value = kept.text;
+  $("file-name").value = kept.name || "console.yaml";
+}
 wire();
-showView(location.hash.slice(1) || "traffic");
+showView(location.hash.slice(1) || session.get("view", "traffic"));
 renderGutter(0);
 connect();
 setTimeout(tick, TICK_MS);
