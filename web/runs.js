@@ -5,6 +5,7 @@
 // every figure is the server's: nothing here measures or recomputes a result.
 
 import { drawXY, drawHistograms, exportButtons, PALETTE, fmt } from "./chart.js";
+import { session } from "./session.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -12,9 +13,8 @@ const ctx = {
   rpc: null,
   showError: (m) => console.warn(m),
   runs: [],                   // runs.list's rows
-  selected: new Set(),        // ids ticked
+  selected: new Set(session.get("runs.selected", []).map(String)),   // ids ticked (kept across a reload)
   docs: new Map(),            // id -> runs.get's document (a stored run never changes)
-  onSelect: null,             // told the selection when it changes (a session may keep it)
 };
 
 function node(tag, attrs = {}, text = null) {
@@ -175,11 +175,9 @@ function summaryText(sum) {
     .map(([k, v]) => `${k} ${typeof v === "number" ? fmt(v, Number.isInteger(v) ? 0 : 3) : v}`).join(", ");
 }
 
-export function setupRuns(rpc, methods, { showError, onSelect, selected } = {}) {
+export function setupRuns(rpc, methods, { showError } = {}) {
   ctx.rpc = rpc;
   if (showError) ctx.showError = showError;
-  if (onSelect) ctx.onSelect = onSelect;
-  if (Array.isArray(selected)) ctx.selected = new Set(selected.map(String));
   const has = methods.has("runs.list");
   $("runs-body").hidden = !has;
   $("runs-missing").hidden = has;
@@ -190,12 +188,15 @@ export function setupRuns(rpc, methods, { showError, onSelect, selected } = {}) 
     $("runs-measure").addEventListener("change", () => renderRuns());
     $("runs-rows").addEventListener("change", () => renderRuns());
     $("runs-delete").addEventListener("click", deleteSelected);
+    session.bind($("runs-kind"), "runs.kind");
+    session.bind($("runs-measure"), "runs.measure");
+    session.bind($("runs-rows"), "runs.rows");
   }
+  if (has && !$("view-runs").hidden) refreshRuns();
 }
 
-// The selection (run ids), to keep and give back (setupRuns' selected).
-export function runsSelection() {
-  return [...ctx.selected];
+function keepSelection() {
+  session.set("runs.selected", [...ctx.selected]);
 }
 
 export async function refreshRuns() {
@@ -210,7 +211,10 @@ export async function refreshRuns() {
   }
   ctx.runs = r.runs || [];
   const ids = new Set(ctx.runs.map((x) => String(x.id)));
-  for (const id of [...ctx.selected]) if (!ids.has(id) && !kind) ctx.selected.delete(id);
+  // Runs gone (pruned, deleted elsewhere) leave the selection; a kind filter hides, not drops.
+  let gone = false;
+  for (const id of [...ctx.selected]) if (!ids.has(id) && !kind) { ctx.selected.delete(id); gone = true; }
+  if (gone) keepSelection();
   const tb = $("runs-table").tBodies[0];
   tb.replaceChildren();
   for (const run of ctx.runs) {
@@ -221,7 +225,7 @@ export async function refreshRuns() {
     cb.addEventListener("change", () => {
       if (cb.checked) ctx.selected.add(id);
       else ctx.selected.delete(id);
-      if (ctx.onSelect) ctx.onSelect(runsSelection());
+      keepSelection();
       renderRuns();
     });
     const td0 = node("td");
@@ -255,7 +259,7 @@ async function deleteSelected() {
   }
   for (const id of ids) ctx.docs.delete(String(id));
   ctx.selected.clear();
-  if (ctx.onSelect) ctx.onSelect([]);
+  keepSelection();
   await refreshRuns();
 }
 

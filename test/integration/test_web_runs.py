@@ -21,7 +21,7 @@ import unittest
 import xml.etree.ElementTree as ET
 
 from wrtest import wait_for
-from test_web import WebCase, Page, yaml_stream
+from test_web import ARTIFACTS, WebCase, Page, yaml_stream
 import wrfirefox
 
 PNG_SIG = b"\x89PNG\r\n\x1a\n"
@@ -98,6 +98,7 @@ class RunsChecks:
               for e in a.qa('#chart-bench-throughput circle')}
         order = sorted(ys)
         self.assertEqual([ys[k] for k in order], sorted((ys[k] for k in order), reverse=True))
+        a.d.execute_script("document.getElementById('bench-charts').scrollIntoView()")
         a.shot("charts-bench-sweep")
 
         # 2. Export: the same chart saved as SVG (parsed) and PNG (signature, size).
@@ -121,6 +122,9 @@ class RunsChecks:
         pw, ph = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
         self.assertEqual((pw, ph), (round(w * 2), round(h * 2)))
         self.assertGreater(len(png), 2000)   # drawn, not a blank canvas's few hundred bytes
+        os.makedirs(ARTIFACTS, exist_ok=True)
+        with open(os.path.join(ARTIFACTS, f"web-charts-export-{self.browser}.png"), "wb") as f:
+            f.write(png)
 
         # 3. Two trials, stored by the server; the latency histogram's log count axis.
         trials = []
