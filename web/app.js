@@ -1131,12 +1131,6 @@ function showProgress(st) {
   $("bench-status").dataset.job = String(st.job);
 }
 
-function fmtSeconds(s) {
-  if (s >= 3600) return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, "0")}m`;
-  if (s >= 60) return `${Math.floor(s / 60)}m${String(Math.round(s % 60)).padStart(2, "0")}s`;
-  return `${Math.round(s)} s`;
-}
-
 async function refreshJobs() {
   if (!rpc.open || !state.methods.has("bench.list")) return;
   const r = await rpc.call("bench.list");

@@ -147,9 +147,10 @@ export function progressLine(st) {
 }
 
 export function fmtSeconds(s) {
+  s = Math.round(s);
   if (s >= 3600) return `${Math.floor(s / 3600)} h ${String(Math.floor((s % 3600) / 60)).padStart(2, "0")} min`;
-  if (s >= 60) return `${Math.floor(s / 60)} min ${String(Math.round(s % 60)).padStart(2, "0")} s`;
-  return `${Math.round(s)} s`;
+  if (s >= 60) return `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, "0")} s`;
+  return `${s} s`;
 }
 
 // ---- the Runs view ----

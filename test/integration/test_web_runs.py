@@ -13,6 +13,7 @@ real server on net_ring (its ring hands every frame back: echoes, latency, bench
 
 import hashlib
 import math
+import re
 import os
 import shutil
 import tempfile
@@ -126,7 +127,46 @@ class RunsChecks:
         with open(os.path.join(ARTIFACTS, f"web-charts-export-{self.browser}.png"), "wb") as f:
             f.write(png)
 
-        # 3. Two trials, stored by the server; the latency histogram's log count axis.
+        # 3. An RFC 2544 job: the progress line says "trial k of n, about T left" for each
+        # trial event the server pushed (a subscriber's copy), then its NDR curve.
+        ev = self.client(sock)
+        ev.subscribe()
+        a.d.execute_script(
+            "window.wrSeen = []; const e = document.getElementById('bench-status');"
+            "new MutationObserver(() => window.wrSeen.push(e.textContent))"
+            ".observe(e, {childList: true, characterData: true, subtree: true});")
+        job = c.bench_start("rfc2544", {"tx-port": 0, "rx-port": 0, "sizes": "64,128",
+                                        "trial": "0.2", "drain": "0.05",
+                                        "max-rate": "10 kpps"})["job"]
+        self.assertEqual(c.bench_wait(job, timeout=90)["state"], "done")
+        events = []
+        while (e := ev.next_event(timeout=0.5)) is not None:
+            if e.get("event", e.get("type")) == "bench_progress" or "estimate" in e:
+                events.append(e)
+        self.assertGreaterEqual(len(events), 2, events)   # a trial per size at least
+        a.wait(lambda: a.q("#bench-status").get_attribute("data-state") == "done", "job not done")
+        seen = a.d.execute_script("return window.wrSeen")
+        lines = [m for m in (re.search(r"trial (\d+) of (\d+)(?:, (about|at most) (.+?) left)?", t)
+                             for t in seen) if m]
+
+        def eta(s):
+            s = math.floor(s + 0.5)   # JavaScript's Math.round
+            return f"{s} s" if s < 60 else f"{s // 60} min {s % 60:02d} s"
+        want = {(x["done"], x["estimate"], ("at most" if x["eta_bound"] else "about") if x["eta_s"] > 0 else None,
+                 eta(x["eta_s"]) if x["eta_s"] > 0 else None) for x in events}
+        got = {(int(m[1]), int(m[2]), m[3], m[4]) for m in lines}
+        self.assertEqual(got, want, seen)
+        doc = c.bench_result(job, "json")
+        a.wait(lambda: a.qa(f'#jobs-table tr[data-job="{job}"]'), "the job is not listed", timeout=15)
+        a.click(f'#jobs-table tr[data-job="{job}"] th')   # a script's job: shown when asked
+        a.wait(lambda: len(a.qa('#chart-bench-throughput g[data-series="ndr"] circle')) ==
+               sum(r["throughput_pps"] is not None for r in doc["results"]), "no NDR curve", timeout=15)
+        ndr = {float(e.get_attribute("data-x")): float(e.get_attribute("data-y"))
+               for e in a.qa('#chart-bench-throughput g[data-series="ndr"] circle')}
+        self.assertEqual(ndr, {float(r["frame_size"]): r["throughput_pps"] / 1000
+                               for r in doc["results"] if r["throughput_pps"] is not None})
+
+        # 4. Two trials, stored by the server; the latency histogram's log count axis.
         trials = []
         for n in (3000, 5000):
             c.start(count=n)
