@@ -35,21 +35,10 @@ static json_t *
 histogram_json(struct server *s, uint32_t i)
 {
 	static struct wr_latency h; /* main lcore only; too large for the stack */
-	json_t *a = json_array();
-	unsigned int b;
 
-	if (a == NULL || !stream_hist(s, i, &h))
-		return a;
-	for (b = 0; b < WR_LATENCY_BUCKETS; b++) {
-		uint64_t lo, hi;
-
-		if (h.counts[b] == 0 || wr_latency_bucket_bounds(b, &lo, &hi))
-			continue;
-		json_array_append_new(a, json_pack("[I, I, I]", (json_int_t)lo,
-			(json_int_t)(hi > INT64_MAX ? INT64_MAX : hi),
-			(json_int_t)h.counts[b]));
-	}
-	return a;
+	if (!stream_hist(s, i, &h))
+		return json_array();
+	return wr_srv_hist_json(&h);
 }
 
 json_t *
