@@ -885,6 +885,10 @@ async function onEvent(e) {
     case "capture_done":
       await refreshCaptures();
       break;
+    case "run_stored":
+    case "runs_deleted":
+      if (state.view === "runs") await refreshRuns();
+      break;
     case "bench_done":
       await refreshJobs();
       await refreshStreams();

@@ -93,6 +93,11 @@ export function resultCurves(kind, doc) {
 
 const CHART_ORDER = ["throughput", "loss", "latency"];
 
+// A colour per run compared: the palette without its yellow (too faint on the light theme
+// for a thin line); a run's ports or streams differ by their dash.
+const RUN_COLORS = PALETTE.filter((c) => c !== "#f0e442");
+const runColor = (i) => RUN_COLORS[i % RUN_COLORS.length];
+
 // Curves of several documents overlaid: docs [{id, label, kind, doc}], one colour per
 // document, one dash per curve of it.  Draws into @box (emptied); @prefix names the charts.
 function drawResults(box, docs, prefix) {
@@ -100,7 +105,7 @@ function drawResults(box, docs, prefix) {
   const charts = {};
   docs.forEach((d, i) => {
     const curves = resultCurves(d.kind, d.doc);
-    const color = PALETTE[i % PALETTE.length];
+    const color = runColor(i);
     for (const [key, c] of Object.entries(curves)) {
       if (!charts[key]) charts[key] = { title: c.title, yLabel: c.yLabel, series: [] };
       c.series.forEach((s, j) => {
@@ -172,7 +177,7 @@ function fmtDate(s) {
 
 function summaryText(sum) {
   if (!sum || typeof sum !== "object") return "";
-  return Object.entries(sum).filter(([, v]) => v === null || typeof v !== "object").slice(0, 6)
+  return Object.entries(sum).filter(([, v]) => v !== null && typeof v !== "object").slice(0, 5)
     .map(([k, v]) => `${k} ${typeof v === "number" ? fmt(v, Number.isInteger(v) ? 0 : 3) : v}`).join(", ");
 }
 
@@ -303,7 +308,7 @@ export async function renderRuns() {
       rate.push({
         id: `${d.id}:${rows}:${k}`,
         label: `${runLabel(d)} ${rows === "ports" ? "port" : "stream"} ${k}`,
-        color: PALETTE[(i * 3 + j) % PALETTE.length],
+        color: runColor(i),
         dash: j ? ["5 3", "2 3", "1 4"][(j - 1) % 3] : null,
         legend: true,
         points: samples.map((s) => [s.t, s[rows] && s[rows][k] ? s[rows][k][measure] ?? null : null]),
@@ -323,7 +328,7 @@ export async function renderRuns() {
   docs.forEach((d, i) => {
     Object.entries(d.latency || {}).forEach(([name, l], j) => {
       if (!l || !l.histogram || l.histogram.length === 0) return;
-      sets.push({ id: `${d.id}:${name}`, label: `${runLabel(d)} ${name}`, color: PALETTE[(i * 3 + j) % PALETTE.length], legend: true, buckets: l.histogram });
+      sets.push({ id: `${d.id}:${name}`, label: `${runLabel(d)} ${name}`, color: RUN_COLORS[(i * 2 + j) % RUN_COLORS.length], legend: true, buckets: l.histogram });
     });
   });
   $("runs-hist-panel").hidden = sets.length === 0;

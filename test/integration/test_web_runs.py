@@ -69,7 +69,7 @@ class RunsChecks:
         downloads = tempfile.mkdtemp(prefix="wrcharts-")
         self.addCleanup(shutil.rmtree, downloads, True)
         runs_dir = self.path("runs")
-        p, sock, port = self.web_serve(vdev="net_ring0", tag="c", extra=())
+        p, sock, port = self.web_serve(vdev="net_ring0", tag="c", extra=("--runs-dir", runs_dir))
         c = self.client(sock)
         c.acquire()
         text = yaml_stream(rate="20 kpps", size=128, extra="    latency: true\n")
@@ -168,7 +168,7 @@ class RunsChecks:
 
         # 4. Two trials, stored by the server; the latency histogram's log count axis.
         trials = []
-        for n in (3000, 5000):
+        for n in (30000, 50000):   # 1.5 and 2.5 s: 2 and 3 samples
             c.start(count=n)
             self.assertEqual(c.wait(timeout=30)["stop_reason"], "count")
             trials.append(c.stats(histogram=True))
@@ -201,6 +201,35 @@ class RunsChecks:
         self.assertEqual(shown, counts)
         a.shot("charts-latency-log")
 
+        # 5. The two runs overlaid in the Runs view: each curve is runs.get's samples.
+        runs = c.call("runs.list", kind="trial")["runs"]
+        self.assertGreaterEqual(len(runs), 2, runs)
+        two = runs[:2]
+        sha = hashlib.sha256(text.encode()).hexdigest()
+        a.view("runs")
+        for r in two:
+            a.wait(lambda: a.qa(f'#runs-table tr[data-run="{r["id"]}"]'), "a run is not listed")
+            self.assertEqual(a.attr(f'#runs-table tr[data-run="{r["id"]}"] [data-col="sha256"]',
+                                    "data-sha256"), sha)
+            a.click(f'#runs-table tr[data-run="{r["id"]}"] input[type="checkbox"]')
+        docs = [c.call("runs.get", id=r["id"]) for r in two]
+        for d in docs:
+            for port_name in {k for s in d["samples"] for k in s["ports"]}:
+                sid = f'{d["id"]}:ports:{port_name}'
+                a.wait(lambda: a.qa(f'#chart-runs-rate g[data-series="{sid}"]'),
+                       f"run {d['id']} port {port_name} not drawn")
+                want = [[s["t"], s["ports"][port_name]["tx_pps"]] for s in d["samples"]
+                        if port_name in s["ports"]]
+                got = [[float(e.get_attribute("data-x")), float(e.get_attribute("data-y"))]
+                       for e in a.qa(f'#chart-runs-rate g[data-series="{sid}"] circle')]
+                self.assertEqual(got, want)
+        legend = [e.text for e in a.qa("#chart-runs-rate .chart-legend text")]
+        for r in two:
+            self.assertTrue(any(t.startswith(f'#{r["id"]} ') for t in legend), legend)
+        if any(d.get("latency") for d in docs):
+            a.wait(lambda: not a.attr("#runs-hist-panel", "hidden") and
+                   len(a.qa("#chart-runs-hist g.series")) >= 2, "no histograms overlaid")
+            self.assertEqual(a.attr("#chart-runs-hist", "data-yscale"), "log")
         a.shot("charts-runs-overlay")
         self.assertEqual(a.errors(), [])
         self.assert_alive(p, sock)
