@@ -231,6 +231,32 @@ class RunsChecks:
                    len(a.qa("#chart-runs-hist g.series")) >= 2, "no histograms overlaid")
             self.assertEqual(a.attr("#chart-runs-hist", "data-yscale"), "log")
         a.shot("charts-runs-overlay")
+        # The sweep's and the RFC 2544 job's stored results overlaid as curves per size.
+        jobs = {r["kind"]: r for r in c.call("runs.list")["runs"] if r["kind"] in ("sweep", "rfc2544")}
+        self.assertEqual(sorted(jobs), ["rfc2544", "sweep"])
+        for r in jobs.values():
+            a.click(f'#runs-table tr[data-run="{r["id"]}"] input[type="checkbox"]')
+        sweep = c.call("runs.get", id=jobs["sweep"]["id"])["result"]
+        rfc = c.call("runs.get", id=jobs["rfc2544"]["id"])["result"]
+        want = {f'{jobs["sweep"]["id"]}:kpps': {float(r["frame_size"]): r["kpps"] for r in sweep["rows"]},
+                f'{jobs["rfc2544"]["id"]}:ndr': {float(r["frame_size"]): r["throughput_pps"] / 1000
+                                                 for r in rfc["results"] if r["throughput_pps"] is not None}}
+
+        def curves():
+            return {sid: {float(e.get_attribute("data-x")): float(e.get_attribute("data-y"))
+                          for e in a.qa(f'#chart-runs-throughput g[data-series="{sid}"] circle')}
+                    for sid in want}
+        a.wait(lambda: curves() == want, lambda: f"result curves {curves()} != {want}")
+        ticked = sorted([r["id"] for r in two] + [r["id"] for r in jobs.values()])
+        # A reload keeps the view, the runs ticked and so their charts (session.js).
+        a.d.execute_script("location.reload()")
+        a.wait(lambda: a.text("#conn-state") == "connected", "no reconnection after the reload")
+        a.wait(lambda: a.q("#view-runs").is_displayed(), "the Runs view not kept")
+        a.wait(lambda: sorted(a.d.execute_script(
+            "return [...document.querySelectorAll('#runs-table tr[data-run]')]"
+            ".filter((tr) => tr.querySelector('input').checked).map((tr) => +tr.dataset.run)")) == ticked,
+            "the ticks not kept")
+        a.wait(lambda: curves() == want, "the result curves not drawn again")
         self.assertEqual(a.errors(), [])
         self.assert_alive(p, sock)
 
