@@ -166,6 +166,19 @@ class RunsChecks:
         self.assertEqual(ndr, {float(r["frame_size"]): r["throughput_pps"] / 1000
                                for r in doc["results"] if r["throughput_pps"] is not None})
 
+        # An rtt job: its latency per frame size, each point the result's round trip in µs.
+        job = c.bench_start("rtt", {"sizes": "50:100:50", "count": 200})["job"]
+        self.assertEqual(c.bench_wait(job, timeout=60)["state"], "done")
+        rtt = c.bench_result(job, "json")["sizes"]
+        a.wait(lambda: a.qa(f'#jobs-table tr[data-job="{job}"]'), "the rtt job is not listed", timeout=15)
+        a.click(f'#jobs-table tr[data-job="{job}"] th')
+        for k in ("min", "avg", "p99", "max"):
+            sel = f'#chart-bench-latency g[data-series="{k}"] circle'
+            a.wait(lambda: len(a.qa(sel)) == len(rtt), f"no rtt {k} curve", timeout=15)
+            got = {float(e.get_attribute("data-x")): float(e.get_attribute("data-y")) for e in a.qa(sel)}
+            self.assertEqual(got, {float(r["frame_bytes"]): r["rtt_ns"][k] / 1000 for r in rtt})
+        self.assertEqual(a.attr("#chart-bench-latency", "data-yscale"), "log")
+
         # 4. Two trials, stored by the server; the latency histogram's log count axis.
         trials = []
         for n in (30000, 50000):   # 1.5 and 2.5 s: 2 and 3 samples
