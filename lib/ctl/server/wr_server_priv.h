@@ -472,6 +472,9 @@ json_t *wr_srv_m_cap_start(struct call *k);
 json_t *wr_srv_m_cap_status(struct call *k);
 json_t *wr_srv_m_cap_stop(struct call *k);
 
+/* wr_server_frames.c */
+json_t *wr_srv_m_frame(struct call *k);
+
 /* wr_server_hosts.c */
 /** stats.get's "hosts": hosts.counters' entry of each port with hosts
  * (a port whose service did not answer is left out); NULL: no hosts. */
