@@ -399,6 +399,10 @@ wr_dissect_frame(const uint8_t *frame, uint32_t len,
 	if (d == NULL || (frame == NULL && len != 0))
 		return -EINVAL;
 	reset(d, len);
+	if (len == 0) {
+		summarize(d);
+		return 0;
+	}
 	/* The one walk (wr_pkt); each layer's header again for its length. */
 	rc = wr_pkt_parse(frame, len, hints, &pkt);
 	for (i = 0; i < pkt.n; i++) {
