@@ -196,8 +196,11 @@ test_every_shipped_stack(void)
 						continue;
 					}
 					CU_ASSERT_EQUAL(r->layer[m].len, y->len);
+					/* Received headers have the fields the builder
+					 * laid out (GRE's optional parts by its own
+					 * layout); options are bytes. */
 					if (r->layer[m].proto == y->proto &&
-					    y->len == y->proto->hlen && y->proto->layout == NULL) {
+					    (y->len == y->proto->hlen || y->proto->opts == NULL)) {
 						same_fields(d, y, r, &r->layer[m]);
 						n_same++;
 					}

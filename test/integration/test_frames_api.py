@@ -54,6 +54,7 @@ TS_FIELD = {
     "arp.tha": "arp.dst.hw_mac", "arp.tpa": "arp.dst.proto_ipv4",
     "mpls.label": "mpls.label", "mpls.tc": "mpls.exp", "mpls.s": "mpls.bottom", "mpls.ttl": "mpls.ttl",
     "gre.proto": "gre.proto", "gre.key": "gre.key", "gre.seq": "gre.sequence_number",
+    "gre.c": "gre.flags.checksum", "gre.checksum": "gre.checksum",
     "vxlan.vni": "vxlan.vni",
 }
 # VXLAN's header as RFC 7348 writes it (Scapy 2.5 binds VXLAN-GPE's next protocol field).
@@ -81,6 +82,10 @@ def mixed_frames():
         UDP(sport=9, dport=10) / Raw(b"e" * 8),
         Ether(cut[:30]),                                       # cut inside its IPv4 header
         Ether(src="02:00:00:00:00:01", dst="02:00:00:00:00:02", type=0x88b5) / Raw(b"\x01" * 46),
+        # GRE with its checksum, key and sequence number: where the module's layout puts them
+        e / IP(src="10.0.0.8", dst="10.1.0.8") /
+        GRE(chksum_present=1, key_present=1, seqnum_present=1, key=77, seqence_number=5) /
+        IP(src="192.168.3.1", dst="192.168.3.2") / UDP(sport=11, dport=12) / Raw(b"g" * 8),
     ]
 
 
@@ -201,10 +206,10 @@ class FramesApi(ServerCase):
         self.assertEqual(st["state"], "uploading")
         r = c.call("capture.open", name="mixed.pcap", data=base64.b64encode(data[half:]).decode(),
                    part=1, eof=True)
-        self.assertEqual((r["id"], r["bytes"], r["frames"]), (cid, len(data), 11))
+        self.assertEqual((r["id"], r["bytes"], r["frames"]), (cid, len(data), 12))
         st = [x for x in c.call("capture.status")["captures"] if x["id"] == cid][0]
         self.assertEqual((st["state"], st["source"], st["name"], st["written"]),
-                         ("done", "upload", "mixed.pcap", 11))
+                         ("done", "upload", "mixed.pcap", 12))
         # capture.fetch gives the file back byte for byte.
         self.assertEqual(base64.b64decode(c.call("capture.fetch", id=cid)["data"]), data)
 
@@ -248,7 +253,7 @@ class FramesApi(ServerCase):
             subprocess.run(["tcpdump", "-r", path, "-w", out, expr], capture_output=True, check=True)
             want = len(pcap_frames(out))
             r = c.call("capture.read", id=cid, filter=expr)
-            self.assertEqual((r["total"], r["matched"], len(r["frames"])), (11, want, want), expr)
+            self.assertEqual((r["total"], r["matched"], len(r["frames"])), (12, want, want), expr)
         r = c.call("capture.read", id=cid, filter="ip", first=2, count=3)
         all_ip = [x["n"] for x in c.call("capture.read", id=cid, filter="ip")["frames"]]
         self.assertEqual([x["n"] for x in r["frames"]], all_ip[2:5])
@@ -358,7 +363,7 @@ streams:
             ("streams.frame", {"yaml": self.STREAMS, "stream": 9}, -32003, "no stream 9"),
             ("capture.open", {"name": "x.pcap", "data": "not base64!"}, -32602, "expected base64"),
             ("capture.open", {"name": "x.pcap", "data": b64(b"hello, world")}, -32602, "x.pcap: "),
-            ("capture.open", {"name": "cut.pcap", "data": b64(data[:-5])}, -32602, "record 11"),
+            ("capture.open", {"name": "cut.pcap", "data": b64(data[:-5])}, -32602, "record 12"),
             ("capture.open", {"name": "y.pcap", "data": b64(data), "part": 3}, -32602, "expected part 0"),
             ("capture.open", {"name": "", "data": b64(data)}, -32602, "name"),
             ("capture.read", {"id": 31}, -32003, "no capture 31"),
@@ -383,7 +388,7 @@ streams:
             self.assertEqual(e.exception.code, code)
             self.assertIn(words, e.exception.message)
             self.assertNotIn("\n", e.exception.message)
-        for n in (0, 12):
+        for n in (0, 13):
             with self.assertRaises(RpcError) as e:
                 c.call("capture.frame", id=cid, n=n)
             self.assertEqual(e.exception.code, -32003)
