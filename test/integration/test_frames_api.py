@@ -346,6 +346,47 @@ streams:
         self.assertEqual(c.call("streams.frame", stream="tunnel", frame=1, seed=12345)["hex"],
                          frames[2 * count + 1].hex())
 
+    def test_port_capture_read(self):
+        """A capture of a port (net_ring0: what it sends comes back) read by record: each
+        frame of the latency stream named by its signature, the others by none."""
+        p, sock = self.serve(vdev="net_ring0", tag="fd")
+        c = wirerate.connect(sock)
+        self.addCleanup(c.close)
+        c.load("""version: 1
+streams:
+  - name: plain
+    port: 0
+    size: 80
+    count: 30
+    rate: 2 kpps
+    udp: {src: 1000, dst: 2000}
+  - name: marked
+    port: 0
+    size: 128
+    count: 50
+    rate: 2 kpps
+    latency: true
+    udp: {src: 1001, dst: 2001}
+""")
+        cid = c.call("capture.start", port=0, dir="rx")["id"]
+        c.call("traffic.start")
+        c.call("traffic.wait", timeout=30, _timeout=40)
+        st = c.call("capture.status", id=cid)
+        self.assertEqual((st["state"], st["source"], st["written"]), ("done", "port", 80))
+        r = c.call("capture.read", id=cid, count=1000)
+        self.assertEqual((r["total"], r["matched"], len(r["frames"])), (80, 80, 80))
+        names = [f["stream"] for f in r["frames"]]
+        self.assertEqual((names.count("marked"), names.count(None)), (50, 30))
+        self.assertEqual({(f["len"], f["top"]) for f in r["frames"] if f["stream"] == "marked"},
+                         {(124, "udp")})
+        seqs = sorted(c.call("capture.frame", id=cid, n=f["n"])["stream"]["seq"]
+                      for f in r["frames"] if f["stream"] == "marked")
+        self.assertEqual(seqs, list(range(50)))
+        r = c.call("capture.read", id=cid, filter="udp dst port 2000", first=10, count=100)
+        self.assertEqual((r["matched"], len(r["frames"])), (30, 20))
+        self.assertTrue(all(f["stream"] is None for f in r["frames"]))
+        self.assertIsNone(p.poll())
+
     def test_bad_inputs_one_line_each(self):
         p, sock = self.serve(tag="fc")
         c = wirerate.connect(sock)
