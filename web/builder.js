@@ -206,8 +206,17 @@ async function parse() {
   if (!Array.isArray(b.tree.streams)) b.tree.streams = [];
   b.sel = Math.min(b.sel, Math.max(0, streams().length - 1));
   form.dataset.state = "synced";
+  form.dataset.followed = mark(text);
   status("The form follows the text.", "ok");
   render();
+}
+
+// FNV-1a of a text, as a mark of which text the form stands for (data-followed): a script
+// driving the page can tell the form has followed the very text it typed.
+function mark(text) {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return h.toString(16);
 }
 
 function status(text, kind) {
@@ -226,6 +235,7 @@ function write() {
   // The editor's own listeners (the server's check, the gutter) run as if typed.
   ta.dispatchEvent(new Event("input", { bubbles: true }));
   $("builder-form").dataset.state = "synced";
+  $("builder-form").dataset.followed = mark(text);
   status("The text follows the form.", "ok");
 }
 
@@ -298,7 +308,10 @@ function fieldRow(layer, li, pf) {
   const t = inputType(pf);
   const box = (part, label) => input({ type: t, min: t === "number" ? "0" : null, placeholder: ph, "aria-label": `${key} ${label}`, dataset: { part } },
     cur[part], (v) => { cur[part] = v; save(); edited(); });
-  if (cur.mode === "default") row.append(el("span", { class: "muted b-def" }, `default ${pf.default}`));
+  // A field that names the layer above (eth.type, ipv4.proto, udp.dst) or says where a stack
+  // ends takes its value from the layers around it unless given (doc/stack.md).
+  const around = /^(next_|my_ethertype|bottom)/.test(pf.role ?? "");
+  if (cur.mode === "default") row.append(el("span", { class: "muted b-def" }, around ? "from the layers around it" : `default ${pf.default}`));
   else if (cur.mode === "fixed") row.append(box("value", "value"));
   else if (cur.mode === "list")
     row.append(input({ placeholder: `${ph}, …`, "aria-label": `${key} list`, dataset: { part: "list" } }, cur.list.join(", "),
