@@ -522,7 +522,10 @@ async function showFrame(ev) {
   const view = el("div", { id: "f-packet" });
   out.append(view);
   mod.renderPacket(view, pkt, {
-    onSelect: (f) => { $("f-selected").textContent = f ? `${f.key ?? f.name}: bytes ${f.off}..${f.off + f.len - 1}` : ""; },
+    onSelect: (sel) => {
+      const what = sel.field ? `${sel.field.key} = ${sel.field.value}` : pkt.layers[sel.layer]?.title ?? "";
+      $("f-selected").textContent = `${what}: bytes ${sel.off}..${sel.off + sel.len - 1}`;
+    },
   });
   out.dataset.state = "shown";
   out.dataset.frame = String(frame);

@@ -263,21 +263,20 @@ class BuilderChecks:
         a.q("#f-show").click()
         a.wait(lambda: a.attr("#f-out", "data-state") == "shown",
                lambda: f"no frame shown: {a.text('#f-out')}")
-        cells = a.qa("#f-out [data-off]")
-        hexes = "".join(e.text.strip() for e in cells if e.text.strip() and len(e.text.strip()) == 2)
-        self.assertEqual(hexes.lower(), frames[5].hex(), "the hex view is not dump's frame 5")
-        for key, off, size in (("ipv4.src", 26, 4), ("udp.dst", 36, 2), ("eth.src", 6, 6)):
-            rows = [e for e in a.qa("#f-out [data-key]") if e.get_attribute("data-key") in
-                    (key, key.replace("ipv4.", "ip."))]
-            self.assertTrue(rows, f"no row for {key}")
-            rows[0].click()
-            a.wait(lambda: a.qa("#f-out .hl"), f"{key}: nothing highlighted")
-            hl = a.qa("#f-out .hl")
-            offs = sorted({int(e.get_attribute("data-off")) for e in hl})
-            self.assertEqual(offs, list(range(off, off + size)), key)
-            got = bytes(int(e.text.strip(), 16) for e in hl if len(e.text.strip()) == 2
-                        and all(ch in "0123456789abcdefABCDEF" for ch in e.text.strip()))
-            self.assertEqual(got, frames[5][off:off + size], key)
+        cells = a.qa("#f-out .pkt-b")
+        self.assertEqual([int(e.get_attribute("data-off")) for e in cells], list(range(len(frames[5]))))
+        self.assertEqual("".join(e.text for e in cells), frames[5].hex(), "the hex view is not dump's frame 5")
+        for key, off, size in (("ipv4.src", 26, 4), ("udp.dst", 36, 2), ("eth.src", 6, 6),
+                               ("ipv4.ttl", 22, 1)):
+            a.click(f'#f-out .pkt-field[data-key="{key}"]')
+            a.wait(lambda: a.qa("#f-out .pkt-b.hl") and key in (a.text("#f-selected") or ""),
+                   f"{key}: nothing highlighted")
+            hl = a.qa("#f-out .pkt-b.hl")
+            self.assertEqual([int(e.get_attribute("data-off")) for e in hl], list(range(off, off + size)), key)
+            self.assertEqual(bytes(int(e.text, 16) for e in hl), frames[5][off:off + size], key)
+        # And back: a byte of the hex selects the field that holds it.
+        a.click('#f-out .pkt-b[data-off="37"]')
+        a.wait(lambda: "udp.dst" in (a.text("#f-selected") or ""), lambda: a.text("#f-selected"))
         self.assertEqual(frames[5][26:30], bytes([10, 0, 0, 6]))
         a.shot("builder-frame")
 
