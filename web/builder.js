@@ -518,7 +518,7 @@ async function showFrame(ev) {
     return;
   }
   out.replaceChildren();
-  out.append(el("p", { class: "muted", id: "f-summary" }, `${stream}, frame ${frame}: ${pkt.len} bytes without FCS · ${pkt.summary}`));
+  out.append(el("p", { class: "muted", id: "f-summary" }, `${stream}, frame ${frame}: ${pkt.len} bytes without FCS`));
   const view = el("div", { id: "f-packet" });
   out.append(view);
   mod.renderPacket(view, pkt, {

@@ -9,6 +9,7 @@ same values); "save as" hands out the editor's text; the frame panel's highlight
 the selected field's bytes of `wirerate dump`'s frame."""
 
 import hashlib
+import json
 import os
 import struct
 import subprocess
@@ -164,9 +165,47 @@ class BuilderChecks:
                and a.attr("#builder-form", "data-followed") == f"{h:x}",
                lambda: f"the form did not follow the text: {a.text('#builder-status')}")
 
+    def api(self, c):
+        """What the form is built from: the loader's registry, and its YAML reader's errors."""
+        with open(os.path.join(ROOT, "python", "wirerate", "trex", "registry.json")) as f:
+            reg = json.load(f)["protocols"]
+        got = c.call("protocols.list")["protocols"]
+        shape = lambda ps: [(p["name"], [(f["name"], f["off"], f["span"], f["bits"]) for f in p["fields"]])
+                            for p in ps]
+        self.assertEqual(shape(got), shape(reg))
+        kinds = {f["kind"] for p in got for f in p["fields"]}
+        self.assertLessEqual(kinds, {"mac", "ipv4", "ipv6", "uint", "hex", "bool"})
+        by = {(p["name"], f["name"]): f for p in got for f in p["fields"]}
+        self.assertEqual((by["ipv4", "src"]["kind"], by["ipv4", "ttl"]["default"]), ("ipv4", "64"))
+        self.assertEqual(by["eth", "src"]["kind"], "mac")
+        self.assertEqual(by["ipv6", "dst"]["kind"], "ipv6")
+        # "vary" is what the loader does: a field said fixed-only is refused varying, the
+        # others taken.
+        fixed_only = [k for k, f in by.items() if not f["vary"]]
+        self.assertIn(("gre", "c"), fixed_only)
+        for (proto, name), want in ((("gre", "c"), False), (("gre", "key"), True), (("ipv4", "ttl"), True)):
+            text = ("version: 1\nstreams:\n  - name: s\n    stack: [eth, ipv4, "
+                    f"{{{proto}: {{{name}: {{inc: {{from: 0, to: 1}}}}}}}}, eth]\n" if proto == "gre" else
+                    f"version: 1\nstreams:\n  - name: s\n    stack: [eth, {{{proto}: {{{name}: {{inc: {{from: 1, to: 2}}}}}}}}, udp]\n")
+            self.assertEqual(c.call("streams.check", yaml=text)["valid"], want, (text, by[proto, name]))
+        # A YAML error where streams.check finds it; a duplicate key, which the loader refuses.
+        for bad in ("version: 1\nstreams:\n  - name: [x\n", "version: 1\nversion: 1\n",
+                    "version: 1\nstreams:\n\t- name: x\n"):
+            e, ck = c.call("streams.parse", yaml=bad), c.call("streams.check", yaml=bad)
+            self.assertFalse(e["valid"])
+            self.assertFalse(ck["valid"])
+            self.assertEqual((e["error"]["line"], e["error"]["col"]),
+                             (ck["error"]["line"], ck["error"]["col"]), (bad, e, ck))
+        tree = c.call("streams.parse", yaml=ROUND)["tree"]
+        self.assertEqual(list(tree), ["version", "seed", "streams"])
+        self.assertEqual(list(tree["streams"][0])[:4], ["name", "port", "size", "rate"])
+        self.assertEqual(tree["streams"][1]["stack"][1]["ipv6"]["dst"],
+                         {"inc": {"from": "2001:db8::10", "to": "2001:db8::20", "step": "4"}})
+
     def test_build_run_roundtrip_frame(self):
         out = self.path("peer.pcap")
         p, sock, port, c, peer = self.serve_to_pcap(out)
+        self.api(c)
         a = Page(self, port, browser=self.browser, name=self.browser, cpus={0})
         a.view("streams")
         a.wait(lambda: a.q("#builder").is_displayed(), "no builder")
