@@ -22,6 +22,7 @@ const b = {
   written: null,       // the text the form wrote last (its own input event is not parsed back)
   parseSeq: 0,
   timer: null,
+  seen: "",            // the text the form last looked at
 };
 
 function el(tag, attrs = {}, text = null) {
@@ -180,6 +181,7 @@ function valueOf(f) {
 
 function scheduleParse() {
   const text = $("yaml").value;
+  b.seen = text;
   if (text === b.written) return; // what the form wrote: the form already says it
   clearTimeout(b.timer);
   b.timer = setTimeout(parse, PARSE_DELAY_MS);
@@ -230,6 +232,7 @@ function status(text, kind) {
 function write() {
   const text = toYaml(b.tree);
   b.written = text;
+  b.seen = text;
   const ta = $("yaml");
   ta.value = text;
   // The editor's own listeners (the server's check, the gutter) run as if typed.
@@ -554,6 +557,9 @@ async function connected() {
 export function initBuilder(rpc) {
   b.rpc = rpc;
   $("yaml").addEventListener("input", scheduleParse);
+  // The console also sets the text without an input event (a file opened, the loaded text
+  // copied, a session restored): the form follows those too.
+  setInterval(() => { if ($("yaml").value !== b.seen && b.protos) scheduleParse(); }, 500);
   $("b-stream").addEventListener("change", () => { b.sel = Number($("b-stream").value); render(); });
   $("b-add-stream").addEventListener("click", addStream);
   $("b-remove-stream").addEventListener("click", () => {

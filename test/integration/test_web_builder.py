@@ -233,8 +233,9 @@ class BuilderChecks:
         self.assertEqual(got, want, built)
         # ---- form -> text -> form: the same values ----
         before = self.form_values(a)
-        self.set_text(a, built + "# pasted back\n")
-        self.synced_to(a, built)
+        pasted = built + "# pasted back\n"
+        self.set_text(a, pasted)
+        self.synced_to(a, pasted)
         self.assertEqual(self.form_values(a), before)
         # ---- loaded and run from the page into the memif peer ----
         a.q("#take-control").click()
@@ -261,6 +262,14 @@ class BuilderChecks:
                          ["10.0.0.199", "10.0.0.200", "10.0.0.1", "10.0.0.2"])
         self.assertEqual({r[FIELDS.index("udp.checksum.status")] for r in rows}, {"1"})  # 1: good
         a.view("streams")
+        # The editor's text set without an input event (the loaded text copied in): the
+        # form follows it too.
+        self.set_text(a, ROUND)
+        self.synced_to(a, ROUND)
+        a.wait(lambda: a.q("#btn-copy-loaded").is_displayed(), "no loaded text to copy")
+        a.q("#btn-copy-loaded").click()
+        self.synced_to(a, pasted)    # what was loaded
+        self.assertEqual(a.attr("#b-name", "value"), "built")
         # ---- text -> form -> text: the same frames ----
         self.set_text(a, ROUND)
         self.synced_to(a, ROUND)
