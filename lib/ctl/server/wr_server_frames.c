@@ -107,6 +107,11 @@ frame_json(struct call *k, const struct wr_stream_file *f, int idx, uint64_t n,
 		wr_frame_gen_init(&g, t, n, 1);
 		len = wr_frame_gen_next(&g, buf);
 		if (st.latency)
+			/* The signature's id as wr_dump writes it (the index
+			 * whole: lane idx of stream 0 for idx > 0; the legacy
+			 * digests of test_legacy_sha pin those bytes), so the
+			 * frame is dump's byte for byte; "stream" below says
+			 * which stream it is. */
 			wr_frame_sig_write(t, buf, (uint16_t)len, (uint32_t)idx, n, 0);
 		if (wr_frame_tmpl_rx_hint(t, &raw) == 0)
 			wr_pkt_hints_add(&hints, &raw);
@@ -120,6 +125,10 @@ frame_json(struct call *k, const struct wr_stream_file *f, int idx, uint64_t n,
 	if (res != NULL) {
 		json_object_set_new(res, "frame", json_integer((json_int_t)n));
 		json_object_set_new(res, "stream_name", json_string(st.name));
+		if (d->has_sig)
+			json_object_set_new(res, "stream", json_pack("{s:i, s:s, s:I, s:i}",
+					    "index", idx, "name", st.name, "seq",
+					    (json_int_t)n, "lane", 0));
 	}
 out:
 	wr_frame_tmpl_free(t);
