@@ -7,6 +7,7 @@ import { Rpc, RpcError } from "./rpc.js";
 import { drawLines, drawHistogram, PALETTE, fmt } from "./chart.js";
 import { setupRuns, refreshRuns, benchCharts, progressLine, wireExports } from "./runs.js";
 import { session } from "./session.js";
+import { initBuilder } from "./builder.js";
 
 const $ = (id) => document.getElementById(id);
 const HISTORY_S = 600;          // rates kept for the charts: the last ten minutes
@@ -36,6 +37,7 @@ const state = {
 };
 
 const rpc = new Rpc();
+const builder = initBuilder(rpc);
 
 // ---- helpers ----
 
@@ -126,6 +128,7 @@ async function connect() {
   setConn("connected", "ok");
   if ($("yaml").value.trim() !== "") scheduleCheck();   // the text kept across a reload, checked
   await refreshAll();
+  builder.connected();
   setupOptionalViews();
 }
 

@@ -34,12 +34,14 @@ const CSS = `
 .pkt-b.hl-layer:not(.hl), .pkt-a.hl-layer:not(.hl-a) { background: var(--panel-2, #1d2b3a); }
 `;
 
+// A constructed style sheet: the page's CSP (default-src 'self', no 'unsafe-inline') refuses an
+// inline <style>, and the highlight would not show; CSSOM's sheets are not inline markup.
 function ensureStyle(doc) {
-  if (doc.getElementById(STYLE_ID)) return;
-  const s = doc.createElement("style");
-  s.id = STYLE_ID;
-  s.textContent = CSS;
-  doc.head.appendChild(s);
+  if (doc[STYLE_ID]) return;
+  const sheet = new doc.defaultView.CSSStyleSheet();
+  sheet.replaceSync(CSS);
+  doc.adoptedStyleSheets = [...doc.adoptedStyleSheets, sheet];
+  doc[STYLE_ID] = sheet;
 }
 
 function el(doc, tag, cls, text) {
