@@ -5,9 +5,12 @@
 // dissector (capture.frame, drawn by packet.js), tshark's decode of it on request.
 // Nothing is decoded here: the page shows what the server's registry parses.
 
+import { renderPacket } from "./packet.js";
+
 let ctx = null;   // what app.js lends: rpc, call, node, renderControls, state
 
-const PART = 1 << 20;           // capture.fetch and capture.open move 1 MiB a call
+const PART = 1 << 20;           // capture.fetch reads 1 MiB a call
+const OPEN_PART = 700 << 10;    // capture.open: 700 KiB of file, its base64 inside a 1 MiB request
 const $ = (id) => document.getElementById(id);
 
 // What the reader shows: the capture, its filter, the page of frames, the frame selected.
@@ -149,11 +152,11 @@ async function openFile(file) {
   const st = $("capture-open-state");
   st.textContent = `Sending ${file.name} (${file.size.toLocaleString("en-US")} bytes)…`;
   const bytes = new Uint8Array(await file.arrayBuffer());
-  const parts = Math.max(1, Math.ceil(bytes.length / PART));
+  const parts = Math.max(1, Math.ceil(bytes.length / OPEN_PART));
   let r = null;
   for (let part = 0; part < parts; part++) {
-    const params = { name: file.name, data: toBase64(bytes.subarray(part * PART, (part + 1) * PART)) };
-    if (parts > 1) Object.assign(params, { part, eof: part === parts - 1 });
+    const data = toBase64(bytes.subarray(part * OPEN_PART, (part + 1) * OPEN_PART));
+    const params = { name: file.name, data, part, eof: part === parts - 1 };
     try {
       r = await ctx.call("capture.open", params);
     } catch (e) {
@@ -263,8 +266,6 @@ function framesKey(ev) {
   selectRow(to);
 }
 
-let packetModule = null;
-
 async function showFrame(n) {
   reader.n = n;
   const seq = ++reader.fseq;
@@ -292,9 +293,8 @@ async function showFrame(n) {
   }
   if (seq !== reader.fseq) return;
   // packet.js draws every decoded frame of the console (the builder's too).
-  packetModule ??= await import("./packet.js");
   out.dataset.n = String(n);
-  packetModule.renderPacket(out, pkt, {});
+  renderPacket(out, pkt, {});
   ts.hidden = !tshark;
   ts.classList.toggle("bad-text", tsErr !== null);
   ts.textContent = !tshark ? "" : tsErr !== null ? `tshark: ${tsErr}` : JSON.stringify(pkt.tshark, null, 2);
