@@ -239,10 +239,17 @@ class RunsChecks:
         legend = [e.text for e in a.qa("#chart-runs-rate .chart-legend text")]
         for r in two:
             self.assertTrue(any(t.startswith(f'#{r["id"]} ') for t in legend), legend)
-        if any(d.get("latency") for d in docs):
-            a.wait(lambda: not a.attr("#runs-hist-panel", "hidden") and
-                   len(a.qa("#chart-runs-hist g.series")) >= 2, "no histograms overlaid")
-            self.assertEqual(a.attr("#chart-runs-hist", "data-yscale"), "log")
+        # The stream has latency: true: each trial kept its histogram, and both are overlaid.
+        for d in docs:
+            self.assertGreater(sum(b[2] for b in d["latency"]["s"]["histogram"]), 0, d["latency"])
+        a.wait(lambda: a.attr("#runs-hist-panel", "hidden") is None and
+               sorted(e.get_attribute("data-series") for e in a.qa("#chart-runs-hist g.series")) ==
+               sorted(f'{d["id"]}:s' for d in docs), "no histograms overlaid")
+        self.assertEqual(a.attr("#chart-runs-hist", "data-yscale"), "log")
+        for d in docs:
+            got = {(int(e.get_attribute("data-lo")), int(e.get_attribute("data-hi"))): int(e.get_attribute("data-n"))
+                   for e in a.qa(f'#chart-runs-hist g[data-series="{d["id"]}:s"] rect')}
+            self.assertEqual(got, {(b[0], b[1]): b[2] for b in d["latency"]["s"]["histogram"] if b[2] > 0})
         a.shot("charts-runs-overlay")
         # The sweep's and the RFC 2544 job's stored results overlaid as curves per size.
         jobs = {r["kind"]: r for r in c.call("runs.list")["runs"] if r["kind"] in ("sweep", "rfc2544")}
