@@ -70,6 +70,8 @@ export function drawLines(svg, series, now, windowS, emptyText) {
     el("text", { x, y: h - 6, "text-anchor": i === 0 ? "start" : i === 5 ? "end" : "middle" }, svg)
       .textContent = fmtAgo(windowS - i * step);
   }
+  // The page's legend is HTML beside the chart (with its switches): kept for an export.
+  svg.wrLegend = series.filter((s) => s.label).map((s) => ({ id: s.id, label: s.label, color: s.color }));
   let drawn = 0;
   for (const s of series) {
     const pts = s.points.filter(([t]) => t >= now - windowS - 1);
@@ -286,6 +288,11 @@ const STYLED = ["fill", "fill-opacity", "stroke", "stroke-width", "stroke-dashar
 // The chart as a standalone SVG document (text): its size, a background of the panel's
 // colour, every part's computed style inline.
 export function svgText(svg) {
+  return svgDoc(svg).text;
+}
+
+// {text, w, h}: the document and its size in CSS pixels.
+function svgDoc(svg) {
   const [w, h] = size(svg);
   const copy = svg.cloneNode(true);
   const src = [svg, ...svg.querySelectorAll("*")];
@@ -304,22 +311,45 @@ export function svgText(svg) {
   copy.setAttribute("viewBox", `0 0 ${w} ${h}`);
   copy.removeAttribute("class");
   copy.removeAttribute("style");
+  // A chart whose legend is the page's (the live rates'): drawn into the file, above it.
+  let top = 0;
+  if (svg.wrLegend && svg.wrLegend.length && !copy.querySelector(".chart-legend, [data-legend]")) {
+    const g = document.createElementNS(SVG, "g");
+    g.setAttribute("data-legend", "");
+    const probe = document.createElementNS(SVG, "svg");
+    top = legendRows(probe, svg.wrLegend.map((x) => ({ ...x, legend: true })), 58, w - 68);
+    for (const e of [...probe.querySelectorAll("rect, text")]) {
+      if (e.tagName === "text") {
+        e.setAttribute("fill", getComputedStyle(svg.querySelector("text") || svg).getPropertyValue("fill") || "#000");
+        e.setAttribute("font-family", getComputedStyle(svg).getPropertyValue("font-family"));
+        e.setAttribute("font-size", "11px");
+      }
+      g.appendChild(e);
+    }
+    const body = document.createElementNS(SVG, "g");
+    body.setAttribute("transform", `translate(0 ${top})`);
+    while (copy.firstChild) body.appendChild(copy.firstChild);
+    copy.append(body, g);
+  }
+  const H = h + top;
+  copy.setAttribute("height", String(Math.round(H)));
+  copy.setAttribute("viewBox", `0 0 ${w} ${H}`);
   let bg = "#ffffff";
   for (let e = svg; e && e.nodeType === 1; e = e.parentElement) {
     const c = getComputedStyle(e).backgroundColor;
     if (c && c !== "transparent" && !/rgba\(.*, 0\)$/.test(c)) { bg = c; break; }
   }
   const back = document.createElementNS(SVG, "rect");
-  for (const [k, v] of Object.entries({ x: 0, y: 0, width: w, height: h, fill: bg })) back.setAttribute(k, v);
+  for (const [k, v] of Object.entries({ x: 0, y: 0, width: w, height: H, fill: bg })) back.setAttribute(k, v);
   copy.insertBefore(back, copy.firstChild);
-  return '<?xml version="1.0" encoding="UTF-8"?>\n' + new XMLSerializer().serializeToString(copy);
+  return { text: '<?xml version="1.0" encoding="UTF-8"?>\n' + new XMLSerializer().serializeToString(copy), w: Math.round(w), h: Math.round(H) };
 }
 
 // The chart as PNG: the SVG text drawn by the browser into an <img>, that onto a canvas
 // (@scale device pixels per CSS pixel).  @return a Blob of type image/png.
 export async function pngBlob(svg, scale = 2) {
-  const [w, h] = size(svg);
-  const url = URL.createObjectURL(new Blob([svgText(svg)], { type: "image/svg+xml" }));
+  const { text, w, h } = svgDoc(svg);
+  const url = URL.createObjectURL(new Blob([text], { type: "image/svg+xml" }));
   try {
     const img = new Image();
     img.src = url;

@@ -213,6 +213,17 @@ class RunsChecks:
             self.assertAlmostEqual(y1 - top, decade * math.log10(n), delta=0.05)
         self.assertEqual(shown, counts)
         a.shot("charts-latency-log")
+        # The live TX chart saved: its legend (HTML on the page, with switches) drawn into
+        # the file, the same series in the same order.
+        a.view("traffic")
+        a.wait(lambda: a.qa("#chart-tx polyline"), "no TX chart")
+        tx = ET.fromstring(self.saved(a, downloads, '.chart-export[data-for="chart-tx"] button[data-export="svg"]',
+                                      "wirerate-tx.svg"))
+        in_file = [t.text for t in tx.findall(f".//{ns}g[@data-legend]/{ns}text")]
+        on_page = [lab.text.split(":")[0] for lab in a.qa("#legend-tx label")]
+        self.assertTrue(on_page, "no legend on the page")
+        self.assertEqual(in_file, on_page)
+        self.assertEqual(len(tx.findall(f".//{ns}polyline")), len(on_page))
 
         # 5. The two runs overlaid in the Runs view: each curve is runs.get's samples.
         runs = c.call("runs.list", kind="trial")["runs"]
