@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 import unittest
 
 from wrtest import ROOT, WIRERATE
@@ -148,6 +149,88 @@ class Runs(ServerCase):
             self.assertEqual(len(lines), 1, r.stderr)
             self.assertIn(want, lines[0])
             self.assertNotIn("EAL", r.stderr)
+
+
+LOOP = """version: 1
+rx_classes:
+  - {name: nine, filter: "udp dst port 9"}
+streams:
+  - name: sig
+    size: 128
+    rate: 20 kpps
+    latency: true
+    eth: {src: "02:00:00:00:00:01", dst: "02:00:00:00:00:02"}
+    ipv4: {src: 198.18.0.1, dst: 198.19.0.1}
+    udp: {src: 1024, dst: 1024}
+  - name: plain
+    size: 100
+    rate: 10 kpps
+    eth: {src: "02:00:00:00:00:01", dst: "02:00:00:00:00:02"}
+    ipv4: {src: 198.18.0.1, dst: 198.19.0.1}
+    udp: {src: 1024, dst: 9}
+"""
+
+
+class StatsClear(ServerCase):
+    """stats.clear zeroes everything stats.get counts: the counter table's every row, a
+    port's RX queues and rx_classes, the devices' own counters, latency and its histogram."""
+
+    def nonzero(self, st, table):
+        keys = [(t["key"], t["group"]) for t in table if t["type"] == "counter"]
+        bad = []
+        for kind in ("ports", "streams"):
+            for row in st[kind]:
+                for key, group in keys:
+                    v = row.get(group, {}).get(key) if group else row.get(key)
+                    if v:
+                        bad.append((kind, row["name"], group, key, v))
+                for q in row.get("rx_queues", []):
+                    for k in ("rx_pkts", "polls", "busy_polls", "busy_ns"):
+                        if q[k]:
+                            bad.append((kind, row["name"], "rx_queues", k, q[k]))
+                for cl in row.get("rx_classes", []):
+                    for k in ("pkts", "bytes"):
+                        if cl[k]:
+                            bad.append((kind, row["name"], cl["name"], k, cl[k]))
+                if row.get("histogram"):
+                    bad.append((kind, row["name"], "", "histogram", row["histogram"]))
+                if (row.get("latency_ns") or {}).get("n"):
+                    bad.append((kind, row["name"], "latency_ns", "n", row["latency_ns"]["n"]))
+        return bad
+
+    def test_clear_zeroes_everything(self):
+        p, sock = self.serve(vdev="net_ring0", tag="clr", profile_extra="    rx_lcore: 1\n")
+        c = self.client(sock)
+        c.acquire()
+        c.load(LOOP, name="loop.yaml")
+        table = c.stats(counters=True)["counters"]
+        # After a run: every count there was, zero once cleared.
+        c.start(duration=1.0)
+        c.wait(timeout=30)
+        before = c.stats(histogram=True)
+        self.assertTrue(len(self.nonzero(before, table)) > 10, before)
+        prow = wirerate.port_row(before, 0)
+        self.assertGreater(prow["rx_classes"][0]["pkts"], 0, prow)
+        self.assertIn("nic", prow)
+        c.clear()
+        after = c.stats(histogram=True)
+        self.assertTrue(after["cleared"])
+        self.assertEqual(self.nonzero(after, table), [])
+        # Cleared while it runs: the end's counts are those since the clear, the device's
+        # own with them (the clear's two readings are a few frames apart at most).
+        c.start(duration=2.0)
+        time.sleep(1.0)
+        mid = c.stats()
+        c.clear()
+        c.wait(timeout=30)
+        end = c.stats()
+        whole = end["ports"][0]
+        tx = whole["tx_pkts"]
+        sent = wirerate.port_row(mid, 0)["tx_pkts"]
+        self.assertLess(tx, 60000 - sent + 1, (tx, sent))
+        self.assertAlmostEqual(whole["nic"]["opackets"], tx, delta=max(50, tx // 100))
+        self.assertAlmostEqual(whole["nic"]["ipackets"], whole["rx_pkts"],
+                               delta=max(50, tx // 100))
 
 
 if __name__ == "__main__":
