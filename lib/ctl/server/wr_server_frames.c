@@ -181,6 +181,8 @@ wr_srv_m_frame(struct call *k)
 
 /* ---- captures read (capture.open, capture.read, capture.frame) ---- */
 
+static bool conn_alive(const struct server *s, const struct conn *c);
+
 /* Most bytes of one uploaded file: 64 MiB, a capture a page reads a page
  * of frames at a time (and 64 such files fit in a small /tmp). */
 #define UPLOAD_MAX (64ull << 20)
@@ -380,6 +382,11 @@ upload_new(struct call *k, const char *name, const char *b64, unsigned int *id)
 	unsigned int t;
 	int fd = -1;
 
+	/* Uploads their clients left half-way hold no slot. */
+	for (*id = 0; *id < SRV_CAPS_MAX; (*id)++)
+		if (s->caps[*id].used && s->caps[*id].uploading &&
+		    !conn_alive(s, s->caps[*id].up_conn))
+			upload_drop(&s->caps[*id]);
 	for (*id = 0; *id < SRV_CAPS_MAX && s->caps[*id].used; (*id)++)
 		;
 	if (*id == SRV_CAPS_MAX) {
