@@ -318,7 +318,8 @@ named_field(const struct wr_dissect *d, const struct wr_dissect_layer *y,
  * "10.0.0.1 → 10.1.0.1 UDP 1024 → 4789 len 18": the innermost layer
  * with addresses (else the link header's), the innermost protocol's title
  * with its ports when it has some (src and dst numbers), what it names
- * next when that is nothing registered, and the payload's length.
+ * next when that is nothing registered, and the payload's length (the
+ * signature is the JSON's "stream").
  */
 static void
 summarize(struct wr_dissect *d)
@@ -365,8 +366,6 @@ summarize(struct wr_dissect *d)
 	PUT(" len %u", pay);
 	if (d->truncated)
 		PUT(" [truncated]");
-	if (d->has_sig)
-		PUT(" stream %u seq %" PRIu64, WR_SIG_STREAM(d->sig.stream_id), d->sig.seq);
 #undef PUT
 }
 
@@ -384,12 +383,79 @@ reset(struct wr_dissect *d, uint32_t len)
 	d->summary[0] = '\0';
 }
 
+/*
+ * Where a received header's fields are when its module lays out optional
+ * parts (GRE's checksum, key and sequence number): the module's own layout
+ * of each choice of its optional fields (those past its fixed header),
+ * with the fixed header's fields as received; the one whose length is the
+ * received header's and whose every bit that no field holds (flags,
+ * version) is the received one.  @return true with @p lo, false when none
+ * fits (the module's offsets are used).
+ */
+static bool
+rx_layout(const struct wr_proto *p, const uint8_t *h, uint32_t hl, struct wr_layout *lo)
+{
+	struct wr_field_spec fs[WR_PROTO_FIELDS_MAX];
+	bool set[WR_PROTO_FIELDS_MAX];
+	struct wr_layer l = { .proto = p, .field = fs, .set = set };
+	uint8_t used[WR_HDR_MAX];
+	unsigned int j, opt[WR_PROTO_FIELDS_MAX], n_opt = 0, b;
+	uint32_t subset, i;
+
+	if (p->layout == NULL || p->opts != NULL || p->hlen == 0 || hl > WR_HDR_MAX)
+		return false;
+	memset(fs, 0, sizeof(fs));
+	for (j = 0; j < p->n_fields && j < WR_PROTO_FIELDS_MAX; j++) {
+		const struct wr_proto_field *pf = &p->fields[j];
+
+		set[j] = false;
+		if (pf->off + pf->span > p->hlen) {
+			opt[n_opt++] = j;
+			continue;
+		}
+		for (i = 0; i < pf->span && pf->span <= 16; i++)
+			fs[j].value = fs[j].value << 8 | h[pf->off + i];
+		fs[j].value >>= pf->shift;
+		if (pf->bits < 128)
+			fs[j].value &= ((__uint128_t)1 << pf->bits) - 1;
+		set[j] = true;
+	}
+	for (subset = 0; n_opt <= 8 && subset < (1u << n_opt); subset++) {
+		for (b = 0; b < n_opt; b++)
+			set[opt[b]] = (subset >> b) & 1;
+		if (wr_proto_layout(&l, lo) != 0 || lo->hlen != hl)
+			continue;
+		/* The bits no field holds, nor the checksum or length. */
+		memset(used, 0, lo->hlen);
+		for (j = 0; j < p->n_fields && j < WR_PROTO_FIELDS_MAX; j++) {
+			const struct wr_proto_field *pf = &p->fields[j];
+			unsigned int start = pf->span * 8u - pf->shift - pf->bits, k;
+
+			if (lo->off[j] == WR_OFF_NONE)
+				continue;
+			for (k = start; k < start + pf->bits && lo->off[j] + k / 8 < lo->hlen; k++)
+				used[lo->off[j] + k / 8] |= (uint8_t)(0x80 >> (k % 8));
+		}
+		if (lo->csum != WR_CSUM_NONE)
+			for (i = 0; i < (lo->csum == WR_CSUM_CRC32C ? 4u : 2u) &&
+			     lo->csum_off + i < lo->hlen; i++)
+				used[lo->csum_off + i] = 0xff;
+		for (i = 0; i < lo->hlen; i++)
+			if ((lo->bytes[i] ^ h[i]) & ~used[i])
+				break;
+		if (i == lo->hlen)
+			return true;
+	}
+	return false;
+}
+
 int
 wr_dissect_frame(const uint8_t *frame, uint32_t len,
 		 const struct wr_pkt_hints *hints, struct wr_dissect *d)
 {
 	struct wr_dissect_layer *y;
 	struct wr_rx_next next;
+	struct wr_layout lo[1];
 	struct wr_pkt pkt;
 	uint32_t i, end = 0, off;
 	uint16_t coff;
@@ -399,6 +465,10 @@ wr_dissect_frame(const uint8_t *frame, uint32_t len,
 	if (d == NULL || (frame == NULL && len != 0))
 		return -EINVAL;
 	reset(d, len);
+	if (len == 0) {
+		summarize(d);
+		return 0;
+	}
 	/* The one walk (wr_pkt); each layer's header again for its length. */
 	rc = wr_pkt_parse(frame, len, hints, &pkt);
 	for (i = 0; i < pkt.n; i++) {
@@ -409,7 +479,10 @@ wr_dissect_frame(const uint8_t *frame, uint32_t len,
 		if (hl <= 0 || (y = new_layer(d, pkt.proto[i], off, (uint32_t)hl)) == NULL)
 			break;
 		rule = wr_proto_rx_csum(pkt.proto[i], frame + off, (uint32_t)hl, &coff);
-		layer_fields(d, y, frame, NULL, rule, coff);
+		if (rx_layout(pkt.proto[i], frame + off, (uint32_t)hl, lo))
+			layer_fields(d, y, frame, lo->off, rule, coff);
+		else
+			layer_fields(d, y, frame, NULL, rule, coff);
 		d->top = pkt.proto[i];
 		end = off + (uint32_t)hl;
 	}

@@ -107,6 +107,11 @@ frame_json(struct call *k, const struct wr_stream_file *f, int idx, uint64_t n,
 		wr_frame_gen_init(&g, t, n, 1);
 		len = wr_frame_gen_next(&g, buf);
 		if (st.latency)
+			/* The signature's id as wr_dump writes it (the index
+			 * whole: lane idx of stream 0 for idx > 0; the legacy
+			 * digests of test_legacy_sha pin those bytes), so the
+			 * frame is dump's byte for byte; "stream" below says
+			 * which stream it is. */
 			wr_frame_sig_write(t, buf, (uint16_t)len, (uint32_t)idx, n, 0);
 		if (wr_frame_tmpl_rx_hint(t, &raw) == 0)
 			wr_pkt_hints_add(&hints, &raw);
@@ -120,6 +125,10 @@ frame_json(struct call *k, const struct wr_stream_file *f, int idx, uint64_t n,
 	if (res != NULL) {
 		json_object_set_new(res, "frame", json_integer((json_int_t)n));
 		json_object_set_new(res, "stream_name", json_string(st.name));
+		if (d->has_sig)
+			json_object_set_new(res, "stream", json_pack("{s:i, s:s, s:I, s:i}",
+					    "index", idx, "name", st.name, "seq",
+					    (json_int_t)n, "lane", 0));
 	}
 out:
 	wr_frame_tmpl_free(t);
@@ -171,6 +180,8 @@ wr_srv_m_frame(struct call *k)
 }
 
 /* ---- captures read (capture.open, capture.read, capture.frame) ---- */
+
+static bool conn_alive(const struct server *s, const struct conn *c);
 
 /* Most bytes of one uploaded file: 64 MiB, a capture a page reads a page
  * of frames at a time (and 64 such files fit in a small /tmp). */
@@ -371,6 +382,11 @@ upload_new(struct call *k, const char *name, const char *b64, unsigned int *id)
 	unsigned int t;
 	int fd = -1;
 
+	/* Uploads their clients left half-way hold no slot. */
+	for (*id = 0; *id < SRV_CAPS_MAX; (*id)++)
+		if (s->caps[*id].used && s->caps[*id].uploading &&
+		    !conn_alive(s, s->caps[*id].up_conn))
+			upload_drop(&s->caps[*id]);
 	for (*id = 0; *id < SRV_CAPS_MAX && s->caps[*id].used; (*id)++)
 		;
 	if (*id == SRV_CAPS_MAX) {
