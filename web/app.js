@@ -9,6 +9,7 @@ import { setupRuns, refreshRuns, benchCharts, progressLine, wireExports } from "
 import { session } from "./session.js";
 import { initBuilder } from "./builder.js";
 import { initCaptures, refreshCaptures, captureStart } from "./captures.js";
+import { initControls, rowActions, renderRowControls, startParams, clearCounters } from "./controls.js";
 
 const $ = (id) => document.getElementById(id);
 const HISTORY_S = 600;          // rates kept for the charts: the last ten minutes
@@ -304,6 +305,7 @@ function renderControls() {
   $("btn-resume").disabled = !ok || !running;
   $("btn-load").disabled = !ok || running || bench;
   for (const e of document.querySelectorAll("#bench-form [data-owner-only]")) e.disabled = !ok || running || bench;
+  renderRowControls();
 }
 
 // ---- statistics ----
@@ -460,6 +462,7 @@ function renderPorts() {
       for (const c of ["device", "link", "owner"]) tr.append(node("td", { class: "l", dataset: { col: c } }));
       for (const c of ["tx_kpps", "tx_l2", "tx_l1", "rx_kpps", "rx_l2", "rx_l1"])
         tr.append(node("td", { class: "num", dataset: { col: c } }));
+      tr.append(rowActions("port", p.index));
       tb.append(tr);
     }
   }
@@ -539,6 +542,7 @@ function buildStreamRows() {
     tr.append(rc);
     for (const c of ["tx_kpps", "tx_l2", "tx_l1", "tx_pkts", "rx_kpps", "rx_l2", "rx_l1"])
       tr.append(node("td", { class: "num", dataset: { col: c } }));
+    tr.append(rowActions("stream", s.name));
     tb.append(tr);
   }
   renderControls();
@@ -1272,19 +1276,14 @@ function wire() {
   $("release").addEventListener("click", release);
   $("start-form").addEventListener("submit", async (ev) => {
     ev.preventDefault();
-    const f = ev.target;
-    const params = {};
-    const rate = f.rate.value.trim();
-    if (rate) params.rate = /^[0-9.]+$/.test(rate) ? Number(rate) : rate;
-    if (f.count.value.trim()) params.count = Number(f.count.value.trim());
-    if (f.duration.value.trim()) params.duration = Number(f.duration.value.trim());
     try {
-      await call("traffic.start", params);
+      await call("traffic.start", startParams());
     } catch {
       // shown
     }
     await refreshStreams();
   });
+  $("btn-clear").addEventListener("click", clearCounters);
   $("btn-stop").addEventListener("click", async () => { await call("traffic.stop").catch(() => {}); await refreshStreams(); });
   $("btn-pause").addEventListener("click", async () => { await call("traffic.pause").catch(() => {}); await refreshStreams(); });
   $("btn-resume").addEventListener("click", async () => { await call("traffic.resume").catch(() => {}); await refreshStreams(); });
@@ -1353,6 +1352,7 @@ function wire() {
 }
 
 setTheme(localStorage.getItem("wr.theme") || (matchMedia("(prefers-color-scheme: light)").matches ? "light" : "dark"));
+initControls({ state, call, refresh: refreshStreams, node, canControl });
 const kept = session.get("editor");
 if (kept && typeof kept.text === "string") {
   $("yaml").value = kept.text;
