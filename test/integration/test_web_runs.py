@@ -22,7 +22,8 @@ import unittest
 import xml.etree.ElementTree as ET
 
 from wrtest import wait_for
-from test_web import ARTIFACTS, WebCase, Page, yaml_stream
+from test_web import ARTIFACTS, WebCase, yaml_stream
+from test_web_session import SessionPage as Page   # a Page whose viewport can be set
 import wrfirefox
 
 PNG_SIG = b"\x89PNG\r\n\x1a\n"
@@ -288,6 +289,20 @@ class RunsChecks:
             ".filter((tr) => tr.querySelector('input').checked).map((tr) => +tr.dataset.run)")) == ticked,
             "the ticks not kept")
         a.wait(lambda: curves() == want, "the result curves not drawn again")
+        # The Runs and Benchmarks views with their charts drawn: nothing wider than a laptop's
+        # or a phone's viewport (test_web_session's measure).
+        problems = []
+        for w, h in ((1366, 800), (390, 844)):
+            a.viewport(w, h)
+            for view in ("runs", "bench"):
+                a.view(view)
+                time.sleep(0.3)
+                lay = a.layout()
+                if lay["page"] > lay["vw"]:
+                    problems.append(f"{w} {view}: the page is {lay['page']} px wide, the viewport {lay['vw']}")
+                problems += [f"{w} {view}: wider than the viewport: {e}" for e in lay["wide"]]
+            a.shot(f"charts-runs-{w}")
+        self.assertEqual(problems, [], "\n".join(problems))
         self.assertEqual(a.errors(), [])
         self.assert_alive(p, sock)
 
