@@ -23,6 +23,7 @@ const b = {
   parseSeq: 0,
   timer: null,
   seen: "",            // the text the form last looked at
+  frameTimer: null,
 };
 
 function el(tag, attrs = {}, text = null) {
@@ -211,6 +212,7 @@ async function parse() {
   form.dataset.followed = mark(text);
   status("The form follows the text.", "ok");
   render();
+  refreshFrame();
 }
 
 // FNV-1a of a text, as a mark of which text the form stands for (data-followed): a script
@@ -240,6 +242,15 @@ function write() {
   $("builder-form").dataset.state = "synced";
   $("builder-form").dataset.followed = mark(text);
   status("The text follows the form.", "ok");
+  refreshFrame();
+}
+
+// A frame on show follows the text it was built from (the form's edits, the text's).
+function refreshFrame() {
+  const st = $("f-out").dataset.state;
+  if (st !== "shown" && st !== "error") return;
+  clearTimeout(b.frameTimer);
+  b.frameTimer = setTimeout(showFrame, PARSE_DELAY_MS);
 }
 
 function edited(structural = false) {

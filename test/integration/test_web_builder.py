@@ -326,6 +326,11 @@ class BuilderChecks:
         a.click('#f-out .pkt-b[data-off="37"]')
         a.wait(lambda: "udp.dst" in (a.text("#f-selected") or ""), lambda: a.text("#f-selected"))
         self.assertEqual(frames[5][26:30], bytes([10, 0, 0, 6]))
+        # The frame on show follows the form: a TTL of 33 is byte 22 of the frame rebuilt.
+        self.type_into(a, self.field(a, "ipv4.ttl", "value"), "33")
+        ttl = '#f-out .pkt-field[data-key="ipv4.ttl"]'
+        a.wait(lambda: a.text(ttl) == "ttl: 33", lambda: f"the frame did not follow: {a.text(ttl)}")
+        self.assertEqual(a.text('#f-out .pkt-b[data-off="22"]'), "21")
         a.shot("builder-frame")
 
 
