@@ -7,41 +7,16 @@
 // rendered as it is (doc/api.md, "Frames").
 
 const STYLE_ID = "wr-packet-style";
-const CSS = `
-.pkt { display: grid; grid-template-columns: minmax(0, 1fr) auto; gap: 12px; align-items: start; }
-@media (max-width: 900px) { .pkt { grid-template-columns: minmax(0, 1fr); } }
-.pkt-summary { grid-column: 1 / -1; font-family: var(--mono, monospace); overflow-wrap: anywhere; }
-.pkt-tree { font-family: var(--mono, monospace); font-size: 13px; min-width: 0; overflow-x: auto; }
-.pkt-tree ul { list-style: none; margin: 0; padding: 0 0 0 18px; }
-.pkt-tree > ul { padding-left: 0; }
-.pkt-row { cursor: pointer; padding: 1px 4px; border-radius: 3px; white-space: nowrap; }
-.pkt-row:hover { background: var(--panel-2, #1d2b3a); }
-.pkt-row[aria-selected="true"] { background: var(--info-bg, #173047); outline: 1px solid var(--accent, #5fd3a3); }
-.pkt-layer > .pkt-row { font-weight: 600; }
-.pkt-layer > .pkt-row::before { content: "\\25be "; display: inline-block; width: 1.1em; }
-.pkt-layer[aria-expanded="false"] > .pkt-row::before { content: "\\25b8 "; }
-.pkt-layer[aria-expanded="false"] > ul { display: none; }
-.pkt-muted { color: var(--muted, #a9b8c7); }
-.pkt-hex { font-family: var(--mono, monospace); font-size: 13px; overflow-x: auto; max-width: 100%; }
-.pkt-hex table { border-collapse: collapse; }
-.pkt-hex th { color: var(--muted, #a9b8c7); font-weight: normal; padding-right: 10px; text-align: right; }
-.pkt-hex td { padding: 0; white-space: pre; }
-.pkt-b { display: inline-block; width: 2.4ch; text-align: center; cursor: pointer; border-radius: 2px; }
-.pkt-b:nth-child(8) { margin-right: 0.8ch; }
-.pkt-a { cursor: pointer; }
-.pkt-ascii { padding-left: 12px !important; }
-.pkt-b.hl, .pkt-a.hl-a { background: var(--accent, #5fd3a3); color: var(--accent-text, #06241a); }
-.pkt-b.hl-layer:not(.hl), .pkt-a.hl-layer:not(.hl-a) { background: var(--panel-2, #1d2b3a); }
-`;
 
-// A constructed style sheet: the page's CSP (default-src 'self', no 'unsafe-inline') refuses an
-// inline <style>, and the highlight would not show; CSSOM's sheets are not inline markup.
+// Its stylesheet beside it, linked once: the console's Content-Security-Policy (default-src
+// 'self') refuses an inline <style>, a stylesheet of its own origin it takes.
 function ensureStyle(doc) {
-  if (doc[STYLE_ID]) return;
-  const sheet = new doc.defaultView.CSSStyleSheet();
-  sheet.replaceSync(CSS);
-  doc.adoptedStyleSheets = [...doc.adoptedStyleSheets, sheet];
-  doc[STYLE_ID] = sheet;
+  if (doc.getElementById(STYLE_ID)) return;
+  const l = doc.createElement("link");
+  l.id = STYLE_ID;
+  l.rel = "stylesheet";
+  l.href = new URL("./packet.css", import.meta.url).href;
+  doc.head.appendChild(l);
 }
 
 function el(doc, tag, cls, text) {
