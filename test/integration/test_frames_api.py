@@ -12,7 +12,9 @@ one line each and the server answers after them."""
 import base64
 import json
 import os
+import random
 import shutil
+import socket
 import subprocess
 import time
 import unittest
@@ -447,6 +449,37 @@ streams:
             with self.assertRaises(RpcError) as e:
                 c.call("capture.frame", id=cid, n=n)
             self.assertEqual(e.exception.code, -32003)
+        # Random parameters of every value kind: each call answered, the server up.
+        rng = random.Random(36)
+        values = [None, True, 0, -1, 1.5, "", "x", "udp", "AAAA", [], ["s"], {}, 2 ** 64, cid, 1,
+                  "\u0000", "x" * 3000, b64(data[:40])]
+        keys = {"streams.frame": ["yaml", "name", "stream", "frame", "seed"],
+                "capture.open": ["name", "data", "part", "eof"],
+                "capture.read": ["id", "filter", "first", "count"],
+                "capture.frame": ["id", "n"]}
+        answered = 0
+        raw = socket.socket(socket.AF_UNIX)
+        raw.settimeout(10)
+        raw.connect(sock)
+        f = raw.makefile("rwb")
+        for i in range(400):
+            method = rng.choice(sorted(keys))
+            params = {k: rng.choice(values) for k in keys[method] if rng.random() < 0.7}
+            req = {"jsonrpc": "2.0", "id": i, "method": method, "params": params}
+            f.write(json.dumps(req).encode() + b"\n")
+            f.flush()
+            msg = json.loads(f.readline())
+            # 2**64 is no JSON number the server's parser takes: a parse error, id null.
+            if msg.get("id") is None:
+                self.assertEqual(msg["error"]["code"], -32700, (req, msg))
+            else:
+                self.assertEqual(msg["id"], i, req)
+            self.assertTrue("result" in msg or "\n" not in msg["error"]["message"], msg)
+            answered += 1
+        raw.close()
+        self.assertEqual(answered, 400)
+        c.call("server.reset")
+        cid = c.call("capture.open", name="m.pcap", data=b64(data))["id"]
         # The failed uploads left no capture behind; the server answers.
         names = [x.get("name") for x in c.call("capture.status")["captures"]]
         self.assertEqual(set(names), {"m.pcap"})
