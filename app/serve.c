@@ -344,10 +344,20 @@ wr_cmd_serve(const struct wr_cli_cmd *cmd, int argc, char **argv)
 	if (so.runs_dir == NULL) {
 		/* The default place, made and checked as --runs-dir's. */
 		static char runs[WR_RUNS_PATH_MAX];
+		const char *sd = getenv("STATE_DIRECTORY");
+		int n = -1;
 
 		wr_error_clear(&err);
-		if (wr_runs_default_dir(geteuid(), getenv("XDG_STATE_HOME"),
-					getenv("HOME"), runs, sizeof(runs)) != 0 ||
+		/* systemd's StateDirectory= (the first of a list) comes first:
+		 * the unit, and the tests, say where state goes. */
+		if (sd != NULL && sd[0] == '/')
+			n = snprintf(runs, sizeof(runs), "%.*s/runs",
+				     (int)strcspn(sd, ":"), sd);
+		if ((n < 0 || (size_t)n >= sizeof(runs)) &&
+		    wr_runs_default_dir(geteuid(), getenv("XDG_STATE_HOME"),
+					getenv("HOME"), runs, sizeof(runs)) != 0)
+			runs[0] = '\0';
+		if (runs[0] == '\0' ||
 		    wr_runs_dir_check(runs, &err) != 0) {
 			fprintf(stderr, "wirerate: the runs' default directory: "
 				"%s: give --runs-dir DIR\n", err.msg[0] ? err.msg :

@@ -21,6 +21,14 @@ STREAMS = os.path.join(ROOT, "streams")
 CONFIG = os.path.join(ROOT, "config")
 FIXTURES = os.path.join(ROOT, "test", "fixtures")
 
+# Every server a test starts without --runs-dir keeps its runs here (serve's default is
+# $STATE_DIRECTORY/runs), not in the machine's /var/lib/wirerate: one directory per test
+# process, removed when it ends.
+if "STATE_DIRECTORY" not in os.environ:
+    os.environ["STATE_DIRECTORY"] = tempfile.mkdtemp(prefix="wr-state-")
+    import atexit
+    atexit.register(shutil.rmtree, os.environ["STATE_DIRECTORY"], True)
+
 # What a test and its peers may take from the 512 x 2 MB hugepages devtools/wr-test
 # reserves, two tests at a time (meson test --num-processes 2): 256 MB each.
 # dpdk-testpmd sizes its pool for every port it could have (RTE_MAX_ETHPORTS x

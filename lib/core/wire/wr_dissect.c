@@ -505,6 +505,9 @@ wr_dissect_frame(const uint8_t *frame, uint32_t len,
 		if (p != NULL && end < len && (y = new_layer(d, p, end, len - end)) != NULL) {
 			y->truncated = true;
 			layer_fields(d, y, frame, NULL, WR_CSUM_NONE, 0);
+			/* The innermost protocol is the one cut short, as tshark
+			 * names a frame's top protocol. */
+			d->top = p;
 			end = len;
 		}
 	}
