@@ -168,6 +168,26 @@ struct wr_rpc_param {
 	  WR_RPC_P("part", WR_RPC_T_UINT, false), \
 	  WR_RPC_P("offset", WR_RPC_T_UINT, false), \
 	  WR_RPC_P("length", WR_RPC_T_UINT, false)) \
+	X(FRAME, "streams.frame", frame, false, \
+	  WR_RPC_P("yaml", WR_RPC_T_STR, false), \
+	  WR_RPC_P("name", WR_RPC_T_STR, false), \
+	  WR_RPC_P("stream", WR_RPC_T_STR | WR_RPC_T_UINT, true), \
+	  WR_RPC_P("frame", WR_RPC_T_UINT, false), \
+	  WR_RPC_P("seed", WR_RPC_T_UINT, false)) \
+	X(CAP_OPEN, "capture.open", cap_open, false, \
+	  WR_RPC_P("name", WR_RPC_T_STR, true), \
+	  WR_RPC_P("data", WR_RPC_T_STR, true), \
+	  WR_RPC_P("part", WR_RPC_T_UINT, false), \
+	  WR_RPC_P("eof", WR_RPC_T_BOOL, false)) \
+	X(CAP_READ, "capture.read", cap_read, false, \
+	  WR_RPC_P("id", WR_RPC_T_UINT, true), \
+	  WR_RPC_P("filter", WR_RPC_T_STR, false), \
+	  WR_RPC_P("first", WR_RPC_T_UINT, false), \
+	  WR_RPC_P("count", WR_RPC_T_UINT, false)) \
+	X(CAP_FRAME, "capture.frame", cap_frame, false, \
+	  WR_RPC_P("id", WR_RPC_T_UINT, true), \
+	  WR_RPC_P("n", WR_RPC_T_UINT, true), \
+	  WR_RPC_P("tshark", WR_RPC_T_BOOL, false)) \
 	X(HOSTS_LIST, "hosts.list", hosts_list, false, \
 	  WR_RPC_P("port", WR_RPC_T_UINT, true), \
 	  WR_RPC_P("group", WR_RPC_T_STR, false), \

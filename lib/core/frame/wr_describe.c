@@ -7,6 +7,7 @@
 #include <arpa/inet.h>
 
 #include "wr_describe.h"
+#include "wr_dissect.h"
 #include "wr_fe.h"
 #include "wr_proto.h"
 #include "wr_replay.h"
@@ -28,36 +29,11 @@ wr_describe_ipv4(uint32_t ip, char buf[16])
 		 (ip >> 8) & 0xff, ip & 0xff);
 }
 
+/* One formatter for every value shown: the decoder's (wr_dissect). */
 void
 wr_describe_val(unsigned int kind, __uint128_t v, char *buf, size_t len)
 {
-	char tmp[INET6_ADDRSTRLEN];
-	uint8_t a[16];
-	int i;
-
-	switch (kind) {
-	case WR_VAL_MAC:
-		wr_describe_mac((uint64_t)v, tmp);
-		snprintf(buf, len, "%s", tmp);
-		break;
-	case WR_VAL_IPV4:
-		wr_describe_ipv4((uint32_t)v, tmp);
-		snprintf(buf, len, "%s", tmp);
-		break;
-	case WR_VAL_IPV6:
-		for (i = 15; i >= 0; i--, v >>= 8)
-			a[i] = (uint8_t)v;
-		if (inet_ntop(AF_INET6, a, tmp, sizeof(tmp)) == NULL)
-			tmp[0] = '\0';
-		snprintf(buf, len, "%s", tmp);
-		break;
-	case WR_VAL_HEX:
-		snprintf(buf, len, "0x%04" PRIx64, (uint64_t)v);
-		break;
-	default:
-		snprintf(buf, len, "%" PRIu64, (uint64_t)v);
-		break;
-	}
+	wr_dissect_val(kind, v, buf, len);
 }
 
 /* value / 10^scale with up to `scale` decimals, trailing zeros dropped. */

@@ -323,6 +323,7 @@ server_turn(struct server *s, int timeout_ms)
 			wr_srv_conn_serve(s, c);
 	}
 	wr_srv_traffic_tick(s);
+	wr_srv_frames_tick(s);
 	timers(s);
 	wr_srv_conn_reap(s);
 }
@@ -466,6 +467,7 @@ wr_server_run(struct wr_engine *e, const struct wr_server_opts *o,
 	}
 	wr_srv_finish_now(s, "signal", true);
 	wr_srv_unbuild(s);
+	wr_srv_frames_free(s);
 	wr_srv_caps_forget(s);
 	server_free(s);
 	return 0;

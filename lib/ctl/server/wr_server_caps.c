@@ -50,10 +50,11 @@ cap_json(const struct server *s, unsigned int id)
 	const struct srv_cap *c = &s->caps[id];
 	struct wr_cap_status st = c->st;
 	const char *base = strrchr(c->file, '/');
+	json_t *o;
 
 	if (c->state == CAP_RUNNING)
 		wr_engine_capture_status(s->e, c->engine_id, &st);
-	return json_pack("{s:i, s:s, s:i, s:s, s:s?, s:s, s:i, s:I, s:I, s:I, "
+	o = json_pack("{s:i, s:s, s:i, s:s, s:s?, s:s, s:i, s:I, s:I, s:I, "
 			 "s:I, s:I, s:b, s:s?}", "id", id, "state",
 			 states[c->state], "port", c->port, "dir",
 			 cap_dir_name(c->dir), "filter",
@@ -67,6 +68,16 @@ cap_json(const struct server *s, unsigned int id)
 			 "over_limit", (json_int_t)st.over_limit,
 			 "full", st.full, "error",
 			 st.error ? strerror(-st.error) : NULL);
+	/* capture.open's (wr_server_frames.c): a file a client sent. */
+	if (o != NULL)
+		json_object_set_new(o, "source", json_string(c->up_name[0] ? "upload" : "port"));
+	if (o != NULL && c->up_name[0]) {
+		json_object_set_new(o, "name", json_string(c->up_name));
+		json_object_set_new(o, "port", json_null());
+		if (c->uploading)
+			json_object_set_new(o, "state", json_string("uploading"));
+	}
+	return o;
 }
 
 /* Start capture @p id on the built engine; failure makes it done with

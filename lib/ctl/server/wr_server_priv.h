@@ -310,8 +310,15 @@ struct server {
 		char file[WR_CAP_PATH_MAX];
 		int engine_id;           /* while running */
 		struct wr_cap_status st; /* when done */
+		/* capture.open's: a file a client sent, in parts (uploading
+		 * until the last), by connection and name. */
+		bool uploading;
+		const struct conn *up_conn;
+		uint32_t up_part;
+		char up_name[128];
 	} caps[SRV_CAPS_MAX];
 	char cap_dir[WR_CAP_PATH_MAX - 64]; /* room for /capture-N-K.pcapng */
+	struct srv_frames *frames;   /* capture.frame's tshark children (wr_server_frames.c) */
 	bool cap_dir_made;           /* a temporary directory of ours */
 	/* The --otg listener (tls, wr_server_tls.c): its socket, its TLS
 	 * context (NULL: http://), its certificate's SHA-256 fingerprint, and
@@ -471,6 +478,14 @@ json_t *wr_srv_m_cap_fetch(struct call *k);
 json_t *wr_srv_m_cap_start(struct call *k);
 json_t *wr_srv_m_cap_status(struct call *k);
 json_t *wr_srv_m_cap_stop(struct call *k);
+
+/* wr_server_frames.c */
+json_t *wr_srv_m_frame(struct call *k);
+json_t *wr_srv_m_cap_open(struct call *k);
+json_t *wr_srv_m_cap_read(struct call *k);
+json_t *wr_srv_m_cap_frame(struct call *k);
+void wr_srv_frames_tick(struct server *s);
+void wr_srv_frames_free(struct server *s);
 
 /* wr_server_hosts.c */
 /** stats.get's "hosts": hosts.counters' entry of each port with hosts
