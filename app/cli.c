@@ -261,6 +261,12 @@ OPT(o_capture_dir, "capture-dir", 'C', WR_CLI_VALUE, "DIR", NULL,
     "Where capture.start's files go (default a private temporary "
     "directory, removed when the server ends; clients read them with "
     "capture.fetch).");
+OPT(o_runs_dir, "runs-dir", WR_CLI_CODE_RUNS_DIR, WR_CLI_VALUE, "DIR", NULL,
+    "Where every trial and benchmark job is kept (runs.list, runs.get; "
+    "made if missing; default `/var/lib/wirerate/runs` for root, else "
+    "`$XDG_STATE_HOME/wirerate/runs` or `~/.local/state/wirerate/runs`).");
+OPT(o_runs_max, "runs-max", WR_CLI_CODE_RUNS_MAX, WR_CLI_VALUE, "N", NULL,
+    "Runs kept at most (default 500): beyond, the oldest is deleted.");
 OPT(o_socket_group, "socket-group", 'G', WR_CLI_VALUE, "GROUP", NULL,
     "The Unix socket's group: mode 0660, so that the group's members "
     "(a lab's users of the service) drive the server; its directory must "
@@ -391,6 +397,7 @@ static const struct wr_cli_use serve_opts[] = {
 	USE(o_idle), USE(o_owner), USE(o_max_clients), USE(o_http),
 	USE(o_http_token), USE(o_capture_dir), USE(o_pcap_dir),
 	USE(o_socket_group),
+	USE(o_runs_dir), USE(o_runs_max),
 	USE(o_otg), USE(o_tls_cert), USE(o_tls_key), USE(o_tls_client_ca),
 	USE(o_otg_token), USE(o_remote_token),
 	END,

@@ -59,6 +59,8 @@ enum {
 	WR_CLI_CODE_FIX_CSUM,
 	WR_CLI_CODE_HOSTS_WAIT,    /**< run --hosts-wait */
 	WR_CLI_CODE_HOST_LCORE,    /**< run --host-lcore */
+	WR_CLI_CODE_RUNS_DIR,      /**< serve --runs-dir */
+	WR_CLI_CODE_RUNS_MAX,      /**< serve --runs-max */
 };
 
 /** An option of one subcommand: the shared one, its words there if they differ. */

@@ -13,6 +13,7 @@
 #include "wr_app.h"
 #include "wr_engine.h"
 #include "wr_parse.h"
+#include "wr_runs.h"
 #include "wr_runtime.h"
 #include "wr_server.h"
 
@@ -217,6 +218,29 @@ serve_opt(void *ctx, const struct wr_cli_opt *opt, const char *val)
 		so->socket_gid = (int64_t)g->gr_gid;
 		break;
 	}
+	case WR_CLI_CODE_RUNS_DIR: {
+		struct wr_error err;
+
+		/* Checked now (made if missing): a bad one starts nothing. */
+		wr_error_clear(&err);
+		if (wr_runs_dir_check(val, &err) != 0) {
+			fprintf(stderr, "wirerate: --runs-dir %s\n", err.msg);
+			return WR_EXIT_USAGE;
+		}
+		so->runs_dir = val;
+		break;
+	}
+	case WR_CLI_CODE_RUNS_MAX:
+		errno = 0;
+		v = strtoul(val, &end, 10);
+		if (errno != 0 || end == val || *end != '\0' || v == 0 ||
+		    v > WR_RUNS_MAX_LIMIT || val[0] == '-') {
+			fprintf(stderr, "wirerate: --runs-max: expected 1..%u "
+				"runs, got \"%s\"\n", WR_RUNS_MAX_LIMIT, val);
+			return WR_EXIT_USAGE;
+		}
+		so->runs_max = (unsigned int)v;
+		break;
 	case 'P':
 		/* Opened now (before EAL) and kept: pcap: names resolve
 		 * inside this directory, whatever becomes of its path. */
@@ -316,6 +340,21 @@ wr_cmd_serve(const struct wr_cli_cmd *cmd, int argc, char **argv)
 		snprintf(sock, sizeof(sock), "%s/%s", dir,
 			 WR_RUNTIME_SERVER_SOCK);
 		so.unix_path = sock;
+	}
+	if (so.runs_dir == NULL) {
+		/* The default place, made and checked as --runs-dir's. */
+		static char runs[WR_RUNS_PATH_MAX];
+
+		wr_error_clear(&err);
+		if (wr_runs_default_dir(geteuid(), getenv("XDG_STATE_HOME"),
+					getenv("HOME"), runs, sizeof(runs)) != 0 ||
+		    wr_runs_dir_check(runs, &err) != 0) {
+			fprintf(stderr, "wirerate: the runs' default directory: "
+				"%s: give --runs-dir DIR\n", err.msg[0] ? err.msg :
+				"no $HOME, no $XDG_STATE_HOME");
+			return WR_EXIT_USAGE;
+		}
+		so.runs_dir = runs;
 	}
 	/* The sockets and the token file before EAL: a bad one starts
 	 * nothing. */

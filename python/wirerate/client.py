@@ -505,6 +505,18 @@ class Client:
                 raise TimeoutError(f"benchmark job {job} still {st['state']}")
             time.sleep(poll)
 
+    def runs_list(self, kind: Optional[str] = None, limit: Optional[int] = None) -> List[Result]:
+        """runs.list: the runs the server kept (trials, benchmark jobs), newest first."""
+        return self.call("runs.list", kind=kind, limit=limit)["runs"]
+
+    def runs_get(self, run_id: int) -> Result:
+        """runs.get: a kept run's whole document (samples, final counters, result)."""
+        return self.call("runs.get", id=run_id)
+
+    def runs_delete(self, ids: Sequence[int]) -> Result:
+        """runs.delete: delete kept runs (the caller owns the ports)."""
+        return self.call("runs.delete", ids=list(ids))
+
 
 def _stream_file(added: Sequence[Tuple[str, List[Tuple[str, Any, str]]]]) -> str:
     from .trex.yamlout import stream_file

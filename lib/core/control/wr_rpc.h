@@ -150,6 +150,13 @@ struct wr_rpc_param {
 	  WR_RPC_P("job", WR_RPC_T_UINT, false), \
 	  WR_RPC_P("format", WR_RPC_T_STR, false)) \
 	X(BENCH_LIST, "bench.list", bench_list, false) \
+	X(RUNS_LIST, "runs.list", runs_list, false, \
+	  WR_RPC_P("kind", WR_RPC_T_STR, false), \
+	  WR_RPC_P("limit", WR_RPC_T_UINT, false)) \
+	X(RUNS_GET, "runs.get", runs_get, false, \
+	  WR_RPC_P("id", WR_RPC_T_UINT, true)) \
+	X(RUNS_DELETE, "runs.delete", runs_delete, true, \
+	  WR_RPC_P("ids", WR_RPC_T_UINTS, true)) \
 	X(CAP_START, "capture.start", cap_start, true, \
 	  WR_RPC_P("port", WR_RPC_T_UINT, true), \
 	  WR_RPC_P("dir", WR_RPC_T_STR, false), \

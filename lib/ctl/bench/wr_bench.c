@@ -76,6 +76,102 @@ wr_bench_note(struct wr_bench *b, const char *fmt, ...)
 }
 
 void
+wr_bench_eta_start(struct wr_bench *b, uint32_t units,
+		   double (*weight)(const struct wr_bench *, unsigned int,
+				    uint32_t))
+{
+	memset(&b->eta, 0, sizeof(b->eta));
+	b->eta.units = units;
+	b->eta.phase = -1;
+	b->eta.weight = weight;
+}
+
+static double
+eta_w(const struct wr_bench *b, unsigned int phase, uint32_t u)
+{
+	return b->eta.weight != NULL ? b->eta.weight(b, phase, u) : 1.0;
+}
+
+/* The phase running's time so far into the unit's. */
+static void
+eta_close(struct wr_bench *b, uint64_t now)
+{
+	if (b->eta.phase >= 0)
+		b->eta.cur_ns[b->eta.phase] += now - b->eta.phase_t0_ns;
+	b->eta.phase = -1;
+}
+
+void
+wr_bench_eta_unit(struct wr_bench *b, uint32_t u)
+{
+	memset(b->eta.cur_ns, 0, sizeof(b->eta.cur_ns));
+	b->eta.phase = -1;
+	b->eta.unit = u;
+	b->eta.unit_t0_ns = wr_bench_mono_ns();
+}
+
+void
+wr_bench_eta_phase(struct wr_bench *b, unsigned int phase)
+{
+	uint64_t now = wr_bench_mono_ns();
+
+	if (phase >= WR_BENCH_ETA_PHASES)
+		return;
+	eta_close(b, now);
+	b->eta.phase = (int)phase;
+	b->eta.phase_t0_ns = now;
+}
+
+void
+wr_bench_eta_unit_done(struct wr_bench *b)
+{
+	unsigned int i;
+
+	eta_close(b, wr_bench_mono_ns());
+	for (i = 0; i < WR_BENCH_ETA_PHASES; i++) {
+		if (b->eta.cur_ns[i] == 0)
+			continue;
+		b->eta.sum_ns[i] += b->eta.cur_ns[i];
+		b->eta.w_sum[i] += eta_w(b, i, b->eta.unit);
+	}
+	b->eta.units_done++;
+}
+
+/* Seconds left by the phases' times (< 0: no unit done yet). */
+static double
+eta_time(const struct wr_bench *b)
+{
+	uint64_t now = wr_bench_mono_ns();
+	int cur = b->eta.phase;
+	double left = 0;
+	unsigned int i;
+	uint32_t u;
+
+	if (b->eta.units_done == 0 || b->eta.units == 0)
+		return -1;
+	for (i = 0; i < WR_BENCH_ETA_PHASES; i++) {
+		double per = b->eta.w_sum[i] > 0 ? (double)b->eta.sum_ns[i] /
+			     b->eta.w_sum[i] / 1e9 : 0;
+		double spent = (double)b->eta.cur_ns[i] / 1e9, est;
+
+		if (per == 0)
+			continue;
+		if (cur == (int)i)
+			spent += (double)(now - b->eta.phase_t0_ns) / 1e9;
+		/* The unit running: a phase done (time spent, not running)
+		 * has nothing left; the one running what its estimate has
+		 * left (about nothing when it runs longer); those to come
+		 * their estimates. */
+		est = per * eta_w(b, i, b->eta.unit);
+		if ((spent == 0 || cur == (int)i) && est > spent)
+			left += est - spent;
+		for (u = b->eta.unit + 1; u < b->eta.units; u++)
+			left += per * eta_w(b, i, u);
+	}
+	return left;
+}
+
+void
 wr_bench_say(struct wr_bench *b, const char *test, uint16_t size,
 	     uint64_t rate, bool counted, const char *fmt, ...)
 {
@@ -95,6 +191,8 @@ wr_bench_say(struct wr_bench *b, const char *test, uint16_t size,
 		p.eta_s = p.elapsed_s / p.done * (p.estimate - p.done);
 	else if (p.done > 0)
 		p.eta_s = 0;
+	if (eta_time(b) >= 0)
+		p.eta_s = eta_time(b);
 	va_start(ap, fmt);
 	vsnprintf(text, sizeof(text), fmt, ap);
 	va_end(ap);
@@ -310,6 +408,8 @@ trial_tick(struct wr_bench *b, const struct wr_stream *st, uint64_t in_ns)
 	p.elapsed_s = (double)(wr_bench_mono_ns() - b->progress_t0_ns) / 1e9;
 	if (p.done > 0 && p.estimate > p.done)
 		p.eta_s = p.elapsed_s / p.done * (p.estimate - p.done);
+	if (eta_time(b) >= 0)
+		p.eta_s = eta_time(b);
 	if (p.rate_millipps != 0)
 		snprintf(rate, sizeof(rate), "at %.3f pps",
 			 (double)p.rate_millipps / 1e3);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* wr_bench_rfc2544: RFC 2544's four tests per frame size (throughput with NDR/PDR by binary search or MLRsearch, latency, frame loss, back-to-back), one or two directions, on one open engine. */
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -501,6 +502,8 @@ back_to_back(struct wr_bench *b, uint16_t size, uint64_t drain_ns,
 		if (rc != 0)
 			break;
 		row->b2b_bursts++;
+		if (t.offered_millipps > b->eta.gen_millipps)
+			b->eta.gen_millipps = t.offered_millipps;
 		fshort = row->b2b_asked_millipps != 0 &&
 			 wr_rfc2544_short(row->b2b_asked_millipps,
 					  t.offered_millipps, res);
@@ -721,6 +724,29 @@ latency(struct wr_bench *b, uint16_t size, uint64_t drain_ns,
 }
 
 /* The progress line's "about n" (wr_bench_trials_estimate()). */
+/* What a test costs at each size, for the ETA: the same for trials of a
+ * set length (throughput, latency, loss).  A back-to-back burst is a count
+ * of frames (--b2b-trial at the line rate): on a real line it takes
+ * --b2b-trial at every size; where the generator is slower than the line
+ * (gen, the fastest burst seen) small frames' bursts take longer, but each
+ * trial's own cost (loading, starting, the drain) does not grow with them.
+ * Measured on config/2ports.yaml (memif, a 10G placeholder line; tools/
+ * wr-bench-eta, two runs): 64, 256, 1024, 1518 bytes' back-to-back took
+ * 9.1, 6.2, 2.9, 2.5 s and 8.0, 5.7, 2.8, 2.1 s, about the square root of
+ * the line's frame rates (1, 0.55, 0.28, 0.23) and far from the rates
+ * themselves (1, 0.30, 0.08, 0.05) or the same for all (a mean per size:
+ * +48..60 % after the first size). */
+static double
+eta_weight(const struct wr_bench *b, unsigned int phase, uint32_t u)
+{
+	uint64_t line = 0, gen = b->eta.gen_millipps;
+
+	if (phase != 3 || wr_rfc2544_rate_quiet(b, b->sizes[u % b->n_sizes],
+						&line) != 0 || line == 0)
+		return 1.0;
+	return gen != 0 && gen < line ? sqrt((double)line / (double)gen) : 1.0;
+}
+
 static void
 progress_start(struct wr_bench *b, uint32_t tests)
 {
@@ -780,6 +806,7 @@ progress_start(struct wr_bench *b, uint32_t tests)
 	b->progress_done = 0;
 	b->progress_bound = true;
 	b->progress_t0_ns = wr_bench_mono_ns();
+	wr_bench_eta_start(b, b->n_pairs * b->n_sizes, eta_weight);
 }
 
 /* Before the first trial: what will run and about how long it takes (RFC
@@ -959,9 +986,9 @@ rfc2544_run(struct wr_bench *b, struct wr_bench_result *r,
 	for (k = 0; k < b->n_pairs * b->n_sizes && rc == 0; k++) {
 		struct wr_rfc2544_row *row = &rows[n];
 
-		/* Each pair in turn, every size on it (one engine, the
-		 * ports already up). */
+		/* Each pair in turn, every size on it (ports already up). */
 		i = k % b->n_sizes;
+		wr_bench_eta_unit(b, k);
 		b->tx_port = b->pairs[k / b->n_sizes][0];
 		b->rx_port = b->pairs[k / b->n_sizes][1];
 		memset(row, 0, sizeof(*row));
@@ -975,18 +1002,22 @@ rfc2544_run(struct wr_bench *b, struct wr_bench_result *r,
 			wr_engine_port(b->e, b->tx_port)->link_speed_mbps);
 		if (tests & WR_BENCH_TEST_THROUGHPUT) {
 			row->cut = b->cur_test = "throughput";
+			wr_bench_eta_phase(b, 0);
 			rc = search(b, b->sizes[i], trial, drain, row, err);
 		}
 		if (rc == 0 && (tests & WR_BENCH_TEST_LATENCY)) {
 			row->cut = b->cur_test = "latency";
+			wr_bench_eta_phase(b, 1);
 			rc = latency(b, b->sizes[i], drain, row, err);
 		}
 		if (rc == 0 && (tests & WR_BENCH_TEST_LOSS)) {
 			row->cut = b->cur_test = "loss";
+			wr_bench_eta_phase(b, 2);
 			rc = frame_loss(b, b->sizes[i], trial, drain, row, err);
 		}
 		if (rc == 0 && (tests & WR_BENCH_TEST_B2B)) {
 			row->cut = b->cur_test = "b2b";
+			wr_bench_eta_phase(b, 3);
 			rc = back_to_back(b, b->sizes[i], drain, row, err);
 		}
 		/* Which test a stop cut short, if any: its figures so far are
@@ -1012,6 +1043,7 @@ rfc2544_run(struct wr_bench *b, struct wr_bench_result *r,
 			 * on average, and the ETA follows. */
 			uint32_t left = b->n_pairs * b->n_sizes - (k + 1);
 
+			wr_bench_eta_unit_done(b);
 			b->progress_bound = false;
 			b->progress_est = b->progress_done + (uint32_t)
 				((uint64_t)b->progress_done * left / (k + 1));

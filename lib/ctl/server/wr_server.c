@@ -360,6 +360,7 @@ server_free(struct server *s)
 	for (i = 0; i < s->n_jobs; i++)
 		wr_srv_job_free(s->jobs[i]);
 	wr_srv_otg_free(s);
+	wr_srv_runs_free(s);
 	/* Before the engine: the session's port and pool go before EAL. */
 	wr_rtt_ses_close(s->rtt_ses);
 	free(s);
@@ -417,6 +418,8 @@ wr_server_run(struct wr_engine *e, const struct wr_server_opts *o,
 					WR_SERVER_SOCK_DEFAULT, err);
 	if (rc == 0)
 		rc = wr_srv_caps_dir(s, err);
+	if (rc == 0)
+		rc = wr_srv_runs_open(s, err);
 	if (rc != 0) {
 		server_free(s);
 		return rc;

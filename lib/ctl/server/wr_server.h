@@ -89,6 +89,9 @@ struct wr_server_opts {
 	const char *remote_token_file; /**< the other servers' token (locations
 					*   HOST:PORT/INDEX); NULL: our own */
 	char remote_token[WR_AUTH_TOKEN_MAX + 1];
+	/* The runs kept (runs.*, doc/api.md; wr_runs.h). */
+	const char *runs_dir;        /**< NULL: none kept */
+	unsigned int runs_max;       /**< 0: WR_RUNS_MAX_DEFAULT */
 	int pcap_dirfd;              /**< --pcap-dir, open: the captures a
 				      *   client's pcap: may name (inside it
 				      *   only); -1: none may be named */

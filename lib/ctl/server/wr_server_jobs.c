@@ -389,6 +389,7 @@ wr_srv_job_run(struct server *s)
 	}
 	s->state = ST_IDLE;
 	s->job = NULL;
+	wr_srv_runs_job(s, j);
 	wr_srv_event_push(s, "bench_done", json_pack("{s:i, s:s, s:b, s:s?}", "job",
 			  j->id, "state", wr_srv_job_state_names[j->state], "gen_limited",
 			  j->has_result && j->r.gen_limited, "error",

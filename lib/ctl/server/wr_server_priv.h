@@ -346,6 +346,8 @@ struct server {
 	/* Other servers' APIs an OTG config named, open while this one runs
 	 * (their sessions own the ports; wr_server_otg_remote.c). */
 	struct otg_remote *otg_remotes;
+	/* The runs kept (wr_server_runs.c): its store, the trial recorded. */
+	struct srv_runs *runs;
 };
 
 struct call {
@@ -377,6 +379,8 @@ struct call {
  *   wr_server_hosts.c     emulated hosts (hosts.*), read from their service
  *   wr_server_tcp.c       stateful classes (tcp.*), read and changed
  *                         through the session (wr_session_tcp.h)
+ *   wr_server_runs.c      the runs kept (runs.*): a trial's samples
+ *                         from its start to its end, a job's result
  *   wr_server_traffic.c   streams and traffic (streams.*, traffic.*, server.reset)
  *   wr_server_stats.c     statistics (stats.*)
  *   wr_server_jobs.c      benchmark jobs (bench.*)
@@ -502,6 +506,24 @@ bool wr_srv_tcp_running(struct server *s);
 json_t *wr_srv_m_tcp_list(struct call *k);
 json_t *wr_srv_m_tcp_stats(struct call *k);
 json_t *wr_srv_m_tcp_set(struct call *k);
+
+/* wr_server_runs.c */
+struct srv_runs;
+/** --runs-dir opened (none given: nothing kept, the methods list none). */
+int wr_srv_runs_open(struct server *s, struct wr_error *err);
+void wr_srv_runs_free(struct server *s);
+/** A trial started (traffic.start), a turn while it runs (a sample a
+ * second), its end (the final counters collected): then it is kept. */
+void wr_srv_runs_begin(struct server *s);
+void wr_srv_runs_tick(struct server *s);
+void wr_srv_runs_end(struct server *s);
+/** A benchmark job ended: kept with its result. */
+void wr_srv_runs_job(struct server *s, struct job *j);
+/** A latency histogram as stats.get gives it: [[lo_ns, hi_ns, count], ...]. */
+json_t *wr_srv_hist_json(const struct wr_latency *h);
+json_t *wr_srv_m_runs_delete(struct call *k);
+json_t *wr_srv_m_runs_get(struct call *k);
+json_t *wr_srv_m_runs_list(struct call *k);
 
 /* wr_server_traffic.c */
 extern const char *const wr_srv_state_names[];

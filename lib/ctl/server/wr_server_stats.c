@@ -4,13 +4,35 @@
 
 /* ---- stats ---- */
 
-/* The row since stats.clear: every counter of the table, and the time. */
+static uint64_t
+sub0(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : 0;
+}
+
+/* The row since stats.clear: every counter of the table, the time, and
+ * what a port's row holds beside the table: its RX queues' counts and
+ * load, its rx_classes' counts (stats.get reports them all). */
 static void
 row_sub(struct wr_report_row *r, const struct wr_report_row *b)
 {
+	unsigned int q, c;
+
 	wr_ctr_row_sub(r, b);
-	r->duration_ns = r->duration_ns > b->duration_ns ?
-		r->duration_ns - b->duration_ns : 0;
+	r->duration_ns = sub0(r->duration_ns, b->duration_ns);
+	for (q = 0; q < r->n_rxq && q < b->n_rxq; q++) {
+		r->rxq[q].rx_pkts = sub0(r->rxq[q].rx_pkts, b->rxq[q].rx_pkts);
+		r->rxq[q].polls = sub0(r->rxq[q].polls, b->rxq[q].polls);
+		r->rxq[q].busy_polls = sub0(r->rxq[q].busy_polls,
+					    b->rxq[q].busy_polls);
+		r->rxq[q].busy_ns = sub0(r->rxq[q].busy_ns, b->rxq[q].busy_ns);
+		r->rxq[q].active_ns = sub0(r->rxq[q].active_ns,
+					   b->rxq[q].active_ns);
+	}
+	for (c = 0; c < WR_RX_CLASSES_MAX; c++) {
+		r->cls[c].pkts = sub0(r->cls[c].pkts, b->cls[c].pkts);
+		r->cls[c].bytes = sub0(r->cls[c].bytes, b->cls[c].bytes);
+	}
 }
 
 static struct wr_report_view *
@@ -35,21 +57,10 @@ static json_t *
 histogram_json(struct server *s, uint32_t i)
 {
 	static struct wr_latency h; /* main lcore only; too large for the stack */
-	json_t *a = json_array();
-	unsigned int b;
 
-	if (a == NULL || !stream_hist(s, i, &h))
-		return a;
-	for (b = 0; b < WR_LATENCY_BUCKETS; b++) {
-		uint64_t lo, hi;
-
-		if (h.counts[b] == 0 || wr_latency_bucket_bounds(b, &lo, &hi))
-			continue;
-		json_array_append_new(a, json_pack("[I, I, I]", (json_int_t)lo,
-			(json_int_t)(hi > INT64_MAX ? INT64_MAX : hi),
-			(json_int_t)h.counts[b]));
-	}
-	return a;
+	if (!stream_hist(s, i, &h))
+		return json_array();
+	return wr_srv_hist_json(&h);
 }
 
 json_t *
@@ -159,6 +170,26 @@ wr_srv_m_clear(struct call *k)
 	if (s->built) {
 		v = snapshot(s);
 		memcpy(s->base_ports, v->ports, v->n_ports * sizeof(*v->ports));
+		/* The devices' own counters are read at the end of a run
+		 * (wr_engine_stop()); cleared while it runs, they are read
+		 * now, from the same origin as the end's (wr_port_stats(),
+		 * since the port started), so the end's count from here. */
+		for (i = 0; s->state == ST_RUNNING && i < v->n_ports &&
+		     i < s->e->n_ports; i++) {
+			struct wr_report_row *b = &s->base_ports[i];
+			struct rte_eth_stats st;
+
+			memset(&st, 0, sizeof(st));
+			b->has_nic = wr_port_stats(&s->e->ports[i], &st) == 0;
+			b->nic_opackets = st.opackets;
+			b->nic_obytes = st.obytes;
+			b->nic_oerrors = st.oerrors;
+			b->nic_ipackets = st.ipackets;
+			b->nic_ibytes = st.ibytes;
+			b->nic_imissed = st.imissed;
+			b->nic_ierrors = st.ierrors;
+			b->nic_rx_nombuf = st.rx_nombuf;
+		}
 		memcpy(s->base_streams, v->streams,
 		       v->n_streams * sizeof(*v->streams));
 		s->base_elapsed_ns = v->elapsed_ns;

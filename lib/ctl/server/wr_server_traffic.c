@@ -136,6 +136,7 @@ finish_done(struct server *s)
 	wr_engine_collect(s->e, true);
 	s->state = ST_DONE;
 	s->reason = reason;
+	wr_srv_runs_end(s);
 	wr_srv_event_push(s, "traffic_done", json_pack("{s:s}", "reason", reason));
 	for (c = s->conns; c != NULL; c = c->next) {
 		if (c->parked) {
@@ -254,6 +255,7 @@ wr_srv_traffic_tick(struct server *s)
 
 	if (s->state != ST_RUNNING)
 		return;
+	wr_srv_runs_tick(s);
 	if (s->stopping) {
 		finish_poll(s);
 		return;
@@ -710,6 +712,7 @@ wr_srv_m_start(struct call *k)
 	s->ref_wall = wr_srv_wall_s();
 	s->state = ST_RUNNING;
 	s->reason = "running";
+	wr_srv_runs_begin(s);
 	wr_srv_event_push(s, "traffic_started", NULL);
 	res = json_pack("{s:s, s:o}", "state", "running", "streams",
 			streams_json(s));
