@@ -5,6 +5,7 @@
 
 import { Rpc, RpcError } from "./rpc.js";
 import { drawLines, drawHistogram, PALETTE, fmt } from "./chart.js";
+import { initBuilder } from "./builder.js";
 
 const $ = (id) => document.getElementById(id);
 const HISTORY_S = 600;          // rates kept for the charts: the last ten minutes
@@ -34,6 +35,7 @@ const state = {
 };
 
 const rpc = new Rpc();
+const builder = initBuilder(rpc);
 
 // ---- helpers ----
 
@@ -123,6 +125,7 @@ async function connect() {
   state.ready = true;
   setConn("connected", "ok");
   await refreshAll();
+  builder.connected();
   setupOptionalViews();
 }
 

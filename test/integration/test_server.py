@@ -786,7 +786,8 @@ class RpcFuzz(ServerCase):
                "streams.remove", "streams.list", "traffic.start", "traffic.stop",
                "traffic.pause", "traffic.resume", "traffic.update", "traffic.wait", "stats.get",
                "stats.clear", "server.reset", "events.poll", "events.subscribe",
-               "events.unsubscribe", "auth.login", "tcp.list", "tcp.stats", "tcp.set", "nope"]
+               "events.unsubscribe", "auth.login", "tcp.list", "tcp.stats", "tcp.set",
+               "protocols.list", "streams.parse", "nope"]
     VALUES = [None, True, 0, -1, 1.5, 1e308, "", "x", "1 Mpps", "max", "50%", "0", [], ["s"],
               [0], [-1], {}, {"a": 1}, "\u0000", "x" * 3000, 2 ** 64]
     PARAMS = ["streams", "rate", "count", "duration", "start_at", "drain", "ports", "force",

@@ -105,6 +105,10 @@ struct wr_rpc_param {
 	X(CHECK, "streams.check", check, false, \
 	  WR_RPC_P("yaml", WR_RPC_T_STR, true), \
 	  WR_RPC_P("name", WR_RPC_T_STR, false)) \
+	X(PROTOCOLS, "protocols.list", protocols, false) \
+	X(PARSE, "streams.parse", parse, false, \
+	  WR_RPC_P("yaml", WR_RPC_T_STR, true), \
+	  WR_RPC_P("name", WR_RPC_T_STR, false)) \
 	X(START, "traffic.start", start, true, \
 	  WR_RPC_P("streams", WR_RPC_T_STRS, false), \
 	  WR_RPC_P("rate", WR_RPC_T_RATE, false), \

@@ -544,6 +544,8 @@ void wr_srv_unbuild(struct server *s);
 json_t *wr_srv_yaml_error_data(const struct wr_error *err, char *line, size_t len);
 json_t *wr_srv_m_check(struct call *k);
 json_t *wr_srv_m_list(struct call *k);
+json_t *wr_srv_m_protocols(struct call *k);
+json_t *wr_srv_m_parse(struct call *k);
 json_t *wr_srv_m_load(struct call *k);
 json_t *wr_srv_m_pause(struct call *k);
 json_t *wr_srv_m_remove(struct call *k);
