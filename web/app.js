@@ -6,6 +6,7 @@
 import { Rpc, RpcError } from "./rpc.js";
 import { drawLines, drawHistogram, PALETTE, fmt } from "./chart.js";
 import { initBuilder } from "./builder.js";
+import { initCaptures, refreshCaptures, captureStart } from "./captures.js";
 
 const $ = (id) => document.getElementById(id);
 const HISTORY_S = 600;          // rates kept for the charts: the last ten minutes
@@ -914,77 +915,6 @@ function setupOptionalViews() {
   if (has) refreshJobs();
 }
 
-// ---- captures (capture.start/stop/status/fetch) ----
-
-async function refreshCaptures() {
-  if (!rpc.open || !state.methods.has("capture.status")) return;
-  const r = await rpc.call("capture.status", {});
-  const tb = $("captures-table").tBodies[0];
-  tb.replaceChildren();
-  state.capturesRunning = (r.captures || []).some((c) => c.state !== "done");
-  for (const c of [...(r.captures || [])].reverse()) {
-    const tr = node("tr", { dataset: { capture: String(c.id), state: c.state } });
-    tr.append(node("th", { scope: "row" }, String(c.id)));
-    tr.append(node("td", { class: "l" }, `${c.port}, ${c.dir}`));
-    tr.append(node("td", { class: "l" }, c.filter || "–"));
-    tr.append(node("td", { class: "l", dataset: { col: "state" } }, c.state + (c.error ? `: ${c.error}` : "")));
-    for (const [col, v] of [["seen", c.seen], ["written", c.written], ["dropped", c.capture_dropped], ["bytes", c.bytes]])
-      tr.append(node("td", { class: "num", dataset: { col } }, (v ?? 0).toLocaleString("en-US")));
-    const act = node("td");
-    if (c.state === "done") {
-      const b = node("button", { type: "button" }, `Download${c.files > 1 ? ` (${c.files} files)` : ""}`);
-      b.addEventListener("click", () => downloadCapture(c));
-      act.append(b);
-    } else {
-      const b = node("button", { type: "button", class: "danger", "data-owner-only": "" }, "Stop");
-      b.addEventListener("click", async () => { await call("capture.stop", { id: c.id }).catch(() => {}); refreshCaptures(); });
-      act.append(b);
-    }
-    tr.append(act);
-    tb.append(tr);
-  }
-  renderControls();
-}
-
-async function captureStart(ev) {
-  ev.preventDefault();
-  const f = $("capture-form");
-  const params = { port: Number(f.port.value || 0), dir: f.dir.value };
-  if (f.filter.value.trim()) params.filter = f.filter.value.trim();
-  for (const k of ["count", "size", "snaplen"]) if (f[k].value.trim()) params[k] = Number(f[k].value);
-  if (f.duration.value.trim()) params.duration = Number(f.duration.value);
-  await call("capture.start", params).catch(() => {});
-  await refreshCaptures();
-}
-
-// Each file of a capture, read back 1 MiB at a time (base64), saved as it was written.
-async function downloadCapture(c) {
-  for (let part = 0; part < (c.files || 1); part++) {
-    const chunks = [];
-    let offset = 0;
-    for (;;) {
-      let r;
-      try {
-        r = await call("capture.fetch", { id: c.id, part, offset, length: 1 << 20 });
-      } catch {
-        return;
-      }
-      const bin = atob(r.data);
-      const bytes = new Uint8Array(bin.length);
-      for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
-      chunks.push(bytes);
-      offset += bytes.length;
-      if (r.eof || bytes.length === 0) break;
-    }
-    const url = URL.createObjectURL(new Blob(chunks, { type: "application/octet-stream" }));
-    const a = node("a", { href: url, download: (c.files > 1 ? `capture-${c.id}-${part}` : `capture-${c.id}`) + ".pcapng" });
-    document.body.append(a);
-    a.click();
-    a.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 10000);
-  }
-}
-
 // ---- emulated hosts (hosts.list, hosts.counters) ----
 
 const hostsPage = { offset: 0, next: null, limit: 100 };
@@ -1405,6 +1335,7 @@ function wire() {
 
 setTheme(localStorage.getItem("wr.theme") || (matchMedia("(prefers-color-scheme: light)").matches ? "light" : "dark"));
 wire();
+initCaptures({ rpc, call, node, renderControls, state });
 showView(location.hash.slice(1) || "traffic");
 renderGutter(0);
 connect();
