@@ -5,8 +5,11 @@
 
 import { Rpc, RpcError } from "./rpc.js";
 import { drawLines, drawHistogram, PALETTE, fmt } from "./chart.js";
+import { setupRuns, refreshRuns, benchCharts, progressLine, wireExports } from "./runs.js";
+import { session } from "./session.js";
 import { initBuilder } from "./builder.js";
 import { initCaptures, refreshCaptures, captureStart } from "./captures.js";
+import { initControls, rowActions, renderRowControls, startParams, clearCounters } from "./controls.js";
 
 const $ = (id) => document.getElementById(id);
 const HISTORY_S = 600;          // rates kept for the charts: the last ten minutes
@@ -24,7 +27,7 @@ const state = {
   prev: new Map(),              // row key -> counters at the previous sample
   rates: new Map(),             // row key -> the last interval's rates
   history: new Map(),           // row key -> [[t, rates], ...]
-  hidden: new Set(),            // series switched off in the legends
+  hidden: new Set(session.get("chart.hidden", [])),   // series switched off in the legends (kept)
   view: "traffic",
   ready: false,
   tick: 0,
@@ -125,6 +128,7 @@ async function connect() {
   for (const e of ev.events) logEvent(e);
   state.ready = true;
   setConn("connected", "ok");
+  if ($("yaml").value.trim() !== "") scheduleCheck();   // the text kept across a reload, checked
   await refreshAll();
   builder.connected();
   setupOptionalViews();
@@ -301,6 +305,7 @@ function renderControls() {
   $("btn-resume").disabled = !ok || !running;
   $("btn-load").disabled = !ok || running || bench;
   for (const e of document.querySelectorAll("#bench-form [data-owner-only]")) e.disabled = !ok || running || bench;
+  renderRowControls();
 }
 
 // ---- statistics ----
@@ -457,6 +462,7 @@ function renderPorts() {
       for (const c of ["device", "link", "owner"]) tr.append(node("td", { class: "l", dataset: { col: c } }));
       for (const c of ["tx_kpps", "tx_l2", "tx_l1", "rx_kpps", "rx_l2", "rx_l1"])
         tr.append(node("td", { class: "num", dataset: { col: c } }));
+      tr.append(rowActions("port", p.index));
       tb.append(tr);
     }
   }
@@ -536,6 +542,7 @@ function buildStreamRows() {
     tr.append(rc);
     for (const c of ["tx_kpps", "tx_l2", "tx_l1", "tx_pkts", "rx_kpps", "rx_l2", "rx_l1"])
       tr.append(node("td", { class: "num", dataset: { col: c } }));
+    tr.append(rowActions("stream", s.name));
     tb.append(tr);
   }
   renderControls();
@@ -648,6 +655,7 @@ function renderChart(kind) {
     cb.addEventListener("change", () => {
       if (cb.checked) state.hidden.delete(id);
       else state.hidden.add(id);
+      session.set("chart.hidden", [...state.hidden]);
       renderCharts();
     });
     const sw = node("span", { class: "swatch" });
@@ -729,6 +737,7 @@ function renderGutter(errLine) {
 let checkTimer = null;
 
 function scheduleCheck() {
+  session.set("editor", { name: $("file-name").value, text: $("yaml").value });
   renderGutter(state.lastCheck && !state.lastCheck.valid ? state.lastCheck.error.line : 0);
   clearTimeout(checkTimer);
   checkTimer = setTimeout(check, CHECK_DELAY_MS);
@@ -884,6 +893,10 @@ async function onEvent(e) {
     case "capture_done":
       await refreshCaptures();
       break;
+    case "run_stored":
+    case "runs_deleted":
+      if (state.view === "runs") await refreshRuns();
+      break;
     case "bench_done":
       await refreshJobs();
       await refreshStreams();
@@ -913,6 +926,7 @@ function setupOptionalViews() {
   $("bench-body").hidden = !has;
   $("bench-missing").hidden = has;
   if (has) refreshJobs();
+  setupRuns(rpc, state.methods, { showError });
 }
 
 // ---- emulated hosts (hosts.list, hosts.counters) ----
@@ -1052,20 +1066,10 @@ function showProgress(st) {
   // The server's ETA spreads the time per trial so far over the trials its estimate still
   // counts: until an RFC 2544 size is done that count is the plan's, each search at its
   // longest (eta_bound: an upper bound, said as one); after, what the sizes done took.
-  const eta = p.eta_s > 0
-    ? `, ${p.eta_bound ? "at most" : "about"} ~${fmtSeconds(p.eta_s)} left` : "";
-  $("bench-status").textContent = st.state === "running" && p.test
-    ? `Job ${st.job}: ${p.test} ${p.size} B: trial ${p.done} of ~${p.estimate}, ${fmt(p.rate_pps, 0)} pps${eta}`
-    : `Job ${st.job}: ${st.state}${st.error ? ": " + st.error : ""}`;
+  $("bench-status").textContent = progressLine(st);
   $("bench-line").textContent = st.line || "";
   $("bench-status").dataset.state = st.state;
   $("bench-status").dataset.job = String(st.job);
-}
-
-function fmtSeconds(s) {
-  if (s >= 3600) return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, "0")}m`;
-  if (s >= 60) return `${Math.floor(s / 60)}m${String(Math.round(s % 60)).padStart(2, "0")}s`;
-  return `${Math.round(s)} s`;
 }
 
 async function refreshJobs() {
@@ -1137,6 +1141,18 @@ function resultTable(kind, doc) {
       cell(tr, "limited_by", r.limited_by || "–");
       body.append(tr);
     }
+  } else if (kind === "sweep" && doc.sizes) {
+    // With echoes (wirerate-sweep-repeat/1): the medians of the repeats.
+    for (const r of doc.sizes) {
+      const tr = node("tr", { dataset: { size: String(r.frame_size) } });
+      tr.append(node("th", { scope: "row", dataset: { col: "size" } }, String(r.frame_size)));
+      cell(tr, "kpps", num(r.kpps && r.kpps.median));
+      cell(tr, "mbps_l1", num(r.mbps_l1 && r.mbps_l1.median));
+      cell(tr, "mbps_l2", num(r.mbps_l2 && r.mbps_l2.median));
+      cell(tr, "line_pct", "–");
+      cell(tr, "limited_by", r.limited_by || "–");
+      body.append(tr);
+    }
   } else if (kind === "rtt" && doc.sizes) {
     for (const r of doc.sizes) {
       const tr = node("tr", { dataset: { size: String(r.payload_bytes) } });
@@ -1163,6 +1179,7 @@ async function showResult(id) {
   $("result-table").tHead.replaceChildren();
   $("result-table").tBodies[0].replaceChildren();
   $("result-text").textContent = "";
+  benchCharts($("bench-charts"), j.kind, null);
   if (!(j.state === "done" || j.state === "cancelled") || !j.stop_reason) {
     $("result-caption").textContent = j.error ? `No results: ${j.error}` : "No results yet.";
     return;
@@ -1175,6 +1192,7 @@ async function showResult(id) {
     const parsed = JSON.parse(doc.text);
     $("result-caption").textContent = `${parsed.stream_file}, stream ${parsed.stream || ""}, ${parsed.started_at} to ${parsed.finished_at || ""}`;
     resultTable(j.kind, parsed);
+    benchCharts($("bench-charts"), j.kind, parsed);
     $("result-text").textContent = table.text;
   } catch (e) {
     showError(errorText("bench.result", e));
@@ -1201,11 +1219,12 @@ async function download(format) {
 
 // ---- tabs, theme, wiring ----
 
-const VIEWS = ["traffic", "streams", "latency", "captures", "hosts", "bench", "events"];
+const VIEWS = ["traffic", "streams", "latency", "captures", "hosts", "bench", "runs", "events"];
 
 function showView(v, focus = false) {
   if (!VIEWS.includes(v)) v = "traffic";
   state.view = v;
+  session.set("view", v);
   for (const name of VIEWS) {
     const tab = $(`tab-${name}`);
     const on = name === v;
@@ -1219,6 +1238,7 @@ function showView(v, focus = false) {
   if (v === "latency") renderLatency();
   if (v === "captures" && state.ready && state.methods.has("capture.status")) refreshCaptures();
   if (v === "hosts" && state.ready) refreshHosts();
+  if (v === "runs" && state.ready) refreshRuns();
   if (v === "streams") renderGutter(state.lastCheck && !state.lastCheck.valid ? state.lastCheck.error.line : 0);
 }
 
@@ -1256,22 +1276,19 @@ function wire() {
   $("release").addEventListener("click", release);
   $("start-form").addEventListener("submit", async (ev) => {
     ev.preventDefault();
-    const f = ev.target;
-    const params = {};
-    const rate = f.rate.value.trim();
-    if (rate) params.rate = /^[0-9.]+$/.test(rate) ? Number(rate) : rate;
-    if (f.count.value.trim()) params.count = Number(f.count.value.trim());
-    if (f.duration.value.trim()) params.duration = Number(f.duration.value.trim());
     try {
-      await call("traffic.start", params);
+      await call("traffic.start", startParams());
     } catch {
       // shown
     }
     await refreshStreams();
   });
+  $("btn-clear").addEventListener("click", clearCounters);
   $("btn-stop").addEventListener("click", async () => { await call("traffic.stop").catch(() => {}); await refreshStreams(); });
   $("btn-pause").addEventListener("click", async () => { await call("traffic.pause").catch(() => {}); await refreshStreams(); });
   $("btn-resume").addEventListener("click", async () => { await call("traffic.resume").catch(() => {}); await refreshStreams(); });
+  session.bind($("chart-metric"), "chart.metric");
+  session.bind($("chart-window"), "chart.window");
   $("chart-metric").addEventListener("change", renderCharts);
   $("chart-window").addEventListener("change", renderCharts);
   $("hist-stream").addEventListener("change", renderLatency);
@@ -1331,12 +1348,19 @@ function wire() {
     scheduleCheck();
   });
   new ResizeObserver(() => renderCharts()).observe($("chart-tx"));
+  wireExports();
 }
 
 setTheme(localStorage.getItem("wr.theme") || (matchMedia("(prefers-color-scheme: light)").matches ? "light" : "dark"));
+initControls({ state, call, refresh: refreshStreams, node, canControl });
+const kept = session.get("editor");
+if (kept && typeof kept.text === "string") {
+  $("yaml").value = kept.text;
+  $("file-name").value = kept.name || "console.yaml";
+}
 wire();
 initCaptures({ rpc, call, node, renderControls, state });
-showView(location.hash.slice(1) || "traffic");
+showView(location.hash.slice(1) || session.get("view", "traffic"));
 renderGutter(0);
 connect();
 setTimeout(tick, TICK_MS);

@@ -1,0 +1,324 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""The console's session and layout in real browsers (headless Chromium through Selenium and
+headless Firefox through Marionette, the same checks): the editor's text, its name, the open
+view and the charts' window and measure kept across a reload and a fresh visit
+(web/session.js, localStorage); "Clear counters" zeroing every counter stats.get reports (the
+server's own counter table says which); one port's streams started from the port's row, one
+stream stopped from its row while the other goes on (the frames counted by stats.get, exact);
+the layout at 1366x800 and 390x844: no element wider than the viewport, every table header
+cell visible inside its panel (1366) or its own scroll box (390).  Screenshots of every view at
+both sizes go to $WR_ARTIFACTS (web-session-*.png, web-firefox-session-*.png)."""
+
+import json
+import math
+import os
+import shutil
+import time
+import unittest
+
+from wrtest import wait_for
+from test_web import WebCase, Page, ARTIFACTS
+import wirerate  # noqa: E402  (test_server put python/ on the path)
+import wrfirefox  # noqa: E402
+
+# Two ports (net_null0 and net_null1, both on TX lcore 1): a on port 0, b and c on port 1.
+STREAMS = """version: 1
+streams:
+  - name: a
+    port: 0
+    size: 64
+    rate: 100 kpps
+  - name: b
+    port: 1
+    size: 128
+    rate: 100 kpps
+  - name: c
+    port: 1
+    size: 256
+    rate: 100 kpps
+"""
+SECOND_PORT = "  - device: net_null1\n    tx_lcores: [1]\n"
+
+FIREFOX_MIN_WIDTH = 500   # what headless firefox-esr 153 kept of a 390 px window
+
+VIEWS = ("traffic", "streams", "latency", "captures", "hosts", "bench", "events")
+
+# What overflows the page: every shown element not inside a scroll box of its own whose box
+# leaves the viewport; then every shown table header cell: its scroll box (the nearest
+# ancestor whose overflow-x is not visible), whether it is inside that box as laid out, and
+# whether scrolling the box brings it into view (box and viewport).
+LAYOUT_JS = r"""
+const vw = document.documentElement.clientWidth;
+const shown = (e) => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== "hidden";
+const boxOf = (e) => {
+  for (let a = e.parentElement; a && a !== document.documentElement; a = a.parentElement)
+    if (getComputedStyle(a).overflowX !== "visible") return a;
+  return null;
+};
+const name = (e) => e.tagName.toLowerCase() + (e.id ? "#" + e.id : "") +
+  (typeof e.className === "string" && e.className ? "." + e.className.trim().split(/\s+/).join(".") : "") +
+  ` "${(e.textContent || "").trim().slice(0, 24)}"`;
+const out = { vw, vh: window.innerHeight, page: document.documentElement.scrollWidth, wide: [], headers: [] };
+for (const e of document.body.querySelectorAll("*")) {
+  if (!shown(e) || e.closest(".sr-only") || boxOf(e)) continue;
+  const r = e.getBoundingClientRect();
+  if (r.right > vw + 0.5 || r.left < -0.5) out.wide.push(`${name(e)}: ${r.left.toFixed(1)}..${r.right.toFixed(1)}`);
+}
+for (const th of document.querySelectorAll("th")) {
+  if (!shown(th)) continue;
+  const box = boxOf(th);
+  const table = th.closest("table").id || "?";
+  if (box === null) { out.headers.push({ table, th: name(th), box: null }); continue; }
+  const ox = getComputedStyle(box).overflowX;
+  const r = th.getBoundingClientRect(), b = box.getBoundingClientRect();
+  const inside = r.left >= b.left - 0.5 && r.right <= b.right + 0.5;
+  const keep = box.scrollLeft;
+  th.scrollIntoView({ block: "nearest", inline: "nearest" });
+  const r2 = th.getBoundingClientRect(), b2 = box.getBoundingClientRect();
+  const reached = r2.left >= b2.left - 0.5 && r2.right <= b2.right + 0.5 && r2.left >= -0.5 && r2.right <= vw + 0.5;
+  box.scrollLeft = keep;
+  out.headers.push({ table, th: name(th), box: name(box), overflow: ox, inside, reached,
+                     box_in_view: b.left >= -0.5 && b.right <= vw + 0.5 });
+}
+window.scrollTo(0, 0);
+return JSON.stringify(out);
+"""
+
+
+class SessionPage(Page):
+    """A Page whose viewport can be set exactly."""
+
+    def viewport(self, width, height):
+        if self.browser == "firefox":
+            # Firefox keeps a window at least 500 px wide, even headless: a narrower viewport
+            # is that window zoomed (more device pixels to the CSS pixel, as a phone has),
+            # which lays the page out at @width CSS pixels.
+            # Gecko counts 60 app units to a CSS pixel and a whole number of them to a device
+            # pixel: the zoom is 60/k, the largest k whose window is still 500 px or more.
+            zoom = 60 / min(60, math.floor(60 * width / FIREFOX_MIN_WIDTH))
+            ww, wh = math.ceil(width * zoom), round(height * zoom)
+            self.d.call("Marionette:SetContext", value="chrome")
+            try:
+                self.d.execute_script("gBrowser.selectedBrowser.fullZoom = arguments[0]", zoom)
+            finally:
+                self.d.call("Marionette:SetContext", value="content")
+            for _ in range(3):   # the window's frame, measured
+                self.d.call("WebDriver:SetWindowRect", width=ww, height=wh)
+                iw, ih = self.d.execute_script("return [innerWidth, innerHeight]")
+                if (iw, ih) == (width, height):
+                    break
+                ww += round((width - iw) * zoom)
+                wh += round((height - ih) * zoom)
+        else:
+            self.d.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+                "width": width, "height": height, "deviceScaleFactor": 1,
+                "mobile": False})
+        self.wait(lambda: self.d.execute_script("return [innerWidth, innerHeight]") == [width, height],
+                  lambda: f"viewport {self.d.execute_script('return [innerWidth, innerHeight]')}, "
+                          f"not {width}x{height}")
+
+    def reload(self, url=None):
+        if url is None:
+            self.d.execute_script("location.reload()")
+            time.sleep(0.5)   # the old page goes before the new one connects
+        else:
+            self.d.get(url)
+        self.wait(lambda: self.text("#conn-state") == "connected", "no connection after the reload")
+
+    def value(self, css):
+        return self.q(css).get_attribute("value") if self.browser == "chromium" else \
+            self.d.execute_script("return document.querySelector(arguments[0]).value", css)
+
+    def select(self, css, value):
+        self.d.execute_script("const s = document.querySelector(arguments[0]); s.value = arguments[1];"
+                              "s.dispatchEvent(new Event('change'));", css, value)
+
+    def row_button(self, row, action):
+        return self.q(f'[data-row="{row}"] td.row-actions button[data-action="{action}"]')
+
+    def layout(self):
+        return json.loads(self.d.execute_script(LAYOUT_JS))
+
+
+def counters_of(doc):
+    """Every counter (not gauge) of the server's counter table, per port and stream row:
+    {("port"|"stream", row name, key): value}."""
+    out = {}
+    for ctr in doc["counters"]:
+        if ctr["type"] != "counter":
+            continue
+        for scope, rows in (("port", doc["ports"]), ("stream", doc["streams"])):
+            if scope not in ctr["scope"]:
+                continue
+            for r in rows:
+                if ctr["key"] in r:
+                    out[(scope, r["name"], ctr["key"])] = r[ctr["key"]]
+    return out
+
+
+class SessionChecks:
+    """The checks each browser passes (the test cases below name their @browser)."""
+
+    browser = None
+
+    def setUp(self):
+        super().setUp()
+        p, sock, port = self.web_serve(eal=("--vdev=net_null1",), profile_extra=SECOND_PORT)
+        self.p, self.sock, self.port = p, sock, port
+        self.c = self.client(sock)   # a script watching: it owns nothing
+
+    def page(self, name="a"):
+        pg = SessionPage(self, self.port, cpus={0}, name=name, browser=self.browser)
+        return pg
+
+    def shot(self, pg, name):
+        os.makedirs(ARTIFACTS, exist_ok=True)
+        prefix = "web-session-" if self.browser == "chromium" else "web-firefox-session-"
+        pg.d.save_screenshot(os.path.join(ARTIFACTS, f"{prefix}{name}.png"))
+
+    def tx(self, name):
+        return wirerate.stream_row(self.c.stats(), name)["tx_pkts"]
+
+    def test_session(self):
+        a = self.page()
+        a.viewport(1366, 800)
+        url = f"http://127.0.0.1:{self.port}/"
+        # The editor's text and its name, the chart's window and measure, the view: kept.
+        a.view("streams")
+        a.d.execute_script("const n = document.getElementById('file-name'); n.value = 'two-ports.yaml';"
+                           "n.dispatchEvent(new Event('change'));")
+        a.type_yaml(STREAMS)
+        a.wait(lambda: a.q("#check").get_attribute("data-state") == "valid", "no valid check")
+        a.view("traffic")
+        a.select("#chart-window", "600")
+        a.select("#chart-metric", "l1")
+        a.view("latency")
+        for how in ("reload", "visit"):
+            a.reload(None if how == "reload" else url)   # a visit: no #latency in the URL
+            self.assertEqual(a.value("#yaml"), STREAMS, how)
+            self.assertEqual(a.value("#file-name"), "two-ports.yaml", how)
+            self.assertEqual(a.attr("#tab-latency", "aria-selected"), "true", how)
+            self.assertTrue(a.q("#view-latency").is_displayed(), how)
+            self.assertEqual(a.value("#chart-window"), "600", how)
+            self.assertEqual(a.value("#chart-metric"), "l1", how)
+            # The text kept is checked again by the server, as if typed.
+            a.view("streams")
+            a.wait(lambda: a.q("#check").get_attribute("data-state") == "valid", f"{how}: no check")
+            self.assertIn("stream c: port 1, 256-byte frames", a.text("#summary"))
+            a.view("latency")
+        self.assertEqual(a.errors(), [])
+
+    def test_rows_clear_layout(self):
+        c = self.c
+        a = self.page()
+        a.viewport(1366, 800)
+        a.view("streams")
+        a.type_yaml(STREAMS)
+        a.wait(lambda: a.q("#check").get_attribute("data-state") == "valid", "no valid check")
+        a.q("#take-control").click()
+        a.wait(lambda: a.text("#owner-state") == "in control", "not in control")
+        a.wait(lambda: a.q("#btn-load").is_enabled(), "load stays disabled")
+        a.q("#btn-load").click()
+        a.wait(lambda: [s["name"] for s in c.streams()] == ["a", "b", "c"], "streams not loaded")
+        a.view("traffic")
+        a.wait(lambda: a.qa('[data-row="stream:c"] td.row-actions button'), "no row buttons")
+        # Port 1's row starts port 1's streams, b and c; a, on port 0, sends nothing.
+        a.wait(lambda: a.row_button("port:1", "start").is_enabled(), "port 1's Start disabled")
+        self.assertFalse(a.row_button("port:1", "stop").is_enabled())
+        a.row_button("port:1", "start").click()
+        # (A stream a start leaves out is "ended" for that run.)
+        a.wait(lambda: [s["state"] for s in c.streams()] == ["ended", "running", "running"],
+               lambda: f"after port 1's start: {c.streams()}")
+        a.wait(lambda: a.stream_cell("b", "state") == "running", "the page: b not running")
+        # While the run goes on, a cannot join it (each start rebuilds every stream).
+        self.assertFalse(a.row_button("stream:a", "start").is_enabled())
+        self.assertIn("stop it", a.row_button("stream:a", "start").get_attribute("title"))
+        # b stopped from its row: b's count stands still, exactly; c goes on; a never sent.
+        self.assertTrue(wait_for(lambda: self.tx("b") > 1000 and self.tx("c") > 1000, 10))
+        a.wait(lambda: a.row_button("stream:b", "stop").is_enabled(), "b's Stop disabled")
+        a.row_button("stream:b", "stop").click()
+        self.assertTrue(wait_for(lambda: c.streams()[1]["state"] == "ended", 10), c.streams())
+        self.assertEqual(c.info()["state"], "running")
+        b_end = self.tx("b")
+        c_then = self.tx("c")
+        time.sleep(0.5)
+        st = c.stats()
+        self.assertEqual(wirerate.stream_row(st, "b")["tx_pkts"], b_end)
+        self.assertGreater(wirerate.stream_row(st, "c")["tx_pkts"], c_then)
+        self.assertEqual(wirerate.stream_row(st, "a")["tx_pkts"], 0)
+        a.wait(lambda: a.stream_cell("b", "tx_pkts") == f"{b_end:,}",
+               lambda: f"the page's b: {a.stream_cell('b', 'tx_pkts')}, the server's {b_end:,}")
+        self.assertFalse(a.row_button("stream:b", "stop").is_enabled())
+        self.assertTrue(a.row_button("stream:c", "stop").is_enabled())
+        self.shot(a, "rows")
+        # Port 1's Stop stops what is left there (c): the run ends.
+        a.row_button("port:1", "stop").click()
+        self.assertTrue(wait_for(lambda: c.info()["state"] == "done", 10), c.info())
+        done = counters_of(c.stats(counters=True))
+        self.assertGreater(done[("stream", "c", "tx_pkts")], 0)
+        self.assertEqual(done[("stream", "b", "tx_pkts")], b_end)
+        # A viewer's "Clear counters" is disabled; the owner's zeroes every counter.
+        v = self.page(name="viewer")
+        v.wait(lambda: v.stream_cell("b", "tx_pkts") == f"{b_end:,}", "viewer: b's frames")
+        self.assertFalse(v.q("#btn-clear").is_enabled())
+        self.assertEqual(v.owner_only_enabled(), [])
+        v.quit()
+        a.wait(lambda: a.q("#btn-clear").is_enabled(), "Clear counters disabled")
+        a.q("#btn-clear").click()
+        self.assertTrue(wait_for(lambda: c.stats()["cleared"], 10))
+        cleared = counters_of(c.stats(counters=True))
+        self.assertEqual(set(cleared), set(done))
+        nonzero = {k: v for k, v in cleared.items() if v != 0}
+        self.assertEqual(nonzero, {}, "counters stats.get still reports after the clear")
+        for s in ("a", "b", "c"):
+            a.wait(lambda: a.stream_cell(s, "tx_pkts") == "0",
+                   lambda: f"the page's {s}: {a.stream_cell(s, 'tx_pkts')} frames after the clear")
+        # The layout, with the rows and the charts drawn: both sizes, every view.
+        problems = []
+        for w, h in ((1366, 800), (390, 844)):
+            a.viewport(w, h)
+            for view in VIEWS:
+                a.view(view)
+                time.sleep(0.2)
+                lay = a.layout()
+                self.shot(a, f"{view}-{w}")
+                where = f"{self.browser} {w}x{h} {view}"
+                if lay["page"] > lay["vw"]:
+                    problems.append(f"{where}: the page is {lay['page']} px wide, the viewport {lay['vw']}")
+                problems += [f"{where}: wider than the viewport: {e}" for e in lay["wide"]]
+                for hd in lay["headers"]:
+                    if hd["box"] is None or hd["overflow"] not in ("auto", "scroll"):
+                        problems.append(f"{where}: {hd['table']} {hd['th']} in no scroll box: {hd}")
+                    elif not (hd["reached"] and hd["box_in_view"]):
+                        problems.append(f"{where}: {hd['table']} {hd['th']} not visible: {hd}")
+                    elif w >= 1366 and not hd["inside"]:
+                        problems.append(f"{where}: {hd['table']} {hd['th']} clipped (scrolled out)")
+        self.assertEqual(problems, [], "\n".join(problems))
+        self.assertEqual(a.errors(), [])
+        self.assert_alive(self.p, self.sock)
+
+
+class Chromium(SessionChecks, WebCase):
+    browser = "chromium"
+
+    def setUp(self):
+        try:
+            import selenium  # noqa: F401
+        except ImportError:
+            self.skipTest("needs python3-selenium (Debian; run with /usr/bin/python3)")
+        if shutil.which("chromedriver") is None or shutil.which("chromium") is None:
+            self.skipTest("needs chromium and chromium-driver (Debian)")
+        super().setUp()
+
+
+class Firefox(SessionChecks, WebCase):
+    browser = "firefox"
+
+    def setUp(self):
+        if shutil.which(wrfirefox.BINARY) is None:
+            self.skipTest(f"needs {wrfirefox.BINARY} (Debian)")
+        super().setUp()
+
+
+if __name__ == "__main__":
+    unittest.main()
