@@ -40,7 +40,8 @@
  *
  * Whose console (doc/web.md, "Security"): without a token the console is its
  * server's user's only, as the Unix socket (0600) is: the loopback peer's
- * uid is the owner of its TCP socket, which wr_http_peer_uid() finds in the
+ * uid is the owner of its TCP socket, which the server asks the kernel by
+ * address (sock_diag) or, without it, wr_http_peer_uid() finds in the
  * kernel's table (/proc/net/tcp); any other uid gets 403 for every request.
  *
  * Thread-safety: reentrant; no state outside the arguments.
