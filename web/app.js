@@ -4,6 +4,7 @@
 // JSON-RPC API over /ws (doc/web.md).  Plain ES modules, no build step, no third-party code.
 
 import { Rpc, RpcError } from "./rpc.js";
+import { node } from "./dom.js";
 import { drawLines, drawHistogram, PALETTE, fmt } from "./chart.js";
 import { setupRuns, refreshRuns, benchCharts, progressLine, wireExports } from "./runs.js";
 import { session } from "./session.js";
@@ -42,17 +43,6 @@ const rpc = new Rpc();
 const builder = initBuilder(rpc);
 
 // ---- helpers ----
-
-function node(tag, attrs = {}, text = null) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === "class") e.className = v;
-    else if (k === "dataset") Object.assign(e.dataset, v);
-    else e.setAttribute(k, v);
-  }
-  if (text !== null) e.textContent = text;
-  return e;
-}
 
 function showError(msg) {
   $("error-text").textContent = msg;

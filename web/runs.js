@@ -6,6 +6,7 @@
 
 import { drawXY, drawHistograms, exportButtons, PALETTE, fmt } from "./chart.js";
 import { session } from "./session.js";
+import { node } from "./dom.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -16,17 +17,6 @@ const ctx = {
   selected: new Set(session.get("runs.selected", []).map(String)),   // ids ticked (kept across a reload)
   docs: new Map(),            // id -> runs.get's document (a stored run never changes)
 };
-
-function node(tag, attrs = {}, text = null) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === "class") e.className = v;
-    else if (k === "dataset") Object.assign(e.dataset, v);
-    else e.setAttribute(k, v);
-  }
-  if (text !== null) e.textContent = text;
-  return e;
-}
 
 function errText(method, e) {
   const msg = String(e && e.message !== undefined ? e.message : e);

@@ -71,17 +71,8 @@ port_row(const struct wr_engine *e, unsigned int i, struct wr_report_row *row)
 		row->rx_hw_stamped += load(&e->rxq[i][q]->rx_hwts);
 	}
 	/* ethdev's own /ethdev/stats reads them from this thread too. */
-	if (rte_eth_stats_get(e->ports[i].port_id, &st) == 0) {
-		row->has_nic = true;
-		row->nic_opackets = st.opackets;
-		row->nic_obytes = st.obytes;
-		row->nic_oerrors = st.oerrors;
-		row->nic_ipackets = st.ipackets;
-		row->nic_ibytes = st.ibytes;
-		row->nic_imissed = st.imissed;
-		row->nic_ierrors = st.ierrors;
-		row->nic_rx_nombuf = st.rx_nombuf;
-	}
+	if (rte_eth_stats_get(e->ports[i].port_id, &st) == 0)
+		wr_engine_nic_row(row, &st);
 }
 
 /* DPDK telemetry's dictionary as a sink for the counter table: flat

@@ -192,6 +192,11 @@ void wr_engine_request_stop(struct wr_engine *e, bool abort);
  */
 void wr_engine_stop(struct wr_engine *e, uint64_t drain_ns);
 
+/** A device's own counters (rte_eth_stats, as wr_port_stats() gives them)
+ * into a report row's nic_* fields, has_nic set: the one copy every reader
+ * of them (the run's end, stats.clear, telemetry) makes. */
+void wr_engine_nic_row(struct wr_report_row *row, const struct rte_eth_stats *st);
+
 /** After wr_engine_stop(): wr_port_tx_files_check() of every port.
  * @return 0 or -EIO with @p err (the first file short). */
 int wr_engine_tx_files_check(struct wr_engine *e, struct wr_error *err);

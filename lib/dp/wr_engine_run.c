@@ -120,9 +120,8 @@ wr_engine_request_stop(struct wr_engine *e, bool abort)
 	__atomic_store_n(&e->stop, 1, __ATOMIC_RELAXED);
 }
 
-/* A port's own counters into its row. */
-static void
-nic_to_row(struct wr_report_row *p, const struct rte_eth_stats *st)
+void
+wr_engine_nic_row(struct wr_report_row *p, const struct rte_eth_stats *st)
 {
 	p->has_nic = true;
 	p->nic_opackets = st->opackets;
@@ -175,7 +174,7 @@ wr_engine_stop(struct wr_engine *e, uint64_t drain_ns)
 			p->has_nic = wr_port_stats(&e->ports[i], &st) == 0;
 		}
 		if (p->has_nic)
-			nic_to_row(p, &st);
+			wr_engine_nic_row(p, &st);
 	}
 }
 
@@ -522,7 +521,7 @@ wr_engine_collect(struct wr_engine *e, bool final)
 				e->nic_last_ok[i] = wr_port_stats(&e->ports[i],
 						&e->nic_last[i]) == 0;
 				if (e->nic_last_ok[i])
-					nic_to_row(p, &e->nic_last[i]);
+					wr_engine_nic_row(p, &e->nic_last[i]);
 			}
 			continue;
 		}

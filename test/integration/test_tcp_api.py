@@ -22,7 +22,7 @@ import unittest
 
 from wrtest import WIRERATE, wait_for
 from test_server import ServerCase, START_S
-from test_web import Page, free_port
+from test_web import Page, free_port, need_browser
 import wirerate  # noqa: E402  (test_server put python/ on the path)
 from wirerate import RpcError  # noqa: E402
 
@@ -398,12 +398,7 @@ class TcpWeb(ServerCase):
 
     def setUp(self):
         super().setUp()
-        try:
-            import selenium  # noqa: F401
-        except ImportError:
-            self.skipTest("needs python3-selenium (Debian; run with /usr/bin/python3)")
-        if shutil.which("chromedriver") is None or shutil.which("chromium") is None:
-            self.skipTest("needs chromium and chromium-driver (Debian)")
+        need_browser(self, "chromium")
         if os.geteuid() != 0 or shutil.which("ip") is None:
             self.skipTest("needs root and iproute2 to create a veth pair")
         tag = f"{os.getpid() % 100000}"

@@ -40,8 +40,27 @@ def yaml_stream(name="s", rate="1 Mpps", size=64, extra=""):
             f"    rate: {rate}\n{extra}")
 
 
+def need_browser(case, browser):
+    """Skip @case unless @browser ("chromium": Debian's chromium, chromium-driver and
+    python3-selenium; "firefox": Debian's firefox-esr, through wrfirefox) is installed."""
+    if browser == "chromium":
+        try:
+            import selenium  # noqa: F401
+        except ImportError:
+            case.skipTest("needs python3-selenium (Debian; run with /usr/bin/python3)")
+        if shutil.which("chromedriver") is None or shutil.which("chromium") is None:
+            case.skipTest("needs chromium and chromium-driver (Debian)")
+    elif browser == "firefox" and shutil.which(wrfirefox.BINARY) is None:
+        case.skipTest(f"needs {wrfirefox.BINARY} (Debian)")
+
+
 class WebCase(ServerCase):
-    """A server with the console on a port of its own."""
+    """A server with the console on a port of its own; a class with a `browser` ("chromium",
+    "firefox") is skipped where that browser is not installed."""
+
+    def setUp(self):
+        super().setUp()
+        need_browser(self, getattr(self, "browser", None))
 
     def web_serve(self, extra=(), **kw):
         port = free_port()
@@ -671,15 +690,6 @@ class Browser(Checks, WebCase):
 
     browser = "chromium"
 
-    def setUp(self):
-        super().setUp()
-        try:
-            import selenium  # noqa: F401
-        except ImportError:
-            self.skipTest("needs python3-selenium (Debian; run with /usr/bin/python3)")
-        if shutil.which("chromedriver") is None or shutil.which("chromium") is None:
-            self.skipTest("needs chromium and chromium-driver (Debian)")
-
     def test_bench(self):
         """A benchmark started from the page (RFC 2544 through net_ring's loopback, capped at
         10 kpps: a rate a busy machine still offers) finishes; the table it shows is what the command line finds on the same
@@ -918,11 +928,6 @@ class Firefox(Checks, WebCase):
     protocol: test/integration/wrfirefox.py)."""
 
     browser = "firefox"
-
-    def setUp(self):
-        super().setUp()
-        if shutil.which(wrfirefox.BINARY) is None:
-            self.skipTest(f"needs {wrfirefox.BINARY} (Debian)")
 
 
 if __name__ == "__main__":

@@ -18,7 +18,6 @@ import unittest
 from wrtest import ROOT, WIRERATE, kill, pcap_frames, tshark_fields, wait_for
 from test_server import read_text, START_S
 from test_web import Page, WebCase, free_port
-import wrfirefox
 
 # What the form builds, written by hand: the loader's reading of it is the reference.
 HAND = """version: 1
@@ -342,23 +341,9 @@ def shutil_which(name):
 class BuilderChromium(BuilderChecks, WebCase):
     browser = "chromium"
 
-    def setUp(self):
-        super().setUp()
-        try:
-            import selenium  # noqa: F401
-        except ImportError:
-            self.skipTest("needs python3-selenium (Debian; run with /usr/bin/python3)")
-        if shutil_which("chromedriver") is None or shutil_which("chromium") is None:
-            self.skipTest("needs chromium and chromium-driver (Debian)")
-
 
 class BuilderFirefox(BuilderChecks, WebCase):
     browser = "firefox"
-
-    def setUp(self):
-        super().setUp()
-        if shutil_which(wrfirefox.BINARY) is None:
-            self.skipTest(f"needs {wrfirefox.BINARY} (Debian)")
 
 
 if __name__ == "__main__":

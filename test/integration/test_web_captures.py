@@ -11,14 +11,11 @@ places there; tshark's decode on request; the file downloaded again byte for byt
 
 import base64
 import json
-import os
-import shutil
 import struct
 import subprocess
 import unittest
 
 from test_web import WebCase, Page, ARTIFACTS  # noqa: F401  (ARTIFACTS: screenshots go there)
-import wrfirefox
 
 T0 = 1_700_000_000   # the file's first second (pcap: seconds and microseconds)
 
@@ -321,11 +318,6 @@ class Chromium(CapturesChecks, WebCase):
 
 class Firefox(CapturesChecks, WebCase):
     browser = "firefox"
-
-    def setUp(self):
-        super().setUp()
-        if shutil.which(wrfirefox.BINARY) is None:
-            self.skipTest(f"needs {wrfirefox.BINARY} (Debian)")
 
 
 if __name__ == "__main__":

@@ -6,7 +6,6 @@ each field (a click on its row, the keyboard) highlights exactly its bytes, whic
 dump`'s frame 3 bytes at those offsets; a click on a byte selects the field that holds it."""
 
 import json
-import shutil
 import subprocess
 import unittest
 
@@ -112,23 +111,9 @@ class PacketChecks:
 class PacketChromium(PacketChecks, WebCase):
     browser = "chromium"
 
-    def setUp(self):
-        super().setUp()
-        try:
-            import selenium  # noqa: F401
-        except ImportError:
-            self.skipTest("needs python3-selenium (Debian; run with /usr/bin/python3)")
-        if shutil.which("chromedriver") is None or shutil.which("chromium") is None:
-            self.skipTest("needs chromium and chromium-driver (Debian)")
-
 
 class PacketFirefox(PacketChecks, WebCase):
     browser = "firefox"
-
-    def setUp(self):
-        super().setUp()
-        if shutil.which(wrfirefox.BINARY) is None:
-            self.skipTest(f"needs {wrfirefox.BINARY} (Debian)")
 
 
 if __name__ == "__main__":

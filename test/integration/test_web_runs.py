@@ -21,7 +21,6 @@ import time
 import unittest
 import xml.etree.ElementTree as ET
 
-from wrtest import wait_for
 from test_web import ARTIFACTS, WebCase, yaml_stream
 from test_web_session import SessionPage as Page   # a Page whose viewport can be set
 import wrfirefox
@@ -310,23 +309,9 @@ class RunsChecks:
 class ChartsChromium(RunsChecks, WebCase):
     browser = "chromium"
 
-    def setUp(self):
-        super().setUp()
-        try:
-            import selenium  # noqa: F401
-        except ImportError:
-            self.skipTest("needs python3-selenium (Debian; run with /usr/bin/python3)")
-        if shutil.which("chromedriver") is None or shutil.which("chromium") is None:
-            self.skipTest("needs chromium and chromium-driver (Debian)")
-
 
 class ChartsFirefox(RunsChecks, WebCase):
     browser = "firefox"
-
-    def setUp(self):
-        super().setUp()
-        if shutil.which(wrfirefox.BINARY) is None:
-            self.skipTest(f"needs {wrfirefox.BINARY} (Debian)")
 
 
 if __name__ == "__main__":

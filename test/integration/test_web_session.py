@@ -12,7 +12,6 @@ both sizes go to $WR_ARTIFACTS (web-session-*.png, web-firefox-session-*.png).""
 import json
 import math
 import os
-import shutil
 import time
 import unittest
 
@@ -306,23 +305,9 @@ class SessionChecks:
 class Chromium(SessionChecks, WebCase):
     browser = "chromium"
 
-    def setUp(self):
-        try:
-            import selenium  # noqa: F401
-        except ImportError:
-            self.skipTest("needs python3-selenium (Debian; run with /usr/bin/python3)")
-        if shutil.which("chromedriver") is None or shutil.which("chromium") is None:
-            self.skipTest("needs chromium and chromium-driver (Debian)")
-        super().setUp()
-
 
 class Firefox(SessionChecks, WebCase):
     browser = "firefox"
-
-    def setUp(self):
-        if shutil.which(wrfirefox.BINARY) is None:
-            self.skipTest(f"needs {wrfirefox.BINARY} (Debian)")
-        super().setUp()
 
 
 if __name__ == "__main__":

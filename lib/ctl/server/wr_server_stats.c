@@ -178,17 +178,12 @@ wr_srv_m_clear(struct call *k)
 		     i < s->e->n_ports; i++) {
 			struct wr_report_row *b = &s->base_ports[i];
 			struct rte_eth_stats st;
+			bool ok;
 
 			memset(&st, 0, sizeof(st));
-			b->has_nic = wr_port_stats(&s->e->ports[i], &st) == 0;
-			b->nic_opackets = st.opackets;
-			b->nic_obytes = st.obytes;
-			b->nic_oerrors = st.oerrors;
-			b->nic_ipackets = st.ipackets;
-			b->nic_ibytes = st.ibytes;
-			b->nic_imissed = st.imissed;
-			b->nic_ierrors = st.ierrors;
-			b->nic_rx_nombuf = st.rx_nombuf;
+			ok = wr_port_stats(&s->e->ports[i], &st) == 0;
+			wr_engine_nic_row(b, &st);
+			b->has_nic = ok;
 		}
 		memcpy(s->base_streams, v->streams,
 		       v->n_streams * sizeof(*v->streams));
