@@ -308,8 +308,8 @@ wr_runs_open(struct wr_runs *r, const char *dir, unsigned int max,
 		entry = load_entry(r, id, &e2);
 		if (entry == NULL) {
 			if (r->n_bad++ == 0)
-				snprintf(r->bad_first, sizeof(r->bad_first), "%s",
-					 de->d_name);
+				snprintf(r->bad_first, sizeof(r->bad_first), "%.*s",
+					 (int)sizeof(r->bad_first) - 1, de->d_name);
 			continue;
 		}
 		if (ent_add(r, id, entry) != 0) {
