@@ -79,8 +79,6 @@ class Runs(ServerCase):
         self.assertEqual([e["stream_name"] for e in lst], ["b.yaml", "a.yaml"])
         da = self.check_trial(c, lst[1], ta, "a.yaml", sa, 2.5)
         self.check_trial(c, lst[0], tb, "b.yaml", sb, 1.5)
-        # A paced stream: each whole second about its rate (20 kpps).
-        self.assertAlmostEqual(da["samples"][0]["streams"]["a"]["tx_pps"], 20000, delta=400)
         # A benchmark job's result, as bench.result gives it.
         c.load(ta, name="a.yaml")
         st = c.bench_wait(c.bench_start("sweep", {"tx-port": 0, "sizes": [64, 128],
