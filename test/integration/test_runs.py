@@ -42,8 +42,10 @@ class Runs(ServerCase):
         smp = doc["samples"]
         # One a second, the last at the end: ceil(duration) of them.
         self.assertEqual(len(smp), -(-int(duration * 10) // 10), [s["t"] for s in smp])
+        # Each taken on the server's loop at its second (late by as much as a loaded machine
+        # keeps that loop from its CPU: the counts below are exact whatever the instants).
         for i, s in enumerate(smp[:-1]):
-            self.assertAlmostEqual(s["t"], i + 1, delta=0.1)
+            self.assertAlmostEqual(s["t"], i + 1, delta=0.5)
         self.assertGreaterEqual(smp[-1]["t"], duration - 0.1)
         # The samples add up to what stats.get counts, exactly, per stream and per port.
         row = wirerate.stream_row(stats, sname)
