@@ -321,7 +321,8 @@ wr_runs_open(struct wr_runs *r, const char *dir, unsigned int max,
 		}
 	}
 	closedir(d);
-	qsort(r->ents, r->n, sizeof(*r->ents), ent_cmp);
+	if (r->n > 1) /* an empty store has no array (qsort's NULL) */
+		qsort(r->ents, r->n, sizeof(*r->ents), ent_cmp);
 	r->next_id = top + 1;
 	prune(r);
 	return 0;

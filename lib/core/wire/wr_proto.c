@@ -178,7 +178,10 @@ wr_proto_layout(const struct wr_layer *l, struct wr_layout *lo)
 		snprintf(lo->why, sizeof(lo->why), "more than %u header bytes", WR_HDR_MAX);
 		return -EINVAL;
 	}
-	memset(lo->bytes, 0, lo->hlen);
+	/* All of it: a module's hook may lengthen the header (GRE's optional
+	 * words), and their reserved bytes must read 0, not what the stack
+	 * held (the receive decode compares them: wr_dissect). */
+	memset(lo->bytes, 0, sizeof(lo->bytes));
 	if (p->fixed != NULL)
 		memcpy(lo->bytes, p->fixed, lo->hlen);
 	else if (p->hlen == 0 && l->raw != NULL)
