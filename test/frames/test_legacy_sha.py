@@ -7,6 +7,7 @@ fixed seed and count, recorded from the tree before the redesign."""
 
 import hashlib
 import os
+import struct
 import subprocess
 import tempfile
 import unittest
@@ -41,6 +42,32 @@ class LegacySha(unittest.TestCase):
                 with self.subTest(file=rel):
                     self.assertEqual(dump_sha(os.path.join(ROOT, rel), tmp),
                                      digest)
+
+
+class DumpSignatureIds(unittest.TestCase):
+
+    def test_stream_index_lane_zero(self):
+        """dump writes the signature lane 0 of stream i carries in a run
+        (wr_sig.h's WR_SIG_ID(i, 0): the index in the high half), not the
+        index alone, which reads as lane i of stream 0."""
+        path = os.path.join(ROOT, 'test', 'fixtures', 'frames',
+                            'legacy-all.yaml')
+        # Streams 2 (latency: true, "WRsg") and 3 (latency: loss, "WRsl").
+        for index, name, magic in ((2, 'random-size-latency', b'WRsg'),
+                                  (3, 'loss-vlan', b'WRsl')):
+            with tempfile.TemporaryDirectory() as tmp:
+                out = os.path.join(tmp, 'd.pcap')
+                subprocess.run([WIRERATE, 'dump', path, '--count', '20',
+                                '--stream', name, '--pcap', out],
+                               check=True, capture_output=True, timeout=60)
+                with open(out, 'rb') as f:
+                    data = f.read()
+            ids = set()
+            at = data.find(magic)
+            while at >= 0:
+                ids.add(struct.unpack('>I', data[at + 4:at + 8])[0])
+                at = data.find(magic, at + 1)
+            self.assertEqual(ids, {index << 16}, (index, ids))
 
 
 class StackEqualsShorthand(unittest.TestCase):

@@ -9,6 +9,7 @@
 #include <pcap/pcap.h>
 
 #include "wr_replay.h"
+#include "wr_sig.h"
 #include "wr_frame.h"
 #include "wr_out.h"
 
@@ -51,10 +52,13 @@ dump_stream(pcap_dumper_t *d, const struct wr_stream *s, uint32_t stream_id,
 	for (k = 0; k < count; k++, (*n)++) {
 		uint16_t len = wr_frame_gen_next(&g, buf);
 
-		/* The signature a run would carry, with seq = index (a run
-		 * without refused bursts) and no TSC: runtime-only. */
+		/* The signature lane 0 of a run would carry (the stream's
+		 * index and lane 0, as wr_tx writes WR_SIG_ID), with seq =
+		 * index (a run without refused bursts) and no TSC:
+		 * runtime-only. */
 		if (s->latency)
-			wr_frame_sig_write(t, buf, len, stream_id, k, 0);
+			wr_frame_sig_write(t, buf, len, WR_SIG_ID(stream_id, 0),
+					   k, 0);
 		/* Synthetic timestamps, one microsecond apart: the file is a
 		 * function of the stream alone, so two dumps compare equal. */
 		memset(&h, 0, sizeof(h));

@@ -107,12 +107,10 @@ frame_json(struct call *k, const struct wr_stream_file *f, int idx, uint64_t n,
 		wr_frame_gen_init(&g, t, n, 1);
 		len = wr_frame_gen_next(&g, buf);
 		if (st.latency)
-			/* The signature's id as wr_dump writes it (the index
-			 * whole: lane idx of stream 0 for idx > 0; the legacy
-			 * digests of test_legacy_sha pin those bytes), so the
-			 * frame is dump's byte for byte; "stream" below says
-			 * which stream it is. */
-			wr_frame_sig_write(t, buf, (uint16_t)len, (uint32_t)idx, n, 0);
+			/* The signature as wr_dump writes it (lane 0 of the
+			 * stream), so the frame is dump's byte for byte. */
+			wr_frame_sig_write(t, buf, (uint16_t)len,
+					   WR_SIG_ID((uint32_t)idx, 0), n, 0);
 		if (wr_frame_tmpl_rx_hint(t, &raw) == 0)
 			wr_pkt_hints_add(&hints, &raw);
 	}
