@@ -725,7 +725,8 @@ two_streams(struct wr_stream_file *f)
 	ref_random(&f->streams[1], REF_IPV4_DST, 1, 1000);
 }
 
-/* Frames of stream @p s, indices 0..count-1, as a TX loop would build them. */
+/* Frames of stream @p s (index @p id), indices 0..count-1, as lane 0 of a
+ * TX loop would build them. */
 static void
 expect_frames(pcap_t *p, const struct wr_stream *s, uint32_t id, unsigned int count)
 {
@@ -743,7 +744,7 @@ expect_frames(pcap_t *p, const struct wr_stream *s, uint32_t id, unsigned int co
 		uint16_t len = wr_frame_gen_next(&g, buf);
 
 		if (s->latency)
-			wr_frame_sig_write(t, buf, len, id, k, 0);
+			wr_frame_sig_write(t, buf, len, WR_SIG_ID(id, 0), k, 0);
 		CU_ASSERT_EQUAL_FATAL(pcap_next_ex(p, &h, &data), 1);
 		CU_ASSERT_EQUAL(h->caplen, len);
 		CU_ASSERT_EQUAL(h->len, len);
