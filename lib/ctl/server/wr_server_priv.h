@@ -39,6 +39,7 @@
 #include "wr_rtt.h"
 #include "wr_server.h"
 #include "wr_session.h"
+#include "wr_tcp_read.h"
 #include "wr_clock_eal.h"
 #include "wr_yaml.h"
 
@@ -286,6 +287,10 @@ struct server {
 	struct wr_report_row base_streams[WR_STREAMS_MAX];
 	uint64_t base_elapsed_ns;
 	struct wr_latency *base_hist;  /* per stream, WR_STREAMS_MAX, when cleared */
+	/* The services' own: each port's hosts counters by name (NULL: no
+	 * hosts there), the TCP classes' and engines' counters. */
+	json_t *base_hosts[WR_PORTS_MAX];
+	struct wr_tcp_read_base base_tcp;
 	/* Events, by sequence number (seq % EVENTS_MAX). */
 	json_t *ev[EVENTS_MAX];
 	uint64_t ev_seq;             /* sequence of the last event, 0: none */
@@ -495,6 +500,11 @@ void wr_srv_frames_free(struct server *s);
 /** stats.get's "hosts": hosts.counters' entry of each port with hosts
  * (a port whose service did not answer is left out); NULL: no hosts. */
 json_t *wr_srv_hosts_json(struct server *s);
+/** stats.clear: each port's hosts counters now, into @p base (the ports
+ * without hosts NULL).  @return 0; -ETIMEDOUT (@p *port did not answer:
+ * @p base then empty), -ENOMEM. */
+int wr_srv_hosts_base(struct server *s, json_t *base[WR_PORTS_MAX],
+		      unsigned int *port);
 json_t *wr_srv_m_hosts_counters(struct call *k);
 json_t *wr_srv_m_hosts_list(struct call *k);
 
