@@ -370,21 +370,48 @@ streams:
     rate: 2 kpps
     latency: true
     udp: {src: 1001, dst: 2001}
+  - name: rawl
+    port: 0
+    size: 96
+    count: 20
+    rate: 2 kpps
+    latency: true
+    stack:
+      - eth: {type: 0x88b6}
+      - raw: {hex: "0001020304050607"}
 """)
         cid = c.call("capture.start", port=0, dir="rx")["id"]
         c.call("traffic.start")
         c.call("traffic.wait", timeout=30, _timeout=40)
         st = c.call("capture.status", id=cid)
-        self.assertEqual((st["state"], st["source"], st["written"]), ("done", "port", 80))
+        self.assertEqual((st["state"], st["source"], st["written"]), ("done", "port", 100))
         r = c.call("capture.read", id=cid, count=1000)
-        self.assertEqual((r["total"], r["matched"], len(r["frames"])), (80, 80, 80))
+        self.assertEqual((r["total"], r["matched"], len(r["frames"])), (100, 100, 100))
         names = [f["stream"] for f in r["frames"]]
-        self.assertEqual((names.count("marked"), names.count(None)), (50, 30))
+        self.assertEqual((names.count("marked"), names.count("rawl"), names.count(None)),
+                         (50, 20, 30))
         self.assertEqual({(f["len"], f["top"]) for f in r["frames"] if f["stream"] == "marked"},
                          {(124, "udp")})
         seqs = sorted(c.call("capture.frame", id=cid, n=f["n"])["stream"]["seq"]
                       for f in r["frames"] if f["stream"] == "marked")
         self.assertEqual(seqs, list(range(50)))
+        # The raw layer, which nothing on the wire names, read back by the loaded stream's
+        # layers: its 8 bytes after Ethernet, then the signature; laid out as streams.frame
+        # lays out the stream's frame of the same seq.
+        seqs = []
+        for f in (f for f in r["frames"] if f["stream"] == "rawl"):
+            d = c.call("capture.frame", id=cid, n=f["n"])
+            seqs.append(d["stream"]["seq"])
+            b = c.call("streams.frame", stream="rawl", frame=d["stream"]["seq"])
+            shape = [(y["proto"], y["off"], y["len"], [x["key"] for x in y["fields"]][:3])
+                     for y in d["layers"]]
+            self.assertEqual(shape, [(y["proto"], y["off"], y["len"],
+                                      [x["key"] for x in y["fields"]][:3]) for y in b["layers"]])
+            self.assertEqual([(y["proto"], y["off"], y["len"]) for y in d["layers"]][:2],
+                             [("eth", 0, 14), ("raw", 14, 8)], d["layers"])
+            self.assertEqual(d["hex"][28:44], "0001020304050607")
+            self.assertEqual(d["hex"][:28], b["hex"][:28])
+        self.assertEqual(sorted(seqs), list(range(20)))
         r = c.call("capture.read", id=cid, filter="udp dst port 2000", first=10, count=100)
         self.assertEqual((r["matched"], len(r["frames"])), (30, 20))
         self.assertTrue(all(f["stream"] is None for f in r["frames"]))

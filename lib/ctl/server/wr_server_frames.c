@@ -468,18 +468,81 @@ wr_srv_m_cap_open(struct call *k)
 			 "bytes", (json_int_t)c->st.bytes, "frames", (json_int_t)c->st.written);
 }
 
+/* The loaded streams' raw layers, which nothing on the wire names: a
+ * capture's frames are walked past them as the RX path walks its echoes
+ * (wr_eng_rx_hints()), so that the signature after them is found.  Made
+ * at the first read after a load (a capture may be read with no run). */
+static const struct wr_pkt_hints *
+cap_hints(struct server *s)
+{
+	uint32_t i;
+
+	if (!s->loaded)
+		return NULL;
+	if (s->cap_hints_ok)
+		return &s->cap_hints;
+	memset(&s->cap_hints, 0, sizeof(s->cap_hints));
+	for (i = 0; i < s->f.n_streams; i++) {
+		const struct wr_stream *st = &s->f.streams[i];
+		struct wr_frame_tmpl *t = NULL;
+		struct wr_pkt_raw raw;
+		struct wr_error err;
+
+		if (st->replay != NULL || st->n_layers == 0)
+			continue;
+		wr_error_clear(&err);
+		if (wr_frame_tmpl_create(st, i, &t, &err) >= 0 &&
+		    wr_frame_tmpl_rx_hint(t, &raw) == 0)
+			(void)wr_pkt_hints_add(&s->cap_hints, &raw); /* past 8: not found */
+		wr_frame_tmpl_free(t);
+	}
+	s->cap_hints_ok = true;
+	return &s->cap_hints;
+}
+
+/*
+ * A capture's frame decoded into d[0] or d[1] (which is returned): by the
+ * walk, past the loaded streams' raw layers; a frame carrying the
+ * signature of a loaded stream built from a stack is then decoded by that
+ * stream's layers, as streams.frame decodes it (options, raw bytes where
+ * the builder put them), when they put the same signature where the walk
+ * found it: a frame changed on its way (a tag taken off) stays the walk's.
+ */
+static const struct wr_dissect *
+cap_dissect(struct server *s, const uint8_t *frame, uint32_t len,
+	    struct wr_dissect *d[2])
+{
+	const struct wr_stream *st;
+	uint32_t i;
+
+	wr_dissect_frame(frame, len, cap_hints(s), d[0]);
+	if (!d[0]->has_sig || !s->loaded)
+		return d[0];
+	i = WR_SIG_STREAM(d[0]->sig.stream_id);
+	if (i >= s->f.n_streams)
+		return d[0];
+	st = &s->f.streams[i];
+	if (st->replay != NULL || st->n_layers == 0 ||
+	    wr_dissect_built(frame, len, st->layers, st->n_layers, d[1]) != 0 ||
+	    !d[1]->has_sig || d[1]->sig.stream_id != d[0]->sig.stream_id ||
+	    d[1]->sig.seq != d[0]->sig.seq)
+		return d[0];
+	return d[1];
+}
+
 struct read_ctx {
-	const struct wr_stream_file *f; /* the loaded streams' names, or NULL */
+	struct server *s;
 	struct wr_filter *flt;
 	uint64_t first, count, total, matched;
 	json_t *frames;
-	struct wr_dissect *d;
+	struct wr_dissect *d[2];
 };
 
 static int
 read_rec(void *arg, const struct rec *r)
 {
 	struct read_ctx *x = arg;
+	const struct wr_dissect *d;
 	const char *sn;
 	uint64_t i;
 
@@ -489,14 +552,14 @@ read_rec(void *arg, const struct rec *r)
 	i = x->matched++;
 	if (i < x->first || i - x->first >= x->count)
 		return 0;
-	wr_dissect_frame(r->data, r->h->caplen, NULL, x->d);
-	sn = sig_stream_name(x->f, x->d);
+	d = cap_dissect(x->s, r->data, r->h->caplen, x->d);
+	sn = sig_stream_name(x->s->loaded ? &x->s->f : NULL, d);
 	json_array_append_new(x->frames, json_pack(
 		"{s:I, s:f, s:I, s:I, s:o, s:s, s:o}", "n", (json_int_t)r->n, "t", r->t,
 		"len", (json_int_t)r->h->len, "caplen", (json_int_t)r->h->caplen,
 		"stream", sn != NULL ? json_string(sn) : json_null(),
-		"summary", x->d->summary, "top",
-		x->d->top != NULL ? json_string(x->d->top->name) : json_null()));
+		"summary", d->summary, "top",
+		d->top != NULL ? json_string(d->top->name) : json_null()));
 	return 0;
 }
 
@@ -531,10 +594,11 @@ wr_srv_m_cap_read(struct call *k)
 		}
 		x.flt = &flt;
 	}
-	x.f = k->s->loaded ? &k->s->f : NULL;
+	x.s = k->s;
 	x.frames = json_array();
-	x.d = malloc(sizeof(*x.d));
-	if (x.d == NULL || x.frames == NULL) {
+	x.d[0] = malloc(sizeof(*x.d[0]));
+	x.d[1] = malloc(sizeof(*x.d[1]));
+	if (x.d[0] == NULL || x.d[1] == NULL || x.frames == NULL) {
 		wr_srv_reply_error(k->s, k->c, k->id, WR_RPC_E_INTERNAL, NULL,
 				   "capture.read: out of memory");
 		json_decref(x.frames);
@@ -551,7 +615,8 @@ wr_srv_m_cap_read(struct call *k)
 			"matched", (json_int_t)x.matched, "first", (json_int_t)x.first,
 			"frames", x.frames);
 out:
-	free(x.d);
+	free(x.d[0]);
+	free(x.d[1]);
 	wr_filter_free(&flt);
 	return res;
 }
@@ -819,7 +884,8 @@ wr_srv_m_cap_frame(struct call *k)
 {
 	struct find_ctx x = { .want = wr_rpc_uint(k->req, "n", 0) };
 	char why[PCAP_ERRBUF_SIZE + 128] = "";
-	struct wr_dissect *d = NULL;
+	struct wr_dissect *d[2] = { NULL, NULL };
+	const struct wr_dissect *dd;
 	struct srv_cap *c;
 	json_t *res = NULL;
 	int rc;
@@ -833,11 +899,12 @@ wr_srv_m_cap_frame(struct call *k)
 				   rc < 0 ? "" : "of that number (records are numbered from 1)");
 		goto out;
 	}
-	d = malloc(sizeof(*d));
-	if (d == NULL)
+	d[0] = malloc(sizeof(*d[0]));
+	d[1] = malloc(sizeof(*d[1]));
+	if (d[0] == NULL || d[1] == NULL)
 		goto out;
-	wr_dissect_frame(x.bytes, x.caplen, NULL, d);
-	res = wr_dissect_json(d, x.bytes, sig_stream_name(k->s->loaded ? &k->s->f : NULL, d));
+	dd = cap_dissect(k->s, x.bytes, x.caplen, d);
+	res = wr_dissect_json(dd, x.bytes, sig_stream_name(k->s->loaded ? &k->s->f : NULL, dd));
 	if (res == NULL)
 		goto out;
 	json_object_set_new(res, "n", json_integer((json_int_t)x.n));
@@ -849,7 +916,8 @@ wr_srv_m_cap_frame(struct call *k)
 		res = NULL; /* answered when tshark is done */
 	}
 out:
-	free(d);
+	free(d[0]);
+	free(d[1]);
 	free(x.bytes);
 	return res;
 }

@@ -287,6 +287,10 @@ struct server {
 	struct wr_report_row base_streams[WR_STREAMS_MAX];
 	uint64_t base_elapsed_ns;
 	struct wr_latency *base_hist;  /* per stream, WR_STREAMS_MAX, when cleared */
+	/* The loaded streams' raw layers for reading captures (made at the
+	 * first read after a load; cap_hints_ok false: to be made). */
+	struct wr_pkt_hints cap_hints;
+	bool cap_hints_ok;
 	/* The services' own: each port's hosts counters by name (NULL: no
 	 * hosts there), the TCP classes' and engines' counters. */
 	json_t *base_hosts[WR_PORTS_MAX];
