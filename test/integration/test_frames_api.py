@@ -15,6 +15,7 @@ import os
 import random
 import shutil
 import socket
+import struct
 import subprocess
 import time
 import unittest
@@ -90,6 +91,19 @@ def mixed_frames():
         GRE(chksum_present=1, key_present=1, seqnum_present=1, key=77, seqence_number=5) /
         IP(src="192.168.3.1", dst="192.168.3.2") / UDP(sport=11, dport=12) / Raw(b"g" * 8),
     ]
+
+
+def big_pcap(path, n):
+    """@n records (nanosecond pcap): Ethernet/IPv4/UDP, wire length 64, captured 42 (the
+    headers), record i at i µs, from source port 1000 + i % 1000; every 10th to port 53."""
+    with open(path, "wb") as f:
+        f.write(struct.pack("<IHHiIII", 0xa1b23c4d, 2, 4, 0, 0, 65535, 1))
+        for i in range(n):
+            ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 50, i & 0xffff, 0, 64, 17, 0,
+                             bytes([10, 0, 0, 1]), bytes([10, 0, (i >> 8) & 255, i & 255]))
+            udp = struct.pack("!HHHH", 1000 + i % 1000, 53 if i % 10 == 0 else 2000, 30, 0)
+            fr = b"\x02\x00\x00\x00\x00\x02\x02\x00\x00\x00\x00\x01\x08\x00" + ip + udp
+            f.write(struct.pack("<IIII", i // 1000000, (i % 1000000) * 1000, len(fr), 64) + fr)
 
 
 def pairs(o):
@@ -311,6 +325,57 @@ streams:
       - ipv4: {src: 172.16.0.1, dst: 172.16.0.2}
       - udp: {src: 9, dst: 10}
 """
+
+    def test_big_capture_pages(self):
+        """A 100,000-record file read by pages through the capture's index: the last page,
+        a page before it, the last page of a filter (its count as tcpdump's) and the last
+        record's bytes are the file's."""
+        n = 100000
+        path = self.path("big.pcap")
+        big_pcap(path, n)
+        p, sock = self.serve(tag="fe")
+        c = wirerate.connect(sock)
+        self.addCleanup(c.close)
+        with open(path, "rb") as fh:
+            data = fh.read()
+        part = 700 << 10
+        for k, off in enumerate(range(0, len(data), part)):
+            r = c.call("capture.open", name="big.pcap", part=k, eof=off + part >= len(data),
+                       data=base64.b64encode(data[off:off + part]).decode())
+        self.assertEqual(r["frames"], n)
+        cid = r["id"]
+
+        def check(page, recs):
+            self.assertEqual([f["n"] for f in page], recs)
+            for f in page:
+                i = f["n"] - 1
+                self.assertEqual((f["len"], f["caplen"], f["top"]), (64, 42, "udp"))
+                self.assertAlmostEqual(f["t"], i * 1e-6, delta=1e-9)
+                self.assertTrue(f["summary"].startswith(
+                    f"10.0.0.1 \u2192 10.0.{(i >> 8) & 255}.{i & 255} ") and
+                    f" {1000 + i % 1000} \u2192 {53 if i % 10 == 0 else 2000}" in f["summary"],
+                    f["summary"])
+        r = c.call("capture.read", id=cid, first=n - 1000, count=1000)
+        self.assertEqual((r["total"], r["matched"], r["first"]), (n, n, n - 1000))
+        check(r["frames"], list(range(n - 999, n + 1)))
+        r = c.call("capture.read", id=cid, first=n - 1001, count=5)   # backwards, by a mark
+        check(r["frames"], list(range(n - 1000, n - 995)))
+        r = c.call("capture.read", id=cid, first=n, count=5)
+        self.assertEqual((r["matched"], r["frames"]), (n, []))
+        ts = subprocess.run(["tcpdump", "-nn", "-r", path, "udp dst port 53"], check=True,
+                            capture_output=True, text=True).stdout.splitlines()
+        for _ in range(2):   # made, then kept
+            r = c.call("capture.read", id=cid, filter="udp dst port 53", first=len(ts) - 200,
+                       count=1000)
+            self.assertEqual((r["total"], r["matched"]), (n, len(ts)))
+            check(r["frames"], list(range(n - 1999, n + 1, 10)))
+        r = c.call("capture.read", id=cid, filter="udp dst port 2000", first=17, count=3)
+        self.assertEqual(r["matched"], n - len(ts))
+        check(r["frames"], [20, 21, 23])
+        d = c.call("capture.frame", id=cid, n=n)
+        self.assertEqual(bytes.fromhex(d["hex"]), data[-42:])
+        self.assertEqual(c.call("capture.frame", id=cid, n=1)["hex"], data[24 + 16:24 + 16 + 42].hex())
+        self.assertIsNone(p.poll())
 
     def test_stream_frame_is_dumps(self):
         yaml = self.write("streams.yaml", self.STREAMS)

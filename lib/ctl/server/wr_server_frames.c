@@ -192,71 +192,6 @@ static bool conn_alive(const struct server *s, const struct conn *c);
 #define READ_COUNT_DEFAULT 200
 #define READ_COUNT_MAX 1000
 
-/* One record of a capture's files, as a walk meets it. */
-struct rec {
-	uint64_t n;                  /* 1-based, across a ring's files */
-	const struct pcap_pkthdr *h;
-	const uint8_t *data;
-	double t;                    /* seconds since the first record */
-};
-
-typedef int rec_fn(void *arg, const struct rec *r);
-
-/*
- * Every record of capture @p c (each file of its ring in turn) through
- * @p fn until it returns non-zero.  @return 0 (or fn's value), or -EINVAL
- * with what libpcap said and the record's number in @p why.
- */
-static int
-cap_walk(const struct srv_cap *c, rec_fn *fn, void *arg, char *why, size_t why_len)
-{
-	char path[WR_CAP_PATH_MAX + 16], errbuf[PCAP_ERRBUF_SIZE];
-	uint32_t k, parts = c->lim.files > 1 ? c->lim.files : 1;
-	const struct pcap_pkthdr *h;
-	struct timespec t0 = { 0, 0 };
-	struct rec r = { 0 };
-	const u_char *data;
-	struct stat sb;
-	pcap_t *p;
-	int rc = 0, got;
-
-	for (k = 0; k < parts && rc == 0; k++) {
-		if (wr_cap_file_name(c->file, k, c->lim.files, path, sizeof(path)) != 0 ||
-		    stat(path, &sb) != 0 || sb.st_size == 0)
-			continue; /* a name reserved that the ring never wrote */
-		p = pcap_open_offline_with_tstamp_precision(path, PCAP_TSTAMP_PRECISION_NANO,
-							    errbuf);
-		if (p == NULL) {
-			snprintf(why, why_len, "%s", errbuf);
-			return -EINVAL;
-		}
-		if (pcap_datalink(p) != DLT_EN10MB) {
-			snprintf(why, why_len, "link type %s, expected Ethernet (EN10MB)",
-				 pcap_datalink_val_to_name(pcap_datalink(p)) ?: "unknown");
-			pcap_close(p);
-			return -EINVAL;
-		}
-		while (rc == 0 && (got = pcap_next_ex(p, (struct pcap_pkthdr **)&h, &data)) == 1) {
-			r.n++;
-			if (r.n == 1) {
-				t0.tv_sec = h->ts.tv_sec;
-				t0.tv_nsec = h->ts.tv_usec; /* ns: nanosecond precision asked */
-			}
-			r.h = h;
-			r.data = data;
-			r.t = (double)(h->ts.tv_sec - t0.tv_sec) +
-			      (double)((long)h->ts.tv_usec - t0.tv_nsec) / 1e9;
-			rc = fn(arg, &r);
-		}
-		if (rc == 0 && got == PCAP_ERROR) {
-			snprintf(why, why_len, "record %" PRIu64 ": %s", r.n + 1, pcap_geterr(p));
-			rc = -EINVAL;
-		}
-		pcap_close(p);
-	}
-	return rc;
-}
-
 /* The capture a request's "id" names, done (a file to read), or NULL
  * (replied). */
 static struct srv_cap *
@@ -280,14 +215,6 @@ cap_done(struct call *k, const char *method)
 	return c;
 }
 
-/* capture.open's check of a whole upload: libpcap reads every record. */
-static int
-count_rec(void *arg, const struct rec *r)
-{
-	*(uint64_t *)arg = r->n;
-	return 0;
-}
-
 /* The upload @p name of this connection under way, or NULL. */
 static struct srv_cap *
 upload_of(struct call *k, const char *name, unsigned int *id)
@@ -307,6 +234,7 @@ static void
 upload_drop(struct srv_cap *c)
 {
 	unlink(c->file);
+	wr_srv_cap_index_free(c);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -358,7 +286,11 @@ upload_part(struct call *k, struct srv_cap *c, unsigned int id, const char *b64,
 		return 0;
 	c->state = CAP_DONE;
 	c->uploading = false;
-	if (cap_walk(c, count_rec, &recs, why, sizeof(why)) != 0 || recs == 0) {
+	/* libpcap reads every record once: a bad file is said now, and
+	 * the index is made. */
+	if (wr_srv_cap_index(c, why, sizeof(why)) == 0)
+		recs = c->idx->n;
+	if (c->idx == NULL || recs == 0) {
 		if (recs == 0 && why[0] == '\0')
 			snprintf(why, sizeof(why), "no record");
 		wr_srv_reply_error(k->s, k->c, k->id, WR_RPC_E_PARAMS, NULL,
@@ -530,93 +462,88 @@ cap_dissect(struct server *s, const uint8_t *frame, uint32_t len,
 	return d[1];
 }
 
-struct read_ctx {
-	struct server *s;
-	struct wr_filter *flt;
-	uint64_t first, count, total, matched;
-	json_t *frames;
-	struct wr_dissect *d[2];
-};
-
-static int
-read_rec(void *arg, const struct rec *r)
+/* One line of capture.read's page for record @p r. */
+static json_t *
+read_line(struct server *s, const struct rec *r, struct wr_dissect *dd[2])
 {
-	struct read_ctx *x = arg;
-	const struct wr_dissect *d;
-	const char *sn;
-	uint64_t i;
+	const struct wr_dissect *d = cap_dissect(s, r->data, r->h->caplen, dd);
+	const char *sn = sig_stream_name(s->loaded ? &s->f : NULL, d);
 
-	x->total++;
-	if (x->flt != NULL && !wr_filter_match(x->flt, r->data, r->h->caplen, r->h->len))
-		return 0;
-	i = x->matched++;
-	if (i < x->first || i - x->first >= x->count)
-		return 0;
-	d = cap_dissect(x->s, r->data, r->h->caplen, x->d);
-	sn = sig_stream_name(x->s->loaded ? &x->s->f : NULL, d);
-	json_array_append_new(x->frames, json_pack(
-		"{s:I, s:f, s:I, s:I, s:o, s:s, s:o}", "n", (json_int_t)r->n, "t", r->t,
-		"len", (json_int_t)r->h->len, "caplen", (json_int_t)r->h->caplen,
-		"stream", sn != NULL ? json_string(sn) : json_null(),
-		"summary", d->summary, "top",
-		d->top != NULL ? json_string(d->top->name) : json_null()));
-	return 0;
+	return json_pack("{s:I, s:f, s:I, s:I, s:o, s:s, s:o}", "n", (json_int_t)r->n,
+			 "t", r->t, "len", (json_int_t)r->h->len, "caplen",
+			 (json_int_t)r->h->caplen, "stream",
+			 sn != NULL ? json_string(sn) : json_null(), "summary",
+			 d->summary, "top",
+			 d->top != NULL ? json_string(d->top->name) : json_null());
 }
 
 /* capture.read: a page of a capture's records (those a filter takes),
- * each in one line. */
+ * each in one line.  The capture's index (made at its first read) gives
+ * the totals and each record's place, a filter's matches are kept: a
+ * page reads its own records, whatever the capture's size. */
 json_t *
 wr_srv_m_cap_read(struct call *k)
 {
 	const char *expr = wr_rpc_str(k->req, "filter");
-	struct read_ctx x = { .first = wr_rpc_uint(k->req, "first", 0),
-			      .count = wr_rpc_uint(k->req, "count", READ_COUNT_DEFAULT) };
+	uint64_t first = wr_rpc_uint(k->req, "first", 0);
+	uint64_t count = wr_rpc_uint(k->req, "count", READ_COUNT_DEFAULT);
 	char why[WR_FILTER_EXPR_MAX + PCAP_ERRBUF_SIZE + 64] = "";
+	struct cap_reader rd = { 0 };
+	const struct cap_match *m = NULL;
+	struct wr_dissect *d[2] = { NULL, NULL };
+	uint64_t matched, i, n;
 	struct wr_filter flt;
 	struct srv_cap *c;
-	json_t *res = NULL;
+	json_t *res = NULL, *frames = NULL, *line;
 	int rc;
 
 	if ((c = cap_done(k, "capture.read")) == NULL)
 		return NULL;
-	if (x.count > READ_COUNT_MAX) {
+	if (count > READ_COUNT_MAX) {
 		wr_srv_reply_error(k->s, k->c, k->id, WR_RPC_E_PARAMS, NULL,
 				   "capture.read: count: at most %u frames a call, got %" PRIu64,
-				   READ_COUNT_MAX, x.count);
+				   READ_COUNT_MAX, count);
 		return NULL;
 	}
 	memset(&flt, 0, sizeof(flt));
-	if (expr != NULL && expr[0] != '\0') {
-		if (wr_filter_compile(&flt, expr, why, sizeof(why)) != 0) {
-			wr_srv_reply_error(k->s, k->c, k->id, WR_RPC_E_PARAMS, NULL,
-					   "capture.read: filter: %s", why);
-			return NULL;
+	if (expr != NULL && expr[0] != '\0' &&
+	    wr_filter_compile(&flt, expr, why, sizeof(why)) != 0) {
+		wr_srv_reply_error(k->s, k->c, k->id, WR_RPC_E_PARAMS, NULL,
+				   "capture.read: filter: %s", why);
+		return NULL;
+	}
+	frames = json_array();
+	d[0] = malloc(sizeof(*d[0]));
+	d[1] = malloc(sizeof(*d[1]));
+	rc = frames == NULL || d[0] == NULL || d[1] == NULL ? -ENOMEM :
+		wr_srv_cap_index(c, why, sizeof(why));
+	if (rc == 0 && expr != NULL && expr[0] != '\0')
+		m = wr_srv_cap_matches(c, &flt, expr, why, sizeof(why), &rc);
+	rd.c = c;
+	matched = m != NULL ? m->n : rc == 0 ? c->idx->n : 0;
+	for (i = first; rc == 0 && i < matched && i - first < count; i++) {
+		n = m != NULL ? m->rec[i] : i + 1;
+		rc = wr_srv_cap_reader_get(&rd, n, why, sizeof(why));
+		if (rc == 0) {
+			line = read_line(k->s, &rd.r, d);
+			rc = line == NULL || json_array_append_new(frames, line) != 0 ?
+				-ENOMEM : 0;
 		}
-		x.flt = &flt;
 	}
-	x.s = k->s;
-	x.frames = json_array();
-	x.d[0] = malloc(sizeof(*x.d[0]));
-	x.d[1] = malloc(sizeof(*x.d[1]));
-	if (x.d[0] == NULL || x.d[1] == NULL || x.frames == NULL) {
-		wr_srv_reply_error(k->s, k->c, k->id, WR_RPC_E_INTERNAL, NULL,
-				   "capture.read: out of memory");
-		json_decref(x.frames);
-		goto out;
-	}
-	rc = cap_walk(c, read_rec, &x, why, sizeof(why));
+	wr_srv_cap_reader_close(&rd);
 	if (rc != 0) {
-		wr_srv_reply_error(k->s, k->c, k->id, WR_RPC_E_ENGINE, NULL,
-				   "capture.read: %s", why);
-		json_decref(x.frames);
+		wr_srv_reply_error(k->s, k->c, k->id, rc == -ENOMEM ? WR_RPC_E_INTERNAL :
+				   WR_RPC_E_ENGINE, NULL, "capture.read: %s",
+				   rc == -ENOMEM ? "out of memory" : why);
+		json_decref(frames);
 		goto out;
 	}
-	res = json_pack("{s:I, s:I, s:I, s:o}", "total", (json_int_t)x.total,
-			"matched", (json_int_t)x.matched, "first", (json_int_t)x.first,
-			"frames", x.frames);
+	res = json_pack("{s:I, s:I, s:I, s:o}", "total", (json_int_t)c->idx->n,
+			"matched", (json_int_t)matched, "first", (json_int_t)first,
+			"frames", frames);
 out:
-	free(x.d[0]);
-	free(x.d[1]);
+	free(d[0]);
+	free(d[1]);
 	wr_filter_free(&flt);
 	return res;
 }
@@ -892,7 +819,19 @@ wr_srv_m_cap_frame(struct call *k)
 
 	if ((c = cap_done(k, "capture.frame")) == NULL)
 		return NULL;
-	rc = cap_walk(c, find_rec, &x, why, sizeof(why));
+	rc = wr_srv_cap_index(c, why, sizeof(why));
+	if (rc == 0) {
+		struct cap_reader rd = { .c = c };
+
+		rc = wr_srv_cap_reader_get(&rd, x.want, why, sizeof(why));
+		if (rc == 0)
+			rc = find_rec(&x, &rd.r) < 0 ? -ENOMEM : 0;
+		wr_srv_cap_reader_close(&rd);
+		if (rc == -ENOENT)
+			rc = 0;  /* not found */
+		else if (rc == -ENOMEM)
+			snprintf(why, sizeof(why), "out of memory");
+	}
 	if (rc < 0 || !x.found) {
 		wr_srv_reply_error(k->s, k->c, k->id, rc < 0 ? WR_RPC_E_ENGINE : WR_RPC_E_NOTFOUND,
 				   NULL, "capture.frame: %s%s", rc < 0 ? why : "n: no record ",
