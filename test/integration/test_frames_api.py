@@ -377,6 +377,51 @@ streams:
         self.assertEqual(c.call("capture.frame", id=cid, n=1)["hex"], data[24 + 16:24 + 16 + 42].hex())
         self.assertIsNone(p.poll())
 
+    def test_tshark_answer_to_its_asker(self):
+        """A client asks for tshark's decode and closes while tshark runs; another connects
+        (its connection may take the closed one's memory) and asks its own: it gets its own
+        answer and never the first one's, which goes nowhere."""
+        path = self.path("mixed.pcap")
+        wrpcap(path, mixed_frames())
+        p, sock = self.serve(tag="ft")
+        c = wirerate.connect(sock)
+        self.addCleanup(c.close)
+        with open(path, "rb") as fh:
+            cid = c.call("capture.open", name="mixed.pcap",
+                         data=base64.b64encode(fh.read()).decode())["id"]
+
+        def conn():
+            raw = socket.socket(socket.AF_UNIX)
+            raw.settimeout(40)
+            raw.connect(sock)
+            return raw, raw.makefile("rwb")
+
+        def ask(f, rid, n):
+            f.write(json.dumps({"jsonrpc": "2.0", "id": rid, "method": "capture.frame",
+                                "params": {"id": cid, "n": n, "tshark": True}}).encode() + b"\n")
+            f.flush()
+        for k in range(3):       # a few times: the memory is taken again, or not
+            ra, fa = conn()
+            ask(fa, f"a{k}", 2)
+            time.sleep(0.05)     # taken in: tshark runs
+            fa.close()
+            ra.close()
+            rb, fb = conn()
+            ask(fb, f"b{k}", 3)
+            msg = json.loads(fb.readline())
+            self.assertEqual(msg["id"], f"b{k}", msg)
+            self.assertEqual(msg["result"]["n"], 3)
+            self.assertEqual(msg["result"]["tshark"]["_source"]["layers"]["frame_raw"][0],
+                             msg["result"]["hex"])
+            # The first one's tshark (started earlier) is done by now, or soon.
+            rb.settimeout(2)
+            with self.assertRaises((socket.timeout, TimeoutError)):
+                extra = fb.readline()
+                self.fail(f"another client's answer: {extra[:200]}")
+            fb.close()
+            rb.close()
+        self.assertIsNone(p.poll())
+
     def test_stream_frame_is_dumps(self):
         yaml = self.write("streams.yaml", self.STREAMS)
         count = 4

@@ -181,7 +181,7 @@ wr_srv_m_frame(struct call *k)
 
 /* ---- captures read (capture.open, capture.read, capture.frame) ---- */
 
-static bool conn_alive(const struct server *s, const struct conn *c);
+static struct conn *conn_of(const struct server *s, unsigned int id);
 
 /* Most bytes of one uploaded file: 64 MiB, a capture a page reads a page
  * of frames at a time (and 64 such files fit in a small /tmp). */
@@ -222,7 +222,7 @@ upload_of(struct call *k, const char *name, unsigned int *id)
 	for (*id = 0; *id < SRV_CAPS_MAX; (*id)++) {
 		struct srv_cap *c = &k->s->caps[*id];
 
-		if (c->used && c->uploading && c->up_conn == k->c &&
+		if (c->used && c->uploading && c->up_conn == k->c->id &&
 		    strcmp(c->up_name, name) == 0)
 			return c;
 	}
@@ -317,7 +317,7 @@ upload_new(struct call *k, const char *name, const char *b64, unsigned int *id)
 	/* Uploads their clients left half-way hold no slot. */
 	for (*id = 0; *id < SRV_CAPS_MAX; (*id)++)
 		if (s->caps[*id].used && s->caps[*id].uploading &&
-		    !conn_alive(s, s->caps[*id].up_conn))
+		    conn_of(s, s->caps[*id].up_conn) == NULL)
 			upload_drop(&s->caps[*id]);
 	for (*id = 0; *id < SRV_CAPS_MAX && s->caps[*id].used; (*id)++)
 		;
@@ -355,7 +355,7 @@ upload_new(struct call *k, const char *name, const char *b64, unsigned int *id)
 	 * last part: not listed as readable meanwhile. */
 	c->state = CAP_DONE;
 	c->uploading = true;
-	c->up_conn = k->c;
+	c->up_conn = k->c->id;
 	snprintf(c->up_name, sizeof(c->up_name), "%s", name);
 	return c;
 }
@@ -589,7 +589,8 @@ find_rec(void *arg, const struct rec *r)
 struct srv_frames {
 	struct tshark_job {
 		pid_t pid;               /* 0: free */
-		struct conn *c;          /* who asked (compared, not read, once gone) */
+		unsigned int conn_id;    /* who asked: its connection's id (never
+					  * reused, unlike its address) */
 		json_t *id;
 		json_t *res;             /* our decode, tshark's added when done */
 		uint64_t deadline_ms;
@@ -708,7 +709,7 @@ tshark_start(struct call *k, const struct find_ctx *x, json_t *res)
 				   "capture.frame: cannot run %s: %s", tpath, strerror(rc));
 		return -1;
 	}
-	j->c = k->c;
+	j->conn_id = k->c->id;
 	j->id = json_incref(k->id != NULL ? k->id : json_null());
 	j->res = res;
 	j->deadline_ms = wr_srv_now_ms() + TSHARK_MS;
@@ -716,15 +717,17 @@ tshark_start(struct call *k, const struct find_ctx *x, json_t *res)
 }
 
 /* Whether @p c is still a connection of the server's. */
-static bool
-conn_alive(const struct server *s, const struct conn *c)
+/* The open connection of id @p id, or NULL: a pending answer finds its
+ * client by the id, as a closed connection's memory may be a new one's. */
+static struct conn *
+conn_of(const struct server *s, unsigned int id)
 {
-	const struct conn *x;
+	struct conn *x;
 
 	for (x = s->conns; x != NULL; x = x->next)
-		if (x == c && x->fd >= 0)
-			return true;
-	return false;
+		if (x->id == id && x->fd >= 0)
+			return x;
+	return NULL;
 }
 
 /* tshark's output: its one packet's object (-T json writes an array). */
@@ -763,6 +766,7 @@ wr_srv_frames_tick(struct server *s)
 
 	for (i = 0; s->frames != NULL && i < TSHARK_MAX; i++) {
 		struct tshark_job *j = &s->frames->job[i];
+		struct conn *c;
 		json_t *t = NULL;
 		pid_t r;
 
@@ -784,13 +788,13 @@ wr_srv_frames_tick(struct server *s)
 		} else {
 			t = tshark_read(j->out, why, sizeof(why));
 		}
-		if (conn_alive(s, j->c)) {
+		if ((c = conn_of(s, j->conn_id)) != NULL) {
 			if (t != NULL) {
 				json_object_set_new(j->res, "tshark", t);
-				wr_srv_conn_send(s, j->c, wr_rpc_reply_result(j->id, j->res));
+				wr_srv_conn_send(s, c, wr_rpc_reply_result(j->id, j->res));
 			} else {
 				json_decref(j->res);
-				wr_srv_reply_error(s, j->c, j->id, WR_RPC_E_ENGINE, NULL,
+				wr_srv_reply_error(s, c, j->id, WR_RPC_E_ENGINE, NULL,
 						   "capture.frame: %s", why);
 			}
 		} else {

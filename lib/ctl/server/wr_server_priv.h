@@ -322,7 +322,7 @@ struct server {
 		/* capture.open's: a file a client sent, in parts (uploading
 		 * until the last), by connection and name. */
 		bool uploading;
-		const struct conn *up_conn;
+		unsigned int up_conn;    /* its connection's id (never reused) */
 		uint32_t up_part;
 		char up_name[128];
 		/* Where its records are, and the filters' matches (made at
