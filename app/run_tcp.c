@@ -48,7 +48,8 @@ wr_run_tcp_json(FILE *out, const struct wr_run_ext *x, const char *sep,
 
 	if (x->sess.e == NULL || wr_session_tcp_n(&x->sess) == 0)
 		return 0;
-	t = wr_tcp_read_json(&x->sess, wr_engine_n_ports(x->sess.e), hist);
+	t = wr_tcp_read_json(&x->sess, wr_engine_n_ports(x->sess.e), hist,
+			     NULL);
 	if (t == NULL)
 		return -ENOMEM;
 	fprintf(out, ",%s\"tcp\": ", sep);

@@ -39,9 +39,56 @@ view_of(const struct wr_tcp_class_stats *st, bool hist,
 	v->concurrency = st->concurrency;
 }
 
+/* What @p st holds since @p base's class of the same index (the session
+ * is the same: the server drops its baseline with the session). */
+static void
+class_sub(struct wr_tcp_class_stats *st, unsigned int i, bool hist,
+	  const struct wr_tcp_read_base *base)
+{
+	const struct wr_tcp_class_stats *b;
+	unsigned int side, h;
+
+	if (base == NULL || i >= base->n)
+		return;
+	b = &base->cls[i];
+	for (side = 0; side < 2; side++) {
+		wr_tcp_counters_sub(&st->c[side], &b->c[side]);
+		for (h = 0; hist && h < WR_TCP_HIST__COUNT; h++)
+			wr_latency_sub(&st->hist[side][h], &b->hist[side][h]);
+	}
+}
+
+void
+wr_tcp_read_base_free(struct wr_tcp_read_base *b)
+{
+	free(b->cls);
+	memset(b, 0, sizeof(*b));
+}
+
+int
+wr_tcp_read_base_take(const struct wr_session *s, unsigned int n_ports,
+		      struct wr_tcp_read_base *b)
+{
+	unsigned int n = wr_session_tcp_n(s), i;
+
+	wr_tcp_read_base_free(b);
+	if (n == 0)
+		return 0;
+	b->cls = calloc(n, sizeof(*b->cls));
+	if (b->cls == NULL)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		if (wr_session_tcp_class(s, i, true, &b->cls[i]) != 0)
+			memset(&b->cls[i], 0, sizeof(b->cls[i]));
+	b->n = n;
+	for (i = 0; i < n_ports && i < WR_PORTS_MAX; i++)
+		wr_session_tcp_port(s, i, &b->ports[i]);
+	return 0;
+}
+
 json_t *
 wr_tcp_read_class_json(const struct wr_session *s, unsigned int i, bool hist,
-		       int *rc)
+		       const struct wr_tcp_read_base *base, int *rc)
 {
 	struct wr_tcp_class_stats *st = class_read(s, i, hist, rc);
 	struct wr_tcp_view_class v;
@@ -49,6 +96,7 @@ wr_tcp_read_class_json(const struct wr_session *s, unsigned int i, bool hist,
 
 	if (st == NULL)
 		return NULL;
+	class_sub(st, i, hist, base);
 	view_of(st, hist, &v);
 	j = wr_tcp_view_class_json(&v);
 	free(st);
@@ -65,7 +113,8 @@ port_any(const struct wr_tcp_port_counters *p)
 }
 
 json_t *
-wr_tcp_read_json(const struct wr_session *s, unsigned int n_ports, bool hist)
+wr_tcp_read_json(const struct wr_session *s, unsigned int n_ports, bool hist,
+		 const struct wr_tcp_read_base *base)
 {
 	unsigned int n = wr_session_tcp_n(s), i;
 	json_t *classes, *ports, *j;
@@ -78,7 +127,7 @@ wr_tcp_read_json(const struct wr_session *s, unsigned int n_ports, bool hist)
 	if (classes == NULL || ports == NULL)
 		goto fail;
 	for (i = 0; i < n; i++) {
-		j = wr_tcp_read_class_json(s, i, hist, &rc);
+		j = wr_tcp_read_class_json(s, i, hist, base, &rc);
 		if (j == NULL)
 			goto fail;
 		json_array_append_new(classes, j);
@@ -91,6 +140,8 @@ wr_tcp_read_json(const struct wr_session *s, unsigned int n_ports, bool hist)
 		/* A port without an engine reads zero (no mem_bytes). */
 		if (!port_any(&p))
 			continue;
+		if (base != NULL && i < WR_PORTS_MAX)
+			wr_tcp_port_counters_sub(&p, &base->ports[i]);
 		j = wr_tcp_view_port_json(i, &p);
 		if (j == NULL)
 			goto fail;

@@ -22,20 +22,41 @@
 #include "wr_tcp_view.h"
 
 /**
+ * stats.clear's baseline: every class's counters and histograms and every
+ * engine's counters as they were, taken out of what is read after (the
+ * lcores' counters are never written by the control plane).
+ */
+struct wr_tcp_read_base {
+	unsigned int n;                      /**< classes in @c cls */
+	struct wr_tcp_class_stats *cls;      /**< n, with histograms (heap) */
+	struct wr_tcp_port_counters ports[WR_PORTS_MAX];
+};
+
+/**
+ * Take @p b now (what it held before is freed).
+ * @return 0, -ENOMEM (@p b then empty: nothing subtracted).
+ */
+int wr_tcp_read_base_take(const struct wr_session *s, unsigned int n_ports,
+			  struct wr_tcp_read_base *b);
+void wr_tcp_read_base_free(struct wr_tcp_read_base *b);
+
+/**
  * Class @p i of @p s as wr_tcp_view_class_json() writes it (@p hist: with
- * its histograms).  @return a new reference; NULL with @p *rc -ENOENT (no
- * such class) or -ENOMEM.
+ * its histograms), less @p base (NULL: none; wr_tcp_counters_sub(),
+ * wr_latency_sub()).  @return a new reference; NULL with @p *rc -ENOENT
+ * (no such class) or -ENOMEM.
  */
 json_t *wr_tcp_read_class_json(const struct wr_session *s, unsigned int i,
-			       bool hist, int *rc);
+			       bool hist, const struct wr_tcp_read_base *base,
+			       int *rc);
 
 /**
  * The session's "tcp" object: {"classes": [each class], "ports": [each
- * port of @p n_ports with a TCP engine: its counters]}.  NULL when the
- * loaded file has no tcp: classes (or on ENOMEM).
+ * port of @p n_ports with a TCP engine: its counters]}, less @p base (NULL:
+ * none).  NULL when the loaded file has no tcp: classes (or on ENOMEM).
  */
 json_t *wr_tcp_read_json(const struct wr_session *s, unsigned int n_ports,
-			 bool hist);
+			 bool hist, const struct wr_tcp_read_base *base);
 
 /** Run's live lines: the counters of the previous interval. */
 struct wr_tcp_lines {

@@ -15,6 +15,7 @@ import os
 import random
 import shutil
 import socket
+import struct
 import subprocess
 import time
 import unittest
@@ -90,6 +91,19 @@ def mixed_frames():
         GRE(chksum_present=1, key_present=1, seqnum_present=1, key=77, seqence_number=5) /
         IP(src="192.168.3.1", dst="192.168.3.2") / UDP(sport=11, dport=12) / Raw(b"g" * 8),
     ]
+
+
+def big_pcap(path, n):
+    """@n records (nanosecond pcap): Ethernet/IPv4/UDP, wire length 64, captured 42 (the
+    headers), record i at i µs, from source port 1000 + i % 1000; every 10th to port 53."""
+    with open(path, "wb") as f:
+        f.write(struct.pack("<IHHiIII", 0xa1b23c4d, 2, 4, 0, 0, 65535, 1))
+        for i in range(n):
+            ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 50, i & 0xffff, 0, 64, 17, 0,
+                             bytes([10, 0, 0, 1]), bytes([10, 0, (i >> 8) & 255, i & 255]))
+            udp = struct.pack("!HHHH", 1000 + i % 1000, 53 if i % 10 == 0 else 2000, 30, 0)
+            fr = b"\x02\x00\x00\x00\x00\x02\x02\x00\x00\x00\x00\x01\x08\x00" + ip + udp
+            f.write(struct.pack("<IIII", i // 1000000, (i % 1000000) * 1000, len(fr), 64) + fr)
 
 
 def pairs(o):
@@ -312,6 +326,102 @@ streams:
       - udp: {src: 9, dst: 10}
 """
 
+    def test_big_capture_pages(self):
+        """A 100,000-record file read by pages through the capture's index: the last page,
+        a page before it, the last page of a filter (its count as tcpdump's) and the last
+        record's bytes are the file's."""
+        n = 100000
+        path = self.path("big.pcap")
+        big_pcap(path, n)
+        p, sock = self.serve(tag="fe")
+        c = wirerate.connect(sock)
+        self.addCleanup(c.close)
+        with open(path, "rb") as fh:
+            data = fh.read()
+        part = 700 << 10
+        for k, off in enumerate(range(0, len(data), part)):
+            r = c.call("capture.open", name="big.pcap", part=k, eof=off + part >= len(data),
+                       data=base64.b64encode(data[off:off + part]).decode())
+        self.assertEqual(r["frames"], n)
+        cid = r["id"]
+
+        def check(page, recs):
+            self.assertEqual([f["n"] for f in page], recs)
+            for f in page:
+                i = f["n"] - 1
+                self.assertEqual((f["len"], f["caplen"], f["top"]), (64, 42, "udp"))
+                self.assertAlmostEqual(f["t"], i * 1e-6, delta=1e-9)
+                self.assertTrue(f["summary"].startswith(
+                    f"10.0.0.1 \u2192 10.0.{(i >> 8) & 255}.{i & 255} ") and
+                    f" {1000 + i % 1000} \u2192 {53 if i % 10 == 0 else 2000}" in f["summary"],
+                    f["summary"])
+        r = c.call("capture.read", id=cid, first=n - 1000, count=1000)
+        self.assertEqual((r["total"], r["matched"], r["first"]), (n, n, n - 1000))
+        check(r["frames"], list(range(n - 999, n + 1)))
+        r = c.call("capture.read", id=cid, first=n - 1001, count=5)   # backwards, by a mark
+        check(r["frames"], list(range(n - 1000, n - 995)))
+        r = c.call("capture.read", id=cid, first=n, count=5)
+        self.assertEqual((r["matched"], r["frames"]), (n, []))
+        ts = subprocess.run(["tcpdump", "-nn", "-r", path, "udp dst port 53"], check=True,
+                            capture_output=True, text=True).stdout.splitlines()
+        for _ in range(2):   # made, then kept
+            r = c.call("capture.read", id=cid, filter="udp dst port 53", first=len(ts) - 200,
+                       count=1000)
+            self.assertEqual((r["total"], r["matched"]), (n, len(ts)))
+            check(r["frames"], list(range(n - 1999, n + 1, 10)))
+        r = c.call("capture.read", id=cid, filter="udp dst port 2000", first=17, count=3)
+        self.assertEqual(r["matched"], n - len(ts))
+        check(r["frames"], [20, 22, 23])   # 1, 11, 21, ... go to port 53
+        d = c.call("capture.frame", id=cid, n=n)
+        self.assertEqual(bytes.fromhex(d["hex"]), data[-42:])
+        self.assertEqual(c.call("capture.frame", id=cid, n=1)["hex"], data[24 + 16:24 + 16 + 42].hex())
+        self.assertIsNone(p.poll())
+
+    def test_tshark_answer_to_its_asker(self):
+        """A client asks for tshark's decode and closes while tshark runs; another connects
+        (its connection may take the closed one's memory) and asks its own: it gets its own
+        answer and never the first one's, which goes nowhere."""
+        path = self.path("mixed.pcap")
+        wrpcap(path, mixed_frames())
+        p, sock = self.serve(tag="ft")
+        c = wirerate.connect(sock)
+        self.addCleanup(c.close)
+        with open(path, "rb") as fh:
+            cid = c.call("capture.open", name="mixed.pcap",
+                         data=base64.b64encode(fh.read()).decode())["id"]
+
+        def conn():
+            raw = socket.socket(socket.AF_UNIX)
+            raw.settimeout(40)
+            raw.connect(sock)
+            return raw, raw.makefile("rwb")
+
+        def ask(f, rid, n):
+            f.write(json.dumps({"jsonrpc": "2.0", "id": rid, "method": "capture.frame",
+                                "params": {"id": cid, "n": n, "tshark": True}}).encode() + b"\n")
+            f.flush()
+        for k in range(3):       # a few times: the memory is taken again, or not
+            ra, fa = conn()
+            ask(fa, f"a{k}", 2)
+            time.sleep(0.05)     # taken in: tshark runs
+            fa.close()
+            ra.close()
+            rb, fb = conn()
+            ask(fb, f"b{k}", 3)
+            msg = json.loads(fb.readline())
+            self.assertEqual(msg["id"], f"b{k}", msg)
+            self.assertEqual(msg["result"]["n"], 3)
+            self.assertEqual(msg["result"]["tshark"]["_source"]["layers"]["frame_raw"][0],
+                             msg["result"]["hex"])
+            # The first one's tshark (started earlier) is done by now, or soon.
+            rb.settimeout(2)
+            with self.assertRaises((socket.timeout, TimeoutError)):
+                extra = fb.readline()
+                self.fail(f"another client's answer: {extra[:200]}")
+            fb.close()
+            rb.close()
+        self.assertIsNone(p.poll())
+
     def test_stream_frame_is_dumps(self):
         yaml = self.write("streams.yaml", self.STREAMS)
         count = 4
@@ -370,21 +480,48 @@ streams:
     rate: 2 kpps
     latency: true
     udp: {src: 1001, dst: 2001}
+  - name: rawl
+    port: 0
+    size: 96
+    count: 20
+    rate: 2 kpps
+    latency: true
+    stack:
+      - eth: {type: 0x88b6}
+      - raw: {hex: "0001020304050607"}
 """)
         cid = c.call("capture.start", port=0, dir="rx")["id"]
         c.call("traffic.start")
         c.call("traffic.wait", timeout=30, _timeout=40)
         st = c.call("capture.status", id=cid)
-        self.assertEqual((st["state"], st["source"], st["written"]), ("done", "port", 80))
+        self.assertEqual((st["state"], st["source"], st["written"]), ("done", "port", 100))
         r = c.call("capture.read", id=cid, count=1000)
-        self.assertEqual((r["total"], r["matched"], len(r["frames"])), (80, 80, 80))
+        self.assertEqual((r["total"], r["matched"], len(r["frames"])), (100, 100, 100))
         names = [f["stream"] for f in r["frames"]]
-        self.assertEqual((names.count("marked"), names.count(None)), (50, 30))
+        self.assertEqual((names.count("marked"), names.count("rawl"), names.count(None)),
+                         (50, 20, 30))
         self.assertEqual({(f["len"], f["top"]) for f in r["frames"] if f["stream"] == "marked"},
                          {(124, "udp")})
         seqs = sorted(c.call("capture.frame", id=cid, n=f["n"])["stream"]["seq"]
                       for f in r["frames"] if f["stream"] == "marked")
         self.assertEqual(seqs, list(range(50)))
+        # The raw layer, which nothing on the wire names, read back by the loaded stream's
+        # layers: its 8 bytes after Ethernet, then the signature; laid out as streams.frame
+        # lays out the stream's frame of the same seq.
+        seqs = []
+        for f in (f for f in r["frames"] if f["stream"] == "rawl"):
+            d = c.call("capture.frame", id=cid, n=f["n"])
+            seqs.append(d["stream"]["seq"])
+            b = c.call("streams.frame", stream="rawl", frame=d["stream"]["seq"])
+            shape = [(y["proto"], y["off"], y["len"], [x["key"] for x in y["fields"]][:3])
+                     for y in d["layers"]]
+            self.assertEqual(shape, [(y["proto"], y["off"], y["len"],
+                                      [x["key"] for x in y["fields"]][:3]) for y in b["layers"]])
+            self.assertEqual([(y["proto"], y["off"], y["len"]) for y in d["layers"]][:2],
+                             [("eth", 0, 14), ("raw", 14, 8)], d["layers"])
+            self.assertEqual(d["hex"][28:44], "0001020304050607")
+            self.assertEqual(d["hex"][:28], b["hex"][:28])
+        self.assertEqual(sorted(seqs), list(range(20)))
         r = c.call("capture.read", id=cid, filter="udp dst port 2000", first=10, count=100)
         self.assertEqual((r["matched"], len(r["frames"])), (30, 20))
         self.assertTrue(all(f["stream"] is None for f in r["frames"]))

@@ -264,6 +264,8 @@ class TcpSet(TcpApiCase):
         # The Prometheus text (prometheus_client's own rendering) carries the same numbers.
         self.prometheus_check(c, st)
 
+        n = self.cleared(c)
+
         # Resumed: connections again.
         c.tcp_resume("web")
         self.assertTrue(wait_for(lambda: side(c.stats(), "web", "client")["attempted"] > n, 5))
@@ -273,6 +275,87 @@ class TcpSet(TcpApiCase):
         # After the run its counters stay readable, and tcp.set has nothing to change.
         self.assertGreater(side(c.stats(), "web", "client")["established"], n)
         self.assert_rpc(-32002, c.tcp_set, "web", rate=10)
+
+    def drained(self, c):
+        """Paused: every connection closed and out of TIME_WAIT on both sides."""
+        self.assertTrue(wait_for(lambda: all(side(c.stats(), "web", x)[g] == 0
+                                             for x in ("client", "server")
+                                             for g in ("active", "time_wait")),
+                                 THINK_S * 4 + 5), c.stats()["tcp"])
+
+    def cleared(self, c):
+        """stats.clear on the paused class (drained): every counter stats.get, tcp.stats
+        and hosts.counters report is 0, the gauges as they were; then they count exactly
+        what follows: pings Scapy sends into port 1's host from the namespace, and a
+        burst of connections that both sides count alike.  @return the connections."""
+        before = c.stats()
+        self.assertTrue(before["hosts"])
+        self.assertEqual(c.clear(), {"cleared": True})
+        st, t, hc = c.stats(), c.tcp_stats(histogram=True), c.host_counters()
+        self.assertTrue(st["cleared"])
+        for s_ in ("client", "server"):
+            for k, v in side(t, "web", s_).items():
+                if k == "histograms_ns":
+                    self.assertEqual({h: x["n"] for h, x in v.items()},
+                                     {"handshake": 0, "ttfb": 0, "complete": 0}, s_)
+                else:
+                    self.assertEqual(v, 0, (s_, k))     # active and time_wait: drained
+            self.assertEqual({k: v for k, v in side(t, "web", s_).items()
+                              if k != "histograms_ns"}, side(st, "web", s_))
+        for p in t["ports"]:
+            for k, v in p.items():
+                if k == "mem_bytes":
+                    self.assertGreater(v, 0)
+                elif k != "port":
+                    self.assertEqual(v, 0, (p["port"], k, t["ports"]))
+        # The hosts: counters zeroed, gauges (doc/api.md: hosts, hosts_pending, mem_bytes,
+        # gw4_*, gw6_*, ip6_*, *_state_*) as before the clear.
+        self.assertEqual([h["port"] for h in hc], [h["port"] for h in before["hosts"]])
+        for got in (hc, st["hosts"]):
+            for h, b in zip(got, before["hosts"]):
+                self.assertEqual((h["hosts"], h["up"]), (b["hosts"], b["up"]))
+                for k, v in h["counters"].items():
+                    gauge = (k in ("hosts", "hosts_pending", "mem_bytes") or "_state_" in k
+                             or k.startswith(("gw4_", "gw6_", "ip6_")))
+                    self.assertEqual(v, b["counters"][k] if gauge else 0, (h["port"], k))
+                self.assertGreater(b["counters"]["svc_rx"], 0)   # there was something
+
+        # What follows: N echo requests for port 1's host, sent by the kernel's af_packet
+        # into the veth end that is port 0's (it goes to port 1).
+        pings = 7
+        self.nsexec("/usr/bin/python3", "-c", f"""
+from scapy.all import Ether, IP, ICMP, sendp
+sendp([Ether(src="02:00:00:00:09:09", dst="02:00:00:00:02:01") /
+       IP(src="10.1.0.99", dst="10.1.1.1") / ICMP(id=77, seq=i) for i in range({pings})],
+      iface="{self.ifs[0]}", verbose=0)""")
+
+        def port1():
+            return [h for h in c.host_counters([1])][0]["counters"]
+        self.assertTrue(wait_for(lambda: port1()["echo4_answered"] >= pings, 5), port1())
+        time.sleep(0.3)
+        self.assertEqual(port1()["echo4_answered"], pings)
+        self.assertEqual([h for h in c.stats()["hosts"] if h["port"] == 1][0]["counters"]
+                         ["echo4_answered"], pings)
+        # A burst of connections, then paused and drained: both sides count the same.
+        c.tcp_resume("web")
+        self.assertTrue(wait_for(lambda: side(c.stats(), "web", "server")["established"]
+                                 >= 20, 10))
+        c.tcp_pause("web")
+        self.drained(c)
+        t = c.tcp_stats(histogram=True)
+        cl, sv = side(t, "web", "client"), side(t, "web", "server")
+        n = cl["established"]
+        self.assertGreaterEqual(n, 20)
+        for k in ("attempted", "established", "closed"):
+            self.assertEqual((cl[k], sv[k]), (n, n), k)
+        for x in (cl, sv):
+            self.assertEqual((x["tx_bytes"], x["rx_bytes"]), (BYTES * n, BYTES * n))
+        self.assertEqual(cl["histograms_ns"]["handshake"]["n"], n)
+        self.assertEqual(cl["histograms_ns"]["complete"]["n"], n)
+        self.assertGreaterEqual(cl["histograms_ns"]["complete"]["min"], THINK_S * 1e9 * 0.99)
+        self.assertLessEqual(sv["rx_segs"], cl["tx_segs"])
+        self.assertLessEqual(cl["tx_segs"] - sv["rx_segs"], cl["rexmit_segs"])
+        return n
 
     def prometheus_check(self, c, st):
         try:

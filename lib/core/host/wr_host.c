@@ -491,6 +491,25 @@ wr_hosts_counters(const struct wr_hosts *hs,
 	}
 }
 
+bool
+wr_hosts_counter_is_gauge(const char *name)
+{
+	static const char *const gauges[] = { "hosts", "hosts_pending",
+					      "mem_bytes" };
+	static const char *const prefixes[] = { "gw4_", "gw6_", "ip6_" };
+	size_t i;
+
+	for (i = 0; i < sizeof(gauges) / sizeof(gauges[0]); i++)
+		if (strcmp(name, gauges[i]) == 0)
+			return true;
+	/* state_counts() above */
+	for (i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		if (strncmp(name, prefixes[i], strlen(prefixes[i])) == 0)
+			return true;
+	/* wr_hosts_put_states() and DHCPv4's own, behind a module's name */
+	return strstr(name, "_state_") != NULL;
+}
+
 void
 wr_hosts_put_states(const struct wr_hosts *hs, enum wr_host_proto_id id,
 		    size_t state_off, const char *const *names, unsigned int n,

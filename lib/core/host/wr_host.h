@@ -346,6 +346,14 @@ void wr_hosts_counters(const struct wr_hosts *hs,
 		       void (*put)(void *ctx, const char *name, uint64_t v),
 		       void *ctx);
 /**
+ * Whether counter @p name of wr_hosts_counters() (or of the host service,
+ * whose own are all counters) is a gauge, a count of hosts or bytes now
+ * (hosts, hosts_pending, mem_bytes, the gateway and address states, a
+ * module's state_*), which stats.clear leaves alone.
+ */
+bool wr_hosts_counter_is_gauge(const char *name);
+
+/**
  * For a module's counters: its hosts counted by state, each count put as
  * "state_<names[i]>" for the @p n states; a host's state is the uint8_t at
  * @p state_off of its per-host state.  Hosts of groups without the module

@@ -2,6 +2,7 @@
 /* wr_tcp: the engine's arrays (connections, hash, wheel, locals, listeners), made once at create; counters, histograms and control requests. */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -464,6 +465,41 @@ wr_tcp_counters_add(struct wr_tcp_counters *a, const struct wr_tcp_counters *b)
 
 	for (size_t i = 0; i < sizeof(*a) / sizeof(uint64_t); i++)
 		x[i] += y[i];
+}
+
+/* A baseline taken earlier by the same reader: never above the counter,
+ * but a snapshot of counters the lcores write one by one may be. */
+static uint64_t
+sub0(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : 0;
+}
+
+void
+wr_tcp_counters_sub(struct wr_tcp_counters *a, const struct wr_tcp_counters *b)
+{
+	uint64_t *x = (uint64_t *)a;
+	const uint64_t *y = (const uint64_t *)b;
+	size_t i;
+
+	for (i = 0; i < sizeof(*a) / sizeof(uint64_t); i++)
+		if (i != offsetof(struct wr_tcp_counters, active) / sizeof(uint64_t) &&
+		    i != offsetof(struct wr_tcp_counters, time_wait) / sizeof(uint64_t))
+			x[i] = sub0(x[i], y[i]);
+}
+
+void
+wr_tcp_port_counters_sub(struct wr_tcp_port_counters *a,
+			 const struct wr_tcp_port_counters *b)
+{
+	uint64_t *x = (uint64_t *)a;
+	const uint64_t *y = (const uint64_t *)b;
+	size_t i;
+
+	for (i = 0; i < sizeof(*a) / sizeof(uint64_t); i++)
+		if (i != offsetof(struct wr_tcp_port_counters, mem_bytes) /
+		    sizeof(uint64_t))
+			x[i] = sub0(x[i], y[i]);
 }
 
 void

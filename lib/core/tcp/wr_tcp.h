@@ -292,6 +292,16 @@ void wr_tcp_counters_add(struct wr_tcp_counters *a,
 			 const struct wr_tcp_counters *b);
 
 /**
+ * Take an earlier snapshot @p b out of @p a (stats.clear's baseline): every
+ * counter, saturating at 0; the gauges (active, time_wait) are kept.
+ */
+void wr_tcp_counters_sub(struct wr_tcp_counters *a,
+			 const struct wr_tcp_counters *b);
+/** The same for an engine's counters; mem_bytes (a size) is kept. */
+void wr_tcp_port_counters_sub(struct wr_tcp_port_counters *a,
+			      const struct wr_tcp_port_counters *b);
+
+/**
  * Every counter of @p c by name, in doc/tcp.md's order (for --json,
  * stats.get, Prometheus: one list, so the outputs agree).
  */

@@ -356,6 +356,9 @@ server_free(struct server *s)
 	if (s->loaded)
 		wr_stream_file_free(&s->f);
 	free(s->base_hist);
+	for (i = 0; i < WR_PORTS_MAX; i++)
+		json_decref(s->base_hosts[i]);
+	wr_tcp_read_base_free(&s->base_tcp);
 	free(s->source);
 	for (i = 0; i < s->n_jobs; i++)
 		wr_srv_job_free(s->jobs[i]);

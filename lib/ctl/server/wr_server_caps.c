@@ -227,6 +227,7 @@ wr_srv_caps_forget(struct server *s)
 		cap_end(s, i);
 		cap_unlink(c, c->lim.files > 1 ? c->lim.files : 1);
 		wr_filter_free(&c->filter);
+		wr_srv_cap_index_free(c);
 		memset(c, 0, sizeof(*c));
 	}
 	if (*s->stop && s->cap_dir_made)

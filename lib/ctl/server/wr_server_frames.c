@@ -179,7 +179,7 @@ wr_srv_m_frame(struct call *k)
 
 /* ---- captures read (capture.open, capture.read, capture.frame) ---- */
 
-static bool conn_alive(const struct server *s, const struct conn *c);
+static struct conn *conn_of(const struct server *s, unsigned int id);
 
 /* Most bytes of one uploaded file: 64 MiB, a capture a page reads a page
  * of frames at a time (and 64 such files fit in a small /tmp). */
@@ -189,71 +189,6 @@ static bool conn_alive(const struct server *s, const struct conn *c);
 #define UPLOAD_PART_MAX (700u << 10)
 #define READ_COUNT_DEFAULT 200
 #define READ_COUNT_MAX 1000
-
-/* One record of a capture's files, as a walk meets it. */
-struct rec {
-	uint64_t n;                  /* 1-based, across a ring's files */
-	const struct pcap_pkthdr *h;
-	const uint8_t *data;
-	double t;                    /* seconds since the first record */
-};
-
-typedef int rec_fn(void *arg, const struct rec *r);
-
-/*
- * Every record of capture @p c (each file of its ring in turn) through
- * @p fn until it returns non-zero.  @return 0 (or fn's value), or -EINVAL
- * with what libpcap said and the record's number in @p why.
- */
-static int
-cap_walk(const struct srv_cap *c, rec_fn *fn, void *arg, char *why, size_t why_len)
-{
-	char path[WR_CAP_PATH_MAX + 16], errbuf[PCAP_ERRBUF_SIZE];
-	uint32_t k, parts = c->lim.files > 1 ? c->lim.files : 1;
-	const struct pcap_pkthdr *h;
-	struct timespec t0 = { 0, 0 };
-	struct rec r = { 0 };
-	const u_char *data;
-	struct stat sb;
-	pcap_t *p;
-	int rc = 0, got;
-
-	for (k = 0; k < parts && rc == 0; k++) {
-		if (wr_cap_file_name(c->file, k, c->lim.files, path, sizeof(path)) != 0 ||
-		    stat(path, &sb) != 0 || sb.st_size == 0)
-			continue; /* a name reserved that the ring never wrote */
-		p = pcap_open_offline_with_tstamp_precision(path, PCAP_TSTAMP_PRECISION_NANO,
-							    errbuf);
-		if (p == NULL) {
-			snprintf(why, why_len, "%s", errbuf);
-			return -EINVAL;
-		}
-		if (pcap_datalink(p) != DLT_EN10MB) {
-			snprintf(why, why_len, "link type %s, expected Ethernet (EN10MB)",
-				 pcap_datalink_val_to_name(pcap_datalink(p)) ?: "unknown");
-			pcap_close(p);
-			return -EINVAL;
-		}
-		while (rc == 0 && (got = pcap_next_ex(p, (struct pcap_pkthdr **)&h, &data)) == 1) {
-			r.n++;
-			if (r.n == 1) {
-				t0.tv_sec = h->ts.tv_sec;
-				t0.tv_nsec = h->ts.tv_usec; /* ns: nanosecond precision asked */
-			}
-			r.h = h;
-			r.data = data;
-			r.t = (double)(h->ts.tv_sec - t0.tv_sec) +
-			      (double)((long)h->ts.tv_usec - t0.tv_nsec) / 1e9;
-			rc = fn(arg, &r);
-		}
-		if (rc == 0 && got == PCAP_ERROR) {
-			snprintf(why, why_len, "record %" PRIu64 ": %s", r.n + 1, pcap_geterr(p));
-			rc = -EINVAL;
-		}
-		pcap_close(p);
-	}
-	return rc;
-}
 
 /* The capture a request's "id" names, done (a file to read), or NULL
  * (replied). */
@@ -278,14 +213,6 @@ cap_done(struct call *k, const char *method)
 	return c;
 }
 
-/* capture.open's check of a whole upload: libpcap reads every record. */
-static int
-count_rec(void *arg, const struct rec *r)
-{
-	*(uint64_t *)arg = r->n;
-	return 0;
-}
-
 /* The upload @p name of this connection under way, or NULL. */
 static struct srv_cap *
 upload_of(struct call *k, const char *name, unsigned int *id)
@@ -293,7 +220,7 @@ upload_of(struct call *k, const char *name, unsigned int *id)
 	for (*id = 0; *id < SRV_CAPS_MAX; (*id)++) {
 		struct srv_cap *c = &k->s->caps[*id];
 
-		if (c->used && c->uploading && c->up_conn == k->c &&
+		if (c->used && c->uploading && c->up_conn == k->c->id &&
 		    strcmp(c->up_name, name) == 0)
 			return c;
 	}
@@ -305,6 +232,7 @@ static void
 upload_drop(struct srv_cap *c)
 {
 	unlink(c->file);
+	wr_srv_cap_index_free(c);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -356,7 +284,11 @@ upload_part(struct call *k, struct srv_cap *c, unsigned int id, const char *b64,
 		return 0;
 	c->state = CAP_DONE;
 	c->uploading = false;
-	if (cap_walk(c, count_rec, &recs, why, sizeof(why)) != 0 || recs == 0) {
+	/* libpcap reads every record once: a bad file is said now, and
+	 * the index is made. */
+	if (wr_srv_cap_index(c, why, sizeof(why)) == 0)
+		recs = c->idx->n;
+	if (c->idx == NULL || recs == 0) {
 		if (recs == 0 && why[0] == '\0')
 			snprintf(why, sizeof(why), "no record");
 		wr_srv_reply_error(k->s, k->c, k->id, WR_RPC_E_PARAMS, NULL,
@@ -383,7 +315,7 @@ upload_new(struct call *k, const char *name, const char *b64, unsigned int *id)
 	/* Uploads their clients left half-way hold no slot. */
 	for (*id = 0; *id < SRV_CAPS_MAX; (*id)++)
 		if (s->caps[*id].used && s->caps[*id].uploading &&
-		    !conn_alive(s, s->caps[*id].up_conn))
+		    conn_of(s, s->caps[*id].up_conn) == NULL)
 			upload_drop(&s->caps[*id]);
 	for (*id = 0; *id < SRV_CAPS_MAX && s->caps[*id].used; (*id)++)
 		;
@@ -421,7 +353,7 @@ upload_new(struct call *k, const char *name, const char *b64, unsigned int *id)
 	 * last part: not listed as readable meanwhile. */
 	c->state = CAP_DONE;
 	c->uploading = true;
-	c->up_conn = k->c;
+	c->up_conn = k->c->id;
 	snprintf(c->up_name, sizeof(c->up_name), "%s", name);
 	return c;
 }
@@ -466,90 +398,150 @@ wr_srv_m_cap_open(struct call *k)
 			 "bytes", (json_int_t)c->st.bytes, "frames", (json_int_t)c->st.written);
 }
 
-struct read_ctx {
-	const struct wr_stream_file *f; /* the loaded streams' names, or NULL */
-	struct wr_filter *flt;
-	uint64_t first, count, total, matched;
-	json_t *frames;
-	struct wr_dissect *d;
-};
-
-static int
-read_rec(void *arg, const struct rec *r)
+/* The loaded streams' raw layers, which nothing on the wire names: a
+ * capture's frames are walked past them as the RX path walks its echoes
+ * (wr_eng_rx_hints()), so that the signature after them is found.  Made
+ * at the first read after a load (a capture may be read with no run). */
+static const struct wr_pkt_hints *
+cap_hints(struct server *s)
 {
-	struct read_ctx *x = arg;
-	const char *sn;
-	uint64_t i;
+	uint32_t i;
 
-	x->total++;
-	if (x->flt != NULL && !wr_filter_match(x->flt, r->data, r->h->caplen, r->h->len))
-		return 0;
-	i = x->matched++;
-	if (i < x->first || i - x->first >= x->count)
-		return 0;
-	wr_dissect_frame(r->data, r->h->caplen, NULL, x->d);
-	sn = sig_stream_name(x->f, x->d);
-	json_array_append_new(x->frames, json_pack(
-		"{s:I, s:f, s:I, s:I, s:o, s:s, s:o}", "n", (json_int_t)r->n, "t", r->t,
-		"len", (json_int_t)r->h->len, "caplen", (json_int_t)r->h->caplen,
-		"stream", sn != NULL ? json_string(sn) : json_null(),
-		"summary", x->d->summary, "top",
-		x->d->top != NULL ? json_string(x->d->top->name) : json_null()));
-	return 0;
+	if (!s->loaded)
+		return NULL;
+	if (s->cap_hints_ok)
+		return &s->cap_hints;
+	memset(&s->cap_hints, 0, sizeof(s->cap_hints));
+	for (i = 0; i < s->f.n_streams; i++) {
+		const struct wr_stream *st = &s->f.streams[i];
+		struct wr_frame_tmpl *t = NULL;
+		struct wr_pkt_raw raw;
+		struct wr_error err;
+
+		if (st->replay != NULL || st->n_layers == 0)
+			continue;
+		wr_error_clear(&err);
+		if (wr_frame_tmpl_create(st, i, &t, &err) >= 0 &&
+		    wr_frame_tmpl_rx_hint(t, &raw) == 0)
+			(void)wr_pkt_hints_add(&s->cap_hints, &raw); /* past 8: not found */
+		wr_frame_tmpl_free(t);
+	}
+	s->cap_hints_ok = true;
+	return &s->cap_hints;
+}
+
+/*
+ * A capture's frame decoded into d[0] or d[1] (which is returned): by the
+ * walk, past the loaded streams' raw layers; a frame carrying the
+ * signature of a loaded stream built from a stack is then decoded by that
+ * stream's layers, as streams.frame decodes it (options, raw bytes where
+ * the builder put them), when they put the same signature where the walk
+ * found it: a frame changed on its way (a tag taken off) stays the walk's.
+ */
+static const struct wr_dissect *
+cap_dissect(struct server *s, const uint8_t *frame, uint32_t len,
+	    struct wr_dissect *d[2])
+{
+	const struct wr_stream *st;
+	uint32_t i;
+
+	wr_dissect_frame(frame, len, cap_hints(s), d[0]);
+	if (!d[0]->has_sig || !s->loaded)
+		return d[0];
+	i = WR_SIG_STREAM(d[0]->sig.stream_id);
+	if (i >= s->f.n_streams)
+		return d[0];
+	st = &s->f.streams[i];
+	if (st->replay != NULL || st->n_layers == 0 ||
+	    wr_dissect_built(frame, len, st->layers, st->n_layers, d[1]) != 0 ||
+	    !d[1]->has_sig || d[1]->sig.stream_id != d[0]->sig.stream_id ||
+	    d[1]->sig.seq != d[0]->sig.seq)
+		return d[0];
+	return d[1];
+}
+
+/* One line of capture.read's page for record @p r. */
+static json_t *
+read_line(struct server *s, const struct rec *r, struct wr_dissect *dd[2])
+{
+	const struct wr_dissect *d = cap_dissect(s, r->data, r->h->caplen, dd);
+	const char *sn = sig_stream_name(s->loaded ? &s->f : NULL, d);
+
+	return json_pack("{s:I, s:f, s:I, s:I, s:o, s:s, s:o}", "n", (json_int_t)r->n,
+			 "t", r->t, "len", (json_int_t)r->h->len, "caplen",
+			 (json_int_t)r->h->caplen, "stream",
+			 sn != NULL ? json_string(sn) : json_null(), "summary",
+			 d->summary, "top",
+			 d->top != NULL ? json_string(d->top->name) : json_null());
 }
 
 /* capture.read: a page of a capture's records (those a filter takes),
- * each in one line. */
+ * each in one line.  The capture's index (made at its first read) gives
+ * the totals and each record's place, a filter's matches are kept: a
+ * page reads its own records, whatever the capture's size. */
 json_t *
 wr_srv_m_cap_read(struct call *k)
 {
 	const char *expr = wr_rpc_str(k->req, "filter");
-	struct read_ctx x = { .first = wr_rpc_uint(k->req, "first", 0),
-			      .count = wr_rpc_uint(k->req, "count", READ_COUNT_DEFAULT) };
+	uint64_t first = wr_rpc_uint(k->req, "first", 0);
+	uint64_t count = wr_rpc_uint(k->req, "count", READ_COUNT_DEFAULT);
 	char why[WR_FILTER_EXPR_MAX + PCAP_ERRBUF_SIZE + 64] = "";
+	struct cap_reader rd = { 0 };
+	const struct cap_match *m = NULL;
+	struct wr_dissect *d[2] = { NULL, NULL };
+	uint64_t matched, i, n;
 	struct wr_filter flt;
 	struct srv_cap *c;
-	json_t *res = NULL;
+	json_t *res = NULL, *frames = NULL, *line;
 	int rc;
 
 	if ((c = cap_done(k, "capture.read")) == NULL)
 		return NULL;
-	if (x.count > READ_COUNT_MAX) {
+	if (count > READ_COUNT_MAX) {
 		wr_srv_reply_error(k->s, k->c, k->id, WR_RPC_E_PARAMS, NULL,
 				   "capture.read: count: at most %u frames a call, got %" PRIu64,
-				   READ_COUNT_MAX, x.count);
+				   READ_COUNT_MAX, count);
 		return NULL;
 	}
 	memset(&flt, 0, sizeof(flt));
-	if (expr != NULL && expr[0] != '\0') {
-		if (wr_filter_compile(&flt, expr, why, sizeof(why)) != 0) {
-			wr_srv_reply_error(k->s, k->c, k->id, WR_RPC_E_PARAMS, NULL,
-					   "capture.read: filter: %s", why);
-			return NULL;
+	if (expr != NULL && expr[0] != '\0' &&
+	    wr_filter_compile(&flt, expr, why, sizeof(why)) != 0) {
+		wr_srv_reply_error(k->s, k->c, k->id, WR_RPC_E_PARAMS, NULL,
+				   "capture.read: filter: %s", why);
+		return NULL;
+	}
+	frames = json_array();
+	d[0] = malloc(sizeof(*d[0]));
+	d[1] = malloc(sizeof(*d[1]));
+	rc = frames == NULL || d[0] == NULL || d[1] == NULL ? -ENOMEM :
+		wr_srv_cap_index(c, why, sizeof(why));
+	if (rc == 0 && expr != NULL && expr[0] != '\0')
+		m = wr_srv_cap_matches(c, &flt, expr, why, sizeof(why), &rc);
+	rd.c = c;
+	matched = m != NULL ? m->n : rc == 0 ? c->idx->n : 0;
+	for (i = first; rc == 0 && i < matched && i - first < count; i++) {
+		n = m != NULL ? m->rec[i] : i + 1;
+		rc = wr_srv_cap_reader_get(&rd, n, why, sizeof(why));
+		if (rc == 0) {
+			line = read_line(k->s, &rd.r, d);
+			rc = line == NULL || json_array_append_new(frames, line) != 0 ?
+				-ENOMEM : 0;
 		}
-		x.flt = &flt;
 	}
-	x.f = k->s->loaded ? &k->s->f : NULL;
-	x.frames = json_array();
-	x.d = malloc(sizeof(*x.d));
-	if (x.d == NULL || x.frames == NULL) {
-		wr_srv_reply_error(k->s, k->c, k->id, WR_RPC_E_INTERNAL, NULL,
-				   "capture.read: out of memory");
-		json_decref(x.frames);
-		goto out;
-	}
-	rc = cap_walk(c, read_rec, &x, why, sizeof(why));
+	wr_srv_cap_reader_close(&rd);
 	if (rc != 0) {
-		wr_srv_reply_error(k->s, k->c, k->id, WR_RPC_E_ENGINE, NULL,
-				   "capture.read: %s", why);
-		json_decref(x.frames);
+		wr_srv_reply_error(k->s, k->c, k->id, rc == -ENOMEM ? WR_RPC_E_INTERNAL :
+				   WR_RPC_E_ENGINE, NULL, "capture.read: %s",
+				   rc == -ENOMEM ? "out of memory" : why);
+		json_decref(frames);
 		goto out;
 	}
-	res = json_pack("{s:I, s:I, s:I, s:o}", "total", (json_int_t)x.total,
-			"matched", (json_int_t)x.matched, "first", (json_int_t)x.first,
-			"frames", x.frames);
+	res = json_pack("{s:I, s:I, s:I, s:o}", "total", (json_int_t)c->idx->n,
+			"matched", (json_int_t)matched, "first", (json_int_t)first,
+			"frames", frames);
 out:
-	free(x.d);
+	free(d[0]);
+	free(d[1]);
 	wr_filter_free(&flt);
 	return res;
 }
@@ -595,7 +587,8 @@ find_rec(void *arg, const struct rec *r)
 struct srv_frames {
 	struct tshark_job {
 		pid_t pid;               /* 0: free */
-		struct conn *c;          /* who asked (compared, not read, once gone) */
+		unsigned int conn_id;    /* who asked: its connection's id (never
+					  * reused, unlike its address) */
 		json_t *id;
 		json_t *res;             /* our decode, tshark's added when done */
 		uint64_t deadline_ms;
@@ -714,7 +707,7 @@ tshark_start(struct call *k, const struct find_ctx *x, json_t *res)
 				   "capture.frame: cannot run %s: %s", tpath, strerror(rc));
 		return -1;
 	}
-	j->c = k->c;
+	j->conn_id = k->c->id;
 	j->id = json_incref(k->id != NULL ? k->id : json_null());
 	j->res = res;
 	j->deadline_ms = wr_srv_now_ms() + TSHARK_MS;
@@ -722,15 +715,17 @@ tshark_start(struct call *k, const struct find_ctx *x, json_t *res)
 }
 
 /* Whether @p c is still a connection of the server's. */
-static bool
-conn_alive(const struct server *s, const struct conn *c)
+/* The open connection of id @p id, or NULL: a pending answer finds its
+ * client by the id, as a closed connection's memory may be a new one's. */
+static struct conn *
+conn_of(const struct server *s, unsigned int id)
 {
-	const struct conn *x;
+	struct conn *x;
 
 	for (x = s->conns; x != NULL; x = x->next)
-		if (x == c && x->fd >= 0)
-			return true;
-	return false;
+		if (x->id == id && x->fd >= 0)
+			return x;
+	return NULL;
 }
 
 /* tshark's output: its one packet's object (-T json writes an array). */
@@ -769,6 +764,7 @@ wr_srv_frames_tick(struct server *s)
 
 	for (i = 0; s->frames != NULL && i < TSHARK_MAX; i++) {
 		struct tshark_job *j = &s->frames->job[i];
+		struct conn *c;
 		json_t *t = NULL;
 		pid_t r;
 
@@ -790,13 +786,13 @@ wr_srv_frames_tick(struct server *s)
 		} else {
 			t = tshark_read(j->out, why, sizeof(why));
 		}
-		if (conn_alive(s, j->c)) {
+		if ((c = conn_of(s, j->conn_id)) != NULL) {
 			if (t != NULL) {
 				json_object_set_new(j->res, "tshark", t);
-				wr_srv_conn_send(s, j->c, wr_rpc_reply_result(j->id, j->res));
+				wr_srv_conn_send(s, c, wr_rpc_reply_result(j->id, j->res));
 			} else {
 				json_decref(j->res);
-				wr_srv_reply_error(s, j->c, j->id, WR_RPC_E_ENGINE, NULL,
+				wr_srv_reply_error(s, c, j->id, WR_RPC_E_ENGINE, NULL,
 						   "capture.frame: %s", why);
 			}
 		} else {
@@ -817,25 +813,39 @@ wr_srv_m_cap_frame(struct call *k)
 {
 	struct find_ctx x = { .want = wr_rpc_uint(k->req, "n", 0) };
 	char why[PCAP_ERRBUF_SIZE + 128] = "";
-	struct wr_dissect *d = NULL;
+	struct wr_dissect *d[2] = { NULL, NULL };
+	const struct wr_dissect *dd;
 	struct srv_cap *c;
 	json_t *res = NULL;
 	int rc;
 
 	if ((c = cap_done(k, "capture.frame")) == NULL)
 		return NULL;
-	rc = cap_walk(c, find_rec, &x, why, sizeof(why));
+	rc = wr_srv_cap_index(c, why, sizeof(why));
+	if (rc == 0) {
+		struct cap_reader rd = { .c = c };
+
+		rc = wr_srv_cap_reader_get(&rd, x.want, why, sizeof(why));
+		if (rc == 0)
+			rc = find_rec(&x, &rd.r) < 0 ? -ENOMEM : 0;
+		wr_srv_cap_reader_close(&rd);
+		if (rc == -ENOENT)
+			rc = 0;  /* not found */
+		else if (rc == -ENOMEM)
+			snprintf(why, sizeof(why), "out of memory");
+	}
 	if (rc < 0 || !x.found) {
 		wr_srv_reply_error(k->s, k->c, k->id, rc < 0 ? WR_RPC_E_ENGINE : WR_RPC_E_NOTFOUND,
 				   NULL, "capture.frame: %s%s", rc < 0 ? why : "n: no record ",
 				   rc < 0 ? "" : "of that number (records are numbered from 1)");
 		goto out;
 	}
-	d = malloc(sizeof(*d));
-	if (d == NULL)
+	d[0] = malloc(sizeof(*d[0]));
+	d[1] = malloc(sizeof(*d[1]));
+	if (d[0] == NULL || d[1] == NULL)
 		goto out;
-	wr_dissect_frame(x.bytes, x.caplen, NULL, d);
-	res = wr_dissect_json(d, x.bytes, sig_stream_name(k->s->loaded ? &k->s->f : NULL, d));
+	dd = cap_dissect(k->s, x.bytes, x.caplen, d);
+	res = wr_dissect_json(dd, x.bytes, sig_stream_name(k->s->loaded ? &k->s->f : NULL, dd));
 	if (res == NULL)
 		goto out;
 	json_object_set_new(res, "n", json_integer((json_int_t)x.n));
@@ -847,7 +857,8 @@ wr_srv_m_cap_frame(struct call *k)
 		res = NULL; /* answered when tshark is done */
 	}
 out:
-	free(d);
+	free(d[0]);
+	free(d[1]);
 	free(x.bytes);
 	return res;
 }

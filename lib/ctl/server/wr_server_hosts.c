@@ -135,12 +135,69 @@ wr_srv_m_hosts_list(struct call *k)
 	return res;
 }
 
+/* Port entry @p j (wr_hosts_view_counters()'s) since stats.clear: its
+ * counters less the baseline, the gauges as they are.  The service's
+ * counters are its thread's and never written from here. */
+static void
+hosts_sub(const struct server *s, json_t *j)
+{
+	json_int_t p = json_integer_value(json_object_get(j, "port"));
+	json_t *c = json_object_get(j, "counters"), *v;
+	const char *name;
+
+	if (!s->have_base || p < 0 || p >= WR_PORTS_MAX ||
+	    s->base_hosts[p] == NULL)
+		return;
+	json_object_foreach(c, name, v) {
+		json_int_t x = json_integer_value(v), b;
+
+		if (wr_hosts_counter_is_gauge(name))
+			continue;
+		b = json_integer_value(json_object_get(s->base_hosts[p], name));
+		json_integer_set(v, x > b ? x - b : 0);
+	}
+}
+
+int
+wr_srv_hosts_base(struct server *s, json_t *base[WR_PORTS_MAX],
+		  unsigned int *port)
+{
+	unsigned int p, q;
+	json_t *j;
+	int rc;
+
+	for (p = 0; p < WR_PORTS_MAX; p++)
+		base[p] = NULL;
+	for (p = 0; p < s->e->n_ports && p < WR_PORTS_MAX; p++) {
+		if (svc_of(s, p) == NULL)
+			continue;
+		j = wr_hosts_read_counters(svc_of(s, p), specs_of(s), p, &rc);
+		if (j == NULL) {
+			for (q = 0; q < p; q++) {
+				json_decref(base[q]);
+				base[q] = NULL;
+			}
+			*port = p;
+			return rc;
+		}
+		base[p] = json_incref(json_object_get(j, "counters"));
+		json_decref(j);
+	}
+	return 0;
+}
+
 json_t *
 wr_srv_hosts_json(struct server *s)
 {
+	json_t *a, *j;
+	size_t i;
+
 	if (!s->built || s->sess.hosts == NULL)
 		return NULL;
-	return wr_hosts_read_json(s->sess.hosts, specs_of(s), s->e->n_ports);
+	a = wr_hosts_read_json(s->sess.hosts, specs_of(s), s->e->n_ports);
+	json_array_foreach(a, i, j)
+		hosts_sub(s, j);
+	return a;
 }
 
 json_t *
@@ -174,6 +231,7 @@ wr_srv_m_hosts_counters(struct call *k)
 						   "out of memory");
 			return NULL;
 		}
+		hosts_sub(s, j);
 		json_array_append_new(a, j);
 	}
 	return json_pack("{s:o}", "ports", a);

@@ -39,6 +39,7 @@
 #include "wr_rtt.h"
 #include "wr_server.h"
 #include "wr_session.h"
+#include "wr_tcp_read.h"
 #include "wr_clock_eal.h"
 #include "wr_yaml.h"
 
@@ -286,6 +287,14 @@ struct server {
 	struct wr_report_row base_streams[WR_STREAMS_MAX];
 	uint64_t base_elapsed_ns;
 	struct wr_latency *base_hist;  /* per stream, WR_STREAMS_MAX, when cleared */
+	/* The loaded streams' raw layers for reading captures (made at the
+	 * first read after a load; cap_hints_ok false: to be made). */
+	struct wr_pkt_hints cap_hints;
+	bool cap_hints_ok;
+	/* The services' own: each port's hosts counters by name (NULL: no
+	 * hosts there), the TCP classes' and engines' counters. */
+	json_t *base_hosts[WR_PORTS_MAX];
+	struct wr_tcp_read_base base_tcp;
 	/* Events, by sequence number (seq % EVENTS_MAX). */
 	json_t *ev[EVENTS_MAX];
 	uint64_t ev_seq;             /* sequence of the last event, 0: none */
@@ -313,9 +322,12 @@ struct server {
 		/* capture.open's: a file a client sent, in parts (uploading
 		 * until the last), by connection and name. */
 		bool uploading;
-		const struct conn *up_conn;
+		unsigned int up_conn;    /* its connection's id (never reused) */
 		uint32_t up_part;
 		char up_name[128];
+		/* Where its records are, and the filters' matches (made at
+		 * the first read; wr_server_frames.c). */
+		struct cap_index *idx;
 	} caps[SRV_CAPS_MAX];
 	char cap_dir[WR_CAP_PATH_MAX - 64]; /* room for /capture-N-K.pcapng */
 	struct srv_frames *frames;   /* capture.frame's tshark children (wr_server_frames.c) */
@@ -491,10 +503,91 @@ json_t *wr_srv_m_cap_frame(struct call *k);
 void wr_srv_frames_tick(struct server *s);
 void wr_srv_frames_free(struct server *s);
 
+/* wr_server_capidx.c */
+/* One record of a capture's files, as a walk meets it. */
+struct rec {
+	uint64_t n;                  /* 1-based, across a ring's files */
+	const struct pcap_pkthdr *h;
+	const uint8_t *data;
+	double t;                    /* seconds since the first record */
+};
+
+typedef int rec_fn(void *arg, const struct rec *r);
+
+/* A mark at each file's first record and every IDX_STEP-th after it in
+ * that file: record n is at most IDX_STEP - 1 reads past the last mark
+ * at or before it.  1,000,000 records: 15,625 marks, 375 KB. */
+#define IDX_STEP 64
+/* The filters whose matches a capture keeps (what the page's filter box
+ * had lately); the least recently used goes. */
+#define IDX_FILTERS 4
+
+struct cap_mark {
+	uint64_t rec;       /* its record's number */
+	uint64_t off;       /* where libpcap reads that record from */
+	uint32_t file;      /* in the ring's file of this index */
+};
+
+struct cap_match {
+	char *expr;         /* NULL: free */
+	uint64_t n;         /* records it takes */
+	uint64_t *rec;      /* their numbers, ascending */
+	uint64_t used;
+};
+
+struct cap_index {
+	uint64_t n;                 /* records */
+	long t0_s, t0_ns;           /* the first record's time */
+	struct cap_mark *mark;
+	uint64_t n_marks, cap_marks;
+	struct cap_match match[IDX_FILTERS];
+	uint64_t clock;
+};
+
+/* Reading records by number through the index: one file open at a time,
+ * read forward from where it stands when the record is ahead within its
+ * mark, else from the mark. */
+struct cap_reader {
+	const struct srv_cap *c;
+	pcap_t *p;
+	uint32_t file;
+	uint64_t next;          /* the record pcap_next_ex() gives next */
+	struct rec r;
+};
+
+/*
+ * Every record of capture @p c (each file of its ring in turn) through
+ * @p fn until it returns non-zero.  @return 0 (or fn's value), or -EINVAL
+ * with what libpcap said and the record's number in @p why.
+ */
+int wr_srv_cap_walk(const struct srv_cap *c, rec_fn *fn, void *arg, char *why,
+		    size_t why_len);
+/** Capture @p c's index, made if it has none.  @return 0, -EINVAL (why),
+ * -ENOMEM. */
+int wr_srv_cap_index(struct srv_cap *c, char *why, size_t why_len);
+/** Forget capture @p c's index (before its slot is cleared). */
+void wr_srv_cap_index_free(struct srv_cap *c);
+/** Record @p n (1-based) of @p rd's indexed capture into rd->r (valid
+ * until the next read).  @return 0, -ENOENT (no such record), -EINVAL. */
+int wr_srv_cap_reader_get(struct cap_reader *rd, uint64_t n, char *why,
+			  size_t why_len);
+void wr_srv_cap_reader_close(struct cap_reader *rd);
+/** The records filter @p flt (its text @p expr) takes in indexed capture
+ * @p c, kept by the text.  NULL with @p *rc -EINVAL (why) or -ENOMEM. */
+const struct cap_match *wr_srv_cap_matches(struct srv_cap *c,
+					   struct wr_filter *flt,
+					   const char *expr, char *why,
+					   size_t why_len, int *rc);
+
 /* wr_server_hosts.c */
 /** stats.get's "hosts": hosts.counters' entry of each port with hosts
  * (a port whose service did not answer is left out); NULL: no hosts. */
 json_t *wr_srv_hosts_json(struct server *s);
+/** stats.clear: each port's hosts counters now, into @p base (the ports
+ * without hosts NULL).  @return 0; -ETIMEDOUT (@p *port did not answer:
+ * @p base then empty), -ENOMEM. */
+int wr_srv_hosts_base(struct server *s, json_t *base[WR_PORTS_MAX],
+		      unsigned int *port);
 json_t *wr_srv_m_hosts_counters(struct call *k);
 json_t *wr_srv_m_hosts_list(struct call *k);
 

@@ -162,12 +162,44 @@ json_t *
 wr_srv_m_clear(struct call *k)
 {
 	struct server *s = k->s;
+	struct wr_tcp_read_base tcp = { 0 };
+	json_t *hosts[WR_PORTS_MAX];
 	struct wr_report_view *v;
-	unsigned int i;
+	unsigned int i, port = 0;
+	int rc;
 
 	if (wr_srv_bench_busy(k) || !wr_srv_owns(s, k->c, k->id, wr_srv_ports_of(s, NULL)))
 		return NULL;
 	if (s->built) {
+		/* The services' counters first: a hosts' service that does
+		 * not answer leaves every baseline as it was. */
+		rc = wr_srv_hosts_base(s, hosts, &port);
+		if (rc == 0) {
+			rc = wr_tcp_read_base_take(&s->sess, s->e->n_ports, &tcp);
+			if (rc != 0)
+				for (i = 0; i < WR_PORTS_MAX; i++)
+					json_decref(hosts[i]);
+		}
+		if (rc == -ETIMEDOUT) {
+			wr_srv_reply_error(s, k->c, k->id, WR_RPC_E_ENGINE,
+					   json_pack("{s:i, s:i}", "port", port,
+						     "errno", ETIMEDOUT),
+					   "the hosts' service of port %u did "
+					   "not answer within %u ms: nothing "
+					   "cleared", port, WR_HOST_SVC_READ_MS);
+			return NULL;
+		}
+		if (rc != 0) {
+			wr_srv_reply_error(s, k->c, k->id, WR_RPC_E_INTERNAL,
+					   NULL, "out of memory");
+			return NULL;
+		}
+		for (i = 0; i < WR_PORTS_MAX; i++) {
+			json_decref(s->base_hosts[i]);
+			s->base_hosts[i] = hosts[i];
+		}
+		wr_tcp_read_base_free(&s->base_tcp);
+		s->base_tcp = tcp;
 		v = snapshot(s);
 		memcpy(s->base_ports, v->ports, v->n_ports * sizeof(*v->ports));
 		/* The devices' own counters are read at the end of a run

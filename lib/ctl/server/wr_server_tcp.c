@@ -18,7 +18,8 @@ wr_srv_tcp_json(struct server *s, bool hist)
 {
 	if (!tcp_built(s))
 		return NULL;
-	return wr_tcp_read_json(&s->sess, s->e->n_ports, hist);
+	return wr_tcp_read_json(&s->sess, s->e->n_ports, hist,
+				s->have_base ? &s->base_tcp : NULL);
 }
 
 bool

@@ -388,6 +388,7 @@ wr_srv_m_load(struct call *k)
 		wr_stream_file_free(&s->f);
 	s->f = f;
 	s->loaded = true;
+	s->cap_hints_ok = false;
 	free(s->source);
 	s->source = strdup(wr_rpc_str(k->req, "yaml"));
 	snprintf(s->source_name, sizeof(s->source_name), "%s",
