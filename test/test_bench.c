@@ -8,6 +8,7 @@
 
 #include "wr_bench_result.h"
 #include "wr_bench_opts.h"
+#include "wr_eta.h"
 #include "wr_out.h"
 #include "wr_test.h"
 
@@ -998,6 +999,106 @@ test_opts(void)
 	CU_ASSERT_EQUAL(i, sizeof(known) / sizeof(known[0]));
 }
 
+
+#define S_NS 1000000000ull
+
+/* A made-up benchmark: 3 units of 2 phases, phase 0 taking 4 s and phase
+ * 1 taking 2 s in every unit (weights 1): what is left at each instant is
+ * known exactly. */
+static void
+test_eta_exact(void)
+{
+	struct wr_eta e;
+	uint64_t t = 100 * S_NS;
+	uint32_t u;
+
+	wr_eta_start(&e, 3, NULL, NULL);
+	wr_eta_unit(&e, 0, t);
+	wr_eta_phase(&e, 0, t);
+	/* No unit done: unknown. */
+	CU_ASSERT(wr_eta_left(&e, t + S_NS) < 0);
+	wr_eta_phase(&e, 1, t + 4 * S_NS);
+	t += 6 * S_NS;
+	wr_eta_unit_done(&e, t);
+	/* Right at the unit's end: two units of 6 s. */
+	CU_ASSERT_DOUBLE_EQUAL(wr_eta_left(&e, t), 12.0, 1e-9);
+	for (u = 1; u < 3; u++) {
+		wr_eta_unit(&e, u, t);
+		wr_eta_phase(&e, 0, t);
+		/* 1 s into phase 0: 3 s of it, 2 of phase 1, 6 per unit after. */
+		CU_ASSERT_DOUBLE_EQUAL(wr_eta_left(&e, t + S_NS),
+				       5.0 + 6.0 * (2 - u), 1e-9);
+		wr_eta_phase(&e, 1, t + 4 * S_NS);
+		/* Phase 0 done: it leaves nothing; 1 s into phase 1. */
+		CU_ASSERT_DOUBLE_EQUAL(wr_eta_left(&e, t + 5 * S_NS),
+				       1.0 + 6.0 * (2 - u), 1e-9);
+		t += 6 * S_NS;
+		wr_eta_unit_done(&e, t);
+		CU_ASSERT_DOUBLE_EQUAL(wr_eta_left(&e, t), 6.0 * (2 - u), 1e-9);
+	}
+	CU_ASSERT_DOUBLE_EQUAL(wr_eta_left(&e, t), 0.0, 1e-9);
+}
+
+/* A phase running longer than its estimate has nothing left (never a
+ * negative time), and what a unit's later phases cost still counts. */
+static void
+test_eta_overrun(void)
+{
+	struct wr_eta e;
+	uint64_t t = 0;
+
+	wr_eta_start(&e, 2, NULL, NULL);
+	wr_eta_unit(&e, 0, t);
+	wr_eta_phase(&e, 0, t);
+	wr_eta_phase(&e, 1, t + 2 * S_NS);
+	t += 3 * S_NS;
+	wr_eta_unit_done(&e, t);
+	wr_eta_unit(&e, 1, t);
+	wr_eta_phase(&e, 0, t);
+	CU_ASSERT_DOUBLE_EQUAL(wr_eta_left(&e, t + 5 * S_NS), 1.0, 1e-9);
+}
+
+/* Weights read when the time left is asked, not when a unit ended: a
+ * weight's input learnt later (rfc2544's fastest burst) moves the time
+ * per weight of the units done as well as the estimates of those left. */
+static double eta_test_w[4];
+static double
+eta_test_weight(const void *ctx, unsigned int phase, uint32_t u)
+{
+	(void)ctx;
+	(void)phase;
+	return eta_test_w[u];
+}
+
+static void
+test_eta_weights(void)
+{
+	struct wr_eta e;
+	uint64_t t = 0;
+
+	eta_test_w[0] = 1;
+	eta_test_w[1] = 1;
+	eta_test_w[2] = 1;
+	eta_test_w[3] = 1;
+	wr_eta_start(&e, 4, eta_test_weight, NULL);
+	wr_eta_unit(&e, 0, t);
+	wr_eta_phase(&e, 3, t);
+	t += 8 * S_NS;
+	wr_eta_unit_done(&e, t);
+	CU_ASSERT_DOUBLE_EQUAL(wr_eta_left(&e, t), 24.0, 1e-9);
+	/* Unit 0 now weighs 2, the later ones 1, 0.5, 0.5: 4 s per weight. */
+	eta_test_w[0] = 2;
+	eta_test_w[2] = 0.5;
+	eta_test_w[3] = 0.5;
+	CU_ASSERT_DOUBLE_EQUAL(wr_eta_left(&e, t), 8.0, 1e-9);
+	wr_eta_unit(&e, 1, t);
+	wr_eta_phase(&e, 3, t);
+	t += 4 * S_NS;
+	wr_eta_unit_done(&e, t);
+	/* 12 s over weights 3: 4 s per weight, 0.5 + 0.5 left. */
+	CU_ASSERT_DOUBLE_EQUAL(wr_eta_left(&e, t), 4.0, 1e-9);
+}
+
 static CU_TestInfo bench_tests[] = {
 	{ "opts", test_opts },
 	{ "parse_pairs", test_parse_pairs },
@@ -1019,6 +1120,9 @@ static CU_TestInfo bench_tests[] = {
 	{ "rfc2544_outputs", test_rfc2544_outputs },
 	{ "rfc2544_gen_limited", test_rfc2544_gen_limited },
 	{ "write_atomic", test_write_atomic },
+	{ "eta_exact", test_eta_exact },
+	{ "eta_overrun", test_eta_overrun },
+	{ "eta_weights", test_eta_weights },
 	CU_TEST_INFO_NULL,
 };
 

@@ -502,8 +502,8 @@ back_to_back(struct wr_bench *b, uint16_t size, uint64_t drain_ns,
 		if (rc != 0)
 			break;
 		row->b2b_bursts++;
-		if (t.offered_millipps > b->eta.gen_millipps)
-			b->eta.gen_millipps = t.offered_millipps;
+		if (t.offered_millipps > b->eta_gen_millipps)
+			b->eta_gen_millipps = t.offered_millipps;
 		fshort = row->b2b_asked_millipps != 0 &&
 			 wr_rfc2544_short(row->b2b_asked_millipps,
 					  t.offered_millipps, res);
@@ -737,9 +737,10 @@ latency(struct wr_bench *b, uint16_t size, uint64_t drain_ns,
  * themselves (1, 0.30, 0.08, 0.05) or the same for all (a mean per size:
  * +48..60 % after the first size). */
 static double
-eta_weight(const struct wr_bench *b, unsigned int phase, uint32_t u)
+eta_weight(const void *ctx, unsigned int phase, uint32_t u)
 {
-	uint64_t line = 0, gen = b->eta.gen_millipps;
+	const struct wr_bench *b = ctx;
+	uint64_t line = 0, gen = b->eta_gen_millipps;
 
 	if (phase != 3 || wr_rfc2544_rate_quiet(b, b->sizes[u % b->n_sizes],
 						&line) != 0 || line == 0)

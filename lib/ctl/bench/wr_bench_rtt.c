@@ -346,6 +346,12 @@ rtt_run(struct wr_bench *b, struct wr_bench_result *r, struct wr_error *err)
 		b->rtt_ses_own = true;
 	}
 	b->progress_est = b->n_rtt_sizes;
+	/* Each size is the same count of round trips, one frame in flight
+	 * (and a timeout for each one lost): the sizes left at the time the
+	 * sizes done took, counted from the first size's start (not the
+	 * session's opening, a pool and a queue set up once), and, inside a
+	 * size, less what it has run. */
+	wr_bench_eta_start(b, b->n_rtt_sizes, NULL);
 	wr_bench_line(b, "wirerate %s (%s): rtt of stream%s %s (%s) on port "
 		      "%u: %s (%s), lcore %u\n", WR_VERSION,
 		      wr_engine_dpdk_version(), k > 1 ? "s" : "",
@@ -363,6 +369,8 @@ rtt_run(struct wr_bench *b, struct wr_bench_result *r, struct wr_error *err)
 	for (i = 0; i < b->n_rtt_sizes; i++) {
 		bool any = false;
 
+		wr_bench_eta_unit(b, i);
+		wr_bench_eta_phase(b, 0);
 		/* Each size is measured for every stream in turn, so that a
 		 * drift of the path over the sweep weighs on all alike. */
 		for (j = 0; j < k && rc == 0; j++) {
@@ -389,6 +397,7 @@ rtt_run(struct wr_bench *b, struct wr_bench_result *r, struct wr_error *err)
 			stopped_in = b->rtt_sizes[i].payload;
 			break;
 		}
+		wr_bench_eta_unit_done(b);
 		if (any) {
 			r->n_rtt = i + 1;
 			table_line(b, r, &r->rtt[i * k], i + 1);
