@@ -1099,6 +1099,38 @@ test_eta_weights(void)
 	CU_ASSERT_DOUBLE_EQUAL(wr_eta_left(&e, t), 4.0, 1e-9);
 }
 
+/* A phase of like parts (back-to-back's repeats): once one is done, the
+ * rest at what it took in this unit, whatever the units done said; the
+ * time after the last part counts down. */
+static void
+test_eta_parts(void)
+{
+	struct wr_eta e;
+	uint64_t t = 0;
+
+	wr_eta_start(&e, 2, NULL, NULL);
+	wr_eta_unit(&e, 0, t);
+	wr_eta_phase(&e, 3, t);
+	wr_eta_phase_done(&e, 1, 2, t + S_NS);
+	t += 2 * S_NS;
+	wr_eta_unit_done(&e, t);
+	CU_ASSERT_DOUBLE_EQUAL(wr_eta_left(&e, t), 2.0, 1e-9);
+	wr_eta_unit(&e, 1, t);
+	wr_eta_phase(&e, 3, t);
+	/* Before a part ends: the units done's 2 s, less what has run. */
+	CU_ASSERT_DOUBLE_EQUAL(wr_eta_left(&e, t + S_NS / 2), 1.5, 1e-9);
+	/* The first repeat took 1.2 s: the second at as much (the units
+	 * done said 0.8 s left). */
+	wr_eta_phase_done(&e, 1, 2, t + 1200 * 1000000ull);
+	CU_ASSERT_DOUBLE_EQUAL(wr_eta_left(&e, t + 1200 * 1000000ull), 1.2,
+			       1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(wr_eta_left(&e, t + 2 * S_NS), 0.4, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(wr_eta_left(&e, t + 3 * S_NS), 0.0, 1e-9);
+	/* A new phase forgets the parts. */
+	wr_eta_phase(&e, 2, t + 3 * S_NS);
+	CU_ASSERT(wr_eta_left(&e, t + 3 * S_NS) >= 0);
+}
+
 static CU_TestInfo bench_tests[] = {
 	{ "opts", test_opts },
 	{ "parse_pairs", test_parse_pairs },
@@ -1123,6 +1155,7 @@ static CU_TestInfo bench_tests[] = {
 	{ "eta_exact", test_eta_exact },
 	{ "eta_overrun", test_eta_overrun },
 	{ "eta_weights", test_eta_weights },
+	{ "eta_parts", test_eta_parts },
 	CU_TEST_INFO_NULL,
 };
 

@@ -48,6 +48,37 @@ wr_eta_phase(struct wr_eta *e, unsigned int phase, uint64_t now_ns)
 	eta_close(e, now_ns);
 	e->phase = (int)phase;
 	e->phase_t0_ns = now_ns;
+	e->part_done = e->part_of = 0;
+}
+
+void
+wr_eta_phase_done(struct wr_eta *e, uint32_t done, uint32_t of,
+		  uint64_t now_ns)
+{
+	if (e->phase < 0 || done > of)
+		return;
+	e->part_done = done;
+	e->part_of = of;
+	e->part_ns = now_ns;
+}
+
+/* The phase running's time left by its own parts: the parts left at the
+ * time the done ones took, less what has passed since the last ended.
+ * The other sizes' time for this phase was 40-60 % off for back-to-back
+ * on memif (the time of one size swings 8 to 18 s from run to run), so
+ * its last burst was said 0.8 s and took 1.2 s: the first repeat of the
+ * same size knows better.  < 0: no part done. */
+static double
+eta_parts_left(const struct wr_eta *e, uint64_t now_ns)
+{
+	double took, end;
+
+	if (e->part_of == 0 || e->part_done == 0 || e->part_ns < e->phase_t0_ns)
+		return -1;
+	took = (double)(e->part_ns - e->phase_t0_ns) / 1e9;
+	end = took * e->part_of / e->part_done;
+	end -= (double)(now_ns - e->phase_t0_ns) / 1e9;
+	return end > 0 ? end : 0;
 }
 
 void
@@ -104,8 +135,11 @@ wr_eta_left(const struct wr_eta *e, uint64_t now_ns)
 		 * their estimates.  After the unit's done (units_done past
 		 * it), only the units after it. */
 		est = per * eta_w(e, i, e->unit);
-		if (e->units_done <= e->unit &&
-		    (spent == 0 || cur == (int)i) && est > spent)
+		if (e->units_done <= e->unit && cur == (int)i &&
+		    eta_parts_left(e, now_ns) >= 0)
+			left += eta_parts_left(e, now_ns);
+		else if (e->units_done <= e->unit &&
+			 (spent == 0 || cur == (int)i) && est > spent)
 			left += est - spent;
 		for (u = e->unit + 1; u < e->units; u++)
 			left += per * eta_w(e, i, u);

@@ -9,8 +9,11 @@
  * pair; rtt: each payload size), each unit its phases in index order
  * (rfc2544's four tests; rtt one).  Once a unit is done, the time left is:
  *
- *   - the phase running: its expected time less what it has spent (nothing
- *     once it runs longer);
+ *   - the phase running: when it is made of like parts whose count is known
+ *     (rfc2544's latency trials, back-to-back's repeats) and some are done
+ *     (wr_eta_phase_done()), the parts left at the time the done ones took
+ *     in this very phase, counted from when the last one ended; else its
+ *     expected time less what it has spent (nothing once it runs longer);
  *   - the phases after it in this unit, and every phase of the units left,
  *     at their expected times.
  *
@@ -33,6 +36,10 @@ struct wr_eta {
 	uint32_t unit;          /* the one running (or last done) */
 	int phase;              /* the phase running, -1 none */
 	uint64_t phase_t0_ns;
+	/* The phase running's parts: done of of, the last done at part_ns
+	 * (wr_eta_phase_done(); of 0: not said). */
+	uint32_t part_done, part_of;
+	uint64_t part_ns;
 	uint64_t sum_ns[WR_ETA_PHASES];  /* units done */
 	uint64_t cur_ns[WR_ETA_PHASES];  /* the unit running, phases ended */
 	/* A phase's relative cost in unit @p u (NULL: 1 for every unit). */
@@ -49,6 +56,9 @@ void wr_eta_start(struct wr_eta *e, uint32_t units,
 void wr_eta_unit(struct wr_eta *e, uint32_t u, uint64_t now_ns);
 /** Phase @p phase of the unit running begins (the one before it ends). */
 void wr_eta_phase(struct wr_eta *e, unsigned int phase, uint64_t now_ns);
+/** @p done of the phase running's @p of like parts are done (at @p now_ns). */
+void wr_eta_phase_done(struct wr_eta *e, uint32_t done, uint32_t of,
+		       uint64_t now_ns);
 /** The unit running is done: its phases' times count from now on. */
 void wr_eta_unit_done(struct wr_eta *e, uint64_t now_ns);
 /** Seconds left at @p now_ns; < 0 while no unit is done. */

@@ -95,6 +95,12 @@ wr_bench_eta_phase(struct wr_bench *b, unsigned int phase)
 }
 
 void
+wr_bench_eta_phase_done(struct wr_bench *b, uint32_t done, uint32_t of)
+{
+	wr_eta_phase_done(&b->eta, done, of, wr_bench_mono_ns());
+}
+
+void
 wr_bench_eta_unit_done(struct wr_bench *b)
 {
 	wr_eta_unit_done(&b->eta, wr_bench_mono_ns());
@@ -336,6 +342,10 @@ trial_tick(struct wr_bench *b, const struct wr_stream *st, uint64_t in_ns)
 		.test = b->cur_test, .size = st->size.fixed, .eta_s = -1,
 		.rate_millipps = st->rate.unit == WR_RATE_PPS ? st->rate.value : 0,
 		.done = b->progress_done, .estimate = b->progress_est,
+		/* An upper bound until the first size is done, as the
+		 * trials' lines say (the page said "about 438 s" inside the
+		 * first size's bursts, "at most" between them). */
+		.eta_bound = b->progress_bound,
 		.trial_s = (double)in_ns / 1e9,
 		.trial_len_s = (double)st->duration_ns / 1e9,
 	};

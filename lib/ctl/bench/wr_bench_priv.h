@@ -38,6 +38,9 @@ void wr_bench_eta_start(struct wr_bench *b, uint32_t units,
 void wr_bench_eta_unit(struct wr_bench *b, uint32_t u);
 void wr_bench_eta_phase(struct wr_bench *b, unsigned int phase);
 void wr_bench_eta_unit_done(struct wr_bench *b);
+/* @p done of the test running's @p of like parts (latency trials,
+ * back-to-back repeats) are done. */
+void wr_bench_eta_phase_done(struct wr_bench *b, uint32_t done, uint32_t of);
 void wr_bench_say(struct wr_bench *b, const char *test, uint16_t size,
 		  uint64_t rate, bool counted, const char *fmt, ...)
 	__attribute__((format(printf, 6, 7)));
