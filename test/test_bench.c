@@ -1131,6 +1131,42 @@ test_eta_parts(void)
 	CU_ASSERT(wr_eta_left(&e, t + 3 * S_NS) >= 0);
 }
 
+/* The slope drawn towards the prior until the points span enough. */
+static void
+test_eta_fit(void)
+{
+	struct wr_eta_fit f;
+	unsigned int i;
+
+	memset(&f, 0, sizeof(f));
+	CU_ASSERT_DOUBLE_EQUAL(wr_eta_fit_slope(&f, 0.7, 90000), 0.7, 1e-12);
+	wr_eta_fit_add(&f, 96, 2000);
+	CU_ASSERT_DOUBLE_EQUAL(wr_eta_fit_slope(&f, 0.7, 90000), 0.7, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(wr_eta_fit_mean_x(&f), 96, 1e-12);
+	/* Two points 50 bytes apart, 7.2 ns a byte: Sxx 1250, the fit
+	 * weighs 1250 / 91250. */
+	wr_eta_fit_add(&f, 146, 2360);
+	CU_ASSERT_DOUBLE_EQUAL(wr_eta_fit_slope(&f, 0.7, 90000),
+			       (1250 * 7.2 + 90000 * 0.7) / 91250, 1e-9);
+	/* Without a prior's weight: the least squares slope, which noise
+	 * placed alike at both ends does not tilt. */
+	memset(&f, 0, sizeof(f));
+	for (i = 0; i < 30; i++)
+		wr_eta_fit_add(&f, 96 + 50 * i, 2000 + 0.5 * 50 * i +
+			       (i == 0 || i == 29 ? 40 : 0));
+	CU_ASSERT_DOUBLE_EQUAL(wr_eta_fit_slope(&f, 0.7, 0), 0.5, 1e-9);
+	/* With it: the fit weighs Sxx / (Sxx + k). */
+	CU_ASSERT_DOUBLE_EQUAL(wr_eta_fit_slope(&f, 0.7, 90000),
+			       (0.5 * 50 * 50 * 30 * (30 * 30 - 1) / 12 +
+				0.7 * 90000) / (50 * 50 * 30 * (30 * 30 - 1) /
+						12.0 + 90000), 1e-9);
+	/* A falling fit is no negative time per byte. */
+	memset(&f, 0, sizeof(f));
+	wr_eta_fit_add(&f, 0, 10);
+	wr_eta_fit_add(&f, 1000, 0);
+	CU_ASSERT_DOUBLE_EQUAL(wr_eta_fit_slope(&f, 0.7, 0), 0.0, 1e-12);
+}
+
 static CU_TestInfo bench_tests[] = {
 	{ "opts", test_opts },
 	{ "parse_pairs", test_parse_pairs },
@@ -1156,6 +1192,7 @@ static CU_TestInfo bench_tests[] = {
 	{ "eta_overrun", test_eta_overrun },
 	{ "eta_weights", test_eta_weights },
 	{ "eta_parts", test_eta_parts },
+	{ "eta_fit", test_eta_fit },
 	CU_TEST_INFO_NULL,
 };
 

@@ -146,3 +146,35 @@ wr_eta_left(const struct wr_eta *e, uint64_t now_ns)
 	}
 	return left;
 }
+
+void
+wr_eta_fit_add(struct wr_eta_fit *f, double x, double y)
+{
+	f->n += 1;
+	f->sx += x;
+	f->sy += y;
+	f->sxx += x * x;
+	f->sxy += x * y;
+}
+
+double
+wr_eta_fit_mean_x(const struct wr_eta_fit *f)
+{
+	return f->n > 0 ? f->sx / f->n : 0;
+}
+
+double
+wr_eta_fit_slope(const struct wr_eta_fit *f, double prior, double k)
+{
+	double sxx, sxy, w, s;
+
+	if (f->n < 2)
+		return prior;
+	sxx = f->sxx - f->sx * f->sx / f->n;
+	sxy = f->sxy - f->sx * f->sy / f->n;
+	if (sxx <= 0)
+		return prior;
+	w = sxx / (sxx + k);
+	s = w * (sxy / sxx) + (1 - w) * prior;
+	return s > 0 ? s : 0;
+}

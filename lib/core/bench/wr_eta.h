@@ -64,4 +64,20 @@ void wr_eta_unit_done(struct wr_eta *e, uint64_t now_ns);
 /** Seconds left at @p now_ns; < 0 while no unit is done. */
 double wr_eta_left(const struct wr_eta *e, uint64_t now_ns);
 
+/**
+ * A slope of y on x (rtt: a size's round-trip time on its frame's bytes)
+ * from the points added, drawn towards a prior as a normal prior would:
+ * the fit weighs Sxx / (Sxx + @p k), Sxx the points' sum of squared
+ * distances from their mean x (the fit's precision over y's noise), and
+ * a slope below 0 is taken as 0.
+ */
+struct wr_eta_fit {
+	double n, sx, sy, sxx, sxy;
+};
+void wr_eta_fit_add(struct wr_eta_fit *f, double x, double y);
+/** The slope (@p prior while fewer than 2 distinct x). */
+double wr_eta_fit_slope(const struct wr_eta_fit *f, double prior, double k);
+/** The mean x of the points (0: none). */
+double wr_eta_fit_mean_x(const struct wr_eta_fit *f);
+
 #endif /* WR_ETA_H */

@@ -183,6 +183,8 @@ struct wr_bench {
 	struct wr_rtt_size *rtt_sizes; /* rtt_sizes_of[0] */
 	unsigned int n_rtt_sizes;
 	uint32_t rtt_stop;          /* the round-trip lcore's stop flag */
+	struct wr_eta_fit rtt_fit;  /* ETA: the sizes done's p50 on frame bytes */
+	double rtt_ns_per_byte;     /*   its slope, then */
 	struct wr_rtt_ses *rtt_ses; /* the session: the caller's, or own */
 	bool rtt_ses_own;
 };
