@@ -8,6 +8,7 @@
 
 #include "wr_bench_result.h"
 #include "wr_bench_opts.h"
+#include "wr_eta.h"
 #include "wr_out.h"
 #include "wr_test.h"
 
@@ -998,6 +999,174 @@ test_opts(void)
 	CU_ASSERT_EQUAL(i, sizeof(known) / sizeof(known[0]));
 }
 
+
+#define S_NS 1000000000ull
+
+/* A made-up benchmark: 3 units of 2 phases, phase 0 taking 4 s and phase
+ * 1 taking 2 s in every unit (weights 1): what is left at each instant is
+ * known exactly. */
+static void
+test_eta_exact(void)
+{
+	struct wr_eta e;
+	uint64_t t = 100 * S_NS;
+	uint32_t u;
+
+	wr_eta_start(&e, 3, NULL, NULL);
+	wr_eta_unit(&e, 0, t);
+	wr_eta_phase(&e, 0, t);
+	/* No unit done: unknown. */
+	CU_ASSERT(wr_eta_left(&e, t + S_NS) < 0);
+	wr_eta_phase(&e, 1, t + 4 * S_NS);
+	t += 6 * S_NS;
+	wr_eta_unit_done(&e, t);
+	/* Right at the unit's end: two units of 6 s. */
+	CU_ASSERT_DOUBLE_EQUAL(wr_eta_left(&e, t), 12.0, 1e-9);
+	for (u = 1; u < 3; u++) {
+		wr_eta_unit(&e, u, t);
+		wr_eta_phase(&e, 0, t);
+		/* 1 s into phase 0: 3 s of it, 2 of phase 1, 6 per unit after. */
+		CU_ASSERT_DOUBLE_EQUAL(wr_eta_left(&e, t + S_NS),
+				       5.0 + 6.0 * (2 - u), 1e-9);
+		wr_eta_phase(&e, 1, t + 4 * S_NS);
+		/* Phase 0 done: it leaves nothing; 1 s into phase 1. */
+		CU_ASSERT_DOUBLE_EQUAL(wr_eta_left(&e, t + 5 * S_NS),
+				       1.0 + 6.0 * (2 - u), 1e-9);
+		t += 6 * S_NS;
+		wr_eta_unit_done(&e, t);
+		CU_ASSERT_DOUBLE_EQUAL(wr_eta_left(&e, t), 6.0 * (2 - u), 1e-9);
+	}
+	CU_ASSERT_DOUBLE_EQUAL(wr_eta_left(&e, t), 0.0, 1e-9);
+}
+
+/* A phase running longer than its estimate has nothing left (never a
+ * negative time), and what a unit's later phases cost still counts. */
+static void
+test_eta_overrun(void)
+{
+	struct wr_eta e;
+	uint64_t t = 0;
+
+	wr_eta_start(&e, 2, NULL, NULL);
+	wr_eta_unit(&e, 0, t);
+	wr_eta_phase(&e, 0, t);
+	wr_eta_phase(&e, 1, t + 2 * S_NS);
+	t += 3 * S_NS;
+	wr_eta_unit_done(&e, t);
+	wr_eta_unit(&e, 1, t);
+	wr_eta_phase(&e, 0, t);
+	CU_ASSERT_DOUBLE_EQUAL(wr_eta_left(&e, t + 5 * S_NS), 1.0, 1e-9);
+}
+
+/* Weights read when the time left is asked, not when a unit ended: a
+ * weight's input learnt later (rfc2544's fastest burst) moves the time
+ * per weight of the units done as well as the estimates of those left. */
+static double eta_test_w[4];
+static double
+eta_test_weight(const void *ctx, unsigned int phase, uint32_t u)
+{
+	(void)ctx;
+	(void)phase;
+	return eta_test_w[u];
+}
+
+static void
+test_eta_weights(void)
+{
+	struct wr_eta e;
+	uint64_t t = 0;
+
+	eta_test_w[0] = 1;
+	eta_test_w[1] = 1;
+	eta_test_w[2] = 1;
+	eta_test_w[3] = 1;
+	wr_eta_start(&e, 4, eta_test_weight, NULL);
+	wr_eta_unit(&e, 0, t);
+	wr_eta_phase(&e, 3, t);
+	t += 8 * S_NS;
+	wr_eta_unit_done(&e, t);
+	CU_ASSERT_DOUBLE_EQUAL(wr_eta_left(&e, t), 24.0, 1e-9);
+	/* Unit 0 now weighs 2, the later ones 1, 0.5, 0.5: 4 s per weight. */
+	eta_test_w[0] = 2;
+	eta_test_w[2] = 0.5;
+	eta_test_w[3] = 0.5;
+	CU_ASSERT_DOUBLE_EQUAL(wr_eta_left(&e, t), 8.0, 1e-9);
+	wr_eta_unit(&e, 1, t);
+	wr_eta_phase(&e, 3, t);
+	t += 4 * S_NS;
+	wr_eta_unit_done(&e, t);
+	/* 12 s over weights 3: 4 s per weight, 0.5 + 0.5 left. */
+	CU_ASSERT_DOUBLE_EQUAL(wr_eta_left(&e, t), 4.0, 1e-9);
+}
+
+/* A phase of like parts (back-to-back's repeats): once one is done, the
+ * rest at what it took in this unit, whatever the units done said; the
+ * time after the last part counts down. */
+static void
+test_eta_parts(void)
+{
+	struct wr_eta e;
+	uint64_t t = 0;
+
+	wr_eta_start(&e, 2, NULL, NULL);
+	wr_eta_unit(&e, 0, t);
+	wr_eta_phase(&e, 3, t);
+	wr_eta_phase_done(&e, 1, 2, t + S_NS);
+	t += 2 * S_NS;
+	wr_eta_unit_done(&e, t);
+	CU_ASSERT_DOUBLE_EQUAL(wr_eta_left(&e, t), 2.0, 1e-9);
+	wr_eta_unit(&e, 1, t);
+	wr_eta_phase(&e, 3, t);
+	/* Before a part ends: the units done's 2 s, less what has run. */
+	CU_ASSERT_DOUBLE_EQUAL(wr_eta_left(&e, t + S_NS / 2), 1.5, 1e-9);
+	/* The first repeat took 1.2 s: the second at as much (the units
+	 * done said 0.8 s left). */
+	wr_eta_phase_done(&e, 1, 2, t + 1200 * 1000000ull);
+	CU_ASSERT_DOUBLE_EQUAL(wr_eta_left(&e, t + 1200 * 1000000ull), 1.2,
+			       1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(wr_eta_left(&e, t + 2 * S_NS), 0.4, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(wr_eta_left(&e, t + 3 * S_NS), 0.0, 1e-9);
+	/* A new phase forgets the parts. */
+	wr_eta_phase(&e, 2, t + 3 * S_NS);
+	CU_ASSERT(wr_eta_left(&e, t + 3 * S_NS) >= 0);
+}
+
+/* The slope drawn towards the prior until the points span enough. */
+static void
+test_eta_fit(void)
+{
+	struct wr_eta_fit f;
+	unsigned int i;
+
+	memset(&f, 0, sizeof(f));
+	CU_ASSERT_DOUBLE_EQUAL(wr_eta_fit_slope(&f, 0.7, 90000), 0.7, 1e-12);
+	wr_eta_fit_add(&f, 96, 2000);
+	CU_ASSERT_DOUBLE_EQUAL(wr_eta_fit_slope(&f, 0.7, 90000), 0.7, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(wr_eta_fit_mean_x(&f), 96, 1e-12);
+	/* Two points 50 bytes apart, 7.2 ns a byte: Sxx 1250, the fit
+	 * weighs 1250 / 91250. */
+	wr_eta_fit_add(&f, 146, 2360);
+	CU_ASSERT_DOUBLE_EQUAL(wr_eta_fit_slope(&f, 0.7, 90000),
+			       (1250 * 7.2 + 90000 * 0.7) / 91250, 1e-9);
+	/* Without a prior's weight: the least squares slope, which noise
+	 * placed alike at both ends does not tilt. */
+	memset(&f, 0, sizeof(f));
+	for (i = 0; i < 30; i++)
+		wr_eta_fit_add(&f, 96 + 50 * i, 2000 + 0.5 * 50 * i +
+			       (i == 0 || i == 29 ? 40 : 0));
+	CU_ASSERT_DOUBLE_EQUAL(wr_eta_fit_slope(&f, 0.7, 0), 0.5, 1e-9);
+	/* With it: the fit weighs Sxx / (Sxx + k). */
+	CU_ASSERT_DOUBLE_EQUAL(wr_eta_fit_slope(&f, 0.7, 90000),
+			       (0.5 * 50 * 50 * 30 * (30 * 30 - 1) / 12 +
+				0.7 * 90000) / (50 * 50 * 30 * (30 * 30 - 1) /
+						12.0 + 90000), 1e-9);
+	/* A falling fit is no negative time per byte. */
+	memset(&f, 0, sizeof(f));
+	wr_eta_fit_add(&f, 0, 10);
+	wr_eta_fit_add(&f, 1000, 0);
+	CU_ASSERT_DOUBLE_EQUAL(wr_eta_fit_slope(&f, 0.7, 0), 0.0, 1e-12);
+}
+
 static CU_TestInfo bench_tests[] = {
 	{ "opts", test_opts },
 	{ "parse_pairs", test_parse_pairs },
@@ -1019,6 +1188,11 @@ static CU_TestInfo bench_tests[] = {
 	{ "rfc2544_outputs", test_rfc2544_outputs },
 	{ "rfc2544_gen_limited", test_rfc2544_gen_limited },
 	{ "write_atomic", test_write_atomic },
+	{ "eta_exact", test_eta_exact },
+	{ "eta_overrun", test_eta_overrun },
+	{ "eta_weights", test_eta_weights },
+	{ "eta_parts", test_eta_parts },
+	{ "eta_fit", test_eta_fit },
 	CU_TEST_INFO_NULL,
 };
 

@@ -77,98 +77,40 @@ wr_bench_note(struct wr_bench *b, const char *fmt, ...)
 
 void
 wr_bench_eta_start(struct wr_bench *b, uint32_t units,
-		   double (*weight)(const struct wr_bench *, unsigned int,
-				    uint32_t))
+		   double (*weight)(const void *, unsigned int, uint32_t))
 {
-	memset(&b->eta, 0, sizeof(b->eta));
-	b->eta.units = units;
-	b->eta.phase = -1;
-	b->eta.weight = weight;
-}
-
-static double
-eta_w(const struct wr_bench *b, unsigned int phase, uint32_t u)
-{
-	return b->eta.weight != NULL ? b->eta.weight(b, phase, u) : 1.0;
-}
-
-/* The phase running's time so far into the unit's. */
-static void
-eta_close(struct wr_bench *b, uint64_t now)
-{
-	if (b->eta.phase >= 0)
-		b->eta.cur_ns[b->eta.phase] += now - b->eta.phase_t0_ns;
-	b->eta.phase = -1;
+	wr_eta_start(&b->eta, units, weight, b);
 }
 
 void
 wr_bench_eta_unit(struct wr_bench *b, uint32_t u)
 {
-	memset(b->eta.cur_ns, 0, sizeof(b->eta.cur_ns));
-	b->eta.phase = -1;
-	b->eta.unit = u;
-	b->eta.unit_t0_ns = wr_bench_mono_ns();
+	wr_eta_unit(&b->eta, u, wr_bench_mono_ns());
 }
 
 void
 wr_bench_eta_phase(struct wr_bench *b, unsigned int phase)
 {
-	uint64_t now = wr_bench_mono_ns();
+	wr_eta_phase(&b->eta, phase, wr_bench_mono_ns());
+}
 
-	if (phase >= WR_BENCH_ETA_PHASES)
-		return;
-	eta_close(b, now);
-	b->eta.phase = (int)phase;
-	b->eta.phase_t0_ns = now;
+void
+wr_bench_eta_phase_done(struct wr_bench *b, uint32_t done, uint32_t of)
+{
+	wr_eta_phase_done(&b->eta, done, of, wr_bench_mono_ns());
 }
 
 void
 wr_bench_eta_unit_done(struct wr_bench *b)
 {
-	unsigned int i;
-
-	eta_close(b, wr_bench_mono_ns());
-	for (i = 0; i < WR_BENCH_ETA_PHASES; i++) {
-		if (b->eta.cur_ns[i] == 0)
-			continue;
-		b->eta.sum_ns[i] += b->eta.cur_ns[i];
-		b->eta.w_sum[i] += eta_w(b, i, b->eta.unit);
-	}
-	b->eta.units_done++;
+	wr_eta_unit_done(&b->eta, wr_bench_mono_ns());
 }
 
 /* Seconds left by the phases' times (< 0: no unit done yet). */
 static double
 eta_time(const struct wr_bench *b)
 {
-	uint64_t now = wr_bench_mono_ns();
-	int cur = b->eta.phase;
-	double left = 0;
-	unsigned int i;
-	uint32_t u;
-
-	if (b->eta.units_done == 0 || b->eta.units == 0)
-		return -1;
-	for (i = 0; i < WR_BENCH_ETA_PHASES; i++) {
-		double per = b->eta.w_sum[i] > 0 ? (double)b->eta.sum_ns[i] /
-			     b->eta.w_sum[i] / 1e9 : 0;
-		double spent = (double)b->eta.cur_ns[i] / 1e9, est;
-
-		if (per == 0)
-			continue;
-		if (cur == (int)i)
-			spent += (double)(now - b->eta.phase_t0_ns) / 1e9;
-		/* The unit running: a phase done (time spent, not running)
-		 * has nothing left; the one running what its estimate has
-		 * left (about nothing when it runs longer); those to come
-		 * their estimates. */
-		est = per * eta_w(b, i, b->eta.unit);
-		if ((spent == 0 || cur == (int)i) && est > spent)
-			left += est - spent;
-		for (u = b->eta.unit + 1; u < b->eta.units; u++)
-			left += per * eta_w(b, i, u);
-	}
-	return left;
+	return wr_eta_left(&b->eta, wr_bench_mono_ns());
 }
 
 void
@@ -400,6 +342,10 @@ trial_tick(struct wr_bench *b, const struct wr_stream *st, uint64_t in_ns)
 		.test = b->cur_test, .size = st->size.fixed, .eta_s = -1,
 		.rate_millipps = st->rate.unit == WR_RATE_PPS ? st->rate.value : 0,
 		.done = b->progress_done, .estimate = b->progress_est,
+		/* An upper bound until the first size is done, as the
+		 * trials' lines say (the page said "about 438 s" inside the
+		 * first size's bursts, "at most" between them). */
+		.eta_bound = b->progress_bound,
 		.trial_s = (double)in_ns / 1e9,
 		.trial_len_s = (double)st->duration_ns / 1e9,
 	};

@@ -33,6 +33,7 @@
 #include "wr_bench_opts.h"
 #include "wr_engine.h"
 #include "wr_error.h"
+#include "wr_eta.h"
 #include "wr_mlr.h"
 #include "wr_rtt_result.h"
 #include "wr_stream.h"
@@ -41,7 +42,7 @@ struct wr_latency;
 struct wr_rtt_size;
 
 /** rfc2544's tests, in the order a size runs them (wr_bench_eta_phase()). */
-#define WR_BENCH_ETA_PHASES 4
+#define WR_BENCH_ETA_PHASES WR_ETA_PHASES
 struct wr_rtt_ses;
 
 /** Where a benchmark stands, with each log line about a trial. */
@@ -160,27 +161,14 @@ struct wr_bench {
 	uint64_t progress_t0_ns;
 	bool progress_bound;           /**< progress_est is the plan's bound */
 	uint64_t plan_ns;           /* rfc2544: about how long it all takes */
-	/* rfc2544's time left once a size is done (wr_bench_eta_*()): each
-	 * test's time per size (per weight), over the sizes done, and where
-	 * the size running stands.  The trials left at the mean time of a
-	 * trial so far were 48-142 % off with --tests all (tools/
-	 * wr-bench-eta): back-to-back's trials are bursts, not of a set
-	 * length, and cost more at small frames. */
-	struct {
-		uint32_t units, units_done;
-		uint32_t unit;          /* the one running */
-		int phase;              /* the test running, -1 none */
-		uint64_t unit_t0_ns, phase_t0_ns;
-		uint64_t sum_ns[WR_BENCH_ETA_PHASES];  /* sizes done */
-		double w_sum[WR_BENCH_ETA_PHASES];     /* their weights */
-		uint64_t cur_ns[WR_BENCH_ETA_PHASES];  /* the size running */
-		/* A phase's expected cost in unit @p u, relative (NULL: 1):
-		 * a phase's time per weight over the units done, times the
-		 * weight of those left. */
-		double (*weight)(const struct wr_bench *b, unsigned int phase,
-				 uint32_t u);
-		uint64_t gen_millipps;  /* rfc2544: the fastest b2b burst seen */
-	} eta;
+	/* The time left once a size is done (wr_eta.h: each test's time
+	 * per size, per weight, over the sizes done; wr_bench_eta_*()).
+	 * The trials left at the mean time of a trial so far were 48-142 %
+	 * off with rfc2544 --tests all (tools/wr-bench-eta): back-to-back's
+	 * trials are bursts, not of a set length, and cost more at small
+	 * frames. */
+	struct wr_eta eta;
+	uint64_t eta_gen_millipps;  /* rfc2544: the fastest b2b burst seen */
 	const char *cur_test;       /* rfc2544: the test running, for the
 				     * progress lines inside a trial */
 	struct wr_latency *lat_hist;
@@ -195,6 +183,8 @@ struct wr_bench {
 	struct wr_rtt_size *rtt_sizes; /* rtt_sizes_of[0] */
 	unsigned int n_rtt_sizes;
 	uint32_t rtt_stop;          /* the round-trip lcore's stop flag */
+	struct wr_eta_fit rtt_fit;  /* ETA: the sizes done's p50 on frame bytes */
+	double rtt_ns_per_byte;     /*   its slope, then */
 	struct wr_rtt_ses *rtt_ses; /* the session: the caller's, or own */
 	bool rtt_ses_own;
 };

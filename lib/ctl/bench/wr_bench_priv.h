@@ -27,18 +27,20 @@ void wr_bench_line(struct wr_bench *b, const char *fmt, ...)
 void wr_bench_note(struct wr_bench *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /** A log line about a trial of @p test at @p size and @p rate. */
-/* The time-based ETA of a benchmark of @p units units (rfc2544: sizes,
- * on each pair) of phases (its tests, WR_BENCH_ETA_PHASES, run in index
- * order): a unit begins, a phase of it begins, the unit is done.  Once a
- * unit is done, the lines' eta_s is: what the phase running has left at
- * its mean, the phases after it at theirs, and the units left at the
- * sum of the means. */
+/* The time-based ETA (wr_eta.h) of a benchmark of @p units units
+ * (rfc2544: sizes, on each pair; rtt: sizes) of phases (rfc2544's tests,
+ * WR_BENCH_ETA_PHASES, run in index order), on the monotonic clock: a unit
+ * begins, a phase of it begins, the unit is done.  Once a unit is done,
+ * the lines' eta_s is wr_eta_left()'s. */
 void wr_bench_eta_start(struct wr_bench *b, uint32_t units,
-			double (*weight)(const struct wr_bench *, unsigned int,
-					 uint32_t));
+			double (*weight)(const void *b, unsigned int phase,
+					 uint32_t u));
 void wr_bench_eta_unit(struct wr_bench *b, uint32_t u);
 void wr_bench_eta_phase(struct wr_bench *b, unsigned int phase);
 void wr_bench_eta_unit_done(struct wr_bench *b);
+/* @p done of the test running's @p of like parts (latency trials,
+ * back-to-back repeats) are done. */
+void wr_bench_eta_phase_done(struct wr_bench *b, uint32_t done, uint32_t of);
 void wr_bench_say(struct wr_bench *b, const char *test, uint16_t size,
 		  uint64_t rate, bool counted, const char *fmt, ...)
 	__attribute__((format(printf, 6, 7)));

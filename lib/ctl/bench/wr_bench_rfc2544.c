@@ -502,8 +502,8 @@ back_to_back(struct wr_bench *b, uint16_t size, uint64_t drain_ns,
 		if (rc != 0)
 			break;
 		row->b2b_bursts++;
-		if (t.offered_millipps > b->eta.gen_millipps)
-			b->eta.gen_millipps = t.offered_millipps;
+		if (t.offered_millipps > b->eta_gen_millipps)
+			b->eta_gen_millipps = t.offered_millipps;
 		fshort = row->b2b_asked_millipps != 0 &&
 			 wr_rfc2544_short(row->b2b_asked_millipps,
 					  t.offered_millipps, res);
@@ -534,6 +534,12 @@ back_to_back(struct wr_bench *b, uint16_t size, uint64_t drain_ns,
 			if (rc < 0)
 				break;
 			fdone = rc == 1;
+			/* The repeats are alike (each a search from the same
+			 * first burst): those left at what these took. */
+			wr_bench_eta_phase_done(b, row->b2b.n_values,
+						row->b2b.cfg.repeats ?
+						row->b2b.cfg.repeats :
+						WR_B2B_REPEATS_DEFAULT);
 			if (row->b2b.gen_limited && row->b2b_gen_offered == 0) {
 				row->b2b_gen_offered = t.offered_millipps;
 				row->b2b_gen_tx = t.tx;
@@ -695,6 +701,8 @@ latency(struct wr_bench *b, uint16_t size, uint64_t drain_ns,
 			lat_add(rl, &b->rev_lat, &h[3], &h[2], t.rev_sent,
 				t.rev_received, t.rev_offered_millipps,
 				row->res.resolution_millipps, &rjsum);
+		/* Trials of one length: those left at what these took. */
+		wr_bench_eta_phase_done(b, l->n_trials, n);
 		if (!o->quiet)
 			wr_bench_say(b, "latency", size, l->rate_millipps, true, "  %u bytes: latency trial %u of %u at %.3f pps "
 			       "(offered %.3f): %llu frames timed, lost %llu, "
@@ -737,9 +745,10 @@ latency(struct wr_bench *b, uint16_t size, uint64_t drain_ns,
  * themselves (1, 0.30, 0.08, 0.05) or the same for all (a mean per size:
  * +48..60 % after the first size). */
 static double
-eta_weight(const struct wr_bench *b, unsigned int phase, uint32_t u)
+eta_weight(const void *ctx, unsigned int phase, uint32_t u)
 {
-	uint64_t line = 0, gen = b->eta.gen_millipps;
+	const struct wr_bench *b = ctx;
+	uint64_t line = 0, gen = b->eta_gen_millipps;
 
 	if (phase != 3 || wr_rfc2544_rate_quiet(b, b->sizes[u % b->n_sizes],
 						&line) != 0 || line == 0)
