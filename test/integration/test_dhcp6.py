@@ -362,8 +362,24 @@ class PrefixDelegation(_Link):
                                 self.k_if, out, ready, "10", "16", "60"],
                   ready=lambda: os.path.exists(ready), timeout=30)
         time.sleep(1)   # the sniffer's socket opens after its thread starts
-        gen = self.run_wirerate("{dhcp: {ia_na: false, ia_pd: {prefix_len: 56}}}", 15)
-        res = self.finish(gen, 90)
+        # At most 40 s: stopped once every host has renewed at T1 (10 s), as above.
+        gen = self.run_wirerate("{dhcp: {ia_na: false, ia_pd: {prefix_len: 56}}}", 40)
+
+        def renewed():
+            try:
+                with open(out) as f:
+                    c = json.load(f)
+            except (OSError, ValueError):
+                return False
+            return len(c) == self.COUNT and all(
+                any(e["type"] == "renew" for e in v["events"]) for v in c.values())
+
+        try:
+            if wait_for(renewed, 35, step=0.2):
+                time.sleep(0.5)   # the REPLYs to the last RENEWs reach their hosts
+        finally:
+            res = self.finish(gen, 90, early=True)
+
         def released():
             """The server's record, once every host's RELEASE is in it (it answers
             one message at a time: the 50 RELEASEs of the end take it a while)."""
