@@ -404,7 +404,9 @@ def chromium_driver(width=1366, height=900, cpus=None):
     if cpus:
         os.sched_setaffinity(0, cpus)  # inherited by chromedriver and chromium
     try:
-        d = webdriver.Chrome(service=Service(shutil.which("chromedriver")), options=opts)
+        # chromedriver and Chromium die with this process, even killed (wrfirefox).
+        d = webdriver.Chrome(service=wrfirefox.reaped_service(Service, shutil.which("chromedriver")),
+                             options=opts)
     finally:
         os.sched_setaffinity(0, old)
     d.set_script_timeout(10)
