@@ -139,6 +139,10 @@ class StaleElementReferenceException(MarionetteError):
     """The element left the document (a view that redraws itself replaced it)."""
 
 
+class NoSuchElementException(MarionetteError):
+    """Nothing matches (not drawn yet)."""
+
+
 class Element:
     """A Selenium WebElement's calls on a Marionette element reference."""
 
@@ -287,8 +291,8 @@ class Firefox:
             if kind == 1 and mid == self.next_id:
                 break
         if err:
-            cls = (StaleElementReferenceException if err["error"] == "stale element reference"
-                   else MarionetteError)
+            cls = {"stale element reference": StaleElementReferenceException,
+                   "no such element": NoSuchElementException}.get(err["error"], MarionetteError)
             raise cls(err["error"], err.get("message", ""))
         return self._wrap(res["value"] if isinstance(res, dict) and list(res) == ["value"]
                           else res)
