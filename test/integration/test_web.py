@@ -9,6 +9,7 @@ and changes nothing until it takes over.  The checks on net_null run again in he
 (Debian's firefox-esr through its Marionette protocol: wrfirefox.py).  Screenshots of each view
 go to $WR_ARTIFACTS."""
 
+import atexit
 import csv
 import io
 import json
@@ -416,33 +417,99 @@ def chromium_driver(width=1366, height=900, cpus=None):
     return d, profile
 
 
+# Browsers a finished Page left, kept for the next Page of this process that asks for the same
+# kind (a start-up costs seconds on a loaded machine): {(browser, cpus, Firefox's prefs):
+# [(driver, profile)]}.  Each test's server listens on a port of its own, so a kept browser
+# opens it as another origin (no storage of the last test's page); what else a page may
+# change (its console's log, a viewport, a zoom, the download folder) is reset on reuse.
+IDLE = {}
+
+
+def close_browsers():
+    for kept in IDLE.values():
+        for d, profile in kept:
+            try:
+                d.quit()
+            except Exception:  # noqa: BLE001  (already gone)
+                pass
+            if profile:
+                shutil.rmtree(profile, True)
+    IDLE.clear()
+
+
+atexit.register(close_browsers)   # and if this process is killed: wrfirefox.die_with_parent
+
+
 class Page:
     """One browser on the console: @browser "chromium" (Selenium and chromedriver) or
-    "firefox" (wrfirefox: Marionette), behind the same Selenium-like calls."""
+    "firefox" (wrfirefox: Marionette), behind the same Selenium-like calls.  The browser is
+    one another Page of this process left (IDLE), else a new one."""
 
     def __init__(self, case, port, cpus=None, name="a", browser="chromium"):
         self.case, self.port, self.name, self.browser = case, port, name, browser
         self.logged = []
+        self.key = (browser, tuple(sorted(cpus or ())),
+                    json.dumps(wrfirefox.PREFS, sort_keys=True) if browser == "firefox" else "")
         if browser == "firefox":
             self.By, self.Stale = wrfirefox.By, wrfirefox.StaleElementReferenceException
             self.Missing = wrfirefox.NoSuchElementException
-            self.d = wrfirefox.Firefox(cpus=cpus)
         else:
             from selenium.webdriver.common.by import By
             from selenium.common.exceptions import (NoSuchElementException,
                                                     StaleElementReferenceException)
             self.By, self.Stale, self.Missing = By, StaleElementReferenceException, NoSuchElementException
-            self.d, profile = chromium_driver(cpus=cpus)
-            case.addCleanup(shutil.rmtree, profile, True)
+        self.d = self.profile = None
+        while IDLE.get(self.key) and self.d is None:
+            self.d, self.profile = IDLE[self.key].pop()
+            try:
+                self.reset()
+            except Exception:  # noqa: BLE001  (it died meanwhile: another)
+                self.quit(keep=False)
+                self.d = None
+        if self.d is None:
+            if browser == "firefox":
+                self.d = wrfirefox.Firefox(cpus=cpus)
+            else:
+                self.d, self.profile = chromium_driver(cpus=cpus)
         case.addCleanup(self.quit)
         self.d.get(f"http://127.0.0.1:{port}/")
         self.wait(lambda: self.text("#conn-state") == "connected", "the page did not connect")
 
-    def quit(self):
+    def reset(self):
+        """A kept browser as a new one starts: its last page's errors read and dropped, no
+        viewport or zoom set, downloads as by default."""
+        if self.browser == "firefox":
+            self.d.call("Marionette:SetContext", value="chrome")
+            try:
+                self.d.execute_script("Services.console.reset(); gBrowser.selectedBrowser.fullZoom = 1;")
+            finally:
+                self.d.call("Marionette:SetContext", value="content")
+            self.d.console.clear()
+            self.d.call("WebDriver:SetWindowRect", width=1366, height=900)
+        else:
+            self.d.get_log("browser")
+            self.d.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+            self.d.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "default"})
+
+    def quit(self, keep=True):
+        """Done with the page: its browser kept for the next Page (on a blank page, its
+        WebSocket closed), or quit if it does not answer."""
+        if self.d is None:
+            return
+        d, self.d = self.d, None
+        if keep:
+            try:
+                d.get("about:blank")
+                IDLE.setdefault(self.key, []).append((d, self.profile))
+                return
+            except Exception:  # noqa: BLE001  (gone or stuck: not kept)
+                pass
         try:
-            self.d.quit()
+            d.quit()
         except Exception:  # noqa: BLE001  (already gone)
             pass
+        if self.profile:
+            shutil.rmtree(self.profile, True)
 
     def q(self, css):
         return self.d.find_element(self.By.CSS_SELECTOR, css)
