@@ -124,7 +124,7 @@ class HostsList(HostsApiCase):
         c = self.client(sock)
         self.start_hosts(c, hosts_yaml())
         # Every host up: its address and its gateway answered by the kernel.
-        self.assertTrue(wait_for(lambda: c.host_counters()[0]["up"] == N_HOSTS, 20),
+        self.assertTrue(wait_for(lambda: c.host_counters()[0]["up"] == N_HOSTS, 60),
                         c.host_counters())
         cnt = c.host_counters()[0]
         self.assertEqual((cnt["port"], cnt["hosts"], cnt["pending"], cnt["failed"],
@@ -219,7 +219,7 @@ class HostsList(HostsApiCase):
                          (0, 0, [], None))
         self.assertEqual(c.host_counters(), [])
         self.start_hosts(c, hosts_yaml(count=40, gateway=False))
-        self.assertTrue(wait_for(lambda: c.host_counters()[0]["up"] == 40, 20),
+        self.assertTrue(wait_for(lambda: c.host_counters()[0]["up"] == 40, 60),
                         c.host_counters())
         e = self.assert_param_error(c, -32602, "port", port=1)
         self.assertEqual(e.message, "port: port 1 does not exist: this server has 1 port")
@@ -370,7 +370,7 @@ streams:"""))
         a.q("#btn-start").click()
         self.assertTrue(wait_for(lambda: c.host_counters() and
                                  (c.host_counters()[0]["up"], c.host_counters()[0]["failed"])
-                                 == (150, 20), 20), c.host_counters())
+                                 == (150, 20), 60), c.host_counters())
         a.view("hosts")
         Select = __import__("selenium.webdriver.support.select", fromlist=["Select"]).Select
         Select(a.q('#hosts-form select[name="limit"]')).select_by_value("50")

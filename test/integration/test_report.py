@@ -16,6 +16,7 @@ import subprocess
 import unittest
 
 from wrtest import ROOT, STREAMS, EalCase
+import wrfirefox  # noqa: E402  (reaped_service: chromedriver and Chromium die with the test)
 
 try:
     from selenium import webdriver
@@ -40,7 +41,8 @@ class ReportLayout(EalCase):
                   "--disable-background-networking", "--disable-component-update",
                   "--disable-sync", "--no-first-run", "--window-size=1200,900"):
             opts.add_argument(a)
-        cls.driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=opts)
+        cls.driver = webdriver.Chrome(service=wrfirefox.reaped_service(Service, CHROMEDRIVER),
+                                      options=opts)
 
     @classmethod
     def tearDownClass(cls):

@@ -9,6 +9,7 @@ and changes nothing until it takes over.  The checks on net_null run again in he
 (Debian's firefox-esr through its Marionette protocol: wrfirefox.py).  Screenshots of each view
 go to $WR_ARTIFACTS."""
 
+import atexit
 import csv
 import io
 import json
@@ -32,6 +33,9 @@ import wrweb  # noqa: E402  (the raw HTTP and WebSocket client)
 import wrfirefox  # noqa: E402  (Firefox through Marionette: Debian has no geckodriver)
 
 ARTIFACTS = os.environ.get("WR_ARTIFACTS", os.path.join(ROOT, "build", "test-artifacts"))
+# How long a page may take to show what a test waits for: generous (CI shares two CPUs with
+# two busy loops); a wait ends as soon as its condition holds, so it costs nothing then.
+WAIT_S = 30
 TOKEN = "console-token-0123456789"
 
 
@@ -164,9 +168,9 @@ class Refusals(WebCase):
         for s in slow:
             s.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
         self.assertEqual(wrweb.get(port, "/app.js")[0], 200)
-        time.sleep(3.5)
+        end = time.monotonic() + 3 + WAIT_S   # each closed by the server (its 3 s), not timed here
         for s in slow:
-            s.settimeout(1)
+            s.settimeout(max(0.1, end - time.monotonic()))
             try:
                 self.assertEqual(s.recv(100), b"")
             except ConnectionResetError:
@@ -404,38 +408,108 @@ def chromium_driver(width=1366, height=900, cpus=None):
     if cpus:
         os.sched_setaffinity(0, cpus)  # inherited by chromedriver and chromium
     try:
-        d = webdriver.Chrome(service=Service(shutil.which("chromedriver")), options=opts)
+        # chromedriver and Chromium die with this process, even killed (wrfirefox).
+        d = webdriver.Chrome(service=wrfirefox.reaped_service(Service, shutil.which("chromedriver")),
+                             options=opts)
     finally:
         os.sched_setaffinity(0, old)
     d.set_script_timeout(10)
     return d, profile
 
 
+# Browsers a finished Page left, kept for the next Page of this process that asks for the same
+# kind (a start-up costs seconds on a loaded machine): {(browser, cpus, Firefox's prefs):
+# [(driver, profile)]}.  Each test's server listens on a port of its own, so a kept browser
+# opens it as another origin (no storage of the last test's page); what else a page may
+# change (its console's log, a viewport, a zoom, the download folder) is reset on reuse.
+IDLE = {}
+
+
+def close_browsers():
+    for kept in IDLE.values():
+        for d, profile in kept:
+            try:
+                d.quit()
+            except Exception:  # noqa: BLE001  (already gone)
+                pass
+            if profile:
+                shutil.rmtree(profile, True)
+    IDLE.clear()
+
+
+atexit.register(close_browsers)   # and if this process is killed: wrfirefox.die_with_parent
+
+
 class Page:
     """One browser on the console: @browser "chromium" (Selenium and chromedriver) or
-    "firefox" (wrfirefox: Marionette), behind the same Selenium-like calls."""
+    "firefox" (wrfirefox: Marionette), behind the same Selenium-like calls.  The browser is
+    one another Page of this process left (IDLE), else a new one."""
 
     def __init__(self, case, port, cpus=None, name="a", browser="chromium"):
         self.case, self.port, self.name, self.browser = case, port, name, browser
         self.logged = []
+        self.key = (browser, tuple(sorted(cpus or ())),
+                    json.dumps(wrfirefox.PREFS, sort_keys=True) if browser == "firefox" else "")
         if browser == "firefox":
             self.By, self.Stale = wrfirefox.By, wrfirefox.StaleElementReferenceException
-            self.d = wrfirefox.Firefox(cpus=cpus)
+            self.Missing = wrfirefox.NoSuchElementException
         else:
             from selenium.webdriver.common.by import By
-            from selenium.common.exceptions import StaleElementReferenceException
-            self.By, self.Stale = By, StaleElementReferenceException
-            self.d, profile = chromium_driver(cpus=cpus)
-            case.addCleanup(shutil.rmtree, profile, True)
+            from selenium.common.exceptions import (NoSuchElementException,
+                                                    StaleElementReferenceException)
+            self.By, self.Stale, self.Missing = By, StaleElementReferenceException, NoSuchElementException
+        self.d = self.profile = None
+        while IDLE.get(self.key) and self.d is None:
+            self.d, self.profile = IDLE[self.key].pop()
+            try:
+                self.reset()
+            except Exception:  # noqa: BLE001  (it died meanwhile: another)
+                self.quit(keep=False)
+                self.d = None
+        if self.d is None:
+            if browser == "firefox":
+                self.d = wrfirefox.Firefox(cpus=cpus)
+            else:
+                self.d, self.profile = chromium_driver(cpus=cpus)
         case.addCleanup(self.quit)
         self.d.get(f"http://127.0.0.1:{port}/")
         self.wait(lambda: self.text("#conn-state") == "connected", "the page did not connect")
 
-    def quit(self):
+    def reset(self):
+        """A kept browser as a new one starts: its last page's errors read and dropped, no
+        viewport or zoom set, downloads as by default."""
+        if self.browser == "firefox":
+            self.d.call("Marionette:SetContext", value="chrome")
+            try:
+                self.d.execute_script("Services.console.reset(); gBrowser.selectedBrowser.fullZoom = 1;")
+            finally:
+                self.d.call("Marionette:SetContext", value="content")
+            self.d.console.clear()
+            self.d.call("WebDriver:SetWindowRect", width=1366, height=900)
+        else:
+            self.d.get_log("browser")
+            self.d.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+            self.d.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "default"})
+
+    def quit(self, keep=True):
+        """Done with the page: its browser kept for the next Page (on a blank page, its
+        WebSocket closed), or quit if it does not answer."""
+        if self.d is None:
+            return
+        d, self.d = self.d, None
+        if keep:
+            try:
+                d.get("about:blank")
+                IDLE.setdefault(self.key, []).append((d, self.profile))
+                return
+            except Exception:  # noqa: BLE001  (gone or stuck: not kept)
+                pass
         try:
-            self.d.quit()
+            d.quit()
         except Exception:  # noqa: BLE001  (already gone)
             pass
+        if self.profile:
+            shutil.rmtree(self.profile, True)
 
     def q(self, css):
         return self.d.find_element(self.By.CSS_SELECTOR, css)
@@ -453,22 +527,58 @@ class Page:
                 if i == tries - 1:
                     raise
 
+    def _read(self, css, read, tries=5):
+        """@read of what @css names now, found again if a redraw replaced it in between;
+        None if nothing matches."""
+        for i in range(tries):
+            try:
+                return read(self.q(css))
+            except self.Missing:
+                return None
+            except self.Stale:
+                if i == tries - 1:
+                    return None
+
     def text(self, css):
-        try:
-            return self.q(css).text
-        except Exception:  # noqa: BLE001  (not there yet)
-            return None
+        return self._read(css, lambda e: e.text)
 
     def attr(self, css, name):
-        try:
-            return self.q(css).get_attribute(name)
-        except Exception:  # noqa: BLE001  (not there yet, or replaced by a redraw)
-            return None
+        return self._read(css, lambda e: e.get_attribute(name))
 
-    def wait(self, pred, what, timeout=10):
-        """Until @pred holds; else fail saying @what (a callable: what it says then)."""
-        ok = wait_for(pred, timeout, 0.1)
-        self.case.assertTrue(ok, f"{self.name}: {what() if callable(what) else what}")
+    def texts(self, css):
+        """The text (textContent, trimmed) of every element @css names, read in one script:
+        atomic in the page, so a view redrawn between a find and a read cannot fail it."""
+        return self.d.execute_script(
+            "return Array.from(document.querySelectorAll(arguments[0]), (e) => e.textContent.trim())", css)
+
+    def attrs(self, css, *names):
+        """[(each attribute of @names) for every element @css names], read in one script
+        (atomic in the page, as texts())."""
+        return [tuple(r) for r in self.d.execute_script(
+            "return Array.from(document.querySelectorAll(arguments[0]),"
+            " (e) => arguments[1].map((n) => e.getAttribute(n)))", css, list(names))]
+
+    def settle(self):
+        """Until the page has drawn twice (two animation frames): what a view switch or a
+        viewport change laid out is on screen, without a fixed sleep."""
+        self.d.execute_script("return new Promise((done) => requestAnimationFrame("
+                              "() => requestAnimationFrame(() => done(true))))")
+
+    def wait(self, pred, what, timeout=WAIT_S):
+        """Until @pred holds; else fail saying @what (a callable: what it says then).  An
+        element @pred reads that a redraw replaces, or that is not drawn yet, is a condition
+        not met yet: asked again."""
+        last = []
+
+        def holds():
+            try:
+                return pred()
+            except (self.Stale, self.Missing) as e:
+                last[:] = [e]
+                return False
+        ok = wait_for(holds, timeout, 0.1)
+        self.case.assertTrue(ok, f"{self.name}: {what() if callable(what) else what}"
+                                 + (f" (last: {last[0]!r})" if last else ""))
 
     def view(self, name):
         self.q(f"#tab-{name}").click()
@@ -501,8 +611,11 @@ class Page:
         ta.send_keys(text)
 
     def owner_only_enabled(self):
-        return [e.get_attribute("id") or e.get_attribute("aria-label") or e.get_attribute("name")
-                for e in self.qa("[data-owner-only]") if e.is_enabled()]
+        """The owner's controls enabled now, read in one script (the tables redraw theirs)."""
+        return self.d.execute_script(
+            "return Array.from(document.querySelectorAll('[data-owner-only]'))"
+            ".filter((e) => !e.matches(':disabled'))"
+            ".map((e) => e.id || e.getAttribute('aria-label') || e.getAttribute('name'))")
 
 
 def stats_rate(c, name, window=1.0):
@@ -525,11 +638,17 @@ def page_interval(case, page, css, c):
     (to its 0.1 shown), and those counters are the server's: on the trajectory of the
     counters this test reads itself before and after (more time, never fewer frames).
     Load moves both alike; nothing here is timed.  Returns (shown, from the counters)."""
-    cell = page.q(css)
+    keys = ("tx-from", "tx-to", "d-from", "d-to")
     before = c.stats()
-    got = {k: cell.get_attribute(f"data-{k}") for k in ("tx-from", "tx-to", "d-from", "d-to")}
-    shown = page.number(css)
+    # The figure and its counters in one read: the table is redrawn each second, and a
+    # figure from one drawing with the counters of the next would not be their rate.
+    page.wait(lambda: page.attrs(css, *(f"data-{k}" for k in keys)), f"no {css}")
+    cell = page.d.execute_script("const e = document.querySelector(arguments[0]);"
+                                 "return [e.textContent, ...arguments[1].map((k) => e.getAttribute(k))];",
+                                 css, [f"data-{k}" for k in keys])
     after = c.stats()
+    got = dict(zip(keys, cell[1:]))
+    shown = float(cell[0].replace(",", "").split()[0])
     case.assertNotIn(None, got.values(), css)
     tx0, tx1 = int(got["tx-from"]), int(got["tx-to"])
     d0, d1 = float(got["d-from"]), float(got["d-to"])
@@ -599,15 +718,20 @@ class Checks:
         for _ in range(3):
             page_interval(self, a, '[data-row="stream:s"] [data-col="tx_kpps"]', c)
         page_interval(self, a, '[data-row="port:0"] [data-col="tx_kpps"]', c)
-        kpps = a.number('[data-row="stream:s"] [data-col="tx_kpps"]')
-        mbps = a.number('[data-row="stream:s"] [data-col="tx_l1"]')
+        # The figures, the chart's axis and its line read at once: each is redrawn each second.
+        kpps, mbps, ymax, points, base = a.d.execute_script(
+            "const q = (css) => document.querySelector(css);"
+            "const n = (css) => q(`[data-row=\"stream:s\"] [data-col=\"${css}\"]`).textContent;"
+            "return [n('tx_kpps'), n('tx_l1'), q('#chart-tx').getAttribute('data-ymax'),"
+            " q('#chart-tx polyline[data-series=\"stream:s\"]').getAttribute('points'),"
+            " q('#chart-tx line.axis').getAttribute('y1')];")
+        kpps, mbps = (float(t.replace(",", "").split()[0]) for t in (kpps, mbps))
         self.assertLess(abs(mbps - kpps * 84 * 8 / 1e3) / mbps, 0.002, (mbps, kpps))
-        line = a.q('#chart-tx polyline[data-series="stream:s"]')
-        ymax = float(a.q("#chart-tx").get_attribute("data-ymax"))
+        ymax = float(ymax)
         self.assertGreaterEqual(ymax, kpps)   # the axis holds the figure shown
-        pts = [tuple(map(float, xy.split(","))) for xy in line.get_attribute("points").split()]
+        pts = [tuple(map(float, xy.split(","))) for xy in points.split()]
         self.assertGreaterEqual(len(pts), 2)
-        base = float(a.q("#chart-tx line.axis").get_attribute("y1"))
+        base = float(base)
         self.assertLess(pts[-1][1], base - 10, "the line did not rise")  # SVG y grows downwards
         # The slider: a rate near 300 kpps applied live, measured within 1 s.
         slider = a.q('input[type="range"][data-stream="s"]')
@@ -617,7 +741,7 @@ class Checks:
                            "arguments[0].dispatchEvent(new Event('input'));"
                            "arguments[0].dispatchEvent(new Event('change'));", slider, str(v))
         self.assertTrue(wait_for(lambda: abs((c.streams()[0]["rate_pps"] or 1e6) - 300e3) < 6e3
-                                 and c.streams()[0]["ctl_delay_ns"] is not None, 10),
+                                 and c.streams()[0]["ctl_delay_ns"] is not None, WAIT_S),
                         c.streams())
         target = c.streams()[0]["rate_pps"]
         # The TX lcore has the new rate (ctl_delay_ns: picked up): what it sends from now
@@ -658,7 +782,7 @@ class Checks:
         a.wait(lambda: "You lost control of port 0" in (a.text("#error-text") or ""), "a: no notice")
         a.wait(lambda: a.owner_only_enabled() == [], "a: controls stay enabled")
         self.assertNotEqual(c.ports()[0]["owner"], owner)
-        self.assertIn("taken over by", a.q("#events li").get_attribute("textContent"))
+        self.assertIn("taken over by", a.attr("#events li", "textContent"))
         b.wait(lambda: b.q("#btn-stop").is_enabled(), "b: stop disabled")
         b.q("#btn-stop").click()
         a.wait(lambda: a.stream_cell("s", "state") == "loaded" and "done" in a.text("#traffic-state"),
@@ -671,7 +795,7 @@ class Checks:
                lambda: f"the page's counters end at {a.attr(tx_cell, 'data-tx-to')}, the run at {final}")
         for v in ("traffic", "latency", "captures", "bench", "events"):
             a.view(v)
-            time.sleep(0.3)
+            a.settle()
             a.shot(v)
         self.assertEqual(a.errors(), [])
         self.assertEqual(b.errors(), [])
@@ -713,12 +837,12 @@ class Browser(Checks, WebCase):
         a.wait(lambda: a.q("#btn-bench").is_enabled(), "the benchmark button stays disabled")
         a.q("#btn-bench").click()
         a.wait(lambda: a.q("#bench-status").get_attribute("data-state") in ("running", "done"),
-               "no progress shown", timeout=20)
+               "no progress shown")
         a.wait(lambda: not a.q("#bench-result").get_attribute("hidden") and
                len(a.qa('#result-table tbody tr')) == 2, "no result table", timeout=60)
-        shown = {int(tr.get_attribute("data-size")):
-                 tr.find_element(a.By.CSS_SELECTOR, '[data-col="ndr_pps"]').text
-                 for tr in a.qa("#result-table tbody tr")}
+        shown = dict(a.d.execute_script(   # the table in one read
+            "return Array.from(document.querySelectorAll('#result-table tbody tr'), (tr) =>"
+            " [+tr.dataset.size, tr.querySelector('[data-col=\"ndr_pps\"]').textContent.trim()])"))
         job = c.bench_list()[-1]
         self.assertEqual(job["state"], "done", job)
         # The job has ended: its state, not its last trial's ETA; the stream's set rate
@@ -803,7 +927,7 @@ ports:
         note = '#rate-notes li[data-stream="s"]'
         a.wait(lambda: a.text(note) == "Below its set rate: " + want[0]["text"],
                lambda: f"the page says {a.text(note)!r}, the client {want[0]['text']!r}")
-        self.assertIn("below", a.q('[data-row="stream:s"]').get_attribute("class"))
+        self.assertIn("below", a.attr('[data-row="stream:s"]', "class"))
         a.wait(lambda: a.text("#traffic-state") == "done (duration)",
                lambda: f"traffic state: {a.text('#traffic-state')!r}")
         a.shot("rate-shortfall")
@@ -851,7 +975,7 @@ ports:
         a.view("captures")
         row = '#captures-table tr[data-capture="0"]'
         a.wait(lambda: (a.number(f'{row} [data-col="written"]') or 0) > 500,
-               "the running capture's counts do not grow", timeout=15)
+               "the running capture's counts do not grow")
         self.assertTrue(a.qa(f'{row}[data-state="running"]'), a.text("#captures-table"))
         a.click(f"{row} button")   # Stop
         a.wait(lambda: a.qa(f'{row}[data-state="done"]'), "not stopped")
@@ -898,7 +1022,7 @@ ports:
         # that what wirerate sends is not disturbed; 50 kpps, so that memif's ring (16 K
         # frames: 330 ms) rides out the reflector's time off the CPU without pushing back.
         a = Page(self, port, cpus={1}, name="m")
-        ok = wait_for(lambda: (a.number('[data-row="stream:s"] [data-col="rx_kpps"]') or 0) > 0, 15)
+        ok = wait_for(lambda: (a.number('[data-row="stream:s"] [data-col="rx_kpps"]') or 0) > 0, WAIT_S)
         self.assertTrue(ok, (a.text("#streams-table"), {k: v for k, v in c.stats()["streams"][0].items() if k != "histogram"}))
         page_interval(self, a, '[data-row="stream:s"] [data-col="tx_kpps"]', c)
         self.assertTrue(a.qa('#chart-rx polyline[data-series="stream:s"]'))
@@ -909,7 +1033,7 @@ ports:
                          "dark")
         from selenium.webdriver.support.ui import Select
         Select(a.q("#chart-window")).select_by_value("60")
-        time.sleep(1.2)
+        a.settle()
         a.shot("memif-traffic")
         a.view("latency")
         a.wait(lambda: len(a.qa("#chart-hist rect.bar")) > 0, "no histogram drawn")

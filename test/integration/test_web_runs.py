@@ -17,7 +17,6 @@ import re
 import os
 import shutil
 import tempfile
-import time
 import unittest
 import xml.etree.ElementTree as ET
 
@@ -51,17 +50,27 @@ class RunsChecks:
                                 {"behavior": "allow", "downloadPath": downloads})
         return a
 
+    @staticmethod
+    def points(a, css):
+        """{data-x: data-y} of the chart's points @css names, read in one script."""
+        return {float(x): float(y) for x, y in a.attrs(css, "data-x", "data-y")}
+
     def saved(self, a, downloads, css, name):
         """Click the export button @css; the file @name the browser wrote, its bytes."""
         path = os.path.join(downloads, name)
         if os.path.exists(path):
             os.unlink(path)
         a.click(css)
-        a.wait(lambda: os.path.exists(path) and os.path.getsize(path) > 0 and
-               not os.path.exists(path + ".part") and
-               not [f for f in os.listdir(downloads) if f.endswith(".crdownload")],
-               f"{name} not saved: {os.listdir(downloads)}", timeout=15)
-        time.sleep(0.2)
+        # Complete: no partial file beside it, and its size the same in two looks 0.1 s apart.
+        sizes = []
+
+        def done():
+            if (not os.path.exists(path) or os.path.exists(path + ".part") or
+                    [f for f in os.listdir(downloads) if f.endswith(".crdownload")]):
+                return False
+            sizes.append(os.path.getsize(path))
+            return len(sizes) >= 2 and sizes[-1] == sizes[-2] > 0
+        a.wait(done, lambda: f"{name} not saved: {os.listdir(downloads)}")
         with open(path, "rb") as f:
             return f.read()
 
@@ -82,21 +91,21 @@ class RunsChecks:
         doc = c.bench_result(job, "json")
         self.assertEqual(doc["schema"], "wirerate-sweep/1")
         a.view("bench")
-        a.wait(lambda: a.qa(f'#jobs-table tr[data-job="{job}"]'), "the job is not listed", timeout=15)
+        a.wait(lambda: a.qa(f'#jobs-table tr[data-job="{job}"]'), "the job is not listed")
         a.click(f'#jobs-table tr[data-job="{job}"] th')
-        a.wait(lambda: len(a.qa('#chart-bench-throughput circle')) == 3, "no sweep chart", timeout=15)
-        pts = {float(e.get_attribute("data-x")): float(e.get_attribute("data-y"))
-               for e in a.qa('#chart-bench-throughput g[data-series="kpps"] circle')}
+        a.wait(lambda: len(a.qa('#chart-bench-throughput circle')) == 3, "no sweep chart")
+        # Charts and tables read each in one script (a redraw between a find and a read
+        # leaves a stale element): points(), and the table's rows below.
+        pts = self.points(a, '#chart-bench-throughput g[data-series="kpps"] circle')
         self.assertEqual(pts, {float(r["frame_size"]): r["kpps"] for r in doc["rows"]})
-        table = {float(tr.get_attribute("data-size")):
-                 float(tr.find_element(a.By.CSS_SELECTOR, '[data-col="kpps"]').text.replace(",", ""))
-                 for tr in a.qa("#result-table tbody tr")}
+        table = {float(size): float(kpps.replace(",", "")) for size, kpps in a.d.execute_script(
+            "return Array.from(document.querySelectorAll('#result-table tbody tr'), (tr) =>"
+            " [tr.dataset.size, tr.querySelector('[data-col=\"kpps\"]').textContent.trim()])")}
         self.assertEqual(sorted(table), sorted(pts))
         for size, kpps in table.items():
             self.assertAlmostEqual(pts[size], kpps, delta=0.0005 + 1e-9)   # the table's 3 decimals
         # The points sit where the axis says: larger Kpps higher (SVG y grows downwards).
-        ys = {float(e.get_attribute("data-y")): float(e.get_attribute("cy"))
-              for e in a.qa('#chart-bench-throughput circle')}
+        ys = {float(y): float(cy) for y, cy in a.attrs('#chart-bench-throughput circle', "data-y", "cy")}
         order = sorted(ys)
         self.assertEqual([ys[k] for k in order], sorted((ys[k] for k in order), reverse=True))
         a.d.execute_script("document.getElementById('bench-charts').scrollIntoView()")
@@ -157,12 +166,11 @@ class RunsChecks:
         got = {(int(m[1]), int(m[2]), m[3], m[4]) for m in lines}
         self.assertEqual(got, want, seen)
         doc = c.bench_result(job, "json")
-        a.wait(lambda: a.qa(f'#jobs-table tr[data-job="{job}"]'), "the job is not listed", timeout=15)
+        a.wait(lambda: a.qa(f'#jobs-table tr[data-job="{job}"]'), "the job is not listed")
         a.click(f'#jobs-table tr[data-job="{job}"] th')   # a script's job: shown when asked
         a.wait(lambda: len(a.qa('#chart-bench-throughput g[data-series="ndr"] circle')) ==
-               sum(r["throughput_pps"] is not None for r in doc["results"]), "no NDR curve", timeout=15)
-        ndr = {float(e.get_attribute("data-x")): float(e.get_attribute("data-y"))
-               for e in a.qa('#chart-bench-throughput g[data-series="ndr"] circle')}
+               sum(r["throughput_pps"] is not None for r in doc["results"]), "no NDR curve")
+        ndr = self.points(a, '#chart-bench-throughput g[data-series="ndr"] circle')
         self.assertEqual(ndr, {float(r["frame_size"]): r["throughput_pps"] / 1000
                                for r in doc["results"] if r["throughput_pps"] is not None})
 
@@ -170,12 +178,12 @@ class RunsChecks:
         job = c.bench_start("rtt", {"sizes": "50:100:50", "count": 200})["job"]
         self.assertEqual(c.bench_wait(job, timeout=60)["state"], "done")
         rtt = c.bench_result(job, "json")["sizes"]
-        a.wait(lambda: a.qa(f'#jobs-table tr[data-job="{job}"]'), "the rtt job is not listed", timeout=15)
+        a.wait(lambda: a.qa(f'#jobs-table tr[data-job="{job}"]'), "the rtt job is not listed")
         a.click(f'#jobs-table tr[data-job="{job}"] th')
         for k in ("min", "avg", "p99", "max"):
             sel = f'#chart-bench-latency g[data-series="{k}"] circle'
-            a.wait(lambda: len(a.qa(sel)) == len(rtt), f"no rtt {k} curve", timeout=15)
-            got = {float(e.get_attribute("data-x")): float(e.get_attribute("data-y")) for e in a.qa(sel)}
+            a.wait(lambda: len(a.qa(sel)) == len(rtt), f"no rtt {k} curve")
+            got = self.points(a, sel)
             self.assertEqual(got, {float(r["frame_bytes"]): r["rtt_ns"][k] / 1000 for r in rtt})
         self.assertEqual(a.attr("#chart-bench-latency", "data-yscale"), "log")
 
@@ -189,9 +197,8 @@ class RunsChecks:
         row = [s for s in st["streams"] if s["name"] == "s"][0]
         self.assertGreater(row["latency_ns"]["n"], 0, row)
         a.view("latency")
-        a.wait(lambda: a.qa("#chart-hist rect.bar"), "no histogram drawn", timeout=15)
-        hist = a.q("#chart-hist")
-        self.assertEqual(hist.get_attribute("data-yscale"), "log")
+        a.wait(lambda: a.qa("#chart-hist rect.bar"), "no histogram drawn")
+        self.assertEqual(a.attr("#chart-hist", "data-yscale"), "log")
         # One reading of the chart (it is redrawn each second): ticks and bars together.
         snap = a.d.execute_script(
             "const s = document.querySelector('#chart-hist');"
@@ -220,7 +227,9 @@ class RunsChecks:
         tx = ET.fromstring(self.saved(a, downloads, '.chart-export[data-for="chart-tx"] button[data-export="svg"]',
                                       "wirerate-tx.svg"))
         in_file = [t.text for t in tx.findall(f".//{ns}g[@data-legend]/{ns}text")]
-        on_page = [lab.text.split(":")[0] for lab in a.qa("#legend-tx label")]
+        # The legend in one read: it is redrawn each second (CI once saw a label go stale
+        # between finding the labels and reading their text).
+        on_page = [t.split(":")[0] for t in a.texts("#legend-tx label")]
         self.assertTrue(on_page, "no legend on the page")
         self.assertEqual(in_file, on_page)
         self.assertEqual(len(tx.findall(f".//{ns}polyline")), len(on_page))
@@ -244,22 +253,22 @@ class RunsChecks:
                        f"run {d['id']} port {port_name} not drawn")
                 want = [[s["t"], s["ports"][port_name]["tx_pps"]] for s in d["samples"]
                         if port_name in s["ports"]]
-                got = [[float(e.get_attribute("data-x")), float(e.get_attribute("data-y"))]
-                       for e in a.qa(f'#chart-runs-rate g[data-series="{sid}"] circle')]
+                got = [[float(x), float(y)] for x, y in
+                       a.attrs(f'#chart-runs-rate g[data-series="{sid}"] circle', "data-x", "data-y")]
                 self.assertEqual(got, want)
-        legend = [e.text for e in a.qa("#chart-runs-rate .chart-legend text")]
+        legend = a.texts("#chart-runs-rate .chart-legend text")
         for r in two:
             self.assertTrue(any(t.startswith(f'#{r["id"]} ') for t in legend), legend)
         # The stream has latency: true: each trial kept its histogram, and both are overlaid.
         for d in docs:
             self.assertGreater(sum(b[2] for b in d["latency"]["s"]["histogram"]), 0, d["latency"])
         a.wait(lambda: a.attr("#runs-hist-panel", "hidden") is None and
-               sorted(e.get_attribute("data-series") for e in a.qa("#chart-runs-hist g.series")) ==
+               sorted(x for x, in a.attrs("#chart-runs-hist g.series", "data-series")) ==
                sorted(f'{d["id"]}:s' for d in docs), "no histograms overlaid")
         self.assertEqual(a.attr("#chart-runs-hist", "data-yscale"), "log")
         for d in docs:
-            got = {(int(e.get_attribute("data-lo")), int(e.get_attribute("data-hi"))): int(e.get_attribute("data-n"))
-                   for e in a.qa(f'#chart-runs-hist g[data-series="{d["id"]}:s"] rect')}
+            got = {(int(lo), int(hi)): int(n) for lo, hi, n in
+                   a.attrs(f'#chart-runs-hist g[data-series="{d["id"]}:s"] rect', "data-lo", "data-hi", "data-n")}
             self.assertEqual(got, {(b[0], b[1]): b[2] for b in d["latency"]["s"]["histogram"] if b[2] > 0})
         a.shot("charts-runs-overlay")
         # The sweep's and the RFC 2544 job's stored results overlaid as curves per size.
@@ -274,14 +283,12 @@ class RunsChecks:
                                                  for r in rfc["results"] if r["throughput_pps"] is not None}}
 
         def curves():
-            return {sid: {float(e.get_attribute("data-x")): float(e.get_attribute("data-y"))
-                          for e in a.qa(f'#chart-runs-throughput g[data-series="{sid}"] circle')}
+            return {sid: self.points(a, f'#chart-runs-throughput g[data-series="{sid}"] circle')
                     for sid in want}
         a.wait(lambda: curves() == want, lambda: f"result curves {curves()} != {want}")
         ticked = sorted([r["id"] for r in two] + [r["id"] for r in jobs.values()])
         # A reload keeps the view, the runs ticked and so their charts (session.js).
-        a.d.execute_script("location.reload()")
-        a.wait(lambda: a.text("#conn-state") == "connected", "no reconnection after the reload")
+        a.reload()
         a.wait(lambda: a.q("#view-runs").is_displayed(), "the Runs view not kept")
         a.wait(lambda: sorted(a.d.execute_script(
             "return [...document.querySelectorAll('#runs-table tr[data-run]')]"
@@ -295,7 +302,7 @@ class RunsChecks:
             a.viewport(w, h)
             for view in ("runs", "bench"):
                 a.view(view)
-                time.sleep(0.3)
+                a.settle()
                 lay = a.layout()
                 if lay["page"] > lay["vw"]:
                     problems.append(f"{w} {view}: the page is {lay['page']} px wide, the viewport {lay['vw']}")

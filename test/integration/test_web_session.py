@@ -12,11 +12,10 @@ both sizes go to $WR_ARTIFACTS (web-session-*.png, web-firefox-session-*.png).""
 import json
 import math
 import os
-import time
 import unittest
 
 from wrtest import wait_for
-from test_web import WebCase, Page, ARTIFACTS
+from test_web import WAIT_S, WebCase, Page, ARTIFACTS
 import wirerate  # noqa: E402  (test_server put python/ on the path)
 import wrfirefox  # noqa: E402
 
@@ -119,12 +118,16 @@ class SessionPage(Page):
                           f"not {width}x{height}")
 
     def reload(self, url=None):
+        """Reload the page (or visit @url) until the new page is connected: the old one is
+        marked, so that its own "connected" is not taken for the new page's."""
+        self.d.execute_script("window.wrOldPage = true")
         if url is None:
             self.d.execute_script("location.reload()")
-            time.sleep(0.5)   # the old page goes before the new one connects
         else:
             self.d.get(url)
-        self.wait(lambda: self.text("#conn-state") == "connected", "no connection after the reload")
+        self.wait(lambda: self.d.execute_script(
+            "return !window.wrOldPage && document.getElementById('conn-state')?.textContent")
+            == "connected", "no connection after the reload")
 
     def value(self, css):
         return self.q(css).get_attribute("value") if self.browser == "chromium" else \
@@ -134,8 +137,21 @@ class SessionPage(Page):
         self.d.execute_script("const s = document.querySelector(arguments[0]); s.value = arguments[1];"
                               "s.dispatchEvent(new Event('change'));", css, value)
 
+    @staticmethod
+    def row_css(row, action):
+        return f'[data-row="{row}"] td.row-actions button[data-action="{action}"]'
+
     def row_button(self, row, action):
-        return self.q(f'[data-row="{row}"] td.row-actions button[data-action="{action}"]')
+        return self.q(self.row_css(row, action))
+
+    def row_enabled(self, row, action):
+        """Whether a row's button is enabled, read in one script (the tables are redrawn each
+        second: an element found, then asked, may be gone); None while it is not drawn."""
+        return self.d.execute_script("const b = document.querySelector(arguments[0]);"
+                                     "return b ? !b.matches(':disabled') : null;", self.row_css(row, action))
+
+    def row_click(self, row, action):
+        self.click(self.row_css(row, action))
 
     def layout(self):
         return json.loads(self.d.execute_script(LAYOUT_JS))
@@ -224,37 +240,39 @@ class SessionChecks:
         a.view("traffic")
         a.wait(lambda: a.qa('[data-row="stream:c"] td.row-actions button'), "no row buttons")
         # Port 1's row starts port 1's streams, b and c; a, on port 0, sends nothing.
-        a.wait(lambda: a.row_button("port:1", "start").is_enabled(), "port 1's Start disabled")
-        self.assertFalse(a.row_button("port:1", "stop").is_enabled())
-        a.row_button("port:1", "start").click()
+        a.wait(lambda: a.row_enabled("port:1", "start"), "port 1's Start disabled")
+        self.assertFalse(a.row_enabled("port:1", "stop"))
+        a.row_click("port:1", "start")
         # (A stream a start leaves out is "ended" for that run.)
         a.wait(lambda: [s["state"] for s in c.streams()] == ["ended", "running", "running"],
                lambda: f"after port 1's start: {c.streams()}")
         a.wait(lambda: a.stream_cell("b", "state") == "running", "the page: b not running")
         # While the run goes on, a cannot join it (each start rebuilds every stream).
-        self.assertFalse(a.row_button("stream:a", "start").is_enabled())
-        self.assertIn("stop it", a.row_button("stream:a", "start").get_attribute("title"))
+        self.assertIs(a.row_enabled("stream:a", "start"), False)
+        self.assertIn("stop it", a.attr(a.row_css("stream:a", "start"), "title"))
         # b stopped from its row: b's count stands still, exactly; c goes on; a never sent.
-        self.assertTrue(wait_for(lambda: self.tx("b") > 1000 and self.tx("c") > 1000, 10))
-        a.wait(lambda: a.row_button("stream:b", "stop").is_enabled(), "b's Stop disabled")
-        a.row_button("stream:b", "stop").click()
-        self.assertTrue(wait_for(lambda: c.streams()[1]["state"] == "ended", 10), c.streams())
+        self.assertTrue(wait_for(lambda: self.tx("b") > 1000 and self.tx("c") > 1000, WAIT_S))
+        a.wait(lambda: a.row_enabled("stream:b", "stop"), "b's Stop disabled")
+        a.row_click("stream:b", "stop")
+        self.assertTrue(wait_for(lambda: c.streams()[1]["state"] == "ended", WAIT_S), c.streams())
         self.assertEqual(c.info()["state"], "running")
         b_end = self.tx("b")
         c_then = self.tx("c")
-        time.sleep(0.5)
+        # Until c has sent 50,000 more (0.5 s at its 100 kpps): b's count meanwhile stands
+        # still, however long a loaded CPU takes to let c send them.
+        self.assertTrue(wait_for(lambda: self.tx("c") >= c_then + 50000, WAIT_S), self.tx("c"))
         st = c.stats()
         self.assertEqual(wirerate.stream_row(st, "b")["tx_pkts"], b_end)
         self.assertGreater(wirerate.stream_row(st, "c")["tx_pkts"], c_then)
         self.assertEqual(wirerate.stream_row(st, "a")["tx_pkts"], 0)
         a.wait(lambda: a.stream_cell("b", "tx_pkts") == f"{b_end:,}",
                lambda: f"the page's b: {a.stream_cell('b', 'tx_pkts')}, the server's {b_end:,}")
-        self.assertFalse(a.row_button("stream:b", "stop").is_enabled())
-        self.assertTrue(a.row_button("stream:c", "stop").is_enabled())
+        self.assertIs(a.row_enabled("stream:b", "stop"), False)
+        self.assertIs(a.row_enabled("stream:c", "stop"), True)
         self.shot(a, "rows")
         # Port 1's Stop stops what is left there (c): the run ends.
-        a.row_button("port:1", "stop").click()
-        self.assertTrue(wait_for(lambda: c.info()["state"] == "done", 10), c.info())
+        a.row_click("port:1", "stop")
+        self.assertTrue(wait_for(lambda: c.info()["state"] == "done", WAIT_S), c.info())
         done = counters_of(c.stats(counters=True))
         self.assertGreater(done[("stream", "c", "tx_pkts")], 0)
         self.assertEqual(done[("stream", "b", "tx_pkts")], b_end)
@@ -266,7 +284,7 @@ class SessionChecks:
         v.quit()
         a.wait(lambda: a.q("#btn-clear").is_enabled(), "Clear counters disabled")
         a.q("#btn-clear").click()
-        self.assertTrue(wait_for(lambda: c.stats()["cleared"], 10))
+        self.assertTrue(wait_for(lambda: c.stats()["cleared"], WAIT_S))
         cleared = counters_of(c.stats(counters=True))
         self.assertEqual(set(cleared), set(done))
         nonzero = {k: v for k, v in cleared.items() if v != 0}
@@ -279,11 +297,11 @@ class SessionChecks:
         for w, h in ((1366, 800), (390, 844)):
             a.viewport(w, h)
             # Every tab the page has (the views of other modules included), not a list here.
-            views = [t.get_attribute("id")[4:] for t in a.qa('nav.tabs [role="tab"]')]
+            views = [i[4:] for i, in a.attrs('nav.tabs [role="tab"]', "id")]
             self.assertTrue(set(VIEWS) <= set(views), views)
             for view in views:
                 a.view(view)
-                time.sleep(0.2)
+                a.settle()
                 lay = a.layout()
                 self.shot(a, f"{view}-{w}")
                 where = f"{self.browser} {w}x{h} {view}"

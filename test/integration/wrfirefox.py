@@ -14,9 +14,11 @@ WebSocket, tools/wrweb.py's client), subscribed to before the page is opened: no
 after the page's scripts ran could see the errors of its load."""
 
 import base64
+import ctypes
 import json
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -72,6 +74,53 @@ return e.getAttribute(n);
 """
 
 
+# The browsers die with the test that started them: a test killed from outside (a CI's
+# timeout, kill -9) runs no tearDown, and a browser in a session of its own would live on
+# (a headless Firefox once ran 47 minutes after its test).  prctl(PR_SET_PDEATHSIG) in the
+# child, before it execs: the kernel sends the signal when the thread that forked it ends
+# (browsers are started from the test's main thread).  libc resolved here, not after fork.
+PR_SET_PDEATHSIG = 1
+_prctl = ctypes.CDLL(None, use_errno=True).prctl
+
+
+def die_with_parent(sig=signal.SIGKILL, cpus=None):
+    """A preexec_fn for subprocess.Popen: the child gets @sig when its starter dies (also
+    if that happened before the prctl: then its parent is no longer the starter); @cpus:
+    the CPUs it may run on."""
+    starter = os.getpid()
+
+    def preexec():
+        if _prctl(PR_SET_PDEATHSIG, int(sig), 0, 0, 0) != 0 or os.getppid() != starter:
+            os.kill(os.getpid(), signal.SIGKILL)
+        if cpus:
+            os.sched_setaffinity(0, cpus)
+    return preexec
+
+
+# chromedriver starts Chromium, whose processes stay in chromedriver's process group but
+# outlive it (a parent-death signal is not inherited across fork).  So chromedriver runs
+# under this reaper: the leader of a session of its own (start_new_session) that dies with
+# the test (die_with_parent(SIGTERM)) and then kills its whole group, Chromium included.
+# Selenium's own stop (SIGTERM, after chromedriver's shutdown) ends the group the same way.
+GROUP_REAPER = """
+import os, signal, subprocess, sys
+signal.signal(signal.SIGTERM, lambda *_: os.killpg(0, signal.SIGKILL))
+sys.exit(subprocess.Popen(sys.argv[1:]).wait())
+"""
+
+
+def reaped_service(service_class, chromedriver):
+    """A Selenium chromedriver Service (@service_class) whose chromedriver and Chromium die
+    with this process (GROUP_REAPER): Selenium 4.8's Service takes popen_kw, no preexec."""
+
+    class Reaped(service_class):
+        def command_line_args(self):
+            return ["-c", GROUP_REAPER, chromedriver, *super().command_line_args()]
+
+    return Reaped(sys.executable, popen_kw={"start_new_session": True,
+                                            "preexec_fn": die_with_parent(signal.SIGTERM)})
+
+
 class By:
     """Selenium's names of the locator strategies that Marionette takes too."""
     CSS_SELECTOR = "css selector"
@@ -88,6 +137,10 @@ class MarionetteError(Exception):
 
 class StaleElementReferenceException(MarionetteError):
     """The element left the document (a view that redraws itself replaced it)."""
+
+
+class NoSuchElementException(MarionetteError):
+    """Nothing matches (not drawn yet)."""
 
 
 class Element:
@@ -147,8 +200,7 @@ class Firefox:
              "--remote-allow-system-access", "--no-remote", "--profile", self.profile,
              f"--window-size={width},{height}", "about:blank"],
             stdin=subprocess.DEVNULL, stdout=self.log, stderr=subprocess.STDOUT,
-            start_new_session=True,
-            preexec_fn=(lambda: os.sched_setaffinity(0, cpus)) if cpus else None)
+            start_new_session=True, preexec_fn=die_with_parent(cpus=cpus))
         try:
             self._connect(timeout)
             # Marionette takes the capabilities themselves, not WebDriver's alwaysMatch.
@@ -239,8 +291,8 @@ class Firefox:
             if kind == 1 and mid == self.next_id:
                 break
         if err:
-            cls = (StaleElementReferenceException if err["error"] == "stale element reference"
-                   else MarionetteError)
+            cls = {"stale element reference": StaleElementReferenceException,
+                   "no such element": NoSuchElementException}.get(err["error"], MarionetteError)
             raise cls(err["error"], err.get("message", ""))
         return self._wrap(res["value"] if isinstance(res, dict) and list(res) == ["value"]
                           else res)
