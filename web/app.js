@@ -697,7 +697,7 @@ function renderLatency() {
   const sel = $("hist-stream");
   const names = rows.map((s) => s.name);
   if ([...sel.options].map((o) => o.value).join() !== names.join()) {
-    const keep = sel.value;
+    const keep = sel.value || session.get("latency.stream", "");  // the one shown before a reload
     sel.replaceChildren(...names.map((n) => node("option", { value: n }, n)));
     if (names.includes(keep)) sel.value = keep;
   }
@@ -1281,7 +1281,7 @@ function wire() {
   session.bind($("chart-window"), "chart.window");
   $("chart-metric").addEventListener("change", renderCharts);
   $("chart-window").addEventListener("change", renderCharts);
-  $("hist-stream").addEventListener("change", renderLatency);
+  $("hist-stream").addEventListener("change", () => { session.set("latency.stream", $("hist-stream").value); renderLatency(); });
   $("yaml").addEventListener("input", scheduleCheck);
   $("yaml").addEventListener("keydown", (ev) => {
     // Tab indents (YAML takes spaces); Escape leaves the editor for keyboard users.

@@ -3,6 +3,13 @@
 // step with the editor's YAML both ways (the text through the loader's own tree, streams.parse;
 // the form's edits written back as YAML here), "save as", and the frame panel (streams.frame,
 // drawn by packet.js).  What a stream means is the server's to say (streams.check).
+//
+// The file's comments survive the form's rewrites: each whole-line comment (and blank line) goes
+// with the key or list item on the next line, each trailing comment with the key or item its line
+// starts (streams.parse says where every node starts); they are written back beside the same
+// nodes, and follow them when the form moves, removes or converts them.
+
+import { session } from "./session.js";
 
 const $ = (id) => document.getElementById(id);
 const PARSE_DELAY_MS = 250;
@@ -13,6 +20,13 @@ const SIZE_MODES = ["fixed", "inc", "random", "imix", "mix"];
 const STREAM_ORDER = ["name", "port", "size", "count", "duration", "rate", "seed", "latency", "vary",
   "eth", "vlan", "ipv4", "udp", "stack", "payload"];
 const SHORTHAND = ["eth", "vlan", "ipv4", "udp"];
+// What the loader takes under each shorthand key (wr_yaml_stack.c): anything else in the form
+// turns the stream into the `stack:` it stands for first.
+const SHORTHAND_KEYS = {
+  eth: ["src", "dst"], vlan: ["id", "pcp"], udp: ["src", "dst"],
+  ipv4: ["src", "dst", "ttl", "dscp", "ecn", "id", "df", "gateway"],
+};
+const PAYLOADS = ["default", "zeros", "inc", "pattern", "string"];
 
 const b = {
   rpc: null,
@@ -24,6 +38,8 @@ const b = {
   timer: null,
   seen: "",            // the text the form last looked at
   frameTimer: null,
+  comments: null,      // {map: path -> {before: [lines], after: text}, tail: [lines]} of the text
+  restore: session.get("builder.stream", null), // the stream shown before a reload: {index, name}
 };
 
 function el(tag, attrs = {}, text = null) {
@@ -54,31 +70,57 @@ function flow(v) {
   return scalar(v ?? "");
 }
 
-// Small mappings and lists on one line (as the shipped examples write them), the rest as blocks.
-function block(v, indent) {
+// Every path inside @v (keys and indexes), @v's own excluded.
+function allPaths(v, path, out = []) {
+  if (Array.isArray(v)) v.forEach((x, i) => { out.push([...path, i]); allPaths(x, [...path, i], out); });
+  else if (v !== null && typeof v === "object")
+    for (const [k, x] of Object.entries(v)) { out.push([...path, k]); allPaths(x, [...path, k], out); }
+  return out;
+}
+
+// The paths with comments, while toYaml writes: a node with a comment inside it is written as a
+// block, so that each comment keeps its own line.
+let noted = null;
+
+function notedInside(path) {
+  if (!noted) return false;
+  const pre = `${JSON.stringify(path).slice(0, -1)},`;
+  for (const k of noted) if (k.startsWith(pre)) return true;
+  return false;
+}
+
+// Small mappings and lists on one line (as the shipped examples write them), the rest as blocks:
+// [{t: the line, p: the paths of the nodes it starts}].
+function block(v, indent, path) {
   const pad = " ".repeat(indent);
   const lines = [];
   if (Array.isArray(v)) {
-    for (const x of v) {
+    v.forEach((x, i) => {
+      const ip = [...path, i];
       const f = flow(x);
       const one = x !== null && typeof x === "object" && !Array.isArray(x) && Object.keys(x).length === 1;
-      if (x === null || typeof x !== "object" || (indent + 2 + f.length <= 100 && !bulky(x)))
-        lines.push(one ? `${pad}- ${f.slice(1, -1)}` : `${pad}- ${f}`); // "- ipv4: {...}", a layer as the examples write it
+      if (x === null || typeof x !== "object" || (indent + 2 + f.length <= 100 && !bulky(x) && !notedInside(ip)))
+        lines.push({ t: one ? `${pad}- ${f.slice(1, -1)}` : `${pad}- ${f}`, p: [ip, ...allPaths(x, ip)] }); // "- ipv4: {...}", a layer as the examples write it
       else {
-        const inner = block(x, indent + 2);
-        lines.push(`${pad}- ${inner.slice(indent + 2)}`);
+        const inner = block(x, indent + 2, ip);
+        inner[0] = { t: `${pad}- ${inner[0].t.slice(indent + 2)}`, p: [ip, ...inner[0].p] };
+        lines.push(...inner);
       }
-    }
-    return lines.join("\n");
+    });
+    return lines;
   }
   for (const [k, x] of Object.entries(v)) {
+    const kp = [...path, k];
     const f = flow(x);
     const empty = x !== null && typeof x === "object" && Object.keys(x).length === 0;
-    if (x === null || typeof x !== "object" || empty || (indent + k.length + 2 + f.length <= 100 && !hasBlockList(x)))
-      lines.push(`${pad}${scalar(k)}: ${f}`);
-    else lines.push(`${pad}${scalar(k)}:\n${block(x, Array.isArray(x) ? indent + 2 : indent + 2)}`);
+    if (x === null || typeof x !== "object" || empty || (indent + k.length + 2 + f.length <= 100 && !hasBlockList(x) && !notedInside(kp)))
+      lines.push({ t: `${pad}${scalar(k)}: ${f}`, p: [kp, ...allPaths(x, kp)] });
+    else {
+      lines.push({ t: `${pad}${scalar(k)}:`, p: [kp] });
+      lines.push(...block(x, indent + 2, kp));
+    }
   }
-  return lines.join("\n");
+  return lines;
 }
 
 // A stream (many keys, or a stack of mappings) reads best one key a line.
@@ -91,9 +133,113 @@ function hasBlockList(x) {
   return Array.isArray(x) && x.some((i) => i !== null && typeof i === "object");
 }
 
-export function toYaml(tree) {
+// The text of @tree, with @comments (extractComments') beside the nodes they were written by.
+export function toYaml(tree, comments = null) {
   if (tree === null || typeof tree !== "object") return "";
-  return `${block(tree, 0)}\n`;
+  const out = [];
+  const used = new Set();
+  noted = comments ? new Set([...comments.map].filter(([, e]) => e.before.length || e.after).map(([k]) => k)) : null;
+  const lines = block(tree, 0, []);
+  noted = null;
+  for (const l of lines) {
+    const pad = l.t.match(/^ */)[0];
+    let after = "";
+    for (const p of comments ? l.p : []) {
+      const k = JSON.stringify(p);
+      const e = comments.map.get(k);
+      if (!e || used.has(k)) continue;
+      used.add(k);
+      out.push(...e.before.map((c) => (c === "" ? "" : pad + c)));
+      if (e.after) after += after ? ` ${e.after.trimStart()}` : e.after;
+    }
+    out.push(l.t + after);
+  }
+  if (comments) out.push(...comments.tail);
+  return `${out.join("\n")}\n`;
+}
+
+// ---- comments: read from the text, kept by path, moved with the nodes ----
+
+// Where a comment starts in @line (a "#" at the start or after a blank, outside quotes), or -1.
+function commentAt(line) {
+  let q = null;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (q === '"') { if (c === "\\") i++; else if (c === '"') q = null; continue; }
+    if (q === "'") { if (c === "'") { if (line[i + 1] === "'") i++; else q = null; } continue; }
+    const prev = i === 0 ? " " : line[i - 1];
+    if (c === "#" && (prev === " " || prev === "\t")) return i;
+    if ((c === '"' || c === "'") && " \t[{,".includes(prev)) q = c;
+  }
+  return -1;
+}
+
+// @text's comments by the node they stand beside; @at: streams.parse's [line, col, path...].
+function extractComments(text, at) {
+  const starts = new Map(); // line -> the outermost node starting there
+  for (const [line, , ...path] of at ?? []) {
+    const was = starts.get(line);
+    if (!was || path.length < was.length) starts.set(line, path);
+  }
+  const map = new Map();
+  const entry = (p) => {
+    const k = JSON.stringify(p);
+    if (!map.has(k)) map.set(k, { before: [], after: null });
+    return map.get(k);
+  };
+  let pending = []; // whole-line comments and blank lines waiting for the next node
+  let last = null;
+  text.split("\n").forEach((raw0, i) => {
+    const raw = raw0.replace(/\r$/, "");
+    const c = commentAt(raw);
+    if (raw.trim() === "") { pending.push(""); return; }
+    if (c >= 0 && raw.slice(0, c).trim() === "") { pending.push(raw.slice(c).trimEnd()); return; }
+    const p = starts.get(i + 1);
+    if (p) {
+      if (pending.length) entry(p).before.push(...pending);
+      pending = [];
+      last = p;
+    }
+    if (c >= 0 && (p || last)) {
+      const e = entry(p ?? last);
+      const gap = raw.slice(0, c).match(/[ \t]*$/)[0] || " ";
+      e.after = e.after ? `${e.after} ${raw.slice(c).trimEnd()}` : gap + raw.slice(c).trimEnd();
+    }
+  });
+  while (pending.length && pending[pending.length - 1] === "") pending.pop();
+  return { map, tail: pending };
+}
+
+const startsWith = (p, pre) => p.length >= pre.length && pre.every((x, i) => p[i] === x);
+
+// The items of the list at @arr moved: item i is now fn(i) (-1: gone, and its comments with it).
+function moveItems(arr, fn) {
+  const c = b.comments;
+  if (!c) return;
+  const next = new Map();
+  for (const [k, e] of c.map) {
+    const p = JSON.parse(k);
+    if (startsWith(p, arr) && p.length > arr.length && typeof p[arr.length] === "number") {
+      const j = fn(p[arr.length]);
+      if (j < 0) continue;
+      p[arr.length] = j;
+      next.set(JSON.stringify(p), e);
+    } else next.set(k, e);
+  }
+  c.map = next;
+}
+
+// The node at @from now at @to (its comments, and its children's, follow).
+function moveNode(from, to, inner = to) {
+  const c = b.comments;
+  if (!c) return;
+  const next = new Map();
+  for (const [k, e] of c.map) {
+    const p = JSON.parse(k);
+    if (!startsWith(p, from)) next.set(k, e);
+    else next.set(JSON.stringify(p.length === from.length ? to : [...inner, ...p.slice(from.length)]), e);
+  }
+  c.map = next;
 }
 
 // ---- the model: a stream's layers, whichever way the file wrote them ----
@@ -106,26 +252,96 @@ function current() {
   return streams()[b.sel] ?? null;
 }
 
-// [{proto, get(), set(map)}]: a stack's items, or the shorthand keys present.
+const isMap = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+
+// A stack item's protocol and its mapping.
+function itemOf(it) {
+  if (typeof it === "string") return [it, {}];
+  const name = isMap(it) ? Object.keys(it)[0] : String(it);
+  const v = isMap(it) ? it[name] : null;
+  return [name, isMap(v) ? v : {}];
+}
+
+// The layers the shorthand keys stand for (the loader's wr_stream_shorthand): eth, vlan when
+// given, ipv4, udp, whichever keys the file writes; none for a replayed stream (pcap:, frame:).
+function shorthandNames(s) {
+  if ("pcap" in s || "frame" in s) return [];
+  return ["eth", ...("vlan" in s ? ["vlan"] : []), "ipv4", "udp"];
+}
+
+// Whether mapping @m can stay under shorthand key @k.
+function fitsShorthand(k, m) {
+  return Object.entries(m).every(([f, v]) => SHORTHAND_KEYS[k].includes(f)
+    && (!["ecn", "df", "gateway"].includes(f) || !isMap(v)));
+}
+
+// Stream @s's shorthand keys turned into the `stack:` they stand for (the same frames: the
+// loader builds the shorthand as this very stack), where the first of them was written;
+// ipv4's df (true/false there, the bit here) and gateway (the stream's key with a stack) moved.
+function toStack(s) {
+  if (Array.isArray(s.stack)) return;
+  const si = streams().indexOf(s);
+  const names = shorthandNames(s);
+  let gateway;
+  const stack = names.map((k, i) => {
+    const m = isMap(s[k]) ? { ...s[k] } : {};
+    if (k === "ipv4") {
+      if (m.df !== undefined) m.df = /^true$/i.test(String(m.df)) ? "1" : /^false$/i.test(String(m.df)) ? "0" : m.df;
+      if (m.gateway !== undefined) {
+        gateway = m.gateway;
+        delete m.gateway;
+        moveNode(["streams", si, "ipv4", "gateway"], ["streams", si, "gateway"]);
+      }
+    }
+    moveNode(["streams", si, k], ["streams", si, "stack", i], ["streams", si, "stack", i, k]);
+    return Object.keys(m).length ? { [k]: m } : k;
+  });
+  const keys = Object.keys(s);
+  const copy = { ...s };
+  for (const x of keys) delete s[x];
+  let placed = false;
+  for (const x of keys) {
+    if (SHORTHAND.includes(x)) {
+      if (!placed) s.stack = stack;
+      placed = true;
+      if (gateway !== undefined) s.gateway = gateway;
+      continue;
+    }
+    s[x] = copy[x];
+  }
+  if (!placed) {
+    setKey(s, "stack", stack);
+    if (gateway !== undefined) s.gateway = gateway;
+  }
+}
+
+// [{proto, get(), set(map), path()}]: a stack's items, or the layers the shorthand stands for.
+// A shorthand layer given what its key does not take (a field the loader reads in a stack only,
+// ecn or df varying, options) turns the stream into its stack first; the accessors follow.
 function layers(s) {
   if (Array.isArray(s.stack)) {
     return s.stack.map((item, i) => {
-      const name = typeof item === "string" ? item : Object.keys(item)[0];
+      const name = itemOf(item)[0];
       return {
         proto: name,
-        get: () => {
-          const it = s.stack[i];
-          const v = typeof it === "string" ? {} : it[name];
-          return v !== null && typeof v === "object" ? v : {};
-        },
+        get: () => itemOf(s.stack[i])[1],
         set: (m) => { s.stack[i] = Object.keys(m).length ? { [name]: m } : name; },
+        path: () => ["streams", streams().indexOf(s), "stack", i, name],
       };
     });
   }
-  return SHORTHAND.filter((k) => k in s).map((k) => ({
+  return shorthandNames(s).map((k, i) => ({
     proto: k,
-    get: () => (s[k] !== null && typeof s[k] === "object" ? s[k] : {}),
-    set: (m) => { setKey(s, k, m); },
+    get: () => (Array.isArray(s.stack) ? itemOf(s.stack[i])[1] : isMap(s[k]) ? s[k] : {}),
+    set: (m) => {
+      if (!Array.isArray(s.stack) && fitsShorthand(k, m)) {
+        setKey(s, k, Object.keys(m).length || k === "vlan" ? m : undefined);
+        return;
+      }
+      toStack(s);
+      s.stack[i] = Object.keys(m).length ? { [k]: m } : k;
+    },
+    path: () => (Array.isArray(s.stack) ? ["streams", streams().indexOf(s), "stack", i, k] : ["streams", streams().indexOf(s), k]),
   }));
 }
 
@@ -207,6 +423,12 @@ async function parse() {
   }
   b.tree = r.tree !== null && typeof r.tree === "object" && !Array.isArray(r.tree) ? r.tree : { version: "1", streams: [] };
   if (!Array.isArray(b.tree.streams)) b.tree.streams = [];
+  b.comments = extractComments(text, r.at);
+  if (b.restore) { // the stream shown before the reload: by its name, else its place
+    const byName = streams().findIndex((x) => x?.name === b.restore.name);
+    b.sel = byName >= 0 ? byName : Number(b.restore.index) || 0;
+    b.restore = null;
+  }
   b.sel = Math.min(b.sel, Math.max(0, streams().length - 1));
   form.dataset.state = "synced";
   form.dataset.followed = mark(text);
@@ -232,7 +454,7 @@ function status(text, kind) {
 // ---- form -> text ----
 
 function write() {
-  const text = toYaml(b.tree);
+  const text = toYaml(b.tree, b.comments);
   b.written = text;
   b.seen = text;
   const ta = $("yaml");
@@ -343,10 +565,12 @@ function layerBox(s, layer, li, all) {
   fs.append(el("legend", {}, p ? `${p.title} (${layer.proto})` : layer.proto));
   if (Array.isArray(s.stack)) {
     const bar = el("div", { class: "b-layer-bar" });
+    const at = ["streams", b.sel, "stack"];
     const move = (d) => {
       const j = li + d;
       if (j < 0 || j >= s.stack.length) return;
       [s.stack[li], s.stack[j]] = [s.stack[j], s.stack[li]];
+      moveItems(at, (x) => (x === li ? j : x === j ? li : x));
       edited(true);
     };
     const btn = (text, label, fn, dis) => {
@@ -356,7 +580,11 @@ function layerBox(s, layer, li, all) {
       return x;
     };
     bar.append(btn("↑", "Move up", () => move(-1), li === 0), btn("↓", "Move down", () => move(1), li === all - 1),
-      btn("Remove", "Remove", () => { s.stack.splice(li, 1); edited(true); }, false));
+      btn("Remove", "Remove", () => {
+        s.stack.splice(li, 1);
+        moveItems(at, (x) => (x === li ? -1 : x > li ? x - 1 : x));
+        edited(true);
+      }, false));
     fs.append(bar);
   }
   if (!p) {
@@ -371,9 +599,90 @@ function layerBox(s, layer, li, all) {
     fs.append(row);
   }
   for (const pf of p.fields) fs.append(fieldRow(layer, li, pf));
-  if (p.opts && layer.get()[p.opts.key] !== undefined)
-    fs.append(el("p", { class: "muted" }, `${p.opts.key}: as the text writes them (${p.opts.doc})`));
+  if (p.opts) fs.append(optsBox(layer, li, p.opts));
   return fs;
+}
+
+// A layer's option list (protocols.list's opts: IPv4 and IPv6 options, SRv6 segments, Geneve
+// options, GTP-U extension headers): one row an item, its named values and its data bytes, or
+// (bare) its one value; items added, edited, removed.  The module says what an item must hold.
+function optsBox(layer, li, o) {
+  const key = `${layer.proto}.${o.key}`;
+  const box = el("div", { class: "b-opts", dataset: { opts: key, layer: String(li) } });
+  box.append(el("span", { class: "b-name", title: o.doc }, o.key));
+  const items = () => { const v = layer.get()[o.key]; return Array.isArray(v) ? [...v] : []; };
+  const put = (list) => {
+    const m = { ...layer.get() };
+    if (list.length) m[o.key] = list;
+    else delete m[o.key];
+    layer.set(m);
+  };
+  const setPart = (k, name, v) => {
+    const list = items();
+    const m = isMap(list[k]) ? { ...list[k] } : {};
+    if (v === "") delete m[name];
+    else m[name] = v;
+    list[k] = m;
+    put(list);
+    edited();
+  };
+  const list = items();
+  list.forEach((it, k) => {
+    const row = el("div", { class: "b-opt", dataset: { item: String(k) } });
+    const name = `${key}[${k}]`;
+    if (o.bare) {
+      row.append(input({ "aria-label": name, dataset: { part: "value" }, placeholder: placeholderOf(o.fields[0]?.kind) },
+        isMap(it) || Array.isArray(it) ? flow(it) : it, (v) => { const l = items(); l[k] = v; put(l); edited(); }));
+    } else {
+      const m = isMap(it) ? it : {};
+      for (const f of o.fields)
+        row.append(labelled(f.name, input({ "aria-label": `${name}.${f.name}`, dataset: { part: f.name }, placeholder: f.default },
+          m[f.name], (v) => setPart(k, f.name, v))));
+      if (o.data_max)
+        row.append(labelled("data", input({ "aria-label": `${name}.data`, dataset: { part: "data" }, placeholder: "hex bytes" },
+          m.data, (v) => setPart(k, "data", v)), "wide"));
+    }
+    const rm = el("button", { type: "button", "aria-label": `Remove ${name}` }, "Remove");
+    rm.addEventListener("click", () => {
+      const l = items();
+      l.splice(k, 1);
+      moveItems([...layer.path(), o.key], (x) => (x === k ? -1 : x > k ? x - 1 : x));
+      put(l);
+      edited(true);
+    });
+    row.append(rm);
+    box.append(row);
+  });
+  const add = el("button", { type: "button", "aria-label": `Add ${key}`, dataset: { part: "add" } }, `Add ${o.bare ? "item" : "option"}`);
+  add.disabled = list.length >= o.max;
+  add.addEventListener("click", () => {
+    const f0 = o.fields[0];
+    const l = items();
+    l.push(o.bare ? (f0?.default ?? "") : { [f0.name]: f0.default });
+    put(l);
+    edited(true);
+  });
+  box.append(add, el("span", { class: "muted" }, o.doc));
+  return box;
+}
+
+// The frame's payload after the headers (README: zeros, inc, {pattern: hex}, {string: text}).
+function payloadRow(s) {
+  const row = el("div", { class: "form-row", id: "b-payload" });
+  const v = s.payload;
+  let mode = v === undefined ? "default" : isMap(v) ? Object.keys(v)[0] : String(v);
+  const text = isMap(v) ? String(v[mode] ?? "") : "";
+  const save = (m, t) => setKey(s, "payload", m === "default" ? undefined : m === "pattern" || m === "string" ? { [m]: t } : m);
+  row.append(labelled("Payload", select(PAYLOADS.includes(mode) ? PAYLOADS : [...PAYLOADS, mode], mode, (m) => {
+    mode = m;
+    save(m, m === "pattern" ? "00" : "");
+    edited(true);
+  }, { id: "b-payload-mode" })));
+  if (mode === "pattern" || mode === "string")
+    row.append(labelled(mode === "pattern" ? "Bytes (hex, repeated)" : "Text (then zeros)",
+      input({ id: "b-payload-value", placeholder: mode === "pattern" ? "deadbeef" : "hello" }, text,
+        (t) => { save(mode, t); edited(); }), "wide"));
+  return row;
 }
 
 function sizeRow(s) {
@@ -423,6 +732,7 @@ function streamBox(s) {
       edited();
       if (k === "name") { // the pickers follow without redrawing the form under the cursor
         $("b-stream").options[b.sel].textContent = v;
+        choose(b.sel);
         frameStreams();
       }
     }));
@@ -431,23 +741,25 @@ function streamBox(s) {
     str("duration", "Seconds (duration)", { type: "number", min: "0", placeholder: "unlimited" }));
   row.append(labelled("Fields combine", select(["together", "product"], s.vary ?? "together",
     (v) => { setKey(s, "vary", v === "together" && s.vary === undefined ? undefined : v); edited(); }, { id: "b-vary" })));
-  wrap.append(row, sizeRow(s));
+  wrap.append(row, sizeRow(s), payloadRow(s));
   const ls = layers(s);
   const box = el("div", { id: "b-layers" });
   ls.forEach((l, i) => box.append(layerBox(s, l, i, ls.length)));
   wrap.append(box);
   const add = el("div", { class: "form-row" });
-  if (Array.isArray(s.stack) || ls.length === 0) {
+  if (Array.isArray(s.stack) || !("pcap" in s || "frame" in s)) {
     const pick = select([...b.protos.values()].map((p) => [p.name, `${p.title} (${p.name})`]), "eth", () => {}, { id: "b-add-proto" });
     const btn = el("button", { type: "button", id: "b-add-layer" }, "Add layer");
     btn.addEventListener("click", () => {
-      if (!Array.isArray(s.stack)) setKey(s, "stack", []);
+      toStack(s); // the shorthand keys first become the stack they stand for: the same frames
       s.stack.push(pick.value);
       edited(true);
     });
     add.append(labelled("Layer", pick), btn);
+    if (!Array.isArray(s.stack))
+      add.append(el("p", { class: "muted" }, "The shorthand keys (eth, vlan, ipv4, udp) stand for the stack eth, vlan, ipv4, udp: a layer added, or a field only a stack takes, writes that stack first."));
   } else {
-    add.append(el("p", { class: "muted" }, "This stream writes its headers with the shorthand keys (eth, vlan, ipv4, udp): edit their fields here; a new stream takes any stack."));
+    add.append(el("p", { class: "muted" }, "A replayed stream (pcap:, frame:) has no layers to edit."));
   }
   wrap.append(add);
   return wrap;
@@ -471,13 +783,20 @@ function render() {
   frameStreams();
 }
 
+// Show stream @i, and keep the choice across a reload (by name, then by place).
+function choose(i) {
+  b.sel = i;
+  b.restore = null;
+  session.set("builder.stream", { index: i, name: streams()[i]?.name ?? null });
+}
+
 function addStream() {
   if (!b.tree) b.tree = { version: "1", streams: [] };
   const names = new Set(streams().map((s) => s.name));
   let n = streams().length + 1;
   while (names.has(`stream-${n}`)) n++;
   b.tree.streams.push({ name: `stream-${n}`, port: "0", size: "64", rate: "1 Mpps", stack: ["eth", "ipv4", "udp"] });
-  b.sel = b.tree.streams.length - 1;
+  choose(b.tree.streams.length - 1);
   edited(true);
 }
 
@@ -558,6 +877,7 @@ async function connected() {
   }
   $("builder").hidden = false;
   if ($("yaml").value.trim() === "") {
+    b.restore = null; // no text kept: no stream of it to show again
     b.tree = { version: "1", streams: [] };
     render();
   } else {
@@ -571,12 +891,14 @@ export function initBuilder(rpc) {
   // The console also sets the text without an input event (a file opened, the loaded text
   // copied, a session restored): the form follows those too.
   setInterval(() => { if ($("yaml").value !== b.seen && b.protos) scheduleParse(); }, 500);
-  $("b-stream").addEventListener("change", () => { b.sel = Number($("b-stream").value); render(); });
+  $("b-stream").addEventListener("change", () => { choose(Number($("b-stream").value)); render(); });
   $("b-add-stream").addEventListener("click", addStream);
   $("b-remove-stream").addEventListener("click", () => {
     if (!current()) return;
     b.tree.streams.splice(b.sel, 1);
-    b.sel = Math.max(0, b.sel - 1);
+    const gone = b.sel;
+    moveItems(["streams"], (x) => (x === gone ? -1 : x > gone ? x - 1 : x));
+    choose(Math.max(0, b.sel - 1));
     edited(true);
   });
   $("b-save").addEventListener("click", saveAs);

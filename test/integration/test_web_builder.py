@@ -11,6 +11,7 @@ the selected field's bytes of `wirerate dump`'s frame."""
 import hashlib
 import json
 import os
+import re
 import struct
 import subprocess
 import unittest
@@ -39,8 +40,8 @@ FIELDS = ["frame.len", "eth.src", "eth.dst", "eth.type", "ip.version", "ip.hdr_l
           "ip.src", "ip.dst", "udp.srcport", "udp.dstport", "udp.length", "udp.checksum",
           "udp.checksum.status", "data.len"]
 
-# A file with two streams, shorthand and stack, varied fields, a size mix and comments: what the
-# text -> form -> text round trip must keep (the frames, not the comments).
+# A file with two streams, shorthand and stack, varied fields, a size mix and a comment: what the
+# text -> form -> text round trip must keep (the frames, and the comment by its stream).
 ROUND = """version: 1
 seed: 7
 streams:
@@ -61,6 +62,68 @@ streams:
       - ipv6: {src: "2001:db8::1", dst: {inc: {from: "2001:db8::10", to: "2001:db8::20", step: 4}}}
       - udp: {dst: 4000}
 """
+
+
+# What the form edits in a file with comments: option lists (IPv4 options, an SRv6 segment
+# list), a payload; its comments must survive every rewrite by the form.
+EDIT = """# two streams the form gives options to
+version: 1
+streams:
+  # the IPv4 one
+  - name: opt4   # router alert to come
+    size: 128
+    count: 4
+    stack:
+      - eth
+      - ipv4: {src: 198.18.0.1, dst: 198.19.0.1}   # no options yet
+      - udp: {src: 1024, dst: 5000}
+
+  - name: seg6
+    size: 200
+    stack:
+      - eth
+      - ipv6: {src: "2001:db8:1::1", dst: "2001:db8:5::a"}
+      # segments to come
+      - srh
+      - tcp: {dst: 80}
+# the end
+"""
+
+# The same, written by hand with the options the form adds.
+EDIT_HAND = """version: 1
+streams:
+  - name: opt4
+    size: 128
+    count: 4
+    payload: {pattern: "deadbeef"}
+    stack:
+      - eth
+      - ipv4: {src: 198.18.0.1, dst: 198.19.0.1, options: [{type: 148, data: "0000"}, {type: 1}]}
+      - udp: {src: 1024, dst: 5000}
+  - name: seg6
+    size: 200
+    stack:
+      - eth
+      - ipv6: {src: "2001:db8:1::1", dst: "2001:db8:5::a"}
+      - srh: {segments: ["2001:db8:5::a", "2001:db8:5::b"]}
+      - tcp: {dst: 80}
+"""
+
+# A shorthand stream (the keys eth, vlan, ipv4, udp stand for that stack) a layer is added to.
+SHORT = """version: 1
+streams:
+  - name: sh     # shorthand
+    size: 128
+    vlan: {id: 10, pcp: 3}
+    ipv4: {src: 10.0.0.1, dst: {inc: {from: 10.1.0.1, to: 10.1.0.9}}, ttl: 9, df: true, ecn: 1, gateway: 10.0.0.254}
+    udp: {src: 1024, dst: 5001}
+    eth: {src: "02:00:00:00:00:0a", dst: arp}
+    # the payload
+    payload: inc
+"""
+SHORT_FIELDS = ["frame.len", "eth.src", "vlan.id", "vlan.priority", "ip.len", "ip.ttl", "ip.flags.df",
+                "ip.dsfield.ecn", "ip.src", "ip.dst", "ip.checksum", "udp.srcport", "udp.dstport",
+                "udp.length"]
 
 
 def empty_pcap(path):
@@ -249,12 +312,15 @@ class BuilderChecks:
                         c.stats()["ports"][0])
         c.call("traffic.wait", timeout=10)
         self.assertEqual(c.stats()["ports"][0]["tx_pkts"], 1000)
-        # testpmd flushes its pcap on exit: stop the peer first (TESTBED.md).
+        # testpmd flushes its pcap on exit: stop the peer first (TESTBED.md), once it says
+        # (its stats each second) that its pcap port sent all 1,000: a peer descheduled by a
+        # loaded CPU may still hold frames in its memif ring when TX is done here.
+        wait_for(lambda: re.search(r"NIC statistics for port 1 .*?TX-packets: +1000\b", peer.log(), re.S), 20)
         kill(peer)
         rows = tshark_fields(out, FIELDS, "udp")
         ref = tshark_fields(self.path("hand-sha.pcap"), FIELDS, "udp")
         self.assertEqual(len(ref), 1000)
-        self.assertEqual(len(rows), 1000, f"the peer captured {len(rows)} of 1000")
+        self.assertEqual(len(rows), 1000, f"the peer captured {len(rows)} of 1000; it said:\n{peer.log()[-1500:]}")
         for i, (r, w) in enumerate(zip(rows, ref)):
             self.assertEqual(dict(zip(FIELDS, r)), dict(zip(FIELDS, w)), f"frame {i}")
         self.assertEqual([r[FIELDS.index("ip.src")] for r in rows[198:202]],
@@ -277,7 +343,8 @@ class BuilderChecks:
         self.type_into(a, "#b-rate", "1 Mpps")      # the same value: the form writes the text
         a.wait(lambda: "follows the form" in (a.text("#builder-status") or ""), "the text was not written")
         again = self.yaml_text(a)
-        self.assertNotIn("# shorthand keys", again)  # written by the form, not the old text
+        self.assertNotEqual(again, ROUND)             # written by the form, not the old text
+        self.comments_kept(again, [("  # shorthand keys", "  - name: flow-a")], [])
         _, want = self.dump(ROUND, "round-in", 300)
         _, got = self.dump(again, "round-out", 300)
         self.assertEqual(got, want, again)
@@ -298,8 +365,120 @@ class BuilderChecks:
         self.set_text(a, built)
         self.synced_to(a, built)
         self.frame_panel(a, c)
+        self.options_payload(a)
+        self.shorthand_layer(a)
+        self.assertEqual(a.errors(), [])
+        # ---- a reload keeps the stream the builder shows (session.js) ----
+        self.set_text(a, EDIT)
+        self.synced_to(a, EDIT)
+        self.choose(a, "#b-stream", "1")
+        a.wait(lambda: a.attr("#b-name", "value") == "seg6", "seg6 not shown")
+        a.d.execute_script("location.reload()")
+        a.wait(lambda: a.text("#conn-state") == "connected", "no reconnection after the reload")
+        self.synced_to(a, EDIT)
+        self.assertEqual(a.attr("#b-stream", "value"), "1")
+        self.assertEqual(a.attr("#b-name", "value"), "seg6")
         self.assertEqual(a.errors(), [])
         self.assertIsNone(p.poll(), "the server exited")
+
+    def comments_kept(self, text, before, trailing):
+        """Each whole-line comment of @before right above the line that starts with its key;
+        each trailing one at the end of its key's line."""
+        lines = text.splitlines()
+        for comment, nxt in before:
+            i = lines.index(comment)
+            self.assertTrue(lines[i + 1].startswith(nxt), (comment, lines[i + 1], text))
+        for start, comment in trailing:
+            self.assertTrue(any(l.startswith(start) and l.endswith(comment) for l in lines), (start, comment, text))
+
+    def options_payload(self, a):
+        """IPv4 options, an SRv6 segment list and a payload given with the form: the frames of
+        the same YAML written by hand; the file's comments kept by their keys."""
+        self.set_text(a, EDIT)
+        self.synced_to(a, EDIT)
+        self.choose(a, "#b-stream", "0")
+        a.wait(lambda: a.attr("#b-name", "value") == "opt4", "opt4 not shown")
+        add4 = '[aria-label="Add ipv4.options"]'
+        for n in range(3):
+            a.q(add4).click()
+            a.wait(lambda: len(a.qa('.b-opts[data-opts="ipv4.options"] .b-opt')) == n + 1, "no option row")
+        self.type_into(a, '[aria-label="ipv4.options[0].type"]', "148")
+        self.type_into(a, '[aria-label="ipv4.options[0].data"]', "0000")
+        self.type_into(a, '[aria-label="ipv4.options[1].type"]', "7")
+        self.type_into(a, '[aria-label="ipv4.options[2].type"]', "1")
+        a.q('[aria-label="Remove ipv4.options[1]"]').click()     # the record route goes again
+        a.wait(lambda: len(a.qa('.b-opts[data-opts="ipv4.options"] .b-opt')) == 2, "the option stays")
+        self.assertEqual(a.attr('[aria-label="ipv4.options[1].type"]', "value"), "1")
+        self.choose(a, "#b-payload-mode", "pattern")
+        a.wait(lambda: a.qa("#b-payload-value"), "no payload box")
+        self.type_into(a, "#b-payload-value", "deadbeef")
+        self.choose(a, "#b-stream", "1")
+        a.wait(lambda: a.attr("#b-name", "value") == "seg6", "seg6 not shown")
+        for n in range(2):
+            a.q('[aria-label="Add srh.segments"]').click()
+            a.wait(lambda: len(a.qa('.b-opts[data-opts="srh.segments"] .b-opt')) == n + 1, "no segment row")
+        self.type_into(a, '[aria-label="srh.segments[0]"]', "2001:db8:5::a")
+        self.type_into(a, '[aria-label="srh.segments[1]"]', "2001:db8:5::b")
+        a.wait(lambda: a.attr("#check", "data-state") == "valid", lambda: f"not valid: {a.text('#check')}")
+        text = self.yaml_text(a)
+        pcap, got = self.dump(text, "opts-form", 4)
+        _, want = self.dump(EDIT_HAND, "opts-hand", 4)
+        self.assertEqual(got, want, text)
+        # What tshark reads there: the options padded with an end of options to a word (IHL 7
+        # words), the payload; 2 segments, 1 left.
+        # (One tshark for both streams: its start is most of what this costs.)
+        rows = tshark_fields(pcap, ["ip.hdr_len", "ip.opt.type", "data.data", "ipv6.routing.type",
+                                    "ipv6.routing.segleft", "ipv6.routing.srh.addr"])
+        v4, v6 = [r for r in rows if r[0]], [r for r in rows if not r[0]]
+        self.assertEqual([r[:2] for r in v4], [["28", "148,1,0"]] * 4)
+        self.assertTrue(all(r[2].startswith("deadbeefdeadbeef") for r in v4), v4)
+        self.assertEqual([r[3:] for r in v6], [["4", "1", "2001:db8:5::b,2001:db8:5::a"]] * 4)
+        self.comments_kept(text, [("# two streams the form gives options to", "version: 1"),
+                                  ("  # the IPv4 one", "  - name: opt4"), ("", "  - name: seg6"),
+                                  ("      # segments to come", "      - srh:")],
+                           [("  - name: opt4", "   # router alert to come"),
+                            ("      - ipv4:", "   # no options yet")])
+        self.assertTrue(text.endswith("\n# the end\n"), text)
+        # And back: the text the form wrote, read again, shows the same option rows.
+        self.set_text(a, text + " ")
+        self.synced_to(a, text + " ")
+        self.assertEqual(a.attr('[aria-label="srh.segments[1]"]', "value"), "2001:db8:5::b")
+        self.choose(a, "#b-stream", "0")
+        a.wait(lambda: a.attr('[aria-label="ipv4.options[0].data"]', "value") == "0000", "the options not read back")
+        self.assertEqual(a.attr("#b-payload-value", "value"), "deadbeef")
+
+    def shorthand_layer(self, a):
+        """A layer added to a shorthand stream: the stream becomes the stack the keys stand for,
+        whose frames are the shorthand's (removing the layer again gives the same sha256), and
+        the new layer leaves the old layers' fields as they were."""
+        self.set_text(a, SHORT)
+        self.synced_to(a, SHORT)
+        self.choose(a, "#b-stream", "0")
+        a.wait(lambda: [e.get_attribute("data-proto") for e in a.qa(".b-layer")] == ["eth", "vlan", "ipv4", "udp"],
+               "the shorthand's layers not shown")
+        self.choose(a, "#b-add-proto", "raw")
+        a.q("#b-add-layer").click()
+        a.wait(lambda: a.qa('.b-layer[data-proto="raw"]'), "no raw layer")
+        self.type_into(a, '[aria-label="raw hex bytes"]', "deadbeef")
+        a.wait(lambda: a.attr("#check", "data-state") == "valid", lambda: f"not valid: {a.text('#check')}")
+        added = self.yaml_text(a)
+        self.assertIn("stack:", added)
+        for key in ("    eth:", "    vlan:", "    ipv4:", "    udp:"):
+            self.assertNotIn(key, added)
+        self.assertIn("    gateway: 10.0.0.254", added)
+        self.comments_kept(added, [("    # the payload", "    payload: inc")], [("  - name: sh", "     # shorthand")])
+        old, _ = self.dump(SHORT, "short-old", 9)
+        new, _ = self.dump(added, "short-new", 9)
+        want, got = tshark_fields(old, SHORT_FIELDS, "udp"), tshark_fields(new, SHORT_FIELDS + ["data.data"], "udp")
+        self.assertEqual(len(want), 9)
+        self.assertEqual([r[:-1] for r in got], want, added)
+        self.assertTrue(all(r[-1].startswith("deadbeef") for r in got), got)
+        # The layer removed again: the stack the form wrote is the shorthand's, byte for byte.
+        a.q('[aria-label="Remove raw (layer 5)"]').click()
+        a.wait(lambda: not a.qa('.b-layer[data-proto="raw"]'), "the raw layer stays")
+        a.wait(lambda: "raw" not in self.yaml_text(a), "the text keeps the raw layer")
+        self.assertEqual(self.dump(self.yaml_text(a), "short-stack", 9)[1], self.dump(SHORT, "short-ref", 9)[1],
+                         self.yaml_text(a))
 
     def frame_panel(self, a, c):
         if "streams.frame" not in c.info().get("methods", []):

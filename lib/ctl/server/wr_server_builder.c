@@ -190,6 +190,42 @@ ynode_json(const struct wr_ynode *n)
 	return o;
 }
 
+/*
+ * Where each node of the tree starts, for the page to keep the file's
+ * comments beside the keys they stand by when the form rewrites the text
+ * (web/builder.js): one [line, col, path...] per mapping key and per
+ * sequence item, the path as the tree's keys and indexes.
+ */
+static void
+ynode_at(const struct wr_ynode *n, json_t *path, json_t *out)
+{
+	size_t i;
+
+	if (n->type == WR_YNODE_SCALAR)
+		return;
+	for (i = 0; i < n->n_kids; i++) {
+		const struct wr_ynode *at = n->kids[i], *val = at;
+		json_t *step, *e;
+
+		if (n->type == WR_YNODE_MAP) {
+			if (i % 2 != 0 || i + 1 >= n->n_kids)
+				continue;
+			val = n->kids[i + 1];
+			step = json_string(wr_ynode_text(at));
+		} else {
+			step = json_integer((json_int_t)i);
+		}
+		json_array_append_new(path, step);
+		e = json_pack("[I, I]", (json_int_t)at->line, (json_int_t)at->col);
+		if (e != NULL) {
+			json_array_extend(e, path);
+			json_array_append_new(out, e);
+		}
+		ynode_at(val, path, out);
+		json_array_remove(path, json_array_size(path) - 1);
+	}
+}
+
 /* A key given twice or a key that is no scalar: the loader refuses both
  * (wr_ywalk_keys), and an object could not keep them apart. */
 static int
@@ -253,8 +289,16 @@ wr_srv_m_parse(struct call *k)
 		return json_pack("{s:b, s:o}", "valid", 0, "error",
 				 wr_srv_yaml_error_data(&err, line, sizeof(line)));
 	}
-	res = json_pack("{s:b, s:o}", "valid", 1, "tree",
-			root != NULL ? ynode_json(root) : json_null());
+	res = json_pack("{s:b, s:o, s:o}", "valid", 1, "tree",
+			root != NULL ? ynode_json(root) : json_null(), "at",
+			json_array());
+	if (res != NULL && root != NULL) {
+		json_t *path = json_array();
+
+		if (path != NULL)
+			ynode_at(root, path, json_object_get(res, "at"));
+		json_decref(path);
+	}
 	wr_ytree_free(root);
 	return res;
 }
