@@ -776,6 +776,85 @@ test_fin_out_of_order(void)
 	tt_pair_fini(&p);
 }
 
+/* The SACK blocks of @s as a set: is [l, r) one of them? */
+static bool
+sacked(const struct wr_tcp_seg *s, uint32_t l, uint32_t r)
+{
+	for (unsigned int k = 0; k < s->n_sack; k++)
+		if (s->sack[k].l == l && s->sack[k].r == r)
+			return true;
+	return false;
+}
+
+/* Bytes [from, to) from the peer in segments of 1000 at most; the last
+ * ACK out. */
+static struct wr_tcp_seg
+peer_fill(struct tt_pair *p, const struct wr_tcp_seg *syn, uint32_t from,
+	  uint32_t to, uint64_t *now)
+{
+	for (uint32_t q = from; q != to;) {
+		uint32_t n = to - q < 1000 ? to - q : 1000;
+
+		peer_send_x(p, syn->sport, q, syn->seq + 1, WR_TH_ACK, 8000,
+			    *now += 1000, NULL, 0, n);
+		q += n;
+	}
+	return last_out(p);
+}
+
+static void
+test_ooo_full_no_renege(void)
+{
+	static const uint8_t sack_ok[] = { 2, 4, 0x05, 0xb4, 1, 1, 4, 2 };
+	struct tt_pair p;
+	struct wr_tcp_counters cc;
+	struct wr_tcp_seg syn, s;
+	uint64_t now = 1000000;
+
+	/* test_tcp_netem's sink through 5 % loss, in small: three ranges
+	 * kept and SACKed, the highest ending with the FIN, then a segment
+	 * below them all.  It used to push the highest range out (with the
+	 * FIN): a SACKed range dropped, which the kernel's sender takes as
+	 * reneging and leaves to its retransmission timer (RTO doubled at
+	 * each), seconds of stall.  Now the newcomer is dropped, unSACKed. */
+	syn = recv_open(&p, sack_ok, sizeof(sack_ok), 0, &now);
+	peer_send_x(&p, syn.sport, 7001, syn.seq + 1, WR_TH_ACK, 8000,
+		    now += 1000, NULL, 0, 100);
+	peer_send_x(&p, syn.sport, 9001, syn.seq + 1, WR_TH_ACK, 8000,
+		    now += 1000, NULL, 0, 100);
+	peer_send_x(&p, syn.sport, 14901, syn.seq + 1, WR_TH_ACK | WR_TH_FIN,
+		    8000, now += 1000, NULL, 0, 100);
+	s = last_out(&p);
+	CU_ASSERT_EQUAL(s.ack, 5001);
+	CU_ASSERT_EQUAL_FATAL(s.n_sack, 3);
+	peer_send_x(&p, syn.sport, 6001, syn.seq + 1, WR_TH_ACK, 8000,
+		    now += 1000, NULL, 0, 100);
+	s = last_out(&p);
+	CU_ASSERT_EQUAL(s.ack, 5001);
+	CU_ASSERT_EQUAL_FATAL(s.n_sack, 3);
+	CU_ASSERT(sacked(&s, 7001, 7101));
+	CU_ASSERT(sacked(&s, 9001, 9101));
+	CU_ASSERT(sacked(&s, 14901, 15001));
+	/* the holes filled in turn: what was SACKed is taken with them,
+	 * the FIN last, nothing asked of the peer again */
+	s = peer_fill(&p, &syn, 5001, 7001, &now);
+	CU_ASSERT_EQUAL(s.ack, 7101);
+	CU_ASSERT_EQUAL_FATAL(s.n_sack, 2);
+	CU_ASSERT(sacked(&s, 9001, 9101) && sacked(&s, 14901, 15001));
+	s = peer_fill(&p, &syn, 7101, 9001, &now);
+	CU_ASSERT_EQUAL(s.ack, 9101);
+	CU_ASSERT_EQUAL_FATAL(s.n_sack, 1);
+	CU_ASSERT(sacked(&s, 14901, 15001));
+	s = peer_fill(&p, &syn, 9101, 14901, &now);
+	CU_ASSERT_EQUAL(s.ack, 15002);
+	CU_ASSERT_EQUAL(s.n_sack, 0);
+	wr_tcp_counters(p.cli, 0, WR_TCP_CLIENT, &cc);
+	CU_ASSERT_EQUAL(cc.rx_bytes, 10000);
+	CU_ASSERT_EQUAL(cc.ooo_segs, 4);
+	CU_ASSERT(p.cli->conns[0].flags & WR_TC_FIN_RCVD);
+	tt_pair_fini(&p);
+}
+
 static void
 test_same_address_two_vlans(void)
 {
@@ -906,6 +985,8 @@ static CU_TestInfo tcp_tests[] = {
 	{ "delayed ACKs, duplicates, idle timeout", test_delayed_ack_idle },
 	{ "PAWS", test_paws },
 	{ "a FIN ahead of a hole", test_fin_out_of_order },
+	{ "out of order, store full: no SACKed range dropped",
+	  test_ooo_full_no_renege },
 	{ "create refuses what it cannot hold", test_create_refusals },
 	{ "one address on two VLANs: two locals", test_same_address_two_vlans },
 	{ "a lane's shares of rate, concurrency, count", test_lane_shares },

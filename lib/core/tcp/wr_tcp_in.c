@@ -183,9 +183,14 @@ rx_deliver(struct wr_tcp *t, uint32_t i, const uint8_t *p, uint32_t n)
 	wr_tcp_app_apply(t, i, &o);
 }
 
-/* Keep [l, r) as a received range (no bytes): sorted, merged, the
- * lowest WR_TCP_OOO_MAX kept (they are what fills rcv_nxt first);
- * ooo_last: the range the segment fell in (RFC 2018 4: SACKed first). */
+/* Keep [l, r) as a received range (no bytes): sorted, merged, at most
+ * WR_TCP_OOO_MAX; ooo_last: the range the segment fell in (RFC 2018 4:
+ * SACKed first).  A segment that would make one range too many is
+ * dropped (not SACKed: the peer sends it again), never a range kept:
+ * every kept range has been SACKed, and a SACKed range dropped is
+ * reneging (RFC 2018 8), which Linux recovers from only by a
+ * retransmission timeout, its RTO doubled each time (a kernel sender
+ * through 5 % loss stalled for seconds: test_tcp_netem). */
 static void
 ooo_add(struct wr_tcp_conn *c, uint32_t l, uint32_t r)
 {
@@ -212,12 +217,8 @@ ooo_add(struct wr_tcp_conn *c, uint32_t l, uint32_t r)
 		c->ooo_last = (uint8_t)k;
 		return;
 	}
-	if (k == WR_TCP_OOO_MAX)
+	if (n == WR_TCP_OOO_MAX)
 		return;
-	if (n == WR_TCP_OOO_MAX) {
-		n--;            /* the highest goes, and a FIN it ended with */
-		c->flags &= (uint16_t)~WR_TC_OOO_FIN;
-	}
 	memmove(&o[k + 1], &o[k], (n - k) * sizeof(*o));
 	o[k].l = l;
 	o[k].r = r;
@@ -261,7 +262,7 @@ data_in(struct wr_tcp *t, uint32_t i, const struct wr_tcp_seg *s)
 				  (uint64_t)(seq + n - c->rcv_nxt) <= blind)) {
 			ooo_add(c, seq, seq + n);
 			/* a FIN ahead of a hole: taken when the hole fills
-			 * (its range the highest, kept) */
+			 * (its range the highest, never dropped) */
 			if ((s->flags & WR_TH_FIN) && c->n_ooo > 0 &&
 			    c->ooo[c->n_ooo - 1].r == seq + n)
 				c->flags |= WR_TC_OOO_FIN;
