@@ -1046,7 +1046,27 @@ async function benchStart(ev) {
   await refreshJobs();
 }
 
+// The line's time left counts down between the server's progress lines, which come per trial
+// and can be seconds apart: redrawn each second from the last estimate less its age (the
+// server's eta_s is already counted down to the moment it answered).
+const progressTick = { st: null, at: 0, timer: 0 };
+
+function tickProgress() {
+  const st = progressTick.st;
+  const p = (st && st.progress) || {};
+  if (!st || st.state !== "running" || !(p.eta_s > 0)) {
+    clearInterval(progressTick.timer);
+    progressTick.timer = 0;
+    return;
+  }
+  const left = Math.max(p.eta_s - (performance.now() - progressTick.at) / 1000, 0);
+  $("bench-status").textContent = progressLine({ ...st, progress: { ...p, eta_s: left } });
+}
+
 function showProgress(st) {
+  progressTick.st = st;
+  progressTick.at = performance.now();
+  if (!progressTick.timer && st.state === "running") progressTick.timer = setInterval(tickProgress, 1000);
   const p = st.progress || {};
   $("bench-progress").hidden = false;
   $("btn-bench-cancel").hidden = !(st.state === "queued" || st.state === "running") || st.session !== state.session;

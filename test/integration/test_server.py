@@ -599,6 +599,38 @@ class BenchEta(ServerCase):
         print(f"\n    rfc2544 ETA: plan {plan} trials, {done1} for the first size, "
               f"revised {rest[0]['estimate']}, ran {ev[-1]['done']}")
 
+    def test_status_counts_down(self):
+        """bench.status's eta_s is the last estimate less its age at the answer: between two
+        answers of one trial it falls by exactly the server's time between them, which lies
+        between the client's instants around the two calls (whatever the load)."""
+        p, sock = self.serve(vdev="net_ring0", tag="etadown")
+        c = self.client(sock)
+        c.acquire()
+        c.load("version: 1\nstreams:\n  - name: s\n    size: 64\n    rate: 10 kpps\n",
+               name="down.yaml")
+        job = c.bench_start("sweep", {"tx-port": 0, "sizes": [64, 128, 256, 512],
+                                      "duration": "1.5"})["job"]
+        pairs, prev = 0, None
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            t0 = time.monotonic()
+            st = c.bench_status(job)
+            t1 = time.monotonic()
+            if st["state"] != "running":
+                break
+            pr = st["progress"]
+            if prev is not None and pr["eta_s"] > 0 and prev[2]["eta_s"] > 0 and \
+                    (pr["done"], pr["size"]) == (prev[2]["done"], prev[2]["size"]):
+                fell = prev[2]["eta_s"] - pr["eta_s"]
+                # The server's clock is in milliseconds: 2 ms either side.
+                self.assertGreaterEqual(fell, t0 - prev[1] - 0.002, (prev, st))
+                self.assertLessEqual(fell, t1 - prev[0] + 0.002, (prev, st))
+                pairs += 1
+            prev = (t0, t1, pr)
+            time.sleep(0.2)
+        self.assertEqual(c.bench_wait(job, timeout=120)["state"], "done")
+        self.assertGreaterEqual(pairs, 2, "no two answers inside one trial")
+
 
 class Captures(ServerCase):
     """capture.start/stop/status/fetch through the Python client and the console: a TX capture

@@ -46,6 +46,20 @@ job_find(struct call *k)
 	return NULL;
 }
 
+/* The time left as of now: the estimate of the last progress line less the
+ * time since it came.  Lines come per trial, which can be seconds apart (a
+ * sweep's size, an RFC 2544 trial), so the estimate as it was made would be
+ * stale by up to that much; the model's error is not the reader's to add. */
+static double
+job_eta_now(const struct job *j)
+{
+	double age = (double)(wr_srv_now_ms() - j->progress_ms) / 1e3;
+
+	if (j->state != JOB_RUNNING || j->progress.eta_s <= 0)
+		return j->progress.eta_s;
+	return j->progress.eta_s > age ? j->progress.eta_s - age : 0;
+}
+
 static json_t *
 job_json(const struct job *j)
 {
@@ -65,7 +79,7 @@ job_json(const struct job *j)
 		"{s:s, s:i, s:i, s:i, s:f, s:b, s:f, s:f}", "test",
 		j->progress_test, "size", j->progress.size, "done",
 		j->progress.done, "estimate", j->progress.estimate, "eta_s",
-		j->progress.eta_s, "eta_bound", j->progress.eta_bound,
+		job_eta_now(j), "eta_bound", j->progress.eta_bound,
 		"rate_pps",
 		(double)j->progress.rate_millipps / 1e3, "elapsed_s",
 		j->progress.elapsed_s));
@@ -103,6 +117,7 @@ job_line(void *ctx, const char *text, const struct wr_bench_progress *p,
 	if (p == NULL)
 		return;
 	j->progress = *p;
+	j->progress_ms = wr_srv_now_ms();
 	snprintf(j->progress_test, sizeof(j->progress_test), "%s", p->test);
 	snprintf(j->line, sizeof(j->line), "%.*s", (int)(n > 0 &&
 		 text[n - 1] == '\n' ? n - 1 : n), text);

@@ -154,6 +154,7 @@ struct job {
 	size_t log_len;
 	char line[256];              /* the last trial's line */
 	struct wr_bench_progress progress;
+	uint64_t progress_ms;        /* wr_srv_now_ms() when it came */
 	char progress_test[16];
 	double queued_at, started_at, finished_at;
 	char error[WR_ERROR_MSG_MAX + WR_ERROR_PATH_MAX + 8];
