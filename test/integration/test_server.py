@@ -616,7 +616,7 @@ class BenchEta(ServerCase):
             t0 = time.monotonic()
             st = c.bench_status(job)
             t1 = time.monotonic()
-            if st["state"] != "running":
+            if st["state"] not in ("queued", "running"):
                 break
             pr = st["progress"]
             if prev is not None and pr["eta_s"] > 0 and prev[2]["eta_s"] > 0 and \
