@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "wr_rate.h"
+#include "wr_sched.h"
 #include "wr_test.h"
 
 typedef unsigned __int128 u128;
@@ -708,6 +709,47 @@ test_pacer_rate_on_true_clock(void)
 }
 
 static void
+test_pacer_duration_on_refined_clock(void)
+{
+	/* Stop 42's CI: a 2 s trial at 1 Mpps sent 2,000,001 frames.  The
+	 * TSC's figure was refined during it; the pending frame kept its
+	 * deadline, so the frames before the refinement stayed at the old
+	 * spacing while the end moved to 2 s of the new figure: 1 ppm over
+	 * 1,000,000 frames is one frame more (or less).  Re-laid from the
+	 * start, the schedule holds exactly rate * duration frames. */
+	const uint64_t h0 = 2100000000ull, B = 1000000000000ull;
+	const uint64_t dur_ns = 2000000000ull;
+	static const int64_t moves[] = { 2100, -2100, 21000, -21000, 0 };
+	unsigned int i;
+
+	for (i = 0; i < sizeof(moves) / sizeof(moves[0]); i++) {
+		uint64_t h1 = (uint64_t)((int64_t)h0 + moves[i]);
+		uint64_t t, sent = 0;
+		struct wr_sched_run run;
+		struct wr_pacer p;
+		bool refined = false;
+
+		CU_ASSERT_EQUAL_FATAL(wr_sched_run_start(&run, 0, dur_ns, h0, B), 0);
+		CU_ASSERT_EQUAL_FATAL(wr_pacer_init(&p, MPPS(1), h0, 32, B), 0);
+		/* Polled every 1,000 ticks, refined once after 1 s. */
+		for (t = B; !wr_sched_run_done(&run, t); t += 1000) {
+			if (!refined && t >= B + h0) {
+				CU_ASSERT_EQUAL(wr_pacer_set_hz(&p, h1), 0);
+				CU_ASSERT_EQUAL(wr_sched_run_set_end(&run, dur_ns,
+								     h1, B), 0);
+				refined = true;
+			}
+			sent += wr_pacer_due(&p, t);
+		}
+		CU_ASSERT_EQUAL(sent, 2000000);
+		CU_ASSERT_EQUAL(p.skipped, 0);
+		if (sent != 2000000)
+			fprintf(stderr, "\n%+lld ticks/s: %llu sent\n",
+				(long long)moves[i], (unsigned long long)sent);
+	}
+}
+
+static void
 test_pacer_unpaced_and_errors(void)
 {
 	struct wr_pacer_cfg cfg = { .rate_millipps = MPPS(1), .tsc_hz = GHZ_2_5,
@@ -760,6 +802,7 @@ static CU_TestInfo pacer_tests[] = {
 	{ "spacing", test_pacer_spacing },
 	{ "set_rate", test_pacer_set_rate },
 	{ "set_hz", test_pacer_set_hz },
+	{ "duration_on_refined_clock", test_pacer_duration_on_refined_clock },
 	{ "rate_on_true_clock", test_pacer_rate_on_true_clock },
 	{ "unpaced_and_errors", test_pacer_unpaced_and_errors },
 	CU_TEST_INFO_NULL,

@@ -461,7 +461,7 @@ int
 wr_pacer_set_hz(struct wr_pacer *p, uint64_t tsc_hz)
 {
 	struct wr_pacer n;
-	uint64_t off;
+	uint64_t off, relaid, move, room;
 	wr_u128 g;
 
 	if (p == NULL || tsc_hz == 0)
@@ -485,14 +485,28 @@ wr_pacer_set_hz(struct wr_pacer *p, uint64_t tsc_hz)
 		n.rgi = (uint64_t)(g % NS_PER_S);
 	}
 	if (!n.unpaced) {
-		/* The lattice is moved so that packet k, the pending one,
-		 * falls where it was: its new origin is its deadline minus
-		 * k's offset at the new spacing. */
-		n.t0 = 0;
-		off = pacer_closed(&n, n.k, NULL, NULL, NULL, NULL, NULL);
-		if (off == UINT64_MAX || off > p->next_tsc)
-			return -ERANGE;
-		n.t0 = p->next_tsc - off;
+		/* Re-laid from its origin at the new spacing, the schedule
+		 * is the rate on the better clock since t0: a duration of D
+		 * then holds exactly ceil(rate * D) deadlines, however the
+		 * figure moved during it (the end moves with it).  A
+		 * refinement moves packet k's deadline by a few periods at
+		 * most: later, it waits; earlier, what fell due is owed.
+		 * A larger move (a run started on DPDK's rounded figure)
+		 * would be a pause or a burst: then packet k keeps its
+		 * deadline and the new spacing runs from it. */
+		relaid = pacer_closed(&n, n.k, NULL, NULL, NULL, NULL, NULL);
+		room = n.cap > n.owed ? (n.cap - n.owed) / 2 : 0;
+		move = relaid > p->next_tsc ? relaid - p->next_tsc :
+					      p->next_tsc - relaid;
+		if (relaid == UINT64_MAX ||
+		    (wr_u128)move > (wr_u128)room * n.qp) {
+			n.t0 = 0;
+			off = pacer_closed(&n, n.k, NULL, NULL, NULL, NULL,
+					   NULL);
+			if (off == UINT64_MAX || off > p->next_tsc)
+				return -ERANGE;
+			n.t0 = p->next_tsc - off;
+		}
 		n.next_tsc = pacer_closed(&n, n.k, &n.ip, &n.rp, &n.ig, &n.rg,
 					  &n.in_train);
 	}

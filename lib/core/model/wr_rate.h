@@ -228,10 +228,16 @@ int wr_pacer_set_rate(struct wr_pacer *p, uint64_t rate_millipps,
 		      uint64_t now_tsc);
 
 /**
- * Give the pacer a new TSC frequency (a refined calibration, wr_clock.h):
- * the pending packet keeps its deadline and the spacing from it on is the
- * same rate at @p tsc_hz, so nothing owed is lost or added.  Works in
- * both modes.
+ * Give the pacer a new TSC frequency (a refined calibration, wr_clock.h).
+ * The lattice is laid again from t0 at @p tsc_hz, so that packet k's
+ * deadline is k periods of the better clock from the start: with the end
+ * of a duration moved the same way, the run holds ceil(rate * duration)
+ * deadlines whatever the figure did meanwhile.  The pending packet's
+ * deadline moves by at most (cap - owed) / 2 periods that way (later: it
+ * waits; earlier: the packets that fell due are owed, up to the cap).  A
+ * larger move keeps the pending packet's deadline instead and spaces the
+ * packets after it at @p tsc_hz: nothing owed is lost or added, and the
+ * rate is right from then on.  Works in both modes.
  * @return 0; -EINVAL (tsc_hz 0, NULL); -ERANGE (a period or gap beyond
  *         the TSC's range).  The pacer is unchanged on error.
  */
