@@ -11,7 +11,7 @@ import json
 import os
 import sys
 
-from scapy.all import AsyncSniffer, conf, get_if_hwaddr, sendp  # noqa: E402
+from scapy.all import AsyncSniffer, conf, get_if_hwaddr  # noqa: E402
 from scapy.layers.dhcp6 import (DHCP6_Advertise, DHCP6_Rebind, DHCP6_Release, DHCP6_Renew,
                                 DHCP6_Reply, DHCP6_Request, DHCP6_Solicit, DHCP6OptClientId,
                                 DHCP6OptIA_PD, DHCP6OptIAPrefix, DHCP6OptServerId,
@@ -27,6 +27,9 @@ mac = get_if_hwaddr(iface)
 b = bytes(int(x, 16) for x in mac.split(":"))
 my_ll = "fe80::%02x%02x:%02xff:fe%02x:%02x%02x" % (b[0] ^ 2, b[1], b[2], b[3], b[4], b[5])
 server_id = DHCP6OptServerId(duid=DUID_LL(lladdr=mac))
+# One socket for every answer: sendp() opens one a frame (26 ms each here, 200
+# answers a test; the hosts' 50 RELEASEs at the end waited seconds for them).
+tx = conf.L2socket(iface=iface)
 clients = {}
 
 
@@ -44,8 +47,8 @@ def answer(p, kind, with_lease=True):
         opts = [DHCP6OptStatusCode(statuscode=0, statusmsg="released")]
     msg = (kind(trid=p[UDP].payload.trid) / DHCP6OptClientId(duid=p[DHCP6OptClientId].duid) /
            server_id / DHCP6OptIA_PD(iaid=ia.iaid, T1=t1, T2=t2, iapdopt=opts))
-    sendp(Ether(src=mac, dst=p[Ether].src) / IPv6(src=my_ll, dst=p[IPv6].src, hlim=255) /
-          UDP(sport=547, dport=546) / msg, iface=iface)
+    tx.send(Ether(src=mac, dst=p[Ether].src) / IPv6(src=my_ll, dst=p[IPv6].src, hlim=255) /
+            UDP(sport=547, dport=546) / msg)
 
 
 def handle(p):
