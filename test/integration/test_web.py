@@ -4,13 +4,15 @@ site's Origin or Host, paths outside the page, huge uploads and messages, malfor
 each time with the server still answering; then the page in a real headless Chromium (Debian's
 chromium and chromium-driver through python3-selenium) against servers on net_null and on
 memif with dpdk-testpmd reflecting: no console errors, the charts and the figures shown against
-stats.get, live rate control, YAML errors at line:col, a second browser that sees everything
+stats.get, live rate control, YAML errors at line:col, a second window that sees everything
 and changes nothing until it takes over.  The checks on net_null run again in headless Firefox
 (Debian's firefox-esr through its Marionette protocol: wrfirefox.py).  Screenshots of each view
 go to $WR_ARTIFACTS."""
 
 import atexit
+import copy
 import csv
+import hashlib
 import io
 import json
 import math
@@ -42,6 +44,22 @@ TOKEN = "console-token-0123456789"
 def yaml_stream(name="s", rate="1 Mpps", size=64, extra=""):
     return (f"version: 1\nstreams:\n  - name: {name}\n    port: 0\n    size: {size}\n"
             f"    rate: {rate}\n{extra}")
+
+
+# What our decoders (tshark, tcpdump) said of a file's bytes: {(sha256, the call): answer}.
+DECODED = {}
+
+
+def decoded(fn, path, *args):
+    """fn(@path, *@args), a decoder we did not write (tshark, tcpdump) whose answer depends on
+    the file's bytes and @args alone: run once per process for the same bytes.  Each browser's
+    case writes the same reference files again, byte for byte, and a tshark start costs 1-2 s
+    on a loaded machine; a file whose bytes differ is decoded anew."""
+    with open(path, "rb") as f:
+        key = (hashlib.sha256(f.read()).hexdigest(), fn.__module__, fn.__qualname__, repr(args))
+    if key not in DECODED:
+        DECODED[key] = fn(path, *args)
+    return copy.deepcopy(DECODED[key])
 
 
 def need_browser(case, browser):
