@@ -4,13 +4,15 @@ site's Origin or Host, paths outside the page, huge uploads and messages, malfor
 each time with the server still answering; then the page in a real headless Chromium (Debian's
 chromium and chromium-driver through python3-selenium) against servers on net_null and on
 memif with dpdk-testpmd reflecting: no console errors, the charts and the figures shown against
-stats.get, live rate control, YAML errors at line:col, a second browser that sees everything
+stats.get, live rate control, YAML errors at line:col, a second window that sees everything
 and changes nothing until it takes over.  The checks on net_null run again in headless Firefox
 (Debian's firefox-esr through its Marionette protocol: wrfirefox.py).  Screenshots of each view
 go to $WR_ARTIFACTS."""
 
 import atexit
+import copy
 import csv
+import hashlib
 import io
 import json
 import math
@@ -42,6 +44,22 @@ TOKEN = "console-token-0123456789"
 def yaml_stream(name="s", rate="1 Mpps", size=64, extra=""):
     return (f"version: 1\nstreams:\n  - name: {name}\n    port: 0\n    size: {size}\n"
             f"    rate: {rate}\n{extra}")
+
+
+# What our decoders (tshark, tcpdump) said of a file's bytes: {(sha256, the call): answer}.
+DECODED = {}
+
+
+def decoded(fn, path, *args):
+    """fn(@path, *@args), a decoder we did not write (tshark, tcpdump) whose answer depends on
+    the file's bytes and @args alone: run once per process for the same bytes.  Each browser's
+    case writes the same reference files again, byte for byte, and a tshark start costs 1-2 s
+    on a loaded machine; a file whose bytes differ is decoded anew."""
+    with open(path, "rb") as f:
+        key = (hashlib.sha256(f.read()).hexdigest(), fn.__module__, fn.__qualname__, repr(args))
+    if key not in DECODED:
+        DECODED[key] = fn(path, *args)
+    return copy.deepcopy(DECODED[key])
 
 
 def need_browser(case, browser):
@@ -440,16 +458,58 @@ def close_browsers():
 atexit.register(close_browsers)   # and if this process is killed: wrfirefox.die_with_parent
 
 
+def browser_key(browser, cpus):
+    return (browser, tuple(sorted(cpus or ())),
+            json.dumps(wrfirefox.PREFS, sort_keys=True) if browser == "firefox" else "")
+
+
+def new_browser(browser, cpus):
+    """(driver, profile to remove after) of a new @browser that may run on @cpus."""
+    if browser == "firefox":
+        return wrfirefox.Firefox(cpus=cpus), None
+    return chromium_driver(cpus=cpus)
+
+
+def prestart(browser, cpus=None):
+    """A browser for the next Page of that kind, started now (kept in IDLE) unless one is
+    kept: before a test starts its busy pollers, so that the start does not share a CPU
+    with one of them."""
+    key = browser_key(browser, cpus)
+    if not IDLE.get(key):
+        IDLE.setdefault(key, []).append(new_browser(browser, cpus))
+
+
+class InWindow:
+    """A driver whose every call is made in one top-level window (@page's), switched to first
+    when another window of the same browser was the last one used: two Pages in one browser,
+    each in a window of its own (Page(beside=...))."""
+
+    def __init__(self, page):
+        self._page = page
+
+    def __getattr__(self, name):
+        v = getattr(self._page.raw, name)
+        if not callable(v):
+            return v
+
+        def call(*args, **kw):
+            self._page.here()
+            return v(*args, **kw)
+        return call
+
+
 class Page:
     """One browser on the console: @browser "chromium" (Selenium and chromedriver) or
     "firefox" (wrfirefox: Marionette), behind the same Selenium-like calls.  The browser is
-    one another Page of this process left (IDLE), else a new one."""
+    one another Page of this process left (IDLE), else a new one; or, @beside another Page,
+    a second window of that Page's browser: the console opened again beside the first, with a
+    WebSocket, a session and a sessionStorage (where a tab keeps its ownership) of its own,
+    without the seconds a browser's start costs (5 s for Chromium, 10 for Firefox, loaded)."""
 
-    def __init__(self, case, port, cpus=None, name="a", browser="chromium"):
+    def __init__(self, case, port, cpus=None, name="a", browser="chromium", beside=None):
         self.case, self.port, self.name, self.browser = case, port, name, browser
         self.logged = []
-        self.key = (browser, tuple(sorted(cpus or ())),
-                    json.dumps(wrfirefox.PREFS, sort_keys=True) if browser == "firefox" else "")
+        self.handle = None   # this page's window, once its browser has two
         if browser == "firefox":
             self.By, self.Stale = wrfirefox.By, wrfirefox.StaleElementReferenceException
             self.Missing = wrfirefox.NoSuchElementException
@@ -458,22 +518,62 @@ class Page:
             from selenium.common.exceptions import (NoSuchElementException,
                                                     StaleElementReferenceException)
             self.By, self.Stale, self.Missing = By, StaleElementReferenceException, NoSuchElementException
-        self.d = self.profile = None
+        if beside is not None:
+            self._open_beside(beside)
+            return
+        self.key = browser_key(browser, cpus)
+        self.windows = {"current": None}   # the window of the browser its calls go to now
+        self.d = self.raw = self.profile = None
         while IDLE.get(self.key) and self.d is None:
-            self.d, self.profile = IDLE[self.key].pop()
+            self.raw, self.profile = IDLE[self.key].pop()
+            self.d = InWindow(self)
             try:
                 self.reset()
             except Exception:  # noqa: BLE001  (it died meanwhile: another)
                 self.quit(keep=False)
                 self.d = None
         if self.d is None:
-            if browser == "firefox":
-                self.d = wrfirefox.Firefox(cpus=cpus)
-            else:
-                self.d, self.profile = chromium_driver(cpus=cpus)
+            self.raw, self.profile = new_browser(browser, cpus)
+            self.d = InWindow(self)
         case.addCleanup(self.quit)
-        self.d.get(f"http://127.0.0.1:{port}/")
+        self._open()
+
+    def _open(self):
+        self.d.get(f"http://127.0.0.1:{self.port}/")
         self.wait(lambda: self.text("#conn-state") == "connected", "the page did not connect")
+
+    def _open_beside(self, other):
+        """This page in a new window of @other's browser, as large as a new browser's."""
+        self.key, self.profile, self.raw, self.windows = None, None, other.raw, other.windows
+        raw = self.raw
+        if other.handle is None:   # its browser's only window until now
+            other.handle = (raw.call("WebDriver:GetWindowHandle") if self.browser == "firefox"
+                            else raw.current_window_handle)
+            self.windows["current"] = other.handle
+        other.here()
+        if self.browser == "firefox":
+            self.handle = raw.call("WebDriver:NewWindow", type="window", focus=True)["handle"]
+            raw.call("WebDriver:SwitchToWindow", handle=self.handle, focus=True)
+            self.windows["current"] = self.handle
+            raw.call("WebDriver:SetWindowRect", width=1366, height=900)
+        else:
+            raw.switch_to.new_window("window")
+            self.handle = self.windows["current"] = raw.current_window_handle
+            raw.set_window_rect(width=1366, height=900)
+        self.d = InWindow(self)
+        self.case.addCleanup(self.quit)
+        self._open()
+
+    def here(self):
+        """The browser's calls go to this page's window from now on (switched to when
+        another window of the browser had them)."""
+        if self.handle is None or self.windows["current"] == self.handle:
+            return
+        if self.browser == "firefox":
+            self.raw.call("WebDriver:SwitchToWindow", handle=self.handle, focus=True)
+        else:
+            self.raw.switch_to.window(self.handle)
+        self.windows["current"] = self.handle
 
     def reset(self):
         """A kept browser as a new one starts: its last page's errors read and dropped, no
@@ -493,19 +593,27 @@ class Page:
 
     def quit(self, keep=True):
         """Done with the page: its browser kept for the next Page (on a blank page, its
-        WebSocket closed), or quit if it does not answer."""
+        WebSocket closed), or quit if it does not answer; a window beside another page's
+        closed (the browser is that page's)."""
         if self.d is None:
             return
         d, self.d = self.d, None
+        if self.key is None:
+            try:
+                d.close()
+            except Exception:  # noqa: BLE001  (the browser is gone: its page's quit says)
+                pass
+            self.windows["current"] = None
+            return
         if keep:
             try:
                 d.get("about:blank")
-                IDLE.setdefault(self.key, []).append((d, self.profile))
+                IDLE.setdefault(self.key, []).append((self.raw, self.profile))
                 return
             except Exception:  # noqa: BLE001  (gone or stuck: not kept)
                 pass
         try:
-            d.quit()
+            self.raw.quit()
         except Exception:  # noqa: BLE001  (already gone)
             pass
         if self.profile:
@@ -610,6 +718,13 @@ class Page:
         self.d.execute_script("arguments[0].value = ''", ta)
         ta.send_keys(text)
 
+    def paste_yaml(self, text):
+        """The editor's text replaced as a paste does: one input event, not one a key (typing
+        a stream file key by key took 1-2 s; test_null and test_web_session's test_session
+        still type theirs)."""
+        self.d.execute_script("const t = document.getElementById('yaml'); t.value = arguments[0];"
+                              "t.dispatchEvent(new Event('input', {bubbles: true}));", text)
+
     def owner_only_enabled(self):
         """The owner's controls enabled now, read in one script (the tables redraw theirs)."""
         return self.d.execute_script(
@@ -677,7 +792,8 @@ class Checks:
         return Page(self, port, browser=self.browser, **kw)
 
     def test_null(self):
-        """net_null: two browsers, one in control, the other watching, then taking over."""
+        """net_null: two consoles (two windows of the browser), one in control, the other
+        watching, then taking over."""
         p, sock, port = self.web_serve()
         c = self.client(sock)  # a script watching (it owns nothing)
         # The TX lcore has CPU 1: the browsers run on CPU 0 beside the sleeping main lcore.
@@ -755,8 +871,9 @@ class Checks:
         a.wait(lambda: "traffic.update:" in (a.text("#error-text") or ""), "no refusal shown")
         self.assertEqual(a.text("#error-text").count("traffic.update:"), 1, a.text("#error-text"))
         a.q("#error-close").click()
-        # A second browser: sees everything, changes nothing.
-        b = self.page(port, cpus={0}, name="b")
+        # A second console, in a window of its own (a second WebSocket, session and
+        # sessionStorage): sees everything, changes nothing.
+        b = self.page(port, name="b", beside=a)
         b.wait(lambda: b.stream_cell("s", "state") == "running", "b: not running")
         owner = c.ports()[0]["owner"]
         self.assertTrue(owner.startswith("web-"), owner)
@@ -823,7 +940,7 @@ class Browser(Checks, WebCase):
         a = Page(self, port, cpus={0}, name="bench")
         a.view("streams")
         # The stream's own rate: the benchmark sets its trials' (RFC 2544 from max-rate).
-        a.type_yaml(yaml_stream(rate="200 kpps"))
+        a.paste_yaml(yaml_stream(rate="200 kpps"))
         a.wait(lambda: a.q("#check").get_attribute("data-state") == "valid", "no valid check")
         a.q("#take-control").click()
         a.wait(lambda: a.q("#btn-load").is_enabled(), "load stays disabled")
@@ -947,7 +1064,7 @@ ports:
         a.d.execute_cdp_cmd("Browser.setDownloadBehavior",
                             {"behavior": "allow", "downloadPath": down})
         a.view("streams")
-        a.type_yaml("version: 1\nstreams:\n"
+        a.paste_yaml("version: 1\nstreams:\n"
                     "  - {name: a, port: 0, size: 64, rate: 5 kpps, udp: {src: 1001, dst: 1001}}\n"
                     "  - {name: b, port: 0, size: 100, rate: 5 kpps, udp: {src: 1002, dst: 2000}}\n")
         a.wait(lambda: a.q("#check").get_attribute("data-state") == "valid", "no valid check")
@@ -1011,6 +1128,8 @@ ports:
 
     def test_memif(self):
         """memif with dpdk-testpmd reflecting: echoes on the RX chart, latency and its histogram."""
+        # Its browser on CPU 1 (below) started before testpmd polls there.
+        prestart("chromium", {1})
         port = free_port()
         p, sock, refl, c = self.serve_memif(extra=("--http", str(port)))
         self.assertTrue(wait_for(lambda: self.listening(port), START_S))

@@ -18,7 +18,7 @@ import unittest
 
 from wrtest import ROOT, WIRERATE, kill, pcap_frames, tshark_fields, wait_for
 from test_server import read_text, START_S
-from test_web import Page, WebCase, free_port
+from test_web import Page, WebCase, decoded, free_port
 
 # What the form builds, written by hand: the loader's reading of it is the reference.
 HAND = """version: 1
@@ -318,7 +318,7 @@ class BuilderChecks:
         wait_for(lambda: re.search(r"NIC statistics for port 1 .*?TX-packets: +1000\b", peer.log(), re.S), 20)
         kill(peer)
         rows = tshark_fields(out, FIELDS, "udp")
-        ref = tshark_fields(self.path("hand-sha.pcap"), FIELDS, "udp")
+        ref = decoded(tshark_fields, self.path("hand-sha.pcap"), FIELDS, "udp")
         self.assertEqual(len(ref), 1000)
         self.assertEqual(len(rows), 1000, f"the peer captured {len(rows)} of 1000; it said:\n{peer.log()[-1500:]}")
         for i, (r, w) in enumerate(zip(rows, ref)):
@@ -427,7 +427,7 @@ class BuilderChecks:
         # What tshark reads there: the options padded with an end of options to a word (IHL 7
         # words), the payload; 2 segments, 1 left.
         # (One tshark for both streams: its start is most of what this costs.)
-        rows = tshark_fields(pcap, ["ip.hdr_len", "ip.opt.type", "data.data", "ipv6.routing.type",
+        rows = decoded(tshark_fields, pcap, ["ip.hdr_len", "ip.opt.type", "data.data", "ipv6.routing.type",
                                     "ipv6.routing.segleft", "ipv6.routing.srh.addr"])
         v4, v6 = [r for r in rows if r[0]], [r for r in rows if not r[0]]
         self.assertEqual([r[:2] for r in v4], [["28", "148,1,0"]] * 4)
@@ -454,7 +454,7 @@ class BuilderChecks:
         self.set_text(a, SHORT)
         self.synced_to(a, SHORT)
         self.choose(a, "#b-stream", "0")
-        a.wait(lambda: [e.get_attribute("data-proto") for e in a.qa(".b-layer")] == ["eth", "vlan", "ipv4", "udp"],
+        a.wait(lambda: [p for p, in a.attrs(".b-layer", "data-proto")] == ["eth", "vlan", "ipv4", "udp"],
                "the shorthand's layers not shown")
         self.choose(a, "#b-add-proto", "raw")
         a.q("#b-add-layer").click()
@@ -469,7 +469,8 @@ class BuilderChecks:
         self.comments_kept(added, [("    # the payload", "    payload: inc")], [("  - name: sh", "     # shorthand")])
         old, _ = self.dump(SHORT, "short-old", 9)
         new, _ = self.dump(added, "short-new", 9)
-        want, got = tshark_fields(old, SHORT_FIELDS, "udp"), tshark_fields(new, SHORT_FIELDS + ["data.data"], "udp")
+        want = decoded(tshark_fields, old, SHORT_FIELDS, "udp")
+        got = decoded(tshark_fields, new, SHORT_FIELDS + ["data.data"], "udp")
         self.assertEqual(len(want), 9)
         self.assertEqual([r[:-1] for r in got], want, added)
         self.assertTrue(all(r[-1].startswith("deadbeef") for r in got), got)
@@ -480,6 +481,14 @@ class BuilderChecks:
         self.assertEqual(self.dump(self.yaml_text(a), "short-stack", 9)[1], self.dump(SHORT, "short-ref", 9)[1],
                          self.yaml_text(a))
 
+    @staticmethod
+    def hex_cells(a, css):
+        """[(data-off, text)] of the hex cells @css names, read in one script: one call, not
+        two a cell (a 128-byte frame took 256 WebDriver round trips), and atomic in the page."""
+        return [tuple(x) for x in a.d.execute_script(
+            "return Array.from(document.querySelectorAll(arguments[0]),"
+            " (e) => [Number(e.dataset.off), e.textContent.trim()]);", css)]
+
     def frame_panel(self, a, c):
         if "streams.frame" not in c.info().get("methods", []):
             self.skipTest("the server has no streams.frame (h36/dissect not merged)")
@@ -489,17 +498,17 @@ class BuilderChecks:
         a.q("#f-show").click()
         a.wait(lambda: a.attr("#f-out", "data-state") == "shown",
                lambda: f"no frame shown: {a.text('#f-out')}")
-        cells = a.qa("#f-out .pkt-b")
-        self.assertEqual([int(e.get_attribute("data-off")) for e in cells], list(range(len(frames[5]))))
-        self.assertEqual("".join(e.text for e in cells), frames[5].hex(), "the hex view is not dump's frame 5")
+        cells = self.hex_cells(a, "#f-out .pkt-b")
+        self.assertEqual([o for o, _ in cells], list(range(len(frames[5]))))
+        self.assertEqual("".join(t for _, t in cells), frames[5].hex(), "the hex view is not dump's frame 5")
         for key, off, size in (("ipv4.src", 26, 4), ("udp.dst", 36, 2), ("eth.src", 6, 6),
                                ("ipv4.ttl", 22, 1)):
             a.click(f'#f-out .pkt-field[data-key="{key}"]')
             a.wait(lambda: a.qa("#f-out .pkt-b.hl") and key in (a.text("#f-selected") or ""),
                    f"{key}: nothing highlighted")
-            hl = a.qa("#f-out .pkt-b.hl")
-            self.assertEqual([int(e.get_attribute("data-off")) for e in hl], list(range(off, off + size)), key)
-            self.assertEqual(bytes(int(e.text, 16) for e in hl), frames[5][off:off + size], key)
+            hl = self.hex_cells(a, "#f-out .pkt-b.hl")
+            self.assertEqual([o for o, _ in hl], list(range(off, off + size)), key)
+            self.assertEqual(bytes(int(t, 16) for _, t in hl), frames[5][off:off + size], key)
         # And back: a byte of the hex selects the field that holds it.
         a.click('#f-out .pkt-b[data-off="37"]')
         a.wait(lambda: "udp.dst" in (a.text("#f-selected") or ""), lambda: a.text("#f-selected"))

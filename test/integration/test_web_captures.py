@@ -15,7 +15,7 @@ import struct
 import subprocess
 import unittest
 
-from test_web import WebCase, Page, ARTIFACTS  # noqa: F401  (ARTIFACTS: screenshots go there)
+from test_web import WebCase, Page, ARTIFACTS, decoded  # noqa: F401  (ARTIFACTS: screenshots go there)
 
 T0 = 1_700_000_000   # the file's first second (pcap: seconds and microseconds)
 
@@ -178,7 +178,7 @@ class CapturesChecks:
         pcap = self.path("mixed.pcap")
         frames = mixed_frames()
         times = write_pcap(pcap, frames)
-        ref = tshark_rows(pcap)
+        ref = decoded(tshark_rows, pcap)
         self.assertEqual(len(ref), len(frames))
         p, sock, port = self.web_serve()
         c = self.client(sock)
@@ -224,7 +224,7 @@ class CapturesChecks:
 
         # A libpcap filter: the frames tcpdump keeps; a bad one in libpcap's words.
         for flt in ("udp", "vlan and udp", "arp or icmp6"):
-            want = tcpdump_kept(pcap, flt, times)
+            want = decoded(tcpdump_kept, pcap, flt, times)
             self.assertTrue(want)
             self.apply(a, flt, 200)
             a.wait(lambda: [g[0] for g in self.rows(a)] == want,
@@ -256,15 +256,15 @@ class CapturesChecks:
             for f in layer["fields"]:
                 self.assertIn(f"{f['name']}: {f['value']}", tree)
         chain = [l["proto"] for l in pkt["layers"] if l["proto"] != "payload"]
-        if chain != tshark_chain(pcap, n):
-            wrong.append((n, chain, tshark_chain(pcap, n)))
+        if chain != decoded(tshark_chain, pcap, n):
+            wrong.append((n, chain, decoded(tshark_chain, pcap, n)))
         # A cut frame's layers as capture.frame gives them (the cut one "truncated"), to say
         # what its top protocol is made of when it differs from tshark's.
         for g, r in list(wrong):
             if isinstance(g, tuple) and g[3] != g[2]:
                 dec = c.call("capture.frame", id=cid["id"], n=g[0])
                 wrong.append((g[0], [(l["proto"], l.get("truncated", False)) for l in dec["layers"]], r[3]))
-        ts = tshark_layers(pcap, n)
+        ts = decoded(tshark_layers, pcap, n)
         v4 = [l for l in pkt["layers"] if l["proto"] == "ipv4"][-1]
         fld = [f for f in v4["fields"] if f["key"] == "ipv4.dst"][0]
         off, length = fld["off"], fld["len"]

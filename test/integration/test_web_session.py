@@ -184,9 +184,8 @@ class SessionChecks:
         self.p, self.sock, self.port = p, sock, port
         self.c = self.client(sock)   # a script watching: it owns nothing
 
-    def page(self, name="a"):
-        pg = SessionPage(self, self.port, cpus={0}, name=name, browser=self.browser)
-        return pg
+    def page(self, name="a", beside=None):
+        return SessionPage(self, self.port, cpus={0}, name=name, browser=self.browser, beside=beside)
 
     def shot(self, pg, name):
         os.makedirs(ARTIFACTS, exist_ok=True)
@@ -230,7 +229,7 @@ class SessionChecks:
         a = self.page()
         a.viewport(1366, 800)
         a.view("streams")
-        a.type_yaml(STREAMS)
+        a.paste_yaml(STREAMS)
         a.wait(lambda: a.q("#check").get_attribute("data-state") == "valid", "no valid check")
         a.q("#take-control").click()
         a.wait(lambda: a.text("#owner-state") == "in control", "not in control")
@@ -276,8 +275,9 @@ class SessionChecks:
         done = counters_of(c.stats(counters=True))
         self.assertGreater(done[("stream", "c", "tx_pkts")], 0)
         self.assertEqual(done[("stream", "b", "tx_pkts")], b_end)
-        # A viewer's "Clear counters" is disabled; the owner's zeroes every counter.
-        v = self.page(name="viewer")
+        # A viewer's "Clear counters" is disabled (a console in a second window: a session
+        # of its own); the owner's zeroes every counter.
+        v = self.page(name="viewer", beside=a)
         v.wait(lambda: v.stream_cell("b", "tx_pkts") == f"{b_end:,}", "viewer: b's frames")
         self.assertFalse(v.q("#btn-clear").is_enabled())
         self.assertEqual(v.owner_only_enabled(), [])

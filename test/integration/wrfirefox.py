@@ -325,6 +325,10 @@ class Firefox:
     def execute_script(self, script, *args):
         return self.call("WebDriver:ExecuteScript", script=script, args=list(args))
 
+    def close(self):
+        """The current window closed (Selenium's close())."""
+        self.call("WebDriver:CloseWindow")
+
     def set_script_timeout(self, s):
         self.call("WebDriver:SetTimeouts", script=int(s * 1000))
 
