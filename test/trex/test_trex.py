@@ -44,6 +44,16 @@ def ip(text):
     return int(ipaddress.IPv4Address(text))
 
 
+# Each conversion starts Python with Scapy (about 1.4 s): a profile converted once with the
+# same options serves every test that dumps or reads it (tearDownModule removes them).
+CONVERTED = {}
+CONVERTED_DIR = tempfile.mkdtemp(prefix="wr-trex-conv-")
+
+
+def tearDownModule():
+    shutil.rmtree(CONVERTED_DIR, True)
+
+
 class TrexCase(unittest.TestCase):
     def setUp(self):
         if not HAVE_SCAPY:
@@ -59,20 +69,32 @@ class TrexCase(unittest.TestCase):
                       f"{p.stdout}\n{p.stderr}")
         return p
 
+    def converted(self, profile, *opts):
+        """(the path of the stream file import-trex wrote for @profile with @opts, its
+        stderr): converted on the first call, the same file after."""
+        key = (profile, opts)
+        if key not in CONVERTED:
+            out = os.path.join(CONVERTED_DIR, f"{len(CONVERTED)}-{profile}.yaml")
+            p = self.run_wr("import-trex", os.path.join(PROFILES, profile), "-o", out, *opts)
+            CONVERTED[key] = (out, p.stderr)
+        return CONVERTED[key]
+
     def imported(self, profile, *opts):
         """The stream file import-trex writes (and its stderr)."""
-        out = os.path.join(self.tmp, os.path.basename(profile) + ".yaml")
-        p = self.run_wr("import-trex", os.path.join(PROFILES, profile), "-o", out, *opts)
+        out, err = self.converted(profile, *opts)
         with open(out) as f:
-            return f.read(), p.stderr
+            return f.read(), err
 
-    def frames(self, profile, n, *opts, stream=None):
-        """The first n frames of a stream of a profile, converted and dumped by wirerate."""
+    def frames(self, profile, n, *opts, stream=None, direct=False):
+        """The first n frames of a stream of a profile, converted by import-trex and dumped
+        by wirerate from that stream file; with @direct, dumped from the profile itself
+        (dump converts it, @opts on its command line)."""
         out = os.path.join(self.tmp, "out.pcap")
-        args = ["dump", os.path.join(PROFILES, profile), "--count", str(n), "--pcap", out]
+        src = os.path.join(PROFILES, profile) if direct else self.converted(profile, *opts)[0]
+        args = ["dump", src, "--count", str(n), "--pcap", out]
         if stream:
             args += ["--stream", stream]
-        self.run_wr(*args, *opts)
+        self.run_wr(*args, *(opts if direct else ()))
         return read_pcap(out)
 
     def same(self, got, want, fixed=True):
@@ -241,7 +263,7 @@ class Streams(TrexCase):
 
     def test_macs_from_options(self):
         got = self.frames("syn_flood.py", 1, "--src-mac", "02:aa:bb:cc:dd:ee",
-                          "--dst-mac", "02:11:22:33:44:55")
+                          "--dst-mac", "02:11:22:33:44:55", direct=True)
         self.assertEqual(got[0][:12].hex(), "021122334455" + "02aabbccddee")
 
     def test_modes_rates_isg_chains(self):
@@ -265,7 +287,7 @@ class Streams(TrexCase):
         text, err = self.imported("syn_flood.py")
         self.assertIn("syn_flood.py:14: STLVmWrFlowVar ip_src varies IP.src (offset 26) "
                       "under the TCP checksum", err)
-        got = self.frames("syn_flood.py", 50, "--fix-checksums")
+        got = self.frames("syn_flood.py", 50, "--fix-checksums", direct=True)
         for g in got:
             q = Ether(g)
             q[IP].chksum = None
@@ -535,9 +557,12 @@ class ScapyClient(TrexCase):
                 f.write(f"            STLStream(name={n!r}, packet=STLPktBuilder(pkt={e}), "
                         "mode=STLTXCont()),\n")
             f.write("        ]\n\n\ndef register():\n    return P()\n")
+        # Converted once (Python with Scapy each time), each stream dumped from that file.
+        conv = os.path.join(self.tmp, "macs.yaml")
+        self.run_wr("import-trex", profile, "-o", conv)
         for n in packets:
             out = os.path.join(self.tmp, f"trex-{n}.pcap")
-            self.run_wr("dump", profile, "--count", "2", "--pcap", out, "--stream", n)
+            self.run_wr("dump", conv, "--count", "2", "--pcap", out, "--stream", n)
             self.assertEqual(read_pcap(out), client[n], n)
             self.assertEqual(client[n][0][6:12], bytes.fromhex(SRC.replace(":", "")), n)
         self.assertEqual(client["bare"][0][:6], bytes.fromhex(DST.replace(":", "")))
