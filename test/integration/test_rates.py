@@ -1051,9 +1051,11 @@ ports:
             res = json.load(f)
         self.assertEqual(res["phases"], 2)
         if p.returncode == 3:
-            # A busy CPU: every trial still counted exactly, no figure claimed.
+            # A busy CPU: every trial still counted exactly, no figure claimed where the
+            # generator was the limit: the NDR's, the PDR's or both (a PDR trial short of
+            # its rate beside an NDR the device set exits 3 too).
             r = res["results"][0]
-            self.assertNotEqual(r["limited_by"], "device", p.stdout)
+            self.assertIn("generator", (r["limited_by"], r["pdr"]["limited_by"]), p.stdout)
             for t in r["trials"]:
                 self.assertEqual(t["lost"], t["sent"] - t["received"])
                 self.assertEqual(t["rx_nic_pkts"], t["received"], t)
