@@ -18,6 +18,10 @@ from wrtest import ROOT, STREAMS, WIRERATE, EalCase, tshark_fields, wait_for
 # The pacer's own tolerance: 0.1 % of the frames (issue 5's requirement).
 ACCURACY = 1e-3
 
+# The slow tier (WR_SLOW=1, devtools/wr-test): variants whose property a shorter test of
+# the default suite proves too run only there (see each).
+SLOW = os.environ.get("WR_SLOW") == "1"
+
 
 def times(pcap):
     """Frame timestamps of a pcap, in seconds from the first frame."""
@@ -876,8 +880,13 @@ class Rfc2544KernelRouter(EalCase):
     # 64-byte frames are covered on the loopback: through this router,
     # net_af_packet could not even offer 64-byte frames faster than the
     # router's tbf forwarded them (the TX side was held back), so the
-    # search could not find the limit.
-    SIZES = (128, 512)
+    # search could not find the limit.  512 bytes only in the slow tier:
+    # the default suite finds the NDR at 512 through the same tbf in
+    # test_ndr_pdr_one_search and test_both_directions_b2b_latency.
+    SIZES = (128, 512) if SLOW else (128,)
+    # test_throughput_repeatable's searches: the second (repeatability) in
+    # the slow tier; one search at 128 bytes in the default suite.
+    SEARCHES = 2 if SLOW else 1
     # One stream each way through the router (both directions at once).
     BIDIR_STREAMS = """version: 1
 streams:
@@ -992,8 +1001,9 @@ ports:
         wirerate = os.environ.get("WIRERATE")
         if not wirerate:
             self.skipTest("WIRERATE not set")
-        a, out_a = self.search(1)
-        b, out_b = self.search(2)
+        runs = [self.search(k + 1) for k in range(self.SEARCHES)]
+        found = [r[0] for r in runs]
+        outs = "\n".join(r[1] for r in runs)
         for size in self.SIZES:
             expected = self.RATE_BPS / 8 / (size - 4)
             # The search ends within one resolution below the highest
@@ -1001,18 +1011,20 @@ ports:
             # few percent above its own pass.  Trials the shared CPU kept
             # from offering their rate are run again (up to 3 times) but
             # may stay, so allow 15 % above.
-            if a[size] is None or b[size] is None:
-                print(f"\n    {size} B: generator-limited on a busy CPU in a run: {a} {b}")
+            if any(f[size] is None for f in found):
+                print(f"\n    {size} B: generator-limited on a busy CPU in a run: {found}")
                 continue
-            for got in (a[size], b[size]):
+            for got in (f[size] for f in found):
                 self.assertGreaterEqual(got, expected - 2 * self.RESOLUTION,
-                                        f"{size}: {a} {b}\n{out_a}\n{out_b}")
-                self.assertLessEqual(got, expected * 1.15, f"{size}: {a} {b}\n{out_a}\n{out_b}")
-            # Repeatable: two runs within 2 resolutions + 10 % of the throughput.
-            self.assertLessEqual(abs(a[size] - b[size]),
-                                 2 * self.RESOLUTION + 0.1 * expected,
-                                 f"{size}: {a} {b}")
-        print(f"\n    kernel router (tbf 20 Mbit/s): run 1 {a}, run 2 {b} pps")
+                                        f"{size}: {found}\n{outs}")
+                self.assertLessEqual(got, expected * 1.15, f"{size}: {found}\n{outs}")
+            if len(found) > 1:
+                # Repeatable: two runs within 2 resolutions + 10 % of the throughput.
+                self.assertLessEqual(abs(found[0][size] - found[1][size]),
+                                     2 * self.RESOLUTION + 0.1 * expected,
+                                     f"{size}: {found}")
+        print(f"\n    kernel router (tbf 20 Mbit/s): " +
+              ", ".join(f"run {k + 1} {f}" for k, f in enumerate(found)) + " pps")
 
     def test_ndr_pdr_one_search(self):
         """NDR and PDR (5 %) in one phased search through the tbf router.
@@ -1039,9 +1051,11 @@ ports:
             res = json.load(f)
         self.assertEqual(res["phases"], 2)
         if p.returncode == 3:
-            # A busy CPU: every trial still counted exactly, no figure claimed.
+            # A busy CPU: every trial still counted exactly, no figure claimed where the
+            # generator was the limit: the NDR's, the PDR's or both (a PDR trial short of
+            # its rate beside an NDR the device set exits 3 too).
             r = res["results"][0]
-            self.assertNotEqual(r["limited_by"], "device", p.stdout)
+            self.assertIn("generator", (r["limited_by"], r["pdr"]["limited_by"]), p.stdout)
             for t in r["trials"]:
                 self.assertEqual(t["lost"], t["sent"] - t["received"])
                 self.assertEqual(t["rx_nic_pkts"], t["received"], t)
@@ -1098,6 +1112,8 @@ ports:
         with open(out) as f:
             return json.load(f), p.stdout
 
+    @unittest.skipUnless(SLOW, "slow tier (WR_SLOW=1): test_both_directions_loss and "
+                         "test_server_jobs match each direction's loss to its tbf's drops")
     def test_frame_loss_matches_tc(self):
         """Frame loss rate (RFC 2544 26.3): every frame lost is one tbf dropped."""
         if not os.environ.get("WIRERATE"):
@@ -1138,12 +1154,10 @@ ports:
                             "--b2b-repeats", "3")
         return res["results"][0]["back_to_back"], out
 
-    def test_back_to_back_grows_with_tbf(self):
-        """Back-to-back (RFC 2544 26.4): longer with a longer tbf queue, repeatable."""
-        if not os.environ.get("WIRERATE"):
-            self.skipTest("WIRERATE not set")
-        small, out_s = self.b2b("b2bs", "16kb")
-        large, out_l = self.b2b("b2bl", "64kb")
+    def assert_b2b_grows(self, small, out_s, large, out_l):
+        """Back-to-back (RFC 2544 26.4): longer with a longer tbf queue, repeatable: b2b()'s
+        results with a 16 kB (small) and a 64 kB (large) queue.  test_server_jobs runs both
+        (it compares the 16 kB one with the server's job)."""
         for bb, out in ((small, out_s), (large, out_l)):
             self.assertEqual(bb["repeats"], 3)
             self.assertEqual(len(bb["values"]), 3)
@@ -1188,7 +1202,11 @@ ports:
         d1, d0 = drops("wrsr1") - d1, drops("wrsr0") - d0
         with open(out) as f:
             steps = json.load(f)["results"][0]["frame_loss"]["steps"]
+        # The steps down from 100 % by --loss-step (test_frame_loss_matches_tc's, slow tier).
+        self.assertEqual([s["rate_pps"] for s in steps],
+                         [10000 * (100 - 20 * i) / 100 for i in range(len(steps))])
         for s in steps:
+            self.assertEqual(s["lost"], s["sent"] - s["received"])
             self.assertIsNotNone(s["reverse"], s)
             self.assertEqual(s["reverse"]["lost"], s["reverse"]["sent"] - s["reverse"]["received"])
         # 10 kpps of 512-byte frames is 2x tbf's 4921 pps A->B and 4x its
@@ -1310,7 +1328,11 @@ ports:
             self.skipTest("WIRERATE not set")
         b2b_opts = ["--tests", "b2b", "--sizes", "512", "--b2b-trial", "0.005",
                     "--b2b-repeats", "3"]
+        # Back-to-back on the command line grows with the queue (64 kB, then 16 kB: the
+        # queue the server's job finds again below).
+        large, out_l = self.b2b("srvcli64", "64kb")
         cli, out = self.b2b("srvcli", "16kb")  # tbf towards port 1: 16 kB of queue
+        self.assert_b2b_grows(cli, out, large, out_l)
         ns_exec(self.RTR, "tc", "qdisc", "add", "dev", "wrsr0", "root", "tbf", "rate",
                 "10mbit", "burst", "16kb", "latency", "5ms")
         sf = self.write("jobs.yaml", self.BIDIR_STREAMS)

@@ -14,7 +14,6 @@ class Rfc2544KernelRouterLong(tr.Rfc2544KernelRouter):
     """Longer trials, more repeats: the same answers, within the resolution."""
 
     # The router's set-up, not its short tests (they run in the default suite).
-    test_back_to_back_grows_with_tbf = None
     test_both_directions_loss = None
     test_frame_loss_matches_tc = None
     test_generator_limited = None
