@@ -3,7 +3,8 @@
 wirerate's TCP and the kernel's nc in a namespace.  The tool checks every transfer's bytes
 (sha256 of what nc wrote; wirerate's server's data check); here its figures are checked
 against the kernel's own counts in the namespace: the sender's frames are the segments the
-kernel counted (TcpInSegs going forward, TcpOutSegs back), their bytes the file's and the
+kernel counted (TcpInSegs going forward; back, TcpOutSegs and TcpRetransSegs: the first
+leaves out what the kernel sent again), their bytes the file's and the
 headers of that many frames."""
 
 import json
