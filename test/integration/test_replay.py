@@ -440,10 +440,15 @@ class ReplayTiming(ReplayCase):
         self.assertLessEqual(p50, rep["gap_error_ns"]["p99"] + 1000, msg)
         self.assertLessEqual(p95, rep["gap_error_ns"]["max"] + 1000, msg)
         # No drift over the loops: 3 passes take 3 capture lengths (span + mean gap) / speedup.
+        # The first and the last frame may each leave up to the report's late_ns max after
+        # their deadlines (a frame late by less than the catch-up window does not move the
+        # schedule): the span measured holds that too.  A CI run beside two busy loops had
+        # its last frame about 1 ms late, 0.6 ms off the schedule's span.
         span = src[-1] - src[0]
         total = (3 * (span + span / (n - 1)) - span / (n - 1)) / speedup
         stall = rep["stall_ns"]
-        self.assertLess(abs((got[-1] - got[0]) - stall - total), 200e3 + 0.01 * total, msg)
+        self.assertLess(abs((got[-1] - got[0]) - stall - total),
+                        200e3 + 0.01 * total + rep["late_ns"]["max"], msg)
         # Every frame is either one the lcore kept polling for from its deadline to its
         # departure, or one that waited through a gap the report counts.
         self.assertEqual(rep["late_polled_ns"]["n"] + rep["late_away_frames"], 3 * n, msg)
